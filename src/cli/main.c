@@ -1,0 +1,108 @@
+/* main.c - `paleozoic COMMAND ...`: dispatch to the subcommands. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} command;
+
+static const command COMMANDS[] = {
+    {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N]"},
+    {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx      (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: paleozoic COMMAND ...\n");
+    for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
+}
+
+int cli_fail(const pz_err *err)
+{
+    fprintf(stderr, "paleozoic: error: %s\n", err->msg[0] ? err->msg : "unknown failure");
+    return pz_exit_code(err->code ? err->code : PZ_ERR_INTERNAL);
+}
+
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "paleozoic: error: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
+{
+    const char *a = argv[*i];
+    const char **str = NULL;
+    if (!strcmp(a, "--strategy")) str = &k->strategy;
+    else if (!strcmp(a, "--schedule")) str = &k->schedule;
+    else if (!strcmp(a, "--precision")) str = &k->precision;
+    else if (!strcmp(a, "--target")) str = &k->target;
+    else if (strcmp(a, "--input-shape") && strcmp(a, "--batch") && strcmp(a, "--threads"))
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_usage("%s needs a value", a);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (str) {
+        *str = v;
+        return 1;
+    }
+    if (!strcmp(a, "--input-shape")) {
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || k->n_shapes >= (int)PZ_ARRAY_LEN(k->shapes)) {
+            cli_usage("--input-shape wants NAME=D0,D1,... (got \"%s\")", v);
+            return -1;
+        }
+        onnx_shape_binding *b = &k->shapes[k->n_shapes];
+        b->rank = onnx_parse_dims(eq + 1, b->dims, IR_MAX_RANK);
+        if (b->rank < 0) {
+            cli_usage("--input-shape %s: dims must be non-negative integers separated by commas", v);
+            return -1;
+        }
+        char *name = pz_xstrdup(v);
+        name[eq - v] = 0;
+        b->name = name; /* lives until exit */
+        k->n_shapes++;
+        return 1;
+    }
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || x < 1 || x > 4096) {
+        cli_usage("%s wants a positive integer (got \"%s\")", a, v);
+        return -1;
+    }
+    if (!strcmp(a, "--batch")) k->batch = x;
+    else k->threads = (int)x;
+    return 1;
+}
+
+void cli_knobs_to_opts(const cli_knobs *k, onnx_load_opts *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->shapes = k->shapes;
+    opts->n_shapes = k->n_shapes;
+    opts->batch = k->batch;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++)
+        if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "paleozoic: error: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,22 @@
+/* onnx_internal.h - front-end functions that speak protobuf-c types.
+ * Only src/front and src/zoo include this; the rest of the compiler sees ir_graph. */
+#ifndef PZ_FRONT_ONNX_INTERNAL_H
+#define PZ_FRONT_ONNX_INTERNAL_H
+
+#include "onnx.pb-c.h"
+#include "onnx_load.h"
+
+/* Converts tp into out. raw_data is taken over (tp->raw_data is emptied), other
+ * fields are copied. `what` names the tensor in errors. */
+pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const char *model_dir,
+                                 ir_tensor *out, pz_err *err);
+
+/* Fills tp as a view of t (raw_data points at t->data; nothing is copied, so
+ * tp must not outlive t and must not be freed with free_unpacked). */
+void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProto *tp);
+
+/* Serializes msg to path through a temporary file and a rename, streaming
+ * (no second copy of the weights in memory). */
+pz_status onnx_pack_to_file(const ProtobufCMessage *msg, const char *path, pz_err *err);
+
+#endif

@@ -1,0 +1,412 @@
+/* onnx_load.c - ModelProto -> ir_graph: opsets, initializers, inputs with
+ * symbolic dims bound, nodes with their attributes, outputs; then sort and
+ * shape inference. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../ir/infer.h"
+#include "../ops/op.h"
+#include "onnx_internal.h"
+
+static int is_default_domain(const char *d)
+{
+    return !d || !d[0] || !strcmp(d, "ai.onnx");
+}
+
+static int domain_opset(const Onnx__ModelProto *m, const char *domain)
+{
+    int best = -1;
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+        int same = is_default_domain(domain) ? is_default_domain(o->domain)
+                                             : (o->domain && !strcmp(o->domain, domain));
+        if (same && o->has_version && o->version > best) best = (int)(o->version > 1000000 ? 1000000 : o->version);
+    }
+    return best;
+}
+
+static pz_status copy_attr(ir_node *n, const Onnx__AttributeProto *ap, ir_attr *a, pz_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->name = pz_xstrdup(ap->name ? ap->name : "");
+    a->type = ap->has_type ? (ir_attr_type)ap->type : IR_ATTR_UNDEFINED;
+    if (ap->ref_attr_name && ap->ref_attr_name[0])
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute '%s' refers to a "
+                       "function attribute, which is not supported", n->name, n->op_type, a->name);
+    switch (a->type) {
+    case IR_ATTR_FLOAT: a->f = ap->f; break;
+    case IR_ATTR_INT: a->i = ap->i; break;
+    case IR_ATTR_STRING:
+        a->s = pz_xmalloc(ap->s.len + 1);
+        if (ap->s.len) memcpy(a->s, ap->s.data, ap->s.len);
+        a->s[ap->s.len] = 0;
+        break;
+    case IR_ATTR_FLOATS:
+        a->n = (int)ap->n_floats;
+        a->floats = pz_xmalloc((ap->n_floats ? ap->n_floats : 1) * sizeof(float));
+        if (ap->n_floats) memcpy(a->floats, ap->floats, ap->n_floats * sizeof(float));
+        break;
+    case IR_ATTR_INTS:
+        a->n = (int)ap->n_ints;
+        a->ints = pz_xmalloc((ap->n_ints ? ap->n_ints : 1) * sizeof(int64_t));
+        if (ap->n_ints) memcpy(a->ints, ap->ints, ap->n_ints * sizeof(int64_t));
+        break;
+    case IR_ATTR_STRINGS:
+        a->strings = pz_xcalloc(ap->n_strings ? ap->n_strings : 1, sizeof(char *));
+        for (size_t k = 0; k < ap->n_strings; k++) {
+            a->strings[k] = pz_xmalloc(ap->strings[k].len + 1);
+            if (ap->strings[k].len) memcpy(a->strings[k], ap->strings[k].data, ap->strings[k].len);
+            a->strings[k][ap->strings[k].len] = 0;
+            a->n = (int)k + 1;
+        }
+        break;
+    case IR_ATTR_TENSOR: {
+        if (!ap->t)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): attribute '%s' is a TENSOR "
+                           "without a tensor", n->name, n->op_type, a->name);
+        char what[512];
+        snprintf(what, sizeof what, "node \"%s\" (%s): attribute '%s'", n->name, n->op_type, a->name);
+        a->t = pz_xcalloc(1, sizeof *a->t);
+        if (onnx_tensor_from_proto(ap->t, what, NULL, a->t, err)) return err->code;
+        break;
+    }
+    default:
+        /* Graphs, sparse tensors, type protos: kept by name and type only;
+         * the ops that would need them are not supported. */
+        break;
+    }
+    return PZ_OK;
+}
+
+/* Fills a value's type and shape from a ValueInfoProto; symbolic dims are
+ * bound by --input-shape / --batch, or reported. */
+static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load_opts *opts,
+                                 int is_input, ir_tensor *t, int *declared_rank,
+                                 int64_t *declared, pz_err *err)
+{
+    const char *name = vi->name ? vi->name : "";
+    const char *kind = is_input ? "input" : "output";
+    if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+        if (!is_input && !vi->type) { *declared_rank = -1; return PZ_OK; }
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph %s \"%s\": only tensor types are "
+                       "supported (sequence, map, optional and sparse types are not)", kind, name);
+    }
+    const Onnx__TypeProto__Tensor *tt = vi->type->tensor_type;
+    t->dtype = tt->has_elem_type ? (ir_dtype)tt->elem_type : IR_UNDEFINED;
+    if (is_input && !ir_dtype_supported(t->dtype))
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph input \"%s\": element type %s (%d) is not "
+                       "supported", name, ir_dtype_name(t->dtype), (int)t->dtype);
+    if (!tt->shape) {
+        *declared_rank = -1;
+        if (is_input)
+            return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" has no shape: give one with "
+                           "--input-shape %s=D0,D1,...", name, name);
+        return PZ_OK;
+    }
+    if (tt->shape->n_dim > IR_MAX_RANK)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph %s \"%s\": rank %zu is above the "
+                       "supported %d", kind, name, tt->shape->n_dim, IR_MAX_RANK);
+    *declared_rank = (int)tt->shape->n_dim;
+    for (size_t d = 0; d < tt->shape->n_dim; d++) {
+        const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+        if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+            if (dim->dim_value < 0)
+                return pz_fail(err, PZ_ERR_INPUT, "graph %s \"%s\": dimension %zu is negative "
+                               "(%lld)", kind, name, d, (long long)dim->dim_value);
+            declared[d] = dim->dim_value;
+        } else {
+            declared[d] = -1;
+        }
+    }
+    if (!is_input) return PZ_OK;
+    t->rank = *declared_rank;
+    for (int d = 0; d < t->rank; d++) t->dims[d] = declared[d];
+    for (int i = 0; opts && i < opts->n_shapes; i++)
+        if (!strcmp(opts->shapes[i].name, name)) {
+            if (opts->shapes[i].rank != t->rank)
+                return pz_fail(err, PZ_ERR_INPUT, "--input-shape %s: the model's input has rank "
+                               "%d, the binding gives %d dims", name, t->rank, opts->shapes[i].rank);
+            for (int d = 0; d < t->rank; d++) {
+                if (declared[d] >= 0 && declared[d] != opts->shapes[i].dims[d])
+                    return pz_fail(err, PZ_ERR_INPUT, "--input-shape %s: dimension %d is fixed "
+                                   "at %lld in the model, the binding gives %lld", name, d,
+                                   (long long)declared[d], (long long)opts->shapes[i].dims[d]);
+                t->dims[d] = opts->shapes[i].dims[d];
+            }
+        }
+    if (opts && opts->batch > 0 && t->rank > 0 && t->dims[0] < 0) t->dims[0] = opts->batch;
+    for (int d = 0; d < t->rank; d++)
+        if (t->dims[d] < 0) {
+            const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[d];
+            const char *param = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                                    ? dim->dim_param : "?";
+            return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\": dimension %d is symbolic "
+                           "(\"%s\"): bind it with --input-shape %s=D0,D1,...", name, d, param, name);
+        }
+    size_t nbytes;
+    char what[512];
+    snprintf(what, sizeof what, "graph input \"%s\"", name);
+    return ir_tensor_bytes(t, &nbytes, what, err);
+}
+
+static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const onnx_load_opts *opts,
+                            ir_graph *g, pz_err *err)
+{
+    const Onnx__GraphProto *gp = m->graph;
+    if (!gp) return pz_fail(err, PZ_ERR_INPUT, "not an ONNX model: it has no graph");
+    g->ir_version = m->ir_version;
+    g->opset = domain_opset(m, "");
+    if (g->opset < 0) {
+        /* IR version 1-2 models without an opset import mean opset 1 */
+        if (m->n_opset_import == 0) g->opset = 1;
+        else return pz_fail(err, PZ_ERR_INPUT, "the model imports no version of the default "
+                            "ONNX domain");
+    }
+    if (g->opset < 1 || g->opset > PZ_MAX_OPSET)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "the model uses opset %d of the default domain; "
+                       "supported are 1 to %d", g->opset, PZ_MAX_OPSET);
+    free(g->name);
+    g->name = pz_xstrdup(gp->name && gp->name[0] ? gp->name : "model");
+    free(g->producer);
+    {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s%s%s", m->producer_name ? m->producer_name : "",
+                 m->producer_version && m->producer_version[0] ? " " : "",
+                 m->producer_version ? m->producer_version : "");
+        g->producer = pz_xstrdup(buf);
+    }
+    if (gp->n_sparse_initializer)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "sparse initializers are not supported");
+
+    /* initializers */
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        Onnx__TensorProto *tp = gp->initializer[i];
+        const char *name = tp->name ? tp->name : "";
+        char what[512];
+        snprintf(what, sizeof what, "initializer \"%s\"", name);
+        if (!name[0]) return pz_fail(err, PZ_ERR_INPUT, "initializer %zu has no name", i);
+        if (ir_graph_find(g, name) >= 0)
+            return pz_fail(err, PZ_ERR_INPUT, "initializer \"%s\" is defined twice", name);
+        int vid = ir_graph_add_value(g, name);
+        ir_value *v = &g->values[vid];
+        if (onnx_tensor_from_proto(tp, what, model_dir, &v->t, err)) return err->code;
+        v->is_initializer = 1;
+        v->owns_data = 1;
+    }
+
+    /* runtime inputs (graph inputs that are also initializers stay constants) */
+    for (size_t i = 0; i < gp->n_input; i++) {
+        const Onnx__ValueInfoProto *vi = gp->input[i];
+        const char *name = vi->name ? vi->name : "";
+        if (!name[0]) return pz_fail(err, PZ_ERR_INPUT, "graph input %zu has no name", i);
+        int vid = ir_graph_find(g, name);
+        if (vid >= 0) {
+            if (g->values[vid].is_initializer) continue;
+            return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" is listed twice", name);
+        }
+        const ir_tensor *bound = NULL;
+        for (int k = 0; opts && k < opts->n_values; k++)
+            if (!strcmp(opts->values[k].name, name)) bound = opts->values[k].value;
+        vid = ir_graph_add_value(g, name);
+        ir_value *v = &g->values[vid];
+        int64_t declared[IR_MAX_RANK];
+        int declared_rank;
+        if (bound) {
+            v->t = *bound;
+            v->t.data = NULL;
+            ir_value_set_data(g, vid, bound->data, bound->nbytes);
+            continue;
+        }
+        if (value_info_type(vi, opts, 1, &v->t, &declared_rank, declared, err)) return err->code;
+        ir_graph_add_input(g, vid);
+    }
+
+    /* nodes */
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        const char *op_type = np->op_type ? np->op_type : "";
+        const char *domain = np->domain ? np->domain : "";
+        char gen_name[64];
+        const char *name = np->name;
+        if (!name || !name[0]) {
+            snprintf(gen_name, sizeof gen_name, "%s_%zu", op_type[0] ? op_type : "node", i);
+            name = gen_name;
+        }
+        if (!op_type[0]) return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" has no op_type", name);
+        const op_def *op = is_default_domain(domain) ? op_find(op_type) : NULL;
+        if (!op) {
+            int ver = domain_opset(m, domain);
+            if (!is_default_domain(domain) && ver < 0)
+                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): domain \"%s\" is not imported "
+                               "by the model (unknown opset domain)", name, op_type, domain);
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "unsupported op %s in node \"%s\" (domain "
+                           "\"%s\", opset %d)", op_type, name,
+                           is_default_domain(domain) ? "ai.onnx" : domain, ver);
+        }
+        int idx = ir_graph_add_node(g, name, op_type, domain, (int)np->n_input, (int)np->n_output);
+        ir_node *n = &g->nodes[idx];
+        n->op = op;
+        if (n->n_in < op->min_in || n->n_in > op->max_in || n->n_out < op->min_out ||
+            n->n_out > op->max_out)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): has %d inputs and %d outputs; "
+                           "the op takes %d to %d inputs and %d to %d outputs", name, op_type,
+                           n->n_in, n->n_out, op->min_in, op->max_in, op->min_out, op->max_out);
+        for (size_t k = 0; k < np->n_input; k++)
+            if (np->input[k] && np->input[k][0]) n->in[k] = ir_graph_value(g, np->input[k]);
+        for (size_t k = 0; k < np->n_output; k++)
+            if (np->output[k] && np->output[k][0]) {
+                if (ir_graph_find(g, np->output[k]) >= 0) {
+                    int v = ir_graph_find(g, np->output[k]);
+                    /* a name seen before only as some node's input is fine */
+                    if (g->values[v].is_input || g->values[v].t.data || g->values[v].producer == -2)
+                        return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output \"%s\" is "
+                                       "already defined (duplicate output name)", name, op_type,
+                                       np->output[k]);
+                }
+                n = &g->nodes[idx];
+                n->out[k] = ir_graph_value(g, np->output[k]);
+                g->values[n->out[k]].producer = -2; /* marks "produced", fixed by the sort */
+            }
+        n = &g->nodes[idx];
+        n->n_attrs = (int)np->n_attribute;
+        n->attrs = pz_xcalloc(np->n_attribute ? np->n_attribute : 1, sizeof *n->attrs);
+        for (size_t k = 0; k < np->n_attribute; k++)
+            if (copy_attr(n, np->attribute[k], &n->attrs[k], err)) return err->code;
+    }
+
+    /* outputs */
+    for (size_t i = 0; i < gp->n_output; i++) {
+        const Onnx__ValueInfoProto *vi = gp->output[i];
+        const char *name = vi->name ? vi->name : "";
+        int vid = ir_graph_find(g, name);
+        if (vid < 0)
+            return pz_fail(err, PZ_ERR_INPUT, "graph output \"%s\" is not produced by any node "
+                           "(dangling output)", name);
+        ir_value *v = &g->values[vid];
+        if (v->is_output)
+            return pz_fail(err, PZ_ERR_INPUT, "graph output \"%s\" is listed twice", name);
+        ir_tensor ignored = {0};
+        if (value_info_type(vi, opts, 0, &ignored, &v->decl_rank, v->decl_dims, err))
+            return err->code;
+        v->decl_dtype = ignored.dtype;
+        ir_graph_add_output(g, vid);
+    }
+    if (!g->n_outputs) return pz_fail(err, PZ_ERR_INPUT, "the graph has no outputs");
+
+    if (ir_graph_sort(g, err)) return err->code;
+    return ir_infer(g, err);
+}
+
+/* --- memory-frugal decoding ------------------------------------------------
+ * The file is mapped read-only and protobuf-c copies each weight out of it.
+ * Weights are copied in file order, so when a large block is requested, every
+ * byte before (sum of earlier large blocks) has been consumed: those pages of
+ * the mapping are dropped. Dropping pages of a private, unwritten file mapping
+ * only costs a re-read if they are touched again, so this is always safe, and
+ * it keeps peak memory near one copy of the weights rather than two. */
+typedef struct {
+    uint8_t *base;
+    size_t size;
+    size_t consumed;   /* bytes of large blocks handed out so far */
+} map_state;
+
+static void *map_alloc(void *ud, size_t size)
+{
+    map_state *ms = ud;
+    if (size >= ((size_t)1 << 20) && ms->base) {
+        size_t drop = ms->consumed & ~(size_t)4095;
+        if (drop > ms->size) drop = ms->size & ~(size_t)4095;
+        if (drop) madvise(ms->base, drop, MADV_DONTNEED);
+        ms->consumed += size;
+    }
+    return malloc(size ? size : 1);
+}
+
+static void map_free(void *ud, void *p)
+{
+    (void)ud;
+    free(p);
+}
+
+static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *ms,
+                                     const char *model_dir, const onnx_load_opts *opts,
+                                     ir_graph **out, pz_err *err)
+{
+    ProtobufCAllocator alloc = {map_alloc, map_free, ms};
+    *out = NULL;
+    Onnx__ModelProto *m = onnx__model_proto__unpack(&alloc, len, buf);
+    if (!m)
+        return pz_fail(err, PZ_ERR_INPUT, "not a valid ONNX model: protobuf decoding failed "
+                       "(truncated or not an ONNX file)");
+    ir_graph *g = ir_graph_new();
+    pz_status s = load_model(m, model_dir, opts, g, err);
+    onnx__model_proto__free_unpacked(m, &alloc);
+    if (s) {
+        ir_graph_free(g);
+        return s;
+    }
+    *out = g;
+    return PZ_OK;
+}
+
+pz_status onnx_load_buffer(const void *buf, size_t len, const char *model_dir,
+                           const onnx_load_opts *opts, ir_graph **out, pz_err *err)
+{
+    map_state ms = {0};
+    return load_with_allocator(buf, len, &ms, model_dir, opts, out, err);
+}
+
+pz_status onnx_load_file(const char *path, const onnx_load_opts *opts, ir_graph **out, pz_err *err)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return pz_fail(err, PZ_ERR_INPUT, "cannot open \"%s\": %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is empty: not an ONNX model", path);
+    }
+    size_t len = (size_t)st.st_size;
+    uint8_t *base = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED)
+        return pz_fail(err, PZ_ERR_INTERNAL, "cannot map \"%s\": %s", path, strerror(errno));
+    madvise(base, len, MADV_SEQUENTIAL);
+
+    char *dir = pz_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else strcpy(dir, ".");
+    if (!dir[0]) strcpy(dir, "/");
+
+    map_state ms = {base, len, 0};
+    pz_status s = load_with_allocator(base, len, &ms, dir, opts, out, err);
+    munmap(base, len);
+    free(dir);
+    if (s && err->code == PZ_OK) s = pz_fail(err, s, "loading \"%s\" failed", path);
+    return s;
+}
+
+int onnx_parse_dims(const char *s, int64_t *dims, int max)
+{
+    int rank = 0;
+    if (!*s) return 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || errno || v < 0 || rank >= max) return -1;
+        dims[rank++] = v;
+        if (*end == 0) return rank;
+        if (*end != ',' && *end != 'x') return -1;
+        s = end + 1;
+    }
+}

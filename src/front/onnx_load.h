@@ -1,0 +1,66 @@
+/* onnx_load.h - the ONNX front-end: a model file in, a shape-inferred ir_graph out.
+ *
+ * Decoding is done by protobuf-c code generated at build time from the
+ * system's official schema (/usr/include/onnx/onnx.proto); this module turns
+ * the decoded ModelProto into the graph of layer and data nodes, reads
+ * initializers (raw_data, typed fields, external data files), binds symbolic
+ * dimensions, sorts the nodes, and runs shape inference and costing.
+ *
+ *   onnx_load_opts opts = {0};
+ *   ir_graph *g;
+ *   pz_err err = {0};
+ *   if (onnx_load_file("resnet18.onnx", &opts, &g, &err) != PZ_OK)
+ *       fprintf(stderr, "paleozoic: error: %s\n", err.msg);
+ *   ...
+ *   ir_graph_free(g);
+ */
+#ifndef PZ_FRONT_ONNX_LOAD_H
+#define PZ_FRONT_ONNX_LOAD_H
+
+#include "../ir/graph.h"
+
+#define PZ_MAX_OPSET 27
+
+/* --input-shape NAME=1,3,224,224 */
+typedef struct {
+    const char *name;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+} onnx_shape_binding;
+
+/* An input whose value is known at compile time (it becomes a constant). */
+typedef struct {
+    const char *name;
+    const ir_tensor *value;
+} onnx_value_binding;
+
+typedef struct {
+    const onnx_shape_binding *shapes;
+    int n_shapes;
+    const onnx_value_binding *values;
+    int n_values;
+    int64_t batch;        /* > 0: binds a symbolic leading dim of every input */
+} onnx_load_opts;
+
+/* Loads, sorts and shape-infers a model. On failure *out is NULL and err says
+ * what is wrong, naming the node, op and attribute where there is one. */
+pz_status onnx_load_file(const char *path, const onnx_load_opts *opts, ir_graph **out, pz_err *err);
+
+/* Same from memory; model_dir is where external data files are looked up
+ * (NULL: external data is refused). */
+pz_status onnx_load_buffer(const void *buf, size_t len, const char *model_dir,
+                           const onnx_load_opts *opts, ir_graph **out, pz_err *err);
+
+/* Reads a serialized onnx.TensorProto (.pb, the ONNX test-data format).
+ * *name (may be NULL) receives a malloc'd copy of the tensor's name. */
+pz_status onnx_read_tensor_file(const char *path, ir_tensor *out, char **name, pz_err *err);
+
+/* Writes a tensor as a serialized onnx.TensorProto (raw_data), atomically
+ * (to a temporary name, then renamed). */
+pz_status onnx_write_tensor_file(const char *path, const ir_tensor *t, const char *name,
+                                 pz_err *err);
+
+/* Parses "1,3,224,224" into dims; returns rank or -1. */
+int onnx_parse_dims(const char *s, int64_t *dims, int max);
+
+#endif

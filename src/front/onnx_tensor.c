@@ -1,0 +1,282 @@
+/* onnx_tensor.c - onnx.TensorProto <-> ir_tensor: raw_data, typed fields,
+ * external data files, and the .pb tensor files of the ONNX test data. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onnx.pb-c.h"
+#include "onnx_internal.h"
+
+/* Little-endian host assumed (x86-64, aarch64): raw_data is copied as is. */
+
+static pz_status check_count(const char *what, size_t have, int64_t need, pz_err *err)
+{
+    if ((int64_t)have != need)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: has %zu values, its shape needs %lld", what, have,
+                       (long long)need);
+    return PZ_OK;
+}
+
+/* location must be a plain relative path inside model_dir: no absolute path,
+ * no "..", and after resolving links it must still lie inside model_dir. */
+static pz_status external_path(const char *what, const char *model_dir, const char *location,
+                               char *out, size_t size, pz_err *err)
+{
+    if (!model_dir)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data \"%s\" but the model was not "
+                       "loaded from a file", what, location);
+    if (!location[0] || location[0] == '/' || strstr(location, ".."))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data location \"%s\" is refused: it "
+                       "must be a relative path inside the model's folder", what, location);
+    char joined[PATH_MAX], real_dir[PATH_MAX], real_file[PATH_MAX];
+    if ((size_t)snprintf(joined, sizeof joined, "%s/%s", model_dir, location) >= sizeof joined)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data path is too long", what);
+    if (!realpath(model_dir, real_dir))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: cannot resolve the model folder \"%s\": %s", what,
+                       model_dir, strerror(errno));
+    if (!realpath(joined, real_file))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: cannot open external data file \"%s\": %s", what,
+                       joined, strerror(errno));
+    size_t ld = strlen(real_dir);
+    if (strncmp(real_file, real_dir, ld) != 0 || (real_file[ld] != '/' && ld > 1))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data \"%s\" resolves outside the "
+                       "model's folder and is refused", what, location);
+    snprintf(out, size, "%s", real_file);
+    return PZ_OK;
+}
+
+static pz_status read_external(const Onnx__TensorProto *tp, const char *what,
+                               const char *model_dir, void *dst, size_t nbytes, pz_err *err)
+{
+    const char *location = NULL;
+    int64_t offset = 0, length = -1;
+    for (size_t i = 0; i < tp->n_external_data; i++) {
+        const char *k = tp->external_data[i]->key, *v = tp->external_data[i]->value;
+        if (!k || !v) continue;
+        char *end;
+        if (!strcmp(k, "location")) location = v;
+        else if (!strcmp(k, "offset") || !strcmp(k, "length")) {
+            errno = 0;
+            long long x = strtoll(v, &end, 10);
+            if (errno || *end || x < 0 || end == v)
+                return pz_fail(err, PZ_ERR_INPUT, "%s: external data %s \"%s\" is not a "
+                               "non-negative integer", what, k, v);
+            if (k[0] == 'o') offset = x;
+            else length = x;
+        }
+    }
+    if (!location)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data has no location", what);
+    if (length >= 0 && (uint64_t)length != nbytes)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: external data length %lld, its shape needs %zu "
+                       "bytes", what, (long long)length, nbytes);
+    char path[PATH_MAX];
+    if (external_path(what, model_dir, location, path, sizeof path, err)) return err->code;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: cannot open external data \"%s\": %s", what,
+                       path, strerror(errno));
+    struct stat st;
+    pz_status s = PZ_OK;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        s = pz_fail(err, PZ_ERR_INPUT, "%s: external data \"%s\" is not a regular file", what, path);
+        goto out;
+    }
+    if ((uint64_t)offset > (uint64_t)st.st_size || nbytes > (uint64_t)st.st_size - (uint64_t)offset) {
+        s = pz_fail(err, PZ_ERR_INPUT, "%s: external data \"%s\" has %lld bytes, the tensor "
+                    "needs %zu at offset %lld (past the end of the file)", what, location,
+                    (long long)st.st_size, nbytes, (long long)offset);
+        goto out;
+    }
+    for (size_t done = 0; done < nbytes;) {
+        ssize_t r = pread(fd, (char *)dst + done, nbytes - done, (off_t)(offset + (int64_t)done));
+        if (r <= 0) {
+            s = pz_fail(err, PZ_ERR_INPUT, "%s: reading external data \"%s\" failed", what, path);
+            goto out;
+        }
+        done += (size_t)r;
+    }
+out:
+    close(fd);
+    return s;
+}
+
+pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const char *model_dir,
+                                 ir_tensor *out, pz_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (tp->n_dims > IR_MAX_RANK)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: rank %zu is above the supported %d", what,
+                       tp->n_dims, IR_MAX_RANK);
+    out->rank = (int)tp->n_dims;
+    for (size_t i = 0; i < tp->n_dims; i++) out->dims[i] = tp->dims[i];
+    out->dtype = (ir_dtype)tp->data_type;
+    if (!ir_dtype_supported(tp->data_type))
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: element type %s (%d) is not supported", what,
+                       ir_dtype_name(tp->data_type), (int)tp->data_type);
+    if (tp->segment)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: segmented tensors are not supported", what);
+    size_t nbytes;
+    if (ir_tensor_bytes(out, &nbytes, what, err)) return err->code;
+    int64_t numel = ir_tensor_numel(out);
+    int dt = tp->data_type;
+
+    if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
+        out->data = pz_xmalloc(nbytes);
+        out->nbytes = nbytes;
+        if (read_external(tp, what, model_dir, out->data, nbytes, err)) {
+            ir_tensor_free_data(out);
+            return err->code;
+        }
+        return PZ_OK;
+    }
+    if (tp->has_raw_data) {
+        if (tp->raw_data.len != nbytes)
+            return pz_fail(err, PZ_ERR_INPUT, "%s: raw_data has %zu bytes, its shape %s of %s "
+                           "needs %zu", what, tp->raw_data.len,
+                           ir_shape_str(out, (char[128]){0}, 128), ir_dtype_name(dt), nbytes);
+        /* Take the decoder's buffer instead of copying it: weights are big. */
+        if (nbytes) {
+            out->data = tp->raw_data.data;
+            tp->raw_data.data = NULL;
+            tp->raw_data.len = 0;
+        } else {
+            out->data = pz_xmalloc(1);
+        }
+        out->nbytes = nbytes;
+        return PZ_OK;
+    }
+    out->data = pz_xcalloc(nbytes ? nbytes : 1, 1);
+    out->nbytes = nbytes;
+    pz_status s = PZ_OK;
+    switch (dt) {
+    case IR_F32:
+        if (!(s = check_count(what, tp->n_float_data, numel, err)))
+            memcpy(out->data, tp->float_data, nbytes);
+        break;
+    case IR_I64:
+        if (!(s = check_count(what, tp->n_int64_data, numel, err)))
+            memcpy(out->data, tp->int64_data, nbytes);
+        break;
+    case IR_F64:
+        if (!(s = check_count(what, tp->n_double_data, numel, err)))
+            memcpy(out->data, tp->double_data, nbytes);
+        break;
+    case IR_U32: case IR_U64:
+        if (!(s = check_count(what, tp->n_uint64_data, numel, err)))
+            for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, (int64_t)tp->uint64_data[i]);
+        break;
+    case IR_F16: case IR_BF16: /* bits in int32_data */
+        if (!(s = check_count(what, tp->n_int32_data, numel, err)))
+            for (int64_t i = 0; i < numel; i++) {
+                uint16_t h = (uint16_t)tp->int32_data[i];
+                memcpy((char *)out->data + 2 * i, &h, 2);
+            }
+        break;
+    default: /* int32, int16, int8, uint16, uint8, bool */
+        if (!(s = check_count(what, tp->n_int32_data, numel, err)))
+            for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, tp->int32_data[i]);
+        break;
+    }
+    if (s) ir_tensor_free_data(out);
+    return s;
+}
+
+/* A whole small file into memory. */
+static pz_status slurp(const char *path, uint8_t **buf, size_t *len, pz_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return pz_fail(err, PZ_ERR_INPUT, "cannot open \"%s\": %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is not a regular file", path);
+    }
+    *len = (size_t)st.st_size;
+    *buf = pz_xmalloc(*len ? *len : 1);
+    for (size_t done = 0; done < *len;) {
+        ssize_t r = read(fd, *buf + done, *len - done);
+        if (r <= 0) {
+            close(fd);
+            free(*buf);
+            return pz_fail(err, PZ_ERR_INPUT, "reading \"%s\" failed", path);
+        }
+        done += (size_t)r;
+    }
+    close(fd);
+    return PZ_OK;
+}
+
+pz_status onnx_read_tensor_file(const char *path, ir_tensor *out, char **name, pz_err *err)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    memset(out, 0, sizeof *out);
+    if (name) *name = NULL;
+    if (slurp(path, &buf, &len, err)) return err->code;
+    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, len, buf);
+    free(buf);
+    if (!tp)
+        return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is not a serialized onnx.TensorProto "
+                       "(protobuf decoding failed)", path);
+    char what[512];
+    snprintf(what, sizeof what, "tensor file \"%s\"", path);
+    pz_status s = onnx_tensor_from_proto(tp, what, NULL, out, err);
+    if (!s && name) *name = pz_xstrdup(tp->name ? tp->name : "");
+    onnx__tensor_proto__free_unpacked(tp, NULL);
+    return s;
+}
+
+/* protobuf-c output sink that appends to a FILE*. */
+typedef struct {
+    ProtobufCBuffer base;
+    FILE *f;
+    int failed;
+} file_sink;
+
+static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+    file_sink *s = (file_sink *)b;
+    if (!s->failed && fwrite(data, 1, len, s->f) != len) s->failed = 1;
+}
+
+pz_status onnx_pack_to_file(const ProtobufCMessage *msg, const char *path, pz_err *err)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid()) >= sizeof tmp)
+        return pz_fail(err, PZ_ERR_INPUT, "output path \"%s\" is too long", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return pz_fail(err, PZ_ERR_INPUT, "cannot write \"%s\": %s", path, strerror(errno));
+    file_sink sink = {{sink_append}, f, 0};
+    protobuf_c_message_pack_to_buffer(msg, &sink.base);
+    if (fclose(f) != 0) sink.failed = 1;
+    if (sink.failed || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return pz_fail(err, PZ_ERR_INPUT, "writing \"%s\" failed: %s", path, strerror(errno));
+    }
+    return PZ_OK;
+}
+
+void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProto *tp)
+{
+    onnx__tensor_proto__init(tp);
+    tp->n_dims = (size_t)t->rank;
+    tp->dims = (int64_t *)t->dims;
+    tp->has_data_type = 1;
+    tp->data_type = t->dtype;
+    tp->name = (char *)(name ? name : "");
+    tp->has_raw_data = 1;
+    tp->raw_data.len = t->nbytes;
+    tp->raw_data.data = t->data;
+}
+
+pz_status onnx_write_tensor_file(const char *path, const ir_tensor *t, const char *name,
+                                 pz_err *err)
+{
+    Onnx__TensorProto tp;
+    onnx_tensor_to_proto(t, name, &tp);
+    return onnx_pack_to_file(&tp.base, path, err);
+}

@@ -1,0 +1,203 @@
+/* dtype.c - element types: sizes, names, and conversions used by constant folding. */
+#include "dtype.h"
+
+#include <string.h>
+
+size_t ir_dtype_size(int dt)
+{
+    switch (dt) {
+    case IR_F32: case IR_I32: case IR_U32: return 4;
+    case IR_U8: case IR_I8: case IR_BOOL: return 1;
+    case IR_U16: case IR_I16: case IR_F16: case IR_BF16: return 2;
+    case IR_I64: case IR_U64: case IR_F64: return 8;
+    default: return 0;
+    }
+}
+
+const char *ir_dtype_name(int dt)
+{
+    switch (dt) {
+    case IR_F32: return "float32";
+    case IR_U8: return "uint8";
+    case IR_I8: return "int8";
+    case IR_U16: return "uint16";
+    case IR_I16: return "int16";
+    case IR_I32: return "int32";
+    case IR_I64: return "int64";
+    case IR_STRING: return "string";
+    case IR_BOOL: return "bool";
+    case IR_F16: return "float16";
+    case IR_F64: return "float64";
+    case IR_U32: return "uint32";
+    case IR_U64: return "uint64";
+    case IR_C64: return "complex64";
+    case IR_C128: return "complex128";
+    case IR_BF16: return "bfloat16";
+    default: return "unknown-type";
+    }
+}
+
+int ir_dtype_supported(int dt)
+{
+    switch (dt) {
+    case IR_F32: case IR_F16: case IR_BF16: case IR_F64:
+    case IR_I8: case IR_I16: case IR_I32: case IR_I64:
+    case IR_U8: case IR_U16: case IR_U32: case IR_U64: case IR_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int ir_dtype_is_float(int dt)
+{
+    return dt == IR_F32 || dt == IR_F16 || dt == IR_BF16 || dt == IR_F64;
+}
+
+int ir_dtype_is_int(int dt)
+{
+    switch (dt) {
+    case IR_I8: case IR_I16: case IR_I32: case IR_I64:
+    case IR_U8: case IR_U16: case IR_U32: case IR_U64:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+float ir_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+    if (exp == 0) {
+        if (man == 0) {
+            bits = sign;
+        } else { /* subnormal: renormalise */
+            int e = -1;
+            do { e++; man <<= 1; } while (!(man & 0x400));
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+        }
+    } else if (exp == 31) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else {
+        bits = sign | ((exp - 15 + 127) << 23) | (man << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint16_t ir_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+    uint32_t man = x & 0x7fffff;
+    if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    if (exp >= 31) return (uint16_t)(sign | 0x7c00);
+    if (exp <= 0) {
+        if (exp < -10) return (uint16_t)sign;
+        man |= 0x800000;
+        uint32_t shift = (uint32_t)(14 - exp);
+        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1))) half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t h = sign | ((uint32_t)exp << 10) | (man >> 13);
+    uint32_t rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++; /* round to nearest even */
+    return (uint16_t)h;
+}
+
+float ir_bf16_to_f32(uint16_t b)
+{
+    uint32_t bits = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint16_t ir_f32_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40); /* quiet NaN */
+    x += 0x7fff + ((x >> 16) & 1); /* round to nearest even */
+    return (uint16_t)(x >> 16);
+}
+
+#define LOAD(T) { T v; memcpy(&v, (const char *)data + i * sizeof(T), sizeof(T)); return v; }
+
+double ir_load_f64(const void *data, int dt, size_t i)
+{
+    switch (dt) {
+    case IR_F32: LOAD(float)
+    case IR_F64: LOAD(double)
+    case IR_F16: { uint16_t h; memcpy(&h, (const char *)data + 2 * i, 2); return ir_f16_to_f32(h); }
+    case IR_BF16: { uint16_t h; memcpy(&h, (const char *)data + 2 * i, 2); return ir_bf16_to_f32(h); }
+    case IR_U64: LOAD(uint64_t)
+    default: return (double)ir_load_i64(data, dt, i);
+    }
+}
+
+int64_t ir_load_i64(const void *data, int dt, size_t i)
+{
+    switch (dt) {
+    case IR_I8: LOAD(int8_t)
+    case IR_U8: LOAD(uint8_t)
+    case IR_BOOL: { uint8_t v; memcpy(&v, (const char *)data + i, 1); return v != 0; }
+    case IR_I16: LOAD(int16_t)
+    case IR_U16: LOAD(uint16_t)
+    case IR_I32: LOAD(int32_t)
+    case IR_U32: LOAD(uint32_t)
+    case IR_I64: LOAD(int64_t)
+    case IR_U64: LOAD(uint64_t)
+    default: {
+        double d = ir_load_f64(data, dt, i);
+        if (d != d) return 0;
+        if (d >= 9.2e18) return INT64_MAX;
+        if (d <= -9.2e18) return INT64_MIN;
+        return (int64_t)d;
+    }
+    }
+}
+#undef LOAD
+
+#define STORE(T, x) { T v = (T)(x); memcpy((char *)data + i * sizeof(T), &v, sizeof(T)); return; }
+
+void ir_store_f64(void *data, int dt, size_t i, double x)
+{
+    switch (dt) {
+    case IR_F32: STORE(float, x)
+    case IR_F64: STORE(double, x)
+    case IR_F16: { uint16_t h = ir_f32_to_f16((float)x); memcpy((char *)data + 2 * i, &h, 2); return; }
+    case IR_BF16: { uint16_t h = ir_f32_to_bf16((float)x); memcpy((char *)data + 2 * i, &h, 2); return; }
+    case IR_BOOL: STORE(uint8_t, x != 0)
+    default: {
+        int64_t v;
+        if (x != x) v = 0;
+        else if (x >= 9.2e18) v = INT64_MAX;
+        else if (x <= -9.2e18) v = INT64_MIN;
+        else v = (int64_t)x;
+        ir_store_i64(data, dt, i, v);
+        return;
+    }
+    }
+}
+
+void ir_store_i64(void *data, int dt, size_t i, int64_t x)
+{
+    switch (dt) {
+    case IR_I8: STORE(int8_t, x)
+    case IR_U8: STORE(uint8_t, x)
+    case IR_BOOL: STORE(uint8_t, x != 0)
+    case IR_I16: STORE(int16_t, x)
+    case IR_U16: STORE(uint16_t, x)
+    case IR_I32: STORE(int32_t, x)
+    case IR_U32: STORE(uint32_t, x)
+    case IR_I64: STORE(int64_t, x)
+    case IR_U64: STORE(uint64_t, x)
+    default: ir_store_f64(data, dt, i, (double)x); return;
+    }
+}
+#undef STORE

@@ -1,0 +1,341 @@
+/* graph.c - the graph of layer nodes and data nodes: building, lookup, order. */
+#include "graph.h"
+
+#include <string.h>
+
+#include "../ops/op.h"
+
+ir_graph *ir_graph_new(void)
+{
+    ir_graph *g = pz_xcalloc(1, sizeof *g);
+    g->name = pz_xstrdup("model");
+    g->producer = pz_xstrdup("");
+    g->opset = 0;
+    return g;
+}
+
+void ir_tensor_free_data(ir_tensor *t)
+{
+    free(t->data);
+    t->data = NULL;
+    t->nbytes = 0;
+}
+
+static void attr_free(ir_attr *a)
+{
+    free(a->name);
+    free(a->s);
+    free(a->floats);
+    free(a->ints);
+    for (int i = 0; i < a->n && a->strings; i++) free(a->strings[i]);
+    free(a->strings);
+    if (a->t) {
+        ir_tensor_free_data(a->t);
+        free(a->t);
+    }
+}
+
+static void node_free(ir_node *n)
+{
+    free(n->name);
+    free(n->op_type);
+    free(n->domain);
+    free(n->in);
+    free(n->out);
+    for (int i = 0; i < n->n_attrs; i++) attr_free(&n->attrs[i]);
+    free(n->attrs);
+    free(n->params);
+}
+
+void ir_graph_free(ir_graph *g)
+{
+    if (!g) return;
+    for (int i = 0; i < g->n_values; i++) {
+        free(g->values[i].name);
+        if (g->values[i].owns_data) ir_tensor_free_data(&g->values[i].t);
+    }
+    for (int i = 0; i < g->n_nodes; i++) node_free(&g->nodes[i]);
+    free(g->values);
+    free(g->nodes);
+    free(g->inputs);
+    free(g->outputs);
+    free(g->hash);
+    free(g->name);
+    free(g->producer);
+    free(g);
+}
+
+/* FNV-1a */
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static void hash_insert(ir_graph *g, int vid)
+{
+    uint32_t m = (uint32_t)g->hash_cap - 1;
+    uint32_t k = hash_str(g->values[vid].name) & m;
+    while (g->hash[k] >= 0) k = (k + 1) & m;
+    g->hash[k] = vid;
+}
+
+static void hash_rebuild(ir_graph *g, int cap)
+{
+    free(g->hash);
+    g->hash_cap = cap;
+    g->hash = pz_xmalloc((size_t)cap * sizeof(int));
+    for (int i = 0; i < cap; i++) g->hash[i] = -1;
+    for (int v = 0; v < g->n_values; v++) hash_insert(g, v);
+}
+
+int ir_graph_find(const ir_graph *g, const char *name)
+{
+    if (!g->hash_cap) return -1;
+    uint32_t m = (uint32_t)g->hash_cap - 1;
+    for (uint32_t k = hash_str(name) & m; g->hash[k] >= 0; k = (k + 1) & m)
+        if (strcmp(g->values[g->hash[k]].name, name) == 0) return g->hash[k];
+    return -1;
+}
+
+int ir_graph_add_value(ir_graph *g, const char *name)
+{
+    PZ_ASSERT(ir_graph_find(g, name) < 0);
+    if (g->n_values == g->cap_values) {
+        g->cap_values = g->cap_values ? 2 * g->cap_values : 64;
+        g->values = pz_xrealloc(g->values, (size_t)g->cap_values * sizeof *g->values);
+    }
+    int vid = g->n_values++;
+    ir_value *v = &g->values[vid];
+    memset(v, 0, sizeof *v);
+    v->name = pz_xstrdup(name);
+    v->t.rank = -1;
+    v->producer = -1;
+    v->decl_rank = -1;
+    if (2 * g->n_values > g->hash_cap) hash_rebuild(g, g->hash_cap ? 2 * g->hash_cap : 128);
+    else hash_insert(g, vid);
+    return vid;
+}
+
+int ir_graph_value(ir_graph *g, const char *name)
+{
+    int vid = ir_graph_find(g, name);
+    return vid >= 0 ? vid : ir_graph_add_value(g, name);
+}
+
+int ir_graph_add_node(ir_graph *g, const char *name, const char *op_type, const char *domain,
+                      int n_in, int n_out)
+{
+    if (g->n_nodes == g->cap_nodes) {
+        g->cap_nodes = g->cap_nodes ? 2 * g->cap_nodes : 64;
+        g->nodes = pz_xrealloc(g->nodes, (size_t)g->cap_nodes * sizeof *g->nodes);
+    }
+    int idx = g->n_nodes++;
+    ir_node *n = &g->nodes[idx];
+    memset(n, 0, sizeof *n);
+    n->name = pz_xstrdup(name);
+    n->op_type = pz_xstrdup(op_type);
+    n->domain = pz_xstrdup(domain ? domain : "");
+    n->n_in = n_in;
+    n->n_out = n_out;
+    n->in = pz_xmalloc((size_t)(n_in ? n_in : 1) * sizeof(int));
+    n->out = pz_xmalloc((size_t)(n_out ? n_out : 1) * sizeof(int));
+    for (int i = 0; i < n_in; i++) n->in[i] = -1;
+    for (int i = 0; i < n_out; i++) n->out[i] = -1;
+    return idx;
+}
+
+static void push_id(int **arr, int *n, int id)
+{
+    *arr = pz_xrealloc(*arr, (size_t)(*n + 1) * sizeof(int));
+    (*arr)[(*n)++] = id;
+}
+
+void ir_graph_add_input(ir_graph *g, int vid)
+{
+    g->values[vid].is_input = 1;
+    push_id(&g->inputs, &g->n_inputs, vid);
+}
+
+void ir_graph_add_output(ir_graph *g, int vid)
+{
+    g->values[vid].is_output = 1;
+    push_id(&g->outputs, &g->n_outputs, vid);
+}
+
+/* Kahn's algorithm over value producers. Ready nodes are taken in model
+ * order, so an already-sorted graph keeps its order exactly. */
+pz_status ir_graph_sort(ir_graph *g, pz_err *err)
+{
+    int nn = g->n_nodes, nv = g->n_values;
+    pz_status st = PZ_OK;
+    int *producer = pz_xmalloc((size_t)(nv ? nv : 1) * sizeof(int));
+    int *missing = pz_xcalloc((size_t)(nn ? nn : 1), sizeof(int));  /* unproduced inputs */
+    int *order = pz_xmalloc((size_t)(nn ? nn : 1) * sizeof(int));
+    unsigned char *done = pz_xcalloc((size_t)(nn ? nn : 1), 1);
+    /* users[v] as a CSR list */
+    int *ucount = pz_xcalloc((size_t)nv + 1, sizeof(int));
+    int *ulist = NULL;
+
+    for (int v = 0; v < nv; v++) producer[v] = -1;
+    for (int i = 0; i < nn; i++)
+        for (int j = 0; j < g->nodes[i].n_out; j++) {
+            int v = g->nodes[i].out[j];
+            if (v < 0) continue;
+            if (producer[v] >= 0 || g->values[v].is_input || g->values[v].t.data) {
+                st = pz_fail(err, PZ_ERR_INPUT,
+                             "node \"%s\" (%s): output \"%s\" is already %s",
+                             g->nodes[i].name, g->nodes[i].op_type, g->values[v].name,
+                             producer[v] >= 0 ? "produced by another node"
+                                              : "a graph input or initializer");
+                goto out;
+            }
+            producer[v] = i;
+        }
+    for (int i = 0; i < nn; i++)
+        for (int j = 0; j < g->nodes[i].n_in; j++) {
+            int v = g->nodes[i].in[j];
+            if (v < 0) continue;
+            if (producer[v] < 0 && !g->values[v].is_input && !g->values[v].t.data) {
+                st = pz_fail(err, PZ_ERR_INPUT,
+                             "node \"%s\" (%s): input %d \"%s\" is not a graph input, an "
+                             "initializer or the output of any node (missing initializer?)",
+                             g->nodes[i].name, g->nodes[i].op_type, j, g->values[v].name);
+                goto out;
+            }
+            if (producer[v] >= 0) {
+                missing[i]++;
+                ucount[v + 1]++;
+            }
+        }
+    for (int v = 0; v < nv; v++) ucount[v + 1] += ucount[v];
+    ulist = pz_xmalloc((size_t)(ucount[nv] ? ucount[nv] : 1) * sizeof(int));
+    {
+        int *fill = pz_xcalloc((size_t)(nv ? nv : 1), sizeof(int));
+        for (int i = 0; i < nn; i++)
+            for (int j = 0; j < g->nodes[i].n_in; j++) {
+                int v = g->nodes[i].in[j];
+                if (v >= 0 && producer[v] >= 0) ulist[ucount[v] + fill[v]++] = i;
+            }
+        free(fill);
+    }
+    /* Repeated scans from the lowest ready index keep model order; a min-heap
+     * would be O(n log n) but models have at most thousands of nodes. */
+    {
+        int n_done = 0, start = 0;
+        while (n_done < nn) {
+            int pick = -1;
+            for (int i = start; i < nn; i++)
+                if (!done[i] && missing[i] == 0) { pick = i; break; }
+            if (pick < 0) {
+                int bad = 0;
+                while (bad < nn && done[bad]) bad++;
+                st = pz_fail(err, PZ_ERR_INPUT,
+                             "the graph has a cycle: node \"%s\" (%s) depends on its own output",
+                             g->nodes[bad].name, g->nodes[bad].op_type);
+                goto out;
+            }
+            done[pick] = 1;
+            order[n_done++] = pick;
+            int lowest = nn;
+            for (int j = 0; j < g->nodes[pick].n_out; j++) {
+                int v = g->nodes[pick].out[j];
+                if (v < 0) continue;
+                for (int u = ucount[v]; u < ucount[v + 1]; u++) {
+                    int c = ulist[u];
+                    if (--missing[c] == 0 && c < lowest) lowest = c;
+                }
+            }
+            while (start < nn && done[start]) start++;
+            if (lowest < start) start = lowest;
+        }
+    }
+    {
+        ir_node *sorted = pz_xmalloc((size_t)(nn ? nn : 1) * sizeof *sorted);
+        for (int i = 0; i < nn; i++) sorted[i] = g->nodes[order[i]];
+        memcpy(g->nodes, sorted, (size_t)nn * sizeof *sorted);
+        free(sorted);
+        for (int v = 0; v < nv; v++) g->values[v].producer = -1;
+        for (int i = 0; i < nn; i++)
+            for (int j = 0; j < g->nodes[i].n_out; j++)
+                if (g->nodes[i].out[j] >= 0) g->values[g->nodes[i].out[j]].producer = i;
+    }
+out:
+    free(producer);
+    free(missing);
+    free(order);
+    free(done);
+    free(ucount);
+    free(ulist);
+    return st;
+}
+
+void ir_graph_compact(ir_graph *g, const unsigned char *dead)
+{
+    int k = 0;
+    for (int i = 0; i < g->n_nodes; i++) {
+        if (dead && dead[i]) node_free(&g->nodes[i]);
+        else g->nodes[k++] = g->nodes[i];
+    }
+    g->n_nodes = k;
+    for (int v = 0; v < g->n_values; v++) g->values[v].producer = -1;
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int j = 0; j < g->nodes[i].n_out; j++)
+            if (g->nodes[i].out[j] >= 0) g->values[g->nodes[i].out[j]].producer = i;
+}
+
+int64_t ir_tensor_numel(const ir_tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++) n *= t->dims[i];
+    return n;
+}
+
+pz_status ir_tensor_bytes(const ir_tensor *t, size_t *out, const char *what, pz_err *err)
+{
+    size_t es = ir_dtype_size(t->dtype);
+    if (!es)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: element type %s (%d) is not supported",
+                       what, ir_dtype_name(t->dtype), (int)t->dtype);
+    uint64_t n = es;
+    for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] < 0)
+            return pz_fail(err, PZ_ERR_INPUT, "%s: dimension %d is negative (%lld)", what, i,
+                           (long long)t->dims[i]);
+        if (t->dims[i] && n > (uint64_t)INT64_MAX / (uint64_t)t->dims[i])
+            return pz_fail(err, PZ_ERR_INPUT,
+                           "%s: the product of its dimensions overflows (dimension %d is %lld)",
+                           what, i, (long long)t->dims[i]);
+        n *= (uint64_t)t->dims[i];
+    }
+    if (n > SIZE_MAX)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: %llu bytes do not fit in memory", what,
+                       (unsigned long long)n);
+    *out = (size_t)n;
+    return PZ_OK;
+}
+
+char *ir_shape_str(const ir_tensor *t, char *buf, size_t size)
+{
+    if (t->rank < 0) {
+        snprintf(buf, size, "?");
+        return buf;
+    }
+    size_t k = 0;
+    buf[0] = 0;
+    if (t->rank == 0) snprintf(buf, size, "scalar");
+    for (int i = 0; i < t->rank && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, i ? "x%lld" : "%lld", (long long)t->dims[i]);
+    return buf;
+}
+
+void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes)
+{
+    ir_value *v = &g->values[vid];
+    if (v->owns_data) ir_tensor_free_data(&v->t);
+    v->t.data = pz_xmalloc(nbytes);
+    if (nbytes) memcpy(v->t.data, data, nbytes);
+    v->t.nbytes = nbytes;
+    v->owns_data = 1;
+}

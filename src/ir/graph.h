@@ -1,0 +1,164 @@
+/* graph.h - the high-level IR: a graph of layer nodes and data nodes.
+ *
+ * This is the graph of Song et al.: data nodes (ir_value, a tensor with a
+ * name, a type and a shape, possibly with constant contents) and layer nodes
+ * (ir_node, one ONNX operator applied to data nodes). Nodes are kept in
+ * topological order once ir_graph_sort() has run; every later stage (shape
+ * inference, cost, passes, lowering to F-Blocks) walks them in that order.
+ *
+ * Ownership: the graph owns every string, array and constant payload it
+ * points to; ir_graph_free() releases all of it.
+ *
+ *   ir_graph *g = ir_graph_new();
+ *   int x = ir_graph_add_value(g, "x");
+ *   ...
+ *   ir_graph_free(g);
+ */
+#ifndef PZ_IR_GRAPH_H
+#define PZ_IR_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "status.h"
+#include "dtype.h"
+
+#define IR_MAX_RANK 8
+
+/* A tensor's type, shape and (for constants) contents. rank < 0: unknown. */
+typedef struct {
+    ir_dtype dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+    void *data;      /* little-endian packed elements, or NULL if not constant */
+    size_t nbytes;   /* bytes at data */
+} ir_tensor;
+
+/* Data node. */
+typedef struct {
+    char *name;
+    ir_tensor t;
+    unsigned is_input : 1;        /* a runtime graph input */
+    unsigned is_output : 1;       /* a graph output */
+    unsigned is_initializer : 1;  /* weights from the model file */
+    unsigned owns_data : 1;       /* t.data is ours to free */
+    int producer;                 /* node index, -1 for inputs and constants */
+    /* What the model declares for a graph output (value_info); rank -1: nothing,
+     * a dim of -1: symbolic. Checked against the inferred shape. */
+    ir_dtype decl_dtype;
+    int decl_rank;
+    int64_t decl_dims[IR_MAX_RANK];
+} ir_value;
+
+/* Attribute types: the numbering of onnx.AttributeProto.AttributeType. */
+typedef enum {
+    IR_ATTR_UNDEFINED = 0,
+    IR_ATTR_FLOAT = 1,
+    IR_ATTR_INT = 2,
+    IR_ATTR_STRING = 3,
+    IR_ATTR_TENSOR = 4,
+    IR_ATTR_GRAPH = 5,
+    IR_ATTR_FLOATS = 6,
+    IR_ATTR_INTS = 7,
+    IR_ATTR_STRINGS = 8,
+    IR_ATTR_TENSORS = 9,
+    IR_ATTR_GRAPHS = 10,
+    IR_ATTR_SPARSE_TENSOR = 11,
+    IR_ATTR_SPARSE_TENSORS = 12,
+    IR_ATTR_TYPE_PROTO = 13,
+    IR_ATTR_TYPE_PROTOS = 14,
+} ir_attr_type;
+
+typedef struct {
+    char *name;
+    ir_attr_type type;
+    float f;
+    int64_t i;
+    char *s;           /* NUL-terminated copy of a STRING */
+    int n;             /* element count of FLOATS / INTS / STRINGS */
+    float *floats;
+    int64_t *ints;
+    char **strings;
+    ir_tensor *t;      /* TENSOR (owned, data owned) */
+} ir_attr;
+
+/* What a layer costs: DLFusion Eq. 1 and 2, generalised. */
+typedef struct {
+    int64_t macs;       /* multiply-accumulates (Conv, ConvTranspose, Gemm, MatMul) */
+    int64_t params;     /* elements of constant inputs (weights, biases) */
+    int64_t bytes_in;   /* activation bytes read (non-constant inputs) */
+    int64_t bytes_out;  /* activation bytes written */
+    int64_t c_in;       /* input channels (dim 1 of the first input), 0 if n/a */
+    int64_t c_out;      /* output channels (dim 1 of the first output), 0 if n/a */
+} ir_cost;
+
+struct op_def;
+
+/* Layer node: one operator applied to data nodes. */
+typedef struct {
+    char *name;                 /* ONNX node name, or a generated one */
+    char *op_type;              /* as written in the model */
+    char *domain;               /* "" for the default domain */
+    const struct op_def *op;    /* NULL until resolved */
+    int n_in, n_out;
+    int *in;                    /* value ids; -1 for an omitted optional input */
+    int *out;                   /* value ids; -1 for an omitted optional output */
+    int n_attrs;
+    ir_attr *attrs;
+    void *params;               /* op-specific parsed attributes (owned) */
+    ir_cost cost;
+} ir_node;
+
+typedef struct {
+    char *name;
+    char *producer;             /* producer_name and version, for the generated header */
+    int64_t ir_version;
+    int opset;                  /* version of the default ("" / "ai.onnx") domain */
+    ir_value *values;
+    int n_values, cap_values;
+    ir_node *nodes;
+    int n_nodes, cap_nodes;
+    int *inputs;                /* runtime inputs (not initializers), in model order */
+    int n_inputs;
+    int *outputs;
+    int n_outputs;
+    /* name -> value id, open addressing */
+    int *hash;
+    int hash_cap;
+} ir_graph;
+
+ir_graph *ir_graph_new(void);
+void ir_graph_free(ir_graph *g);
+
+/* Finds a value by name; -1 if absent. */
+int ir_graph_find(const ir_graph *g, const char *name);
+/* Adds a data node with the given name (must be new); returns its id. */
+int ir_graph_add_value(ir_graph *g, const char *name);
+/* Finds or adds. */
+int ir_graph_value(ir_graph *g, const char *name);
+/* Appends a layer node with n_in/n_out slots set to -1; returns its index. */
+int ir_graph_add_node(ir_graph *g, const char *name, const char *op_type,
+                      const char *domain, int n_in, int n_out);
+void ir_graph_add_input(ir_graph *g, int vid);
+void ir_graph_add_output(ir_graph *g, int vid);
+
+/* Orders nodes topologically (stable: model order where free). Fails, naming
+ * a node on the cycle, if the graph has a cycle; fails naming the node and
+ * the input if a node reads a value that nothing produces. */
+pz_status ir_graph_sort(ir_graph *g, pz_err *err);
+
+/* Removes nodes in `dead` (1 = remove) and values nothing refers to. */
+void ir_graph_compact(ir_graph *g, const unsigned char *dead);
+
+/* Tensor helpers. */
+int64_t ir_tensor_numel(const ir_tensor *t);
+/* numel * element size, checked for overflow; fails naming `what`. */
+pz_status ir_tensor_bytes(const ir_tensor *t, size_t *out, const char *what, pz_err *err);
+/* "1x3x224x224", or "?" for unknown; returns buf. */
+char *ir_shape_str(const ir_tensor *t, char *buf, size_t size);
+void ir_tensor_free_data(ir_tensor *t);
+
+/* Makes `vid` a constant holding a copy of `data` (nbytes must match its shape). */
+void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes);
+
+#endif

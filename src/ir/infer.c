@@ -1,0 +1,90 @@
+/* infer.c - shape inference and cost over a sorted graph. */
+#include "infer.h"
+
+#include <string.h>
+
+#include "../ops/op.h"
+
+void ir_cost_node(const ir_graph *g, ir_node *n)
+{
+    ir_cost *c = &n->cost;
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < n->n_in; i++) {
+        if (n->in[i] < 0) continue;
+        const ir_value *v = &g->values[n->in[i]];
+        int64_t numel = ir_tensor_numel(&v->t);
+        if (v->t.data) c->params += numel;
+        else c->bytes_in += numel * (int64_t)ir_dtype_size(v->t.dtype);
+    }
+    for (int i = 0; i < n->n_out; i++) {
+        if (n->out[i] < 0) continue;
+        const ir_value *v = &g->values[n->out[i]];
+        c->bytes_out += ir_tensor_numel(&v->t) * (int64_t)ir_dtype_size(v->t.dtype);
+    }
+    const ir_tensor *x = op_in(g, n, 0), *y = op_out((ir_graph *)g, n, 0);
+    if (x && x->rank >= 2) c->c_in = x->dims[1];
+    if (y && y->rank >= 2) c->c_out = y->dims[1];
+    if (n->op && n->op->cost) n->op->cost(g, n, c);
+}
+
+static pz_status check_declared(const ir_graph *g, const ir_value *v, pz_err *err)
+{
+    if (v->decl_rank < 0) return PZ_OK;
+    char a[160], b[160];
+    ir_tensor decl = {.rank = v->decl_rank};
+    memcpy(decl.dims, v->decl_dims, sizeof decl.dims);
+    int bad = v->decl_rank != v->t.rank;
+    for (int d = 0; !bad && d < v->decl_rank; d++)
+        if (v->decl_dims[d] >= 0 && v->decl_dims[d] != v->t.dims[d]) bad = 1;
+    if (bad) {
+        const char *who = v->producer >= 0 ? g->nodes[v->producer].name : "(input)";
+        const char *op = v->producer >= 0 ? g->nodes[v->producer].op_type : "";
+        return pz_fail(err, PZ_ERR_INPUT, "shape mismatch: graph output \"%s\" is declared %s "
+                       "but node \"%s\" (%s) produces %s", v->name,
+                       ir_shape_str(&decl, a, sizeof a), who, op, ir_shape_str(&v->t, b, sizeof b));
+    }
+    if (v->decl_dtype && v->decl_dtype != v->t.dtype) {
+        const char *who = v->producer >= 0 ? g->nodes[v->producer].name : "(input)";
+        return pz_fail(err, PZ_ERR_INPUT, "type mismatch: graph output \"%s\" is declared %s but "
+                       "node \"%s\" produces %s", v->name, ir_dtype_name(v->decl_dtype), who,
+                       ir_dtype_name(v->t.dtype));
+    }
+    return PZ_OK;
+}
+
+pz_status ir_infer(ir_graph *g, pz_err *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_node *n = &g->nodes[i];
+        PZ_ASSERT(n->op);
+        for (int k = 0; k < n->n_in; k++) {
+            if (n->in[k] < 0) continue;
+            const ir_value *v = &g->values[n->in[k]];
+            if (v->t.rank < 0)
+                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): the shape of input %d "
+                               "\"%s\" is unknown", n->name, n->op_type, k, v->name);
+            if (!ir_dtype_supported(v->t.dtype))
+                return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): input %d \"%s\" has "
+                               "element type %s, which is not supported", n->name, n->op_type,
+                               k, v->name, ir_dtype_name(v->t.dtype));
+        }
+        if (!n->params && n->op->params_size) n->params = pz_xcalloc(1, n->op->params_size);
+        if (n->op->parse && n->op->parse(g, n, n->params, err)) return err->code;
+        if (n->op->infer(g, n, err)) return err->code;
+        for (int k = 0; k < n->n_out; k++) {
+            if (n->out[k] < 0) continue;
+            ir_value *v = &g->values[n->out[k]];
+            PZ_ASSERT(v->t.rank >= 0);
+            size_t nbytes;
+            char what[512];
+            snprintf(what, sizeof what, "node \"%s\" (%s): output %d \"%s\"", n->name, n->op_type,
+                     k, v->name);
+            if (ir_tensor_bytes(&v->t, &nbytes, what, err)) return err->code;
+            PZ_ASSERT(!v->t.data || v->t.nbytes == nbytes);
+        }
+        ir_cost_node(g, n);
+    }
+    for (int i = 0; i < g->n_outputs; i++)
+        if (check_declared(g, &g->values[g->outputs[i]], err)) return err->code;
+    return PZ_OK;
+}

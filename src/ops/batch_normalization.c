@@ -1,0 +1,13 @@
+/* batch_normalization.c - BatchNormalization: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status batch_normalization_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (BatchNormalization): not implemented yet", n->name);
+}
+
+const op_def op_batch_normalization = {
+    .name = "BatchNormalization",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = batch_normalization_infer,
+};

@@ -1,0 +1,13 @@
+/* constant_of_shape.c - ConstantOfShape: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ConstantOfShape): not implemented yet", n->name);
+}
+
+const op_def op_constant_of_shape = {
+    .name = "ConstantOfShape",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = constant_of_shape_infer,
+};

@@ -1,0 +1,13 @@
+/* conv_transpose.c - ConvTranspose: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status conv_transpose_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ConvTranspose): not implemented yet", n->name);
+}
+
+const op_def op_conv_transpose = {
+    .name = "ConvTranspose",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = conv_transpose_infer,
+};

@@ -1,0 +1,13 @@
+/* elu.c - Elu: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status elu_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Elu): not implemented yet", n->name);
+}
+
+const op_def op_elu = {
+    .name = "Elu",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = elu_infer,
+};

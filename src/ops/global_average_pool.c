@@ -1,0 +1,13 @@
+/* global_average_pool.c - GlobalAveragePool: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status global_average_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (GlobalAveragePool): not implemented yet", n->name);
+}
+
+const op_def op_global_average_pool = {
+    .name = "GlobalAveragePool",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = global_average_pool_infer,
+};

@@ -1,0 +1,13 @@
+/* global_max_pool.c - GlobalMaxPool: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status global_max_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (GlobalMaxPool): not implemented yet", n->name);
+}
+
+const op_def op_global_max_pool = {
+    .name = "GlobalMaxPool",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = global_max_pool_infer,
+};

@@ -1,0 +1,13 @@
+/* hard_swish.c - HardSwish: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status hard_swish_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (HardSwish): not implemented yet", n->name);
+}
+
+const op_def op_hard_swish = {
+    .name = "HardSwish",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = hard_swish_infer,
+};

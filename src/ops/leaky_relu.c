@@ -1,0 +1,13 @@
+/* leaky_relu.c - LeakyRelu: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status leaky_relu_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (LeakyRelu): not implemented yet", n->name);
+}
+
+const op_def op_leaky_relu = {
+    .name = "LeakyRelu",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = leaky_relu_infer,
+};

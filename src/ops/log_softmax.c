@@ -1,0 +1,13 @@
+/* log_softmax.c - LogSoftmax: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status log_softmax_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (LogSoftmax): not implemented yet", n->name);
+}
+
+const op_def op_log_softmax = {
+    .name = "LogSoftmax",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = log_softmax_infer,
+};

@@ -1,0 +1,13 @@
+/* max_pool.c - MaxPool: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status max_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (MaxPool): not implemented yet", n->name);
+}
+
+const op_def op_max_pool = {
+    .name = "MaxPool",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = max_pool_infer,
+};

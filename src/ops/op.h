@@ -1,0 +1,91 @@
+/* op.h - what the compiler knows about one ONNX operator.
+ *
+ * Each operator lives in one file, src/ops/<name>.c, which defines a
+ * `const op_def op_<name>` with:
+ *   - parse: reads the node's attributes into a params struct (checked, with
+ *            errors naming the node, the op and the attribute);
+ *   - infer: computes the output types and shapes from the inputs; when all
+ *            inputs are constant and the op is cheap (shape arithmetic), it
+ *            may also compute the output values (constant folding), which is
+ *            how Reshape(Shape(x)...) chains get static shapes;
+ *   - cost:  MACs and channels (bytes and params are filled generically).
+ * Adding an operator: copy TEMPLATE.c, add one line to op_list.h.
+ */
+#ifndef PZ_OPS_OP_H
+#define PZ_OPS_OP_H
+
+#include "../ir/graph.h"
+#include "../ir/status.h"
+
+typedef struct op_def {
+    const char *name;                 /* ONNX op_type */
+    int min_in, max_in;               /* input count range (optional inputs included) */
+    int min_out, max_out;
+    size_t params_size;               /* bytes of the params struct, 0 if none */
+    pz_status (*parse)(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
+    pz_status (*infer)(ir_graph *g, ir_node *n, pz_err *err);
+    void (*cost)(const ir_graph *g, const ir_node *n, ir_cost *c);   /* may be NULL */
+} op_def;
+
+/* The op enum and table: one line per op in op_list.h. */
+typedef enum {
+#define OP(name, sym) OP_##sym,
+#include "op_list.h"
+#undef OP
+    OP_COUNT
+} op_kind;
+
+extern const op_def *const OPS[OP_COUNT];
+
+/* The op definition for an ONNX op_type in the default domain; NULL if unsupported. */
+const op_def *op_find(const char *op_type);
+op_kind op_kind_of(const op_def *op);
+
+/* ---- helpers for op files ---------------------------------------------- */
+
+/* Attribute lookup; NULL if absent. */
+const ir_attr *op_attr(const ir_node *n, const char *name);
+/* Typed getters: absent -> default and PZ_OK; wrong type -> error naming node/op/attr. */
+pz_status op_attr_int(const ir_node *n, const char *name, int64_t def, int64_t *out, pz_err *err);
+pz_status op_attr_float(const ir_node *n, const char *name, float def, float *out, pz_err *err);
+pz_status op_attr_string(const ir_node *n, const char *name, const char *def, const char **out, pz_err *err);
+/* INTS into out[max]; *count = -1 when absent. Too many -> error. */
+pz_status op_attr_ints(const ir_node *n, const char *name, int64_t *out, int max, int *count, pz_err *err);
+pz_status op_attr_floats(const ir_node *n, const char *name, float *out, int max, int *count, pz_err *err);
+
+/* The tensor of input i, or NULL if omitted. */
+const ir_tensor *op_in(const ir_graph *g, const ir_node *n, int i);
+ir_tensor *op_out(ir_graph *g, const ir_node *n, int i);
+/* Input i if present and constant (data known), else NULL. */
+const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i);
+
+/* Reads a constant integer tensor (int32/int64, rank <= 1) into out[max];
+ * fails naming the node, op and `what` if it is not constant or too long. */
+pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *what,
+                        int64_t *out, int max, int *count, pz_err *err);
+
+/* Sets output i's dtype and shape. */
+void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
+/* Output i gets input j's dtype and shape. */
+void op_same_as(ir_graph *g, const ir_node *n, int i, int j);
+
+/* Normalises axis in [-rank, rank) (or [-rank-1, rank] if `inclusive`); error names node/op/attr. */
+pz_status op_axis(const ir_node *n, const char *attr, int64_t axis, int rank, int inclusive,
+                  int *out, pz_err *err);
+
+/* Multidirectional (numpy) broadcast of a and b into out; error on mismatch. */
+pz_status op_broadcast(const ir_node *n, const ir_tensor *a, const ir_tensor *b,
+                       ir_tensor *out, pz_err *err);
+
+/* Checks that dims are non-negative and their product fits; names node/op. */
+pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err *err);
+
+/* Standard errors. */
+/* "node "X" (Conv): attribute 'pads': <msg>"  -> PZ_ERR_INPUT */
+pz_status op_err_attr(pz_err *err, const ir_node *n, const char *attr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "node "X" (Conv): <msg>"  -> PZ_ERR_INPUT */
+pz_status op_err(pz_err *err, const ir_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,207 @@
+/* op_common.c - helpers shared by the op files: attributes, shapes, errors. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "op.h"
+
+static const char *attr_type_name(int t)
+{
+    static const char *names[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH",
+                                  "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
+                                  "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+    return t >= 0 && t < (int)PZ_ARRAY_LEN(names) ? names[t] : "UNKNOWN";
+}
+
+pz_status op_err(pz_err *err, const ir_node *n, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): %s", n->name, n->op_type, msg);
+}
+
+pz_status op_err_attr(pz_err *err, const ir_node *n, const char *attr, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): attribute '%s': %s", n->name,
+                   n->op_type, attr, msg);
+}
+
+const ir_attr *op_attr(const ir_node *n, const char *name)
+{
+    for (int i = 0; i < n->n_attrs; i++)
+        if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
+    return NULL;
+}
+
+static pz_status want(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err)
+{
+    if (a->type == t) return PZ_OK;
+    return op_err_attr(err, n, a->name, "expected type %s, got %s", attr_type_name(t),
+                       attr_type_name(a->type));
+}
+
+pz_status op_attr_int(const ir_node *n, const char *name, int64_t def, int64_t *out, pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    *out = def;
+    if (!a) return PZ_OK;
+    if (want(n, a, IR_ATTR_INT, err)) return err->code;
+    *out = a->i;
+    return PZ_OK;
+}
+
+pz_status op_attr_float(const ir_node *n, const char *name, float def, float *out, pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    *out = def;
+    if (!a) return PZ_OK;
+    if (want(n, a, IR_ATTR_FLOAT, err)) return err->code;
+    *out = a->f;
+    return PZ_OK;
+}
+
+pz_status op_attr_string(const ir_node *n, const char *name, const char *def, const char **out,
+                         pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    *out = def;
+    if (!a) return PZ_OK;
+    if (want(n, a, IR_ATTR_STRING, err)) return err->code;
+    *out = a->s;
+    return PZ_OK;
+}
+
+pz_status op_attr_ints(const ir_node *n, const char *name, int64_t *out, int max, int *count,
+                       pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    *count = -1;
+    if (!a) return PZ_OK;
+    if (want(n, a, IR_ATTR_INTS, err)) return err->code;
+    if (a->n > max) return op_err_attr(err, n, name, "has %d entries, at most %d allowed", a->n, max);
+    memcpy(out, a->ints, (size_t)a->n * sizeof *out);
+    *count = a->n;
+    return PZ_OK;
+}
+
+pz_status op_attr_floats(const ir_node *n, const char *name, float *out, int max, int *count,
+                         pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    *count = -1;
+    if (!a) return PZ_OK;
+    if (want(n, a, IR_ATTR_FLOATS, err)) return err->code;
+    if (a->n > max) return op_err_attr(err, n, name, "has %d entries, at most %d allowed", a->n, max);
+    memcpy(out, a->floats, (size_t)a->n * sizeof *out);
+    *count = a->n;
+    return PZ_OK;
+}
+
+const ir_tensor *op_in(const ir_graph *g, const ir_node *n, int i)
+{
+    if (i >= n->n_in || n->in[i] < 0) return NULL;
+    return &g->values[n->in[i]].t;
+}
+
+ir_tensor *op_out(ir_graph *g, const ir_node *n, int i)
+{
+    if (i >= n->n_out || n->out[i] < 0) return NULL;
+    return &g->values[n->out[i]].t;
+}
+
+const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i)
+{
+    const ir_tensor *t = op_in(g, n, i);
+    return t && t->data ? t : NULL;
+}
+
+pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *what, int64_t *out,
+                        int max, int *count, pz_err *err)
+{
+    const ir_tensor *t = op_in(g, n, i);
+    if (!t) return op_err(err, n, "input %d (%s) is missing", i, what);
+    if (!t->data)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED,
+                       "node \"%s\" (%s): input %d (%s, \"%s\") must be a constant: shapes "
+                       "that depend on run-time data are not supported",
+                       n->name, n->op_type, i, what, g->values[n->in[i]].name);
+    if (t->dtype != IR_I64 && t->dtype != IR_I32)
+        return op_err(err, n, "input %d (%s) must be int64 or int32, got %s", i, what,
+                      ir_dtype_name(t->dtype));
+    if (t->rank > 1) return op_err(err, n, "input %d (%s) must be 1-D, got rank %d", i, what, t->rank);
+    int64_t cnt = ir_tensor_numel(t);
+    if (cnt > max) return op_err(err, n, "input %d (%s) has %lld entries, at most %d allowed", i,
+                                 what, (long long)cnt, max);
+    for (int64_t k = 0; k < cnt; k++) out[k] = ir_load_i64(t->data, t->dtype, (size_t)k);
+    *count = (int)cnt;
+    return PZ_OK;
+}
+
+void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims)
+{
+    ir_tensor *t = op_out(g, n, i);
+    if (!t) return;
+    PZ_ASSERT(rank >= 0 && rank <= IR_MAX_RANK);
+    t->dtype = (ir_dtype)dtype;
+    t->rank = rank;
+    for (int k = 0; k < rank; k++) t->dims[k] = dims[k];
+}
+
+void op_same_as(ir_graph *g, const ir_node *n, int i, int j)
+{
+    const ir_tensor *in = op_in(g, n, j);
+    PZ_ASSERT(in);
+    op_set_out(g, n, i, in->dtype, in->rank, in->dims);
+}
+
+pz_status op_axis(const ir_node *n, const char *attr, int64_t axis, int rank, int inclusive,
+                  int *out, pz_err *err)
+{
+    int64_t hi = inclusive ? rank + 1 : rank;
+    if (axis < -hi || axis >= hi)
+        return op_err_attr(err, n, attr, "axis %lld is out of range for rank %d", (long long)axis,
+                           rank);
+    *out = (int)(axis < 0 ? axis + hi : axis);
+    return PZ_OK;
+}
+
+pz_status op_broadcast(const ir_node *n, const ir_tensor *a, const ir_tensor *b, ir_tensor *out,
+                       pz_err *err)
+{
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    for (int k = 0; k < r; k++) {
+        int ia = k - (r - a->rank), ib = k - (r - b->rank);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1) {
+            char sa[128], sb[128];
+            return op_err(err, n, "shapes %s and %s cannot be broadcast (dimension %d: %lld vs %lld)",
+                          ir_shape_str(a, sa, sizeof sa), ir_shape_str(b, sb, sizeof sb), k,
+                          (long long)da, (long long)db);
+        }
+        out->dims[k] = da == 1 ? db : da;
+    }
+    out->rank = r;
+    return PZ_OK;
+}
+
+pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err *err)
+{
+    uint64_t prod = 1;
+    for (int k = 0; k < rank; k++) {
+        if (dims[k] < 0)
+            return op_err(err, n, "output dimension %d would be negative (%lld)", k,
+                          (long long)dims[k]);
+        if (dims[k] && prod > (uint64_t)(INT64_MAX / 16) / (uint64_t)dims[k])
+            return op_err(err, n, "output dimensions overflow (dimension %d is %lld)", k,
+                          (long long)dims[k]);
+        prod *= (uint64_t)dims[k];
+    }
+    return PZ_OK;
+}

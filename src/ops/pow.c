@@ -1,0 +1,13 @@
+/* pow.c - Pow: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status pow_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Pow): not implemented yet", n->name);
+}
+
+const op_def op_pow = {
+    .name = "Pow",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = pow_infer,
+};

@@ -1,0 +1,13 @@
+/* reduce_mean.c - ReduceMean: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status reduce_mean_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ReduceMean): not implemented yet", n->name);
+}
+
+const op_def op_reduce_mean = {
+    .name = "ReduceMean",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = reduce_mean_infer,
+};

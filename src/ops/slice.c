@@ -1,0 +1,13 @@
+/* slice.c - Slice: STUB, not implemented yet. */
+#include "op.h"
+
+static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Slice): not implemented yet", n->name);
+}
+
+const op_def op_slice = {
+    .name = "Slice",
+    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .infer = slice_infer,
+};

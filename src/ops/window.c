@@ -1,0 +1,102 @@
+/* window.c - sliding-window attribute parsing and output size. */
+#include "window.h"
+
+#include <string.h>
+
+pz_status op_window_parse(const ir_node *n, int nsp, const int64_t *kernel_from, op_window *w,
+                          int allow_ceil, pz_err *err)
+{
+    int cnt;
+    memset(w, 0, sizeof *w);
+    if (nsp < 1 || nsp > OP_MAX_SPATIAL)
+        return op_err(err, n, "input rank %d is not supported (1 to %d spatial dims)", nsp + 2,
+                      OP_MAX_SPATIAL);
+    w->nsp = nsp;
+    if (op_attr_ints(n, "kernel_shape", w->kernel, OP_MAX_SPATIAL, &cnt, err)) return err->code;
+    if (cnt >= 0) {
+        if (cnt != nsp)
+            return op_err_attr(err, n, "kernel_shape", "has %d entries, the input has %d spatial "
+                               "dims", cnt, nsp);
+        if (kernel_from)
+            for (int i = 0; i < nsp; i++)
+                if (w->kernel[i] != kernel_from[i])
+                    return op_err_attr(err, n, "kernel_shape", "entry %d is %lld, the weight's is "
+                                       "%lld", i, (long long)w->kernel[i], (long long)kernel_from[i]);
+        w->has_kernel = 1;
+    } else if (kernel_from) {
+        memcpy(w->kernel, kernel_from, (size_t)nsp * sizeof(int64_t));
+    } else {
+        return op_err_attr(err, n, "kernel_shape", "is required");
+    }
+    for (int i = 0; i < nsp; i++) {
+        if (w->kernel[i] < 1)
+            return op_err_attr(err, n, "kernel_shape", "entry %d is %lld, must be >= 1", i,
+                               (long long)w->kernel[i]);
+        w->stride[i] = w->dilation[i] = 1;
+    }
+    if (op_attr_ints(n, "strides", w->stride, OP_MAX_SPATIAL, &cnt, err)) return err->code;
+    if (cnt >= 0 && cnt != nsp)
+        return op_err_attr(err, n, "strides", "has %d entries, expected %d", cnt, nsp);
+    if (op_attr_ints(n, "dilations", w->dilation, OP_MAX_SPATIAL, &cnt, err)) return err->code;
+    if (cnt >= 0 && cnt != nsp)
+        return op_err_attr(err, n, "dilations", "has %d entries, expected %d", cnt, nsp);
+    int64_t pads[2 * OP_MAX_SPATIAL] = {0};
+    if (op_attr_ints(n, "pads", pads, 2 * OP_MAX_SPATIAL, &cnt, err)) return err->code;
+    if (cnt >= 0 && cnt != 2 * nsp)
+        return op_err_attr(err, n, "pads", "has %d entries, expected %d", cnt, 2 * nsp);
+    for (int i = 0; i < nsp; i++) {
+        if (w->stride[i] < 1)
+            return op_err_attr(err, n, "strides", "entry %d is %lld, must be >= 1", i,
+                               (long long)w->stride[i]);
+        if (w->dilation[i] < 1)
+            return op_err_attr(err, n, "dilations", "entry %d is %lld, must be >= 1", i,
+                               (long long)w->dilation[i]);
+        w->pad_begin[i] = pads[i];
+        w->pad_end[i] = pads[i + nsp];
+        if (pads[i] < 0 || pads[i + nsp] < 0)
+            return op_err_attr(err, n, "pads", "must be non-negative");
+        if (w->kernel[i] > (int64_t)1 << 32 || w->stride[i] > (int64_t)1 << 32 ||
+            w->dilation[i] > (int64_t)1 << 32 || pads[i] > (int64_t)1 << 40 ||
+            pads[i + nsp] > (int64_t)1 << 40)
+            return op_err(err, n, "kernel, stride, dilation or pad value is implausibly large");
+    }
+    const char *ap;
+    if (op_attr_string(n, "auto_pad", "NOTSET", &ap, err)) return err->code;
+    if (!strcmp(ap, "NOTSET") || !ap[0]) w->auto_pad = PAD_NOTSET;
+    else if (!strcmp(ap, "SAME_UPPER")) w->auto_pad = PAD_SAME_UPPER;
+    else if (!strcmp(ap, "SAME_LOWER")) w->auto_pad = PAD_SAME_LOWER;
+    else if (!strcmp(ap, "VALID")) w->auto_pad = PAD_VALID;
+    else return op_err_attr(err, n, "auto_pad", "unknown value \"%s\"", ap);
+    int64_t ceil_mode = 0;
+    if (allow_ceil && op_attr_int(n, "ceil_mode", 0, &ceil_mode, err)) return err->code;
+    w->ceil_mode = ceil_mode != 0;
+    return PZ_OK;
+}
+
+pz_status op_window_out(const ir_node *n, op_window *w, const int64_t *in, int64_t *out,
+                        pz_err *err)
+{
+    for (int i = 0; i < w->nsp; i++) {
+        int64_t ek = (w->kernel[i] - 1) * w->dilation[i] + 1;  /* effective kernel extent */
+        if (w->auto_pad == PAD_SAME_UPPER || w->auto_pad == PAD_SAME_LOWER) {
+            int64_t o = (in[i] + w->stride[i] - 1) / w->stride[i];
+            int64_t total = (o - 1) * w->stride[i] + ek - in[i];
+            if (total < 0) total = 0;
+            int64_t small = total / 2, big = total - small;
+            w->pad_begin[i] = w->auto_pad == PAD_SAME_UPPER ? small : big;
+            w->pad_end[i] = total - w->pad_begin[i];
+            out[i] = o;
+            continue;
+        }
+        if (w->auto_pad == PAD_VALID) w->pad_begin[i] = w->pad_end[i] = 0;
+        int64_t span = in[i] + w->pad_begin[i] + w->pad_end[i] - ek;
+        if (span < 0)
+            return op_err(err, n, "spatial dim %d: input %lld plus padding is smaller than the "
+                          "kernel extent %lld", i, (long long)in[i], (long long)ek);
+        int64_t o = (w->ceil_mode ? (span + w->stride[i] - 1) / w->stride[i] : span / w->stride[i]) + 1;
+        /* ceil_mode: the last window must start inside the input or left padding */
+        if (w->ceil_mode && (o - 1) * w->stride[i] >= in[i] + w->pad_begin[i]) o--;
+        out[i] = o;
+    }
+    return PZ_OK;
+}
