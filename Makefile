@@ -7,11 +7,11 @@ SAN     ?= 0
 PROTO   ?= /usr/include/onnx/onnx.proto
 
 ifeq ($(SAN),1)
-  B       := build-san
+  B       := $(or $(BUILD),build-san)
   OPTFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDSAN   := -fsanitize=address,undefined
 else
-  B       := build
+  B       := $(or $(BUILD),build)
   OPTFLAGS := -O2 -g
   LDSAN   :=
 endif

@@ -1,0 +1,75 @@
+/* model.h - the low-level IR of Paleozoic (Table 3): Model -> F-Blocks ->
+ * Layers -> Operators, each F-Block and Layer carrying its knobs.
+ *
+ *   Model     the execution flow: ir_version, opset, the ops used, f_blocks[]
+ *   F-Block   consecutive layers fused into one unit: layers[], MP, in, out,
+ *             and how its work is split over its MP cores (load balance)
+ *   Layer     one layer of the graph: its operator, MP, precision, sparsity,
+ *             in, out
+ *   Operator  what is computed: op_type and parsed attributes
+ *
+ * Lowering (ir_model_lower) makes one Layer per graph node that does work at
+ * run time (nodes whose outputs were folded into constants disappear), in
+ * topological order, and one F-Block per Layer with MP = 1: the "none"
+ * strategy of DLFusion. An optimizer strategy or a schedule file then sets
+ * the knobs with ir_model_partition().
+ */
+#ifndef PZ_IR_MODEL_H
+#define PZ_IR_MODEL_H
+
+#include "graph.h"
+
+typedef enum { IR_PREC_FP32, IR_PREC_BF16, IR_PREC_INT8 } ir_precision;
+typedef enum { IR_SPLIT_AUTO, IR_SPLIT_BANDS, IR_SPLIT_CHANNELS } ir_split;
+
+const char *ir_precision_name(ir_precision p);
+const char *ir_split_name(ir_split s);
+
+typedef struct {
+    const struct op_def *op;   /* op_type, and how to parse/infer/cost it */
+    const void *params;        /* parsed attributes (owned by the graph node) */
+} ir_operator;
+
+typedef struct {
+    int node;                  /* index into the graph's nodes */
+    ir_operator op;
+    int mp;                    /* cores when run as its own block */
+    ir_precision precision;
+    float sparsity;            /* fraction of zero weights to exploit, 0 = dense */
+    const int *in, *out;       /* value ids (the node's) */
+    int n_in, n_out;
+} ir_layer;
+
+typedef struct {
+    int first, count;          /* layers [first, first + count) */
+    int mp;                    /* cores (worker threads) running the block */
+    ir_split split;            /* load balance: spatial bands or channel split */
+    int strip;                 /* rows of the last layer per tile, 0 = auto */
+    ir_precision precision;
+    int *in, *out;             /* values crossing the block boundary */
+    int n_in, n_out;
+} ir_fblock;
+
+typedef struct {
+    ir_graph *g;               /* not owned */
+    int64_t ir_version;
+    int opset;
+    unsigned char *ops_used;   /* [OP_COUNT]: the Op Set */
+    ir_layer *layers;
+    int n_layers;
+    ir_fblock *blocks;
+    int n_blocks;
+    int batch;
+} ir_model;
+
+/* One Layer per run-time node, one F-Block per Layer, MP = 1. */
+ir_model *ir_model_lower(ir_graph *g);
+void ir_model_free(ir_model *m);
+
+/* Sets the fusion scheme: n blocks of sizes[i] consecutive layers with mps[i]
+ * cores each (max_mp is the core count). Checks the partition covers every
+ * layer exactly once and each MP is in [1, max_mp]; errors say which block. */
+pz_status ir_model_partition(ir_model *m, const int *sizes, const int *mps, int n, int max_mp,
+                             pz_err *err);
+
+#endif

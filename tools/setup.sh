@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what Paleozoic needs on Debian 12: the build (gcc, make, protobuf-c,
+# the ONNX schema), the test references (PyTorch, torchvision, python3-onnx to
+# write malformed models, ONNX Runtime 1.17 from npm), and the tools the
+# benchmarks use. Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS="build-essential make clang libprotobuf-c-dev protobuf-c-compiler libonnx-dev
+      python3 python3-torch python3-torchvision python3-onnx python3-numpy time"
+command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  echo "setup: installing$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+# ONNX Runtime 1.17 (the peer and the reference), pinned, into ./node_modules.
+if [ ! -f node_modules/onnxruntime-node/package.json ] ||
+   ! grep -q '"version": "1.17.0"' node_modules/onnxruntime-node/package.json; then
+  echo "setup: installing onnxruntime-node@1.17.0"
+  npm install --no-save --no-audit --no-fund onnxruntime-node@1.17.0 >/dev/null
+fi
+echo "setup: ok"
