@@ -25,6 +25,9 @@ LIB_DIRS := src/front src/ir src/ops src/passes src/opt src/gen src/zoo
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_SRCS := $(filter-out src/ops/TEMPLATE.c,$(LIB_SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/gen/onnx.pb-c.o
+# The runtime (our operator-level SDK): what generated programs link.
+RT_SRCS  := $(wildcard src/rt/*.c src/rt/ops/*.c src/rt/kernels/*.c)
+RT_OBJS  := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))
 
@@ -43,6 +46,22 @@ $(B)/obj/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPTFLAGS) -I$(B)/gen -c $< -o $@
 
+# Fast kernels are compiled for their ISA and chosen at run time by CPUID;
+# PZ_SCALAR=1 builds none of them (the scalar reference path only).
+ISA_avx512 := -mavx512f -mavx512bw -mavx512dq -mavx512vl -mfma -mavx2
+ISA_avx2   := -mavx2 -mfma
+ifeq ($(PZ_SCALAR),1)
+  CFLAGS += -DPZ_SCALAR=1
+endif
+
+$(B)/obj/%_avx512.o: src/%_avx512.c | $(B)/gen/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ISA_avx512) -c $< -o $@
+
+$(B)/obj/%_avx2.o: src/%_avx2.c | $(B)/gen/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ISA_avx2) -c $< -o $@
+
 $(B)/obj/%.o: src/%.c | $(B)/gen/onnx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -50,12 +69,15 @@ $(B)/obj/%.o: src/%.c | $(B)/gen/onnx.pb-c.h
 $(B)/libpaleozoic.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/paleozoic: $(CLI_OBJS) $(B)/libpaleozoic.a
+$(B)/libpzrt.a: $(RT_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/paleozoic: $(CLI_OBJS) $(B)/libpaleozoic.a $(B)/libpzrt.a
 	$(CC) $(LDSAN) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a
+$(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(B)/libpaleozoic.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(B)/libpaleozoic.a $(B)/libpzrt.a $(LDLIBS)
 
 # The README's test command runs this.
 test: all
@@ -69,4 +91,4 @@ test-san:
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d)

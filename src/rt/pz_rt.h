@@ -1,0 +1,254 @@
+/* pz_rt.h - the Paleozoic runtime: our operator-level SDK (the papers' CNML).
+ *
+ * Everything a generated program calls, and what `paleozoic run` and the
+ * conformance runner execute in-process. It does not depend on the compiler
+ * (no ONNX, no IR): a network is described to it layer by layer.
+ *
+ * A network (pz_net) is built in three phases, like the paper's Fig. 11/13:
+ *
+ *   pz_net *net = pz_net_new("resnet18");
+ *   // 1. tensors and layers, in topological order
+ *   int x = pz_net_input(net, "input", PZ_F32, 4, (int64_t[]){1, 3, 224, 224});
+ *   int w = pz_net_const(net, "conv1.weight", PZ_F32, 4, (int64_t[]){64, 3, 7, 7}, wdata);
+ *   int y = pz_net_tensor(net, "conv1_out");
+ *   pz_conv_params cp = {...};
+ *   pz_net_layer(net, "conv1", PZ_OP_CONV, &cp, sizeof cp, (int[]){x, w, -1}, 3, &y, 1);
+ *   pz_net_output(net, y);
+ *   // 2. blocks and knobs (optional: default is one block per layer, MP 1)
+ *   pz_net_block(net, 0, 5, 2);        // layers 0..4 fused, 2 cores
+ *   // 3. compile (shapes, arena by liveness, kernel choice, weight packing)
+ *   if (pz_net_compile(net, 2, &err)) ...
+ *   pz_net_run(net, inputs, outputs);  // no allocation in here
+ *   pz_net_free(net);
+ *
+ * Ownership: constant data passed to pz_net_const is borrowed and must outlive
+ * the net (the generated program keeps NAME.weights mapped); everything else
+ * is owned by the net. Two nets never share mutable state, so two instances
+ * can run at once.
+ */
+#ifndef PZ_RT_H
+#define PZ_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PZ_MAX_RANK 8
+#define PZ_MAX_IO 16
+#define PZ_MAX_SPATIAL 3
+
+/* Element types: the numbering of onnx.TensorProto.DataType. */
+typedef enum {
+    PZ_F32 = 1, PZ_U8 = 2, PZ_I8 = 3, PZ_U16 = 4, PZ_I16 = 5, PZ_I32 = 6, PZ_I64 = 7,
+    PZ_BOOL = 9, PZ_F16 = 10, PZ_F64 = 11, PZ_U32 = 12, PZ_U64 = 13, PZ_BF16 = 16,
+} pz_dtype;
+
+size_t pz_dtype_size(int dt);
+
+typedef struct {
+    int dtype;
+    int rank;
+    int64_t dims[PZ_MAX_RANK];
+    void *data;
+} pz_tensor;
+
+int64_t pz_numel(const pz_tensor *t);
+
+/* ---- thread pool: pinned workers, fork-join ----------------------------- */
+
+typedef struct pz_pool pz_pool;
+typedef void (*pz_task_fn)(void *ctx, int ith, int nth);
+
+/* nthreads workers in all, the caller counts as worker 0. */
+pz_pool *pz_pool_new(int nthreads);
+void pz_pool_free(pz_pool *p);
+int pz_pool_size(const pz_pool *p);
+/* Runs fn(ctx, ith, nth) for ith in [0, nth) on nth workers and waits.
+ * nth == 1 runs inline on the caller. nth <= pz_pool_size(). */
+void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
+
+/* ---- epilogues fused into a producing kernel ---------------------------- */
+
+typedef enum { PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP } pz_act_kind;
+typedef struct {
+    pz_act_kind kind;
+    float lo, hi;   /* CLIP bounds */
+} pz_act;
+
+/* ---- operators ----------------------------------------------------------
+ * The compiler resolves ONNX attributes (auto_pad, negative axes, opset
+ * differences, broadcasting shapes) before it calls the runtime, so these
+ * params are plain and final. Tensors are NCHW (plain row-major) at the API;
+ * a fast kernel may keep its own blocked layout inside a block. */
+
+typedef enum {
+    PZ_OP_CONV,            /* in: X, W, B?, Z? (residual added before act)  params: pz_conv_params */
+    PZ_OP_CONV_TRANSPOSE,  /* in: X, W, B?                                   params: pz_conv_params */
+    PZ_OP_POOL,            /* in: X            out: Y, Indices?              params: pz_pool_params */
+    PZ_OP_BATCHNORM,       /* in: X, scale, bias, mean, var                  params: pz_bn_params */
+    PZ_OP_UNARY,           /* in: X                                          params: pz_unary_params */
+    PZ_OP_BINARY,          /* in: A, B (broadcast to the output shape)       params: pz_binary_params */
+    PZ_OP_GEMM,            /* in: A, B, C?                                   params: pz_gemm_params */
+    PZ_OP_MATMUL,          /* in: A, B (numpy semantics)                     params: none */
+    PZ_OP_SOFTMAX,         /* in: X                                          params: pz_softmax_params */
+    PZ_OP_LRN,             /* in: X                                          params: pz_lrn_params */
+    PZ_OP_REDUCE_MEAN,     /* in: X                                          params: pz_reduce_params */
+    PZ_OP_COPY,            /* in: X  (Identity, Dropout, Reshape, Flatten, Squeeze, Unsqueeze) */
+    PZ_OP_TRANSPOSE,       /* in: X                                          params: pz_transpose_params */
+    PZ_OP_CONCAT,          /* in: X0..Xn                                     params: pz_axis_params */
+    PZ_OP_SPLIT,           /* in: X  out: Y0..Yn (sizes from output shapes)  params: pz_axis_params */
+    PZ_OP_SLICE,           /* in: X                                          params: pz_slice_params */
+    PZ_OP_PAD,             /* in: X                                          params: pz_pad_params */
+    PZ_OP_GATHER,          /* in: X, indices                                 params: pz_axis_params */
+    PZ_OP_CAST,            /* in: X  (to the output's dtype) */
+    PZ_OP_RESIZE,          /* in: X                                          params: pz_resize_params */
+    PZ_OP_COUNT_
+} pz_op_kind;
+
+typedef struct {
+    int nsp;                          /* spatial dims, 1 to 3 */
+    int64_t group;
+    int64_t kernel[PZ_MAX_SPATIAL];
+    int64_t stride[PZ_MAX_SPATIAL];
+    int64_t dilation[PZ_MAX_SPATIAL];
+    int64_t pad_begin[PZ_MAX_SPATIAL];
+    int64_t pad_end[PZ_MAX_SPATIAL];
+    pz_act act;                       /* fused epilogue */
+} pz_conv_params;
+
+typedef enum { PZ_POOL_MAX, PZ_POOL_AVG } pz_pool_kind;
+typedef struct {
+    pz_pool_kind kind;
+    int nsp;
+    int64_t kernel[PZ_MAX_SPATIAL];   /* global pooling: kernel = input spatial size */
+    int64_t stride[PZ_MAX_SPATIAL];
+    int64_t dilation[PZ_MAX_SPATIAL];
+    int64_t pad_begin[PZ_MAX_SPATIAL];
+    int64_t pad_end[PZ_MAX_SPATIAL];
+    int count_include_pad;            /* AVG: divide by the full window */
+    int storage_order;                /* MAX Indices: 0 row-major, 1 column-major */
+} pz_pool_params;
+
+typedef struct {
+    float epsilon;
+} pz_bn_params;
+
+typedef enum {
+    PZ_UN_RELU, PZ_UN_LEAKY_RELU, PZ_UN_CLIP, PZ_UN_SIGMOID, PZ_UN_TANH, PZ_UN_HARD_SIGMOID,
+    PZ_UN_HARD_SWISH, PZ_UN_ELU, PZ_UN_SELU, PZ_UN_SOFTPLUS, PZ_UN_COUNT_
+} pz_unary_func;
+typedef struct {
+    pz_unary_func func;
+    float alpha, beta, gamma;         /* LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Selu alpha, gamma; CLIP lo=alpha hi=beta */
+} pz_unary_params;
+
+typedef enum {
+    PZ_BIN_ADD, PZ_BIN_SUB, PZ_BIN_MUL, PZ_BIN_DIV, PZ_BIN_POW, PZ_BIN_MAX, PZ_BIN_MIN,
+    PZ_BIN_PRELU, PZ_BIN_COUNT_
+} pz_binary_func;
+typedef struct {
+    pz_binary_func func;
+    pz_act act;                       /* fused epilogue (e.g. residual Add + ReLU) */
+} pz_binary_params;
+
+typedef struct {
+    int trans_a, trans_b;
+    float alpha, beta;
+    pz_act act;
+} pz_gemm_params;
+
+typedef struct {
+    int axis;                         /* normalised */
+    int log;                          /* LogSoftmax */
+    int coerce_2d;                    /* opset < 13: flatten to [prod(<axis), prod(>=axis)] */
+} pz_softmax_params;
+
+typedef struct {
+    int64_t size;
+    float alpha, beta, bias;
+} pz_lrn_params;
+
+typedef struct {
+    unsigned axes_mask;               /* bit i: reduce axis i */
+} pz_reduce_params;
+
+typedef struct {
+    int perm[PZ_MAX_RANK];
+} pz_transpose_params;
+
+typedef struct {
+    int axis;                         /* normalised */
+} pz_axis_params;
+
+typedef struct {
+    int64_t start[PZ_MAX_RANK];       /* per axis, clamped and final */
+    int64_t step[PZ_MAX_RANK];        /* per axis (1 for untouched axes) */
+} pz_slice_params;
+
+typedef enum { PZ_PAD_CONSTANT, PZ_PAD_REFLECT, PZ_PAD_EDGE, PZ_PAD_WRAP } pz_pad_mode;
+typedef struct {
+    pz_pad_mode mode;
+    int64_t begin[PZ_MAX_RANK];       /* may be negative (crop) */
+    double value;
+} pz_pad_params;
+
+typedef enum { PZ_RESIZE_NEAREST, PZ_RESIZE_LINEAR, PZ_RESIZE_CUBIC } pz_resize_mode;
+typedef enum {
+    PZ_CT_HALF_PIXEL, PZ_CT_ASYMMETRIC, PZ_CT_PYTORCH_HALF_PIXEL, PZ_CT_ALIGN_CORNERS,
+    PZ_CT_TF_CROP_AND_RESIZE, PZ_CT_HALF_PIXEL_SYMMETRIC
+} pz_resize_coord;
+typedef enum {
+    PZ_NEAREST_ROUND_PREFER_FLOOR, PZ_NEAREST_ROUND_PREFER_CEIL, PZ_NEAREST_FLOOR, PZ_NEAREST_CEIL
+} pz_resize_nearest;
+typedef struct {
+    pz_resize_mode mode;
+    pz_resize_coord coord;
+    pz_resize_nearest nearest;
+    float cubic_coeff_a;
+    int exclude_outside;
+    float extrapolation_value;
+    float scale[PZ_MAX_RANK];         /* output/input per axis, as the op defines it */
+    float roi_start[PZ_MAX_RANK], roi_end[PZ_MAX_RANK];   /* tf_crop_and_resize */
+} pz_resize_params;
+
+/* ---- the network: the middle-layer API ----------------------------------- */
+
+typedef enum { PZ_OK_ = 0, PZ_ERR_ = 1 } pz_rt_status;
+
+typedef struct pz_net pz_net;
+
+pz_net *pz_net_new(const char *name);
+void pz_net_free(pz_net *net);
+
+/* Tensors. Returned ids index the net's tensors. */
+int pz_net_input(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims);
+int pz_net_const(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims,
+                 const void *data);
+/* An intermediate or output tensor with a known type and shape. */
+int pz_net_tensor(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims);
+void pz_net_output(pz_net *net, int tensor);
+
+/* Appends a layer (params are copied). in/out hold tensor ids, -1 for an
+ * omitted optional input/output. Returns the layer index. */
+int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *params,
+                 size_t params_size, const int *in, int n_in, const int *out, int n_out);
+
+/* Knobs: layers [first, first+count) form one F-Block run on mp cores.
+ * Layers not put in a block run alone with MP 1. */
+void pz_net_block(pz_net *net, int first, int count, int mp);
+
+/* Plans memory (one arena, buffers reused by liveness), chooses kernels,
+ * packs weights, starts `threads` workers. Returns 0, or non-zero with a
+ * message in errbuf. */
+int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize);
+
+/* Runs the net. inputs[i] / outputs[i] follow the order of pz_net_input /
+ * pz_net_output calls; the caller owns those buffers (plain NCHW). Does not
+ * allocate. */
+void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
+
+/* Per-layer and per-block timing of the last run (--profile). */
+void pz_net_profile(pz_net *net, int enable);
+void pz_net_print_profile(const pz_net *net, FILE *f);
+
+#endif
