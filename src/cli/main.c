@@ -21,9 +21,37 @@ static void usage(FILE *f)
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
 }
 
+/* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3 : (s[0] >> 3) == 30 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] >> 6) != 2) return 0;
+    return n;
+}
+
+/* Names in messages come from the model: control bytes and invalid UTF-8
+ * are printed as \xNN so a hostile file cannot garble the terminal. */
+static void print_escaped(FILE *f, const char *msg)
+{
+    const unsigned char *s = (const unsigned char *)msg;
+    while (*s) {
+        int n = utf8_len(s);
+        if (n == 0 || (n == 1 && (*s < 0x20 || *s == 0x7f))) {
+            fprintf(f, "\\x%02x", *s);
+            s++;
+        } else {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+        }
+    }
+}
+
 int cli_fail(const pz_err *err)
 {
-    fprintf(stderr, "paleozoic: error: %s\n", err->msg[0] ? err->msg : "unknown failure");
+    fputs("paleozoic: error: ", stderr);
+    print_escaped(stderr, err->msg[0] ? err->msg : "unknown failure");
+    fputc('\n', stderr);
     return pz_exit_code(err->code ? err->code : PZ_ERR_INTERNAL);
 }
 

@@ -85,7 +85,7 @@ static pz_status copy_attr(ir_node *n, const Onnx__AttributeProto *ap, ir_attr *
 /* Fills a value's type and shape from a ValueInfoProto; symbolic dims are
  * bound by --input-shape / --batch, or reported. */
 static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load_opts *opts,
-                                 int is_input, ir_tensor *t, int *declared_rank,
+                                 int is_input, int pos, ir_tensor *t, int *declared_rank,
                                  int64_t *declared, pz_err *err)
 {
     const char *name = vi->name ? vi->name : "";
@@ -102,10 +102,28 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
                        "supported", name, ir_dtype_name(t->dtype), (int)t->dtype);
     if (!tt->shape) {
         *declared_rank = -1;
-        if (is_input)
-            return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" has no shape: give one with "
-                           "--input-shape %s=D0,D1,...", name, name);
-        return PZ_OK;
+        if (!is_input) return PZ_OK;
+        /* no shape in the model: a binding must give all of it */
+        const ir_tensor *given = opts && pos < opts->n_by_position ? &opts->by_position[pos] : NULL;
+        for (int i = 0; opts && i < opts->n_shapes; i++)
+            if (!strcmp(opts->shapes[i].name, name)) {
+                t->rank = opts->shapes[i].rank;
+                memcpy(t->dims, opts->shapes[i].dims, sizeof t->dims);
+                given = NULL;
+                goto bound;
+            }
+        if (given) {
+            t->rank = given->rank;
+            memcpy(t->dims, given->dims, sizeof t->dims);
+            goto bound;
+        }
+        return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" has no shape: give one with "
+                       "--input-shape %s=D0,D1,...", name, name);
+    bound:;
+        size_t nb;
+        char w[512];
+        snprintf(w, sizeof w, "graph input \"%s\"", name);
+        return ir_tensor_bytes(t, &nb, w, err);
     }
     if (tt->shape->n_dim > IR_MAX_RANK)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph %s \"%s\": rank %zu is above the "
@@ -138,6 +156,19 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
                 t->dims[d] = opts->shapes[i].dims[d];
             }
         }
+    if (opts && pos < opts->n_by_position) {
+        const ir_tensor *b = &opts->by_position[pos];
+        if (b->rank != t->rank)
+            return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): the model wants rank %d, the "
+                           "given tensor has rank %d", pos, name, t->rank, b->rank);
+        for (int d = 0; d < t->rank; d++) {
+            if (t->dims[d] >= 0 && t->dims[d] != b->dims[d])
+                return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): dimension %d is %lld in "
+                               "the model, %lld in the given tensor", pos, name, d,
+                               (long long)t->dims[d], (long long)b->dims[d]);
+            t->dims[d] = b->dims[d];
+        }
+    }
     if (opts && opts->batch > 0 && t->rank > 0 && t->dims[0] < 0) t->dims[0] = opts->batch;
     for (int d = 0; d < t->rank; d++)
         if (t->dims[d] < 0) {
@@ -160,13 +191,10 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     if (!gp) return pz_fail(err, PZ_ERR_INPUT, "not an ONNX model: it has no graph");
     g->ir_version = m->ir_version;
     g->opset = domain_opset(m, "");
-    if (g->opset < 0) {
-        /* IR version 1-2 models without an opset import mean opset 1 */
-        if (m->n_opset_import == 0) g->opset = 1;
-        else return pz_fail(err, PZ_ERR_INPUT, "the model imports no version of the default "
-                            "ONNX domain");
-    }
-    if (g->opset < 1 || g->opset > PZ_MAX_OPSET)
+    /* IR version 1-2 models without an opset import mean opset 1; a model that
+     * imports only other domains has no default-domain opset (-1). */
+    if (g->opset < 0 && m->n_opset_import == 0) g->opset = 1;
+    if (g->opset == 0 || g->opset > PZ_MAX_OPSET)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "the model uses opset %d of the default domain; "
                        "supported are 1 to %d", g->opset, PZ_MAX_OPSET);
     free(g->name);
@@ -199,6 +227,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     }
 
     /* runtime inputs (graph inputs that are also initializers stay constants) */
+    int pos = 0;   /* position among the non-initializer inputs */
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *vi = gp->input[i];
         const char *name = vi->name ? vi->name : "";
@@ -213,6 +242,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
             if (!strcmp(opts->values[k].name, name)) bound = opts->values[k].value;
         vid = ir_graph_add_value(g, name);
         ir_value *v = &g->values[vid];
+        int this_pos = pos++;
         int64_t declared[IR_MAX_RANK];
         int declared_rank;
         if (bound) {
@@ -221,7 +251,8 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
             ir_value_set_data(g, vid, bound->data, bound->nbytes);
             continue;
         }
-        if (value_info_type(vi, opts, 1, &v->t, &declared_rank, declared, err)) return err->code;
+        if (value_info_type(vi, opts, 1, this_pos, &v->t, &declared_rank, declared, err))
+            return err->code;
         ir_graph_add_input(g, vid);
     }
 
@@ -237,6 +268,9 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
             name = gen_name;
         }
         if (!op_type[0]) return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" has no op_type", name);
+        if (is_default_domain(domain) && g->opset < 0)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s) is in the default ONNX domain, "
+                           "which the model does not import", name, op_type);
         const op_def *op = is_default_domain(domain) ? op_find(op_type) : NULL;
         if (!op) {
             int ver = domain_opset(m, domain);
@@ -290,7 +324,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
         if (v->is_output)
             return pz_fail(err, PZ_ERR_INPUT, "graph output \"%s\" is listed twice", name);
         ir_tensor ignored = {0};
-        if (value_info_type(vi, opts, 0, &ignored, &v->decl_rank, v->decl_dims, err))
+        if (value_info_type(vi, opts, 0, 0, &ignored, &v->decl_rank, v->decl_dims, err))
             return err->code;
         v->decl_dtype = ignored.dtype;
         ir_graph_add_output(g, vid);

@@ -40,6 +40,10 @@ typedef struct {
     const onnx_value_binding *values;
     int n_values;
     int64_t batch;        /* > 0: binds a symbolic leading dim of every input */
+    /* Shapes of the runtime inputs by position (e.g. from the input files of
+     * `paleozoic run`): they bind symbolic dims and must agree with fixed ones. */
+    const ir_tensor *by_position;
+    int n_by_position;
 } onnx_load_opts;
 
 /* Loads, sorts and shape-infers a model. On failure *out is NULL and err says

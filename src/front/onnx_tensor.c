@@ -154,15 +154,15 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
     pz_status s = PZ_OK;
     switch (dt) {
     case IR_F32:
-        if (!(s = check_count(what, tp->n_float_data, numel, err)))
+        if (!(s = check_count(what, tp->n_float_data, numel, err)) && nbytes)
             memcpy(out->data, tp->float_data, nbytes);
         break;
     case IR_I64:
-        if (!(s = check_count(what, tp->n_int64_data, numel, err)))
+        if (!(s = check_count(what, tp->n_int64_data, numel, err)) && nbytes)
             memcpy(out->data, tp->int64_data, nbytes);
         break;
     case IR_F64:
-        if (!(s = check_count(what, tp->n_double_data, numel, err)))
+        if (!(s = check_count(what, tp->n_double_data, numel, err)) && nbytes)
             memcpy(out->data, tp->double_data, nbytes);
         break;
     case IR_U32: case IR_U64:

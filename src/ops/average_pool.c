@@ -1,13 +1,42 @@
-/* average_pool.c - AveragePool: STUB, not implemented yet. */
-#include "op.h"
+/* average_pool.c - AveragePool: the mean over each window, with strides,
+ * pads, auto_pad, ceil_mode (opset 10+) and dilations (opset 19+). Padding
+ * counts in the divisor only when count_include_pad is 1 (opset 7+).
+ *   X [N, C, D1..Dk] -> Y [N, C, O1..Ok]; floating-point only. */
+#include "window.h"
+
+typedef struct {
+    op_window w;
+    int64_t count_include_pad;
+} average_pool_params;
+
+static pz_status average_pool_parse(const ir_graph *g, const ir_node *n, void *params,
+                                    pz_err *err)
+{
+    average_pool_params *p = params;
+    if (op_pool_parse(g, n, &p->w, err)) return err->code;
+    if (op_attr_int(n, "count_include_pad", 0, &p->count_include_pad, err)) return err->code;
+    if (p->count_include_pad != 0 && p->count_include_pad != 1)
+        return op_err_attr(err, n, "count_include_pad", "is %lld, must be 0 or 1",
+                           (long long)p->count_include_pad);
+    return PZ_OK;
+}
 
 static pz_status average_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (AveragePool): not implemented yet", n->name);
+    average_pool_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "X must be a floating-point tensor, got %s", ir_dtype_name(x->dtype));
+    int64_t dims[IR_MAX_RANK];
+    if (op_pool_out(g, n, &p->w, dims, err)) return err->code;
+    op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    return PZ_OK;
 }
 
 const op_def op_average_pool = {
     .name = "AveragePool",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(average_pool_params),
+    .parse = average_pool_parse,
     .infer = average_pool_infer,
 };

@@ -1,13 +1,81 @@
-/* batch_normalization.c - BatchNormalization: STUB, not implemented yet. */
+/* batch_normalization.c - BatchNormalization, inference form:
+ *   Y = (X - mean) / sqrt(var + epsilon) * scale + B
+ *   X [N, C, D1..Dk], scale, B, mean, var [C] -> Y [N, C, D1..Dk]
+ * Before opset 9, spatial=0 gives the statistics one value per activation:
+ * scale, B, mean and var are then [C, D1..Dk]. Training (training_mode=1,
+ * opset 14+) is not supported; the training outputs a model may still
+ * declare (running/saved mean and var, opset 7+) get the statistics' shape.
+ * Opset < 7 attributes is_test and consumed_inputs are accepted and ignored. */
+#include <math.h>
+
 #include "op.h"
+
+typedef struct {
+    float epsilon;
+    int64_t spatial;    /* 1: statistics per channel; 0: per activation */
+} batch_normalization_params;
+
+static pz_status batch_normalization_parse(const ir_graph *g, const ir_node *n, void *params,
+                                           pz_err *err)
+{
+    batch_normalization_params *p = params;
+    int64_t ignored_i, training = 0, consumed[16];
+    float momentum;
+    int cnt;
+    if (op_attr_float(n, "epsilon", 1e-5f, &p->epsilon, err)) return err->code;
+    if (!(p->epsilon >= 0) || !isfinite(p->epsilon))
+        return op_err_attr(err, n, "epsilon", "must be a finite number >= 0");
+    if (op_attr_float(n, "momentum", 0.9f, &momentum, err)) return err->code;
+    p->spatial = 1;
+    if (g->opset < 9 && op_attr_int(n, "spatial", 1, &p->spatial, err)) return err->code;
+    if (p->spatial != 0 && p->spatial != 1)
+        return op_err_attr(err, n, "spatial", "is %lld, must be 0 or 1", (long long)p->spatial);
+    if (op_attr_int(n, "is_test", 0, &ignored_i, err)) return err->code;
+    if (op_attr_ints(n, "consumed_inputs", consumed, 16, &cnt, err)) return err->code;
+    if (op_attr_int(n, "training_mode", 0, &training, err)) return err->code;
+    if (training != 0 && training != 1)
+        return op_err_attr(err, n, "training_mode", "is %lld, must be 0 or 1", (long long)training);
+    if (training)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode=1 (batch "
+                       "statistics) is not supported; export the model in inference mode",
+                       n->name, n->op_type);
+    return PZ_OK;
+}
 
 static pz_status batch_normalization_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (BatchNormalization): not implemented yet", n->name);
+    static const char *names[] = {"X", "scale", "B", "mean", "var"};
+    batch_normalization_params *p = n->params;
+    const ir_tensor *in[5];
+    for (int i = 0; i < 5; i++)
+        if (!(in[i] = op_in(g, n, i))) return op_err(err, n, "input %s is missing", names[i]);
+    const ir_tensor *x = in[0];
+    if (x->rank < 2) return op_err(err, n, "input X has rank %d, expected at least 2 ([N, C, ...])",
+                                   x->rank);
+    if (!ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "X must be a floating-point tensor, got %s", ir_dtype_name(x->dtype));
+    /* statistics: [C], or [C, D1..Dk] when spatial=0 */
+    int srank = p->spatial ? 1 : x->rank - 1;
+    for (int i = 1; i < 5; i++) {
+        const ir_tensor *t = in[i];
+        int ok = t->rank == srank && ir_dtype_is_float(t->dtype);
+        for (int d = 0; ok && d < srank; d++) ok = t->dims[d] == x->dims[1 + d];
+        if (!ok) {
+            char sx[128], st[128];
+            return op_err(err, n, "%s (%s %s) must be a %s float tensor matching X %s", names[i],
+                          ir_dtype_name(t->dtype), ir_shape_str(t, st, sizeof st),
+                          p->spatial ? "1-D" : "[C, D1, ...]", ir_shape_str(x, sx, sizeof sx));
+        }
+    }
+    op_same_as(g, n, 0, 0);
+    for (int k = 1; k < n->n_out; k++) op_same_as(g, n, k, 3);
+    return PZ_OK;
 }
 
 const op_def op_batch_normalization = {
     .name = "BatchNormalization",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 5, .max_in = 5, .min_out = 1, .max_out = 5,
+    .params_size = sizeof(batch_normalization_params),
+    .parse = batch_normalization_parse,
     .infer = batch_normalization_infer,
 };

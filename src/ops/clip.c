@@ -1,13 +1,76 @@
-/* clip.c - Clip: STUB, not implemented yet. */
+/* clip.c - Clip: Y = min(max(X, lo), hi), element-wise.
+ *   X [any shape] (, min [scalar], max [scalar]) -> Y [X's shape and type]
+ * Before opset 11 the bounds are FLOAT attributes `min` and `max` (absent:
+ * unbounded); from opset 11 they are optional scalar inputs 1 and 2 of X's
+ * type (omitted: unbounded), constant or not. lo > hi is allowed (Y = hi).
+ * Floats; integers too from opset 12. */
 #include "op.h"
+
+typedef struct {
+    int has_min, has_max;   /* bound given (attribute or input) */
+    double min, max;        /* its value when known at compile time */
+    int min_runtime, max_runtime; /* given by a non-constant input */
+} clip_params;
+
+static pz_status clip_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    clip_params *p = params;
+    const char *names[2] = {"min", "max"};
+    int *has[2] = {&p->has_min, &p->has_max}, *rt[2] = {&p->min_runtime, &p->max_runtime};
+    double *val[2] = {&p->min, &p->max};
+    for (int k = 0; k < 2; k++) {
+        *has[k] = *rt[k] = 0;
+        *val[k] = 0;
+        if (g->opset < 11) {
+            float f;
+            if (op_attr_float(n, names[k], 0, &f, err)) return err->code;
+            if (op_attr(n, names[k])) {
+                *has[k] = 1;
+                *val[k] = f;
+            }
+            continue;
+        }
+        if (op_attr(n, names[k]))
+            return op_err_attr(err, n, names[k], "is an input from opset 11 on (the model has "
+                               "opset %d)", g->opset);
+        const ir_tensor *t = op_in(g, n, 1 + k);
+        if (!t) continue;
+        *has[k] = 1;
+        if (t->data && ir_tensor_numel(t) == 1) *val[k] = ir_load_f64(t->data, t->dtype, 0);
+        else *rt[k] = 1;
+    }
+    if (g->opset < 11 && n->n_in > 1)
+        return op_err(err, n, "has %d inputs; before opset 11 the bounds are attributes", n->n_in);
+    return PZ_OK;
+}
 
 static pz_status clip_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Clip): not implemented yet", n->name);
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!x) return op_err(err, n, "input X is missing");
+    if (!ir_dtype_is_float(x->dtype) && !(g->opset >= 12 && ir_dtype_is_int(x->dtype)))
+        return op_err(err, n, "X must be a %s tensor, got %s",
+                      g->opset >= 12 ? "numeric" : "floating-point", ir_dtype_name(x->dtype));
+    for (int k = 1; k <= 2; k++) {
+        const ir_tensor *t = op_in(g, n, k);
+        if (!t) continue;
+        if (t->dtype != x->dtype)
+            return op_err(err, n, "%s is %s but X is %s", k == 1 ? "min" : "max",
+                          ir_dtype_name(t->dtype), ir_dtype_name(x->dtype));
+        if (t->rank > 1 || ir_tensor_numel(t) != 1) {
+            char s[128];
+            return op_err(err, n, "%s must be a scalar, got shape %s", k == 1 ? "min" : "max",
+                          ir_shape_str(t, s, sizeof s));
+        }
+    }
+    op_same_as(g, n, 0, 0);
+    return PZ_OK;
 }
 
 const op_def op_clip = {
     .name = "Clip",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(clip_params),
+    .parse = clip_parse,
     .infer = clip_infer,
 };

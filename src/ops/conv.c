@@ -53,7 +53,7 @@ static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     const ir_tensor *y = &g->values[n->out[0]].t;
     /* every output element takes (C/group) * prod(K) MACs, and W has exactly
      * M * (C/group) * prod(K) elements */
-    int64_t per_out = ir_tensor_numel(w) / w->dims[0];
+    int64_t per_out = w->dims[0] ? ir_tensor_numel(w) / w->dims[0] : 0;
     c->macs = ir_tensor_numel(y) * per_out;
     (void)p;
 }

@@ -1,13 +1,65 @@
-/* dropout.c - Dropout: STUB, not implemented yet. */
+/* dropout.c - Dropout, inference form: Y = X, and the optional mask is all
+ * true (every element kept).
+ *   data [any shape] (, ratio [scalar float], training_mode [scalar bool])
+ *     -> output [same], mask [same shape; bool from opset 10, data's type before]
+ * ratio is an attribute before opset 12 and an optional input from 12; only
+ * its range is checked. Training mode (training_mode input true, opset 12+)
+ * is not supported. Opset < 7 attributes is_test and consumed_inputs, and
+ * seed, are accepted and ignored. */
 #include "op.h"
+
+static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    int64_t ignored, consumed[16];
+    int cnt;
+    float ratio = 0.5f;
+    if (op_attr_int(n, "is_test", 0, &ignored, err)) return err->code;
+    if (op_attr_int(n, "seed", 0, &ignored, err)) return err->code;
+    if (op_attr_ints(n, "consumed_inputs", consumed, 16, &cnt, err)) return err->code;
+    if (g->opset < 12) {
+        if (n->n_in > 1)
+            return op_err(err, n, "has %d inputs; before opset 12 ratio is an attribute", n->n_in);
+        if (op_attr_float(n, "ratio", 0.5f, &ratio, err)) return err->code;
+    } else {
+        const ir_tensor *r = op_in_const(g, n, 1);
+        if (r && ir_tensor_numel(r) == 1 && ir_dtype_is_float(r->dtype))
+            ratio = (float)ir_load_f64(r->data, r->dtype, 0);
+    }
+    if (!(ratio >= 0 && ratio < 1))
+        return op_err(err, n, "ratio is %g, must be in [0, 1)", ratio);
+
+    const ir_tensor *t = op_in(g, n, 2);
+    if (t) {
+        if (t->dtype != IR_BOOL || ir_tensor_numel(t) != 1)
+            return op_err(err, n, "training_mode must be a bool scalar");
+        if (!t->data)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode (\"%s\") "
+                           "must be a constant false: training is not supported", n->name,
+                           n->op_type, g->values[n->in[2]].name);
+        if (ir_load_i64(t->data, t->dtype, 0))
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true: "
+                           "training (random dropout) is not supported", n->name, n->op_type);
+    }
+    return PZ_OK;
+}
 
 static pz_status dropout_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Dropout): not implemented yet", n->name);
+    const ir_tensor *x = op_in(g, n, 0), *r = op_in(g, n, 1);
+    if (!x) return op_err(err, n, "input data is missing");
+    if (!ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "data must be a floating-point tensor, got %s",
+                      ir_dtype_name(x->dtype));
+    if (r && (!ir_dtype_is_float(r->dtype) || ir_tensor_numel(r) != 1))
+        return op_err(err, n, "ratio must be a floating-point scalar");
+    op_same_as(g, n, 0, 0);
+    op_set_out(g, n, 1, g->opset >= 10 ? IR_BOOL : x->dtype, x->rank, x->dims);
+    return PZ_OK;
 }
 
 const op_def op_dropout = {
     .name = "Dropout",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 2,
+    .parse = dropout_parse,
     .infer = dropout_infer,
 };

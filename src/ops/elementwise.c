@@ -1,15 +1,24 @@
 /* elementwise.c - shared inference for element-wise ops. */
 #include "elementwise.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 pz_status op_unary_float_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const ir_tensor *x = op_in(g, n, 0);
+    if (!x) return op_err(err, n, "input 0 is missing");
     if (!ir_dtype_is_float(x->dtype))
         return op_err(err, n, "input must be a floating-point tensor, got %s",
                       ir_dtype_name(x->dtype));
     op_same_as(g, n, 0, 0);
+    return PZ_OK;
+}
+
+pz_status op_attr_finite(const ir_node *n, const char *name, float def, float *out, pz_err *err)
+{
+    if (op_attr_float(n, name, def, out, err)) return err->code;
+    if (!isfinite(*out)) return op_err_attr(err, n, name, "must be a finite number");
     return PZ_OK;
 }
 
@@ -28,15 +37,59 @@ static size_t bcast_index(const ir_tensor *t, const ir_tensor *out, size_t o)
     return idx;
 }
 
-pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
-                             pz_err *err)
+/* A uint64 constant above INT64_MAX would be misread by the int64 folding
+ * (division and comparisons are sign-sensitive). */
+static int has_big_u64(const ir_tensor *t)
 {
-    ir_tensor shape = *op_in(g, n, 0);
+    if (t->dtype != IR_U64) return 0;
+    int64_t cnt = ir_tensor_numel(t);
+    for (int64_t k = 0; k < cnt; k++)
+        if (ir_load_i64(t->data, t->dtype, (size_t)k) < 0) return 1;
+    return 0;
+}
+
+/* Folds out[o] = fn(in[0][..], in[1][..], ...) over the broadcast shape. */
+static void fold(ir_graph *g, ir_node *n, const ir_tensor *const *in, int n_in,
+                 const ir_tensor *shape, const op_binary_fn *fn)
+{
+    int64_t numel = ir_tensor_numel(shape);
+    int is_int = 1;
+    for (int i = 0; i < n_in; i++) {
+        is_int &= ir_dtype_is_int(in[i]->dtype);
+        if (has_big_u64(in[i])) return;
+    }
+    if (is_int && !fn->i) return;
+    size_t es = ir_dtype_size(shape->dtype);
+    void *buf = pz_xcalloc((size_t)(numel ? numel : 1), es);
+    for (size_t o = 0; o < (size_t)numel; o++) {
+        if (is_int) {
+            int64_t acc = ir_load_i64(in[0]->data, in[0]->dtype, bcast_index(in[0], shape, o));
+            for (int i = 1; i < n_in; i++)
+                acc = fn->i(acc, ir_load_i64(in[i]->data, in[i]->dtype,
+                                             bcast_index(in[i], shape, o)));
+            ir_store_i64(buf, shape->dtype, o, acc);
+        } else {
+            double acc = ir_load_f64(in[0]->data, in[0]->dtype, bcast_index(in[0], shape, o));
+            for (int i = 1; i < n_in; i++)
+                acc = fn->f(acc, ir_load_f64(in[i]->data, in[i]->dtype,
+                                             bcast_index(in[i], shape, o)));
+            ir_store_f64(buf, shape->dtype, o, acc);
+        }
+    }
+    ir_value_set_data(g, n->out[0], buf, (size_t)numel * es);
+    free(buf);
+}
+
+/* Broadcasts the views in[0..n_in) (the inputs, or reshaped views of them)
+ * into output 0, with output type in[0]'s; folds when all are constant. */
+static pz_status broadcast_views(ir_graph *g, ir_node *n, const ir_tensor *const *in, int n_in,
+                                 int same_type, const op_binary_fn *fn, pz_err *err)
+{
+    ir_tensor shape = *in[0];
     shape.data = NULL;
-    int all_const = op_in_const(g, n, 0) != NULL;
-    for (int i = 1; i < n->n_in; i++) {
-        const ir_tensor *b = op_in(g, n, i);
-        if (!b) return op_err(err, n, "input %d is missing", i);
+    int all_const = in[0]->data != NULL;
+    for (int i = 1; i < n_in; i++) {
+        const ir_tensor *b = in[i];
         if (same_type && b->dtype != shape.dtype)
             return op_err(err, n, "input %d is %s but input 0 is %s", i, ir_dtype_name(b->dtype),
                           ir_dtype_name(shape.dtype));
@@ -46,33 +99,88 @@ pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_bi
         for (int d = 0; d < r.rank; d++) shape.dims[d] = r.dims[d];
         all_const &= b->data != NULL;
     }
+    if (op_check_dims(n, shape.rank, shape.dims, err)) return err->code;
     op_set_out(g, n, 0, shape.dtype, shape.rank, shape.dims);
-    int64_t numel = ir_tensor_numel(&shape);
-    int is_int = ir_dtype_is_int(shape.dtype);
-    if (!fn || !all_const || numel > OP_FOLD_MAX || (is_int && !fn->i) || n->n_in < 1)
-        return PZ_OK;
-    size_t es = ir_dtype_size(shape.dtype);
-    void *buf = pz_xcalloc((size_t)(numel ? numel : 1), es);
-    for (size_t o = 0; o < (size_t)numel; o++) {
-        const ir_tensor *a = op_in(g, n, 0);
-        size_t ia = bcast_index(a, &shape, o);
-        if (is_int) {
-            int64_t acc = ir_load_i64(a->data, a->dtype, ia);
-            for (int i = 1; i < n->n_in; i++) {
-                const ir_tensor *b = op_in(g, n, i);
-                acc = fn->i(acc, ir_load_i64(b->data, b->dtype, bcast_index(b, &shape, o)));
-            }
-            ir_store_i64(buf, shape.dtype, o, acc);
-        } else {
-            double acc = ir_load_f64(a->data, a->dtype, ia);
-            for (int i = 1; i < n->n_in; i++) {
-                const ir_tensor *b = op_in(g, n, i);
-                acc = fn->f(acc, ir_load_f64(b->data, b->dtype, bcast_index(b, &shape, o)));
-            }
-            ir_store_f64(buf, shape.dtype, o, acc);
-        }
-    }
-    ir_value_set_data(g, n->out[0], buf, (size_t)numel * es);
-    free(buf);
+    if (fn && all_const && ir_tensor_numel(&shape) <= OP_FOLD_MAX && n->out[0] >= 0)
+        fold(g, n, in, n_in, &shape, fn);
     return PZ_OK;
+}
+
+pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
+                             pz_err *err)
+{
+    const ir_tensor *in[64];
+    if (n->n_in < 1) return op_err(err, n, "needs at least one input");
+    if (n->n_in > (int)PZ_ARRAY_LEN(in))
+        return op_err(err, n, "has %d inputs, at most %d are supported", n->n_in,
+                      (int)PZ_ARRAY_LEN(in));
+    for (int i = 0; i < n->n_in; i++)
+        if (!(in[i] = op_in(g, n, i))) return op_err(err, n, "input %d is missing", i);
+    return broadcast_views(g, n, in, n->n_in, same_type, fn, err);
+}
+
+static int same_shape(const ir_tensor *a, const ir_tensor *b)
+{
+    if (a->rank != b->rank) return 0;
+    for (int d = 0; d < a->rank; d++)
+        if (a->dims[d] != b->dims[d]) return 0;
+    return 1;
+}
+
+pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
+                         pz_err *err)
+{
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
+    if (a->dtype == IR_BOOL || b->dtype == IR_BOOL)
+        return op_err(err, n, "inputs must be numeric, got %s and %s", ir_dtype_name(a->dtype),
+                      ir_dtype_name(b->dtype));
+    int64_t bcast = 0, axis;
+    if (g->opset < 7 && op_attr_int(n, "broadcast", 0, &bcast, err)) return err->code;
+    if (g->opset < 7 && !bcast && !same_shape(a, b)) {
+        char sa[128], sb[128];
+        return op_err(err, n, "shapes %s and %s differ and attribute 'broadcast' is not 1 "
+                      "(opset %d requires equal shapes)", ir_shape_str(a, sa, sizeof sa),
+                      ir_shape_str(b, sb, sizeof sb), g->opset);
+    }
+    if (g->opset >= 7 || !bcast) {
+        const ir_tensor *in[2] = {a, b};
+        return broadcast_views(g, n, in, 2, same_type, fn, err);
+    }
+    /* legacy broadcast: B's dims line up with A's from `axis` on; B is viewed
+     * with trailing 1s so that right-aligned broadcasting does the rest */
+    if (b->rank > a->rank)
+        return op_err(err, n, "B has rank %d, above A's %d (attribute 'broadcast' broadcasts B "
+                      "into A)", b->rank, a->rank);
+    if (op_attr_int(n, "axis", a->rank - b->rank, &axis, err)) return err->code;
+    if (axis < -a->rank || axis > a->rank - b->rank)
+        return op_err_attr(err, n, "axis", "B (rank %d) does not fit into A (rank %d) from axis "
+                           "%lld", b->rank, a->rank, (long long)axis);
+    if (axis < 0) axis += a->rank;
+    if (axis > a->rank - b->rank)
+        return op_err_attr(err, n, "axis", "B (rank %d) does not fit into A (rank %d) from axis "
+                           "%lld", b->rank, a->rank, (long long)axis - a->rank);
+    ir_tensor bv = *b;
+    bv.rank = a->rank - (int)axis;
+    for (int d = 0; d < bv.rank; d++) {
+        bv.dims[d] = d < b->rank ? b->dims[d] : 1;
+        if (bv.dims[d] != 1 && bv.dims[d] != a->dims[axis + d])
+            return op_err(err, n, "B's dimension %d (%lld) does not match A's dimension %lld "
+                          "(%lld)", d, (long long)bv.dims[d], (long long)(axis + d),
+                          (long long)a->dims[axis + d]);
+    }
+    const ir_tensor *in[2] = {a, &bv};
+    return broadcast_views(g, n, in, 2, same_type, fn, err);
+}
+
+pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    op_softmax_params *p = params;
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t axis;
+    if (!x) return op_err(err, n, "input 0 is missing");
+    if (x->rank < 1) return op_err(err, n, "input must have rank >= 1, got a scalar");
+    p->coerce_2d = g->opset < 13;
+    if (op_attr_int(n, "axis", p->coerce_2d ? 1 : -1, &axis, err)) return err->code;
+    return op_axis(n, "axis", axis, x->rank, p->coerce_2d, &p->axis, err);
 }

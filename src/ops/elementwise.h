@@ -1,5 +1,12 @@
 /* elementwise.h - shape inference and constant folding shared by the
- * element-wise ops (unary activations, binary arithmetic with broadcasting). */
+ * element-wise ops (unary activations, binary arithmetic with broadcasting).
+ *
+ *   static const op_binary_fn sub_fn = {sub_f, sub_i};
+ *   static pz_status sub_infer(ir_graph *g, ir_node *n, pz_err *err)
+ *   {
+ *       return op_arith_infer(g, n, 1, &sub_fn, err);
+ *   }
+ */
 #ifndef PZ_OPS_ELEMENTWISE_H
 #define PZ_OPS_ELEMENTWISE_H
 
@@ -11,15 +18,41 @@
 /* Output 0 = input 0's type and shape; input must be floating point. */
 pz_status op_unary_float_infer(ir_graph *g, ir_node *n, pz_err *err);
 
+/* A FLOAT attribute that must be finite (activation coefficients);
+ * absent -> def. Errors name the node, op and attribute. */
+pz_status op_attr_finite(const ir_node *n, const char *name, float def, float *out, pz_err *err);
+
 /* Binary op on doubles (floats) and on int64 (integers), for folding. */
 typedef struct {
     double (*f)(double a, double b);
-    int64_t (*i)(int64_t a, int64_t b);   /* NULL: integers not folded */
+    int64_t (*i)(int64_t a, int64_t b);   /* NULL: integers not folded; must be
+                                             defined for every a, b (no UB) */
 } op_binary_fn;
 
 /* Multidirectional broadcast of all inputs (Add..Pow: 2, Max/Min: 1 or more).
- * Types must agree (Pow excepted: `same_type` 0). Folds constants with fn. */
+ * Types must agree (Pow excepted: `same_type` 0). Folds constants with fn:
+ * on int64 when every input is an integer type, else on doubles (stored
+ * into the output type with saturation). */
 pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
                              pz_err *err);
+
+/* Add, Sub, Mul, Div, Pow: two numeric (not bool) inputs; for opset < 7 also
+ * the legacy `broadcast`/`axis` attributes: without broadcast=1 the shapes
+ * must be equal, with it B is broadcast into A's shape, its dims matched to
+ * A's from `axis` on (default: the trailing dims). */
+pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
+                         pz_err *err);
+
+/* Softmax, LogSoftmax: `axis` (default 1 before opset 13, -1 from 13),
+ * normalised into [0, rank) (before opset 13 also rank itself). Before
+ * opset 13 the input is viewed as 2-D, [prod(dims[:axis]), prod(dims[axis:])],
+ * and the op runs over each row; from 13 it runs along the one axis. The
+ * output has the input's shape either way. */
+typedef struct {
+    int axis;
+    int coerce_2d;   /* opset < 13 semantics */
+} op_softmax_params;
+
+pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
 
 #endif

@@ -1,13 +1,22 @@
-/* elu.c - Elu: STUB, not implemented yet. */
-#include "op.h"
+/* elu.c - Elu: Y = X < 0 ? alpha * (exp(X) - 1) : X, element-wise;
+ * floating-point only. alpha defaults to 1.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
-static pz_status elu_infer(ir_graph *g, ir_node *n, pz_err *err)
+typedef struct {
+    float alpha;
+} elu_params;
+
+static pz_status elu_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Elu): not implemented yet", n->name);
+    elu_params *p = params;
+    return op_attr_finite(n, "alpha", 1.0f, &p->alpha, err);
 }
 
 const op_def op_elu = {
     .name = "Elu",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = elu_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(elu_params),
+    .parse = elu_parse,
+    .infer = op_unary_float_infer,
 };

@@ -1,13 +1,93 @@
-/* gemm.c - Gemm: STUB, not implemented yet. */
+/* gemm.c - Gemm: Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A,
+ * B' = transB ? B^T : B.
+ *   A [M, K] ([K, M] if transA), B [K, N] ([N, K] if transB),
+ *   C broadcastable unidirectionally to [M, N] (optional from opset 11) -> Y [M, N]
+ * Opset < 7 attribute `broadcast` is accepted: its broadcasting is a subset
+ * of the unidirectional rule applied here. Floats; int32/int64/uint32/uint64
+ * from opset 9.
+ * MACs: M * K * N. */
 #include "op.h"
+
+typedef struct {
+    int64_t trans_a, trans_b;
+    float alpha, beta;
+    int64_t m, k, n;   /* set by infer */
+} gemm_params;
+
+/* float16/32/64, bfloat16; int32/int64/uint32/uint64 from opset 9 */
+static int gemm_type_ok(int opset, int dt)
+{
+    if (ir_dtype_is_float(dt)) return 1;
+    return opset >= 9 && (dt == IR_I32 || dt == IR_I64 || dt == IR_U32 || dt == IR_U64);
+}
+
+static pz_status gemm_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    gemm_params *p = params;
+    int64_t bcast;
+    if (op_attr_int(n, "transA", 0, &p->trans_a, err)) return err->code;
+    if (op_attr_int(n, "transB", 0, &p->trans_b, err)) return err->code;
+    if (p->trans_a != 0 && p->trans_a != 1)
+        return op_err_attr(err, n, "transA", "is %lld, must be 0 or 1", (long long)p->trans_a);
+    if (p->trans_b != 0 && p->trans_b != 1)
+        return op_err_attr(err, n, "transB", "is %lld, must be 0 or 1", (long long)p->trans_b);
+    if (op_attr_float(n, "alpha", 1.0f, &p->alpha, err)) return err->code;
+    if (op_attr_float(n, "beta", 1.0f, &p->beta, err)) return err->code;
+    return op_attr_int(n, "broadcast", 0, &bcast, err);
+}
 
 static pz_status gemm_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Gemm): not implemented yet", n->name);
+    gemm_params *p = n->params;
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1), *c = op_in(g, n, 2);
+    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
+    if (!c && g->opset < 11) return op_err(err, n, "input C is required before opset 11");
+    if (a->rank != 2 || b->rank != 2)
+        return op_err(err, n, "A and B must be 2-D, got rank %d and %d", a->rank, b->rank);
+    if (!gemm_type_ok(g->opset, a->dtype))
+        return op_err(err, n, "A has unsupported type %s", ir_dtype_name(a->dtype));
+    if (b->dtype != a->dtype || (c && c->dtype != a->dtype))
+        return op_err(err, n, "A, B and C must have one type, got %s, %s and %s",
+                      ir_dtype_name(a->dtype), ir_dtype_name(b->dtype),
+                      c ? ir_dtype_name(c->dtype) : "-");
+    int64_t m = a->dims[p->trans_a], k = a->dims[1 - p->trans_a];
+    int64_t kb = b->dims[p->trans_b], nn = b->dims[1 - p->trans_b];
+    if (k != kb)
+        return op_err(err, n, "inner dimensions differ: A%s gives K = %lld, B%s gives %lld",
+                      p->trans_a ? "^T" : "", (long long)k, p->trans_b ? "^T" : "", (long long)kb);
+    int64_t dims[2] = {m, nn};
+    if (c) {   /* unidirectional: C's dims (right-aligned) are 1 or Y's */
+        int ok = c->rank <= 2;
+        for (int d = 0; ok && d < c->rank; d++) {
+            int64_t dc = c->dims[d], dy = dims[2 - c->rank + d];
+            ok = dc == 1 || dc == dy;
+        }
+        if (!ok) {
+            char s[128];
+            return op_err(err, n, "C of shape %s does not broadcast to [%lld, %lld]",
+                          ir_shape_str(c, s, sizeof s), (long long)m, (long long)nn);
+        }
+    }
+    if (op_check_dims(n, 2, dims, err)) return err->code;
+    p->m = m;
+    p->k = k;
+    p->n = nn;
+    op_set_out(g, n, 0, a->dtype, 2, dims);
+    return PZ_OK;
+}
+
+static void gemm_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
+{
+    const gemm_params *p = n->params;
+    int64_t mk = p->m * p->k;   /* numel(A): fits */
+    if (__builtin_mul_overflow(mk, p->n, &c->macs)) c->macs = INT64_MAX;
 }
 
 const op_def op_gemm = {
     .name = "Gemm",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(gemm_params),
+    .parse = gemm_parse,
     .infer = gemm_infer,
+    .cost = gemm_cost,
 };

@@ -1,13 +1,10 @@
-/* global_max_pool.c - GlobalMaxPool: STUB, not implemented yet. */
-#include "op.h"
-
-static pz_status global_max_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (GlobalMaxPool): not implemented yet", n->name);
-}
+/* global_max_pool.c - GlobalMaxPool: the maximum over all spatial dims;
+ * floating-point only.
+ *   X [N, C, D1..Dk] -> Y [N, C, 1..1] (k ones) */
+#include "window.h"
 
 const op_def op_global_max_pool = {
     .name = "GlobalMaxPool",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = global_max_pool_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .infer = op_global_pool_infer,
 };

@@ -1,13 +1,23 @@
-/* hard_sigmoid.c - HardSigmoid: STUB, not implemented yet. */
-#include "op.h"
+/* hard_sigmoid.c - HardSigmoid: Y = max(0, min(1, alpha * X + beta)),
+ * element-wise; floating-point only. Defaults: alpha 0.2, beta 0.5.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
-static pz_status hard_sigmoid_infer(ir_graph *g, ir_node *n, pz_err *err)
+typedef struct {
+    float alpha, beta;
+} hard_sigmoid_params;
+
+static pz_status hard_sigmoid_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (HardSigmoid): not implemented yet", n->name);
+    hard_sigmoid_params *p = params;
+    if (op_attr_finite(n, "alpha", 0.2f, &p->alpha, err)) return err->code;
+    return op_attr_finite(n, "beta", 0.5f, &p->beta, err);
 }
 
 const op_def op_hard_sigmoid = {
     .name = "HardSigmoid",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = hard_sigmoid_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(hard_sigmoid_params),
+    .parse = hard_sigmoid_parse,
+    .infer = op_unary_float_infer,
 };

@@ -1,13 +1,10 @@
-/* hard_swish.c - HardSwish: STUB, not implemented yet. */
-#include "op.h"
-
-static pz_status hard_swish_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (HardSwish): not implemented yet", n->name);
-}
+/* hard_swish.c - HardSwish (opset 14): Y = X * max(0, min(1, X / 6 + 1/2)),
+ * element-wise; floating-point only.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
 const op_def op_hard_swish = {
     .name = "HardSwish",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = hard_swish_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .infer = op_unary_float_infer,
 };

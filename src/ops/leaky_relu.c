@@ -1,13 +1,22 @@
-/* leaky_relu.c - LeakyRelu: STUB, not implemented yet. */
-#include "op.h"
+/* leaky_relu.c - LeakyRelu: Y = X < 0 ? alpha * X : X, element-wise;
+ * floating-point only. alpha defaults to 0.01.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
-static pz_status leaky_relu_infer(ir_graph *g, ir_node *n, pz_err *err)
+typedef struct {
+    float alpha;
+} leaky_relu_params;
+
+static pz_status leaky_relu_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (LeakyRelu): not implemented yet", n->name);
+    leaky_relu_params *p = params;
+    return op_attr_finite(n, "alpha", 0.01f, &p->alpha, err);
 }
 
 const op_def op_leaky_relu = {
     .name = "LeakyRelu",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = leaky_relu_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(leaky_relu_params),
+    .parse = leaky_relu_parse,
+    .infer = op_unary_float_infer,
 };

@@ -1,13 +1,15 @@
-/* log_softmax.c - LogSoftmax: STUB, not implemented yet. */
-#include "op.h"
-
-static pz_status log_softmax_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (LogSoftmax): not implemented yet", n->name);
-}
+/* log_softmax.c - LogSoftmax: Y = X - log(sum(exp(X))) along one axis;
+ * floating-point only.
+ *   X [any shape, rank >= 1] -> Y [same shape, same type]
+ * axis: default 1 before opset 13, where X is viewed as 2-D
+ * [prod(dims[:axis]), prod(dims[axis:])] and the op runs over each row;
+ * from opset 13 default -1, and the op runs along that axis alone. */
+#include "elementwise.h"
 
 const op_def op_log_softmax = {
     .name = "LogSoftmax",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = log_softmax_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(op_softmax_params),
+    .parse = op_softmax_parse,
+    .infer = op_unary_float_infer,
 };

@@ -1,13 +1,84 @@
-/* matmul.c - MatMul: STUB, not implemented yet. */
+/* matmul.c - MatMul: the matrix product with numpy semantics.
+ *   A [..., M, K], B [..., K, N] -> Y [batch..., M, N], the batch dims
+ *   broadcast (numpy). A 1-D A is [1, K] with the M dim then dropped; a 1-D
+ *   B is [K, 1] with the N dim dropped (so 1-D x 1-D is a scalar).
+ * Floats; int32/int64/uint32/uint64 from opset 9 (one type for A and B).
+ * MACs: prod(batch) * M * K * N. */
 #include "op.h"
+
+typedef struct {
+    int64_t batch, m, k, n;   /* set by infer */
+} matmul_params;
+
+/* float16/32/64, bfloat16; int32/int64/uint32/uint64 from opset 9 */
+static int matmul_type_ok(int opset, int dt)
+{
+    if (ir_dtype_is_float(dt)) return 1;
+    return opset >= 9 && (dt == IR_I32 || dt == IR_I64 || dt == IR_U32 || dt == IR_U64);
+}
 
 static pz_status matmul_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (MatMul): not implemented yet", n->name);
+    matmul_params *p = n->params;
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
+    if (a->rank < 1 || b->rank < 1)
+        return op_err(err, n, "A and B must have rank >= 1, got %d and %d", a->rank, b->rank);
+    if (!matmul_type_ok(g->opset, a->dtype))
+        return op_err(err, n, "A has unsupported type %s", ir_dtype_name(a->dtype));
+    if (b->dtype != a->dtype)
+        return op_err(err, n, "A is %s but B is %s", ir_dtype_name(a->dtype),
+                      ir_dtype_name(b->dtype));
+    /* promote 1-D operands to matrices */
+    ir_tensor a2 = *a, b2 = *b;
+    if (a->rank == 1) {   /* [K] -> [1, K] */
+        a2.rank = 2;
+        a2.dims[0] = 1;
+        a2.dims[1] = a->dims[0];
+    }
+    if (b->rank == 1) {   /* [K] -> [K, 1] */
+        b2.rank = 2;
+        b2.dims[0] = b->dims[0];
+        b2.dims[1] = 1;
+    }
+    int64_t m = a2.dims[a2.rank - 2], k = a2.dims[a2.rank - 1];
+    int64_t kb = b2.dims[b2.rank - 2], nn = b2.dims[b2.rank - 1];
+    if (k != kb) {
+        char sa[128], sb[128];
+        return op_err(err, n, "inner dimensions differ: A %s has K = %lld, B %s has %lld",
+                      ir_shape_str(a, sa, sizeof sa), (long long)k, ir_shape_str(b, sb, sizeof sb),
+                      (long long)kb);
+    }
+    /* batch dims: everything but the last two, broadcast */
+    ir_tensor ba = a2, bb = b2, batch;
+    ba.rank -= 2;
+    bb.rank -= 2;
+    if (op_broadcast(n, &ba, &bb, &batch, err)) return err->code;
+    int64_t dims[IR_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < batch.rank; d++) dims[r++] = batch.dims[d];
+    if (a->rank > 1) dims[r++] = m;
+    if (b->rank > 1) dims[r++] = nn;
+    if (op_check_dims(n, r, dims, err)) return err->code;
+    p->batch = ir_tensor_numel(&batch);
+    p->m = m;
+    p->k = k;
+    p->n = nn;
+    op_set_out(g, n, 0, a->dtype, r, dims);
+    return PZ_OK;
+}
+
+static void matmul_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
+{
+    const matmul_params *p = n->params;
+    int64_t y = p->batch * p->m * p->n;   /* numel(Y): checked by infer */
+    if (__builtin_mul_overflow(y, p->k, &c->macs)) c->macs = INT64_MAX;
 }
 
 const op_def op_matmul = {
     .name = "MatMul",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(matmul_params),
     .infer = matmul_infer,
+    .cost = matmul_cost,
 };

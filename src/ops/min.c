@@ -1,13 +1,23 @@
-/* min.c - Min: STUB, not implemented yet. */
-#include "op.h"
+/* min.c - Min: element-wise minimum of 1 or more inputs with multidirectional
+ * broadcasting (opset 8+; equal shapes before). Folds constants; NaN wins. */
+#include "elementwise.h"
+
+static double min_f(double a, double b) { return a != a || b != b ? a + b : a < b ? a : b; }
+static int64_t min_i(int64_t a, int64_t b) { return a < b ? a : b; }
+static const op_binary_fn min_fn = {min_f, min_i};
 
 static pz_status min_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Min): not implemented yet", n->name);
+    for (int i = 0; i < n->n_in; i++) {
+        const ir_tensor *t = op_in(g, n, i);
+        if (t && t->dtype == IR_BOOL)
+            return op_err(err, n, "input %d must be numeric, got bool", i);
+    }
+    return op_broadcast_infer(g, n, 1, &min_fn, err);
 }
 
 const op_def op_min = {
     .name = "Min",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 64, .min_out = 1, .max_out = 1,
     .infer = min_infer,
 };

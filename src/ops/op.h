@@ -16,6 +16,32 @@
 
 #include "../ir/graph.h"
 #include "../ir/status.h"
+#include "../rt/pz_rt.h"
+
+/* A node as the runtime sees it: one runtime operator with final params, and
+ * the values it reads and writes (constant shape inputs dropped). */
+typedef struct {
+    pz_op_kind kind;
+    union {
+        pz_conv_params conv;
+        pz_pool_params pool;
+        pz_bn_params bn;
+        pz_unary_params unary;
+        pz_binary_params binary;
+        pz_gemm_params gemm;
+        pz_softmax_params softmax;
+        pz_lrn_params lrn;
+        pz_reduce_params reduce;
+        pz_transpose_params transpose;
+        pz_axis_params axis;
+        pz_slice_params slice;
+        pz_pad_params pad;
+        pz_resize_params resize;
+    } p;
+    size_t params_size;               /* bytes of p that matter, 0 for none */
+    int n_in, n_out;
+    int in[PZ_MAX_IO], out[PZ_MAX_IO];
+} op_lowered;
 
 typedef struct op_def {
     const char *name;                 /* ONNX op_type */
@@ -25,7 +51,15 @@ typedef struct op_def {
     pz_status (*parse)(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
     pz_status (*infer)(ir_graph *g, ir_node *n, pz_err *err);
     void (*cost)(const ir_graph *g, const ir_node *n, ir_cost *c);   /* may be NULL */
+    /* How the node runs: the runtime operator and its params. NULL: the op
+     * only ever folds to constants (Shape, Constant, ...). */
+    pz_status (*lower)(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
 } op_def;
+
+/* Fills out with kind, params and the node's inputs/outputs as they are;
+ * a helper for lower functions. */
+void op_lowered_init(op_lowered *out, const ir_node *n, pz_op_kind kind, const void *params,
+                     size_t params_size);
 
 /* The op enum and table: one line per op in op_list.h. */
 typedef enum {

@@ -205,3 +205,17 @@ pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err 
     }
     return PZ_OK;
 }
+
+void op_lowered_init(op_lowered *out, const ir_node *n, pz_op_kind kind, const void *params,
+                     size_t params_size)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    PZ_ASSERT(params_size <= sizeof out->p);
+    if (params_size) memcpy(&out->p, params, params_size);
+    out->params_size = params_size;
+    out->n_in = n->n_in < PZ_MAX_IO ? n->n_in : PZ_MAX_IO;
+    out->n_out = n->n_out < PZ_MAX_IO ? n->n_out : PZ_MAX_IO;
+    for (int i = 0; i < out->n_in; i++) out->in[i] = n->in[i];
+    for (int i = 0; i < out->n_out; i++) out->out[i] = n->out[i];
+}

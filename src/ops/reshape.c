@@ -1,13 +1,84 @@
-/* reshape.c - Reshape: STUB, not implemented yet. */
-#include "op.h"
+/* reshape.c - Reshape: the same elements under a new shape.
+ *   data [d...], shape [k] (int64, constant) -> reshaped [k dims]
+ * A 0 in `shape` copies the input's dim at that index (unless allowzero = 1,
+ * opset 14+, where it means a 0 dim); one -1 takes what is left. Before
+ * opset 5 the shape is the `shape` attribute. Moves no data. */
+#include "fold.h"
+
+typedef struct {
+    int64_t allowzero;
+} reshape_params;
+
+static pz_status reshape_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    reshape_params *p = params;
+    if (op_attr_int(n, "allowzero", 0, &p->allowzero, err)) return err->code;
+    if (p->allowzero != 0 && p->allowzero != 1)
+        return op_err_attr(err, n, "allowzero", "is %lld, must be 0 or 1", (long long)p->allowzero);
+    return PZ_OK;
+}
 
 static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Reshape): not implemented yet", n->name);
+    const reshape_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t shape[IR_MAX_RANK], dims[IR_MAX_RANK];
+    int rank;
+    const char *what = "shape";
+    if (g->opset < 5) {
+        if (op_attr_ints(n, "shape", shape, IR_MAX_RANK, &rank, err)) return err->code;
+        if (rank < 0) return op_err_attr(err, n, "shape", "is required");
+    } else {
+        if (n->n_in < 2 || !op_in(g, n, 1)) return op_err(err, n, "input 1 (shape) is missing");
+        if (op_const_ints(g, n, 1, "shape", shape, IR_MAX_RANK, &rank, err)) return err->code;
+    }
+    int infer_at = -1;
+    for (int k = 0; k < rank; k++) {
+        dims[k] = shape[k];
+        if (shape[k] == 0 && !p->allowzero) {
+            if (k >= x->rank)
+                return op_err(err, n, "%s[%d] is 0 (copy the input dim) but the input %s has "
+                              "only %d dims", what, k, "data", x->rank);
+            dims[k] = x->dims[k];
+        } else if (shape[k] == -1) {
+            if (infer_at >= 0)
+                return op_err(err, n, "%s has -1 at both %d and %d; at most one dim can be "
+                              "inferred", what, infer_at, k);
+            infer_at = k;
+            dims[k] = 1;
+        } else if (shape[k] < 0) {
+            return op_err(err, n, "%s[%d] is %lld; dims must be >= 0, or -1 to infer one",
+                          what, k, (long long)shape[k]);
+        }
+    }
+    if (op_check_dims(n, rank, dims, err)) return err->code;
+    int64_t known = 1, numel = ir_tensor_numel(x);
+    for (int k = 0; k < rank; k++) known *= dims[k];
+    char xs[128], ss[160];
+    ir_tensor st = {.rank = rank};
+    for (int k = 0; k < rank; k++) st.dims[k] = shape[k];
+    if (infer_at >= 0) {
+        if (known == 0 || numel % known)
+            return op_err(err, n, "cannot reshape %s (%lld elements) to %s: the -1 dim cannot "
+                          "be inferred", ir_shape_str(x, xs, sizeof xs), (long long)numel,
+                          ir_shape_str(&st, ss, sizeof ss));
+        dims[infer_at] = numel / known;
+        known = numel;
+    }
+    if (known != numel)
+        return op_err(err, n, "cannot reshape %s (%lld elements) to %s (%lld elements)",
+                      ir_shape_str(x, xs, sizeof xs), (long long)numel,
+                      ir_shape_str(&st, ss, sizeof ss), (long long)known);
+    op_set_out(g, n, 0, x->dtype, rank, dims);
+    op_fold_copy(g, n, 0, x);
+    return PZ_OK;
 }
 
 const op_def op_reshape = {
     .name = "Reshape",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(reshape_params),
+    .parse = reshape_parse,
     .infer = reshape_infer,
+    .cost = NULL,
 };

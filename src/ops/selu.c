@@ -1,13 +1,23 @@
-/* selu.c - Selu: STUB, not implemented yet. */
-#include "op.h"
+/* selu.c - Selu: Y = gamma * (X <= 0 ? alpha * (exp(X) - 1) : X), element-wise;
+ * floating-point only. Defaults: alpha 1.6732632..., gamma 1.0507009...
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
-static pz_status selu_infer(ir_graph *g, ir_node *n, pz_err *err)
+typedef struct {
+    float alpha, gamma;
+} selu_params;
+
+static pz_status selu_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Selu): not implemented yet", n->name);
+    selu_params *p = params;
+    if (op_attr_finite(n, "alpha", 1.67326319217681884765625f, &p->alpha, err)) return err->code;
+    return op_attr_finite(n, "gamma", 1.05070102214813232421875f, &p->gamma, err);
 }
 
 const op_def op_selu = {
     .name = "Selu",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = selu_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(selu_params),
+    .parse = selu_parse,
+    .infer = op_unary_float_infer,
 };

@@ -1,13 +1,9 @@
-/* sigmoid.c - Sigmoid: STUB, not implemented yet. */
-#include "op.h"
-
-static pz_status sigmoid_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Sigmoid): not implemented yet", n->name);
-}
+/* sigmoid.c - Sigmoid: Y = 1 / (1 + exp(-X)), element-wise; floating-point only.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
 const op_def op_sigmoid = {
     .name = "Sigmoid",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = sigmoid_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .infer = op_unary_float_infer,
 };

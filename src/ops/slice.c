@@ -1,13 +1,121 @@
-/* slice.c - Slice: STUB, not implemented yet. */
-#include "op.h"
+/* slice.c - Slice: a strided window of a tensor.
+ *   data [d...], starts, ends [, axes [, steps]] (int64, constant; inputs
+ *   from opset 10, attributes starts/ends/axes before) -> output
+ * For each listed axis (default 0..len-1), with its dim d and step s != 0:
+ *   start += d if negative; then clamped to [0, d] (s > 0) or [0, d-1] (s < 0)
+ *   end   += d if negative; then clamped to [0, d] (s > 0) or [-1, d-1] (s < 0)
+ *   out   = max(0, ceil((end - start) / s))
+ * so INT64_MAX / INT64_MIN ends mean "to the end" in either direction. */
+#include "fold.h"
+
+typedef struct {
+    int rank;
+    int64_t start[IR_MAX_RANK], step[IR_MAX_RANK], stride[IR_MAX_RANK];
+} slice_map;
+
+static int64_t slice_src(const int64_t *coord, const void *ctx)
+{
+    const slice_map *m = ctx;
+    int64_t s = 0;
+    for (int k = 0; k < m->rank; k++) s += (m->start[k] + coord[k] * m->step[k]) * m->stride[k];
+    return s;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Reads starts, ends, axes, steps from the attributes or the inputs. */
+static pz_status slice_args(const ir_graph *g, const ir_node *n, int64_t *starts, int64_t *ends,
+                            int64_t *axes, int64_t *steps, int *count, int *n_axes, int *n_steps,
+                            pz_err *err)
+{
+    int n_ends;
+    *n_steps = -1;
+    if (g->opset < 10) {
+        if (op_attr_ints(n, "starts", starts, IR_MAX_RANK, count, err) ||
+            op_attr_ints(n, "ends", ends, IR_MAX_RANK, &n_ends, err) ||
+            op_attr_ints(n, "axes", axes, IR_MAX_RANK, n_axes, err))
+            return err->code;
+        if (*count < 0) return op_err_attr(err, n, "starts", "is required");
+        if (n_ends < 0) return op_err_attr(err, n, "ends", "is required");
+        if (n->n_in > 1)
+            return op_err(err, n, "starts, ends, axes and steps are inputs only from opset 10 "
+                          "(the model uses %d)", g->opset);
+    } else {
+        *n_axes = -1;
+        if (op_const_ints(g, n, 1, "starts", starts, IR_MAX_RANK, count, err) ||
+            op_const_ints(g, n, 2, "ends", ends, IR_MAX_RANK, &n_ends, err))
+            return err->code;
+        if (op_in(g, n, 3) && op_const_ints(g, n, 3, "axes", axes, IR_MAX_RANK, n_axes, err))
+            return err->code;
+        if (op_in(g, n, 4) && op_const_ints(g, n, 4, "steps", steps, IR_MAX_RANK, n_steps, err))
+            return err->code;
+    }
+    if (n_ends != *count)
+        return op_err(err, n, "starts has %d entries but ends has %d", *count, n_ends);
+    if (*n_axes >= 0 && *n_axes != *count)
+        return op_err(err, n, "starts has %d entries but axes has %d", *count, *n_axes);
+    if (*n_steps >= 0 && *n_steps != *count)
+        return op_err(err, n, "starts has %d entries but steps has %d", *count, *n_steps);
+    return PZ_OK;
+}
 
 static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Slice): not implemented yet", n->name);
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t starts[IR_MAX_RANK], ends[IR_MAX_RANK], axes[IR_MAX_RANK], steps[IR_MAX_RANK];
+    int count, n_axes, n_steps, ax[IR_MAX_RANK];
+    if (slice_args(g, n, starts, ends, axes, steps, &count, &n_axes, &n_steps, err))
+        return err->code;
+    if (count > x->rank)
+        return op_err(err, n, "starts has %d entries but the input has rank %d", count, x->rank);
+    if (n_axes < 0)
+        for (int i = 0; i < count; i++) axes[i] = i;
+    if (op_axes_list(n, "axes", axes, count, x->rank, ax, err)) return err->code;
+
+    slice_map m = {.rank = x->rank};
+    int64_t dims[IR_MAX_RANK];
+    for (int k = 0; k < x->rank; k++) {
+        dims[k] = x->dims[k];
+        m.start[k] = 0;
+        m.step[k] = 1;
+    }
+    for (int i = 0; i < count; i++) {
+        int k = ax[i];
+        int64_t d = x->dims[k], s = n_steps >= 0 ? steps[i] : 1;
+        int64_t b = starts[i], e = ends[i];
+        if (s == 0) return op_err(err, n, "steps[%d] is 0", i);
+        if (b < 0) b += d;   /* b >= INT64_MIN and d >= 0: no overflow */
+        if (e < 0) e += d;
+        int64_t len;
+        if (s > 0) {
+            b = clamp64(b, 0, d);
+            e = clamp64(e, 0, d);
+            len = e <= b ? 0 : (e - b - 1) / s + 1;
+        } else {
+            b = clamp64(b, 0, d - 1);
+            e = clamp64(e, -1, d - 1);
+            uint64_t us = (uint64_t)0 - (uint64_t)s;   /* -s, also for INT64_MIN */
+            len = b <= e ? 0 : (int64_t)((uint64_t)(b - e - 1) / us) + 1;
+        }
+        dims[k] = len;
+        m.start[k] = b;
+        m.step[k] = len > 1 ? s : 1;   /* a single element needs no step */
+    }
+    op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
+    op_strides(x, m.stride);
+    op_fold_map(g, n, 0, x, slice_src, &m, NULL);
+    return PZ_OK;
 }
 
 const op_def op_slice = {
     .name = "Slice",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 5, .min_out = 1, .max_out = 1,
+    .params_size = 0,
+    .parse = NULL,
     .infer = slice_infer,
+    .cost = NULL,
 };

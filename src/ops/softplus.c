@@ -1,13 +1,9 @@
-/* softplus.c - Softplus: STUB, not implemented yet. */
-#include "op.h"
-
-static pz_status softplus_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Softplus): not implemented yet", n->name);
-}
+/* softplus.c - Softplus: Y = ln(exp(X) + 1), element-wise; floating-point only.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
 
 const op_def op_softplus = {
     .name = "Softplus",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
-    .infer = softplus_infer,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .infer = op_unary_float_infer,
 };

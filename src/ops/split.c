@@ -1,13 +1,127 @@
-/* split.c - Split: STUB, not implemented yet. */
-#include "op.h"
+/* split.c - Split: cuts a tensor into parts along `axis`.
+ *   input [.. d ..], split (int64 [n], attribute before opset 13, optional
+ *   input 1 from 13) -> outputs[i] [.. split[i] ..]
+ * Without split: `num_outputs` (opset 18+) parts of ceil(d / num_outputs),
+ * the last one smaller; or else as many equal parts as there are outputs. */
+#include "fold.h"
+
+#define SPLIT_MAX_OUT 4096
+
+typedef struct {
+    int axis;
+} split_params;
+
+static pz_status split_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    split_params *p = params;
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t axis;
+    if (op_attr_int(n, "axis", 0, &axis, err)) return err->code;
+    return op_axis(n, "axis", axis, x->rank, 0, &p->axis, err);
+}
+
+/* The sizes of the parts, in sizes[n->n_out]. */
+static pz_status split_sizes(const ir_graph *g, const ir_node *n, int64_t d, int64_t *sizes,
+                             pz_err *err)
+{
+    int count = -1, nout = n->n_out;
+    int64_t num_outputs;
+    const char *what = "split";
+    if (g->opset >= 13 || g->opset < 2) {
+        if (op_attr(n, "split") && g->opset >= 13)
+            return op_err_attr(err, n, "split", "is not an attribute from opset 13, where split "
+                               "is input 1 (the model uses opset %d)", g->opset);
+        if (op_in(g, n, 1) &&
+            op_const_ints(g, n, 1, "split", sizes, SPLIT_MAX_OUT, &count, err))
+            return err->code;
+    } else if (op_in(g, n, 1)) {
+        return op_err(err, n, "split is an input only from opset 13 (the model uses %d)",
+                      g->opset);
+    }
+    if (count < 0 && g->opset < 13) {
+        if (op_attr_ints(n, "split", sizes, SPLIT_MAX_OUT, &count, err)) return err->code;
+    }
+    if (op_attr_int(n, "num_outputs", 0, &num_outputs, err)) return err->code;
+    if (op_attr(n, "num_outputs")) {
+        if (g->opset < 18)
+            return op_err_attr(err, n, "num_outputs", "exists from opset 18 (the model uses %d)",
+                               g->opset);
+        if (count >= 0)
+            return op_err_attr(err, n, "num_outputs", "and the split input are both given; "
+                               "give one");
+        if (num_outputs != nout)
+            return op_err_attr(err, n, "num_outputs", "is %lld but the node has %d outputs",
+                               (long long)num_outputs, nout);
+        int64_t chunk = d / nout + (d % nout != 0);   /* ceil(d / nout) */
+        int64_t left = d;
+        for (int i = 0; i < nout; i++) {
+            sizes[i] = left < chunk ? left : chunk;
+            left -= sizes[i];
+        }
+        return PZ_OK;
+    }
+    if (count < 0) {
+        if (d % nout)
+            return op_err(err, n, "the split dim has %lld entries, which do not divide into %d "
+                          "equal parts", (long long)d, nout);
+        for (int i = 0; i < nout; i++) sizes[i] = d / nout;
+        return PZ_OK;
+    }
+    if (count != nout)
+        return op_err(err, n, "%s has %d entries but the node has %d outputs", what, count, nout);
+    int64_t sum = 0;
+    for (int i = 0; i < count; i++) {
+        if (sizes[i] < 0)
+            return op_err(err, n, "%s[%d] is %lld, must be >= 0", what, i, (long long)sizes[i]);
+        if (sizes[i] > d - sum)
+            return op_err(err, n, "%s adds up to more than the %lld entries of the split dim",
+                          what, (long long)d);
+        sum += sizes[i];
+    }
+    if (sum != d)
+        return op_err(err, n, "%s adds up to %lld but the split dim has %lld entries", what,
+                      (long long)sum, (long long)d);
+    return PZ_OK;
+}
+
+typedef struct {
+    int rank, axis;
+    int64_t offset;
+    int64_t stride[IR_MAX_RANK];
+} split_map;
+
+static int64_t split_src(const int64_t *coord, const void *ctx)
+{
+    const split_map *m = ctx;
+    int64_t s = m->offset * m->stride[m->axis];
+    for (int k = 0; k < m->rank; k++) s += coord[k] * m->stride[k];
+    return s;
+}
 
 static pz_status split_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Split): not implemented yet", n->name);
+    const split_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (n->n_out > SPLIT_MAX_OUT)
+        return op_err(err, n, "has %d outputs, at most %d are supported", n->n_out, SPLIT_MAX_OUT);
+    int64_t sizes[SPLIT_MAX_OUT], dims[IR_MAX_RANK];
+    if (split_sizes(g, n, x->dims[p->axis], sizes, err)) return err->code;
+    split_map m = {.rank = x->rank, .axis = p->axis, .offset = 0};
+    op_strides(x, m.stride);
+    for (int i = 0; i < n->n_out; i++) {
+        for (int k = 0; k < x->rank; k++) dims[k] = k == p->axis ? sizes[i] : x->dims[k];
+        op_set_out(g, n, i, x->dtype, x->rank, dims);
+        if (op_fold_ready(g, n, i, x)) op_fold_map(g, n, i, x, split_src, &m, NULL);
+        m.offset += sizes[i];
+    }
+    return PZ_OK;
 }
 
 const op_def op_split = {
     .name = "Split",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = SPLIT_MAX_OUT,
+    .params_size = sizeof(split_params),
+    .parse = split_parse,
     .infer = split_infer,
+    .cost = NULL,
 };

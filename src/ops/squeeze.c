@@ -1,13 +1,54 @@
-/* squeeze.c - Squeeze: STUB, not implemented yet. */
-#include "op.h"
+/* squeeze.c - Squeeze: removes dims of size 1.
+ *   data [d...], axes (attribute before opset 13, optional input 1 from 13)
+ *   -> squeezed: data without the listed dims (each must be 1), or without
+ *      every dim of size 1 when no axes (or an empty list) are given. Moves no
+ *      data. */
+#include "fold.h"
 
 static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Squeeze): not implemented yet", n->name);
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t axes[IR_MAX_RANK], dims[IR_MAX_RANK];
+    int count = -1, ax[IR_MAX_RANK];
+    if (g->opset < 13) {
+        if (op_in(g, n, 1))
+            return op_err(err, n, "axes is an input only from opset 13 (the model uses %d)",
+                          g->opset);
+        if (op_attr_ints(n, "axes", axes, IR_MAX_RANK, &count, err)) return err->code;
+    } else {
+        if (op_attr(n, "axes"))
+            return op_err_attr(err, n, "axes", "is not an attribute from opset 13, where axes is "
+                               "input 1 (the model uses opset %d)", g->opset);
+        if (op_in(g, n, 1) &&
+            op_const_ints(g, n, 1, "axes", axes, IR_MAX_RANK, &count, err))
+            return err->code;
+    }
+    unsigned drop = 0;
+    if (count <= 0) {   /* an empty axes list squeezes all, as ONNX Runtime does */
+        for (int k = 0; k < x->rank; k++)
+            if (x->dims[k] == 1) drop |= 1u << k;
+    } else {
+        if (op_axes_list(n, "axes", axes, count, x->rank, ax, err)) return err->code;
+        for (int i = 0; i < count; i++) {
+            if (x->dims[ax[i]] != 1)
+                return op_err(err, n, "axes: dim %d has size %lld, only dims of size 1 can be "
+                              "squeezed", ax[i], (long long)x->dims[ax[i]]);
+            drop |= 1u << ax[i];
+        }
+    }
+    int rank = 0;
+    for (int k = 0; k < x->rank; k++)
+        if (!(drop & (1u << k))) dims[rank++] = x->dims[k];
+    op_set_out(g, n, 0, x->dtype, rank, dims);
+    op_fold_copy(g, n, 0, x);
+    return PZ_OK;
 }
 
 const op_def op_squeeze = {
     .name = "Squeeze",
-    .min_in = 0, .max_in = 16, .min_out = 0, .max_out = 16,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
+    .params_size = 0,
+    .parse = NULL,
     .infer = squeeze_infer,
+    .cost = NULL,
 };

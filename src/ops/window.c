@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+/* The largest spatial input size: with kernel, stride and dilation below
+ * 2^30 and pads below 2^40, every intermediate stays below 2^62. */
+#define OP_WINDOW_MAX_IN ((int64_t)1 << 60)
+
 pz_status op_window_parse(const ir_node *n, int nsp, const int64_t *kernel_from, op_window *w,
                           int allow_ceil, pz_err *err)
 {
@@ -55,8 +59,10 @@ pz_status op_window_parse(const ir_node *n, int nsp, const int64_t *kernel_from,
         w->pad_end[i] = pads[i + nsp];
         if (pads[i] < 0 || pads[i + nsp] < 0)
             return op_err_attr(err, n, "pads", "must be non-negative");
-        if (w->kernel[i] > (int64_t)1 << 32 || w->stride[i] > (int64_t)1 << 32 ||
-            w->dilation[i] > (int64_t)1 << 32 || pads[i] > (int64_t)1 << 40 ||
+        /* bounds that keep every size computed from them within int64:
+         * (k - 1) * d < 2^60, in + pads < 2^62 (in is bounded below) */
+        if (w->kernel[i] > (int64_t)1 << 30 || w->stride[i] > (int64_t)1 << 30 ||
+            w->dilation[i] > (int64_t)1 << 30 || pads[i] > (int64_t)1 << 40 ||
             pads[i + nsp] > (int64_t)1 << 40)
             return op_err(err, n, "kernel, stride, dilation or pad value is implausibly large");
     }
@@ -77,6 +83,9 @@ pz_status op_window_out(const ir_node *n, op_window *w, const int64_t *in, int64
                         pz_err *err)
 {
     for (int i = 0; i < w->nsp; i++) {
+        if (in[i] > OP_WINDOW_MAX_IN)
+            return op_err(err, n, "spatial dim %d (%lld) is implausibly large", i,
+                          (long long)in[i]);
         int64_t ek = (w->kernel[i] - 1) * w->dilation[i] + 1;  /* effective kernel extent */
         if (w->auto_pad == PAD_SAME_UPPER || w->auto_pad == PAD_SAME_LOWER) {
             int64_t o = (in[i] + w->stride[i] - 1) / w->stride[i];
@@ -98,5 +107,50 @@ pz_status op_window_out(const ir_node *n, op_window *w, const int64_t *in, int64
         if (w->ceil_mode && (o - 1) * w->stride[i] >= in[i] + w->pad_begin[i]) o--;
         out[i] = o;
     }
+    return PZ_OK;
+}
+
+pz_status op_pool_parse(const ir_graph *g, const ir_node *n, op_window *w, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!x) return op_err(err, n, "input X is missing");
+    if (x->rank < 3)
+        return op_err(err, n, "input X has rank %d, expected at least 3 ([N, C, D1, ...])",
+                      x->rank);
+    if (op_window_parse(n, x->rank - 2, NULL, w, 1, err)) return err->code;
+    /* a window lying wholly in the padding would have nothing to pool */
+    for (int i = 0; i < w->nsp; i++)
+        if (w->auto_pad == PAD_NOTSET &&
+            (w->pad_begin[i] >= w->kernel[i] || w->pad_end[i] >= w->kernel[i]))
+            return op_err_attr(err, n, "pads", "spatial dim %d: pads %lld and %lld must be smaller "
+                               "than the kernel (%lld)", i, (long long)w->pad_begin[i],
+                               (long long)w->pad_end[i], (long long)w->kernel[i]);
+    return PZ_OK;
+}
+
+pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t *dims,
+                      pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    PZ_ASSERT(x && x->rank == w->nsp + 2);
+    dims[0] = x->dims[0];
+    dims[1] = x->dims[1];
+    if (op_window_out(n, w, x->dims + 2, dims + 2, err)) return err->code;
+    return op_check_dims(n, x->rank, dims, err);
+}
+
+pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!x) return op_err(err, n, "input X is missing");
+    if (x->rank < 2)
+        return op_err(err, n, "input X has rank %d, expected at least 2 ([N, C, D1, ...])",
+                      x->rank);
+    if (!ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "input must be a floating-point tensor, got %s",
+                      ir_dtype_name(x->dtype));
+    int64_t dims[IR_MAX_RANK];
+    for (int d = 0; d < x->rank; d++) dims[d] = d < 2 ? x->dims[d] : 1;
+    op_set_out(g, n, 0, x->dtype, x->rank, dims);
     return PZ_OK;
 }

@@ -1,6 +1,13 @@
 /* window.h - the sliding-window attributes shared by Conv, ConvTranspose,
  * MaxPool and AveragePool: kernel_shape, strides, pads, dilations, auto_pad,
- * ceil_mode, and the output size they give. */
+ * ceil_mode, and the output size they give; plus the pooling helpers.
+ *
+ *   op_window w;
+ *   if (op_pool_parse(g, n, &w, err)) return err->code;     // in parse
+ *   int64_t dims[IR_MAX_RANK];
+ *   if (op_pool_out(g, n, &w, dims, err)) return err->code; // in infer
+ *   op_set_out(g, n, 0, x->dtype, x->rank, dims);
+ */
 #ifndef PZ_OPS_WINDOW_H
 #define PZ_OPS_WINDOW_H
 
@@ -31,5 +38,18 @@ pz_status op_window_parse(const ir_node *n, int nsp, const int64_t *kernel_from,
  * SAME_* padding into w->pad_*. Errors name the node if the result is < 1. */
 pz_status op_window_out(const ir_node *n, op_window *w, const int64_t *in, int64_t *out,
                         pz_err *err);
+
+/* Pooling: X [N, C, D1..Dk] (1 <= k <= OP_MAX_SPATIAL) must be present;
+ * reads the window attributes (kernel_shape required, ceil_mode allowed;
+ * explicit pads must be smaller than the kernel, so that no window lies
+ * wholly in the padding). */
+pz_status op_pool_parse(const ir_graph *g, const ir_node *n, op_window *w, pz_err *err);
+
+/* dims = [N, C, O1..Ok] for a pooling window over X (input 0); checked. */
+pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t *dims,
+                      pz_err *err);
+
+/* GlobalAveragePool / GlobalMaxPool: X [N, C, D1..Dk] (float) -> [N, C, 1..1]. */
+pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err);
 
 #endif

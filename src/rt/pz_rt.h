@@ -10,7 +10,7 @@
  *   // 1. tensors and layers, in topological order
  *   int x = pz_net_input(net, "input", PZ_F32, 4, (int64_t[]){1, 3, 224, 224});
  *   int w = pz_net_const(net, "conv1.weight", PZ_F32, 4, (int64_t[]){64, 3, 7, 7}, wdata);
- *   int y = pz_net_tensor(net, "conv1_out");
+ *   int y = pz_net_tensor(net, "conv1_out", PZ_F32, 4, (int64_t[]){1, 64, 112, 112});
  *   pz_conv_params cp = {...};
  *   pz_net_layer(net, "conv1", PZ_OP_CONV, &cp, sizeof cp, (int[]){x, w, -1}, 3, &y, 1);
  *   pz_net_output(net, y);
@@ -20,6 +20,15 @@
  *   if (pz_net_compile(net, 2, &err)) ...
  *   pz_net_run(net, inputs, outputs);  // no allocation in here
  *   pz_net_free(net);
+ *
+ * Building calls do not fail loudly: the first error (an unknown tensor id,
+ * params of the wrong size, a tensor written twice, ...) is kept and
+ * pz_net_compile reports it. Messages name the layer and its op kind:
+ * `layer "conv1" (CONV): W [64,3,7,7], ...`.
+ *
+ * Memory: one arena planned at compile, buffers reused by liveness. Graph
+ * inputs are read in place from the caller's buffers (not copied); graph
+ * outputs are copied out of the arena at the end of pz_net_run.
  *
  * Ownership: constant data passed to pz_net_const is borrowed and must outlive
  * the net (the generated program keeps NAME.weights mapped); everything else
@@ -34,7 +43,7 @@
 #include <stdio.h>
 
 #define PZ_MAX_RANK 8
-#define PZ_MAX_IO 16
+#define PZ_MAX_IO 32
 #define PZ_MAX_SPATIAL 3
 
 /* Element types: the numbering of onnx.TensorProto.DataType. */
@@ -43,7 +52,8 @@ typedef enum {
     PZ_BOOL = 9, PZ_F16 = 10, PZ_F64 = 11, PZ_U32 = 12, PZ_U64 = 13, PZ_BF16 = 16,
 } pz_dtype;
 
-size_t pz_dtype_size(int dt);
+size_t pz_dtype_size(int dt);          /* 0 for a type the runtime does not hold */
+const char *pz_dtype_name(int dt);     /* "float32", "int64", ... */
 
 typedef struct {
     int dtype;
@@ -59,12 +69,16 @@ int64_t pz_numel(const pz_tensor *t);
 typedef struct pz_pool pz_pool;
 typedef void (*pz_task_fn)(void *ctx, int ith, int nth);
 
-/* nthreads workers in all, the caller counts as worker 0. */
+/* nthreads workers in all, the caller counts as worker 0; workers 1.. are
+ * threads pinned to the allowed CPUs (worker i to the (i % ncpu)-th one).
+ * Waiting spins for PZ_SPIN_US microseconds (environment, default 200)
+ * before sleeping; PZ_PIN=0 turns pinning off. NULL if out of memory. */
 pz_pool *pz_pool_new(int nthreads);
 void pz_pool_free(pz_pool *p);
 int pz_pool_size(const pz_pool *p);
 /* Runs fn(ctx, ith, nth) for ith in [0, nth) on nth workers and waits.
- * nth == 1 runs inline on the caller. nth <= pz_pool_size(). */
+ * nth == 1 runs inline on the caller. nth <= pz_pool_size() (larger is
+ * clamped). Not reentrant: fn must not call pz_pool_run on the same pool. */
 void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
 
 /* ---- epilogues fused into a producing kernel ---------------------------- */
@@ -104,6 +118,8 @@ typedef enum {
     PZ_OP_RESIZE,          /* in: X                                          params: pz_resize_params */
     PZ_OP_COUNT_
 } pz_op_kind;
+
+const char *pz_op_name(pz_op_kind kind);   /* "CONV", ... */
 
 typedef struct {
     int nsp;                          /* spatial dims, 1 to 3 */
@@ -239,8 +255,12 @@ void pz_net_block(pz_net *net, int first, int count, int mp);
 
 /* Plans memory (one arena, buffers reused by liveness), chooses kernels,
  * packs weights, starts `threads` workers. Returns 0, or non-zero with a
- * message in errbuf. */
+ * message in errbuf. threads <= 0: one per online CPU. A block's MP above
+ * `threads` is clamped to it; the net starts as many workers as its largest
+ * MP needs (none when every MP is 1). */
 int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize);
+/* Bytes of the arena planned by compile (intermediates and scratch). */
+size_t pz_net_arena_bytes(const pz_net *net);
 
 /* Runs the net. inputs[i] / outputs[i] follow the order of pz_net_input /
  * pz_net_output calls; the caller owns those buffers (plain NCHW). Does not
@@ -250,5 +270,7 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
 /* Per-layer and per-block timing of the last run (--profile). */
 void pz_net_profile(pz_net *net, int enable);
 void pz_net_print_profile(const pz_net *net, FILE *f);
+/* Nanoseconds layer `layer` took in the last profiled run (0 otherwise). */
+uint64_t pz_net_layer_ns(const pz_net *net, int layer);
 
 #endif

@@ -1,0 +1,23 @@
+/* net_build.h - the lowered model handed to the runtime, in-process.
+ *
+ * This is what `paleozoic run`, the tuner and the conformance runner execute,
+ * and it makes exactly the runtime calls that the generated C program makes
+ * (the code generator prints the same sequence as text), so both give
+ * bitwise-equal results. */
+#ifndef PZ_GEN_NET_BUILD_H
+#define PZ_GEN_NET_BUILD_H
+
+#include "../ir/model.h"
+#include "../rt/pz_rt.h"
+
+typedef struct {
+    pz_net *net;
+    int n_inputs, n_outputs;     /* = the graph's runtime inputs and outputs, in order */
+} gen_net;
+
+/* Builds and compiles the net for m with `threads` workers. Constant data is
+ * borrowed from the graph, which must outlive the net. */
+pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err);
+void gen_net_free(gen_net *gn);
+
+#endif

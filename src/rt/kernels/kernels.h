@@ -1,0 +1,276 @@
+/* kernels.h - the runtime's kernels (internal; generated programs never see it).
+ *
+ * A kernel is a pure function: it reads its inputs and writes its outputs
+ * through plain pointers, takes sizes and a params struct, and does the share
+ * (ith, nth) of the work that is its worker's. No allocation, no logging, no
+ * globals. Every kernel's output element is computed by exactly one worker, in
+ * an order that does not depend on nth, so results are bitwise equal whatever
+ * the MP.
+ *
+ * Names say what they compute: pz_<type>_<op>__<isa>. `any` means any element
+ * type (through double, or by element size for data movement); `ref` is the
+ * scalar reference, written for clarity, that fast kernels are tested against.
+ *
+ * Tensors are plain row-major. `xd`/`yd` are dims arrays of the tensor's rank.
+ */
+#ifndef PZ_KERNELS_H
+#define PZ_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rt/pz_rt.h"
+
+/* ---- helpers shared by kernels ------------------------------------------ */
+
+/* [*lo, *hi) is the share of n items of worker ith of nth: contiguous and
+ * balanced to one item. */
+static inline void pz_split(int64_t n, int ith, int nth, int64_t *lo, int64_t *hi)
+{
+    int64_t q = n / nth, r = n % nth;
+    *lo = ith * q + (ith < r ? ith : r);
+    *hi = *lo + q + (ith < r ? 1 : 0);
+}
+
+/* floor(a / b) and ceil(a / b) for b > 0, any sign of a. */
+static inline int64_t pz_floor_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+static inline int64_t pz_ceil_div(int64_t a, int64_t b)
+{
+    return -pz_floor_div(-a, b);
+}
+
+static inline float pz_act_f32(const pz_act *a, float v)
+{
+    switch (a->kind) {
+    case PZ_ACT_RELU: return v < 0 ? 0 : v;
+    case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
+    default: return v;
+    }
+}
+
+static inline double pz_act_f64(const pz_act *a, double v)
+{
+    switch (a->kind) {
+    case PZ_ACT_RELU: return v < 0 ? 0 : v;
+    case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
+    default: return v;
+    }
+}
+
+static inline int64_t pz_prod(const int64_t *d, int n)
+{
+    int64_t p = 1;
+    for (int i = 0; i < n; i++) p *= d[i];
+    return p;
+}
+
+/* ---- element types (convert.c) ------------------------------------------ */
+
+bool pz_dtype_is_float(int dt);   /* f16, bf16, f32, f64 */
+bool pz_dtype_is_int(int dt);     /* signed or unsigned integer (not bool) */
+bool pz_dtype_is_signed(int dt);
+
+float pz_f16_to_f32(uint16_t h);
+uint16_t pz_f32_to_f16(float f);      /* round to nearest even */
+float pz_bf16_to_f32(uint16_t b);
+uint16_t pz_f32_to_bf16(float f);     /* round to nearest even */
+
+/* Element i of a buffer of type dt, as double. */
+double pz_load_f64(const void *p, int dt, int64_t i);
+/* Stores v into element i of a buffer of type dt: floats round, integers
+ * truncate toward zero and saturate (NaN -> 0), bool is v != 0. */
+void pz_store_f64(void *p, int dt, int64_t i, double v);
+/* Integer element i as its two's complement bits (sign-extended). */
+uint64_t pz_load_bits(const void *p, int dt, int64_t i);
+/* Stores the low bits of v (integer types: wraps like a C cast), bool: v != 0. */
+void pz_store_bits(void *p, int dt, int64_t i, uint64_t v);
+
+/* Element access for kernels written once for every type: with a constant
+ * dt == PZ_F32 (an always-inline body called from an f32 entry point) the
+ * branch folds away and the access is a plain float load/store. */
+static inline double pz_ld(const void *p, int dt, int64_t i)
+{
+    if (dt == PZ_F32) return ((const float *)p)[i];
+    return pz_load_f64(p, dt, i);
+}
+static inline void pz_st(void *p, int dt, int64_t i, double v)
+{
+    if (dt == PZ_F32) ((float *)p)[i] = (float)v;
+    else pz_store_f64(p, dt, i, v);
+}
+
+#define PZ_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* ---- convolution (conv_ref.c, conv_transpose_ref.c) -------------------- */
+
+/* Y[n,m,o] = act(B[m] + Z[n,m,o] + sum_{c,k} X[n, g*C/G + c, o*S - P + k*D] * W[m,c,k]).
+ * xd = {N, C, spatial...}, yd = {N, M, spatial...}; W is {M, C/G, kernel...}.
+ * b and z may be NULL. Work is split over output rows (n, m, all but the last
+ * spatial dim). */
+void pz_f32_conv__ref(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                      const float *x, const float *w, const float *b, const float *z,
+                      float *y, int ith, int nth);
+
+/* The adjoint of conv: Y[n, m, i*S - P + k*D] += X[n, c, i] * W[c, m, k] over
+ * the group's channels. W is {C, M/G, kernel...}; the output size comes from yd
+ * (it includes output_padding). Split over output planes (n, m). */
+void pz_f32_conv_transpose__ref(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                                const float *x, const float *w, const float *b, float *y,
+                                int ith, int nth);
+
+/* ---- pooling (pool_ref.c) ----------------------------------------------- */
+
+/* Max or average pooling, 1 to 3 spatial dims. Windows are clipped to the
+ * input; AVG divides by the window's elements inside the input, or, with
+ * count_include_pad, inside the padded input [-pad_begin, I + pad_end).
+ * idx (MAX only, may be NULL) gets the flat input index of each maximum,
+ * row-major (storage_order 0) or with the spatial dims column-major (1).
+ * Split over output rows. */
+void pz_f32_pool__ref(const pz_pool_params *p, const int64_t *xd, const int64_t *yd,
+                      const float *x, float *y, int64_t *idx, int ith, int nth);
+void pz_any_pool__ref(const pz_pool_params *p, int dtype, const int64_t *xd, const int64_t *yd,
+                      const void *x, void *y, int64_t *idx, int ith, int nth);
+
+/* ---- normalisation (batchnorm_ref.c, lrn_ref.c, softmax_ref.c) ---------- */
+
+/* y = scale * (x - mean) / sqrt(var + eps) + bias, per channel (dim 1).
+ * xd has rank >= 2 (rank 1: C only). Split over (n, c) planes. */
+void pz_f32_batchnorm__ref(const pz_bn_params *p, int rank, const int64_t *xd, const float *x,
+                           const float *scale, const float *bias, const float *mean,
+                           const float *var, float *y, int ith, int nth);
+
+/* y = x / (bias + alpha/size * sum_{c' in window} x[c']^2)^beta over dim 1. */
+void pz_f32_lrn__ref(const pz_lrn_params *p, int rank, const int64_t *xd, const float *x,
+                     float *y, int ith, int nth);
+
+/* Softmax / LogSoftmax of `n` elements spaced `inner` apart, for outer*inner
+ * such vectors. Split over vectors. */
+void pz_f32_softmax__ref(int is_log, int64_t outer, int64_t n, int64_t inner, const float *x,
+                         float *y, int ith, int nth);
+void pz_any_softmax__ref(int is_log, int dtype, int64_t outer, int64_t n, int64_t inner,
+                         const void *x, void *y, int ith, int nth);
+
+/* ---- element-wise (unary_ref.c, binary_ref.c, cast_ref.c) --------------- */
+
+void pz_f32_unary__ref(const pz_unary_params *p, const float *x, float *y, int64_t n,
+                       int ith, int nth);
+/* Floats through double; integer types: RELU and CLIP only (exact). */
+void pz_any_unary__ref(const pz_unary_params *p, int dtype, const void *x, void *y, int64_t n,
+                       int ith, int nth);
+bool pz_unary_supports(pz_unary_func f, int dtype);
+
+/* Broadcasting of A and B to the output's shape, coalesced: adjacent axes
+ * that are contiguous in A, B and Y alike are merged, size-1 axes dropped. */
+typedef struct {
+    int rank;                      /* >= 1 */
+    int64_t dims[PZ_MAX_RANK];     /* the output's (coalesced) shape */
+    int64_t sa[PZ_MAX_RANK];       /* element strides of A in that shape, 0 where broadcast */
+    int64_t sb[PZ_MAX_RANK];
+} pz_bcast;
+
+/* Returns 0, or -1 when A or B does not broadcast to Y's shape. */
+int pz_bcast_init(pz_bcast *bc, int ra, const int64_t *da, int rb, const int64_t *db,
+                  int ry, const int64_t *dy);
+
+void pz_f32_binary__ref(const pz_binary_params *p, const pz_bcast *bc, const float *a,
+                        const float *b, float *y, int ith, int nth);
+/* Integer types, exact: Add/Sub/Mul wrap, Div truncates (x/0 = 0,
+ * MIN/-1 = MIN), Pow by squaring (negative exponents: 0 unless |base| = 1),
+ * PRelu x < 0 ? x*slope : x. A, B and Y all of type dtype. */
+void pz_int_binary__ref(const pz_binary_params *p, int dtype, const pz_bcast *bc, const void *a,
+                        const void *b, void *y, int ith, int nth);
+/* Any types (mixed allowed, e.g. Pow(int64, float)): through double. */
+void pz_any_binary__ref(const pz_binary_params *p, const pz_bcast *bc, int ta, const void *a,
+                        int tb, const void *b, int ty, void *y, int ith, int nth);
+
+/* Element-wise conversion between any two types (see pz_store_f64/bits). */
+void pz_any_cast__ref(int tx, const void *x, int ty, void *y, int64_t n, int ith, int nth);
+
+/* ---- linear algebra (gemm_ref.c, matmul_ref.c) -------------------------- */
+
+/* Y[M,N] = act(alpha * A' B' + beta * C), A' = transA ? A^T : A (A' is M x K),
+ * B' likewise (K x N). C (may be NULL) is read at c[m*csm + n*csn] (strides 0
+ * where broadcast). Split over (row, 64-column tile). */
+void pz_f32_gemm__ref(const pz_gemm_params *p, int64_t M, int64_t N, int64_t K, const float *a,
+                      const float *b, const float *c, int64_t csm, int64_t csn, float *y,
+                      int ith, int nth);
+
+/* Batched matmul with numpy broadcasting of the batch dims. */
+typedef struct {
+    int nb;                        /* batch dims (of the output) */
+    int64_t bdims[PZ_MAX_RANK];
+    int64_t sa[PZ_MAX_RANK], sb[PZ_MAX_RANK];   /* batch strides of A and B in elements, 0 = broadcast */
+    int64_t M, N, K;
+} pz_matmul_shape;
+void pz_f32_matmul__ref(const pz_matmul_shape *s, const float *a, const float *b, float *y,
+                        int ith, int nth);
+void pz_any_matmul__ref(const pz_matmul_shape *s, int dtype, const void *a, const void *b,
+                        void *y, int ith, int nth);
+
+/* ---- reduction (reduce_ref.c) ------------------------------------------- */
+
+/* Mean over the axes in mask; y has the kept axes' elements in order. */
+void pz_f32_reduce_mean__ref(unsigned mask, int rank, const int64_t *xd, const float *x,
+                             float *y, int ith, int nth);
+void pz_any_reduce_mean__ref(unsigned mask, int dtype, int rank, const int64_t *xd,
+                             const void *x, void *y, int ith, int nth);
+
+/* ---- data movement, any type by element size (*_ref.c) ------------------ */
+
+void pz_any_copy__ref(size_t bytes, const void *x, void *y, int ith, int nth);
+
+/* y = x transposed by perm (y dim i is x dim perm[i]). */
+void pz_any_transpose__ref(size_t es, int rank, const int64_t *xd, const int *perm,
+                           const void *x, void *y, int ith, int nth);
+
+/* Concat/Split along an axis: `outer` rows; part i (its data at
+ * parts[i]->data) has chunk[i] bytes per row; the whole has row bytes (the
+ * sum of chunks). */
+void pz_any_concat__ref(int n, int64_t outer, const size_t *chunk, size_t row,
+                        const pz_tensor *const *parts, void *y, int ith, int nth);
+void pz_any_split__ref(int n, int64_t outer, const size_t *chunk, size_t row, const void *x,
+                       const pz_tensor *const *parts, int ith, int nth);
+
+/* y[o] = x[start + o * step] on every axis; yd gives the counts. */
+void pz_any_slice__ref(size_t es, int rank, const int64_t *xd, const int64_t *yd,
+                       const int64_t *start, const int64_t *step, const void *x, void *y,
+                       int ith, int nth);
+
+/* Pad: for each axis, map[a][o] is the source index of output coordinate o,
+ * or -1 for the constant `value` (es bytes). Built by pz_pad_map. */
+void pz_any_pad__ref(size_t es, int rank, const int64_t *xd, const int64_t *yd,
+                     const int64_t *const *map, const void *value, const void *x, void *y,
+                     int ith, int nth);
+/* Source index of each of the `out` coordinates of one axis of length n
+ * padded by `begin` (negative crops), for the mode. */
+void pz_pad_map(pz_pad_mode mode, int64_t n, int64_t begin, int64_t out, int64_t *map);
+
+/* y[outer, j, inner] = x[outer, idx[j], inner]; negative indices count from
+ * the end, out-of-range ones give zeros. */
+void pz_any_gather__ref(size_t es, int64_t outer, int64_t n, int64_t inner, int itype,
+                        const void *idx, int64_t nidx, const void *x, void *y, int ith, int nth);
+
+/* ---- resize (resize_ref.c) ---------------------------------------------- */
+
+/* One axis of a resize: for each output coordinate, up to 4 (index, weight)
+ * taps, or `outside` (tf_crop_and_resize: extrapolation value). */
+typedef struct {
+    int n;
+    int outside;
+    int64_t idx[4];
+    double w[4];
+} pz_resize_tap;
+
+/* Fills taps[0..out) for one axis of input length `in`. */
+void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out,
+                    pz_resize_tap *taps);
+/* y = sum over the product of the axes' taps; any type through double. */
+void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const int64_t *xd,
+                        const int64_t *yd, const pz_resize_tap *const *taps, const void *x,
+                        void *y, int ith, int nth);
+
+#endif

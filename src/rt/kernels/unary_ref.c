@@ -1,0 +1,130 @@
+/* unary_ref.c - reference element-wise activation functions. */
+#include <math.h>
+
+#include "rt/kernels/kernels.h"
+
+/* One function of the family, in double (the f32 entry point uses floats). */
+static double unary_f64(const pz_unary_params *p, double v)
+{
+    switch (p->func) {
+    case PZ_UN_RELU: return v < 0 ? 0 : v;
+    case PZ_UN_LEAKY_RELU: return v < 0 ? p->alpha * v : v;
+    case PZ_UN_CLIP: v = v < p->alpha ? p->alpha : v; return v > p->beta ? p->beta : v;
+    case PZ_UN_SIGMOID: return 1 / (1 + exp(-v));
+    case PZ_UN_TANH: return tanh(v);
+    case PZ_UN_HARD_SIGMOID: v = p->alpha * v + p->beta; return v < 0 ? 0 : v > 1 ? 1 : v;
+    case PZ_UN_HARD_SWISH: {
+        double h = v / 6 + 0.5;
+        return v * (h < 0 ? 0 : h > 1 ? 1 : h);
+    }
+    case PZ_UN_ELU: return v < 0 ? p->alpha * expm1(v) : v;
+    case PZ_UN_SELU: return v <= 0 ? p->gamma * (p->alpha * exp(v) - p->alpha) : p->gamma * v;
+    case PZ_UN_SOFTPLUS: return v > 0 ? v + log1p(exp(-v)) : log1p(exp(v));
+    default: return v;
+    }
+}
+
+void pz_f32_unary__ref(const pz_unary_params *p, const float *x, float *y, int64_t n,
+                       int ith, int nth)
+{
+    int64_t lo, hi;
+    pz_split(n, ith, nth, &lo, &hi);
+    const float a = p->alpha, b = p->beta, g = p->gamma;
+    switch (p->func) {
+    case PZ_UN_RELU:
+        for (int64_t i = lo; i < hi; i++) y[i] = x[i] < 0 ? 0 : x[i];
+        break;
+    case PZ_UN_LEAKY_RELU:
+        for (int64_t i = lo; i < hi; i++) y[i] = x[i] < 0 ? a * x[i] : x[i];
+        break;
+    case PZ_UN_CLIP:   /* min(max(x, lo), hi): lo > hi gives hi, like numpy */
+        for (int64_t i = lo; i < hi; i++) {
+            float v = x[i] < a ? a : x[i];
+            y[i] = v > b ? b : v;
+        }
+        break;
+    case PZ_UN_SIGMOID:
+        for (int64_t i = lo; i < hi; i++) y[i] = 1.0f / (1.0f + expf(-x[i]));
+        break;
+    case PZ_UN_TANH:
+        for (int64_t i = lo; i < hi; i++) y[i] = tanhf(x[i]);
+        break;
+    case PZ_UN_HARD_SIGMOID:
+        for (int64_t i = lo; i < hi; i++) {
+            float v = a * x[i] + b;
+            y[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+        }
+        break;
+    case PZ_UN_HARD_SWISH:
+        for (int64_t i = lo; i < hi; i++) {
+            float h = x[i] / 6.0f + 0.5f;
+            y[i] = x[i] * (h < 0 ? 0 : h > 1 ? 1 : h);
+        }
+        break;
+    case PZ_UN_ELU:
+        for (int64_t i = lo; i < hi; i++) y[i] = x[i] < 0 ? a * expm1f(x[i]) : x[i];
+        break;
+    case PZ_UN_SELU:
+        for (int64_t i = lo; i < hi; i++)
+            y[i] = x[i] <= 0 ? g * (a * expf(x[i]) - a) : g * x[i];
+        break;
+    case PZ_UN_SOFTPLUS:
+        for (int64_t i = lo; i < hi; i++)
+            y[i] = x[i] > 0 ? x[i] + log1pf(expf(-x[i])) : log1pf(expf(x[i]));
+        break;
+    default:
+        for (int64_t i = lo; i < hi; i++) y[i] = (float)unary_f64(p, x[i]);
+        break;
+    }
+}
+
+bool pz_unary_supports(pz_unary_func f, int dtype)
+{
+    if (f < 0 || f >= PZ_UN_COUNT_) return false;
+    if (pz_dtype_is_float(dtype)) return true;
+    return pz_dtype_is_int(dtype) && (f == PZ_UN_RELU || f == PZ_UN_CLIP);
+}
+
+/* Integers: exact compares; CLIP bounds saturate into the type. */
+static void unary_int(const pz_unary_params *p, int dt, const void *x, void *y,
+                      int64_t lo, int64_t hi)
+{
+    bool sgn = pz_dtype_is_signed(dt);
+    /* bounds as the type's values: pz_store_f64 saturates, pz_load_bits reads back */
+    uint64_t lo_b = 0, hi_b = 0;
+    if (p->func == PZ_UN_CLIP) {
+        uint64_t tmp[2];   /* room for one element of any type */
+        pz_store_f64(tmp, dt, 0, ceil(p->alpha));
+        lo_b = pz_load_bits(tmp, dt, 0);
+        pz_store_f64(tmp, dt, 0, floor(p->beta));
+        hi_b = pz_load_bits(tmp, dt, 0);
+    }
+    for (int64_t i = lo; i < hi; i++) {
+        uint64_t v = pz_load_bits(x, dt, i);
+        if (sgn) {
+            int64_t s = (int64_t)v;
+            if (p->func == PZ_UN_RELU) s = s < 0 ? 0 : s;
+            else {
+                s = s < (int64_t)lo_b ? (int64_t)lo_b : s;
+                s = s > (int64_t)hi_b ? (int64_t)hi_b : s;
+            }
+            v = (uint64_t)s;
+        } else if (p->func == PZ_UN_CLIP) {
+            v = v < lo_b ? lo_b : v;
+            v = v > hi_b ? hi_b : v;
+        }
+        pz_store_bits(y, dt, i, v);
+    }
+}
+
+void pz_any_unary__ref(const pz_unary_params *p, int dtype, const void *x, void *y, int64_t n,
+                       int ith, int nth)
+{
+    int64_t lo, hi;
+    pz_split(n, ith, nth, &lo, &hi);
+    if (pz_dtype_is_int(dtype)) {
+        unary_int(p, dtype, x, y, lo, hi);
+        return;
+    }
+    for (int64_t i = lo; i < hi; i++) pz_st(y, dtype, i, unary_f64(p, pz_ld(x, dtype, i)));
+}

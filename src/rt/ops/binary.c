@@ -1,0 +1,60 @@
+/* binary.c - the BINARY layer: A, B broadcast to Y's shape. */
+#include "rt/ops/ops.h"
+
+typedef enum { BIN_F32, BIN_INT, BIN_ANY } bin_path;
+typedef struct {
+    pz_bcast bc;
+    bin_path path;
+} binary_state;
+
+static int binary_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_binary_params *p = l->params;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *y = pz_out(l, 0);
+    char ba[96], bb[96], by[96];
+    if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (p->func < 0 || p->func >= PZ_BIN_COUNT_)
+        return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
+    for (int i = 0; i < 3; i++) {
+        const pz_tensor *t = i == 0 ? a : i == 1 ? b : y;
+        if (!pz_dtype_is_float(t->dtype) && !pz_dtype_is_int(t->dtype))
+            return pz_layer_fail(l, err, n, "%s has type %s", i == 0 ? "A" : i == 1 ? "B" : "Y",
+                                 pz_dtype_name(t->dtype));
+    }
+    binary_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+        return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
+                             pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
+                             pz_shape_str(y, by, sizeof by));
+    bool same = a->dtype == b->dtype && b->dtype == y->dtype;
+    if (same && y->dtype == PZ_F32) st->path = BIN_F32;
+    else if (same && pz_dtype_is_int(y->dtype) && p->act.kind == PZ_ACT_NONE) st->path = BIN_INT;
+    else st->path = BIN_ANY;
+    return 0;
+}
+
+static void binary_run(const pz_layer *l, int ith, int nth)
+{
+    const binary_state *st = l->state;
+    const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
+    switch (st->path) {
+    case BIN_F32:
+        pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+        break;
+    case BIN_INT:
+        pz_int_binary__ref(l->params, y->dtype, &st->bc, a->data, b->data, y->data, ith, nth);
+        break;
+    default:
+        pz_any_binary__ref(l->params, &st->bc, a->dtype, a->data, b->dtype, b->data, y->dtype,
+                           y->data, ith, nth);
+        break;
+    }
+}
+
+const pz_rt_op pz_rt_op_binary = {
+    .name = "BINARY", .params_size = sizeof(pz_binary_params),
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = binary_prepare, .run = binary_run,
+};

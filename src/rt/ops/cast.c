@@ -1,0 +1,24 @@
+/* cast.c - the CAST layer: X to Y's element type. */
+#include "rt/ops/ops.h"
+
+static int cast_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (pz_numel(x) != pz_numel(y))
+        return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
+                             (long long)pz_numel(y));
+    return 0;
+}
+
+static void cast_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    pz_any_cast__ref(x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
+}
+
+const pz_rt_op pz_rt_op_cast = {
+    .name = "CAST", .params_size = 0,
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .prepare = cast_prepare, .run = cast_run,
+};

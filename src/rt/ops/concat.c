@@ -1,0 +1,101 @@
+/* concat.c - the CONCAT and SPLIT layers: along one axis, any element type.
+ * Both see the whole as `outer` rows, each the parts' chunks in order. */
+#include "rt/ops/ops.h"
+
+typedef struct {
+    int64_t outer;
+    size_t row;          /* bytes of one row of the whole */
+    size_t *chunk;       /* bytes of one row of each part */
+} concat_state;
+
+/* Checks the parts against the whole (shapes equal but on the axis, whose
+ * sizes add up) and fills the state. */
+static int concat_plan(pz_layer *l, char *err, size_t n, const pz_tensor *whole,
+                       pz_tensor *const *parts, int nparts, const char *part_name)
+{
+    const pz_axis_params *p = l->params;
+    char bw[96], bp[96];
+    if (whole->rank < 1 || p->axis < 0 || p->axis >= whole->rank)
+        return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, whole->rank);
+    concat_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    st->chunk = calloc((size_t)nparts, sizeof *st->chunk);
+    if (!st->chunk) return pz_layer_fail(l, err, n, "out of memory");
+    size_t es = pz_dtype_size(whole->dtype);
+    int64_t inner = pz_prod(whole->dims + p->axis + 1, whole->rank - p->axis - 1), sum = 0;
+    st->outer = pz_prod(whole->dims, p->axis);
+    for (int i = 0; i < nparts; i++) {
+        const pz_tensor *t = parts[i];
+        if (!t) continue;
+        bool ok = t->dtype == whole->dtype && t->rank == whole->rank;
+        for (int a = 0; ok && a < t->rank; a++)
+            if (a != p->axis && t->dims[a] != whole->dims[a]) ok = false;
+        if (!ok)
+            return pz_layer_fail(l, err, n, "%s %d %s %s does not fit %s along axis %d",
+                                 part_name, i, pz_dtype_name(t->dtype),
+                                 pz_shape_str(t, bp, sizeof bp), pz_shape_str(whole, bw, sizeof bw),
+                                 p->axis);
+        sum += t->dims[p->axis];
+        st->chunk[i] = (size_t)(t->dims[p->axis] * inner) * es;
+    }
+    if (sum != whole->dims[p->axis])
+        return pz_layer_fail(l, err, n, "the %ss add up to %lld along axis %d, expected %lld",
+                             part_name, (long long)sum, p->axis,
+                             (long long)whole->dims[p->axis]);
+    st->row = (size_t)(whole->dims[p->axis] * inner) * es;
+    return 0;
+}
+
+static void concat_release(pz_layer *l)
+{
+    concat_state *st = l->state;
+    if (!st) return;
+    free(st->chunk);
+}
+
+static int concat_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *y = pz_out(l, 0);
+    if (!y) return pz_layer_fail(l, err, n, "needs Y");
+    for (int i = 0; i < l->n_in; i++)
+        if (!l->in[i]) return pz_layer_fail(l, err, n, "input %d is omitted", i);
+    return concat_plan(l, err, n, y, l->in, l->n_in, "input");
+}
+
+static void concat_run(const pz_layer *l, int ith, int nth)
+{
+    const concat_state *st = l->state;
+    pz_any_concat__ref(l->n_in, st->outer, st->chunk, st->row, (const pz_tensor *const *)l->in,
+                       l->out[0]->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_concat = {
+    .name = "CONCAT", .params_size = sizeof(pz_axis_params),
+    .min_in = 1, .max_in = -1, .min_out = 1, .max_out = 1,
+    .prepare = concat_prepare, .run = concat_run, .release = concat_release,
+};
+
+static int split_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *x = pz_in(l, 0);
+    if (!x) return pz_layer_fail(l, err, n, "needs X");
+    /* an omitted output still takes its share of the axis: the compiler
+     * knows its size only through a tensor, so every output is required */
+    for (int i = 0; i < l->n_out; i++)
+        if (!l->out[i]) return pz_layer_fail(l, err, n, "output %d is omitted", i);
+    return concat_plan(l, err, n, x, l->out, l->n_out, "output");
+}
+
+static void split_run(const pz_layer *l, int ith, int nth)
+{
+    const concat_state *st = l->state;
+    pz_any_split__ref(l->n_out, st->outer, st->chunk, st->row, l->in[0]->data,
+                      (const pz_tensor *const *)l->out, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_split = {
+    .name = "SPLIT", .params_size = sizeof(pz_axis_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = -1,
+    .prepare = split_prepare, .run = split_run, .release = concat_release,
+};

@@ -1,0 +1,31 @@
+/* conv_transpose.c - the CONV_TRANSPOSE layer: X, W, B? -> Y. */
+#include "rt/ops/ops.h"
+
+static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *b = pz_in(l, 2), *y = pz_out(l, 0);
+    if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
+    if (pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
+        pz_layer_want_dtype(l, err, n, "W", w, PZ_F32) ||
+        pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
+        (b && pz_layer_want_dtype(l, err, n, "B", b, PZ_F32)))
+        return 1;
+    if (pz_conv_check_geometry(l, err, n, true)) return 1;
+    if (b && pz_numel(b) != y->dims[1])
+        return pz_layer_fail(l, err, n, "B has %lld elements, expected %lld",
+                             (long long)pz_numel(b), (long long)y->dims[1]);
+    return 0;
+}
+
+static void conv_transpose_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *b = pz_in(l, 2);
+    pz_f32_conv_transpose__ref(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
+                               l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_conv_transpose = {
+    .name = "CONV_TRANSPOSE", .params_size = sizeof(pz_conv_params),
+    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
+    .prepare = conv_transpose_prepare, .run = conv_transpose_run,
+};

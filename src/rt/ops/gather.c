@@ -1,0 +1,44 @@
+/* gather.c - the GATHER layer: X, indices -> Y, along one axis, any type. */
+#include "rt/ops/ops.h"
+
+static int gather_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_axis_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *ix = pz_in(l, 1), *y = pz_out(l, 0);
+    char bx[96], bi[96], by[96];
+    if (!x || !ix || !y) return pz_layer_fail(l, err, n, "needs X, indices and Y");
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (ix->dtype != PZ_I32 && ix->dtype != PZ_I64)
+        return pz_layer_fail(l, err, n, "indices have type %s, expected int32 or int64",
+                             pz_dtype_name(ix->dtype));
+    if (x->rank < 1 || p->axis < 0 || p->axis >= x->rank)
+        return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, x->rank);
+    /* Y = X[:axis] + indices.shape + X[axis+1:] */
+    bool ok = y->rank == x->rank - 1 + ix->rank;
+    for (int i = 0; ok && i < y->rank; i++) {
+        int64_t want = i < p->axis ? x->dims[i]
+                     : i < p->axis + ix->rank ? ix->dims[i - p->axis]
+                     : x->dims[i - ix->rank + 1];
+        if (y->dims[i] != want) ok = false;
+    }
+    if (!ok)
+        return pz_layer_fail(l, err, n, "X %s gathered by %s along axis %d is not Y %s",
+                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
+                             p->axis, pz_shape_str(y, by, sizeof by));
+    return 0;
+}
+
+static void gather_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_axis_params *p = l->params;
+    const pz_tensor *x = l->in[0], *ix = l->in[1];
+    pz_any_gather__ref(pz_dtype_size(x->dtype), pz_prod(x->dims, p->axis), x->dims[p->axis],
+                       pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), ix->dtype, ix->data,
+                       pz_numel(ix), x->data, l->out[0]->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_gather = {
+    .name = "GATHER", .params_size = sizeof(pz_axis_params),
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = gather_prepare, .run = gather_run,
+};

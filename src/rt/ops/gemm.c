@@ -1,0 +1,60 @@
+/* gemm.c - the GEMM layer: A, B, C? -> Y = act(alpha * A' B' + beta * C). */
+#include "rt/ops/ops.h"
+
+typedef struct {
+    int64_t M, N, K;
+    int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
+} gemm_state;
+
+static int gemm_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_gemm_params *p = l->params;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *c = pz_in(l, 2), *y = pz_out(l, 0);
+    char ba[96], bb[96], bc[96], by[96];
+    if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (pz_layer_want_dtype(l, err, n, "A", a, PZ_F32) ||
+        pz_layer_want_dtype(l, err, n, "B", b, PZ_F32) ||
+        pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
+        (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)))
+        return 1;
+    if (a->rank != 2 || b->rank != 2 || y->rank != 2)
+        return pz_layer_fail(l, err, n, "A %s, B %s, Y %s: expected matrices",
+                             pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
+                             pz_shape_str(y, by, sizeof by));
+    gemm_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    st->M = p->trans_a ? a->dims[1] : a->dims[0];
+    st->K = p->trans_a ? a->dims[0] : a->dims[1];
+    st->N = p->trans_b ? b->dims[0] : b->dims[1];
+    int64_t kb = p->trans_b ? b->dims[1] : b->dims[0];
+    if (kb != st->K || y->dims[0] != st->M || y->dims[1] != st->N)
+        return pz_layer_fail(l, err, n, "A %s%s, B %s%s, Y %s do not agree",
+                             pz_shape_str(a, ba, sizeof ba), p->trans_a ? " (transposed)" : "",
+                             pz_shape_str(b, bb, sizeof bb), p->trans_b ? " (transposed)" : "",
+                             pz_shape_str(y, by, sizeof by));
+    if (c) {
+        /* C broadcasts unidirectionally to [M, N] */
+        int64_t cm = c->rank == 2 ? c->dims[0] : 1, cn = c->rank >= 1 ? c->dims[c->rank - 1] : 1;
+        if (c->rank > 2 || (cm != 1 && cm != st->M) || (cn != 1 && cn != st->N))
+            return pz_layer_fail(l, err, n, "C %s does not broadcast to Y %s",
+                                 pz_shape_str(c, bc, sizeof bc), pz_shape_str(y, by, sizeof by));
+        st->csm = cm == 1 ? 0 : cn;
+        st->csn = cn == 1 ? 0 : 1;
+    }
+    return 0;
+}
+
+static void gemm_run(const pz_layer *l, int ith, int nth)
+{
+    const gemm_state *st = l->state;
+    const pz_tensor *c = pz_in(l, 2);
+    pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
+                     c ? c->data : NULL, st->csm, st->csn, l->out[0]->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_gemm = {
+    .name = "GEMM", .params_size = sizeof(pz_gemm_params),
+    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
+    .prepare = gemm_prepare, .run = gemm_run,
+};

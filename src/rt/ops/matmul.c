@@ -1,0 +1,61 @@
+/* matmul.c - the MATMUL layer: numpy matmul of A and B. A 1-D A is a row
+ * [1, K], a 1-D B a column [K, 1]; the output's shape (from the compiler)
+ * drops those dims, which does not change its elements' order. */
+#include "rt/ops/ops.h"
+
+static int matmul_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *y = pz_out(l, 0);
+    char ba[96], bb[96], by[96];
+    if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (!pz_dtype_is_float(a->dtype) && !pz_dtype_is_int(a->dtype))
+        return pz_layer_fail(l, err, n, "A has type %s", pz_dtype_name(a->dtype));
+    if (pz_layer_want_dtype(l, err, n, "B", b, a->dtype) ||
+        pz_layer_want_dtype(l, err, n, "Y", y, a->dtype))
+        return 1;
+    if (a->rank < 1 || b->rank < 1)
+        return pz_layer_fail(l, err, n, "A and B must have rank >= 1");
+
+    pz_matmul_shape *s = calloc(1, sizeof *s);
+    if (!s) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = s;
+    s->M = a->rank == 1 ? 1 : a->dims[a->rank - 2];
+    s->K = a->dims[a->rank - 1];
+    s->N = b->rank == 1 ? 1 : b->dims[b->rank - 1];
+    int64_t kb = b->rank == 1 ? b->dims[0] : b->dims[b->rank - 2];
+    /* batch dims: broadcast of A's and B's leading dims, right-aligned */
+    int na = a->rank > 2 ? a->rank - 2 : 0, nb = b->rank > 2 ? b->rank - 2 : 0;
+    s->nb = na > nb ? na : nb;
+    int64_t stride_a = s->M * s->K, stride_b = s->K * s->N;
+    bool ok = kb == s->K;
+    for (int i = s->nb - 1; i >= 0; i--) {
+        int ia = i - (s->nb - na), ib = i - (s->nb - nb);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1) ok = false;
+        s->bdims[i] = da > db ? da : db;
+        s->sa[i] = da == 1 ? 0 : stride_a;
+        s->sb[i] = db == 1 ? 0 : stride_b;
+        stride_a *= da;
+        stride_b *= db;
+    }
+    if (!ok || pz_numel(y) != pz_prod(s->bdims, s->nb) * s->M * s->N)
+        return pz_layer_fail(l, err, n, "A %s and B %s do not multiply into Y %s",
+                             pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
+                             pz_shape_str(y, by, sizeof by));
+    return 0;
+}
+
+static void matmul_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
+    if (a->dtype == PZ_F32)
+        pz_f32_matmul__ref(l->state, a->data, b->data, y->data, ith, nth);
+    else
+        pz_any_matmul__ref(l->state, a->dtype, a->data, b->data, y->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_matmul = {
+    .name = "MATMUL", .params_size = 0,
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = matmul_prepare, .run = matmul_run,
+};

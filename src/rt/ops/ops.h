@@ -1,0 +1,43 @@
+/* ops.h - the runtime's layer kinds, one file each in rt/ops/. */
+#ifndef PZ_RT_OPS_H
+#define PZ_RT_OPS_H
+
+#include "rt/kernels/kernels.h"
+#include "rt/net.h"
+
+/* Input slot i of a layer, NULL when omitted (-1) or beyond n_in. */
+static inline pz_tensor *pz_in(const pz_layer *l, int i)
+{
+    return i < l->n_in ? l->in[i] : NULL;
+}
+static inline pz_tensor *pz_out(const pz_layer *l, int i)
+{
+    return i < l->n_out ? l->out[i] : NULL;
+}
+
+/* conv.c: checks a conv's spatial params against X, W and Y (shared with
+ * CONV_TRANSPOSE, whose W is {C, M/G, k...}). */
+int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose);
+
+extern const pz_rt_op pz_rt_op_conv;
+extern const pz_rt_op pz_rt_op_conv_transpose;
+extern const pz_rt_op pz_rt_op_pool;
+extern const pz_rt_op pz_rt_op_batchnorm;
+extern const pz_rt_op pz_rt_op_unary;
+extern const pz_rt_op pz_rt_op_binary;
+extern const pz_rt_op pz_rt_op_gemm;
+extern const pz_rt_op pz_rt_op_matmul;
+extern const pz_rt_op pz_rt_op_softmax;
+extern const pz_rt_op pz_rt_op_lrn;
+extern const pz_rt_op pz_rt_op_reduce_mean;
+extern const pz_rt_op pz_rt_op_copy;
+extern const pz_rt_op pz_rt_op_transpose;
+extern const pz_rt_op pz_rt_op_concat;
+extern const pz_rt_op pz_rt_op_split;
+extern const pz_rt_op pz_rt_op_slice;
+extern const pz_rt_op pz_rt_op_pad;
+extern const pz_rt_op pz_rt_op_gather;
+extern const pz_rt_op pz_rt_op_cast;
+extern const pz_rt_op pz_rt_op_resize;
+
+#endif

@@ -1,0 +1,57 @@
+/* pad.c - the PAD layer: constant, reflect, edge, wrap; negative pads crop.
+ * Y's shape gives the end pads. */
+#include "rt/ops/ops.h"
+
+typedef struct {
+    int64_t *map[PZ_MAX_RANK];   /* per axis: source index of each output coordinate, -1 = value */
+    uint64_t value[2];           /* the constant, as one element of Y's type */
+} pad_state;
+
+static void pad_release(pz_layer *l)
+{
+    pad_state *st = l->state;
+    if (!st) return;
+    for (int a = 0; a < PZ_MAX_RANK; a++) free(st->map[a]);
+}
+
+static int pad_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_pad_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (y->rank != x->rank)
+        return pz_layer_fail(l, err, n, "X has rank %d, Y %d", x->rank, y->rank);
+    if (p->mode < PZ_PAD_CONSTANT || p->mode > PZ_PAD_WRAP)
+        return pz_layer_fail(l, err, n, "unknown mode %d", (int)p->mode);
+    pad_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    for (int a = 0; a < x->rank; a++) {
+        int64_t end = y->dims[a] - x->dims[a] - p->begin[a];
+        if (p->mode != PZ_PAD_CONSTANT && x->dims[a] - (p->begin[a] < 0 ? -p->begin[a] : 0) -
+                                              (end < 0 ? -end : 0) <= 0 && y->dims[a] > 0)
+            return pz_layer_fail(l, err, n, "axis %d: nothing left to pad from", a);
+        st->map[a] = malloc((size_t)(y->dims[a] > 0 ? y->dims[a] : 1) * sizeof(int64_t));
+        if (!st->map[a]) return pz_layer_fail(l, err, n, "out of memory");
+        pz_pad_map(p->mode, x->dims[a], p->begin[a], y->dims[a], st->map[a]);
+    }
+    if (pz_dtype_is_float(y->dtype) || pz_dtype_is_int(y->dtype) || y->dtype == PZ_BOOL)
+        pz_store_f64(st->value, y->dtype, 0, p->value);
+    return 0;
+}
+
+static void pad_run(const pz_layer *l, int ith, int nth)
+{
+    const pad_state *st = l->state;
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    if (pz_numel(y) == 0) return;
+    pz_any_pad__ref(pz_dtype_size(x->dtype), x->rank, x->dims, y->dims,
+                    (const int64_t *const *)st->map, st->value, x->data, y->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_pad = {
+    .name = "PAD", .params_size = sizeof(pz_pad_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .prepare = pad_prepare, .run = pad_run, .release = pad_release,
+};

@@ -1,0 +1,58 @@
+/* pool.c - the POOL layer: X -> Y, Indices? (max or average, N-d). */
+#include "rt/ops/ops.h"
+
+static int pool_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_pool_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0), *ix = pz_out(l, 1);
+    char bx[96], by[96];
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (p->kind != PZ_POOL_MAX && p->kind != PZ_POOL_AVG)
+        return pz_layer_fail(l, err, n, "unknown pool kind %d", (int)p->kind);
+    if (!pz_dtype_is_float(x->dtype) && !(p->kind == PZ_POOL_MAX && pz_dtype_is_int(x->dtype)))
+        return pz_layer_fail(l, err, n, "X has type %s", pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (p->nsp < 1 || p->nsp > PZ_MAX_SPATIAL || x->rank != 2 + p->nsp || y->rank != x->rank ||
+        y->dims[0] != x->dims[0] || y->dims[1] != x->dims[1])
+        return pz_layer_fail(l, err, n, "X %s, Y %s with %d spatial dims",
+                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(y, by, sizeof by),
+                             p->nsp);
+    for (int j = 0; j < p->nsp; j++) {
+        int64_t k = p->kernel[j], s = p->stride[j], d = p->dilation[j];
+        int64_t span = x->dims[2 + j] + p->pad_begin[j] + p->pad_end[j] - d * (k - 1) - 1;
+        if (k < 1 || s < 1 || d < 1 || p->pad_begin[j] < 0 || p->pad_end[j] < 0 || span < 0)
+            return pz_layer_fail(l, err, n, "spatial dim %d: kernel %lld, stride %lld, "
+                                 "dilation %lld, pads %lld/%lld on %lld", j, (long long)k,
+                                 (long long)s, (long long)d, (long long)p->pad_begin[j],
+                                 (long long)p->pad_end[j], (long long)x->dims[2 + j]);
+        /* floor mode, or ceil mode (at most one more window) */
+        int64_t lo = span / s + 1, hi = (span + s - 1) / s + 1;
+        if (y->dims[2 + j] < lo || y->dims[2 + j] > hi)
+            return pz_layer_fail(l, err, n, "spatial dim %d: Y has %lld, expected %lld..%lld",
+                                 j, (long long)y->dims[2 + j], (long long)lo, (long long)hi);
+    }
+    if (ix) {
+        if (p->kind != PZ_POOL_MAX)
+            return pz_layer_fail(l, err, n, "Indices is for max pooling only");
+        if (pz_layer_want_dtype(l, err, n, "Indices", ix, PZ_I64) ||
+            pz_layer_want_same_shape(l, err, n, "Indices", ix, y))
+            return 1;
+    }
+    return 0;
+}
+
+static void pool_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *x = l->in[0], *y = l->out[0], *ix = pz_out(l, 1);
+    int64_t *idx = ix ? ix->data : NULL;
+    if (x->dtype == PZ_F32)
+        pz_f32_pool__ref(l->params, x->dims, y->dims, x->data, y->data, idx, ith, nth);
+    else
+        pz_any_pool__ref(l->params, x->dtype, x->dims, y->dims, x->data, y->data, idx, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_pool = {
+    .name = "POOL", .params_size = sizeof(pz_pool_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
+    .prepare = pool_prepare, .run = pool_run,
+};

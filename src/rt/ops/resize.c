@@ -1,0 +1,59 @@
+/* resize.c - the RESIZE layer: X -> Y (Y's shape from the compiler; scales
+ * and roi in the params). The per-axis taps are computed at compile time. */
+#include "rt/ops/ops.h"
+
+typedef struct {
+    pz_resize_tap *taps[PZ_MAX_RANK];
+} resize_state;
+
+static void resize_release(pz_layer *l)
+{
+    resize_state *st = l->state;
+    if (!st) return;
+    for (int a = 0; a < PZ_MAX_RANK; a++) free(st->taps[a]);
+}
+
+static int resize_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_resize_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (!pz_dtype_is_float(x->dtype) && !pz_dtype_is_int(x->dtype))
+        return pz_layer_fail(l, err, n, "X has type %s", pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (y->rank != x->rank || x->rank < 1)
+        return pz_layer_fail(l, err, n, "X has rank %d, Y %d", x->rank, y->rank);
+    if (p->mode < PZ_RESIZE_NEAREST || p->mode > PZ_RESIZE_CUBIC ||
+        p->coord < PZ_CT_HALF_PIXEL || p->coord > PZ_CT_HALF_PIXEL_SYMMETRIC ||
+        p->nearest < PZ_NEAREST_ROUND_PREFER_FLOOR || p->nearest > PZ_NEAREST_CEIL)
+        return pz_layer_fail(l, err, n, "mode %d, coordinate mode %d, nearest mode %d",
+                             (int)p->mode, (int)p->coord, (int)p->nearest);
+    resize_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    for (int a = 0; a < x->rank; a++) {
+        if (x->dims[a] < 1 && y->dims[a] > 0)
+            return pz_layer_fail(l, err, n, "axis %d: resizing an empty axis", a);
+        if (!(p->scale[a] > 0))
+            return pz_layer_fail(l, err, n, "axis %d: scale %g", a, (double)p->scale[a]);
+        st->taps[a] = calloc((size_t)(y->dims[a] > 0 ? y->dims[a] : 1), sizeof(pz_resize_tap));
+        if (!st->taps[a]) return pz_layer_fail(l, err, n, "out of memory");
+        pz_resize_taps(p, a, x->dims[a], y->dims[a], st->taps[a]);
+    }
+    return 0;
+}
+
+static void resize_run(const pz_layer *l, int ith, int nth)
+{
+    const resize_state *st = l->state;
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    if (pz_numel(y) == 0) return;
+    pz_any_resize__ref(l->params, x->dtype, x->rank, x->dims, y->dims,
+                       (const pz_resize_tap *const *)st->taps, x->data, y->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_resize = {
+    .name = "RESIZE", .params_size = sizeof(pz_resize_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .prepare = resize_prepare, .run = resize_run, .release = resize_release,
+};

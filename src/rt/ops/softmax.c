@@ -1,0 +1,55 @@
+/* softmax.c - the SOFTMAX layer (Softmax and LogSoftmax). */
+#include "rt/ops/ops.h"
+
+typedef struct {
+    int64_t outer, n, inner;   /* vectors of n elements, inner apart */
+} softmax_state;
+
+static int softmax_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_softmax_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (!pz_dtype_is_float(x->dtype))
+        return pz_layer_fail(l, err, n, "X has type %s", pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x))
+        return 1;
+    int rank = x->rank > 0 ? x->rank : 1;
+    if (p->axis < 0 || p->axis >= rank)
+        return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, x->rank);
+    softmax_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    if (x->rank == 0) {
+        st->outer = st->n = st->inner = 1;
+    } else if (p->coerce_2d) {
+        /* opset < 13: [prod(dims < axis), prod(dims >= axis)] */
+        st->outer = pz_prod(x->dims, p->axis);
+        st->n = pz_prod(x->dims + p->axis, x->rank - p->axis);
+        st->inner = 1;
+    } else {
+        st->outer = pz_prod(x->dims, p->axis);
+        st->n = x->dims[p->axis];
+        st->inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1);
+    }
+    return 0;
+}
+
+static void softmax_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_softmax_params *p = l->params;
+    const softmax_state *st = l->state;
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    if (x->dtype == PZ_F32)
+        pz_f32_softmax__ref(p->log, st->outer, st->n, st->inner, x->data, y->data, ith, nth);
+    else
+        pz_any_softmax__ref(p->log, x->dtype, st->outer, st->n, st->inner, x->data, y->data,
+                            ith, nth);
+}
+
+const pz_rt_op pz_rt_op_softmax = {
+    .name = "SOFTMAX", .params_size = sizeof(pz_softmax_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .prepare = softmax_prepare, .run = softmax_run,
+};

@@ -1,0 +1,32 @@
+/* unary.c - the UNARY layer: element-wise activation functions. */
+#include "rt/ops/ops.h"
+
+static int unary_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_unary_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
+    if (!pz_unary_supports(p->func, x->dtype))
+        return pz_layer_fail(l, err, n, "function %d on type %s is not supported",
+                             (int)p->func, pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (pz_numel(x) != pz_numel(y))
+        return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
+                             (long long)pz_numel(y));
+    return 0;
+}
+
+static void unary_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    if (x->dtype == PZ_F32)
+        pz_f32_unary__ref(l->params, x->data, y->data, pz_numel(x), ith, nth);
+    else
+        pz_any_unary__ref(l->params, x->dtype, x->data, y->data, pz_numel(x), ith, nth);
+}
+
+const pz_rt_op pz_rt_op_unary = {
+    .name = "UNARY", .params_size = sizeof(pz_unary_params),
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .prepare = unary_prepare, .run = unary_run,
+};

@@ -1,0 +1,235 @@
+/* pool.c - the thread pool: pinned workers, fork-join.
+ *
+ * Worker 0 is the caller; workers 1..n-1 are threads pinned to the allowed
+ * CPUs (worker i to the (i % ncpu)-th CPU of the process's affinity mask, so
+ * on an idle machine the caller keeps CPU 0 to itself).
+ *
+ * Fork: the caller writes the job (fn, ctx, nth), sets `pending` to nth-1,
+ * then bumps each participating worker's own `go` word (one cache line per
+ * worker). Workers that do not take part are not woken at all.
+ * Join: each worker runs its share and decrements `pending`; the caller, after
+ * its own share, waits for 0.
+ * Waiting spins on the atomic for a while (PZ_SPIN_US microseconds, default
+ * 200: between the layers of a net a worker is back at work well within that)
+ * and then sleeps on a futex. A sleeper announces itself in a flag that the
+ * other side reads after its own update (both seq_cst), so no wake is lost.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt/net.h"
+
+typedef struct {
+    _Alignas(PZ_ALIGN) _Atomic uint32_t go;   /* bumped once per job for this worker */
+    _Atomic uint32_t sleeping;                 /* the worker is (about to be) in futex_wait */
+    pz_pool *pool;
+    int id;
+    pthread_t thread;
+    bool started;
+} pz_worker;
+
+struct pz_pool {
+    int n;
+    pz_worker *w;                 /* w[1..n-1]; w[0] is unused (the caller) */
+    /* the current job, written by the caller before it bumps `go` */
+    pz_task_fn fn;
+    void *ctx;
+    int nth;
+    _Alignas(PZ_ALIGN) _Atomic uint32_t pending;   /* workers of the job still running */
+    _Atomic uint32_t caller_sleeping;
+    _Atomic int stop;
+    int64_t spin_ns;              /* how long to spin before sleeping */
+    int ncpu;
+    int cpus[1024];               /* the allowed CPUs, in order */
+};
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *addr)
+{
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Waits until *word != old (spin, then sleep); returns the new value. */
+static uint32_t wait_while_equal(_Atomic uint32_t *word, uint32_t old, _Atomic uint32_t *sleeping,
+                                 int64_t spin_ns)
+{
+    uint32_t v;
+    if (spin_ns > 0) {
+        int64_t deadline = 0;
+        for (unsigned i = 0;; i++) {
+            v = atomic_load_explicit(word, memory_order_acquire);
+            if (v != old) return v;
+            cpu_relax();
+            if ((i & 255) == 255) {   /* read the clock now and then only */
+                int64_t t = now_ns();
+                if (!deadline) deadline = t + spin_ns;
+                else if (t > deadline) break;
+            }
+        }
+    }
+    for (;;) {
+        atomic_store(sleeping, 1);
+        v = atomic_load(word);
+        if (v != old) break;
+        futex_wait(word, old);
+        v = atomic_load(word);
+        if (v != old) break;
+    }
+    atomic_store(sleeping, 0);
+    return v;
+}
+
+static void *worker_main(void *arg)
+{
+    pz_worker *w = arg;
+    pz_pool *p = w->pool;
+    uint32_t seen = 0;   /* go starts at 0 and is bumped only after the thread exists */
+    for (;;) {
+        seen = wait_while_equal(&w->go, seen, &w->sleeping, p->spin_ns);
+        if (atomic_load_explicit(&p->stop, memory_order_acquire)) break;
+        p->fn(p->ctx, w->id, p->nth);
+        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping))
+            futex_wake(&p->pending);
+    }
+    return NULL;
+}
+
+static void pin_thread(pthread_t t, int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(t, sizeof set, &set);   /* best effort: unpinned still works */
+}
+
+pz_pool *pz_pool_new(int nthreads)
+{
+    if (nthreads < 1) nthreads = 1;
+    pz_pool *p = NULL;
+    if (posix_memalign((void **)&p, PZ_ALIGN, sizeof *p)) return NULL;
+    memset(p, 0, sizeof *p);
+    p->n = nthreads;
+
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE && p->ncpu < (int)PZ_RT_LEN(p->cpus); c++)
+            if (CPU_ISSET(c, &set)) p->cpus[p->ncpu++] = c;
+    }
+    if (p->ncpu == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        p->ncpu = n > 0 ? (int)(n < 1024 ? n : 1024) : 1;
+        for (int c = 0; c < p->ncpu; c++) p->cpus[c] = c;
+    }
+
+    /* Spinning is what makes fork-join fast, but with more workers than CPUs
+     * a spinner steals the time of the thread it waits for. */
+    const char *env = getenv("PZ_SPIN_US");
+    p->spin_ns = (env ? atoll(env) : 200) * 1000;
+    if (p->n > p->ncpu) p->spin_ns = 0;
+    const char *pin_env = getenv("PZ_PIN");
+    bool pin = !(pin_env && pin_env[0] == '0');
+
+    if (p->n > 1) {
+        if (posix_memalign((void **)&p->w, PZ_ALIGN, sizeof(pz_worker) * (size_t)p->n)) {
+            free(p);
+            return NULL;
+        }
+        memset(p->w, 0, sizeof(pz_worker) * (size_t)p->n);
+        for (int i = 1; i < p->n; i++) {
+            pz_worker *w = &p->w[i];
+            w->pool = p;
+            w->id = i;
+            if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+                p->n = i;   /* run with the workers we have */
+                break;
+            }
+            w->started = true;
+            if (pin) pin_thread(w->thread, p->cpus[i % p->ncpu]);
+        }
+    }
+    return p;
+}
+
+void pz_pool_free(pz_pool *p)
+{
+    if (!p) return;
+    atomic_store(&p->stop, 1);
+    for (int i = 1; i < p->n; i++) {
+        atomic_fetch_add(&p->w[i].go, 1);
+        futex_wake(&p->w[i].go);
+    }
+    for (int i = 1; i < p->n; i++)
+        if (p->w[i].started) pthread_join(p->w[i].thread, NULL);
+    free(p->w);
+    free(p);
+}
+
+int pz_pool_size(const pz_pool *p)
+{
+    return p ? p->n : 1;
+}
+
+void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx)
+{
+    if (!p || nth > p->n) nth = p ? p->n : 1;
+    if (nth <= 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    p->fn = fn;
+    p->ctx = ctx;
+    p->nth = nth;
+    atomic_store_explicit(&p->pending, (uint32_t)(nth - 1), memory_order_relaxed);
+    for (int i = 1; i < nth; i++) {
+        pz_worker *w = &p->w[i];
+        atomic_fetch_add(&w->go, 1);   /* seq_cst: publishes the job, then reads `sleeping` */
+        if (atomic_load(&w->sleeping)) futex_wake(&w->go);
+    }
+    fn(ctx, 0, nth);
+    /* join: spin, then sleep on `pending` */
+    uint32_t v = atomic_load_explicit(&p->pending, memory_order_acquire);
+    int64_t deadline = 0;
+    for (unsigned i = 0; v != 0; i++) {
+        cpu_relax();
+        v = atomic_load_explicit(&p->pending, memory_order_acquire);
+        if (v == 0 || (i & 255) != 255) continue;
+        int64_t t = now_ns();
+        if (!deadline) { deadline = t + p->spin_ns; continue; }
+        if (t <= deadline) continue;
+        atomic_store(&p->caller_sleeping, 1);
+        v = atomic_load(&p->pending);
+        if (v != 0) futex_wait(&p->pending, v);
+        atomic_store(&p->caller_sleeping, 0);
+        v = atomic_load_explicit(&p->pending, memory_order_acquire);
+    }
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# run.sh BUILD_DIR - the whole test suite against one build (build/ or, under
+# ASan+UBSan, build-san/). `make test` and `make test-san` run it.
+#
+#   1. every unit test binary BUILD_DIR/tests/* (a binary whose last output
+#      line says "N passed, N failed" counts that many; others count 1 by
+#      their exit code);
+#   2. shape and type conformance over the ONNX backend test data
+#      (tests/unit/onnx_shapes.c) in ../shared/onnx-tests, beside the repo
+#      checkout, or $PZ_ONNX_TESTS;
+#   3. the malformed-model corpus (tests/errors/run_errors.sh);
+#   4. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS).
+# Any sanitizer report in a part's stderr fails that part. Ends with the line
+# `N passed, N failed`; exits non-zero on any failure.
+set -u
+
+B=${1:?usage: tests/run.sh BUILD_DIR}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ONNX_TESTS=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}
+MODELS=${PZ_MODELS:-$ROOT/models}
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+
+total_pass=0
+total_fail=0
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# part LABEL CMD...: runs CMD, shows its output, and adds the counts of its
+# last "N passed, N failed" line (or 1 by its exit code when there is none).
+part() {
+    label=$1
+    shift
+    echo "== $label"
+    "$@" >"$out" 2>"$err"
+    rc=$?
+    cat "$out"
+    if [ -s "$err" ]; then
+        # sanitizer reports are long: show the start
+        head -n 60 "$err" >&2
+    fi
+    line=$(grep -E '([0-9]+) passed, ([0-9]+) failed' "$out" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(printf '%s\n' "$line" | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^passed/) print $(i - 1) }')
+        f=$(printf '%s\n' "$line" | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^failed/) print $(i - 1) }')
+    elif [ "$rc" -eq 0 ]; then
+        p=1 f=0
+    else
+        p=0 f=1
+    fi
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "FAIL $label: exit code $rc without a failure counted"
+        f=1
+    fi
+    if grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$err"; then
+        echo "FAIL $label: sanitizer or internal-error report on stderr"
+        f=$((f + 1))
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+if [ ! -x "$B/paleozoic" ]; then
+    echo "tests/run.sh: $B/paleozoic is not built (make, or make SAN=1)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+for t in "$B"/tests/*; do
+    if [ ! -f "$t" ] || [ ! -x "$t" ]; then continue; fi
+    case "$(basename "$t")" in
+    onnx_shapes) continue ;;  # needs the test data: below
+    esac
+    part "unit $(basename "$t")" "$t"
+done
+
+if [ -d "$ONNX_TESTS/node" ]; then
+    roots=""
+    for r in node pytorch-converted pytorch-operator simple; do
+        [ -d "$ONNX_TESTS/$r" ] && roots="$roots $ONNX_TESTS/$r"
+    done
+    # shellcheck disable=SC2086
+    part "shapes (ONNX backend test data: $ONNX_TESTS)" "$B/tests/onnx_shapes" $roots
+else
+    echo "== shapes: SKIPPED: no ONNX backend test data at $ONNX_TESTS (set PZ_ONNX_TESTS)"
+fi
+
+part "errors (malformed models)" "$ROOT/tests/errors/run_errors.sh" "$B"
+part "models (torchvision)" "$ROOT/tests/models.sh" "$B" "$MODELS"
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

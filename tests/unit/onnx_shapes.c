@@ -1,0 +1,517 @@
+/* onnx_shapes.c - shape and type conformance over the ONNX backend test data.
+ *
+ *   onnx_shapes [-v] [--no-fork] ROOT...
+ *
+ * Each ROOT is a folder of cases (../shared/onnx-tests/node, ...) or one case.
+ * A case is CASE/model.onnx with CASE/test_data_set_0/input_<i>.pb and
+ * output_<i>.pb, matched to the graph's (non-initializer) inputs and outputs
+ * by position. For each case the model is loaded the way the compiler loads
+ * it ahead of time:
+ *   - integer and bool inputs are bound as compile-time constants (they are
+ *     shapes, axes, indices: an AOT compiler needs them known);
+ *   - every other input gets the test data's shape, which binds symbolic dims;
+ * and the inferred dtype and shape of each graph output is compared with the
+ * expected tensor. Outcomes:
+ *   PASS         loaded, every output's dtype and shape equal
+ *   skipped      the loader said PZ_ERR_UNSUPPORTED ("unsupported op X", a
+ *                string input, ...), or the expected output is not a tensor
+ *   FAIL         any other load error, a dtype or shape that differs, or a
+ *                crash, a timeout or a sanitizer report in the case
+ * Each case runs in a forked child (a crash in one op does not hide the rest;
+ * under ASan/LSan each child's exit checks that the case freed everything).
+ * Prints one line per FAIL, the skipped cases counted by op or reason, and
+ * finally `shapes: P passed, F failed, S skipped`. Exit 1 on any FAIL.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "front/onnx_load.h"
+#include "onnx.pb-c.h"
+
+#define MAX_IO 64
+#define PZ_PATH 4096
+#define CASE_TIMEOUT_S 60
+
+typedef enum { R_PASS, R_SKIP, R_FAIL } result_kind;
+
+typedef struct {
+    result_kind kind;
+    char key[160];   /* skipped: the op name or the reason, for the summary */
+    char msg[1200];
+} result;
+
+static int verbose;
+
+static void set_result(result *r, result_kind kind, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void set_result(result *r, result_kind kind, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    r->kind = kind;
+    snprintf(r->key, sizeof r->key, "%s", key ? key : "");
+    va_start(ap, fmt);
+    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* out = a "/" b; -1 if it does not fit. */
+static int join(char *out, size_t size, const char *a, const char *b)
+{
+    size_t la = strlen(a);
+    while (la > 1 && a[la - 1] == '/') la--;
+    int n = snprintf(out, size, "%.*s/%s", (int)la, a, b);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            buf = pz_xrealloc(buf, cap);
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        if (!r) break;
+        n += r;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static const char *type_kind(const Onnx__TypeProto *t)
+{
+    if (!t) return "untyped";
+    switch (t->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: return "tensor";
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return "sequence";
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: return "map";
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return "optional";
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: return "sparse tensor";
+    default: return "unknown type";
+    }
+}
+
+/* What the harness needs from the model: the kinds of the graph's inputs
+ * (those that are not initializers) and outputs, in order. */
+typedef struct {
+    int n_in, n_out;
+    char *in_name[MAX_IO];
+    const char *in_kind[MAX_IO];
+    const char *out_kind[MAX_IO];
+} model_io;
+
+static int read_model_io(const char *path, model_io *io)
+{
+    memset(io, 0, sizeof *io);
+    size_t len = 0;
+    uint8_t *buf = slurp(path, &len);
+    if (!buf) return -1;
+    Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
+    free(buf);
+    if (!m) return -1;
+    const Onnx__GraphProto *gp = m->graph;
+    for (size_t i = 0; gp && i < gp->n_input && io->n_in < MAX_IO; i++) {
+        const char *name = gp->input[i]->name ? gp->input[i]->name : "";
+        int init = 0;
+        for (size_t k = 0; k < gp->n_initializer && !init; k++)
+            init = gp->initializer[k]->name && !strcmp(gp->initializer[k]->name, name);
+        if (init) continue;
+        io->in_name[io->n_in] = pz_xstrdup(name);
+        io->in_kind[io->n_in++] = type_kind(gp->input[i]->type);
+    }
+    for (size_t i = 0; gp && i < gp->n_output && io->n_out < MAX_IO; i++)
+        io->out_kind[io->n_out++] = type_kind(gp->output[i]->type);
+    onnx__model_proto__free_unpacked(m, NULL);
+    return 0;
+}
+
+static void model_io_free(model_io *io)
+{
+    for (int i = 0; i < io->n_in; i++) free(io->in_name[i]);
+}
+
+/* The summary key of an unsupported-feature message: the op of "unsupported
+ * op X ...", otherwise the message with quoted names blanked out. */
+static void unsupported_key(const char *msg, char *key, size_t size)
+{
+    const char *p = strstr(msg, "unsupported op ");
+    if (p) {
+        p += strlen("unsupported op ");
+        size_t n = strcspn(p, " \t,;:");
+        snprintf(key, size, "op %.*s", (int)n, p);
+        return;
+    }
+    size_t k = 0;
+    /* node "NAME" (Op): ...  ->  op Op: ... */
+    if (!strncmp(msg, "node \"", 6) && (p = strstr(msg + 6, "\" (")) != NULL) {
+        size_t n = strcspn(p + 3, ")");
+        if (p[3 + n] == ')') {
+            k = (size_t)snprintf(key, size, "op %.*s", (int)n, p + 3);
+            if (k >= size) k = size - 1;
+            msg = p + 3 + n + 1;
+        }
+    }
+    int quoted = 0;
+    for (; *msg && k + 2 < size; msg++) {
+        if (*msg == '"') {
+            if (!quoted) key[k++] = '*';
+            quoted = !quoted;
+        } else if (!quoted) {
+            key[k++] = *msg;
+        }
+    }
+    key[k] = 0;
+    if (k > 100) strcpy(key + 97, "...");
+}
+
+static int dtype_is_intlike(int dt)
+{
+    return ir_dtype_is_int(dt) || dt == IR_BOOL;
+}
+
+static void run_case(const char *dir, result *r)
+{
+    char path[PZ_PATH + 64], model[PZ_PATH + 64];
+    model_io io;
+    ir_tensor in_t[MAX_IO];
+    onnx_shape_binding shapes[MAX_IO];
+    onnx_value_binding values[MAX_IO];
+    int n_shapes = 0, n_values = 0, n_read = 0;
+    ir_graph *g = NULL;
+    pz_err err = {0};
+
+    memset(in_t, 0, sizeof in_t);
+    snprintf(model, sizeof model, "%s/model.onnx", dir);
+    if (read_model_io(model, &io)) {
+        /* Let the loader say what is wrong with it. */
+        memset(&io, 0, sizeof io);
+    }
+
+    for (int i = 0; i < io.n_in; i++) {
+        snprintf(path, sizeof path, "%s/test_data_set_0/input_%d.pb", dir, i);
+        if (!is_file(path)) break;
+        if (strcmp(io.in_kind[i], "tensor")) continue; /* the loader refuses it */
+        pz_err rerr = {0};
+        ir_tensor *t = &in_t[n_read];
+        if (onnx_read_tensor_file(path, t, NULL, &rerr)) {
+            if (rerr.code == PZ_ERR_UNSUPPORTED) continue; /* e.g. strings: the loader refuses them */
+            set_result(r, R_FAIL, NULL, "cannot read test input %d: %s", i, rerr.msg);
+            goto done;
+        }
+        n_read++;
+        if (dtype_is_intlike(t->dtype)) {
+            values[n_values].name = io.in_name[i];
+            values[n_values++].value = t;
+        } else {
+            shapes[n_shapes].name = io.in_name[i];
+            shapes[n_shapes].rank = t->rank;
+            memcpy(shapes[n_shapes].dims, t->dims, sizeof t->dims);
+            n_shapes++;
+        }
+    }
+
+    onnx_load_opts opts = {.shapes = shapes, .n_shapes = n_shapes, .values = values,
+                           .n_values = n_values};
+    if (onnx_load_file(model, &opts, &g, &err)) {
+        if (g) {
+            set_result(r, R_FAIL, NULL, "onnx_load_file failed but returned a graph");
+            goto done;
+        }
+        if (err.code == PZ_ERR_UNSUPPORTED) {
+            char key[160];
+            unsupported_key(err.msg, key, sizeof key);
+            set_result(r, R_SKIP, key, "%s", err.msg);
+        } else {
+            set_result(r, R_FAIL, NULL, "load failed (%s): %s",
+                       err.code == PZ_ERR_INPUT ? "input error" : "internal error", err.msg);
+        }
+        goto done;
+    }
+    if (g->n_outputs != io.n_out) {
+        set_result(r, R_FAIL, NULL, "the graph has %d outputs, the model declares %d",
+                   g->n_outputs, io.n_out);
+        goto done;
+    }
+    int compared = 0;
+    for (int i = 0; i < g->n_outputs; i++) {
+        snprintf(path, sizeof path, "%s/test_data_set_0/output_%d.pb", dir, i);
+        if (!is_file(path)) break;
+        if (strcmp(io.out_kind[i], "tensor") && strcmp(io.out_kind[i], "untyped")) {
+            char key[160];
+            snprintf(key, sizeof key, "expected output is a %s", io.out_kind[i]);
+            set_result(r, R_SKIP, key, "expected output %d is a %s, not a tensor", i, io.out_kind[i]);
+            goto done;
+        }
+        ir_tensor want;
+        pz_err rerr = {0};
+        if (onnx_read_tensor_file(path, &want, NULL, &rerr)) {
+            if (rerr.code == PZ_ERR_UNSUPPORTED) {
+                set_result(r, R_SKIP, "expected output of unsupported type",
+                           "expected output %d: %s", i, rerr.msg);
+            } else {
+                set_result(r, R_SKIP, "expected output is not a TensorProto",
+                           "expected output %d: %s", i, rerr.msg);
+            }
+            goto done;
+        }
+        const ir_value *v = &g->values[g->outputs[i]];
+        char a[160], b[160];
+        int same = v->t.dtype == want.dtype && v->t.rank == want.rank;
+        for (int d = 0; same && d < want.rank; d++) same = v->t.dims[d] == want.dims[d];
+        if (!same) {
+            set_result(r, R_FAIL, NULL, "output %d \"%s\": inferred %s %s, expected %s %s", i,
+                       v->name, ir_dtype_name(v->t.dtype), ir_shape_str(&v->t, a, sizeof a),
+                       ir_dtype_name(want.dtype), ir_shape_str(&want, b, sizeof b));
+            ir_tensor_free_data(&want);
+            goto done;
+        }
+        ir_tensor_free_data(&want);
+        compared++;
+    }
+    if (!compared) set_result(r, R_FAIL, NULL, "no expected output to compare with");
+    else set_result(r, R_PASS, NULL, "%d outputs", compared);
+
+done:
+    ir_graph_free(g);
+    for (int i = 0; i < n_read; i++) ir_tensor_free_data(&in_t[i]);
+    model_io_free(&io);
+}
+
+/* Runs one case in a child; its result comes back through a pipe. */
+static void run_case_forked(const char *dir, result *r)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        set_result(r, R_FAIL, NULL, "pipe: %s", strerror(errno));
+        return;
+    }
+    /* the child's stderr goes to a file: its first line explains a crash */
+    FILE *ef = tmpfile();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        set_result(r, R_FAIL, NULL, "fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        if (ef) fclose(ef);
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (ef) dup2(fileno(ef), 2);
+        alarm(CASE_TIMEOUT_S);
+        result cr;
+        memset(&cr, 0, sizeof cr);
+        run_case(dir, &cr);
+        const char *p = (const char *)&cr;
+        for (size_t done = 0; done < sizeof cr;) {
+            ssize_t w = write(fds[1], p + done, sizeof cr - done);
+            if (w <= 0) _exit(3);
+            done += (size_t)w;
+        }
+        close(fds[1]);
+        exit(0); /* exit, not _exit: LeakSanitizer checks at exit */
+    }
+    close(fds[1]);
+    result cr;
+    size_t got = 0;
+    while (got < sizeof cr) {
+        ssize_t n = read(fds[0], (char *)&cr + got, sizeof cr - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    char first[300] = "";
+    if (ef) {
+        /* pass the child's stderr on (run.sh looks for sanitizer reports) */
+        char buf[4096];
+        size_t n;
+        rewind(ef);
+        while ((n = fread(buf, 1, sizeof buf, ef)) > 0) fwrite(buf, 1, n, stderr);
+        /* the line that says what happened: a sanitizer's "ERROR:" or
+         * "runtime error:" line, else the first non-blank one */
+        rewind(ef);
+        char line[300];
+        while (fgets(line, sizeof line, ef)) {
+            line[strcspn(line, "\n")] = 0;
+            int key = strstr(line, "ERROR:") || strstr(line, "runtime error:");
+            if (key || (!first[0] && line[0] && strspn(line, "=") != strlen(line)))
+                snprintf(first, sizeof first, "%s", line);
+            if (key) break;
+        }
+        fclose(ef);
+    }
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        set_result(r, R_FAIL, NULL, "crashed: signal %d (%s)%s%s%s", sig, strsignal(sig),
+                   sig == SIGALRM ? ", timed out" : "", first[0] ? ": " : "", first);
+    } else if (got != sizeof cr) {
+        set_result(r, R_FAIL, NULL, "exited with status %d before reporting a result: %s",
+                   WEXITSTATUS(status), first[0] ? first : "(nothing on stderr)");
+    } else if (WEXITSTATUS(status) != 0) {
+        *r = cr;
+        set_result(r, R_FAIL, NULL, "exited with status %d after its result (%s): %s",
+                   WEXITSTATUS(status), cr.kind == R_PASS ? "pass" : cr.msg,
+                   first[0] ? first : "(nothing on stderr)");
+    } else {
+        *r = cr;
+    }
+}
+
+/* ---- tallies ------------------------------------------------------------ */
+
+typedef struct {
+    char key[160];
+    int count;
+    char example[512];
+} tally;
+
+static tally *tallies;
+static int n_tallies, cap_tallies;
+
+static void tally_add(const char *key, const char *example)
+{
+    for (int i = 0; i < n_tallies; i++)
+        if (!strcmp(tallies[i].key, key)) {
+            tallies[i].count++;
+            return;
+        }
+    if (n_tallies == cap_tallies) {
+        cap_tallies = cap_tallies ? 2 * cap_tallies : 64;
+        tallies = pz_xrealloc(tallies, (size_t)cap_tallies * sizeof *tallies);
+    }
+    tally *t = &tallies[n_tallies++];
+    snprintf(t->key, sizeof t->key, "%s", key);
+    if ((size_t)snprintf(t->example, sizeof t->example, "%s", example) >= sizeof t->example)
+        strcpy(t->example + sizeof t->example - 4, "...");
+    t->count = 1;
+}
+
+static int tally_cmp(const void *a, const void *b)
+{
+    const tally *x = a, *y = b;
+    if (x->count != y->count) return y->count - x->count;
+    return strcmp(x->key, y->key);
+}
+
+static int dir_filter(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+int main(int argc, char **argv)
+{
+    int use_fork = 1, n_roots = 0;
+    int passed = 0, failed = 0, skipped = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (!strcmp(argv[i], "--no-fork")) use_fork = 0;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: onnx_shapes [-v] [--no-fork] ROOT...\n");
+            return 2;
+        } else n_roots++;
+    }
+    if (!n_roots) {
+        fprintf(stderr, "usage: onnx_shapes [-v] [--no-fork] ROOT...\n");
+        return 2;
+    }
+    for (int a = 1; a < argc; a++) {
+        if (argv[a][0] == '-') continue;
+        const char *root = argv[a];
+        char path[PZ_PATH];
+        struct dirent **list = NULL;
+        int n;
+        if (join(path, sizeof path, root, "model.onnx") == 0 && is_file(path)) {
+            /* one case given directly */
+            n = 1;
+            list = NULL;
+        } else {
+            n = scandir(root, &list, dir_filter, alphasort);
+            if (n < 0) {
+                fprintf(stdout, "FAIL %s: cannot read the folder: %s\n", root, strerror(errno));
+                failed++;
+                continue;
+            }
+        }
+        /* cases are labelled ROOTNAME/CASE: "node/test_add" */
+        char base[256];
+        {
+            size_t e = strlen(root);
+            while (e > 1 && root[e - 1] == '/') e--;
+            size_t s = e;
+            while (s > 0 && root[s - 1] != '/') s--;
+            snprintf(base, sizeof base, "%.*s", (int)(e - s), root + s);
+        }
+        for (int i = 0; i < n; i++) {
+            char dir[PZ_PATH], label[PZ_PATH];
+            if (list) {
+                int bad = join(dir, sizeof dir, root, list[i]->d_name) ||
+                          join(label, sizeof label, base, list[i]->d_name) ||
+                          join(path, sizeof path, dir, "model.onnx");
+                free(list[i]);
+                if (bad || !is_dir(dir) || !is_file(path)) continue;
+            } else {
+                snprintf(dir, sizeof dir, "%s", root);
+                snprintf(label, sizeof label, "%s", root);
+            }
+            result r;
+            memset(&r, 0, sizeof r);
+            if (use_fork) run_case_forked(dir, &r);
+            else run_case(dir, &r);
+            switch (r.kind) {
+            case R_PASS:
+                passed++;
+                if (verbose) printf("pass %s\n", label);
+                break;
+            case R_SKIP:
+                skipped++;
+                tally_add(r.key, label);
+                if (verbose) printf("skip %s: %s\n", label, r.msg);
+                break;
+            case R_FAIL:
+                failed++;
+                printf("FAIL %s: %s\n", label, r.msg);
+                break;
+            }
+            fflush(stdout);
+        }
+        free(list);
+    }
+    if (n_tallies) {
+        qsort(tallies, (size_t)n_tallies, sizeof *tallies, tally_cmp);
+        printf("skipped (unsupported), by op or reason:\n");
+        for (int i = 0; i < n_tallies; i++)
+            printf("  %5d  %s  (e.g. %s)\n", tallies[i].count, tallies[i].key, tallies[i].example);
+    }
+    free(tallies);
+    printf("shapes: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    return failed ? 1 : 0;
+}
