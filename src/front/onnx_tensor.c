@@ -48,8 +48,9 @@ static pz_status external_path(const char *what, const char *model_dir, const ch
     return PZ_OK;
 }
 
+/* Checks the location, the file and the range, then allocates *dst and reads. */
 static pz_status read_external(const Onnx__TensorProto *tp, const char *what,
-                               const char *model_dir, void *dst, size_t nbytes, pz_err *err)
+                               const char *model_dir, void **out, size_t nbytes, pz_err *err)
 {
     const char *location = NULL;
     int64_t offset = 0, length = -1;
@@ -91,8 +92,10 @@ static pz_status read_external(const Onnx__TensorProto *tp, const char *what,
                     (long long)st.st_size, nbytes, (long long)offset);
         goto out;
     }
+    char *dst = pz_xmalloc(nbytes ? nbytes : 1);
+    *out = dst;
     for (size_t done = 0; done < nbytes;) {
-        ssize_t r = pread(fd, (char *)dst + done, nbytes - done, (off_t)(offset + (int64_t)done));
+        ssize_t r = pread(fd, dst + done, nbytes - done, (off_t)(offset + (int64_t)done));
         if (r <= 0) {
             s = pz_fail(err, PZ_ERR_INPUT, "%s: reading external data \"%s\" failed", what, path);
             goto out;
@@ -125,9 +128,8 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
     int dt = tp->data_type;
 
     if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
-        out->data = pz_xmalloc(nbytes);
         out->nbytes = nbytes;
-        if (read_external(tp, what, model_dir, out->data, nbytes, err)) {
+        if (read_external(tp, what, model_dir, &out->data, nbytes, err)) {
             ir_tensor_free_data(out);
             return err->code;
         }
@@ -149,40 +151,37 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
         out->nbytes = nbytes;
         return PZ_OK;
     }
+    /* Typed fields: check the count before allocating for the shape. */
+    size_t have;
+    switch (dt) {
+    case IR_F32: have = tp->n_float_data; break;
+    case IR_I64: have = tp->n_int64_data; break;
+    case IR_F64: have = tp->n_double_data; break;
+    case IR_U32: case IR_U64: have = tp->n_uint64_data; break;
+    default: have = tp->n_int32_data; break;
+    }
+    if (check_count(what, have, numel, err)) return err->code;
     out->data = pz_xcalloc(nbytes ? nbytes : 1, 1);
     out->nbytes = nbytes;
-    pz_status s = PZ_OK;
+    if (!nbytes) return PZ_OK;
     switch (dt) {
-    case IR_F32:
-        if (!(s = check_count(what, tp->n_float_data, numel, err)) && nbytes)
-            memcpy(out->data, tp->float_data, nbytes);
-        break;
-    case IR_I64:
-        if (!(s = check_count(what, tp->n_int64_data, numel, err)) && nbytes)
-            memcpy(out->data, tp->int64_data, nbytes);
-        break;
-    case IR_F64:
-        if (!(s = check_count(what, tp->n_double_data, numel, err)) && nbytes)
-            memcpy(out->data, tp->double_data, nbytes);
-        break;
+    case IR_F32: memcpy(out->data, tp->float_data, nbytes); break;
+    case IR_I64: memcpy(out->data, tp->int64_data, nbytes); break;
+    case IR_F64: memcpy(out->data, tp->double_data, nbytes); break;
     case IR_U32: case IR_U64:
-        if (!(s = check_count(what, tp->n_uint64_data, numel, err)))
-            for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, (int64_t)tp->uint64_data[i]);
+        for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, (int64_t)tp->uint64_data[i]);
         break;
     case IR_F16: case IR_BF16: /* bits in int32_data */
-        if (!(s = check_count(what, tp->n_int32_data, numel, err)))
-            for (int64_t i = 0; i < numel; i++) {
-                uint16_t h = (uint16_t)tp->int32_data[i];
-                memcpy((char *)out->data + 2 * i, &h, 2);
-            }
+        for (int64_t i = 0; i < numel; i++) {
+            uint16_t h = (uint16_t)tp->int32_data[i];
+            memcpy((char *)out->data + 2 * i, &h, 2);
+        }
         break;
     default: /* int32, int16, int8, uint16, uint8, bool */
-        if (!(s = check_count(what, tp->n_int32_data, numel, err)))
-            for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, tp->int32_data[i]);
+        for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, tp->int32_data[i]);
         break;
     }
-    if (s) ir_tensor_free_data(out);
-    return s;
+    return PZ_OK;
 }
 
 /* A whole small file into memory. */

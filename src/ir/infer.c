@@ -58,6 +58,9 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
         ir_node *n = &g->nodes[i];
         PZ_ASSERT(n->op);
         for (int k = 0; k < n->n_in; k++) {
+            if (n->in[k] < 0 && k < n->op->min_in)
+                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): input %d is required but "
+                               "omitted (empty name)", n->name, n->op_type, k);
             if (n->in[k] < 0) continue;
             const ir_value *v = &g->values[n->in[k]];
             if (v->t.rank < 0)
@@ -74,7 +77,9 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
         for (int k = 0; k < n->n_out; k++) {
             if (n->out[k] < 0) continue;
             ir_value *v = &g->values[n->out[k]];
-            PZ_ASSERT(v->t.rank >= 0);
+            if (v->t.rank < 0)
+                return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): output %d \"%s\" is "
+                               "not supported (no shape inferred)", n->name, n->op_type, k, v->name);
             size_t nbytes;
             char what[512];
             snprintf(what, sizeof what, "node \"%s\" (%s): output %d \"%s\"", n->name, n->op_type,

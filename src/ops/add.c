@@ -7,7 +7,7 @@ static const op_binary_fn add_fn = {add_f, add_i};
 
 static pz_status add_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    return op_broadcast_infer(g, n, 1, &add_fn, err);
+    return op_arith_infer(g, n, 1, &add_fn, err);
 }
 
 const op_def op_add = {

@@ -107,9 +107,9 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *sizes_t = sizes_at >= 0 ? given(g, n, sizes_at) : NULL;
     if (scales_t && sizes_t) return op_err(err, n, "scales and sizes are both given; give one");
     if (!scales_t && !sizes_t)
-        return op_err(err, n, g->opset < 11 ? "scales is required"
-                                            : "one of scales (input 2) and sizes (input 3) "
-                                              "is required");
+        return op_err(err, n, "%s", g->opset < 11 ? "scales is required"
+                                                  : "one of scales (input 2) and sizes "
+                                                    "(input 3) is required");
 
     int ax[IR_MAX_RANK], n_axes = p->n_axes;
     if (n_axes >= 0) {
@@ -155,10 +155,10 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
                 if (i == 0 || (p->policy == RESIZE_NOT_LARGER ? s < scale : s > scale)) scale = s;
             }
             for (int i = 0; i < count; i++) {
-                /* round half up: floor(v + 0.5) */
-                if (op_scale_dim(n, "sizes", x->dims[ax[i]], scale, &dims[ax[i]], err))
-                    return err->code;
-                dims[ax[i]] = (int64_t)floor((double)x->dims[ax[i]] * scale + 0.5);
+                double v = floor((double)x->dims[ax[i]] * scale + 0.5);   /* round half up */
+                if (!(v < 0x1p62))
+                    return op_err(err, n, "sizes: dim %d would be too large", ax[i]);
+                dims[ax[i]] = (int64_t)v;
             }
         }
     }

@@ -30,6 +30,10 @@
 #include "builder.h"
 
 #define ZOO_MAX_SCOPE 512
+/* Channel covariances are tracked through a 1x1 conv when this costs at most
+ * this many multiply-adds (c_out^2 * c_in): it covers MobileNetV2's linear
+ * bottlenecks, whose few channels are strongly correlated. */
+#define ZOO_COV_MAX_WORK (1LL << 27)
 
 typedef struct {
     char *name;          /* value name = name of the node that makes it */
@@ -39,6 +43,8 @@ typedef struct {
     double *var;         /* [dims[0]]: variance of the input-driven part */
     double *spread;      /* [dims[0]]: variance over positions of the mean (it differs
                             near the borders, where padding drops kernel taps) */
+    double *cov;         /* [dims[0]^2] or NULL: covariance between channels of the
+                            input-driven part (var is its diagonal) */
     int pre;             /* for a ReLU / ReLU6 output: its input; else -1 */
     int sum[2];          /* for an Add output: its operands; else -1 */
     int rectified;       /* a ReLU output, or a max pool of one: >= 0 */
@@ -318,6 +324,9 @@ static Onnx__NodeProto *node_add(zoo_builder *b, const char *op_type, const char
         double mm = 0, vv = 0;
         for (int64_t i = 0; i < pv->dims[0]; i++) mm += pv->mean[i] * pv->mean[i], vv += pv->var[i] + pv->spread[i];
         fprintf(stderr, "DBG %s %g %g\n", pv->name, mm / pv->dims[0], vv / pv->dims[0]);
+        if (!strcmp(getenv("ZOO_DEBUG"), pv->name))
+            for (int64_t i = 0; i < pv->dims[0]; i++)
+                fprintf(stderr, "CH %lld %g %g %g\n", (long long)i, pv->mean[i], pv->var[i], pv->spread[i]);
     }
     *y = value_new(b, b->full, rank, d);
     b->values[*y].producer = (int)b->n_nodes;
@@ -437,6 +446,7 @@ void zoo_builder_free(zoo_builder *b)
         free(b->values[i].mean);
         free(b->values[i].var);
         free(b->values[i].spread);
+        free(b->values[i].cov);
     }
     free(b->nodes);
     free(b->inits);
@@ -489,6 +499,32 @@ static void conv_mean_map(const double *a, int k, const unsigned char *vy, int64
         }
     *mean = s1 / (double)(h * w);
     *spread = s2 / (double)(h * w) - *mean * *mean;
+}
+
+/* Covariance of a 1x1 conv's output, W C W^T with C the input's covariance
+ * (or its variances) plus its spread; sets y's variances to the diagonal. */
+static void conv1x1_cov(const zoo_value *x, const float *w, int64_t c_out, zoo_value *y)
+{
+    int64_t c_in = x->dims[0];
+    double *wc = pz_xmalloc((size_t)(c_out * c_in) * sizeof *wc); /* W C */
+    for (int64_t o = 0; o < c_out; o++)
+        for (int64_t j = 0; j < c_in; j++) {
+            double t = 0;
+            if (x->cov)
+                for (int64_t i = 0; i < c_in; i++) t += w[o * c_in + i] * x->cov[i * c_in + j];
+            else
+                t = w[o * c_in + j] * x->var[j];
+            wc[o * c_in + j] = t + w[o * c_in + j] * x->spread[j];
+        }
+    y->cov = pz_xmalloc((size_t)(c_out * c_out) * sizeof *y->cov);
+    for (int64_t o = 0; o < c_out; o++)
+        for (int64_t q = 0; q <= o; q++) {
+            double t = 0;
+            for (int64_t j = 0; j < c_in; j++) t += wc[o * c_in + j] * w[q * c_in + j];
+            y->cov[o * c_out + q] = y->cov[q * c_out + o] = t;
+        }
+    for (int64_t o = 0; o < c_out; o++) y->var[o] = y->cov[o * c_out + o];
+    free(wc);
 }
 
 int zoo_conv(zoo_builder *b, const char *name, int x, int64_t c_out, int k, int s, int p,
@@ -552,6 +588,8 @@ int zoo_conv(zoo_builder *b, const char *name, int x, int64_t c_out, int k, int 
         yo->var[o] = var;
         yo->spread[o] = spread;
     }
+    if (k == 1 && groups == 1 && c_out * c_out * c_in <= ZOO_COV_MAX_WORK)
+        conv1x1_cov(xi, wt, c_out, yo);
     free(row);
     free(taps);
     free(frac);
@@ -583,6 +621,7 @@ int zoo_batchnorm(zoo_builder *b, const char *name, int x)
 
     const zoo_value *xi = val(b, x);
     zoo_value *yo = val(b, y);
+    double *scale = pz_xmalloc((size_t)c * sizeof *scale);
     for (int64_t i = 0; i < c; i++) {
         double vi = xi->var[i] + xi->spread[i]; /* what training would measure */
         vi = vi > v_floor ? vi : v_floor;
@@ -592,7 +631,15 @@ int zoo_batchnorm(zoo_builder *b, const char *name, int x)
         yo->mean[i] = sc * (xi->mean[i] - mean[i]) + beta[i];
         yo->var[i] = sc * sc * xi->var[i];
         yo->spread[i] = sc * sc * xi->spread[i];
+        scale[i] = sc;
     }
+    if (xi->cov) { /* D C D */
+        yo->cov = pz_xmalloc((size_t)(c * c) * sizeof *yo->cov);
+        for (int64_t i = 0; i < c; i++)
+            for (int64_t j = 0; j < c; j++)
+                yo->cov[i * c + j] = scale[i] * xi->cov[i * c + j] * scale[j];
+    }
+    free(scale);
     return y;
 }
 
@@ -710,6 +757,14 @@ int zoo_add(zoo_builder *b, const char *name, int x, int y)
         zo->mean[i] = u->mean[i] + v->mean[i];
         zo->var[i] = u->var[i] + v->var[i];
         zo->spread[i] = u->spread[i] + v->spread[i];
+    }
+    if (u->cov || v->cov) { /* a missing covariance is diagonal */
+        int64_t c = u->dims[0];
+        zo->cov = pz_xcalloc((size_t)(c * c), sizeof *zo->cov);
+        for (int64_t i = 0; i < c; i++)
+            for (int64_t j = 0; j < c; j++)
+                zo->cov[i * c + j] = (u->cov ? u->cov[i * c + j] : i == j ? u->var[i] : 0) +
+                                     (v->cov ? v->cov[i * c + j] : i == j ? v->var[i] : 0);
     }
     return z;
 }
