@@ -236,7 +236,24 @@ static void run_case(const char *dir, result *r)
 
     onnx_load_opts opts = {.shapes = shapes, .n_shapes = n_shapes, .values = values,
                            .n_values = n_values};
-    if (onnx_load_file(model, &opts, &g, &err)) {
+    int failed = onnx_load_file(model, &opts, &g, &err) != PZ_OK;
+    if (failed && strstr(err.msg, "must be a constant")) {
+        /* A float input decides a shape (Resize scales, ...): an AOT compiler
+         * needs it at compile time, so bind every input's value and retry. */
+        int k = 0;
+        for (int i = 0; i < io.n_in && k < n_read; i++) {
+            if (strcmp(io.in_kind[i], "tensor")) continue;
+            values[k].name = io.in_name[i];
+            values[k].value = &in_t[k];
+            k++;
+        }
+        opts.values = values;
+        opts.n_values = k;
+        opts.n_shapes = 0;
+        memset(&err, 0, sizeof err);
+        failed = onnx_load_file(model, &opts, &g, &err) != PZ_OK;
+    }
+    if (failed) {
         if (g) {
             set_result(r, R_FAIL, NULL, "onnx_load_file failed but returned a graph");
             goto done;
