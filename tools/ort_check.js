@@ -5,7 +5,7 @@
 //
 //   node tools/ort_check.js MODEL.onnx [--seed N] [--save-input F] [--save-output F]
 //
-// Every graph input with a static float32 shape gets values U(-sqrt3, sqrt3) (mean 0,
+// Every graph input (float32, shape [1,3,224,224] or $ORT_CHECK_SHAPE) gets values U(-sqrt3, sqrt3) (mean 0,
 // variance 1) from a seeded xorshift generator; --save-* write raw little-endian
 // float32 (the first input, the first output) for comparison with other runtimes.
 // Setup: npm install --no-save onnxruntime-node@1.17.0
@@ -63,9 +63,8 @@ async function main() {
     const t0 = Date.now();
     const session = await ort.InferenceSession.create(a.model, {graphOptimizationLevel: 'all'});
     const t1 = Date.now();
-    // Input shapes come from the model's declared dims; the Node API does not expose
-    // them, so read them with a tiny protobuf walk would be overkill: the zoo's
-    // networks take [1,3,224,224]; others can be given through ORT_CHECK_SHAPE.
+    // The Node API does not expose declared input shapes: the zoo's networks take
+    // [1,3,224,224]; set ORT_CHECK_SHAPE=D0,D1,... for other models.
     const shape = (process.env.ORT_CHECK_SHAPE || '1,3,224,224').split(',').map(Number);
     const next = rng(a.seed);
     const feeds = {};

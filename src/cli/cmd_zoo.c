@@ -14,10 +14,11 @@ int cmd_zoo(int argc, char **argv)
     zoo_names_str(names, sizeof names);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--seed")) {
+        int is_out = !strcmp(a, "-o") || !strcmp(a, "--output"), is_seed = !strcmp(a, "--seed");
+        if (is_out || is_seed) {
             if (i + 1 >= argc) return cli_usage("zoo: %s needs a value", a);
             const char *v = argv[++i];
-            if (a[1] == 'o' || a[2] == 'o') {
+            if (is_out) {
                 out = v;
                 continue;
             }
@@ -40,7 +41,8 @@ int cmd_zoo(int argc, char **argv)
     zoo_summary s;
     pz_err err = {0};
     if (zoo_write(name, out, seed, &s, &err)) return cli_fail(&err);
-    printf("wrote %s to %s (%d layers, %.2f M params, %.3f GMACs, %.1f MB)\n", name, out,
-           (int)s.nodes, (double)s.params / 1e6, (double)s.macs / 1e9, (double)s.file_bytes / 1e6);
+    printf("wrote %s to %s (%lld layers, %.2f M params, %.3f GMACs, %.1f MB)\n", name, out,
+           (long long)s.nodes, (double)s.params / 1e6, (double)s.macs / 1e9,
+           (double)s.file_bytes / 1e6);
     return 0;
 }

@@ -33,10 +33,24 @@ static pz_status average_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* POOL (AVG): pads resolved by infer (auto_pad); with ceil_mode the runtime
+ * takes the window count from Y's shape, and a window running past the end
+ * pad counts only what lies inside [-pad_begin, D + pad_end). */
+static pz_status average_pool_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                    pz_err *err)
+{
+    const average_pool_params *p = n->params;
+    pz_pool_params pp = {.kind = PZ_POOL_AVG, .count_include_pad = (int)p->count_include_pad};
+    if (op_window_pool_params(n, &p->w, &pp, err)) return err->code;
+    op_lowered_init(out, n, PZ_OP_POOL, &pp, sizeof pp);
+    return PZ_OK;
+}
+
 const op_def op_average_pool = {
     .name = "AveragePool",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .params_size = sizeof(average_pool_params),
     .parse = average_pool_parse,
     .infer = average_pool_infer,
+    .lower = average_pool_lower,
 };

@@ -72,10 +72,46 @@ static pz_status batch_normalization_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* Whether anything reads value vid at run time: a graph output or a node input. */
+static int value_read(const ir_graph *g, int vid)
+{
+    if (g->values[vid].is_output) return 1;
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int k = 0; k < g->nodes[i].n_in; k++)
+            if (g->nodes[i].in[k] == vid) return 1;
+    return 0;
+}
+
+/* BATCHNORM: X, scale, B, mean, var -> Y. The training outputs (running and
+ * saved statistics, opset < 14) are not computed: refused if anything reads
+ * them and they were not folded to constants. */
+static pz_status batch_normalization_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                           pz_err *err)
+{
+    const batch_normalization_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!p->spatial && x->rank > 2)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): spatial=0 (statistics per "
+                       "activation) is not supported by the runtime", n->name, n->op_type);
+    for (int k = 1; k < n->n_out; k++) {
+        int vid = n->out[k];
+        if (vid >= 0 && !g->values[vid].t.data && value_read(g, vid))
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): output %d (\"%s\", a "
+                           "training statistic) is used, but only inference (output 0) is "
+                           "supported", n->name, n->op_type, k, g->values[vid].name);
+    }
+    pz_bn_params bp = {.epsilon = p->epsilon};
+    op_lowered_init(out, n, PZ_OP_BATCHNORM, &bp, sizeof bp);
+    out->n_in = 5;
+    out->n_out = 1;
+    return PZ_OK;
+}
+
 const op_def op_batch_normalization = {
     .name = "BatchNormalization",
     .min_in = 5, .max_in = 5, .min_out = 1, .max_out = 5,
     .params_size = sizeof(batch_normalization_params),
     .parse = batch_normalization_parse,
     .infer = batch_normalization_infer,
+    .lower = batch_normalization_lower,
 };

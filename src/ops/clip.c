@@ -4,6 +4,8 @@
  * unbounded); from opset 11 they are optional scalar inputs 1 and 2 of X's
  * type (omitted: unbounded), constant or not. lo > hi is allowed (Y = hi).
  * Floats; integers too from opset 12. */
+#include <math.h>
+
 #include "op.h"
 
 typedef struct {
@@ -67,10 +69,37 @@ static pz_status clip_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* UNARY CLIP, lo = alpha, hi = beta (omitted: -inf / +inf); the bounds must
+ * be known now, and the min/max inputs are dropped. Read from the graph
+ * rather than the parsed flags, so that a bound folded after parse counts. */
+static pz_status clip_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const clip_params *p = n->params;
+    double bound[2] = {p->has_min ? p->min : -INFINITY, p->has_max ? p->max : INFINITY};
+    if (g->opset >= 11) {
+        for (int k = 0; k < 2; k++) {
+            const ir_tensor *t = op_in(g, n, 1 + k);
+            bound[k] = k ? INFINITY : -INFINITY;
+            if (!t) continue;
+            if (!t->data)
+                return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): the %s bound (input "
+                               "\"%s\") must be a constant: bounds computed at run time are not "
+                               "supported", n->name, n->op_type, k ? "max" : "min",
+                               g->values[n->in[1 + k]].name);
+            bound[k] = ir_load_f64(t->data, t->dtype, 0);
+        }
+    }
+    pz_unary_params up = {.func = PZ_UN_CLIP, .alpha = (float)bound[0], .beta = (float)bound[1]};
+    op_lowered_init(out, n, PZ_OP_UNARY, &up, sizeof up);
+    out->n_in = 1;   /* X only */
+    return PZ_OK;
+}
+
 const op_def op_clip = {
     .name = "Clip",
     .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 1,
     .params_size = sizeof(clip_params),
     .parse = clip_parse,
     .infer = clip_infer,
+    .lower = clip_lower,
 };

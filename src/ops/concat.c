@@ -15,7 +15,6 @@ static pz_status concat_parse(const ir_graph *g, const ir_node *n, void *params,
 {
     concat_params *p = params;
     const ir_tensor *x = op_in(g, n, 0);
-    if (!x) return op_err(err, n, "input 0 is missing");
     int64_t axis;
     if (g->opset >= 4 && !op_attr(n, "axis")) return op_err_attr(err, n, "axis", "is required");
     if (op_attr_int(n, "axis", 1, &axis, err)) return err->code;

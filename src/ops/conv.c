@@ -58,6 +58,17 @@ static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     (void)p;
 }
 
+/* CONV: X, W, B? with the pads infer resolved; no fused activation yet
+ * (fusion passes set it). */
+static pz_status conv_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const conv_params *p = n->params;
+    pz_conv_params cp = {.group = p->group, .act = {.kind = PZ_ACT_NONE}};
+    if (op_window_conv_params(n, &p->w, &cp, err)) return err->code;
+    op_lowered_init(out, n, PZ_OP_CONV, &cp, sizeof cp);
+    return PZ_OK;
+}
+
 const op_def op_conv = {
     .name = "Conv",
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
@@ -65,4 +76,5 @@ const op_def op_conv = {
     .parse = conv_parse,
     .infer = conv_infer,
     .cost = conv_cost,
+    .lower = conv_lower,
 };

@@ -27,8 +27,14 @@ static pz_status div_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_arith_infer(g, n, 1, &div_fn, err);
 }
 
+static pz_status div_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_arith_lower(g, n, PZ_BIN_DIV, out, err);
+}
+
 const op_def op_div = {
     .name = "Div",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = div_infer,
+    .lower = div_lower,
 };

@@ -5,7 +5,10 @@
  * ratio is an attribute before opset 12 and an optional input from 12; only
  * its range is checked. Training mode (training_mode input true, opset 12+)
  * is not supported. Opset < 7 attributes is_test and consumed_inputs, and
- * seed, are accepted and ignored. */
+ * seed, are accepted and ignored. The mask, when the node has one, is folded
+ * into a constant all-true (all-one) tensor, so that it never runs. */
+#include <stdlib.h>
+
 #include "op.h"
 
 static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
@@ -54,6 +57,28 @@ static pz_status dropout_infer(ir_graph *g, ir_node *n, pz_err *err)
         return op_err(err, n, "ratio must be a floating-point scalar");
     op_same_as(g, n, 0, 0);
     op_set_out(g, n, 1, g->opset >= 10 ? IR_BOOL : x->dtype, x->rank, x->dims);
+    if (n->n_out > 1 && n->out[1] >= 0) {   /* inference keeps every element */
+        const ir_tensor *mask = op_out(g, n, 1);
+        size_t nbytes;   /* no more than X's, which is checked */
+        char what[512];
+        snprintf(what, sizeof what, "node \"%s\" (%s): mask", n->name, n->op_type);
+        if (ir_tensor_bytes(mask, &nbytes, what, err)) return err->code;
+        size_t cnt = (size_t)ir_tensor_numel(mask);
+        void *buf = pz_xmalloc(nbytes ? nbytes : 1);
+        for (size_t i = 0; i < cnt; i++) ir_store_f64(buf, mask->dtype, i, 1.0);
+        ir_value_set_data(g, n->out[1], buf, nbytes);
+        free(buf);
+    }
+    return PZ_OK;
+}
+
+/* COPY data -> output; ratio and training_mode are dropped, and the mask is
+ * a constant (infer). */
+static pz_status dropout_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+    out->n_in = 1;
+    out->n_out = 1;
     return PZ_OK;
 }
 
@@ -62,4 +87,5 @@ const op_def op_dropout = {
     .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 2,
     .parse = dropout_parse,
     .infer = dropout_infer,
+    .lower = dropout_lower,
 };

@@ -182,5 +182,63 @@ pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz
     if (x->rank < 1) return op_err(err, n, "input must have rank >= 1, got a scalar");
     p->coerce_2d = g->opset < 13;
     if (op_attr_int(n, "axis", p->coerce_2d ? 1 : -1, &axis, err)) return err->code;
-    return op_axis(n, "axis", axis, x->rank, p->coerce_2d, &p->axis, err);
+    /* [-rank, rank) in every opset: -1 is the last axis, also in the 2-D view */
+    return op_axis(n, "axis", axis, x->rank, 0, &p->axis, err);
+}
+
+void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float beta, float gamma,
+                    op_lowered *out)
+{
+    pz_unary_params up = {.func = func, .alpha = alpha, .beta = beta, .gamma = gamma};
+    op_lowered_init(out, n, PZ_OP_UNARY, &up, sizeof up);
+}
+
+pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
+                         op_lowered *out, pz_err *err)
+{
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    int64_t bcast = 0, axis;
+    if (g->opset < 7 && op_attr_int(n, "broadcast", 0, &bcast, err)) return err->code;
+    if (bcast) {
+        /* infer checked the legacy rule: B fits into A from `axis` on, which is
+         * numpy's right-aligned rule only when B ends where A ends */
+        if (op_attr_int(n, "axis", a->rank - b->rank, &axis, err)) return err->code;
+        if (axis < 0) axis += a->rank;
+        if (axis != a->rank - b->rank && ir_tensor_numel(b) != 1)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): legacy broadcast of B "
+                           "(rank %d) into A (rank %d) from axis %lld is not supported by the "
+                           "runtime (only B aligned with A's trailing dims)", n->name,
+                           n->op_type, b->rank, a->rank, (long long)axis);
+    }
+    pz_binary_params bp = {.func = func, .act = {.kind = PZ_ACT_NONE}};
+    op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
+    return PZ_OK;
+}
+
+pz_status op_variadic_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
+                            op_lowered *out, pz_err *err)
+{
+    if (n->n_in == 1) {
+        op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+        return PZ_OK;
+    }
+    if (n->n_in > 2)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): %d inputs; the runtime "
+                       "takes 1 or 2 (split it into a chain of 2-input %s nodes)", n->name,
+                       n->op_type, n->n_in, n->op_type);
+    pz_binary_params bp = {.func = func, .act = {.kind = PZ_ACT_NONE}};
+    op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
+    return PZ_OK;
+}
+
+pz_status op_softmax_lower(const ir_graph *g, const ir_node *n, int log, op_lowered *out,
+                           pz_err *err)
+{
+    const op_softmax_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    pz_softmax_params sp = {.axis = p->axis, .log = log, .coerce_2d = p->coerce_2d};
+    /* the 2-D view over the last axis is the last axis itself */
+    if (sp.coerce_2d && sp.axis == x->rank - 1) sp.coerce_2d = 0;
+    op_lowered_init(out, n, PZ_OP_SOFTMAX, &sp, sizeof sp);
+    return PZ_OK;
 }

@@ -44,15 +44,35 @@ pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary
                          pz_err *err);
 
 /* Softmax, LogSoftmax: `axis` (default 1 before opset 13, -1 from 13),
- * normalised into [0, rank) (before opset 13 also rank itself). Before
- * opset 13 the input is viewed as 2-D, [prod(dims[:axis]), prod(dims[axis:])],
- * and the op runs over each row; from 13 it runs along the one axis. The
- * output has the input's shape either way. */
+ * normalised into [0, rank). Before opset 13 the input is viewed as 2-D,
+ * [prod(dims[:axis]), prod(dims[axis:])], and the op runs over each row; from
+ * 13 it runs along the one axis. The output has the input's shape either way. */
 typedef struct {
     int axis;
     int coerce_2d;   /* opset < 13 semantics */
 } op_softmax_params;
 
 pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
+
+/* ---- lowering to the runtime -------------------------------------------- */
+
+/* UNARY with func and its coefficients (see pz_unary_params); X -> Y. */
+void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float beta, float gamma,
+                    op_lowered *out);
+
+/* BINARY A, B -> C for Add..Pow. The runtime broadcasts numpy-style (dims
+ * right-aligned); the legacy (opset < 7) broadcast with an `axis` that does
+ * not align B's dims to A's trailing ones is refused (PZ_ERR_UNSUPPORTED). */
+pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
+                         op_lowered *out, pz_err *err);
+
+/* Max, Min: one input is a COPY, two a BINARY; more are refused for now
+ * (PZ_ERR_UNSUPPORTED). */
+pz_status op_variadic_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
+                            op_lowered *out, pz_err *err);
+
+/* Softmax (log 0), LogSoftmax (log 1): SOFTMAX with the parsed axis. */
+pz_status op_softmax_lower(const ir_graph *g, const ir_node *n, int log, op_lowered *out,
+                           pz_err *err);
 
 #endif

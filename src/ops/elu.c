@@ -13,10 +13,18 @@ static pz_status elu_parse(const ir_graph *g, const ir_node *n, void *params, pz
     return op_attr_finite(n, "alpha", 1.0f, &p->alpha, err);
 }
 
+static pz_status elu_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const elu_params *p = n->params;
+    op_unary_lower(n, PZ_UN_ELU, p->alpha, 0, 0, out);
+    return PZ_OK;
+}
+
 const op_def op_elu = {
     .name = "Elu",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .params_size = sizeof(elu_params),
     .parse = elu_parse,
     .infer = op_unary_float_infer,
+    .lower = elu_lower,
 };

@@ -83,6 +83,15 @@ static void gemm_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     if (__builtin_mul_overflow(mk, p->n, &c->macs)) c->macs = INT64_MAX;
 }
 
+static pz_status gemm_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const gemm_params *p = n->params;
+    pz_gemm_params gp = {.trans_a = (int)p->trans_a, .trans_b = (int)p->trans_b,
+                         .alpha = p->alpha, .beta = p->beta, .act = {.kind = PZ_ACT_NONE}};
+    op_lowered_init(out, n, PZ_OP_GEMM, &gp, sizeof gp);   /* A, B, C? */
+    return PZ_OK;
+}
+
 const op_def op_gemm = {
     .name = "Gemm",
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
@@ -90,4 +99,5 @@ const op_def op_gemm = {
     .parse = gemm_parse,
     .infer = gemm_infer,
     .cost = gemm_cost,
+    .lower = gemm_lower,
 };

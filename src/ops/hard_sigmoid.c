@@ -14,10 +14,19 @@ static pz_status hard_sigmoid_parse(const ir_graph *g, const ir_node *n, void *p
     return op_attr_finite(n, "beta", 0.5f, &p->beta, err);
 }
 
+static pz_status hard_sigmoid_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                    pz_err *err)
+{
+    const hard_sigmoid_params *p = n->params;
+    op_unary_lower(n, PZ_UN_HARD_SIGMOID, p->alpha, p->beta, 0, out);
+    return PZ_OK;
+}
+
 const op_def op_hard_sigmoid = {
     .name = "HardSigmoid",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .params_size = sizeof(hard_sigmoid_params),
     .parse = hard_sigmoid_parse,
     .infer = op_unary_float_infer,
+    .lower = hard_sigmoid_lower,
 };

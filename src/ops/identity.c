@@ -12,8 +12,15 @@ static pz_status identity_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status identity_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+    return PZ_OK;
+}
+
 const op_def op_identity = {
     .name = "Identity",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .infer = identity_infer,
+    .lower = identity_lower,
 };

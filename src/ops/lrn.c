@@ -31,10 +31,19 @@ static pz_status lrn_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_unary_float_infer(g, n, err);
 }
 
+static pz_status lrn_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const lrn_params *p = n->params;
+    pz_lrn_params lp = {.size = p->size, .alpha = p->alpha, .beta = p->beta, .bias = p->bias};
+    op_lowered_init(out, n, PZ_OP_LRN, &lp, sizeof lp);
+    return PZ_OK;
+}
+
 const op_def op_lrn = {
     .name = "LRN",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .params_size = sizeof(lrn_params),
     .parse = lrn_parse,
     .infer = lrn_infer,
+    .lower = lrn_lower,
 };

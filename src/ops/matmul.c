@@ -75,10 +75,17 @@ static void matmul_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     if (__builtin_mul_overflow(y, p->k, &c->macs)) c->macs = INT64_MAX;
 }
 
+static pz_status matmul_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_MATMUL, NULL, 0);
+    return PZ_OK;
+}
+
 const op_def op_matmul = {
     .name = "MatMul",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .params_size = sizeof(matmul_params),
     .infer = matmul_infer,
     .cost = matmul_cost,
+    .lower = matmul_lower,
 };

@@ -36,10 +36,23 @@ static pz_status max_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* POOL (MAX): X -> Y, Indices?; pads resolved by infer (auto_pad), and with
+ * ceil_mode the runtime takes the window count from Y's shape. */
+static pz_status max_pool_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                pz_err *err)
+{
+    const max_pool_params *p = n->params;
+    pz_pool_params pp = {.kind = PZ_POOL_MAX, .storage_order = (int)p->storage_order};
+    if (op_window_pool_params(n, &p->w, &pp, err)) return err->code;
+    op_lowered_init(out, n, PZ_OP_POOL, &pp, sizeof pp);
+    return PZ_OK;
+}
+
 const op_def op_max_pool = {
     .name = "MaxPool",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
     .params_size = sizeof(max_pool_params),
     .parse = max_pool_parse,
     .infer = max_pool_infer,
+    .lower = max_pool_lower,
 };

@@ -16,8 +16,14 @@ static pz_status min_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_broadcast_infer(g, n, 1, &min_fn, err);
 }
 
+static pz_status min_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_variadic_lower(g, n, PZ_BIN_MIN, out, err);
+}
+
 const op_def op_min = {
     .name = "Min",
     .min_in = 1, .max_in = 64, .min_out = 1, .max_out = 1,
     .infer = min_infer,
+    .lower = min_lower,
 };

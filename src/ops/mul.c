@@ -12,8 +12,14 @@ static pz_status mul_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_arith_infer(g, n, 1, &mul_fn, err);
 }
 
+static pz_status mul_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_arith_lower(g, n, PZ_BIN_MUL, out, err);
+}
+
 const op_def op_mul = {
     .name = "Mul",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = mul_infer,
+    .lower = mul_lower,
 };

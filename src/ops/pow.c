@@ -30,8 +30,14 @@ static pz_status pow_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_arith_infer(g, n, 0, &pow_fn, err);
 }
 
+static pz_status pow_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_arith_lower(g, n, PZ_BIN_POW, out, err);
+}
+
 const op_def op_pow = {
     .name = "Pow",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = pow_infer,
+    .lower = pow_lower,
 };

@@ -45,9 +45,22 @@ static pz_status prelu_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status prelu_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const prelu_params *p = n->params;
+    if (p->per_channel)   /* slope [C] along dim 1: not numpy broadcasting */
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): a per-channel slope (opset "
+                       "< 7, slope [C] along dim 1) is not supported by the runtime; reshape "
+                       "the slope to [C, 1, ..., 1]", n->name, n->op_type);
+    pz_binary_params bp = {.func = PZ_BIN_PRELU, .act = {.kind = PZ_ACT_NONE}};
+    op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
+    return PZ_OK;
+}
+
 const op_def op_prelu = {
     .name = "PRelu",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .params_size = sizeof(prelu_params),
     .infer = prelu_infer,
+    .lower = prelu_lower,
 };

@@ -62,10 +62,28 @@ static pz_status reduce_mean_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* REDUCE_MEAN with the reduced axes as a mask (keepdims shows only in Y's
+ * shape); no axis reduced (noop_with_empty_axes) is a COPY. The axes input
+ * is dropped. */
+static pz_status reduce_mean_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                   pz_err *err)
+{
+    const reduce_mean_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    pz_reduce_params rp = {0};
+    for (int d = 0; d < x->rank; d++)
+        if (p->reduce[d]) rp.axes_mask |= 1u << d;
+    if (rp.axes_mask) op_lowered_init(out, n, PZ_OP_REDUCE_MEAN, &rp, sizeof rp);
+    else op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+    out->n_in = 1;
+    return PZ_OK;
+}
+
 const op_def op_reduce_mean = {
     .name = "ReduceMean",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
     .params_size = sizeof(reduce_mean_params),
     .parse = reduce_mean_parse,
     .infer = reduce_mean_infer,
+    .lower = reduce_mean_lower,
 };

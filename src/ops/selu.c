@@ -14,10 +14,18 @@ static pz_status selu_parse(const ir_graph *g, const ir_node *n, void *params, p
     return op_attr_finite(n, "gamma", 1.05070102214813232421875f, &p->gamma, err);
 }
 
+static pz_status selu_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const selu_params *p = n->params;
+    op_unary_lower(n, PZ_UN_SELU, p->alpha, 0, p->gamma, out);
+    return PZ_OK;
+}
+
 const op_def op_selu = {
     .name = "Selu",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .params_size = sizeof(selu_params),
     .parse = selu_parse,
     .infer = op_unary_float_infer,
+    .lower = selu_lower,
 };

@@ -12,8 +12,14 @@ static pz_status sub_infer(ir_graph *g, ir_node *n, pz_err *err)
     return op_arith_infer(g, n, 1, &sub_fn, err);
 }
 
+static pz_status sub_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_arith_lower(g, n, PZ_BIN_SUB, out, err);
+}
+
 const op_def op_sub = {
     .name = "Sub",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = sub_infer,
+    .lower = sub_lower,
 };

@@ -154,3 +154,59 @@ pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
     return PZ_OK;
 }
+
+static pz_status too_many_spatial(const ir_node *n, int nsp, pz_err *err)
+{
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): %d spatial dims; the runtime "
+                   "supports 1 to %d", n->name, n->op_type, nsp, PZ_MAX_SPATIAL);
+}
+
+/* The runtime's window arrays, from a window resolved by infer. */
+static void copy_window(const op_window *w, int64_t *kernel, int64_t *stride, int64_t *dilation,
+                        int64_t *pad_begin, int64_t *pad_end)
+{
+    for (int i = 0; i < w->nsp; i++) {
+        kernel[i] = w->kernel[i];
+        stride[i] = w->stride[i];
+        dilation[i] = w->dilation[i];
+        pad_begin[i] = w->pad_begin[i];
+        pad_end[i] = w->pad_end[i];
+    }
+}
+
+pz_status op_window_conv_params(const ir_node *n, const op_window *w, pz_conv_params *cp,
+                                pz_err *err)
+{
+    if (w->nsp < 1 || w->nsp > PZ_MAX_SPATIAL) return too_many_spatial(n, w->nsp, err);
+    cp->nsp = w->nsp;
+    copy_window(w, cp->kernel, cp->stride, cp->dilation, cp->pad_begin, cp->pad_end);
+    return PZ_OK;
+}
+
+pz_status op_window_pool_params(const ir_node *n, const op_window *w, pz_pool_params *pp,
+                                pz_err *err)
+{
+    if (w->nsp < 1 || w->nsp > PZ_MAX_SPATIAL) return too_many_spatial(n, w->nsp, err);
+    pp->nsp = w->nsp;
+    copy_window(w, pp->kernel, pp->stride, pp->dilation, pp->pad_begin, pp->pad_end);
+    return PZ_OK;
+}
+
+pz_status op_global_pool_lower(const ir_graph *g, const ir_node *n, pz_pool_kind kind,
+                               op_lowered *out, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    int nsp = x->rank - 2;
+    if (nsp == 0) {   /* [N, C] -> [N, C]: nothing to pool */
+        op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+        return PZ_OK;
+    }
+    if (nsp > PZ_MAX_SPATIAL) return too_many_spatial(n, nsp, err);
+    pz_pool_params pp = {.kind = kind, .nsp = nsp};
+    for (int i = 0; i < nsp; i++) {
+        pp.kernel[i] = x->dims[2 + i];
+        pp.stride[i] = pp.dilation[i] = 1;
+    }
+    op_lowered_init(out, n, PZ_OP_POOL, &pp, sizeof pp);
+    return PZ_OK;
+}

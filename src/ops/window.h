@@ -52,4 +52,19 @@ pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t
 /* GlobalAveragePool / GlobalMaxPool: X [N, C, D1..Dk] (float) -> [N, C, 1..1]. */
 pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err);
 
+/* ---- lowering to the runtime -------------------------------------------- */
+
+/* Copies a window resolved by infer (pads final) into the runtime's arrays;
+ * fails with PZ_ERR_UNSUPPORTED, naming the node, above PZ_MAX_SPATIAL
+ * spatial dims. */
+pz_status op_window_conv_params(const ir_node *n, const op_window *w, pz_conv_params *cp,
+                                pz_err *err);
+pz_status op_window_pool_params(const ir_node *n, const op_window *w, pz_pool_params *pp,
+                                pz_err *err);
+
+/* GlobalAveragePool / GlobalMaxPool: a POOL whose kernel is the input's
+ * spatial size (stride 1, no pads); a COPY when X has no spatial dims. */
+pz_status op_global_pool_lower(const ir_graph *g, const ir_node *n, pz_pool_kind kind,
+                               op_lowered *out, pz_err *err);
+
 #endif

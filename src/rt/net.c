@@ -420,7 +420,7 @@ static int cmp_block(const void *a, const void *b)
  * of MP 1 for each layer outside them. MP is clamped to the pool. */
 static int plan_blocks(pz_net *net, char *err, size_t n)
 {
-    qsort(net->asked, (size_t)net->n_asked, sizeof(rt_block), cmp_block);
+    if (net->n_asked > 1) qsort(net->asked, (size_t)net->n_asked, sizeof(rt_block), cmp_block);
     net->blocks = calloc((size_t)(net->n_layers + 1), sizeof(rt_block));
     if (!net->blocks) return snprintf(err, n, "out of memory"), 1;
     int at = 0;   /* the first layer not yet in a block */

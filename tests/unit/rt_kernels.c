@@ -87,7 +87,7 @@ static void expect(const char *what, pz_op_kind kind, const void *params, size_t
 {
     size_t bytes = spec_bytes(&out);
     void *got[2] = {calloc(1, bytes + 1), calloc(1, bytes + 1)};
-    char err[512] = "", detail[512] = "";
+    char err[512] = "", detail[600] = "";
     bool ok = true;
     for (int m = 0; m < 2 && ok; m++) {
         if (run_layer(kind, params, psize, in, n_in, &out, 1, &got[m], m + 1, err, sizeof err)) {
@@ -189,36 +189,66 @@ static float frand(unsigned *seed)
     return (float)((*seed >> 8) & 0xffff) / 32768.0f - 1.0f;
 }
 
-/* Groups, asymmetric pads on every side, stride, dilation, residual, ReLU. */
-static void test_conv_groups(void)
+/* One conv against the naive loop: random data, shapes from the params. */
+static void conv_case(const char *what, pz_conv_params p, int64_t N, int64_t C, int64_t H,
+                      int64_t W, int64_t M, bool bias, bool resid)
 {
-    unsigned seed = 7;
-    pz_conv_params p = {.nsp = 2, .group = 3, .kernel = {3, 2}, .stride = {2, 1},
-                        .dilation = {1, 2}, .pad_begin = {2, 1}, .pad_end = {1, 3},
-                        .act = {PZ_ACT_RELU, 0, 0}};
-    int64_t xd[4] = {2, 6, 7, 5}, wd[4] = {9, 2, 3, 2};
-    int64_t yd[4] = {2, 9, (7 + 3 - 3) / 2 + 1, (5 + 4 - 2 - 1) / 1 + 1};
-    int64_t nx = 2 * 6 * 7 * 5, nw = 9 * 2 * 3 * 2, ny = yd[0] * yd[1] * yd[2] * yd[3];
+    unsigned seed = (unsigned)(N * 131 + C * 31 + H * 7 + W + M * 1009);
+    int64_t G = p.group, KH = p.kernel[0], KW = p.kernel[1];
+    int64_t OH = (H + p.pad_begin[0] + p.pad_end[0] - p.dilation[0] * (KH - 1) - 1) / p.stride[0] + 1;
+    int64_t OW = (W + p.pad_begin[1] + p.pad_end[1] - p.dilation[1] * (KW - 1) - 1) / p.stride[1] + 1;
+    int64_t xd[4] = {N, C, H, W}, wd[4] = {M, C / G, KH, KW}, yd[4] = {N, M, OH, OW};
+    int64_t nx = N * C * H * W, nw = M * (C / G) * KH * KW, ny = N * M * OH * OW;
     float *x = malloc(sizeof(float) * (size_t)nx), *w = malloc(sizeof(float) * (size_t)nw);
     float *z = malloc(sizeof(float) * (size_t)ny), *want = malloc(sizeof(float) * (size_t)ny);
-    float b[9];
+    float *b = malloc(sizeof(float) * (size_t)M);
     for (int64_t i = 0; i < nx; i++) x[i] = frand(&seed);
     for (int64_t i = 0; i < nw; i++) w[i] = frand(&seed);
     for (int64_t i = 0; i < ny; i++) z[i] = frand(&seed);
-    for (int i = 0; i < 9; i++) b[i] = frand(&seed);
-    conv_naive(&p, xd, wd, yd, x, w, b, z, want);
-    spec in[4] = {F32(4, 2, 6, 7, 5), F32(4, 9, 2, 3, 2), F32(1, 9), F32(4, 2, 9, 4, 7)};
+    for (int64_t i = 0; i < M; i++) b[i] = frand(&seed);
+    conv_naive(&p, xd, wd, yd, x, w, bias ? b : NULL, resid ? z : NULL, want);
+    spec in[4] = {F32(4, N, C, H, W), F32(4, M, C / G, KH, KW), F32(1, M), F32(4, N, M, OH, OW)};
     in[0].data = x;
     in[1].data = w, in[1].constant = true;
     in[2].data = b, in[2].constant = true;
     in[3].data = z;
-    spec out = F32(4, 2, 9, 4, 7);
-    expect("conv groups 3, pads 2/1 1/3, stride 2, dilation 2, residual, relu", PZ_OP_CONV, &p,
-           sizeof p, in, 4, out, want, 1e-5);
+    if (!bias) in[2].dtype = 0;   /* omitted */
+    expect(what, PZ_OP_CONV, &p, sizeof p, in, resid ? 4 : 3, (spec)F32(4, N, M, OH, OW), want,
+           1e-5);
     free(x);
     free(w);
     free(z);
     free(want);
+    free(b);
+}
+
+#define CONVP(g, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, ak)                                   \
+    ((pz_conv_params){.nsp = 2, .group = g, .kernel = {kh, kw}, .stride = {sh, sw},            \
+                      .dilation = {dh, dw}, .pad_begin = {pt, pl}, .pad_end = {pb, pr},          \
+                      .act = {ak, 0, 0}})
+
+/* Groups, asymmetric pads on every side, strides, dilations, residual, ReLU;
+ * widths below, at and above 8 (the vector blocks of the reference). */
+static void test_conv_sweep(void)
+{
+    conv_case("conv groups 3, pads 2/1 1/3, stride 2x1, dilation 1x2, residual, relu",
+              CONVP(3, 3, 2, 2, 1, 1, 2, 2, 1, 1, 3, PZ_ACT_RELU), 2, 6, 7, 5, 9, true, true);
+    conv_case("conv 1x1", CONVP(1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, PZ_ACT_NONE), 1, 5, 4, 9, 3,
+              false, false);
+    conv_case("conv 3x3 pads 1, width 8", CONVP(1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, PZ_ACT_NONE),
+              1, 3, 8, 8, 4, true, false);
+    conv_case("conv 3x3 pads 1, width 17", CONVP(1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, PZ_ACT_RELU),
+              1, 3, 5, 17, 4, true, false);
+    conv_case("conv 3x3 stride 2 pads 1, width 16",
+              CONVP(1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, PZ_ACT_NONE), 1, 2, 16, 16, 3, true, true);
+    conv_case("conv 7x7 stride 2 pads 3", CONVP(1, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, PZ_ACT_RELU),
+              1, 3, 19, 23, 5, true, false);
+    conv_case("conv depthwise 3x3", CONVP(6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, PZ_ACT_NONE), 1, 6, 9,
+              10, 6, true, false);
+    conv_case("conv depthwise x2 5x5 dilation 2", CONVP(4, 5, 5, 1, 1, 2, 2, 4, 4, 4, 4,
+              PZ_ACT_NONE), 2, 4, 9, 12, 8, false, true);
+    conv_case("conv kernel larger than input + pads", CONVP(1, 5, 5, 1, 1, 1, 1, 2, 3, 2, 1,
+              PZ_ACT_NONE), 1, 2, 3, 2, 2, true, false);
 }
 
 /* ---- pool ----------------------------------------------------------------- */
@@ -249,7 +279,7 @@ static void test_pool(void)
         int64_t want_rm[4] = {4, 2, 9, 11}, want_cm[4] = {1, 8, 6, 14};
         const int64_t *want = order ? want_cm : want_rm;
         bool ok = rc == 0 && memcmp(idx, want, sizeof idx) == 0;
-        char detail[160];
+        char detail[600];
         snprintf(detail, sizeof detail, "%s got %lld %lld %lld %lld", err, (long long)idx[0],
                  (long long)idx[1], (long long)idx[2], (long long)idx[3]);
         report(ok, order ? "maxpool indices, column-major" : "maxpool indices, row-major",
@@ -616,7 +646,7 @@ static void test_errors(void)
 int main(void)
 {
     test_conv_hand();
-    test_conv_groups();
+    test_conv_sweep();
     test_pool();
     test_gemm();
     test_binary();

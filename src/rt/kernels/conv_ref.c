@@ -36,6 +36,16 @@ static void valid_out(int64_t in, int64_t out, int64_t s, int64_t pb, int64_t kd
     if (*hi < *lo) *hi = *lo;
 }
 
+/* y[i] += a * x[i*s], i < n. */
+static void axpy(int64_t n, int64_t s, float a, const float *restrict x, float *restrict y)
+{
+    if (s == 1) {
+        pz_axpy_f32(n, a, x, y);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) y[i] += a * x[i * s];
+}
+
 void pz_f32_conv__ref(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                       const float *x, const float *w, const float *b, const float *z,
                       float *y, int ith, int nth)
@@ -73,8 +83,7 @@ void pz_f32_conv__ref(const pz_conv_params *p, const int64_t *xd, const int64_t 
                         int64_t off = kw * g.d[2] - g.pb[2];   /* iw = ow*s + off */
                         int64_t a, e;
                         valid_out(g.in[2], W, g.s[2], g.pb[2], kw * g.d[2], &a, &e);
-                        for (int64_t ow = a; ow < e; ow++)
-                            yr[ow] += wv * xr[ow * g.s[2] + off];
+                        if (e > a) axpy(e - a, g.s[2], wv, xr + a * g.s[2] + off, yr + a);
                     }
                 }
             }

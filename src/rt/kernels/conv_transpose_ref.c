@@ -51,8 +51,10 @@ void pz_f32_conv_transpose__ref(const pz_conv_params *p, const int64_t *xd, cons
                         int64_t a = pz_ceil_div(-off, s[2]), e = pz_ceil_div(out[2] - off, s[2]);
                         if (a < 0) a = 0;
                         if (e > in[2]) e = in[2];
-                        for (int64_t iw = a; iw < e; iw++)
-                            yr[iw * s[2] + off] += xr[iw] * wv;
+                        if (s[2] == 1 && e > a)
+                            pz_axpy_f32(e - a, wv, xr + a, yr + a + off);
+                        else
+                            for (int64_t iw = a; iw < e; iw++) yr[iw * s[2] + off] += xr[iw] * wv;
                     }
                 }
             }

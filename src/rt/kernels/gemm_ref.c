@@ -20,11 +20,11 @@ void pz_f32_gemm__ref(const pz_gemm_params *p, int64_t M, int64_t N, int64_t K, 
         int64_t nn = N - n0 < TILE_N ? N - n0 : TILE_N;
         float acc[TILE_N] = {0};
         if (!p->trans_b) {
-            for (int64_t k = 0; k < K; k++) {
-                float av = a[m * as_m + k * as_k];
-                const float *br = b + k * N + n0;
-                for (int64_t j = 0; j < nn; j++) acc[j] += av * br[j];
-            }
+            for (int64_t k = 0; k < K; k++)
+                pz_axpy_f32(nn, a[m * as_m + k * as_k], b + k * N + n0, acc);
+        } else if (!p->trans_a) {
+            /* rows of A and B' columns are both contiguous: dot products */
+            for (int64_t j = 0; j < nn; j++) acc[j] = pz_dot_f32(K, a + m * K, b + (n0 + j) * K);
         } else {
             for (int64_t j = 0; j < nn; j++) {
                 const float *bc = b + (n0 + j) * K;

@@ -22,6 +22,15 @@
 
 #include "rt/pz_rt.h"
 
+/* ---- choosing kernels (cpu.c) ------------------------------------------- */
+
+/* The best instruction set of this CPU that this build has kernels for
+ * (always PZ_ISA_REF in a PZ_SCALAR=1 build), capped by the environment
+ * variable PZ_ISA=ref|avx2|avx512. An op's prepare picks its kernel by it;
+ * every fast kernel has its reference twin for when it says PZ_ISA_REF. */
+typedef enum { PZ_ISA_REF, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
+pz_isa pz_cpu_isa(void);
+
 /* ---- helpers shared by kernels ------------------------------------------ */
 
 /* [*lo, *hi) is the share of n items of worker ith of nth: contiguous and
@@ -66,6 +75,28 @@ static inline int64_t pz_prod(const int64_t *d, int n)
     int64_t p = 1;
     for (int i = 0; i < n; i++) p *= d[i];
     return p;
+}
+
+/* y[i] += a * x[i], i < n; and the dot product of x and y. Eight at a time:
+ * blocks of a fixed size that the compiler turns into vector code even at
+ * -O2 (whose cost model does not vectorise loops of unknown length). */
+static inline void pz_axpy_f32(int64_t n, float a, const float *restrict x, float *restrict y)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) y[i + j] += a * x[i + j];
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+static inline float pz_dot_f32(int64_t n, const float *restrict x, const float *restrict y)
+{
+    float acc[8] = {0}, s = 0;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) acc[j] += x[i + j] * y[i + j];
+    for (; i < n; i++) s += x[i] * y[i];
+    for (int j = 0; j < 8; j++) s += acc[j];
+    return s;
 }
 
 /* ---- element types (convert.c) ------------------------------------------ */

@@ -30,10 +30,7 @@ void pz_f32_matmul__ref(const pz_matmul_shape *s, const float *a, const float *b
         batch_offsets(s, bi, &oa, &ob);
         const float *ar = a + oa + m * K, *bm = b + ob;
         float acc[TILE_N] = {0};
-        for (int64_t k = 0; k < K; k++) {
-            const float *br = bm + k * N + n0;
-            for (int64_t j = 0; j < nn; j++) acc[j] += ar[k] * br[j];
-        }
+        for (int64_t k = 0; k < K; k++) pz_axpy_f32(nn, ar[k], bm + k * N + n0, acc);
         memcpy(y + (bi * M + m) * N + n0, acc, (size_t)nn * sizeof(float));
     }
 }

@@ -34,7 +34,9 @@ int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpos
     for (int j = 0; j < p->nsp; j++) {
         int64_t k = p->kernel[j], s = p->stride[j], d = p->dilation[j];
         int64_t pb = p->pad_begin[j], pe = p->pad_end[j], in = x->dims[2 + j];
-        if (k != w->dims[2 + j] || s < 1 || d < 1 || pb < 0 || pe < 0)
+        /* transposed: Y's size is given (output_padding, output_shape), so
+         * only pad_begin matters and it may be anything */
+        if (k != w->dims[2 + j] || s < 1 || d < 1 || (!transpose && (pb < 0 || pe < 0)))
             return pz_layer_fail(l, err, n,
                                  "spatial dim %d: kernel %lld (W has %lld), stride %lld, "
                                  "dilation %lld, pads %lld/%lld", j, (long long)k,
@@ -73,6 +75,7 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
 
     conv_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    /* fast kernels go first, when pz_cpu_isa() allows them and the shape fits */
     st->fn = pz_f32_conv__ref;
     l->state = st;
     return 0;

@@ -1,0 +1,27 @@
+/* cpu.c - the instruction sets this CPU offers, for choosing kernels at
+ * compile time (an op's prepare). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/kernels/kernels.h"
+
+pz_isa pz_cpu_isa(void)
+{
+    pz_isa best = PZ_ISA_REF;
+#if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = PZ_ISA_AVX2;
+    if (best == PZ_ISA_AVX2 && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl"))
+        best = PZ_ISA_AVX512;
+#endif
+    /* PZ_ISA=ref|avx2|avx512 caps the choice (tests compare kernels this way) */
+    const char *env = getenv("PZ_ISA");
+    if (env) {
+        pz_isa cap = strcmp(env, "ref") == 0 ? PZ_ISA_REF
+                   : strcmp(env, "avx2") == 0 ? PZ_ISA_AVX2 : PZ_ISA_AVX512;
+        if (cap < best) best = cap;
+    }
+    return best;
+}
