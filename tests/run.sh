@@ -8,6 +8,8 @@
 #   2. shape and type conformance over the ONNX backend test data
 #      (tests/unit/onnx_shapes.c) in ../shared/onnx-tests, beside the repo
 #      checkout, or $PZ_ONNX_TESTS;
+#      and the same cases run through the runtime, values compared
+#      (`onnx_shapes --run`: the conformance runner);
 #   3. the malformed-model corpus (tests/errors/run_errors.sh);
 #   4. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS).
 # Any sanitizer report in a part's stderr fails that part. Ends with the line
@@ -82,6 +84,8 @@ if [ -d "$ONNX_TESTS/node" ]; then
     done
     # shellcheck disable=SC2086
     part "shapes (ONNX backend test data: $ONNX_TESTS)" "$B/tests/onnx_shapes" $roots
+    # shellcheck disable=SC2086
+    part "conformance (run in-process, rtol 1e-3, atol 1e-5)" "$B/tests/onnx_shapes" --run $roots
 else
     echo "== shapes: SKIPPED: no ONNX backend test data at $ONNX_TESTS (set PZ_ONNX_TESTS)"
 fi

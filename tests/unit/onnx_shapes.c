@@ -31,7 +31,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "front/onnx_load.h"
+#include "gen/net_build.h"
+#include "ir/model.h"
 #include "onnx.pb-c.h"
 
 #define MAX_IO 64
@@ -193,6 +197,79 @@ static int dtype_is_intlike(int dt)
     return ir_dtype_is_int(dt) || dt == IR_BOOL;
 }
 
+/* --run: execute through the runtime and compare values with the expected
+ * outputs: floats within atol + rtol * |expected|, integers and bools exactly. */
+static int run_mode;
+#define RTOL 1e-3
+#define ATOL 1e-5
+
+static void run_and_compare(ir_graph *g, const void *const *ins, int n_ins, const ir_tensor *wants,
+                            int n_want, result *r)
+{
+    pz_err err = {0};
+    ir_model *m = ir_model_lower(g);
+    gen_net gn;
+    if (gen_net_build(m, 1, &gn, &err)) {
+        if (err.code == PZ_ERR_UNSUPPORTED) {
+            char key[160];
+            unsupported_key(err.msg, key, sizeof key);
+            set_result(r, R_SKIP, key, "%s", err.msg);
+        } else {
+            set_result(r, R_FAIL, NULL, "building the net failed: %s", err.msg);
+        }
+        ir_model_free(m);
+        return;
+    }
+    if (n_ins != g->n_inputs) {
+        set_result(r, R_FAIL, NULL, "%d runtime inputs, %d test inputs left unbound", g->n_inputs, n_ins);
+        gen_net_free(&gn);
+        ir_model_free(m);
+        return;
+    }
+    void *outs[MAX_IO] = {0};
+    for (int i = 0; i < g->n_outputs; i++) {
+        size_t nb = 0;
+        ir_tensor_bytes(&g->values[g->outputs[i]].t, &nb, "output", &err);
+        outs[i] = calloc(nb ? nb : 1, 1);
+    }
+    pz_net_run(gn.net, (const void **)ins, outs);
+    set_result(r, R_PASS, NULL, "%d outputs match", n_want);
+    for (int i = 0; i < n_want; i++) {
+        const ir_tensor *w = &wants[i];
+        size_t n = (size_t)ir_tensor_numel(w);
+        double worst = 0;
+        size_t bad = n;
+        for (size_t k = 0; k < n && bad == n; k++) {
+            if (ir_dtype_is_float(w->dtype)) {
+                double e = ir_load_f64(w->data, w->dtype, k), a = ir_load_f64(outs[i], w->dtype, k);
+                if (isnan(e) && isnan(a)) continue;
+                if (isinf(e) && a == e) continue;
+                double d = fabs(a - e);
+                if (!(d <= ATOL + RTOL * fabs(e))) bad = k;
+                if (d > worst) worst = d;
+            } else if (ir_load_i64(w->data, w->dtype, k) != ir_load_i64(outs[i], w->dtype, k)) {
+                bad = k;
+            }
+        }
+        if (bad < n) {
+            set_result(r, R_FAIL, NULL, "output %d \"%s\": element %zu is %g, expected %g", i,
+                       g->values[g->outputs[i]].name, bad, ir_load_f64(outs[i], w->dtype, bad),
+                       ir_load_f64(w->data, w->dtype, bad));
+            break;
+        }
+    }
+    for (int i = 0; i < g->n_outputs; i++) free(outs[i]);
+    gen_net_free(&gn);
+    ir_model_free(m);
+}
+
+static int is_bound(const onnx_load_opts *opts, const ir_tensor *t)
+{
+    for (int i = 0; i < opts->n_values; i++)
+        if (opts->values[i].value == t) return 1;
+    return 0;
+}
+
 static void run_case(const char *dir, result *r)
 {
     char path[PZ_PATH + 64], model[PZ_PATH + 64];
@@ -274,7 +351,9 @@ static void run_case(const char *dir, result *r)
         goto done;
     }
     int compared = 0;
-    for (int i = 0; i < g->n_outputs; i++) {
+    ir_tensor wants[MAX_IO];
+    memset(wants, 0, sizeof wants);
+    for (int i = 0; i < g->n_outputs && i < MAX_IO; i++) {
         snprintf(path, sizeof path, "%s/test_data_set_0/output_%d.pb", dir, i);
         if (!is_file(path)) break;
         if (strcmp(io.out_kind[i], "tensor") && strcmp(io.out_kind[i], "untyped")) {
@@ -306,11 +385,20 @@ static void run_case(const char *dir, result *r)
             ir_tensor_free_data(&want);
             goto done;
         }
-        ir_tensor_free_data(&want);
+        wants[i] = want;
         compared++;
     }
     if (!compared) set_result(r, R_FAIL, NULL, "no expected output to compare with");
+    else if (run_mode) {
+        /* the unbound inputs, in model order, are the runtime inputs */
+        const void *ins[MAX_IO];
+        int n_ins = 0;
+        for (int k = 0; k < n_read; k++)
+            if (!is_bound(&opts, &in_t[k])) ins[n_ins++] = in_t[k].data;
+        run_and_compare(g, ins, n_ins, wants, compared, r);
+    }
     else set_result(r, R_PASS, NULL, "%d outputs", compared);
+    for (int i = 0; i < MAX_IO; i++) ir_tensor_free_data(&wants[i]);
 
 done:
     ir_graph_free(g);
@@ -451,6 +539,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v")) verbose = 1;
         else if (!strcmp(argv[i], "--no-fork")) use_fork = 0;
+        else if (!strcmp(argv[i], "--run")) run_mode = 1;
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: onnx_shapes [-v] [--no-fork] ROOT...\n");
             return 2;
@@ -529,6 +618,6 @@ int main(int argc, char **argv)
             printf("  %5d  %s  (e.g. %s)\n", tallies[i].count, tallies[i].key, tallies[i].example);
     }
     free(tallies);
-    printf("shapes: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    printf("%s: %d passed, %d failed, %d skipped\n", run_mode ? "conformance" : "shapes", passed, failed, skipped);
     return failed ? 1 : 0;
 }
