@@ -79,9 +79,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(B)/libpaleozoic.a $(B)/libpzrt.a $(LDLIBS)
 
-# The README's test command runs this.
+# The README's test command runs this: the suite on the optimized build, then
+# again with everything under ASan+UBSan.
 test: all
 	./tests/run.sh $(B)
+	$(MAKE) SAN=1 all
+	./tests/run.sh build-san
 
 # Everything again under ASan+UBSan.
 test-san:

@@ -28,5 +28,6 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif
