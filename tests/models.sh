@@ -49,26 +49,30 @@ fail=0
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
-for n in $NAMES; do
-    "$PZ" inspect --json "$M/$n.onnx" >"$out" 2>"$err"
+# check_model NAME FILE LABEL
+check_model() {
+    n=$1
+    file=$2
+    label=$3
+    "$PZ" inspect --json "$file" >"$out" 2>"$err"
     rc=$?
     # checks per model: loads, output shape, MACs (+ Conv count, MACs 1% for resnet18)
     checks=3
     [ "$n" = resnet18 ] && checks=5
     if [ "$rc" -ne 0 ]; then
-        echo "FAIL models/$n: inspect exit code $rc (its $checks checks fail): $(head -c 300 "$err" | tr '\n' ' ')"
+        echo "FAIL $label/$n: inspect exit code $rc (its $checks checks fail): $(head -c 300 "$err" | tr '\n' ' ')"
         fail=$((fail + checks))
-        continue
+        return
     fi
     pass=$((pass + 1)) # it loads
     # one line per check: "pass TEXT" or "FAIL TEXT"
-    res=$("$PY" - "$n" "$out" <<'EOF'
+    res=$("$PY" - "$n" "$out" "$label" <<'EOF'
 import json, sys
-name, path = sys.argv[1], sys.argv[2]
+name, path, label = sys.argv[1], sys.argv[2], sys.argv[3]
 PUBLISHED = {"resnet18": 1.81e9, "resnet50": 4.09e9, "vgg16": 15.47e9, "vgg19": 19.6e9,
              "alexnet": 0.71e9, "mobilenet_v2": 0.30e9}
 def check(ok, text):
-    print(("pass " if ok else "FAIL ") + "models/%s: %s" % (name, text))
+    print(("pass " if ok else "FAIL ") + "%s/%s: %s" % (label, name, text))
 try:
     j = json.load(open(path))
 except Exception as e:
@@ -94,7 +98,39 @@ EOF
     f=$(printf '%s\n' "$res" | grep -c '^FAIL')
     pass=$((pass + p))
     fail=$((fail + f))
-    [ "$p" -gt 0 ] || [ "$f" -gt 0 ] || { echo "FAIL models/$n: the checker printed nothing"; fail=$((fail + 1)); }
+    [ "$p" -gt 0 ] || [ "$f" -gt 0 ] || { echo "FAIL $label/$n: the checker printed nothing"; fail=$((fail + 1)); }
+}
+
+# 1. torch.onnx.export of torchvision
+for n in $NAMES; do
+    check_model "$n" "$M/$n.onnx" models
+done
+
+# 2. `paleozoic zoo`: same checks, and ONNX Runtime must load and run each file
+Z="$B/zoo"
+mkdir -p "$Z"
+have_ort=0
+[ -f "$ROOT/node_modules/onnxruntime-node/package.json" ] && command -v node >/dev/null && have_ort=1
+for n in $NAMES; do
+    if ! "$PZ" zoo "$n" -o "$Z/$n.onnx" >/dev/null 2>"$err"; then
+        echo "FAIL zoo/$n: paleozoic zoo failed: $(head -c 300 "$err" | tr '\n' ' ')"
+        fail=$((fail + 1))
+        continue
+    fi
+    check_model "$n" "$Z/$n.onnx" zoo
+    if [ "$have_ort" = 1 ]; then
+        if (cd "$ROOT" && node tools/ort_check.js "$Z/$n.onnx") >"$out" 2>"$err"; then
+            echo "pass zoo/$n: ONNX Runtime 1.17 loads and runs it ($(tail -n 1 "$out" | head -c 120))"
+            pass=$((pass + 1))
+        else
+            echo "FAIL zoo/$n: ONNX Runtime: $(head -c 300 "$err" | tr '\n' ' ')"
+            fail=$((fail + 1))
+        fi
+    else
+        echo "FAIL zoo/$n: onnxruntime-node is not installed (tools/setup.sh installs it)"
+        fail=$((fail + 1))
+    fi
+    rm -f "$Z/$n.onnx"
 done
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

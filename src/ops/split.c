@@ -26,7 +26,6 @@ static pz_status split_sizes(const ir_graph *g, const ir_node *n, int64_t d, int
 {
     int count = -1, nout = n->n_out;
     int64_t num_outputs;
-    const char *what = "split";
     if (g->opset >= 13 || g->opset < 2) {
         if (op_attr(n, "split") && g->opset >= 13)
             return op_err_attr(err, n, "split", "is not an attribute from opset 13, where split "
@@ -34,6 +33,7 @@ static pz_status split_sizes(const ir_graph *g, const ir_node *n, int64_t d, int
         if (op_in(g, n, 1) &&
             op_const_ints(g, n, 1, "split", sizes, SPLIT_MAX_OUT, &count, err))
             return err->code;
+        if (count == 0) count = -1;   /* an empty split input counts as absent */
     } else if (op_in(g, n, 1)) {
         return op_err(err, n, "split is an input only from opset 13 (the model uses %d)",
                       g->opset);
@@ -68,18 +68,18 @@ static pz_status split_sizes(const ir_graph *g, const ir_node *n, int64_t d, int
         return PZ_OK;
     }
     if (count != nout)
-        return op_err(err, n, "%s has %d entries but the node has %d outputs", what, count, nout);
+        return op_err(err, n, "split has %d entries but the node has %d outputs", count, nout);
     int64_t sum = 0;
     for (int i = 0; i < count; i++) {
         if (sizes[i] < 0)
-            return op_err(err, n, "%s[%d] is %lld, must be >= 0", what, i, (long long)sizes[i]);
+            return op_err(err, n, "split[%d] is %lld, must be >= 0", i, (long long)sizes[i]);
         if (sizes[i] > d - sum)
-            return op_err(err, n, "%s adds up to more than the %lld entries of the split dim",
-                          what, (long long)d);
+            return op_err(err, n, "split adds up to more than the %lld entries of the split dim",
+                          (long long)d);
         sum += sizes[i];
     }
     if (sum != d)
-        return op_err(err, n, "%s adds up to %lld but the split dim has %lld entries", what,
+        return op_err(err, n, "split adds up to %lld but the split dim has %lld entries",
                       (long long)sum, (long long)d);
     return PZ_OK;
 }
