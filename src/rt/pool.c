@@ -78,24 +78,37 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Spinning: pause, read the clock every 64 rounds; after a while yield the
+ * CPU (the thread we wait for may have been scheduled onto ours: the caller
+ * is not pinned); after spin_ns, give up (the caller then sleeps). */
+#define YIELD_AFTER_NS 20000
+
+typedef struct {
+    int64_t start;
+    unsigned rounds;
+} spinner;
+
+static bool spin_step(spinner *s, int64_t spin_ns)
+{
+    cpu_relax();
+    if (++s->rounds % 64) return true;
+    int64_t t = now_ns();
+    if (!s->start) s->start = t;
+    if (t - s->start > spin_ns) return false;
+    if (t - s->start > YIELD_AFTER_NS) sched_yield();
+    return true;
+}
+
 /* Waits until *word != old (spin, then sleep); returns the new value. */
 static uint32_t wait_while_equal(_Atomic uint32_t *word, uint32_t old, _Atomic uint32_t *sleeping,
                                  int64_t spin_ns)
 {
     uint32_t v;
-    if (spin_ns > 0) {
-        int64_t deadline = 0;
-        for (unsigned i = 0;; i++) {
-            v = atomic_load_explicit(word, memory_order_acquire);
-            if (v != old) return v;
-            cpu_relax();
-            if ((i & 255) == 255) {   /* read the clock now and then only */
-                int64_t t = now_ns();
-                if (!deadline) deadline = t + spin_ns;
-                else if (t > deadline) break;
-            }
-        }
-    }
+    spinner sp = {0, 0};
+    do {
+        v = atomic_load_explicit(word, memory_order_acquire);
+        if (v != old) return v;
+    } while (spin_ns > 0 && spin_step(&sp, spin_ns));
     for (;;) {
         atomic_store(sleeping, 1);
         v = atomic_load(word);
@@ -217,19 +230,15 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx)
     }
     fn(ctx, 0, nth);
     /* join: spin, then sleep on `pending` */
-    uint32_t v = atomic_load_explicit(&p->pending, memory_order_acquire);
-    int64_t deadline = 0;
-    for (unsigned i = 0; v != 0; i++) {
-        cpu_relax();
-        v = atomic_load_explicit(&p->pending, memory_order_acquire);
-        if (v == 0 || (i & 255) != 255) continue;
-        int64_t t = now_ns();
-        if (!deadline) { deadline = t + p->spin_ns; continue; }
-        if (t <= deadline) continue;
+    spinner sp = {0, 0};
+    while (atomic_load_explicit(&p->pending, memory_order_acquire) != 0 &&
+           spin_step(&sp, p->spin_ns))
+        ;
+    uint32_t v;
+    while ((v = atomic_load_explicit(&p->pending, memory_order_acquire)) != 0) {
         atomic_store(&p->caller_sleeping, 1);
         v = atomic_load(&p->pending);
         if (v != 0) futex_wait(&p->pending, v);
         atomic_store(&p->caller_sleeping, 0);
-        v = atomic_load_explicit(&p->pending, memory_order_acquire);
     }
 }
