@@ -11,7 +11,9 @@
 #      and the same cases run through the runtime, values compared
 #      (`onnx_shapes --run`: the conformance runner);
 #   3. the malformed-model corpus (tests/errors/run_errors.sh);
-#   4. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS).
+#   4. the front-end's supported inputs checked against numpy
+#      (tests/front/front_cases.py);
+#   5. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS).
 # Any sanitizer report in a part's stderr fails that part. Ends with the line
 # `N passed, N failed`; exits non-zero on any failure.
 set -u
@@ -91,6 +93,10 @@ else
 fi
 
 part "errors (malformed models)" "$ROOT/tests/errors/run_errors.sh" "$B"
+front_dir=$(mktemp -d)
+part "front-end inputs (external data, dtypes, several I/O, symbolic dims)" \
+    /usr/bin/python3 "$ROOT/tests/front/front_cases.py" "$B" "$front_dir"
+rm -rf "$front_dir"
 part "models (torchvision)" "$ROOT/tests/models.sh" "$B" "$MODELS"
 
 echo "$total_pass passed, $total_fail failed"
