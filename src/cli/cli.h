@@ -7,6 +7,7 @@
 /* Options every model-reading command accepts (see README: knobs). */
 typedef struct {
     onnx_shape_binding shapes[16];
+    char shape_names[16][256];   /* storage for shapes[i].name */
     int n_shapes;
     int64_t batch;
     int threads;

@@ -88,7 +88,8 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     }
     if (!strcmp(a, "--input-shape")) {
         const char *eq = strchr(v, '=');
-        if (!eq || eq == v || k->n_shapes >= (int)PZ_ARRAY_LEN(k->shapes)) {
+        if (!eq || eq == v || k->n_shapes >= (int)PZ_ARRAY_LEN(k->shapes) ||
+            (size_t)(eq - v) >= sizeof k->shape_names[0]) {
             cli_usage("--input-shape wants NAME=D0,D1,... (got \"%s\")", v);
             return -1;
         }
@@ -98,9 +99,10 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
             cli_usage("--input-shape %s: dims must be non-negative integers separated by commas", v);
             return -1;
         }
-        char *name = pz_xstrdup(v);
+        char *name = k->shape_names[k->n_shapes];
+        memcpy(name, v, (size_t)(eq - v));
         name[eq - v] = 0;
-        b->name = name; /* lives until exit */
+        b->name = name;
         k->n_shapes++;
         return 1;
     }

@@ -81,6 +81,13 @@ static pz_status cast_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* CAST: the target type is the output tensor's. */
+static pz_status cast_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_CAST, NULL, 0);
+    return PZ_OK;
+}
+
 const op_def op_cast = {
     .name = "Cast",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
@@ -88,4 +95,5 @@ const op_def op_cast = {
     .parse = cast_parse,
     .infer = cast_infer,
     .cost = NULL,
+    .lower = cast_lower,
 };

@@ -76,6 +76,15 @@ static pz_status concat_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* CONCAT of every input along the normalised axis. */
+static pz_status concat_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const concat_params *p = n->params;
+    pz_axis_params ap = {.axis = p->axis};
+    op_lowered_init(out, n, PZ_OP_CONCAT, &ap, sizeof ap);
+    return PZ_OK;
+}
+
 const op_def op_concat = {
     .name = "Concat",
     .min_in = 1, .max_in = 1 << 16, .min_out = 1, .max_out = 1,
@@ -83,4 +92,5 @@ const op_def op_concat = {
     .parse = concat_parse,
     .infer = concat_infer,
     .cost = NULL,
+    .lower = concat_lower,
 };

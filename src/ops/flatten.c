@@ -1,7 +1,7 @@
 /* flatten.c - Flatten: a tensor to a 2-D matrix at `axis`.
  *   X [d0..d(r-1)] -> Y [d0*..*d(axis-1), d(axis)*..*d(r-1)]
  * axis in [0, r] (negative, counted from the end, from opset 11); default 1.
- * Moves no data: the output is the input's buffer with a new shape. */
+ * Runs as a COPY: the same bytes under the new shape. */
 #include "fold.h"
 
 typedef struct {
@@ -41,4 +41,5 @@ const op_def op_flatten = {
     .parse = flatten_parse,
     .infer = flatten_infer,
     .cost = NULL,
+    .lower = op_copy_lower,
 };

@@ -55,6 +55,14 @@ void op_fold_copy(ir_graph *g, const ir_node *n, int out, const ir_tensor *src)
                       (size_t)ir_tensor_numel(y) * ir_dtype_size(y->dtype));
 }
 
+pz_status op_copy_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
+    out->n_in = 1;    /* shape, axes: constants that infer already used */
+    out->n_out = 1;
+    return PZ_OK;
+}
+
 pz_status op_axes_list(const ir_node *n, const char *what, const int64_t *axes, int count,
                        int rank, int *out, pz_err *err)
 {
@@ -124,5 +132,22 @@ pz_status op_scale_dim(const ir_node *n, const char *what, int64_t d, double sca
     if (v >= 0x1p62)
         return op_err(err, n, "%s: %lld * %g is too large a dim", what, (long long)d, scale);
     *out = (int64_t)v;
+    return PZ_OK;
+}
+
+pz_status op_upsample_nearest(const ir_node *n, int rank, const double *scale,
+                              pz_resize_nearest *out, pz_err *err)
+{
+    int up = 0, down = 0;
+    for (int k = 0; k < rank; k++) {
+        up |= scale[k] > 1;
+        down |= scale[k] < 1;
+    }
+    if (up && down)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): nearest resizing that "
+                       "enlarges some dims and shrinks others is not supported at this opset "
+                       "(%s rounds differently in each direction)", n->name, n->op_type,
+                       n->op_type);
+    *out = down ? PZ_NEAREST_CEIL : PZ_NEAREST_FLOOR;
     return PZ_OK;
 }

@@ -43,6 +43,11 @@ void op_fold_map(ir_graph *g, const ir_node *n, int out, const ir_tensor *src,
  * Squeeze, Unsqueeze): folds when op_fold_ready. */
 void op_fold_copy(ir_graph *g, const ir_node *n, int out, const ir_tensor *src);
 
+/* The lower hook of the ops that keep the bytes and change only the shape
+ * (Reshape, Flatten, Squeeze, Unsqueeze): a COPY of input 0 to output 0;
+ * the other inputs (shape, axes) are constants that infer consumed. */
+pz_status op_copy_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
+
 /* Normalises a list of axes for a tensor of `rank` dims: each in
  * [-rank, rank), negatives counted from the end, no axis twice. `what`
  * names the attribute or input in errors. */
@@ -68,5 +73,12 @@ pz_status op_dim_add(const ir_node *n, const char *what, int64_t a, int64_t b, i
  * too large. */
 pz_status op_scale_dim(const ir_node *n, const char *what, int64_t d, double scale, int64_t *out,
                        pz_err *err);
+
+/* The nearest rounding of Upsample and of Resize before opset 11, which
+ * have no nearest_mode: the input index is floor(x) when enlarging and
+ * ceil(x) when shrinking (ONNX Runtime's rule; the coordinate is x = o /
+ * scale). Refuses a mix of enlarged and shrunk dims. */
+pz_status op_upsample_nearest(const ir_node *n, int rank, const double *scale,
+                              pz_resize_nearest *out, pz_err *err);
 
 #endif

@@ -72,6 +72,15 @@ static pz_status gather_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* GATHER data by indices (constant or computed) along the normalised axis. */
+static pz_status gather_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const gather_params *p = n->params;
+    pz_axis_params ap = {.axis = p->axis};
+    op_lowered_init(out, n, PZ_OP_GATHER, &ap, sizeof ap);
+    return PZ_OK;
+}
+
 const op_def op_gather = {
     .name = "Gather",
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
@@ -79,4 +88,5 @@ const op_def op_gather = {
     .parse = gather_parse,
     .infer = gather_infer,
     .cost = NULL,
+    .lower = gather_lower,
 };

@@ -34,16 +34,23 @@ static pz_status pad_parse(const ir_graph *g, const ir_node *n, void *params, pz
 typedef struct {
     int rank;
     pad_mode mode;
-    int64_t begin[IR_MAX_RANK], in_dims[IR_MAX_RANK], stride[IR_MAX_RANK];
+    int64_t begin[IR_MAX_RANK], in_dims[IR_MAX_RANK], out_dims[IR_MAX_RANK];
+    int64_t stride[IR_MAX_RANK];
 } pad_map;
 
+/* Negative pads crop first, then the kept range is padded (as ONNX Runtime
+ * and the runtime's PAD do): reflect, edge and wrap see only kept elements. */
 static int64_t pad_src(const int64_t *coord, const void *ctx)
 {
     const pad_map *m = ctx;
     int64_t s = 0;
     for (int k = 0; k < m->rank; k++) {
-        int64_t d = m->in_dims[k], i = coord[k] - m->begin[k];
+        int64_t begin = m->begin[k], end = m->out_dims[k] - m->in_dims[k] - begin;
+        int64_t k0 = begin < 0 ? -begin : 0;                    /* kept: [k0, k0 + d) */
+        int64_t d = m->in_dims[k] - k0 - (end < 0 ? -end : 0);
+        int64_t i = coord[k] - (begin > 0 ? begin : 0);         /* index into the kept range */
         if (i < 0 || i >= d) {
+            if (d <= 0) return -1;
             switch (m->mode) {
             case PAD_CONSTANT: return -1;
             case PAD_EDGE: i = i < 0 ? 0 : d - 1; break;
@@ -58,7 +65,7 @@ static int64_t pad_src(const int64_t *coord, const void *ctx)
             }
             }
         }
-        s += i * m->stride[k];
+        s += (k0 + i) * m->stride[k];
     }
     return s;
 }
@@ -102,6 +109,36 @@ static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int6
     return PZ_OK;
 }
 
+/* The fill value: input 2 (opset 11+; a constant, as the runtime compiles
+ * it in) or the `value` attribute; 0 by default. Into fill (one element of
+ * data's type) and/or *value, each when not NULL. */
+static pz_status pad_fill(const ir_graph *g, const ir_node *n, void *fill, double *value,
+                          pz_err *err)
+{
+    const pad_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    const ir_tensor *cv = g->opset >= 11 ? op_in(g, n, 2) : NULL;
+    double v = g->opset < 11 ? p->value : 0;
+    if (cv && ir_tensor_numel(cv) > 0) {
+        if (cv->dtype != x->dtype)
+            return op_err(err, n, "constant_value is %s but data is %s", ir_dtype_name(cv->dtype),
+                          ir_dtype_name(x->dtype));
+        if (ir_tensor_numel(cv) != 1)
+            return op_err(err, n, "constant_value must be one value, it has %lld",
+                          (long long)ir_tensor_numel(cv));
+        if (!cv->data)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Pad): input 2 "
+                           "(constant_value, \"%s\") must be a constant: a fill value computed "
+                           "at run time is not supported", n->name, g->values[n->in[2]].name);
+        if (fill) memcpy(fill, cv->data, ir_dtype_size(x->dtype));
+        if (value) *value = ir_load_f64(cv->data, cv->dtype, 0);
+        return PZ_OK;
+    }
+    if (fill) ir_store_f64(fill, x->dtype, 0, v);
+    if (value) *value = v;
+    return PZ_OK;
+}
+
 static pz_status pad_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const pad_params *p = n->params;
@@ -118,32 +155,44 @@ static pz_status pad_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (dims[k] < 0)
             return op_err(err, n, "pads %lld and %lld crop more than the %lld entries of dim %d",
                           (long long)m.begin[k], (long long)end[k], (long long)x->dims[k], k);
-        if (p->mode != PAD_CONSTANT && x->dims[k] == 0 && dims[k] > 0)
-            return op_err_attr(err, n, "mode", "%s cannot pad dim %d: it is empty",
-                               mode_names[p->mode], k);
+        /* the kept range (cropping comes first); adding negatives cannot overflow */
+        int64_t kept = x->dims[k] + (m.begin[k] < 0 ? m.begin[k] : 0) + (end[k] < 0 ? end[k] : 0);
+        if (p->mode != PAD_CONSTANT && kept <= 0 && dims[k] > 0)
+            return op_err_attr(err, n, "mode", "%s cannot pad dim %d: %s", mode_names[p->mode],
+                               k, x->dims[k] ? "the pads crop all of it" : "it is empty");
         m.in_dims[k] = x->dims[k];
+        m.out_dims[k] = dims[k];
     }
     if (op_check_dims(n, x->rank, dims, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
 
-    /* the fill value: input 2 (opset 11+) or the `value` attribute */
     unsigned char fill[8] = {0};
-    const ir_tensor *cv = g->opset >= 11 ? op_in(g, n, 2) : NULL;
-    if (cv && ir_tensor_numel(cv) > 0) {
-        if (cv->dtype != x->dtype)
-            return op_err(err, n, "constant_value is %s but data is %s", ir_dtype_name(cv->dtype),
-                          ir_dtype_name(x->dtype));
-        if (ir_tensor_numel(cv) != 1)
-            return op_err(err, n, "constant_value must be one value, it has %lld",
-                          (long long)ir_tensor_numel(cv));
-        if (!cv->data) return PZ_OK;   /* known only at run time: no folding */
-        memcpy(fill, cv->data, ir_dtype_size(x->dtype));
-    } else if (g->opset < 11) {
-        ir_store_f64(fill, x->dtype, 0, p->value);
-    }
+    if (pad_fill(g, n, fill, NULL, err)) return err->code;
     if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
     op_strides(x, m.stride);
     op_fold_map(g, n, 0, x, pad_src, &m, fill);
+    return PZ_OK;
+}
+
+/* PAD of input 0: the mode, the begin pads per axis (the output's shape gives
+ * the end pads) and the fill value; pads, constant_value and axes
+ * (constants) are dropped. */
+static pz_status pad_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const pad_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    static const pz_pad_mode modes[] = {
+        [PAD_CONSTANT] = PZ_PAD_CONSTANT, [PAD_REFLECT] = PZ_PAD_REFLECT,
+        [PAD_EDGE] = PZ_PAD_EDGE, [PAD_WRAP] = PZ_PAD_WRAP,
+    };
+    pz_pad_params pp;
+    int64_t end[IR_MAX_RANK];
+    memset(&pp, 0, sizeof pp);
+    pp.mode = modes[p->mode];
+    if (pad_amounts(g, n, x->rank, pp.begin, end, err)) return err->code;
+    if (pad_fill(g, n, NULL, &pp.value, err)) return err->code;
+    op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
+    out->n_in = 1;
     return PZ_OK;
 }
 
@@ -154,4 +203,5 @@ const op_def op_pad = {
     .parse = pad_parse,
     .infer = pad_infer,
     .cost = NULL,
+    .lower = pad_lower,
 };

@@ -95,7 +95,30 @@ static const ir_tensor *given(const ir_graph *g, const ir_node *n, int i)
     return t && ir_tensor_numel(t) > 0 ? t : NULL;
 }
 
-static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
+/* The resized axes: `axes` (opset 18+) normalised, or every dim. */
+static pz_status resize_axes(const ir_graph *g, const ir_node *n, int *ax, int *n_axes,
+                             pz_err *err)
+{
+    const resize_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    *n_axes = p->n_axes;
+    if (*n_axes >= 0) {
+        if (g->opset < 18)
+            return op_err_attr(err, n, "axes", "exists from opset 18 (the model uses %d)",
+                               g->opset);
+        return op_axes_list(n, "axes", p->axes, *n_axes, x->rank, ax, err);
+    }
+    *n_axes = x->rank;
+    for (int k = 0; k < x->rank; k++) ax[k] = k;
+    return PZ_OK;
+}
+
+/* The output dims, and the scale per dim as the coordinate mapping uses it:
+ * scales[i] when scales is given; out/in per dim with sizes (stretch); the
+ * common scale on the listed axes with keep_aspect_ratio_policy. Dims not
+ * resized get 1. */
+static pz_status resize_plan(const ir_graph *g, const ir_node *n, int64_t *dims, double *scale,
+                             pz_err *err)
 {
     const resize_params *p = n->params;
     const ir_tensor *x = op_in(g, n, 0);
@@ -111,19 +134,11 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
                                                   : "one of scales (input 2) and sizes "
                                                     "(input 3) is required");
 
-    int ax[IR_MAX_RANK], n_axes = p->n_axes;
-    if (n_axes >= 0) {
-        if (g->opset < 18)
-            return op_err_attr(err, n, "axes", "exists from opset 18 (the model uses %d)",
-                               g->opset);
-        if (op_axes_list(n, "axes", p->axes, n_axes, x->rank, ax, err)) return err->code;
-    } else {
-        n_axes = x->rank;
-        for (int k = 0; k < n_axes; k++) ax[k] = k;
-    }
+    int ax[IR_MAX_RANK], n_axes;
+    if (resize_axes(g, n, ax, &n_axes, err)) return err->code;
 
-    int64_t dims[IR_MAX_RANK];
-    memcpy(dims, x->dims, sizeof dims);
+    memcpy(dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+    for (int k = 0; k < x->rank; k++) scale[k] = 1;
     int count;
     if (scales_t) {
         double scales[IR_MAX_RANK];
@@ -131,9 +146,11 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
             return err->code;
         if (count != n_axes)
             return op_err(err, n, "scales has %d entries, expected %d", count, n_axes);
-        for (int i = 0; i < count; i++)
+        for (int i = 0; i < count; i++) {
             if (op_scale_dim(n, "scales", x->dims[ax[i]], scales[i], &dims[ax[i]], err))
                 return err->code;
+            scale[ax[i]] = scales[i];
+        }
     } else {
         int64_t sizes[IR_MAX_RANK];
         if (op_const_ints(g, n, sizes_at, "sizes", sizes, IR_MAX_RANK, &count, err))
@@ -144,26 +161,125 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
             if (sizes[i] < 0)
                 return op_err(err, n, "sizes[%d] is %lld, must be >= 0", i, (long long)sizes[i]);
         if (p->policy == RESIZE_STRETCH) {
-            for (int i = 0; i < count; i++) dims[ax[i]] = sizes[i];
+            for (int i = 0; i < count; i++) {
+                int64_t in = x->dims[ax[i]];
+                dims[ax[i]] = sizes[i];
+                scale[ax[i]] = in ? (double)sizes[i] / (double)in : 1;
+            }
         } else {
-            double scale = 0;
+            double common = 0;
             for (int i = 0; i < count; i++) {
                 if (!x->dims[ax[i]])
                     return op_err_attr(err, n, "keep_aspect_ratio_policy", "dim %d is empty: "
                                        "no aspect ratio to keep", ax[i]);
                 double s = (double)sizes[i] / (double)x->dims[ax[i]];
-                if (i == 0 || (p->policy == RESIZE_NOT_LARGER ? s < scale : s > scale)) scale = s;
+                if (i == 0 || (p->policy == RESIZE_NOT_LARGER ? s < common : s > common))
+                    common = s;
             }
             for (int i = 0; i < count; i++) {
-                double v = floor((double)x->dims[ax[i]] * scale + 0.5);   /* round half up */
+                double v = floor((double)x->dims[ax[i]] * common + 0.5);   /* round half up */
                 if (!(v < 0x1p62))
                     return op_err(err, n, "sizes: dim %d would be too large", ax[i]);
                 dims[ax[i]] = (int64_t)v;
+                scale[ax[i]] = common;
             }
         }
     }
-    if (op_check_dims(n, x->rank, dims, err)) return err->code;
+    return op_check_dims(n, x->rank, dims, err);
+}
+
+/* The crop window of tf_crop_and_resize per dim, as fractions of the input:
+ * roi (input 1, constant: the runtime takes X alone) holds the starts, then
+ * the ends, of the resized axes; other dims and other modes get 0 to 1. */
+static pz_status resize_roi(const ir_graph *g, const ir_node *n, float *start, float *end,
+                            pz_err *err)
+{
+    const resize_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    for (int k = 0; k < x->rank; k++) {
+        start[k] = 0;
+        end[k] = 1;
+    }
+    if (p->coord != RESIZE_TF_CROP_AND_RESIZE || g->opset < 11 || !given(g, n, 1)) return PZ_OK;
+    int ax[IR_MAX_RANK], n_axes, count;
+    double roi[2 * IR_MAX_RANK];
+    if (resize_axes(g, n, ax, &n_axes, err)) return err->code;
+    if (op_const_floats(g, n, 1, "roi", roi, 2 * IR_MAX_RANK, &count, err)) return err->code;
+    if (count != 2 * n_axes)
+        return op_err(err, n, "roi has %d entries, expected %d (starts and ends of %d axes)",
+                      count, 2 * n_axes, n_axes);
+    for (int i = 0; i < n_axes; i++) {
+        start[ax[i]] = (float)roi[i];
+        end[ax[i]] = (float)roi[n_axes + i];
+    }
+    return PZ_OK;
+}
+
+static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t dims[IR_MAX_RANK];
+    double scale[IR_MAX_RANK];
+    float roi_start[IR_MAX_RANK], roi_end[IR_MAX_RANK];
+    if (resize_plan(g, n, dims, scale, err)) return err->code;
+    /* checked here: the crop window is compiled in, like the scales */
+    if (resize_roi(g, n, roi_start, roi_end, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    return PZ_OK;
+}
+
+/* RESIZE of X alone: the modes, the per-dim scale of resize_plan and, for
+ * tf_crop_and_resize, the roi (default 0 to 1 on every dim). roi, scales and
+ * sizes (constants) are dropped. */
+static pz_status resize_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const resize_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    static const pz_resize_mode modes[] = {
+        [RESIZE_NEAREST] = PZ_RESIZE_NEAREST, [RESIZE_LINEAR] = PZ_RESIZE_LINEAR,
+        [RESIZE_CUBIC] = PZ_RESIZE_CUBIC,
+    };
+    static const pz_resize_coord coords[] = {
+        [RESIZE_HALF_PIXEL] = PZ_CT_HALF_PIXEL,
+        [RESIZE_HALF_PIXEL_SYMMETRIC] = PZ_CT_HALF_PIXEL_SYMMETRIC,
+        [RESIZE_PYTORCH_HALF_PIXEL] = PZ_CT_PYTORCH_HALF_PIXEL,
+        [RESIZE_ALIGN_CORNERS] = PZ_CT_ALIGN_CORNERS,
+        [RESIZE_ASYMMETRIC] = PZ_CT_ASYMMETRIC,
+        [RESIZE_TF_CROP_AND_RESIZE] = PZ_CT_TF_CROP_AND_RESIZE,
+    };
+    static const pz_resize_nearest nearests[] = {
+        [RESIZE_ROUND_PREFER_FLOOR] = PZ_NEAREST_ROUND_PREFER_FLOOR,
+        [RESIZE_ROUND_PREFER_CEIL] = PZ_NEAREST_ROUND_PREFER_CEIL,
+        [RESIZE_FLOOR] = PZ_NEAREST_FLOOR, [RESIZE_CEIL] = PZ_NEAREST_CEIL,
+    };
+    if (p->antialias)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Resize): attribute 'antialias': "
+                       "antialiased resizing is not supported by the runtime", n->name);
+    if (p->coord == RESIZE_TF_HALF_PIXEL_FOR_NEAREST)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Resize): attribute "
+                       "'coordinate_transformation_mode': tf_half_pixel_for_nearest is not "
+                       "supported by the runtime", n->name);
+    int64_t dims[IR_MAX_RANK];
+    double scale[IR_MAX_RANK];
+    if (resize_plan(g, n, dims, scale, err)) return err->code;
+
+    pz_resize_params rp;
+    memset(&rp, 0, sizeof rp);
+    rp.mode = modes[p->mode];
+    rp.coord = coords[p->coord];
+    rp.nearest = nearests[p->nearest];
+    rp.cubic_coeff_a = p->cubic_coeff_a;
+    rp.exclude_outside = (int)p->exclude_outside;
+    rp.extrapolation_value = p->extrapolation_value;
+    for (int k = 0; k < x->rank; k++) rp.scale[k] = (float)scale[k];
+    /* Resize-10 maps asymmetrically (parse's default) and has no
+     * nearest_mode: it rounds like Upsample (ONNX Runtime's rule) */
+    if (g->opset < 11 && p->mode == RESIZE_NEAREST &&
+        op_upsample_nearest(n, x->rank, scale, &rp.nearest, err))
+        return err->code;
+    if (resize_roi(g, n, rp.roi_start, rp.roi_end, err)) return err->code;
+    op_lowered_init(out, n, PZ_OP_RESIZE, &rp, sizeof rp);
+    out->n_in = 1;
     return PZ_OK;
 }
 
@@ -174,4 +290,5 @@ const op_def op_resize = {
     .parse = resize_parse,
     .infer = resize_infer,
     .cost = NULL,
+    .lower = resize_lower,
 };

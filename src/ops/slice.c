@@ -6,6 +6,8 @@
  *   end   += d if negative; then clamped to [0, d] (s > 0) or [-1, d-1] (s < 0)
  *   out   = max(0, ceil((end - start) / s))
  * so INT64_MAX / INT64_MIN ends mean "to the end" in either direction. */
+#include <string.h>
+
 #include "fold.h"
 
 typedef struct {
@@ -62,7 +64,10 @@ static pz_status slice_args(const ir_graph *g, const ir_node *n, int64_t *starts
     return PZ_OK;
 }
 
-static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
+/* The output dims and, per input axis, the first element and the step
+ * (0 and 1 on the axes not sliced). */
+static pz_status slice_plan(const ir_graph *g, const ir_node *n, int64_t *dims, slice_map *m,
+                            pz_err *err)
 {
     const ir_tensor *x = op_in(g, n, 0);
     int64_t starts[IR_MAX_RANK], ends[IR_MAX_RANK], axes[IR_MAX_RANK], steps[IR_MAX_RANK];
@@ -75,12 +80,11 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
         for (int i = 0; i < count; i++) axes[i] = i;
     if (op_axes_list(n, "axes", axes, count, x->rank, ax, err)) return err->code;
 
-    slice_map m = {.rank = x->rank};
-    int64_t dims[IR_MAX_RANK];
+    m->rank = x->rank;
     for (int k = 0; k < x->rank; k++) {
         dims[k] = x->dims[k];
-        m.start[k] = 0;
-        m.step[k] = 1;
+        m->start[k] = 0;
+        m->step[k] = 1;
     }
     for (int i = 0; i < count; i++) {
         int k = ax[i];
@@ -90,7 +94,9 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (b < 0) b += d;   /* b >= INT64_MIN and d >= 0: no overflow */
         if (e < 0) e += d;
         int64_t len;
-        if (s > 0) {
+        if (d == 0) {
+            b = e = len = 0;   /* nothing to take, in either direction */
+        } else if (s > 0) {
             b = clamp64(b, 0, d);
             e = clamp64(e, 0, d);
             len = e <= b ? 0 : (e - b - 1) / s + 1;
@@ -101,13 +107,40 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
             len = b <= e ? 0 : (int64_t)((uint64_t)(b - e - 1) / us) + 1;
         }
         dims[k] = len;
-        m.start[k] = b;
-        m.step[k] = len > 1 ? s : 1;   /* a single element needs no step */
+        m->start[k] = len > 0 ? b : 0;   /* an empty axis reads nothing */
+        m->step[k] = len > 1 ? s : 1;    /* a single element needs no step */
     }
+    return PZ_OK;
+}
+
+static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t dims[IR_MAX_RANK];
+    slice_map m;
+    if (slice_plan(g, n, dims, &m, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
     if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
     op_strides(x, m.stride);
     op_fold_map(g, n, 0, x, slice_src, &m, NULL);
+    return PZ_OK;
+}
+
+/* SLICE of input 0 with the start and step of every axis; starts, ends,
+ * axes and steps (constants) are dropped. */
+static pz_status slice_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    int64_t dims[IR_MAX_RANK];
+    slice_map m;
+    if (slice_plan(g, n, dims, &m, err)) return err->code;
+    pz_slice_params sp;
+    memset(&sp, 0, sizeof sp);
+    for (int k = 0; k < m.rank; k++) {
+        sp.start[k] = m.start[k];
+        sp.step[k] = m.step[k];
+    }
+    op_lowered_init(out, n, PZ_OP_SLICE, &sp, sizeof sp);
+    out->n_in = 1;
     return PZ_OK;
 }
 
@@ -118,4 +151,5 @@ const op_def op_slice = {
     .parse = NULL,
     .infer = slice_infer,
     .cost = NULL,
+    .lower = slice_lower,
 };

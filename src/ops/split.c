@@ -117,6 +117,22 @@ static pz_status split_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* SPLIT of input 0 along the normalised axis; the parts' sizes are the
+ * outputs' dims (the split input, a constant, is dropped). */
+static pz_status split_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const split_params *p = n->params;
+    /* an omitted output has no tensor to tell the runtime its size */
+    for (int i = 0; i < n->n_out; i++)
+        if (n->out[i] < 0)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Split): output %d is "
+                           "omitted; the runtime needs every part", n->name, i);
+    pz_axis_params ap = {.axis = p->axis};
+    op_lowered_init(out, n, PZ_OP_SPLIT, &ap, sizeof ap);
+    out->n_in = 1;
+    return PZ_OK;
+}
+
 const op_def op_split = {
     .name = "Split",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = SPLIT_MAX_OUT,
@@ -124,4 +140,5 @@ const op_def op_split = {
     .parse = split_parse,
     .infer = split_infer,
     .cost = NULL,
+    .lower = split_lower,
 };

@@ -1,8 +1,8 @@
 /* squeeze.c - Squeeze: removes dims of size 1.
  *   data [d...], axes (attribute before opset 13, optional input 1 from 13)
  *   -> squeezed: data without the listed dims (each must be 1), or without
- *      every dim of size 1 when no axes (or an empty list) are given. Moves no
- *      data. */
+ *      every dim of size 1 when no axes (or an empty list) are given. Runs
+ *      as a COPY: the same bytes under the new shape. */
 #include "fold.h"
 
 static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -51,4 +51,5 @@ const op_def op_squeeze = {
     .parse = NULL,
     .infer = squeeze_infer,
     .cost = NULL,
+    .lower = op_copy_lower,
 };

@@ -63,6 +63,17 @@ static pz_status transpose_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+/* TRANSPOSE with perm; the runtime merges the axes that stay neighbours. */
+static pz_status transpose_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                 pz_err *err)
+{
+    const transpose_params *p = n->params;
+    pz_transpose_params tp = {{0}};
+    for (int k = 0; k < p->rank; k++) tp.perm[k] = p->perm[k];
+    op_lowered_init(out, n, PZ_OP_TRANSPOSE, &tp, sizeof tp);
+    return PZ_OK;
+}
+
 const op_def op_transpose = {
     .name = "Transpose",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
@@ -70,4 +81,5 @@ const op_def op_transpose = {
     .parse = transpose_parse,
     .infer = transpose_infer,
     .cost = NULL,
+    .lower = transpose_lower,
 };

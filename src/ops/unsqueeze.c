@@ -1,7 +1,8 @@
 /* unsqueeze.c - Unsqueeze: inserts dims of size 1.
  *   data [d...] (rank r), axes (attribute before opset 13, input 1 from 13)
  *   -> expanded, rank r + len(axes), with 1 at each listed axis; axes count
- *      in the output's dims (negative from the end). Moves no data. */
+ *      in the output's dims (negative from the end). Runs as a
+ *      COPY: the same bytes under the new shape. */
 #include "fold.h"
 
 static pz_status unsqueeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -41,4 +42,5 @@ const op_def op_unsqueeze = {
     .parse = NULL,
     .infer = unsqueeze_infer,
     .cost = NULL,
+    .lower = op_copy_lower,
 };

@@ -28,10 +28,11 @@ static pz_status upsample_parse(const ir_graph *g, const ir_node *n, void *param
     return PZ_OK;
 }
 
-static pz_status upsample_infer(ir_graph *g, ir_node *n, pz_err *err)
+/* The scale of each dim, from the attributes or input 1 by opset. */
+static pz_status upsample_scales(const ir_graph *g, const ir_node *n, double *scales,
+                                 pz_err *err)
 {
     const ir_tensor *x = op_in(g, n, 0);
-    double scales[IR_MAX_RANK];
     int count;
     if (g->opset < 7) {
         float h, w;
@@ -59,11 +60,46 @@ static pz_status upsample_infer(ir_graph *g, ir_node *n, pz_err *err)
     }
     if (count != x->rank)
         return op_err(err, n, "scales has %d entries, the input has rank %d", count, x->rank);
+    return PZ_OK;
+}
+
+static pz_status upsample_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    double scales[IR_MAX_RANK];
+    if (upsample_scales(g, n, scales, err)) return err->code;
     int64_t dims[IR_MAX_RANK];
     for (int k = 0; k < x->rank; k++)
         if (op_scale_dim(n, "scales", x->dims[k], scales[k], &dims[k], err)) return err->code;
     if (op_check_dims(n, x->rank, dims, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    return PZ_OK;
+}
+
+/* RESIZE of X alone with asymmetric coordinates (x = o / scale), as ONNX
+ * Runtime runs Upsample: nearest takes floor(x) (ceil(x) when shrinking),
+ * linear interpolates with the edge repeated. */
+static pz_status upsample_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                pz_err *err)
+{
+    const upsample_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    double scales[IR_MAX_RANK];
+    if (upsample_scales(g, n, scales, err)) return err->code;
+    pz_resize_params rp;
+    memset(&rp, 0, sizeof rp);
+    rp.mode = p->mode == UPSAMPLE_LINEAR ? PZ_RESIZE_LINEAR : PZ_RESIZE_NEAREST;
+    rp.coord = PZ_CT_ASYMMETRIC;
+    rp.cubic_coeff_a = -0.75f;
+    if (rp.mode == PZ_RESIZE_NEAREST &&
+        op_upsample_nearest(n, x->rank, scales, &rp.nearest, err))
+        return err->code;
+    for (int k = 0; k < x->rank; k++) {
+        rp.scale[k] = (float)scales[k];
+        rp.roi_end[k] = 1;
+    }
+    op_lowered_init(out, n, PZ_OP_RESIZE, &rp, sizeof rp);
+    out->n_in = 1;
     return PZ_OK;
 }
 
@@ -74,4 +110,5 @@ const op_def op_upsample = {
     .parse = upsample_parse,
     .infer = upsample_infer,
     .cost = NULL,
+    .lower = upsample_lower,
 };

@@ -54,6 +54,7 @@ struct pz_net {
     int n_blocks;
     char err[512];          /* the first error of the building calls */
     bool compiled;
+    bool compile_tried;     /* compile runs once, failed or not */
     void *arena;
     size_t arena_bytes;
     pz_pool *pool;
@@ -236,8 +237,8 @@ void pz_net_free(pz_net *net)
 static int add_tensor(pz_net *net, const char *name, tensor_kind kind, int dtype, int rank,
                       const int64_t *dims, const void *data)
 {
-    if (net->compiled) {
-        net_fail(net, "tensor \"%s\" added after compile", name ? name : "");
+    if (net->compile_tried) {
+        net_fail(net, "tensor \"%s\" added after pz_net_compile", name ? name : "");
         return -1;
     }
     if (pz_dtype_size(dtype) == 0) {
@@ -307,6 +308,10 @@ int pz_net_tensor(pz_net *net, const char *name, int dtype, int rank, const int6
 
 void pz_net_output(pz_net *net, int tensor)
 {
+    if (net->compile_tried) {
+        net_fail(net, "output added after pz_net_compile");
+        return;
+    }
     if (tensor < 0 || tensor >= net->n_tensors) {
         net_fail(net, "output: no tensor %d", tensor);
         return;
@@ -322,8 +327,8 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
                  size_t params_size, const int *in, int n_in, const int *out, int n_out)
 {
     const char *nm = name ? name : "";
-    if (net->compiled) {
-        net_fail(net, "layer \"%s\" added after compile", nm);
+    if (net->compile_tried) {
+        net_fail(net, "layer \"%s\" added after pz_net_compile", nm);
         return -1;
     }
     if (kind < 0 || kind >= PZ_OP_COUNT_ || !pz_rt_ops[kind]) {
@@ -396,6 +401,10 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
 
 void pz_net_block(pz_net *net, int first, int count, int mp)
 {
+    if (net->compile_tried) {
+        net_fail(net, "block added after pz_net_compile");
+        return;
+    }
     if (!grow((void **)&net->asked, &net->cap_asked, net->n_asked + 1, sizeof(rt_block))) {
         net_fail(net, "out of memory");
         return;
@@ -582,7 +591,9 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
     char *err = errbuf && errsize ? errbuf : local;
     size_t n = errbuf && errsize ? errsize : sizeof local;
     err[0] = 0;
-    if (net->compiled) return snprintf(err, n, "net \"%s\" is already compiled", net->name), 1;
+    if (net->compile_tried)
+        return snprintf(err, n, "net \"%s\": pz_net_compile runs once", net->name), 1;
+    net->compile_tried = true;
     if (net->err[0]) return snprintf(err, n, "%s", net->err), 1;
     net->threads = threads > 0 ? threads : cpu_count();
 

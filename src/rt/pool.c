@@ -81,7 +81,7 @@ static int64_t now_ns(void)
 /* Spinning: pause, read the clock every 64 rounds; after a while yield the
  * CPU (the thread we wait for may have been scheduled onto ours: the caller
  * is not pinned); after spin_ns, give up (the caller then sleeps). */
-#define YIELD_AFTER_NS 20000
+#define YIELD_AFTER_NS 5000
 
 typedef struct {
     int64_t start;

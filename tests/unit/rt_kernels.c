@@ -603,6 +603,42 @@ static void test_arena_reuse(void)
     free(y);
 }
 
+/* Outputs may be graph inputs, constants, repeated, or read by later layers. */
+static void test_outputs(void)
+{
+    float x[4] = {-1, 2, -3, 4}, c[2] = {7, 8};
+    float o_in[4], o_in2[4], o_c[2], o_a[4], o_b[4];
+    pz_net *net = pz_net_new("outs");
+    int xi = pz_net_input(net, "x", PZ_F32, 1, (int64_t[]){4});
+    int ci = pz_net_const(net, "c", PZ_F32, 1, (int64_t[]){2}, c);
+    int ai = pz_net_tensor(net, "a", PZ_F32, 1, (int64_t[]){4});
+    int bi = pz_net_tensor(net, "b", PZ_F32, 1, (int64_t[]){4});
+    pz_unary_params relu = {.func = PZ_UN_RELU};
+    pz_net_layer(net, "relu", PZ_OP_UNARY, &relu, sizeof relu, &xi, 1, &ai, 1);
+    pz_binary_params sub = {.func = PZ_BIN_SUB};
+    pz_net_layer(net, "sub", PZ_OP_BINARY, &sub, sizeof sub, (int[]){ai, xi}, 2, &bi, 1);
+    pz_net_output(net, xi);
+    pz_net_output(net, ai);
+    pz_net_output(net, ci);
+    pz_net_output(net, xi);
+    pz_net_output(net, bi);
+    char err[512] = "";
+    int rc = pz_net_compile(net, 2, err, sizeof err);
+    if (!rc) {
+        const void *in[1] = {x};
+        void *out[5] = {o_in, o_a, o_c, o_in2, o_b};
+        pz_net_run(net, in, out);
+    }
+    bool ok = rc == 0 && memcmp(o_in, x, sizeof x) == 0 && memcmp(o_in2, x, sizeof x) == 0 &&
+              memcmp(o_c, c, sizeof c) == 0;
+    for (int i = 0; ok && i < 4; i++) {
+        float a = x[i] < 0 ? 0 : x[i];
+        ok = o_a[i] == a && o_b[i] == a - x[i];
+    }
+    report(ok, "outputs: an input, a constant, repeated, read by a later layer", err);
+    pz_net_free(net);
+}
+
 /* Bad layers are reported by compile, naming the layer and what is wrong. */
 static void test_errors(void)
 {
@@ -658,6 +694,7 @@ int main(void)
     test_concat_split();
     test_resize();
     test_arena_reuse();
+    test_outputs();
     test_errors();
     printf("rt_kernels: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

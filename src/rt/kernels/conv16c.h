@@ -1,0 +1,54 @@
+/* conv16c.h - internal to the fast conv kernels: the micro-kernel interface
+ * that conv16c_avx512.c and conv16c_avx2.c implement and the ISA-independent
+ * driver (conv16c.c) that walks an output row with them.
+ *
+ * A micro-kernel computes a tile of RW consecutive output pixels of one row
+ * times RM blocks of 16 output channels, held in registers, and runs over
+ * ncb input blocks x nkh kernel rows x nq contiguous "q" steps. A q step is
+ * one (kw, ic) pair: in NCHWxc the inputs of pixel j for kw = 0.. and
+ * ic = 0..cblk-1 lie at x[j*ps + kw*cblk + ic], contiguous in q = kw*cblk + ic,
+ * and the packed weights of a kernel row are contiguous in q too. So one call
+ * covers all taps of a row (interior tiles, q over KW*cblk) or one tap (tiles
+ * at the borders, q over cblk), with no branch inside.
+ */
+#ifndef PZ_CONV16C_H
+#define PZ_CONV16C_H
+
+#include "rt/kernels/fast.h"
+
+typedef struct {
+    const float *x;         /* input: first block, first kernel row, pixel 0, first q */
+    const float *w;         /* weights: first output block, first input block, row, q */
+    const float *bias;      /* bias of the first output block, or NULL */
+    const float *z;         /* residual at y, or NULL */
+    float *y;               /* output: first block, pixel 0 of the tile */
+    int64_t xs_cb, xs_h;    /* input strides (floats): block, kernel row (dilated) */
+    int64_t ws_mb, ws_cb, ws_h;   /* weight strides: output block, input block, kernel row */
+    int64_t ys_mb;          /* output stride between blocks */
+    int64_t ps;             /* input pixel stride: sw * cblk */
+    int ncb, nkh, nq;
+    int init;               /* start from the bias (else from y: a later pass) */
+    int fin;                /* add z, activation, tail mask: the last pass */
+    int act;                /* 0: none, 1: clamp to [lo, hi] */
+    float lo, hi;
+    int tail_r;             /* output block (0..RM-1) whose lanes >= m are zeroed, or -1 */
+    unsigned tail;          /* its mask of valid lanes */
+} pz_conv16c_uk_args;
+
+typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
+
+/* A set of micro-kernels: pick(psk, rm, rw) for pixel-stride kind psk
+ * (0: ps == 16, 1: ps == 32, 2: ps == 6, 3: any ps), rm in [1, max_rm],
+ * rw in [1, rwmax[rm]]. */
+typedef struct {
+    int max_rm;
+    int rwmax[5];
+    pz_conv16c_uk (*pick)(int psk, int rm, int rw);
+} pz_conv16c_ukset;
+
+void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
+                      const float *restrict x, const float *restrict w,
+                      const float *restrict b, const float *restrict z, float *restrict y,
+                      int ith, int nth);
+
+#endif

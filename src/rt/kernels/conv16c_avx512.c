@@ -1,0 +1,117 @@
+/* conv16c_avx512.c - the NCHW16c convolution's AVX-512 micro-kernels.
+ *
+ * A tile: RW output pixels x RM blocks of 16 output channels in RW*RM ZMM
+ * accumulators (at most 28: 14x2, 14x1, 9x3, 6x4, leaving registers for the
+ * RM weight vectors and one broadcast). Each q step loads RM weight vectors,
+ * broadcasts the RW input values and does RW*RM FMAs: 16 loads for 28 FMAs at
+ * 14x2, under the two loads a cycle that feed two FMAs a cycle. The loops over
+ * pixels and blocks are unrolled with constant bounds, so the accumulator
+ * array lives in registers (the generated code has no spill in the q loop).
+ * See conv16c.h for the interface and conv16c.c for the driver.
+ */
+#include "rt/kernels/conv16c.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
+
+#define UNROLL _Pragma("GCC unroll 32")
+
+PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int RM,
+                              const int PS)
+{
+    const int64_t ps = PS ? PS : a->ps;
+    const float *restrict x = a->x, *restrict w = a->w;
+    float *restrict y = a->y;
+    const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_mb = a->ws_mb, ws_cb = a->ws_cb;
+    const int64_t ws_h = a->ws_h, ys = a->ys_mb;
+    const int ncb = a->ncb, nkh = a->nkh, nq = a->nq;
+    __m512 acc[14][4];
+
+    if (a->init) {
+        UNROLL for (int r = 0; r < RM; r++) {
+            __m512 bv = a->bias ? _mm512_loadu_ps(a->bias + 16 * r) : _mm512_setzero_ps();
+            UNROLL for (int j = 0; j < RW; j++) acc[j][r] = bv;
+        }
+    } else {
+        UNROLL for (int r = 0; r < RM; r++)
+            UNROLL for (int j = 0; j < RW; j++) acc[j][r] = _mm512_loadu_ps(y + r * ys + j * 16);
+    }
+
+    for (int cb = 0; cb < ncb; cb++)
+        for (int kh = 0; kh < nkh; kh++) {
+            const float *xr = x + cb * xs_cb + kh * xs_h;
+            const float *wr = w + cb * ws_cb + kh * ws_h;
+            for (int q = 0; q < nq; q++) {
+                __m512 wv[4];
+                UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(wr + r * ws_mb + q * 16);
+                UNROLL for (int j = 0; j < RW; j++) {
+                    __m512 xv = _mm512_set1_ps(xr[j * ps + q]);
+                    UNROLL for (int r = 0; r < RM; r++)
+                        acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]);
+                }
+            }
+        }
+
+    if (!a->fin) {
+        UNROLL for (int r = 0; r < RM; r++)
+            UNROLL for (int j = 0; j < RW; j++) _mm512_storeu_ps(y + r * ys + j * 16, acc[j][r]);
+        return;
+    }
+    const float *restrict z = a->z;
+    const int act = a->act, tail_r = a->tail_r;
+    const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
+    const __mmask16 tail = (__mmask16)a->tail;
+    UNROLL for (int r = 0; r < RM; r++) {
+        UNROLL for (int j = 0; j < RW; j++) {
+            __m512 v = acc[j][r];
+            if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + r * ys + j * 16));
+            if (act) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+            if (r == tail_r) v = _mm512_maskz_mov_ps(tail, v);
+            _mm512_storeu_ps(y + r * ys + j * 16, v);
+        }
+    }
+}
+
+/* uk_<psk>_<rm>_<rw>: the instances; psk 0..3 for ps = 16, 32, 6, any */
+#define UK(K, PSV, RM, RW) \
+    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV); }
+#define UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 1) UK(K, PSV, RM, 2) UK(K, PSV, RM, 3) \
+    UK(K, PSV, RM, 4) UK(K, PSV, RM, 5) UK(K, PSV, RM, 6)
+#define UK_1TO9(K, PSV, RM) UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 7) UK(K, PSV, RM, 8) \
+    UK(K, PSV, RM, 9)
+#define UK_1TO14(K, PSV, RM) UK_1TO9(K, PSV, RM) UK(K, PSV, RM, 10) UK(K, PSV, RM, 11) \
+    UK(K, PSV, RM, 12) UK(K, PSV, RM, 13) UK(K, PSV, RM, 14)
+#define UK_ALL(K, PSV) UK_1TO14(K, PSV, 1) UK_1TO14(K, PSV, 2) UK_1TO9(K, PSV, 3) \
+    UK_1TO6(K, PSV, 4)
+
+UK_ALL(0, 16)
+UK_ALL(1, 32)
+UK_ALL(2, 6)
+UK_ALL(3, 0)
+
+#define ROW6(K, RM) NULL, uk_##K##_##RM##_1, uk_##K##_##RM##_2, uk_##K##_##RM##_3, \
+    uk_##K##_##RM##_4, uk_##K##_##RM##_5, uk_##K##_##RM##_6
+#define ROW9(K, RM) ROW6(K, RM), uk_##K##_##RM##_7, uk_##K##_##RM##_8, uk_##K##_##RM##_9
+#define ROW14(K, RM) ROW9(K, RM), uk_##K##_##RM##_10, uk_##K##_##RM##_11, \
+    uk_##K##_##RM##_12, uk_##K##_##RM##_13, uk_##K##_##RM##_14
+#define TAB(K) {{NULL}, {ROW14(K, 1)}, {ROW14(K, 2)}, {ROW9(K, 3)}, {ROW6(K, 4)}}
+
+static const pz_conv16c_uk TABLE[4][5][15] = {TAB(0), TAB(1), TAB(2), TAB(3)};
+
+static pz_conv16c_uk pick(int psk, int rm, int rw)
+{
+    return TABLE[psk][rm][rw];
+}
+
+static const pz_conv16c_ukset UKSET = {
+    .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick,
+};
+
+void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
+                                   const float *restrict w, const float *restrict b,
+                                   const float *restrict z, float *restrict y, int ith, int nth)
+{
+    pz_conv16c_drive(d, &UKSET, x, w, b, z, y, ith, nth);
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* cpu.c - which fast kernels to run: one constant table per instruction set,
+ * chosen by what pz_cpu_isa() (src/rt/cpu.c: CPUID through
+ * __builtin_cpu_supports, capped by PZ_ISA) says. A PZ_SCALAR=1 build
+ * compiles no SIMD kernel and always hands out the scalar twins. */
+#include "rt/kernels/fast.h"
+
+static const pz_fast_kernels SCALAR = {
+    .isa = PZ_ISA_REF, .name = "scalar",
+    .conv2d = pz_f32_conv2d_nchw16c__scalar,
+    .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__scalar,
+    .gemm = pz_f32_gemm_packed__scalar,
+    .gemv = pz_f32_gemv_packed__scalar,
+};
+
+#ifndef PZ_SCALAR
+static const pz_fast_kernels AVX2 = {
+    .isa = PZ_ISA_AVX2, .name = "avx2",
+    .conv2d = pz_f32_conv2d_nchw16c__avx2,
+    .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__avx2,
+    .gemm = pz_f32_gemm_packed__avx2,
+    .gemv = pz_f32_gemv_packed__avx2,
+};
+
+static const pz_fast_kernels AVX512 = {
+    .isa = PZ_ISA_AVX512, .name = "avx512",
+    .conv2d = pz_f32_conv2d_nchw16c__avx512,
+    .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__avx512,
+    .gemm = pz_f32_gemm_packed__avx512,
+    .gemv = pz_f32_gemv_packed__avx512,
+};
+#endif
+
+const pz_fast_kernels *pz_fast_kernels_for(pz_isa isa)
+{
+#ifndef PZ_SCALAR
+    if (isa == PZ_ISA_AVX512) return &AVX512;
+    if (isa == PZ_ISA_AVX2) return &AVX2;
+#endif
+    (void)isa;
+    return &SCALAR;
+}

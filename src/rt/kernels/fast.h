@@ -1,0 +1,221 @@
+/* fast.h - the runtime's fast float32 kernels: blocked-layout convolution,
+ * depthwise 3x3, packed GEMM/GEMV; their layouts, packing and dispatch.
+ *
+ * Every kernel here is pure: restrict pointers, a descriptor, and (ith, nth),
+ * its worker's share of the work. No allocation, no scratch, no globals. Each
+ * output element is computed by exactly one worker, in an order that does not
+ * depend on nth, so results are bitwise equal whatever the MP. Each kernel has
+ * three versions with one signature: __avx512 (ZMM, 16 lanes), __avx2 (YMM
+ * with FMA, two halves per 16-channel block) and __scalar (plain C, the twin
+ * the others are tested against). All three read the same layouts and the same
+ * packed weights, so the runtime packs once, whatever the CPU.
+ *
+ * Layouts (f32):
+ *   NCHW16c   activations [N][ceil(C/16)][H][W][16]; channel c of block cb is
+ *             c = cb*16 + lane; lanes >= C are zero (kernels keep them zero).
+ *   NCHWxc    the same with a block of `cblk` channels: [N][ceil(C/cblk)][H][W][cblk].
+ *             cblk = 16 is NCHW16c; cblk = C (C < 16) is NHWC, which a conv
+ *             with few input channels (the stem: C = 3) reads without padding
+ *             its channels to 16 (no 5x wasted FLOPs).
+ *   conv W    [ceil(M/16)][ceil(C/cblk)][KH][KW][cblk][16]: for each output
+ *             block, input block and tap, cblk rows (input channel) of 16
+ *             output channels; zero where c >= C or m >= M.
+ *   dw W      [ceil(C/16)][3][3][16].
+ *   bias      ceil(M/16)*16 floats, zero padded (pz_pack_bias16).
+ *   GEMM B    [ceil(N/32)][K][32]: panels of 32 columns, K rows each, zero
+ *             padded; alpha folded in at packing (pz_gemm_pack_b).
+ *
+ * How the runtime calls them (all packing is done once, at compile):
+ *
+ *   Conv (group 1, 2-D, any kernel/stride/dilation/pads):
+ *     pz_conv16c_desc d;
+ *     if (pz_conv16c_init(&d, params, xd, yd) == 0) {            // shape fits
+ *         wp = malloc(pz_conv16c_weights_size(&d) * 4);  pz_conv16c_pack_weights(&d, W, wp);
+ *         bp = malloc(pz_pack_bias16_size(d.m) * 4);      pz_pack_bias16(d.m, B, bp);
+ *         k  = pz_fast_kernels_for(pz_cpu_isa());
+ *         ... at run: k->conv2d(&d, x16, wp, bp, z16, y16, ith, nth);
+ *     }
+ *     x16 is NCHWxc with d.cblk (16, or C for C < 16: convert the network
+ *     input with pz_f32_nchw_to_nchwxc(.., d.cblk, ..)); y16 and z16
+ *     (the residual, may be NULL) are NCHW16c of the output's shape.
+ *     Bias: bp may be NULL (zero). Epilogue order: act(conv + bias + z).
+ *
+ *   Depthwise 3x3 (group == C == M, kernel 3x3, dilation 1, any stride and pads):
+ *     pz_dwconv16c_init(&d, params, xd, yd) == 0, then pz_dw16c_pack_weights;
+ *     k->dwconv3x3(&d, x16, wp, bp, z16, y16, ith, nth).
+ *
+ *   Gemm / MatMul with a constant B (Y = act(A B' alpha + beta C)):
+ *     bp = pz_gemm_pack_b(K, N, B, trans_b, alpha, bp)   [size pz_gemm_packed_b_size]
+ *     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N,
+ *                       .c = C, .csm = .., .csn = .., .beta = beta, .act = act};
+ *     k->gemm(&g, A, bp, Y, ith, nth);    // A row-major M x K (trans_a: not here)
+ *     For batch 1 (M == 1), gemm streams B once (the GEMV path); k->gemv is the
+ *     same path called directly. A bias of a FC layer is C with csm = 0, csn = 1.
+ *
+ *   Layout conversion (pack.c, scalar, split over (n, block, h) rows):
+ *     pz_f32_nchw_to_nchwxc / pz_f32_nchwxc_to_nchw.
+ *
+ * Threads: call with the same descriptor and pointers on every worker, ith in
+ * [0, nth). Work is split over (image, output-channel group, output row) for
+ * conv, (image, channel block, output row) for depthwise, and (32-column
+ * panel, row tile) for GEMM.
+ */
+#ifndef PZ_FAST_H
+#define PZ_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt/kernels/kernels.h"
+
+/* ---- descriptors ---------------------------------------------------------- */
+
+/* A 2-D convolution in blocked layouts. Output sizes are given; pads bottom
+ * and right follow from them. */
+typedef struct {
+    int64_t n, c, h, w;      /* input: batch, channels (real), height, width */
+    int64_t m, oh, ow;       /* output: channels (real), height, width */
+    int kh, kw;              /* kernel */
+    int sh, sw;              /* strides >= 1 */
+    int dh, dw;              /* dilations >= 1 */
+    int pt, pl;              /* pads top and left, >= 0 */
+    int cblk;                /* input channel block: 16, or c when c < 16 */
+    pz_act act;              /* fused activation, after bias and residual */
+} pz_conv16c_desc;
+
+/* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by
+ * pz_gemm_pack_b (alpha folded in). */
+typedef struct {
+    int64_t m, n, k;
+    int64_t lda;             /* A row stride (A is m x k, row-major, rows lda apart) */
+    int64_t ldy;             /* Y row stride */
+    const float *c;          /* may be NULL */
+    int64_t csm, csn;        /* C strides in elements, 0 where broadcast */
+    float beta;
+    pz_act act;
+} pz_gemm_desc;
+
+/* ---- kernels: one signature per family, three ISAs -------------------------- */
+
+typedef void (*pz_conv16c_fn)(const pz_conv16c_desc *d, const float *restrict x,
+                              const float *restrict w, const float *restrict b,
+                              const float *restrict z, float *restrict y, int ith, int nth);
+typedef void (*pz_gemm_fn)(const pz_gemm_desc *g, const float *restrict a,
+                           const float *restrict bp, float *restrict y, int ith, int nth);
+
+/* Convolution, NCHWxc (d->cblk) in, NCHW16c out. w: packed conv W; b: packed
+ * bias or NULL; z: residual NCHW16c like y, or NULL. */
+void pz_f32_conv2d_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
+                                   const float *restrict w, const float *restrict b,
+                                   const float *restrict z, float *restrict y, int ith, int nth);
+void pz_f32_conv2d_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
+                                 const float *restrict w, const float *restrict b,
+                                 const float *restrict z, float *restrict y, int ith, int nth);
+void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
+                                   const float *restrict w, const float *restrict b,
+                                   const float *restrict z, float *restrict y, int ith, int nth);
+
+/* Depthwise 3x3, NCHW16c in and out (d->c == d->m, d->cblk == 16). w: packed
+ * dw W; b and z as for conv. */
+void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
+                                      const float *restrict w, const float *restrict b,
+                                      const float *restrict z, float *restrict y, int ith,
+                                      int nth);
+void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
+                                    const float *restrict w, const float *restrict b,
+                                    const float *restrict z, float *restrict y, int ith,
+                                    int nth);
+void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
+                                      const float *restrict w, const float *restrict b,
+                                      const float *restrict z, float *restrict y, int ith,
+                                      int nth);
+
+/* GEMM with packed B: any m (m == 1 takes the GEMV path). Split over
+ * (panel of 32 columns, tile of rows). */
+void pz_f32_gemm_packed__scalar(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth);
+void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, float *restrict y, int ith, int nth);
+void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth);
+
+/* GEMV: the m == 1 case (a FC layer at batch 1): y[n] = act(sum_k a[k] Bp[k,n]
+ * + beta C[n*csn]); streams Bp once. Split over 32-column panels. */
+void pz_f32_gemv_packed__scalar(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth);
+void pz_f32_gemv_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, float *restrict y, int ith, int nth);
+void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth);
+
+/* ---- dispatch (cpu.c) ---------------------------------------------------- */
+
+typedef struct {
+    pz_isa isa;              /* what these kernels use */
+    const char *name;        /* "avx512", "avx2", "scalar" */
+    pz_conv16c_fn conv2d;
+    pz_conv16c_fn dwconv3x3;
+    pz_gemm_fn gemm;
+    pz_gemm_fn gemv;
+} pz_fast_kernels;
+
+/* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF gives the scalar
+ * twins). A PZ_SCALAR=1 build has only the scalar ones and returns them for
+ * any isa. Never NULL; the table is constant. */
+const pz_fast_kernels *pz_fast_kernels_for(pz_isa isa);
+
+/* ---- descriptors from the runtime's params, layouts, packing (pack.c) ------ */
+
+/* Fills d for a CONV with params p, X dims xd and Y dims yd (rank 4). Returns
+ * 0, or -1 when the fast conv does not take it (not 2-D, group != 1). cblk is
+ * c for c <= 4 (NHWC input), else 16. */
+int pz_conv16c_init(pz_conv16c_desc *d, const pz_conv_params *p, const int64_t *xd,
+                    const int64_t *yd);
+/* The same for a depthwise 3x3 (group == C == M, dilation 1, any stride and
+ * pads); -1 when it is not one. */
+int pz_dwconv16c_init(pz_conv16c_desc *d, const pz_conv_params *p, const int64_t *xd,
+                      const int64_t *yd);
+
+/* Elements (floats) of a tensor in NCHWxc. */
+int64_t pz_nchwxc_size(int64_t n, int64_t c, int64_t h, int64_t w, int cblk);
+
+/* Plain NCHW <-> NCHWxc (block cblk, padding channels written as zeros).
+ * Split over (n, channel block, h) rows. */
+void pz_f32_nchw_to_nchwxc(int64_t n, int64_t c, int64_t h, int64_t w, int cblk,
+                           const float *restrict x, float *restrict y, int ith, int nth);
+void pz_f32_nchwxc_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w, int cblk,
+                           const float *restrict x, float *restrict y, int ith, int nth);
+
+/* Conv weights W [M][C][KH][KW] (plain ONNX) -> packed (see the layout above). */
+int64_t pz_conv16c_weights_size(const pz_conv16c_desc *d);
+void pz_conv16c_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
+                             float *restrict wp);
+
+/* Depthwise weights W [C][1][3][3] -> [ceil(C/16)][3][3][16]. */
+int64_t pz_dw16c_weights_size(int64_t c);
+void pz_dw16c_pack_weights(int64_t c, const float *restrict w, float *restrict wp);
+
+/* Bias of m channels (b may be NULL: zeros) -> ceil(m/16)*16 floats. */
+int64_t pz_pack_bias16_size(int64_t m);
+void pz_pack_bias16(int64_t m, const float *restrict b, float *restrict bp);
+
+/* B' (K x N; B is K x N, or N x K when trans_b) times alpha -> [ceil(N/32)][K][32]. */
+int64_t pz_gemm_packed_b_size(int64_t k, int64_t n);
+void pz_gemm_pack_b(int64_t k, int64_t n, const float *restrict b, int trans_b, float alpha,
+                    float *restrict bp);
+
+/* ---- shared by the kernel files --------------------------------------------- */
+
+#define PZ_GEMM_NR 32   /* columns per packed panel */
+
+/* The valid range [*lo, *hi) of output positions o whose input o*s - p + k*d
+ * lies in [0, in), clamped to [0, out). */
+static inline void pz_conv_valid_range(int64_t in, int64_t out, int64_t s, int64_t p,
+                                       int64_t kd, int64_t *lo, int64_t *hi)
+{
+    int64_t a = pz_ceil_div(p - kd, s), b = pz_ceil_div(in + p - kd, s);
+    *lo = a < 0 ? 0 : a > out ? out : a;
+    *hi = b > out ? out : b < *lo ? *lo : b;
+}
+
+#endif

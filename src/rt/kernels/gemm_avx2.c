@@ -1,0 +1,161 @@
+/* gemm_avx2.c - GEMM and GEMV with a packed B and AVX2+FMA.
+ *
+ * The same packing as AVX-512 ([ceil(N/32)][K][32]); a panel is done as two
+ * 16-column halves. Tile: 6 rows x 16 columns in 12 YMM accumulators (2 B
+ * loads, 6 broadcasts, 12 FMAs per k), A copied per 6-row tile and 256-deep K
+ * slice into a stack buffer. GEMV: 8 accumulators (2 k phases x 4 quarters of
+ * the panel).
+ */
+#include "rt/kernels/fast.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
+
+#define UNROLL _Pragma("GCC unroll 32")
+#define MR 6
+#define KC 256
+#define NR PZ_GEMM_NR
+
+/* An integer lane mask for columns [col, col + 8) of n. */
+static inline __m256i col_mask(int64_t n, int64_t col)
+{
+    int64_t v = n - col;
+    int c = v >= 8 ? 8 : v <= 0 ? 0 : (int)v;
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* Y[m, col..col+8) = act(v + beta C) under mask mk. */
+static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t col, __m256i mk,
+                            float *y)
+{
+    if (g->c) {
+        const float *c = g->c + m * g->csm;
+        __m256 cv;
+        if (g->csn == 1) {
+            cv = _mm256_maskload_ps(c + col, mk);
+        } else if (g->csn == 0) {
+            cv = _mm256_set1_ps(c[0]);
+        } else {
+            float t[8] = {0};
+            for (int l = 0; l < 8 && col + l < g->n; l++) t[l] = c[(col + l) * g->csn];
+            cv = _mm256_loadu_ps(t);
+        }
+        v = _mm256_fmadd_ps(_mm256_set1_ps(g->beta), cv, v);
+    }
+    if (g->act.kind == PZ_ACT_RELU) v = _mm256_max_ps(v, _mm256_setzero_ps());
+    else if (g->act.kind == PZ_ACT_CLIP)
+        v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(g->act.lo)), _mm256_set1_ps(g->act.hi));
+    _mm256_maskstore_ps(y + col, mk, v);
+}
+
+PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
+                           const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
+                           int init, int fin, float *restrict y, const int RM)
+{
+    const __m256i mk0 = col_mask(g->n, col), mk1 = col_mask(g->n, col + 8);
+    __m256 acc[MR][2];
+    UNROLL for (int i = 0; i < RM; i++) {
+        if (init) {
+            acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+        } else {
+            acc[i][0] = _mm256_maskload_ps(y + (m0 + i) * g->ldy + col, mk0);
+            acc[i][1] = _mm256_maskload_ps(y + (m0 + i) * g->ldy + col + 8, mk1);
+        }
+    }
+    for (int64_t k = 0; k < kc; k++) {
+        __m256 b0 = _mm256_loadu_ps(bq + k * NR), b1 = _mm256_loadu_ps(bq + k * NR + 8);
+        UNROLL for (int i = 0; i < RM; i++) {
+            __m256 av = _mm256_broadcast_ss(ap + k * MR + i);
+            acc[i][0] = _mm256_fmadd_ps(av, b0, acc[i][0]);
+            acc[i][1] = _mm256_fmadd_ps(av, b1, acc[i][1]);
+        }
+    }
+    UNROLL for (int i = 0; i < RM; i++) {
+        float *yr = y + (m0 + i) * g->ldy;
+        if (fin) {
+            epilogue(g, acc[i][0], m0 + i, col, mk0, yr);
+            epilogue(g, acc[i][1], m0 + i, col + 8, mk1, yr);
+        } else {
+            _mm256_maskstore_ps(yr + col, mk0, acc[i][0]);
+            _mm256_maskstore_ps(yr + col + 8, mk1, acc[i][1]);
+        }
+    }
+}
+
+#define TILE_FN(RM)                                                                      \
+    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,       \
+                          int64_t kc, int64_t m0, int64_t col, int init, int fin, float *y) \
+    {                                                                                    \
+        tile(g, ap, bq, kc, m0, col, init, fin, y, RM);                                  \
+    }
+TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6)
+
+typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int64_t, int64_t,
+                        int64_t, int, int, float *);
+static const tile_fn TILES[MR + 1] = {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6};
+
+void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, float *restrict y, int ith, int nth)
+{
+    if (g->m == 1) {
+        pz_f32_gemv_packed__avx2(g, a, bp, y, ith, nth);
+        return;
+    }
+    const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
+    float abuf[KC * MR];
+
+    int64_t lo, hi;
+    pz_split(T * P, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi;) {
+        int64_t t = u / P, p0 = u % P, p1 = P < p0 + (hi - u) ? P : p0 + (hi - u);
+        int64_t m0 = t * MR, mr = g->m - m0 < MR ? g->m - m0 : MR;
+        for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
+            int64_t kc = K - k0 < KC ? K - k0 : KC;
+            for (int64_t k = 0; k < kc; k++)
+                for (int64_t i = 0; i < mr; i++) abuf[k * MR + i] = a[(m0 + i) * g->lda + k0 + k];
+            for (int64_t p = p0; p < p1; p++)
+                for (int h = 0; h < 2; h++) {
+                    int64_t col = p * NR + h * 16;
+                    if (col >= g->n) break;
+                    TILES[mr](g, abuf, bp + (p * K + k0) * NR + h * 16, kc, m0, col, k0 == 0,
+                              k0 + KC >= K, y);
+                }
+            if (K == 0) break;
+        }
+        u += p1 - p0;
+    }
+}
+
+void pz_f32_gemv_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, float *restrict y, int ith, int nth)
+{
+    const int64_t P = (g->n + NR - 1) / NR, K = g->k;
+    int64_t lo, hi;
+    pz_split(P, ith, nth, &lo, &hi);
+    for (int64_t p = lo; p < hi; p++) {
+        const float *bq = bp + p * K * NR;
+        __m256 acc[2][4];
+        UNROLL for (int c = 0; c < 2; c++)
+            UNROLL for (int q = 0; q < 4; q++) acc[c][q] = _mm256_setzero_ps();
+        int64_t k = 0;
+        for (; k + 2 <= K; k += 2) {
+            UNROLL for (int c = 0; c < 2; c++) {
+                __m256 av = _mm256_broadcast_ss(a + k + c);
+                UNROLL for (int q = 0; q < 4; q++)
+                    acc[c][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + (k + c) * NR + q * 8), acc[c][q]);
+            }
+        }
+        for (; k < K; k++) {
+            __m256 av = _mm256_broadcast_ss(a + k);
+            UNROLL for (int q = 0; q < 4; q++)
+                acc[0][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + k * NR + q * 8), acc[0][q]);
+        }
+        UNROLL for (int q = 0; q < 4; q++) {
+            int64_t col = p * NR + q * 8;
+            if (col >= g->n) break;
+            epilogue(g, _mm256_add_ps(acc[0][q], acc[1][q]), 0, col, col_mask(g->n, col), y);
+        }
+    }
+}
+
+#endif

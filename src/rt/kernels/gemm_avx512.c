@@ -1,0 +1,174 @@
+/* gemm_avx512.c - GEMM and GEMV with a packed B ([ceil(N/32)][K][32], see
+ * fast.h) and AVX-512.
+ *
+ * GEMM: a tile of up to 14 rows x 32 columns (one panel) in 28 ZMM
+ * accumulators; per k, 2 loads of B, 14 broadcasts of A, 28 FMAs. A is copied
+ * for each 14-row tile and 256-deep slice of K into a small buffer on the
+ * stack ([k][14], 14 KiB), so the micro-kernel walks two pointers; that copy is
+ * reused by every panel of the worker's share. Between K slices the partial
+ * sums live in Y.
+ *
+ * GEMV (M == 1, a FC layer at batch 1): memory bound, B is streamed once;
+ * eight accumulators (4 k phases x 2 halves of the panel) hide the FMA
+ * latency. Work is split over panels.
+ */
+#include "rt/kernels/fast.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
+
+#define UNROLL _Pragma("GCC unroll 32")
+#define MR 14
+#define KC 256
+#define NR PZ_GEMM_NR
+
+/* Y[0..RM) x [0, 32) (masked to the panel's valid columns) = act(acc + beta C). */
+PZ_ALWAYS_INLINE void epilogue(const pz_gemm_desc *g, __m512 v, int64_t m, int64_t col,
+                               __mmask16 mk, float *y)
+{
+    if (g->c) {
+        const float *c = g->c + m * g->csm;
+        __m512 cv;
+        if (g->csn == 1) {
+            cv = _mm512_maskz_loadu_ps(mk, c + col);
+        } else if (g->csn == 0) {
+            cv = _mm512_set1_ps(c[0]);
+        } else {
+            float t[16] = {0};
+            for (int l = 0; l < 16; l++)
+                if (mk >> l & 1) t[l] = c[(col + l) * g->csn];
+            cv = _mm512_loadu_ps(t);
+        }
+        v = _mm512_fmadd_ps(_mm512_set1_ps(g->beta), cv, v);
+    }
+    if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
+    else if (g->act.kind == PZ_ACT_CLIP)
+        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
+    _mm512_mask_storeu_ps(y + col, mk, v);
+}
+
+/* RM rows of packed A (ap: [kc][MR]) times one panel slice (bq: [kc][32]). */
+PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
+                           const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
+                           __mmask16 mk0, __mmask16 mk1, int init, int fin, float *restrict y,
+                           const int RM)
+{
+    __m512 acc[MR][2];
+    if (init) {
+        UNROLL for (int i = 0; i < RM; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+    } else {
+        UNROLL for (int i = 0; i < RM; i++) {
+            acc[i][0] = _mm512_maskz_loadu_ps(mk0, y + (m0 + i) * g->ldy + col);
+            acc[i][1] = _mm512_maskz_loadu_ps(mk1, y + (m0 + i) * g->ldy + col + 16);
+        }
+    }
+    for (int64_t k = 0; k < kc; k++) {
+        __m512 b0 = _mm512_loadu_ps(bq + k * NR), b1 = _mm512_loadu_ps(bq + k * NR + 16);
+        UNROLL for (int i = 0; i < RM; i++) {
+            __m512 av = _mm512_set1_ps(ap[k * MR + i]);
+            acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
+            acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
+        }
+    }
+    UNROLL for (int i = 0; i < RM; i++) {
+        float *yr = y + (m0 + i) * g->ldy;
+        if (fin) {
+            epilogue(g, acc[i][0], m0 + i, col, mk0, yr);
+            if (mk1) epilogue(g, acc[i][1], m0 + i, col + 16, mk1, yr);
+        } else {
+            _mm512_mask_storeu_ps(yr + col, mk0, acc[i][0]);
+            _mm512_mask_storeu_ps(yr + col + 16, mk1, acc[i][1]);
+        }
+    }
+}
+
+#define TILE_FN(RM)                                                                         \
+    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,          \
+                          int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1, \
+                          int init, int fin, float *y)                                      \
+    {                                                                                       \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM);                           \
+    }
+TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6) TILE_FN(7)
+TILE_FN(8) TILE_FN(9) TILE_FN(10) TILE_FN(11) TILE_FN(12) TILE_FN(13) TILE_FN(14)
+
+typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int64_t, int64_t,
+                        int64_t, __mmask16, __mmask16, int, int, float *);
+static const tile_fn TILES[MR + 1] = {
+    NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6, tile_7,
+    tile_8, tile_9, tile_10, tile_11, tile_12, tile_13, tile_14,
+};
+
+static void panel_masks(int64_t n, int64_t col, __mmask16 *mk0, __mmask16 *mk1)
+{
+    int64_t v = n - col;   /* valid columns from col */
+    *mk0 = v >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << v) - 1);
+    *mk1 = v >= 32 ? (__mmask16)0xffff : v <= 16 ? 0 : (__mmask16)((1u << (v - 16)) - 1);
+}
+
+void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth)
+{
+    if (g->m == 1) {
+        pz_f32_gemv_packed__avx512(g, a, bp, y, ith, nth);
+        return;
+    }
+    const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
+    float abuf[KC * MR];
+
+    /* one unit = (row tile, panel), panels fastest; a worker's units of one
+     * row tile share the packed A */
+    int64_t lo, hi;
+    pz_split(T * P, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi;) {
+        int64_t t = u / P, p0 = u % P, p1 = P < p0 + (hi - u) ? P : p0 + (hi - u);
+        int64_t m0 = t * MR, mr = g->m - m0 < MR ? g->m - m0 : MR;
+        for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
+            int64_t kc = K - k0 < KC ? K - k0 : KC;
+            for (int64_t k = 0; k < kc; k++)
+                for (int64_t i = 0; i < mr; i++) abuf[k * MR + i] = a[(m0 + i) * g->lda + k0 + k];
+            for (int64_t p = p0; p < p1; p++) {
+                __mmask16 mk0, mk1;
+                panel_masks(g->n, p * NR, &mk0, &mk1);
+                TILES[mr](g, abuf, bp + (p * K + k0) * NR, kc, m0, p * NR, mk0, mk1, k0 == 0,
+                          k0 + KC >= K, y);
+            }
+            if (K == 0) break;
+        }
+        u += p1 - p0;
+    }
+}
+
+void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
+                                const float *restrict bp, float *restrict y, int ith, int nth)
+{
+    const int64_t P = (g->n + NR - 1) / NR, K = g->k;
+    int64_t lo, hi;
+    pz_split(P, ith, nth, &lo, &hi);
+    for (int64_t p = lo; p < hi; p++) {
+        const float *bq = bp + p * K * NR;
+        __m512 acc[4][2];
+        UNROLL for (int c = 0; c < 4; c++) acc[c][0] = acc[c][1] = _mm512_setzero_ps();
+        int64_t k = 0;
+        for (; k + 4 <= K; k += 4) {
+            UNROLL for (int c = 0; c < 4; c++) {
+                __m512 av = _mm512_set1_ps(a[k + c]);
+                acc[c][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR), acc[c][0]);
+                acc[c][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR + 16), acc[c][1]);
+            }
+        }
+        for (; k < K; k++) {
+            __m512 av = _mm512_set1_ps(a[k]);
+            acc[0][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR), acc[0][0]);
+            acc[0][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR + 16), acc[0][1]);
+        }
+        __m512 s0 = _mm512_add_ps(_mm512_add_ps(acc[0][0], acc[1][0]), _mm512_add_ps(acc[2][0], acc[3][0]));
+        __m512 s1 = _mm512_add_ps(_mm512_add_ps(acc[0][1], acc[1][1]), _mm512_add_ps(acc[2][1], acc[3][1]));
+        __mmask16 mk0, mk1;
+        panel_masks(g->n, p * NR, &mk0, &mk1);
+        epilogue(g, s0, 0, p * NR, mk0, y);
+        if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
+    }
+}
+
+#endif

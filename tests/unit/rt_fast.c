@@ -1,0 +1,386 @@
+/* rt_fast.c - the fast kernels (rt/kernels/fast.h) against their scalar twins
+ * and the twins against the plain-layout reference kernels, over edge sizes:
+ * odd channel counts (3, 15, 16, 17, 33), widths below, equal to and above
+ * the register tiles, padding 0..3 on each side independently, strides 1 to 3,
+ * dilation, with and without bias, residual and activation (a Clip whose
+ * lower bound is above zero checks that padded lanes stay zero).
+ *
+ * Each case runs the AVX-512, the AVX2 and the scalar kernel explicitly (the
+ * SIMD ones when this CPU has them and the build is not PZ_SCALAR), once with
+ * one worker and once split over 3 (the results must be bitwise equal), on an
+ * output buffer filled with NaN (an element left unwritten shows). Errors are
+ * normalised: max |a - b| / max |ref| <= 1e-5.
+ *
+ * Prints `rt_fast: P passed, F failed`; exits 1 on a failure.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/kernels/fast.h"
+
+static int passed, failed;
+
+static void check(bool ok, const char *what)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+/* ---- data ----------------------------------------------------------------- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static float frand(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
+}
+
+static float *new_rand(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++) p[i] = frand();
+    return p;
+}
+
+static float *new_nan(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++) p[i] = NAN;
+    return p;
+}
+
+/* max |a - b| / max |ref| (NaN anywhere: infinity). ref is the result
+ * before the activation: a Clip would otherwise shrink the scale below that
+ * of the sums whose rounding is being measured. */
+static double nerr(const float *a, const float *b, const float *ref, int64_t n)
+{
+    double d = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
+        double e = fabs((double)a[i] - b[i]);
+        if (e > d) d = e;
+        if (fabs(ref[i]) > m) m = fabs(ref[i]);
+    }
+    return m > 0 ? d / m : d;
+}
+
+/* ---- kernels under test --------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    pz_isa isa;
+} isa_case;
+
+static isa_case ISAS[3];
+static int n_isas;
+
+static void isas_init(void)
+{
+    ISAS[n_isas++] = (isa_case){"scalar", PZ_ISA_REF};
+#ifndef PZ_SCALAR
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        ISAS[n_isas++] = (isa_case){"avx2", PZ_ISA_AVX2};
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        ISAS[n_isas++] = (isa_case){"avx512", PZ_ISA_AVX512};
+#endif
+}
+
+/* ---- conv and depthwise ------------------------------------------------------ */
+
+typedef struct {
+    int64_t c, m, h, w;
+    int k[2], s[2], d[2], pb[2], pe[2];
+    bool depthwise, bias, residual;
+    pz_act_kind act;
+} conv_case;
+
+static int64_t out_size(int64_t in, int k, int s, int d, int pb, int pe)
+{
+    int64_t span = in + pb + pe - (int64_t)d * (k - 1) - 1;
+    return span < 0 ? 0 : span / s + 1;
+}
+
+static void conv_case_str(const conv_case *t, const char *isa, int nth, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "%s %s C%lld M%lld %lldx%lld k%dx%d s%d,%d d%d,%d pads t%d l%d b%d r%d%s%s act%d nth%d",
+             t->depthwise ? "dwconv" : "conv", isa, (long long)t->c, (long long)t->m,
+             (long long)t->h, (long long)t->w, t->k[0], t->k[1], t->s[0], t->s[1], t->d[0],
+             t->d[1], t->pb[0], t->pb[1], t->pe[0], t->pe[1], t->bias ? " bias" : "",
+             t->residual ? " residual" : "", (int)t->act, nth);
+}
+
+static void run_conv_case(const conv_case *t)
+{
+    const int64_t N = 1;
+    int64_t oh = out_size(t->h, t->k[0], t->s[0], t->d[0], t->pb[0], t->pe[0]);
+    int64_t ow = out_size(t->w, t->k[1], t->s[1], t->d[1], t->pb[1], t->pe[1]);
+    if (oh < 1 || ow < 1) return;
+    pz_conv_params p = {.nsp = 2, .group = t->depthwise ? t->c : 1};
+    for (int j = 0; j < 2; j++) {
+        p.kernel[j] = t->k[j];
+        p.stride[j] = t->s[j];
+        p.dilation[j] = t->d[j];
+        p.pad_begin[j] = t->pb[j];
+        p.pad_end[j] = t->pe[j];
+    }
+    p.act.kind = t->act;
+    p.act.lo = 0.25f;   /* CLIP: lo > 0, padded lanes must still be zero */
+    p.act.hi = 1.5f;
+    const int64_t xd[4] = {N, t->c, t->h, t->w}, yd[4] = {N, t->m, oh, ow};
+    const int64_t cg = t->depthwise ? 1 : t->c;
+
+    float *x = new_rand(N * t->c * t->h * t->w);
+    float *w = new_rand(t->m * cg * t->k[0] * t->k[1]);
+    float *b = t->bias ? new_rand(t->m) : NULL;
+    float *z = t->residual ? new_rand(N * t->m * oh * ow) : NULL;
+    float *yref = new_nan(N * t->m * oh * ow), *yscale = new_nan(N * t->m * oh * ow);
+    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
+    pz_conv_params pn = p;
+    pn.act.kind = PZ_ACT_NONE;
+    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    /* the blocked scale: |pre-activation| per element of y16 */
+    int64_t nys = pz_nchwxc_size(N, t->m, oh, ow, 16);
+    float *yscale16 = new_nan(nys);
+    pz_f32_nchw_to_nchwxc(N, t->m, oh, ow, 16, yscale, yscale16, 0, 1);
+
+    pz_conv16c_desc d;
+    int rc = t->depthwise ? pz_dwconv16c_init(&d, &p, xd, yd) : pz_conv16c_init(&d, &p, xd, yd);
+    char what[256];
+    conv_case_str(t, "init", 1, what, sizeof what);
+    check(rc == 0, what);
+    if (rc) goto out;
+
+    /* blocked input, residual; packed weights and bias */
+    int64_t nx = pz_nchwxc_size(N, t->c, t->h, t->w, d.cblk);
+    int64_t ny = pz_nchwxc_size(N, t->m, oh, ow, 16);
+    float *x16 = new_nan(nx), *z16 = z ? new_nan(ny) : NULL, *bp = NULL;
+    pz_f32_nchw_to_nchwxc(N, t->c, t->h, t->w, d.cblk, x, x16, 0, 1);
+    if (z) pz_f32_nchw_to_nchwxc(N, t->m, oh, ow, 16, z, z16, 0, 1);
+    int64_t nw = t->depthwise ? pz_dw16c_weights_size(t->c) : pz_conv16c_weights_size(&d);
+    float *wp = new_nan(nw);
+    if (t->depthwise) pz_dw16c_pack_weights(t->c, w, wp);
+    else pz_conv16c_pack_weights(&d, w, wp);
+    if (b) {
+        bp = new_nan(pz_pack_bias16_size(t->m));
+        pz_pack_bias16(t->m, b, bp);
+    }
+
+    float *ytwin = new_nan(ny), *y = new_nan(ny), *y3 = new_nan(ny), *yplain = new_nan(N * t->m * oh * ow);
+    for (int i = 0; i < n_isas; i++) {
+        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        pz_conv16c_fn fn = t->depthwise ? k->dwconv3x3 : k->conv2d;
+        for (int64_t e = 0; e < ny; e++) y[e] = y3[e] = NAN;
+        fn(&d, x16, wp, bp, z16, y, 0, 1);
+        for (int ith = 0; ith < 3; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 3);
+        if (ISAS[i].isa == PZ_ISA_REF) {
+            /* the twin against the plain reference, through the layouts */
+            memcpy(ytwin, y, (size_t)ny * sizeof *y);
+            pz_f32_nchwxc_to_nchw(N, t->m, oh, ow, 16, y, yplain, 0, 1);
+            conv_case_str(t, "scalar-vs-ref", 1, what, sizeof what);
+            check(nerr(yplain, yref, yscale, N * t->m * oh * ow) <= 1e-5, what);
+        } else {
+            conv_case_str(t, ISAS[i].name, 1, what, sizeof what);
+            check(nerr(y, ytwin, yscale16, ny) <= 1e-5, what);
+        }
+        /* the padded lanes are zero, the split gives the same bits */
+        bool lanes = true;
+        for (int64_t e = 0; e < ny; e++) {
+            int64_t ch = e / (oh * ow * 16) % ((t->m + 15) / 16) * 16 + e % 16;
+            if (ch >= t->m && y[e] != 0.0f) lanes = false;
+        }
+        conv_case_str(t, ISAS[i].name, 3, what, sizeof what);
+        check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
+    }
+    free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain);
+out:
+    free(x); free(w); free(b); free(z); free(yref); free(yscale); free(yscale16);
+}
+
+static void test_conv(void)
+{
+    static const int64_t CH[] = {3, 15, 16, 17, 33};
+    int pat = 0;   /* cycles the pads through 0..3 on each side */
+    /* kernel, stride, dilation configurations */
+    static const struct { int kh, kw, sh, sw, dh, dw; } K[] = {
+        {3, 3, 1, 1, 1, 1}, {3, 3, 2, 2, 1, 1}, {1, 1, 1, 1, 1, 1}, {1, 1, 2, 2, 1, 1},
+        {7, 7, 2, 2, 1, 1}, {5, 3, 1, 2, 1, 1}, {3, 3, 1, 1, 2, 2}, {1, 3, 3, 1, 1, 1},
+    };
+    static const int64_t WS[] = {1, 5, 6, 7, 9, 13, 14, 15, 29, 31};
+    for (size_t ki = 0; ki < sizeof K / sizeof K[0]; ki++)
+        for (size_t ci = 0; ci < 5; ci++)
+            for (size_t mi = 0; mi < 5; mi++) {
+                if ((ci + mi + ki) % 2) continue;   /* half the channel pairs per kernel */
+                for (size_t wi = 0; wi < sizeof WS / sizeof WS[0]; wi++) {
+                    conv_case t = {
+                        .c = CH[ci], .m = CH[mi], .h = 3 + (int64_t)(wi * 3 + ci) % 9, .w = WS[wi],
+                        .k = {K[ki].kh, K[ki].kw}, .s = {K[ki].sh, K[ki].sw},
+                        .d = {K[ki].dh, K[ki].dw},
+                        .pb = {pat % 4, (pat / 4) % 4}, .pe = {(pat / 16) % 4, (pat / 2 + 1) % 4},
+                        .bias = pat % 3 != 0, .residual = pat % 5 == 1,
+                        .act = (pz_act_kind)(pat % 3),
+                    };
+                    if (K[ki].kh == 1 && K[ki].kw == 1 && pat % 2) t.pb[0] = t.pb[1] = t.pe[0] = t.pe[1] = 0;
+                    pat++;
+                    run_conv_case(&t);
+                }
+            }
+    /* network-sized layers: several interior tiles per row, many output blocks */
+    conv_case big[] = {
+        {.c = 64, .m = 64, .h = 20, .w = 56, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .bias = true, .residual = true, .act = PZ_ACT_RELU},
+        {.c = 32, .m = 72, .h = 16, .w = 28, .k = {3, 3}, .s = {2, 2}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .bias = true, .act = PZ_ACT_RELU},
+        {.c = 96, .m = 40, .h = 7, .w = 7, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .act = PZ_ACT_CLIP},
+        {.c = 3, .m = 64, .h = 30, .w = 40, .k = {7, 7}, .s = {2, 2}, .d = {1, 1},
+         .pb = {3, 3}, .pe = {3, 3}, .bias = true, .act = PZ_ACT_RELU},
+        {.c = 3, .m = 32, .h = 17, .w = 33, .k = {3, 3}, .s = {2, 2}, .d = {1, 1},
+         .pb = {0, 1}, .pe = {1, 0}, .bias = true, .act = PZ_ACT_CLIP},
+        {.c = 48, .m = 80, .h = 7, .w = 7, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .residual = true},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
+}
+
+static void test_dwconv(void)
+{
+    static const int64_t CH[] = {3, 15, 16, 17, 33};
+    static const int64_t WS[] = {1, 2, 3, 7, 8, 9, 16, 17, 30};
+    int pat = 0;
+    for (int s = 1; s <= 3; s++)
+        for (size_t ci = 0; ci < 5; ci++)
+            for (size_t wi = 0; wi < sizeof WS / sizeof WS[0]; wi++) {
+                conv_case t = {
+                    .c = CH[ci], .m = CH[ci], .h = 2 + (int64_t)(wi + ci) % 7, .w = WS[wi],
+                    .k = {3, 3}, .s = {s, s}, .d = {1, 1},
+                    .pb = {pat % 4, (pat / 4) % 4}, .pe = {(pat / 16) % 4, (pat / 2 + 1) % 4},
+                    .depthwise = true, .bias = pat % 3 != 1, .residual = pat % 4 == 2,
+                    .act = (pz_act_kind)(pat % 3),
+                };
+                pat += 3;
+                run_conv_case(&t);
+            }
+    conv_case big = {.c = 144, .m = 144, .h = 20, .w = 56, .k = {3, 3}, .s = {1, 1},
+                     .d = {1, 1}, .pb = {1, 1}, .pe = {1, 1}, .depthwise = true,
+                     .bias = true, .act = PZ_ACT_CLIP};
+    run_conv_case(&big);
+    big.s[0] = big.s[1] = 2;
+    big.pb[0] = big.pb[1] = 0;
+    run_conv_case(&big);
+}
+
+/* ---- GEMM / GEMV ---------------------------------------------------------- */
+
+static void run_gemm_case(int64_t M, int64_t N, int64_t K, int trans_b, int cmode, float alpha,
+                          pz_act_kind act)
+{
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N);
+    /* cmode: 0 none, 1 row vector (bias), 2 column, 3 full matrix, 4 scalar */
+    static const char *CM[] = {"none", "row", "col", "full", "scalar"};
+    int64_t csm = cmode == 2 ? 1 : cmode == 3 ? N : 0, csn = cmode == 1 || cmode == 3 ? 1 : 0;
+    pz_gemm_params gp = {.trans_b = trans_b, .alpha = alpha, .beta = 0.75f,
+                         .act = {.kind = act, .lo = -0.5f, .hi = 0.5f}};
+    float *yref = new_nan(M * N), *yscale = new_nan(M * N);
+    pz_f32_gemm__ref(&gp, M, N, K, a, b, cmode ? c : NULL, csm, csn, yref, 0, 1);
+    pz_gemm_params gn = gp;
+    gn.act.kind = PZ_ACT_NONE;
+    pz_f32_gemm__ref(&gn, M, N, K, a, b, cmode ? c : NULL, csm, csn, yscale, 0, 1);
+
+    float *bp = new_nan(pz_gemm_packed_b_size(K, N));
+    pz_gemm_pack_b(K, N, b, trans_b, alpha, bp);
+    pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N, .c = cmode ? c : NULL,
+                      .csm = csm, .csn = csn, .beta = 0.75f, .act = gp.act};
+    float *y = new_nan(M * N), *y3 = new_nan(M * N);
+    char what[200];
+    for (int i = 0; i < n_isas; i++) {
+        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        for (int gv = 0; gv < (M == 1 ? 2 : 1); gv++) {
+            pz_gemm_fn fn = gv ? k->gemv : k->gemm;
+            for (int64_t e = 0; e < M * N; e++) y[e] = y3[e] = NAN;
+            fn(&g, a, bp, y, 0, 1);
+            for (int ith = 0; ith < 3; ith++) fn(&g, a, bp, y3, ith, 3);
+            snprintf(what, sizeof what, "%s %s M%lld N%lld K%lld transB%d C=%s alpha%g act%d",
+                     gv ? "gemv" : "gemm", ISAS[i].name, (long long)M, (long long)N,
+                     (long long)K, trans_b, CM[cmode], alpha, (int)act);
+            check(nerr(y, yref, yscale, M * N) <= 1e-5, what);
+            strcat(what, " nth3");
+            check(memcmp(y, y3, (size_t)(M * N) * sizeof *y) == 0, what);
+        }
+    }
+    free(a); free(b); free(c); free(yref); free(yscale); free(bp); free(y); free(y3);
+}
+
+static void test_gemm(void)
+{
+    static const int64_t MS[] = {1, 2, 5, 13, 14, 15, 29};
+    static const int64_t NS[] = {1, 7, 15, 16, 17, 31, 32, 33, 100};
+    static const int64_t KS[] = {1, 7, 255, 256, 257, 600};
+    int pat = 0;
+    for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++)
+        for (size_t ni = 0; ni < sizeof NS / sizeof NS[0]; ni++)
+            for (size_t ki = 0; ki < sizeof KS / sizeof KS[0]; ki++) {
+                if ((mi + ni + ki) % 3 && MS[mi] != 1) continue;   /* a third of the grid */
+                run_gemm_case(MS[mi], NS[ni], KS[ki], pat % 2, pat % 5, pat % 4 ? 1.0f : 0.5f,
+                              (pz_act_kind)(pat % 3));
+                pat++;
+            }
+    run_gemm_case(1, 1000, 512, 1, 1, 1.0f, PZ_ACT_NONE);    /* ResNet-18 FC */
+    run_gemm_case(64, 300, 700, 0, 3, 1.0f, PZ_ACT_RELU);
+}
+
+/* ---- layouts ---------------------------------------------------------------- */
+
+static void test_layout(void)
+{
+    static const int64_t CH[] = {1, 3, 15, 16, 17, 33};
+    for (size_t ci = 0; ci < 6; ci++)
+        for (int cblk = 1; cblk <= 16; cblk *= 2) {
+            int64_t n = 2, c = CH[ci], h = 3, w = 5;
+            int bk = cblk == 1 ? (int)c : cblk;   /* also NHWC (cblk = c) */
+            float *x = new_rand(n * c * h * w), *x2 = new_nan(n * c * h * w);
+            int64_t nb = pz_nchwxc_size(n, c, h, w, bk);
+            float *xb = new_nan(nb);
+            for (int ith = 0; ith < 2; ith++) pz_f32_nchw_to_nchwxc(n, c, h, w, bk, x, xb, ith, 2);
+            for (int ith = 0; ith < 2; ith++) pz_f32_nchwxc_to_nchw(n, c, h, w, bk, xb, x2, ith, 2);
+            bool ok = memcmp(x, x2, (size_t)(n * c * h * w) * sizeof *x) == 0;
+            /* element (n, ch, ih, iw) lies at [n][ch/bk][ih][iw][ch%bk]; padding is zero */
+            int64_t nblk = (c + bk - 1) / bk;
+            for (int64_t e = 0; e < nb; e++) {
+                int64_t lane = e % bk, iw = e / bk % w, ih = e / (bk * w) % h;
+                int64_t blk = e / (bk * w * h) % nblk, in = e / (bk * w * h * nblk);
+                int64_t ch = blk * bk + lane;
+                float want = ch < c ? x[((in * c + ch) * h + ih) * w + iw] : 0.0f;
+                if (xb[e] != want) ok = false;
+            }
+            char what[80];
+            snprintf(what, sizeof what, "layout C%lld block %d", (long long)c, bk);
+            check(ok, what);
+            free(x); free(x2); free(xb);
+        }
+}
+
+int main(void)
+{
+    isas_init();
+    printf("rt_fast: kernels tested:");
+    for (int i = 0; i < n_isas; i++) printf(" %s", ISAS[i].name);
+    printf("\n");
+    test_layout();
+    test_conv();
+    test_dwconv();
+    test_gemm();
+    printf("rt_fast: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
