@@ -1,6 +1,7 @@
 /* cmd_run.c - `paleozoic run MODEL --input X.pb... [--output Y.pb...] [--repeat N] [knobs]`:
  * executes the model in-process through the same runtime calls and schedule
  * as the generated program. */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -23,10 +24,49 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Box-Muller over splitmix64: deterministic, platform-independent. */
+static void synth_input(float *x, size_t n, unsigned seed)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull * (seed + 1);
+    for (size_t i = 0; i < n; i++) {
+        double u[2];
+        for (int k = 0; k < 2; k++) {
+            uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            z ^= z >> 31;
+            u[k] = ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+        }
+        x[i] = (float)(sqrt(-2.0 * log(u[0])) * cos(6.283185307179586 * u[1]));
+    }
+}
+
+/* The k largest entries of a float output, as "class index: value". */
+static void print_top(const ir_value *v, const void *data, int k)
+{
+    if (v->t.dtype != IR_F32) return;
+    int64_t n = ir_tensor_numel(&v->t), classes = v->t.rank ? v->t.dims[v->t.rank - 1] : 1;
+    const float *y = data;
+    for (int64_t b = 0; b < n / (classes ? classes : 1); b++) {
+        const float *row = y + b * classes;
+        printf("top-%d (output %s, image %lld):", k, v->name, (long long)b);
+        unsigned char *taken = pz_xcalloc((size_t)classes, 1);
+        for (int j = 0; j < k && j < classes; j++) {
+            int64_t best = -1;
+            for (int64_t c = 0; c < classes; c++)
+                if (!taken[c] && (best < 0 || row[c] > row[best])) best = c;
+            taken[best] = 1;
+            printf(" %lld (%.4f)", (long long)best, row[best]);
+        }
+        printf("\n");
+        free(taken);
+    }
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *model = NULL, *inputs[MAX_FILES], *outputs[MAX_FILES];
-    int n_in = 0, n_out = 0, repeat = 0, profile = 0;
+    int n_in = 0, n_out = 0, repeat = 0, profile = 0, top = 0;
     cli_knobs k = {0};
     for (int i = 1; i < argc; i++) {
         int r = cli_knob(argc, argv, &i, &k);
@@ -46,6 +86,10 @@ int cmd_run(int argc, char **argv)
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 1 || v > 1000000) return cli_usage("run: --repeat wants a positive integer");
             repeat = (int)v;
+        } else if (!strcmp(a, "--top")) {
+            if (i + 1 >= argc) return cli_usage("run: --top needs a value");
+            top = atoi(argv[++i]);
+            if (top < 1 || top > 100) return cli_usage("run: --top wants 1 to 100");
         } else if (!strcmp(a, "--profile")) {
             profile = 1;
         } else if (a[0] == '-') {
@@ -74,6 +118,24 @@ int cmd_run(int argc, char **argv)
     opts.by_position = in_t;
     opts.n_by_position = n_in;
     if (onnx_load_file(model, &opts, &g, &err)) goto fail;
+    if (n_in == 0 && g->n_inputs > 0) {
+        /* No --input: a seeded N(0,1) float input per graph input, so a model
+         * can be tried and timed with nothing else at hand. */
+        for (int i = 0; i < g->n_inputs && i < MAX_FILES; i++) {
+            const ir_value *v = &g->values[g->inputs[i]];
+            if (v->t.dtype != IR_F32) {
+                pz_fail(&err, PZ_ERR_INPUT, "input \"%s\" is %s: give it with --input", v->name,
+                        ir_dtype_name(v->t.dtype));
+                goto fail;
+            }
+            in_t[i] = v->t;
+            ir_tensor_bytes(&in_t[i], &in_t[i].nbytes, "input", &err);
+            in_t[i].data = pz_xmalloc(in_t[i].nbytes ? in_t[i].nbytes : 1);
+            synth_input(in_t[i].data, (size_t)ir_tensor_numel(&in_t[i]), 1234u + (unsigned)i);
+        }
+        n_in = g->n_inputs;
+        fprintf(stderr, "paleozoic: no --input given: using a seeded N(0,1) input\n");
+    }
     if (n_in != g->n_inputs) {
         pz_fail(&err, PZ_ERR_INPUT, "the model has %d inputs, %d --input files were given",
                 g->n_inputs, n_in);
@@ -94,6 +156,16 @@ int cmd_run(int argc, char **argv)
     }
     m = ir_model_lower(g);
     int threads = k.threads ? k.threads : 1;
+    if (threads > 1) {
+        /* Until strategies land: every layer runs alone on all `threads` cores. */
+        int *ones = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(int));
+        int *mps = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(int));
+        for (int i = 0; i < m->n_layers; i++) ones[i] = 1, mps[i] = threads;
+        pz_status st = ir_model_partition(m, ones, mps, m->n_layers, threads, &err);
+        free(ones);
+        free(mps);
+        if (st) goto fail;
+    }
     if (gen_net_build(m, threads, &gn, &err)) goto fail;
     pz_net_profile(gn.net, profile);
 
@@ -119,13 +191,14 @@ int cmd_run(int argc, char **argv)
         free(t);
     }
     if (profile) pz_net_print_profile(gn.net, stdout);
+    if (top) print_top(&g->values[g->outputs[0]], out_buf[0], top);
     for (int i = 0; i < n_out; i++) {
         ir_tensor t = g->values[g->outputs[i]].t;
         ir_tensor_bytes(&t, &t.nbytes, "output", &err);
         t.data = out_buf[i];
         if (onnx_write_tensor_file(outputs[i], &t, g->values[g->outputs[i]].name, &err)) goto fail;
     }
-    if (!n_out && !repeat) {
+    if (!n_out && !repeat && !top) {
         for (int i = 0; i < g->n_outputs; i++) {
             const ir_value *v = &g->values[g->outputs[i]];
             char s[160];

@@ -12,7 +12,7 @@ typedef struct {
 
 static const command COMMANDS[] = {
     {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N]"},
-    {"run", cmd_run, "run MODEL.onnx --input X.pb... [--output Y.pb...] [--repeat N] [--threads N] [--profile]"},
+    {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--threads N] [--profile]"},
     {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx [--seed N]  (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2)"},
 };
 
