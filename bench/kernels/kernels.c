@@ -56,9 +56,12 @@ static double median(double *v, int n)
 /* GFLOP/s of `iters` x 12 independent FMAs. */
 __attribute__((target("avx512f"))) static double peak_zmm(long iters)
 {
+    /* distinct starting values: identical chains would be merged by the compiler */
     __m512 m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-3f);
-    __m512 a0 = m, a1 = c, a2 = m, a3 = c, a4 = m, a5 = c, a6 = m, a7 = c, a8 = m, a9 = c,
-           a10 = m, a11 = c;
+    __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.1f), a2 = _mm512_set1_ps(0.2f),
+           a3 = _mm512_set1_ps(0.3f), a4 = _mm512_set1_ps(0.4f), a5 = _mm512_set1_ps(0.5f),
+           a6 = _mm512_set1_ps(0.6f), a7 = _mm512_set1_ps(0.7f), a8 = _mm512_set1_ps(0.8f),
+           a9 = _mm512_set1_ps(0.9f), a10 = _mm512_set1_ps(1.0f), a11 = _mm512_set1_ps(1.1f);
     double t = now();
     for (long i = 0; i < iters; i++) {
         FZ(a0); FZ(a1); FZ(a2); FZ(a3); FZ(a4); FZ(a5);
@@ -76,8 +79,10 @@ __attribute__((target("avx512f"))) static double peak_zmm(long iters)
 __attribute__((target("avx2,fma"))) static double peak_ymm(long iters)
 {
     __m256 m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(1e-3f);
-    __m256 a0 = m, a1 = c, a2 = m, a3 = c, a4 = m, a5 = c, a6 = m, a7 = c, a8 = m, a9 = c,
-           a10 = m, a11 = c;
+    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(0.1f), a2 = _mm256_set1_ps(0.2f),
+           a3 = _mm256_set1_ps(0.3f), a4 = _mm256_set1_ps(0.4f), a5 = _mm256_set1_ps(0.5f),
+           a6 = _mm256_set1_ps(0.6f), a7 = _mm256_set1_ps(0.7f), a8 = _mm256_set1_ps(0.8f),
+           a9 = _mm256_set1_ps(0.9f), a10 = _mm256_set1_ps(1.0f), a11 = _mm256_set1_ps(1.1f);
     double t = now();
     for (long i = 0; i < iters; i++) {
         FY(a0); FY(a1); FY(a2); FY(a3); FY(a4); FY(a5);
