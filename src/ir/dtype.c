@@ -1,6 +1,8 @@
 /* dtype.c - element types: sizes, names, and conversions used by constant folding. */
 #include "dtype.h"
 
+#include "../rt/kernels/kernels.h"
+
 #include <string.h>
 
 size_t ir_dtype_size(int dt)
@@ -65,66 +67,12 @@ int ir_dtype_is_int(int dt)
     }
 }
 
-float ir_f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
-    if (exp == 0) {
-        if (man == 0) {
-            bits = sign;
-        } else { /* subnormal: renormalise */
-            int e = -1;
-            do { e++; man <<= 1; } while (!(man & 0x400));
-            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-        }
-    } else if (exp == 31) {
-        bits = sign | 0x7f800000u | (man << 13);
-    } else {
-        bits = sign | ((exp - 15 + 127) << 23) | (man << 13);
-    }
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint16_t ir_f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000;
-    int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-    uint32_t man = x & 0x7fffff;
-    if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
-    if (exp >= 31) return (uint16_t)(sign | 0x7c00);
-    if (exp <= 0) {
-        if (exp < -10) return (uint16_t)sign;
-        man |= 0x800000;
-        uint32_t shift = (uint32_t)(14 - exp);
-        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1))) half++;
-        return (uint16_t)(sign | half);
-    }
-    uint32_t h = sign | ((uint32_t)exp << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++; /* round to nearest even */
-    return (uint16_t)h;
-}
-
-float ir_bf16_to_f32(uint16_t b)
-{
-    uint32_t bits = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint16_t ir_f32_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40); /* quiet NaN */
-    x += 0x7fff + ((x >> 16) & 1); /* round to nearest even */
-    return (uint16_t)(x >> 16);
-}
+/* The half-precision conversions are the runtime's (one implementation,
+ * tested against numpy there): the compiler folds exactly as kernels cast. */
+float ir_f16_to_f32(uint16_t h) { return pz_f16_to_f32(h); }
+uint16_t ir_f32_to_f16(float f) { return pz_f32_to_f16(f); }
+float ir_bf16_to_f32(uint16_t b) { return pz_bf16_to_f32(b); }
+uint16_t ir_f32_to_bf16(float f) { return pz_f32_to_bf16(f); }
 
 #define LOAD(T) { T v; memcpy(&v, (const char *)data + i * sizeof(T), sizeof(T)); return v; }
 
