@@ -19,6 +19,17 @@
  * kernel rows are partly outside the input (top/bottom padding) just run fewer
  * kernel rows (nkh). With a dilation along W, or when no pixel has every tap
  * valid, the whole row goes by passes.
+ *
+ * Two special shapes: a 1x1 conv with stride 1 and no padding is one GEMM
+ * over the pixels, so the image is taken as one row of H*W pixels (cut into
+ * chunks for the work split); and outputs at most rw2max pixels wide (7x7,
+ * ResNet's last stage) use tiles spanning two rows, so that each weight load
+ * feeds up to 14 pixels instead of 7 (a pair at the top or bottom, whose
+ * rows see different kernel rows, runs the common kernel rows as a pair and
+ * the others row by row).
+ *
+ * The register tile (rm blocks x up to rwmax pixels) is the one with the
+ * least estimated time per row (tile_cost), ties to the widest.
  */
 #include <math.h>
 
@@ -45,6 +56,10 @@ typedef struct {
     int64_t mb, cb, cbk;     /* output blocks, input blocks, input block size */
     int rm, rwmax, psk;      /* register tile: rm output blocks x up to rwmax pixels */
     int64_t groups;          /* ceil(mb / rm) */
+    int flat;                /* 1x1 stride 1 unpadded: one row of H*W pixels */
+    int rows2;               /* narrow output: tiles span two rows */
+    int64_t L, R;            /* a row's cuts: [0, L) and [R, OW) by passes */
+    pz_conv16c_uk_args tmpl; /* the micro-kernel arguments common to all rows */
 } plan;
 
 /* Cycles per q step of a tile of tw pixels x rm blocks on a core with two FMA
@@ -89,7 +104,51 @@ static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset 
         }
     }
     p->rwmax = ks->rwmax[p->rm];
+    p->rows2 = 0;
+    /* rows of at most rw2max pixels: two rows per tile, so each weight
+     * load feeds twice the pixels */
+    if (ks->pick2 && d->ow <= ks->rw2max && d->oh >= 2) {
+        p->rows2 = 1;
+        p->rm = p->mb >= 2 ? 2 : 1;
+        p->rwmax = ks->rw2max;
+    }
     p->groups = cdiv(p->mb, p->rm);
+    p->flat = 0;
+}
+
+/* What every row shares: the strides and epilogue of the micro-kernel
+ * arguments, and the cuts L and R of the row (see the top of the file). */
+static void plan_rows(plan *p)
+{
+    const pz_conv16c_desc *d = p->d;
+    const int64_t H = d->h, W = d->w, OW = d->ow, cbk = p->cbk;
+    pz_conv16c_uk_args *a = &p->tmpl;
+    *a = (pz_conv16c_uk_args){0};
+    a->xs_cb = H * W * cbk;
+    a->xs_h = d->dh * W * cbk;
+    a->ws_cb = (int64_t)d->kh * d->kw * cbk * 16;
+    a->ws_mb = p->cb * a->ws_cb;
+    a->ws_h = d->kw * cbk * 16;
+    a->ys_mb = d->oh * OW * 16;
+    a->ps = d->sw * cbk;
+    a->xs_row = d->sh * W * cbk;
+    a->ys_row = OW * 16;
+    a->ncb = (int)p->cb;
+    a->act = d->act.kind != PZ_ACT_NONE;
+    a->lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
+    a->hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY;
+    a->tail_r = -1;
+
+    /* pixels [ol, orr) have every tap inside the input */
+    int64_t ol = min64(OW, max64(0, pz_ceil_div(d->pl, d->sw)));
+    int64_t orr = pz_floor_div(W - 1 + d->pl - (int64_t)(d->kw - 1) * d->dw, d->sw) + 1;
+    orr = min64(OW, max64(0, orr));
+    p->L = p->R = OW;
+    if ((d->dw == 1 || d->kw == 1) && ol < orr) {
+        p->L = ol > 0 ? max64(ol, p->rwmax) : 0;
+        p->R = orr < OW ? min64(orr, OW - p->rwmax) : OW;
+        if (p->L >= p->R) p->L = p->R = OW;
+    }
 }
 
 /* ---- the scalar fix-ups at the borders ---------------------------------------- */
@@ -119,12 +178,22 @@ static void finish(const pz_conv16c_uk_args *a, int rm, int64_t p0, int64_t p1)
 
 typedef struct {
     const plan *p;
+    int rows;                /* 1, or 2: the tiles span this row and the next */
     pz_conv16c_uk_args a;    /* the fields common to the row's calls */
     const float *xrow;       /* input: image n, first block, first valid kernel row, column 0 */
     const float *wrow;       /* weights: first output block of the group, first valid kernel row */
     float *yrow;             /* output: first block of the group, row oh, pixel 0 */
     const float *zrow;
     int rm;
+    /* a pair of rows whose kernel rows differ (top and bottom of the image)
+     * runs their common kernel rows as a pair and these per row */
+    int nextra;
+    struct {
+        const float *xrow, *wrow;
+        float *yrow;
+        const float *zrow;
+        int nkh;
+    } extra[4];
 } row_ctx;
 
 /* Calls the micro-kernel over [p0, p1) in balanced tiles: tap kw (nq = cblk),
@@ -139,16 +208,37 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
     pz_conv16c_uk_args a = rc->a;
     int64_t tap = kw < 0 ? 0 : (int64_t)kw * d->dw;
     a.nq = (int)(kw < 0 ? d->kw * p->cbk : p->cbk);
+    /* one tap per q run (a pass, or a 1-wide kernel): the last input block
+     * stops at channel C */
+    a.nq_last = a.nq;
+    if ((kw >= 0 || d->kw == 1) && d->c % p->cbk) a.nq_last = (int)(d->c % p->cbk);
     a.w = rc->wrow + (kw < 0 ? 0 : (int64_t)kw * p->cbk * 16);
     a.init = init;
     a.fin = fin;
-    for (int64_t t = 0; t < nt; t++) {
-        int64_t tw = base + (t < ext);
+    /* the ext tiles of base + 1 pixels, then those of base: one call each */
+    for (int part = 0; part < 2; part++) {
+        int64_t tw = base + (part == 0), cnt = part == 0 ? ext : nt - ext;
+        if (cnt == 0) continue;
+        a.ntile = (int)cnt;
         a.x = rc->xrow + (t0 * d->sw - d->pl + tap) * p->cbk;
         a.y = rc->yrow + t0 * 16;
         a.z = rc->zrow ? rc->zrow + t0 * 16 : NULL;
-        p->ks->pick(p->psk, rc->rm, (int)tw)(&a);
-        t0 += tw;
+        if (rc->rows == 2) p->ks->pick2(p->psk, rc->rm, (int)tw)(&a);
+        else p->ks->pick(p->psk, rc->rm, (int)tw)(&a);
+        t0 += tw * cnt;
+    }
+}
+
+/* The scalar fix-up of pixels [p0, p1) of the row (or both rows): the bias
+ * (fin = 0) or the epilogue (fin = 1). */
+static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
+{
+    for (int rr = 0; rr < rc->rows; rr++) {
+        pz_conv16c_uk_args fa = rc->a;
+        fa.y = rc->yrow + rr * rc->a.ys_row;
+        fa.z = rc->zrow ? rc->zrow + rr * rc->a.ys_row : NULL;
+        if (fin) finish(&fa, rc->rm, p0, p1);
+        else fill_bias(&fa, rc->rm, p0, p1);
     }
 }
 
@@ -174,44 +264,53 @@ static void run_passes(row_ctx *rc, int64_t s0, int64_t s1)
             last = kw;
     if (used == 1) last = first;
 
-    pz_conv16c_uk_args fa = rc->a;   /* for the fix-ups: the row's pixel 0 */
-    fa.y = rc->yrow;
-    fa.z = rc->zrow;
     if (first < 0) {
-        fill_bias(&fa, rc->rm, s0, s1);
-        finish(&fa, rc->rm, s0, s1);
+        fixup(rc, 0, s0, s1);
+        fixup(rc, 1, s0, s1);
         return;
     }
-    fill_bias(&fa, rc->rm, s0, ra[first]);
-    fill_bias(&fa, rc->rm, rb[first], s1);
-    run_tiles(rc, ra[first], rb[first], first, 1, first == last);
+    fixup(rc, 0, s0, ra[first]);
+    fixup(rc, 0, rb[first], s1);
+    run_tiles(rc, ra[first], rb[first], first, 1, first == last && !rc->nextra);
     for (int kw = 0; kw < d->kw; kw++)
         if (kw != first && kw != last) run_tiles(rc, ra[kw], rb[kw], kw, 0, 0);
+    /* the kernel rows of one row of the pair only, every tap */
+    for (int e = 0; e < rc->nextra; e++) {
+        row_ctx r1 = *rc;
+        r1.rows = 1;
+        r1.nextra = 0;
+        r1.a.nkh = rc->extra[e].nkh;
+        r1.xrow = rc->extra[e].xrow;
+        r1.wrow = rc->extra[e].wrow;
+        r1.yrow = rc->extra[e].yrow;
+        r1.zrow = rc->extra[e].zrow;
+        for (int kw = 0; kw < d->kw; kw++) run_tiles(&r1, ra[kw], rb[kw], kw, 0, 0);
+    }
     if (last != first) run_tiles(rc, ra[last], rb[last], last, 0, 1);
-    finish(&fa, rc->rm, s0, ra[last]);
-    finish(&fa, rc->rm, rb[last], s1);
+    if (last == first && rc->nextra) {
+        fixup(rc, 1, s0, s1);
+    } else {
+        fixup(rc, 1, s0, ra[last]);
+        fixup(rc, 1, rb[last], s1);
+    }
 }
 
+/* Output rows oh .. oh + nrows - 1 (nrows 1 or 2) of image n for output
+ * blocks [ob0, ob0 + rm); a flat 1x1 conv (one row of H*W pixels) does only
+ * the pixels [f0, f1). Two rows go together when their kernel rows agree. */
 static void conv_row(const plan *p, const float *x, const float *w, const float *b,
-                     const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh)
+                     const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh,
+                     int nrows, int64_t f0, int64_t f1)
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow, cbk = p->cbk;
-    row_ctx rc = {.p = p, .rm = rm};
+    row_ctx rc = {.p = p, .rm = rm, .rows = 1, .a = p->tmpl};
     pz_conv16c_uk_args *a = &rc.a;
-    a->xs_cb = H * W * cbk;
-    a->xs_h = d->dh * W * cbk;
-    a->ws_cb = (int64_t)d->kh * d->kw * cbk * 16;
-    a->ws_mb = p->cb * a->ws_cb;
-    a->ws_h = d->kw * cbk * 16;
-    a->ys_mb = OH * OW * 16;
-    a->ps = d->sw * cbk;
-    a->ncb = (int)p->cb;
-    a->act = d->act.kind != PZ_ACT_NONE;
-    a->lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
-    a->hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY;
+    /* lanes past M come out zero from the zero weights and bias (and a
+     * residual's zero lanes) unless a clip moves 0: only then mask them */
     a->tail_r = -1;
-    if (ob0 + rm == p->mb && d->m % 16) {
+    int moves0 = a->act && (a->lo > 0.0f || a->hi < 0.0f);
+    if (moves0 && ob0 + rm == p->mb && d->m % 16) {
         a->tail_r = rm - 1;
         a->tail = (1u << (d->m % 16)) - 1;
     }
@@ -220,30 +319,55 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     rc.yrow = y + yoff;
     rc.zrow = z ? z + yoff : NULL;
 
+    const int64_t L = p->L, R = p->R;
+    const int whole = L == OW && !p->flat;
+
     /* kernel rows kh with 0 <= oh*sh - pt + kh*dh < H */
+    const float *ximg = x + n * p->cb * H * W * cbk, *wgrp = w + ob0 * a->ws_mb;
     int64_t ih0 = oh * d->sh - d->pt;
     int64_t khlo = max64(0, pz_ceil_div(-ih0, d->dh)), khhi = min64(d->kh, pz_ceil_div(H - ih0, d->dh));
+    if (nrows == 2) {
+        int64_t ih1 = ih0 + d->sh;
+        int64_t lo1 = max64(0, pz_ceil_div(-ih1, d->dh)), hi1 = min64(d->kh, pz_ceil_div(H - ih1, d->dh));
+        if (lo1 != khlo || hi1 != khhi) {
+            /* a pair with different kernel rows: the common ones as a pair,
+             * the others per row (only where the rows go by passes) */
+            int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
+            if (!whole || chi <= clo) {
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1);
+                return;
+            }
+            const int64_t lo_[2] = {khlo, lo1}, hi_[2] = {khhi, hi1}, ih_[2] = {ih0, ih1};
+            for (int rr = 0; rr < 2; rr++) {
+                const int64_t seg[2][2] = {{lo_[rr], clo}, {chi, hi_[rr]}};
+                for (int sg = 0; sg < 2; sg++) {
+                    if (seg[sg][1] <= seg[sg][0]) continue;
+                    int e = rc.nextra++;
+                    rc.extra[e].xrow = ximg + (ih_[rr] + seg[sg][0] * d->dh) * W * cbk;
+                    rc.extra[e].wrow = wgrp + seg[sg][0] * a->ws_h;
+                    rc.extra[e].yrow = rc.yrow + rr * a->ys_row;
+                    rc.extra[e].zrow = rc.zrow ? rc.zrow + rr * a->ys_row : NULL;
+                    rc.extra[e].nkh = (int)(seg[sg][1] - seg[sg][0]);
+                }
+            }
+            khlo = clo;
+            khhi = chi;
+        }
+        rc.rows = 2;
+    }
     if (khhi <= khlo) {
-        pz_conv16c_uk_args fa = *a;
-        fa.y = rc.yrow;
-        fa.z = rc.zrow;
-        fill_bias(&fa, rm, 0, OW);
-        finish(&fa, rm, 0, OW);
+        fixup(&rc, 0, 0, OW);
+        fixup(&rc, 1, 0, OW);
         return;
     }
     a->nkh = (int)(khhi - khlo);
-    rc.xrow = x + n * p->cb * H * W * cbk + (ih0 + khlo * d->dh) * W * cbk;
-    rc.wrow = w + ob0 * a->ws_mb + khlo * a->ws_h;
+    rc.xrow = ximg + (ih0 + khlo * d->dh) * W * cbk;
+    rc.wrow = wgrp + khlo * a->ws_h;
 
-    /* pixels [ol, orr) have every tap inside the input */
-    int64_t ol = min64(OW, max64(0, pz_ceil_div(d->pl, d->sw)));
-    int64_t orr = pz_floor_div(W - 1 + d->pl - (int64_t)(d->kw - 1) * d->dw, d->sw) + 1;
-    orr = min64(OW, max64(0, orr));
-    int64_t L = OW, R = OW;
-    if ((d->dw == 1 || d->kw == 1) && ol < orr) {
-        L = ol > 0 ? max64(ol, p->rwmax) : 0;
-        R = orr < OW ? min64(orr, OW - p->rwmax) : OW;
-        if (L >= R) L = R = OW;
+    if (p->flat) {
+        run_tiles(&rc, f0, f1, -1, 1, 1);
+        return;
     }
     run_passes(&rc, 0, L);
     run_tiles(&rc, L, R, -1, 1, 1);
@@ -255,16 +379,37 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                       const float *restrict b, const float *restrict z, float *restrict y,
                       int ith, int nth)
 {
+    /* a 1x1 conv with stride 1 and no padding is one GEMM over the pixels:
+     * the image is one row of H*W pixels (contiguous in NCHW16c), cut into
+     * chunks of a few tiles for the work split */
+    pz_conv16c_desc fd = *d;
+    int flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 &&
+               d->pl == 0 && d->oh == d->h && d->ow == d->w;
+    if (flat) {
+        fd.w = fd.ow = d->h * d->w;
+        fd.h = fd.oh = 1;
+        d = &fd;
+    }
     plan p;
     plan_init(&p, d, ks);
-    /* one unit = one output row (n, group, oh), oh fastest: a worker keeps
-     * the group's weights in cache over its rows */
+    p.flat = flat;
+    plan_rows(&p);
+    int64_t chunk = d->ow, nchunk = 1;
+    if (flat) {
+        chunk = p.rwmax * (128 / p.rwmax);
+        nchunk = cdiv(d->ow, chunk);
+    }
+    const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(d->oh, step) * nchunk;
+    /* one unit = one output row (or pair of rows, or chunk of a flat row) of
+     * (n, group), rows fastest: a worker keeps the group's weights in cache
+     * over its rows */
     int64_t lo, hi;
-    pz_split(d->n * p.groups * d->oh, ith, nth, &lo, &hi);
+    pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        int64_t oh = u % d->oh, g = u / d->oh % p.groups, n = u / (d->oh * p.groups);
-        int64_t ob0 = g * p.rm;
+        int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
+        int64_t ob0 = g * p.rm, oh = r / nchunk * step;
         int rm = (int)min64(p.rm, p.mb - ob0);
-        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh);
+        int64_t f0 = r % nchunk * chunk, f1 = min64(f0 + chunk, d->ow);
+        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, d->oh - oh), f0, f1);
     }
 }

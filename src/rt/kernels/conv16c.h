@@ -9,7 +9,9 @@
  * ic = 0..cblk-1 lie at x[j*ps + kw*cblk + ic], contiguous in q = kw*cblk + ic,
  * and the packed weights of a kernel row are contiguous in q too. So one call
  * covers all taps of a row (interior tiles, q over KW*cblk) or one tap (tiles
- * at the borders, q over cblk), with no branch inside.
+ * at the borders, q over cblk), with no branch inside. A call runs ntile
+ * tiles of RW pixels one after the other along the row (the call's cost
+ * matters when a tile is short, e.g. a 1x1 conv over 16 channels).
  */
 #ifndef PZ_CONV16C_H
 #define PZ_CONV16C_H
@@ -26,7 +28,11 @@ typedef struct {
     int64_t ws_mb, ws_cb, ws_h;   /* weight strides: output block, input block, kernel row */
     int64_t ys_mb;          /* output stride between blocks */
     int64_t ps;             /* input pixel stride: sw * cblk */
+    int64_t xs_row, ys_row; /* two-row tiles: input and output offsets of the second row */
+    int ntile;              /* tiles of this width in a row, one after the other (>= 1) */
     int ncb, nkh, nq;
+    int nq_last;            /* q steps in the last input block (fewer when its channels
+                             * past C are skipped: one tap, C % 16 != 0) */
     int init;               /* start from the bias (else from y: a later pass) */
     int fin;                /* add z, activation, tail mask: the last pass */
     int act;                /* 0: none, 1: clamp to [lo, hi] */
@@ -39,11 +45,15 @@ typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
 
 /* A set of micro-kernels: pick(psk, rm, rw) for pixel-stride kind psk
  * (0: ps == 16, 1: ps == 32, 2: ps == 6, 3: any ps), rm in [1, max_rm],
- * rw in [1, rwmax[rm]]. */
+ * rw in [1, rwmax[rm]]. pick2 (may be NULL): tiles of rw pixels in each of
+ * two output rows (rm in [1, 2], rw in [1, rw2max]), for narrow outputs,
+ * where one row alone would reuse each weight load too few times. */
 typedef struct {
     int max_rm;
     int rwmax[5];
     pz_conv16c_uk (*pick)(int psk, int rm, int rw);
+    int rw2max;
+    pz_conv16c_uk (*pick2)(int psk, int rm, int rw);
 } pz_conv16c_ukset;
 
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,

@@ -20,13 +20,14 @@ static inline __m256 lane_mask(unsigned bits, int h)
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, idx));
 }
 
-PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int PS)
+PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
+                              float *restrict y, const float *restrict z, const int RW,
+                              const int PS)
 {
     const int64_t ps = PS ? PS : a->ps;
-    const float *restrict x = a->x, *restrict w = a->w;
-    float *restrict y = a->y;
+    const float *restrict w = a->w;
     const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_cb = a->ws_cb, ws_h = a->ws_h;
-    const int ncb = a->ncb, nkh = a->nkh, nq = a->nq;
+    const int ncb = a->ncb, nkh = a->nkh, nq = a->nq, nq_last = a->nq_last;
     __m256 acc[6][2];
 
     if (a->init) {
@@ -43,11 +44,12 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
         }
     }
 
-    for (int cb = 0; cb < ncb; cb++)
+    for (int cb = 0; cb < ncb; cb++) {
+        const int nqc = cb == ncb - 1 ? nq_last : nq;
         for (int kh = 0; kh < nkh; kh++) {
             const float *xr = x + cb * xs_cb + kh * xs_h;
             const float *wr = w + cb * ws_cb + kh * ws_h;
-            for (int q = 0; q < nq; q++) {
+            for (int q = 0; q < nqc; q++) {
                 __m256 w0 = _mm256_loadu_ps(wr + q * 16), w1 = _mm256_loadu_ps(wr + q * 16 + 8);
                 UNROLL for (int j = 0; j < RW; j++) {
                     __m256 xv = _mm256_broadcast_ss(xr + j * ps + q);
@@ -56,6 +58,7 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
                 }
             }
         }
+    }
 
     if (!a->fin) {
         UNROLL for (int j = 0; j < RW; j++) {
@@ -64,22 +67,44 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
         }
         return;
     }
-    const float *restrict z = a->z;
-    const __m256 lo = _mm256_set1_ps(a->lo), hi = _mm256_set1_ps(a->hi);
-    const unsigned bits = a->tail_r == 0 ? a->tail : 0xffffu;
-    const __m256 m0 = lane_mask(bits, 0), m1 = lane_mask(bits, 1);
+    /* the epilogue in steps over the register tile, each step's condition
+     * tested once */
+    if (z)
+        UNROLL for (int j = 0; j < RW; j++) {
+            acc[j][0] = _mm256_add_ps(acc[j][0], _mm256_loadu_ps(z + j * 16));
+            acc[j][1] = _mm256_add_ps(acc[j][1], _mm256_loadu_ps(z + j * 16 + 8));
+        }
+    if (a->act) {
+        const __m256 lo = _mm256_set1_ps(a->lo), hi = _mm256_set1_ps(a->hi);
+        UNROLL for (int j = 0; j < RW; j++) {
+            acc[j][0] = _mm256_min_ps(_mm256_max_ps(acc[j][0], lo), hi);
+            acc[j][1] = _mm256_min_ps(_mm256_max_ps(acc[j][1], lo), hi);
+        }
+    }
+    if (a->tail_r == 0) {
+        const __m256 m0 = lane_mask(a->tail, 0), m1 = lane_mask(a->tail, 1);
+        UNROLL for (int j = 0; j < RW; j++) {
+            acc[j][0] = _mm256_and_ps(acc[j][0], m0);
+            acc[j][1] = _mm256_and_ps(acc[j][1], m1);
+        }
+    }
     UNROLL for (int j = 0; j < RW; j++) {
-        __m256 v0 = acc[j][0], v1 = acc[j][1];
-        if (z) {
-            v0 = _mm256_add_ps(v0, _mm256_loadu_ps(z + j * 16));
-            v1 = _mm256_add_ps(v1, _mm256_loadu_ps(z + j * 16 + 8));
-        }
-        if (a->act) {
-            v0 = _mm256_min_ps(_mm256_max_ps(v0, lo), hi);
-            v1 = _mm256_min_ps(_mm256_max_ps(v1, lo), hi);
-        }
-        _mm256_storeu_ps(y + j * 16, _mm256_and_ps(v0, m0));
-        _mm256_storeu_ps(y + j * 16 + 8, _mm256_and_ps(v1, m1));
+        _mm256_storeu_ps(y + j * 16, acc[j][0]);
+        _mm256_storeu_ps(y + j * 16 + 8, acc[j][1]);
+    }
+}
+
+/* ntile tiles along the row */
+PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int PS)
+{
+    const int64_t xt = RW * (PS ? PS : a->ps);
+    const float *x = a->x, *z = a->z;
+    float *y = a->y;
+    for (int t = 0; t < a->ntile; t++) {
+        uk_tile(a, x, y, z, RW, PS);
+        x += xt;
+        y += RW * 16;
+        if (z) z += RW * 16;
     }
 }
 

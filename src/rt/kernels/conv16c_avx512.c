@@ -7,7 +7,10 @@
  * 14x2, under the two loads a cycle that feed two FMAs a cycle. The loops over
  * pixels and blocks are unrolled with constant bounds, so the accumulator
  * array lives in registers (the generated code has no spill in the q loop).
- * See conv16c.h for the interface and conv16c.c for the driver.
+ * Two-row tiles (uk2_*: RW pixels in each of two output rows, RM <= 2, RW <= 7)
+ * serve outputs 7 pixels wide. The epilogue (residual, clamp, tail mask) goes
+ * in whole-tile steps, each condition tested once. See conv16c.h for the
+ * interface and conv16c.c for the driver.
  */
 #include "rt/kernels/conv16c.h"
 
@@ -16,65 +19,107 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 
-PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int RM,
-                              const int PS)
+PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
+                              float *restrict y, const float *restrict z, const int RW,
+                              const int RM, const int PS, const int ROWS)
 {
     const int64_t ps = PS ? PS : a->ps;
-    const float *restrict x = a->x, *restrict w = a->w;
-    float *restrict y = a->y;
+    const float *restrict w = a->w;
     const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_mb = a->ws_mb, ws_cb = a->ws_cb;
-    const int64_t ws_h = a->ws_h, ys = a->ys_mb;
-    const int ncb = a->ncb, nkh = a->nkh, nq = a->nq;
+    const int64_t ws_h = a->ws_h, ys = a->ys_mb, xs_row = a->xs_row, ys_row = a->ys_row;
+    const int ncb = a->ncb, nkh = a->nkh, nq = a->nq, nq_last = a->nq_last;
+    /* pixel j of row rr: accumulators acc[rr*RW + j], input at rr*xs_row + j*ps,
+     * output at rr*ys_row + j*16 */
     __m512 acc[14][4];
 
     if (a->init) {
         UNROLL for (int r = 0; r < RM; r++) {
             __m512 bv = a->bias ? _mm512_loadu_ps(a->bias + 16 * r) : _mm512_setzero_ps();
-            UNROLL for (int j = 0; j < RW; j++) acc[j][r] = bv;
+            UNROLL for (int j = 0; j < RW * ROWS; j++) acc[j][r] = bv;
         }
     } else {
         UNROLL for (int r = 0; r < RM; r++)
-            UNROLL for (int j = 0; j < RW; j++) acc[j][r] = _mm512_loadu_ps(y + r * ys + j * 16);
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    acc[rr * RW + j][r] = _mm512_loadu_ps(y + r * ys + rr * ys_row + j * 16);
     }
 
-    for (int cb = 0; cb < ncb; cb++)
+    for (int cb = 0; cb < ncb; cb++) {
+        const int nqc = cb == ncb - 1 ? nq_last : nq;
         for (int kh = 0; kh < nkh; kh++) {
             const float *xr = x + cb * xs_cb + kh * xs_h;
+            const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
             const float *wr = w + cb * ws_cb + kh * ws_h;
-            for (int q = 0; q < nq; q++) {
+            for (int q = 0; q < nqc; q++) {
                 __m512 wv[4];
                 UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(wr + r * ws_mb + q * 16);
-                UNROLL for (int j = 0; j < RW; j++) {
-                    __m512 xv = _mm512_set1_ps(xr[j * ps + q]);
-                    UNROLL for (int r = 0; r < RM; r++)
-                        acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]);
-                }
+                UNROLL for (int rr = 0; rr < ROWS; rr++)
+                    UNROLL for (int j = 0; j < RW; j++) {
+                        __m512 xv = _mm512_set1_ps((rr ? xr1 : xr)[j * ps + q]);
+                        UNROLL for (int r = 0; r < RM; r++)
+                            acc[rr * RW + j][r] = _mm512_fmadd_ps(xv, wv[r], acc[rr * RW + j][r]);
+                    }
             }
         }
+    }
 
     if (!a->fin) {
         UNROLL for (int r = 0; r < RM; r++)
-            UNROLL for (int j = 0; j < RW; j++) _mm512_storeu_ps(y + r * ys + j * 16, acc[j][r]);
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    _mm512_storeu_ps(y + r * ys + rr * ys_row + j * 16, acc[rr * RW + j][r]);
         return;
     }
-    const float *restrict z = a->z;
-    const int act = a->act, tail_r = a->tail_r;
-    const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
-    const __mmask16 tail = (__mmask16)a->tail;
-    UNROLL for (int r = 0; r < RM; r++) {
-        UNROLL for (int j = 0; j < RW; j++) {
-            __m512 v = acc[j][r];
-            if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + r * ys + j * 16));
-            if (act) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
-            if (r == tail_r) v = _mm512_maskz_mov_ps(tail, v);
-            _mm512_storeu_ps(y + r * ys + j * 16, v);
-        }
+    /* the epilogue in steps over the register tile, each step's condition
+     * tested once */
+    if (z)
+        UNROLL for (int r = 0; r < RM; r++)
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    acc[rr * RW + j][r] = _mm512_add_ps(
+                        acc[rr * RW + j][r], _mm512_loadu_ps(z + r * ys + rr * ys_row + j * 16));
+    if (a->act) {
+        const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
+        UNROLL for (int r = 0; r < RM; r++)
+            UNROLL for (int j = 0; j < RW * ROWS; j++)
+                acc[j][r] = _mm512_min_ps(_mm512_max_ps(acc[j][r], lo), hi);
+    }
+    if (a->tail_r >= 0) {
+        const __mmask16 tail = (__mmask16)a->tail;
+        UNROLL for (int r = 0; r < RM; r++)
+            if (r == a->tail_r)
+                UNROLL for (int j = 0; j < RW * ROWS; j++)
+                    acc[j][r] = _mm512_maskz_mov_ps(tail, acc[j][r]);
+    }
+    UNROLL for (int r = 0; r < RM; r++)
+        UNROLL for (int rr = 0; rr < ROWS; rr++)
+            UNROLL for (int j = 0; j < RW; j++)
+                _mm512_storeu_ps(y + r * ys + rr * ys_row + j * 16, acc[rr * RW + j][r]);
+}
+
+/* ntile tiles along the row */
+PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int RM,
+                              const int PS, const int ROWS)
+{
+    const int64_t xt = RW * (PS ? PS : a->ps);
+    const float *x = a->x, *z = a->z;
+    float *y = a->y;
+    for (int t = 0; t < a->ntile; t++) {
+        uk_tile(a, x, y, z, RW, RM, PS, ROWS);
+        x += xt;
+        y += RW * 16;
+        if (z) z += RW * 16;
     }
 }
 
 /* uk_<psk>_<rm>_<rw>: the instances; psk 0..3 for ps = 16, 32, 6, any */
 #define UK(K, PSV, RM, RW) \
-    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV); }
+    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1); }
+/* two-row tiles: uk2_<psk>_<rm>_<rw> */
+#define UK2(K, PSV, RM, RW) \
+    static void uk2_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 2); }
+#define UK2_1TO7(K, PSV, RM) UK2(K, PSV, RM, 1) UK2(K, PSV, RM, 2) UK2(K, PSV, RM, 3) \
+    UK2(K, PSV, RM, 4) UK2(K, PSV, RM, 5) UK2(K, PSV, RM, 6) UK2(K, PSV, RM, 7)
 #define UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 1) UK(K, PSV, RM, 2) UK(K, PSV, RM, 3) \
     UK(K, PSV, RM, 4) UK(K, PSV, RM, 5) UK(K, PSV, RM, 6)
 #define UK_1TO9(K, PSV, RM) UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 7) UK(K, PSV, RM, 8) \
@@ -88,6 +133,9 @@ UK_ALL(0, 16)
 UK_ALL(1, 32)
 UK_ALL(2, 6)
 UK_ALL(3, 0)
+UK2_1TO7(0, 16, 1) UK2_1TO7(0, 16, 2)
+UK2_1TO7(1, 32, 1) UK2_1TO7(1, 32, 2)
+UK2_1TO7(3, 0, 1) UK2_1TO7(3, 0, 2)
 
 #define ROW6(K, RM) NULL, uk_##K##_##RM##_1, uk_##K##_##RM##_2, uk_##K##_##RM##_3, \
     uk_##K##_##RM##_4, uk_##K##_##RM##_5, uk_##K##_##RM##_6
@@ -103,8 +151,19 @@ static pz_conv16c_uk pick(int psk, int rm, int rw)
     return TABLE[psk][rm][rw];
 }
 
+#define ROW7_2(K, RM) NULL, uk2_##K##_##RM##_1, uk2_##K##_##RM##_2, uk2_##K##_##RM##_3, \
+    uk2_##K##_##RM##_4, uk2_##K##_##RM##_5, uk2_##K##_##RM##_6, uk2_##K##_##RM##_7
+#define TAB2(K) {{NULL}, {ROW7_2(K, 1)}, {ROW7_2(K, 2)}}
+/* psk 2 (ps == 6) has no two-row tiles: it takes the generic ones */
+static const pz_conv16c_uk TABLE2[4][3][8] = {TAB2(0), TAB2(1), TAB2(3), TAB2(3)};
+
+static pz_conv16c_uk pick2(int psk, int rm, int rw)
+{
+    return TABLE2[psk][rm][rw];
+}
+
 static const pz_conv16c_ukset UKSET = {
-    .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick,
+    .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick, .rw2max = 7, .pick2 = pick2,
 };
 
 void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,

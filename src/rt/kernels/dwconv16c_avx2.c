@@ -1,8 +1,12 @@
 /* dwconv16c_avx2.c - depthwise 3x3 in NCHW16c with AVX2+FMA.
  *
  * As the AVX-512 version (dwconv16c_avx512.c), one 8-lane half of the block at
- * a time: the half's 9 weights stay in registers and tiles are 3 pixels
- * (stride 1) or 2 (stride 2) wide, which fits the 16 YMM registers.
+ * a time: a worker's rows of a block go together, a row in balanced tiles of
+ * up to 6 pixels (stride 1) or 4 (stride 2), which fits the 16 YMM registers
+ * (the weights come from L1 as FMA operands). Interior tiles load without
+ * masks; the first and last tile of a row read the columns in the padding as
+ * zeros through masked loads (masks and clamped offsets computed once per
+ * tile).
  */
 #include "rt/kernels/fast.h"
 
@@ -12,9 +16,9 @@
 #define UNROLL _Pragma("GCC unroll 32")
 
 typedef struct {
-    const float *rows[3];    /* input rows for kh = 0..2 (already at the half), or NULL */
-    __m256 w[9], bias, lo, hi, mask;
-    int act;
+    const float *w;          /* the half's 9 weights, 16 floats apart */
+    __m256 bias, lo, hi, mask;
+    int act, partial;
 } dw_half;
 
 static inline __m256 lane_mask(unsigned bits)
@@ -24,47 +28,105 @@ static inline __m256 lane_mask(unsigned bits)
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, idx));
 }
 
-PZ_ALWAYS_INLINE __m256 dw_finish(const dw_half *r, __m256 v, const float *z)
+/* RW pixels of one row from input column iw0, stride S; rows[kh] at the half
+ * (NULL in the padding). MASKED: columns outside [0, W) read as zeros. */
+PZ_ALWAYS_INLINE void dw_tile(const dw_half *k, const float *const rows[3], int64_t iw0,
+                              int64_t W, const float *z, float *y, const int RW, const int S,
+                              const int MASKED)
 {
-    if (z) v = _mm256_add_ps(v, _mm256_loadu_ps(z));
-    if (r->act) v = _mm256_min_ps(_mm256_max_ps(v, r->lo), r->hi);
-    return _mm256_and_ps(v, r->mask);
-}
-
-PZ_ALWAYS_INLINE void dw_tile(const dw_half *r, int64_t iw0, const float *z, float *y,
-                              const int RW, const int S)
-{
-    __m256 acc[3];
-    UNROLL for (int j = 0; j < RW; j++) acc[j] = r->bias;
+    const int NV = (RW - 1) * S + 3;
+    __m256i cm[13];
+    int64_t co[13];
+    if (MASKED) {
+        UNROLL for (int i = 0; i < NV; i++) {
+            int64_t iw = iw0 + i;
+            int ok = iw >= 0 && iw < W;
+            cm[i] = _mm256_set1_epi32(ok ? -1 : 0);
+            co[i] = (ok ? iw : 0) * 16;
+        }
+    }
+    __m256 acc[6];
+    UNROLL for (int j = 0; j < RW; j++) acc[j] = k->bias;
     UNROLL for (int kh = 0; kh < 3; kh++) {
-        const float *p = r->rows[kh];
+        const float *p = rows[kh];
         if (!p) continue;
-        p += iw0 * 16;
-        UNROLL for (int i = 0; i < (RW - 1) * S + 3; i++) {
-            __m256 v = _mm256_loadu_ps(p + i * 16);
+        UNROLL for (int i = 0; i < NV; i++) {
+            __m256 v = MASKED ? _mm256_maskload_ps(p + co[i], cm[i])
+                              : _mm256_loadu_ps(p + (iw0 + i) * 16);
             UNROLL for (int j = 0; j < RW; j++) {
                 int kw = i - j * S;
-                if (kw >= 0 && kw < 3) acc[j] = _mm256_fmadd_ps(v, r->w[kh * 3 + kw], acc[j]);
+                if (kw >= 0 && kw < 3)
+                    acc[j] = _mm256_fmadd_ps(v, _mm256_loadu_ps(k->w + (kh * 3 + kw) * 16), acc[j]);
             }
         }
     }
-    UNROLL for (int j = 0; j < RW; j++)
-        _mm256_storeu_ps(y + j * 16, dw_finish(r, acc[j], z ? z + j * 16 : NULL));
+    UNROLL for (int j = 0; j < RW; j++) {
+        __m256 v = acc[j];
+        if (z) v = _mm256_add_ps(v, _mm256_loadu_ps(z + j * 16));
+        if (k->act) v = _mm256_min_ps(_mm256_max_ps(v, k->lo), k->hi);
+        if (k->partial) v = _mm256_and_ps(v, k->mask);
+        _mm256_storeu_ps(y + j * 16, v);
+    }
 }
 
-static void dw_pixel(const dw_half *r, const pz_conv16c_desc *d, const float *w, int64_t ow,
-                     const float *z, float *y)
+PZ_ALWAYS_INLINE void dw_tile_any(const dw_half *k, const float *const rows[3], int64_t iw0,
+                                  int64_t W, const float *z, float *y, int rw, const int S,
+                                  int edge)
 {
-    int64_t iw0 = ow * d->sw - d->pl;
-    int64_t kwlo = iw0 < 0 ? -iw0 : 0, kwhi = d->w - iw0 < 3 ? d->w - iw0 : 3;
-    __m256 acc = r->bias;
-    for (int kh = 0; kh < 3; kh++) {
-        if (!r->rows[kh]) continue;
-        for (int64_t kw = kwlo; kw < kwhi; kw++)
-            acc = _mm256_fmadd_ps(_mm256_loadu_ps(r->rows[kh] + (iw0 + kw) * 16),
-                                  _mm256_loadu_ps(w + (kh * 3 + kw) * 16), acc);
+#define CASE(R)                                         \
+    case R:                                             \
+        if (edge) {                                     \
+            dw_tile(k, rows, iw0, W, z, y, R, S, 1);    \
+        } else {                                        \
+            dw_tile(k, rows, iw0, W, z, y, R, S, 0);    \
+        }                                               \
+        return;
+    switch (rw) { CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) default: return; }
+#undef CASE
+}
+
+/* Rows [oh0, oh1) of one half-block. S = 0: any stride, one pixel per tile. */
+PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const dw_half *k, const float *xb,
+                              const float *zb, float *yb, int64_t oh0, int64_t oh1, const int S)
+{
+    const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
+    const int rwmax = S == 1 ? 6 : S == 2 ? 4 : 1;
+    const int64_t nt = (OW + rwmax - 1) / rwmax, base = OW / nt, ext = OW % nt;
+    for (int64_t oh = oh0; oh < oh1; oh++) {
+        const float *rows[3];
+        for (int kh = 0; kh < 3; kh++) {
+            int64_t ih = oh * d->sh - d->pt + kh;
+            rows[kh] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
+        }
+        float *yr = yb + oh * OW * 16;
+        const float *zr = zb ? zb + oh * OW * 16 : NULL;
+        int64_t ow = 0;
+        for (int64_t t = 0; t < nt; t++) {
+            int64_t rw = base + (t < ext), iw0 = ow * s - d->pl;
+            int edge = iw0 < 0 || iw0 + (rw - 1) * (S ? S : 1) + 3 > W;
+            dw_tile_any(k, rows, iw0, W, zr ? zr + ow * 16 : NULL, yr + ow * 16, (int)rw,
+                        S ? S : 1, edge);
+            ow += rw;
+        }
     }
-    _mm256_storeu_ps(y, dw_finish(r, acc, z));
+}
+
+static void dw_rows_s1(const pz_conv16c_desc *d, const dw_half *k, const float *xb,
+                       const float *zb, float *yb, int64_t oh0, int64_t oh1)
+{
+    dw_rows(d, k, xb, zb, yb, oh0, oh1, 1);
+}
+
+static void dw_rows_s2(const pz_conv16c_desc *d, const dw_half *k, const float *xb,
+                       const float *zb, float *yb, int64_t oh0, int64_t oh1)
+{
+    dw_rows(d, k, xb, zb, yb, oh0, oh1, 2);
+}
+
+static void dw_rows_any(const pz_conv16c_desc *d, const dw_half *k, const float *xb,
+                        const float *zb, float *yb, int64_t oh0, int64_t oh1)
+{
+    dw_rows(d, k, xb, zb, yb, oh0, oh1, 0);
 }
 
 void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
@@ -72,48 +134,31 @@ void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restr
                                     const float *restrict z, float *restrict y, int ith,
                                     int nth)
 {
-    const int64_t cb = (d->c + 15) / 16, H = d->h, W = d->w, OH = d->oh, OW = d->ow;
-    int64_t ol = pz_ceil_div(d->pl, d->sw), orr = pz_floor_div(W - 3 + d->pl, d->sw) + 1;
-    ol = ol > OW ? OW : ol;
-    orr = orr < ol ? ol : orr > OW ? OW : orr;
-    if (d->sw > 2) orr = ol;
-
+    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
     int64_t lo, hi;
     pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
-    for (int64_t u = lo; u < hi; u++) {
-        int64_t oh = u % OH, bc = u / OH % cb, n = u / (OH * cb);
-        const float *xb = x + (n * cb + bc) * H * W * 16;
+    for (int64_t u = lo; u < hi;) {
+        int64_t oh0 = u % OH, nb = u / OH, bc = nb % cb;
+        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
         int64_t valid = d->c - bc * 16;
         unsigned bits = valid >= 16 ? 0xffffu : (1u << valid) - 1;
         for (int h = 0; h < 2; h++) {
-            const float *wb = w + bc * 9 * 16 + h * 8;
-            dw_half r;
-            for (int k = 0; k < 9; k++) r.w[k] = _mm256_loadu_ps(wb + k * 16);
-            r.bias = b ? _mm256_loadu_ps(b + bc * 16 + h * 8) : _mm256_setzero_ps();
-            r.act = d->act.kind != PZ_ACT_NONE;
-            r.lo = _mm256_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f);
-            r.hi = _mm256_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff());
-            r.mask = lane_mask(bits >> (8 * h));
-            for (int kh = 0; kh < 3; kh++) {
-                int64_t ih = oh * d->sh - d->pt + kh;
-                r.rows[kh] = ih >= 0 && ih < H ? xb + ih * W * 16 + h * 8 : NULL;
-            }
-            int64_t yoff = u * OW * 16 + h * 8;
-            float *yr = y + yoff;
-            const float *zr = z ? z + yoff : NULL;
-            for (int64_t ow = 0; ow < ol; ow++)
-                dw_pixel(&r, d, wb, ow, zr ? zr + ow * 16 : NULL, yr + ow * 16);
-            int64_t ow = ol, iw0 = ol * d->sw - d->pl;
-            if (d->sw == 1) {
-                for (; ow + 3 <= orr; ow += 3, iw0 += 3)
-                    dw_tile(&r, iw0, zr ? zr + ow * 16 : NULL, yr + ow * 16, 3, 1);
-            } else if (d->sw == 2) {
-                for (; ow + 2 <= orr; ow += 2, iw0 += 4)
-                    dw_tile(&r, iw0, zr ? zr + ow * 16 : NULL, yr + ow * 16, 2, 2);
-            }
-            for (; ow < OW; ow++)
-                dw_pixel(&r, d, wb, ow, zr ? zr + ow * 16 : NULL, yr + ow * 16);
+            dw_half k;
+            k.w = w + bc * 144 + h * 8;
+            k.bias = b ? _mm256_loadu_ps(b + bc * 16 + h * 8) : _mm256_setzero_ps();
+            k.act = d->act.kind != PZ_ACT_NONE;
+            k.lo = _mm256_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f);
+            k.hi = _mm256_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff());
+            k.partial = valid < 16;
+            k.mask = lane_mask(bits >> (8 * h));
+            const float *xb = x + nb * d->h * d->w * 16 + h * 8;
+            float *yb = y + nb * OH * d->ow * 16 + h * 8;
+            const float *zb = z ? z + nb * OH * d->ow * 16 + h * 8 : NULL;
+            if (d->sw == 1) dw_rows_s1(d, &k, xb, zb, yb, oh0, oh1);
+            else if (d->sw == 2) dw_rows_s2(d, &k, xb, zb, yb, oh0, oh1);
+            else dw_rows_any(d, &k, xb, zb, yb, oh0, oh1);
         }
+        u += oh1 - oh0;
     }
 }
 

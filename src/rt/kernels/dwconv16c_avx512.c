@@ -1,13 +1,18 @@
 /* dwconv16c_avx512.c - depthwise 3x3 convolution in NCHW16c with AVX-512.
  *
  * The 16 channels of a block are the 16 lanes, so there is no reduction: a
- * pixel is 9 FMAs of input vectors by weight vectors. A row (n, block, oh)
- * keeps the 9 weights in registers and runs along W in tiles of up to 8
- * pixels: for each valid kernel row the tile's (RW-1)*S + 3 input vectors are
- * loaded once and used by up to 3 pixels each. Interior tiles (all taps
- * inside the input) have no branch in their body; the few pixels whose window
- * crosses the left or right padding are done one by one with their valid kw
- * range. Kernel rows in the top/bottom padding are skipped per row.
+ * pixel is 9 FMAs of input vectors by weight vectors. A worker takes its
+ * output rows block by block; the block's 9 weights, bias and clamp bounds
+ * stay in registers over all its rows. Rows go two at a time (sharing the
+ * loads of their common input rows), in balanced tiles of up to 8 pixels
+ * (2 x RW accumulators; each input vector feeds up to 6 of them). Tiles
+ * whose window lies inside the input have no branch and no mask; the first
+ * and last tile of a row have code of their own in which the FMAs of the
+ * columns in the padding are left out at compile time (or, for unusual
+ * widths and pads, masked loads read them as zeros), so padding costs no
+ * per-pixel path. Kernel rows in the top/bottom padding are skipped.
+ * Note: the clamp of ReLU6 and the FMAs share the two 512-bit ALU ports, so
+ * with a fused clip the ceiling is 9/11 of the FMA peak.
  */
 #include "rt/kernels/fast.h"
 
@@ -17,73 +22,165 @@
 #define UNROLL _Pragma("GCC unroll 32")
 
 typedef struct {
-    const float *rows[3];    /* input rows for kh = 0..2, NULL when in the padding */
     __m512 w[9], bias, lo, hi;
     int act;
-    __mmask16 mask;          /* valid lanes of this block */
-} dw_row;
+    int partial;             /* the block has lanes past C: zero them */
+    __mmask16 mask;          /* valid lanes of the block */
+} dw_consts;
 
-PZ_ALWAYS_INLINE __m512 dw_finish(const dw_row *r, __m512 v, const float *z)
+/* RW output pixels from input column iw0 (stride S) in each of ROWS (1 or 2)
+ * output rows, the second ys_row floats after the first. The tile reads the
+ * NV = (RW-1)*S + 3 columns iw0 .. iw0+NV-1 of the input rows rows[0 ..
+ * (ROWS-1)*S + 2] (NULL: a row in the padding); output row rr uses input
+ * rows rr*S + kh, so two output rows share the loads of their common rows.
+ * MASKED reads the columns outside [0, W) as zeros through masked loads
+ * (any tile); otherwise the first LZ and the last TZ columns are known at
+ * compile time to lie outside and their FMAs are left out (interior tiles:
+ * LZ = TZ = 0). */
+PZ_ALWAYS_INLINE void dw_tile(const dw_consts *k, const float *const *rows, int64_t iw0,
+                              int64_t W, const float *z, float *y, int64_t ys_row, const int RW,
+                              const int S, const int LZ, const int TZ, const int MASKED,
+                              const int ROWS)
 {
-    if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z));
-    if (r->act) v = _mm512_min_ps(_mm512_max_ps(v, r->lo), r->hi);
-    return _mm512_maskz_mov_ps(r->mask, v);
-}
-
-/* RW pixels from input column iw0 (all taps valid), stride S. */
-PZ_ALWAYS_INLINE void dw_tile(const dw_row *r, int64_t iw0, const float *z, float *y,
-                              const int RW, const int S)
-{
-    __m512 acc[8];
-    UNROLL for (int j = 0; j < RW; j++) acc[j] = r->bias;
-    UNROLL for (int kh = 0; kh < 3; kh++) {
-        const float *p = r->rows[kh];
+    const int NV = (RW - 1) * S + 3, NR = (ROWS - 1) * S + 3;
+    /* MASKED: per column, a lane mask (0 outside [0, W)) and an offset
+     * clamped into the row, computed once for all the tile's rows */
+    __mmask16 cm[17];
+    int64_t co[17];
+    if (MASKED) {
+        UNROLL for (int i = 0; i < NV; i++) {
+            int64_t iw = iw0 + i;
+            int ok = iw >= 0 && iw < W;
+            cm[i] = ok ? (__mmask16)0xffff : 0;
+            co[i] = (ok ? iw : 0) * 16;
+        }
+    }
+    __m512 acc[2][8];
+    UNROLL for (int rr = 0; rr < ROWS; rr++)
+        UNROLL for (int j = 0; j < RW; j++) acc[rr][j] = k->bias;
+    UNROLL for (int ir = 0; ir < NR; ir++) {
+        const float *p = rows[ir];
         if (!p) continue;
-        p += iw0 * 16;
         __m512 v[17];
-        UNROLL for (int i = 0; i < (RW - 1) * S + 3; i++) v[i] = _mm512_loadu_ps(p + i * 16);
-        UNROLL for (int j = 0; j < RW; j++)
-            UNROLL for (int kw = 0; kw < 3; kw++)
-                acc[j] = _mm512_fmadd_ps(v[j * S + kw], r->w[kh * 3 + kw], acc[j]);
+        UNROLL for (int i = 0; i < NV; i++) {
+            if (MASKED) v[i] = _mm512_maskz_loadu_ps(cm[i], p + co[i]);
+            else if (i >= LZ && i < NV - TZ) v[i] = _mm512_loadu_ps(p + (iw0 + i) * 16);
+        }
+        UNROLL for (int rr = 0; rr < ROWS; rr++) {
+            const int kh = ir - rr * S;
+            if (kh < 0 || kh > 2) continue;
+            UNROLL for (int j = 0; j < RW; j++)
+                UNROLL for (int kw = 0; kw < 3; kw++) {
+                    int i = j * S + kw;
+                    if (MASKED || (i >= LZ && i < NV - TZ))
+                        acc[rr][j] = _mm512_fmadd_ps(v[i], k->w[kh * 3 + kw], acc[rr][j]);
+                }
+        }
     }
-    UNROLL for (int j = 0; j < RW; j++)
-        _mm512_storeu_ps(y + j * 16, dw_finish(r, acc[j], z ? z + j * 16 : NULL));
+    UNROLL for (int rr = 0; rr < ROWS; rr++)
+        UNROLL for (int j = 0; j < RW; j++) {
+            __m512 v = acc[rr][j];
+            if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + rr * ys_row + j * 16));
+            if (k->act) v = _mm512_min_ps(_mm512_max_ps(v, k->lo), k->hi);
+            if (k->partial) v = _mm512_maskz_mov_ps(k->mask, v);
+            _mm512_storeu_ps(y + rr * ys_row + j * 16, v);
+        }
 }
 
-#define DW_TILES(S)                                                                        \
-    static void dw_tiles_s##S(const dw_row *r, int64_t iw0, int64_t n, const float *z,     \
-                              float *y)                                                    \
-    {                                                                                      \
-        for (; n >= 8; n -= 8, iw0 += 8 * S, y += 128, z = z ? z + 128 : NULL)             \
-            dw_tile(r, iw0, z, y, 8, S);                                                   \
-        switch (n) {                                                                       \
-        case 7: dw_tile(r, iw0, z, y, 7, S); break;                                        \
-        case 6: dw_tile(r, iw0, z, y, 6, S); break;                                        \
-        case 5: dw_tile(r, iw0, z, y, 5, S); break;                                        \
-        case 4: dw_tile(r, iw0, z, y, 4, S); break;                                        \
-        case 3: dw_tile(r, iw0, z, y, 3, S); break;                                        \
-        case 2: dw_tile(r, iw0, z, y, 2, S); break;                                        \
-        case 1: dw_tile(r, iw0, z, y, 1, S); break;                                        \
-        default: break;                                                                    \
-        }                                                                                  \
-    }
-DW_TILES(1)
-DW_TILES(2)
-
-/* One pixel whose window may cross the left/right padding. */
-static void dw_pixel(const dw_row *r, const pz_conv16c_desc *d, const float *w, int64_t ow,
-                     const float *z, float *y)
+/* One tile of width rw (1..8) whose columns [lz, nv - tz) are inside the
+ * input: interior tiles and the usual borders (rw 7 or 8, lz and tz up to 2)
+ * have their own code, other tiles take the masked one. */
+PZ_ALWAYS_INLINE void dw_tile_any(const dw_consts *k, const float *const *rows, int64_t iw0,
+                                  int64_t W, const float *z, float *y, int64_t ys_row, int rw,
+                                  const int S, int lz, int tz, const int ROWS)
 {
-    int64_t iw0 = ow * d->sw - d->pl;
-    int64_t kwlo = iw0 < 0 ? -iw0 : 0, kwhi = d->w - iw0 < 3 ? d->w - iw0 : 3;
-    __m512 acc = r->bias;
-    for (int kh = 0; kh < 3; kh++) {
-        if (!r->rows[kh]) continue;
-        for (int64_t kw = kwlo; kw < kwhi; kw++)
-            acc = _mm512_fmadd_ps(_mm512_loadu_ps(r->rows[kh] + (iw0 + kw) * 16),
-                                  _mm512_loadu_ps(w + (kh * 3 + kw) * 16), acc);
+#define T(R, L, Z, M) dw_tile(k, rows, iw0, W, z, y, ys_row, R, S, L, Z, M, ROWS)
+#define INTERIOR(R) case R: T(R, 0, 0, 0); return;
+#define MASKED(R) case R: T(R, 0, 0, 1); return;
+#define BORDER(R, L, Z) case (R) * 9 + (L) * 3 + (Z): T(R, L, Z, 0); return;
+#define BORDERS(R) BORDER(R, 0, 1) BORDER(R, 0, 2) BORDER(R, 1, 0) BORDER(R, 1, 1) \
+    BORDER(R, 1, 2) BORDER(R, 2, 0) BORDER(R, 2, 1) BORDER(R, 2, 2)
+    if (lz == 0 && tz == 0) {
+        switch (rw) { INTERIOR(1) INTERIOR(2) INTERIOR(3) INTERIOR(4) INTERIOR(5) INTERIOR(6)
+                      INTERIOR(7) INTERIOR(8) default: return; }
     }
-    _mm512_storeu_ps(y, dw_finish(r, acc, z));
+    if ((rw == 7 || rw == 8) && lz <= 2 && tz <= 2) {
+        switch (rw * 9 + lz * 3 + tz) { BORDERS(7) BORDERS(8) default: return; }
+    }
+    switch (rw) { MASKED(1) MASKED(2) MASKED(3) MASKED(4) MASKED(5) MASKED(6) MASKED(7)
+                  MASKED(8) default: return; }
+#undef T
+#undef INTERIOR
+#undef MASKED
+#undef BORDER
+#undef BORDERS
+}
+
+/* ROWS output rows from oh (input rows from oh*sh - pt) in balanced tiles
+ * of up to RWMAX pixels. */
+PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, const dw_consts *k, const float *xb,
+                              const float *zb, float *yb, int64_t oh, const int S,
+                              const int ROWS, const int RWMAX)
+{
+    const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
+    const int64_t nt = (OW + RWMAX - 1) / RWMAX, base = OW / nt, ext = OW % nt;
+    const float *rows[5];
+    for (int i = 0; i < (ROWS - 1) * (S ? S : 1) + 3; i++) {
+        int64_t ih = oh * d->sh - d->pt + i;
+        rows[i] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
+    }
+    float *yr = yb + oh * OW * 16;
+    const float *zr = zb ? zb + oh * OW * 16 : NULL;
+    int64_t ow = 0;
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t rw = base + (t < ext);
+        int64_t iw0 = ow * s - d->pl, nv = (rw - 1) * (S ? S : 1) + 3;
+        int64_t lz = iw0 < 0 ? -iw0 : 0, tz = iw0 + nv > W ? iw0 + nv - W : 0;
+        dw_tile_any(k, rows, iw0, W, zr ? zr + ow * 16 : NULL, yr + ow * 16, OW * 16, (int)rw,
+                    S ? S : 1, (int)(lz < 3 ? lz : 3), (int)(tz < 3 ? tz : 3), ROWS);
+        ow += rw;
+    }
+}
+
+/* Rows [oh0, oh1) of one block: xb, yb, zb at the block's plane, two at a
+ * time (S = 1 or 2). S = 0: any stride, one pixel per tile, one row. */
+PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const float *wb,
+                              const float *bb, const float *zb, float *yb, int64_t valid,
+                              int64_t oh0, int64_t oh1, const int S)
+{
+    dw_consts k;
+    UNROLL for (int i = 0; i < 9; i++) k.w[i] = _mm512_loadu_ps(wb + i * 16);
+    k.bias = bb ? _mm512_loadu_ps(bb) : _mm512_setzero_ps();
+    k.act = d->act.kind != PZ_ACT_NONE;
+    k.lo = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f);
+    k.hi = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff());
+    k.partial = valid < 16;
+    k.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
+    int64_t oh = oh0;
+    if (S)
+        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &k, xb, zb, yb, oh, S, 2, 8);
+    for (; oh < oh1; oh++) dw_pass(d, &k, xb, zb, yb, oh, S, 1, S ? 8 : 1);
+}
+
+static void dw_rows_s1(const pz_conv16c_desc *d, const float *xb, const float *wb,
+                       const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
+                       int64_t oh1)
+{
+    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 1);
+}
+
+static void dw_rows_s2(const pz_conv16c_desc *d, const float *xb, const float *wb,
+                       const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
+                       int64_t oh1)
+{
+    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 2);
+}
+
+static void dw_rows_any(const pz_conv16c_desc *d, const float *xb, const float *wb,
+                        const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
+                        int64_t oh1)
+{
+    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 0);
 }
 
 void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
@@ -91,46 +188,25 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
                                       const float *restrict z, float *restrict y, int ith,
                                       int nth)
 {
-    const int64_t cb = (d->c + 15) / 16, H = d->h, W = d->w, OH = d->oh, OW = d->ow;
-    /* pixels [ol, orr) have all three columns inside the input */
-    int64_t ol = pz_ceil_div(d->pl, d->sw), orr = pz_floor_div(W - 3 + d->pl, d->sw) + 1;
-    ol = ol > OW ? OW : ol;
-    orr = orr < ol ? ol : orr > OW ? OW : orr;
-    if (d->sw > 2) orr = ol;   /* other strides: pixel by pixel */
-
-    /* one unit = one output row (n, block, oh) */
+    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
+    /* one unit = one output row (n, block, oh); a worker's rows of one block
+     * go together */
     int64_t lo, hi;
     pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
-    for (int64_t u = lo; u < hi; u++) {
-        int64_t oh = u % OH, bc = u / OH % cb, n = u / (OH * cb);
-        const float *xb = x + (n * cb + bc) * H * W * 16, *wb = w + bc * 9 * 16;
-        dw_row r;
-        for (int k = 0; k < 9; k++) r.w[k] = _mm512_loadu_ps(wb + k * 16);
-        r.bias = b ? _mm512_loadu_ps(b + bc * 16) : _mm512_setzero_ps();
-        r.act = d->act.kind != PZ_ACT_NONE;
-        r.lo = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f);
-        r.hi = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff());
-        int64_t valid = d->c - bc * 16;
-        r.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
-        for (int kh = 0; kh < 3; kh++) {
-            int64_t ih = oh * d->sh - d->pt + kh;
-            r.rows[kh] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
-        }
-        int64_t yoff = u * OW * 16;
-        float *yr = y + yoff;
-        const float *zr = z ? z + yoff : NULL;
-
-        for (int64_t ow = 0; ow < ol; ow++)
-            dw_pixel(&r, d, wb, ow, zr ? zr + ow * 16 : NULL, yr + ow * 16);
-        if (orr > ol) {
-            int64_t iw0 = ol * d->sw - d->pl;
-            if (d->sw == 1)
-                dw_tiles_s1(&r, iw0, orr - ol, zr ? zr + ol * 16 : NULL, yr + ol * 16);
-            else
-                dw_tiles_s2(&r, iw0, orr - ol, zr ? zr + ol * 16 : NULL, yr + ol * 16);
-        }
-        for (int64_t ow = orr; ow < OW; ow++)
-            dw_pixel(&r, d, wb, ow, zr ? zr + ow * 16 : NULL, yr + ow * 16);
+    for (int64_t u = lo; u < hi;) {
+        int64_t oh0 = u % OH, nb = u / OH, bc = nb % cb;
+        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
+        const float *xb = x + nb * d->h * d->w * 16;
+        float *yb = y + nb * OH * d->ow * 16;
+        const float *zb = z ? z + nb * OH * d->ow * 16 : NULL;
+        const float *bb = b ? b + bc * 16 : NULL;
+        if (d->sw == 1)
+            dw_rows_s1(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
+        else if (d->sw == 2)
+            dw_rows_s2(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
+        else
+            dw_rows_any(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
+        u += oh1 - oh0;
     }
 }
 

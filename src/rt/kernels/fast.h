@@ -12,11 +12,15 @@
  *
  * Layouts (f32):
  *   NCHW16c   activations [N][ceil(C/16)][H][W][16]; channel c of block cb is
- *             c = cb*16 + lane; lanes >= C are zero (kernels keep them zero).
+ *             c = cb*16 + lane. Lanes >= C must be zero in every input (a
+ *             zero weight times garbage can be NaN) and the kernels write
+ *             them as zeros (conv: from the zero weights and bias).
  *   NCHWxc    the same with a block of `cblk` channels: [N][ceil(C/cblk)][H][W][cblk].
- *             cblk = 16 is NCHW16c; cblk = C (C < 16) is NHWC, which a conv
+ *             cblk = 16 is NCHW16c; cblk = C (C <= 16) is NHWC, which a conv
  *             with few input channels (the stem: C = 3) reads without padding
- *             its channels to 16 (no 5x wasted FLOPs).
+ *             its channels to 16 (no 5x wasted FLOPs). The conv kernels take
+ *             any cblk in 1..16 for their input; pz_conv16c_init picks C
+ *             for C <= 4, else 16.
  *   conv W    [ceil(M/16)][ceil(C/cblk)][KH][KW][cblk][16]: for each output
  *             block, input block and tap, cblk rows (input channel) of 16
  *             output channels; zero where c >= C or m >= M.
@@ -25,40 +29,56 @@
  *   GEMM B    [ceil(N/32)][K][32]: panels of 32 columns, K rows each, zero
  *             padded; alpha folded in at packing (pz_gemm_pack_b).
  *
- * How the runtime calls them (all packing is done once, at compile):
+ * How the runtime calls them (packing once, at compile; no scratch at run):
  *
- *   Conv (group 1, 2-D, any kernel/stride/dilation/pads):
+ *   Conv (group 1, 2-D; any kernel, stride, dilation, pads):
  *     pz_conv16c_desc d;
- *     if (pz_conv16c_init(&d, params, xd, yd) == 0) {            // shape fits
- *         wp = malloc(pz_conv16c_weights_size(&d) * 4);  pz_conv16c_pack_weights(&d, W, wp);
- *         bp = malloc(pz_pack_bias16_size(d.m) * 4);      pz_pack_bias16(d.m, B, bp);
+ *     if (pz_conv16c_init(&d, params, xd, yd) == 0) {            // else: the ref conv
+ *         wp = alloc(pz_conv16c_weights_size(&d) floats);  pz_conv16c_pack_weights(&d, W, wp);
+ *         bp = alloc(pz_pack_bias16_size(d.m) floats);     pz_pack_bias16(d.m, B, bp);
  *         k  = pz_fast_kernels_for(pz_cpu_isa());
- *         ... at run: k->conv2d(&d, x16, wp, bp, z16, y16, ith, nth);
+ *         // at run, on every worker ith of nth:
+ *         k->conv2d(&d, x, wp, bp, z, y, ith, nth);
  *     }
- *     x16 is NCHWxc with d.cblk (16, or C for C < 16: convert the network
- *     input with pz_f32_nchw_to_nchwxc(.., d.cblk, ..)); y16 and z16
- *     (the residual, may be NULL) are NCHW16c of the output's shape.
- *     Bias: bp may be NULL (zero). Epilogue order: act(conv + bias + z).
+ *     x: the input in NCHWxc with block d.cblk (16; or C, i.e. NHWC, for
+ *     C <= 4: the network input of a stem, converted from the caller's NCHW
+ *     by pz_f32_nchw_to_nchwxc(n, c, h, w, d.cblk, ...)). y: NCHW16c of the
+ *     output's shape. z: the residual (NCHW16c like y) or NULL. bp may be
+ *     NULL (no bias). y = act(conv(x) + bias + z); lanes of channels >= M are
+ *     written as zeros. y must not alias x or z (y holds partial sums).
  *
- *   Depthwise 3x3 (group == C == M, kernel 3x3, dilation 1, any stride and pads):
- *     pz_dwconv16c_init(&d, params, xd, yd) == 0, then pz_dw16c_pack_weights;
- *     k->dwconv3x3(&d, x16, wp, bp, z16, y16, ith, nth).
+ *   Depthwise 3x3 (group == C == M, kernel 3x3, dilation 1; any stride, pads):
+ *     pz_dwconv16c_init(&d, params, xd, yd) == 0, then wp of
+ *     pz_dw16c_weights_size(C) floats from pz_dw16c_pack_weights(C, W, wp),
+ *     bp as for conv; k->dwconv3x3(&d, x, wp, bp, z, y, ith, nth) with x, y
+ *     (and z) NCHW16c. y must not alias x.
  *
- *   Gemm / MatMul with a constant B (Y = act(A B' alpha + beta C)):
- *     bp = pz_gemm_pack_b(K, N, B, trans_b, alpha, bp)   [size pz_gemm_packed_b_size]
+ *   Gemm / MatMul with a constant B: Y = act(alpha A B' + beta C):
+ *     bp of pz_gemm_packed_b_size(K, N) floats: pz_gemm_pack_b(K, N, B, trans_b, alpha, bp)
  *     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N,
  *                       .c = C, .csm = .., .csn = .., .beta = beta, .act = act};
- *     k->gemm(&g, A, bp, Y, ith, nth);    // A row-major M x K (trans_a: not here)
- *     For batch 1 (M == 1), gemm streams B once (the GEMV path); k->gemv is the
- *     same path called directly. A bias of a FC layer is C with csm = 0, csn = 1.
+ *     k->gemm(&g, A, bp, Y, ith, nth);   // A row-major M x K; trans_a: not here
+ *     C (may be NULL) is read at c[m*csm + n*csn]: a bias is csm = 0, csn = 1.
+ *     M == 1 (a FC layer at batch 1) takes the GEMV path, which streams bp
+ *     once; k->gemv is that path directly. For MatMul, loop over the batch
+ *     (or, when B is not batched, fold the batch into M). A B that is not
+ *     constant can be packed at run time into arena scratch (the packing is
+ *     pure). Y must not alias A. Uses 14 KiB of stack (a copy of A's tile).
+ *     A FC layer after a global average pool can read the NCHW16c pool
+ *     output as its A directly when C % 16 == 0 (1x1 blocks are in channel
+ *     order).
  *
  *   Layout conversion (pack.c, scalar, split over (n, block, h) rows):
- *     pz_f32_nchw_to_nchwxc / pz_f32_nchwxc_to_nchw.
+ *     pz_f32_nchw_to_nchwxc / pz_f32_nchwxc_to_nchw, at the edges of a run
+ *     of fast layers (graph inputs and outputs, ops without a blocked kernel).
+ *     Element-wise ops (Relu, Add of same-shaped tensors) work on NCHW16c
+ *     buffers as flat arrays; the padded lanes stay zero for Relu and Add.
  *
  * Threads: call with the same descriptor and pointers on every worker, ith in
  * [0, nth). Work is split over (image, output-channel group, output row) for
- * conv, (image, channel block, output row) for depthwise, and (32-column
- * panel, row tile) for GEMM.
+ * conv, (image, channel block, output row) for depthwise, panels (or row
+ * tiles) for GEMM, panels for GEMV. Buffers need no alignment (64 bytes is
+ * best).
  */
 #ifndef PZ_FAST_H
 #define PZ_FAST_H
@@ -130,8 +150,8 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
                                       const float *restrict z, float *restrict y, int ith,
                                       int nth);
 
-/* GEMM with packed B: any m (m == 1 takes the GEMV path). Split over
- * (panel of 32 columns, tile of rows). */
+/* GEMM with packed B: any m (m == 1 takes the GEMV path). Split over the
+ * 32-column panels (over row tiles when there are fewer panels than workers). */
 void pz_f32_gemm_packed__scalar(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth);
 void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,

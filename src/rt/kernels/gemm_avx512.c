@@ -20,6 +20,7 @@
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 14
 #define KC 256
+#define NB 16   /* panels per block */
 #define NR PZ_GEMM_NR
 
 /* Y[0..RM) x [0, 32) (masked to the panel's valid columns) = act(acc + beta C). */
@@ -116,26 +117,31 @@ void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
     const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
     float abuf[KC * MR];
 
-    /* one unit = (row tile, panel), panels fastest; a worker's units of one
-     * row tile share the packed A */
-    int64_t lo, hi;
-    pz_split(T * P, ith, nth, &lo, &hi);
-    for (int64_t u = lo; u < hi;) {
-        int64_t t = u / P, p0 = u % P, p1 = P < p0 + (hi - u) ? P : p0 + (hi - u);
-        int64_t m0 = t * MR, mr = g->m - m0 < MR ? g->m - m0 : MR;
-        for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
-            int64_t kc = K - k0 < KC ? K - k0 : KC;
-            for (int64_t k = 0; k < kc; k++)
-                for (int64_t i = 0; i < mr; i++) abuf[k * MR + i] = a[(m0 + i) * g->lda + k0 + k];
-            for (int64_t p = p0; p < p1; p++) {
-                __mmask16 mk0, mk1;
-                panel_masks(g->n, p * NR, &mk0, &mk1);
-                TILES[mr](g, abuf, bp + (p * K + k0) * NR, kc, m0, p * NR, mk0, mk1, k0 == 0,
-                          k0 + KC >= K, y);
+    /* the workers share out the panels (or, with fewer panels than workers,
+     * the row tiles); each walks K in slices of KC, its panels in blocks of
+     * NB (NB * KC * NR floats = 512 KiB, kept in L2 while every row tile
+     * passes over them), and the row tiles, A of a tile and slice copied
+     * once per block */
+    int64_t plo = 0, phi = P, tlo = 0, thi = T;
+    if (P >= nth) pz_split(P, ith, nth, &plo, &phi);
+    else pz_split(T, ith, nth, &tlo, &thi);
+    for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
+        int64_t kc = K - k0 < KC ? K - k0 : KC;
+        for (int64_t pb = plo; pb < phi; pb += NB) {
+            int64_t pe = phi < pb + NB ? phi : pb + NB;
+            for (int64_t t = tlo; t < thi; t++) {
+                int64_t m0 = t * MR, mr = g->m - m0 < MR ? g->m - m0 : MR;
+                for (int64_t k = 0; k < kc; k++)
+                    for (int64_t i = 0; i < mr; i++) abuf[k * MR + i] = a[(m0 + i) * g->lda + k0 + k];
+                for (int64_t p = pb; p < pe; p++) {
+                    __mmask16 mk0, mk1;
+                    panel_masks(g->n, p * NR, &mk0, &mk1);
+                    TILES[mr](g, abuf, bp + (p * K + k0) * NR, kc, m0, p * NR, mk0, mk1,
+                              k0 == 0, k0 + KC >= K, y);
+                }
             }
-            if (K == 0) break;
         }
-        u += p1 - p0;
+        if (K == 0) break;
     }
 }
 
