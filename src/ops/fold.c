@@ -102,18 +102,6 @@ pz_status op_const_floats(const ir_graph *g, const ir_node *n, int i, const char
     return PZ_OK;
 }
 
-pz_status op_attr_expect(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err)
-{
-    static const char *const names[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH",
-                                        "FLOATS", "INTS", "STRINGS", "TENSORS", "GRAPHS",
-                                        "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO",
-                                        "TYPE_PROTOS"};
-    if (a->type == t) return PZ_OK;
-    int k = (int)a->type;
-    return op_err_attr(err, n, a->name, "expected type %s, got %s", names[t],
-                       k >= 0 && k < (int)PZ_ARRAY_LEN(names) ? names[k] : "UNKNOWN");
-}
-
 pz_status op_dim_add(const ir_node *n, const char *what, int64_t a, int64_t b, int64_t *out,
                      pz_err *err)
 {

@@ -60,10 +60,6 @@ pz_status op_axes_list(const ir_node *n, const char *what, const int64_t *axes, 
 pz_status op_const_floats(const ir_graph *g, const ir_node *n, int i, const char *what,
                           double *out, int max, int *count, pz_err *err);
 
-/* Checks that attribute a has type t, failing with "expected type INTS, got
- * INT" (naming node, op and attribute) otherwise. */
-pz_status op_attr_expect(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err);
-
 /* *out = a + b, failing (naming node and `what`) on int64 overflow. */
 pz_status op_dim_add(const ir_node *n, const char *what, int64_t a, int64_t b, int64_t *out,
                      pz_err *err);

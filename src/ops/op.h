@@ -77,6 +77,8 @@ op_kind op_kind_of(const op_def *op);
 
 /* ---- helpers for op files ---------------------------------------------- */
 
+/* Checks a's type; the error names node, op, attribute, expected and actual type. */
+pz_status op_attr_expect(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err);
 /* Attribute lookup; NULL if absent. */
 const ir_attr *op_attr(const ir_node *n, const char *name);
 /* Typed getters: absent -> default and PZ_OK; wrong type -> error naming node/op/attr. */

@@ -40,7 +40,7 @@ const ir_attr *op_attr(const ir_node *n, const char *name)
     return NULL;
 }
 
-static pz_status want(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err)
+pz_status op_attr_expect(const ir_node *n, const ir_attr *a, ir_attr_type t, pz_err *err)
 {
     if (a->type == t) return PZ_OK;
     return op_err_attr(err, n, a->name, "expected type %s, got %s", attr_type_name(t),
@@ -52,7 +52,7 @@ pz_status op_attr_int(const ir_node *n, const char *name, int64_t def, int64_t *
     const ir_attr *a = op_attr(n, name);
     *out = def;
     if (!a) return PZ_OK;
-    if (want(n, a, IR_ATTR_INT, err)) return err->code;
+    if (op_attr_expect(n, a, IR_ATTR_INT, err)) return err->code;
     *out = a->i;
     return PZ_OK;
 }
@@ -62,7 +62,7 @@ pz_status op_attr_float(const ir_node *n, const char *name, float def, float *ou
     const ir_attr *a = op_attr(n, name);
     *out = def;
     if (!a) return PZ_OK;
-    if (want(n, a, IR_ATTR_FLOAT, err)) return err->code;
+    if (op_attr_expect(n, a, IR_ATTR_FLOAT, err)) return err->code;
     *out = a->f;
     return PZ_OK;
 }
@@ -73,7 +73,7 @@ pz_status op_attr_string(const ir_node *n, const char *name, const char *def, co
     const ir_attr *a = op_attr(n, name);
     *out = def;
     if (!a) return PZ_OK;
-    if (want(n, a, IR_ATTR_STRING, err)) return err->code;
+    if (op_attr_expect(n, a, IR_ATTR_STRING, err)) return err->code;
     *out = a->s;
     return PZ_OK;
 }
@@ -84,7 +84,7 @@ pz_status op_attr_ints(const ir_node *n, const char *name, int64_t *out, int max
     const ir_attr *a = op_attr(n, name);
     *count = -1;
     if (!a) return PZ_OK;
-    if (want(n, a, IR_ATTR_INTS, err)) return err->code;
+    if (op_attr_expect(n, a, IR_ATTR_INTS, err)) return err->code;
     if (a->n > max) return op_err_attr(err, n, name, "has %d entries, at most %d allowed", a->n, max);
     memcpy(out, a->ints, (size_t)a->n * sizeof *out);
     *count = a->n;
@@ -97,7 +97,7 @@ pz_status op_attr_floats(const ir_node *n, const char *name, float *out, int max
     const ir_attr *a = op_attr(n, name);
     *count = -1;
     if (!a) return PZ_OK;
-    if (want(n, a, IR_ATTR_FLOATS, err)) return err->code;
+    if (op_attr_expect(n, a, IR_ATTR_FLOATS, err)) return err->code;
     if (a->n > max) return op_err_attr(err, n, name, "has %d entries, at most %d allowed", a->n, max);
     memcpy(out, a->floats, (size_t)a->n * sizeof *out);
     *count = a->n;
