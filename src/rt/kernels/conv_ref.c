@@ -2,30 +2,6 @@
  * bias, residual, fused activation). Fast kernels are tested against it. */
 #include "rt/kernels/kernels.h"
 
-/* The geometry of a conv with its spatial dims normalised to 3: missing
- * leading dims have size 1, kernel 1, stride 1, dilation 1, no padding. */
-typedef struct {
-    int64_t in[3], out[3], k[3], s[3], d[3], pb[3];
-} geom3;
-
-static void geom3_init(geom3 *g, const pz_conv_params *p, const int64_t *xd, const int64_t *yd)
-{
-    for (int a = 0; a < 3; a++) {
-        int j = a - (3 - p->nsp);   /* the params' axis, < 0 for a padding axis */
-        if (j < 0) {
-            g->in[a] = g->out[a] = g->k[a] = g->s[a] = g->d[a] = 1;
-            g->pb[a] = 0;
-        } else {
-            g->in[a] = xd[2 + j];
-            g->out[a] = yd[2 + j];
-            g->k[a] = p->kernel[j];
-            g->s[a] = p->stride[j];
-            g->d[a] = p->dilation[j];
-            g->pb[a] = p->pad_begin[j];
-        }
-    }
-}
-
 /* The outputs o in [*lo, *hi) whose input o*s - pb + k*d lies in [0, in). */
 static void valid_out(int64_t in, int64_t out, int64_t s, int64_t pb, int64_t kd,
                       int64_t *lo, int64_t *hi)
@@ -50,8 +26,8 @@ void pz_f32_conv__ref(const pz_conv_params *p, const int64_t *xd, const int64_t 
                       const float *x, const float *w, const float *b, const float *z,
                       float *y, int ith, int nth)
 {
-    geom3 g;
-    geom3_init(&g, p, xd, yd);
+    pz_geom3 g;
+    pz_geom3_init(&g, p->nsp, p->kernel, p->stride, p->dilation, p->pad_begin, p->pad_end, xd, yd);
     const int64_t N = xd[0], C = xd[1], M = yd[1], G = p->group;
     const int64_t Cg = C / G, Mg = M / G;
     const int64_t isz = g.in[0] * g.in[1] * g.in[2];

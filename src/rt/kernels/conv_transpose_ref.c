@@ -6,17 +6,9 @@ void pz_f32_conv_transpose__ref(const pz_conv_params *p, const int64_t *xd, cons
                                 const float *x, const float *w, const float *b, float *y,
                                 int ith, int nth)
 {
-    /* spatial dims normalised to 3 (leading ones of size 1) */
-    int64_t in[3], out[3], k[3], s[3], d[3], pb[3];
-    for (int a = 0; a < 3; a++) {
-        int j = a - (3 - p->nsp);
-        in[a] = j < 0 ? 1 : xd[2 + j];
-        out[a] = j < 0 ? 1 : yd[2 + j];
-        k[a] = j < 0 ? 1 : p->kernel[j];
-        s[a] = j < 0 ? 1 : p->stride[j];
-        d[a] = j < 0 ? 1 : p->dilation[j];
-        pb[a] = j < 0 ? 0 : p->pad_begin[j];
-    }
+    pz_geom3 g;
+    pz_geom3_init(&g, p->nsp, p->kernel, p->stride, p->dilation, p->pad_begin, p->pad_end, xd, yd);
+    const int64_t *in = g.in, *out = g.out, *k = g.k, *s = g.s, *d = g.d, *pb = g.pb;
     const int64_t N = xd[0], C = xd[1], M = yd[1], G = p->group;
     const int64_t Cg = C / G, Mg = M / G;
     const int64_t isz = in[0] * in[1] * in[2], osz = out[0] * out[1] * out[2];

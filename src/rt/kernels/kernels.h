@@ -28,6 +28,17 @@
  * (always PZ_ISA_REF in a PZ_SCALAR=1 build), capped by the environment
  * variable PZ_ISA=ref|avx2|avx512. An op's prepare picks its kernel by it;
  * every fast kernel has its reference twin for when it says PZ_ISA_REF. */
+/* A sliding window's geometry with the spatial dims normalised to 3: missing
+ * leading dims have size 1, kernel 1, stride 1, dilation 1, no padding. The
+ * N-d reference kernels (conv, conv_transpose, pool) loop over 3 dims only. */
+typedef struct {
+    int64_t in[3], out[3], k[3], s[3], d[3], pb[3], pe[3];
+} pz_geom3;
+
+void pz_geom3_init(pz_geom3 *g, int nsp, const int64_t *kernel, const int64_t *stride,
+                   const int64_t *dilation, const int64_t *pad_begin, const int64_t *pad_end,
+                   const int64_t *xd, const int64_t *yd);
+
 typedef enum { PZ_ISA_REF, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
 pz_isa pz_cpu_isa(void);
 

@@ -19,18 +19,9 @@ PZ_ALWAYS_INLINE void pool_body(const pz_pool_params *p, int dt, const int64_t *
                                 const int64_t *yd, const void *x, void *y, int64_t *idx,
                                 int ith, int nth)
 {
-    /* spatial dims normalised to 3 (leading ones of size 1) */
-    int64_t in[3], out[3], k[3], s[3], d[3], pb[3], pe[3];
-    for (int a = 0; a < 3; a++) {
-        int j = a - (3 - p->nsp);
-        in[a] = j < 0 ? 1 : xd[2 + j];
-        out[a] = j < 0 ? 1 : yd[2 + j];
-        k[a] = j < 0 ? 1 : p->kernel[j];
-        s[a] = j < 0 ? 1 : p->stride[j];
-        d[a] = j < 0 ? 1 : p->dilation[j];
-        pb[a] = j < 0 ? 0 : p->pad_begin[j];
-        pe[a] = j < 0 ? 0 : p->pad_end[j];
-    }
+    pz_geom3 g;
+    pz_geom3_init(&g, p->nsp, p->kernel, p->stride, p->dilation, p->pad_begin, p->pad_end, xd, yd);
+    const int64_t *in = g.in, *out = g.out, *k = g.k, *s = g.s, *d = g.d, *pb = g.pb, *pe = g.pe;
     const int64_t isz = in[0] * in[1] * in[2];
     const int64_t W = out[2];
 
