@@ -95,3 +95,6 @@ clean:
 	rm -rf build build-san
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d)
+
+# More targets (fuzzing, examples, ...), one file each.
+-include mk/*.mk

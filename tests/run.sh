@@ -13,7 +13,8 @@
 #   3. the malformed-model corpus (tests/errors/run_errors.sh);
 #   4. the front-end's supported inputs checked against numpy
 #      (tests/front/front_cases.py);
-#   5. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS).
+#   5. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS);
+#   6. every tests/parts/*.sh (code generator, schedules, fusion, ...).
 # Any sanitizer report in a part's stderr fails that part. Ends with the line
 # `N passed, N failed`; exits non-zero on any failure.
 set -u
@@ -98,6 +99,13 @@ part "front-end inputs (external data, dtypes, several I/O, symbolic dims)" \
     /usr/bin/python3 "$ROOT/tests/front/front_cases.py" "$B" "$front_dir"
 rm -rf "$front_dir"
 part "models (torchvision)" "$ROOT/tests/models.sh" "$B" "$MODELS"
+
+# More parts: every tests/parts/*.sh, called as `SCRIPT BUILD_DIR MODELDIR`,
+# each ending with a `N passed, N failed` line (in name order).
+for s in "$ROOT"/tests/parts/*.sh; do
+    [ -f "$s" ] || continue
+    part "$(basename "$s" .sh)" "$s" "$B" "$MODELS"
+done
 
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -3,6 +3,7 @@
 #define PZ_CLI_H
 
 #include "../front/onnx_load.h"
+#include "../ir/model.h"
 
 /* Options every model-reading command accepts (see README: knobs). */
 typedef struct {
@@ -27,8 +28,24 @@ int cli_fail(const pz_err *err);
 /* Usage error: prints message, returns 2. */
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* prepare.c: load MODEL with the knobs (by_position: input tensors whose
+ * shapes bind the inputs' symbolic dims, may be NULL); then run the graph
+ * passes, lower, and set the schedule knobs (--schedule, --strategy, or
+ * every layer alone on --threads cores). */
+pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
+                   int n_by_position, ir_graph **g, pz_err *err);
+pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
+/* --threads, default 1. */
+int cli_threads(const cli_knobs *k);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_characterize(int argc, char **argv);
+int cmd_space(int argc, char **argv);
 
 #endif

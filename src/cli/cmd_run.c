@@ -113,11 +113,7 @@ int cmd_run(int argc, char **argv)
     for (int i = 0; i < n_in; i++)
         if (onnx_read_tensor_file(inputs[i], &in_t[i], NULL, &err)) goto fail;
 
-    onnx_load_opts opts;
-    cli_knobs_to_opts(&k, &opts);
-    opts.by_position = in_t;
-    opts.n_by_position = n_in;
-    if (onnx_load_file(model, &opts, &g, &err)) goto fail;
+    if (cli_load(model, &k, in_t, n_in, &g, &err)) goto fail;
     if (n_in == 0 && g->n_inputs > 0) {
         /* No --input: a seeded N(0,1) float input per graph input, so a model
          * can be tried and timed with nothing else at hand. */
@@ -154,18 +150,8 @@ int cmd_run(int argc, char **argv)
             goto fail;
         }
     }
-    m = ir_model_lower(g);
-    int threads = k.threads ? k.threads : 1;
-    if (threads > 1) {
-        /* Until strategies land: every layer runs alone on all `threads` cores. */
-        int *ones = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(int));
-        int *mps = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(int));
-        for (int i = 0; i < m->n_layers; i++) ones[i] = 1, mps[i] = threads;
-        pz_status st = ir_model_partition(m, ones, mps, m->n_layers, threads, &err);
-        free(ones);
-        free(mps);
-        if (st) goto fail;
-    }
+    if (cli_lower(g, &k, &m, &err)) goto fail;
+    int threads = cli_threads(&k);
     if (gen_net_build(m, threads, &gn, &err)) goto fail;
     pz_net_profile(gn.net, profile);
 

@@ -38,6 +38,8 @@ typedef struct {
 typedef struct {
     int first, count, mp;
     uint64_t ns;            /* profile: last run */
+    pz_split_mode split;    /* load balance (pz_net_block_knobs) */
+    int strip;              /* rows per tile, 0 = auto */
 } rt_block;
 
 struct pz_net {
@@ -409,7 +411,27 @@ void pz_net_block(pz_net *net, int first, int count, int mp)
         net_fail(net, "out of memory");
         return;
     }
-    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0};
+    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0, PZ_SPLIT_AUTO, 0};
+}
+
+void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
+{
+    if (net->compile_tried) {
+        net_fail(net, "block knobs set after pz_net_compile");
+        return;
+    }
+    if (split < PZ_SPLIT_AUTO || split > PZ_SPLIT_CHANNELS || strip < 0) {
+        net_fail(net, "block at layer %d: split %d and strip %d (split 0 to 2, strip >= 0)",
+                 first, (int)split, strip);
+        return;
+    }
+    for (int b = 0; b < net->n_asked; b++)
+        if (net->asked[b].first == first) {
+            net->asked[b].split = split;
+            net->asked[b].strip = strip;
+            return;
+        }
+    net_fail(net, "block knobs: no block starts at layer %d", first);
 }
 
 void pz_net_profile(pz_net *net, int enable)
@@ -441,12 +463,12 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
                      : a.first < at ? "overlaps another block" : "outside the net's layers");
             return 1;
         }
-        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0};
+        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0};
         if (a.mp > net->threads) a.mp = net->threads;
         net->blocks[net->n_blocks++] = a;
         at = a.first + a.count;
     }
-    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0};
+    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0};
     for (int b = 0; b < net->n_blocks; b++)
         for (int i = 0; i < net->blocks[b].count; i++) {
             pz_layer *l = &net->layers[net->blocks[b].first + i];
@@ -687,4 +709,44 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         fprintf(f, "%5d %-14s %5s %3d %10.3f %6.1f\n", b, range, "", bl->mp, ms,
                 total > 0 ? 100 * ms / total : 0);
     }
+}
+
+int pz_net_n_layers(const pz_net *net)
+{
+    return net->n_layers;
+}
+
+const char *pz_net_layer_name(const pz_net *net, int layer)
+{
+    return layer >= 0 && layer < net->n_layers ? net->layers[layer].name : "";
+}
+
+pz_op_kind pz_net_layer_kind(const pz_net *net, int layer)
+{
+    return layer >= 0 && layer < net->n_layers ? net->layers[layer].kind : PZ_OP_COUNT_;
+}
+
+int pz_net_layer_block(const pz_net *net, int layer)
+{
+    return layer >= 0 && layer < net->n_layers ? net->layers[layer].block : -1;
+}
+
+int pz_net_n_blocks(const pz_net *net)
+{
+    return net->n_blocks;
+}
+
+uint64_t pz_net_block_info(const pz_net *net, int b, int *first, int *count, int *mp)
+{
+    if (b < 0 || b >= net->n_blocks) return 0;
+    const rt_block *bl = &net->blocks[b];
+    if (first) *first = bl->first;
+    if (count) *count = bl->count;
+    if (mp) *mp = bl->mp;
+    return bl->ns;
+}
+
+uint64_t pz_net_run_ns(const pz_net *net)
+{
+    return net->run_ns;
 }

@@ -253,6 +253,15 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
  * Layers not put in a block run alone with MP 1. */
 void pz_net_block(pz_net *net, int first, int count, int mp);
 
+/* Load balance of a block (DLFusion's split of its work over its MP cores):
+ * PZ_SPLIT_AUTO lets the runtime choose; PZ_SPLIT_BANDS gives each core a
+ * spatial band of the block's last layer (halo recomputed); PZ_SPLIT_CHANNELS
+ * splits each layer's work by channels (no recomputation). strip: rows of
+ * the block's last layer per tile of depth-first execution, 0 = auto. The
+ * block is the one pz_net_block made starting at layer `first`. */
+typedef enum { PZ_SPLIT_AUTO, PZ_SPLIT_BANDS, PZ_SPLIT_CHANNELS } pz_split_mode;
+void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
+
 /* Plans memory (one arena, buffers reused by liveness), chooses kernels,
  * packs weights, starts `threads` workers. Returns 0, or non-zero with a
  * message in errbuf. threads <= 0: one per online CPU. A block's MP above
@@ -272,5 +281,17 @@ void pz_net_profile(pz_net *net, int enable);
 void pz_net_print_profile(const pz_net *net, FILE *f);
 /* Nanoseconds layer `layer` took in the last profiled run (0 otherwise). */
 uint64_t pz_net_layer_ns(const pz_net *net, int layer);
+
+/* What compile made, for profiles, traces and tools (valid after compile). */
+int pz_net_n_layers(const pz_net *net);
+const char *pz_net_layer_name(const pz_net *net, int layer);
+pz_op_kind pz_net_layer_kind(const pz_net *net, int layer);
+int pz_net_layer_block(const pz_net *net, int layer);
+int pz_net_n_blocks(const pz_net *net);
+/* Block b: its layers [*first, *first + *count), its MP; returns the ns of its
+ * last profiled run. Any pointer may be NULL. */
+uint64_t pz_net_block_info(const pz_net *net, int b, int *first, int *count, int *mp);
+/* ns of the whole last profiled run. */
+uint64_t pz_net_run_ns(const pz_net *net);
 
 #endif
