@@ -66,8 +66,12 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
                      in, low.n_in, outs, low.n_out);
     }
     /* Blocks of the schedule; copy layers for pass-through outputs come after. */
-    for (int i = 0; i < m->n_blocks; i++)
-        pz_net_block(b.net, m->blocks[i].first, m->blocks[i].count, m->blocks[i].mp);
+    for (int i = 0; i < m->n_blocks; i++) {
+        const ir_fblock *fb = &m->blocks[i];
+        pz_net_block(b.net, fb->first, fb->count, fb->mp);
+        if (fb->split != IR_SPLIT_AUTO || fb->strip)
+            pz_net_block_knobs(b.net, fb->first, (pz_split_mode)fb->split, fb->strip);
+    }
     for (int i = 0; i < g->n_outputs; i++) {
         int vid = g->outputs[i];
         const ir_value *v = &g->values[vid];
