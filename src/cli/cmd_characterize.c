@@ -1,9 +1,55 @@
-/* cmd_characterize.c - placeholder: not implemented yet. */
+/* cmd_characterize.c - `paleozoic characterize [-o TARGET.json] [--quick]
+ * [--default] [--cores N]`: the micro-benchmark study of this machine (characterize.h),
+ * the profile JSON and its SVG plots. Without -o the profile goes to
+ * target.json in the current folder. */
+#include <string.h>
+#include <unistd.h>
+
+#include "../opt/characterize.h"
 #include "cli.h"
 
 int cmd_characterize(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_usage("characterize: not implemented yet");
+    const char *out = "target.json";
+    int level = 2, cores = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o")) {
+            if (i + 1 >= argc) return cli_usage("characterize: -o needs a value");
+            out = argv[++i];
+        } else if (!strcmp(a, "--quick")) {
+            level = 1;
+        } else if (!strcmp(a, "--default")) {
+            level = 0;   /* the ~10-second study behind the default profile */
+        } else if (!strcmp(a, "--cores") || !strcmp(a, "--threads")) {
+            char *end;
+            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *end || v < 1 || v > 4096)
+                return cli_usage("characterize: %s wants a positive integer", a);
+            cores = (int)v;
+            i++;
+        } else {
+            return cli_usage("characterize: unknown argument %s (usage: paleozoic characterize "
+                             "[-o TARGET.json] [--quick|--default] [--cores N])", a);
+        }
+    }
+    if (!cores) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        cores = ncpu > 0 ? (int)ncpu : 1;
+    }
+    static const char *WHAT[] = {"default (~10 s)", "quick (under 2 minutes)", "full (under 20 minutes)"};
+    fprintf(stderr, "characterize: %s study on %d cores\n", WHAT[level], cores);
+    pz_err err = {0};
+    pz_machine mc;
+    if (opt_characterize(level, cores, out, 1, 0, &mc, &err)) return cli_fail(&err);
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%s", out);
+    size_t n = strlen(prefix);
+    if (n > 5 && !strcmp(prefix + n - 5, ".json")) prefix[n - 5] = 0;
+    printf("wrote %s and %s.gflops.svg, %s.mp.svg%s%s%s\n", out, prefix, prefix, level ? ", " : "",
+           level ? prefix : "", level ? ".fusion.svg" : "");
+    printf("OpCount_critical %.4g FLOP; MP model log2 MP = %.3f log2 C + %.3f log2 ops + %.3f; "
+           "peak %.1f GFLOP/s per core\n", mc.opcount_critical, mc.mp_alpha, mc.mp_beta, mc.mp_gamma,
+           mc.peak_gflops);
+    return 0;
 }

@@ -1,16 +1,320 @@
-/* cmd_compile.c - placeholder: not implemented yet. */
+/* cmd_compile.c - `paleozoic compile MODEL -o DIR` (the generated program's
+ * sources) and `paleozoic build MODEL -o EXE` (compiled with $CC).
+ *
+ * Both load and lower the model exactly as `run` does (cli_load, cli_lower),
+ * make the plan that net_build.c also follows, and print it as C. Every
+ * file is written under a temporary name and renamed: on failure nothing is
+ * left behind. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../gen/emit.h"
 #include "cli.h"
+
+#define MAX_SHAPE_FILES 64
+
+typedef struct {
+    const char *model, *out, *name;
+    const char *shape_files[MAX_SHAPE_FILES];   /* --input X.pb: binds input shapes by position */
+    int n_shape_files;
+    int raw, loc, build;
+    cli_knobs k;
+} opts;
+
+/* "paleozoic ARGS..." with shell quoting where needed, for the header. */
+static void command_line(gen_text *t, const char *cmd, int argc, char **argv)
+{
+    gt_printf(t, "paleozoic %s", cmd);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int plain = *a != 0;
+        for (const char *c = a; *c; c++)
+            if (!isalnum((unsigned char)*c) && !strchr("-_./=,:+", *c)) plain = 0;
+        if (plain) gt_printf(t, " %s", a);
+        else {
+            gt_puts(t, " '");
+            for (const char *c = a; *c; c++) gt_puts(t, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+            gt_puts(t, "'");
+        }
+    }
+}
+
+static void shell_quote(gen_text *t, const char *s)
+{
+    gt_puts(t, "'");
+    for (const char *c = s; *c; c++) gt_puts(t, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+    gt_puts(t, "'");
+}
+
+/* The C name: --name, or the model file's base name, as an identifier. */
+static void c_name(char *dst, size_t n, const char *given, const char *model)
+{
+    const char *base = given;
+    if (!base) {
+        base = strrchr(model, '/');
+        base = base ? base + 1 : model;
+    }
+    size_t k = 0;
+    if (!isalpha((unsigned char)*base) && *base != '_' && n > 2) dst[k++] = 'm', dst[k++] = '_';
+    for (const char *c = base; *c && k + 1 < n; c++) {
+        if (!given && !strcmp(c, ".onnx")) break;
+        dst[k++] = isalnum((unsigned char)*c) ? (char)tolower((unsigned char)*c) : '_';
+    }
+    dst[k] = 0;
+    if (!k) snprintf(dst, n, "model");
+    /* the name becomes a type and a prefix: it must not be a keyword or main */
+    static const char *const RESERVED[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "main"};
+    for (size_t i = 0; i < PZ_ARRAY_LEN(RESERVED); i++)
+        if (!strcmp(dst, RESERVED[i]) && strlen(dst) + 5 < n) {
+            strcat(dst, "_net");
+            break;
+        }
+}
+
+/* The build directory of this paleozoic binary: it holds include/ and the
+ * runtime libraries (mk/codegen.mk puts them there). */
+static int sdk_dir(char *dst, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", dst, n - 1);
+    if (len <= 0) return 1;
+    dst[len] = 0;
+    char *slash = strrchr(dst, '/');
+    if (!slash) return 1;
+    *slash = 0;
+    return 0;
+}
+
+/* Extra link flags the runtime was built with (sanitizers): BUILD/sdk.flags. */
+static void sdk_flags(const char *sdk, char *dst, size_t n)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/sdk.flags", sdk);
+    dst[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (!fgets(dst, (int)n, f)) dst[0] = 0;
+    fclose(f);
+    dst[strcspn(dst, "\n")] = 0;
+}
+
+static pz_status write_file(const char *dir, const char *name, const gen_text *t, pz_err *err)
+{
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) return pz_fail(err, PZ_ERR_INPUT, "cannot write %s: %s", path, strerror(errno));
+    if (t->n) fwrite(t->s, 1, t->n, f);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad) return pz_fail(err, PZ_ERR_INPUT, "cannot write %s: %s", path, strerror(errno));
+    return PZ_OK;
+}
+
+static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s"};
+
+/* Removes the files this command writes into dir, then dir. */
+static void remove_dir(const char *dir, const char *name)
+{
+    for (size_t i = 0; i < PZ_ARRAY_LEN(FILES); i++) {
+        char f[300], path[PATH_MAX + 300];
+        snprintf(f, sizeof f, FILES[i], name);
+        snprintf(path, sizeof path, "%s/%s", dir, f);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* A temporary directory beside `target` (same file system: rename works). */
+static pz_status temp_dir(const char *target, char *dst, size_t n, pz_err *err)
+{
+    const char *slash = strrchr(target, '/');
+    int dl = slash ? (int)(slash - target) : 1;
+    snprintf(dst, n, "%.*s/.paleozoic-XXXXXX", dl ? dl : 1, slash ? (dl ? target : "/") : ".");
+    if (!mkdtemp(dst))
+        return pz_fail(err, PZ_ERR_INPUT, "cannot create a temporary directory beside %s: %s",
+                       target, strerror(errno));
+    return PZ_OK;
+}
+
+static pz_status move(const char *tmp, const char *f, const char *dst, pz_err *err)
+{
+    char src[PATH_MAX + 300];
+    snprintf(src, sizeof src, "%s/%s", tmp, f);
+    if (rename(src, dst))
+        return pz_fail(err, PZ_ERR_INPUT, "cannot write %s: %s", dst, strerror(errno));
+    return PZ_OK;
+}
+
+static int parse(int argc, char **argv, opts *o, const char *cmd)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = cli_knob(argc, argv, &i, &o->k);
+        if (r < 0) return 2;
+        if (r) continue;
+        const char *a = argv[i];
+        if ((!strcmp(a, "-o") || !strcmp(a, "--emit") || !strcmp(a, "--name")) && i + 1 >= argc)
+            return cli_usage("%s: %s needs a value", cmd, a);
+        if (!strcmp(a, "--input") && i + 1 >= argc) return cli_usage("%s: --input needs a value", cmd);
+        if (!strcmp(a, "-o")) o->out = argv[++i];
+        else if (!strcmp(a, "--input")) {
+            if (o->n_shape_files == MAX_SHAPE_FILES) return cli_usage("%s: too many --input files", cmd);
+            o->shape_files[o->n_shape_files++] = argv[++i];
+        }
+        else if (!strcmp(a, "--name")) o->name = argv[++i];
+        else if (!strcmp(a, "--emit")) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "raw")) o->raw = 1;
+            else if (!strcmp(v, "default") || !strcmp(v, "c")) o->raw = 0;
+            else return cli_usage("%s: --emit wants raw or default, not \"%s\"", cmd, v);
+        } else if (!strcmp(a, "--loc") && !o->build) o->loc = 1;
+        else if (a[0] == '-') return cli_usage("%s: unknown option %s", cmd, a);
+        else if (!o->model) o->model = a;
+        else return cli_usage("%s: one model at a time", cmd);
+    }
+    if (!o->model || (!o->out && !o->loc))
+        return cli_usage(o->build ? "usage: paleozoic build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"
+                                  : "usage: paleozoic compile MODEL.onnx -o DIR [--emit raw] [--loc] [--input X.pb]... [knobs]");
+    return 0;
+}
+
+static int run(int argc, char **argv, int build)
+{
+    const char *cmd = build ? "build" : "compile";
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.build = build;
+    int rc = parse(argc, argv, &o, cmd);
+    if (rc) return rc;
+
+    pz_err err = {0};
+    ir_graph *g = NULL;
+    ir_model *m = NULL;
+    gen_plan p = {0};
+    gen_text cmdline = {0}, src = {0}, raw = {0}, hdr = {0}, mainc = {0}, mk = {0}, cc = {0};
+    char name[128], sdk[PATH_MAX], ldextra[512], tmp[PATH_MAX + 64] = "";
+    ir_tensor shape_t[MAX_SHAPE_FILES];
+    memset(shape_t, 0, sizeof shape_t);
+    c_name(name, sizeof name, o.name, o.model);
+    if (sdk_dir(sdk, sizeof sdk)) {
+        pz_fail(&err, PZ_ERR_INTERNAL, "cannot find this program's directory (/proc/self/exe)");
+        goto fail;
+    }
+    sdk_flags(sdk, ldextra, sizeof ldextra);
+    command_line(&cmdline, cmd, argc, argv);
+    for (int i = 0; i < o.n_shape_files; i++)
+        if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
+    if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err) || cli_lower(g, &o.k, &m, &err) ||
+        gen_plan_make(m, &p, &err))
+        goto fail;
+    gen_opts go = {name, o.model, cmdline.s, cli_threads(&o.k), o.raw, sdk, ldextra};
+    if (o.loc || !o.raw) gen_emit_c(&src, &p, &go);
+    if (o.loc || o.raw) gen_emit_raw(&raw, &p, &go);
+    if (o.loc) {
+        int dt, dc, rt, rcode;
+        gen_count_lines(src.s, &dt, &dc);
+        gen_count_lines(raw.s, &rt, &rcode);
+        printf("%s: default %d lines of code (%d non-blank), raw %d lines of code (%d non-blank): "
+               "default/raw %.1f%%\n", name, dc, dt, rcode, rt, rcode ? 100.0 * dc / rcode : 0.0);
+        if (!o.out) goto done;
+    }
+    gen_emit_header(&hdr, &p, &go);
+    gen_emit_main(&mainc, &go);
+    gen_emit_makefile(&mk, &go);
+
+    /* every file into a temporary directory first */
+    if (!build) mkdir(o.out, 0777);   /* may exist */
+    if (build) {
+        if (temp_dir(o.out, tmp, sizeof tmp, &err)) goto fail;
+    } else {
+        char inside[PATH_MAX + 8];
+        snprintf(inside, sizeof inside, "%s/x", o.out);
+        if (temp_dir(inside, tmp, sizeof tmp, &err)) goto fail;
+    }
+    char f[300];
+    snprintf(f, sizeof f, "%s.c", name);
+    if (write_file(tmp, f, o.raw ? &raw : &src, &err)) goto fail;
+    snprintf(f, sizeof f, "%s.h", name);
+    if (write_file(tmp, f, &hdr, &err) || write_file(tmp, "main.c", &mainc, &err) ||
+        write_file(tmp, "Makefile", &mk, &err))
+        goto fail;
+    char wpath[PATH_MAX + 300];
+    snprintf(wpath, sizeof wpath, "%s/%s.weights", tmp, name);
+    if (gen_write_weights(&p, wpath, &err)) goto fail;
+
+    if (build) {
+        const char *ccs = getenv("CC"), *cflags = getenv("CFLAGS");
+        /* shell-quoted paths: the sdk, the output, and the source dir as a
+         * prefix ('TMP/'NAME.c: the name is an identifier, safe unquoted) */
+        gen_text qsdk = {0}, qexe = {0}, qdir = {0};
+        char exe[PATH_MAX + 300];
+        snprintf(exe, sizeof exe, "%s/%s", tmp, name);
+        shell_quote(&qsdk, sdk);
+        shell_quote(&qexe, exe);
+        shell_quote(&qdir, tmp);
+        qdir.s[--qdir.n] = 0;   /* drop the closing quote */
+        gt_puts(&qdir, "/'");
+        gen_opts bo = go;
+        bo.sdk = qsdk.s;
+        gen_cc_command(&cc, &bo, ccs && *ccs ? ccs : "cc", cflags ? cflags : "-O2 -march=native",
+                       qdir.s, qexe.s);
+        gt_free(&qsdk);
+        gt_free(&qexe);
+        gt_free(&qdir);
+        int st = system(cc.s);
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            pz_fail(&err, PZ_ERR_INTERNAL, "the C compiler failed (exit status %d): %s",
+                    st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cc.s);
+            goto fail;
+        }
+        char wdst[PATH_MAX + 16];
+        snprintf(wdst, sizeof wdst, "%s.weights", o.out);
+        snprintf(f, sizeof f, "%s.weights", name);
+        if (move(tmp, f, wdst, &err) || move(tmp, name, o.out, &err)) goto fail;
+        fprintf(stderr, "paleozoic: built %s (weights: %s)\n", o.out, wdst);
+    } else {
+        const char *files[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights"};
+        for (size_t i = 0; i < PZ_ARRAY_LEN(files); i++) {
+            char dst[PATH_MAX + 300];
+            snprintf(f, sizeof f, files[i], name);
+            snprintf(dst, sizeof dst, "%s/%s", o.out, f);
+            if (move(tmp, f, dst, &err)) goto fail;
+        }
+    }
+    goto done;
+fail:
+    rc = cli_fail(&err);
+done:
+    if (tmp[0]) remove_dir(tmp, name);
+    for (int i = 0; i < o.n_shape_files; i++) ir_tensor_free_data(&shape_t[i]);
+    gen_plan_free(&p);
+    ir_model_free(m);
+    ir_graph_free(g);
+    gt_free(&cmdline);
+    gt_free(&src);
+    gt_free(&raw);
+    gt_free(&hdr);
+    gt_free(&mainc);
+    gt_free(&mk);
+    gt_free(&cc);
+    return rc;
+}
 
 int cmd_compile(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_usage("compile: not implemented yet");
+    return run(argc, argv, 0);
 }
 
 int cmd_build(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_usage("build: not implemented yet");
+    return run(argc, argv, 1);
 }

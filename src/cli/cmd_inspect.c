@@ -1,6 +1,10 @@
-/* cmd_inspect.c - `paleozoic inspect MODEL.onnx [--json]`: the layer table. */
+/* cmd_inspect.c - `paleozoic inspect MODEL.onnx [--json]`: the layer table;
+ * with --schedule FILE (or --strategy S): the F-Blocks that schedule makes
+ * of the lowered layers, with the redundant MACs of spatial bands. */
 #include <string.h>
+#include <unistd.h>
 
+#include "../opt/halo.h"
 #include "../ops/op.h"
 #include "cli.h"
 
@@ -121,6 +125,135 @@ static void print_table(FILE *f, const ir_graph *g)
     }
 }
 
+/* ---- the block view (--schedule / --strategy) ---------------------------- */
+
+/* The split whose redundant MACs are counted: "auto" is counted as bands
+ * when the block is row-local and has more than one core (what bands would
+ * cost: an upper bound on what the runtime's choice costs), as channels
+ * otherwise. */
+static ir_split assumed_split(const ir_fblock *b, const halo_report *r)
+{
+    if (b->split != IR_SPLIT_AUTO) return b->split;
+    return r->row_local && b->mp > 1 ? IR_SPLIT_BANDS : IR_SPLIT_CHANNELS;
+}
+
+static int64_t block_redundant(const ir_fblock *b, const halo_report *r)
+{
+    return assumed_split(b, r) == IR_SPLIT_BANDS ? r->redundant_macs : 0;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static const char *lname(const ir_model *m, int l)
+{
+    return m->g->nodes[m->layers[l].node].name;
+}
+
+static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
+{
+    int64_t macs = 0, red = 0;
+    fprintf(f, "model: %s  layers: %d  blocks: %d  %s: %s\n", m->g->name, m->n_layers, m->n_blocks,
+            k->schedule ? "schedule" : "strategy", k->schedule ? k->schedule : k->strategy);
+    fprintf(f, "%5s  %-9s %4s  %-14s %5s  %-9s %14s %14s %7s  %s\n", "block", "layers", "MP",
+            "split", "strip", "precision", "MACs", "redundant", "%", "first node -> last node");
+    for (int i = 0; i < m->n_blocks; i++) {
+        const ir_fblock *b = &m->blocks[i];
+        halo_report r;
+        halo_block(m, b->first, b->count, b->mp, &r);
+        int64_t rm = block_redundant(b, &r);
+        char layers[32], split[32];
+        snprintf(layers, sizeof layers, "%d-%d", b->first, b->first + b->count - 1);
+        if (b->split == IR_SPLIT_AUTO)
+            snprintf(split, sizeof split, "auto:%s", ir_split_name(assumed_split(b, &r)));
+        else snprintf(split, sizeof split, "%s", ir_split_name(b->split));
+        fprintf(f, "%5d  %-9s %4d  %-14s %5d  %-9s %14lld %14lld %7.2f  %s%s%s\n", i, layers, b->mp,
+                split, b->strip, ir_precision_name(b->precision), (long long)r.macs, (long long)rm,
+                pct(rm, r.macs), lname(m, b->first), b->count > 1 ? " -> " : "",
+                b->count > 1 ? lname(m, b->first + b->count - 1) : "");
+        macs += r.macs;
+        red += rm;
+        halo_report_free(&r);
+    }
+    fprintf(f, "total: %d blocks, %.4f GMACs, redundant %.4f GMACs (%lld MACs, %.2f%%)\n",
+            m->n_blocks, (double)macs / 1e9, (double)red / 1e9, (long long)red, pct(red, macs));
+    fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
+               "it can cost), else as channels\n");
+}
+
+static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
+{
+    int64_t macs = 0, red = 0;
+    fprintf(f, "{\"model\":");
+    json_str(f, m->g->name);
+    fprintf(f, ",\"%s\":", k->schedule ? "schedule" : "strategy");
+    json_str(f, k->schedule ? k->schedule : k->strategy);
+    fprintf(f, ",\"layers\":%d,\"blocks\":[\n", m->n_layers);
+    for (int i = 0; i < m->n_blocks; i++) {
+        const ir_fblock *b = &m->blocks[i];
+        halo_report r;
+        halo_block(m, b->first, b->count, b->mp, &r);
+        int64_t rm = block_redundant(b, &r);
+        fprintf(f, "%s{\"index\":%d,\"first\":%d,\"count\":%d,\"mp\":%d,\"split\":\"%s\","
+                "\"split_counted\":\"%s\",\"strip\":%d,\"precision\":\"%s\",\"row_local\":%s,",
+                i ? ",\n" : "", i, b->first, b->count, b->mp, ir_split_name(b->split),
+                ir_split_name(assumed_split(b, &r)), b->strip, ir_precision_name(b->precision),
+                r.row_local ? "true" : "false");
+        if (!r.row_local) {
+            fprintf(f, "\"not_row_local\":{\"layer\":%d,\"why\":", r.bad_layer);
+            json_str(f, r.why);
+            fprintf(f, "},");
+        }
+        fprintf(f, "\"macs\":%lld,\"redundant_macs\":%lld,\"bands_redundant_macs\":%lld,"
+                "\"redundant_pct\":%.4f,\"layers\":[", (long long)r.macs, (long long)rm,
+                (long long)r.redundant_macs, pct(rm, r.macs));
+        for (int j = 0; j < b->count; j++) {
+            int l = b->first + j;
+            const halo_layer_cost *c = &r.layers[j];
+            fprintf(f, "%s{\"index\":%d,\"name\":", j ? "," : "", l);
+            json_str(f, lname(m, l));
+            fprintf(f, ",\"op\":");
+            json_str(f, m->g->nodes[m->layers[l].node].op_type);
+            fprintf(f, ",\"macs\":%lld", (long long)c->macs);
+            if (r.row_local)
+                fprintf(f, ",\"rows\":%lld,\"rows_computed\":%lld,\"redundant_macs\":%lld",
+                        (long long)c->rows, (long long)c->rows_computed, (long long)c->redundant_macs);
+            fprintf(f, "}");
+        }
+        fprintf(f, "]}");
+        macs += r.macs;
+        red += rm;
+        halo_report_free(&r);
+    }
+    fprintf(f, "\n],\"total\":{\"blocks\":%d,\"macs\":%lld,\"redundant_macs\":%lld,"
+            "\"redundant_pct\":%.4f}}\n", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
+}
+
+/* Loads, runs the passes, lowers and applies the schedule or strategy. MP is
+ * checked against --threads, or against this machine's cores without it. */
+static int inspect_blocks(const char *model, cli_knobs *k, int json)
+{
+    pz_err err = {0};
+    ir_graph *g = NULL;
+    ir_model *m = NULL;
+    if (!k->threads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        k->threads = n > 0 && n < 4096 ? (int)n : 1;
+    }
+    if (cli_load(model, k, NULL, 0, &g, &err) || cli_lower(g, k, &m, &err)) {
+        ir_model_free(m);
+        ir_graph_free(g);
+        return cli_fail(&err);
+    }
+    if (json) print_blocks_json(stdout, m, k);
+    else print_blocks_table(stdout, m, k);
+    ir_model_free(m);
+    ir_graph_free(g);
+    return 0;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
     const char *model = NULL;
@@ -135,7 +268,8 @@ int cmd_inspect(int argc, char **argv)
         else if (!model) model = argv[i];
         else return cli_usage("inspect: one model at a time (got \"%s\" and \"%s\")", model, argv[i]);
     }
-    if (!model) return cli_usage("usage: paleozoic inspect MODEL.onnx [--json]");
+    if (!model) return cli_usage("usage: paleozoic inspect MODEL.onnx [--json] [--schedule FILE | --strategy S]");
+    if (k.schedule || k.strategy) return inspect_blocks(model, &k, json);
     onnx_load_opts opts;
     cli_knobs_to_opts(&k, &opts);
     ir_graph *g;

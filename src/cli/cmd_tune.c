@@ -1,9 +1,55 @@
-/* cmd_tune.c - placeholder: not implemented yet. */
+/* cmd_tune.c - `paleozoic tune MODEL.onnx --strategy S -o SCHEDULE.json
+ * [--threads N] [--target T] [knobs]`: runs the strategy (on all online
+ * cores unless --threads) and writes the schedule it chose, atomically
+ * (sched_write_file: a temporary name, renamed), so a failed or interrupted
+ * tune leaves no half-written file. */
+#include <string.h>
+#include <unistd.h>
+
+#include "../opt/opt_internal.h"
+#include "../opt/schedule.h"
 #include "cli.h"
 
 int cmd_tune(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_usage("tune: not implemented yet");
+    const char *model = NULL, *out = NULL;
+    cli_knobs k = {0};
+    for (int i = 1; i < argc; i++) {
+        int r = cli_knob(argc, argv, &i, &k);
+        if (r < 0) return 2;
+        if (r) continue;
+        const char *a = argv[i];
+        if (!strcmp(a, "-o")) {
+            if (i + 1 >= argc) return cli_usage("tune: -o needs a value");
+            out = argv[++i];
+        } else if (a[0] == '-') {
+            return cli_usage("tune: unknown option %s", a);
+        } else if (!model) {
+            model = a;
+        } else {
+            return cli_usage("tune: one model at a time");
+        }
+    }
+    if (!model || !out || !k.strategy)
+        return cli_usage("usage: paleozoic tune MODEL.onnx --strategy S -o SCHEDULE.json [--threads N] [--target T]");
+    if (k.schedule) return cli_usage("tune: --schedule makes no sense here (tune writes one)");
+    if (!k.threads) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        k.threads = ncpu > 0 ? (int)ncpu : 1;
+    }
+    pz_err err = {0};
+    ir_graph *g = NULL;
+    ir_model *m = NULL;
+    int rc = 0;
+    double t0 = opt_now_s();
+    if (cli_load(model, &k, NULL, 0, &g, &err) || cli_lower(g, &k, &m, &err) ||
+        sched_write_file(m, k.strategy, out, &err)) {
+        rc = cli_fail(&err);
+    } else {
+        printf("tune: %s: strategy %s on %d cores: %d layers in %d blocks (%.1f s); wrote %s\n",
+               model, k.strategy, k.threads, m->n_layers, m->n_blocks, opt_now_s() - t0, out);
+    }
+    ir_model_free(m);
+    ir_graph_free(g);
+    return rc;
 }

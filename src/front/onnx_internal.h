@@ -19,4 +19,14 @@ void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProt
  * (no second copy of the weights in memory). */
 pz_status onnx_pack_to_file(const ProtobufCMessage *msg, const char *path, pz_err *err);
 
+/* Messages may nest at most this deep (onnx_wire.c). */
+#define ONNX_MAX_NESTING 100
+
+/* Refuses a serialized message (of type desc) whose messages nest deeper than
+ * ONNX_MAX_NESTING: protobuf-c's decoder recurses once per level and would
+ * overflow the stack. Call before protobuf_c_message_unpack; `what` starts
+ * the error message. */
+pz_status onnx_check_nesting(const void *buf, size_t len, const ProtobufCMessageDescriptor *desc,
+                             const char *what, pz_err *err);
+
 #endif

@@ -372,6 +372,8 @@ static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *
 {
     ProtobufCAllocator alloc = {map_alloc, map_free, ms};
     *out = NULL;
+    if (onnx_check_nesting(buf, len, &onnx__model_proto__descriptor, "not a valid ONNX model", err))
+        return err->code;
     Onnx__ModelProto *m = onnx__model_proto__unpack(&alloc, len, buf);
     if (!m)
         return pz_fail(err, PZ_ERR_INPUT, "not a valid ONNX model: protobuf decoding failed "

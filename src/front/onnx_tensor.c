@@ -216,13 +216,17 @@ pz_status onnx_read_tensor_file(const char *path, ir_tensor *out, char **name, p
     memset(out, 0, sizeof *out);
     if (name) *name = NULL;
     if (slurp(path, &buf, &len, err)) return err->code;
+    char what[512];
+    snprintf(what, sizeof what, "tensor file \"%s\"", path);
+    if (onnx_check_nesting(buf, len, &onnx__tensor_proto__descriptor, what, err)) {
+        free(buf);
+        return err->code;
+    }
     Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, len, buf);
     free(buf);
     if (!tp)
         return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is not a serialized onnx.TensorProto "
                        "(protobuf decoding failed)", path);
-    char what[512];
-    snprintf(what, sizeof what, "tensor file \"%s\"", path);
     pz_status s = onnx_tensor_from_proto(tp, what, NULL, out, err);
     if (!s && name) *name = pz_xstrdup(tp->name ? tp->name : "");
     onnx__tensor_proto__free_unpacked(tp, NULL);

@@ -1,98 +1,58 @@
-/* net_build.c - ir_model -> pz_net through the middle-layer API. */
+/* net_build.c - ir_model -> pz_net through the middle-layer API, in-process.
+ *
+ * It makes, in the same order, exactly the calls that the generated NAME.c
+ * makes: both follow gen_plan (plan.h), this file as calls, emit_c.c as text. */
 #include "net_build.h"
 
 #include <string.h>
 
-#include "../ops/op.h"
-
-typedef struct {
-    const ir_graph *g;
-    pz_net *net;
-    int *tensor;   /* value id -> net tensor id, -1 if not yet declared */
-} builder;
-
-static int tensor_of(builder *b, int vid)
-{
-    if (vid < 0) return -1;
-    if (b->tensor[vid] >= 0) return b->tensor[vid];
-    const ir_value *v = &b->g->values[vid];
-    int id = v->t.data ? pz_net_const(b->net, v->name, v->t.dtype, v->t.rank, v->t.dims, v->t.data)
-                       : pz_net_tensor(b->net, v->name, v->t.dtype, v->t.rank, v->t.dims);
-    b->tensor[vid] = id;
-    return id;
-}
-
-/* A graph output that no layer writes (a constant, or an input passed
- * through) gets a copy layer, so the runtime has something to run. */
-static int output_copy(builder *b, int vid)
-{
-    const ir_value *v = &b->g->values[vid];
-    char name[512];
-    snprintf(name, sizeof name, "%s:copy", v->name);
-    int src = tensor_of(b, vid);
-    int dst = pz_net_tensor(b->net, name, v->t.dtype, v->t.rank, v->t.dims);
-    pz_net_layer(b->net, name, PZ_OP_COPY, NULL, 0, &src, 1, &dst, 1);
-    return dst;
-}
+#include "plan.h"
 
 pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err)
 {
-    const ir_graph *g = m->g;
-    builder b = {g, pz_net_new(g->name), pz_xmalloc((size_t)(g->n_values ? g->n_values : 1) * sizeof(int))};
     memset(out, 0, sizeof *out);
-    for (int v = 0; v < g->n_values; v++) b.tensor[v] = -1;
-    for (int i = 0; i < g->n_inputs; i++) {
-        const ir_value *v = &g->values[g->inputs[i]];
-        b.tensor[g->inputs[i]] = pz_net_input(b.net, v->name, v->t.dtype, v->t.rank, v->t.dims);
+    gen_plan p;
+    if (gen_plan_make(m, &p, err)) return err->code;
+    pz_net *net = pz_net_new(m->g->name);
+    /* 1. tensors: inputs, constants (NAME.weights), then each layer's outputs before it */
+    int next = 0;
+    for (; next < p.n_inputs + p.n_consts; next++) {
+        const gen_tensor *t = &p.t[next];
+        if (t->kind == GEN_INPUT) pz_net_input(net, t->name, t->dtype, t->rank, t->dims);
+        else pz_net_const(net, t->name, t->dtype, t->rank, t->dims, t->data);
     }
-    for (int l = 0; l < m->n_layers; l++) {
-        const ir_node *n = &g->nodes[m->layers[l].node];
-        op_lowered low;
-        if (!n->op->lower) {
-            pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): the runtime cannot execute this "
-                    "op on non-constant inputs", n->name, n->op_type);
-            goto fail;
-        }
-        if (n->n_in > PZ_MAX_IO || n->n_out > PZ_MAX_IO) {
-            pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): more than %d inputs or outputs",
-                    n->name, n->op_type, PZ_MAX_IO);
-            goto fail;
-        }
-        if (n->op->lower(g, n, &low, err)) goto fail;
-        int in[PZ_MAX_IO], outs[PZ_MAX_IO];
-        for (int k = 0; k < low.n_in; k++) in[k] = tensor_of(&b, low.in[k]);
-        for (int k = 0; k < low.n_out; k++) outs[k] = tensor_of(&b, low.out[k]);
-        pz_net_layer(b.net, n->name, low.kind, low.params_size ? &low.p : NULL, low.params_size,
-                     in, low.n_in, outs, low.n_out);
+    /* 2. layers, in order */
+    for (int li = 0; li < p.n_l; li++) {
+        const op_lowered *low = &p.l[li].low;
+        for (int k = 0; k < low->n_out; k++)
+            for (; next <= low->out[k]; next++)
+                pz_net_tensor(net, p.t[next].name, p.t[next].dtype, p.t[next].rank, p.t[next].dims);
+        for (int k = 0; k < low->n_in; k++)   /* a value read before anything wrote it */
+            for (; next <= low->in[k]; next++)
+                pz_net_tensor(net, p.t[next].name, p.t[next].dtype, p.t[next].rank, p.t[next].dims);
+        pz_net_layer(net, p.l[li].name, low->kind, low->params_size ? &low->p : NULL,
+                     low->params_size, low->in, low->n_in, low->out, low->n_out);
     }
-    /* Blocks of the schedule; copy layers for pass-through outputs come after. */
-    for (int i = 0; i < m->n_blocks; i++) {
-        const ir_fblock *fb = &m->blocks[i];
-        pz_net_block(b.net, fb->first, fb->count, fb->mp);
-        if (fb->split != IR_SPLIT_AUTO || fb->strip)
-            pz_net_block_knobs(b.net, fb->first, (pz_split_mode)fb->split, fb->strip);
+    for (int i = 0; i < p.n_outputs; i++) pz_net_output(net, p.outputs[i]);
+    /* 3. F-Blocks and their knobs */
+    for (int i = 0; i < p.n_b; i++) {
+        const gen_block *b = &p.b[i];
+        pz_net_block(net, b->first, b->count, b->mp);
+        pz_net_block_knobs(net, b->first, (pz_split_mode)b->split, b->strip);
     }
-    for (int i = 0; i < g->n_outputs; i++) {
-        int vid = g->outputs[i];
-        const ir_value *v = &g->values[vid];
-        int needs_copy = v->t.data || v->is_input || b.tensor[vid] < 0;
-        for (int j = 0; j < i; j++) needs_copy |= g->outputs[j] == vid;
-        pz_net_output(b.net, needs_copy ? output_copy(&b, vid) : b.tensor[vid]);
-    }
+    /* 4. compile */
     char msg[512];
-    if (pz_net_compile(b.net, threads, msg, sizeof msg)) {
+    if (pz_net_compile(net, threads, msg, sizeof msg)) {
         pz_fail(err, PZ_ERR_INTERNAL, "runtime compile failed: %s", msg);
-        goto fail;
+        gen_plan_free(&p);
+        pz_net_free(net);
+        return err->code;
     }
-    free(b.tensor);
-    out->net = b.net;
-    out->n_inputs = g->n_inputs;
-    out->n_outputs = g->n_outputs;
+    out->net = net;
+    out->n_inputs = m->g->n_inputs;
+    out->n_outputs = m->g->n_outputs;
+    gen_plan_free(&p);
     return PZ_OK;
-fail:
-    free(b.tensor);
-    pz_net_free(b.net);
-    return err->code;
 }
 
 void gen_net_free(gen_net *gn)

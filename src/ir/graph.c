@@ -339,3 +339,54 @@ void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes)
     v->t.nbytes = nbytes;
     v->owns_data = 1;
 }
+
+int ir_graph_add_value_unique(ir_graph *g, const char *base)
+{
+    if (ir_graph_find(g, base) < 0) return ir_graph_add_value(g, base);
+    size_t len = strlen(base) + 24;
+    char *name = pz_xmalloc(len);
+    for (long k = 1;; k++) {
+        snprintf(name, len, "%s:%ld", base, k);
+        if (ir_graph_find(g, name) < 0) break;
+    }
+    int vid = ir_graph_add_value(g, name);
+    free(name);
+    return vid;
+}
+
+int ir_graph_count_uses(const ir_graph *g, int vid)
+{
+    int uses = 0;
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int k = 0; k < g->nodes[i].n_in; k++) uses += g->nodes[i].in[k] == vid;
+    return uses;
+}
+
+void ir_graph_replace_uses(ir_graph *g, int from, int to)
+{
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int k = 0; k < g->nodes[i].n_in; k++)
+            if (g->nodes[i].in[k] == from) g->nodes[i].in[k] = to;
+}
+
+int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_type,
+                         const char *domain, int n_in, int n_out)
+{
+    PZ_ASSERT(at >= 0 && at <= g->n_nodes);
+    int last = ir_graph_add_node(g, name, op_type, domain, n_in, n_out);
+    ir_node fresh = g->nodes[last];
+    memmove(&g->nodes[at + 1], &g->nodes[at], (size_t)(last - at) * sizeof *g->nodes);
+    g->nodes[at] = fresh;
+    /* producers: every node from `at` on moved */
+    for (int i = at; i < g->n_nodes; i++)
+        for (int j = 0; j < g->nodes[i].n_out; j++)
+            if (g->nodes[i].out[j] >= 0) g->values[g->nodes[i].out[j]].producer = i;
+    return at;
+}
+
+void ir_node_set_n_in(ir_node *n, int n_in)
+{
+    n->in = pz_xrealloc(n->in, (size_t)(n_in ? n_in : 1) * sizeof(int));
+    for (int i = n->n_in; i < n_in; i++) n->in[i] = -1;
+    n->n_in = n_in;
+}

@@ -94,6 +94,14 @@ typedef struct {
 
 struct op_def;
 
+/* An activation fused into the node that produces its input (graph passes):
+ * applied to output 0 last, after bias and residual. */
+typedef enum { IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP } ir_act_kind;
+typedef struct {
+    ir_act_kind kind;
+    float lo, hi;               /* CLIP bounds, lo <= hi */
+} ir_act;
+
 /* Layer node: one operator applied to data nodes. */
 typedef struct {
     char *name;                 /* ONNX node name, or a generated one */
@@ -107,6 +115,7 @@ typedef struct {
     ir_attr *attrs;
     void *params;               /* op-specific parsed attributes (owned) */
     ir_cost cost;
+    ir_act act;                 /* epilogue fused by the passes (Conv, Gemm, Add) */
 } ir_node;
 
 typedef struct {
@@ -149,6 +158,23 @@ pz_status ir_graph_sort(ir_graph *g, pz_err *err);
 
 /* Removes nodes in `dead` (1 = remove) and values nothing refers to. */
 void ir_graph_compact(ir_graph *g, const unsigned char *dead);
+
+/* ---- editing (graph passes, lowering) ------------------------------------ */
+
+/* Adds a data node named `base`, or `base:1`, `base:2`, ... if that name is
+ * taken; returns its id. */
+int ir_graph_add_value_unique(ir_graph *g, const char *base);
+/* How many node inputs read value vid (a node reading it twice counts 2). */
+int ir_graph_count_uses(const ir_graph *g, int vid);
+/* Every node input that reads `from` reads `to` instead. */
+void ir_graph_replace_uses(ir_graph *g, int from, int to);
+/* Inserts a layer node at index `at` (0..n_nodes; the nodes from `at` on move
+ * up by one, and value producers are renumbered); slots set to -1 as in
+ * ir_graph_add_node. Pointers into g->nodes are invalid afterwards. */
+int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_type,
+                         const char *domain, int n_in, int n_out);
+/* Grows or shrinks node n's input slots to n_in (new slots are -1). */
+void ir_node_set_n_in(ir_node *n, int n_in);
 
 /* Tensor helpers. */
 int64_t ir_tensor_numel(const ir_tensor *t);

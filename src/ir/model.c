@@ -62,8 +62,20 @@ static void block_io(ir_model *m, ir_fblock *b)
     free(mark);
 }
 
+/* Nodes the runtime cannot run as one layer (Max with 3 inputs, a legacy
+ * per-channel PRelu slope) are rewritten into runtime-sized ones by their
+ * op's expand hook; a second lowering of the same graph finds nothing to do. */
+static void expand_nodes(ir_graph *g)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (n->op && n->op->expand && runs_at_runtime(g, n)) i += n->op->expand(g, i);
+    }
+}
+
 ir_model *ir_model_lower(ir_graph *g)
 {
+    expand_nodes(g);
     ir_model *m = pz_xcalloc(1, sizeof *m);
     m->g = g;
     m->ir_version = g->ir_version;

@@ -8,10 +8,11 @@
  *             in, out
  *   Operator  what is computed: op_type and parsed attributes
  *
- * Lowering (ir_model_lower) makes one Layer per graph node that does work at
- * run time (nodes whose outputs were folded into constants disappear), in
- * topological order, and one F-Block per Layer with MP = 1: the "none"
- * strategy of DLFusion. An optimizer strategy or a schedule file then sets
+ * Lowering (ir_model_lower) first splits the nodes the runtime cannot run as
+ * one layer (op_def.expand: Max/Min of 3+ inputs into a chain, ...), then
+ * makes one Layer per graph node that does work at run time (nodes whose
+ * outputs were folded into constants disappear), in topological order, and
+ * one F-Block per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer strategy or a schedule file then sets
  * the knobs with ir_model_partition().
  */
 #ifndef PZ_IR_MODEL_H

@@ -58,12 +58,13 @@ static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     (void)p;
 }
 
-/* CONV: X, W, B? with the pads infer resolved; no fused activation yet
- * (fusion passes set it). */
+/* CONV: X, W, B?, Z? with the pads infer resolved. The residual Z (input
+ * 3) and the activation come from the epilogue pass (src/passes): an ONNX
+ * Conv has at most 3 inputs, the loader checks that. */
 static pz_status conv_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     const conv_params *p = n->params;
-    pz_conv_params cp = {.group = p->group, .act = {.kind = PZ_ACT_NONE}};
+    pz_conv_params cp = {.group = p->group, .act = op_act(n)};
     if (op_window_conv_params(n, &p->w, &cp, err)) return err->code;
     op_lowered_init(out, n, PZ_OP_CONV, &cp, sizeof cp);
     return PZ_OK;

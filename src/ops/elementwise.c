@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "../ir/infer.h"
 
 pz_status op_unary_float_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
@@ -210,7 +213,7 @@ pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func fun
                            "runtime (only B aligned with A's trailing dims)", n->name,
                            n->op_type, b->rank, a->rank, (long long)axis);
     }
-    pz_binary_params bp = {.func = func, .act = {.kind = PZ_ACT_NONE}};
+    pz_binary_params bp = {.func = func, .act = op_act(n)};   /* Relu after Add: passes */
     op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
     return PZ_OK;
 }
@@ -229,6 +232,41 @@ pz_status op_variadic_lower(const ir_graph *g, const ir_node *n, pz_binary_func 
     pz_binary_params bp = {.func = func, .act = {.kind = PZ_ACT_NONE}};
     op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
     return PZ_OK;
+}
+
+int op_variadic_expand(ir_graph *g, int i)
+{
+    int k = g->nodes[i].n_in;
+    if (k <= 2) return 0;
+    char *name = pz_xstrdup(g->nodes[i].name);
+    size_t len = strlen(name) + 24;
+    char *step = pz_xmalloc(len);
+    int acc = g->nodes[i].in[0];
+    for (int s = 1; s < k - 1; s++) {
+        /* step s: acc = op(acc, in[s]), inserted just before the node */
+        snprintf(step, len, "%s:%d", name, s);
+        int at = i + s - 1;
+        int rhs = g->nodes[i + s - 1].in[s];   /* the node moved up s - 1 places */
+        ir_graph_insert_node(g, at, step, g->nodes[at].op_type, g->nodes[at].domain, 2, 1);
+        ir_node *n = &g->nodes[at], *orig = &g->nodes[at + 1];
+        n->op = orig->op;
+        n->in[0] = acc;
+        n->in[1] = rhs;
+        n->out[0] = ir_graph_add_value_unique(g, step);
+        pz_err err = {0};
+        /* two inputs that the k-input node already broadcast: cannot fail */
+        PZ_ASSERT(n->op->infer(g, n, &err) == PZ_OK);
+        ir_cost_node(g, n);
+        acc = n->out[0];
+    }
+    ir_node *n = &g->nodes[i + k - 2];
+    n->in[0] = acc;
+    n->in[1] = n->in[k - 1];
+    ir_node_set_n_in(n, 2);
+    ir_cost_node(g, n);
+    free(step);
+    free(name);
+    return k - 2;
 }
 
 pz_status op_softmax_lower(const ir_graph *g, const ir_node *n, int log, op_lowered *out,

@@ -66,10 +66,19 @@ void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float bet
 pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
                          op_lowered *out, pz_err *err);
 
-/* Max, Min: one input is a COPY, two a BINARY; more are refused for now
- * (PZ_ERR_UNSUPPORTED). */
+/* Max, Min: one input is a COPY, two a BINARY. More inputs never get here:
+ * op_variadic_expand splits them first (refused with PZ_ERR_UNSUPPORTED if
+ * they do). */
 pz_status op_variadic_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
                             op_lowered *out, pz_err *err);
+
+/* Max, Min with k > 2 inputs (the op_def expand hook): a chain of k - 1
+ * two-input nodes of the same op. Node "M" = Max(a, b, c, d) becomes
+ *   "M:1" = Max(a, b) -> "M:1" value,  "M:2" = Max(M:1, c),  "M" = Max(M:2, d)
+ * The intermediates get the broadcast shape of the inputs so far (infer of
+ * the two-input op); broadcasting is associative, so the last shape is the
+ * node's. Returns the nodes inserted (k - 2), 0 for k <= 2. */
+int op_variadic_expand(ir_graph *g, int i);
 
 /* Softmax (log 0), LogSoftmax (log 1): SOFTMAX with the parsed axis. */
 pz_status op_softmax_lower(const ir_graph *g, const ir_node *n, int log, op_lowered *out,

@@ -87,7 +87,7 @@ static pz_status gemm_lower(const ir_graph *g, const ir_node *n, op_lowered *out
 {
     const gemm_params *p = n->params;
     pz_gemm_params gp = {.trans_a = (int)p->trans_a, .trans_b = (int)p->trans_b,
-                         .alpha = p->alpha, .beta = p->beta, .act = {.kind = PZ_ACT_NONE}};
+                         .alpha = p->alpha, .beta = p->beta, .act = op_act(n)};
     op_lowered_init(out, n, PZ_OP_GEMM, &gp, sizeof gp);   /* A, B, C? */
     return PZ_OK;
 }

@@ -1,5 +1,6 @@
 /* min.c - Min: element-wise minimum of 1 or more inputs with multidirectional
- * broadcasting (opset 8+; equal shapes before). Folds constants; NaN wins. */
+ * broadcasting (opset 8+; equal shapes before). Folds constants; NaN wins.
+ * More than 2 inputs run as a chain of 2-input layers (op_variadic_expand). */
 #include "elementwise.h"
 
 static double min_f(double a, double b) { return a != a || b != b ? a + b : a < b ? a : b; }
@@ -26,4 +27,5 @@ const op_def op_min = {
     .min_in = 1, .max_in = 64, .min_out = 1, .max_out = 1,
     .infer = min_infer,
     .lower = min_lower,
+    .expand = op_variadic_expand,
 };

@@ -54,7 +54,16 @@ typedef struct op_def {
     /* How the node runs: the runtime operator and its params. NULL: the op
      * only ever folds to constants (Shape, Constant, ...). */
     pz_status (*lower)(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
+    /* Optional: rewrites node i, which the runtime cannot run as one layer,
+     * into runtime-sized nodes (ir_model_lower calls it on every run-time
+     * node). New nodes go before i, and node i keeps its name and outputs;
+     * returns how many it inserted (node i is then at i + that). NULL, or 0
+     * returned: nothing to do. */
+    int (*expand)(ir_graph *g, int i);
 } op_def;
+
+/* The runtime form of the epilogue the passes fused into n (n->act). */
+pz_act op_act(const ir_node *n);
 
 /* Fills out with kind, params and the node's inputs/outputs as they are;
  * a helper for lower functions. */

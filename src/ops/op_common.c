@@ -206,6 +206,18 @@ pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err 
     return PZ_OK;
 }
 
+pz_act op_act(const ir_node *n)
+{
+    pz_act a = {.kind = PZ_ACT_NONE};
+    if (n->act.kind == IR_ACT_RELU) a.kind = PZ_ACT_RELU;
+    if (n->act.kind == IR_ACT_CLIP) {
+        a.kind = PZ_ACT_CLIP;
+        a.lo = n->act.lo;
+        a.hi = n->act.hi;
+    }
+    return a;
+}
+
 void op_lowered_init(op_lowered *out, const ir_node *n, pz_op_kind kind, const void *params,
                      size_t params_size)
 {

@@ -1,27 +1,130 @@
-/* opt.c - strategy dispatch (see opt.h). */
+/* opt.c - strategy dispatch (see opt.h): parse the name and options, gather
+ * the layer features and, when the strategy needs it, the target profile;
+ * run the strategy; check and set its partition (ir_model_partition). */
 #include "opt.h"
 
 #include <string.h>
 
-/* Every layer its own block, all with the same MP. */
-static pz_status each_layer(ir_model *m, int mp, int cores, pz_err *err)
+#include "opt_internal.h"
+
+const char *const OPT_STRATEGIES[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
+                                      "fusion-fixed-mp", "dlfusion", "oracle", "dp"};
+const int OPT_N_STRATEGIES = (int)PZ_ARRAY_LEN(OPT_STRATEGIES);
+
+#define KNOWN "none, fixed-mp[:N], dynamic-mp, fuse-all, fusion-fixed-mp, dlfusion, " \
+              "oracle[:OPTS], dp[:OPTS], plugin:PATH.so[:ARGS]"
+
+/* "budget=60,repeat=3,..." into o; an unknown key or bad value is an error. */
+static pz_status parse_opts(const char *name, const char *s, opt_search_opts *o, pz_err *err)
 {
-    int n = m->n_layers ? m->n_layers : 1;
-    int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
-    for (int i = 0; i < m->n_layers; i++) sizes[i] = 1, mps[i] = mp;
-    pz_status st = ir_model_partition(m, sizes, mps, m->n_layers, cores, err);
-    free(sizes);
-    free(mps);
-    return st;
+    while (s && *s) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        char kv[128];
+        if (len >= sizeof kv) len = sizeof kv - 1;
+        memcpy(kv, s, len);
+        kv[len] = 0;
+        char *eq = strchr(kv, '=');
+        char *num_end = NULL;
+        double v = eq ? strtod(eq + 1, &num_end) : 0;
+        if (!eq || num_end == eq + 1 || *num_end || !isfinite(v) || v < 0 || v > 1e6)
+            return pz_fail(err, PZ_ERR_INPUT, "--strategy %s: option \"%s\" wants KEY=NUMBER "
+                           "(keys: budget, repeat, max-block, verify, quiet)", name, kv);
+        *eq = 0;
+        if (!strcmp(kv, "budget")) o->budget_s = v;
+        else if (!strcmp(kv, "repeat") && v >= 1 && v <= 1000) o->repeat = (int)v;
+        else if (!strcmp(kv, "max-block") && v >= 1) o->max_block = (int)v;
+        else if (!strcmp(kv, "verify") && v >= 1 && v <= 16) o->verify = (int)v;
+        else if (!strcmp(kv, "quiet")) o->quiet = v != 0;
+        else
+            return pz_fail(err, PZ_ERR_INPUT, "--strategy %s: unknown option or value out of range "
+                           "\"%s=%s\" (budget>=0, repeat 1-1000, max-block>=1, verify 1-16, quiet)",
+                           name, kv, eq + 1);
+        s = end ? end + 1 : NULL;
+    }
+    return PZ_OK;
 }
 
-pz_status opt_apply_strategy(ir_model *m, const char *name, const char *target, int cores,
+pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, int cores,
                              pz_err *err)
 {
-    (void)target;
     if (cores < 1) cores = 1;
-    if (!strcmp(name, "none")) return each_layer(m, 1, cores, err);
-    if (!strcmp(name, "fixed-mp")) return each_layer(m, cores, cores, err);
-    return pz_fail(err, PZ_ERR_INPUT, "--strategy %s: unknown strategy (known: none, fixed-mp)",
-                   name);
+    int n = m->n_layers;
+    if (n == 0) return ir_model_partition(m, NULL, NULL, 0, cores, err);
+    char name[64];
+    const char *colon = strchr(spec, ':'), *args = colon ? colon + 1 : NULL;
+    size_t nl = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (nl >= sizeof name) nl = sizeof name - 1;
+    memcpy(name, spec, nl);
+    name[nl] = 0;
+
+    int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
+    pz_layer_features *f = opt_features(m);
+    pz_machine mc = {0};
+    mc.cores = cores;
+    int nb = -1;
+    int needs_profile = !strcmp(name, "dynamic-mp") || !strcmp(name, "dlfusion") ||
+                        !strcmp(name, "fusion-fixed-mp") || !strcmp(name, "plugin");
+    if (needs_profile && opt_profile_load(target, cores, &mc, err)) goto done;
+
+    if (!strcmp(name, "none") || !strcmp(name, "fixed-mp")) {
+        int mp = !strcmp(name, "none") ? 1 : cores;
+        if (args && !strcmp(name, "fixed-mp")) {
+            char *e;
+            long v = strtol(args, &e, 10);
+            if (*e || v < 1 || v > cores) {
+                pz_fail(err, PZ_ERR_INPUT, "--strategy fixed-mp:%s: the MP must be 1 to %d (the "
+                        "cores available)", args, cores);
+                goto done;
+            }
+            mp = (int)v;
+        } else if (args) {
+            pz_fail(err, PZ_ERR_INPUT, "--strategy %s takes no options", spec);
+            goto done;
+        }
+        nb = opt_each_layer(n, mp, sizes, mps);
+    } else if (!strcmp(name, "plugin")) {
+        if (!args || !*args) {
+            pz_fail(err, PZ_ERR_INPUT, "--strategy plugin:PATH.so: no plug-in path given");
+            goto done;
+        }
+        nb = opt_plugin_run(args, f, n, &mc, m, sizes, mps, err);
+        if (nb < 0) goto done;
+    } else if (!strcmp(name, "oracle") || !strcmp(name, "dp")) {
+        int oracle = !strcmp(name, "oracle");
+        opt_search_opts o = {oracle ? 300 : 120, 3, 0, 4, 0};
+        if (parse_opts(name, args, &o, err)) goto done;
+        double t0 = opt_now_s();
+        nb = oracle ? opt_oracle(m, f, cores, &o, sizes, mps, err)
+                    : opt_dp_measured(m, f, cores, &o, sizes, mps, err);
+        if (nb <= 0) {
+            if (!err->code) pz_fail(err, PZ_ERR_INTERNAL, "%s: no schedule found", name);
+            nb = -1;
+            goto done;
+        }
+        if (!o.quiet) fprintf(stderr, "%s: search took %.1f s\n", name, opt_now_s() - t0);
+    } else if (args) {
+        pz_fail(err, PZ_ERR_INPUT, "--strategy %s takes no options (known: " KNOWN ")", spec);
+        goto done;
+    } else if (!strcmp(name, "dynamic-mp")) {
+        nb = opt_dynamic_mp(f, n, &mc, sizes, mps);
+    } else if (!strcmp(name, "fuse-all")) {
+        sizes[0] = n, mps[0] = cores, nb = 1;
+    } else if (!strcmp(name, "fusion-fixed-mp")) {
+        nb = opt_alg1(f, n, &mc, cores, sizes, mps);
+    } else if (!strcmp(name, "dlfusion")) {
+        nb = opt_alg1(f, n, &mc, 0, sizes, mps);
+    } else {
+        pz_fail(err, PZ_ERR_INPUT, "--strategy %s: unknown strategy (known: " KNOWN ")", spec);
+    }
+done:
+    if (nb >= 0 && !err->code) {
+        pz_err e2 = {0};
+        if (ir_model_partition(m, sizes, mps, nb, cores, &e2))
+            pz_fail(err, e2.code, "--strategy %s gave an illegal schedule: %s", spec, e2.msg);
+    }
+    free(sizes);
+    free(mps);
+    free(f);
+    return err->code;
 }

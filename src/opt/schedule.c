@@ -1,37 +1,465 @@
-/* schedule.c - schedule files (see schedule.h). Placeholder until the
- * schedule work lands: every entry point refuses clearly. */
+/* schedule.c - schedule files (see schedule.h; the format is the README's
+ * "Schedule files" section).
+ *
+ *   {
+ *     "version": 1,
+ *     "model": "resnet18",
+ *     "layers": 49,
+ *     "strategy": "dlfusion",
+ *     "blocks": [
+ *       {"first": 0, "count": 4, "first_node": "/conv1/Conv", "last_node": "/maxpool/MaxPool",
+ *        "mp": 2, "split": "bands", "strip": 8, "precision": "fp32"},
+ *       ...
+ *     ]
+ *   }
+ */
 #include "schedule.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "halo.h"
+#include "json.h"
+
+#define SCHED_VERSION 1
+#define SCHED_MAX_BYTES (64u << 20)
+
+static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "blocks"};
+static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
+                                         "mp", "split", "strip", "precision"};
+
+/* ---- parsing ------------------------------------------------------------ */
+
+typedef struct {
+    const char *fname;
+    pz_err *err;
+    char ctx[160];   /* "block 2 (layers 3 to 5): " or "" */
+} checker;
+
+/* "FILE:LINE:COL: <ctx>key "k": <msg>" at value v. */
+static pz_status bad(checker *c, const json_value *v, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static pz_status bad(checker *c, const json_value *v, const char *key, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char k[200] = "";
+    if (key) snprintf(k, sizeof k, "key \"%.150s\": ", key);
+    return pz_fail(c->err, PZ_ERR_INPUT, "%s:%d:%d: %s%s%s", c->fname, v->line, v->col, c->ctx, k,
+                   msg);
+}
+
+static const char *list_keys(const char *const *keys, size_t n, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? ", " : "", keys[i]);
+    return buf;
+}
+
+/* Every key of obj is one of keys[n]. */
+static pz_status known_keys(checker *c, const json_value *obj, const char *const *keys, size_t n)
+{
+    for (int i = 0; i < obj->n; i++) {
+        const json_member *mb = &obj->members[i];
+        int known = 0;
+        for (size_t k = 0; k < n; k++) known |= !strcmp(mb->key, keys[k]);
+        if (!known) {
+            char list[200];
+            json_value at = {.line = mb->line, .col = mb->col};
+            return bad(c, &at, NULL, "unknown key \"%.100s\" (known: %s)", mb->key,
+                       list_keys(keys, n, list, sizeof list));
+        }
+    }
+    return PZ_OK;
+}
+
+/* An integer in [lo, hi]. */
+static pz_status get_int(checker *c, const json_value *v, const char *key, int64_t lo, int64_t hi,
+                         int *out)
+{
+    if (v->type != JSON_NUMBER) return bad(c, v, key, "expected an integer, found %s", json_type_name(v->type));
+    if (!v->is_int) return bad(c, v, key, "expected an integer, found %g", v->num);
+    if (v->i < lo || v->i > hi) {
+        if (hi == INT_MAX) return bad(c, v, key, "%lld is out of range (at least %lld)", (long long)v->i, (long long)lo);
+        return bad(c, v, key, "%lld is out of range (%lld to %lld)", (long long)v->i, (long long)lo,
+                   (long long)hi);
+    }
+    *out = (int)v->i;
+    return PZ_OK;
+}
+
+static pz_status get_str(checker *c, const json_value *v, const char *key, char **out)
+{
+    if (v->type != JSON_STRING) return bad(c, v, key, "expected a string, found %s", json_type_name(v->type));
+    free(*out);
+    *out = pz_xstrdup(v->str);
+    return PZ_OK;
+}
+
+/* One of names[n] (by index). */
+static pz_status get_enum(checker *c, const json_value *v, const char *key, const char *const *names,
+                          size_t n, int *out)
+{
+    if (v->type != JSON_STRING) return bad(c, v, key, "expected a string, found %s", json_type_name(v->type));
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v->str, names[i])) {
+            *out = (int)i;
+            return PZ_OK;
+        }
+    char list[100];
+    size_t k = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s\"%s\"", i ? ", " : "", names[i]);
+    return bad(c, v, key, "\"%.100s\" is not one of %s", v->str, list);
+}
+
+static pz_status parse_block(checker *c, const json_value *bv, int index, sched_block *b)
+{
+    static const char *const splits[] = {"auto", "bands", "channels"};
+    static const char *const precs[] = {"fp32", "bf16", "int8"};
+    snprintf(c->ctx, sizeof c->ctx, "block %d: ", index);
+    if (bv->type != JSON_OBJECT) return bad(c, bv, NULL, "expected an object, found %s", json_type_name(bv->type));
+    b->line = bv->line;
+    b->col = bv->col;
+    /* first and count come first: the other messages name the layers */
+    const char *req[] = {"first", "count", "mp"};
+    for (int i = 0; i < 3; i++)
+        if (!json_get(bv, req[i]))
+            return bad(c, bv, NULL, "missing key \"%s\" (a block needs first, count and mp)", req[i]);
+    if (get_int(c, json_get(bv, "first"), "first", 0, INT_MAX - 1, &b->first)) return c->err->code;
+    if (get_int(c, json_get(bv, "count"), "count", 1, INT_MAX - b->first, &b->count)) return c->err->code;
+    snprintf(c->ctx, sizeof c->ctx, "block %d (layers %d to %d): ", index, b->first,
+             b->first + b->count - 1);
+    if (known_keys(c, bv, BLOCK_KEYS, PZ_ARRAY_LEN(BLOCK_KEYS))) return c->err->code;
+    if (get_int(c, json_get(bv, "mp"), "mp", 1, INT_MAX, &b->mp)) return c->err->code;
+    const json_value *v;
+    int e;
+    if ((v = json_get(bv, "split"))) {
+        if (get_enum(c, v, "split", splits, 3, &e)) return c->err->code;
+        b->split = (ir_split)e;
+    }
+    if ((v = json_get(bv, "strip")) && get_int(c, v, "strip", 0, INT_MAX, &b->strip))
+        return c->err->code;
+    if ((v = json_get(bv, "precision"))) {
+        if (get_enum(c, v, "precision", precs, 3, &e)) return c->err->code;
+        b->precision = (ir_precision)e;
+    }
+    if ((v = json_get(bv, "first_node")) && get_str(c, v, "first_node", &b->first_node))
+        return c->err->code;
+    if ((v = json_get(bv, "last_node")) && get_str(c, v, "last_node", &b->last_node))
+        return c->err->code;
+    return PZ_OK;
+}
+
+static pz_status parse_root(checker *c, const json_value *root, sched *s)
+{
+    if (root->type != JSON_OBJECT)
+        return bad(c, root, NULL, "a schedule is a JSON object, found %s", json_type_name(root->type));
+    if (known_keys(c, root, TOP_KEYS, PZ_ARRAY_LEN(TOP_KEYS))) return c->err->code;
+    const json_value *v;
+    int version;
+    if ((v = json_get(root, "version")) && get_int(c, v, "version", SCHED_VERSION, SCHED_VERSION, &version))
+        return c->err->code;
+    if ((v = json_get(root, "model")) && get_str(c, v, "model", &s->model)) return c->err->code;
+    if ((v = json_get(root, "strategy")) && get_str(c, v, "strategy", &s->strategy)) return c->err->code;
+    if ((v = json_get(root, "layers")) && get_int(c, v, "layers", 0, INT_MAX, &s->n_layers))
+        return c->err->code;
+    const json_value *bl = json_get(root, "blocks");
+    if (!bl) return bad(c, root, NULL, "missing key \"blocks\" (the list of F-Blocks)");
+    if (bl->type != JSON_ARRAY) return bad(c, bl, "blocks", "expected an array, found %s", json_type_name(bl->type));
+    s->blocks = pz_xcalloc((size_t)(bl->n ? bl->n : 1), sizeof *s->blocks);
+    int next = 0;   /* the first layer no earlier block has */
+    for (int i = 0; i < bl->n; i++) {
+        sched_block *b = &s->blocks[s->n_blocks++];
+        b->mp = 1;
+        if (parse_block(c, &bl->items[i], i, b)) return c->err->code;
+        /* consecutive blocks, in order: a partition of the layer sequence */
+        if (b->first < next)
+            return bad(c, &bl->items[i], NULL, "overlaps block %d (layers %d to %d): block %d "
+                       "should start at layer %d", i - 1, s->blocks[i - 1].first, next - 1, i, next);
+        if (b->first > next)
+            return bad(c, &bl->items[i], NULL, "layers %d to %d are in no block (blocks are "
+                       "listed in order and must follow each other)", next, b->first - 1);
+        next = b->first + b->count;
+        if (s->n_layers >= 0 && next > s->n_layers)
+            return bad(c, &bl->items[i], NULL, "runs past the last layer (\"layers\": %d)", s->n_layers);
+    }
+    c->ctx[0] = 0;
+    if (s->n_layers >= 0 && next < s->n_layers)
+        return bad(c, bl, "blocks", "the blocks cover layers 0 to %d; layers %d to %d (of "
+                   "\"layers\": %d) are in no block", next - 1, next, s->n_layers - 1, s->n_layers);
+    return PZ_OK;
+}
 
 pz_status sched_parse(const char *text, size_t len, const char *fname, sched *out, pz_err *err)
 {
-    (void)text;
-    (void)len;
-    (void)out;
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: schedule files are not implemented yet", fname);
+    memset(out, 0, sizeof *out);
+    out->n_layers = -1;
+    if (!fname) fname = "<schedule>";
+    json_value *root;
+    if (json_parse(text, len, fname, &root, err)) return err->code;
+    checker c = {fname, err, ""};
+    pz_status st = parse_root(&c, root, out);
+    json_free(root);
+    if (st) {
+        sched_free(out);
+        return st;
+    }
+    out->fname = pz_xstrdup(fname);
+    return PZ_OK;
 }
 
 pz_status sched_load_file(const char *path, sched *out, pz_err *err)
 {
-    (void)out;
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: schedule files are not implemented yet", path);
-}
-
-pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
-{
-    (void)s;
-    (void)m;
-    (void)max_mp;
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "schedule files are not implemented yet");
+    memset(out, 0, sizeof *out);
+    out->n_layers = -1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return pz_fail(err, PZ_ERR_INPUT, "cannot open schedule %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return pz_fail(err, PZ_ERR_INPUT, "schedule %s is not a regular file", path);
+    }
+    if ((uint64_t)st.st_size > SCHED_MAX_BYTES) {
+        fclose(f);
+        return pz_fail(err, PZ_ERR_INPUT, "schedule %s is %lld bytes; a schedule file may have "
+                       "at most %u", path, (long long)st.st_size, SCHED_MAX_BYTES);
+    }
+    size_t n = (size_t)st.st_size;
+    char *text = pz_xmalloc(n + 1);
+    size_t got = fread(text, 1, n, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed || got != n) {
+        free(text);
+        return pz_fail(err, PZ_ERR_INPUT, "cannot read schedule %s", path);
+    }
+    pz_status s = sched_parse(text, n, path, out, err);
+    free(text);
+    return s;
 }
 
 void sched_free(sched *s)
 {
-    (void)s;
+    if (!s) return;
+    for (int i = 0; i < s->n_blocks; i++) {
+        free(s->blocks[i].first_node);
+        free(s->blocks[i].last_node);
+    }
+    free(s->blocks);
+    free(s->model);
+    free(s->strategy);
+    free(s->fname);
+    memset(s, 0, sizeof *s);
+    s->n_layers = -1;
+}
+
+/* ---- applying to a model ------------------------------------------------ */
+
+static const char *layer_name(const ir_model *m, int l)
+{
+    return m->g->nodes[m->layers[l].node].name;
+}
+
+static const char *layer_op(const ir_model *m, int l)
+{
+    return m->g->nodes[m->layers[l].node].op_type;
+}
+
+/* "FILE:LINE:COL: block i (layers a to b, "x" to "y"): msg" */
+static pz_status bad_block(pz_err *err, const sched *s, const ir_model *m, int i, pz_status code,
+                           const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static pz_status bad_block(pz_err *err, const sched *s, const ir_model *m, int i, pz_status code,
+                           const char *fmt, ...)
+{
+    const sched_block *b = &s->blocks[i];
+    char where[300], layers[400], msg[600];
+    const char *fname = s->fname ? s->fname : "schedule";
+    if (b->line > 0) snprintf(where, sizeof where, "%s:%d:%d", fname, b->line, b->col);
+    else snprintf(where, sizeof where, "%s", fname);
+    int64_t last = (int64_t)b->first + b->count - 1;
+    if (b->first >= 0 && b->count >= 1 && last < m->n_layers)
+        snprintf(layers, sizeof layers, "layers %d to %lld, \"%.120s\" to \"%.120s\"", b->first,
+                 (long long)last, layer_name(m, b->first), layer_name(m, (int)last));
+    else snprintf(layers, sizeof layers, "layers %d to %lld", b->first, (long long)last);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return pz_fail(err, code, "%s: block %d (%s): %s", where, i, layers, msg);
+}
+
+/* Rows of the block's last layer's output (axis 2), or -1 without a row axis. */
+static int64_t last_rows(const ir_model *m, const sched_block *b)
+{
+    const ir_layer *l = &m->layers[b->first + b->count - 1];
+    if (l->n_out < 1 || l->out[0] < 0) return -1;
+    const ir_tensor *t = &m->g->values[l->out[0]].t;
+    return t->rank >= 3 ? t->dims[2] : -1;
+}
+
+pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
+{
+    const char *fname = s->fname ? s->fname : "schedule";
+    if (max_mp < 1) max_mp = 1;
+    if (s->n_layers >= 0 && s->n_layers != m->n_layers)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: the schedule is for a model of %d layers%s%s%s; "
+                       "this model (\"%s\") has %d layers", fname, s->n_layers,
+                       s->model ? " (\"" : "", s->model ? s->model : "", s->model ? "\")" : "",
+                       m->g->name, m->n_layers);
+    int next = 0;
+    for (int i = 0; i < s->n_blocks; i++) {
+        const sched_block *b = &s->blocks[i];
+        if (b->first != next || b->count < 1 || b->first < 0)
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "should start at layer %d, after the "
+                             "previous block (blocks are consecutive)", next);
+        if (b->count > m->n_layers - b->first)
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "runs past the last layer (the model "
+                             "has %d layers, 0 to %d)", m->n_layers, m->n_layers - 1);
+        next = b->first + b->count;
+        int last = next - 1;
+        if (b->first_node && strcmp(b->first_node, layer_name(m, b->first)))
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"first_node\": the file says "
+                             "\"%.150s\", but layer %d is \"%.150s\" (a schedule for another "
+                             "model?)", b->first_node, b->first, layer_name(m, b->first));
+        if (b->last_node && strcmp(b->last_node, layer_name(m, last)))
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"last_node\": the file says "
+                             "\"%.150s\", but layer %d is \"%.150s\" (a schedule for another "
+                             "model?)", b->last_node, last, layer_name(m, last));
+        if (b->mp < 1 || b->mp > max_mp)
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"mp\": %d is out of range: MP is "
+                             "1 to %d, the cores available (--threads)", b->mp, max_mp);
+        if (b->strip < 0)
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"strip\": %d is negative", b->strip);
+        if (b->strip > 0) {
+            int64_t rows = last_rows(m, b);
+            if (rows < 0)
+                return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"strip\": %d rows, but the "
+                                 "block's last layer \"%.150s\" (%s) has no rows (write 0)",
+                                 b->strip, layer_name(m, last), layer_op(m, last));
+            if (b->strip > rows)
+                return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"strip\": %d rows, but the "
+                                 "block's last layer \"%.150s\" has %lld", b->strip,
+                                 layer_name(m, last), (long long)rows);
+        }
+        if (b->split == IR_SPLIT_BANDS)
+            for (int l = b->first; l <= last; l++) {
+                char why[240];
+                if (!halo_layer_row_local(m, l, why, sizeof why))
+                    return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"split\": \"bands\" needs "
+                                     "row-local layers, and layer %d \"%.150s\" is not: %s (use "
+                                     "\"channels\" or \"auto\")", l, layer_name(m, l), why);
+            }
+        if (b->precision != IR_PREC_FP32)
+            return bad_block(err, s, m, i, PZ_ERR_UNSUPPORTED, "key \"precision\": \"%s\" is not "
+                             "supported yet (only \"fp32\" runs today)",
+                             ir_precision_name(b->precision));
+    }
+    if (next != m->n_layers)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: the blocks cover layers 0 to %d; the model has %d "
+                       "layers, so layers %d to %d are in no block", fname, next - 1, m->n_layers,
+                       next, m->n_layers - 1);
+    int n = s->n_blocks ? s->n_blocks : 1;
+    int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
+    for (int i = 0; i < s->n_blocks; i++) {
+        sizes[i] = s->blocks[i].count;
+        mps[i] = s->blocks[i].mp;
+    }
+    pz_status st = ir_model_partition(m, sizes, mps, s->n_blocks, max_mp, err);
+    free(sizes);
+    free(mps);
+    if (st) return st;
+    for (int i = 0; i < s->n_blocks; i++) {
+        ir_fblock *fb = &m->blocks[i];
+        fb->split = s->blocks[i].split;
+        fb->strip = s->blocks[i].strip;
+        fb->precision = s->blocks[i].precision;
+        for (int l = fb->first; l < fb->first + fb->count; l++) m->layers[l].precision = fb->precision;
+    }
+    return PZ_OK;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+void sched_write(FILE *f, const ir_model *m, const char *strategy)
+{
+    json_writer w;
+    json_w_init(&w, f);
+    json_w_obj(&w, 0);
+    json_w_key(&w, "version");
+    json_w_int(&w, SCHED_VERSION);
+    json_w_key(&w, "model");
+    json_w_str(&w, m->g->name ? m->g->name : "");
+    json_w_key(&w, "layers");
+    json_w_int(&w, m->n_layers);
+    json_w_key(&w, "strategy");
+    json_w_str(&w, strategy ? strategy : "unknown");
+    json_w_key(&w, "blocks");
+    json_w_arr(&w, 0);
+    for (int i = 0; i < m->n_blocks; i++) {
+        const ir_fblock *b = &m->blocks[i];
+        json_w_obj(&w, 1);
+        json_w_key(&w, "first");
+        json_w_int(&w, b->first);
+        json_w_key(&w, "count");
+        json_w_int(&w, b->count);
+        json_w_key(&w, "first_node");
+        json_w_str(&w, layer_name(m, b->first));
+        json_w_key(&w, "last_node");
+        json_w_str(&w, layer_name(m, b->first + b->count - 1));
+        json_w_key(&w, "mp");
+        json_w_int(&w, b->mp);
+        json_w_key(&w, "split");
+        json_w_str(&w, ir_split_name(b->split));
+        json_w_key(&w, "strip");
+        json_w_int(&w, b->strip);
+        json_w_key(&w, "precision");
+        json_w_str(&w, ir_precision_name(b->precision));
+        json_w_end(&w);
+    }
+    json_w_end(&w);
+    json_w_end(&w);
 }
 
 pz_status sched_write_file(const ir_model *m, const char *strategy, const char *path, pz_err *err)
 {
-    (void)m;
-    (void)strategy;
-    return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: schedule files are not implemented yet", path);
+    size_t n = strlen(path);
+    char *tmp = pz_xmalloc(n + 16);
+    snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        pz_fail(err, PZ_ERR_INPUT, "cannot write schedule %s: %s", path, strerror(errno));
+        free(tmp);
+        return err->code;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        goto fail;
+    }
+    sched_write(f, m, strategy);
+    int bad_write = ferror(f) != 0;
+    if (fclose(f) || bad_write) goto fail;
+    /* mkstemp makes the file 0600: give it the permissions fopen would */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(tmp, 0666 & ~mask);
+    if (rename(tmp, path)) goto fail;
+    free(tmp);
+    return PZ_OK;
+fail:
+    pz_fail(err, PZ_ERR_INPUT, "cannot write schedule %s: %s", path, strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return err->code;
 }

@@ -21,6 +21,9 @@ typedef struct {
     ir_split split;
     int strip;                 /* 0 = auto */
     ir_precision precision;
+    char *first_node;          /* ONNX node names of the first and last layers as */
+    char *last_node;           /*   the file states them (NULL: not stated) */
+    int line, col;             /* where the block starts in the file (0: not from a file) */
 } sched_block;
 
 typedef struct {
@@ -29,16 +32,32 @@ typedef struct {
     int n_layers;              /* layer count it was made for (-1: not stated) */
     sched_block *blocks;
     int n_blocks;
+    char *fname;               /* file it was read from, for errors (may be NULL) */
 } sched;
 
+/* Parses a schedule (any bytes: never crashes, allocation bounded by len).
+ * Checks syntax (errors "FILE:LINE:COL: ...") and everything that does not
+ * need the model: keys and types, values in range, blocks in order with no
+ * gap or overlap and, when "layers" is stated, covering them all. On success
+ * *out owns its strings (sched_free); on failure *out is empty (sched_free
+ * is harmless). */
 pz_status sched_parse(const char *text, size_t len, const char *fname, sched *out, pz_err *err);
+/* Reads and parses a file (at most 64 MiB). */
 pz_status sched_load_file(const char *path, sched *out, pz_err *err);
-/* Checks s against m (layer count, partition, MP in [1, max_mp], strip) and
- * sets m's blocks and knobs. */
+/* Checks s against m and, if all is well, sets m's blocks and knobs: the
+ * layer count, every layer in exactly one block, the node names when stated,
+ * MP in [1, max_mp], split "bands" only for blocks of row-local layers (see
+ * halo.h), strip at most the rows of the block's last layer, precision fp32
+ * (bf16 and int8: PZ_ERR_UNSUPPORTED, not supported yet). m is unchanged on
+ * error. */
 pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err);
 void sched_free(sched *s);
-/* Writes m's blocks and knobs as a schedule file (temporary name, renamed). */
+/* Writes m's blocks and knobs as a schedule file: to a temporary file in the
+ * same folder, renamed over path when complete (no half-written file on any
+ * error). strategy names who made it (may be NULL). */
 pz_status sched_write_file(const ir_model *m, const char *strategy, const char *path,
                            pz_err *err);
+/* The same text to an open stream. */
+void sched_write(FILE *f, const ir_model *m, const char *strategy);
 
 #endif

@@ -1,10 +1,102 @@
-/* passes.c - the pass pipeline (see passes.h). */
-#include "passes.h"
+/* passes.c - the pass pipeline (see passes.h): eliminate, fold BatchNorm,
+ * fuse epilogues; each pass is followed by a compaction of the nodes it
+ * removed; then nodes folded into constants are dropped, and the graph is
+ * sorted and costed again. */
+#include <string.h>
+
+#include "../ir/infer.h"
+#include "passes_internal.h"
+
+int pass_sole_reader(const ir_graph *g, int vid, int *slot)
+{
+    if (vid < 0 || g->values[vid].is_output) return -1;
+    int who = -1, uses = 0;
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int k = 0; k < g->nodes[i].n_in; k++)
+            if (g->nodes[i].in[k] == vid) {
+                who = i;
+                *slot = k;
+                uses++;
+            }
+    return uses == 1 ? who : -1;
+}
+
+void pass_kill(ir_graph *g, int i, unsigned char *dead)
+{
+    ir_node *n = &g->nodes[i];
+    for (int k = 0; k < n->n_in; k++) n->in[k] = -1;
+    for (int k = 0; k < n->n_out; k++) n->out[k] = -1;
+    dead[i] = 1;
+}
+
+int pass_is(const ir_node *n, op_kind k)
+{
+    return n->op == OPS[k];
+}
+
+/* Whether every output of n is a constant (folded by infer). */
+static int folded(const ir_graph *g, const ir_node *n)
+{
+    int any = 0;
+    for (int k = 0; k < n->n_out; k++) {
+        if (n->out[k] < 0) continue;
+        if (!g->values[n->out[k]].t.data) return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* Removes the dead nodes; a fresh dead[] for the next pass. */
+static void compact(ir_graph *g, unsigned char **dead)
+{
+    ir_graph_compact(g, *dead);
+    free(*dead);
+    *dead = pz_xcalloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
+}
+
+pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *stats,
+                           pz_err *err)
+{
+    static const passes_opts all_on;
+    passes_stats st;
+    memset(&st, 0, sizeof st);
+    if (!opts) opts = &all_on;
+    unsigned char *dead = pz_xcalloc((size_t)(g->n_nodes ? g->n_nodes : 1), 1);
+    pz_status rc = PZ_OK;
+    if (!opts->no_eliminate) {
+        pass_eliminate(g, dead, &st);
+        compact(g, &dead);
+    }
+    if (!opts->no_fold_bn) {
+        if ((rc = pass_fold_bn(g, dead, &st, err))) goto out;
+        compact(g, &dead);
+    }
+    if (!opts->no_epilogues) {
+        pass_epilogues(g, dead, &st);
+        compact(g, &dead);
+    }
+    /* Nodes whose outputs infer folded into constants (Constant, shape
+     * arithmetic) never run; they go, and their outputs stay as constants
+     * (which is also what lets the graph be sorted again). */
+    for (int i = 0; i < g->n_nodes; i++) dead[i] = folded(g, &g->nodes[i]);
+    compact(g, &dead);
+    /* A node that runs but has an output folded (Dropout's all-true mask):
+     * that output is a constant now, not the node's (lowering ignores it). */
+    for (int i = 0; i < g->n_nodes; i++)
+        for (int k = 0; k < g->nodes[i].n_out; k++) {
+            int v = g->nodes[i].out[k];
+            if (v >= 0 && g->values[v].t.data) g->nodes[i].out[k] = -1;
+        }
+    /* a residual Z may be produced after its Conv in the old order */
+    if ((rc = ir_graph_sort(g, err))) goto out;
+    for (int i = 0; i < g->n_nodes; i++) ir_cost_node(g, &g->nodes[i]);
+out:
+    free(dead);
+    if (stats) *stats = st;
+    return rc;
+}
 
 pz_status passes_run(ir_graph *g, const passes_opts *opts, pz_err *err)
 {
-    (void)g;
-    (void)opts;
-    (void)err;
-    return PZ_OK;
+    return passes_run_stats(g, opts, NULL, err);
 }

@@ -1,11 +1,36 @@
 /* passes.h - graph passes between shape inference and lowering (DESIGN.md
- * pipeline): BatchNorm folding, activation and residual epilogues fused into
- * their producing Conv/Gemm, layer elimination (Identity, Dropout).
+ * pipeline): layer elimination (Identity, Dropout), BatchNorm folding, and
+ * activation and residual epilogues fused into their producing Conv/Gemm.
  *
  * They rewrite the ir_graph in place; every fused layer keeps the name of
  * the ONNX node that does the main work (the Conv), so profiles and the
  * generated C still name ONNX nodes. Results stay within float rounding of
- * the unfused graph (checked against ONNX Runtime by the test suite).
+ * the unfused graph (checked against ONNX Runtime and PyTorch by the test
+ * suite).
+ *
+ *   eliminate  Identity, Dropout (inference: a copy) -> their consumers read
+ *              the input directly. Kept when the output is a graph output.
+ *   bn         Conv/ConvTranspose (constant W, B) -> BatchNormalization
+ *              (constant statistics) becomes one Conv with
+ *                s = scale / sqrt(var + eps),  W' = W * s[m],
+ *                B' = (B - mean) * s + bias
+ *              W' and B' overwrite W and B when nothing else reads them,
+ *              else they are new constants "<W>:bn", "<B>:bn" (owned by the
+ *              graph). A standalone BatchNormalization stays.
+ *   epilogues  after a float32 Conv: a residual Add(conv, other) of equal
+ *              shapes becomes the Conv's input 3 (Z, added before the
+ *              activation); then Relu, or Clip with constant bounds, becomes
+ *              the node's act (ir_node.act). Gemm and Add take the
+ *              activation too.
+ *   (always)   nodes whose outputs shape inference folded into constants
+ *              (Constant, Shape arithmetic) are dropped: they never run, and
+ *              their outputs stay as constants.
+ * Every fusion needs the intermediate value to have exactly one reader and
+ * not to be a graph output; the fused node takes over the consumer's output
+ * value, so that the rest of the graph is unchanged.
+ *
+ *   passes_opts o = {.no_epilogues = 1};
+ *   if (passes_run(g, &o, err)) return err->code;   // then ir_model_lower(g)
  */
 #ifndef PZ_PASSES_H
 #define PZ_PASSES_H
@@ -15,9 +40,22 @@
 typedef struct {
     int no_fold_bn;        /* keep BatchNormalization as its own layer */
     int no_epilogues;      /* keep Relu/Clip/Add as their own layers */
+    int no_eliminate;      /* keep Identity and Dropout layers */
 } passes_opts;
 
-/* Runs every pass (opts may be NULL: all on). */
+/* What the passes did (counts of nodes removed by each). */
+typedef struct {
+    int eliminated;        /* Identity, Dropout */
+    int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
+    int residuals;         /* Add into a Conv's Z */
+    int acts;              /* Relu, Clip into Conv/Gemm/Add */
+} passes_stats;
+
+/* Runs every pass (opts may be NULL: all on). The graph must be sorted and
+ * inferred (onnx_load does both); it is sorted again at the end. */
 pz_status passes_run(ir_graph *g, const passes_opts *opts, pz_err *err);
+/* The same, and fills *stats (may be NULL). */
+pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *stats,
+                           pz_err *err);
 
 #endif

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt/kernels/kernels.h"
 #include "rt/net.h"
 
 typedef enum { T_INPUT, T_CONST, T_VALUE } tensor_kind;
@@ -31,8 +32,9 @@ typedef struct {
     tensor_kind kind;
     int producer;           /* the layer that writes it (values), -1 before one does */
     int last_use;           /* the last layer that reads it (n_layers: a graph output) */
-    size_t bytes;
+    size_t bytes;           /* in its layout */
     size_t offset;          /* in the arena */
+    int cblk;               /* its layout (net.h): 0 plain, else the channel block */
 } rt_tensor;
 
 typedef struct {
@@ -61,6 +63,8 @@ struct pz_net {
     size_t arena_bytes;
     pz_pool *pool;
     int threads;
+    int out_nth;            /* workers that copy the outputs out */
+    pz_barrier barrier;     /* of the layer that runs (conversions, then the op) */
     bool profile;
     uint64_t run_ns;
 };
@@ -223,6 +227,10 @@ void pz_net_free(pz_net *net)
         free(l->out_id);
         free(l->in);
         free(l->out);
+        free(l->in_have);
+        free(l->in_cblk);
+        free(l->out_cblk);
+        free(l->convs);
     }
     for (int i = 0; i < net->n_tensors; i++) free(net->tensors[i].name);
     free(net->tensors);
@@ -385,9 +393,13 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
     l->out_id = malloc(sizeof(int) * (size_t)(n_out ? n_out : 1));
     l->in = calloc((size_t)(n_in ? n_in : 1), sizeof(pz_tensor *));
     l->out = calloc((size_t)(n_out ? n_out : 1), sizeof(pz_tensor *));
+    l->in_have = calloc((size_t)(n_in ? n_in : 1), sizeof(int));
+    l->in_cblk = calloc((size_t)(n_in ? n_in : 1), sizeof(int));
+    l->out_cblk = calloc((size_t)(n_out ? n_out : 1), sizeof(int));
     if (op->params_size) l->params = malloc(op->params_size);
     net->n_layers++;   /* owned by the net from here on, freed with it */
-    if (!l->name || !l->in_id || !l->out_id || !l->in || !l->out ||
+    if (!l->name || !l->in_id || !l->out_id || !l->in || !l->out || !l->in_have ||
+        !l->in_cblk || !l->out_cblk ||
         (op->params_size && !l->params)) {
         net_fail(net, "out of memory");
         return -1;
@@ -515,7 +527,9 @@ typedef struct {
     size_t bytes;
     int first, last;     /* lifetime, in layers, inclusive */
     size_t offset;
-    int id;              /* >= 0: tensor id; < 0: scratch of layer -id-1 */
+    int id;              /* an order for ties: tensors, then scratch, then conversions */
+    void **ptr;          /* where its address goes */
+    size_t *off;         /* where its offset goes (tensors), or NULL */
 } alloc_item;
 
 static int cmp_item(const void *a, const void *b)
@@ -541,6 +555,7 @@ static size_t align_up(size_t v)
 static int plan_arena(pz_net *net, char *err, size_t n)
 {
     int cap = net->n_tensors + net->n_layers, ni = 0;
+    for (int li = 0; li < net->n_layers; li++) cap += net->layers[li].n_convs;
     alloc_item *items = calloc((size_t)(cap ? cap : 1), sizeof *items);
     const alloc_item **live = calloc((size_t)(cap ? cap : 1), sizeof *live);
     if (!items || !live) {
@@ -551,11 +566,25 @@ static int plan_arena(pz_net *net, char *err, size_t n)
     for (int i = 0; i < net->n_tensors; i++) {
         rt_tensor *t = &net->tensors[i];
         if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0) continue;
-        items[ni++] = (alloc_item){align_up(t->bytes), t->producer, t->last_use, 0, i};
+        items[ni++] = (alloc_item){align_up(t->bytes), t->producer, t->last_use, 0, i,
+                                   &t->t.data, &t->offset};
+    }
+    int id = net->n_tensors;
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        if (l->scratch_bytes)
+            items[ni++] = (alloc_item){align_up(l->scratch_bytes), li, li, 0, id, &l->scratch,
+                                       NULL};
+        id++;
     }
     for (int li = 0; li < net->n_layers; li++) {
-        size_t s = net->layers[li].scratch_bytes;
-        if (s) items[ni++] = (alloc_item){align_up(s), li, li, 0, -li - 1};
+        pz_layer *l = &net->layers[li];
+        for (int c = 0; c < l->n_convs; c++) {
+            pz_layout_conv *cv = &l->convs[c];
+            size_t s = pz_layout_bytes(&cv->view, cv->to);
+            if (s) items[ni++] = (alloc_item){align_up(s), li, li, 0, id, &cv->view.data, NULL};
+            id++;
+        }
     }
     qsort(items, (size_t)ni, sizeof *items, cmp_item);
 
@@ -584,13 +613,8 @@ static int plan_arena(pz_net *net, char *err, size_t n)
         return snprintf(err, n, "out of memory: an arena of %zu bytes", total), 1;
     }
     for (int i = 0; i < ni; i++) {
-        void *p = (char *)net->arena + items[i].offset;
-        if (items[i].id >= 0) {
-            net->tensors[items[i].id].offset = items[i].offset;
-            net->tensors[items[i].id].t.data = p;
-        } else {
-            net->layers[-items[i].id - 1].scratch = p;
-        }
+        *items[i].ptr = (char *)net->arena + items[i].offset;
+        if (items[i].off) *items[i].off = items[i].offset;
     }
     /* empty tensors still get a valid pointer */
     for (int i = 0; i < net->n_tensors; i++)
@@ -598,6 +622,45 @@ static int plan_arena(pz_net *net, char *err, size_t n)
             net->tensors[i].t.data = net->arena;
     free(items);
     free(live);
+    return 0;
+}
+
+/* After layer l's prepare: records the layouts of its outputs (and their
+ * sizes), and plans a conversion for each input it reads in another layout
+ * than its producer's. */
+static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
+{
+    for (int j = 0; j < l->n_out; j++) {
+        if (l->out_id[j] < 0) continue;
+        rt_tensor *t = &net->tensors[l->out_id[j]];
+        int cb = l->out_cblk[j];
+        if (cb && (cb < 0 || cb > 16 || t->t.rank != 4 || t->t.dtype != PZ_F32))
+            return pz_layer_fail(l, err, n, "internal: output %d in layout %d", j, cb);
+        t->cblk = cb;
+        t->bytes = pz_layout_bytes(&t->t, cb);
+    }
+    int nc = 0;
+    for (int i = 0; i < l->n_in; i++)
+        if (l->in[i] && l->in_cblk[i] != l->in_have[i]) nc++;
+    if (!nc) return 0;
+    l->convs = calloc((size_t)nc, sizeof *l->convs);
+    if (!l->convs) return snprintf(err, n, "out of memory"), 1;
+    for (int i = 0; i < l->n_in; i++) {
+        if (!l->in[i] || l->in_cblk[i] == l->in_have[i]) continue;
+        int from = l->in_have[i], to = l->in_cblk[i];
+        const pz_tensor *src = l->in[i];
+        if ((from && to) || to < 0 || to > 16 || src->rank != 4 || src->dtype != PZ_F32)
+            return pz_layer_fail(l, err, n, "internal: input %d from layout %d to %d", i, from,
+                                 to);
+        pz_layout_conv *cv = &l->convs[l->n_convs++];
+        cv->slot = i;
+        cv->from = from;
+        cv->to = to;
+        cv->src = src;
+        cv->view = *src;
+        cv->view.data = NULL;   /* arena scratch, planned with the tensors */
+        l->in[i] = &cv->view;
+    }
     return 0;
 }
 
@@ -622,8 +685,14 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
     if (check_dataflow(net, err, n) || plan_blocks(net, err, n)) return 1;
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
+        for (int i = 0; i < l->n_in; i++) {
+            l->in_have[i] = l->in_id[i] >= 0 ? net->tensors[l->in_id[i]].cblk : 0;
+            l->in_cblk[i] = 0;
+        }
+        for (int j = 0; j < l->n_out; j++) l->out_cblk[j] = 0;
         if (l->op->prepare(l, err, n)) return 1;
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
+        if (plan_layouts(net, l, err, n)) return 1;
     }
     if (plan_arena(net, err, n)) return 1;
     int maxmp = 1;
@@ -631,6 +700,10 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
     net->pool = pz_pool_new(maxmp);
     if (!net->pool) return snprintf(err, n, "cannot start %d worker threads", maxmp), 1;
+    /* outputs: big ones (a feature map) on every worker, small ones inline */
+    size_t out_bytes = 0;
+    for (int i = 0; i < net->n_outputs; i++) out_bytes += net->tensors[net->outputs[i]].bytes;
+    net->out_nth = out_bytes >= (64u << 10) ? maxmp : 1;
     net->compiled = true;
     return 0;
 }
@@ -642,18 +715,57 @@ size_t pz_net_arena_bytes(const pz_net *net)
 
 /* ---- run ----------------------------------------------------------------- */
 
+typedef struct {
+    const pz_layer *l;
+    pz_barrier *barrier;
+} layer_job;
+
+/* One worker's share of a layer: its inputs' layout conversions, a barrier
+ * (the op may read rows another worker converted), then the op. */
 static void layer_task(void *ctx, int ith, int nth)
 {
-    const pz_layer *l = ctx;
+    const layer_job *job = ctx;
+    const pz_layer *l = job->l;
+    if (l->n_convs) {
+        for (int c = 0; c < l->n_convs; c++) {
+            const pz_layout_conv *cv = &l->convs[c];
+            pz_layout_convert(cv->src->dims, cv->from, cv->to, cv->src->data, cv->view.data,
+                              ith, nth);
+        }
+        pz_barrier_wait(job->barrier, nth);
+    }
     l->op->run(l, ith, nth);
 }
 
 static void layer_run(pz_net *net, pz_layer *l)
 {
     uint64_t t0 = net->profile ? now_ns() : 0;
-    if (l->nth <= 1) l->op->run(l, 0, 1);
-    else pz_pool_run(net->pool, l->nth, layer_task, l);
+    layer_job job = {l, &net->barrier};
+    if (l->nth <= 1) layer_task(&job, 0, 1);
+    else pz_pool_run(net->pool, l->nth, layer_task, &job);
     if (net->profile) l->ns = now_ns() - t0;
+}
+
+typedef struct {
+    pz_net *net;
+    void *const *outputs;
+} output_job;
+
+/* Copies the graph outputs out, converting blocked ones back to plain. */
+static void output_task(void *ctx, int ith, int nth)
+{
+    const output_job *job = ctx;
+    const pz_net *net = job->net;
+    for (int i = 0; i < net->n_outputs; i++) {
+        const rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->cblk) {
+            pz_layout_convert(t->t.dims, t->cblk, 0, t->t.data, job->outputs[i], ith, nth);
+        } else if (t->bytes && job->outputs[i] != t->t.data) {
+            int64_t lo, hi;   /* a share of the bytes */
+            pz_split((int64_t)t->bytes, ith, nth, &lo, &hi);
+            memcpy((char *)job->outputs[i] + lo, (const char *)t->t.data + lo, (size_t)(hi - lo));
+        }
+    }
 }
 
 /* Runs one F-Block. Today: its layers in order, each split over the block's
@@ -673,10 +785,8 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
     uint64_t t0 = net->profile ? now_ns() : 0;
     for (int i = 0; i < net->n_inputs; i++) net->tensors[net->inputs[i]].t.data = (void *)inputs[i];
     for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
-    for (int i = 0; i < net->n_outputs; i++) {
-        const rt_tensor *t = &net->tensors[net->outputs[i]];
-        if (t->bytes && outputs[i] != t->t.data) memcpy(outputs[i], t->t.data, t->bytes);
-    }
+    output_job job = {net, outputs};
+    pz_pool_run(net->pool, net->out_nth, output_task, &job);
     if (net->profile) net->run_ns = now_ns() - t0;
 }
 
@@ -729,6 +839,13 @@ pz_op_kind pz_net_layer_kind(const pz_net *net, int layer)
 int pz_net_layer_block(const pz_net *net, int layer)
 {
     return layer >= 0 && layer < net->n_layers ? net->layers[layer].block : -1;
+}
+
+int pz_net_layer_out_layout(const pz_net *net, int layer, int slot)
+{
+    if (!net->compiled || layer < 0 || layer >= net->n_layers) return -1;
+    const pz_layer *l = &net->layers[layer];
+    return slot >= 0 && slot < l->n_out && l->out_id[slot] >= 0 ? l->out_cblk[slot] : -1;
 }
 
 int pz_net_n_blocks(const pz_net *net)

@@ -8,16 +8,33 @@
  *                       (l->scratch_bytes), allocates l->state (tables,
  *                       packed weights; freed with free() by the net, after
  *                       release() if the op has one). May lower l->nth.
+ *                       Chooses layouts (below): reads l->in_have[i], sets
+ *                       l->in_cblk[i] and l->out_cblk[j].
  *   run(l, ith, nth)    run time: worker ith of nth does its share. Pure: no
  *                       allocation, no logging; reads l->in[i]->data and
  *                       writes l->out[i]->data, l->scratch.
  *
  * Adding a layer kind: a PZ_OP_* in pz_rt.h, a file in rt/ops/, one line in
  * rt/ops/registry.c.
+ *
+ * Layouts. Inside a net a float32 rank-4 tensor may be kept blocked: its
+ * layout is its channel block `cblk`, 0 for plain NCHW, 16 for NCHW16c
+ * ([N][ceil(C/16)][H][W][16], lanes of channels >= C zero), or 1..16 for
+ * NCHWxc (rt/kernels/fast.h). The net decides at compile, layer by layer in
+ * order: before a layer's prepare it sets in_have[i] to the layout the
+ * producer of input i writes (graph inputs and constants: plain) and
+ * in_cblk[i] = out_cblk[j] = 0. Prepare says what its kernel reads
+ * (in_cblk[i]) and writes (out_cblk[j]); an op that knows nothing of layouts
+ * leaves the zeros and sees plain NCHW only. Where in_cblk[i] differs from
+ * in_have[i] the net converts the input into arena scratch at the start of
+ * the layer's run (inside its fork-join, then a barrier), and l->in[i] then
+ * points to that converted copy. Graph outputs are converted back to plain
+ * when copied out. Callers of the API see plain NCHW only.
  */
 #ifndef PZ_RT_NET_H
 #define PZ_RT_NET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,7 +84,42 @@ struct pz_layer {
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */
     void *state;                 /* op-private, from prepare */
     uint64_t ns;                 /* profile: time of the last run */
+    /* layouts (see above): the producer's, what the op reads, what it writes */
+    int *in_have, *in_cblk, *out_cblk;
+    /* input conversions the net planned (in_cblk[i] != in_have[i]) */
+    struct pz_layout_conv *convs;
+    int n_convs;
 };
+
+/* One input converted at the start of a layer's run: src (as its producer
+ * wrote it, layout `from`) into view.data (arena scratch, layout `to`);
+ * l->in[slot] points to view. */
+typedef struct pz_layout_conv {
+    int slot;
+    int from, to;
+    const pz_tensor *src;
+    pz_tensor view;
+} pz_layout_conv;
+
+/* The layout (0 plain, else the channel block) compile chose for output
+ * `slot` of `layer`, or -1 when there is none: for tests and profiles. */
+int pz_net_layer_out_layout(const pz_net *net, int layer, int slot);
+
+/* Bytes of tensor t in layout cblk (0: plain). */
+size_t pz_layout_bytes(const pz_tensor *t, int cblk);
+/* Converts a rank-4 f32 tensor with dims xd from layout `from` to `to` (one
+ * of them 0, plain), worker ith of nth's share. */
+void pz_layout_convert(const int64_t *xd, int from, int to, const void *x, void *y, int ith,
+                       int nth);
+
+/* A spinning barrier for the nth workers of one fork-join (pool.c): every
+ * worker calls pz_barrier_wait(b, nth); all return once all have arrived.
+ * Reusable right away; zero-initialised is ready. */
+typedef struct {
+    _Alignas(PZ_ALIGN) _Atomic uint32_t count;
+    _Atomic uint32_t gen;
+} pz_barrier;
+void pz_barrier_wait(pz_barrier *b, int nth);
 
 extern const pz_rt_op *const pz_rt_ops[];
 

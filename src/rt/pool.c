@@ -242,3 +242,24 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx)
         atomic_store(&p->caller_sleeping, 0);
     }
 }
+
+/* ---- barrier ------------------------------------------------------------- */
+
+/* The last worker to arrive resets the count and bumps the generation; the
+ * others spin until the generation moves (they are all in the same
+ * fork-join, so the wait is short; yielding covers more workers than CPUs). */
+void pz_barrier_wait(pz_barrier *b, int nth)
+{
+    if (nth <= 1) return;
+    uint32_t gen = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 == (uint32_t)nth) {
+        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
+        return;
+    }
+    unsigned rounds = 0;
+    while (atomic_load_explicit(&b->gen, memory_order_acquire) == gen) {
+        cpu_relax();
+        if (++rounds % 256 == 0) sched_yield();
+    }
+}

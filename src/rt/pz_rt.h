@@ -294,4 +294,10 @@ uint64_t pz_net_block_info(const pz_net *net, int b, int *first, int *count, int
 /* ns of the whole last profiled run. */
 uint64_t pz_net_run_ns(const pz_net *net);
 
+/* ---- traces (trace.c) ----------------------------------------------------
+ * Writes the last profiled run (pz_net_profile) as a Chrome trace JSON file
+ * (chrome://tracing, Perfetto): F-Blocks and layers as complete events laid
+ * end to end. Written to a temporary name and renamed. 0 on success. */
+int pz_net_write_trace(const pz_net *net, const char *path, char *err, size_t errsize);
+
 #endif

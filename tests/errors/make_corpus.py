@@ -66,6 +66,66 @@ def save_bytes(outdir, name, data, expect, *subs):
     cases.append((name, expect, list(subs)))
 
 
+def save_command(outdir, name, args, expect, *subs):
+    """A case that runs `paleozoic ARGS...` instead of `inspect NAME.onnx`.
+    In args, @DIR@ is the corpus folder and @OUT@ a fresh empty folder that
+    must still be empty afterwards for an "error" case."""
+    with open(os.path.join(outdir, name + ".args"), "w") as f:
+        f.write("\n".join(args) + "\n")
+    cases.append((name, expect, list(subs)))
+
+
+def save_text(outdir, fname, data):
+    with open(os.path.join(outdir, fname), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+# --- protobuf wire format by hand (for wrong wire types, lengths, nesting) ----------
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def pb_field(num, wire, payload):
+    """One field: tag, then payload (bytes for wire 2 get their length)."""
+    tag = varint((num << 3) | wire)
+    if wire == 2:
+        return tag + varint(len(payload)) + payload
+    return tag + payload
+
+
+def pb_nested(levels, nums, core=b""):
+    """levels times the message fields nums (outermost first) wrapped around
+    core, built from the inside out in linear time."""
+    prefixes, size = [], len(core)
+    for _ in range(levels):
+        for num in reversed(nums):
+            p = varint((num << 3) | 2) + varint(size)
+            prefixes.append(p)
+            size += len(p)
+    return b"".join(reversed(prefixes)) + core
+
+
+def external(name, dims, **kv):
+    t = bare_tensor(name, F, dims)
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in kv.items():
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    return t
+
+
+def add_model(w):
+    """X[4] + W -> Y, W an initializer (the external-data cases)."""
+    return model([helper.make_node("Add", ["X", w.name], ["Y"], name="add1")],
+                 [vi("X", list(w.dims) if w.dims else [4])], [vi("Y", None)], [w])
+
+
 def conv_model(**attrs):
     """X[1,3,32,32] -> Conv(W[16,3,3,3]) "conv1" -> Y."""
     node = helper.make_node("Conv", ["X", "W"], ["Y"], name="conv1", **attrs)
@@ -353,9 +413,324 @@ def main(outdir):
                [vi("X", [0, 3, 8, 8])], [vi("Y", None)], [weights("W", [4, 3, 3, 3])]),
          "nocrash")
 
+    more_cases(outdir, ok, base)
+
     with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
         for name, expect, subs in cases:
             f.write("\t".join([name, expect] + subs) + "\n")
+
+
+def more_cases(outdir, ok, base):
+    """Cases by category (issue 7): files, wire format, dims, initializers and
+    external data, graph structure, attributes, schedules, and commands that
+    write files (nothing may be left behind)."""
+    okb = ok.SerializeToString()
+    relu = lambda: [helper.make_node("Relu", ["X"], ["Y"], name="relu1")]
+
+    # --- files and the protobuf wire format ---------------------------------------------
+    # ModelProto.graph (field 7) sent as a varint instead of a message
+    save_bytes(outdir, "wire_graph_as_varint", varint(8) + b"\x08" + pb_field(7, 0, varint(5)),
+               "error", "protobuf decoding failed")
+    # GraphProto.name (field 2, a string) sent as a fixed32
+    g = pb_field(2, 5, b"\x01\x02\x03\x04")
+    save_bytes(outdir, "wire_string_as_fixed32", b"\x08\x08" + pb_field(7, 2, g),
+               "error", "protobuf decoding failed")
+    # TensorProto.dims (field 1, int64) sent as a fixed64 inside an initializer
+    t = pb_field(1, 1, b"\x04" + b"\0" * 7) + pb_field(2, 0, varint(1)) + pb_field(8, 2, b"W")
+    save_bytes(outdir, "wire_dims_as_fixed64", b"\x08\x08" + pb_field(7, 2, pb_field(5, 2, t)),
+               "error", "protobuf decoding failed")
+    # a deprecated group wire type (3) where the graph should be
+    save_bytes(outdir, "wire_group_start", b"\x08\x08\x3b\x3c",
+               "error", "protobuf decoding failed")
+    # a length-delimited field whose length runs past the end of the file
+    save_bytes(outdir, "length_past_end", b"\x08\x08" + b"\x3a" + varint(1000) + okb[:50],
+               "error", "truncated")
+    # a length of 2^62 bytes
+    save_bytes(outdir, "length_huge", b"\x08\x08" + b"\x3a" + varint(1 << 62) + b"\0" * 16,
+               "error", "truncated")
+    # a varint that never ends (11 continuation bytes)
+    save_bytes(outdir, "varint_too_long", b"\x08" + b"\xff" * 11 + b"\x01",
+               "error", "protobuf decoding failed")
+    save_bytes(outdir, "varint_cut", b"\x08\x08\x3a\x80", "error", "truncated")
+    save_bytes(outdir, "truncated_in_weights", okb[: len(okb) - 3000], "error", "truncated")
+    save_bytes(outdir, "one_byte", b"\x08", "error", "truncated")
+    save_bytes(outdir, "zero_bytes_of_padding", b"\0" * 64, "error", "ONNX")
+    # graph -> node -> attribute.g -> graph -> ... 50000 levels deep: the
+    # decoder recurses once per level; the front-end must refuse this before.
+    inner = pb_nested(50000, [1, 5, 6])
+    save_bytes(outdir, "nesting_too_deep", b"\x08\x08" + pb_field(7, 2, inner),
+               "error", "nest")
+    # TypeProto.sequence_type.elem_type.sequence_type... on a graph input
+    tp = pb_nested(100000, [4, 1])
+    vinfo = pb_field(1, 2, b"X") + pb_field(2, 2, tp)
+    save_bytes(outdir, "nesting_too_deep_type", b"\x08\x08" + pb_field(7, 2, pb_field(11, 2, vinfo)),
+               "error", "nest")
+    # a directory where the model should be
+    os.makedirs(os.path.join(outdir, "a_folder.onnx"), exist_ok=True)
+    cases.append(("a_folder", "error", ["a_folder.onnx", "not a regular file"]))
+
+    # --- dims: negative, huge, products overflowing int64 and size_t ----------------
+    save(outdir, "negative_output_dim",
+         model(relu(), [vi("X", [2, 3])], [vi("Y", [2, -3])]), "error", "\"Y\"", "negative")
+    save(outdir, "initializer_negative_dim",
+         model([helper.make_node("Add", ["X", "Wneg"], ["Y"], name="add1")],
+               [vi("X", [2, 2])], [vi("Y", None)], [bare_tensor("Wneg", F, [2, -2], b"")]),
+         "error", "Wneg", "negative")
+    save(outdir, "dims_product_overflows_int64",
+         model(relu(), [vi("X", [1 << 62, 4])], [vi("Y", None)]), "error", "\"X\"", "overflow")
+    # 2^31 x 2^31 elements fit in int64 (2^62), their bytes (2^64) do not fit in size_t
+    save(outdir, "bytes_overflow_size_t",
+         model(relu(), [vi("X", [1 << 31, 1 << 31])], [vi("Y", None)]), "error", "\"X\"", "overflow")
+    save(outdir, "dim_int64_max",
+         model(relu(), [vi("X", [(1 << 63) - 1])], [vi("Y", None)]), "error", "\"X\"", "overflow")
+    save(outdir, "initializer_dims_overflow_size_t",
+         model([helper.make_node("Add", ["X", "Whuge"], ["Y"], name="add1")],
+               [vi("X", [2, 2])], [vi("Y", None)],
+               [bare_tensor("Whuge", F, [1 << 31, 1 << 31], b"\0" * 16)]),
+         "error", "Whuge", "overflow")
+    # huge but representable: a 2^40-element input is a plan, not an allocation;
+    # either a clear refusal or a successful inspect, never an allocation attempt
+    save(outdir, "huge_input_inspect",
+         model(relu(), [vi("X", [1 << 20, 1 << 20])], [vi("Y", None)]), "nocrash")
+    # a zero dim before huge ones: no bytes, but products of the later dims overflow
+    save(outdir, "zero_dim_then_huge",
+         model([helper.make_node("Relu", ["X"], ["Y"], name="relu1"),
+                helper.make_node("Transpose", ["Y"], ["Z"], name="tr1", perm=[2, 1, 0])],
+               [vi("X", [0, 1 << 40, 1 << 40])], [vi("Z", None)]), "nocrash")
+    save(outdir, "reshape_to_huge",
+         model([helper.make_node("Reshape", ["X", "shape"], ["Y"], name="reshape_huge")],
+               [vi("X", [2, 3])], [vi("Y", None)],
+               [numpy_helper.from_array(np.array([1 << 62, 1 << 62], dtype=np.int64), "shape")]),
+         "error", "reshape_huge")
+    # ConstantOfShape folded at compile time: 2^40 floats must be refused, not allocated
+    save(outdir, "constant_of_shape_huge",
+         model([helper.make_node("ConstantOfShape", ["shape"], ["C"], name="cos_huge"),
+                helper.make_node("Add", ["X", "C"], ["Y"], name="add1")],
+               [vi("X", [1])], [vi("Y", None)],
+               [numpy_helper.from_array(np.array([1 << 20, 1 << 20], dtype=np.int64), "shape")]),
+         "error", "cos_huge")
+    save(outdir, "constant_of_shape_negative",
+         model([helper.make_node("ConstantOfShape", ["shape"], ["C"], name="cos_neg"),
+                helper.make_node("Add", ["X", "C"], ["Y"], name="add1")],
+               [vi("X", [1])], [vi("Y", None)],
+               [numpy_helper.from_array(np.array([4, -4], dtype=np.int64), "shape")]),
+         "error", "cos_neg")
+    save(outdir, "pad_huge",
+         model([helper.make_node("Pad", ["X", "pads"], ["Y"], name="pad_huge")],
+               [vi("X", [1, 2])], [vi("Y", None)],
+               [numpy_helper.from_array(np.array([0, 1 << 62, 0, 1 << 62], dtype=np.int64), "pads")]),
+         "error", "pad_huge")
+
+    # --- initializers -----------------------------------------------------------------
+    long_raw = bare_tensor("W_long", F, [4], b"\0" * 20)
+    save(outdir, "initializer_long_raw",
+         model([helper.make_node("Add", ["X", "W_long"], ["Y"], name="add1")],
+               [vi("X", [4])], [vi("Y", None)], [long_raw]),
+         "error", "W_long", "20")
+    few64 = bare_tensor("shape_few", TensorProto.INT64, [3])
+    few64.int64_data.extend([1, 6])
+    save(outdir, "initializer_few_int64",
+         model([helper.make_node("Reshape", ["X", "shape_few"], ["Y"], name="reshape1")],
+               [vi("X", [2, 3])], [vi("Y", None)], [few64]),
+         "error", "shape_few", "2", "3")
+    save(outdir, "initializer_no_name",
+         model(relu(), [vi("X", [2])], [vi("Y", None)], [bare_tensor("", F, [1], b"\0" * 4)]),
+         "error", "initializer", "no name")
+    save(outdir, "initializer_complex",
+         model([helper.make_node("Add", ["X", "Wc"], ["Y"], name="add1")],
+               [vi("X", [2])], [vi("Y", None)],
+               [bare_tensor("Wc", TensorProto.COMPLEX64, [2], b"\0" * 16)]),
+         "error", "Wc", "complex64")
+    save(outdir, "initializer_bad_dtype",
+         model([helper.make_node("Add", ["X", "Wd"], ["Y"], name="add1")],
+               [vi("X", [2])], [vi("Y", None)], [bare_tensor("Wd", 77, [2], b"\0" * 8)]),
+         "error", "Wd", "77")
+    save(outdir, "dangling_node_input",
+         model([helper.make_node("Relu", ["X"], ["r"], name="relu1"),
+                helper.make_node("Add", ["r", "ghost_value"], ["Y"], name="add_ghost")],
+               [vi("X", [2])], [vi("Y", None)]),
+         "error", "add_ghost", "ghost_value")
+
+    # --- external data: outside the folder, past the end of the file -------------------
+    save_text(outdir, "weights16.bin", b"\1" * 16)
+    os.makedirs(os.path.join(outdir, "sub"), exist_ok=True)
+    save(outdir, "external_data_absolute",
+         add_model(external("W_abs", [4], location="/etc/passwd")), "error", "W_abs", "refused")
+    save(outdir, "external_data_dotdot_inside",
+         add_model(external("W_dd", [4], location="sub/../weights16.bin")), "error", "W_dd", "refused")
+    save(outdir, "external_data_offset_past_end",
+         add_model(external("W_off", [4], location="weights16.bin", offset="12")),
+         "error", "W_off", "past the end")
+    save(outdir, "external_data_offset_huge",
+         add_model(external("W_offh", [4], location="weights16.bin", offset=str((1 << 63) - 1))),
+         "error", "W_offh", "past the end")
+    save(outdir, "external_data_negative_offset",
+         add_model(external("W_noff", [4], location="weights16.bin", offset="-4")),
+         "error", "W_noff", "offset")
+    save(outdir, "external_data_bad_offset",
+         add_model(external("W_boff", [4], location="weights16.bin", offset="12abc")),
+         "error", "W_boff", "offset")
+    save(outdir, "external_data_length_mismatch",
+         add_model(external("W_len", [4], location="weights16.bin", length="8")),
+         "error", "W_len", "length")
+    save(outdir, "external_data_no_location",
+         add_model(external("W_noloc", [4], offset="0")), "error", "W_noloc", "location")
+    save(outdir, "external_data_folder",
+         add_model(external("W_dir", [4], location="sub")), "error", "W_dir", "regular file")
+    save(outdir, "external_data_empty_location",
+         add_model(external("W_empty", [4], location="")), "error", "W_empty", "refused")
+    ok_ext = add_model(external("W_fine", [4], location="weights16.bin"))
+    save(outdir, "ok_external_data", ok_ext, "ok")
+
+    # --- graph structure ----------------------------------------------------------------
+    save(outdir, "cycle_three_nodes",
+         model([helper.make_node("Add", ["X", "c3"], ["c1"], name="cyc_a"),
+                helper.make_node("Relu", ["c1"], ["c2"], name="cyc_b"),
+                helper.make_node("Sigmoid", ["c2"], ["c3"], name="cyc_c"),
+                helper.make_node("Relu", ["c3"], ["Y"], name="after")],
+               [vi("X", [2])], [vi("Y", None)]),
+         "error", "cycle", "cyc_")
+    save(outdir, "output_shadows_initializer",
+         model([helper.make_node("Relu", ["X"], ["Wi"], name="relu_shadow")],
+               [vi("X", [4])], [vi("Wi", None)], [weights("Wi", [4])]),
+         "error", "relu_shadow", "Wi")
+    save(outdir, "graph_output_twice",
+         model(relu(), [vi("X", [2])], [vi("Y", None), vi("Y", None)]), "error", "\"Y\"", "twice")
+    save(outdir, "graph_input_twice",
+         model(relu(), [vi("X", [2]), vi("X", [2])], [vi("Y", None)]), "error", "\"X\"", "twice")
+    save(outdir, "node_no_op_type",
+         model([helper.make_node("", ["X"], ["Y"], name="nameless_op")],
+               [vi("X", [2])], [vi("Y", None)]), "error", "nameless_op", "op_type")
+    save(outdir, "too_many_outputs",
+         model([helper.make_node("Relu", ["X"], ["Y", "Y2"], name="relu_two")],
+               [vi("X", [2])], [vi("Y", None)]), "error", "relu_two", "outputs")
+    save(outdir, "opset_zero",
+         model(relu(), [vi("X", [2])], [vi("Y", None)], opset=0), "error", "opset 0")
+    save(outdir, "opset_negative",
+         model(relu(), [vi("X", [2])], [vi("Y", None)], opset=-5), "error", "opset")
+    # imports only com.example, yet uses Relu of the default domain
+    m = model(relu(), [vi("X", [2])], [vi("Y", None)])
+    del m.opset_import[:]
+    m.opset_import.extend([helper.make_opsetid("com.example", 1)])
+    save(outdir, "no_default_domain_import", m, "error", "relu1", "does not import")
+    save(outdir, "sequence_input",
+         model(relu(), [helper.make_tensor_sequence_value_info("X", F, [2])], [vi("Y", None)]),
+         "error", "\"X\"", "sequence")
+    save(outdir, "input_no_name",
+         model(relu(), [vi("", [2])], [vi("Y", None)]), "error", "input", "no name")
+    # an attribute that refers to an attribute of an enclosing function
+    m = conv_model()
+    a = m.graph.node[0].attribute.add()
+    a.name, a.ref_attr_name, a.type = "strides", "outer_strides", 7
+    save(outdir, "function_attribute_ref", m, "error", "conv1", "strides", "function attribute")
+
+    # --- attributes of the wrong type ---------------------------------------------------
+    save(outdir, "attr_kernel_shape_string", conv_model(kernel_shape="3x3"),
+         "error", "conv1", "kernel_shape")
+    save(outdir, "attr_auto_pad_int", conv_model(auto_pad=1), "error", "conv1", "auto_pad")
+    save(outdir, "attr_axis_floats",
+         model([helper.make_node("Softmax", ["X"], ["Y"], name="softmax_f", axis=[1.0])],
+               [vi("X", [2, 3])], [vi("Y", None)]),
+         "error", "softmax_f", "axis")
+    m = conv_model()
+    a = m.graph.node[0].attribute.add()
+    a.name, a.type = "group", TensorProto.UNDEFINED  # AttributeProto.UNDEFINED = 0
+    a.i = 1
+    save(outdir, "attr_undefined_type", m, "nocrash")
+    save(outdir, "attr_tensor_empty",
+         model([helper.make_node("Constant", [], ["Y"], name="const_empty", value_ints=[])],
+               [], [vi("Y", None)]), "nocrash")
+    m = model([helper.make_node("Constant", [], ["Y"], name="const_bad")], [], [vi("Y", None)])
+    a = m.graph.node[0].attribute.add()
+    a.name, a.type = "value", 4  # TENSOR, but no tensor
+    save(outdir, "attr_tensor_missing", m, "error", "const_bad", "value")
+    save(outdir, "gather_index_out_of_range",
+         model([helper.make_node("Gather", ["data", "idx"], ["Y"], name="gather_oob", axis=0),
+                helper.make_node("Add", ["X", "Y"], ["Z"], name="add1")],
+               [vi("X", [1])], [vi("Z", None)],
+               [weights("data", [4]), numpy_helper.from_array(np.array([9], np.int64), "idx")]),
+         "error", "gather_oob", "9")
+
+    # --- bad schedules: `run MODEL --schedule FILE --output OUT/y.pb` ----------------
+    # the model is the control ok_fuzz_base (Conv, Relu, MaxPool, Flatten, Gemm,
+    # Softmax); expected messages follow src/opt/schedule.h (FILE:LINE:COL, the
+    # block and the key).
+    def sched_case(name, text, expect, *subs, extra=()):
+        save_text(outdir, name + ".json", text)
+        save_command(outdir, name, ["run", "@DIR@/ok_fuzz_base.onnx", "--schedule",
+                                    "@DIR@/%s.json" % name, "--output", "@OUT@/y.pb"] + list(extra),
+                     expect, *subs)
+
+    sched_case("sched_empty_file", "", "error", "sched_empty_file.json")
+    sched_case("sched_syntax", '{"version": 1, "blocks": [ {"first": 0,, } ]}',
+               "error", "sched_syntax.json:1:")
+    sched_case("sched_truncated", '{"version": 1, "blocks": [ {"first": 0, "count"',
+               "error", "sched_truncated.json:1:")
+    sched_case("sched_not_object", '[1, 2, 3]', "error", "sched_not_object.json:1:1")
+    sched_case("sched_unknown_key", '{"version": 1, "blocks": [], "colour": "red"}',
+               "error", "sched_unknown_key.json:1:", "colour")
+    sched_case("sched_wrong_type", '{"version": 1, "blocks": [{"first": 0, "count": "six", "mp": 1}]}',
+               "error", "sched_wrong_type.json:1:", "count", "string")
+    sched_case("sched_bad_version", '{"version": 7, "blocks": [{"first": 0, "count": 5, "mp": 1}]}',
+               "error", "sched_bad_version.json:1:", "version")
+    sched_case("sched_mp_zero", '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 0}]}',
+               "error", "sched_mp_zero.json:1:", "mp")
+    sched_case("sched_mp_too_many",
+               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 64}]}',
+               "error", "sched_mp_too_many.json", "mp", "64")
+    sched_case("sched_overlap",
+               '{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1},\n'
+               ' {"first": 2, "count": 3, "mp": 1}]}',
+               "error", "sched_overlap.json:2:", "block 1")
+    sched_case("sched_gap",
+               '{"version": 1, "blocks": [{"first": 0, "count": 2, "mp": 1},\n'
+               ' {"first": 3, "count": 2, "mp": 1}]}',
+               "error", "sched_gap.json:2:", "block 1")
+    sched_case("sched_layer_count",
+               '{"version": 1, "layers": 50, "blocks": [{"first": 0, "count": 50, "mp": 1}]}',
+               "error", "sched_layer_count.json", "50")
+    sched_case("sched_bad_split",
+               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "split": "diagonal"}]}',
+               "error", "sched_bad_split.json:1:", "split", "diagonal")
+    sched_case("sched_bad_precision",
+               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "precision": "fp8"}]}',
+               "error", "sched_bad_precision.json:1:", "precision", "fp8")
+    sched_case("sched_negative_strip",
+               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "strip": -1}]}',
+               "error", "sched_negative_strip.json:1:", "strip")
+    sched_case("sched_huge_number",
+               '{"version": 1, "blocks": [{"first": 0, "count": 99999999999999999999999, "mp": 1}]}',
+               "error", "sched_huge_number.json:1:", "count")
+    sched_case("sched_wrong_node",
+               '{"version": 1, "blocks": [{"first": 0, "count": 5, "first_node": "no_such_conv", "mp": 1}]}',
+               "error", "sched_wrong_node.json", "no_such_conv")
+    sched_case("sched_bad_utf8", b'{"version": 1, "model": "\xff\xfe", "blocks": []}',
+               "nocrash")
+    sched_case("sched_deep_nesting", "[" * 100000 + "]" * 100000, "error",
+               "sched_deep_nesting.json:1:")
+    save_command(outdir, "sched_missing_file",
+                 ["run", "@DIR@/ok_fuzz_base.onnx", "--schedule", "@DIR@/no_such_schedule.json",
+                  "--output", "@OUT@/y.pb"], "error", "no_such_schedule.json")
+    save_command(outdir, "sched_and_strategy",
+                 ["run", "@DIR@/ok_fuzz_base.onnx", "--schedule", "@DIR@/sched_syntax.json",
+                  "--strategy", "fixed-mp", "--output", "@OUT@/y.pb"], "error", "--schedule",
+                 "--strategy")
+
+    # --- commands that write: on an error nothing is left in @OUT@ ----------------------
+    save_command(outdir, "zoo_unknown_name", ["zoo", "resnet1000", "-o", "@OUT@/m.onnx"],
+                 "error", "resnet1000")
+    save_command(outdir, "zoo_output_is_folder", ["zoo", "alexnet", "-o", "@DIR@/sub"],
+                 "error", "sub")
+    save_command(outdir, "zoo_output_in_missing_folder",
+                 ["zoo", "alexnet", "-o", "@OUT@/no/such/folder/m.onnx"], "error", "m.onnx")
+    save_command(outdir, "run_output_is_folder",
+                 ["run", "@DIR@/ok_fuzz_base.onnx", "--output", "@DIR@/sub"], "error", "sub")
+    save_command(outdir, "run_bad_input_file",
+                 ["run", "@DIR@/ok_fuzz_base.onnx", "--input", "@DIR@/text_file.onnx",
+                  "--output", "@OUT@/y.pb"], "error", "text_file.onnx", "TensorProto")
+    save_command(outdir, "run_too_many_outputs",
+                 ["run", "@DIR@/ok_fuzz_base.onnx", "--output", "@OUT@/y.pb",
+                  "--output", "@OUT@/y2.pb"], "error", "outputs")
 
 
 if __name__ == "__main__":

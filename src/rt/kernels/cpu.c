@@ -5,11 +5,12 @@
 #include "rt/kernels/fast.h"
 
 static const pz_fast_kernels SCALAR = {
-    .isa = PZ_ISA_REF, .name = "scalar",
+    .isa = PZ_ISA_SCALAR, .name = "scalar",
     .conv2d = pz_f32_conv2d_nchw16c__scalar,
     .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__scalar,
     .gemm = pz_f32_gemm_packed__scalar,
     .gemv = pz_f32_gemv_packed__scalar,
+    .pool2d = pz_f32_pool2d_nchw16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -19,6 +20,7 @@ static const pz_fast_kernels AVX2 = {
     .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__avx2,
     .gemm = pz_f32_gemm_packed__avx2,
     .gemv = pz_f32_gemv_packed__avx2,
+    .pool2d = pz_f32_pool2d_nchw16c__avx2,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -27,6 +29,7 @@ static const pz_fast_kernels AVX512 = {
     .dwconv3x3 = pz_f32_dwconv3x3_nchw16c__avx512,
     .gemm = pz_f32_gemm_packed__avx512,
     .gemv = pz_f32_gemv_packed__avx512,
+    .pool2d = pz_f32_pool2d_nchw16c__avx512,
 };
 #endif
 

@@ -168,6 +168,49 @@ void pz_f32_gemv_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
 void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth);
 
+/* Element-wise layers on NCHW16c (eltwise16c.c): N images of C channels and
+ * hw pixels; split over 16-float vectors (BatchNorm: over (image, block)
+ * planes). Each element is computed as the reference computes it; the lanes
+ * of channels >= C are written as zeros. Binary: A, B and Y of one shape. */
+void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                                  const float *restrict x, float *restrict y, int ith, int nth);
+void pz_f32_binary_nchw16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                                   const float *restrict a, const float *restrict b,
+                                   float *restrict y, int ith, int nth);
+void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
+                                      const float *restrict x, const float *restrict scale,
+                                      const float *restrict bias, const float *restrict mean,
+                                      const float *restrict var, float *restrict y, int ith,
+                                      int nth);
+
+/* 2-D max or average pooling on NCHW16c (pool16c*.c): windows clipped to the
+ * input, pads on all four sides, strides, dilations; global pooling is the
+ * window of the whole input. Output sizes are given (floor or ceil mode).
+ * Max: the largest tap (-inf for a window with none); average: the float sum
+ * of the taps in row-major order divided by the count (of taps inside the
+ * input, or with count_include_pad inside the padded input). The three ISAs
+ * give the same bits. Lanes of channels >= C are written as zeros. Split
+ * over output rows (image, block, oh). */
+typedef struct {
+    int64_t n, c, h, w;      /* input (channels real) */
+    int64_t oh, ow;          /* output */
+    int64_t kh, kw, sh, sw, dh, dw;
+    int64_t pt, pl, pb, pr;  /* pads: top, left, bottom, right */
+    int max;                 /* 1: max, 0: average */
+    int count_include_pad;
+} pz_pool16c_desc;
+typedef void (*pz_pool16c_fn)(const pz_pool16c_desc *d, const float *restrict x,
+                              float *restrict y, int ith, int nth);
+/* 0, or -1 when it is not a 2-D pooling of rank-4 tensors. */
+int pz_pool16c_init(pz_pool16c_desc *d, const pz_pool_params *p, const int64_t *xd,
+                    const int64_t *yd);
+void pz_f32_pool2d_nchw16c__scalar(const pz_pool16c_desc *d, const float *restrict x,
+                                   float *restrict y, int ith, int nth);
+void pz_f32_pool2d_nchw16c__avx2(const pz_pool16c_desc *d, const float *restrict x,
+                                 float *restrict y, int ith, int nth);
+void pz_f32_pool2d_nchw16c__avx512(const pz_pool16c_desc *d, const float *restrict x,
+                                   float *restrict y, int ith, int nth);
+
 /* ---- dispatch (cpu.c) ---------------------------------------------------- */
 
 typedef struct {
@@ -177,10 +220,11 @@ typedef struct {
     pz_conv16c_fn dwconv3x3;
     pz_gemm_fn gemm;
     pz_gemm_fn gemv;
+    pz_pool16c_fn pool2d;
 } pz_fast_kernels;
 
-/* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF gives the scalar
- * twins). A PZ_SCALAR=1 build has only the scalar ones and returns them for
+/* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and
+ * PZ_ISA_SCALAR give the scalar twins). A PZ_SCALAR=1 build has only the scalar ones and returns them for
  * any isa. Never NULL; the table is constant. */
 const pz_fast_kernels *pz_fast_kernels_for(pz_isa isa);
 

@@ -24,10 +24,7 @@
 
 /* ---- choosing kernels (cpu.c) ------------------------------------------- */
 
-/* The best instruction set of this CPU that this build has kernels for
- * (always PZ_ISA_REF in a PZ_SCALAR=1 build), capped by the environment
- * variable PZ_ISA=ref|avx2|avx512. An op's prepare picks its kernel by it;
- * every fast kernel has its reference twin for when it says PZ_ISA_REF. */
+
 /* A sliding window's geometry with the spatial dims normalised to 3: missing
  * leading dims have size 1, kernel 1, stride 1, dilation 1, no padding. The
  * N-d reference kernels (conv, conv_transpose, pool) loop over 3 dims only. */
@@ -39,7 +36,15 @@ void pz_geom3_init(pz_geom3 *g, int nsp, const int64_t *kernel, const int64_t *s
                    const int64_t *dilation, const int64_t *pad_begin, const int64_t *pad_end,
                    const int64_t *xd, const int64_t *yd);
 
-typedef enum { PZ_ISA_REF, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
+/* The best instruction set of this CPU that this build has kernels for,
+ * capped by the environment variable PZ_ISA=ref|scalar|avx2|avx512. An op's
+ * prepare picks its kernel by it:
+ *   PZ_ISA_REF     the reference kernels only, plain NCHW everywhere;
+ *   PZ_ISA_SCALAR  the fast kernels' scalar twins (blocked layouts, packed
+ *                  weights, plain C): what a PZ_SCALAR=1 build runs;
+ *   PZ_ISA_AVX2, PZ_ISA_AVX512  the SIMD fast kernels (CPUID).
+ * Every fast kernel has its reference twin, which the tests compare with. */
+typedef enum { PZ_ISA_REF, PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
 pz_isa pz_cpu_isa(void);
 
 /* ---- helpers shared by kernels ------------------------------------------ */

@@ -1,4 +1,5 @@
 /* batchnorm.c - the BATCHNORM layer (inference): X, scale, bias, mean, var -> Y. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
@@ -19,12 +20,20 @@ static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
         if (pz_numel(pz_in(l, i)) != C)
             return pz_layer_fail(l, err, n, "%s has %lld elements, expected %lld", names[i],
                                  (long long)pz_numel(pz_in(l, i)), (long long)C);
+    if (l->in_have[0] == 16 && x->rank == 4) l->in_cblk[0] = l->out_cblk[0] = 16;
     return 0;
 }
 
 static void batchnorm_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0];
+    if (l->in_cblk[0] == 16) {
+        pz_f32_batchnorm_nchw16c__scalar(l->params, x->dims[0], x->dims[1],
+                                         x->dims[2] * x->dims[3], x->data, l->in[1]->data,
+                                         l->in[2]->data, l->in[3]->data, l->in[4]->data,
+                                         l->out[0]->data, ith, nth);
+        return;
+    }
     pz_f32_batchnorm__ref(l->params, x->rank, x->dims, x->data, l->in[1]->data, l->in[2]->data,
                           l->in[3]->data, l->in[4]->data, l->out[0]->data, ith, nth);
 }

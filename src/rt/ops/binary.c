@@ -1,7 +1,8 @@
 /* binary.c - the BINARY layer: A, B broadcast to Y's shape. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-typedef enum { BIN_F32, BIN_INT, BIN_ANY } bin_path;
+typedef enum { BIN_F32, BIN_INT, BIN_ANY, BIN_16C } bin_path;
 typedef struct {
     pz_bcast bc;
     bin_path path;
@@ -32,6 +33,14 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (same && y->dtype == PZ_F32) st->path = BIN_F32;
     else if (same && pz_dtype_is_int(y->dtype) && p->act.kind == PZ_ACT_NONE) st->path = BIN_INT;
     else st->path = BIN_ANY;
+    /* same-shaped float operands (the residual Add): blocked when either
+     * input comes blocked; the other one is converted */
+    if (st->path == BIN_F32 && y->rank == 4 && (l->in_have[0] == 16 || l->in_have[1] == 16) &&
+        !pz_layer_want_same_shape(l, NULL, 0, "A", a, y) &&
+        !pz_layer_want_same_shape(l, NULL, 0, "B", b, y)) {
+        st->path = BIN_16C;
+        l->in_cblk[0] = l->in_cblk[1] = l->out_cblk[0] = 16;
+    }
     return 0;
 }
 
@@ -40,6 +49,10 @@ static void binary_run(const pz_layer *l, int ith, int nth)
     const binary_state *st = l->state;
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     switch (st->path) {
+    case BIN_16C:
+        pz_f32_binary_nchw16c__scalar(l->params, y->dims[0], y->dims[1], y->dims[2] * y->dims[3],
+                                      a->data, b->data, y->data, ith, nth);
+        break;
     case BIN_F32:
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
         break;

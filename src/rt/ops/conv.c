@@ -1,16 +1,33 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-/* The kernel chosen at compile time. Fast kernels (AVX-512, blocked
- * layouts, packed weights) plug in here: prepare tries them first and keeps
- * what they need (packed weights) in this state; the reference is the
- * fallback that fits every shape. */
+/* The kernel chosen at compile time (prepare), fastest first:
+ *   FAST     2-D, group 1, W constant: pz_fast conv2d on NCHWxc in, NCHW16c
+ *            out, weights and bias packed here (any kernel, stride, pads);
+ *   DW       depthwise 3x3 (group == C == M): dwconv3x3 on NCHW16c;
+ *   GROUPED  2-D, 1 < group, C/G and M/G multiples of 16: conv2d once per
+ *            (image, group) on that group's run of 16-channel blocks;
+ *   REF      the reference kernel on plain NCHW (everything else, and
+ *            PZ_ISA=ref).
+ * The residual Z and the activation go into the kernel's epilogue. */
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
+typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_GROUPED } conv_path;
 typedef struct {
-    conv_fn fn;
+    conv_path path;
+    conv_fn ref;
+    pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
+    pz_conv16c_desc d;           /* GROUPED: one group of one image */
+    float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
+    int64_t groups;
+    int64_t wp_group;            /* GROUPED: floats of packed weights per group */
+    int64_t x_group, y_group;    /* GROUPED: floats of one group's blocks in X, Y */
+    int64_t x_image, y_image;    /* GROUPED: floats of one image in X, Y */
 } conv_state;
+
+static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
 {
@@ -75,22 +92,123 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
 
     conv_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
-    /* fast kernels go first, when pz_cpu_isa() allows them and the shape fits */
-    st->fn = pz_f32_conv__ref;
     l->state = st;
+    st->path = CONV_REF;
+    st->ref = pz_f32_conv__ref;
+    pz_isa isa = pz_cpu_isa();
+    /* the fast kernels need the weights (and bias) at compile, to pack them */
+    if (isa != PZ_ISA_REF && w->data && (!b || b->data) && choose_fast(l, st, isa))
+        return pz_layer_fail(l, err, n, "out of memory (packed weights)");
     return 0;
+}
+
+static float *alloc_floats(int64_t count)
+{
+    size_t bytes = ((size_t)(count > 0 ? count : 1) * sizeof(float) + 63) / 64 * 64;
+    return aligned_alloc(64, bytes);
+}
+
+/* Tries the fast paths; on success sets the path, packs, and sets the
+ * layouts the kernel reads and writes. Returns 1 only when out of memory
+ * (a shape no fast kernel takes leaves the reference path). */
+static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
+{
+    const pz_conv_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *b = pz_in(l, 2), *z = pz_in(l, 3);
+    const pz_tensor *y = pz_out(l, 0);
+    const pz_fast_kernels *k = pz_fast_kernels_for(isa);
+    const float *bias = b ? b->data : NULL;
+    pz_conv16c_desc d;
+    if (x->rank != 4 || pz_numel(y) == 0 || pz_numel(x) == 0) return 0;
+    if (pz_conv16c_init(&d, p, x->dims, y->dims) == 0) {
+        /* a blocked input is read as it is, even with few channels */
+        if (l->in_have[0] == 16) d.cblk = 16;
+        st->wp = alloc_floats(pz_conv16c_weights_size(&d));
+        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        if (!st->wp || !st->bp) return 1;
+        pz_conv16c_pack_weights(&d, w->data, st->wp);
+        pz_pack_bias16(d.m, bias, st->bp);
+        st->path = CONV_FAST;
+        st->fast = k->conv2d;
+    } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
+        st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
+        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        if (!st->wp || !st->bp) return 1;
+        pz_dw16c_pack_weights(d.c, w->data, st->wp);
+        pz_pack_bias16(d.m, bias, st->bp);
+        st->path = CONV_DW;
+        st->fast = k->dwconv3x3;
+    } else if (p->group > 1 && p->nsp == 2 && (x->dims[1] / p->group) % 16 == 0 &&
+               (y->dims[1] / p->group) % 16 == 0) {
+        /* one group of one image is a group-1 conv of C/G -> M/G channels */
+        pz_conv_params pg = *p;
+        pg.group = 1;
+        int64_t G = p->group, cg = x->dims[1] / G, mg = y->dims[1] / G;
+        int64_t xd[4] = {1, cg, x->dims[2], x->dims[3]}, yd[4] = {1, mg, y->dims[2], y->dims[3]};
+        if (pz_conv16c_init(&d, &pg, xd, yd)) return 0;
+        st->groups = G;
+        st->wp_group = pz_conv16c_weights_size(&d);
+        st->x_group = cg * x->dims[2] * x->dims[3];   /* cg/16 blocks of H*W*16 */
+        st->y_group = mg * y->dims[2] * y->dims[3];
+        st->x_image = st->x_group * G;
+        st->y_image = st->y_group * G;
+        st->wp = alloc_floats(st->wp_group * G);
+        st->bp = alloc_floats(pz_pack_bias16_size(y->dims[1]));
+        if (!st->wp || !st->bp) return 1;
+        int64_t wg = mg * cg * p->kernel[0] * p->kernel[1];   /* plain W floats per group */
+        for (int64_t g = 0; g < G; g++)
+            pz_conv16c_pack_weights(&d, (const float *)w->data + g * wg, st->wp + g * st->wp_group);
+        pz_pack_bias16(y->dims[1], bias, st->bp);
+        st->path = CONV_GROUPED;
+        st->fast = k->conv2d;
+    } else {
+        return 0;
+    }
+    st->d = d;
+    l->in_cblk[0] = st->path == CONV_FAST ? d.cblk : 16;
+    if (z) l->in_cblk[3] = 16;
+    l->out_cblk[0] = 16;
+    return 0;
+}
+
+static void conv_release(pz_layer *l)
+{
+    conv_state *st = l->state;
+    free(st->wp);
+    free(st->bp);
 }
 
 static void conv_run(const pz_layer *l, int ith, int nth)
 {
     const conv_state *st = l->state;
     const pz_tensor *b = pz_in(l, 2), *z = pz_in(l, 3);
-    st->fn(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data, l->in[1]->data,
-           b ? b->data : NULL, z ? z->data : NULL, l->out[0]->data, ith, nth);
+    const float *x = l->in[0]->data, *zd = z ? z->data : NULL;
+    float *y = l->out[0]->data;
+    switch (st->path) {
+    case CONV_FAST:
+    case CONV_DW:
+        st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
+        break;
+    case CONV_GROUPED:
+        /* each call splits its rows over the workers; calls follow each
+         * other, so every worker is in the same call at once */
+        for (int64_t i = 0; i < l->out[0]->dims[0]; i++)
+            for (int64_t g = 0; g < st->groups; g++) {
+                int64_t yo = i * st->y_image + g * st->y_group;
+                st->fast(&st->d, x + i * st->x_image + g * st->x_group,
+                         st->wp + g * st->wp_group, st->bp + g * (st->d.m), zd ? zd + yo : NULL,
+                         y + yo, ith, nth);
+            }
+        break;
+    default:
+        st->ref(l->params, l->in[0]->dims, l->out[0]->dims, x, l->in[1]->data,
+                b ? b->data : NULL, zd, y, ith, nth);
+        break;
+    }
 }
 
 const pz_rt_op pz_rt_op_conv = {
     .name = "CONV", .params_size = sizeof(pz_conv_params),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
-    .prepare = conv_prepare, .run = conv_run,
+    .prepare = conv_prepare, .run = conv_run, .release = conv_release,
 };

@@ -1,9 +1,17 @@
 /* gemm.c - the GEMM layer: A, B, C? -> Y = act(alpha * A' B' + beta * C). */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
+/* With a constant B (a FC layer's weights) and A not transposed, the fast
+ * GEMM runs on B packed here (alpha folded in); M == 1 (batch 1) takes its
+ * GEMV path, which streams the packed weights once, split over the workers
+ * by 32-column panels. Otherwise the reference. */
 typedef struct {
     int64_t M, N, K;
     int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
+    float *bp;          /* packed B, or NULL: the reference */
+    pz_gemm_fn fn;
+    pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
 static int gemm_prepare(pz_layer *l, char *err, size_t n)
@@ -42,13 +50,35 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->csm = cm == 1 ? 0 : cn;
         st->csn = cn == 1 ? 0 : 1;
     }
+    pz_isa isa = pz_cpu_isa();
+    if (isa != PZ_ISA_REF && !p->trans_a && b->data && st->M > 0 && st->N > 0) {
+        size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
+        st->bp = aligned_alloc(64, bytes ? bytes : 64);
+        if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
+        st->fn = pz_fast_kernels_for(isa)->gemm;
+        st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
+                               .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
+    }
     return 0;
+}
+
+static void gemm_release(pz_layer *l)
+{
+    gemm_state *st = l->state;
+    free(st->bp);
 }
 
 static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
+    if (st->bp) {
+        pz_gemm_desc g = st->g;
+        g.c = c ? c->data : NULL;
+        st->fn(&g, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+        return;
+    }
     pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
                      c ? c->data : NULL, st->csm, st->csn, l->out[0]->data, ith, nth);
 }
@@ -56,5 +86,5 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
 const pz_rt_op pz_rt_op_gemm = {
     .name = "GEMM", .params_size = sizeof(pz_gemm_params),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
-    .prepare = gemm_prepare, .run = gemm_run,
+    .prepare = gemm_prepare, .run = gemm_run, .release = gemm_release,
 };

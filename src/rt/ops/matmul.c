@@ -1,7 +1,18 @@
 /* matmul.c - the MATMUL layer: numpy matmul of A and B. A 1-D A is a row
  * [1, K], a 1-D B a column [K, 1]; the output's shape (from the compiler)
  * drops those dims, which does not change its elements' order. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
+
+/* float32 with a constant 2-D B (a linear layer's weights): the batch of A
+ * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
+ * runs on B packed here. Otherwise the reference. */
+typedef struct {
+    pz_matmul_shape s;
+    float *bp;          /* packed B, or NULL: the reference */
+    pz_gemm_fn fn;
+    pz_gemm_desc g;
+} matmul_state;
 
 static int matmul_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -16,9 +27,10 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (a->rank < 1 || b->rank < 1)
         return pz_layer_fail(l, err, n, "A and B must have rank >= 1");
 
-    pz_matmul_shape *s = calloc(1, sizeof *s);
-    if (!s) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = s;
+    matmul_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    pz_matmul_shape *s = &st->s;
     s->M = a->rank == 1 ? 1 : a->dims[a->rank - 2];
     s->K = a->dims[a->rank - 1];
     s->N = b->rank == 1 ? 1 : b->dims[b->rank - 1];
@@ -42,20 +54,40 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "A %s and B %s do not multiply into Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));
+    pz_isa isa = pz_cpu_isa();
+    if (isa != PZ_ISA_REF && a->dtype == PZ_F32 && b->rank == 2 && b->data && s->N > 0 &&
+        s->K > 0) {
+        int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
+        size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
+        st->bp = aligned_alloc(64, bytes);
+        if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp);
+        st->fn = pz_fast_kernels_for(isa)->gemm;
+        st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N};
+    }
     return 0;
+}
+
+static void matmul_release(pz_layer *l)
+{
+    matmul_state *st = l->state;
+    free(st->bp);
 }
 
 static void matmul_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
-    if (a->dtype == PZ_F32)
-        pz_f32_matmul__ref(l->state, a->data, b->data, y->data, ith, nth);
+    const matmul_state *st = l->state;
+    if (st->bp)
+        st->fn(&st->g, a->data, st->bp, y->data, ith, nth);
+    else if (a->dtype == PZ_F32)
+        pz_f32_matmul__ref(&st->s, a->data, b->data, y->data, ith, nth);
     else
-        pz_any_matmul__ref(l->state, a->dtype, a->data, b->data, y->data, ith, nth);
+        pz_any_matmul__ref(&st->s, a->dtype, a->data, b->data, y->data, ith, nth);
 }
 
 const pz_rt_op pz_rt_op_matmul = {
     .name = "MATMUL", .params_size = 0,
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
-    .prepare = matmul_prepare, .run = matmul_run,
+    .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
 };

@@ -1,5 +1,14 @@
 /* pool.c - the POOL layer: X -> Y, Indices? (max or average, N-d). */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
+
+/* A blocked input (NCHW16c, from a fast conv) is pooled in place of its
+ * layout by the fast kernel, which writes NCHW16c; everything else (Indices,
+ * 1-D/3-D, other types, PZ_ISA=ref) runs the reference on plain NCHW. */
+typedef struct {
+    pz_pool16c_desc d;
+    pz_pool16c_fn fn;
+} pool_state;
 
 static int pool_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -38,6 +47,17 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
             pz_layer_want_same_shape(l, err, n, "Indices", ix, y))
             return 1;
     }
+    pz_isa isa = pz_cpu_isa();
+    pz_pool16c_desc d;
+    if (l->in_have[0] == 16 && isa != PZ_ISA_REF && x->dtype == PZ_F32 && !ix &&
+        pz_pool16c_init(&d, p, x->dims, y->dims) == 0) {
+        pool_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        st->d = d;
+        st->fn = pz_fast_kernels_for(isa)->pool2d;
+        l->state = st;
+        l->in_cblk[0] = l->out_cblk[0] = 16;
+    }
     return 0;
 }
 
@@ -45,7 +65,10 @@ static void pool_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *y = l->out[0], *ix = pz_out(l, 1);
     int64_t *idx = ix ? ix->data : NULL;
-    if (x->dtype == PZ_F32)
+    const pool_state *st = l->state;
+    if (st)
+        st->fn(&st->d, x->data, y->data, ith, nth);
+    else if (x->dtype == PZ_F32)
         pz_f32_pool__ref(l->params, x->dims, y->dims, x->data, y->data, idx, ith, nth);
     else
         pz_any_pool__ref(l->params, x->dtype, x->dims, y->dims, x->data, y->data, idx, ith, nth);

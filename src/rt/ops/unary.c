@@ -1,4 +1,5 @@
 /* unary.c - the UNARY layer: element-wise activation functions. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 static int unary_prepare(pz_layer *l, char *err, size_t n)
@@ -13,13 +14,20 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
+    /* a blocked input stays blocked (same shape: not a reshape in disguise) */
+    if (l->in_have[0] == 16 && x->dtype == PZ_F32 && y->rank == 4 &&
+        !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x))
+        l->in_cblk[0] = l->out_cblk[0] = 16;
     return 0;
 }
 
 static void unary_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *y = l->out[0];
-    if (x->dtype == PZ_F32)
+    if (l->in_cblk[0] == 16)
+        pz_f32_unary_nchw16c__scalar(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3],
+                                     x->data, y->data, ith, nth);
+    else if (x->dtype == PZ_F32)
         pz_f32_unary__ref(l->params, x->data, y->data, pz_numel(x), ith, nth);
     else
         pz_any_unary__ref(l->params, x->dtype, x->data, y->data, pz_numel(x), ith, nth);

@@ -1,0 +1,31 @@
+# codegen.mk - what generated programs link: the runtime (libpzrt.a), the
+# I/O library (libpzio.a: TensorProto files, NAME.weights), their headers
+# copied into $(B)/include, and $(B)/sdk.flags (link flags the runtime was
+# built with, e.g. sanitizers). `paleozoic compile/build` finds all of them
+# beside its own binary.
+
+IO_SRCS := $(wildcard src/io/*.c)
+IO_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(IO_SRCS))
+SDK_HDRS := $(B)/include/pz_rt.h $(B)/include/pz_raw.h $(B)/include/pz_io.h
+
+# pz_io.h includes "pz_rt.h" as the installed headers sit side by side.
+$(B)/obj/io/%.o $(B)/obj/gen/%.o: CFLAGS += -Isrc/rt
+
+$(B)/libpzio.a: $(IO_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/include/%.h: src/rt/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(B)/include/pz_io.h: src/io/pz_io.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(B)/sdk.flags: Makefile mk/codegen.mk
+	@mkdir -p $(dir $@)
+	echo '$(LDSAN)' > $@
+
+all: $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags
+
+-include $(IO_OBJS:.o=.d)

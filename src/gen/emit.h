@@ -1,0 +1,53 @@
+/* emit.h - the code generator: a gen_plan (plan.h) printed as a C program.
+ *
+ *   NAME.c        the network, against the middle-layer API (pz_rt.h), in
+ *                 the form of the paper's Fig. 13: the schedule as constants
+ *                 at the top, layers constructed in order with their ONNX
+ *                 node names, then F-Blocks with their MP, compile, run.
+ *                 With `raw`, the same network against the low-level API
+ *                 (pz_raw.h), like the CNML code of Fig. 7 and 8.
+ *   NAME.h        NAME_create / NAME_run / NAME_destroy and the I/O tables
+ *   NAME.weights  every constant, 64-byte aligned, with an index (pz_io.h)
+ *   main.c        the executable's command line (the same for both forms)
+ *   Makefile      `make` builds the executable NAME against the runtime
+ */
+#ifndef PZ_GEN_EMIT_H
+#define PZ_GEN_EMIT_H
+
+#include "plan.h"
+#include "text.h"
+
+#define PZ_GEN_VERSION "0.1.0"
+
+typedef struct {
+    const char *name;            /* C identifier, the prefix of every symbol */
+    const char *model_path;
+    const char *command;         /* the command line, quoted in the header comment */
+    int threads;                 /* default worker threads of the executable */
+    int raw;                     /* --emit raw */
+    const char *sdk;             /* build dir: include/, libpzrt.a, libpzio.a */
+    const char *ldextra;         /* extra link flags the runtime needs (sanitizers) */
+} gen_opts;
+
+/* Id of the weights file of p: an FNV-1a hash of its index. */
+uint64_t gen_weights_id(const gen_plan *p);
+/* Writes NAME.weights (temporary name, renamed). */
+pz_status gen_write_weights(const gen_plan *p, const char *path, pz_err *err);
+
+void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o);
+void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o);
+void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o);
+void gen_emit_main(gen_text *t, const gen_opts *o);
+void gen_emit_makefile(gen_text *t, const gen_opts *o);
+/* The compile-and-link command for DIR's sources (used by the Makefile text
+ * and by `paleozoic build`): CC and CFLAGS are inserted as given. */
+void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
+                    const char *dir, const char *exe);
+
+/* Shared pieces (emit_common.c). */
+void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const char *what);
+void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o);
+/* "NAME" upper-cased for macros. */
+void gen_upper(char *dst, size_t n, const char *name);
+
+#endif

@@ -1,0 +1,175 @@
+/* emit_c.c - NAME.c against the middle-layer API (pz_rt.h), the form of the
+ * paper's Fig. 13: schedule constants, layers in order, F-Blocks with MP,
+ * compile, run. It prints the calls net_build.c makes, from the same plan. */
+#include <string.h>
+
+#include "emit.h"
+
+static void ids(gen_text *t, const char *macro, const int *v, int n)
+{
+    gt_printf(t, "%s(", macro);
+    for (int i = 0; i < n; i++) {
+        if (i) gt_puts(t, ", ");
+        if (v[i] < 0) gt_puts(t, "-1");
+        else gt_printf(t, "t[%d]", v[i]);
+    }
+    gt_puts(t, ")");
+}
+
+/* `static const TYPE NAME[N] = {v0, v1, ...};` wrapped at about 100 columns. */
+static void int_table(gen_text *t, const char *type, const char *name, const char *size,
+                      const gen_plan *p, int which)
+{
+    gt_printf(t, "static const %s %s[%s] = {", type, name, size);
+    int width = (int)(strlen(type) + strlen(name) + strlen(size)) + 24;
+    for (int b = 0; b < p->n_b; b++) {
+        const gen_block *x = &p->b[b];
+        int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
+        width += snprintf(NULL, 0, "%d", v) + 2;
+    }
+    if (width <= 100) {   /* all on one line */
+        for (int b = 0; b < p->n_b; b++) {
+            const gen_block *x = &p->b[b];
+            int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
+            gt_printf(t, "%s%d", b ? ", " : "", v);
+        }
+        gt_puts(t, p->n_b ? "};\n" : "0};\n");
+        return;
+    }
+    int col = 100;
+    for (int b = 0; b < p->n_b; b++) {
+        const gen_block *x = &p->b[b];
+        int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
+        if (col > 92) gt_puts(t, b ? ",\n    " : "\n    "), col = 4;
+        else gt_puts(t, ", "), col += 2;
+        char s[16];
+        col += snprintf(s, sizeof s, "%d", v);
+        gt_puts(t, s);
+    }
+    gt_puts(t, p->n_b ? "\n};\n" : "0};\n");
+}
+
+static void tensor_decl(gen_text *t, const gen_tensor *x, int id, const char *fn)
+{
+    gt_printf(t, "    t[%d] = %s(net, ", id, fn);
+    gt_cstr(t, x->name);
+    gt_printf(t, ", %s, %d, ", gen_dtype_macro(x->dtype), x->rank);
+    if (x->rank) {
+        gt_puts(t, "DIMS(");
+        gt_dims(t, x->dims, x->rank);
+        gt_puts(t, "));\n");
+    } else {
+        gt_puts(t, "NULL);\n");
+    }
+}
+
+void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
+{
+    const char *n = o->name;
+    char N[256];
+    gen_upper(N, sizeof N, n);
+    gen_emit_banner(t, p, o,
+        " * The network is built through the runtime's middle-layer API (pz_rt.h): layers are\n"
+        " * constructed in order, each named after its ONNX node; the F-Blocks of the schedule\n"
+        " * below fuse them and give each its cores (MP); then the net is compiled (one arena\n"
+        " * planned by liveness, kernels chosen, weights packed) and run. Edit the schedule and\n"
+        " * rebuild with `make`.");
+    gt_printf(t, "#include <stdlib.h>\n\n#include \"%s.h\"\n\n", n);
+
+    gt_puts(t, "/* ---- 0. the schedule ------------------------------------------------------\n"
+               " * F-Block b fuses the next BLOCK_LAYERS[b] layers and runs them on BLOCK_MP[b]\n"
+               " * cores; the counts must add up to the layers below. BLOCK_SPLIT is its load\n"
+               " * balance (0 auto, 1 spatial bands, 2 channels), BLOCK_STRIP the rows of its\n"
+               " * last layer per tile of depth-first execution (0 auto). */\n");
+    gt_printf(t, "#define %s_PRECISION PZ_F32   /* fp32: the runtime has no bf16/int8 kernels yet */\n"
+                 "typedef char %s_only_fp32[%s_PRECISION == PZ_F32 ? 1 : -1];\n", N, n, N);
+    gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
+    gt_printf(t, "#define %s_N_BLOCKS %d\n", N, p->n_b);
+    char size[300];
+    snprintf(size, sizeof size, "%s_N_BLOCKS", N);
+    int_table(t, "int", "BLOCK_LAYERS", size, p, 0);
+    int_table(t, "int", "BLOCK_MP", size, p, 1);
+    int_table(t, "int", "BLOCK_SPLIT", size, p, 2);
+    int_table(t, "int", "BLOCK_STRIP", size, p, 3);
+    gt_printf(t, "\n#define %s_WEIGHTS_ID 0x%016llxull   /* %s.weights written with this program */\n",
+              N, (unsigned long long)gen_weights_id(p), n);
+    gt_printf(t, "#define %s_N_TENSORS %d\n\n", N, p->n_t ? p->n_t : 1);
+    gen_emit_io_tables(t, p, o);
+
+    gt_printf(t, "\n/* The instance: %s.weights mapped (the constants live there), and the net. */\n"
+                 "struct %s { pz_weights *weights; pz_net *net; };\n\n", n, n);
+    gt_puts(t, "/* Shorthands for the calls below: a shape, and the tensor ids a layer reads and writes. */\n"
+               "#define DIMS(...) (const int64_t[]){__VA_ARGS__}\n"
+               "#define IN(...) (const int[]){__VA_ARGS__}\n"
+               "#define OUT(...) (const int[]){__VA_ARGS__}\n"
+               "#define LAYER(name, KIND, type, in, out, ...) pz_net_layer(net, name, PZ_OP_##KIND, &(type){__VA_ARGS__}, sizeof(type), in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n"
+               "#define LAYER0(name, KIND, in, out) pz_net_layer(net, name, PZ_OP_##KIND, NULL, 0, in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n\n");
+
+    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, char *err, size_t errsize)\n{\n", n, n);
+    gt_printf(t, "    %s *ctx = calloc(1, sizeof *ctx);\n"
+                 "    pz_net *net = ctx ? ctx->net = pz_net_new(", n);
+    gt_cstr(t, p->m->g->name ? p->m->g->name : n);
+    gt_printf(t, ") : NULL;\n"
+                 "    int t[%s_N_TENSORS];\n"
+                 "    snprintf(err, errsize, \"out of memory\");\n"
+                 "    if (!net) goto fail;\n\n", N);
+    gt_printf(t, "    /* ---- 1. tensors: the inputs, then the constants of %s.weights (mapped) ---- */\n", n);
+    for (int i = 0; i < p->n_inputs; i++) tensor_decl(t, &p->t[i], i, "pz_net_input");
+    gt_printf(t, "    ctx->weights = pz_weights_open(weights_path ? weights_path : \"%s.weights\", %s_WEIGHTS_ID, err, errsize);\n"
+                 "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n\n",
+              n, N, p->n_inputs);
+    gt_puts(t, "    /* ---- 2. layers, constructed and configured in order (ONNX node names) ---- */\n");
+    int next = p->n_inputs + p->n_consts, block = 0, block_end = p->n_b ? p->b[0].count : 0;
+    for (int li = 0; li < p->n_l; li++) {
+        const gen_layer *l = &p->l[li];
+        const op_lowered *low = &l->low;
+        while (block < p->n_b && li >= block_end) {
+            block++;
+            if (block < p->n_b) block_end += p->b[block].count;
+        }
+        gt_printf(t, "    /* layer %d: ", li);
+        gt_comment(t, l->op_type);
+        if (li < p->n_model_layers && block < p->n_b) gt_printf(t, ", F-Block %d", block);
+        else gt_puts(t, ", a copy of a graph output that no layer writes");
+        gt_puts(t, " */\n");
+        for (int k = 0; k < low->n_out; k++)
+            for (; next <= low->out[k]; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");
+        for (int k = 0; k < low->n_in; k++)
+            for (; next <= low->in[k]; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");
+        const char *type = gen_params_type(low->kind);
+        gt_printf(t, "    %s(", type && low->params_size ? "LAYER" : "LAYER0");
+        gt_cstr(t, l->name);
+        gt_printf(t, ", %s, ", pz_op_name(low->kind));
+        if (type && low->params_size) gt_printf(t, "%s, ", type);
+        ids(t, "IN", low->in, low->n_in);
+        gt_puts(t, ", ");
+        ids(t, "OUT", low->out, low->n_out);
+        if (type && low->params_size) {
+            gt_puts(t, ", ");
+            gen_params_fields(t, low);
+        }
+        gt_puts(t, ");\n");
+    }
+    for (int i = 0; i < p->n_outputs; i++) gt_printf(t, "    pz_net_output(net, t[%d]);\n", p->outputs[i]);
+
+    gt_printf(t, "\n    /* ---- 3. F-Blocks: fusion and MP, from the schedule at the top ---- */\n"
+                 "    for (int b = 0, first = 0; b < %s_N_BLOCKS; first += BLOCK_LAYERS[b++]) {\n"
+                 "        pz_net_block(net, first, BLOCK_LAYERS[b], BLOCK_MP[b]);\n"
+                 "        pz_net_block_knobs(net, first, (pz_split_mode)BLOCK_SPLIT[b], BLOCK_STRIP[b]);\n"
+                 "    }\n\n", N);
+    gt_printf(t, "    /* ---- 4. compile: arena by liveness, kernels, packed weights, workers ---- */\n"
+                 "    if (pz_net_compile(net, threads > 0 ? threads : %s_THREADS, err, errsize) == 0) return ctx;\n"
+                 "fail:\n"
+                 "    %s_destroy(ctx);\n"
+                 "    return NULL;\n"
+                 "}\n\n", N, n);
+    gt_printf(t, "/* ---- 5. run: inputs and outputs in the order of %s.h; no allocation ---- */\n"
+                 "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs)\n{\n"
+                 "    pz_net_run(ctx->net, inputs, outputs);\n}\n\n", n, n, n);
+    gt_printf(t, "void %s_destroy(%s *ctx)\n{\n"
+                 "    if (!ctx) return;\n"
+                 "    pz_net_free(ctx->net);   /* before the weights it borrows */\n"
+                 "    pz_weights_close(ctx->weights);\n"
+                 "    free(ctx);\n}\n\n", n, n);
+    gt_printf(t, "pz_net *%s_net(%s *ctx)\n{\n    return ctx->net;\n}\n", n, n);
+}

@@ -1,0 +1,67 @@
+/* plan.h - the one walk over a lowered model that both back-ends follow.
+ *
+ * gen_plan_make() lowers every layer of an ir_model to its runtime operator
+ * and numbers the tensors exactly as the runtime will: inputs first, then
+ * every constant (in order of first use; these are the entries of
+ * NAME.weights), then, layer by layer, the tensors each layer writes. Then
+ * the F-Blocks of the schedule, then a copy layer for each graph output that
+ * no layer writes.
+ *
+ * net_build.c turns a plan into pz_net calls in-process (`paleozoic run`);
+ * emit_c.c / emit_raw.c print the same calls as C text. Because both read the
+ * same plan, the generated program and `run` build the same net, and their
+ * outputs are bitwise equal.
+ */
+#ifndef PZ_GEN_PLAN_H
+#define PZ_GEN_PLAN_H
+
+#include "../ir/model.h"
+#include "../ops/op.h"
+
+typedef enum { GEN_INPUT, GEN_CONST, GEN_VALUE } gen_tensor_kind;
+
+typedef struct {
+    gen_tensor_kind kind;
+    const char *name;            /* the ONNX value name (borrowed or in plan->names) */
+    int dtype, rank;
+    int64_t dims[PZ_MAX_RANK];
+    const void *data;            /* GEN_CONST: the bytes (borrowed from the graph) */
+    size_t nbytes;               /* bytes of the tensor */
+} gen_tensor;
+
+typedef struct {
+    const char *name;            /* the ONNX node name ("<output>:copy" for output copies) */
+    const char *op_type;         /* the ONNX op_type ("Identity" for output copies) */
+    op_lowered low;              /* kind and params; in/out hold plan tensor ids (-1: omitted) */
+} gen_layer;
+
+typedef struct {
+    int first, count, mp;        /* layers [first, first + count) on mp cores */
+    int split, strip;            /* pz_split_mode and strip rows (0 = auto) */
+    ir_precision precision;
+} gen_block;
+
+typedef struct {
+    const ir_model *m;
+    gen_tensor *t;               /* tensor id = index = the runtime's id */
+    int n_t;
+    int n_inputs, n_consts;      /* ids [0, n_inputs) inputs, then n_consts constants */
+    gen_layer *l;
+    int n_l;
+    int n_model_layers;          /* layers of the model; the rest are output copies */
+    gen_block *b;
+    int n_b;
+    int *outputs;                /* tensor ids, in graph output order */
+    int n_outputs;
+    char **names;                /* strings the plan owns */
+    int n_names;
+} gen_plan;
+
+pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err);
+void gen_plan_free(gen_plan *p);
+
+/* The params struct name of a runtime op kind ("pz_conv_params"), NULL for
+ * kinds without params. */
+const char *gen_params_type(pz_op_kind kind);
+
+#endif

@@ -1,0 +1,105 @@
+/* pz_io.h - what a generated program needs besides the runtime: tensors in
+ * onnx.TensorProto files (.pb, the format of the ONNX test data) and the
+ * NAME.weights file that `paleozoic compile` writes.
+ *
+ * It does not depend on the compiler (no protobuf-c, no ONNX schema): the
+ * few TensorProto fields a tensor file uses are decoded by hand. Built into
+ * libpzio.a, which executables link next to libpzrt.a.
+ *
+ *   pz_io_tensor x;
+ *   char err[256];
+ *   if (pz_io_read_tensor("input_0.pb", &x, err, sizeof err)) { puts(err); ... }
+ *   ... x.dtype, x.rank, x.dims, x.data (64-byte aligned, owned by x) ...
+ *   pz_io_write_tensor("output_0.pb", "y", x.dtype, x.rank, x.dims, x.data, err, sizeof err);
+ *   pz_io_tensor_free(&x);
+ *
+ *   pz_weights *w = pz_weights_open("resnet18.weights", RESNET18_WEIGHTS_ID, err, sizeof err);
+ *   pz_weight e;
+ *   pz_weights_get(w, 0, &e);     // e.name, e.dtype, e.rank, e.dims, e.data (mapped)
+ *   pz_weights_close(w);          // after the net that borrows e.data is freed
+ *
+ * Functions that can fail return 0 on success, non-zero with a sentence in
+ * err (naming the file) otherwise.
+ */
+#ifndef PZ_IO_H
+#define PZ_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pz_rt.h"
+
+/* ---- TensorProto files -------------------------------------------------- */
+
+typedef struct {
+    char *name;                  /* TensorProto.name, "" when absent (owned) */
+    int dtype;                   /* pz_dtype (= TensorProto.DataType) */
+    int rank;
+    int64_t dims[PZ_MAX_RANK];
+    void *data;                  /* packed little-endian elements, 64-byte aligned (owned) */
+    size_t nbytes;
+} pz_io_tensor;
+
+/* Reads a serialized TensorProto: raw_data, or the typed fields (float_data,
+ * int32_data, int64_data, double_data, uint64_data). */
+int pz_io_read_tensor(const char *path, pz_io_tensor *t, char *err, size_t errsize);
+/* Writes dims, data_type, name and raw_data, atomically (a temporary file
+ * renamed over path: on failure nothing is left at path). */
+int pz_io_write_tensor(const char *path, const char *name, int dtype, int rank,
+                       const int64_t *dims, const void *data, char *err, size_t errsize);
+void pz_io_tensor_free(pz_io_tensor *t);
+
+/* ---- NAME.weights ---------------------------------------------------------
+ * Layout (little-endian):
+ *   header, 64 bytes: "PZWEIGHT", u32 version (1), u32 count, u64 id,
+ *                     u64 index_offset, u64 index_bytes, u64 file_bytes, 16 zero bytes
+ *   data:   each constant's bytes at a 64-byte aligned offset
+ *   index:  count entries: u64 offset, u64 nbytes, i32 dtype, i32 rank,
+ *           i64 dims[8], u32 name_len, name bytes, zero padding to 8 bytes
+ * id is an FNV-1a hash of the index (names, types, shapes, sizes): the
+ * generated program names the id it was compiled with, so a weights file of
+ * another model (or another batch size) is refused at create. */
+
+#define PZ_WEIGHTS_MAGIC "PZWEIGHT"
+#define PZ_WEIGHTS_VERSION 1u
+#define PZ_WEIGHTS_ALIGN 64u
+#define PZ_WEIGHTS_HEADER 64u
+
+typedef struct pz_weights pz_weights;
+
+typedef struct {
+    const char *name;
+    int dtype;
+    int rank;
+    const int64_t *dims;
+    const void *data;            /* in the mapping: valid until pz_weights_close */
+    size_t nbytes;
+} pz_weight;
+
+/* Maps the file read-only and checks its structure and its id (id 0: any). */
+pz_weights *pz_weights_open(const char *path, uint64_t id, char *err, size_t errsize);
+int pz_weights_count(const pz_weights *w);
+/* Entry i; returns non-zero if i is out of range. */
+int pz_weights_get(const pz_weights *w, int i, pz_weight *out);
+/* The data of entry i (NULL if out of range). */
+const void *pz_weights_data(const pz_weights *w, int i);
+void pz_weights_close(pz_weights *w);
+/* Declares every entry, in order, as a constant tensor of net (the
+ * middle layer's weight binding): ids[i] gets entry i's tensor id. Returns 0,
+ * or -1 with a message in err if the runtime refused one. */
+int pz_weights_declare(const pz_weights *w, pz_net *net, int *ids, char *err, size_t errsize);
+
+/* FNV-1a 64-bit, continued from h (start with PZ_FNV_START). Inline: the
+ * compiler, which writes the file, does not link this library. */
+#define PZ_FNV_START 0xcbf29ce484222325ull
+static inline uint64_t pz_fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+#endif

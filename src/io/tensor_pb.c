@@ -1,0 +1,380 @@
+/* tensor_pb.c - onnx.TensorProto files, read and written by hand.
+ *
+ * The wire format: a message is a sequence of (key, value) pairs, key =
+ * field_number << 3 | wire_type; wire type 0 is a varint, 1 a 64-bit word,
+ * 2 a length-delimited byte run (strings, bytes, packed repeated scalars),
+ * 5 a 32-bit word. The TensorProto fields used here (onnx.proto):
+ *   1 dims (int64, repeated)   2 data_type (int32)    4 float_data (packed)
+ *   5 int32_data (packed)      7 int64_data (packed)  8 name (string)
+ *   9 raw_data (bytes)        10 double_data (packed) 11 uint64_data (packed)
+ *  14 data_location (EXTERNAL = 1 is refused)
+ */
+#include "pz_io.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+    if (err && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, n, fmt, ap);
+        va_end(ap);
+    }
+    return 1;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+typedef struct {
+    const uint8_t *p, *end;
+    int bad;
+} cursor;
+
+static uint64_t get_varint(cursor *c)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (c->p >= c->end) break;
+        uint8_t b = *c->p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) return v;
+    }
+    c->bad = 1;
+    return 0;
+}
+
+static uint64_t get_fixed(cursor *c, int bytes)
+{
+    if (c->end - c->p < bytes) {
+        c->bad = 1;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)c->p[i] << (8 * i);
+    c->p += bytes;
+    return v;
+}
+
+/* A growable array of 64-bit values: every typed field is gathered here as
+ * raw bits (floats as their 32-bit pattern, doubles as 64-bit) and converted
+ * once the element type is known. */
+typedef struct {
+    uint64_t *v;
+    size_t n, cap;
+    int field;          /* which typed field filled it (0: none) */
+} values;
+
+static int push(values *a, uint64_t x)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        uint64_t *v = realloc(a->v, cap * sizeof *v);
+        if (!v) return 1;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* One value of a repeated scalar field, or a packed run of them. kind: 0
+ * varint, 4 fixed32, 8 fixed64. */
+static int read_repeated(cursor *c, int wt, int kind, values *a)
+{
+    if (wt == 2) {
+        uint64_t len = get_varint(c);
+        if (c->bad || len > (uint64_t)(c->end - c->p)) return c->bad = 1, 0;
+        cursor sub = {c->p, c->p + len, 0};
+        c->p += len;
+        while (sub.p < sub.end && !sub.bad)
+            if (push(a, kind ? get_fixed(&sub, kind) : get_varint(&sub))) return 1;
+        c->bad |= sub.bad;
+        return 0;
+    }
+    int want = kind == 0 ? 0 : kind == 4 ? 5 : 1;
+    if (wt != want) return c->bad = 1, 0;
+    uint64_t x = kind ? get_fixed(c, kind) : get_varint(c);
+    return c->bad ? 0 : push(a, x);
+}
+
+static int skip_field(cursor *c, int wt)
+{
+    switch (wt) {
+    case 0: get_varint(c); break;
+    case 1: get_fixed(c, 8); break;
+    case 5: get_fixed(c, 4); break;
+    case 2: {
+        uint64_t len = get_varint(c);
+        if (len > (uint64_t)(c->end - c->p)) c->bad = 1;
+        else c->p += len;
+        break;
+    }
+    default: c->bad = 1;
+    }
+    return c->bad;
+}
+
+static void *alloc64(size_t nbytes)
+{
+    size_t n = (nbytes + 63) / 64 * 64;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n ? n : 64)) return NULL;
+    memset(p, 0, n ? n : 64);
+    return p;
+}
+
+/* Converts the typed values into packed elements of dtype. */
+static int convert(const values *a, int dtype, void *dst, size_t numel, const char *path,
+                   char *err, size_t n)
+{
+    int want;
+    switch (dtype) {
+    case PZ_F32: want = 4; break;
+    case PZ_F64: want = 10; break;
+    case PZ_I64: want = 7; break;
+    case PZ_U32: case PZ_U64: want = 11; break;
+    default: want = 5;   /* int32_data holds every smaller type, f16 and bf16 as bits */
+    }
+    if (a->n && a->field != want)
+        return fail(err, n, "%s: %s tensor stored in TensorProto field %d, expected field %d", path,
+                    pz_dtype_name(dtype), a->field, want);
+    if (a->n != numel)
+        return fail(err, n, "%s: %zu values for a %s tensor of %zu elements", path, a->n,
+                    pz_dtype_name(dtype), numel);
+    size_t es = pz_dtype_size(dtype);
+    for (size_t i = 0; i < numel; i++) {
+        uint64_t x = a->v[i];
+        memcpy((char *)dst + i * es, &x, es);   /* little-endian: the low bytes */
+    }
+    return 0;
+}
+
+void pz_io_tensor_free(pz_io_tensor *t)
+{
+    free(t->name);
+    free(t->data);
+    memset(t, 0, sizeof *t);
+}
+
+static int parse(const uint8_t *buf, size_t len, pz_io_tensor *t, const char *path, char *err,
+                 size_t n)
+{
+    cursor c = {buf, buf + len, 0};
+    values typed = {0}, dims = {0};
+    const uint8_t *raw = NULL;
+    size_t raw_len = 0;
+    int dtype = 0, have_raw = 0, rc = 1;
+    while (c.p < c.end && !c.bad) {
+        uint64_t key = get_varint(&c);
+        int field = (int)(key >> 3), wt = (int)(key & 7);
+        if (c.bad) break;
+        int oom = 0;
+        switch (field) {
+        case 1: oom = read_repeated(&c, wt, 0, &dims); break;
+        case 2:
+            if (wt != 0) c.bad = 1;
+            else dtype = (int)get_varint(&c);
+            break;
+        case 4: case 5: case 7: case 10: case 11:
+            if (typed.field && typed.field != field) {
+                fail(err, n, "%s: values in two typed fields (%d and %d)", path, typed.field, field);
+                goto out;
+            }
+            typed.field = field;
+            oom = read_repeated(&c, wt, field == 4 ? 4 : field == 10 ? 8 : 0, &typed);
+            break;
+        case 8: case 9: {
+            uint64_t l = wt == 2 ? get_varint(&c) : 0;
+            if (wt != 2 || c.bad || l > (uint64_t)(c.end - c.p)) {
+                c.bad = 1;
+                break;
+            }
+            if (field == 8) {
+                free(t->name);
+                t->name = malloc(l + 1);
+                if (!t->name) oom = 1;
+                else {
+                    memcpy(t->name, c.p, l);
+                    t->name[l] = 0;
+                }
+            } else {
+                raw = c.p;
+                raw_len = l;
+                have_raw = 1;
+            }
+            c.p += l;
+            break;
+        }
+        case 14:
+            if (wt == 0 && get_varint(&c) == 1) {
+                fail(err, n, "%s: the tensor's data is external (data_location EXTERNAL): not supported", path);
+                goto out;
+            }
+            break;
+        default: skip_field(&c, wt);
+        }
+        if (oom) {
+            fail(err, n, "%s: out of memory", path);
+            goto out;
+        }
+    }
+    if (c.bad) {
+        fail(err, n, "%s: not a serialized onnx.TensorProto (malformed protobuf)", path);
+        goto out;
+    }
+    if (pz_dtype_size(dtype) == 0) {
+        fail(err, n, "%s: element type %d is not supported", path, dtype);
+        goto out;
+    }
+    if (dims.n > PZ_MAX_RANK) {
+        fail(err, n, "%s: rank %zu, at most %d supported", path, dims.n, PZ_MAX_RANK);
+        goto out;
+    }
+    size_t numel = 1, es = pz_dtype_size(dtype);
+    for (size_t i = 0; i < dims.n; i++) {
+        int64_t d = (int64_t)dims.v[i];
+        if (d < 0 || (d && numel > (SIZE_MAX / es) / (uint64_t)d)) {
+            fail(err, n, "%s: dim %zu is %lld", path, i, (long long)d);
+            goto out;
+        }
+        numel *= (size_t)d;
+        t->dims[i] = d;
+    }
+    t->dtype = dtype;
+    t->rank = (int)dims.n;
+    t->nbytes = numel * es;
+    t->data = alloc64(t->nbytes);
+    if (!t->data) {
+        fail(err, n, "%s: out of memory for %zu bytes", path, t->nbytes);
+        goto out;
+    }
+    if (have_raw) {
+        if (typed.n) {
+            fail(err, n, "%s: both raw_data and typed values", path);
+            goto out;
+        }
+        if (raw_len != t->nbytes) {
+            fail(err, n, "%s: raw_data has %zu bytes, a %s tensor of %zu elements needs %zu", path,
+                 raw_len, pz_dtype_name(dtype), numel, t->nbytes);
+            goto out;
+        }
+        memcpy(t->data, raw, raw_len);
+    } else if (convert(&typed, dtype, t->data, numel, path, err, n)) {
+        goto out;
+    }
+    if (!t->name) t->name = calloc(1, 1);
+    rc = t->name ? 0 : fail(err, n, "%s: out of memory", path);
+out:
+    free(typed.v);
+    free(dims.v);
+    return rc;
+}
+
+int pz_io_read_tensor(const char *path, pz_io_tensor *t, char *err, size_t n)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(err, n, "%s: %s", path, strerror(errno));
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return fail(err, n, "%s: out of memory", path);
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int ioerr = ferror(f);
+    fclose(f);
+    int rc = ioerr ? fail(err, n, "%s: read error", path) : parse(buf, len, t, path, err, n);
+    free(buf);
+    if (rc) pz_io_tensor_free(t);
+    return rc;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+static void put_varint(FILE *f, uint64_t v)
+{
+    while (v >= 0x80) {
+        fputc((int)(v & 0x7f) | 0x80, f);
+        v >>= 7;
+    }
+    fputc((int)v, f);
+}
+
+int pz_io_write_tensor(const char *path, const char *name, int dtype, int rank,
+                       const int64_t *dims, const void *data, char *err, size_t n)
+{
+    size_t es = pz_dtype_size(dtype);
+    if (!es) return fail(err, n, "%s: element type %d is not supported", path, dtype);
+    if (rank < 0 || rank > PZ_MAX_RANK) return fail(err, n, "%s: rank %d", path, rank);
+    size_t numel = 1;
+    for (int i = 0; i < rank; i++) numel *= (size_t)dims[i];
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp) return fail(err, n, "%s: out of memory", path);
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fail(err, n, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        free(tmp);
+        return 1;
+    }
+    mode_t mask = umask(0);   /* mkstemp makes 0600: give the file the usual mode */
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) ? NULL : fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return fail(err, n, "%s: %s", path, strerror(errno));
+    }
+    if (rank) {   /* 1: dims, packed */
+        size_t plen = 0;
+        for (int i = 0; i < rank; i++)
+            for (uint64_t v = (uint64_t)dims[i];; v >>= 7) {
+                plen++;
+                if (v < 0x80) break;
+            }
+        put_varint(f, 1 << 3 | 2);
+        put_varint(f, plen);
+        for (int i = 0; i < rank; i++) put_varint(f, (uint64_t)dims[i]);
+    }
+    put_varint(f, 2 << 3 | 0);   /* 2: data_type */
+    put_varint(f, (uint64_t)dtype);
+    if (name && *name) {          /* 8: name */
+        put_varint(f, 8 << 3 | 2);
+        put_varint(f, strlen(name));
+        fputs(name, f);
+    }
+    put_varint(f, 9 << 3 | 2);   /* 9: raw_data */
+    put_varint(f, numel * es);
+    fwrite(data, 1, numel * es, f);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        fail(err, n, "%s: write failed: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return 1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,510 @@
+/* characterize.c - the micro-benchmark study of this machine (DLFusion II.B,
+ * III.B, IV.A on the CPU): synthesized conv and FC layers swept over
+ * operation count, channels, kernel size, feature-map size and MP; chains
+ * of 16 identical convolutions fused in blocks of 1 to 16 (Fig. 5b, 7b, 7c).
+ * From the timings:
+ *   - OpCount_critical: the operation count from which one core reaches its
+ *     plateau (single-core conv GFLOP/s binned by half decades of op count:
+ *     the first bin whose median is at least 85% of the best bin's);
+ *   - the MP model of Eq. 5, log2 MP = alpha*log2 C + beta*log2 ops + gamma,
+ *     fitted by least squares to the fastest MP of each conv layer;
+ *   - the influence of each feature on single-core performance by PCA over
+ *     the standardized features and the GFLOP/s: feature j's influence is
+ *     sum_k lambda_k |v_jk| |v_perf,k| (the variance the GFLOP/s shares with
+ *     j through the principal components), normalized to sum 1. */
+#include "characterize.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include "svg.h"
+#include "synth.h"
+
+#define MAX_MP 16
+
+typedef struct {
+    int fc;                 /* 0 conv, 1 FC */
+    int c_in, c_out, hw, k; /* conv; FC: c_in = K, c_out = N, hw = M rows */
+    double ops, bytes;
+    double ms[MAX_MP];      /* per entry of the MP list, NAN if not timed */
+} point;
+
+typedef struct {
+    int c, hw, k, block, mp;
+    double ms, speedup;     /* speed-up over blocks of 1 at MP 1 */
+} fpoint;
+
+typedef struct {
+    int level, cores, quiet, n_mp;
+    int mp[MAX_MP];
+    double t0, deadline, min_time;
+    int skipped;
+    point *pts;
+    int n_pts, cap_pts;
+    fpoint *fus;
+    int n_fus, cap_fus;
+} study;
+
+static int out_of_time(study *s)
+{
+    if (opt_now_s() - s->t0 < s->deadline) return 0;
+    s->skipped++;
+    return 1;
+}
+
+static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_ops)
+{
+    double ops = 2.0 * c_in * c_out * (double)hw * hw * k * k;
+    if (ops > max_ops) return;
+    for (int i = 0; i < s->n_pts; i++)   /* no duplicates */
+        if (!s->pts[i].fc && s->pts[i].c_in == c_in && s->pts[i].c_out == c_out &&
+            s->pts[i].hw == hw && s->pts[i].k == k)
+            return;
+    if (s->n_pts == s->cap_pts) {
+        s->cap_pts = s->cap_pts * 2 + 16;
+        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
+    }
+    point *p = &s->pts[s->n_pts++];
+    memset(p, 0, sizeof *p);
+    p->c_in = c_in, p->c_out = c_out, p->hw = hw, p->k = k;
+    p->ops = ops;
+    p->bytes = 4.0 * ((double)c_in * hw * hw + (double)c_out * hw * hw + (double)c_in * c_out * k * k);
+}
+
+static void add_fc(study *s, int m, int kd, int n)
+{
+    if (s->n_pts == s->cap_pts) {
+        s->cap_pts = s->cap_pts * 2 + 16;
+        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
+    }
+    point *p = &s->pts[s->n_pts++];
+    memset(p, 0, sizeof *p);
+    p->fc = 1, p->c_in = kd, p->c_out = n, p->hw = m;
+    p->ops = 2.0 * m * kd * n;
+    p->bytes = 4.0 * ((double)m * kd + (double)m * n + (double)kd * n);
+}
+
+static void plan(study *s)
+{
+    static const int C0[] = {32, 64, 128, 256}, H0[] = {56, 28, 14, 14};
+    static const int C1[] = {16, 32, 64, 128, 256}, H1[] = {7, 14, 28, 56}, K1[] = {1, 3};
+    static const int C2[] = {16, 32, 64, 128, 256, 512}, H2[] = {7, 14, 28, 56, 112}, K2[] = {1, 3, 5};
+    if (s->level == 0) {
+        for (size_t i = 0; i < PZ_ARRAY_LEN(C0); i++) add_conv(s, C0[i], C0[i], H0[i], 3, 1e12);
+        add_conv(s, 64, 64, 56, 1, 1e12);
+        add_conv(s, 16, 16, 28, 3, 1e12);
+        add_conv(s, 512, 512, 7, 3, 1e12);
+        add_conv(s, 128, 128, 28, 1, 1e12);
+        add_fc(s, 1, 1024, 1024);
+        add_fc(s, 1, 4096, 4096);
+        return;
+    }
+    double cap = s->level == 1 ? 1.0e9 : 8.0e9;
+    if (s->level == 1) {
+        for (size_t a = 0; a < PZ_ARRAY_LEN(C1); a++)
+            for (size_t b = 0; b < PZ_ARRAY_LEN(H1); b++)
+                for (size_t c = 0; c < PZ_ARRAY_LEN(K1); c++) add_conv(s, C1[a], C1[a], H1[b], K1[c], cap);
+    } else {
+        for (size_t a = 0; a < PZ_ARRAY_LEN(C2); a++)
+            for (size_t b = 0; b < PZ_ARRAY_LEN(H2); b++)
+                for (size_t c = 0; c < PZ_ARRAY_LEN(K2); c++) add_conv(s, C2[a], C2[a], H2[b], K2[c], cap);
+        /* Fig. 6a: the same op count with different channels */
+        add_conv(s, 32, 32, 224, 3, cap);
+        add_conv(s, 64, 64, 112, 3, cap);
+        add_conv(s, 128, 128, 56, 3, cap);
+        /* unequal channels (Fig. 4b) */
+        add_conv(s, 64, 256, 56, 1, cap);
+        add_conv(s, 256, 64, 56, 1, cap);
+        add_conv(s, 128, 512, 28, 1, cap);
+    }
+    static const int F[] = {256, 1024, 4096};
+    for (size_t a = 0; a < PZ_ARRAY_LEN(F); a++)
+        for (size_t b = 0; b < PZ_ARRAY_LEN(F); b++) {
+            add_fc(s, 1, F[a], F[b]);
+            if (s->level == 2) add_fc(s, 16, F[a], F[b]);
+        }
+}
+
+static int time_points(study *s, pz_err *err)
+{
+    int total = s->n_pts * s->n_mp, done = 0;
+    for (int i = 0; i < s->n_pts; i++) {
+        point *p = &s->pts[i];
+        for (int j = 0; j < MAX_MP; j++) p->ms[j] = NAN;
+        for (int j = 0; j < s->n_mp; j++) {
+            done++;
+            if (out_of_time(s)) continue;
+            double ms = p->fc ? synth_fc_ms(p->hw, p->c_in, p->c_out, s->mp[j], s->min_time, err)
+                              : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, 1, 1, s->mp[j], s->min_time, err);
+            if (ms < 0) return -1;
+            p->ms[j] = ms;
+            if (!s->quiet) {
+                if (p->fc)
+                    fprintf(stderr, "characterize: [%d/%d] fc %dx%dx%d MP %d: %.3f ms, %.1f GFLOP/s\n", done,
+                            total, p->hw, p->c_in, p->c_out, s->mp[j], ms, p->ops / ms * 1e-6);
+                else
+                    fprintf(stderr, "characterize: [%d/%d] conv {%d, %d, %dx%d, %dx%d} MP %d: %.3f ms, %.1f GFLOP/s\n",
+                            done, total, p->c_in, p->c_out, p->hw, p->hw, p->k, p->k, s->mp[j], ms, p->ops / ms * 1e-6);
+            }
+        }
+    }
+    return 0;
+}
+
+/* Fig. 5b / 7b / 7c: 16 identical layers fused in blocks of 1, 2, 4, 8, 16. */
+static int time_fusion(study *s, pz_err *err)
+{
+    static const int L1[][3] = {{64, 56, 3}, {128, 28, 3}, {512, 14, 3}};
+    static const int L2[][3] = {{64, 56, 3}, {256, 56, 3}, {512, 28, 3}, {512, 14, 3}};
+    const int (*lay)[3] = s->level == 1 ? L1 : L2;
+    int nl = s->level == 1 ? (int)PZ_ARRAY_LEN(L1) : (int)PZ_ARRAY_LEN(L2);
+    static const int BLK[] = {1, 2, 4, 8, 16};
+    int total = nl * (int)PZ_ARRAY_LEN(BLK) * s->n_mp, done = 0;
+    for (int l = 0; l < nl; l++)
+        for (int j = 0; j < s->n_mp; j++)
+            for (size_t b = 0; b < PZ_ARRAY_LEN(BLK); b++) {
+                done++;
+                if (out_of_time(s)) continue;
+                double ms = synth_conv_ms(lay[l][0], lay[l][0], lay[l][1], lay[l][2], 16, BLK[b], s->mp[j],
+                                          s->min_time, err);
+                if (ms < 0) return -1;
+                if (s->n_fus == s->cap_fus) {
+                    s->cap_fus = s->cap_fus * 2 + 16;
+                    s->fus = pz_xrealloc(s->fus, (size_t)s->cap_fus * sizeof *s->fus);
+                }
+                fpoint *f = &s->fus[s->n_fus++];
+                *f = (fpoint){lay[l][0], lay[l][1], lay[l][2], BLK[b], s->mp[j], ms, NAN};
+                if (!s->quiet)
+                    fprintf(stderr, "characterize: [%d/%d] 16 x conv {%d, %d, %dx%d, 3x3} in blocks of %d, MP %d: %.3f ms\n",
+                            done, total, f->c, f->c, f->hw, f->hw, f->block, f->mp, ms);
+            }
+    /* speed-up over the same chain unfused at MP 1 */
+    for (int i = 0; i < s->n_fus; i++)
+        for (int k = 0; k < s->n_fus; k++)
+            if (s->fus[k].c == s->fus[i].c && s->fus[k].hw == s->fus[i].hw && s->fus[k].block == 1 && s->fus[k].mp == 1)
+                s->fus[i].speedup = s->fus[k].ms / s->fus[i].ms;
+    return 0;
+}
+
+static double gflops(const point *p, int j)
+{
+    return p->ops / p->ms[j] * 1e-6;
+}
+
+/* The fitted quantities. */
+typedef struct {
+    pz_machine mc;
+    int n_feat;
+    const char *feat[5];
+    double explained[6], influence[5];
+    int rank[5];
+    int pca_ok;
+} fit;
+
+static void fit_all(study *s, fit *f)
+{
+    memset(f, 0, sizeof *f);
+    f->mc.cores = s->cores;
+    /* OpCount_critical: single-core conv GFLOP/s in bins of half a decade of
+     * op count; the plateau is the best bin median, and the critical count
+     * is the centre of the first bin whose median reaches 85% of it (bin
+     * medians, not single points: one lucky timing must not decide) */
+    double *g = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
+    double lo = INFINITY, hi = -INFINITY, peak = 0;
+    for (int i = 0; i < s->n_pts; i++)
+        if (!s->pts[i].fc && !isnan(s->pts[i].ms[0])) {
+            lo = fmin(lo, floor(2 * log10(s->pts[i].ops)) / 2);
+            hi = fmax(hi, log10(s->pts[i].ops));
+            peak = fmax(peak, gflops(&s->pts[i], 0));
+        }
+    double bin_med[64], bin_lo[64], plateau = 0;
+    int n_bins = 0;
+    for (double e = lo; e <= hi && n_bins < 64; e += 0.5) {
+        int ng = 0;
+        for (int i = 0; i < s->n_pts; i++) {
+            double l = s->pts[i].fc || isnan(s->pts[i].ms[0]) ? -1 : log10(s->pts[i].ops);
+            if (l >= e && l < e + 0.5) g[ng++] = gflops(&s->pts[i], 0);
+        }
+        if (!ng) continue;
+        bin_lo[n_bins] = e;
+        bin_med[n_bins] = opt_median(g, ng);
+        plateau = fmax(plateau, bin_med[n_bins]);
+        n_bins++;
+    }
+    f->mc.peak_gflops = peak > 0 ? peak : 1;
+    f->mc.opcount_critical = 1e8;   /* no conv timed at all: a middle value */
+    for (int i = 0; i < n_bins; i++)
+        if (bin_med[i] >= 0.85 * plateau) {
+            f->mc.opcount_critical = pow(10, bin_lo[i] + 0.25);
+            break;
+        }
+    free(g);
+
+    /* Eq. 5 fit: the fastest MP of each conv layer timed at every MP */
+    double *x = pz_xmalloc((size_t)(s->n_pts + 1) * 3 * sizeof(double)), *y = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
+    int n = 0;
+    for (int i = 0; i < s->n_pts; i++) {
+        const point *p = &s->pts[i];
+        if (p->fc) continue;
+        int best = -1, all = 1;
+        for (int j = 0; j < s->n_mp; j++) {
+            if (isnan(p->ms[j])) all = 0;
+            else if (best < 0 || p->ms[j] < p->ms[best]) best = j;
+        }
+        if (!all || best < 0) continue;
+        x[n * 3 + 0] = log2(sqrt((double)p->c_in * p->c_out));
+        x[n * 3 + 1] = log2(p->ops);
+        x[n * 3 + 2] = 1;
+        y[n++] = log2(s->mp[best]);
+    }
+    double b[3] = {0, 0, 0};
+    if (n == 0 || opt_lstsq(x, y, n, 3, b)) b[0] = b[1] = 0, b[2] = log2(s->cores);
+    f->mc.mp_alpha = b[0], f->mc.mp_beta = b[1], f->mc.mp_gamma = b[2];
+    free(x);
+    free(y);
+
+    /* PCA over the single-core conv points: features and the GFLOP/s */
+    static const char *FEAT[] = {"op_count", "channels", "kernel", "feature_map", "intensity"};
+    f->n_feat = 5;
+    for (int j = 0; j < 5; j++) f->feat[j] = FEAT[j];
+    double *d = pz_xmalloc((size_t)(s->n_pts + 1) * 6 * sizeof(double));
+    int m = 0;
+    for (int i = 0; i < s->n_pts; i++) {
+        const point *p = &s->pts[i];
+        if (p->fc || isnan(p->ms[0])) continue;
+        double *r = d + m * 6;
+        r[0] = log2(p->ops);
+        r[1] = log2(sqrt((double)p->c_in * p->c_out));
+        r[2] = p->k;
+        r[3] = log2(p->hw);
+        r[4] = log2(p->ops / p->bytes);
+        r[5] = gflops(p, 0);
+        m++;
+    }
+    double w[6], v[36];
+    if (m >= 3 && !opt_pca(d, m, 6, w, v)) {
+        f->pca_ok = 1;
+        double tot = 0, sum = 0;
+        for (int k = 0; k < 6; k++) tot += w[k] > 0 ? w[k] : 0;
+        for (int k = 0; k < 6; k++) f->explained[k] = tot > 0 ? (w[k] > 0 ? w[k] : 0) / tot : 0;
+        for (int j = 0; j < 5; j++) {
+            f->influence[j] = 0;
+            for (int k = 0; k < 6; k++) f->influence[j] += (w[k] > 0 ? w[k] : 0) * fabs(v[j * 6 + k]) * fabs(v[5 * 6 + k]);
+            sum += f->influence[j];
+        }
+        for (int j = 0; j < 5; j++) f->influence[j] = sum > 0 ? f->influence[j] / sum : 0;
+    }
+    for (int j = 0; j < 5; j++) f->rank[j] = j;
+    for (int a = 0; a < 5; a++)   /* by influence, descending */
+        for (int c = a + 1; c < 5; c++)
+            if (f->influence[f->rank[c]] > f->influence[f->rank[a]]) {
+                int t = f->rank[a]; f->rank[a] = f->rank[c]; f->rank[c] = t;
+            }
+    free(d);
+}
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+} jbuf;
+
+static void jput(jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jput(jbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && (size_t)k < b->cap - b->len) {
+            b->len += (size_t)k;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 0) + 256;
+        b->s = pz_xrealloc(b->s, b->cap);
+    }
+}
+
+/* JSON has no NaN: untimed entries are null. */
+static void jnum(jbuf *b, double v)
+{
+    if (isfinite(v)) jput(b, "%.6g", v);
+    else jput(b, "null");
+}
+
+static char *to_json(const study *s, const fit *f, size_t *len)
+{
+    static const char *LEVEL[] = {"default", "quick", "full"};
+    jbuf b = {pz_xmalloc(1024), 0, 1024};
+    jput(&b, "{\n  \"paleozoic_target\": 1,\n  \"level\": \"%s\",\n  \"cores\": %d,\n  \"measured_at\": %lld,\n",
+         LEVEL[s->level], s->cores, (long long)time(NULL));
+    jput(&b, "  \"opcount_critical\": ");
+    jnum(&b, f->mc.opcount_critical);
+    jput(&b, ",\n  \"mp_alpha\": ");
+    jnum(&b, f->mc.mp_alpha);
+    jput(&b, ",\n  \"mp_beta\": ");
+    jnum(&b, f->mc.mp_beta);
+    jput(&b, ",\n  \"mp_gamma\": ");
+    jnum(&b, f->mc.mp_gamma);
+    jput(&b, ",\n  \"peak_gflops\": ");
+    jnum(&b, f->mc.peak_gflops);
+    jput(&b, ",\n  \"points_skipped_for_time\": %d,\n", s->skipped);
+    jput(&b, "  \"pca\": {\"features\": [\"op_count\", \"channels\", \"kernel\", \"feature_map\", \"intensity\", \"gflops\"],\n");
+    jput(&b, "          \"explained_variance\": [");
+    for (int k = 0; k < 6; k++) {
+        jput(&b, k ? ", " : "");
+        jnum(&b, f->pca_ok ? f->explained[k] : NAN);
+    }
+    jput(&b, "],\n          \"influence\": {");
+    for (int j = 0; j < 5; j++) {
+        jput(&b, "%s\"%s\": ", j ? ", " : "", f->feat[j]);
+        jnum(&b, f->pca_ok ? f->influence[j] : NAN);
+    }
+    jput(&b, "},\n          \"rank\": [");
+    for (int j = 0; j < 5; j++) jput(&b, "%s\"%s\"", j ? ", " : "", f->feat[f->rank[j]]);
+    jput(&b, "]},\n  \"mp_list\": [");
+    for (int j = 0; j < s->n_mp; j++) jput(&b, "%s%d", j ? ", " : "", s->mp[j]);
+    jput(&b, "],\n  \"layers\": [\n");
+    for (int i = 0; i < s->n_pts; i++) {
+        const point *p = &s->pts[i];
+        if (p->fc) jput(&b, "    {\"kind\": \"fc\", \"m\": %d, \"k\": %d, \"n\": %d", p->hw, p->c_in, p->c_out);
+        else jput(&b, "    {\"kind\": \"conv\", \"c_in\": %d, \"c_out\": %d, \"hw\": %d, \"kernel\": %d", p->c_in, p->c_out, p->hw, p->k);
+        jput(&b, ", \"ops\": %.6g, \"ms\": [", p->ops);
+        for (int j = 0; j < s->n_mp; j++) {
+            jput(&b, j ? ", " : "");
+            jnum(&b, p->ms[j]);
+        }
+        jput(&b, "]}%s\n", i + 1 < s->n_pts ? "," : "");
+    }
+    jput(&b, "  ],\n  \"fusion\": [\n");
+    for (int i = 0; i < s->n_fus; i++) {
+        const fpoint *q = &s->fus[i];
+        jput(&b, "    {\"c\": %d, \"hw\": %d, \"kernel\": %d, \"layers\": 16, \"block\": %d, \"mp\": %d, \"ms\": ",
+             q->c, q->hw, q->k, q->block, q->mp);
+        jnum(&b, q->ms);
+        jput(&b, ", \"speedup\": ");
+        jnum(&b, q->speedup);
+        jput(&b, "}%s\n", i + 1 < s->n_fus ? "," : "");
+    }
+    jput(&b, "  ]\n}\n");
+    *len = b.len;
+    return b.s;
+}
+
+static pz_status plots(const study *s, const fit *f, const char *json_path, pz_err *err)
+{
+    char prefix[4096], path[4200];
+    snprintf(prefix, sizeof prefix, "%s", json_path);
+    size_t pl = strlen(prefix);
+    if (pl > 5 && !strcmp(prefix + pl - 5, ".json")) prefix[pl - 5] = 0;
+    /* 1. GFLOP/s against op count, single core (Fig. 3 / 4a) */
+    double *cx = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double) * 4), *cy = cx + s->n_pts + 1;
+    double *fx = cy + s->n_pts + 1, *fy = fx + s->n_pts + 1;
+    int nc = 0, nf = 0;
+    for (int i = 0; i < s->n_pts; i++) {
+        if (isnan(s->pts[i].ms[0])) continue;
+        if (s->pts[i].fc) fx[nf] = s->pts[i].ops, fy[nf++] = gflops(&s->pts[i], 0);
+        else cx[nc] = s->pts[i].ops, cy[nc++] = gflops(&s->pts[i], 0);
+    }
+    svg_series ser[2] = {{"conv, 1 core", cx, cy, nc, 0}, {"FC, 1 core", fx, fy, nf, 0}};
+    svg_plot p1 = {"GFLOP/s against operation count (one core)", "operation count (FLOP)", "GFLOP/s", 1,
+                   f->mc.opcount_critical, "OpCount_critical"};
+    snprintf(path, sizeof path, "%s.gflops.svg", prefix);
+    pz_status st = svg_write_plot(path, &p1, ser, 2, err);
+    free(cx);
+    if (st) return st;
+    /* 2. speed-up against MP (Fig. 4c / 6): up to 8 conv layers spread over op counts */
+    svg_series ms[8];
+    double xs[8][MAX_MP], ys[8][MAX_MP];
+    char names[8][64];
+    int nser = 0, stride = s->n_pts > 8 ? s->n_pts / 8 : 1;
+    for (int i = 0; i < s->n_pts && nser < 8; i += stride) {
+        const point *p = &s->pts[i];
+        if (p->fc || isnan(p->ms[0])) continue;
+        int n = 0;
+        for (int j = 0; j < s->n_mp; j++)
+            if (!isnan(p->ms[j])) xs[nser][n] = s->mp[j], ys[nser][n++] = p->ms[0] / p->ms[j];
+        snprintf(names[nser], sizeof names[nser], "{%d,%d,%d,%dx%d} %.2g", p->c_in, p->c_out, p->hw, p->k, p->k, p->ops);
+        ms[nser] = (svg_series){names[nser], xs[nser], ys[nser], n, 1};
+        nser++;
+    }
+    svg_plot p2 = {"Speed-up against MP (cores)", "MP", "speed-up over MP 1", 0, NAN, NULL};
+    snprintf(path, sizeof path, "%s.mp.svg", prefix);
+    if ((st = svg_write_plot(path, &p2, ms, nser, err))) return st;
+    /* 3. fusion (Fig. 5b / 7c): speed-up against block size per layer and MP */
+    if (s->n_fus) {
+        svg_series fs[16];
+        double fxs[16][8], fys[16][8];
+        int key[16][3];   /* channels, feature map, MP of each series */
+        char fn[16][64];
+        int nfs = 0;
+        for (int i = 0; i < s->n_fus; i++) {
+            const fpoint *q = &s->fus[i];
+            int k = 0;
+            while (k < nfs && !(key[k][0] == q->c && key[k][1] == q->hw && key[k][2] == q->mp)) k++;
+            if (k == nfs) {
+                if (nfs == 16) continue;
+                snprintf(fn[k], sizeof fn[k], "{%d,%d,%dx%d,%dx%d} MP %d", q->c, q->c, q->hw, q->hw, q->k, q->k, q->mp);
+                fs[k] = (svg_series){fn[k], fxs[k], fys[k], 0, 1};
+                key[k][0] = q->c, key[k][1] = q->hw, key[k][2] = q->mp;
+                nfs++;
+            }
+            if (fs[k].n < 8) fxs[k][fs[k].n] = q->block, fys[k][fs[k].n] = q->speedup, fs[k].n++;
+        }
+        svg_plot p3 = {"16 identical convs fused in blocks", "layers per block", "speed-up over unfused, MP 1", 0, NAN, NULL};
+        snprintf(path, sizeof path, "%s.fusion.svg", prefix);
+        if ((st = svg_write_plot(path, &p3, fs, nfs, err))) return st;
+    }
+    return PZ_OK;
+}
+
+pz_status opt_characterize(int level, int cores, const char *json_path, int svg, int quiet,
+                           pz_machine *mc, pz_err *err)
+{
+    study s;
+    memset(&s, 0, sizeof s);
+    s.level = level < 0 ? 0 : level > 2 ? 2 : level;
+    s.cores = cores < 1 ? 1 : cores;
+    s.quiet = quiet;
+    s.t0 = opt_now_s();
+    s.deadline = s.level == 0 ? 9 : s.level == 1 ? 100 : 1080;
+    s.min_time = s.level == 0 ? 0.25 : s.level == 1 ? 0.05 : 0.15;
+    /* MPs: every count up to 8 cores, then the DLFusion list, then the core count */
+    static const int BIG[] = {12, 16, 24, 32};
+    for (int p = 1; p <= s.cores && p <= 8; p++) s.mp[s.n_mp++] = p;
+    for (size_t i = 0; i < PZ_ARRAY_LEN(BIG); i++)
+        if (BIG[i] < s.cores && s.n_mp < MAX_MP - 1) s.mp[s.n_mp++] = BIG[i];
+    if (s.mp[s.n_mp - 1] != s.cores) s.mp[s.n_mp++] = s.cores;
+    plan(&s);
+    pz_status st = PZ_OK;
+    if (time_points(&s, err) || (s.level > 0 && time_fusion(&s, err))) {
+        st = err->code;
+        goto out;
+    }
+    if (s.skipped && !quiet)
+        fprintf(stderr, "characterize: the time limit (%.0f s) left %d measurements out\n", s.deadline, s.skipped);
+    fit f;
+    fit_all(&s, &f);
+    if (!quiet) {
+        fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP, MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
+                f.mc.opcount_critical, f.mc.mp_alpha, f.mc.mp_beta, f.mc.mp_gamma, f.mc.peak_gflops);
+        if (f.pca_ok) {
+            fprintf(stderr, "characterize: feature influence (PCA):");
+            for (int j = 0; j < 5; j++) fprintf(stderr, " %s %.2f", f.feat[f.rank[j]], f.influence[f.rank[j]]);
+            fprintf(stderr, "\n");
+        }
+    }
+    if (mc) *mc = f.mc;
+    if (json_path) {
+        size_t len;
+        char *text = to_json(&s, &f, &len);
+        st = opt_write_atomic(json_path, text, len, 1, err);
+        free(text);
+        if (!st && svg) st = plots(&s, &f, json_path, err);
+    }
+out:
+    free(s.pts);
+    free(s.fus);
+    return st;
+}

@@ -1,0 +1,139 @@
+/* measure.c - timing schedules on this machine: the model is built into a
+ * runtime net with the schedule's blocks and MPs (gen_net_build, exactly
+ * what `paleozoic run` executes), run once to warm up, then `repeat` times
+ * with the runtime's profiler on; the medians of the whole run and of each
+ * block are kept. Inputs are seeded uniform values (timing does not depend
+ * on them). Nothing here knows which kernels the runtime uses. */
+#include <string.h>
+
+#include "../gen/net_build.h"
+#include "opt_internal.h"
+
+struct opt_meter {
+    ir_model *m;
+    int cores, repeat, builds;
+    void **in, **out;
+    int n_in, n_out;
+};
+
+opt_meter *opt_meter_new(ir_model *m, int cores, int repeat)
+{
+    opt_meter *mt = pz_xcalloc(1, sizeof *mt);
+    const ir_graph *g = m->g;
+    mt->m = m;
+    mt->cores = cores;
+    mt->repeat = repeat < 1 ? 1 : repeat;
+    mt->n_in = g->n_inputs;
+    mt->n_out = g->n_outputs;
+    mt->in = pz_xcalloc((size_t)(mt->n_in + 1), sizeof(void *));
+    mt->out = pz_xcalloc((size_t)(mt->n_out + 1), sizeof(void *));
+    uint32_t s = 12345;
+    for (int i = 0; i < mt->n_in; i++) {
+        ir_tensor t = g->values[g->inputs[i]].t;
+        size_t nb = 0;
+        pz_err e = {0};
+        ir_tensor_bytes(&t, &nb, "input", &e);
+        mt->in[i] = pz_xcalloc(nb ? nb : 1, 1);
+        if (t.dtype == IR_F32)
+            for (size_t k = 0; k < nb / 4; k++) {
+                s = s * 1664525u + 1013904223u;   /* LCG: uniform in [-1, 1) */
+                ((float *)mt->in[i])[k] = (float)((double)(s >> 8) / 8388608.0 - 1.0);
+            }
+    }
+    for (int i = 0; i < mt->n_out; i++) {
+        size_t nb = 0;
+        pz_err e = {0};
+        ir_tensor_bytes(&g->values[g->outputs[i]].t, &nb, "output", &e);
+        mt->out[i] = pz_xcalloc(nb ? nb : 1, 1);
+    }
+    return mt;
+}
+
+void opt_meter_free(opt_meter *mt)
+{
+    if (!mt) return;
+    for (int i = 0; i < mt->n_in; i++) free(mt->in[i]);
+    for (int i = 0; i < mt->n_out; i++) free(mt->out[i]);
+    free(mt->in);
+    free(mt->out);
+    free(mt);
+}
+
+int opt_meter_builds(const opt_meter *mt)
+{
+    return mt->builds;
+}
+
+static int build(opt_meter *mt, const int *sizes, const int *mps, int n, gen_net *gn, pz_err *err)
+{
+    if (ir_model_partition(mt->m, sizes, mps, n, mt->cores, err)) return -1;
+    if (gen_net_build(mt->m, mt->cores, gn, err)) return -1;
+    mt->builds++;
+    pz_net_profile(gn->net, 1);
+    pz_net_run(gn->net, (const void *const *)mt->in, mt->out);   /* warm-up */
+    return 0;
+}
+
+double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n,
+                          double *block_ms, pz_err *err)
+{
+    gen_net gn = {0};
+    if (build(mt, sizes, mps, n, &gn, err)) return -1;
+    int r = mt->repeat, nb = pz_net_n_blocks(gn.net);
+    double *tot = pz_xmalloc((size_t)r * sizeof *tot);
+    double *blk = pz_xmalloc((size_t)r * (size_t)(nb ? nb : 1) * sizeof *blk);
+    for (int k = 0; k < r; k++) {
+        pz_net_run(gn.net, (const void *const *)mt->in, mt->out);
+        tot[k] = (double)pz_net_run_ns(gn.net) * 1e-6;
+        for (int b = 0; b < nb; b++) blk[(size_t)b * r + k] = (double)pz_net_block_info(gn.net, b, NULL, NULL, NULL) * 1e-6;
+    }
+    double med = opt_median(tot, r);
+    /* the runtime's blocks are the schedule's, in order (pass-through output
+     * copies, if any, come after them) */
+    if (block_ms)
+        for (int b = 0; b < n; b++) block_ms[b] = b < nb ? opt_median(blk + (size_t)b * r, r) : NAN;
+    free(tot);
+    free(blk);
+    gen_net_free(&gn);
+    return med;
+}
+
+/* Bytes of constant data: a net may keep a packed copy of its weights. */
+static double weight_bytes(const ir_model *m)
+{
+    double b = 0;
+    for (int v = 0; v < m->g->n_values; v++)
+        if (m->g->values[v].t.data) b += (double)m->g->values[v].t.nbytes;
+    return b;
+}
+
+int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
+                          const int *const *mps, const int *n_blocks, int rounds, double *med,
+                          pz_err *err)
+{
+    gen_net *gn = pz_xcalloc((size_t)(n_sched ? n_sched : 1), sizeof *gn);
+    double *t = pz_xmalloc((size_t)n_sched * (size_t)(rounds ? rounds : 1) * sizeof *t);
+    int rc = 0;
+    /* Runs go round robin (schedule 0, 1, ..., then again), so that slow
+     * drifts of the machine's load hit every schedule alike. The nets stay
+     * built between rounds (each has its own arena and workers) unless
+     * together they would hold more than 1.5 GB of weights; then each round
+     * builds and warms each net again. */
+    int keep = weight_bytes(mt->m) * n_sched < 1.5e9;
+    for (int k = 0; k < rounds && !rc; k++)
+        for (int i = 0; i < n_sched && !rc; i++) {
+            if (!gn[i].net && build(mt, sizes[i], mps[i], n_blocks[i], &gn[i], err)) {
+                rc = -1;
+                break;
+            }
+            pz_net_run(gn[i].net, (const void *const *)mt->in, mt->out);
+            t[(size_t)i * rounds + k] = (double)pz_net_run_ns(gn[i].net) * 1e-6;
+            if (!keep) gen_net_free(&gn[i]);
+        }
+    for (int i = 0; i < n_sched && !rc; i++) med[i] = opt_median(t + (size_t)i * rounds, rounds);
+    for (int i = 0; i < n_sched; i++)
+        if (gn[i].net) gen_net_free(&gn[i]);
+    free(gn);
+    free(t);
+    return rc;
+}

@@ -1,0 +1,147 @@
+/* opt_internal.h - the optimizer's pieces, shared between its files and the
+ * CLI commands that drive them (tune, bench, characterize, space).
+ *
+ *   features.c    layer features of a lowered model (pz_strategy.h's struct)
+ *   profile.c     the target profile: read, write, the cached default
+ *   simple.c      none, fixed-mp, dynamic-mp, fuse-all (DLFusion Table III 1-4)
+ *   alg1.c        DLFusion Algorithm 1 (dlfusion, fusion-fixed-mp)
+ *   dp.c          exact search over contiguous partitions on a block-cost table
+ *   measure.c     timing schedules and blocks by building and running nets
+ *   search.c      the measured strategies: oracle (DLFusion V.3) and dp (ours)
+ *   plugin.c      user strategies loaded with dlopen
+ *   space.c       the knob-space size (Paleozoic Eq. 3)
+ *   pca.c, fit.c  PCA (covariance + Jacobi) and least squares for characterize
+ *   characterize.c, synth.c, svg.c   the micro-benchmark study of this machine
+ */
+#ifndef PZ_OPT_INTERNAL_H
+#define PZ_OPT_INTERNAL_H
+
+#include <math.h>
+
+#include "../ir/model.h"
+#include "pz_strategy.h"
+
+/* ---- features.c ---------------------------------------------------------- */
+
+/* One entry per layer of m (names point into m's graph). Caller frees. */
+pz_layer_features *opt_features(const ir_model *m);
+
+/* ---- profile.c ----------------------------------------------------------- */
+
+/* Reads a target profile written by `paleozoic characterize` (path), or,
+ * with path NULL, the default profile: from the cache file
+ * (opt_default_profile_path) or, when there is none, from a ~10-second
+ * measurement (characterize level 0) then cached. machine->cores is set to
+ * `cores` (the MP limit of this run). */
+pz_status opt_profile_load(const char *path, int cores, pz_machine *machine, pz_err *err);
+/* $XDG_CACHE_HOME/paleozoic/target-default-<N>cpu.json, or ~/.cache/...;
+ * writes into buf. */
+void opt_default_profile_path(char *buf, size_t size);
+/* Writes text to path atomically (a temporary name in the same folder,
+ * renamed); creates missing parent folders when mkdirs. */
+pz_status opt_write_atomic(const char *path, const char *text, size_t len, int mkdirs,
+                           pz_err *err);
+
+/* ---- the MP model (DLFusion Eq. 5) ---------------------------------------- */
+
+/* The MP the profile's model gives a conv/FC layer, rounded, in [1, cores]. */
+int opt_mp_model(const pz_machine *mc, const pz_layer_features *f);
+
+/* ---- strategies on features: fill sizes/mps (capacity n), return blocks --- */
+
+int opt_each_layer(int n, int mp, int *sizes, int *mps);
+int opt_dynamic_mp(const pz_layer_features *f, int n, const pz_machine *mc, int *sizes, int *mps);
+/* DLFusion Algorithm 1. fixed_mp > 0: every block gets that MP instead of
+ * the block's (fusion-fixed-mp). */
+int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_mp, int *sizes,
+             int *mps);
+
+/* ---- dp.c: exact searches over a block-cost table ------------------------- */
+
+/* cost(ctx, start, size, &mp): the cost of layers [start, start+size) as one
+ * block at its best MP (stored in *mp), or INFINITY if not available. */
+typedef double (*opt_block_cost_fn)(void *ctx, int start, int size, int *mp);
+
+/* Minimum-cost partition of n layers into blocks of 1..max_size layers.
+ * Returns the block count (sizes/mps filled) and the total cost in *total;
+ * 0 if no partition has a finite cost. O(n * max_size) cost calls. */
+int opt_dp(int n, int max_size, opt_block_cost_fn cost, void *ctx, int *sizes, int *mps,
+           double *total);
+
+/* Brute force with branch and bound over partitions whose blocks are
+ * multiples of `unit` layers (the last block takes what is left), sizes up
+ * to max_size: keeps the k cheapest distinct partitions, best first. */
+typedef struct {
+    int n_blocks;
+    int *sizes, *mps;          /* [n] each */
+    double cost;
+} opt_candidate;
+int opt_enumerate(int n, int unit, int max_size, opt_block_cost_fn cost, void *ctx,
+                  opt_candidate *best, int k, double *visited);
+
+/* ---- measure.c: timing on this machine ----------------------------------- */
+
+typedef struct opt_meter opt_meter;
+/* A meter for m on `cores` workers: synthesized inputs, output buffers.
+ * repeat: timed runs per measurement (median). */
+opt_meter *opt_meter_new(ir_model *m, int cores, int repeat);
+void opt_meter_free(opt_meter *mt);
+/* Sets m's partition, builds, runs, and returns the median ms of the whole
+ * net (negative on failure, err set); block_ms[i] (may be NULL): the median
+ * ms of block i. */
+double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n,
+                          double *block_ms, pz_err *err);
+/* Several schedules measured interleaved (round robin, `rounds` rounds);
+ * med[i] = median ms of schedule i. Returns 0 or -1 (err set). */
+int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
+                          const int *const *mps, const int *n_blocks, int rounds, double *med,
+                          pz_err *err);
+int opt_meter_builds(const opt_meter *mt);
+
+/* ---- search.c: the measured strategies ----------------------------------- */
+
+typedef struct {
+    double budget_s;           /* measuring stops after this (the minimum set is always done) */
+    int repeat;                /* runs per measurement */
+    int max_block;             /* dp: largest block; oracle: largest block in layers (0 = n) */
+    int verify;                /* candidates verified end to end */
+    int quiet;                 /* no progress on stderr */
+} opt_search_opts;
+
+int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_search_opts *o,
+               int *sizes, int *mps, pz_err *err);
+int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
+                    const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
+
+/* ---- plugin.c ------------------------------------------------------------ */
+
+/* spec: "PATH.so" or "PATH.so:ARGS". */
+int opt_plugin_run(const char *spec, const pz_layer_features *f, int n, const pz_machine *mc,
+                   ir_model *m, int *sizes, int *mps, pz_err *err);
+
+/* ---- space.c ------------------------------------------------------------- */
+
+/* log10 of Paleozoic Eq. 3 / DLFusion Eq. 4: sum_{i=1}^{n-1} cores^(i+1) *
+ * prod_{x=1}^{i} (n-x) / i!, summed term by term in logs. -INFINITY for n < 2. */
+long double opt_space_log10(int n, int cores);
+/* "8.17e75" */
+void opt_space_format(long double log10v, char *buf, size_t size);
+
+/* ---- pca.c / fit.c -------------------------------------------------------- */
+
+/* Eigen-decomposition of a symmetric d x d matrix a (row-major, destroyed)
+ * by cyclic Jacobi: eigenvalues in w (descending), eigenvectors as the
+ * columns of v (row-major d x d). */
+void opt_jacobi_eigen(double *a, int d, double *w, double *v);
+/* PCA of n samples of d features (row-major x[n*d]), each feature
+ * standardized: w = explained variance per component (descending), v the
+ * loadings (columns). Returns 0, -1 if n < 2. */
+int opt_pca(const double *x, int n, int d, double *w, double *v);
+/* Least squares y ~ X b (n x d, row-major), small ridge for stability. */
+int opt_lstsq(const double *x, const double *y, int n, int d, double *b);
+
+/* ---- timing -------------------------------------------------------------- */
+double opt_now_s(void);
+double opt_median(double *v, int n);   /* sorts v */
+
+#endif

@@ -1,0 +1,217 @@
+/* search.c - the measured strategies.
+ *
+ * Both time candidate blocks on this machine and then search exactly over
+ * the table of measured block costs:
+ *
+ *   oracle  DLFusion V.3's reduced brute force: blocks of multiples of 4
+ *           layers (the last block takes what is left), MP from
+ *           {1,2,4,8,12,16,24,32} up to the core count. Every such block is
+ *           timed (smallest sizes first, within the time budget), the whole
+ *           reduced space is enumerated on those times (opt_enumerate), and
+ *           the best few partitions are then timed end to end, interleaved;
+ *           the fastest measured wins.
+ *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
+ *           {1,2,3,4,6,8,12,16,24,32} and the core count, exact dynamic
+ *           program over contiguous partitions (opt_dp): O(n * max_block)
+ *           block costs, from max_block * (max_block + 1) / 2 builds per MP.
+ *
+ * How blocks are timed: a net is built with every block of one size s at one
+ * MP, shifted by an offset o (a first block of o layers, then blocks of s,
+ * then what is left); the runtime's profiler gives each block's time in the
+ * same run. The offsets 0, align, 2*align, ... < s give every block of size
+ * s that starts on the alignment. */
+#include <string.h>
+
+#include "opt_internal.h"
+
+typedef struct {
+    int n, n_mp;
+    int mp[16];
+    double *t;          /* [(start * (n + 1) + size) * n_mp + j]: ms, NAN = not timed */
+} btable;
+
+static double *cell(btable *b, int start, int size, int j)
+{
+    return &b->t[((size_t)start * (size_t)(b->n + 1) + (size_t)size) * (size_t)b->n_mp + (size_t)j];
+}
+
+/* The least time of a block over the MPs timed (opt_block_cost_fn). */
+static double table_cost(void *ctx, int start, int size, int *mp)
+{
+    btable *b = ctx;
+    double best = INFINITY;
+    for (int j = 0; j < b->n_mp; j++) {
+        double t = *cell(b, start, size, j);
+        if (!isnan(t) && t < best) best = t, *mp = b->mp[j];
+    }
+    return best;
+}
+
+/* Times every block of size s starting at a multiple of align, at MP
+ * b->mp[j]: one build per offset. Returns builds done, -1 on failure. */
+static int time_size(opt_meter *mt, btable *b, int s, int align, int j, int *sizes, int *mps,
+                     double *blk, pz_err *err)
+{
+    int n = b->n, builds = 0;
+    for (int o = 0; o < s && o < n; o += align) {
+        int nb = 0;
+        if (o > 0) sizes[nb++] = o;
+        int p = o;
+        for (; p + s <= n; p += s) sizes[nb++] = s;
+        if (p < n) sizes[nb++] = n - p;
+        for (int i = 0; i < nb; i++) mps[i] = b->mp[j];
+        if (opt_meter_schedule(mt, sizes, mps, nb, blk, err) < 0) return -1;
+        builds++;
+        for (int i = 0, q = 0; i < nb; q += sizes[i], i++)
+            if (!isnan(blk[i])) *cell(b, q, sizes[i], j) = blk[i];
+    }
+    return builds;
+}
+
+static int planned_builds(const int *size_list, int n_sizes, int align, int n, int n_mp)
+{
+    int total = 0;
+    for (int i = 0; i < n_sizes; i++) {
+        int s = size_list[i], offs = 0;
+        for (int o = 0; o < s && o < n; o += align) offs++;
+        total += offs * n_mp;
+    }
+    return total;
+}
+
+/* Times the sizes in size_list (ascending) at every MP; the first size is
+ * always done in full, the others while the budget lasts. Returns the
+ * largest size timed in full, -1 on failure. */
+static int time_blocks(const char *who, opt_meter *mt, btable *b, const int *size_list,
+                       int n_sizes, int align, const opt_search_opts *o, pz_err *err)
+{
+    int n = b->n, done = 0, plan = planned_builds(size_list, n_sizes, align, n, b->n_mp);
+    int *sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int)), *mps = pz_xmalloc((size_t)(n + 1) * sizeof(int));
+    double *blk = pz_xmalloc((size_t)(n + 1) * sizeof(double));
+    double t0 = opt_now_s();
+    int largest = 0;
+    for (int i = 0; i < n_sizes; i++) {
+        if (i > 0 && opt_now_s() - t0 > o->budget_s) {
+            if (!o->quiet)
+                fprintf(stderr, "%s: time budget of %.0f s reached: blocks of up to %d layers "
+                        "timed\n", who, o->budget_s, largest);
+            break;
+        }
+        for (int j = 0; j < b->n_mp; j++) {
+            if (!o->quiet)
+                fprintf(stderr, "%s: timing blocks of %d layers at MP %d (build %d of %d, %.0f s)\n",
+                        who, size_list[i], b->mp[j], done + 1, plan, opt_now_s() - t0);
+            int k = time_size(mt, b, size_list[i], align, j, sizes, mps, blk, err);
+            if (k < 0) {
+                largest = -1;
+                goto out;
+            }
+            done += k;
+        }
+        largest = size_list[i];
+    }
+out:
+    free(sizes);
+    free(mps);
+    free(blk);
+    return largest;
+}
+
+static void btable_init(btable *b, int n, const int *mp_list, int n_list, int cores)
+{
+    b->n = n;
+    b->n_mp = 0;
+    for (int i = 0; i < n_list && b->n_mp < 16; i++)
+        if (mp_list[i] <= cores) b->mp[b->n_mp++] = mp_list[i];
+    size_t cells = (size_t)n * (size_t)(n + 1) * (size_t)b->n_mp;
+    b->t = pz_xmalloc((cells ? cells : 1) * sizeof(double));
+    for (size_t i = 0; i < cells; i++) b->t[i] = NAN;
+}
+
+int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_search_opts *o,
+               int *sizes, int *mps, pz_err *err)
+{
+    (void)f;
+    int n = m->n_layers;
+    if (n == 0) return 0;
+    static const int MPS[] = {1, 2, 4, 8, 12, 16, 24, 32};
+    btable b;
+    btable_init(&b, n, MPS, (int)PZ_ARRAY_LEN(MPS), cores);
+    int max_size = o->max_block > 0 && o->max_block < n ? o->max_block : n;
+    /* sizes 4, 8, ...; a model of fewer than 4 layers has one block */
+    int n_sizes = 0, *list = pz_xmalloc((size_t)(n + 1) * sizeof(int));
+    for (int s = 4; s <= max_size; s += 4) list[n_sizes++] = s;
+    if (n_sizes == 0) list[n_sizes++] = n;
+    opt_meter *mt = opt_meter_new(m, cores, o->repeat);
+    int nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
+    opt_candidate cand[16];
+    for (int i = 0; i < k; i++) {
+        cand[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
+        cand[i].mps = pz_xmalloc((size_t)n * sizeof(int));
+    }
+    int largest = time_blocks("oracle", mt, &b, list, n_sizes, 4, o, err);
+    if (largest < 0) goto out;
+    double visited = 0;
+    int kept = opt_enumerate(n, 4, largest, table_cost, &b, cand, k, &visited);
+    if (kept == 0) {
+        pz_fail(err, PZ_ERR_INTERNAL, "oracle: no partition could be timed");
+        goto out;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "oracle: %.0f partial partitions visited; timing the best %d end to end\n",
+                visited, kept);
+    int best = 0;
+    if (kept > 1) {
+        const int *sz[16], *mp[16];
+        int nbs[16];
+        double med[16];
+        for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
+        if (opt_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 3 ? 3 : o->repeat, med, err)) goto out;
+        for (int i = 1; i < kept; i++)
+            if (med[i] < med[best]) best = i;
+    }
+    nb = cand[best].n_blocks;
+    memcpy(sizes, cand[best].sizes, (size_t)nb * sizeof(int));
+    memcpy(mps, cand[best].mps, (size_t)nb * sizeof(int));
+    if (!o->quiet)
+        fprintf(stderr, "oracle: %d builds in all\n", opt_meter_builds(mt));
+out:
+    for (int i = 0; i < k; i++) free(cand[i].sizes), free(cand[i].mps);
+    opt_meter_free(mt);
+    free(list);
+    free(b.t);
+    return nb;
+}
+
+int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
+                    const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
+{
+    (void)f;
+    int n = m->n_layers;
+    if (n == 0) return 0;
+    static const int MPS[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    int list_mp[16], n_list = 0;
+    for (size_t i = 0; i < PZ_ARRAY_LEN(MPS); i++)
+        if (MPS[i] < cores) list_mp[n_list++] = MPS[i];
+    list_mp[n_list++] = cores;
+    btable b;
+    btable_init(&b, n, list_mp, n_list, cores);
+    int max_block = o->max_block > 0 ? o->max_block : 8;
+    if (max_block > n) max_block = n;
+    int *list = pz_xmalloc((size_t)(max_block + 1) * sizeof(int));
+    for (int s = 1; s <= max_block; s++) list[s - 1] = s;
+    opt_meter *mt = opt_meter_new(m, cores, o->repeat);
+    int nb = 0;
+    int largest = time_blocks("dp", mt, &b, list, max_block, 1, o, err);
+    if (largest > 0) {
+        double total;
+        nb = opt_dp(n, largest, table_cost, &b, sizes, mps, &total);
+        if (!o->quiet)
+            fprintf(stderr, "dp: %d builds; predicted %.3f ms\n", opt_meter_builds(mt), total);
+        if (!nb) pz_fail(err, PZ_ERR_INTERNAL, "dp: no partition could be timed");
+    }
+    opt_meter_free(mt);
+    free(list);
+    free(b.t);
+    return nb;
+}

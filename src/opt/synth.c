@@ -1,0 +1,116 @@
+/* synth.c - synthesized layers for `characterize` (DLFusion II.B and III.B):
+ * a chain of `layers` identical convolutions {C_in, C_out, HW x HW, k x k}
+ * (stride 1, "same" padding, ReLU epilogue), or one fully connected layer,
+ * built directly through the runtime API (pz_rt.h) with fusion blocks of
+ * `block` layers on `mp` cores, and timed: one warm-up run, then runs until
+ * min_time seconds and at least 3 runs have passed (at most 400); the median
+ * is returned in ms, negative on failure (message in err). */
+#include <string.h>
+#include <time.h>
+
+#include "../rt/pz_rt.h"
+#include "opt_internal.h"
+#include "synth.h"
+
+static void fill(float *x, size_t n, float scale, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        x[i] = scale * (float)((double)(seed >> 8) / 8388608.0 - 1.0);
+    }
+}
+
+static double time_net(pz_net *net, int threads, const void *in, void *out, double min_time,
+                       pz_err *err)
+{
+    char msg[512];
+    if (pz_net_compile(net, threads, msg, sizeof msg)) {
+        pz_fail(err, PZ_ERR_INTERNAL, "characterize: runtime compile failed: %s", msg);
+        return -1;
+    }
+    const void *ins[1] = {in};
+    void *outs[1] = {out};
+    pz_net_run(net, ins, outs);   /* warm-up: caches, page faults, worker start */
+    double t[400];
+    int n = 0;
+    double start = opt_now_s();
+    while (n < 400 && (n < 3 || opt_now_s() - start < min_time)) {
+        double t0 = opt_now_s();
+        pz_net_run(net, ins, outs);
+        t[n++] = (opt_now_s() - t0) * 1e3;
+    }
+    return opt_median(t, n);
+}
+
+double synth_conv_ms(int c_in, int c_out, int hw, int k, int layers, int block, int mp,
+                     double min_time, pz_err *err)
+{
+    if (layers > 1) c_in = c_out;   /* a chain keeps its channels */
+    pz_net *net = pz_net_new("synth_conv");
+    size_t nx = (size_t)c_in * hw * hw, ny = (size_t)c_out * hw * hw;
+    size_t nw = (size_t)c_out * c_in * k * k;
+    float *x = pz_xmalloc(nx * 4), *y = pz_xmalloc(ny * 4), *w = pz_xmalloc(nw * 4);
+    float *bias = pz_xcalloc((size_t)c_out, 4);
+    fill(x, nx, 1.0f, 1);
+    /* uniform with the variance 1/fan_in: values neither grow nor vanish
+     * along the chain (no denormals, no infinities to slow anything) */
+    fill(w, nw, (float)sqrt(3.0 / ((double)c_in * k * k)), 2);
+    int t = pz_net_input(net, "x", PZ_F32, 4, (int64_t[]){1, c_in, hw, hw});
+    int wt = pz_net_const(net, "w", PZ_F32, 4, (int64_t[]){c_out, c_in, k, k}, w);
+    int bt = pz_net_const(net, "b", PZ_F32, 1, (int64_t[]){c_out}, bias);
+    pz_conv_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.nsp = 2;
+    cp.group = 1;
+    for (int d = 0; d < 2; d++) {
+        cp.kernel[d] = k;
+        cp.stride[d] = cp.dilation[d] = 1;
+        cp.pad_begin[d] = k / 2;
+        cp.pad_end[d] = k - 1 - k / 2;
+    }
+    cp.act.kind = PZ_ACT_RELU;
+    for (int l = 0; l < layers; l++) {
+        char name[32];
+        snprintf(name, sizeof name, "conv%d", l);
+        int o = pz_net_tensor(net, name, PZ_F32, 4, (int64_t[]){1, c_out, hw, hw});
+        pz_net_layer(net, name, PZ_OP_CONV, &cp, sizeof cp, (int[]){t, wt, bt}, 3, &o, 1);
+        t = o;
+    }
+    pz_net_output(net, t);
+    if (block < 1) block = 1;
+    for (int f = 0; f < layers; f += block)
+        pz_net_block(net, f, f + block <= layers ? block : layers - f, mp);
+    double ms = time_net(net, mp, x, y, min_time, err);
+    pz_net_free(net);
+    free(x);
+    free(y);
+    free(w);
+    free(bias);
+    return ms;
+}
+
+double synth_fc_ms(int m, int kdim, int n, int mp, double min_time, pz_err *err)
+{
+    pz_net *net = pz_net_new("synth_fc");
+    float *a = pz_xmalloc((size_t)m * kdim * 4), *b = pz_xmalloc((size_t)n * kdim * 4);
+    float *y = pz_xmalloc((size_t)m * n * 4);
+    fill(a, (size_t)m * kdim, 1.0f, 3);
+    fill(b, (size_t)n * kdim, (float)sqrt(3.0 / kdim), 4);
+    int at = pz_net_input(net, "a", PZ_F32, 2, (int64_t[]){m, kdim});
+    int bt = pz_net_const(net, "w", PZ_F32, 2, (int64_t[]){n, kdim}, b);
+    int yt = pz_net_tensor(net, "y", PZ_F32, 2, (int64_t[]){m, n});
+    pz_gemm_params gp;
+    memset(&gp, 0, sizeof gp);
+    gp.trans_b = 1;
+    gp.alpha = 1;
+    gp.beta = 1;
+    pz_net_layer(net, "fc", PZ_OP_GEMM, &gp, sizeof gp, (int[]){at, bt, -1}, 3, &yt, 1);
+    pz_net_output(net, yt);
+    pz_net_block(net, 0, 1, mp);
+    double ms = time_net(net, mp, a, y, min_time, err);
+    pz_net_free(net);
+    free(a);
+    free(b);
+    free(y);
+    return ms;
+}

@@ -1,0 +1,139 @@
+/* bn_fold.c - BatchNormalization folded into the Conv (or ConvTranspose)
+ * that feeds it. In inference BN is per output channel m an affine map,
+ *   y = (x - mean[m]) * s[m] + bias[m],   s[m] = scale[m] / sqrt(var[m] + eps),
+ * and x = conv(X, W)[m] + B[m] is linear in W's slice of channel m, so
+ *   W'[m, ...] = W[m, ...] * s[m],   B'[m] = (B[m] - mean[m]) * s[m] + bias[m]
+ * give one Conv with the same result (within float rounding: computed in
+ * double, stored in W's type).
+ *
+ * Folded when: W and B (if any) are float32 constants, BN's four statistics
+ * are constant 1-D [M] floats, the Conv's output is read by the BN alone and
+ * is no graph output, and BN's training outputs (1..4) are not read.
+ * W and B are overwritten when this Conv is their only reader, else the
+ * folded copies are new constants "<W>:bn", "<B>:bn" (or "<conv>:bias"). */
+#include <math.h>
+#include <string.h>
+
+#include "passes_internal.h"
+
+/* Output channel of W's element e: Conv W [M, C/G, k...];
+ * ConvTranspose W [C, M/G, k...], channel (c / (C/G)) * (M/G) + j. */
+static int64_t channel_of(const ir_tensor *w, int transpose, int64_t group, int64_t e)
+{
+    int64_t per0 = ir_tensor_numel(w) / w->dims[0];   /* elements per W[i] */
+    if (!transpose) return e / per0;
+    int64_t k = per0 / w->dims[1];                    /* kernel elements */
+    int64_t c = e / per0, j = (e / k) % w->dims[1];
+    int64_t c_per_group = w->dims[0] / group;
+    return (c / c_per_group) * w->dims[1] + j;
+}
+
+/* Whether the BN node's statistics (inputs 1..4) can be folded for m channels. */
+static int stats_ok(const ir_graph *g, const ir_node *bn, int64_t m)
+{
+    if (bn->n_in != 5) return 0;
+    for (int k = 1; k < 5; k++) {
+        const ir_tensor *t = op_in_const(g, bn, k);
+        if (!t || t->rank != 1 || t->dims[0] != m || !ir_dtype_is_float(t->dtype)) return 0;
+    }
+    for (int k = 1; k < bn->n_out; k++) {   /* training outputs: nobody reads them */
+        int v = bn->out[k];
+        if (v >= 0 && (g->values[v].is_output || ir_graph_count_uses(g, v))) return 0;
+    }
+    return 1;
+}
+
+/* The value to write folded data for `vid` into: vid itself when this node
+ * is its only reader, else a new constant named `name` (made unique). */
+static int writable(ir_graph *g, int vid, const ir_tensor *like, const char *name)
+{
+    if (vid >= 0 && g->values[vid].owns_data && !g->values[vid].is_output &&
+        !g->values[vid].is_input && ir_graph_count_uses(g, vid) == 1)
+        return vid;
+    int nv = ir_graph_add_value_unique(g, name);
+    ir_value *v = &g->values[nv];
+    v->t = *like;
+    v->t.data = NULL;
+    v->t.nbytes = 0;
+    v->is_initializer = 1;
+    return nv;
+}
+
+/* Folds BN node b into conv node c (both checked); returns 0 if it gave up. */
+static int fold(ir_graph *g, int c, int b, pz_err *err)
+{
+    ir_node *conv = &g->nodes[c];
+    const ir_node *bn = &g->nodes[b];
+    int transpose = pass_is(conv, OP_conv_transpose);
+    int64_t group = 1;
+    float eps = 1e-5f;
+    if (op_attr_int(conv, "group", 1, &group, err) || group < 1) return 0;
+    if (op_attr_float(bn, "epsilon", 1e-5f, &eps, err)) return 0;
+    const ir_tensor *w = op_in_const(g, conv, 1), *bias = op_in(g, conv, 2);
+    int64_t m = transpose ? w->dims[1] * group : w->dims[0];
+    if (!stats_ok(g, bn, m)) return 0;
+
+    /* s and the folded bias, in double */
+    double *s = pz_xmalloc((size_t)m * sizeof *s), *nb = pz_xmalloc((size_t)m * sizeof *nb);
+    const ir_tensor *sc = op_in(g, bn, 1), *bb = op_in(g, bn, 2), *mean = op_in(g, bn, 3),
+                    *var = op_in(g, bn, 4);
+    for (int64_t k = 0; k < m; k++) {
+        s[k] = ir_load_f64(sc->data, sc->dtype, (size_t)k) /
+               sqrt(ir_load_f64(var->data, var->dtype, (size_t)k) + (double)eps);
+        double b0 = bias ? ir_load_f64(bias->data, bias->dtype, (size_t)k) : 0.0;
+        nb[k] = (b0 - ir_load_f64(mean->data, mean->dtype, (size_t)k)) * s[k] +
+                ir_load_f64(bb->data, bb->dtype, (size_t)k);
+    }
+
+    /* W' (a copy first: writable() may add values and move g->values) */
+    ir_tensor wt = *w;
+    size_t n = (size_t)ir_tensor_numel(w);
+    float *wd = pz_xmalloc(n ? n * sizeof(float) : 1);
+    for (size_t e = 0; e < n; e++)
+        wd[e] = (float)(((const float *)w->data)[e] * s[channel_of(w, transpose, group, (int64_t)e)]);
+    int bvid = conv->n_in > 2 ? conv->in[2] : -1;
+    char wname[512], bname[512];
+    snprintf(wname, sizeof wname, "%s:bn", g->values[conv->in[1]].name);
+    if (bvid >= 0) snprintf(bname, sizeof bname, "%s:bn", g->values[bvid].name);
+    else snprintf(bname, sizeof bname, "%s:bias", conv->name);
+    int wv = writable(g, conv->in[1], &wt, wname);
+    ir_value_set_data(g, wv, wd, n * sizeof(float));
+    free(wd);
+
+    ir_tensor bt = {.dtype = IR_F32, .rank = 1, .dims = {m}};
+    float *bd = pz_xmalloc((size_t)m * sizeof(float));
+    for (int64_t k = 0; k < m; k++) bd[k] = (float)nb[k];
+    int bv = writable(g, bvid, &bt, bname);
+    ir_value_set_data(g, bv, bd, (size_t)m * sizeof(float));
+    free(bd);
+    free(s);
+    free(nb);
+
+    conv = &g->nodes[c];
+    if (conv->n_in < 3) ir_node_set_n_in(conv, 3);
+    conv->in[1] = wv;
+    conv->in[2] = bv;
+    conv->out[0] = g->nodes[b].out[0];   /* the Conv now writes BN's output */
+    return 1;
+}
+
+pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_node *n = &g->nodes[i];
+        if (dead[i] || (!pass_is(n, OP_conv) && !pass_is(n, OP_conv_transpose))) continue;
+        const ir_tensor *w = op_in_const(g, n, 1), *bias = op_in(g, n, 2);
+        if (!w || w->dtype != IR_F32 || w->rank < 3 || !w->dims[0] || !w->dims[1]) continue;
+        if (bias && (!bias->data || bias->dtype != IR_F32)) continue;
+        int slot, b = pass_sole_reader(g, n->out[0], &slot);
+        if (b < 0 || dead[b] || slot != 0 || !pass_is(&g->nodes[b], OP_batch_normalization))
+            continue;
+        pz_err ignored = {0};   /* attributes were checked at load */
+        if (fold(g, i, b, &ignored)) {
+            pass_kill(g, b, dead);
+            st->bn_folded++;
+        }
+    }
+    (void)err;
+    return PZ_OK;
+}

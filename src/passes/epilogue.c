@@ -1,0 +1,94 @@
+/* epilogue.c - work after a Conv, Gemm or Add fused into it (the runtime
+ * applies it as the kernel writes its output, without another pass over
+ * memory):
+ *
+ *   Conv -> Add(conv, z) [-> Relu | Clip]   Conv(X, W, B, Z) with act
+ *   Conv | Gemm | Add -> Relu | Clip         the producer with act
+ *
+ * The residual goes in before the activation (the runtime computes
+ * act(conv + B + Z)), so an Add after an activation is not fused. Only
+ * float32 tensors; Clip bounds must be constants with lo <= hi; every
+ * intermediate has one reader and is no graph output. The fused node takes
+ * the consumer's output value, and keeps its own name. */
+#include <math.h>
+
+#include "passes_internal.h"
+
+/* Clip's bounds if they are known now: attributes before opset 11, constant
+ * scalar inputs from 11; omitted = unbounded. */
+static int clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi)
+{
+    float b[2] = {-INFINITY, INFINITY};
+    if (g->opset < 11) {
+        pz_err ignored = {0};
+        if (op_attr_float(n, "min", -INFINITY, &b[0], &ignored) ||
+            op_attr_float(n, "max", INFINITY, &b[1], &ignored))
+            return 0;
+    } else {
+        for (int k = 0; k < 2; k++) {
+            if (n->n_in <= 1 + k || n->in[1 + k] < 0) continue;
+            const ir_tensor *t = op_in_const(g, n, 1 + k);
+            if (!t || ir_tensor_numel(t) != 1 || !ir_dtype_is_float(t->dtype)) return 0;
+            b[k] = (float)ir_load_f64(t->data, t->dtype, 0);
+        }
+    }
+    if (isnan(b[0]) || isnan(b[1]) || b[0] > b[1]) return 0;
+    *lo = b[0];
+    *hi = b[1];
+    return 1;
+}
+
+static int same_f32_shape(const ir_tensor *a, const ir_tensor *b)
+{
+    if (a->dtype != IR_F32 || b->dtype != IR_F32 || a->rank != b->rank) return 0;
+    for (int d = 0; d < a->rank; d++)
+        if (a->dims[d] != b->dims[d]) return 0;
+    return 1;
+}
+
+/* Tries to fuse the sole reader of node i's output into node i; returns 1
+ * if it did (node i then writes that reader's output). */
+static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
+{
+    ir_node *n = &g->nodes[i];
+    int slot, c = pass_sole_reader(g, n->out[0], &slot);
+    if (c < 0 || dead[c]) return 0;
+    ir_node *r = &g->nodes[c];
+    const ir_tensor *y = &g->values[n->out[0]].t;
+    if (r->n_out < 1 || r->out[0] < 0) return 0;
+    if (pass_is(n, OP_conv) && n->act.kind == IR_ACT_NONE && n->n_in < 4 &&
+        pass_is(r, OP_add)) {
+        int z = r->in[1 - slot];
+        if (z < 0 || !same_f32_shape(&g->values[z].t, y) ||
+            !same_f32_shape(&g->values[r->out[0]].t, y))
+            return 0;
+        ir_node_set_n_in(n, 4);
+        n->in[3] = z;
+        st->residuals++;
+    } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_relu) && slot == 0) {
+        n->act.kind = IR_ACT_RELU;
+        st->acts++;
+    } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_clip) && slot == 0 &&
+               clip_bounds(g, r, &n->act.lo, &n->act.hi)) {
+        n->act.kind = IR_ACT_CLIP;
+        st->acts++;
+    } else {
+        return 0;
+    }
+    n->out[0] = r->out[0];
+    pass_kill(g, c, dead);
+    return 1;
+}
+
+void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        ir_node *n = &g->nodes[i];
+        if (dead[i] || n->n_out < 1 || n->out[0] < 0) continue;
+        if (!pass_is(n, OP_conv) && !pass_is(n, OP_gemm) && !pass_is(n, OP_add)) continue;
+        const ir_value *y = &g->values[n->out[0]];
+        if (y->t.dtype != IR_F32 || y->t.data) continue;
+        while (fuse_next(g, i, dead, st)) {
+        }
+    }
+}

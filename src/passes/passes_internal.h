@@ -1,0 +1,27 @@
+/* passes_internal.h - what the passes share: one function per pass, and
+ * the question every fusion asks (who reads this value?). */
+#ifndef PZ_PASSES_INTERNAL_H
+#define PZ_PASSES_INTERNAL_H
+
+#include "../ops/op.h"
+#include "passes.h"
+
+/* The one node that reads vid, and in which input slot; -1 if no node or
+ * more than one reads it (a node reading it twice counts twice), or vid is
+ * a graph output. */
+int pass_sole_reader(const ir_graph *g, int vid, int *slot);
+
+/* Marks node i dead and detaches it: it reads and writes nothing, so that
+ * reader counts see only the live nodes. */
+void pass_kill(ir_graph *g, int i, unsigned char *dead);
+
+/* Whether node n is of op kind k. */
+int pass_is(const ir_node *n, op_kind k);
+
+/* Each pass walks the sorted nodes once and marks the nodes it removes in
+ * dead[] (their work now done by another node); passes.c compacts. */
+void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st);
+pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err);
+void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
+
+#endif

@@ -1,0 +1,140 @@
+/* winograd.h - Winograd F(4x4, 3x3) convolution on NCHW16c: 3x3 kernels,
+ * stride 1, dilation 1, group 1, any pads; the same descriptor, layouts,
+ * bias, residual and activation as the direct conv (fast.h), so a runtime
+ * op can take either per layer (a knob).
+ *
+ * The algorithm (Lavin & Gray 2016). The output is cut into 4x4 tiles; each
+ * reads a 6x6 input patch (zeros outside the input). Per tile, per channel:
+ *   V = B' d B         input transform: 6x6 patch d -> 36 values
+ *   U = G g G'         weight transform of each 3x3 filter g (done once, at
+ *                      compile time: pz_winograd_pack_weights)
+ *   M[xi] = sum_c U[xi][m][c] V[xi][c]    36 independent GEMMs, one per
+ *                      point xi of the 6x6 transform domain
+ *   Y = A' M A         output transform: 36 values -> the 4x4 tile
+ * 36 multiplies per 16 outputs instead of 9 x 16: 4x fewer FLOPs in the
+ * GEMMs (less, in effective terms, where the tiles overhang the output). The
+ * matrices are the usual ones with points 0, +-1, +-2 (see winograd.c);
+ * float32 results agree with the direct conv to about 1e-6 of the largest
+ * output (tests/unit/rt_winograd.c holds them to 1e-4).
+ *
+ * Work: tiles are taken in panels whose transformed input (36 x C floats a
+ * tile) fits in about 1 MiB of L2, cut into register blocks of up to 14
+ * tiles (the GEMM micro-kernel: 14 tiles x 32 output channels in 28 ZMM
+ * accumulators). A unit of work is (image, panel, group of 2 output
+ * blocks); workers take contiguous ranges of units, and a worker transforms
+ * a panel's input once for all its consecutive groups. Within a unit, each
+ * point's slice of U is reused over the panel's register blocks. Each output
+ * element is computed by one worker in an order that does not depend on nth:
+ * results are bitwise equal whatever the MP. No allocation: each worker uses
+ * its own slice of the caller's scratch.
+ *
+ * When it pays: the GEMMs read all of U (36 x C x M floats, 4x the direct
+ * weights) once per panel, and with few tiles each U element feeds few
+ * FMAs, so a layer with few tiles and many channels (ResNet's 7x7 stage: 4
+ * tiles, 8 x 8 outputs computed for 7 x 7) may lose to the direct conv;
+ * layers with many tiles (56x56, 28x28, VGG's) win. bench/winograd measures
+ * both per layer: let the optimizer choose per layer (a knob).
+ *
+ * How the runtime's conv op (rt/ops/conv.c) calls it, beside the direct conv:
+ *
+ *   pz_conv16c_desc d;
+ *   if (pz_conv16c_init(&d, params, xd, yd) == 0 && pz_winograd_ok(&d)
+ *       && knob says winograd) {
+ *       // at compile (prepare) time:
+ *       wp = alloc(pz_winograd_weights_size(&d) floats);
+ *       pz_winograd_pack_weights(&d, W, wp);      // W: ONNX [M][C][3][3]
+ *       bp = alloc(pz_pack_bias16_size(d.m) floats); pz_pack_bias16(d.m, B, bp);
+ *       scratch: pz_winograd_scratch_size(&d, nth) floats in the net's arena
+ *                (live only during this layer), 64-byte aligned is best;
+ *       fn = pz_winograd_kernel_for(pz_cpu_isa());
+ *       // at run, on every worker ith of nth (the same nth as the size):
+ *       fn(&d, x, wp, bp, z, y, scratch, ith, nth);
+ *   }
+ *
+ * x: NCHW16c input (d.cblk must be 16: pz_winograd_ok checks it; C <= 4 has
+ * cblk = C and goes direct). y: NCHW16c output; z: a residual like y, or
+ * NULL; bp: packed bias or NULL. y = act(conv(x) + bias + z); lanes of
+ * channels >= M are written as zeros. y must not alias x or z; the scratch
+ * must not alias anything. The direct conv's packed weights are not used:
+ * a layer keeps one or the other.
+ */
+#ifndef PZ_WINOGRAD_H
+#define PZ_WINOGRAD_H
+
+#include <stdint.h>
+
+#include "rt/kernels/fast.h"
+
+#define PZ_WINO_TILE 4        /* output tile edge: F(4x4, 3x3) */
+#define PZ_WINO_ALPHA 6       /* input tile edge: TILE + 3 - 1 */
+#define PZ_WINO_NPT 36        /* points of the transform domain: ALPHA^2 */
+#define PZ_WINO_TB 14         /* tiles per block (the GEMM register tile) */
+#define PZ_WINO_RM 2          /* output blocks of 16 per unit of work */
+
+/* 1 when d is a conv this kernel takes: 3x3, stride 1, dilation 1, input
+ * block 16 (group 1 is implied by the descriptor), else 0. */
+int pz_winograd_ok(const pz_conv16c_desc *d);
+
+/* Transformed weights, zero where c >= C or m >= M; W is ONNX [M][C][3][3].
+ * Output blocks go in groups of RM = 2 (the last group may have 1), and each
+ * group's weights are contiguous, in the order the GEMMs read them (one
+ * sequential stream per unit of work):
+ *   U [group][36][ceil(C/16)][16 c][rm][16 m]. */
+int64_t pz_winograd_weights_size(const pz_conv16c_desc *d);
+void pz_winograd_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
+                              float *restrict u);
+
+/* Floats of scratch for nth workers (each worker uses its own slice). */
+int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth);
+
+typedef void (*pz_winograd_fn)(const pz_conv16c_desc *d, const float *restrict x,
+                               const float *restrict u, const float *restrict b,
+                               const float *restrict z, float *restrict y,
+                               float *restrict scratch, int ith, int nth);
+
+void pz_f32_conv3x3_winograd_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
+                                             const float *restrict u, const float *restrict b,
+                                             const float *restrict z, float *restrict y,
+                                             float *restrict scratch, int ith, int nth);
+void pz_f32_conv3x3_winograd_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
+                                             const float *restrict u, const float *restrict b,
+                                             const float *restrict z, float *restrict y,
+                                             float *restrict scratch, int ith, int nth);
+
+/* The kernel for an ISA: AVX-512 for PZ_ISA_AVX512 (not in a PZ_SCALAR=1
+ * build), else the scalar twin. */
+pz_winograd_fn pz_winograd_kernel_for(pz_isa isa);
+
+/* ---- internal: the ISA pieces the driver (winograd.c) walks ------------------ */
+
+/* One ISA's three steps over 16-lane vectors:
+ *   in(x, rs, v, vs): the 6x6 patch at x (rows rs floats apart, pixels 16
+ *       apart) -> v[xi * vs + lane], xi = 0..35;
+ *   gemm(a): see pz_wino_gemm_args;
+ *   out(m, ms, b, z, y, ys, nh, nw, act, tail): the 36 vectors m[xi * ms] ->
+ *       the top-left nh x nw of the 4x4 tile at y (rows ys apart), plus the
+ *       bias vector b (or none), plus z (at the same offsets as y, or NULL),
+ *       activation, and lanes >= tail zeroed (tail 16: none). */
+typedef struct {
+    const float *u;          /* U of the group at point xi, input block 0 */
+    const float *v;          /* V at point xi, input block 0, tile 0 */
+    float *m;                /* M at point xi, block 0 (of rm), tile 0 */
+    int64_t us_q, us_cb;     /* U strides between input channels (rm * 16) and blocks */
+    int64_t vs_cb;           /* V stride between input blocks: nt * 16 */
+    int64_t ms_mb;           /* M stride between output blocks: nt * 16 */
+    int ncb, nt, rm;         /* input blocks, tiles (1..14), output blocks (1..2) */
+} pz_wino_gemm_args;
+
+typedef struct {
+    void (*in)(const float *x, int64_t rs, float *v, int64_t vs);
+    void (*gemm)(const pz_wino_gemm_args *a);
+    void (*out)(const float *m, int64_t ms, const float *b, const float *z, float *y,
+                int64_t ys, int nh, int nw, const pz_act *act, int tail);
+} pz_wino_isa;
+
+void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                       const float *restrict x, const float *restrict u,
+                       const float *restrict b, const float *restrict z, float *restrict y,
+                       float *restrict scratch, int ith, int nth);
+
+#endif

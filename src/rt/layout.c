@@ -1,0 +1,22 @@
+/* layout.c - sizes of tensors in the net's layouts and the conversions the
+ * net inserts between a producer's layout and a consumer's (see net.h). */
+#include "rt/kernels/fast.h"
+#include "rt/net.h"
+
+size_t pz_layout_bytes(const pz_tensor *t, int cblk)
+{
+    size_t es = pz_dtype_size(t->dtype);
+    if (cblk == 0 || t->rank != 4) return (size_t)pz_numel(t) * es;
+    return (size_t)pz_nchwxc_size(t->dims[0], t->dims[1], t->dims[2], t->dims[3], cblk) * es;
+}
+
+void pz_layout_convert(const int64_t *xd, int from, int to, const void *x, void *y, int ith,
+                       int nth)
+{
+    if (from == 0 && to != 0)
+        pz_f32_nchw_to_nchwxc(xd[0], xd[1], xd[2], xd[3], to, x, y, ith, nth);
+    else if (from != 0 && to == 0)
+        pz_f32_nchwxc_to_nchw(xd[0], xd[1], xd[2], xd[3], from, x, y, ith, nth);
+    else
+        PZ_RT_ASSERT(!"a layout conversion between two blocked layouts");
+}

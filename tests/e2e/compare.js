@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// compare.js - compares tensors in TensorProto files; prints one line and
+// exits 0 if they agree, 1 if not.
+//   node compare.js --bitwise A.pb B.pb          same type, shape and bytes
+//   node compare.js --rel 1e-4 [--top 5] GOT.pb REF.pb
+//        max|got-ref| / max|ref| <= tol, and the top-K of each row the same
+//   node compare.js --close RTOL ATOL GOT.pb REF.pb
+//        |got-ref| <= atol + rtol*|ref| elementwise (the ONNX test-data rule)
+'use strict';
+const {readTensor} = require('./tensorproto');
+
+function topk(row, k) {
+    return Array.from(row.keys()).sort((a, b) => row[b] - row[a] || a - b).slice(0, k);
+}
+
+function main() {
+    const a = process.argv.slice(2);
+    const mode = a.shift();
+    let tol = 0, atol = 0, top = 0;
+    if (mode === '--rel') tol = parseFloat(a.shift());
+    if (mode === '--close') { tol = parseFloat(a.shift()); atol = parseFloat(a.shift()); }
+    if (a[0] === '--top') { a.shift(); top = parseInt(a.shift(), 10); }
+    const [gf, rf] = a;
+    const g = readTensor(gf), r = readTensor(rf);
+    const what = `${gf} vs ${rf}`;
+    if (g.dtype !== r.dtype || g.dims.join(',') !== r.dims.join(','))
+        return fail(`${what}: type/shape ${g.dtype} [${g.dims}] vs ${r.dtype} [${r.dims}]`);
+    if (mode === '--bitwise') {
+        const gb = Buffer.from(g.data.buffer, g.data.byteOffset, g.data.byteLength);
+        const rb = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+        if (!gb.equals(rb)) {
+            let i = 0;
+            while (g.data[i] === r.data[i]) i++;
+            return fail(`${what}: not bitwise equal (first difference at element ${i}: ${g.data[i]} vs ${r.data[i]})`);
+        }
+        return ok(`${what}: bitwise equal (${g.data.length} elements)`);
+    }
+    const n = g.data.length;
+    let maxerr = 0, maxref = 0, bad = -1;
+    for (let i = 0; i < n; i++) {
+        const x = Number(g.data[i]), y = Number(r.data[i]);
+        if (Number.isNaN(x) !== Number.isNaN(y)) { bad = i; maxerr = Infinity; break; }
+        if (Number.isNaN(x)) continue;
+        const e = x === y ? 0 : Math.abs(x - y);
+        if (e > maxerr) maxerr = e;
+        if (Math.abs(y) > maxref) maxref = Math.abs(y);
+        if (mode === '--close' && !(e <= atol + tol * Math.abs(y)) && bad < 0) bad = i;
+    }
+    if (mode === '--close') {
+        if (bad >= 0) return fail(`${what}: element ${bad} is ${g.data[bad]}, expected ${r.data[bad]} (rtol ${tol}, atol ${atol})`);
+        return ok(`${what}: close (max abs err ${maxerr.toExponential(2)})`);
+    }
+    const rel = maxref ? maxerr / maxref : maxerr;
+    if (!(rel <= tol)) return fail(`${what}: max abs err / max|ref| = ${rel.toExponential(3)} > ${tol}`);
+    if (top) {
+        const classes = g.dims[g.dims.length - 1];
+        for (let b = 0; b < n / classes; b++) {
+            const tg = topk(g.data.subarray(b * classes, (b + 1) * classes), top);
+            const tr = topk(r.data.subarray(b * classes, (b + 1) * classes), top);
+            if (tg.join() !== tr.join()) return fail(`${what}: image ${b} top-${top} ${tg} vs ${tr}`);
+        }
+    }
+    return ok(`${what}: max abs err / max|ref| = ${rel.toExponential(3)}${top ? `, top-${top} same` : ''}`);
+}
+
+function ok(msg) { console.log(msg); process.exit(0); }
+function fail(msg) { console.log(msg); process.exit(1); }
+main();

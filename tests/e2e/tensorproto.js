@@ -1,0 +1,100 @@
+// tensorproto.js - onnx.TensorProto files (.pb) decoded and encoded in plain
+// JavaScript, independently of the C code under test.
+//   const {readTensor, writeTensor} = require('./tensorproto');
+//   const t = readTensor('x.pb');   // {name, dtype, dims, data: typed array}
+'use strict';
+const fs = require('fs');
+
+// onnx.TensorProto.DataType -> typed array constructor
+const TYPES = {
+    1: Float32Array, 2: Uint8Array, 3: Int8Array, 4: Uint16Array, 5: Int16Array, 6: Int32Array,
+    7: BigInt64Array, 9: Uint8Array, 10: Uint16Array, 11: Float64Array, 12: Uint32Array,
+    13: BigUint64Array, 16: Uint16Array,
+};
+const ORT_TYPES = {1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32',
+    7: 'int64', 9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64'};
+
+function varint(buf, pos) {
+    let v = 0n, shift = 0n;
+    for (;;) {
+        if (pos.i >= buf.length) throw new Error('truncated varint');
+        const b = buf[pos.i++];
+        v |= BigInt(b & 0x7f) << shift;
+        if (!(b & 0x80)) return v;
+        shift += 7n;
+    }
+}
+
+function readTensor(path) {
+    const buf = fs.readFileSync(path);
+    const pos = {i: 0};
+    const dims = [];
+    let dtype = 0, name = '', raw = null;
+    const typed = [];  // values from float_data/int32_data/int64_data/double_data/uint64_data
+    let typedField = 0;
+    while (pos.i < buf.length) {
+        const key = Number(varint(buf, pos));
+        const field = key >> 3, wt = key & 7;
+        const len = () => Number(varint(buf, pos));
+        if (field === 1) {
+            if (wt === 2) { const n = len(), end = pos.i + n; while (pos.i < end) dims.push(Number(BigInt.asIntN(64, varint(buf, pos)))); }
+            else dims.push(Number(BigInt.asIntN(64, varint(buf, pos))));
+        } else if (field === 2) dtype = Number(varint(buf, pos));
+        else if (field === 8) { const n = len(); name = buf.subarray(pos.i, pos.i + n).toString('utf8'); pos.i += n; }
+        else if (field === 9) { const n = len(); raw = buf.subarray(pos.i, pos.i + n); pos.i += n; }
+        else if ([4, 5, 7, 10, 11].includes(field)) {
+            typedField = field;
+            const one = () => {
+                if (field === 4) { const v = buf.readFloatLE(pos.i); pos.i += 4; return v; }
+                if (field === 10) { const v = buf.readDoubleLE(pos.i); pos.i += 8; return v; }
+                return varint(buf, pos);
+            };
+            if (wt === 2) { const n = len(), end = pos.i + n; while (pos.i < end) typed.push(one()); }
+            else typed.push(one());
+        } else {   // skip
+            if (wt === 0) varint(buf, pos);
+            else if (wt === 1) pos.i += 8;
+            else if (wt === 5) pos.i += 4;
+            else if (wt === 2) pos.i += len();
+            else throw new Error(`${path}: bad wire type ${wt}`);
+        }
+    }
+    const T = TYPES[dtype];
+    if (!T) throw new Error(`${path}: unsupported data type ${dtype}`);
+    const numel = dims.reduce((a, b) => a * b, 1);
+    let data;
+    if (raw) {
+        const copy = Buffer.from(raw);  // aligned copy
+        data = new T(copy.buffer, copy.byteOffset, numel);
+    } else {
+        data = new T(numel);
+        for (let i = 0; i < numel; i++) {
+            const v = typed[i];
+            if (T === BigInt64Array) data[i] = BigInt.asIntN(64, v);
+            else if (T === BigUint64Array) data[i] = BigInt.asUintN(64, v);
+            else data[i] = typeof v === 'bigint' ? Number(BigInt.asIntN(64, v)) : v;
+        }
+        if (typed.length !== numel) throw new Error(`${path}: ${typed.length} values in field ${typedField}, shape needs ${numel}`);
+    }
+    return {name, dtype, dims, data};
+}
+
+function putVarint(out, v) {
+    v = BigInt.asUintN(64, BigInt(v));
+    while (v >= 0x80n) { out.push(Number(v & 0x7fn) | 0x80); v >>= 7n; }
+    out.push(Number(v));
+}
+
+function writeTensor(path, name, dtype, dims, data) {
+    const head = [];
+    for (const d of dims) { putVarint(head, 1 << 3); putVarint(head, d); }
+    putVarint(head, 2 << 3); putVarint(head, dtype);
+    const nb = Buffer.from(name, 'utf8');
+    putVarint(head, 8 << 3 | 2); putVarint(head, nb.length);
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const mid = [];
+    putVarint(mid, 9 << 3 | 2); putVarint(mid, bytes.length);
+    fs.writeFileSync(path, Buffer.concat([Buffer.from(head), nb, Buffer.from(mid), bytes]));
+}
+
+module.exports = {readTensor, writeTensor, TYPES, ORT_TYPES};

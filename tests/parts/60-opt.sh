@@ -1,0 +1,226 @@
+#!/bin/sh
+# 60-opt.sh BUILD_DIR MODELDIR - the optimizer (issue 8) through the CLI.
+#
+#   space       Paleozoic Eq. 3: n=50 on 32 cores is 8.17e75 (DLFusion), n=32
+#               is 3.79e48 (the Paleozoic paper's 3.79e38 is a misprint); a
+#               model's space names its layer count
+#   profile     `characterize --default` writes a profile JSON (valid, with
+#               OpCount_critical > 0 and the MP model) and SVG plots (valid
+#               XML); the default profile is measured once into
+#               $XDG_CACHE_HOME/paleozoic and reused; bad --target files are
+#               refused (exit 2, the file and key named)
+#   strategies  on each of the six networks, every strategy of DLFusion
+#               Table III plus the example plug-in gives a legal schedule, and
+#               `run --threads 2 --strategy S` is bitwise equal to
+#               `run --strategy none` (the runtime's kernels give the same
+#               bits at any MP); dlfusion's output also matches PyTorch's
+#               (NAME.torch.pb, rel 1e-4, same top-5) when node is there
+#   measured    oracle and dp (ours) with a short budget on ResNet-18 and
+#               MobileNetV2 (all six with PZ_OPT_ALL=1): legal, bitwise equal
+#   tune        writes a schedule that `run --schedule` accepts and that runs
+#               bitwise equal; a failing tune leaves no file
+#   bench       --json parses, none's speed-up is 1, every strategy has a
+#               latency, blocks summing to the layer count; --svg is valid XML
+#   plug-ins    the example in examples/ (built by mk/examples.mk); a plug-in
+#               with an illegal answer, one that fails, one of another ABI and
+#               a missing file: exit 2 and a message naming the plug-in
+#   errors      unknown strategy, bad options: exit 2, the known names listed
+# Under a sanitizer build dir (*san*) the networks are ResNet-18 and
+# MobileNetV2 only (the others take minutes each under ASan) and the measured
+# strategies run on MobileNetV2 only. Ends with `N passed, N failed`.
+set -u
+B=${1:?usage: 60-opt.sh BUILD_DIR MODELDIR}
+M=${2:-models}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B=$(cd "$B" && pwd)
+M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
+PZ="$B/paleozoic"
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# the default profile is cached here, not in the user's ~/.cache
+export XDG_CACHE_HOME="$T/cache"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# check LABEL CMD...: one check by exit code; output shown on failure
+check() {
+    label=$1; shift
+    if "$@" >"$T/log" 2>&1; then ok; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
+}
+# fails LABEL PATTERN CMD...: CMD must exit 2 with PATTERN on stderr, no crash
+fails() {
+    label=$1 pat=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ "$rc" -ne 2 ]; then bad "$label: exit $rc, wanted 2: $(tail -c 400 "$T/err")"
+    elif ! grep -q -- "$pat" "$T/err"; then bad "$label: no \"$pat\" in: $(tail -c 400 "$T/err")"
+    elif ! grep -q "^paleozoic: error: " "$T/err"; then bad "$label: no 'paleozoic: error:' line"
+    else ok; fi
+}
+san=0
+case "$B" in *san*) san=1 ;; esac
+have_node=0
+[ -f "$ROOT/tests/e2e/compare.js" ] && [ -d "$ROOT/node_modules/onnxruntime-node" ] &&
+    command -v node >/dev/null && have_node=1
+
+# ---- space ----------------------------------------------------------------
+"$PZ" space --layers 50 --cores 32 >"$T/s50" 2>&1
+check "space n=50 is 8.17e75" grep -q "8.17e75 with 32 cores" "$T/s50"
+"$PZ" space --layers 32 --cores 32 >"$T/s32" 2>&1
+check "space n=32 is 3.79e48" grep -q "3.79e48 with 32 cores" "$T/s32"
+"$PZ" space --layers 3 --cores 2 >"$T/s3" 2>&1
+check "space n=3, 2 cores is 2*4+8 = 16" grep -q "1.60e1 with 2 cores" "$T/s3"
+if [ -f "$M/resnet18.onnx" ]; then
+    "$PZ" space "$M/resnet18.onnx" --cores 2 >"$T/sm" 2>&1
+    n=$(sed -n 's/.*: \([0-9]*\) layers after lowering.*/\1/p' "$T/sm")
+    want=$("$PZ" space --layers "${n:-0}" --cores 2 2>/dev/null | sed -n 's/.*: \([0-9.e]*\) with 2 cores.*/\1/p')
+    check "space of resnet18 ($n layers) = space --layers $n" grep -q "$want with 2 cores" "$T/sm"
+fi
+fails "space with nothing" "usage" "$PZ" space
+
+# ---- the profile ----------------------------------------------------------
+mkdir -p "$T/prof"
+check "characterize --default" "$PZ" characterize --default --cores 2 -o "$T/prof/target.json"
+cat >"$T/check_profile.py" <<'EOF'
+import json, sys, xml.dom.minidom
+p = json.load(open(sys.argv[1]))
+assert p["paleozoic_target"] == 1
+assert p["opcount_critical"] > 0, p["opcount_critical"]
+for k in ("mp_alpha", "mp_beta", "mp_gamma", "peak_gflops"):
+    assert isinstance(p[k], (int, float)), k
+assert len(p["layers"]) >= 5 and all(len(l["ms"]) == len(p["mp_list"]) for l in p["layers"])
+assert set(p["pca"]["rank"]) == {"op_count", "channels", "kernel", "feature_map", "intensity"}
+for f in sys.argv[2:]:
+    xml.dom.minidom.parse(f)
+EOF
+check "profile JSON and SVGs valid" "$PY" "$T/check_profile.py" "$T/prof/target.json" \
+    "$T/prof/target.gflops.svg" "$T/prof/target.mp.svg"
+printf '{"paleozoic_target": 1, "cores": 2, "mp_alpha": 0}' >"$T/prof/bad1.json"
+printf '{"paleozoic_target": 1, "cores": 2, "opcount_critical": "x", ' >"$T/prof/bad2.json"
+if [ -f "$M/resnet18.onnx" ]; then
+    fails "--target missing key" '"opcount_critical"' "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad1.json"
+    fails "--target bad JSON" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad2.json"
+    fails "--target no file" "nofile.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/nofile.json"
+    # the default profile: measured once into the cache, then reused
+    "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d1"
+    check "default profile cached" sh -c "ls '$XDG_CACHE_HOME'/paleozoic/target-default-*cpu.json"
+    check "default profile measured once" grep -q "measuring this machine" "$T/d1"
+    "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d2"
+    check "default profile reused" sh -c "! grep -q 'measuring this machine' '$T/d2'"
+fi
+
+# ---- every strategy on the six networks -------------------------------------
+NETS="resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2"
+[ "$san" = 1 ] && NETS="resnet18 mobilenet_v2" &&
+    echo "60-opt: sanitizer build: nets $NETS only (the others take minutes each under ASan)"
+PLUG="$B/examples/strategy_greedy.so"
+STRATS="fixed-mp dynamic-mp fuse-all fusion-fixed-mp dlfusion plugin:$PLUG"
+TGT="--target $T/prof/target.json"
+for n in $NETS; do
+    if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ]; then
+        echo "60-opt: $n: SKIPPED (no $M/$n.onnx)"
+        continue
+    fi
+    in="$M/$n.input.pb"
+    check "$n none" "$PZ" run "$M/$n.onnx" --input "$in" --output "$T/$n.none.pb" --strategy none
+    for s in $STRATS; do
+        label="$n $(basename "$s")"
+        rm -f "$T/$n.s.pb"
+        # shellcheck disable=SC2086
+        if "$PZ" run "$M/$n.onnx" --input "$in" --output "$T/$n.s.pb" --threads 2 --strategy "$s" \
+            $TGT >"$T/log" 2>&1; then
+            check "$label: bitwise equal to none" cmp "$T/$n.none.pb" "$T/$n.s.pb"
+        else
+            bad "$label: $(tail -c 400 "$T/log" | tr '\n' ' ')"
+        fi
+    done
+    if [ "$have_node" = 1 ] && [ -f "$M/$n.torch.pb" ]; then
+        # shellcheck disable=SC2086
+        "$PZ" run "$M/$n.onnx" --input "$in" --output "$T/$n.dl.pb" --threads 2 --strategy dlfusion $TGT >/dev/null 2>&1
+        check "$n dlfusion vs PyTorch" node "$ROOT/tests/e2e/compare.js" --rel 1e-4 --top 5 "$T/$n.dl.pb" "$M/$n.torch.pb"
+    fi
+done
+
+# ---- the measured strategies (short budgets) --------------------------------
+MNETS="resnet18 mobilenet_v2"
+[ "${PZ_OPT_ALL:-0}" = 1 ] && MNETS="resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2"
+[ "$san" = 1 ] && MNETS="mobilenet_v2"
+for n in $MNETS; do
+    [ -f "$M/$n.onnx" ] && [ -f "$T/$n.none.pb" ] || continue
+    for s in "oracle:budget=3,repeat=1,verify=2" "dp:budget=3,repeat=1,max-block=4"; do
+        rm -f "$T/$n.s.pb"
+        if "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/$n.s.pb" --threads 2 \
+            --strategy "$s" >"$T/log" 2>&1; then
+            cp "$T/log" "$T/slog"
+            check "$n ${s%%:*}: bitwise equal to none" cmp "$T/$n.none.pb" "$T/$n.s.pb"
+            check "$n ${s%%:*}: progress shown" grep -q "search took" "$T/slog"
+        else
+            bad "$n $s: $(tail -c 400 "$T/log" | tr '\n' ' ')"
+        fi
+    done
+done
+
+# ---- tune -> run --schedule ------------------------------------------------
+if [ -f "$M/resnet18.onnx" ]; then
+    n=resnet18
+    # shellcheck disable=SC2086
+    check "tune dlfusion" "$PZ" tune "$M/$n.onnx" --threads 2 --strategy dlfusion $TGT -o "$T/s.json"
+    check "tune wrote JSON" "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['strategy']=='dlfusion'" "$T/s.json"
+    check "run --schedule from tune" "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --threads 2 \
+        --schedule "$T/s.json" --output "$T/$n.sched.pb"
+    check "run --schedule bitwise equal to none" cmp "$T/$n.none.pb" "$T/$n.sched.pb"
+    fails "tune with a bad strategy" "unknown strategy" "$PZ" tune "$M/$n.onnx" --strategy nope -o "$T/s2.json"
+    check "a failed tune leaves no file" test ! -e "$T/s2.json"
+
+    # ---- bench ----------------------------------------------------------------
+    # shellcheck disable=SC2086
+    "$PZ" bench "$M/$n.onnx" --threads 2 --repeat 3 $TGT --json --svg "$T/b.svg" \
+        --strategies "fixed-mp,dlfusion,fuse-all,plugin:$PLUG" >"$T/b.json" 2>"$T/b.err"
+    check "bench exit 0" test $? -eq 0
+    cat >"$T/check_bench.py" <<'EOF'
+import json, sys, xml.dom.minidom
+d = json.load(open(sys.argv[1]))
+n_layers = int(sys.argv[3])
+s = d["models"][0]["strategies"]
+names = [x["name"] for x in s]
+assert names[0] == "none" and "dlfusion" in names and len(s) == 5, names
+assert abs(s[0]["speedup"] - 1) < 1e-9
+for x in s:
+    assert x["median_ms"] > 0 and x["search_s"] >= 0, x
+    assert sum(b["layers"] for b in x["blocks"]) == n_layers, x
+    assert all(1 <= b["mp"] <= 2 for b in x["blocks"]), x
+assert s[0]["blocks"] == [{"layers": 1, "mp": 1}] * n_layers
+assert [b["layers"] for b in s[names.index("fuse-all")]["blocks"]] == [n_layers]
+xml.dom.minidom.parse(sys.argv[2])
+EOF
+    nl=$("$PZ" space "$M/$n.onnx" --cores 2 | sed -n 's/.*: \([0-9]*\) layers after lowering.*/\1/p')
+    check "bench JSON and SVG" "$PY" "$T/check_bench.py" "$T/b.json" "$T/b.svg" "${nl:-0}"
+    fails "bench unknown strategy" "unknown strategy" "$PZ" bench "$M/$n.onnx" --strategies none,nope --repeat 1
+
+    # ---- plug-ins and errors --------------------------------------------------
+    check "example plug-in built" test -f "$PLUG"
+    # shellcheck disable=SC2086
+    fails "plug-in with an illegal answer" "strategy_bad.so gave an illegal schedule" \
+        "$PZ" run "$M/$n.onnx" --strategy "plugin:$B/examples/strategy_bad.so" $TGT
+    # shellcheck disable=SC2086
+    fails "plug-in that fails" "this strategy always fails" \
+        "$PZ" run "$M/$n.onnx" --strategy "plugin:$B/examples/strategy_bad.so:fail" $TGT
+    # shellcheck disable=SC2086
+    fails "plug-in missing" "cannot load" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/none.so" $TGT
+    printf 'const int pz_strategy_abi = 999;\nint pz_strategy(void);\nint pz_strategy(void) { return 0; }\n' >"$T/abi.c"
+    if cc -shared -fPIC -o "$T/abi.so" "$T/abi.c" 2>/dev/null; then
+        # shellcheck disable=SC2086
+        fails "plug-in of another ABI" "ABI 999" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/abi.so" $TGT
+    fi
+    # shellcheck disable=SC2086
+    fails "plug-in arguments checked" "positive op count" \
+        "$PZ" run "$M/$n.onnx" --strategy "plugin:$PLUG:xyz" $TGT
+    fails "unknown strategy" "known: none, fixed-mp" "$PZ" run "$M/$n.onnx" --strategy warp-speed
+    fails "bad oracle option" "unknown option" "$PZ" run "$M/$n.onnx" --strategy oracle:speed=3
+    fails "bad dp option value" "KEY=NUMBER" "$PZ" run "$M/$n.onnx" --strategy dp:budget=abc
+    fails "fixed-mp beyond the cores" "fixed-mp:8" "$PZ" run "$M/$n.onnx" --threads 2 --strategy fixed-mp:8
+fi
+
+echo "60-opt: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

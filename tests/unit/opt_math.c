@@ -1,0 +1,135 @@
+/* opt_math.c - the optimizer's arithmetic: the knob-space size (Paleozoic
+ * Eq. 3) against the figures of the papers and its closed form; Jacobi
+ * eigen-decomposition and PCA against analytic answers; least squares. */
+#include <math.h>
+#include <string.h>
+
+#include "opt/opt_internal.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                               \
+    do {                                                                          \
+        if (cond) passed++;                                                       \
+        else {                                                                    \
+            failed++;                                                             \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
+        }                                                                         \
+    } while (0)
+
+static void space(void)
+{
+    char buf[64];
+    /* DLFusion III.C: n = 50 layers, 32 cores: 8.17e75 */
+    opt_space_format(opt_space_log10(50, 32), buf, sizeof buf);
+    CHECK(!strcmp(buf, "8.17e75"));
+    /* Paleozoic 4.3 prints 3.79e38 for n = 32; its own Eq. 3 gives 3.79e48 */
+    opt_space_format(opt_space_log10(32, 32), buf, sizeof buf);
+    CHECK(!strcmp(buf, "3.79e48"));
+    /* the sum is sum_i c^(i+1) C(n-1, i) = c ((c+1)^(n-1) - 1): compare */
+    for (int c = 1; c <= 64; c *= 2)
+        for (int n = 2; n <= 200; n += 7) {
+            long double exact = log10l((long double)c) + log10l(powl(c + 1.0L, n - 1) - 1.0L);
+            long double got = opt_space_log10(n, c);
+            CHECK(fabsl(got - exact) < 1e-9L * (exact > 1 ? exact : 1));
+        }
+    /* small cases by hand: n = 2 has 1 cut: c^2; n = 3: 2 c^2 + c^3 */
+    CHECK(fabsl(powl(10, opt_space_log10(2, 32)) - 1024) < 1e-6L);
+    CHECK(fabsl(powl(10, opt_space_log10(3, 2)) - 16) < 1e-9L);
+    CHECK(opt_space_log10(1, 32) == -INFINITY);
+    opt_space_format(log10l(9.996e5L), buf, sizeof buf);
+    CHECK(!strcmp(buf, "1.00e6"));
+}
+
+static void jacobi(void)
+{
+    /* [[2,1],[1,2]]: eigenvalues 3 and 1, vectors (1,1)/sqrt2 and (1,-1)/sqrt2 */
+    double a[4] = {2, 1, 1, 2}, w[2], v[4];
+    opt_jacobi_eigen(a, 2, w, v);
+    CHECK(fabs(w[0] - 3) < 1e-12 && fabs(w[1] - 1) < 1e-12);
+    CHECK(fabs(fabs(v[0]) - M_SQRT1_2) < 1e-12 && fabs(v[0] - v[2]) < 1e-12);
+    /* a random symmetric 6x6: A v = lambda v, V orthonormal, trace kept */
+    enum { D = 6 };
+    double m[D * D], orig[D * D], ww[D], vv[D * D];
+    unsigned s = 7;
+    for (int i = 0; i < D; i++)
+        for (int j = 0; j <= i; j++) {
+            s = s * 1103515245u + 12345u;
+            m[i * D + j] = m[j * D + i] = (double)(s >> 16) / 65536.0 - 0.5;
+        }
+    memcpy(orig, m, sizeof m);
+    double trace = 0, sum_w = 0;
+    for (int i = 0; i < D; i++) trace += m[i * D + i];
+    opt_jacobi_eigen(m, D, ww, vv);
+    double worst = 0, orth = 0;
+    for (int k = 0; k < D; k++) {
+        sum_w += ww[k];
+        for (int i = 0; i < D; i++) {
+            double av = 0;
+            for (int j = 0; j < D; j++) av += orig[i * D + j] * vv[j * D + k];
+            worst = fmax(worst, fabs(av - ww[k] * vv[i * D + k]));
+        }
+        for (int l = 0; l < D; l++) {
+            double dot = 0;
+            for (int i = 0; i < D; i++) dot += vv[i * D + k] * vv[i * D + l];
+            orth = fmax(orth, fabs(dot - (k == l)));
+        }
+    }
+    CHECK(worst < 1e-10);
+    CHECK(orth < 1e-10);
+    CHECK(fabs(trace - sum_w) < 1e-10);
+    for (int k = 1; k < D; k++) CHECK(ww[k - 1] >= ww[k]);
+}
+
+static void pca(void)
+{
+    /* x1 = t, x2 = 2t (perfectly correlated), x3 = an independent
+     * alternating sign: the correlation matrix has eigenvalues 2, 1, 0 */
+    enum { N = 40 };
+    double x[N * 3], w[3], v[9];
+    for (int i = 0; i < N; i++) {
+        double t = i - N / 2.0;
+        x[i * 3 + 0] = t;
+        x[i * 3 + 1] = 2 * t + 5;
+        x[i * 3 + 2] = (i % 2 ? 1 : -1) * ((i / 2) % 2 ? 1 : -1);   /* uncorrelated with t */
+    }
+    CHECK(opt_pca(x, N, 3, w, v) == 0);
+    double cov = 0;   /* the exact correlation of x3 with t, to know the answer */
+    for (int i = 0; i < N; i++) cov += (i - N / 2.0 + 0.5) * x[i * 3 + 2];
+    CHECK(fabs(cov) < 1e-9);
+    CHECK(fabs(w[0] - 2) < 1e-9);
+    CHECK(fabs(w[1] - 1) < 1e-9);
+    CHECK(fabs(w[2]) < 1e-9);
+    /* the first component loads x1 and x2 equally, not x3 */
+    CHECK(fabs(fabs(v[0 * 3 + 0]) - M_SQRT1_2) < 1e-9 && fabs(fabs(v[1 * 3 + 0]) - M_SQRT1_2) < 1e-9);
+    CHECK(fabs(v[2 * 3 + 0]) < 1e-9);
+    CHECK(opt_pca(x, 1, 3, w, v) == -1);
+}
+
+static void lstsq(void)
+{
+    /* y = 0.3 a - 1.5 b + 2 exactly */
+    enum { N = 12 };
+    double x[N * 3], y[N], b[3];
+    for (int i = 0; i < N; i++) {
+        double a = i * 0.7, c = (i * i) % 5;
+        x[i * 3 + 0] = a, x[i * 3 + 1] = c, x[i * 3 + 2] = 1;
+        y[i] = 0.3 * a - 1.5 * c + 2;
+    }
+    CHECK(opt_lstsq(x, y, N, 3, b) == 0);
+    CHECK(fabs(b[0] - 0.3) < 1e-6 && fabs(b[1] + 1.5) < 1e-6 && fabs(b[2] - 2) < 1e-6);
+    /* a constant feature next to the intercept: still solvable, same predictions */
+    for (int i = 0; i < N; i++) x[i * 3 + 1] = 4, y[i] = 0.3 * x[i * 3] + 1;
+    CHECK(opt_lstsq(x, y, N, 3, b) == 0);
+    CHECK(fabs(b[0] - 0.3) < 1e-6 && fabs(4 * b[1] + b[2] - 1) < 1e-6);
+}
+
+int main(void)
+{
+    space();
+    jacobi();
+    pca();
+    lstsq();
+    printf("opt_math: %d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,699 @@
+/* passes.c - the graph passes (src/passes) and the lowering splits of
+ * Max/Min and PRelu, on small graphs built by hand:
+ *   - what was fused and into which node (names kept), what was not and why
+ *     (a second reader, a graph output, non-constant statistics or bounds,
+ *     broadcasting, an Add after an activation, options off);
+ *   - the values: every graph runs through the runtime and is compared with
+ *     a direct double-precision computation written here (naive loops, not
+ *     the runtime's kernels), max |got - want| / max |want| <= 1e-5.
+ * Prints `N passed, N failed`.
+ *
+ * `passes --count MODEL.onnx` instead loads a model and prints its run-time
+ * layer count without and with the passes, and what they did (used by
+ * tests/parts/20-passes.sh):
+ *   layers before=49 after=24 eliminated=0 bn_folded=0 residuals=8 acts=17 */
+#include <math.h>
+#include <string.h>
+
+#include "front/onnx_load.h"
+#include "gen/net_build.h"
+#include "ir/infer.h"
+#include "ir/model.h"
+#include "ops/op.h"
+#include "passes/passes.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                               \
+    do {                                                                          \
+        if (cond) passed++;                                                       \
+        else {                                                                    \
+            failed++;                                                             \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
+        }                                                                         \
+    } while (0)
+
+/* ---- building graphs ----------------------------------------------------- */
+
+static uint32_t rng_state = 12345;
+static float frand(float lo, float hi)   /* xorshift32 -> [lo, hi) */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return lo + (hi - lo) * (float)(rng_state >> 8) / 16777216.0f;
+}
+
+static ir_tensor shape_of(int rank, const int64_t *dims)
+{
+    ir_tensor t = {.dtype = IR_F32, .rank = rank};
+    for (int d = 0; d < rank; d++) t.dims[d] = dims[d];
+    return t;
+}
+
+/* A float32 graph input; its data (random in [-1, 1)) is returned in *data. */
+static int add_input(ir_graph *g, const char *name, int rank, const int64_t *dims, float **data)
+{
+    int v = ir_graph_add_value(g, name);
+    g->values[v].t = shape_of(rank, dims);
+    ir_graph_add_input(g, v);
+    int64_t n = ir_tensor_numel(&g->values[v].t);
+    *data = pz_xmalloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; i++) (*data)[i] = frand(-1, 1);
+    return v;
+}
+
+/* A float32 initializer with values in [lo, hi); returns its id. */
+static int add_const(ir_graph *g, const char *name, int rank, const int64_t *dims, float lo,
+                     float hi)
+{
+    int v = ir_graph_add_value(g, name);
+    g->values[v].t = shape_of(rank, dims);
+    size_t n = (size_t)ir_tensor_numel(&g->values[v].t);
+    float *d = pz_xmalloc(n * sizeof(float));
+    for (size_t i = 0; i < n; i++) d[i] = frand(lo, hi);
+    ir_value_set_data(g, v, d, n * sizeof(float));
+    free(d);
+    g->values[v].is_initializer = 1;
+    return v;
+}
+
+static const float *cdata(const ir_graph *g, int v)
+{
+    return g->values[v].t.data;
+}
+
+static int add_node(ir_graph *g, const char *name, const char *op, int n_in, const int *in,
+                    int out)
+{
+    int k = ir_graph_add_node(g, name, op, "", n_in, 1);
+    ir_node *n = &g->nodes[k];
+    n->op = op_find(op);
+    for (int i = 0; i < n_in; i++) n->in[i] = in[i];
+    n->out[0] = out;
+    return k;
+}
+
+static ir_attr *new_attr(ir_graph *g, int node, const char *name, ir_attr_type t)
+{
+    ir_node *n = &g->nodes[node];
+    n->attrs = pz_xrealloc(n->attrs, (size_t)(n->n_attrs + 1) * sizeof *n->attrs);
+    ir_attr *a = &n->attrs[n->n_attrs++];
+    memset(a, 0, sizeof *a);
+    a->name = pz_xstrdup(name);
+    a->type = t;
+    return a;
+}
+
+static void attr_ints(ir_graph *g, int node, const char *name, int cnt, const int64_t *v)
+{
+    ir_attr *a = new_attr(g, node, name, IR_ATTR_INTS);
+    a->n = cnt;
+    a->ints = pz_xmalloc((size_t)cnt * sizeof(int64_t));
+    memcpy(a->ints, v, (size_t)cnt * sizeof(int64_t));
+}
+
+static void attr_int(ir_graph *g, int node, const char *name, int64_t v)
+{
+    new_attr(g, node, name, IR_ATTR_INT)->i = v;
+}
+
+static void attr_float(ir_graph *g, int node, const char *name, float v)
+{
+    new_attr(g, node, name, IR_ATTR_FLOAT)->f = v;
+}
+
+/* Sorts and infers as the loader does; 1 on success. */
+static int finish(ir_graph *g)
+{
+    pz_err err = {0};
+    if (ir_graph_sort(g, &err) || ir_infer(g, &err)) {
+        fprintf(stderr, "building the test graph failed: %s\n", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+static int find_node(const ir_graph *g, const char *name)
+{
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!strcmp(g->nodes[i].name, name)) return i;
+    return -1;
+}
+
+static int count_op(const ir_graph *g, const char *op)
+{
+    int k = 0;
+    for (int i = 0; i < g->n_nodes; i++) k += !strcmp(g->nodes[i].op_type, op);
+    return k;
+}
+
+/* Lowers, runs on the inputs, and returns max |out0 - want| / max |want|
+ * (1e30 if the net cannot be built); *layers gets the layer count. */
+static double run_err(ir_graph *g, const float *const *ins, const double *want, int *layers)
+{
+    pz_err err = {0};
+    ir_model *m = ir_model_lower(g);
+    gen_net gn;
+    if (layers) *layers = m->n_layers;
+    if (gen_net_build(m, 1, &gn, &err)) {
+        fprintf(stderr, "net build failed: %s\n", err.msg);
+        ir_model_free(m);
+        return 1e30;
+    }
+    void *outs[8] = {0};   /* every output gets a buffer; output 0 is compared */
+    PZ_ASSERT(g->n_outputs <= 8);
+    for (int i = 0; i < g->n_outputs; i++)
+        outs[i] = pz_xcalloc((size_t)ir_tensor_numel(&g->values[g->outputs[i]].t) + 1, sizeof(float));
+    size_t n = (size_t)ir_tensor_numel(&g->values[g->outputs[0]].t);
+    const float *out = outs[0];
+    pz_net_run(gn.net, (const void *const *)ins, outs);
+    double worst = 0, ref = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)out[i] - want[i]);
+        worst = d > worst || isnan(d) ? d : worst;
+        ref = fabs(want[i]) > ref ? fabs(want[i]) : ref;
+    }
+    for (int i = 0; i < g->n_outputs; i++) free(outs[i]);
+    gen_net_free(&gn);
+    ir_model_free(m);
+    return ref > 0 ? worst / ref : worst;
+}
+
+/* ---- the direct computations (double) ------------------------------------ */
+
+/* y[N, M, OH, OW] = conv(x[N, C, H, W], w[M, C/G, K, K]) + b, stride s, pads p. */
+static double *conv2d(const double *x, int64_t N, int64_t C, int64_t H, int64_t W, const float *w,
+                      const float *b, int64_t M, int64_t K, int64_t s, int64_t p, int64_t G,
+                      int64_t *OH, int64_t *OW)
+{
+    int64_t oh = (H + 2 * p - K) / s + 1, ow = (W + 2 * p - K) / s + 1, cg = C / G, mg = M / G;
+    double *y = pz_xcalloc((size_t)(N * M * oh * ow), sizeof(double));
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t i = 0; i < oh; i++)
+                for (int64_t j = 0; j < ow; j++) {
+                    double acc = b ? b[m] : 0;
+                    for (int64_t c = 0; c < cg; c++)
+                        for (int64_t ki = 0; ki < K; ki++)
+                            for (int64_t kj = 0; kj < K; kj++) {
+                                int64_t hi = i * s - p + ki, wj = j * s - p + kj;
+                                if (hi < 0 || hi >= H || wj < 0 || wj >= W) continue;
+                                acc += x[((n * C + (m / mg) * cg + c) * H + hi) * W + wj] *
+                                       w[((m * cg + c) * K + ki) * K + kj];
+                            }
+                    y[((n * M + m) * oh + i) * ow + j] = acc;
+                }
+    *OH = oh;
+    *OW = ow;
+    return y;
+}
+
+/* ConvTranspose, no pads: y[n, m, i*s + ki, j*s + kj] += x[n, c, i, j] * w[c, m % (M/G), ki, kj]
+ * for c in m's group. */
+static double *conv_t2d(const double *x, int64_t N, int64_t C, int64_t H, int64_t W,
+                        const float *w, int64_t M, int64_t K, int64_t s, int64_t G, int64_t *OH,
+                        int64_t *OW)
+{
+    int64_t oh = (H - 1) * s + K, ow = (W - 1) * s + K, cg = C / G, mg = M / G;
+    double *y = pz_xcalloc((size_t)(N * M * oh * ow), sizeof(double));
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t jm = 0; jm < mg; jm++) {
+                int64_t m = (c / cg) * mg + jm;
+                for (int64_t i = 0; i < H; i++)
+                    for (int64_t j = 0; j < W; j++)
+                        for (int64_t ki = 0; ki < K; ki++)
+                            for (int64_t kj = 0; kj < K; kj++)
+                                y[((n * M + m) * oh + i * s + ki) * ow + j * s + kj] +=
+                                    x[((n * C + c) * H + i) * W + j] *
+                                    w[((c * mg + jm) * K + ki) * K + kj];
+            }
+    *OH = oh;
+    *OW = ow;
+    return y;
+}
+
+/* In place: y = (y - mean) / sqrt(var + eps) * scale + bias over [N, M, HW]. */
+static void bn(double *y, int64_t N, int64_t M, int64_t HW, const float *scale, const float *bias,
+               const float *mean, const float *var, double eps)
+{
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t k = 0; k < HW; k++) {
+                double *v = &y[(n * M + m) * HW + k];
+                *v = (*v - mean[m]) / sqrt(var[m] + eps) * scale[m] + bias[m];
+            }
+}
+
+static void relu(double *y, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) y[i] = y[i] < 0 ? 0 : y[i];
+}
+
+static double *to_double(const float *x, int64_t n)
+{
+    double *d = pz_xmalloc((size_t)n * sizeof(double));
+    for (int64_t i = 0; i < n; i++) d[i] = x[i];
+    return d;
+}
+
+/* ---- the cases ------------------------------------------------------------ */
+
+static const int64_t PADS1[4] = {1, 1, 1, 1};
+
+/* A ResNet basic block:
+ *   x -> conv1(W1, B1) -> bn1 -> relu1 -> drop (Dropout) -> conv2(W2) -> bn2 -> add(., x) -> relu2 -> y
+ * becomes conv1 (act Relu) -> conv2 (Z = x, act Relu), named as before. */
+static void test_basic_block(void)
+{
+    const int64_t N = 1, C = 16, H = 9, W = 7;
+    ir_graph *g = ir_graph_new();
+    g->opset = 9;
+    float *xd;
+    int x = add_input(g, "x", 4, (int64_t[]){N, C, H, W}, &xd);
+    int w1 = add_const(g, "w1", 4, (int64_t[]){C, C, 3, 3}, -0.3f, 0.3f);
+    int b1 = add_const(g, "b1", 1, (int64_t[]){C}, -0.5f, 0.5f);
+    int w2 = add_const(g, "w2", 4, (int64_t[]){C, C, 3, 3}, -0.3f, 0.3f);
+    int st[2][4];
+    for (int k = 0; k < 2; k++) {
+        char nm[32];
+        const char *what[4] = {"scale", "bias", "mean", "var"};
+        for (int j = 0; j < 4; j++) {
+            snprintf(nm, sizeof nm, "bn%d.%s", k + 1, what[j]);
+            st[k][j] = add_const(g, nm, 1, (int64_t[]){C}, j == 3 ? 0.2f : -1.0f, j == 3 ? 2.0f : 1.0f);
+        }
+    }
+    int c1 = ir_graph_add_value(g, "c1"), n1 = ir_graph_add_value(g, "n1");
+    int r1 = ir_graph_add_value(g, "r1"), d1 = ir_graph_add_value(g, "d1");
+    int c2 = ir_graph_add_value(g, "c2"), n2 = ir_graph_add_value(g, "n2");
+    int a2 = ir_graph_add_value(g, "a2"), y = ir_graph_add_value(g, "y");
+    int k = add_node(g, "conv1", "Conv", 3, (int[]){x, w1, b1}, c1);
+    attr_ints(g, k, "pads", 4, PADS1);
+    k = add_node(g, "bn1", "BatchNormalization", 5, (int[]){c1, st[0][0], st[0][1], st[0][2], st[0][3]}, n1);
+    attr_float(g, k, "epsilon", 1e-3f);
+    add_node(g, "relu1", "Relu", 1, (int[]){n1}, r1);
+    add_node(g, "drop", "Dropout", 1, (int[]){r1}, d1);
+    k = add_node(g, "conv2", "Conv", 2, (int[]){d1, w2}, c2);
+    attr_ints(g, k, "pads", 4, PADS1);
+    add_node(g, "bn2", "BatchNormalization", 5, (int[]){c2, st[1][0], st[1][1], st[1][2], st[1][3]}, n2);
+    add_node(g, "add", "Add", 2, (int[]){x, n2}, a2);   /* the conv on the right */
+    add_node(g, "relu2", "Relu", 1, (int[]){a2}, y);
+    ir_graph_add_output(g, y);
+    CHECK(finish(g));
+
+    /* expected, in double, before the passes touch the weights */
+    int64_t oh, ow, hw = H * W, numel = N * C * hw;
+    double *xx = to_double(xd, numel);
+    double *t1 = conv2d(xx, N, C, H, W, cdata(g, w1), cdata(g, b1), C, 3, 1, 1, 1, &oh, &ow);
+    bn(t1, N, C, hw, cdata(g, st[0][0]), cdata(g, st[0][1]), cdata(g, st[0][2]), cdata(g, st[0][3]), 1e-3);
+    relu(t1, numel);
+    double *t2 = conv2d(t1, N, C, H, W, cdata(g, w2), NULL, C, 3, 1, 1, 1, &oh, &ow);
+    bn(t2, N, C, hw, cdata(g, st[1][0]), cdata(g, st[1][1]), cdata(g, st[1][2]), cdata(g, st[1][3]), 1e-5);
+    for (int64_t i = 0; i < numel; i++) t2[i] += xx[i];
+    relu(t2, numel);
+
+    pz_err err = {0};
+    passes_stats ps;
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+    CHECK(ps.eliminated == 1 && ps.bn_folded == 2 && ps.residuals == 1 && ps.acts == 2);
+    CHECK(g->n_nodes == 2);
+    int i1 = find_node(g, "conv1"), i2 = find_node(g, "conv2");
+    CHECK(i1 == 0 && i2 == 1);
+    if (i1 == 0 && i2 == 1) {
+        const ir_node *n = &g->nodes[0], *m = &g->nodes[1];
+        CHECK(n->act.kind == IR_ACT_RELU && n->n_in == 3);
+        CHECK(n->in[1] == w1 && n->in[2] == b1);      /* sole reader: folded in place */
+        CHECK(m->act.kind == IR_ACT_RELU && m->n_in == 4 && m->in[3] == x);
+        CHECK(m->in[0] == n->out[0]);                  /* Dropout gone: reads conv1 */
+        CHECK(m->in[2] >= 0 && !strcmp(g->values[m->in[2]].name, "conv2:bias"));
+        CHECK(m->out[0] == y);
+        CHECK(m->cost.bytes_in == 2 * numel * 4);     /* X and Z */
+    }
+    int layers = 0;
+    CHECK(run_err(g, (const float *const[]){xd}, t2, &layers) <= 1e-5);
+    CHECK(layers == 2);
+    free(xx);
+    free(t1);
+    free(t2);
+    free(xd);
+    ir_graph_free(g);
+}
+
+/* What is not fused:
+ *   conv_a's output is a graph output too       -> its BN stays
+ *   conv_b's output is read twice (bn_b, relu_b) -> its BN stays, no Relu
+ *   bn_c's mean is a graph input                 -> stays
+ *   conv_d -> relu_d -> add_d(., e)              -> act fused, Add not
+ *   conv_e -> add_e(., bias [1,C,1,1])           -> broadcast: Add not fused */
+static void test_not_fused(void)
+{
+    const int64_t C = 4;
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd, *md;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
+    int mean = add_input(g, "mean", 1, (int64_t[]){C}, &md);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -1, 1);
+    int s = add_const(g, "s", 1, (int64_t[]){C}, 0.5f, 1), bb = add_const(g, "bb", 1, (int64_t[]){C}, -1, 1);
+    int mu = add_const(g, "mu", 1, (int64_t[]){C}, -1, 1), var = add_const(g, "var", 1, (int64_t[]){C}, 0.5f, 1);
+    int per_c = add_const(g, "per_c", 4, (int64_t[]){1, C, 1, 1}, -1, 1);
+    const char *names = "abcde";
+    int out[5][4];
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 4; j++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "%c%d", names[i], j);
+            out[i][j] = ir_graph_add_value(g, nm);
+        }
+    add_node(g, "conv_a", "Conv", 2, (int[]){x, w}, out[0][0]);
+    add_node(g, "bn_a", "BatchNormalization", 5, (int[]){out[0][0], s, bb, mu, var}, out[0][1]);
+    ir_graph_add_output(g, out[0][0]);
+    ir_graph_add_output(g, out[0][1]);
+    add_node(g, "conv_b", "Conv", 2, (int[]){x, w}, out[1][0]);
+    add_node(g, "bn_b", "BatchNormalization", 5, (int[]){out[1][0], s, bb, mu, var}, out[1][1]);
+    add_node(g, "relu_b", "Relu", 1, (int[]){out[1][0]}, out[1][2]);
+    ir_graph_add_output(g, out[1][1]);
+    ir_graph_add_output(g, out[1][2]);
+    add_node(g, "conv_c", "Conv", 2, (int[]){x, w}, out[2][0]);
+    add_node(g, "bn_c", "BatchNormalization", 5, (int[]){out[2][0], s, bb, mean, var}, out[2][1]);
+    ir_graph_add_output(g, out[2][1]);
+    add_node(g, "conv_d", "Conv", 2, (int[]){x, w}, out[3][0]);
+    add_node(g, "relu_d", "Relu", 1, (int[]){out[3][0]}, out[3][1]);
+    add_node(g, "add_d", "Add", 2, (int[]){out[3][1], x}, out[3][2]);
+    ir_graph_add_output(g, out[3][2]);
+    add_node(g, "conv_e", "Conv", 2, (int[]){x, w}, out[4][0]);
+    add_node(g, "add_e", "Add", 2, (int[]){out[4][0], per_c}, out[4][1]);
+    ir_graph_add_output(g, out[4][1]);
+    CHECK(finish(g));
+
+    /* options off: nothing changes */
+    pz_err err = {0};
+    passes_stats ps;
+    passes_opts off = {.no_fold_bn = 1, .no_epilogues = 1, .no_eliminate = 1};
+    int before = g->n_nodes;
+    CHECK(passes_run_stats(g, &off, &ps, &err) == PZ_OK);
+    CHECK(g->n_nodes == before && ps.bn_folded + ps.acts + ps.residuals + ps.eliminated == 0);
+
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+    CHECK(ps.bn_folded == 0 && ps.residuals == 0 && ps.acts == 1 && ps.eliminated == 0);
+    CHECK(count_op(g, "BatchNormalization") == 3);
+    CHECK(find_node(g, "relu_b") >= 0 && find_node(g, "relu_d") < 0);
+    int d = find_node(g, "conv_d"), ad = find_node(g, "add_d"), e = find_node(g, "conv_e");
+    CHECK(d >= 0 && g->nodes[d].act.kind == IR_ACT_RELU && g->nodes[d].out[0] == out[3][1]);
+    CHECK(ad >= 0 && g->nodes[ad].in[0] == out[3][1]);
+    CHECK(e >= 0 && g->nodes[e].n_in == 2 && find_node(g, "add_e") >= 0);
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!strcmp(g->nodes[i].op_type, "Conv") && i != d) CHECK(g->nodes[i].act.kind == IR_ACT_NONE);
+    free(xd);
+    free(md);
+    ir_graph_free(g);
+}
+
+/* Clip: opset 6 attributes and opset 11 constant inputs fuse (with their
+ * bounds); a bound given as a graph input, or lo > hi, does not. Gemm takes
+ * the activation too. Values checked for the opset 11 graph. */
+static void test_clip_gemm(void)
+{
+    for (int opset = 6; opset <= 11; opset += 5) {
+        ir_graph *g = ir_graph_new();
+        g->opset = opset;
+        float *xd, *hid;
+        int x = add_input(g, "x", 4, (int64_t[]){1, 3, 6, 6}, &xd);
+        int hi_in = add_input(g, "hi_in", 0, (int64_t[]){0}, &hid);
+        int w = add_const(g, "w", 4, (int64_t[]){8, 3, 3, 3}, -1, 1);
+        int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
+        int c2 = ir_graph_add_value(g, "c2"), y2 = ir_graph_add_value(g, "y2");
+        int c3 = ir_graph_add_value(g, "c3"), y3 = ir_graph_add_value(g, "y3");
+        add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+        add_node(g, "conv2", "Conv", 2, (int[]){x, w}, c2);
+        add_node(g, "conv3", "Conv", 2, (int[]){x, w}, c3);
+        int k, k3;
+        if (opset < 11) {
+            k = add_node(g, "clip", "Clip", 1, (int[]){c}, y);
+            attr_float(g, k, "min", -0.5f);
+            attr_float(g, k, "max", 1.5f);
+            k = add_node(g, "clip2", "Clip", 1, (int[]){c2}, y2);   /* max only */
+            attr_float(g, k, "max", 0.25f);
+            k3 = add_node(g, "clip3", "Clip", 1, (int[]){c3}, y3);
+            attr_float(g, k3, "min", 2.0f);                          /* lo > hi */
+            attr_float(g, k3, "max", 1.0f);
+        } else {
+            int lo = add_const(g, "lo", 0, NULL, -0.5f, -0.5f), hi = add_const(g, "hi", 0, NULL, 1.5f, 1.5f);
+            add_node(g, "clip", "Clip", 3, (int[]){c, lo, hi}, y);
+            add_node(g, "clip2", "Clip", 3, (int[]){c2, lo, hi_in}, y2);   /* runtime bound */
+            add_node(g, "clip3", "Clip", 3, (int[]){c3, -1, hi}, y3);      /* min omitted */
+        }
+        ir_graph_add_output(g, y);
+        ir_graph_add_output(g, y2);
+        ir_graph_add_output(g, y3);
+        CHECK(finish(g));
+        pz_err err = {0};
+        CHECK(passes_run(g, NULL, &err) == PZ_OK);
+        const ir_node *n1 = &g->nodes[find_node(g, "conv")];
+        CHECK(n1->act.kind == IR_ACT_CLIP && n1->act.lo == -0.5f && n1->act.hi == 1.5f && n1->out[0] == y);
+        CHECK(find_node(g, "clip") < 0);
+        const ir_node *n2 = &g->nodes[find_node(g, "conv2")], *n3 = &g->nodes[find_node(g, "conv3")];
+        if (opset < 11) {
+            CHECK(n2->act.kind == IR_ACT_CLIP && isinf(n2->act.lo) && n2->act.lo < 0 && n2->act.hi == 0.25f);
+            CHECK(n3->act.kind == IR_ACT_NONE && find_node(g, "clip3") >= 0);
+        } else {
+            CHECK(n2->act.kind == IR_ACT_NONE && find_node(g, "clip2") >= 0);
+            CHECK(n3->act.kind == IR_ACT_CLIP && isinf(n3->act.lo) && n3->act.hi == 1.5f);
+        }
+        free(xd);
+        free(hid);
+        ir_graph_free(g);
+    }
+
+    /* Gemm (transB) -> Relu: the values */
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *ad;
+    int a = add_input(g, "a", 2, (int64_t[]){3, 40}, &ad);
+    int b = add_const(g, "b", 2, (int64_t[]){17, 40}, -0.3f, 0.3f);
+    int cb = add_const(g, "cb", 1, (int64_t[]){17}, -0.2f, 0.2f);
+    int t = ir_graph_add_value(g, "t"), y = ir_graph_add_value(g, "y");
+    int k = add_node(g, "fc", "Gemm", 3, (int[]){a, b, cb}, t);
+    attr_int(g, k, "transB", 1);
+    add_node(g, "relu", "Relu", 1, (int[]){t}, y);
+    ir_graph_add_output(g, y);
+    CHECK(finish(g));
+    double want[3 * 17];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 17; j++) {
+            double acc = cdata(g, cb)[j];
+            for (int q = 0; q < 40; q++) acc += (double)ad[i * 40 + q] * cdata(g, b)[j * 40 + q];
+            want[i * 17 + j] = acc < 0 ? 0 : acc;
+        }
+    pz_err err = {0};
+    CHECK(passes_run(g, NULL, &err) == PZ_OK);
+    CHECK(g->n_nodes == 1 && !strcmp(g->nodes[0].name, "fc") && g->nodes[0].act.kind == IR_ACT_RELU);
+    int layers = 0;
+    CHECK(run_err(g, (const float *const[]){ad}, want, &layers) <= 1e-5 && layers == 1);
+    free(ad);
+    ir_graph_free(g);
+}
+
+/* Identity into a graph output stays (it names the output); Identity and
+ * Dropout in the middle go; a BN whose W is shared folds into a copy. */
+static void test_eliminate_shared(void)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    int x = add_input(g, "x", 4, (int64_t[]){1, 2, 4, 4}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){2, 2, 1, 1}, -1, 1);
+    int s = add_const(g, "s", 1, (int64_t[]){2}, 0.5f, 1), bb = add_const(g, "bb", 1, (int64_t[]){2}, -1, 1);
+    int mu = add_const(g, "mu", 1, (int64_t[]){2}, -1, 1), var = add_const(g, "var", 1, (int64_t[]){2}, 0.5f, 1);
+    int i1 = ir_graph_add_value(g, "i1"), c1 = ir_graph_add_value(g, "c1"), n1 = ir_graph_add_value(g, "n1");
+    int c2 = ir_graph_add_value(g, "c2"), y = ir_graph_add_value(g, "y"), y2 = ir_graph_add_value(g, "y2");
+    add_node(g, "id_in", "Identity", 1, (int[]){x}, i1);
+    add_node(g, "conv1", "Conv", 2, (int[]){i1, w}, c1);
+    add_node(g, "bn1", "BatchNormalization", 5, (int[]){c1, s, bb, mu, var}, n1);
+    add_node(g, "id_out", "Identity", 1, (int[]){n1}, y);
+    add_node(g, "conv2", "Conv", 2, (int[]){x, w}, c2);
+    add_node(g, "relu2", "Relu", 1, (int[]){c2}, y2);
+    ir_graph_add_output(g, y);
+    ir_graph_add_output(g, y2);
+    CHECK(finish(g));
+    /* y = bn(conv(x, w)) */
+    double want[32];
+    const float *wd = cdata(g, w);
+    for (int m = 0; m < 2; m++)
+        for (int p = 0; p < 16; p++) {
+            double v = wd[m * 2] * (double)xd[p] + wd[m * 2 + 1] * (double)xd[16 + p];
+            want[m * 16 + p] = (v - cdata(g, mu)[m]) / sqrt(cdata(g, var)[m] + 1e-5) * cdata(g, s)[m] + cdata(g, bb)[m];
+        }
+    pz_err err = {0};
+    passes_stats ps;
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+    CHECK(ps.eliminated == 1 && ps.bn_folded == 1 && ps.acts == 1);
+    CHECK(find_node(g, "id_in") < 0 && find_node(g, "id_out") >= 0);
+    int k1 = find_node(g, "conv1"), k2 = find_node(g, "conv2");
+    CHECK(k1 >= 0 && g->nodes[k1].in[0] == x);
+    /* w is also conv2's: conv1 reads a folded copy, conv2 the original */
+    CHECK(k1 >= 0 && g->nodes[k1].in[1] != w && !strcmp(g->values[g->nodes[k1].in[1]].name, "w:bn"));
+    CHECK(k2 >= 0 && g->nodes[k2].in[1] == w && g->nodes[k2].n_in == 2);
+    CHECK(run_err(g, (const float *const[]){xd}, want, NULL) <= 1e-5);
+    free(xd);
+    ir_graph_free(g);
+}
+
+/* ConvTranspose (group 2, stride 2) -> BN: folded, per output channel. */
+static void test_conv_transpose_bn(void)
+{
+    const int64_t C = 4, M = 6, G = 2, K = 3, H = 3, W = 4;
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, H, W}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, M / G, K, K}, -1, 1);
+    int b = add_const(g, "b", 1, (int64_t[]){M}, -1, 1);
+    int s = add_const(g, "s", 1, (int64_t[]){M}, 0.5f, 2), bb = add_const(g, "bb", 1, (int64_t[]){M}, -1, 1);
+    int mu = add_const(g, "mu", 1, (int64_t[]){M}, -1, 1), var = add_const(g, "var", 1, (int64_t[]){M}, 0.1f, 1);
+    int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
+    int k = add_node(g, "up", "ConvTranspose", 3, (int[]){x, w, b}, c);
+    attr_int(g, k, "group", G);
+    attr_ints(g, k, "strides", 2, (int64_t[]){2, 2});
+    add_node(g, "bn", "BatchNormalization", 5, (int[]){c, s, bb, mu, var}, y);
+    ir_graph_add_output(g, y);
+    CHECK(finish(g));
+    int64_t oh, ow;
+    double *xx = to_double(xd, C * H * W);
+    double *want = conv_t2d(xx, 1, C, H, W, cdata(g, w), M, K, 2, G, &oh, &ow);
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t p = 0; p < oh * ow; p++) want[m * oh * ow + p] += cdata(g, b)[m];
+    bn(want, 1, M, oh * ow, cdata(g, s), cdata(g, bb), cdata(g, mu), cdata(g, var), 1e-5);
+    pz_err err = {0};
+    passes_stats ps;
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+    CHECK(ps.bn_folded == 1 && g->n_nodes == 1 && !strcmp(g->nodes[0].name, "up"));
+    CHECK(run_err(g, (const float *const[]){xd}, want, NULL) <= 1e-5);
+    free(xx);
+    free(want);
+    free(xd);
+    ir_graph_free(g);
+}
+
+/* Max of 4 inputs with broadcasting, Min of 3: chains of 2-input layers
+ * named "<node>:1", "<node>:2" and the node itself. */
+static void test_variadic(void)
+{
+    for (int is_min = 0; is_min <= 1; is_min++) {
+        ir_graph *g = ir_graph_new();
+        g->opset = 13;
+        float *d[4];
+        int64_t shapes[4][3] = {{3, 1, 5}, {4, 5}, {1, 4, 1}, {5}};
+        int in[4];
+        int k_in = is_min ? 3 : 4;
+        for (int i = 0; i < k_in; i++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "in%d", i);
+            in[i] = add_input(g, nm, i == 0 || i == 2 ? 3 : i == 1 ? 2 : 1, shapes[i], &d[i]);
+        }
+        int y = ir_graph_add_value(g, "y");
+        add_node(g, "M", is_min ? "Min" : "Max", k_in, in, y);
+        ir_graph_add_output(g, y);
+        CHECK(finish(g));
+        double want[60];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 4; b++)
+                for (int c = 0; c < 5; c++) {
+                    double v[4] = {d[0][a * 5 + c], d[1][b * 5 + c], d[2][b], k_in > 3 ? d[3][c] : 0};
+                    double r = v[0];
+                    for (int i = 1; i < k_in; i++) r = is_min ? fmin(r, v[i]) : fmax(r, v[i]);
+                    want[(a * 4 + b) * 5 + c] = r;
+                }
+        int layers = 0;
+        CHECK(run_err(g, (const float *const *)d, want, &layers) == 0);
+        CHECK(layers == k_in - 1 && g->n_nodes == k_in - 1);
+        CHECK(find_node(g, "M:1") == 0 && g->nodes[g->n_nodes - 1].out[0] == y);
+        CHECK(!strcmp(g->nodes[g->n_nodes - 1].name, "M") && g->nodes[g->n_nodes - 1].n_in == 2);
+        if (!is_min) CHECK(find_node(g, "M:2") == 1 && g->values[g->nodes[1].out[0]].t.rank == 3);
+        /* lowering again finds nothing more to split */
+        CHECK(run_err(g, (const float *const *)d, want, &layers) == 0 && layers == k_in - 1);
+        for (int i = 0; i < k_in; i++) free(d[i]);
+        ir_graph_free(g);
+    }
+}
+
+/* PRelu before opset 7 with a slope [C] along dim 1: constant (a [C,1,1]
+ * copy) and computed at run time (a Reshape view inserted). */
+static void test_prelu_legacy(void)
+{
+    for (int runtime_slope = 0; runtime_slope <= 1; runtime_slope++) {
+        ir_graph *g = ir_graph_new();
+        g->opset = 6;
+        float *xd, *sd = NULL;
+        int x = add_input(g, "x", 4, (int64_t[]){2, 3, 4, 5}, &xd);
+        int s = runtime_slope ? add_input(g, "slope", 1, (int64_t[]){3}, &sd)
+                              : add_const(g, "slope", 1, (int64_t[]){3}, -2, 2);
+        const float *slope = runtime_slope ? sd : cdata(g, s);
+        int y = ir_graph_add_value(g, "y");
+        add_node(g, "pr", "PRelu", 2, (int[]){x, s}, y);
+        ir_graph_add_output(g, y);
+        CHECK(finish(g));
+        double want[120];
+        for (int i = 0; i < 120; i++) {
+            int ch = (i / 20) % 3;
+            want[i] = xd[i] < 0 ? (double)slope[ch] * xd[i] : xd[i];
+        }
+        int layers = 0;
+        const float *ins[2] = {xd, sd};
+        CHECK(run_err(g, ins, want, &layers) <= 1e-6);
+        CHECK(layers == 1 + runtime_slope);
+        int pr = find_node(g, "pr");
+        CHECK(pr >= 0 && g->values[g->nodes[pr].in[1]].t.rank == 3 &&
+              g->values[g->nodes[pr].in[1]].t.dims[0] == 3);
+        if (runtime_slope) CHECK(find_node(g, "pr:slope") == 0);
+        free(xd);
+        free(sd);
+        ir_graph_free(g);
+    }
+}
+
+/* Layers of the lowered graph (the run-time nodes). */
+static int layer_count(ir_graph *g)
+{
+    ir_model *m = ir_model_lower(g);
+    int n = m->n_layers;
+    ir_model_free(m);
+    return n;
+}
+
+static int count_mode(const char *path)
+{
+    onnx_load_opts opts = {0};
+    pz_err err = {0};
+    ir_graph *g = NULL;
+    if (onnx_load_file(path, &opts, &g, &err)) {
+        fprintf(stderr, "paleozoic: error: %s\n", err.msg);
+        return 2;
+    }
+    int before = layer_count(g);
+    passes_stats ps;
+    if (passes_run_stats(g, NULL, &ps, &err)) {
+        fprintf(stderr, "paleozoic: error: %s\n", err.msg);
+        ir_graph_free(g);
+        return 1;
+    }
+    printf("layers before=%d after=%d eliminated=%d bn_folded=%d residuals=%d acts=%d\n", before,
+           layer_count(g), ps.eliminated, ps.bn_folded, ps.residuals, ps.acts);
+    ir_graph_free(g);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--count")) return count_mode(argv[2]);
+    test_basic_block();
+    test_not_fused();
+    test_clip_gemm();
+    test_eliminate_shared();
+    test_conv_transpose_bn();
+    test_variadic();
+    test_prelu_legacy();
+    printf("passes: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

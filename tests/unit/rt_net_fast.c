@@ -1,0 +1,349 @@
+/* rt_net_fast.c - whole nets through the runtime with the fast kernels and
+ * blocked layouts (NCHW16c between layers), against the same nets run with
+ * the reference kernels only (PZ_ISA=ref, plain NCHW everywhere), and MP 1
+ * against MP 2, which must agree bit for bit (the fusion issue relies on it).
+ *
+ * Nets (odd channel counts throughout, so the last 16-channel block is
+ * partial and its padded lanes must stay zero):
+ *   convnet: a 7x7/2 stem on 3 channels (NHWC input) with ReLU, max pool,
+ *            3x3 conv, BatchNorm, Relu, 1x1 conv with a residual Z and Clip,
+ *            residual Add+ReLU, Sigmoid divided by a conv's output (x/0 in
+ *            padded lanes: they must be re-zeroed or the next conv reads
+ *            inf or NaN), depthwise 3x3, strided 3x3, grouped convs (8 channels
+ *            per group: the reference on plain NCHW; 16: fast, its plain
+ *            input converted, with a blocked residual), average pool with
+ *            count_include_pad, global average pool, Flatten, FC (Gemm);
+ *            outputs: the FC's, a blocked feature map (converted back when
+ *            copied out) and a plain one. Batch 1 and 2.
+ *   fc:      Gemm (B transposed, bias, ReLU) then MatMul with a constant B,
+ *            batch 1 (the GEMV path) and 3.
+ * For each ISA this CPU and build have (avx512, avx2, scalar): MP 1 vs MP 2
+ * bitwise; vs the reference within 1e-4 of max |ref|; the layers that must
+ * run blocked do (pz_net_layer_out_layout).
+ *
+ * Prints `rt_net_fast: P passed, F failed`; exits 1 on a failure.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/kernels/kernels.h"
+#include "rt/net.h"
+
+static int passed, failed;
+
+static void check(bool ok, const char *fmt, const char *a, const char *b)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL ");
+        printf(fmt, a, b);
+        printf("\n");
+    }
+}
+
+static uint64_t rng;
+
+static float frand(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
+}
+
+/* Constant data of the nets, freed at the end. */
+static float *blobs[256];
+static int n_blobs;
+
+static float *blob(int64_t n, float lo, float hi)
+{
+    float *p = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; i++) p[i] = lo + (hi - lo) * (frand() + 1) / 2;
+    blobs[n_blobs++] = p;
+    return p;
+}
+
+/* ---- building ---------------------------------------------------------------- */
+
+typedef struct {
+    pz_net *net;
+    int id;
+    int64_t d[4];
+} val;
+
+static int konst(pz_net *net, const char *name, int rank, const int64_t *dims, float lo,
+                 float hi)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++) n *= dims[i];
+    return pz_net_const(net, name, PZ_F32, rank, dims, blob(n, lo, hi));
+}
+
+/* conv of x to m channels, k x k, stride s, pad p (all sides), group g; z: a
+ * residual (id) or -1. Weights scaled by 1/sqrt(fan-in) to keep values O(1). */
+static val conv(val x, const char *name, int64_t m, int k, int s, int p, int64_t g,
+                pz_act_kind act, int z)
+{
+    val y = {x.net, -1, {x.d[0], m, (x.d[2] + 2 * p - k) / s + 1, (x.d[3] + 2 * p - k) / s + 1}};
+    char nm[64];
+    float sc = 1.0f / sqrtf((float)(x.d[1] / g * k * k));
+    snprintf(nm, sizeof nm, "%s.w", name);
+    int w = konst(x.net, nm, 4, (int64_t[]){m, x.d[1] / g, k, k}, -1.7f * sc, 1.7f * sc);
+    snprintf(nm, sizeof nm, "%s.b", name);
+    int b = konst(x.net, nm, 1, (int64_t[]){m}, -0.2f, 0.2f);
+    y.id = pz_net_tensor(x.net, name, PZ_F32, 4, y.d);
+    pz_conv_params cp = {.nsp = 2, .group = g, .kernel = {k, k}, .stride = {s, s},
+                         .dilation = {1, 1}, .pad_begin = {p, p}, .pad_end = {p, p},
+                         .act = {act, 0.0f, 6.0f}};
+    pz_net_layer(x.net, name, PZ_OP_CONV, &cp, sizeof cp, (int[]){x.id, w, b, z}, z >= 0 ? 4 : 3,
+                 &y.id, 1);
+    return y;
+}
+
+static val same(val x, const char *name)
+{
+    val y = x;
+    y.id = pz_net_tensor(x.net, name, PZ_F32, 4, y.d);
+    return y;
+}
+
+static val unary(val x, const char *name, pz_unary_func f)
+{
+    val y = same(x, name);
+    pz_unary_params up = {.func = f};
+    pz_net_layer(x.net, name, PZ_OP_UNARY, &up, sizeof up, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+static val binary(val a, val b, const char *name, pz_binary_func f, pz_act_kind act)
+{
+    val y = same(a, name);
+    pz_binary_params bp = {.func = f, .act = {act, 0, 0}};
+    pz_net_layer(a.net, name, PZ_OP_BINARY, &bp, sizeof bp, (int[]){a.id, b.id}, 2, &y.id, 1);
+    return y;
+}
+
+static val pool(val x, const char *name, pz_pool_kind kind, int k, int s, int p, int incl)
+{
+    val y = {x.net, -1, {x.d[0], x.d[1], (x.d[2] + 2 * p - k) / s + 1, (x.d[3] + 2 * p - k) / s + 1}};
+    y.id = pz_net_tensor(x.net, name, PZ_F32, 4, y.d);
+    pz_pool_params pp = {.kind = kind, .nsp = 2, .kernel = {k, k}, .stride = {s, s},
+                         .dilation = {1, 1}, .pad_begin = {p, p}, .pad_end = {p, p},
+                         .count_include_pad = incl};
+    pz_net_layer(x.net, name, PZ_OP_POOL, &pp, sizeof pp, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+static val global_avg(val x, const char *name)
+{
+    val y = {x.net, -1, {x.d[0], x.d[1], 1, 1}};
+    y.id = pz_net_tensor(x.net, name, PZ_F32, 4, y.d);
+    pz_pool_params pp = {.kind = PZ_POOL_AVG, .nsp = 2, .kernel = {x.d[2], x.d[3]},
+                         .stride = {1, 1}, .dilation = {1, 1}};
+    pz_net_layer(x.net, name, PZ_OP_POOL, &pp, sizeof pp, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+static val batchnorm(val x, const char *name)
+{
+    val y = same(x, name);
+    int64_t c = x.d[1];
+    int s = konst(x.net, "bn.s", 1, &c, 0.5f, 1.5f), b = konst(x.net, "bn.b", 1, &c, -0.5f, 0.5f);
+    int m = konst(x.net, "bn.m", 1, &c, -0.3f, 0.3f), v = konst(x.net, "bn.v", 1, &c, 0.5f, 2.0f);
+    pz_bn_params bp = {.epsilon = 1e-5f};
+    pz_net_layer(x.net, name, PZ_OP_BATCHNORM, &bp, sizeof bp, (int[]){x.id, s, b, m, v}, 5,
+                 &y.id, 1);
+    return y;
+}
+
+/* A finished net: its output sizes, the layers that must run blocked. */
+typedef struct {
+    pz_net *net;
+    int n_out;
+    int64_t out_n[4];
+    int blocked[32], n_blocked;   /* layer indices whose output must be NCHW16c */
+    int64_t in_n;
+} built;
+
+static built build_convnet(int64_t batch)
+{
+    built b = {.net = pz_net_new("convnet")};
+    pz_net *net = b.net;
+    val x = {net, -1, {batch, 3, 23, 21}};
+    x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+    b.in_n = batch * 3 * 23 * 21;
+    val t0 = conv(x, "stem", 20, 7, 2, 3, 1, PZ_ACT_RELU, -1);            /* 0 */
+    val t1 = pool(t0, "maxpool", PZ_POOL_MAX, 3, 2, 1, 0);                 /* 1 */
+    val t2 = conv(t1, "c3x3", 37, 3, 1, 1, 1, PZ_ACT_NONE, -1);            /* 2 */
+    val t3 = batchnorm(t2, "bn");                                          /* 3 */
+    val t4 = unary(t3, "relu", PZ_UN_RELU);                                /* 4 */
+    val t5 = conv(t4, "c1x1z", 37, 1, 1, 0, 1, PZ_ACT_CLIP, t4.id);        /* 5 */
+    val t6 = binary(t5, t4, "add", PZ_BIN_ADD, PZ_ACT_RELU);               /* 6 */
+    val t7 = unary(t5, "sigmoid", PZ_UN_SIGMOID);                          /* 7 */
+    val t7b = conv(t6, "c1x1", 37, 1, 1, 0, 1, PZ_ACT_NONE, -1);            /* 8 */
+    /* x/0 in the padded lanes (inf or NaN) unless re-zeroed: the next conv
+     * would read it (0 * inf = NaN) */
+    val t8 = binary(t7, t7b, "div", PZ_BIN_DIV, PZ_ACT_NONE);              /* 9 */
+    val t9 = conv(t8, "dw", 37, 3, 1, 1, 37, PZ_ACT_RELU, -1);             /* 10 */
+    val t10 = conv(t9, "c3x3s2", 32, 3, 2, 1, 1, PZ_ACT_NONE, -1);         /* 11 */
+    val t11 = conv(t10, "g4", 32, 3, 1, 1, 4, PZ_ACT_NONE, -1);            /* 12: ref */
+    val t12 = conv(t11, "g2", 32, 3, 1, 1, 2, PZ_ACT_RELU, t10.id);        /* 13 */
+    val t13 = pool(t12, "avgpool", PZ_POOL_AVG, 3, 1, 1, 1);               /* 14 */
+    val t14 = global_avg(t13, "gap");                                      /* 15 */
+    int64_t fd[2] = {batch, 32}, od[2] = {batch, 10};
+    int t15 = pz_net_tensor(net, "flat", PZ_F32, 2, fd);
+    pz_net_layer(net, "flatten", PZ_OP_COPY, NULL, 0, &t14.id, 1, &t15, 1);   /* 16 */
+    int w = konst(net, "fc.w", 2, (int64_t[]){10, 32}, -0.3f, 0.3f);
+    int c = konst(net, "fc.b", 1, (int64_t[]){10}, -0.1f, 0.1f);
+    int t16 = pz_net_tensor(net, "fc", PZ_F32, 2, od);
+    pz_gemm_params gp = {.trans_b = 1, .alpha = 1.0f, .beta = 1.0f};
+    pz_net_layer(net, "fc", PZ_OP_GEMM, &gp, sizeof gp, (int[]){t15, w, c}, 3, &t16, 1); /* 17 */
+    pz_net_output(net, t16);
+    pz_net_output(net, t9.id);
+    pz_net_output(net, t11.id);
+    b.n_out = 3;
+    b.out_n[0] = batch * 10;
+    b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t9.d[0], t9.d[1], t9.d[2], t9.d[3]}});
+    b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t11.d[0], t11.d[1], t11.d[2], t11.d[3]}});
+    static const int must[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15};
+    for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
+    return b;
+}
+
+static built build_fc(int64_t batch)
+{
+    built b = {.net = pz_net_new("fc")};
+    pz_net *net = b.net;
+    int64_t xd[2] = {batch, 300}, hd[2] = {batch, 77}, yd[2] = {batch, 45};
+    int x = pz_net_input(net, "x", PZ_F32, 2, xd);
+    b.in_n = batch * 300;
+    int w = konst(net, "w", 2, (int64_t[]){77, 300}, -0.1f, 0.1f);
+    int c = konst(net, "c", 1, (int64_t[]){77}, -0.1f, 0.1f);
+    int h = pz_net_tensor(net, "h", PZ_F32, 2, hd);
+    pz_gemm_params gp = {.trans_b = 1, .alpha = 0.5f, .beta = 2.0f, .act = {PZ_ACT_RELU, 0, 0}};
+    pz_net_layer(net, "gemm", PZ_OP_GEMM, &gp, sizeof gp, (int[]){x, w, c}, 3, &h, 1);
+    int w2 = konst(net, "w2", 2, (int64_t[]){77, 45}, -0.2f, 0.2f);
+    int y = pz_net_tensor(net, "y", PZ_F32, 2, yd);
+    pz_net_layer(net, "matmul", PZ_OP_MATMUL, NULL, 0, (int[]){h, w2}, 2, &y, 1);
+    pz_net_output(net, y);
+    b.n_out = 1;
+    b.out_n[0] = batch * 45;
+    return b;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+typedef built (*builder)(int64_t batch);
+
+/* Builds the net under PZ_ISA=isa with every layer in one block of MP mp,
+ * runs it on x, returns its outputs (malloc'd, NaN-filled first). */
+static int run_net(builder make, int64_t batch, const char *isa, int mp, const float *x,
+                   float **out, built *info)
+{
+    setenv("PZ_ISA", isa, 1);
+    rng = 0x12345678u;   /* the same constants every time */
+    built b = make(batch);
+    pz_net_block(b.net, 0, pz_net_n_layers(b.net), mp);
+    char err[512];
+    if (pz_net_compile(b.net, mp, err, sizeof err)) {
+        printf("FAIL compile %s: %s\n", isa, err);
+        failed++;
+        pz_net_free(b.net);
+        return 1;
+    }
+    void *outs[4];
+    for (int i = 0; i < b.n_out; i++) {
+        out[i] = malloc(sizeof(float) * (size_t)b.out_n[i]);
+        for (int64_t k = 0; k < b.out_n[i]; k++) out[i][k] = NAN;
+        outs[i] = out[i];
+    }
+    const void *ins[1] = {x};
+    pz_net_run(b.net, ins, outs);
+    pz_net_run(b.net, ins, outs);   /* twice: nothing may depend on a fresh arena */
+    *info = b;
+    return 0;
+}
+
+static double nerr(const float *a, const float *ref, int64_t n)
+{
+    double d = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(a[i]) || isnan(ref[i])) return INFINITY;
+        double e = fabs((double)a[i] - ref[i]);
+        if (e > d) d = e;
+        if (fabs(ref[i]) > m) m = fabs(ref[i]);
+    }
+    return m > 0 ? d / m : d;
+}
+
+static void test_net(const char *name, builder make, int64_t batch, const char *const *isas,
+                     int n_isas)
+{
+    built info;
+    float *x = NULL;
+    float *ref[4] = {0};
+    {
+        rng = 0x12345678u;
+        built tmp = make(batch);
+        x = malloc(sizeof(float) * (size_t)tmp.in_n);
+        pz_net_free(tmp.net);
+        rng = 0xabcdefu;
+        for (int64_t i = 0; i < tmp.in_n; i++) x[i] = frand();
+        for (int i = 0; i < n_blobs; i++) free(blobs[i]);
+        n_blobs = 0;
+    }
+    if (run_net(make, batch, "ref", 1, x, ref, &info)) return;
+    pz_net_free(info.net);
+    for (int i = 0; i < n_isas; i++) {
+        float *o1[4] = {0}, *o2[4] = {0};
+        built b1, b2;
+        char what[128];
+        snprintf(what, sizeof what, "%s batch %lld", name, (long long)batch);
+        if (run_net(make, batch, isas[i], 1, x, o1, &b1)) continue;
+        if (run_net(make, batch, isas[i], 2, x, o2, &b2)) continue;
+        for (int k = 0; k < b1.n_blocked; k++) {
+            int l = b1.blocked[k];
+            char lw[64];
+            snprintf(lw, sizeof lw, "layer %d (%s)", l, pz_net_layer_name(b1.net, l));
+            check(pz_net_layer_out_layout(b1.net, l, 0) == 16, "%s: %s runs blocked", what, lw);
+        }
+        for (int o = 0; o < b1.n_out; o++) {
+            char ow[64];
+            snprintf(ow, sizeof ow, "%s output %d", isas[i], o);
+            size_t bytes = sizeof(float) * (size_t)b1.out_n[o];
+            check(memcmp(o1[o], o2[o], bytes) == 0, "%s: %s: MP 1 and MP 2 bitwise equal", what,
+                  ow);
+            double e = nerr(o1[o], ref[o], b1.out_n[o]);
+            char ew[96];
+            snprintf(ew, sizeof ew, "%s: error %.3g", ow, e);
+            check(e <= 1e-4, "%s: %s vs the reference kernels (<= 1e-4)", what, ew);
+            free(o1[o]);
+            free(o2[o]);
+        }
+        pz_net_free(b1.net);
+        pz_net_free(b2.net);
+    }
+    for (int o = 0; o < 4; o++) free(ref[o]);
+    free(x);
+    for (int i = 0; i < n_blobs; i++) free(blobs[i]);
+    n_blobs = 0;
+}
+
+int main(void)
+{
+    const char *isas[3];
+    int n = 0;
+    isas[n++] = "scalar";
+    pz_isa best = pz_cpu_isa();   /* PZ_ISA unset here: the CPU's best */
+    if (best >= PZ_ISA_AVX2) isas[n++] = "avx2";
+    if (best >= PZ_ISA_AVX512) isas[n++] = "avx512";
+    for (int64_t batch = 1; batch <= 2; batch++) test_net("convnet", build_convnet, batch, isas, n);
+    test_net("fc", build_fc, 1, isas, n);
+    test_net("fc", build_fc, 3, isas, n);
+    printf("rt_net_fast: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
