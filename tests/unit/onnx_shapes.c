@@ -36,6 +36,7 @@
 #include "front/onnx_load.h"
 #include "gen/net_build.h"
 #include "ir/model.h"
+#include "passes/passes.h"
 #include "onnx.pb-c.h"
 
 #define MAX_IO 64
@@ -207,6 +208,11 @@ static void run_and_compare(ir_graph *g, const void *const *ins, int n_ins, cons
                             int n_want, result *r)
 {
     pz_err err = {0};
+    /* the same pipeline as `paleozoic run`: passes, then lowering */
+    if (passes_run(g, NULL, &err)) {
+        set_result(r, R_FAIL, NULL, "graph passes failed: %s", err.msg);
+        return;
+    }
     ir_model *m = ir_model_lower(g);
     gen_net gn;
     if (gen_net_build(m, 1, &gn, &err)) {
