@@ -35,7 +35,7 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
-/* --threads, default 1. */
+/* --threads; default: all online cores with --schedule/--strategy, else 1. */
 int cli_threads(const cli_knobs *k);
 
 int cmd_inspect(int argc, char **argv);

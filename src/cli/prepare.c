@@ -2,6 +2,7 @@
  * the runtime: load (with the shape knobs), graph passes, lowering, and the
  * schedule knobs. */
 #include <string.h>
+#include <unistd.h>
 
 #include "../opt/opt.h"
 #include "../opt/schedule.h"
@@ -40,7 +41,14 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     return opt_apply_strategy(*m, k->strategy ? k->strategy : "fixed-mp", k->target, cores, err);
 }
 
+/* --threads N; without it, every online core when a schedule or strategy
+ * decides the MPs, else 1 (plain `run` is single-threaded by default). */
 int cli_threads(const cli_knobs *k)
 {
-    return k->threads ? k->threads : 1;
+    if (k->threads) return k->threads;
+    if (k->schedule || k->strategy) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        return n > 0 ? (int)n : 1;
+    }
+    return 1;
 }
