@@ -88,7 +88,7 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         if (!res[s].error[0]) sz[n_ok] = res[s].sizes, mp[n_ok] = res[s].mps, nb[n_ok] = res[s].n_blocks, idx[n_ok++] = s;
     fprintf(stderr, "bench: %s: timing %d schedules, %d rounds, interleaved\n", path, n_ok, rounds);
     opt_meter *mt = opt_meter_new(m, cores, 1);
-    int bad = opt_meter_interleaved(mt, n_ok, sz, mp, nb, rounds, med, err);
+    int bad = opt_meter_interleaved(mt, n_ok, sz, mp, nb, rounds, med, NULL, err);
     opt_meter_free(mt);
     if (bad) goto out;
     for (int i = 0; i < n_ok; i++) res[idx[i]].ms = med[i];

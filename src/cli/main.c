@@ -13,8 +13,8 @@ typedef struct {
 static const command COMMANDS[] = {
     {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N]"},
     {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--threads N] [--profile]"},
-    {"compile", cmd_compile, "compile MODEL.onnx -o DIR [knobs]"},
-    {"build", cmd_build, "build MODEL.onnx -o EXE [knobs]"},
+    {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [knobs]"},
+    {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"},
     {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [knobs]"},
     {"bench", cmd_bench, "bench MODEL.onnx [--strategies S1,S2|all] [--json] [--svg FILE]"},
     {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick]"},

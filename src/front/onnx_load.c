@@ -190,6 +190,13 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     const Onnx__GraphProto *gp = m->graph;
     if (!gp) return pz_fail(err, PZ_ERR_INPUT, "not an ONNX model: it has no graph");
     g->ir_version = m->ir_version;
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+        if (o->has_version && o->version < 0)
+            return pz_fail(err, PZ_ERR_INPUT, "the model imports opset %lld of domain \"%s\": "
+                           "opset versions are positive", (long long)o->version,
+                           is_default_domain(o->domain) ? "ai.onnx" : o->domain);
+    }
     g->opset = domain_opset(m, "");
     /* IR version 1-2 models without an opset import mean opset 1; a model that
      * imports only other domains has no default-domain opset (-1). */
@@ -331,7 +338,9 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     }
     if (!g->n_outputs) return pz_fail(err, PZ_ERR_INPUT, "the graph has no outputs");
 
-    if (ir_graph_sort(g, err)) return err->code;
+    /* A graph without nodes (outputs that are inputs or initializers) is
+     * valid ONNX and has nothing to sort. */
+    if (g->n_nodes && ir_graph_sort(g, err)) return err->code;
     return ir_infer(g, err);
 }
 

@@ -9,7 +9,9 @@
  * (blocks of multiples of `unit` layers), keeping the k best partitions.
  * Every partition of the space is covered; a branch is cut when its cost so
  * far plus the best possible rest (an exact suffix bound, computed first)
- * cannot beat the k-th best kept, which changes the time, not the answer. */
+ * cannot beat the k-th best kept, which changes the time, not the answer.
+ * Children are tried best bound first. Blocks longer than 256 layers are
+ * not considered. */
 #include <string.h>
 
 #include "opt_internal.h"
@@ -87,21 +89,34 @@ static void keep(enum_state *e, int depth, double c)
     }
 }
 
+/* Visits at most this many nodes: a safety net (with the exact suffix
+ * bound and best-first order, a search visits about k * n nodes). */
+#define MAX_VISITS 5e7
+
 static void walk(enum_state *e, int p, int depth, double c)
 {
-    e->visited++;
+    if (++e->visited > MAX_VISITS) return;
     if (p == e->n) {
         keep(e, depth, c);
         return;
     }
-    for (int s = 1; p + s <= e->n; s++) {
+    /* the children, best lower bound first: the first leaf reached is the
+     * optimum, and the k-th best is known soon after */
+    int cs[256], nc = 0;
+    double lb[256];
+    for (int s = 1; p + s <= e->n && nc < 256; s++) {
         if (!allowed(e, p, s)) continue;
         double t = e->tab[(size_t)p * (e->n + 1) + s];
         if (!isfinite(t)) continue;
-        double lower = c + t + e->suffix[p + s];   /* the best this branch can do */
-        if (e->kept == e->k && lower >= e->best[e->k - 1].cost) continue;
-        e->path[depth] = s;
-        walk(e, p + s, depth + 1, c + t);
+        double lower = c + t + e->suffix[p + s];
+        int at = nc++;
+        while (at > 0 && lb[at - 1] > lower) cs[at] = cs[at - 1], lb[at] = lb[at - 1], at--;
+        cs[at] = s, lb[at] = lower;
+    }
+    for (int i = 0; i < nc; i++) {
+        if (e->kept == e->k && lb[i] >= e->best[e->k - 1].cost) break;
+        e->path[depth] = cs[i];
+        walk(e, p + cs[i], depth + 1, c + e->tab[(size_t)p * (e->n + 1) + cs[i]]);
     }
 }
 

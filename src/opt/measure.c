@@ -109,10 +109,15 @@ static double weight_bytes(const ir_model *m)
 
 int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
-                          pz_err *err)
+                          double *const *block_ms, pz_err *err)
 {
+    if (rounds < 1) rounds = 1;
     gen_net *gn = pz_xcalloc((size_t)(n_sched ? n_sched : 1), sizeof *gn);
-    double *t = pz_xmalloc((size_t)n_sched * (size_t)(rounds ? rounds : 1) * sizeof *t);
+    double *t = pz_xmalloc((size_t)n_sched * (size_t)rounds * sizeof *t);
+    double **tb = pz_xcalloc((size_t)(n_sched ? n_sched : 1), sizeof *tb);
+    if (block_ms)
+        for (int i = 0; i < n_sched; i++)
+            tb[i] = pz_xmalloc((size_t)(n_blocks[i] ? n_blocks[i] : 1) * (size_t)rounds * sizeof(double));
     int rc = 0;
     /* Runs go round robin (schedule 0, 1, ..., then again), so that slow
      * drifts of the machine's load hit every schedule alike. The nets stay
@@ -128,11 +133,24 @@ int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
             }
             pz_net_run(gn[i].net, (const void *const *)mt->in, mt->out);
             t[(size_t)i * rounds + k] = (double)pz_net_run_ns(gn[i].net) * 1e-6;
+            if (block_ms) {
+                int nb = pz_net_n_blocks(gn[i].net);
+                for (int b = 0; b < n_blocks[i]; b++)
+                    tb[i][(size_t)b * rounds + k] =
+                        b < nb ? (double)pz_net_block_info(gn[i].net, b, NULL, NULL, NULL) * 1e-6 : NAN;
+            }
             if (!keep) gen_net_free(&gn[i]);
         }
-    for (int i = 0; i < n_sched && !rc; i++) med[i] = opt_median(t + (size_t)i * rounds, rounds);
-    for (int i = 0; i < n_sched; i++)
+    for (int i = 0; i < n_sched && !rc; i++) {
+        med[i] = opt_median(t + (size_t)i * rounds, rounds);
+        if (block_ms)
+            for (int b = 0; b < n_blocks[i]; b++) block_ms[i][b] = opt_median(tb[i] + (size_t)b * rounds, rounds);
+    }
+    for (int i = 0; i < n_sched; i++) {
         if (gn[i].net) gen_net_free(&gn[i]);
+        free(tb[i]);
+    }
+    free(tb);
     free(gn);
     free(t);
     return rc;

@@ -15,7 +15,8 @@
  * OPTS: comma-separated key=value: budget=SECONDS (measuring time, default
  * 300 for oracle, 120 for dp), repeat=N (runs per timing, default 3),
  * max-block=N (dp: largest block, default 8; oracle: default all layers),
- * verify=K (oracle: best partitions timed end to end, default 4), quiet=1.
+ * verify=K (best partitions on the block times that are then timed end to
+ * end, the fastest kept; default 4), quiet=1.
  */
 #ifndef PZ_OPT_H
 #define PZ_OPT_H

@@ -92,10 +92,11 @@ void opt_meter_free(opt_meter *mt);
 double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n,
                           double *block_ms, pz_err *err);
 /* Several schedules measured interleaved (round robin, `rounds` rounds);
- * med[i] = median ms of schedule i. Returns 0 or -1 (err set). */
+ * med[i] = median ms of schedule i; block_ms (may be NULL): block_ms[i][b]
+ * = median ms of block b of schedule i. Returns 0 or -1 (err set). */
 int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
-                          pz_err *err);
+                          double *const *block_ms, pz_err *err);
 int opt_meter_builds(const opt_meter *mt);
 
 /* ---- search.c: the measured strategies ----------------------------------- */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,6 +88,8 @@ static pz_status get_int(checker *c, const json_value *v, const char *key, int64
                          int *out)
 {
     if (v->type != JSON_NUMBER) return bad(c, v, key, "expected an integer, found %s", json_type_name(v->type));
+    if (!v->is_int && v->num == floor(v->num) && fabs(v->num) > 9e18)
+        return bad(c, v, key, "%g is out of range (%lld to %lld)", v->num, (long long)lo, (long long)hi);
     if (!v->is_int) return bad(c, v, key, "expected an integer, found %g", v->num);
     if (v->i < lo || v->i > hi) {
         if (hi == INT_MAX) return bad(c, v, key, "%lld is out of range (at least %lld)", (long long)v->i, (long long)lo);
@@ -195,6 +198,9 @@ static pz_status parse_root(checker *c, const json_value *root, sched *s)
             return bad(c, &bl->items[i], NULL, "runs past the last layer (\"layers\": %d)", s->n_layers);
     }
     c->ctx[0] = 0;
+    if (s->n_layers > 0 && next == 0)
+        return bad(c, bl, "blocks", "no blocks, but \"layers\" is %d: every layer must be in a "
+                   "block", s->n_layers);
     if (s->n_layers >= 0 && next < s->n_layers)
         return bad(c, bl, "blocks", "the blocks cover layers 0 to %d; layers %d to %d (of "
                    "\"layers\": %d) are in no block", next - 1, next, s->n_layers - 1, s->n_layers);
@@ -365,6 +371,9 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                              "supported yet (only \"fp32\" runs today)",
                              ir_precision_name(b->precision));
     }
+    if (next == 0 && m->n_layers > 0)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: the schedule has no blocks; the model has %d "
+                       "layers and every layer must be in a block", fname, m->n_layers);
     if (next != m->n_layers)
         return pz_fail(err, PZ_ERR_INPUT, "%s: the blocks cover layers 0 to %d; the model has %d "
                        "layers, so layers %d to %d are in no block", fname, next - 1, m->n_layers,

@@ -13,13 +13,18 @@
  *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
  *           {1,2,3,4,6,8,12,16,24,32} and the core count, exact dynamic
  *           program over contiguous partitions (opt_dp): O(n * max_block)
- *           block costs, from max_block * (max_block + 1) / 2 builds per MP.
+ *           block costs, from max_block * (max_block + 1) / 2 builds per MP;
+ *           then the optimum and the next best partitions on the same
+ *           times (verify, default 4) are timed end to end and the fastest
+ *           is kept, as for oracle.
  *
  * How blocks are timed: a net is built with every block of one size s at one
  * MP, shifted by an offset o (a first block of o layers, then blocks of s,
  * then what is left); the runtime's profiler gives each block's time in the
  * same run. The offsets 0, align, 2*align, ... < s give every block of size
- * s that starts on the alignment. */
+ * s that starts on the alignment. The nets of one offset at the different
+ * MPs run interleaved, `repeat` rounds, so that the MPs are compared under
+ * the same machine load. */
 #include <string.h>
 
 #include "opt_internal.h"
@@ -47,24 +52,40 @@ static double table_cost(void *ctx, int start, int size, int *mp)
     return best;
 }
 
-/* Times every block of size s starting at a multiple of align, at MP
- * b->mp[j]: one build per offset. Returns builds done, -1 on failure. */
-static int time_size(opt_meter *mt, btable *b, int s, int align, int j, int *sizes, int *mps,
-                     double *blk, pz_err *err)
+/* Times every block of size s that starts at a multiple of align, at every
+ * MP of the table: per offset, one schedule per MP, run interleaved (so the
+ * MPs are compared under the same load). Returns builds done, -1 on
+ * failure. */
+static int time_size(opt_meter *mt, btable *b, int s, int align, int repeat, pz_err *err)
 {
-    int n = b->n, builds = 0;
+    int n = b->n, builds = 0, nm = b->n_mp;
+    int *sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int)), *mps = pz_xmalloc((size_t)nm * (n + 1) * sizeof(int));
+    double *blk = pz_xmalloc((size_t)nm * (n + 1) * sizeof(double));
+    const int *sz[16], *mp[16];
+    int nbs[16];
+    double med[16], *bm[16];
     for (int o = 0; o < s && o < n; o += align) {
         int nb = 0;
         if (o > 0) sizes[nb++] = o;
         int p = o;
         for (; p + s <= n; p += s) sizes[nb++] = s;
         if (p < n) sizes[nb++] = n - p;
-        for (int i = 0; i < nb; i++) mps[i] = b->mp[j];
-        if (opt_meter_schedule(mt, sizes, mps, nb, blk, err) < 0) return -1;
-        builds++;
-        for (int i = 0, q = 0; i < nb; q += sizes[i], i++)
-            if (!isnan(blk[i])) *cell(b, q, sizes[i], j) = blk[i];
+        for (int j = 0; j < nm; j++) {
+            for (int i = 0; i < nb; i++) mps[j * (n + 1) + i] = b->mp[j];
+            sz[j] = sizes, mp[j] = mps + j * (n + 1), nbs[j] = nb, bm[j] = blk + j * (n + 1);
+        }
+        if (opt_meter_interleaved(mt, nm, sz, mp, nbs, repeat, med, bm, err)) {
+            builds = -1;
+            break;
+        }
+        builds += nm;
+        for (int j = 0; j < nm; j++)
+            for (int i = 0, q = 0; i < nb; q += sizes[i], i++)
+                if (!isnan(bm[j][i])) *cell(b, q, sizes[i], j) = bm[j][i];
     }
+    free(sizes);
+    free(mps);
+    free(blk);
     return builds;
 }
 
@@ -86,8 +107,6 @@ static int time_blocks(const char *who, opt_meter *mt, btable *b, const int *siz
                        int n_sizes, int align, const opt_search_opts *o, pz_err *err)
 {
     int n = b->n, done = 0, plan = planned_builds(size_list, n_sizes, align, n, b->n_mp);
-    int *sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int)), *mps = pz_xmalloc((size_t)(n + 1) * sizeof(int));
-    double *blk = pz_xmalloc((size_t)(n + 1) * sizeof(double));
     double t0 = opt_now_s();
     int largest = 0;
     for (int i = 0; i < n_sizes; i++) {
@@ -97,23 +116,14 @@ static int time_blocks(const char *who, opt_meter *mt, btable *b, const int *siz
                         "timed\n", who, o->budget_s, largest);
             break;
         }
-        for (int j = 0; j < b->n_mp; j++) {
-            if (!o->quiet)
-                fprintf(stderr, "%s: timing blocks of %d layers at MP %d (build %d of %d, %.0f s)\n",
-                        who, size_list[i], b->mp[j], done + 1, plan, opt_now_s() - t0);
-            int k = time_size(mt, b, size_list[i], align, j, sizes, mps, blk, err);
-            if (k < 0) {
-                largest = -1;
-                goto out;
-            }
-            done += k;
-        }
+        if (!o->quiet)
+            fprintf(stderr, "%s: timing blocks of %d layers at MP %d..%d (builds %d of %d, %.0f s)\n",
+                    who, size_list[i], b->mp[0], b->mp[b->n_mp - 1], done + 1, plan, opt_now_s() - t0);
+        int k = time_size(mt, b, size_list[i], align, o->repeat, err);
+        if (k < 0) return -1;
+        done += k;
         largest = size_list[i];
     }
-out:
-    free(sizes);
-    free(mps);
-    free(blk);
     return largest;
 }
 
@@ -126,6 +136,55 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
     size_t cells = (size_t)n * (size_t)(n + 1) * (size_t)b->n_mp;
     b->t = pz_xmalloc((cells ? cells : 1) * sizeof(double));
     for (size_t i = 0; i < cells; i++) b->t[i] = NAN;
+}
+
+/* Times the kept candidates end to end, interleaved, and returns the index
+ * of the fastest (0 when there is one, -1 on failure). */
+static int fastest(opt_meter *mt, const opt_candidate *cand, int kept, const opt_search_opts *o,
+                   pz_err *err)
+{
+    if (kept <= 1) return 0;
+    const int *sz[16], *mp[16];
+    int nbs[16], best = 0;
+    double med[16];
+    for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
+    if (opt_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
+        return -1;
+    for (int i = 1; i < kept; i++)
+        if (med[i] < med[best]) best = i;
+    return best;
+}
+
+/* The k best partitions on the table (blocks of multiples of unit, up to
+ * max_size layers), timed end to end; the fastest goes to sizes/mps.
+ * Returns its block count, 0 on failure (err set). */
+static int verify_best(const char *who, opt_meter *mt, btable *b, int unit, int max_size,
+                       const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
+{
+    int n = b->n, nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
+    opt_candidate cand[16];
+    for (int i = 0; i < k; i++) {
+        cand[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
+        cand[i].mps = pz_xmalloc((size_t)n * sizeof(int));
+    }
+    double visited = 0;
+    int kept = opt_enumerate(n, unit, max_size, table_cost, b, cand, k, &visited);
+    if (kept == 0) {
+        pz_fail(err, PZ_ERR_INTERNAL, "%s: no partition could be timed", who);
+    } else {
+        if (!o->quiet)
+            fprintf(stderr, "%s: %.0f partial partitions visited; the best on the block times: "
+                    "%d blocks, %.3f ms; timing the best %d end to end\n", who, visited,
+                    cand[0].n_blocks, cand[0].cost, kept);
+        int best = fastest(mt, cand, kept, o, err);
+        if (best >= 0) {
+            nb = cand[best].n_blocks;
+            memcpy(sizes, cand[best].sizes, (size_t)nb * sizeof(int));
+            memcpy(mps, cand[best].mps, (size_t)nb * sizeof(int));
+        }
+    }
+    for (int i = 0; i < k; i++) free(cand[i].sizes), free(cand[i].mps);
+    return nb;
 }
 
 int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_search_opts *o,
@@ -143,40 +202,10 @@ int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_sea
     for (int s = 4; s <= max_size; s += 4) list[n_sizes++] = s;
     if (n_sizes == 0) list[n_sizes++] = n;
     opt_meter *mt = opt_meter_new(m, cores, o->repeat);
-    int nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
-    opt_candidate cand[16];
-    for (int i = 0; i < k; i++) {
-        cand[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
-        cand[i].mps = pz_xmalloc((size_t)n * sizeof(int));
-    }
+    int nb = 0;
     int largest = time_blocks("oracle", mt, &b, list, n_sizes, 4, o, err);
-    if (largest < 0) goto out;
-    double visited = 0;
-    int kept = opt_enumerate(n, 4, largest, table_cost, &b, cand, k, &visited);
-    if (kept == 0) {
-        pz_fail(err, PZ_ERR_INTERNAL, "oracle: no partition could be timed");
-        goto out;
-    }
-    if (!o->quiet)
-        fprintf(stderr, "oracle: %.0f partial partitions visited; timing the best %d end to end\n",
-                visited, kept);
-    int best = 0;
-    if (kept > 1) {
-        const int *sz[16], *mp[16];
-        int nbs[16];
-        double med[16];
-        for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
-        if (opt_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 3 ? 3 : o->repeat, med, err)) goto out;
-        for (int i = 1; i < kept; i++)
-            if (med[i] < med[best]) best = i;
-    }
-    nb = cand[best].n_blocks;
-    memcpy(sizes, cand[best].sizes, (size_t)nb * sizeof(int));
-    memcpy(mps, cand[best].mps, (size_t)nb * sizeof(int));
-    if (!o->quiet)
-        fprintf(stderr, "oracle: %d builds in all\n", opt_meter_builds(mt));
-out:
-    for (int i = 0; i < k; i++) free(cand[i].sizes), free(cand[i].mps);
+    if (largest > 0) nb = verify_best("oracle", mt, &b, 4, largest, o, sizes, mps, err);
+    if (nb > 0 && !o->quiet) fprintf(stderr, "oracle: %d builds in all\n", opt_meter_builds(mt));
     opt_meter_free(mt);
     free(list);
     free(b.t);
@@ -207,8 +236,14 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
         double total;
         nb = opt_dp(n, largest, table_cost, &b, sizes, mps, &total);
         if (!o->quiet)
-            fprintf(stderr, "dp: %d builds; predicted %.3f ms\n", opt_meter_builds(mt), total);
+            fprintf(stderr, "dp: %d builds; the optimum on the block times: %d blocks, %.3f ms\n",
+                    opt_meter_builds(mt), nb, total);
         if (!nb) pz_fail(err, PZ_ERR_INTERNAL, "dp: no partition could be timed");
+        /* Block times are noisy and not exactly additive: the optimum and
+         * the next best partitions on the same times (found exactly, best
+         * first; the first is the DP's optimum) are timed end to end, and
+         * the fastest is kept. */
+        if (nb > 0 && o->verify > 1) nb = verify_best("dp", mt, &b, 1, largest, o, sizes, mps, err);
     }
     opt_meter_free(mt);
     free(list);

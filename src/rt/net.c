@@ -848,6 +848,13 @@ int pz_net_layer_out_layout(const pz_net *net, int layer, int slot)
     return slot >= 0 && slot < l->n_out && l->out_id[slot] >= 0 ? l->out_cblk[slot] : -1;
 }
 
+const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk)
+{
+    if (id < 0 || id >= net->n_tensors) return NULL;
+    if (cblk) *cblk = net->tensors[id].cblk;
+    return &net->tensors[id].t;
+}
+
 int pz_net_n_blocks(const pz_net *net)
 {
     return net->n_blocks;

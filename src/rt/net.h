@@ -105,6 +105,11 @@ typedef struct pz_layout_conv {
  * `slot` of `layer`, or -1 when there is none: for tests and profiles. */
 int pz_net_layer_out_layout(const pz_net *net, int layer, int slot);
 
+/* Tensor `id` as the net holds it (data in the arena after a run: graph
+ * outputs keep theirs to the end) and its layout in *cblk; NULL for a bad
+ * id. For tests that look at padded lanes. */
+const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk);
+
 /* Bytes of tensor t in layout cblk (0: plain). */
 size_t pz_layout_bytes(const pz_tensor *t, int cblk);
 /* Converts a rank-4 f32 tensor with dims xd from layout `from` to `to` (one

@@ -1,8 +1,9 @@
 /* pool.c - the thread pool: pinned workers, fork-join.
  *
  * Worker 0 is the caller; workers 1..n-1 are threads pinned to the allowed
- * CPUs (worker i to the (i % ncpu)-th CPU of the process's affinity mask, so
- * on an idle machine the caller keeps CPU 0 to itself).
+ * CPUs: worker i to the i-th CPU after the one the caller runs on when the
+ * pool starts (in the process's affinity mask, round robin), so that the
+ * caller keeps its CPU to itself.
  *
  * Fork: the caller writes the job (fn, ctx, nth), sets `pending` to nth-1,
  * then bumps each participating worker's own `go` word (one cache line per
@@ -172,6 +173,13 @@ pz_pool *pz_pool_new(int nthreads)
     const char *pin_env = getenv("PZ_PIN");
     bool pin = !(pin_env && pin_env[0] == '0');
 
+    /* Worker i goes to the i-th allowed CPU after the caller's: the caller
+     * is not pinned, and a worker pinned to the CPU it runs on would share
+     * that CPU with it (each then waits for the other's time slice: a
+     * fork-join of ~14 us instead of ~0.5). */
+    int first = 0, me = sched_getcpu();
+    for (int c = 0; c < p->ncpu; c++)
+        if (p->cpus[c] == me) first = c;
     if (p->n > 1) {
         if (posix_memalign((void **)&p->w, PZ_ALIGN, sizeof(pz_worker) * (size_t)p->n)) {
             free(p);
@@ -187,7 +195,7 @@ pz_pool *pz_pool_new(int nthreads)
                 break;
             }
             w->started = true;
-            if (pin) pin_thread(w->thread, p->cpus[i % p->ncpu]);
+            if (pin) pin_thread(w->thread, p->cpus[(first + i) % p->ncpu]);
         }
     }
     return p;

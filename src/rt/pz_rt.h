@@ -70,7 +70,8 @@ typedef struct pz_pool pz_pool;
 typedef void (*pz_task_fn)(void *ctx, int ith, int nth);
 
 /* nthreads workers in all, the caller counts as worker 0; workers 1.. are
- * threads pinned to the allowed CPUs (worker i to the (i % ncpu)-th one).
+ * threads pinned to the allowed CPUs (worker i to the i-th one after the
+ * CPU the caller is on when the pool starts, round robin).
  * Waiting spins for PZ_SPIN_US microseconds (environment, default 200)
  * before sleeping; PZ_PIN=0 turns pinning off. NULL if out of memory. */
 pz_pool *pz_pool_new(int nthreads);

@@ -415,6 +415,14 @@ def main(outdir):
 
     more_cases(outdir, ok, base)
 
+    # inputs that once crashed a fuzzer (tests/errors/regress/, kept as found)
+    regress = os.path.join(os.path.dirname(os.path.abspath(__file__)), "regress")
+    if os.path.isdir(regress):
+        for f in sorted(os.listdir(regress)):
+            if f.endswith(".onnx"):
+                with open(os.path.join(regress, f), "rb") as src:
+                    save_bytes(outdir, "regress_" + f[:-5], src.read(), "nocrash")
+
     with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
         for name, expect, subs in cases:
             f.write("\t".join([name, expect] + subs) + "\n")
@@ -623,6 +631,12 @@ def more_cases(outdir, ok, base):
     a = m.graph.node[0].attribute.add()
     a.name, a.ref_attr_name, a.type = "strides", "outer_strides", 7
     save(outdir, "function_attribute_ref", m, "error", "conv1", "strides", "function attribute")
+
+    # no nodes at all: outputs that are an initializer and an input (valid ONNX;
+    # found by fuzz_onnx: the sort passed NULL to memcpy)
+    save(outdir, "no_nodes",
+         model([], [vi("X", [4])], [vi("Wi", None), vi("X", None)], [weights("Wi", [4])]),
+         "nocrash")
 
     # --- attributes of the wrong type ---------------------------------------------------
     save(outdir, "attr_kernel_shape_string", conv_model(kernel_shape="3x3"),

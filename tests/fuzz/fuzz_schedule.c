@@ -7,6 +7,9 @@
  * `make fuzz` / `make fuzz-ci` (tests/fuzz/run_fuzz.sh). Seeds: valid and
  * broken schedules in tests/fuzz/seeds/schedule/.
  *
+ * PZ_FUZZ_VERBOSE=1 prints each input's outcome (for triage and for checking
+ * that the seeds reach sched_apply).
+ *
  * A finding, beyond a sanitizer report, a crash or a leak: a failure reported
  * as PZ_ERR_INTERNAL or with an empty message; a parse that succeeds with
  * blocks that are not there (n_blocks > 0 and blocks NULL).
@@ -26,6 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static ir_graph *model_g;
+static int verbose;   /* $PZ_FUZZ_VERBOSE: print each input's outcome (triage) */
 
 static void die(const char *what, const pz_err *err)
 {
@@ -66,6 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    verbose = getenv("PZ_FUZZ_VERBOSE") != NULL;
     make_model();
     return 0;
 }
@@ -80,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&s, 0, sizeof s);
     pz_err err = {0};
     pz_status st = sched_parse(text, size, "fuzz.json", &s, &err);
+    if (verbose) fprintf(stderr, "fuzz_schedule: parse: %s\n", st ? err.msg : "ok");
     if (st) {
         if (st == PZ_ERR_INTERNAL || !err.msg[0]) die("sched_parse", &err);
     } else {
@@ -87,8 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* a fresh lowering per input: sched_apply changes the model */
         ir_model *m = ir_model_lower(model_g);
         pz_err e2 = {0};
-        if (sched_apply(&s, m, 4, &e2) && (e2.code == PZ_ERR_INTERNAL || !e2.msg[0]))
-            die("sched_apply", &e2);
+        pz_status sa = sched_apply(&s, m, 4, &e2);
+        if (verbose) fprintf(stderr, "fuzz_schedule: apply to %d layers: %s\n", m->n_layers, sa ? e2.msg : "ok");
+        if (sa && (e2.code == PZ_ERR_INTERNAL || !e2.msg[0])) die("sched_apply", &e2);
         ir_model_free(m);
     }
     sched_free(&s);

@@ -19,6 +19,8 @@
 # script exits 1; copy a reproducer to tests/fuzz/crashes/ to report it and,
 # once fixed, to tests/errors/regress/ to keep it as a regression case.
 # Prints one summary line per target: executions, corpus size, result.
+# Triage: PZ_FUZZ_KNOWN="substring|..." (fuzz_onnx) skips internal errors
+# already reported; PZ_FUZZ_VERBOSE=1 prints each input's outcome.
 set -u
 
 B=${1:?usage: run_fuzz.sh BUILD_DIR SECONDS [keep|fresh] [TARGET...]}

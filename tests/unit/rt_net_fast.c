@@ -7,9 +7,9 @@
  * partial and its padded lanes must stay zero):
  *   convnet: a 7x7/2 stem on 3 channels (NHWC input) with ReLU, max pool,
  *            3x3 conv, BatchNorm, Relu, 1x1 conv with a residual Z and Clip,
- *            residual Add+ReLU, Sigmoid divided by a conv's output (x/0 in
- *            padded lanes: they must be re-zeroed or the next conv reads
- *            inf or NaN), depthwise 3x3, strided 3x3, grouped convs (8 channels
+ *            residual Add+ReLU, two Sigmoids (f(0) = 0.5) and their quotient
+ *            (0/0 = NaN in padded lanes): each must re-zero its padded
+ *            lanes, checked in the net's buffers; depthwise 3x3, strided 3x3, grouped convs (8 channels
  *            per group: the reference on plain NCHW; 16: fast, its plain
  *            input converted, with a blocked residual), average pool with
  *            count_include_pad, global average pool, Flatten, FC (Gemm);
@@ -164,8 +164,9 @@ static val batchnorm(val x, const char *name)
 typedef struct {
     pz_net *net;
     int n_out;
-    int64_t out_n[4];
+    int64_t out_n[8];
     int blocked[32], n_blocked;   /* layer indices whose output must be NCHW16c */
+    int zero_ids[4], n_zero;      /* blocked outputs whose padded lanes must be 0 */
     int64_t in_n;
 } built;
 
@@ -184,9 +185,9 @@ static built build_convnet(int64_t batch)
     val t5 = conv(t4, "c1x1z", 37, 1, 1, 0, 1, PZ_ACT_CLIP, t4.id);        /* 5 */
     val t6 = binary(t5, t4, "add", PZ_BIN_ADD, PZ_ACT_RELU);               /* 6 */
     val t7 = unary(t5, "sigmoid", PZ_UN_SIGMOID);                          /* 7 */
-    val t7b = conv(t6, "c1x1", 37, 1, 1, 0, 1, PZ_ACT_NONE, -1);            /* 8 */
-    /* x/0 in the padded lanes (inf or NaN) unless re-zeroed: the next conv
-     * would read it (0 * inf = NaN) */
+    val t7b = unary(t6, "sigmoid2", PZ_UN_SIGMOID);                        /* 8 */
+    /* 0/0 = NaN in the padded lanes unless re-zeroed (the next conv would
+     * read it: 0 * NaN = NaN); both outputs, so their buffers are kept */
     val t8 = binary(t7, t7b, "div", PZ_BIN_DIV, PZ_ACT_NONE);              /* 9 */
     val t9 = conv(t8, "dw", 37, 3, 1, 1, 37, PZ_ACT_RELU, -1);             /* 10 */
     val t10 = conv(t9, "c3x3s2", 32, 3, 2, 1, 1, PZ_ACT_NONE, -1);         /* 11 */
@@ -205,10 +206,15 @@ static built build_convnet(int64_t batch)
     pz_net_output(net, t16);
     pz_net_output(net, t9.id);
     pz_net_output(net, t11.id);
-    b.n_out = 3;
+    pz_net_output(net, t7.id);
+    pz_net_output(net, t8.id);
+    b.n_out = 5;
+    b.zero_ids[b.n_zero++] = t7.id;
+    b.zero_ids[b.n_zero++] = t8.id;
     b.out_n[0] = batch * 10;
     b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t9.d[0], t9.d[1], t9.d[2], t9.d[3]}});
     b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t11.d[0], t11.d[1], t11.d[2], t11.d[3]}});
+    b.out_n[3] = b.out_n[4] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t8.d[0], t8.d[1], t8.d[2], t8.d[3]}});
     static const int must[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
     return b;
@@ -255,7 +261,7 @@ static int run_net(builder make, int64_t batch, const char *isa, int mp, const f
         pz_net_free(b.net);
         return 1;
     }
-    void *outs[4];
+    void *outs[8];
     for (int i = 0; i < b.n_out; i++) {
         out[i] = malloc(sizeof(float) * (size_t)b.out_n[i]);
         for (int64_t k = 0; k < b.out_n[i]; k++) out[i][k] = NAN;
@@ -285,7 +291,7 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
 {
     built info;
     float *x = NULL;
-    float *ref[4] = {0};
+    float *ref[8] = {0};
     {
         rng = 0x12345678u;
         built tmp = make(batch);
@@ -299,7 +305,7 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
     if (run_net(make, batch, "ref", 1, x, ref, &info)) return;
     pz_net_free(info.net);
     for (int i = 0; i < n_isas; i++) {
-        float *o1[4] = {0}, *o2[4] = {0};
+        float *o1[8] = {0}, *o2[8] = {0};
         built b1, b2;
         char what[128];
         snprintf(what, sizeof what, "%s batch %lld", name, (long long)batch);
@@ -310,6 +316,20 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
             char lw[64];
             snprintf(lw, sizeof lw, "layer %d (%s)", l, pz_net_layer_name(b1.net, l));
             check(pz_net_layer_out_layout(b1.net, l, 0) == 16, "%s: %s runs blocked", what, lw);
+        }
+        for (int k = 0; k < b1.n_zero; k++) {
+            int cb = -1;
+            const pz_tensor *t = pz_net_tensor_held(b2.net, b1.zero_ids[k], &cb);
+            bool zero = cb == 16;
+            int64_t nb = (t->dims[1] + 15) / 16, hw = t->dims[2] * t->dims[3];
+            for (int64_t im = 0; zero && im < t->dims[0]; im++)
+                for (int64_t px = 0; px < hw; px++)
+                    for (int64_t lane = t->dims[1] - (nb - 1) * 16; lane < 16; lane++)
+                        if (((const float *)t->data)[((im * nb + nb - 1) * hw + px) * 16 + lane])
+                            zero = false;
+            char tw[64];
+            snprintf(tw, sizeof tw, "%s tensor %d", isas[i], b1.zero_ids[k]);
+            check(zero, "%s: %s is blocked with its padded lanes zero", what, tw);
         }
         for (int o = 0; o < b1.n_out; o++) {
             char ow[64];
@@ -327,7 +347,7 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
         pz_net_free(b1.net);
         pz_net_free(b2.net);
     }
-    for (int o = 0; o < 4; o++) free(ref[o]);
+    for (int o = 0; o < 8; o++) free(ref[o]);
     free(x);
     for (int i = 0; i < n_blobs; i++) free(blobs[i]);
     n_blobs = 0;

@@ -602,6 +602,9 @@ static void test_schedule(void)
               "key 'blocks': the blocks cover layers 0 to 3; layers 4 to 4 (of 'layers': 5) are in no block");
     SCHED_BAD("{'blocks': [{'first': 5, 'count': 2147483647, 'mp': 1}]}",
               "key 'count': 2147483647 is out of range (1 to 2147483642)");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 99999999999999999999999, 'mp': 1}]}",
+              "s.json:1:35: block 0: key 'count': 1e+23 is out of range (1 to 2147483647)");
+    SCHED_BAD("{'layers': 3, 'blocks': []}", "key 'blocks': no blocks, but 'layers' is 3");
     /* a good one: defaults fill what is not stated */
     sched s;
     pz_err e = sched_err("{'version': 1, 'model': 'hand', 'layers': 5, 'strategy': 'me',\n"
@@ -642,6 +645,7 @@ static void test_schedule(void)
     APPLY(m, "{'layers': 7, 'model': 'other', 'blocks': [{'first': 0, 'count': 7, 'mp': 1}]}", 2,
           PZ_ERR_INPUT, "s.json: the schedule is for a model of 7 layers ('other'); this model "
           "('hand') has 6 layers");
+    APPLY(m, "{'blocks': []}", 2, PZ_ERR_INPUT, "s.json: the schedule has no blocks; the model has 6 layers");
     APPLY(m, "{'blocks': [{'first': 0, 'count': 5, 'mp': 1}]}", 2, PZ_ERR_INPUT,
           "s.json: the blocks cover layers 0 to 4; the model has 6 layers, so layers 5 to 5 are in no block");
     APPLY(m, "{'blocks': [{'first': 0, 'count': 7, 'mp': 1}]}", 2, PZ_ERR_INPUT,

@@ -1,9 +1,10 @@
 /* pool16c_avx2.c - 2-D max/average pooling on NCHW16c, two YMM halves per
  * 16-channel pixel (see pool16c.c for the scalar twin). */
+#include "rt/kernels/pool16c.h"
+
+#ifndef PZ_SCALAR
 #include <immintrin.h>
 #include <math.h>
-
-#include "rt/kernels/pool16c.h"
 
 void pz_f32_pool2d_nchw16c__avx2(const pz_pool16c_desc *d, const float *restrict x,
                                  float *restrict y, int ith, int nth)
@@ -51,3 +52,5 @@ void pz_f32_pool2d_nchw16c__avx2(const pz_pool16c_desc *d, const float *restrict
         }
     }
 }
+
+#endif
