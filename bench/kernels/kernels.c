@@ -1,7 +1,12 @@
 /* kernels.c - GFLOP/s of the fast kernels (rt/kernels/fast.h) at 1 thread on
  * every conv and FC layer of ResNet-18 and MobileNetV2 (224x224, batch 1),
  * against this machine's FMA peak and memory bandwidth measured in the same
- * run. Built and run by bench/kernels/run.sh.
+ * run. Built and run by bench/kernels/run.sh. The kernels are called through
+ * the entry points, descriptors and packing that the runtime's layers use
+ * (rt/ops/conv.c: pz_conv16c_init / pz_dwconv16c_init, packed weights and
+ * bias, k->conv2d / k->dwconv3x3; rt/ops/gemm.c: k->gemm, whose m == 1 is
+ * the GEMV path), so a figure here is what a layer of a net runs at, less
+ * the fork-join and any layout conversion.
  *
  *   kernels [--isa avx512|avx2|scalar] [--min-time S]
  *

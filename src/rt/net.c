@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt/fuse.h"
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
 
@@ -42,6 +43,7 @@ typedef struct {
     uint64_t ns;            /* profile: last run */
     pz_split_mode split;    /* load balance (pz_net_block_knobs) */
     int strip;              /* rows per tile, 0 = auto */
+    pz_fuse_block *fuse;    /* its fused runs (rt/fuse.h), blocks of 2+ layers */
 } rt_block;
 
 struct pz_net {
@@ -238,6 +240,7 @@ void pz_net_free(pz_net *net)
     free(net->inputs);
     free(net->outputs);
     free(net->asked);
+    for (int b = 0; b < net->n_blocks; b++) pz_fuse_free(net->blocks[b].fuse);
     free(net->blocks);
     free(net->arena);
     free(net->name);
@@ -423,7 +426,7 @@ void pz_net_block(pz_net *net, int first, int count, int mp)
         net_fail(net, "out of memory");
         return;
     }
-    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0, PZ_SPLIT_AUTO, 0};
+    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0, PZ_SPLIT_AUTO, 0, NULL};
 }
 
 void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
@@ -475,12 +478,12 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
                      : a.first < at ? "overlaps another block" : "outside the net's layers");
             return 1;
         }
-        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0};
+        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
         if (a.mp > net->threads) a.mp = net->threads;
         net->blocks[net->n_blocks++] = a;
         at = a.first + a.count;
     }
-    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0};
+    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
     for (int b = 0; b < net->n_blocks; b++)
         for (int i = 0; i < net->blocks[b].count; i++) {
             pz_layer *l = &net->layers[net->blocks[b].first + i];
@@ -586,6 +589,11 @@ static int plan_arena(pz_net *net, char *err, size_t n)
             id++;
         }
     }
+    /* the layers of a fused run run interleaved: whatever one of them
+     * touches lives over the whole run */
+    for (int i = 0; i < ni; i++)
+        for (int b = 0; b < net->n_blocks; b++)
+            pz_fuse_widen(net->blocks[b].fuse, &items[i].first, &items[i].last);
     qsort(items, (size_t)ni, sizeof *items, cmp_item);
 
     size_t total = 0;
@@ -664,6 +672,26 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
     return 0;
 }
 
+/* The fused runs of every block of two or more layers (rt/fuse.h). */
+static int plan_fusion(pz_net *net, char *err, size_t n)
+{
+    int *last_use = calloc((size_t)(net->n_tensors ? net->n_tensors : 1), sizeof *last_use);
+    if (!last_use) return snprintf(err, n, "out of memory"), 1;
+    for (int i = 0; i < net->n_tensors; i++) last_use[i] = net->tensors[i].last_use;
+    for (int b = 0; b < net->n_blocks; b++) {
+        rt_block *bl = &net->blocks[b];
+        if (bl->count < 2) continue;
+        bl->fuse = pz_fuse_plan(net->layers, net->n_layers, last_use, bl->first, bl->count,
+                                bl->mp, bl->split, bl->strip, err, n);
+        if (!bl->fuse) {
+            free(last_use);
+            return 1;
+        }
+    }
+    free(last_use);
+    return 0;
+}
+
 static int cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -694,7 +722,7 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n)) return 1;
     }
-    if (plan_arena(net, err, n)) return 1;
+    if (plan_fusion(net, err, n) || plan_arena(net, err, n)) return 1;
     int maxmp = 1;
     for (int b = 0; b < net->n_blocks; b++)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
@@ -772,10 +800,20 @@ static void output_task(void *ctx, int ith, int nth)
  * workers by its own fork-join. The seam for depth-first fusion: a block
  * whose layers all offer a tiled entry point will run here as one fork-join,
  * each worker carrying its tile through every layer while it is in cache. */
+static void single_layer(void *ctx, int layer)
+{
+    pz_net *net = ctx;
+    layer_run(net, &net->layers[layer]);
+}
+
 static void block_run(pz_net *net, rt_block *b)
 {
     uint64_t t0 = net->profile ? now_ns() : 0;
-    for (int i = b->first; i < b->first + b->count; i++) layer_run(net, &net->layers[i]);
+    if (b->fuse)
+        pz_fuse_block_run(b->fuse, net->layers, net->pool, &net->barrier, single_layer, net,
+                          net->profile);
+    else
+        for (int i = b->first; i < b->first + b->count; i++) layer_run(net, &net->layers[i]);
     if (net->profile) b->ns = now_ns() - t0;
 }
 
@@ -810,14 +848,24 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f\n", i, l->op->name, l->name, l->block,
                 l->nth, ms, total > 0 ? 100 * ms / total : 0);
     }
-    fprintf(f, "%5s %-14s %5s %3s %10s %6s\n", "block", "layers", "", "mp", "ms", "%");
+    fprintf(f, "%5s %-14s %5s %3s %10s %6s  %s\n", "block", "layers", "", "mp", "ms", "%",
+            "fused (layer ms: a fused run's time is on its first layer)");
     for (int b = 0; b < net->n_blocks; b++) {
         const rt_block *bl = &net->blocks[b];
         char range[32];
         snprintf(range, sizeof range, "%d..%d", bl->first, bl->first + bl->count - 1);
         double ms = (double)bl->ns / 1e6;
-        fprintf(f, "%5d %-14s %5s %3d %10.3f %6.1f\n", b, range, "", bl->mp, ms,
-                total > 0 ? 100 * ms / total : 0);
+        pz_fuse_info fi;
+        pz_fuse_get_info(bl->fuse, &fi);
+        char fz[160] = "";
+        if (fi.runs)
+            snprintf(fz, sizeof fz, "%d layers in %d runs, %s, strip %d, redundant MACs %lld "
+                     "(%.2f%%)", fi.fused_layers, fi.runs,
+                     fi.split == PZ_SPLIT_BANDS ? "bands" : "channels", fi.strip,
+                     (long long)fi.redundant_macs,
+                     fi.macs ? 100.0 * (double)fi.redundant_macs / (double)fi.macs : 0.0);
+        fprintf(f, "%5d %-14s %5s %3d %10.3f %6.1f  %s\n", b, range, "", bl->mp, ms,
+                total > 0 ? 100 * ms / total : 0, fz);
     }
 }
 
@@ -868,6 +916,11 @@ uint64_t pz_net_block_info(const pz_net *net, int b, int *first, int *count, int
     if (count) *count = bl->count;
     if (mp) *mp = bl->mp;
     return bl->ns;
+}
+
+void pz_net_block_fuse_info(const pz_net *net, int b, pz_fuse_info *info)
+{
+    pz_fuse_get_info(b >= 0 && b < net->n_blocks ? net->blocks[b].fuse : NULL, info);
 }
 
 uint64_t pz_net_run_ns(const pz_net *net)

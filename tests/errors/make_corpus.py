@@ -742,6 +742,14 @@ def more_cases(outdir, ok, base):
     save_command(outdir, "run_bad_input_file",
                  ["run", "@DIR@/ok_fuzz_base.onnx", "--input", "@DIR@/text_file.onnx",
                   "--output", "@OUT@/y.pb"], "error", "text_file.onnx", "TensorProto")
+    save_command(outdir, "compile_bad_schedule",
+                 ["compile", "@DIR@/ok_fuzz_base.onnx", "-o", "@OUT@/gen", "--schedule",
+                  "@DIR@/sched_gap.json"], "error", "sched_gap.json", "block 1")
+    save_command(outdir, "build_truncated_model",
+                 ["build", "@DIR@/truncated.onnx", "-o", "@OUT@/exe"], "error", "truncated")
+    save_command(outdir, "compile_output_is_file",
+                 ["compile", "@DIR@/ok_fuzz_base.onnx", "-o", "@DIR@/weights16.bin"],
+                 "error", "weights16.bin")
     save_command(outdir, "run_too_many_outputs",
                  ["run", "@DIR@/ok_fuzz_base.onnx", "--output", "@OUT@/y.pb",
                   "--output", "@OUT@/y2.pb"], "error", "outputs")

@@ -12,8 +12,9 @@
 #   ok       exit code 0 (a control: the valid model the broken ones come from)
 #   nocrash  exit code 0, or 2 with a "paleozoic: error: " message
 # and for all: no crash (exit code >= 128, or a timeout), no sanitizer report.
-# Every "error" model case runs a second time as
-# `paleozoic run NAME.onnx --output @OUT@/y.pb` (case NAME+run): the same
+# Every "error" model case runs twice more, as
+# `paleozoic run NAME.onnx --output @OUT@/y.pb` (case NAME+run) and
+# `paleozoic compile NAME.onnx -o @OUT@/gen` (case NAME+compile): the same
 # checks, and nothing may be written.
 # Schedule cases (sched_*) are skipped, and said so, while `--schedule` is not
 # implemented ("not implemented yet").
@@ -65,7 +66,7 @@ if grep -q "not implemented yet" "$err"; then sched_ok=0; fi
 # check NAME EXPECT SUBS CMD...: runs CMD (stderr to $err, @OUT@ = $outdir)
 # and counts the result.
 check() {
-    name=$1 expect=$2 subs=$3
+    c_name=$1 c_expect=$2 c_subs=$3
     shift 3
     rm -rf "$outdir"
     mkdir -p "$outdir"
@@ -80,7 +81,7 @@ check() {
                  -e 'internal error' "$err"; then
         why="sanitizer or internal error report"
     else
-        case "$expect" in
+        case "$c_expect" in
         ok)
             [ "$rc" -eq 0 ] || why="expected success, got exit code $rc"
             ;;
@@ -97,9 +98,9 @@ check() {
             else
                 grep -q '^paleozoic: error: ' "$err" || why="no line of stderr starts with 'paleozoic: error: '"
             fi
-            if [ -z "$why" ] && [ -n "$subs" ]; then
+            if [ -z "$why" ] && [ -n "$c_subs" ]; then
                 # every tab-separated substring must appear
-                rest="$subs"
+                rest="$c_subs"
                 while [ -n "$rest" ]; do
                     s=${rest%%"$TAB"*}
                     case "$rest" in *"$TAB"*) rest=${rest#*"$TAB"} ;; *) rest="" ;; esac
@@ -114,7 +115,7 @@ check() {
             fi
             ;;
         *)
-            why="bad manifest entry \"$expect\""
+            why="bad manifest entry \"$c_expect\""
             ;;
         esac
     fi
@@ -122,7 +123,7 @@ check() {
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
-        echo "FAIL errors/$name: $why; stderr: $(head -c 400 "$err" | tr '\n' ' ')"
+        echo "FAIL errors/$c_name: $why; stderr: $(head -c 400 "$err" | tr '\n' ' ')"
     fi
 }
 
@@ -149,6 +150,8 @@ while IFS="$TAB" read -r name expect subs; do
         if [ "$expect" = error ]; then
             check "$name+run" "$expect" "$subs" "$PZ" run "$CORPUS/$name.onnx" \
                 --output "$outdir/y.pb"
+            check "$name+compile" "$expect" "$subs" "$PZ" compile "$CORPUS/$name.onnx" \
+                -o "$outdir/gen"
         fi
     fi
 done <"$CORPUS/manifest.tsv"

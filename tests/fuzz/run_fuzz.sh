@@ -13,7 +13,9 @@
 # reproducers kept in tests/errors/regress/; fuzz_schedule -
 # tests/fuzz/seeds/schedule/. Dictionaries: tests/fuzz/TARGET.dict.
 #
-# Limits: -max_len 1 MB for models (64 KB for schedules), -rss_limit_mb=2048,
+# Limits: -max_len 1 MB for models (64 KB for schedules), -rss_limit_mb=3072
+# (constant folding computes up to 1 GiB at compile time by design, e.g. a
+# ConstantOfShape, and holds it twice for a moment: ~2.3 GB with ASan),
 # -timeout=20 s per input, leak detection on. Anything found is written to
 # BUILD_DIR/findings/TARGET/ (crash-*, leak-*, oom-*, timeout-*) and the
 # script exits 1; copy a reproducer to tests/fuzz/crashes/ to report it and,
@@ -96,7 +98,7 @@ for t in $TARGETS; do
     log="$B/findings/$t.log"
     start=$(date +%s)
     # shellcheck disable=SC2086
-    "$bin" "$corpus" $dict -max_total_time="$SECS" -max_len="$max_len" -rss_limit_mb=2048 \
+    "$bin" "$corpus" $dict -max_total_time="$SECS" -max_len="$max_len" -rss_limit_mb=3072 \
         -timeout=20 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$findings/" \
         >"$log" 2>&1
     rc=$?

@@ -383,6 +383,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * the image is one row of H*W pixels (contiguous in NCHW16c), cut into
      * chunks of a few tiles for the work split */
     pz_conv16c_desc fd = *d;
+    const int64_t orig_w = d->w;
     int flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 &&
                d->pl == 0 && d->oh == d->h && d->ow == d->w;
     if (flat) {
@@ -399,7 +400,16 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
         chunk = p.rwmax * (128 / p.rwmax);
         nchunk = cdiv(d->ow, chunk);
     }
-    const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(d->oh, step) * nchunk;
+    /* a row window [w0, w1) (d->r1 != 0, a fused F-Block): the units of
+     * those rows only; a flat conv's window is its pixels [w0*W, w1*W) */
+    int64_t w0 = d->r1 ? d->r0 : 0, w1 = d->r1 ? d->r1 : d->oh, f00 = 0;
+    if (flat && d->r1) {
+        f00 = d->r0 * orig_w;
+        nchunk = cdiv(d->r1 * orig_w - f00, chunk);
+        w0 = 0;
+        w1 = 1;
+    }
+    const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(w1 - w0, step) * nchunk;
     /* one unit = one output row (or pair of rows, or chunk of a flat row) of
      * (n, group), rows fastest: a worker keeps the group's weights in cache
      * over its rows */
@@ -407,9 +417,10 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
     pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
-        int64_t ob0 = g * p.rm, oh = r / nchunk * step;
+        int64_t ob0 = g * p.rm, oh = w0 + r / nchunk * step;
         int rm = (int)min64(p.rm, p.mb - ob0);
-        int64_t f0 = r % nchunk * chunk, f1 = min64(f0 + chunk, d->ow);
-        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, d->oh - oh), f0, f1);
+        int64_t f0 = f00 + r % nchunk * chunk;
+        int64_t f1 = min64(f0 + chunk, flat && d->r1 ? d->r1 * orig_w : d->ow);
+        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), f0, f1);
     }
 }

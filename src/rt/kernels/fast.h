@@ -71,8 +71,10 @@
  *   Layout conversion (pack.c, scalar, split over (n, block, h) rows):
  *     pz_f32_nchw_to_nchwxc / pz_f32_nchwxc_to_nchw, at the edges of a run
  *     of fast layers (graph inputs and outputs, ops without a blocked kernel).
- *     Element-wise ops (Relu, Add of same-shaped tensors) work on NCHW16c
- *     buffers as flat arrays; the padded lanes stay zero for Relu and Add.
+ *     Element-wise layers (unary, same-shaped binary, BatchNorm) and 2-D
+ *     pooling have NCHW16c kernels below (eltwise16c.c, pool16c*.c), which
+ *     write the padded lanes as zeros. The net plans which tensors are
+ *     blocked and where to convert (rt/net.h, "Layouts").
  *
  * Threads: call with the same descriptor and pointers on every worker, ith in
  * [0, nth). Work is split over (image, output-channel group, output row) for
@@ -101,6 +103,9 @@ typedef struct {
     int pt, pl;              /* pads top and left, >= 0 */
     int cblk;                /* input channel block: 16, or c when c < 16 */
     pz_act act;              /* fused activation, after bias and residual */
+    int64_t r0, r1;          /* conv2d only: compute output rows [r0, r1) of every image
+                              * (r1 == 0: all rows; a fused F-Block, rt/fuse.c). The
+                              * other rows of y are not touched. */
 } pz_conv16c_desc;
 
 /* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by

@@ -27,11 +27,13 @@ void pz_f32_conv2d_nchw16c__scalar(const pz_conv16c_desc *d, const float *restri
     const int64_t mb = cdiv(d->m, 16), cb = cdiv(d->c, d->cblk), cbk = d->cblk;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow;
 
-    /* one unit = one output row (n, output block, oh) */
+    /* one unit = one output row (n, output block, oh) of the window
+     * [r0, r1) (d->r1 == 0: every row) */
+    const int64_t r0 = d->r1 ? d->r0 : 0, nr = d->r1 ? d->r1 - d->r0 : OH;
     int64_t lo, hi;
-    pz_split(d->n * mb * OH, ith, nth, &lo, &hi);
+    pz_split(d->n * mb * nr, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        int64_t oh = u % OH, ob = u / OH % mb, n = u / (OH * mb);
+        int64_t oh = r0 + u % nr, ob = u / nr % mb, n = u / (nr * mb);
         for (int64_t ow = 0; ow < OW; ow++) {
             float acc[16];
             for (int l = 0; l < 16; l++) acc[l] = b ? b[ob * 16 + l] : 0.0f;

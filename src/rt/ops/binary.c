@@ -66,7 +66,30 @@ static void binary_run(const pz_layer *l, int ith, int nth)
     }
 }
 
+/* Row ranges (fused F-Blocks), blocked path (A, B and Y of one shape):
+ * rows [r0, r1) of each 16-channel plane are (r1 - r0) * W pixels. */
+static int binary_rows(const pz_layer *l)
+{
+    const binary_state *st = l->state;
+    return st && st->path == BIN_16C ? 1 : 0;
+}
+
+static void binary_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                            int64_t r1, int ith, int nth)
+{
+    const int64_t *yd = l->out[0]->dims, cb = (yd[1] + 15) / 16;
+    for (int64_t i = 0; i < yd[0]; i++)
+        for (int64_t bc = 0; bc < cb; bc++) {
+            int64_t o = ((i * cb + bc) * yd[2] + r0) * yd[3] * 16;
+            pz_f32_binary_nchw16c__scalar(l->params, 1,
+                                          yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16,
+                                          (r1 - r0) * yd[3], (const float *)in[0] + o,
+                                          (const float *)in[1] + o, (float *)out + o, ith, nth);
+        }
+}
+
 const pz_rt_op pz_rt_op_binary = {
+    .rows = binary_rows, .run_rows = binary_run_rows,
     .name = "BINARY", .params_size = sizeof(pz_binary_params),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = binary_prepare, .run = binary_run,

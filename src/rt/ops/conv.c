@@ -1,5 +1,6 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/winograd.h"
 #include "rt/ops/ops.h"
 
 /* The kernel chosen at compile time (prepare), fastest first:
@@ -8,17 +9,22 @@
  *   DW       depthwise 3x3 (group == C == M): dwconv3x3 on NCHW16c;
  *   GROUPED  2-D, 1 < group, C/G and M/G multiples of 16: conv2d once per
  *            (image, group) on that group's run of 16-channel blocks;
+ *   WINO     3x3 stride 1 (a FAST conv) where Winograd F(4x4, 3x3) pays:
+ *            enough output tiles and not too many weights (see use_winograd);
+ *            PZ_WINOGRAD=0 in the environment keeps every layer direct,
+ *            PZ_WINOGRAD=1 takes Winograd wherever it applies;
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            PZ_ISA=ref).
  * The residual Z and the activation go into the kernel's epilogue. */
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
-typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_GROUPED } conv_path;
+typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_GROUPED, CONV_WINO } conv_path;
 typedef struct {
     conv_path path;
     conv_fn ref;
     pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
+    pz_winograd_fn wino;         /* WINO */
     pz_conv16c_desc d;           /* GROUPED: one group of one image */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
     int64_t groups;
@@ -28,6 +34,21 @@ typedef struct {
 } conv_state;
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
+
+/* The per-layer algorithm choice: Winograd for a 3x3 stride-1 conv with at
+ * least 16 output tiles per image and C * M <= 256 * 256 (bench/winograd:
+ * 1.4x to 2.5x over direct on ResNet-18 stages 1-3 and VGG; it loses on
+ * ResNet-18's 7x7 stage, whose transformed weights outgrow L2). Same for
+ * every MP, so schedules do not change which kernel a layer uses. */
+static bool use_winograd(const pz_conv16c_desc *d, pz_isa isa)
+{
+    const char *env = getenv("PZ_WINOGRAD");
+    if (isa != PZ_ISA_AVX512 || !pz_winograd_ok(d) || (env && env[0] == '0')) return false;
+    if (env && env[0] == '1') return true;
+    int64_t tiles = ((d->oh + PZ_WINO_TILE - 1) / PZ_WINO_TILE) *
+                    ((d->ow + PZ_WINO_TILE - 1) / PZ_WINO_TILE);
+    return tiles >= 16 && d->c * d->m <= 256 * 256;
+}
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
 {
@@ -123,6 +144,21 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     if (pz_conv16c_init(&d, p, x->dims, y->dims) == 0) {
         /* a blocked input is read as it is, even with few channels */
         if (l->in_have[0] == 16) d.cblk = 16;
+        if (use_winograd(&d, isa)) {
+            st->wp = alloc_floats(pz_winograd_weights_size(&d));
+            st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+            if (!st->wp || !st->bp) return 1;
+            pz_winograd_pack_weights(&d, w->data, st->wp);
+            pz_pack_bias16(d.m, bias, st->bp);
+            st->path = CONV_WINO;
+            st->wino = pz_winograd_kernel_for(isa);
+            l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
+            st->d = d;
+            l->in_cblk[0] = 16;
+            if (z) l->in_cblk[3] = 16;
+            l->out_cblk[0] = 16;
+            return 0;
+        }
         st->wp = alloc_floats(pz_conv16c_weights_size(&d));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
@@ -189,6 +225,9 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     case CONV_DW:
         st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
         break;
+    case CONV_WINO:
+        st->wino(&st->d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
+        break;
     case CONV_GROUPED:
         /* each call splits its rows over the workers; calls follow each
          * other, so every worker is in the same call at once */
@@ -207,7 +246,52 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     }
 }
 
+/* Row ranges (fused F-Blocks): FAST through the kernel's row window (pairs of
+ * rows stay pairs where the kernel uses two-row tiles: granularity 2), DW one 16-channel
+ * block of one image at a time as a conv of r1 - r0 output rows over the
+ * input rows from the first one they read (the same taps, so the same bits). */
+static int conv_rows(const pz_layer *l)
+{
+    const conv_state *st = l->state;
+    if (!st || l->out[0]->rank != 4) return 0;
+    /* outputs at most 7 wide (rw2max of conv16c_avx512.c) go by pairs of rows */
+    if (st->path == CONV_FAST) return st->d.ow <= 7 ? 2 : 1;
+    return st->path == CONV_DW ? 1 : 0;
+}
+
+static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                          int64_t r1, int ith, int nth)
+{
+    const conv_state *st = l->state;
+    const float *x = in[0], *z = pz_in(l, 3) ? in[3] : NULL;
+    float *y = out;
+    if (r1 <= r0) return;
+    if (st->path == CONV_FAST) {
+        pz_conv16c_desc d = st->d;
+        d.r0 = r0;
+        d.r1 = r1;
+        st->fast(&d, x, st->wp, st->bp, z, y, ith, nth);
+        return;
+    }
+    const pz_conv16c_desc *d = &st->d;
+    int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
+    if (ish < 0) ish = 0;
+    pz_conv16c_desc s = *d;
+    s.n = 1;
+    s.oh = r1 - r0;
+    s.h = d->h - ish;
+    s.pt = (int)(d->pt - r0 * d->sh + ish);
+    for (int64_t i = 0; i < d->n; i++)
+        for (int64_t bc = 0; bc < cb; bc++) {
+            s.c = s.m = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
+            int64_t yo = ((i * cb + bc) * d->oh + r0) * d->ow * 16;
+            st->fast(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16, st->wp + bc * 144,
+                     st->bp + bc * 16, z ? z + yo : NULL, y + yo, ith, nth);
+        }
+}
+
 const pz_rt_op pz_rt_op_conv = {
+    .rows = conv_rows, .run_rows = conv_run_rows,
     .name = "CONV", .params_size = sizeof(pz_conv_params),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,

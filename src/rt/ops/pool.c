@@ -74,7 +74,39 @@ static void pool_run(const pz_layer *l, int ith, int nth)
         pz_any_pool__ref(l->params, x->dtype, x->dims, y->dims, x->data, y->data, idx, ith, nth);
 }
 
+/* Row ranges (fused F-Blocks): the fast kernel on one 16-channel block of
+ * one image at a time, as a pooling of r1 - r0 output rows over the input
+ * rows from the first one they read (the same windows and divisors). */
+static int pool_rows(const pz_layer *l)
+{
+    return l->state && pz_out(l, 1) == NULL ? 1 : 0;
+}
+
+static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                          int64_t r1, int ith, int nth)
+{
+    const pool_state *st = l->state;
+    const pz_pool16c_desc *d = &st->d;
+    const float *x = in[0];
+    float *y = out;
+    if (r1 <= r0) return;
+    int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
+    if (ish < 0) ish = 0;
+    pz_pool16c_desc s = *d;
+    s.n = 1;
+    s.oh = r1 - r0;
+    s.h = d->h - ish;
+    s.pt = d->pt - r0 * d->sh + ish;
+    for (int64_t i = 0; i < d->n; i++)
+        for (int64_t bc = 0; bc < cb; bc++) {
+            s.c = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
+            st->fn(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16,
+                   y + ((i * cb + bc) * d->oh + r0) * d->ow * 16, ith, nth);
+        }
+}
+
 const pz_rt_op pz_rt_op_pool = {
+    .rows = pool_rows, .run_rows = pool_run_rows,
     .name = "POOL", .params_size = sizeof(pz_pool_params),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
     .prepare = pool_prepare, .run = pool_run,

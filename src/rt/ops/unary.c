@@ -33,7 +33,28 @@ static void unary_run(const pz_layer *l, int ith, int nth)
         pz_any_unary__ref(l->params, x->dtype, x->data, y->data, pz_numel(x), ith, nth);
 }
 
+/* Row ranges (fused F-Blocks), blocked path: rows [r0, r1) of each
+ * 16-channel plane are (r1 - r0) * W contiguous pixels. */
+static int unary_rows(const pz_layer *l)
+{
+    return l->in_cblk[0] == 16 ? 1 : 0;
+}
+
+static void unary_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                           int64_t r1, int ith, int nth)
+{
+    const int64_t *yd = l->out[0]->dims, cb = (yd[1] + 15) / 16;
+    for (int64_t i = 0; i < yd[0]; i++)
+        for (int64_t bc = 0; bc < cb; bc++) {
+            int64_t o = ((i * cb + bc) * yd[2] + r0) * yd[3] * 16;
+            pz_f32_unary_nchw16c__scalar(l->params, 1, yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16,
+                                         (r1 - r0) * yd[3], (const float *)in[0] + o,
+                                         (float *)out + o, ith, nth);
+        }
+}
+
 const pz_rt_op pz_rt_op_unary = {
+    .rows = unary_rows, .run_rows = unary_run_rows,
     .name = "UNARY", .params_size = sizeof(pz_unary_params),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = unary_prepare, .run = unary_run,

@@ -1,0 +1,462 @@
+/* fuse.c - depth-first fused execution of F-Blocks: the plan (segments, row
+ * windows, strips, bands, redundant MACs) made at compile and the workers'
+ * loops at run. See fuse.h for the rules. */
+#include <string.h>
+#include <time.h>
+
+#include "rt/fuse.h"
+#include "rt/kernels/kernels.h"
+
+#define FUSE_MAX_IN 4
+#define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
+
+/* One input of a fused layer that another layer of the run writes. */
+typedef struct {
+    int slot;
+    int from;                /* index in the run of its producer */
+    int window;              /* 1: rows through (k, s, p, d); 0: the same rows */
+} fuse_src;
+
+typedef struct {
+    pz_layer *l;
+    int g;                   /* row granularity */
+    int64_t oh;              /* output rows */
+    int64_t in_h;            /* rows of input 0 (window sources) */
+    int64_t k, s, p, d;      /* the window of input 0 along H */
+    fuse_src src[FUSE_MAX_IN];
+    int nsrc;
+    int64_t macs_row;        /* MACs per output row (all images) */
+    size_t bytes;            /* bytes of its output */
+    size_t row_bytes;        /* bytes of one output row (all blocks, all images) */
+    int exported;            /* read after the run (or a graph output) */
+} fuse_layer;
+
+typedef struct {
+    int first, count;        /* layers [first, first + count) */
+    fuse_layer *L;
+    pz_split_mode split;     /* BANDS or CHANNELS (MP 1: CHANNELS) */
+    int64_t strip;           /* rows of the last layer per strip */
+    int64_t *band;           /* bands: mp + 1 cuts of the last layer's rows */
+    void **priv;             /* bands: [(mp - 1) * count] private outputs (NULL: the arena's) */
+    int64_t redundant, macs;
+    uint64_t ns;
+} fuse_run;
+
+/* A segment: a run (run >= 0) or the single layer `layer`. */
+typedef struct {
+    int run, layer;
+} fuse_seg;
+
+struct pz_fuse_block {
+    int first, count, mp;
+    fuse_seg *seg;
+    int nseg;
+    fuse_run *runs;
+    int nruns;
+};
+
+/* ---- row arithmetic (mirrors src/opt/halo.h: the compiler's count) --------- */
+
+/* Input rows [lo, hi) that output rows [a, b) read through window (k, s, p, d)
+ * of an input of h rows; empty stays empty. */
+static void window_rows(const fuse_layer *f, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+{
+    if (b <= a) {
+        *lo = *hi = 0;
+        return;
+    }
+    int64_t l = a * f->s - f->p, h = (b - 1) * f->s - f->p + (f->k - 1) * f->d + 1;
+    *lo = l < 0 ? 0 : l > f->in_h ? f->in_h : l;
+    *hi = h < *lo ? *lo : h > f->in_h ? f->in_h : h;
+}
+
+/* [lo, hi) widened to the granularity g, within [0, oh). */
+static void align_rows(int64_t g, int64_t oh, int64_t *lo, int64_t *hi)
+{
+    if (*hi <= *lo) return;
+    *lo = *lo / g * g;
+    *hi = (*hi + g - 1) / g * g;
+    if (*hi > oh) *hi = oh;
+}
+
+/* The rows each layer of run r must have for the last layer's rows [a, b):
+ * going backwards, the hull of what its consumers in the run need. */
+static void need_rows(const fuse_run *r, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+{
+    int last = r->count - 1;
+    for (int j = 0; j < r->count; j++) lo[j] = hi[j] = 0;
+    lo[last] = a;
+    hi[last] = b;
+    for (int j = last; j >= 0; j--) {
+        const fuse_layer *f = &r->L[j];
+        align_rows(f->g, f->oh, &lo[j], &hi[j]);
+        if (hi[j] <= lo[j]) continue;
+        for (int i = 0; i < f->nsrc; i++) {
+            int64_t il = lo[j], ih = hi[j];
+            if (f->src[i].window) window_rows(f, lo[j], hi[j], &il, &ih);
+            if (ih <= il) continue;
+            int p = f->src[i].from;
+            if (hi[p] <= lo[p]) {
+                lo[p] = il;
+                hi[p] = ih;
+            } else {
+                if (il < lo[p]) lo[p] = il;
+                if (ih > hi[p]) hi[p] = ih;
+            }
+        }
+    }
+}
+
+/* ---- plan --------------------------------------------------------------------- */
+
+static int in_run(const pz_layer *layers, int first, int count, int tensor)
+{
+    for (int j = 0; j < count; j++)
+        for (int o = 0; o < layers[first + j].n_out; o++)
+            if (layers[first + j].out_id[o] == tensor && tensor >= 0) return j;
+    return -1;
+}
+
+/* Whether layer li may join the run [first, li) (fuse.h: row-local). */
+static bool row_local(pz_layer *layers, int first, int li)
+{
+    const pz_layer *l = &layers[li];
+    if (!l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
+        l->scratch_bytes || l->n_in > FUSE_MAX_IN)
+        return false;
+    const pz_tensor *y = l->out[0];
+    if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)
+        return false;
+    for (int c = 0; c < l->n_convs; c++)
+        if (in_run(layers, first, li - first, l->in_id[l->convs[c].slot]) >= 0) return false;
+    /* inputs from the run: NCHW16c, and the rows the mapping expects */
+    for (int i = 0; i < l->n_in; i++) {
+        if (l->in_id[i] < 0 || in_run(layers, first, li - first, l->in_id[i]) < 0) continue;
+        const pz_tensor *x = l->in[i];
+        if (x->rank != 4 || l->in_cblk[i] != 16) return false;
+        bool window = (l->kind == PZ_OP_CONV || l->kind == PZ_OP_POOL) && i == 0;
+        if (!window && (x->dims[2] != y->dims[2] || x->dims[0] != y->dims[0])) return false;
+        if ((l->kind == PZ_OP_CONV && i != 0 && i != 3) || (l->kind == PZ_OP_POOL && i != 0))
+            return false;
+    }
+    return true;
+}
+
+static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
+{
+    pz_layer *l = &layers[li];
+    const pz_tensor *y = l->out[0];
+    memset(f, 0, sizeof *f);
+    f->l = l;
+    f->g = l->op->rows(l);
+    f->oh = y->dims[2];
+    f->bytes = pz_layout_bytes(y, 16);
+    f->row_bytes = f->oh ? f->bytes / (size_t)f->oh : 0;
+    f->k = 1, f->s = 1, f->p = 0, f->d = 1;
+    f->in_h = l->in[0] && l->in[0]->rank == 4 ? l->in[0]->dims[2] : f->oh;
+    if (l->kind == PZ_OP_CONV) {
+        const pz_conv_params *p = l->params;
+        f->k = p->kernel[0], f->s = p->stride[0], f->p = p->pad_begin[0], f->d = p->dilation[0];
+        f->macs_row = y->dims[0] * y->dims[3] * pz_numel(l->in[1]);
+    } else if (l->kind == PZ_OP_POOL) {
+        const pz_pool_params *p = l->params;
+        f->k = p->kernel[0], f->s = p->stride[0], f->p = p->pad_begin[0], f->d = p->dilation[0];
+    }
+    for (int i = 0; i < l->n_in; i++) {
+        int from = l->in_id[i] >= 0 ? in_run(layers, first, li - first, l->in_id[i]) : -1;
+        if (from < 0) continue;
+        f->src[f->nsrc++] = (fuse_src){i, from,
+                                       (l->kind == PZ_OP_CONV || l->kind == PZ_OP_POOL) && i == 0};
+    }
+}
+
+/* Rows of the last layer per strip: the most whose rows (all layers, scaled
+ * to the last layer's rows) and input halos fit in FUSE_L2_BUDGET. */
+static int64_t auto_strip(const fuse_run *r)
+{
+    const fuse_layer *last = &r->L[r->count - 1];
+    double per_row = 0, halo = 0;
+    for (int j = 0; j < r->count; j++) {
+        const fuse_layer *f = &r->L[j];
+        per_row += (double)f->row_bytes * (double)f->oh / (double)(last->oh ? last->oh : 1);
+        if (f->k > 1 && f->nsrc && f->in_h)
+            halo += (double)((f->k - 1) * f->d) * (double)r->L[f->src[0].from].row_bytes;
+    }
+    double room = (double)FUSE_L2_BUDGET - halo;
+    int64_t s = per_row > 0 && room > per_row ? (int64_t)(room / per_row) : 1;
+    if (s < 1) s = 1;
+    return s;
+}
+
+static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last_use, int mp,
+                    pz_split_mode split, int strip, char *err, size_t n)
+{
+    (void)n_layers;
+    r->L = calloc((size_t)r->count, sizeof *r->L);
+    if (!r->L) return snprintf(err, n, "out of memory"), 1;
+    for (int j = 0; j < r->count; j++) fill_layer(&r->L[j], layers, r->first, r->first + j);
+    fuse_layer *last = &r->L[r->count - 1];
+    int64_t g = last->g;
+    for (int j = 0; j < r->count; j++) r->macs += r->L[j].macs_row * r->L[j].oh;
+
+    /* bands: one of at least g rows per worker (an empty band would skip
+     * the barrier of the copies below) */
+    bool bands_ok = mp > 1 && (last->oh + g - 1) / g >= mp;
+    for (int j = 0; j + 1 < r->count; j++)
+        r->L[j].exported = last_use[r->L[j].l->out_id[0]] >= r->first + r->count;
+    r->band = calloc((size_t)mp + 1, sizeof *r->band);
+    if (!r->band) return snprintf(err, n, "out of memory"), 1;
+    int64_t units = (last->oh + g - 1) / g;
+    for (int w = 0; w <= mp; w++) {
+        int64_t c = units * w / mp * g;
+        r->band[w] = c > last->oh ? last->oh : c;
+    }
+    int64_t red = 0;
+    if (bands_ok) {
+        int64_t *lo = calloc((size_t)r->count * 2, sizeof *lo);
+        if (!lo) return snprintf(err, n, "out of memory"), 1;
+        for (int j = 0; j < r->count; j++) red -= r->L[j].macs_row * r->L[j].oh;
+        for (int w = 0; w < mp; w++) {
+            need_rows(r, r->band[w], r->band[w + 1], lo, lo + r->count);
+            for (int j = 0; j < r->count; j++)
+                red += r->L[j].macs_row * (lo[r->count + j] - lo[j]);
+        }
+        free(lo);
+    }
+    if (split == PZ_SPLIT_AUTO) split = bands_ok && red * 10 <= r->macs ? PZ_SPLIT_BANDS
+                                                                   : PZ_SPLIT_CHANNELS;
+    if (split == PZ_SPLIT_BANDS && !bands_ok) split = PZ_SPLIT_CHANNELS;
+    if (mp == 1) split = PZ_SPLIT_CHANNELS;
+    r->split = split;
+    r->redundant = split == PZ_SPLIT_BANDS ? red : 0;
+    r->strip = strip > 0 ? strip : auto_strip(r);
+    r->strip = (r->strip + g - 1) / g * g;
+    if (r->strip > last->oh) r->strip = last->oh;
+    if (r->strip < 1) r->strip = 1;
+    if (split == PZ_SPLIT_BANDS) {
+        r->priv = calloc((size_t)(mp - 1) * (size_t)r->count, sizeof *r->priv);
+        if (!r->priv) return snprintf(err, n, "out of memory"), 1;
+        for (int w = 1; w < mp; w++)
+            for (int j = 0; j + 1 < r->count; j++) {
+                size_t b = (r->L[j].bytes + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+                void *p = aligned_alloc(PZ_ALIGN, b ? b : PZ_ALIGN);
+                if (!p) return snprintf(err, n, "out of memory: band copies"), 1;
+                r->priv[(size_t)(w - 1) * (size_t)r->count + (size_t)j] = p;
+            }
+    }
+    return 0;
+}
+
+pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use, int first,
+                            int count, int mp, pz_split_mode split, int strip, char *err,
+                            size_t n)
+{
+    pz_fuse_block *fb = calloc(1, sizeof *fb);
+    if (!fb) return snprintf(err, n, "out of memory"), NULL;
+    fb->first = first;
+    fb->count = count;
+    fb->mp = mp;
+    fb->seg = calloc((size_t)count, sizeof *fb->seg);
+    fb->runs = calloc((size_t)count, sizeof *fb->runs);
+    if (!fb->seg || !fb->runs) {
+        pz_fuse_free(fb);
+        return snprintf(err, n, "out of memory"), NULL;
+    }
+    for (int li = first; li < first + count;) {
+        int end = li;
+        while (end < first + count && end - li < 64 && row_local(layers, li, end)) end++;
+        if (end - li >= 2) {
+            fuse_run *r = &fb->runs[fb->nruns];
+            r->first = li;
+            r->count = end - li;
+            fb->seg[fb->nseg++] = (fuse_seg){fb->nruns++, li};
+            if (plan_run(r, layers, n_layers, last_use, mp, split, strip, err, n)) {
+                pz_fuse_free(fb);
+                return NULL;
+            }
+            li = end;
+        } else {
+            fb->seg[fb->nseg++] = (fuse_seg){-1, li};
+            li++;
+        }
+    }
+    return fb;
+}
+
+void pz_fuse_free(pz_fuse_block *fb)
+{
+    if (!fb) return;
+    for (int i = 0; i < fb->nruns; i++) {
+        fuse_run *r = &fb->runs[i];
+        if (r->priv)
+            for (int k = 0; k < (fb->mp - 1) * r->count; k++) free(r->priv[k]);
+        free(r->priv);
+        free(r->band);
+        free(r->L);
+    }
+    free(fb->runs);
+    free(fb->seg);
+    free(fb);
+}
+
+void pz_fuse_widen(const pz_fuse_block *fb, int *first, int *last)
+{
+    if (!fb) return;
+    for (int i = 0; i < fb->nruns; i++) {
+        int a = fb->runs[i].first, b = a + fb->runs[i].count - 1;
+        if (*first <= b && a <= *last) {
+            if (a < *first) *first = a;
+            if (b > *last) *last = b;
+        }
+    }
+}
+
+void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->split = PZ_SPLIT_AUTO;
+    if (!fb) return;
+    info->runs = fb->nruns;
+    for (int i = 0; i < fb->nruns; i++) {
+        const fuse_run *r = &fb->runs[i];
+        info->fused_layers += r->count;
+        info->redundant_macs += r->redundant;
+        info->macs += r->macs;
+        if (i == 0) {
+            info->split = r->split;
+            info->strip = (int)r->strip;
+        }
+    }
+}
+
+/* ---- run ------------------------------------------------------------------------ */
+
+typedef struct {
+    fuse_run *r;
+    pz_barrier *bar;
+    int mp;
+} run_job;
+
+/* Layer j's output for worker w (bands: private copies for w > 0). */
+static void *out_ptr(const run_job *job, int w, int j)
+{
+    const fuse_run *r = job->r;
+    if (r->split == PZ_SPLIT_BANDS && w > 0 && j + 1 < r->count)
+        return r->priv[(size_t)(w - 1) * (size_t)r->count + (size_t)j];
+    return r->L[j].l->out[0]->data;
+}
+
+static void compute(const run_job *job, int w, int j, int64_t r0, int64_t r1, int ith, int nth)
+{
+    const fuse_layer *f = &job->r->L[j];
+    const pz_layer *l = f->l;
+    const void *in[FUSE_MAX_IN] = {0};
+    for (int i = 0; i < l->n_in; i++) in[i] = l->in[i] ? l->in[i]->data : NULL;
+    for (int i = 0; i < f->nsrc; i++) in[f->src[i].slot] = out_ptr(job, w, f->src[i].from);
+    l->op->run_rows(l, in, out_ptr(job, w, j), r0, r1, ith, nth);
+}
+
+static void run_task(void *ctx, int ith, int nth)
+{
+    const run_job *job = ctx;
+    const fuse_run *r = job->r;
+    int conv = 0;
+    for (int j = 0; j < r->count; j++) {
+        const pz_layer *l = r->L[j].l;
+        for (int c = 0; c < l->n_convs; c++, conv++) {
+            const pz_layout_conv *cv = &l->convs[c];
+            pz_layout_convert(cv->src->dims, cv->from, cv->to, cv->src->data, cv->view.data,
+                              ith, nth);
+        }
+    }
+    if (conv && nth > 1) pz_barrier_wait(job->bar, nth);
+
+    int64_t lo[2 * 64], hi[2 * 64], done[64];
+    int64_t *nlo = r->count <= 64 ? lo : NULL;
+    PZ_RT_ASSERT(nlo);
+    int64_t *nhi = hi;
+    const fuse_layer *last = &r->L[r->count - 1];
+    bool bands = r->split == PZ_SPLIT_BANDS;
+    /* bands: this worker's band, each kernel call on one worker; channels:
+     * the whole rows, each call split over the nth workers */
+    int64_t b0 = bands ? r->band[ith] : 0, b1 = bands ? r->band[ith + 1] : last->oh;
+    if (b1 <= b0) return;
+    need_rows(r, b0, b1, nlo, nhi);
+    /* bands, an intermediate read after the run: worker w > 0 also computes
+     * the rows from where worker w - 1's need ends, and the last one to the
+     * end, so that the copies below cover every row */
+    int64_t own[64];
+    bool exported = false;
+    for (int j = 0; j + 1 < r->count; j++) exported |= bands && r->L[j].exported;
+    if (exported && ith > 0) {
+        int64_t plo[64], phi[64];
+        need_rows(r, r->band[ith - 1], b0, plo, phi);
+        for (int j = 0; j < r->count; j++) {
+            own[j] = phi[j];
+            if (r->L[j].exported && phi[j] < nlo[j]) nlo[j] = phi[j];
+        }
+    }
+    for (int j = 0; j < r->count; j++) done[j] = nlo[j];
+    for (int64_t t = b0; t < b1;) {
+        int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
+        int64_t slo[64], shi[64];
+        need_rows(r, b0, te, slo, shi);
+        for (int j = 0; j < r->count; j++) {
+            int64_t hi_j = shi[j];
+            /* channels: the last strip completes every layer (outputs read
+             * after the run, layers the last one does not read) */
+            if (!bands && te == b1) hi_j = r->L[j].oh;
+            if (bands && te == b1 && r->L[j].exported && ith == nth - 1) hi_j = r->L[j].oh;
+            if (hi_j <= done[j]) continue;
+            if (bands) compute(job, ith, j, done[j], hi_j, 0, 1);
+            else compute(job, 0, j, done[j], hi_j, ith, nth);
+            done[j] = hi_j;
+            if (!bands && nth > 1) pz_barrier_wait(job->bar, nth);
+        }
+        t = te;
+    }
+    if (!exported || nth == 1) return;
+    /* worker w > 0 copies the rows [own, done) of its private copy of each
+     * exported intermediate into the arena's (worker 0 wrote its rows there,
+     * from row 0; the workers' rows do not overlap) */
+    pz_barrier_wait(job->bar, nth);
+    if (ith == 0) return;
+    for (int j = 0; j + 1 < r->count; j++) {
+        const fuse_layer *f = &r->L[j];
+        if (!f->exported || done[j] <= own[j]) continue;
+        const int64_t *yd = f->l->out[0]->dims, planes = yd[0] * ((yd[1] + 15) / 16);
+        const int64_t row = yd[3] * 16;
+        const float *src = out_ptr(job, ith, j);
+        float *dst = f->l->out[0]->data;
+        for (int64_t pl = 0; pl < planes; pl++)
+            memcpy(dst + (pl * yd[2] + own[j]) * row, src + (pl * yd[2] + own[j]) * row,
+                   (size_t)((done[j] - own[j]) * row) * sizeof(float));
+    }
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_barrier *bar,
+                       void (*single)(void *ctx, int layer), void *ctx, int profile)
+{
+    for (int s = 0; s < fb->nseg; s++) {
+        if (fb->seg[s].run < 0) {
+            single(ctx, fb->seg[s].layer);
+            continue;
+        }
+        fuse_run *r = &fb->runs[fb->seg[s].run];
+        uint64_t t0 = profile ? now_ns() : 0;
+        run_job job = {r, bar, fb->mp};
+        if (fb->mp <= 1) run_task(&job, 0, 1);
+        else pz_pool_run(pool, fb->mp, run_task, &job);
+        if (profile) {
+            r->ns = now_ns() - t0;
+            for (int j = 0; j < r->count; j++) layers[r->first + j].ns = j ? 0 : r->ns;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/* fuse.h - depth-first fused execution of an F-Block (issue 5), internal to
+ * the runtime (net.c calls it; tests look at its plan).
+ *
+ * A block's layers are cut into segments: runs of consecutive row-local
+ * layers, executed depth-first, and single layers executed as before (one
+ * fork-join each). A layer is row-local here when
+ *   - its op offers row ranges for the kernel prepare chose (pz_rt_op.rows,
+ *     .run_rows: the fast NCHW16c conv and depthwise conv, 2-D pooling on
+ *     NCHW16c, blocked unary and same-shaped binary layers),
+ *   - it has one output, rank 4, NCHW16c, and asks for no arena scratch,
+ *   - every input it converts (layout) comes from outside the run.
+ * Everything else (Gemm, global pooling, reshapes, the reference kernels,
+ * Winograd with its scratch, ...) runs layer by layer.
+ *
+ * A run of two or more layers computes its last layer's output rows in strips
+ * of `strip` rows. For each strip, going backwards, each earlier layer is
+ * asked for the rows its consumers in the run need (a conv or pool: its
+ * kernel, stride, padding and dilation; element-wise and a conv's residual:
+ * the same rows), and computes only the rows it has not computed yet (rolling:
+ * what earlier strips made stays in its buffer). Intermediates keep their
+ * full-size arena buffers (the arena keeps every tensor the run touches alive
+ * over the whole run), so only the rows of the current strip are hot.
+ *
+ * Over MP workers (one fork-join for the whole run):
+ *   channels  every worker walks the same strips; each layer's rows of a
+ *             strip are split by the kernel over (output-channel group, row)
+ *             units, then a spin barrier; nothing is recomputed.
+ *   bands     worker w takes a contiguous band of the last layer's rows and
+ *             computes, strip by strip, the rows its band needs of every
+ *             earlier layer, halo included (recomputed: counted as redundant
+ *             MACs). No races: worker 0 writes the intermediates into the
+ *             arena, worker w > 0 into its own private full-size copies
+ *             (allocated at compile); only the last layer, whose bands are
+ *             disjoint, writes the shared output. Needs every intermediate to
+ *             be read only inside the run (else the run uses channels).
+ *   auto      bands when allowed and the redundant MACs are at most 10% of
+ *             the run's MACs, else channels.
+ * Every output element is computed by the same kernel in the same summation
+ * order as unfused execution, so results are bitwise equal.
+ */
+#ifndef PZ_RT_FUSE_H
+#define PZ_RT_FUSE_H
+
+#include "rt/net.h"
+
+typedef struct pz_fuse_block pz_fuse_block;
+
+/* Plans block [first, first + count) of layers[] (after every prepare).
+ * last_use[id]: the last layer reading tensor id (n_layers for a graph
+ * output). Returns NULL with a message in err only when out of memory. */
+pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use, int first,
+                            int count, int mp, pz_split_mode split, int strip, char *err,
+                            size_t n);
+void pz_fuse_free(pz_fuse_block *fb);
+
+/* Widens a lifetime [*first, *last] (in layers) that meets a fused run to
+ * cover the whole run: its layers run interleaved. */
+void pz_fuse_widen(const pz_fuse_block *fb, int *first, int *last);
+
+/* Runs the block: single layers through single(ctx, layer), runs fused on
+ * pool's workers. With profile, a fused run's time goes to its first layer
+ * (the others get 0). */
+void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_barrier *bar,
+                       void (*single)(void *ctx, int layer), void *ctx, int profile);
+
+/* What the plan is: fused runs, layers in them, the split used by the first
+ * run (PZ_SPLIT_BANDS or PZ_SPLIT_CHANNELS; AUTO when there is no run), its
+ * strip, and the redundant MACs executed (bands) and all MACs of the runs. */
+typedef struct {
+    int runs, fused_layers;
+    pz_split_mode split;
+    int strip;
+    int64_t redundant_macs, macs;
+} pz_fuse_info;
+void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info);
+/* The same for block b of a compiled net (net.c; all zero for a bad b). */
+void pz_net_block_fuse_info(const pz_net *net, int b, pz_fuse_info *info);
+
+#endif

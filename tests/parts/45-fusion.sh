@@ -1,0 +1,117 @@
+#!/bin/sh
+# 45-fusion.sh BUILD_DIR MODELDIR - fused execution of F-Blocks (issue 5) on
+# the six networks, end to end.
+#
+# For each network: the default run (one block per layer, MP 1: unfused) is
+# checked against PyTorch (NAME.torch.pb, max |ours - torch| / max |torch| <=
+# 1e-4); then `paleozoic run --schedule` with fuse-all (every layer in one
+# block on 2 cores, split auto) and 20 random partitions into consecutive
+# blocks with random MP (1-2), split (bands only where every layer of the
+# block is row-local, else auto or channels) and strip (0 = auto, or 1 to the
+# block's last layer's rows), generated here with python3 from `paleozoic
+# inspect --strategy none --json`, must give output BITWISE identical to the
+# default run (cmp of the --output files), with a profile showing fused runs
+# for fuse-all. Under a sanitizer build (BUILD_DIR with "san" in its name) the
+# VGGs, AlexNet and ResNet-50 are skipped (minutes each there) and 4 random
+# partitions run per network.
+set -u
+B=${1:?usage: 45-fusion.sh BUILD_DIR MODELDIR}
+M=${2:-models}
+PZ="$B/paleozoic"
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+NETS="resnet18 mobilenet_v2 resnet50 alexnet vgg16 vgg19"
+NRANDOM=20
+case "$B" in *san*)
+    NETS="resnet18 mobilenet_v2"
+    NRANDOM=4
+    echo "skip resnet50 alexnet vgg16 vgg19 under a sanitizer build (too slow there)" ;;
+esac
+clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
+
+for n in $NETS; do
+    if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ] || [ ! -f "$M/$n.torch.pb" ]; then
+        bad "$n: $M/$n.onnx, .input.pb or .torch.pb missing (tests/models.sh exports them)"
+        continue
+    fi
+    mkdir -p "$T/$n"
+    if ! "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/$n/default.pb" \
+        --threads 1 >"$T/log" 2>&1; then
+        bad "$n: default run failed"; tail -n 5 "$T/log"; continue
+    fi
+    if "$PY" - "$T/$n/default.pb" "$M/$n.torch.pb" >"$T/log" 2>&1 <<'EOF'
+import sys, onnx, numpy as np
+from onnx import numpy_helper
+a, b = (numpy_helper.to_array(onnx.load_tensor(p)) for p in sys.argv[1:3])
+err = np.abs(a - b).max() / max(np.abs(b).max(), 1e-30)
+print("max |ours - torch| / max |torch| = %.3g" % err)
+sys.exit(0 if a.shape == b.shape and err <= 1e-4 else 1)
+EOF
+    then ok "$n: default (unfused MP 1) run matches PyTorch ($(cat "$T/log"))"
+    else bad "$n: default run differs from PyTorch: $(cat "$T/log")"
+    fi
+    if ! "$PZ" inspect "$M/$n.onnx" --strategy none --json >"$T/$n/layers.json" 2>"$T/log"; then
+        bad "$n: inspect --strategy none --json"; cat "$T/log"; continue
+    fi
+    # fuse-all.json and random-K.json from the one-block-per-layer view
+    if ! "$PY" - "$T/$n/layers.json" "$T/$n" "$NRANDOM" "$n" 2>"$T/log" <<'EOF'
+import json, random, sys
+view = json.load(open(sys.argv[1]))
+out, nrand = sys.argv[2], int(sys.argv[3])
+blocks = view["blocks"]
+L = view["layers"]
+rows = [b["layers"][0].get("rows", 0) for b in blocks]
+local = [bool(b.get("row_local", False)) for b in blocks]
+def write(name, bl):
+    json.dump({"version": 1, "layers": L, "blocks": bl}, open("%s/%s.json" % (out, name), "w"))
+write("fuse-all", [{"first": 0, "count": L, "mp": 2, "split": "auto"}])
+rnd = random.Random(sum(map(ord, sys.argv[4])))
+for k in range(nrand):
+    bl, at = [], 0
+    while at < L:
+        cnt = min(L - at, rnd.choice([1, 2, 3, 4, 6, 8, 12, 20]))
+        last = at + cnt - 1
+        splits = ["auto", "channels"] + (["bands"] * 2 if all(local[at:at + cnt]) else [])
+        b = {"first": at, "count": cnt, "mp": rnd.randint(1, 2), "split": rnd.choice(splits)}
+        if rows[last] > 0 and rnd.random() < 0.7:
+            b["strip"] = rnd.randint(0, rows[last])
+        bl.append(b)
+        at += cnt
+    write("random-%d" % k, bl)
+EOF
+    then bad "$n: generating schedules"; cat "$T/log"; continue
+    fi
+    # fuse-all: bitwise, and the profile shows fused runs
+    if "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/out.pb" --threads 2 \
+        --schedule "$T/$n/fuse-all.json" --profile >"$T/log" 2>&1 && clean "$T/log" &&
+       cmp -s "$T/out.pb" "$T/$n/default.pb" && grep -q "layers in [0-9]* runs" "$T/log"; then
+        ok "$n: fuse-all on 2 cores: bitwise identical to unfused MP 1 ($(grep -o '[0-9]* layers in [0-9]* runs, [a-z]*' "$T/log" | head -1))"
+    else
+        bad "$n: fuse-all: exit, sanitizer, no fused run, or output differs"; tail -n 5 "$T/log"
+    fi
+    k=0
+    nok=0
+    while [ "$k" -lt "$NRANDOM" ]; do
+        rm -f "$T/out.pb"
+        if "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/out.pb" --threads 2 \
+            --schedule "$T/$n/random-$k.json" >"$T/log" 2>&1 && clean "$T/log" &&
+           cmp -s "$T/out.pb" "$T/$n/default.pb"; then
+            nok=$((nok + 1))
+        else
+            bad "$n: random partition $k: exit, sanitizer or output differs"
+            tail -n 5 "$T/log"
+            cp "$T/$n/random-$k.json" "/tmp/45-fusion-$n-random-$k.json" 2>/dev/null &&
+                echo "     (schedule kept in /tmp/45-fusion-$n-random-$k.json)"
+        fi
+        k=$((k + 1))
+    done
+    [ "$nok" -eq "$NRANDOM" ] && ok "$n: $NRANDOM random partitions (MP, split, strip): all bitwise identical"
+done
+echo "45-fusion: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,301 @@
+/* rt_fuse.c - depth-first fused F-Blocks (rt/fuse.h) against unfused MP 1.
+ *
+ * A small net with odd channel counts (partial 16-channel blocks), padding,
+ * strides, dilation, a depthwise conv, max and average pooling, a conv with a
+ * residual Z from earlier in the net, unary and binary layers, a conv whose
+ * output is at most 7 wide (the kernel's two-row tiles: granularity 2), an
+ * intermediate that is also a graph output (read after the run: in bands the
+ * workers' private rows are copied back). Batch 1 and 2.
+ *
+ * The reference is the same net with one block per layer at MP 1 (unfused).
+ * Each schedule (the whole net in one block; random partitions into
+ * consecutive blocks; split auto/bands/channels; strips 0 (auto), 1, 2, 3, 5;
+ * MP 1 and 2) must give every output BITWISE equal to it. It also checks that
+ * fusion happened (pz_net_block_fuse_info: runs, split), that bands on two
+ * cores recompute (redundant MACs > 0) and that channels and MP 1 do not.
+ * (The unfused layers themselves are checked against the reference kernels
+ * in rt_net_fast; the whole networks against PyTorch in tests/parts.)
+ *
+ * Prints `rt_fuse: P passed, F failed`; exits 1 on a failure.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/fuse.h"
+#include "rt/kernels/kernels.h"
+#include "rt/net.h"
+
+static int passed, failed;
+
+static void check(bool ok, const char *what)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static float frand(void)
+{
+    return (float)(next() >> 40) / (float)(1 << 23) - 1.0f;   /* [-1, 1) */
+}
+
+static float *blobs[64];
+static int n_blobs;
+
+static float *blob(int64_t n, float scale)
+{
+    float *p = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) p[i] = scale * frand();
+    blobs[n_blobs++] = p;
+    return p;
+}
+
+typedef struct {
+    int id;
+    int64_t d[4];
+} val;
+
+static int n_layer;
+
+static val conv(pz_net *net, val x, int64_t m, int k, int s, int p, int dil, int group,
+                const val *z, pz_act_kind act)
+{
+    pz_conv_params cp = {0};
+    cp.nsp = 2;
+    cp.group = group;
+    for (int j = 0; j < 2; j++) {
+        cp.kernel[j] = k;
+        cp.stride[j] = s;
+        cp.dilation[j] = dil;
+        cp.pad_begin[j] = cp.pad_end[j] = p;
+    }
+    cp.act.kind = act;
+    cp.act.lo = 0;
+    cp.act.hi = 6;
+    int64_t c = x.d[1], wd[4] = {m, c / group, k, k};
+    int64_t oh = (x.d[2] + 2 * p - dil * (k - 1) - 1) / s + 1;
+    int64_t ow = (x.d[3] + 2 * p - dil * (k - 1) - 1) / s + 1;
+    char name[32];
+    snprintf(name, sizeof name, "conv%d", n_layer++);
+    int w = pz_net_const(net, name, PZ_F32, 4, wd, blob(m * (c / group) * k * k,
+                                                         1.5f / (float)(c / group * k * k)));
+    int b = pz_net_const(net, "b", PZ_F32, 1, (int64_t[]){m}, blob(m, 0.1f));
+    val y = {0, {x.d[0], m, oh, ow}};
+    y.id = pz_net_tensor(net, name, PZ_F32, 4, y.d);
+    pz_net_layer(net, name, PZ_OP_CONV, &cp, sizeof cp, (int[]){x.id, w, b, z ? z->id : -1}, 4,
+                 &y.id, 1);
+    return y;
+}
+
+static val pool(pz_net *net, val x, pz_pool_kind kind, int k, int s, int p, int cip)
+{
+    pz_pool_params pp = {0};
+    pp.kind = kind;
+    pp.nsp = 2;
+    pp.count_include_pad = cip;
+    for (int j = 0; j < 2; j++) {
+        pp.kernel[j] = k;
+        pp.stride[j] = s;
+        pp.dilation[j] = 1;
+        pp.pad_begin[j] = pp.pad_end[j] = p;
+    }
+    val y = {0, {x.d[0], x.d[1], (x.d[2] + 2 * p - k) / s + 1, (x.d[3] + 2 * p - k) / s + 1}};
+    char name[32];
+    snprintf(name, sizeof name, "pool%d", n_layer++);
+    y.id = pz_net_tensor(net, name, PZ_F32, 4, y.d);
+    pz_net_layer(net, name, PZ_OP_POOL, &pp, sizeof pp, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+static val unary(pz_net *net, val x, pz_unary_func f)
+{
+    pz_unary_params up = {f, 0.1f, 0, 0};
+    val y = x;
+    char name[32];
+    snprintf(name, sizeof name, "unary%d", n_layer++);
+    y.id = pz_net_tensor(net, name, PZ_F32, 4, y.d);
+    pz_net_layer(net, name, PZ_OP_UNARY, &up, sizeof up, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+static val binary(pz_net *net, val a, val b, pz_binary_func f)
+{
+    pz_binary_params bp = {0};
+    bp.func = f;
+    val y = a;
+    char name[32];
+    snprintf(name, sizeof name, "binary%d", n_layer++);
+    y.id = pz_net_tensor(net, name, PZ_F32, 4, y.d);
+    pz_net_layer(net, name, PZ_OP_BINARY, &bp, sizeof bp, (int[]){a.id, b.id}, 2, &y.id, 1);
+    return y;
+}
+
+#define MAX_BLOCKS 32
+typedef struct {
+    int nb;
+    int first[MAX_BLOCKS], count[MAX_BLOCKS], mp[MAX_BLOCKS], strip[MAX_BLOCKS];
+    pz_split_mode split[MAX_BLOCKS];
+} schedule;
+
+enum { N_OUT = 3 };
+static int64_t out_n[N_OUT];
+
+/* Builds the net (batch n) with schedule s (NULL: unfused) and runs it on x;
+ * outputs into out[]. Returns the layer count, or -1 on a compile error. */
+static int build_run(int64_t batch, const schedule *s, const float *x, float **out,
+                     pz_fuse_info *info)
+{
+    uint64_t seed = rng;
+    int blobs0 = n_blobs;   /* this net's weights are freed with it */
+    rng = 12345;   /* the same weights every time */
+    n_layer = 0;
+    pz_net *net = pz_net_new("fuse");
+    val in = {0, {batch, 5, 37, 29}};
+    in.id = pz_net_input(net, "x", PZ_F32, 4, in.d);
+    val a = conv(net, in, 19, 3, 1, 1, 1, 1, NULL, PZ_ACT_RELU);      /* 37x29 */
+    val b = conv(net, a, 24, 3, 2, 1, 1, 1, NULL, PZ_ACT_NONE);       /* 19x15 */
+    val c = conv(net, b, 24, 3, 1, 1, 1, 24, NULL, PZ_ACT_CLIP);      /* depthwise */
+    val d = conv(net, c, 33, 1, 1, 0, 1, 1, NULL, PZ_ACT_NONE);       /* 1x1 */
+    val e = pool(net, d, PZ_POOL_MAX, 3, 2, 1, 0);                    /* 10x8 */
+    val f = conv(net, e, 33, 3, 1, 1, 1, 1, &e, PZ_ACT_RELU);         /* residual Z */
+    val g = unary(net, f, PZ_UN_SIGMOID);
+    val h = binary(net, g, e, PZ_BIN_ADD);
+    val i = conv(net, h, 17, 3, 1, 2, 2, 1, NULL, PZ_ACT_NONE);       /* dilation 2 */
+    val j = conv(net, i, 21, 3, 2, 1, 1, 1, NULL, PZ_ACT_RELU);       /* 5x4: two-row tiles */
+    val k = pool(net, j, PZ_POOL_AVG, 3, 1, 1, 1);
+    val l = pool(net, k, PZ_POOL_AVG, 2, 1, 0, 0);                    /* 4x3 */
+    (void)l;
+    pz_net_output(net, h.id);   /* an intermediate also a graph output */
+    pz_net_output(net, k.id);
+    pz_net_output(net, l.id);
+    int nl = pz_net_n_layers(net);
+    if (s)
+        for (int q = 0; q < s->nb; q++) {
+            pz_net_block(net, s->first[q], s->count[q], s->mp[q]);
+            pz_net_block_knobs(net, s->first[q], s->split[q], s->strip[q]);
+        }
+    char err[512];
+    if (pz_net_compile(net, 2, err, sizeof err)) {
+        printf("compile: %s\n", err);
+        pz_net_free(net);
+        while (n_blobs > blobs0) free(blobs[--n_blobs]);
+        rng = seed;
+        return -1;
+    }
+    const val outs[N_OUT] = {h, k, l};
+    for (int q = 0; q < N_OUT; q++) {
+        out_n[q] = outs[q].d[0] * outs[q].d[1] * outs[q].d[2] * outs[q].d[3];
+        if (!out[q]) out[q] = calloc((size_t)out_n[q], sizeof(float));
+        memset(out[q], 0x7f, (size_t)out_n[q] * sizeof(float));
+    }
+    pz_net_run(net, (const void *const[]){x}, (void *const *)out);
+    if (info) {
+        memset(info, 0, sizeof *info);
+        for (int q = 0; q < pz_net_n_blocks(net); q++) {
+            pz_fuse_info bi;
+            pz_net_block_fuse_info(net, q, &bi);
+            info->runs += bi.runs;
+            info->fused_layers += bi.fused_layers;
+            info->redundant_macs += bi.redundant_macs;
+            if (bi.runs && info->split == PZ_SPLIT_AUTO) info->split = bi.split;
+        }
+    }
+    pz_net_free(net);
+    while (n_blobs > blobs0) free(blobs[--n_blobs]);
+    rng = seed;
+    return nl;
+}
+
+static bool same(float **a, float **b)
+{
+    for (int q = 0; q < N_OUT; q++)
+        if (memcmp(a[q], b[q], (size_t)out_n[q] * sizeof(float))) return false;
+    return true;
+}
+
+int main(void)
+{
+    static const char *split_name[] = {"auto", "bands", "channels"};
+    for (int64_t batch = 1; batch <= 2; batch++) {
+        int64_t xn = batch * 5 * 37 * 29;
+        float *x = blob(xn, 1.0f);
+        float *ref[N_OUT] = {0}, *got[N_OUT] = {0};
+        int nl = build_run(batch, NULL, x, ref, NULL);
+        check(nl > 0, "the unfused net compiles");
+        if (nl <= 0) break;
+        char what[256];
+        /* the whole net in one block, every split, strip and MP */
+        static const int strips[] = {0, 1, 2, 3, 5};
+        for (int sp = 0; sp < 3; sp++)
+            for (int mp = 1; mp <= 2; mp++)
+                for (size_t st = 0; st < sizeof strips / sizeof *strips; st++) {
+                    schedule s = {1, {0}, {nl}, {mp}, {strips[st]}, {(pz_split_mode)sp}};
+                    pz_fuse_info fi;
+                    int r = build_run(batch, &s, x, got, &fi);
+                    snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
+                             "bitwise equal to unfused MP 1", (long long)batch, split_name[sp],
+                             mp, strips[st]);
+                    check(r > 0 && same(ref, got), what);
+                    snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
+                             "fused (runs %d, layers %d)", (long long)batch, split_name[sp], mp,
+                             strips[st], fi.runs, fi.fused_layers);
+                    check(fi.runs >= 1 && fi.fused_layers >= 8, what);
+                }
+        /* a block of layers 0..9: bands recompute on 2 cores, channels and MP 1 never */
+        for (int sp = 1; sp < 3; sp++)
+            for (int mp = 1; mp <= 2; mp++) {
+                schedule s = {1, {0}, {10}, {mp}, {2}, {(pz_split_mode)sp}};
+                pz_fuse_info fi;
+                int r = build_run(batch, &s, x, got, &fi);
+                bool want_red = sp == PZ_SPLIT_BANDS && mp == 2;
+                snprintf(what, sizeof what, "batch %lld, layers 0..9, %s, MP %d: bitwise, "
+                         "split used %d, redundant MACs %lld", (long long)batch, split_name[sp],
+                         mp, (int)fi.split, (long long)fi.redundant_macs);
+                check(r > 0 && same(ref, got) && fi.runs == 1 && fi.fused_layers == 10 &&
+                          (want_red ? fi.redundant_macs > 0 && fi.split == PZ_SPLIT_BANDS
+                                    : fi.redundant_macs == 0),
+                      what);
+            }
+        /* random partitions */
+        for (int t = 0; t < 40; t++) {
+            schedule s = {0};
+            for (int at = 0; at < nl && s.nb < MAX_BLOCKS; s.nb++) {
+                int cnt = 1 + (int)(next() % 6);
+                if (at + cnt > nl) cnt = nl - at;
+                s.first[s.nb] = at;
+                s.count[s.nb] = cnt;
+                s.mp[s.nb] = 1 + (int)(next() % 2);
+                s.split[s.nb] = (pz_split_mode)(next() % 3);
+                s.strip[s.nb] = (int)(next() % 5);
+                at += cnt;
+            }
+            int r = build_run(batch, &s, x, got, NULL);
+            snprintf(what, sizeof what, "batch %lld, random partition %d (%d blocks): bitwise",
+                     (long long)batch, t, s.nb);
+            check(r > 0 && same(ref, got), what);
+        }
+        for (int q = 0; q < N_OUT; q++) {
+            free(ref[q]);
+            free(got[q]);
+        }
+    }
+    for (int i = 0; i < n_blobs; i++) free(blobs[i]);
+    printf("rt_fuse: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
