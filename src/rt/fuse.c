@@ -79,12 +79,32 @@ static void align_rows(int64_t g, int64_t oh, int64_t *lo, int64_t *hi)
     if (*hi > oh) *hi = oh;
 }
 
-/* The rows each layer of run r must have for the last layer's rows [a, b):
- * going backwards, the hull of what its consumers in the run need. */
-static void need_rows(const fuse_run *r, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+/* Exported layer j's rows owned by band worker w of mp: a partition of its
+ * rows in multiples of its granularity. */
+static int64_t own_cut(const fuse_layer *f, int w, int mp)
+{
+    int64_t units = (f->oh + f->g - 1) / f->g, c = units * w / mp * f->g;
+    return c > f->oh ? f->oh : c;
+}
+
+/* The rows each layer of run r must have for the last layer's rows [a, b)
+ * and, with bands (mp > 1, worker w, band [b0, b1)), for the share of its
+ * owned rows of each exported layer that the strip [b0, b) has reached:
+ * going backwards, the hull of its own target and what its consumers in the
+ * run need. */
+static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1, int64_t a,
+                        int64_t b, int64_t *lo, int64_t *hi)
 {
     int last = r->count - 1;
-    for (int j = 0; j < r->count; j++) lo[j] = hi[j] = 0;
+    for (int j = 0; j < r->count; j++) {
+        lo[j] = hi[j] = 0;
+        const fuse_layer *f = &r->L[j];
+        if (mp > 1 && f->exported) {
+            int64_t c0 = own_cut(f, w, mp), c1 = own_cut(f, w + 1, mp);
+            lo[j] = c0;
+            hi[j] = b >= b1 ? c1 : c0 + (c1 - c0) * (b - b0) / (b1 > b0 ? b1 - b0 : 1);
+        }
+    }
     lo[last] = a;
     hi[last] = b;
     for (int j = last; j >= 0; j--) {
@@ -103,9 +123,11 @@ static void need_rows(const fuse_run *r, int64_t a, int64_t b, int64_t *lo, int6
                 if (il < lo[p]) lo[p] = il;
                 if (ih > hi[p]) hi[p] = ih;
             }
+            if (hi[p] <= lo[p]) lo[p] = hi[p] = 0;
         }
     }
 }
+
 
 /* ---- plan --------------------------------------------------------------------- */
 
@@ -217,7 +239,8 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
         if (!lo) return snprintf(err, n, "out of memory"), 1;
         for (int j = 0; j < r->count; j++) red -= r->L[j].macs_row * r->L[j].oh;
         for (int w = 0; w < mp; w++) {
-            need_rows(r, r->band[w], r->band[w + 1], lo, lo + r->count);
+            need_rows_w(r, w, mp, r->band[w], r->band[w + 1], r->band[w], r->band[w + 1], lo,
+                        lo + r->count);
             for (int j = 0; j < r->count; j++)
                 red += r->L[j].macs_row * (lo[r->count + j] - lo[j]);
         }
@@ -381,32 +404,22 @@ static void run_task(void *ctx, int ith, int nth)
      * the whole rows, each call split over the nth workers */
     int64_t b0 = bands ? r->band[ith] : 0, b1 = bands ? r->band[ith + 1] : last->oh;
     if (b1 <= b0) return;
-    need_rows(r, b0, b1, nlo, nhi);
-    /* bands, an intermediate read after the run: worker w > 0 also computes
-     * the rows from where worker w - 1's need ends, and the last one to the
-     * end, so that the copies below cover every row */
-    int64_t own[64];
+    /* bands: worker w also computes its owned rows of each intermediate read
+     * after the run (copied into the arena at the end) */
+    int mpw = bands ? nth : 1;
+    need_rows_w(r, ith, mpw, b0, b1, b0, b1, nlo, nhi);
     bool exported = false;
     for (int j = 0; j + 1 < r->count; j++) exported |= bands && r->L[j].exported;
-    if (exported && ith > 0) {
-        int64_t plo[64], phi[64];
-        need_rows(r, r->band[ith - 1], b0, plo, phi);
-        for (int j = 0; j < r->count; j++) {
-            own[j] = phi[j];
-            if (r->L[j].exported && phi[j] < nlo[j]) nlo[j] = phi[j];
-        }
-    }
     for (int j = 0; j < r->count; j++) done[j] = nlo[j];
     for (int64_t t = b0; t < b1;) {
         int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
         int64_t slo[64], shi[64];
-        need_rows(r, b0, te, slo, shi);
+        need_rows_w(r, ith, mpw, b0, b1, b0, te, slo, shi);
         for (int j = 0; j < r->count; j++) {
             int64_t hi_j = shi[j];
             /* channels: the last strip completes every layer (outputs read
              * after the run, layers the last one does not read) */
             if (!bands && te == b1) hi_j = r->L[j].oh;
-            if (bands && te == b1 && r->L[j].exported && ith == nth - 1) hi_j = r->L[j].oh;
             if (hi_j <= done[j]) continue;
             if (bands) compute(job, ith, j, done[j], hi_j, 0, 1);
             else compute(job, 0, j, done[j], hi_j, ith, nth);
@@ -416,21 +429,24 @@ static void run_task(void *ctx, int ith, int nth)
         t = te;
     }
     if (!exported || nth == 1) return;
-    /* worker w > 0 copies the rows [own, done) of its private copy of each
-     * exported intermediate into the arena's (worker 0 wrote its rows there,
-     * from row 0; the workers' rows do not overlap) */
+    /* worker w > 0 copies its owned rows of each exported intermediate from
+     * its private copy into the arena's (worker 0 computed its own there; the
+     * owned rows partition the layer's rows; after the barrier nobody reads
+     * or writes those buffers but this copy) */
     pz_barrier_wait(job->bar, nth);
     if (ith == 0) return;
     for (int j = 0; j + 1 < r->count; j++) {
         const fuse_layer *f = &r->L[j];
-        if (!f->exported || done[j] <= own[j]) continue;
+        int64_t c0 = own_cut(f, ith, nth), c1 = own_cut(f, ith + 1, nth);
+        if (!f->exported || c1 <= c0) continue;
+        PZ_RT_ASSERT(done[j] >= c1 && nlo[j] <= c0);
         const int64_t *yd = f->l->out[0]->dims, planes = yd[0] * ((yd[1] + 15) / 16);
         const int64_t row = yd[3] * 16;
         const float *src = out_ptr(job, ith, j);
         float *dst = f->l->out[0]->data;
         for (int64_t pl = 0; pl < planes; pl++)
-            memcpy(dst + (pl * yd[2] + own[j]) * row, src + (pl * yd[2] + own[j]) * row,
-                   (size_t)((done[j] - own[j]) * row) * sizeof(float));
+            memcpy(dst + (pl * yd[2] + c0) * row, src + (pl * yd[2] + c0) * row,
+                   (size_t)((c1 - c0) * row) * sizeof(float));
     }
 }
 

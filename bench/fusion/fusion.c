@@ -1,0 +1,193 @@
+/* fusion.c - fused vs unfused F-Blocks, side by side (bench/fusion/run.sh).
+ *
+ * Chains whose intermediates exceed the 2 MB L2, built through the pz_net API
+ * with seeded weights:
+ *   vgg16-conv1     VGG-16 conv1_1 + conv1_2 (3 -> 64 -> 64, 3x3, ReLU) at 224x224
+ *   mbv2-ir         MobileNetV2 features.2 + features.3: 1x1 expand, 3x3
+ *                   depthwise (stride 2, then 1), 1x1 project (+ residual), at 112x112
+ *   resnet18-basic  ResNet-18 layer1.0 + layer1.1: two basic blocks (3x3, 3x3 +
+ *                   residual, ReLU) on 64 channels at 56x56
+ * Each chain runs unfused (one block per layer, each its own fork-join) and
+ * fused (one block: channels, bands), at MP 1 and 2, interleaved round by
+ * round; prints the median ms of each, the speed-up, the strip the runtime
+ * chose and the redundant MACs of bands (% of the chain's MACs). Outputs of
+ * every variant are compared bitwise with the unfused MP 1 one.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt/fuse.h"
+#include "rt/net.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static float frand(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;
+}
+
+static float *blobs[64];
+static int n_blobs;
+static float *blob(int64_t n, float sc)
+{
+    float *p = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) p[i] = sc * frand();
+    blobs[n_blobs++] = p;
+    return p;
+}
+
+typedef struct {
+    int id;
+    int64_t d[4];
+} val;
+
+static val conv(pz_net *net, val x, int64_t m, int k, int s, int group, const val *z,
+                pz_act_kind act)
+{
+    pz_conv_params cp = {0};
+    cp.nsp = 2;
+    cp.group = group;
+    for (int j = 0; j < 2; j++) {
+        cp.kernel[j] = k;
+        cp.stride[j] = s;
+        cp.dilation[j] = 1;
+        cp.pad_begin[j] = cp.pad_end[j] = k / 2;
+    }
+    cp.act.kind = act;
+    cp.act.lo = 0;
+    cp.act.hi = 6;
+    int64_t c = x.d[1], p = k / 2;
+    val y = {0, {x.d[0], m, (x.d[2] + 2 * p - k) / s + 1, (x.d[3] + 2 * p - k) / s + 1}};
+    int w = pz_net_const(net, "w", PZ_F32, 4, (int64_t[]){m, c / group, k, k},
+                         blob(m * (c / group) * k * k, 1.0f / (float)(c / group * k * k)));
+    int b = pz_net_const(net, "b", PZ_F32, 1, (int64_t[]){m}, blob(m, 0.1f));
+    y.id = pz_net_tensor(net, "t", PZ_F32, 4, y.d);
+    pz_net_layer(net, "conv", PZ_OP_CONV, &cp, sizeof cp, (int[]){x.id, w, b, z ? z->id : -1}, 4,
+                 &y.id, 1);
+    return y;
+}
+
+/* Builds chain `which` into net; returns its output and input shapes. */
+static val build(pz_net *net, int which, int64_t *in_n, int64_t *macs)
+{
+    rng = 42;
+    val x, y;
+    if (which == 0) {
+        x = (val){0, {1, 3, 224, 224}};
+        x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+        y = conv(net, x, 64, 3, 1, 1, NULL, PZ_ACT_RELU);
+        y = conv(net, y, 64, 3, 1, 1, NULL, PZ_ACT_RELU);
+        *macs = 224LL * 224 * 64 * (27 + 64 * 9);
+    } else if (which == 1) {
+        x = (val){0, {1, 16, 112, 112}};
+        x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+        y = conv(net, x, 96, 1, 1, 1, NULL, PZ_ACT_CLIP);
+        y = conv(net, y, 96, 3, 2, 96, NULL, PZ_ACT_CLIP);
+        val r = conv(net, y, 24, 1, 1, 1, NULL, PZ_ACT_NONE);
+        y = conv(net, r, 144, 1, 1, 1, NULL, PZ_ACT_CLIP);
+        y = conv(net, y, 144, 3, 1, 144, NULL, PZ_ACT_CLIP);
+        y = conv(net, y, 24, 1, 1, 1, &r, PZ_ACT_NONE);
+        *macs = 112LL * 112 * 16 * 96 + 56LL * 56 * (96 * 9 + 96 * 24 + 24 * 144 + 144 * 9 +
+                                                     144 * 24);
+    } else {
+        x = (val){0, {1, 64, 56, 56}};
+        x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+        val r = x;
+        for (int b = 0; b < 2; b++) {
+            y = conv(net, r, 64, 3, 1, 1, NULL, PZ_ACT_RELU);
+            r = conv(net, y, 64, 3, 1, 1, &r, PZ_ACT_RELU);
+        }
+        y = r;
+        *macs = 4LL * 56 * 56 * 64 * 64 * 9;
+    }
+    pz_net_output(net, y.id);
+    *in_n = x.d[0] * x.d[1] * x.d[2] * x.d[3];
+    return y;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { NV = 6 };   /* unfused, fused channels, fused bands; at MP 1 and 2 */
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 15;
+    static const char *names[] = {"vgg16-conv1", "mbv2-ir", "resnet18-basic"};
+    printf("%-15s %2s %10s %10s %10s %8s %8s %6s %9s %s\n", "chain", "mp", "unfused", "channels",
+           "bands", "x chan", "x bands", "strip", "halo %", "bitwise");
+    for (int which = 0; which < 3; which++) {
+        pz_net *nets[NV];
+        float *out[NV];
+        int64_t in_n = 0, macs = 0, out_n = 0;
+        pz_fuse_info info[NV];
+        for (int v = 0; v < NV; v++) {
+            int mp = v / 3 + 1, kind = v % 3;
+            nets[v] = pz_net_new(names[which]);
+            val y = build(nets[v], which, &in_n, &macs);
+            out_n = y.d[0] * y.d[1] * y.d[2] * y.d[3];
+            int nl = pz_net_n_layers(nets[v]);
+            if (kind == 0) {
+                for (int l = 0; l < nl; l++) pz_net_block(nets[v], l, 1, mp);
+            } else {
+                pz_net_block(nets[v], 0, nl, mp);
+                pz_net_block_knobs(nets[v], 0, kind == 1 ? PZ_SPLIT_CHANNELS : PZ_SPLIT_BANDS, 0);
+            }
+            char err[512];
+            if (pz_net_compile(nets[v], 2, err, sizeof err)) {
+                fprintf(stderr, "compile: %s\n", err);
+                return 1;
+            }
+            pz_net_block_fuse_info(nets[v], 0, &info[v]);
+            out[v] = calloc((size_t)out_n, sizeof(float));
+        }
+        float *x = blob(in_n, 1.0f);
+        double *t = calloc((size_t)(NV * rounds), sizeof *t);
+        for (int r = -2; r < rounds; r++)   /* 2 warm-up rounds */
+            for (int v = 0; v < NV; v++) {
+                double t0 = now_ms();
+                pz_net_run(nets[v], (const void *const[]){x}, (void *const[]){out[v]});
+                if (r >= 0) t[v * rounds + r] = now_ms() - t0;
+            }
+        for (int mp = 1; mp <= 2; mp++) {
+            double med[3];
+            int same = 1;
+            for (int k = 0; k < 3; k++) {
+                int v = (mp - 1) * 3 + k;
+                qsort(t + v * rounds, (size_t)rounds, sizeof *t, cmp_d);
+                med[k] = t[v * rounds + rounds / 2];
+                same &= !memcmp(out[v], out[0], (size_t)out_n * sizeof(float));
+            }
+            const pz_fuse_info *fb = &info[(mp - 1) * 3 + 2], *fc = &info[(mp - 1) * 3 + 1];
+            printf("%-15s %2d %10.3f %10.3f %10.3f %8.2f %8.2f %6d %9.2f %s\n", names[which], mp,
+                   med[0], med[1], med[2], med[0] / med[1], med[0] / med[2], fc->strip,
+                   fb->macs ? 100.0 * (double)fb->redundant_macs / (double)fb->macs : 0.0,
+                   same ? "yes" : "NO");
+            if (fb->split != PZ_SPLIT_BANDS && mp > 1) printf("  (bands fell back to channels)\n");
+            if (fc->runs != 1 || fc->fused_layers != pz_net_n_layers(nets[0]))
+                printf("  (not every layer fused: %d of %d)\n", fc->fused_layers,
+                       pz_net_n_layers(nets[0]));
+        }
+        (void)macs;
+        for (int v = 0; v < NV; v++) {
+            pz_net_free(nets[v]);
+            free(out[v]);
+        }
+        free(t);
+    }
+    for (int i = 0; i < n_blobs; i++) free(blobs[i]);
+    return 0;
+}
