@@ -8,8 +8,9 @@
  *           {1,2,4,8,12,16,24,32} up to the core count. Every such block is
  *           timed (smallest sizes first, within the time budget), the whole
  *           reduced space is enumerated on those times (opt_enumerate), and
- *           the best few partitions are then timed end to end, interleaved;
- *           the fastest measured wins.
+ *           the best few partitions (plus the best one at each single MP)
+ *           are then timed end to end, interleaved; the fastest measured
+ *           wins.
  *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
  *           {1,2,3,4,6,8,12,16,24,32} and the core count, exact dynamic
  *           program over contiguous partitions (opt_dp): O(n * max_block)
@@ -50,6 +51,20 @@ static double table_cost(void *ctx, int start, int size, int *mp)
         if (!isnan(t) && t < best) best = t, *mp = b->mp[j];
     }
     return best;
+}
+
+/* The time of a block at one MP only (ctx: a one_mp). */
+typedef struct {
+    btable *b;
+    int j;
+} one_mp;
+
+static double table_cost_at(void *ctx, int start, int size, int *mp)
+{
+    one_mp *c = ctx;
+    double t = *cell(c->b, start, size, c->j);
+    *mp = c->b->mp[c->j];
+    return isnan(t) ? INFINITY : t;
 }
 
 /* Times every block of size s that starts at a multiple of align, at every
@@ -144,9 +159,9 @@ static int fastest(opt_meter *mt, const opt_candidate *cand, int kept, const opt
                    pz_err *err)
 {
     if (kept <= 1) return 0;
-    const int *sz[16], *mp[16];
-    int nbs[16], best = 0;
-    double med[16];
+    const int *sz[32], *mp[32];
+    int nbs[32], best = 0;
+    double med[32];
     for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
     if (opt_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
         return -1;
@@ -155,15 +170,27 @@ static int fastest(opt_meter *mt, const opt_candidate *cand, int kept, const opt
     return best;
 }
 
+static int same_candidate(const opt_candidate *a, const opt_candidate *b)
+{
+    if (a->n_blocks != b->n_blocks) return 0;
+    for (int i = 0; i < a->n_blocks; i++)
+        if (a->sizes[i] != b->sizes[i] || a->mps[i] != b->mps[i]) return 0;
+    return 1;
+}
+
 /* The k best partitions on the table (blocks of multiples of unit, up to
- * max_size layers), timed end to end; the fastest goes to sizes/mps.
- * Returns its block count, 0 on failure (err set). */
+ * max_size layers), and, for each MP, the best partition with that MP in
+ * every block (a safeguard: block times measured in one context can mislead,
+ * and then the end-to-end timing still has the uniform schedules to fall
+ * back on), timed end to end; the fastest goes to sizes/mps. Returns its
+ * block count, 0 on failure (err set). */
 static int verify_best(const char *who, opt_meter *mt, btable *b, int unit, int max_size,
                        const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
 {
     int n = b->n, nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
-    opt_candidate cand[16];
-    for (int i = 0; i < k; i++) {
+    opt_candidate cand[32];
+    int slots = k + b->n_mp;
+    for (int i = 0; i < slots; i++) {
         cand[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
         cand[i].mps = pz_xmalloc((size_t)n * sizeof(int));
     }
@@ -174,16 +201,28 @@ static int verify_best(const char *who, opt_meter *mt, btable *b, int unit, int 
     } else {
         if (!o->quiet)
             fprintf(stderr, "%s: %.0f partial partitions visited; the best on the block times: "
-                    "%d blocks, %.3f ms; timing the best %d end to end\n", who, visited,
-                    cand[0].n_blocks, cand[0].cost, kept);
-        int best = fastest(mt, cand, kept, o, err);
+                    "%d blocks, %.3f ms\n", who, visited, cand[0].n_blocks, cand[0].cost);
+        int total = kept;
+        if (o->verify > 1)
+            for (int j = 0; j < b->n_mp; j++) {
+                one_mp ctx = {b, j};
+                opt_candidate *c = &cand[total];
+                if (opt_enumerate(n, unit, max_size, table_cost_at, &ctx, c, 1, NULL) != 1) continue;
+                int dup = 0;
+                for (int i = 0; i < total; i++) dup |= same_candidate(&cand[i], c);
+                if (!dup) total++;
+            }
+        if (!o->quiet && total > 1)
+            fprintf(stderr, "%s: timing %d candidates end to end (the best %d, and the best at "
+                    "each single MP)\n", who, total, kept);
+        int best = fastest(mt, cand, total, o, err);
         if (best >= 0) {
             nb = cand[best].n_blocks;
             memcpy(sizes, cand[best].sizes, (size_t)nb * sizeof(int));
             memcpy(mps, cand[best].mps, (size_t)nb * sizeof(int));
         }
     }
-    for (int i = 0; i < k; i++) free(cand[i].sizes), free(cand[i].mps);
+    for (int i = 0; i < slots; i++) free(cand[i].sizes), free(cand[i].mps);
     return nb;
 }
 
