@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential make clang libprotobuf-c-dev protobuf-c-compiler libonnx-dev
-      python3 python3-torch python3-torchvision python3-onnx python3-numpy time"
+      python3 python3-torch python3-torchvision python3-onnx python3-numpy time
+      libclang-rt-14-dev valgrind"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
