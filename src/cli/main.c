@@ -16,9 +16,9 @@ static const command COMMANDS[] = {
     {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [knobs]"},
     {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"},
     {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [knobs]"},
-    {"bench", cmd_bench, "bench MODEL.onnx [--strategies S1,S2|all] [--json] [--svg FILE]"},
-    {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick]"},
-    {"space", cmd_space, "space MODEL.onnx [--cores N]"},
+    {"bench", cmd_bench, "bench MODEL.onnx... [--strategies all|S1,S2] [--json] [--svg FILE] [--threads N] [--repeat N] [--target T]"},
+    {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick|--default] [--cores N]"},
+    {"space", cmd_space, "space MODEL.onnx [--cores N] | space --layers N [--cores N]"},
     {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx [--seed N]  (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2)"},
 };
 
