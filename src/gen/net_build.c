@@ -43,7 +43,9 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
     /* 4. compile */
     char msg[512];
     if (pz_net_compile(net, threads, msg, sizeof msg)) {
-        pz_fail(err, PZ_ERR_INTERNAL, "runtime compile failed: %s", msg);
+        /* shape inference accepted the model but the runtime cannot run this
+         * layer (the message names it and its op): bad input, not a crash */
+        pz_fail(err, PZ_ERR_UNSUPPORTED, "the runtime cannot run this model: %s", msg);
         gen_plan_free(&p);
         pz_net_free(net);
         return err->code;

@@ -254,7 +254,7 @@ pz_status ir_graph_sort(ir_graph *g, pz_err *err)
     {
         ir_node *sorted = pz_xmalloc((size_t)(nn ? nn : 1) * sizeof *sorted);
         for (int i = 0; i < nn; i++) sorted[i] = g->nodes[order[i]];
-        memcpy(g->nodes, sorted, (size_t)nn * sizeof *sorted);
+        if (nn > 0) memcpy(g->nodes, sorted, (size_t)nn * sizeof *sorted);
         free(sorted);
         for (int v = 0; v < nv; v++) g->values[v].producer = -1;
         for (int i = 0; i < nn; i++)

@@ -27,7 +27,13 @@ static int pad_prepare(pz_layer *l, char *err, size_t n)
     pad_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
+    /* an empty output needs no index maps (and its other dims may be huge) */
+    int64_t ny = pz_numel(y);
     for (int a = 0; a < x->rank; a++) {
+        if (ny == 0) break;
+        if (y->dims[a] > (int64_t)(SIZE_MAX / sizeof(int64_t) / 2))
+            return pz_layer_fail(l, err, n, "axis %d: %lld output elements", a,
+                                 (long long)y->dims[a]);
         int64_t end = y->dims[a] - x->dims[a] - p->begin[a];
         if (p->mode != PZ_PAD_CONSTANT && x->dims[a] - (p->begin[a] < 0 ? -p->begin[a] : 0) -
                                               (end < 0 ? -end : 0) <= 0 && y->dims[a] > 0)
