@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../gen/text.h"
 #include "svg.h"
 #include "synth.h"
 
@@ -304,91 +305,70 @@ static void fit_all(study *s, fit *f)
     free(d);
 }
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-} jbuf;
-
-static void jput(jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jput(jbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (k >= 0 && (size_t)k < b->cap - b->len) {
-            b->len += (size_t)k;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 0) + 256;
-        b->s = pz_xrealloc(b->s, b->cap);
-    }
-}
-
 /* JSON has no NaN: untimed entries are null. */
-static void jnum(jbuf *b, double v)
+static void jnum(gen_text *b, double v)
 {
-    if (isfinite(v)) jput(b, "%.6g", v);
-    else jput(b, "null");
+    if (isfinite(v)) gt_printf(b, "%.6g", v);
+    else gt_printf(b, "null");
 }
 
 static char *to_json(const study *s, const fit *f, size_t *len)
 {
     static const char *LEVEL[] = {"default", "quick", "full"};
-    jbuf b = {pz_xmalloc(1024), 0, 1024};
-    jput(&b, "{\n  \"paleozoic_target\": 1,\n  \"level\": \"%s\",\n  \"cores\": %d,\n  \"measured_at\": %lld,\n",
+    gen_text b = {0};
+    gt_puts(&b, "");
+    gt_printf(&b, "{\n  \"paleozoic_target\": 1,\n  \"level\": \"%s\",\n  \"cores\": %d,\n  \"measured_at\": %lld,\n",
          LEVEL[s->level], s->cores, (long long)time(NULL));
-    jput(&b, "  \"opcount_critical\": ");
+    gt_printf(&b, "  \"opcount_critical\": ");
     jnum(&b, f->mc.opcount_critical);
-    jput(&b, ",\n  \"mp_alpha\": ");
+    gt_printf(&b, ",\n  \"mp_alpha\": ");
     jnum(&b, f->mc.mp_alpha);
-    jput(&b, ",\n  \"mp_beta\": ");
+    gt_printf(&b, ",\n  \"mp_beta\": ");
     jnum(&b, f->mc.mp_beta);
-    jput(&b, ",\n  \"mp_gamma\": ");
+    gt_printf(&b, ",\n  \"mp_gamma\": ");
     jnum(&b, f->mc.mp_gamma);
-    jput(&b, ",\n  \"peak_gflops\": ");
+    gt_printf(&b, ",\n  \"peak_gflops\": ");
     jnum(&b, f->mc.peak_gflops);
-    jput(&b, ",\n  \"points_skipped_for_time\": %d,\n", s->skipped);
-    jput(&b, "  \"pca\": {\"features\": [\"op_count\", \"channels\", \"kernel\", \"feature_map\", \"intensity\", \"gflops\"],\n");
-    jput(&b, "          \"explained_variance\": [");
+    gt_printf(&b, ",\n  \"points_skipped_for_time\": %d,\n", s->skipped);
+    gt_printf(&b, "  \"pca\": {\"features\": [\"op_count\", \"channels\", \"kernel\", \"feature_map\", \"intensity\", \"gflops\"],\n");
+    gt_printf(&b, "          \"explained_variance\": [");
     for (int k = 0; k < 6; k++) {
-        jput(&b, k ? ", " : "");
+        gt_printf(&b, k ? ", " : "");
         jnum(&b, f->pca_ok ? f->explained[k] : NAN);
     }
-    jput(&b, "],\n          \"influence\": {");
+    gt_printf(&b, "],\n          \"influence\": {");
     for (int j = 0; j < 5; j++) {
-        jput(&b, "%s\"%s\": ", j ? ", " : "", f->feat[j]);
+        gt_printf(&b, "%s\"%s\": ", j ? ", " : "", f->feat[j]);
         jnum(&b, f->pca_ok ? f->influence[j] : NAN);
     }
-    jput(&b, "},\n          \"rank\": [");
-    for (int j = 0; j < 5; j++) jput(&b, "%s\"%s\"", j ? ", " : "", f->feat[f->rank[j]]);
-    jput(&b, "]},\n  \"mp_list\": [");
-    for (int j = 0; j < s->n_mp; j++) jput(&b, "%s%d", j ? ", " : "", s->mp[j]);
-    jput(&b, "],\n  \"layers\": [\n");
+    gt_printf(&b, "},\n          \"rank\": [");
+    for (int j = 0; j < 5; j++) gt_printf(&b, "%s\"%s\"", j ? ", " : "", f->feat[f->rank[j]]);
+    gt_printf(&b, "]},\n  \"mp_list\": [");
+    for (int j = 0; j < s->n_mp; j++) gt_printf(&b, "%s%d", j ? ", " : "", s->mp[j]);
+    gt_printf(&b, "],\n  \"layers\": [\n");
     for (int i = 0; i < s->n_pts; i++) {
         const point *p = &s->pts[i];
-        if (p->fc) jput(&b, "    {\"kind\": \"fc\", \"m\": %d, \"k\": %d, \"n\": %d", p->hw, p->c_in, p->c_out);
-        else jput(&b, "    {\"kind\": \"conv\", \"c_in\": %d, \"c_out\": %d, \"hw\": %d, \"kernel\": %d", p->c_in, p->c_out, p->hw, p->k);
-        jput(&b, ", \"ops\": %.6g, \"ms\": [", p->ops);
+        if (p->fc) gt_printf(&b, "    {\"kind\": \"fc\", \"m\": %d, \"k\": %d, \"n\": %d", p->hw, p->c_in, p->c_out);
+        else gt_printf(&b, "    {\"kind\": \"conv\", \"c_in\": %d, \"c_out\": %d, \"hw\": %d, \"kernel\": %d", p->c_in, p->c_out, p->hw, p->k);
+        gt_printf(&b, ", \"ops\": %.6g, \"ms\": [", p->ops);
         for (int j = 0; j < s->n_mp; j++) {
-            jput(&b, j ? ", " : "");
+            gt_printf(&b, j ? ", " : "");
             jnum(&b, p->ms[j]);
         }
-        jput(&b, "]}%s\n", i + 1 < s->n_pts ? "," : "");
+        gt_printf(&b, "]}%s\n", i + 1 < s->n_pts ? "," : "");
     }
-    jput(&b, "  ],\n  \"fusion\": [\n");
+    gt_printf(&b, "  ],\n  \"fusion\": [\n");
     for (int i = 0; i < s->n_fus; i++) {
         const fpoint *q = &s->fus[i];
-        jput(&b, "    {\"c\": %d, \"hw\": %d, \"kernel\": %d, \"layers\": 16, \"block\": %d, \"mp\": %d, \"ms\": ",
+        gt_printf(&b, "    {\"c\": %d, \"hw\": %d, \"kernel\": %d, \"layers\": 16, \"block\": %d, \"mp\": %d, \"ms\": ",
              q->c, q->hw, q->k, q->block, q->mp);
         jnum(&b, q->ms);
-        jput(&b, ", \"speedup\": ");
+        gt_printf(&b, ", \"speedup\": ");
         jnum(&b, q->speedup);
-        jput(&b, "}%s\n", i + 1 < s->n_fus ? "," : "");
+        gt_printf(&b, "}%s\n", i + 1 < s->n_fus ? "," : "");
     }
-    jput(&b, "  ]\n}\n");
-    *len = b.len;
+    gt_printf(&b, "  ]\n}\n");
+    *len = b.n;
     return b.s;
 }
 

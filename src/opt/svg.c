@@ -5,39 +5,18 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../gen/text.h"
 #include "opt_internal.h"
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-} sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (k >= 0 && (size_t)k < b->cap - b->len) {
-            b->len += (size_t)k;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)(k > 0 ? k : 256) + 256;
-        b->s = pz_xrealloc(b->s, b->cap);
-    }
-}
-
 /* Text from the outside world (model and layer names) escaped for XML. */
-static void put_text(sbuf *b, const char *t)
+static void put_text(gen_text *b, const char *t)
 {
     for (; t && *t; t++) {
-        if (*t == '<') put(b, "&lt;");
-        else if (*t == '>') put(b, "&gt;");
-        else if (*t == '&') put(b, "&amp;");
-        else if ((unsigned char)*t < 0x20) put(b, " ");
-        else put(b, "%c", *t);
+        if (*t == '<') gt_printf(b, "&lt;");
+        else if (*t == '>') gt_printf(b, "&gt;");
+        else if (*t == '&') gt_printf(b, "&amp;");
+        else if ((unsigned char)*t < 0x20) gt_printf(b, " ");
+        else gt_printf(b, "%c", *t);
     }
 }
 
@@ -46,13 +25,13 @@ static const char *COLORS[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#946
 
 enum { W = 720, H = 440, L = 70, R = 170, T = 40, B = 55 };
 
-static void header(sbuf *b, const char *title)
+static void header(gen_text *b, const char *title)
 {
-    put(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+    gt_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
         "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
-    put(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">", (W - R + L) / 2);
+    gt_printf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">", (W - R + L) / 2);
     put_text(b, title);
-    put(b, "</text>\n");
+    gt_printf(b, "</text>\n");
 }
 
 static double nice_step(double span)
@@ -78,64 +57,64 @@ pz_status svg_write_plot(const char *path, const svg_plot *p, const svg_series *
     if (!isfinite(y1) || y1 <= y0) y1 = y0 + 1;
     if (x1 <= x0) x1 = x0 + 1;
     y1 *= 1.08;
-    sbuf b = {pz_xmalloc(4096), 0, 4096};
-    b.s[0] = 0;
+    gen_text b = {0};
+    gt_puts(&b, "");
     header(&b, p->title);
     int pw = W - L - R, ph = H - T - B;
 #define PX(x) (L + ((x) - x0) / (x1 - x0) * pw)
 #define PY(y) (T + ph - ((y) - y0) / (y1 - y0) * ph)
-    put(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", L, T, pw, ph);
+    gt_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", L, T, pw, ph);
     double ys = nice_step(y1 - y0);
     for (double y = ceil(y0 / ys) * ys; y <= y1 + 1e-9; y += ys)
-        put(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" "
+        gt_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" "
             "y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + pw, PY(y), PY(y), L - 5, PY(y) + 4, y);
     double xs = p->log_x ? 1 : nice_step(x1 - x0);
     if (p->log_x && x1 - x0 < 2) xs = 0.5;
     for (double x = ceil(x0 / xs) * xs; x <= x1 + 1e-9; x += xs) {
-        put(&b, "<line y1=\"%d\" y2=\"%d\" x1=\"%.1f\" x2=\"%.1f\" stroke=\"#ddd\"/><text y=\"%d\" "
+        gt_printf(&b, "<line y1=\"%d\" y2=\"%d\" x1=\"%.1f\" x2=\"%.1f\" stroke=\"#ddd\"/><text y=\"%d\" "
             "x=\"%.1f\" text-anchor=\"middle\">", T, T + ph, PX(x), PX(x), T + ph + 16, PX(x));
-        if (p->log_x) put(&b, "1e%g", x);
-        else put(&b, "%g", x);
-        put(&b, "</text>\n");
+        if (p->log_x) gt_printf(&b, "1e%g", x);
+        else gt_printf(&b, "%g", x);
+        gt_printf(&b, "</text>\n");
     }
-    put(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", L + pw / 2, H - 12);
+    gt_printf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", L + pw / 2, H - 12);
     put_text(&b, p->xlabel);
-    put(&b, "</text>\n<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
+    gt_printf(&b, "</text>\n<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
     put_text(&b, p->ylabel);
-    put(&b, "</text>\n");
+    gt_printf(&b, "</text>\n");
     if (isfinite(p->vline_x)) {
         double x = p->log_x ? log10(p->vline_x) : p->vline_x;
         if (x >= x0 && x <= x1) {
-            put(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#900\" "
+            gt_printf(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#900\" "
                 "stroke-dasharray=\"5,4\"/><text x=\"%.1f\" y=\"%d\" fill=\"#900\">", PX(x), PX(x), T, T + ph, PX(x) + 4, T + 14);
             put_text(&b, p->vline_label);
-            put(&b, "</text>\n");
+            gt_printf(&b, "</text>\n");
         }
     }
     for (int k = 0; k < n_series; k++) {
         const char *col = COLORS[k % 10];
         if (s[k].lines) {
-            put(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
+            gt_printf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
             for (int i = 0; i < s[k].n; i++) {
                 double x = p->log_x ? log10(s[k].x[i]) : s[k].x[i];
-                if (isfinite(x) && isfinite(s[k].y[i])) put(&b, "%.1f,%.1f ", PX(x), PY(s[k].y[i]));
+                if (isfinite(x) && isfinite(s[k].y[i])) gt_printf(&b, "%.1f,%.1f ", PX(x), PY(s[k].y[i]));
             }
-            put(&b, "\"/>\n");
+            gt_printf(&b, "\"/>\n");
         }
         for (int i = 0; i < s[k].n; i++) {
             double x = p->log_x ? log10(s[k].x[i]) : s[k].x[i];
             if (isfinite(x) && isfinite(s[k].y[i]))
-                put(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(x), PY(s[k].y[i]), col);
+                gt_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", PX(x), PY(s[k].y[i]), col);
         }
-        put(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+        gt_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
             L + pw + 12, T + 6 + 18 * k, col, L + pw + 27, T + 15 + 18 * k);
         put_text(&b, s[k].name);
-        put(&b, "</text>\n");
+        gt_printf(&b, "</text>\n");
     }
 #undef PX
 #undef PY
-    put(&b, "</svg>\n");
-    pz_status st = opt_write_atomic(path, b.s, b.len, 0, err);
+    gt_printf(&b, "</svg>\n");
+    pz_status st = opt_write_atomic(path, b.s, b.n, 0, err);
     free(b.s);
     return st;
 }
@@ -149,15 +128,15 @@ pz_status svg_write_bars(const char *path, const char *title, const char *ylabel
         if (isfinite(v[i]) && v[i] > y1) y1 = v[i];
     if (y1 <= 0) y1 = 1;
     y1 *= 1.1;
-    sbuf b = {pz_xmalloc(4096), 0, 4096};
-    b.s[0] = 0;
+    gen_text b = {0};
+    gt_puts(&b, "");
     header(&b, title);
     int pw = W - L - R, ph = H - T - B;
-    put(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", L, T, pw, ph);
+    gt_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", L, T, pw, ph);
     double ys = nice_step(y1);
     for (double y = 0; y <= y1 + 1e-9; y += ys) {
         double py = T + ph - y / y1 * ph;
-        put(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" "
+        gt_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%d\" "
             "y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L, L + pw, py, py, L - 5, py + 4, y);
     }
     double gw = (double)pw / (n_groups ? n_groups : 1), bw = gw * 0.8 / (n_series ? n_series : 1);
@@ -166,26 +145,26 @@ pz_status svg_write_bars(const char *path, const char *title, const char *ylabel
             double val = v[g * n_series + s];
             if (!isfinite(val)) continue;
             double h = val / y1 * ph, x = L + g * gw + gw * 0.1 + s * bw;
-            put(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%.2f</title></rect>\n",
+            gt_printf(&b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%.2f</title></rect>\n",
                 x, T + ph - h, bw * 0.95, h, COLORS[s % 10], val);
         }
-        put(&b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", L + g * gw + gw / 2, T + ph + 16);
+        gt_printf(&b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", L + g * gw + gw / 2, T + ph + 16);
         put_text(&b, groups[g]);
-        put(&b, "</text>\n");
+        gt_printf(&b, "</text>\n");
     }
     /* the baseline (speed-up 1) */
-    if (y1 > 1) put(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"3,3\"/>\n",
+    if (y1 > 1) gt_printf(&b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"3,3\"/>\n",
                     L, L + pw, T + ph - 1 / y1 * ph, T + ph - 1 / y1 * ph);
     for (int s = 0; s < n_series; s++) {
-        put(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+        gt_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
             L + pw + 12, T + 6 + 18 * s, COLORS[s % 10], L + pw + 27, T + 15 + 18 * s);
         put_text(&b, series[s]);
-        put(&b, "</text>\n");
+        gt_printf(&b, "</text>\n");
     }
-    put(&b, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
+    gt_printf(&b, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
     put_text(&b, ylabel);
-    put(&b, "</text>\n</svg>\n");
-    pz_status st = opt_write_atomic(path, b.s, b.len, 0, err);
+    gt_printf(&b, "</text>\n</svg>\n");
+    pz_status st = opt_write_atomic(path, b.s, b.n, 0, err);
     free(b.s);
     return st;
 }
