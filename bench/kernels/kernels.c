@@ -1,33 +1,43 @@
 /* kernels.c - GFLOP/s of the fast kernels (rt/kernels/fast.h) at 1 thread on
- * every conv and FC layer of ResNet-18 and MobileNetV2 (224x224, batch 1),
- * against this machine's FMA peak and memory bandwidth measured in the same
- * run. Built and run by bench/kernels/run.sh. The kernels are called through
- * the entry points, descriptors and packing that the runtime's layers use
+ * every conv, depthwise and FC layer of ResNet-18 and MobileNetV2 (224x224,
+ * batch 1) and the FC layers of AlexNet and VGG-16/19, against this
+ * machine's FMA peak and memory bandwidth measured in the same run. Built
+ * and run by bench/kernels/run.sh. The kernels are called through the entry
+ * points, descriptors and packing that the runtime's layers use
  * (rt/ops/conv.c: pz_conv16c_init / pz_dwconv16c_init, packed weights and
  * bias, k->conv2d / k->dwconv3x3; rt/ops/gemm.c: k->gemm, whose m == 1 is
  * the GEMV path), so a figure here is what a layer of a net runs at, less
  * the fork-join and any layout conversion.
  *
- *   kernels [--isa avx512|avx2|scalar] [--min-time S]
+ *   kernels [--isa avx512|avx2|scalar] [--min-time S] [--only conv,dw,fc]
  *
- * Peak: a loop of 12 independent FMA chains (ZMM for avx512, YMM for avx2),
- * probed after every run of a layer; a layer is compared with the median of
- * its own probes, so that load from other processes (this machine is
- * shared) moves both sides. "best" is the fastest run against the highest
- * probe. Bandwidth: a streaming
- * read (sum of 8 vector chains) of 1 MiB (fits in L2), 32 MiB (beyond L2) and
- * 1 GiB (beyond any cache), best of 5.
+ * How a layer is timed. The machine is shared, so every figure is taken
+ * from many short samples, and three kinds of samples are interleaved on the
+ * same thread, in this order, over and over (after 3 warm-up rounds):
+ *   1. one call of the layer;
+ *   2. one streaming pass over the layer's OWN buffers: read its input,
+ *      weights, bias and residual once, write its output once, interleaved
+ *      in 32 steps as a layer does (ZMM loads and stores, 8 independent
+ *      sums): what the memory system gives a perfect kernel over exactly
+ *      this working set, at whatever level of the hierarchy it lives in
+ *      (L2 for a layer whose bytes fit in L2, L3 beyond);
+ *   3. a probe of the FMA peak (12 independent FMA chains, about 50 us).
+ * until --min-time seconds (default 0.25) have passed and at least 21 rounds
+ * were taken. Each of the three is summarized by the median of its best
+ * quartile (the fastest quarter of the layer and stream samples, the
+ * highest quarter of the peak probes): a sample hit by another process is
+ * slower, never faster, so the best quartile is what the hardware does and
+ * its median is steadier than the single best.
  *
- * Each layer is run until --min-time seconds (default 0.25) and at least 15
- * times after 3 warm-up runs; the time is the median. Every layer gets two
- * ratios: % of the FMA peak, and % of its roofline, the time of the slower of
- * (a) its FLOPs at the peak and (b) streaming its bytes (input, weights and
- * residual read once, output written once) through buffers of the same total
- * size, timed here: so a layer whose data lives in L2 in this loop is held to
- * L2 speed, one that spills to L3 to L3 speed. Conv layers are mostly
- * compute bound (the two agree); depthwise and FC are memory bound at these
- * sizes, or compute bound where they fit in L2. In a network the FC weights
- * may come from DRAM: the DRAM bandwidth printed at the top bounds that.
+ * Bytes moved: input + weights (packed, as the kernel reads them) + bias +
+ * residual read once, output written once. Roofline time = the slower of
+ * (a) the FLOPs at the FMA peak and (b) the streaming pass's time; "% roof"
+ * = roofline time / layer time. "% peak" = GFLOP/s / peak. The level column
+ * says where the working set lives (L2: fits in this core's L2; L3: fits in
+ * the last-level cache; DRAM: beyond); the probe's GB/s is measured, not
+ * assumed. In a network, the FC weights may come from farther away (DRAM
+ * after the other layers have evicted them): the bandwidths printed at the
+ * top bound that.
  */
 #include <immintrin.h>
 #include <math.h>
@@ -35,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt/kernels/fast.h"
 
@@ -51,10 +62,13 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+/* The median of the best quartile of n samples: of the smallest quarter
+ * (high == 0: times), or of the largest quarter (high == 1: rates). Sorts v. */
+static double best_quartile(double *v, int n, int high)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    int i = n / 8;
+    return high ? v[n - 1 - i] : v[i];
 }
 
 /* ---- the machine ----------------------------------------------------------------- */
@@ -109,98 +123,83 @@ __attribute__((target("avx2,fma"))) static double peak_ymm(long iters)
 }
 
 static int use_zmm = 1;
-static double probes[4096];
-static int nprobes;
 
-/* A probe of the peak (about 0.3 ms), kept for the median. */
+/* A probe of the FMA peak (about 50 us), in GFLOP/s. */
 static double probe_peak(void)
 {
-    double g = use_zmm ? peak_zmm(30000) : peak_ymm(30000);
-    if (nprobes < 4096) probes[nprobes++] = g;
-    return g;
+    return use_zmm ? peak_zmm(15000) : peak_ymm(15000);
 }
 
-/* GB/s of a streaming read of `bytes`, best of 5 passes of >= 0.1 s. */
-__attribute__((target("avx2"))) static double read_bw(size_t bytes)
+/* ---- the streaming probe --------------------------------------------------------- */
+
+typedef float v16 __attribute__((vector_size(64)));
+typedef struct {
+    const float *p;
+    size_t n;                /* floats; the buffer is allocated to a multiple of 16 */
+} span;
+
+/* One pass: read every span of rd, write wr (nw floats), in 32 interleaved
+ * steps. Returns the seconds it took. Inlined into an AVX-512 and an AVX2
+ * caller, so that v16 is one ZMM or two YMM registers. */
+static inline __attribute__((always_inline)) double stream_body(const span *rd, int nrd,
+                                                                 float *wr, size_t nw)
+{
+    enum { STEPS = 32 };
+    v16 s[8] = {0}, one = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    size_t vw = (nw + 15) / 16;
+    v16 *q = (v16 *)wr;
+    double t = now();
+    for (size_t st = 0; st < STEPS; st++) {
+        for (int r = 0; r < nrd; r++) {
+            const v16 *p = (const v16 *)rd[r].p;
+            size_t vr = (rd[r].n + 15) / 16, i = vr * st / STEPS, e = vr * (st + 1) / STEPS;
+            for (; i + 8 <= e; i += 8)
+                _Pragma("GCC unroll 8") for (int j = 0; j < 8; j++) s[j] += p[i + j];
+            for (; i < e; i++) s[0] += p[i];
+        }
+        for (size_t i = vw * st / STEPS, e = vw * (st + 1) / STEPS; i < e; i++) q[i] = one;
+    }
+    t = now() - t;
+    v16 tot = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    volatile float sink = tot[0];
+    (void)sink;
+    return t;
+}
+
+__attribute__((target("avx512f"))) static double stream_zmm(const span *rd, int nrd, float *wr,
+                                                             size_t nw)
+{
+    return stream_body(rd, nrd, wr, nw);
+}
+
+__attribute__((target("avx2"))) static double stream_ymm(const span *rd, int nrd, float *wr,
+                                                          size_t nw)
+{
+    return stream_body(rd, nrd, wr, nw);
+}
+
+static int cpu_zmm;   /* the probe uses the widest loads the CPU has, whatever --isa */
+
+static double stream_pass(const span *rd, int nrd, float *wr, size_t nw)
+{
+    return cpu_zmm ? stream_zmm(rd, nrd, wr, nw) : stream_ymm(rd, nrd, wr, nw);
+}
+
+/* GB/s of reading `bytes` (information for the header): best quartile of
+ * passes over at least 0.2 s. */
+static double read_bw(size_t bytes)
 {
     float *buf = aligned_alloc(64, bytes);
     if (!buf) return 0;
     memset(buf, 0, bytes);
-    size_t n = bytes / sizeof(float);
-    long reps = (long)(((size_t)1 << 30) / bytes);
-    if (reps < 1) reps = 1;
-    double best = 0;
-    for (int r = 0; r < 5; r++) {
-        __m256 sm[8];
-        _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) sm[i] = _mm256_setzero_ps();
-        double t = now();
-        for (long k = 0; k < reps; k++)
-            for (size_t i = 0; i < n; i += 64)
-                _Pragma("GCC unroll 8") for (int j = 0; j < 8; j++)
-                    sm[j] = _mm256_add_ps(sm[j], _mm256_load_ps(buf + i + j * 8));
-        t = now() - t;
-        __m256 tot = sm[0];
-        _Pragma("GCC unroll 8") for (int j = 1; j < 8; j++) tot = _mm256_add_ps(tot, sm[j]);
-        float o[8];
-        _mm256_storeu_ps(o, tot);
-        volatile float sink = o[0];
-        (void)sink;
-        double g = (double)bytes * (double)reps / t * 1e-9;
-        if (g > best) best = g;
-    }
+    span s = {buf, bytes / sizeof(float)};
+    double ts[256];
+    int n = 0;
+    stream_pass(&s, 1, NULL, 0);
+    double t0 = now();
+    while (n < 256 && (n < 9 || now() - t0 < 0.2)) ts[n++] = stream_pass(&s, 1, NULL, 0);
     free(buf);
-    return best;
-}
-
-/* Seconds to stream (read) rd bytes and (write) wr bytes, interleaved as a
- * layer does, in buffers that stay at the level of the cache hierarchy where
- * rd + wr bytes live: the memory side of a layer's roofline. Best of 3
- * passes of >= 20 ms. */
-__attribute__((target("avx2"))) static double stream_time(double rd, double wr)
-{
-    size_t nr = ((size_t)rd + 63) / 64, nw = ((size_t)wr + 63) / 64;   /* lines */
-    float *a = aligned_alloc(64, (nr ? nr : 1) * 64), *b = aligned_alloc(64, (nw ? nw : 1) * 64);
-    if (!a || !b) return 0;
-    memset(a, 0, (nr ? nr : 1) * 64);
-    memset(b, 0, (nw ? nw : 1) * 64);
-    const size_t steps = 256;
-    double best = 1e30;
-    for (int pass = 0; pass < 3; pass++) {
-        /* 8 independent sums: the loads, not the add latency, set the pace */
-        __m256 s[8], v = _mm256_set1_ps(1.0f);
-        _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) s[i] = _mm256_setzero_ps();
-        long reps = 0;
-        double t0 = now(), t;
-        do {
-            size_t ia = 0, ib = 0;
-            for (size_t st = 1; st <= steps; st++) {
-                size_t ea = nr * st / steps, eb = nw * st / steps;
-                for (; ia + 4 <= ea; ia += 4)
-                    _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++)
-                        s[i] = _mm256_add_ps(s[i], _mm256_load_ps(a + ia * 16 + i * 8));
-                for (; ia < ea; ia++) {
-                    s[0] = _mm256_add_ps(s[0], _mm256_load_ps(a + ia * 16));
-                    s[1] = _mm256_add_ps(s[1], _mm256_load_ps(a + ia * 16 + 8));
-                }
-                for (; ib < eb; ib++) {
-                    _mm256_store_ps(b + ib * 16, v);
-                    _mm256_store_ps(b + ib * 16 + 8, v);
-                }
-            }
-            reps++;
-            t = now() - t0;
-        } while (t < 0.02);
-        __m256 tot = s[0];
-        _Pragma("GCC unroll 8") for (int i = 1; i < 8; i++) tot = _mm256_add_ps(tot, s[i]);
-        float o[8];
-        _mm256_storeu_ps(o, tot);
-        volatile float sink = o[0];
-        (void)sink;
-        if (t / (double)reps < best) best = t / (double)reps;
-    }
-    free(a);
-    free(b);
-    return best;
+    return (double)bytes / best_quartile(ts, n, 0) * 1e-9;
 }
 
 /* ---- layers ------------------------------------------------------------------------ */
@@ -219,6 +218,7 @@ typedef struct {
     {net, name, L_CONV, n, c, m, h, h, ks, s, (ks) / 2, res, act}
 #define DW(net, name, n, c, h, s) {net, name, L_DW, n, c, c, h, h, 3, s, 1, 0, PZ_ACT_CLIP}
 #define FC(net, name, k, n) {net, name, L_FC, 1, k, n, 1, 1, 1, 1, 0, 0, PZ_ACT_NONE}
+#define FCR(net, name, k, n) {net, name, L_FC, 1, k, n, 1, 1, 1, 1, 0, 0, PZ_ACT_RELU}
 
 static const layer LAYERS[] = {
     CONV("resnet18", "conv1 7x7/2", 1, 3, 64, 224, 7, 2, 0, PZ_ACT_RELU),
@@ -269,12 +269,24 @@ static const layer LAYERS[] = {
     CONV("mobilenet_v2", "project 960->320 @7", 1, 960, 320, 7, 1, 1, 0, PZ_ACT_NONE),
     CONV("mobilenet_v2", "final 1x1 320->1280 @7", 1, 320, 1280, 7, 1, 1, 0, PZ_ACT_CLIP),
     FC("mobilenet_v2", "classifier", 1280, 1000),
-};
 
+    /* FC layers only (their convs are the same kernels as above) */
+    FCR("alexnet", "classifier fc6", 9216, 4096),
+    FCR("alexnet", "classifier fc7", 4096, 4096),
+    FC("alexnet", "classifier fc8", 4096, 1000),
+    FCR("vgg16/vgg19", "classifier fc6", 25088, 4096),
+    FCR("vgg16/vgg19", "classifier fc7", 4096, 4096),
+    FC("vgg16/vgg19", "classifier fc8", 4096, 1000),
+};
 static float *new_buf(size_t n, unsigned seed)
 {
     size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
     float *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (!p) {
+        fprintf(stderr, "kernels: out of memory\n");
+        exit(1);
+    }
+    memset(p, 0, bytes ? bytes : 64);
     for (size_t i = 0; i < n; i++) {
         seed = seed * 1103515245u + 12345u;
         p[i] = (float)((seed >> 8) & 0xffff) / 65536.0f - 0.5f;
@@ -283,48 +295,63 @@ static float *new_buf(size_t n, unsigned seed)
 }
 
 typedef struct {
-    double sec, best, flops, rd, wr;   /* median and best seconds, flops, bytes read/written */
-    double pk, pk_best;                /* the peak probed among the runs: median and best */
+    double sec;              /* layer: median of the best quartile of its calls */
+    double mem;              /* streaming pass over the same buffers: the same statistic */
+    double pk;               /* FMA peak probed among the calls: median of the best quartile */
+    double flops, bytes;     /* FLOPs; bytes read once + written once */
+    int samples;
 } timing;
 
-/* Runs CALL 3 times to warm up, then until min_time (at least 15 times and
- * at most 512), each run followed by a short probe of the FMA peak: the
- * layer's median time is compared with the median of the probes taken in
- * the same window, so that load from other processes moves both. */
-#define TIME_IT(res, min_time, CALL)                                              \
-    do {                                                                          \
-        double ts_[512], pks_[512];                                               \
-        int n_ = 0;                                                               \
-        for (int w_ = 0; w_ < 3; w_++) { CALL; }                                  \
-        double t0_ = now();                                                       \
-        while (n_ < 512 && (n_ < 15 || now() - t0_ < (min_time))) {               \
-            double t_ = now();                                                    \
-            CALL;                                                                 \
-            ts_[n_] = now() - t_;                                                 \
-            pks_[n_++] = probe_peak();                                            \
-        }                                                                         \
-        (res).sec = median(ts_, n_);    /* sorts: ts_[0] is the fastest */      \
-        (res).best = ts_[0];                                                      \
-        (res).pk = median(pks_, n_);    /* sorts: the last is the highest */     \
-        (res).pk_best = pks_[n_ - 1];                                             \
+#define MAXS 1024
+
+/* Rounds of (layer call, streaming pass, peak probe), see the top. */
+#define TIME_IT(res, min_time, CALL, RD, NRD, WR, NW)                              \
+    do {                                                                           \
+        static double ts_[MAXS], ms_[MAXS], pks_[MAXS];                            \
+        int n_ = 0;                                                                \
+        for (int w_ = 0; w_ < 3; w_++) {                                           \
+            CALL;                                                                  \
+            stream_pass(RD, NRD, WR, NW);                                          \
+        }                                                                          \
+        double t0_ = now();                                                        \
+        while (n_ < MAXS && (n_ < 21 || now() - t0_ < (min_time))) {               \
+            double t_ = now();                                                     \
+            CALL;                                                                  \
+            ts_[n_] = now() - t_;                                                  \
+            ms_[n_] = stream_pass(RD, NRD, WR, NW);                                \
+            pks_[n_++] = probe_peak();                                             \
+        }                                                                          \
+        (res).sec = best_quartile(ts_, n_, 0);                                     \
+        (res).mem = best_quartile(ms_, n_, 0);                                     \
+        (res).pk = best_quartile(pks_, n_, 1);                                     \
+        (res).samples = n_;                                                        \
     } while (0)
+
+static double span_bytes(const span *s, int n)
+{
+    double b = 0;
+    for (int i = 0; i < n; i++) b += 4.0 * (double)s[i].n;
+    return b;
+}
 
 static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_time)
 {
     timing r = {0};
     if (L->k == L_FC) {
+        size_t np = (size_t)pz_gemm_packed_b_size(L->c, L->m);
         float *a = new_buf((size_t)L->c, 1), *b = new_buf((size_t)L->c * L->m, 2);
         float *bias = new_buf((size_t)L->m, 3), *y = new_buf((size_t)L->m, 4);
-        float *bp = new_buf((size_t)pz_gemm_packed_b_size(L->c, L->m), 5);
+        float *bp = new_buf(np, 5);
         pz_gemm_pack_b(L->c, L->m, b, 1, 1.0f, bp);
+        free(b);
         pz_gemm_desc g = {.m = 1, .n = L->m, .k = L->c, .lda = L->c, .ldy = L->m, .c = bias,
-                          .csm = 0, .csn = 1, .beta = 1.0f};
+                          .csm = 0, .csn = 1, .beta = 1.0f, .act = {.kind = L->act}};
+        span rd[3] = {{a, (size_t)L->c}, {bp, np}, {bias, (size_t)L->m}};
         /* the runtime's GEMM entry (gemm.c): m == 1 takes the GEMV path */
-        TIME_IT(r, min_time, k->gemm(&g, a, bp, y, 0, 1));
+        TIME_IT(r, min_time, k->gemm(&g, a, bp, y, 0, 1), rd, 3, y, (size_t)L->m);
         r.flops = 2.0 * L->c * L->m;
-        r.rd = 4.0 * ((double)pz_gemm_packed_b_size(L->c, L->m) + L->c + L->m);
-        r.wr = 4.0 * L->m;
-        free(a); free(b); free(bias); free(y); free(bp);
+        r.bytes = span_bytes(rd, 3) + 4.0 * L->m;
+        free(a); free(bias); free(y); free(bp);
         return r;
     }
     pz_conv_params p = {.nsp = 2, .group = L->k == L_DW ? L->c : 1,
@@ -343,29 +370,36 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     size_t nx = (size_t)pz_nchwxc_size(1, L->c, L->h, L->w, d.cblk);
     size_t ny = (size_t)pz_nchwxc_size(1, L->m, oh, oh, 16);
     size_t nw = (size_t)(L->k == L_DW ? pz_dw16c_weights_size(L->c) : pz_conv16c_weights_size(&d));
+    size_t nb = (size_t)pz_pack_bias16_size(L->m);
     float *x = new_buf(nx, 1), *w = new_buf((size_t)(L->m * cg * L->ks * L->ks), 2);
-    float *wp = new_buf(nw, 3), *b = new_buf((size_t)pz_pack_bias16_size(L->m), 4);
+    float *wp = new_buf(nw, 3), *b = new_buf(nb, 4);
     float *z = L->residual ? new_buf(ny, 5) : NULL, *y = new_buf(ny, 6);
     if (L->k == L_DW) pz_dw16c_pack_weights(L->c, w, wp);
     else pz_conv16c_pack_weights(&d, w, wp);
+    free(w);
     pz_conv16c_fn fn = L->k == L_DW ? k->dwconv3x3 : k->conv2d;
-    TIME_IT(r, min_time, fn(&d, x, wp, b, z, y, 0, 1));
+    span rd[4] = {{x, nx}, {wp, nw}, {b, nb}, {z, z ? ny : 0}};
+    int nrd = z ? 4 : 3;
+    TIME_IT(r, min_time, fn(&d, x, wp, b, z, y, 0, 1), rd, nrd, y, ny);
     r.flops = 2.0 * (double)L->m * oh * oh * cg * L->ks * L->ks;
-    r.rd = 4.0 * ((double)nx + (z ? ny : 0) + nw);
-    r.wr = 4.0 * (double)ny;
-    free(x); free(w); free(wp); free(b); free(z); free(y);
+    r.bytes = span_bytes(rd, nrd) + 4.0 * (double)ny;
+    free(x); free(wp); free(b); free(z); free(y);
     return r;
 }
 
+static const char *KIND_NAME[] = {"conv", "dw", "fc"};
+
 int main(int argc, char **argv)
 {
-    const char *isa = "avx512";
+    const char *isa = "avx512", *only = NULL;
     double min_time = 0.25;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--isa") && i + 1 < argc) isa = argv[++i];
         else if (!strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else {
-            fprintf(stderr, "usage: kernels [--isa avx512|avx2|scalar] [--min-time S]\n");
+            fprintf(stderr, "usage: kernels [--isa avx512|avx2|scalar] [--min-time S] "
+                            "[--only conv,dw,fc]\n");
             return 2;
         }
     }
@@ -377,31 +411,42 @@ int main(int argc, char **argv)
     }
     const pz_fast_kernels *k = pz_fast_kernels_for(want);
     use_zmm = want == PZ_ISA_AVX512;
+    cpu_zmm = __builtin_cpu_supports("avx512f");
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l2 <= 0) l2 = 2l << 20;
+    if (l3 <= 0) l3 = 32l << 20;
 
-    for (int i = 0; i < 20; i++) probe_peak();   /* also warms the clock up */
-    double pk0 = median(probes, nprobes);
-    double bw_l2 = read_bw((size_t)1 << 20), bw_l3 = read_bw((size_t)32 << 20);
+    double pk0[20];
+    for (int i = 0; i < 20; i++) pk0[i] = probe_peak();   /* also warms the clock up */
+    double bw_l2 = read_bw((size_t)l2 / 2), bw_l3 = read_bw((size_t)32 << 20);
     double bw_dram = read_bw((size_t)1 << 30);
-    printf("kernels: %s, 1 thread\n", k->name);
-    printf("FMA peak (%s, 12 chains): %.1f GFLOP/s (median of 20 probes)\n",
-           use_zmm ? "ZMM" : "YMM", pk0);
-    printf("read bandwidth: L2 (1 MiB) %.1f GB/s, beyond L2 (32 MiB) %.1f GB/s, "
-           "DRAM (1 GiB) %.1f GB/s\n\n", bw_l2, bw_l3, bw_dram);
+    printf("kernels: %s, 1 thread; L2 %ld KiB, L3 %ld MiB\n", k->name, l2 >> 10, l3 >> 20);
+    printf("FMA peak (%s, 12 chains): %.1f GFLOP/s (best quartile of 20 probes)\n",
+           use_zmm ? "ZMM" : "YMM", best_quartile(pk0, 20, 1));
+    printf("read bandwidth (%s): L2 (%ld KiB) %.1f GB/s, beyond L2 (%ld MiB) %.1f GB/s, "
+           "DRAM (1 GiB) %.1f GB/s\n",
+           cpu_zmm ? "ZMM" : "YMM", l2 >> 11, bw_l2, 32l, bw_l3, bw_dram);
+    printf("every layer: best-quartile medians of interleaved rounds (layer call, streaming "
+           "pass over its own buffers, FMA probe); min time %.2f s, at least 21 rounds\n\n",
+           min_time);
 
     const size_t n = sizeof LAYERS / sizeof LAYERS[0];
     timing *res = calloc(n, sizeof *res);
-    for (size_t i = 0; i < n; i++) res[i] = run_layer(&LAYERS[i], k, min_time);
-    double pk = median(probes, nprobes);
+    for (size_t i = 0; i < n; i++)
+        if (!only || strstr(only, KIND_NAME[LAYERS[i].k])) res[i] = run_layer(&LAYERS[i], k, min_time);
 
-    printf("%-13s %-26s %2s %-23s %7s %7s %6s %6s %6s  %s\n", "net", "layer", "n", "shape", "ms",
-           "GFLOP/s", "%peak", "%roof", "best", "roofline: bound, MB moved, GB/s used vs streamed");
+    printf("%-12s %-26s %2s %-23s %7s %7s %-4s %6s %6s %7s %6s %6s %s\n", "net", "layer", "n",
+           "shape", "ms", "MB", "lvl", "probe", "layer", "GFLOP/s", "%peak", "%roof", "bound");
+    printf("%-12s %-26s %2s %-23s %7s %7s %-4s %6s %6s\n", "", "", "", "", "", "moved", "", "GB/s",
+           "GB/s");
     const char *net = "";
-    double net_ms = 0, net_flop = 0;
+    double net_ms = 0, net_flop = 0, pk_sum = 0;
+    int pk_n = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i == n || strcmp(LAYERS[i].net, net)) {
-            if (net[0])
-                printf("%-13s %-26s %2s %-23s %7.3f %7.1f %5.1f%%\n\n", net, "total (x n)", "",
-                       "", net_ms, net_flop / net_ms * 1e-6, 100 * net_flop / net_ms * 1e-6 / pk);
+            if (net[0] && net_ms > 0)
+                printf("%-12s %-26s %2s %-23s %7.3f %7s %-4s %6s %6s %7.1f\n\n", net,
+                       "total (x n)", "", "", net_ms, "", "", "", "", net_flop / net_ms * 1e-6);
             if (i == n) break;
             net = LAYERS[i].net;
             net_ms = net_flop = 0;
@@ -417,19 +462,20 @@ int main(int argc, char **argv)
         double gf = r->flops / r->sec * 1e-9;
         net_ms += r->sec * 1e3 * L->count;
         net_flop += r->flops * L->count;
-        /* roofline: the slower of the FMAs at peak and streaming the bytes */
-        double t_fma = r->flops / (r->pk * 1e9), t_mem = stream_time(r->rd, r->wr);
-        double roof = t_fma > t_mem ? t_fma : t_mem;
-        /* best: the fastest run against the fastest probe, same roofline */
-        double tb_fma = r->flops / (r->pk_best * 1e9), roof_b = tb_fma > t_mem ? tb_fma : t_mem;
-        printf("%-13s %-26s %2d %-23s %7.3f %7.1f %5.1f%% %5.1f%% %5.1f%%  %s, %.1f MB, %.0f vs %.0f\n",
-               L->net, L->name, L->count, shape, r->sec * 1e3, gf, 100 * gf / r->pk,
-               100 * roof / r->sec, 100 * roof_b / r->best, t_fma > t_mem ? "compute" : "memory",
-               (r->rd + r->wr) * 1e-6, (r->rd + r->wr) / r->sec * 1e-9,
-               (r->rd + r->wr) / t_mem * 1e-9);
+        pk_sum += r->pk;
+        pk_n++;
+        /* roofline: the slower of the FMAs at peak and the streaming pass */
+        double t_fma = r->flops / (r->pk * 1e9), roof = t_fma > r->mem ? t_fma : r->mem;
+        /* L3: a working set of up to half the last-level cache (shared) */
+        const char *lvl = r->bytes <= (double)l2 ? "L2" : r->bytes <= (double)l3 / 2 ? "L3" : "DRAM";
+        printf("%-12s %-26s %2d %-23s %7.3f %7.2f %-4s %6.1f %6.1f %7.1f %5.1f%% %5.1f%% %s\n",
+               L->net, L->name, L->count, shape, r->sec * 1e3, r->bytes * 1e-6, lvl,
+               r->bytes / r->mem * 1e-9, r->bytes / r->sec * 1e-9, gf, 100 * gf / r->pk,
+               100 * roof / r->sec, t_fma > r->mem ? "compute" : "memory");
     }
-    printf("FMA peak over the run: median %.1f GFLOP/s of %d probes (first 20: %.1f)\n", pk,
-           nprobes, pk0);
+    if (pk_n)
+        printf("FMA peak over the layers' probes: mean of their best quartiles %.1f GFLOP/s\n",
+               pk_sum / pk_n);
     free(res);
     return 0;
 }

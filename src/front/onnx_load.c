@@ -92,8 +92,17 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
     const char *kind = is_input ? "input" : "output";
     if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
         if (!is_input && !vi->type) { *declared_rank = -1; return PZ_OK; }
-        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph %s \"%s\": only tensor types are "
-                       "supported (sequence, map, optional and sparse types are not)", kind, name);
+        /* The IR's values are tensors: an optional (maybe-absent) value or a
+         * sequence of tensors has no faithful form in it, so it is refused. */
+        const char *what = !vi->type ? "untyped"
+            : vi->type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ? "a sequence"
+            : vi->type->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE ? "an optional"
+            : vi->type->value_case == ONNX__TYPE_PROTO__VALUE_MAP_TYPE ? "a map"
+            : vi->type->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE ? "a sparse tensor"
+            : "of an unknown kind";
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph %s \"%s\" is %s: only tensor types are "
+                       "supported (sequence, map, optional and sparse types are not)", kind, name,
+                       what);
     }
     const Onnx__TypeProto__Tensor *tt = vi->type->tensor_type;
     t->dtype = tt->has_elem_type ? (ir_dtype)tt->elem_type : IR_UNDEFINED;

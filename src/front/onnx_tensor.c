@@ -20,6 +20,38 @@ static pz_status check_count(const char *what, size_t have, int64_t need, pz_err
     return PZ_OK;
 }
 
+/* The 4- and 2-bit types are packed in files, low bits first; in memory
+ * they are one element per byte (see ir/dtype.h). Bytes a file needs: */
+static size_t file_bytes(int dt, int64_t numel)
+{
+    int bits = ir_dtype_file_bits(dt);
+    return (size_t)(((uint64_t)numel * (uint64_t)bits + 7) / 8);
+}
+
+/* Unpacks numel elements of a packed type from src into one byte each:
+ * int4/int2 sign-extended, uint4/uint2 and float4e2m1 as they are. */
+static void unpack_small(int dt, const uint8_t *src, int64_t numel, uint8_t *dst)
+{
+    int bits = ir_dtype_file_bits(dt), per = 8 / bits;
+    unsigned mask = (1u << bits) - 1;
+    int sign = dt == IR_I4 || dt == IR_I2;
+    for (int64_t i = 0; i < numel; i++) {
+        unsigned v = (src[i / per] >> (bits * (int)(i % per))) & mask;
+        if (sign && (v >> (bits - 1))) v |= ~mask & 0xFFu;   /* sign-extend to the byte */
+        dst[i] = (uint8_t)v;
+    }
+}
+
+/* The inverse: packs numel one-byte elements into ceil(numel * bits / 8) bytes. */
+static void pack_small(int dt, const uint8_t *src, int64_t numel, uint8_t *dst)
+{
+    int bits = ir_dtype_file_bits(dt), per = 8 / bits;
+    unsigned mask = (1u << bits) - 1;
+    memset(dst, 0, file_bytes(dt, numel));
+    for (int64_t i = 0; i < numel; i++)
+        dst[i / per] |= (uint8_t)((src[i] & mask) << (bits * (int)(i % per)));
+}
+
 /* location must be a plain relative path inside model_dir: no absolute path,
  * no "..", and after resolving links it must still lie inside model_dir. */
 static pz_status external_path(const char *what, const char *model_dir, const char *location,
@@ -135,6 +167,23 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
         }
         return PZ_OK;
     }
+    int packed = ir_dtype_file_bits(dt) > 0 && ir_dtype_file_bits(dt) < 8;
+    if (packed && tp->has_data_location &&
+        tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: external data of the packed type %s is not "
+                       "supported", what, ir_dtype_name(dt));
+    if (packed && tp->has_raw_data) {
+        size_t need = file_bytes(dt, numel);
+        if (tp->raw_data.len != need)
+            return pz_fail(err, PZ_ERR_INPUT, "%s: raw_data has %zu bytes, its shape %s of %s "
+                           "needs %zu (packed %d to a byte)", what, tp->raw_data.len,
+                           ir_shape_str(out, (char[128]){0}, 128), ir_dtype_name(dt), need,
+                           8 / ir_dtype_file_bits(dt));
+        out->data = pz_xmalloc(nbytes ? nbytes : 1);
+        out->nbytes = nbytes;
+        unpack_small(dt, tp->raw_data.data, numel, out->data);
+        return PZ_OK;
+    }
     if (tp->has_raw_data) {
         if (tp->raw_data.len != nbytes)
             return pz_fail(err, PZ_ERR_INPUT, "%s: raw_data has %zu bytes, its shape %s of %s "
@@ -160,6 +209,18 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
     case IR_U32: case IR_U64: have = tp->n_uint64_data; break;
     default: have = tp->n_int32_data; break;
     }
+    if (packed) {
+        /* int32_data holds the packed bytes, one per value */
+        if (check_count(what, have, (int64_t)file_bytes(dt, numel), err)) return err->code;
+        size_t nb = file_bytes(dt, numel);
+        uint8_t *bytes = pz_xmalloc(nb ? nb : 1);
+        for (size_t i = 0; i < nb; i++) bytes[i] = (uint8_t)tp->int32_data[i];
+        out->data = pz_xmalloc(nbytes ? nbytes : 1);
+        out->nbytes = nbytes;
+        unpack_small(dt, bytes, numel, out->data);
+        free(bytes);
+        return PZ_OK;
+    }
     if (check_count(what, have, numel, err)) return err->code;
     out->data = pz_xcalloc(nbytes ? nbytes : 1, 1);
     out->nbytes = nbytes;
@@ -176,6 +237,10 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
             uint16_t h = (uint16_t)tp->int32_data[i];
             memcpy((char *)out->data + 2 * i, &h, 2);
         }
+        break;
+    case IR_F8E4M3FN: case IR_F8E4M3FNUZ: case IR_F8E5M2: case IR_F8E5M2FNUZ: case IR_F8E8M0:
+        /* the 8-bit codes in int32_data */
+        for (int64_t i = 0; i < numel; i++) ((uint8_t *)out->data)[i] = (uint8_t)tp->int32_data[i];
         break;
     default: /* int32, int16, int8, uint16, uint8, bool */
         for (int64_t i = 0; i < numel; i++) ir_store_i64(out->data, dt, (size_t)i, tp->int32_data[i]);
@@ -263,6 +328,8 @@ pz_status onnx_pack_to_file(const ProtobufCMessage *msg, const char *path, pz_er
     return PZ_OK;
 }
 
+/* (raw_data points at t's data: the packed types go through
+ * onnx_write_tensor_file, which packs them first.) */
 void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProto *tp)
 {
     onnx__tensor_proto__init(tp);
@@ -281,5 +348,15 @@ pz_status onnx_write_tensor_file(const char *path, const ir_tensor *t, const cha
 {
     Onnx__TensorProto tp;
     onnx_tensor_to_proto(t, name, &tp);
-    return onnx_pack_to_file(&tp.base, path, err);
+    int bits = ir_dtype_file_bits(t->dtype);
+    if (bits == 0 || bits >= 8) return onnx_pack_to_file(&tp.base, path, err);
+    int64_t numel = ir_tensor_numel(t);
+    size_t nb = file_bytes(t->dtype, numel);
+    uint8_t *packed = pz_xmalloc(nb ? nb : 1);
+    pack_small(t->dtype, t->data, numel, packed);
+    tp.raw_data.len = nb;
+    tp.raw_data.data = packed;
+    pz_status s = onnx_pack_to_file(&tp.base, path, err);
+    free(packed);
+    return s;
 }

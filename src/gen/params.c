@@ -19,6 +19,7 @@ typedef struct {
 } field;
 
 static const char *const ACT[] = {"PZ_ACT_NONE", "PZ_ACT_RELU", "PZ_ACT_CLIP"};
+static const char *const ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD"};
 static const char *const POOL[] = {"PZ_POOL_MAX", "PZ_POOL_AVG"};
 static const char *const UNARY[] = {"PZ_UN_RELU", "PZ_UN_LEAKY_RELU", "PZ_UN_CLIP", "PZ_UN_SIGMOID",
                                     "PZ_UN_TANH", "PZ_UN_HARD_SIGMOID", "PZ_UN_HARD_SWISH", "PZ_UN_ELU",
@@ -44,6 +45,7 @@ static const field CONV[] = {
     A(pz_conv_params, kernel, F_I64), A(pz_conv_params, stride, F_I64),
     A(pz_conv_params, dilation, F_I64), A(pz_conv_params, pad_begin, F_I64),
     A(pz_conv_params, pad_end, F_I64), S(pz_conv_params, act, F_ACT),
+    E(pz_conv_params, algo, ALGO),
 };
 static const field POOLF[] = {
     E(pz_pool_params, kind, POOL), S(pz_pool_params, nsp, F_INT),
@@ -52,7 +54,12 @@ static const field POOLF[] = {
     A(pz_pool_params, pad_end, F_I64), S(pz_pool_params, count_include_pad, F_INT),
     S(pz_pool_params, storage_order, F_INT),
 };
-static const field BN[] = {S(pz_bn_params, epsilon, F_F32)};
+static const field BN[] = {
+    S(pz_bn_params, epsilon, F_F32), S(pz_bn_params, training, F_INT),
+    S(pz_bn_params, momentum, F_F32),
+};
+static const char *const ROUND[] = {"PZ_ROUND_UP", "PZ_ROUND_DOWN", "PZ_ROUND_NEAREST"};
+static const field CASTF[] = {S(pz_cast_params, nosat, F_INT), E(pz_cast_params, round, ROUND)};
 static const field UNARYF[] = {
     E(pz_unary_params, func, UNARY), S(pz_unary_params, alpha, F_F32),
     S(pz_unary_params, beta, F_F32), S(pz_unary_params, gamma, F_F32),
@@ -82,7 +89,7 @@ static const field RESIZE[] = {
     E(pz_resize_params, nearest, NEAREST), S(pz_resize_params, cubic_coeff_a, F_F32),
     S(pz_resize_params, exclude_outside, F_INT), S(pz_resize_params, extrapolation_value, F_F32),
     A(pz_resize_params, scale, F_F32), A(pz_resize_params, roi_start, F_F32),
-    A(pz_resize_params, roi_end, F_F32),
+    A(pz_resize_params, roi_end, F_F32), S(pz_resize_params, antialias, F_INT),
 };
 
 static const field *fields_of(pz_op_kind kind, int *n)
@@ -103,6 +110,7 @@ static const field *fields_of(pz_op_kind kind, int *n)
     case PZ_OP_SLICE: return T(SLICE);
     case PZ_OP_PAD: return T(PADF);
     case PZ_OP_RESIZE: return T(RESIZE);
+    case PZ_OP_CAST: return T(CASTF);
     default: *n = 0; return NULL;
     }
 #undef T

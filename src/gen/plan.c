@@ -96,6 +96,8 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
         l->name = n->name;
         l->op_type = n->op_type;
         if (n->op->lower(g, n, &l->low, err)) goto fail;
+        /* the optimizer's per-layer algorithm knob */
+        if (l->low.kind == PZ_OP_CONV) l->low.p.conv.algo = (pz_conv_algo)m->layers[li].algo;
     }
     p->n_model_layers = p->n_l;
 
@@ -189,6 +191,7 @@ const char *gen_params_type(pz_op_kind kind)
     case PZ_OP_SLICE: return "pz_slice_params";
     case PZ_OP_PAD: return "pz_pad_params";
     case PZ_OP_RESIZE: return "pz_resize_params";
+    case PZ_OP_CAST: return "pz_cast_params";
     default: return NULL;
     }
 }

@@ -108,6 +108,16 @@ const char *gen_dtype_macro(int dtype)
     case PZ_U32: return "PZ_U32";
     case PZ_U64: return "PZ_U64";
     case PZ_BF16: return "PZ_BF16";
+    case PZ_F8E4M3FN: return "PZ_F8E4M3FN";
+    case PZ_F8E4M3FNUZ: return "PZ_F8E4M3FNUZ";
+    case PZ_F8E5M2: return "PZ_F8E5M2";
+    case PZ_F8E5M2FNUZ: return "PZ_F8E5M2FNUZ";
+    case PZ_U4: return "PZ_U4";
+    case PZ_I4: return "PZ_I4";
+    case PZ_F4E2M1: return "PZ_F4E2M1";
+    case PZ_F8E8M0: return "PZ_F8E8M0";
+    case PZ_U2: return "PZ_U2";
+    case PZ_I2: return "PZ_I2";
     default: return NULL;
     }
 }

@@ -10,6 +10,9 @@ size_t ir_dtype_size(int dt)
     switch (dt) {
     case IR_F32: case IR_I32: case IR_U32: return 4;
     case IR_U8: case IR_I8: case IR_BOOL: return 1;
+    case IR_F8E4M3FN: case IR_F8E4M3FNUZ: case IR_F8E5M2: case IR_F8E5M2FNUZ: case IR_F8E8M0:
+    case IR_U4: case IR_I4: case IR_F4E2M1: case IR_U2: case IR_I2:
+        return 1;   /* one element per byte in memory (see dtype.h) */
     case IR_U16: case IR_I16: case IR_F16: case IR_BF16: return 2;
     case IR_I64: case IR_U64: case IR_F64: return 8;
     default: return 0;
@@ -35,6 +38,16 @@ const char *ir_dtype_name(int dt)
     case IR_C64: return "complex64";
     case IR_C128: return "complex128";
     case IR_BF16: return "bfloat16";
+    case IR_F8E4M3FN: return "float8e4m3fn";
+    case IR_F8E4M3FNUZ: return "float8e4m3fnuz";
+    case IR_F8E5M2: return "float8e5m2";
+    case IR_F8E5M2FNUZ: return "float8e5m2fnuz";
+    case IR_U4: return "uint4";
+    case IR_I4: return "int4";
+    case IR_F4E2M1: return "float4e2m1";
+    case IR_F8E8M0: return "float8e8m0";
+    case IR_U2: return "uint2";
+    case IR_I2: return "int2";
     default: return "unknown-type";
     }
 }
@@ -47,7 +60,21 @@ int ir_dtype_supported(int dt)
     case IR_U8: case IR_U16: case IR_U32: case IR_U64: case IR_BOOL:
         return 1;
     default:
-        return 0;
+        return ir_dtype_is_small(dt);
+    }
+}
+
+int ir_dtype_is_small(int dt)
+{
+    return dt >= IR_F8E4M3FN && dt <= IR_I2;
+}
+
+int ir_dtype_file_bits(int dt)
+{
+    switch (dt) {
+    case IR_U4: case IR_I4: case IR_F4E2M1: return 4;
+    case IR_U2: case IR_I2: return 2;
+    default: return 8 * (int)ir_dtype_size(dt);
     }
 }
 
@@ -84,7 +111,9 @@ double ir_load_f64(const void *data, int dt, size_t i)
     case IR_F16: { uint16_t h; memcpy(&h, (const char *)data + 2 * i, 2); return ir_f16_to_f32(h); }
     case IR_BF16: { uint16_t h; memcpy(&h, (const char *)data + 2 * i, 2); return ir_bf16_to_f32(h); }
     case IR_U64: LOAD(uint64_t)
-    default: return (double)ir_load_i64(data, dt, i);
+    default:
+        if (ir_dtype_is_small(dt)) return pz_load_f64(data, dt, (int64_t)i);
+        return (double)ir_load_i64(data, dt, i);
     }
 }
 
@@ -100,6 +129,8 @@ int64_t ir_load_i64(const void *data, int dt, size_t i)
     case IR_U32: LOAD(uint32_t)
     case IR_I64: LOAD(int64_t)
     case IR_U64: LOAD(uint64_t)
+    case IR_I4: case IR_I2: LOAD(int8_t)
+    case IR_U4: case IR_U2: LOAD(uint8_t)
     default: {
         double d = ir_load_f64(data, dt, i);
         if (d != d) return 0;
@@ -121,6 +152,10 @@ void ir_store_f64(void *data, int dt, size_t i, double x)
     case IR_F16: { uint16_t h = ir_f32_to_f16((float)x); memcpy((char *)data + 2 * i, &h, 2); return; }
     case IR_BF16: { uint16_t h = ir_f32_to_bf16((float)x); memcpy((char *)data + 2 * i, &h, 2); return; }
     case IR_BOOL: STORE(uint8_t, x != 0)
+    case IR_F8E4M3FN: case IR_F8E4M3FNUZ: case IR_F8E5M2: case IR_F8E5M2FNUZ: case IR_F8E8M0:
+    case IR_F4E2M1:
+        pz_store_f64(data, dt, (int64_t)i, x);   /* Cast's defaults: saturate, round up */
+        return;
     default: {
         int64_t v;
         if (x != x) v = 0;
@@ -145,6 +180,9 @@ void ir_store_i64(void *data, int dt, size_t i, int64_t x)
     case IR_U32: STORE(uint32_t, x)
     case IR_I64: STORE(int64_t, x)
     case IR_U64: STORE(uint64_t, x)
+    case IR_I4: case IR_I2: case IR_U4: case IR_U2:
+        pz_store_bits(data, dt, (int64_t)i, (uint64_t)x);   /* wraps, like numpy */
+        return;
     default: ir_store_f64(data, dt, i, (double)x); return;
     }
 }

@@ -23,6 +23,21 @@ typedef enum {
     IR_C64 = 14,
     IR_C128 = 15,
     IR_BF16 = 16,
+    /* Small types (ONNX 1.14 - 1.19). In memory they are held one element per
+     * byte: the 8-bit floats as their codes, float4e2m1 as its 4-bit code in
+     * the low bits, int4/int2 sign-extended to a byte, uint4/uint2 as a byte.
+     * In files (TensorProto) the 4- and 2-bit types are packed 2 and 4 per
+     * byte, low bits first; the loader unpacks and the writer packs them. */
+    IR_F8E4M3FN = 17,
+    IR_F8E4M3FNUZ = 18,
+    IR_F8E5M2 = 19,
+    IR_F8E5M2FNUZ = 20,
+    IR_U4 = 21,
+    IR_I4 = 22,
+    IR_F4E2M1 = 23,
+    IR_F8E8M0 = 24,
+    IR_U2 = 25,
+    IR_I2 = 26,
 } ir_dtype;
 
 /* Bytes per element; 0 for types we do not hold (string, complex, unknown). */
@@ -33,6 +48,12 @@ const char *ir_dtype_name(int dt);
 int ir_dtype_supported(int dt);
 int ir_dtype_is_float(int dt);
 int ir_dtype_is_int(int dt);  /* signed or unsigned integer, not bool */
+/* The small types above (17 to 26): storage types that Cast, CastLike and the
+ * data-movement ops handle; arithmetic ops refuse them. */
+int ir_dtype_is_small(int dt);
+/* Bits per element in a TensorProto: 4 or 2 for the packed types, else
+ * 8 * ir_dtype_size. */
+int ir_dtype_file_bits(int dt);
 
 /* Reads element i of a packed buffer as double / int64 (any supported type). */
 double ir_load_f64(const void *data, int dt, size_t i);

@@ -340,6 +340,15 @@ void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes)
     v->owns_data = 1;
 }
 
+void ir_value_take_data(ir_graph *g, int vid, void *data, size_t nbytes)
+{
+    ir_value *v = &g->values[vid];
+    if (v->owns_data) ir_tensor_free_data(&v->t);
+    v->t.data = data;
+    v->t.nbytes = nbytes;
+    v->owns_data = 1;
+}
+
 int ir_graph_add_value_unique(ir_graph *g, const char *base)
 {
     if (ir_graph_find(g, base) < 0) return ir_graph_add_value(g, base);

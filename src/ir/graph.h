@@ -186,5 +186,7 @@ void ir_tensor_free_data(ir_tensor *t);
 
 /* Makes `vid` a constant holding a copy of `data` (nbytes must match its shape). */
 void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes);
+/* The same without a copy: the value takes data (from pz_xmalloc) over. */
+void ir_value_take_data(ir_graph *g, int vid, void *data, size_t nbytes);
 
 #endif

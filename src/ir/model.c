@@ -17,6 +17,12 @@ const char *ir_split_name(ir_split s)
     return (unsigned)s < PZ_ARRAY_LEN(names) ? names[s] : "?";
 }
 
+const char *ir_algo_name(ir_algo a)
+{
+    static const char *names[] = {"auto", "direct", "winograd"};
+    return (unsigned)a < PZ_ARRAY_LEN(names) ? names[a] : "?";
+}
+
 /* A node does run-time work unless all its outputs are folded constants. */
 static int runs_at_runtime(const ir_graph *g, const ir_node *n)
 {

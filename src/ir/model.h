@@ -22,9 +22,13 @@
 
 typedef enum { IR_PREC_FP32, IR_PREC_BF16, IR_PREC_INT8 } ir_precision;
 typedef enum { IR_SPLIT_AUTO, IR_SPLIT_BANDS, IR_SPLIT_CHANNELS } ir_split;
+/* A conv layer's algorithm (the runtime's pz_conv_algo, same values): AUTO
+ * leaves it to the runtime's rule; the optimizer sets DIRECT or WINOGRAD. */
+typedef enum { IR_ALGO_AUTO, IR_ALGO_DIRECT, IR_ALGO_WINOGRAD } ir_algo;
 
 const char *ir_precision_name(ir_precision p);
 const char *ir_split_name(ir_split s);
+const char *ir_algo_name(ir_algo a);   /* "auto", "direct", "winograd" */
 
 typedef struct {
     const struct op_def *op;   /* op_type, and how to parse/infer/cost it */
@@ -37,6 +41,7 @@ typedef struct {
     int mp;                    /* cores when run as its own block */
     ir_precision precision;
     float sparsity;            /* fraction of zero weights to exploit, 0 = dense */
+    ir_algo algo;              /* Conv: direct or Winograd (AUTO: the runtime's rule) */
     const int *in, *out;       /* value ids (the node's) */
     int n_in, n_out;
 } ir_layer;

@@ -2,9 +2,14 @@
  *   Y = (X - mean) / sqrt(var + epsilon) * scale + B
  *   X [N, C, D1..Dk], scale, B, mean, var [C] -> Y [N, C, D1..Dk]
  * Before opset 9, spatial=0 gives the statistics one value per activation:
- * scale, B, mean and var are then [C, D1..Dk]. Training (training_mode=1,
- * opset 14+) is not supported; the training outputs a model may still
- * declare (running/saved mean and var, opset 7+) get the statistics' shape.
+ * scale, B, mean and var are then [C, D1..Dk].
+ * Training (training_mode=1, opset 14+): X is normalised with its own
+ * per-channel mean and population variance (over N and the spatial dims),
+ * and the optional outputs running_mean, running_var [C] are
+ *   running_mean = mean * momentum + batch_mean * (1 - momentum)
+ * and likewise for var (the ONNX reference's _batchnorm_training_mode).
+ * Before opset 14 the training outputs a model may declare (running/saved
+ * mean and var, opset 7+) get the statistics' shape but are not computed.
  * Opset < 7 attributes is_test and consumed_inputs are accepted and ignored. */
 #include <math.h>
 
@@ -12,33 +17,37 @@
 
 typedef struct {
     float epsilon;
+    float momentum;
     int64_t spatial;    /* 1: statistics per channel; 0: per activation */
+    int64_t training;   /* training_mode */
 } batch_normalization_params;
 
 static pz_status batch_normalization_parse(const ir_graph *g, const ir_node *n, void *params,
                                            pz_err *err)
 {
     batch_normalization_params *p = params;
-    int64_t ignored_i, training = 0, consumed[16];
-    float momentum;
+    int64_t ignored_i, consumed[16];
     int cnt;
     if (op_attr_float(n, "epsilon", 1e-5f, &p->epsilon, err)) return err->code;
     if (!(p->epsilon >= 0) || !isfinite(p->epsilon))
         return op_err_attr(err, n, "epsilon", "must be a finite number >= 0");
-    if (op_attr_float(n, "momentum", 0.9f, &momentum, err)) return err->code;
+    if (op_attr_float(n, "momentum", 0.9f, &p->momentum, err)) return err->code;
+    if (!isfinite(p->momentum))
+        return op_err_attr(err, n, "momentum", "must be a finite number");
     p->spatial = 1;
     if (g->opset < 9 && op_attr_int(n, "spatial", 1, &p->spatial, err)) return err->code;
     if (p->spatial != 0 && p->spatial != 1)
         return op_err_attr(err, n, "spatial", "is %lld, must be 0 or 1", (long long)p->spatial);
     if (op_attr_int(n, "is_test", 0, &ignored_i, err)) return err->code;
     if (op_attr_ints(n, "consumed_inputs", consumed, 16, &cnt, err)) return err->code;
-    if (op_attr_int(n, "training_mode", 0, &training, err)) return err->code;
-    if (training != 0 && training != 1)
-        return op_err_attr(err, n, "training_mode", "is %lld, must be 0 or 1", (long long)training);
-    if (training)
-        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode=1 (batch "
-                       "statistics) is not supported; export the model in inference mode",
-                       n->name, n->op_type);
+    p->training = 0;
+    if (op_attr_int(n, "training_mode", 0, &p->training, err)) return err->code;
+    if (p->training != 0 && p->training != 1)
+        return op_err_attr(err, n, "training_mode", "is %lld, must be 0 or 1",
+                           (long long)p->training);
+    if (p->training && n->n_out > 3)
+        return op_err(err, n, "has %d outputs; in training mode (opset 14+) there are at most 3 "
+                      "(Y, running_mean, running_var)", n->n_out);
     return PZ_OK;
 }
 
@@ -93,6 +102,15 @@ static pz_status batch_normalization_lower(const ir_graph *g, const ir_node *n, 
     if (!p->spatial && x->rank > 2)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): spatial=0 (statistics per "
                        "activation) is not supported by the runtime", n->name, n->op_type);
+    if (p->training) {
+        if (!p->spatial)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode=1 with "
+                           "spatial=0 is not supported", n->name, n->op_type);
+        pz_bn_params bp = {.epsilon = p->epsilon, .training = 1, .momentum = p->momentum};
+        op_lowered_init(out, n, PZ_OP_BATCHNORM, &bp, sizeof bp);
+        out->n_in = 5;
+        return PZ_OK;   /* Y, and running_mean, running_var where the model has them */
+    }
     for (int k = 1; k < n->n_out; k++) {
         int vid = n->out[k];
         if (vid >= 0 && !g->values[vid].t.data && value_read(g, vid))

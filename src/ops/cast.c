@@ -1,16 +1,21 @@
 /* cast.c - Cast: converts the elements to the type `to`.
  *   input [d...] -> output [d...] of type `to` (an onnx.TensorProto.DataType
  *   number; a name such as "FLOAT" in opsets 1-5).
- * Float to integer truncates toward zero; anything to bool is x != 0.
- * Types we do not hold (string, complex, float8, 4-bit) are refused. */
+ * Attributes: saturate (opset 19+, default 1: float8 targets clamp out-of-
+ * range values to their largest finite value; 0 sends them to inf/NaN) and
+ * round_mode (opset 25, float8e8m0 targets: "up" (default), "down",
+ * "nearest"). Float to integer truncates toward zero and saturates, except
+ * to the 4- and 2-bit integers, which wrap (as the ONNX reference does);
+ * anything to bool is x != 0. See src/rt/kernels/cast_small.c for float8,
+ * float8e8m0 and float4e2m1. Strings and complex numbers are refused.
+ * The conversion, folded or at run time, is the runtime's one kernel. */
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
+#include "cast.h"
 #include "fold.h"
-
-typedef struct {
-    int to;
-} cast_params;
+#include "../rt/kernels/kernels.h"
 
 static int cast_type_by_name(const char *s)
 {
@@ -26,17 +31,29 @@ static int cast_type_by_name(const char *s)
     return -1;
 }
 
-/* Names of the ONNX types we do not hold, for the error. */
-static const char *cast_type_name(int dt)
+pz_status cast_parse_rounding(const ir_node *n, const char *op, cast_params *p, pz_err *err)
 {
-    static const char *const names[] = {
-        [IR_STRING] = "string", [IR_C64] = "complex64", [IR_C128] = "complex128",
-        [17] = "float8e4m3fn", [18] = "float8e4m3fnuz", [19] = "float8e5m2",
-        [20] = "float8e5m2fnuz", [21] = "uint4", [22] = "int4", [23] = "float4e2m1",
-        [24] = "float8e8m0", [25] = "uint2", [26] = "int2",
-    };
-    if (dt >= 0 && dt < (int)PZ_ARRAY_LEN(names) && names[dt]) return names[dt];
-    return ir_dtype_name(dt);
+    int64_t sat;
+    if (op_attr_int(n, "saturate", 1, &sat, err)) return err->code;
+    if (sat != 0 && sat != 1) return op_err_attr(err, n, "saturate", "is %lld, not 0 or 1",
+                                                 (long long)sat);
+    p->rt.nosat = sat == 0;
+    const char *mode;
+    if (op_attr_string(n, "round_mode", "up", &mode, err)) return err->code;
+    if (!strcmp(mode, "up")) p->rt.round = PZ_ROUND_UP;
+    else if (!strcmp(mode, "down")) p->rt.round = PZ_ROUND_DOWN;
+    else if (!strcmp(mode, "nearest")) p->rt.round = PZ_ROUND_NEAREST;
+    else return op_err_attr(err, n, "round_mode", "is \"%s\", not \"up\", \"down\" or "
+                            "\"nearest\" (%s)", mode, op);
+    return PZ_OK;
+}
+
+pz_status cast_check_target(const ir_node *n, const char *op, const char *what, int to, pz_err *err)
+{
+    if (!ir_dtype_supported(to))
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): %s: casting to %s (type %d) "
+                       "is not supported", n->name, op, what, ir_dtype_name(to), to);
+    return PZ_OK;
 }
 
 static pz_status cast_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
@@ -54,38 +71,46 @@ static pz_status cast_parse(const ir_graph *g, const ir_node *n, void *params, p
                                                     (long long)to);
         p->to = (int)to;
     }
-    if (!ir_dtype_supported(p->to))
-        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Cast): attribute 'to': casting "
-                       "to %s (type %d) is not supported", n->name,
-                       cast_type_name(p->to), p->to);
-    return PZ_OK;
+    if (cast_check_target(n, "Cast", "attribute 'to'", p->to, err)) return err->code;
+    return cast_parse_rounding(n, "Cast", p, err);
 }
 
-static pz_status cast_infer(ir_graph *g, ir_node *n, pz_err *err)
+pz_status cast_infer_to(ir_graph *g, ir_node *n, const cast_params *p, pz_err *err)
 {
-    const cast_params *p = n->params;
     const ir_tensor *x = op_in(g, n, 0);
+    if (!ir_dtype_supported(x->dtype))
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): input 0 has element type %s "
+                       "(%d), which is not supported", n->name, n->op_type,
+                       ir_dtype_name(x->dtype), (int)x->dtype);
     op_set_out(g, n, 0, p->to, x->rank, x->dims);
     const ir_tensor *y = op_out(g, n, 0);
     if (!y || !x->data || ir_tensor_numel(y) > OP_FOLD_LIMIT) return PZ_OK;
     size_t numel = (size_t)ir_tensor_numel(y), es = ir_dtype_size(p->to);
     void *buf = pz_xcalloc(numel ? numel : 1, es);
-    /* integers stay exact through int64; anything with a float goes through double */
-    int exact = !ir_dtype_is_float(x->dtype) && !ir_dtype_is_float(p->to);
-    for (size_t i = 0; i < numel; i++) {
-        if (exact) ir_store_i64(buf, p->to, i, ir_load_i64(x->data, x->dtype, i));
-        else ir_store_f64(buf, p->to, i, ir_load_f64(x->data, x->dtype, i));
-    }
+    /* the runtime's kernel: a folded Cast equals a run one, bit for bit */
+    pz_any_cast__ref(&p->rt, x->dtype, x->data, p->to, buf, (int64_t)numel, 0, 1);
     ir_value_set_data(g, n->out[0], buf, numel * es);
     free(buf);
     return PZ_OK;
 }
 
-/* CAST: the target type is the output tensor's. */
+static pz_status cast_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return cast_infer_to(g, n, n->params, err);
+}
+
+/* CAST: the target type is the output tensor's; params only when they are
+ * not the defaults (saturate, round up), so common casts stay param-free. */
+pz_status cast_lower_with(const ir_node *n, const cast_params *p, op_lowered *out)
+{
+    int plain = !p->rt.nosat && p->rt.round == PZ_ROUND_UP;
+    op_lowered_init(out, n, PZ_OP_CAST, plain ? NULL : &p->rt, plain ? 0 : sizeof p->rt);
+    return PZ_OK;
+}
+
 static pz_status cast_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
-    op_lowered_init(out, n, PZ_OP_CAST, NULL, 0);
-    return PZ_OK;
+    return cast_lower_with(n, n->params, out);
 }
 
 const op_def op_cast = {

@@ -38,10 +38,13 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ConstantOfShape): the output has "
                        "%zu bytes, above the %zu that are computed at compile time", n->name,
                        nbytes, CONST_OF_SHAPE_MAX_BYTES);
+    /* one element, then doubling copies: fast even for a large output; the
+     * value keeps this buffer (no second copy) */
     char *buf = pz_xmalloc(nbytes ? nbytes : 1);
-    for (size_t i = 0; i < nbytes; i += es) memcpy(buf + i, value, es);
-    ir_value_set_data(g, n->out[0], buf, nbytes);
-    free(buf);
+    if (nbytes) memcpy(buf, value, es);
+    for (size_t done = es; done < nbytes; done *= 2)
+        memcpy(buf + done, buf, done < nbytes - done ? done : nbytes - done);
+    ir_value_take_data(g, n->out[0], buf, nbytes);
     return PZ_OK;
 }
 

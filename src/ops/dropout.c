@@ -4,7 +4,9 @@
  *     -> output [same], mask [same shape; bool from opset 10, data's type before]
  * ratio is an attribute before opset 12 and an optional input from 12; only
  * its range is checked. Training mode (training_mode input true, opset 12+)
- * is not supported. Opset < 7 attributes is_test and consumed_inputs, and
+ * is the same when ratio is 0 (nothing dropped, scale 1/(1 - 0)); with a
+ * ratio above 0 it drops elements at random, which is refused (a random mask:
+ * no reproducible result to compile). Opset < 7 attributes is_test and consumed_inputs, and
  * seed, are accepted and ignored. The mask, when the node has one, is folded
  * into a constant all-true (all-one) tensor, so that it never runs. */
 #include <stdlib.h>
@@ -19,6 +21,7 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
     if (op_attr_int(n, "is_test", 0, &ignored, err)) return err->code;
     if (op_attr_int(n, "seed", 0, &ignored, err)) return err->code;
     if (op_attr_ints(n, "consumed_inputs", consumed, 16, &cnt, err)) return err->code;
+    int ratio_known = 1;
     if (g->opset < 12) {
         if (n->n_in > 1)
             return op_err(err, n, "has %d inputs; before opset 12 ratio is an attribute", n->n_in);
@@ -27,6 +30,8 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
         const ir_tensor *r = op_in_const(g, n, 1);
         if (r && ir_tensor_numel(r) == 1 && ir_dtype_is_float(r->dtype))
             ratio = (float)ir_load_f64(r->data, r->dtype, 0);
+        else if (op_in(g, n, 1))
+            ratio_known = 0;   /* a run-time ratio */
     }
     if (!(ratio >= 0 && ratio < 1))
         return op_err(err, n, "ratio is %g, must be in [0, 1)", ratio);
@@ -39,9 +44,15 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode (\"%s\") "
                            "must be a constant false: training is not supported", n->name,
                            n->op_type, g->values[n->in[2]].name);
-        if (ir_load_i64(t->data, t->dtype, 0))
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true: "
-                           "training (random dropout) is not supported", n->name, n->op_type);
+        if (ir_load_i64(t->data, t->dtype, 0) && !ratio_known)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true, "
+                           "so ratio (\"%s\") must be a constant (only ratio 0 is deterministic)",
+                           n->name, n->op_type, g->values[n->in[1]].name);
+        if (ir_load_i64(t->data, t->dtype, 0) && ratio != 0)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true "
+                           "with ratio %g: random mask (elements dropped at random) is not "
+                           "supported; only ratio 0 is deterministic", n->name, n->op_type,
+                           (double)ratio);
     }
     return PZ_OK;
 }

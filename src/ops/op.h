@@ -37,6 +37,7 @@ typedef struct {
         pz_slice_params slice;
         pz_pad_params pad;
         pz_resize_params resize;
+        pz_cast_params cast;
     } p;
     size_t params_size;               /* bytes of p that matter, 0 for none */
     int n_in, n_out;

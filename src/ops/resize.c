@@ -252,9 +252,6 @@ static pz_status resize_lower(const ir_graph *g, const ir_node *n, op_lowered *o
         [RESIZE_ROUND_PREFER_CEIL] = PZ_NEAREST_ROUND_PREFER_CEIL,
         [RESIZE_FLOOR] = PZ_NEAREST_FLOOR, [RESIZE_CEIL] = PZ_NEAREST_CEIL,
     };
-    if (p->antialias)
-        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Resize): attribute 'antialias': "
-                       "antialiased resizing is not supported by the runtime", n->name);
     if (p->coord == RESIZE_TF_HALF_PIXEL_FOR_NEAREST)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Resize): attribute "
                        "'coordinate_transformation_mode': tf_half_pixel_for_nearest is not "
@@ -271,6 +268,7 @@ static pz_status resize_lower(const ir_graph *g, const ir_node *n, op_lowered *o
     rp.cubic_coeff_a = p->cubic_coeff_a;
     rp.exclude_outside = (int)p->exclude_outside;
     rp.extrapolation_value = p->extrapolation_value;
+    rp.antialias = (int)p->antialias;   /* linear and cubic only; nearest ignores it */
     for (int k = 0; k < x->rank; k++) rp.scale[k] = (float)scale[k];
     /* Resize-10 maps asymmetrically (parse's default) and has no
      * nearest_mode: it rounds like Upsample (ONNX Runtime's rule) */

@@ -58,6 +58,8 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
     memcpy(name, spec, nl);
     name[nl] = 0;
 
+    /* the algorithm of each layer first: measured strategies time it */
+    opt_choose_algos(m);
     int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
     pz_layer_features *f = opt_features(m);
     pz_machine mc = {0};

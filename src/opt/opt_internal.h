@@ -1,6 +1,7 @@
 /* opt_internal.h - the optimizer's pieces, shared between its files and the
  * CLI commands that drive them (tune, bench, characterize, space).
  *
+ *   algo.c        the per-layer algorithm knob (direct or Winograd)
  *   features.c    layer features of a lowered model (pz_strategy.h's struct)
  *   profile.c     the target profile: read, write, the cached default
  *   simple.c      none, fixed-mp, dynamic-mp, fuse-all (DLFusion Table III 1-4)
@@ -55,6 +56,20 @@ int opt_dynamic_mp(const pz_layer_features *f, int n, const pz_machine *mc, int 
  * the block's (fusion-fixed-mp). */
 int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_mp, int *sizes,
              int *mps);
+
+/* ---- algo.c: the per-layer algorithm knob -------------------------------- */
+
+/* Whether Winograd F(4x4, 3x3) applies to layer li (a 3x3 stride-1 dense
+ * 2-D conv with >= 16 input channels); tiles: 4x4 output tiles per image,
+ * cm: C * M (either may be NULL). */
+int opt_winograd_applies(const ir_model *m, int li, int64_t *tiles, int64_t *cm);
+/* Applies and pays by the rule (>= 16 tiles, C * M <= 256 * 256). */
+int opt_winograd_pays(const ir_model *m, int li);
+/* Whether this CPU runs the Winograd kernel (AVX-512). */
+int opt_have_winograd(void);
+/* Sets every layer's algo: Conv layers WINOGRAD where it pays on this CPU
+ * (AVX-512), else DIRECT; other layers AUTO. Returns the Winograd count. */
+int opt_choose_algos(ir_model *m);
 
 /* ---- dp.c: exact searches over a block-cost table ------------------------- */
 

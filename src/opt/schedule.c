@@ -25,13 +25,14 @@
 
 #include "halo.h"
 #include "json.h"
+#include "opt_internal.h"
 
 #define SCHED_VERSION 1
 #define SCHED_MAX_BYTES (64u << 20)
 
 static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
-                                         "mp", "split", "strip", "precision"};
+                                         "mp", "split", "strip", "precision", "winograd"};
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -157,6 +158,23 @@ static pz_status parse_block(checker *c, const json_value *bv, int index, sched_
         if (get_enum(c, v, "precision", precs, 3, &e)) return c->err->code;
         b->precision = (ir_precision)e;
     }
+    if ((v = json_get(bv, "winograd"))) {
+        /* layer numbers inside the block, each once */
+        if (v->type != JSON_ARRAY)
+            return bad(c, v, "winograd", "expected an array of layer numbers, found %s",
+                       json_type_name(v->type));
+        b->winograd = pz_xmalloc((size_t)(v->n ? v->n : 1) * sizeof(int));
+        b->n_winograd = 0;
+        for (int k = 0; k < v->n; k++) {
+            int l;
+            if (get_int(c, &v->items[k], "winograd", b->first, b->first + b->count - 1, &l))
+                return c->err->code;
+            for (int j = 0; j < b->n_winograd; j++)
+                if (b->winograd[j] == l)
+                    return bad(c, &v->items[k], "winograd", "layer %d is listed twice", l);
+            b->winograd[b->n_winograd++] = l;
+        }
+    }
     if ((v = json_get(bv, "first_node")) && get_str(c, v, "first_node", &b->first_node))
         return c->err->code;
     if ((v = json_get(bv, "last_node")) && get_str(c, v, "last_node", &b->last_node))
@@ -185,6 +203,7 @@ static pz_status parse_root(checker *c, const json_value *root, sched *s)
     for (int i = 0; i < bl->n; i++) {
         sched_block *b = &s->blocks[s->n_blocks++];
         b->mp = 1;
+        b->n_winograd = -1;
         if (parse_block(c, &bl->items[i], i, b)) return c->err->code;
         /* consecutive blocks, in order: a partition of the layer sequence */
         if (b->first < next)
@@ -261,6 +280,7 @@ void sched_free(sched *s)
     for (int i = 0; i < s->n_blocks; i++) {
         free(s->blocks[i].first_node);
         free(s->blocks[i].last_node);
+        free(s->blocks[i].winograd);
     }
     free(s->blocks);
     free(s->model);
@@ -366,6 +386,17 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                                      "row-local layers, and layer %d \"%.150s\" is not: %s (use "
                                      "\"channels\" or \"auto\")", l, layer_name(m, l), why);
             }
+        for (int k = 0; k < b->n_winograd; k++) {
+            int l = b->winograd[k];
+            if (l < b->first || l > last)
+                return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"winograd\": layer %d is not "
+                                 "in the block", l);
+            if (!opt_winograd_applies(m, l, NULL, NULL))
+                return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"winograd\": layer %d "
+                                 "\"%.150s\" (%s) cannot run Winograd F(4x4, 3x3): that needs a "
+                                 "2-D Conv with a 3x3 kernel, stride 1, dilation 1, group 1 and "
+                                 "at least 16 input channels", l, layer_name(m, l), layer_op(m, l));
+        }
         if (b->precision != IR_PREC_FP32)
             return bad_block(err, s, m, i, PZ_ERR_UNSUPPORTED, "key \"precision\": \"%s\" is not "
                              "supported yet (only \"fp32\" runs today)",
@@ -394,6 +425,12 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
         fb->strip = s->blocks[i].strip;
         fb->precision = s->blocks[i].precision;
         for (int l = fb->first; l < fb->first + fb->count; l++) m->layers[l].precision = fb->precision;
+        /* "winograd": the listed convs run Winograd, the block's other convs direct */
+        const sched_block *sb = &s->blocks[i];
+        if (sb->n_winograd < 0) continue;
+        for (int l = fb->first; l < fb->first + fb->count; l++)
+            if (!strcmp(layer_op(m, l), "Conv")) m->layers[l].algo = IR_ALGO_DIRECT;
+        for (int k = 0; k < sb->n_winograd; k++) m->layers[sb->winograd[k]].algo = IR_ALGO_WINOGRAD;
     }
     return PZ_OK;
 }
@@ -434,6 +471,21 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
         json_w_int(&w, b->strip);
         json_w_key(&w, "precision");
         json_w_str(&w, ir_precision_name(b->precision));
+        /* the algorithm of the block's convs where Winograd could run: the
+         * optimizer's choice (a layer left to the runtime: the same rule) */
+        int any = 0;
+        for (int l = b->first; l < b->first + b->count; l++) any |= opt_winograd_applies(m, l, NULL, NULL);
+        if (any) {
+            json_w_key(&w, "winograd");
+            json_w_arr(&w, 1);
+            for (int l = b->first; l < b->first + b->count; l++) {
+                ir_algo a = m->layers[l].algo;
+                if (a == IR_ALGO_AUTO && opt_winograd_applies(m, l, NULL, NULL))
+                    a = opt_winograd_pays(m, l) && opt_have_winograd() ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
+                if (a == IR_ALGO_WINOGRAD) json_w_int(&w, l);
+            }
+            json_w_end(&w);
+        }
         json_w_end(&w);
     }
     json_w_end(&w);

@@ -21,6 +21,8 @@ typedef struct {
     ir_split split;
     int strip;                 /* 0 = auto */
     ir_precision precision;
+    int *winograd;             /* "winograd": the block's layers that run Winograd */
+    int n_winograd;            /*   (-1: key absent, each conv keeps the runtime's rule) */
     char *first_node;          /* ONNX node names of the first and last layers as */
     char *last_node;           /*   the file states them (NULL: not stated) */
     int line, col;             /* where the block starts in the file (0: not from a file) */

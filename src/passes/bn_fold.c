@@ -32,6 +32,9 @@ static int64_t channel_of(const ir_tensor *w, int transpose, int64_t group, int6
 static int stats_ok(const ir_graph *g, const ir_node *bn, int64_t m)
 {
     if (bn->n_in != 5) return 0;
+    /* training_mode=1 normalises with the batch's own statistics: not affine */
+    const ir_attr *tm = op_attr(bn, "training_mode");
+    if (tm && (tm->type != IR_ATTR_INT || tm->i != 0)) return 0;
     for (int k = 1; k < 5; k++) {
         const ir_tensor *t = op_in_const(g, bn, k);
         if (!t || t->rank != 1 || t->dims[0] != m || !ir_dtype_is_float(t->dtype)) return 0;

@@ -29,6 +29,11 @@ typedef struct {
     size_t bytes;            /* bytes of its output */
     size_t row_bytes;        /* bytes of one output row (all blocks, all images) */
     int exported;            /* read after the run (or a graph output) */
+    int win;                 /* its rows live in small window buffers (see below) */
+    int64_t wrows;           /* rows of its window */
+    int64_t planes;          /* (image, channel block) planes of its output */
+    int64_t row_floats;      /* floats of one row of one plane: W * 16 */
+    int conv_win;            /* a CONV reading or writing a window: pz_conv_run_window */
 } fuse_layer;
 
 typedef struct {
@@ -38,6 +43,8 @@ typedef struct {
     int64_t strip;           /* rows of the last layer per strip */
     int64_t *band;           /* bands: mp + 1 cuts of the last layer's rows */
     void **priv;             /* bands: [(mp - 1) * count] private outputs (NULL: the arena's) */
+    float **wbuf;            /* [nwork * count]: worker w's window of layer j (NULL: none) */
+    int nwork;               /* workers with their own windows: mp (bands) or 1 */
     int64_t redundant, macs;
     uint64_t ns;
 } fuse_run;
@@ -88,10 +95,10 @@ static int64_t own_cut(const fuse_layer *f, int w, int mp)
 }
 
 /* The rows each layer of run r must have for the last layer's rows [a, b)
- * and, with bands (mp > 1, worker w, band [b0, b1)), for the share of its
- * owned rows of each exported layer that the strip [b0, b) has reached:
- * going backwards, the hull of its own target and what its consumers in the
- * run need. */
+ * and for the share of the owned rows of each exported layer that the strip
+ * [b0, b) has reached (worker w of mp owns a 1/mp part of them; band [b0,
+ * b1) of the last layer; channels and MP 1: w 0 of 1): going backwards, the
+ * hull of its own target and what its consumers in the run need. */
 static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1, int64_t a,
                         int64_t b, int64_t *lo, int64_t *hi)
 {
@@ -99,7 +106,7 @@ static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1
     for (int j = 0; j < r->count; j++) {
         lo[j] = hi[j] = 0;
         const fuse_layer *f = &r->L[j];
-        if (mp > 1 && f->exported) {
+        if (f->exported) {
             int64_t c0 = own_cut(f, w, mp), c1 = own_cut(f, w + 1, mp);
             lo[j] = c0;
             hi[j] = b >= b1 ? c1 : c0 + (c1 - c0) * (b - b0) / (b1 > b0 ? b1 - b0 : 1);
@@ -128,6 +135,36 @@ static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1
     }
 }
 
+/* One strip: the last layer's rows up to te of a worker (bands: worker w of
+ * mpw with band [b0, b1); channels: w 0 of 1, band all rows). Layer j
+ * computes rows [c0[j], c1[j]) (c0 = done[j]; done[j] becomes c1[j]) and
+ * rlo[j] is the first of its rows the strip's layers read (INT64_MAX when
+ * none). Layers read after the run keep pace with the last one (their
+ * share of the rows grows with the strips; the last strip completes them).
+ * Both the plan (window sizes) and the workers use it. */
+static void strip_plan(const fuse_run *r, int w, int mpw, int64_t b0, int64_t b1, int64_t te,
+                       int64_t *done, int64_t *c0, int64_t *c1, int64_t *rlo)
+{
+    int64_t slo[64], shi[64];
+    need_rows_w(r, w, mpw, b0, b1, b0, te, slo, shi);
+    for (int j = 0; j < r->count; j++) {
+        int64_t h = shi[j];
+        c0[j] = done[j];
+        c1[j] = h > done[j] ? h : done[j];
+        done[j] = c1[j];
+        rlo[j] = INT64_MAX;
+    }
+    for (int k = 0; k < r->count; k++) {
+        const fuse_layer *f = &r->L[k];
+        if (c1[k] <= c0[k]) continue;
+        for (int i = 0; i < f->nsrc; i++) {
+            int64_t il = c0[k], ih = c1[k];
+            if (f->src[i].window) window_rows(f, c0[k], c1[k], &il, &ih);
+            int p = f->src[i].from;
+            if (ih > il && il < rlo[p]) rlo[p] = il;
+        }
+    }
+}
 
 /* ---- plan --------------------------------------------------------------------- */
 
@@ -174,6 +211,8 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
     f->oh = y->dims[2];
     f->bytes = pz_layout_bytes(y, 16);
     f->row_bytes = f->oh ? f->bytes / (size_t)f->oh : 0;
+    f->planes = y->dims[0] * ((y->dims[1] + 15) / 16);
+    f->row_floats = y->dims[3] * 16;
     f->k = 1, f->s = 1, f->p = 0, f->d = 1;
     f->in_h = l->in[0] && l->in[0]->rank == 4 ? l->in[0]->dims[2] : f->oh;
     if (l->kind == PZ_OP_CONV) {
@@ -210,6 +249,76 @@ static int64_t auto_strip(const fuse_run *r)
     return s;
 }
 
+/* Which layers keep their rows in windows: a CONV output (FAST or DW, no Z) read
+ * only inside the run, and there only as the X of CONVs. Its readers then
+ * need, per strip, a bounded range of its rows; the window holds that range
+ * (its rows are written once, read while the strips pass over them, then
+ * overwritten: the buffer stays in cache instead of streaming a full-size
+ * tensor out to memory). */
+static void pick_windows(fuse_run *r)
+{
+    for (int j = 0; j + 1 < r->count; j++) {
+        fuse_layer *f = &r->L[j];
+        /* (a residual Z is laid out like Y: full size) */
+        int readers = 0, ok = !f->exported && f->l->kind == PZ_OP_CONV &&
+                              !(f->l->n_in > 3 && f->l->in[3]);
+        for (int k = j + 1; k < r->count && ok; k++)
+            for (int i = 0; i < r->L[k].nsrc; i++)
+                if (r->L[k].src[i].from == j) {
+                    readers++;
+                    ok &= r->L[k].l->kind == PZ_OP_CONV && r->L[k].src[i].slot == 0;
+                }
+        f->win = ok && readers > 0;
+    }
+    for (int k = 0; k < r->count; k++) {
+        fuse_layer *f = &r->L[k];
+        f->conv_win = f->l->kind == PZ_OP_CONV && f->win;
+        for (int i = 0; i < f->nsrc; i++) f->conv_win |= r->L[f->src[i].from].win;
+    }
+}
+
+/* Rows of each window: the most rows of it one strip needs (rows the strip
+ * computes and the earlier ones it reads again), over every strip of every
+ * worker, walked as the workers will; then the buffers, one per worker
+ * with bands. Returns 1 when out of memory. */
+static int plan_windows(fuse_run *r, int mp)
+{
+    bool bands = r->split == PZ_SPLIT_BANDS;
+    const fuse_layer *last = &r->L[r->count - 1];
+    int64_t done[64], c0[64], c1[64], rlo[64], most[64] = {0};
+    r->nwork = bands ? mp : 1;
+    for (int w = 0; w < r->nwork; w++) {
+        int64_t b0 = bands ? r->band[w] : 0, b1 = bands ? r->band[w + 1] : last->oh;
+        if (b1 <= b0) continue;
+        need_rows_w(r, w, r->nwork, b0, b1, b0, b1, done, c1);
+        for (int64_t t = b0; t < b1;) {
+            int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
+            strip_plan(r, w, r->nwork, b0, b1, te, done, c0, c1, rlo);
+            for (int j = 0; j < r->count; j++) {
+                int64_t lo = rlo[j] < c0[j] ? rlo[j] : c0[j];
+                if (c1[j] - lo > most[j]) most[j] = c1[j] - lo;
+            }
+            t = te;
+        }
+    }
+    r->wbuf = calloc((size_t)r->nwork * (size_t)r->count, sizeof *r->wbuf);
+    if (!r->wbuf) return 1;
+    for (int j = 0; j < r->count; j++) {
+        fuse_layer *f = &r->L[j];
+        if (!f->win) continue;
+        f->wrows = most[j] < 2 ? 2 : most[j];
+        if (f->wrows > f->oh) f->wrows = f->oh;
+        size_t b = (size_t)(f->planes * f->wrows * f->row_floats) * sizeof(float);
+        b = (b + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+        for (int w = 0; w < r->nwork; w++) {
+            float *p = aligned_alloc(PZ_ALIGN, b ? b : PZ_ALIGN);
+            if (!p) return 1;
+            r->wbuf[(size_t)w * (size_t)r->count + (size_t)j] = p;
+        }
+    }
+    return 0;
+}
+
 static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last_use, int mp,
                     pz_split_mode split, int strip, char *err, size_t n)
 {
@@ -226,6 +335,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     bool bands_ok = mp > 1 && (last->oh + g - 1) / g >= mp;
     for (int j = 0; j + 1 < r->count; j++)
         r->L[j].exported = last_use[r->L[j].l->out_id[0]] >= r->first + r->count;
+    pick_windows(r);
     r->band = calloc((size_t)mp + 1, sizeof *r->band);
     if (!r->band) return snprintf(err, n, "out of memory"), 1;
     int64_t units = (last->oh + g - 1) / g;
@@ -256,11 +366,13 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     r->strip = (r->strip + g - 1) / g * g;
     if (r->strip > last->oh) r->strip = last->oh;
     if (r->strip < 1) r->strip = 1;
+    if (plan_windows(r, mp)) return snprintf(err, n, "out of memory: row windows"), 1;
     if (split == PZ_SPLIT_BANDS) {
         r->priv = calloc((size_t)(mp - 1) * (size_t)r->count, sizeof *r->priv);
         if (!r->priv) return snprintf(err, n, "out of memory"), 1;
         for (int w = 1; w < mp; w++)
             for (int j = 0; j + 1 < r->count; j++) {
+                if (r->L[j].win) continue;
                 size_t b = (r->L[j].bytes + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
                 void *p = aligned_alloc(PZ_ALIGN, b ? b : PZ_ALIGN);
                 if (!p) return snprintf(err, n, "out of memory: band copies"), 1;
@@ -314,6 +426,9 @@ void pz_fuse_free(pz_fuse_block *fb)
         if (r->priv)
             for (int k = 0; k < (fb->mp - 1) * r->count; k++) free(r->priv[k]);
         free(r->priv);
+        if (r->wbuf)
+            for (int k = 0; k < r->nwork * r->count; k++) free(r->wbuf[k]);
+        free(r->wbuf);
         free(r->band);
         free(r->L);
     }
@@ -345,6 +460,13 @@ void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info)
         info->fused_layers += r->count;
         info->redundant_macs += r->redundant;
         info->macs += r->macs;
+        for (int j = 0; j < r->count; j++)
+            if (r->L[j].win) {
+                info->windows++;
+                info->window_bytes += (int64_t)sizeof(float) * r->L[j].planes *
+                                      r->L[j].wrows * r->L[j].row_floats;
+                info->full_bytes += (int64_t)r->L[j].bytes;
+            }
         if (i == 0) {
             info->split = r->split;
             info->strip = (int)r->strip;
@@ -358,25 +480,73 @@ typedef struct {
     fuse_run *r;
     pz_barrier *bar;
     int mp;
+    int profile;             /* worker 0 times each layer's rows (and barrier) */
 } run_job;
 
-/* Layer j's output for worker w (bands: private copies for w > 0). */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Layer j's output for worker w: its window (bands: worker w's own), or the
+ * full-size buffer (bands: private copies for w > 0). */
 static void *out_ptr(const run_job *job, int w, int j)
 {
     const fuse_run *r = job->r;
+    if (r->L[j].win) return r->wbuf[(size_t)(r->nwork > 1 ? w : 0) * (size_t)r->count + (size_t)j];
     if (r->split == PZ_SPLIT_BANDS && w > 0 && j + 1 < r->count)
         return r->priv[(size_t)(w - 1) * (size_t)r->count + (size_t)j];
     return r->L[j].l->out[0]->data;
 }
 
-static void compute(const run_job *job, int w, int j, int64_t r0, int64_t r1, int ith, int nth)
+/* Rows [r0, r1) of layer j for worker w (its buffers), the kernel's share
+ * ith of nth; wb[]: the windows' first rows. */
+static void compute(const run_job *job, int w, int j, int64_t r0, int64_t r1, int ith, int nth,
+                    const int64_t *wb)
 {
-    const fuse_layer *f = &job->r->L[j];
+    const fuse_run *r = job->r;
+    const fuse_layer *f = &r->L[j];
     const pz_layer *l = f->l;
     const void *in[FUSE_MAX_IN] = {0};
     for (int i = 0; i < l->n_in; i++) in[i] = l->in[i] ? l->in[i]->data : NULL;
     for (int i = 0; i < f->nsrc; i++) in[f->src[i].slot] = out_ptr(job, w, f->src[i].from);
-    l->op->run_rows(l, in, out_ptr(job, w, j), r0, r1, ith, nth);
+    if (!f->conv_win) {
+        l->op->run_rows(l, in, out_ptr(job, w, j), r0, r1, ith, nth);
+        return;
+    }
+    /* a window is only ever a CONV's X (pick_windows) */
+    pz_rowwin xw = {0, f->in_h}, yw = {0, f->oh};
+    if (f->nsrc && f->src[0].slot == 0 && r->L[f->src[0].from].win)
+        xw = (pz_rowwin){wb[f->src[0].from], r->L[f->src[0].from].wrows};
+    if (f->win) yw = (pz_rowwin){wb[j], f->wrows};
+    pz_conv_run_window(l, in[0], xw, l->n_in > 3 ? in[3] : NULL, out_ptr(job, w, j), yw, r0, r1,
+                       ith, nth);
+}
+
+/* Before layer j computes [c0, c1) of a strip that reads its rows from
+ * rlo: makes its window (first row wb[j]; INT64_MIN before the first strip)
+ * hold [min(rlo, c0), c1). When it does not, the window moves down to
+ * start at that row, or to end at the last row (a window never passes it:
+ * conv.c counts the rows past a window as padding), and the rows still
+ * read, [rlo, c0), move with it. Returns whether rows moved. Worker ith of
+ * nth moves its share of the planes. */
+static bool slide(const fuse_layer *f, float *buf, int64_t *wb, int64_t c0, int64_t c1,
+                  int64_t rlo, int ith, int nth)
+{
+    int64_t lo = rlo < c0 ? rlo : c0, base = *wb;
+    if (c1 <= base + f->wrows && lo >= base) return false;
+    int64_t nb = lo < f->oh - f->wrows ? lo : f->oh - f->wrows;
+    PZ_RT_ASSERT(c1 - nb <= f->wrows && nb <= lo && (base == INT64_MIN || lo >= base));
+    *wb = nb;
+    if (base == INT64_MIN || c0 <= lo || nb == base) return false;
+    int64_t p0, p1, rf = f->row_floats, ps = f->wrows * rf;
+    pz_split(f->planes, ith, nth, &p0, &p1);
+    for (int64_t p = p0; p < p1; p++)
+        memmove(buf + p * ps + (lo - nb) * rf, buf + p * ps + (lo - base) * rf,
+                (size_t)((c0 - lo) * rf) * sizeof(float));
+    return true;
 }
 
 static void run_task(void *ctx, int ith, int nth)
@@ -394,10 +564,8 @@ static void run_task(void *ctx, int ith, int nth)
     }
     if (conv && nth > 1) pz_barrier_wait(job->bar, nth);
 
-    int64_t lo[2 * 64], hi[2 * 64], done[64];
-    int64_t *nlo = r->count <= 64 ? lo : NULL;
-    PZ_RT_ASSERT(nlo);
-    int64_t *nhi = hi;
+    int64_t nlo[64], nhi[64], done[64], c0[64], c1[64], rlo[64], wb[64];
+    PZ_RT_ASSERT(r->count <= 64);
     const fuse_layer *last = &r->L[r->count - 1];
     bool bands = r->split == PZ_SPLIT_BANDS;
     /* bands: this worker's band, each kernel call on one worker; channels:
@@ -410,21 +578,30 @@ static void run_task(void *ctx, int ith, int nth)
     need_rows_w(r, ith, mpw, b0, b1, b0, b1, nlo, nhi);
     bool exported = false;
     for (int j = 0; j + 1 < r->count; j++) exported |= bands && r->L[j].exported;
-    for (int j = 0; j < r->count; j++) done[j] = nlo[j];
+    for (int j = 0; j < r->count; j++) {
+        done[j] = nlo[j];
+        wb[j] = INT64_MIN;
+    }
     for (int64_t t = b0; t < b1;) {
         int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
-        int64_t slo[64], shi[64];
-        need_rows_w(r, ith, mpw, b0, b1, b0, te, slo, shi);
+        strip_plan(r, ith, mpw, b0, b1, te, done, c0, c1, rlo);
         for (int j = 0; j < r->count; j++) {
-            int64_t hi_j = shi[j];
-            /* channels: the last strip completes every layer (outputs read
-             * after the run, layers the last one does not read) */
-            if (!bands && te == b1) hi_j = r->L[j].oh;
-            if (hi_j <= done[j]) continue;
-            if (bands) compute(job, ith, j, done[j], hi_j, 0, 1);
-            else compute(job, 0, j, done[j], hi_j, ith, nth);
-            done[j] = hi_j;
-            if (!bands && nth > 1) pz_barrier_wait(job->bar, nth);
+            if (c1[j] <= c0[j]) continue;
+            uint64_t t0 = job->profile && ith == 0 ? now_ns() : 0;
+            if (bands) {
+                if (r->L[j].win) slide(&r->L[j], out_ptr(job, ith, j), &wb[j], c0[j], c1[j],
+                                       rlo[j], 0, 1);
+                compute(job, ith, j, c0[j], c1[j], 0, 1, wb);
+            } else {
+                /* the rows moved must be in place before any worker writes
+                 * over where they were */
+                if (r->L[j].win && slide(&r->L[j], out_ptr(job, 0, j), &wb[j], c0[j], c1[j],
+                                         rlo[j], ith, nth) && nth > 1)
+                    pz_barrier_wait(job->bar, nth);
+                compute(job, 0, j, c0[j], c1[j], ith, nth, wb);
+                if (nth > 1) pz_barrier_wait(job->bar, nth);
+            }
+            if (t0) r->L[j].l->ns += now_ns() - t0;
         }
         t = te;
     }
@@ -437,24 +614,17 @@ static void run_task(void *ctx, int ith, int nth)
     if (ith == 0) return;
     for (int j = 0; j + 1 < r->count; j++) {
         const fuse_layer *f = &r->L[j];
-        int64_t c0 = own_cut(f, ith, nth), c1 = own_cut(f, ith + 1, nth);
-        if (!f->exported || c1 <= c0) continue;
-        PZ_RT_ASSERT(done[j] >= c1 && nlo[j] <= c0);
+        int64_t o0 = own_cut(f, ith, nth), o1 = own_cut(f, ith + 1, nth);
+        if (!f->exported || o1 <= o0) continue;
+        PZ_RT_ASSERT(done[j] >= o1 && nlo[j] <= o0);
         const int64_t *yd = f->l->out[0]->dims, planes = yd[0] * ((yd[1] + 15) / 16);
         const int64_t row = yd[3] * 16;
         const float *src = out_ptr(job, ith, j);
         float *dst = f->l->out[0]->data;
         for (int64_t pl = 0; pl < planes; pl++)
-            memcpy(dst + (pl * yd[2] + c0) * row, src + (pl * yd[2] + c0) * row,
-                   (size_t)((c1 - c0) * row) * sizeof(float));
+            memcpy(dst + (pl * yd[2] + o0) * row, src + (pl * yd[2] + o0) * row,
+                   (size_t)((o1 - o0) * row) * sizeof(float));
     }
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_barrier *bar,
@@ -467,12 +637,12 @@ void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_ba
         }
         fuse_run *r = &fb->runs[fb->seg[s].run];
         uint64_t t0 = profile ? now_ns() : 0;
-        run_job job = {r, bar, fb->mp};
+        for (int j = 0; j < r->count && profile; j++) layers[r->first + j].ns = 0;
+        run_job job = {r, bar, fb->mp, profile};
         if (fb->mp <= 1) run_task(&job, 0, 1);
         else pz_pool_run(pool, fb->mp, run_task, &job);
         if (profile) {
             r->ns = now_ns() - t0;
-            for (int j = 0; j < r->count; j++) layers[r->first + j].ns = j ? 0 : r->ns;
         }
     }
 }

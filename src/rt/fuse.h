@@ -45,6 +45,21 @@
 
 typedef struct pz_fuse_block pz_fuse_block;
 
+/* A row window of an NCHW16c tensor: a buffer holding rows [base, base +
+ * rows) (axis 2) of every (image, channel block) plane, planes rows * W * 16
+ * floats apart. The whole tensor is {0, H}. */
+typedef struct {
+    int64_t base, rows;
+} pz_rowwin;
+
+/* A CONV layer whose rows() is non-zero (rt/ops/conv.c): output rows [r0,
+ * r1) from X held in window xw into Y held in window yw (Z, when the layer
+ * has one, laid out like Y). xw must hold every input row those output rows
+ * read and end at or before the input's last row (xw.base + xw.rows <= H);
+ * yw must hold [r0, r1) and have at least 2 rows when the output has. */
+void pz_conv_run_window(const pz_layer *l, const float *x, pz_rowwin xw, const float *z,
+                        float *y, pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth);
+
 /* Plans block [first, first + count) of layers[] (after every prepare).
  * last_use[id]: the last layer reading tensor id (n_layers for a graph
  * output). Returns NULL with a message in err only when out of memory. */
@@ -71,6 +86,9 @@ typedef struct {
     pz_split_mode split;
     int strip;
     int64_t redundant_macs, macs;
+    int windows;             /* intermediates held in row windows (all runs) */
+    int64_t window_bytes;    /* their bytes, one worker's set */
+    int64_t full_bytes;      /* what full-size buffers of them would take */
 } pz_fuse_info;
 void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info);
 /* The same for block b of a compiled net (net.c; all zero for a bad b). */

@@ -77,6 +77,9 @@ size_t pz_dtype_size(int dt)
 {
     switch (dt) {
     case PZ_U8: case PZ_I8: case PZ_BOOL: return 1;
+    case PZ_F8E4M3FN: case PZ_F8E4M3FNUZ: case PZ_F8E5M2: case PZ_F8E5M2FNUZ: case PZ_F8E8M0:
+    case PZ_U4: case PZ_I4: case PZ_F4E2M1: case PZ_U2: case PZ_I2:
+        return 1;   /* one element per byte (see pz_rt.h) */
     case PZ_U16: case PZ_I16: case PZ_F16: case PZ_BF16: return 2;
     case PZ_F32: case PZ_I32: case PZ_U32: return 4;
     case PZ_F64: case PZ_I64: case PZ_U64: return 8;
@@ -100,6 +103,16 @@ const char *pz_dtype_name(int dt)
     case PZ_U32: return "uint32";
     case PZ_U64: return "uint64";
     case PZ_BF16: return "bfloat16";
+    case PZ_F8E4M3FN: return "float8e4m3fn";
+    case PZ_F8E4M3FNUZ: return "float8e4m3fnuz";
+    case PZ_F8E5M2: return "float8e5m2";
+    case PZ_F8E5M2FNUZ: return "float8e5m2fnuz";
+    case PZ_U4: return "uint4";
+    case PZ_I4: return "int4";
+    case PZ_F4E2M1: return "float4e2m1";
+    case PZ_F8E8M0: return "float8e8m0";
+    case PZ_U2: return "uint2";
+    case PZ_I2: return "int2";
     default: return "unsupported type";
     }
 }
@@ -349,6 +362,13 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
         return -1;
     }
     const pz_rt_op *op = pz_rt_ops[kind];
+    /* CAST's params are all defaults when zero (saturate, round up): a
+     * caller may leave them out */
+    static const pz_cast_params cast_defaults;
+    if (kind == PZ_OP_CAST && !params && params_size == 0) {
+        params = &cast_defaults;
+        params_size = sizeof cast_defaults;
+    }
     if (params_size != op->params_size || (op->params_size && !params)) {
         net_fail(net, "layer \"%s\" (%s): params of %zu bytes, expected %zu", nm, op->name,
                  params ? params_size : 0, op->params_size);
@@ -614,7 +634,7 @@ static int plan_arena(pz_net *net, char *err, size_t n)
     }
 
     net->arena_bytes = total;
-    net->arena = aligned_alloc(PZ_ALIGN, total ? total : PZ_ALIGN);
+    net->arena = pz_alloc_big(total);
     if (!net->arena) {
         free(items);
         free(live);
@@ -840,13 +860,13 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
     double total = (double)net->run_ns / 1e6;
     fprintf(f, "profile of \"%s\": %.3f ms, %d layers in %d blocks, arena %.1f KiB\n", net->name,
             total, net->n_layers, net->n_blocks, (double)net->arena_bytes / 1024);
-    fprintf(f, "%5s %-14s %-32s %5s %3s %10s %6s\n", "layer", "op", "name", "block", "mp", "ms",
-            "%");
+    fprintf(f, "%5s %-14s %-32s %5s %3s %10s %6s  %s\n", "layer", "op", "name", "block", "mp", "ms",
+            "%", "kernel");
     for (int i = 0; i < net->n_layers; i++) {
         const pz_layer *l = &net->layers[i];
         double ms = (double)l->ns / 1e6;
-        fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f\n", i, l->op->name, l->name, l->block,
-                l->nth, ms, total > 0 ? 100 * ms / total : 0);
+        fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, l->op->name, l->name, l->block,
+                l->nth, ms, total > 0 ? 100 * ms / total : 0, l->kernel ? l->kernel : "-");
     }
     fprintf(f, "%5s %-14s %5s %3s %10s %6s  %s\n", "block", "layers", "", "mp", "ms", "%",
             "fused (layer ms: a fused run's time is on its first layer)");

@@ -92,6 +92,7 @@ struct pz_layer {
     int mp;                      /* that block's cores */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
+    const char *kernel;          /* the kernel prepare chose, for profiles ("winograd"; NULL: the op's one) */
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */
     void *state;                 /* op-private, from prepare */
     uint64_t ns;                 /* profile: time of the last run */
@@ -140,6 +141,11 @@ void pz_barrier_wait(pz_barrier *b, int nth);
 extern const pz_rt_op *const pz_rt_ops[];
 
 /* Writes `layer "NAME" (OP): <message>` into err; returns 1 (for `return`). */
+/* A buffer for packed weights or the arena: 64-byte aligned; from 2 MiB on,
+ * 2 MiB-aligned and advised to use huge pages (mem.c). NULL when out of
+ * memory; free with free(). */
+void *pz_alloc_big(size_t bytes);
+
 int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

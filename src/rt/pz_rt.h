@@ -46,10 +46,16 @@
 #define PZ_MAX_IO 32
 #define PZ_MAX_SPATIAL 3
 
-/* Element types: the numbering of onnx.TensorProto.DataType. */
+/* Element types: the numbering of onnx.TensorProto.DataType. The small types
+ * (17 to 26) are storage types that only CAST and the data-movement layers
+ * handle; each is held one element per byte: the 8-bit floats as their codes,
+ * float4e2m1 as its 4-bit code, int4/int2 sign-extended to int8, uint4/uint2
+ * as uint8 (files pack the 4- and 2-bit types; memory does not). */
 typedef enum {
     PZ_F32 = 1, PZ_U8 = 2, PZ_I8 = 3, PZ_U16 = 4, PZ_I16 = 5, PZ_I32 = 6, PZ_I64 = 7,
     PZ_BOOL = 9, PZ_F16 = 10, PZ_F64 = 11, PZ_U32 = 12, PZ_U64 = 13, PZ_BF16 = 16,
+    PZ_F8E4M3FN = 17, PZ_F8E4M3FNUZ = 18, PZ_F8E5M2 = 19, PZ_F8E5M2FNUZ = 20,
+    PZ_U4 = 21, PZ_I4 = 22, PZ_F4E2M1 = 23, PZ_F8E8M0 = 24, PZ_U2 = 25, PZ_I2 = 26,
 } pz_dtype;
 
 size_t pz_dtype_size(int dt);          /* 0 for a type the runtime does not hold */
@@ -100,7 +106,7 @@ typedef enum {
     PZ_OP_CONV,            /* in: X, W, B?, Z? (residual added before act)  params: pz_conv_params */
     PZ_OP_CONV_TRANSPOSE,  /* in: X, W, B?                                   params: pz_conv_params */
     PZ_OP_POOL,            /* in: X            out: Y, Indices?              params: pz_pool_params */
-    PZ_OP_BATCHNORM,       /* in: X, scale, bias, mean, var                  params: pz_bn_params */
+    PZ_OP_BATCHNORM,       /* in: X, scale, bias, mean, var; out: Y, (training) running mean, var  params: pz_bn_params */
     PZ_OP_UNARY,           /* in: X                                          params: pz_unary_params */
     PZ_OP_BINARY,          /* in: A, B (broadcast to the output shape)       params: pz_binary_params */
     PZ_OP_GEMM,            /* in: A, B, C?                                   params: pz_gemm_params */
@@ -115,12 +121,19 @@ typedef enum {
     PZ_OP_SLICE,           /* in: X                                          params: pz_slice_params */
     PZ_OP_PAD,             /* in: X                                          params: pz_pad_params */
     PZ_OP_GATHER,          /* in: X, indices                                 params: pz_axis_params */
-    PZ_OP_CAST,            /* in: X  (to the output's dtype) */
+    PZ_OP_CAST,            /* in: X  (to the output's dtype)                 params: pz_cast_params (or none) */
     PZ_OP_RESIZE,          /* in: X                                          params: pz_resize_params */
     PZ_OP_COUNT_
 } pz_op_kind;
 
 const char *pz_op_name(pz_op_kind kind);   /* "CONV", ... */
+
+/* A conv layer's algorithm (a per-layer knob the optimizer sets; schedule
+ * files state it): AUTO lets the runtime choose by its rule (see
+ * src/rt/ops/conv.c), DIRECT forces direct convolution, WINOGRAD asks for
+ * Winograd F(4x4, 3x3) where the layer and the CPU allow it (3x3, stride 1,
+ * dilation 1, group 1, AVX-512), else direct. */
+typedef enum { PZ_CONV_AUTO, PZ_CONV_DIRECT, PZ_CONV_WINOGRAD } pz_conv_algo;
 
 typedef struct {
     int nsp;                          /* spatial dims, 1 to 3 */
@@ -131,6 +144,7 @@ typedef struct {
     int64_t pad_begin[PZ_MAX_SPATIAL];
     int64_t pad_end[PZ_MAX_SPATIAL];
     pz_act act;                       /* fused epilogue */
+    pz_conv_algo algo;                /* the algorithm knob (the optimizer's choice) */
 } pz_conv_params;
 
 typedef enum { PZ_POOL_MAX, PZ_POOL_AVG } pz_pool_kind;
@@ -148,6 +162,11 @@ typedef struct {
 
 typedef struct {
     float epsilon;
+    /* training (ONNX training_mode=1): normalise with the batch's own mean
+     * and (population) variance, and write running_mean = mean * momentum +
+     * batch_mean * (1 - momentum) and running_var likewise as outputs 1, 2. */
+    int training;
+    float momentum;
 } pz_bn_params;
 
 typedef enum {
@@ -226,7 +245,17 @@ typedef struct {
     float extrapolation_value;
     float scale[PZ_MAX_RANK];         /* output/input per axis, as the op defines it */
     float roi_start[PZ_MAX_RANK], roi_end[PZ_MAX_RANK];   /* tf_crop_and_resize */
+    int antialias;                    /* linear/cubic: widen the filter by 1/scale when downsampling */
 } pz_resize_params;
+
+/* CAST to a float8 type: saturate (the default) clamps out-of-range values
+ * and infinities to the largest finite value; nosat sends them to inf or NaN.
+ * To float8e8m0: how a value between two powers of two rounds. */
+typedef enum { PZ_ROUND_UP, PZ_ROUND_DOWN, PZ_ROUND_NEAREST } pz_round_mode;
+typedef struct {
+    int nosat;                        /* ONNX saturate=0 */
+    pz_round_mode round;              /* ONNX round_mode (float8e8m0 only) */
+} pz_cast_params;
 
 /* ---- the network: the middle-layer API ----------------------------------- */
 

@@ -171,5 +171,11 @@ xv = rng.standard_normal((4, 3, 5)).astype(np.float32)
 got, err = run(path, [xv])
 check(got is not None and close(got[0], np.maximum(xv, 0)), "symbolic_bound_by_input_file", err or "values differ")
 
+# 6. the small element types, training-mode BN, Resize antialias (small_types.py)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import small_types  # noqa: E402
+
+small_types.cases({"run": run, "check": check, "save": save, "model_of": model_of, "W": W, "PZ": PZ})
+
 print("front: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

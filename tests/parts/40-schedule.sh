@@ -123,6 +123,48 @@ for s in none fixed-mp fuse-all; do
         tail -n 3 "$T/log"
     fi
 done
+# the per-layer algorithm knob ("winograd"): the tuned schedule lists the
+# convs that run Winograd; with every list emptied all convs run direct. Both
+# must match PyTorch, the profile must show the kernels asked for, and the two
+# outputs must differ in their low bits (else the knob did nothing).
+if "$PZ" tune "$M/resnet18.onnx" --strategy fixed-mp --threads 2 -o "$T/algo.json" >"$T/log" 2>&1; then
+    nw=$("$PY" -c 'import json, sys; print(sum(len(b.get("winograd", [])) for b in json.load(open(sys.argv[1]))["blocks"]))' "$T/algo.json")
+    sed 's/"winograd": \[[0-9, ]*\]/"winograd": []/' "$T/algo.json" >"$T/direct.json"
+    for s in algo direct; do
+        "$PZ" run "$M/resnet18.onnx" --input "$M/resnet18.input.pb" --output "$T/$s.pb" \
+            --schedule "$T/$s.json" --threads 2 --profile >"$T/$s.log" 2>&1 || bad "run --schedule $s.json failed"
+    done
+    if grep -q avx512f /proc/cpuinfo; then
+        want=$nw
+    else
+        want=0   # the Winograd kernel is AVX-512 only: the runtime runs those layers direct
+    fi
+    got_w=$(grep -c ' winograd$' "$T/algo.log")
+    got_d=$(grep -c ' winograd$' "$T/direct.log")
+    [ "$nw" -gt 0 ] && [ "$got_w" -eq "$want" ] && [ "$got_d" -eq 0 ] &&
+        ok "winograd knob: the profile shows $got_w Winograd convs as the schedule lists ($nw), 0 with every list empty" ||
+        bad "winograd knob: $got_w Winograd layers in the profile (schedule lists $nw), $got_d with empty lists"
+    for s in algo direct; do
+        "$PY" - "$T/$s.pb" "$M/resnet18.torch.pb" >"$T/log" 2>&1 <<'EOF'
+import sys, onnx, numpy as np
+from onnx import numpy_helper
+a, b = (numpy_helper.to_array(onnx.load_tensor(p)) for p in sys.argv[1:3])
+err = np.abs(a - b).max() / max(np.abs(b).max(), 1e-30)
+print("%.3g" % err)
+sys.exit(0 if a.shape == b.shape and err < 1e-4 else 1)
+EOF
+        [ $? -eq 0 ] && ok "winograd knob ($s.json): matches PyTorch (rel err $(cat "$T/log"))" ||
+            bad "winograd knob ($s.json): differs from PyTorch: $(cat "$T/log")"
+    done
+    if [ "$want" -gt 0 ]; then
+        cmp -s "$T/algo.pb" "$T/direct.pb" && bad "winograd knob: direct and Winograd outputs are bitwise equal" ||
+            ok "winograd knob: direct and Winograd outputs differ in their rounding, as they should"
+    fi
+else
+    bad "tune --strategy fixed-mp for the winograd knob failed"
+    tail -n 3 "$T/log"
+fi
+
 ls "$T"/tuned.json.tmp* >/dev/null 2>&1 && bad "tune left a temporary file" || ok "tune left no temporary file"
 
 # ---- 2. invalid schedules ----------------------------------------------------
@@ -160,7 +202,7 @@ text=$(printf '{"blocks": [{"first": 0, "count": %d, "mp": 1}]' "$N")
 printf '%s' "$text" >"$T/bad.json"
 rejects "an unclosed object" "bad.json:1:$((${#text} + 1)): expected ',' or '}' after an object member, found the end of the file"
 printf '\n\n   {"blocks": [{"first": 0, "count": %d, "mp": 1,\n "MP": 2}]}' "$N" >"$T/bad.json"
-rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision)"
+rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision, winograd)"
 printf '{"blocks": [{"first": 0, "count": %d}]}' "$N" >"$T/bad.json"
 rejects "a missing key" "bad.json:1:13: block 0: missing key \"mp\""
 two_blocks 2 $((N - 2)) '"mp": 1'
@@ -189,6 +231,14 @@ one_block '"mp": 1, "precision": "bf16"'
 rejects "bf16" "key \"precision\": \"bf16\" is not supported yet (only \"fp32\" runs today)"
 one_block '"mp": 1, "precision": "fp64"'
 rejects "an unknown precision" "key \"precision\": \"fp64\" is not one of \"fp32\", \"bf16\", \"int8\""
+one_block '"mp": 1, "winograd": [0]'
+rejects "Winograd on the 7x7 stem" "key \"winograd\": layer 0 \"$FIRST_NAME\" (Conv) cannot run Winograd F(4x4, 3x3)"
+one_block '"mp": 1, "winograd": [2, 2]'
+rejects "a layer listed twice in winograd" "key \"winograd\": layer 2 is listed twice"
+two_blocks 4 $((N - 4)) '"mp": 1, "winograd": [2]'
+rejects "a winograd layer outside its block" "key \"winograd\": 2 is out of range (4 to $LAST)"
+one_block '"mp": 1, "winograd": 2'
+rejects "winograd not an array" "key \"winograd\": expected an array of layer numbers, found a number"
 one_block '"mp": 1, "first_node": "conv0"'
 rejects "a wrong node name" "key \"first_node\": the file says \"conv0\", but layer 0 is \"$FIRST_NAME\""
 one_block '"mp": "2"'

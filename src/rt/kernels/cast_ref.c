@@ -1,11 +1,18 @@
 /* cast_ref.c - reference Cast between all supported element types. */
 #include "rt/kernels/kernels.h"
 
-void pz_any_cast__ref(int tx, const void *x, int ty, void *y, int64_t n, int ith, int nth)
+/* Integers of any width and bool: converted by their bits. */
+static bool int_like(int dt)
+{
+    return pz_dtype_is_int(dt) || dt == PZ_BOOL || pz_dtype_is_small_int(dt);
+}
+
+void pz_any_cast__ref(const pz_cast_params *p, int tx, const void *x, int ty, void *y, int64_t n,
+                      int ith, int nth)
 {
     int64_t lo, hi;
     pz_split(n, ith, nth, &lo, &hi);
-    bool xi = !pz_dtype_is_float(tx), yi = !pz_dtype_is_float(ty);   /* integer or bool */
+    bool xi = int_like(tx), yi = int_like(ty);
 
     if (xi && yi) {
         /* integer -> integer: the low bits, like a C cast (numpy's astype) */
@@ -24,9 +31,16 @@ void pz_any_cast__ref(int tx, const void *x, int ty, void *y, int64_t n, int ith
             float v = ((const float *)x)[i];
             ((uint16_t *)y)[i] = ty == PZ_F16 ? pz_f32_to_f16(v) : pz_f32_to_bf16(v);
         }
+    } else if (pz_dtype_is_small_float(ty)) {
+        /* into float8 / float4: one rounding from the exact source value */
+        int nosat = p ? p->nosat : 0;
+        pz_round_mode round = p ? p->round : PZ_ROUND_UP;
+        for (int64_t i = lo; i < hi; i++)
+            ((uint8_t *)y)[i] = (uint8_t)pz_f64_to_small(ty, pz_load_f64(x, tx, i), nosat, round);
     } else {
         /* through double: exact for every source but 64-bit integers beyond
-         * 2^53; floats -> integers truncate and saturate, NaN -> 0 */
+         * 2^53; floats -> integers truncate and saturate, NaN -> 0 (the 4-
+         * and 2-bit integers wrap instead, as numpy does) */
         for (int64_t i = lo; i < hi; i++) pz_store_f64(y, ty, i, pz_load_f64(x, tx, i));
     }
 }

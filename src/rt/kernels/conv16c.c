@@ -35,6 +35,10 @@
 
 #include "rt/kernels/conv16c.h"
 
+/* Weights above this many bytes (half of a 2 MB L2) are prefetched a
+ * group ahead. */
+#define PZ_CONV16C_PF_BYTES (1024 * 1024)
+
 static int64_t cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -50,6 +54,16 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
+/* The passes over a border segment [s0, s1) of a row: pass kw covers
+ * [ra[kw], rb[kw]) (its valid pixels); the widest goes first (it
+ * initialises) and the next widest last (it finishes). The same for every
+ * row, so worked out once per call. */
+typedef struct {
+    int64_t s0, s1;
+    int64_t ra[64], rb[64];
+    int first, last;         /* -1: no pass (every pixel from the fix-ups) */
+} pass_plan;
+
 typedef struct {
     const pz_conv16c_desc *d;
     const pz_conv16c_ukset *ks;
@@ -59,6 +73,9 @@ typedef struct {
     int flat;                /* 1x1 stride 1 unpadded: one row of H*W pixels */
     int rows2;               /* narrow output: tiles span two rows */
     int64_t L, R;            /* a row's cuts: [0, L) and [R, OW) by passes */
+    pass_plan seg[2];        /* their passes */
+    int prefetch;            /* the weights outgrow L2: each unit prefetches a share
+                              * of the next group's (see pz_conv16c_drive) */
     pz_conv16c_uk_args tmpl; /* the micro-kernel arguments common to all rows */
 } plan;
 
@@ -116,6 +133,31 @@ static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset 
     p->flat = 0;
 }
 
+/* The passes of the segment [s0, s1) (see pass_plan). */
+static void plan_passes(const pz_conv16c_desc *d, pass_plan *pp, int64_t s0, int64_t s1)
+{
+    int64_t *ra = pp->ra, *rb = pp->rb;
+    int first = -1, last = -1, used = 0;
+    pp->s0 = s0;
+    pp->s1 = s1;
+    for (int kw = 0; kw < d->kw; kw++) {
+        int64_t lo, hi;
+        pz_conv_valid_range(d->w, d->ow, d->sw, d->pl, (int64_t)kw * d->dw, &lo, &hi);
+        ra[kw] = max64(lo, s0);
+        rb[kw] = max64(min64(hi, s1), ra[kw]);
+        if (rb[kw] > ra[kw]) used++;
+        if (rb[kw] > ra[kw] && (first < 0 || rb[kw] - ra[kw] > rb[first] - ra[first])) first = kw;
+    }
+    /* the last pass: another wide one, or the first when it is the only one */
+    for (int kw = 0; kw < d->kw; kw++)
+        if (kw != first && rb[kw] > ra[kw] &&
+            (last < 0 || rb[kw] - ra[kw] > rb[last] - ra[last]))
+            last = kw;
+    if (used == 1) last = first;
+    pp->first = first;
+    pp->last = last;
+}
+
 /* What every row shares: the strides and epilogue of the micro-kernel
  * arguments, and the cuts L and R of the row (see the top of the file). */
 static void plan_rows(plan *p)
@@ -149,6 +191,8 @@ static void plan_rows(plan *p)
         p->R = orr < OW ? min64(orr, OW - p->rwmax) : OW;
         if (p->L >= p->R) p->L = p->R = OW;
     }
+    plan_passes(d, &p->seg[0], 0, p->L);
+    plan_passes(d, &p->seg[1], p->R, OW);
 }
 
 /* ---- the scalar fix-ups at the borders ---------------------------------------- */
@@ -185,6 +229,8 @@ typedef struct {
     float *yrow;             /* output: first block of the group, row oh, pixel 0 */
     const float *zrow;
     int rm;
+    const float *pf;         /* weights to prefetch over the row's calls: next line */
+    int64_t pf_n;            /* lines left */
     /* a pair of rows whose kernel rows differ (top and bottom of the image)
      * runs their common kernel rows as a pair and these per row */
     int nextra;
@@ -220,12 +266,19 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
         int64_t tw = base + (part == 0), cnt = part == 0 ? ext : nt - ext;
         if (cnt == 0) continue;
         a.ntile = (int)cnt;
+        a.pf = rc->pf;
+        a.pf_n = rc->pf_n;
         a.x = rc->xrow + (t0 * d->sw - d->pl + tap) * p->cbk;
         a.y = rc->yrow + t0 * 16;
         a.z = rc->zrow ? rc->zrow + t0 * 16 : NULL;
         if (rc->rows == 2) p->ks->pick2(p->psk, rc->rm, (int)tw)(&a);
         else p->ks->pick(p->psk, rc->rm, (int)tw)(&a);
         t0 += tw * cnt;
+        /* the call prefetched one line per q step */
+        int64_t steps = cnt * a.nkh * ((int64_t)(a.ncb - 1) * a.nq + a.nq_last);
+        steps = min64(steps, rc->pf_n);
+        rc->pf += steps * 16;
+        rc->pf_n -= steps;
     }
 }
 
@@ -242,27 +295,13 @@ static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
     }
 }
 
-/* The pixels [s0, s1) tap by tap. */
-static void run_passes(row_ctx *rc, int64_t s0, int64_t s1)
+/* The pixels [s0, s1) of a border segment tap by tap. */
+static void run_passes(row_ctx *rc, const pass_plan *pp)
 {
     const pz_conv16c_desc *d = rc->p->d;
+    const int64_t s0 = pp->s0, s1 = pp->s1, *ra = pp->ra, *rb = pp->rb;
+    const int first = pp->first, last = pp->last;
     if (s1 <= s0) return;
-    int64_t ra[64], rb[64];
-    int first = -1, last = -1, used = 0;
-    for (int kw = 0; kw < d->kw; kw++) {
-        int64_t lo, hi;
-        pz_conv_valid_range(d->w, d->ow, d->sw, d->pl, (int64_t)kw * d->dw, &lo, &hi);
-        ra[kw] = max64(lo, s0);
-        rb[kw] = max64(min64(hi, s1), ra[kw]);
-        if (rb[kw] > ra[kw]) used++;
-        if (rb[kw] > ra[kw] && (first < 0 || rb[kw] - ra[kw] > rb[first] - ra[first])) first = kw;
-    }
-    /* the last pass: another wide one, or the first when it is the only one */
-    for (int kw = 0; kw < d->kw; kw++)
-        if (kw != first && rb[kw] > ra[kw] &&
-            (last < 0 || rb[kw] - ra[kw] > rb[last] - ra[last]))
-            last = kw;
-    if (used == 1) last = first;
 
     if (first < 0) {
         fixup(rc, 0, s0, s1);
@@ -295,16 +334,30 @@ static void run_passes(row_ctx *rc, int64_t s0, int64_t s1)
     }
 }
 
+/* The kernel rows [*lo, *hi) inside the input for a row whose window
+ * starts at input row ih0: 0 <= ih0 + kh*dh < H (no division without a
+ * dilation: this runs for every row). */
+static void kh_range(const pz_conv16c_desc *d, int64_t ih0, int64_t *lo, int64_t *hi)
+{
+    if (d->dh == 1) {
+        *lo = max64(0, -ih0);
+        *hi = min64(d->kh, d->h - ih0);
+    } else {
+        *lo = max64(0, pz_ceil_div(-ih0, d->dh));
+        *hi = min64(d->kh, pz_ceil_div(d->h - ih0, d->dh));
+    }
+}
+
 /* Output rows oh .. oh + nrows - 1 (nrows 1 or 2) of image n for output
  * blocks [ob0, ob0 + rm); a flat 1x1 conv (one row of H*W pixels) does only
  * the pixels [f0, f1). Two rows go together when their kernel rows agree. */
 static void conv_row(const plan *p, const float *x, const float *w, const float *b,
                      const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh,
-                     int nrows, int64_t f0, int64_t f1)
+                     int nrows, int64_t f0, int64_t f1, const float *pf, int64_t pf_n)
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow, cbk = p->cbk;
-    row_ctx rc = {.p = p, .rm = rm, .rows = 1, .a = p->tmpl};
+    row_ctx rc = {.p = p, .rm = rm, .rows = 1, .a = p->tmpl, .pf = pf, .pf_n = pf_n};
     pz_conv16c_uk_args *a = &rc.a;
     /* lanes past M come out zero from the zero weights and bias (and a
      * residual's zero lanes) unless a clip moves 0: only then mask them */
@@ -325,17 +378,19 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     /* kernel rows kh with 0 <= oh*sh - pt + kh*dh < H */
     const float *ximg = x + n * p->cb * H * W * cbk, *wgrp = w + ob0 * a->ws_mb;
     int64_t ih0 = oh * d->sh - d->pt;
-    int64_t khlo = max64(0, pz_ceil_div(-ih0, d->dh)), khhi = min64(d->kh, pz_ceil_div(H - ih0, d->dh));
+    int64_t khlo, khhi;
+    kh_range(d, ih0, &khlo, &khhi);
     if (nrows == 2) {
-        int64_t ih1 = ih0 + d->sh;
-        int64_t lo1 = max64(0, pz_ceil_div(-ih1, d->dh)), hi1 = min64(d->kh, pz_ceil_div(H - ih1, d->dh));
+        int64_t ih1 = ih0 + d->sh, lo1, hi1;
+        kh_range(d, ih1, &lo1, &hi1);
         if (lo1 != khlo || hi1 != khhi) {
             /* a pair with different kernel rows: the common ones as a pair,
              * the others per row (only where the rows go by passes) */
             int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
             if (!whole || chi <= clo) {
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1);
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, pf, pf_n / 2);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, pf + pf_n / 2 * 16,
+                         pf_n - pf_n / 2);
                 return;
             }
             const int64_t lo_[2] = {khlo, lo1}, hi_[2] = {khhi, hi1}, ih_[2] = {ih0, ih1};
@@ -369,9 +424,9 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
         run_tiles(&rc, f0, f1, -1, 1, 1);
         return;
     }
-    run_passes(&rc, 0, L);
+    run_passes(&rc, &p->seg[0]);
     run_tiles(&rc, L, R, -1, 1, 1);
-    run_passes(&rc, R, OW);
+    run_passes(&rc, &p->seg[1]);
 }
 
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
@@ -415,12 +470,27 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * over its rows */
     int64_t lo, hi;
     pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
+    /* weights beyond L2: the group's weights come from L2 after its first
+     * unit, but that unit would wait on memory for all of them at once. So
+     * unit r of a group prefetches the r-th share of the next group's
+     * weights, spread over its q steps (one line each), and the memory
+     * traffic overlaps the FMAs evenly. */
+    p.prefetch = pz_conv16c_weights_size(d) * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;
+    const int64_t glines = p.tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
     for (int64_t u = lo; u < hi; u++) {
         int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
         int64_t ob0 = g * p.rm, oh = w0 + r / nchunk * step;
         int rm = (int)min64(p.rm, p.mb - ob0);
         int64_t f0 = f00 + r % nchunk * chunk;
         int64_t f1 = min64(f0 + chunk, flat && d->r1 ? d->r1 * orig_w : d->ow);
-        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), f0, f1);
+        const float *pf = NULL;
+        int64_t pf_n = 0;
+        if (p.prefetch && g + 1 < p.groups) {
+            int64_t nl = glines * min64(p.rm, p.mb - ob0 - p.rm), l0 = nl * r / rows;
+            pf = w + (ob0 + p.rm) * p.tmpl.ws_mb + l0 * 16;
+            pf_n = nl * (r + 1) / rows - l0;
+        }
+        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), f0, f1, pf,
+                 pf_n);
     }
 }

@@ -39,6 +39,8 @@ typedef struct {
     float lo, hi;
     int tail_r;             /* output block (0..RM-1) whose lanes >= m are zeroed, or -1 */
     unsigned tail;          /* its mask of valid lanes */
+    const float *pf;        /* weights to prefetch into L2, one 64-byte line per q step */
+    int64_t pf_n;           /* how many lines (0: none); a hint, kernels may ignore it */
 } pz_conv16c_uk_args;
 
 typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);

@@ -19,10 +19,32 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 
+/* One q step of a tile: RM weight vectors, RW * ROWS broadcasts, their FMAs. */
+#define Q_STEP(q)                                                                          \
+    do {                                                                                   \
+        __m512 wv[4];                                                                      \
+        UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(wr + r * ws_mb + (q) * 16); \
+        /* the weights a later call will read from beyond L2 */                            \
+        if (PF && pfn > 0) {                                                               \
+            _mm_prefetch((const char *)pf, _MM_HINT_T1);                                   \
+            pf += 16;                                                                      \
+            pfn--;                                                                         \
+        }                                                                                  \
+        UNROLL for (int rr = 0; rr < ROWS; rr++)                                           \
+            UNROLL for (int j = 0; j < RW; j++) {                                          \
+                __m512 xv = _mm512_set1_ps((rr ? xr1 : xr)[j * ps + (q)]);                 \
+                UNROLL for (int r = 0; r < RM; r++)                                        \
+                    acc[rr * RW + j][r] = _mm512_fmadd_ps(xv, wv[r], acc[rr * RW + j][r]); \
+            }                                                                              \
+    } while (0)
+
 PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
-                              float *restrict y, const float *restrict z, const int RW,
-                              const int RM, const int PS, const int ROWS)
+                              float *restrict y, const float *restrict z,
+                              const float **pfp, int64_t *pfnp, const int RW, const int RM,
+                              const int PS, const int ROWS, const int PF)
 {
+    const float *pf = *pfp;
+    int64_t pfn = *pfnp;
     const int64_t ps = PS ? PS : a->ps;
     const float *restrict w = a->w;
     const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_mb = a->ws_mb, ws_cb = a->ws_cb;
@@ -50,18 +72,18 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
             const float *xr = x + cb * xs_cb + kh * xs_h;
             const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
             const float *wr = w + cb * ws_cb + kh * ws_h;
-            for (int q = 0; q < nqc; q++) {
-                __m512 wv[4];
-                UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(wr + r * ws_mb + q * 16);
-                UNROLL for (int rr = 0; rr < ROWS; rr++)
-                    UNROLL for (int j = 0; j < RW; j++) {
-                        __m512 xv = _mm512_set1_ps((rr ? xr1 : xr)[j * ps + q]);
-                        UNROLL for (int r = 0; r < RM; r++)
-                            acc[rr * RW + j][r] = _mm512_fmadd_ps(xv, wv[r], acc[rr * RW + j][r]);
-                    }
+            /* the stem's NHWC input (3 channels, stride 2: PS == 6) has
+             * only 9 q steps per kernel row: unrolled, without the loop's
+             * exit (mispredicted at every row) */
+            if (PS == 6 && nqc == 9) {
+                UNROLL for (int q = 0; q < 9; q++) Q_STEP(q);
+            } else {
+                for (int q = 0; q < nqc; q++) Q_STEP(q);
             }
         }
     }
+    *pfp = pf;
+    *pfnp = pfn;
 
     if (!a->fin) {
         UNROLL for (int r = 0; r < RM; r++)
@@ -102,10 +124,13 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
                               const int PS, const int ROWS)
 {
     const int64_t xt = RW * (PS ? PS : a->ps);
-    const float *x = a->x, *z = a->z;
+    const float *x = a->x, *z = a->z, *pf = a->pf;
     float *y = a->y;
+    int64_t pfn = a->pf_n;
     for (int t = 0; t < a->ntile; t++) {
-        uk_tile(a, x, y, z, RW, RM, PS, ROWS);
+        /* two instances: the common one without the prefetch's test */
+        if (pfn > 0) uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 1);
+        else uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 0);
         x += xt;
         y += RW * 16;
         if (z) z += RW * 16;

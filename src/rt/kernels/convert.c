@@ -92,7 +92,11 @@ double pz_load_f64(const void *p, int dt, int64_t i)
     case PZ_U32: return ((const uint32_t *)p)[i];
     case PZ_U64: return (double)((const uint64_t *)p)[i];
     case PZ_BOOL: return ((const uint8_t *)p)[i] != 0;
-    default: return 0;
+    case PZ_I4: case PZ_I2: return ((const int8_t *)p)[i];     /* held sign-extended */
+    case PZ_U4: case PZ_U2: return ((const uint8_t *)p)[i];
+    default:
+        if (pz_dtype_is_small_float(dt)) return pz_small_to_f64(dt, ((const uint8_t *)p)[i]);
+        return 0;
     }
 }
 
@@ -143,7 +147,14 @@ void pz_store_f64(void *p, int dt, int64_t i, double v)
     case PZ_U32: ((uint32_t *)p)[i] = (uint32_t)sat_u64(v, UINT32_MAX); break;
     case PZ_U64: ((uint64_t *)p)[i] = sat_u64(v, UINT64_MAX); break;
     case PZ_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    default: break;
+    case PZ_I4: case PZ_I2: case PZ_U4: case PZ_U2:
+        /* like numpy/ml_dtypes: to an integer, then the low bits (wraps) */
+        pz_store_bits(p, dt, i, (uint64_t)sat_i64(v, INT64_MIN, INT64_MAX));
+        break;
+    default:
+        if (pz_dtype_is_small_float(dt))   /* Cast's defaults: saturate, round up */
+            ((uint8_t *)p)[i] = (uint8_t)pz_f64_to_small(dt, v, 0, PZ_ROUND_UP);
+        break;
     }
 }
 
@@ -159,6 +170,8 @@ uint64_t pz_load_bits(const void *p, int dt, int64_t i)
     case PZ_U32: return ((const uint32_t *)p)[i];
     case PZ_U64: return ((const uint64_t *)p)[i];
     case PZ_BOOL: return ((const uint8_t *)p)[i] != 0;
+    case PZ_I4: case PZ_I2: return (uint64_t)(int64_t)((const int8_t *)p)[i];
+    case PZ_U4: case PZ_U2: return ((const uint8_t *)p)[i];
     default: return 0;
     }
 }
@@ -171,6 +184,11 @@ void pz_store_bits(void *p, int dt, int64_t i, uint64_t v)
     case PZ_U32: case PZ_I32: ((uint32_t *)p)[i] = (uint32_t)v; break;
     case PZ_U64: case PZ_I64: ((uint64_t *)p)[i] = v; break;
     case PZ_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+    /* the small integers: the low 4 or 2 bits, signed ones sign-extended */
+    case PZ_U4: ((uint8_t *)p)[i] = (uint8_t)(v & 0xF); break;
+    case PZ_U2: ((uint8_t *)p)[i] = (uint8_t)(v & 0x3); break;
+    case PZ_I4: ((int8_t *)p)[i] = (int8_t)((int)(v & 0xF) - ((v & 0x8) ? 16 : 0)); break;
+    case PZ_I2: ((int8_t *)p)[i] = (int8_t)((int)(v & 0x3) - ((v & 0x2) ? 4 : 0)); break;
     default: break;
     }
 }

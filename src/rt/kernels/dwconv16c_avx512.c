@@ -43,39 +43,37 @@ PZ_ALWAYS_INLINE void dw_tile(const dw_consts *k, const float *const *rows, int6
                               const int ROWS)
 {
     const int NV = (RW - 1) * S + 3, NR = (ROWS - 1) * S + 3;
-    /* MASKED: per column, a lane mask (0 outside [0, W)) and an offset
-     * clamped into the row, computed once for all the tile's rows */
-    __mmask16 cm[17];
-    int64_t co[17];
-    if (MASKED) {
-        UNROLL for (int i = 0; i < NV; i++) {
-            int64_t iw = iw0 + i;
-            int ok = iw >= 0 && iw < W;
-            cm[i] = ok ? (__mmask16)0xffff : 0;
-            co[i] = (ok ? iw : 0) * 16;
-        }
-    }
     __m512 acc[2][8];
     UNROLL for (int rr = 0; rr < ROWS; rr++)
         UNROLL for (int j = 0; j < RW; j++) acc[rr][j] = k->bias;
+    /* Per input row and kernel column kw, a sweep over the tile's outputs:
+     * consecutive FMAs go to different accumulators (2 x RW of them between
+     * two FMAs into one), so the FMA latency is hidden. An input vector is
+     * loaded once per kw (3 times, from L1) and feeds the tile's output rows
+     * that read that input row. An accumulator gets its taps in the order
+     * kh, then kw, the order of every other path, so a pixel has the same
+     * bits whatever tile, row window or worker computes it. */
     UNROLL for (int ir = 0; ir < NR; ir++) {
         const float *p = rows[ir];
         if (!p) continue;
-        __m512 v[17];
-        UNROLL for (int i = 0; i < NV; i++) {
-            if (MASKED) v[i] = _mm512_maskz_loadu_ps(cm[i], p + co[i]);
-            else if (i >= LZ && i < NV - TZ) v[i] = _mm512_loadu_ps(p + (iw0 + i) * 16);
-        }
-        UNROLL for (int rr = 0; rr < ROWS; rr++) {
-            const int kh = ir - rr * S;
-            if (kh < 0 || kh > 2) continue;
-            UNROLL for (int j = 0; j < RW; j++)
-                UNROLL for (int kw = 0; kw < 3; kw++) {
-                    int i = j * S + kw;
-                    if (MASKED || (i >= LZ && i < NV - TZ))
-                        acc[rr][j] = _mm512_fmadd_ps(v[i], k->w[kh * 3 + kw], acc[rr][j]);
+        UNROLL for (int kw = 0; kw < 3; kw++)
+            UNROLL for (int j = 0; j < RW; j++) {
+                const int i = j * S + kw;   /* the tile's input column */
+                if (!MASKED && (i < LZ || i >= NV - TZ)) continue;
+                __m512 v;
+                if (MASKED) {
+                    int64_t iw = iw0 + i;
+                    int ok = iw >= 0 && iw < W;
+                    v = _mm512_maskz_loadu_ps(ok ? (__mmask16)0xffff : 0, p + (ok ? iw : 0) * 16);
+                } else {
+                    v = _mm512_loadu_ps(p + (iw0 + i) * 16);
                 }
-        }
+                UNROLL for (int rr = 0; rr < ROWS; rr++) {
+                    const int kh = ir - rr * S;
+                    if (kh >= 0 && kh <= 2)
+                        acc[rr][j] = _mm512_fmadd_ps(v, k->w[kh * 3 + kw], acc[rr][j]);
+                }
+            }
     }
     UNROLL for (int rr = 0; rr < ROWS; rr++)
         UNROLL for (int j = 0; j < RW; j++) {
@@ -116,14 +114,29 @@ PZ_ALWAYS_INLINE void dw_tile_any(const dw_consts *k, const float *const *rows, 
 #undef BORDERS
 }
 
-/* ROWS output rows from oh (input rows from oh*sh - pt) in balanced tiles
- * of up to RWMAX pixels. */
+/* How a row of OW outputs is cut into nt balanced tiles of up to RWMAX
+ * pixels: the first ext tiles have base + 1 pixels, the others base.
+ * Computed once per block (divisions are slow next to a 7-pixel row). */
+typedef struct {
+    int64_t nt, base, ext;
+} dw_tiling;
+
+static inline dw_tiling dw_tiles(int64_t OW, int RWMAX)
+{
+    dw_tiling t;
+    t.nt = (OW + RWMAX - 1) / RWMAX;
+    t.base = t.nt ? OW / t.nt : 0;
+    t.ext = t.nt ? OW % t.nt : 0;
+    return t;
+}
+
+/* ROWS output rows from oh (input rows from oh*sh - pt) in the tiles of tl. */
 PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, const dw_consts *k, const float *xb,
                               const float *zb, float *yb, int64_t oh, const int S,
-                              const int ROWS, const int RWMAX)
+                              const int ROWS, dw_tiling tl)
 {
     const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
-    const int64_t nt = (OW + RWMAX - 1) / RWMAX, base = OW / nt, ext = OW % nt;
+    const int64_t nt = tl.nt, base = tl.base, ext = tl.ext;
     const float *rows[5];
     for (int i = 0; i < (ROWS - 1) * (S ? S : 1) + 3; i++) {
         int64_t ih = oh * d->sh - d->pt + i;
@@ -157,9 +170,10 @@ PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const f
     k.partial = valid < 16;
     k.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
     int64_t oh = oh0;
+    dw_tiling tl = dw_tiles(d->ow, S ? 8 : 1);
     if (S)
-        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &k, xb, zb, yb, oh, S, 2, 8);
-    for (; oh < oh1; oh++) dw_pass(d, &k, xb, zb, yb, oh, S, 1, S ? 8 : 1);
+        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &k, xb, zb, yb, oh, S, 2, tl);
+    for (; oh < oh1; oh++) dw_pass(d, &k, xb, zb, yb, oh, S, 1, tl);
 }
 
 static void dw_rows_s1(const pz_conv16c_desc *d, const float *xb, const float *wb,

@@ -126,6 +126,15 @@ uint16_t pz_f32_to_f16(float f);      /* round to nearest even */
 float pz_bf16_to_f32(uint16_t b);
 uint16_t pz_f32_to_bf16(float f);     /* round to nearest even */
 
+/* The small types (cast_small.c): float8 (four kinds), float8e8m0 and
+ * float4e2m1 codes, and the 4- and 2-bit integers (held one per byte). */
+bool pz_dtype_is_small_float(int dt);
+bool pz_dtype_is_small_int(int dt);
+double pz_small_to_f64(int dt, unsigned code);
+/* v rounded to nearest even into dt; nosat: out of range -> inf/NaN instead
+ * of the largest value; round: float8e8m0's rounding. */
+unsigned pz_f64_to_small(int dt, double v, int nosat, pz_round_mode round);
+
 /* Element i of a buffer of type dt, as double. */
 double pz_load_f64(const void *p, int dt, int64_t i);
 /* Stores v into element i of a buffer of type dt: floats round, integers
@@ -190,6 +199,14 @@ void pz_f32_batchnorm__ref(const pz_bn_params *p, int rank, const int64_t *xd, c
                            const float *scale, const float *bias, const float *mean,
                            const float *var, float *y, int ith, int nth);
 
+/* Training mode (p->training): the statistics are the batch's own (mean and
+ * population variance per channel); run_mean/run_var (NULL: not wanted) get
+ * mean * momentum + batch mean * (1 - momentum), var likewise. Split over C. */
+void pz_f32_batchnorm_train__ref(const pz_bn_params *p, int rank, const int64_t *xd,
+                                 const float *x, const float *scale, const float *bias,
+                                 const float *mean, const float *var, float *y,
+                                 float *run_mean, float *run_var, int ith, int nth);
+
 /* y = x / (bias + alpha/size * sum_{c' in window} x[c']^2)^beta over dim 1. */
 void pz_f32_lrn__ref(const pz_lrn_params *p, int rank, const int64_t *xd, const float *x,
                      float *y, int ith, int nth);
@@ -234,8 +251,10 @@ void pz_int_binary__ref(const pz_binary_params *p, int dtype, const pz_bcast *bc
 void pz_any_binary__ref(const pz_binary_params *p, const pz_bcast *bc, int ta, const void *a,
                         int tb, const void *b, int ty, void *y, int ith, int nth);
 
-/* Element-wise conversion between any two types (see pz_store_f64/bits). */
-void pz_any_cast__ref(int tx, const void *x, int ty, void *y, int64_t n, int ith, int nth);
+/* Element-wise conversion between any two types (see pz_store_f64/bits);
+ * p (NULL: the defaults) says how to round into the small float types. */
+void pz_any_cast__ref(const pz_cast_params *p, int tx, const void *x, int ty, void *y, int64_t n,
+                      int ith, int nth);
 
 /* ---- linear algebra (gemm_ref.c, matmul_ref.c) -------------------------- */
 
@@ -303,18 +322,23 @@ void pz_any_gather__ref(size_t es, int64_t outer, int64_t n, int64_t inner, int 
 
 /* ---- resize (resize_ref.c) ---------------------------------------------- */
 
-/* One axis of a resize: for each output coordinate, up to 4 (index, weight)
- * taps, or `outside` (tf_crop_and_resize: extrapolation value). */
+/* One axis of a resize: for each output coordinate, n (index, weight) taps
+ * (they point into the axis' pools), or `outside` (tf_crop_and_resize:
+ * extrapolation value). */
 typedef struct {
     int n;
     int outside;
-    int64_t idx[4];
-    double w[4];
+    int64_t *idx;
+    double *w;
 } pz_resize_tap;
 
-/* Fills taps[0..out) for one axis of input length `in`. */
+/* Taps per output coordinate at most on one axis: 2 (nearest, linear), 4
+ * (cubic); with antialias when downsampling by s, about 2/s or 4/s. */
+int pz_resize_width(const pz_resize_params *p, int axis, int64_t in, int64_t out);
+/* Fills taps[0..out) for one axis of input length `in`; idx and w are pools
+ * of out * pz_resize_width(...) entries the taps point into. */
 void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out,
-                    pz_resize_tap *taps);
+                    pz_resize_tap *taps, int64_t *idx, double *w);
 /* y = sum over the product of the axes' taps; any type through double. */
 void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const int64_t *xd,
                         const int64_t *yd, const pz_resize_tap *const *taps, const void *x,

@@ -1,8 +1,13 @@
 /* resize_ref.c - reference Resize: nearest (all rounding modes), n-linear,
  * cubic; every coordinate transformation mode; exclude_outside;
- * tf_crop_and_resize's extrapolation. Follows the ONNX reference
+ * tf_crop_and_resize's extrapolation; antialias. Follows the ONNX reference
  * implementation (onnx/reference/ops/op_resize.py) axis by axis: the n-d
- * result is the separable product of 1-d interpolations. */
+ * result is the separable product of 1-d interpolations.
+ *
+ * Antialias (linear and cubic, opset 18+): when downsampling by s < 1 the
+ * filter is stretched by 1/s: the linear (triangle) and cubic kernels are
+ * evaluated at (i - ratio) * s over 2/s resp. 4/s taps and the weights are
+ * normalised to sum 1, so that each output averages the inputs it covers. */
 #include <math.h>
 
 #include "rt/kernels/kernels.h"
@@ -69,20 +74,77 @@ static int coeffs(const pz_resize_params *p, double ratio, bool integral, double
     }
 }
 
-void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out,
-                    pz_resize_tap *taps)
+/* The cubic convolution kernel of parameter A at distance x. */
+static double cubic_at(double A, double x)
 {
-    /* The scale: when it is out/in (sizes given) use that ratio in double,
-     * so that exact ties of nearest rounding stay exact. */
+    x = fabs(x);
+    if (x <= 1) return ((A + 2) * x - (A + 3)) * x * x + 1;
+    if (x < 2) return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+    return 0;
+}
+
+/* Antialias: the first tap's offset from floor(x) (start <= 0) for scale s
+ * (clamped to 1: upsampling is not filtered); the tap count is 2 - 2 * start. */
+static int64_t antialias_start(const pz_resize_params *p, double s)
+{
+    if (s > 1) s = 1;
+    double reach = p->mode == PZ_RESIZE_CUBIC ? 2 : 1;
+    return (int64_t)floor(-reach / s) + 1;
+}
+
+static bool antialiased(const pz_resize_params *p)
+{
+    return p->antialias && p->mode != PZ_RESIZE_NEAREST;
+}
+
+/* The scale the taps use: when it is out/in (sizes given) that ratio in
+ * double, so that exact ties of nearest rounding stay exact. */
+static double axis_scale(const pz_resize_params *p, int axis, int64_t in, int64_t out)
+{
     double scale = p->scale[axis], exact = (double)out / (double)in;
     if (fabs(scale - exact) <= 1e-6 * exact) scale = exact;
+    return scale;
+}
+
+int pz_resize_width(const pz_resize_params *p, int axis, int64_t in, int64_t out)
+{
+    if (!antialiased(p)) return p->mode == PZ_RESIZE_CUBIC ? 4 : 2;
+    return (int)(2 - 2 * antialias_start(p, axis_scale(p, axis, in, out)));
+}
+
+/* The antialiased coefficients of fractional position `ratio` in (0, 1]:
+ * c[k] for tap start + k, normalised (the reference's
+ * _linear_coeffs_antialias / _cubic_coeffs_antialias). */
+static int coeffs_antialias(const pz_resize_params *p, double ratio, double s, double *c)
+{
+    if (s > 1) s = 1;
+    int64_t start = antialias_start(p, s);
+    int n = (int)(2 - 2 * start);
+    double sum = 0;
+    for (int k = 0; k < n; k++) {
+        double arg = ((double)(start + k) - ratio) * s;
+        c[k] = p->mode == PZ_RESIZE_CUBIC ? cubic_at(p->cubic_coeff_a, arg)
+                                          : fmax(0.0, 1 - fabs(arg));
+        sum += c[k];
+    }
+    for (int k = 0; k < n; k++) c[k] /= sum;
+    return n;
+}
+
+void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out,
+                    pz_resize_tap *taps, int64_t *idx_pool, double *w_pool)
+{
+    double scale = axis_scale(p, axis, in, out);
     double out_f = scale * (double)in;
     if (fabs(out_f - (double)out) <= 1e-9 * (double)out) out_f = (double)out;
+    int width = pz_resize_width(p, axis, in, out);
 
     for (int64_t o = 0; o < out; o++) {
         pz_resize_tap *t = &taps[o];
         double x = source_coord(p, axis, scale, in, out, out_f, o);
         memset(t, 0, sizeof *t);
+        t->idx = idx_pool + o * width;
+        t->w = w_pool + o * width;
         if (p->coord == PZ_CT_TF_CROP_AND_RESIZE && (x < 0 || x > (double)(in - 1))) {
             t->outside = 1;
             continue;
@@ -94,8 +156,9 @@ void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out
         double fl = floor(x);
         bool integral = fl == x;
         double ratio = integral ? 1 : x - fl;
-        double c[4];
-        int n = coeffs(p, ratio, integral, c);
+        double *c = t->w;   /* the coefficients, compacted in place below */
+        int n = antialiased(p) ? coeffs_antialias(p, ratio, scale, c)
+                               : coeffs(p, ratio, integral, c);
         int64_t first = (int64_t)fl - (integral ? n / 2 : n / 2 - 1);
         int64_t pad = n / 2;
         if (first < -pad) first = -pad;   /* the window stays inside the padded input */

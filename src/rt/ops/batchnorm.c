@@ -1,9 +1,13 @@
-/* batchnorm.c - the BATCHNORM layer (inference): X, scale, bias, mean, var -> Y. */
+/* batchnorm.c - the BATCHNORM layer: X, scale, bias, mean, var -> Y.
+ * Inference: the given statistics. Training (pz_bn_params.training): the
+ * batch's own statistics, and outputs 1 and 2 (each optional) are the
+ * updated running mean and variance [C]. */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
 {
+    const pz_bn_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
     static const char *const names[] = {"X", "scale", "B", "mean", "var"};
     for (int i = 0; i < 5; i++) {
@@ -20,13 +24,35 @@ static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
         if (pz_numel(pz_in(l, i)) != C)
             return pz_layer_fail(l, err, n, "%s has %lld elements, expected %lld", names[i],
                                  (long long)pz_numel(pz_in(l, i)), (long long)C);
-    if (l->in_have[0] == 16 && x->rank == 4) l->in_cblk[0] = l->out_cblk[0] = 16;
+    if (!p->training && l->n_out > 1)
+        return pz_layer_fail(l, err, n, "running statistics (outputs 1, 2) are written only in "
+                             "training mode");
+    for (int k = 1; k < l->n_out; k++) {
+        const pz_tensor *r = pz_out(l, k);
+        if (!r) continue;
+        if (pz_layer_want_dtype(l, err, n, k == 1 ? "running_mean" : "running_var", r, PZ_F32))
+            return 1;
+        if (pz_numel(r) != C)
+            return pz_layer_fail(l, err, n, "output %d has %lld elements, expected %lld", k,
+                                 (long long)pz_numel(r), (long long)C);
+    }
+    /* training reads a whole channel at once: plain layout only */
+    if (!p->training && l->in_have[0] == 16 && x->rank == 4) l->in_cblk[0] = l->out_cblk[0] = 16;
     return 0;
 }
 
 static void batchnorm_run(const pz_layer *l, int ith, int nth)
 {
+    const pz_bn_params *p = l->params;
     const pz_tensor *x = l->in[0];
+    if (p->training) {
+        pz_tensor *rm = l->n_out > 1 ? l->out[1] : NULL, *rv = l->n_out > 2 ? l->out[2] : NULL;
+        pz_f32_batchnorm_train__ref(p, x->rank, x->dims, x->data, l->in[1]->data,
+                                    l->in[2]->data, l->in[3]->data, l->in[4]->data,
+                                    l->out[0]->data, rm ? rm->data : NULL, rv ? rv->data : NULL,
+                                    ith, nth);
+        return;
+    }
     if (l->in_cblk[0] == 16) {
         pz_f32_batchnorm_nchw16c__scalar(l->params, x->dims[0], x->dims[1],
                                          x->dims[2] * x->dims[3], x->data, l->in[1]->data,
@@ -40,6 +66,6 @@ static void batchnorm_run(const pz_layer *l, int ith, int nth)
 
 const pz_rt_op pz_rt_op_batchnorm = {
     .name = "BATCHNORM", .params_size = sizeof(pz_bn_params),
-    .min_in = 5, .max_in = 5, .min_out = 1, .max_out = 1,
+    .min_in = 5, .max_in = 5, .min_out = 1, .max_out = 3,
     .prepare = batchnorm_prepare, .run = batchnorm_run,
 };

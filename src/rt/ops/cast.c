@@ -1,4 +1,5 @@
-/* cast.c - the CAST layer: X to Y's element type. */
+/* cast.c - the CAST layer: X to Y's element type (pz_cast_params: how to
+ * round into the float8 types; zero is ONNX's default). */
 #include "rt/ops/ops.h"
 
 static int cast_prepare(pz_layer *l, char *err, size_t n)
@@ -8,17 +9,21 @@ static int cast_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
+    const pz_cast_params *p = l->params;
+    if ((unsigned)p->round > PZ_ROUND_NEAREST)
+        return pz_layer_fail(l, err, n, "round mode %d is not one of up, down, nearest",
+                             (int)p->round);
     return 0;
 }
 
 static void cast_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *y = l->out[0];
-    pz_any_cast__ref(x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
+    pz_any_cast__ref(l->params, x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
 }
 
 const pz_rt_op pz_rt_op_cast = {
-    .name = "CAST", .params_size = 0,
+    .name = "CAST", .params_size = sizeof(pz_cast_params),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = cast_prepare, .run = cast_run,
 };

@@ -1,5 +1,6 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
+#include "rt/fuse.h"
 #include "rt/kernels/winograd.h"
 #include "rt/ops/ops.h"
 
@@ -35,16 +36,22 @@ typedef struct {
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
 
-/* The per-layer algorithm choice: Winograd for a 3x3 stride-1 conv with at
+/* The per-layer algorithm (pz_conv_params.algo, the optimizer's knob):
+ * DIRECT never, WINOGRAD wherever F(4x4, 3x3) applies (3x3, stride 1,
+ * dilation 1, group 1, AVX-512), AUTO by the rule below. The rule (also the
+ * optimizer's, src/opt/algo.c): Winograd for a 3x3 stride-1 conv with at
  * least 16 output tiles per image and C * M <= 256 * 256 (bench/winograd:
  * 1.4x to 2.5x over direct on ResNet-18 stages 1-3 and VGG; it loses on
- * ResNet-18's 7x7 stage, whose transformed weights outgrow L2). Same for
- * every MP, so schedules do not change which kernel a layer uses. */
-static bool use_winograd(const pz_conv16c_desc *d, pz_isa isa)
+ * ResNet-18's 7x7 stage, whose transformed weights outgrow L2). The choice
+ * is the same for every MP, so schedules do not change which kernel a
+ * layer uses. PZ_WINOGRAD=0/1 in the environment overrides every layer
+ * (for benchmarks). */
+static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa)
 {
     const char *env = getenv("PZ_WINOGRAD");
-    if (isa != PZ_ISA_AVX512 || !pz_winograd_ok(d) || (env && env[0] == '0')) return false;
-    if (env && env[0] == '1') return true;
+    if (isa != PZ_ISA_AVX512 || !pz_winograd_ok(d)) return false;
+    if (env && (env[0] == '0' || env[0] == '1')) return env[0] == '1';
+    if (algo != PZ_CONV_AUTO) return algo == PZ_CONV_WINOGRAD;
     int64_t tiles = ((d->oh + PZ_WINO_TILE - 1) / PZ_WINO_TILE) *
                     ((d->ow + PZ_WINO_TILE - 1) / PZ_WINO_TILE);
     return tiles >= 16 && d->c * d->m <= 256 * 256;
@@ -116,6 +123,7 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     l->state = st;
     st->path = CONV_REF;
     st->ref = pz_f32_conv__ref;
+    l->kernel = "reference";
     pz_isa isa = pz_cpu_isa();
     /* the fast kernels need the weights (and bias) at compile, to pack them */
     if (isa != PZ_ISA_REF && w->data && (!b || b->data) && choose_fast(l, st, isa))
@@ -126,7 +134,7 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
 static float *alloc_floats(int64_t count)
 {
     size_t bytes = ((size_t)(count > 0 ? count : 1) * sizeof(float) + 63) / 64 * 64;
-    return aligned_alloc(64, bytes);
+    return pz_alloc_big(bytes);
 }
 
 /* Tries the fast paths; on success sets the path, packs, and sets the
@@ -144,13 +152,14 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     if (pz_conv16c_init(&d, p, x->dims, y->dims) == 0) {
         /* a blocked input is read as it is, even with few channels */
         if (l->in_have[0] == 16) d.cblk = 16;
-        if (use_winograd(&d, isa)) {
+        if (use_winograd(&d, p->algo, isa)) {
             st->wp = alloc_floats(pz_winograd_weights_size(&d));
             st->bp = alloc_floats(pz_pack_bias16_size(d.m));
             if (!st->wp || !st->bp) return 1;
             pz_winograd_pack_weights(&d, w->data, st->wp);
             pz_pack_bias16(d.m, bias, st->bp);
             st->path = CONV_WINO;
+            l->kernel = "winograd";
             st->wino = pz_winograd_kernel_for(isa);
             l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
             st->d = d;
@@ -166,6 +175,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_FAST;
         st->fast = k->conv2d;
+        l->kernel = "direct";
     } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
         st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
@@ -173,6 +183,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         pz_dw16c_pack_weights(d.c, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_DW;
+        l->kernel = "depthwise";
         st->fast = k->dwconv3x3;
     } else if (p->group > 1 && p->nsp == 2 && (x->dims[1] / p->group) % 16 == 0 &&
                (y->dims[1] / p->group) % 16 == 0) {
@@ -196,6 +207,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
             pz_conv16c_pack_weights(&d, (const float *)w->data + g * wg, st->wp + g * st->wp_group);
         pz_pack_bias16(y->dims[1], bias, st->bp);
         st->path = CONV_GROUPED;
+        l->kernel = "grouped";
         st->fast = k->conv2d;
     } else {
         return 0;
@@ -259,17 +271,27 @@ static int conv_rows(const pz_layer *l)
     return st->path == CONV_DW ? 1 : 0;
 }
 
-static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
-                          int64_t r1, int ith, int nth)
+/* Output rows [r0, r1) with X and Y (and Z, laid out like Y) held in row
+ * windows (rt/fuse.h): FAST sees each buffer as a tensor of its window's
+ * rows, shifted (output row r - yw.base of that view reads input rows from
+ * (r - yw.base) * sh - pt', pt' = pt + xw.base - yw.base * sh; the view's
+ * rows outside [0, xw.rows) count as padding, which fuse.c makes true: a
+ * window holds every row its readers read, and ends at or before the
+ * input's last row). DW goes one 16-channel block of one image at a time as
+ * a conv of r1 - r0 output rows over the input rows from the first one they
+ * read. Either way the same taps in the same order, so the same bits. */
+void pz_conv_run_window(const pz_layer *l, const float *x, pz_rowwin xw, const float *z,
+                        float *y, pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth)
 {
     const conv_state *st = l->state;
-    const float *x = in[0], *z = pz_in(l, 3) ? in[3] : NULL;
-    float *y = out;
     if (r1 <= r0) return;
     if (st->path == CONV_FAST) {
         pz_conv16c_desc d = st->d;
-        d.r0 = r0;
-        d.r1 = r1;
+        d.h = xw.rows;
+        d.pt = (int)(d.pt + xw.base - yw.base * d.sh);
+        d.oh = yw.rows;
+        d.r0 = r0 - yw.base;
+        d.r1 = r1 - yw.base;
         st->fast(&d, x, st->wp, st->bp, z, y, ith, nth);
         return;
     }
@@ -284,10 +306,20 @@ static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, i
     for (int64_t i = 0; i < d->n; i++)
         for (int64_t bc = 0; bc < cb; bc++) {
             s.c = s.m = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
-            int64_t yo = ((i * cb + bc) * d->oh + r0) * d->ow * 16;
-            st->fast(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16, st->wp + bc * 144,
-                     st->bp + bc * 16, z ? z + yo : NULL, y + yo, ith, nth);
+            int64_t yo = ((i * cb + bc) * yw.rows + r0 - yw.base) * d->ow * 16;
+            int64_t xo = ((i * cb + bc) * xw.rows + ish - xw.base) * d->w * 16;
+            st->fast(&s, x + xo, st->wp + bc * 144, st->bp + bc * 16, z ? z + yo : NULL,
+                     y + yo, ith, nth);
         }
+}
+
+/* Whole tensors: windows of every row. */
+static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                          int64_t r1, int ith, int nth)
+{
+    const float *z = pz_in(l, 3) ? in[3] : NULL;
+    pz_rowwin xw = {0, l->in[0]->dims[2]}, yw = {0, l->out[0]->dims[2]};
+    pz_conv_run_window(l, in[0], xw, z, out, yw, r0, r1, ith, nth);
 }
 
 const pz_rt_op pz_rt_op_conv = {

@@ -53,7 +53,7 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
     pz_isa isa = pz_cpu_isa();
     if (isa != PZ_ISA_REF && !p->trans_a && b->data && st->M > 0 && st->N > 0) {
         size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
-        st->bp = aligned_alloc(64, bytes ? bytes : 64);
+        st->bp = pz_alloc_big(bytes);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
         st->fn = pz_fast_kernels_for(isa)->gemm;

@@ -59,7 +59,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         s->K > 0) {
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
         size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
-        st->bp = aligned_alloc(64, bytes);
+        st->bp = pz_alloc_big(bytes);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp);
         st->fn = pz_fast_kernels_for(isa)->gemm;

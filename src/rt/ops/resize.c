@@ -4,13 +4,19 @@
 
 typedef struct {
     pz_resize_tap *taps[PZ_MAX_RANK];
+    int64_t *idx[PZ_MAX_RANK];    /* the taps' (index, weight) pools */
+    double *w[PZ_MAX_RANK];
 } resize_state;
 
 static void resize_release(pz_layer *l)
 {
     resize_state *st = l->state;
     if (!st) return;
-    for (int a = 0; a < PZ_MAX_RANK; a++) free(st->taps[a]);
+    for (int a = 0; a < PZ_MAX_RANK; a++) {
+        free(st->taps[a]);
+        free(st->idx[a]);
+        free(st->w[a]);
+    }
 }
 
 static int resize_prepare(pz_layer *l, char *err, size_t n)
@@ -36,9 +42,16 @@ static int resize_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "axis %d: resizing an empty axis", a);
         if (!(p->scale[a] > 0))
             return pz_layer_fail(l, err, n, "axis %d: scale %g", a, (double)p->scale[a]);
-        st->taps[a] = calloc((size_t)(y->dims[a] > 0 ? y->dims[a] : 1), sizeof(pz_resize_tap));
-        if (!st->taps[a]) return pz_layer_fail(l, err, n, "out of memory");
-        pz_resize_taps(p, a, x->dims[a], y->dims[a], st->taps[a]);
+        size_t outs = (size_t)(y->dims[a] > 0 ? y->dims[a] : 1);
+        int width = pz_resize_width(p, a, x->dims[a], y->dims[a]);
+        if (width < 1 || (size_t)width > ((size_t)1 << 40) / outs)
+            return pz_layer_fail(l, err, n, "axis %d: %d taps per output", a, width);
+        st->taps[a] = calloc(outs, sizeof(pz_resize_tap));
+        st->idx[a] = calloc(outs * (size_t)width, sizeof(int64_t));
+        st->w[a] = calloc(outs * (size_t)width, sizeof(double));
+        if (!st->taps[a] || !st->idx[a] || !st->w[a])
+            return pz_layer_fail(l, err, n, "out of memory");
+        pz_resize_taps(p, a, x->dims[a], y->dims[a], st->taps[a], st->idx[a], st->w[a]);
     }
     return 0;
 }
