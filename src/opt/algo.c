@@ -63,3 +63,58 @@ int opt_choose_algos(ir_model *m)
     }
     return n_wino;
 }
+
+/* Measured choice: every layer its own block on `cores` workers; the net is
+ * built once with every eligible conv on Winograd and once with every conv
+ * direct, `rounds` times alternately, and each layer's time is taken from
+ * the runtime's profiler (median over rounds). A conv runs Winograd when
+ * that is at least 3% faster. Layers' times in the two nets are comparable:
+ * both kernels read and write the same blocked layout. */
+int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err)
+{
+    int n = m->n_layers, n_wino = 0, n_elig = 0;
+    opt_choose_algos(m);   /* the rule, also what stays if nothing applies */
+    if (!opt_have_winograd()) return 0;
+    int *elig = pz_xcalloc((size_t)(n ? n : 1), sizeof(int));
+    for (int i = 0; i < n; i++) n_elig += elig[i] = opt_winograd_applies(m, i, NULL, NULL);
+    if (!n_elig) {
+        free(elig);
+        return 0;
+    }
+    if (rounds < 1) rounds = 1;
+    int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
+    opt_each_layer(n, cores, sizes, mps);
+    double *t = pz_xmalloc((size_t)2 * rounds * n * sizeof(double));   /* [v][r][layer] */
+    opt_meter *mt = opt_meter_new(m, cores, 3);
+    int rc = 0;
+    for (int r = 0; r < rounds && !rc; r++)
+        for (int v = 0; v < 2 && !rc; v++) {
+            for (int i = 0; i < n; i++)
+                if (elig[i]) m->layers[i].algo = v == 0 ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
+            if (opt_meter_schedule(mt, sizes, mps, n, t + ((size_t)v * rounds + r) * n, err) < 0)
+                rc = -1;
+        }
+    double *col = pz_xmalloc((size_t)rounds * sizeof(double));
+    for (int i = 0; i < n && !rc; i++) {
+        if (!elig[i]) continue;
+        double med[2];
+        for (int v = 0; v < 2; v++) {
+            for (int r = 0; r < rounds; r++) col[r] = t[((size_t)v * rounds + r) * n + i];
+            med[v] = opt_median(col, rounds);
+        }
+        int w = med[0] < 0.97 * med[1];
+        m->layers[i].algo = w ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
+        n_wino += w;
+        if (!quiet)
+            fprintf(stderr, "algo: layer %3d %-40.40s winograd %8.3f ms, direct %8.3f ms -> %s%s\n",
+                    i, m->g->nodes[m->layers[i].node].name, med[0], med[1],
+                    w ? "winograd" : "direct", w == opt_winograd_pays(m, i) ? "" : " (the rule says otherwise)");
+    }
+    opt_meter_free(mt);
+    free(col);
+    free(t);
+    free(sizes);
+    free(mps);
+    free(elig);
+    return rc ? -1 : n_wino;
+}

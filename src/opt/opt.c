@@ -8,11 +8,11 @@
 #include "opt_internal.h"
 
 const char *const OPT_STRATEGIES[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
-                                      "fusion-fixed-mp", "dlfusion", "oracle", "dp"};
+                                      "fusion-fixed-mp", "dlfusion", "oracle", "dp", "best"};
 const int OPT_N_STRATEGIES = (int)PZ_ARRAY_LEN(OPT_STRATEGIES);
 
 #define KNOWN "none, fixed-mp[:N], dynamic-mp, fuse-all, fusion-fixed-mp, dlfusion, " \
-              "oracle[:OPTS], dp[:OPTS], plugin:PATH.so[:ARGS]"
+              "oracle[:OPTS], dp[:OPTS], best[:OPTS], plugin:PATH.so[:ARGS]"
 
 /* "budget=60,repeat=3,..." into o; an unknown key or bad value is an error. */
 static pz_status parse_opts(const char *name, const char *s, opt_search_opts *o, pz_err *err)
@@ -92,6 +92,20 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
         }
         nb = opt_plugin_run(args, f, n, &mc, m, sizes, mps, err);
         if (nb < 0) goto done;
+    } else if (!strcmp(name, "best")) {
+        opt_search_opts o = {0, 7, 0, 0, 0};
+        if (parse_opts(name, args, &o, err)) goto done;
+        /* Algorithm 1 is one candidate when a profile loads (no measuring for one) */
+        pz_err pe = {0};
+        int have = opt_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
+        double t0 = opt_now_s();
+        nb = opt_best(m, f, cores, &mc, have, &o, sizes, mps, err);
+        if (nb <= 0) {
+            if (!err->code) pz_fail(err, PZ_ERR_INTERNAL, "best: no schedule found");
+            nb = -1;
+            goto done;
+        }
+        if (!o.quiet) fprintf(stderr, "best: search took %.1f s\n", opt_now_s() - t0);
     } else if (!strcmp(name, "oracle") || !strcmp(name, "dp")) {
         int oracle = !strcmp(name, "oracle");
         opt_search_opts o = {oracle ? 300 : 120, 3, 0, 4, 0};

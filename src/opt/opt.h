@@ -10,6 +10,9 @@
  *   dlfusion         Algorithm 1: blocks and per-block MP              profile
  *   oracle[:OPTS]    DLFusion V.3 reduced brute force, measured        the machine
  *   dp[:OPTS]        ours: exact DP over measured block costs          the machine
+ *   best[:OPTS]      ours for deployment: measured per-layer algorithm   the machine
+ *                    (Winograd or direct), then the fastest of all-cores,
+ *                    measured per-layer MP and Algorithm 1 (best.c)
  *   plugin:PATH.so[:ARGS]  a user strategy (pz_strategy.h)
  *
  * OPTS: comma-separated key=value: budget=SECONDS (measuring time, default

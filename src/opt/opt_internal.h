@@ -2,6 +2,7 @@
  * CLI commands that drive them (tune, bench, characterize, space).
  *
  *   algo.c        the per-layer algorithm knob (direct or Winograd)
+ *   best.c        "best": measured algorithms, then the fastest of a few schedules
  *   features.c    layer features of a lowered model (pz_strategy.h's struct)
  *   profile.c     the target profile: read, write, the cached default
  *   simple.c      none, fixed-mp, dynamic-mp, fuse-all (DLFusion Table III 1-4)
@@ -35,6 +36,9 @@ pz_layer_features *opt_features(const ir_model *m);
  * measurement (characterize level 0) then cached. machine->cores is set to
  * `cores` (the MP limit of this run). */
 pz_status opt_profile_load(const char *path, int cores, pz_machine *machine, pz_err *err);
+/* The same without measuring: path, else the cached default; an error when
+ * there is none. */
+pz_status opt_profile_load_cached(const char *path, int cores, pz_machine *machine, pz_err *err);
 /* $XDG_CACHE_HOME/paleozoic/target-default-<N>cpu.json, or ~/.cache/...;
  * writes into buf. */
 void opt_default_profile_path(char *buf, size_t size);
@@ -70,6 +74,12 @@ int opt_have_winograd(void);
 /* Sets every layer's algo: Conv layers WINOGRAD where it pays on this CPU
  * (AVX-512), else DIRECT; other layers AUTO. Returns the Winograd count. */
 int opt_choose_algos(ir_model *m);
+
+/* The same by measurement on this machine (every layer its own block at MP
+ * `cores`; both algorithms timed per layer over `rounds` alternating builds;
+ * Winograd where it is >= 3% faster). Progress on stderr unless quiet.
+ * Returns the Winograd count, -1 on failure (err set). */
+int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err);
 
 /* ---- dp.c: exact searches over a block-cost table ------------------------- */
 
@@ -128,6 +138,14 @@ int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_sea
                int *sizes, int *mps, pz_err *err);
 int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
                     const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
+
+/* ---- best.c: ours, for deployment ------------------------------------------ */
+
+/* Measured algorithms, then the fastest of: every layer on all cores, each
+ * layer at its measured better MP (1 or all), Algorithm 1 (when
+ * have_profile). Returns the block count, -1 on failure. */
+int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
+             int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
 
 /* ---- plugin.c ------------------------------------------------------------ */
 

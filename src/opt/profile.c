@@ -141,3 +141,18 @@ pz_status opt_profile_load(const char *path, int cores, pz_machine *mc, pz_err *
     mc->cores = cores;
     return PZ_OK;
 }
+
+pz_status opt_profile_load_cached(const char *path, int cores, pz_machine *mc, pz_err *err)
+{
+    memset(mc, 0, sizeof *mc);
+    char def[4096];
+    if (!path) {
+        opt_default_profile_path(def, sizeof def);
+        if (access(def, R_OK))
+            return pz_fail(err, PZ_ERR_INPUT, "no profile cached in %s", def);
+        path = def;
+    }
+    if (parse_profile(path, mc, err)) return err->code;
+    mc->cores = cores;
+    return PZ_OK;
+}

@@ -161,6 +161,26 @@ for n in $MNETS; do
     done
 done
 
+# best: measured per-layer algorithms, so its output may round differently
+# from none's; it is checked against PyTorch instead, and its report must
+# show the per-layer measurements and the candidate kept
+for n in $MNETS; do
+    [ -f "$M/$n.onnx" ] && [ -f "$M/$n.torch.pb" ] && [ "$have_node" = 1 ] || continue
+    rm -f "$T/$n.best.pb"
+    if "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/$n.best.pb" --threads 2 \
+        --strategy best >"$T/log" 2>&1; then
+        cp "$T/log" "$T/blog"
+        check "$n best vs PyTorch" node "$ROOT/tests/e2e/compare.js" --rel 1e-4 --top 5 "$T/$n.best.pb" "$M/$n.torch.pb"
+        check "$n best: kept a candidate" grep -q "^best: kept " "$T/blog"
+        if grep -q avx512f /proc/cpuinfo && [ "$n" = resnet18 ]; then
+            check "$n best: measured both algorithms of each 3x3 conv" \
+                test "$(grep -c '^algo: layer .* winograd .* ms, direct .* ms -> ' "$T/blog")" -ge 10
+        fi
+    else
+        bad "$n best: $(tail -c 400 "$T/log" | tr '\n' ' ')"
+    fi
+done
+
 # ---- tune -> run --schedule ------------------------------------------------
 if [ -f "$M/resnet18.onnx" ]; then
     n=resnet18

@@ -1,0 +1,86 @@
+/* best.c - "best", our strategy for deployment: cheap, measured, and never
+ * worse than the plain schedules it starts from.
+ *
+ *   1. the algorithm of each conv, measured (opt_measure_algos: Winograd or
+ *      direct, whichever runs the layer faster here);
+ *   2. candidate schedules, all without fusion unless Algorithm 1 fuses:
+ *        fixed    every layer on all cores;
+ *        per-layer each layer on 1 or on all cores, whichever its measured
+ *                 time favours (the runtime's profiler, both nets timed
+ *                 alternately, medians);
+ *        dlfusion Algorithm 1 on the target profile (when one loads);
+ *   3. the candidates timed end to end, interleaved (round robin over
+ *      `rounds`), the fastest kept.
+ * With one core the schedule is every layer at MP 1, and only step 1 runs. */
+#include <string.h>
+
+#include "opt_internal.h"
+
+int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
+             int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
+{
+    int n = m->n_layers;
+    if (opt_measure_algos(m, cores, 3, o->quiet, err) < 0) return -1;
+    if (cores <= 1) return opt_each_layer(n, 1, sizes, mps);
+
+    enum { FIXED, PER_LAYER, DLFUSION, N_CAND };
+    static const char *const names[N_CAND] = {"fixed", "per-layer", "dlfusion"};
+    int *cs[N_CAND], *cm[N_CAND], nb[N_CAND], nc = 0;
+    for (int k = 0; k < N_CAND; k++) {
+        cs[k] = pz_xmalloc((size_t)n * sizeof(int));
+        cm[k] = pz_xmalloc((size_t)n * sizeof(int));
+    }
+    int rc = 0;
+    /* fixed: all cores */
+    nb[nc++] = opt_each_layer(n, cores, cs[FIXED], cm[FIXED]);
+    /* per-layer: each layer's time at MP 1 and at all cores */
+    {
+        int *one = pz_xmalloc((size_t)n * sizeof(int)), *all = pz_xmalloc((size_t)n * sizeof(int));
+        int *s1 = pz_xmalloc((size_t)n * sizeof(int));
+        opt_each_layer(n, 1, s1, one);
+        opt_each_layer(n, cores, s1, all);
+        const int *sz[2] = {s1, s1}, *mp[2] = {one, all};
+        int nbs[2] = {n, n};
+        double med[2], *bt[2] = {pz_xmalloc((size_t)n * sizeof(double)), pz_xmalloc((size_t)n * sizeof(double))};
+        opt_meter *mt = opt_meter_new(m, cores, 1);
+        if (opt_meter_interleaved(mt, 2, sz, mp, nbs, 5, med, bt, err)) rc = -1;
+        opt_meter_free(mt);
+        for (int i = 0; i < n && !rc; i++) {
+            cs[PER_LAYER][i] = 1;
+            cm[PER_LAYER][i] = bt[0][i] <= bt[1][i] ? 1 : cores;
+        }
+        nb[nc++] = n;
+        free(bt[0]);
+        free(bt[1]);
+        free(one);
+        free(all);
+        free(s1);
+    }
+    if (!rc && have_profile) nb[nc++] = opt_alg1(f, n, mc, 0, cs[DLFUSION], cm[DLFUSION]);
+    int best = 0;
+    if (!rc) {
+        double med[N_CAND];
+        const int *sz[N_CAND], *mp[N_CAND];
+        for (int k = 0; k < nc; k++) sz[k] = cs[k], mp[k] = cm[k];
+        opt_meter *mt = opt_meter_new(m, cores, 1);
+        if (opt_meter_interleaved(mt, nc, sz, mp, nb, o->repeat > 5 ? o->repeat : 7, med, NULL, err))
+            rc = -1;
+        opt_meter_free(mt);
+        for (int k = 0; k < nc && !rc; k++) {
+            if (med[k] < med[best]) best = k;
+            if (!o->quiet) fprintf(stderr, "best: candidate %-9s %8.3f ms\n", names[k], med[k]);
+        }
+    }
+    int out = -1;
+    if (!rc) {
+        memcpy(sizes, cs[best], (size_t)nb[best] * sizeof(int));
+        memcpy(mps, cm[best], (size_t)nb[best] * sizeof(int));
+        out = nb[best];
+        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[best]);
+    }
+    for (int k = 0; k < N_CAND; k++) {
+        free(cs[k]);
+        free(cm[k]);
+    }
+    return out;
+}
