@@ -12,9 +12,11 @@
  * pool), NCHW16c already: that layer is a block of its own, not timed. VGG's
  * chain starts at the network input (its layout conversion is timed).
  * Each chain runs unfused (one block per layer, each its own fork-join) and
- * fused (one block: channels, bands), at MP 1 and 2, interleaved round by
- * round; the time is the chain's blocks' (the profile's block times). Prints
- * the median ms of each, the speed-ups, the strip the runtime chose, the
+ * fused (one block: channels, bands; and channels with PZ_FUSE_WINDOWS=0,
+ * every intermediate in a full-size buffer: what row windows win), at MP 1
+ * and 2, interleaved round by round; the time is the chain's blocks' (the
+ * profile's block times). Prints the median ms of each, the speed-ups, the
+ * strip the runtime chose, the
  * redundant MACs of bands (% of the chain's MACs), the intermediates held in
  * row windows (KiB of the windows / KiB full-size buffers would take), and
  * whether the outputs of every variant are bitwise equal to the unfused MP 1
@@ -160,7 +162,7 @@ __attribute__((target("avx512f"), noinline)) static double fma_peak_avx512(void)
         const long iters = 2000000;
         double t0 = now_ms();
         for (long it = 0; it < iters; it++)
-            for (int i = 0; i < 16; i++) a[i] = _mm512_fmadd_ps(a[i], m, c);
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) a[i] = _mm512_fmadd_ps(a[i], m, c);
         double ms = now_ms() - t0;
         __m512 s = a[0];
         for (int i = 1; i < 16; i++) s = _mm512_add_ps(s, a[i]);
@@ -190,16 +192,16 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-enum { NV = 6 };   /* unfused, fused channels, fused bands; at MP 1 and 2 */
+enum { NK = 4, NV = 8 };   /* unfused, fused channels, bands, channels without windows; MP 1, 2 */
 
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 15;
     static const char *names[] = {"vgg16-conv1", "mbv2-ir", "resnet18-basic"};
     printf("FMA peak of one core (AVX-512): %.0f GFLOP/s\n", fma_peak());
-    printf("%-15s %2s %9s %9s %9s %7s %7s %5s %7s %-19s %s\n", "chain", "mp", "unfused",
-           "channels", "bands", "x chan", "x bands", "strip", "halo %", "windows KiB/full",
-           "bitwise");
+    printf("%-15s %2s %8s %8s %8s %8s %6s %6s %6s %5s %6s %-18s %s\n", "chain", "mp",
+           "unfused", "chan-nw", "channels", "bands", "x nw", "x chan", "x band", "strip",
+           "halo %", "windows KiB/full", "bitwise");
     for (int which = 0; which < 3; which++) {
         pz_net *nets[NV];
         float *out[NV];
@@ -207,7 +209,7 @@ int main(int argc, char **argv)
         int lead = 0;
         pz_fuse_info info[NV];
         for (int v = 0; v < NV; v++) {
-            int mp = v / 3 + 1, kind = v % 3;
+            int mp = v / NK + 1, kind = v % NK;
             nets[v] = pz_net_new(names[which]);
             val y = build(nets[v], which, &in_n, &lead);
             out_n = y.d[0] * y.d[1] * y.d[2] * y.d[3];
@@ -217,11 +219,14 @@ int main(int argc, char **argv)
                 for (int l = lead; l < nl; l++) pz_net_block(nets[v], l, 1, mp);
             } else {
                 pz_net_block(nets[v], lead, nl - lead, mp);
-                pz_net_block_knobs(nets[v], lead, kind == 1 ? PZ_SPLIT_CHANNELS : PZ_SPLIT_BANDS,
+                pz_net_block_knobs(nets[v], lead, kind == 2 ? PZ_SPLIT_BANDS : PZ_SPLIT_CHANNELS,
                                    0);
             }
             char err[512];
-            if (pz_net_compile(nets[v], 2, err, sizeof err)) {
+            if (kind == 3) setenv("PZ_FUSE_WINDOWS", "0", 1);
+            int bad = pz_net_compile(nets[v], 2, err, sizeof err);
+            unsetenv("PZ_FUSE_WINDOWS");
+            if (bad) {
                 fprintf(stderr, "compile: %s\n", err);
                 return 1;
             }
@@ -237,20 +242,21 @@ int main(int argc, char **argv)
                 if (r >= 0) t[v * rounds + r] = chain_ms(nets[v], lead);
             }
         for (int mp = 1; mp <= 2; mp++) {
-            double med[3];
+            double med[NK];
             int same = 1;
-            for (int k = 0; k < 3; k++) {
-                int v = (mp - 1) * 3 + k;
+            for (int k = 0; k < NK; k++) {
+                int v = (mp - 1) * NK + k;
                 qsort(t + v * rounds, (size_t)rounds, sizeof *t, cmp_d);
                 med[k] = t[v * rounds + rounds / 2];
                 same &= !memcmp(out[v], out[0], (size_t)out_n * sizeof(float));
             }
-            const pz_fuse_info *fb = &info[(mp - 1) * 3 + 2], *fc = &info[(mp - 1) * 3 + 1];
-            char win[32];
+            const pz_fuse_info *fb = &info[(mp - 1) * NK + 2], *fc = &info[(mp - 1) * NK + 1];
+            char win[64];
             snprintf(win, sizeof win, "%d: %lld/%lld", fc->windows,
                      (long long)(fc->window_bytes / 1024), (long long)(fc->full_bytes / 1024));
-            printf("%-15s %2d %9.3f %9.3f %9.3f %7.2f %7.2f %5d %7.2f %-19s %s\n", names[which],
-                   mp, med[0], med[1], med[2], med[0] / med[1], med[0] / med[2], fc->strip,
+            printf("%-15s %2d %8.3f %8.3f %8.3f %8.3f %6.2f %6.2f %6.2f %5d %6.2f %-18s %s\n",
+                   names[which], mp, med[0], med[3], med[1], med[2], med[0] / med[3],
+                   med[0] / med[1], med[0] / med[2], fc->strip,
                    fb->macs ? 100.0 * (double)fb->redundant_macs / (double)fb->macs : 0.0, win,
                    same ? "yes" : "NO");
             if (fb->split != PZ_SPLIT_BANDS && mp > 1) printf("  (bands fell back to channels)\n");

@@ -230,6 +230,12 @@ static int parse(const uint8_t *buf, size_t len, pz_io_tensor *t, const char *pa
         fail(err, n, "%s: not a serialized onnx.TensorProto (malformed protobuf)", path);
         goto out;
     }
+    if (dtype == PZ_U4 || dtype == PZ_I4 || dtype == PZ_F4E2M1 || dtype == PZ_U2 || dtype == PZ_I2) {
+        /* packed two or four to a byte in files: not unpacked here (yet) */
+        fail(err, n, "%s: element type %s (packed sub-byte) is not supported by built programs; "
+             "use `paleozoic run`", path, pz_dtype_name(dtype));
+        goto out;
+    }
     if (pz_dtype_size(dtype) == 0) {
         fail(err, n, "%s: element type %d is not supported", path, dtype);
         goto out;
@@ -324,6 +330,9 @@ int pz_io_write_tensor(const char *path, const char *name, int dtype, int rank,
 {
     size_t es = pz_dtype_size(dtype);
     if (!es) return fail(err, n, "%s: element type %d is not supported", path, dtype);
+    if (dtype == PZ_U4 || dtype == PZ_I4 || dtype == PZ_F4E2M1 || dtype == PZ_U2 || dtype == PZ_I2)
+        return fail(err, n, "%s: element type %s (packed sub-byte) is not supported by built "
+                    "programs; use `paleozoic run`", path, pz_dtype_name(dtype));
     if (rank < 0 || rank > PZ_MAX_RANK) return fail(err, n, "%s: rank %d", path, rank);
     size_t numel = 1;
     for (int i = 0; i < rank; i++) numel *= (size_t)dims[i];

@@ -67,6 +67,7 @@ typedef struct {
     int row_local;
     char why[200];
     int64_t out_rows;
+    int64_t gran;             /* row granularity of the runtime's kernel (below) */
     op_lowered low;
     row_map in[PZ_MAX_IO];
 } layer_map;
@@ -110,9 +111,16 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
 
     /* Default: every non-constant input maps 1:1 (element-wise). */
     int window_input = -1;   /* input read through a window (conv, pool) */
+    lm->gran = 1;
     switch (low->kind) {
     case PZ_OP_CONV:
         window_input = 0;
+        /* the runtime's direct conv (src/rt/ops/conv.c, conv_rows) computes
+         * outputs at most 7 wide by pairs of rows: its ranges of rows start
+         * and end at even rows (or the last row) */
+        if (low->p.conv.group == 1 && low->p.conv.nsp == 2 && y->rank == 4 &&
+            y->dims[3] <= 7 && y->dims[2] >= 2 && m->layers[l].algo != IR_ALGO_WINOGRAD)
+            lm->gran = 2;
         break;
     case PZ_OP_POOL: {
         const pz_pool_params *pp = &low->p.pool;
@@ -123,7 +131,12 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
         window_input = 0;
         break;
     }
-    case PZ_OP_BATCHNORM: case PZ_OP_UNARY: case PZ_OP_BINARY: case PZ_OP_LRN: case PZ_OP_CAST:
+    case PZ_OP_BATCHNORM:
+        /* training mode normalises with statistics over every row */
+        if (low->p.bn.training)
+            NOT_ROW_LOCAL("%s in training mode uses the mean and variance of all rows", n->op_type);
+        break;
+    case PZ_OP_UNARY: case PZ_OP_BINARY: case PZ_OP_LRN: case PZ_OP_CAST:
     case PZ_OP_SLICE: case PZ_OP_PAD:
         break;
     case PZ_OP_COPY: {
@@ -259,6 +272,7 @@ typedef struct {
     int first, count;
     layer_map *maps;          /* [count] */
     int64_t *need;            /* [2 * n_values]: rows of each value one core needs */
+    int64_t *gran;            /* [n_values]: row granularity of its producer in the block */
     unsigned char *produced;  /* [n_values]: made by a layer of the block */
     unsigned char *leaves;    /* [n_values]: read after the block, or a graph output */
 } block_walk;
@@ -273,6 +287,7 @@ static int walk_init(block_walk *w, const ir_model *m, int first, int count, cha
     w->count = count;
     w->maps = pz_xcalloc((size_t)count, sizeof *w->maps);
     w->need = pz_xcalloc((size_t)nv * 2, sizeof *w->need);
+    w->gran = pz_xcalloc((size_t)nv, sizeof *w->gran);
     w->produced = pz_xcalloc((size_t)nv, 1);
     w->leaves = pz_xcalloc((size_t)nv, 1);
     *bad = -1;
@@ -284,7 +299,10 @@ static int walk_init(block_walk *w, const ir_model *m, int first, int count, cha
             return 0;
         }
         for (int o = 0; o < lm->low.n_out; o++)
-            if (lm->low.out[o] >= 0) w->produced[lm->low.out[o]] = 1;
+            if (lm->low.out[o] >= 0) {
+                w->produced[lm->low.out[o]] = 1;
+                w->gran[lm->low.out[o]] = lm->gran;
+            }
     }
     /* values that leave: graph outputs, values read by later layers, and the
      * last layer's outputs */
@@ -305,6 +323,7 @@ static void walk_free(block_walk *w)
 {
     free(w->maps);
     free(w->need);
+    free(w->gran);
     free(w->produced);
     free(w->leaves);
 }
@@ -331,9 +350,10 @@ static void walk_core(block_walk *w, int ith, int nth, int64_t *rows)
     memset(w->need, 0, (size_t)(m->g->n_values ? m->g->n_values : 1) * 2 * sizeof *w->need);
     for (int v = 0; v < m->g->n_values; v++)
         if (w->leaves[v]) {
-            int64_t lo, hi;
-            halo_band(rows_of(&m->g->values[v].t), ith, nth, &lo, &hi);
-            need_add(w->need, v, lo, hi);
+            /* a band of whole units of its producer's granularity */
+            int64_t lo, hi, n = rows_of(&m->g->values[v].t), g = w->gran[v];
+            halo_band((n + g - 1) / g, ith, nth, &lo, &hi);
+            need_add(w->need, v, lo * g < n ? lo * g : n, hi * g < n ? hi * g : n);
         }
     for (int k = w->count - 1; k >= 0; k--) {
         const layer_map *lm = &w->maps[k];
@@ -344,6 +364,11 @@ static void walk_core(block_walk *w, int ith, int nth, int64_t *rows)
             if (lo >= hi) lo = w->need[2 * v], hi = w->need[2 * v + 1];
             if (w->need[2 * v] < lo) lo = w->need[2 * v];
             if (w->need[2 * v + 1] > hi) hi = w->need[2 * v + 1];
+        }
+        if (lo < hi && lm->gran > 1) {   /* whole units of its granularity */
+            lo = lo / lm->gran * lm->gran;
+            hi = (hi + lm->gran - 1) / lm->gran * lm->gran;
+            if (hi > lm->out_rows) hi = lm->out_rows;
         }
         rows[2 * k] = lo;
         rows[2 * k + 1] = hi;

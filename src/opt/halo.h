@@ -8,7 +8,11 @@
  *   1. The output rows of the block's last layer are cut into MP contiguous
  *      bands, balanced to one row (halo_band: the rule of the runtime's
  *      pz_split). Every other value the block hands to later blocks is cut
- *      the same way over its own rows.
+ *      the same way over its own rows. A layer whose runtime kernel computes
+ *      rows in pairs (a direct conv at most 7 wide: src/rt/ops/conv.c) has a
+ *      granularity of 2: its bands are balanced to pairs of rows, and the
+ *      rows a core computes of it are widened to whole pairs (as
+ *      src/rt/fuse.c does, so the two counts agree).
  *   2. Going backwards through the block's layers, each core works out the
  *      rows of every layer's output it must compute: the union (as one
  *      contiguous range) of what its consumers in the block read. A conv or

@@ -86,12 +86,34 @@ static void align_rows(int64_t g, int64_t oh, int64_t *lo, int64_t *hi)
     if (*hi > oh) *hi = oh;
 }
 
-/* Exported layer j's rows owned by band worker w of mp: a partition of its
- * rows in multiples of its granularity. */
+/* Where worker w's share of a layer's rows starts, of mp workers: the rows
+ * in units of its granularity g, balanced by pz_split (the first units % mp
+ * shares one unit longer; src/opt/halo.c cuts the same way). The band of
+ * the last layer and the owned rows of an exported one. */
 static int64_t own_cut(const fuse_layer *f, int w, int mp)
 {
-    int64_t units = (f->oh + f->g - 1) / f->g, c = units * w / mp * f->g;
-    return c > f->oh ? f->oh : c;
+    int64_t units = (f->oh + f->g - 1) / f->g, lo, hi;
+    if (w >= mp) return f->oh;
+    pz_split(units, w, mp, &lo, &hi);
+    return lo * f->g > f->oh ? f->oh : lo * f->g;
+}
+
+/* Rows covered by the union of n ranges r[2i], r[2i + 1] (sorted in place). */
+static int64_t union_rows(int64_t *r, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && r[2 * k] < r[2 * k - 2]; k--) {
+            int64_t a = r[2 * k], b = r[2 * k + 1];
+            r[2 * k] = r[2 * k - 2], r[2 * k + 1] = r[2 * k - 1];
+            r[2 * k - 2] = a, r[2 * k - 1] = b;
+        }
+    int64_t total = 0, end = INT64_MIN;
+    for (int i = 0; i < n; i++) {
+        int64_t lo = r[2 * i] > end ? r[2 * i] : end, hi = r[2 * i + 1];
+        if (hi > lo) total += hi - lo;
+        if (hi > end) end = hi;
+    }
+    return total;
 }
 
 /* The rows each layer of run r must have for the last layer's rows [a, b)
@@ -257,6 +279,9 @@ static int64_t auto_strip(const fuse_run *r)
  * tensor out to memory). */
 static void pick_windows(fuse_run *r)
 {
+    /* PZ_FUSE_WINDOWS=0 in the environment: full-size buffers (A/B) */
+    const char *env = getenv("PZ_FUSE_WINDOWS");
+    bool windows = !(env && env[0] == '0');
     for (int j = 0; j + 1 < r->count; j++) {
         fuse_layer *f = &r->L[j];
         /* (a residual Z is laid out like Y: full size) */
@@ -268,7 +293,7 @@ static void pick_windows(fuse_run *r)
                     readers++;
                     ok &= r->L[k].l->kind == PZ_OP_CONV && r->L[k].src[i].slot == 0;
                 }
-        f->win = ok && readers > 0;
+        f->win = ok && readers > 0 && windows;
     }
     for (int k = 0; k < r->count; k++) {
         fuse_layer *f = &r->L[k];
@@ -338,21 +363,28 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     pick_windows(r);
     r->band = calloc((size_t)mp + 1, sizeof *r->band);
     if (!r->band) return snprintf(err, n, "out of memory"), 1;
-    int64_t units = (last->oh + g - 1) / g;
-    for (int w = 0; w <= mp; w++) {
-        int64_t c = units * w / mp * g;
-        r->band[w] = c > last->oh ? last->oh : c;
-    }
+    for (int w = 0; w <= mp; w++) r->band[w] = own_cut(last, w, mp);
+    /* redundant MACs: per layer, the rows the workers compute minus the
+     * rows of their union (rows nobody needs are not computed and do not
+     * count: src/opt/halo.c counts the same) */
     int64_t red = 0;
     if (bands_ok) {
-        int64_t *lo = calloc((size_t)r->count * 2, sizeof *lo);
+        int64_t *lo = calloc((size_t)r->count * 2 + (size_t)mp * 2 * (size_t)r->count,
+                             sizeof *lo);
         if (!lo) return snprintf(err, n, "out of memory"), 1;
-        for (int j = 0; j < r->count; j++) red -= r->L[j].macs_row * r->L[j].oh;
+        int64_t *rg = lo + 2 * r->count;   /* rg[(j * mp + w) * 2 + 0/1] */
         for (int w = 0; w < mp; w++) {
             need_rows_w(r, w, mp, r->band[w], r->band[w + 1], r->band[w], r->band[w + 1], lo,
                         lo + r->count);
-            for (int j = 0; j < r->count; j++)
-                red += r->L[j].macs_row * (lo[r->count + j] - lo[j]);
+            for (int j = 0; j < r->count; j++) {
+                rg[((size_t)j * (size_t)mp + (size_t)w) * 2] = lo[j];
+                rg[((size_t)j * (size_t)mp + (size_t)w) * 2 + 1] = lo[r->count + j];
+            }
+        }
+        for (int j = 0; j < r->count; j++) {
+            int64_t *q = rg + (size_t)j * (size_t)mp * 2, sum = 0;
+            for (int w = 0; w < mp; w++) sum += q[2 * w + 1] - q[2 * w];
+            red += r->L[j].macs_row * (sum - union_rows(q, mp));
         }
         free(lo);
     }
@@ -574,8 +606,8 @@ static void run_task(void *ctx, int ith, int nth)
     if (b1 <= b0) return;
     /* bands: worker w also computes its owned rows of each intermediate read
      * after the run (copied into the arena at the end) */
-    int mpw = bands ? nth : 1;
-    need_rows_w(r, ith, mpw, b0, b1, b0, b1, nlo, nhi);
+    int mpw = bands ? nth : 1, wi = bands ? ith : 0;
+    need_rows_w(r, wi, mpw, b0, b1, b0, b1, nlo, nhi);
     bool exported = false;
     for (int j = 0; j + 1 < r->count; j++) exported |= bands && r->L[j].exported;
     for (int j = 0; j < r->count; j++) {
@@ -584,7 +616,7 @@ static void run_task(void *ctx, int ith, int nth)
     }
     for (int64_t t = b0; t < b1;) {
         int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
-        strip_plan(r, ith, mpw, b0, b1, te, done, c0, c1, rlo);
+        strip_plan(r, wi, mpw, b0, b1, te, done, c0, c1, rlo);
         for (int j = 0; j < r->count; j++) {
             if (c1[j] <= c0[j]) continue;
             uint64_t t0 = job->profile && ith == 0 ? now_ns() : 0;

@@ -249,3 +249,30 @@ def cases(c):
         diff = np.abs(got[0] - want)[:, :, mask] if ok else np.array([-1.0])
         ok = ok and np.allclose(got[0][:, :, mask], want[:, :, mask], rtol=1e-4, atol=1e-5)
         check(ok, label, err or "%d inner outputs, max |diff| %g" % (mask.sum(), diff.max()))
+
+    # 5. a Cast with non-default params (saturate=0) through the code generator:
+    # the built program (default and --emit raw) equals `paleozoic run` bit for bit
+    label = "cast_float8e4m3fn_saturate0_vs_ort"
+    path = os.path.join(W, label + ".onnx")
+    xin = os.path.join(W, label + ".onnx.in0.pb")
+    ref = os.path.join(W, label + ".run.pb")
+    r = subprocess.run([PZ, "run", path, "--input", xin, "--output", ref], capture_output=True, text=True)
+    for emit in ([], ["--emit", "raw"]):
+        exe = os.path.join(W, "f8exe" + ("_raw" if emit else ""))
+        b = subprocess.run([PZ, "build", path, "-o", exe] + emit, capture_output=True, text=True)
+        ok, detail = False, (r.stderr + b.stderr).strip()
+        if r.returncode == 0 and b.returncode == 0:
+            out = exe + ".out.pb"
+            e = subprocess.run([exe, "--input", xin, "--output", out], capture_output=True, text=True)
+            if e.returncode == 0:
+                tr, te = TensorProto(), TensorProto()
+                with open(ref, "rb") as fh:
+                    tr.ParseFromString(fh.read())
+                with open(out, "rb") as fh:
+                    te.ParseFromString(fh.read())
+                a, bb = numpy_helper.to_array(tr), numpy_helper.to_array(te)
+                ok = a.shape == bb.shape and np.array_equal(a.view(np.uint32), bb.view(np.uint32))
+                detail = "values differ"
+            else:
+                detail = e.stderr.strip()
+        check(ok, "cast_saturate0_built_program" + ("_emit_raw" if emit else ""), detail)

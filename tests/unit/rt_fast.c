@@ -202,6 +202,25 @@ static void run_conv_case(const conv_case *t)
         }
         conv_case_str(t, ISAS[i].name, 3, what, sizeof what);
         check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
+        if (t->depthwise || oh < 2) continue;
+        /* row windows (a fused F-Block, rt/fuse.c): [0, cut) then [cut, OH)
+         * on 2 workers give the rows of the whole-layer call, bitwise.
+         * Outputs at most 7 wide cut at an even row (rt/ops/conv.c's
+         * conv_rows: their tiles span pairs of rows). */
+        int64_t cut = oh / 2;
+        if (ow <= 7) cut = cut / 2 * 2;
+        if (cut == 0) cut = oh;
+        for (int64_t e = 0; e < ny; e++) y3[e] = NAN;
+        for (int win = 0; win < 2; win++) {
+            pz_conv16c_desc dw = d;
+            dw.r0 = win ? cut : 0;
+            dw.r1 = win ? oh : cut;
+            if (dw.r1 <= dw.r0) continue;
+            for (int ith = 0; ith < 2; ith++) fn(&dw, x16, wp, bp, z16, y3, ith, 2);
+        }
+        snprintf(what + strlen(what), sizeof what - strlen(what), " rows [0,%lld) [%lld,%lld)",
+                 (long long)cut, (long long)cut, (long long)oh);
+        check(memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
     }
     free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain);
 out:
@@ -250,6 +269,16 @@ static void test_conv(void)
          .pb = {0, 1}, .pe = {1, 0}, .bias = true, .act = PZ_ACT_CLIP},
         {.c = 48, .m = 80, .h = 7, .w = 7, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
          .pb = {1, 1}, .pe = {1, 1}, .residual = true},
+        /* weights over 1 MB (conv16c.c prefetches the next output group's
+         * weights): two-row tiles (7 wide) with a last group of one block,
+         * one-row tiles with stride 2, and a flat 1x1 with a tail block
+         * under a clip that moves 0 */
+        {.c = 256, .m = 144, .h = 7, .w = 7, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .bias = true, .residual = true, .act = PZ_ACT_RELU},
+        {.c = 512, .m = 80, .h = 9, .w = 21, .k = {3, 3}, .s = {2, 2}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .bias = true, .act = PZ_ACT_RELU},
+        {.c = 600, .m = 520, .h = 5, .w = 6, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .act = PZ_ACT_CLIP},
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
 }

@@ -587,7 +587,13 @@ static void test_schedule(void)
               "key 'precision': 'fp16' is not one of 'fp32', 'bf16', 'int8'");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'MP': 2}]}",
               "s.json:1:47: block 0 (layers 0 to 1): unknown key 'MP' (known: first, count, "
-              "first_node, last_node, mp, split, strip, precision)");
+              "first_node, last_node, mp, split, strip, precision, winograd)");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [1, 1]}]}",
+              "block 0 (layers 0 to 1): key 'winograd': layer 1 is listed twice");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [2]}]}",
+              "block 0 (layers 0 to 1): key 'winograd': 2 is out of range (0 to 1)");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': {}}]}",
+              "key 'winograd': expected an array of layer numbers, found an object");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'first_node': 7}]}",
               "key 'first_node': expected a string, found a number");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1},\n {'first': 1, 'count': 2, 'mp': 1}]}",

@@ -72,14 +72,7 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
             const float *xr = x + cb * xs_cb + kh * xs_h;
             const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
             const float *wr = w + cb * ws_cb + kh * ws_h;
-            /* the stem's NHWC input (3 channels, stride 2: PS == 6) has
-             * only 9 q steps per kernel row: unrolled, without the loop's
-             * exit (mispredicted at every row) */
-            if (PS == 6 && nqc == 9) {
-                UNROLL for (int q = 0; q < 9; q++) Q_STEP(q);
-            } else {
-                for (int q = 0; q < nqc; q++) Q_STEP(q);
-            }
+            for (int q = 0; q < nqc; q++) Q_STEP(q);
         }
     }
     *pfp = pf;

@@ -3,9 +3,11 @@
  * The 16 channels of a block are the 16 lanes, so there is no reduction: a
  * pixel is 9 FMAs of input vectors by weight vectors. A worker takes its
  * output rows block by block; the block's 9 weights, bias and clamp bounds
- * stay in registers over all its rows. Rows go two at a time (sharing the
- * loads of their common input rows), in balanced tiles of up to 8 pixels
- * (2 x RW accumulators; each input vector feeds up to 6 of them). Tiles
+ * stay in registers over all its rows. Rows go two at a time when both
+ * strides are 1 or both 2 (sharing the loads of their common input rows;
+ * other strides go one pixel at a time), in balanced tiles of up to 8
+ * pixels (2 x RW accumulators, swept once per input row and kernel column
+ * so that the FMA latency is hidden). Tiles
  * whose window lies inside the input have no branch and no mask; the first
  * and last tile of a row have code of their own in which the FMAs of the
  * columns in the padding are left out at compile time (or, for unusual
@@ -156,10 +158,11 @@ PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, const dw_consts *k, cons
 }
 
 /* Rows [oh0, oh1) of one block: xb, yb, zb at the block's plane, two at a
- * time (S = 1 or 2). S = 0: any stride, one pixel per tile, one row. */
+ * time (S = 1 or 2: both strides equal to S). S = 0: any strides, one pixel
+ * per tile, one row. */
 PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const float *wb,
                               const float *bb, const float *zb, float *yb, int64_t valid,
-                              int64_t oh0, int64_t oh1, const int S)
+                              int64_t oh0, int64_t oh1, dw_tiling tl, const int S)
 {
     dw_consts k;
     UNROLL for (int i = 0; i < 9; i++) k.w[i] = _mm512_loadu_ps(wb + i * 16);
@@ -170,31 +173,47 @@ PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const f
     k.partial = valid < 16;
     k.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
     int64_t oh = oh0;
-    dw_tiling tl = dw_tiles(d->ow, S ? 8 : 1);
     if (S)
         for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &k, xb, zb, yb, oh, S, 2, tl);
     for (; oh < oh1; oh++) dw_pass(d, &k, xb, zb, yb, oh, S, 1, tl);
 }
 
-static void dw_rows_s1(const pz_conv16c_desc *d, const float *xb, const float *wb,
-                       const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
-                       int64_t oh1)
+/* The worker's rows [lo, hi) of the (image, block, row) units, block by
+ * block (no division per block: a 7x7 block is only a few hundred cycles).
+ * Note: software prefetching of the next block was measured slower (the
+ * hardware prefetchers keep up; bench/kernels). */
+PZ_ALWAYS_INLINE void dw_units(const pz_conv16c_desc *d, const float *x, const float *w,
+                               const float *b, const float *z, float *y, int64_t lo, int64_t hi,
+                               const int S)
 {
-    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 1);
+    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
+    const int64_t xs = d->h * d->w * 16, ys = OH * d->ow * 16;
+    const dw_tiling tl = dw_tiles(d->ow, S ? 8 : 1);
+    int64_t nb = lo / OH, oh0 = lo % OH, bc = nb % cb;
+    for (int64_t u = lo; u < hi; nb++, oh0 = 0, bc = bc + 1 == cb ? 0 : bc + 1) {
+        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
+        dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
+                y + nb * ys, d->c - bc * 16, oh0, oh1, tl, S);
+        u += oh1 - oh0;
+    }
 }
 
-static void dw_rows_s2(const pz_conv16c_desc *d, const float *xb, const float *wb,
-                       const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
-                       int64_t oh1)
+static void dw_units_s1(const pz_conv16c_desc *d, const float *x, const float *w,
+                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
 {
-    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 2);
+    dw_units(d, x, w, b, z, y, lo, hi, 1);
 }
 
-static void dw_rows_any(const pz_conv16c_desc *d, const float *xb, const float *wb,
-                        const float *bb, const float *zb, float *yb, int64_t valid, int64_t oh0,
-                        int64_t oh1)
+static void dw_units_s2(const pz_conv16c_desc *d, const float *x, const float *w,
+                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
 {
-    dw_rows(d, xb, wb, bb, zb, yb, valid, oh0, oh1, 0);
+    dw_units(d, x, w, b, z, y, lo, hi, 2);
+}
+
+static void dw_units_any(const pz_conv16c_desc *d, const float *x, const float *w,
+                         const float *b, const float *z, float *y, int64_t lo, int64_t hi)
+{
+    dw_units(d, x, w, b, z, y, lo, hi, 0);
 }
 
 void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
@@ -202,26 +221,17 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
                                       const float *restrict z, float *restrict y, int ith,
                                       int nth)
 {
-    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
     /* one unit = one output row (n, block, oh); a worker's rows of one block
      * go together */
     int64_t lo, hi;
-    pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
-    for (int64_t u = lo; u < hi;) {
-        int64_t oh0 = u % OH, nb = u / OH, bc = nb % cb;
-        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
-        const float *xb = x + nb * d->h * d->w * 16;
-        float *yb = y + nb * OH * d->ow * 16;
-        const float *zb = z ? z + nb * OH * d->ow * 16 : NULL;
-        const float *bb = b ? b + bc * 16 : NULL;
-        if (d->sw == 1)
-            dw_rows_s1(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
-        else if (d->sw == 2)
-            dw_rows_s2(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
-        else
-            dw_rows_any(d, xb, w + bc * 144, bb, zb, yb, d->c - bc * 16, oh0, oh1);
-        u += oh1 - oh0;
-    }
+    pz_split(d->n * ((d->c + 15) / 16) * d->oh, ith, nth, &lo, &hi);
+    if (lo >= hi) return;
+    if (d->sw == 1 && d->sh == 1)
+        dw_units_s1(d, x, w, b, z, y, lo, hi);
+    else if (d->sw == 2 && d->sh == 2)
+        dw_units_s2(d, x, w, b, z, y, lo, hi);
+    else
+        dw_units_any(d, x, w, b, z, y, lo, hi);
 }
 
 #endif

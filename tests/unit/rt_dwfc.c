@@ -1,0 +1,308 @@
+/* rt_dwfc.c - the memory-bound fast kernels: depthwise 3x3 on NCHW16c
+ * (k->dwconv3x3) and the FC path of the packed GEMM (k->gemv, and k->gemm at
+ * m == 1), against the plain-layout reference kernels (pz_f32_conv__ref,
+ * pz_f32_gemm__ref), for every ISA this CPU has (scalar, AVX2, AVX-512).
+ *
+ * Depthwise: every output width 1..33 with strides (1,1), (2,2), (1,2),
+ * (2,1) and (3,3), odd and even channel counts (1 to 48: partial blocks),
+ * heights 1..9, pads 0..2 on each side independently, with and without bias
+ * and residual, no activation, ReLU and a Clip whose lower bound is above
+ * zero (padded lanes must stay zero); plus the MobileNetV2 shapes at a
+ * reduced channel count. Each case checks:
+ *   - the kernel against the reference: max |a - b| / max |pre-activation|
+ *     <= 1e-5 (the kernels use FMA, the reference does not);
+ *   - 1 worker and 3 workers give the same bits; padded lanes are zero and
+ *     nothing is left unwritten (the output starts as NaN);
+ *   - row windows as the fused runtime runs them (rt/ops/conv.c,
+ *     conv_run_rows: each 16-channel block of each image as its own
+ *     1-block layer of r1 - r0 rows over the input rows from the first one
+ *     they read), cut at every row, give the rows of the whole-layer call,
+ *     bitwise.
+ * FC: N (outputs) across the 32-column panels and 16-lane halves, K from 1
+ * to 1280 (remainders of every unroll), bias (row), scalar and no C, alpha,
+ * ReLU/Clip; gemv and gemm(m == 1) are bitwise equal, 1 and 3 workers are
+ * bitwise equal, and both match the reference within 1e-5 (normalized).
+ *
+ * Prints `rt_dwfc: P passed, F failed`; exits 1 on a failure.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/kernels/fast.h"
+
+static int passed, failed;
+
+static void check(bool ok, const char *what)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        if (failed <= 50) printf("FAIL %s\n", what);
+    }
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static float frand(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
+}
+
+static float *new_rand(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++) p[i] = frand();
+    return p;
+}
+
+static float *new_nan(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++) p[i] = NAN;
+    return p;
+}
+
+/* max |a - b| / max |scale| (NaN in a or b: infinity) */
+static double nerr(const float *a, const float *b, const float *scale, int64_t n)
+{
+    double d = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
+        double e = fabs((double)a[i] - b[i]);
+        if (e > d) d = e;
+        if (fabs(scale[i]) > m) m = fabs(scale[i]);
+    }
+    return m > 0 ? d / m : d;
+}
+
+typedef struct {
+    const char *name;
+    pz_isa isa;
+} isa_case;
+
+static isa_case ISAS[3];
+static int n_isas;
+
+static void isas_init(void)
+{
+    ISAS[n_isas++] = (isa_case){"scalar", PZ_ISA_REF};
+#ifndef PZ_SCALAR
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        ISAS[n_isas++] = (isa_case){"avx2", PZ_ISA_AVX2};
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        ISAS[n_isas++] = (isa_case){"avx512", PZ_ISA_AVX512};
+#endif
+}
+
+/* ---- depthwise ------------------------------------------------------------- */
+
+typedef struct {
+    int64_t c, h, w;         /* input */
+    int s[2], pb[2], pe[2];  /* strides, pads begin (top, left) and end (bottom, right) */
+    bool bias, residual;
+    pz_act_kind act;
+} dw_case;
+
+static void dw_str(const dw_case *t, const char *what, char *buf, size_t n)
+{
+    snprintf(buf, n, "dw %s C%lld %lldx%lld s%d,%d pads t%d l%d b%d r%d%s%s act%d", what,
+             (long long)t->c, (long long)t->h, (long long)t->w, t->s[0], t->s[1], t->pb[0],
+             t->pb[1], t->pe[0], t->pe[1], t->bias ? " bias" : "", t->residual ? " res" : "",
+             (int)t->act);
+}
+
+/* Rows [r0, r1) of the layer as rt/ops/conv.c's conv_run_rows computes them
+ * for a DW layer: one 16-channel block of one image at a time, as a layer of
+ * r1 - r0 output rows over the input from the first row they read. */
+static void dw_rows_window(pz_conv16c_fn fn, const pz_conv16c_desc *d, const float *x,
+                           const float *wp, const float *bp, const float *z, float *y,
+                           int64_t r0, int64_t r1, int nth)
+{
+    int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
+    if (ish < 0) ish = 0;
+    pz_conv16c_desc s = *d;
+    s.n = 1;
+    s.oh = r1 - r0;
+    s.h = d->h - ish;
+    s.pt = (int)(d->pt - r0 * d->sh + ish);
+    for (int64_t i = 0; i < d->n; i++)
+        for (int64_t bc = 0; bc < cb; bc++) {
+            s.c = s.m = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
+            int64_t yo = ((i * cb + bc) * d->oh + r0) * d->ow * 16;
+            for (int ith = 0; ith < nth; ith++)
+                fn(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16, wp + bc * 144,
+                   bp ? bp + bc * 16 : NULL, z ? z + yo : NULL, y + yo, ith, nth);
+        }
+}
+
+static void run_dw_case(const dw_case *t)
+{
+    const int64_t N = 1, C = t->c;
+    int64_t oh = (t->h + t->pb[0] + t->pe[0] - 3) / t->s[0] + 1;
+    int64_t ow = (t->w + t->pb[1] + t->pe[1] - 3) / t->s[1] + 1;
+    if (t->h + t->pb[0] + t->pe[0] < 3 || t->w + t->pb[1] + t->pe[1] < 3) return;
+    pz_conv_params p = {.nsp = 2, .group = C, .kernel = {3, 3}, .dilation = {1, 1}};
+    for (int j = 0; j < 2; j++) {
+        p.stride[j] = t->s[j];
+        p.pad_begin[j] = t->pb[j];
+        p.pad_end[j] = t->pe[j];
+    }
+    p.act.kind = t->act;
+    p.act.lo = 0.25f;
+    p.act.hi = 1.5f;
+    const int64_t xd[4] = {N, C, t->h, t->w}, yd[4] = {N, C, oh, ow};
+    char what[256];
+
+    float *x = new_rand(N * C * t->h * t->w), *w = new_rand(C * 9);
+    float *b = t->bias ? new_rand(C) : NULL, *z = t->residual ? new_rand(N * C * oh * ow) : NULL;
+    float *yref = new_nan(N * C * oh * ow), *yscale = new_nan(N * C * oh * ow);
+    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
+    pz_conv_params pn = p;
+    pn.act.kind = PZ_ACT_NONE;
+    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+
+    pz_conv16c_desc d;
+    int rc = pz_dwconv16c_init(&d, &p, xd, yd);
+    dw_str(t, "init", what, sizeof what);
+    check(rc == 0 && d.cblk == 16, what);
+    if (rc) goto out;
+    int64_t nx = pz_nchwxc_size(N, C, t->h, t->w, 16), ny = pz_nchwxc_size(N, C, oh, ow, 16);
+    float *x16 = new_nan(nx), *z16 = z ? new_nan(ny) : NULL, *wp = new_nan(pz_dw16c_weights_size(C));
+    float *bp = b ? new_nan(pz_pack_bias16_size(C)) : NULL;
+    pz_f32_nchw_to_nchwxc(N, C, t->h, t->w, 16, x, x16, 0, 1);
+    if (z) pz_f32_nchw_to_nchwxc(N, C, oh, ow, 16, z, z16, 0, 1);
+    pz_dw16c_pack_weights(C, w, wp);
+    if (b) pz_pack_bias16(C, b, bp);
+    float *y = new_nan(ny), *y3 = new_nan(ny), *yw = new_nan(ny), *yplain = new_nan(N * C * oh * ow);
+
+    for (int i = 0; i < n_isas; i++) {
+        pz_conv16c_fn fn = pz_fast_kernels_for(ISAS[i].isa)->dwconv3x3;
+        for (int64_t e = 0; e < ny; e++) y[e] = y3[e] = NAN;
+        fn(&d, x16, wp, bp, z16, y, 0, 1);
+        for (int ith = 0; ith < 3; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 3);
+        pz_f32_nchwxc_to_nchw(N, C, oh, ow, 16, y, yplain, 0, 1);
+        dw_str(t, ISAS[i].name, what, sizeof what);
+        check(nerr(yplain, yref, yscale, N * C * oh * ow) <= 1e-5, what);
+        bool lanes = true;
+        for (int64_t e = 0; e < ny; e++) {
+            int64_t ch = e / (oh * ow * 16) % ((C + 15) / 16) * 16 + e % 16;
+            if (ch >= C && y[e] != 0.0f) lanes = false;
+        }
+        snprintf(what + strlen(what), sizeof what - strlen(what), " lanes, nth 3");
+        check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
+        /* row windows: [0, cut) and [cut, OH) for every cut, on 1 and 2 workers */
+        bool same = true;
+        for (int64_t cut = 1; cut < oh; cut++) {
+            for (int64_t e = 0; e < ny; e++) yw[e] = NAN;
+            dw_rows_window(fn, &d, x16, wp, bp, z16, yw, 0, cut, 1 + (int)(cut % 2));
+            dw_rows_window(fn, &d, x16, wp, bp, z16, yw, cut, oh, 2 - (int)(cut % 2));
+            same &= memcmp(y, yw, (size_t)ny * sizeof *y) == 0;
+        }
+        dw_str(t, ISAS[i].name, what, sizeof what);
+        snprintf(what + strlen(what), sizeof what - strlen(what), " row windows");
+        check(same, what);
+    }
+    free(x16); free(z16); free(wp); free(bp); free(y); free(y3); free(yw); free(yplain);
+out:
+    free(x); free(w); free(b); free(z); free(yref); free(yscale);
+}
+
+static void test_dw(void)
+{
+    static const int64_t CH[] = {1, 3, 15, 16, 17, 33, 48};
+    static const int S[][2] = {{1, 1}, {2, 2}, {1, 2}, {2, 1}, {3, 3}};
+    int pat = 0;
+    for (int64_t ow = 1; ow <= 33; ow++)
+        for (size_t si = 0; si < sizeof S / sizeof S[0]; si++) {
+            dw_case t = {.c = CH[(ow + (int64_t)si) % 7], .h = 1 + (ow * 3 + (int64_t)si) % 9,
+                         .s = {S[si][0], S[si][1]},
+                         .pb = {pat % 3, (pat / 3) % 3}, .pe = {(pat / 9) % 3, (pat / 2 + 1) % 3},
+                         .bias = pat % 3 != 1, .residual = pat % 4 == 2,
+                         .act = (pz_act_kind)(pat % 3)};
+            /* the input width that gives ow outputs with these pads and stride */
+            t.w = (ow - 1) * t.s[1] + 3 - t.pb[1] - t.pe[1];
+            if (t.w < 1) {
+                t.pb[1] = t.pe[1] = 0;
+                t.w = (ow - 1) * t.s[1] + 3;
+            }
+            pat++;
+            run_dw_case(&t);
+        }
+    /* the MobileNetV2 depthwise shapes (channels cut, not the geometry) */
+    static const struct { int64_t c, h; int s; } NET[] = {
+        {32, 112, 1}, {40, 112, 2}, {24, 56, 1}, {24, 56, 2}, {48, 28, 1}, {48, 28, 2},
+        {64, 14, 1}, {48, 14, 2}, {80, 7, 1},
+    };
+    for (size_t i = 0; i < sizeof NET / sizeof NET[0]; i++) {
+        dw_case t = {.c = NET[i].c, .h = NET[i].h, .w = NET[i].h, .s = {NET[i].s, NET[i].s},
+                     .pb = {1, 1}, .pe = {1, 1}, .bias = true, .residual = i % 3 == 1,
+                     .act = i % 2 ? PZ_ACT_RELU : PZ_ACT_CLIP};
+        run_dw_case(&t);
+    }
+}
+
+/* ---- FC (GEMV) --------------------------------------------------------------- */
+
+static void run_fc_case(int64_t N, int64_t K, int cmode, float alpha, pz_act_kind act)
+{
+    /* cmode: 0 none, 1 bias (row vector), 2 scalar */
+    float *a = new_rand(K), *b = new_rand(K * N), *c = new_rand(N);
+    int64_t csn = cmode == 1 ? 1 : 0;
+    pz_gemm_params gp = {.trans_b = 1, .alpha = alpha, .beta = 1.0f,
+                         .act = {.kind = act, .lo = -0.25f, .hi = 0.5f}};
+    float *yref = new_nan(N), *yscale = new_nan(N);
+    pz_f32_gemm__ref(&gp, 1, N, K, a, b, cmode ? c : NULL, 0, csn, yref, 0, 1);
+    pz_gemm_params gn = gp;
+    gn.act.kind = PZ_ACT_NONE;
+    pz_f32_gemm__ref(&gn, 1, N, K, a, b, cmode ? c : NULL, 0, csn, yscale, 0, 1);
+    float *bp = new_nan(pz_gemm_packed_b_size(K, N));
+    pz_gemm_pack_b(K, N, b, 1, alpha, bp);
+    pz_gemm_desc g = {.m = 1, .n = N, .k = K, .lda = K, .ldy = N, .c = cmode ? c : NULL,
+                      .csm = 0, .csn = csn, .beta = 1.0f, .act = gp.act};
+    float *y = new_nan(N), *y3 = new_nan(N), *yg = new_nan(N);
+    char what[160];
+    for (int i = 0; i < n_isas; i++) {
+        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        for (int64_t e = 0; e < N; e++) y[e] = y3[e] = yg[e] = NAN;
+        k->gemv(&g, a, bp, y, 0, 1);
+        for (int ith = 0; ith < 3; ith++) k->gemv(&g, a, bp, y3, ith, 3);
+        for (int ith = 0; ith < 2; ith++) k->gemm(&g, a, bp, yg, ith, 2);
+        snprintf(what, sizeof what, "fc %s N%lld K%lld c%d alpha%g act%d", ISAS[i].name,
+                 (long long)N, (long long)K, cmode, alpha, (int)act);
+        check(nerr(y, yref, yscale, N) <= 1e-5, what);
+        snprintf(what + strlen(what), sizeof what - strlen(what), " nth 3, gemm m=1");
+        check(memcmp(y, y3, (size_t)N * sizeof *y) == 0 &&
+              memcmp(y, yg, (size_t)N * sizeof *y) == 0, what);
+    }
+    free(a); free(b); free(c); free(yref); free(yscale); free(bp); free(y); free(y3); free(yg);
+}
+
+static void test_fc(void)
+{
+    static const int64_t NS[] = {1, 15, 16, 17, 31, 32, 33, 48, 63, 64, 65, 100, 1000};
+    static const int64_t KS[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 255, 513};
+    int pat = 0;
+    for (size_t ni = 0; ni < sizeof NS / sizeof NS[0]; ni++)
+        for (size_t ki = 0; ki < sizeof KS / sizeof KS[0]; ki++, pat++)
+            run_fc_case(NS[ni], KS[ki], pat % 3, pat % 4 ? 1.0f : 0.5f, (pz_act_kind)(pat % 3));
+    run_fc_case(1000, 512, 1, 1.0f, PZ_ACT_NONE);    /* ResNet-18 fc */
+    run_fc_case(1000, 1280, 1, 1.0f, PZ_ACT_NONE);   /* MobileNetV2 classifier */
+    run_fc_case(4096, 1024, 1, 1.0f, PZ_ACT_RELU);   /* AlexNet/VGG fc7, K cut */
+}
+
+int main(void)
+{
+    isas_init();
+    test_dw();
+    test_fc();
+    printf("rt_dwfc: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
