@@ -43,10 +43,14 @@ static float frand(void)
     return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;
 }
 
-static float *blobs[64];
+static float *blobs[1024];   /* every net's weights (borrowed by the nets) */
 static int n_blobs;
 static float *blob(int64_t n, float sc)
 {
+    if (n_blobs == (int)(sizeof blobs / sizeof *blobs)) {
+        fprintf(stderr, "bench_fusion: too many weight blobs\n");
+        exit(1);
+    }
     float *p = malloc(sizeof(float) * (size_t)n);
     for (int64_t i = 0; i < n; i++) p[i] = sc * frand();
     blobs[n_blobs++] = p;
@@ -162,7 +166,8 @@ __attribute__((target("avx512f"), noinline)) static double fma_peak_avx512(void)
         const long iters = 2000000;
         double t0 = now_ms();
         for (long it = 0; it < iters; it++)
-            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++) a[i] = _mm512_fmadd_ps(a[i], m, c);
+            _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+                a[i] = _mm512_fmadd_ps(a[i], m, c);
         double ms = now_ms() - t0;
         __m512 s = a[0];
         for (int i = 1; i < 16; i++) s = _mm512_add_ps(s, a[i]);
@@ -238,6 +243,9 @@ int main(int argc, char **argv)
         double *t = calloc((size_t)(NV * rounds), sizeof *t);
         for (int r = -2; r < rounds; r++)   /* 2 warm-up rounds */
             for (int v = 0; v < NV; v++) {
+                /* let the previous variant's pool workers stop spinning (200 us)
+                 * before this one runs: on 2 cores they would steal its time */
+                nanosleep(&(struct timespec){0, 2000000}, NULL);
                 pz_net_run(nets[v], (const void *const[]){x}, (void *const[]){out[v]});
                 if (r >= 0) t[v * rounds + r] = chain_ms(nets[v], lead);
             }

@@ -17,9 +17,20 @@
  * asked for the rows its consumers in the run need (a conv or pool: its
  * kernel, stride, padding and dilation; element-wise and a conv's residual:
  * the same rows), and computes only the rows it has not computed yet (rolling:
- * what earlier strips made stays in its buffer). Intermediates keep their
- * full-size arena buffers (the arena keeps every tensor the run touches alive
- * over the whole run), so only the rows of the current strip are hot.
+ * what earlier strips made stays in its buffer). Layers whose output is read
+ * after the run keep pace: their share of rows grows with the strips.
+ *
+ * Row windows. An intermediate that a CONV (direct or depthwise, without a
+ * residual Z) writes and that only CONVs of the run read, as their X, lives
+ * in a small window buffer instead of its full-size arena one: the rows one
+ * strip needs (those it computes and the halo rows its readers read again),
+ * allocated at compile (the most any strip needs), reused strip after strip:
+ * when a strip needs rows past its end the window moves down and the halo
+ * rows move with it (a memmove of a few rows). So a MobileNetV2 expand output
+ * (4.8 MB at 112x112x96) is a few hundred KB that stays in L2 and never goes
+ * to memory. The conv kernels see a window as a tensor of its rows, shifted
+ * (pz_conv_run_window). PZ_FUSE_WINDOWS=0 in the environment turns windows
+ * off (full-size buffers: for A/B measurements).
  *
  * Over MP workers (one fork-join for the whole run):
  *   channels  every worker walks the same strips; each layer's rows of a
@@ -28,11 +39,14 @@
  *   bands     worker w takes a contiguous band of the last layer's rows and
  *             computes, strip by strip, the rows its band needs of every
  *             earlier layer, halo included (recomputed: counted as redundant
- *             MACs). No races: worker 0 writes the intermediates into the
+ *             MACs, the count src/opt/halo.c makes: bands balanced in units
+ *             of a layer's row granularity). No races: each worker has its
+ *             own windows; worker 0 writes the other intermediates into the
  *             arena, worker w > 0 into its own private full-size copies
  *             (allocated at compile); only the last layer, whose bands are
- *             disjoint, writes the shared output. Needs every intermediate to
- *             be read only inside the run (else the run uses channels).
+ *             disjoint, writes the shared output, and each worker's owned
+ *             rows of an intermediate read after the run are copied into the
+ *             arena at the end.
  *   auto      bands when allowed and the redundant MACs are at most 10% of
  *             the run's MACs, else channels.
  * Every output element is computed by the same kernel in the same summation
@@ -73,8 +87,8 @@ void pz_fuse_free(pz_fuse_block *fb);
 void pz_fuse_widen(const pz_fuse_block *fb, int *first, int *last);
 
 /* Runs the block: single layers through single(ctx, layer), runs fused on
- * pool's workers. With profile, a fused run's time goes to its first layer
- * (the others get 0). */
+ * pool's workers. With profile, each layer of a fused run gets the time
+ * worker 0 spent on its rows (strip by strip, with its barriers). */
 void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_barrier *bar,
                        void (*single)(void *ctx, int layer), void *ctx, int profile);
 

@@ -170,12 +170,22 @@ static int build_run(int64_t batch, const schedule *s, const float *x, float **o
     in.id = pz_net_input(net, "x", PZ_F32, 4, in.d);
     val a = conv(net, in, 19, 3, 1, 1, 1, 1, NULL, PZ_ACT_RELU);      /* 37x29 */
     val b = conv(net, a, 24, 3, 2, 1, 1, 1, NULL, PZ_ACT_NONE);       /* 19x15 */
+    /* two MobileNetV2 inverted residuals: 1x1 expand, 3x3 depthwise, 1x1
+     * project (+ residual); in a fused run the expand and depthwise outputs
+     * live in row windows (rt/fuse.c), the project output (a conv with a Z)
+     * does not, and the second expand reads it */
+    val ex = conv(net, b, 48, 1, 1, 0, 1, 1, NULL, PZ_ACT_CLIP);
+    val dw = conv(net, ex, 48, 3, 1, 1, 1, 48, NULL, PZ_ACT_CLIP);
+    val pr = conv(net, dw, 24, 1, 1, 0, 1, 1, &b, PZ_ACT_NONE);
+    val ex2 = conv(net, pr, 40, 1, 1, 0, 1, 1, NULL, PZ_ACT_CLIP);
+    val dw2 = conv(net, ex2, 40, 3, 2, 1, 1, 40, NULL, PZ_ACT_CLIP);  /* 10x8 */
     val c = conv(net, b, 24, 3, 1, 1, 1, 24, NULL, PZ_ACT_CLIP);      /* depthwise */
     val d = conv(net, c, 33, 1, 1, 0, 1, 1, NULL, PZ_ACT_NONE);       /* 1x1 */
     val e = pool(net, d, PZ_POOL_MAX, 3, 2, 1, 0);                    /* 10x8 */
+    val pr2 = conv(net, dw2, 33, 1, 1, 0, 1, 1, &e, PZ_ACT_NONE);
     val f = conv(net, e, 33, 3, 1, 1, 1, 1, &e, PZ_ACT_RELU);         /* residual Z */
     val g = unary(net, f, PZ_UN_SIGMOID);
-    val h = binary(net, g, e, PZ_BIN_ADD);
+    val h = binary(net, g, pr2, PZ_BIN_ADD);
     val i = conv(net, h, 17, 3, 1, 2, 2, 1, NULL, PZ_ACT_NONE);       /* dilation 2 */
     val j = conv(net, i, 21, 3, 2, 1, 1, 1, NULL, PZ_ACT_RELU);       /* 5x4: two-row tiles */
     val k = pool(net, j, PZ_POOL_AVG, 3, 1, 1, 1);
@@ -213,6 +223,7 @@ static int build_run(int64_t batch, const schedule *s, const float *x, float **o
             info->runs += bi.runs;
             info->fused_layers += bi.fused_layers;
             info->redundant_macs += bi.redundant_macs;
+            info->windows += bi.windows;
             if (bi.runs && info->split == PZ_SPLIT_AUTO) info->split = bi.split;
         }
     }
@@ -261,6 +272,11 @@ int main(void)
                              "fused (runs %d, layers %d)", (long long)batch, split_name[sp], mp,
                              strips[st], fi.runs, fi.fused_layers);
                     if (!wino) check(fi.runs >= 1 && fi.fused_layers == nl, what);
+                    /* a, ex, dw, ex2, dw2, c, i: convs read only by convs, as X */
+                    snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
+                             "%d intermediates in row windows (want 7)", (long long)batch,
+                             split_name[sp], mp, strips[st], fi.windows);
+                    if (!wino) check(fi.windows == 7, what);
                 }
         /* a block of layers 0..9: bands recompute on 2 cores, channels and MP 1 never */
         for (int sp = 1; sp < 3; sp++)
