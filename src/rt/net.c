@@ -869,7 +869,7 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
                 l->nth, ms, total > 0 ? 100 * ms / total : 0, l->kernel ? l->kernel : "-");
     }
     fprintf(f, "%5s %-14s %5s %3s %10s %6s  %s\n", "block", "layers", "", "mp", "ms", "%",
-            "fused (layer ms: a fused run's time is on its first layer)");
+            "fused (layer ms: the time spent on each layer's rows, fused runs included)");
     for (int b = 0; b < net->n_blocks; b++) {
         const rt_block *bl = &net->blocks[b];
         char range[32];

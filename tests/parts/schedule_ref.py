@@ -126,6 +126,16 @@ def ref(model_path, blocks_path):
             return set(rows)
         raise ValueError("%s: %s is not in this reference" % (n.name, n.op_type))
 
+    def gran(v):
+        """Row granularity of the runtime kernel making value v: a direct
+        conv (group 1, 2-D) at most 7 wide with 2+ rows computes pairs of
+        rows (src/rt/ops/conv.c conv_rows; src/opt/halo.c models it)."""
+        i = producer.get(v)
+        if i is None or nodes[i].op_type != "Conv" or attr(nodes[i], "group", 1) != 1:
+            return 1
+        y = shape[nodes[i].output[0]]
+        return 2 if len(y) == 4 and y[3] <= 7 and y[2] >= 2 else 1
+
     def macs_per_row(n):
         if n.op_type != "Conv":
             return 0
@@ -174,15 +184,20 @@ def ref(model_path, blocks_path):
             for c in range(mp):
                 need = {}
                 for v in leaving:
-                    h = shape[v][2]
-                    q, r = divmod(h, mp)
+                    # bands of whole units of the producer's granularity
+                    h, gv = shape[v][2], gran(v)
+                    q, r = divmod((h + gv - 1) // gv, mp)
                     lo = c * q + min(c, r)
-                    need[v] = set(range(lo, lo + q + (1 if c < r else 0)))
+                    need[v] = set(range(min(lo * gv, h), min((lo + q + (1 if c < r else 0)) * gv, h)))
                 for i in reversed(ids):
                     n = nodes[i]
                     rows = set()
                     for o in n.output:
                         rows |= need.get(o, set())
+                    g2 = gran(n.output[0])
+                    if rows and g2 > 1:   # whole pairs (the runtime's hull of them)
+                        h = shape[n.output[0]][2]
+                        rows = set(range(min(rows) // g2 * g2, min(-(-(max(rows) + 1) // g2) * g2, h)))
                     computed[i].append(rows)
                     for k in range(len(n.input)):
                         got = in_rows(n, k, rows, made)
