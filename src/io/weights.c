@@ -160,6 +160,7 @@ int pz_weights_declare(const pz_weights *w, pz_net *net, int *ids, char *err, si
     for (int i = 0; i < w->count; i++) {
         const pz_weight *e = &w->entries[i];
         ids[i] = pz_net_const(net, e->name, e->dtype, e->rank, e->dims, e->data);
+        if (i == 0) pz_net_consts_mapped(net, 1);   /* they live in our read-only mapping */
         if (ids[i] < 0) return fail(err, n, "weights entry %d (\"%s\"): refused by the runtime", i, e->name), -1;
     }
     return 0;

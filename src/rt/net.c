@@ -18,6 +18,7 @@
  */
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,6 +69,7 @@ struct pz_net {
     int out_nth;            /* workers that copy the outputs out */
     pz_barrier barrier;     /* of the layer that runs (conversions, then the op) */
     bool profile;
+    bool consts_mapped;     /* constants are a read-only file mapping (pz_net_consts_mapped) */
     uint64_t run_ns;
 };
 
@@ -718,6 +720,32 @@ static int cpu_count(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* A layer's prepare packed some constant inputs (l->packed_in) and will not
+ * read them again. When the constants are a read-only private file mapping
+ * (the generated program's NAME.weights), their whole pages are dropped
+ * (MADV_DONTNEED): the kernel rereads them from the file if anything touches
+ * them later, so nothing can go wrong, and the packed copy no longer doubles
+ * the peak memory. Never done on ordinary memory, where it would zero it. */
+static void drop_packed_consts(pz_net *net, const pz_layer *l)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    for (int i = 0; i < l->n_in && i < 32; i++) {
+        if (!(l->packed_in & (1u << i)) || l->in_id[i] < 0) continue;
+        const rt_tensor *t = &net->tensors[l->in_id[i]];
+        if (t->kind != T_CONST || !t->t.data) continue;
+        uintptr_t a = (uintptr_t)t->t.data, e = a + pz_numel(&t->t) * pz_dtype_size(t->t.dtype);
+        uintptr_t lo = (a + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
+        uintptr_t hi = e / (uintptr_t)page * (uintptr_t)page;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
+void pz_net_consts_mapped(pz_net *net, int on)
+{
+    if (net) net->consts_mapped = on != 0;
+}
+
 int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
 {
     char local[512];
@@ -739,6 +767,7 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
         }
         for (int j = 0; j < l->n_out; j++) l->out_cblk[j] = 0;
         if (l->op->prepare(l, err, n)) return 1;
+        if (net->consts_mapped) drop_packed_consts(net, l);
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n)) return 1;
     }

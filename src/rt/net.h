@@ -92,6 +92,7 @@ struct pz_layer {
     int mp;                      /* that block's cores */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
+    unsigned packed_in;          /* inputs (bit i: slot i) prepare packed and never reads again */
     const char *kernel;          /* the kernel prepare chose, for profiles ("winograd"; NULL: the op's one) */
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */
     void *state;                 /* op-private, from prepare */

@@ -281,6 +281,10 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
 
 /* Knobs: layers [first, first+count) form one F-Block run on mp cores.
  * Layers not put in a block run alone with MP 1. */
+/* The constants' data is a read-only private file mapping (libpzio's
+ * pz_weights_declare says so): compile may then drop the mapped pages of
+ * weights it packed (MADV_DONTNEED), lowering the peak memory. */
+void pz_net_consts_mapped(pz_net *net, int on);
 void pz_net_block(pz_net *net, int first, int count, int mp);
 
 /* Load balance of a block (DLFusion's split of its work over its MP cores):

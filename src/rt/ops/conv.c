@@ -160,6 +160,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
             pz_pack_bias16(d.m, bias, st->bp);
             st->path = CONV_WINO;
             l->kernel = "winograd";
+            l->packed_in |= 1u << 1;
             st->wino = pz_winograd_kernel_for(isa);
             l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
             st->d = d;
@@ -176,6 +177,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         st->path = CONV_FAST;
         st->fast = k->conv2d;
         l->kernel = "direct";
+        l->packed_in |= 1u << 1;
     } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
         st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
@@ -184,6 +186,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_DW;
         l->kernel = "depthwise";
+        l->packed_in |= 1u << 1;
         st->fast = k->dwconv3x3;
     } else if (p->group > 1 && p->nsp == 2 && (x->dims[1] / p->group) % 16 == 0 &&
                (y->dims[1] / p->group) % 16 == 0) {
@@ -208,6 +211,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         pz_pack_bias16(y->dims[1], bias, st->bp);
         st->path = CONV_GROUPED;
         l->kernel = "grouped";
+        l->packed_in |= 1u << 1;
         st->fast = k->conv2d;
     } else {
         return 0;

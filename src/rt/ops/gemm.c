@@ -56,6 +56,7 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->bp = pz_alloc_big(bytes);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
+        l->packed_in |= 1u << 1;   /* B is read from the packed copy only */
         st->fn = pz_fast_kernels_for(isa)->gemm;
         st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
                                .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};

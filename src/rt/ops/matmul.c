@@ -62,6 +62,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->bp = pz_alloc_big(bytes);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp);
+        l->packed_in |= 1u << 1;   /* B is read from the packed copy only */
         st->fn = pz_fast_kernels_for(isa)->gemm;
         st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N};
     }
