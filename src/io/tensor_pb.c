@@ -131,6 +131,13 @@ static void *alloc64(size_t nbytes)
     return p;
 }
 
+/* 4- and 2-bit types: packed two or four to a byte in files, which this
+ * reader and writer do not do (yet); they refuse them. */
+static int packed_subbyte(int dtype)
+{
+    return dtype == PZ_U4 || dtype == PZ_I4 || dtype == PZ_F4E2M1 || dtype == PZ_U2 || dtype == PZ_I2;
+}
+
 /* Converts the typed values into packed elements of dtype. */
 static int convert(const values *a, int dtype, void *dst, size_t numel, const char *path,
                    char *err, size_t n)
@@ -230,8 +237,7 @@ static int parse(const uint8_t *buf, size_t len, pz_io_tensor *t, const char *pa
         fail(err, n, "%s: not a serialized onnx.TensorProto (malformed protobuf)", path);
         goto out;
     }
-    if (dtype == PZ_U4 || dtype == PZ_I4 || dtype == PZ_F4E2M1 || dtype == PZ_U2 || dtype == PZ_I2) {
-        /* packed two or four to a byte in files: not unpacked here (yet) */
+    if (packed_subbyte(dtype)) {
         fail(err, n, "%s: element type %s (packed sub-byte) is not supported by built programs; "
              "use `paleozoic run`", path, pz_dtype_name(dtype));
         goto out;
@@ -330,7 +336,7 @@ int pz_io_write_tensor(const char *path, const char *name, int dtype, int rank,
 {
     size_t es = pz_dtype_size(dtype);
     if (!es) return fail(err, n, "%s: element type %d is not supported", path, dtype);
-    if (dtype == PZ_U4 || dtype == PZ_I4 || dtype == PZ_F4E2M1 || dtype == PZ_U2 || dtype == PZ_I2)
+    if (packed_subbyte(dtype))
         return fail(err, n, "%s: element type %s (packed sub-byte) is not supported by built "
                     "programs; use `paleozoic run`", path, pz_dtype_name(dtype));
     if (rank < 0 || rank > PZ_MAX_RANK) return fail(err, n, "%s: rank %d", path, rank);
