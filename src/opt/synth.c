@@ -69,6 +69,9 @@ double synth_conv_ms(int c_in, int c_out, int hw, int k, int layers, int block, 
         cp.pad_end[d] = k - 1 - k / 2;
     }
     cp.act.kind = PZ_ACT_RELU;
+    /* the direct algorithm: the study measures how well the cores are used
+     * per operation; Winograd does fewer operations than it is counted for */
+    cp.algo = PZ_CONV_DIRECT;
     for (int l = 0; l < layers; l++) {
         char name[32];
         snprintf(name, sizeof name, "conv%d", l);

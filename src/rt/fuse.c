@@ -253,18 +253,29 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
     }
 }
 
-/* Rows of the last layer per strip: the most whose rows (all layers, scaled
- * to the last layer's rows) and input halos fit in FUSE_L2_BUDGET. */
+/* Rows of the last layer per strip. Strips cost something each (a kernel
+ * call per layer, and with channels a barrier per layer) and pay only where
+ * a layer's input and output would not stay in L2 from one layer to the
+ * next. So: when every layer of the run fits FUSE_L2_BUDGET whole (its
+ * input, its output and its weights), one strip of all rows (the run goes
+ * layer by layer, and with bands each worker keeps to its band without a
+ * barrier). Otherwise the most rows whose rows (all layers, scaled to the
+ * last layer's rows) and input halos fit FUSE_L2_BUDGET. */
 static int64_t auto_strip(const fuse_run *r)
 {
     const fuse_layer *last = &r->L[r->count - 1];
-    double per_row = 0, halo = 0;
+    double per_row = 0, halo = 0, widest = 0;
     for (int j = 0; j < r->count; j++) {
         const fuse_layer *f = &r->L[j];
         per_row += (double)f->row_bytes * (double)f->oh / (double)(last->oh ? last->oh : 1);
         if (f->k > 1 && f->nsrc && f->in_h)
             halo += (double)((f->k - 1) * f->d) * (double)r->L[f->src[0].from].row_bytes;
+        double whole = (double)f->bytes;
+        for (int i = 0; i < f->l->n_in; i++)
+            if (f->l->in[i]) whole += (double)pz_numel(f->l->in[i]) * 4.0;
+        if (whole > widest) widest = whole;
     }
+    if (widest <= (double)FUSE_L2_BUDGET) return last->oh;
     double room = (double)FUSE_L2_BUDGET - halo;
     int64_t s = per_row > 0 && room > per_row ? (int64_t)(room / per_row) : 1;
     if (s < 1) s = 1;
