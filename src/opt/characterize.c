@@ -7,7 +7,9 @@
  *     plateau (single-core conv GFLOP/s binned by half decades of op count:
  *     the first bin whose median is at least 85% of the best bin's);
  *   - the MP model of Eq. 5, log2 MP = alpha*log2 C + beta*log2 ops + gamma,
- *     fitted by least squares to the fastest MP of each conv layer;
+ *     fitted by least squares to the fastest MP of each conv layer, the
+ *     depthwise ones included (MobileNetV2's have few operations for their
+ *     channels; left out, the fit would not know how they scale);
  *   - the influence of each feature on single-core performance by PCA over
  *     the standardized features and the GFLOP/s: feature j's influence is
  *     sum_k lambda_k |v_jk| |v_perf,k| (the variance the GFLOP/s shares with
@@ -26,6 +28,7 @@
 
 typedef struct {
     int fc;                 /* 0 conv, 1 FC */
+    int dw;                 /* a depthwise conv (group = channels) */
     int c_in, c_out, hw, k; /* conv; FC: c_in = K, c_out = N, hw = M rows */
     double ops, bytes;
     double ms[MAX_MP];      /* per entry of the MP list, NAN if not timed */
@@ -59,7 +62,7 @@ static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_op
     double ops = 2.0 * c_in * c_out * (double)hw * hw * k * k;
     if (ops > max_ops) return;
     for (int i = 0; i < s->n_pts; i++)   /* no duplicates */
-        if (!s->pts[i].fc && s->pts[i].c_in == c_in && s->pts[i].c_out == c_out &&
+        if (!s->pts[i].fc && !s->pts[i].dw && s->pts[i].c_in == c_in && s->pts[i].c_out == c_out &&
             s->pts[i].hw == hw && s->pts[i].k == k)
             return;
     if (s->n_pts == s->cap_pts) {
@@ -71,6 +74,20 @@ static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_op
     p->c_in = c_in, p->c_out = c_out, p->hw = hw, p->k = k;
     p->ops = ops;
     p->bytes = 4.0 * ((double)c_in * hw * hw + (double)c_out * hw * hw + (double)c_in * c_out * k * k);
+}
+
+/* A depthwise 3x3 conv of c channels at hw x hw (stride 1, padding 1). */
+static void add_dw(study *s, int c, int hw)
+{
+    if (s->n_pts == s->cap_pts) {
+        s->cap_pts = s->cap_pts * 2 + 16;
+        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
+    }
+    point *p = &s->pts[s->n_pts++];
+    memset(p, 0, sizeof *p);
+    p->dw = 1, p->c_in = p->c_out = c, p->hw = hw, p->k = 3;
+    p->ops = 2.0 * c * (double)hw * hw * 9;
+    p->bytes = 4.0 * (2.0 * c * hw * hw + 9.0 * c);
 }
 
 static void add_fc(study *s, int m, int kd, int n)
@@ -97,6 +114,9 @@ static void plan(study *s)
         add_conv(s, 16, 16, 28, 3, 1e12);
         add_conv(s, 512, 512, 7, 3, 1e12);
         add_conv(s, 128, 128, 28, 1, 1e12);
+        add_dw(s, 144, 56);
+        add_dw(s, 576, 14);
+        add_dw(s, 960, 7);
         add_fc(s, 1, 1024, 1024);
         add_fc(s, 1, 4096, 4096);
         return;
@@ -119,6 +139,12 @@ static void plan(study *s)
         add_conv(s, 256, 64, 56, 1, cap);
         add_conv(s, 128, 512, 28, 1, cap);
     }
+    /* depthwise 3x3, the channels and maps of MobileNetV2's */
+    static const int DC[] = {32, 96, 144, 192, 384, 576, 960}, DH[] = {112, 56, 56, 28, 14, 14, 7};
+    for (size_t a = 0; a < PZ_ARRAY_LEN(DC); a++) {
+        add_dw(s, DC[a], DH[a]);
+        if (s->level == 2) add_dw(s, DC[a], DH[a] > 7 ? DH[a] / 2 : 14);
+    }
     static const int F[] = {256, 1024, 4096};
     for (size_t a = 0; a < PZ_ARRAY_LEN(F); a++)
         for (size_t b = 0; b < PZ_ARRAY_LEN(F); b++) {
@@ -137,7 +163,7 @@ static int time_points(study *s, pz_err *err)
             done++;
             if (out_of_time(s)) continue;
             double ms = p->fc ? synth_fc_ms(p->hw, p->c_in, p->c_out, s->mp[j], s->min_time, err)
-                              : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, 1, 1, s->mp[j], s->min_time, err);
+                              : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, p->dw, 1, 1, s->mp[j], s->min_time, err);
             if (ms < 0) return -1;
             p->ms[j] = ms;
             if (!s->quiet) {
@@ -145,8 +171,9 @@ static int time_points(study *s, pz_err *err)
                     fprintf(stderr, "characterize: [%d/%d] fc %dx%dx%d MP %d: %.3f ms, %.1f GFLOP/s\n", done,
                             total, p->hw, p->c_in, p->c_out, s->mp[j], ms, p->ops / ms * 1e-6);
                 else
-                    fprintf(stderr, "characterize: [%d/%d] conv {%d, %d, %dx%d, %dx%d} MP %d: %.3f ms, %.1f GFLOP/s\n",
-                            done, total, p->c_in, p->c_out, p->hw, p->hw, p->k, p->k, s->mp[j], ms, p->ops / ms * 1e-6);
+                    fprintf(stderr, "characterize: [%d/%d] %s {%d, %d, %dx%d, %dx%d} MP %d: %.3f ms, %.1f GFLOP/s\n",
+                            done, total, p->dw ? "depthwise conv" : "conv", p->c_in, p->c_out, p->hw, p->hw, p->k,
+                            p->k, s->mp[j], ms, p->ops / ms * 1e-6);
             }
         }
     }
@@ -167,7 +194,7 @@ static int time_fusion(study *s, pz_err *err)
             for (size_t b = 0; b < PZ_ARRAY_LEN(BLK); b++) {
                 done++;
                 if (out_of_time(s)) continue;
-                double ms = synth_conv_ms(lay[l][0], lay[l][0], lay[l][1], lay[l][2], 16, BLK[b], s->mp[j],
+                double ms = synth_conv_ms(lay[l][0], lay[l][0], lay[l][1], lay[l][2], 0, 16, BLK[b], s->mp[j],
                                           s->min_time, err);
                 if (ms < 0) return -1;
                 if (s->n_fus == s->cap_fus) {
@@ -214,7 +241,7 @@ static void fit_all(study *s, fit *f)
     double *g = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
     double lo = INFINITY, hi = -INFINITY, peak = 0;
     for (int i = 0; i < s->n_pts; i++)
-        if (!s->pts[i].fc && !isnan(s->pts[i].ms[0])) {
+        if (!s->pts[i].fc && !s->pts[i].dw && !isnan(s->pts[i].ms[0])) {
             lo = fmin(lo, floor(2 * log10(s->pts[i].ops)) / 2);
             hi = fmax(hi, log10(s->pts[i].ops));
             peak = fmax(peak, gflops(&s->pts[i], 0));
@@ -224,7 +251,8 @@ static void fit_all(study *s, fit *f)
     for (double e = lo; e <= hi && n_bins < 64; e += 0.5) {
         int ng = 0;
         for (int i = 0; i < s->n_pts; i++) {
-            double l = s->pts[i].fc || isnan(s->pts[i].ms[0]) ? -1 : log10(s->pts[i].ops);
+            const point *p = &s->pts[i];
+            double l = p->fc || p->dw || isnan(p->ms[0]) ? -1 : log10(p->ops);
             if (l >= e && l < e + 0.5) g[ng++] = gflops(&s->pts[i], 0);
         }
         if (!ng) continue;
@@ -265,7 +293,7 @@ static void fit_all(study *s, fit *f)
     free(x);
     free(y);
 
-    /* PCA over the single-core conv points: features and the GFLOP/s */
+    /* PCA over the single-core (dense) conv points: features and the GFLOP/s */
     static const char *FEAT[] = {"op_count", "channels", "kernel", "feature_map", "intensity"};
     f->n_feat = 5;
     for (int j = 0; j < 5; j++) f->feat[j] = FEAT[j];
@@ -273,7 +301,7 @@ static void fit_all(study *s, fit *f)
     int m = 0;
     for (int i = 0; i < s->n_pts; i++) {
         const point *p = &s->pts[i];
-        if (p->fc || isnan(p->ms[0])) continue;
+        if (p->fc || p->dw || isnan(p->ms[0])) continue;
         double *r = d + m * 6;
         r[0] = log2(p->ops);
         r[1] = log2(sqrt((double)p->c_in * p->c_out));
@@ -349,7 +377,8 @@ static char *to_json(const study *s, const fit *f, size_t *len)
     for (int i = 0; i < s->n_pts; i++) {
         const point *p = &s->pts[i];
         if (p->fc) gt_printf(&b, "    {\"kind\": \"fc\", \"m\": %d, \"k\": %d, \"n\": %d", p->hw, p->c_in, p->c_out);
-        else gt_printf(&b, "    {\"kind\": \"conv\", \"c_in\": %d, \"c_out\": %d, \"hw\": %d, \"kernel\": %d", p->c_in, p->c_out, p->hw, p->k);
+        else gt_printf(&b, "    {\"kind\": \"%s\", \"c_in\": %d, \"c_out\": %d, \"hw\": %d, \"kernel\": %d",
+                       p->dw ? "depthwise" : "conv", p->c_in, p->c_out, p->hw, p->k);
         gt_printf(&b, ", \"ops\": %.6g, \"ms\": [", p->ops);
         for (int j = 0; j < s->n_mp; j++) {
             gt_printf(&b, j ? ", " : "");
@@ -384,6 +413,7 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     int nc = 0, nf = 0;
     for (int i = 0; i < s->n_pts; i++) {
         if (isnan(s->pts[i].ms[0])) continue;
+        if (s->pts[i].dw) continue;   /* memory-bound: not on the compute curve */
         if (s->pts[i].fc) fx[nf] = s->pts[i].ops, fy[nf++] = gflops(&s->pts[i], 0);
         else cx[nc] = s->pts[i].ops, cy[nc++] = gflops(&s->pts[i], 0);
     }

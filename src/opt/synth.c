@@ -42,26 +42,27 @@ static double time_net(pz_net *net, int threads, const void *in, void *out, doub
     return opt_median(t, n);
 }
 
-double synth_conv_ms(int c_in, int c_out, int hw, int k, int layers, int block, int mp,
-                     double min_time, pz_err *err)
+double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int layers, int block,
+                     int mp, double min_time, pz_err *err)
 {
-    if (layers > 1) c_in = c_out;   /* a chain keeps its channels */
+    if (layers > 1 || depthwise) c_in = c_out;   /* a chain keeps its channels */
     pz_net *net = pz_net_new("synth_conv");
     size_t nx = (size_t)c_in * hw * hw, ny = (size_t)c_out * hw * hw;
-    size_t nw = (size_t)c_out * c_in * k * k;
+    const int cg = depthwise ? 1 : c_in;   /* input channels per group */
+    size_t nw = (size_t)c_out * cg * k * k;
     float *x = pz_xmalloc(nx * 4), *y = pz_xmalloc(ny * 4), *w = pz_xmalloc(nw * 4);
     float *bias = pz_xcalloc((size_t)c_out, 4);
     fill(x, nx, 1.0f, 1);
     /* uniform with the variance 1/fan_in: values neither grow nor vanish
      * along the chain (no denormals, no infinities to slow anything) */
-    fill(w, nw, (float)sqrt(3.0 / ((double)c_in * k * k)), 2);
+    fill(w, nw, (float)sqrt(3.0 / ((double)cg * k * k)), 2);
     int t = pz_net_input(net, "x", PZ_F32, 4, (int64_t[]){1, c_in, hw, hw});
-    int wt = pz_net_const(net, "w", PZ_F32, 4, (int64_t[]){c_out, c_in, k, k}, w);
+    int wt = pz_net_const(net, "w", PZ_F32, 4, (int64_t[]){c_out, cg, k, k}, w);
     int bt = pz_net_const(net, "b", PZ_F32, 1, (int64_t[]){c_out}, bias);
     pz_conv_params cp;
     memset(&cp, 0, sizeof cp);
     cp.nsp = 2;
-    cp.group = 1;
+    cp.group = depthwise ? c_in : 1;
     for (int d = 0; d < 2; d++) {
         cp.kernel[d] = k;
         cp.stride[d] = cp.dilation[d] = 1;

@@ -4,8 +4,9 @@
 
 #include "../ir/status.h"
 
-double synth_conv_ms(int c_in, int c_out, int hw, int k, int layers, int block, int mp,
-                     double min_time, pz_err *err);
+/* depthwise: group = channels (c_in is taken equal to c_out) */
+double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int layers, int block,
+                     int mp, double min_time, pz_err *err);
 double synth_fc_ms(int m, int kdim, int n, int mp, double min_time, pz_err *err);
 
 #endif
