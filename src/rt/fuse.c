@@ -290,9 +290,11 @@ static int64_t auto_strip(const fuse_run *r)
  * tensor out to memory). */
 static void pick_windows(fuse_run *r)
 {
-    /* PZ_FUSE_WINDOWS=0 in the environment: full-size buffers (A/B) */
+    /* PZ_FUSE_WINDOWS=0 in the environment: full-size buffers (A/B). A run
+     * of one strip takes none: its windows would hold every row, and a 1x1
+     * conv that reads or writes a window loses its one-long-row path. */
     const char *env = getenv("PZ_FUSE_WINDOWS");
-    bool windows = !(env && env[0] == '0');
+    bool windows = !(env && env[0] == '0') && r->strip < r->L[r->count - 1].oh;
     for (int j = 0; j + 1 < r->count; j++) {
         fuse_layer *f = &r->L[j];
         /* (a residual Z is laid out like Y: full size) */
@@ -371,7 +373,6 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     bool bands_ok = mp > 1 && (last->oh + g - 1) / g >= mp;
     for (int j = 0; j + 1 < r->count; j++)
         r->L[j].exported = last_use[r->L[j].l->out_id[0]] >= r->first + r->count;
-    pick_windows(r);
     r->band = calloc((size_t)mp + 1, sizeof *r->band);
     if (!r->band) return snprintf(err, n, "out of memory"), 1;
     for (int w = 0; w <= mp; w++) r->band[w] = own_cut(last, w, mp);
@@ -409,6 +410,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     r->strip = (r->strip + g - 1) / g * g;
     if (r->strip > last->oh) r->strip = last->oh;
     if (r->strip < 1) r->strip = 1;
+    pick_windows(r);
     if (plan_windows(r, mp)) return snprintf(err, n, "out of memory: row windows"), 1;
     if (split == PZ_SPLIT_BANDS) {
         r->priv = calloc((size_t)(mp - 1) * (size_t)r->count, sizeof *r->priv);
