@@ -247,6 +247,23 @@ static void test_dw(void)
                      .act = i % 2 ? PZ_ACT_RELU : PZ_ACT_CLIP};
         run_dw_case(&t);
     }
+    /* the shapes with a whole-plane path (dwconv16c_avx512.c: 7x7 and 14x14
+     * stride 1, 14x14 -> 7x7 stride 2, pads 1 at the top and left): partial
+     * channel blocks, with and without bias, residual and activation; the
+     * 3-worker and row-window runs above mix it with the row tiles */
+    static const struct { int64_t h; int s, pe; } PLANE[] = {
+        {7, 1, 1}, {14, 1, 1}, {14, 2, 1}, {14, 2, 0},
+    };
+    static const int64_t PCH[] = {1, 16, 20, 47};
+    for (size_t i = 0; i < sizeof PLANE / sizeof PLANE[0]; i++)
+        for (size_t c = 0; c < sizeof PCH / sizeof PCH[0]; c++) {
+            int v = (int)(i * 4 + c);
+            dw_case t = {.c = PCH[c], .h = PLANE[i].h, .w = PLANE[i].h,
+                         .s = {PLANE[i].s, PLANE[i].s}, .pb = {1, 1},
+                         .pe = {PLANE[i].pe, PLANE[i].pe}, .bias = v % 3 != 2,
+                         .residual = v % 2 == 1, .act = (pz_act_kind)(v % 3)};
+            run_dw_case(&t);
+        }
 }
 
 /* ---- FC (GEMV) --------------------------------------------------------------- */

@@ -13,6 +13,10 @@
  * columns in the padding are left out at compile time (or, for unusual
  * widths and pads, masked loads read them as zeros), so padding costs no
  * per-pixel path. Kernel rows in the top/bottom padding are skipped.
+ * The tiles are small non-inlined functions (dwt_*), picked from tables by
+ * shape (dw_pick). Small planes (7x7, 14x14 and 14x14 -> 7x7 stride 2, the
+ * last stages of MobileNetV2) take a whole-plane function instead, fully
+ * unrolled for the shape (dw_plane, at the end of the file).
  * Note: the clamp of ReLU6 and the FMAs share the two 512-bit ALU ports, so
  * with a fused clip the ceiling is 9/11 of the FMA peak.
  */
@@ -23,12 +27,33 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 
+/* Pixels per register group of the whole-plane path (dw_plane): 14
+ * accumulators + 9 weights + bias and clamp bounds; 17 spilled (measured). */
+#define GMAX 14
+
+/* What a tile needs: one struct per block, filled by dw_rows and dw_pass,
+ * read by the tile functions. The tiles are separate (non-inlined)
+ * functions, each with its compile-time shape: in one function that
+ * inlined them all, the register allocator spilled weights and
+ * accumulators to the stack (the 9 weights, up to 16 accumulators and the
+ * clamp bounds just fit in the 32 ZMM registers of one small function). A
+ * tile reloads the block's 9 weights and bias from L1: a dozen loads next
+ * to its 36 to 120 input loads. */
 typedef struct {
-    __m512 w[9], bias, lo, hi;
+    const float *rows[5];    /* input rows of the tile at column 0 (NULL: padding) */
+    int64_t iw0, W;          /* first input column of the tile; input width */
+    const float *z;          /* residual at the tile's first output, or NULL */
+    float *y;                /* output at the tile's first output */
+    int64_t ys_row;          /* floats between the tile's two output rows */
+    const float *w;          /* the block's 9 weight vectors (kh, kw) */
+    const float *b;          /* its bias vector, or NULL */
+    float lo, hi;            /* clamp bounds (act != 0) */
     int act;
     int partial;             /* the block has lanes past C: zero them */
     __mmask16 mask;          /* valid lanes of the block */
-} dw_consts;
+} dw_args;
+
+typedef void (*dw_tile_fn)(const dw_args *a);
 
 /* RW output pixels from input column iw0 (stride S) in each of ROWS (1 or 2)
  * output rows, the second ys_row floats after the first. The tile reads the
@@ -39,25 +64,29 @@ typedef struct {
  * (any tile); otherwise the first LZ and the last TZ columns are known at
  * compile time to lie outside and their FMAs are left out (interior tiles:
  * LZ = TZ = 0). */
-PZ_ALWAYS_INLINE void dw_tile(const dw_consts *k, const float *const *rows, int64_t iw0,
-                              int64_t W, const float *z, float *y, int64_t ys_row, const int RW,
-                              const int S, const int LZ, const int TZ, const int MASKED,
-                              const int ROWS)
+PZ_ALWAYS_INLINE void dw_tile(const dw_args *a, const int RW, const int S, const int LZ,
+                              const int TZ, const int MASKED, const int ROWS)
 {
     const int NV = (RW - 1) * S + 3, NR = (ROWS - 1) * S + 3;
+    const int64_t iw0 = a->iw0, W = a->W;
+    __m512 wv[9];
+    UNROLL for (int i = 0; i < 9; i++) wv[i] = _mm512_loadu_ps(a->w + i * 16);
+    const __m512 bias = a->b ? _mm512_loadu_ps(a->b) : _mm512_setzero_ps();
     __m512 acc[2][8];
     UNROLL for (int rr = 0; rr < ROWS; rr++)
-        UNROLL for (int j = 0; j < RW; j++) acc[rr][j] = k->bias;
+        UNROLL for (int j = 0; j < RW; j++) acc[rr][j] = bias;
     /* Per input row and kernel column kw, a sweep over the tile's outputs:
-     * consecutive FMAs go to different accumulators (2 x RW of them between
-     * two FMAs into one), so the FMA latency is hidden. An input vector is
-     * loaded once per kw (3 times, from L1) and feeds the tile's output rows
-     * that read that input row. An accumulator gets its taps in the order
-     * kh, then kw, the order of every other path, so a pixel has the same
-     * bits whatever tile, row window or worker computes it. */
+     * consecutive FMAs go to different accumulators (ROWS x RW of them
+     * between two FMAs into one), so the FMA latency is hidden. An input
+     * vector is loaded once per kw (3 times, from L1; loads are not the
+     * bottleneck) and feeds the tile's output rows that read that input
+     * row. An accumulator gets its taps in the order kh, then kw, the order
+     * of every other path, so a pixel has the same bits whatever tile, row
+     * window or worker computes it. */
     UNROLL for (int ir = 0; ir < NR; ir++) {
-        const float *p = rows[ir];
+        const float *p = a->rows[ir];
         if (!p) continue;
+        const float *pb = p + iw0 * 16;   /* constant offsets from here: one-uop loads */
         UNROLL for (int kw = 0; kw < 3; kw++)
             UNROLL for (int j = 0; j < RW; j++) {
                 const int i = j * S + kw;   /* the tile's input column */
@@ -68,52 +97,85 @@ PZ_ALWAYS_INLINE void dw_tile(const dw_consts *k, const float *const *rows, int6
                     int ok = iw >= 0 && iw < W;
                     v = _mm512_maskz_loadu_ps(ok ? (__mmask16)0xffff : 0, p + (ok ? iw : 0) * 16);
                 } else {
-                    v = _mm512_loadu_ps(p + (iw0 + i) * 16);
+                    v = _mm512_loadu_ps(pb + i * 16);
                 }
                 UNROLL for (int rr = 0; rr < ROWS; rr++) {
                     const int kh = ir - rr * S;
                     if (kh >= 0 && kh <= 2)
-                        acc[rr][j] = _mm512_fmadd_ps(v, k->w[kh * 3 + kw], acc[rr][j]);
+                        acc[rr][j] = _mm512_fmadd_ps(v, wv[kh * 3 + kw], acc[rr][j]);
                 }
             }
     }
+    /* the epilogue in steps over the tile, each condition tested once */
+    float *y = a->y;
+    const float *z = a->z;
+    const int64_t ys_row = a->ys_row;
+    if (z)
+        UNROLL for (int rr = 0; rr < ROWS; rr++)
+            UNROLL for (int j = 0; j < RW; j++)
+                acc[rr][j] = _mm512_add_ps(acc[rr][j], _mm512_loadu_ps(z + rr * ys_row + j * 16));
+    if (a->act) {
+        const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
+        UNROLL for (int rr = 0; rr < ROWS; rr++)
+            UNROLL for (int j = 0; j < RW; j++)
+                acc[rr][j] = _mm512_min_ps(_mm512_max_ps(acc[rr][j], lo), hi);
+    }
+    if (a->partial) {
+        const __mmask16 m = a->mask;
+        UNROLL for (int rr = 0; rr < ROWS; rr++)
+            UNROLL for (int j = 0; j < RW; j++) acc[rr][j] = _mm512_maskz_mov_ps(m, acc[rr][j]);
+    }
     UNROLL for (int rr = 0; rr < ROWS; rr++)
-        UNROLL for (int j = 0; j < RW; j++) {
-            __m512 v = acc[rr][j];
-            if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + rr * ys_row + j * 16));
-            if (k->act) v = _mm512_min_ps(_mm512_max_ps(v, k->lo), k->hi);
-            if (k->partial) v = _mm512_maskz_mov_ps(k->mask, v);
-            _mm512_storeu_ps(y + rr * ys_row + j * 16, v);
-        }
+        UNROLL for (int j = 0; j < RW; j++) _mm512_storeu_ps(y + rr * ys_row + j * 16, acc[rr][j]);
 }
 
-/* One tile of width rw (1..8) whose columns [lz, nv - tz) are inside the
- * input: interior tiles and the usual borders (rw 7 or 8, lz and tz up to 2)
- * have their own code, other tiles take the masked one. */
-PZ_ALWAYS_INLINE void dw_tile_any(const dw_consts *k, const float *const *rows, int64_t iw0,
-                                  int64_t W, const float *z, float *y, int64_t ys_row, int rw,
-                                  const int S, int lz, int tz, const int ROWS)
+/* The tile instances: dwt_<S>_<ROWS>_<RW>_<LZ>_<TZ>_<MASKED>. Interior
+ * tiles (LZ = TZ = 0) and masked ones for every width 1..8; for the usual
+ * borders (widths 7 and 8, LZ and TZ up to 2) code of their own. */
+#define DWT(S, R, RW, L, Z, M)                                           \
+    static void dwt_##S##_##R##_##RW##_##L##_##Z##_##M(const dw_args *a) \
+    {                                                                    \
+        dw_tile(a, RW, S, L, Z, M, R);                                   \
+    }
+#define DWT_W(S, R, M) DWT(S, R, 1, 0, 0, M) DWT(S, R, 2, 0, 0, M) DWT(S, R, 3, 0, 0, M) \
+    DWT(S, R, 4, 0, 0, M) DWT(S, R, 5, 0, 0, M) DWT(S, R, 6, 0, 0, M) DWT(S, R, 7, 0, 0, M) \
+    DWT(S, R, 8, 0, 0, M)
+#define DWT_B(S, R, RW) DWT(S, R, RW, 0, 1, 0) DWT(S, R, RW, 0, 2, 0) DWT(S, R, RW, 1, 0, 0) \
+    DWT(S, R, RW, 1, 1, 0) DWT(S, R, RW, 1, 2, 0) DWT(S, R, RW, 2, 0, 0) DWT(S, R, RW, 2, 1, 0) \
+    DWT(S, R, RW, 2, 2, 0)
+#define DWT_ALL(S, R) DWT_W(S, R, 0) DWT_W(S, R, 1) DWT_B(S, R, 7) DWT_B(S, R, 8)
+DWT_ALL(1, 1)
+DWT_ALL(1, 2)
+DWT_ALL(2, 1)
+DWT_ALL(2, 2)
+
+/* tables: [S - 1][ROWS - 1][rw] for interior and masked tiles;
+ * [S - 1][ROWS - 1][rw - 7][lz][tz] for the borders */
+#define N(S, R, RW, L, Z, M) dwt_##S##_##R##_##RW##_##L##_##Z##_##M
+#define ROW_W(S, R, M) {NULL, N(S, R, 1, 0, 0, M), N(S, R, 2, 0, 0, M), N(S, R, 3, 0, 0, M), \
+    N(S, R, 4, 0, 0, M), N(S, R, 5, 0, 0, M), N(S, R, 6, 0, 0, M), N(S, R, 7, 0, 0, M),      \
+    N(S, R, 8, 0, 0, M)}
+#define ROW_B(S, R, RW) {{N(S, R, RW, 0, 0, 0), N(S, R, RW, 0, 1, 0), N(S, R, RW, 0, 2, 0)}, \
+    {N(S, R, RW, 1, 0, 0), N(S, R, RW, 1, 1, 0), N(S, R, RW, 1, 2, 0)},                     \
+    {N(S, R, RW, 2, 0, 0), N(S, R, RW, 2, 1, 0), N(S, R, RW, 2, 2, 0)}}
+static const dw_tile_fn DW_INTERIOR[2][2][9] = {{ROW_W(1, 1, 0), ROW_W(1, 2, 0)},
+                                                {ROW_W(2, 1, 0), ROW_W(2, 2, 0)}};
+static const dw_tile_fn DW_MASKED[2][2][9] = {{ROW_W(1, 1, 1), ROW_W(1, 2, 1)},
+                                              {ROW_W(2, 1, 1), ROW_W(2, 2, 1)}};
+static const dw_tile_fn DW_BORDER[2][2][2][3][3] = {
+    {{ROW_B(1, 1, 7), ROW_B(1, 1, 8)}, {ROW_B(1, 2, 7), ROW_B(1, 2, 8)}},
+    {{ROW_B(2, 1, 7), ROW_B(2, 1, 8)}, {ROW_B(2, 2, 7), ROW_B(2, 2, 8)}}};
+#undef N
+#undef ROW_W
+#undef ROW_B
+
+/* The tile function for width rw (1..8) whose columns [lz, nv - tz) are
+ * inside the input (lz, tz clipped to 3). */
+static inline dw_tile_fn dw_pick(int S, int rows, int rw, int lz, int tz)
 {
-#define T(R, L, Z, M) dw_tile(k, rows, iw0, W, z, y, ys_row, R, S, L, Z, M, ROWS)
-#define INTERIOR(R) case R: T(R, 0, 0, 0); return;
-#define MASKED(R) case R: T(R, 0, 0, 1); return;
-#define BORDER(R, L, Z) case (R) * 9 + (L) * 3 + (Z): T(R, L, Z, 0); return;
-#define BORDERS(R) BORDER(R, 0, 1) BORDER(R, 0, 2) BORDER(R, 1, 0) BORDER(R, 1, 1) \
-    BORDER(R, 1, 2) BORDER(R, 2, 0) BORDER(R, 2, 1) BORDER(R, 2, 2)
-    if (lz == 0 && tz == 0) {
-        switch (rw) { INTERIOR(1) INTERIOR(2) INTERIOR(3) INTERIOR(4) INTERIOR(5) INTERIOR(6)
-                      INTERIOR(7) INTERIOR(8) default: return; }
-    }
-    if ((rw == 7 || rw == 8) && lz <= 2 && tz <= 2) {
-        switch (rw * 9 + lz * 3 + tz) { BORDERS(7) BORDERS(8) default: return; }
-    }
-    switch (rw) { MASKED(1) MASKED(2) MASKED(3) MASKED(4) MASKED(5) MASKED(6) MASKED(7)
-                  MASKED(8) default: return; }
-#undef T
-#undef INTERIOR
-#undef MASKED
-#undef BORDER
-#undef BORDERS
+    if (lz == 0 && tz == 0) return DW_INTERIOR[S - 1][rows - 1][rw];
+    if (rw >= 7 && lz <= 2 && tz <= 2) return DW_BORDER[S - 1][rows - 1][rw - 7][lz][tz];
+    return DW_MASKED[S - 1][rows - 1][rw];
 }
 
 /* How a row of OW outputs is cut into nt balanced tiles of up to RWMAX
@@ -132,27 +194,30 @@ static inline dw_tiling dw_tiles(int64_t OW, int RWMAX)
     return t;
 }
 
-/* ROWS output rows from oh (input rows from oh*sh - pt) in the tiles of tl. */
-PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, const dw_consts *k, const float *xb,
+/* ROWS output rows from oh (input rows from oh*sh - pt) in the tiles of tl;
+ * a holds the block's constants (weights, bias, epilogue). */
+PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, dw_args *a, const float *xb,
                               const float *zb, float *yb, int64_t oh, const int S,
                               const int ROWS, dw_tiling tl)
 {
     const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
     const int64_t nt = tl.nt, base = tl.base, ext = tl.ext;
-    const float *rows[5];
-    for (int i = 0; i < (ROWS - 1) * (S ? S : 1) + 3; i++) {
+    const int SS = S ? S : 1;
+    for (int i = 0; i < (ROWS - 1) * SS + 3; i++) {
         int64_t ih = oh * d->sh - d->pt + i;
-        rows[i] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
+        a->rows[i] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
     }
     float *yr = yb + oh * OW * 16;
     const float *zr = zb ? zb + oh * OW * 16 : NULL;
     int64_t ow = 0;
     for (int64_t t = 0; t < nt; t++) {
         int64_t rw = base + (t < ext);
-        int64_t iw0 = ow * s - d->pl, nv = (rw - 1) * (S ? S : 1) + 3;
+        int64_t iw0 = ow * s - d->pl, nv = (rw - 1) * SS + 3;
         int64_t lz = iw0 < 0 ? -iw0 : 0, tz = iw0 + nv > W ? iw0 + nv - W : 0;
-        dw_tile_any(k, rows, iw0, W, zr ? zr + ow * 16 : NULL, yr + ow * 16, OW * 16, (int)rw,
-                    S ? S : 1, (int)(lz < 3 ? lz : 3), (int)(tz < 3 ? tz : 3), ROWS);
+        a->iw0 = iw0;
+        a->y = yr + ow * 16;
+        a->z = zr ? zr + ow * 16 : NULL;
+        dw_pick(SS, ROWS, (int)rw, (int)(lz < 3 ? lz : 3), (int)(tz < 3 ? tz : 3))(a);
         ow += rw;
     }
 }
@@ -164,18 +229,20 @@ PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const f
                               const float *bb, const float *zb, float *yb, int64_t valid,
                               int64_t oh0, int64_t oh1, dw_tiling tl, const int S)
 {
-    dw_consts k;
-    UNROLL for (int i = 0; i < 9; i++) k.w[i] = _mm512_loadu_ps(wb + i * 16);
-    k.bias = bb ? _mm512_loadu_ps(bb) : _mm512_setzero_ps();
-    k.act = d->act.kind != PZ_ACT_NONE;
-    k.lo = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f);
-    k.hi = _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff());
-    k.partial = valid < 16;
-    k.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
+    dw_args a;
+    a.W = d->w;
+    a.ys_row = d->ow * 16;
+    a.w = wb;
+    a.b = bb;
+    a.act = d->act.kind != PZ_ACT_NONE;
+    a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
+    a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
+    a.partial = valid < 16;
+    a.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
     int64_t oh = oh0;
     if (S)
-        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &k, xb, zb, yb, oh, S, 2, tl);
-    for (; oh < oh1; oh++) dw_pass(d, &k, xb, zb, yb, oh, S, 1, tl);
+        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &a, xb, zb, yb, oh, S, 2, tl);
+    for (; oh < oh1; oh++) dw_pass(d, &a, xb, zb, yb, oh, S, 1, tl);
 }
 
 /* The worker's rows [lo, hi) of the (image, block, row) units, block by
@@ -216,6 +283,126 @@ static void dw_units_any(const pz_conv16c_desc *d, const float *x, const float *
     dw_units(d, x, w, b, z, y, lo, hi, 0);
 }
 
+/* ---- small planes: one fully unrolled function per shape ------------------ */
+
+/* For the small feature maps of MobileNetV2's last stages (7x7 and 14x14
+ * outputs) the row tiles above spend a good part of a block in per-tile
+ * overhead (borders, rows in the padding, the tile's latency tail). There a
+ * whole block plane is one function with the shape known at compile time:
+ * the OH*OW outputs, in row-major order, go in G balanced groups of at most
+ * GMAX pixels held in registers; each group runs the 9 taps (kh, kw) one after
+ * the other, each tap over the group's pixels (so consecutive FMAs go to
+ * different accumulators). Whether a tap of a pixel falls in the padding is
+ * known at compile time, so the padding costs no branch, no mask and no
+ * FMA; every input vector is read as the memory operand of its FMA at a
+ * constant offset from the plane. Taps go in the order kh, then kw, as in
+ * the row tiles: a pixel has the same bits on either path. */
+PZ_ALWAYS_INLINE void dw_plane(const dw_args *a, const float *restrict xb, const float *restrict zb,
+                               float *restrict yb, const int H, const int W, const int OH,
+                               const int OW, const int S, const int PT, const int PL)
+{
+    const int NP = OH * OW, G = (NP + GMAX - 1) / GMAX;
+    __m512 wv[9];
+    UNROLL for (int i = 0; i < 9; i++) wv[i] = _mm512_loadu_ps(a->w + i * 16);
+    const __m512 bias = a->b ? _mm512_loadu_ps(a->b) : _mm512_setzero_ps();
+    UNROLL for (int g = 0; g < G; g++) {
+        const int p0 = g * NP / G, n = (g + 1) * NP / G - p0;   /* the group's pixels */
+        __m512 acc[GMAX];
+        UNROLL for (int j = 0; j < GMAX; j++)
+            if (j < n) acc[j] = bias;
+        UNROLL for (int kh = 0; kh < 3; kh++)
+            UNROLL for (int kw = 0; kw < 3; kw++)
+                UNROLL for (int j = 0; j < GMAX; j++) {
+                    if (j >= n) continue;
+                    const int oh = (p0 + j) / OW, ow = (p0 + j) % OW;
+                    const int ih = oh * S - PT + kh, iw = ow * S - PL + kw;
+                    if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;   /* padding */
+                    acc[j] = _mm512_fmadd_ps(_mm512_loadu_ps(xb + (ih * W + iw) * 16),
+                                             wv[kh * 3 + kw], acc[j]);
+                }
+        float *y = yb + p0 * 16;
+        if (zb)
+            UNROLL for (int j = 0; j < GMAX; j++)
+                if (j < n) acc[j] = _mm512_add_ps(acc[j], _mm512_loadu_ps(zb + (p0 + j) * 16));
+        if (a->act) {
+            const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
+            UNROLL for (int j = 0; j < GMAX; j++)
+                if (j < n) acc[j] = _mm512_min_ps(_mm512_max_ps(acc[j], lo), hi);
+        }
+        if (a->partial)
+            UNROLL for (int j = 0; j < GMAX; j++)
+                if (j < n) acc[j] = _mm512_maskz_mov_ps(a->mask, acc[j]);
+        UNROLL for (int j = 0; j < GMAX; j++)
+            if (j < n) _mm512_storeu_ps(y + j * 16, acc[j]);
+    }
+}
+
+typedef void (*dw_plane_fn)(const dw_args *a, const float *xb, const float *zb, float *yb);
+
+/* the shapes: MobileNetV2's 7x7 and 14x14 stride 1, and 14x14 -> 7x7 stride 2
+ * (pads 1 at the top and left) */
+static void dw_plane_7_s1(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 7, 7, 7, 7, 1, 1, 1);
+}
+
+static void dw_plane_14_s1(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 14, 14, 14, 14, 1, 1, 1);
+}
+
+static void dw_plane_14_s2(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 14, 14, 7, 7, 2, 1, 1);
+}
+
+/* The plane function for d's shape, or NULL. */
+static dw_plane_fn dw_plane_for(const pz_conv16c_desc *d)
+{
+    if (d->pt != 1 || d->pl != 1 || d->h != d->w || d->oh != d->ow) return NULL;
+    if (d->sh == 1 && d->sw == 1 && d->h == 7 && d->oh == 7) return dw_plane_7_s1;
+    if (d->sh == 1 && d->sw == 1 && d->h == 14 && d->oh == 14) return dw_plane_14_s1;
+    if (d->sh == 2 && d->sw == 2 && d->h == 14 && d->oh == 7) return dw_plane_14_s2;
+    return NULL;
+}
+
+/* The worker's units [lo, hi) when a plane function fits: whole blocks
+ * through it, a block the worker has only part of through the rows. */
+static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float *x,
+                           const float *w, const float *b, const float *z, float *y,
+                           int64_t lo, int64_t hi)
+{
+    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
+    const int64_t xs = d->h * d->w * 16, ys = OH * d->ow * 16;
+    const dw_tiling tl = dw_tiles(d->ow, 8);
+    const int S = d->sw;
+    dw_args a;
+    a.W = d->w;
+    a.ys_row = d->ow * 16;
+    a.act = d->act.kind != PZ_ACT_NONE;
+    a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
+    a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
+    for (int64_t u = lo; u < hi;) {
+        int64_t nb = u / OH, oh0 = u % OH, bc = nb % cb;
+        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
+        int64_t valid = d->c - bc * 16;
+        if (oh0 == 0 && oh1 == OH) {
+            a.w = w + bc * 144;
+            a.b = b ? b + bc * 16 : NULL;
+            a.partial = valid < 16;
+            a.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
+            fn(&a, x + nb * xs, z ? z + nb * ys : NULL, y + nb * ys);
+        } else if (S == 1) {
+            dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
+                    y + nb * ys, valid, oh0, oh1, tl, 1);
+        } else {
+            dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
+                    y + nb * ys, valid, oh0, oh1, tl, 2);
+        }
+        u += oh1 - oh0;
+    }
+}
+
 void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
                                       const float *restrict w, const float *restrict b,
                                       const float *restrict z, float *restrict y, int ith,
@@ -226,7 +413,10 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
     int64_t lo, hi;
     pz_split(d->n * ((d->c + 15) / 16) * d->oh, ith, nth, &lo, &hi);
     if (lo >= hi) return;
-    if (d->sw == 1 && d->sh == 1)
+    dw_plane_fn plane = dw_plane_for(d);
+    if (plane)
+        dw_units_plane(d, plane, x, w, b, z, y, lo, hi);
+    else if (d->sw == 1 && d->sh == 1)
         dw_units_s1(d, x, w, b, z, y, lo, hi);
     else if (d->sw == 2 && d->sh == 2)
         dw_units_s2(d, x, w, b, z, y, lo, hi);
