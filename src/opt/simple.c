@@ -6,7 +6,9 @@
 /* Eq. 5: MP grows with log2 of the channels (major) and of the operation
  * count (minor). The profile fits log2 MP = alpha*log2 C + beta*log2 ops +
  * gamma on this machine's measured best MPs; C is the geometric mean of the
- * input and output channels. Rounded to the nearest integer, in [1, cores]. */
+ * input and output channels. Rounded where it was fitted, in log2 (to the
+ * nearest power of two: on 2 cores the fit's targets are 0 and 1, and a
+ * layer is MP 2 from 0.5 up), then clamped to [1, cores]. */
 int opt_mp_model(const pz_machine *mc, const pz_layer_features *f)
 {
     double c = f->c_in > 0 && f->c_out > 0 ? sqrt((double)f->c_in * (double)f->c_out)
@@ -14,7 +16,7 @@ int opt_mp_model(const pz_machine *mc, const pz_layer_features *f)
     double ops = f->ops > 1 ? f->ops : 1;
     double l = mc->mp_alpha * log2(c) + mc->mp_beta * log2(ops) + mc->mp_gamma;
     if (l > 30) l = 30;
-    double mp = floor(pow(2.0, l) + 0.5);
+    double mp = pow(2.0, floor(l + 0.5));
     if (mp < 1) mp = 1;
     if (mp > mc->cores) mp = mc->cores;
     return (int)mp;
