@@ -57,6 +57,18 @@ static int out_of_time(study *s)
     return 1;
 }
 
+/* A zeroed point appended to the study. */
+static point *new_point(study *s)
+{
+    if (s->n_pts == s->cap_pts) {
+        s->cap_pts = s->cap_pts * 2 + 16;
+        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
+    }
+    point *p = &s->pts[s->n_pts++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
 static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_ops)
 {
     double ops = 2.0 * c_in * c_out * (double)hw * hw * k * k;
@@ -65,12 +77,7 @@ static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_op
         if (!s->pts[i].fc && !s->pts[i].dw && s->pts[i].c_in == c_in && s->pts[i].c_out == c_out &&
             s->pts[i].hw == hw && s->pts[i].k == k)
             return;
-    if (s->n_pts == s->cap_pts) {
-        s->cap_pts = s->cap_pts * 2 + 16;
-        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
-    }
-    point *p = &s->pts[s->n_pts++];
-    memset(p, 0, sizeof *p);
+    point *p = new_point(s);
     p->c_in = c_in, p->c_out = c_out, p->hw = hw, p->k = k;
     p->ops = ops;
     p->bytes = 4.0 * ((double)c_in * hw * hw + (double)c_out * hw * hw + (double)c_in * c_out * k * k);
@@ -79,12 +86,7 @@ static void add_conv(study *s, int c_in, int c_out, int hw, int k, double max_op
 /* A depthwise 3x3 conv of c channels at hw x hw (stride 1, padding 1). */
 static void add_dw(study *s, int c, int hw)
 {
-    if (s->n_pts == s->cap_pts) {
-        s->cap_pts = s->cap_pts * 2 + 16;
-        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
-    }
-    point *p = &s->pts[s->n_pts++];
-    memset(p, 0, sizeof *p);
+    point *p = new_point(s);
     p->dw = 1, p->c_in = p->c_out = c, p->hw = hw, p->k = 3;
     p->ops = 2.0 * c * (double)hw * hw * 9;
     p->bytes = 4.0 * (2.0 * c * hw * hw + 9.0 * c);
@@ -92,12 +94,7 @@ static void add_dw(study *s, int c, int hw)
 
 static void add_fc(study *s, int m, int kd, int n)
 {
-    if (s->n_pts == s->cap_pts) {
-        s->cap_pts = s->cap_pts * 2 + 16;
-        s->pts = pz_xrealloc(s->pts, (size_t)s->cap_pts * sizeof *s->pts);
-    }
-    point *p = &s->pts[s->n_pts++];
-    memset(p, 0, sizeof *p);
+    point *p = new_point(s);
     p->fc = 1, p->c_in = kd, p->c_out = n, p->hw = m;
     p->ops = 2.0 * m * kd * n;
     p->bytes = 4.0 * ((double)m * kd + (double)m * n + (double)kd * n);
