@@ -9,12 +9,28 @@
  *                 time favours (the runtime's profiler, both nets timed
  *                 alternately, medians);
  *        dlfusion Algorithm 1 on the target profile (when one loads);
+ *        fused    all cores, blocks of 4, 8 and 16 layers (the oracle's
+ *                 granularity, DLFusion V.3) and one block of all layers:
+ *                 where fusion pays across the whole net, as on ResNet-50,
+ *                 whose oracle schedule was blocks of 12/16/28/1 layers at
+ *                 MP 2, about 3% under every layer-by-layer schedule;
  *   3. the candidates timed end to end, interleaved (round robin over
  *      `rounds`), the fastest kept.
  * With one core the schedule is every layer at MP 1, and only step 1 runs. */
 #include <string.h>
 
 #include "opt_internal.h"
+
+/* Blocks of `size` layers (the last one shorter) on mp cores. */
+static int uniform_blocks(int n, int size, int mp, int *sizes, int *mps)
+{
+    int nb = 0;
+    for (int i = 0; i < n; i += size, nb++) {
+        sizes[nb] = n - i < size ? n - i : size;
+        mps[nb] = mp;
+    }
+    return nb;
+}
 
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
              int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
@@ -23,8 +39,10 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     if (opt_measure_algos(m, cores, 3, o->quiet, err) < 0) return -1;
     if (cores <= 1) return opt_each_layer(n, 1, sizes, mps);
 
-    enum { FIXED, PER_LAYER, DLFUSION, N_CAND };
-    static const char *const names[N_CAND] = {"fixed", "per-layer", "dlfusion"};
+    enum { FIXED, PER_LAYER, DLFUSION, FUSED4, FUSED8, FUSED16, FUSE_ALL, N_CAND };
+    static const char *const names[N_CAND] = {"fixed",    "per-layer", "dlfusion", "fused-4",
+                                              "fused-8", "fused-16",  "fuse-all"};
+    int kind[N_CAND];
     int *cs[N_CAND], *cm[N_CAND], nb[N_CAND], nc = 0;
     for (int k = 0; k < N_CAND; k++) {
         cs[k] = pz_xmalloc((size_t)n * sizeof(int));
@@ -32,6 +50,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     }
     int rc = 0;
     /* fixed: all cores */
+    kind[nc] = FIXED;
     nb[nc++] = opt_each_layer(n, cores, cs[FIXED], cm[FIXED]);
     /* per-layer: each layer's time at MP 1 and at all cores */
     {
@@ -49,6 +68,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
             cs[PER_LAYER][i] = 1;
             cm[PER_LAYER][i] = bt[0][i] <= bt[1][i] ? 1 : cores;
         }
+        kind[nc] = PER_LAYER;
         nb[nc++] = n;
         free(bt[0]);
         free(bt[1]);
@@ -56,7 +76,25 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         free(all);
         free(s1);
     }
-    if (!rc && have_profile) nb[nc++] = opt_alg1(f, n, mc, 0, cs[DLFUSION], cm[DLFUSION]);
+    if (!rc && have_profile) {
+        kind[nc] = DLFUSION;
+        nb[nc] = opt_alg1(f, n, mc, 0, cs[nc], cm[nc]);
+        nc++;
+    }
+    /* the fused ones: only sizes that make more than one block and fewer
+     * than n (a size >= n is fuse-all) */
+    static const int fused_size[] = {4, 8, 16};
+    for (int i = 0; i < 3 && !rc; i++)
+        if (fused_size[i] < n) {
+            kind[nc] = FUSED4 + i;
+            nb[nc] = uniform_blocks(n, fused_size[i], cores, cs[nc], cm[nc]);
+            nc++;
+        }
+    if (!rc && n > 1) {
+        kind[nc] = FUSE_ALL;
+        nb[nc] = uniform_blocks(n, n, cores, cs[nc], cm[nc]);
+        nc++;
+    }
     int best = 0;
     if (!rc) {
         double med[N_CAND];
@@ -68,7 +106,8 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         opt_meter_free(mt);
         for (int k = 0; k < nc && !rc; k++) {
             if (med[k] < med[best]) best = k;
-            if (!o->quiet) fprintf(stderr, "best: candidate %-9s %8.3f ms\n", names[k], med[k]);
+            if (!o->quiet)
+                fprintf(stderr, "best: candidate %-9s %8.3f ms\n", names[kind[k]], med[k]);
         }
     }
     int out = -1;
@@ -76,7 +115,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         memcpy(sizes, cs[best], (size_t)nb[best] * sizeof(int));
         memcpy(mps, cm[best], (size_t)nb[best] * sizeof(int));
         out = nb[best];
-        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[best]);
+        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[kind[best]]);
     }
     for (int k = 0; k < N_CAND; k++) {
         free(cs[k]);

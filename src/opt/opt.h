@@ -12,7 +12,8 @@
  *   dp[:OPTS]        ours: exact DP over measured block costs          the machine
  *   best[:OPTS]      ours for deployment: measured per-layer algorithm   the machine
  *                    (Winograd or direct), then the fastest of all-cores,
- *                    measured per-layer MP and Algorithm 1 (best.c)
+ *                    measured per-layer MP, Algorithm 1 and fused blocks
+ *                    of 4, 8, 16 and all layers (best.c)
  *   plugin:PATH.so[:ARGS]  a user strategy (pz_strategy.h)
  *
  * OPTS: comma-separated key=value: budget=SECONDS (measuring time, default

@@ -9,6 +9,13 @@
 
 #define FUSE_MAX_IN 4
 #define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
+/* auto split: bands while the halo rows they recompute are at most this
+ * share of the run's MACs. With channels, every layer of every strip ends in
+ * a barrier and half of the next layer's input sits in the other core's L2;
+ * on MobileNetV2 at MP 2 (session 5) bands at 11-23% redundant MACs ran its
+ * 12- and 15-layer blocks in 0.64 and 0.59 ms against channels' 1.21 and
+ * 0.63 ms, and channels won only at 37% (0.67 against 0.71 ms). */
+#define FUSE_BANDS_MAX_PCT 30
 
 /* One input of a fused layer that another layer of the run writes. */
 typedef struct {
@@ -279,6 +286,13 @@ static int64_t auto_strip(const fuse_run *r)
     double room = (double)FUSE_L2_BUDGET - halo;
     int64_t s = per_row > 0 && room > per_row ? (int64_t)(room / per_row) : 1;
     if (s < 1) s = 1;
+    /* as many strips as that takes, evened out: 7 rows in strips of 6
+     * would leave a last strip of 1 row, paying a call (and with channels
+     * a barrier) per layer for a seventh of the work */
+    if (s < last->oh) {
+        int64_t n = (last->oh + s - 1) / s;
+        s = (last->oh + n - 1) / n;
+    }
     return s;
 }
 
@@ -400,8 +414,9 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
         }
         free(lo);
     }
-    if (split == PZ_SPLIT_AUTO) split = bands_ok && red * 10 <= r->macs ? PZ_SPLIT_BANDS
-                                                                   : PZ_SPLIT_CHANNELS;
+    if (split == PZ_SPLIT_AUTO)
+        split = bands_ok && red * 100 <= r->macs * FUSE_BANDS_MAX_PCT ? PZ_SPLIT_BANDS
+                                                                       : PZ_SPLIT_CHANNELS;
     if (split == PZ_SPLIT_BANDS && !bands_ok) split = PZ_SPLIT_CHANNELS;
     if (mp == 1) split = PZ_SPLIT_CHANNELS;
     r->split = split;
