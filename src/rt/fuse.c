@@ -442,6 +442,30 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     return 0;
 }
 
+/* Whether a run over mp > 1 cores ends before layer li (the run so far:
+ * [first, li)): li reads an intermediate of the run through a window of
+ * several rows (a conv or pool with a kernel taller than 1) and that
+ * intermediate fits FUSE_L2_BUDGET whole. Such an intermediate gains nothing
+ * from rows windows or strips, while keeping li in the run costs: with
+ * bands, every earlier layer recomputes the halo rows of li's window (a
+ * MobileNetV2 block of five 3x3 depthwise layers at 14x14 recomputed 23% of
+ * its MACs), and with channels, a barrier per layer. Cut there, li starts the
+ * next run (one fork-join more) and reads the intermediate from the arena,
+ * so its bands recompute nothing. Larger intermediates stay in the run: there
+ * the windows keep them in L2. Only with split auto: a split the schedule
+ * names holds for the whole block. */
+static bool cut_before(pz_layer *layers, int first, int li, int mp, pz_split_mode split)
+{
+    const char *env = getenv("PZ_FUSE_CUT");   /* 0: no cuts (for A/B measurements) */
+    if (mp < 2 || split != PZ_SPLIT_AUTO || (env && env[0] == '0')) return false;
+    const pz_layer *l = &layers[li];
+    int64_t k = 1;
+    if (l->kind == PZ_OP_CONV) k = ((const pz_conv_params *)l->params)->kernel[0];
+    else if (l->kind == PZ_OP_POOL) k = ((const pz_pool_params *)l->params)->kernel[0];
+    if (k <= 1 || in_run(layers, first, li - first, l->in_id[0]) < 0) return false;
+    return pz_layout_bytes(l->in[0], 16) <= FUSE_L2_BUDGET;
+}
+
 pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use, int first,
                             int count, int mp, pz_split_mode split, int strip, char *err,
                             size_t n)
@@ -459,7 +483,9 @@ pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use,
     }
     for (int li = first; li < first + count;) {
         int end = li;
-        while (end < first + count && end - li < 64 && row_local(layers, li, end)) end++;
+        while (end < first + count && end - li < 64 && row_local(layers, li, end) &&
+               !(end > li && cut_before(layers, li, end, mp, split)))
+            end++;
         if (end - li >= 2) {
             fuse_run *r = &fb->runs[fb->nruns];
             r->first = li;

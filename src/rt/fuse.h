@@ -47,8 +47,11 @@
  *             disjoint, writes the shared output, and each worker's owned
  *             rows of an intermediate read after the run are copied into the
  *             arena at the end.
- *   auto      bands when allowed and the redundant MACs are at most 10% of
- *             the run's MACs, else channels.
+ *   auto      bands when allowed and the redundant MACs are at most 30% of
+ *             the run's MACs, else channels; and on more than one core a run
+ *             ends before a conv or pool with a kernel taller than one row
+ *             that reads an intermediate of the run small enough for L2
+ *             (fuse.c: cut_before).
  * Every output element is computed by the same kernel in the same summation
  * order as unfused execution, so results are bitwise equal.
  */

@@ -272,7 +272,14 @@ int main(void)
                     snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
                              "fused (runs %d, layers %d)", (long long)batch, split_name[sp], mp,
                              strips[st], fi.runs, fi.fused_layers);
-                    if (!wino) check(fi.runs >= 1 && fi.fused_layers == nl, what);
+                    /* auto on 2 cores: the run is cut before each 3x3
+                     * layer that reads an intermediate of the run (all are
+                     * far below 1 MiB here), so it takes several runs, some
+                     * layers run alone, and no band recomputes a row */
+                    bool cut = sp == PZ_SPLIT_AUTO && mp == 2;
+                    if (!wino && cut) check(fi.runs >= 2 && fi.fused_layers < nl &&
+                                                fi.redundant_macs == 0, what);
+                    if (!wino && !cut) check(fi.runs >= 1 && fi.fused_layers == nl, what);
                     /* a, ex, dw, ex2, dw2, c, i: convs read only by convs, as X;
                      * none when the run is one strip of all 4 rows of the
                      * last layer (strip 5, and strip 0: the small net fits
@@ -282,7 +289,8 @@ int main(void)
                              "(used %d): %d intermediates in row windows (want %d)",
                              (long long)batch, split_name[sp], mp, strips[st], fi.strip,
                              fi.windows, want);
-                    if (!wino) check(fi.windows == want && (strips[st] != 0 || fi.strip == 4), what);
+                    if (!wino && !cut)
+                        check(fi.windows == want && (strips[st] != 0 || fi.strip == 4), what);
                 }
         /* a block of layers 0..9: bands recompute on 2 cores, channels and MP 1 never */
         for (int sp = 1; sp < 3; sp++)
