@@ -279,6 +279,23 @@ static void test_conv(void)
          .pb = {1, 1}, .pe = {1, 1}, .bias = true, .act = PZ_ACT_RELU},
         {.c = 600, .m = 520, .h = 5, .w = 6, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .act = PZ_ACT_CLIP},
+        /* flat 1x1 convs whose image outweighs their weights: chunks of 126
+         * pixels with every output group of a chunk in turn (conv16c.c);
+         * one chunk exactly, one pixel over, several with a short last one,
+         * a last input block of 8 channels, a last group of one block, a
+         * tail block */
+        {.c = 16, .m = 64, .h = 9, .w = 14, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .act = PZ_ACT_CLIP},
+        {.c = 16, .m = 64, .h = 1, .w = 127, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .residual = true},
+        {.c = 16, .m = 96, .h = 20, .w = 17, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .act = PZ_ACT_CLIP},
+        {.c = 24, .m = 40, .h = 13, .w = 23, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .residual = true, .act = PZ_ACT_RELU},
+        {.c = 17, .m = 80, .h = 12, .w = 11, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .act = PZ_ACT_CLIP},
+        {.c = 32, .m = 24, .h = 16, .w = 16, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .residual = true},
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
 }

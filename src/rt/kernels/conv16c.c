@@ -22,9 +22,11 @@
  *
  * Two special shapes: a 1x1 conv with stride 1 and no padding is one GEMM
  * over the pixels, so the image is taken as one row of H*W pixels (cut into
- * chunks for the work split); and outputs at most rw2max pixels wide (7x7,
- * ResNet's last stage) use tiles spanning two rows, so that each weight load
- * feeds up to 14 pixels instead of 7 (a pair at the top or bottom, whose
+ * chunks for the work split; where the image outweighs the weights, each
+ * chunk runs all its output groups before the next, its input in L1); and
+ * outputs at most rw2max pixels wide (7x7, ResNet's last stage) use tiles
+ * spanning two rows, so that each weight load feeds up to 14 pixels instead
+ * of 7 (a pair at the top or bottom, whose
  * rows see different kernel rows, runs the common kernel rows as a pair and
  * the others row by row).
  *
@@ -467,7 +469,14 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
     const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(w1 - w0, step) * nchunk;
     /* one unit = one output row (or pair of rows, or chunk of a flat row) of
      * (n, group), rows fastest: a worker keeps the group's weights in cache
-     * over its rows */
+     * over its rows. But a flat conv whose image outweighs its weights
+     * (few input channels, a large map: MobileNetV2's expands) goes groups
+     * fastest: every group of a chunk reads the chunk's input from L1,
+     * where rows fastest would read the whole image (beyond L2 with the
+     * output) once per group. The order of the units changes no sum. */
+    const int64_t wfloats = pz_conv16c_weights_size(d);
+    const int chunk_major = flat && nchunk > 1 && p.groups > 1 &&
+                            nchunk * wfloats < (p.groups - 1) * p.tmpl.xs_cb * p.cb;
     int64_t lo, hi;
     pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
     /* weights beyond L2: the group's weights come from L2 after its first
@@ -475,10 +484,14 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * unit r of a group prefetches the r-th share of the next group's
      * weights, spread over its q steps (one line each), and the memory
      * traffic overlaps the FMAs evenly. */
-    p.prefetch = pz_conv16c_weights_size(d) * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;
+    p.prefetch = !chunk_major && wfloats * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;
     const int64_t glines = p.tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
     for (int64_t u = lo; u < hi; u++) {
         int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
+        if (chunk_major) {
+            g = u % p.groups;
+            r = u / p.groups % rows;
+        }
         int64_t ob0 = g * p.rm, oh = w0 + r / nchunk * step;
         int rm = (int)min64(p.rm, p.mb - ob0);
         int64_t f0 = f00 + r % nchunk * chunk;
