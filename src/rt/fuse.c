@@ -446,7 +446,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
  * [first, li)): li reads an intermediate of the run through a window of
  * several rows (a conv or pool with a kernel taller than 1) and that
  * intermediate fits FUSE_L2_BUDGET whole. Such an intermediate gains nothing
- * from rows windows or strips, while keeping li in the run costs: with
+ * from row windows or strips, while keeping li in the run costs: with
  * bands, every earlier layer recomputes the halo rows of li's window (a
  * MobileNetV2 block of five 3x3 depthwise layers at 14x14 recomputed 23% of
  * its MACs), and with channels, a barrier per layer. Cut there, li starts the

@@ -26,9 +26,8 @@
  * chunk runs all its output groups before the next, its input in L1); and
  * outputs at most rw2max pixels wide (7x7, ResNet's last stage) use tiles
  * spanning two rows, so that each weight load feeds up to 14 pixels instead
- * of 7 (a pair at the top or bottom, whose
- * rows see different kernel rows, runs the common kernel rows as a pair and
- * the others row by row).
+ * of 7 (a pair at the top or bottom, whose rows see different kernel rows,
+ * runs the common kernel rows as a pair and the others row by row).
  *
  * The register tile (rm blocks x up to rwmax pixels) is the one with the
  * least estimated time per row (tile_cost), ties to the widest.
