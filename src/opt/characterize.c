@@ -3,9 +3,11 @@
  * operation count, channels, kernel size, feature-map size and MP; chains
  * of 16 identical convolutions fused in blocks of 1 to 16 (Fig. 5b, 7b, 7c).
  * From the timings:
- *   - OpCount_critical: the operation count from which one core reaches its
- *     plateau (single-core conv GFLOP/s binned by half decades of op count:
- *     the first bin whose median is at least 85% of the best bin's);
+ *   - OpCount_critical, off Fig. 3b and 7c as the paper reads it: the larger
+ *     of the op count from which one core reaches 85% of its plateau (a
+ *     fixed cost plus a rate, fitted to the single-core convs) and the op
+ *     count per core beyond which fusing no longer gains 2% (OPT_FUSE_GAIN_MIN) on all cores (a
+ *     line fitted to the fused chains' gains);
  *   - the MP model of Eq. 5, log2 MP = alpha*log2 C + beta*log2 ops + gamma,
  *     fitted by least squares to the fastest MP of each conv layer, the
  *     depthwise ones included (MobileNetV2's have few operations for their
@@ -177,18 +179,30 @@ static int time_points(study *s, pz_err *err)
     return 0;
 }
 
-/* Fig. 5b / 7b / 7c: 16 identical layers fused in blocks of 1, 2, 4, 8, 16. */
+/* Fig. 5b / 7b / 7c: 16 identical 3x3 layers {C, C, HW x HW} fused in blocks
+ * of 1, 2, 4, 8, 16, the layers spread over op counts (14.5M to 925M FLOP) so
+ * that the fit below sees where fusing stops paying. The default study times
+ * three of them, in blocks of 1, 4 and 16, on all cores only. */
 static int time_fusion(study *s, pz_err *err)
 {
-    static const int L1[][3] = {{64, 56, 3}, {128, 28, 3}, {512, 14, 3}};
-    static const int L2[][3] = {{64, 56, 3}, {256, 56, 3}, {512, 28, 3}, {512, 14, 3}};
-    const int (*lay)[3] = s->level == 1 ? L1 : L2;
-    int nl = s->level == 1 ? (int)PZ_ARRAY_LEN(L1) : (int)PZ_ARRAY_LEN(L2);
-    static const int BLK[] = {1, 2, 4, 8, 16};
-    int total = nl * (int)PZ_ARRAY_LEN(BLK) * s->n_mp, done = 0;
+    static const int L0[][3] = {{32, 28, 3}, {64, 28, 3}, {128, 28, 3}};
+    static const int L1[][3] = {{16, 56, 3}, {32, 28, 3}, {32, 56, 3}, {64, 28, 3}, {128, 14, 3},
+                                {64, 56, 3}, {128, 28, 3}, {256, 14, 3}, {512, 14, 3}};
+    static const int L2[][3] = {{16, 56, 3}, {32, 28, 3}, {32, 56, 3}, {64, 28, 3}, {128, 14, 3},
+                                {64, 56, 3}, {128, 28, 3}, {256, 14, 3}, {256, 56, 3},
+                                {512, 28, 3}, {512, 14, 3}};
+    const int (*lay)[3] = s->level == 0 ? L0 : s->level == 1 ? L1 : L2;
+    int nl = s->level == 0   ? (int)PZ_ARRAY_LEN(L0)
+             : s->level == 1 ? (int)PZ_ARRAY_LEN(L1)
+                             : (int)PZ_ARRAY_LEN(L2);
+    static const int BLK_ALL[] = {1, 2, 4, 8, 16}, BLK0[] = {1, 4, 16};
+    const int *BLK = s->level == 0 ? BLK0 : BLK_ALL;
+    const int nb = s->level == 0 ? (int)PZ_ARRAY_LEN(BLK0) : (int)PZ_ARRAY_LEN(BLK_ALL);
+    const int j0 = s->level == 0 ? s->n_mp - 1 : 0;   /* the default: all cores only */
+    int total = nl * nb * (s->n_mp - j0), done = 0;
     for (int l = 0; l < nl; l++)
-        for (int j = 0; j < s->n_mp; j++)
-            for (size_t b = 0; b < PZ_ARRAY_LEN(BLK); b++) {
+        for (int j = j0; j < s->n_mp; j++)
+            for (int b = 0; b < nb; b++) {
                 done++;
                 if (out_of_time(s)) continue;
                 double ms = synth_conv_ms(lay[l][0], lay[l][0], lay[l][1], lay[l][2], 0, 16, BLK[b], s->mp[j],
@@ -225,46 +239,64 @@ typedef struct {
     double explained[6], influence[5];
     int rank[5];
     int pca_ok;
+    double crit_single, crit_fusion;   /* OpCount_critical off Fig. 3b and off Fig. 7c */
 } fit;
+
+/* The single-core dense conv points, for opt_critical_single. */
+static double single_core_critical(const study *s, double *ops, double *ms)
+{
+    int n = 0;
+    for (int i = 0; i < s->n_pts; i++) {
+        const point *p = &s->pts[i];
+        if (p->fc || p->dw || isnan(p->ms[0])) continue;
+        ops[n] = p->ops, ms[n++] = p->ms[0];
+    }
+    return opt_critical_single(ops, ms, n);
+}
+
+/* Fig. 7c: each fused chain's gain at the largest MP timed: its time in
+ * blocks of 1 over its best time in larger blocks, against its layer's op
+ * count per core, for opt_critical_fusion. */
+static double fusion_critical(const study *s, double *lx, double *gain)
+{
+    const int mp = s->mp[s->n_mp - 1];
+    int n = 0;
+    for (int i = 0; i < s->n_fus; i++) {
+        const fpoint *q = &s->fus[i];
+        if (q->block != 1 || q->mp != mp || isnan(q->ms)) continue;
+        double best = INFINITY;
+        for (int k = 0; k < s->n_fus; k++) {
+            const fpoint *o = &s->fus[k];
+            if (o->c == q->c && o->hw == q->hw && o->k == q->k && o->mp == mp && o->block > 1 &&
+                !isnan(o->ms))
+                best = fmin(best, o->ms);
+        }
+        if (!isfinite(best)) continue;
+        lx[n] = log10(2.0 * q->c * q->c * (double)q->hw * q->hw * q->k * q->k / mp);
+        gain[n++] = q->ms / best;
+    }
+    return opt_critical_fusion(lx, gain, n);
+}
 
 static void fit_all(study *s, fit *f)
 {
     memset(f, 0, sizeof *f);
     f->mc.cores = s->cores;
-    /* OpCount_critical: single-core conv GFLOP/s in bins of half a decade of
-     * op count; the plateau is the best bin median, and the critical count
-     * is the centre of the first bin whose median reaches 85% of it (bin
-     * medians, not single points: one lucky timing must not decide) */
-    double *g = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
-    double lo = INFINITY, hi = -INFINITY, peak = 0;
+    /* OpCount_critical, read off two curves as DLFusion IV.C reads it off
+     * Fig. 3b and 7c. Both are least-squares fits over all their points, so
+     * a small change in the timings moves the value a little, where a bin
+     * or threshold picked from the points could jump by a decade. */
+    size_t ng = (size_t)(s->n_pts + s->n_fus + 1);
+    double *g = pz_xmalloc(ng * 2 * sizeof(double));
+    double peak = 0;
     for (int i = 0; i < s->n_pts; i++)
-        if (!s->pts[i].fc && !s->pts[i].dw && !isnan(s->pts[i].ms[0])) {
-            lo = fmin(lo, floor(2 * log10(s->pts[i].ops)) / 2);
-            hi = fmax(hi, log10(s->pts[i].ops));
+        if (!s->pts[i].fc && !s->pts[i].dw && !isnan(s->pts[i].ms[0]))
             peak = fmax(peak, gflops(&s->pts[i], 0));
-        }
-    double bin_med[64], bin_lo[64], plateau = 0;
-    int n_bins = 0;
-    for (double e = lo; e <= hi && n_bins < 64; e += 0.5) {
-        int ng = 0;
-        for (int i = 0; i < s->n_pts; i++) {
-            const point *p = &s->pts[i];
-            double l = p->fc || p->dw || isnan(p->ms[0]) ? -1 : log10(p->ops);
-            if (l >= e && l < e + 0.5) g[ng++] = gflops(&s->pts[i], 0);
-        }
-        if (!ng) continue;
-        bin_lo[n_bins] = e;
-        bin_med[n_bins] = opt_median(g, ng);
-        plateau = fmax(plateau, bin_med[n_bins]);
-        n_bins++;
-    }
     f->mc.peak_gflops = peak > 0 ? peak : 1;
-    f->mc.opcount_critical = 1e8;   /* no conv timed at all: a middle value */
-    for (int i = 0; i < n_bins; i++)
-        if (bin_med[i] >= 0.85 * plateau) {
-            f->mc.opcount_critical = pow(10, bin_lo[i] + 0.25);
-            break;
-        }
+    f->crit_single = single_core_critical(s, g, g + ng);
+    f->crit_fusion = fusion_critical(s, g, g + ng);
+    f->mc.opcount_critical = isnan(f->crit_fusion) ? f->crit_single
+                                                  : fmax(f->crit_single, f->crit_fusion);
     free(g);
 
     /* Eq. 5 fit: the fastest MP of each conv layer timed at every MP */
@@ -346,6 +378,10 @@ static char *to_json(const study *s, const fit *f, size_t *len)
          LEVEL[s->level], s->cores, (long long)time(NULL));
     gt_printf(&b, "  \"opcount_critical\": ");
     jnum(&b, f->mc.opcount_critical);
+    gt_printf(&b, ",\n  \"opcount_critical_single_core\": ");
+    jnum(&b, f->crit_single);
+    gt_printf(&b, ",\n  \"opcount_critical_fusion\": ");
+    jnum(&b, f->crit_fusion);
     gt_printf(&b, ",\n  \"mp_alpha\": ");
     jnum(&b, f->mc.mp_alpha);
     gt_printf(&b, ",\n  \"mp_beta\": ");
@@ -485,7 +521,7 @@ pz_status opt_characterize(int level, int cores, const char *json_path, int svg,
     if (s.mp[s.n_mp - 1] != s.cores) s.mp[s.n_mp++] = s.cores;
     plan(&s);
     pz_status st = PZ_OK;
-    if (time_points(&s, err) || (s.level > 0 && time_fusion(&s, err))) {
+    if (time_points(&s, err) || time_fusion(&s, err)) {
         st = err->code;
         goto out;
     }
@@ -494,8 +530,9 @@ pz_status opt_characterize(int level, int cores, const char *json_path, int svg,
     fit f;
     fit_all(&s, &f);
     if (!quiet) {
-        fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP, MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
-                f.mc.opcount_critical, f.mc.mp_alpha, f.mc.mp_beta, f.mc.mp_gamma, f.mc.peak_gflops);
+        fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP (one core's plateau %.3g, fusion's gain %.3g), MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
+                f.mc.opcount_critical, f.crit_single, f.crit_fusion, f.mc.mp_alpha, f.mc.mp_beta,
+                f.mc.mp_gamma, f.mc.peak_gflops);
         if (f.pca_ok) {
             fprintf(stderr, "characterize: feature influence (PCA):");
             for (int j = 0; j < 5; j++) fprintf(stderr, " %s %.2f", f.feat[f.rank[j]], f.influence[f.rank[j]]);

@@ -174,6 +174,20 @@ int opt_pca(const double *x, int n, int d, double *w, double *v);
 /* Least squares y ~ X b (n x d, row-major), small ridge for stability. */
 int opt_lstsq(const double *x, const double *y, int n, int d, double *b);
 
+/* ---- critical.c: OpCount_critical off the characterize timings ------------ */
+
+/* Fig. 3b: n single-core dense convs (ops FLOP, ms). Fits t = t0 + ops / P by
+ * least squares on the relative error and returns the op count where a layer
+ * reaches 85% of P, (0.85 / 0.15) t0 P, at least the smallest op count timed;
+ * 1e8 when n == 0. */
+double opt_critical_single(const double *ops, const double *ms, int n);
+/* Fig. 7c: n fused chains, log10 of the layer's op count per core and the gain
+ * of fusing (time in blocks of 1 over the best in larger blocks). Fits a line
+ * to the gain and returns the op count per core where it falls to
+ * OPT_FUSE_GAIN_MIN, kept within half a decade of the points; NAN if n < 2. */
+#define OPT_FUSE_GAIN_MIN 1.02
+double opt_critical_fusion(const double *log10_ops, const double *gain, int n);
+
 /* ---- timing -------------------------------------------------------------- */
 double opt_now_s(void);
 double opt_median(double *v, int n);   /* sorts v */

@@ -124,12 +124,59 @@ static void lstsq(void)
     CHECK(fabs(b[0] - 0.3) < 1e-6 && fabs(4 * b[1] + b[2] - 1) < 1e-6);
 }
 
+/* OpCount_critical off one core's timings: t = t0 + ops / P exactly gives
+ * (0.85 / 0.15) t0 P; 5% noise moves it by a fraction, not a decade. */
+static void critical_single(void)
+{
+    enum { N = 24 };
+    double ops[N], ms[N];
+    const double t0 = 0.002, p = 1.7e8;   /* 2 us, 170 GFLOP/s in FLOP per ms */
+    for (int i = 0; i < N; i++) {
+        ops[i] = pow(10, 4.5 + 0.2 * i);
+        ms[i] = t0 + ops[i] / p;
+    }
+    double want = 0.85 / 0.15 * t0 * p;
+    CHECK(fabs(opt_critical_single(ops, ms, N) / want - 1) < 1e-9);
+    for (int i = 0; i < N; i++) ms[i] *= 1 + 0.05 * ((i * 7) % 3 - 1);
+    double got = opt_critical_single(ops, ms, N);
+    CHECK(got > want / 2 && got < want * 2);
+    /* no fixed cost: the smallest op count timed; nothing timed: 1e8 */
+    for (int i = 0; i < N; i++) ms[i] = ops[i] / p;
+    CHECK(opt_critical_single(ops, ms, N) == ops[0]);
+    CHECK(opt_critical_single(ops, ms, 0) == 1e8);
+}
+
+/* OpCount_critical off the fused chains: the gain falls linearly in log10
+ * of the op count per core and crosses OPT_FUSE_GAIN_MIN at 10^7.5. */
+static void critical_fusion(void)
+{
+    enum { N = 6 };
+    double lx[N], g[N];
+    for (int i = 0; i < N; i++) {
+        lx[i] = 6.5 + 0.5 * i;
+        g[i] = OPT_FUSE_GAIN_MIN - 0.1 * (lx[i] - 7.5);
+    }
+    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 7.5) < 1e-9);
+    /* gains that never fall: half a decade past the largest chain if fusing
+     * pays, half a decade below the smallest if not */
+    for (int i = 0; i < N; i++) g[i] = 1.3;
+    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 9.5) < 1e-9);
+    for (int i = 0; i < N; i++) g[i] = 0.95 + 0.01 * i;
+    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 6.0) < 1e-9);
+    /* a steep fall crossing far outside the chains is clamped */
+    for (int i = 0; i < N; i++) g[i] = 3 - 0.01 * i;
+    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 9.5) < 1e-9);
+    CHECK(isnan(opt_critical_fusion(lx, g, 1)));
+}
+
 int main(void)
 {
     space();
     jacobi();
     pca();
     lstsq();
+    critical_single();
+    critical_fusion();
     printf("opt_math: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
