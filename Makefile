@@ -94,7 +94,8 @@ test-san:
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d)
+# A test binary's .d lists the headers it includes (tests/unit/rt_test.h, ...).
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(TEST_BINS:=.d)
 
 # More targets (fuzzing, examples, ...), one file each.
 -include mk/*.mk

@@ -39,22 +39,14 @@
  * after the other layers have evicted them): the bandwidths printed at the
  * top bound that.
  */
-#include <immintrin.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "../common/fma_peak.h"
 #include "rt/kernels/fast.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -73,61 +65,12 @@ static double best_quartile(double *v, int n, int high)
 
 /* ---- the machine ----------------------------------------------------------------- */
 
-#define FZ(v) v = _mm512_fmadd_ps(v, m, c)
-#define FY(v) v = _mm256_fmadd_ps(v, m, c)
-
-/* GFLOP/s of `iters` x 12 independent FMAs. */
-__attribute__((target("avx512f"))) static double peak_zmm(long iters)
-{
-    /* distinct starting values: identical chains would be merged by the compiler */
-    __m512 m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-3f);
-    __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.1f), a2 = _mm512_set1_ps(0.2f),
-           a3 = _mm512_set1_ps(0.3f), a4 = _mm512_set1_ps(0.4f), a5 = _mm512_set1_ps(0.5f),
-           a6 = _mm512_set1_ps(0.6f), a7 = _mm512_set1_ps(0.7f), a8 = _mm512_set1_ps(0.8f),
-           a9 = _mm512_set1_ps(0.9f), a10 = _mm512_set1_ps(1.0f), a11 = _mm512_set1_ps(1.1f);
-    double t = now();
-    for (long i = 0; i < iters; i++) {
-        FZ(a0); FZ(a1); FZ(a2); FZ(a3); FZ(a4); FZ(a5);
-        FZ(a6); FZ(a7); FZ(a8); FZ(a9); FZ(a10); FZ(a11);
-    }
-    t = now() - t;
-    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
-                             _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
-    s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(a8, a9), _mm512_add_ps(a10, a11)));
-    volatile float sink = _mm512_reduce_add_ps(s);
-    (void)sink;
-    return (double)iters * 12 * 32 / t * 1e-9;
-}
-
-__attribute__((target("avx2,fma"))) static double peak_ymm(long iters)
-{
-    __m256 m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(1e-3f);
-    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(0.1f), a2 = _mm256_set1_ps(0.2f),
-           a3 = _mm256_set1_ps(0.3f), a4 = _mm256_set1_ps(0.4f), a5 = _mm256_set1_ps(0.5f),
-           a6 = _mm256_set1_ps(0.6f), a7 = _mm256_set1_ps(0.7f), a8 = _mm256_set1_ps(0.8f),
-           a9 = _mm256_set1_ps(0.9f), a10 = _mm256_set1_ps(1.0f), a11 = _mm256_set1_ps(1.1f);
-    double t = now();
-    for (long i = 0; i < iters; i++) {
-        FY(a0); FY(a1); FY(a2); FY(a3); FY(a4); FY(a5);
-        FY(a6); FY(a7); FY(a8); FY(a9); FY(a10); FY(a11);
-    }
-    t = now() - t;
-    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
-                             _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
-    s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11)));
-    float o[8];
-    _mm256_storeu_ps(o, s);
-    volatile float sink = o[0];
-    (void)sink;
-    return (double)iters * 12 * 16 / t * 1e-9;
-}
-
 static int use_zmm = 1;
 
 /* A probe of the FMA peak (about 50 us), in GFLOP/s. */
 static double probe_peak(void)
 {
-    return use_zmm ? peak_zmm(15000) : peak_ymm(15000);
+    return fma_peak_gflops(use_zmm, 15000);
 }
 
 /* ---- the streaming probe --------------------------------------------------------- */
@@ -148,7 +91,7 @@ static inline __attribute__((always_inline)) double stream_body(const span *rd, 
     v16 s[8] = {0}, one = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     size_t vw = (nw + 15) / 16;
     v16 *q = (v16 *)wr;
-    double t = now();
+    double t = bench_now();
     for (size_t st = 0; st < STEPS; st++) {
         for (int r = 0; r < nrd; r++) {
             const v16 *p = (const v16 *)rd[r].p;
@@ -159,7 +102,7 @@ static inline __attribute__((always_inline)) double stream_body(const span *rd, 
         }
         for (size_t i = vw * st / STEPS, e = vw * (st + 1) / STEPS; i < e; i++) q[i] = one;
     }
-    t = now() - t;
+    t = bench_now() - t;
     v16 tot = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
     volatile float sink = tot[0];
     (void)sink;
@@ -196,8 +139,8 @@ static double read_bw(size_t bytes)
     double ts[256];
     int n = 0;
     stream_pass(&s, 1, NULL, 0);
-    double t0 = now();
-    while (n < 256 && (n < 9 || now() - t0 < 0.2)) ts[n++] = stream_pass(&s, 1, NULL, 0);
+    double t0 = bench_now();
+    while (n < 256 && (n < 9 || bench_now() - t0 < 0.2)) ts[n++] = stream_pass(&s, 1, NULL, 0);
     free(buf);
     return (double)bytes / best_quartile(ts, n, 0) * 1e-9;
 }
@@ -313,11 +256,11 @@ typedef struct {
             CALL;                                                                  \
             stream_pass(RD, NRD, WR, NW);                                          \
         }                                                                          \
-        double t0_ = now();                                                        \
-        while (n_ < MAXS && (n_ < 21 || now() - t0_ < (min_time))) {               \
-            double t_ = now();                                                     \
+        double t0_ = bench_now();                                                  \
+        while (n_ < MAXS && (n_ < 21 || bench_now() - t0_ < (min_time))) {         \
+            double t_ = bench_now();                                               \
             CALL;                                                                  \
-            ts_[n_] = now() - t_;                                                  \
+            ts_[n_] = bench_now() - t_;                                            \
             ms_[n_] = stream_pass(RD, NRD, WR, NW);                                \
             pks_[n_++] = probe_peak();                                             \
         }                                                                          \

@@ -3,10 +3,10 @@
  *
  *   peak [--threads N] [--ms T]
  *
- * Each of N threads runs 12 independent FMA chains on ZMM registers (AVX-512;
- * YMM with FMA where the CPU has no AVX-512) for about T ms (default 200),
- * after a short warm-up that lets the core reach its AVX-512 frequency. Twelve
- * chains cover 2 FMA ports x 4 cycles of latency with room to spare. Prints
+ * Each of N threads runs the probe of bench/common/fma_peak.h, 12 independent
+ * FMA chains on ZMM registers (AVX-512; YMM with FMA where the CPU has no
+ * AVX-512), for about T ms (default 200), after a short warm-up that lets the
+ * core reach its AVX-512 frequency. Prints
  *
  *   peak_gflops threads=N total=X per_thread=Y isa=avx512
  *
@@ -14,69 +14,12 @@
  * thread's own time), so a thread that was descheduled on a loaded machine
  * lowers the figure: the harness takes the median of several probes.
  */
-#include <immintrin.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-#define FZ(v) v = _mm512_fmadd_ps(v, m, c)
-#define FY(v) v = _mm256_fmadd_ps(v, m, c)
-
-/* Seconds for `iters` x 12 FMAs on ZMM (FLOPs: iters * 12 * 32). */
-__attribute__((target("avx512f"))) static double run_zmm(long iters)
-{
-    /* distinct starting values, else the compiler merges identical chains */
-    __m512 m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-3f);
-    __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.1f), a2 = _mm512_set1_ps(0.2f),
-           a3 = _mm512_set1_ps(0.3f), a4 = _mm512_set1_ps(0.4f), a5 = _mm512_set1_ps(0.5f),
-           a6 = _mm512_set1_ps(0.6f), a7 = _mm512_set1_ps(0.7f), a8 = _mm512_set1_ps(0.8f),
-           a9 = _mm512_set1_ps(0.9f), a10 = _mm512_set1_ps(1.0f), a11 = _mm512_set1_ps(1.1f);
-    double t = now();
-    for (long i = 0; i < iters; i++) {
-        FZ(a0); FZ(a1); FZ(a2); FZ(a3); FZ(a4); FZ(a5);
-        FZ(a6); FZ(a7); FZ(a8); FZ(a9); FZ(a10); FZ(a11);
-    }
-    t = now() - t;
-    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
-                             _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
-    s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(a8, a9), _mm512_add_ps(a10, a11)));
-    volatile float sink = _mm512_reduce_add_ps(s);   /* keeps the chains alive */
-    (void)sink;
-    return t;
-}
-
-/* The same on YMM (FLOPs: iters * 12 * 16). */
-__attribute__((target("avx2,fma"))) static double run_ymm(long iters)
-{
-    __m256 m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(1e-3f);
-    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(0.1f), a2 = _mm256_set1_ps(0.2f),
-           a3 = _mm256_set1_ps(0.3f), a4 = _mm256_set1_ps(0.4f), a5 = _mm256_set1_ps(0.5f),
-           a6 = _mm256_set1_ps(0.6f), a7 = _mm256_set1_ps(0.7f), a8 = _mm256_set1_ps(0.8f),
-           a9 = _mm256_set1_ps(0.9f), a10 = _mm256_set1_ps(1.0f), a11 = _mm256_set1_ps(1.1f);
-    double t = now();
-    for (long i = 0; i < iters; i++) {
-        FY(a0); FY(a1); FY(a2); FY(a3); FY(a4); FY(a5);
-        FY(a6); FY(a7); FY(a8); FY(a9); FY(a10); FY(a11);
-    }
-    t = now() - t;
-    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
-                             _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
-    s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11)));
-    float o[8];
-    _mm256_storeu_ps(o, s);
-    volatile float sink = o[0];
-    (void)sink;
-    return t;
-}
+#include "../common/fma_peak.h"
 
 static int use_zmm;
 static double ms = 200;
@@ -89,19 +32,18 @@ typedef struct {
 static void *work(void *arg)
 {
     worker *w = arg;
-    double flops_per_iter = use_zmm ? 12 * 32 : 12 * 16;
     long iters = 100000;
     double t = 0;
     /* warm-up (frequency licence), then grow the loop until it takes about 1/4
      * of the time asked for; the measured run is 4 of those */
     for (;;) {
-        t = use_zmm ? run_zmm(iters) : run_ymm(iters);
+        t = fma_chains_seconds(use_zmm, iters);
         if (t * 1e3 >= ms / 4 || iters > (1L << 40)) break;
         iters *= 2;
     }
     iters *= 4;
-    t = use_zmm ? run_zmm(iters) : run_ymm(iters);
-    w->gflops = (double)iters * flops_per_iter / t * 1e-9;
+    t = fma_chains_seconds(use_zmm, iters);
+    w->gflops = (double)iters * fma_round_flops(use_zmm) / t * 1e-9;
     return NULL;
 }
 

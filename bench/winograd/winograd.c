@@ -13,21 +13,13 @@
  * compare. Also prints the normalised difference of the two outputs (max |w
  * - d| / max |d|) and the FMA peak probed in the same run (12 ZMM chains).
  */
-#include <immintrin.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../common/fma_peak.h"
 #include "rt/kernels/winograd.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -39,31 +31,6 @@ static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-#define FZ(v) v = _mm512_fmadd_ps(v, m, c)
-
-/* GFLOP/s of 12 independent ZMM FMA chains for about 0.1 s */
-__attribute__((target("avx512f"))) static double peak_zmm(void)
-{
-    __m512 m = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-3f);
-    __m512 a0 = _mm512_set1_ps(0.0f), a1 = _mm512_set1_ps(0.1f), a2 = _mm512_set1_ps(0.2f),
-           a3 = _mm512_set1_ps(0.3f), a4 = _mm512_set1_ps(0.4f), a5 = _mm512_set1_ps(0.5f),
-           a6 = _mm512_set1_ps(0.6f), a7 = _mm512_set1_ps(0.7f), a8 = _mm512_set1_ps(0.8f),
-           a9 = _mm512_set1_ps(0.9f), a10 = _mm512_set1_ps(1.0f), a11 = _mm512_set1_ps(1.1f);
-    const long iters = 1000000;
-    double t = now();
-    for (long i = 0; i < iters; i++) {
-        FZ(a0); FZ(a1); FZ(a2); FZ(a3); FZ(a4); FZ(a5);
-        FZ(a6); FZ(a7); FZ(a8); FZ(a9); FZ(a10); FZ(a11);
-    }
-    t = now() - t;
-    __m512 s = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)),
-                             _mm512_add_ps(_mm512_add_ps(a4, a5), _mm512_add_ps(a6, a7)));
-    s = _mm512_add_ps(s, _mm512_add_ps(_mm512_add_ps(a8, a9), _mm512_add_ps(a10, a11)));
-    volatile float sink = _mm512_reduce_add_ps(s);
-    (void)sink;
-    return (double)iters * 12 * 32 / t * 1e-9;
 }
 
 typedef struct {
@@ -127,7 +94,8 @@ int main(int argc, char **argv)
     }
     const pz_fast_kernels *k = pz_fast_kernels_for(isa);
     pz_winograd_fn wino = pz_winograd_kernel_for(isa);
-    double peak = peak_zmm();
+    /* 1e6 rounds: about 0.1 s; ZMM where the CPU has it (--isa scalar may run without) */
+    double peak = fma_peak_gflops(__builtin_cpu_supports("avx512f"), 1000000);
     printf("bench/winograd: Winograd F(4x4,3x3) vs direct conv, %s, 1 thread; FMA peak %.1f GFLOP/s\n",
            k->name, peak);
     printf("%-9s %-24s %5s %5s %4s %9s %9s %9s %9s %8s %9s\n", "net", "layer", "C", "M", "HW",
@@ -174,13 +142,13 @@ int main(int argc, char **argv)
         }
         double td[512], tw[512];
         int n = 0;
-        double t_start = now();
-        while (n < 512 && (n < 7 || now() - t_start < min_time)) {
-            double t0 = now();
+        double t_start = bench_now();
+        while (n < 512 && (n < 7 || bench_now() - t_start < min_time)) {
+            double t0 = bench_now();
             k->conv2d(&d, x, wd, bp, z, yd_, 0, 1);
-            double t1 = now();
+            double t1 = bench_now();
             wino(&d, x, u, bp, z, yw, s, 0, 1);
-            double t2 = now();
+            double t2 = bench_now();
             td[n] = t1 - t0;
             tw[n] = t2 - t1;
             n++;

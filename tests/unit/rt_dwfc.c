@@ -33,74 +33,10 @@
 #include <string.h>
 
 #include "rt/kernels/fast.h"
+#include "rt_test.h"
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        if (failed <= 50) printf("FAIL %s\n", what);
-    }
-}
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static float frand(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
-}
-
-static float *new_rand(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = frand();
-    return p;
-}
-
-static float *new_nan(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = NAN;
-    return p;
-}
-
-/* max |a - b| / max |scale| (NaN in a or b: infinity) */
-static double nerr(const float *a, const float *b, const float *scale, int64_t n)
-{
-    double d = 0, m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
-        double e = fabs((double)a[i] - b[i]);
-        if (e > d) d = e;
-        if (fabs(scale[i]) > m) m = fabs(scale[i]);
-    }
-    return m > 0 ? d / m : d;
-}
-
-typedef struct {
-    const char *name;
-    pz_isa isa;
-} isa_case;
-
-static isa_case ISAS[3];
+static const pz_fast_kernels *ISAS[3];   /* scalar, then the SIMD ones this CPU has */
 static int n_isas;
-
-static void isas_init(void)
-{
-    ISAS[n_isas++] = (isa_case){"scalar", PZ_ISA_REF};
-#ifndef PZ_SCALAR
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        ISAS[n_isas++] = (isa_case){"avx2", PZ_ISA_AVX2};
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-        ISAS[n_isas++] = (isa_case){"avx512", PZ_ISA_AVX512};
-#endif
-}
 
 /* ---- depthwise ------------------------------------------------------------- */
 
@@ -184,12 +120,12 @@ static void run_dw_case(const dw_case *t)
     float *y = new_nan(ny), *y3 = new_nan(ny), *yw = new_nan(ny), *yplain = new_nan(N * C * oh * ow);
 
     for (int i = 0; i < n_isas; i++) {
-        pz_conv16c_fn fn = pz_fast_kernels_for(ISAS[i].isa)->dwconv3x3;
+        pz_conv16c_fn fn = ISAS[i]->dwconv3x3;
         for (int64_t e = 0; e < ny; e++) y[e] = y3[e] = NAN;
         fn(&d, x16, wp, bp, z16, y, 0, 1);
         for (int ith = 0; ith < 3; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 3);
         pz_f32_nchwxc_to_nchw(N, C, oh, ow, 16, y, yplain, 0, 1);
-        dw_str(t, ISAS[i].name, what, sizeof what);
+        dw_str(t, ISAS[i]->name, what, sizeof what);
         check(nerr(yplain, yref, yscale, N * C * oh * ow) <= 1e-5, what);
         bool lanes = true;
         for (int64_t e = 0; e < ny; e++) {
@@ -201,12 +137,12 @@ static void run_dw_case(const dw_case *t)
         /* row windows: [0, cut) and [cut, OH) for every cut, on 1 and 2 workers */
         bool same = true;
         for (int64_t cut = 1; cut < oh; cut++) {
-            for (int64_t e = 0; e < ny; e++) yw[e] = NAN;
+            fill_nan(yw, ny);
             dw_rows_window(fn, &d, x16, wp, bp, z16, yw, 0, cut, 1 + (int)(cut % 2));
             dw_rows_window(fn, &d, x16, wp, bp, z16, yw, cut, oh, 2 - (int)(cut % 2));
             same &= memcmp(y, yw, (size_t)ny * sizeof *y) == 0;
         }
-        dw_str(t, ISAS[i].name, what, sizeof what);
+        dw_str(t, ISAS[i]->name, what, sizeof what);
         snprintf(what + strlen(what), sizeof what - strlen(what), " row windows");
         check(same, what);
     }
@@ -287,12 +223,12 @@ static void run_fc_case(int64_t N, int64_t K, int cmode, float alpha, pz_act_kin
     float *y = new_nan(N), *y3 = new_nan(N), *yg = new_nan(N);
     char what[160];
     for (int i = 0; i < n_isas; i++) {
-        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        const pz_fast_kernels *k = ISAS[i];
         for (int64_t e = 0; e < N; e++) y[e] = y3[e] = yg[e] = NAN;
         k->gemv(&g, a, bp, y, 0, 1);
         for (int ith = 0; ith < 3; ith++) k->gemv(&g, a, bp, y3, ith, 3);
         for (int ith = 0; ith < 2; ith++) k->gemm(&g, a, bp, yg, ith, 2);
-        snprintf(what, sizeof what, "fc %s N%lld K%lld c%d alpha%g act%d", ISAS[i].name,
+        snprintf(what, sizeof what, "fc %s N%lld K%lld c%d alpha%g act%d", ISAS[i]->name,
                  (long long)N, (long long)K, cmode, alpha, (int)act);
         check(nerr(y, yref, yscale, N) <= 1e-5, what);
         snprintf(what + strlen(what), sizeof what - strlen(what), " nth 3, gemm m=1");
@@ -317,9 +253,8 @@ static void test_fc(void)
 
 int main(void)
 {
-    isas_init();
+    n_isas = fast_kernels_here(ISAS);
     test_dw();
     test_fc();
-    printf("rt_dwfc: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_dwfc");
 }

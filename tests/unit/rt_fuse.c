@@ -27,19 +27,10 @@
 #include "rt/fuse.h"
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
+#include "test_check.h"
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
-
+/* xorshift64 (not rt_test.h's LCG): the weights, the inputs and the random
+ * partitions below are drawn from it */
 static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void)
@@ -334,6 +325,5 @@ int main(void)
     }
     }
     for (int i = 0; i < n_blobs; i++) free(blobs[i]);
-    printf("rt_fuse: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_fuse");
 }

@@ -32,28 +32,7 @@
 
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
-
-static int passed, failed;
-
-static void check(bool ok, const char *fmt, const char *a, const char *b)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL ");
-        printf(fmt, a, b);
-        printf("\n");
-    }
-}
-
-static uint64_t rng;
-
-static float frand(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
-}
+#include "rt_test.h"
 
 /* Constant data of the nets, freed at the end. */
 static float *blobs[256];
@@ -263,8 +242,7 @@ static int run_net(builder make, int64_t batch, const char *isa, int mp, const f
     }
     void *outs[8];
     for (int i = 0; i < b.n_out; i++) {
-        out[i] = malloc(sizeof(float) * (size_t)b.out_n[i]);
-        for (int64_t k = 0; k < b.out_n[i]; k++) out[i][k] = NAN;
+        out[i] = new_nan(b.out_n[i]);
         outs[i] = out[i];
     }
     const void *ins[1] = {x};
@@ -272,18 +250,6 @@ static int run_net(builder make, int64_t batch, const char *isa, int mp, const f
     pz_net_run(b.net, ins, outs);   /* twice: nothing may depend on a fresh arena */
     *info = b;
     return 0;
-}
-
-static double nerr(const float *a, const float *ref, int64_t n)
-{
-    double d = 0, m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (isnan(a[i]) || isnan(ref[i])) return INFINITY;
-        double e = fabs((double)a[i] - ref[i]);
-        if (e > d) d = e;
-        if (fabs(ref[i]) > m) m = fabs(ref[i]);
-    }
-    return m > 0 ? d / m : d;
 }
 
 static void test_net(const char *name, builder make, int64_t batch, const char *const *isas,
@@ -295,10 +261,9 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
     {
         rng = 0x12345678u;
         built tmp = make(batch);
-        x = malloc(sizeof(float) * (size_t)tmp.in_n);
         pz_net_free(tmp.net);
         rng = 0xabcdefu;
-        for (int64_t i = 0; i < tmp.in_n; i++) x[i] = frand();
+        x = new_rand(tmp.in_n);
         for (int i = 0; i < n_blobs; i++) free(blobs[i]);
         n_blobs = 0;
     }
@@ -315,7 +280,7 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
             int l = b1.blocked[k];
             char lw[64];
             snprintf(lw, sizeof lw, "layer %d (%s)", l, pz_net_layer_name(b1.net, l));
-            check(pz_net_layer_out_layout(b1.net, l, 0) == 16, "%s: %s runs blocked", what, lw);
+            checkf(pz_net_layer_out_layout(b1.net, l, 0) == 16, "%s: %s runs blocked", what, lw);
         }
         for (int k = 0; k < b1.n_zero; k++) {
             int cb = -1;
@@ -329,18 +294,18 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
                             zero = false;
             char tw[64];
             snprintf(tw, sizeof tw, "%s tensor %d", isas[i], b1.zero_ids[k]);
-            check(zero, "%s: %s is blocked with its padded lanes zero", what, tw);
+            checkf(zero, "%s: %s is blocked with its padded lanes zero", what, tw);
         }
         for (int o = 0; o < b1.n_out; o++) {
             char ow[64];
             snprintf(ow, sizeof ow, "%s output %d", isas[i], o);
             size_t bytes = sizeof(float) * (size_t)b1.out_n[o];
-            check(memcmp(o1[o], o2[o], bytes) == 0, "%s: %s: MP 1 and MP 2 bitwise equal", what,
-                  ow);
-            double e = nerr(o1[o], ref[o], b1.out_n[o]);
+            checkf(memcmp(o1[o], o2[o], bytes) == 0, "%s: %s: MP 1 and MP 2 bitwise equal", what,
+                   ow);
+            double e = nerr(o1[o], ref[o], ref[o], b1.out_n[o]);
             char ew[96];
             snprintf(ew, sizeof ew, "%s: error %.3g", ow, e);
-            check(e <= 1e-4, "%s: %s vs the reference kernels (<= 1e-4)", what, ew);
+            checkf(e <= 1e-4, "%s: %s vs the reference kernels (<= 1e-4)", what, ew);
             free(o1[o]);
             free(o2[o]);
         }
@@ -364,6 +329,5 @@ int main(void)
     for (int64_t batch = 1; batch <= 2; batch++) test_net("convnet", build_convnet, batch, isas, n);
     test_net("fc", build_fc, 1, isas, n);
     test_net("fc", build_fc, 3, isas, n);
-    printf("rt_net_fast: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_net_fast");
 }

@@ -13,20 +13,9 @@
 #include <time.h>
 
 #include "rt/pz_rt.h"
+#include "test_check.h"
 
 #define MAXT 16
-
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
 
 typedef struct {
     _Atomic int hits[MAXT];   /* times each ith ran in this job */
@@ -134,6 +123,5 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "--bench") == 0)
         for (int nth = 2; nth <= 4; nth++)
             printf("fork-join nth=%d: %.0f ns (median of 21 batches)\n", nth, bench(nth, 5000));
-    printf("rt_pool: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_pool");
 }

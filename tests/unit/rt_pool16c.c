@@ -20,46 +20,10 @@
 #include <string.h>
 
 #include "rt/kernels/fast.h"
+#include "rt_test.h"
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        if (failed < 30) printf("FAIL %s\n", what);
-    }
-}
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static float frand(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
-}
-
-typedef struct {
-    const char *name;
-    pz_pool16c_fn fn;
-} isa_case;
-static isa_case ISAS[3];
+static const pz_fast_kernels *ISAS[3];   /* scalar, then the SIMD ones this CPU has */
 static int n_isas;
-
-static void isas_init(void)
-{
-    ISAS[n_isas++] = (isa_case){"scalar", pz_f32_pool2d_nchw16c__scalar};
-#ifndef PZ_SCALAR
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        ISAS[n_isas++] = (isa_case){"avx2", pz_f32_pool2d_nchw16c__avx2};
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-        ISAS[n_isas++] = (isa_case){"avx512", pz_f32_pool2d_nchw16c__avx512};
-#endif
-}
 
 /* ONNX output size: floor, or ceil (ceil_mode) */
 static int64_t out_size(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
@@ -80,10 +44,9 @@ static void run_case(int64_t n, int64_t c, int64_t h, int64_t w, pz_pool_params 
     int64_t xd[4] = {n, c, h, w}, yd[4] = {n, c, oh, ow};
     int64_t nx = n * c * h * w, ny = n * c * oh * ow;
     int64_t nxb = pz_nchwxc_size(n, c, h, w, 16), nyb = pz_nchwxc_size(n, c, oh, ow, 16);
-    float *x = malloc(sizeof(float) * (size_t)nx), *xb = malloc(sizeof(float) * (size_t)nxb);
+    float *x = new_rand(nx), *xb = malloc(sizeof(float) * (size_t)nxb);
     float *ref = malloc(sizeof(float) * (size_t)ny), *got = malloc(sizeof(float) * (size_t)ny);
     float *first = malloc(sizeof(float) * (size_t)nyb), *yb = malloc(sizeof(float) * (size_t)nyb);
-    for (int64_t i = 0; i < nx; i++) x[i] = frand();
     pz_f32_nchw_to_nchwxc(n, c, h, w, 16, x, xb, 0, 1);
     pz_f32_pool__ref(&p, xd, yd, x, ref, NULL, 0, 1);
     pz_pool16c_desc d;
@@ -99,10 +62,10 @@ static void run_case(int64_t n, int64_t c, int64_t h, int64_t w, pz_pool_params 
     bool have_first = false;
     for (int i = 0; i < n_isas; i++)
         for (int nth = 1; nth <= 3; nth += 2) {
-            for (int64_t k = 0; k < nyb; k++) yb[k] = NAN;
-            for (int t = 0; t < nth; t++) ISAS[i].fn(&d, xb, yb, t, nth);
+            fill_nan(yb, nyb);
+            for (int t = 0; t < nth; t++) ISAS[i]->pool2d(&d, xb, yb, t, nth);
             char w2[300];
-            snprintf(w2, sizeof w2, "%s %s nth%d", what, ISAS[i].name, nth);
+            snprintf(w2, sizeof w2, "%s %s nth%d", what, ISAS[i]->name, nth);
             if (!have_first) {
                 memcpy(first, yb, sizeof(float) * (size_t)nyb);
                 have_first = true;
@@ -137,7 +100,7 @@ static void run_case(int64_t n, int64_t c, int64_t h, int64_t w, pz_pool_params 
 
 int main(void)
 {
-    isas_init();
+    n_isas = fast_kernels_here(ISAS);
     static const int64_t chans[] = {1, 15, 16, 17, 33};
     for (int kind = 0; kind < 2; kind++)
         for (size_t ci = 0; ci < sizeof chans / sizeof *chans; ci++)
@@ -184,6 +147,5 @@ int main(void)
     pz_pool_params mp = {.kind = PZ_POOL_MAX, .nsp = 2, .kernel = {3, 3}, .stride = {2, 2},
                          .dilation = {1, 1}, .pad_begin = {1, 1}, .pad_end = {1, 1}};
     run_case(1, 64, 112, 112, mp, false);
-    printf("rt_pool16c: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_pool16c");
 }

@@ -25,60 +25,9 @@
 #include <string.h>
 
 #include "rt/kernels/winograd.h"
+#include "rt_test.h"
 
-static int passed, failed;
 static double worst_ref;   /* largest error against the reference seen */
-
-static void check(bool ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
-
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static float frand(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
-}
-
-static float *new_rand(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = frand();
-    return p;
-}
-
-static float *new_nan(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = NAN;
-    return p;
-}
-
-static void fill_nan(float *p, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) p[i] = NAN;
-}
-
-/* max |a - b| / max |scale| (NaN anywhere: infinity) */
-static double nerr(const float *a, const float *b, const float *scale, int64_t n)
-{
-    double d = 0, m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
-        double e = fabs((double)a[i] - b[i]);
-        if (e > d) d = e;
-        if (fabs(scale[i]) > m) m = fabs(scale[i]);
-    }
-    return m > 0 ? d / m : d;
-}
-
 static bool have_avx512;
 
 typedef struct {
@@ -255,11 +204,7 @@ static void check_refusals(void)
 
 int main(void)
 {
-#ifndef PZ_SCALAR
-    __builtin_cpu_init();
-    have_avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                  __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-#endif
+    have_avx512 = cpu_has_avx512();
     if (!have_avx512) printf("rt_winograd: no AVX-512 here: the scalar kernel only\n");
     check_refusals();
 
@@ -295,6 +240,5 @@ int main(void)
                       .bias = true, .act = PZ_ACT_RELU});
 
     printf("rt_winograd: worst error against the reference %.2g (bound 1e-4)\n", worst_ref);
-    printf("rt_winograd: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_winograd");
 }

@@ -1,0 +1,110 @@
+/* rt_test.h - what the runtime's kernel tests (tests/unit/rt_*.c) share:
+ * seeded random data, NaN-filled buffers (an element a kernel leaves
+ * unwritten shows as NaN), the normalised error against a reference, and
+ * the fast kernels of every ISA this CPU and build have. Includes
+ * test_check.h (check, test_summary). Static definitions, like it: include
+ * it once, from the test's .c.
+ *
+ *     #include "rt_test.h"
+ *
+ *     const pz_fast_kernels *ks[3];
+ *     int n_ks = fast_kernels_here(ks);
+ *     float *x = new_rand(n), *y = new_nan(n);
+ *     ks[i]->conv2d(&d, x, ...);
+ *     check(nerr(y, yref, yref, n) <= 1e-5, what);
+ *
+ * The data come from one LCG whose state is rng: a test that wants other
+ * numbers, or the same ones again, sets rng before it draws.
+ */
+#ifndef PZ_TESTS_RT_TEST_H
+#define PZ_TESTS_RT_TEST_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "rt/kernels/fast.h"
+#include "test_check.h"
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+/* Uniform in [-1, 1): 24 random bits of the LCG's high half. */
+static inline float frand(void)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;
+}
+
+/* n floats from frand() (malloc'd, at least one; the caller frees). */
+static inline float *new_rand(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    for (int64_t i = 0; i < n; i++) p[i] = frand();
+    return p;
+}
+
+static inline void fill_nan(float *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) p[i] = NAN;
+}
+
+/* n NaNs (malloc'd, at least one; the caller frees). */
+static inline float *new_nan(int64_t n)
+{
+    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
+    fill_nan(p, n);
+    return p;
+}
+
+/* max |a - b| / max |scale| (NaN in a or b: infinity). scale is usually the
+ * reference, or the reference before its activation: a Clip would otherwise
+ * shrink the scale below that of the sums whose rounding is measured. */
+static inline double nerr(const float *a, const float *b, const float *scale, int64_t n)
+{
+    double d = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
+        double e = fabs((double)a[i] - b[i]);
+        if (e > d) d = e;
+        if (fabs(scale[i]) > m) m = fabs(scale[i]);
+    }
+    return m > 0 ? d / m : d;
+}
+
+/* Whether this CPU runs the AVX2 (with FMA) and the AVX-512 (F, BW, DQ, VL)
+ * kernels; false in a PZ_SCALAR build, which has none. Unlike pz_cpu_isa(),
+ * PZ_ISA does not cap it: a test runs every kernel it can. */
+static inline bool cpu_has_avx2(void)
+{
+#ifndef PZ_SCALAR
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+static inline bool cpu_has_avx512(void)
+{
+#ifndef PZ_SCALAR
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
+}
+
+/* The kernel tables of every ISA this CPU and build have, scalar first, then
+ * AVX2 and AVX-512: k[0..n), n (1 to 3) returned. */
+static inline int fast_kernels_here(const pz_fast_kernels *k[3])
+{
+    int n = 0;
+    k[n++] = pz_fast_kernels_for(PZ_ISA_SCALAR);
+    if (cpu_has_avx2()) k[n++] = pz_fast_kernels_for(PZ_ISA_AVX2);
+    if (cpu_has_avx512()) k[n++] = pz_fast_kernels_for(PZ_ISA_AVX512);
+    return n;
+}
+
+#endif
