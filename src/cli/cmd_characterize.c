@@ -46,8 +46,7 @@ int cmd_characterize(int argc, char **argv)
     snprintf(prefix, sizeof prefix, "%s", out);
     size_t n = strlen(prefix);
     if (n > 5 && !strcmp(prefix + n - 5, ".json")) prefix[n - 5] = 0;
-    printf("wrote %s and %s.gflops.svg, %s.mp.svg%s%s%s\n", out, prefix, prefix, level ? ", " : "",
-           level ? prefix : "", level ? ".fusion.svg" : "");
+    printf("wrote %s and %s.gflops.svg, %s.mp.svg, %s.fusion.svg\n", out, prefix, prefix, prefix);
     printf("OpCount_critical %.4g FLOP; MP model log2 MP = %.3f log2 C + %.3f log2 ops + %.3f; "
            "peak %.1f GFLOP/s per core\n", mc.opcount_critical, mc.mp_alpha, mc.mp_beta, mc.mp_gamma,
            mc.peak_gflops);
