@@ -1,8 +1,8 @@
 /* rt_fast.c - the fast kernels (rt/kernels/fast.h) against their scalar twins
  * and the twins against the plain-layout reference kernels, over edge sizes:
- * odd channel counts (3, 15, 16, 17, 33), widths below, equal to and above
- * the register tiles, padding 0..3 on each side independently, strides 1 to 3,
- * dilation, with and without bias, residual and activation (a Clip whose
+ * odd channel counts (3, 15, 16, 17, 33; last output blocks with 8 and 12
+ * valid lanes), widths below, equal to and above the register tiles, padding
+ * 0..3 on each side independently, strides 1 to 3, dilation, with and without bias, residual and activation (a Clip whose
  * lower bound is above zero checks that padded lanes stay zero).
  *
  * Each case runs the AVX-512, the AVX2 and the scalar kernel explicitly (the
@@ -300,6 +300,57 @@ static void test_conv(void)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
 }
 
+/* Output channels that leave the last block of 16 part full: 8 (the only
+ * block is half), 24 and 40 (a half last block after full ones: MobileNetV2's
+ * 24-channel projects), 20 (12 valid lanes), with 1x1 and 3x3 kernels,
+ * widths below, equal to and above the register tiles (7, 14: two-row and
+ * one-row tiles) and one flat 1x1 over several chunks, padding on every
+ * side, with and without bias, residual and a clip (lo > 0: the padded
+ * lanes must be masked back to zero). */
+static void test_conv_tail_blocks(void)
+{
+    static const int64_t MS[] = {8, 24, 20, 40};
+    static const int64_t WS[] = {3, 7, 13, 14, 15, 29};
+    static const struct { int k, s; } K[] = {{1, 1}, {3, 1}, {3, 2}};
+    int pat = 0;
+    for (size_t ki = 0; ki < sizeof K / sizeof K[0]; ki++)
+        for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++)
+            for (size_t wi = 0; wi < sizeof WS / sizeof WS[0]; wi++) {
+                const int k = K[ki].k;
+                conv_case t = {
+                    .c = pat % 2 ? 24 : 19, .m = MS[mi], .h = 2 + (int64_t)(wi + mi) % 6,
+                    .w = WS[wi], .k = {k, k}, .s = {K[ki].s, K[ki].s}, .d = {1, 1},
+                    .bias = pat % 3 != 2, .residual = pat % 2 == 0,
+                    .act = pat % 4 == 3 ? PZ_ACT_NONE : PZ_ACT_CLIP,
+                };
+                /* 3x3: padding 0..2 on each side in turn; 1x1: none (the
+                 * flat path) or one side */
+                if (k == 3) {
+                    t.pb[0] = pat % 3;
+                    t.pb[1] = (pat + 1) % 3;
+                    t.pe[0] = (pat / 3) % 3;
+                    t.pe[1] = (pat / 2 + 2) % 3;
+                } else if (pat % 3 == 1) {
+                    t.pb[pat % 2] = 1;
+                    t.pe[(pat + 1) % 2] = 1;
+                }
+                pat++;
+                run_conv_case(&t);
+            }
+    /* flat 1x1 over several chunks of 126 pixels, and MobileNetV2's shapes */
+    conv_case big[] = {
+        {.c = 96, .m = 24, .h = 19, .w = 21, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true},
+        {.c = 144, .m = 24, .h = 14, .w = 28, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .residual = true},
+        {.c = 32, .m = 8, .h = 17, .w = 16, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         .bias = true, .residual = true, .act = PZ_ACT_CLIP},
+        {.c = 40, .m = 40, .h = 15, .w = 30, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+         .pb = {1, 1}, .pe = {1, 1}, .residual = true, .act = PZ_ACT_CLIP},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
+}
+
 static void test_dwconv(void)
 {
     static const int64_t CH[] = {3, 15, 16, 17, 33};
@@ -425,6 +476,7 @@ int main(void)
     printf("\n");
     test_layout();
     test_conv();
+    test_conv_tail_blocks();
     test_dwconv();
     test_gemm();
     printf("rt_fast: %d passed, %d failed\n", passed, failed);

@@ -230,6 +230,8 @@ typedef struct {
     float *yrow;             /* output: first block of the group, row oh, pixel 0 */
     const float *zrow;
     int rm;
+    int half;                /* the last of rm >= 2 blocks has at most 8 valid lanes:
+                              * ks->pickh's tiles where it has one */
     const float *pf;         /* weights to prefetch over the row's calls: next line */
     int64_t pf_n;            /* lines left */
     /* a pair of rows whose kernel rows differ (top and bottom of the image)
@@ -252,31 +254,38 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
     int64_t n = p1 - p0;
     if (n <= 0) return;
     int64_t nt = cdiv(n, p->rwmax), base = n / nt, ext = n % nt, t0 = p0;
-    pz_conv16c_uk_args a = rc->a;
+    /* the row's arguments, changed in place: a copy would read with wide
+     * loads what conv_row has just written field by field, and a load that
+     * no store can forward to waits for every older store to commit, the
+     * previous call's output tiles (beyond L1) among them */
+    pz_conv16c_uk_args *a = &rc->a;
     int64_t tap = kw < 0 ? 0 : (int64_t)kw * d->dw;
-    a.nq = (int)(kw < 0 ? d->kw * p->cbk : p->cbk);
+    a->nq = (int)(kw < 0 ? d->kw * p->cbk : p->cbk);
     /* one tap per q run (a pass, or a 1-wide kernel): the last input block
      * stops at channel C */
-    a.nq_last = a.nq;
-    if ((kw >= 0 || d->kw == 1) && d->c % p->cbk) a.nq_last = (int)(d->c % p->cbk);
-    a.w = rc->wrow + (kw < 0 ? 0 : (int64_t)kw * p->cbk * 16);
-    a.init = init;
-    a.fin = fin;
+    a->nq_last = a->nq;
+    if ((kw >= 0 || d->kw == 1) && d->c % p->cbk) a->nq_last = (int)(d->c % p->cbk);
+    a->w = rc->wrow + (kw < 0 ? 0 : (int64_t)kw * p->cbk * 16);
+    a->init = init;
+    a->fin = fin;
     /* the ext tiles of base + 1 pixels, then those of base: one call each */
     for (int part = 0; part < 2; part++) {
         int64_t tw = base + (part == 0), cnt = part == 0 ? ext : nt - ext;
         if (cnt == 0) continue;
-        a.ntile = (int)cnt;
-        a.pf = rc->pf;
-        a.pf_n = rc->pf_n;
-        a.x = rc->xrow + (t0 * d->sw - d->pl + tap) * p->cbk;
-        a.y = rc->yrow + t0 * 16;
-        a.z = rc->zrow ? rc->zrow + t0 * 16 : NULL;
-        if (rc->rows == 2) p->ks->pick2(p->psk, rc->rm, (int)tw)(&a);
-        else p->ks->pick(p->psk, rc->rm, (int)tw)(&a);
+        a->ntile = (int)cnt;
+        a->pf = rc->pf;
+        a->pf_n = rc->pf_n;
+        a->x = rc->xrow + (t0 * d->sw - d->pl + tap) * p->cbk;
+        a->y = rc->yrow + t0 * 16;
+        a->z = rc->zrow ? rc->zrow + t0 * 16 : NULL;
+        pz_conv16c_uk uk = NULL;
+        if (rc->half && rc->rows == 1) uk = p->ks->pickh(p->psk, rc->rm, (int)tw);
+        if (!uk) uk = rc->rows == 2 ? p->ks->pick2(p->psk, rc->rm, (int)tw)
+                                    : p->ks->pick(p->psk, rc->rm, (int)tw);
+        uk(a);
         t0 += tw * cnt;
         /* the call prefetched one line per q step */
-        int64_t steps = cnt * a.nkh * ((int64_t)(a.ncb - 1) * a.nq + a.nq_last);
+        int64_t steps = cnt * a->nkh * ((int64_t)(a->ncb - 1) * a->nq + a->nq_last);
         steps = min64(steps, rc->pf_n);
         rc->pf += steps * 16;
         rc->pf_n -= steps;
@@ -287,6 +296,7 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
  * (fin = 0) or the epilogue (fin = 1). */
 static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
 {
+    if (p1 <= p0) return;   /* no copy of rc->a (see run_tiles) */
     for (int rr = 0; rr < rc->rows; rr++) {
         pz_conv16c_uk_args fa = rc->a;
         fa.y = rc->yrow + rr * rc->a.ys_row;
@@ -358,7 +368,16 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow, cbk = p->cbk;
-    row_ctx rc = {.p = p, .rm = rm, .rows = 1, .a = p->tmpl, .pf = pf, .pf_n = pf_n};
+    /* field by field: an initializer would zero all of rc first (extra[]
+     * too) with string stores */
+    row_ctx rc;
+    rc.p = p;
+    rc.rm = rm;
+    rc.rows = 1;
+    rc.a = p->tmpl;
+    rc.pf = pf;
+    rc.pf_n = pf_n;
+    rc.nextra = 0;
     pz_conv16c_uk_args *a = &rc.a;
     /* lanes past M come out zero from the zero weights and bias (and a
      * residual's zero lanes) unless a clip moves 0: only then mask them */
@@ -368,6 +387,7 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
         a->tail_r = rm - 1;
         a->tail = (1u << (d->m % 16)) - 1;
     }
+    rc.half = p->ks->pickh && rm >= 2 && ob0 + rm == p->mb && d->m % 16 && d->m % 16 <= 8;
     a->bias = b ? b + ob0 * 16 : NULL;
     int64_t yoff = ((n * p->mb + ob0) * OH + oh) * OW * 16;
     rc.yrow = y + yoff;

@@ -49,13 +49,19 @@ typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
  * (0: ps == 16, 1: ps == 32, 2: ps == 6, 3: any ps), rm in [1, max_rm],
  * rw in [1, rwmax[rm]]. pick2 (may be NULL): tiles of rw pixels in each of
  * two output rows (rm in [1, 2], rw in [1, rw2max]), for narrow outputs,
- * where one row alone would reuse each weight load too few times. */
+ * where one row alone would reuse each weight load too few times. pickh
+ * (may be NULL, or return NULL for a shape it lacks): one-row tiles whose
+ * last block (rm - 1) has at most 8 valid lanes, computed in half-width
+ * registers; they store zeros in that block's lanes 8..15 on every pass and
+ * give the same bits as pick's (the residual's padding lanes being zero), so
+ * the two can be mixed within a row. */
 typedef struct {
     int max_rm;
     int rwmax[5];
     pz_conv16c_uk (*pick)(int psk, int rm, int rw);
     int rw2max;
     pz_conv16c_uk (*pick2)(int psk, int rm, int rw);
+    pz_conv16c_uk (*pickh)(int psk, int rm, int rw);   /* half last block */
 } pz_conv16c_ukset;
 
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,

@@ -9,8 +9,10 @@
  * array lives in registers (the generated code has no spill in the q loop).
  * Two-row tiles (uk2_*: RW pixels in each of two output rows, RM <= 2, RW <= 7)
  * serve outputs 7 pixels wide. The epilogue (residual, clamp, tail mask) goes
- * in whole-tile steps, each condition tested once. See conv16c.h for the
- * interface and conv16c.c for the driver.
+ * in whole-tile steps, each condition tested once. A "half" tile (HALF)
+ * keeps its last block, at most 8 valid lanes, in YMM registers (same sums,
+ * same order: bitwise the same lanes; lanes 8..15 stored as zeros). See
+ * conv16c.h for the interface and conv16c.c for the driver.
  */
 #include "rt/kernels/conv16c.h"
 
@@ -19,11 +21,17 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 
-/* One q step of a tile: RM weight vectors, RW * ROWS broadcasts, their FMAs. */
+/* One q step of a tile: RM weight vectors, RW * ROWS broadcasts, their FMAs.
+ * With HALF, the last block (at most 8 valid lanes) goes in YMM registers:
+ * its weights are the first 8 floats of the block, its broadcast the low
+ * half of the ZMM one (the same products, summed in the same order). */
 #define Q_STEP(q)                                                                          \
     do {                                                                                   \
         __m512 wv[4];                                                                      \
-        UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(wr + r * ws_mb + (q) * 16); \
+        __m256 wh = _mm256_setzero_ps();                                                   \
+        UNROLL for (int r = 0; r < RM - HALF; r++)                                         \
+            wv[r] = _mm512_loadu_ps(wr + r * ws_mb + (q) * 16);                            \
+        if (HALF) wh = _mm256_loadu_ps(wr + (RM - 1) * ws_mb + (q) * 16);                  \
         /* the weights a later call will read from beyond L2 */                            \
         if (PF && pfn > 0) {                                                               \
             _mm_prefetch((const char *)pf, _MM_HINT_T1);                                   \
@@ -32,16 +40,25 @@
         }                                                                                  \
         UNROLL for (int rr = 0; rr < ROWS; rr++)                                           \
             UNROLL for (int j = 0; j < RW; j++) {                                          \
-                __m512 xv = _mm512_set1_ps((rr ? xr1 : xr)[j * ps + (q)]);                 \
-                UNROLL for (int r = 0; r < RM; r++)                                        \
-                    acc[rr * RW + j][r] = _mm512_fmadd_ps(xv, wv[r], acc[rr * RW + j][r]); \
+                const float xs = (rr ? xr1 : xr)[j * ps + (q)];                            \
+                if (RM > HALF) {                                                           \
+                    __m512 xv = _mm512_set1_ps(xs);                                        \
+                    UNROLL for (int r = 0; r < RM - HALF; r++)                             \
+                        acc[rr * RW + j][r] = _mm512_fmadd_ps(xv, wv[r], acc[rr * RW + j][r]); \
+                    if (HALF)                                                              \
+                        acch[rr * RW + j] = _mm256_fmadd_ps(_mm512_castps512_ps256(xv), wh, \
+                                                            acch[rr * RW + j]);            \
+                } else {                                                                   \
+                    acch[rr * RW + j] =                                                    \
+                        _mm256_fmadd_ps(_mm256_set1_ps(xs), wh, acch[rr * RW + j]);        \
+                }                                                                          \
             }                                                                              \
     } while (0)
 
 PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
                               float *restrict y, const float *restrict z,
                               const float **pfp, int64_t *pfnp, const int RW, const int RM,
-                              const int PS, const int ROWS, const int PF)
+                              const int PS, const int ROWS, const int PF, const int HALF)
 {
     const float *pf = *pfp;
     int64_t pfn = *pfnp;
@@ -50,20 +67,31 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
     const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_mb = a->ws_mb, ws_cb = a->ws_cb;
     const int64_t ws_h = a->ws_h, ys = a->ys_mb, xs_row = a->xs_row, ys_row = a->ys_row;
     const int ncb = a->ncb, nkh = a->nkh, nq = a->nq, nq_last = a->nq_last;
-    /* pixel j of row rr: accumulators acc[rr*RW + j], input at rr*xs_row + j*ps,
-     * output at rr*ys_row + j*16 */
+    /* pixel j of row rr: accumulators acc[rr*RW + j] (and acch[rr*RW + j], the
+     * half last block), input at rr*xs_row + j*ps, output at rr*ys_row + j*16 */
+    const int RF = RM - HALF;   /* blocks in ZMM registers */
+    const int64_t yh = (RM - 1) * ys;   /* the half block's output */
     __m512 acc[14][4];
+    __m256 acch[14];
 
     if (a->init) {
-        UNROLL for (int r = 0; r < RM; r++) {
+        UNROLL for (int r = 0; r < RF; r++) {
             __m512 bv = a->bias ? _mm512_loadu_ps(a->bias + 16 * r) : _mm512_setzero_ps();
             UNROLL for (int j = 0; j < RW * ROWS; j++) acc[j][r] = bv;
         }
+        if (HALF) {
+            __m256 bv = a->bias ? _mm256_loadu_ps(a->bias + 16 * (RM - 1)) : _mm256_setzero_ps();
+            UNROLL for (int j = 0; j < RW * ROWS; j++) acch[j] = bv;
+        }
     } else {
-        UNROLL for (int r = 0; r < RM; r++)
+        UNROLL for (int r = 0; r < RF; r++)
             UNROLL for (int rr = 0; rr < ROWS; rr++)
                 UNROLL for (int j = 0; j < RW; j++)
                     acc[rr * RW + j][r] = _mm512_loadu_ps(y + r * ys + rr * ys_row + j * 16);
+        if (HALF)
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    acch[rr * RW + j] = _mm256_loadu_ps(y + yh + rr * ys_row + j * 16);
     }
 
     /* the runs of q steps, (cb, kh) in order, as one loop with the pointers
@@ -89,42 +117,67 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
     *pfnp = pfn;
 
     if (!a->fin) {
-        UNROLL for (int r = 0; r < RM; r++)
+        UNROLL for (int r = 0; r < RF; r++)
             UNROLL for (int rr = 0; rr < ROWS; rr++)
                 UNROLL for (int j = 0; j < RW; j++)
                     _mm512_storeu_ps(y + r * ys + rr * ys_row + j * 16, acc[rr * RW + j][r]);
+        /* a half block: zeros in lanes 8..15, as a full tile's pass leaves them */
+        if (HALF)
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    _mm512_storeu_ps(y + yh + rr * ys_row + j * 16,
+                                     _mm512_zextps256_ps512(acch[rr * RW + j]));
         return;
     }
     /* the epilogue in steps over the register tile, each step's condition
      * tested once */
-    if (z)
-        UNROLL for (int r = 0; r < RM; r++)
+    if (z) {
+        UNROLL for (int r = 0; r < RF; r++)
             UNROLL for (int rr = 0; rr < ROWS; rr++)
                 UNROLL for (int j = 0; j < RW; j++)
                     acc[rr * RW + j][r] = _mm512_add_ps(
                         acc[rr * RW + j][r], _mm512_loadu_ps(z + r * ys + rr * ys_row + j * 16));
+        if (HALF)
+            UNROLL for (int rr = 0; rr < ROWS; rr++)
+                UNROLL for (int j = 0; j < RW; j++)
+                    acch[rr * RW + j] = _mm256_add_ps(
+                        acch[rr * RW + j], _mm256_loadu_ps(z + yh + rr * ys_row + j * 16));
+    }
     if (a->act) {
         const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
-        UNROLL for (int r = 0; r < RM; r++)
+        UNROLL for (int r = 0; r < RF; r++)
             UNROLL for (int j = 0; j < RW * ROWS; j++)
                 acc[j][r] = _mm512_min_ps(_mm512_max_ps(acc[j][r], lo), hi);
+        if (HALF)
+            UNROLL for (int j = 0; j < RW * ROWS; j++)
+                acch[j] = _mm256_min_ps(_mm256_max_ps(acch[j], _mm512_castps512_ps256(lo)),
+                                        _mm512_castps512_ps256(hi));
     }
     if (a->tail_r >= 0) {
         const __mmask16 tail = (__mmask16)a->tail;
-        UNROLL for (int r = 0; r < RM; r++)
+        UNROLL for (int r = 0; r < RF; r++)
             if (r == a->tail_r)
                 UNROLL for (int j = 0; j < RW * ROWS; j++)
                     acc[j][r] = _mm512_maskz_mov_ps(tail, acc[j][r]);
+        if (HALF)
+            UNROLL for (int j = 0; j < RW * ROWS; j++)
+                acch[j] = _mm256_maskz_mov_ps((__mmask8)tail, acch[j]);
     }
-    UNROLL for (int r = 0; r < RM; r++)
+    UNROLL for (int r = 0; r < RF; r++)
         UNROLL for (int rr = 0; rr < ROWS; rr++)
             UNROLL for (int j = 0; j < RW; j++)
                 _mm512_storeu_ps(y + r * ys + rr * ys_row + j * 16, acc[rr * RW + j][r]);
+    /* the half block: its 8 lanes, then zeros in the padding lanes 8..15 */
+    if (HALF)
+        UNROLL for (int rr = 0; rr < ROWS; rr++)
+            UNROLL for (int j = 0; j < RW; j++)
+                _mm512_storeu_ps(y + yh + rr * ys_row + j * 16,
+                                 _mm512_zextps256_ps512(acch[rr * RW + j]));
 }
 
 /* ntile tiles along the row */
 PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int RM,
-                              const int PS, const int ROWS)
+                              const int PS, const int ROWS, const int HALF)
 {
     const int64_t xt = RW * (PS ? PS : a->ps);
     const float *x = a->x, *z = a->z, *pf = a->pf;
@@ -132,8 +185,8 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
     int64_t pfn = a->pf_n;
     for (int t = 0; t < a->ntile; t++) {
         /* two instances: the common one without the prefetch's test */
-        if (pfn > 0) uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 1);
-        else uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 0);
+        if (pfn > 0) uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 1, HALF);
+        else uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 0, HALF);
         x += xt;
         y += RW * 16;
         if (z) z += RW * 16;
@@ -142,10 +195,10 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
 
 /* uk_<psk>_<rm>_<rw>: the instances; psk 0..3 for ps = 16, 32, 6, any */
 #define UK(K, PSV, RM, RW) \
-    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1); }
+    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 0); }
 /* two-row tiles: uk2_<psk>_<rm>_<rw> */
 #define UK2(K, PSV, RM, RW) \
-    static void uk2_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 2); }
+    static void uk2_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 2, 0); }
 #define UK2_1TO7(K, PSV, RM) UK2(K, PSV, RM, 1) UK2(K, PSV, RM, 2) UK2(K, PSV, RM, 3) \
     UK2(K, PSV, RM, 4) UK2(K, PSV, RM, 5) UK2(K, PSV, RM, 6) UK2(K, PSV, RM, 7)
 #define UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 1) UK(K, PSV, RM, 2) UK(K, PSV, RM, 3) \
@@ -190,8 +243,25 @@ static pz_conv16c_uk pick2(int psk, int rm, int rw)
     return TABLE2[psk][rm][rw];
 }
 
+/* Tiles whose last block has at most 8 valid lanes in YMM registers:
+ * uk_h_<psk>_<rm>_<rw>. Only the 14x2 tile of ps == 16 (MobileNetV2's
+ * 24-channel projects: 1x1 flat, 14-pixel tiles): on the Intel cores
+ * measured a YMM FMA takes an FMA slot as a ZMM one does, so the gain is
+ * only in the half block's loads (weights, residual): +1 to +2 points of
+ * peak on those layers. A lone half block (8 output channels) in YMM is
+ * slower than in ZMM (32->8 @56: 43% -> 29%), so rm 1 has none. */
+#define UKH(K, PSV, RM, RW) \
+    static void uk_h_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 1); }
+UKH(0, 16, 2, 14)
+
+static pz_conv16c_uk pickh(int psk, int rm, int rw)
+{
+    return psk == 0 && rm == 2 && rw == 14 ? uk_h_0_2_14 : NULL;
+}
+
 static const pz_conv16c_ukset UKSET = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick, .rw2max = 7, .pick2 = pick2,
+    .pickh = pickh,
 };
 
 void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
