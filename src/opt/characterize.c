@@ -9,8 +9,8 @@
  *     beyond which fusing no longer gains 2% (OPT_FUSE_GAIN_MIN) on all
  *     cores (a line fitted to the fused chains' gains: Fig. 7c);
  *   - the MP model of Eq. 5, log2 MP = alpha*log2 C + beta*log2 ops + gamma,
- *     fitted by least squares to the fastest MP of each conv layer, the
- *     depthwise ones included (MobileNetV2's have few operations for their
+ *     fitted by least squares to the fastest MP of each conv and FC layer,
+ *     the depthwise ones included (MobileNetV2's have few operations for their
  *     channels; left out, the fit would not know how they scale);
  *   - the influence of each feature on single-core performance by PCA over
  *     the standardized features and the GFLOP/s: feature j's influence is
@@ -304,12 +304,15 @@ static void fit_all(study *s, fit *f)
     f->mc.opcount_critical = f->crit_single;
     free(g);
 
-    /* Eq. 5 fit: the fastest MP of each conv layer timed at every MP */
+    /* Eq. 5 fit: the fastest MP of each conv and FC layer timed at every MP
+     * (Algorithm 1 asks the model for both; FC's C is sqrt(K N), as
+     * opt_mp_model takes it). Without them the model extrapolated the FC
+     * layers of VGG and AlexNet to MP 1, where MP 2 reads the weights 1.8x
+     * faster (AlexNet's 9216 -> 4096: 9.4 -> 5.2 ms) */
     double *x = pz_xmalloc((size_t)(s->n_pts + 1) * 3 * sizeof(double)), *y = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
     int n = 0;
     for (int i = 0; i < s->n_pts; i++) {
         const point *p = &s->pts[i];
-        if (p->fc) continue;
         int best = -1, all = 1;
         for (int j = 0; j < s->n_mp; j++) {
             if (isnan(p->ms[j])) all = 0;
