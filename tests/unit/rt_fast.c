@@ -21,57 +21,9 @@
 #include <string.h>
 
 #include "rt/kernels/fast.h"
+#include "rt_test.h"
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s\n", what);
-    }
-}
-
-/* ---- data ----------------------------------------------------------------- */
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static float frand(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng >> 40) & 0xffffff) / (float)0x800000 - 1.0f;   /* [-1, 1) */
-}
-
-static float *new_rand(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = frand();
-    return p;
-}
-
-static float *new_nan(int64_t n)
-{
-    float *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
-    for (int64_t i = 0; i < n; i++) p[i] = NAN;
-    return p;
-}
-
-/* max |a - b| / max |ref| (NaN anywhere: infinity). ref is the result
- * before the activation: a Clip would otherwise shrink the scale below that
- * of the sums whose rounding is being measured. */
-static double nerr(const float *a, const float *b, const float *ref, int64_t n)
-{
-    double d = 0, m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (isnan(a[i]) || isnan(b[i])) return INFINITY;
-        double e = fabs((double)a[i] - b[i]);
-        if (e > d) d = e;
-        if (fabs(ref[i]) > m) m = fabs(ref[i]);
-    }
-    return m > 0 ? d / m : d;
-}
+/* check, frand, new_rand, new_nan, nerr: rt_test.h (rt_fast seeds rng in main) */
 
 /* ---- kernels under test --------------------------------------------------- */
 
@@ -470,6 +422,7 @@ static void test_layout(void)
 
 int main(void)
 {
+    rng = 0x9e3779b97f4a7c15ull;   /* the data this test has always drawn */
     isas_init();
     printf("rt_fast: kernels tested:");
     for (int i = 0; i < n_isas; i++) printf(" %s", ISAS[i].name);
@@ -479,6 +432,5 @@ int main(void)
     test_conv_tail_blocks();
     test_dwconv();
     test_gemm();
-    printf("rt_fast: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_fast");
 }
