@@ -1,13 +1,14 @@
 /* characterize.c - the micro-benchmark study of this machine (DLFusion II.B,
  * III.B, IV.A on the CPU): synthesized conv and FC layers swept over
  * operation count, channels, kernel size, feature-map size and MP; chains
- * of 16 identical convolutions fused in blocks of 1 to 16 (Fig. 5b, 7b, 7c).
- * From the timings:
- *   - OpCount_critical: the op count from which one core reaches 85% of
- *     its plateau (a fixed cost plus a rate, fitted to the single-core
- *     convs: Fig. 3b); beside it, for the record, the op count per core
- *     beyond which fusing no longer gains 2% (OPT_FUSE_GAIN_MIN) on all
- *     cores (a line fitted to the fused chains' gains: Fig. 7c);
+ * of identical layers (3x3 convs, MobileNetV2's inverted-residual blocks)
+ * fused in blocks of 1 to 16 layers (Fig. 5b, 7b, 7c). From the timings:
+ *   - OpCount_critical: the op count per core of a fused block at which the
+ *     inverted-residual chains run fastest on all cores (the median over the
+ *     chains that fusing speeds up: Fig. 7c); for the record and as the
+ *     fallback when fusing speeds up nothing, the op count from which one
+ *     core reaches 85% of its plateau (a fixed cost plus a rate, fitted to
+ *     the single-core convs: Fig. 3b);
  *   - the MP model of Eq. 5, log2 MP = alpha*log2 C + beta*log2 ops + gamma,
  *     fitted by least squares to the fastest MP of each conv and FC layer,
  *     the depthwise ones included (MobileNetV2's have few operations for their
@@ -37,9 +38,24 @@ typedef struct {
 } point;
 
 typedef struct {
+    int ir;                 /* 0: 16 identical k x k convs {c, c, hw x hw};
+                             * 1: 5 identical inverted-residual blocks, 15 layers */
     int c, hw, k, block, mp;
     double ms, speedup;     /* speed-up over blocks of 1 at MP 1 */
 } fpoint;
+
+/* The layers of a fusion chain and their mean op count. */
+static int chain_layers(const fpoint *q)
+{
+    return q->ir ? 15 : 16;
+}
+
+static double chain_layer_ops(const fpoint *q)
+{
+    if (!q->ir) return 2.0 * q->c * q->c * (double)q->hw * q->hw * q->k * q->k;
+    /* expand c -> 6c, depthwise 3x3 on 6c, project 6c -> c */
+    return (2.0 * q->c * 6 * q->c * 2 + 2.0 * 6 * q->c * 9) * (double)q->hw * q->hw / 3;
+}
 
 typedef struct {
     int level, cores, quiet, n_mp;
@@ -179,49 +195,86 @@ static int time_points(study *s, pz_err *err)
     return 0;
 }
 
-/* Fig. 5b / 7b / 7c: 16 identical 3x3 layers {C, C, HW x HW} fused in blocks
- * of 1, 2, 4, 8, 16, the layers spread over op counts (14.5M to 925M FLOP) so
- * that the fit below sees where fusing stops paying. The default study times
- * three of them, in blocks of 1, 4 and 16, on all cores only. */
+static fpoint *new_fpoint(study *s)
+{
+    if (s->n_fus == s->cap_fus) {
+        s->cap_fus = s->cap_fus * 2 + 16;
+        s->fus = pz_xrealloc(s->fus, (size_t)s->cap_fus * sizeof *s->fus);
+    }
+    return &s->fus[s->n_fus++];
+}
+
+/* Fig. 5b / 7b / 7c, two kinds of chains fused in blocks of 1 to 16 layers:
+ *   - 16 identical 3x3 convs {C, C, HW x HW}, spread over op counts (14.5M
+ *     to 925M FLOP a layer). On this CPU fusing them gains nothing at any
+ *     size (0.98-1.13 in 23 of 27 chains over three studies): a dense 3x3
+ *     conv is compute-bound, with or without its neighbours in cache.
+ *   - 5 identical inverted-residual blocks of MobileNetV2 (1x1 C -> 6C,
+ *     depthwise 3x3, 1x1 6C -> C plus the block's input), 15 layers, C and
+ *     HW spread over MobileNetV2's and beyond (7M to 425M FLOP a layer).
+ *     These are where fusing pays on a CPU: the 6C-channel tensors stay in
+ *     the cores' caches, and one block replaces many fork-joins. Their best
+ *     block sizes give OpCount_critical (fusion_critical below).
+ * The default study times three of each, in blocks of 1 and two larger
+ * sizes, on all cores only. */
 static int time_fusion(study *s, pz_err *err)
 {
-    static const int L0[][3] = {{32, 28, 3}, {64, 28, 3}, {128, 28, 3}};
-    static const int L1[][3] = {{16, 56, 3}, {32, 28, 3}, {32, 56, 3}, {64, 28, 3}, {128, 14, 3},
-                                {64, 56, 3}, {128, 28, 3}, {256, 14, 3}, {512, 14, 3}};
-    static const int L2[][3] = {{16, 56, 3}, {32, 28, 3}, {32, 56, 3}, {64, 28, 3}, {128, 14, 3},
-                                {64, 56, 3}, {128, 28, 3}, {256, 14, 3}, {256, 56, 3},
-                                {512, 28, 3}, {512, 14, 3}};
-    const int (*lay)[3] = s->level == 0 ? L0 : s->level == 1 ? L1 : L2;
-    int nl = s->level == 0   ? (int)PZ_ARRAY_LEN(L0)
-             : s->level == 1 ? (int)PZ_ARRAY_LEN(L1)
-                             : (int)PZ_ARRAY_LEN(L2);
+    static const int L0[][2] = {{32, 28}, {64, 28}, {128, 28}};
+    static const int L1[][2] = {{16, 56}, {32, 28}, {32, 56}, {64, 28}, {128, 14},
+                                {64, 56}, {128, 28}, {256, 14}, {512, 14}};
+    static const int L2[][2] = {{16, 56}, {32, 28}, {32, 56}, {64, 28}, {128, 14},
+                                {64, 56}, {128, 28}, {256, 14}, {256, 56},
+                                {512, 28}, {512, 14}};
+    static const int R0[][2] = {{16, 112}, {32, 28}, {96, 14}};
+    static const int R1[][2] = {{16, 112}, {24, 56}, {32, 28}, {64, 14}, {96, 14}, {160, 7},
+                                {32, 56}, {64, 28}, {64, 56}, {128, 28}, {256, 14}};
+    static const int R2[][2] = {{16, 112}, {24, 112}, {24, 56}, {32, 28}, {64, 14}, {96, 14},
+                                {160, 7}, {32, 56}, {64, 28}, {64, 56}, {128, 28}, {256, 14},
+                                {128, 56}};
     static const int BLK_ALL[] = {1, 2, 4, 8, 16}, BLK0[] = {1, 4, 16};
-    const int *BLK = s->level == 0 ? BLK0 : BLK_ALL;
-    const int nb = s->level == 0 ? (int)PZ_ARRAY_LEN(BLK0) : (int)PZ_ARRAY_LEN(BLK_ALL);
+    static const int RBLK0[] = {1, 3, 6}, RBLK1[] = {1, 3, 6, 12, 15}, RBLK2[] = {1, 3, 6, 9, 12, 15};
+#define PICK(a0, a1, a2) (s->level == 0 ? (a0) : s->level == 1 ? (a1) : (a2))
+#define LEN(a0, a1, a2) (s->level == 0 ? (int)PZ_ARRAY_LEN(a0) : s->level == 1 ? (int)PZ_ARRAY_LEN(a1) : (int)PZ_ARRAY_LEN(a2))
+    const struct {
+        const int (*lay)[2];
+        int nl;
+        const int *blk;
+        int nb;
+    } kind[2] = {{PICK(L0, L1, L2), LEN(L0, L1, L2), PICK(BLK0, BLK_ALL, BLK_ALL), LEN(BLK0, BLK_ALL, BLK_ALL)},
+                 {PICK(R0, R1, R2), LEN(R0, R1, R2), PICK(RBLK0, RBLK1, RBLK2), LEN(RBLK0, RBLK1, RBLK2)}};
+#undef PICK
+#undef LEN
     const int j0 = s->level == 0 ? s->n_mp - 1 : 0;   /* the default: all cores only */
-    int total = nl * nb * (s->n_mp - j0), done = 0;
-    for (int l = 0; l < nl; l++)
-        for (int j = j0; j < s->n_mp; j++)
-            for (int b = 0; b < nb; b++) {
-                done++;
-                if (out_of_time(s)) continue;
-                double ms = synth_conv_ms(lay[l][0], lay[l][0], lay[l][1], lay[l][2], 0, 16, BLK[b], s->mp[j],
-                                          s->min_time, err);
-                if (ms < 0) return -1;
-                if (s->n_fus == s->cap_fus) {
-                    s->cap_fus = s->cap_fus * 2 + 16;
-                    s->fus = pz_xrealloc(s->fus, (size_t)s->cap_fus * sizeof *s->fus);
+    int total = 0, done = 0;
+    for (int ir = 0; ir < 2; ir++) total += kind[ir].nl * kind[ir].nb * (s->n_mp - j0);
+    /* the inverted-residual chains first: with a tight time limit they are
+     * the ones OpCount_critical needs */
+    for (int ir = 1; ir >= 0; ir--)
+        for (int l = 0; l < kind[ir].nl; l++)
+            for (int j = j0; j < s->n_mp; j++)
+                for (int b = 0; b < kind[ir].nb; b++) {
+                    done++;
+                    if (out_of_time(s)) continue;
+                    const int c = kind[ir].lay[l][0], hw = kind[ir].lay[l][1], blk = kind[ir].blk[b];
+                    double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], s->min_time, err)
+                                   : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], s->min_time, err);
+                    if (ms < 0) return -1;
+                    fpoint *f = new_fpoint(s);
+                    *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN};
+                    if (!s->quiet) {
+                        if (ir)
+                            fprintf(stderr, "characterize: [%d/%d] 5 x inverted residual {%d, %d, %dx%d} in blocks of %d, MP %d: %.3f ms\n",
+                                    done, total, c, 6 * c, hw, hw, blk, s->mp[j], ms);
+                        else
+                            fprintf(stderr, "characterize: [%d/%d] 16 x conv {%d, %d, %dx%d, 3x3} in blocks of %d, MP %d: %.3f ms\n",
+                                    done, total, c, c, hw, hw, blk, s->mp[j], ms);
+                    }
                 }
-                fpoint *f = &s->fus[s->n_fus++];
-                *f = (fpoint){lay[l][0], lay[l][1], lay[l][2], BLK[b], s->mp[j], ms, NAN};
-                if (!s->quiet)
-                    fprintf(stderr, "characterize: [%d/%d] 16 x conv {%d, %d, %dx%d, 3x3} in blocks of %d, MP %d: %.3f ms\n",
-                            done, total, f->c, f->c, f->hw, f->hw, f->block, f->mp, ms);
-            }
     /* speed-up over the same chain unfused at MP 1 */
     for (int i = 0; i < s->n_fus; i++)
         for (int k = 0; k < s->n_fus; k++)
-            if (s->fus[k].c == s->fus[i].c && s->fus[k].hw == s->fus[i].hw && s->fus[k].block == 1 && s->fus[k].mp == 1)
+            if (s->fus[k].ir == s->fus[i].ir && s->fus[k].c == s->fus[i].c && s->fus[k].hw == s->fus[i].hw &&
+                s->fus[k].block == 1 && s->fus[k].mp == 1)
                 s->fus[i].speedup = s->fus[k].ms / s->fus[i].ms;
     return 0;
 }
@@ -254,28 +307,31 @@ static double single_core_critical(const study *s, double *ops, double *ms)
     return opt_critical_single(ops, ms, n);
 }
 
-/* Fig. 7c: each fused chain's gain at the largest MP timed: its time in
- * blocks of 1 over its best time in larger blocks, against its layer's op
- * count per core, for opt_critical_fusion. */
-static double fusion_critical(const study *s, double *lx, double *gain)
+/* Fig. 7c: for each inverted-residual chain at the largest MP timed, the op
+ * count per core of its fastest fused block and that block's gain over
+ * blocks of 1, for opt_critical_fusion. Algorithm 1 closes a block once its
+ * op count per core reaches OpCount_critical, so the value it needs is the
+ * size at which fused blocks run fastest ("limit the size of fusion block
+ * close to but below critical operation count", IV.C). */
+static double fusion_critical(const study *s, double *block_ops, double *gain)
 {
     const int mp = s->mp[s->n_mp - 1];
     int n = 0;
     for (int i = 0; i < s->n_fus; i++) {
         const fpoint *q = &s->fus[i];
-        if (q->block != 1 || q->mp != mp || isnan(q->ms)) continue;
-        double best = INFINITY;
+        if (!q->ir || q->block != 1 || q->mp != mp || isnan(q->ms)) continue;
+        const fpoint *best = NULL;
         for (int k = 0; k < s->n_fus; k++) {
             const fpoint *o = &s->fus[k];
-            if (o->c == q->c && o->hw == q->hw && o->k == q->k && o->mp == mp && o->block > 1 &&
-                !isnan(o->ms))
-                best = fmin(best, o->ms);
+            if (o->ir && o->c == q->c && o->hw == q->hw && o->mp == mp && o->block > 1 && !isnan(o->ms) &&
+                (!best || o->ms < best->ms))
+                best = o;
         }
-        if (!isfinite(best)) continue;
-        lx[n] = log10(2.0 * q->c * q->c * (double)q->hw * q->hw * q->k * q->k / mp);
-        gain[n++] = q->ms / best;
+        if (!best) continue;
+        block_ops[n] = best->block * chain_layer_ops(best) / mp;
+        gain[n++] = q->ms / best->ms;
     }
-    return opt_critical_fusion(lx, gain, n);
+    return opt_critical_fusion(block_ops, gain, n);
 }
 
 static void fit_all(study *s, fit *f)
@@ -295,13 +351,14 @@ static void fit_all(study *s, fit *f)
     f->mc.peak_gflops = peak > 0 ? peak : 1;
     f->crit_single = single_core_critical(s, g, g + ng);
     f->crit_fusion = fusion_critical(s, g, g + ng);
-    /* Algorithm 1 takes the single-core value, its definition in IV.C ("the
-     * operation count required by a single core to reach its peak
-     * performance"). The fusion fit is written beside it, not used: on this
-     * CPU the gains of fused 3x3 chains sit at 1.00 +- a few % at every size
-     * timed, so where the line crosses 1.02 is noise and jumped between
-     * 2e6 and 1.5e9 from one quick study to the next. */
-    f->mc.opcount_critical = f->crit_single;
+    /* Algorithm 1 takes the fusion value, and the single-core one only when
+     * fusing sped up no chain. IV.C reads one value off both figures; on the
+     * MLU100 they agree (10^1.25 GOP). On this CPU they do not: one core
+     * reaches 85% of its plateau at about 2.6e5 FLOP, where Algorithm 1 cuts
+     * after every layer and never fuses, while fused inverted-residual
+     * blocks run fastest at about 5e7 FLOP per core. Algorithm 1 uses the
+     * value as the size of a fused block, which is what Fig. 7c measures. */
+    f->mc.opcount_critical = isfinite(f->crit_fusion) ? f->crit_fusion : f->crit_single;
     free(g);
 
     /* Eq. 5 fit: the fastest MP of each conv and FC layer timed at every MP
@@ -430,8 +487,9 @@ static char *to_json(const study *s, const fit *f, size_t *len)
     gt_printf(&b, "  ],\n  \"fusion\": [\n");
     for (int i = 0; i < s->n_fus; i++) {
         const fpoint *q = &s->fus[i];
-        gt_printf(&b, "    {\"c\": %d, \"hw\": %d, \"kernel\": %d, \"layers\": 16, \"block\": %d, \"mp\": %d, \"ms\": ",
-             q->c, q->hw, q->k, q->block, q->mp);
+        gt_printf(&b, "    {\"chain\": \"%s\", \"c\": %d, \"hw\": %d, \"kernel\": %d, \"layers\": %d, \"layer_ops\": %.6g, \"block\": %d, \"mp\": %d, \"ms\": ",
+                  q->ir ? "inverted_residual" : "conv", q->c, q->hw, q->k, chain_layers(q), chain_layer_ops(q),
+                  q->block, q->mp);
         jnum(&b, q->ms);
         gt_printf(&b, ", \"speedup\": ");
         jnum(&b, q->speedup);
@@ -460,7 +518,7 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     }
     svg_series ser[2] = {{"conv, 1 core", cx, cy, nc, 0}, {"FC, 1 core", fx, fy, nf, 0}};
     svg_plot p1 = {"GFLOP/s against operation count (one core)", "operation count (FLOP)", "GFLOP/s", 1,
-                   f->mc.opcount_critical, "OpCount_critical"};
+                   f->crit_single, "85% of one core's plateau"};
     snprintf(path, sizeof path, "%s.gflops.svg", prefix);
     pz_status st = svg_write_plot(path, &p1, ser, 2, err);
     free(cx);
@@ -487,23 +545,25 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     if (s->n_fus) {
         svg_series fs[16];
         double fxs[16][8], fys[16][8];
-        int key[16][3];   /* channels, feature map, MP of each series */
+        int key[16][4];   /* chain kind, channels, feature map, MP of each series */
         char fn[16][64];
         int nfs = 0;
         for (int i = 0; i < s->n_fus; i++) {
             const fpoint *q = &s->fus[i];
             int k = 0;
-            while (k < nfs && !(key[k][0] == q->c && key[k][1] == q->hw && key[k][2] == q->mp)) k++;
+            if (q->mp != s->mp[s->n_mp - 1]) continue;   /* all cores: the critical's MP */
+            while (k < nfs && !(key[k][0] == q->ir && key[k][1] == q->c && key[k][2] == q->hw && key[k][3] == q->mp)) k++;
             if (k == nfs) {
                 if (nfs == 16) continue;
-                snprintf(fn[k], sizeof fn[k], "{%d,%d,%dx%d,%dx%d} MP %d", q->c, q->c, q->hw, q->hw, q->k, q->k, q->mp);
+                if (q->ir) snprintf(fn[k], sizeof fn[k], "IR {%d,%d,%dx%d} MP %d", q->c, 6 * q->c, q->hw, q->hw, q->mp);
+                else snprintf(fn[k], sizeof fn[k], "{%d,%d,%dx%d,%dx%d} MP %d", q->c, q->c, q->hw, q->hw, q->k, q->k, q->mp);
                 fs[k] = (svg_series){fn[k], fxs[k], fys[k], 0, 1};
-                key[k][0] = q->c, key[k][1] = q->hw, key[k][2] = q->mp;
+                key[k][0] = q->ir, key[k][1] = q->c, key[k][2] = q->hw, key[k][3] = q->mp;
                 nfs++;
             }
             if (fs[k].n < 8) fxs[k][fs[k].n] = q->block, fys[k][fs[k].n] = q->speedup, fs[k].n++;
         }
-        svg_plot p3 = {"16 identical convs fused in blocks", "layers per block", "speed-up over unfused, MP 1", 0, NAN, NULL};
+        svg_plot p3 = {"Chains of identical layers fused in blocks (all cores)", "layers per block", "speed-up over unfused, MP 1", 0, NAN, NULL};
         snprintf(path, sizeof path, "%s.fusion.svg", prefix);
         if ((st = svg_write_plot(path, &p3, fs, nfs, err))) return st;
     }
@@ -538,8 +598,8 @@ pz_status opt_characterize(int level, int cores, const char *json_path, int svg,
     fit f;
     fit_all(&s, &f);
     if (!quiet) {
-        fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP (one core's plateau %.3g, fusion's gain %.3g), MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
-                f.mc.opcount_critical, f.crit_single, f.crit_fusion, f.mc.mp_alpha, f.mc.mp_beta,
+        fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP (fused blocks' best %.3g, one core's plateau %.3g), MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
+                f.mc.opcount_critical, f.crit_fusion, f.crit_single, f.mc.mp_alpha, f.mc.mp_beta,
                 f.mc.mp_gamma, f.mc.peak_gflops);
         if (f.pca_ok) {
             fprintf(stderr, "characterize: feature influence (PCA):");

@@ -1,9 +1,12 @@
 /* critical.c - OpCount_critical read off the characterize timings, as DLFusion
  * IV.C reads it off its Fig. 3b (one core's GFLOP/s against op count) and
- * Fig. 7c (fused against unfused). Both are least-squares fits over all their
- * points: a small change in the timings moves the value a little, where a
- * bin or a threshold picked from single points can jump by a decade (the
- * binned estimate it replaces gave 5.6e7 and 5.6e8 on the same day). */
+ * Fig. 7c (fused against unfused). The single-core value is a least-squares
+ * fit over all its points, so a small change in the timings moves it a
+ * little, where a bin picked from single points jumped by a decade (5.6e7
+ * and 5.6e8 on the same day). The fusion value is a median over the chains
+ * for the same reason: one disturbed chain cannot move it far. */
+#include <stdlib.h>
+
 #include "opt_internal.h"
 
 double opt_critical_single(const double *ops, const double *ms, int n)
@@ -30,20 +33,23 @@ double opt_critical_single(const double *ops, const double *ms, int n)
     return fmax(lo, 0.85 / 0.15 * t0 / inv_p);
 }
 
-double opt_critical_fusion(const double *lx, const double *gain, int n)
+static int cmp_double(const void *a, const void *b)
 {
-    if (n < 2) return NAN;
-    double mx = 0, my = 0, sxx = 0, sxy = 0, xlo = INFINITY, xhi = -INFINITY;
-    for (int i = 0; i < n; i++) mx += lx[i] / n, my += gain[i] / n;
-    for (int i = 0; i < n; i++) {
-        sxx += (lx[i] - mx) * (lx[i] - mx);
-        sxy += (lx[i] - mx) * (gain[i] - my);
-        xlo = fmin(xlo, lx[i]);
-        xhi = fmax(xhi, lx[i]);
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double opt_critical_fusion(const double *block_ops, const double *gain, int n)
+{
+    double *v = pz_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (gain[i] >= OPT_FUSE_GAIN_MIN && block_ops[i] > 0 && isfinite(block_ops[i])) v[m++] = block_ops[i];
+    double r = NAN;
+    if (m) {
+        qsort(v, (size_t)m, sizeof *v, cmp_double);
+        r = m % 2 ? v[m / 2] : sqrt(v[m / 2 - 1] * v[m / 2]);
     }
-    xlo -= 0.5, xhi += 0.5;   /* at most half a decade beyond the chains */
-    if (!(sxx > 0) || sxy >= 0)   /* the gain does not fall with size */
-        return pow(10, my >= OPT_FUSE_GAIN_MIN ? xhi : xlo);
-    double x = mx + (OPT_FUSE_GAIN_MIN - my) / (sxy / sxx);
-    return pow(10, fmin(xhi, fmax(xlo, x)));
+    free(v);
+    return r;
 }

@@ -181,12 +181,14 @@ int opt_lstsq(const double *x, const double *y, int n, int d, double *b);
  * reaches 85% of P, (0.85 / 0.15) t0 P, at least the smallest op count timed;
  * 1e8 when n == 0. */
 double opt_critical_single(const double *ops, const double *ms, int n);
-/* Fig. 7c: n fused chains, log10 of the layer's op count per core and the gain
- * of fusing (time in blocks of 1 over the best in larger blocks). Fits a line
- * to the gain and returns the op count per core where it falls to
- * OPT_FUSE_GAIN_MIN, kept within half a decade of the points; NAN if n < 2. */
+/* Fig. 7c: n fused chains, each with the op count per core of its fastest
+ * fused block (block layers x layer FLOP / MP) and that block's gain (the
+ * chain's time in blocks of 1 over its time in that block). Returns the
+ * median block op count of the chains that fusing speeds up by at least
+ * OPT_FUSE_GAIN_MIN (the geometric mean of the middle two for an even
+ * count); NAN if fusing speeds up none. */
 #define OPT_FUSE_GAIN_MIN 1.02
-double opt_critical_fusion(const double *log10_ops, const double *gain, int n);
+double opt_critical_fusion(const double *block_ops, const double *gain, int n);
 
 /* ---- timing -------------------------------------------------------------- */
 double opt_now_s(void);

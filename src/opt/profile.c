@@ -38,16 +38,22 @@ pz_status opt_write_atomic(const char *path, const char *text, size_t len, int m
     return PZ_OK;
 }
 
+/* The study's version is in the cache file's name: a profile cached by an
+ * older study (v1: OpCount_critical off one core's plateau, 2.6e5 FLOP here,
+ * with which Algorithm 1 never fuses) is measured again, not reused. */
+#define STUDY_VERSION 2
+
 void opt_default_profile_path(char *buf, size_t size)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (xdg && xdg[0] == '/')
-        snprintf(buf, size, "%s/paleozoic/target-default-%ldcpu.json", xdg, ncpu);
+        snprintf(buf, size, "%s/paleozoic/target-default-v%d-%ldcpu.json", xdg, STUDY_VERSION, ncpu);
     else if (home && home[0])
-        snprintf(buf, size, "%s/.cache/paleozoic/target-default-%ldcpu.json", home, ncpu);
+        snprintf(buf, size, "%s/.cache/paleozoic/target-default-v%d-%ldcpu.json", home, STUDY_VERSION, ncpu);
     else
-        snprintf(buf, size, "/tmp/paleozoic-cache-%ld/target-default-%ldcpu.json", (long)getuid(), ncpu);
+        snprintf(buf, size, "/tmp/paleozoic-cache-%ld/target-default-v%d-%ldcpu.json", (long)getuid(), STUDY_VERSION,
+                 ncpu);
 }
 
 static char *read_text(const char *path, pz_err *err)

@@ -60,6 +60,28 @@ static double time_net(pz_net *net, int threads, int first_block, const void *in
     return opt_median(t, n);
 }
 
+/* A stride-1 "same" k x k conv of `group` groups with epilogue `act` (CLIP
+ * is ReLU6). Always the direct algorithm: the study measures how well the
+ * cores are used per operation; Winograd does fewer operations than it is
+ * counted for. */
+static pz_conv_params conv_params(int k, int group, pz_act_kind act)
+{
+    pz_conv_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.nsp = 2;
+    cp.group = group;
+    for (int d = 0; d < 2; d++) {
+        cp.kernel[d] = k;
+        cp.stride[d] = cp.dilation[d] = 1;
+        cp.pad_begin[d] = k / 2;
+        cp.pad_end[d] = k - 1 - k / 2;
+    }
+    cp.act.kind = act;
+    cp.act.lo = 0, cp.act.hi = 6;
+    cp.algo = PZ_CONV_DIRECT;
+    return cp;
+}
+
 double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int layers, int block,
                      int mp, double min_time, pz_err *err)
 {
@@ -81,24 +103,8 @@ double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int laye
     for (int c = 0; c < c_in; c++) wl[(size_t)c * c_in + c] = 1;
     int wlt = pz_net_const(net, "w_lead", PZ_F32, 4, (int64_t[]){c_in, c_in, 1, 1}, wl);
     int bt = pz_net_const(net, "b", PZ_F32, 1, (int64_t[]){c_out}, bias);
-    pz_conv_params cp;
-    memset(&cp, 0, sizeof cp);
-    cp.nsp = 2;
-    cp.group = depthwise ? c_in : 1;
-    for (int d = 0; d < 2; d++) {
-        cp.kernel[d] = k;
-        cp.stride[d] = cp.dilation[d] = 1;
-        cp.pad_begin[d] = k / 2;
-        cp.pad_end[d] = k - 1 - k / 2;
-    }
-    cp.act.kind = PZ_ACT_RELU;
-    /* the direct algorithm: the study measures how well the cores are used
-     * per operation; Winograd does fewer operations than it is counted for */
-    cp.algo = PZ_CONV_DIRECT;
-    pz_conv_params lp = cp;
-    lp.group = 1;
-    lp.act.kind = PZ_ACT_NONE;
-    for (int d = 0; d < 2; d++) lp.kernel[d] = 1, lp.pad_begin[d] = lp.pad_end[d] = 0;
+    pz_conv_params cp = conv_params(k, depthwise ? c_in : 1, PZ_ACT_RELU);
+    pz_conv_params lp = conv_params(1, 1, PZ_ACT_NONE);
     int lo = pz_net_tensor(net, "lead", PZ_F32, 4, (int64_t[]){1, c_in, hw, hw});
     pz_net_layer(net, "lead", PZ_OP_CONV, &lp, sizeof lp, (int[]){t, wlt, -1}, 3,
                  &lo, 1);
@@ -122,6 +128,70 @@ double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int laye
     free(w);
     free(bias);
     free(wl);
+    return ms;
+}
+
+/* One conv layer of a synthesized chain: weights and bias made here, the
+ * output tensor returned (or -1). */
+static int chain_conv(pz_net *net, const char *name, int x, int c_in, int c_out, int hw, int k,
+                      int dw, pz_act_kind act, int res, float **keep, int *n_keep, uint32_t seed)
+{
+    const int cg = dw ? 1 : c_in;
+    size_t nw = (size_t)c_out * cg * k * k;
+    float *w = pz_xmalloc(nw * 4), *b = pz_xcalloc((size_t)c_out, 4);
+    fill(w, nw, (float)sqrt(3.0 / ((double)cg * k * k)), seed);
+    keep[(*n_keep)++] = w;
+    keep[(*n_keep)++] = b;
+    char tn[48];
+    snprintf(tn, sizeof tn, "%s.w", name);
+    int wt = pz_net_const(net, tn, PZ_F32, 4, (int64_t[]){c_out, cg, k, k}, w);
+    snprintf(tn, sizeof tn, "%s.b", name);
+    int bt = pz_net_const(net, tn, PZ_F32, 1, (int64_t[]){c_out}, b);
+    pz_conv_params cp = conv_params(k, dw ? c_in : 1, act);
+    int o = pz_net_tensor(net, name, PZ_F32, 4, (int64_t[]){1, c_out, hw, hw});
+    if (pz_net_layer(net, name, PZ_OP_CONV, &cp, sizeof cp, (int[]){x, wt, bt, res}, res >= 0 ? 4 : 3,
+                     &o, 1) < 0)
+        return -1;
+    return o;
+}
+
+double synth_ir_ms(int c, int hw, int n_ir, int block, int mp, double min_time, pz_err *err)
+{
+    const int e = 6 * c, layers = 3 * n_ir;
+    pz_net *net = pz_net_new("synth_ir");
+    size_t nx = (size_t)c * hw * hw;
+    float *x = pz_xmalloc(nx * 4), *y = pz_xmalloc(nx * 4);
+    fill(x, nx, 1.0f, 1);
+    float **keep = pz_xcalloc((size_t)(2 * layers + 2), sizeof *keep);
+    int n_keep = 0;
+    int t = pz_net_input(net, "x", PZ_F32, 4, (int64_t[]){1, c, hw, hw});
+    t = chain_conv(net, "lead", t, c, c, hw, 1, 0, PZ_ACT_NONE, -1, keep, &n_keep, 9);
+    for (int i = 0; i < n_ir && t >= 0; i++) {
+        char name[32];
+        int in = t;
+        snprintf(name, sizeof name, "ir%d.expand", i);
+        t = chain_conv(net, name, t, c, e, hw, 1, 0, PZ_ACT_CLIP, -1, keep, &n_keep, 10 + 3 * i);
+        snprintf(name, sizeof name, "ir%d.dw", i);
+        if (t >= 0) t = chain_conv(net, name, t, e, e, hw, 3, 1, PZ_ACT_CLIP, -1, keep, &n_keep, 11 + 3 * i);
+        snprintf(name, sizeof name, "ir%d.project", i);
+        if (t >= 0) t = chain_conv(net, name, t, e, c, hw, 1, 0, PZ_ACT_NONE, in, keep, &n_keep, 12 + 3 * i);
+    }
+    double ms = -1;
+    if (t < 0) {
+        pz_fail(err, PZ_ERR_INTERNAL, "characterize: building an inverted-residual chain failed");
+    } else {
+        pz_net_output(net, t);
+        if (block < 1) block = 1;
+        pz_net_block(net, 0, 1, mp);
+        for (int f = 0; f < layers; f += block)
+            pz_net_block(net, 1 + f, f + block <= layers ? block : layers - f, mp);
+        ms = time_net(net, mp, 1, x, y, min_time, err);
+    }
+    pz_net_free(net);
+    for (int i = 0; i < n_keep; i++) free(keep[i]);
+    free(keep);
+    free(x);
+    free(y);
     return ms;
 }
 

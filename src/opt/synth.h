@@ -7,6 +7,9 @@
 /* depthwise: group = channels (c_in is taken equal to c_out) */
 double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int layers, int block,
                      int mp, double min_time, pz_err *err);
+/* n_ir inverted-residual blocks of MobileNetV2 (1x1 c -> 6c, depthwise 3x3,
+ * 1x1 6c -> c with the block's input added), fused in blocks of `block` layers */
+double synth_ir_ms(int c, int hw, int n_ir, int block, int mp, double min_time, pz_err *err);
 double synth_fc_ms(int m, int kdim, int n, int mp, double min_time, pz_err *err);
 
 #endif

@@ -5,8 +5,9 @@
 #               is 3.79e48 (the Paleozoic paper's 3.79e38 is a misprint); a
 #               model's space names its layer count
 #   profile     `characterize --default` writes a profile JSON (valid, with
-#               OpCount_critical > 0 and the MP model) and SVG plots (valid
-#               XML); the default profile is measured once into
+#               OpCount_critical > 0, both kinds of fused chains, the
+#               critical taken from the fused chains unless none gained, and
+#               the MP model) and SVG plots (valid XML); the default profile is measured once into
 #               $XDG_CACHE_HOME/paleozoic and reused; bad --target files are
 #               refused (exit 2, the file and key named)
 #   strategies  on each of the six networks, every strategy of DLFusion
@@ -91,11 +92,19 @@ for k in ("mp_alpha", "mp_beta", "mp_gamma", "peak_gflops"):
     assert isinstance(p[k], (int, float)), k
 assert len(p["layers"]) >= 5 and all(len(l["ms"]) == len(p["mp_list"]) for l in p["layers"])
 assert set(p["pca"]["rank"]) == {"op_count", "channels", "kernel", "feature_map", "intensity"}
+# both kinds of fused chains timed; Algorithm 1's value is the fused blocks'
+# best when fusing sped something up, else the single-core plateau
+kinds = {c["chain"] for c in p["fusion"]}
+assert kinds == {"conv", "inverted_residual"}, kinds
+assert all(c["ms"] > 0 and c["layers"] in (15, 16) for c in p["fusion"])
+fus, single = p["opcount_critical_fusion"], p["opcount_critical_single_core"]
+assert single > 0, single
+assert p["opcount_critical"] == (fus if fus is not None else single), (p["opcount_critical"], fus, single)
 for f in sys.argv[2:]:
     xml.dom.minidom.parse(f)
 EOF
 check "profile JSON and SVGs valid" "$PY" "$T/check_profile.py" "$T/prof/target.json" \
-    "$T/prof/target.gflops.svg" "$T/prof/target.mp.svg"
+    "$T/prof/target.gflops.svg" "$T/prof/target.mp.svg" "$T/prof/target.fusion.svg"
 printf '{"paleozoic_target": 1, "cores": 2, "mp_alpha": 0}' >"$T/prof/bad1.json"
 printf '{"paleozoic_target": 1, "cores": 2, "opcount_critical": "x", ' >"$T/prof/bad2.json"
 if [ -f "$M/resnet18.onnx" ]; then

@@ -146,27 +146,31 @@ static void critical_single(void)
     CHECK(opt_critical_single(ops, ms, 0) == 1e8);
 }
 
-/* OpCount_critical off the fused chains: the gain falls linearly in log10
- * of the op count per core and crosses OPT_FUSE_GAIN_MIN at 10^7.5. */
+/* OpCount_critical off the fused chains: the median block op count of the
+ * chains that fusing speeds up by OPT_FUSE_GAIN_MIN or more. */
 static void critical_fusion(void)
 {
     enum { N = 6 };
-    double lx[N], g[N];
-    for (int i = 0; i < N; i++) {
-        lx[i] = 6.5 + 0.5 * i;
-        g[i] = OPT_FUSE_GAIN_MIN - 0.1 * (lx[i] - 7.5);
-    }
-    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 7.5) < 1e-9);
-    /* gains that never fall: half a decade past the largest chain if fusing
-     * pays, half a decade below the smallest if not */
-    for (int i = 0; i < N; i++) g[i] = 1.3;
-    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 9.5) < 1e-9);
-    for (int i = 0; i < N; i++) g[i] = 0.95 + 0.01 * i;
-    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 6.0) < 1e-9);
-    /* a steep fall crossing far outside the chains is clamped */
-    for (int i = 0; i < N; i++) g[i] = 3 - 0.01 * i;
-    CHECK(fabs(log10(opt_critical_fusion(lx, g, N)) - 9.5) < 1e-9);
-    CHECK(isnan(opt_critical_fusion(lx, g, 1)));
+    double ops[N] = {4e7, 1e7, 9e7, 2e9, 5e7, 3e6}, g[N] = {1.2, 1.1, 1.3, 0.9, 1.25, 1.0};
+    /* 2e9 and 3e6 did not gain: the median of 1e7, 4e7, 5e7, 9e7 is the
+     * geometric mean of 4e7 and 5e7 */
+    CHECK(fabs(opt_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
+    /* an odd count: the middle one */
+    g[1] = OPT_FUSE_GAIN_MIN - 1e-9;
+    CHECK(opt_critical_fusion(ops, g, N) == 5e7);
+    /* exactly the minimum gain counts */
+    g[1] = OPT_FUSE_GAIN_MIN;
+    CHECK(fabs(opt_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
+    /* one disturbed chain (a gain of 3 at a huge block) moves it one rank */
+    g[3] = 3;
+    CHECK(opt_critical_fusion(ops, g, N) == 5e7);
+    /* no chain gains, or no chain at all: NAN (the caller falls back) */
+    for (int i = 0; i < N; i++) g[i] = 0.99;
+    CHECK(isnan(opt_critical_fusion(ops, g, N)));
+    CHECK(isnan(opt_critical_fusion(ops, g, 0)));
+    /* non-finite or non-positive op counts are ignored */
+    double bad[2] = {NAN, -1}, gb[2] = {1.5, 1.5};
+    CHECK(isnan(opt_critical_fusion(bad, gb, 2)));
 }
 
 int main(void)
