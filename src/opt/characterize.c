@@ -215,8 +215,9 @@ static fpoint *new_fpoint(study *s)
  *     These are where fusing pays on a CPU: the 6C-channel tensors stay in
  *     the cores' caches, and one block replaces many fork-joins. Their best
  *     block sizes give OpCount_critical (fusion_critical below).
- * The default study times three of each, in blocks of 1 and two larger
- * sizes, on all cores only. */
+ * The default study times three of each on all cores only, the 3x3 chains
+ * in blocks of 1 and 16, the inverted-residual ones in blocks of 1, 3, 6
+ * and 12, each for 0.2 s (a chain runs in 0.3-2 ms). */
 static int time_fusion(study *s, pz_err *err)
 {
     static const int L0[][2] = {{32, 28}, {64, 28}, {128, 28}};
@@ -225,14 +226,14 @@ static int time_fusion(study *s, pz_err *err)
     static const int L2[][2] = {{16, 56}, {32, 28}, {32, 56}, {64, 28}, {128, 14},
                                 {64, 56}, {128, 28}, {256, 14}, {256, 56},
                                 {512, 28}, {512, 14}};
-    static const int R0[][2] = {{16, 112}, {32, 28}, {96, 14}};
+    static const int R0[][2] = {{16, 112}, {24, 56}, {64, 14}};
     static const int R1[][2] = {{16, 112}, {24, 56}, {32, 28}, {64, 14}, {96, 14}, {160, 7},
                                 {32, 56}, {64, 28}, {64, 56}, {128, 28}, {256, 14}};
     static const int R2[][2] = {{16, 112}, {24, 112}, {24, 56}, {32, 28}, {64, 14}, {96, 14},
                                 {160, 7}, {32, 56}, {64, 28}, {64, 56}, {128, 28}, {256, 14},
                                 {128, 56}};
-    static const int BLK_ALL[] = {1, 2, 4, 8, 16}, BLK0[] = {1, 4, 16};
-    static const int RBLK0[] = {1, 3, 6}, RBLK1[] = {1, 3, 6, 12, 15}, RBLK2[] = {1, 3, 6, 9, 12, 15};
+    static const int BLK_ALL[] = {1, 2, 4, 8, 16}, BLK0[] = {1, 16};
+    static const int RBLK0[] = {1, 3, 6, 12}, RBLK1[] = {1, 3, 6, 12, 15}, RBLK2[] = {1, 3, 6, 9, 12, 15};
 #define PICK(a0, a1, a2) (s->level == 0 ? (a0) : s->level == 1 ? (a1) : (a2))
 #define LEN(a0, a1, a2) (s->level == 0 ? (int)PZ_ARRAY_LEN(a0) : s->level == 1 ? (int)PZ_ARRAY_LEN(a1) : (int)PZ_ARRAY_LEN(a2))
     const struct {
@@ -245,6 +246,7 @@ static int time_fusion(study *s, pz_err *err)
 #undef PICK
 #undef LEN
     const int j0 = s->level == 0 ? s->n_mp - 1 : 0;   /* the default: all cores only */
+    const double min_time = s->level == 0 ? 0.2 : s->min_time;
     int total = 0, done = 0;
     for (int ir = 0; ir < 2; ir++) total += kind[ir].nl * kind[ir].nb * (s->n_mp - j0);
     /* the inverted-residual chains first: with a tight time limit they are
@@ -256,8 +258,8 @@ static int time_fusion(study *s, pz_err *err)
                     done++;
                     if (out_of_time(s)) continue;
                     const int c = kind[ir].lay[l][0], hw = kind[ir].lay[l][1], blk = kind[ir].blk[b];
-                    double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], s->min_time, err)
-                                   : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], s->min_time, err);
+                    double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], min_time, err)
+                                   : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], min_time, err);
                     if (ms < 0) return -1;
                     fpoint *f = new_fpoint(s);
                     *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN};
