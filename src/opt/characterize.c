@@ -42,6 +42,7 @@ typedef struct {
                              * 1: 5 identical inverted-residual blocks, 15 layers */
     int c, hw, k, block, mp;
     double ms, speedup;     /* speed-up over blocks of 1 at MP 1 */
+    double gain;            /* speed-up over blocks of 1 at the same MP */
 } fpoint;
 
 /* The layers of a fusion chain and their mean op count. */
@@ -262,7 +263,7 @@ static int time_fusion(study *s, pz_err *err)
                                    : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], min_time, err);
                     if (ms < 0) return -1;
                     fpoint *f = new_fpoint(s);
-                    *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN};
+                    *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN, NAN};
                     if (!s->quiet) {
                         if (ir)
                             fprintf(stderr, "characterize: [%d/%d] 5 x inverted residual {%d, %d, %dx%d} in blocks of %d, MP %d: %.3f ms\n",
@@ -272,12 +273,14 @@ static int time_fusion(study *s, pz_err *err)
                                     done, total, c, c, hw, hw, blk, s->mp[j], ms);
                     }
                 }
-    /* speed-up over the same chain unfused at MP 1 */
+    /* speed-up over the same chain unfused, at MP 1 and at the same MP */
     for (int i = 0; i < s->n_fus; i++)
-        for (int k = 0; k < s->n_fus; k++)
-            if (s->fus[k].ir == s->fus[i].ir && s->fus[k].c == s->fus[i].c && s->fus[k].hw == s->fus[i].hw &&
-                s->fus[k].block == 1 && s->fus[k].mp == 1)
-                s->fus[i].speedup = s->fus[k].ms / s->fus[i].ms;
+        for (int k = 0; k < s->n_fus; k++) {
+            const fpoint *u = &s->fus[k];
+            if (u->ir != s->fus[i].ir || u->c != s->fus[i].c || u->hw != s->fus[i].hw || u->block != 1) continue;
+            if (u->mp == 1) s->fus[i].speedup = u->ms / s->fus[i].ms;
+            if (u->mp == s->fus[i].mp) s->fus[i].gain = u->ms / s->fus[i].ms;
+        }
     return 0;
 }
 
@@ -495,6 +498,8 @@ static char *to_json(const study *s, const fit *f, size_t *len)
         jnum(&b, q->ms);
         gt_printf(&b, ", \"speedup\": ");
         jnum(&b, q->speedup);
+        gt_printf(&b, ", \"gain\": ");
+        jnum(&b, q->gain);
         gt_printf(&b, "}%s\n", i + 1 < s->n_fus ? "," : "");
     }
     gt_printf(&b, "  ]\n}\n");
@@ -545,10 +550,11 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     if ((st = svg_write_plot(path, &p2, ms, nser, err))) return st;
     /* 3. fusion (Fig. 5b / 7c): speed-up against block size per layer and MP */
     if (s->n_fus) {
-        svg_series fs[16];
-        double fxs[16][8], fys[16][8];
-        int key[16][4];   /* chain kind, channels, feature map, MP of each series */
-        char fn[16][64];
+        enum { MAX_SER = 24 };
+        svg_series fs[MAX_SER];
+        double fxs[MAX_SER][8], fys[MAX_SER][8];
+        int key[MAX_SER][4];   /* chain kind, channels, feature map, MP of each series */
+        char fn[MAX_SER][64];
         int nfs = 0;
         for (int i = 0; i < s->n_fus; i++) {
             const fpoint *q = &s->fus[i];
@@ -556,16 +562,16 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
             if (q->mp != s->mp[s->n_mp - 1]) continue;   /* all cores: the critical's MP */
             while (k < nfs && !(key[k][0] == q->ir && key[k][1] == q->c && key[k][2] == q->hw && key[k][3] == q->mp)) k++;
             if (k == nfs) {
-                if (nfs == 16) continue;
+                if (nfs == MAX_SER) continue;
                 if (q->ir) snprintf(fn[k], sizeof fn[k], "IR {%d,%d,%dx%d} MP %d", q->c, 6 * q->c, q->hw, q->hw, q->mp);
                 else snprintf(fn[k], sizeof fn[k], "{%d,%d,%dx%d,%dx%d} MP %d", q->c, q->c, q->hw, q->hw, q->k, q->k, q->mp);
                 fs[k] = (svg_series){fn[k], fxs[k], fys[k], 0, 1};
                 key[k][0] = q->ir, key[k][1] = q->c, key[k][2] = q->hw, key[k][3] = q->mp;
                 nfs++;
             }
-            if (fs[k].n < 8) fxs[k][fs[k].n] = q->block, fys[k][fs[k].n] = q->speedup, fs[k].n++;
+            if (fs[k].n < 8) fxs[k][fs[k].n] = q->block, fys[k][fs[k].n] = q->gain, fs[k].n++;
         }
-        svg_plot p3 = {"Chains of identical layers fused in blocks (all cores)", "layers per block", "speed-up over unfused, MP 1", 0, NAN, NULL};
+        svg_plot p3 = {"Chains of identical layers fused in blocks (all cores)", "layers per block", "speed-up over blocks of 1", 0, NAN, NULL};
         snprintf(path, sizeof path, "%s.fusion.svg", prefix);
         if ((st = svg_write_plot(path, &p3, fs, nfs, err))) return st;
     }
