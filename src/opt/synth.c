@@ -82,6 +82,16 @@ static pz_conv_params conv_params(int k, int group, pz_act_kind act)
     return cp;
 }
 
+/* The blocks of a chain: the lead layer (0) alone, then `layers` layers in
+ * blocks of `block` (the last one shorter), all on mp cores. */
+static void chain_blocks(pz_net *net, int layers, int block, int mp)
+{
+    if (block < 1) block = 1;
+    pz_net_block(net, 0, 1, mp);
+    for (int f = 0; f < layers; f += block)
+        pz_net_block(net, 1 + f, f + block <= layers ? block : layers - f, mp);
+}
+
 double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int layers, int block,
                      int mp, double min_time, pz_err *err)
 {
@@ -117,10 +127,7 @@ double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int laye
         t = o;
     }
     pz_net_output(net, t);
-    if (block < 1) block = 1;
-    pz_net_block(net, 0, 1, mp);
-    for (int f = 0; f < layers; f += block)
-        pz_net_block(net, 1 + f, f + block <= layers ? block : layers - f, mp);
+    chain_blocks(net, layers, block, mp);
     double ms = time_net(net, mp, 1, x, y, min_time, err);
     pz_net_free(net);
     free(x);
@@ -181,10 +188,7 @@ double synth_ir_ms(int c, int hw, int n_ir, int block, int mp, double min_time, 
         pz_fail(err, PZ_ERR_INTERNAL, "characterize: building an inverted-residual chain failed");
     } else {
         pz_net_output(net, t);
-        if (block < 1) block = 1;
-        pz_net_block(net, 0, 1, mp);
-        for (int f = 0; f < layers; f += block)
-            pz_net_block(net, 1 + f, f + block <= layers ? block : layers - f, mp);
+        chain_blocks(net, layers, block, mp);
         ms = time_net(net, mp, 1, x, y, min_time, err);
     }
     pz_net_free(net);
