@@ -21,9 +21,10 @@
  * valid, the whole row goes by passes.
  *
  * Two special shapes: a 1x1 conv with stride 1 and no padding is one GEMM
- * over the pixels, so the image is taken as one row of H*W pixels (cut into
- * chunks for the work split; where the image outweighs the weights, each
- * chunk runs all its output groups before the next, its input in L1); and
+ * over the pixels, so the image is taken as one row of H*W pixels (the
+ * workers get equal numbers of pixels, cut into chunks of at most 126; where
+ * the image outweighs the weights, each chunk runs all its output groups
+ * before the next, its input in L1); and
  * outputs at most rw2max pixels wide (7x7, ResNet's last stage) use tiles
  * spanning two rows, so that each weight load feeds up to 14 pixels instead
  * of 7 (a pair at the top or bottom, whose rows see different kernel rows,
@@ -450,14 +451,59 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     run_passes(&rc, &p->seg[1]);
 }
 
+/* The worker's share of a flat 1x1 conv (one row of pixels [F0, F1) per
+ * image): balanced by pixels, not by chunks. Cut into whole chunks, the
+ * 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the worker with 126
+ * set the time (1.55x over MP 1 where 1.9x was possible); a 7x7 map was one
+ * chunk, so its work split only by output groups (5 groups: 3 + 2).
+ *
+ * chunk_major (groups fastest, see pz_conv16c_drive): each worker takes an
+ * equal run of (image, pixel) and runs every group over each chunk of it.
+ * Otherwise (chunks fastest): an equal run of (image, group, pixel), so a
+ * worker may take part of a group; the prefetch of the next group's weights
+ * is shared out by pixels. Each chunk is at most `chunk` pixels, the chunks
+ * of a run balanced. A pixel's sums do not depend on the cut. */
+static void run_flat(const plan *p, const float *x, const float *w, const float *b,
+                     const float *z, float *y, int64_t F0, int64_t F1, int64_t chunk,
+                     int chunk_major, int ith, int nth)
+{
+    const pz_conv16c_desc *d = p->d;
+    const int64_t P = F1 - F0, G = chunk_major ? 1 : p->groups;
+    const int64_t glines = p->tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
+    int64_t lo, hi;
+    if (P <= 0) return;
+    pz_split(d->n * G * P, ith, nth, &lo, &hi);
+    for (int64_t q = lo; q < hi;) {
+        int64_t n = q / (G * P), g = q / P % G, p0 = q % P;
+        int64_t p1 = min64(P, p0 + (hi - q)), nc = cdiv(p1 - p0, chunk);
+        for (int64_t c = 0; c < nc; c++) {
+            int64_t f0 = F0 + p0 + (p1 - p0) * c / nc, f1 = F0 + p0 + (p1 - p0) * (c + 1) / nc;
+            for (int64_t gg = chunk_major ? 0 : g; gg < (chunk_major ? p->groups : g + 1); gg++) {
+                int64_t ob0 = gg * p->rm;
+                int rm = (int)min64(p->rm, p->mb - ob0);
+                const float *pf = NULL;
+                int64_t pf_n = 0;
+                if (p->prefetch && gg + 1 < p->groups) {
+                    int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
+                    int64_t l0 = nl * (f0 - F0) / P;
+                    pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
+                    pf_n = nl * (f1 - F0) / P - l0;
+                }
+                conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, pf, pf_n);
+            }
+        }
+        q += p1 - p0;
+    }
+}
+
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                       const float *restrict x, const float *restrict w,
                       const float *restrict b, const float *restrict z, float *restrict y,
                       int ith, int nth)
 {
     /* a 1x1 conv with stride 1 and no padding is one GEMM over the pixels:
-     * the image is one row of H*W pixels (contiguous in NCHW16c), cut into
-     * chunks of a few tiles for the work split */
+     * the image is one row of H*W pixels (contiguous in NCHW16c), split
+     * over the workers by run_flat */
     pz_conv16c_desc fd = *d;
     const int64_t orig_w = d->w;
     int flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 &&
@@ -471,50 +517,41 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
     plan_init(&p, d, ks);
     p.flat = flat;
     plan_rows(&p);
-    int64_t chunk = d->ow, nchunk = 1;
-    if (flat) {
-        chunk = p.rwmax * (128 / p.rwmax);
-        nchunk = cdiv(d->ow, chunk);
-    }
-    /* a row window [w0, w1) (d->r1 != 0, a fused F-Block): the units of
-     * those rows only; a flat conv's window is its pixels [w0*W, w1*W) */
-    int64_t w0 = d->r1 ? d->r0 : 0, w1 = d->r1 ? d->r1 : d->oh, f00 = 0;
-    if (flat && d->r1) {
-        f00 = d->r0 * orig_w;
-        nchunk = cdiv(d->r1 * orig_w - f00, chunk);
-        w0 = 0;
-        w1 = 1;
-    }
-    const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(w1 - w0, step) * nchunk;
-    /* one unit = one output row (or pair of rows, or chunk of a flat row) of
-     * (n, group), rows fastest: a worker keeps the group's weights in cache
-     * over its rows. But a flat conv whose image outweighs its weights
-     * (few input channels, a large map: MobileNetV2's expands) goes groups
-     * fastest: every group of a chunk reads the chunk's input from L1,
-     * where rows fastest would read the whole image (beyond L2 with the
-     * output) once per group. The order of the units changes no sum. */
-    const int64_t wfloats = pz_conv16c_weights_size(d);
-    const int chunk_major = flat && nchunk > 1 && p.groups > 1 &&
-                            nchunk * wfloats < (p.groups - 1) * p.tmpl.xs_cb * p.cb;
-    int64_t lo, hi;
-    pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
     /* weights beyond L2: the group's weights come from L2 after its first
      * unit, but that unit would wait on memory for all of them at once. So
      * unit r of a group prefetches the r-th share of the next group's
      * weights, spread over its q steps (one line each), and the memory
      * traffic overlaps the FMAs evenly. */
-    p.prefetch = !chunk_major && wfloats * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;
+    const int64_t wfloats = pz_conv16c_weights_size(d);
+    p.prefetch = wfloats * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;
     const int64_t glines = p.tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
+    if (flat) {
+        /* a row window [r0, r1) (d->r1 != 0, a fused F-Block) of a flat
+         * conv is its pixels [r0*W, r1*W). A flat conv whose image outweighs
+         * its weights (few input channels, a large map: MobileNetV2's
+         * expands) goes groups fastest: every group of a chunk reads the
+         * chunk's input from L1, where chunks fastest would read the whole
+         * image (beyond L2 with the output) once per group. */
+        const int64_t F0 = d->r1 ? d->r0 * orig_w : 0, F1 = d->r1 ? d->r1 * orig_w : d->ow;
+        const int64_t chunk = p.rwmax * (128 / p.rwmax), nchunk = cdiv(F1 - F0, chunk);
+        const int chunk_major = nchunk > 1 && p.groups > 1 &&
+                                nchunk * wfloats < (p.groups - 1) * p.tmpl.xs_cb * p.cb;
+        if (chunk_major) p.prefetch = 0;
+        run_flat(&p, x, w, b, z, y, F0, F1, chunk, chunk_major, ith, nth);
+        return;
+    }
+    /* one unit = one output row (or pair of rows) of (n, group), rows
+     * fastest: a worker keeps the group's weights in cache over its rows;
+     * a row window [r0, r1) (d->r1 != 0, a fused F-Block): those rows only.
+     * The order of the units changes no sum. */
+    const int64_t w0 = d->r1 ? d->r0 : 0, w1 = d->r1 ? d->r1 : d->oh;
+    const int64_t step = p.rows2 ? 2 : 1, rows = cdiv(w1 - w0, step);
+    int64_t lo, hi;
+    pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
-        if (chunk_major) {
-            g = u % p.groups;
-            r = u / p.groups % rows;
-        }
-        int64_t ob0 = g * p.rm, oh = w0 + r / nchunk * step;
+        int64_t ob0 = g * p.rm, oh = w0 + r * step;
         int rm = (int)min64(p.rm, p.mb - ob0);
-        int64_t f0 = f00 + r % nchunk * chunk;
-        int64_t f1 = min64(f0 + chunk, flat && d->r1 ? d->r1 * orig_w : d->ow);
         const float *pf = NULL;
         int64_t pf_n = 0;
         if (p.prefetch && g + 1 < p.groups) {
@@ -522,7 +559,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
             pf = w + (ob0 + p.rm) * p.tmpl.ws_mb + l0 * 16;
             pf_n = nl * (r + 1) / rows - l0;
         }
-        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), f0, f1, pf,
+        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), 0, d->ow, pf,
                  pf_n);
     }
 }
