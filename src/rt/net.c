@@ -69,6 +69,8 @@ struct pz_net {
     int out_nth;            /* workers that copy the outputs out */
     pz_barrier barrier;     /* of the layer that runs (conversions, then the op) */
     bool profile;
+    uint64_t *prof;         /* profile: a ring of PZ_PROFILE_RUNS rows, one per run: */
+    int prof_n;             /*   the ns of each layer, each block, then the run */
     bool consts_mapped;     /* constants are a read-only file mapping (pz_net_consts_mapped) */
     uint64_t run_ns;
 };
@@ -258,6 +260,7 @@ void pz_net_free(pz_net *net)
     for (int b = 0; b < net->n_blocks; b++) pz_fuse_free(net->blocks[b].fuse);
     free(net->blocks);
     free(net->arena);
+    free(net->prof);
     free(net->name);
     free(net);
 }
@@ -471,9 +474,30 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
     net_fail(net, "block knobs: no block starts at layer %d", first);
 }
 
+/* The runs a profile keeps (the last ones): the printed times are their
+ * medians. */
+#define PZ_PROFILE_RUNS 512
+
+static size_t prof_row(const pz_net *net)
+{
+    return (size_t)net->n_layers + (size_t)net->n_blocks + 1;
+}
+
+/* The ring of runs, allocated here (pz_net_run does not allocate); after
+ * compile, as it needs the blocks. */
+static void prof_alloc(pz_net *net)
+{
+    free(net->prof);
+    net->prof = NULL;
+    net->prof_n = 0;
+    if (net->profile && net->compiled)
+        net->prof = calloc((size_t)PZ_PROFILE_RUNS * prof_row(net), sizeof *net->prof);
+}
+
 void pz_net_profile(pz_net *net, int enable)
 {
     net->profile = enable != 0;
+    prof_alloc(net);
 }
 
 /* ---- compile ------------------------------------------------------------- */
@@ -782,6 +806,7 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
     for (int i = 0; i < net->n_outputs; i++) out_bytes += net->tensors[net->outputs[i]].bytes;
     net->out_nth = out_bytes >= (64u << 10) ? maxmp : 1;
     net->compiled = true;
+    prof_alloc(net);
     return 0;
 }
 
@@ -874,7 +899,16 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
     for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
     output_job job = {net, outputs};
     pz_pool_run(net->pool, net->out_nth, output_task, &job);
-    if (net->profile) net->run_ns = now_ns() - t0;
+    if (net->profile) {
+        net->run_ns = now_ns() - t0;
+        if (net->prof) {
+            uint64_t *row = net->prof + (size_t)(net->prof_n % PZ_PROFILE_RUNS) * prof_row(net);
+            for (int i = 0; i < net->n_layers; i++) row[i] = net->layers[i].ns;
+            for (int b = 0; b < net->n_blocks; b++) row[net->n_layers + b] = net->blocks[b].ns;
+            row[net->n_layers + net->n_blocks] = net->run_ns;
+            net->prof_n++;
+        }
+    }
 }
 
 /* ---- profile ------------------------------------------------------------- */
@@ -884,16 +918,37 @@ uint64_t pz_net_layer_ns(const pz_net *net, int layer)
     return layer >= 0 && layer < net->n_layers ? net->layers[layer].ns : 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Column k of the kept runs: its median in ms (the last run's value when
+ * none is kept, or the scratch is missing). */
+static double prof_ms(const pz_net *net, size_t k, uint64_t last, uint64_t *tmp, int runs)
+{
+    if (!tmp || runs < 1) return (double)last / 1e6;
+    for (int r = 0; r < runs; r++) tmp[r] = net->prof[(size_t)r * prof_row(net) + k];
+    qsort(tmp, (size_t)runs, sizeof *tmp, cmp_u64);
+    return (double)(runs % 2 ? tmp[runs / 2] : (tmp[runs / 2 - 1] + tmp[runs / 2]) / 2) / 1e6;
+}
+
 void pz_net_print_profile(const pz_net *net, FILE *f)
 {
-    double total = (double)net->run_ns / 1e6;
-    fprintf(f, "profile of \"%s\": %.3f ms, %d layers in %d blocks, arena %.1f KiB\n", net->name,
+    int runs = net->prof ? (net->prof_n < PZ_PROFILE_RUNS ? net->prof_n : PZ_PROFILE_RUNS) : 0;
+    uint64_t *tmp = runs ? malloc((size_t)runs * sizeof *tmp) : NULL;
+    const size_t nl = (size_t)net->n_layers;
+    double total = prof_ms(net, nl + (size_t)net->n_blocks, net->run_ns, tmp, runs);
+    fprintf(f, "profile of \"%s\": %.3f ms, %d layers in %d blocks, arena %.1f KiB", net->name,
             total, net->n_layers, net->n_blocks, (double)net->arena_bytes / 1024);
+    if (tmp && runs > 1) fprintf(f, "; medians of the last %d runs", runs);
+    fprintf(f, "\n");
     fprintf(f, "%5s %-14s %-32s %5s %3s %10s %6s  %s\n", "layer", "op", "name", "block", "mp", "ms",
             "%", "kernel");
     for (int i = 0; i < net->n_layers; i++) {
         const pz_layer *l = &net->layers[i];
-        double ms = (double)l->ns / 1e6;
+        double ms = prof_ms(net, (size_t)i, l->ns, tmp, runs);
         fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, l->op->name, l->name, l->block,
                 l->nth, ms, total > 0 ? 100 * ms / total : 0, l->kernel ? l->kernel : "-");
     }
@@ -903,7 +958,7 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         const rt_block *bl = &net->blocks[b];
         char range[32];
         snprintf(range, sizeof range, "%d..%d", bl->first, bl->first + bl->count - 1);
-        double ms = (double)bl->ns / 1e6;
+        double ms = prof_ms(net, nl + (size_t)b, bl->ns, tmp, runs);
         pz_fuse_info fi;
         pz_fuse_get_info(bl->fuse, &fi);
         char fz[160] = "";
@@ -916,6 +971,7 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         fprintf(f, "%5d %-14s %5s %3d %10.3f %6.1f  %s\n", b, range, "", bl->mp, ms,
                 total > 0 ? 100 * ms / total : 0, fz);
     }
+    free(tmp);
 }
 
 int pz_net_n_layers(const pz_net *net)

@@ -159,6 +159,14 @@ if "$PZ" zoo alexnet -o "$SMALL" >/dev/null 2>&1; then
         else
             bad "--profile / --profile-json: $(head -c 400 "$T/prof")"
         fi
+        # with --repeat, the profile prints medians over the runs
+        "$d/small" --repeat 7 --profile >"$T/prof7" 2>&1
+        n7=$(sed -n 's/.*; medians of the last \([0-9]*\) runs$/\1/p' "$T/prof7")
+        if [ -n "$n7" ] && [ "$n7" -ge 7 ] && [ "$n7" -le 9 ] && grep -q " features.0 " "$T/prof7"; then
+            ok
+        else
+            bad "--repeat 7 --profile: no line 'medians of the last N runs' with N in 7..9: $(head -c 400 "$T/prof7")"
+        fi
         # a wrong input: exit 2, the message names the input
         node -e "require('$E2E/tensorproto').writeTensor('$T/wrong.pb','x',1,[1,3,225,224],new Float32Array(3*225*224))"
         "$d/small" --input "$T/wrong.pb" >"$T/log" 2>&1
