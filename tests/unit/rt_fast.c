@@ -330,6 +330,41 @@ static void test_dwconv(void)
     run_conv_case(&big);
 }
 
+/* pz_dw_share: the workers' shares cover every unit (n, block, oh) once,
+ * and each share is the rows of pz_split over the row-major order. */
+static void test_dw_share(void)
+{
+    static const int64_t NS[] = {1, 2, 3}, CBS[] = {1, 2, 5, 36}, OHS[] = {1, 3, 7, 14, 56};
+    static int hits[3 * 36 * 56];
+    for (size_t a = 0; a < 3; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 5; c++)
+                for (int nth = 1; nth <= 5; nth++) {
+                    int64_t n = NS[a], cb = CBS[b], oh = OHS[c], all = n * cb * oh;
+                    memset(hits, 0, sizeof hits);
+                    int rows_ok = 1;
+                    for (int ith = 0; ith < nth; ith++) {
+                        int64_t lo, hi, u0, u1;
+                        pz_split(all, ith, nth, &lo, &hi);
+                        pz_dw_share sh;
+                        pz_dw_share_init(&sh, n, cb, oh, ith, nth);
+                        while (pz_dw_share_next(&sh, &u0, &u1))
+                            for (int64_t u = u0; u < u1; u++) {
+                                hits[u]++;
+                                int64_t r = u % oh, bc = u / oh % cb, ni = u / (oh * cb);
+                                int64_t rm = (ni * oh + r) * cb + bc;   /* row-major */
+                                rows_ok &= rm >= lo && rm < hi;
+                            }
+                    }
+                    int once = 1;
+                    for (int64_t u = 0; u < all; u++) once &= hits[u] == 1;
+                    char what[96];
+                    snprintf(what, sizeof what, "dw share n%lld cb%lld oh%lld nth%d", (long long)n,
+                             (long long)cb, (long long)oh, nth);
+                    check(once && rows_ok, what);
+                }
+}
+
 /* ---- GEMM / GEMV ---------------------------------------------------------- */
 
 static void run_gemm_case(int64_t M, int64_t N, int64_t K, int trans_b, int cmode, float alpha,
@@ -431,6 +466,7 @@ int main(void)
     test_conv();
     test_conv_tail_blocks();
     test_dwconv();
+    test_dw_share();
     test_gemm();
     return test_summary("rt_fast");
 }

@@ -129,14 +129,12 @@ static void dw_rows_any(const pz_conv16c_desc *d, const dw_half *k, const float 
     dw_rows(d, k, xb, zb, yb, oh0, oh1, 0);
 }
 
-void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
-                                    const float *restrict w, const float *restrict b,
-                                    const float *restrict z, float *restrict y, int ith,
-                                    int nth)
+/* The units [lo, hi) in the kernel's order (n, block, oh): a block's rows
+ * go together, each block in two halves of 8 channels. */
+static void dw_run(const pz_conv16c_desc *d, const float *x, const float *w, const float *b,
+                   const float *z, float *y, int64_t lo, int64_t hi)
 {
     const int64_t cb = (d->c + 15) / 16, OH = d->oh;
-    int64_t lo, hi;
-    pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi;) {
         int64_t oh0 = u % OH, nb = u / OH, bc = nb % cb;
         int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
@@ -160,6 +158,19 @@ void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restr
         }
         u += oh1 - oh0;
     }
+}
+
+void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
+                                    const float *restrict w, const float *restrict b,
+                                    const float *restrict z, float *restrict y, int ith,
+                                    int nth)
+{
+    /* the workers share the rows (pz_dw_share), as in the AVX-512 kernel */
+    const int64_t cb = (d->c + 15) / 16;
+    pz_dw_share sh;
+    pz_dw_share_init(&sh, d->n, cb, d->oh, ith, nth);
+    int64_t u0, u1;
+    while (pz_dw_share_next(&sh, &u0, &u1)) dw_run(d, x, w, b, z, y, u0, u1);
 }
 
 #endif
