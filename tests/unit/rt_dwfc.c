@@ -134,6 +134,13 @@ static void run_dw_case(const dw_case *t)
         }
         snprintf(what + strlen(what), sizeof what - strlen(what), " lanes, nth 3");
         check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
+        /* 2 workers: the rows shared (pz_dw_share) or, for the whole-plane
+         * shapes, the blocks */
+        fill_nan(y3, ny);
+        for (int ith = 0; ith < 2; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 2);
+        dw_str(t, ISAS[i]->name, what, sizeof what);
+        snprintf(what + strlen(what), sizeof what - strlen(what), " nth 2");
+        check(memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
         /* row windows: [0, cut) and [cut, OH) for every cut, on 1 and 2 workers */
         bool same = true;
         for (int64_t cut = 1; cut < oh; cut++) {
@@ -190,10 +197,10 @@ static void test_dw(void)
     static const struct { int64_t h; int s, pe; } PLANE[] = {
         {7, 1, 1}, {14, 1, 1}, {14, 2, 1}, {14, 2, 0},
     };
-    static const int64_t PCH[] = {1, 16, 20, 47};
+    static const int64_t PCH[] = {1, 16, 20, 47, 64};
     for (size_t i = 0; i < sizeof PLANE / sizeof PLANE[0]; i++)
         for (size_t c = 0; c < sizeof PCH / sizeof PCH[0]; c++) {
-            int v = (int)(i * 4 + c);
+            int v = (int)(i * 5 + c);
             dw_case t = {.c = PCH[c], .h = PLANE[i].h, .w = PLANE[i].h,
                          .s = {PLANE[i].s, PLANE[i].s}, .pb = {1, 1},
                          .pe = {PLANE[i].pe, PLANE[i].pe}, .bias = v % 3 != 2,
