@@ -19,7 +19,11 @@
 #   NETS     networks (default: resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2)
 # Timings move with the machine's load: all schedules of a network are run
 # interleaved so that load hits them alike, but a loaded machine flattens MP
-# speed-ups; quote medians and say how loaded the machine was.
+# speed-ups; quote medians and say how loaded the machine was. bench.txt
+# starts and ends with the load average and the FMA peak at THREADS threads
+# (bench/peers/peak.c), and ends with the CPU time the hypervisor stole over
+# the run: on this VM a 2-thread peak of 260-350 GFLOP/s instead of about
+# 400 came with every time about 1.5x longer, none included.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
@@ -43,7 +47,18 @@ else
     "$B/paleozoic" characterize --quick --cores "$THREADS" -o "$OUT/target.json"
 fi
 S="none,fixed-mp,dynamic-mp,fuse-all,fusion-fixed-mp,dlfusion,oracle:budget=$BUDGET,dp:budget=$BUDGET,best"
-echo "machine load before: $(cat /proc/loadavg)" >"$OUT/bench.txt"
+# how disturbed the machine was: the FMA peak at THREADS threads (the median
+# of 5 probes of 100 ms) before and after, and the CPU time the hypervisor
+# stole (/proc/stat) over the run. A peak well below the quiet one, or steal,
+# means the MP speed-ups below are flattened.
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$B/bench_peers_peak" bench/peers/peak.c -lpthread
+peak() {
+    for _ in 1 2 3 4 5; do "$B/bench_peers_peak" --threads "$THREADS" --ms 100; done |
+        sed -n 's/.* total=\([0-9.]*\).*/\1/p' | sort -n | sed -n 3p
+}
+steal() { awk '/^cpu /{print $9}' /proc/stat; }
+steal0=$(steal)
+echo "machine load before: $(cat /proc/loadavg); FMA peak at $THREADS threads: $(peak) GFLOP/s" >"$OUT/bench.txt"
 # shellcheck disable=SC2086
 "$B/paleozoic" bench $files --threads "$THREADS" --repeat "$REPEAT" --target "$OUT/target.json" \
     --strategies "$S" --svg "$OUT/fig10.svg" --json >"$OUT/bench.json"
@@ -68,5 +83,5 @@ for m in d["models"]:
         print("  best (ours, measured algorithms) %.2fx over none, %+.1f%% vs oracle" % (
             s["best"]["speedup"], (s["best"]["median_ms"] / s["oracle"]["median_ms"] - 1) * 100))
 PY
-echo "machine load after: $(cat /proc/loadavg)" >>"$OUT/bench.txt"
+echo "machine load after: $(cat /proc/loadavg); FMA peak at $THREADS threads: $(peak) GFLOP/s; stolen CPU time over the run: $(( ($(steal) - steal0) * 10 )) ms" >>"$OUT/bench.txt"
 cat "$OUT/bench.txt"
