@@ -22,8 +22,8 @@
 # speed-ups; quote medians and say how loaded the machine was. bench.txt
 # starts and ends with the load average and the FMA peak at THREADS threads
 # (bench/peers/peak.c), and ends with the CPU time the hypervisor stole over
-# the run: on this VM a 2-thread peak of 260-350 GFLOP/s instead of about
-# 400 came with every time about 1.5x longer, none included.
+# the run: on this VM a 2-thread peak of 260-340 GFLOP/s instead of 360-380
+# came with every time about 1.5x longer, none included.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
