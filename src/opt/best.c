@@ -15,8 +15,10 @@
  *                 whose oracle schedule was blocks of 12/16/28/1 layers at
  *                 MP 2, about 3% under every layer-by-layer schedule;
  *   3. the candidates timed end to end, interleaved (round robin over
- *      `rounds`), the fastest kept.
+ *      `rounds`), the fastest kept (Algorithm 1's unless another is more
+ *      than OPT_BEST_MARGIN faster: opt_best_pick).
  * With one core the schedule is every layer at MP 1, and only step 1 runs. */
+#include <math.h>
 #include <string.h>
 
 #include "opt_internal.h"
@@ -30,6 +32,20 @@ static int uniform_blocks(int n, int size, int mp, int *sizes, int *mps)
         mps[nb] = mp;
     }
     return nb;
+}
+
+int opt_best_pick(const double *med, int nc, int alg1)
+{
+    if (nc < 1) return -1;
+    int best = 0;
+    for (int k = 1; k < nc; k++)   /* a NaN time (none measured) never wins */
+        if (!isnan(med[k]) && (isnan(med[best]) || med[k] < med[best])) best = k;
+    /* in the strategies bench, the candidates best kept by less than 2%
+     * over Algorithm 1's ran 4% (ResNet-50) and 8% (VGG-19) slower than it */
+    if (alg1 >= 0 && alg1 < nc && isfinite(med[alg1]) &&
+        !(med[best] * (1 + OPT_BEST_MARGIN) < med[alg1]))
+        best = alg1;
+    return best;
 }
 
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
@@ -109,11 +125,13 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         if (opt_meter_interleaved(mt, nc, sz, mp, nb, o->repeat > 5 ? o->repeat : 15, med, NULL, err))
             rc = -1;
         opt_meter_free(mt);
+        int alg1 = -1;
         for (int k = 0; k < nc && !rc; k++) {
-            if (med[k] < med[best]) best = k;
+            if (kind[k] == DLFUSION) alg1 = k;
             if (!o->quiet)
                 fprintf(stderr, "best: candidate %-9s %8.3f ms\n", names[kind[k]], med[k]);
         }
+        if (!rc) best = opt_best_pick(med, nc, alg1);
     }
     int out = -1;
     if (!rc) {

@@ -147,6 +147,16 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
              int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
 
+/* How much faster than Algorithm 1's schedule another candidate of `best`
+ * must time to replace it: 2%. best's own timings and the strategies
+ * bench's, of freshly built nets, disagree by that much and more. */
+#define OPT_BEST_MARGIN 0.02
+
+/* The candidate best keeps: the fastest of med[0..nc), unless alg1 >= 0 (the
+ * index of Algorithm 1's candidate) and the fastest is not faster than
+ * med[alg1] by more than OPT_BEST_MARGIN; then alg1. -1 when nc < 1. */
+int opt_best_pick(const double *med, int nc, int alg1);
+
 /* ---- plugin.c ------------------------------------------------------------ */
 
 /* spec: "PATH.so" or "PATH.so:ARGS". */

@@ -173,6 +173,34 @@ static void critical_fusion(void)
     CHECK(isnan(opt_critical_fusion(bad, gb, 2)));
 }
 
+/* best's choice: the fastest, unless Algorithm 1's is within the margin. */
+static void best_pick(void)
+{
+    double med[4] = {10.0, 9.9, 10.1, 9.85};
+    /* no Algorithm 1 candidate: the fastest */
+    CHECK(opt_best_pick(med, 4, -1) == 3);
+    /* the fastest (9.85) is 1.5% under Algorithm 1's (10.0): keep Algorithm 1 */
+    CHECK(opt_best_pick(med, 4, 0) == 0);
+    /* more than 2% under it: the fastest */
+    med[3] = 9.7;
+    CHECK(opt_best_pick(med, 4, 0) == 3);
+    /* exactly 2% under: not more than the margin, Algorithm 1 */
+    med[3] = 10.0 / (1 + OPT_BEST_MARGIN);
+    CHECK(opt_best_pick(med, 4, 0) == 0);
+    /* Algorithm 1 fastest itself */
+    CHECK(opt_best_pick(med, 4, 3) == 3);
+    /* one candidate; none */
+    CHECK(opt_best_pick(med, 1, 0) == 0);
+    CHECK(opt_best_pick(med, 0, -1) == -1);
+    /* a NaN time (a failed candidate) never wins over Algorithm 1 */
+    double nan_med[2] = {10.0, NAN};
+    CHECK(opt_best_pick(nan_med, 2, 0) == 0);
+    /* nor is a NaN Algorithm 1 kept */
+    nan_med[0] = NAN;
+    nan_med[1] = 10.0;
+    CHECK(opt_best_pick(nan_med, 2, 0) == 1);
+}
+
 int main(void)
 {
     space();
@@ -181,6 +209,7 @@ int main(void)
     lstsq();
     critical_single();
     critical_fusion();
+    best_pick();
     printf("opt_math: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
