@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "../common/fma_peak.h"
+#include "rt/kernels/conv8x2.h"
 #include "rt/kernels/fast.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -242,6 +243,7 @@ typedef struct {
     double mem;              /* streaming pass over the same buffers: the same statistic */
     double pk;               /* FMA peak probed among the calls: median of the best quartile */
     double flops, bytes;     /* FLOPs; bytes read once + written once */
+    const char *kernel;      /* which kernel ran: direct, 8x2, dw3x3, gemv */
     int samples;
 } timing;
 
@@ -291,6 +293,7 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
                           .csm = 0, .csn = 1, .beta = 1.0f, .act = {.kind = L->act}};
         span rd[3] = {{a, (size_t)L->c}, {bp, np}, {bias, (size_t)L->m}};
         /* the runtime's GEMM entry (gemm.c): m == 1 takes the GEMV path */
+        r.kernel = "gemv";
         TIME_IT(r, min_time, k->gemm(&g, a, bp, y, 0, 1), rd, 3, y, (size_t)L->m);
         r.flops = 2.0 * L->c * L->m;
         r.bytes = span_bytes(rd, 3) + 4.0 * L->m;
@@ -312,15 +315,23 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     int64_t cg = L->k == L_DW ? 1 : L->c;
     size_t nx = (size_t)pz_nchwxc_size(1, L->c, L->h, L->w, d.cblk);
     size_t ny = (size_t)pz_nchwxc_size(1, L->m, oh, oh, 16);
-    size_t nw = (size_t)(L->k == L_DW ? pz_dw16c_weights_size(L->c) : pz_conv16c_weights_size(&d));
+    /* the kernel the runtime's conv op takes for this layer (rt/ops/conv.c):
+     * on AVX-512 a 1x1 conv to 8 mod 16 channels goes in lanes of 8 x 2 */
+    pz_conv16c_fn fn = L->k == L_DW ? k->dwconv3x3 : k->conv2d;
+    pz_conv16c_fn f8 = L->k == L_CONV ? pz_conv8x2_kernel_for(k->isa) : NULL;
+    int by8 = f8 && pz_conv8x2_ok(&d);
+    if (by8) fn = f8;
+    r.kernel = L->k == L_DW ? "dw3x3" : by8 ? "8x2" : "direct";
+    size_t nw = (size_t)(L->k == L_DW ? pz_dw16c_weights_size(L->c)
+                         : by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
     size_t nb = (size_t)pz_pack_bias16_size(L->m);
     float *x = new_buf(nx, 1), *w = new_buf((size_t)(L->m * cg * L->ks * L->ks), 2);
     float *wp = new_buf(nw, 3), *b = new_buf(nb, 4);
     float *z = L->residual ? new_buf(ny, 5) : NULL, *y = new_buf(ny, 6);
     if (L->k == L_DW) pz_dw16c_pack_weights(L->c, w, wp);
+    else if (by8) pz_conv8x2_pack_weights(&d, w, wp);
     else pz_conv16c_pack_weights(&d, w, wp);
     free(w);
-    pz_conv16c_fn fn = L->k == L_DW ? k->dwconv3x3 : k->conv2d;
     span rd[4] = {{x, nx}, {wp, nw}, {b, nb}, {z, z ? ny : 0}};
     int nrd = z ? 4 : 3;
     TIME_IT(r, min_time, fn(&d, x, wp, b, z, y, 0, 1), rd, nrd, y, ny);
@@ -378,8 +389,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         if (!only || strstr(only, KIND_NAME[LAYERS[i].k])) res[i] = run_layer(&LAYERS[i], k, min_time);
 
-    printf("%-12s %-26s %2s %-23s %7s %7s %-4s %6s %6s %7s %6s %6s %s\n", "net", "layer", "n",
-           "shape", "ms", "MB", "lvl", "probe", "layer", "GFLOP/s", "%peak", "%roof", "bound");
+    printf("%-12s %-26s %2s %-23s %7s %7s %-4s %6s %6s %7s %6s %6s %-7s %s\n", "net", "layer", "n",
+           "shape", "ms", "MB", "lvl", "probe", "layer", "GFLOP/s", "%peak", "%roof", "bound",
+           "kernel");
     printf("%-12s %-26s %2s %-23s %7s %7s %-4s %6s %6s\n", "", "", "", "", "", "moved", "", "GB/s",
            "GB/s");
     const char *net = "";
@@ -411,10 +423,10 @@ int main(int argc, char **argv)
         double t_fma = r->flops / (r->pk * 1e9), roof = t_fma > r->mem ? t_fma : r->mem;
         /* L3: a working set of up to half the last-level cache (shared) */
         const char *lvl = r->bytes <= (double)l2 ? "L2" : r->bytes <= (double)l3 / 2 ? "L3" : "DRAM";
-        printf("%-12s %-26s %2d %-23s %7.3f %7.2f %-4s %6.1f %6.1f %7.1f %5.1f%% %5.1f%% %s\n",
+        printf("%-12s %-26s %2d %-23s %7.3f %7.2f %-4s %6.1f %6.1f %7.1f %5.1f%% %5.1f%% %-7s %s\n",
                L->net, L->name, L->count, shape, r->sec * 1e3, r->bytes * 1e-6, lvl,
                r->bytes / r->mem * 1e-9, r->bytes / r->sec * 1e-9, gf, 100 * gf / r->pk,
-               100 * roof / r->sec, t_fma > r->mem ? "compute" : "memory");
+               100 * roof / r->sec, t_fma > r->mem ? "compute" : "memory", r->kernel);
     }
     if (pk_n)
         printf("FMA peak over the layers' probes: mean of their best quartiles %.1f GFLOP/s\n",

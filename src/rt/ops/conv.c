@@ -1,12 +1,17 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
 #include "rt/fuse.h"
+#include "rt/kernels/conv8x2.h"
 #include "rt/kernels/winograd.h"
 #include "rt/ops/ops.h"
 
 /* The kernel chosen at compile time (prepare), fastest first:
  *   FAST     2-D, group 1, W constant: pz_fast conv2d on NCHWxc in, NCHW16c
  *            out, weights and bias packed here (any kernel, stride, pads);
+ *            on AVX-512, a 1x1 conv to 8 mod 16 channels (MobileNetV2's
+ *            24) takes conv8x2.h's kernel instead, which the same calls
+ *            run (its own packing): no idle lanes (PZ_CONV8X2=0 in the
+ *            environment keeps conv2d);
  *   DW       depthwise 3x3 (group == C == M): dwconv3x3 on NCHW16c;
  *   GROUPED  2-D, 1 < group, C/G and M/G multiples of 16: conv2d once per
  *            (image, group) on that group's run of 16-channel blocks;
@@ -169,14 +174,18 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
             l->out_cblk[0] = 16;
             return 0;
         }
-        st->wp = alloc_floats(pz_conv16c_weights_size(&d));
+        const char *env8 = getenv("PZ_CONV8X2");
+        pz_conv16c_fn f8 = pz_conv8x2_kernel_for(isa);
+        bool by8 = f8 && pz_conv8x2_ok(&d) && !(env8 && env8[0] == '0');
+        st->wp = alloc_floats(by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
-        pz_conv16c_pack_weights(&d, w->data, st->wp);
+        if (by8) pz_conv8x2_pack_weights(&d, w->data, st->wp);
+        else pz_conv16c_pack_weights(&d, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_FAST;
-        st->fast = k->conv2d;
-        l->kernel = "direct";
+        st->fast = by8 ? f8 : k->conv2d;
+        l->kernel = by8 ? "direct 8x2" : "direct";
         l->packed_in |= 1u << 1;
     } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
         st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
