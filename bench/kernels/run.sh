@@ -7,7 +7,7 @@
 # Builds the runtime library with make into BUILD_DIR (default build/), then
 # bench/kernels/kernels.c with cc -O2 -march=native against it, and runs it on
 # ISA (avx512, avx2 or scalar; default avx512). ARGS go to the program
-# (e.g. --only dw,fc). MIN_TIME (seconds per layer, default 0.25) trades time
+# (e.g. --only dw,fc, --rounds 3). MIN_TIME (seconds per layer, default 0.25) trades time
 # for steadier figures. Goals: 3x3 and 1x1 conv >= 85% of peak, depthwise
 # and FC >= 70% of their roofline.
 set -eu
