@@ -326,8 +326,8 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     /* the kernel the runtime's conv op takes for this layer (rt/ops/conv.c):
      * on AVX-512 a 1x1 conv to 8 mod 16 channels goes in lanes of 8 x 2 */
     pz_conv16c_fn fn = L->k == L_DW ? k->dwconv3x3 : k->conv2d;
-    pz_conv16c_fn f8 = L->k == L_CONV ? pz_conv8x2_kernel_for(k->isa) : NULL;
-    int by8 = f8 && pz_conv8x2_ok(&d);
+    pz_conv16c_fn f8 = L->k == L_CONV ? pz_conv8x2_pick(&d, k->isa) : NULL;
+    int by8 = f8 != NULL;
     if (by8) fn = f8;
     r.kernel = L->k == L_DW ? "dw3x3" : by8 ? "8x2" : "direct";
     size_t nw = (size_t)(L->k == L_DW ? pz_dw16c_weights_size(L->c)

@@ -195,6 +195,26 @@ static void check_ok(void)
                  r[i].what);
         check(pz_conv16c_init(&d, &p, xd, yd) == 0 && pz_conv8x2_ok(&d) == r[i].want, what);
     }
+    /* pz_conv8x2_pick: the kernel only where the shape and the ISA allow
+     * it, and not under PZ_CONV8X2=0 */
+    {
+        pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {1, 1}, .stride = {1, 1},
+                            .dilation = {1, 1}};
+        int64_t xd[4] = {1, 96, 8, 8}, yd[4] = {1, 24, 8, 8}, yd32[4] = {1, 32, 8, 8};
+        pz_conv16c_desc d, d32;
+        pz_conv16c_init(&d, &p, xd, yd);
+        pz_conv16c_init(&d32, &p, xd, yd32);
+        const char *old = getenv("PZ_CONV8X2");
+        unsetenv("PZ_CONV8X2");
+        check(pz_conv8x2_pick(&d, PZ_ISA_AVX512) == pz_conv8x2_kernel_for(PZ_ISA_AVX512),
+              "pz_conv8x2_pick takes 96->24 on avx512 (where the build has it)");
+        check(pz_conv8x2_pick(&d32, PZ_ISA_AVX512) == NULL, "pz_conv8x2_pick refuses M = 32");
+        check(pz_conv8x2_pick(&d, PZ_ISA_AVX2) == NULL, "pz_conv8x2_pick refuses avx2");
+        setenv("PZ_CONV8X2", "0", 1);
+        check(pz_conv8x2_pick(&d, PZ_ISA_AVX512) == NULL, "pz_conv8x2_pick: PZ_CONV8X2=0 refuses");
+        if (old) setenv("PZ_CONV8X2", old, 1);
+        else unsetenv("PZ_CONV8X2");
+    }
     check(pz_conv8x2_kernel_for(PZ_ISA_AVX2) == NULL, "pz_conv8x2_kernel_for(avx2) is NULL");
     check(pz_conv8x2_kernel_for(PZ_ISA_SCALAR) == NULL, "pz_conv8x2_kernel_for(scalar) is NULL");
 #ifndef PZ_SCALAR

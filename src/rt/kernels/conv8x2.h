@@ -31,8 +31,7 @@
  * How the runtime's conv op (rt/ops/conv.c) calls it, instead of the direct
  * conv, on AVX-512 (pz_conv8x2_kernel_for returns NULL elsewhere):
  *
- *   if (pz_conv16c_init(&d, params, xd, yd) == 0 && pz_conv8x2_ok(&d) &&
- *       (fn = pz_conv8x2_kernel_for(isa))) {
+ *   if (pz_conv16c_init(&d, params, xd, yd) == 0 && (fn = pz_conv8x2_pick(&d, isa))) {
  *       wp = alloc(pz_conv8x2_weights_size(&d) floats);
  *       pz_conv8x2_pack_weights(&d, W, wp);        // W: ONNX [M][C][1][1]
  *       bp = alloc(pz_pack_bias16_size(d.m) floats); pz_pack_bias16(d.m, B, bp);
@@ -76,6 +75,12 @@ void pz_f32_conv1x1_8x2_nchw16c__avx512(const pz_conv16c_desc *d, const float *r
 /* The AVX-512 kernel for PZ_ISA_AVX512 (not in a PZ_SCALAR=1 build), else
  * NULL: with 8-lane YMM registers (AVX2) the direct conv wastes no lane. */
 pz_conv16c_fn pz_conv8x2_kernel_for(pz_isa isa);
+
+/* The kernel a layer d takes on isa, or NULL for the direct conv: the rule
+ * of the runtime's conv op and of bench/kernels, in one place. NULL unless
+ * pz_conv8x2_ok(d) and pz_conv8x2_kernel_for(isa); PZ_CONV8X2=0 in the
+ * environment also gives NULL (A/B runs). */
+pz_conv16c_fn pz_conv8x2_pick(const pz_conv16c_desc *d, pz_isa isa);
 
 /* ---- internal: the tile the driver (conv8x2.c) calls -------------------------- */
 

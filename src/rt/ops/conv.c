@@ -174,9 +174,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
             l->out_cblk[0] = 16;
             return 0;
         }
-        const char *env8 = getenv("PZ_CONV8X2");
-        pz_conv16c_fn f8 = pz_conv8x2_kernel_for(isa);
-        bool by8 = f8 && pz_conv8x2_ok(&d) && !(env8 && env8[0] == '0');
+        pz_conv16c_fn f8 = pz_conv8x2_pick(&d, isa);
+        bool by8 = f8 != NULL;
         st->wp = alloc_floats(by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
