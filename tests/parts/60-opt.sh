@@ -95,11 +95,10 @@ assert len(p["layers"]) >= 5 and all(len(l["ms"]) == len(p["mp_list"]) for l in 
 assert set(p["pca"]["rank"]) == {"op_count", "channels", "kernel", "feature_map", "intensity"}
 # both kinds of fused chains timed; Algorithm 1's value is the fused blocks'
 # best when fusing sped something up, else the single-core plateau
-# (the inverted-residual chains are timed first: under a sanitizer the time
-# limit can leave the 3x3 ones out, and then the profile says so)
+# (the first chain of each kind is timed whatever the time limit says: under
+# a sanitizer the single layers once used it all and left no chain)
 kinds = {c["chain"] for c in p["fusion"]}
-assert "inverted_residual" in kinds, kinds
-assert kinds == {"conv", "inverted_residual"} or p["points_skipped_for_time"] > 0, kinds
+assert kinds == {"conv", "inverted_residual"}, kinds
 assert all(c["ms"] > 0 and c["layers"] in (15, 16) for c in p["fusion"])
 fus, single = p["opcount_critical_fusion"], p["opcount_critical_single_core"]
 assert single > 0, single
