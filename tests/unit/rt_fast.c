@@ -231,11 +231,10 @@ static void test_conv(void)
          .pb = {1, 1}, .pe = {1, 1}, .bias = true, .act = PZ_ACT_RELU},
         {.c = 600, .m = 520, .h = 5, .w = 6, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .act = PZ_ACT_CLIP},
-        /* flat 1x1 convs whose image outweighs their weights: chunks of 126
-         * pixels with every output group of a chunk in turn (conv16c.c);
-         * one chunk exactly, one pixel over, several with a short last one,
-         * a last input block of 8 channels, a last group of one block, a
-         * tail block */
+        /* flat 1x1 convs whose image outweighs their weights: every output
+         * group over each worker's pixels in turn (conv16c.c, pixel_major);
+         * 126 pixels (the old chunk), 127, several hundred, a last input
+         * block of 8 channels, a last group of one block, a tail block */
         {.c = 16, .m = 64, .h = 9, .w = 14, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .act = PZ_ACT_CLIP},
         {.c = 16, .m = 64, .h = 1, .w = 127, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
@@ -256,7 +255,7 @@ static void test_conv(void)
  * block is half), 24 and 40 (a half last block after full ones: MobileNetV2's
  * 24-channel projects), 20 (12 valid lanes), with 1x1 and 3x3 kernels,
  * widths below, equal to and above the register tiles (7, 14: two-row and
- * one-row tiles) and one flat 1x1 over several chunks, padding on every
+ * one-row tiles) and one flat 1x1 over several hundred pixels, padding on every
  * side, with and without bias, residual and a clip (lo > 0: the padded
  * lanes must be masked back to zero). */
 static void test_conv_tail_blocks(void)
@@ -289,7 +288,7 @@ static void test_conv_tail_blocks(void)
                 pat++;
                 run_conv_case(&t);
             }
-    /* flat 1x1 over several chunks of 126 pixels, and MobileNetV2's shapes */
+    /* flat 1x1 over several hundred pixels, and MobileNetV2's shapes */
     conv_case big[] = {
         {.c = 96, .m = 24, .h = 19, .w = 21, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true},

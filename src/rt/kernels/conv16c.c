@@ -22,9 +22,8 @@
  *
  * Two special shapes: a 1x1 conv with stride 1 and no padding is one GEMM
  * over the pixels, so the image is taken as one row of H*W pixels (the
- * workers get equal numbers of pixels, cut into chunks of at most 126; where
- * the image outweighs the weights, each chunk runs all its output groups
- * before the next, its input in L1); and
+ * workers get equal numbers of pixels, each group's share in one
+ * micro-kernel call; see run_flat); and
  * outputs at most rw2max pixels wide (7x7, ResNet's last stage) use tiles
  * spanning two rows, so that each weight load feeds up to 14 pixels instead
  * of 7 (a pair at the top or bottom, whose rows see different kernel rows,
@@ -452,45 +451,47 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
 }
 
 /* The worker's share of a flat 1x1 conv (one row of pixels [F0, F1) per
- * image): balanced by pixels, not by chunks. Cut into whole chunks, the
- * 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the worker with 126
- * set the time (1.55x over MP 1 where 1.9x was possible); a 7x7 map was one
- * chunk, so its work split only by output groups (5 groups: 3 + 2).
+ * image): balanced by pixels, not by whole units. Cut into 126-pixel
+ * chunks, the 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the
+ * worker with 126 set the time (1.55x over MP 1 where 1.9x was possible).
  *
- * chunk_major (groups fastest, see pz_conv16c_drive): each worker takes an
- * equal run of (image, pixel) and runs every group over each chunk of it.
- * Otherwise (chunks fastest): an equal run of (image, group, pixel), so a
- * worker may take part of a group; the prefetch of the next group's weights
- * is shared out by pixels. Each chunk is at most `chunk` pixels, the chunks
- * of a run balanced. A pixel's sums do not depend on the cut. */
+ * pixel_major (groups fastest, see pz_conv16c_drive): each worker takes an
+ * equal run of (image, pixel) and runs every group over it. Otherwise: an
+ * equal run of (image, group, pixel), so a worker may take part of a group;
+ * the prefetch of the next group's weights is shared out by pixels.
+ * Each (image, group) of a run is one row of the micro-kernel, however
+ * long: the run used to be cut into chunks of at most 126 pixels (the
+ * input of a chunk in L1 for every group), but each chunk cost a call
+ * chain (conv_row, run_tiles, the micro-kernel's set-up and drain), and
+ * whole runs measured faster at 1 thread: 32->16 @112 81.8% -> 86.8% of
+ * peak, 32->192 @28 83.6% -> 85.8%, 24->144 @56 81.0% -> 83.4%, the input
+ * coming from L2 as fast as from L1. A pixel's sums do not depend on the
+ * cut. */
 static void run_flat(const plan *p, const float *x, const float *w, const float *b,
-                     const float *z, float *y, int64_t F0, int64_t F1, int64_t chunk,
-                     int chunk_major, int ith, int nth)
+                     const float *z, float *y, int64_t F0, int64_t F1, int pixel_major,
+                     int ith, int nth)
 {
     const pz_conv16c_desc *d = p->d;
-    const int64_t P = F1 - F0, G = chunk_major ? 1 : p->groups;
+    const int64_t P = F1 - F0, G = pixel_major ? 1 : p->groups;
     const int64_t glines = p->tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
     int64_t lo, hi;
     if (P <= 0) return;
     pz_split(d->n * G * P, ith, nth, &lo, &hi);
     for (int64_t q = lo; q < hi;) {
         int64_t n = q / (G * P), g = q / P % G, p0 = q % P;
-        int64_t p1 = min64(P, p0 + (hi - q)), nc = cdiv(p1 - p0, chunk);
-        for (int64_t c = 0; c < nc; c++) {
-            int64_t f0 = F0 + p0 + (p1 - p0) * c / nc, f1 = F0 + p0 + (p1 - p0) * (c + 1) / nc;
-            for (int64_t gg = chunk_major ? 0 : g; gg < (chunk_major ? p->groups : g + 1); gg++) {
-                int64_t ob0 = gg * p->rm;
-                int rm = (int)min64(p->rm, p->mb - ob0);
-                const float *pf = NULL;
-                int64_t pf_n = 0;
-                if (p->prefetch && gg + 1 < p->groups) {
-                    int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
-                    int64_t l0 = nl * (f0 - F0) / P;
-                    pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
-                    pf_n = nl * (f1 - F0) / P - l0;
-                }
-                conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, pf, pf_n);
+        int64_t p1 = min64(P, p0 + (hi - q)), f0 = F0 + p0, f1 = F0 + p1;
+        for (int64_t gg = pixel_major ? 0 : g; gg < (pixel_major ? p->groups : g + 1); gg++) {
+            int64_t ob0 = gg * p->rm;
+            int rm = (int)min64(p->rm, p->mb - ob0);
+            const float *pf = NULL;
+            int64_t pf_n = 0;
+            if (p->prefetch && gg + 1 < p->groups) {
+                int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
+                int64_t l0 = nl * (f0 - F0) / P;
+                pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
+                pf_n = nl * (f1 - F0) / P - l0;
             }
+            conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, pf, pf_n);
         }
         q += p1 - p0;
     }
@@ -529,15 +530,13 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
         /* a row window [r0, r1) (d->r1 != 0, a fused F-Block) of a flat
          * conv is its pixels [r0*W, r1*W). A flat conv whose image outweighs
          * its weights (few input channels, a large map: MobileNetV2's
-         * expands) goes groups fastest: every group of a chunk reads the
-         * chunk's input from L1, where chunks fastest would read the whole
-         * image (beyond L2 with the output) once per group. */
+         * expands) goes groups fastest, the workers split by pixels: each
+         * reads the half of the input that the layer before wrote on its
+         * core. */
         const int64_t F0 = d->r1 ? d->r0 * orig_w : 0, F1 = d->r1 ? d->r1 * orig_w : d->ow;
-        const int64_t chunk = p.rwmax * (128 / p.rwmax), nchunk = cdiv(F1 - F0, chunk);
-        const int chunk_major = nchunk > 1 && p.groups > 1 &&
-                                nchunk * wfloats < (p.groups - 1) * p.tmpl.xs_cb * p.cb;
-        if (chunk_major) p.prefetch = 0;
-        run_flat(&p, x, w, b, z, y, F0, F1, chunk, chunk_major, ith, nth);
+        const int pixel_major = p.groups > 1 && p.tmpl.xs_cb * p.cb > wfloats;
+        if (pixel_major) p.prefetch = 0;
+        run_flat(&p, x, w, b, z, y, F0, F1, pixel_major, ith, nth);
         return;
     }
     /* one unit = one output row (or pair of rows) of (n, group), rows
