@@ -644,8 +644,8 @@ static void run_task(void *ctx, int ith, int nth)
         const pz_layer *l = r->L[j].l;
         for (int c = 0; c < l->n_convs; c++, conv++) {
             const pz_layout_conv *cv = &l->convs[c];
-            pz_layout_convert(cv->src->dims, cv->from, cv->to, cv->src->data, cv->view.data,
-                              ith, nth);
+            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
+                              cv->view.data, ith, nth);
         }
     }
     if (conv && nth > 1) pz_barrier_wait(job->bar, nth);

@@ -710,6 +710,7 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
         cv->slot = i;
         cv->from = from;
         cv->to = to;
+        cv->isa = pz_cpu_isa();
         cv->src = src;
         cv->view = *src;
         cv->view.data = NULL;   /* arena scratch, planned with the tensors */
@@ -831,8 +832,8 @@ static void layer_task(void *ctx, int ith, int nth)
     if (l->n_convs) {
         for (int c = 0; c < l->n_convs; c++) {
             const pz_layout_conv *cv = &l->convs[c];
-            pz_layout_convert(cv->src->dims, cv->from, cv->to, cv->src->data, cv->view.data,
-                              ith, nth);
+            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
+                              cv->view.data, ith, nth);
         }
         pz_barrier_wait(job->barrier, nth);
     }
@@ -861,7 +862,9 @@ static void output_task(void *ctx, int ith, int nth)
     for (int i = 0; i < net->n_outputs; i++) {
         const rt_tensor *t = &net->tensors[net->outputs[i]];
         if (t->cblk) {
-            pz_layout_convert(t->t.dims, t->cblk, 0, t->t.data, job->outputs[i], ith, nth);
+            /* blocked -> plain: no kernel of an ISA */
+            pz_layout_convert(PZ_ISA_SCALAR, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
+                              ith, nth);
         } else if (t->bytes && job->outputs[i] != t->t.data) {
             int64_t lo, hi;   /* a share of the bytes */
             pz_split((int64_t)t->bytes, ith, nth, &lo, &hi);

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rt/kernels/kernels.h"
 #include "rt/pz_rt.h"
 
 /* Always-on internal invariant (never for user input). */
@@ -110,6 +111,7 @@ struct pz_layer {
 typedef struct pz_layout_conv {
     int slot;
     int from, to;
+    pz_isa isa;              /* the kernels' (pz_cpu_isa() when the net was planned) */
     const pz_tensor *src;
     pz_tensor view;
 } pz_layout_conv;
@@ -126,9 +128,9 @@ const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk);
 /* Bytes of tensor t in layout cblk (0: plain). */
 size_t pz_layout_bytes(const pz_tensor *t, int cblk);
 /* Converts a rank-4 f32 tensor with dims xd from layout `from` to `to` (one
- * of them 0, plain), worker ith of nth's share. */
-void pz_layout_convert(const int64_t *xd, int from, int to, const void *x, void *y, int ith,
-                       int nth);
+ * of them 0, plain), worker ith of nth's share, with the kernels of isa. */
+void pz_layout_convert(pz_isa isa, const int64_t *xd, int from, int to, const void *x, void *y,
+                       int ith, int nth);
 
 /* A spinning barrier for the nth workers of one fork-join (pool.c): every
  * worker calls pz_barrier_wait(b, nth); all return once all have arrived.

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rt/kernels/fast.h"
+#include "rt/net.h"
 #include "rt_test.h"
 
 /* check, frand, new_rand, new_nan, nerr: rt_test.h (rt_fast seeds rng in main) */
@@ -454,6 +455,46 @@ static void test_layout(void)
         }
 }
 
+/* The NHWC interleave of every ISA (how a net's RGB input is converted for
+ * the fast stem) against the index formula, with nothing written past the
+ * end; then pz_layout_convert, as a net runs it (two images, three workers),
+ * against the generic conversion. */
+static void test_interleave(void)
+{
+    static const int64_t NP[] = {1, 15, 16, 17, 47, 48, 100};
+    for (int i = 0; i < n_isas; i++) {
+        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        for (int nc = 1; nc <= 4; nc++)
+            for (size_t pi = 0; pi < sizeof NP / sizeof *NP; pi++) {
+                int64_t np = NP[pi], plane = np + 5;
+                float *x = new_rand(plane * nc), *y = new_nan(np * nc + 16);
+                k->interleave(x, plane, nc, np, y);
+                bool ok = true;
+                for (int64_t p = 0; p < np; p++)
+                    for (int l = 0; l < nc; l++)
+                        if (y[p * nc + l] != x[l * plane + p]) ok = false;
+                for (int64_t e = np * nc; e < np * nc + 16; e++)
+                    if (!isnan(y[e])) ok = false;
+                char what[80];
+                snprintf(what, sizeof what, "interleave %s: %d channels, %lld pixels", ISAS[i].name,
+                         nc, (long long)np);
+                check(ok, what);
+                free(x); free(y);
+            }
+        for (int c = 1; c <= 4; c++) {
+            const int64_t xd[4] = {2, c, 7, 9}, size = 2 * c * 7 * 9;
+            float *x = new_rand(size), *y = new_nan(size), *yref = new_nan(size);
+            for (int ith = 0; ith < 3; ith++) pz_layout_convert(ISAS[i].isa, xd, 0, c, x, y, ith, 3);
+            pz_f32_nchw_to_nchwxc(2, c, 7, 9, c, x, yref, 0, 1);
+            char what[80];
+            snprintf(what, sizeof what, "layout convert %s: NCHW -> NHWC, C%d, 3 workers",
+                     ISAS[i].name, c);
+            check(memcmp(y, yref, (size_t)size * sizeof *y) == 0, what);
+            free(x); free(y); free(yref);
+        }
+    }
+}
+
 int main(void)
 {
     rng = 0x9e3779b97f4a7c15ull;   /* the data this test has always drawn */
@@ -462,6 +503,7 @@ int main(void)
     for (int i = 0; i < n_isas; i++) printf(" %s", ISAS[i].name);
     printf("\n");
     test_layout();
+    test_interleave();
     test_conv();
     test_conv_tail_blocks();
     test_dwconv();

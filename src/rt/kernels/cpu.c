@@ -11,6 +11,7 @@ static const pz_fast_kernels SCALAR = {
     .gemm = pz_f32_gemm_packed__scalar,
     .gemv = pz_f32_gemv_packed__scalar,
     .pool2d = pz_f32_pool2d_nchw16c__scalar,
+    .interleave = pz_f32_interleave__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -21,6 +22,7 @@ static const pz_fast_kernels AVX2 = {
     .gemm = pz_f32_gemm_packed__avx2,
     .gemv = pz_f32_gemv_packed__avx2,
     .pool2d = pz_f32_pool2d_nchw16c__avx2,
+    .interleave = pz_f32_interleave__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -30,6 +32,7 @@ static const pz_fast_kernels AVX512 = {
     .gemm = pz_f32_gemm_packed__avx512,
     .gemv = pz_f32_gemv_packed__avx512,
     .pool2d = pz_f32_pool2d_nchw16c__avx512,
+    .interleave = pz_f32_interleave__avx512,
 };
 #endif
 
