@@ -14,10 +14,21 @@
  *                 where fusion pays across the whole net, as on ResNet-50,
  *                 whose oracle schedule was blocks of 12/16/28/1 layers at
  *                 MP 2, about 3% under every layer-by-layer schedule;
+ *        uniform  all cores, blocks of 2, 3 and 4 layers at every offset:
+ *                 the small blocks a net's structure makes (MobileNetV2's
+ *                 expand, depthwise and project convs are layers 3k..3k+2);
  *   3. the candidates timed end to end, interleaved (round robin over
- *      `rounds`), the fastest kept (Algorithm 1's unless another is more
- *      than OPT_BEST_MARGIN faster: opt_best_pick).
- * With one core the schedule is every layer at MP 1, and only step 1 runs. */
+ *      `rounds`), each block's time kept too;
+ *   4. "stitched": the fastest partition made of the measured blocks of all
+ *      candidates (opt_stitch), timed against the fastest candidate,
+ *      Algorithm 1's and per-layer when it is none of them;
+ *   5. the fastest kept (Algorithm 1's unless another is more than
+ *      OPT_BEST_MARGIN faster: opt_best_pick).
+ * With one core every block has MP 1: "fixed" is "per-layer", and Algorithm
+ * 1 is no favourite (its margin was measured at two cores, where it sets
+ * MPs); the fusion still counts. At 1 thread, MobileNetV2's stitched
+ * schedule fuses only the first expand, depthwise and project convs (a 4.8 MB
+ * expanded tensor that otherwise goes out of L2). */
 #include <math.h>
 #include <string.h>
 
@@ -48,101 +59,233 @@ int opt_best_pick(const double *med, int nc, int alg1)
     return best;
 }
 
+/* Blocks of `size` layers from layer `offset` on (a first block of `offset`
+ * layers before them when offset > 0, the last one shorter) on mp cores. */
+static int offset_blocks(int n, int size, int offset, int mp, int *sizes, int *mps)
+{
+    int nb = 0;
+    if (offset > 0 && offset < n) {
+        sizes[nb] = offset;
+        mps[nb++] = mp;
+    } else {
+        offset = 0;
+    }
+    return nb + uniform_blocks(n - offset, size, mp, sizes + nb, mps + nb);
+}
+
+int opt_stitch(int n, int nc, const int *const *sizes, const int *const *mps, const int *nb,
+               const double *const *block_ms, int *out_sizes, int *out_mps)
+{
+    if (n < 1) return -1;
+    double *t = pz_xmalloc((size_t)(n + 1) * sizeof *t);
+    int *from = pz_xmalloc((size_t)(n + 1) * sizeof *from);
+    int *from_mp = pz_xmalloc((size_t)(n + 1) * sizeof *from_mp);
+    int *cur = pz_xcalloc((size_t)(nc ? nc : 1), sizeof *cur);     /* each candidate's next block */
+    int *first = pz_xcalloc((size_t)(nc ? nc : 1), sizeof *first); /* and its first layer */
+    t[0] = 0;
+    for (int i = 1; i <= n; i++) t[i] = INFINITY;
+    /* forward over the block starts: t[s] is final when the blocks starting
+     * at s are tried (every block is at least one layer long) */
+    for (int s = 0; s < n; s++)
+        for (int k = 0; k < nc; k++) {
+            while (cur[k] < nb[k] && first[k] < s) first[k] += sizes[k][cur[k]++];
+            if (cur[k] >= nb[k] || first[k] != s || !isfinite(t[s])) continue;
+            int len = sizes[k][cur[k]], e = s + len;
+            double ms = block_ms[k][cur[k]];
+            if (len < 1 || e > n || !isfinite(ms) || ms < 0) continue;
+            if (t[s] + ms < t[e]) {
+                t[e] = t[s] + ms;
+                from[e] = s;
+                from_mp[e] = mps[k][cur[k]];
+            }
+        }
+    int out = -1;
+    if (isfinite(t[n])) {
+        /* back from n: the blocks in reverse, then turned around */
+        int cnt = 0;
+        for (int e = n; e > 0; e = from[e]) {
+            out_sizes[cnt] = e - from[e];
+            out_mps[cnt++] = from_mp[e];
+        }
+        for (int i = 0; i < cnt / 2; i++) {
+            int a = out_sizes[i], b = out_mps[i];
+            out_sizes[i] = out_sizes[cnt - 1 - i];
+            out_mps[i] = out_mps[cnt - 1 - i];
+            out_sizes[cnt - 1 - i] = a;
+            out_mps[cnt - 1 - i] = b;
+        }
+        out = cnt;
+    }
+    free(t);
+    free(from);
+    free(from_mp);
+    free(cur);
+    free(first);
+    return out;
+}
+
+/* Whether two schedules are the same partition with the same MPs. */
+static int same_schedule(const int *sa, const int *ma, int na, const int *sb, const int *mb, int nbb)
+{
+    if (na != nbb) return 0;
+    for (int i = 0; i < na; i++)
+        if (sa[i] != sb[i] || ma[i] != mb[i]) return 0;
+    return 1;
+}
+
+/* The candidates: at most 3 + 9 uniform + 3 fused + fuse-all. */
+enum { MAX_CAND = 16 };
+
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
              int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
 {
     int n = m->n_layers;
     if (opt_measure_algos(m, cores, 3, o->quiet, err) < 0) return -1;
-    if (cores <= 1) return opt_each_layer(n, 1, sizes, mps);
+    if (n <= 1) return opt_each_layer(n, 1, sizes, mps);
 
-    enum { FIXED, PER_LAYER, DLFUSION, FUSED4, FUSED8, FUSED16, FUSE_ALL, N_CAND };
-    static const char *const names[N_CAND] = {"fixed",    "per-layer", "dlfusion", "fused-4",
-                                              "fused-8", "fused-16",  "fuse-all"};
-    int kind[N_CAND];
-    int *cs[N_CAND], *cm[N_CAND], nb[N_CAND], nc = 0;
-    for (int k = 0; k < N_CAND; k++) {
+    char names[MAX_CAND][24];
+    int *cs[MAX_CAND], *cm[MAX_CAND], nb[MAX_CAND], nc = 0, alg1 = -1;
+    double *bt[MAX_CAND];
+    for (int k = 0; k < MAX_CAND; k++) {
         cs[k] = pz_xmalloc((size_t)n * sizeof(int));
         cm[k] = pz_xmalloc((size_t)n * sizeof(int));
+        bt[k] = pz_xmalloc((size_t)n * sizeof(double));
     }
     int rc = 0;
-    /* fixed: all cores */
-    kind[nc] = FIXED;
-    nb[nc++] = opt_each_layer(n, cores, cs[FIXED], cm[FIXED]);
+    /* fixed: all cores (at one core the same as per-layer's) */
+    if (cores > 1) {
+        snprintf(names[nc], sizeof names[nc], "fixed");
+        nb[nc] = opt_each_layer(n, cores, cs[nc], cm[nc]);
+        nc++;
+    }
     /* per-layer: each layer's time at MP 1 and at all cores */
-    {
+    const int per_layer = nc;
+    snprintf(names[nc], sizeof names[nc], "per-layer");
+    nb[nc] = opt_each_layer(n, 1, cs[nc], cm[nc]);
+    if (cores > 1) {
         int *one = pz_xmalloc((size_t)n * sizeof(int)), *all = pz_xmalloc((size_t)n * sizeof(int));
         int *s1 = pz_xmalloc((size_t)n * sizeof(int));
         opt_each_layer(n, 1, s1, one);
         opt_each_layer(n, cores, s1, all);
         const int *sz[2] = {s1, s1}, *mp[2] = {one, all};
         int nbs[2] = {n, n};
-        double med[2], *bt[2] = {pz_xmalloc((size_t)n * sizeof(double)), pz_xmalloc((size_t)n * sizeof(double))};
+        double med[2], *t2[2] = {pz_xmalloc((size_t)n * sizeof(double)), pz_xmalloc((size_t)n * sizeof(double))};
         opt_meter *mt = opt_meter_new(m, cores, 1);
-        if (opt_meter_interleaved(mt, 2, sz, mp, nbs, 5, med, bt, err)) rc = -1;
+        if (opt_meter_interleaved(mt, 2, sz, mp, nbs, 5, med, t2, err)) rc = -1;
         opt_meter_free(mt);
-        for (int i = 0; i < n && !rc; i++) {
-            cs[PER_LAYER][i] = 1;
-            cm[PER_LAYER][i] = bt[0][i] <= bt[1][i] ? 1 : cores;
-        }
-        kind[nc] = PER_LAYER;
-        nb[nc++] = n;
-        free(bt[0]);
-        free(bt[1]);
+        for (int i = 0; i < n && !rc; i++) cm[nc][i] = t2[0][i] <= t2[1][i] ? 1 : cores;
+        free(t2[0]);
+        free(t2[1]);
         free(one);
         free(all);
         free(s1);
     }
+    nc++;
     if (!rc && have_profile) {
-        kind[nc] = DLFUSION;
+        snprintf(names[nc], sizeof names[nc], "dlfusion");
         nb[nc] = opt_alg1(f, n, mc, 0, cs[nc], cm[nc]);
+        /* at one core Algorithm 1 sets no MP: no favourite (see the top) */
+        if (cores > 1) alg1 = nc;
         nc++;
     }
-    /* the fused ones: only sizes that make more than one block and fewer
-     * than n (a size >= n is fuse-all) */
-    static const int fused_size[] = {4, 8, 16};
-    for (int i = 0; i < 3 && !rc; i++)
+    /* blocks of 2, 3 and 4 at every offset, then 8 and 16: only sizes that
+     * make more than one block (a size >= n is fuse-all) */
+    for (int size = 2; size <= 4 && !rc; size++)
+        for (int off = 0; off < size && size < n; off++) {
+            snprintf(names[nc], sizeof names[nc], off ? "fused-%d+%d" : "fused-%d", size, off);
+            nb[nc] = offset_blocks(n, size, off, cores, cs[nc], cm[nc]);
+            nc++;
+        }
+    static const int fused_size[] = {8, 16};
+    for (int i = 0; i < 2 && !rc; i++)
         if (fused_size[i] < n) {
-            kind[nc] = FUSED4 + i;
+            snprintf(names[nc], sizeof names[nc], "fused-%d", fused_size[i]);
             nb[nc] = uniform_blocks(n, fused_size[i], cores, cs[nc], cm[nc]);
             nc++;
         }
-    if (!rc && n > 1) {
-        kind[nc] = FUSE_ALL;
+    if (!rc) {
+        snprintf(names[nc], sizeof names[nc], "fuse-all");
         nb[nc] = uniform_blocks(n, n, cores, cs[nc], cm[nc]);
         nc++;
     }
     int best = 0;
+    double med[MAX_CAND];
+    /* 15 rounds (was 7): the candidates are often within 2% of each other.
+     * More rounds do not remove every miss: on ResNet-18 best kept fuse-all
+     * (7.50 ms in its timing, Algorithm 1's 8.12), which the strategies
+     * bench, timing freshly built nets, read at 8.08 ms against Algorithm
+     * 1's 7.71 */
+    const int rounds = o->repeat > 5 ? o->repeat : 15;
     if (!rc) {
-        double med[N_CAND];
-        const int *sz[N_CAND], *mp[N_CAND];
+        const int *sz[MAX_CAND], *mp[MAX_CAND];
         for (int k = 0; k < nc; k++) sz[k] = cs[k], mp[k] = cm[k];
         opt_meter *mt = opt_meter_new(m, cores, 1);
-        /* 15 rounds (was 7): the candidates are often within 2% of each
-         * other. More rounds do not remove every miss: on ResNet-18 best
-         * kept fuse-all (7.50 ms in its timing, Algorithm 1's 8.12), which
-         * the strategies bench, timing freshly built nets, read at 8.08 ms
-         * against Algorithm 1's 7.71 */
-        if (opt_meter_interleaved(mt, nc, sz, mp, nb, o->repeat > 5 ? o->repeat : 15, med, NULL, err))
-            rc = -1;
+        if (opt_meter_interleaved(mt, nc, sz, mp, nb, rounds, med, bt, err)) rc = -1;
         opt_meter_free(mt);
-        int alg1 = -1;
-        for (int k = 0; k < nc && !rc; k++) {
-            if (kind[k] == DLFUSION) alg1 = k;
-            if (!o->quiet)
-                fprintf(stderr, "best: candidate %-9s %8.3f ms\n", names[kind[k]], med[k]);
-        }
+        for (int k = 0; k < nc && !rc; k++)
+            if (!o->quiet) fprintf(stderr, "best: candidate %-11s %8.3f ms\n", names[k], med[k]);
         if (!rc) best = opt_best_pick(med, nc, alg1);
+    }
+    /* stitched: the measured blocks of every candidate, the fastest
+     * partition; timed against the kept candidate (and Algorithm 1's) */
+    if (!rc) {
+        int *ss = pz_xmalloc((size_t)n * sizeof(int)), *sm = pz_xmalloc((size_t)n * sizeof(int));
+        int ns = opt_stitch(n, nc, (const int *const *)cs, (const int *const *)cm, nb,
+                            (const double *const *)bt, ss, sm);
+        int fresh = ns > 0;
+        for (int k = 0; k < nc && fresh; k++)
+            if (same_schedule(ss, sm, ns, cs[k], cm[k], nb[k])) fresh = 0;
+        if (fresh) {
+            /* the final round: [kept, Algorithm 1 and per-layer (when
+             * others), stitched] */
+            int idx[4], nf = 0, a1 = -1;
+            idx[nf++] = best;
+            if (alg1 >= 0 && alg1 != best) idx[nf++] = alg1;
+            if (per_layer != best) idx[nf++] = per_layer;
+            const int *sz[4], *mp[4];
+            int nbf[4];
+            for (int i = 0; i < nf; i++) {
+                sz[i] = cs[idx[i]], mp[i] = cm[idx[i]], nbf[i] = nb[idx[i]];
+                if (idx[i] == alg1) a1 = i;
+            }
+            sz[nf] = ss, mp[nf] = sm, nbf[nf] = ns;
+            double fm[4];
+            opt_meter *mt = opt_meter_new(m, cores, 1);
+            if (opt_meter_interleaved(mt, nf + 1, sz, mp, nbf, rounds, fm, NULL, err)) rc = -1;
+            opt_meter_free(mt);
+            if (!rc) {
+                if (!o->quiet) {
+                    fprintf(stderr, "best: stitched %d blocks from the candidates' blocks\n", ns);
+                    for (int i = 0; i < nf; i++)
+                        fprintf(stderr, "best: again     %-11s %8.3f ms\n", names[idx[i]], fm[i]);
+                    fprintf(stderr, "best: candidate %-11s %8.3f ms\n", "stitched", fm[nf]);
+                }
+                int pick = opt_best_pick(fm, nf + 1, a1);
+                if (pick == nf) {
+                    /* the stitched schedule replaces the kept candidate */
+                    memcpy(cs[best], ss, (size_t)ns * sizeof(int));
+                    memcpy(cm[best], sm, (size_t)ns * sizeof(int));
+                    nb[best] = ns;
+                    snprintf(names[best], sizeof names[best], "stitched");
+                } else {
+                    best = idx[pick];
+                }
+            }
+        }
+        free(ss);
+        free(sm);
     }
     int out = -1;
     if (!rc) {
         memcpy(sizes, cs[best], (size_t)nb[best] * sizeof(int));
         memcpy(mps, cm[best], (size_t)nb[best] * sizeof(int));
         out = nb[best];
-        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[kind[best]]);
+        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[best]);
     }
-    for (int k = 0; k < N_CAND; k++) {
+    for (int k = 0; k < MAX_CAND; k++) {
         free(cs[k]);
         free(cm[k]);
+        free(bt[k]);
     }
     return out;
 }

@@ -143,9 +143,22 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
 
 /* Measured algorithms, then the fastest of: every layer on all cores, each
  * layer at its measured better MP (1 or all), Algorithm 1 (when
- * have_profile). Returns the block count, -1 on failure. */
+ * have_profile), uniform fused blocks, and the partition stitched from the
+ * fastest of their measured blocks (see best.c). Returns the block count,
+ * -1 on failure. */
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
              int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
+
+/* The fastest partition of layers [0, n) into blocks measured as parts of
+ * nc candidate schedules: candidate k has nb[k] blocks, block b of
+ * sizes[k][b] layers at mps[k][b] cores, measured at block_ms[k][b] ms
+ * (NaN: not measured, never used). A shortest path over the layer
+ * boundaries; on a tie the path found first (a block that starts earlier,
+ * then an earlier candidate's). Writes the blocks to
+ * out_sizes/out_mps (capacity n) and returns their count, or -1 when the
+ * blocks cover no partition. */
+int opt_stitch(int n, int nc, const int *const *sizes, const int *const *mps, const int *nb,
+               const double *const *block_ms, int *out_sizes, int *out_mps);
 
 /* How much faster than Algorithm 1's schedule another candidate of `best`
  * must time to replace it: 2%. best's own timings and the strategies

@@ -201,6 +201,72 @@ static void best_pick(void)
     CHECK(opt_best_pick(nan_med, 2, 0) == 1);
 }
 
+/* best's stitching: the fastest partition from the candidates' measured
+ * blocks, a shortest path checked against brute force. */
+static void stitch(void)
+{
+    /* 5 layers. A: every layer alone (1 ms each, MP 1); B: blocks 2+3 at
+     * MP 2 (1.5, 2.5); C: 1+2+2 at MP 2 (0.9, 2.5, 1.2) */
+    const int sa[] = {1, 1, 1, 1, 1}, ma[] = {1, 1, 1, 1, 1};
+    const int sb[] = {2, 3}, mb[] = {2, 2};
+    const int sc[] = {1, 2, 2}, mc[] = {2, 2, 2};
+    const double ta[] = {1, 1, 1, 1, 1}, tb[] = {1.5, 2.5}, tc[] = {0.9, 2.5, 1.2};
+    const int *sz[3] = {sa, sb, sc}, *mp[3] = {ma, mb, mc}, nb[3] = {5, 2, 3};
+    const double *bt[3] = {ta, tb, tc};
+    int os[5], om[5];
+    /* the best: B's first block [0,2) 1.5, A's [2,3) 1.0, C's [3,5) 1.2 = 3.7 */
+    int ns = opt_stitch(5, 3, sz, mp, nb, bt, os, om);
+    CHECK(ns == 3);
+    CHECK(ns == 3 && os[0] == 2 && om[0] == 2 && os[1] == 1 && om[1] == 1 && os[2] == 2 &&
+          om[2] == 2);
+    /* brute force over the 16 partitions of 5 layers: none under 3.7 */
+    double bestt = INFINITY;
+    for (int cut = 0; cut < 16; cut++) {
+        int s0 = 0;
+        double tot = 0;
+        for (int e = 1; e <= 5 && isfinite(tot); e++) {
+            if (e < 5 && !(cut >> (e - 1) & 1)) continue;
+            double t = INFINITY;   /* the cheapest measured block [s0, e) */
+            for (int k = 0; k < 3; k++)
+                for (int b = 0, f = 0; b < nb[k]; f += sz[k][b++])
+                    if (f == s0 && f + sz[k][b] == e && bt[k][b] < t) t = bt[k][b];
+            tot += t;
+            s0 = e;
+        }
+        if (tot < bestt) bestt = tot;
+    }
+    CHECK(fabs(bestt - 3.7) < 1e-12);
+    /* a NaN block is never used: without B's 1.5, C's 0.9 + A's 1 + ... */
+    const double tb2[] = {NAN, 2.5};
+    const double *bt2[3] = {ta, tb2, tc};
+    ns = opt_stitch(5, 3, sz, mp, nb, bt2, os, om);
+    CHECK(ns == 4 && os[0] == 1 && om[0] == 2 && os[1] == 1 && os[2] == 1 && os[3] == 2);
+    /* no candidate covers layer 4: no partition */
+    const int sd[] = {4}, md[] = {1}, nbd[1] = {1};
+    const double td[] = {1.0};
+    const int *szd[1] = {sd}, *mpd[1] = {md};
+    const double *btd[1] = {td};
+    CHECK(opt_stitch(5, 1, szd, mpd, nbd, btd, os, om) == -1);
+    /* a tie goes to the path found first: B's [0,2) (2 ms, tried from layer
+     * 0) before A's [1,2) (tried from layer 1), then B's [2,5) */
+    const double te[] = {1, 1, 1, 1, 1}, tf[] = {2, 3};
+    const double *bte[2] = {te, tf};
+    const int *sze[2] = {sa, sb}, *mpe[2] = {ma, mb}, nbe[2] = {5, 2};
+    ns = opt_stitch(5, 2, sze, mpe, nbe, bte, os, om);
+    CHECK(ns == 2 && os[0] == 2 && os[1] == 3 && om[0] == 2);
+    /* and between the same block of two candidates, the earlier's: A's
+     * [0,1) at MP 1 over C's at MP 2 */
+    const double tg[] = {1, 9, 9};
+    const double *btg[2] = {te, tg};
+    const int *szg[2] = {sa, sc}, *mpg[2] = {ma, mc}, nbg[2] = {5, 3};
+    ns = opt_stitch(5, 2, szg, mpg, nbg, btg, os, om);
+    CHECK(ns == 5 && om[0] == 1);
+    const double *btg2[2] = {tg, te};
+    const int *szg2[2] = {sc, sa}, *mpg2[2] = {mc, ma}, nbg2[2] = {3, 5};
+    ns = opt_stitch(5, 2, szg2, mpg2, nbg2, btg2, os, om);
+    CHECK(ns == 5 && om[0] == 2);
+}
+
 int main(void)
 {
     space();
@@ -210,6 +276,7 @@ int main(void)
     critical_single();
     critical_fusion();
     best_pick();
+    stitch();
     printf("opt_math: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
