@@ -73,55 +73,47 @@ static int offset_blocks(int n, int size, int offset, int mp, int *sizes, int *m
     return nb + uniform_blocks(n - offset, size, mp, sizes + nb, mps + nb);
 }
 
+/* opt_stitch's cost of a block (opt_block_cost_fn): the least measured
+ * time of the candidates' blocks [start, start + size), INFINITY if none. */
+typedef struct {
+    int nc;
+    const int *const *sizes, *const *mps;
+    const double *const *block_ms;
+    const int *at;   /* [k * n + start]: candidate k's block starting there, or -1 */
+    int n;
+} stitch_ctx;
+
+static double stitch_cost(void *ctx, int start, int size, int *mp)
+{
+    const stitch_ctx *c = ctx;
+    double best = INFINITY;
+    for (int k = 0; k < c->nc; k++) {
+        int b = c->at[(size_t)k * c->n + start];
+        if (b < 0 || c->sizes[k][b] != size) continue;
+        double ms = c->block_ms[k][b];
+        if (isfinite(ms) && ms >= 0 && ms < best) {   /* a tie: the earlier candidate */
+            best = ms;
+            *mp = c->mps[k][b];
+        }
+    }
+    return best;
+}
+
 int opt_stitch(int n, int nc, const int *const *sizes, const int *const *mps, const int *nb,
                const double *const *block_ms, int *out_sizes, int *out_mps)
 {
     if (n < 1) return -1;
-    double *t = pz_xmalloc((size_t)(n + 1) * sizeof *t);
-    int *from = pz_xmalloc((size_t)(n + 1) * sizeof *from);
-    int *from_mp = pz_xmalloc((size_t)(n + 1) * sizeof *from_mp);
-    int *cur = pz_xcalloc((size_t)(nc ? nc : 1), sizeof *cur);     /* each candidate's next block */
-    int *first = pz_xcalloc((size_t)(nc ? nc : 1), sizeof *first); /* and its first layer */
-    t[0] = 0;
-    for (int i = 1; i <= n; i++) t[i] = INFINITY;
-    /* forward over the block starts: t[s] is final when the blocks starting
-     * at s are tried (every block is at least one layer long) */
-    for (int s = 0; s < n; s++)
-        for (int k = 0; k < nc; k++) {
-            while (cur[k] < nb[k] && first[k] < s) first[k] += sizes[k][cur[k]++];
-            if (cur[k] >= nb[k] || first[k] != s || !isfinite(t[s])) continue;
-            int len = sizes[k][cur[k]], e = s + len;
-            double ms = block_ms[k][cur[k]];
-            if (len < 1 || e > n || !isfinite(ms) || ms < 0) continue;
-            if (t[s] + ms < t[e]) {
-                t[e] = t[s] + ms;
-                from[e] = s;
-                from_mp[e] = mps[k][cur[k]];
-            }
-        }
-    int out = -1;
-    if (isfinite(t[n])) {
-        /* back from n: the blocks in reverse, then turned around */
-        int cnt = 0;
-        for (int e = n; e > 0; e = from[e]) {
-            out_sizes[cnt] = e - from[e];
-            out_mps[cnt++] = from_mp[e];
-        }
-        for (int i = 0; i < cnt / 2; i++) {
-            int a = out_sizes[i], b = out_mps[i];
-            out_sizes[i] = out_sizes[cnt - 1 - i];
-            out_mps[i] = out_mps[cnt - 1 - i];
-            out_sizes[cnt - 1 - i] = a;
-            out_mps[cnt - 1 - i] = b;
-        }
-        out = cnt;
+    int *at = pz_xmalloc((size_t)(nc ? nc : 1) * (size_t)n * sizeof *at);
+    for (int k = 0; k < nc; k++) {
+        for (int i = 0; i < n; i++) at[(size_t)k * n + i] = -1;
+        for (int b = 0, first = 0; b < nb[k] && first < n; first += sizes[k][b++])
+            if (sizes[k][b] >= 1 && first + sizes[k][b] <= n) at[(size_t)k * n + first] = b;
+            else break;
     }
-    free(t);
-    free(from);
-    free(from_mp);
-    free(cur);
-    free(first);
-    return out;
+    stitch_ctx c = {nc, sizes, mps, block_ms, at, n};
+    int cnt = opt_dp(n, n, stitch_cost, &c, out_sizes, out_mps, NULL);
+    free(at);
+    return cnt > 0 ? cnt : -1;
 }
 
 /* Whether two schedules are the same partition with the same MPs. */

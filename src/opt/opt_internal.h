@@ -152,11 +152,11 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
 /* The fastest partition of layers [0, n) into blocks measured as parts of
  * nc candidate schedules: candidate k has nb[k] blocks, block b of
  * sizes[k][b] layers at mps[k][b] cores, measured at block_ms[k][b] ms
- * (NaN: not measured, never used). A shortest path over the layer
- * boundaries; on a tie the path found first (a block that starts earlier,
- * then an earlier candidate's). Writes the blocks to
- * out_sizes/out_mps (capacity n) and returns their count, or -1 when the
- * blocks cover no partition. */
+ * (NaN: not measured, never used). opt_dp over the least time of each
+ * measured block; between the same block of two candidates the earlier's,
+ * between paths of one time opt_dp's (the shortest last block). Writes the
+ * blocks to out_sizes/out_mps (capacity n) and returns their count, or -1
+ * when the blocks cover no partition. */
 int opt_stitch(int n, int nc, const int *const *sizes, const int *const *mps, const int *nb,
                const double *const *block_ms, int *out_sizes, int *out_mps);
 

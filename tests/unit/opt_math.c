@@ -247,13 +247,13 @@ static void stitch(void)
     const int *szd[1] = {sd}, *mpd[1] = {md};
     const double *btd[1] = {td};
     CHECK(opt_stitch(5, 1, szd, mpd, nbd, btd, os, om) == -1);
-    /* a tie goes to the path found first: B's [0,2) (2 ms, tried from layer
-     * 0) before A's [1,2) (tried from layer 1), then B's [2,5) */
+    /* paths of one time (5 ms): opt_dp's rule, the shortest last block
+     * at each boundary, so A's five layers alone, not B's 2 + 3 */
     const double te[] = {1, 1, 1, 1, 1}, tf[] = {2, 3};
     const double *bte[2] = {te, tf};
     const int *sze[2] = {sa, sb}, *mpe[2] = {ma, mb}, nbe[2] = {5, 2};
     ns = opt_stitch(5, 2, sze, mpe, nbe, bte, os, om);
-    CHECK(ns == 2 && os[0] == 2 && os[1] == 3 && om[0] == 2);
+    CHECK(ns == 5 && os[0] == 1 && os[4] == 1 && om[0] == 1 && om[4] == 1);
     /* and between the same block of two candidates, the earlier's: A's
      * [0,1) at MP 1 over C's at MP 2 */
     const double tg[] = {1, 9, 9};
