@@ -466,6 +466,21 @@ static bool cut_before(pz_layer *layers, int first, int li, int mp, pz_split_mod
     return pz_layout_bytes(l->in[0], 16) <= FUSE_L2_BUDGET;
 }
 
+/* Whether layer li, a pooling or conv with one output row that reads
+ * several rows of the run (a global pool at a net's end), would end the run
+ * [first, li). Strips are counted in the last layer's rows, so with it last
+ * the run is one strip: every layer whole, one after the other, and no
+ * intermediate in a row window. It runs alone instead. */
+static bool collapses_run(pz_layer *layers, int first, int li)
+{
+    const pz_layer *l = &layers[li];
+    if ((l->kind != PZ_OP_CONV && l->kind != PZ_OP_POOL) || l->out[0]->rank != 4 ||
+        l->out[0]->dims[2] != 1)
+        return false;
+    return l->in[0] && l->in[0]->rank == 4 && l->in[0]->dims[2] > 1 &&
+           in_run(layers, first, li - first, l->in_id[0]) >= 0;
+}
+
 pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use, int first,
                             int count, int mp, pz_split_mode split, int strip, char *err,
                             size_t n)
@@ -484,7 +499,8 @@ pz_fuse_block *pz_fuse_plan(pz_layer *layers, int n_layers, const int *last_use,
     for (int li = first; li < first + count;) {
         int end = li;
         while (end < first + count && end - li < 64 && row_local(layers, li, end) &&
-               !(end > li && cut_before(layers, li, end, mp, split)))
+               !(end > li && (cut_before(layers, li, end, mp, split) ||
+                              collapses_run(layers, li, end))))
             end++;
         if (end - li >= 2) {
             fuse_run *r = &fb->runs[fb->nruns];
@@ -533,6 +549,16 @@ void pz_fuse_widen(const pz_fuse_block *fb, int *first, int *last)
             if (b > *last) *last = b;
         }
     }
+}
+
+int pz_fuse_windowed(const pz_fuse_block *fb, int layer)
+{
+    if (!fb) return 0;
+    for (int i = 0; i < fb->nruns; i++) {
+        const fuse_run *r = &fb->runs[i];
+        if (layer >= r->first && layer < r->first + r->count) return r->L[layer - r->first].win;
+    }
+    return 0;
 }
 
 void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info)

@@ -8,7 +8,10 @@
  *     .run_rows: the fast NCHW16c conv and depthwise conv, 2-D pooling on
  *     NCHW16c, blocked unary and same-shaped binary layers),
  *   - it has one output, rank 4, NCHW16c, and asks for no arena scratch,
- *   - every input it converts (layout) comes from outside the run.
+ *   - every input it converts (layout) comes from outside the run,
+ *   - it is not a conv or pool with one output row that reads several rows
+ *     of the run (a global pool: strips count the last layer's rows, so
+ *     the run would be one strip, with no row windows).
  * Everything else (Gemm, global pooling, reshapes, the reference kernels,
  * Winograd with its scratch, ...) runs layer by layer.
  *
@@ -22,7 +25,7 @@
  *
  * Row windows. An intermediate that a CONV (direct or depthwise, without a
  * residual Z) writes and that only CONVs of the run read, as their X, lives
- * in a small window buffer instead of its full-size arena one: the rows one
+ * in a small window buffer and has no arena buffer at all: the rows one
  * strip needs (those it computes and the halo rows its readers read again),
  * allocated at compile (the most any strip needs), reused strip after strip:
  * when a strip needs rows past its end the window moves down and the halo
@@ -88,6 +91,11 @@ void pz_fuse_free(pz_fuse_block *fb);
 /* Widens a lifetime [*first, *last] (in layers) that meets a fused run to
  * cover the whole run: its layers run interleaved. */
 void pz_fuse_widen(const pz_fuse_block *fb, int *first, int *last);
+
+/* 1 when layer `layer`'s output lives only in row windows of a fused run
+ * of this block: no full-size buffer is read or written, so the arena
+ * gives it none (net.c: plan_arena). */
+int pz_fuse_windowed(const pz_fuse_block *fb, int layer);
 
 /* Runs the block: single layers through single(ctx, layer), runs fused on
  * pool's workers. With profile, each layer of a fused run gets the time

@@ -599,6 +599,18 @@ static size_t align_up(size_t v)
     return (v + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
 }
 
+/* Whether layer li's output lives only in row windows of its block's fused
+ * run (rt/fuse.h). */
+static bool windowed(const pz_net *net, int li)
+{
+    for (int b = 0; b < net->n_blocks; b++) {
+        const rt_block *bl = &net->blocks[b];
+        if (li >= bl->first && li < bl->first + bl->count)
+            return pz_fuse_windowed(bl->fuse, li) != 0;
+    }
+    return false;
+}
+
 /* Greedy first-fit over offsets, largest item first: an item goes at the
  * lowest offset where it overlaps no placed item whose lifetime meets its. */
 static int plan_arena(pz_net *net, char *err, size_t n)
@@ -615,6 +627,9 @@ static int plan_arena(pz_net *net, char *err, size_t n)
     for (int i = 0; i < net->n_tensors; i++) {
         rt_tensor *t = &net->tensors[i];
         if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0) continue;
+        /* rows in windows only (rt/fuse.h): no full-size buffer; data stays
+         * NULL, so a stray access faults instead of reading another tensor */
+        if (windowed(net, t->producer)) continue;
         items[ni++] = (alloc_item){align_up(t->bytes), t->producer, t->last_use, 0, i,
                                    &t->t.data, &t->offset};
     }
@@ -672,7 +687,8 @@ static int plan_arena(pz_net *net, char *err, size_t n)
     }
     /* empty tensors still get a valid pointer */
     for (int i = 0; i < net->n_tensors; i++)
-        if (net->tensors[i].kind == T_VALUE && !net->tensors[i].t.data)
+        if (net->tensors[i].kind == T_VALUE && !net->tensors[i].t.data &&
+            !(net->tensors[i].producer >= 0 && windowed(net, net->tensors[i].producer)))
             net->tensors[i].t.data = net->arena;
     free(items);
     free(live);

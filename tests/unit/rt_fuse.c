@@ -147,6 +147,8 @@ typedef struct {
 enum { N_OUT = 3 };
 static int64_t out_n[N_OUT];
 
+static size_t last_arena;   /* the arena bytes of build_run's last net */
+
 /* Builds the net (batch n) with schedule s (NULL: unfused) and runs it on x;
  * outputs into out[]. Returns the layer count, or -1 on a compile error. */
 static int build_run(int64_t batch, const schedule *s, const float *x, float **out,
@@ -206,6 +208,7 @@ static int build_run(int64_t batch, const schedule *s, const float *x, float **o
         memset(out[q], 0x7f, (size_t)out_n[q] * sizeof(float));
     }
     pz_net_run(net, (const void *const[]){x}, (void *const *)out);
+    last_arena = pz_net_arena_bytes(net);
     if (info) {
         memset(info, 0, sizeof *info);
         for (int q = 0; q < pz_net_n_blocks(net); q++) {
@@ -215,6 +218,7 @@ static int build_run(int64_t batch, const schedule *s, const float *x, float **o
             info->fused_layers += bi.fused_layers;
             info->redundant_macs += bi.redundant_macs;
             info->windows += bi.windows;
+            info->full_bytes += bi.full_bytes;
             if (bi.runs && info->split == PZ_SPLIT_AUTO) info->split = bi.split;
             if (bi.runs && !info->strip) info->strip = bi.strip;
         }
@@ -232,8 +236,60 @@ static bool same(float **a, float **b)
     return true;
 }
 
+/* A run never ends in a layer with one output row read from several rows of
+ * the run (a global pool): strips count the last layer's rows, so the run
+ * would be one strip, layer after layer, with no row windows. Here conv,
+ * expand, depthwise and project at 24x24 then a 24x24 average pool, all in
+ * one block: the pool runs alone, the convs before it fused in strips,
+ * with row windows, and the output bitwise equal to the unfused net's. */
+static void global_pool_ends_no_run(void)
+{
+    float *x = blob(6 * 24 * 24, 1.0f), ref[16], got[16];
+    for (int v = 0; v < 5; v++) {
+        /* v 0: unfused; 1..4: one block of all five layers, MP 1 or 2,
+         * split channels or auto, strip 3 */
+        int blobs0 = n_blobs;
+        uint64_t seed = rng;
+        rng = 777;
+        pz_net *net = pz_net_new("gpool");
+        val in = {0, {1, 6, 24, 24}};
+        in.id = pz_net_input(net, "x", PZ_F32, 4, in.d);
+        val a = conv(net, in, 16, 3, 1, 1, 1, 1, NULL, PZ_ACT_RELU);
+        val ex = conv(net, a, 32, 1, 1, 0, 1, 1, NULL, PZ_ACT_CLIP);
+        val dw = conv(net, ex, 32, 3, 1, 1, 1, 32, NULL, PZ_ACT_CLIP);
+        val pr = conv(net, dw, 16, 1, 1, 0, 1, 1, NULL, PZ_ACT_NONE);
+        val gp = pool(net, pr, PZ_POOL_AVG, 24, 1, 0, 0);
+        pz_net_output(net, gp.id);
+        int mp = v == 0 ? 1 : 1 + (v - 1) % 2;
+        pz_split_mode split = v >= 3 ? PZ_SPLIT_AUTO : PZ_SPLIT_CHANNELS;
+        if (v) {
+            pz_net_block(net, 0, 5, mp);
+            pz_net_block_knobs(net, 0, split, 3);
+        }
+        char err[512], what[256];
+        int bad = pz_net_compile(net, 2, err, sizeof err);
+        check(!bad, "the global-pool net compiles");
+        if (!bad) {
+            pz_net_run(net, (const void *const[]){x}, (void *const[]){v ? got : ref});
+            pz_fuse_info fi = {0};
+            if (v) pz_net_block_fuse_info(net, 0, &fi);
+            snprintf(what, sizeof what, "global pool last, MP %d, split %d: runs %d of %d "
+                     "layers, %d windows, bitwise equal to unfused", mp, (int)split, fi.runs,
+                     fi.fused_layers, fi.windows);
+            /* windows only where the run has more than one strip, so
+             * only with the pool outside it */
+            if (v) check(fi.runs == 1 && fi.fused_layers >= 2 && fi.windows >= 1 &&
+                             !memcmp(ref, got, sizeof ref), what);
+        }
+        pz_net_free(net);
+        while (n_blobs > blobs0) free(blobs[--n_blobs]);
+        rng = seed;
+    }
+}
+
 int main(void)
 {
+    global_pool_ends_no_run();
     static const char *split_name[] = {"auto", "bands", "channels"};
     /* pass 0: direct convs only (PZ_WINOGRAD=0), every 3x3 conv row-local;
      * pass 1: Winograd wherever it applies (PZ_WINOGRAD=1): those layers run
@@ -282,6 +338,25 @@ int main(void)
                              fi.windows, want);
                     if (!wino && !cut)
                         check(fi.windows == want && (strips[st] != 0 || fi.strip == 4), what);
+                    /* the windowed intermediates take no arena space: the
+                     * same schedule with full-size buffers (PZ_FUSE_WINDOWS=0)
+                     * needs at least their bytes more */
+                    if (!wino && !cut && want) {
+                        size_t win_arena = last_arena;
+                        setenv("PZ_FUSE_WINDOWS", "0", 1);
+                        pz_fuse_info fo;
+                        int r2 = build_run(batch, &s, x, got, &fo);
+                        unsetenv("PZ_FUSE_WINDOWS");
+                        snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
+                                 "arena %zu bytes with windows, %zu without; windowed "
+                                 "intermediates %lld bytes", (long long)batch, split_name[sp],
+                                 mp, strips[st], win_arena, last_arena,
+                                 (long long)fi.full_bytes);
+                        check(r2 > 0 && same(ref, got) && fo.windows == 0 &&
+                                  fi.full_bytes > 0 &&
+                                  last_arena >= win_arena + (size_t)fi.full_bytes, what);
+                        printf("  %s\n", what);
+                    }
                 }
         /* a block of layers 0..9: bands recompute on 2 cores, channels and MP 1 never */
         for (int sp = 1; sp < 3; sp++)
