@@ -2,7 +2,9 @@
 """export_torchvision.py OUTDIR [NAME...] - the six torchvision networks as ONNX.
 
 For each NAME (default: all of resnet18 resnet50 vgg16 vgg19 alexnet
-mobilenet_v2) writes
+mobilenet_v2; also, by name only, the other torchvision classifiers in MORE,
+whose ops the six do not use: grouped convs, 5x5 depthwise, squeeze-excite,
+HardSwish, channel shuffle, Concat) writes
     OUTDIR/NAME.onnx        random weights (torch.manual_seed(0)), eval mode,
                             input "input" [1,3,224,224], output "output",
                             opset 13, via torch.onnx.export
@@ -21,6 +23,8 @@ import torchvision
 from onnx import numpy_helper
 
 NAMES = ["resnet18", "resnet50", "vgg16", "vgg19", "alexnet", "mobilenet_v2"]
+MORE = ["regnet_y_400mf", "resnext50_32x4d", "mobilenet_v3_small", "efficientnet_b0",
+        "shufflenet_v2_x1_0", "squeezenet1_0", "densenet121", "googlenet"]
 OPSET = 13
 INPUT_SHAPE = (1, 3, 224, 224)
 INPUT_SEED = 1234
@@ -67,8 +71,9 @@ def main(argv):
     outdir = argv[1]
     names = argv[2:] or NAMES
     for n in names:
-        if n not in NAMES:
-            sys.exit("export_torchvision.py: unknown network %r (known: %s)" % (n, " ".join(NAMES)))
+        if n not in NAMES + MORE:
+            sys.exit("export_torchvision.py: unknown network %r (known: %s)" %
+                     (n, " ".join(NAMES + MORE)))
     os.makedirs(outdir, exist_ok=True)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     for n in names:

@@ -15,6 +15,9 @@
  *            count_include_pad, global average pool, Flatten, FC (Gemm);
  *            outputs: the FC's, a blocked feature map (converted back when
  *            copied out) and a plain one. Batch 1 and 2.
+ *   groupnet: grouped convs of 2 to 8 channels per group (super-groups of
+ *            block-diagonal weights, partial last blocks, a residual), batch
+ *            1 and 2.
  *   fc:      Gemm (B transposed, bias, ReLU) then MatMul with a constant B,
  *            batch 1 (the GEMV path) and 3.
  * For each ISA this CPU and build have (avx512, avx2, scalar): MP 1 vs MP 2
@@ -170,7 +173,7 @@ static built build_convnet(int64_t batch)
     val t8 = binary(t7, t7b, "div", PZ_BIN_DIV, PZ_ACT_NONE);              /* 9 */
     val t9 = conv(t8, "dw", 37, 3, 1, 1, 37, PZ_ACT_RELU, -1);             /* 10 */
     val t10 = conv(t9, "c3x3s2", 32, 3, 2, 1, 1, PZ_ACT_NONE, -1);         /* 11 */
-    val t11 = conv(t10, "g4", 32, 3, 1, 1, 4, PZ_ACT_NONE, -1);            /* 12: ref */
+    val t11 = conv(t10, "g4", 32, 3, 1, 1, 4, PZ_ACT_NONE, -1);            /* 12: 2 x 2 groups */
     val t12 = conv(t11, "g2", 32, 3, 1, 1, 2, PZ_ACT_RELU, t10.id);        /* 13 */
     val t13 = pool(t12, "avgpool", PZ_POOL_AVG, 3, 1, 1, 1);               /* 14 */
     val t14 = global_avg(t13, "gap");                                      /* 15 */
@@ -194,7 +197,39 @@ static built build_convnet(int64_t batch)
     b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t9.d[0], t9.d[1], t9.d[2], t9.d[3]}});
     b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t11.d[0], t11.d[1], t11.d[2], t11.d[3]}});
     b.out_n[3] = b.out_n[4] = pz_numel(&(pz_tensor){.rank = 4, .dims = {t8.d[0], t8.d[1], t8.d[2], t8.d[3]}});
-    static const int must[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15};
+    static const int must[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
+    return b;
+}
+
+/* Grouped convs under 16 channels per group (rt/ops/conv.c: super-groups
+ * of k groups with block-diagonal weights), each must run blocked:
+ *   ga  24 -> 48, 6 groups of 4 -> 8: k = 4, super-groups of 4 and 2 groups
+ *   gc  40 -> 40 3x3/2, 5 groups of 8: k = 2, the last super-group one group,
+ *       its block half full
+ *   gd  the same at stride 1 with gc's output as residual Z, Clip
+ *   ge  40 -> 80 1x1, 10 groups of 4 -> 8: k = 4 (4, 4, 2)
+ *   gf  80 -> 80 3x3, 40 groups of 2: k = 8 > 4, the reference (plain) */
+static built build_groupnet(int64_t batch)
+{
+    built b = {.net = pz_net_new("groupnet")};
+    pz_net *net = b.net;
+    val x = {net, -1, {batch, 24, 13, 11}};
+    x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+    b.in_n = batch * 24 * 13 * 11;
+    val ga = conv(x, "ga", 48, 3, 1, 1, 6, PZ_ACT_RELU, -1);      /* 0 */
+    val gb = conv(ga, "gb", 40, 1, 1, 0, 1, PZ_ACT_NONE, -1);     /* 1 */
+    val gc = conv(gb, "gc", 40, 3, 2, 1, 5, PZ_ACT_NONE, -1);     /* 2: 7x6 */
+    val gd = conv(gc, "gd", 40, 3, 1, 1, 5, PZ_ACT_CLIP, gc.id);  /* 3 */
+    val ge = conv(gd, "ge", 80, 1, 1, 0, 10, PZ_ACT_NONE, -1);    /* 4 */
+    val gf = conv(ge, "gf", 80, 3, 1, 1, 40, PZ_ACT_RELU, -1);    /* 5: reference */
+    pz_net_output(net, gd.id);
+    pz_net_output(net, gf.id);
+    b.n_out = 2;
+    b.out_n[0] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gd.d[0], gd.d[1], gd.d[2], gd.d[3]}});
+    b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gf.d[0], gf.d[1], gf.d[2], gf.d[3]}});
+    b.zero_ids[b.n_zero++] = gd.id;
+    static const int must[] = {0, 1, 2, 3, 4};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
     return b;
 }
@@ -327,6 +362,7 @@ int main(void)
     if (best >= PZ_ISA_AVX2) isas[n++] = "avx2";
     if (best >= PZ_ISA_AVX512) isas[n++] = "avx512";
     for (int64_t batch = 1; batch <= 2; batch++) test_net("convnet", build_convnet, batch, isas, n);
+    for (int64_t batch = 1; batch <= 2; batch++) test_net("groupnet", build_groupnet, batch, isas, n);
     test_net("fc", build_fc, 1, isas, n);
     test_net("fc", build_fc, 3, isas, n);
     return test_summary("rt_net_fast");

@@ -13,8 +13,14 @@
  *            run (its own packing): no idle lanes (PZ_CONV8X2=0 in the
  *            environment keeps conv2d);
  *   DW       depthwise 3x3 (group == C == M): dwconv3x3 on NCHW16c;
- *   GROUPED  2-D, 1 < group, C/G and M/G multiples of 16: conv2d once per
- *            (image, group) on that group's run of 16-channel blocks;
+ *   GROUPED  2-D, 1 < group, not depthwise 3x3: conv2d once per (image,
+ *            super-group) on that super-group's run of 16-channel blocks. A
+ *            super-group is the fewest consecutive groups (k) whose input
+ *            and output channels both fill whole blocks (k = 1 when C/G and
+ *            M/G are multiples of 16; 2 for RegNet's 8 channels per group)
+ *            and its weights are block-diagonal, zero between its groups:
+ *            k times the MACs the groups need, at the direct conv's speed
+ *            (k <= GROUP_MAX_K; the last super-group may hold fewer groups);
  *   WINO     3x3 stride 1 (a FAST conv) where Winograd F(4x4, 3x3) pays:
  *            enough output tiles and not too many weights (see use_winograd);
  *            PZ_WINOGRAD=0 in the environment keeps every layer direct,
@@ -31,11 +37,12 @@ typedef struct {
     conv_fn ref;
     pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
     pz_winograd_fn wino;         /* WINO */
-    pz_conv16c_desc d;           /* GROUPED: one group of one image */
+    pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
+    pz_conv16c_desc d_last;      /* GROUPED: the last super-group (fewer groups, or d) */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
-    int64_t groups;
-    int64_t wp_group;            /* GROUPED: floats of packed weights per group */
-    int64_t x_group, y_group;    /* GROUPED: floats of one group's blocks in X, Y */
+    int64_t groups;              /* GROUPED: super-groups */
+    int64_t wp_group;            /* GROUPED: floats of packed weights per super-group */
+    int64_t x_group, y_group;    /* GROUPED: floats of one super-group's blocks in X, Y */
     int64_t x_image, y_image;    /* GROUPED: floats of one image in X, Y */
 } conv_state;
 
@@ -142,6 +149,61 @@ static float *alloc_floats(int64_t count)
     return pz_alloc_big(bytes);
 }
 
+/* Super-groups of more than this many groups waste too many MACs (k times
+ * the groups' own): those convs stay on the reference kernel. */
+#define GROUP_MAX_K 4
+
+/* The GROUPED path (see the top): sets st->path to CONV_GROUPED, the
+ * descriptors, strides and packed weights and bias, when a super-group of at
+ * most GROUP_MAX_K groups exists. Returns 1 only when out of memory. */
+static int grouped_init(conv_state *st, const pz_conv_params *p, const int64_t *xdims,
+                        const int64_t *ydims, const float *w, const float *bias)
+{
+    int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, K = (int64_t)p->kernel[0] * p->kernel[1];
+    int64_t kg = 1;
+    while (kg <= GROUP_MAX_K && ((kg * cg) % 16 || (kg * mg) % 16)) kg++;
+    if (kg > GROUP_MAX_K) return 0;
+    if (kg > G) kg = G;   /* one super-group of all G groups (C or M under 16) */
+    int64_t nsg = (G + kg - 1) / kg, last = G - (nsg - 1) * kg;
+    /* one super-group of one image is a group-1 conv of kg*cg -> kg*mg
+     * channels, reading 16-channel blocks (the last one's may be partial) */
+    pz_conv_params pg = *p;
+    pg.group = 1;
+    int64_t xd[4] = {1, kg * cg, xdims[2], xdims[3]}, yd[4] = {1, kg * mg, ydims[2], ydims[3]};
+    int64_t xl[4] = {1, last * cg, xdims[2], xdims[3]}, yl[4] = {1, last * mg, ydims[2], ydims[3]};
+    if (pz_conv16c_init(&st->d, &pg, xd, yd) || pz_conv16c_init(&st->d_last, &pg, xl, yl))
+        return 0;
+    st->d.cblk = st->d_last.cblk = 16;   /* the input is blocked whatever its channels */
+    st->groups = nsg;
+    st->wp_group = pz_conv16c_weights_size(&st->d);
+    st->x_group = kg * cg * xdims[2] * xdims[3];   /* whole blocks of H*W*16 */
+    st->y_group = kg * mg * ydims[2] * ydims[3];
+    st->x_image = (xdims[1] + 15) / 16 * 16 * xdims[2] * xdims[3];
+    st->y_image = (ydims[1] + 15) / 16 * 16 * ydims[2] * ydims[3];
+    st->wp = alloc_floats(st->wp_group * nsg);
+    st->bp = alloc_floats(pz_pack_bias16_size(ydims[1]));
+    /* a super-group's dense weights: block-diagonal, zero between groups */
+    float *dense = calloc((size_t)(kg * mg * kg * cg * K), sizeof(float));
+    if (!st->wp || !st->bp || !dense) {
+        free(dense);
+        return 1;
+    }
+    for (int64_t sg = 0; sg < nsg; sg++) {
+        int64_t ng = sg + 1 < nsg ? kg : last, sc = ng * cg;
+        memset(dense, 0, (size_t)(kg * mg * kg * cg * K) * sizeof(float));
+        for (int64_t gi = 0; gi < ng; gi++)
+            for (int64_t o = 0; o < mg; o++)
+                memcpy(dense + ((gi * mg + o) * sc + gi * cg) * K,
+                       w + ((sg * kg + gi) * mg + o) * cg * K, (size_t)(cg * K) * sizeof(float));
+        pz_conv16c_pack_weights(sg + 1 < nsg ? &st->d : &st->d_last, dense,
+                                st->wp + sg * st->wp_group);
+    }
+    free(dense);
+    pz_pack_bias16(ydims[1], bias, st->bp);
+    st->path = CONV_GROUPED;
+    return 0;
+}
+
 /* Tries the fast paths; on success sets the path, packs, and sets the
  * layouts the kernel reads and writes. Returns 1 only when out of memory
  * (a shape no fast kernel takes leaves the reference path). */
@@ -196,31 +258,13 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         l->kernel = "depthwise";
         l->packed_in |= 1u << 1;
         st->fast = k->dwconv3x3;
-    } else if (p->group > 1 && p->nsp == 2 && (x->dims[1] / p->group) % 16 == 0 &&
-               (y->dims[1] / p->group) % 16 == 0) {
-        /* one group of one image is a group-1 conv of C/G -> M/G channels */
-        pz_conv_params pg = *p;
-        pg.group = 1;
-        int64_t G = p->group, cg = x->dims[1] / G, mg = y->dims[1] / G;
-        int64_t xd[4] = {1, cg, x->dims[2], x->dims[3]}, yd[4] = {1, mg, y->dims[2], y->dims[3]};
-        if (pz_conv16c_init(&d, &pg, xd, yd)) return 0;
-        st->groups = G;
-        st->wp_group = pz_conv16c_weights_size(&d);
-        st->x_group = cg * x->dims[2] * x->dims[3];   /* cg/16 blocks of H*W*16 */
-        st->y_group = mg * y->dims[2] * y->dims[3];
-        st->x_image = st->x_group * G;
-        st->y_image = st->y_group * G;
-        st->wp = alloc_floats(st->wp_group * G);
-        st->bp = alloc_floats(pz_pack_bias16_size(y->dims[1]));
-        if (!st->wp || !st->bp) return 1;
-        int64_t wg = mg * cg * p->kernel[0] * p->kernel[1];   /* plain W floats per group */
-        for (int64_t g = 0; g < G; g++)
-            pz_conv16c_pack_weights(&d, (const float *)w->data + g * wg, st->wp + g * st->wp_group);
-        pz_pack_bias16(y->dims[1], bias, st->bp);
-        st->path = CONV_GROUPED;
+    } else if (p->group > 1 && p->nsp == 2) {
+        if (grouped_init(st, p, x->dims, y->dims, w->data, bias)) return 1;
+        if (st->path != CONV_GROUPED) return 0;
         l->kernel = "grouped";
         l->packed_in |= 1u << 1;
         st->fast = k->conv2d;
+        d = st->d;
     } else {
         return 0;
     }
@@ -258,9 +302,9 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         for (int64_t i = 0; i < l->out[0]->dims[0]; i++)
             for (int64_t g = 0; g < st->groups; g++) {
                 int64_t yo = i * st->y_image + g * st->y_group;
-                st->fast(&st->d, x + i * st->x_image + g * st->x_group,
-                         st->wp + g * st->wp_group, st->bp + g * (st->d.m), zd ? zd + yo : NULL,
-                         y + yo, ith, nth);
+                st->fast(g + 1 < st->groups ? &st->d : &st->d_last,
+                         x + i * st->x_image + g * st->x_group, st->wp + g * st->wp_group,
+                         st->bp + g * st->d.m, zd ? zd + yo : NULL, y + yo, ith, nth);
             }
         break;
     default:
