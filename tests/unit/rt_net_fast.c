@@ -16,8 +16,8 @@
  *            outputs: the FC's, a blocked feature map (converted back when
  *            copied out) and a plain one. Batch 1 and 2.
  *   groupnet: grouped convs of 2 to 8 channels per group (super-groups of
- *            block-diagonal weights, partial last blocks, a residual), batch
- *            1 and 2.
+ *            block-diagonal weights, partial last blocks, a residual) and
+ *            depthwise 5x5, 5x5/2 and dilated 3x3, batch 1 and 2.
  *   fc:      Gemm (B transposed, bias, ReLU) then MatMul with a constant B,
  *            batch 1 (the GEMV path) and 3.
  * For each ISA this CPU and build have (avx512, avx2, scalar): MP 1 vs MP 2
@@ -67,10 +67,13 @@ static int konst(pz_net *net, const char *name, int rank, const int64_t *dims, f
 
 /* conv of x to m channels, k x k, stride s, pad p (all sides), group g; z: a
  * residual (id) or -1. Weights scaled by 1/sqrt(fan-in) to keep values O(1). */
+static int conv_dil = 1;   /* the dilation of the convs conv() makes */
+
 static val conv(val x, const char *name, int64_t m, int k, int s, int p, int64_t g,
                 pz_act_kind act, int z)
 {
-    val y = {x.net, -1, {x.d[0], m, (x.d[2] + 2 * p - k) / s + 1, (x.d[3] + 2 * p - k) / s + 1}};
+    int ke = conv_dil * (k - 1) + 1;   /* the dilated kernel's extent */
+    val y = {x.net, -1, {x.d[0], m, (x.d[2] + 2 * p - ke) / s + 1, (x.d[3] + 2 * p - ke) / s + 1}};
     char nm[64];
     float sc = 1.0f / sqrtf((float)(x.d[1] / g * k * k));
     snprintf(nm, sizeof nm, "%s.w", name);
@@ -79,8 +82,8 @@ static val conv(val x, const char *name, int64_t m, int k, int s, int p, int64_t
     int b = konst(x.net, nm, 1, (int64_t[]){m}, -0.2f, 0.2f);
     y.id = pz_net_tensor(x.net, name, PZ_F32, 4, y.d);
     pz_conv_params cp = {.nsp = 2, .group = g, .kernel = {k, k}, .stride = {s, s},
-                         .dilation = {1, 1}, .pad_begin = {p, p}, .pad_end = {p, p},
-                         .act = {act, 0.0f, 6.0f}};
+                         .dilation = {conv_dil, conv_dil}, .pad_begin = {p, p},
+                         .pad_end = {p, p}, .act = {act, 0.0f, 6.0f}};
     pz_net_layer(x.net, name, PZ_OP_CONV, &cp, sizeof cp, (int[]){x.id, w, b, z}, z >= 0 ? 4 : 3,
                  &y.id, 1);
     return y;
@@ -209,27 +212,40 @@ static built build_convnet(int64_t batch)
  *       its block half full
  *   gd  the same at stride 1 with gc's output as residual Z, Clip
  *   ge  40 -> 80 1x1, 10 groups of 4 -> 8: k = 4 (4, 4, 2)
- *   gf  80 -> 80 3x3, 40 groups of 2: k = 8 > 4, the reference (plain) */
+ *   gf  80 -> 80 3x3, 40 groups of 2: k = 8 > 4, the reference (plain)
+ * then depthwise convs of other kernels (dwconvk16c.h) on gd's 40 channels:
+ * 5x5, 5x5 stride 2, 3x3 dilation 2 with a residual. */
 static built build_groupnet(int64_t batch)
 {
     built b = {.net = pz_net_new("groupnet")};
     pz_net *net = b.net;
-    val x = {net, -1, {batch, 24, 13, 11}};
+    val x = {net, -1, {batch, 24, 13, 29}};
     x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
-    b.in_n = batch * 24 * 13 * 11;
+    b.in_n = batch * 24 * 13 * 29;
     val ga = conv(x, "ga", 48, 3, 1, 1, 6, PZ_ACT_RELU, -1);      /* 0 */
     val gb = conv(ga, "gb", 40, 1, 1, 0, 1, PZ_ACT_NONE, -1);     /* 1 */
-    val gc = conv(gb, "gc", 40, 3, 2, 1, 5, PZ_ACT_NONE, -1);     /* 2: 7x6 */
+    val gc = conv(gb, "gc", 40, 3, 2, 1, 5, PZ_ACT_NONE, -1);     /* 2: 7x15 */
     val gd = conv(gc, "gd", 40, 3, 1, 1, 5, PZ_ACT_CLIP, gc.id);  /* 3 */
     val ge = conv(gd, "ge", 80, 1, 1, 0, 10, PZ_ACT_NONE, -1);    /* 4 */
     val gf = conv(ge, "gf", 80, 3, 1, 1, 40, PZ_ACT_RELU, -1);    /* 5: reference */
+    /* depthwise of other kernels (dwconvk16c.h), on 40 channels (a partial
+     * block), rows wide enough for interior tiles of 8 and single pixels:
+     * 5x5, 5x5 stride 2, 3x3 dilation 2 with a residual */
+    val d5 = conv(gd, "d5", 40, 5, 1, 2, 40, PZ_ACT_CLIP, -1);    /* 6: 7x15 */
+    val d5s = conv(gb, "d5s2", 40, 5, 2, 2, 40, PZ_ACT_NONE, -1); /* 7: 7x15 */
+    conv_dil = 2;
+    val dd = conv(d5, "dd2", 40, 3, 1, 2, 40, PZ_ACT_RELU, d5s.id); /* 8 */
+    conv_dil = 1;
     pz_net_output(net, gd.id);
     pz_net_output(net, gf.id);
-    b.n_out = 2;
+    pz_net_output(net, dd.id);
+    b.n_out = 3;
     b.out_n[0] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gd.d[0], gd.d[1], gd.d[2], gd.d[3]}});
     b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gf.d[0], gf.d[1], gf.d[2], gf.d[3]}});
+    b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.zero_ids[b.n_zero++] = gd.id;
-    static const int must[] = {0, 1, 2, 3, 4};
+    b.zero_ids[b.n_zero++] = dd.id;
+    static const int must[] = {0, 1, 2, 3, 4, 6, 7, 8};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
     return b;
 }

@@ -12,6 +12,7 @@ static const pz_fast_kernels SCALAR = {
     .gemv = pz_f32_gemv_packed__scalar,
     .pool2d = pz_f32_pool2d_nchw16c__scalar,
     .interleave = pz_f32_interleave__scalar,
+    .unary16c = pz_f32_unary_nchw16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -23,6 +24,7 @@ static const pz_fast_kernels AVX2 = {
     .gemv = pz_f32_gemv_packed__avx2,
     .pool2d = pz_f32_pool2d_nchw16c__avx2,
     .interleave = pz_f32_interleave__scalar,
+    .unary16c = pz_f32_unary_nchw16c__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -33,6 +35,7 @@ static const pz_fast_kernels AVX512 = {
     .gemv = pz_f32_gemv_packed__avx512,
     .pool2d = pz_f32_pool2d_nchw16c__avx512,
     .interleave = pz_f32_interleave__avx512,
+    .unary16c = pz_f32_unary_nchw16c__avx512,
 };
 #endif
 

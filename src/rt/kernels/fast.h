@@ -179,6 +179,11 @@ void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
  * of channels >= C are written as zeros. Binary: A, B and Y of one shape. */
 void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
+/* AVX-512 (eltwise16c_avx512.c): Sigmoid, HardSigmoid, HardSwish in ZMM
+ * registers (within a few ulps of the reference, not bitwise); every other
+ * function through the scalar twin. */
+void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                                  const float *restrict x, float *restrict y, int ith, int nth);
 void pz_f32_binary_nchw16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                                    const float *restrict a, const float *restrict b,
                                    float *restrict y, int ith, int nth);
@@ -241,6 +246,9 @@ typedef struct {
     pz_gemm_fn gemv;
     pz_pool16c_fn pool2d;
     pz_interleave_fn interleave;   /* AVX2 has none of its own: the scalar one */
+    /* element-wise functions on NCHW16c (AVX2 has none of its own) */
+    void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                     const float *restrict x, float *restrict y, int ith, int nth);
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -2,6 +2,7 @@
  * params, NCHW <-> NCHWxc conversion, and weight packing (done once, at
  * compile). Scalar C; see fast.h for the layouts. */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/dwconvk16c.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
 {
@@ -47,6 +48,31 @@ int pz_dwconv16c_init(pz_conv16c_desc *d, const pz_conv_params *p, const int64_t
         d->dw != 1)
         return -1;
     return 0;
+}
+
+int pz_dwconvk16c_init(pz_conv16c_desc *d, const pz_conv_params *p, const int64_t *xd,
+                       const int64_t *yd)
+{
+    if (desc_fill(d, p, xd, yd)) return -1;
+    if (p->group != d->c || d->m != d->c || d->kh * d->kw > 64) return -1;
+    return 0;
+}
+
+int64_t pz_dwk16c_weights_size(const pz_conv16c_desc *d)
+{
+    return cdiv(d->c, 16) * d->kh * d->kw * 16;
+}
+
+void pz_dwk16c_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
+                            float *restrict wp)
+{
+    const int64_t kk = (int64_t)d->kh * d->kw;
+    for (int64_t b = 0; b < cdiv(d->c, 16); b++)
+        for (int64_t k = 0; k < kk; k++)
+            for (int64_t lane = 0; lane < 16; lane++) {
+                int64_t ch = b * 16 + lane;
+                wp[(b * kk + k) * 16 + lane] = ch < d->c ? w[ch * kk + k] : 0.0f;
+            }
 }
 
 /* ---- layouts ---------------------------------------------------------------- */

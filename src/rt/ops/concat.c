@@ -54,13 +54,43 @@ static void concat_release(pz_layer *l)
     free(st->chunk);
 }
 
+/* Blocked: a float concat of rank-4 tensors along channels whose parts but
+ * the last fill whole 16-channel blocks, one part at least arriving blocked.
+ * Each image's NCHW16c output is then its parts' blocks one after the other
+ * (the last part's padded lanes are zero, so are the output's): the same
+ * chunked copy, in bytes of blocks. Inception, SqueezeNet and DenseNet
+ * concatenate conv outputs whose readers are convs and pools: they stay
+ * blocked instead of going to plain and back. */
+static bool concat_blocked(const pz_layer *l, const pz_tensor *y)
+{
+    const pz_axis_params *p = l->params;
+    bool any = false;
+    if (y->rank != 4 || p->axis != 1 || y->dtype != PZ_F32) return false;
+    for (int i = 0; i < l->n_in; i++) {
+        if (i + 1 < l->n_in && l->in[i]->dims[1] % 16) return false;
+        any |= l->in_have[i] == 16;
+    }
+    return any;
+}
+
 static int concat_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *y = pz_out(l, 0);
     if (!y) return pz_layer_fail(l, err, n, "needs Y");
     for (int i = 0; i < l->n_in; i++)
         if (!l->in[i]) return pz_layer_fail(l, err, n, "input %d is omitted", i);
-    return concat_plan(l, err, n, y, l->in, l->n_in, "input");
+    if (concat_plan(l, err, n, y, l->in, l->n_in, "input")) return 1;
+    if (pz_cpu_isa() == PZ_ISA_REF || !concat_blocked(l, y)) return 0;
+    concat_state *st = l->state;
+    size_t plane = (size_t)(y->dims[2] * y->dims[3]) * 16 * sizeof(float);
+    st->row = 0;
+    for (int i = 0; i < l->n_in; i++) {
+        st->chunk[i] = (size_t)((l->in[i]->dims[1] + 15) / 16) * plane;
+        st->row += st->chunk[i];
+        l->in_cblk[i] = 16;
+    }
+    l->out_cblk[0] = 16;
+    return 0;
 }
 
 static void concat_run(const pz_layer *l, int ith, int nth)

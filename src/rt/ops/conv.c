@@ -2,6 +2,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/fuse.h"
 #include "rt/kernels/conv8x2.h"
+#include "rt/kernels/dwconvk16c.h"
 #include "rt/kernels/winograd.h"
 #include "rt/ops/ops.h"
 
@@ -13,6 +14,7 @@
  *            run (its own packing): no idle lanes (PZ_CONV8X2=0 in the
  *            environment keeps conv2d);
  *   DW       depthwise 3x3 (group == C == M): dwconv3x3 on NCHW16c;
+ *   DWK      depthwise of any other kernel (5x5, dilated): dwconvk16c.h;
  *   GROUPED  2-D, 1 < group, not depthwise 3x3: conv2d once per (image,
  *            super-group) on that super-group's run of 16-channel blocks. A
  *            super-group is the fewest consecutive groups (k) whose input
@@ -31,7 +33,7 @@
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
-typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_GROUPED, CONV_WINO } conv_path;
+typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO } conv_path;
 typedef struct {
     conv_path path;
     conv_fn ref;
@@ -258,6 +260,16 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         l->kernel = "depthwise";
         l->packed_in |= 1u << 1;
         st->fast = k->dwconv3x3;
+    } else if (pz_dwconvk16c_init(&d, p, x->dims, y->dims) == 0) {
+        st->wp = alloc_floats(pz_dwk16c_weights_size(&d));
+        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        if (!st->wp || !st->bp) return 1;
+        pz_dwk16c_pack_weights(&d, w->data, st->wp);
+        pz_pack_bias16(d.m, bias, st->bp);
+        st->path = CONV_DWK;
+        l->kernel = "depthwise kxk";
+        l->packed_in |= 1u << 1;
+        st->fast = pz_dwconvk16c_kernel_for(isa);
     } else if (p->group > 1 && p->nsp == 2) {
         if (grouped_init(st, p, x->dims, y->dims, w->data, bias)) return 1;
         if (st->path != CONV_GROUPED) return 0;
@@ -291,6 +303,7 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     switch (st->path) {
     case CONV_FAST:
     case CONV_DW:
+    case CONV_DWK:
         st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
         break;
     case CONV_WINO:

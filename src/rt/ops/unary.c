@@ -2,6 +2,11 @@
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
+typedef struct {
+    void (*fn)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+               const float *restrict x, float *restrict y, int ith, int nth);
+} unary_state;
+
 static int unary_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_unary_params *p = l->params;
@@ -14,19 +19,27 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
-    /* a blocked input stays blocked (same shape: not a reshape in disguise) */
+    /* a blocked input stays blocked (same shape: not a reshape in disguise),
+     * through the CPU's kernel (chosen here, at compile) */
     if (l->in_have[0] == 16 && x->dtype == PZ_F32 && y->rank == 4 &&
-        !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x))
+        !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x)) {
+        unary_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        pz_isa isa = pz_cpu_isa();
+        st->fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->unary16c;
+        l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
+    }
     return 0;
 }
 
 static void unary_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *y = l->out[0];
+    const unary_state *st = l->state;
     if (l->in_cblk[0] == 16)
-        pz_f32_unary_nchw16c__scalar(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3],
-                                     x->data, y->data, ith, nth);
+        st->fn(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3], x->data, y->data, ith,
+               nth);
     else if (x->dtype == PZ_F32)
         pz_f32_unary__ref(l->params, x->data, y->data, pz_numel(x), ith, nth);
     else
@@ -43,13 +56,13 @@ static int unary_rows(const pz_layer *l)
 static void unary_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                            int64_t r1, int ith, int nth)
 {
+    const unary_state *st = l->state;
     const int64_t *yd = l->out[0]->dims, cb = (yd[1] + 15) / 16;
     for (int64_t i = 0; i < yd[0]; i++)
         for (int64_t bc = 0; bc < cb; bc++) {
             int64_t o = ((i * cb + bc) * yd[2] + r0) * yd[3] * 16;
-            pz_f32_unary_nchw16c__scalar(l->params, 1, yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16,
-                                         (r1 - r0) * yd[3], (const float *)in[0] + o,
-                                         (float *)out + o, ith, nth);
+            st->fn(l->params, 1, yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16, (r1 - r0) * yd[3],
+                   (const float *)in[0] + o, (float *)out + o, ith, nth);
         }
 }
 

@@ -1,0 +1,66 @@
+/* eltwise16c_avx512.c - AVX-512 unary functions on NCHW16c buffers, beside
+ * eltwise16c.c's scalar twin (the same split and layout; see fast.h).
+ *
+ * Sigmoid, HardSigmoid and HardSwish in ZMM registers: EfficientNet's SiLU
+ * and MobileNetV3's HardSwish follow most of their convs, and the scalar
+ * path spends a libm expf call per element on Sigmoid. Sigmoid is
+ * 1 / (1 + e^-x) with e^t as 2^n * p(r): n = round(t * log2(e)), r = t - n
+ * ln 2 (ln 2 in two parts), p the degree-6 Taylor polynomial of e^r on
+ * |r| <= ln2/2 (relative error under 2e-7), 2^n by scalef, which gives inf
+ * and 0 where e^t overflows or underflows (so sigmoid is 0 or 1 there, as
+ * the reference's expf gives). Within a few float ulps of the reference;
+ * not bitwise. Every other function goes to the scalar twin. Lanes of
+ * channels >= C are written as zeros, as there.
+ */
+#include "rt/kernels/fast.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
+
+static inline __m512 exp_ps(__m512 t)
+{
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(1.44269504088896341f)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), t);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.0f / 720);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    return _mm512_scalef_ps(p, n);
+}
+
+void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                                  const float *restrict x, float *restrict y, int ith, int nth)
+{
+    if (p->func != PZ_UN_SIGMOID && p->func != PZ_UN_HARD_SIGMOID &&
+        p->func != PZ_UN_HARD_SWISH) {
+        pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
+        return;
+    }
+    int64_t cb = (c + 15) / 16, lo, hi;
+    pz_split(n * cb * hw, ith, nth, &lo, &hi);
+    /* lanes of real channels in the last block */
+    const __mmask16 tail = (__mmask16)(c % 16 ? (1u << (c % 16)) - 1 : 0xffffu);
+    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    const __m512 a = _mm512_set1_ps(p->alpha), b = _mm512_set1_ps(p->beta);
+    const __m512 sixth = _mm512_set1_ps(1.0f / 6.0f), half = _mm512_set1_ps(0.5f);
+    for (int64_t v = lo; v < hi; v++) {
+        __m512 t = _mm512_loadu_ps(x + v * 16), r;
+        if (p->func == PZ_UN_SIGMOID) {
+            r = _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(zero, t))));
+        } else if (p->func == PZ_UN_HARD_SIGMOID) {
+            r = _mm512_min_ps(_mm512_max_ps(_mm512_fmadd_ps(a, t, b), zero), one);
+        } else {
+            __m512 h = _mm512_fmadd_ps(t, sixth, half);
+            r = _mm512_mul_ps(t, _mm512_min_ps(_mm512_max_ps(h, zero), one));
+        }
+        /* the padded lanes of the last block stay zero */
+        if ((v / hw) % cb == cb - 1) r = _mm512_maskz_mov_ps(tail, r);
+        _mm512_storeu_ps(y + v * 16, r);
+    }
+}
+#endif
