@@ -36,6 +36,9 @@ const {readTensor, writeTensor} = require('./tensor_pb');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ALL_NETS = ['resnet18', 'resnet50', 'vgg16', 'vgg19', 'alexnet', 'mobilenet_v2'];
+// by name only (--nets): other torchvision classifiers, from export_torchvision.py
+const MORE_NETS = ['regnet_y_400mf', 'resnext50_32x4d', 'mobilenet_v3_small', 'efficientnet_b0',
+                   'shufflenet_v2_x1_0', 'squeezenet1_0', 'densenet121', 'googlenet'];
 
 class BenchError extends Error {}
 
@@ -77,7 +80,8 @@ function parseArgs(argv) {
             o.nets = need().split(',').filter(Boolean);
             netsGiven = true;
             for (const n of o.nets)
-                if (!ALL_NETS.includes(n)) die(`--nets: unknown network "${n}" (known: ${ALL_NETS.join(' ')})`, 2);
+                if (!ALL_NETS.includes(n) && !MORE_NETS.includes(n))
+                    die(`--nets: unknown network "${n}" (known: ${ALL_NETS.concat(MORE_NETS).join(' ')})`, 2);
         } else if (k === '--threads') {
             o.threads = need().split(',').map(Number);
             if (!o.threads.length || o.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256))
@@ -163,6 +167,8 @@ function ensureModel(o, name, pz) {
         const r = run([py, exporter, o.models, name], 'export_torchvision.py');
         if (r.status !== 0) throw new BenchError(`export_torchvision.py ${name} failed: ${lastLines(r.stderr)}`);
     }
+    if (!fs.existsSync(onnx) && MORE_NETS.includes(name))
+        throw new BenchError(`${name}: no ${onnx}, and only tools/export_torchvision.py (PyTorch) makes it`);
     if (!fs.existsSync(onnx)) {
         console.log(`  writing ${name} with paleozoic zoo`);
         const tmp = `${onnx}.tmp.${process.pid}`;

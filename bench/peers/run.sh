@@ -20,7 +20,9 @@
 #
 # Options:
 #   --quick            resnet18 and mobilenet_v2, 2 rounds of ~0.5 s (a smoke run)
-#   --nets a,b,...     networks (default: all six)
+#   --nets a,b,...     networks (default: all six; also regnet_y_400mf resnext50_32x4d
+#                      mobilenet_v3_small efficientnet_b0 shufflenet_v2_x1_0 squeezenet1_0
+#                      densenet121 googlenet, exported with PyTorch)
 #   --threads 1,2      thread counts (default 1,2)
 #   --rounds R         interleaved rounds per network (default 5)
 #   --round-time S     seconds per engine per round; sets the runs per process (default 3)
