@@ -20,6 +20,7 @@ OP(HardSwish, hard_swish)
 OP(Elu, elu)
 OP(Selu, selu)
 OP(Softplus, softplus)
+OP(Swish, swish)
 /* arithmetic and matrices */
 OP(Add, add)
 OP(Sub, sub)

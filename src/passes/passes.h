@@ -22,6 +22,8 @@
  *              activation); then Relu, or Clip with constant bounds, becomes
  *              the node's act (ir_node.act). Gemm and Add take the
  *              activation too.
+ *   gates      Mul(X, Sigmoid(X)) -> Swish(X), and Mul(X, HardSigmoid(X))
+ *              with alpha 1/6, beta 1/2 -> HardSwish(X) (gate.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -41,6 +43,7 @@ typedef struct {
     int no_fold_bn;        /* keep BatchNormalization as its own layer */
     int no_epilogues;      /* keep Relu/Clip/Add as their own layers */
     int no_eliminate;      /* keep Identity and Dropout layers */
+    int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -49,6 +52,7 @@ typedef struct {
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
     int residuals;         /* Add into a Conv's Z */
     int acts;              /* Relu, Clip into Conv/Gemm/Add */
+    int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

@@ -23,5 +23,6 @@ int pass_is(const ir_node *n, op_kind k);
 void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st);
 pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err);
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 
 #endif

@@ -11,7 +11,7 @@
  * `passes --count MODEL.onnx` instead loads a model and prints its run-time
  * layer count without and with the passes, and what they did (used by
  * tests/parts/20-passes.sh):
- *   layers before=49 after=24 eliminated=0 bn_folded=0 residuals=8 acts=17 */
+ *   layers before=49 after=24 eliminated=0 bn_folded=0 residuals=8 acts=17 gates=0 */
 #include <math.h>
 #include <string.h>
 
@@ -654,6 +654,65 @@ static void test_prelu_legacy(void)
 }
 
 /* Layers of the lowered graph (the run-time nodes). */
+/* Gated activations (gate.c): Conv -> Mul(c, Sigmoid(c)) becomes Swish,
+ * Mul(HardSigmoid(c; 1/6, 1/2), c) HardSwish; a HardSigmoid of other
+ * parameters and a Sigmoid with a second reader (a graph output) stay. The
+ * values against double loops; `first` picks which output is compared. */
+static void test_gates(int first)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    const int64_t C = 20, HW = 25;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -0.6f, 0.6f);
+    int c = ir_graph_add_value(g, "c");
+    int s = ir_graph_add_value(g, "s"), y = ir_graph_add_value(g, "y");
+    int h = ir_graph_add_value(g, "h"), y2 = ir_graph_add_value(g, "y2");
+    int h3 = ir_graph_add_value(g, "h3"), y3 = ir_graph_add_value(g, "y3");
+    int s4 = ir_graph_add_value(g, "s4"), y4 = ir_graph_add_value(g, "y4");
+    add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+    add_node(g, "sig", "Sigmoid", 1, (int[]){c}, s);
+    add_node(g, "mul", "Mul", 2, (int[]){c, s}, y);
+    int k = add_node(g, "hs", "HardSigmoid", 1, (int[]){c}, h);
+    attr_float(g, k, "alpha", (float)(1.0 / 6.0));
+    attr_float(g, k, "beta", 0.5f);
+    add_node(g, "mul2", "Mul", 2, (int[]){h, c}, y2);
+    k = add_node(g, "hs3", "HardSigmoid", 1, (int[]){c}, h3);   /* alpha 0.2: not HardSwish */
+    attr_float(g, k, "beta", 0.5f);
+    add_node(g, "mul3", "Mul", 2, (int[]){c, h3}, y3);
+    add_node(g, "sig4", "Sigmoid", 1, (int[]){c}, s4);          /* s4 is also an output */
+    add_node(g, "mul4", "Mul", 2, (int[]){c, s4}, y4);
+    ir_graph_add_output(g, first ? y2 : y);
+    ir_graph_add_output(g, first ? y : y2);
+    ir_graph_add_output(g, y3);
+    ir_graph_add_output(g, y4);
+    ir_graph_add_output(g, s4);
+    CHECK(finish(g));
+    double want[20 * 25];
+    for (int64_t m = 0; m < C; m++)
+        for (int64_t p = 0; p < HW; p++) {
+            double v = 0;
+            for (int64_t q = 0; q < C; q++) v += (double)cdata(g, w)[m * C + q] * xd[q * HW + p];
+            double hs = v / 6 + 0.5;
+            hs = hs < 0 ? 0 : hs > 1 ? 1 : hs;
+            want[m * HW + p] = first ? v * hs : v / (1 + exp(-v));
+        }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.gates == 2);
+    int sig = find_node(g, "sig"), hs = find_node(g, "hs");
+    CHECK(sig >= 0 && !strcmp(g->nodes[sig].op_type, "Swish") && g->nodes[sig].out[0] == y);
+    CHECK(hs >= 0 && !strcmp(g->nodes[hs].op_type, "HardSwish") && g->nodes[hs].out[0] == y2);
+    CHECK(find_node(g, "mul") < 0 && find_node(g, "mul2") < 0);
+    CHECK(find_node(g, "mul3") >= 0 && find_node(g, "mul4") >= 0 && count_op(g, "Sigmoid") == 1 &&
+          count_op(g, "HardSigmoid") == 1);
+    int layers = 0;
+    CHECK(run_err(g, (const float *const[]){xd}, want, &layers) <= 1e-5 && layers == 7);
+    free(xd);
+    ir_graph_free(g);
+}
+
 static int layer_count(ir_graph *g)
 {
     ir_model *m = ir_model_lower(g);
@@ -678,8 +737,8 @@ static int count_mode(const char *path)
         ir_graph_free(g);
         return 1;
     }
-    printf("layers before=%d after=%d eliminated=%d bn_folded=%d residuals=%d acts=%d\n", before,
-           layer_count(g), ps.eliminated, ps.bn_folded, ps.residuals, ps.acts);
+    printf("layers before=%d after=%d eliminated=%d bn_folded=%d residuals=%d acts=%d gates=%d\n",
+           before, layer_count(g), ps.eliminated, ps.bn_folded, ps.residuals, ps.acts, ps.gates);
     ir_graph_free(g);
     return 0;
 }
@@ -694,6 +753,8 @@ int main(int argc, char **argv)
     test_conv_transpose_bn();
     test_variadic();
     test_prelu_legacy();
+    test_gates(0);
+    test_gates(1);
     printf("passes: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

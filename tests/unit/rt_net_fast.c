@@ -17,7 +17,8 @@
  *            copied out) and a plain one. Batch 1 and 2.
  *   groupnet: grouped convs of 2 to 8 channels per group (super-groups of
  *            block-diagonal weights, partial last blocks, a residual) and
- *            depthwise 5x5, 5x5/2 and dilated 3x3, batch 1 and 2.
+ *            depthwise 5x5, 5x5/2 and dilated 3x3, a squeeze-excite scale
+ *            (binaries with a per-channel operand), batch 1 and 2.
  *   fc:      Gemm (B transposed, bias, ReLU) then MatMul with a constant B,
  *            batch 1 (the GEMV path) and 3.
  * For each ISA this CPU and build have (avx512, avx2, scalar): MP 1 vs MP 2
@@ -100,6 +101,15 @@ static val unary(val x, const char *name, pz_unary_func f)
 {
     val y = same(x, name);
     pz_unary_params up = {.func = f};
+    pz_net_layer(x.net, name, PZ_OP_UNARY, &up, sizeof up, &x.id, 1, &y.id, 1);
+    return y;
+}
+
+/* The same with parameters (LeakyRelu's slope, Clip's bounds). */
+static val unary_p(val x, const char *name, pz_unary_func f, float alpha, float beta)
+{
+    val y = same(x, name);
+    pz_unary_params up = {.func = f, .alpha = alpha, .beta = beta};
     pz_net_layer(x.net, name, PZ_OP_UNARY, &up, sizeof up, &x.id, 1, &y.id, 1);
     return y;
 }
@@ -236,16 +246,36 @@ static built build_groupnet(int64_t batch)
     conv_dil = 2;
     val dd = conv(d5, "dd2", 40, 3, 1, 2, 40, PZ_ACT_RELU, d5s.id); /* 8 */
     conv_dil = 1;
+    /* squeeze-excite: a per-channel scale [N, 40, 1, 1] times the map (A
+     * broadcast), the map minus it with ReLU (B broadcast), then a
+     * same-shaped Sub with Clip: blocked binary16c */
+    val sq = conv(global_avg(dd, "se.gap"), "se.fc", 40, 1, 1, 0, 1, PZ_ACT_NONE, -1); /* 9, 10 */
+    val sc = unary(sq, "se.sig", PZ_UN_SIGMOID);                                        /* 11 */
+    val m1 = same(dd, "se.mul"), m2 = same(dd, "se.sub"), m3 = same(dd, "se.sub2");
+    pz_binary_params bp1 = {.func = PZ_BIN_MUL}, bp2 = {.func = PZ_BIN_SUB, .act = {PZ_ACT_RELU, 0, 0}};
+    pz_binary_params bp3 = {.func = PZ_BIN_SUB, .act = {PZ_ACT_CLIP, -2.0f, 0.25f}};
+    pz_net_layer(net, "se.mul", PZ_OP_BINARY, &bp1, sizeof bp1, (int[]){sc.id, dd.id}, 2, &m1.id, 1);
+    pz_net_layer(net, "se.sub", PZ_OP_BINARY, &bp2, sizeof bp2, (int[]){m1.id, sc.id}, 2, &m2.id, 1);
+    pz_net_layer(net, "se.sub2", PZ_OP_BINARY, &bp3, sizeof bp3, (int[]){m2.id, dd.id}, 2, &m3.id,
+                 1);                                                                   /* 12-14 */
     pz_net_output(net, gd.id);
     pz_net_output(net, gf.id);
     pz_net_output(net, dd.id);
-    b.n_out = 3;
+    /* blocked LeakyRelu and Clip (AVX-512: the reference's bits) */
+    val lk = unary_p(m3, "lk", PZ_UN_LEAKY_RELU, 0.1f, 0.0f);                          /* 15 */
+    val cl = unary_p(lk, "cl", PZ_UN_CLIP, -0.05f, 0.2f);                              /* 16 */
+    pz_net_output(net, cl.id);
+    pz_net_output(net, m1.id);
+    b.n_out = 5;
+    b.out_n[3] = b.out_n[4] =
+        pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.out_n[0] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gd.d[0], gd.d[1], gd.d[2], gd.d[3]}});
     b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gf.d[0], gf.d[1], gf.d[2], gf.d[3]}});
     b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.zero_ids[b.n_zero++] = gd.id;
     b.zero_ids[b.n_zero++] = dd.id;
-    static const int must[] = {0, 1, 2, 3, 4, 6, 7, 8};
+    b.zero_ids[b.n_zero++] = cl.id;
+    static const int must[] = {0, 1, 2, 3, 4, 6, 7, 8, 12, 13, 14, 15, 16};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
     return b;
 }

@@ -13,6 +13,7 @@ static const pz_fast_kernels SCALAR = {
     .pool2d = pz_f32_pool2d_nchw16c__scalar,
     .interleave = pz_f32_interleave__scalar,
     .unary16c = pz_f32_unary_nchw16c__scalar,
+    .binary16c = pz_f32_binary16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -25,6 +26,7 @@ static const pz_fast_kernels AVX2 = {
     .pool2d = pz_f32_pool2d_nchw16c__avx2,
     .interleave = pz_f32_interleave__scalar,
     .unary16c = pz_f32_unary_nchw16c__scalar,
+    .binary16c = pz_f32_binary16c__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -36,6 +38,7 @@ static const pz_fast_kernels AVX512 = {
     .pool2d = pz_f32_pool2d_nchw16c__avx512,
     .interleave = pz_f32_interleave__avx512,
     .unary16c = pz_f32_unary_nchw16c__avx512,
+    .binary16c = pz_f32_binary16c__avx512,
 };
 #endif
 

@@ -60,25 +60,34 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
     zero_tails(c, hw, lo, hi, y);
 }
 
-void pz_f32_binary_nchw16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
-                                   const float *restrict a, const float *restrict b,
-                                   float *restrict y, int ith, int nth)
+/* One element as the reference computes it (binary_ref.c's f32_op). */
+static float bin_op(pz_binary_func f, float a, float b)
 {
+    switch (f) {
+    case PZ_BIN_ADD: return a + b;
+    case PZ_BIN_SUB: return a - b;
+    case PZ_BIN_MUL: return a * b;
+    case PZ_BIN_DIV: return a / b;
+    case PZ_BIN_POW: return powf(a, b);
+    case PZ_BIN_MAX: return (a > b || a != a) ? a : b;
+    case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
+    case PZ_BIN_PRELU: return a < 0 ? a * b : a;
+    default: return 0;
+    }
+}
+
+void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                              const float *restrict a, int abc, const float *restrict b, int bbc,
+                              float *restrict y, int ith, int nth)
+{
+    const int64_t cb = (c + 15) / 16;
     int64_t lo, hi;
-    pz_split(n * ((c + 15) / 16) * hw, ith, nth, &lo, &hi);
-    if (p->func == PZ_BIN_ADD && p->act.kind == PZ_ACT_NONE) {
-        for (int64_t v = lo; v < hi; v++)
-            for (int j = 0; j < 16; j++) y[v * 16 + j] = a[v * 16 + j] + b[v * 16 + j];
-    } else if (p->func == PZ_BIN_ADD && p->act.kind == PZ_ACT_RELU) {
-        for (int64_t v = lo; v < hi; v++)
-            for (int j = 0; j < 16; j++) {
-                float t = a[v * 16 + j] + b[v * 16 + j];
-                y[v * 16 + j] = t < 0 ? 0 : t;
-            }
-    } else {
-        /* the reference over this share, as one flat row */
-        pz_bcast bc = {.rank = 1, .dims = {(hi - lo) * 16}, .sa = {1}, .sb = {1}};
-        if (hi > lo) pz_f32_binary__ref(p, &bc, a + lo * 16, b + lo * 16, y + lo * 16, 0, 1);
+    pz_split(n * cb * hw, ith, nth, &lo, &hi);
+    for (int64_t v = lo; v < hi; v++) {
+        int64_t img = v / (cb * hw), blk = v / hw % cb;
+        const float *pa = pz_bin16c_operand(a, abc, v, img, blk, cb);
+        const float *pb = pz_bin16c_operand(b, bbc, v, img, blk, cb);
+        for (int j = 0; j < 16; j++) y[v * 16 + j] = pz_act_f32(&p->act, bin_op(p->func, pa[j], pb[j]));
     }
     zero_tails(c, hw, lo, hi, y);
 }

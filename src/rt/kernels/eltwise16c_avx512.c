@@ -1,7 +1,9 @@
 /* eltwise16c_avx512.c - AVX-512 unary functions on NCHW16c buffers, beside
  * eltwise16c.c's scalar twin (the same split and layout; see fast.h).
  *
- * Sigmoid, HardSigmoid and HardSwish in ZMM registers: EfficientNet's SiLU
+ * ReLU, Clip and LeakyRelu (the reference's bits, NaN kept), and Sigmoid,
+ * Swish (x * sigmoid(alpha x)), HardSigmoid and HardSwish in ZMM
+ * registers: EfficientNet's SiLU
  * and MobileNetV3's HardSwish follow most of their convs, and the scalar
  * path spends a libm expf call per element on Sigmoid. Sigmoid is
  * 1 / (1 + e^-x) with e^t as 2^n * p(r): n = round(t * log2(e)), r = t - n
@@ -12,6 +14,8 @@
  * not bitwise. Every other function goes to the scalar twin. Lanes of
  * channels >= C are written as zeros, as there.
  */
+#include <math.h>
+
 #include "rt/kernels/fast.h"
 
 #ifndef PZ_SCALAR
@@ -36,8 +40,9 @@ static inline __m512 exp_ps(__m512 t)
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth)
 {
-    if (p->func != PZ_UN_SIGMOID && p->func != PZ_UN_HARD_SIGMOID &&
-        p->func != PZ_UN_HARD_SWISH) {
+    const pz_unary_func f = p->func;
+    if (f != PZ_UN_SIGMOID && f != PZ_UN_HARD_SIGMOID && f != PZ_UN_HARD_SWISH &&
+        f != PZ_UN_SWISH && f != PZ_UN_RELU && f != PZ_UN_CLIP && f != PZ_UN_LEAKY_RELU) {
         pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
         return;
     }
@@ -50,9 +55,18 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
     const __m512 sixth = _mm512_set1_ps(1.0f / 6.0f), half = _mm512_set1_ps(0.5f);
     for (int64_t v = lo; v < hi; v++) {
         __m512 t = _mm512_loadu_ps(x + v * 16), r;
-        if (p->func == PZ_UN_SIGMOID) {
+        if (f == PZ_UN_RELU) {
+            r = _mm512_max_ps(zero, t);   /* t when t is NaN or -0, as t < 0 ? 0 : t */
+        } else if (f == PZ_UN_CLIP) {
+            r = _mm512_min_ps(b, _mm512_max_ps(a, t));   /* the reference's order, NaN kept */
+        } else if (f == PZ_UN_LEAKY_RELU) {
+            r = _mm512_mask_mul_ps(t, _mm512_cmp_ps_mask(t, zero, _CMP_LT_OQ), t, a);
+        } else if (f == PZ_UN_SIGMOID) {
             r = _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(zero, t))));
-        } else if (p->func == PZ_UN_HARD_SIGMOID) {
+        } else if (f == PZ_UN_SWISH) {
+            __m512 e = exp_ps(_mm512_sub_ps(zero, _mm512_mul_ps(a, t)));
+            r = _mm512_mul_ps(t, _mm512_div_ps(one, _mm512_add_ps(one, e)));
+        } else if (f == PZ_UN_HARD_SIGMOID) {
             r = _mm512_min_ps(_mm512_max_ps(_mm512_fmadd_ps(a, t, b), zero), one);
         } else {
             __m512 h = _mm512_fmadd_ps(t, sixth, half);
@@ -60,6 +74,35 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
         }
         /* the padded lanes of the last block stay zero */
         if ((v / hw) % cb == cb - 1) r = _mm512_maskz_mov_ps(tail, r);
+        _mm512_storeu_ps(y + v * 16, r);
+    }
+}
+void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                              const float *restrict a, int abc, const float *restrict b, int bbc,
+                              float *restrict y, int ith, int nth)
+{
+    const pz_binary_func f = p->func;
+    if (f != PZ_BIN_ADD && f != PZ_BIN_SUB && f != PZ_BIN_MUL && f != PZ_BIN_DIV) {
+        pz_f32_binary16c__scalar(p, n, c, hw, a, abc, b, bbc, y, ith, nth);
+        return;
+    }
+    int64_t cb = (c + 15) / 16, lo, hi;
+    pz_split(n * cb * hw, ith, nth, &lo, &hi);
+    const __mmask16 tail = (__mmask16)(c % 16 ? (1u << (c % 16)) - 1 : 0xffffu);
+    /* the reference's clamp (kernels.h: pz_act_f32), NaN kept: max(lo, v)
+     * and min(hi, v) return v when it is NaN */
+    const int act = p->act.kind != PZ_ACT_NONE;
+    const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
+    const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
+    for (int64_t v = lo; v < hi; v++) {
+        int64_t img = v / (cb * hw), blk = v / hw % cb;
+        __m512 va = _mm512_loadu_ps(pz_bin16c_operand(a, abc, v, img, blk, cb));
+        __m512 vb = _mm512_loadu_ps(pz_bin16c_operand(b, bbc, v, img, blk, cb));
+        __m512 r = f == PZ_BIN_ADD ? _mm512_add_ps(va, vb)
+                 : f == PZ_BIN_SUB ? _mm512_sub_ps(va, vb)
+                 : f == PZ_BIN_MUL ? _mm512_mul_ps(va, vb) : _mm512_div_ps(va, vb);
+        if (act) r = _mm512_min_ps(ahi, _mm512_max_ps(alo, r));
+        if (blk == cb - 1) r = _mm512_maskz_mov_ps(tail, r);
         _mm512_storeu_ps(y + v * 16, r);
     }
 }

@@ -184,9 +184,27 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
  * function through the scalar twin. */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
-void pz_f32_binary_nchw16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
-                                   const float *restrict a, const float *restrict b,
-                                   float *restrict y, int ith, int nth);
+/* Binary on NCHW16c: A and B each either of Y's shape (bc 0) or one
+ * vector per channel, [N, C, 1, 1] (bc 1) or [1, C, 1, 1] (bc 2), blocked
+ * (a squeeze-excite scale). The AVX-512 kernel does Add, Sub, Mul and Div
+ * (the same bits: IEEE operations and the same clamp), the rest through the
+ * scalar twin. */
+void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                              const float *restrict a, int abc, const float *restrict b, int bbc,
+                              float *restrict y, int ith, int nth);
+void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                              const float *restrict a, int abc, const float *restrict b, int bbc,
+                              float *restrict y, int ith, int nth);
+typedef void (*pz_binary16c_fn)(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                                const float *restrict a, int abc, const float *restrict b,
+                                int bbc, float *restrict y, int ith, int nth);
+
+/* Operand vector v (image img, block blk of cb) of a binary16c operand. */
+static inline const float *pz_bin16c_operand(const float *t, int bc, int64_t v, int64_t img,
+                                             int64_t blk, int64_t cb)
+{
+    return bc == 0 ? t + v * 16 : t + ((bc == 1 ? img * cb : 0) + blk) * 16;
+}
 void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
                                       const float *restrict x, const float *restrict scale,
                                       const float *restrict bias, const float *restrict mean,
@@ -249,6 +267,7 @@ typedef struct {
     /* element-wise functions on NCHW16c (AVX2 has none of its own) */
     void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                      const float *restrict x, float *restrict y, int ith, int nth);
+    pz_binary16c_fn binary16c;
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -20,6 +20,7 @@ static double unary_f64(const pz_unary_params *p, double v)
     case PZ_UN_ELU: return v < 0 ? p->alpha * expm1(v) : v;
     case PZ_UN_SELU: return v <= 0 ? p->gamma * (p->alpha * exp(v) - p->alpha) : p->gamma * v;
     case PZ_UN_SOFTPLUS: return v > 0 ? v + log1p(exp(-v)) : log1p(exp(v));
+    case PZ_UN_SWISH: return v * (1 / (1 + exp(-p->alpha * v)));
     default: return v;
     }
 }
@@ -71,6 +72,9 @@ void pz_f32_unary__ref(const pz_unary_params *p, const float *x, float *y, int64
     case PZ_UN_SOFTPLUS:
         for (int64_t i = lo; i < hi; i++)
             y[i] = x[i] > 0 ? x[i] + log1pf(expf(-x[i])) : log1pf(expf(x[i]));
+        break;
+    case PZ_UN_SWISH:   /* x * Sigmoid(alpha x), as Mul(X, Sigmoid(X)) computes it */
+        for (int64_t i = lo; i < hi; i++) y[i] = x[i] * (1.0f / (1.0f + expf(-a * x[i])));
         break;
     default:
         for (int64_t i = lo; i < hi; i++) y[i] = (float)unary_f64(p, x[i]);

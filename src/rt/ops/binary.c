@@ -6,7 +6,22 @@ typedef enum { BIN_F32, BIN_INT, BIN_ANY, BIN_16C } bin_path;
 typedef struct {
     pz_bcast bc;
     bin_path path;
+    int abc, bbc;            /* BIN_16C: each operand Y's shape (0) or per channel
+                              * with N images (1) or one (2): fast.h, binary16c */
+    pz_binary16c_fn fn;      /* BIN_16C: the CPU's kernel */
 } binary_state;
+
+/* How operand t enters a blocked binary producing y (rank 4): 0 of y's
+ * shape, 1 or 2 one value per channel ([N or 1, C, 1, 1]), -1 neither. */
+static int bin16c_mode(const pz_tensor *t, const pz_tensor *y)
+{
+    if (t->rank != 4 || t->dims[1] != y->dims[1]) return -1;
+    if (t->dims[0] == y->dims[0] && t->dims[2] == y->dims[2] && t->dims[3] == y->dims[3])
+        return 0;
+    if (t->dims[2] == 1 && t->dims[3] == 1)
+        return t->dims[0] == y->dims[0] ? 1 : t->dims[0] == 1 ? 2 : -1;
+    return -1;
+}
 
 static int binary_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -33,12 +48,17 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (same && y->dtype == PZ_F32) st->path = BIN_F32;
     else if (same && pz_dtype_is_int(y->dtype) && p->act.kind == PZ_ACT_NONE) st->path = BIN_INT;
     else st->path = BIN_ANY;
-    /* same-shaped float operands (the residual Add): blocked when either
-     * input comes blocked; the other one is converted */
-    if (st->path == BIN_F32 && y->rank == 4 && (l->in_have[0] == 16 || l->in_have[1] == 16) &&
-        !pz_layer_want_same_shape(l, NULL, 0, "A", a, y) &&
-        !pz_layer_want_same_shape(l, NULL, 0, "B", b, y)) {
+    /* float operands each of Y's shape (the residual Add, SiLU's Mul) or one
+     * value per channel (a squeeze-excite scale), one of Y's shape: blocked
+     * when either input comes blocked; the other one is converted */
+    int am = y->rank == 4 ? bin16c_mode(a, y) : -1, bm = y->rank == 4 ? bin16c_mode(b, y) : -1;
+    pz_isa isa = pz_cpu_isa();
+    if (st->path == BIN_F32 && isa != PZ_ISA_REF && am >= 0 && bm >= 0 && (am == 0 || bm == 0) &&
+        (l->in_have[0] == 16 || l->in_have[1] == 16)) {
         st->path = BIN_16C;
+        st->abc = am;
+        st->bbc = bm;
+        st->fn = pz_fast_kernels_for(isa)->binary16c;
         l->in_cblk[0] = l->in_cblk[1] = l->out_cblk[0] = 16;
     }
     return 0;
@@ -50,8 +70,8 @@ static void binary_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     switch (st->path) {
     case BIN_16C:
-        pz_f32_binary_nchw16c__scalar(l->params, y->dims[0], y->dims[1], y->dims[2] * y->dims[3],
-                                      a->data, b->data, y->data, ith, nth);
+        st->fn(l->params, y->dims[0], y->dims[1], y->dims[2] * y->dims[3], a->data, st->abc,
+               b->data, st->bbc, y->data, ith, nth);
         break;
     case BIN_F32:
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
@@ -71,20 +91,20 @@ static void binary_run(const pz_layer *l, int ith, int nth)
 static int binary_rows(const pz_layer *l)
 {
     const binary_state *st = l->state;
-    return st && st->path == BIN_16C ? 1 : 0;
+    return st && st->path == BIN_16C && st->abc == 0 && st->bbc == 0 ? 1 : 0;
 }
 
 static void binary_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                             int64_t r1, int ith, int nth)
 {
+    const binary_state *st = l->state;
     const int64_t *yd = l->out[0]->dims, cb = (yd[1] + 15) / 16;
     for (int64_t i = 0; i < yd[0]; i++)
         for (int64_t bc = 0; bc < cb; bc++) {
             int64_t o = ((i * cb + bc) * yd[2] + r0) * yd[3] * 16;
-            pz_f32_binary_nchw16c__scalar(l->params, 1,
-                                          yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16,
-                                          (r1 - r0) * yd[3], (const float *)in[0] + o,
-                                          (const float *)in[1] + o, (float *)out + o, ith, nth);
+            st->fn(l->params, 1, yd[1] - bc * 16 < 16 ? yd[1] - bc * 16 : 16, (r1 - r0) * yd[3],
+                   (const float *)in[0] + o, 0, (const float *)in[1] + o, 0, (float *)out + o,
+                   ith, nth);
         }
 }
 
