@@ -56,7 +56,7 @@ static const field POOLF[] = {
 };
 static const field BN[] = {
     S(pz_bn_params, epsilon, F_F32), S(pz_bn_params, training, F_INT),
-    S(pz_bn_params, momentum, F_F32),
+    S(pz_bn_params, momentum, F_F32), S(pz_bn_params, act, F_ACT),
 };
 static const char *const ROUND[] = {"PZ_ROUND_UP", "PZ_ROUND_DOWN", "PZ_ROUND_NEAREST"};
 static const field CASTF[] = {S(pz_cast_params, nosat, F_INT), E(pz_cast_params, round, ROUND)};

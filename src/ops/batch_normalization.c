@@ -118,7 +118,7 @@ static pz_status batch_normalization_lower(const ir_graph *g, const ir_node *n, 
                            "training statistic) is used, but only inference (output 0) is "
                            "supported", n->name, n->op_type, k, g->values[vid].name);
     }
-    pz_bn_params bp = {.epsilon = p->epsilon};
+    pz_bn_params bp = {.epsilon = p->epsilon, .act = op_act(n)};
     op_lowered_init(out, n, PZ_OP_BATCHNORM, &bp, sizeof bp);
     out->n_in = 5;
     out->n_out = 1;

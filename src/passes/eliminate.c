@@ -1,5 +1,7 @@
-/* eliminate.c - layer elimination: Identity and Dropout (inference form)
- * copy their input, so their readers can read the input itself.
+/* eliminate.c - layer elimination: Identity, Dropout (inference form) and
+ * a Pad of zero pads on every side (PyTorch's DenseNet exports one before
+ * each transition's AveragePool) copy their input, so their readers can
+ * read the input itself.
  *
  *   x -> Identity -> y -> Conv     becomes     x -> Conv
  *
@@ -8,11 +10,34 @@
  * folds the mask into a constant, so this does not happen in practice). */
 #include "passes_internal.h"
 
+/* Whether Pad node n adds nothing: its pads (attribute before opset 11,
+ * a constant input from 11) are all zero. */
+static int pad_is_noop(const ir_graph *g, const ir_node *n)
+{
+    int64_t pads[64];
+    int count = 0;
+    if (g->opset < 11) {
+        pz_err e = {0};
+        if (op_attr_ints(n, "pads", pads, 64, &count, &e) || count == 0) return 0;
+    } else {
+        const ir_tensor *t = n->n_in > 1 ? op_in_const(g, n, 1) : NULL;
+        if (!t || !ir_dtype_is_int(t->dtype)) return 0;
+        count = (int)ir_tensor_numel(t);
+        if (count == 0 || count > 64) return 0;
+        for (int k = 0; k < count; k++) pads[k] = ir_load_i64(t->data, t->dtype, (size_t)k);
+    }
+    for (int k = 0; k < count; k++)
+        if (pads[k]) return 0;
+    return 1;
+}
+
 void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         ir_node *n = &g->nodes[i];
-        if (!pass_is(n, OP_identity) && !pass_is(n, OP_dropout)) continue;
+        if (!pass_is(n, OP_identity) && !pass_is(n, OP_dropout) &&
+            !(pass_is(n, OP_pad) && pad_is_noop(g, n)))
+            continue;
         int x = n->in[0], y = n->out[0];
         if (x < 0 || y < 0 || g->values[y].is_output) continue;
         if (n->n_out > 1 && n->out[1] >= 0 && !g->values[n->out[1]].t.data) continue;

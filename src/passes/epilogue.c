@@ -4,6 +4,8 @@
  *
  *   Conv -> Add(conv, z) [-> Relu | Clip]   Conv(X, W, B, Z) with act
  *   Conv | Gemm | Add -> Relu | Clip         the producer with act
+ *   BatchNormalization -> Relu | Clip        the same (inference; a BN that did
+ *                                            not fold: DenseNet's pre-activation)
  *
  * The residual goes in before the activation (the runtime computes
  * act(conv + B + Z)), so an Add after an activation is not fused. Only
@@ -80,12 +82,23 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     return 1;
 }
 
+/* A BatchNormalization in inference mode (training_mode 0 or absent). */
+static int bn_inference(const ir_node *n)
+{
+    int64_t t = 0;
+    pz_err e = {0};
+    return pass_is(n, OP_batch_normalization) && !op_attr_int(n, "training_mode", 0, &t, &e) &&
+           t == 0;
+}
+
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++) {
         ir_node *n = &g->nodes[i];
         if (dead[i] || n->n_out < 1 || n->out[0] < 0) continue;
-        if (!pass_is(n, OP_conv) && !pass_is(n, OP_gemm) && !pass_is(n, OP_add)) continue;
+        if (!pass_is(n, OP_conv) && !pass_is(n, OP_gemm) && !pass_is(n, OP_add) &&
+            !bn_inference(n))
+            continue;
         const ir_value *y = &g->values[n->out[0]];
         if (y->t.dtype != IR_F32 || y->t.data) continue;
         while (fuse_next(g, i, dead, st)) {

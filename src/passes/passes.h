@@ -8,8 +8,9 @@
  * the unfused graph (checked against ONNX Runtime and PyTorch by the test
  * suite).
  *
- *   eliminate  Identity, Dropout (inference: a copy) -> their consumers read
- *              the input directly. Kept when the output is a graph output.
+ *   eliminate  Identity, Dropout (inference: a copy), Pad of zero pads ->
+ *              their consumers read the input directly. Kept when the
+ *              output is a graph output.
  *   bn         Conv/ConvTranspose (constant W, B) -> BatchNormalization
  *              (constant statistics) becomes one Conv with
  *                s = scale / sqrt(var + eps),  W' = W * s[m],
@@ -20,7 +21,8 @@
  *   epilogues  after a float32 Conv: a residual Add(conv, other) of equal
  *              shapes becomes the Conv's input 3 (Z, added before the
  *              activation); then Relu, or Clip with constant bounds, becomes
- *              the node's act (ir_node.act). Gemm and Add take the
+ *              the node's act (ir_node.act). Gemm, Add and an inference
+ *              BatchNormalization (one that did not fold) take the
  *              activation too.
  *   gates      Mul(X, Sigmoid(X)) -> Swish(X), and Mul(X, HardSigmoid(X))
  *              with alpha 1/6, beta 1/2 -> HardSwish(X) (gate.c).

@@ -167,6 +167,7 @@ typedef struct {
      * batch_mean * (1 - momentum) and running_var likewise as outputs 1, 2. */
     int training;
     float momentum;
+    pz_act act;                       /* inference: fused after it (DenseNet's BN -> ReLU) */
 } pz_bn_params;
 
 typedef enum {

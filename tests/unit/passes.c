@@ -540,6 +540,94 @@ static void test_eliminate_shared(void)
     ir_graph_free(g);
 }
 
+/* A BatchNormalization on a graph input (nothing to fold into) takes the
+ * Relu after it as its activation; the values against double loops. */
+static void test_bn_relu(void)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    int x = add_input(g, "x", 4, (int64_t[]){1, 3, 4, 5}, &xd);
+    int s = add_const(g, "s", 1, (int64_t[]){3}, 0.5f, 1.5f), bb = add_const(g, "bb", 1, (int64_t[]){3}, -1, 1);
+    int mu = add_const(g, "mu", 1, (int64_t[]){3}, -1, 1), var = add_const(g, "var", 1, (int64_t[]){3}, 0.5f, 1);
+    int n1 = ir_graph_add_value(g, "n1"), y = ir_graph_add_value(g, "y");
+    add_node(g, "bn", "BatchNormalization", 5, (int[]){x, s, bb, mu, var}, n1);
+    add_node(g, "relu", "Relu", 1, (int[]){n1}, y);
+    ir_graph_add_output(g, y);
+    CHECK(finish(g));
+    double want[60];
+    for (int c = 0; c < 3; c++)
+        for (int p = 0; p < 20; p++) {
+            double v = (xd[c * 20 + p] - cdata(g, mu)[c]) / sqrt(cdata(g, var)[c] + 1e-5) *
+                           cdata(g, s)[c] + cdata(g, bb)[c];
+            want[c * 20 + p] = v < 0 ? 0 : v;
+        }
+    pz_err err = {0};
+    passes_stats ps;
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.acts == 1);
+    int k = find_node(g, "bn");
+    CHECK(k >= 0 && g->nodes[k].act.kind == IR_ACT_RELU && g->nodes[k].out[0] == y &&
+          find_node(g, "relu") < 0);
+    int layers = 0;
+    CHECK(run_err(g, (const float *const[]){xd}, want, &layers) <= 1e-5 && layers == 1);
+    free(xd);
+    ir_graph_free(g);
+}
+
+/* An int64 initializer of n values. */
+static int add_const_i64(ir_graph *g, const char *name, int64_t n, const int64_t *v)
+{
+    int id = ir_graph_add_value(g, name);
+    g->values[id].t = shape_of(1, &n);
+    g->values[id].t.dtype = IR_I64;
+    ir_value_set_data(g, id, v, (size_t)n * sizeof(int64_t));
+    g->values[id].is_initializer = 1;
+    return id;
+}
+
+/* A Pad of zero pads goes (opset 13: pads an input; opset 2: an attribute);
+ * a Pad with a pad stays. y = relu(pad0(x)) against double loops. */
+static void test_eliminate_pad(void)
+{
+    for (int opset = 2; opset <= 13; opset += 11) {
+        ir_graph *g = ir_graph_new();
+        g->opset = opset;
+        float *xd;
+        int x = add_input(g, "x", 4, (int64_t[]){1, 2, 3, 3}, &xd);
+        int p0 = ir_graph_add_value(g, "p0"), y = ir_graph_add_value(g, "y");
+        int p1 = ir_graph_add_value(g, "p1");
+        static const int64_t zero[8] = {0}, one[8] = {0, 0, 1, 0, 0, 0, 0, 1};
+        int k0, k1;
+        if (opset >= 11) {
+            int z = add_const_i64(g, "zeros", 8, zero), o = add_const_i64(g, "ones", 8, one);
+            k0 = add_node(g, "pad0", "Pad", 2, (int[]){x, z}, p0);
+            k1 = add_node(g, "pad1", "Pad", 2, (int[]){x, o}, p1);
+        } else {
+            k0 = add_node(g, "pad0", "Pad", 1, (int[]){x}, p0);
+            attr_ints(g, k0, "pads", 8, zero);
+            k1 = add_node(g, "pad1", "Pad", 1, (int[]){x}, p1);
+            attr_ints(g, k1, "pads", 8, one);
+        }
+        (void)k0;
+        (void)k1;
+        add_node(g, "relu", "Relu", 1, (int[]){p0}, y);
+        ir_graph_add_output(g, y);
+        ir_graph_add_output(g, p1);
+        CHECK(finish(g));
+        double want[18];
+        for (int i = 0; i < 18; i++) want[i] = xd[i] < 0 ? 0 : xd[i];
+        pz_err err = {0};
+        passes_stats ps;
+        CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.eliminated == 1);
+        CHECK(find_node(g, "pad0") < 0 && find_node(g, "pad1") >= 0);
+        int r = find_node(g, "relu");
+        CHECK(r >= 0 && g->nodes[r].in[0] == x);
+        CHECK(run_err(g, (const float *const[]){xd}, want, NULL) <= 1e-6);
+        free(xd);
+        ir_graph_free(g);
+    }
+}
+
 /* ConvTranspose (group 2, stride 2) -> BN: folded, per output channel. */
 static void test_conv_transpose_bn(void)
 {
@@ -750,6 +838,8 @@ int main(int argc, char **argv)
     test_not_fused();
     test_clip_gemm();
     test_eliminate_shared();
+    test_eliminate_pad();
+    test_bn_relu();
     test_conv_transpose_bn();
     test_variadic();
     test_prelu_legacy();

@@ -143,13 +143,15 @@ static val global_avg(val x, const char *name)
     return y;
 }
 
+static pz_act bn_act;   /* the activation of the BatchNorms batchnorm() makes */
+
 static val batchnorm(val x, const char *name)
 {
     val y = same(x, name);
     int64_t c = x.d[1];
     int s = konst(x.net, "bn.s", 1, &c, 0.5f, 1.5f), b = konst(x.net, "bn.b", 1, &c, -0.5f, 0.5f);
     int m = konst(x.net, "bn.m", 1, &c, -0.3f, 0.3f), v = konst(x.net, "bn.v", 1, &c, 0.5f, 2.0f);
-    pz_bn_params bp = {.epsilon = 1e-5f};
+    pz_bn_params bp = {.epsilon = 1e-5f, .act = bn_act};
     pz_net_layer(x.net, name, PZ_OP_BATCHNORM, &bp, sizeof bp, (int[]){x.id, s, b, m, v}, 5,
                  &y.id, 1);
     return y;
@@ -261,21 +263,29 @@ static built build_groupnet(int64_t batch)
     pz_net_output(net, gd.id);
     pz_net_output(net, gf.id);
     pz_net_output(net, dd.id);
-    /* blocked LeakyRelu and Clip (AVX-512: the reference's bits) */
+    /* blocked LeakyRelu and Clip (AVX-512: the reference's bits), then
+     * BatchNorms with a fused Clip above 0 (padded lanes re-zeroed) and ReLU */
     val lk = unary_p(m3, "lk", PZ_UN_LEAKY_RELU, 0.1f, 0.0f);                          /* 15 */
     val cl = unary_p(lk, "cl", PZ_UN_CLIP, -0.05f, 0.2f);                              /* 16 */
-    pz_net_output(net, cl.id);
+    bn_act = (pz_act){PZ_ACT_CLIP, 0.1f, 0.9f};
+    val bn1 = batchnorm(cl, "bnclip");                                                 /* 17 */
+    bn_act = (pz_act){PZ_ACT_RELU, 0, 0};
+    val bn2 = batchnorm(bn1, "bnrelu");                                                /* 18 */
+    bn_act = (pz_act){PZ_ACT_NONE, 0, 0};
+    pz_net_output(net, bn2.id);
     pz_net_output(net, m1.id);
-    b.n_out = 5;
-    b.out_n[3] = b.out_n[4] =
+    pz_net_output(net, bn1.id);
+    b.n_out = 6;
+    b.out_n[3] = b.out_n[4] = b.out_n[5] =
         pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.out_n[0] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gd.d[0], gd.d[1], gd.d[2], gd.d[3]}});
     b.out_n[1] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gf.d[0], gf.d[1], gf.d[2], gf.d[3]}});
     b.out_n[2] = pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.zero_ids[b.n_zero++] = gd.id;
     b.zero_ids[b.n_zero++] = dd.id;
-    b.zero_ids[b.n_zero++] = cl.id;
-    static const int must[] = {0, 1, 2, 3, 4, 6, 7, 8, 12, 13, 14, 15, 16};
+    b.zero_ids[b.n_zero++] = bn2.id;
+    b.zero_ids[b.n_zero++] = bn1.id;
+    static const int must[] = {0, 1, 2, 3, 4, 6, 7, 8, 12, 13, 14, 15, 16, 17, 18};
     for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
     return b;
 }

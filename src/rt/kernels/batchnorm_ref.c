@@ -19,7 +19,7 @@ void pz_f32_batchnorm__ref(const pz_bn_params *p, int rank, const int64_t *xd, c
         float b = bias[c] - mean[c] * a;
         const float *xp = x + nc * plane;
         float *yp = y + nc * plane;
-        for (int64_t i = 0; i < plane; i++) yp[i] = xp[i] * a + b;
+        for (int64_t i = 0; i < plane; i++) yp[i] = pz_act_f32(&p->act, xp[i] * a + b);
     }
 }
 

@@ -14,6 +14,7 @@ static const pz_fast_kernels SCALAR = {
     .interleave = pz_f32_interleave__scalar,
     .unary16c = pz_f32_unary_nchw16c__scalar,
     .binary16c = pz_f32_binary16c__scalar,
+    .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -27,6 +28,7 @@ static const pz_fast_kernels AVX2 = {
     .interleave = pz_f32_interleave__scalar,
     .unary16c = pz_f32_unary_nchw16c__scalar,
     .binary16c = pz_f32_binary16c__scalar,
+    .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -39,6 +41,7 @@ static const pz_fast_kernels AVX512 = {
     .interleave = pz_f32_interleave__avx512,
     .unary16c = pz_f32_unary_nchw16c__avx512,
     .binary16c = pz_f32_binary16c__avx512,
+    .batchnorm16c = pz_f32_batchnorm_nchw16c__avx512,
 };
 #endif
 

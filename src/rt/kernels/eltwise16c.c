@@ -115,7 +115,11 @@ void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t 
         }
         const float *xp = x + u * hw * 16;
         float *yp = y + u * hw * 16;
+        /* padded lanes: act(0) may not be 0 (a Clip above 0): re-zeroed */
         for (int64_t i = 0; i < hw; i++)
-            for (int j = 0; j < 16; j++) yp[i * 16 + j] = xp[i * 16 + j] * ka[j] + kb[j];
+            for (int j = 0; j < 16; j++) {
+                float v = pz_act_f32(&p->act, xp[i * 16 + j] * ka[j] + kb[j]);
+                yp[i * 16 + j] = b0 + j < c ? v : 0.0f;
+            }
     }
 }

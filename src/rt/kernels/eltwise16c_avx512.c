@@ -106,4 +106,34 @@ void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, i
         _mm512_storeu_ps(y + v * 16, r);
     }
 }
+void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
+                                      const float *restrict x, const float *restrict scale,
+                                      const float *restrict bias, const float *restrict mean,
+                                      const float *restrict var, float *restrict y, int ith,
+                                      int nth)
+{
+    const int64_t cb = (c + 15) / 16;
+    int64_t lo, hi;
+    pz_split(n * cb, ith, nth, &lo, &hi);
+    const int act = p->act.kind != PZ_ACT_NONE;
+    const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
+    const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
+    for (int64_t u = lo; u < hi; u++) {
+        int64_t b0 = (u % cb) * 16;
+        float ka[16], kb[16];   /* the scalar twin's per-lane factors */
+        for (int j = 0; j < 16; j++) {
+            ka[j] = b0 + j < c ? scale[b0 + j] / sqrtf(var[b0 + j] + p->epsilon) : 0.0f;
+            kb[j] = b0 + j < c ? bias[b0 + j] - mean[b0 + j] * ka[j] : 0.0f;
+        }
+        const __m512 va = _mm512_loadu_ps(ka), vb = _mm512_loadu_ps(kb);
+        const __mmask16 keep = (__mmask16)(c - b0 >= 16 ? 0xffffu : (1u << (c - b0)) - 1);
+        const float *xp = x + u * hw * 16;
+        float *yp = y + u * hw * 16;
+        for (int64_t i = 0; i < hw; i++) {
+            __m512 v = _mm512_fmadd_ps(_mm512_loadu_ps(xp + i * 16), va, vb);
+            if (act) v = _mm512_min_ps(ahi, _mm512_max_ps(alo, v));
+            _mm512_storeu_ps(yp + i * 16, _mm512_maskz_mov_ps(keep, v));
+        }
+    }
+}
 #endif

@@ -210,6 +210,18 @@ void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t 
                                       const float *restrict bias, const float *restrict mean,
                                       const float *restrict var, float *restrict y, int ith,
                                       int nth);
+/* AVX-512: the same factors, x * a + b as one fused multiply-add (within a
+ * rounding of the twin), then the activation. */
+void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
+                                      const float *restrict x, const float *restrict scale,
+                                      const float *restrict bias, const float *restrict mean,
+                                      const float *restrict var, float *restrict y, int ith,
+                                      int nth);
+typedef void (*pz_batchnorm16c_fn)(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
+                                   const float *restrict x, const float *restrict scale,
+                                   const float *restrict bias, const float *restrict mean,
+                                   const float *restrict var, float *restrict y, int ith,
+                                   int nth);
 
 /* 2-D max or average pooling on NCHW16c (pool16c*.c): windows clipped to the
  * input, pads on all four sides, strides, dilations; global pooling is the
@@ -268,6 +280,7 @@ typedef struct {
     void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                      const float *restrict x, float *restrict y, int ith, int nth);
     pz_binary16c_fn binary16c;
+    pz_batchnorm16c_fn batchnorm16c;
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -37,7 +37,15 @@ static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
                                  (long long)pz_numel(r), (long long)C);
     }
     /* training reads a whole channel at once: plain layout only */
-    if (!p->training && l->in_have[0] == 16 && x->rank == 4) l->in_cblk[0] = l->out_cblk[0] = 16;
+    if (!p->training && l->in_have[0] == 16 && x->rank == 4) {
+        /* the CPU's blocked kernel, chosen here, at compile */
+        pz_batchnorm16c_fn *fn = calloc(1, sizeof *fn);
+        if (!fn) return pz_layer_fail(l, err, n, "out of memory");
+        pz_isa isa = pz_cpu_isa();
+        *fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->batchnorm16c;
+        l->state = fn;
+        l->in_cblk[0] = l->out_cblk[0] = 16;
+    }
     return 0;
 }
 
@@ -54,10 +62,10 @@ static void batchnorm_run(const pz_layer *l, int ith, int nth)
         return;
     }
     if (l->in_cblk[0] == 16) {
-        pz_f32_batchnorm_nchw16c__scalar(l->params, x->dims[0], x->dims[1],
-                                         x->dims[2] * x->dims[3], x->data, l->in[1]->data,
-                                         l->in[2]->data, l->in[3]->data, l->in[4]->data,
-                                         l->out[0]->data, ith, nth);
+        const pz_batchnorm16c_fn *fn = l->state;
+        (*fn)(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3], x->data,
+                           l->in[1]->data, l->in[2]->data, l->in[3]->data, l->in[4]->data,
+                           l->out[0]->data, ith, nth);
         return;
     }
     pz_f32_batchnorm__ref(l->params, x->rank, x->dims, x->data, l->in[1]->data, l->in[2]->data,
