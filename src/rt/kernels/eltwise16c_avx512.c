@@ -120,11 +120,8 @@ void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t 
     const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
     for (int64_t u = lo; u < hi; u++) {
         int64_t b0 = (u % cb) * 16;
-        float ka[16], kb[16];   /* the scalar twin's per-lane factors */
-        for (int j = 0; j < 16; j++) {
-            ka[j] = b0 + j < c ? scale[b0 + j] / sqrtf(var[b0 + j] + p->epsilon) : 0.0f;
-            kb[j] = b0 + j < c ? bias[b0 + j] - mean[b0 + j] * ka[j] : 0.0f;
-        }
+        float ka[16], kb[16];
+        pz_bn16c_factors(p, c, b0, scale, bias, mean, var, ka, kb);
         const __m512 va = _mm512_loadu_ps(ka), vb = _mm512_loadu_ps(kb);
         const __mmask16 keep = (__mmask16)(c - b0 >= 16 ? 0xffffu : (1u << (c - b0)) - 1);
         const float *xp = x + u * hw * 16;
