@@ -105,7 +105,10 @@ void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t 
     for (int64_t u = lo; u < hi; u++) {
         int64_t b0 = (u % cb) * 16;
         float ka[16], kb[16];   /* per lane: y = x * ka + kb, as the reference */
-        pz_bn16c_factors(p, c, b0, scale, bias, mean, var, ka, kb);
+        for (int j = 0; j < 16; j++) {
+            ka[j] = b0 + j < c ? scale[b0 + j] / sqrtf(var[b0 + j] + p->epsilon) : 0.0f;
+            kb[j] = b0 + j < c ? bias[b0 + j] - mean[b0 + j] * ka[j] : 0.0f;
+        }
         const float *xp = x + u * hw * 16;
         float *yp = y + u * hw * 16;
         /* padded lanes: act(0) may not be 0 (a Clip above 0): re-zeroed */

@@ -118,12 +118,20 @@ void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t 
     const int act = p->act.kind != PZ_ACT_NONE;
     const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
     const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
+    const __m512 eps = _mm512_set1_ps(p->epsilon);
     for (int64_t u = lo; u < hi; u++) {
         int64_t b0 = (u % cb) * 16;
-        float ka[16], kb[16];
-        pz_bn16c_factors(p, c, b0, scale, bias, mean, var, ka, kb);
-        const __m512 va = _mm512_loadu_ps(ka), vb = _mm512_loadu_ps(kb);
         const __mmask16 keep = (__mmask16)(c - b0 >= 16 ? 0xffffu : (1u << (c - b0)) - 1);
+        /* the twin's factors (the block's real lanes; zero in the padded
+         * ones), in registers: no local array (ASan's use-after-return
+         * fake stack and this function's 64-byte realigned frame fault
+         * together on an array's address) */
+        const __m512 va = _mm512_maskz_div_ps(
+            keep, _mm512_maskz_loadu_ps(keep, scale + b0),
+            _mm512_sqrt_ps(_mm512_add_ps(_mm512_maskz_loadu_ps(keep, var + b0), eps)));
+        const __m512 vb = _mm512_maskz_sub_ps(
+            keep, _mm512_maskz_loadu_ps(keep, bias + b0),
+            _mm512_mul_ps(_mm512_maskz_loadu_ps(keep, mean + b0), va));
         const float *xp = x + u * hw * 16;
         float *yp = y + u * hw * 16;
         for (int64_t i = 0; i < hw; i++) {

@@ -85,7 +85,6 @@
 #ifndef PZ_FAST_H
 #define PZ_FAST_H
 
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -211,17 +210,6 @@ void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t 
                                       const float *restrict bias, const float *restrict mean,
                                       const float *restrict var, float *restrict y, int ith,
                                       int nth);
-/* The per-lane factors of the BatchNorm of block b0/16 (y = x * ka + kb, as
- * the reference): zero for the padded lanes. Both kernels use them. */
-static inline void pz_bn16c_factors(const pz_bn_params *p, int64_t c, int64_t b0,
-                                    const float *scale, const float *bias, const float *mean,
-                                    const float *var, float *ka, float *kb)
-{
-    for (int j = 0; j < 16; j++) {
-        ka[j] = b0 + j < c ? scale[b0 + j] / sqrtf(var[b0 + j] + p->epsilon) : 0.0f;
-        kb[j] = b0 + j < c ? bias[b0 + j] - mean[b0 + j] * ka[j] : 0.0f;
-    }
-}
 /* AVX-512: the same factors, x * a + b as one fused multiply-add (within a
  * rounding of the twin), then the activation. */
 void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
