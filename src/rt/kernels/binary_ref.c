@@ -79,21 +79,6 @@ typedef struct {
     int64_t sa, sb;
 } f32_ctx;
 
-static float f32_op(pz_binary_func f, float a, float b)
-{
-    switch (f) {
-    case PZ_BIN_ADD: return a + b;
-    case PZ_BIN_SUB: return a - b;
-    case PZ_BIN_MUL: return a * b;
-    case PZ_BIN_DIV: return a / b;
-    case PZ_BIN_POW: return powf(a, b);
-    case PZ_BIN_MAX: return (a > b || a != a) ? a : b;   /* NaN propagates, like numpy */
-    case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
-    case PZ_BIN_PRELU: return a < 0 ? a * b : a;
-    default: return 0;
-    }
-}
-
 static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
 {
     f32_ctx *c = vctx;
@@ -109,7 +94,7 @@ static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
     } else if (c->sa == 1 && c->sb == 0 && f == PZ_BIN_MUL) {
         for (int64_t i = 0; i < n; i++) y[i] = a[i] * b[0];
     } else {
-        for (int64_t i = 0; i < n; i++) y[i] = f32_op(f, a[i * c->sa], b[i * c->sb]);
+        for (int64_t i = 0; i < n; i++) y[i] = pz_binary_f32(f, a[i * c->sa], b[i * c->sb]);
     }
     if (c->p->act.kind != PZ_ACT_NONE)
         for (int64_t i = 0; i < n; i++) y[i] = pz_act_f32(&c->p->act, y[i]);

@@ -60,22 +60,6 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
     zero_tails(c, hw, lo, hi, y);
 }
 
-/* One element as the reference computes it (binary_ref.c's f32_op). */
-static float bin_op(pz_binary_func f, float a, float b)
-{
-    switch (f) {
-    case PZ_BIN_ADD: return a + b;
-    case PZ_BIN_SUB: return a - b;
-    case PZ_BIN_MUL: return a * b;
-    case PZ_BIN_DIV: return a / b;
-    case PZ_BIN_POW: return powf(a, b);
-    case PZ_BIN_MAX: return (a > b || a != a) ? a : b;
-    case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
-    case PZ_BIN_PRELU: return a < 0 ? a * b : a;
-    default: return 0;
-    }
-}
-
 void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth)
@@ -87,7 +71,7 @@ void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, i
         int64_t img = v / (cb * hw), blk = v / hw % cb;
         const float *pa = pz_bin16c_operand(a, abc, v, img, blk, cb);
         const float *pb = pz_bin16c_operand(b, bbc, v, img, blk, cb);
-        for (int j = 0; j < 16; j++) y[v * 16 + j] = pz_act_f32(&p->act, bin_op(p->func, pa[j], pb[j]));
+        for (int j = 0; j < 16; j++) y[v * 16 + j] = pz_act_f32(&p->act, pz_binary_f32(p->func, pa[j], pb[j]));
     }
     zero_tails(c, hw, lo, hi, y);
 }

@@ -16,6 +16,7 @@
 #ifndef PZ_KERNELS_H
 #define PZ_KERNELS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -108,6 +109,23 @@ static inline bool pz_dw_share_next(pz_dw_share *s, int64_t *u0, int64_t *u1)
         return true;
     }
     return false;
+}
+
+/* One element of a float binary function, as the reference computes it
+ * (binary_ref.c; the blocked twin in eltwise16c.c calls it too). */
+static inline float pz_binary_f32(pz_binary_func f, float a, float b)
+{
+    switch (f) {
+    case PZ_BIN_ADD: return a + b;
+    case PZ_BIN_SUB: return a - b;
+    case PZ_BIN_MUL: return a * b;
+    case PZ_BIN_DIV: return a / b;
+    case PZ_BIN_POW: return powf(a, b);
+    case PZ_BIN_MAX: return (a > b || a != a) ? a : b;   /* NaN propagates, like numpy */
+    case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
+    case PZ_BIN_PRELU: return a < 0 ? a * b : a;
+    default: return 0;
+    }
 }
 
 static inline float pz_act_f32(const pz_act *a, float v)
