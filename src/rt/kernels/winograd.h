@@ -123,6 +123,8 @@ typedef struct {
     int64_t vs_cb;           /* V stride between input blocks: nt * 16 */
     int64_t ms_mb;           /* M stride between output blocks: nt * 16 */
     int ncb, nt, rm;         /* input blocks, tiles (1..14), output blocks (1..2) */
+    int pf;                  /* prefetch into L2 the slice of U that follows this one,
+                              * each q step the lines at its own offsets: a hint */
 } pz_wino_gemm_args;
 
 typedef struct {

@@ -60,18 +60,22 @@ static void wino_in(const float *x, int64_t rs, float *v, int64_t vs)
     }
 }
 
-PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const int RM)
+PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const int RM,
+                               const int PF)
 {
     __m512 acc[14][2];
     UNROLL for (int j = 0; j < NT; j++)
         UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_setzero_ps();
     /* U of this group: [cb][16 q][RM][16], one sequential stream */
-    const int64_t vs = a->vs_cb;
+    const int64_t vs = a->vs_cb, next = (int64_t)a->ncb * (16 * RM * 16);
     for (int cb = 0; cb < a->ncb; cb++) {
         const float *v = a->v + cb * vs, *u = a->u + cb * (16 * RM * 16);
         for (int q = 0; q < 16; q++) {
             __m512 wv[2];
             UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(u + (q * RM + r) * 16);
+            if (PF)
+                UNROLL for (int r = 0; r < RM; r++)
+                    _mm_prefetch((const char *)(u + next + (q * RM + r) * 16), _MM_HINT_T1);
             UNROLL for (int j = 0; j < NT; j++) {
                 __m512 xv = _mm512_set1_ps(v[j * 16 + q]);
                 UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]);
@@ -82,7 +86,12 @@ PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const 
         UNROLL for (int j = 0; j < NT; j++) _mm512_storeu_ps(a->m + r * a->ms_mb + j * 16, acc[j][r]);
 }
 
-#define GK(NT, RM) static void gemm_##NT##_##RM(const pz_wino_gemm_args *a) { gemm_body(a, NT, RM); }
+#define GK(NT, RM)                                                           \
+    static void gemm_##NT##_##RM(const pz_wino_gemm_args *a)                 \
+    {                                                                        \
+        if (a->pf) gemm_body(a, NT, RM, 1);                                  \
+        else gemm_body(a, NT, RM, 0);                                        \
+    }
 #define GK2(NT) GK(NT, 1) GK(NT, 2)
 GK2(1) GK2(2) GK2(3) GK2(4) GK2(5) GK2(6) GK2(7)
 GK2(8) GK2(9) GK2(10) GK2(11) GK2(12) GK2(13) GK2(14)
