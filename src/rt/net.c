@@ -1020,6 +1020,12 @@ int pz_net_layer_out_layout(const pz_net *net, int layer, int slot)
     return slot >= 0 && slot < l->n_out && l->out_id[slot] >= 0 ? l->out_cblk[slot] : -1;
 }
 
+const char *pz_net_layer_kernel(const pz_net *net, int layer)
+{
+    if (!net->compiled || layer < 0 || layer >= net->n_layers) return NULL;
+    return net->layers[layer].kernel;
+}
+
 const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk)
 {
     if (id < 0 || id >= net->n_tensors) return NULL;

@@ -119,6 +119,9 @@ typedef struct pz_layout_conv {
 /* The layout (0 plain, else the channel block) compile chose for output
  * `slot` of `layer`, or -1 when there is none: for tests and profiles. */
 int pz_net_layer_out_layout(const pz_net *net, int layer, int slot);
+/* The kernel compile chose for a layer when its op says ("winograd"), else
+ * NULL (also for a bad index or a net not compiled). */
+const char *pz_net_layer_kernel(const pz_net *net, int layer);
 
 /* Tensor `id` as the net holds it (data in the arena after a run: graph
  * outputs keep theirs to the end) and its layout in *cblk; NULL for a bad

@@ -164,6 +164,8 @@ typedef struct {
     int64_t out_n[8];
     int blocked[32], n_blocked;   /* layer indices whose output must be NCHW16c */
     int zero_ids[4], n_zero;      /* blocked outputs whose padded lanes must be 0 */
+    int kernel_layer;             /* a layer whose kernel must be `kernel` (0: none) */
+    const char *kernel;
     int64_t in_n;
 } built;
 
@@ -275,7 +277,17 @@ static built build_groupnet(int64_t batch)
     pz_net_output(net, bn2.id);
     pz_net_output(net, m1.id);
     pz_net_output(net, bn1.id);
-    b.n_out = 6;
+    /* ReduceMean over H and W of a blocked map, 40 channels (a partial
+     * block) into plain [N, 40]: the global average pool's kernel */
+    int64_t rmd[2] = {batch, 40};
+    int rm = pz_net_tensor(net, "rmean", PZ_F32, 2, rmd);
+    pz_reduce_params rp = {.axes_mask = 0xc};
+    pz_net_layer(net, "rmean", PZ_OP_REDUCE_MEAN, &rp, sizeof rp, &bn2.id, 1, &rm, 1); /* 19 */
+    pz_net_output(net, rm);
+    b.out_n[6] = batch * 40;
+    b.kernel_layer = 19;
+    b.kernel = "global-avg16c";
+    b.n_out = 7;
     b.out_n[3] = b.out_n[4] = b.out_n[5] =
         pz_numel(&(pz_tensor){.rank = 4, .dims = {dd.d[0], dd.d[1], dd.d[2], dd.d[3]}});
     b.out_n[0] = pz_numel(&(pz_tensor){.rank = 4, .dims = {gd.d[0], gd.d[1], gd.d[2], gd.d[3]}});
@@ -372,6 +384,11 @@ static void test_net(const char *name, builder make, int64_t batch, const char *
             char lw[64];
             snprintf(lw, sizeof lw, "layer %d (%s)", l, pz_net_layer_name(b1.net, l));
             checkf(pz_net_layer_out_layout(b1.net, l, 0) == 16, "%s: %s runs blocked", what, lw);
+        }
+        if (b1.kernel) {
+            const char *kn = pz_net_layer_kernel(b1.net, b1.kernel_layer);
+            checkf(kn && !strcmp(kn, b1.kernel), "%s: %s: layer %d runs %s (%s)", what, isas[i],
+                   b1.kernel_layer, b1.kernel, kn ? kn : "the op's own");
         }
         for (int k = 0; k < b1.n_zero; k++) {
             int cb = -1;
