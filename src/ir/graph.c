@@ -393,6 +393,20 @@ int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_t
     return at;
 }
 
+void ir_node_clear_attrs(ir_node *n)
+{
+    for (int i = 0; i < n->n_attrs; i++) attr_free(&n->attrs[i]);
+    free(n->attrs);
+    n->attrs = NULL;
+    n->n_attrs = 0;
+}
+
+void ir_node_add_attr_int(ir_node *n, const char *name, int64_t v)
+{
+    n->attrs = pz_xrealloc(n->attrs, (size_t)(n->n_attrs + 1) * sizeof *n->attrs);
+    n->attrs[n->n_attrs++] = (ir_attr){.name = pz_xstrdup(name), .type = IR_ATTR_INT, .i = v};
+}
+
 void ir_node_set_n_in(ir_node *n, int n_in)
 {
     n->in = pz_xrealloc(n->in, (size_t)(n_in ? n_in : 1) * sizeof(int));

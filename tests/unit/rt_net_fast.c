@@ -302,6 +302,70 @@ static built build_groupnet(int64_t batch)
     return b;
 }
 
+/* Channel moves on NCHW16c (the channel gather, rt/ops/chgather.c), as
+ * ShuffleNetV2 does them, each checked to run blocked:
+ *   cat    Concat of 29 + 29 conv outputs (not on block bounds)      -> 58
+ *   shuf   Gather along channels by constant indices (a shuffle of 2
+ *          groups, one index negative)                              -> 58
+ *   s0, s1 Slice of channels [0, 29) and [29, 58), each read by a conv
+ *   s2     Slice of channels 3, 8, ..., 53 (step 5)                  -> 11
+ *   cat3   Concat of 20 + 7 + 11                                     -> 38
+ * with a batch of 2 images, whose blocks are per image. */
+static built build_shufflenet(int64_t batch)
+{
+    built b = {.net = pz_net_new("shufflenet")};
+    pz_net *net = b.net;
+    val x = {net, -1, {batch, 19, 9, 11}};
+    x.id = pz_net_input(net, "x", PZ_F32, 4, x.d);
+    b.in_n = batch * 19 * 9 * 11;
+    val a = conv(x, "a", 29, 3, 1, 1, 1, PZ_ACT_RELU, -1);                 /* 0 */
+    val c = conv(x, "c", 29, 1, 1, 0, 1, PZ_ACT_NONE, -1);                 /* 1 */
+    pz_axis_params ax = {.axis = 1};
+    val cat = {net, -1, {batch, 58, 9, 11}};
+    cat.id = pz_net_tensor(net, "cat", PZ_F32, 4, cat.d);
+    pz_net_layer(net, "cat", PZ_OP_CONCAT, &ax, sizeof ax, (int[]){a.id, c.id}, 2, &cat.id, 1); /* 2 */
+    static int64_t idx[58];
+    for (int64_t k = 0; k < 29; k++)
+        for (int64_t j = 0; j < 2; j++) idx[k * 2 + j] = j * 29 + k;
+    idx[5] -= 58;   /* the same channel, counted from the end */
+    int ix = pz_net_const(net, "shuf.idx", PZ_I64, 1, (int64_t[]){58}, idx);
+    val shuf = same(cat, "shuf");
+    pz_net_layer(net, "shuf", PZ_OP_GATHER, &ax, sizeof ax, (int[]){cat.id, ix}, 2, &shuf.id, 1); /* 3 */
+    val s0 = {net, -1, {batch, 29, 9, 11}}, s1 = s0, s2 = {net, -1, {batch, 11, 9, 11}};
+    s0.id = pz_net_tensor(net, "s0", PZ_F32, 4, s0.d);
+    s1.id = pz_net_tensor(net, "s1", PZ_F32, 4, s1.d);
+    s2.id = pz_net_tensor(net, "s2", PZ_F32, 4, s2.d);
+    pz_slice_params sp = {.start = {0, 0, 0, 0}, .step = {1, 1, 1, 1}};
+    pz_net_layer(net, "s0", PZ_OP_SLICE, &sp, sizeof sp, &shuf.id, 1, &s0.id, 1);   /* 4 */
+    sp.start[1] = 29;
+    pz_net_layer(net, "s1", PZ_OP_SLICE, &sp, sizeof sp, &shuf.id, 1, &s1.id, 1);   /* 5 */
+    sp.start[1] = 3;
+    sp.step[1] = 5;
+    pz_net_layer(net, "s2", PZ_OP_SLICE, &sp, sizeof sp, &shuf.id, 1, &s2.id, 1);   /* 6 */
+    val d0 = conv(s0, "d0", 20, 1, 1, 0, 1, PZ_ACT_NONE, -1);              /* 7 */
+    val d1 = conv(s1, "d1", 7, 3, 1, 1, 1, PZ_ACT_RELU, -1);               /* 8 */
+    val cat3 = {net, -1, {batch, 38, 9, 11}};
+    cat3.id = pz_net_tensor(net, "cat3", PZ_F32, 4, cat3.d);
+    pz_net_layer(net, "cat3", PZ_OP_CONCAT, &ax, sizeof ax, (int[]){d0.id, d1.id, s2.id}, 3,
+                 &cat3.id, 1);                                             /* 9 */
+    val e = conv(cat3, "e", 16, 1, 1, 0, 1, PZ_ACT_NONE, -1);              /* 10 */
+    pz_net_output(net, e.id);
+    pz_net_output(net, shuf.id);
+    pz_net_output(net, cat3.id);
+    b.n_out = 3;
+    b.out_n[0] = batch * 16 * 9 * 11;
+    b.out_n[1] = batch * 58 * 9 * 11;
+    b.out_n[2] = batch * 38 * 9 * 11;
+    b.zero_ids[b.n_zero++] = shuf.id;
+    b.zero_ids[b.n_zero++] = cat3.id;
+    b.zero_ids[b.n_zero++] = s2.id;
+    b.kernel_layer = 3;
+    b.kernel = "chgather16c";
+    static const int must[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10};
+    for (size_t i = 0; i < sizeof must / sizeof *must; i++) b.blocked[b.n_blocked++] = must[i];
+    return b;
+}
+
 static built build_fc(int64_t batch)
 {
     built b = {.net = pz_net_new("fc")};
@@ -436,6 +500,8 @@ int main(void)
     if (best >= PZ_ISA_AVX512) isas[n++] = "avx512";
     for (int64_t batch = 1; batch <= 2; batch++) test_net("convnet", build_convnet, batch, isas, n);
     for (int64_t batch = 1; batch <= 2; batch++) test_net("groupnet", build_groupnet, batch, isas, n);
+    for (int64_t batch = 1; batch <= 2; batch++)
+        test_net("shufflenet", build_shufflenet, batch, isas, n);
     test_net("fc", build_fc, 1, isas, n);
     test_net("fc", build_fc, 3, isas, n);
     return test_summary("rt_net_fast");

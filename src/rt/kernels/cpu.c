@@ -15,6 +15,7 @@ static const pz_fast_kernels SCALAR = {
     .unary16c = pz_f32_unary_nchw16c__scalar,
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
+    .chgather16c = pz_f32_chgather16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -29,6 +30,7 @@ static const pz_fast_kernels AVX2 = {
     .unary16c = pz_f32_unary_nchw16c__scalar,
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
+    .chgather16c = pz_f32_chgather16c__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -42,6 +44,7 @@ static const pz_fast_kernels AVX512 = {
     .unary16c = pz_f32_unary_nchw16c__avx512,
     .binary16c = pz_f32_binary16c__avx512,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__avx512,
+    .chgather16c = pz_f32_chgather16c__avx512,
 };
 #endif
 

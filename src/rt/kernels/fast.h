@@ -265,6 +265,42 @@ void pz_f32_interleave__scalar(const float *restrict x, int64_t plane, int nc, i
 void pz_f32_interleave__avx512(const float *restrict x, int64_t plane, int nc, int64_t np,
                                float *restrict y);
 
+/* Channel gather on NCHW16c (chgather16c.c): Y's channel c is channel
+ * src_ch[c] of input src_in[c]. Concat, Slice and Gather along channels
+ * whose parts do not fall on whole 16-channel blocks (ShuffleNetV2's channel
+ * split, shuffle and concat: 58, 116, 232 channels) stay blocked with it.
+ * Planned at compile time (pz_chgather_plan): each output block has a list
+ * of sources, one per (input, input block) it draws from, with the lanes it
+ * fills and the input lane of each. A run, for each output block and pixel:
+ * each source's input vector permuted to the output's lanes and blended in;
+ * lanes with no source (channels >= C) are zeros. Pure data movement: every
+ * ISA gives the same bits. Split over (image, output block). */
+typedef struct {
+    int in;                  /* which input */
+    int64_t blk;             /* its block (within one image) */
+    uint32_t mask;           /* the output lanes it fills */
+    int32_t idx[16];         /* for each of them, the input lane (others 0) */
+} pz_chg_src;
+typedef struct {
+    int64_t n, hw, ob;       /* images, pixels per plane, output blocks */
+    int nin;
+    int64_t *in_cb;          /* blocks per image of each input */
+    pz_chg_src *src;         /* sources of output block b: src[first[b] .. first[b + 1]) */
+    int64_t *first;
+} pz_chgather_desc;
+/* Plans Y of c_out channels from nin inputs of c_in[i] channels (n images of
+ * hw pixels): 0, or -1 out of memory or for a bad map. Free with
+ * pz_chgather_free. */
+int pz_chgather_plan(pz_chgather_desc *d, int64_t n, int64_t hw, int64_t c_out, int nin,
+                     const int64_t *c_in, const int *src_in, const int64_t *src_ch);
+void pz_chgather_free(pz_chgather_desc *d);
+typedef void (*pz_chgather_fn)(const pz_chgather_desc *d, const float *const *x,
+                               float *restrict y, int ith, int nth);
+void pz_f32_chgather16c__scalar(const pz_chgather_desc *d, const float *const *x,
+                                float *restrict y, int ith, int nth);
+void pz_f32_chgather16c__avx512(const pz_chgather_desc *d, const float *const *x,
+                                float *restrict y, int ith, int nth);
+
 /* ---- dispatch (cpu.c) ---------------------------------------------------- */
 
 typedef struct {
@@ -281,6 +317,7 @@ typedef struct {
                      const float *restrict x, float *restrict y, int ith, int nth);
     pz_binary16c_fn binary16c;
     pz_batchnorm16c_fn batchnorm16c;
+    pz_chgather_fn chgather16c;    /* AVX2 has none of its own */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -6,6 +6,7 @@ typedef struct {
     int64_t outer;
     size_t row;          /* bytes of one row of the whole */
     size_t *chunk;       /* bytes of one row of each part */
+    pz_chg_state *chg;   /* Concat on NCHW16c of parts not block-aligned: the gather */
 } concat_state;
 
 /* Checks the parts against the whole (shapes equal but on the axis, whose
@@ -52,6 +53,8 @@ static void concat_release(pz_layer *l)
     concat_state *st = l->state;
     if (!st) return;
     free(st->chunk);
+    pz_chg_release(st->chg);
+    free(st->chg);
 }
 
 /* Blocked: a float concat of rank-4 tensors along channels whose parts but
@@ -66,11 +69,41 @@ static bool concat_blocked(const pz_layer *l, const pz_tensor *y)
     const pz_axis_params *p = l->params;
     bool any = false;
     if (y->rank != 4 || p->axis != 1 || y->dtype != PZ_F32) return false;
-    for (int i = 0; i < l->n_in; i++) {
-        if (i + 1 < l->n_in && l->in[i]->dims[1] % 16) return false;
-        any |= l->in_have[i] == 16;
-    }
+    for (int i = 0; i < l->n_in; i++) any |= l->in_have[i] == 16;
     return any;
+}
+
+/* Whether every part but the last fills whole 16-channel blocks (then the
+ * blocked concat is a chunked copy; else a channel gather). */
+static bool concat_aligned(const pz_layer *l)
+{
+    for (int i = 0; i + 1 < l->n_in; i++)
+        if (l->in[i]->dims[1] % 16) return false;
+    return true;
+}
+
+/* The channel gather of a concat whose parts are not block-aligned
+ * (ShuffleNetV2's 58 + 58 channels): output channel c is channel c - off
+ * of the part it falls in. 1 when out of memory. */
+static int concat_gather(pz_layer *l, concat_state *st, const pz_tensor *y)
+{
+    int64_t c = y->dims[1];
+    int *src_in = malloc((size_t)c * sizeof *src_in);
+    int64_t *src_ch = malloc((size_t)c * sizeof *src_ch);
+    if (!src_in || !src_ch) {
+        free(src_in);
+        free(src_ch);
+        return 1;
+    }
+    for (int i = 0, k = 0; i < l->n_in; i++)
+        for (int64_t j = 0; j < l->in[i]->dims[1]; j++, k++) {
+            src_in[k] = i;
+            src_ch[k] = j;
+        }
+    st->chg = pz_chg_plan_layer(l, l->n_in, src_in, src_ch);
+    free(src_in);
+    free(src_ch);
+    return 0;
 }
 
 static int concat_prepare(pz_layer *l, char *err, size_t n)
@@ -82,6 +115,8 @@ static int concat_prepare(pz_layer *l, char *err, size_t n)
     if (concat_plan(l, err, n, y, l->in, l->n_in, "input")) return 1;
     if (pz_cpu_isa() == PZ_ISA_REF || !concat_blocked(l, y)) return 0;
     concat_state *st = l->state;
+    if (!concat_aligned(l))
+        return concat_gather(l, st, y) ? pz_layer_fail(l, err, n, "out of memory") : 0;
     size_t plane = (size_t)(y->dims[2] * y->dims[3]) * 16 * sizeof(float);
     st->row = 0;
     for (int i = 0; i < l->n_in; i++) {
@@ -96,6 +131,10 @@ static int concat_prepare(pz_layer *l, char *err, size_t n)
 static void concat_run(const pz_layer *l, int ith, int nth)
 {
     const concat_state *st = l->state;
+    if (st->chg) {
+        pz_chg_run(st->chg, l, ith, nth);
+        return;
+    }
     pz_any_concat__ref(l->n_in, st->outer, st->chunk, st->row, (const pz_tensor *const *)l->in,
                        l->out[0]->data, ith, nth);
 }

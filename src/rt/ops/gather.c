@@ -1,6 +1,39 @@
 /* gather.c - the GATHER layer: X, indices -> Y, along one axis, any type. */
 #include "rt/ops/ops.h"
 
+/* A float Gather along channels of a blocked rank-4 tensor by constant
+ * indices (ShuffleNetV2's channel shuffle, as the graph passes rewrite it):
+ * a channel gather on NCHW16c. NULL when it does not apply. */
+static pz_chg_state *gather_channels(pz_layer *l)
+{
+    const pz_axis_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *ix = pz_in(l, 1), *y = pz_out(l, 0);
+    if (pz_cpu_isa() == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
+        x->rank != 4 || p->axis != 1 || ix->rank != 1 || !ix->data || pz_numel(y) == 0)
+        return NULL;
+    int64_t c = y->dims[1];
+    int *src_in = calloc((size_t)c, sizeof *src_in);
+    int64_t *src_ch = malloc((size_t)c * sizeof *src_ch);
+    pz_chg_state *st = NULL;
+    bool ok = src_in && src_ch;
+    for (int64_t k = 0; ok && k < c; k++) {
+        int64_t i = ix->dtype == PZ_I64 ? ((const int64_t *)ix->data)[k]
+                                        : ((const int32_t *)ix->data)[k];
+        if (i < 0) i += x->dims[1];
+        ok = i >= 0 && i < x->dims[1];
+        src_ch[k] = i;
+    }
+    if (ok) st = pz_chg_plan_layer(l, 1, src_in, src_ch);
+    free(src_in);
+    free(src_ch);
+    return st;
+}
+
+static void gather_release(pz_layer *l)
+{
+    pz_chg_release(l->state);
+}
+
 static int gather_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_axis_params *p = l->params;
@@ -25,6 +58,7 @@ static int gather_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "X %s gathered by %s along axis %d is not Y %s",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              p->axis, pz_shape_str(y, by, sizeof by));
+    l->state = gather_channels(l);
     return 0;
 }
 
@@ -32,6 +66,10 @@ static void gather_run(const pz_layer *l, int ith, int nth)
 {
     const pz_axis_params *p = l->params;
     const pz_tensor *x = l->in[0], *ix = l->in[1];
+    if (l->state) {
+        pz_chg_run(l->state, l, ith, nth);
+        return;
+    }
     pz_any_gather__ref(pz_dtype_size(x->dtype), pz_prod(x->dims, p->axis), x->dims[p->axis],
                        pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), ix->dtype, ix->data,
                        pz_numel(ix), x->data, l->out[0]->data, ith, nth);
@@ -40,5 +78,5 @@ static void gather_run(const pz_layer *l, int ith, int nth)
 const pz_rt_op pz_rt_op_gather = {
     .name = "GATHER", .params_size = sizeof(pz_axis_params),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
-    .prepare = gather_prepare, .run = gather_run,
+    .prepare = gather_prepare, .run = gather_run, .release = gather_release,
 };

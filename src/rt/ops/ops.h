@@ -2,6 +2,7 @@
 #ifndef PZ_RT_OPS_H
 #define PZ_RT_OPS_H
 
+#include "rt/kernels/fast.h"
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
 
@@ -18,6 +19,20 @@ static inline pz_tensor *pz_out(const pz_layer *l, int i)
 /* conv.c: checks a conv's spatial params against X, W and Y (shared with
  * CONV_TRANSPOSE, whose W is {C, M/G, k...}). */
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose);
+
+/* chgather.c: a layer whose output channels are a gather of its first nin
+ * inputs' channels (Concat, Slice, Gather along axis 1 of rank-4 float32
+ * tensors, blocks not aligned), on NCHW16c: output channel c is channel
+ * src_ch[c] of input src_in[c]. pz_chg_plan_layer (prepare) plans it and
+ * sets the layouts (inputs and output blocked); NULL when out of memory or
+ * the map is bad (the op keeps its plain path). */
+typedef struct {
+    pz_chgather_desc d;
+    pz_chgather_fn fn;
+} pz_chg_state;
+pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const int64_t *src_ch);
+void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
+void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
 
 extern const pz_rt_op pz_rt_op_conv;
 extern const pz_rt_op pz_rt_op_conv_transpose;

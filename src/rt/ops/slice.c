@@ -2,6 +2,37 @@
  * the compiler); Y's shape gives the count on each axis. */
 #include "rt/ops/ops.h"
 
+/* A float slice of a blocked rank-4 tensor along channels only (N, H, W
+ * whole): a channel gather on NCHW16c (ShuffleNetV2's channel split at 58,
+ * 116, 232: not on block bounds). NULL when it does not apply. */
+static pz_chg_state *slice_gather(pz_layer *l)
+{
+    const pz_slice_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (pz_cpu_isa() == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
+        x->rank != 4 || pz_numel(y) == 0)
+        return NULL;
+    for (int a = 0; a < 4; a++)
+        if (a != 1 && (p->start[a] != 0 || p->step[a] != 1 || y->dims[a] != x->dims[a]))
+            return NULL;
+    int64_t c = y->dims[1];
+    int *src_in = calloc((size_t)c, sizeof *src_in);
+    int64_t *src_ch = malloc((size_t)c * sizeof *src_ch);
+    pz_chg_state *st = NULL;
+    if (src_in && src_ch) {
+        for (int64_t k = 0; k < c; k++) src_ch[k] = p->start[1] + k * p->step[1];
+        st = pz_chg_plan_layer(l, 1, src_in, src_ch);
+    }
+    free(src_in);
+    free(src_ch);
+    return st;
+}
+
+static void slice_release(pz_layer *l)
+{
+    pz_chg_release(l->state);
+}
+
 static int slice_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_slice_params *p = l->params;
@@ -18,6 +49,7 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
                                  "leave [0, %lld)", a, (long long)s, (long long)st,
                                  (long long)y->dims[a], (long long)x->dims[a]);
     }
+    l->state = slice_gather(l);
     return 0;
 }
 
@@ -26,6 +58,10 @@ static void slice_run(const pz_layer *l, int ith, int nth)
     const pz_slice_params *p = l->params;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     if (pz_numel(y) == 0) return;
+    if (l->state) {
+        pz_chg_run(l->state, l, ith, nth);
+        return;
+    }
     pz_any_slice__ref(pz_dtype_size(x->dtype), x->rank, x->dims, y->dims, p->start, p->step,
                       x->data, y->data, ith, nth);
 }
@@ -33,5 +69,5 @@ static void slice_run(const pz_layer *l, int ith, int nth)
 const pz_rt_op pz_rt_op_slice = {
     .name = "SLICE", .params_size = sizeof(pz_slice_params),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .prepare = slice_prepare, .run = slice_run,
+    .prepare = slice_prepare, .run = slice_run, .release = slice_release,
 };
