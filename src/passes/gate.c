@@ -11,28 +11,8 @@
  * output. Results within float rounding of the two nodes (x/6 in place of
  * x * float(1/6)). */
 #include <stdbool.h>
-#include <stdlib.h>
 
 #include "passes_internal.h"
-
-/* Turns node n into an op of kind k, its parameters parsed again from its
- * attributes (Swish: none on a Sigmoid, so alpha 1). */
-static int become(ir_graph *g, ir_node *n, op_kind k)
-{
-    const op_def *op = OPS[k];
-    void *params = op->params_size ? pz_xcalloc(1, op->params_size) : NULL;
-    pz_err e = {0};
-    if (op->parse && op->parse(g, n, params, &e)) {
-        free(params);
-        return 0;
-    }
-    free(n->params);
-    n->params = params;
-    n->op = op;
-    free(n->op_type);
-    n->op_type = pz_xstrdup(op->name);
-    return 1;
-}
 
 /* Whether HardSigmoid node n is x/6 + 1/2 (alpha as a float of 1/6). */
 static int hard_swish_gate(const ir_node *n)
@@ -56,7 +36,7 @@ void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st)
         if (mul->n_in != 2 || mul->in[1 - slot] != x || mul->n_out < 1 || mul->out[0] < 0) continue;
         if (g->values[x].t.dtype != IR_F32 || g->values[mul->out[0]].t.dtype != IR_F32) continue;
         if (hard && !hard_swish_gate(n)) continue;
-        if (!become(g, n, sig ? OP_swish : OP_hard_swish)) continue;
+        if (!pass_become(g, n, sig ? OP_swish : OP_hard_swish)) continue;
         n->out[0] = mul->out[0];
         pass_kill(g, m, dead);
         st->gates++;

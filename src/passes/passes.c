@@ -2,6 +2,7 @@
  * fuse epilogues; each pass is followed by a compaction of the nodes it
  * removed; then nodes folded into constants are dropped, and the graph is
  * sorted and costed again. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../ir/infer.h"
@@ -32,6 +33,23 @@ void pass_kill(ir_graph *g, int i, unsigned char *dead)
 int pass_is(const ir_node *n, op_kind k)
 {
     return n->op == OPS[k];
+}
+
+int pass_become(ir_graph *g, ir_node *n, op_kind k)
+{
+    const op_def *op = OPS[k];
+    void *params = op->params_size ? pz_xcalloc(1, op->params_size) : NULL;
+    pz_err e = {0};
+    if (op->parse && op->parse(g, n, params, &e)) {
+        free(params);
+        return 0;
+    }
+    free(n->params);
+    n->params = params;
+    n->op = op;
+    free(n->op_type);
+    n->op_type = pz_xstrdup(op->name);
+    return 1;
 }
 
 /* Whether every output of n is a constant (folded by infer). */
@@ -77,6 +95,10 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
     }
     if (!opts->no_gates) {
         pass_gates(g, dead, &st);
+        compact(g, &dead);
+    }
+    if (!opts->no_shuffles) {
+        pass_shuffles(g, dead, &st);
         compact(g, &dead);
     }
     /* Nodes whose outputs infer folded into constants (Constant, shape

@@ -26,6 +26,9 @@
  *              activation too.
  *   gates      Mul(X, Sigmoid(X)) -> Swish(X), and Mul(X, HardSigmoid(X))
  *              with alpha 1/6, beta 1/2 -> HardSwish(X) (gate.c).
+ *   shuffles   a channel shuffle, Reshape(X [N,C,H,W] -> [N,g,C/g,H,W]),
+ *              Transpose(perm 0,2,1,3,4), Reshape(-> [N,C,H,W]) ->
+ *              Gather(X, constant indices, axis 1) (shuffle.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -46,6 +49,7 @@ typedef struct {
     int no_epilogues;      /* keep Relu/Clip/Add as their own layers */
     int no_eliminate;      /* keep Identity and Dropout layers */
     int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
+    int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -55,6 +59,7 @@ typedef struct {
     int residuals;         /* Add into a Conv's Z */
     int acts;              /* Relu, Clip into Conv/Gemm/Add */
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
+    int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

@@ -15,6 +15,10 @@ int pass_sole_reader(const ir_graph *g, int vid, int *slot);
  * reader counts see only the live nodes. */
 void pass_kill(ir_graph *g, int i, unsigned char *dead);
 
+/* Turns node n into an op of kind k, its parameters parsed again from its
+ * attributes; 0 (n unchanged) when they do not parse. */
+int pass_become(ir_graph *g, ir_node *n, op_kind k);
+
 /* Whether node n is of op kind k. */
 int pass_is(const ir_node *n, op_kind k);
 
@@ -24,5 +28,6 @@ void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st);
 pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err);
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 
 #endif

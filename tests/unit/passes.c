@@ -801,6 +801,61 @@ static void test_gates(int first)
     ir_graph_free(g);
 }
 
+/* A channel shuffle (shuffle.c): Conv -> Reshape [1, 3, 8, 5, 5] ->
+ * Transpose(0, 2, 1, 3, 4) -> Reshape [1, 24, 5, 5] becomes one Gather along
+ * channels; a second chain whose Transpose has another perm stays. The
+ * values against double loops: output channel k*3 + j is the conv's
+ * channel j*8 + k. */
+static void test_shuffles(void)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    const int64_t C = 24, HW = 25, G = 3, CG = 8;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -0.6f, 0.6f);
+    int c = ir_graph_add_value(g, "c"), v5 = ir_graph_add_value(g, "v5");
+    int t5 = ir_graph_add_value(g, "t5"), y = ir_graph_add_value(g, "y");
+    int u5 = ir_graph_add_value(g, "u5"), q5 = ir_graph_add_value(g, "q5");
+    int y2 = ir_graph_add_value(g, "y2");
+    int s5 = add_const_i64(g, "s5", 5, (int64_t[]){1, G, CG, 5, 5});
+    int s4 = add_const_i64(g, "s4", 4, (int64_t[]){1, C, 5, 5});
+    add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+    add_node(g, "r1", "Reshape", 2, (int[]){c, s5}, v5);
+    int k = add_node(g, "tr", "Transpose", 1, (int[]){v5}, t5);
+    attr_ints(g, k, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
+    add_node(g, "r2", "Reshape", 2, (int[]){t5, s4}, y);
+    add_node(g, "r1b", "Reshape", 2, (int[]){c, s5}, u5);
+    k = add_node(g, "trb", "Transpose", 1, (int[]){u5}, q5);   /* not a shuffle */
+    attr_ints(g, k, "perm", 5, (int64_t[]){0, 1, 2, 4, 3});
+    add_node(g, "r2b", "Reshape", 2, (int[]){q5, s4}, y2);
+    ir_graph_add_output(g, y);
+    ir_graph_add_output(g, y2);
+    CHECK(finish(g));
+    double want[24 * 25];
+    for (int64_t kk = 0; kk < CG; kk++)
+        for (int64_t j = 0; j < G; j++)
+            for (int64_t p = 0; p < HW; p++) {
+                double v = 0;
+                for (int64_t q = 0; q < C; q++)
+                    v += (double)cdata(g, w)[(j * CG + kk) * C + q] * xd[q * HW + p];
+                want[(kk * G + j) * HW + p] = v;
+            }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.shuffles == 1);
+    int r1 = find_node(g, "r1");
+    CHECK(r1 >= 0 && !strcmp(g->nodes[r1].op_type, "Gather") && g->nodes[r1].out[0] == y);
+    CHECK(find_node(g, "tr") < 0 && find_node(g, "r2") < 0);
+    CHECK(find_node(g, "trb") >= 0 && count_op(g, "Reshape") == 2 && count_op(g, "Transpose") == 1);
+    int layers = 0;
+    double e = run_err(g, (const float *const[]){xd}, want, &layers);
+    CHECK(e <= 1e-5 && layers == 5);
+    if (e > 1e-5 || layers != 5) fprintf(stderr, "shuffles: error %g, %d layers\n", e, layers);
+    free(xd);
+    ir_graph_free(g);
+}
+
 static int layer_count(ir_graph *g)
 {
     ir_model *m = ir_model_lower(g);
@@ -825,8 +880,10 @@ static int count_mode(const char *path)
         ir_graph_free(g);
         return 1;
     }
-    printf("layers before=%d after=%d eliminated=%d bn_folded=%d residuals=%d acts=%d gates=%d\n",
-           before, layer_count(g), ps.eliminated, ps.bn_folded, ps.residuals, ps.acts, ps.gates);
+    printf("layers before=%d after=%d eliminated=%d bn_folded=%d residuals=%d acts=%d gates=%d "
+           "shuffles=%d\n",
+           before, layer_count(g), ps.eliminated, ps.bn_folded, ps.residuals, ps.acts, ps.gates,
+           ps.shuffles);
     ir_graph_free(g);
     return 0;
 }
@@ -845,6 +902,7 @@ int main(int argc, char **argv)
     test_prelu_legacy();
     test_gates(0);
     test_gates(1);
+    test_shuffles();
     printf("passes: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
