@@ -21,6 +21,8 @@ OP(Elu, elu)
 OP(Selu, selu)
 OP(Softplus, softplus)
 OP(Swish, swish)
+OP(Sqrt, sqrt)
+OP(Erf, erf)
 /* arithmetic and matrices */
 OP(Add, add)
 OP(Sub, sub)

@@ -21,6 +21,8 @@ static double unary_f64(const pz_unary_params *p, double v)
     case PZ_UN_SELU: return v <= 0 ? p->gamma * (p->alpha * exp(v) - p->alpha) : p->gamma * v;
     case PZ_UN_SOFTPLUS: return v > 0 ? v + log1p(exp(-v)) : log1p(exp(v));
     case PZ_UN_SWISH: return v * (1 / (1 + exp(-p->alpha * v)));
+    case PZ_UN_SQRT: return sqrt(v);
+    case PZ_UN_ERF: return erf(v);
     default: return v;
     }
 }
@@ -75,6 +77,12 @@ void pz_f32_unary__ref(const pz_unary_params *p, const float *x, float *y, int64
         break;
     case PZ_UN_SWISH:   /* x * Sigmoid(alpha x), as Mul(X, Sigmoid(X)) computes it */
         for (int64_t i = lo; i < hi; i++) y[i] = x[i] * (1.0f / (1.0f + expf(-a * x[i])));
+        break;
+    case PZ_UN_SQRT:   /* NaN below 0 */
+        for (int64_t i = lo; i < hi; i++) y[i] = sqrtf(x[i]);
+        break;
+    case PZ_UN_ERF:   /* GELU's, as PyTorch exports it: x/2 (1 + erf(x/sqrt 2)) */
+        for (int64_t i = lo; i < hi; i++) y[i] = erff(x[i]);
         break;
     default:
         for (int64_t i = lo; i < hi; i++) y[i] = (float)unary_f64(p, x[i]);
