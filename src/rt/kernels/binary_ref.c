@@ -2,6 +2,7 @@
  * (Add, Sub, Mul, Div, Pow, Max, Min, PRelu), for floats, exact integers and
  * mixed types. */
 #include <math.h>
+#include <stdbool.h>
 
 #include "rt/kernels/kernels.h"
 
@@ -85,16 +86,39 @@ static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
     const float *a = c->a + oa, *b = c->b + ob;
     float *y = c->y + oy;
     pz_binary_func f = c->p->func;
-    if (c->sa == 1 && c->sb == 1 && f == PZ_BIN_ADD) {
-        for (int64_t i = 0; i < n; i++) y[i] = a[i] + b[i];
-    } else if (c->sa == 1 && c->sb == 1 && f == PZ_BIN_MUL) {
-        for (int64_t i = 0; i < n; i++) y[i] = a[i] * b[i];
-    } else if (c->sa == 1 && c->sb == 0 && f == PZ_BIN_ADD) {
-        for (int64_t i = 0; i < n; i++) y[i] = a[i] + b[0];
-    } else if (c->sa == 1 && c->sb == 0 && f == PZ_BIN_MUL) {
-        for (int64_t i = 0; i < n; i++) y[i] = a[i] * b[0];
+    /* the common cases in loops the compiler vectorizes: both operands
+     * contiguous, or one of them one value along the segment (a LayerNorm's
+     * x - mean, x / std, x * gamma); Pow(x, 2) (a variance) as x * x, which
+     * is what powf gives for an exponent of 2 */
+    const int64_t sa = c->sa, sb = c->sb;
+    const bool arith = f == PZ_BIN_ADD || f == PZ_BIN_SUB || f == PZ_BIN_MUL || f == PZ_BIN_DIV;
+    if (arith && sa == 1 && sb == 1) {
+        switch (f) {
+        case PZ_BIN_ADD: for (int64_t i = 0; i < n; i++) y[i] = a[i] + b[i]; break;
+        case PZ_BIN_SUB: for (int64_t i = 0; i < n; i++) y[i] = a[i] - b[i]; break;
+        case PZ_BIN_MUL: for (int64_t i = 0; i < n; i++) y[i] = a[i] * b[i]; break;
+        default: for (int64_t i = 0; i < n; i++) y[i] = a[i] / b[i]; break;
+        }
+    } else if (arith && sa == 1 && sb == 0) {
+        const float v = b[0];
+        switch (f) {
+        case PZ_BIN_ADD: for (int64_t i = 0; i < n; i++) y[i] = a[i] + v; break;
+        case PZ_BIN_SUB: for (int64_t i = 0; i < n; i++) y[i] = a[i] - v; break;
+        case PZ_BIN_MUL: for (int64_t i = 0; i < n; i++) y[i] = a[i] * v; break;
+        default: for (int64_t i = 0; i < n; i++) y[i] = a[i] / v; break;
+        }
+    } else if (arith && sa == 0 && sb == 1) {
+        const float v = a[0];
+        switch (f) {
+        case PZ_BIN_ADD: for (int64_t i = 0; i < n; i++) y[i] = v + b[i]; break;
+        case PZ_BIN_SUB: for (int64_t i = 0; i < n; i++) y[i] = v - b[i]; break;
+        case PZ_BIN_MUL: for (int64_t i = 0; i < n; i++) y[i] = v * b[i]; break;
+        default: for (int64_t i = 0; i < n; i++) y[i] = v / b[i]; break;
+        }
+    } else if (f == PZ_BIN_POW && sa == 1 && sb == 0 && b[0] == 2.0f) {
+        for (int64_t i = 0; i < n; i++) y[i] = a[i] * a[i];
     } else {
-        for (int64_t i = 0; i < n; i++) y[i] = pz_binary_f32(f, a[i * c->sa], b[i * c->sb]);
+        for (int64_t i = 0; i < n; i++) y[i] = pz_binary_f32(f, a[i * sa], b[i * sb]);
     }
     if (c->p->act.kind != PZ_ACT_NONE)
         for (int64_t i = 0; i < n; i++) y[i] = pz_act_f32(&c->p->act, y[i]);

@@ -21,6 +21,17 @@ PZ_ALWAYS_INLINE void reduce_mean_body(unsigned mask, int dt, int rank, const in
     /* one unit of work = one output element */
     int64_t lo, hi;
     pz_split(nout, ith, nth, &lo, &hi);
+    /* the reduced axes the innermost ones (a LayerNorm's mean over the last
+     * axis): each output the mean of one contiguous run, summed in the same
+     * order as below */
+    if (nr > 0 && (nk == 0 || ks[0] == nred)) {
+        for (int64_t o = lo; o < hi; o++) {
+            double sum = 0;
+            for (int64_t r = 0; r < nred; r++) sum += pz_ld(x, dt, o * nred + r);
+            pz_st(y, dt, o, sum / (double)nred);
+        }
+        return;
+    }
     for (int64_t o = lo; o < hi; o++) {
         int64_t base = 0, rest = o;
         for (int i = 0; i < nk; i++) { base += rest % kd[i] * ks[i]; rest /= kd[i]; }
