@@ -24,7 +24,7 @@ static const char *const POOL[] = {"PZ_POOL_MAX", "PZ_POOL_AVG"};
 static const char *const UNARY[] = {"PZ_UN_RELU", "PZ_UN_LEAKY_RELU", "PZ_UN_CLIP", "PZ_UN_SIGMOID",
                                     "PZ_UN_TANH", "PZ_UN_HARD_SIGMOID", "PZ_UN_HARD_SWISH", "PZ_UN_ELU",
                                     "PZ_UN_SELU", "PZ_UN_SOFTPLUS", "PZ_UN_SWISH", "PZ_UN_SQRT",
-                                    "PZ_UN_ERF"};
+                                    "PZ_UN_ERF", "PZ_UN_GELU"};
 static const char *const BINARY[] = {"PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV",
                                      "PZ_BIN_POW", "PZ_BIN_MAX", "PZ_BIN_MIN", "PZ_BIN_PRELU"};
 static const char *const PAD[] = {"PZ_PAD_CONSTANT", "PZ_PAD_REFLECT", "PZ_PAD_EDGE", "PZ_PAD_WRAP"};
@@ -34,7 +34,7 @@ static const char *const COORD[] = {"PZ_CT_HALF_PIXEL", "PZ_CT_ASYMMETRIC", "PZ_
                                     "PZ_CT_HALF_PIXEL_SYMMETRIC"};
 static const char *const NEAREST[] = {"PZ_NEAREST_ROUND_PREFER_FLOOR", "PZ_NEAREST_ROUND_PREFER_CEIL",
                                       "PZ_NEAREST_FLOOR", "PZ_NEAREST_CEIL"};
-_Static_assert(PZ_UN_COUNT_ == 13 && PZ_BIN_COUNT_ == 8,
+_Static_assert(PZ_UN_COUNT_ == 14 && PZ_BIN_COUNT_ == 8,
                "pz_rt.h's unary/binary enums changed: update the names in params.c");
 
 #define E(st, f, tab) {#f, offsetof(st, f), F_ENUM, 1, tab, (int)PZ_ARRAY_LEN(tab)}

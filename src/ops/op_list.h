@@ -23,6 +23,7 @@ OP(Softplus, softplus)
 OP(Swish, swish)
 OP(Sqrt, sqrt)
 OP(Erf, erf)
+OP(Gelu, gelu)
 /* arithmetic and matrices */
 OP(Add, add)
 OP(Sub, sub)

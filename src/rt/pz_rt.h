@@ -173,11 +173,11 @@ typedef struct {
 typedef enum {
     PZ_UN_RELU, PZ_UN_LEAKY_RELU, PZ_UN_CLIP, PZ_UN_SIGMOID, PZ_UN_TANH, PZ_UN_HARD_SIGMOID,
     PZ_UN_HARD_SWISH, PZ_UN_ELU, PZ_UN_SELU, PZ_UN_SOFTPLUS, PZ_UN_SWISH, PZ_UN_SQRT, PZ_UN_ERF,
-    PZ_UN_COUNT_
+    PZ_UN_GELU, PZ_UN_COUNT_
 } pz_unary_func;
 typedef struct {
     pz_unary_func func;
-    float alpha, beta, gamma;         /* LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Selu alpha, gamma; CLIP lo=alpha hi=beta */
+    float alpha, beta, gamma;         /* LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Selu alpha, gamma; CLIP lo=alpha hi=beta; GELU alpha 1: the tanh form */
 } pz_unary_params;
 
 typedef enum {

@@ -801,6 +801,84 @@ static void test_gates(int first)
     ir_graph_free(g);
 }
 
+/* A float32 scalar constant (rank 0). */
+static int add_scalar(ir_graph *g, const char *name, float v)
+{
+    int id = ir_graph_add_value(g, name);
+    g->values[id].t = shape_of(0, NULL);
+    ir_value_set_data(g, id, &v, sizeof v);
+    g->values[id].is_initializer = 1;
+    return id;
+}
+
+/* GELU as PyTorch exports it (gate.c): Conv -> Div(c, sqrt 2) -> Erf ->
+ * Add(., 1) -> Mul(c, .) -> Mul(., 0.5) becomes Gelu; so does the variant
+ * Mul(c, 1/sqrt 2) -> Erf -> Add(1, .) -> Mul(., 0.5) -> Mul(c, .); a third
+ * chain adding 2 instead of 1 stays. The values against double loops. */
+static void test_gelu(void)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    const int64_t C = 20, HW = 25;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -0.9f, 0.9f);
+    int r2 = add_scalar(g, "r2", (float)M_SQRT2), ir2 = add_scalar(g, "ir2", (float)M_SQRT1_2);
+    int one = add_scalar(g, "one", 1.0f), two = add_scalar(g, "two", 2.0f);
+    int half = add_scalar(g, "half", 0.5f);
+    int c = ir_graph_add_value(g, "c");
+    int v[15];
+    char nm[16];
+    for (int i = 0; i < 15; i++) {
+        snprintf(nm, sizeof nm, "v%d", i);
+        v[i] = ir_graph_add_value(g, nm);
+    }
+    add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+    add_node(g, "div", "Div", 2, (int[]){c, r2}, v[0]);
+    add_node(g, "erf", "Erf", 1, (int[]){v[0]}, v[1]);
+    add_node(g, "add", "Add", 2, (int[]){v[1], one}, v[2]);
+    add_node(g, "mul", "Mul", 2, (int[]){c, v[2]}, v[3]);
+    add_node(g, "mulh", "Mul", 2, (int[]){v[3], half}, v[4]);
+    add_node(g, "m2", "Mul", 2, (int[]){ir2, c}, v[5]);
+    add_node(g, "erf2", "Erf", 1, (int[]){v[5]}, v[6]);
+    add_node(g, "add2", "Add", 2, (int[]){one, v[6]}, v[7]);
+    add_node(g, "mulh2", "Mul", 2, (int[]){v[7], half}, v[8]);
+    add_node(g, "mul2", "Mul", 2, (int[]){c, v[8]}, v[9]);
+    add_node(g, "div3", "Div", 2, (int[]){c, r2}, v[10]);
+    add_node(g, "erf3", "Erf", 1, (int[]){v[10]}, v[11]);
+    add_node(g, "add3", "Add", 2, (int[]){v[11], two}, v[12]);   /* + 2: not a GELU */
+    add_node(g, "mul3", "Mul", 2, (int[]){c, v[12]}, v[13]);
+    add_node(g, "mulh3", "Mul", 2, (int[]){v[13], half}, v[14]);
+    ir_graph_add_output(g, v[4]);
+    ir_graph_add_output(g, v[9]);
+    ir_graph_add_output(g, v[14]);
+    CHECK(finish(g));
+    double want[20 * 25];
+    for (int64_t m = 0; m < C; m++)
+        for (int64_t p = 0; p < HW; p++) {
+            double s = 0;
+            for (int64_t q = 0; q < C; q++) s += (double)cdata(g, w)[m * C + q] * xd[q * HW + p];
+            want[m * HW + p] = 0.5 * s * (1 + erf(s / M_SQRT2));
+        }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.gates == 2);
+    int e1 = find_node(g, "erf"), e2 = find_node(g, "erf2");
+    CHECK(e1 >= 0 && !strcmp(g->nodes[e1].op_type, "Gelu") && g->nodes[e1].out[0] == v[4] &&
+          g->nodes[e1].in[0] == c);
+    CHECK(e2 >= 0 && !strcmp(g->nodes[e2].op_type, "Gelu") && g->nodes[e2].out[0] == v[9]);
+    CHECK(find_node(g, "div") < 0 && find_node(g, "mulh") < 0 && find_node(g, "m2") < 0 &&
+          find_node(g, "mul2") < 0);
+    CHECK(find_node(g, "erf3") >= 0 && !strcmp(g->nodes[find_node(g, "erf3")].op_type, "Erf") &&
+          find_node(g, "add3") >= 0);
+    int layers = 0;
+    double e = run_err(g, (const float *const[]){xd}, want, &layers);
+    CHECK(e <= 1e-5 && layers == 8);
+    if (e > 1e-5 || layers != 8) fprintf(stderr, "gelu: error %g, %d layers\n", e, layers);
+    free(xd);
+    ir_graph_free(g);
+}
+
 /* A channel shuffle (shuffle.c): Conv -> Reshape [1, 3, 8, 5, 5] ->
  * Transpose(0, 2, 1, 3, 4) -> Reshape [1, 24, 5, 5] becomes one Gather along
  * channels; a second chain whose Transpose has another perm stays. The
@@ -903,6 +981,7 @@ int main(int argc, char **argv)
     test_gates(0);
     test_gates(1);
     test_shuffles();
+    test_gelu();
     printf("passes: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

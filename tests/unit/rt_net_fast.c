@@ -382,8 +382,22 @@ static built build_fc(int64_t batch)
     int y = pz_net_tensor(net, "y", PZ_F32, 2, yd);
     pz_net_layer(net, "matmul", PZ_OP_MATMUL, NULL, 0, (int[]){h, w2}, 2, &y, 1);
     pz_net_output(net, y);
-    b.n_out = 1;
+    /* GELU (erf form) on a plain [batch, 48]: whole vectors, the blocked
+     * kernel over the flat buffer */
+    int64_t zd[2] = {batch, 48};
+    int w3 = konst(net, "w3", 2, (int64_t[]){77, 48}, -0.3f, 0.3f);
+    int z = pz_net_tensor(net, "z", PZ_F32, 2, zd), gz = pz_net_tensor(net, "gz", PZ_F32, 2, zd);
+    pz_net_layer(net, "matmul3", PZ_OP_MATMUL, NULL, 0, (int[]){h, w3}, 2, &z, 1);
+    pz_unary_params up = {.func = PZ_UN_GELU};
+    pz_net_layer(net, "gelu", PZ_OP_UNARY, &up, sizeof up, &z, 1, &gz, 1);   /* 3 */
+    pz_net_output(net, gz);
+    b.n_out = 2;
     b.out_n[0] = batch * 45;
+    b.out_n[1] = batch * 48;
+    if (pz_cpu_isa() == PZ_ISA_AVX512) {   /* PZ_ISA set by run_net */
+        b.kernel_layer = 3;
+        b.kernel = "unary16c-flat";
+    }
     return b;
 }
 

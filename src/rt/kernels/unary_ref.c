@@ -23,6 +23,9 @@ static double unary_f64(const pz_unary_params *p, double v)
     case PZ_UN_SWISH: return v * (1 / (1 + exp(-p->alpha * v)));
     case PZ_UN_SQRT: return sqrt(v);
     case PZ_UN_ERF: return erf(v);
+    case PZ_UN_GELU:
+        return p->alpha != 0 ? 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)))
+                             : 0.5 * v * (1 + erf(v * 0.7071067811865476));
     default: return v;
     }
 }
@@ -83,6 +86,16 @@ void pz_f32_unary__ref(const pz_unary_params *p, const float *x, float *y, int64
         break;
     case PZ_UN_ERF:   /* GELU's, as PyTorch exports it: x/2 (1 + erf(x/sqrt 2)) */
         for (int64_t i = lo; i < hi; i++) y[i] = erff(x[i]);
+        break;
+    case PZ_UN_GELU:   /* x/2 (1 + erf(x/sqrt 2)); alpha 1: tanh's approximation */
+        if (a != 0) {
+            for (int64_t i = lo; i < hi; i++) {
+                float v = x[i];
+                y[i] = 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+            }
+        } else {
+            for (int64_t i = lo; i < hi; i++) y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678f));
+        }
         break;
     default:
         for (int64_t i = lo; i < hi; i++) y[i] = (float)unary_f64(p, x[i]);

@@ -5,6 +5,7 @@
 typedef struct {
     void (*fn)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                const float *restrict x, float *restrict y, int ith, int nth);
+    int flat;                /* plain input: its elements as one block of 16 lanes */
 } unary_state;
 
 static int unary_prepare(pz_layer *l, char *err, size_t n)
@@ -29,6 +30,17 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->unary16c;
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
+    } else if (pz_cpu_isa() == PZ_ISA_AVX512 && x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 &&
+               pz_numel(x) > 0) {
+        /* a plain float tensor whose elements fill whole vectors (ConvNeXt's
+         * GELU on [1, 56, 56, 384]): the same kernel over all of them, as
+         * one "block" of 16 channels and numel / 16 pixels */
+        unary_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        st->fn = pz_fast_kernels_for(PZ_ISA_AVX512)->unary16c;
+        st->flat = 1;
+        l->state = st;
+        l->kernel = "unary16c-flat";
     }
     return 0;
 }
@@ -40,6 +52,8 @@ static void unary_run(const pz_layer *l, int ith, int nth)
     if (l->in_cblk[0] == 16)
         st->fn(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3], x->data, y->data, ith,
                nth);
+    else if (st && st->flat)
+        st->fn(l->params, 1, 16, pz_numel(x) / 16, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
         pz_f32_unary__ref(l->params, x->data, y->data, pz_numel(x), ith, nth);
     else
