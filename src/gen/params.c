@@ -93,6 +93,10 @@ static const field RESIZE[] = {
     A(pz_resize_params, roi_end, F_F32), S(pz_resize_params, antialias, F_INT),
 };
 
+static const field LAYERNORMF[] = {
+    S(pz_layernorm_params, axis, F_INT), S(pz_layernorm_params, epsilon, F_F32),
+};
+
 static const field *fields_of(pz_op_kind kind, int *n)
 {
 #define T(tab) (*n = (int)PZ_ARRAY_LEN(tab), tab)
@@ -111,6 +115,7 @@ static const field *fields_of(pz_op_kind kind, int *n)
     case PZ_OP_SLICE: return T(SLICE);
     case PZ_OP_PAD: return T(PADF);
     case PZ_OP_RESIZE: return T(RESIZE);
+    case PZ_OP_LAYERNORM: return T(LAYERNORMF);
     case PZ_OP_CAST: return T(CASTF);
     default: *n = 0; return NULL;
     }

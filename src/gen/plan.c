@@ -192,6 +192,7 @@ const char *gen_params_type(pz_op_kind kind)
     case PZ_OP_PAD: return "pz_pad_params";
     case PZ_OP_RESIZE: return "pz_resize_params";
     case PZ_OP_CAST: return "pz_cast_params";
+    case PZ_OP_LAYERNORM: return "pz_layernorm_params";
     default: return NULL;
     }
 }

@@ -407,6 +407,12 @@ void ir_node_add_attr_int(ir_node *n, const char *name, int64_t v)
     n->attrs[n->n_attrs++] = (ir_attr){.name = pz_xstrdup(name), .type = IR_ATTR_INT, .i = v};
 }
 
+void ir_node_add_attr_float(ir_node *n, const char *name, float v)
+{
+    n->attrs = pz_xrealloc(n->attrs, (size_t)(n->n_attrs + 1) * sizeof *n->attrs);
+    n->attrs[n->n_attrs++] = (ir_attr){.name = pz_xstrdup(name), .type = IR_ATTR_FLOAT, .f = v};
+}
+
 void ir_node_set_n_in(ir_node *n, int n_in)
 {
     n->in = pz_xrealloc(n->in, (size_t)(n_in ? n_in : 1) * sizeof(int));

@@ -176,6 +176,7 @@ int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_t
 /* Drops node n's attributes; adds an INT attribute to node n. */
 void ir_node_clear_attrs(ir_node *n);
 void ir_node_add_attr_int(ir_node *n, const char *name, int64_t v);
+void ir_node_add_attr_float(ir_node *n, const char *name, float v);
 /* Grows or shrinks node n's input slots to n_in (new slots are -1). */
 void ir_node_set_n_in(ir_node *n, int n_in);
 

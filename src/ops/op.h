@@ -38,6 +38,7 @@ typedef struct {
         pz_pad_params pad;
         pz_resize_params resize;
         pz_cast_params cast;
+        pz_layernorm_params layernorm;
     } p;
     size_t params_size;               /* bytes of p that matter, 0 for none */
     int n_in, n_out;

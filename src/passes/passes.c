@@ -101,6 +101,10 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         pass_shuffles(g, dead, &st);
         compact(g, &dead);
     }
+    if (!opts->no_norms) {
+        pass_norms(g, dead, &st);
+        compact(g, &dead);
+    }
     /* Nodes whose outputs infer folded into constants (Constant, shape
      * arithmetic) never run; they go, and their outputs stay as constants
      * (which is also what lets the graph be sorted again). */

@@ -29,6 +29,9 @@
  *   shuffles   a channel shuffle, Reshape(X [N,C,H,W] -> [N,g,C/g,H,W]),
  *              Transpose(perm 0,2,1,3,4), Reshape(-> [N,C,H,W]) ->
  *              Gather(X, constant indices, axis 1) (shuffle.c).
+ *   norms      a LayerNorm as PyTorch exports it below opset 17 (ReduceMean,
+ *              Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) ->
+ *              LayerNormalization (norm.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -50,6 +53,7 @@ typedef struct {
     int no_eliminate;      /* keep Identity and Dropout layers */
     int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
+    int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -60,6 +64,7 @@ typedef struct {
     int acts;              /* Relu, Clip into Conv/Gemm/Add */
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
     int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
+    int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

@@ -29,5 +29,6 @@ pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_er
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
 
 #endif

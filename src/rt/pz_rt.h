@@ -123,6 +123,7 @@ typedef enum {
     PZ_OP_GATHER,          /* in: X, indices                                 params: pz_axis_params */
     PZ_OP_CAST,            /* in: X  (to the output's dtype)                 params: pz_cast_params (or none) */
     PZ_OP_RESIZE,          /* in: X                                          params: pz_resize_params */
+    PZ_OP_LAYERNORM,       /* in: X, Scale, B?  out: Y, Mean?, InvStdDev?    params: pz_layernorm_params */
     PZ_OP_COUNT_
 } pz_op_kind;
 
@@ -209,6 +210,11 @@ typedef struct {
 typedef struct {
     unsigned axes_mask;               /* bit i: reduce axis i */
 } pz_reduce_params;
+
+typedef struct {
+    int axis;                         /* normalised: over dims [axis, rank) */
+    float epsilon;
+} pz_layernorm_params;
 
 typedef struct {
     int perm[PZ_MAX_RANK];

@@ -879,6 +879,80 @@ static void test_gelu(void)
     ir_graph_free(g);
 }
 
+/* A LayerNorm as PyTorch exports it (norm.c): Conv -> Transpose to
+ * channels last -> ReduceMean(-1) -> Sub -> Pow 2 -> ReduceMean(-1) ->
+ * Add eps -> Sqrt -> Div -> Mul gamma -> Add beta becomes one
+ * LayerNormalization; the same chain with a second reader of the centred
+ * values (a graph output) stays. The values against double loops. */
+static void test_norms(void)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 13;
+    float *xd;
+    const int64_t C = 20, HW = 25;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -0.9f, 0.9f);
+    int gm = add_const(g, "gamma", 1, (int64_t[]){C}, 0.5f, 1.5f);
+    int bt = add_const(g, "beta", 1, (int64_t[]){C}, -0.5f, 0.5f);
+    int two = add_scalar(g, "two", 2.0f), eps = add_scalar(g, "eps", 1e-6f);
+    int c = ir_graph_add_value(g, "c"), t = ir_graph_add_value(g, "t");
+    int v[20];
+    char nm[16];
+    for (int i = 0; i < 20; i++) {
+        snprintf(nm, sizeof nm, "v%d", i);
+        v[i] = ir_graph_add_value(g, nm);
+    }
+    add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+    int k = add_node(g, "tr", "Transpose", 1, (int[]){c}, t);
+    attr_ints(g, k, "perm", 4, (int64_t[]){0, 2, 3, 1});
+    for (int chain = 0; chain < 2; chain++) {
+        int *u = v + chain * 10;
+        char r1[16], r2[16];
+        snprintf(r1, sizeof r1, "mean%d", chain);
+        snprintf(r2, sizeof r2, "var%d", chain);
+        k = add_node(g, r1, "ReduceMean", 1, (int[]){t}, u[0]);
+        attr_ints(g, k, "axes", 1, (int64_t[]){-1});
+        add_node(g, chain ? "sub1" : "sub0", "Sub", 2, (int[]){t, u[0]}, u[1]);
+        add_node(g, chain ? "pow1" : "pow0", "Pow", 2, (int[]){u[1], two}, u[2]);
+        k = add_node(g, r2, "ReduceMean", 1, (int[]){u[2]}, u[3]);
+        attr_ints(g, k, "axes", 1, (int64_t[]){3});
+        add_node(g, chain ? "adde1" : "adde0", "Add", 2, (int[]){u[3], eps}, u[4]);
+        add_node(g, chain ? "sqrt1" : "sqrt0", "Sqrt", 1, (int[]){u[4]}, u[5]);
+        add_node(g, chain ? "div1" : "div0", "Div", 2, (int[]){u[1], u[5]}, u[6]);
+        add_node(g, chain ? "mulg1" : "mulg0", "Mul", 2, (int[]){gm, u[6]}, u[7]);
+        add_node(g, chain ? "addb1" : "addb0", "Add", 2, (int[]){u[7], bt}, u[8]);
+        ir_graph_add_output(g, u[8]);
+    }
+    ir_graph_add_output(g, v[11]);   /* chain 1's centred values: it stays */
+    CHECK(finish(g));
+    double want[20 * 25];
+    for (int64_t p = 0; p < HW; p++) {
+        double s[20], m = 0, var = 0;
+        for (int64_t o = 0; o < C; o++) {
+            s[o] = 0;
+            for (int64_t q = 0; q < C; q++) s[o] += (double)cdata(g, w)[o * C + q] * xd[q * HW + p];
+            m += s[o] / C;
+        }
+        for (int64_t o = 0; o < C; o++) var += (s[o] - m) * (s[o] - m) / C;
+        for (int64_t o = 0; o < C; o++)
+            want[p * C + o] = (s[o] - m) / sqrt(var + 1e-6) * cdata(g, gm)[o] + cdata(g, bt)[o];
+    }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.norms == 1);
+    int m0 = find_node(g, "mean0");
+    CHECK(m0 >= 0 && !strcmp(g->nodes[m0].op_type, "LayerNormalization") &&
+          g->nodes[m0].out[0] == v[8] && g->nodes[m0].in[0] == t);
+    CHECK(find_node(g, "sub0") < 0 && find_node(g, "sqrt0") < 0 && find_node(g, "addb0") < 0);
+    CHECK(find_node(g, "mean1") >= 0 && find_node(g, "sub1") >= 0 && find_node(g, "addb1") >= 0);
+    int layers = 0;
+    double e = run_err(g, (const float *const[]){xd}, want, &layers);
+    CHECK(e <= 1e-5 && layers == 3 + 9);
+    if (e > 1e-5 || layers != 12) fprintf(stderr, "norms: error %g, %d layers\n", e, layers);
+    free(xd);
+    ir_graph_free(g);
+}
+
 /* A channel shuffle (shuffle.c): Conv -> Reshape [1, 3, 8, 5, 5] ->
  * Transpose(0, 2, 1, 3, 4) -> Reshape [1, 24, 5, 5] becomes one Gather along
  * channels; a second chain whose Transpose has another perm stays. The
@@ -982,6 +1056,7 @@ int main(int argc, char **argv)
     test_gates(1);
     test_shuffles();
     test_gelu();
+    test_norms();
     printf("passes: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

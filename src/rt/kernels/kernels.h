@@ -273,6 +273,13 @@ void pz_f32_lrn__ref(const pz_lrn_params *p, int rank, const int64_t *xd, const 
 
 /* Softmax / LogSoftmax of `n` elements spaced `inner` apart, for outer*inner
  * such vectors. Split over vectors. */
+/* LayerNormalization over `outer` rows of nn contiguous floats: Y = (X -
+ * mean) / sqrt(var + eps) * Scale + B, Scale of ns (nn or 1) elements, B of nb
+ * or NULL; mean and inv (1 / sqrt(var + eps)) per row, each may be NULL.
+ * Split over rows. */
+void pz_f32_layernorm__ref(int64_t outer, int64_t nn, const float *x, const float *scale,
+                           int64_t ns, const float *b, int64_t nb, float eps, float *y,
+                           float *mean, float *inv, int ith, int nth);
 void pz_f32_softmax__ref(int is_log, int64_t outer, int64_t n, int64_t inner, const float *x,
                          float *y, int ith, int nth);
 void pz_any_softmax__ref(int is_log, int dtype, int64_t outer, int64_t n, int64_t inner,

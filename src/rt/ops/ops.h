@@ -54,5 +54,6 @@ extern const pz_rt_op pz_rt_op_pad;
 extern const pz_rt_op pz_rt_op_gather;
 extern const pz_rt_op pz_rt_op_cast;
 extern const pz_rt_op pz_rt_op_resize;
+extern const pz_rt_op pz_rt_op_layernorm;
 
 #endif

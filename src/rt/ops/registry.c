@@ -22,6 +22,7 @@ const pz_rt_op *const pz_rt_ops[] = {
     [PZ_OP_GATHER] = &pz_rt_op_gather,
     [PZ_OP_CAST] = &pz_rt_op_cast,
     [PZ_OP_RESIZE] = &pz_rt_op_resize,
+    [PZ_OP_LAYERNORM] = &pz_rt_op_layernorm,
 };
 
 /* A new PZ_OP_* without its line here leaves a NULL slot: net.c checks every

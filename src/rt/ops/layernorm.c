@@ -1,0 +1,49 @@
+/* layernorm.c - the LAYERNORM layer (LayerNormalization): X, Scale, B? ->
+ * Y, Mean?, InvStdDev?, over the dims [axis, rank) of X, float32, on the
+ * reference kernel (rows of contiguous floats). */
+#include "rt/ops/ops.h"
+
+static int layernorm_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_layernorm_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *s = pz_in(l, 1), *b = pz_in(l, 2), *y = pz_out(l, 0);
+    if (!x || !s || !y) return pz_layer_fail(l, err, n, "needs X, Scale and Y");
+    if (x->dtype != PZ_F32)
+        return pz_layer_fail(l, err, n, "X has type %s: only float32 is supported",
+                             pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x) ||
+        pz_layer_want_dtype(l, err, n, "Scale", s, PZ_F32) ||
+        (b && pz_layer_want_dtype(l, err, n, "B", b, PZ_F32)))
+        return 1;
+    if (p->axis < 0 || p->axis >= (x->rank > 0 ? x->rank : 1))
+        return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, x->rank);
+    int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
+    if ((pz_numel(s) != nn && pz_numel(s) != 1) || (b && pz_numel(b) != nn && pz_numel(b) != 1))
+        return pz_layer_fail(l, err, n, "Scale (B) must have %lld elements or 1",
+                             (long long)nn);
+    for (int i = 1; i < 3; i++) {
+        const pz_tensor *t = pz_out(l, i);
+        if (t && (t->dtype != PZ_F32 || pz_numel(t) != outer))
+            return pz_layer_fail(l, err, n, "output %d must be float32 with %lld elements", i,
+                                 (long long)outer);
+    }
+    return 0;
+}
+
+static void layernorm_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_layernorm_params *p = l->params;
+    const pz_tensor *x = l->in[0], *s = l->in[1], *b = pz_in(l, 2);
+    const pz_tensor *mean = pz_out(l, 1), *inv = pz_out(l, 2);
+    int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
+    pz_f32_layernorm__ref(outer, nn, x->data, s->data, pz_numel(s), b ? b->data : NULL,
+                          b ? pz_numel(b) : 0, p->epsilon, l->out[0]->data,
+                          mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_layernorm = {
+    .name = "LAYERNORM", .params_size = sizeof(pz_layernorm_params),
+    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 3,
+    .prepare = layernorm_prepare, .run = layernorm_run,
+};
