@@ -52,15 +52,6 @@ static int slot_of(const ir_node *n, int vid)
     return n->n_in == 2 ? (n->in[0] == vid ? 0 : n->in[1] == vid ? 1 : -1) : -1;
 }
 
-/* The node that alone reads n's output (and its slot), when it is of op k. */
-static int next_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
-                   int *slot)
-{
-    if (n->n_out < 1 || n->out[0] < 0) return -1;
-    int m = pass_sole_reader(g, n->out[0], slot);
-    return m >= 0 && !dead[m] && pass_is(&g->nodes[m], k) ? m : -1;
-}
-
 /* Erf node i as the core of a GELU (see the top): 1 when rewritten. */
 static int gelu_at(ir_graph *g, int i, unsigned char *dead)
 {
@@ -77,11 +68,11 @@ static int gelu_at(ir_graph *g, int i, unsigned char *dead)
     for (int s = 0; s < 2 && x < 0; s++)
         if (pass_is(d, OP_mul) && scalar_near(g, d, s, M_SQRT1_2)) x = d->in[s];
     if (x < 0 || g->values[x].t.dtype != IR_F32) return 0;
-    int ai = next_of(g, e, OP_add, dead, &slot);
+    int ai = pass_reader_of(g, e, OP_add, dead, &slot);
     if (ai < 0 || !scalar_near(g, &g->nodes[ai], slot, 1.0)) return 0;
-    int m1 = next_of(g, &g->nodes[ai], OP_mul, dead, &slot);
+    int m1 = pass_reader_of(g, &g->nodes[ai], OP_mul, dead, &slot);
     if (m1 < 0) return 0;
-    int m2 = next_of(g, &g->nodes[m1], OP_mul, dead, &slot);
+    int m2 = pass_reader_of(g, &g->nodes[m1], OP_mul, dead, &slot);
     if (m2 < 0) return 0;
     const ir_node *n1 = &g->nodes[m1], *n2 = &g->nodes[m2];
     int s1 = slot_of(n1, g->nodes[ai].out[0]), s2 = slot_of(n2, n1->out[0]);

@@ -55,15 +55,6 @@ static double other_scalar(const ir_graph *g, const ir_node *n, int slot)
     return *(const float *)t->data;
 }
 
-/* The sole reader of node n's output if of op k (its slot in *slot). */
-static int reader(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
-                  int *slot)
-{
-    if (n->n_out < 1 || n->out[0] < 0) return -1;
-    int m = pass_sole_reader(g, n->out[0], slot);
-    return m >= 0 && !dead[m] && pass_is(&g->nodes[m], k) ? m : -1;
-}
-
 /* Node r1 (a ReduceMean) as the start of a LayerNorm: 1 when rewritten. */
 static int norm_at(ir_graph *g, int r1, unsigned char *dead)
 {
@@ -73,14 +64,12 @@ static int norm_at(ir_graph *g, int r1, unsigned char *dead)
     const int x = n1->in[0];
     const ir_tensor *xt = &g->values[x].t;
     if (xt->dtype != IR_F32) return 0;
-    int di = reader(g, n1, OP_sub, dead, &slot);
+    int di = pass_reader_of(g, n1, OP_sub, dead, &slot);
     if (di < 0 || slot != 1 || g->nodes[di].in[0] != x) return 0;
     const int d = g->nodes[di].out[0];
-    if (d < 0 || g->values[d].is_output || ir_graph_count_uses(g, d) != 2 + 0) {
-        /* Pow(d, 2) and Div(d, s) read it; Mul(d, d) makes three */
-        if (d < 0 || g->values[d].is_output || ir_graph_count_uses(g, d) != 3) return 0;
-    }
-    /* the square and the division: the nodes that read d */
+    if (d < 0 || g->values[d].is_output) return 0;
+    /* the square and the division: the nodes that read d, and nothing else
+     * (Pow(d, 2) and Div read it once each, Mul(d, d) twice) */
     int pi = -1, vi = -1;
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *q = &g->nodes[i];
@@ -90,18 +79,19 @@ static int norm_at(ir_graph *g, int r1, unsigned char *dead)
         else if (pass_is(q, OP_div) && q->in[0] == d) vi = i;
     }
     if (pi < 0 || vi < 0) return 0;
-    int r2 = reader(g, &g->nodes[pi], OP_reduce_mean, dead, &slot);
+    if (ir_graph_count_uses(g, d) != (pass_is(&g->nodes[pi], OP_mul) ? 3 : 2)) return 0;
+    int r2 = pass_reader_of(g, &g->nodes[pi], OP_reduce_mean, dead, &slot);
     if (r2 < 0 || !trailing_mean(g, &g->nodes[r2], &a2) || a2 != a) return 0;
-    int ai = reader(g, &g->nodes[r2], OP_add, dead, &slot);
+    int ai = pass_reader_of(g, &g->nodes[r2], OP_add, dead, &slot);
     if (ai < 0) return 0;
     double eps = other_scalar(g, &g->nodes[ai], slot);
     if (!(eps >= 0)) return 0;
-    int si = reader(g, &g->nodes[ai], OP_sqrt, dead, &slot);
-    if (si < 0 || reader(g, &g->nodes[si], OP_div, dead, &slot) != vi || slot != 1) return 0;
-    int mi = reader(g, &g->nodes[vi], OP_mul, dead, &slot);
+    int si = pass_reader_of(g, &g->nodes[ai], OP_sqrt, dead, &slot);
+    if (si < 0 || pass_reader_of(g, &g->nodes[si], OP_div, dead, &slot) != vi || slot != 1) return 0;
+    int mi = pass_reader_of(g, &g->nodes[vi], OP_mul, dead, &slot);
     if (mi < 0) return 0;
     const int gamma = g->nodes[mi].in[1 - slot];
-    int bi = reader(g, &g->nodes[mi], OP_add, dead, &slot);
+    int bi = pass_reader_of(g, &g->nodes[mi], OP_add, dead, &slot);
     if (bi < 0 || g->nodes[bi].out[0] < 0) return 0;
     const int beta = g->nodes[bi].in[1 - slot];
     int64_t nn = 1;

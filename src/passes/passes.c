@@ -35,6 +35,14 @@ int pass_is(const ir_node *n, op_kind k)
     return n->op == OPS[k];
 }
 
+int pass_reader_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
+                   int *slot)
+{
+    if (n->n_out < 1 || n->out[0] < 0) return -1;
+    int m = pass_sole_reader(g, n->out[0], slot);
+    return m >= 0 && !dead[m] && pass_is(&g->nodes[m], k) ? m : -1;
+}
+
 int pass_become(ir_graph *g, ir_node *n, op_kind k)
 {
     const op_def *op = OPS[k];

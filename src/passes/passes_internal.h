@@ -11,6 +11,11 @@
  * a graph output. */
 int pass_sole_reader(const ir_graph *g, int vid, int *slot);
 
+/* The live node that alone reads node n's output 0 (slot in *slot), when
+ * it is of op kind k; else -1. */
+int pass_reader_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
+                   int *slot);
+
 /* Marks node i dead and detaches it: it reads and writes nothing, so that
  * reader counts see only the live nodes. */
 void pass_kill(ir_graph *g, int i, unsigned char *dead);
