@@ -84,8 +84,10 @@ static int norm_at(ir_graph *g, int r1, unsigned char *dead)
     if (r2 < 0 || !trailing_mean(g, &g->nodes[r2], &a2) || a2 != a) return 0;
     int ai = pass_reader_of(g, &g->nodes[r2], OP_add, dead, &slot);
     if (ai < 0) return 0;
+    /* finite and >= 0, as LayerNormalization's parse wants it (the node is
+     * changed before it parses) */
     double eps = other_scalar(g, &g->nodes[ai], slot);
-    if (!(eps >= 0)) return 0;
+    if (!(eps >= 0) || !isfinite(eps)) return 0;
     int si = pass_reader_of(g, &g->nodes[ai], OP_sqrt, dead, &slot);
     if (si < 0 || pass_reader_of(g, &g->nodes[si], OP_div, dead, &slot) != vi || slot != 1) return 0;
     int mi = pass_reader_of(g, &g->nodes[vi], OP_mul, dead, &slot);
