@@ -801,6 +801,18 @@ static void test_gates(int first)
     ir_graph_free(g);
 }
 
+/* The end of a rewrite test: the graph, lowered and run on xd, matches want
+ * within 1e-5 in `layers` layers; frees xd and g. */
+static void check_run(ir_graph *g, float *xd, const double *want, int layers, const char *what)
+{
+    int got = 0;
+    double e = run_err(g, (const float *const[]){xd}, want, &got);
+    CHECK(e <= 1e-5 && got == layers);
+    if (e > 1e-5 || got != layers) fprintf(stderr, "%s: error %g, %d layers\n", what, e, got);
+    free(xd);
+    ir_graph_free(g);
+}
+
 /* A float32 scalar constant (rank 0). */
 static int add_scalar(ir_graph *g, const char *name, float v)
 {
@@ -871,12 +883,7 @@ static void test_gelu(void)
           find_node(g, "mul2") < 0);
     CHECK(find_node(g, "erf3") >= 0 && !strcmp(g->nodes[find_node(g, "erf3")].op_type, "Erf") &&
           find_node(g, "add3") >= 0);
-    int layers = 0;
-    double e = run_err(g, (const float *const[]){xd}, want, &layers);
-    CHECK(e <= 1e-5 && layers == 8);
-    if (e > 1e-5 || layers != 8) fprintf(stderr, "gelu: error %g, %d layers\n", e, layers);
-    free(xd);
-    ir_graph_free(g);
+    check_run(g, xd, want, 8, "gelu");
 }
 
 /* A LayerNorm as PyTorch exports it (norm.c): Conv -> Transpose to
@@ -945,12 +952,7 @@ static void test_norms(void)
           g->nodes[m0].out[0] == v[8] && g->nodes[m0].in[0] == t);
     CHECK(find_node(g, "sub0") < 0 && find_node(g, "sqrt0") < 0 && find_node(g, "addb0") < 0);
     CHECK(find_node(g, "mean1") >= 0 && find_node(g, "sub1") >= 0 && find_node(g, "addb1") >= 0);
-    int layers = 0;
-    double e = run_err(g, (const float *const[]){xd}, want, &layers);
-    CHECK(e <= 1e-5 && layers == 3 + 9);
-    if (e > 1e-5 || layers != 12) fprintf(stderr, "norms: error %g, %d layers\n", e, layers);
-    free(xd);
-    ir_graph_free(g);
+    check_run(g, xd, want, 12, "norms");
 }
 
 /* A channel shuffle (shuffle.c): Conv -> Reshape [1, 3, 8, 5, 5] ->
@@ -1000,12 +1002,7 @@ static void test_shuffles(void)
     CHECK(r1 >= 0 && !strcmp(g->nodes[r1].op_type, "Gather") && g->nodes[r1].out[0] == y);
     CHECK(find_node(g, "tr") < 0 && find_node(g, "r2") < 0);
     CHECK(find_node(g, "trb") >= 0 && count_op(g, "Reshape") == 2 && count_op(g, "Transpose") == 1);
-    int layers = 0;
-    double e = run_err(g, (const float *const[]){xd}, want, &layers);
-    CHECK(e <= 1e-5 && layers == 5);
-    if (e > 1e-5 || layers != 5) fprintf(stderr, "shuffles: error %g, %d layers\n", e, layers);
-    free(xd);
-    ir_graph_free(g);
+    check_run(g, xd, want, 5, "shuffles");
 }
 
 static int layer_count(ir_graph *g)
