@@ -422,6 +422,9 @@ static void test_gemm(void)
             }
     run_gemm_case(1, 1000, 512, 1, 1, 1.0f, PZ_ACT_NONE);    /* ResNet-18 FC */
     run_gemm_case(64, 300, 700, 0, 3, 1.0f, PZ_ACT_RELU);
+    /* 19 panels: a block of 16 and one of 3, three K slices at 1 thread;
+     * at 3 threads each worker's slices are deeper (6 or 7 panels) */
+    run_gemm_case(20, 600, 700, 1, 1, 1.0f, PZ_ACT_CLIP);
 }
 
 /* ---- layouts ---------------------------------------------------------------- */

@@ -2,8 +2,8 @@
  *
  * The same packing as AVX-512 ([ceil(N/32)][K][32]); a panel is done as two
  * 16-column halves. Tile: 6 rows x 16 columns in 12 YMM accumulators (2 B
- * loads, 6 broadcasts, 12 FMAs per k), A copied per 6-row tile and 256-deep K
- * slice into a stack buffer. GEMV: 8 accumulators (2 k phases x 4 quarters of
+ * loads, 6 broadcasts of A straight from its rows, 12 FMAs per k), balanced
+ * tiles and deeper K slices as in gemm_avx512.c. GEMV: 8 accumulators (2 k phases x 4 quarters of
  * the panel).
  */
 #include "rt/kernels/fast.h"
@@ -50,7 +50,7 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
 }
 
 PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
-                           const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
+                           const int64_t lda, const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
                            int init, int fin, float *restrict y, const int RM)
 {
     const __m256i mk0 = col_mask(g->n, col), mk1 = col_mask(g->n, col + 8);
@@ -66,7 +66,7 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     for (int64_t k = 0; k < kc; k++) {
         __m256 b0 = _mm256_loadu_ps(bq + k * NR), b1 = _mm256_loadu_ps(bq + k * NR + 8);
         UNROLL for (int i = 0; i < RM; i++) {
-            __m256 av = _mm256_broadcast_ss(ap + k * MR + i);
+            __m256 av = _mm256_broadcast_ss(ap + i * lda + k);
             acc[i][0] = _mm256_fmadd_ps(av, b0, acc[i][0]);
             acc[i][1] = _mm256_fmadd_ps(av, b1, acc[i][1]);
         }
@@ -87,7 +87,7 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,       \
                           int64_t kc, int64_t m0, int64_t col, int init, int fin, float *y) \
     {                                                                                    \
-        tile(g, ap, bq, kc, m0, col, init, fin, y, RM);                                  \
+        tile(g, ap, g->lda, bq, kc, m0, col, init, fin, y, RM);                                  \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6)
 
@@ -103,30 +103,31 @@ void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
         return;
     }
     const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
-    float abuf[KC * MR];
 
     /* the workers share out the panels (or, with fewer panels than workers,
      * the row tiles); each walks K in slices of KC, its panels in blocks of
      * NB (NB * KC * NR floats = 512 KiB, kept in L2 while every row tile
-     * passes over them), and the row tiles, A of a tile and slice copied
-     * once per block */
+     * passes over them), and the row tiles */
     int64_t plo = 0, phi = P, tlo = 0, thi = T;
     if (P >= nth) pz_split(P, ith, nth, &plo, &phi);
     else pz_split(T, ith, nth, &tlo, &thi);
-    for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KC) {
-        int64_t kc = K - k0 < KC ? K - k0 : KC;
+    /* a worker with fewer than NB panels takes deeper K slices (the same
+     * bytes of B per block) */
+    const int64_t npb = phi - plo < NB ? phi - plo : NB, KCD = npb > 0 ? NB * KC / npb : KC;
+    for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KCD) {
+        int64_t kc = K - k0 < KCD ? K - k0 : KCD;
         for (int64_t pb = plo; pb < phi; pb += NB) {
             int64_t pe = phi < pb + NB ? phi : pb + NB;
             for (int64_t t = tlo; t < thi; t++) {
-                int64_t m0 = t * MR, mr = g->m - m0 < MR ? g->m - m0 : MR;
-                for (int64_t k = 0; k < kc; k++)
-                    for (int64_t i = 0; i < mr; i++) abuf[k * MR + i] = a[(m0 + i) * g->lda + k0 + k];
+                /* balanced tiles: floor or ceil(M / T) rows each */
+                const int64_t m0 = g->m * t / T, mr = g->m * (t + 1) / T - m0;
+                const float *ar = a + m0 * g->lda + k0;
                 for (int64_t p = pb; p < pe; p++)
                     for (int h = 0; h < 2; h++) {
                         int64_t col = p * NR + h * 16;
                         if (col >= g->n) break;
-                        TILES[mr](g, abuf, bp + (p * K + k0) * NR + h * 16, kc, m0, col,
-                                  k0 == 0, k0 + KC >= K, y);
+                        TILES[mr](g, ar, bp + (p * K + k0) * NR + h * 16, kc, m0, col,
+                                  k0 == 0, k0 + KCD >= K, y);
                     }
             }
         }
