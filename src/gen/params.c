@@ -18,7 +18,7 @@ typedef struct {
     int n_names;
 } field;
 
-static const char *const ACT[] = {"PZ_ACT_NONE", "PZ_ACT_RELU", "PZ_ACT_CLIP"};
+static const char *const ACT[] = {"PZ_ACT_NONE", "PZ_ACT_RELU", "PZ_ACT_CLIP", "PZ_ACT_GELU"};
 static const char *const ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD"};
 static const char *const POOL[] = {"PZ_POOL_MAX", "PZ_POOL_AVG"};
 static const char *const UNARY[] = {"PZ_UN_RELU", "PZ_UN_LEAKY_RELU", "PZ_UN_CLIP", "PZ_UN_SIGMOID",
@@ -70,6 +70,7 @@ static const field GEMM[] = {
     S(pz_gemm_params, trans_a, F_INT), S(pz_gemm_params, trans_b, F_INT),
     S(pz_gemm_params, alpha, F_F32), S(pz_gemm_params, beta, F_F32), S(pz_gemm_params, act, F_ACT),
 };
+static const field MATMULF[] = {S(pz_matmul_params, act, F_ACT)};
 static const field SOFTMAX[] = {
     S(pz_softmax_params, axis, F_INT), S(pz_softmax_params, log, F_INT),
     S(pz_softmax_params, coerce_2d, F_INT),
@@ -107,6 +108,7 @@ static const field *fields_of(pz_op_kind kind, int *n)
     case PZ_OP_UNARY: return T(UNARYF);
     case PZ_OP_BINARY: return T(BINARYF);
     case PZ_OP_GEMM: return T(GEMM);
+    case PZ_OP_MATMUL: return T(MATMULF);
     case PZ_OP_SOFTMAX: return T(SOFTMAX);
     case PZ_OP_LRN: return T(LRN);
     case PZ_OP_REDUCE_MEAN: return T(REDUCE);
@@ -157,7 +159,7 @@ static void print_elem(gen_text *t, const field *f, const void *p)
     case F_ACT: {
         pz_act a;
         memcpy(&a, p, sizeof a);
-        gt_printf(t, "{.kind = %s", (unsigned)a.kind < 3 ? ACT[a.kind] : "PZ_ACT_NONE");
+        gt_printf(t, "{.kind = %s", (unsigned)a.kind < PZ_ARRAY_LEN(ACT) ? ACT[a.kind] : "PZ_ACT_NONE");
         if (a.lo != 0) gt_puts(t, ", .lo = "), gt_float(t, a.lo);
         if (a.hi != 0) gt_puts(t, ", .hi = "), gt_float(t, a.hi);
         gt_puts(t, "}");
@@ -215,7 +217,7 @@ void gen_params_assign(gen_text *t, const op_lowered *low, const char *var, cons
             pz_act a;
             memcpy(&a, base + f->off, sizeof a);
             gt_printf(t, "%s%s.%s.kind = %s;\n", indent, var, f->name,
-                      (unsigned)a.kind < 3 ? ACT[a.kind] : "PZ_ACT_NONE");
+                      (unsigned)a.kind < PZ_ARRAY_LEN(ACT) ? ACT[a.kind] : "PZ_ACT_NONE");
             if (a.lo != 0) gt_printf(t, "%s%s.%s.lo = ", indent, var, f->name), gt_float(t, a.lo), gt_puts(t, ";\n");
             if (a.hi != 0) gt_printf(t, "%s%s.%s.hi = ", indent, var, f->name), gt_float(t, a.hi), gt_puts(t, ";\n");
             continue;

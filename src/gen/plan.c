@@ -183,6 +183,7 @@ const char *gen_params_type(pz_op_kind kind)
     case PZ_OP_UNARY: return "pz_unary_params";
     case PZ_OP_BINARY: return "pz_binary_params";
     case PZ_OP_GEMM: return "pz_gemm_params";
+    case PZ_OP_MATMUL: return "pz_matmul_params";
     case PZ_OP_SOFTMAX: return "pz_softmax_params";
     case PZ_OP_LRN: return "pz_lrn_params";
     case PZ_OP_REDUCE_MEAN: return "pz_reduce_params";

@@ -96,7 +96,7 @@ struct op_def;
 
 /* An activation fused into the node that produces its input (graph passes):
  * applied to output 0 last, after bias and residual. */
-typedef enum { IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP } ir_act_kind;
+typedef enum { IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU } ir_act_kind;   /* GELU: MatMul only */
 typedef struct {
     ir_act_kind kind;
     float lo, hi;               /* CLIP bounds, lo <= hi */

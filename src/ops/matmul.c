@@ -77,7 +77,9 @@ static void matmul_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 
 static pz_status matmul_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
-    op_lowered_init(out, n, PZ_OP_MATMUL, NULL, 0);
+    /* in: A, B, and the bias C the passes may have fused (with act) */
+    pz_matmul_params mp = {.act = op_act(n)};
+    op_lowered_init(out, n, PZ_OP_MATMUL, &mp, sizeof mp);
     return PZ_OK;
 }
 

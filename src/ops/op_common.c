@@ -210,6 +210,7 @@ pz_act op_act(const ir_node *n)
 {
     pz_act a = {.kind = PZ_ACT_NONE};
     if (n->act.kind == IR_ACT_RELU) a.kind = PZ_ACT_RELU;
+    if (n->act.kind == IR_ACT_GELU) a.kind = PZ_ACT_GELU;
     if (n->act.kind == IR_ACT_CLIP) {
         a.kind = PZ_ACT_CLIP;
         a.lo = n->act.lo;

@@ -6,6 +6,13 @@
  *   Conv | Gemm | Add -> Relu | Clip         the producer with act
  *   BatchNormalization -> Relu | Clip        the same (inference; a BN that did
  *                                            not fold: DenseNet's pre-activation)
+ *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
+ *                                            MatMul(A, B, bias) with act: a
+ *                                            linear layer (ConvNeXt's MLP); B a
+ *                                            constant 2-D matrix, bias N constant
+ *                                            floats along the last axis, Gelu the
+ *                                            erf form (the runtime's packed GEMM
+ *                                            does it all as it writes Y)
  *
  * The residual goes in before the activation (the runtime computes
  * act(conv + B + Z)), so an Add after an activation is not fused. Only
@@ -13,6 +20,7 @@
  * intermediate has one reader and is no graph output. The fused node takes
  * the consumer's output value, and keeps its own name. */
 #include <math.h>
+#include <string.h>
 
 #include "passes_internal.h"
 
@@ -48,6 +56,38 @@ static int same_f32_shape(const ir_tensor *a, const ir_tensor *b)
     return 1;
 }
 
+/* A float32 MatMul whose B is a constant 2-D matrix (N, K > 0): without a
+ * bias, or with the one this pass fused (a third input). */
+static int linear_matmul(const ir_graph *g, const ir_node *n)
+{
+    if (!pass_is(n, OP_matmul) || n->n_in < 2 || n->n_in > 3 || n->in[0] < 0 || n->in[1] < 0)
+        return 0;
+    const ir_tensor *a = &g->values[n->in[0]].t, *b = &g->values[n->in[1]].t;
+    return a->dtype == IR_F32 && b->dtype == IR_F32 && b->data && b->rank == 2 &&
+           b->dims[0] > 0 && b->dims[1] > 0;
+}
+
+/* z: N constant floats that broadcast along the last axis of y (dims 1 but
+ * the last, which is N), of rank <= y's. */
+static int bias_along_last(const ir_tensor *z, const ir_tensor *y, int64_t nn)
+{
+    if (z->dtype != IR_F32 || !z->data || z->rank < 1 || z->rank > y->rank ||
+        z->dims[z->rank - 1] != nn || y->dims[y->rank - 1] != nn)
+        return 0;
+    for (int d = 0; d + 1 < z->rank; d++)
+        if (z->dims[d] != 1) return 0;
+    return 1;
+}
+
+/* Gelu with approximate = "none" (the erf form), the only one fused. */
+static int gelu_erf(const ir_node *r)
+{
+    const char *a = NULL;
+    pz_err e = {0};
+    return pass_is(r, OP_gelu) && !op_attr_string(r, "approximate", "none", &a, &e) &&
+           !strcmp(a, "none");
+}
+
 /* Tries to fuse the sole reader of node i's output into node i; returns 1
  * if it did (node i then writes that reader's output). */
 static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
@@ -67,6 +107,18 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
         ir_node_set_n_in(n, 4);
         n->in[3] = z;
         st->residuals++;
+    } else if (linear_matmul(g, n) && n->n_in == 2 && n->act.kind == IR_ACT_NONE &&
+               pass_is(r, OP_add)) {
+        int z = r->in[1 - slot];
+        if (z < 0 || !bias_along_last(&g->values[z].t, y, g->values[n->in[1]].t.dims[1]) ||
+            !same_f32_shape(&g->values[r->out[0]].t, y))
+            return 0;
+        ir_node_set_n_in(n, 3);
+        n->in[2] = z;
+        st->biases++;
+    } else if (n->act.kind == IR_ACT_NONE && linear_matmul(g, n) && gelu_erf(r) && slot == 0) {
+        n->act.kind = IR_ACT_GELU;
+        st->acts++;
     } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_relu) && slot == 0) {
         n->act.kind = IR_ACT_RELU;
         st->acts++;
@@ -97,7 +149,7 @@ void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st)
         ir_node *n = &g->nodes[i];
         if (dead[i] || n->n_out < 1 || n->out[0] < 0) continue;
         if (!pass_is(n, OP_conv) && !pass_is(n, OP_gemm) && !pass_is(n, OP_add) &&
-            !bn_inference(n))
+            !bn_inference(n) && !linear_matmul(g, n))
             continue;
         const ir_value *y = &g->values[n->out[0]];
         if (y->t.dtype != IR_F32 || y->t.data) continue;

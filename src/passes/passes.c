@@ -113,6 +113,11 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         pass_norms(g, dead, &st);
         compact(g, &dead);
     }
+    /* again: the Gelu the gates made, after a MatMul */
+    if (!opts->no_epilogues) {
+        pass_epilogues(g, dead, &st);
+        compact(g, &dead);
+    }
     /* Nodes whose outputs infer folded into constants (Constant, shape
      * arithmetic) never run; they go, and their outputs stay as constants
      * (which is also what lets the graph be sorted again). */

@@ -61,7 +61,8 @@ typedef struct {
     int eliminated;        /* Identity, Dropout */
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
     int residuals;         /* Add into a Conv's Z */
-    int acts;              /* Relu, Clip into Conv/Gemm/Add */
+    int acts;              /* Relu, Clip into Conv/Gemm/Add/MatMul, Gelu into MatMul */
+    int biases;            /* Add(MatMul, bias) into the MatMul */
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
     int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */

@@ -144,6 +144,13 @@ const char *pz_shape_str(const pz_tensor *t, char *buf, size_t n)
     return buf;
 }
 
+int pz_layer_want_clamp_act(const pz_layer *l, char *err, size_t n, const pz_act *act)
+{
+    if (act->kind == PZ_ACT_NONE || act->kind == PZ_ACT_RELU || act->kind == PZ_ACT_CLIP) return 0;
+    return pz_layer_fail(l, err, n, "activation %d is not fused here (none, ReLU or Clip)",
+                         (int)act->kind);
+}
+
 int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt, ...)
 {
     if (!err || !errsize) return 1;
@@ -367,12 +374,17 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
         return -1;
     }
     const pz_rt_op *op = pz_rt_ops[kind];
-    /* CAST's params are all defaults when zero (saturate, round up): a
-     * caller may leave them out */
+    /* CAST's params are all defaults when zero (saturate, round up), and
+     * MATMUL's (no activation): a caller may leave them out */
     static const pz_cast_params cast_defaults;
+    static const pz_matmul_params matmul_defaults;
     if (kind == PZ_OP_CAST && !params && params_size == 0) {
         params = &cast_defaults;
         params_size = sizeof cast_defaults;
+    }
+    if (kind == PZ_OP_MATMUL && !params && params_size == 0) {
+        params = &matmul_defaults;
+        params_size = sizeof matmul_defaults;
     }
     if (params_size != op->params_size || (op->params_size && !params)) {
         net_fail(net, "layer \"%s\" (%s): params of %zu bytes, expected %zu", nm, op->name,

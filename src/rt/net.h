@@ -156,6 +156,9 @@ int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt,
     __attribute__((format(printf, 4, 5)));
 
 /* Helpers for prepare. Each returns 0, or 1 with a message in err. */
+/* The activations of layers whose fast kernels clamp (all but GEMM and
+ * MATMUL): none, ReLU or Clip. */
+int pz_layer_want_clamp_act(const pz_layer *l, char *err, size_t n, const pz_act *act);
 int pz_layer_want_dtype(const pz_layer *l, char *err, size_t n, const char *what,
                         const pz_tensor *t, int dtype);
 int pz_layer_want_same_shape(const pz_layer *l, char *err, size_t n, const char *what,

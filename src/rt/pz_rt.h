@@ -90,7 +90,10 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
 
 /* ---- epilogues fused into a producing kernel ---------------------------- */
 
-typedef enum { PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP } pz_act_kind;
+/* GELU is the erf form, x/2 (1 + erf(x / sqrt 2)), and only GEMM and MATMUL
+ * layers take it (the passes fuse it after a MatMul: ConvNeXt's MLP); the
+ * other layers refuse it. */
+typedef enum { PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU } pz_act_kind;
 typedef struct {
     pz_act_kind kind;
     float lo, hi;   /* CLIP bounds */
@@ -110,7 +113,8 @@ typedef enum {
     PZ_OP_UNARY,           /* in: X                                          params: pz_unary_params */
     PZ_OP_BINARY,          /* in: A, B (broadcast to the output shape)       params: pz_binary_params */
     PZ_OP_GEMM,            /* in: A, B, C?                                   params: pz_gemm_params */
-    PZ_OP_MATMUL,          /* in: A, B (numpy semantics)                     params: none */
+    PZ_OP_MATMUL,          /* in: A, B, C? (numpy semantics; C fused: a bias  params: pz_matmul_params (or none)
+                            *     along N, with a constant 2-D B)                                    */
     PZ_OP_SOFTMAX,         /* in: X                                          params: pz_softmax_params */
     PZ_OP_LRN,             /* in: X                                          params: pz_lrn_params */
     PZ_OP_REDUCE_MEAN,     /* in: X                                          params: pz_reduce_params */
@@ -195,6 +199,10 @@ typedef struct {
     float alpha, beta;
     pz_act act;
 } pz_gemm_params;
+
+typedef struct {
+    pz_act act;                       /* fused epilogue, after the bias C (constant 2-D B only) */
+} pz_matmul_params;
 
 typedef struct {
     int axis;                         /* normalised */

@@ -886,6 +886,53 @@ static void test_gelu(void)
     check_run(g, xd, want, 8, "gelu");
 }
 
+/* A linear layer (epilogue.c): MatMul(x [2,3,K], W [K,N]) -> Add(., b[N])
+ * -> Gelu is one MATMUL layer with C = b and act GELU; MatMul -> Add(c, .)
+ * with c [2,1,N] (not along the last axis alone) stays two layers. In a
+ * second graph, Add(b [1,1,N], MatMul) -> Relu: one layer. The values
+ * against double loops. */
+static void test_linear(int second)
+{
+    ir_graph *g = ir_graph_new();
+    g->opset = 20;
+    float *xd;
+    const int64_t K = 20, N = 40, R = 6;   /* R = 2 x 3 rows */
+    int x = add_input(g, "x", 3, (int64_t[]){2, 3, K}, &xd);
+    int w = add_const(g, "w", 2, (int64_t[]){K, N}, -0.5f, 0.5f);
+    int b = second ? add_const(g, "b", 3, (int64_t[]){1, 1, N}, -1.0f, 1.0f)
+                   : add_const(g, "b", 1, (int64_t[]){N}, -1.0f, 1.0f);
+    int mm = ir_graph_add_value(g, "mm"), s = ir_graph_add_value(g, "s");
+    int y = ir_graph_add_value(g, "y");
+    add_node(g, "mm", "MatMul", 2, (int[]){x, w}, mm);
+    add_node(g, "bias", "Add", 2, second ? (int[]){b, mm} : (int[]){mm, b}, s);
+    add_node(g, "act", second ? "Relu" : "Gelu", 1, (int[]){s}, y);
+    ir_graph_add_output(g, y);
+    if (!second) {
+        int c = add_const(g, "c", 3, (int64_t[]){2, 1, N}, -1.0f, 1.0f);
+        int mm2 = ir_graph_add_value(g, "mm2"), y2 = ir_graph_add_value(g, "y2");
+        add_node(g, "mm2", "MatMul", 2, (int[]){x, w}, mm2);
+        add_node(g, "add2", "Add", 2, (int[]){c, mm2}, y2);
+        ir_graph_add_output(g, y2);
+    }
+    CHECK(finish(g));
+    double want[6 * 40];
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t j = 0; j < N; j++) {
+            double v = cdata(g, b)[j];
+            for (int64_t k = 0; k < K; k++) v += (double)xd[r * K + k] * cdata(g, w)[k * N + j];
+            want[r * N + j] = second ? (v > 0 ? v : 0) : 0.5 * v * (1 + erf(v / M_SQRT2));
+        }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.biases == 1 && ps.acts == 1);
+    int m = find_node(g, "mm");
+    CHECK(m >= 0 && g->nodes[m].n_in == 3 && g->nodes[m].in[2] == b && g->nodes[m].out[0] == y &&
+          g->nodes[m].act.kind == (second ? IR_ACT_RELU : IR_ACT_GELU));
+    CHECK(find_node(g, "bias") < 0 && find_node(g, "act") < 0);
+    if (!second) CHECK(find_node(g, "add2") >= 0 && g->nodes[find_node(g, "mm2")].n_in == 2);
+    check_run(g, xd, want, second ? 1 : 3, second ? "linear relu" : "linear gelu");
+}
+
 /* A LayerNorm as PyTorch exports it (norm.c): Conv -> Transpose to
  * channels last -> ReduceMean(-1) -> Sub -> Pow 2 -> ReduceMean(-1) ->
  * Add eps -> Sqrt -> Div -> Mul gamma -> Add beta becomes one
@@ -1054,6 +1101,8 @@ int main(int argc, char **argv)
     test_shuffles();
     test_gelu();
     test_norms();
+    test_linear(0);
+    test_linear(1);
     printf("passes: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

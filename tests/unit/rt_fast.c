@@ -425,6 +425,9 @@ static void test_gemm(void)
     /* 19 panels: a block of 16 and one of 3, three K slices at 1 thread;
      * at 3 threads each worker's slices are deeper (6 or 7 panels) */
     run_gemm_case(20, 600, 700, 1, 1, 1.0f, PZ_ACT_CLIP);
+    /* GELU (MatMul's fused epilogue), a row bias C and beside it none */
+    run_gemm_case(30, 50, 300, 0, 1, 1.0f, PZ_ACT_GELU);
+    run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);
 }
 
 /* ---- layouts ---------------------------------------------------------------- */

@@ -677,6 +677,33 @@ static void test_errors(void)
     report(rc != 0 && strstr(err, "small_params") && strstr(err, "params"),
            "error: params of the wrong size", err);
     pz_net_free(net);
+
+    /* GELU is fused into GEMM and MATMUL only: a conv refuses it, and a
+     * MATMUL refuses a bias with a B that is not a constant */
+    net = pz_net_new("bad4");
+    x = pz_net_input(net, "x", PZ_F32, 4, (int64_t[]){1, 3, 8, 8});
+    wt = pz_net_const(net, "w", PZ_F32, 4, (int64_t[]){4, 3, 3, 3}, w);
+    y = pz_net_tensor(net, "y", PZ_F32, 4, (int64_t[]){1, 4, 6, 6});
+    cp.act.kind = PZ_ACT_GELU;
+    pz_net_layer(net, "conv_gelu", PZ_OP_CONV, &cp, sizeof cp, (int[]){x, wt}, 2, &y, 1);
+    pz_net_output(net, y);
+    rc = pz_net_compile(net, 1, err, sizeof err);
+    report(rc != 0 && strstr(err, "conv_gelu") && strstr(err, "activation"),
+           "error: a conv with a GELU epilogue", err);
+    pz_net_free(net);
+
+    net = pz_net_new("bad5");
+    x = pz_net_input(net, "a", PZ_F32, 2, (int64_t[]){2, 3});
+    int bm = pz_net_input(net, "b", PZ_F32, 2, (int64_t[]){3, 4});
+    int c = pz_net_const(net, "c", PZ_F32, 1, (int64_t[]){4}, w);
+    y = pz_net_tensor(net, "y", PZ_F32, 2, (int64_t[]){2, 4});
+    pz_matmul_params mp = {.act = {.kind = PZ_ACT_NONE}};
+    pz_net_layer(net, "mm_bias", PZ_OP_MATMUL, &mp, sizeof mp, (int[]){x, bm, c}, 3, &y, 1);
+    pz_net_output(net, y);
+    rc = pz_net_compile(net, 1, err, sizeof err);
+    report(rc != 0 && strstr(err, "mm_bias") && strstr(err, "constant 2-D"),
+           "error: a MATMUL bias with a B that is an input", err);
+    pz_net_free(net);
 }
 
 int main(void)

@@ -26,58 +26,7 @@
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
-static inline __m512 exp_ps(__m512 t)
-{
-    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(t, _mm512_set1_ps(1.44269504088896341f)),
-                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), t);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-    __m512 p = _mm512_set1_ps(1.0f / 720);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    return _mm512_scalef_ps(p, n);
-}
-
-/* GELU of 16 floats: alpha 0 the erf form, else tanh's (see the top). The
- * exponent is held in [-104, 100]: e^t is 0 or inf in float at the ends,
- * and beyond them exp_ps's reduction would give inf * 2^-n or inf - inf;
- * so GELU(x) is -0 for a large negative x; NaN passes. */
-static inline __m512 gelu_ps(__m512 x, int tanh_form)
-{
-    const __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    if (tanh_form) {
-        __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(x, x), x);
-        __m512 u = _mm512_mul_ps(_mm512_set1_ps(-1.5957691216f),   /* -2 sqrt(2/pi) */
-                                 _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x3, x));
-        u = _mm512_min_ps(_mm512_set1_ps(100.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), u));
-        return _mm512_mul_ps(x, _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(u))));
-    }
-    static const float P[10] = {-1.26551223f, 1.00002368f, 0.37409196f,  0.09678418f,
-                                -0.18628806f, 0.27886807f, -1.13520398f, 1.48851587f,
-                                -0.82215223f, 0.17087277f};
-    /* beyond |x| = 20 erfc(|x|/sqrt 2) is 0 in float: x held there keeps
-     * x^2 finite (NaN passes) */
-    const __m512 xc = _mm512_min_ps(_mm512_set1_ps(20.0f), _mm512_max_ps(_mm512_set1_ps(-20.0f), x));
-    const __m512 z = _mm512_mul_ps(_mm512_abs_ps(xc), _mm512_set1_ps(0.70710678118654752f));
-    const __m512 t = _mm512_div_ps(one, _mm512_fmadd_ps(half, z, one));
-    __m512 p = _mm512_set1_ps(P[9]);
-    for (int i = 8; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(P[i]));
-    /* -z^2 + P(t) with z^2 = x^2 / 2 exact (x^2 as a sum of two floats):
-     * rounding z^2 to a float would cost e^(-z^2) |z^2| 6e-8 of relative
-     * error, 4e-6 at x = -12 */
-    const __m512 xx = _mm512_mul_ps(xc, xc), xl = _mm512_fmsub_ps(xc, xc, xx);
-    __m512 e = _mm512_fnmadd_ps(half, xx, p);
-    e = _mm512_fnmadd_ps(half, xl, e);
-    e = _mm512_max_ps(_mm512_set1_ps(-104.0f), e);
-    const __m512 erfc = _mm512_mul_ps(t, exp_ps(e));
-    const __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
-    const __m512 f = _mm512_mask_mov_ps(_mm512_sub_ps(_mm512_set1_ps(2.0f), erfc), neg, erfc);
-    return _mm512_mul_ps(_mm512_mul_ps(half, x), f);
-}
+#include "rt/kernels/vmath_avx512.h"
 
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth)

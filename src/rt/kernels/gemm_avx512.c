@@ -18,6 +18,8 @@
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
+#include "rt/kernels/vmath_avx512.h"
+
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 14
 #define KC 256
@@ -46,6 +48,8 @@ PZ_ALWAYS_INLINE void epilogue(const pz_gemm_desc *g, __m512 v, int64_t m, int64
     if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
+    else if (g->act.kind == PZ_ACT_GELU)
+        v = gelu_ps(v, 0);
     _mm512_mask_storeu_ps(y + col, mk, v);
 }
 

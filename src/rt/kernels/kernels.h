@@ -133,6 +133,7 @@ static inline float pz_act_f32(const pz_act *a, float v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
+    case PZ_ACT_GELU: return 0.5f * v * (1.0f + erff(v * 0.70710678f));
     default: return v;
     }
 }
@@ -142,6 +143,7 @@ static inline double pz_act_f64(const pz_act *a, double v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
+    case PZ_ACT_GELU: return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
     default: return v;
     }
 }

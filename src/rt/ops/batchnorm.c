@@ -10,6 +10,7 @@ static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
     const pz_bn_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
     static const char *const names[] = {"X", "scale", "B", "mean", "var"};
+    if (pz_layer_want_clamp_act(l, err, n, &p->act)) return 1;
     for (int i = 0; i < 5; i++) {
         const pz_tensor *t = pz_in(l, i);
         if (!t) return pz_layer_fail(l, err, n, "needs %s", names[i]);

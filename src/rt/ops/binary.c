@@ -29,6 +29,7 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *y = pz_out(l, 0);
     char ba[96], bb[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (pz_layer_want_clamp_act(l, err, n, &p->act)) return 1;
     if (p->func < 0 || p->func >= PZ_BIN_COUNT_)
         return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
     for (int i = 0; i < 3; i++) {

@@ -5,7 +5,8 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *b = pz_in(l, 2), *y = pz_out(l, 0);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
-    if (pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
+    if (pz_layer_want_clamp_act(l, err, n, &((const pz_conv_params *)l->params)->act) ||
+        pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "W", w, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
         (b && pz_layer_want_dtype(l, err, n, "B", b, PZ_F32)))

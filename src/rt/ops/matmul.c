@@ -1,12 +1,16 @@
 /* matmul.c - the MATMUL layer: numpy matmul of A and B. A 1-D A is a row
  * [1, K], a 1-D B a column [K, 1]; the output's shape (from the compiler)
- * drops those dims, which does not change its elements' order. */
+ * drops those dims, which does not change its elements' order. With a
+ * fused epilogue (the passes' MatMul -> Add(bias) -> Relu | Clip | Gelu:
+ * a third input C of N floats, added along the last axis, and/or an
+ * activation) B must be a constant 2-D float32, and the packed GEMM does it
+ * all as it writes Y (at PZ_ISA=scalar too, by its scalar twin). */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
  * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
- * runs on B packed here. Otherwise the reference. */
+ * runs on B packed here. Otherwise the reference (no epilogue). */
 typedef struct {
     pz_matmul_shape s;
     float *bp;          /* packed B, or NULL: the reference */
@@ -16,9 +20,13 @@ typedef struct {
 
 static int matmul_prepare(pz_layer *l, char *err, size_t n)
 {
-    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *y = pz_out(l, 0);
+    const pz_matmul_params *p = l->params;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *c = pz_in(l, 2), *y = pz_out(l, 0);
     char ba[96], bb[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    const bool epi = c || p->act.kind != PZ_ACT_NONE;
+    if (p->act.kind < PZ_ACT_NONE || p->act.kind > PZ_ACT_GELU)
+        return pz_layer_fail(l, err, n, "unknown activation %d", (int)p->act.kind);
     if (!pz_dtype_is_float(a->dtype) && !pz_dtype_is_int(a->dtype))
         return pz_layer_fail(l, err, n, "A has type %s", pz_dtype_name(a->dtype));
     if (pz_layer_want_dtype(l, err, n, "B", b, a->dtype) ||
@@ -55,8 +63,16 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));
     pz_isa isa = pz_cpu_isa();
-    if (isa != PZ_ISA_REF && a->dtype == PZ_F32 && b->rank == 2 && b->data && s->N > 0 &&
-        s->K > 0) {
+    const bool fast = a->dtype == PZ_F32 && b->rank == 2 && b->data && s->N > 0 && s->K > 0;
+    if (epi && !fast)
+        return pz_layer_fail(l, err, n, "a fused bias or activation needs a constant 2-D "
+                             "float32 B and K, N > 0");
+    if (c && (pz_layer_want_dtype(l, err, n, "C", c, PZ_F32) ||
+              pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N ||
+              !c->data))
+        return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
+                             (long long)s->N);
+    if ((isa != PZ_ISA_REF || epi) && fast) {
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
         size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
         st->bp = pz_alloc_big(bytes);
@@ -64,7 +80,9 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         pz_gemm_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp);
         l->packed_in |= 1u << 1;   /* B is read from the packed copy only */
         st->fn = pz_fast_kernels_for(isa)->gemm;
-        st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N};
+        st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N,
+                               .c = c ? c->data : NULL, .csm = 0, .csn = 1, .beta = 1.0f,
+                               .act = p->act};
     }
     return 0;
 }
@@ -88,7 +106,7 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
 }
 
 const pz_rt_op pz_rt_op_matmul = {
-    .name = "MATMUL", .params_size = 0,
-    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .name = "MATMUL", .params_size = sizeof(pz_matmul_params),
+    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
 };
