@@ -67,9 +67,8 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (epi && !fast)
         return pz_layer_fail(l, err, n, "a fused bias or activation needs a constant 2-D "
                              "float32 B and K, N > 0");
-    if (c && (pz_layer_want_dtype(l, err, n, "C", c, PZ_F32) ||
-              pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N ||
-              !c->data))
+    if (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)) return 1;
+    if (c && (pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N || !c->data))
         return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
                              (long long)s->N);
     if ((isa != PZ_ISA_REF || epi) && fast) {
