@@ -406,6 +406,40 @@ static void run_gemm_case(int64_t M, int64_t N, int64_t K, int trans_b, int cmod
     free(a); free(b); free(c); free(yref); free(yscale); free(bp); free(y); free(y3);
 }
 
+/* The AVX-512 LayerNorm against the reference: rows below, at and above a
+ * ZMM (odd tails), Scale and B per element or broadcast, B absent, Mean and
+ * InvStdDev, at 1 and 3 workers (bitwise the same: rows are split). An
+ * offset keeps the mean far from 0, where single-pass sums would cancel. */
+static void test_layernorm(void)
+{
+#ifndef PZ_SCALAR
+    if (!cpu_has_avx512()) return;
+    static const int64_t NN[] = {15, 16, 17, 33, 96, 100, 768};
+    char what[160];
+    for (size_t t = 0; t < sizeof NN / sizeof NN[0]; t++)
+        for (int v = 0; v < 3; v++) {
+            const int64_t nn = NN[t], outer = 7, n = outer * nn;
+            const int64_t ns = v == 1 ? 1 : nn, nb = v == 2 ? 1 : nn;
+            float *x = new_rand(n), *s = new_rand(ns), *b = new_rand(nb);
+            for (int64_t i = 0; i < n; i++) x[i] = 50.0f + 3.0f * x[i];
+            float *y = new_nan(n), *y3 = new_nan(n), *yr = new_nan(n);
+            float mr[7], ir[7], m[7], iv[7];
+            const float *bb = v == 1 ? NULL : b;
+            pz_f32_layernorm__ref(outer, nn, x, s, ns, bb, nb, 1e-5f, yr, mr, ir, 0, 1);
+            pz_f32_layernorm__avx512(outer, nn, x, s, ns, bb, nb, 1e-5f, y, m, iv, 0, 1);
+            for (int ith = 0; ith < 3; ith++)
+                pz_f32_layernorm__avx512(outer, nn, x, s, ns, bb, nb, 1e-5f, y3, NULL, NULL, ith, 3);
+            snprintf(what, sizeof what, "layernorm avx512 nn%lld scale%lld b%s", (long long)nn,
+                     (long long)ns, bb ? (nb == 1 ? "1" : "n") : "none");
+            check(nerr(y, yr, yr, n) <= 1e-5 && nerr(m, mr, mr, outer) <= 1e-6 &&
+                  nerr(iv, ir, ir, outer) <= 1e-5, what);
+            strcat(what, " nth3");
+            check(memcmp(y, y3, (size_t)n * sizeof *y) == 0, what);
+            free(x); free(s); free(b); free(y); free(y3); free(yr);
+        }
+#endif
+}
+
 static void test_gemm(void)
 {
     static const int64_t MS[] = {1, 2, 5, 13, 14, 15, 29};
@@ -515,5 +549,6 @@ int main(void)
     test_dwconv();
     test_dw_share();
     test_gemm();
+    test_layernorm();
     return test_summary("rt_fast");
 }

@@ -282,6 +282,11 @@ void pz_f32_lrn__ref(const pz_lrn_params *p, int rank, const int64_t *xd, const 
 void pz_f32_layernorm__ref(int64_t outer, int64_t nn, const float *x, const float *scale,
                            int64_t ns, const float *b, int64_t nb, float eps, float *y,
                            float *mean, float *inv, int ith, int nth);
+/* The same in ZMM registers (layernorm_avx512.c; float sums, within 1e-6 of
+ * the reference); only on a CPU with AVX-512 and a build that has it. */
+void pz_f32_layernorm__avx512(int64_t outer, int64_t nn, const float *x, const float *scale,
+                              int64_t ns, const float *b, int64_t nb, float eps, float *y,
+                              float *mean, float *inv, int ith, int nth);
 void pz_f32_softmax__ref(int is_log, int64_t outer, int64_t n, int64_t inner, const float *x,
                          float *y, int ith, int nth);
 void pz_any_softmax__ref(int is_log, int dtype, int64_t outer, int64_t n, int64_t inner,

@@ -1,7 +1,21 @@
 /* layernorm.c - the LAYERNORM layer (LayerNormalization): X, Scale, B? ->
- * Y, Mean?, InvStdDev?, over the dims [axis, rank) of X, float32, on the
- * reference kernel (rows of contiguous floats). */
+ * Y, Mean?, InvStdDev?, over the dims [axis, rank) of X, float32, rows of
+ * contiguous floats: the AVX-512 kernel where the CPU (and PZ_ISA) allow,
+ * else the reference. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
+
+typedef void (*layernorm_fn)(int64_t outer, int64_t nn, const float *x, const float *scale,
+                             int64_t ns, const float *b, int64_t nb, float eps, float *y,
+                             float *mean, float *inv, int ith, int nth);
+
+static layernorm_fn pick(void)
+{
+#ifndef PZ_SCALAR
+    if (pz_cpu_isa() == PZ_ISA_AVX512) return pz_f32_layernorm__avx512;
+#endif
+    return pz_f32_layernorm__ref;
+}
 
 static int layernorm_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -28,6 +42,10 @@ static int layernorm_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "output %d must be float32 with %lld elements", i,
                                  (long long)outer);
     }
+    layernorm_fn *st = malloc(sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    *st = pick();
+    l->state = st;
     return 0;
 }
 
@@ -37,9 +55,9 @@ static void layernorm_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *s = l->in[1], *b = pz_in(l, 2);
     const pz_tensor *mean = pz_out(l, 1), *inv = pz_out(l, 2);
     int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
-    pz_f32_layernorm__ref(outer, nn, x->data, s->data, pz_numel(s), b ? b->data : NULL,
-                          b ? pz_numel(b) : 0, p->epsilon, l->out[0]->data,
-                          mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
+    const layernorm_fn fn = *(const layernorm_fn *)l->state;
+    fn(outer, nn, x->data, s->data, pz_numel(s), b ? b->data : NULL, b ? pz_numel(b) : 0,
+       p->epsilon, l->out[0]->data, mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
 }
 
 const pz_rt_op pz_rt_op_layernorm = {
