@@ -56,10 +56,11 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
 }
 
 PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
-                           const int64_t lda, const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
+                           const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
                            int init, int fin, float *restrict y, const int RM)
 {
     const __m256i mk0 = col_mask(g->n, col), mk1 = col_mask(g->n, col + 8);
+    const int64_t lda = g->lda;
     __m256 acc[MR][2];
     UNROLL for (int i = 0; i < RM; i++) {
         if (init) {
@@ -93,7 +94,7 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,       \
                           int64_t kc, int64_t m0, int64_t col, int init, int fin, float *y) \
     {                                                                                    \
-        tile(g, ap, g->lda, bq, kc, m0, col, init, fin, y, RM);                                  \
+        tile(g, ap, bq, kc, m0, col, init, fin, y, RM);                                  \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6)
 

@@ -53,12 +53,13 @@ PZ_ALWAYS_INLINE void epilogue(const pz_gemm_desc *g, __m512 v, int64_t m, int64
     _mm512_mask_storeu_ps(y + col, mk, v);
 }
 
-/* RM rows of A (ap: row i at ap + i*lda) times one panel slice (bq: [kc][32]). */
-PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap, const int64_t lda,
+/* RM rows of A (ap: row i at ap + i * g->lda) times one panel slice (bq: [kc][32]). */
+PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
                            const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
                            __mmask16 mk0, __mmask16 mk1, int init, int fin, float *restrict y,
                            const int RM)
 {
+    const int64_t lda = g->lda;
     __m512 acc[MR][2];
     if (init) {
         UNROLL for (int i = 0; i < RM; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
@@ -93,7 +94,7 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap, cons
                           int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1, \
                           int init, int fin, float *y)                                      \
     {                                                                                       \
-        tile(g, ap, g->lda, bq, kc, m0, col, mk0, mk1, init, fin, y, RM);                           \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM);                           \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6) TILE_FN(7)
 TILE_FN(8) TILE_FN(9) TILE_FN(10) TILE_FN(11) TILE_FN(12) TILE_FN(13) TILE_FN(14)
