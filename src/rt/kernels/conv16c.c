@@ -284,8 +284,11 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
                                     : p->ks->pick(p->psk, rc->rm, (int)tw);
         uk(a);
         t0 += tw * cnt;
-        /* the call prefetched one line per q step */
-        int64_t steps = cnt * a->nkh * ((int64_t)(a->ncb - 1) * a->nq + a->nq_last);
+        /* the call prefetched one line every PZ_CONV16C_PF_EVERY q steps
+         * of each run: q = 0, E, 2E, ... */
+        const int E = PZ_CONV16C_PF_EVERY;
+        int64_t steps = cnt * a->nkh *
+                        ((int64_t)(a->ncb - 1) * ((a->nq + E - 1) / E) + (a->nq_last + E - 1) / E);
         steps = min64(steps, rc->pf_n);
         rc->pf += steps * 16;
         rc->pf_n -= steps;
@@ -521,7 +524,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
     /* weights beyond L2: the group's weights come from L2 after its first
      * unit, but that unit would wait on memory for all of them at once. So
      * unit r of a group prefetches the r-th share of the next group's
-     * weights, spread over its q steps (one line each), and the memory
+     * weights, spread over its q steps (a line every PZ_CONV16C_PF_EVERY), and the memory
      * traffic overlaps the FMAs evenly. */
     const int64_t wfloats = pz_conv16c_weights_size(d);
     p.prefetch = wfloats * (int64_t)sizeof(float) > PZ_CONV16C_PF_BYTES;

@@ -39,11 +39,23 @@ typedef struct {
     float lo, hi;
     int tail_r;             /* output block (0..RM-1) whose lanes >= m are zeroed, or -1 */
     unsigned tail;          /* its mask of valid lanes */
-    const float *pf;        /* weights to prefetch into L2, one 64-byte line per q step */
+    const float *pf;        /* weights to prefetch, one 64-byte line every
+                             * PZ_CONV16C_PF_EVERY q steps (the first of a run's) */
     int64_t pf_n;           /* how many lines (0: none); a hint, kernels may ignore it */
 } pz_conv16c_uk_args;
 
 typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
+
+/* The prefetch's pace: one line every this many q steps (q = 0, 2, 4, ...
+ * of each run). The weights it fetches come from memory in a net: issued
+ * every q step (a line per 14 cycles of a 14x2 tile), the prefetches and
+ * the tile's own loads from L2 queue for the same fill buffers, and
+ * ResNet-50's layer4 convs ran slower than every second step with their
+ * weights flushed from the caches before each call (bench/kernels' table,
+ * 1 thread: 3x3 512->512 @7 113 -> 118-123 GFLOP/s, 1x1 2048->512 139 ->
+ * 152-156, 512->2048 158 -> 166-175; every third or fourth step: less
+ * than every second). */
+#define PZ_CONV16C_PF_EVERY 2
 
 /* A set of micro-kernels: pick(psk, rm, rw) for pixel-stride kind psk
  * (0: ps == 16, 1: ps == 32, 2: ps == 6, 3: any ps), rm in [1, max_rm],
