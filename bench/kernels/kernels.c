@@ -9,7 +9,7 @@
  * the GEMV path), so a figure here is what a layer of a net runs at, less
  * the fork-join and any layout conversion.
  *
- *   kernels [--isa avx512|avx2|scalar] [--min-time S] [--only conv,dw,fc] [--rounds R]
+ *   kernels [--isa avx512|avx2|scalar] [--min-time S] [--only conv,dw,fc] [--rounds R] [--cold]
  *
  * How a layer is timed. The machine is shared, so every figure is taken
  * from many short samples, and three kinds of samples are interleaved on the
@@ -27,7 +27,14 @@
  * quartile (the fastest quarter of the layer and stream samples, the
  * highest quarter of the peak probes): a sample hit by another process is
  * slower, never faster, so the best quartile is what the hardware does and
- * its median is steadier than the single best. A disturbance that lasts
+ * its median is steadier than the single best.
+ *
+ * --cold: the layer's packed weights are flushed from every cache level
+ * (clflush) before each layer call and each streaming pass, as a net's
+ * layer finds them when the layers before it have streamed tens of MB of
+ * their own (ResNet-18's 47 MB of weights, ResNet-50's 100 MB): its weights
+ * come from memory. Without it they come from wherever the previous call
+ * left them (L2 or L3). A disturbance that lasts
  * longer than a layer's --min-time spoils that layer's samples all the same:
  * --rounds R (default 1) measures the whole table R times, one pass after
  * the other, and keeps for each layer the pass with its highest %
@@ -47,6 +54,7 @@
  * after the other layers have evicted them): the bandwidths printed at the
  * top bound that.
  */
+#include <emmintrin.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +88,19 @@ static int use_zmm = 1;
 static double probe_peak(void)
 {
     return fma_peak_gflops(use_zmm, 15000);
+}
+
+/* ---- --cold: the weights flushed before each call ------------------------------------ */
+
+static int cold;
+static const float *cold_w;   /* the current layer's packed weights */
+static size_t cold_n;         /* floats */
+
+static void flush_weights(void)
+{
+    if (!cold || !cold_w) return;
+    for (size_t i = 0; i < cold_n; i += 16) _mm_clflush(cold_w + i);
+    _mm_mfence();
 }
 
 /* ---- the streaming probe --------------------------------------------------------- */
@@ -268,9 +289,11 @@ typedef struct {
         }                                                                          \
         double t0_ = bench_now();                                                  \
         while (n_ < MAXS && (n_ < 21 || bench_now() - t0_ < (min_time))) {         \
+            flush_weights();                                                       \
             double t_ = bench_now();                                               \
             CALL;                                                                  \
             ts_[n_] = bench_now() - t_;                                            \
+            flush_weights();                                                       \
             ms_[n_] = stream_pass(RD, NRD, WR, NW);                                \
             pks_[n_++] = probe_peak();                                             \
         }                                                                          \
@@ -300,12 +323,15 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
         pz_gemm_desc g = {.m = 1, .n = L->m, .k = L->c, .lda = L->c, .ldy = L->m, .c = bias,
                           .csm = 0, .csn = 1, .beta = 1.0f, .act = {.kind = L->act}};
         span rd[3] = {{a, (size_t)L->c}, {bp, np}, {bias, (size_t)L->m}};
+        cold_w = bp;
+        cold_n = np;
         /* the runtime's GEMM entry (gemm.c): m == 1 takes the GEMV path */
         r.kernel = "gemv";
         TIME_IT(r, min_time, k->gemm(&g, a, bp, y, 0, 1), rd, 3, y, (size_t)L->m);
         r.flops = 2.0 * L->c * L->m;
         r.bytes = span_bytes(rd, 3) + 4.0 * L->m;
         free(a); free(bias); free(y); free(bp);
+        cold_w = NULL;
         return r;
     }
     pz_conv_params p = {.nsp = 2, .group = L->k == L_DW ? L->c : 1,
@@ -341,6 +367,8 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     else pz_conv16c_pack_weights(&d, w, wp);
     free(w);
     span rd[4] = {{x, nx}, {wp, nw}, {b, nb}, {z, z ? ny : 0}};
+    cold_w = wp;
+    cold_n = nw;
     int nrd = z ? 4 : 3;
     TIME_IT(r, min_time, fn(&d, x, wp, b, z, y, 0, 1), rd, nrd, y, ny);
     /* the multiply-adds the layer does: taps that fall on the padding
@@ -355,6 +383,7 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     r.flops = 2.0 * (double)L->m * cg * (double)taps * (double)taps;
     r.bytes = span_bytes(rd, nrd) + 4.0 * (double)ny;
     free(x); free(wp); free(b); free(z); free(y);
+    cold_w = NULL;
     return r;
 }
 
@@ -379,9 +408,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
             rounds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cold")) cold = 1;
         else {
             fprintf(stderr, "usage: kernels [--isa avx512|avx2|scalar] [--min-time S] "
-                            "[--only conv,dw,fc] [--rounds R]\n");
+                            "[--only conv,dw,fc] [--rounds R] [--cold]\n");
             return 2;
         }
     }
@@ -410,8 +440,10 @@ int main(int argc, char **argv)
            cpu_zmm ? "ZMM" : "YMM", l2 >> 11, bw_l2, 32l, bw_l3, bw_dram);
     printf("every layer: best-quartile medians of interleaved rounds (layer call, streaming "
            "pass over its own buffers, FMA probe); min time %.2f s, at least 21 rounds; "
-           "best of %d pass%s over the table\n\n",
-           min_time, rounds, rounds > 1 ? "es" : "");
+           "best of %d pass%s over the table%s\n\n",
+           min_time, rounds, rounds > 1 ? "es" : "",
+           cold ? "; --cold: each layer's weights flushed from the caches before each call "
+                  "and each streaming pass" : "");
 
     const size_t n = sizeof LAYERS / sizeof LAYERS[0];
     timing *res = calloc(n, sizeof *res);
