@@ -27,19 +27,19 @@
  * quartile (the fastest quarter of the layer and stream samples, the
  * highest quarter of the peak probes): a sample hit by another process is
  * slower, never faster, so the best quartile is what the hardware does and
- * its median is steadier than the single best.
+ * its median is steadier than the single best. A disturbance that lasts
+ * longer than a layer's --min-time spoils that layer's samples all the same:
+ * --rounds R (default 1) measures the whole table R times, one pass after
+ * the other, and keeps for each layer the pass with its highest %
+ * of its roofline, i.e. of peak for a compute-bound layer (its layer time,
+ * probe and stream together).
  *
  * --cold: the layer's packed weights are flushed from every cache level
  * (clflush) before each layer call and each streaming pass, as a net's
  * layer finds them when the layers before it have streamed tens of MB of
  * their own (ResNet-18's 47 MB of weights, ResNet-50's 100 MB): its weights
  * come from memory. Without it they come from wherever the previous call
- * left them (L2 or L3). A disturbance that lasts
- * longer than a layer's --min-time spoils that layer's samples all the same:
- * --rounds R (default 1) measures the whole table R times, one pass after
- * the other, and keeps for each layer the pass with its highest %
- * of its roofline, i.e. of peak for a compute-bound layer (its layer time,
- * probe and stream together).
+ * left them (L2 or L3).
  *
  * FLOPs: 2 per multiply-add the layer does; taps on the padding do not
  * count (a 3x3 conv at 7x7 with pad 1 does 82% of its nominal taps).
