@@ -303,6 +303,38 @@ static void test_conv_tail_blocks(void)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
 }
 
+/* 3x3 pad 1 convs whose output row is one register tile: conv16c.c's
+ * border tiles (every tap in one call, the first and last pixels skipping
+ * the taps in the padding), stride 1 at widths 7 (two-row tiles), 13 and
+ * 14, stride 2 from even widths to 7 and 14; heights whose pairs of rows
+ * see different kernel rows (2, 3, 7, 8) or one row (1); a last output
+ * group of one block (m = 17, 40), a half block (24), input channels past a
+ * block (33). Odd widths at stride 2 and one-sided pads take the passes. */
+static void test_conv_border(void)
+{
+    static const struct { int64_t w; int s, pl, pr; } G[] = {
+        {7, 1, 1, 1}, {13, 1, 1, 1}, {14, 1, 1, 1}, {14, 2, 1, 1}, {28, 2, 1, 1},
+        {13, 2, 1, 1}, {7, 1, 0, 1}, {7, 1, 1, 0}, {6, 1, 1, 1},
+    };
+    static const int64_t HS[] = {1, 2, 3, 7, 8};
+    static const int64_t MS[] = {16, 17, 24, 40, 64};
+    int pat = 0;
+    for (size_t gi = 0; gi < sizeof G / sizeof G[0]; gi++)
+        for (size_t hi = 0; hi < sizeof HS / sizeof HS[0]; hi++)
+            for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++) {
+                if ((gi + hi + mi) % 2) continue;
+                const int s = G[gi].s;
+                conv_case t = {
+                    .c = pat % 3 == 0 ? 33 : 16, .m = MS[mi], .h = HS[hi] * s, .w = G[gi].w,
+                    .k = {3, 3}, .s = {s, s}, .d = {1, 1}, .pb = {1, G[gi].pl},
+                    .pe = {1, G[gi].pr}, .bias = pat % 3 != 1, .residual = pat % 2 == 0,
+                    .act = (pz_act_kind)(pat % 3),
+                };
+                pat++;
+                run_conv_case(&t);
+            }
+}
+
 static void test_dwconv(void)
 {
     static const int64_t CH[] = {3, 15, 16, 17, 33};
@@ -546,6 +578,7 @@ int main(void)
     test_interleave();
     test_conv();
     test_conv_tail_blocks();
+    test_conv_border();
     test_dwconv();
     test_dw_share();
     test_gemm();

@@ -18,7 +18,8 @@
  * their tiles stay wide (an RW = 1 tile would be latency bound). Rows whose
  * kernel rows are partly outside the input (top/bottom padding) just run fewer
  * kernel rows (nkh). With a dilation along W, or when no pixel has every tap
- * valid, the whole row goes by passes.
+ * valid, the whole row goes by passes, except a row of one tile under a
+ * 3-wide kernel: one call per row with border tiles (plan_border).
  *
  * Two special shapes: a 1x1 conv with stride 1 and no padding is one GEMM
  * over the pixels, so the image is taken as one row of H*W pixels (the
@@ -75,6 +76,9 @@ typedef struct {
     int rows2;               /* narrow output: tiles span two rows */
     int64_t L, R;            /* a row's cuts: [0, L) and [R, OW) by passes */
     pass_plan seg[2];        /* their passes */
+    int border, lb, rb;      /* a 3-wide kernel over rows of one tile: every tap in one
+                              * call, tap 0 skipping the first pixel (lb), tap 2 the
+                              * last (rb); see plan_border */
     int prefetch;            /* the weights outgrow L2: each unit prefetches a share
                               * of the next group's (see pz_conv16c_drive) */
     pz_conv16c_uk_args tmpl; /* the micro-kernel arguments common to all rows */
@@ -159,6 +163,40 @@ static void plan_passes(const pz_conv16c_desc *d, pass_plan *pp, int64_t s0, int
     pp->last = last;
 }
 
+/* A 3-wide kernel (pad 1 on the left, the right or both) over rows that
+ * fit one register tile (7x7, 13x13, 14x14 outputs: the narrow stages of
+ * ResNet, VGG, AlexNet): such a row has no interior, and by passes each
+ * kernel column reloaded and stored the tile (and the scalar fix-ups did the
+ * rest), 6-7 points of peak below an unpadded row. The set's border tiles
+ * (pickb) run every tap in one call instead, tap 0 skipping the first pixel
+ * and tap 2 the last; their q steps go kw by kw, so each skip is a constant
+ * of the unrolled code. At 1 thread (bench/kernels, % of peak, interleaved):
+ * ResNet-18's layer4 3x3 81.3% -> 85.0%, layer4.0.conv1 3x3/2 82.2% ->
+ * 87.0%, layer3 3x3 87.6% -> 93.9%. Sets p->border when the ISA has tiles
+ * for every group width the layer takes (NULL: passes, as before). */
+static void plan_border(plan *p)
+{
+    const pz_conv16c_desc *d = p->d;
+    const int64_t OW = d->ow;
+    p->border = p->lb = p->rb = 0;
+    if (!p->ks->pickb || d->kw != 3 || d->dw != 1 || OW > p->rwmax || OW < 2) return;
+    int64_t lo[3], hi[3];
+    for (int kw = 0; kw < 3; kw++) pz_conv_valid_range(d->w, OW, d->sw, d->pl, kw, &lo[kw], &hi[kw]);
+    if (!(lo[0] <= 1 && lo[1] == 0 && lo[2] == 0 && hi[0] == OW && hi[1] == OW &&
+          hi[2] >= OW - 1 && (lo[0] || hi[2] < OW)))
+        return;
+    const int lb = (int)lo[0], rb = (int)(OW - hi[2]);
+    const int rms[2] = {p->rm, (int)(p->mb % p->rm)};
+    for (int i = 0; i < 2; i++) {
+        if (rms[i] == 0) continue;
+        if (!p->ks->pickb(p->psk, rms[i], (int)OW, 1, lb, rb)) return;
+        if (p->rows2 && !p->ks->pickb(p->psk, rms[i], (int)OW, 2, lb, rb)) return;
+    }
+    p->border = 1;
+    p->lb = lb;
+    p->rb = rb;
+}
+
 /* What every row shares: the strides and epilogue of the micro-kernel
  * arguments, and the cuts L and R of the row (see the top of the file). */
 static void plan_rows(plan *p)
@@ -191,6 +229,11 @@ static void plan_rows(plan *p)
         p->L = ol > 0 ? max64(ol, p->rwmax) : 0;
         p->R = orr < OW ? min64(orr, OW - p->rwmax) : OW;
         if (p->L >= p->R) p->L = p->R = OW;
+    }
+    plan_border(p);
+    if (p->border) {
+        p->L = 0;
+        p->R = OW;
     }
     plan_passes(d, &p->seg[0], 0, p->L);
     plan_passes(d, &p->seg[1], p->R, OW);
@@ -242,6 +285,7 @@ typedef struct {
         float *yrow;
         const float *zrow;
         int nkh;
+        int rr;              /* which row of the pair */
     } extra[4];
 } row_ctx;
 
@@ -279,7 +323,8 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
         a->y = rc->yrow + t0 * 16;
         a->z = rc->zrow ? rc->zrow + t0 * 16 : NULL;
         pz_conv16c_uk uk = NULL;
-        if (rc->half && rc->rows == 1) uk = p->ks->pickh(p->psk, rc->rm, (int)tw);
+        if (p->border && kw < 0) uk = p->ks->pickb(p->psk, rc->rm, (int)tw, rc->rows, p->lb, p->rb);
+        else if (rc->half && rc->rows == 1) uk = p->ks->pickh(p->psk, rc->rm, (int)tw);
         if (!uk) uk = rc->rows == 2 ? p->ks->pick2(p->psk, rc->rm, (int)tw)
                                     : p->ks->pick(p->psk, rc->rm, (int)tw);
         uk(a);
@@ -309,6 +354,19 @@ static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
     }
 }
 
+/* The context of the e-th extra of a pair: one row, its own kernel rows. */
+static void extra_row(const row_ctx *rc, int e, row_ctx *r1)
+{
+    *r1 = *rc;
+    r1->rows = 1;
+    r1->nextra = 0;
+    r1->a.nkh = rc->extra[e].nkh;
+    r1->xrow = rc->extra[e].xrow;
+    r1->wrow = rc->extra[e].wrow;
+    r1->yrow = rc->extra[e].yrow;
+    r1->zrow = rc->extra[e].zrow;
+}
+
 /* The pixels [s0, s1) of a border segment tap by tap. */
 static void run_passes(row_ctx *rc, const pass_plan *pp)
 {
@@ -329,14 +387,8 @@ static void run_passes(row_ctx *rc, const pass_plan *pp)
         if (kw != first && kw != last) run_tiles(rc, ra[kw], rb[kw], kw, 0, 0);
     /* the kernel rows of one row of the pair only, every tap */
     for (int e = 0; e < rc->nextra; e++) {
-        row_ctx r1 = *rc;
-        r1.rows = 1;
-        r1.nextra = 0;
-        r1.a.nkh = rc->extra[e].nkh;
-        r1.xrow = rc->extra[e].xrow;
-        r1.wrow = rc->extra[e].wrow;
-        r1.yrow = rc->extra[e].yrow;
-        r1.zrow = rc->extra[e].zrow;
+        row_ctx r1;
+        extra_row(rc, e, &r1);
         for (int kw = 0; kw < d->kw; kw++) run_tiles(&r1, ra[kw], rb[kw], kw, 0, 0);
     }
     if (last != first) run_tiles(rc, ra[last], rb[last], last, 0, 1);
@@ -346,6 +398,33 @@ static void run_passes(row_ctx *rc, const pass_plan *pp)
         fixup(rc, 1, s0, ra[last]);
         fixup(rc, 1, rb[last], s1);
     }
+}
+
+/* A row (or pair) of one tile with every tap in one call (p->border). A
+ * pair whose rows see different kernel rows runs each row's own kernel rows
+ * first (the first of a row from the bias), the other row of the pair takes
+ * the bias, and then the common kernel rows as a pair finish both. */
+static void run_border(row_ctx *rc)
+{
+    const int64_t OW = rc->p->d->ow;
+    int init = 1;
+    if (rc->nextra) {
+        int seen[2] = {0, 0};
+        for (int e = 0; e < rc->nextra; e++) {
+            row_ctx r1;
+            extra_row(rc, e, &r1);
+            run_tiles(&r1, 0, OW, -1, !seen[rc->extra[e].rr], 0);
+            seen[rc->extra[e].rr] = 1;
+        }
+        for (int rr = 0; rr < 2; rr++) {
+            if (seen[rr]) continue;
+            pz_conv16c_uk_args fa = rc->a;
+            fa.y = rc->yrow + rr * rc->a.ys_row;
+            fill_bias(&fa, rc->rm, 0, OW);
+        }
+        init = 0;
+    }
+    run_tiles(rc, 0, OW, -1, init, 1);
 }
 
 /* The kernel rows [*lo, *hi) inside the input for a row whose window
@@ -411,7 +490,7 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
             /* a pair with different kernel rows: the common ones as a pair,
              * the others per row (only where the rows go by passes) */
             int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
-            if (!whole || chi <= clo) {
+            if ((!whole && !p->border) || chi <= clo) {
                 conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, pf, pf_n / 2);
                 conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, pf + pf_n / 2 * 16,
                          pf_n - pf_n / 2);
@@ -428,6 +507,7 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
                     rc.extra[e].yrow = rc.yrow + rr * a->ys_row;
                     rc.extra[e].zrow = rc.zrow ? rc.zrow + rr * a->ys_row : NULL;
                     rc.extra[e].nkh = (int)(seg[sg][1] - seg[sg][0]);
+                    rc.extra[e].rr = rr;
                 }
             }
             khlo = clo;
@@ -446,6 +526,10 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
 
     if (p->flat) {
         run_tiles(&rc, f0, f1, -1, 1, 1);
+        return;
+    }
+    if (p->border) {
+        run_border(&rc);
         return;
     }
     run_passes(&rc, &p->seg[0]);

@@ -66,7 +66,11 @@ typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
  * last block (rm - 1) has at most 8 valid lanes, computed in half-width
  * registers; they store zeros in that block's lanes 8..15 on every pass and
  * give the same bits as pick's (the residual's padding lanes being zero), so
- * the two can be mixed within a row. */
+ * the two can be mixed within a row. pickb (may be NULL, or return NULL for a
+ * shape it lacks): a whole row (rows 1) or pair of rows (rows 2) of rw pixels
+ * under a 3-wide kernel, nq = 3 * cblk, every tap in one call; tap 0 skips
+ * pixel 0 when lb, tap 2 skips pixel rw - 1 when rb (they lie in the
+ * padding; x points at column -1 and those columns are never read). */
 typedef struct {
     int max_rm;
     int rwmax[5];
@@ -74,6 +78,7 @@ typedef struct {
     int rw2max;
     pz_conv16c_uk (*pick2)(int psk, int rm, int rw);
     pz_conv16c_uk (*pickh)(int psk, int rm, int rw);   /* half last block */
+    pz_conv16c_uk (*pickb)(int psk, int rm, int rw, int rows, int lb, int rb);
 } pz_conv16c_ukset;
 
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,

@@ -25,7 +25,7 @@
  * With HALF, the last block (at most 8 valid lanes) goes in YMM registers:
  * its weights are the first 8 floats of the block, its broadcast the low
  * half of the ZMM one (the same products, summed in the same order). */
-#define Q_STEP(q)                                                                          \
+#define Q_STEP(q, J0, J1)                                                                       \
     do {                                                                                   \
         __m512 wv[4];                                                                      \
         __m256 wh = _mm256_setzero_ps();                                                   \
@@ -42,7 +42,7 @@
             pfn--;                                                                         \
         }                                                                                  \
         UNROLL for (int rr = 0; rr < ROWS; rr++)                                           \
-            UNROLL for (int j = 0; j < RW; j++) {                                          \
+            UNROLL for (int j = (J0); j < (J1); j++) {                                     \
                 const float xs = (rr ? xr1 : xr)[j * ps + (q)];                            \
                 if (RM > HALF) {                                                           \
                     __m512 xv = _mm512_set1_ps(xs);                                        \
@@ -61,7 +61,8 @@
 PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
                               float *restrict y, const float *restrict z,
                               const float **pfp, int64_t *pfnp, const int RW, const int RM,
-                              const int PS, const int ROWS, const int PF, const int HALF)
+                              const int PS, const int ROWS, const int PF, const int HALF,
+                              const int LB, const int RB)
 {
     const float *pf = *pfp;
     int64_t pfn = *pfnp;
@@ -106,7 +107,16 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
     for (int i = 0, kh = 0; i < nrun; i++) {
         const int nqc = i >= nrun - nkh ? nq_last : nq;
         const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
-        for (int q = 0; q < nqc; q++) Q_STEP(q);
+        if (LB || RB) {
+            /* a 3-wide kernel over the whole row: tap kw = 0 skips the
+             * first pixel (LB), tap 2 the last (RB) */
+            const int nk = nq / 3;
+            for (int q = 0; q < nk; q++) Q_STEP(q, LB, RW);
+            for (int q = nk; q < 2 * nk; q++) Q_STEP(q, 0, RW);
+            for (int q = 2 * nk; q < 3 * nk; q++) Q_STEP(q, 0, RW - RB);
+        } else {
+            for (int q = 0; q < nqc; q++) Q_STEP(q, 0, RW);
+        }
         if (++kh < nkh) {
             xr += xs_h;
             wr += ws_h;
@@ -180,7 +190,8 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
 
 /* ntile tiles along the row */
 PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int RM,
-                              const int PS, const int ROWS, const int HALF)
+                              const int PS, const int ROWS, const int HALF, const int LB,
+                              const int RB)
 {
     const int64_t xt = RW * (PS ? PS : a->ps);
     const float *x = a->x, *z = a->z, *pf = a->pf;
@@ -188,8 +199,8 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
     int64_t pfn = a->pf_n;
     for (int t = 0; t < a->ntile; t++) {
         /* two instances: the common one without the prefetch's test */
-        if (pfn > 0) uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 1, HALF);
-        else uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 0, HALF);
+        if (pfn > 0) uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 1, HALF, LB, RB);
+        else uk_tile(a, x, y, z, &pf, &pfn, RW, RM, PS, ROWS, 0, HALF, LB, RB);
         x += xt;
         y += RW * 16;
         if (z) z += RW * 16;
@@ -198,10 +209,10 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
 
 /* uk_<psk>_<rm>_<rw>: the instances; psk 0..3 for ps = 16, 32, 6, any */
 #define UK(K, PSV, RM, RW) \
-    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 0); }
+    static void uk_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 0, 0, 0); }
 /* two-row tiles: uk2_<psk>_<rm>_<rw> */
 #define UK2(K, PSV, RM, RW) \
-    static void uk2_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 2, 0); }
+    static void uk2_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 2, 0, 0, 0); }
 #define UK2_1TO7(K, PSV, RM) UK2(K, PSV, RM, 1) UK2(K, PSV, RM, 2) UK2(K, PSV, RM, 3) \
     UK2(K, PSV, RM, 4) UK2(K, PSV, RM, 5) UK2(K, PSV, RM, 6) UK2(K, PSV, RM, 7)
 #define UK_1TO6(K, PSV, RM) UK(K, PSV, RM, 1) UK(K, PSV, RM, 2) UK(K, PSV, RM, 3) \
@@ -254,7 +265,7 @@ static pz_conv16c_uk pick2(int psk, int rm, int rw)
  * peak on those layers. A lone half block (8 output channels) in YMM is
  * slower than in ZMM (32->8 @56: 43% -> 29%), so rm 1 has none. */
 #define UKH(K, PSV, RM, RW) \
-    static void uk_h_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 1); }
+    static void uk_h_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 1, 0, 0); }
 UKH(0, 16, 2, 14)
 
 static pz_conv16c_uk pickh(int psk, int rm, int rw)
@@ -262,9 +273,41 @@ static pz_conv16c_uk pickh(int psk, int rm, int rw)
     return psk == 0 && rm == 2 && rw == 14 ? uk_h_0_2_14 : NULL;
 }
 
+/* Border tiles (conv16c.c's plan_border): a 3-wide kernel over a whole row
+ * of RW pixels (or two rows of RW), every tap in one call, tap 0 skipping
+ * the first pixel (LB) and tap 2 the last (RB): ukb_<psk>_<rm>_<rw>_<rows>.
+ * The shapes of the nets' narrow stages only: stride 1 with both borders
+ * (ps == 16: 3x3 pad 1 at 7x7, 13x13, 14x14) and stride 2 with the left one
+ * (ps == 32: 3x3/2 pad 1 from an even width to 7 or 14). Other shapes go by
+ * passes (NULL); the figures are at plan_border. */
+#define UKB(K, PSV, LB, RB, RM, RW, ROWS) \
+    static void ukb_##K##_##RM##_##RW##_##ROWS(const pz_conv16c_uk_args *a) \
+    { uk_body(a, RW, RM, PSV, ROWS, 0, LB, RB); }
+#define UKB_SET(K, PSV, LB, RB) \
+    UKB(K, PSV, LB, RB, 1, 7, 2) UKB(K, PSV, LB, RB, 2, 7, 2) \
+    UKB(K, PSV, LB, RB, 1, 7, 1) UKB(K, PSV, LB, RB, 2, 7, 1) \
+    UKB(K, PSV, LB, RB, 1, 13, 1) UKB(K, PSV, LB, RB, 2, 13, 1) \
+    UKB(K, PSV, LB, RB, 1, 14, 1) UKB(K, PSV, LB, RB, 2, 14, 1)
+UKB_SET(0, 16, 1, 1)
+UKB_SET(1, 32, 1, 0)
+
+#define ROWB(K, RM) {ukb_##K##_##RM##_7_2, ukb_##K##_##RM##_7_1, ukb_##K##_##RM##_13_1, \
+                     ukb_##K##_##RM##_14_1}
+static const pz_conv16c_uk TABLEB[2][2][4] = {{ROWB(0, 1), ROWB(0, 2)},
+                                              {ROWB(1, 1), ROWB(1, 2)}};
+
+static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
+{
+    int shape = rows == 2 ? (rw == 7 ? 0 : -1) : rw == 7 ? 1 : rw == 13 ? 2 : rw == 14 ? 3 : -1;
+    if (shape < 0 || rm < 1 || rm > 2) return NULL;
+    if (psk == 0 && lb == 1 && rb == 1) return TABLEB[0][rm - 1][shape];
+    if (psk == 1 && lb == 1 && rb == 0) return TABLEB[1][rm - 1][shape];
+    return NULL;
+}
+
 static const pz_conv16c_ukset UKSET = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick, .rw2max = 7, .pick2 = pick2,
-    .pickh = pickh,
+    .pickh = pickh, .pickb = pickb,
 };
 
 void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,
