@@ -309,12 +309,16 @@ static void test_conv_tail_blocks(void)
  * 14, stride 2 from even widths to 7 and 14; heights whose pairs of rows
  * see different kernel rows (2, 3, 7, 8) or one row (1); a last output
  * group of one block (m = 17, 40), a half block (24), input channels past a
- * block (33). Odd widths at stride 2 and one-sided pads take the passes. */
+ * block (33). Odd widths at stride 2 and one-sided pads take the passes.
+ * Rows wider than a tile: their first and last tiles (stride 1 and 2, and
+ * the 3-channel stem's input blocks). */
 static void test_conv_border(void)
 {
     static const struct { int64_t w; int s, pl, pr; } G[] = {
         {7, 1, 1, 1}, {13, 1, 1, 1}, {14, 1, 1, 1}, {14, 2, 1, 1}, {28, 2, 1, 1},
         {13, 2, 1, 1}, {7, 1, 0, 1}, {7, 1, 1, 0}, {6, 1, 1, 1},
+        /* wider rows: the first and last tiles as border tiles (plan_edges) */
+        {28, 1, 1, 1}, {29, 1, 1, 1}, {43, 1, 1, 0}, {56, 2, 1, 1}, {57, 2, 1, 1},
     };
     static const int64_t HS[] = {1, 2, 3, 7, 8};
     static const int64_t MS[] = {16, 17, 24, 40, 64};
@@ -332,6 +336,12 @@ static void test_conv_border(void)
                 };
                 pat++;
                 run_conv_case(&t);
+                /* the 3-channel stem (input blocks of 3 channels, NHWC) */
+                if (G[gi].s == 2 && G[gi].w >= 28) {
+                    t.c = 3;
+                    t.w = 2 * G[gi].w + (pat % 2);
+                    run_conv_case(&t);
+                }
             }
 }
 

@@ -273,35 +273,50 @@ static pz_conv16c_uk pickh(int psk, int rm, int rw)
     return psk == 0 && rm == 2 && rw == 14 ? uk_h_0_2_14 : NULL;
 }
 
-/* Border tiles (conv16c.c's plan_border): a 3-wide kernel over a whole row
- * of RW pixels (or two rows of RW), every tap in one call, tap 0 skipping
- * the first pixel (LB) and tap 2 the last (RB): ukb_<psk>_<rm>_<rw>_<rows>.
- * The shapes of the nets' narrow stages only: stride 1 with both borders
- * (ps == 16: 3x3 pad 1 at 7x7, 13x13, 14x14) and stride 2 with the left one
- * (ps == 32: 3x3/2 pad 1 from an even width to 7 or 14). Other shapes go by
- * passes (NULL); the figures are at plan_border. */
+/* Border tiles (conv16c.c's plan_border and plan_edges): a 3-wide kernel
+ * over a tile of RW pixels (or two rows of RW), every tap in one call, tap
+ * 0 skipping the first pixel (LB) and tap 2 the last (RB). Instances:
+ * ukb_<psk>_<lb><rb>_<rm>_<rw>_<rows>, for the shapes of the nets:
+ *   - whole rows of the narrow stages: stride 1 with both borders (ps ==
+ *     16: 3x3 pad 1 at 7x7, 13x13, 14x14), stride 2 with the left one (ps
+ *     == 32: 3x3/2 pad 1 from an even width to 7 or 14);
+ *   - the first and last 14-pixel tiles of wider rows: stride 1 (ps == 16)
+ *     left and right, stride 2 (ps == 32) left, and the 3-channel stem at
+ *     stride 2 (ps == 6) left.
+ * Other shapes go by passes (NULL). */
 #define UKB(K, PSV, LB, RB, RM, RW, ROWS) \
-    static void ukb_##K##_##RM##_##RW##_##ROWS(const pz_conv16c_uk_args *a) \
+    static void ukb_##K##_##LB##RB##_##RM##_##RW##_##ROWS(const pz_conv16c_uk_args *a) \
     { uk_body(a, RW, RM, PSV, ROWS, 0, LB, RB); }
-#define UKB_SET(K, PSV, LB, RB) \
-    UKB(K, PSV, LB, RB, 1, 7, 2) UKB(K, PSV, LB, RB, 2, 7, 2) \
-    UKB(K, PSV, LB, RB, 1, 7, 1) UKB(K, PSV, LB, RB, 2, 7, 1) \
-    UKB(K, PSV, LB, RB, 1, 13, 1) UKB(K, PSV, LB, RB, 2, 13, 1) \
-    UKB(K, PSV, LB, RB, 1, 14, 1) UKB(K, PSV, LB, RB, 2, 14, 1)
-UKB_SET(0, 16, 1, 1)
-UKB_SET(1, 32, 1, 0)
+#define UKB_ROWS(K, PSV, LB, RB, RM) \
+    UKB(K, PSV, LB, RB, RM, 7, 2) UKB(K, PSV, LB, RB, RM, 7, 1) \
+    UKB(K, PSV, LB, RB, RM, 13, 1) UKB(K, PSV, LB, RB, RM, 14, 1)
+UKB_ROWS(0, 16, 1, 1, 1) UKB_ROWS(0, 16, 1, 1, 2)
+UKB_ROWS(1, 32, 1, 0, 1) UKB_ROWS(1, 32, 1, 0, 2)
+UKB(0, 16, 1, 0, 2, 14, 1) UKB(0, 16, 0, 1, 2, 14, 1)
+UKB(2, 6, 1, 0, 2, 14, 1)
 
-#define ROWB(K, RM) {ukb_##K##_##RM##_7_2, ukb_##K##_##RM##_7_1, ukb_##K##_##RM##_13_1, \
-                     ukb_##K##_##RM##_14_1}
-static const pz_conv16c_uk TABLEB[2][2][4] = {{ROWB(0, 1), ROWB(0, 2)},
-                                              {ROWB(1, 1), ROWB(1, 2)}};
+typedef struct {
+    signed char psk, lb, rb, rm, rw, rows;
+    pz_conv16c_uk fn;
+} ukb_entry;
+#define E(K, LB, RB, RM, RW, ROWS) {K, LB, RB, RM, RW, ROWS, ukb_##K##_##LB##RB##_##RM##_##RW##_##ROWS}
+#define E_ROWS(K, LB, RB, RM) E(K, LB, RB, RM, 7, 2), E(K, LB, RB, RM, 7, 1), \
+    E(K, LB, RB, RM, 13, 1), E(K, LB, RB, RM, 14, 1)
+static const ukb_entry TABLEB[] = {
+    E_ROWS(0, 1, 1, 1), E_ROWS(0, 1, 1, 2), E_ROWS(1, 1, 0, 1), E_ROWS(1, 1, 0, 2),
+    E(0, 1, 0, 2, 14, 1), E(0, 0, 1, 2, 14, 1), E(2, 1, 0, 2, 14, 1),
+};
+#undef E
+#undef E_ROWS
 
 static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
 {
-    int shape = rows == 2 ? (rw == 7 ? 0 : -1) : rw == 7 ? 1 : rw == 13 ? 2 : rw == 14 ? 3 : -1;
-    if (shape < 0 || rm < 1 || rm > 2) return NULL;
-    if (psk == 0 && lb == 1 && rb == 1) return TABLEB[0][rm - 1][shape];
-    if (psk == 1 && lb == 1 && rb == 0) return TABLEB[1][rm - 1][shape];
+    for (size_t i = 0; i < sizeof TABLEB / sizeof TABLEB[0]; i++) {
+        const ukb_entry *e = &TABLEB[i];
+        if (e->psk == psk && e->lb == lb && e->rb == rb && e->rm == rm && e->rw == rw &&
+            e->rows == rows)
+            return e->fn;
+    }
     return NULL;
 }
 
