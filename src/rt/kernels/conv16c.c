@@ -253,6 +253,7 @@ static void plan_rows(plan *p)
     a->act = d->act.kind != PZ_ACT_NONE;
     a->lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
     a->hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY;
+    if (a->act && a->hi == INFINITY) a->act = 2;
     a->tail_r = -1;
 
     /* pixels [ol, orr) have every tap inside the input */

@@ -35,7 +35,8 @@ typedef struct {
                              * past C are skipped: one tap, C % 16 != 0) */
     int init;               /* start from the bias (else from y: a later pass) */
     int fin;                /* add z, activation, tail mask: the last pass */
-    int act;                /* 0: none, 1: clamp to [lo, hi] */
+    int act;                /* 0: none, 1: clamp to [lo, hi], 2: the same with hi
+                             * infinite (a kernel may take max(lo) alone) */
     float lo, hi;
     int tail_r;             /* output block (0..RM-1) whose lanes >= m are zeroed, or -1 */
     unsigned tail;          /* its mask of valid lanes */

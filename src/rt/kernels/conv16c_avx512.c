@@ -156,7 +156,15 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
                     acch[rr * RW + j] = _mm256_add_ps(
                         acch[rr * RW + j], _mm256_loadu_ps(z + yh + rr * ys_row + j * 16));
     }
-    if (a->act) {
+    if (a->act == 2) {
+        /* a ReLU: max alone (each op of the epilogue takes an FMA port) */
+        const __m512 lo = _mm512_set1_ps(a->lo);
+        UNROLL for (int r = 0; r < RF; r++)
+            UNROLL for (int j = 0; j < RW * ROWS; j++) acc[j][r] = _mm512_max_ps(acc[j][r], lo);
+        if (HALF)
+            UNROLL for (int j = 0; j < RW * ROWS; j++)
+                acch[j] = _mm256_max_ps(acch[j], _mm512_castps512_ps256(lo));
+    } else if (a->act) {
         const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
         UNROLL for (int r = 0; r < RF; r++)
             UNROLL for (int j = 0; j < RW * ROWS; j++)
