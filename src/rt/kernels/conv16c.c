@@ -14,7 +14,9 @@
  * column kw is inside the input, so no branch is needed in the inner loop; a
  * pass reloads the accumulators from y, the first initialises them from the
  * bias and the last applies the epilogue (pixels a pass misses get theirs from
- * a small scalar fix-up). The border segments are at least one tile wide, so
+ * a small scalar fix-up). Under a 3x3 kernel with pad 1 a border segment is
+ * one tile, and where the ISA has border tiles it goes in one call, every
+ * tap, its first (last) pixel skipping tap 0 (2) instead (plan_edges). The border segments are at least one tile wide, so
  * their tiles stay wide (an RW = 1 tile would be latency bound). Rows whose
  * kernel rows are partly outside the input (top/bottom padding) just run fewer
  * kernel rows (nkh). With a dilation along W, or when no pixel has every tap
@@ -164,17 +166,6 @@ static void plan_passes(const pz_conv16c_desc *d, pass_plan *pp, int64_t s0, int
     pp->last = last;
 }
 
-/* A 3-wide kernel (pad 1 on the left, the right or both) over rows that
- * fit one register tile (7x7, 13x13, 14x14 outputs: the narrow stages of
- * ResNet, VGG, AlexNet): such a row has no interior, and by passes each
- * kernel column reloaded and stored the tile (and the scalar fix-ups did the
- * rest), 6-7 points of peak below an unpadded row. The set's border tiles
- * (pickb) run every tap in one call instead, tap 0 skipping the first pixel
- * and tap 2 the last; their q steps go kw by kw, so each skip is a constant
- * of the unrolled code. At 1 thread (bench/kernels, % of peak, interleaved):
- * ResNet-18's layer4 3x3 81.3% -> 85.0%, layer4.0.conv1 3x3/2 82.2% ->
- * 87.0%, layer3 3x3 87.6% -> 93.9%. Sets p->border when the ISA has tiles
- * for every group width the layer takes (NULL: passes, as before). */
 /* The ISA has border tiles of rw pixels for every group width of the layer. */
 static int have_border_tiles(const plan *p, int64_t rw, int lb, int rb)
 {
@@ -187,6 +178,18 @@ static int have_border_tiles(const plan *p, int64_t rw, int lb, int rb)
     return 1;
 }
 
+/* A 3-wide kernel (pad 1 on the left, the right or both) over rows that
+ * fit one register tile (7x7, 13x13, 14x14 outputs: the narrow stages of
+ * ResNet, VGG, AlexNet): such a row has no interior, and by passes each
+ * kernel column reloaded and stored the tile (and the scalar fix-ups did the
+ * rest): in a copy of bench/kernels, 3x3 128->128 at 7x7 ran at 83-86% of
+ * peak, the same conv from 9x9 without padding at 94-97%. The set's border tiles
+ * (pickb) run every tap in one call instead, tap 0 skipping the first pixel
+ * and tap 2 the last; their q steps go kw by kw, so each skip is a constant
+ * of the unrolled code. At 1 thread (bench/kernels, % of peak, one run each):
+ * ResNet-18's layer4 3x3 81.3% -> 85.0%, layer4.0.conv1 3x3/2 82.2% ->
+ * 87.0%, layer3 3x3 87.6% -> 93.9%. Sets p->border when the ISA has tiles
+ * for every group width the layer takes (NULL: passes, as before). */
 static void plan_border(plan *p)
 {
     const pz_conv16c_desc *d = p->d;
@@ -527,7 +530,8 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
         kh_range(d, ih1, &lo1, &hi1);
         if (lo1 != khlo || hi1 != khhi) {
             /* a pair with different kernel rows: the common ones as a pair,
-             * the others per row (only where the rows go by passes) */
+             * the others per row (where the rows go by passes or as border
+             * tiles; else the two rows one by one) */
             int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
             if ((!whole && !p->border) || chi <= clo) {
                 conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, pf, pf_n / 2);
