@@ -108,8 +108,9 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
         const int nqc = i >= nrun - nkh ? nq_last : nq;
         const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
         if (LB || RB) {
-            /* a 3-wide kernel over the whole row: tap kw = 0 skips the
-             * first pixel (LB), tap 2 the last (RB) */
+            /* a border tile of a 3-wide kernel: tap kw = 0 skips the
+             * first pixel (LB), tap 2 the last (RB); nq = 3 * cblk and
+             * nq_last == nq (run_tiles) */
             const int nk = nq / 3;
             for (int q = 0; q < nk; q++) Q_STEP(q, LB, RW);
             for (int q = nk; q < 2 * nk; q++) Q_STEP(q, 0, RW);
