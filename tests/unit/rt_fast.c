@@ -131,6 +131,7 @@ static void run_conv_case(const conv_case *t)
     }
 
     float *ytwin = new_nan(ny), *y = new_nan(ny), *y3 = new_nan(ny), *yplain = new_nan(N * t->m * oh * ow);
+    float *yk = new_nan(ny);
     for (int i = 0; i < n_isas; i++) {
         const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
         pz_conv16c_fn fn = t->depthwise ? k->dwconv3x3 : k->conv2d;
@@ -155,6 +156,29 @@ static void run_conv_case(const conv_case *t)
         }
         conv_case_str(t, ISAS[i].name, 3, what, sizeof what);
         check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
+        if (!t->depthwise && ISAS[i].isa != PZ_ISA_REF) {
+            /* the k-chunked order (conv16c.c, plan_chunks) on every shape,
+             * whatever its weights: chunks of 1 and 2 input blocks against
+             * the twin, their padded lanes zero, and on 3 workers the bits
+             * of 1 */
+            for (int64_t kc = 1; kc <= 2; kc++) {
+                pz_conv16c_desc dk = d;
+                dk.kc = kc;
+                for (int64_t e = 0; e < ny; e++) yk[e] = y3[e] = NAN;
+                fn(&dk, x16, wp, bp, z16, yk, 0, 1);
+                for (int ith = 0; ith < 3; ith++) fn(&dk, x16, wp, bp, z16, y3, ith, 3);
+                bool klanes = true;
+                for (int64_t e = 0; e < ny; e++) {
+                    int64_t ch = e / (oh * ow * 16) % ((t->m + 15) / 16) * 16 + e % 16;
+                    if (ch >= t->m && yk[e] != 0.0f) klanes = false;
+                }
+                conv_case_str(t, ISAS[i].name, 1, what, sizeof what);
+                snprintf(what + strlen(what), sizeof what - strlen(what), " kc%lld", (long long)kc);
+                check(klanes && nerr(yk, ytwin, yscale16, ny) <= 1e-5, what);
+                snprintf(what + strlen(what), sizeof what - strlen(what), " nth3");
+                check(memcmp(yk, y3, (size_t)ny * sizeof *y) == 0, what);
+            }
+        }
         if (t->depthwise || oh < 2) continue;
         /* row windows (a fused F-Block, rt/fuse.c): [0, cut) then [cut, OH)
          * on 2 workers give the rows of the whole-layer call, bitwise.
@@ -175,7 +199,7 @@ static void run_conv_case(const conv_case *t)
                  (long long)cut, (long long)cut, (long long)oh);
         check(memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
     }
-    free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain);
+    free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain); free(yk);
 out:
     free(x); free(w); free(b); free(z); free(yref); free(yscale); free(yscale16);
 }

@@ -43,6 +43,10 @@
  * layer's rows (the row-major order below). */
 #define PZ_CONV16C_L2_WEIGHTS (1024 * 1024)
 
+/* The k-chunked order (plan_chunks): chunks of about this many bytes of a
+ * group's weights. */
+#define PZ_CONV16C_CHUNK_BYTES (32 * 1024)
+
 static int64_t cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -82,6 +86,7 @@ typedef struct {
                               * call, tap 0 skipping the first pixel (lb), tap 2 the
                               * last (rb); see plan_border */
     int edge[2];             /* [0, L) / [R, OW) as one border tile (plan_edges) */
+    int64_t kc;              /* input blocks per chunk (k-chunked order, see pz_conv16c_drive) */
     int prefetch;            /* the weights outgrow L2: each unit prefetches a share
                               * of the next group's (see pz_conv16c_drive) */
     pz_conv16c_uk_args tmpl; /* the micro-kernel arguments common to all rows */
@@ -317,6 +322,7 @@ typedef struct {
                               * ks->pickh's tiles where it has one */
     const float *pf;         /* weights to prefetch over the row's calls: next line */
     int64_t pf_n;            /* lines left */
+    int kfirst, klast;       /* the chunk of input blocks is the first / last */
     /* a pair of rows whose kernel rows differ (top and bottom of the image)
      * runs their common kernel rows as a pair and these per row */
     int nextra;
@@ -350,10 +356,10 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
     /* one tap per q run (a pass, or a 1-wide kernel): the last input block
      * stops at channel C */
     a->nq_last = a->nq;
-    if ((kw >= 0 || d->kw == 1) && d->c % p->cbk) a->nq_last = (int)(d->c % p->cbk);
+    if ((kw >= 0 || d->kw == 1) && d->c % p->cbk && rc->klast) a->nq_last = (int)(d->c % p->cbk);
     a->w = rc->wrow + (kw < 0 ? 0 : (int64_t)kw * p->cbk * 16);
-    a->init = init;
-    a->fin = fin;
+    a->init = init && rc->kfirst;
+    a->fin = fin && rc->klast;
     /* the ext tiles of base + 1 pixels, then those of base: one call each */
     for (int part = 0; part < 2; part++) {
         int64_t tw = base + (part == 0), cnt = part == 0 ? ext : nt - ext;
@@ -387,6 +393,7 @@ static void run_tiles(row_ctx *rc, int64_t p0, int64_t p1, int kw, int init, int
 static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
 {
     if (p1 <= p0) return;   /* no copy of rc->a (see run_tiles) */
+    if (fin ? !rc->klast : !rc->kfirst) return;
     for (int rr = 0; rr < rc->rows; rr++) {
         pz_conv16c_uk_args fa = rc->a;
         fa.y = rc->yrow + rr * rc->a.ys_row;
@@ -396,17 +403,38 @@ static void fixup(const row_ctx *rc, int fin, int64_t p0, int64_t p1)
     }
 }
 
-/* The context of the e-th extra of a pair: one row, its own kernel rows. */
-static void extra_row(const row_ctx *rc, int e, row_ctx *r1)
+/* The part of a row context that an extra of a pair changes. */
+typedef struct {
+    const float *xrow, *wrow;
+    float *yrow;
+    const float *zrow;
+    int nkh, rows, nextra;
+} row_part;
+
+/* rc becomes the e-th extra of its pair (one row, its own kernel rows), in
+ * place: a copy of the whole context cost a string move on every call,
+ * which told in the k-chunked order (a row a chunk); leave_extra undoes it. */
+static void enter_extra(row_ctx *rc, int e, row_part *saved)
 {
-    *r1 = *rc;
-    r1->rows = 1;
-    r1->nextra = 0;
-    r1->a.nkh = rc->extra[e].nkh;
-    r1->xrow = rc->extra[e].xrow;
-    r1->wrow = rc->extra[e].wrow;
-    r1->yrow = rc->extra[e].yrow;
-    r1->zrow = rc->extra[e].zrow;
+    *saved = (row_part){rc->xrow, rc->wrow, rc->yrow, rc->zrow, rc->a.nkh, rc->rows, rc->nextra};
+    rc->rows = 1;
+    rc->nextra = 0;
+    rc->a.nkh = rc->extra[e].nkh;
+    rc->xrow = rc->extra[e].xrow;
+    rc->wrow = rc->extra[e].wrow;
+    rc->yrow = rc->extra[e].yrow;
+    rc->zrow = rc->extra[e].zrow;
+}
+
+static void leave_extra(row_ctx *rc, const row_part *saved)
+{
+    rc->xrow = saved->xrow;
+    rc->wrow = saved->wrow;
+    rc->yrow = saved->yrow;
+    rc->zrow = saved->zrow;
+    rc->a.nkh = saved->nkh;
+    rc->rows = saved->rows;
+    rc->nextra = saved->nextra;
 }
 
 /* The pixels [s0, s1) of a border segment tap by tap. */
@@ -428,10 +456,11 @@ static void run_passes(row_ctx *rc, const pass_plan *pp)
     for (int kw = 0; kw < d->kw; kw++)
         if (kw != first && kw != last) run_tiles(rc, ra[kw], rb[kw], kw, 0, 0, 0, 0);
     /* the kernel rows of one row of the pair only, every tap */
-    for (int e = 0; e < rc->nextra; e++) {
-        row_ctx r1;
-        extra_row(rc, e, &r1);
-        for (int kw = 0; kw < d->kw; kw++) run_tiles(&r1, ra[kw], rb[kw], kw, 0, 0, 0, 0);
+    for (int e = 0, ne = rc->nextra; e < ne; e++) {
+        row_part saved;
+        enter_extra(rc, e, &saved);
+        for (int kw = 0; kw < d->kw; kw++) run_tiles(rc, ra[kw], rb[kw], kw, 0, 0, 0, 0);
+        leave_extra(rc, &saved);
     }
     if (last != first) run_tiles(rc, ra[last], rb[last], last, 0, 1, 0, 0);
     if (last == first && rc->nextra) {
@@ -452,13 +481,14 @@ static void run_border(row_ctx *rc)
     int init = 1;
     if (rc->nextra) {
         int seen[2] = {0, 0};
-        for (int e = 0; e < rc->nextra; e++) {
-            row_ctx r1;
-            extra_row(rc, e, &r1);
-            run_tiles(&r1, 0, OW, -1, !seen[rc->extra[e].rr], 0, rc->p->lb, rc->p->rb);
+        for (int e = 0, ne = rc->nextra; e < ne; e++) {
+            row_part saved;
+            enter_extra(rc, e, &saved);
+            run_tiles(rc, 0, OW, -1, !seen[rc->extra[e].rr], 0, rc->p->lb, rc->p->rb);
+            leave_extra(rc, &saved);
             seen[rc->extra[e].rr] = 1;
         }
-        for (int rr = 0; rr < 2; rr++) {
+        for (int rr = 0; rr < 2 && rc->kfirst; rr++) {
             if (seen[rr]) continue;
             pz_conv16c_uk_args fa = rc->a;
             fa.y = rc->yrow + rr * rc->a.ys_row;
@@ -488,7 +518,8 @@ static void kh_range(const pz_conv16c_desc *d, int64_t ih0, int64_t *lo, int64_t
  * the pixels [f0, f1). Two rows go together when their kernel rows agree. */
 static void conv_row(const plan *p, const float *x, const float *w, const float *b,
                      const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh,
-                     int nrows, int64_t f0, int64_t f1, const float *pf, int64_t pf_n)
+                     int nrows, int64_t f0, int64_t f1, int64_t cb0, int64_t cb1,
+                     const float *pf, int64_t pf_n)
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow, cbk = p->cbk;
@@ -502,7 +533,10 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     rc.pf = pf;
     rc.pf_n = pf_n;
     rc.nextra = 0;
+    rc.kfirst = cb0 == 0;
+    rc.klast = cb1 == p->cb;
     pz_conv16c_uk_args *a = &rc.a;
+    a->ncb = (int)(cb1 - cb0);
     /* lanes past M come out zero from the zero weights and bias (and a
      * residual's zero lanes) unless a clip moves 0: only then mask them */
     a->tail_r = -1;
@@ -521,7 +555,8 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     const int whole = L == OW && !p->flat;
 
     /* kernel rows kh with 0 <= oh*sh - pt + kh*dh < H */
-    const float *ximg = x + n * p->cb * H * W * cbk, *wgrp = w + ob0 * a->ws_mb;
+    const float *ximg = x + n * p->cb * H * W * cbk + cb0 * a->xs_cb;
+    const float *wgrp = w + ob0 * a->ws_mb + cb0 * a->ws_cb;
     int64_t ih0 = oh * d->sh - d->pt;
     int64_t khlo, khhi;
     kh_range(d, ih0, &khlo, &khhi);
@@ -534,9 +569,9 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
              * tiles; else the two rows one by one) */
             int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
             if ((!whole && !p->border) || chi <= clo) {
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, pf, pf_n / 2);
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, pf + pf_n / 2 * 16,
-                         pf_n - pf_n / 2);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, cb0, cb1, pf, pf_n / 2);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, cb0, cb1,
+                         pf + pf_n / 2 * 16, pf_n - pf_n / 2);
                 return;
             }
             const int64_t lo_[2] = {khlo, lo1}, hi_[2] = {khhi, hi1}, ih_[2] = {ih0, ih1};
@@ -582,6 +617,75 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
     else run_passes(&rc, &p->seg[1]);
 }
 
+/* The k-chunked order. A group's weights that do not fit L1 stream from
+ * L2 into every unit (row, or flat run of tiles) of the group, and into the
+ * first from memory: in a net the layers before have evicted them. With
+ * the prefetch of the next group's weights (pz_conv16c_drive) the misses
+ * of those units and the prefetches queued for the same fill buffers, and a
+ * layer whose weights come from memory ran well below its time from L3.
+ * In this order each unit runs a chunk of input blocks (about
+ * PZ_CONV16C_CHUNK_BYTES of the group's weights, which stay in L1), its
+ * partial sums stored in y and reloaded for the next chunk; the units of a
+ * group take the chunks in turn, so each weight comes once from beyond L1,
+ * and each unit prefetches its share of the next chunk (chunk_pf).
+ * A tile of all taps sums in the same order as without chunks (cb
+ * outermost); the border passes of a chunk go before the next chunk's.
+ *
+ * At 1 thread, a copy of bench/kernels with --cold (the weights flushed
+ * before each call), two interleaved rounds: 3x3 512->512 @7 1.51-1.54 ->
+ * 1.30-1.36 ms, 3x3/2 512->512 from 14 1.62-1.78 -> 1.45-1.56, 3x3/2
+ * 256->512 from 14 0.76-0.77 -> 0.70-0.71; from L3 (no --cold) the same
+ * within the noise. In ResNet-50 (paleozoic run --profile) its layer4
+ * 3x3s went 1.61-1.74 -> 1.29-1.34 ms. The chunk's size, on 3x3 512->512
+ * @7 with --cold (two runs): 1, 2 or 4 input blocks (18, 36, 72 KB)
+ * 1.23-1.24, 1.18-1.21, 1.22-1.26 ms, no chunks 1.47-1.49.
+ * For weights of PZ_CONV16C_L2_WEIGHTS on (smaller ones measured the same
+ * either way), except 1x1 convs with a stride (ResNet's downsamples), which
+ * ran 3-8% slower chunked. d->kc > 0 sets the chunk (the tests). */
+static void plan_chunks(plan *p, int64_t wfloats)
+{
+    const pz_conv16c_desc *d = p->d;
+    p->kc = p->cb;
+    if (d->kc > 0) {
+        p->kc = min64(d->kc, p->cb);
+    } else if (wfloats * (int64_t)sizeof(float) >= PZ_CONV16C_L2_WEIGHTS &&
+               !(d->kh == 1 && d->kw == 1 && !p->flat)) {
+        /* the group's weights in chunks of about CHUNK_BYTES, balanced */
+        int64_t gbytes = p->rm * p->tmpl.ws_mb * (int64_t)sizeof(float);
+        int64_t nch = min64(p->cb, (gbytes + PZ_CONV16C_CHUNK_BYTES / 2) / PZ_CONV16C_CHUNK_BYTES);
+        if (nch > 1) p->kc = cdiv(p->cb, nch);
+    }
+    if (p->kc < p->cb) p->tmpl.pf_stride = p->tmpl.ws_mb;
+}
+
+/* The orders that take the groups fastest (the image outweighs the
+ * weights) run whole groups, no chunks. */
+static void no_chunks(plan *p)
+{
+    p->kc = p->cb;
+    p->tmpl.pf_stride = 0;
+}
+
+/* k-chunked order: the weights to prefetch while unit i of nu runs chunk c0
+ * of group g: its share of the next chunk (c0 + kc of g, or the first of g + 1),
+ * RM lines a step, one per output block (pf_stride). */
+static void chunk_pf(const plan *p, const float *w, int64_t g, int64_t c0, int64_t i, int64_t nu,
+                     const float **pf, int64_t *pf_n)
+{
+    int64_t ng = g, nc = c0 + p->kc;
+    if (nc >= p->cb) {
+        ng = g + 1;
+        nc = 0;
+    }
+    *pf = NULL;
+    *pf_n = 0;
+    if (!p->prefetch || ng >= p->groups) return;
+    int64_t lines = min64(p->kc, p->cb - nc) * p->tmpl.ws_cb / 16;
+    int64_t l0 = lines * i / nu, l1 = lines * (i + 1) / nu;
+    *pf = w + ng * p->rm * p->tmpl.ws_mb + nc * p->tmpl.ws_cb + l0 * 16;
+    *pf_n = l1 - l0;
+}
+
 /* The worker's share of a flat 1x1 conv (one row of pixels [F0, F1) per
  * image): balanced by pixels, not by whole units. Cut into 126-pixel
  * chunks, the 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the
@@ -598,7 +702,8 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
  * whole runs measured faster at 1 thread: 32->16 @112 81.8% -> 86.8% of
  * peak, 32->192 @28 83.6% -> 85.8%, 24->144 @56 81.0% -> 83.4%, the input
  * coming from L2 as fast as from L1. A pixel's sums do not depend on the
- * cut. */
+ * cut. In the k-chunked order (plan_chunks) a run goes chunk by chunk of
+ * input blocks, one call each. */
 static void run_flat(const plan *p, const float *x, const float *w, const float *b,
                      const float *z, float *y, int64_t F0, int64_t F1, int pixel_major,
                      int ith, int nth)
@@ -623,9 +728,43 @@ static void run_flat(const plan *p, const float *x, const float *w, const float 
                 pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
                 pf_n = nl * (f1 - F0) / P - l0;
             }
-            conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, pf, pf_n);
+            if (p->kc < p->cb) {
+                for (int64_t c0 = 0; c0 < p->cb; c0 += p->kc) {
+                    chunk_pf(p, w, gg, c0, 0, 1, &pf, &pf_n);
+                    conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, c0,
+                             min64(p->cb, c0 + p->kc), pf, pf_n);
+                }
+            } else {
+                conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, 0, p->cb, pf, pf_n);
+            }
         }
         q += p1 - p0;
+    }
+}
+
+/* Units [lo, hi) in the k-chunked order (plan_chunks): each (image, group)
+ * of the range chunk by chunk, its units in turn within a chunk. A unit is
+ * output row w0 + r*step (and the next when step is 2) of the window [w0, w1). */
+static void run_chunked(const plan *p, const float *x, const float *w, const float *b,
+                        const float *z, float *y, int64_t lo, int64_t hi, int64_t w0, int64_t w1,
+                        int64_t step)
+{
+    const int64_t rows = cdiv(w1 - w0, step);
+    for (int64_t u = lo; u < hi;) {
+        int64_t g = u / rows % p->groups, n = u / (rows * p->groups);
+        int64_t ue = min64(hi, (u / rows + 1) * rows);   /* the end of (n, g) in the range */
+        int64_t ob0 = g * p->rm;
+        int rm = (int)min64(p->rm, p->mb - ob0);
+        for (int64_t c0 = 0; c0 < p->cb; c0 += p->kc)
+            for (int64_t uu = u; uu < ue; uu++) {
+                int64_t oh = w0 + (uu % rows) * step;
+                const float *pf;
+                int64_t pf_n;
+                chunk_pf(p, w, g, c0, uu - u, ue - u, &pf, &pf_n);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), 0, p->d->ow,
+                         c0, min64(p->cb, c0 + p->kc), pf, pf_n);
+            }
+        u = ue;
     }
 }
 
@@ -664,6 +803,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * downsample loses a few points (64->128 @56 87-89% -> 84-85%). */
     const int64_t wfloats = pz_conv16c_weights_size(d);
     p.prefetch = 1;
+    plan_chunks(&p, wfloats);
     const int64_t glines = p.tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
     if (flat) {
         /* a row window [r0, r1) (d->r1 != 0, a fused F-Block) of a flat
@@ -674,7 +814,10 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
          * core. */
         const int64_t F0 = d->r1 ? d->r0 * orig_w : 0, F1 = d->r1 ? d->r1 * orig_w : d->ow;
         const int pixel_major = p.groups > 1 && p.tmpl.xs_cb * p.cb > wfloats;
-        if (pixel_major) p.prefetch = 0;
+        if (pixel_major) {
+            p.prefetch = 0;
+            no_chunks(&p);
+        }
         run_flat(&p, x, w, b, z, y, F0, F1, pixel_major, ith, nth);
         return;
     }
@@ -699,6 +842,11 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                           p.tmpl.xs_cb * p.cb > wfloats;
     int64_t lo, hi;
     pz_split(d->n * p.groups * rows, ith, nth, &lo, &hi);
+    if (row_major) no_chunks(&p);
+    if (p.kc < p.cb) {
+        run_chunked(&p, x, w, b, z, y, lo, hi, w0, w1, step);
+        return;
+    }
     for (int64_t u = lo; u < hi; u++) {
         int64_t r = u % rows, g = u / rows % p.groups, n = u / (rows * p.groups);
         if (row_major) {
@@ -714,7 +862,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
             pf = w + (ob0 + p.rm) * p.tmpl.ws_mb + l0 * 16;
             pf_n = nl * (r + 1) / rows - l0;
         }
-        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), 0, d->ow, pf,
-                 pf_n);
+        conv_row(&p, x, w, b, z, y, n, ob0, rm, oh, (int)min64(step, w1 - oh), 0, d->ow, 0, p.cb,
+                 pf, pf_n);
     }
 }

@@ -43,6 +43,8 @@ typedef struct {
     const float *pf;        /* weights to prefetch, one 64-byte line every
                              * PZ_CONV16C_PF_EVERY q steps (the first of a run's) */
     int64_t pf_n;           /* how many lines (0: none); a hint, kernels may ignore it */
+    int64_t pf_stride;      /* 0: one line a step, pf; else RM lines, pf + r * pf_stride
+                             * for r < RM (the k-chunked order's next chunk) */
 } pz_conv16c_uk_args;
 
 typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);

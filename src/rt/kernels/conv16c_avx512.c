@@ -37,7 +37,14 @@
          * layer4 3x3s went 1.66-1.76 -> 1.61-1.70 ms (T1 at that pace: the   \
          * nets' times unchanged) */                                                       \
         if (PF && pfn > 0 && (q) % PZ_CONV16C_PF_EVERY == 0) {                             \
-            _mm_prefetch((const char *)pf, _MM_HINT_T0);                                   \
+            /* the k-chunked order's next chunk: a line of each block, into \
+             * L2 (the chunk in use fills L1; T0 and T2 measured the same) */  \
+            if (pfs) {                                                                     \
+                UNROLL for (int r = 0; r < RM; r++)                                        \
+                    _mm_prefetch((const char *)(pf + r * pfs), _MM_HINT_T1);              \
+            } else {                                                                       \
+                _mm_prefetch((const char *)pf, _MM_HINT_T0);                               \
+            }                                                                              \
             pf += 16;                                                                      \
             pfn--;                                                                         \
         }                                                                                  \
@@ -66,6 +73,7 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
 {
     const float *pf = *pfp;
     int64_t pfn = *pfnp;
+    const int64_t pfs = a->pf_stride;
     const int64_t ps = PS ? PS : a->ps;
     const float *restrict w = a->w;
     const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, ws_mb = a->ws_mb, ws_cb = a->ws_cb;

@@ -106,6 +106,8 @@ typedef struct {
     int64_t r0, r1;          /* conv2d only: compute output rows [r0, r1) of every image
                               * (r1 == 0: all rows; a fused F-Block, rt/fuse.c). The
                               * other rows of y are not touched. */
+    int64_t kc;              /* conv2d only: input blocks per chunk of the k-chunked
+                              * order (0: the kernel's choice; see conv16c.c) */
 } pz_conv16c_desc;
 
 /* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by
