@@ -34,6 +34,10 @@
  *
  * The register tile (rm blocks x up to rwmax pixels) is the one with the
  * least estimated time per row (tile_cost), ties to the widest.
+ *
+ * Weights of 1 MB or more go in the k-chunked order (plan_chunks): the rows
+ * of a group take the input blocks a chunk at a time, so that the chunk's
+ * weights stay in L1 over the rows.
  */
 #include <math.h>
 
@@ -86,7 +90,7 @@ typedef struct {
                               * call, tap 0 skipping the first pixel (lb), tap 2 the
                               * last (rb); see plan_border */
     int edge[2];             /* [0, L) / [R, OW) as one border tile (plan_edges) */
-    int64_t kc;              /* input blocks per chunk (k-chunked order, see pz_conv16c_drive) */
+    int64_t kc;              /* input blocks per chunk (cb: none; see plan_chunks) */
     int prefetch;            /* the weights outgrow L2: each unit prefetches a share
                               * of the next group's (see pz_conv16c_drive) */
     pz_conv16c_uk_args tmpl; /* the micro-kernel arguments common to all rows */
@@ -619,11 +623,12 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
 
 /* The k-chunked order. A group's weights that do not fit L1 stream from
  * L2 into every unit (row, or flat run of tiles) of the group, and into the
- * first from memory: in a net the layers before have evicted them. With
- * the prefetch of the next group's weights (pz_conv16c_drive) the misses
- * of those units and the prefetches queued for the same fill buffers, and a
- * layer whose weights come from memory ran well below its time from L3.
- * In this order each unit runs a chunk of input blocks (about
+ * first from memory: in a net the layers before have evicted them. Even
+ * with the prefetch of the next group's weights (pz_conv16c_drive) such a
+ * layer ran well below its time from L3 (3x3 512->512 @7: 1.51-1.54 ms
+ * with --cold, 1.08-1.14 ms without); probably the units' misses to L2 and the
+ * prefetches queue for the same fill buffers (this host has no PMU to
+ * tell). In this order each unit runs a chunk of input blocks (about
  * PZ_CONV16C_CHUNK_BYTES of the group's weights, which stay in L1), its
  * partial sums stored in y and reloaded for the next chunk; the units of a
  * group take the chunks in turn, so each weight comes once from beyond L1,
@@ -640,8 +645,9 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
  * @7 with --cold (two runs): 1, 2 or 4 input blocks (18, 36, 72 KB)
  * 1.23-1.24, 1.18-1.21, 1.22-1.26 ms, no chunks 1.47-1.49.
  * For weights of PZ_CONV16C_L2_WEIGHTS on (smaller ones measured the same
- * either way), except 1x1 convs with a stride (ResNet's downsamples), which
- * ran 3-8% slower chunked. d->kc > 0 sets the chunk (the tests). */
+ * either way), except 1x1 convs with a stride (ResNet's downsamples): 1x1/2
+ * 1024->2048 from 14 went 1.27-1.28 -> 1.36-1.42 ms from L3 chunked, and
+ * gained nothing with --cold. d->kc > 0 sets the chunk (the tests). */
 static void plan_chunks(plan *p, int64_t wfloats)
 {
     const pz_conv16c_desc *d = p->d;

@@ -107,7 +107,9 @@ typedef struct {
                               * (r1 == 0: all rows; a fused F-Block, rt/fuse.c). The
                               * other rows of y are not touched. */
     int64_t kc;              /* conv2d only: input blocks per chunk of the k-chunked
-                              * order (0: the kernel's choice; see conv16c.c) */
+                              * order (0: the kernel's choice; see conv16c.c's
+                              * plan_chunks; the orders that take the output groups
+                              * fastest have no chunks) */
 } pz_conv16c_desc;
 
 /* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by
