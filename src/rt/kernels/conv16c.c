@@ -728,21 +728,21 @@ static void run_flat(const plan *p, const float *x, const float *w, const float 
             int rm = (int)min64(p->rm, p->mb - ob0);
             const float *pf = NULL;
             int64_t pf_n = 0;
-            if (p->prefetch && gg + 1 < p->groups) {
-                int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
-                int64_t l0 = nl * (f0 - F0) / P;
-                pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
-                pf_n = nl * (f1 - F0) / P - l0;
-            }
             if (p->kc < p->cb) {
                 for (int64_t c0 = 0; c0 < p->cb; c0 += p->kc) {
                     chunk_pf(p, w, gg, c0, 0, 1, &pf, &pf_n);
                     conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, c0,
                              min64(p->cb, c0 + p->kc), pf, pf_n);
                 }
-            } else {
-                conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, 0, p->cb, pf, pf_n);
+                continue;
             }
+            if (p->prefetch && gg + 1 < p->groups) {
+                int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
+                int64_t l0 = nl * (f0 - F0) / P;
+                pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
+                pf_n = nl * (f1 - F0) / P - l0;
+            }
+            conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, 0, p->cb, pf, pf_n);
         }
         q += p1 - p0;
     }

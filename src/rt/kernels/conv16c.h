@@ -40,9 +40,10 @@ typedef struct {
     float lo, hi;
     int tail_r;             /* output block (0..RM-1) whose lanes >= m are zeroed, or -1 */
     unsigned tail;          /* its mask of valid lanes */
-    const float *pf;        /* weights to prefetch, one 64-byte line every
-                             * PZ_CONV16C_PF_EVERY q steps (the first of a run's) */
-    int64_t pf_n;           /* how many lines (0: none); a hint, kernels may ignore it */
+    const float *pf;        /* weights to prefetch, one step every PZ_CONV16C_PF_EVERY
+                             * q steps (the first of a run's): a 64-byte line, or RM
+                             * (pf_stride), then pf moves on a line */
+    int64_t pf_n;           /* how many steps (0: none); a hint, kernels may ignore it */
     int64_t pf_stride;      /* 0: one line a step, pf; else RM lines, pf + r * pf_stride
                              * for r < RM (the k-chunked order's next chunk) */
 } pz_conv16c_uk_args;
