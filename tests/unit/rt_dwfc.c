@@ -191,11 +191,13 @@ static void test_dw(void)
         run_dw_case(&t);
     }
     /* the shapes with a whole-plane path (dwconv16c_avx512.c: 7x7 and 14x14
-     * stride 1, 14x14 -> 7x7 stride 2, pads 1 at the top and left): partial
-     * channel blocks, with and without bias, residual and activation; the
-     * 3-worker and row-window runs above mix it with the row tiles */
+     * stride 1, 14x14 -> 7x7 stride 2, pads 1 at the top and left) or band
+     * functions for row pairs (28x28 stride 1, 28x28 -> 14x14 stride 2):
+     * partial channel blocks, with and without bias, residual and
+     * activation; the 3-worker and row-window runs above mix them with the
+     * row tiles, and the row windows start pairs at every row */
     static const struct { int64_t h; int s, pe; } PLANE[] = {
-        {7, 1, 1}, {14, 1, 1}, {14, 2, 1}, {14, 2, 0},
+        {7, 1, 1}, {14, 1, 1}, {14, 2, 1}, {14, 2, 0}, {28, 1, 1}, {28, 2, 1}, {28, 2, 0},
     };
     static const int64_t PCH[] = {1, 16, 20, 47, 64};
     for (size_t i = 0; i < sizeof PLANE / sizeof PLANE[0]; i++)

@@ -18,7 +18,8 @@
  * The tiles are small non-inlined functions (dwt_*), picked from tables by
  * shape (dw_pick). Small planes (7x7, 14x14 and 14x14 -> 7x7 stride 2, the
  * last stages of MobileNetV2) take a whole-plane function instead, fully
- * unrolled for the shape (dw_plane, at the end of the file).
+ * unrolled for the shape (dw_plane), and the row pairs of 28-wide planes
+ * take band functions built on it (dw_band).
  * Note: the clamp of ReLU6 and the FMAs share the two 512-bit ALU ports, so
  * with a fused clip the ceiling is 9/11 of the FMA peak.
  */
@@ -202,111 +203,6 @@ static inline dw_tile_fn dw_pick(int S, int rows, int rw, int lz, int tz)
     return DW_MASKED[S - 1][rows - 1][rw];
 }
 
-/* How a row of OW outputs is cut into nt balanced tiles of up to RWMAX
- * pixels: the first ext tiles have base + 1 pixels, the others base.
- * Computed once per block (divisions are slow next to a 7-pixel row). */
-typedef struct {
-    int64_t nt, base, ext;
-} dw_tiling;
-
-static inline dw_tiling dw_tiles(int64_t OW, int RWMAX)
-{
-    dw_tiling t;
-    t.nt = (OW + RWMAX - 1) / RWMAX;
-    t.base = t.nt ? OW / t.nt : 0;
-    t.ext = t.nt ? OW % t.nt : 0;
-    return t;
-}
-
-/* ROWS output rows from oh (input rows from oh*sh - pt) in the tiles of tl;
- * a holds the block's constants (weights, bias, epilogue). */
-PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, dw_args *a, const float *xb,
-                              const float *zb, float *yb, int64_t oh, const int S,
-                              const int ROWS, dw_tiling tl)
-{
-    const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
-    const int64_t nt = tl.nt, base = tl.base, ext = tl.ext;
-    const int SS = S ? S : 1;
-    for (int i = 0; i < (ROWS - 1) * SS + 3; i++) {
-        int64_t ih = oh * d->sh - d->pt + i;
-        a->rows[i] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
-    }
-    float *yr = yb + oh * OW * 16;
-    const float *zr = zb ? zb + oh * OW * 16 : NULL;
-    int64_t ow = 0;
-    for (int64_t t = 0; t < nt; t++) {
-        int64_t rw = base + (t < ext);
-        int64_t iw0 = ow * s - d->pl, nv = (rw - 1) * SS + 3;
-        int64_t lz = iw0 < 0 ? -iw0 : 0, tz = iw0 + nv > W ? iw0 + nv - W : 0;
-        a->iw0 = iw0;
-        a->y = yr + ow * 16;
-        a->z = zr ? zr + ow * 16 : NULL;
-        dw_pick(SS, ROWS, (int)rw, (int)(lz < 3 ? lz : 3), (int)(tz < 3 ? tz : 3))(a);
-        ow += rw;
-    }
-}
-
-/* Rows [oh0, oh1) of one block: xb, yb, zb at the block's plane, two at a
- * time (S = 1 or 2: both strides equal to S). S = 0: any strides, one pixel
- * per tile, one row. */
-PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const float *wb,
-                              const float *bb, const float *zb, float *yb, int64_t valid,
-                              int64_t oh0, int64_t oh1, dw_tiling tl, const int S)
-{
-    dw_args a;
-    a.W = d->w;
-    a.ys_row = d->ow * 16;
-    a.w = wb;
-    a.b = bb;
-    a.act = d->act.kind != PZ_ACT_NONE;
-    a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
-    a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
-    a.partial = valid < 16;
-    a.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
-    int64_t oh = oh0;
-    if (S)
-        for (; oh + 2 <= oh1; oh += 2) dw_pass(d, &a, xb, zb, yb, oh, S, 2, tl);
-    for (; oh < oh1; oh++) dw_pass(d, &a, xb, zb, yb, oh, S, 1, tl);
-}
-
-/* The worker's rows [lo, hi) of the (image, block, row) units, block by
- * block (no division per block: a 7x7 block is only a few hundred cycles).
- * Note: software prefetching of the next block was measured slower (the
- * hardware prefetchers keep up; bench/kernels). */
-PZ_ALWAYS_INLINE void dw_units(const pz_conv16c_desc *d, const float *x, const float *w,
-                               const float *b, const float *z, float *y, int64_t lo, int64_t hi,
-                               const int S)
-{
-    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
-    const int64_t xs = d->h * d->w * 16, ys = OH * d->ow * 16;
-    const dw_tiling tl = dw_tiles(d->ow, S ? 8 : 1);
-    int64_t nb = lo / OH, oh0 = lo % OH, bc = nb % cb;
-    for (int64_t u = lo; u < hi; nb++, oh0 = 0, bc = bc + 1 == cb ? 0 : bc + 1) {
-        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
-        dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
-                y + nb * ys, d->c - bc * 16, oh0, oh1, tl, S);
-        u += oh1 - oh0;
-    }
-}
-
-static void dw_units_s1(const pz_conv16c_desc *d, const float *x, const float *w,
-                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
-{
-    dw_units(d, x, w, b, z, y, lo, hi, 1);
-}
-
-static void dw_units_s2(const pz_conv16c_desc *d, const float *x, const float *w,
-                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
-{
-    dw_units(d, x, w, b, z, y, lo, hi, 2);
-}
-
-static void dw_units_any(const pz_conv16c_desc *d, const float *x, const float *w,
-                         const float *b, const float *z, float *y, int64_t lo, int64_t hi)
-{
-    dw_units(d, x, w, b, z, y, lo, hi, 0);
-}
-
 /* ---- small planes: one fully unrolled function per shape ------------------ */
 
 /* For the small feature maps of MobileNetV2's last stages (7x7 and 14x14
@@ -411,6 +307,180 @@ static dw_plane_fn dw_plane_for(const pz_conv16c_desc *d)
     return NULL;
 }
 
+/* Row pairs of 28-wide planes (MobileNetV2's 28x28 stride 1 and 28x28 ->
+ * 14x14 stride 2, pads 1): the pair's outputs through dw_plane, as one band
+ * of 2 output rows in 2 x 7 tiles, with the weights in registers over the
+ * band (the row tiles reload them and pay a call per tile). 3x3 192 @28, 1
+ * thread, a direct-call loop: 20.8-22.1 us with the row tiles, 17.2-18.4 us
+ * with bands; 28 -> 14 stride 2: 7.2-7.6 -> 6.4-6.8 us. xb is the band's
+ * first input row; "top" has the padding row above it, "bot" the one below
+ * it. */
+typedef struct {
+    dw_plane_fn top, mid, bot;   /* NULL: that pair goes through the row tiles */
+    int nr;                      /* input rows of a middle pair */
+} dw_band;
+
+static void dw_band_28_s1_top(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 3, 28, 2, 28, 1, 1, 1, 2, 7);
+}
+
+static void dw_band_28_s1_mid(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 4, 28, 2, 28, 1, 0, 1, 2, 7);
+}
+
+static void dw_band_28_s1_bot(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 3, 28, 2, 28, 1, 0, 1, 2, 7);
+}
+
+static void dw_band_28_s2_top(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 4, 28, 2, 14, 2, 1, 1, 2, 7);
+}
+
+static void dw_band_28_s2_mid(const dw_args *a, const float *xb, const float *zb, float *yb)
+{
+    dw_plane(a, xb, zb, yb, 5, 28, 2, 14, 2, 0, 1, 2, 7);
+}
+
+/* The band functions for d's shape; all NULL when none fits. */
+static dw_band dw_band_for(const pz_conv16c_desc *d)
+{
+    dw_band bd = {NULL, NULL, NULL, 0};
+    if (d->h != 28 || d->w != 28 || d->pt != 1 || d->pl != 1) return bd;
+    if (d->sh == 1 && d->sw == 1 && d->oh == 28 && d->ow == 28)
+        bd = (dw_band){dw_band_28_s1_top, dw_band_28_s1_mid, dw_band_28_s1_bot, 4};
+    else if (d->sh == 2 && d->sw == 2 && d->oh == 14 && d->ow == 14)
+        bd = (dw_band){dw_band_28_s2_top, dw_band_28_s2_mid, NULL, 5};
+    return bd;
+}
+
+/* How a row of OW outputs is cut into nt balanced tiles of up to RWMAX
+ * pixels: the first ext tiles have base + 1 pixels, the others base.
+ * Computed once per block (divisions are slow next to a 7-pixel row). */
+typedef struct {
+    int64_t nt, base, ext;
+} dw_tiling;
+
+static inline dw_tiling dw_tiles(int64_t OW, int RWMAX)
+{
+    dw_tiling t;
+    t.nt = (OW + RWMAX - 1) / RWMAX;
+    t.base = t.nt ? OW / t.nt : 0;
+    t.ext = t.nt ? OW % t.nt : 0;
+    return t;
+}
+
+/* ROWS output rows from oh (input rows from oh*sh - pt) in the tiles of tl;
+ * a holds the block's constants (weights, bias, epilogue). */
+PZ_ALWAYS_INLINE void dw_pass(const pz_conv16c_desc *d, dw_args *a, const float *xb,
+                              const float *zb, float *yb, int64_t oh, const int S,
+                              const int ROWS, dw_tiling tl)
+{
+    const int64_t H = d->h, W = d->w, OW = d->ow, s = d->sw;
+    const int64_t nt = tl.nt, base = tl.base, ext = tl.ext;
+    const int SS = S ? S : 1;
+    for (int i = 0; i < (ROWS - 1) * SS + 3; i++) {
+        int64_t ih = oh * d->sh - d->pt + i;
+        a->rows[i] = ih >= 0 && ih < H ? xb + ih * W * 16 : NULL;
+    }
+    float *yr = yb + oh * OW * 16;
+    const float *zr = zb ? zb + oh * OW * 16 : NULL;
+    int64_t ow = 0;
+    for (int64_t t = 0; t < nt; t++) {
+        int64_t rw = base + (t < ext);
+        int64_t iw0 = ow * s - d->pl, nv = (rw - 1) * SS + 3;
+        int64_t lz = iw0 < 0 ? -iw0 : 0, tz = iw0 + nv > W ? iw0 + nv - W : 0;
+        a->iw0 = iw0;
+        a->y = yr + ow * 16;
+        a->z = zr ? zr + ow * 16 : NULL;
+        dw_pick(SS, ROWS, (int)rw, (int)(lz < 3 ? lz : 3), (int)(tz < 3 ? tz : 3))(a);
+        ow += rw;
+    }
+}
+
+/* Rows [oh0, oh1) of one block: xb, yb, zb at the block's plane, two at a
+ * time (S = 1 or 2: both strides equal to S). S = 0: any strides, one pixel
+ * per tile, one row. */
+PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const float *wb,
+                              const float *bb, const float *zb, float *yb, int64_t valid,
+                              int64_t oh0, int64_t oh1, dw_tiling tl, const dw_band *bd,
+                              const int S)
+{
+    dw_args a;
+    a.W = d->w;
+    a.ys_row = d->ow * 16;
+    a.w = wb;
+    a.b = bb;
+    a.act = d->act.kind != PZ_ACT_NONE;
+    a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
+    a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
+    a.partial = valid < 16;
+    a.mask = valid >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << valid) - 1);
+    int64_t oh = oh0;
+    if (S)
+        for (; oh + 2 <= oh1; oh += 2) {
+            /* a band function for the pair, by where its input rows lie */
+            const int64_t ih0 = oh * S - d->pt;
+            dw_plane_fn fn = NULL;
+            if (bd->mid) {
+                if (ih0 == -1)
+                    fn = bd->top;
+                else if (ih0 >= 0 && ih0 + bd->nr <= d->h)
+                    fn = bd->mid;
+                else if (ih0 >= 0 && ih0 + bd->nr == d->h + 1)
+                    fn = bd->bot;
+            }
+            if (fn)
+                fn(&a, xb + (ih0 < 0 ? 0 : ih0) * d->w * 16, zb ? zb + oh * d->ow * 16 : NULL,
+                   yb + oh * d->ow * 16);
+            else
+                dw_pass(d, &a, xb, zb, yb, oh, S, 2, tl);
+        }
+    for (; oh < oh1; oh++) dw_pass(d, &a, xb, zb, yb, oh, S, 1, tl);
+}
+
+/* The worker's rows [lo, hi) of the (image, block, row) units, block by
+ * block (no division per block: a 7x7 block is only a few hundred cycles).
+ * Note: software prefetching of the next block was measured slower (the
+ * hardware prefetchers keep up; bench/kernels). */
+PZ_ALWAYS_INLINE void dw_units(const pz_conv16c_desc *d, const float *x, const float *w,
+                               const float *b, const float *z, float *y, int64_t lo, int64_t hi,
+                               const int S)
+{
+    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
+    const int64_t xs = d->h * d->w * 16, ys = OH * d->ow * 16;
+    const dw_tiling tl = dw_tiles(d->ow, S ? 8 : 1);
+    const dw_band bd = dw_band_for(d);
+    int64_t nb = lo / OH, oh0 = lo % OH, bc = nb % cb;
+    for (int64_t u = lo; u < hi; nb++, oh0 = 0, bc = bc + 1 == cb ? 0 : bc + 1) {
+        int64_t oh1 = OH < oh0 + (hi - u) ? OH : oh0 + (hi - u);
+        dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
+                y + nb * ys, d->c - bc * 16, oh0, oh1, tl, &bd, S);
+        u += oh1 - oh0;
+    }
+}
+
+static void dw_units_s1(const pz_conv16c_desc *d, const float *x, const float *w,
+                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
+{
+    dw_units(d, x, w, b, z, y, lo, hi, 1);
+}
+
+static void dw_units_s2(const pz_conv16c_desc *d, const float *x, const float *w,
+                        const float *b, const float *z, float *y, int64_t lo, int64_t hi)
+{
+    dw_units(d, x, w, b, z, y, lo, hi, 2);
+}
+
+static void dw_units_any(const pz_conv16c_desc *d, const float *x, const float *w,
+                         const float *b, const float *z, float *y, int64_t lo, int64_t hi)
+{
+    dw_units(d, x, w, b, z, y, lo, hi, 0);
+}
+
 /* The worker's units [lo, hi) when a plane function fits: whole blocks
  * through it, a block the worker has only part of through the rows. */
 static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float *x,
@@ -420,6 +490,7 @@ static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float
     const int64_t cb = (d->c + 15) / 16, OH = d->oh;
     const int64_t xs = d->h * d->w * 16, ys = OH * d->ow * 16;
     const dw_tiling tl = dw_tiles(d->ow, 8);
+    const dw_band nob = {NULL, NULL, NULL, 0};
     const int S = d->sw;
     dw_args a;
     a.W = d->w;
@@ -439,10 +510,10 @@ static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float
             fn(&a, x + nb * xs, z ? z + nb * ys : NULL, y + nb * ys);
         } else if (S == 1) {
             dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
-                    y + nb * ys, valid, oh0, oh1, tl, 1);
+                    y + nb * ys, valid, oh0, oh1, tl, &nob, 1);
         } else {
             dw_rows(d, x + nb * xs, w + bc * 144, b ? b + bc * 16 : NULL, z ? z + nb * ys : NULL,
-                    y + nb * ys, valid, oh0, oh1, tl, 2);
+                    y + nb * ys, valid, oh0, oh1, tl, &nob, 2);
         }
         u += oh1 - oh0;
     }
