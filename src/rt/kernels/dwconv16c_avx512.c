@@ -280,22 +280,19 @@ PZ_ALWAYS_INLINE void dw_plane(const dw_args *a, const float *restrict xb, const
 
 typedef void (*dw_plane_fn)(const dw_args *a, const float *xb, const float *zb, float *yb);
 
+/* An instance of dw_plane: name, then dw_plane's shape arguments (H, W, OH,
+ * OW, S, PT, PL, TR, TC). */
+#define DW_PLANE_FN(name, ...)                                                       \
+    static void name(const dw_args *a, const float *xb, const float *zb, float *yb) \
+    {                                                                                \
+        dw_plane(a, xb, zb, yb, __VA_ARGS__);                                        \
+    }
+
 /* the shapes: MobileNetV2's 7x7 and 14x14 stride 1, and 14x14 -> 7x7 stride 2
  * (pads 1 at the top and left) */
-static void dw_plane_7_s1(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 7, 7, 7, 7, 1, 1, 1, 0, 0);
-}
-
-static void dw_plane_14_s1(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 14, 14, 14, 14, 1, 1, 1, 2, 7);
-}
-
-static void dw_plane_14_s2(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 14, 14, 7, 7, 2, 1, 1, 0, 0);
-}
+DW_PLANE_FN(dw_plane_7_s1, 7, 7, 7, 7, 1, 1, 1, 0, 0)
+DW_PLANE_FN(dw_plane_14_s1, 14, 14, 14, 14, 1, 1, 1, 2, 7)
+DW_PLANE_FN(dw_plane_14_s2, 14, 14, 7, 7, 2, 1, 1, 0, 0)
 
 /* The plane function for d's shape, or NULL. */
 static dw_plane_fn dw_plane_for(const pz_conv16c_desc *d)
@@ -320,30 +317,11 @@ typedef struct {
     int nr;                      /* input rows of a middle pair */
 } dw_band;
 
-static void dw_band_28_s1_top(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 3, 28, 2, 28, 1, 1, 1, 2, 7);
-}
-
-static void dw_band_28_s1_mid(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 4, 28, 2, 28, 1, 0, 1, 2, 7);
-}
-
-static void dw_band_28_s1_bot(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 3, 28, 2, 28, 1, 0, 1, 2, 7);
-}
-
-static void dw_band_28_s2_top(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 4, 28, 2, 14, 2, 1, 1, 2, 7);
-}
-
-static void dw_band_28_s2_mid(const dw_args *a, const float *xb, const float *zb, float *yb)
-{
-    dw_plane(a, xb, zb, yb, 5, 28, 2, 14, 2, 0, 1, 2, 7);
-}
+DW_PLANE_FN(dw_band_28_s1_top, 3, 28, 2, 28, 1, 1, 1, 2, 7)
+DW_PLANE_FN(dw_band_28_s1_mid, 4, 28, 2, 28, 1, 0, 1, 2, 7)
+DW_PLANE_FN(dw_band_28_s1_bot, 3, 28, 2, 28, 1, 0, 1, 2, 7)
+DW_PLANE_FN(dw_band_28_s2_top, 4, 28, 2, 14, 2, 1, 1, 2, 7)
+DW_PLANE_FN(dw_band_28_s2_mid, 5, 28, 2, 14, 2, 0, 1, 2, 7)
 
 /* The band functions for d's shape; all NULL when none fits. */
 static dw_band dw_band_for(const pz_conv16c_desc *d)
