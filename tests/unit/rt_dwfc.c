@@ -1,6 +1,7 @@
 /* rt_dwfc.c - the memory-bound fast kernels: depthwise 3x3 on NCHW16c
  * (k->dwconv3x3) and the FC path of the packed GEMM (k->gemv, and k->gemm at
- * m == 1), against the plain-layout reference kernels (pz_f32_conv__ref,
+ * m == 1), and the depthwise conv of any kernel (dwconvk16c.h), against
+ * the plain-layout reference kernels (pz_f32_conv__ref,
  * pz_f32_gemm__ref), for every ISA this CPU has (scalar, AVX2, AVX-512).
  *
  * Depthwise: every output width 1..33 with strides (1,1), (2,2), (1,2),
@@ -18,6 +19,11 @@
  *     1-block layer of r1 - r0 rows over the input rows from the first one
  *     they read), cut at every row, give the rows of the whole-layer call,
  *     bitwise.
+ * Depthwise of other kernels (dwconvk16c.h: 5x5, 7x7, 1x5, 5x3, dilated
+ * 3x3): input widths 1..33, strides 1 and 2, pads 0..3 on each side, partial
+ * channel blocks, bias, residual and activation; the scalar twin against
+ * the reference (1e-5, normalized), the AVX-512 kernel against the twin
+ * bitwise, 1 and 3 workers bitwise, padded lanes zero.
  * FC: N (outputs) across the 32-column panels and 16-lane halves, K from 1
  * to 1280 (remainders of every unroll), bias (row), scalar and no C, alpha,
  * ReLU/Clip; gemv and gemm(m == 1) are bitwise equal, 1 and 3 workers are
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt/kernels/dwconvk16c.h"
 #include "rt/kernels/fast.h"
 #include "rt_test.h"
 
@@ -79,31 +86,54 @@ static void dw_rows_window(pz_conv16c_fn fn, const pz_conv16c_desc *d, const flo
         }
 }
 
+/* A depthwise layer's params: group C, the act's clamp [0.25, 1.5] (a lower
+ * bound above zero, so padded lanes must be zeroed after it). */
+static pz_conv_params dw_params(int64_t C, const int k[2], const int s[2], const int dl[2],
+                                const int pb[2], const int pe[2], pz_act_kind act)
+{
+    pz_conv_params p = {.nsp = 2, .group = C};
+    for (int j = 0; j < 2; j++) {
+        p.kernel[j] = k[j];
+        p.stride[j] = s[j];
+        p.dilation[j] = dl[j];
+        p.pad_begin[j] = pb[j];
+        p.pad_end[j] = pe[j];
+    }
+    p.act.kind = act;
+    p.act.lo = 0.25f;
+    p.act.hi = 1.5f;
+    return p;
+}
+
+/* The reference's output (*yref) and its pre-activation output (*yscale,
+ * the scale of nerr), both new, of n floats. */
+static void dw_reference(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                         const float *x, const float *w, const float *b, const float *z,
+                         int64_t n, float **yref, float **yscale)
+{
+    *yref = new_nan(n);
+    *yscale = new_nan(n);
+    pz_f32_conv__ref(p, xd, yd, x, w, b, z, *yref, 0, 1);
+    pz_conv_params pn = *p;
+    pn.act.kind = PZ_ACT_NONE;
+    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, *yscale, 0, 1);
+}
+
 static void run_dw_case(const dw_case *t)
 {
     const int64_t N = 1, C = t->c;
     int64_t oh = (t->h + t->pb[0] + t->pe[0] - 3) / t->s[0] + 1;
     int64_t ow = (t->w + t->pb[1] + t->pe[1] - 3) / t->s[1] + 1;
     if (t->h + t->pb[0] + t->pe[0] < 3 || t->w + t->pb[1] + t->pe[1] < 3) return;
-    pz_conv_params p = {.nsp = 2, .group = C, .kernel = {3, 3}, .dilation = {1, 1}};
-    for (int j = 0; j < 2; j++) {
-        p.stride[j] = t->s[j];
-        p.pad_begin[j] = t->pb[j];
-        p.pad_end[j] = t->pe[j];
-    }
-    p.act.kind = t->act;
-    p.act.lo = 0.25f;
-    p.act.hi = 1.5f;
+    static const int K3[2] = {3, 3}, D1[2] = {1, 1};
+    pz_conv_params p = dw_params(C, K3, t->s, D1, t->pb, t->pe, t->act);
     const int64_t xd[4] = {N, C, t->h, t->w}, yd[4] = {N, C, oh, ow};
     char what[256];
 
     float *x = new_rand(N * C * t->h * t->w), *w = new_rand(C * 9);
     float *b = t->bias ? new_rand(C) : NULL, *z = t->residual ? new_rand(N * C * oh * ow) : NULL;
-    float *yref = new_nan(N * C * oh * ow), *yscale = new_nan(N * C * oh * ow);
-    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
-    pz_conv_params pn = p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    float *yref, *yscale;
+    dw_reference(&p, xd, yd, x, w, b, z, N * C * oh * ow, &yref, &yscale);
 
     pz_conv16c_desc d;
     int rc = pz_dwconv16c_init(&d, &p, xd, yd);
@@ -211,6 +241,94 @@ static void test_dw(void)
         }
 }
 
+/* ---- depthwise of any kernel (dwconvk16c.h) ------------------------------ */
+
+typedef struct {
+    int64_t c, h, w;
+    int k[2], s[2], dl[2], pb[2], pe[2];   /* kernel, strides, dilations, pads */
+    bool bias, residual;
+    pz_act_kind act;
+} dwk_case;
+
+/* The scalar twin against the reference (1e-5 of the pre-activation scale);
+ * the AVX-512 kernel against the twin bitwise (the header's promise); 1 and 3
+ * workers bitwise; the lanes past C zero; nothing left unwritten. */
+static void run_dwk_case(const dwk_case *t)
+{
+    const int64_t N = 2, C = t->c;
+    int64_t eh = (int64_t)(t->k[0] - 1) * t->dl[0] + 1, ew = (int64_t)(t->k[1] - 1) * t->dl[1] + 1;
+    if (t->h + t->pb[0] + t->pe[0] < eh || t->w + t->pb[1] + t->pe[1] < ew) return;
+    int64_t oh = (t->h + t->pb[0] + t->pe[0] - eh) / t->s[0] + 1;
+    int64_t ow = (t->w + t->pb[1] + t->pe[1] - ew) / t->s[1] + 1;
+    pz_conv_params p = dw_params(C, t->k, t->s, t->dl, t->pb, t->pe, t->act);
+    const int64_t xd[4] = {N, C, t->h, t->w}, yd[4] = {N, C, oh, ow};
+    char what[256];
+    snprintf(what, sizeof what, "dwk C%lld %lldx%lld k%dx%d s%d,%d d%d,%d pads t%d l%d b%d r%d%s%s act%d",
+             (long long)C, (long long)t->h, (long long)t->w, t->k[0], t->k[1], t->s[0], t->s[1],
+             t->dl[0], t->dl[1], t->pb[0], t->pb[1], t->pe[0], t->pe[1], t->bias ? " bias" : "",
+             t->residual ? " res" : "", (int)t->act);
+    const int64_t kk = (int64_t)t->k[0] * t->k[1], ny_plain = N * C * oh * ow;
+    float *x = new_rand(N * C * t->h * t->w), *w = new_rand(C * kk);
+    float *b = t->bias ? new_rand(C) : NULL, *z = t->residual ? new_rand(ny_plain) : NULL;
+    float *yref, *yscale;
+    dw_reference(&p, xd, yd, x, w, b, z, ny_plain, &yref, &yscale);
+
+    pz_conv16c_desc d;
+    check(pz_dwconvk16c_init(&d, &p, xd, yd) == 0, what);
+    int64_t nx = pz_nchwxc_size(N, C, t->h, t->w, 16), ny = pz_nchwxc_size(N, C, oh, ow, 16);
+    float *x16 = new_nan(nx), *z16 = z ? new_nan(ny) : NULL, *wp = new_nan(pz_dwk16c_weights_size(&d));
+    float *bp = b ? new_nan(pz_pack_bias16_size(C)) : NULL;
+    pz_f32_nchw_to_nchwxc(N, C, t->h, t->w, 16, x, x16, 0, 1);
+    if (z) pz_f32_nchw_to_nchwxc(N, C, oh, ow, 16, z, z16, 0, 1);
+    pz_dwk16c_pack_weights(&d, w, wp);
+    if (b) pz_pack_bias16(C, b, bp);
+    float *ytwin = new_nan(ny), *y = new_nan(ny), *y3 = new_nan(ny), *yplain = new_nan(ny_plain);
+
+    pz_f32_dwconvk_nchw16c__scalar(&d, x16, wp, bp, z16, ytwin, 0, 1);
+    pz_f32_nchwxc_to_nchw(N, C, oh, ow, 16, ytwin, yplain, 0, 1);
+    check(nerr(yplain, yref, yscale, ny_plain) <= 1e-5, what);
+    for (int i = 0; i < n_isas; i++) {
+        pz_conv16c_fn fn = pz_dwconvk16c_kernel_for(ISAS[i]->isa);
+        fill_nan(y, ny);
+        fill_nan(y3, ny);
+        fn(&d, x16, wp, bp, z16, y, 0, 1);
+        for (int ith = 0; ith < 3; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 3);
+        bool lanes = true;
+        for (int64_t e = 0; e < ny; e++) {
+            int64_t ch = e / (oh * ow * 16) % ((C + 15) / 16) * 16 + e % 16;
+            if (ch >= C && y[e] != 0.0f) lanes = false;
+        }
+        char w2[300];
+        snprintf(w2, sizeof w2, "%s %s: the twin's bits, lanes, nth 3", what, ISAS[i]->name);
+        check(memcmp(y, ytwin, (size_t)ny * sizeof *y) == 0 && lanes &&
+                  memcmp(y, y3, (size_t)ny * sizeof *y) == 0, w2);
+    }
+    free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain);
+    free(x); free(w); free(b); free(z); free(yref); free(yscale);
+}
+
+static void test_dwk(void)
+{
+    /* kernels (EfficientNet's and MobileNetV3's 5x5, ConvNeXt's 7x7, dilated
+     * 3x3, non-square), output widths across the 8-pixel tile, strides 1
+     * and 2, pads 0..3 on each side, partial channel blocks */
+    static const int K[][4] = {{5, 5, 1, 1}, {7, 7, 1, 1}, {3, 3, 2, 2}, {1, 5, 1, 1},
+                               {5, 3, 1, 2}, {3, 3, 1, 1}};
+    static const int64_t CH[] = {1, 15, 16, 17, 40};
+    int pat = 0;
+    for (size_t ki = 0; ki < sizeof K / sizeof K[0]; ki++)
+        for (int s = 1; s <= 2; s++)
+            for (int64_t wd = 1; wd <= 33; wd += 2) {
+                dwk_case t = {.c = CH[pat % 5], .h = 3 + pat % 9, .w = wd,
+                              .k = {K[ki][0], K[ki][1]}, .s = {s, s}, .dl = {K[ki][2], K[ki][3]},
+                              .pb = {pat % 4, (pat / 4) % 4}, .pe = {(pat / 2) % 4, (pat / 3) % 4},
+                              .bias = pat % 3 != 1, .residual = pat % 4 == 2,
+                              .act = (pz_act_kind)(pat % 3)};
+                pat++;
+                run_dwk_case(&t);
+            }
+}
+
 /* ---- FC (GEMV) --------------------------------------------------------------- */
 
 static void run_fc_case(int64_t N, int64_t K, int cmode, float alpha, pz_act_kind act)
@@ -264,6 +382,7 @@ int main(void)
 {
     n_isas = fast_kernels_here(ISAS);
     test_dw();
+    test_dwk();
     test_fc();
     return test_summary("rt_dwfc");
 }
