@@ -274,7 +274,9 @@ static void run_dwk_case(const dwk_case *t)
     dw_reference(&p, xd, yd, x, w, b, z, ny_plain, &yref, &yscale);
 
     pz_conv16c_desc d;
-    check(pz_dwconvk16c_init(&d, &p, xd, yd) == 0, what);
+    int rc = pz_dwconvk16c_init(&d, &p, xd, yd);
+    check(rc == 0, what);
+    if (rc) goto out;
     int64_t nx = pz_nchwxc_size(N, C, t->h, t->w, 16), ny = pz_nchwxc_size(N, C, oh, ow, 16);
     float *x16 = new_nan(nx), *z16 = z ? new_nan(ny) : NULL, *wp = new_nan(pz_dwk16c_weights_size(&d));
     float *bp = b ? new_nan(pz_pack_bias16_size(C)) : NULL;
@@ -304,6 +306,7 @@ static void run_dwk_case(const dwk_case *t)
                   memcmp(y, y3, (size_t)ny * sizeof *y) == 0, w2);
     }
     free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain);
+out:
     free(x); free(w); free(b); free(z); free(yref); free(yscale);
 }
 

@@ -9,7 +9,7 @@
  * pixels (2 x RW accumulators). Each input vector is loaded once per tile
  * and feeds every accumulator that reads it (up to 6 FMAs): on this host
  * FMAs that each take a load from L1 run at about 1.4 a cycle, against 2.06
- * with none (a probe of session 19). Tiles
+ * with none (an asm probe; README, "Depthwise 3x3"). Tiles
  * whose window lies inside the input have no branch and no mask; the first
  * and last tile of a row have code of their own in which the FMAs of the
  * columns in the padding are left out at compile time (or, for unusual
@@ -60,8 +60,8 @@ typedef void (*dw_tile_fn)(const dw_args *a);
 
 /* acc + v * w in the accumulating form (vfmadd231ps). With the intrinsic,
  * GCC often put the sum in v's register and moved it back, a move for
- * about every other FMA in the 14x14 plane; 3x3 384 @14 (bench/kernels, 1
- * thread) took 9.0 us with the intrinsic, 8.35 us with this. */
+ * about every other FMA in the 14x14 plane; 3x3 384 @14 (a direct-call
+ * loop, 1 thread) took 9.0 us with the intrinsic, 8.35 us with this. */
 static inline __m512 dw_fma(__m512 acc, __m512 v, __m512 w)
 {
     __asm__("vfmadd231ps %2, %1, %0" : "+v"(acc) : "v"(v), "v"(w));
@@ -212,13 +212,14 @@ static inline dw_tile_fn dw_pick(int S, int rows, int rw, int lz, int tz)
  * the OH*OW outputs go in G groups of at most GMAX pixels held in registers,
  * either balanced groups in row-major order (7x7) or tiles of TR x TC
  * pixels (14x14: 2 x 7, which reads 4 x 9 input vectors for 126 FMAs where
- * a row of 14 reads 3 x 16; 9.0 -> 8.0 us for 3x3 384 @14, 1 thread). A
+ * a row of 14 reads 3 x 16; 8.6-8.9 -> 8.0 us for 3x3 384 @14, 1 thread). A
  * group sweeps the input vectors it reads, each loaded once into a
  * register, and each feeds the group's pixels that read it. Which taps of a
  * pixel fall in the padding is known at compile time, so the padding costs
  * no branch, no mask and no FMA; the loads are at constant offsets from the
  * plane. An accumulator gets its taps in the order kh, then kw, as in the
  * row tiles: a pixel has the same bits on either path. */
+
 /* The output pixel (oh * OW + ow) of pixel j of group g: TC = 0, the G
  * balanced row-major groups of NP pixels; TC > 0, tiles of TR x TC pixels in
  * row-major order of the tiles. */
