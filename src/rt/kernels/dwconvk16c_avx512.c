@@ -46,13 +46,13 @@ static inline __m512 dwk_load(const float *p)
  * and each of the TW + KW - 1 input vectors loaded once, feeding up to KW
  * accumulators. An accumulator gets its taps in (kh, kw) order, as the
  * scalar twin: the same bits. row0: the tile's first input column of kernel
- * row 0; rs: floats between kernel rows. */
+ * row kh0; rs: floats between kernel rows. */
 static inline __attribute__((always_inline)) void tile_s1(__m512 acc[TW], const float *row0,
                                                           int64_t rs, const float *wp,
                                                           int64_t kh0, int64_t kh1, const int KW)
 {
     for (int64_t kh = kh0; kh < kh1; kh++) {
-        const float *row = row0 + kh * rs;
+        const float *row = row0 + (kh - kh0) * rs;
         __m512 wv[7];
         _Pragma("GCC unroll 8") for (int kw = 0; kw < KW; kw++)
             wv[kw] = _mm512_loadu_ps(wp + (kh * KW + kw) * 16);
@@ -74,17 +74,12 @@ static inline void tile(const pz_conv16c_desc *d, __m512 acc[TW], const float *x
                         int s1)
 {
     const int64_t W = d->w;
-    if (s1 && d->kw == 3) {
-        tile_s1(acc, xp + ih0 * W * 16 + (ow - d->pl) * 16, W * 16, wp, kh0, kh1, 3);
-        return;
-    }
-    if (s1 && d->kw == 5) {
-        tile_s1(acc, xp + ih0 * W * 16 + (ow - d->pl) * 16, W * 16, wp, kh0, kh1, 5);
-        return;
-    }
-    if (s1 && d->kw == 7) {
-        tile_s1(acc, xp + ih0 * W * 16 + (ow - d->pl) * 16, W * 16, wp, kh0, kh1, 7);
-        return;
+    const float *r0 = xp + (ih0 + kh0) * W * 16 + (ow - d->pl) * 16;   /* s1: row kh0 */
+    switch (s1 ? d->kw : 0) {
+    case 3: tile_s1(acc, r0, W * 16, wp, kh0, kh1, 3); return;
+    case 5: tile_s1(acc, r0, W * 16, wp, kh0, kh1, 5); return;
+    case 7: tile_s1(acc, r0, W * 16, wp, kh0, kh1, 7); return;
+    default: break;
     }
     for (int64_t kh = kh0; kh < kh1; kh++) {
         const float *row = xp + (ih0 + kh * d->dh) * W * 16 + (ow * d->sw - d->pl) * 16;
