@@ -86,6 +86,17 @@ static void dw_rows_window(pz_conv16c_fn fn, const pz_conv16c_desc *d, const flo
         }
 }
 
+/* The lanes past channel C of an NCHW16c output of ny floats (hw pixels a
+ * plane) are all zero. */
+static bool pad_lanes_zero(const float *y, int64_t ny, int64_t C, int64_t hw)
+{
+    for (int64_t e = 0; e < ny; e++) {
+        int64_t ch = e / (hw * 16) % ((C + 15) / 16) * 16 + e % 16;
+        if (ch >= C && y[e] != 0.0f) return false;
+    }
+    return true;
+}
+
 /* A depthwise layer's params: group C, the act's clamp [0.25, 1.5] (a lower
  * bound above zero, so padded lanes must be zeroed after it). */
 static pz_conv_params dw_params(int64_t C, const int k[2], const int s[2], const int dl[2],
@@ -157,11 +168,7 @@ static void run_dw_case(const dw_case *t)
         pz_f32_nchwxc_to_nchw(N, C, oh, ow, 16, y, yplain, 0, 1);
         dw_str(t, ISAS[i]->name, what, sizeof what);
         check(nerr(yplain, yref, yscale, N * C * oh * ow) <= 1e-5, what);
-        bool lanes = true;
-        for (int64_t e = 0; e < ny; e++) {
-            int64_t ch = e / (oh * ow * 16) % ((C + 15) / 16) * 16 + e % 16;
-            if (ch >= C && y[e] != 0.0f) lanes = false;
-        }
+        const bool lanes = pad_lanes_zero(y, ny, C, oh * ow);
         snprintf(what + strlen(what), sizeof what - strlen(what), " lanes, nth 3");
         check(lanes && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
         /* 2 workers: the rows shared (pz_dw_share) or, for the whole-plane
@@ -295,11 +302,7 @@ static void run_dwk_case(const dwk_case *t)
         fill_nan(y3, ny);
         fn(&d, x16, wp, bp, z16, y, 0, 1);
         for (int ith = 0; ith < 3; ith++) fn(&d, x16, wp, bp, z16, y3, ith, 3);
-        bool lanes = true;
-        for (int64_t e = 0; e < ny; e++) {
-            int64_t ch = e / (oh * ow * 16) % ((C + 15) / 16) * 16 + e % 16;
-            if (ch >= C && y[e] != 0.0f) lanes = false;
-        }
+        const bool lanes = pad_lanes_zero(y, ny, C, oh * ow);
         char w2[300];
         snprintf(w2, sizeof w2, "%s %s: the twin's bits, lanes, nth 3", what, ISAS[i]->name);
         check(memcmp(y, ytwin, (size_t)ny * sizeof *y) == 0 && lanes &&
