@@ -343,6 +343,10 @@ static void test_conv_border(void)
         {13, 2, 1, 1}, {7, 1, 0, 1}, {7, 1, 1, 0}, {6, 1, 1, 1},
         /* wider rows: the first and last tiles as border tiles (plan_edges) */
         {28, 1, 1, 1}, {29, 1, 1, 1}, {43, 1, 1, 0}, {56, 2, 1, 1}, {57, 2, 1, 1},
+        /* rows two tiles wide or a little less, cut in two border segments
+         * (plan_rows): AVX2's 6-pixel tiles at 10 to 12 (stride 1 and 2),
+         * AVX-512's 14 at 28 (above) */
+        {10, 1, 1, 1}, {11, 1, 1, 1}, {12, 1, 1, 1}, {24, 2, 1, 1},
     };
     static const int64_t HS[] = {1, 2, 3, 7, 8};
     static const int64_t MS[] = {16, 17, 24, 40, 64};

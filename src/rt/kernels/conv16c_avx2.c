@@ -20,9 +20,23 @@ static inline __m256 lane_mask(unsigned bits, int h)
     return _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, idx));
 }
 
+/* One q step: the two weight halves, the broadcasts of pixels [J0, J1), their
+ * FMAs. */
+#define Q_STEP(q, J0, J1)                                                                  \
+    do {                                                                                  \
+        __m256 w0 = _mm256_loadu_ps(wr + (q) * 16), w1 = _mm256_loadu_ps(wr + (q) * 16 + 8); \
+        UNROLL for (int j = (J0); j < (J1); j++) {                                        \
+            __m256 xv = _mm256_broadcast_ss(xr + j * ps + (q));                           \
+            acc[j][0] = _mm256_fmadd_ps(xv, w0, acc[j][0]);                               \
+            acc[j][1] = _mm256_fmadd_ps(xv, w1, acc[j][1]);                               \
+        }                                                                                 \
+    } while (0)
+
+/* LB, RB: a border tile of a 3-wide kernel (conv16c.h, pickb): nq = 3 * cblk
+ * in kw order, tap 0 skipping pixel 0 (LB) and tap 2 pixel RW - 1 (RB). */
 PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict x,
                               float *restrict y, const float *restrict z, const int RW,
-                              const int PS)
+                              const int PS, const int LB, const int RB)
 {
     const int64_t ps = PS ? PS : a->ps;
     const float *restrict w = a->w;
@@ -49,13 +63,13 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
         for (int kh = 0; kh < nkh; kh++) {
             const float *xr = x + cb * xs_cb + kh * xs_h;
             const float *wr = w + cb * ws_cb + kh * ws_h;
-            for (int q = 0; q < nqc; q++) {
-                __m256 w0 = _mm256_loadu_ps(wr + q * 16), w1 = _mm256_loadu_ps(wr + q * 16 + 8);
-                UNROLL for (int j = 0; j < RW; j++) {
-                    __m256 xv = _mm256_broadcast_ss(xr + j * ps + q);
-                    acc[j][0] = _mm256_fmadd_ps(xv, w0, acc[j][0]);
-                    acc[j][1] = _mm256_fmadd_ps(xv, w1, acc[j][1]);
-                }
+            if (LB || RB) {
+                const int nk = nq / 3;
+                for (int q = 0; q < nk; q++) Q_STEP(q, LB, RW);
+                for (int q = nk; q < 2 * nk; q++) Q_STEP(q, 0, RW);
+                for (int q = 2 * nk; q < 3 * nk; q++) Q_STEP(q, 0, RW - RB);
+            } else {
+                for (int q = 0; q < nqc; q++) Q_STEP(q, 0, RW);
             }
         }
     }
@@ -95,13 +109,14 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
 }
 
 /* ntile tiles along the row */
-PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int PS)
+PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const int PS,
+                              const int LB, const int RB)
 {
     const int64_t xt = RW * (PS ? PS : a->ps);
     const float *x = a->x, *z = a->z;
     float *y = a->y;
     for (int t = 0; t < a->ntile; t++) {
-        uk_tile(a, x, y, z, RW, PS);
+        uk_tile(a, x, y, z, RW, PS, LB, RB);
         x += xt;
         y += RW * 16;
         if (z) z += RW * 16;
@@ -109,7 +124,7 @@ PZ_ALWAYS_INLINE void uk_body(const pz_conv16c_uk_args *a, const int RW, const i
 }
 
 #define UK(K, PSV, RW) \
-    static void uk_##K##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, PSV); }
+    static void uk_##K##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, PSV, 0, 0); }
 #define UK_ALL(K, PSV) UK(K, PSV, 1) UK(K, PSV, 2) UK(K, PSV, 3) UK(K, PSV, 4) \
     UK(K, PSV, 5) UK(K, PSV, 6)
 UK_ALL(0, 16)
@@ -126,8 +141,41 @@ static pz_conv16c_uk pick(int psk, int rm, int rw)
     return TABLE[psk][rw];
 }
 
+/* Border tiles (conv16c.c's plan_border and plan_edges): a 3-wide kernel
+ * over RW pixels, every tap in one call, tap 0 skipping the first pixel (LB)
+ * and tap 2 the last (RB): ukb_<psk>_<lb><rb>_<rw>, for stride 1 (ps 16)
+ * and 2 (ps 32) and the 3-channel stem at stride 2 (ps 6), widths 3 to 6
+ * (rows of 10 to 12 pixels go as two of them; narrower rows go by passes,
+ * see plan_rows). Against passes, one per kernel column, each reloading and
+ * storing the tile (bench/kernels --isa avx2, 1 thread, % of the AVX2 peak,
+ * two interleaved runs): ResNet-18's layer3 3x3 at 14x14 76-79 -> 79-83,
+ * layer4.0.conv1 3x3/2 60 -> 62, MobileNetV2's stem 81-82 -> 82-87. */
+#define UKB(K, PSV, LB, RB, RW) \
+    static void ukb_##K##_##LB##RB##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, PSV, LB, RB); }
+#define UKB_W(K, PSV, LB, RB) UKB(K, PSV, LB, RB, 3) UKB(K, PSV, LB, RB, 4) UKB(K, PSV, LB, RB, 5) \
+    UKB(K, PSV, LB, RB, 6)
+#define UKB_K(K, PSV) UKB_W(K, PSV, 1, 0) UKB_W(K, PSV, 0, 1) UKB_W(K, PSV, 1, 1)
+UKB_K(0, 16)
+UKB_K(1, 32)
+UKB_K(2, 6)
+#define B(K, LB, RB) {NULL, NULL, NULL, ukb_##K##_##LB##RB##_3, ukb_##K##_##LB##RB##_4, \
+    ukb_##K##_##LB##RB##_5, ukb_##K##_##LB##RB##_6}
+/* [psk][left, right, both][rw] */
+static const pz_conv16c_uk TABLEB[3][3][7] = {
+    {B(0, 1, 0), B(0, 0, 1), B(0, 1, 1)},
+    {B(1, 1, 0), B(1, 0, 1), B(1, 1, 1)},
+    {B(2, 1, 0), B(2, 0, 1), B(2, 1, 1)},
+};
+#undef B
+
+static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
+{
+    if (psk > 2 || rm != 1 || rows != 1 || rw < 3 || rw > 6 || (!lb && !rb)) return NULL;
+    return TABLEB[psk][lb && rb ? 2 : rb ? 1 : 0][rw];
+}
+
 static const pz_conv16c_ukset UKSET = {
-    .max_rm = 1, .rwmax = {0, 6, 0, 0, 0}, .pick = pick,
+    .max_rm = 1, .rwmax = {0, 6, 0, 0, 0}, .pick = pick, .pickb = pickb,
 };
 
 void pz_f32_conv2d_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,
