@@ -1,20 +1,21 @@
 /* dwconv16c_avx2.c - depthwise 3x3 in NCHW16c with AVX2+FMA.
  *
  * As the AVX-512 version (dwconv16c_avx512.c), but one 8-lane half of the
- * block at a time, and one output row at a time: a worker's rows of a block
- * go together, a row in balanced tiles of up to 6 pixels (stride 1 or 2;
- * other strides one pixel a tile). The tile is a small non-inlined function
- * (dwt_*) with its shape known at compile time. It loads the half's 9
- * weights into registers, and each input vector once, into a register that
- * feeds every accumulator reading it (up to 3 FMAs): 9 weights, 6
- * accumulators and the input fill the 16 YMM registers, and the bias, clamp
- * bounds and lane mask are loaded in the epilogue, when the weights are
- * dead. The first and last tile of a row have code of their own in which the
- * FMAs of the column in the left or right padding (pad 1) are left out at
- * compile time; any other tile that reaches into the padding goes through a
- * zero-padded copy of the columns it reads (dw_tile_copy). Kernel rows in
- * the top/bottom padding are skipped. An accumulator gets the bias, then its
- * taps in the order kh, then kw, as every other path.
+ * block at a time. A worker's rows of a block go together, in bands of rows
+ * (about 16 KB of input rows); a band's output rows are cut into balanced
+ * column tiles of up to 6 pixels (stride 1 or 2; other strides one pixel a
+ * tile), and a tile is a column strip over the band's rows: a small
+ * non-inlined function (dwt_*) with its shape known at compile time. It
+ * loads the half's 9 weights into registers once for the strip, and each
+ * input vector once, into a register that feeds every accumulator reading
+ * it (up to 3 FMAs): 9 weights, 6 accumulators and the input fill the 16
+ * YMM registers, so the bias, residual, clamp bounds and lane mask are
+ * memory operands. The first and last tile of a row have code of their own
+ * in which the FMAs of the column in the left or right padding (pad 1) are
+ * left out at compile time; any other tile that reaches into the padding
+ * goes through a zero-padded copy of the columns it reads (dw_tile_copy).
+ * Kernel rows in the top/bottom padding are skipped. An accumulator gets the
+ * bias, then its taps in the order kh, then kw, as every other path.
  */
 #include <string.h>
 
