@@ -51,6 +51,12 @@
  * group's weights. */
 #define PZ_CONV16C_CHUNK_BYTES (32 * 1024)
 
+/* A flat 1x1 conv in the pixel-major order (run_flat) runs every group
+ * over a span of pixels whose input is about this many bytes, then the
+ * next span: the span's input stays in L2 while the groups write their
+ * outputs. */
+#define PZ_CONV16C_SPAN_BYTES (128 * 1024)
+
 static int64_t cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -701,18 +707,56 @@ static void chunk_pf(const plan *p, const float *w, int64_t g, int64_t c0, int64
     *pf_n = l1 - l0;
 }
 
+/* Groups [g0, g1) of image n over the pixels [f0, f1) of a flat 1x1 conv
+ * whose worker's share is [F0, F0 + P): one row of the micro-kernel each
+ * (or one per chunk of input blocks in the k-chunked order). */
+static void flat_groups(const plan *p, const float *x, const float *w, const float *b,
+                        const float *z, float *y, int64_t n, int64_t g0, int64_t g1,
+                        int64_t f0, int64_t f1, int64_t F0, int64_t P)
+{
+    const int64_t glines = p->tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
+    for (int64_t g = g0; g < g1; g++) {
+        int64_t ob0 = g * p->rm;
+        int rm = (int)min64(p->rm, p->mb - ob0);
+        const float *pf = NULL;
+        int64_t pf_n = 0;
+        if (p->kc < p->cb) {
+            for (int64_t c0 = 0; c0 < p->cb; c0 += p->kc) {
+                chunk_pf(p, w, g, c0, 0, 1, &pf, &pf_n);
+                conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, c0,
+                         min64(p->cb, c0 + p->kc), pf, pf_n);
+            }
+            continue;
+        }
+        if (p->prefetch && g + 1 < p->groups) {
+            int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
+            int64_t l0 = nl * (f0 - F0) / P;
+            pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
+            pf_n = nl * (f1 - F0) / P - l0;
+        }
+        conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, 0, p->cb, pf, pf_n);
+    }
+}
+
 /* The worker's share of a flat 1x1 conv (one row of pixels [F0, F1) per
  * image): balanced by pixels, not by whole units. Cut into 126-pixel
  * chunks, the 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the
  * worker with 126 set the time (1.55x over MP 1 where 1.9x was possible).
  *
  * pixel_major (groups fastest, see pz_conv16c_drive): each worker takes an
- * equal run of (image, pixel) and runs every group over it. Otherwise: an
- * equal run of (image, group, pixel), so a worker may take part of a group;
- * the prefetch of the next group's weights is shared out by pixels.
- * Each (image, group) of a run is one row of the micro-kernel, however
- * long: the run used to be cut into chunks of at most 126 pixels (the
- * input of a chunk in L1 for every group), but each chunk cost a call
+ * equal run of (image, pixel) and runs every group over it, span by span:
+ * spans of about PZ_CONV16C_SPAN_BYTES of input, so that a span's input
+ * stays in L2 while the groups write their outputs. Over the whole run
+ * each group read the input again, from beyond L2 where it and the
+ * outputs outweigh L2: MobileNetV2's expand 16->96 @112 (an 0.8 MB input,
+ * 4.8 MB of output) ran at 60-65% of peak at 1 thread (bench/kernels),
+ * 70-72% in spans of 1792 to 3136 pixels (65-67% in spans of 448 to 896).
+ * Otherwise: an equal run of (image, group, pixel), so a worker may take
+ * part of a group; the prefetch of the next group's weights is shared out
+ * by pixels.
+ * Each (image, group) of a run or span is one row of the micro-kernel,
+ * however long: the run used to be cut into chunks of at most 126 pixels
+ * (the input of a chunk in L1 for every group), but each chunk cost a call
  * chain (conv_row, run_tiles, the micro-kernel's set-up and drain), and
  * whole runs measured faster at 1 thread: 32->16 @112 81.8% -> 86.8% of
  * peak, 32->192 @28 83.6% -> 85.8%, 24->144 @56 81.0% -> 83.4%, the input
@@ -725,33 +769,24 @@ static void run_flat(const plan *p, const float *x, const float *w, const float 
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t P = F1 - F0, G = pixel_major ? 1 : p->groups;
-    const int64_t glines = p->tmpl.ws_mb / 16;   /* 64-byte lines of one output block */
+    /* pixels per span: the input of one pixel is cb blocks of cbk floats */
+    const int64_t span = max64(1, PZ_CONV16C_SPAN_BYTES /
+                                      (p->cb * p->cbk * (int64_t)sizeof(float)));
     int64_t lo, hi;
     if (P <= 0) return;
     pz_split(d->n * G * P, ith, nth, &lo, &hi);
     for (int64_t q = lo; q < hi;) {
         int64_t n = q / (G * P), g = q / P % G, p0 = q % P;
-        int64_t p1 = min64(P, p0 + (hi - q)), f0 = F0 + p0, f1 = F0 + p1;
-        for (int64_t gg = pixel_major ? 0 : g; gg < (pixel_major ? p->groups : g + 1); gg++) {
-            int64_t ob0 = gg * p->rm;
-            int rm = (int)min64(p->rm, p->mb - ob0);
-            const float *pf = NULL;
-            int64_t pf_n = 0;
-            if (p->kc < p->cb) {
-                for (int64_t c0 = 0; c0 < p->cb; c0 += p->kc) {
-                    chunk_pf(p, w, gg, c0, 0, 1, &pf, &pf_n);
-                    conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, c0,
-                             min64(p->cb, c0 + p->kc), pf, pf_n);
-                }
-                continue;
-            }
-            if (p->prefetch && gg + 1 < p->groups) {
-                int64_t nl = glines * min64(p->rm, p->mb - ob0 - p->rm);
-                int64_t l0 = nl * (f0 - F0) / P;
-                pf = w + (ob0 + p->rm) * p->tmpl.ws_mb + l0 * 16;
-                pf_n = nl * (f1 - F0) / P - l0;
-            }
-            conv_row(p, x, w, b, z, y, n, ob0, rm, 0, 1, f0, f1, 0, p->cb, pf, pf_n);
+        int64_t p1 = min64(P, p0 + (hi - q));
+        if (pixel_major) {
+            /* ns spans of equal length */
+            const int64_t ns = cdiv(p1 - p0, span);
+            for (int64_t s = 0; s < ns; s++)
+                flat_groups(p, x, w, b, z, y, n, 0, p->groups,
+                            F0 + p0 + (p1 - p0) * s / ns, F0 + p0 + (p1 - p0) * (s + 1) / ns,
+                            F0, P);
+        } else {
+            flat_groups(p, x, w, b, z, y, n, g, g + 1, F0 + p0, F0 + p1, F0, P);
         }
         q += p1 - p0;
     }
