@@ -273,12 +273,14 @@ static void test_conv(void)
         {.c = 32, .m = 24, .h = 16, .w = 16, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .residual = true},
         /* images of several spans of 128 KB of input (PZ_CONV16C_SPAN_BYTES:
-         * 2048 pixels of one input block, 1024 of two): 2162 pixels of 16
-         * channels (2 spans; on 3 workers 1 each), 3075 of 24 (4 spans; 1
-         * each) */
-        {.c = 16, .m = 48, .h = 46, .w = 47, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+         * 2048 pixels of one input block, 1024 of two), with 6 output
+         * blocks (at least 2 groups whatever the tile: pixel-major): 2162
+         * pixels of 16 channels (2 spans; on 3 workers 721 pixels, 1 span
+         * each), 3075 of 24 to 88 channels, the last block half (4 spans; on
+         * 3 workers 1025 pixels, 2 spans each) */
+        {.c = 16, .m = 96, .h = 46, .w = 47, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .act = PZ_ACT_CLIP},
-        {.c = 24, .m = 40, .h = 41, .w = 75, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+        {.c = 24, .m = 88, .h = 41, .w = 75, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .residual = true, .act = PZ_ACT_RELU},
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
