@@ -750,7 +750,7 @@ static void flat_groups(const plan *p, const float *x, const float *w, const flo
  * each group read the input again, from beyond L2 where it and the
  * outputs outweigh L2: MobileNetV2's expand 16->96 @112 (an 0.8 MB input,
  * 4.8 MB of output) ran at 60-65% of peak at 1 thread (bench/kernels),
- * 70-72% in spans of 1792 to 3136 pixels (65-67% in spans of 448 to 896).
+ * 71-73% in spans of 1792 to 3136 pixels (65-68% in spans of 448 to 896).
  * Otherwise: an equal run of (image, group, pixel), so a worker may take
  * part of a group; the prefetch of the next group's weights is shared out
  * by pixels.
