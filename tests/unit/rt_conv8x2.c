@@ -1,7 +1,7 @@
 /* rt_conv8x2.c - the 1x1 conv in lanes of 8 output x 2 input channels
  * (rt/kernels/conv8x2.h) against the plain reference convolution
  * (pz_f32_conv__ref), over edge sizes:
- *   output channels 8, 24, 40, 56 (calls of 1, 3, 2+3, 2+2+3 groups);
+ *   output channels 8, 16, 24, 40, 56 (calls of 1, 2, 3, 2+3, 2+2+3 groups);
  *   input channels 2, 6, 16, 18, 24, 32, 96, 144 (last block of 1..8
  *     pairs; one block and several);
  *   pixels 1..15, 17, 18, 19, 27, 28, 29, 126, 127, 253 (tiles of 9 and 14
@@ -176,6 +176,7 @@ static void check_ok(void)
     } r[] = {
         {1, 1, 0, 96, 24, 1, "1x1 96->24"},    {1, 1, 0, 96, 32, 0, "M = 32"},
         {1, 1, 0, 96, 20, 0, "M = 20"},        {1, 1, 0, 95, 24, 0, "odd C"},
+        {1, 1, 0, 32, 16, 1, "M = 16"},        {1, 1, 0, 32, 48, 0, "M = 48"},
         {3, 1, 1, 96, 24, 0, "3x3"},           {1, 2, 0, 96, 24, 0, "stride 2"},
         {1, 1, 1, 96, 24, 0, "padding 1"},
     };
@@ -230,7 +231,8 @@ int main(void)
     check_ok();
 
     static const int64_t CM[][2] = {{96, 24}, {2, 8}, {6, 24}, {16, 40}, {18, 24},
-                                    {24, 56}, {32, 8}, {144, 24}};
+                                    {24, 56}, {32, 8}, {144, 24}, {32, 16}, {2, 16},
+                                    {18, 16}};
     static const int64_t HW[][2] = {{1, 1}, {1, 2}, {2, 2}, {1, 5}, {2, 4}, {3, 3}, {1, 10},
                                     {2, 6}, {1, 13}, {3, 5}, {1, 17}, {2, 9}, {1, 19},
                                     {3, 9}, {4, 7}, {1, 29}, {7, 18}, {9, 14}, {11, 23}};
@@ -255,6 +257,7 @@ int main(void)
     run_case(&(ccase){.n = 1, .c = 96, .m = 24, .h = 56, .w = 56, .bias = true});
     run_case(&(ccase){.n = 1, .c = 144, .m = 24, .h = 56, .w = 56, .bias = true,
                       .residual = true});
+    run_case(&(ccase){.n = 1, .c = 32, .m = 16, .h = 112, .w = 112, .bias = true});
     printf("rt_conv8x2: worst error against the reference %.2g (bound 1e-5)\n", worst);
     return test_summary("rt_conv8x2");
 }

@@ -12,21 +12,24 @@
 int pz_conv8x2_ok(const pz_conv16c_desc *d)
 {
     return d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 && d->pl == 0 &&
-           d->oh == d->h && d->ow == d->w && d->cblk == 16 && d->c % 2 == 0 && d->m % 16 == 8;
+           d->oh == d->h && d->ow == d->w && d->cblk == 16 && d->c % 2 == 0 &&
+           (d->m % 16 == 8 || d->m == 16);
 }
 
 /* The groups of 8 channels of call number `call`: [*g0, *g0 + *gc). Calls
- * of 2 groups (one output block), the last of 3 (or 1 when M = 8). */
+ * of 2 groups (one output block), the last of 3 when the groups are odd
+ * (or 1 when M = 8). */
 static int64_t ncalls(int64_t m)
 {
-    int64_t ng = m / 8;
-    return ng == 1 ? 1 : (ng - 1) / 2;
+    const int64_t ng = m / 8;
+    return ng == 1 ? 1 : ng / 2;   /* an odd count's last call takes 3 */
 }
 
 static void call_groups(int64_t m, int64_t call, int64_t *g0, int *gc)
 {
+    const int64_t ng = m / 8;
     *g0 = 2 * call;
-    *gc = m / 8 == 1 ? 1 : call == ncalls(m) - 1 ? 3 : 2;
+    *gc = ng == 1 ? 1 : ng % 2 == 1 && call == ncalls(m) - 1 ? 3 : 2;
 }
 
 int64_t pz_conv8x2_weights_size(const pz_conv16c_desc *d)

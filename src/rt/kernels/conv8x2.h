@@ -1,5 +1,6 @@
 /* conv8x2.h - the 1x1 convolution for an output of 8 mod 16 channels
- * (MobileNetV2's 24-channel projects), with every FMA lane useful.
+ * (MobileNetV2's 24-channel projects), with every FMA lane useful, and for
+ * an output of 16 channels (fewer loads than the direct conv's tile).
  *
  * Why: the direct conv (conv16c) computes 16 output channels per ZMM
  * register, so with M = 24 the second block's register has 8 idle lanes: a
@@ -14,14 +15,24 @@
  * channel are added (two permutes and an add make a whole 16-channel block
  * out of two groups' registers).
  *
+ * M = 16 (MobileNetV2's project 32->16 at 112x112) goes here too: the
+ * direct conv's tile for one output block (14 pixels x 1 block) loads a
+ * broadcast for every FMA (15 loads for 14 FMAs a q step); here the two
+ * groups of 8 share each 64-bit broadcast (16 loads for 28 FMAs), for two
+ * permutes and an add per output vector. bench/kernels, 1 thread, five
+ * interleaved runs of 32->16 @112: 75.6-77.7% -> 77.7-78.3% of peak
+ * (152.0-158.6 -> 154.6-163.6 GFLOP/s); in MobileNetV2 the layer took
+ * 0.085-0.087 ms before, 0.084-0.086 after (within the noise).
+ *
  * Shapes (pz_conv8x2_ok): kernel 1x1, stride 1, no padding, input block 16,
- * C even, M % 16 == 8. The image is one row of H*W pixels, as in conv16c's
+ * C even, M % 16 == 8 or M == 16. The image is one row of H*W pixels, as in conv16c's
  * flat path; a row window [r0, r1) (d->r1 != 0, a fused F-Block, whose view
  * may shift rows by d->pt: output row r reads input row r - pt) is its
  * pixels [r0*W, r1*W).
  *
  * Work: the M/8 groups of 8 channels go in calls of 2 (one output block)
- * and a last call of 3 (a block and a half) or 1 (M = 8). Workers take equal
+ * and a last call of 3 (a block and a half) or 1 (M = 8); M = 16 is one
+ * call of 2. Workers take equal
  * runs of (image, pixel); each run goes in chunks of at most 126 pixels, and
  * each chunk through every call, its input in L1. A tile is RW pixels x the
  * call's groups in registers: 9 x 3 (27 ZMM), 14 x 2, 14 x 1. Each output
