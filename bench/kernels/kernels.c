@@ -397,6 +397,41 @@ static double roof_frac(const timing *t)
     return (t_fma > t->mem ? t_fma : t->mem) / t->sec;
 }
 
+/* The goals of the runtime's issue, layer by layer: a 3x3 or 1x1 conv at
+ * least 85% of peak, a depthwise or FC layer at least 70% of its roofline
+ * (other convs, the 7x7 stem, are not graded). One line per goal: how many
+ * layers of the table meet it, and each that does not, with its figure. */
+static void goals(const timing *res, size_t n)
+{
+    for (int g = 0; g < 2; g++) {
+        int met = 0, total = 0;
+        char below[2048] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < n; i++) {
+            const layer *L = &LAYERS[i];
+            const timing *r = &res[i];
+            int graded = g == 0 ? L->k == L_CONV && (L->ks == 1 || L->ks == 3)
+                                : L->k == L_DW || L->k == L_FC;
+            if (!graded || r->sec <= 0) continue;
+            double t_fma = r->flops / (r->pk * 1e9), roof = t_fma > r->mem ? t_fma : r->mem;
+            double v = g == 0 ? 100 * (r->flops / r->sec * 1e-9) / r->pk : 100 * roof / r->sec;
+            total++;
+            if (v >= (g == 0 ? 85.0 : 70.0)) {
+                met++;
+            } else if (used < sizeof below) {
+                int k = snprintf(below + used, sizeof below - used, "%s%s %s %.1f%%",
+                                 used ? "; " : "", L->net, L->name, v);
+                if (k > 0) used += (size_t)k;
+            }
+        }
+        if (total)
+            printf("goal: %s: %d of %d layers%s%s\n",
+                   g == 0 ? "3x3 and 1x1 conv >= 85% of peak"
+                          : "depthwise and FC >= 70% of roofline",
+                   met, total, met < total ? "; below: " : "", below);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *isa = "avx512", *only = NULL;
@@ -497,6 +532,7 @@ int main(int argc, char **argv)
     if (pk_n)
         printf("FMA peak over the layers' probes: mean of their best quartiles %.1f GFLOP/s\n",
                pk_sum / pk_n);
+    goals(res, n);
     free(res);
     return 0;
 }
