@@ -25,16 +25,16 @@
  * 0.085-0.087 ms before, 0.084-0.086 after (within the noise).
  *
  * Shapes (pz_conv8x2_ok): kernel 1x1, stride 1, no padding, input block 16,
- * C even, M % 16 == 8 or M == 16. The image is one row of H*W pixels, as in conv16c's
- * flat path; a row window [r0, r1) (d->r1 != 0, a fused F-Block, whose view
- * may shift rows by d->pt: output row r reads input row r - pt) is its
- * pixels [r0*W, r1*W).
+ * C even, M % 16 == 8 or M == 16. The image is one row of H*W pixels, as in
+ * conv16c's flat path; a row window [r0, r1) (d->r1 != 0, a fused F-Block,
+ * whose view may shift rows by d->pt: output row r reads input row r - pt)
+ * is its pixels [r0*W, r1*W).
  *
  * Work: the M/8 groups of 8 channels go in calls of 2 (one output block)
- * and a last call of 3 (a block and a half) or 1 (M = 8); M = 16 is one
- * call of 2. Workers take equal
- * runs of (image, pixel); each run goes in chunks of at most 126 pixels, and
- * each chunk through every call, its input in L1. A tile is RW pixels x the
+ * and a last call of 3 (a block and a half) when they are odd, or 1 (M = 8);
+ * M = 16 is one call of 2. Workers take equal runs of (image, pixel); each
+ * run goes in chunks of at most 126 pixels, and each chunk through every
+ * call, its input in L1. A tile is RW pixels x the
  * call's groups in registers: 9 x 3 (27 ZMM), 14 x 2, 14 x 1. Each output
  * element is computed by one worker in an order that does not depend on nth:
  * results are bitwise equal whatever the MP.
