@@ -413,8 +413,7 @@ static void goals(const timing *res, size_t n)
             int graded = g == 0 ? L->k == L_CONV && (L->ks == 1 || L->ks == 3)
                                 : L->k == L_DW || L->k == L_FC;
             if (!graded || r->sec <= 0) continue;
-            double t_fma = r->flops / (r->pk * 1e9), roof = t_fma > r->mem ? t_fma : r->mem;
-            double v = g == 0 ? 100 * (r->flops / r->sec * 1e-9) / r->pk : 100 * roof / r->sec;
+            double v = g == 0 ? 100 * (r->flops / r->sec * 1e-9) / r->pk : 100 * roof_frac(r);
             total++;
             if (v >= (g == 0 ? 85.0 : 70.0)) {
                 met++;
