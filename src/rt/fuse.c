@@ -210,7 +210,7 @@ static bool row_local(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
     if (!l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
-        l->scratch_bytes || l->n_in > FUSE_MAX_IN)
+        (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN)
         return false;
     const pz_tensor *y = l->out[0];
     if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)

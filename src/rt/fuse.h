@@ -7,7 +7,8 @@
  *   - its op offers row ranges for the kernel prepare chose (pz_rt_op.rows,
  *     .run_rows: the fast NCHW16c conv and depthwise conv, 2-D pooling on
  *     NCHW16c, blocked unary and same-shaped binary layers),
- *   - it has one output, rank 4, NCHW16c, and asks for no arena scratch,
+ *   - it has one output, rank 4, NCHW16c, and asks for no arena scratch
+ *     (or only for its whole-layer run: l->scratch_run_only),
  *   - every input it converts (layout) comes from outside the run,
  *   - it is not a conv or pool with one output row that reads several rows
  *     of the run (a global pool: strips count the last layer's rows, so

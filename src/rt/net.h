@@ -93,6 +93,8 @@ struct pz_layer {
     int mp;                      /* that block's cores */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
+    int scratch_run_only;        /* 1: only run() uses the scratch, not run_rows() (a
+                                  * fused run may still take the layer: rt/fuse.c) */
     unsigned packed_in;          /* inputs (bit i: slot i) prepare packed and never reads again */
     const char *kernel;          /* the kernel prepare chose, for profiles ("winograd"; NULL: the op's one) */
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */

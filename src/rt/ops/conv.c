@@ -40,6 +40,9 @@ typedef struct {
     pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
     pz_winograd_fn wino;         /* WINO */
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
+    pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
+    int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
+    int64_t sub_floats;          /* its per-worker scratch: the subsampled input */
     pz_conv16c_desc d_last;      /* GROUPED: the last super-group (fewer groups, or d) */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
     int64_t groups;              /* GROUPED: super-groups */
@@ -251,6 +254,16 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         st->fast = by8 ? f8 : k->conv2d;
         l->kernel = by8 ? "direct 8x2" : "direct";
         l->packed_in |= 1u << 1;
+        /* a strided 1x1 conv: whole-layer runs subsample the input into
+         * each worker's scratch and run the flat conv over it; row ranges
+         * (fused runs) keep the strided conv, with the same bits */
+        if (!by8 && pz_conv16c_subsample_plan(&d, &st->flat)) {
+            st->sub = 1;
+            st->sub_floats = pz_subsample16c_size(&d);
+            l->scratch_bytes = (size_t)(st->sub_floats * (l->nth < 1 ? 1 : l->nth)) * sizeof(float);
+            l->scratch_run_only = 1;
+            l->kernel = "direct sub";
+        }
     } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
         st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
@@ -303,6 +316,14 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     float *y = l->out[0]->data;
     switch (st->path) {
     case CONV_FAST:
+        if (st->sub) {
+            float *xs = (float *)l->scratch + ith * st->sub_floats;
+            pz_subsample16c(&st->d, x, xs);
+            st->fast(&st->flat, xs, st->wp, st->bp, zd, y, ith, nth);
+            break;
+        }
+        st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
+        break;
     case CONV_DW:
     case CONV_DWK:
         st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
