@@ -42,7 +42,6 @@ typedef struct {
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
     pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
     int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
-    int64_t sub_floats;          /* its per-worker scratch: the subsampled input */
     pz_conv16c_desc d_last;      /* GROUPED: the last super-group (fewer groups, or d) */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
     int64_t groups;              /* GROUPED: super-groups */
@@ -259,8 +258,9 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
          * (fused runs) keep the strided conv, with the same bits */
         if (!by8 && pz_conv16c_subsample_plan(&d, &st->flat)) {
             st->sub = 1;
-            st->sub_floats = pz_subsample16c_size(&d);
-            l->scratch_bytes = (size_t)(st->sub_floats * (l->nth < 1 ? 1 : l->nth)) * sizeof(float);
+            /* each worker's scratch: the subsampled input */
+            l->scratch_bytes =
+                (size_t)(pz_subsample16c_size(&d) * (l->nth < 1 ? 1 : l->nth)) * sizeof(float);
             l->scratch_run_only = 1;
             l->kernel = "direct sub";
         }
@@ -317,7 +317,7 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     switch (st->path) {
     case CONV_FAST:
         if (st->sub) {
-            float *xs = (float *)l->scratch + ith * st->sub_floats;
+            float *xs = (float *)l->scratch + ith * pz_subsample16c_size(&st->d);
             pz_subsample16c(&st->d, x, xs);
             st->fast(&st->flat, xs, st->wp, st->bp, zd, y, ith, nth);
             break;
