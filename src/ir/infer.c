@@ -71,6 +71,10 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
                                "element type %s, which is not supported", n->name, n->op_type,
                                k, v->name, ir_dtype_name(v->t.dtype));
         }
+        for (int k = 0; k < n->n_out && k < n->op->min_out; k++)
+            if (n->out[k] < 0)
+                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
+                               "omitted (empty name)", n->name, n->op_type, k);
         if (!n->params && n->op->params_size) n->params = pz_xcalloc(1, n->op->params_size);
         if (n->op->parse && n->op->parse(g, n, n->params, err)) return err->code;
         if (n->op->infer(g, n, err)) return err->code;

@@ -638,6 +638,19 @@ def more_cases(outdir, ok, base):
          model([], [vi("X", [4])], [vi("Wi", None), vi("X", None)], [weights("Wi", [4])]),
          "nocrash")
 
+    # --- a required input or output with an empty name -----------------------------------
+    # (the empty output once reached Conv's cost with value index -1: a read
+    # before the values array, found by fuzz_onnx)
+    save(outdir, "required_input_empty",
+         model([helper.make_node("Conv", ["X", ""], ["Y"], name="conv_no_w")],
+               [vi("X", [1, 3, 8, 8])], [vi("Y", None)]),
+         "error", "conv_no_w", "input 1", "omitted")
+    save(outdir, "required_output_empty",
+         model([helper.make_node("Conv", ["X", "W"], [""], name="conv_no_y"),
+                helper.make_node("Relu", ["X"], ["Y"], name="relu_y")],
+               [vi("X", [1, 3, 8, 8])], [vi("Y", None)], [weights("W", [4, 3, 1, 1])]),
+         "error", "conv_no_y", "output 0", "omitted")
+
     # --- attributes of the wrong type ---------------------------------------------------
     save(outdir, "attr_kernel_shape_string", conv_model(kernel_shape="3x3"),
          "error", "conv1", "kernel_shape")
