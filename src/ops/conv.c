@@ -50,11 +50,12 @@ static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 {
     const conv_params *p = n->params;
     const ir_tensor *w = op_in(g, n, 1);
-    const ir_tensor *y = &g->values[n->out[0]].t;
+    const ir_tensor *y = op_out((ir_graph *)g, n, 0);
+    if (!w || !y) return;
     /* every output element takes (C/group) * prod(K) MACs, and W has exactly
      * M * (C/group) * prod(K) elements */
     int64_t per_out = w->dims[0] ? ir_tensor_numel(w) / w->dims[0] : 0;
-    c->macs = ir_tensor_numel(y) * per_out;
+    if (__builtin_mul_overflow(ir_tensor_numel(y), per_out, &c->macs)) c->macs = INT64_MAX;
     (void)p;
 }
 
