@@ -48,7 +48,6 @@ static pz_status conv_infer(ir_graph *g, ir_node *n, pz_err *err)
 
 static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 {
-    const conv_params *p = n->params;
     const ir_tensor *w = op_in(g, n, 1);
     const ir_tensor *y = op_out((ir_graph *)g, n, 0);
     if (!w || !y) return;
@@ -56,7 +55,6 @@ static void conv_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
      * M * (C/group) * prod(K) elements */
     int64_t per_out = w->dims[0] ? ir_tensor_numel(w) / w->dims[0] : 0;
     if (__builtin_mul_overflow(ir_tensor_numel(y), per_out, &c->macs)) c->macs = INT64_MAX;
-    (void)p;
 }
 
 /* CONV: X, W, B?, Z? with the pads infer resolved. The residual Z (input

@@ -316,17 +316,15 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     float *y = l->out[0]->data;
     switch (st->path) {
     case CONV_FAST:
-        if (st->sub) {
+    case CONV_DW:
+    case CONV_DWK:
+        if (st->sub) {   /* FAST only: the subsample, then the flat conv over it */
             float *xs = (float *)l->scratch + ith * pz_subsample16c_size(&st->d);
             pz_subsample16c(&st->d, x, xs);
             st->fast(&st->flat, xs, st->wp, st->bp, zd, y, ith, nth);
-            break;
+        } else {
+            st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
         }
-        st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
-        break;
-    case CONV_DW:
-    case CONV_DWK:
-        st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
         break;
     case CONV_WINO:
         st->wino(&st->d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
