@@ -142,8 +142,9 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
      * at the top of the tile, and those that outnumber the free registers
      * (14 at 14x2) go to the stack and back each tile. In a direct-call
      * loop, 16->96 @112 (K = 16, ReLU6) went 148-156 -> 151-163 GFLOP/s
-     * (four interleaved pairs); the other layers measured the same. */
-    __asm__("" : "+r"(y), "+r"(z));
+     * (four interleaved pairs); the other layers measured the same. The
+     * loop's last input pointer as an input ties the asm to the loop's end. */
+    __asm__("" : "+r"(y), "+r"(z) : "r"(xr));
 
     if (!a->fin) {
         UNROLL for (int r = 0; r < RF; r++)
