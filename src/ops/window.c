@@ -135,6 +135,14 @@ pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t
     PZ_ASSERT(x && x->rank == w->nsp + 2);
     dims[0] = x->dims[0];
     dims[1] = x->dims[1];
+    /* an empty spatial axis leaves every window wholly in the padding (the
+     * pads are smaller than the kernel only along a non-empty axis) */
+    char sx[128];
+    for (int i = 0; i < w->nsp; i++)
+        if (x->dims[2 + i] == 0)
+            return op_err(err, n, "input X is %s: axis %d has size 0, so every window would lie "
+                          "wholly in the padding, with nothing to pool",
+                          ir_shape_str(x, sx, sizeof sx), i + 2);
     if (op_window_out(n, w, x->dims + 2, dims + 2, err)) return err->code;
     return op_check_dims(n, x->rank, dims, err);
 }
@@ -149,6 +157,11 @@ pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (!ir_dtype_is_float(x->dtype))
         return op_err(err, n, "input must be a floating-point tensor, got %s",
                       ir_dtype_name(x->dtype));
+    char sx[128];
+    for (int d = 2; d < x->rank; d++)
+        if (x->dims[d] == 0)
+            return op_err(err, n, "input X is %s: axis %d has size 0, with nothing to pool",
+                          ir_shape_str(x, sx, sizeof sx), d);
     int64_t dims[IR_MAX_RANK];
     for (int d = 0; d < x->rank; d++) dims[d] = d < 2 ? x->dims[d] : 1;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);

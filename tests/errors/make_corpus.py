@@ -276,6 +276,23 @@ def main(outdir):
          model([helper.make_node("MaxPool", ["X"], ["Y"], name="pool_neg", kernel_shape=[-2, -2])],
                [vi("X", [1, 3, 8, 8])], [vi("Y", None)]),
          "error", "pool_neg", "kernel_shape")
+    # an empty spatial axis: every window lies wholly in the padding (a fuzzer
+    # find: AveragePool over x[1,3,0,2] with pads, once undefined behaviour in
+    # the runtime's pooling kernel)
+    save(outdir, "pool_zero_spatial_avg",
+         model([helper.make_node("AveragePool", ["X"], ["Y"], name="pool_empty",
+                                 kernel_shape=[2, 2], pads=[1, 1, 1, 1])],
+               [vi("X", [1, 3, 0, 2])], [vi("Y", None)]),
+         "error", "pool_empty", "AveragePool", "axis 2 has size 0")
+    save(outdir, "pool_zero_spatial_max",
+         model([helper.make_node("MaxPool", ["X"], ["Y"], name="pool_empty",
+                                 kernel_shape=[2, 2], pads=[1, 1, 1, 1])],
+               [vi("X", [1, 3, 4, 0])], [vi("Y", None)]),
+         "error", "pool_empty", "MaxPool", "axis 3 has size 0")
+    save(outdir, "pool_zero_spatial_global",
+         model([helper.make_node("GlobalAveragePool", ["X"], ["Y"], name="gap_empty")],
+               [vi("X", [1, 3, 0, 7])], [vi("Y", None)]),
+         "error", "gap_empty", "GlobalAveragePool", "axis 2 has size 0")
     save(outdir, "conv_negative_kernel_attr", conv_model(kernel_shape=[-3, -3]),
          "error", "conv1", "kernel_shape")
     save(outdir, "pads_wrong_length", conv_model(pads=[1, 1, 1]),
