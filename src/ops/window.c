@@ -128,6 +128,14 @@ pz_status op_pool_parse(const ir_graph *g, const ir_node *n, op_window *w, pz_er
     return PZ_OK;
 }
 
+/* The first spatial axis (2 .. rank - 1) of X with size 0, or -1. */
+static int empty_spatial_axis(const ir_tensor *x)
+{
+    for (int d = 2; d < x->rank; d++)
+        if (x->dims[d] == 0) return d;
+    return -1;
+}
+
 pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t *dims,
                       pz_err *err)
 {
@@ -137,12 +145,12 @@ pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t
     dims[1] = x->dims[1];
     /* an empty spatial axis leaves every window wholly in the padding (the
      * pads are smaller than the kernel only along a non-empty axis) */
+    const int ax = empty_spatial_axis(x);
     char sx[128];
-    for (int i = 0; i < w->nsp; i++)
-        if (x->dims[2 + i] == 0)
-            return op_err(err, n, "input X is %s: axis %d has size 0, so every window would lie "
-                          "wholly in the padding, with nothing to pool",
-                          ir_shape_str(x, sx, sizeof sx), i + 2);
+    if (ax >= 0)
+        return op_err(err, n, "input X is %s: axis %d has size 0, so every window would lie "
+                      "wholly in the padding, with nothing to pool",
+                      ir_shape_str(x, sx, sizeof sx), ax);
     if (op_window_out(n, w, x->dims + 2, dims + 2, err)) return err->code;
     return op_check_dims(n, x->rank, dims, err);
 }
@@ -157,11 +165,11 @@ pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (!ir_dtype_is_float(x->dtype))
         return op_err(err, n, "input must be a floating-point tensor, got %s",
                       ir_dtype_name(x->dtype));
+    const int ax = empty_spatial_axis(x);
     char sx[128];
-    for (int d = 2; d < x->rank; d++)
-        if (x->dims[d] == 0)
-            return op_err(err, n, "input X is %s: axis %d has size 0, with nothing to pool",
-                          ir_shape_str(x, sx, sizeof sx), d);
+    if (ax >= 0)
+        return op_err(err, n, "input X is %s: axis %d has size 0, with nothing to pool",
+                      ir_shape_str(x, sx, sizeof sx), ax);
     int64_t dims[IR_MAX_RANK];
     for (int d = 0; d < x->rank; d++) dims[d] = d < 2 ? x->dims[d] : 1;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
