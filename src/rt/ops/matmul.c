@@ -52,7 +52,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         int ia = i - (s->nb - na), ib = i - (s->nb - nb);
         int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
         if (da != db && da != 1 && db != 1) ok = false;
-        s->bdims[i] = da > db ? da : db;
+        s->bdims[i] = da == 1 ? db : da;   /* a 0 against a 1 broadcasts to 0 */
         s->sa[i] = da == 1 ? 0 : stride_a;
         s->sb[i] = db == 1 ? 0 : stride_b;
         stride_a *= da;
