@@ -238,6 +238,12 @@ int main(void)
                       .bias = true, .residual = true, .act = PZ_ACT_RELU});
     run_case(&(wcase){.n = 1, .c = 64, .m = 64, .h = 56, .w = 56, .pt = 1, .pl = 1, .pb = 1, .pr = 1,
                       .bias = true, .act = PZ_ACT_RELU});
+    /* one panel of 49 tiles that the workers split into nth panels
+     * (ResNet-18's layer2; batch 2 with fewer channels) */
+    run_case(&(wcase){.n = 1, .c = 128, .m = 128, .h = 28, .w = 28, .pt = 1, .pl = 1, .pb = 1,
+                      .pr = 1, .bias = true, .residual = true, .act = PZ_ACT_RELU});
+    run_case(&(wcase){.n = 2, .c = 32, .m = 48, .h = 28, .w = 28, .pt = 1, .pl = 1, .pb = 1,
+                      .pr = 1, .bias = true, .act = PZ_ACT_CLIP});
 
     printf("rt_winograd: worst error against the reference %.2g (bound 1e-4)\n", worst_ref);
     return test_summary("rt_winograd");
