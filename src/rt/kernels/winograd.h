@@ -22,11 +22,13 @@
  * tiles (the GEMM micro-kernel: 14 tiles x 32 output channels in 28 ZMM
  * accumulators). A unit of work is (image, panel, group of 2 output
  * blocks); workers take contiguous ranges of units, and a worker transforms
- * a panel's input once for all its consecutive groups. Within a unit, each
- * point's slice of U is reused over the panel's register blocks. Each output
- * element is computed by one worker in an order that does not depend on nth:
- * results are bitwise equal whatever the MP. No allocation: each worker uses
- * its own slice of the caller's scratch.
+ * a panel's input once for all its consecutive groups (with fewer panels
+ * than workers and a small U, the tiles go in nth panels, so that no two
+ * workers transform the same input: winograd.c's panels()). Within a unit,
+ * each point's slice of U is reused over the panel's register blocks. Each
+ * output element is computed by one worker in an order that does not depend
+ * on nth: results are bitwise equal whatever the MP. No allocation: each
+ * worker uses its own slice of the caller's scratch.
  *
  * When it pays: the GEMMs read all of U (36 x C x M floats, 4x the direct
  * weights) once per panel, and with few tiles each U element feeds few
