@@ -125,8 +125,8 @@ static void gather_patch(const float *xc, int64_t H, int64_t W, int64_t ih0, int
  * whole panel's input for its own groups. Where each worker can have a
  * register block of tiles to itself and U is small (re-read whole by each
  * worker), the tiles go in nth panels instead: ResNet-18's 128 -> 128
- * convs at 28x28 (49 tiles, 2.4 MB of U) at 2 threads went from 0.285-0.341
- * to 0.219-0.299 ms each (four interleaved runs of the net). The sums of
+ * convs at 28x28 (49 tiles, 2.4 MB of U) at 2 threads went from 0.282-0.352
+ * to 0.220-0.295 ms each (four interleaved runs of the net). The sums of
  * each output do not depend on the panels: bitwise the same results. */
 static int64_t panels(int64_t CB, int64_t MB, int64_t T, int64_t PT, int nth)
 {
