@@ -340,15 +340,15 @@ static void test_gemm(void)
     /* an empty batch dim broadcast against a 1 (or an absent dim) stays
      * empty: the layer compiles and runs with no elements (the runtime once
      * took the larger of 0 and 1 and refused the shapes) */
-    float one[15] = {0};
+    float unused[15] = {0};   /* B's values; A has none */
     spec e1[2] = {F32(4, 1, 0, 4, 3), F32(1, 3)};
-    e1[0].data = one;
-    e1[1].data = one;
+    e1[0].data = unused;
+    e1[1].data = unused;
     expect("matmul empty batch [1,0,4,3] x [3]", PZ_OP_MATMUL, NULL, 0, e1, 2,
            (spec)F32(3, 1, 0, 4), NULL, 0);
     spec e2[2] = {F32(3, 0, 4, 3), F32(3, 1, 3, 5)};
-    e2[0].data = one;
-    e2[1].data = one;
+    e2[0].data = unused;
+    e2[1].data = unused;
     expect("matmul empty batch [0,4,3] x [1,3,5]", PZ_OP_MATMUL, NULL, 0, e2, 2,
            (spec)F32(3, 0, 4, 5), NULL, 0);
 }

@@ -128,10 +128,10 @@ static void gather_patch(const float *xc, int64_t H, int64_t W, int64_t ih0, int
  * convs at 28x28 (49 tiles, 2.4 MB of U) at 2 threads went from 0.282-0.352
  * to 0.220-0.295 ms each (four interleaved runs of the net). The sums of
  * each output do not depend on the panels: bitwise the same results. */
-static int64_t panels(int64_t CB, int64_t MB, int64_t T, int64_t PT, int nth)
+static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
 {
     const int64_t npan = cdiv(T, PT);
-    const int64_t u_bytes = (int64_t)PZ_WINO_NPT * CB * 16 * MB * 16 * 4;
+    const int64_t u_bytes = pz_winograd_weights_size(d) * (int64_t)sizeof(float);
     if (npan < nth && T >= (int64_t)nth * PZ_WINO_TB && u_bytes <= (int64_t)4 << 20) return nth;
     return npan;
 }
@@ -144,7 +144,7 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow;
     const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
     const int64_t TW = cdiv(OW, 4), T = cdiv(OH, 4) * TW, PT = panel_tiles(d);
-    const int64_t npan = panels(CB, MB, T, PT, nth), ngrp = cdiv(MB, PZ_WINO_RM);
+    const int64_t npan = panels(d, T, PT, nth), ngrp = cdiv(MB, PZ_WINO_RM);
     float *V = scratch + ith * worker_floats(d);
     float *Mb = V + (int64_t)PZ_WINO_NPT * CB * PT * 16;
     float *P = Mb + (int64_t)PZ_WINO_NPT * PZ_WINO_RM * PT * 16;
