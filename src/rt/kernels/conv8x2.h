@@ -34,7 +34,8 @@
  * and a last call of 3 (a block and a half) when they are odd, or 1 (M = 8);
  * M = 16 is one call of 2. Workers take equal runs of (image, pixel); each
  * run goes in chunks of at most 126 pixels, and each chunk through every
- * call, its input in L1. A tile is RW pixels x the
+ * call, its input in L1 (each tile prefetches the input of the tile
+ * PZ_C8X2_PF_TILES ahead). A tile is RW pixels x the
  * call's groups in registers: 9 x 3 (27 ZMM), 14 x 2, 14 x 1. Each output
  * element is computed by one worker in an order that does not depend on nth:
  * results are bitwise equal whatever the MP.
@@ -63,6 +64,7 @@
 #include "rt/kernels/fast.h"
 
 #define PZ_C8X2_CHUNK 126     /* pixels of input a chunk keeps in L1 across calls */
+#define PZ_C8X2_PF_TILES 2    /* how far ahead a tile prefetches its input (conv8x2_avx512.c) */
 
 /* 1 when the kernel takes d (see the top), else 0. */
 int pz_conv8x2_ok(const pz_conv16c_desc *d);
