@@ -49,11 +49,11 @@
     UNROLL for (int j = 0; j < RW; j++)                                                \
         _mm_prefetch((const char *)(xr + (PZ_C8X2_PF_TILES * RW + j) * 16), _MM_HINT_T0)
 
+static const int32_t PERM_EVEN[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
+static const int32_t PERM_ODD[16] = {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31};
+
 PZ_ALWAYS_INLINE void tile(const pz_c8x2_args *a, const int GC, const int RW)
 {
-    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
     const int64_t xs_cb = a->xs_cb, ys = a->ys_mb;
     const int ncb = a->ncb, np_last = a->np_last;
     const float *x = a->x, *z = a->z;
@@ -65,16 +65,30 @@ PZ_ALWAYS_INLINE void tile(const pz_c8x2_args *a, const int GC, const int RW)
             UNROLL for (int j = 0; j < RW; j++) acc[j][g] = bv;
         }
         const float *xr = x, *wr = a->w;
-        /* whole blocks: 8 pairs each (the loop unrolls), then the last */
+        /* whole blocks: 8 pairs each, then the last. The pair loop unrolls
+         * by 2, not 8: unrolled 8 times, gcc kept some accumulators on the
+         * stack over the pairs (t3_9: 24 stack accesses, t2_14: 25), and
+         * bench/kernels (1 thread, four interleaved rounds, with the
+         * epilogue's constants below) went 144->24 @56 +res 86.5-86.7% ->
+         * 92.2-94.4% of peak, 32->16 @112 81.3-83.6% -> 84.4-87.0%, 96->24
+         * @56 88.7-89.2% -> 87.6-87.8% */
         for (int cb = 0; cb < ncb - 1; cb++) {
             PREFETCH_AHEAD();
-            UNROLL for (int p = 0; p < 8; p++) PAIR_STEP(p);
+            _Pragma("GCC unroll 2") for (int p = 0; p < 8; p++) PAIR_STEP(p);
             xr += xs_cb;
             wr += 8 * GC * 16;
         }
         PREFETCH_AHEAD();
         for (int p = 0; p < np_last; p++) PAIR_STEP(p);
 
+        /* the epilogue's constants made here, after the sums, from memory
+         * (the asm keeps gcc from hoisting them out of the tile loop): made
+         * once for all tiles, they held four registers over the pair loop,
+         * and with the loop unrolled by 2 gcc still spilled accumulators
+         * (t3_9: 8 stack accesses, t2_14: 10; now 0 and 2) */
+        __asm__ volatile("" ::: "memory");
+        const __m512i ie = _mm512_loadu_si512(PERM_EVEN), io = _mm512_loadu_si512(PERM_ODD);
+        const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
         UNROLL for (int j = 0; j < RW; j++)
             UNROLL for (int blk = 0; blk < (GC + 1) / 2; blk++) {
                 __m512 v;
