@@ -40,7 +40,8 @@
  * 88.6-92.3%, 32->16 @112 77.8-80.6% -> 80.0-83.8%; in MobileNetV2 at 1
  * thread (three interleaved runs) those layers took 0.082-0.085,
  * 0.084-0.087 and 0.130-0.134 ms before, 0.077-0.080, 0.078-0.082 and
- * 0.119-0.125 after. 1 or 2 tiles ahead measured alike, 4 and 8 less;
+ * 0.119-0.125 after. 1 or 2 tiles ahead measured alike, 4 and 8 less
+ * (32->16 @112, direct calls);
  * prefetching the output lines too (for writing) measured slower, and so
  * did the same input prefetch in the direct conv's tiles (its 1x1s from L2
  * lost 2-6 points). Past the end of the worker's pixels the lines are
@@ -66,12 +67,14 @@ PZ_ALWAYS_INLINE void tile(const pz_c8x2_args *a, const int GC, const int RW)
         }
         const float *xr = x, *wr = a->w;
         /* whole blocks: 8 pairs each, then the last. The pair loop unrolls
-         * by 2, not 8: unrolled 8 times, gcc kept some accumulators on the
-         * stack over the pairs (t3_9: 24 stack accesses, t2_14: 25), and
-         * bench/kernels (1 thread, four interleaved rounds, with the
-         * epilogue's constants below) went 144->24 @56 +res 86.5-86.7% ->
-         * 92.2-94.4% of peak, 32->16 @112 81.3-83.6% -> 84.4-87.0%, 96->24
-         * @56 88.7-89.2% -> 87.6-87.8% */
+         * by 2, not 8: unrolled 8 times, gcc kept accumulators on the stack
+         * over the pairs. ZMM stack accesses in t3_9 / t2_14 (the Makefile's
+         * flags): 32 / 15 unrolled 8 times, 24 / 25 with the epilogue's
+         * constants below alone, 8 / 10 with unrolling by 2 alone, 0 / 2
+         * with both. bench/kernels (1 thread, four interleaved rounds, both
+         * changes): 144->24 @56 +res 86.5-86.7% -> 92.2-94.4% of peak,
+         * 32->16 @112 81.3-83.6% -> 84.4-87.0%, 96->24 @56 88.7-89.2% ->
+         * 87.6-87.8% */
         for (int cb = 0; cb < ncb - 1; cb++) {
             PREFETCH_AHEAD();
             _Pragma("GCC unroll 2") for (int p = 0; p < 8; p++) PAIR_STEP(p);
@@ -83,9 +86,7 @@ PZ_ALWAYS_INLINE void tile(const pz_c8x2_args *a, const int GC, const int RW)
 
         /* the epilogue's constants made here, after the sums, from memory
          * (the asm keeps gcc from hoisting them out of the tile loop): made
-         * once for all tiles, they held four registers over the pair loop,
-         * and with the loop unrolled by 2 gcc still spilled accumulators
-         * (t3_9: 8 stack accesses, t2_14: 10; now 0 and 2) */
+         * once for all tiles, they held four registers over the pair loop */
         __asm__ volatile("" ::: "memory");
         const __m512i ie = _mm512_loadu_si512(PERM_EVEN), io = _mm512_loadu_si512(PERM_ODD);
         const __m512 lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
