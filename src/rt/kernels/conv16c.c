@@ -38,6 +38,20 @@
  * Weights of 1 MB or more go in the k-chunked order (plan_chunks): the rows
  * of a group take the input blocks a chunk at a time, so that the chunk's
  * weights stay in L1 over the rows.
+ *
+ * Why ResNet's 7x7 3x3s sit near 85% of peak (bench/kernels) where the
+ * 28x28 ones reach 95%. GFLOP/s of the multiply-adds done (the padding's
+ * taps not counted), 3x3 stride 1, 1 thread, direct calls, medians of 4-6
+ * interleaved runs: 128->128 @28 209, 256->256 @14 201, 512->512 @7
+ * 180-187; with no padding (9x9 -> 7x7) 189-196, 14x14 198, 28x28 212.
+ * - Not the weights: 512->64, 128->512 and 512->128 @7 run at 512->512's
+ *   rate (its weights come from L3), and chunks of 2 to 32 input blocks
+ *   measured the same (of 1: slower, 1066-1159 us against 1020-1085).
+ * - Not the driver: the top pair's extra single-row pass takes 4.4% of the
+ *   time for 5.3% of the multiply-adds, and run_tiles without its divisions
+ *   measured the same (1026 -> 1024 us).
+ * At 7x7 every tile is a border tile and the rows go 2+2+2+1: the 5% lost
+ * to the padding is spread over them.
  */
 #include <math.h>
 

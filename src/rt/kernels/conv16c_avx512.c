@@ -25,6 +25,30 @@
  * registers) or copying it register to register measured the same as the
  * 28 loads a tile. So MobileNetV2's K = 16..32 expands stay at 70-85% of
  * the probe with this tile.
+ *
+ * The three MobileNetV2 layers below 85% of peak, each with one cost taken
+ * away (a copy of this file, direct calls, 1 thread, the range of 2-3
+ * interleaved runs):
+ *   layer                as is      stores to a    no clamp   no bias    all three
+ *                                   fixed L1 sink             copies
+ *   24->144 @28 (L2)     186-188    193-194        186-197    190-191    198-208 GFLOP/s
+ *   16->96 @112          148-164    170-179        -          -          193-194 GFLOP/s
+ *   3x3/2 3->32 (stem)   117-123    107-113        111-116    112-120    97-109 us
+ * So at K = 16..27 the clamp (2 ops on the FMA ports per output vector), the
+ * stores and the bias copies each cost a few points, and the stores of the
+ * two layers whose output outgrows L2 cost most: a plain loop of ZMM stores
+ * over a 4.6 MiB buffer runs at 30.5 GB/s here, 158 us of 16->96 @112's
+ * ~240. Measured and not kept (no gain, or a loss):
+ *   - prefetchw or prefetcht1 of the output lines 1, 2, 4 or 8 tiles
+ *     ahead: 16->96 @112 235-245 -> 252-268 us, 24->144 @56 and the stem
+ *     the same or slower;
+ *   - the first q step made from the bias (broadcast into the accumulator,
+ *     then vfmadd213ps with the bias: no register copies, 79 -> 31 ZMM
+ *     moves in uk_0_3_9): the same times within noise;
+ *   - the stem's q loop unrolled with nq = 9 and nkh = 3 fixed: by 3 the
+ *     same time; by 9, or the kh loop too, gcc spills and it runs 2x slower;
+ *   - the q loop unrolled by 2 or 4: the same within noise (the 14x2 and
+ *     two-row 7x2 tiles alone, over L1 data: 88-96% of the FMA probe).
  */
 #include "rt/kernels/conv16c.h"
 
