@@ -4,19 +4,19 @@
  * Winograd applies to a 2-D conv with a 3x3 kernel, stride 1, dilation 1,
  * group 1 and at least 16 input channels, on a CPU with AVX-512 (the only
  * ISA with a Winograd kernel). Where it applies, the optimizer takes it when
- * the layer has at least 16 output tiles of 4x4 per image and C * M <=
- * 256 * 256: bench/winograd measured 1.4x to 2.5x over direct on ResNet-18
- * stages 1-3 and VGG, and a loss on ResNet-18's 7x7 stage, whose transformed
- * weights (36 * C * M floats) outgrow L2. The runtime's AUTO rule
- * (src/rt/ops/conv.c) is the same; the optimizer states the choice so that
- * schedules and generated programs show it and users can change it. */
+ * pz_winograd_pays says so (src/rt/kernels/winograd.h: a cost model, the
+ * GEMMs' FLOPs and the transformed weights' traffic against the direct
+ * conv's FLOPs, with the layers it was measured on). The runtime's AUTO rule
+ * (src/rt/ops/conv.c) is the same function; the optimizer states the choice
+ * so that schedules and generated programs show it and users can change it. */
 #include <string.h>
 
 #include "../ops/op.h"
 #include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
+#include "../rt/kernels/winograd.h"  /* pz_winograd_pays */
 #include "opt_internal.h"
 
-int opt_winograd_applies(const ir_model *m, int li, int64_t *tiles, int64_t *cm)
+int opt_winograd_applies(const ir_model *m, int li, int64_t shape[4])
 {
     const ir_graph *g = m->g;
     const ir_node *n = &g->nodes[m->layers[li].node];
@@ -32,15 +32,19 @@ int opt_winograd_applies(const ir_model *m, int li, int64_t *tiles, int64_t *cm)
     const ir_tensor *x = &g->values[n->in[0]].t, *y = &g->values[n->out[0]].t;
     if (x->rank != 4 || y->rank != 4 || x->dims[1] < 16 || y->dims[2] < 1 || y->dims[3] < 1)
         return 0;
-    if (tiles) tiles[0] = ((y->dims[2] + 3) / 4) * ((y->dims[3] + 3) / 4);
-    if (cm) cm[0] = x->dims[1] * y->dims[1];
+    if (shape) {
+        shape[0] = x->dims[1];   /* C */
+        shape[1] = y->dims[1];   /* M */
+        shape[2] = y->dims[2];   /* OH */
+        shape[3] = y->dims[3];   /* OW */
+    }
     return 1;
 }
 
 int opt_winograd_pays(const ir_model *m, int li)
 {
-    int64_t tiles = 0, cm = 0;
-    return opt_winograd_applies(m, li, &tiles, &cm) && tiles >= 16 && cm <= 256 * 256;
+    int64_t s[4];
+    return opt_winograd_applies(m, li, s) && pz_winograd_pays(s[0], s[1], s[2], s[3]);
 }
 
 int opt_have_winograd(void)
@@ -84,7 +88,7 @@ int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err
     int *elig = pz_xcalloc((size_t)(n ? n : 1), sizeof(int));
     int *rule = pz_xcalloc((size_t)(n ? n : 1), sizeof(int));   /* 1: the rule says Winograd */
     for (int i = 0; i < n; i++) {
-        n_elig += elig[i] = opt_winograd_applies(m, i, NULL, NULL);
+        n_elig += elig[i] = opt_winograd_applies(m, i, NULL);
         rule[i] = m->layers[i].algo == IR_ALGO_WINOGRAD;
     }
     if (!n_elig) {

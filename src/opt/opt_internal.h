@@ -64,10 +64,9 @@ int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_
 /* ---- algo.c: the per-layer algorithm knob -------------------------------- */
 
 /* Whether Winograd F(4x4, 3x3) applies to layer li (a 3x3 stride-1 dense
- * 2-D conv with >= 16 input channels); tiles: 4x4 output tiles per image,
- * cm: C * M (either may be NULL). */
-int opt_winograd_applies(const ir_model *m, int li, int64_t *tiles, int64_t *cm);
-/* Applies and pays by the rule (>= 16 tiles, C * M <= 256 * 256). */
+ * 2-D conv with >= 16 input channels); shape (may be NULL): C, M, OH, OW. */
+int opt_winograd_applies(const ir_model *m, int li, int64_t shape[4]);
+/* Applies and pays by the rule (pz_winograd_pays: a cost model). */
 int opt_winograd_pays(const ir_model *m, int li);
 /* Whether this CPU runs the Winograd kernel (AVX-512). */
 int opt_have_winograd(void);

@@ -391,7 +391,7 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
             if (l < b->first || l > last)
                 return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"winograd\": layer %d is not "
                                  "in the block", l);
-            if (!opt_winograd_applies(m, l, NULL, NULL))
+            if (!opt_winograd_applies(m, l, NULL))
                 return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"winograd\": layer %d "
                                  "\"%.150s\" (%s) cannot run Winograd F(4x4, 3x3): that needs a "
                                  "2-D Conv with a 3x3 kernel, stride 1, dilation 1, group 1 and "
@@ -474,13 +474,13 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
         /* the algorithm of the block's convs where Winograd could run: the
          * optimizer's choice (a layer left to the runtime: the same rule) */
         int any = 0;
-        for (int l = b->first; l < b->first + b->count; l++) any |= opt_winograd_applies(m, l, NULL, NULL);
+        for (int l = b->first; l < b->first + b->count; l++) any |= opt_winograd_applies(m, l, NULL);
         if (any) {
             json_w_key(&w, "winograd");
             json_w_arr(&w, 1);
             for (int l = b->first; l < b->first + b->count; l++) {
                 ir_algo a = m->layers[l].algo;
-                if (a == IR_ALGO_AUTO && opt_winograd_applies(m, l, NULL, NULL))
+                if (a == IR_ALGO_AUTO && opt_winograd_applies(m, l, NULL))
                     a = opt_winograd_pays(m, l) && opt_have_winograd() ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
                 if (a == IR_ALGO_WINOGRAD) json_w_int(&w, l);
             }

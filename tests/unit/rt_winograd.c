@@ -202,11 +202,46 @@ static void check_refusals(void)
     }
 }
 
+/* The AUTO rule (pz_winograd_pays) on the layers it was measured on in the
+ * nets (winograd.h lists the times): a change of the cost model that flips
+ * one of them needs those measurements again. */
+static void check_rule(void)
+{
+    static const struct {
+        int64_t c, m, hw;
+        int wino;
+        const char *what;
+    } r[] = {
+        {64, 64, 224, 1, "VGG-16 conv1_2"},
+        {128, 256, 56, 1, "VGG-16 conv3_1"},
+        {256, 256, 56, 1, "VGG-16 conv3_2"},
+        {256, 512, 28, 1, "VGG-16 conv4_1 (9.3 -> 5.2 ms)"},
+        {512, 512, 28, 1, "VGG-16 conv4_2 (18.6 -> 11.9 ms)"},
+        {512, 512, 14, 0, "VGG-16 conv5 (4.5 direct, 6.0 Winograd)"},
+        {64, 64, 56, 1, "ResNet-18 layer1"},
+        {128, 128, 28, 1, "ResNet-18 layer2"},
+        {256, 256, 14, 1, "ResNet-18 layer3 (1.08-1.11 -> 0.92-1.03 ms)"},
+        {512, 512, 7, 0, "ResNet-18 layer4 (4 tiles)"},
+        {192, 384, 13, 0, "AlexNet 192->384 @13 (1.04 direct, 1.05-1.10 Winograd)"},
+        {384, 256, 13, 0, "AlexNet 384->256 @13 (1.37 direct, 1.97 Winograd)"},
+        {256, 256, 13, 0, "AlexNet 256->256 @13 (0.95-1.01 direct, 1.20 Winograd)"},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        char what[128];
+        snprintf(what, sizeof what, "the rule takes %s for %s", r[i].wino ? "Winograd" : "direct",
+                 r[i].what);
+        check(pz_winograd_pays(r[i].c, r[i].m, r[i].hw, r[i].hw) == r[i].wino, what);
+    }
+    check(!pz_winograd_pays(0, 16, 8, 8) && !pz_winograd_pays(16, 16, 0, 8),
+          "the rule takes direct for an empty conv");
+}
+
 int main(void)
 {
     have_avx512 = cpu_has_avx512();
     if (!have_avx512) printf("rt_winograd: no AVX-512 here: the scalar kernel only\n");
     check_refusals();
+    check_rule();
 
     static const int64_t CH[][2] = {{16, 16}, {5, 3}, {17, 20}, {32, 32}, {33, 48}, {64, 64}};
     static const int64_t HW[][2] = {{1, 1}, {2, 3}, {4, 4}, {5, 7}, {6, 6}, {8, 9}, {13, 14}, {17, 30}};

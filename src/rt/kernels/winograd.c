@@ -82,11 +82,43 @@ void pz_winograd_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
  * least one block of PZ_WINO_TB, and a whole number of blocks. */
 #define PANEL_BYTES (1024 * 1024)
 
-static int64_t panel_tiles(const pz_conv16c_desc *d)
+static int64_t panel_tiles_c(int64_t c)
 {
-    int64_t per_block = (int64_t)PZ_WINO_NPT * cdiv(d->c, 16) * 16 * PZ_WINO_TB * 4;
+    int64_t per_block = (int64_t)PZ_WINO_NPT * cdiv(c, 16) * 16 * PZ_WINO_TB * 4;
     int64_t nb = PANEL_BYTES / per_block;
     return (nb < 1 ? 1 : nb) * PZ_WINO_TB;
+}
+
+static int64_t panel_tiles(const pz_conv16c_desc *d)
+{
+    return panel_tiles_c(d->c);
+}
+
+/* The rule (see winograd.h). Time in units of FLOPs at the conv kernels'
+ * rate: the direct conv does 2 * 9 * C * M * OH * OW; Winograd does
+ * 2 * 36 * C * M * tiles in its GEMMs and reads U (36 * C * M floats) once
+ * from memory, the first panel, and again from L3 for each further panel
+ * (the input and output transforms are small beside these). A byte from
+ * memory costs the time of PZ_WINO_MEM_FLOPS FLOPs, one from L3 of
+ * PZ_WINO_L3_FLOPS: at 1 thread here the kernels run at about 200 GFLOP/s,
+ * one core reads memory at 14 GB/s (a 158 MB stream of ZMM loads) and L3
+ * at about 30 (bench/kernels' streaming pass over an L3-sized working set);
+ * at 2 threads the rates double together. */
+#define PZ_WINO_MEM_FLOPS 14
+#define PZ_WINO_L3_FLOPS 7
+
+int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow)
+{
+    if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
+    const double C = (double)c, M = (double)m;
+    const double tiles = (double)(cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE));
+    const double panels = (double)cdiv((int64_t)tiles, panel_tiles_c(c));
+    const double u_bytes = (double)PZ_WINO_NPT * (double)(cdiv(c, 16) * 16) *
+                           (double)(cdiv(m, 16) * 16) * 4;
+    const double direct = 2.0 * 9 * C * M * (double)oh * (double)ow;
+    const double wino = 2.0 * PZ_WINO_NPT * C * M * tiles + u_bytes * PZ_WINO_MEM_FLOPS +
+                        (panels - 1) * u_bytes * PZ_WINO_L3_FLOPS;
+    return wino < direct;
 }
 
 /* One worker's slice, rounded up to 64 bytes. */

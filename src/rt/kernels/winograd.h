@@ -77,6 +77,24 @@
  * block 16 (group 1 is implied by the descriptor), else 0. */
 int pz_winograd_ok(const pz_conv16c_desc *d);
 
+/* 1 when Winograd should beat the direct conv in a net for a conv of C
+ * input and M output channels and an OH x OW output (pz_winograd_ok holding):
+ * the runtime's AUTO rule and the optimizer's. A cost model (winograd.c):
+ * the GEMMs' FLOPs plus the transformed weights U streamed from memory once
+ * and from L3 for each further panel, against the direct conv's FLOPs. In
+ * the nets at 1 thread (paleozoic run --profile, direct -> Winograd, ms):
+ *   VGG-16 conv4_1 256->512 @28   9.3 -> 5.2   the rule: Winograd
+ *   VGG-16 conv4_2 512->512 @28  18.6 -> 11.9             Winograd
+ *   ResNet-18 layer3 256->256 @14 1.08-1.11 -> 0.92-1.03  Winograd
+ *   VGG-16 conv5 512->512 @14     4.5 -> 6.0              direct
+ *   AlexNet 384->256 @13          1.37 -> 1.97            direct
+ *   AlexNet 256->256 @13          0.95-1.01 -> 1.20       direct
+ *   AlexNet 192->384 @13          1.04 -> 1.05-1.10       direct
+ *   ResNet-18 layer4 512->512 @7  (4 tiles: U read for 4 tiles)  direct
+ * The earlier rule (at least 16 tiles and C * M <= 256 * 256) ran VGG's
+ * 512-channel convs at 28x28 direct and AlexNet's 256->256 on Winograd. */
+int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow);
+
 /* Transformed weights, zero where c >= C or m >= M; W is ONNX [M][C][3][3].
  * Output blocks go in groups of RM = 2 (the last group may have 1), and each
  * group's weights are contiguous, in the order the GEMMs read them (one

@@ -54,23 +54,18 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
 
 /* The per-layer algorithm (pz_conv_params.algo, the optimizer's knob):
  * DIRECT never, WINOGRAD wherever F(4x4, 3x3) applies (3x3, stride 1,
- * dilation 1, group 1, AVX-512), AUTO by the rule below. The rule (also the
- * optimizer's, src/opt/algo.c): Winograd for a 3x3 stride-1 conv with at
- * least 16 output tiles per image and C * M <= 256 * 256 (bench/winograd:
- * 1.4x to 2.5x over direct on ResNet-18 stages 1-3 and VGG; it loses on
- * ResNet-18's 7x7 stage, whose transformed weights outgrow L2). The choice
- * is the same for every MP, so schedules do not change which kernel a
- * layer uses. PZ_WINOGRAD=0/1 in the environment overrides every layer
- * (for benchmarks). */
+ * dilation 1, group 1, AVX-512), AUTO by pz_winograd_pays (winograd.h), a
+ * cost model also the optimizer's rule (src/opt/algo.c). The choice is the
+ * same for every MP, so schedules do not change which kernel a layer uses.
+ * PZ_WINOGRAD=0/1 in the environment overrides every layer (for
+ * benchmarks). */
 static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa)
 {
     const char *env = getenv("PZ_WINOGRAD");
     if (isa != PZ_ISA_AVX512 || !pz_winograd_ok(d)) return false;
     if (env && (env[0] == '0' || env[0] == '1')) return env[0] == '1';
     if (algo != PZ_CONV_AUTO) return algo == PZ_CONV_WINOGRAD;
-    int64_t tiles = ((d->oh + PZ_WINO_TILE - 1) / PZ_WINO_TILE) *
-                    ((d->ow + PZ_WINO_TILE - 1) / PZ_WINO_TILE);
-    return tiles >= 16 && d->c * d->m <= 256 * 256;
+    return pz_winograd_pays(d->c, d->m, d->oh, d->ow);
 }
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
