@@ -7,7 +7,9 @@
  *     output by 0..3; tile blocks of 14 split unevenly);
  *   pads 0, 1 (and 2) on each side independently;
  *   with and without bias, residual, ReLU, Clip (lo > 0, which moves zero:
- *     padded lanes must still be zero); batch 1 and 2.
+ *     padded lanes must still be zero); batch 1 and 2;
+ *   the panel order and the whole-image order (512 channels at 28x28).
+ * Also the AUTO rule (pz_winograd_pays) on the layers it was measured on.
  * Each case runs the scalar and (when the CPU has it and the build is not
  * PZ_SCALAR) the AVX-512 kernel, with 1 worker and split over 3 (bitwise
  * equal), on NaN-filled output and scratch (an element left unwritten, or
@@ -28,6 +30,7 @@
 #include "rt_test.h"
 
 static double worst_ref;   /* largest error against the reference seen */
+static int n_whole;         /* cases run in the whole-image order */
 static bool have_avx512;
 
 typedef struct {
@@ -95,6 +98,7 @@ static void run_case(const wcase *t)
     float *u = new_nan(pz_winograd_weights_size(&d));
     pz_winograd_pack_weights(&d, w, u);
     const int64_t ns1 = pz_winograd_scratch_size(&d, 1), ns3 = pz_winograd_scratch_size(&d, 3);
+    if (pz_winograd_whole_image(&d, 1) || pz_winograd_whole_image(&d, 3)) n_whole++;
     float *s1 = new_nan(ns1), *s3 = new_nan(ns3);
 
     /* the direct conv, AVX-512 when there is one */
@@ -215,12 +219,12 @@ static void check_rule(void)
         {64, 64, 224, 1, "VGG-16 conv1_2"},
         {128, 256, 56, 1, "VGG-16 conv3_1"},
         {256, 256, 56, 1, "VGG-16 conv3_2"},
-        {256, 512, 28, 1, "VGG-16 conv4_1 (9.3 -> 5.2 ms)"},
-        {512, 512, 28, 1, "VGG-16 conv4_2 (18.6 -> 11.9 ms)"},
-        {512, 512, 14, 0, "VGG-16 conv5 (4.5 direct, 6.0 Winograd)"},
+        {256, 512, 28, 1, "VGG-16 conv4_1 (9.3-9.4 direct, 4.0-4.1 ms Winograd)"},
+        {512, 512, 28, 1, "VGG-16 conv4_2 (18.4-18.9 direct, 7.7-8.0 ms Winograd)"},
+        {512, 512, 14, 1, "VGG-16 conv5 (4.5-4.6 direct, 4.3-4.4 ms Winograd)"},
         {64, 64, 56, 1, "ResNet-18 layer1"},
         {128, 128, 28, 1, "ResNet-18 layer2"},
-        {256, 256, 14, 1, "ResNet-18 layer3 (1.08-1.11 -> 0.92-1.03 ms)"},
+        {256, 256, 14, 1, "ResNet-18 layer3 (1.08-1.11 direct, 0.92-1.03 ms Winograd)"},
         {512, 512, 7, 0, "ResNet-18 layer4 (4 tiles)"},
         {192, 384, 13, 0, "AlexNet 192->384 @13 (1.04 direct, 1.05-1.10 Winograd)"},
         {384, 256, 13, 0, "AlexNet 384->256 @13 (1.37 direct, 1.97 Winograd)"},
@@ -279,7 +283,15 @@ int main(void)
                       .pr = 1, .bias = true, .residual = true, .act = PZ_ACT_RELU});
     run_case(&(wcase){.n = 2, .c = 32, .m = 48, .h = 28, .w = 28, .pt = 1, .pl = 1, .pb = 1,
                       .pr = 1, .bias = true, .act = PZ_ACT_CLIP});
+    /* the whole-image order (U read again for each of 4 panels): 4 output
+     * blocks in 2 groups, so the 3-way split leaves a worker idle; 3 blocks
+     * (a last group of one block, 8 lanes of tail), batch 2, residual */
+    run_case(&(wcase){.n = 1, .c = 512, .m = 64, .h = 28, .w = 28, .pt = 1, .pl = 1, .pb = 1,
+                      .pr = 1, .bias = true, .act = PZ_ACT_RELU});
+    run_case(&(wcase){.n = 2, .c = 500, .m = 40, .h = 27, .w = 26, .pt = 1, .pl = 0, .pb = 1,
+                      .pr = 1, .residual = true, .act = PZ_ACT_CLIP});
 
+    check(n_whole == 2, "the two whole-image cases run in the whole-image order, no other");
     printf("rt_winograd: worst error against the reference %.2g (bound 1e-4)\n", worst_ref);
     return test_summary("rt_winograd");
 }

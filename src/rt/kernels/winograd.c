@@ -94,44 +94,106 @@ static int64_t panel_tiles(const pz_conv16c_desc *d)
     return panel_tiles_c(d->c);
 }
 
+
+/* The whole-image order (pz_winograd_drive): where U is read again for
+ * each panel and that traffic outweighs a round trip of the whole image's
+ * V and M through L3, each worker transforms the whole image, then runs
+ * the points outermost: point xi's slice of V (C x T floats) stays in L2
+ * while the worker's groups pass over it, and U is read once. The scratch
+ * it takes (V and the worker's M for the whole image) is capped: with 16 MB,
+ * VGG-16's conv3_2 (256->256 @56, 14.4 MB at 1 thread, 10.8 MB a worker at
+ * 2) went 8.4 -> 8.0 ms at 1 thread but 4.37-4.54 -> 4.59-5.23 at 2, each
+ * worker transforming the whole image. */
+#define WHOLE_MAX_BYTES (8 * 1024 * 1024)
+
+static int64_t whole_groups(int64_t m, int nth)
+{
+    return cdiv(cdiv(cdiv(m, 16), PZ_WINO_RM), nth < 1 ? 1 : nth);
+}
+
+/* floats of V and of a worker's M for the whole image of T tiles */
+static int64_t whole_v(int64_t c, int64_t T)
+{
+    return (int64_t)PZ_WINO_NPT * cdiv(c, 16) * T * 16;
+}
+
+static int64_t whole_m(int64_t m, int64_t T, int nth)
+{
+    return (int64_t)PZ_WINO_NPT * whole_groups(m, nth) * PZ_WINO_RM * T * 16;
+}
+
+static int64_t image_tiles(const pz_conv16c_desc *d)
+{
+    return cdiv(d->oh, PZ_WINO_TILE) * cdiv(d->ow, PZ_WINO_TILE);
+}
+
+static int64_t u_bytes_of(int64_t c, int64_t m)
+{
+    return (int64_t)PZ_WINO_NPT * cdiv(c, 16) * 16 * cdiv(m, 16) * 16 * (int64_t)sizeof(float);
+}
+
+static int whole_order(int64_t c, int64_t m, int64_t T, int nth)
+{
+    const int64_t npan = cdiv(T, panel_tiles_c(c));
+    const int64_t vm = (whole_v(c, T) + whole_m(m, T, nth)) * (int64_t)sizeof(float);
+    return npan > 1 && vm <= WHOLE_MAX_BYTES && (npan - 1) * u_bytes_of(c, m) > 2 * vm;
+}
+
+static int whole_image(const pz_conv16c_desc *d, int nth)
+{
+    return whole_order(d->c, d->m, image_tiles(d), nth);
+}
+
 /* The rule (see winograd.h). Time in units of FLOPs at the conv kernels'
  * rate: the direct conv does 2 * 9 * C * M * OH * OW; Winograd does
- * 2 * 36 * C * M * tiles in its GEMMs and reads U (36 * C * M floats) once
- * from memory, the first panel, and again from L3 for each further panel
- * (the input and output transforms are small beside these). A byte from
- * memory costs the time of PZ_WINO_MEM_FLOPS FLOPs, one from L3 of
+ * 2 * 36 * C * M * tiles in its GEMMs and reads U (36 * C * M floats) from
+ * memory once, and in the panel order again from L3 for each further panel
+ * (in the whole-image order the image's V and M go to L3 and back instead;
+ * the transforms themselves are small beside these). A byte from memory
+ * costs the time of PZ_WINO_MEM_FLOPS FLOPs, one from L3 of
  * PZ_WINO_L3_FLOPS: at 1 thread here the kernels run at about 200 GFLOP/s,
  * one core reads memory at 14 GB/s (a 158 MB stream of ZMM loads) and L3
  * at about 30 (bench/kernels' streaming pass over an L3-sized working set);
- * at 2 threads the rates double together. */
+ * at 2 threads the rates double together. The order is 1 thread's. */
 #define PZ_WINO_MEM_FLOPS 14
 #define PZ_WINO_L3_FLOPS 7
 
 int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow)
 {
     if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
-    const double C = (double)c, M = (double)m;
-    const double tiles = (double)(cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE));
-    const double panels = (double)cdiv((int64_t)tiles, panel_tiles_c(c));
-    const double u_bytes = (double)PZ_WINO_NPT * (double)(cdiv(c, 16) * 16) *
-                           (double)(cdiv(m, 16) * 16) * 4;
-    const double direct = 2.0 * 9 * C * M * (double)oh * (double)ow;
-    const double wino = 2.0 * PZ_WINO_NPT * C * M * tiles + u_bytes * PZ_WINO_MEM_FLOPS +
-                        (panels - 1) * u_bytes * PZ_WINO_L3_FLOPS;
+    const int64_t T = cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE);
+    const double u_bytes = (double)u_bytes_of(c, m);
+    double again;   /* bytes through L3 besides U's first read */
+    if (whole_order(c, m, T, 1))
+        again = 2.0 * (double)(whole_v(c, T) + whole_m(m, T, 1)) * sizeof(float);
+    else
+        again = (double)(cdiv(T, panel_tiles_c(c)) - 1) * u_bytes;
+    const double direct = 2.0 * 9 * (double)c * (double)m * (double)oh * (double)ow;
+    const double wino = 2.0 * PZ_WINO_NPT * (double)c * (double)m * (double)T +
+                        u_bytes * PZ_WINO_MEM_FLOPS + again * PZ_WINO_L3_FLOPS;
     return wino < direct;
 }
 
+int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth)
+{
+    return whole_image(d, nth);
+}
+
 /* One worker's slice, rounded up to 64 bytes. */
-static int64_t worker_floats(const pz_conv16c_desc *d)
+static int64_t worker_floats(const pz_conv16c_desc *d, int nth)
 {
     int64_t cb = cdiv(d->c, 16);
     int64_t f = (int64_t)PZ_WINO_NPT * 16 * panel_tiles(d) * (cb + PZ_WINO_RM) + 36 * 16;
+    if (whole_image(d, nth)) {
+        const int64_t T = image_tiles(d);
+        f = whole_v(d->c, T) + whole_m(d->m, T, nth) + 36 * 16;
+    }
     return cdiv(f, 16) * 16;
 }
 
 int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth)
 {
-    return worker_floats(d) * (nth < 1 ? 1 : nth);
+    return worker_floats(d, nth) * (nth < 1 ? 1 : nth);
 }
 
 /* The 6x6 patch at input (ih0, iw0) of one channel block, zeros outside,
@@ -168,19 +230,135 @@ static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
     return npan;
 }
 
+/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16]. */
+static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                            const float *restrict x, int64_t n, int64_t t0, int64_t nt,
+                            float *restrict V, float *restrict P)
+{
+    const int64_t H = d->h, W = d->w, CB = cdiv(d->c, 16), TW = cdiv(d->ow, 4);
+    const int64_t vs = CB * nt * 16;   /* stride between points */
+    for (int64_t j = 0; j < nt; j++) {
+        const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
+        const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
+        for (int64_t cb = 0; cb < CB; cb++) {
+            const float *xc = x + (n * CB + cb) * H * W * 16;
+            float *v = V + (cb * nt + j) * 16;
+            if (inside) {
+                isa->in(xc + (ih0 * W + iw0) * 16, W * 16, v, vs);
+            } else {
+                gather_patch(xc, H, W, ih0, iw0, P);
+                isa->in(P, 6 * 16, v, vs);
+            }
+        }
+    }
+}
+
+/* The output transform of blocks [mb0, mb0 + rm) for tiles [t0, t0 + nt) of
+ * image n, from M [36][rm][nt][16] (ms floats between points). */
+static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const float *Mb,
+                         int64_t ms, const float *restrict b, const float *restrict z,
+                         float *restrict y, int64_t n, int64_t mb0, int rm, int64_t t0, int64_t nt)
+{
+    const int64_t OH = d->oh, OW = d->ow, MB = cdiv(d->m, 16), TW = cdiv(OW, 4);
+    const int tail_m = d->m % 16 ? (int)(d->m % 16) : 16;
+    for (int r = 0; r < rm; r++) {
+        const int64_t mb = mb0 + r;
+        const int tail = mb == MB - 1 ? tail_m : 16;
+        for (int64_t j = 0; j < nt; j++) {
+            const int64_t t = t0 + j, oh0 = t / TW * 4, ow0 = t % TW * 4;
+            const int64_t yoff = ((n * MB + mb) * OH + oh0) * OW * 16 + ow0 * 16;
+            isa->out(Mb + (r * nt + j) * 16, ms, b ? b + mb * 16 : NULL, z ? z + yoff : NULL,
+                     y + yoff, OW * 16, (int)min64(4, OH - oh0), (int)min64(4, OW - ow0),
+                     &d->act, tail);
+        }
+    }
+}
+
+/* The GEMMs of point xi for the group at ug (rm blocks) over nt tiles: V and
+ * M of that point, in register blocks of at most TB tiles, balanced; the
+ * point's U slice (C x 16 rm floats) is reused over the blocks. The first
+ * block prefetches the slice at pf_next (0: none). */
+static void gemm_point(const pz_wino_isa *isa, const float *ug, int64_t CB, int rm, int xi,
+                       const float *Vx, float *Mx, int64_t nt, int64_t pf_next)
+{
+    pz_wino_gemm_args a = {
+        .us_q = rm * 16, .us_cb = 16 * rm * 16, .vs_cb = nt * 16, .ms_mb = nt * 16,
+        .ncb = (int)CB, .rm = rm, .pf_next = pf_next,
+    };
+    a.u = ug + xi * CB * a.us_cb;
+    const int64_t nsb = cdiv(nt, PZ_WINO_TB);
+    for (int64_t sb = 0; sb < nsb; sb++) {
+        const int64_t j0 = sb * nt / nsb, j1 = (sb + 1) * nt / nsb;
+        a.pf = sb == 0 && pf_next != 0;
+        a.nt = (int)(j1 - j0);
+        a.v = Vx + j0 * 16;
+        a.m = Mx + j0 * 16;
+        isa->gemm(&a);
+    }
+}
+
+/* The offset in U (floats) of group g's slice of point xi. */
+static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
+{
+    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
+    const int64_t rm = min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+    return g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16 + xi * CB * 16 * rm * 16;
+}
+
+/* The whole-image order (whole_image): this worker's groups [g0, g1) of
+ * every image. V [36][CB][T][16]; M [36][blocks of g0..g1][T][16]. Each
+ * output sums the same products in the same order as in the panel order:
+ * the same bits. */
+static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                        const float *restrict x, const float *restrict u,
+                        const float *restrict b, const float *restrict z, float *restrict y,
+                        float *restrict ws, int ith, int nth)
+{
+    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16), T = image_tiles(d);
+    const int64_t ngrp = cdiv(MB, PZ_WINO_RM), gstride = PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16;
+    int64_t g0, g1;
+    pz_split(ngrp, ith, nth, &g0, &g1);
+    if (g1 <= g0) return;
+    const int64_t mb0 = g0 * PZ_WINO_RM, nmb = min64(MB, g1 * PZ_WINO_RM) - mb0;
+    float *V = ws, *Mw = V + whole_v(d->c, T), *P = Mw + whole_m(d->m, T, nth);
+    const int64_t vs = CB * T * 16, ms = nmb * T * 16;   /* strides between points */
+    for (int64_t n = 0; n < d->n; n++) {
+        transform_tiles(d, isa, x, n, 0, T, V, P);
+        for (int xi = 0; xi < PZ_WINO_NPT; xi++)
+            for (int64_t g = g0; g < g1; g++) {
+                const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+                /* in a net U comes from memory: prefetch the slice that
+                 * runs next, the next group's of this point or the first
+                 * group's of the next point */
+                int64_t pf = 0;
+                if (g + 1 < g1) pf = u_slice(d, g + 1, xi) - u_slice(d, g, xi);
+                else if (xi + 1 < PZ_WINO_NPT) pf = u_slice(d, g0, xi + 1) - u_slice(d, g, xi);
+                gemm_point(isa, u + g * gstride, CB, rm, xi, V + xi * vs,
+                           Mw + xi * ms + (g * PZ_WINO_RM - mb0) * T * 16, T, pf);
+            }
+        for (int64_t g = g0; g < g1; g++) {
+            const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+            finish_tiles(d, isa, Mw + (g * PZ_WINO_RM - mb0) * T * 16, ms, b, z, y, n,
+                         g * PZ_WINO_RM, rm, 0, T);
+        }
+    }
+}
+
 void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                        const float *restrict x, const float *restrict u,
                        const float *restrict b, const float *restrict z, float *restrict y,
                        float *restrict scratch, int ith, int nth)
 {
-    const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow;
     const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
-    const int64_t TW = cdiv(OW, 4), T = cdiv(OH, 4) * TW, PT = panel_tiles(d);
+    const int64_t T = image_tiles(d), PT = panel_tiles(d);
     const int64_t npan = panels(d, T, PT, nth), ngrp = cdiv(MB, PZ_WINO_RM);
-    float *V = scratch + ith * worker_floats(d);
+    float *V = scratch + ith * worker_floats(d, nth);
+    if (whole_image(d, nth)) {
+        drive_whole(d, isa, x, u, b, z, y, V, ith, nth);
+        return;
+    }
     float *Mb = V + (int64_t)PZ_WINO_NPT * CB * PT * 16;
     float *P = Mb + (int64_t)PZ_WINO_NPT * PZ_WINO_RM * PT * 16;
-    const int tail_m = d->m % 16 ? (int)(d->m % 16) : 16;
 
     /* units (image, panel, group of RM output blocks), groups fastest:
      * consecutive units of a worker share the transformed input */
@@ -191,33 +369,12 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         /* panel k: tiles [t0, t0 + nt), balanced over the panels */
         const int64_t t0 = k * T / npan, nt = (k + 1) * T / npan - t0;
         if (n * npan + k != cached) {
-            const int64_t vs = CB * nt * 16;   /* V [36][CB][nt][16]: stride between points */
-            for (int64_t j = 0; j < nt; j++) {
-                const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
-                const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
-                for (int64_t cb = 0; cb < CB; cb++) {
-                    const float *xc = x + (n * CB + cb) * H * W * 16;
-                    float *v = V + (cb * nt + j) * 16;
-                    if (inside) {
-                        isa->in(xc + (ih0 * W + iw0) * 16, W * 16, v, vs);
-                    } else {
-                        gather_patch(xc, H, W, ih0, iw0, P);
-                        isa->in(P, 6 * 16, v, vs);
-                    }
-                }
-            }
+            transform_tiles(d, isa, x, n, t0, nt, V, P);
             cached = n * npan + k;
         }
         const int64_t mb0 = g * PZ_WINO_RM;
         const int rm = (int)min64(PZ_WINO_RM, MB - mb0);
         const int64_t ms = (int64_t)rm * nt * 16;   /* M [36][rm][nt][16]: stride between points */
-        /* the panel in register blocks of at most TB tiles, balanced; each
-         * point's U slice (C x 16 rm floats) is reused over the blocks */
-        const int64_t nsb = cdiv(nt, PZ_WINO_TB);
-        pz_wino_gemm_args a = {
-            .us_q = rm * 16, .us_cb = 16 * rm * 16, .vs_cb = nt * 16, .ms_mb = nt * 16,
-            .ncb = (int)CB, .rm = rm,
-        };
         const float *ug = u + g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16;   /* the group's U */
         /* In a net U comes from memory (each layer's is read once per panel,
          * and a net's weights outgrow the caches). So the first register
@@ -231,27 +388,11 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * variant (each block a share of the lines) measured no better. */
         const int pf_next = unit + 1 < hi && g + 1 < ngrp;
         for (int xi = 0; xi < PZ_WINO_NPT; xi++) {
-            a.u = ug + xi * CB * a.us_cb;
-            for (int64_t sb = 0; sb < nsb; sb++) {
-                const int64_t j0 = sb * nt / nsb, j1 = (sb + 1) * nt / nsb;
-                a.pf = sb == 0 && (xi + 1 < PZ_WINO_NPT || pf_next);
-                a.nt = (int)(j1 - j0);
-                a.v = V + xi * CB * nt * 16 + j0 * 16;
-                a.m = Mb + xi * ms + j0 * 16;
-                isa->gemm(&a);
-            }
+            const int pf = xi + 1 < PZ_WINO_NPT || pf_next;
+            gemm_point(isa, ug, CB, rm, xi, V + xi * CB * nt * 16, Mb + xi * ms, nt,
+                       pf ? CB * 16 * rm * 16 : 0);
         }
-        for (int r = 0; r < rm; r++) {
-            const int64_t mb = mb0 + r;
-            const int tail = mb == MB - 1 ? tail_m : 16;
-            for (int64_t j = 0; j < nt; j++) {
-                const int64_t t = t0 + j, oh0 = t / TW * 4, ow0 = t % TW * 4;
-                const int64_t yoff = ((n * MB + mb) * OH + oh0) * OW * 16 + ow0 * 16;
-                isa->out(Mb + (r * nt + j) * 16, ms, b ? b + mb * 16 : NULL, z ? z + yoff : NULL,
-                         y + yoff, OW * 16, (int)min64(4, OH - oh0), (int)min64(4, OW - ow0),
-                         &d->act, tail);
-            }
-        }
+        finish_tiles(d, isa, Mb, ms, b, z, y, n, mb0, rm, t0, nt);
     }
 }
 

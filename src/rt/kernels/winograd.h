@@ -30,12 +30,24 @@
  * on nth: results are bitwise equal whatever the MP. No allocation: each
  * worker uses its own slice of the caller's scratch.
  *
+ * The whole-image order: the panel order reads all of U once per panel. Where
+ * that traffic outweighs a round trip of the whole image's transformed input
+ * V and GEMM results M through L3 (U of many channels over several panels:
+ * VGG's 512-channel convs at 28x28, 37.7 MB of U over 4 panels), each worker
+ * transforms the whole image and runs the points outermost over its share
+ * of the groups: point xi's V (C x tiles floats) stays in L2 while the
+ * groups pass over it, U is read once (scratch: V and the worker's M,
+ * at most 8 MB). In VGG-16 at 1 thread, conv4_2 went 11.9 -> 7.7-8.0 ms and
+ * conv4_1 5.2 -> 4.0-4.1; at 2 threads 5.19-5.64 -> 4.48-4.54 and 2.42-2.44
+ * -> 2.10-2.23.
+ *
  * When it pays: the GEMMs read all of U (36 x C x M floats, 4x the direct
- * weights) once per panel, and with few tiles each U element feeds few
- * FMAs, so a layer with few tiles and many channels (ResNet's 7x7 stage: 4
- * tiles, 8 x 8 outputs computed for 7 x 7) may lose to the direct conv;
- * layers with many tiles (56x56, 28x28, VGG's) win. bench/winograd measures
- * both per layer: let the optimizer choose per layer (a knob).
+ * weights), from memory in a net, and with few tiles each U element feeds
+ * few FMAs, so a layer with few tiles and many channels (ResNet's 7x7 stage:
+ * 4 tiles, 8 x 8 outputs computed for 7 x 7) loses to the direct conv;
+ * layers with many tiles (56x56, 28x28, VGG's) win. pz_winograd_pays below
+ * is the rule; bench/winograd measures both per layer, and the `best`
+ * strategy measures each layer in the net.
  *
  * How the runtime's conv op (rt/ops/conv.c) calls it, beside the direct conv:
  *
@@ -81,18 +93,19 @@ int pz_winograd_ok(const pz_conv16c_desc *d);
  * input and M output channels and an OH x OW output (pz_winograd_ok holding):
  * the runtime's AUTO rule and the optimizer's. A cost model (winograd.c):
  * the GEMMs' FLOPs plus the transformed weights U streamed from memory once
- * and from L3 for each further panel, against the direct conv's FLOPs. In
- * the nets at 1 thread (paleozoic run --profile, direct -> Winograd, ms):
- *   VGG-16 conv4_1 256->512 @28   9.3 -> 5.2   the rule: Winograd
- *   VGG-16 conv4_2 512->512 @28  18.6 -> 11.9             Winograd
- *   ResNet-18 layer3 256->256 @14 1.08-1.11 -> 0.92-1.03  Winograd
- *   VGG-16 conv5 512->512 @14     4.5 -> 6.0              direct
- *   AlexNet 384->256 @13          1.37 -> 1.97            direct
- *   AlexNet 256->256 @13          0.95-1.01 -> 1.20       direct
- *   AlexNet 192->384 @13          1.04 -> 1.05-1.10       direct
+ * (and from L3 for each further panel, or the image's V and M through L3 in
+ * the whole-image order), against the direct conv's FLOPs. In the nets at
+ * 1 thread (paleozoic run --profile, ms, direct against Winograd):
+ *   VGG-16 conv4_1 256->512 @28   9.3-9.4 / 4.0-4.1    the rule: Winograd
+ *   VGG-16 conv4_2 512->512 @28   18.4-18.9 / 7.7-8.0            Winograd
+ *   VGG-16 conv5 512->512 @14     4.5-4.6 / 4.3-4.4              Winograd
+ *   ResNet-18 layer3 256->256 @14 1.08-1.11 / 0.92-1.03          Winograd
+ *   AlexNet 384->256 @13          1.37 / 1.97 (panels)           direct
+ *   AlexNet 256->256 @13          0.95-1.01 / 1.20               direct
+ *   AlexNet 192->384 @13          1.04 / 1.05-1.10               direct
  *   ResNet-18 layer4 512->512 @7  (4 tiles: U read for 4 tiles)  direct
  * The earlier rule (at least 16 tiles and C * M <= 256 * 256) ran VGG's
- * 512-channel convs at 28x28 direct and AlexNet's 256->256 on Winograd. */
+ * 512-channel convs direct and AlexNet's 256->256 on Winograd. */
 int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow);
 
 /* Transformed weights, zero where c >= C or m >= M; W is ONNX [M][C][3][3].
@@ -143,8 +156,10 @@ typedef struct {
     int64_t vs_cb;           /* V stride between input blocks: nt * 16 */
     int64_t ms_mb;           /* M stride between output blocks: nt * 16 */
     int ncb, nt, rm;         /* input blocks, tiles (1..14), output blocks (1..2) */
-    int pf;                  /* prefetch into L2 the slice of U that follows this one,
-                              * each q step the lines at its own offsets: a hint */
+    int pf;                  /* prefetch into L2 the slice of U at u + pf_next (the
+                              * one the driver runs next), each q step the lines at
+                              * its own offsets: a hint */
+    int64_t pf_next;
 } pz_wino_gemm_args;
 
 typedef struct {
@@ -153,6 +168,10 @@ typedef struct {
     void (*out)(const float *m, int64_t ms, const float *b, const float *z, float *y,
                 int64_t ys, int nh, int nw, const pz_act *act, int tail);
 } pz_wino_isa;
+
+/* 1 when pz_winograd_drive runs d on nth workers in the whole-image order
+ * (see winograd.c), else in panels (for the tests). */
+int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth);
 
 void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                        const float *restrict x, const float *restrict u,

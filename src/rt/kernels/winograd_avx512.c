@@ -67,7 +67,7 @@ PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const 
     UNROLL for (int j = 0; j < NT; j++)
         UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_setzero_ps();
     /* U of this group: [cb][16 q][RM][16], one sequential stream */
-    const int64_t vs = a->vs_cb, next = (int64_t)a->ncb * (16 * RM * 16);
+    const int64_t vs = a->vs_cb, next = a->pf_next;
     for (int cb = 0; cb < a->ncb; cb++) {
         const float *v = a->v + cb * vs, *u = a->u + cb * (16 * RM * 16);
         for (int q = 0; q < 16; q++) {
