@@ -94,7 +94,6 @@ static int64_t panel_tiles(const pz_conv16c_desc *d)
     return panel_tiles_c(d->c);
 }
 
-
 /* The whole-image order (pz_winograd_drive): where U is read again for
  * each panel and that traffic outweighs a round trip of the whole image's
  * V and M through L3, each worker transforms the whole image, then runs
@@ -154,7 +153,8 @@ static int whole_image(const pz_conv16c_desc *d, int nth)
  * PZ_WINO_L3_FLOPS: at 1 thread here the kernels run at about 200 GFLOP/s,
  * one core reads memory at 14 GB/s (a 158 MB stream of ZMM loads) and L3
  * at about 30 (bench/kernels' streaming pass over an L3-sized working set);
- * at 2 threads the rates double together. The order is 1 thread's. */
+ * at 2 threads the rates double together. The order counted is the one at 1
+ * thread, so the choice is the same for every MP. */
 #define PZ_WINO_MEM_FLOPS 14
 #define PZ_WINO_L3_FLOPS 7
 
