@@ -315,7 +315,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                         float *restrict ws, int ith, int nth)
 {
     const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16), T = image_tiles(d);
-    const int64_t ngrp = cdiv(MB, PZ_WINO_RM), gstride = PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16;
+    const int64_t ngrp = cdiv(MB, PZ_WINO_RM);
     int64_t g0, g1;
     pz_split(ngrp, ith, nth, &g0, &g1);
     if (g1 <= g0) return;
@@ -333,7 +333,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                 int64_t pf = 0;
                 if (g + 1 < g1) pf = u_slice(d, g + 1, xi) - u_slice(d, g, xi);
                 else if (xi + 1 < PZ_WINO_NPT) pf = u_slice(d, g0, xi + 1) - u_slice(d, g, xi);
-                gemm_point(isa, u + g * gstride, CB, rm, xi, V + xi * vs,
+                gemm_point(isa, u + u_slice(d, g, 0), CB, rm, xi, V + xi * vs,
                            Mw + xi * ms + (g * PZ_WINO_RM - mb0) * T * 16, T, pf);
             }
         for (int64_t g = g0; g < g1; g++) {
@@ -375,7 +375,7 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         const int64_t mb0 = g * PZ_WINO_RM;
         const int rm = (int)min64(PZ_WINO_RM, MB - mb0);
         const int64_t ms = (int64_t)rm * nt * 16;   /* M [36][rm][nt][16]: stride between points */
-        const float *ug = u + g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16;   /* the group's U */
+        const float *ug = u + u_slice(d, g, 0);   /* the group's U */
         /* In a net U comes from memory (each layer's is read once per panel,
          * and a net's weights outgrow the caches). So the first register
          * block of each point prefetches the next slice of U into L2: the
