@@ -276,20 +276,37 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
 
 /* The GEMMs of point xi for the group at ug (rm blocks) over nt tiles: V and
  * M of that point, in register blocks of at most TB tiles, balanced; the
- * point's U slice (C x 16 rm floats) is reused over the blocks. The first
- * block prefetches the slice at pf_next (0: none). */
+ * point's U slice (C x 16 rm floats) is reused over the blocks.
+ *
+ * The slice at offset pf_next from this one (0: none), the one the driver
+ * runs next, is prefetched into L2: its lines (as many as this slice has; a
+ * next slice of fewer blocks is a bound only) spread evenly over the q
+ * steps of every register block. The first block alone used to prefetch
+ * the whole slice, asking for lines several times faster than one core's
+ * memory stream gives them (13 GB/s here), and the other blocks ran with
+ * none in flight. With U flushed from the caches before each call, 1
+ * thread, medians of 3-4 interleaved runs, first block -> spread: 256->256
+ * @14 1204-1320 -> 1013-1129 us, 128->128 @28 529-537 -> 482-488, 512->512
+ * @14 4986-5015 -> 4381-4446, 512->512 @28 (the whole-image order)
+ * 9834-10163 -> 9297-9468, 256->256 @56 8665-8700 -> 7898; from the caches
+ * the same or faster. Two slices ahead measured as one; into L1 (T0)
+ * 1120-1224 and non-temporal (NTA) 2687-2776 us on 256->256 @14. */
 static void gemm_point(const pz_wino_isa *isa, const float *ug, int64_t CB, int rm, int xi,
                        const float *Vx, float *Mx, int64_t nt, int64_t pf_next)
 {
     pz_wino_gemm_args a = {
         .us_q = rm * 16, .us_cb = 16 * rm * 16, .vs_cb = nt * 16, .ms_mb = nt * 16,
-        .ncb = (int)CB, .rm = rm, .pf_next = pf_next,
+        .ncb = (int)CB, .rm = rm,
     };
     a.u = ug + xi * CB * a.us_cb;
     const int64_t nsb = cdiv(nt, PZ_WINO_TB);
+    const int64_t lines = CB * 16 * rm;   /* 64-byte lines of this slice */
+    a.pf_q = (int)cdiv(lines, nsb * CB * 16);
     for (int64_t sb = 0; sb < nsb; sb++) {
         const int64_t j0 = sb * nt / nsb, j1 = (sb + 1) * nt / nsb;
-        a.pf = sb == 0 && pf_next != 0;
+        const int64_t l0 = lines * sb / nsb, l1 = lines * (sb + 1) / nsb;
+        a.pf = pf_next ? a.u + pf_next + l0 * 16 : NULL;
+        a.pf_n = pf_next ? l1 - l0 : 0;
         a.nt = (int)(j1 - j0);
         a.v = Vx + j0 * 16;
         a.m = Mx + j0 * 16;

@@ -156,10 +156,11 @@ typedef struct {
     int64_t vs_cb;           /* V stride between input blocks: nt * 16 */
     int64_t ms_mb;           /* M stride between output blocks: nt * 16 */
     int ncb, nt, rm;         /* input blocks, tiles (1..14), output blocks (1..2) */
-    int pf;                  /* prefetch into L2 the slice of U at u + pf_next (the
-                              * one the driver runs next), each q step the lines at
-                              * its own offsets: a hint */
-    int64_t pf_next;
+    const float *pf;         /* lines to prefetch into L2 (a share of the slice of U
+                              * the driver runs next): pf_q lines a q step from pf
+                              * on, pf_n in all (0: none); a hint */
+    int64_t pf_n;
+    int pf_q;
 } pz_wino_gemm_args;
 
 typedef struct {

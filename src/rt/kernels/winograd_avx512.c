@@ -67,15 +67,18 @@ PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const 
     UNROLL for (int j = 0; j < NT; j++)
         UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_setzero_ps();
     /* U of this group: [cb][16 q][RM][16], one sequential stream */
-    const int64_t vs = a->vs_cb, next = a->pf_next;
+    const int64_t vs = a->vs_cb;
+    const float *pf = a->pf;
+    int64_t pfn = a->pf_n;
+    const int pfq = a->pf_q;
     for (int cb = 0; cb < a->ncb; cb++) {
         const float *v = a->v + cb * vs, *u = a->u + cb * (16 * RM * 16);
         for (int q = 0; q < 16; q++) {
             __m512 wv[2];
             UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(u + (q * RM + r) * 16);
             if (PF)
-                UNROLL for (int r = 0; r < RM; r++)
-                    _mm_prefetch((const char *)(u + next + (q * RM + r) * 16), _MM_HINT_T1);
+                for (int k = 0; k < pfq && pfn > 0; k++, pfn--, pf += 16)
+                    _mm_prefetch((const char *)pf, _MM_HINT_T1);
             UNROLL for (int j = 0; j < NT; j++) {
                 __m512 xv = _mm512_set1_ps(v[j * 16 + q]);
                 UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]);
@@ -89,7 +92,7 @@ PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const 
 #define GK(NT, RM)                                                           \
     static void gemm_##NT##_##RM(const pz_wino_gemm_args *a)                 \
     {                                                                        \
-        if (a->pf) gemm_body(a, NT, RM, 1);                                  \
+        if (a->pf_n > 0) gemm_body(a, NT, RM, 1);                            \
         else gemm_body(a, NT, RM, 0);                                        \
     }
 #define GK2(NT) GK(NT, 1) GK(NT, 2)
