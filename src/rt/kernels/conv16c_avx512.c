@@ -49,6 +49,15 @@
  *     same time; by 9, or the kh loop too, gcc spills and it runs 2x slower;
  *   - the q loop unrolled by 2 or 4: the same within noise (the 14x2 and
  *     two-row 7x2 tiles alone, over L1 data: 88-96% of the FMA probe).
+ * The stores' cost is not their latency. The stem, as is against its stores
+ * sent to a fixed L1 sink (medians of 6-8 interleaved runs, us): 224x224
+ * 141 -> 121; 112x112, every buffer in L2, 35.5 -> 31.2; 56x56 9.2 -> 8.2;
+ * 28x28, every buffer in L1, 2.4 -> 2.3. Real prefetchw (-mprfchw) of the
+ * tile's own output lines at its start, or of the next tile's or the one
+ * after, left 56x56 at 9.1-9.3 and 224x224 at 136-138; the second output
+ * block's plane moved by 16 or 144 floats (no 4K aliasing with the first)
+ * changed nothing. So what costs is each output line entering L1 (its fill
+ * and a dirty eviction), about 2 cycles a line in the stem.
  */
 #include "rt/kernels/conv16c.h"
 
