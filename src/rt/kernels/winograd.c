@@ -286,7 +286,8 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
  * memory stream gives them (13 GB/s here), and the other blocks ran with
  * none in flight. With U flushed from the caches before each call, 1
  * thread, medians of 3-4 interleaved runs, first block -> spread: 256->256
- * @14 1204-1320 -> 1013-1129 us, 128->128 @28 529-537 -> 482-488, 512->512
+ * @14 1100-1146 -> 918-935 us, 128->128 @28 508-534 -> 467-485 (this code;
+ * a test copy of it measured these others), 512->512
  * @14 4986-5015 -> 4381-4446, 512->512 @28 (the whole-image order)
  * 9834-10163 -> 9297-9468, 256->256 @56 8665-8700 -> 7898; from the caches
  * the same or faster. Two slices ahead measured as one; into L1 (T0)
