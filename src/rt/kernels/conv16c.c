@@ -146,9 +146,9 @@ static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset 
      * conv with at most 64 input channels (MobileNetV2's expands) takes
      * 9x3 before 14x2: each group reads the input pixels again, and at so
      * few q steps a tile that covers 3 blocks per pixel pays. Direct calls,
-     * 1 thread, medians of 6-8 interleaved runs, 14x2 -> 9x3: 16->96 @112
+     * 1 thread, medians of 6-10 interleaved runs, 14x2 -> 9x3: 16->96 @112
      * 276 -> 266 us, 32->192 @28 56.4-58.2 -> 53.4-56.4 us, 64->384 @14
-     * 52.0 -> 50.8 us; at 96 channels (96->576 @14) the same. */
+     * 52.0-54.1 -> 50.8-52.7 us; at 96 channels (96->576 @14) the same. */
     static const int order_wide[4] = {2, 4, 3, 1}, order_short[4] = {3, 2, 4, 1};
     const int *order = d->kh == 1 && d->kw == 1 && d->c <= 64 ? order_short : order_wide;
     double best = -1;
