@@ -90,9 +90,19 @@
  * the loop, and gcc without -O does not unroll. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define EPI_FAST 1
+/* Where the offset is not a constant after unrolling (gcc -O1 with UBSan,
+ * which checks the j * 64 before the loop is unrolled), the same steps in
+ * intrinsics: max(lo, v) and min(hi, v) return v on a NaN, as the asm does. */
+#define EPI_PLAIN(V, LO, HI, YB, OFF)                                                     \
+    _mm512_storeu_ps((float *)((char *)(YB) + (OFF)),                                     \
+                     _mm512_min_ps((HI), _mm512_max_ps((LO), (V))))
 #define EPI_STORE(V, LO, HI, YB, OFF)                                                     \
     do {                                                                                  \
         __m512 v_ = (V);                                                                  \
+        if (!__builtin_constant_p(OFF)) {                                                 \
+            EPI_PLAIN(v_, LO, HI, YB, OFF);                                               \
+            break;                                                                        \
+        }                                                                                 \
         __asm__ volatile("vmaxps %[v], %[l], %[v]\n\tvminps %[v], %[h], %[v]\n\t"          \
                          "vmovups %[v], %c[o](%[y])"                                      \
                          : [v] "+v"(v_)                                                   \
@@ -102,6 +112,11 @@
 #define EPI_STORE_Z(V, LO, HI, YB, ZB, OFF)                                               \
     do {                                                                                  \
         __m512 v_ = (V);                                                                  \
+        if (!__builtin_constant_p(OFF)) {                                                 \
+            v_ = _mm512_add_ps(v_, _mm512_loadu_ps((const float *)((const char *)(ZB) + (OFF)))); \
+            EPI_PLAIN(v_, LO, HI, YB, OFF);                                               \
+            break;                                                                        \
+        }                                                                                 \
         __asm__ volatile("vaddps %c[o](%[z]), %[v], %[v]\n\t"                              \
                          "vmaxps %[v], %[l], %[v]\n\tvminps %[v], %[h], %[v]\n\t"          \
                          "vmovups %[v], %c[o](%[y])"                                      \
