@@ -34,7 +34,7 @@ CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRCS))
 
-.PHONY: all test test-fast test-san clean models
+.PHONY: all check test test-fast test-san clean models
 all: $(B)/paleozoic $(TEST_BINS)
 
 # protobuf-c code generated from the system's official ONNX schema.
@@ -79,8 +79,13 @@ $(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(B)/libpaleozoic.a $(B)/libpzrt.a $(LDLIBS)
 
-# The README's test command runs this: the suite on the optimized build, then
-# again with everything under ASan+UBSan.
+# The README's test command (and so CI, .ci/run): the suite twice, then
+# each libFuzzer target for a short bounded time (mk/fuzz.mk).
+check: test
+	$(MAKE) fuzz-ci FUZZ_CI_TIME=30
+
+# The suite on the optimized build, then again with everything under
+# ASan+UBSan.
 test: all
 	./tests/run.sh $(B)
 	$(MAKE) SAN=1 all

@@ -7,14 +7,16 @@
 #                 published count (ResNet-18 1.81G, ResNet-50 4.09G, VGG-16
 #                 15.47G, VGG-19 19.6G, AlexNet 0.71G, MobileNetV2 0.30G)
 #   resnet18      also: 20 Conv layers; total MACs within 1% of 1.81e9
-# Models missing from MODELDIR (default models/) are exported first with
-# tools/export_torchvision.py; if /usr/bin/python3 cannot import torch the
-# whole check is skipped with a message. Prints `models: N passed, N failed`.
+# A model whose NAME.onnx, NAME.input.pb or NAME.torch.pb is missing from
+# MODELDIR (default build/test-models/, apart from the models/ a user
+# writes) is exported first with tools/export_torchvision.py; if
+# /usr/bin/python3 cannot import torch the whole check is skipped with a
+# message and counted as skipped. Prints `models: N passed, N failed, N skipped`.
 set -u
 
 B=${1:?usage: models.sh BUILD_DIR [MODELDIR]}
-M=${2:-models}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+M=${2:-$ROOT/build/test-models}
 PZ="$B/paleozoic"
 PY=${PYTHON:-/usr/bin/python3}
 NAMES="resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2"
@@ -26,16 +28,21 @@ if [ ! -x "$PZ" ]; then
 fi
 missing=""
 for n in $NAMES; do
-    [ -f "$M/$n.onnx" ] || missing="$missing $n"
+    # the export writes all three; a file of another origin (a zoo model
+    # with the same name) lacks the input and PyTorch's output
+    for f in "$n.onnx" "$n.input.pb" "$n.torch.pb"; do
+        if [ ! -f "$M/$f" ]; then missing="$missing $n"; break; fi
+    done
 done
 if [ -n "$missing" ]; then
     if ! "$PY" -c 'import torch, torchvision, onnx' 2>/dev/null; then
         echo "models: skipped: $M lacks$missing and $PY cannot import torch/torchvision/onnx"
         echo "  (apt-get install python3-torch python3-torchvision python3-onnx)"
-        echo "models: 0 passed, 0 failed"
+        echo "models: 0 passed, 0 failed, 1 skipped"
         exit 0
     fi
     echo "models: exporting$missing into $M (tools/export_torchvision.py)"
+    mkdir -p "$M"
     # shellcheck disable=SC2086
     if ! "$PY" "$ROOT/tools/export_torchvision.py" "$M" $missing >/dev/null; then
         echo "FAIL models: export_torchvision.py failed"

@@ -13,27 +13,33 @@
 #   3. the malformed-model corpus (tests/errors/run_errors.sh);
 #   4. the front-end's supported inputs checked against numpy
 #      (tests/front/front_cases.py);
-#   5. the six torchvision models (tests/models.sh; models/ or $PZ_MODELS);
+#   5. the six torchvision models (tests/models.sh; exported into
+#      build/test-models/, apart from the models/ a user writes, or
+#      $PZ_MODELS);
 #   6. every tests/parts/*.sh (code generator, schedules, fusion, ...).
-# Any sanitizer report in a part's stderr fails that part. Ends with the line
-# `N passed, N failed`; exits non-zero on any failure.
+# Any sanitizer report in a part's stderr fails that part. A part skipped
+# for a missing dependency says so in its last line (`N passed, N failed,
+# N skipped`) and is counted as skipped. Ends with the line
+# `N passed, N failed, N skipped`; exits non-zero on any failure.
 set -u
 
 B=${1:?usage: tests/run.sh BUILD_DIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ONNX_TESTS=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}
-MODELS=${PZ_MODELS:-$ROOT/models}
+MODELS=${PZ_MODELS:-$ROOT/build/test-models}
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 
 total_pass=0
 total_fail=0
+total_skip=0
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
 # part LABEL CMD...: runs CMD, shows its output, and adds the counts of its
-# last "N passed, N failed" line (or 1 by its exit code when there is none).
+# last "N passed, N failed[, N skipped]" line (or 1 by its exit code when
+# there is none).
 part() {
     label=$1
     shift
@@ -49,10 +55,11 @@ part() {
     if [ -n "$line" ]; then
         p=$(printf '%s\n' "$line" | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^passed/) print $(i - 1) }')
         f=$(printf '%s\n' "$line" | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^failed/) print $(i - 1) }')
+        s=$(printf '%s\n' "$line" | awk '{ n = 0; for (i = 2; i <= NF; i++) if ($i ~ /^skipped/) n = $(i - 1); print n }')
     elif [ "$rc" -eq 0 ]; then
-        p=1 f=0
+        p=1 f=0 s=0
     else
-        p=0 f=1
+        p=0 f=1 s=0
     fi
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "FAIL $label: exit code $rc without a failure counted"
@@ -64,6 +71,7 @@ part() {
     fi
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
+    total_skip=$((total_skip + s))
 }
 
 if [ ! -x "$B/paleozoic" ]; then
@@ -91,6 +99,7 @@ if [ -d "$ONNX_TESTS/node" ]; then
     part "conformance (run in-process, rtol 1e-3, atol 1e-5)" "$B/tests/onnx_shapes" --run $roots
 else
     echo "== shapes: SKIPPED: no ONNX backend test data at $ONNX_TESTS (set PZ_ONNX_TESTS)"
+    total_skip=$((total_skip + 2))
 fi
 
 part "errors (malformed models)" "$ROOT/tests/errors/run_errors.sh" "$B"
@@ -107,5 +116,8 @@ for s in "$ROOT"/tests/parts/*.sh; do
     part "$(basename "$s" .sh)" "$s" "$B" "$MODELS"
 done
 
-echo "$total_pass passed, $total_fail failed"
+if [ "$total_skip" -gt 0 ]; then
+    echo "(skipped parts need a dependency that tools/setup.sh installs: see SKIPPED above)"
+fi
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -3,7 +3,7 @@
 # front-end loads a big model.
 #
 # Runs `paleozoic inspect` on VGG-19 (about 575 MB, nearly all of it weights;
-# exported with tools/export_torchvision.py into models/ if it is not there)
+# exported with tools/export_torchvision.py into build/test-models/ if it is not there)
 # under /usr/bin/time -v, RUNS times, and prints the file size, the wall time
 # and the peak RSS of each run, then the median time and the peak RSS over
 # file size. Goal: under 3 s and under 2x the file size (one copy of the
@@ -12,7 +12,7 @@ set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-$ROOT/build}
-MODEL=${2:-$ROOT/models/vgg19.onnx}
+MODEL=${2:-$ROOT/build/test-models/vgg19.onnx}
 RUNS=${RUNS:-3}
 PY=${PYTHON:-/usr/bin/python3}
 PZ="$B/paleozoic"

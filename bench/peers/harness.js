@@ -61,7 +61,7 @@ function parseArgs(argv) {
     const o = {
         nets: ALL_NETS.slice(), threads: [1, 2], rounds: 5, roundTime: 3, quick: false,
         out: path.join(ROOT, 'bench', 'peers', 'out'), build: path.join(ROOT, 'build'),
-        models: path.join(ROOT, 'models'), strategy: null, tol: 1e-3, timeout: 900,
+        models: path.join(ROOT, 'build', 'test-models'), strategy: null, tol: 1e-3, timeout: 900,
         keepGoing: false,
     };
     let netsGiven = false, roundsGiven = false, timeGiven = false;

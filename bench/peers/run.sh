@@ -5,7 +5,7 @@
 #
 #   1. installs onnxruntime-node@1.17.0 into ./node_modules if it is missing;
 #   2. builds paleozoic (make BUILD=DIR) and the FMA-peak probe (peak.c);
-#   3. makes models/NAME.onnx + NAME.input.pb where missing
+#   3. makes build/test-models/NAME.onnx + NAME.input.pb where missing
 #      (tools/export_torchvision.py, else `paleozoic zoo` and a seeded input);
 #   4. runs harness.js: per thread count and network, a probe round that checks
 #      the two engines' outputs agree, then R rounds alternating an ORT process
@@ -28,7 +28,7 @@
 #   --round-time S     seconds per engine per round; sets the runs per process (default 3)
 #   --out DIR          where the files go (default bench/peers/out; also $OUT)
 #   --build DIR        our build directory (default build; also $BUILD)
-#   --models DIR       the networks (default models)
+#   --models DIR       the networks (default build/test-models, as the tests)
 #   --strategy S       our strategy (default $PZ_PEERS_STRATEGY or "best"; when the
 #                      tool does not know "best", its default strategy, labelled)
 #   --tol X            output agreement required (default 1e-3, normalised max error)

@@ -12,7 +12,7 @@
 # Writes OUT_DIR (default BUILD_DIR/bench-strategies): bench.txt (the
 # table), bench.json, fig10.svg, target.json (the profile used: made with
 # `characterize --quick` unless TARGET names one). Environment:
-#   MODELS   folder of NAME.onnx (default models/)
+#   MODELS   folder of NAME.onnx (default build/test-models/, as the tests)
 #   THREADS  cores (default: all online)
 #   BUDGET   seconds of block timing for oracle and for dp (default 120)
 #   REPEAT   interleaved rounds (default 10)
@@ -28,7 +28,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
 OUT=${2:-$B/bench-strategies}
-MODELS=${MODELS:-$ROOT/models}
+MODELS=${MODELS:-$ROOT/build/test-models}
 NETS=${NETS:-resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2}
 THREADS=${THREADS:-$(nproc)}
 BUDGET=${BUDGET:-120}

@@ -37,7 +37,7 @@ if [ ! -x "$PZ" ]; then
 fi
 if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
     echo "errors: skipped: $PY cannot import onnx (apt-get install python3-onnx)"
-    echo "errors: 0 passed, 0 failed"
+    echo "errors: 0 passed, 0 failed, 1 skipped"
     exit 0
 fi
 rm -rf "$CORPUS"

@@ -23,7 +23,7 @@
 # `N passed, N failed`.
 set -u
 B=${1:?usage: 20-passes.sh BUILD_DIR MODELDIR}
-M=${2:-models}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "$B" && pwd)
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
@@ -31,7 +31,7 @@ PZ="$B/paleozoic"
 PY=${PYTHON:-/usr/bin/python3}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
@@ -93,7 +93,8 @@ NETS="resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2"
     echo "nets: vgg16, vgg19 and resnet50 skipped under the sanitizer build"
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ] || [ ! -f "$M/$n.torch.pb" ]; then
-        echo "nets/$n: skipped: $M lacks $n.onnx, $n.input.pb or $n.torch.pb (tests/models.sh exports them)"
+        echo "nets/$n: SKIPPED: $M lacks $n.onnx, $n.input.pb or $n.torch.pb (tests/models.sh exports them)"
+        skip=$((skip + 1))
         continue
     fi
     counts=$("$B/tests/passes" --count "$M/$n.onnx" 2>&1)
@@ -157,7 +158,8 @@ EOF
         else bad "zoo/$n: vs ONNX Runtime max|err|/max|ref| = $e (limit 1e-4)"; fi
     done
 else
-    echo "zoo: skipped: needs node with onnxruntime-node (tools/setup.sh) and $PY with onnx"
+    echo "zoo: SKIPPED: needs node with onnxruntime-node (tools/setup.sh) and $PY with onnx"
+    skip=$((skip + 1))
 fi
 
 # ---- small: hand-written models against PyTorch -------------------------------
@@ -309,8 +311,9 @@ EOF
         bad "small: small.py did not finish"
     fi
 else
-    echo "small: skipped: $PY cannot import onnx, torch and numpy"
+    echo "small: SKIPPED: $PY cannot import onnx, torch and numpy"
+    skip=$((skip + 1))
 fi
 
-echo "passes: $pass passed, $fail failed"
+echo "passes: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -26,7 +26,7 @@
 # ASan programs). Ends with `N passed, N failed`.
 set -u
 B=${1:?usage: 30-e2e.sh BUILD_DIR MODELDIR}
-M=${2:-models}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "$B" && pwd)
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
@@ -48,7 +48,7 @@ san=0
 case "$B" in *san*) san=1 ;; esac
 have_ort=0
 if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
-[ "$have_ort" = 1 ] || echo "e2e: SKIPPED the ONNX Runtime comparisons: node or node_modules/onnxruntime-node missing (tools/setup.sh)"
+[ "$have_ort" = 1 ] || { echo "e2e: SKIPPED the ONNX Runtime comparisons: node or node_modules/onnxruntime-node missing (tools/setup.sh)"; skip=$((skip + 1)); }
 NETS=${PZ_E2E_NETS:-resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2}
 [ "$san" = 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 alexnet mobilenet_v2" &&
     echo "e2e: sanitizer build: nets $NETS only (ResNet-50, VGG-16/19 take minutes each under ASan)"
@@ -278,7 +278,8 @@ if [ -d "$ONNX_TESTS/node" ]; then
     sed 's/^/  skipped /' "$skipped" | cut -c1-160
 else
     echo "e2e: SKIPPED the ONNX test data: none at $ONNX_TESTS"
+    skip=$((skip + 1))
 fi
 
-echo "e2e: $pass passed, $fail failed"
+echo "e2e: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

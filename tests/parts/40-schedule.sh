@@ -20,7 +20,7 @@
 set -u
 
 B=${1:?usage: 40-schedule.sh BUILD_DIR MODELDIR}
-M=${2:-models}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PZ="$B/paleozoic"
 PY=/usr/bin/python3

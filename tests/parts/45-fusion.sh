@@ -18,7 +18,7 @@
 # partitions run per network.
 set -u
 B=${1:?usage: 45-fusion.sh BUILD_DIR MODELDIR}
-M=${2:-models}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
 PZ="$B/paleozoic"
 PY=/usr/bin/python3
 T=$(mktemp -d)

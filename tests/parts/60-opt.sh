@@ -32,7 +32,7 @@
 # strategies run on MobileNetV2 only. Ends with `N passed, N failed`.
 set -u
 B=${1:?usage: 60-opt.sh BUILD_DIR MODELDIR}
-M=${2:-models}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "$B" && pwd)
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
@@ -42,7 +42,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 # the default profile is cached here, not in the user's ~/.cache
 export XDG_CACHE_HOME="$T/cache"
-pass=0 fail=0
+pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 # check LABEL CMD...: one check by exit code; output shown on failure
@@ -132,6 +132,7 @@ TGT="--target $T/prof/target.json"
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ]; then
         echo "60-opt: $n: SKIPPED (no $M/$n.onnx)"
+        skip=$((skip + 1))
         continue
     fi
     in="$M/$n.input.pb"
@@ -254,5 +255,5 @@ EOF
     fails "fixed-mp beyond the cores" "fixed-mp:8" "$PZ" run "$M/$n.onnx" --threads 2 --strategy fixed-mp:8
 fi
 
-echo "60-opt: $pass passed, $fail failed"
+echo "60-opt: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -20,7 +20,9 @@
  * Each case runs in a forked child (a crash in one op does not hide the rest;
  * under ASan/LSan each child's exit checks that the case freed everything).
  * Prints one line per FAIL, the skipped cases counted by op or reason, and
- * finally `shapes: P passed, F failed, S skipped`. Exit 1 on any FAIL.
+ * finally `shapes: P passed, F failed; S unsupported` (unsupported cases are
+ * not skips of a missing dependency: tests/run.sh does not count them as
+ * skipped). Exit 1 on any FAIL.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -730,6 +732,7 @@ int main(int argc, char **argv)
     free(tallies);
     op_counts_print();
     free(op_counts);
-    printf("%s: %d passed, %d failed, %d skipped\n", run_mode ? "conformance" : "shapes", passed, failed, skipped);
+    printf("%s: %d passed, %d failed; %d unsupported\n", run_mode ? "conformance" : "shapes", passed, failed,
+           skipped);
     return failed ? 1 : 0;
 }
