@@ -6,16 +6,7 @@
 #include "ir/model.h"
 #include "ops/op.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (cond) passed++;                                                       \
-        else {                                                                    \
-            failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
-        }                                                                         \
-    } while (0)
+#include "test_check.h"
 
 static int add_const(ir_graph *g, const char *name, int rank, const int64_t *dims)
 {
@@ -122,6 +113,5 @@ int main(void)
     CHECK(ir_graph_sort(g, &e4) == PZ_ERR_INPUT && strstr(e4.msg, "cycle"));
     ir_graph_free(g);
 
-    printf("ir_model: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_summary("ir_model");
 }

@@ -6,16 +6,7 @@
 
 #include "opt/opt_internal.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (cond) passed++;                                                       \
-        else {                                                                    \
-            failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
-        }                                                                         \
-    } while (0)
+#include "test_check.h"
 
 static void space(void)
 {
@@ -277,6 +268,5 @@ int main(void)
     critical_fusion();
     best_pick();
     stitch();
-    printf("opt_math: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_summary("opt_math");
 }

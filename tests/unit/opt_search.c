@@ -7,16 +7,7 @@
 
 #include "opt/opt_internal.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (cond) passed++;                                                       \
-        else {                                                                    \
-            failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
-        }                                                                         \
-    } while (0)
+#include "test_check.h"
 
 static pz_layer_features layer(int conv, int c, double ops)
 {
@@ -192,6 +183,5 @@ int main(void)
 {
     alg1();
     searches();
-    printf("opt_search: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_summary("opt_search");
 }

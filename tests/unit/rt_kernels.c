@@ -15,16 +15,11 @@
 
 #include "rt/pz_rt.h"
 
-static int passed, failed;
+#include "test_check.h"
 
 static void report(bool ok, const char *what, const char *detail)
 {
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s%s%s\n", what, detail && detail[0] ? ": " : "", detail ? detail : "");
-    }
+    checkf(ok, "%s%s%s", what, detail && detail[0] ? ": " : "", detail ? detail : "");
 }
 
 /* ---- a one-layer net ------------------------------------------------------ */
@@ -738,6 +733,5 @@ int main(void)
     test_arena_reuse();
     test_outputs();
     test_errors();
-    printf("rt_kernels: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return test_summary("rt_kernels");
 }

@@ -13,16 +13,7 @@
 #include "opt/json.h"
 #include "opt/schedule.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (cond) passed++;                                                       \
-        else {                                                                    \
-            failed++;                                                             \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
-        }                                                                         \
-    } while (0)
+#include "test_check.h"
 
 /* ---- JSON ---------------------------------------------------------------- */
 
@@ -762,6 +753,5 @@ int main(void)
     test_rows();
     test_halo();
     test_schedule();
-    printf("schedule: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return test_summary("schedule");
 }

@@ -9,6 +9,7 @@
  *
  *     check(y == 2, "add: 1 + 1");
  *     checkf(e <= 1e-5, "%s: error %.3g", what, e);
+ *     CHECK(n == 3);                   // FAIL file:line: n == 3
  *     ...
  *     return test_summary("rt_foo");   // prints the counts; 1 on a failure
  *
@@ -46,6 +47,9 @@ static inline void check(bool ok, const char *what)
 {
     checkf(ok, "%s", what);
 }
+
+/* A check whose message is its own condition, with file and line. */
+#define CHECK(cond) checkf((cond), "%s:%d: %s", __FILE__, __LINE__, #cond)
 
 /* Prints `name: P passed, F failed`; returns the exit status (1 on a failure). */
 static inline int test_summary(const char *name)
