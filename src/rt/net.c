@@ -1038,6 +1038,12 @@ const char *pz_net_layer_kernel(const pz_net *net, int layer)
     return net->layers[layer].kernel;
 }
 
+const pz_layer *pz_net_layer_at(const pz_net *net, int layer)
+{
+    if (!net->compiled || layer < 0 || layer >= net->n_layers) return NULL;
+    return &net->layers[layer];
+}
+
 const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk)
 {
     if (id < 0 || id >= net->n_tensors) return NULL;

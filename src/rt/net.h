@@ -125,6 +125,11 @@ int pz_net_layer_out_layout(const pz_net *net, int layer, int slot);
  * NULL (also for a bad index or a net not compiled). */
 const char *pz_net_layer_kernel(const pz_net *net, int layer);
 
+/* Layer `layer` of a compiled net, as prepare left it (its state, kernel
+ * and layouts), or NULL for a bad index or a net not compiled: for tests
+ * that call an op's run_rows directly, as rt/fuse.c does. */
+const pz_layer *pz_net_layer_at(const pz_net *net, int layer);
+
 /* Tensor `id` as the net holds it (data in the arena after a run: graph
  * outputs keep theirs to the end) and its layout in *cblk; NULL for a bad
  * id. For tests that look at padded lanes. */

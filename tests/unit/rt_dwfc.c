@@ -14,11 +14,10 @@
  *     <= 1e-5 (the kernels use FMA, the reference does not);
  *   - 1 worker and 3 workers give the same bits; padded lanes are zero and
  *     nothing is left unwritten (the output starts as NaN);
- *   - row windows as the fused runtime runs them (rt/ops/conv.c,
- *     conv_run_rows: each 16-channel block of each image as its own
- *     1-block layer of r1 - r0 rows over the input rows from the first one
- *     they read), cut at every row, give the rows of the whole-layer call,
- *     bitwise.
+ *   - row windows through the runtime itself: the layer a one-layer net
+ *     prepares on that ISA, its op's run_rows (what a fused F-Block calls;
+ *     rt/ops/conv.c), cut at every row its granularity allows, give the
+ *     rows of the whole-layer call, bitwise.
  * Depthwise of other kernels (dwconvk16c.h: 5x5, 7x7, 1x5, 5x3, dilated
  * 3x3): input widths 1..33, strides 1 and 2, pads 0..3 on each side, partial
  * channel blocks, bias, residual and activation; the scalar twin against
@@ -40,6 +39,7 @@
 
 #include "rt/kernels/dwconvk16c.h"
 #include "rt/kernels/fast.h"
+#include "rt/net.h"
 #include "rt_test.h"
 
 static const pz_fast_kernels *ISAS[3];   /* scalar, then the SIMD ones this CPU has */
@@ -62,28 +62,51 @@ static void dw_str(const dw_case *t, const char *what, char *buf, size_t n)
              (int)t->act);
 }
 
-/* Rows [r0, r1) of the layer as rt/ops/conv.c's conv_run_rows computes them
- * for a DW layer: one 16-channel block of one image at a time, as a layer of
- * r1 - r0 output rows over the input from the first row they read. */
-static void dw_rows_window(pz_conv16c_fn fn, const pz_conv16c_desc *d, const float *x,
-                           const float *wp, const float *bp, const float *z, float *y,
+/* The DW layer as the runtime prepares it: a one-layer net of p on the
+ * kernels of `isa` (PZ_ISA caps the runtime's choice), compiled for 2
+ * workers; NULL (and a FAIL) when it does not compile. */
+static pz_net *dw_net(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                      const float *w, const float *b, bool residual, const char *isa)
+{
+    setenv("PZ_ISA", isa, 1);
+    pz_net *net = pz_net_new("dw");
+    const int64_t wd[4] = {xd[1], 1, p->kernel[0], p->kernel[1]};
+    int x = pz_net_input(net, "x", PZ_F32, 4, xd);
+    int wi = pz_net_const(net, "w", PZ_F32, 4, wd, w);
+    int bi = b ? pz_net_const(net, "b", PZ_F32, 1, &xd[1], b) : -1;
+    int zi = residual ? pz_net_input(net, "z", PZ_F32, 4, yd) : -1;
+    int y = pz_net_tensor(net, "y", PZ_F32, 4, yd);
+    pz_net_layer(net, "dw", PZ_OP_CONV, p, sizeof *p, (const int[]){x, wi, bi, zi}, 4, &y, 1);
+    pz_net_output(net, y);
+    char err[256] = "";
+    int rc = pz_net_compile(net, 2, err, sizeof err);
+    unsetenv("PZ_ISA");
+    checkf(rc == 0, "dw net on %s compiles: %s", isa, err);
+    if (rc) {
+        pz_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
+/* A new copy of the NCHW tensor x (dims xd) in layout cblk (0 or 1:
+ * plain, else NCHW<cblk>c). */
+static float *in_layout(const float *x, const int64_t *xd, int cblk)
+{
+    int cb = cblk > 1 ? cblk : 1;
+    int64_t n = pz_nchwxc_size(xd[0], xd[1], xd[2], xd[3], cb);
+    float *y = new_nan(n);
+    pz_f32_nchw_to_nchwxc(xd[0], xd[1], xd[2], xd[3], cb, x, y, 0, 1);
+    return y;
+}
+
+/* Rows [r0, r1) of layer l through the runtime's own row-window entry
+ * (l->op->run_rows, what a fused F-Block calls), on nth workers. */
+static void dw_rows_window(const pz_layer *l, const float *x, const float *z, float *y,
                            int64_t r0, int64_t r1, int nth)
 {
-    int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
-    if (ish < 0) ish = 0;
-    pz_conv16c_desc s = *d;
-    s.n = 1;
-    s.oh = r1 - r0;
-    s.h = d->h - ish;
-    s.pt = (int)(d->pt - r0 * d->sh + ish);
-    for (int64_t i = 0; i < d->n; i++)
-        for (int64_t bc = 0; bc < cb; bc++) {
-            s.c = s.m = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
-            int64_t yo = ((i * cb + bc) * d->oh + r0) * d->ow * 16;
-            for (int ith = 0; ith < nth; ith++)
-                fn(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16, wp + bc * 144,
-                   bp ? bp + bc * 16 : NULL, z ? z + yo : NULL, y + yo, ith, nth);
-        }
+    const void *in[4] = {x, NULL, NULL, z};
+    for (int ith = 0; ith < nth; ith++) l->op->run_rows(l, in, y, r0, r1, ith, nth);
 }
 
 /* The lanes past channel C of an NCHW16c output of ny floats (hw pixels a
@@ -178,17 +201,35 @@ static void run_dw_case(const dw_case *t)
         dw_str(t, ISAS[i]->name, what, sizeof what);
         snprintf(what + strlen(what), sizeof what - strlen(what), " nth 2");
         check(memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
-        /* row windows: [0, cut) and [cut, OH) for every cut, on 1 and 2 workers */
-        bool same = true;
-        for (int64_t cut = 1; cut < oh; cut++) {
-            fill_nan(yw, ny);
-            dw_rows_window(fn, &d, x16, wp, bp, z16, yw, 0, cut, 1 + (int)(cut % 2));
-            dw_rows_window(fn, &d, x16, wp, bp, z16, yw, cut, oh, 2 - (int)(cut % 2));
-            same &= memcmp(y, yw, (size_t)ny * sizeof *y) == 0;
-        }
+        /* row windows through the runtime's layer (rt/ops/conv.c): [0, cut)
+         * and [cut, OH) for every cut the layer's granularity allows, on 1
+         * and 2 workers, the layer's own NCHW16c buffers */
+        pz_net *net = dw_net(&p, xd, yd, w, b, z != NULL, ISAS[i]->name);
+        const pz_layer *l = net ? pz_net_layer_at(net, 0) : NULL;
         dw_str(t, ISAS[i]->name, what, sizeof what);
-        snprintf(what + strlen(what), sizeof what - strlen(what), " row windows");
+        snprintf(what + strlen(what), sizeof what - strlen(what), " layer: NCHW16c, row windows");
+        int g = l && l->op->rows ? l->op->rows(l) : 0;
+        bool same = l && g > 0 && l->out_cblk[0] == 16;
+        /* the inputs in the layouts the layer reads (C == 1 is a plain conv:
+         * its input is not blocked) */
+        float *xl = same ? in_layout(x, xd, l->in_cblk[0]) : NULL;
+        float *zl = same && z ? in_layout(z, yd, l->in_cblk[3]) : NULL;
+        /* the whole layer in one window: the DW kernel's bits (C == 1 takes
+         * the direct conv kernel, whose bits are its own) */
+        float *yl = new_nan(ny);
+        if (same) dw_rows_window(l, xl, zl, yl, 0, oh, 1);
+        if (same && C > 1) same = memcmp(y, yl, (size_t)ny * sizeof *y) == 0;
+        for (int64_t cut = g; same && cut < oh; cut += g) {
+            fill_nan(yw, ny);
+            dw_rows_window(l, xl, zl, yw, 0, cut, 1 + (int)(cut % 2));
+            dw_rows_window(l, xl, zl, yw, cut, oh, 2 - (int)(cut % 2));
+            same &= memcmp(yl, yw, (size_t)ny * sizeof *y) == 0;
+        }
+        free(yl);
         check(same, what);
+        free(xl);
+        free(zl);
+        pz_net_free(net);
     }
     free(x16); free(z16); free(wp); free(bp); free(y); free(y3); free(yw); free(yplain);
 out:
