@@ -334,6 +334,9 @@ const GENS = {
             // ONNX drops a ceil_mode window that starts in the right padding; ORT 1.17 keeps
             // it (a known ORT difference): not generated
             if (ceil && (o2 - 1) * ss >= H + a) fires = true;
+            // a ceil_mode window that runs past the right padding: ORT divides by the whole
+            // kernel (count_include_pad), Paleozoic by the part inside the padded input
+            if (ceil && (o2 - 1) * ss + ek > H + a + b) fires = true;
             k.push(kk); s.push(ss); dl.push(dd); pb.push(a); pe.push(b); od.push(o2);
         }
         if (fires) {   // the same windows without ceil_mode
@@ -583,19 +586,23 @@ const GENS = {
         let to;
         if (isFloat(x.dtype) && x.tol > 0) to = g.pick([F32, F16, F64]);
         else to = g.pick([F32, F16, F64, I32, I64, I8, U8, BOOL, F32, I32]);
+        // a negative float to uint8/int8 out of range is undefined (ORT wraps, Paleozoic
+        // saturates): from floats only to the wide integers
+        if (isFloat(x.dtype) && (to === U8 || to === I8)) to = I32;
         if (to === x.dtype) to = x.dtype === F32 ? I32 : F32;
         let tol = x.tol;
         if (to === F16) tol += 1e-3;
         const [y] = g.node('Cast', [x.name], [{dtype: to, dims: x.dims, tol}], {to: {type: 'i', v: to}});
         if (to === F16 || (to === BOOL && g.chance(0.5)) || (to === I8 && g.chance(0.5))) {   // and back, so later math can read it
-            const back = g.chance(0.3) && x.dtype === F32 ? 'CastLike' : 'Cast';
+            const back = g.chance(0.3) && x.dtype === F32 && to !== F16 && to !== BOOL && g.opset >= 15 ? 'CastLike' : 'Cast';
             if (back === 'CastLike') return g.node('CastLike', [y.name, x.name], [{dtype: x.dtype, dims: x.dims, tol}])[0];
             return g.node('Cast', [y.name], [{dtype: F32, dims: x.dims, tol}], {to: {type: 'i', v: F32}})[0];
         }
         return y;
     },
     castlike(g) {
-        const x = g.find(t => isInt(t.dtype) || (t.dtype === F32 && t.tol === 0)) || g.fx();
+        if (g.opset < 15) return GENS.cast(g);
+        const x = g.find(t => t.dtype === I32 || t.dtype === I64 || (t.dtype === F32 && t.tol === 0)) || g.fx();
         let dt = g.pick([F32, F64, I32, I64]);
         if (dt === x.dtype) dt = F64;
         const like = g.konst(dt, [1], g.data(dt, 1));
@@ -618,7 +625,14 @@ const GENS = {
         const od = x.dims.slice();
         if (g.chance(0.5)) {
             const sc = [1, 1];
-            for (let i = 2; i < r; i++) { sc.push(g.pick([2, 0.5, 1.5, 3, 1, 0.75])); od[i] = Math.floor(x.dims[i] * sc[i]); if (od[i] < 1) { sc[i] = 2; od[i] = x.dims[i] * 2; } }
+            for (let i = 2; i < r; i++) {
+                sc.push(g.pick([2, 0.5, 1.5, 3, 1, 0.75])); od[i] = Math.floor(x.dims[i] * sc[i]);
+                // these modes read the float output length in * scale: the ONNX reference
+                // (and Paleozoic) use it unrounded, ORT 1.17 the integer length; generated
+                // only where the two agree
+                const fl = ['align_corners', 'tf_crop_and_resize', 'pytorch_half_pixel', 'half_pixel_symmetric'].includes(coord);
+                if (od[i] < 1 || (fl && od[i] !== x.dims[i] * sc[i])) { sc[i] = 2; od[i] = x.dims[i] * 2; }
+            }
             ins.push(g.konst(F32, [r], Float32Array.from(sc), true).name);
         } else {
             for (let i = 2; i < r; i++) od[i] = g.int(1, 2 * x.dims[i] + 2);
