@@ -164,6 +164,41 @@ function bcast(a, b) {
     return out;
 }
 
+// Whether nearest Resize picks a different input index on one axis when the
+// source coordinate is computed in float32 (ORT 1.17) and in double (the ONNX
+// reference, Paleozoic): a coordinate on a rounding boundary (an integer for
+// floor/ceil, a half for the round modes) that the two land on either side of.
+// Such models are not generated: neither result is wrong.
+function nearestAmbiguous(coord, nm, inn, out, scale) {
+    const f = Math.fround;
+    const at = (o, F, s) => {
+        switch (coord) {
+        case 'align_corners': return out === 1 ? 0 : F(F(o * (inn - 1)) / (out - 1));
+        case 'asymmetric': return F(o / s);
+        case 'pytorch_half_pixel': return out > 1 ? F(F(F(o + 0.5) / s) - 0.5) : 0;
+        case 'half_pixel_symmetric': {
+            const adj = F(out / F(s * inn)), off = F(F(inn / 2) * F(1 - adj));
+            return F(off + F(F(F(o + 0.5) / s) - 0.5));
+        }
+        default: return F(F(F(o + 0.5) / s) - 0.5);
+        }
+    };
+    const pick = v => {
+        let i;
+        if (nm === 'floor') i = Math.floor(v); else if (nm === 'ceil') i = Math.ceil(v);
+        else if (nm === 'round_prefer_ceil') i = Math.floor(v + 0.5);
+        else i = Math.ceil(v - 0.5);
+        return Math.min(Math.max(i, 0), inn - 1);
+    };
+    for (let o = 0; o < out; o++) {
+        const a = at(o, Math.fround, Math.fround(scale)), b = at(o, v => v, scale);
+        if (pick(a) !== pick(b) || Math.abs(a - Math.round(a)) < 1e-5 || Math.abs(a - Math.floor(a) - 0.5) < 1e-5) {
+            if (pick(a) !== pick(b)) return true;
+        }
+    }
+    return false;
+}
+
 // ---- op generators: each adds one node (or a few) and returns nothing -------
 const UNARY = ['Relu', 'LeakyRelu', 'Sigmoid', 'Tanh', 'HardSigmoid', 'HardSwish', 'Elu', 'Selu',   // HardSwish: opset 14+
     'Softplus', 'Erf', 'Identity'];
@@ -299,7 +334,9 @@ const GENS = {
             const kk = g.pick([1, 2, 3, 4]), ss = g.pick([1, 2, 2, 3]), dd = g.chance(0.15) ? 2 : 1;
             const ek = (kk - 1) * dd + 1;
             let a = g.int(0, kk - 1), b = g.int(0, kk - 1);
-            const opad = g.chance(0.3) ? g.int(0, Math.max(ss, dd) - 1) : 0;
+            // output_padding >= stride (allowed below the dilation) comes out garbled from
+            // ORT 1.17 (checked against numpy; Paleozoic is right): not generated
+            const opad = g.chance(0.3) ? g.int(0, ss - 1) : 0;
             let o2 = ss * (H - 1) + opad + ek - a - b;
             if (o2 < 1) { a = 0; b = 0; o2 = ss * (H - 1) + opad + ek; }
             k.push(kk); s.push(ss); dl.push(dd); pb.push(a); pe.push(b); op.push(opad); od.push(o2);
@@ -325,6 +362,9 @@ const GENS = {
             let kk = Math.min(g.pick([1, 2, 2, 3, 3, 5]), H + 2), dd = op === 'MaxPool' && g.chance(0.15) ? 2 : 1;
             const ss = g.pick([1, 2, 2, 3]);
             let a = g.chance(0.5) ? 0 : g.int(0, kk - 1), b = g.chance(0.6) ? a : g.int(0, kk - 1);
+            // dilated windows could fall wholly into the padding: the max of nothing is
+            // -FLT_MAX in ORT, -inf in Paleozoic (ONNX does not say): not generated
+            if (dd > 1) a = b = 0;
             let ek = (kk - 1) * dd + 1;
             while (ek > H + a + b) { if (dd > 1) dd = 1; else kk--; ek = (kk - 1) * dd + 1; }
             if (a >= kk) a = kk - 1; if (b >= kk) b = kk - 1;
@@ -631,14 +671,25 @@ const GENS = {
                 // (and Paleozoic) use it unrounded, ORT 1.17 the integer length; generated
                 // only where the two agree
                 const fl = ['align_corners', 'tf_crop_and_resize', 'pytorch_half_pixel', 'half_pixel_symmetric'].includes(coord);
-                if (od[i] < 1 || (fl && od[i] !== x.dims[i] * sc[i])) { sc[i] = 2; od[i] = x.dims[i] * 2; }
+                if (od[i] < 1 || (fl && od[i] !== x.dims[i] * sc[i]) || (coord === 'tf_crop_and_resize' && sc[i] === 1)) { sc[i] = 2; od[i] = x.dims[i] * 2; }
             }
             ins.push(g.konst(F32, [r], Float32Array.from(sc), true).name);
         } else {
             for (let i = 2; i < r; i++) od[i] = g.int(1, 2 * x.dims[i] + 2);
+            // ORT 1.17 (cubic at least) ignores the roi on an axis it does not resize
+            if (coord === 'tf_crop_and_resize') for (let i = 2; i < r; i++) if (od[i] === x.dims[i]) od[i]++;
             ins.push('', g.ints(od).name);
         }
         const tol = x.tol + (mode === 'nearest' ? 0 : TOL.trans);
+        // pytorch_half_pixel onto 1 element: ONNX's text (and ORT) x_original = 0, its
+        // reference implementation (and Paleozoic) -0.5: not generated
+        if (coord === 'pytorch_half_pixel' && od.some(d => d === 1)) return GENS.unary(g);
+        if (mode === 'nearest') {
+            const sc = ins[2] ? g.inits.find(t => t.name === ins[2]).data : null;
+            const nm = attrs.nearest_mode ? attrs.nearest_mode.v : 'round_prefer_floor';
+            for (let i = 2; i < r; i++)
+                if (nearestAmbiguous(coord, nm, x.dims[i], od[i], sc ? sc[i] : od[i] / x.dims[i])) return GENS.unary(g);
+        }
         return g.node('Resize', ins, [{dtype: F32, dims: od, tol}], attrs)[0];
     },
     softmax(g) {
@@ -829,6 +880,7 @@ function generate(seed, opts = {}) {
     for (let i = 0; i < steps; i++) {
         let u = g.r() * total, k = 0;
         while (u >= WEIGHTS[names[k]]) u -= WEIGHTS[names[k++]];
+        if (opts.only) k = names.indexOf(g.pick(opts.only));
         chosen.push(names[k]);
         GENS[names[k]](g);
     }

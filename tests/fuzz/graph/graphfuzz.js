@@ -47,6 +47,7 @@ for (let i = 0; i < args.length; i++) {
     else if (a === '--no-minimize') opt.minimize = false;
     else if (a === '--max-minimize') opt.maxMin = parseInt(v(), 10);
     else if (a === '--stats') opt.stats = true;
+    else if (a === '--only') opt.only = v().split(',');   // generators of gen.js only (e.g. lnWritten,gate)
     else if (a === '-v' || a === '--verbose') opt.verbose = true;
     else { console.error(`graphfuzz: unknown argument ${a}`); process.exit(2); }
 }
@@ -54,11 +55,21 @@ if (opt.count === null && opt.time === null) opt.count = 100;
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'graphfuzz-'));
 process.on('exit', () => fs.rmSync(TMP, {recursive: true, force: true}));
 
-function run(cmd, argv, timeoutMs = 120000) {
+// Runs cmd; a spawn error (the binary missing or busy while a make relinks
+// it) is waited out, up to a minute, rather than counted as a crash.
+async function run(cmd, argv, timeoutMs = 120000) {
+    for (let tries = 0; ; tries++) {
+        const r = await run1(cmd, argv, timeoutMs);
+        if (!r.spawnError || tries >= 30) return r;
+        await new Promise(res => setTimeout(res, 2000));
+    }
+}
+function run1(cmd, argv, timeoutMs) {
     return new Promise(resolve => {
         execFile(cmd, argv, {timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8'}, (err, stdout, stderr) => {
             const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-            resolve({code, signal: err && err.signal, stdout, stderr, killed: err && err.killed});
+            const spawnError = err && typeof err.code === 'string' && err.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
+            resolve({code, signal: err && err.signal, stdout, stderr: stderr || (err && !err.signal ? String(err.message) : ''), killed: err && err.killed, spawnError});
         });
     });
 }
@@ -408,7 +419,7 @@ async function fuzz() {
         while (more()) {
             const i = next++;
             const seed = opt.seed + i;
-            const m = generate(seed);
+            const m = generate(seed, opt.only ? {only: opt.only} : {});
             const k = pickKnobs(seed);
             const wantBuild = opt.buildEvery > 0 && i % opt.buildEvery === 0;
             const dir = path.join(TMP, `w${w}`);
