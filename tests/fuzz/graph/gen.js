@@ -243,6 +243,13 @@ const GENS = {
         const mk = v => isFloat(x.dtype) ? g.konst(x.dtype, [], Float32Array.from([v])).name
             : g.konst(x.dtype, [], g.data(x.dtype, 1, {lo: Math.round(v), hi: Math.round(v)})).name;
         const ins = [x.name];
+        if (g.opset < 11) {   // Clip-6: min and max attributes, floats only
+            const attrs = {};
+            if (lo !== null) attrs.min = {type: 'f', v: lo};
+            if (hi !== null) attrs.max = {type: 'f', v: hi};
+            const xf = isFloat(x.dtype) ? x : g.fx();
+            return g.node('Clip', [xf.name], [{dtype: xf.dtype, dims: xf.dims, tol: xf.tol}], attrs)[0];
+        }
         if (lo !== null || hi !== null) ins.push(lo !== null ? mk(lo) : '');
         if (hi !== null) ins.push(mk(hi));
         return g.node('Clip', ins, [{dtype: x.dtype, dims: x.dims, tol: x.tol}])[0];
@@ -356,10 +363,10 @@ const GENS = {
         const x = g.fx(3, g.chance(0.1) ? 5 : 4);
         const nsp = x.dims.length - 2;
         const k = [], s = [], dl = [], pb = [], pe = [], od = [];
-        let ceil = g.chance(0.3) ? 1 : 0, fires = false;
+        let ceil = g.chance(0.3) && g.opset >= 10 ? 1 : 0, fires = false;
         for (let i = 0; i < nsp; i++) {
             const H = x.dims[2 + i];
-            let kk = Math.min(g.pick([1, 2, 2, 3, 3, 5]), H + 2), dd = op === 'MaxPool' && g.chance(0.15) ? 2 : 1;
+            let kk = Math.min(g.pick([1, 2, 2, 3, 3, 5]), H + 2), dd = op === 'MaxPool' && g.opset >= 10 && g.chance(0.15) ? 2 : 1;
             const ss = g.pick([1, 2, 2, 3]);
             let a = g.chance(0.5) ? 0 : g.int(0, kk - 1), b = g.chance(0.6) ? a : g.int(0, kk - 1);
             // dilated windows could fall wholly into the padding: the max of nothing is
@@ -413,7 +420,7 @@ const GENS = {
         const bd = transB ? [N, K] : [K, N];
         const b = g.chance(0.8) ? g.konst(F32, bd, g.data(F32, K * N, {scale: 1 / Math.sqrt(K)}), true) : g.operand(F32, bd);
         const ins = [a.name, b.name];
-        if (g.chance(0.7)) {
+        if (g.chance(0.7) || g.opset < 11) {   // C is optional from opset 11
             const cd = g.pick([[N], [1, N], [M, N], [M, 1], [], [1]]);
             ins.push(g.konst(F32, cd, g.data(F32, numel(cd), {scale: 0.5})).name);
         }
@@ -441,7 +448,7 @@ const GENS = {
     },
     flatten(g) {
         const x = g.find(t => t.dims.length >= 1) || g.fx();
-        const r = x.dims.length, axis = g.int(-r, r);
+        const r = x.dims.length, axis = g.int(g.opset < 11 ? 0 : -r, r);   // negative axes from opset 11
         const a = axis < 0 ? axis + r : axis;
         const attrs = g.chance(0.8) ? {axis: {type: 'i', v: axis}} : {};
         const aa = attrs.axis ? a : 1;
@@ -692,6 +699,17 @@ const GENS = {
         }
         return g.node('Resize', ins, [{dtype: F32, dims: od, tol}], attrs)[0];
     },
+    // Upsample-9 (legacy models): scales a constant input, N and C kept
+    upsample(g) {
+        if (g.opset >= 10) return GENS.resize(g);
+        const x = g.fx(4, 4, 6000);
+        const mode = g.pick(['nearest', 'linear']);
+        const sc = [1, 1, g.pick([1, 2, 3, 1.5]), g.pick([1, 2, 2.5])];
+        const od = x.dims.map((d, i) => Math.floor(d * sc[i]));
+        const attrs = g.chance(0.8) || mode !== 'nearest' ? {mode: {type: 's', v: mode}} : {};
+        const s2 = g.konst(F32, [4], Float32Array.from(sc), true);
+        return g.node('Upsample', [x.name, s2.name], [{dtype: F32, dims: od, tol: x.tol + (mode === 'nearest' ? 0 : TOL.trans)}], attrs)[0];
+    },
     softmax(g) {
         const x = g.fx(1, 4);
         const op = g.pick(['Softmax', 'LogSoftmax']);
@@ -747,6 +765,56 @@ const GENS = {
         return g.node('Identity', [x.name], [{dtype: x.dtype, dims: x.dims, tol: x.tol}])[0];
     },
 
+    // tensors of the other types Paleozoic runs (graph inputs of that type or a
+    // Cast), through the ops that take them (probed against ORT 1.17): float64
+    // unary/binary/Pow/MatMul/Softmax/ReduceMean/Clip/MaxPool, int32/int64
+    // binary/MatMul/Clip/Pow (and int32 ReduceMean), int8/uint8 MaxPool/Clip
+    typed(g) {
+        if (g.opset < 13) return GENS.unary(g);   // int Clip/Min/Max/Pow: opset 12+
+        const dt = g.pick([F64, F64, F64, I32, I32, I64, I64, I8, U8]);
+        let x = g.find(t => t.dtype === dt && t.dims.length >= 1);
+        if (!x) {
+            if (g.chance(0.5) && dt !== I8 && dt !== U8) {   // (a negative float to (u)int8 is undefined)
+                const f = g.fx(1, 4);
+                x = g.node('Cast', [f.name], [{dtype: dt, dims: f.dims, tol: isFloat(dt) ? f.tol : 0}], {to: {type: 'i', v: dt}})[0];
+                if (!isFloat(dt) && f.tol > 0) return x;   // truncation of rounded values: not compared further
+            } else x = g.input(dt, g.shape(g.pick([2, 3, 4, 4])));
+        }
+        const r = x.dims.length;
+        const c = g.r();
+        const one = (op, ins, dims, tol, attrs) => g.node(op, ins.map(t => t.name), [{dtype: dt, dims, tol: isFloat(dt) ? tol : 0}], attrs)[0];
+        if ((dt === I8 || dt === U8) || (c < 0.12 && r >= 3)) {
+            if (r >= 3 && g.chance(0.6) && dt !== I32 && dt !== I64) {   // ORT: no int32/int64 MaxPool
+                const k = x.dims.slice(2).map(d => Math.min(d, g.pick([1, 2, 3])));
+                const od = x.dims.map((d, i) => (i < 2 ? d : d - k[i - 2] + 1));
+                return one('MaxPool', [x], od, x.tol, {kernel_shape: {type: 'is', v: k}});
+            }
+            const lo = g.int(-3, 0), hi = g.int(1, 4);
+            const mk = v => g.konst(dt, [], dt === F64 ? Float64Array.from([v]) : g.data(dt, 1, {lo: v, hi: v}));
+            return one('Clip', [x, mk(dt === U8 ? 1 : lo), mk(hi)], x.dims, x.tol);
+        }
+        if (c < 0.3 && isFloat(dt)) return one(g.pick(['Relu', 'Sigmoid', 'Tanh']), [x], x.dims, x.tol + TOL.trans);
+        if (c < 0.55) {
+            const op = g.pick(['Add', 'Sub', 'Mul', 'Div', 'Max', 'Min']);
+            const bd = g.bshape(x.dims);
+            const b = op === 'Div' ? g.konst(dt, bd, g.data(dt, numel(bd), {away: true, nonzero: true, lo: 1, hi: 4})) : g.operand(dt, bd);
+            const [p, q] = op !== 'Div' && g.chance(0.3) ? [b, x] : [x, b];
+            return one(op, [p, q], bcast(p.dims, q.dims), 2 * Math.max(p.tol, q.tol) + TOL.simple);
+        }
+        if (c < 0.65) {   // Pow with a small whole exponent
+            const e = g.konst(dt, [], dt === F64 ? Float64Array.from([g.pick([2, 3])]) : g.data(dt, 1, {lo: 2, hi: 3}));
+            return one('Pow', [x, e], x.dims, 3 * x.tol + TOL.trans);
+        }
+        if (c < 0.8) {
+            const K = x.dims[r - 1], N = g.int(1, 9);
+            const w = g.konst(dt, [K, N], dt === F64 ? g.data(dt, K * N, {scale: 1 / Math.sqrt(K)}) : g.data(dt, K * N, {lo: -3, hi: 3}), true);
+            return one('MatMul', [x, w], [...x.dims.slice(0, -1), N], 2 * x.tol + TOL.acc * Math.sqrt(K));
+        }
+        if (c < 0.9 && isFloat(dt)) { const a = g.int(-r, r - 1); return one('Softmax', [x], x.dims, 4 * x.tol + TOL.acc, {axis: {type: 'i', v: a}}); }
+        if (dt === I64) return one('Clip', [x, g.konst(dt, [], g.data(dt, 1, {lo: -2, hi: -2}))], x.dims, 0);
+        return GENS.reducemean(g, {x});
+    },
+
     // ---- patterns for the graph passes ------------------------------------
     // written-out LayerNorm (norm.c), then Relu or Clip or nothing
     lnWritten(g) {
@@ -772,6 +840,7 @@ const GENS = {
     },
     clipOf(g, y) {
         const lo = g.pick([0, -1, -0.5]), hi = g.pick([6, 1, 0.5]);
+        if (g.opset < 11) return g.node('Clip', [y.name], [{dtype: F32, dims: y.dims, tol: y.tol}], {min: {type: 'f', v: lo}, max: {type: 'f', v: hi}})[0];
         return g.node('Clip', [y.name, g.scalarF(lo).name, g.scalarF(hi).name], [{dtype: F32, dims: y.dims, tol: y.tol}])[0];
     },
     act(g, y) {
@@ -864,23 +933,38 @@ const WEIGHTS = {
     convTranspose: 2, pool: 3, globalPool: 1, batchnorm: 2, gemm: 2, matmul: 3, flatten: 1,
     reshape: 2, transpose: 2, squeeze: 1, unsqueeze: 1, concat: 2, split: 2, slice: 2, pad: 2,
     gather: 2, shape: 1, cast: 2, castlike: 0.5, resize: 2, softmax: 2, lrn: 1, layernorm: 1.5,
-    reducemean: 2, constant: 1, identity: 0.5,
+    reducemean: 2, constant: 1, identity: 0.5, upsample: 0, typed: 3,
     lnWritten: 2, residual: 2, convBn: 2, padConv: 1, epilogue: 3, linear: 2, geluWritten: 1,
     gate: 1.5, shuffle: 1, eliminate: 1.5,
 };
 
+// What opset 9 models draw from: the generators whose ops have their opset 9
+// form here (no Slice/Pad/Split/Squeeze inputs, no Resize, no Softmax (its
+// opset 9 axis semantics), no Dropout ratio input); Upsample only here.
+const LEGACY = ['unary', 'prelu', 'clip', 'binary', 'variadic', 'conv', 'convTranspose', 'pool',
+    'globalPool', 'batchnorm', 'gemm', 'matmul', 'flatten', 'reshape', 'transpose', 'concat',
+    'gather', 'shape', 'cast', 'lrn', 'reducemean', 'constant', 'identity', 'upsample', 'lnWritten',
+    'residual', 'convBn', 'epilogue', 'geluWritten', 'gate', 'shuffle', 'typed'];
+
 function generate(seed, opts = {}) {
     const g = new Gen(seed, opts);
-    g.opset = opts.opset || g.pick([13, 17, 17, 18, 18, 20, 20]);
+    g.opset = opts.opset || g.pick([9, 13, 13, 17, 17, 18, 18, 20, 20, 20]);
     const first = g.input(F32, g.shape(g.pick([4, 4, 4, 2, 3, 3, 5])));
     void first;
     const steps = opts.steps || g.int(1, g.chance(0.2) ? 14 : 6);
-    const names = Object.keys(WEIGHTS), total = names.reduce((a, k) => a + WEIGHTS[k], 0);
+    let names = Object.keys(WEIGHTS);
+    const legacy = g.opset < 10;
+    if (legacy) names = LEGACY;
+    const W = k => (legacy && k === 'upsample' ? 4 : WEIGHTS[k]);
+    const total = names.reduce((a, k) => a + W(k), 0);
     const chosen = [];
     for (let i = 0; i < steps; i++) {
         let u = g.r() * total, k = 0;
-        while (u >= WEIGHTS[names[k]]) u -= WEIGHTS[names[k++]];
-        if (opts.only) k = names.indexOf(g.pick(opts.only));
+        while (u >= W(names[k])) u -= W(names[k++]);
+        if (opts.only) {
+            const ok = opts.only.filter(n => names.includes(n));
+            k = ok.length ? names.indexOf(g.pick(ok)) : 0;
+        }
         chosen.push(names[k]);
         GENS[names[k]](g);
     }

@@ -47,6 +47,7 @@ for (let i = 0; i < args.length; i++) {
     else if (a === '--no-minimize') opt.minimize = false;
     else if (a === '--max-minimize') opt.maxMin = parseInt(v(), 10);
     else if (a === '--stats') opt.stats = true;
+    else if (a === '--opset') opt.opset = parseInt(v(), 10);
     else if (a === '--only') opt.only = v().split(',');   // generators of gen.js only (e.g. lnWritten,gate)
     else if (a === '-v' || a === '--verbose') opt.verbose = true;
     else { console.error(`graphfuzz: unknown argument ${a}`); process.exit(2); }
@@ -419,7 +420,7 @@ async function fuzz() {
         while (more()) {
             const i = next++;
             const seed = opt.seed + i;
-            const m = generate(seed, opt.only ? {only: opt.only} : {});
+            const m = generate(seed, {only: opt.only, opset: opt.opset});
             const k = pickKnobs(seed);
             const wantBuild = opt.buildEvery > 0 && i % opt.buildEvery === 0;
             const dir = path.join(TMP, `w${w}`);
