@@ -39,19 +39,10 @@
  * of a group take the input blocks a chunk at a time, so that the chunk's
  * weights stay in L1 over the rows.
  *
- * Why ResNet's 7x7 3x3s sit near 85% of peak (bench/kernels) where the
- * 28x28 ones reach 95%. GFLOP/s of the multiply-adds done (the padding's
- * taps not counted), 3x3 stride 1, 1 thread, direct calls, medians of 4-6
- * interleaved runs: 128->128 @28 209, 256->256 @14 201, 512->512 @7
- * 180-187; with no padding (9x9 -> 7x7) 189-196, 14x14 198, 28x28 212.
- * - Not the weights: 512->64, 128->512 and 512->128 @7 run at 512->512's
- *   rate (its weights come from L3), and chunks of 2 to 32 input blocks
- *   measured the same (of 1: slower, 1066-1159 us against 1020-1085).
- * - Not the driver: the top pair's extra single-row pass takes 4.4% of the
- *   time for 5.3% of the multiply-adds, and run_tiles without its divisions
- *   measured the same (1026 -> 1024 us).
- * At 7x7 every tile is a border tile and the rows go 2+2+2+1: the 5% lost
- * to the padding is spread over them.
+ * ResNet's 7x7 3x3s run a few points below its 28x28 ones: at 7x7 every
+ * tile is a border tile and the rows go 2+2+2+1, which spreads the padding's
+ * loss over them; the weights and the driver are not the cause
+ * (bench/RESULTS.md, 'conv16c: 3x3 at 7x7').
  */
 #include <math.h>
 
@@ -145,10 +136,8 @@ static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset 
      * tie the first in this order (wider tiles reuse weights more). A 1x1
      * conv with at most 64 input channels (MobileNetV2's expands) takes
      * 9x3 before 14x2: each group reads the input pixels again, and at so
-     * few q steps a tile that covers 3 blocks per pixel pays. Direct calls,
-     * 1 thread, medians of 6-10 interleaved runs, 14x2 -> 9x3: 16->96 @112
-     * 276 -> 266 us, 32->192 @28 56.4-58.2 -> 53.4-56.4 us, 64->384 @14
-     * 52.0-54.1 -> 50.8-52.7 us; at 96 channels (96->576 @14) the same. */
+     * few q steps a tile that covers 3 blocks per pixel pays; from 96
+     * channels on it does not (bench/RESULTS.md, 'conv16c: tile order'). */
     static const int order_wide[4] = {2, 4, 3, 1}, order_short[4] = {3, 2, 4, 1};
     const int *order = d->kh == 1 && d->kw == 1 && d->c <= 64 ? order_short : order_wide;
     double best = -1;
@@ -217,15 +206,13 @@ static int have_border_tiles(const plan *p, int64_t rw, int lb, int rb)
 /* A 3-wide kernel (pad 1 on the left, the right or both) over rows that
  * fit one register tile (7x7, 13x13, 14x14 outputs: the narrow stages of
  * ResNet, VGG, AlexNet): such a row has no interior, and by passes each
- * kernel column reloaded and stored the tile (and the scalar fix-ups did the
- * rest): in a copy of bench/kernels, 3x3 128->128 at 7x7 ran at 83-86% of
- * peak, the same conv from 9x9 without padding at 94-97%. The set's border tiles
- * (pickb) run every tap in one call instead, tap 0 skipping the first pixel
- * and tap 2 the last; their q steps go kw by kw, so each skip is a constant
- * of the unrolled code. At 1 thread (bench/kernels, % of peak, one run each):
- * ResNet-18's layer4 3x3 81.3% -> 85.0%, layer4.0.conv1 3x3/2 82.2% ->
- * 87.0%, layer3 3x3 87.6% -> 93.9%. Sets p->border when the ISA has tiles
- * for every group width the layer takes (NULL: passes, as before). */
+ * kernel column would reload and store the tile (and the scalar fix-ups do
+ * the rest), well below the same conv without padding. The set's border
+ * tiles (pickb) run every tap in one call instead, tap 0 skipping the first
+ * pixel and tap 2 the last; their q steps go kw by kw, so each skip is a
+ * constant of the unrolled code (bench/RESULTS.md, 'conv16c: border
+ * tiles'). Sets p->border when the ISA has tiles for every group width the
+ * layer takes (NULL: passes). */
 static void plan_border(plan *p)
 {
     const pz_conv16c_desc *d = p->d;
@@ -247,10 +234,8 @@ static void plan_border(plan *p)
 /* Rows wider than a tile under a 3-wide kernel with pad 1: the left border
  * segment [0, L) is one tile whose first pixel misses tap 0, the right one
  * [R, OW) one whose last pixel misses tap 2. Each goes as one border tile
- * (edge[s]) instead of a pass per kernel column, where the ISA has one.
- * At 1 thread (bench/kernels, % of peak, one run each): ResNet-18's layer1
- * 3x3 94.4/92.6% -> 98.0/95.0%, layer2.0.conv1 3x3/2 93.1% -> 95.0%,
- * MobileNetV2's stem 72.2% -> 74.6%. */
+ * (edge[s]) instead of a pass per kernel column, where the ISA has one
+ * (bench/RESULTS.md, 'conv16c: border tiles'). */
 static void plan_edges(plan *p)
 {
     const pz_conv16c_desc *d = p->d;
@@ -306,8 +291,8 @@ static void plan_rows(plan *p)
         /* a row with both borders, two tiles wide or a little less: the two
          * border segments meet in the middle, each one tile for the ISA's
          * border tiles (AVX-512's 14 + 14 on 28-wide rows). Narrower tiles
-         * lose more than the passes cost: AVX2 3x3 512->512 at 7x7 as 4 + 3
-         * took 2.47 ms, by passes 2.2-2.25 (bench/kernels, 1 thread). */
+         * lose more than the passes cost (bench/RESULTS.md, 'conv16c:
+         * border tiles'). */
         if (p->L >= p->R && ol > 0 && orr < OW && OW <= 2 * p->rwmax &&
             OW / 2 >= p->rwmax - 1 && ol <= OW / 2 && orr >= OW / 2)
             p->L = p->R = OW / 2 + OW % 2;
@@ -661,29 +646,20 @@ static void conv_row(const plan *p, const float *x, const float *w, const float 
  * L2 into every unit (row, or flat run of tiles) of the group, and into the
  * first from memory: in a net the layers before have evicted them. Even
  * with the prefetch of the next group's weights (pz_conv16c_drive) such a
- * layer ran well below its time from L3 (3x3 512->512 @7: 1.51-1.54 ms
- * with --cold, 1.08-1.14 ms without); probably the units' misses to L2 and the
- * prefetches queue for the same fill buffers (this host has no PMU to
- * tell). In this order each unit runs a chunk of input blocks (about
- * PZ_CONV16C_CHUNK_BYTES of the group's weights, which stay in L1), its
- * partial sums stored in y and reloaded for the next chunk; the units of a
- * group take the chunks in turn, so each weight comes once from beyond L1,
- * and each unit prefetches its share of the next chunk (chunk_pf).
+ * layer runs well below its time from L3; probably the units' misses to L2
+ * and the prefetches queue for the same fill buffers (a guess: the host
+ * measured had no PMU to tell). In this order each unit runs a chunk of
+ * input blocks (about PZ_CONV16C_CHUNK_BYTES of the group's weights, which
+ * stay in L1), its partial sums stored in y and reloaded for the next
+ * chunk; the units of a group take the chunks in turn, so each weight
+ * comes once from beyond L1, and each unit prefetches its share of the
+ * next chunk (chunk_pf).
  * A tile of all taps sums in the same order as without chunks (cb
  * outermost); the border passes of a chunk go before the next chunk's.
- *
- * At 1 thread, a copy of bench/kernels with --cold (the weights flushed
- * before each call), two interleaved rounds: 3x3 512->512 @7 1.51-1.54 ->
- * 1.30-1.36 ms, 3x3/2 512->512 from 14 1.62-1.78 -> 1.45-1.56, 3x3/2
- * 256->512 from 14 0.76-0.77 -> 0.70-0.71; from L3 (no --cold) the same
- * within the noise. In ResNet-50 (paleozoic run --profile) its layer4
- * 3x3s went 1.61-1.74 -> 1.29-1.34 ms. The chunk's size, on 3x3 512->512
- * @7 with --cold (two runs): 1, 2 or 4 input blocks (18, 36, 72 KB)
- * 1.23-1.24, 1.18-1.21, 1.22-1.26 ms, no chunks 1.47-1.49.
- * For weights of PZ_CONV16C_L2_WEIGHTS on (smaller ones measured the same
- * either way), except 1x1 convs with a stride (ResNet's downsamples): 1x1/2
- * 1024->2048 from 14 went 1.27-1.28 -> 1.36-1.42 ms from L3 chunked, and
- * gained nothing with --cold. d->kc > 0 sets the chunk (the tests). */
+ * For weights of PZ_CONV16C_L2_WEIGHTS on (smaller ones gain nothing),
+ * except 1x1 convs with a stride (ResNet's downsamples), which chunked run
+ * slower from L3 and gain nothing cold (bench/RESULTS.md, 'conv16c:
+ * k-chunked order'). d->kc > 0 sets the chunk (the tests). */
 static void plan_chunks(plan *p, int64_t wfloats)
 {
     const pz_conv16c_desc *d = p->d;
@@ -760,30 +736,25 @@ static void flat_groups(const plan *p, const float *x, const float *w, const flo
 }
 
 /* The worker's share of a flat 1x1 conv (one row of pixels [F0, F1) per
- * image): balanced by pixels, not by whole units. Cut into 126-pixel
- * chunks, the 196 pixels of a 14x14 map went 126 + 70, and at MP 2 the
- * worker with 126 set the time (1.55x over MP 1 where 1.9x was possible).
+ * image): balanced by pixels, not by whole units: fixed chunks split a
+ * small map unevenly, and the worker with the larger share sets the time.
  *
  * pixel_major (groups fastest, see pz_conv16c_drive): each worker takes an
  * equal run of (image, pixel) and runs every group over it, span by span:
  * spans of about PZ_CONV16C_SPAN_BYTES of input, so that a span's input
- * stays in L2 while the groups write their outputs. Over the whole run
- * each group read the input again, from beyond L2 where it and the
- * outputs outweigh L2: MobileNetV2's expand 16->96 @112 (an 0.8 MB input,
- * 4.8 MB of output) ran at 60-65% of peak at 1 thread (bench/kernels),
- * 71-73% in spans of 1792 to 3136 pixels (65-68% in spans of 448 to 896).
+ * stays in L2 while the groups write their outputs (over the whole run,
+ * each group would read the input again from beyond L2 where it and the
+ * outputs outweigh L2).
  * Otherwise: an equal run of (image, group, pixel), so a worker may take
  * part of a group; the prefetch of the next group's weights is shared out
  * by pixels.
  * Each (image, group) of a run or span is one row of the micro-kernel,
- * however long: the run used to be cut into chunks of at most 126 pixels
- * (the input of a chunk in L1 for every group), but each chunk cost a call
- * chain (conv_row, run_tiles, the micro-kernel's set-up and drain), and
- * whole runs measured faster at 1 thread: 32->16 @112 81.8% -> 86.8% of
- * peak, 32->192 @28 83.6% -> 85.8%, 24->144 @56 81.0% -> 83.4%, the input
- * coming from L2 as fast as from L1. A pixel's sums do not depend on the
- * cut. In the k-chunked order (plan_chunks) a run goes chunk by chunk of
- * input blocks, one call each. */
+ * however long: a chunk (say one whose input stays in L1 for every group)
+ * costs a call chain (conv_row, run_tiles, the micro-kernel's set-up and
+ * drain), and the input comes from L2 as fast as from L1 (bench/RESULTS.md,
+ * 'conv16c: flat 1x1 convs'). A pixel's sums do not depend on the cut. In
+ * the k-chunked order (plan_chunks) a run goes chunk by chunk of input
+ * blocks, one call each. */
 static void run_flat(const plan *p, const float *x, const float *w, const float *b,
                      const float *z, float *y, int64_t F0, int64_t F1, int pixel_major,
                      int ith, int nth)
@@ -865,13 +836,10 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * after its first unit, but that unit would wait on memory for all of
      * them at once. So unit r of a group prefetches the r-th share of the
      * next group's weights, spread over its q steps (a line every
-     * PZ_CONV16C_PF_EVERY), and the memory traffic overlaps the FMAs. This
-     * used to be only for weights beyond 1 MB; for every size, at 1 thread
-     * (3 interleaved rounds): MobileNetV2 4.50-4.63 -> 4.19-4.38 ms,
-     * ResNet-50 46.5-46.9 -> 45.6-46.0, ResNet-18 15.9-16.8 -> 15.3-16.4;
-     * bench/kernels --cold: MobileNetV2's expand 160->960 @7 63-65% ->
-     * 87% of peak, 64->384 @14 58-61% -> 76%; from L2 (no --cold) a 1x1/2
-     * downsample loses a few points (64->128 @56 87-89% -> 84-85%). */
+     * PZ_CONV16C_PF_EVERY), and the memory traffic overlaps the FMAs. For
+     * weights of every size: the nets gain, cold weights most, and only a
+     * warm 1x1/2 downsample loses a little (bench/RESULTS.md, 'conv16c:
+     * next-group prefetch'). */
     const int64_t wfloats = pz_conv16c_weights_size(d);
     p.prefetch = 1;
     plan_chunks(&p, wfloats);
@@ -897,11 +865,9 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
      * a row window [r0, r1) (d->r1 != 0, a fused F-Block): those rows only.
      * Where the image outweighs weights of at most 1 MB (ResNet-50's 3x3
      * stride-2 conv at 56x56), groups go fastest instead: the weights stay
-     * in L2, and each band of input rows is read once for every group.
-     * Rows fastest read the whole image once per group, from beyond L2 when
-     * it is large: ResNet-50's 1x1 stride-2 256->512 at 56x56 (a 3.2 MB
-     * image, 16 groups) ran at 68% of peak in the net at 1 thread, 82%
-     * groups fastest.
+     * in L2, and each band of input rows is read once for every group,
+     * where rows fastest would read the whole image once per group, from
+     * beyond L2 when it is large (bench/RESULTS.md, 'conv16c: unit order').
      * On several workers, a worker takes a band of rows, whose input rows
      * the layer before, split by pixels, wrote on the same core; split by
      * groups, each worker read the whole image, half of it from the other

@@ -51,14 +51,10 @@ typedef struct {
 typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
 
 /* The prefetch's pace: one line every this many q steps (q = 0, 2, 4, ...
- * of each run). The weights it fetches come from memory in a net. Issued
- * every q step (a line per 14 cycles of a 14x2 tile), ResNet-50's layer4
- * convs ran slower than at every second step, with their weights flushed
- * from the caches before each call (bench/kernels --cold's way, 1 thread:
- * 3x3 512->512 @7 113-115 -> 117-123 GFLOP/s, 1x1 2048->512 139 -> 152-156,
- * 512->2048 158-160 -> 166-175; every third or fourth step: 107-114 on the
- * 3x3). Probably the prefetches, which wait on memory, and the tile's own
- * loads from L2 queue for the same fill buffers. */
+ * of each run). The weights it fetches come from memory in a net. Every q
+ * step is too often and every third or fourth too seldom (bench/RESULTS.md,
+ * 'conv16c: prefetch pace'); probably the prefetches, which wait on memory,
+ * and the tile's own loads from L2 queue for the same fill buffers. */
 #define PZ_CONV16C_PF_EVERY 2
 
 /* A set of micro-kernels: pick(psk, rm, rw) for pixel-stride kind psk

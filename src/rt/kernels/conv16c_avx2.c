@@ -146,10 +146,9 @@ static pz_conv16c_uk pick(int psk, int rm, int rw)
  * and tap 2 the last (RB): ukb_<psk>_<lb><rb>_<rw>, for stride 1 (ps 16)
  * and 2 (ps 32) and the 3-channel stem at stride 2 (ps 6), widths 3 to 6
  * (rows of 10 to 12 pixels go as two of them; narrower rows go by passes,
- * see plan_rows). Against passes, one per kernel column, each reloading and
- * storing the tile (bench/kernels --isa avx2, 1 thread, % of the AVX2 peak,
- * two interleaved runs): ResNet-18's layer3 3x3 at 14x14 76-79 -> 79-83,
- * layer4.0.conv1 3x3/2 60 -> 62, MobileNetV2's stem 81-82 -> 82-87. */
+ * see plan_rows), in place of passes, one per kernel column, each
+ * reloading and storing the tile (bench/RESULTS.md, 'conv16c: border
+ * tiles'). */
 #define UKB(K, PSV, LB, RB, RW) \
     static void ukb_##K##_##LB##RB##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, PSV, LB, RB); }
 #define UKB_W(K, PSV, LB, RB) UKB(K, PSV, LB, RB, 3) UKB(K, PSV, LB, RB, 4) UKB(K, PSV, LB, RB, 5) \

@@ -14,50 +14,15 @@
  * same order: bitwise the same lanes; lanes 8..15 stored as zeros). See
  * conv16c.h for the interface and conv16c.c for the driver.
  *
- * Where a short-K tile's time goes (1x1 16->96 @28, K = 16, input and
- * output in L2; direct calls, 1 thread, three interleaved rounds, probe
- * 228-243 GFLOP/s): without its stores and its ReLU6 clamp the layer runs
- * at 201-203 GFLOP/s, as fast as at K = 128 (207-213), so a tile's set-up
- * costs next to nothing; the clamp alone takes it to 176-187, the stores
- * alone to 177-183, both (the layer) to 158-171. The clamp is 2 ops on the
- * FMA ports for each 16 FMAs of an accumulator; the stores cost about as much
- * into an L1-resident sink. Loading the bias once a call (kept in
- * registers) or copying it register to register measured the same as the
- * 28 loads a tile. So MobileNetV2's K = 16..32 expands stay at 70-85% of
- * the probe with this tile.
- *
- * The three MobileNetV2 layers below 85% of peak, each with one cost taken
- * away (a copy of this file, direct calls, 1 thread, the range of 2-3
- * interleaved runs):
- *   layer                as is      stores to a    no clamp   no bias    all three
- *                                   fixed L1 sink             copies
- *   24->144 @28 (L2)     186-188    193-194        186-197    190-191    198-208 GFLOP/s
- *   16->96 @112          148-164    170-179        -          -          193-194 GFLOP/s
- *   3x3/2 3->32 (stem)   117-123    107-113        111-116    112-120    97-109 us
- * So at K = 16..27 the clamp (2 ops on the FMA ports per output vector), the
- * stores and the bias copies each cost a few points, and the stores of the
- * two layers whose output outgrows L2 cost most: a plain loop of ZMM stores
- * over a 4.6 MiB buffer runs at 30.5 GB/s here, 158 us of 16->96 @112's
- * ~240. Measured and not kept (no gain, or a loss):
- *   - prefetchw or prefetcht1 of the output lines 1, 2, 4 or 8 tiles
- *     ahead: 16->96 @112 235-245 -> 252-268 us, 24->144 @56 and the stem
- *     the same or slower;
- *   - the first q step made from the bias (broadcast into the accumulator,
- *     then vfmadd213ps with the bias: no register copies, 79 -> 31 ZMM
- *     moves in uk_0_3_9): the same times within noise;
- *   - the stem's q loop unrolled with nq = 9 and nkh = 3 fixed: by 3 the
- *     same time; by 9, or the kh loop too, gcc spills and it runs 2x slower;
- *   - the q loop unrolled by 2 or 4: the same within noise (the 14x2 and
- *     two-row 7x2 tiles alone, over L1 data: 88-96% of the FMA probe).
- * The stores' cost is not their latency. The stem, as is against its stores
- * sent to a fixed L1 sink (medians of 6-8 interleaved runs, us): 224x224
- * 141 -> 121; 112x112, every buffer in L2, 35.5 -> 31.2; 56x56 9.2 -> 8.2;
- * 28x28, every buffer in L1, 2.4 -> 2.3. Real prefetchw (-mprfchw) of the
- * tile's own output lines at its start, or of the next tile's or the one
- * after, left 56x56 at 9.1-9.3 and 224x224 at 136-138; the second output
- * block's plane moved by 16 or 144 floats (no 4K aliasing with the first)
- * changed nothing. So what costs is each output line entering L1 (its fill
- * and a dirty eviction), about 2 cycles a line in the stem.
+ * A short-K tile (1x1, K = 16..32: MobileNetV2's expands) is bound by its
+ * epilogue, not its set-up: the clamp (2 ops on the FMA ports for each 16
+ * FMAs of an accumulator), the stores and the bias copies each take a few
+ * points, and where the output outgrows L2 the stores cost most. What
+ * costs there is each output line entering L1 (its fill and a dirty
+ * eviction), not the stores' latency, so prefetching the output does not
+ * help. Output prefetches, a first q step made from the bias and unrolled
+ * q loops were tried and gave nothing (bench/RESULTS.md, 'conv16c AVX-512:
+ * short-K tiles').
  */
 #include <math.h>
 
@@ -70,20 +35,14 @@
 
 /* The epilogue of a tile, accumulator by accumulator: each goes through
  * its residual and clamp and out to memory before the next, in this order.
- * On Zen 4 a ZMM store costs about 2 cycles of the FMA's throughput whatever
- * else runs, so a tile with few q steps is bound by its stores; they go
- * best spread out and from the start of the epilogue. gcc's own schedule of
- * the same intrinsics groups the 27 max, then the min and the stores, and
- * with any barrier between the accumulators it computes all 27 addresses
- * first and spills them; hence the inline asm, with each store's offset an
- * immediate on one base register per output block. The 1x1 16->96 tile
- * (9x3, 16 q steps, ReLU6) over 174 tiles called directly, best of 100
- * 10-ms runs against the FMA probe in the same loop, 3-4 interleaved
- * rounds: 85.5-86.4% as the steps were -> 87.3-87.5% with this epilogue
- * -> 88.9-89.5% with the one-run path above it too (that path alone:
- * 85.3%). The same instructions as a hand-written asm loop reached 93-94%
- * with the clamp and store per accumulator and 86% with the clamp grouped
- * before the stores.
+ * A ZMM store costs FMA throughput whatever else runs (about 2 cycles on
+ * Zen 4), so a tile with few q steps is bound by its stores; they go best
+ * spread out and from the start of the epilogue (bench/RESULTS.md,
+ * 'conv16c AVX-512: epilogue'). gcc's own schedule of the same intrinsics
+ * groups the 27 max, then the min and the stores, and with any barrier
+ * between the accumulators it computes all 27 addresses first and spills
+ * them; hence the inline asm, with each store's offset an immediate on one
+ * base register per output block.
  * Bitwise: max(lo, v) keeps a NaN and a -0 in v, as the reference's
  * v < lo ? lo : v does (the grouped steps below give lo for both).
  * Only where gcc optimizes: clang checks an "i" operand before it unrolls
@@ -140,12 +99,11 @@
             wv[r] = _mm512_loadu_ps(wr + r * ws_mb + (q) * 16);                            \
         if (HALF) wh = _mm256_loadu_ps(wr + (RM - 1) * ws_mb + (q) * 16);                  \
         /* the weights a later call will read from beyond L2, at the pace     \
-         * of conv16c.h, into L1 too (T0): in ResNet-18 at 1 thread the       \
-         * layer4 3x3s went 1.66-1.76 -> 1.61-1.70 ms (T1 at that pace: the   \
-         * nets' times unchanged) */                                                       \
+         * of conv16c.h, into L1 too (T0: bench/RESULTS.md, 'conv16c:        \
+         * weight prefetch hint') */                                                       \
         if (PF && pfn > 0 && (q) % PZ_CONV16C_PF_EVERY == 0) {                             \
             /* the k-chunked order's next chunk: a line of each block, into \
-             * L2 (the chunk in use fills L1; T0 and T2 measured the same) */  \
+             * L2 (the chunk in use fills L1; T0 and T2 do no better) */       \
             if (pfs) {                                                                     \
                 UNROLL for (int r = 0; r < RM; r++)                                        \
                     _mm_prefetch((const char *)(pf + r * pfs), _MM_HINT_T1);              \
@@ -214,14 +172,15 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
     }
 
     /* the runs of q steps, (cb, kh) in order, as one loop with the pointers
-     * stepped: nested loops over cb and kh (nkh often 1) cost up to a
-     * fifth of a 1x1 conv's time with 16 output channels (the compiler
-     * spills their state around the q loop) */
+     * stepped: around nested loops over cb and kh (nkh often 1) the
+     * compiler spills their state about the q loop, which tells in a 1x1
+     * conv with 16 output channels (bench/RESULTS.md, 'conv16c AVX-512:
+     * q loop') */
     const float *xr = x, *wr = w;
     const int nrun = ncb * nkh;
     /* one run (a 1x1 conv over at most 16 input channels: MobileNetV2's
-     * 16->96 expand) straight, without the run loop's bookkeeping: see
-     * EPI_FAST for what the two together measured */
+     * 16->96 expand) straight, without the run loop's bookkeeping
+     * (bench/RESULTS.md, 'conv16c AVX-512: epilogue') */
     if (nrun == 1 && !LB && !RB) {
         const float *xr1 = xr + (ROWS > 1 ? xs_row : 0);
         for (int q = 0; q < nq_last; q++) Q_STEP(q, 0, RW);
@@ -254,10 +213,9 @@ PZ_ALWAYS_INLINE void uk_tile(const pz_conv16c_uk_args *a, const float *restrict
     /* the output's (and residual's) addresses from here on, after the q
      * loop: else gcc computes the tile's store addresses (y + r*ys + j*16)
      * at the top of the tile, and those that outnumber the free registers
-     * (14 at 14x2) go to the stack and back each tile. In a direct-call
-     * loop, 16->96 @112 (K = 16, ReLU6) went 148-156 -> 151-163 GFLOP/s
-     * (four interleaved pairs); the other layers measured the same. The
-     * loop's last input pointer as an input ties the asm to the loop's end. */
+     * (14 at 14x2) go to the stack and back each tile (bench/RESULTS.md,
+     * 'conv16c AVX-512: store addresses'). The loop's last input pointer
+     * as an input ties the asm to the loop's end. */
     __asm__("" : "+r"(y), "+r"(z) : "r"(xr));
 
     if (!a->fin) {
@@ -420,11 +378,11 @@ static pz_conv16c_uk pick2(int psk, int rm, int rw)
 
 /* Tiles whose last block has at most 8 valid lanes in YMM registers:
  * uk_h_<psk>_<rm>_<rw>. Only the 14x2 tile of ps == 16 (MobileNetV2's
- * 24-channel projects: 1x1 flat, 14-pixel tiles): on the Intel cores
- * measured a YMM FMA takes an FMA slot as a ZMM one does, so the gain is
- * only in the half block's loads (weights, residual): +1 to +2 points of
- * peak on those layers. A lone half block (8 output channels) in YMM is
- * slower than in ZMM (32->8 @56: 43% -> 29%), so rm 1 has none. */
+ * 24-channel projects: 1x1 flat, 14-pixel tiles): where a YMM FMA takes an
+ * FMA slot as a ZMM one does, the gain is only in the half block's loads
+ * (weights, residual). A lone half block (8 output channels) runs slower
+ * in YMM than in ZMM, so rm 1 has none (bench/RESULTS.md, 'conv16c
+ * AVX-512: half blocks'). */
 #define UKH(K, PSV, RM, RW) \
     static void uk_h_##K##_##RM##_##RW(const pz_conv16c_uk_args *a) { uk_body(a, RW, RM, PSV, 1, 1, 0, 0); }
 UKH(0, 16, 2, 14)

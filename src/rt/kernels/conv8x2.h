@@ -4,25 +4,23 @@
  *
  * Why: the direct conv (conv16c) computes 16 output channels per ZMM
  * register, so with M = 24 the second block's register has 8 idle lanes: a
- * quarter of the FMAs are wasted, and the layer cannot pass 75% of peak (on
- * the Intel cores measured here a YMM FMA takes a whole FMA slot, so half
- * registers do not help). Here a register's 16 lanes are 8 output channels x
- * 2 input channels (lane 2k + s: channel k of its group of 8, input channel
- * 2p + s of the pair p). One q step is a pair of input channels: the input
- * vector is one 64-bit broadcast (x[2p], x[2p+1] repeated: a plain load, no
- * shuffle), each weight vector holds the pair's weights of 8 output channels,
- * and each FMA does 16 useful multiply-adds. At the end the two lanes of each
- * channel are added (two permutes and an add make a whole 16-channel block
- * out of two groups' registers).
+ * quarter of the FMAs are wasted, and the layer cannot pass 75% of peak
+ * (where a YMM FMA takes a whole FMA slot, as on the Intel cores measured,
+ * half registers do not help). Here a register's 16 lanes are 8 output
+ * channels x 2 input channels (lane 2k + s: channel k of its group of 8,
+ * input channel 2p + s of the pair p). One q step is a pair of input
+ * channels: the input vector is one 64-bit broadcast (x[2p], x[2p+1]
+ * repeated: a plain load, no shuffle), each weight vector holds the pair's
+ * weights of 8 output channels, and each FMA does 16 useful multiply-adds.
+ * At the end the two lanes of each channel are added (two permutes and an
+ * add make a whole 16-channel block out of two groups' registers).
  *
  * M = 16 (MobileNetV2's project 32->16 at 112x112) goes here too: the
  * direct conv's tile for one output block (14 pixels x 1 block) loads a
  * broadcast for every FMA (15 loads for 14 FMAs a q step); here the two
  * groups of 8 share each 64-bit broadcast (16 loads for 28 FMAs), for two
- * permutes and an add per output vector. bench/kernels, 1 thread, five
- * interleaved runs of 32->16 @112: 75.6-77.7% -> 77.7-78.3% of peak
- * (152.0-158.6 -> 154.6-163.6 GFLOP/s); in MobileNetV2 the layer took
- * 0.085-0.087 ms before, 0.084-0.086 after (within the noise).
+ * permutes and an add per output vector (bench/RESULTS.md, 'conv8x2:
+ * M = 16').
  *
  * Shapes (pz_conv8x2_ok): kernel 1x1, stride 1, no padding, input block 16,
  * C even, M % 16 == 8 or M == 16. The image is one row of H*W pixels, as in

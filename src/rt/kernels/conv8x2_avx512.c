@@ -34,18 +34,12 @@
 /* The block's input lines PZ_C8X2_PF_TILES tiles ahead (the same pixels'
  * lines of the tiles to come), into L1: the input is one stream per input
  * block, read once, and MobileNetV2's 24-channel projects at 56x56 (1.8 MB
- * of input) read it from beyond L2, where the hardware prefetchers left the
- * FMAs waiting. bench/kernels, 1 thread, five interleaved rounds: 144->24
- * @56 +res 81.7-83.4% -> 86.7-88.8% of peak, 96->24 @56 87.2-87.9% ->
- * 88.6-92.3%, 32->16 @112 77.8-80.6% -> 80.0-83.8%; in MobileNetV2 at 1
- * thread (three interleaved runs) those layers took 0.082-0.085,
- * 0.084-0.087 and 0.130-0.134 ms before, 0.077-0.080, 0.078-0.082 and
- * 0.119-0.125 after. 1 or 2 tiles ahead measured alike, 4 and 8 less
- * (32->16 @112, direct calls);
- * prefetching the output lines too (for writing) measured slower, and so
- * did the same input prefetch in the direct conv's tiles (its 1x1s from L2
- * lost 2-6 points). Past the end of the worker's pixels the lines are
- * another block's, or none: a prefetch never faults. */
+ * of input) read it from beyond L2, where the hardware prefetchers leave the
+ * FMAs waiting. The output lines are not prefetched, nor does the direct
+ * conv's tile prefetch its input this way: both ran slower
+ * (bench/RESULTS.md, 'conv8x2: input prefetch'). Past the end of the
+ * worker's pixels the lines are another block's, or none: a prefetch never
+ * faults. */
 #define PREFETCH_AHEAD()                                                               \
     UNROLL for (int j = 0; j < RW; j++)                                                \
         _mm_prefetch((const char *)(xr + (PZ_C8X2_PF_TILES * RW + j) * 16), _MM_HINT_T0)
@@ -67,14 +61,8 @@ PZ_ALWAYS_INLINE void tile(const pz_c8x2_args *a, const int GC, const int RW)
         }
         const float *xr = x, *wr = a->w;
         /* whole blocks: 8 pairs each, then the last. The pair loop unrolls
-         * by 2, not 8: unrolled 8 times, gcc kept accumulators on the stack
-         * over the pairs. ZMM stack accesses in t3_9 / t2_14 (the Makefile's
-         * flags): 32 / 15 unrolled 8 times, 24 / 25 with the epilogue's
-         * constants below alone, 8 / 10 with unrolling by 2 alone, 0 / 2
-         * with both. bench/kernels (1 thread, four interleaved rounds, both
-         * changes): 144->24 @56 +res 86.5-86.7% -> 92.2-94.4% of peak,
-         * 32->16 @112 81.3-83.6% -> 84.4-87.0%, 96->24 @56 88.7-89.2% ->
-         * 87.6-87.8% */
+         * by 2, not 8: unrolled 8 times, gcc keeps accumulators on the
+         * stack over the pairs (bench/RESULTS.md, 'conv8x2: unroll') */
         for (int cb = 0; cb < ncb - 1; cb++) {
             PREFETCH_AHEAD();
             _Pragma("GCC unroll 2") for (int p = 0; p < 8; p++) PAIR_STEP(p);

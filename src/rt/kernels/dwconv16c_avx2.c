@@ -166,9 +166,8 @@ static void dw_tile_copy(const dw_args *a, dw_tile_fn interior, int64_t W, int n
  * epilogue. The rows go in bands whose input rows take about 16 KB (at least
  * 4 rows: a whole 14x14 plane, 9 rows of 28); in a band the row's tiles
  * (balanced widths) go one after the other, each a column strip over the
- * band's rows. As column strips over all the rows of a 112x112 plane, whose
- * rows are 7 KB apart, 3x3 32 @112 took 0.174 ms against 0.160 ms row by
- * row (bench/kernels --isa avx2, 1 thread); in bands of 4 rows, 0.149 ms. */
+ * band's rows. Strips over all the rows of a large plane run slower than
+ * row by row, bands faster than both (bench/RESULTS.md, 'dwconv16c'). */
 static void dw_rows(const pz_conv16c_desc *d, const dw_args *k, int64_t oh0, int64_t oh1)
 {
     const int64_t W = d->w, OW = d->ow, s = d->sw;

@@ -59,9 +59,8 @@ typedef struct {
 typedef void (*dw_tile_fn)(const dw_args *a);
 
 /* acc + v * w in the accumulating form (vfmadd231ps). With the intrinsic,
- * GCC often put the sum in v's register and moved it back, a move for
- * about every other FMA in the 14x14 plane; 3x3 384 @14 (a direct-call
- * loop, 1 thread) took 9.0 us with the intrinsic, 8.35 us with this. */
+ * GCC often puts the sum in v's register and moves it back, a move for
+ * about every other FMA in the 14x14 plane (bench/RESULTS.md, 'dwconv16c'). */
 static inline __m512 dw_fma(__m512 acc, __m512 v, __m512 w)
 {
     __asm__("vfmadd231ps %2, %1, %0" : "+v"(acc) : "v"(v), "v"(w));
@@ -212,7 +211,7 @@ static inline dw_tile_fn dw_pick(int S, int rows, int rw, int lz, int tz)
  * the OH*OW outputs go in G groups of at most GMAX pixels held in registers,
  * either balanced groups in row-major order (7x7) or tiles of TR x TC
  * pixels (14x14: 2 x 7, which reads 4 x 9 input vectors for 126 FMAs where
- * a row of 14 reads 3 x 16; 8.6-8.9 -> 8.0 us for 3x3 384 @14, 1 thread). A
+ * a row of 14 reads 3 x 16; bench/RESULTS.md, 'dwconv16c'). A
  * group sweeps the input vectors it reads, each loaded once into a
  * register, and each feeds the group's pixels that read it. Which taps of a
  * pixel fall in the padding is known at compile time, so the padding costs
@@ -308,11 +307,9 @@ static dw_plane_fn dw_plane_for(const pz_conv16c_desc *d)
 /* Row pairs of 28-wide planes (MobileNetV2's 28x28 stride 1 and 28x28 ->
  * 14x14 stride 2, pads 1): the pair's outputs through dw_plane, as one band
  * of 2 output rows in 2 x 7 tiles, with the weights in registers over the
- * band (the row tiles reload them and pay a call per tile). 3x3 192 @28, 1
- * thread, a direct-call loop: 20.8-22.1 us with the row tiles, 17.2-18.4 us
- * with bands; 28 -> 14 stride 2: 7.2-7.6 -> 6.4-6.8 us. xb is the band's
- * first input row; "top" has the padding row above it, "bot" the one below
- * it. */
+ * band (the row tiles reload them and pay a call per tile; bench/RESULTS.md,
+ * 'dwconv16c'). xb is the band's first input row; "top" has the padding
+ * row above it, "bot" the one below it. */
 typedef struct {
     dw_plane_fn top, mid, bot;   /* NULL: that pair goes through the row tiles */
     int nr;                      /* input rows of a middle pair */
@@ -423,8 +420,8 @@ PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const f
 
 /* The worker's rows [lo, hi) of the (image, block, row) units, block by
  * block (no division per block: a 7x7 block is only a few hundred cycles).
- * Note: software prefetching of the next block was measured slower (the
- * hardware prefetchers keep up; bench/kernels). */
+ * No software prefetch of the next block: the hardware prefetchers keep up
+ * (bench/RESULTS.md, 'dwconv16c'). */
 PZ_ALWAYS_INLINE void dw_units(const pz_conv16c_desc *d, const float *x, const float *w,
                                const float *b, const float *z, float *y, int64_t lo, int64_t hi,
                                const int S)

@@ -258,10 +258,10 @@ void pz_f32_pool2d_nchw16c__avx512(const pz_pool16c_desc *d, const float *restri
 /* A plain NCHW image of nc <= 4 channels into NHWC (the NCHWxc of cblk = nc
  * = C that the fast conv reads for an RGB input): np pixels from x (pixel p
  * of channel l at x[l*plane + p]) to y[p*nc + l]. pz_layout_convert runs it
- * for a net's input. A 224x224 RGB image at 1 thread: the generic
- * pz_f32_nchw_to_nchwxc, one lane at a time with stride nc, 56 us (a third
- * of MobileNetV2's stem conv); the scalar twin, pixel by pixel, 29 us; the
- * AVX-512 one, whole vectors permuted, 15 us. */
+ * for a net's input. Whole vectors permuted (the AVX-512 twin), or pixel
+ * by pixel (the scalar one), not one lane at a time with stride nc as the
+ * generic pz_f32_nchw_to_nchwxc goes, which costs a large share of a stem
+ * conv's time (bench/RESULTS.md, 'layout: RGB interleave'). */
 typedef void (*pz_interleave_fn)(const float *restrict x, int64_t plane, int nc, int64_t np,
                                  float *restrict y);
 void pz_f32_interleave__scalar(const float *restrict x, int64_t plane, int nc, int64_t np,

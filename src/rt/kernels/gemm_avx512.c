@@ -5,9 +5,9 @@
  * accumulators; per k, 2 loads of B, 14 broadcasts of A straight from its
  * rows, 28 FMAs. The M rows go in T = ceil(M/14) balanced tiles (M = 49: 13,
  * 12, 12, 12 rather than 14, 14, 14, 7). Between K slices the partial sums
- * live in Y. (A copy of A per tile and slice, [k][14], cost a third of the
- * time at N = 96, where only 3 panels reused it: 3136x384x96 ran at 60% of
- * peak with it, 88% without.)
+ * live in Y. A is read straight from its rows, not copied per tile and
+ * slice: at small N too few panels reuse the copy to pay for it
+ * (bench/RESULTS.md, 'gemm: copy of A').
  *
  * GEMV (M == 1, a FC layer at batch 1): memory bound, B is streamed once;
  * eight accumulators (4 k phases x 2 halves of the panel) hide the FMA
@@ -153,10 +153,8 @@ void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
 }
 
 /* GEMV (FC at batch 1): each worker streams its panels, B read once, from
- * memory in a net. A software prefetch of B (T0, a line per 64 bytes, 1024,
- * 4096 or 16384 floats ahead) did not pay: AlexNet at 2 threads, fc6 (151
- * MB, 4.83-5.11 ms, about 30 GB/s) went 4.59-5.22 ms at 4096, within the
- * drift between rounds, and 5.47-5.55 at 1024 and 16384. */
+ * memory in a net. No software prefetch of B: it did not pay, the stream
+ * already runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
 void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth)
 {

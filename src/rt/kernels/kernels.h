@@ -72,11 +72,10 @@ static inline int64_t pz_ceil_div(int64_t a, int64_t b)
 /* A depthwise conv's share by rows: its rows (n, oh, block) are taken
  * row-major, pz_split over the workers, so each worker takes the same rows
  * of every block, the rows a layer split by pixels before it wrote on the
- * same core (split by blocks, reading half of them from the other core's
- * cache, a MobileNetV2 56x56 layer took 0.042 ms at MP 2 against 0.025 by
- * rows). pz_dw_share_next gives the share
- * block by block, as the kernels' units (n, block, oh) [*u0, *u1); false
- * when there are no more. */
+ * same core (split by blocks, a worker reads half of them from the other
+ * core's cache; bench/RESULTS.md, 'dwconv16c'). pz_dw_share_next gives the
+ * share block by block, as the kernels' units (n, block, oh) [*u0, *u1);
+ * false when there are no more. */
 typedef struct {
     int64_t cb, oh, lo, hi, n, bc;
 } pz_dw_share;

@@ -8,8 +8,9 @@
  * scale + b with one FMA. Sums are in float: for ConvNeXt's rows (96 to 768
  * values) their relative error is about 1e-7, against the reference's
  * double. inv = 1 / sqrt(var + eps) is taken in double, as there. A tail of
- * nn % 16 values goes under a mask (lanes beyond it add zeros). ConvNeXt's
- * 23 LayerNorms took 6.2-6.9 ms at 1 thread on the reference. */
+ * nn % 16 values goes under a mask (lanes beyond it add zeros). It exists
+ * because ConvNeXt's LayerNorms took milliseconds on the reference
+ * (bench/RESULTS.md, 'layernorm'). */
 #include <math.h>
 
 #include "rt/kernels/kernels.h"

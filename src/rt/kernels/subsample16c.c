@@ -5,18 +5,14 @@
  * sw-th pixel (a line of each input block in two, the other fetched for
  * nothing), and an output 7 wide in pairs of rows plus a lone row. Copied
  * into a compact image first, the same conv is a flat one: tiles of 14
- * pixels over the whole image, every line read used. Measured at 1 thread
- * with the data in cache (direct calls, medians of 3-5 interleaved runs),
- * the flat conv over the subsampled input against the strided conv:
- * 256->512 from 56 178.7 / 158.1 GFLOP/s, 512->1024 from 28 173.0 / 158.5,
- * 1024->2048 from 14 168.2 / 153.4, 256->512 from 14 172.9 / 160.6. Each
+ * pixels over the whole image, every line read used; in cache it runs
+ * faster than the strided conv (bench/RESULTS.md, 'subsample16c'). Each
  * worker copies the whole input into its own arena scratch (no barrier
  * inside a layer), so the rule takes inputs of at most SUB_MAX_BYTES: the
- * copy of ResNet-50's 3.2 MB layer2.0 input from beyond L2 ate the gain.
- * And it takes at least SUB_MIN_M output channels: the copy's cost per
- * input value is fixed, the conv's grows with M, and ResNet-18's 64->128
- * from 56 went 0.087-0.088 -> 0.090-0.091 ms in the net (1 thread) where
- * its 128->256 from 28 went 0.094-0.101 -> 0.083-0.088.
+ * copy of a large input from beyond L2 eats the gain (ResNet-50's 3.2 MB
+ * layer2.0 input). And it takes at least SUB_MIN_M output channels: the
+ * copy's cost per input value is fixed, the conv's grows with M, so at few
+ * output channels the copy loses.
  * Every output pixel sums the same products in the same order as the
  * strided conv (cb, then the 16 channels of each block), so the bits are
  * the same.

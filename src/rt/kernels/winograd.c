@@ -99,10 +99,10 @@ static int64_t panel_tiles(const pz_conv16c_desc *d)
  * V and M through L3, each worker transforms the whole image, then runs
  * the points outermost: point xi's slice of V (C x T floats) stays in L2
  * while the worker's groups pass over it, and U is read once. The scratch
- * it takes (V and the worker's M for the whole image) is capped: with 16 MB,
- * VGG-16's conv3_2 (256->256 @56, 14.4 MB at 1 thread, 10.8 MB a worker at
- * 2) went 8.4 -> 8.0 ms at 1 thread but 4.37-4.54 -> 4.59-5.23 at 2, each
- * worker transforming the whole image. */
+ * it takes (V and the worker's M for the whole image) is capped: at twice
+ * the cap, a large layer gains a little at 1 thread and loses at 2, each
+ * worker transforming the whole image (bench/RESULTS.md, 'winograd:
+ * whole-image order'). */
 #define WHOLE_MAX_BYTES (8 * 1024 * 1024)
 
 static int64_t whole_groups(int64_t m, int nth)
@@ -150,11 +150,11 @@ static int whole_image(const pz_conv16c_desc *d, int nth)
  * (in the whole-image order the image's V and M go to L3 and back instead;
  * the transforms themselves are small beside these). A byte from memory
  * costs the time of PZ_WINO_MEM_FLOPS FLOPs, one from L3 of
- * PZ_WINO_L3_FLOPS: at 1 thread here the kernels run at about 200 GFLOP/s,
- * one core reads memory at 14 GB/s (a 158 MB stream of ZMM loads) and L3
- * at about 30 (bench/kernels' streaming pass over an L3-sized working set);
- * at 2 threads the rates double together. The order counted is the one at 1
- * thread, so the choice is the same for every MP. */
+ * PZ_WINO_L3_FLOPS: the kernels' FLOP rate at 1 thread over one core's
+ * memory (L3) bandwidth, as measured on one host (bench/RESULTS.md,
+ * 'winograd: cost constants'); at 2 threads the rates double together. The
+ * order counted is the one at 1 thread, so the choice is the same for every
+ * MP. */
 #define PZ_WINO_MEM_FLOPS 14
 #define PZ_WINO_L3_FLOPS 7
 
@@ -218,10 +218,9 @@ static void gather_patch(const float *xc, int64_t H, int64_t W, int64_t ih0, int
  * group), so with fewer panels than workers every worker transforms the
  * whole panel's input for its own groups. Where each worker can have a
  * register block of tiles to itself and U is small (re-read whole by each
- * worker), the tiles go in nth panels instead: ResNet-18's 128 -> 128
- * convs at 28x28 (49 tiles, 2.4 MB of U) at 2 threads went from 0.282-0.352
- * to 0.220-0.295 ms each (four interleaved runs of the net). The sums of
- * each output do not depend on the panels: bitwise the same results. */
+ * worker), the tiles go in nth panels instead (ResNet-18's 128 -> 128 convs
+ * at 28x28; bench/RESULTS.md, 'winograd: panels'). The sums of each output
+ * do not depend on the panels: bitwise the same results. */
 static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
 {
     const int64_t npan = cdiv(T, PT);
@@ -281,17 +280,11 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
  * The slice at offset pf_next from this one (0: none), the one the driver
  * runs next, is prefetched into L2: its lines (as many as this slice has; a
  * next slice of fewer blocks is a bound only) spread evenly over the q
- * steps of every register block. The first block alone used to prefetch
- * the whole slice, asking for lines several times faster than one core's
- * memory stream gives them (13 GB/s here), and the other blocks ran with
- * none in flight. With U flushed from the caches before each call, 1
- * thread, medians of 3-4 interleaved runs, first block -> spread: 256->256
- * @14 1100-1146 -> 918-935 us, 128->128 @28 508-534 -> 467-485 (this code;
- * a test copy of it measured these others), 512->512
- * @14 4986-5015 -> 4381-4446, 512->512 @28 (the whole-image order)
- * 9834-10163 -> 9297-9468, 256->256 @56 8665-8700 -> 7898; from the caches
- * the same or faster. Two slices ahead measured as one; into L1 (T0)
- * 1120-1224 and non-temporal (NTA) 2687-2776 us on 256->256 @14. */
+ * steps of every register block: the first block alone would ask for lines
+ * several times faster than one core's memory stream gives them, leaving
+ * the other blocks with none in flight. One slice ahead, into L2 (T1): two
+ * ahead gain nothing, T0 and NTA lose (bench/RESULTS.md, 'winograd: U
+ * prefetch'). */
 static void gemm_point(const pz_wino_isa *isa, const float *ug, int64_t CB, int rm, int xi,
                        const float *Vx, float *Mx, int64_t nt, int64_t pf_next)
 {
@@ -395,15 +388,12 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         const int64_t ms = (int64_t)rm * nt * 16;   /* M [36][rm][nt][16]: stride between points */
         const float *ug = u + u_slice(d, g, 0);   /* the group's U */
         /* In a net U comes from memory (each layer's is read once per panel,
-         * and a net's weights outgrow the caches). So the first register
-         * block of each point prefetches the next slice of U into L2: the
-         * next point's, or after the last point the next group's first,
-         * when this worker's next unit is that group. Without it a 256 ->
-         * 256 conv at 14x14 (one panel, 9.4 MB of U) took about the sum of
-         * its FMA time and its memory time: 1.35-1.89 ms from memory
-         * against 0.77-1.32 from cache, 0.99-1.06 with it (in turn, the
-         * weights flushed before each call; noisy host). A spread-out
-         * variant (each block a share of the lines) measured no better. */
+         * and a net's weights outgrow the caches). So each point prefetches
+         * the next slice of U into L2 (gemm_point): the next point's, or
+         * after the last point the next group's first, when this worker's
+         * next unit is that group. Without it a conv takes about the sum of
+         * its FMA time and its memory time (bench/RESULTS.md, 'winograd: U
+         * prefetch'). */
         const int pf_next = unit + 1 < hi && g + 1 < ngrp;
         for (int xi = 0; xi < PZ_WINO_NPT; xi++) {
             const int pf = xi + 1 < PZ_WINO_NPT || pf_next;

@@ -37,9 +37,7 @@
  * transforms the whole image and runs the points outermost over its share
  * of the groups: point xi's V (C x tiles floats) stays in L2 while the
  * groups pass over it, U is read once (scratch: V and the worker's M,
- * at most 8 MB). In VGG-16 at 1 thread, conv4_2 went 11.9 -> 7.7-8.0 ms and
- * conv4_1 5.2 -> 4.0-4.1; at 2 threads 5.19-5.64 -> 4.48-4.54 and 2.42-2.44
- * -> 2.10-2.23.
+ * at most 8 MB; bench/RESULTS.md, 'winograd: whole-image order').
  *
  * When it pays: the GEMMs read all of U (36 x C x M floats, 4x the direct
  * weights), from memory in a net, and with few tiles each U element feeds
