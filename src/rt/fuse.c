@@ -10,11 +10,11 @@
 #define FUSE_MAX_IN 4
 #define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
 /* auto split: bands while the halo rows they recompute are at most this
- * share of the run's MACs. With channels, every layer of every strip ends in
- * a barrier and half of the next layer's input sits in the other core's L2;
- * on MobileNetV2 at MP 2 (session 5) bands at 11-23% redundant MACs ran its
- * 12- and 15-layer blocks in 0.64 and 0.59 ms against channels' 1.21 and
- * 0.63 ms, and channels won only at 37% (0.67 against 0.71 ms). */
+ * share of the run's MACs. With channels, every layer of every strip ends
+ * in a barrier and half of the next layer's input sits in the other core's
+ * L2, which costs more than a moderate share of recomputed rows: bands win
+ * up to about this share, channels beyond it (bench/RESULTS.md, 'fuse:
+ * bands or channels'). */
 #define FUSE_BANDS_MAX_PCT 30
 
 /* One input of a fused layer that another layer of the run writes. */

@@ -175,8 +175,8 @@ pz_pool *pz_pool_new(int nthreads)
 
     /* Worker i goes to the i-th allowed CPU after the caller's: the caller
      * is not pinned, and a worker pinned to the CPU it runs on would share
-     * that CPU with it (each then waits for the other's time slice: a
-     * fork-join of ~14 us instead of ~0.5). */
+     * that CPU with it (each then waits for the other's time slice, and a
+     * fork-join takes many times longer: bench/RESULTS.md, 'pool: pinning'). */
     int first = 0, me = sched_getcpu();
     for (int c = 0; c < p->ncpu; c++)
         if (p->cpus[c] == me) first = c;

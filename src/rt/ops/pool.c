@@ -5,9 +5,8 @@
 /* A 2-D float pool without Indices runs the fast kernel on NCHW16c and
  * writes NCHW16c: a blocked input (from a fast conv) as it is, a plain one
  * converted by the runtime first (one pass, far cheaper than the reference:
- * GoogLeNet's 3x3 stride-1 max pool over a Concat, 192x28x28, took 5.3 ms on
- * the reference); everything else (Indices, 1-D/3-D, other types,
- * PZ_ISA=ref) runs the reference on plain NCHW. */
+ * bench/RESULTS.md, 'pool: fast kernel'); everything else (Indices,
+ * 1-D/3-D, other types, PZ_ISA=ref) runs the reference on plain NCHW. */
 typedef struct {
     pz_pool16c_desc d;
     pz_pool16c_fn fn;

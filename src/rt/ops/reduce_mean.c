@@ -5,8 +5,8 @@
  * ShuffleNetV2's head) is a global average pool: it reads NCHW16c (a fast
  * conv's output as it is) and runs the pool's fast kernel one 16-channel
  * block at a time, each block's means copied to Y's plain [N, C]. The
- * reference (any axes, double sums) took 0.39 ms over 1024 x 7 x 7, 8% of
- * ShuffleNetV2 at 1 thread; this, 0.008 ms. */
+ * reference (any axes, double sums) is far slower there (bench/RESULTS.md,
+ * 'reduce_mean: global average'). */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
