@@ -48,6 +48,7 @@ class Gen {
         this.t = new Map();     // name -> {name, dtype, dims, tol, konst, readers, producer}
         this.nid = 0; this.tid = 0;
         this.opsUsed = {};
+        this.forced = new Set();   // tensors that must be graph outputs
     }
     r() { return this.rnd(); }
     int(a, b) { return a + Math.floor(this.r() * (b - a + 1)); }
@@ -127,6 +128,7 @@ class Gen {
         return this.input(F32, this.shape(rank));
     }
     shape(rank) {
+        if (this.big && rank === 4) return [this.pick([1, 1, 2]), this.pick([16, 24, 32, 48, 64]), this.int(6, 36), this.int(6, 36)];
         if (rank >= 3) return [this.pick([1, 1, 2]), this.int(1, 20), ...Array.from({length: rank - 2}, () => this.dim())];
         return Array.from({length: rank}, () => this.dim());
     }
@@ -145,6 +147,11 @@ class Gen {
         if (c < 0.55 && !how.away && !how.positive) return this.input(dtype, dims);
         if (how.positive && isFloat(dtype)) return this.konst(dtype, dims, this.data(dtype, numel(dims), {uniform: [0.2, 2]}));
         return this.konst(dtype, dims, this.data(dtype, numel(dims), how));
+    }
+    // a second reader of t (a pass must then keep t), or t as a graph output
+    extraReader(t) {
+        if (this.chance(0.5)) this.forced.add(t.name);
+        else this.node(isFloat(t.dtype) ? 'Relu' : 'Identity', [t.name], [{dtype: t.dtype, dims: t.dims, tol: t.tol}]);
     }
     // positive float tensor derived from x: Add(Sigmoid(x), c)
     positive(x) {
@@ -297,13 +304,14 @@ const GENS = {
         return g.node(op, ins.map(t => t.name), [{dtype: F32, dims: od, tol: Math.max(...ins.map(t => t.tol))}])[0];
     },
     conv(g, o = {}) {
-        const x = o.x || g.fx(3, g.chance(0.1) ? 5 : 4, 20000);
+        const x = o.x || g.fx(3, g.chance(0.1) ? 5 : 4, g.big ? 200000 : 20000);
         const nsp = x.dims.length - 2, C = x.dims[1];
         const divs = []; for (let d = 1; d <= C; d++) if (C % d === 0) divs.push(d);
         const group = o.group || (g.chance(0.2) ? C : g.chance(0.2) ? g.pick(divs) : 1);
-        const M = o.M || (group === C && g.chance(0.7) ? C : group * g.int(1, group > 4 ? 2 : Math.max(1, Math.floor(24 / group))));
+        let M = o.M || (group === C && g.chance(0.7) ? C : group * g.int(1, group > 4 ? 2 : Math.max(1, Math.floor(24 / group))));
+        if (g.big && !o.M && group === 1 && g.chance(0.7)) M = g.pick([16, 32, 48, 64]);   // the blocked (16c) kernels
         const k = [], s = [], dl = [], pb = [], pe = [], od = [];
-        const auto = o.auto || (g.chance(0.15) ? g.pick(['SAME_UPPER', 'SAME_LOWER', 'VALID']) : null);
+        const auto = o.same ? o.auto : o.auto || (g.chance(0.15) ? g.pick(['SAME_UPPER', 'SAME_LOWER', 'VALID']) : null);
         for (let i = 0; i < nsp; i++) {
             const H = x.dims[2 + i];
             let kk = o.k || g.pick([1, 1, 3, 3, 3, 2, 5]);
@@ -312,15 +320,18 @@ const GENS = {
             let a = o.pad !== undefined ? o.pad : g.chance(0.3) ? 0 : g.int(0, kk - 1), b = o.pad !== undefined ? o.pad : g.chance(0.7) ? a : g.int(0, kk - 1);
             if (auto === 'VALID') { a = b = 0; }
             while (ek > H + a + b) { if (dd > 1) dd = 1; else if (kk > 1) kk--; ek = (kk - 1) * dd + 1; }
+            if (o.same) { kk = o.same.k[i]; ss = o.same.s[i]; dd = o.same.dl[i]; a = o.same.pb[i]; b = o.same.pe[i]; ek = (kk - 1) * dd + 1; }
             let o2;
             if (auto === 'SAME_UPPER' || auto === 'SAME_LOWER') o2 = Math.ceil(H / ss);
             else o2 = Math.floor((H + a + b - ek) / ss) + 1;
             k.push(kk); s.push(ss); dl.push(dd); pb.push(a); pe.push(b); od.push(o2);
         }
         const fan = (C / group) * numel(k);
-        const w = g.konst(F32, [M, C / group, ...k], g.data(F32, M * fan, {scale: 1 / Math.sqrt(fan)}), true);
+        const w = o.w || g.konst(F32, [M, C / group, ...k], g.data(F32, M * fan, {scale: 1 / Math.sqrt(fan)}), true);
         const ins = [x.name, w.name];
-        if (o.bias !== false && g.chance(0.6)) ins.push(g.konst(F32, [M], g.data(F32, M, {scale: 0.3}), true).name);
+        if (o.b) ins.push(o.b.name);
+        else if (o.bias !== false && g.chance(0.6)) ins.push(g.konst(F32, [M], g.data(F32, M, {scale: 0.3}), true).name);
+        g.lastConv = {w, b: ins[2] ? g.t.get(ins[2]) : null, k, s, group, M, auto, pb, pe, dl};
         const attrs = {};
         if (g.chance(0.7) || k.some(v => v !== k[0])) attrs.kernel_shape = {type: 'is', v: k};
         if (s.some(v => v !== 1) || g.chance(0.2)) attrs.strides = {type: 'is', v: s};
@@ -833,6 +844,7 @@ const GENS = {
         const bt = g.konst(F32, nd, g.data(F32, numel(nd), {scale: 0.3}));
         const mul = g.chance(0.5) ? F('Mul', [n, gm], x.dims, n.tol) : F('Mul', [gm, n], x.dims, n.tol);
         const y = g.chance(0.5) ? F('Add', [mul, bt], x.dims, n.tol * 2) : F('Add', [bt, mul], x.dims, n.tol * 2);
+        if (g.chance(0.2)) g.extraReader(g.pick([m, d, p, v, s, n, mul]));
         const c = g.r();
         if (c < 0.4) return unary(g, 'Relu', y);
         if (c < 0.7) return GENS.clipOf(g, y);
@@ -853,8 +865,14 @@ const GENS = {
     residual(g) {
         const x = g.fx(4, 4, 10000);
         const c = GENS.conv(g, {x, M: x.dims[1], k: g.pick([1, 3]), s: 1, pad: undefined, auto: 'SAME_UPPER', group: 1});
-        const z = c.dims.join() === x.dims.join() && g.chance(0.7) ? x : g.operand(F32, c.dims);
-        const [s] = g.node('Add', g.chance(0.5) ? [c.name, z.name] : [z.name, c.name], [{dtype: F32, dims: c.dims, tol: Math.max(c.tol, z.tol) * 2 + TOL.simple}]);
+        let z, zc = g.r();
+        if (zc < 0.15) z = g.operand(F32, g.bshape(c.dims));                  // broadcast residual
+        else if (zc < 0.25) z = g.operand(F32, [2, ...c.dims.slice(1)]);    // the residual enlarges the sum
+        else z = c.dims.join() === x.dims.join() && g.chance(0.7) ? x : g.operand(F32, c.dims);
+        const sd = bcast(c.dims, z.dims) || c.dims;
+        if (!bcast(c.dims, z.dims)) z = g.operand(F32, c.dims);
+        const [s] = g.node('Add', g.chance(0.5) ? [c.name, z.name] : [z.name, c.name], [{dtype: F32, dims: sd, tol: Math.max(c.tol, z.tol) * 2 + TOL.simple}]);
+        if (g.chance(0.15)) g.extraReader(c);
         return GENS.act(g, s);
     },
     // Conv -> BatchNormalization, the conv output sometimes with other readers
@@ -863,6 +881,18 @@ const GENS = {
         const y = GENS.batchnorm(g, c);
         if (g.chance(0.5)) unary(g, g.pick(['Relu', 'Sigmoid']), c);   // a second reader
         return g.chance(0.5) ? GENS.act(g, y) : y;
+    },
+    // two Convs sharing W (and B), a BatchNormalization after one of them: the
+    // BN fold must not change the other's weights
+    sharedW(g) {
+        const x = g.fx(4, 4, 10000);
+        const c1 = GENS.conv(g, {x});
+        const L = g.lastConv;
+        const y = g.chance(0.5) ? x : g.input(F32, x.dims);
+        const c2 = GENS.conv(g, {x: y, w: L.w, b: L.b, M: L.M, group: L.group, same: L, auto: L.auto, bias: !!L.b});
+        void c2;
+        const first = g.chance(0.5) ? c1 : c2;
+        return GENS.act(g, GENS.batchnorm(g, first));
     },
     // Pad (zeros, constant mode) before a Conv
     padConv(g) {
@@ -882,8 +912,13 @@ const GENS = {
         const K = x.dims[x.dims.length - 1], N = g.int(1, 24);
         const w = g.konst(F32, [K, N], g.data(F32, K * N, {scale: 1 / Math.sqrt(K)}), true);
         const [mm] = g.node('MatMul', [x.name, w.name], [{dtype: F32, dims: [...x.dims.slice(0, -1), N], tol: 2 * x.tol + TOL.acc * Math.sqrt(K)}]);
-        const b = g.konst(F32, g.chance(0.8) ? [N] : [1, N], g.data(F32, N, {scale: 0.3}), true);
-        const [y] = g.node('Add', g.chance(0.5) ? [mm.name, b.name] : [b.name, mm.name], [{dtype: F32, dims: mm.dims, tol: mm.tol + TOL.simple}]);
+        const M = mm.dims[mm.dims.length - 2];
+        let bd = g.pick([[N], [N], [1, N], [1], [], [M, 1], [M, N], [2, ...mm.dims.slice(-2)]]);
+        if (!bcast(mm.dims, bd)) bd = [N];
+        const b = g.konst(F32, bd, g.data(F32, numel(bd), {scale: 0.3}), g.chance(0.8));
+        const od = bcast(mm.dims, bd);
+        const [y] = g.node('Add', g.chance(0.5) ? [mm.name, b.name] : [b.name, mm.name], [{dtype: F32, dims: od, tol: mm.tol + TOL.simple}]);
+        if (g.chance(0.1)) g.extraReader(mm);
         const c = g.r();
         if (c < 0.3 && g.opset >= 20) return unary(g, 'Gelu', y);
         if (c < 0.6) return GENS.geluWritten(g, y);
@@ -896,6 +931,7 @@ const GENS = {
         const q = g.chance(0.5) ? F('Div', x, g.scalarF(Math.SQRT2, g.chance(0.5)), x.tol + TOL.simple) : F('Mul', x, g.scalarF(Math.SQRT1_2), x.tol + TOL.simple);
         const e = g.node('Erf', [q.name], [{dtype: F32, dims: q.dims, tol: q.tol + TOL.trans}])[0];
         const a = F('Add', e, g.scalarF(1), e.tol + TOL.simple);
+        if (g.chance(0.15)) g.extraReader(g.pick([q, e, a]));
         if (g.chance(0.5)) return F('Mul', F('Mul', x, a, a.tol + TOL.simple), g.scalarF(0.5), a.tol + 2 * TOL.simple);
         return F('Mul', x, F('Mul', a, g.scalarF(0.5), a.tol + TOL.simple), a.tol + 2 * TOL.simple);
     },
@@ -917,6 +953,7 @@ const GENS = {
         const gr = g.pick(divs);
         const [a] = g.node('Reshape', [x.name, g.ints([N, gr, C / gr, H, Wd]).name], [{dtype: x.dtype, dims: [N, gr, C / gr, H, Wd], tol: x.tol}]);
         const [b] = g.node('Transpose', [a.name], [{dtype: x.dtype, dims: [N, C / gr, gr, H, Wd], tol: x.tol}], {perm: {type: 'is', v: [0, 2, 1, 3, 4]}});
+        if (g.chance(0.15)) g.extraReader(g.pick([a, b]));
         return g.node('Reshape', [b.name, g.ints(g.chance(0.5) ? [N, C, H, Wd] : [N, -1, H, Wd]).name], [{dtype: x.dtype, dims: [N, C, H, Wd], tol: x.tol}])[0];
     },
     // layers the eliminate pass removes: Identity, Dropout, a Pad of zeros
@@ -934,7 +971,7 @@ const WEIGHTS = {
     reshape: 2, transpose: 2, squeeze: 1, unsqueeze: 1, concat: 2, split: 2, slice: 2, pad: 2,
     gather: 2, shape: 1, cast: 2, castlike: 0.5, resize: 2, softmax: 2, lrn: 1, layernorm: 1.5,
     reducemean: 2, constant: 1, identity: 0.5, upsample: 0, typed: 3,
-    lnWritten: 2, residual: 2, convBn: 2, padConv: 1, epilogue: 3, linear: 2, geluWritten: 1,
+    lnWritten: 2, residual: 2, convBn: 2, sharedW: 1, padConv: 1, epilogue: 3, linear: 2, geluWritten: 1,
     gate: 1.5, shuffle: 1, eliminate: 1.5,
 };
 
@@ -944,12 +981,15 @@ const WEIGHTS = {
 const LEGACY = ['unary', 'prelu', 'clip', 'binary', 'variadic', 'conv', 'convTranspose', 'pool',
     'globalPool', 'batchnorm', 'gemm', 'matmul', 'flatten', 'reshape', 'transpose', 'concat',
     'gather', 'shape', 'cast', 'lrn', 'reducemean', 'constant', 'identity', 'upsample', 'lnWritten',
-    'residual', 'convBn', 'epilogue', 'geluWritten', 'gate', 'shuffle', 'typed'];
+    'residual', 'convBn', 'sharedW', 'epilogue', 'geluWritten', 'gate', 'shuffle', 'typed'];
 
 function generate(seed, opts = {}) {
     const g = new Gen(seed, opts);
     g.opset = opts.opset || g.pick([9, 13, 13, 17, 17, 18, 18, 20, 20, 20]);
-    const first = g.input(F32, g.shape(g.pick([4, 4, 4, 2, 3, 3, 5])));
+    // one model in six is "big": 16 to 64 channels, 6 to 36 pixels, so that the
+    // blocked NCHW16c and Winograd kernels and the fused bands get their turn
+    g.big = opts.big !== undefined ? opts.big : g.chance(1 / 6);
+    const first = g.input(F32, g.shape(g.big ? 4 : g.pick([4, 4, 4, 2, 3, 3, 5])));
     void first;
     const steps = opts.steps || g.int(1, g.chance(0.2) ? 14 : 6);
     let names = Object.keys(WEIGHTS);
@@ -971,9 +1011,10 @@ function generate(seed, opts = {}) {
     // outputs: every run-time tensor nobody reads, plus some intermediates
     const inputs = new Set(g.inputs.map(i => i.name));
     let outs = [...g.t.values()].filter(t => t.producer >= 0 && !inputs.has(t.name) &&
-        (t.readers === 0 || g.chance(0.12)) && numel(t.dims) > 0);
+        (t.readers === 0 || g.chance(0.12) || g.forced.has(t.name)) && numel(t.dims) > 0);
     // a constant-only result as an output is fine but rarely interesting
-    outs = outs.filter(t => !t.konst || g.chance(0.3));
+    outs = outs.filter(t => !t.konst || g.chance(0.3) || g.forced.has(t.name));
+    outs = outs.filter(t => t.dtype !== F16);   // onnxruntime-node 1.17 cannot return float16 ("Invalid argument")
     if (!outs.length) {
         const rt = [...g.t.values()].filter(t => t.producer >= 0 && !t.konst);
         if (rt.length) outs = [rt[rt.length - 1]];
