@@ -74,12 +74,10 @@ int opt_choose_algos(ir_model *m)
  * is taken from the runtime's profiler (median over rounds). A conv runs
  * Winograd when that is at least 3% faster. Layers' times in the two nets
  * are comparable: both kernels read and write the same blocked layout.
- * Not every conv on Winograd in one net: there, ResNet-18's 7x7 stage
- * (36 * 512 * 512 floats of transformed weights per layer, 38 MB) pushed
- * the 14x14 stage's transformed weights out of the caches, and those layers
- * measured 1.2 ms on Winograd against 1.0 direct, where in the net the
- * rule builds they run 0.75 ms: measured direct, ResNet-18 at 1 thread was
- * 8% slower than the rule. */
+ * Not every conv on Winograd in one net: there one stage's transformed
+ * weights push the next stage's out of the caches, and the layers read
+ * slower than in the net the rule builds, so the choice would be wrong
+ * (bench/RESULTS.md, 'algo: measured choice'). */
 int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err)
 {
     int n = m->n_layers, n_wino = 0, n_elig = 0;

@@ -12,8 +12,9 @@
  *        fused    all cores, blocks of 4, 8 and 16 layers (the oracle's
  *                 granularity, DLFusion V.3) and one block of all layers:
  *                 where fusion pays across the whole net, as on ResNet-50,
- *                 whose oracle schedule was blocks of 12/16/28/1 layers at
- *                 MP 2, about 3% under every layer-by-layer schedule;
+ *                 whose oracle schedule of a few large fused blocks beat
+ *                 every layer-by-layer schedule (bench/RESULTS.md, 'best:
+ *                 fused candidates');
  *        uniform  all cores, blocks of 2 and 3 layers at every offset:
  *                 the small blocks a net's structure makes (MobileNetV2's
  *                 expand, depthwise and project convs are layers 3k..3k+2);
@@ -51,8 +52,9 @@ int opt_best_pick(const double *med, int nc, int alg1)
     int best = 0;
     for (int k = 1; k < nc; k++)   /* a NaN time (none measured) never wins */
         if (!isnan(med[k]) && (isnan(med[best]) || med[k] < med[best])) best = k;
-    /* in the strategies bench, the candidates best kept by less than 2%
-     * over Algorithm 1's ran 4% (ResNet-50) and 8% (VGG-19) slower than it */
+    /* candidates kept by less than OPT_BEST_MARGIN over Algorithm 1's ran
+     * slower than it in the strategies bench (bench/RESULTS.md, 'best:
+     * rounds and margin') */
     if (alg1 >= 0 && alg1 < nc && isfinite(med[alg1]) &&
         !(med[best] * (1 + OPT_BEST_MARGIN) < med[alg1]))
         best = alg1;
@@ -204,11 +206,9 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     }
     int best = 0;
     double med[MAX_CAND];
-    /* 15 rounds (was 7): the candidates are often within 2% of each other.
-     * More rounds do not remove every miss: on ResNet-18 best kept fuse-all
-     * (7.50 ms in its timing, Algorithm 1's 8.12), which the strategies
-     * bench, timing freshly built nets, read at 8.08 ms against Algorithm
-     * 1's 7.71 */
+    /* 15 rounds: the candidates are often within 2% of each other. More
+     * rounds do not remove every miss (bench/RESULTS.md, 'best: rounds and
+     * margin'). */
     const int rounds = o->repeat > 5 ? o->repeat : 15;
     if (!rc) {
         const int *sz[MAX_CAND], *mp[MAX_CAND];

@@ -220,7 +220,7 @@ static fpoint *new_fpoint(study *s)
  *     block sizes give OpCount_critical (fusion_critical below).
  * The default study times three of each on all cores only, the 3x3 chains
  * in blocks of 1 and 16, the inverted-residual ones in blocks of 1, 3, 6
- * and 12, each for 0.2 s (a chain runs in 0.3-2 ms). */
+ * and 12, each for 0.2 s (a chain runs in milliseconds). */
 static int time_fusion(study *s, pz_err *err)
 {
     static const int L0[][2] = {{32, 28}, {64, 28}, {128, 28}};
@@ -362,19 +362,20 @@ static void fit_all(study *s, fit *f)
     f->crit_fusion = fusion_critical(s, g, g + ng);
     /* Algorithm 1 takes the fusion value, and the single-core one only when
      * fusing sped up no chain. IV.C reads one value off both figures; on the
-     * MLU100 they agree (10^1.25 GOP). On this CPU they do not: one core
-     * reaches 85% of its plateau at about 2.6e5 FLOP, where Algorithm 1 cuts
-     * after every layer and never fuses, while fused inverted-residual
-     * blocks run fastest at about 5e7 FLOP per core. Algorithm 1 uses the
-     * value as the size of a fused block, which is what Fig. 7c measures. */
+     * MLU100 they agree (10^1.25 GOP). On a CPU they need not: one core
+     * reaches 85% of its plateau at an op count so small that Algorithm 1
+     * would cut after every layer and never fuse, while fused blocks run
+     * fastest at a far larger op count per core (bench/RESULTS.md,
+     * 'characterize: OpCount_critical'). Algorithm 1 uses the value as the
+     * size of a fused block, which is what Fig. 7c measures. */
     f->mc.opcount_critical = isfinite(f->crit_fusion) ? f->crit_fusion : f->crit_single;
     free(g);
 
     /* Eq. 5 fit: the fastest MP of each conv and FC layer timed at every MP
      * (Algorithm 1 asks the model for both; FC's C is sqrt(K N), as
      * opt_mp_model takes it). Without them the model extrapolated the FC
-     * layers of VGG and AlexNet to MP 1, where MP 2 reads the weights 1.8x
-     * faster (AlexNet's 9216 -> 4096: 9.4 -> 5.2 ms) */
+     * layers of VGG and AlexNet to MP 1, where MP 2 reads the weights much
+     * faster (bench/RESULTS.md, 'characterize: FC layers') */
     double *x = pz_xmalloc((size_t)(s->n_pts + 1) * 3 * sizeof(double)), *y = pz_xmalloc((size_t)(s->n_pts + 1) * sizeof(double));
     int n = 0;
     for (int i = 0; i < s->n_pts; i++) {

@@ -10,8 +10,8 @@
  * its own block and not timed, takes the plain input and leaves it in the
  * blocked layout (NCHW16c), and the time is the profiled blocks of the chain,
  * without the conversion back to plain at the output. Timing the whole run
- * instead would charge a 1x1 conv of 64 channels at 56x56 two layout passes:
- * 0.400 ms against its own 0.161. */
+ * instead would charge a small conv two layout passes, more than the conv
+ * itself (bench/RESULTS.md, 'synth: layout passes'). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -5,10 +5,7 @@
  * interior is not a multiple of TW); the rest one by one with the taps
  * tested. Stride 1 and kernels 3, 5 or 7 wide load each input vector of a
  * tile once per kernel row (tile_s1); other shapes load a weight vector per
- * tap and an input per FMA. 1 thread, a direct-call loop (ms before ->
- * after tile_s1 and the overlapping tile): 7x7 96 @56 0.63-0.67 -> 0.26-0.27,
- * 7x7 192 @28 0.31-0.32 -> 0.16, 5x5 144 @28 0.13 -> 0.05, 5x5 240 @14
- * 0.051 -> 0.029, 3x3 64 @56 0.097-0.099 -> 0.038. */
+ * tap and an input per FMA (bench/RESULTS.md, 'dwconvk16c: row tiles'). */
 #include <math.h>
 
 #include "rt/kernels/dwconvk16c.h"
