@@ -746,7 +746,10 @@ const GENS = {
         if (g.chance(0.6)) ins.push(g.konst(F32, sd, g.data(F32, numel(sd), {scale: 0.3})).name);
         const attrs = {axis: {type: 'i', v: axis}};
         if (g.chance(0.5)) attrs.epsilon = {type: 'f', v: g.pick([1e-5, 1e-3])};
-        const outs = [{dtype: F32, dims: x.dims, tol: x.tol * 4 + TOL.long}];
+        // ORT 1.17's LayerNormalization takes the variance as E[x^2] - E[x]^2 in float:
+        // rows of small variance around a large mean lose digits (1.6e-3 off where
+        // Paleozoic, summing in double, is 6e-6 off a double reference): a loose bound
+        const outs = [{dtype: F32, dims: x.dims, tol: x.tol * 4 + (x.producer >= 0 ? 2e-3 : TOL.long)}];
         return g.node('LayerNormalization', ins, outs, attrs)[0];
     },
     reducemean(g, o = {}) {
