@@ -6,9 +6,16 @@
  * give one Conv with the same result (within float rounding: computed in
  * double, stored in W's type).
  *
- * Folded when: W and B (if any) are float32 constants, BN's four statistics
- * are constant 1-D [M] floats, the Conv's output is read by the BN alone and
- * is no graph output, and BN's training outputs (1..4) are not read.
+ * Folded only when all of this is proven, else both stay as they are:
+ *   - the Conv plain (pass_plain: no act, which would come between the Conv
+ *     and the BN, and no Z, which W' and B' would not scale) and its output
+ *     float32 of M channels (dim 1), read by the BN alone (slot 0), once,
+ *     and no graph output;
+ *   - W and B (if any) float32 constants, B of M values;
+ *   - the BN plain (no act, nothing fused) and in inference form:
+ *     training_mode 0 (or absent), statistics per channel (spatial 1 before
+ *     opset 9), its four statistics constant 1-D [M] floats, its training
+ *     outputs (1..4) not read and no graph outputs, its output 0 present.
  * W and B are overwritten when this Conv is their only reader, else the
  * folded copies are new constants "<W>:bn", "<B>:bn" (or "<conv>:bias"). */
 #include <math.h>
@@ -28,6 +35,16 @@ static int64_t channel_of(const ir_tensor *w, int transpose, int64_t group, int6
     return (c / c_per_group) * w->dims[1] + j;
 }
 
+/* The Conv's group attribute (1 if absent or unreadable; fold() refuses
+ * a group < 1). */
+static int64_t conv_group(const ir_node *n)
+{
+    int64_t group = 1;
+    pz_err ignored = {0};
+    if (op_attr_int(n, "group", 1, &group, &ignored) || group < 1) return 1;
+    return group;
+}
+
 /* Whether the BN node's statistics (inputs 1..4) can be folded for m channels. */
 static int stats_ok(const ir_graph *g, const ir_node *bn, int64_t m)
 {
@@ -35,6 +52,10 @@ static int stats_ok(const ir_graph *g, const ir_node *bn, int64_t m)
     /* training_mode=1 normalises with the batch's own statistics: not affine */
     const ir_attr *tm = op_attr(bn, "training_mode");
     if (tm && (tm->type != IR_ATTR_INT || tm->i != 0)) return 0;
+    /* spatial=0 (before opset 9): statistics per activation, not per channel */
+    const ir_attr *sp = op_attr(bn, "spatial");
+    if (g->opset < 9 && sp && (sp->type != IR_ATTR_INT || sp->i != 1)) return 0;
+    if (!pass_plain(g, bn) || bn->n_out < 1 || bn->out[0] < 0) return 0;
     for (int k = 1; k < 5; k++) {
         const ir_tensor *t = op_in_const(g, bn, k);
         if (!t || t->rank != 1 || t->dims[0] != m || !ir_dtype_is_float(t->dtype)) return 0;
@@ -128,6 +149,12 @@ pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_er
         const ir_tensor *w = op_in_const(g, n, 1), *bias = op_in(g, n, 2);
         if (!w || w->dtype != IR_F32 || w->rank < 3 || !w->dims[0] || !w->dims[1]) continue;
         if (bias && (!bias->data || bias->dtype != IR_F32)) continue;
+        if (!pass_plain(g, n) || n->n_out < 1 || n->out[0] < 0) continue;
+        /* the BN normalises dim 1 of the Conv's output: M channels */
+        const ir_tensor *y = &g->values[n->out[0]].t;
+        int64_t m = pass_is(n, OP_conv_transpose) ? w->dims[1] * conv_group(n) : w->dims[0];
+        if (y->dtype != IR_F32 || y->rank < 2 || y->dims[1] != m) continue;
+        if (bias && ir_tensor_numel(bias) != m) continue;
         int slot, b = pass_sole_reader(g, n->out[0], &slot);
         if (b < 0 || dead[b] || slot != 0 || !pass_is(&g->nodes[b], OP_batch_normalization))
             continue;

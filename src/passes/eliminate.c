@@ -5,9 +5,12 @@
  *
  *   x -> Identity -> y -> Conv     becomes     x -> Conv
  *
- * Kept: a node whose output is a graph output (the copy gives that output
- * its name and buffer), and a Dropout whose mask is read at run time (infer
- * folds the mask into a constant, so this does not happen in practice). */
+ * Removed only when all of this holds, else kept: the node plain
+ * (pass_plain: no act, nothing fused; a Dropout's mask read at run time
+ * keeps it, though infer folds the mask into a constant); its output not a
+ * graph output (the copy gives that output its name and buffer) and of its
+ * input's type and shape; a Dropout a copy (training_mode absent or a
+ * constant false, or ratio a constant 0: what Dropout's parse accepts). */
 #include "passes_internal.h"
 
 /* Whether Pad node n adds nothing: its pads (attribute before opset 11,
@@ -31,6 +34,19 @@ static int pad_is_noop(const ir_graph *g, const ir_node *n)
     return 1;
 }
 
+/* Whether Dropout node n copies its input: not in training mode, or with
+ * ratio 0 (then nothing is dropped and the scale is 1). */
+static int dropout_is_copy(const ir_graph *g, const ir_node *n)
+{
+    const ir_tensor *t = n->n_in > 2 ? op_in(g, n, 2) : NULL;
+    if (!t) return 1;
+    if (!t->data || ir_tensor_numel(t) != 1) return 0;
+    if (!ir_load_i64(t->data, t->dtype, 0)) return 1;
+    const ir_tensor *r = op_in_const(g, n, 1);
+    return r && ir_tensor_numel(r) == 1 && ir_dtype_is_float(r->dtype) &&
+           ir_load_f64(r->data, r->dtype, 0) == 0;
+}
+
 void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++) {
@@ -38,9 +54,11 @@ void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st)
         if (!pass_is(n, OP_identity) && !pass_is(n, OP_dropout) &&
             !(pass_is(n, OP_pad) && pad_is_noop(g, n)))
             continue;
+        if (dead[i] || n->n_in < 1 || n->n_out < 1 || !pass_plain(g, n)) continue;
+        if (pass_is(n, OP_dropout) && !dropout_is_copy(g, n)) continue;
         int x = n->in[0], y = n->out[0];
         if (x < 0 || y < 0 || g->values[y].is_output) continue;
-        if (n->n_out > 1 && n->out[1] >= 0 && !g->values[n->out[1]].t.data) continue;
+        if (!pass_same_shape(&g->values[y].t, &g->values[x].t)) continue;
         ir_graph_replace_uses(g, y, x);
         pass_kill(g, i, dead);
         st->eliminated++;

@@ -15,10 +15,22 @@
  *                                            does it all as it writes Y)
  *
  * The residual goes in before the activation (the runtime computes
- * act(conv + B + Z)), so an Add after an activation is not fused. Only
- * float32 tensors; Clip bounds must be constants with lo <= hi; every
- * intermediate has one reader and is no graph output. The fused node takes
- * the consumer's output value, and keeps its own name. */
+ * act(conv + B + Z)), so an Add after an activation is not fused. The
+ * fused node takes the consumer's output value, and keeps its own name.
+ * Fused only when all of this holds, else the graph stays as it is:
+ *   - the producer's output float32, not a constant, read by the consumer
+ *     alone (once) and no graph output;
+ *   - the consumer plain (pass_plain: no act of its own, no fused inputs):
+ *     it goes, and nothing it carries may go with it;
+ *   - a residual: the producer a Conv without act and without Z; z and the
+ *     Add's output of the Conv output's type and shape (no broadcasting);
+ *   - a bias: the producer a linear MatMul (constant 2-D B) without act and
+ *     bias; the bias N constant floats along the last axis; the Add's
+ *     output of the MatMul output's shape;
+ *   - an activation: the producer without act, the activation reading it
+ *     in slot 0, its output of the producer output's type and shape; Clip's
+ *     bounds constants with lo <= hi; Gelu the erf form, after a linear
+ *     MatMul only. */
 #include <math.h>
 #include <string.h>
 
@@ -50,10 +62,7 @@ static int clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi
 
 static int same_f32_shape(const ir_tensor *a, const ir_tensor *b)
 {
-    if (a->dtype != IR_F32 || b->dtype != IR_F32 || a->rank != b->rank) return 0;
-    for (int d = 0; d < a->rank; d++)
-        if (a->dims[d] != b->dims[d]) return 0;
-    return 1;
+    return a->dtype == IR_F32 && pass_same_shape(a, b);
 }
 
 /* A float32 MatMul whose B is a constant 2-D matrix (N, K > 0): without a
@@ -97,21 +106,20 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     if (c < 0 || dead[c]) return 0;
     ir_node *r = &g->nodes[c];
     const ir_tensor *y = &g->values[n->out[0]].t;
-    if (r->n_out < 1 || r->out[0] < 0) return 0;
-    if (pass_is(n, OP_conv) && n->act.kind == IR_ACT_NONE && n->n_in < 4 &&
+    if (r->n_out < 1 || r->out[0] < 0 || !pass_plain(g, r)) return 0;
+    /* every form below: the consumer's output is the producer's, in type and shape */
+    if (!same_f32_shape(&g->values[r->out[0]].t, y)) return 0;
+    if (pass_is(n, OP_conv) && n->act.kind == IR_ACT_NONE && n->n_in <= n->op->max_in &&
         pass_is(r, OP_add)) {
         int z = r->in[1 - slot];
-        if (z < 0 || !same_f32_shape(&g->values[z].t, y) ||
-            !same_f32_shape(&g->values[r->out[0]].t, y))
-            return 0;
+        if (z < 0 || !same_f32_shape(&g->values[z].t, y)) return 0;
         ir_node_set_n_in(n, 4);
         n->in[3] = z;
         st->residuals++;
     } else if (linear_matmul(g, n) && n->n_in == 2 && n->act.kind == IR_ACT_NONE &&
                pass_is(r, OP_add)) {
         int z = r->in[1 - slot];
-        if (z < 0 || !bias_along_last(&g->values[z].t, y, g->values[n->in[1]].t.dims[1]) ||
-            !same_f32_shape(&g->values[r->out[0]].t, y))
+        if (z < 0 || !bias_along_last(&g->values[z].t, y, g->values[n->in[1]].t.dims[1]))
             return 0;
         ir_node_set_n_in(n, 3);
         n->in[2] = z;

@@ -8,8 +8,9 @@
  * (HardSwish) node, reading X and writing the Mul's output; the Mul goes.
  * One pass over the tensor instead of two, and no intermediate. Only float32,
  * and the gate must have the Mul as its sole reader and not be a graph
- * output. Results within float rounding of the two nodes (x/6 in place of
- * x * float(1/6)).
+ * output; both nodes plain (pass_plain: no act, nothing fused), the Mul's
+ * output of X's type and shape. Results within float rounding of the two
+ * nodes (x/6 in place of x * float(1/6)).
  *
  * GELU as PyTorch exports it below opset 20 (ConvNeXt, transformers):
  *
@@ -20,7 +21,10 @@
  * node becomes the Gelu, reading X and writing the last Mul's output; the
  * other four go: one pass instead of five. Each intermediate has one reader
  * and is not a graph output; the constants are float32 scalars within 1e-6
- * of sqrt 2, 1/sqrt 2, 1 and 0.5. */
+ * of sqrt 2, 1/sqrt 2, 1 and 0.5; the five nodes plain (no act, nothing
+ * fused); the last Mul's output of X's type and shape (a constant of one
+ * element but a higher rank would broadcast it to more dims; as
+ * broadcasting never drops dims, every intermediate is then X's shape). */
 #include <math.h>
 #include <stdbool.h>
 
@@ -80,7 +84,13 @@ static int gelu_at(ir_graph *g, int i, unsigned char *dead)
     /* Mul(X, add) then Mul(., 0.5), or Mul(add, 0.5) then Mul(X, .) */
     bool ok = (n1->in[1 - s1] == x && scalar_near(g, n2, s2, 0.5)) ||
               (scalar_near(g, n1, s1, 0.5) && n2->in[1 - s2] == x);
-    if (!ok || !pass_become(g, e, OP_gelu)) return 0;
+    if (!ok || !pass_same_shape(&g->values[n2->out[0]].t, &g->values[x].t)) return 0;
+    const int five[5] = {di, i, ai, m1, m2};
+    for (int k = 0; k < 5; k++)
+        if (!pass_plain(g, &g->nodes[five[k]])) return 0;
+    /* the erf form: Gelu without attributes (approximate "none") parses */
+    ir_node_clear_attrs(e);
+    PZ_ASSERT(pass_become(g, e, OP_gelu));
     e = &g->nodes[i];
     e->in[0] = x;
     e->out[0] = g->nodes[m2].out[0];
@@ -103,9 +113,14 @@ void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st)
         if (x < 0 || m < 0 || dead[m] || !pass_is(&g->nodes[m], OP_mul)) continue;
         ir_node *mul = &g->nodes[m];
         if (mul->n_in != 2 || mul->in[1 - slot] != x || mul->n_out < 1 || mul->out[0] < 0) continue;
-        if (g->values[x].t.dtype != IR_F32 || g->values[mul->out[0]].t.dtype != IR_F32) continue;
+        if (g->values[x].t.dtype != IR_F32 ||
+            !pass_same_shape(&g->values[mul->out[0]].t, &g->values[x].t))
+            continue;
+        if (!pass_plain(g, n) || !pass_plain(g, mul)) continue;
         if (hard && !hard_swish_gate(n)) continue;
-        if (!pass_become(g, n, sig ? OP_swish : OP_hard_swish)) continue;
+        /* Swish's alpha 1 and HardSwish: without attributes, which parses */
+        ir_node_clear_attrs(n);
+        PZ_ASSERT(pass_become(g, n, sig ? OP_swish : OP_hard_swish));
         n->out[0] = mul->out[0];
         pass_kill(g, m, dead);
         st->gates++;

@@ -8,10 +8,23 @@
  * becomes LayerNormalization(X, gamma, beta; axis a, epsilon eps): one
  * pass over the rows instead of nine layers. The first ReduceMean becomes
  * the LayerNormalization and takes the last Add's output; the other eight
- * go. float32; eps and the exponent 2 scalar constants; gamma and beta
- * constants with one value per normalised element (or one); every
- * intermediate read only inside the pattern and not a graph output. Pow(d,
- * 2) may also be Mul(d, d); Add's and Mul's constants on either side. */
+ * go. Pow(d, 2) may also be Mul(d, d); Add's and Mul's constants on either
+ * side. Rewritten only when all of this is proven, else left as it is:
+ *   - the nine nodes are plain (pass_plain: no act, e.g. a Relu an epilogue
+ *     took into the last Add, no fused inputs) and live;
+ *   - X float32; both ReduceMeans keepdims over the same trailing axes;
+ *   - every intermediate (m, d, the square, v, v + eps, its sqrt, the
+ *     quotient, the product) read only by the pattern (d by the square and
+ *     the Div alone), never a graph output;
+ *   - eps and the exponent 2 float32 constants of one element, eps finite
+ *     and >= 0; every intermediate of X's shape or of the means' shape (a
+ *     constant of a higher rank would broadcast the result to more dims);
+ *   - gamma and beta float32 constants that, broadcast against X, give one
+ *     value per normalised element: one element, or dims equal to X's over
+ *     the normalised dims [a, rank) and 1 before (so [N] and [1, N] both);
+ *     the product and the result of X's shape.
+ * LayerNormalization has no fused activation: a Relu after the pattern
+ * stays its own node (the epilogues run after this pass). */
 #include <math.h>
 #include <string.h>
 
@@ -55,12 +68,36 @@ static double other_scalar(const ir_graph *g, const ir_node *n, int slot)
     return *(const float *)t->data;
 }
 
+/* Whether gamma (or beta) t, broadcast against X (xt), gives one value per
+ * element of X's dims [a, rank): a float32 constant of one element, or one
+ * whose dims (aligned on the right) are X's from a on and 1 before; of rank
+ * <= X's either way (else the product gets more dims). */
+static int per_normalised(const ir_tensor *t, const ir_tensor *xt, int a)
+{
+    if (!t->data || t->dtype != IR_F32 || t->rank < 0 || t->rank > xt->rank) return 0;
+    if (ir_tensor_numel(t) == 1) return 1;
+    if (t->rank < xt->rank - a) return 0;   /* [N] over [.., M, N]: not per element */
+    for (int i = 0; i < t->rank; i++) {
+        int j = xt->rank - t->rank + i;      /* X's dim that t's dim i meets */
+        if (t->dims[i] != (j < a ? 1 : xt->dims[j])) return 0;
+    }
+    return 1;
+}
+
+/* The output tensor of node i. */
+static const ir_tensor *out_t(const ir_graph *g, int i)
+{
+    return &g->values[g->nodes[i].out[0]].t;
+}
+
 /* Node r1 (a ReduceMean) as the start of a LayerNorm: 1 when rewritten. */
 static int norm_at(ir_graph *g, int r1, unsigned char *dead)
 {
     const ir_node *n1 = &g->nodes[r1];
     int a, a2, slot;
-    if (n1->n_in < 1 || n1->in[0] < 0 || !trailing_mean(g, n1, &a)) return 0;
+    if (!pass_plain(g, n1) || n1->n_in < 1 || n1->in[0] < 0 || n1->out[0] < 0 ||
+        !trailing_mean(g, n1, &a))
+        return 0;
     const int x = n1->in[0];
     const ir_tensor *xt = &g->values[x].t;
     if (xt->dtype != IR_F32) return 0;
@@ -96,14 +133,21 @@ static int norm_at(ir_graph *g, int r1, unsigned char *dead)
     int bi = pass_reader_of(g, &g->nodes[mi], OP_add, dead, &slot);
     if (bi < 0 || g->nodes[bi].out[0] < 0) return 0;
     const int beta = g->nodes[bi].in[1 - slot];
-    int64_t nn = 1;
-    for (int i = a; i < xt->rank; i++) nn *= xt->dims[i];
-    for (int k = 0; k < 2; k++) {
-        const ir_tensor *t = &g->values[k ? beta : gamma].t;
-        int64_t cnt = ir_tensor_numel(t);
-        if (!t->data || t->dtype != IR_F32 || (cnt != nn && cnt != 1) || t->rank > xt->rank - a)
-            return 0;
-    }
+    if (gamma < 0 || beta < 0 || !per_normalised(&g->values[gamma].t, xt, a) ||
+        !per_normalised(&g->values[beta].t, xt, a))
+        return 0;
+    /* shapes: d, the square, the quotient, the product and the result X's;
+     * v, v + eps and its sqrt the first mean's */
+    const ir_tensor *mt = out_t(g, r1);
+    const int full[5] = {di, pi, vi, mi, bi}, row[3] = {r2, ai, si};
+    for (int k = 0; k < 5; k++)
+        if (!pass_same_shape(out_t(g, full[k]), xt)) return 0;
+    for (int k = 0; k < 3; k++)
+        if (!pass_same_shape(out_t(g, row[k]), mt)) return 0;
+    /* the eight nodes that go carry nothing fused (the first is checked above) */
+    const int gone[8] = {di, pi, r2, ai, si, vi, mi, bi};
+    for (int k = 0; k < 8; k++)
+        if (dead[gone[k]] || !pass_plain(g, &g->nodes[gone[k]])) return 0;
     ir_node *ln = &g->nodes[r1];
     ir_node_clear_attrs(ln);
     ir_node_add_attr_int(ln, "axis", a);
@@ -111,10 +155,10 @@ static int norm_at(ir_graph *g, int r1, unsigned char *dead)
     ir_node_set_n_in(ln, 3);
     ln->in[1] = gamma;
     ln->in[2] = beta;
-    if (!pass_become(g, ln, OP_layer_normalization)) return 0;   /* parses: axis, epsilon set */
+    /* parses: axis in [0, rank), epsilon finite and >= 0 (checked above) */
+    PZ_ASSERT(pass_become(g, ln, OP_layer_normalization));
     ln = &g->nodes[r1];
     ln->out[0] = g->nodes[bi].out[0];
-    const int gone[8] = {di, pi, r2, ai, si, vi, mi, bi};
     for (int k = 0; k < 8; k++) pass_kill(g, gone[k], dead);
     return 1;
 }

@@ -1,7 +1,9 @@
 /* passes.c - the pass pipeline (see passes.h): eliminate, fold BatchNorm,
- * fuse epilogues; each pass is followed by a compaction of the nodes it
- * removed; then nodes folded into constants are dropped, and the graph is
- * sorted and costed again. */
+ * gates, shuffles, norms, then fuse epilogues; each pass is followed by a
+ * compaction of the nodes it removed; then nodes folded into constants are
+ * dropped, and the graph is sorted and costed again. Also the helpers the
+ * passes share (passes_internal.h): who reads a value, whether a node is
+ * plain (carries nothing fused), whether two tensors have one shape. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,26 @@ void pass_kill(ir_graph *g, int i, unsigned char *dead)
 int pass_is(const ir_node *n, op_kind k)
 {
     return n->op == OPS[k];
+}
+
+int pass_plain(const ir_graph *g, const ir_node *n)
+{
+    if (!n->op || n->act.kind != IR_ACT_NONE || n->n_in > n->op->max_in) return 0;
+    for (int k = 1; k < n->n_out; k++) {
+        int v = n->out[k];
+        if (v >= 0 && !g->values[v].t.data &&
+            (g->values[v].is_output || ir_graph_count_uses(g, v)))
+            return 0;
+    }
+    return 1;
+}
+
+int pass_same_shape(const ir_tensor *a, const ir_tensor *b)
+{
+    if (a->dtype != b->dtype || a->rank < 0 || a->rank != b->rank) return 0;
+    for (int d = 0; d < a->rank; d++)
+        if (a->dims[d] < 0 || a->dims[d] != b->dims[d]) return 0;
+    return 1;
 }
 
 int pass_reader_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
@@ -97,10 +119,11 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         if ((rc = pass_fold_bn(g, dead, &st, err))) goto out;
         compact(g, &dead);
     }
-    if (!opts->no_epilogues) {
-        pass_epilogues(g, dead, &st);
-        compact(g, &dead);
-    }
+    /* The pattern passes before the epilogues: a pattern's nodes must be
+     * plain (pass_plain), and a Relu the epilogues fused into a pattern's
+     * last node (a LayerNorm's Add) would keep the pattern from matching.
+     * The epilogues then fuse after the new nodes too (a Gelu the gates made,
+     * after a MatMul). */
     if (!opts->no_gates) {
         pass_gates(g, dead, &st);
         compact(g, &dead);
@@ -113,7 +136,6 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         pass_norms(g, dead, &st);
         compact(g, &dead);
     }
-    /* again: the Gelu the gates made, after a MatMul */
     if (!opts->no_epilogues) {
         pass_epilogues(g, dead, &st);
         compact(g, &dead);

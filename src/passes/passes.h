@@ -35,9 +35,18 @@
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
+ * They run in this order, but epilogues last: gates, shuffles and norms
+ * first, so that an activation after a pattern (a LayerNorm's Relu) is not
+ * fused into the pattern's last node before the pattern is matched.
+ *
  * Every fusion needs the intermediate value to have exactly one reader and
  * not to be a graph output; the fused node takes over the consumer's output
- * value, so that the rest of the graph is unchanged.
+ * value, so that the rest of the graph is unchanged. Each pass states its
+ * preconditions in code (readers, graph outputs, element types, shapes
+ * after broadcasting, attributes) and leaves the graph as it is where one
+ * cannot be proven; in particular it kills or rewrites only plain nodes
+ * (pass_plain in passes_internal.h: no fused act, no fused inputs, no other
+ * output read), so that nothing an earlier pass fused into a node is lost.
  *
  *   passes_opts o = {.no_epilogues = 1};
  *   if (passes_run(g, &o, err)) return err->code;   // then ir_model_lower(g)

@@ -27,6 +27,18 @@ int pass_become(ir_graph *g, ir_node *n, op_kind k);
 /* Whether node n is of op kind k. */
 int pass_is(const ir_node *n, op_kind k);
 
+/* Whether node n is plain: it carries no state an earlier pass fused into
+ * it (no act; no inputs beyond its op's own, like a Conv's Z or a MatMul's
+ * bias), and no output but output 0 is read or a graph output (outputs
+ * infer folded into constants excepted: they stay as constants). A pass
+ * kills or rewrites only plain nodes, so that it cannot drop what they
+ * carry; the one node a fusion keeps may carry state where the fusion
+ * says so (an epilogue's producer). */
+int pass_plain(const ir_graph *g, const ir_node *n);
+
+/* Whether a and b have the same element type and the same known shape. */
+int pass_same_shape(const ir_tensor *a, const ir_tensor *b);
+
 /* Each pass walks the sorted nodes once and marks the nodes it removes in
  * dead[] (their work now done by another node); passes.c compacts. */
 void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st);
