@@ -19,10 +19,9 @@
  * FMAs of an accumulator), the stores and the bias copies each take a few
  * points, and where the output outgrows L2 the stores cost most. What
  * costs there is each output line entering L1 (its fill and a dirty
- * eviction), not the stores' latency, so prefetching the output does not
- * help. Output prefetches, a first q step made from the bias and unrolled
- * q loops were tried and gave nothing (bench/RESULTS.md, 'conv16c AVX-512:
- * short-K tiles').
+ * eviction), not the stores' latency: output prefetches gave nothing, nor
+ * did a first q step made from the bias or unrolled q loops
+ * (bench/RESULTS.md, 'conv16c AVX-512: short-K tiles').
  */
 #include <math.h>
 
