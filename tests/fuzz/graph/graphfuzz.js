@@ -231,7 +231,9 @@ async function check(m, k, dir, wantBuild, refGiven) {
     return {status: 'pass', ref};
 }
 function classify(r, what, ref) {
-    const tail = (r.stderr || '').split('\n').filter(Boolean).slice(-3).join(' | ');
+    const lines = (r.stderr || '').split('\n').filter(Boolean);
+    const key = lines.filter(l => /error|Sanitizer|runtime error/.test(l));
+    const tail = (key.length ? key.slice(0, 2) : lines.slice(-3)).join(' | ');
     if (r.signal || r.code === null) return {status: 'fail', kind: 'crash', detail: `${what}: signal ${r.signal}${r.killed ? ' (timeout)' : ''}: ${tail}`, ref};
     if (BAD.test(r.stderr)) return {status: 'fail', kind: 'crash', detail: `${what}: ${(r.stderr.match(BAD) || [])[0]}: ${tail}`, ref};
     if (r.code === 1) return {status: 'fail', kind: 'crash', detail: `${what}: exit 1: ${tail}`, ref};
@@ -305,14 +307,14 @@ function withRefShapes(m, ref) {
     return m;
 }
 
-async function minimize(m0, k, res0, dir, info0) {
+async function minimize(m0, k, res0, dir, info0, wantBuild) {
     const rnd = mulberry(m0.seed ^ 0x51515151);
     const info = tensorInfo(m0, info0);
     let m = m0, runs = 0;
     const same = async c => {
         if (!c || runs > 400) return false;
         runs++;
-        const r = await check(c, {...k}, path.join(dir, 'min'), false);
+        const r = await check(c, {...k}, path.join(dir, 'min'), wantBuild);
         if (r.status !== 'fail' || r.kind !== res0.kind) return false;
         if (r.kind === 'refusal' && firstWords(r.detail) !== firstWords(res0.detail)) return false;
         c.lastRes = r;
@@ -377,7 +379,7 @@ async function writeRegression(m, k, res, dir) {
         if (fs.existsSync(p)) { fs.copyFileSync(p, base + '.schedule.json'); schedule = path.basename(base) + '.schedule.json'; }
     }
     fs.writeFileSync(base + '.json', JSON.stringify({seed: m.seed, kind: res.kind, detail: res.detail,
-        threads: k.threads, strategy: k.strategy || null, schedule, inputs: m.feeds.length,
+        threads: k.threads, strategy: k.strategy || null, schedule, build: !!m.viaBuild, inputs: m.feeds.length,
         outputs: m.outputs.map(o => ({name: o.name, tol: o.tol}))}, null, 1) + '\n');
     return name;
 }
@@ -397,6 +399,21 @@ async function replay() {
         const r = await run(opt.pz, argv);
         let d = classify(r, 'run');
         d = d && d.detail;
+        if (!d && meta.build) {   // a finding of `paleozoic build`: the executable too, bitwise equal to run
+            const exe = path.join(TMP, 'replay_exe');
+            const sched = meta.schedule ? path.join(dir, meta.schedule) : null;
+            const b = await run(opt.pz, ['build', base + '.onnx', '-o', exe, ...knobArgs(k, sched)], 300000);
+            d = classify(b, 'build');
+            d = d && d.detail;
+            const eo = outs.map((o, i) => path.join(TMP, `replay_exe_out${i}.pb`));
+            if (!d) {
+                const e = await run(exe, [...ins.flatMap(p => ['--input', p]), ...eo.flatMap(p => ['--output', p]), '--threads', String(k.threads)]);
+                d = classify(e, 'built executable');
+                d = d && d.detail;
+            }
+            for (let i = 0; !d && i < outs.length; i++)
+                if (!fs.readFileSync(outs[i]).equals(fs.readFileSync(eo[i]))) d = `output ${i}: the built executable differs from paleozoic run`;
+        }
         for (let i = 0; !d && i < outs.length; i++) {
             try { d = compare(readTensor(`${base}.ref${i}.pb`), readTensor(outs[i]), meta.outputs[i].tol); } catch (e) { d = e.message; }
             if (d) d = `output ${i}: ${d}`;
@@ -445,7 +462,9 @@ async function fuzz() {
             findings.push(f);
             if (opt.minimize && minimized < opt.maxMin && res.kind !== 'fuzzer') {
                 minimized++;
-                const {m: small, runs} = await minimize(m, k, res, path.join(TMP, `w${w}`), m.info);
+                const viaBuild = /^(build|built executable)/.test(res.detail) || res.kind === 'build-differs';
+                const {m: small, runs} = await minimize(m, k, res, path.join(TMP, `w${w}`), m.info, viaBuild);
+                small.viaBuild = viaBuild;
                 const ops = [...new Set(small.nodes.map(n => n.op))].sort().join('-');
                 const sig = `${res.kind}:${ops}:${firstWords(res.detail.replace(/^output N \([^)]*\): /, '').replace(/element.*/, ''))}`;
                 if (sigs.has(sig)) { console.log(`     minimized to ${small.nodes.length} nodes (${ops}; ${runs} runs): same as an earlier finding`); continue; }
