@@ -5,7 +5,13 @@
  *     broadcasting, an Add after an activation, options off);
  *   - the values: every graph runs through the runtime and is compared with
  *     a direct double-precision computation written here (naive loops, not
- *     the runtime's kernels), max |got - want| / max |want| <= 1e-5.
+ *     the runtime's kernels), max |got - want| / max |want| <= 1e-5;
+ *   - each pass's preconditions (test_*_preconditions, issue 38): for every
+ *     precondition a variant of the pattern that breaks it alone (an act
+ *     or a Z an earlier pass fused, a second reader, a graph output, a
+ *     broadcast shape, an attribute), which must be left as it is, and the
+ *     positive variants; all of passes_stats and the node count checked,
+ *     and the output equal to the same graph run without the passes.
  * Prints `N passed, N failed`.
  *
  * `passes --count MODEL.onnx` instead loads a model and prints its run-time
