@@ -48,6 +48,7 @@ for (let i = 0; i < args.length; i++) {
     else if (a === '--max-minimize') opt.maxMin = parseInt(v(), 10);
     else if (a === '--stats') opt.stats = true;
     else if (a === '--opset') opt.opset = parseInt(v(), 10);
+    else if (a === '--big') opt.big = true;   // every model big (16-64 channels)
     else if (a === '--only') opt.only = v().split(',');   // generators of gen.js only (e.g. lnWritten,gate)
     else if (a === '-v' || a === '--verbose') opt.verbose = true;
     else { console.error(`graphfuzz: unknown argument ${a}`); process.exit(2); }
@@ -58,16 +59,16 @@ process.on('exit', () => fs.rmSync(TMP, {recursive: true, force: true}));
 
 // Runs cmd; a spawn error (the binary missing or busy while a make relinks
 // it) is waited out, up to a minute, rather than counted as a crash.
-async function run(cmd, argv, timeoutMs = 120000) {
+async function run(cmd, argv, timeoutMs = 120000, env) {
     for (let tries = 0; ; tries++) {
-        const r = await run1(cmd, argv, timeoutMs);
+        const r = await run1(cmd, argv, timeoutMs, env);
         if (!r.spawnError || tries >= 30) return r;
         await new Promise(res => setTimeout(res, 2000));
     }
 }
-function run1(cmd, argv, timeoutMs) {
+function run1(cmd, argv, timeoutMs, env) {
     return new Promise(resolve => {
-        execFile(cmd, argv, {timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8'}, (err, stdout, stderr) => {
+        execFile(cmd, argv, {timeout: timeoutMs, maxBuffer: 1 << 24, encoding: 'utf8', env: env ? {...process.env, ...env} : process.env}, (err, stdout, stderr) => {
             const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
             const spawnError = err && typeof err.code === 'string' && err.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
             resolve({code, signal: err && err.signal, stdout, stderr: stderr || (err && !err.signal ? String(err.message) : ''), killed: err && err.killed, spawnError});
@@ -80,13 +81,15 @@ function mulberry(a) { return require('./gen').mulberry32(a); }
 function pickKnobs(seed) {
     const r = mulberry(seed ^ 0x6b6e6f62);
     const threads = r() < 0.5 ? 1 : 2;
+    // PZ_WINOGRAD=0|1 overrides the algorithm of every conv (README "The algorithm knob")
+    const w = r(), env = w < 0.2 ? {PZ_WINOGRAD: '0'} : w < 0.4 ? {PZ_WINOGRAD: '1'} : undefined;
     const c = r();
-    if (c < 0.4) return {threads};
-    if (c < 0.7) return {threads, strategy: ['none', 'fixed-mp', 'fuse-all', 'fuse-all'][Math.floor(r() * 4)]};
-    return {threads, schedule: Math.floor(r() * 2 ** 31)};
+    if (c < 0.4) return {threads, env};
+    if (c < 0.7) return {threads, env, strategy: ['none', 'fixed-mp', 'fuse-all', 'fuse-all'][Math.floor(r() * 4)]};
+    return {threads, env, schedule: Math.floor(r() * 2 ** 31)};
 }
 // a random schedule over the model's layers (as tests/parts/schedule_ref.py gen)
-async function scheduleFile(modelPath, schedSeed, out, threads) {
+async function scheduleFile(modelPath, schedSeed, out, threads, wino) {
     const res = await run(opt.pz, ['inspect', modelPath, '--json', '--strategy', 'none']);
     if (res.code !== 0) return null;
     const info = JSON.parse(res.stdout);
@@ -101,12 +104,26 @@ async function scheduleFile(modelPath, schedSeed, out, threads) {
         const b = {first: i, count, mp: r() < 0.6 ? threads : 1, split: splits[Math.floor(r() * splits.length)],
             strip: r() < 0.6 || !last.rows ? 0 : 1 + Math.floor(r() * last.rows)};
         if (r() < 0.3) { b.first_node = layers[i].name; b.last_node = last.name; }
+        if (wino && r() < 0.5) b.winograd = layers.slice(i, i + count).map((l, j) => (wino(l.name) ? i + j : -1)).filter(j => j >= 0 && r() < 0.7);
         blocks.push(b);
         i += count;
     }
     fs.writeFileSync(out, JSON.stringify({version: 1, model: info.model, layers: layers.length,
         strategy: 'graphfuzz', blocks}, null, 1));
     return out;
+}
+// Which conv layers a schedule may list under "winograd": 2-D, 3x3, stride 1,
+// dilation 1, group 1, at least 16 input channels (README, schedule files)
+function winogradOk(m) {
+    const ok = new Set();
+    for (const n of m.nodes) {
+        if (n.op !== 'Conv') continue;
+        const w = m.inits.find(t => t.name === n.inputs[1]), x = m.info && m.info.get(n.inputs[0]);
+        const a = n.attrs || {}, all1 = v => !v || v.v.every(e => e === 1);
+        if (w && x && w.dims.length === 4 && w.dims[2] === 3 && w.dims[3] === 3 && all1(a.strides) &&
+            all1(a.dilations) && (!a.group || a.group.v === 1) && x.dims[1] >= 16) ok.add(n.name);
+    }
+    return name => ok.has(name);
 }
 function knobArgs(k, schedPath) {
     const a = ['--threads', String(k.threads)];
@@ -115,7 +132,7 @@ function knobArgs(k, schedPath) {
     return a;
 }
 function knobStr(k) {
-    return `--threads ${k.threads}` + (k.strategy ? ` --strategy ${k.strategy}` : '') + (k.schedule !== undefined ? ` --schedule (random, seed ${k.schedule})` : '');
+    return (k.env ? `PZ_WINOGRAD=${k.env.PZ_WINOGRAD} ` : '') + `--threads ${k.threads}` + (k.strategy ? ` --strategy ${k.strategy}` : '') + (k.schedule !== undefined ? ` --schedule (random, seed ${k.schedule})` : '');
 }
 
 // ---- values ------------------------------------------------------------
@@ -196,7 +213,7 @@ async function check(m, k, dir, wantBuild, refGiven) {
     }
     let sched = null;
     if (k.schedule !== undefined) {
-        sched = k.schedulePath || await scheduleFile(modelPath, k.schedule, path.join(dir, 'schedule.json'), k.threads);
+        sched = k.schedulePath || await scheduleFile(modelPath, k.schedule, path.join(dir, 'schedule.json'), k.threads, winogradOk(m));
         if (!sched) {
             const r = await run(opt.pz, ['inspect', modelPath, '--json', '--strategy', 'none']);
             return classify(r, 'inspect', ref);
@@ -204,7 +221,7 @@ async function check(m, k, dir, wantBuild, refGiven) {
     }
     const outPaths = m.outputs.map((t, i) => path.join(dir, `out${i}.pb`));
     const argv = ['run', modelPath, ...inPaths.flatMap(p => ['--input', p]), ...outPaths.flatMap(p => ['--output', p]), ...knobArgs(k, sched)];
-    const r = await run(opt.pz, argv);
+    const r = await run(opt.pz, argv, 120000, k.env);
     const c = classify(r, 'run', ref);
     if (c) return c;
     for (let i = 0; i < m.outputs.length; i++) {
@@ -215,11 +232,11 @@ async function check(m, k, dir, wantBuild, refGiven) {
     }
     if (wantBuild) {
         const exe = path.join(dir, 'exe');
-        const b = await run(opt.pz, ['build', modelPath, '-o', exe, ...knobArgs(k, sched)], 300000);
+        const b = await run(opt.pz, ['build', modelPath, '-o', exe, ...knobArgs(k, sched)], 300000, k.env);
         const cb = classify(b, 'build', ref);
         if (cb) return cb;
         const exeOuts = outPaths.map((p, i) => path.join(dir, `exe_out${i}.pb`));
-        const e = await run(exe, [...inPaths.flatMap(p => ['--input', p]), ...exeOuts.flatMap(p => ['--output', p]), '--threads', String(k.threads)]);
+        const e = await run(exe, [...inPaths.flatMap(p => ['--input', p]), ...exeOuts.flatMap(p => ['--output', p]), '--threads', String(k.threads)], 120000, k.env);
         const ce = classify(e, 'built executable', ref);
         if (ce) return ce;
         for (let i = 0; i < outPaths.length; i++) {
@@ -379,7 +396,7 @@ async function writeRegression(m, k, res, dir) {
         if (fs.existsSync(p)) { fs.copyFileSync(p, base + '.schedule.json'); schedule = path.basename(base) + '.schedule.json'; }
     }
     fs.writeFileSync(base + '.json', JSON.stringify({seed: m.seed, kind: res.kind, detail: res.detail,
-        threads: k.threads, strategy: k.strategy || null, schedule, build: !!m.viaBuild, inputs: m.feeds.length,
+        threads: k.threads, strategy: k.strategy || null, env: k.env || null, schedule, build: !!m.viaBuild, inputs: m.feeds.length,
         outputs: m.outputs.map(o => ({name: o.name, tol: o.tol}))}, null, 1) + '\n');
     return name;
 }
@@ -393,21 +410,21 @@ async function replay() {
         const meta = JSON.parse(fs.readFileSync(base + '.json', 'utf8'));
         const ins = Array.from({length: meta.inputs}, (x, i) => `${base}.in${i}.pb`);
         const outs = meta.outputs.map((o, i) => path.join(TMP, `replay_out${i}.pb`));
-        const k = {threads: meta.threads, strategy: meta.strategy || undefined};
+        const k = {threads: meta.threads, strategy: meta.strategy || undefined, env: meta.env || undefined};
         const argv = ['run', base + '.onnx', ...ins.flatMap(p => ['--input', p]), ...outs.flatMap(p => ['--output', p]),
             ...knobArgs(k, meta.schedule ? path.join(dir, meta.schedule) : null)];
-        const r = await run(opt.pz, argv);
+        const r = await run(opt.pz, argv, 120000, k.env);
         let d = classify(r, 'run');
         d = d && d.detail;
         if (!d && meta.build) {   // a finding of `paleozoic build`: the executable too, bitwise equal to run
             const exe = path.join(TMP, 'replay_exe');
             const sched = meta.schedule ? path.join(dir, meta.schedule) : null;
-            const b = await run(opt.pz, ['build', base + '.onnx', '-o', exe, ...knobArgs(k, sched)], 300000);
+            const b = await run(opt.pz, ['build', base + '.onnx', '-o', exe, ...knobArgs(k, sched)], 300000, k.env);
             d = classify(b, 'build');
             d = d && d.detail;
             const eo = outs.map((o, i) => path.join(TMP, `replay_exe_out${i}.pb`));
             if (!d) {
-                const e = await run(exe, [...ins.flatMap(p => ['--input', p]), ...eo.flatMap(p => ['--output', p]), '--threads', String(k.threads)]);
+                const e = await run(exe, [...ins.flatMap(p => ['--input', p]), ...eo.flatMap(p => ['--output', p]), '--threads', String(k.threads)], 120000, k.env);
                 d = classify(e, 'built executable');
                 d = d && d.detail;
             }
@@ -437,7 +454,7 @@ async function fuzz() {
         while (more()) {
             const i = next++;
             const seed = opt.seed + i;
-            const m = generate(seed, {only: opt.only, opset: opt.opset});
+            const m = generate(seed, {only: opt.only, opset: opt.opset, big: opt.big});
             const k = pickKnobs(seed);
             const wantBuild = opt.buildEvery > 0 && i % opt.buildEvery === 0;
             const dir = path.join(TMP, `w${w}`);
