@@ -3,6 +3,7 @@
 #define PZ_CLI_H
 
 #include "../front/onnx_load.h"
+#include "../gen/plan.h"
 #include "../ir/model.h"
 
 /* Options every model-reading command accepts (see README: knobs). */
@@ -29,14 +30,40 @@ int cli_fail(const pz_err *err);
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* prepare.c: load MODEL with the knobs (by_position: input tensors whose
- * shapes bind the inputs' symbolic dims, may be NULL); then run the graph
- * passes, lower, and set the schedule knobs (--schedule, --strategy, or
- * every layer alone on --threads cores). */
+ * shapes bind the inputs' symbolic dims, may be NULL), refusing an
+ * --input-shape that names no input and a --batch that binds nothing; then
+ * run the graph passes, lower, and set the schedule knobs (--schedule,
+ * --strategy, or CLI_DEFAULT_STRATEGY: every layer alone on all the cores). */
+#define CLI_DEFAULT_STRATEGY "fixed-mp"
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
-/* --threads; default: all online cores with --schedule/--strategy, else 1. */
+/* The worker threads (cores) every command plans for and the generated
+ * program defaults to: --threads N, else every online core (pz_cpu_count).
+ * The one place this rule lives. */
 int cli_threads(const cli_knobs *k);
+/* Marks the blocks of a plan that run on all the program's threads (MP
+ * ALL) rather than a fixed MP; the rule is in prepare.c. */
+void cli_mark_mp_all(const cli_knobs *k, gen_plan *p);
+/* --target given: refused when no strategy of specs[n] reads it (or with
+ * --schedule), else read and checked. */
+pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, pz_err *err);
+/* Value checks of --strategy and --precision (0, or 2 with a message). */
+int cli_check_strategy_name(const char *spec);
+int cli_check_precision(const char *p);
+/* A knob given to a command that does not use it is refused, not ignored:
+ * returns 2 with "CMD: --KNOB does nothing here: WHY" for the first given
+ * knob outside `takes` (CLI_K_* flags), else 0. */
+enum {
+    CLI_K_SHAPE = 1,        /* --input-shape, --batch */
+    CLI_K_THREADS = 2,
+    CLI_K_STRATEGY = 4,
+    CLI_K_SCHEDULE = 8,
+    CLI_K_PRECISION = 16,
+    CLI_K_TARGET = 32,
+    CLI_K_ALL = 63,
+};
+int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);

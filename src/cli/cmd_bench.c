@@ -6,7 +6,6 @@
  * median latency; speed-ups are over `none` (always measured). --svg draws
  * the speed-ups as grouped bars, one group per model. */
 #include <string.h>
-#include <unistd.h>
 
 #include "../opt/opt.h"
 #include "../opt/opt_internal.h"
@@ -60,6 +59,7 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
     int rc = -1;
     cli_knobs k0 = *k;
     k0.strategy = "none";
+    k0.target = NULL;   /* checked once in cmd_bench; the strategies below read it */
     if (cli_load(path, &k0, NULL, 0, &g, err) || cli_lower(g, &k0, &m, err)) goto out;
     int n = m->n_layers;
     for (int s = 0; s < n_strat; s++) {
@@ -145,13 +145,19 @@ int cmd_bench(int argc, char **argv)
         free(copy);
         return cli_usage("bench: --strategies wants all or a comma-separated list of at most %d names", MAX_STRAT);
     }
+    for (int i = 0; i < n_given; i++)
+        if (cli_check_strategy_name(given[i])) {
+            free(copy);
+            return 2;
+        }
     strat[n_strat++] = "none";
     for (int i = 0; i < n_given; i++)
         if (strcmp(given[i], "none")) strat[n_strat++] = given[i];
-    int cores = k.threads;
-    if (!cores) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        cores = ncpu > 0 ? (int)ncpu : 1;
+    int cores = cli_threads(&k);
+    pz_err terr = {0};
+    if (cli_check_target(&k, strat, n_strat, &terr)) {
+        free(copy);
+        return cli_fail(&terr);
     }
     result *res = pz_xcalloc((size_t)n_models * (size_t)n_strat, sizeof *res);
     int rc = 0, done = 0;

@@ -213,10 +213,27 @@ static int run(int argc, char **argv, int build)
     command_line(&cmdline, cmd, argc, argv);
     for (int i = 0; i < o.n_shape_files; i++)
         if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
-    if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err) || cli_lower(g, &o.k, &m, &err) ||
-        gen_plan_make(m, &p, &err))
+    if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err)) goto fail;
+    /* --input X.pb binds shapes by position: one file per input at most, of its type */
+    if (o.n_shape_files > g->n_inputs) {
+        pz_fail(&err, PZ_ERR_INPUT, "--input %s: the model has %d inputs, %d --input files were "
+                "given", o.shape_files[g->n_inputs], g->n_inputs, o.n_shape_files);
         goto fail;
-    gen_opts go = {name, o.model, cmdline.s, cli_threads(&o.k), o.raw, sdk, ldextra};
+    }
+    for (int i = 0; i < o.n_shape_files; i++) {
+        const ir_value *v = &g->values[g->inputs[i]];
+        if (shape_t[i].dtype != v->t.dtype) {
+            pz_fail(&err, PZ_ERR_INPUT, "--input %s: the tensor is %s, input \"%s\" wants %s",
+                    o.shape_files[i], ir_dtype_name(shape_t[i].dtype), v->name,
+                    ir_dtype_name(v->t.dtype));
+            goto fail;
+        }
+    }
+    if (cli_lower(g, &o.k, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
+    cli_mark_mp_all(&o.k, &p);
+    /* the program's default threads: the --threads of the build, else (0)
+     * every online core of the machine it runs on */
+    gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, sdk, ldextra};
     if (o.loc || !o.raw) gen_emit_c(&src, &p, &go);
     if (o.loc || o.raw) gen_emit_raw(&raw, &p, &go);
     if (o.loc) {

@@ -2,7 +2,6 @@
  * with --schedule FILE (or --strategy S): the F-Blocks that schedule makes
  * of the lowered layers, with the redundant MACs of spatial bands. */
 #include <string.h>
-#include <unistd.h>
 
 #include "../opt/halo.h"
 #include "../ops/op.h"
@@ -232,16 +231,13 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
 }
 
 /* Loads, runs the passes, lowers and applies the schedule or strategy. MP is
- * checked against --threads, or against this machine's cores without it. */
+ * checked against --threads, or against this machine's cores without it
+ * (cli_threads). */
 static int inspect_blocks(const char *model, cli_knobs *k, int json)
 {
     pz_err err = {0};
     ir_graph *g = NULL;
     ir_model *m = NULL;
-    if (!k->threads) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        k->threads = n > 0 && n < 4096 ? (int)n : 1;
-    }
     if (cli_load(model, k, NULL, 0, &g, &err) || cli_lower(g, k, &m, &err)) {
         ir_model_free(m);
         ir_graph_free(g);
@@ -270,11 +266,12 @@ int cmd_inspect(int argc, char **argv)
     }
     if (!model) return cli_usage("usage: paleozoic inspect MODEL.onnx [--json] [--schedule FILE | --strategy S]");
     if (k.schedule || k.strategy) return inspect_blocks(model, &k, json);
-    onnx_load_opts opts;
-    cli_knobs_to_opts(&k, &opts);
+    if (cli_knobs_check(&k, "inspect", CLI_K_SHAPE, "the layer table has no blocks, MPs or "
+                        "precisions (give --schedule or --strategy for the blocks view)"))
+        return 2;
     ir_graph *g;
     pz_err err = {0};
-    if (onnx_load_file(model, &opts, &g, &err)) return cli_fail(&err);
+    if (cli_load(model, &k, NULL, 0, &g, &err)) return cli_fail(&err);
     if (json) print_json(stdout, g);
     else print_table(stdout, g);
     ir_graph_free(g);

@@ -88,8 +88,10 @@ int cmd_run(int argc, char **argv)
             repeat = (int)v;
         } else if (!strcmp(a, "--top")) {
             if (i + 1 >= argc) return cli_usage("run: --top needs a value");
-            top = atoi(argv[++i]);
-            if (top < 1 || top > 100) return cli_usage("run: --top wants 1 to 100");
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || v < 1 || v > 100) return cli_usage("run: --top wants 1 to 100");
+            top = (int)v;
         } else if (!strcmp(a, "--profile")) {
             profile = 1;
         } else if (a[0] == '-') {
@@ -149,6 +151,12 @@ int cmd_run(int argc, char **argv)
                     inputs[i], ir_dtype_name(in_t[i].dtype), v->name, ir_dtype_name(v->t.dtype));
             goto fail;
         }
+    }
+    if (top && (g->n_outputs < 1 || g->values[g->outputs[0]].t.dtype != IR_F32)) {
+        pz_fail(&err, PZ_ERR_INPUT, "--top: the first output (%s) is %s, --top ranks float32 "
+                "classes", g->n_outputs ? g->values[g->outputs[0]].name : "none",
+                g->n_outputs ? ir_dtype_name(g->values[g->outputs[0]].t.dtype) : "absent");
+        goto fail;
     }
     if (cli_lower(g, &k, &m, &err)) goto fail;
     int threads = cli_threads(&k);

@@ -4,9 +4,9 @@
  * and for the papers' 32 MLU-100 cores. n is the layer count of the lowered
  * model (after the graph passes fold BatchNorm and fuse activations). */
 #include <string.h>
-#include <unistd.h>
 
 #include "../opt/opt_internal.h"
+#include "../rt/pz_rt.h"
 #include "cli.h"
 
 static void print_space(int n, int cores)
@@ -41,12 +41,14 @@ int cmd_space(int argc, char **argv)
         if (model) return cli_usage("space: one model at a time");
         model = a;
     }
+    if (cli_knobs_check(&k, "space", model ? CLI_K_SHAPE : 0,
+                        model ? "space counts the schedules of the model's layers over --cores N "
+                                "(of the knobs it takes only --input-shape and --batch)"
+                              : "with --layers N there is no model"))
+        return 2;
     if (!model == !layers)
         return cli_usage("usage: paleozoic space MODEL.onnx [--cores N] | paleozoic space --layers N [--cores N]");
-    if (!cores) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        cores = ncpu > 0 ? (int)ncpu : 1;
-    }
+    if (!cores) cores = pz_cpu_count();
     if (layers) {
         print_space(layers, cores);
         return 0;

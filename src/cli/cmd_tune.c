@@ -4,7 +4,6 @@
  * (sched_write_file: a temporary name, renamed), so a failed or interrupted
  * tune leaves no half-written file. */
 #include <string.h>
-#include <unistd.h>
 
 #include "../opt/opt_internal.h"
 #include "../opt/schedule.h"
@@ -33,10 +32,6 @@ int cmd_tune(int argc, char **argv)
     if (!model || !out || !k.strategy)
         return cli_usage("usage: paleozoic tune MODEL.onnx --strategy S -o SCHEDULE.json [--threads N] [--target T]");
     if (k.schedule) return cli_usage("tune: --schedule makes no sense here (tune writes one)");
-    if (!k.threads) {
-        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-        k.threads = ncpu > 0 ? (int)ncpu : 1;
-    }
     pz_err err = {0};
     ir_graph *g = NULL;
     ir_model *m = NULL;
@@ -47,7 +42,7 @@ int cmd_tune(int argc, char **argv)
         rc = cli_fail(&err);
     } else {
         printf("tune: %s: strategy %s on %d cores: %d layers in %d blocks (%.1f s); wrote %s\n",
-               model, k.strategy, k.threads, m->n_layers, m->n_blocks, opt_now_s() - t0, out);
+               model, k.strategy, cli_threads(&k), m->n_layers, m->n_blocks, opt_now_s() - t0, out);
     }
     ir_model_free(m);
     ir_graph_free(g);

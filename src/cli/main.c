@@ -11,8 +11,8 @@ typedef struct {
 } command;
 
 static const command COMMANDS[] = {
-    {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N]"},
-    {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--threads N] [--profile]"},
+    {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N] [--schedule FILE | --strategy S [--target T]] [--threads N]"},
+    {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--profile] [knobs]"},
     {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [knobs]"},
     {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"},
     {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [knobs]"},
@@ -26,6 +26,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: paleozoic COMMAND ...\n");
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
+    fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
+               "       --schedule FILE | --strategy S, --precision fp32, --target TARGET.json\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
@@ -88,6 +90,8 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
         return -1;
     }
     const char *v = argv[++*i];
+    if (str == &k->precision && cli_check_precision(v)) return -1;
+    if (str == &k->strategy && cli_check_strategy_name(v)) return -1;
     if (str) {
         *str = v;
         return 1;

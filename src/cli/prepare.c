@@ -1,13 +1,93 @@
 /* prepare.c - what every model-reading command does between the file and
  * the runtime: load (with the shape knobs), graph passes, lowering, and the
- * schedule knobs. */
+ * schedule knobs; and the checks that refuse a knob rather than ignore it. */
 #include <string.h>
-#include <unistd.h>
 
+#include "../gen/plan.h"
 #include "../opt/opt.h"
+#include "../opt/opt_internal.h"
 #include "../opt/schedule.h"
 #include "../passes/passes.h"
+#include "../rt/pz_rt.h"
 #include "cli.h"
+
+/* "[1, 2048]" */
+static void dims_str(const int64_t *d, int64_t n, char *s, size_t size)
+{
+    size_t k = (size_t)snprintf(s, size, "[");
+    for (int64_t i = 0; i < n && i < 8 && k < size; i++)
+        k += (size_t)snprintf(s + k, size - k, "%s%lld", i ? ", " : "", (long long)d[i]);
+    if (k < size) snprintf(s + k, size - k, n > 8 ? ", ...]" : "]");
+}
+
+/* A Reshape whose shape is a constant of the model file (an initializer or a
+ * Constant node, not a shape computed from the input) with a leading dim
+ * `lead` > 0 that differs from `batch` while its data input carries `batch`
+ * in its leading dim: it fixes the batch. Returns the node or -1. */
+static int reshape_fixing(const ir_graph *g, int64_t batch, int64_t lead_not, char *shape, size_t size)
+{
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        if (strcmp(n->op_type, "Reshape") || n->n_in < 2 || n->in[0] < 0 || n->in[1] < 0) continue;
+        const ir_value *x = &g->values[n->in[0]], *s = &g->values[n->in[1]];
+        if (!s->t.data || s->t.dtype != IR_I64 || s->t.rank != 1 || s->t.dims[0] < 1) continue;
+        int from_file = s->is_initializer ||
+                        (s->producer >= 0 && !strcmp(g->nodes[s->producer].op_type, "Constant"));
+        const int64_t *d = s->t.data;
+        if (!from_file || x->t.rank < 1 || x->t.dims[0] != batch || d[0] <= 0 || d[0] == lead_not)
+            continue;
+        dims_str(d, s->t.dims[0], shape, size);
+        return i;
+    }
+    return -1;
+}
+
+/* --batch N binds the symbolic leading dim of the inputs. It is refused
+ * (never ignored) when it binds nothing: every input's leading dim is fixed
+ * by the model (or given by --input-shape / an --input tensor) and differs
+ * from N; or when a Reshape constant of the model fixes the batch anyway. */
+static pz_status check_batch(const ir_graph *g, const cli_knobs *k, int n_by_position, pz_err *err)
+{
+    long long b = (long long)k->batch;
+    int first = -1, bound = 0;
+    for (int i = 0; i < g->n_inputs; i++) {
+        const ir_tensor *t = &g->values[g->inputs[i]].t;
+        if (t->rank < 1) continue;
+        if (first < 0) first = i;
+        if (t->dims[0] == k->batch) bound = 1;
+    }
+    if (first < 0)
+        return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: the model has no input with a leading "
+                       "(batch) dim to bind", b);
+    char shape[160];
+    if (!bound) {
+        const ir_value *v = &g->values[g->inputs[first]];
+        long long d0 = (long long)v->t.dims[0];
+        for (int s = 0; s < k->n_shapes; s++)
+            if (!strcmp(k->shapes[s].name, v->name))
+                return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: --input-shape gives input \"%s\" "
+                               "the leading dim %lld; give one or the other", b, v->name, d0);
+        if (first < n_by_position)
+            return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: the --input tensor of input \"%s\" "
+                           "has the leading dim %lld; give one or the other", b, v->name, d0);
+        int r = reshape_fixing(g, v->t.dims[0], -1, shape, sizeof shape);
+        char also[600] = "";
+        if (r >= 0)
+            snprintf(also, sizeof also, "; and node \"%.200s\" (Reshape) fixes it too, with the "
+                     "constant shape %s", g->nodes[r].name, shape);
+        return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: the model's input \"%s\" has a fixed "
+                       "batch of %lld (its leading dim is a number, not a symbol), so the batch "
+                       "cannot be changed%s; export the model with a symbolic batch dim", b,
+                       v->name, d0, also);
+    }
+    int r = reshape_fixing(g, k->batch, k->batch, shape, sizeof shape);
+    if (r >= 0)
+        return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: node \"%s\" (Reshape) fixes the batch "
+                       "with the constant shape %s while its input has batch %lld; export the "
+                       "model with a shape computed from the input (or Flatten)", b,
+                       g->nodes[r].name, shape, b);
+    return PZ_OK;
+}
 
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err)
@@ -17,18 +97,97 @@ pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_pos
     opts.by_position = by_position;
     opts.n_by_position = n_by_position;
     *g = NULL;
-    if (onnx_load_file(path, &opts, g, err)) return err->code;
+    if (onnx_load_file(path, &opts, g, err)) {
+        /* Did --batch break shape inference because a Reshape constant fixes
+         * the batch? Load again at batch 1 and look for one (only to say so). */
+        ir_graph *g1 = NULL;
+        pz_err e1 = {0};
+        opts.batch = 1;
+        char shape[160];
+        int r;
+        if (k->batch > 1 && !onnx_load_file(path, &opts, &g1, &e1) &&
+            (r = reshape_fixing(g1, 1, k->batch, shape, sizeof shape)) >= 0) {
+            char was[sizeof err->msg];
+            snprintf(was, sizeof was, "%s", err->msg);
+            memset(err, 0, sizeof *err);   /* pz_fail keeps the first message */
+            pz_fail(err, PZ_ERR_INPUT, "--batch %lld: node \"%s\" (Reshape) fixes the batch with "
+                    "the constant shape %s (at batch %lld: %.300s); export the model with a shape "
+                    "computed from the input (or Flatten)", (long long)k->batch, g1->nodes[r].name,
+                    shape, (long long)k->batch, was);
+        }
+        ir_graph_free(g1);
+        return err->code;
+    }
+    /* --input-shape NAME=...: NAME must be an input (a binding nothing reads
+     * is a typo, not a no-op) */
+    for (int s = 0; s < k->n_shapes; s++) {
+        int found = 0;
+        for (int i = 0; i < (*g)->n_inputs && !found; i++)
+            found = !strcmp((*g)->values[(*g)->inputs[i]].name, k->shapes[s].name);
+        if (!found) {
+            char names[400];
+            size_t n = 0;
+            names[0] = 0;
+            for (int i = 0; i < (*g)->n_inputs && n < sizeof names; i++)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s\"%s\"", i ? ", " : "",
+                                      (*g)->values[(*g)->inputs[i]].name);
+            pz_fail(err, PZ_ERR_INPUT, "--input-shape %s=...: the model has no input \"%s\" "
+                    "(its inputs: %s)", k->shapes[s].name, k->shapes[s].name,
+                    (*g)->n_inputs ? names : "none");
+            goto fail;
+        }
+    }
+    if (k->batch > 0 && check_batch(*g, k, n_by_position, err)) goto fail;
+    return PZ_OK;
+fail:
+    ir_graph_free(*g);
+    *g = NULL;
+    return err->code;
+}
+
+/* The strategies that read a target profile (--target): opt.c loads one for
+ * these (best: when one is given or cached). */
+static int reads_target(const char *spec)
+{
+    static const char *const READERS[] = {"dynamic-mp", "fusion-fixed-mp", "dlfusion", "best",
+                                          "plugin"};
+    size_t nl = strcspn(spec, ":");
+    for (size_t i = 0; i < PZ_ARRAY_LEN(READERS); i++)
+        if (strlen(READERS[i]) == nl && !strncmp(spec, READERS[i], nl)) return 1;
+    return 0;
+}
+
+pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, pz_err *err)
+{
+    if (!k->target) return PZ_OK;
+    if (k->schedule)
+        return pz_fail(err, PZ_ERR_INPUT, "--target %s: a schedule file sets every knob, nothing "
+                       "reads the target profile (give --target with --strategy)", k->target);
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= reads_target(specs[i]);
+    if (!any)
+        return pz_fail(err, PZ_ERR_INPUT, "--target %s: %s%s reads no target profile (the "
+                       "strategies that do: dynamic-mp, fusion-fixed-mp, dlfusion, best, plugin)",
+                       k->target, n == 1 ? "strategy " : "none of the strategies ",
+                       n == 1 ? specs[0] : "given");
+    /* read and checked now, whichever strategy reads it later */
+    pz_machine mc;
+    pz_err e = {0};
+    if (opt_profile_load_cached(k->target, 1, &mc, &e))
+        return pz_fail(err, e.code, "--target %s", e.msg);
     return PZ_OK;
 }
 
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
 {
     *m = NULL;
+    if (k->schedule && k->strategy)
+        return pz_fail(err, PZ_ERR_INPUT, "give --schedule or --strategy, not both");
+    const char *strategy = k->strategy ? k->strategy : CLI_DEFAULT_STRATEGY;
+    if (cli_check_target(k, &strategy, 1, err)) return err->code;
     if (passes_run(g, NULL, err)) return err->code;
     *m = ir_model_lower(g);
     int cores = cli_threads(k);
-    if (k->schedule && k->strategy)
-        return pz_fail(err, PZ_ERR_INPUT, "give --schedule or --strategy, not both");
     if (k->schedule) {
         sched s;
         memset(&s, 0, sizeof s);
@@ -37,18 +196,77 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
         sched_free(&s);
         return st;
     }
-    /* No strategy named: every layer alone on all --threads cores. */
-    return opt_apply_strategy(*m, k->strategy ? k->strategy : "fixed-mp", k->target, cores, err);
+    return opt_apply_strategy(*m, strategy, k->target, cores, err);
 }
 
-/* --threads N; without it, every online core when a schedule or strategy
- * decides the MPs, else 1 (plain `run` is single-threaded by default). */
+/* The one rule for the worker threads: --threads N, else every online core
+ * (pz_cpu_count, the rule the runtime and the generated program follow). */
 int cli_threads(const cli_knobs *k)
 {
-    if (k->threads) return k->threads;
-    if (k->schedule || k->strategy) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        return n > 0 ? (int)n : 1;
-    }
-    return 1;
+    return k->threads ? k->threads : pz_cpu_count();
+}
+
+/* Which blocks of the plan run on all the program's worker threads (MP ALL
+ * in the generated C, see emit_c.c) rather than on a fixed number:
+ * - no schedule file and no strategy, or a strategy that puts every block on
+ *   all the cores (fixed-mp without :N, fuse-all, fusion-fixed-mp): every
+ *   block;
+ * - another strategy: the blocks it put on all the build's cores, when those
+ *   are more than one (none, fixed-mp:N, or a strategy at one core keep
+ *   their numbers);
+ * - a schedule file: none (its MPs stay as written).
+ * A fixed MP above the threads a program runs with is clamped to them. */
+void cli_mark_mp_all(const cli_knobs *k, gen_plan *p)
+{
+    if (k->schedule) return;
+    const char *s = k->strategy ? k->strategy : CLI_DEFAULT_STRATEGY;
+    int all = !strcmp(s, "fixed-mp") || !strcmp(s, "fuse-all") || !strcmp(s, "fusion-fixed-mp");
+    int cores = cli_threads(k);
+    for (int i = 0; i < p->n_b; i++)
+        p->b[i].mp_all = all || (cores > 1 && p->b[i].mp == cores);
+}
+
+/* Strategy names and the precision: checked where they are given. */
+int cli_check_strategy_name(const char *spec)
+{
+    size_t nl = strcspn(spec, ":");
+    for (int i = 0; i < OPT_N_STRATEGIES; i++)
+        if (strlen(OPT_STRATEGIES[i]) == nl && !strncmp(spec, OPT_STRATEGIES[i], nl)) return 0;
+    if (nl == 6 && !strncmp(spec, "plugin", 6)) return 0;
+    char list[512];
+    size_t n = 0;
+    list[0] = 0;
+    for (int i = 0; i < OPT_N_STRATEGIES && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s, ", OPT_STRATEGIES[i]);
+    return cli_usage("--strategy %s: unknown strategy (known: %splugin:PATH.so[:ARGS])", spec, list);
+}
+
+int cli_check_precision(const char *p)
+{
+    if (!strcmp(p, "fp32")) return 0;
+    if (!strcmp(p, "bf16") || !strcmp(p, "int8"))
+        return cli_usage("--precision %s: not implemented yet (the runtime has fp32 kernels only; "
+                         "known: fp32)", p);
+    return cli_usage("--precision %s: unknown precision (known: fp32; bf16 and int8 are not "
+                     "implemented yet)", p);
+}
+
+int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why)
+{
+    struct {
+        unsigned flag;
+        int given;
+        const char *name;
+    } knobs[] = {
+        {CLI_K_SHAPE, k->n_shapes > 0, "--input-shape"}, {CLI_K_SHAPE, k->batch > 0, "--batch"},
+        {CLI_K_THREADS, k->threads > 0, "--threads"}, {CLI_K_STRATEGY, k->strategy != NULL, "--strategy"},
+        {CLI_K_SCHEDULE, k->schedule != NULL, "--schedule"},
+        {CLI_K_PRECISION, k->precision != NULL, "--precision"},
+        {CLI_K_TARGET, k->target != NULL, "--target"},
+    };
+    for (size_t i = 0; i < PZ_ARRAY_LEN(knobs); i++)
+        if (knobs[i].given && !(takes & knobs[i].flag))
+            return cli_usage("%s: %s does nothing here%s%s", cmd, knobs[i].name, why ? ": " : "",
+                             why ? why : "");
+    return 0;
 }

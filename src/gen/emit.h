@@ -23,7 +23,8 @@ typedef struct {
     const char *name;            /* C identifier, the prefix of every symbol */
     const char *model_path;
     const char *command;         /* the command line, quoted in the header comment */
-    int threads;                 /* default worker threads of the executable */
+    int threads;                 /* default worker threads of the executable; 0: every
+                                  * online core where it runs (pz_cpu_count) */
     int raw;                     /* --emit raw */
     const char *sdk;             /* build dir: include/, libpzrt.a, libpzio.a */
     const char *ldextra;         /* extra link flags the runtime needs (sanitizers) */

@@ -16,35 +16,40 @@ static void ids(gen_text *t, const char *macro, const int *v, int n)
     gt_puts(t, ")");
 }
 
+/* Entry b of a schedule table: which 0 BLOCK_LAYERS, 1 BLOCK_MP (ALL for a
+ * block on all the worker threads), 2 BLOCK_SPLIT, 3 BLOCK_STRIP. */
+static void table_entry(char *s, size_t n, const gen_block *x, int which)
+{
+    if (which == 1 && x->mp_all) snprintf(s, n, "ALL");
+    else snprintf(s, n, "%d", which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip);
+}
+
 /* `static const TYPE NAME[N] = {v0, v1, ...};` wrapped at about 100 columns. */
 static void int_table(gen_text *t, const char *type, const char *name, const char *size,
                       const gen_plan *p, int which)
 {
     gt_printf(t, "static const %s %s[%s] = {", type, name, size);
     int width = (int)(strlen(type) + strlen(name) + strlen(size)) + 24;
+    char v[16];
     for (int b = 0; b < p->n_b; b++) {
-        const gen_block *x = &p->b[b];
-        int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
-        width += snprintf(NULL, 0, "%d", v) + 2;
+        table_entry(v, sizeof v, &p->b[b], which);
+        width += (int)strlen(v) + 2;
     }
     if (width <= 100) {   /* all on one line */
         for (int b = 0; b < p->n_b; b++) {
-            const gen_block *x = &p->b[b];
-            int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
-            gt_printf(t, "%s%d", b ? ", " : "", v);
+            table_entry(v, sizeof v, &p->b[b], which);
+            gt_printf(t, "%s%s", b ? ", " : "", v);
         }
         gt_puts(t, p->n_b ? "};\n" : "0};\n");
         return;
     }
     int col = 100;
     for (int b = 0; b < p->n_b; b++) {
-        const gen_block *x = &p->b[b];
-        int v = which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip;
         if (col > 92) gt_puts(t, b ? ",\n    " : "\n    "), col = 4;
         else gt_puts(t, ", "), col += 2;
-        char s[16];
-        col += snprintf(s, sizeof s, "%d", v);
-        gt_puts(t, s);
+        table_entry(v, sizeof v, &p->b[b], which);
+        col += (int)strlen(v);
+        gt_puts(t, v);
     }
     gt_puts(t, p->n_b ? "\n};\n" : "0};\n");
 }
@@ -78,12 +83,18 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
 
     gt_puts(t, "/* ---- 0. the schedule ------------------------------------------------------\n"
                " * F-Block b fuses the next BLOCK_LAYERS[b] layers and runs them on BLOCK_MP[b]\n"
-               " * cores; the counts must add up to the layers below. BLOCK_SPLIT is its load\n"
-               " * balance (0 auto, 1 spatial bands, 2 channels), BLOCK_STRIP the rows of its\n"
-               " * last layer per tile of depth-first execution (0 auto). */\n");
+               " * cores: ALL is every worker thread the program runs with, a number stays as\n"
+               " * written (fewer threads clamp it); the counts must add up to the layers below.\n"
+               " * BLOCK_SPLIT is its load balance (0 auto, 1 spatial bands, 2 channels),\n"
+               " * BLOCK_STRIP the rows of its last layer per tile of depth-first execution\n"
+               " * (0 auto). */\n");
     gt_printf(t, "#define %s_PRECISION PZ_F32   /* fp32: the runtime has no bf16/int8 kernels yet */\n"
                  "typedef char %s_only_fp32[%s_PRECISION == PZ_F32 ? 1 : -1];\n", N, n, N);
-    gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
+    if (o->threads > 0)
+        gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
+    else
+        gt_printf(t, "#define %s_THREADS 0         /* worker threads unless create() is told; 0: every online core */\n", N);
+    gt_puts(t, "#define ALL 0                  /* in BLOCK_MP: every worker thread */\n");
     gt_printf(t, "#define %s_N_BLOCKS %d\n", N, p->n_b);
     char size[300];
     snprintf(size, sizeof size, "%s_N_BLOCKS", N);
@@ -153,16 +164,17 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     for (int i = 0; i < p->n_outputs; i++) gt_printf(t, "    pz_net_output(net, t[%d]);\n", p->outputs[i]);
 
     gt_printf(t, "\n    /* ---- 3. F-Blocks: fusion and MP, from the schedule at the top ---- */\n"
+                 "    if (threads <= 0) threads = %s_THREADS > 0 ? %s_THREADS : pz_cpu_count();\n"
                  "    for (int b = 0, first = 0; b < %s_N_BLOCKS; first += BLOCK_LAYERS[b++]) {\n"
-                 "        pz_net_block(net, first, BLOCK_LAYERS[b], BLOCK_MP[b]);\n"
+                 "        pz_net_block(net, first, BLOCK_LAYERS[b], BLOCK_MP[b] == ALL ? threads : BLOCK_MP[b]);\n"
                  "        pz_net_block_knobs(net, first, (pz_split_mode)BLOCK_SPLIT[b], BLOCK_STRIP[b]);\n"
-                 "    }\n\n", N);
+                 "    }\n\n", N, N, N);
     gt_printf(t, "    /* ---- 4. compile: arena by liveness, kernels, packed weights, workers ---- */\n"
-                 "    if (pz_net_compile(net, threads > 0 ? threads : %s_THREADS, err, errsize) == 0) return ctx;\n"
+                 "    if (pz_net_compile(net, threads, err, errsize) == 0) return ctx;\n"
                  "fail:\n"
                  "    %s_destroy(ctx);\n"
                  "    return NULL;\n"
-                 "}\n\n", N, n);
+                 "}\n\n", n);
     gt_printf(t, "/* ---- 5. run: inputs and outputs in the order of %s.h; no allocation ---- */\n"
                  "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs)\n{\n"
                  "    pz_net_run(ctx->net, inputs, outputs);\n}\n\n", n, n, n);

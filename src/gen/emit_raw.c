@@ -51,21 +51,29 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         " * compiled for its cores, then called in order. No fusion, no shared arena.");
     gt_printf(t, "#include <stdlib.h>\n#include <string.h>\n\n#include \"%s.h\"\n#include \"pz_io.h\"\n"
                  "#include \"pz_raw.h\"\n\n", n);
-    gt_puts(t, "/* ---- 0. the schedule: cores (MP) per layer; the raw API has no fusion ---- */\n");
-    gt_printf(t, "#define %s_THREADS %d\n#define %s_N_LAYERS %d\n", N, o->threads, N, p->n_l ? p->n_l : 1);
+    gt_puts(t, "/* ---- 0. the schedule: cores (MP) per layer; the raw API has no fusion. ALL is\n"
+               " * every worker thread the program runs with; a number stays as written (fewer\n"
+               " * threads clamp it). ---- */\n");
+    if (o->threads > 0) gt_printf(t, "#define %s_THREADS %d\n", N, o->threads);
+    else gt_printf(t, "#define %s_THREADS 0   /* 0: every online core */\n", N);
+    gt_printf(t, "#define ALL 0\n#define %s_N_LAYERS %d\n", N, p->n_l ? p->n_l : 1);
     gt_printf(t, "static const int LAYER_MP[%s_N_LAYERS] = {", N);
     int col = 100;
     for (int li = 0; li < p->n_l; li++) {
-        int mp = 1;
+        int mp = 1, all = 0;
         for (int b = 0; b < p->n_b; b++)
-            if (li >= p->b[b].first && li < p->b[b].first + p->b[b].count) mp = p->b[b].mp;
+            if (li >= p->b[b].first && li < p->b[b].first + p->b[b].count)
+                mp = p->b[b].mp, all = p->b[b].mp_all;
         if (col > 92) gt_puts(t, li ? ",\n    " : "\n    "), col = 4;
         else gt_puts(t, ", "), col += 2;
-        gt_printf(t, "%d", mp);
-        col += mp >= 10 ? 2 : 1;
+        char v[16];
+        if (all) snprintf(v, sizeof v, "ALL");
+        else snprintf(v, sizeof v, "%d", mp);
+        gt_puts(t, v);
+        col += (int)strlen(v);
     }
     gt_puts(t, p->n_l ? "\n};\n" : "1};\n");
-    gt_printf(t, "#define MP(l) (threads > 0 && LAYER_MP[l] > threads ? threads : LAYER_MP[l])\n");
+    gt_printf(t, "#define MP(l) (LAYER_MP[l] == ALL || LAYER_MP[l] > threads ? threads : LAYER_MP[l])\n");
     gt_printf(t, "\n#define %s_WEIGHTS_ID 0x%016llxull   /* %s.weights written with this program */\n",
               N, (unsigned long long)gen_weights_id(p), n);
     gt_printf(t, "#define %s_N_TENSORS %d\n\n", N, p->n_t ? p->n_t : 1);
@@ -82,9 +90,9 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "        snprintf(err, errsize, \"out of memory\");\n"
                  "        return NULL;\n"
                  "    }\n"
-                 "    if (threads <= 0) threads = %s_THREADS;\n"
+                 "    if (threads <= 0) threads = %s_THREADS > 0 ? %s_THREADS : pz_cpu_count();\n"
                  "    ctx->weights = pz_weights_open(weights_path ? weights_path : \"%s.weights\", %s_WEIGHTS_ID, err, errsize);\n"
-                 "    if (!ctx->weights) goto fail;\n\n", n, N, n, N);
+                 "    if (!ctx->weights) goto fail;\n\n", n, N, N, n, N);
     gt_puts(t, "    /* ---- 1. input tensors ---- */\n");
     for (int i = 0; i < p->n_inputs; i++) value_tensor(t, &p->t[i], i);
     gt_printf(t, "\n    /* ---- 2. constant tensors, bound to their data in %s.weights ---- */\n", n);

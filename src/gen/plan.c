@@ -127,7 +127,7 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
     for (int i = 0; i < m->n_blocks; i++) {
         const ir_fblock *fb = &m->blocks[i];
         p->b[i] = (gen_block){fb->first, fb->count, fb->mp, (int)fb->split, fb->strip,
-                              fb->precision};
+                              fb->precision, 0};
     }
 
     /* 4. outputs; a copy layer for each that no layer writes */

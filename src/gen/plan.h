@@ -39,6 +39,9 @@ typedef struct {
     int first, count, mp;        /* layers [first, first + count) on mp cores */
     int split, strip;            /* pz_split_mode and strip rows (0 = auto) */
     ir_precision precision;
+    int mp_all;                  /* 1: on all the program's worker threads, whatever mp is
+                                  * (set by the caller, e.g. cli_mark_mp_all; 0 from
+                                  * gen_plan_make) */
 } gen_block;
 
 typedef struct {

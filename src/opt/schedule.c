@@ -399,7 +399,7 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
         }
         if (b->precision != IR_PREC_FP32)
             return bad_block(err, s, m, i, PZ_ERR_UNSUPPORTED, "key \"precision\": \"%s\" is not "
-                             "supported yet (only \"fp32\" runs today)",
+                             "implemented yet (only \"fp32\" runs today)",
                              ir_precision_name(b->precision));
     }
     if (next == 0 && m->n_layers > 0)

@@ -50,7 +50,7 @@ pz_status sched_load_file(const char *path, sched *out, pz_err *err);
  * layer count, every layer in exactly one block, the node names when stated,
  * MP in [1, max_mp], split "bands" only for blocks of row-local layers (see
  * halo.h), strip at most the rows of the block's last layer, precision fp32
- * (bf16 and int8: PZ_ERR_UNSUPPORTED, not supported yet). m is unchanged on
+ * (bf16 and int8: PZ_ERR_UNSUPPORTED, not implemented yet). m is unchanged on
  * error. */
 pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err);
 void sched_free(sched *s);

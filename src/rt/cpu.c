@@ -1,7 +1,8 @@
 /* cpu.c - the instruction sets this CPU offers, for choosing kernels at
- * compile time (an op's prepare). */
+ * compile time (an op's prepare), and how many cores it has online. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt/kernels/kernels.h"
 
@@ -26,4 +27,10 @@ pz_isa pz_cpu_isa(void)
         if (cap < best) best = cap;
     }
     return best;
+}
+
+int pz_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 && n <= 4096 ? (int)n : 1;
 }

@@ -318,6 +318,9 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
  * `threads` is clamped to it; the net starts as many workers as its largest
  * MP needs (none when every MP is 1). */
 int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize);
+/* The online CPUs (sysconf): the worker threads a program and `paleozoic`
+ * use when no --threads says otherwise. */
+int pz_cpu_count(void);
 /* Bytes of the arena planned by compile (intermediates and scratch). */
 size_t pz_net_arena_bytes(const pz_net *net);
 

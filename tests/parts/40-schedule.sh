@@ -228,7 +228,7 @@ rejects "bands over a layer that is not row-local" "key \"split\": \"bands\" nee
 two_blocks 4 $((N - 4)) '"mp": 1, "split": "rows"'
 rejects "an unknown split" "key \"split\": \"rows\" is not one of \"auto\", \"bands\", \"channels\""
 one_block '"mp": 1, "precision": "bf16"'
-rejects "bf16" "key \"precision\": \"bf16\" is not supported yet (only \"fp32\" runs today)"
+rejects "bf16" "key \"precision\": \"bf16\" is not implemented yet (only \"fp32\" runs today)"
 one_block '"mp": 1, "precision": "fp64"'
 rejects "an unknown precision" "key \"precision\": \"fp64\" is not one of \"fp32\", \"bf16\", \"int8\""
 one_block '"mp": 1, "winograd": [0]'

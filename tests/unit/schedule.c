@@ -666,7 +666,7 @@ static void test_schedule(void)
     APPLY(m, "{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'strip': 9},"
              " {'first': 2, 'count': 4, 'mp': 1}]}", 2, PZ_ERR_INPUT, "last layer 'conv1' has 8");
     APPLY(m, "{'blocks': [{'first': 0, 'count': 6, 'mp': 1, 'precision': 'bf16'}]}", 2,
-          PZ_ERR_UNSUPPORTED, "key 'precision': 'bf16' is not supported yet (only 'fp32' runs today)");
+          PZ_ERR_UNSUPPORTED, "key 'precision': 'bf16' is not implemented yet (only 'fp32' runs today)");
     /* a failed apply leaves the model as it was */
     CHECK(m->n_blocks == 3 && m->blocks[1].strip == 3);
 

@@ -1,0 +1,287 @@
+#!/bin/sh
+# 35-knobs.sh BUILD_DIR MODELDIR - default threads and checked knobs (issue 38, items 4, 5).
+#
+#   1. Refusals: an unknown or not-yet-implemented value of a knob (--precision,
+#      --strategy, --emit, a schedule file's "precision"), a --batch the model
+#      cannot take (input batch fixed at 1; a Reshape constant fixing the
+#      batch), an --input-shape naming no input, --target where nothing reads
+#      it, a knob given to a command that does not use it: each exits 2 with
+#      `paleozoic: error: --KNOB ...` naming the knob and the reason, and
+#      leaves no output file. --batch on a symbolic batch keeps working.
+#   2. Threads: a plain `build` (no --threads, no strategy) plans for every
+#      online core and its program, given --threads N, runs every block at
+#      MP N (observed through --profile's mp column); --threads 2 gives
+#      bitwise the output of --threads 1; a program built with --threads 1
+#      and run with --threads 2 runs its blocks at MP 2, with the same bits;
+#      a schedule file's MP stays as written (clamped by fewer threads), and
+#      `--strategy none` stays at MP 1; `paleozoic run`'s default equals the
+#      plain program's output.
+# Models: the zoo's ResNet-18 (written here) and small models written with
+# /usr/bin/python3 + onnx. Works under the sanitizer build (build-san) too.
+set -u
+
+B=${1:?usage: 35-knobs.sh BUILD_DIR MODELDIR}
+PZ="$B/paleozoic"
+PY=/usr/bin/python3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+finish() {
+    echo "35-knobs: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+}
+clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
+
+if ! "$PZ" zoo resnet18 -o "$T/r18.onnx" >"$T/log" 2>&1; then
+    bad "paleozoic zoo resnet18 failed: $(tail -c 300 "$T/log")"
+    finish
+fi
+if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
+    bad "$PY cannot import onnx and numpy (apt-get install python3-onnx)"
+    finish
+fi
+
+# small.onnx: x [N,3,16,16] (symbolic batch) -> Conv -> Relu -> GlobalAveragePool
+#             -> Flatten -> Gemm -> y [N,10]
+# fixed.onnx: the same with x [1,3,16,16] and Reshape(constant [1, -1]) for Flatten
+# reshape.onnx: symbolic batch, but Reshape(constant [1, -1]) fixes it
+if ! "$PY" - "$T" <<'EOF' >"$T/log" 2>&1; then
+import sys
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+d = sys.argv[1]
+rng = np.random.default_rng(7)
+def model(name, batch, reshape):
+    inits = [numpy_helper.from_array(rng.standard_normal((8, 3, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(rng.standard_normal((8,)).astype(np.float32), "b"),
+             numpy_helper.from_array(rng.standard_normal((10, 8)).astype(np.float32), "fw"),
+             numpy_helper.from_array(rng.standard_normal((10,)).astype(np.float32), "fb")]
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"], name="relu"),
+             helper.make_node("GlobalAveragePool", ["r"], ["p"], name="pool")]
+    if reshape:
+        inits.append(numpy_helper.from_array(np.array([1, -1], dtype=np.int64), "shape"))
+        nodes.append(helper.make_node("Reshape", ["p", "shape"], ["f"], name="flat"))
+    else:
+        nodes.append(helper.make_node("Flatten", ["p"], ["f"], name="flat"))
+    nodes.append(helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], name="fc", transB=1))
+    g = helper.make_graph(nodes, "small",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, 3, 16, 16])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, 10])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, f"{d}/{name}.onnx")
+model("small", "N", False)
+model("fixed", 1, True)
+model("reshape", "N", True)
+EOF
+    bad "writing the small models failed: $(tail -c 400 "$T/log")"
+    finish
+fi
+
+# refuses NAME PATTERN CMD...: CMD exits 2, its stderr has `paleozoic: error: `
+# and PATTERN (grep -E), no sanitizer report, and $T/out (the output path every
+# case uses) is not left behind
+refuses() {
+    r_name=$1 r_pat=$2
+    shift 2
+    rm -rf "$T/out" "$T/out.weights" "$T/out.pb"
+    "$@" >"$T/log" 2>&1
+    r_rc=$?
+    if [ "$r_rc" -ne 2 ]; then
+        bad "$r_name: exit $r_rc, not 2: $(tail -c 300 "$T/log")"
+    elif ! grep -q "^paleozoic: error: " "$T/log" || ! grep -q -E -e "$r_pat" "$T/log"; then
+        bad "$r_name: the message does not say /$r_pat/: $(tail -c 300 "$T/log")"
+    elif [ -e "$T/out" ] || [ -e "$T/out.weights" ] || [ -e "$T/out.pb" ]; then
+        bad "$r_name: an output file was left behind"
+    elif ! clean "$T/log"; then
+        bad "$r_name: sanitizer report: $(tail -c 300 "$T/log")"
+    elif ls -a "$T" | grep -q '^\.paleozoic-'; then
+        bad "$r_name: a temporary directory was left behind"
+    else
+        ok "$r_name: $(grep '^paleozoic: error: ' "$T/log" | head -1 | cut -c 19-130)"
+    fi
+}
+
+S="$T/small.onnx"
+R="$T/r18.onnx"
+# ---- 1. refusals ------------------------------------------------------------
+refuses "run --precision banana" '--precision banana: unknown precision' \
+    "$PZ" run "$S" --precision banana --output "$T/out.pb"
+refuses "run --precision int8" '--precision int8: not implemented yet' \
+    "$PZ" run "$S" --precision int8 --output "$T/out.pb"
+refuses "build --precision bf16" '--precision bf16: not implemented yet' \
+    "$PZ" build "$S" --precision bf16 -o "$T/out"
+refuses "compile --precision int8" '--precision int8: not implemented yet' \
+    "$PZ" compile "$S" --precision int8 -o "$T/out"
+refuses "tune --precision bf16" '--precision bf16: not implemented yet' \
+    "$PZ" tune "$S" --strategy none --precision bf16 -o "$T/out"
+refuses "run --strategy nope (lists the known ones)" '--strategy nope: unknown strategy .*none, fixed-mp.*dlfusion.*best' \
+    "$PZ" run "$S" --strategy nope --output "$T/out.pb"
+refuses "build --strategy nope" '--strategy nope: unknown strategy' \
+    "$PZ" build "$S" --strategy nope -o "$T/out"
+refuses "build --batch 8, input batch fixed at 1 and a Reshape constant" \
+    '--batch 8: the model.s input "x" has a fixed batch of 1.*node "flat" \(Reshape\).*\[1, -1\]' \
+    "$PZ" build "$T/fixed.onnx" --batch 8 -o "$T/out"
+refuses "run --batch 8 on the zoo's ResNet-18 (input fixed at 1)" '--batch 8: the model.s input "input" has a fixed batch of 1' \
+    "$PZ" run "$R" --batch 8 --output "$T/out.pb"
+refuses "run --batch 4, symbolic input but a Reshape constant fixes the batch" \
+    '--batch 4: node "flat" \(Reshape\) fixes the batch with the constant shape \[1, -1\]' \
+    "$PZ" run "$T/reshape.onnx" --batch 4 --output "$T/out.pb"
+refuses "compile --input-shape naming no input" '--input-shape nope=.*no input "nope"' \
+    "$PZ" compile "$S" --input-shape nope=1,3,16,16 --batch 1 -o "$T/out"
+refuses "run --target with no strategy that reads it" '--target .*strategy fixed-mp reads no target profile' \
+    "$PZ" run "$S" --batch 1 --target "$T/none.json" --output "$T/out.pb"
+refuses "run --target with --schedule" '--target .*schedule' \
+    "$PZ" run "$S" --batch 1 --target "$T/none.json" --schedule "$T/none.json" --output "$T/out.pb"
+refuses "run --strategy dlfusion --target missing file" '--target .*none.json' \
+    "$PZ" run "$S" --batch 1 --strategy dlfusion --target "$T/none.json" --output "$T/out.pb"
+refuses "inspect --threads without blocks" 'inspect: --threads does nothing here' \
+    "$PZ" inspect "$R" --threads 2
+refuses "inspect --precision without blocks" 'inspect: --precision does nothing here' \
+    "$PZ" inspect "$R" --precision fp32
+refuses "space --strategy" 'space: --strategy does nothing here' \
+    "$PZ" space "$R" --strategy dlfusion
+refuses "space --threads (it takes --cores)" 'space: --threads does nothing here.*--cores' \
+    "$PZ" space "$R" --threads 2
+refuses "compile --emit banana" '--emit wants raw or default' \
+    "$PZ" compile "$S" --batch 1 --emit banana -o "$T/out"
+refuses "build --loc" 'unknown option --loc' \
+    "$PZ" build "$S" --batch 1 --loc -o "$T/out"
+"$PY" -c "
+import numpy as np, onnx
+from onnx import numpy_helper
+onnx.save_tensor(numpy_helper.from_array(np.zeros((2, 3, 16, 16), np.float32)), '$T/x2.pb')
+onnx.save_tensor(numpy_helper.from_array(np.zeros((2, 3, 16, 16), np.int32)), '$T/xi.pb')"
+refuses "build with more --input files than inputs" '--input .*the model has 1 inputs, 2 --input files' \
+    "$PZ" build "$S" --input "$T/x2.pb" --input "$T/x2.pb" -o "$T/out"
+refuses "compile --input of the wrong element type" '--input .*xi.pb: the tensor is int32, input "x" wants float32' \
+    "$PZ" compile "$S" --input "$T/xi.pb" -o "$T/out"
+refuses "run --batch with an --input of another batch" '--batch 4: the --input tensor of input "x" has the leading dim 2' \
+    "$PZ" run "$S" --batch 4 --input "$T/x2.pb" --output "$T/out.pb"
+refuses "bench --schedule" 'bench: use --strategies' \
+    "$PZ" bench "$S" --schedule "$T/none.json"
+cat >"$T/bf16.json" <<'EOF'
+{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1, "precision": "bf16"}]}
+EOF
+refuses "a schedule file's \"precision\": \"bf16\"" 'key "precision": "bf16" is not implemented yet' \
+    "$PZ" run "$S" --batch 1 --schedule "$T/bf16.json" --output "$T/out.pb"
+
+# --batch on a symbolic batch keeps working; --precision fp32 is honoured
+if "$PZ" run "$S" --batch 4 --precision fp32 >"$T/log" 2>&1 && grep -q 'output y: float32 4x10' "$T/log"; then
+    ok "run --batch 4 --precision fp32 on a symbolic batch: output 4x10"
+else
+    bad "run --batch 4 on a symbolic batch: $(tail -c 300 "$T/log")"
+fi
+if "$PZ" run "$R" --batch 1 --output "$T/b1.pb" >"$T/log" 2>&1; then
+    ok "run --batch 1 on a batch fixed at 1 (what it is)"
+else
+    bad "run --batch 1 on the zoo's ResNet-18: $(tail -c 300 "$T/log")"
+fi
+
+# ---- 2. threads -----------------------------------------------------------
+# mps EXE ARGS...: the mp column of --profile's layer table, sorted and unique
+mps() {
+    "$@" --profile 2>"$T/perr" | awk '/^layer op/ {on = 1; next} on && /^block/ {on = 0}
+        on && $1 ~ /^[0-9]+$/ {print $5}' | sort -u | tr '\n' ' '
+}
+same() { cmp -s "$1" "$2"; }
+
+if ! "$PZ" build "$R" -o "$T/plain" >"$T/log" 2>&1; then
+    bad "plain build failed: $(tail -c 300 "$T/log")"
+    finish
+fi
+if "$PZ" compile "$R" -o "$T/src" >"$T/log" 2>&1 && grep -q '^#define R18_THREADS 0 ' "$T/src/r18.c" &&
+   grep -q 'ALL, ALL' "$T/src/r18.c" && ! grep -q 'BLOCK_MP\[.*= {[0-9]' "$T/src/r18.c"; then
+    ok "plain compile: R18_THREADS 0 (every online core) and every block at MP ALL"
+else
+    bad "plain compile: THREADS / BLOCK_MP not as expected: $(grep -n 'THREADS\|BLOCK_MP' "$T/src/r18.c" | head -5)"
+fi
+"$T/plain" --threads 1 --output "$T/p1.pb" >/dev/null 2>"$T/e1"
+"$T/plain" --threads 2 --output "$T/p2.pb" >/dev/null 2>"$T/e2"
+if [ -s "$T/p1.pb" ] && same "$T/p1.pb" "$T/p2.pb" && clean "$T/e1" && clean "$T/e2"; then
+    ok "plain build: --threads 2 bitwise equal to --threads 1"
+else
+    bad "plain build: --threads 2 differs from --threads 1 (or failed): $(tail -c 200 "$T/e2")"
+fi
+m=$(mps "$T/plain" --threads 2)
+[ "$m" = "2 " ] && ok "plain build at --threads 2: every layer at MP 2" || bad "plain build at --threads 2: mp column '$m'"
+m=$(mps "$T/plain" --threads 1)
+[ "$m" = "1 " ] && ok "plain build at --threads 1: every layer at MP 1" || bad "plain build at --threads 1: mp column '$m'"
+"$T/plain" --output "$T/pd.pb" >/dev/null 2>&1
+nc=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+m=$(mps "$T/plain")
+if [ "$m" = "$nc " ] && same "$T/pd.pb" "$T/p1.pb"; then
+    ok "plain build without --threads: every online core ($nc), same bits"
+else
+    bad "plain build without --threads: mp column '$m' (online cores $nc), or other bits"
+fi
+
+if "$PZ" build "$R" --threads 1 -o "$T/one" >"$T/log" 2>&1; then
+    m=$(mps "$T/one" --threads 2)
+    [ "$m" = "2 " ] && ok "built with --threads 1, run with --threads 2: every layer at MP 2" ||
+        bad "built with --threads 1, run with --threads 2: mp column '$m'"
+    m=$(mps "$T/one")
+    [ "$m" = "1 " ] && ok "built with --threads 1, run without: MP 1 (its default)" ||
+        bad "built with --threads 1, run without --threads: mp column '$m'"
+    "$T/one" --threads 2 --output "$T/o2.pb" >/dev/null 2>&1
+    same "$T/o2.pb" "$T/p1.pb" && ok "built with --threads 1, run with --threads 2: same bits" ||
+        bad "built with --threads 1, run with --threads 2: other bits"
+else
+    bad "build --threads 1 failed: $(tail -c 300 "$T/log")"
+fi
+
+# paleozoic run's default: the same rule and bits as the plain program
+if "$PZ" run "$R" --output "$T/run.pb" >"$T/log" 2>&1 &&
+   "$PY" -c "
+import sys, onnx
+from onnx import numpy_helper as nh
+a, b = (nh.to_array(onnx.load_tensor(f)) for f in sys.argv[1:])
+sys.exit(a.shape != b.shape or a.tobytes() != b.tobytes())" "$T/run.pb" "$T/pd.pb"; then
+    ok "paleozoic run (default threads) bitwise equal to the plain program"
+else
+    bad "paleozoic run's default output differs from the plain program's"
+fi
+m=$(mps "$PZ" run "$R")
+[ "$m" = "$nc " ] && ok "paleozoic run without --threads: every online core ($nc)" ||
+    bad "paleozoic run without --threads: mp column '$m'"
+
+# explicit MPs: a schedule file's stay as written (clamped by fewer threads);
+# --strategy none stays at MP 1
+if "$PZ" inspect "$R" --strategy none --json >"$T/none.json" 2>"$T/log" &&
+   "$PY" - "$T" <<'EOF'; then
+import json, sys
+d = sys.argv[1]
+n = json.load(open(f"{d}/none.json"))["layers"]
+half = n // 2
+json.dump({"version": 1, "blocks": [{"first": 0, "count": half, "mp": 1},
+                                    {"first": half, "count": n - half, "mp": 2}]},
+          open(f"{d}/s.json", "w"))
+EOF
+    if "$PZ" build "$R" --schedule "$T/s.json" --threads 2 -o "$T/sch" >"$T/log" 2>&1; then
+        m=$(mps "$T/sch" --threads 4)
+        [ "$m" = "1 2 " ] && ok "schedule MPs 1 and 2 stay as written at --threads 4" ||
+            bad "schedule MPs at --threads 4: mp column '$m'"
+        m=$(mps "$T/sch" --threads 1)
+        [ "$m" = "1 " ] && ok "schedule MP 2 clamped to 1 at --threads 1" ||
+            bad "schedule MPs at --threads 1: mp column '$m'"
+    else
+        bad "build --schedule failed: $(tail -c 300 "$T/log")"
+    fi
+else
+    bad "writing the schedule failed: $(tail -c 300 "$T/log")"
+fi
+if "$PZ" build "$R" --strategy none --threads 1 -o "$T/none" >"$T/log" 2>&1; then
+    m=$(mps "$T/none" --threads 2)
+    [ "$m" = "1 " ] && ok "--strategy none built at 1 thread stays at MP 1 at --threads 2" ||
+        bad "--strategy none at --threads 2: mp column '$m'"
+else
+    bad "build --strategy none failed: $(tail -c 300 "$T/log")"
+fi
+
+finish
