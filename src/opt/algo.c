@@ -1,9 +1,11 @@
 /* algo.c - the per-layer algorithm knob: which conv layers run Winograd
  * F(4x4, 3x3) and which run direct convolution.
  *
- * Winograd applies to a 2-D conv with a 3x3 kernel, stride 1, dilation 1,
- * group 1 and at least 16 input channels, on a CPU with AVX-512 (the only
- * ISA with a Winograd kernel). Where it applies, the optimizer takes it when
+ * Winograd applies where the runtime's conv op would take its kernel
+ * (rt/rows.h, pz_conv_query_make): a 2-D conv with a 3x3 kernel, stride 1,
+ * dilation 1, group 1, constant weights and 16-channel input blocks (at
+ * least 5 input channels, or fewer from a layer's blocked output), on a
+ * CPU with AVX-512 (the only ISA with a Winograd kernel). Where it applies, the optimizer takes it when
  * pz_winograd_pays says so (src/rt/kernels/winograd.h: a cost model, the
  * GEMMs' FLOPs and the transformed weights' traffic against the direct
  * conv's FLOPs, with the layers it was measured on). The runtime's AUTO rule
@@ -14,6 +16,7 @@
 #include "../ops/op.h"
 #include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
 #include "../rt/kernels/winograd.h"  /* pz_winograd_pays */
+#include "../rt/rows.h"              /* pz_conv_query_make */
 #include "opt_internal.h"
 
 int opt_winograd_applies(const ir_model *m, int li, int64_t shape[4])
@@ -23,15 +26,22 @@ int opt_winograd_applies(const ir_model *m, int li, int64_t shape[4])
     if (!n->op || strcmp(n->op->name, "Conv") || !n->op->lower) return 0;
     op_lowered low;
     pz_err e = {0};
-    if (n->op->lower(g, n, &low, &e) || low.kind != PZ_OP_CONV) return 0;
-    const pz_conv_params *p = &low.p.conv;
-    if (p->nsp != 2 || p->group != 1 || p->kernel[0] != 3 || p->kernel[1] != 3 ||
-        p->stride[0] != 1 || p->stride[1] != 1 || p->dilation[0] != 1 || p->dilation[1] != 1)
+    if (n->op->lower(g, n, &low, &e) || low.kind != PZ_OP_CONV || low.n_in < 2 || low.n_out < 1 ||
+        low.in[0] < 0 || low.in[1] < 0 || low.out[0] < 0)
         return 0;
-    if (n->n_in < 2 || n->in[0] < 0 || n->out[0] < 0) return 0;
-    const ir_tensor *x = &g->values[n->in[0]].t, *y = &g->values[n->out[0]].t;
-    if (x->rank != 4 || y->rank != 4 || x->dims[1] < 16 || y->dims[2] < 1 || y->dims[3] < 1)
-        return 0;
+    const ir_tensor *x = &g->values[low.in[0]].t, *y = &g->values[low.out[0]].t;
+    if (x->rank != 4 || y->rank != 4) return 0;
+    /* the runtime's rule (rt/rows.h): its conv op would take the Winograd
+     * kernel for this layer on AVX-512, the ISA that has one (whether this
+     * CPU has it is opt_have_winograd) */
+    pz_conv_params cp = low.p.conv;
+    cp.algo = PZ_CONV_DIRECT;
+    int w_const = g->values[low.in[1]].t.data != NULL &&
+                  (low.n_in < 3 || low.in[2] < 0 || g->values[low.in[2]].t.data != NULL);
+    int x_blocked = g->values[low.in[0]].t.data == NULL && !g->values[low.in[0]].is_input;
+    pz_conv_query q;
+    pz_conv_query_make(&cp, 4, x->dims, y->dims, x_blocked, w_const, PZ_ISA_AVX512, &q);
+    if (!q.winograd_applies) return 0;
     if (shape) {
         shape[0] = x->dims[1];   /* C */
         shape[1] = y->dims[1];   /* M */

@@ -5,14 +5,14 @@
 #include <string.h>
 
 #include "../ops/op.h"
+#include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
+#include "../rt/rows.h"
 
 /* ---- row arithmetic ----------------------------------------------------- */
 
 void halo_band(int64_t rows, int ith, int nth, int64_t *lo, int64_t *hi)
 {
-    int64_t q = rows / nth, r = rows % nth;
-    *lo = ith * q + (ith < r ? ith : r);
-    *hi = *lo + q + (ith < r ? 1 : 0);
+    pz_rows_band(rows, 1, ith, nth, lo, hi);
 }
 
 static void clamp_range(int64_t a, int64_t b, int64_t rows, int64_t *lo, int64_t *hi)
@@ -27,14 +27,7 @@ static void clamp_range(int64_t a, int64_t b, int64_t rows, int64_t *lo, int64_t
 void halo_window_rows(int64_t lo, int64_t hi, int64_t kernel, int64_t stride, int64_t pad_begin,
                       int64_t dilation, int64_t in_rows, int64_t *in_lo, int64_t *in_hi)
 {
-    if (lo >= hi) {
-        *in_lo = *in_hi = 0;
-        return;
-    }
-    /* first row read by output row lo; one past the last read by row hi-1 */
-    int64_t a = lo * stride - pad_begin;
-    int64_t b = (hi - 1) * stride - pad_begin + (kernel - 1) * dilation + 1;
-    clamp_range(a, b, in_rows, in_lo, in_hi);
+    pz_rows_window(lo, hi, kernel, stride, pad_begin, dilation, in_rows, in_lo, in_hi);
 }
 
 void halo_affine_rows(int64_t lo, int64_t hi, int64_t start, int64_t step, int64_t in_rows,
@@ -113,15 +106,24 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
     int window_input = -1;   /* input read through a window (conv, pool) */
     lm->gran = 1;
     switch (low->kind) {
-    case PZ_OP_CONV:
+    case PZ_OP_CONV: {
         window_input = 0;
-        /* the runtime's direct conv (src/rt/ops/conv.c, conv_rows) computes
-         * outputs at most 7 wide by pairs of rows: its ranges of rows start
-         * and end at even rows (or the last row) */
-        if (low->p.conv.group == 1 && low->p.conv.nsp == 2 && y->rank == 4 &&
-            y->dims[3] <= 7 && y->dims[2] >= 2 && m->layers[l].algo != IR_ALGO_WINOGRAD)
-            lm->gran = 2;
+        /* the rows the runtime's kernel computes together (rt/rows.h: two-row
+         * tiles of the direct conv on AVX-512): its ranges of rows start and
+         * end at multiples of them (or the last row). Asked with the algo
+         * knob the generated program passes, on the ISA the run will use. */
+        const ir_tensor *x = val(m, low->in[0]);
+        if (!x) break;
+        pz_conv_params cp = low->p.conv;
+        cp.algo = (pz_conv_algo)m->layers[l].algo;
+        int w_const = is_const(m, low->in[1]) && (low->n_in < 3 || is_const(m, low->in[2]));
+        /* an input made by a layer arrives blocked from a fast kernel */
+        int x_blocked = !is_const(m, low->in[0]) && !m->g->values[low->in[0]].is_input;
+        pz_conv_query q;
+        pz_conv_query_make(&cp, x->rank, x->dims, y->dims, x_blocked, w_const, pz_cpu_isa(), &q);
+        if (q.row_step > 1) lm->gran = q.row_step;
         break;
+    }
     case PZ_OP_POOL: {
         const pz_pool_params *pp = &low->p.pool;
         int64_t in_rows = rows_of(val(m, low->in[0]));
@@ -351,9 +353,9 @@ static void walk_core(block_walk *w, int ith, int nth, int64_t *rows)
     for (int v = 0; v < m->g->n_values; v++)
         if (w->leaves[v]) {
             /* a band of whole units of its producer's granularity */
-            int64_t lo, hi, n = rows_of(&m->g->values[v].t), g = w->gran[v];
-            halo_band((n + g - 1) / g, ith, nth, &lo, &hi);
-            need_add(w->need, v, lo * g < n ? lo * g : n, hi * g < n ? hi * g : n);
+            int64_t lo, hi;
+            pz_rows_band(rows_of(&m->g->values[v].t), w->gran[v], ith, nth, &lo, &hi);
+            need_add(w->need, v, lo, hi);
         }
     for (int k = w->count - 1; k >= 0; k--) {
         const layer_map *lm = &w->maps[k];
@@ -365,11 +367,7 @@ static void walk_core(block_walk *w, int ith, int nth, int64_t *rows)
             if (w->need[2 * v] < lo) lo = w->need[2 * v];
             if (w->need[2 * v + 1] > hi) hi = w->need[2 * v + 1];
         }
-        if (lo < hi && lm->gran > 1) {   /* whole units of its granularity */
-            lo = lo / lm->gran * lm->gran;
-            hi = (hi + lm->gran - 1) / lm->gran * lm->gran;
-            if (hi > lm->out_rows) hi = lm->out_rows;
-        }
+        pz_rows_align(lm->gran, lm->out_rows, &lo, &hi);   /* whole units of its granularity */
         rows[2 * k] = lo;
         rows[2 * k + 1] = hi;
         for (int i = 0; i < lm->low.n_in; i++) {
@@ -392,25 +390,6 @@ void halo_block_rows(const ir_model *m, int first, int count, int ith, int nth, 
     PZ_ASSERT(ok);
     walk_core(&w, ith, nth, rows);
     walk_free(&w);
-}
-
-static int cmp_range(const void *a, const void *b)
-{
-    const int64_t *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* Rows covered by the union of n ranges (sorted in place). */
-static int64_t union_rows(int64_t *r, int n)
-{
-    qsort(r, (size_t)n, 2 * sizeof *r, cmp_range);
-    int64_t total = 0, end = INT64_MIN;
-    for (int i = 0; i < n; i++) {
-        int64_t lo = r[2 * i] > end ? r[2 * i] : end, hi = r[2 * i + 1];
-        if (hi > lo) total += hi - lo;
-        if (hi > end) end = hi;
-    }
-    return total;
 }
 
 void halo_block(const ir_model *m, int first, int count, int mp, halo_report *r)
@@ -443,7 +422,7 @@ void halo_block(const ir_model *m, int first, int count, int mp, halo_report *r)
             ranges[2 * c + 1] = rr[1];
             lc->rows_computed += rr[1] - rr[0];
         }
-        int64_t extra = lc->rows_computed - union_rows(ranges, mp);
+        int64_t extra = lc->rows_computed - pz_rows_union(ranges, mp);
         /* MACs are the same for every output row (DLFusion Eq. 1 counts
          * padded positions too), so a row costs macs / rows */
         lc->redundant_macs = lc->rows > 0 ? lc->macs / lc->rows * extra +

@@ -6,13 +6,17 @@
  * NCDHW). A block split in bands over MP cores works like this:
  *
  *   1. The output rows of the block's last layer are cut into MP contiguous
- *      bands, balanced to one row (halo_band: the rule of the runtime's
- *      pz_split). Every other value the block hands to later blocks is cut
- *      the same way over its own rows. A layer whose runtime kernel computes
- *      rows in pairs (a direct conv at most 7 wide: src/rt/ops/conv.c) has a
- *      granularity of 2: its bands are balanced to pairs of rows, and the
- *      rows a core computes of it are widened to whole pairs (as
- *      src/rt/fuse.c does, so the two counts agree).
+ *      bands, balanced to one row (halo_band: the runtime's pz_rows_band).
+ *      Every other value the block hands to later blocks is cut the same
+ *      way over its own rows. A layer whose runtime kernel computes rows in
+ *      pairs has a granularity of 2: its bands are balanced to pairs of
+ *      rows, and the rows a core computes of it are widened to whole pairs.
+ *      Which layers do is the runtime's answer (src/rt/rows.h,
+ *      pz_conv_query_make: on AVX-512 a direct conv at most 7 wide; on AVX2
+ *      and scalar none), asked for the ISA the run will use (pz_cpu_isa(),
+ *      capped by PZ_ISA), and the arithmetic is the runtime's own
+ *      (pz_rows_band, pz_rows_align, pz_rows_window, pz_rows_union), so this
+ *      count and src/rt/fuse.c's agree (tests/unit/rt_rows.c).
  *   2. Going backwards through the block's layers, each core works out the
  *      rows of every layer's output it must compute: the union (as one
  *      contiguous range) of what its consumers in the block read. A conv or
@@ -48,7 +52,7 @@
 
 #include "../ir/model.h"
 
-/* ---- row arithmetic (what a runtime implementer mirrors) ------------------ */
+/* ---- row arithmetic (the runtime's, src/rt/rows.h, under these names) ----- */
 
 /* Band ith of nth over `rows` rows: [*lo, *hi), contiguous, the first
  * rows % nth bands one row longer. */

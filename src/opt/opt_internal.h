@@ -63,8 +63,10 @@ int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_
 
 /* ---- algo.c: the per-layer algorithm knob -------------------------------- */
 
-/* Whether Winograd F(4x4, 3x3) applies to layer li (a 3x3 stride-1 dense
- * 2-D conv with >= 16 input channels); shape (may be NULL): C, M, OH, OW. */
+/* Whether Winograd F(4x4, 3x3) applies to layer li: the runtime's rule
+ * (rt/rows.h), a 3x3 stride-1 dense 2-D conv with 16-channel input blocks
+ * (C >= 5, or fewer from a blocked layer output); shape (may be NULL): C,
+ * M, OH, OW. */
 int opt_winograd_applies(const ir_model *m, int li, int64_t shape[4]);
 /* Applies and pays by the rule (pz_winograd_pays: a cost model). */
 int opt_winograd_pays(const ir_model *m, int li);

@@ -6,6 +6,7 @@
 
 #include "rt/fuse.h"
 #include "rt/kernels/kernels.h"
+#include "rt/rows.h"
 
 #define FUSE_MAX_IN 4
 #define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
@@ -69,58 +70,23 @@ struct pz_fuse_block {
     int nruns;
 };
 
-/* ---- row arithmetic (mirrors src/opt/halo.h: the compiler's count) --------- */
+/* ---- row arithmetic (rt/rows.h: the compiler's halo count asks the same) ---- */
 
-/* Input rows [lo, hi) that output rows [a, b) read through window (k, s, p, d)
- * of an input of h rows; empty stays empty. */
+/* Input rows [lo, hi) that output rows [a, b) read through layer f's window
+ * (k, s, p, d) of its input 0 of in_h rows; empty gives [0, 0). */
 static void window_rows(const fuse_layer *f, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
 {
-    if (b <= a) {
-        *lo = *hi = 0;
-        return;
-    }
-    int64_t l = a * f->s - f->p, h = (b - 1) * f->s - f->p + (f->k - 1) * f->d + 1;
-    *lo = l < 0 ? 0 : l > f->in_h ? f->in_h : l;
-    *hi = h < *lo ? *lo : h > f->in_h ? f->in_h : h;
-}
-
-/* [lo, hi) widened to the granularity g, within [0, oh). */
-static void align_rows(int64_t g, int64_t oh, int64_t *lo, int64_t *hi)
-{
-    if (*hi <= *lo) return;
-    *lo = *lo / g * g;
-    *hi = (*hi + g - 1) / g * g;
-    if (*hi > oh) *hi = oh;
+    pz_rows_window(a, b, f->k, f->s, f->p, f->d, f->in_h, lo, hi);
 }
 
 /* Where worker w's share of a layer's rows starts, of mp workers: the rows
- * in units of its granularity g, balanced by pz_split (the first units % mp
- * shares one unit longer; src/opt/halo.c cuts the same way). The band of
- * the last layer and the owned rows of an exported one. */
+ * in units of its granularity g, balanced (pz_rows_band). The band of the
+ * last layer and the owned rows of an exported one. */
 static int64_t own_cut(const fuse_layer *f, int w, int mp)
 {
-    int64_t units = (f->oh + f->g - 1) / f->g, lo, hi;
-    if (w >= mp) return f->oh;
-    pz_split(units, w, mp, &lo, &hi);
-    return lo * f->g > f->oh ? f->oh : lo * f->g;
-}
-
-/* Rows covered by the union of n ranges r[2i], r[2i + 1] (sorted in place). */
-static int64_t union_rows(int64_t *r, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int k = i; k > 0 && r[2 * k] < r[2 * k - 2]; k--) {
-            int64_t a = r[2 * k], b = r[2 * k + 1];
-            r[2 * k] = r[2 * k - 2], r[2 * k + 1] = r[2 * k - 1];
-            r[2 * k - 2] = a, r[2 * k - 1] = b;
-        }
-    int64_t total = 0, end = INT64_MIN;
-    for (int i = 0; i < n; i++) {
-        int64_t lo = r[2 * i] > end ? r[2 * i] : end, hi = r[2 * i + 1];
-        if (hi > lo) total += hi - lo;
-        if (hi > end) end = hi;
-    }
-    return total;
+    int64_t lo, hi;
+    pz_rows_band(f->oh, f->g, w, mp, &lo, &hi);
+    return lo;
 }
 
 /* The rows each layer of run r must have for the last layer's rows [a, b)
@@ -145,7 +111,7 @@ static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1
     hi[last] = b;
     for (int j = last; j >= 0; j--) {
         const fuse_layer *f = &r->L[j];
-        align_rows(f->g, f->oh, &lo[j], &hi[j]);
+        pz_rows_align(f->g, f->oh, &lo[j], &hi[j]);
         if (hi[j] <= lo[j]) continue;
         for (int i = 0; i < f->nsrc; i++) {
             int64_t il = lo[j], ih = hi[j];
@@ -410,7 +376,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
         for (int j = 0; j < r->count; j++) {
             int64_t *q = rg + (size_t)j * (size_t)mp * 2, sum = 0;
             for (int w = 0; w < mp; w++) sum += q[2 * w + 1] - q[2 * w];
-            red += r->L[j].macs_row * (sum - union_rows(q, mp));
+            red += r->L[j].macs_row * (sum - pz_rows_union(q, mp));
         }
         free(lo);
     }

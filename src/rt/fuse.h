@@ -44,7 +44,7 @@
  *             computes, strip by strip, the rows its band needs of every
  *             earlier layer, halo included (recomputed: counted as redundant
  *             MACs, the count src/opt/halo.c makes: bands balanced in units
- *             of a layer's row granularity). No races: each worker has its
+ *             of a layer's row granularity, both by rt/rows.h's rules). No races: each worker has its
  *             own windows; worker 0 writes the other intermediates into the
  *             arena, worker w > 0 into its own private full-size copies
  *             (allocated at compile); only the last layer, whose bands are

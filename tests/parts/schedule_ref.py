@@ -26,6 +26,26 @@ import re
 import sys
 
 
+def have_avx512():
+    """The ISA paleozoic runs here has AVX-512 (src/rt/cpu.c: the CPU's
+    flags, capped by PZ_ISA)."""
+    if os.environ.get("PZ_ISA") in ("ref", "scalar", "avx2"):
+        return False
+    try:
+        flags = set()
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        return False
+    return {"avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags
+
+
+avx512 = have_avx512()
+
+
 def gen(layers_path, outdir, seed, n, model_name):
     info = json.load(open(layers_path))
     layers = [b["layers"][0] for b in info["blocks"]]
@@ -127,11 +147,12 @@ def ref(model_path, blocks_path):
         raise ValueError("%s: %s is not in this reference" % (n.name, n.op_type))
 
     def gran(v):
-        """Row granularity of the runtime kernel making value v: a direct
-        conv (group 1, 2-D) at most 7 wide with 2+ rows computes pairs of
-        rows (src/rt/ops/conv.c conv_rows; src/opt/halo.c models it)."""
+        """Row granularity of the runtime kernel making value v: on AVX-512 a
+        direct conv (group 1, 2-D) at most 7 wide with 2+ rows computes pairs
+        of rows (two-row tiles: src/rt/rows.h, which src/opt/halo.c asks);
+        AVX2 and the scalar kernels have none."""
         i = producer.get(v)
-        if i is None or nodes[i].op_type != "Conv" or attr(nodes[i], "group", 1) != 1:
+        if not avx512 or i is None or nodes[i].op_type != "Conv" or attr(nodes[i], "group", 1) != 1:
             return 1
         y = shape[nodes[i].output[0]]
         return 2 if len(y) == 4 and y[3] <= 7 and y[2] >= 2 else 1

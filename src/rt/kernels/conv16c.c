@@ -122,6 +122,18 @@ static double row_cost(int64_t ow, int rwmax, int rm)
     return (double)ext * tile_cost(base + 1, rm) + (double)(nt - ext) * tile_cost(base, rm);
 }
 
+int pz_conv16c_rows_paired(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks)
+{
+    return ks && ks->pick2 && d->ow <= ks->rw2max && d->oh >= 2;
+}
+
+int pz_conv16c_row_step(const pz_conv16c_desc *d, pz_isa isa)
+{
+    const pz_conv16c_ukset *ks = isa == PZ_ISA_AVX512 ? pz_conv16c_ukset__avx512()
+                               : isa == PZ_ISA_AVX2 ? pz_conv16c_ukset__avx2() : NULL;
+    return pz_conv16c_rows_paired(d, ks) ? 2 : 1;
+}
+
 static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset *ks)
 {
     p->d = d;
@@ -157,7 +169,7 @@ static void plan_init(plan *p, const pz_conv16c_desc *d, const pz_conv16c_ukset 
     p->rows2 = 0;
     /* rows of at most rw2max pixels: two rows per tile, so each weight
      * load feeds twice the pixels */
-    if (ks->pick2 && d->ow <= ks->rw2max && d->oh >= 2) {
+    if (pz_conv16c_rows_paired(d, ks)) {
         p->rows2 = 1;
         p->rm = p->mb >= 2 ? 2 : 1;
         p->rwmax = ks->rw2max;
@@ -903,3 +915,15 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                  pf, pf_n);
     }
 }
+
+#ifdef PZ_SCALAR
+const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void)
+{
+    return NULL;
+}
+
+const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void)
+{
+    return NULL;
+}
+#endif

@@ -81,6 +81,15 @@ typedef struct {
     pz_conv16c_uk (*pickb)(int psk, int rm, int rw, int rows, int lb, int rb);
 } pz_conv16c_ukset;
 
+/* The micro-kernel sets of the ISAs (NULL in a PZ_SCALAR=1 build): what
+ * pz_conv16c_row_step reads the two-row rule from. */
+const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void);
+const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void);
+
+/* The driver walks rows of d by pairs (two-row tiles) with set ks: the one
+ * rule, for the driver's plan and pz_conv16c_row_step. */
+int pz_conv16c_rows_paired(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks);
+
 void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                       const float *restrict x, const float *restrict w,
                       const float *restrict b, const float *restrict z, float *restrict y,

@@ -184,4 +184,9 @@ void pz_f32_conv2d_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict
     pz_conv16c_drive(d, &UKSET, x, w, b, z, y, ith, nth);
 }
 
+const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void)
+{
+    return &UKSET;
+}
+
 #endif

@@ -450,4 +450,9 @@ void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restri
     pz_conv16c_drive(d, &UKSET, x, w, b, z, y, ith, nth);
 }
 
+const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void)
+{
+    return &UKSET;
+}
+
 #endif

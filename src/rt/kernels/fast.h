@@ -144,6 +144,14 @@ void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restri
                                    const float *restrict w, const float *restrict b,
                                    const float *restrict z, float *restrict y, int ith, int nth);
 
+/* Output rows the conv2d kernel of isa computes together for d: 2 where it
+ * takes tiles spanning two rows (conv16c.c: outputs at most rw2max wide, on
+ * an ISA with such tiles, AVX-512), else 1 (AVX2 and the scalar kernel go
+ * row by row). A row window [r0, r1) goes pair by pair from r0, so a fused
+ * run (rt/fuse.c) cuts this conv's rows at multiples of it: pairs starting
+ * elsewhere would sum some outputs in another order. */
+int pz_conv16c_row_step(const pz_conv16c_desc *d, pz_isa isa);
+
 /* Depthwise 3x3, NCHW16c in and out (d->c == d->m, d->cblk == 16). w: packed
  * dw W; b and z as for conv. */
 void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,

@@ -5,6 +5,7 @@
 #include "rt/kernels/dwconvk16c.h"
 #include "rt/kernels/winograd.h"
 #include "rt/ops/ops.h"
+#include "rt/rows.h"
 
 /* The kernel chosen at compile time (prepare), fastest first:
  *   FAST     2-D, group 1, W constant: pz_fast conv2d on NCHWxc in, NCHW16c
@@ -29,7 +30,9 @@
  *            PZ_WINOGRAD=1 takes Winograd wherever it applies;
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            PZ_ISA=ref).
- * The residual Z and the activation go into the kernel's epilogue. */
+ * The residual Z and the activation go into the kernel's epilogue. The
+ * choice is pz_conv_query_make (rt/rows.h), which prepare takes and the
+ * compiler asks (the halo count, Winograd's eligibility): one rule. */
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
@@ -42,6 +45,9 @@ typedef struct {
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
     pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
     int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
+    int row_step;                /* row ranges in units of this many rows; 0: none
+                                  * (pz_conv_query_make: the rule fuse.c and the
+                                  * compiler's halo count read) */
     pz_conv16c_desc d_last;      /* GROUPED: the last super-group (fewer groups, or d) */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
     int64_t groups;              /* GROUPED: super-groups */
@@ -59,10 +65,15 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
  * same for every MP, so schedules do not change which kernel a layer uses.
  * PZ_WINOGRAD=0/1 in the environment overrides every layer (for
  * benchmarks). */
+int pz_conv_winograd_applies(const pz_conv16c_desc *d, pz_isa isa)
+{
+    return isa == PZ_ISA_AVX512 && pz_winograd_ok(d);
+}
+
 static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa)
 {
     const char *env = getenv("PZ_WINOGRAD");
-    if (isa != PZ_ISA_AVX512 || !pz_winograd_ok(d)) return false;
+    if (!pz_conv_winograd_applies(d, isa)) return false;
     if (env && (env[0] == '0' || env[0] == '1')) return env[0] == '1';
     if (algo != PZ_CONV_AUTO) return algo == PZ_CONV_WINOGRAD;
     return pz_winograd_pays(d->c, d->m, d->oh, d->ow);
@@ -153,6 +164,16 @@ static float *alloc_floats(int64_t count)
  * the groups' own): those convs stay on the reference kernel. */
 #define GROUP_MAX_K 4
 
+/* Groups per super-group of a GROUPED conv (see the top), 0 when no
+ * super-group of at most GROUP_MAX_K groups fills whole blocks. */
+static int64_t grouped_k(const pz_conv_params *p, const int64_t *xdims, const int64_t *ydims)
+{
+    int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, kg = 1;
+    while (kg <= GROUP_MAX_K && ((kg * cg) % 16 || (kg * mg) % 16)) kg++;
+    if (kg > GROUP_MAX_K) return 0;
+    return kg > G ? G : kg;   /* G: one super-group of all groups (C or M under 16) */
+}
+
 /* The GROUPED path (see the top): sets st->path to CONV_GROUPED, the
  * descriptors, strides and packed weights and bias, when a super-group of at
  * most GROUP_MAX_K groups exists. Returns 1 only when out of memory. */
@@ -160,10 +181,8 @@ static int grouped_init(conv_state *st, const pz_conv_params *p, const int64_t *
                         const int64_t *ydims, const float *w, const float *bias)
 {
     int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, K = (int64_t)p->kernel[0] * p->kernel[1];
-    int64_t kg = 1;
-    while (kg <= GROUP_MAX_K && ((kg * cg) % 16 || (kg * mg) % 16)) kg++;
-    if (kg > GROUP_MAX_K) return 0;
-    if (kg > G) kg = G;   /* one super-group of all G groups (C or M under 16) */
+    int64_t kg = grouped_k(p, xdims, ydims);
+    if (!kg) return 0;
     int64_t nsg = (G + kg - 1) / kg, last = G - (nsg - 1) * kg;
     /* one super-group of one image is a group-1 conv of kg*cg -> kg*mg
      * channels, reading 16-channel blocks (the last one's may be partial) */
@@ -204,7 +223,55 @@ static int grouped_init(conv_state *st, const pz_conv_params *p, const int64_t *
     return 0;
 }
 
-/* Tries the fast paths; on success sets the path, packs, and sets the
+pz_conv_path pz_conv_query_make(const pz_conv_params *p, int rank, const int64_t *xd,
+                                const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
+                                pz_conv_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->path = PZ_CONV_PATH_REF;
+    q->kernel = "reference";
+    int64_t nx = 1, ny = 1;
+    for (int j = 0; j < rank; j++) nx *= xd[j], ny *= yd[j];
+    /* the fast kernels need the weights (and bias) at compile, to pack them */
+    if (isa == PZ_ISA_REF || !w_const || rank != 4 || nx == 0 || ny == 0) return q->path;
+    pz_conv16c_desc d, flat;
+    if (pz_conv16c_init(&d, p, xd, yd) == 0) {
+        /* a blocked input is read as it is, even with few channels */
+        if (x_blocked) d.cblk = 16;
+        q->d = d;
+        q->winograd_applies = pz_conv_winograd_applies(&d, isa);
+        if (use_winograd(&d, p->algo, isa)) {
+            q->path = PZ_CONV_PATH_WINOGRAD;   /* no row ranges: scratch per layer */
+            q->kernel = "winograd";
+        } else if (pz_conv8x2_pick(&d, isa)) {
+            q->path = PZ_CONV_PATH_DIRECT8X2;  /* pixels [r0*W, r1*W): any row */
+            q->kernel = "direct 8x2";
+            q->row_step = 1;
+        } else {
+            /* a strided 1x1 subsamples in whole-layer runs only; row ranges
+             * keep the strided conv2d */
+            int sub = pz_conv16c_subsample_plan(&d, &flat);
+            q->path = sub ? PZ_CONV_PATH_DIRECT_SUB : PZ_CONV_PATH_DIRECT;
+            q->kernel = sub ? "direct sub" : "direct";
+            q->row_step = pz_conv16c_row_step(&d, isa);
+        }
+    } else if (pz_dwconv16c_init(&d, p, xd, yd) == 0) {
+        q->path = PZ_CONV_PATH_DW;
+        q->kernel = "depthwise";
+        q->row_step = 1;
+        q->d = d;
+    } else if (pz_dwconvk16c_init(&d, p, xd, yd) == 0) {
+        q->path = PZ_CONV_PATH_DWK;
+        q->kernel = "depthwise kxk";
+        q->d = d;
+    } else if (p->group > 1 && p->nsp == 2 && grouped_k(p, xd, yd)) {
+        q->path = PZ_CONV_PATH_GROUPED;
+        q->kernel = "grouped";
+    }
+    return q->path;
+}
+
+/* Takes the fast path pz_conv_query_make chooses: packs, and sets the
  * layouts the kernel reads and writes. Returns 1 only when out of memory
  * (a shape no fast kernel takes leaves the reference path). */
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
@@ -214,30 +281,34 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     const pz_tensor *y = pz_out(l, 0);
     const pz_fast_kernels *k = pz_fast_kernels_for(isa);
     const float *bias = b ? b->data : NULL;
+    pz_conv_query q;
     pz_conv16c_desc d;
-    if (x->rank != 4 || pz_numel(y) == 0 || pz_numel(x) == 0) return 0;
-    if (pz_conv16c_init(&d, p, x->dims, y->dims) == 0) {
-        /* a blocked input is read as it is, even with few channels */
-        if (l->in_have[0] == 16) d.cblk = 16;
-        if (use_winograd(&d, p->algo, isa)) {
-            st->wp = alloc_floats(pz_winograd_weights_size(&d));
-            st->bp = alloc_floats(pz_pack_bias16_size(d.m));
-            if (!st->wp || !st->bp) return 1;
-            pz_winograd_pack_weights(&d, w->data, st->wp);
-            pz_pack_bias16(d.m, bias, st->bp);
-            st->path = CONV_WINO;
-            l->kernel = "winograd";
-            l->packed_in |= 1u << 1;
-            st->wino = pz_winograd_kernel_for(isa);
-            l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
-            st->d = d;
-            l->in_cblk[0] = 16;
-            if (z) l->in_cblk[3] = 16;
-            l->out_cblk[0] = 16;
-            return 0;
-        }
-        pz_conv16c_fn f8 = pz_conv8x2_pick(&d, isa);
-        bool by8 = f8 != NULL;
+    pz_conv_query_make(p, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, &q);
+    d = q.d;
+    st->row_step = q.row_step;
+    switch (q.path) {
+    case PZ_CONV_PATH_REF:
+        return 0;
+    case PZ_CONV_PATH_WINOGRAD:
+        st->wp = alloc_floats(pz_winograd_weights_size(&d));
+        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        if (!st->wp || !st->bp) return 1;
+        pz_winograd_pack_weights(&d, w->data, st->wp);
+        pz_pack_bias16(d.m, bias, st->bp);
+        st->path = CONV_WINO;
+        l->kernel = q.kernel;
+        l->packed_in |= 1u << 1;
+        st->wino = pz_winograd_kernel_for(isa);
+        l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
+        st->d = d;
+        l->in_cblk[0] = 16;
+        if (z) l->in_cblk[3] = 16;
+        l->out_cblk[0] = 16;
+        return 0;
+    case PZ_CONV_PATH_DIRECT:
+    case PZ_CONV_PATH_DIRECT8X2:
+    case PZ_CONV_PATH_DIRECT_SUB: {
+        bool by8 = q.path == PZ_CONV_PATH_DIRECT8X2;
         st->wp = alloc_floats(by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
@@ -245,49 +316,52 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         else pz_conv16c_pack_weights(&d, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_FAST;
-        st->fast = by8 ? f8 : k->conv2d;
-        l->kernel = by8 ? "direct 8x2" : "direct";
+        st->fast = by8 ? pz_conv8x2_pick(&d, isa) : k->conv2d;
+        l->kernel = q.kernel;
         l->packed_in |= 1u << 1;
         /* a strided 1x1 conv: whole-layer runs subsample the input into
          * each worker's scratch and run the flat conv over it; row ranges
          * (fused runs) keep the strided conv, with the same bits */
-        if (!by8 && pz_conv16c_subsample_plan(&d, &st->flat)) {
+        if (q.path == PZ_CONV_PATH_DIRECT_SUB) {
+            pz_conv16c_subsample_plan(&d, &st->flat);
             st->sub = 1;
             /* each worker's scratch: the subsampled input */
             l->scratch_bytes =
                 (size_t)(pz_subsample16c_size(&d) * (l->nth < 1 ? 1 : l->nth)) * sizeof(float);
             l->scratch_run_only = 1;
-            l->kernel = "direct sub";
         }
-    } else if (pz_dwconv16c_init(&d, p, x->dims, y->dims) == 0) {
+        break;
+    }
+    case PZ_CONV_PATH_DW:
         st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         pz_dw16c_pack_weights(d.c, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_DW;
-        l->kernel = "depthwise";
+        l->kernel = q.kernel;
         l->packed_in |= 1u << 1;
         st->fast = k->dwconv3x3;
-    } else if (pz_dwconvk16c_init(&d, p, x->dims, y->dims) == 0) {
+        break;
+    case PZ_CONV_PATH_DWK:
         st->wp = alloc_floats(pz_dwk16c_weights_size(&d));
         st->bp = alloc_floats(pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         pz_dwk16c_pack_weights(&d, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
         st->path = CONV_DWK;
-        l->kernel = "depthwise kxk";
+        l->kernel = q.kernel;
         l->packed_in |= 1u << 1;
         st->fast = pz_dwconvk16c_kernel_for(isa);
-    } else if (p->group > 1 && p->nsp == 2) {
+        break;
+    case PZ_CONV_PATH_GROUPED:
         if (grouped_init(st, p, x->dims, y->dims, w->data, bias)) return 1;
         if (st->path != CONV_GROUPED) return 0;
-        l->kernel = "grouped";
+        l->kernel = q.kernel;
         l->packed_in |= 1u << 1;
         st->fast = k->conv2d;
         d = st->d;
-    } else {
-        return 0;
+        break;
     }
     st->d = d;
     l->in_cblk[0] = st->path == CONV_FAST ? d.cblk : 16;
@@ -349,10 +423,10 @@ static void conv_run(const pz_layer *l, int ith, int nth)
 static int conv_rows(const pz_layer *l)
 {
     const conv_state *st = l->state;
+    /* the kernel's own rule (pz_conv_query_make: two-row tiles on AVX-512
+     * for narrow outputs), which the compiler's halo count asks too */
     if (!st || l->out[0]->rank != 4) return 0;
-    /* outputs at most 7 wide (rw2max of conv16c_avx512.c) go by pairs of rows */
-    if (st->path == CONV_FAST) return st->d.ow <= 7 ? 2 : 1;
-    return st->path == CONV_DW ? 1 : 0;
+    return st->row_step;
 }
 
 /* Output rows [r0, r1) with X and Y (and Z, laid out like Y) held in row

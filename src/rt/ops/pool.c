@@ -1,6 +1,7 @@
 /* pool.c - the POOL layer: X -> Y, Indices? (max or average, N-d). */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
+#include "rt/rows.h"
 
 /* A 2-D float pool without Indices runs the fast kernel on NCHW16c and
  * writes NCHW16c: a blocked input (from a fast conv) as it is, a plain one
@@ -11,6 +12,14 @@ typedef struct {
     pz_pool16c_desc d;
     pz_pool16c_fn fn;
 } pool_state;
+
+int pz_pool_query_row_step(const pz_pool_params *p, int rank, const int64_t *xd,
+                           const int64_t *yd, pz_dtype dtype, int indices, pz_isa isa)
+{
+    pz_pool16c_desc d;
+    return isa != PZ_ISA_REF && dtype == PZ_F32 && !indices && rank == 4 &&
+           pz_pool16c_init(&d, p, xd, yd) == 0;
+}
 
 static int pool_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -51,7 +60,7 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
     }
     pz_isa isa = pz_cpu_isa();
     pz_pool16c_desc d;
-    if (isa != PZ_ISA_REF && x->dtype == PZ_F32 && !ix && x->rank == 4 &&
+    if (pz_pool_query_row_step(p, x->rank, x->dims, y->dims, x->dtype, ix != NULL, isa) &&
         pz_pool16c_init(&d, p, x->dims, y->dims) == 0) {
         pool_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
