@@ -241,7 +241,7 @@ async function check(m, k, dir, wantBuild, refGiven) {
         if (ce) return ce;
         for (let i = 0; i < outPaths.length; i++) {
             const x = readTensor(outPaths[i]), y = readTensor(exeOuts[i]);
-            if (Buffer.compare(Buffer.from(x.data.buffer, x.data.byteOffset, x.data.byteLength), Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength)))
+            if (x.dtype !== y.dtype || x.dims.join() !== y.dims.join() || Buffer.compare(Buffer.from(x.data.buffer, x.data.byteOffset, x.data.byteLength), Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength)))
                 return {status: 'fail', kind: 'build-differs', detail: `output ${i}: the built executable differs from paleozoic run`, ref};
         }
     }
@@ -428,8 +428,14 @@ async function replay() {
                 d = classify(e, 'built executable');
                 d = d && d.detail;
             }
-            for (let i = 0; !d && i < outs.length; i++)
-                if (!fs.readFileSync(outs[i]).equals(fs.readFileSync(eo[i]))) d = `output ${i}: the built executable differs from paleozoic run`;
+            // the same tensors (type, dims, bytes); the two may encode dims packed or not
+            for (let i = 0; !d && i < outs.length; i++) {
+                const x = readTensor(outs[i]), y = readTensor(eo[i]);
+                const bx = Buffer.from(x.data.buffer, x.data.byteOffset, x.data.byteLength);
+                const by = Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength);
+                if (x.dtype !== y.dtype || x.dims.join() !== y.dims.join() || !bx.equals(by))
+                    d = `output ${i}: the built executable differs from paleozoic run`;
+            }
         }
         for (let i = 0; !d && i < outs.length; i++) {
             try { d = compare(readTensor(`${base}.ref${i}.pb`), readTensor(outs[i]), meta.outputs[i].tol); } catch (e) { d = e.message; }
