@@ -96,6 +96,12 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
         l->name = n->name;
         l->op_type = n->op_type;
         if (n->op->lower(g, n, &l->low, err)) goto fail;
+        if (n->act.kind != IR_ACT_NONE && !n->op->takes_act) {
+            pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (%s): an activation was fused into an op "
+                    "whose runtime layer does not apply one (a graph pass broke its precondition)",
+                    n->name, n->op_type);
+            goto fail;
+        }
         /* the optimizer's per-layer algorithm knob */
         if (l->low.kind == PZ_OP_CONV) l->low.p.conv.algo = (pz_conv_algo)m->layers[li].algo;
     }

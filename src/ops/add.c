@@ -20,4 +20,5 @@ const op_def op_add = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = add_infer,
     .lower = add_lower,
+    .takes_act = 1,
 };

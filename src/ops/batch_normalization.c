@@ -132,4 +132,5 @@ const op_def op_batch_normalization = {
     .parse = batch_normalization_parse,
     .infer = batch_normalization_infer,
     .lower = batch_normalization_lower,
+    .takes_act = 1,
 };

@@ -77,4 +77,5 @@ const op_def op_conv = {
     .infer = conv_infer,
     .cost = conv_cost,
     .lower = conv_lower,
+    .takes_act = 1,
 };

@@ -37,4 +37,5 @@ const op_def op_div = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = div_infer,
     .lower = div_lower,
+    .takes_act = 1,
 };

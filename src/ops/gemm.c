@@ -100,4 +100,5 @@ const op_def op_gemm = {
     .infer = gemm_infer,
     .cost = gemm_cost,
     .lower = gemm_lower,
+    .takes_act = 1,
 };

@@ -90,4 +90,5 @@ const op_def op_matmul = {
     .infer = matmul_infer,
     .cost = matmul_cost,
     .lower = matmul_lower,
+    .takes_act = 1,
 };

@@ -22,4 +22,5 @@ const op_def op_mul = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = mul_infer,
     .lower = mul_lower,
+    .takes_act = 1,
 };

@@ -62,6 +62,10 @@ typedef struct op_def {
      * returns how many it inserted (node i is then at i + that). NULL, or 0
      * returned: nothing to do. */
     int (*expand)(ir_graph *g, int i);
+    /* 1: lower applies the activation the passes fused into the node
+     * (n->act, through op_act). Lowering refuses an act on any other op:
+     * dropping it would be a silent wrong answer. */
+    int takes_act;
 } op_def;
 
 /* The runtime form of the epilogue the passes fused into n (n->act). */

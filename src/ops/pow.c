@@ -40,4 +40,5 @@ const op_def op_pow = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = pow_infer,
     .lower = pow_lower,
+    .takes_act = 1,
 };

@@ -22,4 +22,5 @@ const op_def op_sub = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = sub_infer,
     .lower = sub_lower,
+    .takes_act = 1,
 };
