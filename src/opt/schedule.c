@@ -394,8 +394,9 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
             if (!opt_winograd_applies(m, l, NULL))
                 return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"winograd\": layer %d "
                                  "\"%.150s\" (%s) cannot run Winograd F(4x4, 3x3): that needs a "
-                                 "2-D Conv with a 3x3 kernel, stride 1, dilation 1, group 1 and "
-                                 "at least 16 input channels", l, layer_name(m, l), layer_op(m, l));
+                                 "2-D Conv with a 3x3 kernel, stride 1, dilation 1, group 1, "
+                                 "constant weights and input in 16-channel blocks (at least 5 "
+                                 "input channels)", l, layer_name(m, l), layer_op(m, l));
         }
         if (b->precision != IR_PREC_FP32)
             return bad_block(err, s, m, i, PZ_ERR_UNSUPPORTED, "key \"precision\": \"%s\" is not "
