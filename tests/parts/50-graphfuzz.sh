@@ -3,8 +3,8 @@
 # tests/fuzz/graph/graphfuzz.js replays every regression model in
 # tests/fuzz/graph/regress/ (paleozoic run against the stored ONNX Runtime
 # outputs), then runs GRAPHFUZZ_COUNT (default 300) random models with seed
-# GRAPHFUZZ_SEED (default: the day, so that runs differ from day to day and a
-# failure names its seed) through `paleozoic run` under random knobs and ONNX
+# GRAPHFUZZ_SEED (default 1: the suite, and so CI, runs the same models every
+# time; new seeds are for `make graphfuzz`, the long run) through `paleozoic run` under random knobs and ONNX
 # Runtime 1.17, three of them also through `paleozoic build`. A finding is
 # minimized into tests/fuzz/graph/regress/ (review and commit it). Under a
 # sanitizer build (BUILD_DIR with "san") the same 300 models run without
@@ -15,7 +15,7 @@ B=${1:?usage: 50-graphfuzz.sh BUILD_DIR MODELDIR}
 PZ="$B/paleozoic"
 D=$(dirname "$0")/../fuzz/graph
 COUNT=${GRAPHFUZZ_COUNT:-300}
-SEED=${GRAPHFUZZ_SEED:-$(( $(date +%s) / 86400 * 1000 ))}
+SEED=${GRAPHFUZZ_SEED:-1}
 pass=0
 fail=0
 if ! command -v node >/dev/null 2>&1 || [ ! -d "$D/../../../node_modules/onnxruntime-node" ]; then
