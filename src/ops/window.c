@@ -88,12 +88,23 @@ pz_status op_window_out(const ir_node *n, op_window *w, const int64_t *in, int64
                           (long long)in[i]);
         int64_t ek = (w->kernel[i] - 1) * w->dilation[i] + 1;  /* effective kernel extent */
         if (w->auto_pad == PAD_SAME_UPPER || w->auto_pad == PAD_SAME_LOWER) {
+            /* ONNX Runtime's split, C division: total < 0 when the stride
+             * exceeds the kernel extent, and a negative head then moves
+             * every window into the input (ONNX does not clamp it to 0) */
             int64_t o = (in[i] + w->stride[i] - 1) / w->stride[i];
             int64_t total = (o - 1) * w->stride[i] + ek - in[i];
-            if (total < 0) total = 0;
-            int64_t small = total / 2, big = total - small;
-            w->pad_begin[i] = w->auto_pad == PAD_SAME_UPPER ? small : big;
-            w->pad_end[i] = total - w->pad_begin[i];
+            int64_t head = w->auto_pad == PAD_SAME_UPPER ? total / 2 : (total + 1) / 2;
+            if (head < 0)
+                return op_err_attr(err, n, "auto_pad", "%s with stride %lld over kernel extent "
+                                   "%lld on spatial dim %d (size %lld) pads by %lld (negative: "
+                                   "the windows start inside the input), which the runtime does "
+                                   "not support; give explicit pads instead",
+                                   w->auto_pad == PAD_SAME_UPPER ? "SAME_UPPER" : "SAME_LOWER",
+                                   (long long)w->stride[i], (long long)ek, i, (long long)in[i],
+                                   (long long)head);
+            /* a negative tail only leaves input past the last window unread */
+            w->pad_begin[i] = head;
+            w->pad_end[i] = total - head > 0 ? total - head : 0;
             out[i] = o;
             continue;
         }

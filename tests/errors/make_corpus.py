@@ -303,6 +303,10 @@ def main(outdir):
          "error", "conv1", "strides")
     save(outdir, "bad_auto_pad", conv_model(auto_pad="SIDEWAYS"),
          "error", "conv1", "auto_pad")
+    # stride 8 over a 3-wide kernel on 32: SAME pads by -5, head -2 (ONNX
+    # Runtime's windows start inside the input): refused, not clamped
+    save(outdir, "same_negative_pad", conv_model(auto_pad="SAME_UPPER", strides=[8, 8]),
+         "error", "conv1", "auto_pad")
     save(outdir, "axis_out_of_range",
          model([helper.make_node("Concat", ["A", "B"], ["C"], name="concat_axis", axis=3)],
                [vi("A", [2, 3]), vi("B", [2, 3])], [vi("C", None)]),
