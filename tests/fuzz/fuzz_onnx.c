@@ -34,6 +34,7 @@
 #include "front/onnx_load.h"
 #include "gen/net_build.h"
 #include "ir/model.h"
+#include "ops/op.h"
 #include "opt/opt.h"
 #include "passes/passes.h"
 
@@ -111,7 +112,30 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-/* Bytes of all values and MACs of all layers, or "too big" on overflow. */
+/* A pool's work (the cost model counts it 0 MACs): output elements times
+ * the window, INT64_MAX when unknown or overflowing; 0 for other ops. A
+ * 255x7 MaxPool window over a large output otherwise ran past libFuzzer's
+ * 20 s timeout under ASan. */
+static int64_t pool_work(const ir_graph *g, const ir_node *n)
+{
+    if (!n->op || (strcmp(n->op->name, "MaxPool") && strcmp(n->op->name, "AveragePool")))
+        return 0;
+    int64_t k[IR_MAX_RANK];
+    int cnt = 0;
+    pz_err e = {0};
+    if (n->n_out < 1 || n->out[0] < 0 ||
+        op_attr_ints(n, "kernel_shape", k, IR_MAX_RANK, &cnt, &e))
+        return INT64_MAX;
+    int64_t w = ir_tensor_numel(&g->values[n->out[0]].t);
+    for (int i = 0; i < cnt; i++) {
+        if (k[i] <= 0 || w > INT64_MAX / k[i]) return INT64_MAX;
+        w *= k[i];
+    }
+    return w;
+}
+
+/* Bytes of all values and MACs (and pool work) of all layers, or "too big"
+ * on overflow. */
 static int small_enough(const ir_graph *g)
 {
     size_t total = 0;
@@ -126,7 +150,9 @@ static int small_enough(const ir_graph *g)
         total += nb;
     }
     for (int i = 0; i < g->n_nodes; i++) {
-        int64_t c = g->nodes[i].cost.macs;
+        int64_t c = g->nodes[i].cost.macs, pw = pool_work(g, &g->nodes[i]);
+        if (pw > RUN_MAX_MACS) return 0;
+        c += pw;
         if (c < 0 || c > RUN_MAX_MACS || macs + c > RUN_MAX_MACS) return 0;
         macs += c;
     }
