@@ -20,13 +20,14 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPTFLAGS) $(WARN) -MMD -MP -I$(B)/gen -Isrc
 LDLIBS  += -lprotobuf-c -lm -lpthread
 
-# The compiler library: front-end, IR and passes, ops, optimizer, code generator, zoo.
-LIB_DIRS := src/front src/ir src/ops src/passes src/opt src/gen src/zoo
+# The compiler library: front-end, IR and passes, ops, optimizer, measurement
+# lab, small utilities (JSON), code generator, zoo.
+LIB_DIRS := src/front src/ir src/ops src/passes src/opt src/lab src/util src/gen src/zoo
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_SRCS := $(filter-out src/ops/TEMPLATE.c,$(LIB_SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/gen/onnx.pb-c.o
 # The runtime (our operator-level SDK): what generated programs link.
-RT_SRCS  := $(wildcard src/rt/*.c src/rt/ops/*.c src/rt/kernels/*.c)
+RT_SRCS  := $(wildcard src/rt/*.c src/rt/ops/*.c src/rt/kernels/*.c src/rt/kernels/*/*.c)
 RT_OBJS  := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))

@@ -9,8 +9,8 @@
 
 #include "../opt/opt.h"
 #include "../opt/opt_internal.h"
-#include "../opt/json.h"
-#include "../opt/svg.h"
+#include "../util/json.h"
+#include "../lab/svg.h"
 #include "cli.h"
 
 #define MAX_STRAT 32
@@ -71,12 +71,12 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         r->mps = pz_xmalloc((size_t)(n + 1) * sizeof(int));
         fprintf(stderr, "bench: %s: strategy %s\n", path, strat[s]);
         pz_err e = {0};
-        double t0 = opt_now_s();
+        double t0 = util_now_s();
         if (opt_apply_strategy(m, strat[s], k->target, cores, &e)) {
             pz_fail(err, e.code, "bench: %s: %s", path, e.msg);
             goto out;
         }
-        r->search_s = opt_now_s() - t0;
+        r->search_s = util_now_s() - t0;
         r->n_blocks = m->n_blocks;
         for (int b = 0; b < m->n_blocks; b++) r->sizes[b] = m->blocks[b].count, r->mps[b] = m->blocks[b].mp;
     }
@@ -87,9 +87,9 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
     for (int s = 0; s < n_strat; s++)
         if (!res[s].error[0]) sz[n_ok] = res[s].sizes, mp[n_ok] = res[s].mps, nb[n_ok] = res[s].n_blocks, idx[n_ok++] = s;
     fprintf(stderr, "bench: %s: timing %d schedules, %d rounds, interleaved\n", path, n_ok, rounds);
-    opt_meter *mt = opt_meter_new(m, cores, 1);
-    int bad = opt_meter_interleaved(mt, n_ok, sz, mp, nb, rounds, med, NULL, err);
-    opt_meter_free(mt);
+    lab_meter *mt = lab_meter_new(m, cores, 1);
+    int bad = lab_meter_interleaved(mt, n_ok, sz, mp, nb, rounds, med, NULL, err);
+    lab_meter_free(mt);
     if (bad) goto out;
     for (int i = 0; i < n_ok; i++) res[idx[i]].ms = med[i];
     for (int s = 0; s < n_strat; s++) res[s].speedup = res[0].ms / res[s].ms;

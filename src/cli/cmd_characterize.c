@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../opt/characterize.h"
+#include "../lab/characterize.h"
 #include "cli.h"
 
 int cmd_characterize(int argc, char **argv)
@@ -41,7 +41,7 @@ int cmd_characterize(int argc, char **argv)
     fprintf(stderr, "characterize: %s study on %d cores\n", WHAT[level], cores);
     pz_err err = {0};
     pz_machine mc;
-    if (opt_characterize(level, cores, out, 1, 0, &mc, &err)) return cli_fail(&err);
+    if (lab_characterize(level, cores, out, 1, 0, &mc, &err)) return cli_fail(&err);
     char prefix[4096];
     snprintf(prefix, sizeof prefix, "%s", out);
     size_t n = strlen(prefix);

@@ -36,13 +36,13 @@ int cmd_tune(int argc, char **argv)
     ir_graph *g = NULL;
     ir_model *m = NULL;
     int rc = 0;
-    double t0 = opt_now_s();
+    double t0 = util_now_s();
     if (cli_load(model, &k, NULL, 0, &g, &err) || cli_lower(g, &k, &m, &err) ||
         sched_write_file(m, k.strategy, out, &err)) {
         rc = cli_fail(&err);
     } else {
         printf("tune: %s: strategy %s on %d cores: %d layers in %d blocks (%.1f s); wrote %s\n",
-               model, k.strategy, cli_threads(&k), m->n_layers, m->n_blocks, opt_now_s() - t0, out);
+               model, k.strategy, cli_threads(&k), m->n_layers, m->n_blocks, util_now_s() - t0, out);
     }
     ir_model_free(m);
     ir_graph_free(g);

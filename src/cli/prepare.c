@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../gen/plan.h"
+#include "../ops/op_lower.h"
 #include "../opt/opt.h"
 #include "../opt/opt_internal.h"
 #include "../opt/schedule.h"
@@ -173,7 +174,7 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
     /* read and checked now, whichever strategy reads it later */
     pz_machine mc;
     pz_err e = {0};
-    if (opt_profile_load_cached(k->target, 1, &mc, &e))
+    if (lab_profile_load_cached(k->target, 1, &mc, &e))
         return pz_fail(err, e.code, "--target %s", e.msg);
     return PZ_OK;
 }

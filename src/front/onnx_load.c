@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../ir/infer.h"
+#include "../ops/op_infer.h"
 #include "../ops/op.h"
 #include "onnx_internal.h"
 

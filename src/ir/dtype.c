@@ -1,7 +1,7 @@
 /* dtype.c - element types: sizes, names, and conversions used by constant folding. */
 #include "dtype.h"
 
-#include "../rt/kernels/kernels.h"
+#include "../rt/elem.h"
 
 #include <string.h>
 

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "../ops/op.h"
-
 ir_graph *ir_graph_new(void)
 {
     ir_graph *g = pz_xcalloc(1, sizeof *g);

@@ -1,9 +1,6 @@
-/* model.c - lowering the graph to Model -> F-Blocks -> Layers -> Operators. */
+/* model.c - the Model -> F-Blocks -> Layers -> Operators IR: names, partition, free.
+ * Lowering a graph into it walks the op table: src/ops/op_lower.c. */
 #include "model.h"
-
-#include <string.h>
-
-#include "../ops/op.h"
 
 const char *ir_precision_name(ir_precision p)
 {
@@ -21,14 +18,6 @@ const char *ir_algo_name(ir_algo a)
 {
     static const char *names[] = {"auto", "direct", "winograd"};
     return (unsigned)a < PZ_ARRAY_LEN(names) ? names[a] : "?";
-}
-
-/* A node does run-time work unless all its outputs are folded constants. */
-static int runs_at_runtime(const ir_graph *g, const ir_node *n)
-{
-    for (int i = 0; i < n->n_out; i++)
-        if (n->out[i] >= 0 && !g->values[n->out[i]].t.data) return 1;
-    return 0;
 }
 
 /* Values a block reads from outside, and values it makes that outside reads. */
@@ -66,51 +55,6 @@ static void block_io(ir_model *m, ir_fblock *b)
             b->out[b->n_out++] = v;
         }
     free(mark);
-}
-
-/* Nodes the runtime cannot run as one layer (Max with 3 inputs, a legacy
- * per-channel PRelu slope) are rewritten into runtime-sized ones by their
- * op's expand hook; a second lowering of the same graph finds nothing to do. */
-static void expand_nodes(ir_graph *g)
-{
-    for (int i = 0; i < g->n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (n->op && n->op->expand && runs_at_runtime(g, n)) i += n->op->expand(g, i);
-    }
-}
-
-ir_model *ir_model_lower(ir_graph *g)
-{
-    expand_nodes(g);
-    ir_model *m = pz_xcalloc(1, sizeof *m);
-    m->g = g;
-    m->ir_version = g->ir_version;
-    m->opset = g->opset;
-    m->ops_used = pz_xcalloc(OP_COUNT, 1);
-    m->batch = g->n_inputs && g->values[g->inputs[0]].t.rank > 0
-                   ? (int)g->values[g->inputs[0]].t.dims[0] : 1;
-    m->layers = pz_xcalloc((size_t)(g->n_nodes ? g->n_nodes : 1), sizeof *m->layers);
-    for (int i = 0; i < g->n_nodes; i++) {
-        const ir_node *n = &g->nodes[i];
-        if (!runs_at_runtime(g, n)) continue;
-        ir_layer *l = &m->layers[m->n_layers++];
-        l->node = i;
-        l->op.op = n->op;
-        l->op.params = n->params;
-        l->mp = 1;
-        l->precision = IR_PREC_FP32;
-        l->in = n->in;
-        l->out = n->out;
-        l->n_in = n->n_in;
-        l->n_out = n->n_out;
-        m->ops_used[op_kind_of(n->op)] = 1;
-    }
-    int *ones = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(int));
-    for (int i = 0; i < m->n_layers; i++) ones[i] = 1;
-    pz_err err = {0};
-    PZ_ASSERT(ir_model_partition(m, ones, ones, m->n_layers, 1, &err) == PZ_OK);
-    free(ones);
-    return m;
 }
 
 void ir_model_free(ir_model *m)

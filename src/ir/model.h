@@ -8,12 +8,10 @@
  *             in, out
  *   Operator  what is computed: op_type and parsed attributes
  *
- * Lowering (ir_model_lower) first splits the nodes the runtime cannot run as
- * one layer (op_def.expand: Max/Min of 3+ inputs into a chain, ...), then
- * makes one Layer per graph node that does work at run time (nodes whose
- * outputs were folded into constants disappear), in topological order, and
- * one F-Block per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer strategy or a schedule file then sets
- * the knobs with ir_model_partition().
+ * Lowering (ir_model_lower, src/ops/op_lower.h: it walks the op table)
+ * makes one Layer per graph node that does work at run time and one F-Block
+ * per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer
+ * strategy or a schedule file then sets the knobs with ir_model_partition().
  */
 #ifndef PZ_IR_MODEL_H
 #define PZ_IR_MODEL_H
@@ -68,8 +66,6 @@ typedef struct {
     int batch;
 } ir_model;
 
-/* One Layer per run-time node, one F-Block per Layer, MP = 1. */
-ir_model *ir_model_lower(ir_graph *g);
 void ir_model_free(ir_model *m);
 
 /* Sets the fusion scheme: n blocks of sizes[i] consecutive layers with mps[i]

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir/infer.h"
+#include "op_infer.h"
 
 pz_status op_unary_float_infer(ir_graph *g, ir_node *n, pz_err *err)
 {

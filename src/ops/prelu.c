@@ -7,7 +7,7 @@
  * per-channel slope is given to it as [C, 1, ..., 1] (prelu_expand). */
 #include <string.h>
 
-#include "../ir/infer.h"
+#include "op_infer.h"
 #include "elementwise.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
  * dilation 1, group 1, constant weights and 16-channel input blocks (at
  * least 5 input channels, or fewer from a layer's blocked output), on a
  * CPU with AVX-512 (the only ISA with a Winograd kernel). Where it applies, the optimizer takes it when
- * pz_winograd_pays says so (src/rt/kernels/winograd.h: a cost model, the
+ * pz_winograd_pays says so (src/rt/kernels/conv/winograd.h: a cost model, the
  * GEMMs' FLOPs and the transformed weights' traffic against the direct
  * conv's FLOPs, with the layers it was measured on). The runtime's AUTO rule
  * (src/rt/ops/conv.c) is the same function; the optimizer states the choice
@@ -15,7 +15,7 @@
 
 #include "../ops/op.h"
 #include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
-#include "../rt/kernels/winograd.h"  /* pz_winograd_pays */
+#include "../rt/kernels/conv/winograd.h"  /* pz_winograd_pays */
 #include "../rt/rows.h"              /* pz_conv_query_make */
 #include "opt_internal.h"
 
@@ -108,14 +108,14 @@ int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err
     int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
     opt_each_layer(n, cores, sizes, mps);
     double *t = pz_xmalloc((size_t)2 * rounds * n * sizeof(double));   /* [v][r][layer] */
-    opt_meter *mt = opt_meter_new(m, cores, 3);
+    lab_meter *mt = lab_meter_new(m, cores, 3);
     int rc = 0;
     for (int r = 0; r < rounds && !rc; r++)
         for (int v = 0; v < 2 && !rc; v++) {
             /* v 0: the rule's algorithm (rule[i]); v 1: the other one */
             for (int i = 0; i < n; i++)
                 if (elig[i]) m->layers[i].algo = (rule[i] ^ v) ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
-            if (opt_meter_schedule(mt, sizes, mps, n, t + ((size_t)v * rounds + r) * n, err) < 0)
+            if (lab_meter_schedule(mt, sizes, mps, n, t + ((size_t)v * rounds + r) * n, err) < 0)
                 rc = -1;
         }
     double *col = pz_xmalloc((size_t)rounds * sizeof(double));
@@ -125,7 +125,7 @@ int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err
         for (int a = 0; a < 2; a++) {
             int v = rule[i] ? a : 1 - a;   /* the variant that ran algorithm a */
             for (int r = 0; r < rounds; r++) col[r] = t[((size_t)v * rounds + r) * n + i];
-            med[a] = opt_median(col, rounds);
+            med[a] = util_median(col, rounds);
         }
         int w = med[0] < 0.97 * med[1];
         m->layers[i].algo = w ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
@@ -135,7 +135,7 @@ int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err
                     i, m->g->nodes[m->layers[i].node].name, med[0], med[1],
                     w ? "winograd" : "direct", w == opt_winograd_pays(m, i) ? "" : " (the rule says otherwise)");
     }
-    opt_meter_free(mt);
+    lab_meter_free(mt);
     free(col);
     free(t);
     free(sizes);

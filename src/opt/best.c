@@ -164,9 +164,9 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         const int *sz[2] = {s1, s1}, *mp[2] = {one, all};
         int nbs[2] = {n, n};
         double med[2], *t2[2] = {pz_xmalloc((size_t)n * sizeof(double)), pz_xmalloc((size_t)n * sizeof(double))};
-        opt_meter *mt = opt_meter_new(m, cores, 1);
-        if (opt_meter_interleaved(mt, 2, sz, mp, nbs, 5, med, t2, err)) rc = -1;
-        opt_meter_free(mt);
+        lab_meter *mt = lab_meter_new(m, cores, 1);
+        if (lab_meter_interleaved(mt, 2, sz, mp, nbs, 5, med, t2, err)) rc = -1;
+        lab_meter_free(mt);
         for (int i = 0; i < n && !rc; i++) cm[nc][i] = t2[0][i] <= t2[1][i] ? 1 : cores;
         free(t2[0]);
         free(t2[1]);
@@ -213,9 +213,9 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     if (!rc) {
         const int *sz[MAX_CAND], *mp[MAX_CAND];
         for (int k = 0; k < nc; k++) sz[k] = cs[k], mp[k] = cm[k];
-        opt_meter *mt = opt_meter_new(m, cores, 1);
-        if (opt_meter_interleaved(mt, nc, sz, mp, nb, rounds, med, bt, err)) rc = -1;
-        opt_meter_free(mt);
+        lab_meter *mt = lab_meter_new(m, cores, 1);
+        if (lab_meter_interleaved(mt, nc, sz, mp, nb, rounds, med, bt, err)) rc = -1;
+        lab_meter_free(mt);
         for (int k = 0; k < nc && !rc; k++)
             if (!o->quiet) fprintf(stderr, "best: candidate %-11s %8.3f ms\n", names[k], med[k]);
         if (!rc) best = opt_best_pick(med, nc, alg1);
@@ -244,9 +244,9 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
             }
             sz[nf] = ss, mp[nf] = sm, nbf[nf] = ns;
             double fm[4];
-            opt_meter *mt = opt_meter_new(m, cores, 1);
-            if (opt_meter_interleaved(mt, nf + 1, sz, mp, nbf, rounds, fm, NULL, err)) rc = -1;
-            opt_meter_free(mt);
+            lab_meter *mt = lab_meter_new(m, cores, 1);
+            if (lab_meter_interleaved(mt, nf + 1, sz, mp, nbf, rounds, fm, NULL, err)) rc = -1;
+            lab_meter_free(mt);
             if (!rc) {
                 if (!o->quiet) {
                     fprintf(stderr, "best: stitched %d blocks from the candidates' blocks\n", ns);

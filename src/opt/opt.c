@@ -67,7 +67,7 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
     int nb = -1;
     int needs_profile = !strcmp(name, "dynamic-mp") || !strcmp(name, "dlfusion") ||
                         !strcmp(name, "fusion-fixed-mp") || !strcmp(name, "plugin");
-    if (needs_profile && opt_profile_load(target, cores, &mc, err)) goto done;
+    if (needs_profile && lab_profile_load(target, cores, &mc, err)) goto done;
 
     if (!strcmp(name, "none") || !strcmp(name, "fixed-mp")) {
         int mp = !strcmp(name, "none") ? 1 : cores;
@@ -97,20 +97,20 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
         if (parse_opts(name, args, &o, err)) goto done;
         /* Algorithm 1 is one candidate when a profile loads (no measuring for one) */
         pz_err pe = {0};
-        int have = opt_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
-        double t0 = opt_now_s();
+        int have = lab_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
+        double t0 = util_now_s();
         nb = opt_best(m, f, cores, &mc, have, &o, sizes, mps, err);
         if (nb <= 0) {
             if (!err->code) pz_fail(err, PZ_ERR_INTERNAL, "best: no schedule found");
             nb = -1;
             goto done;
         }
-        if (!o.quiet) fprintf(stderr, "best: search took %.1f s\n", opt_now_s() - t0);
+        if (!o.quiet) fprintf(stderr, "best: search took %.1f s\n", util_now_s() - t0);
     } else if (!strcmp(name, "oracle") || !strcmp(name, "dp")) {
         int oracle = !strcmp(name, "oracle");
         opt_search_opts o = {oracle ? 300 : 120, 3, 0, 4, 0};
         if (parse_opts(name, args, &o, err)) goto done;
-        double t0 = opt_now_s();
+        double t0 = util_now_s();
         nb = oracle ? opt_oracle(m, f, cores, &o, sizes, mps, err)
                     : opt_dp_measured(m, f, cores, &o, sizes, mps, err);
         if (nb <= 0) {
@@ -118,7 +118,7 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
             nb = -1;
             goto done;
         }
-        if (!o.quiet) fprintf(stderr, "%s: search took %.1f s\n", name, opt_now_s() - t0);
+        if (!o.quiet) fprintf(stderr, "%s: search took %.1f s\n", name, util_now_s() - t0);
     } else if (args) {
         pz_fail(err, PZ_ERR_INPUT, "--strategy %s takes no options (known: " KNOWN ")", spec);
         goto done;

@@ -33,7 +33,7 @@ extern const int OPT_N_STRATEGIES;
 
 /* Sets m's blocks and MPs by strategy `name` for `cores` cores; target: a
  * profile written by `paleozoic characterize`, or NULL for the default
- * profile (cached; see opt_profile_load). An unknown name is an error
+ * profile (cached; see lab_profile_load). An unknown name is an error
  * listing the known ones. */
 pz_status opt_apply_strategy(ir_model *m, const char *name, const char *target, int cores,
                              pz_err *err);

@@ -1,19 +1,18 @@
 /* opt_internal.h - the optimizer's pieces, shared between its files and the
- * CLI commands that drive them (tune, bench, characterize, space).
+ * CLI commands that drive them (tune, bench, space).
  *
  *   algo.c        the per-layer algorithm knob (direct or Winograd)
  *   best.c        "best": measured algorithms, then the fastest of a few schedules
  *   features.c    layer features of a lowered model (pz_strategy.h's struct)
- *   profile.c     the target profile: read, write, the cached default
  *   simple.c      none, fixed-mp, dynamic-mp, fuse-all (DLFusion Table III 1-4)
  *   alg1.c        DLFusion Algorithm 1 (dlfusion, fusion-fixed-mp)
  *   dp.c          exact search over contiguous partitions on a block-cost table
- *   measure.c     timing schedules and blocks by building and running nets
  *   search.c      the measured strategies: oracle (DLFusion V.3) and dp (ours)
  *   plugin.c      user strategies loaded with dlopen
  *   space.c       the knob-space size (Paleozoic Eq. 3)
- *   pca.c, fit.c  PCA (covariance + Jacobi) and least squares for characterize
- *   characterize.c, synth.c, svg.c   the micro-benchmark study of this machine
+ *
+ * The measurements they use (timing schedules, the target profile) are the
+ * lab's, one layer below (src/lab/lab.h).
  */
 #ifndef PZ_OPT_INTERNAL_H
 #define PZ_OPT_INTERNAL_H
@@ -21,31 +20,14 @@
 #include <math.h>
 
 #include "../ir/model.h"
+#include "../lab/lab.h"     /* the meter and the target profile the strategies use */
+#include "../util/util.h"
 #include "pz_strategy.h"
 
 /* ---- features.c ---------------------------------------------------------- */
 
 /* One entry per layer of m (names point into m's graph). Caller frees. */
 pz_layer_features *opt_features(const ir_model *m);
-
-/* ---- profile.c ----------------------------------------------------------- */
-
-/* Reads a target profile written by `paleozoic characterize` (path), or,
- * with path NULL, the default profile: from the cache file
- * (opt_default_profile_path) or, when there is none, from a ~10-second
- * measurement (characterize level 0) then cached. machine->cores is set to
- * `cores` (the MP limit of this run). */
-pz_status opt_profile_load(const char *path, int cores, pz_machine *machine, pz_err *err);
-/* The same without measuring: path, else the cached default; an error when
- * there is none. */
-pz_status opt_profile_load_cached(const char *path, int cores, pz_machine *machine, pz_err *err);
-/* $XDG_CACHE_HOME/paleozoic/target-default-<N>cpu.json, or ~/.cache/...;
- * writes into buf. */
-void opt_default_profile_path(char *buf, size_t size);
-/* Writes text to path atomically (a temporary name in the same folder,
- * renamed); creates missing parent folders when mkdirs. */
-pz_status opt_write_atomic(const char *path, const char *text, size_t len, int mkdirs,
-                           pz_err *err);
 
 /* ---- the MP model (DLFusion Eq. 5) ---------------------------------------- */
 
@@ -104,26 +86,6 @@ typedef struct {
 } opt_candidate;
 int opt_enumerate(int n, int unit, int max_size, opt_block_cost_fn cost, void *ctx,
                   opt_candidate *best, int k, double *visited);
-
-/* ---- measure.c: timing on this machine ----------------------------------- */
-
-typedef struct opt_meter opt_meter;
-/* A meter for m on `cores` workers: synthesized inputs, output buffers.
- * repeat: timed runs per measurement (median). */
-opt_meter *opt_meter_new(ir_model *m, int cores, int repeat);
-void opt_meter_free(opt_meter *mt);
-/* Sets m's partition, builds, runs, and returns the median ms of the whole
- * net (negative on failure, err set); block_ms[i] (may be NULL): the median
- * ms of block i. */
-double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n,
-                          double *block_ms, pz_err *err);
-/* Several schedules measured interleaved (round robin, `rounds` rounds);
- * med[i] = median ms of schedule i; block_ms (may be NULL): block_ms[i][b]
- * = median ms of block b of schedule i. Returns 0 or -1 (err set). */
-int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
-                          const int *const *mps, const int *n_blocks, int rounds, double *med,
-                          double *const *block_ms, pz_err *err);
-int opt_meter_builds(const opt_meter *mt);
 
 /* ---- search.c: the measured strategies ----------------------------------- */
 
@@ -184,38 +146,5 @@ int opt_plugin_run(const char *spec, const pz_layer_features *f, int n, const pz
 long double opt_space_log10(int n, int cores);
 /* "8.17e75" */
 void opt_space_format(long double log10v, char *buf, size_t size);
-
-/* ---- pca.c / fit.c -------------------------------------------------------- */
-
-/* Eigen-decomposition of a symmetric d x d matrix a (row-major, destroyed)
- * by cyclic Jacobi: eigenvalues in w (descending), eigenvectors as the
- * columns of v (row-major d x d). */
-void opt_jacobi_eigen(double *a, int d, double *w, double *v);
-/* PCA of n samples of d features (row-major x[n*d]), each feature
- * standardized: w = explained variance per component (descending), v the
- * loadings (columns). Returns 0, -1 if n < 2. */
-int opt_pca(const double *x, int n, int d, double *w, double *v);
-/* Least squares y ~ X b (n x d, row-major), small ridge for stability. */
-int opt_lstsq(const double *x, const double *y, int n, int d, double *b);
-
-/* ---- critical.c: OpCount_critical off the characterize timings ------------ */
-
-/* Fig. 3b: n single-core dense convs (ops FLOP, ms). Fits t = t0 + ops / P by
- * least squares on the relative error and returns the op count where a layer
- * reaches 85% of P, (0.85 / 0.15) t0 P, at least the smallest op count timed;
- * 1e8 when n == 0. */
-double opt_critical_single(const double *ops, const double *ms, int n);
-/* Fig. 7c: n fused chains, each with the op count per core of its fastest
- * fused block (block layers x layer FLOP / MP) and that block's gain (the
- * chain's time in blocks of 1 over its time in that block). Returns the
- * median block op count of the chains that fusing speeds up by at least
- * OPT_FUSE_GAIN_MIN (the geometric mean of the middle two for an even
- * count); NAN if fusing speeds up none. */
-#define OPT_FUSE_GAIN_MIN 1.02
-double opt_critical_fusion(const double *block_ops, const double *gain, int n);
-
-/* ---- timing -------------------------------------------------------------- */
-double opt_now_s(void);
-double opt_median(double *v, int n);   /* sorts v */
 
 #endif

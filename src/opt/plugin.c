@@ -9,7 +9,7 @@
 typedef struct {
     ir_model *m;
     int cores;
-    opt_meter *mt;
+    lab_meter *mt;
 } measure_ctx;
 
 /* pz_strategy_input.measure: time a schedule the plug-in proposes. */
@@ -18,8 +18,8 @@ static double plugin_measure(void *ctx, const int *sizes, const int *mps, int n_
     measure_ctx *c = ctx;
     pz_err err = {0};
     if (!sizes || !mps || n_blocks < 1 || n_blocks > c->m->n_layers) return -1;
-    if (!c->mt) c->mt = opt_meter_new(c->m, c->cores, 3);
-    return opt_meter_schedule(c->mt, sizes, mps, n_blocks, NULL, &err);
+    if (!c->mt) c->mt = lab_meter_new(c->m, c->cores, 3);
+    return lab_meter_schedule(c->mt, sizes, mps, n_blocks, NULL, &err);
 }
 
 int opt_plugin_run(const char *spec, const pz_layer_features *f, int n, const pz_machine *mc,
@@ -67,7 +67,7 @@ int opt_plugin_run(const char *spec, const pz_layer_features *f, int n, const pz
     out.sizes = sizes;
     out.mps = mps;
     int r = fn(&in, &out);
-    opt_meter_free(mctx.mt);
+    lab_meter_free(mctx.mt);
     out.message[sizeof out.message - 1] = 0;
     if (r) {
         pz_fail(err, PZ_ERR_INPUT, "--strategy plugin:%s failed: %s", path,

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "halo.h"
-#include "json.h"
+#include "../util/json.h"
 #include "opt_internal.h"
 
 #define SCHED_VERSION 1

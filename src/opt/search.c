@@ -71,7 +71,7 @@ static double table_cost_at(void *ctx, int start, int size, int *mp)
  * MP of the table: per offset, one schedule per MP, run interleaved (so the
  * MPs are compared under the same load). Returns builds done, -1 on
  * failure. */
-static int time_size(opt_meter *mt, btable *b, int s, int align, int repeat, pz_err *err)
+static int time_size(lab_meter *mt, btable *b, int s, int align, int repeat, pz_err *err)
 {
     int n = b->n, builds = 0, nm = b->n_mp;
     int *sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int)), *mps = pz_xmalloc((size_t)nm * (n + 1) * sizeof(int));
@@ -89,7 +89,7 @@ static int time_size(opt_meter *mt, btable *b, int s, int align, int repeat, pz_
             for (int i = 0; i < nb; i++) mps[j * (n + 1) + i] = b->mp[j];
             sz[j] = sizes, mp[j] = mps + j * (n + 1), nbs[j] = nb, bm[j] = blk + j * (n + 1);
         }
-        if (opt_meter_interleaved(mt, nm, sz, mp, nbs, repeat, med, bm, err)) {
+        if (lab_meter_interleaved(mt, nm, sz, mp, nbs, repeat, med, bm, err)) {
             builds = -1;
             break;
         }
@@ -118,14 +118,14 @@ static int planned_builds(const int *size_list, int n_sizes, int align, int n, i
 /* Times the sizes in size_list (ascending) at every MP; the first size is
  * always done in full, the others while the budget lasts. Returns the
  * largest size timed in full, -1 on failure. */
-static int time_blocks(const char *who, opt_meter *mt, btable *b, const int *size_list,
+static int time_blocks(const char *who, lab_meter *mt, btable *b, const int *size_list,
                        int n_sizes, int align, const opt_search_opts *o, pz_err *err)
 {
     int n = b->n, done = 0, plan = planned_builds(size_list, n_sizes, align, n, b->n_mp);
-    double t0 = opt_now_s();
+    double t0 = util_now_s();
     int largest = 0;
     for (int i = 0; i < n_sizes; i++) {
-        if (i > 0 && opt_now_s() - t0 > o->budget_s) {
+        if (i > 0 && util_now_s() - t0 > o->budget_s) {
             if (!o->quiet)
                 fprintf(stderr, "%s: time budget of %.0f s reached: blocks of up to %d layers "
                         "timed\n", who, o->budget_s, largest);
@@ -133,7 +133,7 @@ static int time_blocks(const char *who, opt_meter *mt, btable *b, const int *siz
         }
         if (!o->quiet)
             fprintf(stderr, "%s: timing blocks of %d layers at MP %d..%d (builds %d of %d, %.0f s)\n",
-                    who, size_list[i], b->mp[0], b->mp[b->n_mp - 1], done + 1, plan, opt_now_s() - t0);
+                    who, size_list[i], b->mp[0], b->mp[b->n_mp - 1], done + 1, plan, util_now_s() - t0);
         int k = time_size(mt, b, size_list[i], align, o->repeat, err);
         if (k < 0) return -1;
         done += k;
@@ -155,7 +155,7 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
 
 /* Times the kept candidates end to end, interleaved, and returns the index
  * of the fastest (0 when there is one, -1 on failure). */
-static int fastest(opt_meter *mt, const opt_candidate *cand, int kept, const opt_search_opts *o,
+static int fastest(lab_meter *mt, const opt_candidate *cand, int kept, const opt_search_opts *o,
                    pz_err *err)
 {
     if (kept <= 1) return 0;
@@ -163,7 +163,7 @@ static int fastest(opt_meter *mt, const opt_candidate *cand, int kept, const opt
     int nbs[32], best = 0;
     double med[32];
     for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
-    if (opt_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
+    if (lab_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
         return -1;
     for (int i = 1; i < kept; i++)
         if (med[i] < med[best]) best = i;
@@ -184,7 +184,7 @@ static int same_candidate(const opt_candidate *a, const opt_candidate *b)
  * and then the end-to-end timing still has the uniform schedules to fall
  * back on), timed end to end; the fastest goes to sizes/mps. Returns its
  * block count, 0 on failure (err set). */
-static int verify_best(const char *who, opt_meter *mt, btable *b, int unit, int max_size,
+static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int max_size,
                        const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
 {
     int n = b->n, nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
@@ -240,12 +240,12 @@ int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_sea
     int n_sizes = 0, *list = pz_xmalloc((size_t)(n + 1) * sizeof(int));
     for (int s = 4; s <= max_size; s += 4) list[n_sizes++] = s;
     if (n_sizes == 0) list[n_sizes++] = n;
-    opt_meter *mt = opt_meter_new(m, cores, o->repeat);
+    lab_meter *mt = lab_meter_new(m, cores, o->repeat);
     int nb = 0;
     int largest = time_blocks("oracle", mt, &b, list, n_sizes, 4, o, err);
     if (largest > 0) nb = verify_best("oracle", mt, &b, 4, largest, o, sizes, mps, err);
-    if (nb > 0 && !o->quiet) fprintf(stderr, "oracle: %d builds in all\n", opt_meter_builds(mt));
-    opt_meter_free(mt);
+    if (nb > 0 && !o->quiet) fprintf(stderr, "oracle: %d builds in all\n", lab_meter_builds(mt));
+    lab_meter_free(mt);
     free(list);
     free(b.t);
     return nb;
@@ -268,7 +268,7 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
     if (max_block > n) max_block = n;
     int *list = pz_xmalloc((size_t)(max_block + 1) * sizeof(int));
     for (int s = 1; s <= max_block; s++) list[s - 1] = s;
-    opt_meter *mt = opt_meter_new(m, cores, o->repeat);
+    lab_meter *mt = lab_meter_new(m, cores, o->repeat);
     int nb = 0;
     int largest = time_blocks("dp", mt, &b, list, max_block, 1, o, err);
     if (largest > 0) {
@@ -276,7 +276,7 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
         nb = opt_dp(n, largest, table_cost, &b, sizes, mps, &total);
         if (!o->quiet)
             fprintf(stderr, "dp: %d builds; the optimum on the block times: %d blocks, %.3f ms\n",
-                    opt_meter_builds(mt), nb, total);
+                    lab_meter_builds(mt), nb, total);
         if (!nb) pz_fail(err, PZ_ERR_INTERNAL, "dp: no partition could be timed");
         /* Block times are noisy and not exactly additive: the optimum and
          * the next best partitions on the same times (found exactly, best
@@ -284,7 +284,7 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
          * the fastest is kept. */
         if (nb > 0 && o->verify > 1) nb = verify_best("dp", mt, &b, 1, largest, o, sizes, mps, err);
     }
-    opt_meter_free(mt);
+    lab_meter_free(mt);
     free(list);
     free(b.t);
     return nb;

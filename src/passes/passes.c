@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir/infer.h"
+#include "../ops/op_infer.h"
 #include "passes_internal.h"
 
 int pass_sole_reader(const ir_graph *g, int vid, int *slot)

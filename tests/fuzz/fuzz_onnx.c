@@ -34,6 +34,7 @@
 #include "front/onnx_load.h"
 #include "gen/net_build.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "ops/op.h"
 #include "opt/opt.h"
 #include "passes/passes.h"

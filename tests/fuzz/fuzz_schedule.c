@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "front/onnx_load.h"
 #include "opt/schedule.h"
 #include "passes/passes.h"

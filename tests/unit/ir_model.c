@@ -2,8 +2,9 @@
  * (F-Blocks, Layers, knobs), built by hand without a model file. */
 #include <string.h>
 
-#include "ir/infer.h"
+#include "ops/op_infer.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "ops/op.h"
 
 #include "test_check.h"

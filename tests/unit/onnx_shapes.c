@@ -39,6 +39,7 @@
 #include "ops/op.h"
 #include "gen/net_build.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "passes/passes.h"
 #include "onnx.pb-c.h"
 

@@ -36,7 +36,7 @@ static void jacobi(void)
 {
     /* [[2,1],[1,2]]: eigenvalues 3 and 1, vectors (1,1)/sqrt2 and (1,-1)/sqrt2 */
     double a[4] = {2, 1, 1, 2}, w[2], v[4];
-    opt_jacobi_eigen(a, 2, w, v);
+    lab_jacobi_eigen(a, 2, w, v);
     CHECK(fabs(w[0] - 3) < 1e-12 && fabs(w[1] - 1) < 1e-12);
     CHECK(fabs(fabs(v[0]) - M_SQRT1_2) < 1e-12 && fabs(v[0] - v[2]) < 1e-12);
     /* a random symmetric 6x6: A v = lambda v, V orthonormal, trace kept */
@@ -51,7 +51,7 @@ static void jacobi(void)
     memcpy(orig, m, sizeof m);
     double trace = 0, sum_w = 0;
     for (int i = 0; i < D; i++) trace += m[i * D + i];
-    opt_jacobi_eigen(m, D, ww, vv);
+    lab_jacobi_eigen(m, D, ww, vv);
     double worst = 0, orth = 0;
     for (int k = 0; k < D; k++) {
         sum_w += ww[k];
@@ -84,7 +84,7 @@ static void pca(void)
         x[i * 3 + 1] = 2 * t + 5;
         x[i * 3 + 2] = (i % 2 ? 1 : -1) * ((i / 2) % 2 ? 1 : -1);   /* uncorrelated with t */
     }
-    CHECK(opt_pca(x, N, 3, w, v) == 0);
+    CHECK(lab_pca(x, N, 3, w, v) == 0);
     double cov = 0;   /* the exact correlation of x3 with t, to know the answer */
     for (int i = 0; i < N; i++) cov += (i - N / 2.0 + 0.5) * x[i * 3 + 2];
     CHECK(fabs(cov) < 1e-9);
@@ -94,7 +94,7 @@ static void pca(void)
     /* the first component loads x1 and x2 equally, not x3 */
     CHECK(fabs(fabs(v[0 * 3 + 0]) - M_SQRT1_2) < 1e-9 && fabs(fabs(v[1 * 3 + 0]) - M_SQRT1_2) < 1e-9);
     CHECK(fabs(v[2 * 3 + 0]) < 1e-9);
-    CHECK(opt_pca(x, 1, 3, w, v) == -1);
+    CHECK(lab_pca(x, 1, 3, w, v) == -1);
 }
 
 static void lstsq(void)
@@ -107,11 +107,11 @@ static void lstsq(void)
         x[i * 3 + 0] = a, x[i * 3 + 1] = c, x[i * 3 + 2] = 1;
         y[i] = 0.3 * a - 1.5 * c + 2;
     }
-    CHECK(opt_lstsq(x, y, N, 3, b) == 0);
+    CHECK(lab_lstsq(x, y, N, 3, b) == 0);
     CHECK(fabs(b[0] - 0.3) < 1e-6 && fabs(b[1] + 1.5) < 1e-6 && fabs(b[2] - 2) < 1e-6);
     /* a constant feature next to the intercept: still solvable, same predictions */
     for (int i = 0; i < N; i++) x[i * 3 + 1] = 4, y[i] = 0.3 * x[i * 3] + 1;
-    CHECK(opt_lstsq(x, y, N, 3, b) == 0);
+    CHECK(lab_lstsq(x, y, N, 3, b) == 0);
     CHECK(fabs(b[0] - 0.3) < 1e-6 && fabs(4 * b[1] + b[2] - 1) < 1e-6);
 }
 
@@ -127,41 +127,41 @@ static void critical_single(void)
         ms[i] = t0 + ops[i] / p;
     }
     double want = 0.85 / 0.15 * t0 * p;
-    CHECK(fabs(opt_critical_single(ops, ms, N) / want - 1) < 1e-9);
+    CHECK(fabs(lab_critical_single(ops, ms, N) / want - 1) < 1e-9);
     for (int i = 0; i < N; i++) ms[i] *= 1 + 0.05 * ((i * 7) % 3 - 1);
-    double got = opt_critical_single(ops, ms, N);
+    double got = lab_critical_single(ops, ms, N);
     CHECK(got > want / 2 && got < want * 2);
     /* no fixed cost: the smallest op count timed; nothing timed: 1e8 */
     for (int i = 0; i < N; i++) ms[i] = ops[i] / p;
-    CHECK(opt_critical_single(ops, ms, N) == ops[0]);
-    CHECK(opt_critical_single(ops, ms, 0) == 1e8);
+    CHECK(lab_critical_single(ops, ms, N) == ops[0]);
+    CHECK(lab_critical_single(ops, ms, 0) == 1e8);
 }
 
 /* OpCount_critical off the fused chains: the median block op count of the
- * chains that fusing speeds up by OPT_FUSE_GAIN_MIN or more. */
+ * chains that fusing speeds up by LAB_FUSE_GAIN_MIN or more. */
 static void critical_fusion(void)
 {
     enum { N = 6 };
     double ops[N] = {4e7, 1e7, 9e7, 2e9, 5e7, 3e6}, g[N] = {1.2, 1.1, 1.3, 0.9, 1.25, 1.0};
     /* 2e9 and 3e6 did not gain: the median of 1e7, 4e7, 5e7, 9e7 is the
      * geometric mean of 4e7 and 5e7 */
-    CHECK(fabs(opt_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
+    CHECK(fabs(lab_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
     /* an odd count: the middle one */
-    g[1] = OPT_FUSE_GAIN_MIN - 1e-9;
-    CHECK(opt_critical_fusion(ops, g, N) == 5e7);
+    g[1] = LAB_FUSE_GAIN_MIN - 1e-9;
+    CHECK(lab_critical_fusion(ops, g, N) == 5e7);
     /* exactly the minimum gain counts */
-    g[1] = OPT_FUSE_GAIN_MIN;
-    CHECK(fabs(opt_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
+    g[1] = LAB_FUSE_GAIN_MIN;
+    CHECK(fabs(lab_critical_fusion(ops, g, N) - sqrt(4e7 * 5e7)) < 1);
     /* one disturbed chain (a gain of 3 at a huge block) moves it one rank */
     g[3] = 3;
-    CHECK(opt_critical_fusion(ops, g, N) == 5e7);
+    CHECK(lab_critical_fusion(ops, g, N) == 5e7);
     /* no chain gains, or no chain at all: NAN (the caller falls back) */
     for (int i = 0; i < N; i++) g[i] = 0.99;
-    CHECK(isnan(opt_critical_fusion(ops, g, N)));
-    CHECK(isnan(opt_critical_fusion(ops, g, 0)));
+    CHECK(isnan(lab_critical_fusion(ops, g, N)));
+    CHECK(isnan(lab_critical_fusion(ops, g, 0)));
     /* non-finite or non-positive op counts are ignored */
     double bad[2] = {NAN, -1}, gb[2] = {1.5, 1.5};
-    CHECK(isnan(opt_critical_fusion(bad, gb, 2)));
+    CHECK(isnan(lab_critical_fusion(bad, gb, 2)));
 }
 
 /* best's choice: the fastest, unless Algorithm 1's is within the margin. */

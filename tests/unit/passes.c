@@ -23,8 +23,9 @@
 
 #include "front/onnx_load.h"
 #include "gen/net_build.h"
-#include "ir/infer.h"
+#include "ops/op_infer.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "ops/op.h"
 #include "passes/passes.h"
 #include "passes/passes_internal.h"

@@ -24,8 +24,9 @@
 #include <string.h>
 
 #include "gen/net_build.h"
-#include "ir/infer.h"
+#include "ops/op_infer.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "ops/op.h"
 #include "opt/halo.h"
 #include "rt/fuse.h"

@@ -6,11 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ir/infer.h"
+#include "ops/op_infer.h"
 #include "ir/model.h"
+#include "ops/op_lower.h"
 #include "ops/op.h"
 #include "opt/halo.h"
-#include "opt/json.h"
+#include "util/json.h"
 #include "opt/schedule.h"
 
 #include "test_check.h"

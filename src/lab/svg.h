@@ -1,8 +1,8 @@
 /* svg.h - minimal SVG charts for `characterize` and `bench`: x/y plots with
  * several series (lines and/or points), and grouped bar charts. The text is
  * built in memory and written atomically. */
-#ifndef PZ_OPT_SVG_H
-#define PZ_OPT_SVG_H
+#ifndef PZ_LAB_SVG_H
+#define PZ_LAB_SVG_H
 
 #include "../ir/status.h"
 

@@ -1,10 +1,11 @@
-/* util.c - small helpers of the optimizer: time, medians. */
-#include <string.h>
+/* util.c - small helpers (util.h): time, medians. */
+#include <math.h>
+#include <stdlib.h>
 #include <time.h>
 
-#include "opt_internal.h"
+#include "util.h"
 
-double opt_now_s(void)
+double util_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -17,7 +18,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double opt_median(double *v, int n)
+double util_median(double *v, int n)
 {
     if (n <= 0) return NAN;
     qsort(v, (size_t)n, sizeof *v, cmp_double);

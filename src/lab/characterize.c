@@ -19,11 +19,13 @@
  *     j through the principal components), normalized to sum 1. */
 #include "characterize.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
 #include "../gen/text.h"
+#include "../util/util.h"
 #include "svg.h"
 #include "synth.h"
 
@@ -73,7 +75,7 @@ typedef struct {
  * 2/3 so that the fusion study always gets the last third. */
 static int out_of_time(study *s, double share)
 {
-    if (opt_now_s() - s->t0 < share * s->deadline) return 0;
+    if (util_now_s() - s->t0 < share * s->deadline) return 0;
     s->skipped++;
     return 1;
 }
@@ -304,7 +306,7 @@ typedef struct {
     double crit_single, crit_fusion;   /* OpCount_critical off Fig. 3b and off Fig. 7c */
 } fit;
 
-/* The single-core dense conv points, for opt_critical_single. */
+/* The single-core dense conv points, for lab_critical_single. */
 static double single_core_critical(const study *s, double *ops, double *ms)
 {
     int n = 0;
@@ -313,12 +315,12 @@ static double single_core_critical(const study *s, double *ops, double *ms)
         if (p->fc || p->dw || isnan(p->ms[0])) continue;
         ops[n] = p->ops, ms[n++] = p->ms[0];
     }
-    return opt_critical_single(ops, ms, n);
+    return lab_critical_single(ops, ms, n);
 }
 
 /* Fig. 7c: for each inverted-residual chain at the largest MP timed, the op
  * count per core of its fastest fused block and that block's gain over
- * blocks of 1, for opt_critical_fusion. Algorithm 1 closes a block once its
+ * blocks of 1, for lab_critical_fusion. Algorithm 1 closes a block once its
  * op count per core reaches OpCount_critical, so the value it needs is the
  * size at which fused blocks run fastest ("limit the size of fusion block
  * close to but below critical operation count", IV.C). */
@@ -340,7 +342,7 @@ static double fusion_critical(const study *s, double *block_ops, double *gain)
         block_ops[n] = best->block * chain_layer_ops(best) / mp;
         gain[n++] = q->ms / best->ms;
     }
-    return opt_critical_fusion(block_ops, gain, n);
+    return lab_critical_fusion(block_ops, gain, n);
 }
 
 static void fit_all(study *s, fit *f)
@@ -392,7 +394,7 @@ static void fit_all(study *s, fit *f)
         y[n++] = log2(s->mp[best]);
     }
     double b[3] = {0, 0, 0};
-    if (n == 0 || opt_lstsq(x, y, n, 3, b)) b[0] = b[1] = 0, b[2] = log2(s->cores);
+    if (n == 0 || lab_lstsq(x, y, n, 3, b)) b[0] = b[1] = 0, b[2] = log2(s->cores);
     f->mc.mp_alpha = b[0], f->mc.mp_beta = b[1], f->mc.mp_gamma = b[2];
     free(x);
     free(y);
@@ -416,7 +418,7 @@ static void fit_all(study *s, fit *f)
         m++;
     }
     double w[6], v[36];
-    if (m >= 3 && !opt_pca(d, m, 6, w, v)) {
+    if (m >= 3 && !lab_pca(d, m, 6, w, v)) {
         f->pca_ok = 1;
         double tot = 0, sum = 0;
         for (int k = 0; k < 6; k++) tot += w[k] > 0 ? w[k] : 0;
@@ -583,7 +585,7 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     return PZ_OK;
 }
 
-pz_status opt_characterize(int level, int cores, const char *json_path, int svg, int quiet,
+pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet,
                            pz_machine *mc, pz_err *err)
 {
     study s;
@@ -591,7 +593,7 @@ pz_status opt_characterize(int level, int cores, const char *json_path, int svg,
     s.level = level < 0 ? 0 : level > 2 ? 2 : level;
     s.cores = cores < 1 ? 1 : cores;
     s.quiet = quiet;
-    s.t0 = opt_now_s();
+    s.t0 = util_now_s();
     s.deadline = s.level == 0 ? 9 : s.level == 1 ? 100 : 1080;
     s.min_time = s.level == 0 ? 0.25 : s.level == 1 ? 0.05 : 0.15;
     /* MPs: every count up to 8 cores, then the DLFusion list, then the core count */
@@ -624,7 +626,7 @@ pz_status opt_characterize(int level, int cores, const char *json_path, int svg,
     if (json_path) {
         size_t len;
         char *text = to_json(&s, &f, &len);
-        st = opt_write_atomic(json_path, text, len, 1, err);
+        st = lab_write_atomic(json_path, text, len, 1, err);
         free(text);
         if (!st && svg) st = plots(&s, &f, json_path, err);
     }

@@ -1,9 +1,9 @@
-/* infer.c - shape inference and cost over a sorted graph. */
-#include "infer.h"
+/* op_infer.c - shape inference and cost over a sorted graph. */
+#include "op_infer.h"
 
 #include <string.h>
 
-#include "../ops/op.h"
+#include "op.h"
 
 void ir_cost_node(const ir_graph *g, ir_node *n)
 {

@@ -28,8 +28,8 @@
  *     json_w_end(&w);
  *   json_w_end(&w);   // also ends the last line
  */
-#ifndef PZ_OPT_JSON_H
-#define PZ_OPT_JSON_H
+#ifndef PZ_UTIL_JSON_H
+#define PZ_UTIL_JSON_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "characterize.h"
-#include "json.h"
-#include "opt_internal.h"
+#include "../util/json.h"
+#include "lab.h"
 
-pz_status opt_write_atomic(const char *path, const char *text, size_t len, int mkdirs,
+pz_status lab_write_atomic(const char *path, const char *text, size_t len, int mkdirs,
                            pz_err *err)
 {
     if (mkdirs) {   /* create each missing parent folder */
@@ -43,7 +43,7 @@ pz_status opt_write_atomic(const char *path, const char *text, size_t len, int m
  * with which Algorithm 1 never fuses) is measured again, not reused. */
 #define STUDY_VERSION 2
 
-void opt_default_profile_path(char *buf, size_t size)
+void lab_default_profile_path(char *buf, size_t size)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -122,21 +122,21 @@ static pz_status parse_profile(const char *path, pz_machine *mc, pz_err *err)
     return PZ_OK;
 }
 
-pz_status opt_profile_load(const char *path, int cores, pz_machine *mc, pz_err *err)
+pz_status lab_profile_load(const char *path, int cores, pz_machine *mc, pz_err *err)
 {
     memset(mc, 0, sizeof *mc);
     if (path) {
         if (parse_profile(path, mc, err)) return err->code;
     } else {
         char def[4096];
-        opt_default_profile_path(def, sizeof def);
+        lab_default_profile_path(def, sizeof def);
         pz_err quiet = {0};
         if (access(def, R_OK) || parse_profile(def, mc, &quiet)) {
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
             fprintf(stderr, "paleozoic: no --target profile given and none cached: measuring this "
                     "machine for about 10 s (cached in %s; `paleozoic characterize -o FILE` makes "
                     "a full profile)\n", def);
-            if (opt_characterize(0, ncpu > 0 ? (int)ncpu : 1, def, 0, 1, mc, err)) {
+            if (lab_characterize(0, ncpu > 0 ? (int)ncpu : 1, def, 0, 1, mc, err)) {
                 if (mc->opcount_critical <= 0) return err->code;
                 /* measured, but the cache could not be written: go on without it */
                 fprintf(stderr, "paleozoic: warning: %s\n", err->msg);
@@ -148,12 +148,12 @@ pz_status opt_profile_load(const char *path, int cores, pz_machine *mc, pz_err *
     return PZ_OK;
 }
 
-pz_status opt_profile_load_cached(const char *path, int cores, pz_machine *mc, pz_err *err)
+pz_status lab_profile_load_cached(const char *path, int cores, pz_machine *mc, pz_err *err)
 {
     memset(mc, 0, sizeof *mc);
     char def[4096];
     if (!path) {
-        opt_default_profile_path(def, sizeof def);
+        lab_default_profile_path(def, sizeof def);
         if (access(def, R_OK))
             return pz_fail(err, PZ_ERR_INPUT, "no profile cached in %s", def);
         path = def;

@@ -12,12 +12,14 @@
  * without the conversion back to plain at the output. Timing the whole run
  * instead would charge a small conv two layout passes, more than the conv
  * itself (bench/RESULTS.md, 'synth: layout passes'). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../gen/net_build.h"   /* gen_run_options */
 #include "../rt/pz_rt.h"
-#include "opt_internal.h"
+#include "../util/util.h"
 #include "synth.h"
 
 static void fill(float *x, size_t n, float scale, uint32_t seed)
@@ -34,7 +36,7 @@ static double time_net(pz_net *net, int threads, int first_block, const void *in
                        double min_time, pz_err *err)
 {
     char msg[512];
-    if (pz_net_compile(net, threads, msg, sizeof msg)) {
+    if (pz_net_compile(net, threads, gen_run_options(), msg, sizeof msg)) {
         pz_fail(err, PZ_ERR_INTERNAL, "characterize: runtime compile failed: %s", msg);
         return -1;
     }
@@ -44,11 +46,11 @@ static double time_net(pz_net *net, int threads, int first_block, const void *in
     pz_net_run(net, ins, outs);   /* warm-up: caches, page faults, worker start */
     double t[400];
     int n = 0;
-    double start = opt_now_s();
-    while (n < 400 && (n < 3 || opt_now_s() - start < min_time)) {
-        double t0 = opt_now_s();
+    double start = util_now_s();
+    while (n < 400 && (n < 3 || util_now_s() - start < min_time)) {
+        double t0 = util_now_s();
         pz_net_run(net, ins, outs);
-        t[n] = (opt_now_s() - t0) * 1e3;
+        t[n] = (util_now_s() - t0) * 1e3;
         if (first_block > 0) {
             uint64_t ns = 0;
             for (int b = first_block; b < pz_net_n_blocks(net); b++)
@@ -57,7 +59,7 @@ static double time_net(pz_net *net, int threads, int first_block, const void *in
         }
         n++;
     }
-    return opt_median(t, n);
+    return util_median(t, n);
 }
 
 /* A stride-1 "same" k x k conv of `group` groups with epilogue `act` (CLIP

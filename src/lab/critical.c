@@ -5,11 +5,12 @@
  * little, where a bin picked from single points jumped by a decade (5.6e7
  * and 5.6e8 on the same day). The fusion value is a median over the chains
  * for the same reason: one disturbed chain cannot move it far. */
+#include <math.h>
 #include <stdlib.h>
 
-#include "opt_internal.h"
+#include "lab.h"
 
-double opt_critical_single(const double *ops, const double *ms, int n)
+double lab_critical_single(const double *ops, const double *ms, int n)
 {
     /* rows (1/t, ops/t) . (t0, 1/P) = 1: each point's relative error counts
      * the same, small layer or large */
@@ -39,12 +40,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double opt_critical_fusion(const double *block_ops, const double *gain, int n)
+double lab_critical_fusion(const double *block_ops, const double *gain, int n)
 {
     double *v = pz_xmalloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     int m = 0;
     for (int i = 0; i < n; i++)
-        if (gain[i] >= OPT_FUSE_GAIN_MIN && block_ops[i] > 0 && isfinite(block_ops[i])) v[m++] = block_ops[i];
+        if (gain[i] >= LAB_FUSE_GAIN_MIN && block_ops[i] > 0 && isfinite(block_ops[i])) v[m++] = block_ops[i];
     double r = NAN;
     if (m) {
         qsort(v, (size_t)m, sizeof *v, cmp_double);

@@ -1,13 +1,14 @@
 /* pca.c - principal component analysis for `characterize` (DLFusion II.B
  * ranks the layer features that drive performance by PCA), and the least
  * squares fit of the MP model. Small dense matrices only (d <= 16). */
+#include <math.h>
 #include <string.h>
 
-#include "opt_internal.h"
+#include "lab.h"
 
 /* Cyclic Jacobi: rotate away each off-diagonal a[p][q] in turn until the
  * off-diagonal mass is negligible; v accumulates the rotations. */
-void opt_jacobi_eigen(double *a, int d, double *w, double *v)
+void lab_jacobi_eigen(double *a, int d, double *w, double *v)
 {
     for (int i = 0; i < d; i++)
         for (int j = 0; j < d; j++) v[i * d + j] = i == j;
@@ -58,7 +59,7 @@ void opt_jacobi_eigen(double *a, int d, double *w, double *v)
     }
 }
 
-int opt_pca(const double *x, int n, int d, double *w, double *v)
+int lab_pca(const double *x, int n, int d, double *w, double *v)
 {
     if (n < 2 || d < 1) return -1;
     double *mean = pz_xcalloc((size_t)d, sizeof(double)), *sd = pz_xcalloc((size_t)d, sizeof(double));
@@ -73,7 +74,7 @@ int opt_pca(const double *x, int n, int d, double *w, double *v)
         for (int a = 0; a < d; a++)
             for (int b = 0; b < d; b++)
                 c[a * d + b] += (x[i * d + a] - mean[a]) / sd[a] * (x[i * d + b] - mean[b]) / sd[b] / (n - 1);
-    opt_jacobi_eigen(c, d, w, v);
+    lab_jacobi_eigen(c, d, w, v);
     free(mean);
     free(sd);
     free(c);
@@ -82,7 +83,7 @@ int opt_pca(const double *x, int n, int d, double *w, double *v)
 
 /* Normal equations (X^T X + ridge I) b = X^T y, solved by Gaussian
  * elimination with partial pivoting. */
-int opt_lstsq(const double *x, const double *y, int n, int d, double *b)
+int lab_lstsq(const double *x, const double *y, int n, int d, double *b)
 {
     if (d > 16 || n < 1) return -1;
     double a[16][17];

@@ -9,12 +9,12 @@
  * writes the profile JSON to json_path (atomically) and, when svg is set,
  * the plots next to it (PREFIX.gflops.svg, PREFIX.mp.svg, PREFIX.fusion.svg
  * where PREFIX is json_path without ".json"). Progress on stderr unless quiet. */
-#ifndef PZ_OPT_CHARACTERIZE_H
-#define PZ_OPT_CHARACTERIZE_H
+#ifndef PZ_LAB_CHARACTERIZE_H
+#define PZ_LAB_CHARACTERIZE_H
 
-#include "opt_internal.h"
+#include "lab.h"
 
-pz_status opt_characterize(int level, int cores, const char *json_path, int svg, int quiet,
+pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet,
                            pz_machine *mc, pz_err *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../gen/text.h"
-#include "opt_internal.h"
+#include "lab.h"
 
 /* Text from the outside world (model and layer names) escaped for XML. */
 static void put_text(gen_text *b, const char *t)
@@ -114,7 +114,7 @@ pz_status svg_write_plot(const char *path, const svg_plot *p, const svg_series *
 #undef PX
 #undef PY
     gt_printf(&b, "</svg>\n");
-    pz_status st = opt_write_atomic(path, b.s, b.n, 0, err);
+    pz_status st = lab_write_atomic(path, b.s, b.n, 0, err);
     free(b.s);
     return st;
 }
@@ -164,7 +164,7 @@ pz_status svg_write_bars(const char *path, const char *title, const char *ylabel
     gt_printf(&b, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
     put_text(&b, ylabel);
     gt_printf(&b, "</text>\n</svg>\n");
-    pz_status st = opt_write_atomic(path, b.s, b.n, 0, err);
+    pz_status st = lab_write_atomic(path, b.s, b.n, 0, err);
     free(b.s);
     return st;
 }

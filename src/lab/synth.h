@@ -1,6 +1,6 @@
 /* synth.h - synthesized, timed layers for `characterize` (see synth.c). */
-#ifndef PZ_OPT_SYNTH_H
-#define PZ_OPT_SYNTH_H
+#ifndef PZ_LAB_SYNTH_H
+#define PZ_LAB_SYNTH_H
 
 #include "../ir/status.h"
 

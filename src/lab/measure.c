@@ -4,21 +4,23 @@
  * with the runtime's profiler on; the medians of the whole run and of each
  * block are kept. Inputs are seeded uniform values (timing does not depend
  * on them). Nothing here knows which kernels the runtime uses. */
+#include <math.h>
 #include <string.h>
 
 #include "../gen/net_build.h"
-#include "opt_internal.h"
+#include "../util/util.h"
+#include "lab.h"
 
-struct opt_meter {
+struct lab_meter {
     ir_model *m;
     int cores, repeat, builds;
     void **in, **out;
     int n_in, n_out;
 };
 
-opt_meter *opt_meter_new(ir_model *m, int cores, int repeat)
+lab_meter *lab_meter_new(ir_model *m, int cores, int repeat)
 {
-    opt_meter *mt = pz_xcalloc(1, sizeof *mt);
+    lab_meter *mt = pz_xcalloc(1, sizeof *mt);
     const ir_graph *g = m->g;
     mt->m = m;
     mt->cores = cores;
@@ -49,7 +51,7 @@ opt_meter *opt_meter_new(ir_model *m, int cores, int repeat)
     return mt;
 }
 
-void opt_meter_free(opt_meter *mt)
+void lab_meter_free(lab_meter *mt)
 {
     if (!mt) return;
     for (int i = 0; i < mt->n_in; i++) free(mt->in[i]);
@@ -59,12 +61,12 @@ void opt_meter_free(opt_meter *mt)
     free(mt);
 }
 
-int opt_meter_builds(const opt_meter *mt)
+int lab_meter_builds(const lab_meter *mt)
 {
     return mt->builds;
 }
 
-static int build(opt_meter *mt, const int *sizes, const int *mps, int n, gen_net *gn, pz_err *err)
+static int build(lab_meter *mt, const int *sizes, const int *mps, int n, gen_net *gn, pz_err *err)
 {
     if (ir_model_partition(mt->m, sizes, mps, n, mt->cores, err)) return -1;
     if (gen_net_build(mt->m, mt->cores, gn, err)) return -1;
@@ -74,7 +76,7 @@ static int build(opt_meter *mt, const int *sizes, const int *mps, int n, gen_net
     return 0;
 }
 
-double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n,
+double lab_meter_schedule(lab_meter *mt, const int *sizes, const int *mps, int n,
                           double *block_ms, pz_err *err)
 {
     gen_net gn = {0};
@@ -87,11 +89,11 @@ double opt_meter_schedule(opt_meter *mt, const int *sizes, const int *mps, int n
         tot[k] = (double)pz_net_run_ns(gn.net) * 1e-6;
         for (int b = 0; b < nb; b++) blk[(size_t)b * r + k] = (double)pz_net_block_info(gn.net, b, NULL, NULL, NULL) * 1e-6;
     }
-    double med = opt_median(tot, r);
+    double med = util_median(tot, r);
     /* the runtime's blocks are the schedule's, in order (pass-through output
      * copies, if any, come after them) */
     if (block_ms)
-        for (int b = 0; b < n; b++) block_ms[b] = b < nb ? opt_median(blk + (size_t)b * r, r) : NAN;
+        for (int b = 0; b < n; b++) block_ms[b] = b < nb ? util_median(blk + (size_t)b * r, r) : NAN;
     free(tot);
     free(blk);
     gen_net_free(&gn);
@@ -107,7 +109,7 @@ static double weight_bytes(const ir_model *m)
     return b;
 }
 
-int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
+int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
                           double *const *block_ms, pz_err *err)
 {
@@ -150,9 +152,9 @@ int opt_meter_interleaved(opt_meter *mt, int n_sched, const int *const *sizes,
             if (!keep) gen_net_free(&gn[i]);
         }
     for (int i = 0; i < n_sched && !rc; i++) {
-        med[i] = opt_median(t + (size_t)i * rounds, rounds);
+        med[i] = util_median(t + (size_t)i * rounds, rounds);
         if (block_ms)
-            for (int b = 0; b < n_blocks[i]; b++) block_ms[i][b] = opt_median(tb[i] + (size_t)b * rounds, rounds);
+            for (int b = 0; b < n_blocks[i]; b++) block_ms[i][b] = util_median(tb[i] + (size_t)b * rounds, rounds);
     }
     for (int i = 0; i < n_sched; i++) {
         if (gn[i].net) gen_net_free(&gn[i]);

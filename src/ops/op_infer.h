@@ -1,8 +1,11 @@
-/* infer.h - shape inference and per-layer cost over a sorted graph. */
-#ifndef PZ_IR_INFER_H
-#define PZ_IR_INFER_H
+/* op_infer.h - shape inference and per-layer cost over a sorted graph.
+ *
+ * These walk the op table (op->parse, op->infer, op->cost), so they sit in
+ * the ops layer, above the IR: src/ir knows nodes and values, not ops. */
+#ifndef PZ_OPS_OP_INFER_H
+#define PZ_OPS_OP_INFER_H
 
-#include "graph.h"
+#include "../ir/graph.h"
 
 /* Walks the nodes in order: checks input and output counts, parses each
  * node's attributes (op->parse), infers its output types and shapes
