@@ -41,6 +41,7 @@
 #include <stdlib.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/op_desc.h"
 #include "rt/pz_rt.h"
 
 /* Always-on internal invariant (never for user input). */
@@ -58,28 +59,7 @@
 /* Arena offsets and scratch are aligned to this (a cache line, a ZMM). */
 #define PZ_ALIGN 64
 
-typedef struct pz_layer pz_layer;
-
-typedef struct {
-    const char *name;            /* "CONV", for messages and profiles */
-    size_t params_size;          /* sizeof its params struct; 0 when it takes none */
-    int min_in, max_in;          /* input slots (max -1: any number) */
-    int min_out, max_out;
-    int (*prepare)(pz_layer *l, char *err, size_t errsize);
-    void (*run)(const pz_layer *l, int ith, int nth);
-    void (*release)(pz_layer *l);   /* optional: frees what l->state points to */
-    /* Optional, for depth-first fused F-Blocks (rt/fuse.c). rows(l), after
-     * prepare: 0 when the kernel prepare chose cannot compute a range of
-     * output rows; else the row granularity g (a range starts at a multiple
-     * of g and ends at one or at the last row). run_rows(l, in, out, r0, r1,
-     * ith, nth): output rows [r0, r1) (axis 2) of every image of output 0,
-     * NCHW16c, reading input i from in[i] and writing out (each the size and
-     * layout of l->in[i], l->out[0]: the net's buffers or a worker's private
-     * copies); the same bits as run() gives those rows. */
-    int (*rows)(const pz_layer *l);
-    void (*run_rows)(const pz_layer *l, const void *const *in, void *out, int64_t r0,
-                     int64_t r1, int ith, int nth);
-} pz_rt_op;
+/* pz_layer is typedef'd in rt/op_desc.h, with pz_rt_op. */
 
 struct pz_layer {
     char *name;
@@ -150,8 +130,6 @@ typedef struct {
     _Atomic uint32_t gen;
 } pz_barrier;
 void pz_barrier_wait(pz_barrier *b, int nth);
-
-extern const pz_rt_op *const pz_rt_ops[];
 
 /* Writes `layer "NAME" (OP): <message>` into err; returns 1 (for `return`). */
 /* A buffer for packed weights or the arena: 64-byte aligned; from 2 MiB on,
