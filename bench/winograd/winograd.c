@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "../common/fma_peak.h"
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/conv/winograd.h"
 
 static int cmp_double(const void *a, const void *b)
 {

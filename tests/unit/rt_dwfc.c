@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/kernels/dwconvk16c.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/fast.h"
 #include "rt/net.h"
 #include "rt_test.h"

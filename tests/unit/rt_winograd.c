@@ -1,4 +1,4 @@
-/* rt_winograd.c - Winograd F(4x4, 3x3) (rt/kernels/winograd.h) against the
+/* rt_winograd.c - Winograd F(4x4, 3x3) (rt/kernels/conv/winograd.h) against the
  * plain reference convolution (pz_f32_conv__ref) and against the direct
  * NCHW16c conv, over edge sizes:
  *   channels 5, 16, 17, 32, 33, 64, 512 in; 3, 16, 20, 32, 48, 64 out
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/conv/winograd.h"
 #include "rt_test.h"
 
 static double worst_ref;   /* largest error against the reference seen */

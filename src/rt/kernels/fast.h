@@ -391,6 +391,17 @@ void pz_gemm_pack_b(int64_t k, int64_t n, const float *restrict b, int trans_b, 
 
 #define PZ_GEMM_NR 32   /* columns per packed panel */
 
+/* acc[0..16) + z, activation, lanes of channels >= m set to zero; to y. */
+static inline void pz_f32_finish16(const pz_act *act, int64_t c0, int64_t m, float *acc,
+                                   const float *z, float *y)
+{
+    for (int l = 0; l < 16; l++) {
+        float v = acc[l] + (z ? z[l] : 0.0f);
+        v = pz_act_f32(act, v);
+        y[l] = c0 + l < m ? v : 0.0f;
+    }
+}
+
 /* The valid range [*lo, *hi) of output positions o whose input o*s - p + k*d
  * lies in [0, in), clamped to [0, out). */
 static inline void pz_conv_valid_range(int64_t in, int64_t out, int64_t s, int64_t p,

@@ -2,8 +2,8 @@
 #include "rt/kernels/fast.h"
 #include "rt/fuse.h"
 #include "rt/kernels/conv8x2.h"
-#include "rt/kernels/dwconvk16c.h"
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
+#include "rt/kernels/conv/winograd.h"
 #include "rt/ops/ops.h"
 #include "rt/rows.h"
 

@@ -18,7 +18,7 @@
  *   M  [36][RM][nt][16]   the GEMM results of one group of RM output blocks
  *   P  [6][6][16]         a border tile's input patch, zero padded
  */
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/conv/winograd.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
 {

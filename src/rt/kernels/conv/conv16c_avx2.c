@@ -5,7 +5,7 @@
  * 12 accumulators, 2 weight halves, 1 broadcast; per q step 2 + 6 loads for
  * 12 FMAs.
  */
-#include "rt/kernels/conv16c.h"
+#include "rt/kernels/conv/conv16c.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

@@ -9,7 +9,7 @@
  * feed 2 FMAs a cycle). The loops have constant bounds in each instance, so
  * the accumulators live in registers.
  */
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/conv/winograd.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

@@ -2,7 +2,7 @@
  * (see dwconvk16c.h), and which kernel an ISA gets. */
 #include <math.h>
 
-#include "rt/kernels/dwconvk16c.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
 
 pz_conv16c_fn pz_dwconvk16c_kernel_for(pz_isa isa)
 {

@@ -8,7 +8,7 @@
  * tap and an input per FMA (bench/RESULTS.md, 'dwconvk16c: row tiles'). */
 #include <math.h>
 
-#include "rt/kernels/dwconvk16c.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

@@ -1,6 +1,6 @@
 /* pool16c_avx2.c - 2-D max/average pooling on NCHW16c, two YMM halves per
  * 16-channel pixel (see pool16c.c for the scalar twin). */
-#include "rt/kernels/pool16c.h"
+#include "rt/kernels/pool/pool16c.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

@@ -25,7 +25,7 @@
  */
 #include <math.h>
 
-#include "rt/kernels/conv16c.h"
+#include "rt/kernels/conv/conv16c.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

@@ -2,7 +2,7 @@
  * params, NCHW <-> NCHWxc conversion, and weight packing (done once, at
  * compile). Scalar C; see fast.h for the layouts. */
 #include "rt/kernels/fast.h"
-#include "rt/kernels/dwconvk16c.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
 {

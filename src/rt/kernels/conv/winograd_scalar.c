@@ -4,7 +4,7 @@
  * over the 16 channels of a block, with the same formulas (and so the same
  * rounding order of the transforms) as winograd_avx512.c.
  */
-#include "rt/kernels/winograd.h"
+#include "rt/kernels/conv/winograd.h"
 
 /* B' d for one column of 6 values (rows of B' in winograd.c) */
 static void in_1d(const float d[6], float r[6])

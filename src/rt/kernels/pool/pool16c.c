@@ -2,7 +2,7 @@
  * scalar twin (16-lane loops) of pool16c_avx512.c and pool16c_avx2.c. */
 #include <math.h>
 
-#include "rt/kernels/pool16c.h"
+#include "rt/kernels/pool/pool16c.h"
 
 int pz_pool16c_init(pz_pool16c_desc *d, const pz_pool_params *p, const int64_t *xd,
                     const int64_t *yd)

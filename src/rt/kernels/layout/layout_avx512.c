@@ -1,5 +1,5 @@
 /* layout_avx512.c - a plain RGB image into NHWC with whole-vector permutes
- * (see pz_interleave_fn in fast.h; the scalar twin is in fast_scalar.c).
+ * (see pz_interleave_fn in fast.h; the scalar twin is in layout_scalar.c).
  *
  * 16 pixels of nc channels (nc = 2..4) are nc input vectors in and nc output
  * vectors out. Element p of output vector k is g = 16k + p of the group:
