@@ -6,7 +6,7 @@
 
 IO_SRCS := $(wildcard src/io/*.c)
 IO_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(IO_SRCS))
-SDK_HDRS := $(B)/include/pz_rt.h $(B)/include/pz_raw.h $(B)/include/pz_io.h
+SDK_HDRS := $(B)/include/pz_rt.h $(B)/include/pz_op_kinds.h $(B)/include/pz_raw.h $(B)/include/pz_io.h
 
 # pz_io.h includes "pz_rt.h" as the installed headers sit side by side.
 $(B)/obj/io/%.o $(B)/obj/gen/%.o: CFLAGS += -Isrc/rt
@@ -27,5 +27,11 @@ $(B)/sdk.flags: Makefile mk/codegen.mk
 	echo '$(LDSAN)' > $@
 
 all: $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags
+
+# The CLI and the unit tests read the run options from the environment with
+# libpzio's pz_io_run_options_env (the runtime reads no environment).
+LDLIBS += $(B)/libpzio.a
+$(B)/paleozoic $(TEST_BINS): $(B)/libpzio.a
+$(TEST_BINS) $(CLI_OBJS): CFLAGS += -Isrc/rt
 
 -include $(IO_OBJS:.o=.d)

@@ -33,6 +33,7 @@
 
 #include "rt/fuse.h"
 #include "rt/net.h"
+#include "io/pz_io.h"
 
 static double now_ms(void);
 
@@ -228,9 +229,10 @@ int main(int argc, char **argv)
                                    0);
             }
             char err[512];
-            if (kind == 3) setenv("PZ_FUSE_WINDOWS", "0", 1);
-            int bad = pz_net_compile(nets[v], 2, err, sizeof err);
-            unsetenv("PZ_FUSE_WINDOWS");
+            pz_run_options ro;
+            pz_io_run_options_env(&ro);   /* PZ_WINOGRAD (run.sh), ... */
+            if (kind == 3) ro.fuse_windows = 0;
+            int bad = pz_net_compile(nets[v], 2, &ro, err, sizeof err);
             if (bad) {
                 fprintf(stderr, "compile: %s\n", err);
                 return 1;

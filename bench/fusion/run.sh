@@ -11,7 +11,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
 CC=${CC:-cc}
 cd "$ROOT"
-make -s BUILD="$B" -j1 "$B/libpzrt.a"
-$CC -std=c11 -D_GNU_SOURCE -O2 -march=native -Wall -Wextra -Isrc -I"$B/gen" \
-    -o "$B/bench_fusion" bench/fusion/fusion.c "$B/libpzrt.a" -lm -lpthread
+make -s BUILD="$B" -j1 "$B/libpzrt.a" "$B/libpzio.a"
+$CC -std=c11 -D_GNU_SOURCE -O2 -march=native -Wall -Wextra -Isrc -Isrc/rt -I"$B/gen" \
+    -o "$B/bench_fusion" bench/fusion/fusion.c "$B/libpzrt.a" "$B/libpzio.a" -lm -lpthread
 PZ_WINOGRAD=${PZ_WINOGRAD:-0} exec "$B/bench_fusion" "${2:-15}"

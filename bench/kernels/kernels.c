@@ -64,6 +64,7 @@
 #include "../common/fma_peak.h"
 #include "rt/kernels/conv8x2.h"
 #include "rt/kernels/fast.h"
+#include "io/pz_io.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -93,6 +94,8 @@ static double probe_peak(void)
 /* ---- --cold: the weights flushed before each call ------------------------------------ */
 
 static int cold;
+/* the run options' A/B switches (PZ_CONV8X2, PZ_SUBSAMPLE), as the runtime's conv op takes them */
+static pz_run_options run_opts = PZ_RUN_OPTIONS_DEFAULT;
 static const float *cold_w;   /* the current layer's packed weights */
 static size_t cold_n;         /* floats */
 
@@ -361,13 +364,13 @@ static timing run_layer(const layer *L, const pz_fast_kernels *k, double min_tim
     /* the kernel the runtime's conv op takes for this layer (rt/ops/conv.c):
      * on AVX-512 a 1x1 conv to 8 mod 16 channels goes in lanes of 8 x 2 */
     pz_conv16c_fn fn = L->k == L_DW ? k->dwconv3x3 : k->conv2d;
-    pz_conv16c_fn f8 = L->k == L_CONV ? pz_conv8x2_pick(&d, k->isa) : NULL;
+    pz_conv16c_fn f8 = L->k == L_CONV && run_opts.conv8x2 ? pz_conv8x2_pick(&d, k->isa) : NULL;
     int by8 = f8 != NULL;
     if (by8) fn = f8;
     /* a strided 1x1 conv the op runs as a subsample plus a flat conv: both
      * timed (the copy into a buffer of its own, as the op's scratch) */
     pz_conv16c_desc fd;
-    int sub = L->k == L_CONV && !by8 && pz_conv16c_subsample_plan(&d, &fd);
+    int sub = L->k == L_CONV && !by8 && run_opts.subsample && pz_conv16c_subsample_plan(&d, &fd);
     float *xs = sub ? new_buf((size_t)pz_subsample16c_size(&d), 7) : NULL;
     r.kernel = L->k == L_DW ? "dw3x3" : by8 ? "8x2" : sub ? "sub" : "direct";
     size_t nw = (size_t)(L->k == L_DW ? pz_dw16c_weights_size(L->c)
@@ -451,6 +454,7 @@ int main(int argc, char **argv)
     const char *isa = "avx512", *only = NULL;
     double min_time = 0.25;
     int rounds = 1;
+    pz_io_run_options_env(&run_opts);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--isa") && i + 1 < argc) isa = argv[++i];
         else if (!strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = atof(argv[++i]);

@@ -19,9 +19,9 @@ ISA=${2:-avx512}
 [ $# -gt 0 ] && shift
 CC=${CC:-cc}
 cd "$ROOT"
-make -s BUILD="$B" -j1 "$B/libpzrt.a"
-$CC -std=c11 -D_GNU_SOURCE -O2 -march=native -Wall -Wextra -Isrc -I"$B/gen" \
-    -o "$B/bench_kernels" bench/kernels/kernels.c "$B/libpzrt.a" -lm -lpthread
+make -s BUILD="$B" -j1 "$B/libpzrt.a" "$B/libpzio.a"
+$CC -std=c11 -D_GNU_SOURCE -O2 -march=native -Wall -Wextra -Isrc -Isrc/rt -I"$B/gen" \
+    -o "$B/bench_kernels" bench/kernels/kernels.c "$B/libpzrt.a" "$B/libpzio.a" -lm -lpthread
 # pin to one CPU when taskset is there: the kernels run at 1 thread
 if command -v taskset >/dev/null 2>&1; then
     exec taskset -c "${CPU:-1}" "$B/bench_kernels" --isa "$ISA" --min-time "${MIN_TIME:-0.25}" "$@"

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../gen/net_build.h"
+#include "../io/pz_io.h"
 
 typedef struct {
     const char *name;
@@ -141,6 +143,11 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    /* the run options, read from the environment once: every net built in
+     * this process compiles with them, and emitted C prints them */
+    pz_run_options ro;
+    pz_io_run_options_env(&ro);
+    gen_set_run_options(&ro);
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++)
         if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
     fprintf(stderr, "paleozoic: error: unknown command \"%s\"\n", argv[1]);

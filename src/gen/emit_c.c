@@ -117,7 +117,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                "#define LAYER(name, KIND, type, in, out, ...) pz_net_layer(net, name, PZ_OP_##KIND, &(type){__VA_ARGS__}, sizeof(type), in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n"
                "#define LAYER0(name, KIND, in, out) pz_net_layer(net, name, PZ_OP_##KIND, NULL, 0, in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n\n");
 
-    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, char *err, size_t errsize)\n{\n", n, n);
+    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                 "    char *err, size_t errsize)\n{\n", n, n);
     gt_printf(t, "    %s *ctx = calloc(1, sizeof *ctx);\n"
                  "    pz_net *net = ctx ? ctx->net = pz_net_new(", n);
     gt_cstr(t, p->m->g->name ? p->m->g->name : n);
@@ -171,7 +172,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "        pz_net_block_knobs(net, first, (pz_split_mode)BLOCK_SPLIT[b], BLOCK_STRIP[b]);\n"
                  "    }\n\n", N, N, N);
     gt_printf(t, "    /* ---- 4. compile: arena by liveness, kernels, packed weights, workers ---- */\n"
-                 "    if (pz_net_compile(net, threads, err, errsize) == 0) return ctx;\n"
+                 "    if (pz_net_compile(net, threads, opts, err, errsize) == 0) return ctx;\n"
                  "fail:\n"
                  "    %s_destroy(ctx);\n"
                  "    return NULL;\n"

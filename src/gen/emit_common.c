@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../io/pz_io.h"
+#include "net_build.h"   /* gen_run_options */
 #include "emit.h"
 
 void gen_upper(char *dst, size_t n, const char *name)
@@ -49,6 +50,13 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         shape(t, x);
         gt_puts(t, "\n");
     }
+    /* the run options: what main.c reads from the environment, as this
+     * compile had them */
+    char opts[1024];
+    pz_io_run_options_format(gen_run_options(), " *     ", opts, sizeof opts);
+    gt_puts(t, " *   run options: main.c reads them from the environment at start (unset: the\n"
+               " *   defaults); this compile ran with:\n");
+    gt_puts(t, opts);
     gt_printf(t, " *\n%s */\n", what);
 }
 

@@ -85,7 +85,8 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    pz_raw_op *op[%s_N_LAYERS];\n"
                  "};\n\n", n, N, N);
 
-    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, char *err, size_t errsize)\n{\n", n, n);
+    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                 "    char *err, size_t errsize)\n{\n", n, n);
     gt_printf(t, "    %s *ctx = calloc(1, sizeof *ctx);\n"
                  "    if (!ctx) {\n"
                  "        snprintf(err, errsize, \"out of memory\");\n"
@@ -133,7 +134,7 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
                   has ? "&p" : "NULL", has ? "sizeof p" : "0", low->n_in, low->n_out);
         gt_puts(t, "    }\n");
         gt_printf(t, "    if (!ctx->op[%d]) goto oom;\n", li);
-        gt_printf(t, "    if (pz_raw_op_compile(ctx->op[%d], MP(%d), err, errsize)) goto fail;\n", li, li);
+        gt_printf(t, "    if (pz_raw_op_compile(ctx->op[%d], MP(%d), opts, err, errsize)) goto fail;\n", li, li);
     }
     gt_printf(t, "    return ctx;\n"
                  "oom:\n"

@@ -7,6 +7,24 @@
 #include <string.h>
 
 #include "plan.h"
+#include "../rt/cpu.h"
+
+static pz_run_options run_options = PZ_RUN_OPTIONS_DEFAULT;
+
+void gen_set_run_options(const pz_run_options *o)
+{
+    run_options = *o;
+}
+
+const pz_run_options *gen_run_options(void)
+{
+    return &run_options;
+}
+
+int gen_run_isa(void)
+{
+    return (int)pz_isa_capped(run_options.isa);
+}
 
 pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err)
 {
@@ -42,7 +60,7 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
     }
     /* 4. compile */
     char msg[512];
-    if (pz_net_compile(net, threads, msg, sizeof msg)) {
+    if (pz_net_compile(net, threads, &run_options, msg, sizeof msg)) {
         /* shape inference accepted the model but the runtime cannot run this
          * layer (the message names it and its op): bad input, not a crash */
         pz_fail(err, PZ_ERR_UNSUPPORTED, "the runtime cannot run this model: %s", msg);

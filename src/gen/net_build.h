@@ -20,4 +20,14 @@ typedef struct {
 pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err);
 void gen_net_free(gen_net *gn);
 
+/* The run options (pz_rt.h) the nets built here compile with and the emitted
+ * C prints in its header: the defaults until a program sets them (the CLI
+ * does, once, from the environment: libpzio's pz_io_run_options_env). o is
+ * copied. */
+void gen_set_run_options(const pz_run_options *o);
+const pz_run_options *gen_run_options(void);
+/* The kernels' instruction set the nets built here take (a pz_isa): this
+ * CPU's best under the run options' cap. The optimizer asks it. */
+int gen_run_isa(void);
+
 #endif

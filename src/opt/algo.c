@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "../ops/op.h"
-#include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
+#include "../gen/net_build.h"       /* gen_run_isa */
+#include "../rt/kernels/kernels.h"
 #include "../rt/kernels/conv/winograd.h"  /* pz_winograd_pays */
 #include "../rt/rows.h"              /* pz_conv_query_make */
 #include "opt_internal.h"
@@ -59,7 +60,7 @@ int opt_winograd_pays(const ir_model *m, int li)
 
 int opt_have_winograd(void)
 {
-    return pz_cpu_isa() == PZ_ISA_AVX512;
+    return gen_run_isa() == PZ_ISA_AVX512;
 }
 
 int opt_choose_algos(ir_model *m)

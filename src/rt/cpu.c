@@ -1,10 +1,9 @@
 /* cpu.c - the instruction sets this CPU offers, for choosing kernels at
- * compile time (an op's prepare), and how many cores it has online. */
-#include <stdlib.h>
-#include <string.h>
+ * compile time (an op's prepare), capped by the run options (cpu.h), and
+ * how many cores it has online. */
 #include <unistd.h>
 
-#include "rt/kernels/kernels.h"
+#include "rt/cpu.h"
 
 pz_isa pz_cpu_isa(void)
 {
@@ -17,16 +16,17 @@ pz_isa pz_cpu_isa(void)
         __builtin_cpu_supports("avx512vl"))
         best = PZ_ISA_AVX512;
 #endif
-    /* PZ_ISA=ref|scalar|avx2|avx512 caps the choice (tests compare kernels
-     * this way) */
-    const char *env = getenv("PZ_ISA");
-    if (env) {
-        pz_isa cap = strcmp(env, "ref") == 0 ? PZ_ISA_REF
-                   : strcmp(env, "scalar") == 0 ? PZ_ISA_SCALAR
-                   : strcmp(env, "avx2") == 0 ? PZ_ISA_AVX2 : PZ_ISA_AVX512;
-        if (cap < best) best = cap;
-    }
     return best;
+}
+
+_Static_assert(PZ_RUN_ISA_REF == (int)PZ_ISA_REF && PZ_RUN_ISA_SCALAR == (int)PZ_ISA_SCALAR &&
+                   PZ_RUN_ISA_AVX2 == (int)PZ_ISA_AVX2 && PZ_RUN_ISA_AVX512 == (int)PZ_ISA_AVX512,
+               "pz_run_isa caps name pz_isa values");
+
+pz_isa pz_isa_capped(int cap)
+{
+    pz_isa best = pz_cpu_isa();
+    return cap >= PZ_RUN_ISA_REF && cap < (int)best ? (pz_isa)cap : best;
 }
 
 int pz_cpu_count(void)

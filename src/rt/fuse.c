@@ -270,11 +270,11 @@ static int64_t auto_strip(const fuse_run *r)
  * tensor out to memory). */
 static void pick_windows(fuse_run *r)
 {
-    /* PZ_FUSE_WINDOWS=0 in the environment: full-size buffers (A/B). A run
-     * of one strip takes none: its windows would hold every row, and a 1x1
-     * conv that reads or writes a window loses its one-long-row path. */
-    const char *env = getenv("PZ_FUSE_WINDOWS");
-    bool windows = !(env && env[0] == '0') && r->strip < r->L[r->count - 1].oh;
+    /* the run options' fuse_windows = 0 (PZ_FUSE_WINDOWS=0): full-size
+     * buffers (A/B). A run of one strip takes none: its windows would hold
+     * every row, and a 1x1 conv that reads or writes a window loses its
+     * one-long-row path. */
+    bool windows = r->L[0].l->opts->fuse_windows && r->strip < r->L[r->count - 1].oh;
     for (int j = 0; j + 1 < r->count; j++) {
         fuse_layer *f = &r->L[j];
         /* (a residual Z is laid out like Y: full size) */
@@ -422,9 +422,9 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
  * names holds for the whole block. */
 static bool cut_before(pz_layer *layers, int first, int li, int mp, pz_split_mode split)
 {
-    const char *env = getenv("PZ_FUSE_CUT");   /* 0: no cuts (for A/B measurements) */
-    if (mp < 2 || split != PZ_SPLIT_AUTO || (env && env[0] == '0')) return false;
     const pz_layer *l = &layers[li];
+    /* the run options' fuse_cut = 0 (PZ_FUSE_CUT=0): no cuts (A/B) */
+    if (mp < 2 || split != PZ_SPLIT_AUTO || !l->opts->fuse_cut) return false;
     int64_t k = 1;
     if (l->kind == PZ_OP_CONV) k = ((const pz_conv_params *)l->params)->kernel[0];
     else if (l->kind == PZ_OP_POOL) k = ((const pz_pool_params *)l->params)->kernel[0];

@@ -1,7 +1,8 @@
 /* layout.c - sizes of tensors in the net's layouts and the conversions the
  * net inserts between a producer's layout and a consumer's (see net.h). */
+#include "rt/layout.h"
 #include "rt/kernels/fast.h"
-#include "rt/net.h"
+#include "rt/rt_assert.h"
 
 size_t pz_layout_bytes(const pz_tensor *t, int cblk)
 {

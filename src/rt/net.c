@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt/cpu.h"
 #include "rt/fuse.h"
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
@@ -73,6 +74,8 @@ struct pz_net {
     int prof_n;             /*   the ns of each layer, each block, then the run */
     bool consts_mapped;     /* constants are a read-only file mapping (pz_net_consts_mapped) */
     uint64_t run_ns;
+    pz_run_options opts;    /* pz_net_compile's, kept: layers point to it */
+    pz_isa isa;             /* the kernels': the CPU's best capped by opts.isa */
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -687,7 +690,7 @@ static int plan_arena(pz_net *net, char *err, size_t n)
     }
 
     net->arena_bytes = total;
-    net->arena = pz_alloc_big(total);
+    net->arena = pz_alloc_big(total, net->opts.hugepages);
     if (!net->arena) {
         free(items);
         free(live);
@@ -738,7 +741,7 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
         cv->slot = i;
         cv->from = from;
         cv->to = to;
-        cv->isa = pz_cpu_isa();
+        cv->isa = l->isa;
         cv->src = src;
         cv->view = *src;
         cv->view.data = NULL;   /* arena scratch, planned with the tensors */
@@ -799,7 +802,8 @@ void pz_net_consts_mapped(pz_net *net, int on)
     if (net) net->consts_mapped = on != 0;
 }
 
-int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
+int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *errbuf,
+                   size_t errsize)
 {
     char local[512];
     char *err = errbuf && errsize ? errbuf : local;
@@ -810,10 +814,14 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
     net->compile_tried = true;
     if (net->err[0]) return snprintf(err, n, "%s", net->err), 1;
     net->threads = threads > 0 ? threads : cpu_count();
+    net->opts = opts ? *opts : (pz_run_options)PZ_RUN_OPTIONS_DEFAULT;
+    net->isa = pz_isa_capped(net->opts.isa);
 
     if (check_dataflow(net, err, n) || plan_blocks(net, err, n)) return 1;
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
+        l->opts = &net->opts;
+        l->isa = net->isa;
         for (int i = 0; i < l->n_in; i++) {
             l->in_have[i] = l->in_id[i] >= 0 ? net->tensors[l->in_id[i]].cblk : 0;
             l->in_cblk[i] = 0;
@@ -828,7 +836,7 @@ int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize)
     int maxmp = 1;
     for (int b = 0; b < net->n_blocks; b++)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
-    net->pool = pz_pool_new(maxmp);
+    net->pool = pz_pool_start(maxmp, net->opts.spin_us, net->opts.pin);
     if (!net->pool) return snprintf(err, n, "cannot start %d worker threads", maxmp), 1;
     /* outputs: big ones (a feature map) on every worker, small ones inline */
     size_t out_bytes = 0;

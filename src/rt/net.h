@@ -41,18 +41,12 @@
 #include <stdlib.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/layout.h"
+#include "rt/mem.h"
+#include "rt/pool.h"
+#include "rt/rt_assert.h"
 #include "rt/op_desc.h"
 #include "rt/pz_rt.h"
-
-/* Always-on internal invariant (never for user input). */
-#define PZ_RT_ASSERT(cond)                                                     \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "paleozoic: internal error: %s:%d: %s\n",         \
-                    __FILE__, __LINE__, #cond);                                \
-            abort();                                                           \
-        }                                                                      \
-    } while (0)
 
 #define PZ_RT_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -65,6 +59,8 @@ struct pz_layer {
     char *name;
     pz_op_kind kind;
     const pz_rt_op *op;
+    const pz_run_options *opts;  /* the net's run options (pz_net_compile), for prepare */
+    pz_isa isa;                  /* the kernels' instruction set: the CPU's best, capped by opts */
     void *params;                /* a copy of the caller's params (NULL when none) */
     int n_in, n_out;
     int *in_id, *out_id;         /* tensor ids, -1 for an omitted optional slot */
@@ -93,7 +89,7 @@ struct pz_layer {
 typedef struct pz_layout_conv {
     int slot;
     int from, to;
-    pz_isa isa;              /* the kernels' (pz_cpu_isa() when the net was planned) */
+    pz_isa isa;              /* the kernels' (the layer's isa) */
     const pz_tensor *src;
     pz_tensor view;
 } pz_layout_conv;
@@ -115,28 +111,7 @@ const pz_layer *pz_net_layer_at(const pz_net *net, int layer);
  * id. For tests that look at padded lanes. */
 const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk);
 
-/* Bytes of tensor t in layout cblk (0: plain). */
-size_t pz_layout_bytes(const pz_tensor *t, int cblk);
-/* Converts a rank-4 f32 tensor with dims xd from layout `from` to `to` (one
- * of them 0, plain), worker ith of nth's share, with the kernels of isa. */
-void pz_layout_convert(pz_isa isa, const int64_t *xd, int from, int to, const void *x, void *y,
-                       int ith, int nth);
-
-/* A spinning barrier for the nth workers of one fork-join (pool.c): every
- * worker calls pz_barrier_wait(b, nth); all return once all have arrived.
- * Reusable right away; zero-initialised is ready. */
-typedef struct {
-    _Alignas(PZ_ALIGN) _Atomic uint32_t count;
-    _Atomic uint32_t gen;
-} pz_barrier;
-void pz_barrier_wait(pz_barrier *b, int nth);
-
 /* Writes `layer "NAME" (OP): <message>` into err; returns 1 (for `return`). */
-/* A buffer for packed weights or the arena: 64-byte aligned; from 2 MiB on,
- * 2 MiB-aligned and advised to use huge pages (mem.c). NULL when out of
- * memory; free with free(). */
-void *pz_alloc_big(size_t bytes);
-
 int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

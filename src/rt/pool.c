@@ -10,8 +10,8 @@
  * worker). Workers that do not take part are not woken at all.
  * Join: each worker runs its share and decrements `pending`; the caller, after
  * its own share, waits for 0.
- * Waiting spins on the atomic for a while (PZ_SPIN_US microseconds, default
- * 200: between the layers of a net a worker is back at work well within that)
+ * Waiting spins on the atomic for a while (the run options' spin_us,
+ * PZ_SPIN_US, default 200 microseconds: between the layers of a net a worker is back at work well within that)
  * and then sleeps on a futex. A sleeper announces itself in a flag that the
  * other side reads after its own update (both seq_cst), so no wake is lost.
  */
@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt/net.h"
+#include "rt/pool.h"
 
 typedef struct {
-    _Alignas(PZ_ALIGN) _Atomic uint32_t go;   /* bumped once per job for this worker */
+    _Alignas(PZ_POOL_ALIGN) _Atomic uint32_t go;   /* bumped once per job for this worker */
     _Atomic uint32_t sleeping;                 /* the worker is (about to be) in futex_wait */
     pz_pool *pool;
     int id;
@@ -45,7 +46,7 @@ struct pz_pool {
     pz_task_fn fn;
     void *ctx;
     int nth;
-    _Alignas(PZ_ALIGN) _Atomic uint32_t pending;   /* workers of the job still running */
+    _Alignas(PZ_POOL_ALIGN) _Atomic uint32_t pending;   /* workers of the job still running */
     _Atomic uint32_t caller_sleeping;
     _Atomic int stop;
     int64_t spin_ns;              /* how long to spin before sleeping */
@@ -147,16 +148,22 @@ static void pin_thread(pthread_t t, int cpu)
 
 pz_pool *pz_pool_new(int nthreads)
 {
+    pz_run_options o = PZ_RUN_OPTIONS_DEFAULT;
+    return pz_pool_start(nthreads, o.spin_us, o.pin);
+}
+
+pz_pool *pz_pool_start(int nthreads, long long spin_us, int pin)
+{
     if (nthreads < 1) nthreads = 1;
     pz_pool *p = NULL;
-    if (posix_memalign((void **)&p, PZ_ALIGN, sizeof *p)) return NULL;
+    if (posix_memalign((void **)&p, PZ_POOL_ALIGN, sizeof *p)) return NULL;
     memset(p, 0, sizeof *p);
     p->n = nthreads;
 
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        for (int c = 0; c < CPU_SETSIZE && p->ncpu < (int)PZ_RT_LEN(p->cpus); c++)
+        for (int c = 0; c < CPU_SETSIZE && p->ncpu < (int)(sizeof p->cpus / sizeof p->cpus[0]); c++)
             if (CPU_ISSET(c, &set)) p->cpus[p->ncpu++] = c;
     }
     if (p->ncpu == 0) {
@@ -167,11 +174,8 @@ pz_pool *pz_pool_new(int nthreads)
 
     /* Spinning is what makes fork-join fast, but with more workers than CPUs
      * a spinner steals the time of the thread it waits for. */
-    const char *env = getenv("PZ_SPIN_US");
-    p->spin_ns = (env ? atoll(env) : 200) * 1000;
+    p->spin_ns = (int64_t)spin_us * 1000;
     if (p->n > p->ncpu) p->spin_ns = 0;
-    const char *pin_env = getenv("PZ_PIN");
-    bool pin = !(pin_env && pin_env[0] == '0');
 
     /* Worker i goes to the i-th allowed CPU after the caller's: the caller
      * is not pinned, and a worker pinned to the CPU it runs on would share
@@ -181,7 +185,7 @@ pz_pool *pz_pool_new(int nthreads)
     for (int c = 0; c < p->ncpu; c++)
         if (p->cpus[c] == me) first = c;
     if (p->n > 1) {
-        if (posix_memalign((void **)&p->w, PZ_ALIGN, sizeof(pz_worker) * (size_t)p->n)) {
+        if (posix_memalign((void **)&p->w, PZ_POOL_ALIGN, sizeof(pz_worker) * (size_t)p->n)) {
             free(p);
             return NULL;
         }

@@ -18,7 +18,7 @@
  *   pz_conv_params p = {...};
  *   pz_raw_op *conv = pz_raw_op_create("conv1", PZ_OP_CONV, &p, sizeof p,
  *                                      (pz_raw_tensor *[]){x, w, NULL}, 3, &y, 1);
- *   if (pz_raw_op_compile(conv, 2, err, sizeof err)) ...   // 2 cores
+ *   if (pz_raw_op_compile(conv, 2, NULL, err, sizeof err)) ...   // 2 cores, default options
  *   pz_raw_memcpy_to_tensor(x, image);
  *   pz_raw_op_forward(conv);
  *   pz_raw_memcpy_from_tensor(out, y);
@@ -52,10 +52,12 @@ void pz_raw_tensor_destroy(pz_raw_tensor *t);
 pz_raw_op *pz_raw_op_create(const char *name, pz_op_kind kind, const void *params,
                             size_t params_size, pz_raw_tensor *const *in, int n_in,
                             pz_raw_tensor *const *out, int n_out);
-/* Checks shapes, chooses the kernel, packs weights, starts mp workers.
- * Every output and every non-bound input must have memory by then.
- * 0 on success, else non-zero with a message in err. */
-int pz_raw_op_compile(pz_raw_op *op, int mp, char *err, size_t errsize);
+/* Checks shapes, chooses the kernel, packs weights, starts mp workers, as
+ * the run options opts say (NULL: the defaults; pz_rt.h). Every output and
+ * every non-bound input must have memory by then. 0 on success, else
+ * non-zero with a message in err. */
+int pz_raw_op_compile(pz_raw_op *op, int mp, const pz_run_options *opts, char *err,
+                      size_t errsize);
 /* Runs the compiled op: reads its inputs' memory, writes its outputs'. */
 void pz_raw_op_forward(pz_raw_op *op);
 void pz_raw_op_destroy(pz_raw_op *op);

@@ -17,7 +17,7 @@
  *   // 2. blocks and knobs (optional: default is one block per layer, MP 1)
  *   pz_net_block(net, 0, 5, 2);        // layers 0..4 fused, 2 cores
  *   // 3. compile (shapes, arena by liveness, kernel choice, weight packing)
- *   if (pz_net_compile(net, 2, &err)) ...
+ *   if (pz_net_compile(net, 2, NULL, err, sizeof err)) ...   // NULL: default run options
  *   pz_net_run(net, inputs, outputs);  // no allocation in here
  *   pz_net_free(net);
  *
@@ -298,6 +298,43 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
 /* Knobs: layers [first, first+count) form one F-Block run on mp cores.
  * Layers not put in a block run alone with MP 1. */
 /* The constants' data is a read-only private file mapping (libpzio's
+/* ---- run options ----------------------------------------------------------
+ * How a net runs, apart from its graph and schedule: the kernels' instruction
+ * set, memory and worker settings, and A/B switches for measurements. The
+ * runtime reads no environment: a program fills this struct once (libpzio's
+ * pz_io_run_options_env reads the PZ_* variables named below) and hands it to
+ * pz_net_compile. PZ_RUN_OPTIONS_DEFAULT, or a NULL pointer, is what an unset
+ * environment gives.
+ *
+ *   pz_run_options o = PZ_RUN_OPTIONS_DEFAULT;
+ *   o.isa = PZ_RUN_ISA_SCALAR;           // as PZ_ISA=scalar
+ *   pz_net_compile(net, 2, &o, err, sizeof err);
+ */
+/* Caps on the kernels' instruction set (PZ_ISA=ref|scalar|avx2|avx512): a
+ * cap at or above what the CPU offers changes nothing. REF to AVX512 have
+ * the values of the runtime's pz_isa. */
+typedef enum {
+    PZ_RUN_ISA_REF = 0, PZ_RUN_ISA_SCALAR = 1, PZ_RUN_ISA_AVX2 = 2, PZ_RUN_ISA_AVX512 = 3,
+    PZ_RUN_ISA_BEST = 4,   /* no cap: the best the CPU offers */
+} pz_run_isa;
+
+typedef struct {
+    int isa;            /* PZ_ISA: a pz_run_isa */
+    int hugepages;      /* PZ_HUGEPAGES: 1 advise huge pages for buffers of 2 MiB on, 0 not */
+    long long spin_us;  /* PZ_SPIN_US: microseconds an idle worker spins before it sleeps */
+    int pin;            /* PZ_PIN: 1 pin each worker to a CPU, 0 leave them free */
+    int winograd;       /* PZ_WINOGRAD: -1 each layer's algo, 0 direct everywhere,
+                         * 1 Winograd wherever it applies */
+    int conv8x2;        /* PZ_CONV8X2: 1 the 8x2-tile 1x1 conv where it applies, 0 never */
+    int subsample;      /* PZ_SUBSAMPLE: 1 strided 1x1 convs as subsample + flat conv, 0 never */
+    int fuse_windows;   /* PZ_FUSE_WINDOWS: 1 row windows inside fused runs, 0 full buffers */
+    int fuse_cut;       /* PZ_FUSE_CUT: 1 fused runs cut where a halo would cost, 0 never */
+} pz_run_options;
+
+#define PZ_RUN_OPTIONS_DEFAULT                                                     \
+    { .isa = PZ_RUN_ISA_BEST, .hugepages = 1, .spin_us = 200, .pin = 1, .winograd = -1, \
+      .conv8x2 = 1, .subsample = 1, .fuse_windows = 1, .fuse_cut = 1 }
+
  * pz_weights_declare says so): compile may then drop the mapped pages of
  * weights it packed (MADV_DONTNEED), lowering the peak memory. */
 void pz_net_consts_mapped(pz_net *net, int on);
@@ -313,11 +350,13 @@ typedef enum { PZ_SPLIT_AUTO, PZ_SPLIT_BANDS, PZ_SPLIT_CHANNELS } pz_split_mode;
 void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
 
 /* Plans memory (one arena, buffers reused by liveness), chooses kernels,
- * packs weights, starts `threads` workers. Returns 0, or non-zero with a
- * message in errbuf. threads <= 0: one per online CPU. A block's MP above
- * `threads` is clamped to it; the net starts as many workers as its largest
- * MP needs (none when every MP is 1). */
-int pz_net_compile(pz_net *net, int threads, char *errbuf, size_t errsize);
+ * packs weights, starts `threads` workers, all as opts says (NULL: the
+ * defaults; copied, so opts may go away after the call). Returns 0, or
+ * non-zero with a message in errbuf. threads <= 0: one per online CPU. A
+ * block's MP above `threads` is clamped to it; the net starts as many
+ * workers as its largest MP needs (none when every MP is 1). */
+int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *errbuf,
+                   size_t errsize);
 /* The online CPUs (sysconf): the worker threads a program and `paleozoic`
  * use when no --threads says otherwise. */
 int pz_cpu_count(void);

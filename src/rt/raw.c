@@ -108,7 +108,8 @@ pz_raw_op *pz_raw_op_create(const char *name, pz_op_kind kind, const void *param
     return op;
 }
 
-int pz_raw_op_compile(pz_raw_op *op, int mp, char *err, size_t errsize)
+int pz_raw_op_compile(pz_raw_op *op, int mp, const pz_run_options *opts, char *err,
+                      size_t errsize)
 {
     if (op->net) return snprintf(err, errsize, "op \"%s\": compiled twice", op->name), 1;
     pz_net *net = pz_net_new(op->name);
@@ -137,7 +138,7 @@ int pz_raw_op_compile(pz_raw_op *op, int mp, char *err, size_t errsize)
     for (int i = 0; i < op->n_out; i++)
         if (out[i] >= 0) pz_net_output(net, out[i]);
     pz_net_block(net, 0, 1, mp > 0 ? mp : 1);
-    if (pz_net_compile(net, mp > 0 ? mp : 1, err, errsize)) {
+    if (pz_net_compile(net, mp > 0 ? mp : 1, opts, err, errsize)) {
         pz_net_free(net);
         op->n_net_in = op->n_net_out = 0;
         return 1;

@@ -20,15 +20,15 @@
  * ops/pool.c, fuse.c), and the compiler asks them instead of re-deriving the
  * rules (src/opt/halo.c, src/opt/algo.c and through them `paleozoic
  * inspect`): what the runtime will do is the truth. The answers depend on the
- * instruction set (pass pz_cpu_isa(), which PZ_ISA caps): AVX-512 has
- * two-row tiles, AVX2 and the scalar kernels do not.
+ * instruction set (pass the net's: pz_isa_capped(opts->isa), rt/cpu.h):
+ * AVX-512 has two-row tiles, AVX2 and the scalar kernels do not.
  *
  *   pz_conv_query q;
  *   pz_conv_query_make(&params, xdims, ydims, 1, pz_cpu_isa(), &q);
  *   if (q.row_step) ... rows go in units of q.row_step; q.kernel names the path
  *
- * Pure functions: no allocation, no globals (PZ_WINOGRAD, PZ_SUBSAMPLE and
- * PZ_CONV8X2 in the environment are read as prepare reads them).
+ * Pure functions: no allocation, no globals; the run options' A/B switches
+ * (winograd, conv8x2, subsample) come in pz_conv_query_opts's opts.
  */
 #ifndef PZ_RT_ROWS_H
 #define PZ_RT_ROWS_H
@@ -94,6 +94,10 @@ typedef struct {
 pz_conv_path pz_conv_query_make(const pz_conv_params *p, int rank, const int64_t *xd,
                                 const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
                                 pz_conv_query *q);
+/* The same under run options opts (NULL: the defaults, as pz_conv_query_make). */
+pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t *xd,
+                                const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
+                                const pz_run_options *opts, pz_conv_query *q);
 
 /* Winograd applies to the conv of descriptor d on isa: the kernel takes it
  * (pz_winograd_ok: 3x3, stride 1, dilation 1, group 1, 16-channel input

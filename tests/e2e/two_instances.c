@@ -52,8 +52,8 @@ int main(int argc, char **argv)
 {
     char err[512];
     if (argc < 2) return 2;
-    NET *a = CAT(NET, _create)(argv[1], 1, err, sizeof err);
-    NET *b = CAT(NET, _create)(argv[1], 1, err, sizeof err);
+    NET *a = CAT(NET, _create)(argv[1], 1, NULL, err, sizeof err);
+    NET *b = CAT(NET, _create)(argv[1], 1, NULL, err, sizeof err);
     if (!a || !b) {
         fprintf(stderr, "create: %s\n", err);
         return 1;

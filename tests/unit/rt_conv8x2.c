@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rt/kernels/conv8x2.h"
+#include "rt/rows.h"
 #include "rt_test.h"
 
 static bool have_avx512;
@@ -205,16 +206,18 @@ static void check_ok(void)
         pz_conv16c_desc d, d32;
         pz_conv16c_init(&d, &p, xd, yd);
         pz_conv16c_init(&d32, &p, xd, yd32);
-        const char *old = getenv("PZ_CONV8X2");
-        unsetenv("PZ_CONV8X2");
         check(pz_conv8x2_pick(&d, PZ_ISA_AVX512) == pz_conv8x2_kernel_for(PZ_ISA_AVX512),
               "pz_conv8x2_pick takes 96->24 on avx512 (where the build has it)");
         check(pz_conv8x2_pick(&d32, PZ_ISA_AVX512) == NULL, "pz_conv8x2_pick refuses M = 32");
         check(pz_conv8x2_pick(&d, PZ_ISA_AVX2) == NULL, "pz_conv8x2_pick refuses avx2");
-        setenv("PZ_CONV8X2", "0", 1);
-        check(pz_conv8x2_pick(&d, PZ_ISA_AVX512) == NULL, "pz_conv8x2_pick: PZ_CONV8X2=0 refuses");
-        if (old) setenv("PZ_CONV8X2", old, 1);
-        else unsetenv("PZ_CONV8X2");
+        /* the run options' switch off (PZ_CONV8X2=0): the conv op keeps the
+         * direct conv */
+        pz_conv_params q = p;
+        pz_run_options off = PZ_RUN_OPTIONS_DEFAULT;
+        off.conv8x2 = 0;
+        pz_conv_query cq;
+        pz_conv_query_opts(&q, 4, xd, yd, 1, 1, PZ_ISA_AVX512, &off, &cq);
+        check(cq.path != PZ_CONV_PATH_DIRECT8X2, "conv8x2 = 0 keeps the direct conv");
     }
     check(pz_conv8x2_kernel_for(PZ_ISA_AVX2) == NULL, "pz_conv8x2_kernel_for(avx2) is NULL");
     check(pz_conv8x2_kernel_for(PZ_ISA_SCALAR) == NULL, "pz_conv8x2_kernel_for(scalar) is NULL");

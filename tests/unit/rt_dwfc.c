@@ -63,12 +63,11 @@ static void dw_str(const dw_case *t, const char *what, char *buf, size_t n)
 }
 
 /* The DW layer as the runtime prepares it: a one-layer net of p on the
- * kernels of `isa` (PZ_ISA caps the runtime's choice), compiled for 2
+ * kernels of `isa` (the run options' cap, as PZ_ISA), compiled for 2
  * workers; NULL (and a FAIL) when it does not compile. */
 static pz_net *dw_net(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                       const float *w, const float *b, bool residual, const char *isa)
 {
-    setenv("PZ_ISA", isa, 1);
     pz_net *net = pz_net_new("dw");
     const int64_t wd[4] = {xd[1], 1, p->kernel[0], p->kernel[1]};
     int x = pz_net_input(net, "x", PZ_F32, 4, xd);
@@ -79,8 +78,8 @@ static pz_net *dw_net(const pz_conv_params *p, const int64_t *xd, const int64_t 
     pz_net_layer(net, "dw", PZ_OP_CONV, p, sizeof *p, (const int[]){x, wi, bi, zi}, 4, &y, 1);
     pz_net_output(net, y);
     char err[256] = "";
-    int rc = pz_net_compile(net, 2, err, sizeof err);
-    unsetenv("PZ_ISA");
+    pz_run_options ro = rt_options_isa(isa);
+    int rc = pz_net_compile(net, 2, &ro, err, sizeof err);
     checkf(rc == 0, "dw net on %s compiles: %s", isa, err);
     if (rc) {
         pz_net_free(net);

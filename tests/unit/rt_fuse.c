@@ -29,6 +29,10 @@
 #include "rt/net.h"
 #include "test_check.h"
 
+/* the run options the nets compile with: main sets winograd per pass, and
+ * fuse_windows = 0 for a comparison (as PZ_WINOGRAD, PZ_FUSE_WINDOWS) */
+static pz_run_options run_opts = PZ_RUN_OPTIONS_DEFAULT;
+
 /* xorshift64 (not rt_test.h's LCG): the weights, the inputs and the random
  * partitions below are drawn from it */
 static uint64_t rng = 88172645463325252ull;
@@ -194,7 +198,7 @@ static int build_run(int64_t batch, const schedule *s, const float *x, float **o
             pz_net_block_knobs(net, s->first[q], s->split[q], s->strip[q]);
         }
     char err[512];
-    if (pz_net_compile(net, 2, err, sizeof err)) {
+    if (pz_net_compile(net, 2, &run_opts, err, sizeof err)) {
         printf("compile: %s\n", err);
         pz_net_free(net);
         while (n_blobs > blobs0) free(blobs[--n_blobs]);
@@ -267,7 +271,7 @@ static void global_pool_ends_no_run(void)
             pz_net_block_knobs(net, 0, split, 3);
         }
         char err[512], what[256];
-        int bad = pz_net_compile(net, 2, err, sizeof err);
+        int bad = pz_net_compile(net, 2, NULL, err, sizeof err);
         check(!bad, "the global-pool net compiles");
         if (!bad) {
             pz_net_run(net, (const void *const[]){x}, (void *const[]){v ? got : ref});
@@ -295,7 +299,7 @@ int main(void)
      * pass 1: Winograd wherever it applies (PZ_WINOGRAD=1): those layers run
      * unfused inside their blocks, and results must still be bitwise equal */
     for (int wino = 0; wino <= 1; wino++) {
-    setenv("PZ_WINOGRAD", wino ? "1" : "0", 1);
+    run_opts.winograd = wino;
     for (int64_t batch = 1; batch <= 2; batch++) {
         int64_t xn = batch * 5 * 37 * 29;
         float *x = blob(xn, 1.0f);
@@ -343,10 +347,10 @@ int main(void)
                      * needs at least their bytes more */
                     if (!wino && !cut && want) {
                         size_t win_arena = last_arena;
-                        setenv("PZ_FUSE_WINDOWS", "0", 1);
+                        run_opts.fuse_windows = 0;
                         pz_fuse_info fo;
                         int r2 = build_run(batch, &s, x, got, &fo);
-                        unsetenv("PZ_FUSE_WINDOWS");
+                        run_opts.fuse_windows = 1;
                         snprintf(what, sizeof what, "batch %lld, one block, %s, MP %d, strip %d: "
                                  "arena %zu bytes with windows, %zu without; windowed "
                                  "intermediates %lld bytes", (long long)batch, split_name[sp],

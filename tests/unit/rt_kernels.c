@@ -59,7 +59,7 @@ static int run_layer(pz_op_kind kind, const void *params, size_t psize, const sp
     }
     pz_net_layer(net, "the_layer", kind, params, psize, ids_in, n_in, ids_out, n_out);
     pz_net_block(net, 0, 1, mp);
-    if (pz_net_compile(net, 2, err, errsize)) {
+    if (pz_net_compile(net, 2, NULL, err, errsize)) {
         pz_net_free(net);
         return 1;
     }
@@ -594,7 +594,7 @@ static void test_arena_reuse(void)
     pz_net_output(net, t);
     pz_net_block(net, 0, 4, 2);
     char err[512] = "";
-    int rc = pz_net_compile(net, 2, err, sizeof err);
+    int rc = pz_net_compile(net, 2, NULL, err, sizeof err);
     size_t arena = rc ? 0 : pz_net_arena_bytes(net);
     if (!rc) {
         const void *in[1] = {x};
@@ -633,7 +633,7 @@ static void test_outputs(void)
     pz_net_output(net, xi);
     pz_net_output(net, bi);
     char err[512] = "";
-    int rc = pz_net_compile(net, 2, err, sizeof err);
+    int rc = pz_net_compile(net, 2, NULL, err, sizeof err);
     if (!rc) {
         const void *in[1] = {x};
         void *out[5] = {o_in, o_a, o_c, o_in2, o_b};
@@ -662,7 +662,7 @@ static void test_errors(void)
                          .dilation = {1, 1}};
     pz_net_layer(net, "conv1", PZ_OP_CONV, &cp, sizeof cp, (int[]){x, wt}, 2, &y, 1);
     pz_net_output(net, y);
-    int rc = pz_net_compile(net, 1, err, sizeof err);
+    int rc = pz_net_compile(net, 1, NULL, err, sizeof err);
     report(rc != 0 && strstr(err, "conv1") && strstr(err, "CONV") && strstr(err, "expected 6"),
            "error: conv output shape names the layer", err);
     pz_net_free(net);
@@ -674,7 +674,7 @@ static void test_errors(void)
     pz_unary_params up = {.func = PZ_UN_RELU};
     pz_net_layer(net, "reads_z", PZ_OP_UNARY, &up, sizeof up, &z, 1, &y, 1);
     pz_net_output(net, y);
-    rc = pz_net_compile(net, 1, err, sizeof err);
+    rc = pz_net_compile(net, 1, NULL, err, sizeof err);
     report(rc != 0 && strstr(err, "reads_z") && strstr(err, "never written"),
            "error: reading a tensor no layer writes", err);
     pz_net_free(net);
@@ -683,7 +683,7 @@ static void test_errors(void)
     x = pz_net_input(net, "x", PZ_F32, 1, (int64_t[]){4});
     y = pz_net_tensor(net, "y", PZ_F32, 1, (int64_t[]){4});
     pz_net_layer(net, "small_params", PZ_OP_UNARY, &up, 4, &x, 1, &y, 1);
-    rc = pz_net_compile(net, 1, err, sizeof err);
+    rc = pz_net_compile(net, 1, NULL, err, sizeof err);
     report(rc != 0 && strstr(err, "small_params") && strstr(err, "params"),
            "error: params of the wrong size", err);
     pz_net_free(net);
@@ -697,7 +697,7 @@ static void test_errors(void)
     cp.act.kind = PZ_ACT_GELU;
     pz_net_layer(net, "conv_gelu", PZ_OP_CONV, &cp, sizeof cp, (int[]){x, wt}, 2, &y, 1);
     pz_net_output(net, y);
-    rc = pz_net_compile(net, 1, err, sizeof err);
+    rc = pz_net_compile(net, 1, NULL, err, sizeof err);
     report(rc != 0 && strstr(err, "conv_gelu") && strstr(err, "activation"),
            "error: a conv with a GELU epilogue", err);
     pz_net_free(net);
@@ -710,7 +710,7 @@ static void test_errors(void)
     pz_matmul_params mp = {.act = {.kind = PZ_ACT_NONE}};
     pz_net_layer(net, "mm_bias", PZ_OP_MATMUL, &mp, sizeof mp, (int[]){x, bm, c}, 3, &y, 1);
     pz_net_output(net, y);
-    rc = pz_net_compile(net, 1, err, sizeof err);
+    rc = pz_net_compile(net, 1, NULL, err, sizeof err);
     report(rc != 0 && strstr(err, "mm_bias") && strstr(err, "constant 2-D"),
            "error: a MATMUL bias with a B that is an input", err);
     pz_net_free(net);

@@ -34,9 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt/cpu.h"
 #include "rt/kernels/kernels.h"
 #include "rt/net.h"
 #include "rt_test.h"
+
+/* the run options of the net being built (run_net sets the ISA cap) */
+static pz_run_options run_isa = PZ_RUN_OPTIONS_DEFAULT;
 
 /* Constant data of the nets, freed at the end. */
 static float *blobs[256];
@@ -394,7 +398,7 @@ static built build_fc(int64_t batch)
     b.n_out = 2;
     b.out_n[0] = batch * 45;
     b.out_n[1] = batch * 48;
-    if (pz_cpu_isa() == PZ_ISA_AVX512) {   /* PZ_ISA set by run_net */
+    if (pz_isa_capped(run_isa.isa) == PZ_ISA_AVX512) {   /* run_isa set by run_net */
         b.kernel_layer = 3;
         b.kernel = "unary16c-flat";
     }
@@ -405,17 +409,17 @@ static built build_fc(int64_t batch)
 
 typedef built (*builder)(int64_t batch);
 
-/* Builds the net under PZ_ISA=isa with every layer in one block of MP mp,
+/* Builds the net capped to isa (as PZ_ISA=isa) with every layer in one block of MP mp,
  * runs it on x, returns its outputs (malloc'd, NaN-filled first). */
 static int run_net(builder make, int64_t batch, const char *isa, int mp, const float *x,
                    float **out, built *info)
 {
-    setenv("PZ_ISA", isa, 1);
+    run_isa = rt_options_isa(isa);
     rng = 0x12345678u;   /* the same constants every time */
     built b = make(batch);
     pz_net_block(b.net, 0, pz_net_n_layers(b.net), mp);
     char err[512];
-    if (pz_net_compile(b.net, mp, err, sizeof err)) {
+    if (pz_net_compile(b.net, mp, &run_isa, err, sizeof err)) {
         printf("FAIL compile %s: %s\n", isa, err);
         failed++;
         pz_net_free(b.net);
@@ -509,7 +513,7 @@ int main(void)
     const char *isas[3];
     int n = 0;
     isas[n++] = "scalar";
-    pz_isa best = pz_cpu_isa();   /* PZ_ISA unset here: the CPU's best */
+    pz_isa best = pz_cpu_isa();   /* the CPU's best */
     if (best >= PZ_ISA_AVX2) isas[n++] = "avx2";
     if (best >= PZ_ISA_AVX512) isas[n++] = "avx512";
     for (int64_t batch = 1; batch <= 2; batch++) test_net("convnet", build_convnet, batch, isas, n);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rt/rows.h"
 #include "rt_test.h"
 
 static int init_desc(pz_conv16c_desc *d, int64_t n, int64_t c, int64_t m, int64_t h, int64_t w,
@@ -74,11 +75,20 @@ static void test_plan(void)
     d.r1 = 3;
     check(!pz_conv16c_subsample_plan(&d, &f), "subsample_plan refuses a row window");
     d.r1 = 0;
-    const char *old = getenv("PZ_SUBSAMPLE");
-    setenv("PZ_SUBSAMPLE", "0", 1);
-    check(!pz_conv16c_subsample_plan(&d, &f), "subsample_plan: PZ_SUBSAMPLE=0 refuses");
-    if (old) setenv("PZ_SUBSAMPLE", old, 1);
-    else unsetenv("PZ_SUBSAMPLE");
+    /* the run options' switch off (PZ_SUBSAMPLE=0): the conv op keeps the
+     * strided conv */
+    {
+        pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {1, 1}, .stride = {2, 2},
+                            .dilation = {1, 1}};
+        int64_t xd[4] = {1, 256, 14, 14}, yd[4] = {1, 512, 7, 7};
+        pz_run_options on = PZ_RUN_OPTIONS_DEFAULT, off = on;
+        off.subsample = 0;
+        pz_conv_query q;
+        pz_conv_query_opts(&p, 4, xd, yd, 1, 1, PZ_ISA_SCALAR, &on, &q);
+        check(q.path == PZ_CONV_PATH_DIRECT_SUB, "a 1x1/2 conv subsamples by default");
+        pz_conv_query_opts(&p, 4, xd, yd, 1, 1, PZ_ISA_SCALAR, &off, &q);
+        check(q.path == PZ_CONV_PATH_DIRECT, "subsample = 0 keeps the strided conv");
+    }
 }
 
 typedef struct {

@@ -23,9 +23,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "io/pz_io.h"
 #include "rt/kernels/fast.h"
 #include "test_check.h"
+
+/* The run options with the ISA capped to isa ("ref", "scalar", "avx2",
+ * "avx512"), the rest the defaults: what PZ_ISA=isa gives a program. */
+static inline pz_run_options rt_options_isa(const char *isa)
+{
+    pz_run_options o = PZ_RUN_OPTIONS_DEFAULT;
+    o.isa = !strcmp(isa, "ref") ? PZ_RUN_ISA_REF
+          : !strcmp(isa, "scalar") ? PZ_RUN_ISA_SCALAR
+          : !strcmp(isa, "avx2") ? PZ_RUN_ISA_AVX2 : PZ_RUN_ISA_AVX512;
+    return o;
+}
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 

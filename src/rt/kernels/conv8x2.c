@@ -4,7 +4,6 @@
  * scalar twin of the AVX-512 tile (conv8x2_avx512.c).
  */
 #include <math.h>
-#include <stdlib.h>
 
 #include "rt/kernels/conv8x2.h"
 #include "rt/kernels/kernels.h"
@@ -183,7 +182,6 @@ pz_conv16c_fn pz_conv8x2_kernel_for(pz_isa isa)
 
 pz_conv16c_fn pz_conv8x2_pick(const pz_conv16c_desc *d, pz_isa isa)
 {
-    const char *env = getenv("PZ_CONV8X2");
-    if (!pz_conv8x2_ok(d) || (env && env[0] == '0')) return NULL;
+    if (!pz_conv8x2_ok(d)) return NULL;
     return pz_conv8x2_kernel_for(isa);
 }

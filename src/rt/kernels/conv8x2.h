@@ -89,8 +89,8 @@ pz_conv16c_fn pz_conv8x2_kernel_for(pz_isa isa);
 
 /* The kernel a layer d takes on isa, or NULL for the direct conv: the rule
  * of the runtime's conv op and of bench/kernels, in one place. NULL unless
- * pz_conv8x2_ok(d) and pz_conv8x2_kernel_for(isa); PZ_CONV8X2=0 in the
- * environment also gives NULL (A/B runs). */
+ * pz_conv8x2_ok(d) and pz_conv8x2_kernel_for(isa). The A/B switch
+ * (run options' conv8x2, PZ_CONV8X2) is the conv op's: it asks only when on. */
 pz_conv16c_fn pz_conv8x2_pick(const pz_conv16c_desc *d, pz_isa isa);
 
 /* ---- internal: the tile the driver (conv8x2.c) calls -------------------------- */

@@ -352,7 +352,8 @@ int pz_dwconv16c_init(pz_conv16c_desc *d, const pz_conv_params *p, const int64_t
 /* A 1x1 conv with a stride as a subsample and a flat 1x1 conv
  * (subsample16c.c): 1 when the rule takes d, with *flat the stride-1 conv
  * over the subsampled input (the same packed weights); 0 for the strided
- * kernel. PZ_SUBSAMPLE=0 in the environment gives 0 (A/B runs). */
+ * kernel. The A/B switch (run options' subsample, PZ_SUBSAMPLE) is the conv
+ * op's: it asks only when on. */
 int pz_conv16c_subsample_plan(const pz_conv16c_desc *d, pz_conv16c_desc *flat);
 /* Floats of the subsampled input, and the copy: xs[n][cb][oh][ow][16] =
  * x[n][cb][oh*sh][ow*sw][16] (NCHW16c both). */

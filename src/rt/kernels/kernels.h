@@ -37,9 +37,9 @@ void pz_geom3_init(pz_geom3 *g, int nsp, const int64_t *kernel, const int64_t *s
                    const int64_t *dilation, const int64_t *pad_begin, const int64_t *pad_end,
                    const int64_t *xd, const int64_t *yd);
 
-/* The best instruction set of this CPU that this build has kernels for,
- * capped by the environment variable PZ_ISA=ref|scalar|avx2|avx512. An op's
- * prepare picks its kernel by it:
+/* The best instruction set of this CPU that this build has kernels for (a
+ * net lowers it to its run options' cap, rt/cpu.h, into pz_layer.isa). An
+ * op's prepare picks its kernel by the layer's:
  *   PZ_ISA_REF     the reference kernels only, plain NCHW everywhere;
  *   PZ_ISA_SCALAR  the fast kernels' scalar twins (blocked layouts, packed
  *                  weights, plain C): what a PZ_SCALAR=1 build runs;

@@ -42,7 +42,7 @@ static int batchnorm_prepare(pz_layer *l, char *err, size_t n)
         /* the CPU's blocked kernel, chosen here, at compile */
         pz_batchnorm16c_fn *fn = calloc(1, sizeof *fn);
         if (!fn) return pz_layer_fail(l, err, n, "out of memory");
-        pz_isa isa = pz_cpu_isa();
+        pz_isa isa = l->isa;
         *fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->batchnorm16c;
         l->state = fn;
         l->in_cblk[0] = l->out_cblk[0] = 16;

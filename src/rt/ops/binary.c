@@ -53,7 +53,7 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
      * value per channel (a squeeze-excite scale), one of Y's shape: blocked
      * when either input comes blocked; the other one is converted */
     int am = y->rank == 4 ? bin16c_mode(a, y) : -1, bm = y->rank == 4 ? bin16c_mode(b, y) : -1;
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     if (st->path == BIN_F32 && isa != PZ_ISA_REF && am >= 0 && bm >= 0 && (am == 0 || bm == 0) &&
         (l->in_have[0] == 16 || l->in_have[1] == 16)) {
         st->path = BIN_16C;

@@ -19,7 +19,7 @@ pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const i
         free(st);
         return NULL;
     }
-    st->fn = pz_fast_kernels_for(pz_cpu_isa())->chgather16c;
+    st->fn = pz_fast_kernels_for(l->isa)->chgather16c;
     for (int i = 0; i < nin; i++) l->in_cblk[i] = 16;
     l->out_cblk[0] = 16;
     l->kernel = "chgather16c";

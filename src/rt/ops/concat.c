@@ -113,7 +113,7 @@ static int concat_prepare(pz_layer *l, char *err, size_t n)
     for (int i = 0; i < l->n_in; i++)
         if (!l->in[i]) return pz_layer_fail(l, err, n, "input %d is omitted", i);
     if (concat_plan(l, err, n, y, l->in, l->n_in, "input")) return 1;
-    if (pz_cpu_isa() == PZ_ISA_REF || !concat_blocked(l, y)) return 0;
+    if (l->isa == PZ_ISA_REF || !concat_blocked(l, y)) return 0;
     concat_state *st = l->state;
     if (!concat_aligned(l))
         return concat_gather(l, st, y) ? pz_layer_fail(l, err, n, "out of memory") : 0;

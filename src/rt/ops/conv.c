@@ -26,10 +26,10 @@
  *            (k <= GROUP_MAX_K; the last super-group may hold fewer groups);
  *   WINO     3x3 stride 1 (a FAST conv) where Winograd F(4x4, 3x3) pays:
  *            enough output tiles and not too many weights (see use_winograd);
- *            PZ_WINOGRAD=0 in the environment keeps every layer direct,
- *            PZ_WINOGRAD=1 takes Winograd wherever it applies;
+ *            the run options' winograd = 0 (PZ_WINOGRAD=0) keeps every
+ *            layer direct, 1 takes Winograd wherever it applies;
  *   REF      the reference kernel on plain NCHW (everything else, and
- *            PZ_ISA=ref).
+ *            the ISA capped to ref).
  * The residual Z and the activation go into the kernel's epilogue. The
  * choice is pz_conv_query_make (rt/rows.h), which prepare takes and the
  * compiler asks (the halo count, Winograd's eligibility): one rule. */
@@ -63,18 +63,18 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
  * dilation 1, group 1, AVX-512), AUTO by pz_winograd_pays (winograd.h), a
  * cost model also the optimizer's rule (src/opt/algo.c). The choice is the
  * same for every MP, so schedules do not change which kernel a layer uses.
- * PZ_WINOGRAD=0/1 in the environment overrides every layer (for
- * benchmarks). */
+ * The run options' winograd 0/1 (PZ_WINOGRAD) overrides every layer
+ * (for benchmarks). */
 int pz_conv_winograd_applies(const pz_conv16c_desc *d, pz_isa isa)
 {
     return isa == PZ_ISA_AVX512 && pz_winograd_ok(d);
 }
 
-static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa)
+static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa,
+                         const pz_run_options *o)
 {
-    const char *env = getenv("PZ_WINOGRAD");
     if (!pz_conv_winograd_applies(d, isa)) return false;
-    if (env && (env[0] == '0' || env[0] == '1')) return env[0] == '1';
+    if (o->winograd == 0 || o->winograd == 1) return o->winograd == 1;
     if (algo != PZ_CONV_AUTO) return algo == PZ_CONV_WINOGRAD;
     return pz_winograd_pays(d->c, d->m, d->oh, d->ow);
 }
@@ -147,17 +147,17 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     st->path = CONV_REF;
     st->ref = pz_f32_conv__ref;
     l->kernel = "reference";
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     /* the fast kernels need the weights (and bias) at compile, to pack them */
     if (isa != PZ_ISA_REF && w->data && (!b || b->data) && choose_fast(l, st, isa))
         return pz_layer_fail(l, err, n, "out of memory (packed weights)");
     return 0;
 }
 
-static float *alloc_floats(int64_t count)
+static float *alloc_floats(const pz_layer *l, int64_t count)
 {
     size_t bytes = ((size_t)(count > 0 ? count : 1) * sizeof(float) + 63) / 64 * 64;
-    return pz_alloc_big(bytes);
+    return pz_alloc_big(bytes, l->opts->hugepages);
 }
 
 /* Super-groups of more than this many groups waste too many MACs (k times
@@ -177,8 +177,9 @@ static int64_t grouped_k(const pz_conv_params *p, const int64_t *xdims, const in
 /* The GROUPED path (see the top): sets st->path to CONV_GROUPED, the
  * descriptors, strides and packed weights and bias, when a super-group of at
  * most GROUP_MAX_K groups exists. Returns 1 only when out of memory. */
-static int grouped_init(conv_state *st, const pz_conv_params *p, const int64_t *xdims,
-                        const int64_t *ydims, const float *w, const float *bias)
+static int grouped_init(const pz_layer *l, conv_state *st, const pz_conv_params *p,
+                        const int64_t *xdims, const int64_t *ydims, const float *w,
+                        const float *bias)
 {
     int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, K = (int64_t)p->kernel[0] * p->kernel[1];
     int64_t kg = grouped_k(p, xdims, ydims);
@@ -199,8 +200,8 @@ static int grouped_init(conv_state *st, const pz_conv_params *p, const int64_t *
     st->y_group = kg * mg * ydims[2] * ydims[3];
     st->x_image = (xdims[1] + 15) / 16 * 16 * xdims[2] * xdims[3];
     st->y_image = (ydims[1] + 15) / 16 * 16 * ydims[2] * ydims[3];
-    st->wp = alloc_floats(st->wp_group * nsg);
-    st->bp = alloc_floats(pz_pack_bias16_size(ydims[1]));
+    st->wp = alloc_floats(l, st->wp_group * nsg);
+    st->bp = alloc_floats(l, pz_pack_bias16_size(ydims[1]));
     /* a super-group's dense weights: block-diagonal, zero between groups */
     float *dense = calloc((size_t)(kg * mg * kg * cg * K), sizeof(float));
     if (!st->wp || !st->bp || !dense) {
@@ -227,6 +228,15 @@ pz_conv_path pz_conv_query_make(const pz_conv_params *p, int rank, const int64_t
                                 const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
                                 pz_conv_query *q)
 {
+    return pz_conv_query_opts(p, rank, xd, yd, x_blocked, w_const, isa, NULL, q);
+}
+
+pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t *xd,
+                                const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
+                                const pz_run_options *opts, pz_conv_query *q)
+{
+    static const pz_run_options defaults = PZ_RUN_OPTIONS_DEFAULT;
+    const pz_run_options *o = opts ? opts : &defaults;
     memset(q, 0, sizeof *q);
     q->path = PZ_CONV_PATH_REF;
     q->kernel = "reference";
@@ -240,17 +250,17 @@ pz_conv_path pz_conv_query_make(const pz_conv_params *p, int rank, const int64_t
         if (x_blocked) d.cblk = 16;
         q->d = d;
         q->winograd_applies = pz_conv_winograd_applies(&d, isa);
-        if (use_winograd(&d, p->algo, isa)) {
+        if (use_winograd(&d, p->algo, isa, o)) {
             q->path = PZ_CONV_PATH_WINOGRAD;   /* no row ranges: scratch per layer */
             q->kernel = "winograd";
-        } else if (pz_conv8x2_pick(&d, isa)) {
+        } else if (o->conv8x2 && pz_conv8x2_pick(&d, isa)) {
             q->path = PZ_CONV_PATH_DIRECT8X2;  /* pixels [r0*W, r1*W): any row */
             q->kernel = "direct 8x2";
             q->row_step = 1;
         } else {
             /* a strided 1x1 subsamples in whole-layer runs only; row ranges
              * keep the strided conv2d */
-            int sub = pz_conv16c_subsample_plan(&d, &flat);
+            int sub = o->subsample && pz_conv16c_subsample_plan(&d, &flat);
             q->path = sub ? PZ_CONV_PATH_DIRECT_SUB : PZ_CONV_PATH_DIRECT;
             q->kernel = sub ? "direct sub" : "direct";
             q->row_step = pz_conv16c_row_step(&d, isa);
@@ -283,15 +293,15 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     const float *bias = b ? b->data : NULL;
     pz_conv_query q;
     pz_conv16c_desc d;
-    pz_conv_query_make(p, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, &q);
+    pz_conv_query_opts(p, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, l->opts, &q);
     d = q.d;
     st->row_step = q.row_step;
     switch (q.path) {
     case PZ_CONV_PATH_REF:
         return 0;
     case PZ_CONV_PATH_WINOGRAD:
-        st->wp = alloc_floats(pz_winograd_weights_size(&d));
-        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        st->wp = alloc_floats(l, pz_winograd_weights_size(&d));
+        st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         pz_winograd_pack_weights(&d, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
@@ -309,8 +319,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     case PZ_CONV_PATH_DIRECT8X2:
     case PZ_CONV_PATH_DIRECT_SUB: {
         bool by8 = q.path == PZ_CONV_PATH_DIRECT8X2;
-        st->wp = alloc_floats(by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
-        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        st->wp = alloc_floats(l, by8 ? pz_conv8x2_weights_size(&d) : pz_conv16c_weights_size(&d));
+        st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         if (by8) pz_conv8x2_pack_weights(&d, w->data, st->wp);
         else pz_conv16c_pack_weights(&d, w->data, st->wp);
@@ -333,8 +343,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         break;
     }
     case PZ_CONV_PATH_DW:
-        st->wp = alloc_floats(pz_dw16c_weights_size(d.c));
-        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        st->wp = alloc_floats(l, pz_dw16c_weights_size(d.c));
+        st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         pz_dw16c_pack_weights(d.c, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
@@ -344,8 +354,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         st->fast = k->dwconv3x3;
         break;
     case PZ_CONV_PATH_DWK:
-        st->wp = alloc_floats(pz_dwk16c_weights_size(&d));
-        st->bp = alloc_floats(pz_pack_bias16_size(d.m));
+        st->wp = alloc_floats(l, pz_dwk16c_weights_size(&d));
+        st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
         if (!st->wp || !st->bp) return 1;
         pz_dwk16c_pack_weights(&d, w->data, st->wp);
         pz_pack_bias16(d.m, bias, st->bp);
@@ -355,7 +365,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         st->fast = pz_dwconvk16c_kernel_for(isa);
         break;
     case PZ_CONV_PATH_GROUPED:
-        if (grouped_init(st, p, x->dims, y->dims, w->data, bias)) return 1;
+        if (grouped_init(l, st, p, x->dims, y->dims, w->data, bias)) return 1;
         if (st->path != CONV_GROUPED) return 0;
         l->kernel = q.kernel;
         l->packed_in |= 1u << 1;

@@ -8,7 +8,7 @@ static pz_chg_state *gather_channels(pz_layer *l)
 {
     const pz_axis_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *ix = pz_in(l, 1), *y = pz_out(l, 0);
-    if (pz_cpu_isa() == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
+    if (l->isa == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
         x->rank != 4 || p->axis != 1 || ix->rank != 1 || !ix->data || pz_numel(y) == 0)
         return NULL;
     int64_t c = y->dims[1];

@@ -50,10 +50,10 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->csm = cm == 1 ? 0 : cn;
         st->csn = cn == 1 ? 0 : 1;
     }
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     if (isa != PZ_ISA_REF && !p->trans_a && b->data && st->M > 0 && st->N > 0) {
         size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
-        st->bp = pz_alloc_big(bytes);
+        st->bp = pz_alloc_big(bytes, l->opts->hugepages);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
         l->packed_in |= 1u << 1;   /* B is read from the packed copy only */

@@ -9,11 +9,12 @@ typedef void (*layernorm_fn)(int64_t outer, int64_t nn, const float *x, const fl
                              int64_t ns, const float *b, int64_t nb, float eps, float *y,
                              float *mean, float *inv, int ith, int nth);
 
-static layernorm_fn pick(void)
+static layernorm_fn pick(pz_isa isa)
 {
 #ifndef PZ_SCALAR
-    if (pz_cpu_isa() == PZ_ISA_AVX512) return pz_f32_layernorm__avx512;
+    if (isa == PZ_ISA_AVX512) return pz_f32_layernorm__avx512;
 #endif
+    (void)isa;
     return pz_f32_layernorm__ref;
 }
 
@@ -44,7 +45,7 @@ static int layernorm_prepare(pz_layer *l, char *err, size_t n)
     }
     layernorm_fn *st = malloc(sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
-    *st = pick();
+    *st = pick(l->isa);
     l->state = st;
     return 0;
 }

@@ -62,7 +62,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "A %s and B %s do not multiply into Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     const bool fast = a->dtype == PZ_F32 && b->rank == 2 && b->data && s->N > 0 && s->K > 0;
     if (epi && !fast)
         return pz_layer_fail(l, err, n, "a fused bias or activation needs a constant 2-D "
@@ -74,7 +74,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if ((isa != PZ_ISA_REF || epi) && fast) {
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
         size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
-        st->bp = pz_alloc_big(bytes);
+        st->bp = pz_alloc_big(bytes, l->opts->hugepages);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp);
         l->packed_in |= 1u << 1;   /* B is read from the packed copy only */

@@ -58,7 +58,7 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
             pz_layer_want_same_shape(l, err, n, "Indices", ix, y))
             return 1;
     }
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     pz_pool16c_desc d;
     if (pz_pool_query_row_step(p, x->rank, x->dims, y->dims, x->dtype, ix != NULL, isa) &&
         pz_pool16c_init(&d, p, x->dims, y->dims) == 0) {

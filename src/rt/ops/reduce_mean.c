@@ -21,7 +21,7 @@ static mean_hw_state *mean_hw_plan(const pz_layer *l)
 {
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0);
-    pz_isa isa = pz_cpu_isa();
+    pz_isa isa = l->isa;
     if (isa == PZ_ISA_REF || x->dtype != PZ_F32 || x->rank != 4 || p->axes_mask != 0xc ||
         x->dims[2] < 1 || x->dims[3] < 1)
         return NULL;

@@ -9,7 +9,7 @@ static pz_chg_state *slice_gather(pz_layer *l)
 {
     const pz_slice_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
-    if (pz_cpu_isa() == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
+    if (l->isa == PZ_ISA_REF || l->in_have[0] != 16 || x->dtype != PZ_F32 ||
         x->rank != 4 || pz_numel(y) == 0)
         return NULL;
     for (int a = 0; a < 4; a++)

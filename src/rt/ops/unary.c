@@ -26,11 +26,11 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x)) {
         unary_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
-        pz_isa isa = pz_cpu_isa();
+        pz_isa isa = l->isa;
         st->fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->unary16c;
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
-    } else if (pz_cpu_isa() == PZ_ISA_AVX512 && x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 &&
+    } else if (l->isa == PZ_ISA_AVX512 && x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 &&
                pz_numel(x) > 0) {
         /* a plain float tensor whose elements fill whole vectors (ConvNeXt's
          * GELU on [1, 56, 56, 384]): the same kernel over all of them, as
