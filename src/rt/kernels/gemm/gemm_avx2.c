@@ -1,20 +1,18 @@
-/* gemm_avx2.c - GEMM and GEMV with a packed B and AVX2+FMA.
+/* gemm_avx2.c - the AVX2+FMA micro-kernels of the packed GEMM and GEMV;
+ * gemm.c drives them.
  *
  * The same packing as AVX-512 ([ceil(N/32)][K][32]); a panel is done as two
  * 16-column halves. Tile: 6 rows x 16 columns in 12 YMM accumulators (2 B
- * loads, 6 broadcasts of A straight from its rows, 12 FMAs per k), balanced
- * tiles and deeper K slices as in gemm_avx512.c. GEMV: 8 accumulators (2 k phases x 4 quarters of
- * the panel).
+ * loads, 6 broadcasts of A straight from its rows, 12 FMAs per k). GEMV: 8
+ * accumulators (2 k phases x 4 quarters of the panel).
  */
-#include "rt/kernels/fast.h"
+#include "rt/kernels/gemm/gemm.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 6
-#define KC 256
-#define NB 16   /* panels per block */
 #define NR PZ_GEMM_NR
 
 /* An integer lane mask for columns [col, col + 8) of n. */
@@ -102,76 +100,59 @@ typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int6
                         int64_t, int, int, float *);
 static const tile_fn TILES[MR + 1] = {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6};
 
+/* Rows [m0, m0 + mr) times one K slice of panel p (gemm.h), as two
+ * 16-column halves. */
+static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, int64_t kc,
+                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y)
+{
+    for (int h = 0; h < 2; h++) {
+        int64_t col = p * NR + h * 16;
+        if (col >= g->n) break;
+        TILES[mr](g, ar, bq + h * 16, kc, m0, col, init, fin, y);
+    }
+}
+
+/* GEMV (FC at batch 1): panel p, B streamed once. */
+static void gemv_panel(const pz_gemm_desc *g, const float *restrict a, const float *restrict bq,
+                       int64_t p, float *restrict y)
+{
+    const int64_t K = g->k;
+    __m256 acc[2][4];
+    UNROLL for (int c = 0; c < 2; c++)
+        UNROLL for (int q = 0; q < 4; q++) acc[c][q] = _mm256_setzero_ps();
+    int64_t k = 0;
+    for (; k + 2 <= K; k += 2) {
+        UNROLL for (int c = 0; c < 2; c++) {
+            __m256 av = _mm256_broadcast_ss(a + k + c);
+            UNROLL for (int q = 0; q < 4; q++)
+                acc[c][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + (k + c) * NR + q * 8), acc[c][q]);
+        }
+    }
+    for (; k < K; k++) {
+        __m256 av = _mm256_broadcast_ss(a + k);
+        UNROLL for (int q = 0; q < 4; q++)
+            acc[0][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + k * NR + q * 8), acc[0][q]);
+    }
+    UNROLL for (int q = 0; q < 4; q++) {
+        int64_t col = p * NR + q * 8;
+        if (col >= g->n) break;
+        epilogue(g, _mm256_add_ps(acc[0][q], acc[1][q]), 0, col, col_mask(g->n, col), y);
+    }
+}
+
+/* Tiles of up to 6 rows x one 32-column panel. */
+static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panel = gemv_panel};
+
 void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
                               const float *restrict bp, float *restrict y, int ith, int nth)
 {
-    if (g->m == 1) {
-        pz_f32_gemv_packed__avx2(g, a, bp, y, ith, nth);
-        return;
-    }
-    const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
-
-    /* the workers share out the panels (or, with fewer panels than workers,
-     * the row tiles); each walks K in slices of KC, its panels in blocks of
-     * NB (NB * KC * NR floats = 512 KiB, kept in L2 while every row tile
-     * passes over them), and the row tiles */
-    int64_t plo = 0, phi = P, tlo = 0, thi = T;
-    if (P >= nth) pz_split(P, ith, nth, &plo, &phi);
-    else pz_split(T, ith, nth, &tlo, &thi);
-    /* a worker with fewer than NB panels takes deeper K slices (the same
-     * bytes of B per block) */
-    const int64_t npb = phi - plo < NB ? phi - plo : NB, KCD = npb > 0 ? NB * KC / npb : KC;
-    for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KCD) {
-        int64_t kc = K - k0 < KCD ? K - k0 : KCD;
-        for (int64_t pb = plo; pb < phi; pb += NB) {
-            int64_t pe = phi < pb + NB ? phi : pb + NB;
-            for (int64_t t = tlo; t < thi; t++) {
-                /* balanced tiles: floor or ceil(M / T) rows each */
-                const int64_t m0 = g->m * t / T, mr = g->m * (t + 1) / T - m0;
-                const float *ar = a + m0 * g->lda + k0;
-                for (int64_t p = pb; p < pe; p++)
-                    for (int h = 0; h < 2; h++) {
-                        int64_t col = p * NR + h * 16;
-                        if (col >= g->n) break;
-                        TILES[mr](g, ar, bp + (p * K + k0) * NR + h * 16, kc, m0, col,
-                                  k0 == 0, k0 + KCD >= K, y);
-                    }
-            }
-        }
-        if (K == 0) break;
-    }
+    pz_gemm_drive(&UKSET, g, a, bp, y, ith, nth);
 }
 
 void pz_f32_gemv_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
                               const float *restrict bp, float *restrict y, int ith, int nth)
 {
-    const int64_t P = (g->n + NR - 1) / NR, K = g->k;
-    int64_t lo, hi;
-    pz_split(P, ith, nth, &lo, &hi);
-    for (int64_t p = lo; p < hi; p++) {
-        const float *bq = bp + p * K * NR;
-        __m256 acc[2][4];
-        UNROLL for (int c = 0; c < 2; c++)
-            UNROLL for (int q = 0; q < 4; q++) acc[c][q] = _mm256_setzero_ps();
-        int64_t k = 0;
-        for (; k + 2 <= K; k += 2) {
-            UNROLL for (int c = 0; c < 2; c++) {
-                __m256 av = _mm256_broadcast_ss(a + k + c);
-                UNROLL for (int q = 0; q < 4; q++)
-                    acc[c][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + (k + c) * NR + q * 8), acc[c][q]);
-            }
-        }
-        for (; k < K; k++) {
-            __m256 av = _mm256_broadcast_ss(a + k);
-            UNROLL for (int q = 0; q < 4; q++)
-                acc[0][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + k * NR + q * 8), acc[0][q]);
-        }
-        UNROLL for (int q = 0; q < 4; q++) {
-            int64_t col = p * NR + q * 8;
-            if (col >= g->n) break;
-            epilogue(g, _mm256_add_ps(acc[0][q], acc[1][q]), 0, col, col_mask(g->n, col), y);
-        }
-    }
+    pz_gemv_drive(&UKSET, g, a, bp, y, ith, nth);
 }
 
 #endif

@@ -1,19 +1,19 @@
-/* gemm_avx512.c - GEMM and GEMV with a packed B ([ceil(N/32)][K][32], see
- * fast.h) and AVX-512.
+/* gemm_avx512.c - the AVX-512 micro-kernels of the packed GEMM and GEMV
+ * (B as [ceil(N/32)][K][32], see fast.h); gemm.c drives them.
  *
  * GEMM: a tile of up to 14 rows x 32 columns (one panel) in 28 ZMM
  * accumulators; per k, 2 loads of B, 14 broadcasts of A straight from its
  * rows, 28 FMAs. The M rows go in T = ceil(M/14) balanced tiles (M = 49: 13,
- * 12, 12, 12 rather than 14, 14, 14, 7). Between K slices the partial sums
+ * 12, 12, 12 rather than 14, 14, 14, 7; the driver's). Between K slices the partial sums
  * live in Y. A is read straight from its rows, not copied per tile and
  * slice: at small N too few panels reuse the copy to pay for it
  * (bench/RESULTS.md, 'gemm: copy of A').
  *
  * GEMV (M == 1, a FC layer at batch 1): memory bound, B is streamed once;
  * eight accumulators (4 k phases x 2 halves of the panel) hide the FMA
- * latency. Work is split over panels.
+ * latency.
  */
-#include "rt/kernels/fast.h"
+#include "rt/kernels/gemm/gemm.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>
@@ -22,8 +22,6 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 14
-#define KC 256
-#define NB 16   /* panels per block */
 #define NR PZ_GEMM_NR
 
 /* Y[0..RM) x [0, 32) (masked to the panel's valid columns) = act(acc + beta C). */
@@ -113,78 +111,58 @@ static void panel_masks(int64_t n, int64_t col, __mmask16 *mk0, __mmask16 *mk1)
     *mk1 = v >= 32 ? (__mmask16)0xffff : v <= 16 ? 0 : (__mmask16)((1u << (v - 16)) - 1);
 }
 
+/* Rows [m0, m0 + mr) times one K slice of panel p (gemm.h). */
+static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, int64_t kc,
+                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y)
+{
+    __mmask16 mk0, mk1;
+    panel_masks(g->n, p * NR, &mk0, &mk1);
+    TILES[mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y);
+}
+
+/* GEMV (FC at batch 1): panel p, B streamed once, from memory in a net.
+ * No software prefetch of B: it did not pay, the stream
+ * already runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
+static void gemv_panel(const pz_gemm_desc *g, const float *restrict a, const float *restrict bq,
+                       int64_t p, float *restrict y)
+{
+    const int64_t K = g->k;
+    __m512 acc[4][2];
+    UNROLL for (int c = 0; c < 4; c++) acc[c][0] = acc[c][1] = _mm512_setzero_ps();
+    int64_t k = 0;
+    for (; k + 4 <= K; k += 4) {
+        UNROLL for (int c = 0; c < 4; c++) {
+            __m512 av = _mm512_set1_ps(a[k + c]);
+            acc[c][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR), acc[c][0]);
+            acc[c][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR + 16), acc[c][1]);
+        }
+    }
+    for (; k < K; k++) {
+        __m512 av = _mm512_set1_ps(a[k]);
+        acc[0][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR), acc[0][0]);
+        acc[0][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR + 16), acc[0][1]);
+    }
+    __m512 s0 = _mm512_add_ps(_mm512_add_ps(acc[0][0], acc[1][0]), _mm512_add_ps(acc[2][0], acc[3][0]));
+    __m512 s1 = _mm512_add_ps(_mm512_add_ps(acc[0][1], acc[1][1]), _mm512_add_ps(acc[2][1], acc[3][1]));
+    __mmask16 mk0, mk1;
+    panel_masks(g->n, p * NR, &mk0, &mk1);
+    epilogue(g, s0, 0, p * NR, mk0, y);
+    if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
+}
+
+/* Tiles of up to 14 rows x one 32-column panel. */
+static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panel = gemv_panel};
+
 void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth)
 {
-    if (g->m == 1) {
-        pz_f32_gemv_packed__avx512(g, a, bp, y, ith, nth);
-        return;
-    }
-    const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
-
-    /* the workers share out the panels (or, with fewer panels than workers,
-     * the row tiles); each walks K in slices, its panels in blocks of NB
-     * (NB * KC * NR floats = 512 KiB, kept in L2 while every row tile passes
-     * over them), and the row tiles. A worker with fewer than NB panels
-     * takes deeper slices (KCD: the same bytes of B per block), so fewer
-     * partial sums go through Y. */
-    int64_t plo = 0, phi = P, tlo = 0, thi = T;
-    if (P >= nth) pz_split(P, ith, nth, &plo, &phi);
-    else pz_split(T, ith, nth, &tlo, &thi);
-    const int64_t npb = phi - plo < NB ? phi - plo : NB, KCD = npb > 0 ? NB * KC / npb : KC;
-    for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KCD) {
-        int64_t kc = K - k0 < KCD ? K - k0 : KCD;
-        for (int64_t pb = plo; pb < phi; pb += NB) {
-            int64_t pe = phi < pb + NB ? phi : pb + NB;
-            for (int64_t t = tlo; t < thi; t++) {
-                /* balanced tiles: floor or ceil(M / T) rows each */
-                const int64_t m0 = g->m * t / T, mr = g->m * (t + 1) / T - m0;
-                const float *ar = a + m0 * g->lda + k0;
-                for (int64_t p = pb; p < pe; p++) {
-                    __mmask16 mk0, mk1;
-                    panel_masks(g->n, p * NR, &mk0, &mk1);
-                    TILES[mr](g, ar, bp + (p * K + k0) * NR, kc, m0, p * NR, mk0, mk1,
-                              k0 == 0, k0 + KCD >= K, y);
-                }
-            }
-        }
-        if (K == 0) break;
-    }
+    pz_gemm_drive(&UKSET, g, a, bp, y, ith, nth);
 }
 
-/* GEMV (FC at batch 1): each worker streams its panels, B read once, from
- * memory in a net. No software prefetch of B: it did not pay, the stream
- * already runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
 void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth)
 {
-    const int64_t P = (g->n + NR - 1) / NR, K = g->k;
-    int64_t lo, hi;
-    pz_split(P, ith, nth, &lo, &hi);
-    for (int64_t p = lo; p < hi; p++) {
-        const float *bq = bp + p * K * NR;
-        __m512 acc[4][2];
-        UNROLL for (int c = 0; c < 4; c++) acc[c][0] = acc[c][1] = _mm512_setzero_ps();
-        int64_t k = 0;
-        for (; k + 4 <= K; k += 4) {
-            UNROLL for (int c = 0; c < 4; c++) {
-                __m512 av = _mm512_set1_ps(a[k + c]);
-                acc[c][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR), acc[c][0]);
-                acc[c][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR + 16), acc[c][1]);
-            }
-        }
-        for (; k < K; k++) {
-            __m512 av = _mm512_set1_ps(a[k]);
-            acc[0][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR), acc[0][0]);
-            acc[0][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR + 16), acc[0][1]);
-        }
-        __m512 s0 = _mm512_add_ps(_mm512_add_ps(acc[0][0], acc[1][0]), _mm512_add_ps(acc[2][0], acc[3][0]));
-        __m512 s1 = _mm512_add_ps(_mm512_add_ps(acc[0][1], acc[1][1]), _mm512_add_ps(acc[2][1], acc[3][1]));
-        __mmask16 mk0, mk1;
-        panel_masks(g->n, p * NR, &mk0, &mk1);
-        epilogue(g, s0, 0, p * NR, mk0, y);
-        if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
-    }
+    pz_gemv_drive(&UKSET, g, a, bp, y, ith, nth);
 }
 
 #endif

@@ -55,4 +55,10 @@ static inline float pz_pool16c_col(const pz_pool16c_desc *d, const pz_pool16c_ro
     return (float)cnt;
 }
 
+/* One output row's micro-kernel, and the driver (pool16c.c) that shares
+ * the rows out over the workers and calls it for each. */
+typedef void (*pz_pool16c_row_fn)(const pz_pool16c_desc *d, const pz_pool16c_row *r);
+void pz_pool16c_drive(const pz_pool16c_desc *d, pz_pool16c_row_fn row, const float *restrict x,
+                      float *restrict y, int ith, int nth);
+
 #endif
