@@ -42,6 +42,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pz_dtypes.h"
+
 #define PZ_MAX_RANK 8
 #define PZ_MAX_IO 32
 #define PZ_MAX_SPATIAL 3
@@ -51,12 +53,9 @@
  * handle; each is held one element per byte: the 8-bit floats as their codes,
  * float4e2m1 as its 4-bit code, int4/int2 sign-extended to int8, uint4/uint2
  * as uint8 (files pack the 4- and 2-bit types; memory does not). */
-typedef enum {
-    PZ_F32 = 1, PZ_U8 = 2, PZ_I8 = 3, PZ_U16 = 4, PZ_I16 = 5, PZ_I32 = 6, PZ_I64 = 7,
-    PZ_BOOL = 9, PZ_F16 = 10, PZ_F64 = 11, PZ_U32 = 12, PZ_U64 = 13, PZ_BF16 = 16,
-    PZ_F8E4M3FN = 17, PZ_F8E4M3FNUZ = 18, PZ_F8E5M2 = 19, PZ_F8E5M2FNUZ = 20,
-    PZ_U4 = 21, PZ_I4 = 22, PZ_F4E2M1 = 23, PZ_F8E8M0 = 24, PZ_U2 = 25, PZ_I2 = 26,
-} pz_dtype;
+#define PZ_DTYPE_ENUM(NAME, value, bytes, name) PZ_##NAME = value,
+typedef enum { PZ_DTYPES(PZ_DTYPE_ENUM) } pz_dtype;   /* the list: pz_dtypes.h */
+#undef PZ_DTYPE_ENUM
 
 size_t pz_dtype_size(int dt);          /* 0 for a type the runtime does not hold */
 const char *pz_dtype_name(int dt);     /* "float32", "int64", ... */

@@ -1,0 +1,142 @@
+/* arena.c - the memory plan of a compiled net.
+ *
+ * Memory: one arena, allocated at compile. Every tensor a layer writes gets
+ * an offset in it; two tensors share bytes only when their lifetimes do not
+ * overlap. A tensor lives from the layer that writes it to the last layer
+ * that reads it (to the end for graph outputs); a layer's scratch lives
+ * during that layer only. Offsets come from greedy first-fit, largest first,
+ * PZ_ALIGN-aligned.
+ * Graph inputs are read in place from the caller's buffers (no copy);
+ * graph outputs are copied out of the arena at the end of pz_net_run, so a
+ * layer never writes into caller memory and an output may feed later layers.
+ * Constants are the caller's borrowed buffers.
+ */
+#include <string.h>
+
+#include "rt/arena.h"
+#include "rt/fuse.h"
+#include "rt/mem.h"
+#include "rt/net.h"
+
+typedef struct {
+    size_t bytes;
+    int first, last;     /* lifetime, in layers, inclusive */
+    size_t offset;
+    int id;              /* an order for ties: tensors, then scratch, then conversions */
+    void **ptr;          /* where its address goes */
+    size_t *off;         /* where its offset goes (tensors), or NULL */
+} alloc_item;
+
+static int cmp_item(const void *a, const void *b)
+{
+    const alloc_item *x = a, *y = b;
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;   /* largest first */
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+    const alloc_item *const *x = a, *const *y = b;
+    return ((*x)->offset > (*y)->offset) - ((*x)->offset < (*y)->offset);
+}
+
+static size_t align_up(size_t v)
+{
+    return (v + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+}
+
+/* Whether layer li's output lives only in row windows of its block's fused
+ * run (rt/fuse.h). */
+static bool windowed(const pz_net *net, int li)
+{
+    for (int b = 0; b < net->n_blocks; b++) {
+        const rt_block *bl = &net->blocks[b];
+        if (li >= bl->first && li < bl->first + bl->count)
+            return pz_fuse_windowed(bl->fuse, li) != 0;
+    }
+    return false;
+}
+
+/* Greedy first-fit over offsets, largest item first: an item goes at the
+ * lowest offset where it overlaps no placed item whose lifetime meets its. */
+int pz_arena_plan(pz_net *net, char *err, size_t n)
+{
+    int cap = net->n_tensors + net->n_layers, ni = 0;
+    for (int li = 0; li < net->n_layers; li++) cap += net->layers[li].n_convs;
+    alloc_item *items = calloc((size_t)(cap ? cap : 1), sizeof *items);
+    const alloc_item **live = calloc((size_t)(cap ? cap : 1), sizeof *live);
+    if (!items || !live) {
+        free(items);
+        free(live);
+        return snprintf(err, n, "out of memory"), 1;
+    }
+    for (int i = 0; i < net->n_tensors; i++) {
+        rt_tensor *t = &net->tensors[i];
+        if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0) continue;
+        /* rows in windows only (rt/fuse.h): no full-size buffer; data stays
+         * NULL, so a stray access faults instead of reading another tensor */
+        if (windowed(net, t->producer)) continue;
+        items[ni++] = (alloc_item){align_up(t->bytes), t->producer, t->last_use, 0, i,
+                                   &t->t.data, &t->offset};
+    }
+    int id = net->n_tensors;
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        if (l->scratch_bytes)
+            items[ni++] = (alloc_item){align_up(l->scratch_bytes), li, li, 0, id, &l->scratch,
+                                       NULL};
+        id++;
+    }
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        for (int c = 0; c < l->n_convs; c++) {
+            pz_layout_conv *cv = &l->convs[c];
+            size_t s = pz_layout_bytes(&cv->view, cv->to);
+            if (s) items[ni++] = (alloc_item){align_up(s), li, li, 0, id, &cv->view.data, NULL};
+            id++;
+        }
+    }
+    /* the layers of a fused run run interleaved: whatever one of them
+     * touches lives over the whole run */
+    for (int i = 0; i < ni; i++)
+        for (int b = 0; b < net->n_blocks; b++)
+            pz_fuse_widen(net->blocks[b].fuse, &items[i].first, &items[i].last);
+    qsort(items, (size_t)ni, sizeof *items, cmp_item);
+
+    size_t total = 0;
+    for (int i = 0; i < ni; i++) {
+        int nl = 0;
+        for (int j = 0; j < i; j++)
+            if (items[j].first <= items[i].last && items[i].first <= items[j].last)
+                live[nl++] = &items[j];
+        qsort(live, (size_t)nl, sizeof *live, cmp_offset);
+        size_t off = 0;
+        for (int j = 0; j < nl; j++) {
+            if (live[j]->offset >= off + items[i].bytes) break;   /* fits in the gap before */
+            size_t end = live[j]->offset + live[j]->bytes;
+            if (end > off) off = end;
+        }
+        items[i].offset = off;
+        if (off + items[i].bytes > total) total = off + items[i].bytes;
+    }
+
+    net->arena_bytes = total;
+    net->arena = pz_alloc_big(total, net->opts.hugepages);
+    if (!net->arena) {
+        free(items);
+        free(live);
+        return snprintf(err, n, "out of memory: an arena of %zu bytes", total), 1;
+    }
+    for (int i = 0; i < ni; i++) {
+        *items[i].ptr = (char *)net->arena + items[i].offset;
+        if (items[i].off) *items[i].off = items[i].offset;
+    }
+    /* empty tensors still get a valid pointer */
+    for (int i = 0; i < net->n_tensors; i++)
+        if (net->tensors[i].kind == T_VALUE && !net->tensors[i].t.data &&
+            !(net->tensors[i].producer >= 0 && windowed(net, net->tensors[i].producer)))
+            net->tensors[i].t.data = net->arena;
+    free(items);
+    free(live);
+    return 0;
+}

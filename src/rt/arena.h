@@ -1,0 +1,16 @@
+/* arena.h - a compiled net's memory plan (arena.c).
+ *
+ *   if (pz_arena_plan(net, err, n)) return 1;   // after every prepare and the fusion plan
+ */
+#ifndef PZ_RT_ARENA_H
+#define PZ_RT_ARENA_H
+
+#include <stddef.h>
+
+#include "rt/net_state.h"
+
+/* Places every value tensor, layer scratch and input conversion of net in
+ * one arena (allocated here) by liveness. 0, or 1 with a message in err. */
+int pz_arena_plan(pz_net *net, char *err, size_t n);
+
+#endif

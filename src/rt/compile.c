@@ -1,0 +1,261 @@
+/* compile.c - pz_net_compile: the blocks, each layer's prepare (kernels,
+ * packed weights) and the layouts between layers, the fused runs of each
+ * block, then the arena (arena.c) and the workers; and pz_net_free, which
+ * frees the layers and all compile made.
+ */
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "rt/arena.h"
+#include "rt/cpu.h"
+#include "rt/fuse.h"
+#include "rt/net.h"
+#include "rt/profile.h"
+
+/* ---- compile ------------------------------------------------------------- */
+
+static int cmp_block(const void *a, const void *b)
+{
+    const rt_block *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+/* Every layer in exactly one block, in order: the asked blocks, and a block
+ * of MP 1 for each layer outside them. MP is clamped to the pool. */
+static int plan_blocks(pz_net *net, char *err, size_t n)
+{
+    if (net->n_asked > 1) qsort(net->asked, (size_t)net->n_asked, sizeof(rt_block), cmp_block);
+    net->blocks = calloc((size_t)(net->n_layers + 1), sizeof(rt_block));
+    if (!net->blocks) return snprintf(err, n, "out of memory"), 1;
+    int at = 0;   /* the first layer not yet in a block */
+    for (int b = 0; b < net->n_asked; b++) {
+        rt_block a = net->asked[b];
+        if (a.count < 1 || a.first < at || a.first + a.count > net->n_layers || a.mp < 1) {
+            snprintf(err, n, "block of layers [%d, %d) with MP %d: %s", a.first, a.first + a.count,
+                     a.mp, a.mp < 1 ? "MP must be at least 1"
+                     : a.first < at ? "overlaps another block" : "outside the net's layers");
+            return 1;
+        }
+        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
+        if (a.mp > net->threads) a.mp = net->threads;
+        net->blocks[net->n_blocks++] = a;
+        at = a.first + a.count;
+    }
+    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
+    for (int b = 0; b < net->n_blocks; b++)
+        for (int i = 0; i < net->blocks[b].count; i++) {
+            pz_layer *l = &net->layers[net->blocks[b].first + i];
+            l->block = b;
+            l->mp = l->nth = net->blocks[b].mp;
+        }
+    return 0;
+}
+
+/* Each layer reads only inputs, constants and tensors written by an earlier
+ * layer; sets the tensors' lifetimes and the layers' tensor pointers. */
+static int check_dataflow(pz_net *net, char *err, size_t n)
+{
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        for (int i = 0; i < l->n_in; i++) {
+            if (l->in_id[i] < 0) continue;
+            rt_tensor *t = &net->tensors[l->in_id[i]];
+            if (t->kind == T_VALUE && (t->producer < 0 || t->producer >= li))
+                return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", is %s", i, t->name,
+                                     t->producer < 0 ? "never written by any layer"
+                                     : "written by a later layer");
+            if (t->kind == T_VALUE && li > t->last_use) t->last_use = li;
+            l->in[i] = &t->t;
+        }
+        for (int i = 0; i < l->n_out; i++) {
+            if (l->out_id[i] < 0) continue;
+            rt_tensor *t = &net->tensors[l->out_id[i]];
+            if (li > t->last_use) t->last_use = li;
+            l->out[i] = &t->t;
+        }
+    }
+    for (int i = 0; i < net->n_outputs; i++) {
+        rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->kind == T_VALUE && t->producer < 0)
+            return snprintf(err, n, "output tensor \"%s\" is never written by any layer",
+                            t->name), 1;
+        t->last_use = net->n_layers;
+    }
+    return 0;
+}
+
+/* After layer l's prepare: records the layouts of its outputs (and their
+ * sizes), and plans a conversion for each input it reads in another layout
+ * than its producer's. */
+static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
+{
+    for (int j = 0; j < l->n_out; j++) {
+        if (l->out_id[j] < 0) continue;
+        rt_tensor *t = &net->tensors[l->out_id[j]];
+        int cb = l->out_cblk[j];
+        if (cb && (cb < 0 || cb > 16 || t->t.rank != 4 || t->t.dtype != PZ_F32))
+            return pz_layer_fail(l, err, n, "internal: output %d in layout %d", j, cb);
+        t->cblk = cb;
+        t->bytes = pz_layout_bytes(&t->t, cb);
+    }
+    int nc = 0;
+    for (int i = 0; i < l->n_in; i++)
+        if (l->in[i] && l->in_cblk[i] != l->in_have[i]) nc++;
+    if (!nc) return 0;
+    l->convs = calloc((size_t)nc, sizeof *l->convs);
+    if (!l->convs) return snprintf(err, n, "out of memory"), 1;
+    for (int i = 0; i < l->n_in; i++) {
+        if (!l->in[i] || l->in_cblk[i] == l->in_have[i]) continue;
+        int from = l->in_have[i], to = l->in_cblk[i];
+        const pz_tensor *src = l->in[i];
+        if ((from && to) || to < 0 || to > 16 || src->rank != 4 || src->dtype != PZ_F32)
+            return pz_layer_fail(l, err, n, "internal: input %d from layout %d to %d", i, from,
+                                 to);
+        pz_layout_conv *cv = &l->convs[l->n_convs++];
+        cv->slot = i;
+        cv->from = from;
+        cv->to = to;
+        cv->isa = l->isa;
+        cv->src = src;
+        cv->view = *src;
+        cv->view.data = NULL;   /* arena scratch, planned with the tensors */
+        l->in[i] = &cv->view;
+    }
+    return 0;
+}
+
+/* The fused runs of every block of two or more layers (rt/fuse.h). */
+static int plan_fusion(pz_net *net, char *err, size_t n)
+{
+    int *last_use = calloc((size_t)(net->n_tensors ? net->n_tensors : 1), sizeof *last_use);
+    if (!last_use) return snprintf(err, n, "out of memory"), 1;
+    for (int i = 0; i < net->n_tensors; i++) last_use[i] = net->tensors[i].last_use;
+    for (int b = 0; b < net->n_blocks; b++) {
+        rt_block *bl = &net->blocks[b];
+        if (bl->count < 2) continue;
+        bl->fuse = pz_fuse_plan(net->layers, net->n_layers, last_use, bl->first, bl->count,
+                                bl->mp, bl->split, bl->strip, err, n);
+        if (!bl->fuse) {
+            free(last_use);
+            return 1;
+        }
+    }
+    free(last_use);
+    return 0;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* A layer's prepare packed some constant inputs (l->packed_in) and will not
+ * read them again. When the constants are a read-only private file mapping
+ * (the generated program's NAME.weights), their whole pages are dropped
+ * (MADV_DONTNEED): the kernel rereads them from the file if anything touches
+ * them later, so nothing can go wrong, and the packed copy no longer doubles
+ * the peak memory. Never done on ordinary memory, where it would zero it. */
+static void drop_packed_consts(pz_net *net, const pz_layer *l)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    for (int i = 0; i < l->n_in && i < 32; i++) {
+        if (!(l->packed_in & (1u << i)) || l->in_id[i] < 0) continue;
+        const rt_tensor *t = &net->tensors[l->in_id[i]];
+        if (t->kind != T_CONST || !t->t.data) continue;
+        uintptr_t a = (uintptr_t)t->t.data, e = a + pz_numel(&t->t) * pz_dtype_size(t->t.dtype);
+        uintptr_t lo = (a + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
+        uintptr_t hi = e / (uintptr_t)page * (uintptr_t)page;
+        if (hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
+void pz_net_consts_mapped(pz_net *net, int on)
+{
+    if (net) net->consts_mapped = on != 0;
+}
+
+int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *errbuf,
+                   size_t errsize)
+{
+    char local[512];
+    char *err = errbuf && errsize ? errbuf : local;
+    size_t n = errbuf && errsize ? errsize : sizeof local;
+    err[0] = 0;
+    if (net->compile_tried)
+        return snprintf(err, n, "net \"%s\": pz_net_compile runs once", net->name), 1;
+    net->compile_tried = true;
+    if (net->err[0]) return snprintf(err, n, "%s", net->err), 1;
+    net->threads = threads > 0 ? threads : cpu_count();
+    net->opts = opts ? *opts : (pz_run_options)PZ_RUN_OPTIONS_DEFAULT;
+    net->isa = pz_isa_capped(net->opts.isa);
+
+    if (check_dataflow(net, err, n) || plan_blocks(net, err, n)) return 1;
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        l->opts = &net->opts;
+        l->isa = net->isa;
+        for (int i = 0; i < l->n_in; i++) {
+            l->in_have[i] = l->in_id[i] >= 0 ? net->tensors[l->in_id[i]].cblk : 0;
+            l->in_cblk[i] = 0;
+        }
+        for (int j = 0; j < l->n_out; j++) l->out_cblk[j] = 0;
+        if (l->op->prepare(l, err, n)) return 1;
+        if (net->consts_mapped) drop_packed_consts(net, l);
+        if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
+        if (plan_layouts(net, l, err, n)) return 1;
+    }
+    if (plan_fusion(net, err, n) || pz_arena_plan(net, err, n)) return 1;
+    int maxmp = 1;
+    for (int b = 0; b < net->n_blocks; b++)
+        if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
+    net->pool = pz_pool_start(maxmp, net->opts.spin_us, net->opts.pin);
+    if (!net->pool) return snprintf(err, n, "cannot start %d worker threads", maxmp), 1;
+    /* outputs: big ones (a feature map) on every worker, small ones inline */
+    size_t out_bytes = 0;
+    for (int i = 0; i < net->n_outputs; i++) out_bytes += net->tensors[net->outputs[i]].bytes;
+    net->out_nth = out_bytes >= (64u << 10) ? maxmp : 1;
+    net->compiled = true;
+    pz_profile_alloc(net);
+    return 0;
+}
+
+size_t pz_net_arena_bytes(const pz_net *net)
+{
+    return net->arena_bytes;
+}
+
+void pz_net_free(pz_net *net)
+{
+    if (!net) return;
+    pz_pool_free(net->pool);
+    for (int i = 0; i < net->n_layers; i++) {
+        pz_layer *l = &net->layers[i];
+        if (l->op && l->op->release && l->state) l->op->release(l);
+        free(l->state);
+        free(l->params);
+        free(l->name);
+        free(l->in_id);
+        free(l->out_id);
+        free(l->in);
+        free(l->out);
+        free(l->in_have);
+        free(l->in_cblk);
+        free(l->out_cblk);
+        free(l->convs);
+    }
+    for (int i = 0; i < net->n_tensors; i++) free(net->tensors[i].name);
+    free(net->tensors);
+    free(net->layers);
+    free(net->inputs);
+    free(net->outputs);
+    free(net->asked);
+    for (int b = 0; b < net->n_blocks; b++) pz_fuse_free(net->blocks[b].fuse);
+    free(net->blocks);
+    free(net->arena);
+    free(net->prof);
+    free(net->name);
+    free(net);
+}

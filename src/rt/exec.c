@@ -1,0 +1,118 @@
+/* exec.c - pz_net_run: the executor of a compiled net.
+ *
+ * Blocks: each F-Block runs its layers in order, each layer's work split
+ * over the block's MP workers by one fork-join (block_run below is the seam
+ * where depth-first fused execution will go).
+ */
+#include <string.h>
+#include <time.h>
+
+#include "rt/fuse.h"
+#include "rt/net.h"
+#include "rt/net_state.h"
+#include "rt/profile.h"
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+typedef struct {
+    const pz_layer *l;
+    pz_barrier *barrier;
+} layer_job;
+
+/* One worker's share of a layer: its inputs' layout conversions, a barrier
+ * (the op may read rows another worker converted), then the op. */
+static void layer_task(void *ctx, int ith, int nth)
+{
+    const layer_job *job = ctx;
+    const pz_layer *l = job->l;
+    if (l->n_convs) {
+        for (int c = 0; c < l->n_convs; c++) {
+            const pz_layout_conv *cv = &l->convs[c];
+            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
+                              cv->view.data, ith, nth);
+        }
+        pz_barrier_wait(job->barrier, nth);
+    }
+    l->op->run(l, ith, nth);
+}
+
+static void layer_run(pz_net *net, pz_layer *l)
+{
+    uint64_t t0 = net->profile ? now_ns() : 0;
+    layer_job job = {l, &net->barrier};
+    if (l->nth <= 1) layer_task(&job, 0, 1);
+    else pz_pool_run(net->pool, l->nth, layer_task, &job);
+    if (net->profile) l->ns = now_ns() - t0;
+}
+
+typedef struct {
+    pz_net *net;
+    void *const *outputs;
+} output_job;
+
+/* Copies the graph outputs out, converting blocked ones back to plain. */
+static void output_task(void *ctx, int ith, int nth)
+{
+    const output_job *job = ctx;
+    const pz_net *net = job->net;
+    for (int i = 0; i < net->n_outputs; i++) {
+        const rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->cblk) {
+            /* blocked -> plain: no kernel of an ISA */
+            pz_layout_convert(PZ_ISA_SCALAR, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
+                              ith, nth);
+        } else if (t->bytes && job->outputs[i] != t->t.data) {
+            int64_t lo, hi;   /* a share of the bytes */
+            pz_split((int64_t)t->bytes, ith, nth, &lo, &hi);
+            memcpy((char *)job->outputs[i] + lo, (const char *)t->t.data + lo, (size_t)(hi - lo));
+        }
+    }
+}
+
+/* Runs one F-Block. Today: its layers in order, each split over the block's
+ * workers by its own fork-join. The seam for depth-first fusion: a block
+ * whose layers all offer a tiled entry point will run here as one fork-join,
+ * each worker carrying its tile through every layer while it is in cache. */
+static void single_layer(void *ctx, int layer)
+{
+    pz_net *net = ctx;
+    layer_run(net, &net->layers[layer]);
+}
+
+static void block_run(pz_net *net, rt_block *b)
+{
+    uint64_t t0 = net->profile ? now_ns() : 0;
+    if (b->fuse)
+        pz_fuse_block_run(b->fuse, net->layers, net->pool, &net->barrier, single_layer, net,
+                          net->profile);
+    else
+        for (int i = b->first; i < b->first + b->count; i++) layer_run(net, &net->layers[i]);
+    if (net->profile) b->ns = now_ns() - t0;
+}
+
+void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
+{
+    PZ_RT_ASSERT(net->compiled);
+    uint64_t t0 = net->profile ? now_ns() : 0;
+    for (int i = 0; i < net->n_inputs; i++) net->tensors[net->inputs[i]].t.data = (void *)inputs[i];
+    for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
+    output_job job = {net, outputs};
+    pz_pool_run(net->pool, net->out_nth, output_task, &job);
+    if (net->profile) {
+        net->run_ns = now_ns() - t0;
+        if (net->prof) {
+            uint64_t *row = net->prof + (size_t)(net->prof_n % PZ_PROFILE_RUNS) * pz_profile_row(net);
+            for (int i = 0; i < net->n_layers; i++) row[i] = net->layers[i].ns;
+            for (int b = 0; b < net->n_blocks; b++) row[net->n_layers + b] = net->blocks[b].ns;
+            row[net->n_layers + net->n_blocks] = net->run_ns;
+            net->prof_n++;
+        }
+    }
+}
