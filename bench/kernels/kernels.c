@@ -62,7 +62,7 @@
 #include <unistd.h>
 
 #include "../common/fma_peak.h"
-#include "rt/kernels/conv8x2.h"
+#include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/fast.h"
 #include "io/pz_io.h"
 

@@ -1,5 +1,5 @@
 /* rt_conv8x2.c - the 1x1 conv in lanes of 8 output x 2 input channels
- * (rt/kernels/conv8x2.h) against the plain reference convolution
+ * (rt/kernels/conv/conv8x2.h) against the plain reference convolution
  * (pz_f32_conv__ref), over edge sizes:
  *   output channels 8, 16, 24, 40, 56 (calls of 1, 2, 3, 2+3, 2+2+3 groups);
  *   input channels 2, 6, 16, 18, 24, 32, 96, 144 (last block of 1..8
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/kernels/conv8x2.h"
+#include "rt/kernels/conv/conv8x2.h"
 #include "rt/rows.h"
 #include "rt_test.h"
 

@@ -1,5 +1,5 @@
 /* rt_subsample.c - a 1x1 conv with a stride as a subsample plus a flat 1x1
- * conv (rt/kernels/subsample16c.c):
+ * conv (rt/kernels/conv/subsample16c.c):
  *   - which shapes pz_conv16c_subsample_plan takes (1x1, a stride, no
  *     padding, input block 16, all rows, at least 256 output channels, a
  *     subsampled input of at most 512 KB) and refuses, PZ_SUBSAMPLE=0

@@ -1,7 +1,7 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
 #include "rt/fuse.h"
-#include "rt/kernels/conv8x2.h"
+#include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/conv/winograd.h"
 #include "rt/ops/ops.h"

@@ -8,7 +8,7 @@
  * even and the odd lanes of two groups' registers (two vpermt2ps and an
  * add), or of one group's with zeros in lanes 8..15 (the last of 3 groups).
  */
-#include "rt/kernels/conv8x2.h"
+#include "rt/kernels/conv/conv8x2.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>

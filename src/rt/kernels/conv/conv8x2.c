@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "rt/kernels/conv8x2.h"
+#include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/kernels.h"
 
 int pz_conv8x2_ok(const pz_conv16c_desc *d)
