@@ -1,74 +1,13 @@
 /* fuse.c - depth-first fused execution of F-Blocks: the plan (segments, row
  * windows, strips, bands, redundant MACs) made at compile and the workers'
- * loops at run. See fuse.h for the rules. */
+ * loops at run (fuse_exec.c). See fuse.h for the rules. */
 #include <string.h>
 #include <time.h>
 
 #include "rt/fuse.h"
+#include "rt/fuse_state.h"
 #include "rt/kernels/kernels.h"
 #include "rt/rows.h"
-
-#define FUSE_MAX_IN 4
-#define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
-/* auto split: bands while the halo rows they recompute are at most this
- * share of the run's MACs. With channels, every layer of every strip ends
- * in a barrier and half of the next layer's input sits in the other core's
- * L2, which costs more than a moderate share of recomputed rows: bands win
- * up to about this share, channels beyond it (bench/RESULTS.md, 'fuse:
- * bands or channels'). */
-#define FUSE_BANDS_MAX_PCT 30
-
-/* One input of a fused layer that another layer of the run writes. */
-typedef struct {
-    int slot;
-    int from;                /* index in the run of its producer */
-    int window;              /* 1: rows through (k, s, p, d); 0: the same rows */
-} fuse_src;
-
-typedef struct {
-    pz_layer *l;
-    int g;                   /* row granularity */
-    int64_t oh;              /* output rows */
-    int64_t in_h;            /* rows of input 0 (window sources) */
-    int64_t k, s, p, d;      /* the window of input 0 along H */
-    fuse_src src[FUSE_MAX_IN];
-    int nsrc;
-    int64_t macs_row;        /* MACs per output row (all images) */
-    size_t bytes;            /* bytes of its output */
-    size_t row_bytes;        /* bytes of one output row (all blocks, all images) */
-    int exported;            /* read after the run (or a graph output) */
-    int win;                 /* its rows live in small window buffers (see below) */
-    int64_t wrows;           /* rows of its window */
-    int64_t planes;          /* (image, channel block) planes of its output */
-    int64_t row_floats;      /* floats of one row of one plane: W * 16 */
-    int conv_win;            /* a CONV reading or writing a window: pz_conv_run_window */
-} fuse_layer;
-
-typedef struct {
-    int first, count;        /* layers [first, first + count) */
-    fuse_layer *L;
-    pz_split_mode split;     /* BANDS or CHANNELS (MP 1: CHANNELS) */
-    int64_t strip;           /* rows of the last layer per strip */
-    int64_t *band;           /* bands: mp + 1 cuts of the last layer's rows */
-    void **priv;             /* bands: [(mp - 1) * count] private outputs (NULL: the arena's) */
-    float **wbuf;            /* [nwork * count]: worker w's window of layer j (NULL: none) */
-    int nwork;               /* workers with their own windows: mp (bands) or 1 */
-    int64_t redundant, macs;
-    uint64_t ns;
-} fuse_run;
-
-/* A segment: a run (run >= 0) or the single layer `layer`. */
-typedef struct {
-    int run, layer;
-} fuse_seg;
-
-struct pz_fuse_block {
-    int first, count, mp;
-    fuse_seg *seg;
-    int nseg;
-    fuse_run *runs;
-    int nruns;
-};
 
 /* ---- row arithmetic (rt/rows.h: the compiler's halo count asks the same) ---- */
 
@@ -82,7 +21,7 @@ static void window_rows(const fuse_layer *f, int64_t a, int64_t b, int64_t *lo, 
 /* Where worker w's share of a layer's rows starts, of mp workers: the rows
  * in units of its granularity g, balanced (pz_rows_band). The band of the
  * last layer and the owned rows of an exported one. */
-static int64_t own_cut(const fuse_layer *f, int w, int mp)
+int64_t pz_fuse_own_cut(const fuse_layer *f, int w, int mp)
 {
     int64_t lo, hi;
     pz_rows_band(f->oh, f->g, w, mp, &lo, &hi);
@@ -94,15 +33,15 @@ static int64_t own_cut(const fuse_layer *f, int w, int mp)
  * [b0, b) has reached (worker w of mp owns a 1/mp part of them; band [b0,
  * b1) of the last layer; channels and MP 1: w 0 of 1): going backwards, the
  * hull of its own target and what its consumers in the run need. */
-static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1, int64_t a,
-                        int64_t b, int64_t *lo, int64_t *hi)
+void pz_fuse_need_rows(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1, int64_t a,
+                       int64_t b, int64_t *lo, int64_t *hi)
 {
     int last = r->count - 1;
     for (int j = 0; j < r->count; j++) {
         lo[j] = hi[j] = 0;
         const fuse_layer *f = &r->L[j];
         if (f->exported) {
-            int64_t c0 = own_cut(f, w, mp), c1 = own_cut(f, w + 1, mp);
+            int64_t c0 = pz_fuse_own_cut(f, w, mp), c1 = pz_fuse_own_cut(f, w + 1, mp);
             lo[j] = c0;
             hi[j] = b >= b1 ? c1 : c0 + (c1 - c0) * (b - b0) / (b1 > b0 ? b1 - b0 : 1);
         }
@@ -137,11 +76,11 @@ static void need_rows_w(const fuse_run *r, int w, int mp, int64_t b0, int64_t b1
  * none). Layers read after the run keep pace with the last one (their
  * share of the rows grows with the strips; the last strip completes them).
  * Both the plan (window sizes) and the workers use it. */
-static void strip_plan(const fuse_run *r, int w, int mpw, int64_t b0, int64_t b1, int64_t te,
-                       int64_t *done, int64_t *c0, int64_t *c1, int64_t *rlo)
+void pz_fuse_strip_plan(const fuse_run *r, int w, int mpw, int64_t b0, int64_t b1, int64_t te,
+                        int64_t *done, int64_t *c0, int64_t *c1, int64_t *rlo)
 {
     int64_t slo[64], shi[64];
-    need_rows_w(r, w, mpw, b0, b1, b0, te, slo, shi);
+    pz_fuse_need_rows(r, w, mpw, b0, b1, b0, te, slo, shi);
     for (int j = 0; j < r->count; j++) {
         int64_t h = shi[j];
         c0[j] = done[j];
@@ -278,19 +217,19 @@ static void pick_windows(fuse_run *r)
     for (int j = 0; j + 1 < r->count; j++) {
         fuse_layer *f = &r->L[j];
         /* (a residual Z is laid out like Y: full size) */
-        int readers = 0, ok = !f->exported && f->l->kind == PZ_OP_CONV &&
+        int readers = 0, ok = !f->exported && f->l->op->run_window &&
                               !(f->l->n_in > 3 && f->l->in[3]);
         for (int k = j + 1; k < r->count && ok; k++)
             for (int i = 0; i < r->L[k].nsrc; i++)
                 if (r->L[k].src[i].from == j) {
                     readers++;
-                    ok &= r->L[k].l->kind == PZ_OP_CONV && r->L[k].src[i].slot == 0;
+                    ok &= r->L[k].l->op->run_window && r->L[k].src[i].slot == 0;
                 }
         f->win = ok && readers > 0 && windows;
     }
     for (int k = 0; k < r->count; k++) {
         fuse_layer *f = &r->L[k];
-        f->conv_win = f->l->kind == PZ_OP_CONV && f->win;
+        f->conv_win = f->l->op->run_window && f->win;
         for (int i = 0; i < f->nsrc; i++) f->conv_win |= r->L[f->src[i].from].win;
     }
 }
@@ -308,10 +247,10 @@ static int plan_windows(fuse_run *r, int mp)
     for (int w = 0; w < r->nwork; w++) {
         int64_t b0 = bands ? r->band[w] : 0, b1 = bands ? r->band[w + 1] : last->oh;
         if (b1 <= b0) continue;
-        need_rows_w(r, w, r->nwork, b0, b1, b0, b1, done, c1);
+        pz_fuse_need_rows(r, w, r->nwork, b0, b1, b0, b1, done, c1);
         for (int64_t t = b0; t < b1;) {
             int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
-            strip_plan(r, w, r->nwork, b0, b1, te, done, c0, c1, rlo);
+            pz_fuse_strip_plan(r, w, r->nwork, b0, b1, te, done, c0, c1, rlo);
             for (int j = 0; j < r->count; j++) {
                 int64_t lo = rlo[j] < c0[j] ? rlo[j] : c0[j];
                 if (c1[j] - lo > most[j]) most[j] = c1[j] - lo;
@@ -355,7 +294,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
         r->L[j].exported = last_use[r->L[j].l->out_id[0]] >= r->first + r->count;
     r->band = calloc((size_t)mp + 1, sizeof *r->band);
     if (!r->band) return snprintf(err, n, "out of memory"), 1;
-    for (int w = 0; w <= mp; w++) r->band[w] = own_cut(last, w, mp);
+    for (int w = 0; w <= mp; w++) r->band[w] = pz_fuse_own_cut(last, w, mp);
     /* redundant MACs: per layer, the rows the workers compute minus the
      * rows of their union (rows nobody needs are not computed and do not
      * count: src/opt/halo.c counts the same) */
@@ -366,7 +305,7 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
         if (!lo) return snprintf(err, n, "out of memory"), 1;
         int64_t *rg = lo + 2 * r->count;   /* rg[(j * mp + w) * 2 + 0/1] */
         for (int w = 0; w < mp; w++) {
-            need_rows_w(r, w, mp, r->band[w], r->band[w + 1], r->band[w], r->band[w + 1], lo,
+            pz_fuse_need_rows(r, w, mp, r->band[w], r->band[w + 1], r->band[w], r->band[w + 1], lo,
                         lo + r->count);
             for (int j = 0; j < r->count; j++) {
                 rg[((size_t)j * (size_t)mp + (size_t)w) * 2] = lo[j];
@@ -548,179 +487,6 @@ void pz_fuse_get_info(const pz_fuse_block *fb, pz_fuse_info *info)
         if (i == 0) {
             info->split = r->split;
             info->strip = (int)r->strip;
-        }
-    }
-}
-
-/* ---- run ------------------------------------------------------------------------ */
-
-typedef struct {
-    fuse_run *r;
-    pz_barrier *bar;
-    int mp;
-    int profile;             /* worker 0 times each layer's rows (and barrier) */
-} run_job;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Layer j's output for worker w: its window (bands: worker w's own), or the
- * full-size buffer (bands: private copies for w > 0). */
-static void *out_ptr(const run_job *job, int w, int j)
-{
-    const fuse_run *r = job->r;
-    if (r->L[j].win) return r->wbuf[(size_t)(r->nwork > 1 ? w : 0) * (size_t)r->count + (size_t)j];
-    if (r->split == PZ_SPLIT_BANDS && w > 0 && j + 1 < r->count)
-        return r->priv[(size_t)(w - 1) * (size_t)r->count + (size_t)j];
-    return r->L[j].l->out[0]->data;
-}
-
-/* Rows [r0, r1) of layer j for worker w (its buffers), the kernel's share
- * ith of nth; wb[]: the windows' first rows. */
-static void compute(const run_job *job, int w, int j, int64_t r0, int64_t r1, int ith, int nth,
-                    const int64_t *wb)
-{
-    const fuse_run *r = job->r;
-    const fuse_layer *f = &r->L[j];
-    const pz_layer *l = f->l;
-    const void *in[FUSE_MAX_IN] = {0};
-    for (int i = 0; i < l->n_in; i++) in[i] = l->in[i] ? l->in[i]->data : NULL;
-    for (int i = 0; i < f->nsrc; i++) in[f->src[i].slot] = out_ptr(job, w, f->src[i].from);
-    if (!f->conv_win) {
-        l->op->run_rows(l, in, out_ptr(job, w, j), r0, r1, ith, nth);
-        return;
-    }
-    /* a window is only ever a CONV's X (pick_windows) */
-    pz_rowwin xw = {0, f->in_h}, yw = {0, f->oh};
-    if (f->nsrc && f->src[0].slot == 0 && r->L[f->src[0].from].win)
-        xw = (pz_rowwin){wb[f->src[0].from], r->L[f->src[0].from].wrows};
-    if (f->win) yw = (pz_rowwin){wb[j], f->wrows};
-    pz_conv_run_window(l, in[0], xw, l->n_in > 3 ? in[3] : NULL, out_ptr(job, w, j), yw, r0, r1,
-                       ith, nth);
-}
-
-/* Before layer j computes [c0, c1) of a strip that reads its rows from
- * rlo: makes its window (first row wb[j]; INT64_MIN before the first strip)
- * hold [min(rlo, c0), c1). When it does not, the window moves down to
- * start at that row, or to end at the last row (a window never passes it:
- * conv.c counts the rows past a window as padding), and the rows still
- * read, [rlo, c0), move with it. Returns whether rows moved. Worker ith of
- * nth moves its share of the planes. */
-static bool slide(const fuse_layer *f, float *buf, int64_t *wb, int64_t c0, int64_t c1,
-                  int64_t rlo, int ith, int nth)
-{
-    int64_t lo = rlo < c0 ? rlo : c0, base = *wb;
-    if (c1 <= base + f->wrows && lo >= base) return false;
-    int64_t nb = lo < f->oh - f->wrows ? lo : f->oh - f->wrows;
-    PZ_RT_ASSERT(c1 - nb <= f->wrows && nb <= lo && (base == INT64_MIN || lo >= base));
-    *wb = nb;
-    if (base == INT64_MIN || c0 <= lo || nb == base) return false;
-    int64_t p0, p1, rf = f->row_floats, ps = f->wrows * rf;
-    pz_split(f->planes, ith, nth, &p0, &p1);
-    for (int64_t p = p0; p < p1; p++)
-        memmove(buf + p * ps + (lo - nb) * rf, buf + p * ps + (lo - base) * rf,
-                (size_t)((c0 - lo) * rf) * sizeof(float));
-    return true;
-}
-
-static void run_task(void *ctx, int ith, int nth)
-{
-    const run_job *job = ctx;
-    const fuse_run *r = job->r;
-    int conv = 0;
-    for (int j = 0; j < r->count; j++) {
-        const pz_layer *l = r->L[j].l;
-        for (int c = 0; c < l->n_convs; c++, conv++) {
-            const pz_layout_conv *cv = &l->convs[c];
-            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
-                              cv->view.data, ith, nth);
-        }
-    }
-    if (conv && nth > 1) pz_barrier_wait(job->bar, nth);
-
-    int64_t nlo[64], nhi[64], done[64], c0[64], c1[64], rlo[64], wb[64];
-    PZ_RT_ASSERT(r->count <= 64);
-    const fuse_layer *last = &r->L[r->count - 1];
-    bool bands = r->split == PZ_SPLIT_BANDS;
-    /* bands: this worker's band, each kernel call on one worker; channels:
-     * the whole rows, each call split over the nth workers */
-    int64_t b0 = bands ? r->band[ith] : 0, b1 = bands ? r->band[ith + 1] : last->oh;
-    if (b1 <= b0) return;
-    /* bands: worker w also computes its owned rows of each intermediate read
-     * after the run (copied into the arena at the end) */
-    int mpw = bands ? nth : 1, wi = bands ? ith : 0;
-    need_rows_w(r, wi, mpw, b0, b1, b0, b1, nlo, nhi);
-    bool exported = false;
-    for (int j = 0; j + 1 < r->count; j++) exported |= bands && r->L[j].exported;
-    for (int j = 0; j < r->count; j++) {
-        done[j] = nlo[j];
-        wb[j] = INT64_MIN;
-    }
-    for (int64_t t = b0; t < b1;) {
-        int64_t te = t + r->strip > b1 ? b1 : t + r->strip;
-        strip_plan(r, wi, mpw, b0, b1, te, done, c0, c1, rlo);
-        for (int j = 0; j < r->count; j++) {
-            if (c1[j] <= c0[j]) continue;
-            uint64_t t0 = job->profile && ith == 0 ? now_ns() : 0;
-            if (bands) {
-                if (r->L[j].win) slide(&r->L[j], out_ptr(job, ith, j), &wb[j], c0[j], c1[j],
-                                       rlo[j], 0, 1);
-                compute(job, ith, j, c0[j], c1[j], 0, 1, wb);
-            } else {
-                /* the rows moved must be in place before any worker writes
-                 * over where they were */
-                if (r->L[j].win && slide(&r->L[j], out_ptr(job, 0, j), &wb[j], c0[j], c1[j],
-                                         rlo[j], ith, nth) && nth > 1)
-                    pz_barrier_wait(job->bar, nth);
-                compute(job, 0, j, c0[j], c1[j], ith, nth, wb);
-                if (nth > 1) pz_barrier_wait(job->bar, nth);
-            }
-            if (t0) r->L[j].l->ns += now_ns() - t0;
-        }
-        t = te;
-    }
-    if (!exported || nth == 1) return;
-    /* worker w > 0 copies its owned rows of each exported intermediate from
-     * its private copy into the arena's (worker 0 computed its own there; the
-     * owned rows partition the layer's rows; after the barrier nobody reads
-     * or writes those buffers but this copy) */
-    pz_barrier_wait(job->bar, nth);
-    if (ith == 0) return;
-    for (int j = 0; j + 1 < r->count; j++) {
-        const fuse_layer *f = &r->L[j];
-        int64_t o0 = own_cut(f, ith, nth), o1 = own_cut(f, ith + 1, nth);
-        if (!f->exported || o1 <= o0) continue;
-        PZ_RT_ASSERT(done[j] >= o1 && nlo[j] <= o0);
-        const int64_t *yd = f->l->out[0]->dims, planes = yd[0] * ((yd[1] + 15) / 16);
-        const int64_t row = yd[3] * 16;
-        const float *src = out_ptr(job, ith, j);
-        float *dst = f->l->out[0]->data;
-        for (int64_t pl = 0; pl < planes; pl++)
-            memcpy(dst + (pl * yd[2] + o0) * row, src + (pl * yd[2] + o0) * row,
-                   (size_t)((o1 - o0) * row) * sizeof(float));
-    }
-}
-
-void pz_fuse_block_run(pz_fuse_block *fb, pz_layer *layers, pz_pool *pool, pz_barrier *bar,
-                       void (*single)(void *ctx, int layer), void *ctx, int profile)
-{
-    for (int s = 0; s < fb->nseg; s++) {
-        if (fb->seg[s].run < 0) {
-            single(ctx, fb->seg[s].layer);
-            continue;
-        }
-        fuse_run *r = &fb->runs[fb->seg[s].run];
-        uint64_t t0 = profile ? now_ns() : 0;
-        for (int j = 0; j < r->count && profile; j++) layers[r->first + j].ns = 0;
-        run_job job = {r, bar, fb->mp, profile};
-        if (fb->mp <= 1) run_task(&job, 0, 1);
-        else pz_pool_run(pool, fb->mp, run_task, &job);
-        if (profile) {
-            r->ns = now_ns() - t0;
         }
     }
 }

@@ -24,8 +24,9 @@
  * what earlier strips made stays in its buffer). Layers whose output is read
  * after the run keep pace: their share of rows grows with the strips.
  *
- * Row windows. An intermediate that a CONV (direct or depthwise, without a
- * residual Z) writes and that only CONVs of the run read, as their X, lives
+ * Row windows. An intermediate that a layer with a run_window (CONV: direct
+ * or depthwise) writes, without a residual Z, and that only such layers of
+ * the run read, as their input 0, lives
  * in a small window buffer and has no arena buffer at all: the rows one
  * strip needs (those it computes and the halo rows its readers read again),
  * allocated at compile (the most any strip needs), reused strip after strip:
@@ -33,8 +34,9 @@
  * rows move with it (a memmove of a few rows). So a MobileNetV2 expand output
  * (4.8 MB at 112x112x96) is a few hundred KB that stays in L2 and never goes
  * to memory. The conv kernels see a window as a tensor of its rows, shifted
- * (pz_conv_run_window). PZ_FUSE_WINDOWS=0 in the environment turns windows
- * off (full-size buffers: for A/B measurements).
+ * (the op's run_window, rt/op_desc.h: pz_rowwin). The run options'
+ * fuse_windows = 0 (PZ_FUSE_WINDOWS=0) turns windows off (full-size buffers:
+ * for A/B measurements).
  *
  * Over MP workers (one fork-join for the whole run):
  *   channels  every worker walks the same strips; each layer's rows of a
@@ -65,21 +67,6 @@
 #include "rt/net.h"
 
 typedef struct pz_fuse_block pz_fuse_block;
-
-/* A row window of an NCHW16c tensor: a buffer holding rows [base, base +
- * rows) (axis 2) of every (image, channel block) plane, planes rows * W * 16
- * floats apart. The whole tensor is {0, H}. */
-typedef struct {
-    int64_t base, rows;
-} pz_rowwin;
-
-/* A CONV layer whose rows() is non-zero (rt/ops/conv.c): output rows [r0,
- * r1) from X held in window xw into Y held in window yw (Z, when the layer
- * has one, laid out like Y). xw must hold every input row those output rows
- * read and end at or before the input's last row (xw.base + xw.rows <= H);
- * yw must hold [r0, r1) and have at least 2 rows when the output has. */
-void pz_conv_run_window(const pz_layer *l, const float *x, pz_rowwin xw, const float *z,
-                        float *y, pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth);
 
 /* Plans block [first, first + count) of layers[] (after every prepare).
  * last_use[id]: the last layer reading tensor id (n_layers for a graph

@@ -13,6 +13,13 @@
 
 typedef struct pz_layer pz_layer;
 
+/* A row window of an NCHW16c tensor: a buffer holding rows [base, base +
+ * rows) (axis 2) of every (image, channel block) plane, planes rows * W * 16
+ * floats apart. The whole tensor is {0, H}. */
+typedef struct {
+    int64_t base, rows;
+} pz_rowwin;
+
 typedef struct {
     const char *name;            /* "CONV", for messages and profiles */
     size_t params_size;          /* sizeof its params struct; 0 when it takes none */
@@ -32,6 +39,13 @@ typedef struct {
     int (*rows)(const pz_layer *l);
     void (*run_rows)(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                      int64_t r1, int ith, int nth);
+    /* Optional: run_rows with input 0 held in row window xw and output 0 (and
+     * a residual laid out like it) in yw (pz_rowwin below). xw holds every
+     * input row [r0, r1) reads and ends at or before the input's last row; yw
+     * holds [r0, r1), at least 2 rows when the output has. Fused runs keep an
+     * intermediate in windows only between layers that have this (rt/fuse.c). */
+    void (*run_window)(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
+                       pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth);
 } pz_rt_op;
 
 extern const pz_rt_op *const pz_rt_ops[];

@@ -1,6 +1,5 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
-#include "rt/fuse.h"
 #include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/conv/winograd.h"
@@ -448,10 +447,12 @@ static int conv_rows(const pz_layer *l)
  * input's last row). DW goes one 16-channel block of one image at a time as
  * a conv of r1 - r0 output rows over the input rows from the first one they
  * read. Either way the same taps in the same order, so the same bits. */
-void pz_conv_run_window(const pz_layer *l, const float *x, pz_rowwin xw, const float *z,
-                        float *y, pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth)
+static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
+                            pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth)
 {
     const conv_state *st = l->state;
+    const float *x = in[0], *z = pz_in(l, 3) ? in[3] : NULL;
+    float *y = out;
     if (r1 <= r0) return;
     if (st->path == CONV_FAST) {
         pz_conv16c_desc d = st->d;
@@ -485,13 +486,12 @@ void pz_conv_run_window(const pz_layer *l, const float *x, pz_rowwin xw, const f
 static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                           int64_t r1, int ith, int nth)
 {
-    const float *z = pz_in(l, 3) ? in[3] : NULL;
     pz_rowwin xw = {0, l->in[0]->dims[2]}, yw = {0, l->out[0]->dims[2]};
-    pz_conv_run_window(l, in[0], xw, z, out, yw, r0, r1, ith, nth);
+    conv_run_window(l, in, xw, out, yw, r0, r1, ith, nth);
 }
 
 const pz_rt_op pz_rt_op_conv = {
-    .rows = conv_rows, .run_rows = conv_run_rows,
+    .rows = conv_rows, .run_rows = conv_run_rows, .run_window = conv_run_window,
     .name = "CONV", .params_size = sizeof(pz_conv_params),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,
