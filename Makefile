@@ -28,6 +28,7 @@ LIB_SRCS := $(filter-out src/ops/TEMPLATE.c,$(LIB_SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/gen/onnx.pb-c.o
 # The runtime (our operator-level SDK): what generated programs link.
 RT_SRCS  := $(wildcard src/rt/*.c src/rt/ops/*.c src/rt/kernels/*.c src/rt/kernels/*/*.c)
+RT_SRCS  := $(filter-out src/rt/ops/TEMPLATE.c,$(RT_SRCS))
 RT_OBJS  := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../rt/op_desc.h"
+
 typedef struct {
     gen_plan *p;
     const ir_graph *g;
@@ -102,8 +104,9 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
                     n->name, n->op_type);
             goto fail;
         }
-        /* the optimizer's per-layer algorithm knob */
-        if (l->low.kind == PZ_OP_CONV) l->low.p.conv.algo = (pz_conv_algo)m->layers[li].algo;
+        /* the optimizer's per-layer algorithm knob, where the kind has one */
+        const pz_rt_op *op = pz_rt_ops[l->low.kind];
+        if (op->set_algo) op->set_algo(&l->low.p, m->layers[li].algo);
     }
     p->n_model_layers = p->n_l;
 
@@ -182,24 +185,6 @@ void gen_plan_free(gen_plan *p)
 
 const char *gen_params_type(pz_op_kind kind)
 {
-    switch (kind) {
-    case PZ_OP_CONV: case PZ_OP_CONV_TRANSPOSE: return "pz_conv_params";
-    case PZ_OP_POOL: return "pz_pool_params";
-    case PZ_OP_BATCHNORM: return "pz_bn_params";
-    case PZ_OP_UNARY: return "pz_unary_params";
-    case PZ_OP_BINARY: return "pz_binary_params";
-    case PZ_OP_GEMM: return "pz_gemm_params";
-    case PZ_OP_MATMUL: return "pz_matmul_params";
-    case PZ_OP_SOFTMAX: return "pz_softmax_params";
-    case PZ_OP_LRN: return "pz_lrn_params";
-    case PZ_OP_REDUCE_MEAN: return "pz_reduce_params";
-    case PZ_OP_TRANSPOSE: return "pz_transpose_params";
-    case PZ_OP_CONCAT: case PZ_OP_SPLIT: case PZ_OP_GATHER: return "pz_axis_params";
-    case PZ_OP_SLICE: return "pz_slice_params";
-    case PZ_OP_PAD: return "pz_pad_params";
-    case PZ_OP_RESIZE: return "pz_resize_params";
-    case PZ_OP_CAST: return "pz_cast_params";
-    case PZ_OP_LAYERNORM: return "pz_layernorm_params";
-    default: return NULL;
-    }
+    PZ_ASSERT(kind >= 0 && kind < PZ_OP_COUNT_);
+    return pz_rt_ops[kind]->params_type;
 }

@@ -39,6 +39,9 @@ typedef struct {
         pz_resize_params resize;
         pz_cast_params cast;
         pz_layernorm_params layernorm;
+        /* any other kind's params (op_lowered_init copies them in): a new
+         * kind needs no member here */
+        _Alignas(8) unsigned char any[256];
     } p;
     size_t params_size;               /* bytes of p that matter, 0 for none */
     int n_in, n_out;
@@ -84,7 +87,7 @@ typedef enum {
     OP_COUNT
 } op_kind;
 
-extern const op_def *const OPS[OP_COUNT];
+extern const op_def *const OPS[];   /* [OP_COUNT], one per line of op_list.h */
 
 /* The op definition for an ONNX op_type in the default domain; NULL if unsupported. */
 const op_def *op_find(const char *op_type);

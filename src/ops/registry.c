@@ -7,7 +7,8 @@
 #include "op_list.h"
 #undef OP
 
-const op_def *const OPS[OP_COUNT] = {
+/* Sized by its initializer, so the assert below sees what was written. */
+const op_def *const OPS[] = {
 #define OP(name, sym) [OP_##sym] = &op_##sym,
 #include "op_list.h"
 #undef OP

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "../ops/op.h"
-#include "../rt/kernels/kernels.h"   /* pz_cpu_isa */
+#include "../gen/net_build.h"       /* gen_run_isa: the ISA the run takes */
+#include "../rt/kernels/kernels.h"
+#include "../rt/op_desc.h"
 #include "../rt/rows.h"
 
 /* ---- row arithmetic ----------------------------------------------------- */
@@ -75,6 +77,18 @@ static int is_const(const ir_model *m, int v)
     return v < 0 || m->g->values[v].t.data != NULL;
 }
 
+/* Value v as a row rule sees it. */
+static void row_tensor(const ir_model *m, int v, pz_row_tensor *t)
+{
+    static const int64_t none[1];
+    const ir_tensor *x = val(m, v);
+    t->rank = x && x->rank > 0 ? x->rank : 0;
+    t->dims = x ? x->dims : none;
+    t->is_const = is_const(m, v);
+    /* a value a layer makes may arrive blocked from a fast kernel */
+    t->made_by_layer = !t->is_const && !m->g->values[v].is_input;
+}
+
 static int64_t rows_of(const ir_tensor *t)
 {
     return t && t->rank >= 3 ? t->dims[2] : -1;
@@ -102,82 +116,27 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
         if (low->out[k] >= 0 && rows_of(val(m, low->out[k])) != lm->out_rows)
             NOT_ROW_LOCAL("%s's outputs have different rows", n->op_type);
 
-    /* Default: every non-constant input maps 1:1 (element-wise). */
-    int window_input = -1;   /* input read through a window (conv, pool) */
-    lm->gran = 1;
-    switch (low->kind) {
-    case PZ_OP_CONV: {
-        window_input = 0;
-        /* the rows the runtime's kernel computes together (rt/rows.h: two-row
-         * tiles of the direct conv on AVX-512): its ranges of rows start and
-         * end at multiples of them (or the last row). Asked with the algo
-         * knob the generated program passes, on the ISA the run will use. */
-        const ir_tensor *x = val(m, low->in[0]);
-        if (!x) break;
-        pz_conv_params cp = low->p.conv;
-        cp.algo = (pz_conv_algo)m->layers[l].algo;
-        int w_const = is_const(m, low->in[1]) && (low->n_in < 3 || is_const(m, low->in[2]));
-        /* an input made by a layer arrives blocked from a fast kernel */
-        int x_blocked = !is_const(m, low->in[0]) && !m->g->values[low->in[0]].is_input;
-        pz_conv_query q;
-        pz_conv_query_make(&cp, x->rank, x->dims, y->dims, x_blocked, w_const, pz_cpu_isa(), &q);
-        if (q.row_step > 1) lm->gran = q.row_step;
-        break;
-    }
-    case PZ_OP_POOL: {
-        const pz_pool_params *pp = &low->p.pool;
-        int64_t in_rows = rows_of(val(m, low->in[0]));
-        if (lm->out_rows == 1 && pp->kernel[0] >= in_rows + pp->pad_begin[0] + pp->pad_end[0] &&
-            in_rows > 1)
-            NOT_ROW_LOCAL("%s pools over all rows (global pooling)", n->op_type);
-        window_input = 0;
-        break;
-    }
-    case PZ_OP_BATCHNORM:
-        /* training mode normalises with statistics over every row */
-        if (low->p.bn.training)
-            NOT_ROW_LOCAL("%s in training mode uses the mean and variance of all rows", n->op_type);
-        break;
-    case PZ_OP_UNARY: case PZ_OP_BINARY: case PZ_OP_LRN: case PZ_OP_CAST:
-    case PZ_OP_SLICE: case PZ_OP_PAD:
-        break;
-    case PZ_OP_COPY: {
-        const ir_tensor *x = val(m, low->in[0]);
-        if (!x || x->rank != y->rank || memcmp(x->dims, y->dims, (size_t)y->rank * sizeof(int64_t)))
-            NOT_ROW_LOCAL("%s changes the shape (a reshape is not row-local)", n->op_type);
-        break;
-    }
-    case PZ_OP_CONCAT: case PZ_OP_SPLIT:
-        if (low->p.axis.axis == 2) NOT_ROW_LOCAL("%s works along the row axis", n->op_type);
-        break;
-    case PZ_OP_TRANSPOSE:
-        if (low->p.transpose.perm[2] != 2) NOT_ROW_LOCAL("%s moves the row axis", n->op_type);
-        break;
-    case PZ_OP_SOFTMAX: {
-        const pz_softmax_params *sp = &low->p.softmax;
-        /* over one axis: row-local unless that axis is the rows; opset < 13
-         * flattens [outer, inner] at axis: row-local when the rows are outer */
-        if (sp->coerce_2d ? sp->axis <= 2 : sp->axis == 2)
-            NOT_ROW_LOCAL("%s normalises over the rows", n->op_type);
-        break;
-    }
-    case PZ_OP_REDUCE_MEAN: {
-        const ir_tensor *x = val(m, low->in[0]);
-        if ((low->p.reduce.axes_mask & 4u) || !x || x->rank != y->rank)
-            NOT_ROW_LOCAL("%s reduces over the rows or drops axes", n->op_type);
-        break;
-    }
-    case PZ_OP_RESIZE:
-        if (low->p.resize.scale[2] != 1.0f) NOT_ROW_LOCAL("%s rescales the rows", n->op_type);
-        break;
-    default:
+    /* The kind's row rule (its descriptor, rt/ops/) says how each input's
+     * rows follow the output's; the checks below hold for every kind. */
+    const pz_rt_op *op = pz_rt_ops[low->kind];
+    if (!op->row_rule)
         NOT_ROW_LOCAL("%s is not row-local (each output row reads every input row)", n->op_type);
-    }
+    pz_row_tensor rin[PZ_MAX_IO], rout[PZ_MAX_IO];
+    for (int k = 0; k < low->n_in; k++) row_tensor(m, low->in[k], &rin[k]);
+    for (int k = 0; k < low->n_out; k++) row_tensor(m, low->out[k], &rout[k]);
+    /* the algo knob as the generated program sets it (lm->low is our copy) */
+    if (op->set_algo) op->set_algo(&lm->low.p, m->layers[l].algo);
+    pz_row_layer rl = {&low->p, low->n_in, low->n_out, rin, rout, gen_run_isa()};
+    pz_row_map rm_all;
+    memset(&rm_all, 0, sizeof rm_all);
+    if (!op->row_rule(&rl, &rm_all)) NOT_ROW_LOCAL("%s %s", n->op_type, rm_all.why);
+    lm->gran = rm_all.gran > 1 ? rm_all.gran : 1;
 
     for (int k = 0; k < low->n_in; k++) {
         row_map *rm = &lm->in[k];
+        const pz_row_input *ri = &rm_all.in[k];
         int v = low->in[k];
-        if (is_const(m, v) || (low->kind == PZ_OP_CONV && (k == 1 || k == 2))) {
+        if (is_const(m, v) || ri->kind == PZ_ROWS_NONE) {
             rm->kind = MAP_NONE;   /* weights and bias; constants */
             continue;
         }
@@ -188,32 +147,20 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
         if (axis != 2 || rm->in_rows < 0)
             NOT_ROW_LOCAL("%s: input %d (rank %d) has no row axis aligned with the output's",
                           n->op_type, k, x->rank);
-        if (k == window_input) {
-            const int64_t *ker = low->kind == PZ_OP_CONV ? low->p.conv.kernel : low->p.pool.kernel;
-            const int64_t *str = low->kind == PZ_OP_CONV ? low->p.conv.stride : low->p.pool.stride;
-            const int64_t *pad = low->kind == PZ_OP_CONV ? low->p.conv.pad_begin : low->p.pool.pad_begin;
-            const int64_t *dil = low->kind == PZ_OP_CONV ? low->p.conv.dilation : low->p.pool.dilation;
+        if (ri->kind == PZ_ROWS_WINDOW) {
             rm->kind = MAP_WINDOW;
-            rm->kernel = ker[0];
-            rm->stride = str[0] > 0 ? str[0] : 1;
-            rm->pad = pad[0];
-            rm->dilation = dil[0] > 0 ? dil[0] : 1;
+            rm->kernel = ri->kernel;
+            rm->stride = ri->stride;
+            rm->pad = ri->pad;
+            rm->dilation = ri->dilation;
             continue;
         }
         rm->kind = MAP_AFFINE;
         rm->start = 0;
         rm->step = 1;
-        if (low->kind == PZ_OP_SLICE && k == 0) {
-            rm->start = low->p.slice.start[2];
-            rm->step = low->p.slice.step[2];
-            if (rm->step < 1) NOT_ROW_LOCAL("%s walks the rows backwards", n->op_type);
-            continue;
-        }
-        if (low->kind == PZ_OP_PAD && k == 0) {
-            if (low->p.pad.mode != PZ_PAD_CONSTANT &&
-                (low->p.pad.begin[2] != 0 || rm->in_rows != lm->out_rows))
-                NOT_ROW_LOCAL("%s pads the rows by reflection/edge/wrap", n->op_type);
-            rm->start = -low->p.pad.begin[2];
+        if (ri->kind == PZ_ROWS_AFFINE) {
+            rm->start = ri->start;
+            rm->step = ri->step;
             continue;
         }
         if (rm->in_rows == 1 && lm->out_rows != 1) {

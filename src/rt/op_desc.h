@@ -1,9 +1,11 @@
 /* op_desc.h - pz_rt_op, the descriptor of one runtime layer kind.
  *
  * A layer kind is one pz_rt_op (rt/ops/<op>.c), found through the table
- * pz_rt_ops[] indexed by pz_op_kind (rt/ops/registry.c). Kept apart from
- * net.h so the compiler side can read descriptors without the net's
- * internals.
+ * pz_rt_ops[] indexed by pz_op_kind (rt/ops/registry.c, from the list in
+ * pz_op_kinds.h). It says all the runtime and the compiler need to know of a
+ * kind: how to prepare and run it, its params as C (for the code
+ * generator), and its row rule (for the optimizer). Kept apart from net.h so
+ * the compiler side reads descriptors without the net's internals.
  */
 #ifndef PZ_RT_OP_DESC_H
 #define PZ_RT_OP_DESC_H
@@ -11,7 +13,78 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rt/pz_rt.h"
+
 typedef struct pz_layer pz_layer;
+
+/* ---- params as the code generator prints them -------------------------
+ * A kind with params names its C type and lists its fields; the emitter
+ * prints a layer's params from that table only, so a field left out of it
+ * would silently stay zero in generated programs. */
+typedef enum {
+    PZ_F_INT, PZ_F_I64, PZ_F_F32, PZ_F_F64, PZ_F_UNS,
+    PZ_F_ACT,    /* a pz_act */
+    PZ_F_ENUM,   /* an int printed by the name of its enumerator */
+} pz_field_type;
+
+typedef struct {
+    const char *name;
+    size_t off;
+    pz_field_type type;
+    int count;                   /* array length, 1 for a scalar */
+    const char *const *names;    /* PZ_F_ENUM: the enumerators, in order */
+    int n_names;
+} pz_param_field;
+
+#define PZ_FIELD(st, f, ty) {#f, offsetof(st, f), ty, 1, NULL, 0}
+#define PZ_FIELD_ARRAY(st, f, ty)                                              \
+    {#f, offsetof(st, f), ty, (int)(sizeof(((st *)0)->f) / sizeof(((st *)0)->f[0])), NULL, 0}
+#define PZ_FIELD_ENUM(st, f, tab)                                              \
+    {#f, offsetof(st, f), PZ_F_ENUM, 1, tab, (int)(sizeof(tab) / sizeof((tab)[0]))}
+
+/* In a descriptor: the params type, its size and its field table, given
+ * together so that a kind with params cannot leave its table out. */
+#define PZ_OP_PARAMS(type, table)                                              \
+    .params_type = #type, .params_size = sizeof(type), .fields = (table),      \
+    .n_fields = (int)(sizeof(table) / sizeof((table)[0]))
+
+/* ---- row rule: what the optimizer's halo accounting needs ---------------
+ * A layer is row-local when output rows [lo, hi) (axis 2) depend only on a
+ * range of rows of each input: a block of such layers may be split in bands
+ * of rows (opt/halo.c). The compiler asks before any net exists, so the rule
+ * sees params and shapes, not a pz_layer. */
+typedef struct {
+    int rank;
+    const int64_t *dims;
+    int is_const;                /* a constant (or an omitted slot) */
+    int made_by_layer;           /* written by a layer: a fast kernel may have blocked it */
+} pz_row_tensor;
+
+typedef struct {
+    const void *params;          /* the kind's params (with the optimizer's algo) */
+    int n_in, n_out;
+    const pz_row_tensor *in, *out;
+    int isa;                     /* the pz_isa the run will use */
+} pz_row_layer;
+
+typedef enum {
+    PZ_ROWS_SAME,     /* element-wise: row r (or row 0 of a one-row broadcast operand) */
+    PZ_ROWS_NONE,     /* independent of the output rows (weights, bias) */
+    PZ_ROWS_AFFINE,   /* row start + r*step */
+    PZ_ROWS_WINDOW,   /* a conv/pool window */
+} pz_rows_kind;
+
+typedef struct {
+    pz_rows_kind kind;
+    int64_t start, step;                      /* AFFINE */
+    int64_t kernel, stride, pad, dilation;    /* WINDOW */
+} pz_row_input;
+
+typedef struct {
+    const char *why;             /* not row-local: why, said after the op's name */
+    int64_t gran;                /* rows the kernel computes together (0, 1: any range) */
+    pz_row_input in[PZ_MAX_IO];  /* zeroed: PZ_ROWS_SAME */
+} pz_row_map;
 
 /* A row window of an NCHW16c tensor: a buffer holding rows [base, base +
  * rows) (axis 2) of every (image, channel block) plane, planes rows * W * 16
@@ -46,6 +119,17 @@ typedef struct {
      * intermediate in windows only between layers that have this (rt/fuse.c). */
     void (*run_window)(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
                        pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth);
+
+    /* For the compiler (PZ_OP_PARAMS sets the first four): */
+    const char *params_type;     /* "pz_conv_params"; NULL when it takes none */
+    const pz_param_field *fields;
+    int n_fields;
+    const void *defaults;        /* optional: the params a caller may leave out (NULL, 0) */
+    /* Optional: row_rule(l, m) returns 1 when the layer is row-local and
+     * fills m (zeroed by the caller), else 0 with m->why; NULL: never. */
+    int (*row_rule)(const pz_row_layer *l, pz_row_map *m);
+    /* Optional: sets the optimizer's per-layer algorithm knob in params. */
+    void (*set_algo)(void *params, int algo);
 } pz_rt_op;
 
 extern const pz_rt_op *const pz_rt_ops[];

@@ -43,6 +43,7 @@
 #include <stdio.h>
 
 #include "pz_dtypes.h"
+#include "pz_op_kinds.h"
 
 #define PZ_MAX_RANK 8
 #define PZ_MAX_IO 32
@@ -104,29 +105,12 @@ typedef struct {
  * params are plain and final. Tensors are NCHW (plain row-major) at the API;
  * a fast kernel may keep its own blocked layout inside a block. */
 
+/* The kinds: the list PZ_OP_KINDS (pz_op_kinds.h). A kind's inputs, outputs
+ * and params are in its descriptor, src/rt/ops/<kind>.c. */
 typedef enum {
-    PZ_OP_CONV,            /* in: X, W, B?, Z? (residual added before act)  params: pz_conv_params */
-    PZ_OP_CONV_TRANSPOSE,  /* in: X, W, B?                                   params: pz_conv_params */
-    PZ_OP_POOL,            /* in: X            out: Y, Indices?              params: pz_pool_params */
-    PZ_OP_BATCHNORM,       /* in: X, scale, bias, mean, var; out: Y, (training) running mean, var  params: pz_bn_params */
-    PZ_OP_UNARY,           /* in: X                                          params: pz_unary_params */
-    PZ_OP_BINARY,          /* in: A, B (broadcast to the output shape)       params: pz_binary_params */
-    PZ_OP_GEMM,            /* in: A, B, C?                                   params: pz_gemm_params */
-    PZ_OP_MATMUL,          /* in: A, B, C? (numpy semantics; C fused: a bias  params: pz_matmul_params (or none)
-                            *     along N, with a constant 2-D B)                                    */
-    PZ_OP_SOFTMAX,         /* in: X                                          params: pz_softmax_params */
-    PZ_OP_LRN,             /* in: X                                          params: pz_lrn_params */
-    PZ_OP_REDUCE_MEAN,     /* in: X                                          params: pz_reduce_params */
-    PZ_OP_COPY,            /* in: X  (Identity, Dropout, Reshape, Flatten, Squeeze, Unsqueeze) */
-    PZ_OP_TRANSPOSE,       /* in: X                                          params: pz_transpose_params */
-    PZ_OP_CONCAT,          /* in: X0..Xn                                     params: pz_axis_params */
-    PZ_OP_SPLIT,           /* in: X  out: Y0..Yn (sizes from output shapes)  params: pz_axis_params */
-    PZ_OP_SLICE,           /* in: X                                          params: pz_slice_params */
-    PZ_OP_PAD,             /* in: X                                          params: pz_pad_params */
-    PZ_OP_GATHER,          /* in: X, indices                                 params: pz_axis_params */
-    PZ_OP_CAST,            /* in: X  (to the output's dtype)                 params: pz_cast_params (or none) */
-    PZ_OP_RESIZE,          /* in: X                                          params: pz_resize_params */
-    PZ_OP_LAYERNORM,       /* in: X, Scale, B?  out: Y, Mean?, InvStdDev?    params: pz_layernorm_params */
+#define PZ_OPK_ENUM(KIND, sym) PZ_OP_##KIND,
+    PZ_OP_KINDS(PZ_OPK_ENUM)
+#undef PZ_OPK_ENUM
     PZ_OP_COUNT_
 } pz_op_kind;
 
@@ -175,9 +159,10 @@ typedef struct {
 } pz_bn_params;
 
 typedef enum {
-    PZ_UN_RELU, PZ_UN_LEAKY_RELU, PZ_UN_CLIP, PZ_UN_SIGMOID, PZ_UN_TANH, PZ_UN_HARD_SIGMOID,
-    PZ_UN_HARD_SWISH, PZ_UN_ELU, PZ_UN_SELU, PZ_UN_SOFTPLUS, PZ_UN_SWISH, PZ_UN_SQRT, PZ_UN_ERF,
-    PZ_UN_GELU, PZ_UN_COUNT_
+#define PZ_UN_ENUM(F) PZ_UN_##F,
+    PZ_UNARY_FUNCS(PZ_UN_ENUM)
+#undef PZ_UN_ENUM
+    PZ_UN_COUNT_
 } pz_unary_func;
 typedef struct {
     pz_unary_func func;

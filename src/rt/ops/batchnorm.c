@@ -73,8 +73,24 @@ static void batchnorm_run(const pz_layer *l, int ith, int nth)
                           l->in[3]->data, l->in[4]->data, l->out[0]->data, ith, nth);
 }
 
+static const pz_param_field bn_fields[] = {
+    PZ_FIELD(pz_bn_params, epsilon, PZ_F_F32), PZ_FIELD(pz_bn_params, training, PZ_F_INT),
+    PZ_FIELD(pz_bn_params, momentum, PZ_F_F32), PZ_FIELD(pz_bn_params, act, PZ_F_ACT),
+};
+
+/* Row-local in inference; training normalises with statistics of all rows. */
+static int batchnorm_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    if (((const pz_bn_params *)l->params)->training) {
+        m->why = "in training mode uses the mean and variance of all rows";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_batchnorm = {
-    .name = "BATCHNORM", .params_size = sizeof(pz_bn_params),
+    .name = "BATCHNORM", PZ_OP_PARAMS(pz_bn_params, bn_fields),
     .min_in = 5, .max_in = 5, .min_out = 1, .max_out = 3,
     .prepare = batchnorm_prepare, .run = batchnorm_run,
+    .row_rule = batchnorm_row_rule,
 };

@@ -109,9 +109,17 @@ static void binary_run_rows(const pz_layer *l, const void *const *in, void *out,
         }
 }
 
+static const char *const BINARY_FUNC[] = {"PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV",
+                                          "PZ_BIN_POW", "PZ_BIN_MAX", "PZ_BIN_MIN", "PZ_BIN_PRELU"};
+_Static_assert(PZ_RT_LEN(BINARY_FUNC) == PZ_BIN_COUNT_, "a name for each pz_binary_func");
+static const pz_param_field binary_fields[] = {
+    PZ_FIELD_ENUM(pz_binary_params, func, BINARY_FUNC), PZ_FIELD(pz_binary_params, act, PZ_F_ACT),
+};
+
 const pz_rt_op pz_rt_op_binary = {
     .rows = binary_rows, .run_rows = binary_run_rows,
-    .name = "BINARY", .params_size = sizeof(pz_binary_params),
+    .name = "BINARY", PZ_OP_PARAMS(pz_binary_params, binary_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = binary_prepare, .run = binary_run,
+    .row_rule = pz_row_rule_elementwise,
 };

@@ -22,8 +22,15 @@ static void cast_run(const pz_layer *l, int ith, int nth)
     pz_any_cast__ref(l->params, x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
 }
 
+static const char *const CAST_ROUND[] = {"PZ_ROUND_UP", "PZ_ROUND_DOWN", "PZ_ROUND_NEAREST"};
+static const pz_param_field cast_fields[] = {
+    PZ_FIELD(pz_cast_params, nosat, PZ_F_INT), PZ_FIELD_ENUM(pz_cast_params, round, CAST_ROUND),
+};
+static const pz_cast_params cast_defaults;   /* saturate, round up */
+
 const pz_rt_op pz_rt_op_cast = {
-    .name = "CAST", .params_size = sizeof(pz_cast_params),
+    .name = "CAST", PZ_OP_PARAMS(pz_cast_params, cast_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = cast_prepare, .run = cast_run,
+    .defaults = &cast_defaults, .row_rule = pz_row_rule_elementwise,
 };

@@ -139,10 +139,24 @@ static void concat_run(const pz_layer *l, int ith, int nth)
                        l->out[0]->data, ith, nth);
 }
 
+/* pz_axis_params as the code generator prints it (CONCAT, SPLIT, GATHER). */
+const pz_param_field pz_axis_fields[PZ_AXIS_N_FIELDS] = {PZ_FIELD(pz_axis_params, axis, PZ_F_INT)};
+
+/* CONCAT, SPLIT: row-local unless they join or cut along the rows. */
+static int concat_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    if (((const pz_axis_params *)l->params)->axis == 2) {
+        m->why = "works along the row axis";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_concat = {
-    .name = "CONCAT", .params_size = sizeof(pz_axis_params),
+    .name = "CONCAT", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
     .min_in = 1, .max_in = -1, .min_out = 1, .max_out = 1,
     .prepare = concat_prepare, .run = concat_run, .release = concat_release,
+    .row_rule = concat_row_rule,
 };
 
 static int split_prepare(pz_layer *l, char *err, size_t n)
@@ -164,7 +178,8 @@ static void split_run(const pz_layer *l, int ith, int nth)
 }
 
 const pz_rt_op pz_rt_op_split = {
-    .name = "SPLIT", .params_size = sizeof(pz_axis_params),
+    .name = "SPLIT", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = -1,
     .prepare = split_prepare, .run = split_run, .release = concat_release,
+    .row_rule = concat_row_rule,
 };

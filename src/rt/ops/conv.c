@@ -490,9 +490,45 @@ static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, i
     conv_run_window(l, in, xw, out, yw, r0, r1, ith, nth);
 }
 
+/* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */
+static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD"};
+const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
+    PZ_FIELD(pz_conv_params, nsp, PZ_F_INT), PZ_FIELD(pz_conv_params, group, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_conv_params, stride, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, dilation, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, pad_begin, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, pad_end, PZ_F_I64), PZ_FIELD(pz_conv_params, act, PZ_F_ACT),
+    PZ_FIELD_ENUM(pz_conv_params, algo, CONV_ALGO),
+};
+
+/* Row-local: X through the window; W and B whatever the rows; the rows the
+ * kernel prepare will choose computes together (pz_conv_query_make: its
+ * ranges start and end at multiples of them). */
+static int conv_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_conv_params *p = l->params;
+    m->in[0] = (pz_row_input){.kind = PZ_ROWS_WINDOW, .kernel = p->kernel[0],
+                              .stride = p->stride[0] > 0 ? p->stride[0] : 1, .pad = p->pad_begin[0],
+                              .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};
+    m->in[1].kind = PZ_ROWS_NONE;
+    if (l->n_in > 2) m->in[2].kind = PZ_ROWS_NONE;
+    int w_const = l->in[1].is_const && (l->n_in < 3 || l->in[2].is_const);
+    pz_conv_query q;
+    pz_conv_query_make(p, l->in[0].rank, l->in[0].dims, l->out[0].dims, l->in[0].made_by_layer,
+                       w_const, (pz_isa)l->isa, &q);
+    if (q.row_step > 1) m->gran = q.row_step;
+    return 1;
+}
+
+static void conv_set_algo(void *params, int algo)
+{
+    ((pz_conv_params *)params)->algo = (pz_conv_algo)algo;
+}
+
 const pz_rt_op pz_rt_op_conv = {
     .rows = conv_rows, .run_rows = conv_run_rows, .run_window = conv_run_window,
-    .name = "CONV", .params_size = sizeof(pz_conv_params),
+    .name = "CONV", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,
+    .row_rule = conv_row_rule, .set_algo = conv_set_algo,
 };

@@ -26,7 +26,7 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 }
 
 const pz_rt_op pz_rt_op_conv_transpose = {
-    .name = "CONV_TRANSPOSE", .params_size = sizeof(pz_conv_params),
+    .name = "CONV_TRANSPOSE", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = conv_transpose_prepare, .run = conv_transpose_run,
 };

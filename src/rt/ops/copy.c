@@ -1,5 +1,7 @@
 /* copy.c - the COPY layer: Identity, Dropout (inference), Reshape, Flatten,
  * Squeeze, Unsqueeze. Same elements, another shape. */
+#include <string.h>
+
 #include "rt/ops/ops.h"
 
 static int copy_prepare(pz_layer *l, char *err, size_t n)
@@ -20,8 +22,20 @@ static void copy_run(const pz_layer *l, int ith, int nth)
                      ith, nth);
 }
 
+/* Row-local when the shape stays (a reshape moves elements across rows). */
+static int copy_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_row_tensor *x = &l->in[0], *y = &l->out[0];
+    if (x->rank != y->rank || memcmp(x->dims, y->dims, (size_t)y->rank * sizeof(int64_t))) {
+        m->why = "changes the shape (a reshape is not row-local)";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_copy = {
     .name = "COPY", .params_size = 0,
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = copy_prepare, .run = copy_run,
+    .row_rule = copy_row_rule,
 };

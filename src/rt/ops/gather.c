@@ -76,7 +76,7 @@ static void gather_run(const pz_layer *l, int ith, int nth)
 }
 
 const pz_rt_op pz_rt_op_gather = {
-    .name = "GATHER", .params_size = sizeof(pz_axis_params),
+    .name = "GATHER", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = gather_prepare, .run = gather_run, .release = gather_release,
 };

@@ -84,8 +84,14 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
                      c ? c->data : NULL, st->csm, st->csn, l->out[0]->data, ith, nth);
 }
 
+static const pz_param_field gemm_fields[] = {
+    PZ_FIELD(pz_gemm_params, trans_a, PZ_F_INT), PZ_FIELD(pz_gemm_params, trans_b, PZ_F_INT),
+    PZ_FIELD(pz_gemm_params, alpha, PZ_F_F32), PZ_FIELD(pz_gemm_params, beta, PZ_F_F32),
+    PZ_FIELD(pz_gemm_params, act, PZ_F_ACT),
+};
+
 const pz_rt_op pz_rt_op_gemm = {
-    .name = "GEMM", .params_size = sizeof(pz_gemm_params),
+    .name = "GEMM", PZ_OP_PARAMS(pz_gemm_params, gemm_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = gemm_prepare, .run = gemm_run, .release = gemm_release,
 };

@@ -61,8 +61,12 @@ static void layernorm_run(const pz_layer *l, int ith, int nth)
        p->epsilon, l->out[0]->data, mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
 }
 
+static const pz_param_field layernorm_fields[] = {
+    PZ_FIELD(pz_layernorm_params, axis, PZ_F_INT), PZ_FIELD(pz_layernorm_params, epsilon, PZ_F_F32),
+};
+
 const pz_rt_op pz_rt_op_layernorm = {
-    .name = "LAYERNORM", .params_size = sizeof(pz_layernorm_params),
+    .name = "LAYERNORM", PZ_OP_PARAMS(pz_layernorm_params, layernorm_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 3,
     .prepare = layernorm_prepare, .run = layernorm_run,
 };

@@ -21,8 +21,14 @@ static void lrn_run(const pz_layer *l, int ith, int nth)
     pz_f32_lrn__ref(l->params, x->rank, x->dims, x->data, l->out[0]->data, ith, nth);
 }
 
+static const pz_param_field lrn_fields[] = {
+    PZ_FIELD(pz_lrn_params, size, PZ_F_I64), PZ_FIELD(pz_lrn_params, alpha, PZ_F_F32),
+    PZ_FIELD(pz_lrn_params, beta, PZ_F_F32), PZ_FIELD(pz_lrn_params, bias, PZ_F_F32),
+};
+
 const pz_rt_op pz_rt_op_lrn = {
-    .name = "LRN", .params_size = sizeof(pz_lrn_params),
+    .name = "LRN", PZ_OP_PARAMS(pz_lrn_params, lrn_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = lrn_prepare, .run = lrn_run,
+    .row_rule = pz_row_rule_elementwise,
 };

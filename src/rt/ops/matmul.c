@@ -104,8 +104,12 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
         pz_any_matmul__ref(&st->s, a->dtype, a->data, b->data, y->data, ith, nth);
 }
 
+static const pz_param_field matmul_fields[] = {PZ_FIELD(pz_matmul_params, act, PZ_F_ACT)};
+static const pz_matmul_params matmul_defaults;   /* no activation */
+
 const pz_rt_op pz_rt_op_matmul = {
-    .name = "MATMUL", .params_size = sizeof(pz_matmul_params),
+    .name = "MATMUL", PZ_OP_PARAMS(pz_matmul_params, matmul_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
+    .defaults = &matmul_defaults,
 };

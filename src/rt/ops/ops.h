@@ -34,26 +34,20 @@ pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const i
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
 void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
 
-extern const pz_rt_op pz_rt_op_conv;
-extern const pz_rt_op pz_rt_op_conv_transpose;
-extern const pz_rt_op pz_rt_op_pool;
-extern const pz_rt_op pz_rt_op_batchnorm;
-extern const pz_rt_op pz_rt_op_unary;
-extern const pz_rt_op pz_rt_op_binary;
-extern const pz_rt_op pz_rt_op_gemm;
-extern const pz_rt_op pz_rt_op_matmul;
-extern const pz_rt_op pz_rt_op_softmax;
-extern const pz_rt_op pz_rt_op_lrn;
-extern const pz_rt_op pz_rt_op_reduce_mean;
-extern const pz_rt_op pz_rt_op_copy;
-extern const pz_rt_op pz_rt_op_transpose;
-extern const pz_rt_op pz_rt_op_concat;
-extern const pz_rt_op pz_rt_op_split;
-extern const pz_rt_op pz_rt_op_slice;
-extern const pz_rt_op pz_rt_op_pad;
-extern const pz_rt_op pz_rt_op_gather;
-extern const pz_rt_op pz_rt_op_cast;
-extern const pz_rt_op pz_rt_op_resize;
-extern const pz_rt_op pz_rt_op_layernorm;
+/* Field tables of params types that several kinds take (conv.c: CONV,
+ * CONV_TRANSPOSE; concat.c: CONCAT, SPLIT, GATHER). */
+#define PZ_CONV_N_FIELDS 9
+#define PZ_AXIS_N_FIELDS 1
+extern const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS];
+extern const pz_param_field pz_axis_fields[PZ_AXIS_N_FIELDS];
+
+/* The row rule of an element-wise kind (registry.c): row-local, every input
+ * row for row. */
+int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m);
+
+/* One descriptor per kind of the list PZ_OP_KINDS (pz_op_kinds.h). */
+#define PZ_OPK_EXTERN(KIND, sym) extern const pz_rt_op pz_rt_op_##sym;
+PZ_OP_KINDS(PZ_OPK_EXTERN)
+#undef PZ_OPK_EXTERN
 
 #endif

@@ -56,8 +56,31 @@ static void pad_run(const pz_layer *l, int ith, int nth)
                     (const int64_t *const *)st->map, st->value, x->data, y->data, ith, nth);
 }
 
+static const char *const PAD_MODE[] = {"PZ_PAD_CONSTANT", "PZ_PAD_REFLECT", "PZ_PAD_EDGE",
+                                       "PZ_PAD_WRAP"};
+static const pz_param_field pad_fields[] = {
+    PZ_FIELD_ENUM(pz_pad_params, mode, PAD_MODE), PZ_FIELD_ARRAY(pz_pad_params, begin, PZ_F_I64),
+    PZ_FIELD(pz_pad_params, value, PZ_F_F64),
+};
+
+/* Output row r reads input row r - begin; a mode other than constant reads
+ * rows far from r where it pads the rows. */
+static int pad_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_pad_params *p = l->params;
+    const pz_row_tensor *x = &l->in[0];
+    if (!x->is_const && p->mode != PZ_PAD_CONSTANT &&
+        (p->begin[2] != 0 || (x->rank >= 3 && x->dims[2] != l->out[0].dims[2]))) {
+        m->why = "pads the rows by reflection/edge/wrap";
+        return 0;
+    }
+    m->in[0] = (pz_row_input){.kind = PZ_ROWS_AFFINE, .start = -p->begin[2], .step = 1};
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_pad = {
-    .name = "PAD", .params_size = sizeof(pz_pad_params),
+    .name = "PAD", PZ_OP_PARAMS(pz_pad_params, pad_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = pad_prepare, .run = pad_run, .release = pad_release,
+    .row_rule = pad_row_rule,
 };

@@ -116,9 +116,37 @@ static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, i
         }
 }
 
+static const char *const POOL_KIND[] = {"PZ_POOL_MAX", "PZ_POOL_AVG"};
+static const pz_param_field pool_fields[] = {
+    PZ_FIELD_ENUM(pz_pool_params, kind, POOL_KIND), PZ_FIELD(pz_pool_params, nsp, PZ_F_INT),
+    PZ_FIELD_ARRAY(pz_pool_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_pool_params, stride, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_pool_params, dilation, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_pool_params, pad_begin, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_pool_params, pad_end, PZ_F_I64),
+    PZ_FIELD(pz_pool_params, count_include_pad, PZ_F_INT),
+    PZ_FIELD(pz_pool_params, storage_order, PZ_F_INT),
+};
+
+/* Row-local through the window, unless one window covers every row. */
+static int pool_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_pool_params *p = l->params;
+    int64_t in_rows = l->in[0].rank >= 3 ? l->in[0].dims[2] : -1;
+    if (l->out[0].dims[2] == 1 && p->kernel[0] >= in_rows + p->pad_begin[0] + p->pad_end[0] &&
+        in_rows > 1) {
+        m->why = "pools over all rows (global pooling)";
+        return 0;
+    }
+    m->in[0] = (pz_row_input){.kind = PZ_ROWS_WINDOW, .kernel = p->kernel[0],
+                              .stride = p->stride[0] > 0 ? p->stride[0] : 1, .pad = p->pad_begin[0],
+                              .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_pool = {
     .rows = pool_rows, .run_rows = pool_run_rows,
-    .name = "POOL", .params_size = sizeof(pz_pool_params),
+    .name = "POOL", PZ_OP_PARAMS(pz_pool_params, pool_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
     .prepare = pool_prepare, .run = pool_run,
+    .row_rule = pool_row_rule,
 };

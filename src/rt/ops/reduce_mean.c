@@ -91,8 +91,21 @@ static void reduce_mean_run(const pz_layer *l, int ith, int nth)
                                 ith, nth);
 }
 
+static const pz_param_field reduce_fields[] = {PZ_FIELD(pz_reduce_params, axes_mask, PZ_F_UNS)};
+
+/* Row-local when it keeps the rows and every axis. */
+static int reduce_mean_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    if ((((const pz_reduce_params *)l->params)->axes_mask & 4u) || l->in[0].rank != l->out[0].rank) {
+        m->why = "reduces over the rows or drops axes";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_reduce_mean = {
-    .name = "REDUCE_MEAN", .params_size = sizeof(pz_reduce_params),
+    .name = "REDUCE_MEAN", PZ_OP_PARAMS(pz_reduce_params, reduce_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = reduce_mean_prepare, .run = reduce_mean_run,
+    .row_rule = reduce_mean_row_rule,
 };

@@ -65,8 +65,40 @@ static void resize_run(const pz_layer *l, int ith, int nth)
                        (const pz_resize_tap *const *)st->taps, x->data, y->data, ith, nth);
 }
 
+static const char *const RESIZE_MODE[] = {"PZ_RESIZE_NEAREST", "PZ_RESIZE_LINEAR",
+                                          "PZ_RESIZE_CUBIC"};
+static const char *const RESIZE_COORD[] = {"PZ_CT_HALF_PIXEL", "PZ_CT_ASYMMETRIC",
+                                           "PZ_CT_PYTORCH_HALF_PIXEL", "PZ_CT_ALIGN_CORNERS",
+                                           "PZ_CT_TF_CROP_AND_RESIZE", "PZ_CT_HALF_PIXEL_SYMMETRIC"};
+static const char *const RESIZE_NEAREST[] = {"PZ_NEAREST_ROUND_PREFER_FLOOR",
+                                             "PZ_NEAREST_ROUND_PREFER_CEIL", "PZ_NEAREST_FLOOR",
+                                             "PZ_NEAREST_CEIL"};
+static const pz_param_field resize_fields[] = {
+    PZ_FIELD_ENUM(pz_resize_params, mode, RESIZE_MODE),
+    PZ_FIELD_ENUM(pz_resize_params, coord, RESIZE_COORD),
+    PZ_FIELD_ENUM(pz_resize_params, nearest, RESIZE_NEAREST),
+    PZ_FIELD(pz_resize_params, cubic_coeff_a, PZ_F_F32),
+    PZ_FIELD(pz_resize_params, exclude_outside, PZ_F_INT),
+    PZ_FIELD(pz_resize_params, extrapolation_value, PZ_F_F32),
+    PZ_FIELD_ARRAY(pz_resize_params, scale, PZ_F_F32),
+    PZ_FIELD_ARRAY(pz_resize_params, roi_start, PZ_F_F32),
+    PZ_FIELD_ARRAY(pz_resize_params, roi_end, PZ_F_F32),
+    PZ_FIELD(pz_resize_params, antialias, PZ_F_INT),
+};
+
+/* Row-local when it keeps the rows' scale. */
+static int resize_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    if (((const pz_resize_params *)l->params)->scale[2] != 1.0f) {
+        m->why = "rescales the rows";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_resize = {
-    .name = "RESIZE", .params_size = sizeof(pz_resize_params),
+    .name = "RESIZE", PZ_OP_PARAMS(pz_resize_params, resize_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = resize_prepare, .run = resize_run, .release = resize_release,
+    .row_rule = resize_row_rule,
 };

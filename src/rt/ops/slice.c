@@ -66,8 +66,25 @@ static void slice_run(const pz_layer *l, int ith, int nth)
                       x->data, y->data, ith, nth);
 }
 
+static const pz_param_field slice_fields[] = {
+    PZ_FIELD_ARRAY(pz_slice_params, start, PZ_F_I64), PZ_FIELD_ARRAY(pz_slice_params, step, PZ_F_I64),
+};
+
+/* Output row r reads input row start + r*step. */
+static int slice_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_slice_params *p = l->params;
+    if (!l->in[0].is_const && p->step[2] < 1) {
+        m->why = "walks the rows backwards";
+        return 0;
+    }
+    m->in[0] = (pz_row_input){.kind = PZ_ROWS_AFFINE, .start = p->start[2], .step = p->step[2]};
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_slice = {
-    .name = "SLICE", .params_size = sizeof(pz_slice_params),
+    .name = "SLICE", PZ_OP_PARAMS(pz_slice_params, slice_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = slice_prepare, .run = slice_run, .release = slice_release,
+    .row_rule = slice_row_rule,
 };

@@ -48,8 +48,26 @@ static void softmax_run(const pz_layer *l, int ith, int nth)
                             ith, nth);
 }
 
+static const pz_param_field softmax_fields[] = {
+    PZ_FIELD(pz_softmax_params, axis, PZ_F_INT), PZ_FIELD(pz_softmax_params, log, PZ_F_INT),
+    PZ_FIELD(pz_softmax_params, coerce_2d, PZ_F_INT),
+};
+
+/* Over one axis: row-local unless that axis is the rows; opset < 13
+ * flattens [outer, inner] at axis: row-local when the rows are outer. */
+static int softmax_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_softmax_params *p = l->params;
+    if (p->coerce_2d ? p->axis <= 2 : p->axis == 2) {
+        m->why = "normalises over the rows";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_softmax = {
-    .name = "SOFTMAX", .params_size = sizeof(pz_softmax_params),
+    .name = "SOFTMAX", PZ_OP_PARAMS(pz_softmax_params, softmax_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = softmax_prepare, .run = softmax_run,
+    .row_rule = softmax_row_rule,
 };

@@ -79,8 +79,22 @@ static void transpose_run(const pz_layer *l, int ith, int nth)
                           l->out[0]->data, ith, nth);
 }
 
+static const pz_param_field transpose_fields[] = {
+    PZ_FIELD_ARRAY(pz_transpose_params, perm, PZ_F_INT),
+};
+
+static int transpose_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    if (((const pz_transpose_params *)l->params)->perm[2] != 2) {
+        m->why = "moves the row axis";
+        return 0;
+    }
+    return 1;
+}
+
 const pz_rt_op pz_rt_op_transpose = {
-    .name = "TRANSPOSE", .params_size = sizeof(pz_transpose_params),
+    .name = "TRANSPOSE", PZ_OP_PARAMS(pz_transpose_params, transpose_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = transpose_prepare, .run = transpose_run,
+    .row_rule = transpose_row_rule,
 };

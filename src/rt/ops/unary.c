@@ -80,9 +80,19 @@ static void unary_run_rows(const pz_layer *l, const void *const *in, void *out, 
         }
 }
 
+/* The functions' enumerators, from the list PZ_UNARY_FUNCS. */
+#define PZ_UN_NAME(F) "PZ_UN_" #F,
+static const char *const UNARY_FUNC[] = {PZ_UNARY_FUNCS(PZ_UN_NAME)};
+#undef PZ_UN_NAME
+static const pz_param_field unary_fields[] = {
+    PZ_FIELD_ENUM(pz_unary_params, func, UNARY_FUNC), PZ_FIELD(pz_unary_params, alpha, PZ_F_F32),
+    PZ_FIELD(pz_unary_params, beta, PZ_F_F32), PZ_FIELD(pz_unary_params, gamma, PZ_F_F32),
+};
+
 const pz_rt_op pz_rt_op_unary = {
     .rows = unary_rows, .run_rows = unary_run_rows,
-    .name = "UNARY", .params_size = sizeof(pz_unary_params),
+    .name = "UNARY", PZ_OP_PARAMS(pz_unary_params, unary_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = unary_prepare, .run = unary_run,
+    .row_rule = pz_row_rule_elementwise,
 };

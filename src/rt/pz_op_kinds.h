@@ -1,0 +1,43 @@
+/* pz_op_kinds.h - the runtime's layer kinds and unary functions, one line
+ * each. The lists generate the enums pz_op_kind and pz_unary_func (pz_rt.h),
+ * the descriptors' externs (rt/ops/ops.h), the table pz_rt_ops[]
+ * (rt/ops/registry.c) and the enumerators' names the code generator prints.
+ *
+ * The order is the enumerators' values, which generated programs and saved
+ * schedules hold: append, never reorder.
+ *
+ *   X(KIND, sym): the layer kind PZ_OP_KIND, whose descriptor pz_rt_op_sym
+ *   is defined in src/rt/ops/ (its params, inputs and outputs are there).
+ */
+#ifndef PZ_OP_KINDS_H
+#define PZ_OP_KINDS_H
+
+#define PZ_OP_KINDS(X)                                                         \
+    X(CONV, conv)                      /* in: X, W, B?, Z? (residual) */      \
+    X(CONV_TRANSPOSE, conv_transpose)  /* in: X, W, B? */                     \
+    X(POOL, pool)                      /* in: X  out: Y, Indices? */          \
+    X(BATCHNORM, batchnorm)            /* in: X, scale, bias, mean, var */    \
+    X(UNARY, unary)                    /* in: X */                            \
+    X(BINARY, binary)                  /* in: A, B (broadcast) */             \
+    X(GEMM, gemm)                      /* in: A, B, C? */                     \
+    X(MATMUL, matmul)                  /* in: A, B, C? (bias along N) */      \
+    X(SOFTMAX, softmax)                /* in: X */                            \
+    X(LRN, lrn)                        /* in: X */                            \
+    X(REDUCE_MEAN, reduce_mean)        /* in: X */                            \
+    X(COPY, copy)                      /* in: X (Identity, Reshape, ...) */   \
+    X(TRANSPOSE, transpose)            /* in: X */                            \
+    X(CONCAT, concat)                  /* in: X0..Xn */                       \
+    X(SPLIT, split)                    /* in: X  out: Y0..Yn */               \
+    X(SLICE, slice)                    /* in: X */                            \
+    X(PAD, pad)                        /* in: X */                            \
+    X(GATHER, gather)                  /* in: X, indices */                   \
+    X(CAST, cast)                      /* in: X (to the output's dtype) */    \
+    X(RESIZE, resize)                  /* in: X */                            \
+    X(LAYERNORM, layernorm)            /* in: X, Scale, B? */
+
+/* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
+#define PZ_UNARY_FUNCS(X)                                                      \
+    X(RELU) X(LEAKY_RELU) X(CLIP) X(SIGMOID) X(TANH) X(HARD_SIGMOID)           \
+    X(HARD_SWISH) X(ELU) X(SELU) X(SOFTPLUS) X(SWISH) X(SQRT) X(ERF) X(GELU)
+
+#endif
