@@ -33,7 +33,8 @@
     X(GATHER, gather)                  /* in: X, indices */                   \
     X(CAST, cast)                      /* in: X (to the output's dtype) */    \
     X(RESIZE, resize)                  /* in: X */                            \
-    X(LAYERNORM, layernorm)            /* in: X, Scale, B? */
+    X(LAYERNORM, layernorm)            /* in: X, Scale, B? */                 \
+    X(WHERE, where)                    /* in: condition, X, Y (broadcast) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

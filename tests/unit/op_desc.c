@@ -105,9 +105,42 @@ static void test_templates(void)
           "TEMPLATE: refuses int32 with a message");
 }
 
+/* WHERE through the net API: condition [2, 1, 3] (bool), X [4, 3] (int64),
+ * Y [1] broadcast to [2, 4, 3], at 1 and 3 workers, against the rule
+ * written out. The ONNX node tests cover equal shapes. */
+static void test_where(void)
+{
+    uint8_t c[6] = {1, 0, 1, 0, 0, 1};
+    int64_t x[12], z[1] = {-7}, y[24], want[24];
+    for (int i = 0; i < 12; i++) x[i] = 100 + i;
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 3; j++) want[(b * 4 + i) * 3 + j] = c[b * 3 + j] ? x[i * 3 + j] : z[0];
+    for (int threads = 1; threads <= 3; threads += 2) {
+        pz_net *net = pz_net_new("where");
+        int tc = pz_net_input(net, "c", PZ_BOOL, 3, (int64_t[]){2, 1, 3});
+        int tx = pz_net_input(net, "x", PZ_I64, 2, (int64_t[]){4, 3});
+        int tz = pz_net_input(net, "z", PZ_I64, 1, (int64_t[]){1});
+        int ty = pz_net_tensor(net, "y", PZ_I64, 3, (int64_t[]){2, 4, 3});
+        pz_net_layer(net, "w", PZ_OP_WHERE, NULL, 0, (int[]){tc, tx, tz}, 3, &ty, 1);
+        pz_net_output(net, ty);
+        pz_net_block(net, 0, 1, threads);
+        char err[256] = "";
+        int rc = pz_net_compile(net, threads, NULL, err, sizeof err);
+        checkf(rc == 0, "WHERE compiles (%d threads): %s", threads, err);
+        if (rc == 0) {
+            memset(y, 0, sizeof y);
+            pz_net_run(net, (const void *const[]){c, x, z}, (void *const[]){y});
+            checkf(!memcmp(y, want, sizeof y), "WHERE broadcast, %d threads", threads);
+        }
+        pz_net_free(net);
+    }
+}
+
 int main(void)
 {
     test_kinds();
     test_templates();
+    test_where();
     return test_summary("op_desc");
 }

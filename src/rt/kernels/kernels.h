@@ -324,6 +324,17 @@ void pz_int_binary__ref(const pz_binary_params *p, int dtype, const pz_bcast *bc
 void pz_any_binary__ref(const pz_binary_params *p, const pz_bcast *bc, int ta, const void *a,
                         int tb, const void *b, int ty, void *y, int ith, int nth);
 
+/* Where (where_ref.c): y = c ? a : b element by element, each input read
+ * through its strides in Y's shape (elements, 0 where broadcast); elements
+ * of es bytes, any type; c is bool (one byte each). */
+typedef struct {
+    int rank;                      /* >= 1 */
+    int64_t dims[PZ_MAX_RANK];     /* Y's shape */
+    int64_t sc[PZ_MAX_RANK], sa[PZ_MAX_RANK], sb[PZ_MAX_RANK];
+} pz_where_desc;
+void pz_any_where__ref(const pz_where_desc *d, size_t es, const uint8_t *c, const void *a,
+                       const void *b, void *y, int ith, int nth);
+
 /* Element-wise conversion between any two types (see pz_store_f64/bits);
  * p (NULL: the defaults) says how to round into the small float types. */
 void pz_any_cast__ref(const pz_cast_params *p, int tx, const void *x, int ty, void *y, int64_t n,

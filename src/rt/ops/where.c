@@ -1,0 +1,60 @@
+/* where.c - the WHERE layer: Y = condition ? X : Z element by element, the
+ * three inputs broadcast (numpy) to Y's shape. condition is bool; X, Z and
+ * Y have one type, any the runtime holds (the kernel moves bytes). */
+#include "rt/ops/ops.h"
+
+/* Element strides of t read in y's shape (right-aligned), 0 where t is
+ * broadcast; -1 when t does not broadcast to it. */
+static int where_strides(const pz_tensor *t, const pz_tensor *y, int64_t *s)
+{
+    if (t->rank > y->rank) return -1;
+    int64_t acc = 1;
+    for (int i = y->rank - 1; i >= 0; i--) {
+        int it = i - (y->rank - t->rank);
+        int64_t nt = it >= 0 ? t->dims[it] : 1;
+        if (nt != y->dims[i] && nt != 1) return -1;
+        s[i] = nt == 1 ? 0 : acc;
+        acc *= nt;
+    }
+    return 0;
+}
+
+static int where_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *c = pz_in(l, 0), *x = pz_in(l, 1), *z = pz_in(l, 2), *y = pz_out(l, 0);
+    if (!c || !x || !z || !y) return pz_layer_fail(l, err, n, "needs condition, X, Y and an output");
+    if (c->dtype != PZ_BOOL)
+        return pz_layer_fail(l, err, n, "condition has type %s, expected bool",
+                             pz_dtype_name(c->dtype));
+    if (z->dtype != x->dtype)
+        return pz_layer_fail(l, err, n, "X has type %s, Y %s: they must agree",
+                             pz_dtype_name(x->dtype), pz_dtype_name(z->dtype));
+    if (pz_dtype_size(x->dtype) == 0)
+        return pz_layer_fail(l, err, n, "type %s is not supported", pz_dtype_name(x->dtype));
+    if (pz_layer_want_dtype(l, err, n, "output", y, x->dtype)) return 1;
+    pz_where_desc *d = calloc(1, sizeof *d);
+    if (!d) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = d;
+    if (where_strides(c, y, d->sc) || where_strides(x, y, d->sa) || where_strides(z, y, d->sb))
+        return pz_layer_fail(l, err, n, "an input does not broadcast to the output's shape");
+    d->rank = y->rank;
+    for (int i = 0; i < y->rank; i++) d->dims[i] = y->dims[i];
+    if (d->rank == 0) {   /* a scalar: one element, every stride 0 */
+        d->rank = 1;
+        d->dims[0] = 1;
+    }
+    return 0;
+}
+
+static void where_run(const pz_layer *l, int ith, int nth)
+{
+    pz_any_where__ref(l->state, pz_dtype_size(l->out[0]->dtype), l->in[0]->data, l->in[1]->data,
+                      l->in[2]->data, l->out[0]->data, ith, nth);
+}
+
+const pz_rt_op pz_rt_op_where = {
+    .name = "WHERE", .params_size = 0,
+    .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1,
+    .prepare = where_prepare, .run = where_run,
+    .row_rule = pz_row_rule_elementwise,
+};
