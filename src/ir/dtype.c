@@ -2,53 +2,25 @@
 #include "dtype.h"
 
 #include "../rt/elem.h"
+#include "../rt/pz_rt.h"
 
 #include <string.h>
 
+/* Sizes and names are the runtime's (one list, rt/pz_dtypes.h), so the
+ * compiler and the runtime cannot disagree; the types only the IR names
+ * (string, complex) are added here. */
 size_t ir_dtype_size(int dt)
 {
-    switch (dt) {
-    case IR_F32: case IR_I32: case IR_U32: return 4;
-    case IR_U8: case IR_I8: case IR_BOOL: return 1;
-    case IR_F8E4M3FN: case IR_F8E4M3FNUZ: case IR_F8E5M2: case IR_F8E5M2FNUZ: case IR_F8E8M0:
-    case IR_U4: case IR_I4: case IR_F4E2M1: case IR_U2: case IR_I2:
-        return 1;   /* one element per byte in memory (see dtype.h) */
-    case IR_U16: case IR_I16: case IR_F16: case IR_BF16: return 2;
-    case IR_I64: case IR_U64: case IR_F64: return 8;
-    default: return 0;
-    }
+    return pz_dtype_size(dt);   /* 0 for string, complex, unknown: not held */
 }
 
 const char *ir_dtype_name(int dt)
 {
     switch (dt) {
-    case IR_F32: return "float32";
-    case IR_U8: return "uint8";
-    case IR_I8: return "int8";
-    case IR_U16: return "uint16";
-    case IR_I16: return "int16";
-    case IR_I32: return "int32";
-    case IR_I64: return "int64";
     case IR_STRING: return "string";
-    case IR_BOOL: return "bool";
-    case IR_F16: return "float16";
-    case IR_F64: return "float64";
-    case IR_U32: return "uint32";
-    case IR_U64: return "uint64";
     case IR_C64: return "complex64";
     case IR_C128: return "complex128";
-    case IR_BF16: return "bfloat16";
-    case IR_F8E4M3FN: return "float8e4m3fn";
-    case IR_F8E4M3FNUZ: return "float8e4m3fnuz";
-    case IR_F8E5M2: return "float8e5m2";
-    case IR_F8E5M2FNUZ: return "float8e5m2fnuz";
-    case IR_U4: return "uint4";
-    case IR_I4: return "int4";
-    case IR_F4E2M1: return "float4e2m1";
-    case IR_F8E8M0: return "float8e8m0";
-    case IR_U2: return "uint2";
-    case IR_I2: return "int2";
-    default: return "unknown-type";
+    default: return pz_dtype_size(dt) ? pz_dtype_name(dt) : "unknown-type";
     }
 }
 

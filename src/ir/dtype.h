@@ -5,44 +5,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../rt/pz_dtypes.h"
+
+/* IR_NAME = value for every type of the runtime's list (rt/pz_dtypes.h),
+ * and the types only the IR names. Small types (ONNX 1.14 - 1.19, 17 to
+ * 26): in memory they are held one element per byte: the 8-bit floats as
+ * their codes, float4e2m1 as its 4-bit code in the low bits, int4/int2
+ * sign-extended to a byte, uint4/uint2 as a byte. In files (TensorProto)
+ * the 4- and 2-bit types are packed 2 and 4 per byte, low bits first; the
+ * loader unpacks and the writer packs them. */
+#define IR_DTYPE_ENUM(NAME, value, bytes, name) IR_##NAME = value,
 typedef enum {
     IR_UNDEFINED = 0,
-    IR_F32 = 1,
-    IR_U8 = 2,
-    IR_I8 = 3,
-    IR_U16 = 4,
-    IR_I16 = 5,
-    IR_I32 = 6,
-    IR_I64 = 7,
     IR_STRING = 8,
-    IR_BOOL = 9,
-    IR_F16 = 10,
-    IR_F64 = 11,
-    IR_U32 = 12,
-    IR_U64 = 13,
     IR_C64 = 14,
     IR_C128 = 15,
-    IR_BF16 = 16,
-    /* Small types (ONNX 1.14 - 1.19). In memory they are held one element per
-     * byte: the 8-bit floats as their codes, float4e2m1 as its 4-bit code in
-     * the low bits, int4/int2 sign-extended to a byte, uint4/uint2 as a byte.
-     * In files (TensorProto) the 4- and 2-bit types are packed 2 and 4 per
-     * byte, low bits first; the loader unpacks and the writer packs them. */
-    IR_F8E4M3FN = 17,
-    IR_F8E4M3FNUZ = 18,
-    IR_F8E5M2 = 19,
-    IR_F8E5M2FNUZ = 20,
-    IR_U4 = 21,
-    IR_I4 = 22,
-    IR_F4E2M1 = 23,
-    IR_F8E8M0 = 24,
-    IR_U2 = 25,
-    IR_I2 = 26,
+    PZ_DTYPES(IR_DTYPE_ENUM)
 } ir_dtype;
+#undef IR_DTYPE_ENUM
 
 /* Bytes per element; 0 for types we do not hold (string, complex, unknown). */
 size_t ir_dtype_size(int dt);
-/* "float32", "int64", ...; "type<N>" for others (static buffer-free: returns a literal or "?"). */
+/* "float32", "int64", ...; "unknown-type" for others (a literal). */
 const char *ir_dtype_name(int dt);
 /* Non-zero for the element types Paleozoic supports. */
 int ir_dtype_supported(int dt);
