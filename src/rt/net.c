@@ -225,17 +225,10 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
         return -1;
     }
     const pz_rt_op *op = pz_rt_ops[kind];
-    /* CAST's params are all defaults when zero (saturate, round up), and
-     * MATMUL's (no activation): a caller may leave them out */
-    static const pz_cast_params cast_defaults;
-    static const pz_matmul_params matmul_defaults;
-    if (kind == PZ_OP_CAST && !params && params_size == 0) {
-        params = &cast_defaults;
-        params_size = sizeof cast_defaults;
-    }
-    if (kind == PZ_OP_MATMUL && !params && params_size == 0) {
-        params = &matmul_defaults;
-        params_size = sizeof matmul_defaults;
+    /* a kind whose descriptor has defaults (CAST, MATMUL) may be given none */
+    if (op->defaults && !params && params_size == 0) {
+        params = op->defaults;
+        params_size = op->params_size;
     }
     if (params_size != op->params_size || (op->params_size && !params)) {
         net_fail(net, "layer \"%s\" (%s): params of %zu bytes, expected %zu", nm, op->name,

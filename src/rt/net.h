@@ -14,8 +14,8 @@
  *                       allocation, no logging; reads l->in[i]->data and
  *                       writes l->out[i]->data, l->scratch.
  *
- * Adding a layer kind: a PZ_OP_* in pz_rt.h, a file in rt/ops/, one line in
- * rt/ops/registry.c.
+ * Adding a layer kind: a file in rt/ops/ (start from rt/ops/TEMPLATE.c) and
+ * one line in the list PZ_OP_KINDS (pz_op_kinds.h).
  *
  * Layouts. Inside a net a float32 rank-4 tensor may be kept blocked: its
  * layout is its channel block `cblk`, 0 for plain NCHW, 16 for NCHW16c
