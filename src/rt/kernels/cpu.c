@@ -1,8 +1,13 @@
-/* cpu.c - which fast kernels to run: one constant table per instruction set,
+/* cpu.c - which fast kernels to run: one constant table per instruction set
+ * (the only place that maps an ISA to its kernels),
  * chosen by what pz_cpu_isa() (src/rt/cpu.c: CPUID through
  * __builtin_cpu_supports, capped by PZ_ISA) says. A PZ_SCALAR=1 build
  * compiles no SIMD kernel and always hands out the scalar twins. */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/conv/conv16c.h"
+#include "rt/kernels/conv/conv8x2.h"
+#include "rt/kernels/conv/winograd.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
 
 static const pz_fast_kernels SCALAR = {
     .isa = PZ_ISA_SCALAR, .name = "scalar",
@@ -16,6 +21,11 @@ static const pz_fast_kernels SCALAR = {
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
     .chgather16c = pz_f32_chgather16c__scalar,
+    .conv16c = NULL,
+    .winograd = pz_f32_conv3x3_winograd_nchw16c__scalar,
+    .conv1x1_8x2 = NULL,
+    .dwconvk = pz_f32_dwconvk_nchw16c__scalar,
+    .layernorm = NULL,
 };
 
 #ifndef PZ_SCALAR
@@ -31,6 +41,11 @@ static const pz_fast_kernels AVX2 = {
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
     .chgather16c = pz_f32_chgather16c__scalar,
+    .conv16c = &pz_conv16c_ukset__avx2,
+    .winograd = pz_f32_conv3x3_winograd_nchw16c__scalar,
+    .conv1x1_8x2 = NULL,
+    .dwconvk = pz_f32_dwconvk_nchw16c__scalar,
+    .layernorm = NULL,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -45,6 +60,11 @@ static const pz_fast_kernels AVX512 = {
     .binary16c = pz_f32_binary16c__avx512,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__avx512,
     .chgather16c = pz_f32_chgather16c__avx512,
+    .conv16c = &pz_conv16c_ukset__avx512,
+    .winograd = pz_f32_conv3x3_winograd_nchw16c__avx512,
+    .conv1x1_8x2 = pz_f32_conv1x1_8x2_nchw16c__avx512,
+    .dwconvk = pz_f32_dwconvk_nchw16c__avx512,
+    .layernorm = pz_f32_layernorm__avx512,
 };
 #endif
 

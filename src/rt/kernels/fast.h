@@ -315,6 +315,21 @@ void pz_f32_chgather16c__avx512(const pz_chgather_desc *d, const float *const *x
 
 /* ---- dispatch (cpu.c) ---------------------------------------------------- */
 
+typedef void (*pz_winograd_fn)(const pz_conv16c_desc *d, const float *restrict x,
+                               const float *restrict u, const float *restrict b,
+                               const float *restrict z, float *restrict y,
+                               float *restrict scratch, int ith, int nth);
+
+/* An f32 LayerNorm over rows of nn (kernels.h, pz_f32_layernorm__ref). */
+typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const float *scale,
+                                int64_t ns, const float *b, int64_t nb, float eps, float *y,
+                                float *mean, float *inv, int ith, int nth);
+
+struct pz_conv16c_ukset;   /* the direct conv's micro-kernels (conv/conv16c.h) */
+
+/* One ISA's kernels, a table per ISA (cpu.c): the one place that says which
+ * kernel each family runs on each ISA. An op's prepare takes its kernel from
+ * the table of its layer's ISA; nothing else switches on the ISA. */
 typedef struct {
     pz_isa isa;              /* what these kernels use */
     const char *name;        /* "avx512", "avx2", "scalar" */
@@ -330,6 +345,13 @@ typedef struct {
     pz_binary16c_fn binary16c;
     pz_batchnorm16c_fn batchnorm16c;
     pz_chgather_fn chgather16c;    /* AVX2 has none of its own */
+    /* the direct conv's micro-kernels, driven by conv16c.c (NULL: the scalar
+     * twin, which conv2d is) */
+    const struct pz_conv16c_ukset *conv16c;
+    pz_winograd_fn winograd;       /* AVX2 has none of its own */
+    pz_conv16c_fn conv1x1_8x2;     /* AVX-512 only (conv8x2.h), else NULL */
+    pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
+    pz_layernorm_fn layernorm;     /* NULL: the reference */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

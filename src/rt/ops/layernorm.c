@@ -11,11 +11,8 @@ typedef void (*layernorm_fn)(int64_t outer, int64_t nn, const float *x, const fl
 
 static layernorm_fn pick(pz_isa isa)
 {
-#ifndef PZ_SCALAR
-    if (isa == PZ_ISA_AVX512) return pz_f32_layernorm__avx512;
-#endif
-    (void)isa;
-    return pz_f32_layernorm__ref;
+    pz_layernorm_fn f = pz_fast_kernels_for(isa)->layernorm;
+    return f ? f : pz_f32_layernorm__ref;
 }
 
 static int layernorm_prepare(pz_layer *l, char *err, size_t n)

@@ -608,15 +608,3 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
                  pf, pf_n);
     }
 }
-
-#ifdef PZ_SCALAR
-const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void)
-{
-    return NULL;
-}
-
-const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void)
-{
-    return NULL;
-}
-#endif

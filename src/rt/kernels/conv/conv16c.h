@@ -71,7 +71,7 @@ typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);
  * under a 3-wide kernel, nq = 3 * cblk, every tap in one call; tap 0 skips
  * pixel 0 when lb, tap 2 skips pixel rw - 1 when rb (they lie in the
  * padding; x points at column -1 and those columns are never read). */
-typedef struct {
+typedef struct pz_conv16c_ukset {
     int max_rm;
     int rwmax[5];
     pz_conv16c_uk (*pick)(int psk, int rm, int rw);
@@ -81,10 +81,10 @@ typedef struct {
     pz_conv16c_uk (*pickb)(int psk, int rm, int rw, int rows, int lb, int rb);
 } pz_conv16c_ukset;
 
-/* The micro-kernel sets of the ISAs (NULL in a PZ_SCALAR=1 build): what
- * pz_conv16c_row_step reads the two-row rule from. */
-const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void);
-const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void);
+/* The micro-kernel sets of the ISAs (not in a PZ_SCALAR=1 build); the
+ * per-ISA table (cpu.c) hands them out. */
+extern const pz_conv16c_ukset pz_conv16c_ukset__avx512;
+extern const pz_conv16c_ukset pz_conv16c_ukset__avx2;
 
 /* The driver walks rows of d by pairs (two-row tiles) with set ks: the one
  * rule, for the driver's plan and pz_conv16c_row_step. */

@@ -173,7 +173,7 @@ static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
     return TABLEB[psk][lb && rb ? 2 : rb ? 1 : 0][rw];
 }
 
-static const pz_conv16c_ukset UKSET = {
+const pz_conv16c_ukset pz_conv16c_ukset__avx2 = {
     .max_rm = 1, .rwmax = {0, 6, 0, 0, 0}, .pick = pick, .pickb = pickb,
 };
 
@@ -181,12 +181,7 @@ void pz_f32_conv2d_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict
                                  const float *restrict w, const float *restrict b,
                                  const float *restrict z, float *restrict y, int ith, int nth)
 {
-    pz_conv16c_drive(d, &UKSET, x, w, b, z, y, ith, nth);
-}
-
-const pz_conv16c_ukset *pz_conv16c_ukset__avx2(void)
-{
-    return &UKSET;
+    pz_conv16c_drive(d, &pz_conv16c_ukset__avx2, x, w, b, z, y, ith, nth);
 }
 
 #endif

@@ -438,7 +438,7 @@ static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
     return NULL;
 }
 
-static const pz_conv16c_ukset UKSET = {
+const pz_conv16c_ukset pz_conv16c_ukset__avx512 = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick, .rw2max = 7, .pick2 = pick2,
     .pickh = pickh, .pickb = pickb,
 };
@@ -447,12 +447,7 @@ void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restri
                                    const float *restrict w, const float *restrict b,
                                    const float *restrict z, float *restrict y, int ith, int nth)
 {
-    pz_conv16c_drive(d, &UKSET, x, w, b, z, y, ith, nth);
-}
-
-const pz_conv16c_ukset *pz_conv16c_ukset__avx512(void)
-{
-    return &UKSET;
+    pz_conv16c_drive(d, &pz_conv16c_ukset__avx512, x, w, b, z, y, ith, nth);
 }
 
 #endif

@@ -27,8 +27,7 @@ int pz_conv16c_rows_paired(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks)
 
 int pz_conv16c_row_step(const pz_conv16c_desc *d, pz_isa isa)
 {
-    const pz_conv16c_ukset *ks = isa == PZ_ISA_AVX512 ? pz_conv16c_ukset__avx512()
-                               : isa == PZ_ISA_AVX2 ? pz_conv16c_ukset__avx2() : NULL;
+    const pz_conv16c_ukset *ks = pz_fast_kernels_for(isa)->conv16c;
     return pz_conv16c_rows_paired(d, ks) ? 2 : 1;
 }
 

@@ -173,11 +173,7 @@ void pz_f32_conv1x1_8x2_nchw16c__scalar(const pz_conv16c_desc *d, const float *r
 
 pz_conv16c_fn pz_conv8x2_kernel_for(pz_isa isa)
 {
-#ifndef PZ_SCALAR
-    if (isa == PZ_ISA_AVX512) return pz_f32_conv1x1_8x2_nchw16c__avx512;
-#endif
-    (void)isa;
-    return NULL;
+    return pz_fast_kernels_for(isa)->conv1x1_8x2;
 }
 
 pz_conv16c_fn pz_conv8x2_pick(const pz_conv16c_desc *d, pz_isa isa)

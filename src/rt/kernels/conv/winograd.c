@@ -406,9 +406,5 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
 
 pz_winograd_fn pz_winograd_kernel_for(pz_isa isa)
 {
-#ifndef PZ_SCALAR
-    if (isa == PZ_ISA_AVX512) return pz_f32_conv3x3_winograd_nchw16c__avx512;
-#endif
-    (void)isa;
-    return pz_f32_conv3x3_winograd_nchw16c__scalar;
+    return pz_fast_kernels_for(isa)->winograd;
 }

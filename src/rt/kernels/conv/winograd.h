@@ -118,10 +118,7 @@ void pz_winograd_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
 /* Floats of scratch for nth workers (each worker uses its own slice). */
 int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth);
 
-typedef void (*pz_winograd_fn)(const pz_conv16c_desc *d, const float *restrict x,
-                               const float *restrict u, const float *restrict b,
-                               const float *restrict z, float *restrict y,
-                               float *restrict scratch, int ith, int nth);
+/* pz_winograd_fn: fast.h (the per-ISA table holds one). */
 
 void pz_f32_conv3x3_winograd_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
                                              const float *restrict u, const float *restrict b,

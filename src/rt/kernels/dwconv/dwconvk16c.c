@@ -6,11 +6,7 @@
 
 pz_conv16c_fn pz_dwconvk16c_kernel_for(pz_isa isa)
 {
-#ifndef PZ_SCALAR
-    if (isa == PZ_ISA_AVX512) return pz_f32_dwconvk_nchw16c__avx512;
-#endif
-    (void)isa;
-    return pz_f32_dwconvk_nchw16c__scalar;
+    return pz_fast_kernels_for(isa)->dwconvk;
 }
 
 /* Output pixel ow of one row: acc = bias + taps in (kh, kw) order, the taps
