@@ -67,7 +67,7 @@ int64_t pz_rows_union(int64_t *r, int n);
  * first; the top of ops/conv.c says when each applies). */
 typedef enum {
     PZ_CONV_PATH_REF,        /* the reference kernel on plain NCHW */
-    PZ_CONV_PATH_DIRECT,     /* the fast NCHW16c conv2d (conv16c.c) */
+    PZ_CONV_PATH_DIRECT,     /* the fast NCHW16c conv2d (conv16c_drive.c) */
     PZ_CONV_PATH_DIRECT8X2,  /* AVX-512 1x1 to 8 mod 16 channels (conv8x2.h) */
     PZ_CONV_PATH_DIRECT_SUB, /* strided 1x1: subsample + flat conv (row ranges: conv2d) */
     PZ_CONV_PATH_DW,         /* depthwise 3x3 */

@@ -162,7 +162,7 @@ static void run_conv_case(const conv_case *t)
         conv_case_str(t, ISAS[i].name, 3, what, sizeof what);
         check(pad_lanes_zero(y, ny, t->m, oh, ow) && memcmp(y, y3, (size_t)ny * sizeof *y) == 0, what);
         if (!t->depthwise && ISAS[i].isa != PZ_ISA_REF) {
-            /* the k-chunked order (conv16c.c, plan_chunks) on every shape,
+            /* the k-chunked order (conv16c_plan.c, plan_chunks) on every shape,
              * whatever its weights: chunks of 1 and 2 input blocks against
              * the twin, their padded lanes zero, and on 3 workers the bits
              * of 1 */
@@ -246,7 +246,7 @@ static void test_conv(void)
          .pb = {0, 1}, .pe = {1, 0}, .bias = true, .act = PZ_ACT_CLIP},
         {.c = 48, .m = 80, .h = 7, .w = 7, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
          .pb = {1, 1}, .pe = {1, 1}, .residual = true},
-        /* weights over 1 MB (conv16c.c prefetches the next output group's
+        /* weights over 1 MB (conv16c_drive.c prefetches the next output group's
          * weights): two-row tiles (7 wide) with a last group of one block,
          * one-row tiles with stride 2, and a flat 1x1 with a tail block
          * under a clip that moves 0 */
@@ -257,7 +257,7 @@ static void test_conv(void)
         {.c = 600, .m = 520, .h = 5, .w = 6, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
          .bias = true, .act = PZ_ACT_CLIP},
         /* flat 1x1 convs whose image outweighs their weights: every output
-         * group over each worker's pixels in turn (conv16c.c, pixel_major);
+         * group over each worker's pixels in turn (conv16c_drive.c, pixel_major);
          * 126 pixels (the old chunk), 127, several hundred, a last input
          * block of 8 channels, a last group of one block, a tail block */
         {.c = 16, .m = 64, .h = 9, .w = 14, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
@@ -337,7 +337,7 @@ static void test_conv_tail_blocks(void)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
 }
 
-/* 3x3 pad 1 convs whose output row is one register tile: conv16c.c's
+/* 3x3 pad 1 convs whose output row is one register tile: conv16c_drive.c's
  * border tiles (every tap in one call, the first and last pixels skipping
  * the taps in the padding), stride 1 at widths 7 (two-row tiles), 13 and
  * 14, stride 2 from even widths to 7 and 14; heights whose pairs of rows

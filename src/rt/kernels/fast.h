@@ -107,7 +107,7 @@ typedef struct {
                               * (r1 == 0: all rows; a fused F-Block, rt/fuse.c). The
                               * other rows of y are not touched. */
     int64_t kc;              /* conv2d only: input blocks per chunk of the k-chunked
-                              * order (0: the kernel's choice; see conv16c.c's
+                              * order (0: the kernel's choice; see conv16c_plan.c's
                               * plan_chunks; the orders that take the output groups
                               * fastest have no chunks) */
 } pz_conv16c_desc;
@@ -145,7 +145,7 @@ void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restri
                                    const float *restrict z, float *restrict y, int ith, int nth);
 
 /* Output rows the conv2d kernel of isa computes together for d: 2 where it
- * takes tiles spanning two rows (conv16c.c: outputs at most rw2max wide, on
+ * takes tiles spanning two rows (conv16c_drive.c: outputs at most rw2max wide, on
  * an ISA with such tiles, AVX-512), else 1 (AVX2 and the scalar kernel go
  * row by row). A row window [r0, r1) goes pair by pair from r0, so a fused
  * run (rt/fuse.c) cuts this conv's rows at multiples of it: pairs starting
@@ -345,7 +345,7 @@ typedef struct {
     pz_binary16c_fn binary16c;
     pz_batchnorm16c_fn batchnorm16c;
     pz_chgather_fn chgather16c;    /* AVX2 has none of its own */
-    /* the direct conv's micro-kernels, driven by conv16c.c (NULL: the scalar
+    /* the direct conv's micro-kernels, driven by conv16c_drive.c (NULL: the scalar
      * twin, which conv2d is) */
     const struct pz_conv16c_ukset *conv16c;
     pz_winograd_fn winograd;       /* AVX2 has none of its own */

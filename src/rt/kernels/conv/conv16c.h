@@ -1,6 +1,6 @@
 /* conv16c.h - internal to the fast conv kernels: the micro-kernel interface
  * that conv16c_avx512.c and conv16c_avx2.c implement and the ISA-independent
- * driver (conv16c.c) that walks an output row with them.
+ * driver (conv16c_drive.c) that walks an output row with them.
  *
  * A micro-kernel computes a tile of RW consecutive output pixels of one row
  * times RM blocks of 16 output channels, held in registers, and runs over

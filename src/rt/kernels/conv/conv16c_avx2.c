@@ -1,6 +1,6 @@
 /* conv16c_avx2.c - the NCHW16c convolution's AVX2+FMA micro-kernels.
  *
- * Same layout and driver as AVX-512 (conv16c.c); a 16-channel block is two
+ * Same layout and driver as AVX-512 (conv16c_drive.c); a 16-channel block is two
  * YMM halves. With 16 YMM registers the tile is up to 6 pixels x 1 block:
  * 12 accumulators, 2 weight halves, 1 broadcast; per q step 2 + 6 loads for
  * 12 FMAs.
@@ -141,7 +141,7 @@ static pz_conv16c_uk pick(int psk, int rm, int rw)
     return TABLE[psk][rw];
 }
 
-/* Border tiles (conv16c.c's plan_border and plan_edges): a 3-wide kernel
+/* Border tiles (conv16c_plan.c's plan_border and plan_edges): a 3-wide kernel
  * over RW pixels, every tap in one call, tap 0 skipping the first pixel (LB)
  * and tap 2 the last (RB): ukb_<psk>_<lb><rb>_<rw>, for stride 1 (ps 16)
  * and 2 (ps 32) and the 3-channel stem at stride 2 (ps 6), widths 3 to 6

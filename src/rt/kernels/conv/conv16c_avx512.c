@@ -12,7 +12,7 @@
  * in whole-tile steps, each condition tested once. A "half" tile (HALF)
  * keeps its last block, at most 8 valid lanes, in YMM registers (same sums,
  * same order: bitwise the same lanes; lanes 8..15 stored as zeros). See
- * conv16c.h for the interface and conv16c.c for the driver.
+ * conv16c.h for the interface and conv16c_drive.c for the driver.
  *
  * A short-K tile (1x1, K = 16..32: MobileNetV2's expands) is bound by its
  * epilogue, not its set-up: the clamp (2 ops on the FMA ports for each 16
@@ -391,7 +391,7 @@ static pz_conv16c_uk pickh(int psk, int rm, int rw)
     return psk == 0 && rm == 2 && rw == 14 ? uk_h_0_2_14 : NULL;
 }
 
-/* Border tiles (conv16c.c's plan_border and plan_edges): a 3-wide kernel
+/* Border tiles (conv16c_plan.c's plan_border and plan_edges): a 3-wide kernel
  * over a tile of RW pixels (or two rows of RW), every tap in one call, tap
  * 0 skipping the first pixel (LB) and tap 2 the last (RB). Instances:
  * ukb_<psk>_<lb><rb>_<rm>_<rw>_<rows>, for the shapes of the nets:

@@ -1,6 +1,6 @@
 /* conv16c_plan.c - the plan of the fast NCHW16c convolution's driver: the
  * register tile, the cuts of a row and their passes, border tiles, and the
- * k-chunked order (see conv16c.c for what the driver does with them). */
+ * k-chunked order (see conv16c_drive.c for what the driver does with them). */
 #include <math.h>
 
 #include "rt/kernels/conv/conv16c_plan.h"

@@ -1,6 +1,6 @@
-/* conv16c_plan.h - internal to conv16c.c and conv16c_plan.c: how the
+/* conv16c_plan.h - internal to conv16c_drive.c and conv16c_plan.c: how the
  * driver walks a layer (register tile, row cuts, border passes, k-chunks),
- * worked out once per call by conv16c_plan.c and followed by conv16c.c. */
+ * worked out once per call by conv16c_plan.c and followed by conv16c_drive.c. */
 #ifndef PZ_CONV16C_PLAN_H
 #define PZ_CONV16C_PLAN_H
 

@@ -1,5 +1,5 @@
 /* conv16c_scalar.c - the scalar twin of the direct NCHW16c convolution
- * (conv16c.c): the same layouts and packed weights as the __avx512 / __avx2
+ * (conv16c_drive.c): the same layouts and packed weights as the __avx512 / __avx2
  * kernels, written as plain loops that the SIMD kernels are tested against. */
 #include "rt/kernels/fast.h"
 

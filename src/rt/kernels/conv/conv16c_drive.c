@@ -1,4 +1,4 @@
-/* conv16c.c - the ISA-independent driver of the fast NCHW16c convolution:
+/* conv16c_drive.c - the ISA-independent driver of the fast NCHW16c convolution:
  * splits the work, chooses the register tile, and walks each output row
  * with the micro-kernels of one ISA (conv16c_avx512.c, conv16c_avx2.c).
  *
