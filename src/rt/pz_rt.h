@@ -282,6 +282,20 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
 /* Knobs: layers [first, first+count) form one F-Block run on mp cores.
  * Layers not put in a block run alone with MP 1. */
 /* The constants' data is a read-only private file mapping (libpzio's
+ * pz_weights_declare says so): compile may then drop the mapped pages of
+ * weights it packed (MADV_DONTNEED), lowering the peak memory. */
+void pz_net_consts_mapped(pz_net *net, int on);
+void pz_net_block(pz_net *net, int first, int count, int mp);
+
+/* Load balance of a block (DLFusion's split of its work over its MP cores):
+ * PZ_SPLIT_AUTO lets the runtime choose; PZ_SPLIT_BANDS gives each core a
+ * spatial band of the block's last layer (halo recomputed); PZ_SPLIT_CHANNELS
+ * splits each layer's work by channels (no recomputation). strip: rows of
+ * the block's last layer per tile of depth-first execution, 0 = auto. The
+ * block is the one pz_net_block made starting at layer `first`. */
+typedef enum { PZ_SPLIT_AUTO, PZ_SPLIT_BANDS, PZ_SPLIT_CHANNELS } pz_split_mode;
+void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
+
 /* ---- run options ----------------------------------------------------------
  * How a net runs, apart from its graph and schedule: the kernels' instruction
  * set, memory and worker settings, and A/B switches for measurements. The
@@ -318,20 +332,6 @@ typedef struct {
 #define PZ_RUN_OPTIONS_DEFAULT                                                     \
     { .isa = PZ_RUN_ISA_BEST, .hugepages = 1, .spin_us = 200, .pin = 1, .winograd = -1, \
       .conv8x2 = 1, .subsample = 1, .fuse_windows = 1, .fuse_cut = 1 }
-
- * pz_weights_declare says so): compile may then drop the mapped pages of
- * weights it packed (MADV_DONTNEED), lowering the peak memory. */
-void pz_net_consts_mapped(pz_net *net, int on);
-void pz_net_block(pz_net *net, int first, int count, int mp);
-
-/* Load balance of a block (DLFusion's split of its work over its MP cores):
- * PZ_SPLIT_AUTO lets the runtime choose; PZ_SPLIT_BANDS gives each core a
- * spatial band of the block's last layer (halo recomputed); PZ_SPLIT_CHANNELS
- * splits each layer's work by channels (no recomputation). strip: rows of
- * the block's last layer per tile of depth-first execution, 0 = auto. The
- * block is the one pz_net_block made starting at layer `first`. */
-typedef enum { PZ_SPLIT_AUTO, PZ_SPLIT_BANDS, PZ_SPLIT_CHANNELS } pz_split_mode;
-void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
 
 /* Plans memory (one arena, buffers reused by liveness), chooses kernels,
  * packs weights, starts `threads` workers, all as opts says (NULL: the
