@@ -50,5 +50,5 @@ void pz_gemv_drive(const pz_gemm_ukset *ks, const pz_gemm_desc *g, const float *
     const int64_t P = (g->n + NR - 1) / NR;
     int64_t lo, hi;
     pz_split(P, ith, nth, &lo, &hi);
-    for (int64_t p = lo; p < hi; p++) ks->gemv_panel(g, a, bp + p * g->k * NR, p, y);
+    ks->gemv_panels(g, a, bp, lo, hi, y);
 }

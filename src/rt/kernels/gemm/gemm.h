@@ -11,14 +11,15 @@
 /* One ISA's micro-kernels. tile: rows [m0, m0 + mr) (1 <= mr <= max_mr) of
  * A (a: row m0, column k0) times one K slice of panel p (bq: [kc][32]) into
  * the panel's valid columns of Y; init: the first slice (start from zero,
- * else from Y), fin: the last (add beta C, activation). gemv_panel: the
- * whole of panel p (bq: [K][32]) for the one row of A (M == 1). */
+ * else from Y), fin: the last (add beta C, activation). gemv_panels: the
+ * whole of panels [p0, p1) (bp: all panels, [K][32] each) for the one row of
+ * A (M == 1). */
 typedef struct {
     int max_mr;
     void (*tile)(const pz_gemm_desc *g, const float *a, const float *bq, int64_t kc, int64_t m0,
                  int64_t p, int64_t mr, int init, int fin, float *y);
-    void (*gemv_panel)(const pz_gemm_desc *g, const float *a, const float *bq, int64_t p,
-                       float *y);
+    void (*gemv_panels)(const pz_gemm_desc *g, const float *a, const float *bp, int64_t p0,
+                        int64_t p1, float *y);
 } pz_gemm_ukset;
 
 /* Y = act(A Bp + beta C) on worker ith of nth with the set ks; M == 1 goes

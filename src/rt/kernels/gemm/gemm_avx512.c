@@ -123,8 +123,8 @@ static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, 
 /* GEMV (FC at batch 1): panel p, B streamed once, from memory in a net.
  * No software prefetch of B: it did not pay, the stream
  * already runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
-static void gemv_panel(const pz_gemm_desc *g, const float *restrict a, const float *restrict bq,
-                       int64_t p, float *restrict y)
+static inline void gemv_panel(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bq, int64_t p, float *restrict y)
 {
     const int64_t K = g->k;
     __m512 acc[4][2];
@@ -150,8 +150,16 @@ static void gemv_panel(const pz_gemm_desc *g, const float *restrict a, const flo
     if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
 }
 
+
+/* Panels [p0, p1) of the GEMV, one after another: the loop sits here so
+ * that the panel's kernel is inlined into it. */
+static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const float *restrict bp,
+                        int64_t p0, int64_t p1, float *restrict y)
+{
+    for (int64_t p = p0; p < p1; p++) gemv_panel(g, a, bp + p * g->k * NR, p, y);
+}
 /* Tiles of up to 14 rows x one 32-column panel. */
-static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panel = gemv_panel};
+static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panels = gemv_panels};
 
 void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth)
