@@ -307,6 +307,16 @@ const GENS = {
         for (const t of ins) od = bcast(od, t.dims);
         return g.node(op, ins.map(t => t.name), [{dtype: F32, dims: od, tol: Math.max(...ins.map(t => t.tol))}])[0];
     },
+    where(g) {   // a select under a constant mask, all three broadcast
+        let x = g.chance(0.25) ? g.find(t => isInt(t.dtype) && t.dims.length >= 1) : null;
+        if (!x) x = g.fx();
+        const y = g.operand(x.dtype, g.bshape(x.dims), {scale: 1});
+        const cd = g.bshape(x.dims);
+        const c = g.konst(BOOL, cd, g.data(BOOL, numel(cd)));
+        const [a, b] = g.chance(0.5) ? [x, y] : [y, x];
+        const od = bcast(bcast(cd, a.dims), b.dims);
+        return g.node('Where', [c.name, a.name, b.name], [{dtype: x.dtype, dims: od, tol: Math.max(a.tol, b.tol)}])[0];
+    },
     conv(g, o = {}) {
         const x = o.x || g.fx(3, g.chance(0.1) ? 5 : 4, g.big ? 200000 : 20000);
         const nsp = x.dims.length - 2, C = x.dims[1];
@@ -983,7 +993,7 @@ const WEIGHTS = {
     convTranspose: 2, pool: 3, globalPool: 1, batchnorm: 2, gemm: 2, matmul: 3, flatten: 1,
     reshape: 2, transpose: 2, squeeze: 1, unsqueeze: 1, concat: 2, split: 2, slice: 2, pad: 2,
     gather: 2, shape: 1, cast: 2, castlike: 0.5, resize: 2, softmax: 2, lrn: 1, layernorm: 1.5,
-    reducemean: 2, constant: 1, identity: 0.5, upsample: 0, typed: 3,
+    reducemean: 2, constant: 1, identity: 0.5, upsample: 0, typed: 3, where: 1,
     lnWritten: 2, residual: 2, convBn: 2, sharedW: 1, padConv: 1, epilogue: 3, linear: 2, geluWritten: 1,
     gate: 1.5, shuffle: 1, eliminate: 1.5,
 };
