@@ -5,11 +5,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-typedef void (*layernorm_fn)(int64_t outer, int64_t nn, const float *x, const float *scale,
-                             int64_t ns, const float *b, int64_t nb, float eps, float *y,
-                             float *mean, float *inv, int ith, int nth);
-
-static layernorm_fn pick(pz_isa isa)
+static pz_layernorm_fn pick(pz_isa isa)
 {
     pz_layernorm_fn f = pz_fast_kernels_for(isa)->layernorm;
     return f ? f : pz_f32_layernorm__ref;
@@ -40,7 +36,7 @@ static int layernorm_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "output %d must be float32 with %lld elements", i,
                                  (long long)outer);
     }
-    layernorm_fn *st = malloc(sizeof *st);
+    pz_layernorm_fn *st = malloc(sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     *st = pick(l->isa);
     l->state = st;
@@ -53,7 +49,7 @@ static void layernorm_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *s = l->in[1], *b = pz_in(l, 2);
     const pz_tensor *mean = pz_out(l, 1), *inv = pz_out(l, 2);
     int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
-    const layernorm_fn fn = *(const layernorm_fn *)l->state;
+    const pz_layernorm_fn fn = *(const pz_layernorm_fn *)l->state;
     fn(outer, nn, x->data, s->data, pz_numel(s), b ? b->data : NULL, b ? pz_numel(b) : 0,
        p->epsilon, l->out[0]->data, mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
 }
