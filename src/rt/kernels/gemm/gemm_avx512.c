@@ -150,7 +150,6 @@ static inline void gemv_panel(const pz_gemm_desc *g, const float *restrict a,
     if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
 }
 
-
 /* Panels [p0, p1) of the GEMV, one after another: the loop sits here so
  * that the panel's kernel is inlined into it. */
 static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const float *restrict bp,
@@ -158,6 +157,7 @@ static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const fl
 {
     for (int64_t p = p0; p < p1; p++) gemv_panel(g, a, bp + p * g->k * NR, p, y);
 }
+
 /* Tiles of up to 14 rows x one 32-column panel. */
 static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panels = gemv_panels};
 
