@@ -61,3 +61,9 @@ OP(Identity, identity)
 OP(ReduceMean, reduce_mean)
 OP(CastLike, castlike)
 OP(Where, where)
+/* comparison, logic, bitwise, Mod, Sum, Mean */
+/* element-wise math */
+/* reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd */
+/* indexing and shaping */
+/* normalization, quantization, losses, signal */
+/* vision and attention */

@@ -34,7 +34,13 @@
     X(CAST, cast)                      /* in: X (to the output's dtype) */    \
     X(RESIZE, resize)                  /* in: X */                            \
     X(LAYERNORM, layernorm)            /* in: X, Scale, B? */                 \
-    X(WHERE, where)                    /* in: condition, X, Y (broadcast) */
+    X(WHERE, where)                    /* in: condition, X, Y (broadcast) */    \
+    /* comparison, logic, bitwise, Mod, Sum, Mean */                  \
+    /* element-wise math */                                           \
+    /* reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd */          \
+    /* indexing and shaping */                                        \
+    /* normalization, quantization, losses, signal */                 \
+    /* vision and attention */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

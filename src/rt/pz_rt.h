@@ -257,6 +257,18 @@ typedef struct {
     pz_round_mode round;              /* ONNX round_mode (float8e8m0 only) */
 } pz_cast_params;
 
+/* ---- params: comparison, logic, bitwise, Mod, Sum, Mean ---- */
+
+/* ---- params: element-wise math ---- */
+
+/* ---- params: reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd ---- */
+
+/* ---- params: indexing and shaping ---- */
+
+/* ---- params: normalization, quantization, losses, signal ---- */
+
+/* ---- params: vision and attention ---- */
+
 /* ---- the network: the middle-layer API ----------------------------------- */
 
 typedef enum { PZ_OK_ = 0, PZ_ERR_ = 1 } pz_rt_status;

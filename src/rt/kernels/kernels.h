@@ -401,4 +401,16 @@ void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const in
                         const int64_t *yd, const pz_resize_tap *const *taps, const void *x,
                         void *y, int ith, int nth);
 
+/* ---- comparison, logic, bitwise, Mod, Sum, Mean ---- */
+
+/* ---- element-wise math ---- */
+
+/* ---- reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd ---- */
+
+/* ---- indexing and shaping ---- */
+
+/* ---- normalization, quantization, losses, signal ---- */
+
+/* ---- vision and attention ---- */
+
 #endif
