@@ -215,19 +215,29 @@ static int run(int argc, char **argv, int build)
         if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
     if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err)) goto fail;
     /* --input X.pb binds shapes by position: one file per input at most, of its type */
-    if (o.n_shape_files > g->n_inputs) {
+    if (o.n_shape_files > g->n_model_inputs) {
         pz_fail(&err, PZ_ERR_INPUT, "--input %s: the model has %d inputs, %d --input files were "
-                "given", o.shape_files[g->n_inputs], g->n_inputs, o.n_shape_files);
+                "given", o.shape_files[g->n_model_inputs], g->n_model_inputs, o.n_shape_files);
         goto fail;
     }
-    for (int i = 0; i < o.n_shape_files; i++) {
+    for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
-        if (shape_t[i].dtype != v->t.dtype) {
+        int at = g->input_pos[i];
+        if (at < o.n_shape_files && shape_t[at].dtype != v->t.dtype) {
             pz_fail(&err, PZ_ERR_INPUT, "--input %s: the tensor is %s, input \"%s\" wants %s",
-                    o.shape_files[i], ir_dtype_name(shape_t[i].dtype), v->name,
+                    o.shape_files[at], ir_dtype_name(shape_t[at].dtype), v->name,
                     ir_dtype_name(v->t.dtype));
             goto fail;
         }
+    }
+    /* a file whose input is no longer an input was bound: its value shapes the graph */
+    for (int f = 0; f < o.n_shape_files; f++) {
+        int runtime = 0;
+        for (int i = 0; i < g->n_inputs; i++) runtime |= g->input_pos[i] == f;
+        if (!runtime)
+            fprintf(stderr, "paleozoic: --input %s: its value is built into the program (a "
+                    "shape, axes or bound needs it); the program does not take this input\n",
+                    o.shape_files[f]);
     }
     if (cli_lower(g, &o.k, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
     cli_mark_mp_all(&o.k, &p);

@@ -134,9 +134,9 @@ int cmd_run(int argc, char **argv)
         n_in = g->n_inputs;
         fprintf(stderr, "paleozoic: no --input given: using a seeded N(0,1) input\n");
     }
-    if (n_in != g->n_inputs) {
+    if (n_in != g->n_model_inputs) {
         pz_fail(&err, PZ_ERR_INPUT, "the model has %d inputs, %d --input files were given",
-                g->n_inputs, n_in);
+                g->n_model_inputs, n_in);
         goto fail;
     }
     if (n_out > g->n_outputs) {
@@ -144,11 +144,13 @@ int cmd_run(int argc, char **argv)
                 g->n_outputs, n_out);
         goto fail;
     }
-    for (int i = 0; i < n_in; i++) {
+    /* inputs bound at load time (their values shape the graph) are not run-time inputs */
+    for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
-        if (in_t[i].dtype != v->t.dtype) {
+        int p = g->input_pos[i];
+        if (in_t[p].dtype != v->t.dtype) {
             pz_fail(&err, PZ_ERR_INPUT, "--input %s: the tensor is %s, input \"%s\" wants %s",
-                    inputs[i], ir_dtype_name(in_t[i].dtype), v->name, ir_dtype_name(v->t.dtype));
+                    inputs[p], ir_dtype_name(in_t[p].dtype), v->name, ir_dtype_name(v->t.dtype));
             goto fail;
         }
     }
@@ -164,7 +166,7 @@ int cmd_run(int argc, char **argv)
     pz_net_profile(gn.net, profile);
 
     const void *ins[MAX_FILES];
-    for (int i = 0; i < n_in; i++) ins[i] = in_t[i].data;
+    for (int i = 0; i < g->n_inputs; i++) ins[i] = in_t[g->input_pos[i]].data;
     out_buf = pz_xcalloc((size_t)g->n_outputs, sizeof(void *));
     for (int i = 0; i < g->n_outputs; i++) {
         size_t nbytes;

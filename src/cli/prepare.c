@@ -97,6 +97,7 @@ pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_pos
     cli_knobs_to_opts(k, &opts);
     opts.by_position = by_position;
     opts.n_by_position = n_by_position;
+    opts.bind_needed = n_by_position > 0;   /* given values bind where a constant is needed */
     *g = NULL;
     if (onnx_load_file(path, &opts, g, err)) {
         /* Did --batch break shape inference because a Reshape constant fixes

@@ -193,8 +193,9 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
     return ir_tensor_bytes(t, &nbytes, what, err);
 }
 
+/* bind: positions of by_position (bit p) bound to their values */
 static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const onnx_load_opts *opts,
-                            ir_graph *g, pz_err *err)
+                            uint64_t bind, ir_graph *g, pz_err *err)
 {
     const Onnx__GraphProto *gp = m->graph;
     if (!gp) return pz_fail(err, PZ_ERR_INPUT, "not an ONNX model: it has no graph");
@@ -256,12 +257,20 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
         const ir_tensor *bound = NULL;
         for (int k = 0; opts && k < opts->n_values; k++)
             if (!strcmp(opts->values[k].name, name)) bound = opts->values[k].value;
+        if (pos < 64 && (bind >> pos & 1)) bound = &opts->by_position[pos];
         vid = ir_graph_add_value(g, name);
         ir_value *v = &g->values[vid];
         int this_pos = pos++;
         int64_t declared[IR_MAX_RANK];
         int declared_rank;
         if (bound) {
+            const Onnx__TypeProto *ty = vi->type;
+            if (ty && ty->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+                ty->tensor_type->has_elem_type && ty->tensor_type->elem_type != (int)bound->dtype)
+                return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): the model wants %s, the "
+                               "given tensor is %s", this_pos, name,
+                               ir_dtype_name((ir_dtype)ty->tensor_type->elem_type),
+                               ir_dtype_name(bound->dtype));
             v->t = *bound;
             v->t.data = NULL;
             ir_value_set_data(g, vid, bound->data, bound->nbytes);
@@ -269,8 +278,9 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
         }
         if (value_info_type(vi, opts, 1, this_pos, &v->t, &declared_rank, declared, err))
             return err->code;
-        ir_graph_add_input(g, vid);
+        ir_graph_add_input_at(g, vid, this_pos);
     }
+    g->n_model_inputs = pos;
 
     /* nodes */
     for (size_t i = 0; i < gp->n_node; i++) {
@@ -384,6 +394,51 @@ static void map_free(void *ud, void *p)
     free(p);
 }
 
+/* The positions (among the non-initializer graph inputs) of the inputs that
+ * value `name` is computed from, limited to those opts->by_position gives with
+ * data. A walk up the producers of the model's nodes; run on a failed load
+ * only, so quadratic is fine. */
+static uint64_t needed_inputs(const Onnx__GraphProto *gp, const char *name,
+                              const onnx_load_opts *opts)
+{
+    size_t cap = gp->n_node + 1, n = 0;
+    const char **todo = pz_xmalloc(cap * sizeof *todo);
+    unsigned char *seen = pz_xcalloc(gp->n_node + 1, 1);
+    uint64_t found = 0;
+    todo[n++] = name;
+    while (n) {
+        const char *v = todo[--n];
+        int pos = 0;
+        for (size_t i = 0; i < gp->n_input; i++) {
+            const char *in = gp->input[i]->name ? gp->input[i]->name : "";
+            int init = 0;
+            for (size_t k = 0; k < gp->n_initializer && !init; k++)
+                init = gp->initializer[k]->name && !strcmp(gp->initializer[k]->name, in);
+            if (init) continue;
+            if (!strcmp(in, v) && pos < 64 && pos < opts->n_by_position &&
+                opts->by_position[pos].data)
+                found |= (uint64_t)1 << pos;
+            pos++;
+        }
+        for (size_t j = 0; j < gp->n_node; j++) {
+            const Onnx__NodeProto *np = gp->node[j];
+            int makes = 0;
+            for (size_t k = 0; k < np->n_output && !makes; k++)
+                makes = np->output[k] && !strcmp(np->output[k], v);
+            if (!makes || seen[j]) continue;
+            seen[j] = 1;
+            for (size_t k = 0; k < np->n_input; k++) {
+                if (!np->input[k] || !np->input[k][0]) continue;
+                if (n == cap) todo = pz_xrealloc(todo, (cap *= 2) * sizeof *todo);
+                todo[n++] = np->input[k];
+            }
+        }
+    }
+    free(todo);
+    free(seen);
+    return found;
+}
+
 static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *ms,
                                      const char *model_dir, const onnx_load_opts *opts,
                                      ir_graph **out, pz_err *err)
@@ -396,15 +451,25 @@ static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *
     if (!m)
         return pz_fail(err, PZ_ERR_INPUT, "not a valid ONNX model: protobuf decoding failed "
                        "(truncated or not an ONNX file)");
-    ir_graph *g = ir_graph_new();
-    pz_status s = load_model(m, model_dir, opts, g, err);
-    onnx__model_proto__free_unpacked(m, &alloc);
-    if (s) {
+    uint64_t bind = 0;
+    ir_graph *g;
+    pz_status s;
+    for (;;) {
+        g = ir_graph_new();
+        s = load_model(m, model_dir, opts, bind, g, err);
+        if (!s) break;
         ir_graph_free(g);
-        return s;
+        g = NULL;
+        /* a value needed at compile time: bind the given inputs it comes from */
+        uint64_t more = s == PZ_ERR_UNSUPPORTED && opts && opts->bind_needed && err->need_const[0]
+                            ? needed_inputs(m->graph, err->need_const, opts) & ~bind : 0;
+        if (!more) break;
+        bind |= more;
+        memset(err, 0, sizeof *err);
     }
+    onnx__model_proto__free_unpacked(m, &alloc);
     *out = g;
-    return PZ_OK;
+    return s;
 }
 
 pz_status onnx_load_buffer(const void *buf, size_t len, const char *model_dir,

@@ -44,6 +44,14 @@ typedef struct {
      * `paleozoic run`): they bind symbolic dims and must agree with fixed ones. */
     const ir_tensor *by_position;
     int n_by_position;
+    /* 1: the by_position tensors carry their values, and an input whose
+     * value the compiler must know (a Reshape shape, Slice starts, reduction
+     * axes, a Clip bound fed as a graph input, or what such a value is
+     * computed from) is bound to it, as a constant: it leaves the graph's
+     * inputs (ir_graph.input_pos says which remain). The others stay run-time
+     * inputs, so their ops run in the runtime. `paleozoic run --input` and
+     * `compile/build --input` load this way. */
+    int bind_needed;
 } onnx_load_opts;
 
 /* Loads, sorts and shape-infers a model. On failure *out is NULL and err says

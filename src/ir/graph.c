@@ -56,6 +56,7 @@ void ir_graph_free(ir_graph *g)
     free(g->values);
     free(g->nodes);
     free(g->inputs);
+    free(g->input_pos);
     free(g->outputs);
     free(g->hash);
     free(g->name);
@@ -150,10 +151,17 @@ static void push_id(int **arr, int *n, int id)
     (*arr)[(*n)++] = id;
 }
 
+void ir_graph_add_input_at(ir_graph *g, int vid, int pos)
+{
+    int n = g->n_inputs;
+    g->values[vid].is_input = 1;
+    push_id(&g->input_pos, &n, pos);
+    push_id(&g->inputs, &g->n_inputs, vid);
+}
+
 void ir_graph_add_input(ir_graph *g, int vid)
 {
-    g->values[vid].is_input = 1;
-    push_id(&g->inputs, &g->n_inputs, vid);
+    ir_graph_add_input_at(g, vid, g->n_inputs);
 }
 
 void ir_graph_add_output(ir_graph *g, int vid)

@@ -129,6 +129,11 @@ typedef struct {
     int n_nodes, cap_nodes;
     int *inputs;                /* runtime inputs (not initializers), in model order */
     int n_inputs;
+    /* input_pos[i]: inputs[i]'s position among the model's non-initializer
+     * inputs (the order of `--input` files). It differs from i when an
+     * earlier input was bound to a value at load time (onnx_load_opts). */
+    int *input_pos;
+    int n_model_inputs;         /* the model's non-initializer inputs, bound ones too */
     int *outputs;
     int n_outputs;
     /* name -> value id, open addressing */
@@ -148,7 +153,8 @@ int ir_graph_value(ir_graph *g, const char *name);
 /* Appends a layer node with n_in/n_out slots set to -1; returns its index. */
 int ir_graph_add_node(ir_graph *g, const char *name, const char *op_type,
                       const char *domain, int n_in, int n_out);
-void ir_graph_add_input(ir_graph *g, int vid);
+void ir_graph_add_input(ir_graph *g, int vid);   /* at position n_inputs */
+void ir_graph_add_input_at(ir_graph *g, int vid, int pos);
 void ir_graph_add_output(ir_graph *g, int vid);
 
 /* Orders nodes topologically (stable: model order where free). Fails, naming

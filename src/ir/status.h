@@ -23,6 +23,10 @@ typedef enum {
 typedef struct {
     pz_status code;
     char msg[1024];
+    /* The value a node needed as a constant and got at run time (set with
+     * the first error only, by op_need_const): a loader that knows that
+     * value's inputs at compile time binds them and tries again. */
+    char need_const[256];
 } pz_err;
 
 /* Records the first error only: later ones are usually consequences.

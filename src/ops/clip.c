@@ -5,8 +5,11 @@
  * type (omitted: unbounded), constant or not. lo > hi is allowed (Y = hi).
  * Floats; integers too from opset 12. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "op.h"
+#include "op_infer.h"
 
 typedef struct {
     int has_min, has_max;   /* bound given (attribute or input) */
@@ -95,6 +98,41 @@ static pz_status clip_lower(const ir_graph *g, const ir_node *n, op_lowered *out
     return PZ_OK;
 }
 
+/* A bound computed at run time (opset 11+): node "C" = Clip(x, lo, hi) becomes
+ *   "C:min" = Max(x, lo),  "C:max" = Min(C:min, hi),  "C" = Clip(C:max)
+ * so each bound runs as a BINARY layer; a constant bound stays in the Clip.
+ * Returns the nodes inserted. */
+static int clip_expand(ir_graph *g, int i)
+{
+    static const char *const step_op[2] = {"Max", "Min"}, *const suffix[2] = {":min", ":max"};
+    int added = 0;
+    for (int k = 0; k < 2; k++) {
+        ir_node *c = &g->nodes[i + added];
+        if (g->opset < 11 || c->n_in <= 1 + k || c->in[1 + k] < 0) continue;
+        if (g->values[c->in[1 + k]].t.data) continue;
+        size_t len = strlen(c->name) + 8;
+        char *name = pz_xmalloc(len);
+        snprintf(name, len, "%s%s", c->name, suffix[k]);
+        int x = c->in[0], bound = c->in[1 + k], at = i + added;
+        ir_graph_insert_node(g, at, name, step_op[k], g->nodes[at].domain, 2, 1);
+        ir_node *n = &g->nodes[at];
+        c = &g->nodes[at + 1];
+        n->op = op_find(step_op[k]);
+        n->in[0] = x;
+        n->in[1] = bound;
+        n->out[0] = ir_graph_add_value_unique(g, name);
+        pz_err err = {0};
+        /* X and a scalar bound of X's type (clip_infer checked): cannot fail */
+        PZ_ASSERT(n->op && n->op->infer(g, n, &err) == PZ_OK);
+        ir_cost_node(g, n);
+        c->in[0] = n->out[0];
+        c->in[1 + k] = -1;
+        free(name);
+        added++;
+    }
+    return added;
+}
+
 const op_def op_clip = {
     .name = "Clip",
     .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 1,
@@ -102,4 +140,5 @@ const op_def op_clip = {
     .parse = clip_parse,
     .infer = clip_infer,
     .lower = clip_lower,
+    .expand = clip_expand,
 };

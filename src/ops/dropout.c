@@ -41,13 +41,11 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
         if (t->dtype != IR_BOOL || ir_tensor_numel(t) != 1)
             return op_err(err, n, "training_mode must be a bool scalar");
         if (!t->data)
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode (\"%s\") "
-                           "must be a constant false: training is not supported", n->name,
-                           n->op_type, g->values[n->in[2]].name);
+            return op_need_const(err, g, n, 2, "training_mode",
+                                 "only a constant false is supported (training is not)");
         if (ir_load_i64(t->data, t->dtype, 0) && !ratio_known)
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true, "
-                           "so ratio (\"%s\") must be a constant (only ratio 0 is deterministic)",
-                           n->name, n->op_type, g->values[n->in[1]].name);
+            return op_need_const(err, g, n, 1, "ratio",
+                                 "training_mode is true, and only ratio 0 is deterministic");
         if (ir_load_i64(t->data, t->dtype, 0) && ratio != 0)
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true "
                            "with ratio %g: random mask (elements dropped at random) is not "

@@ -84,10 +84,8 @@ pz_status op_const_floats(const ir_graph *g, const ir_node *n, int i, const char
     const ir_tensor *t = op_in(g, n, i);
     if (!t) return op_err(err, n, "input %d (%s) is missing", i, what);
     if (!t->data)
-        return pz_fail(err, PZ_ERR_UNSUPPORTED,
-                       "node \"%s\" (%s): input %d (%s, \"%s\") must be a constant: shapes "
-                       "that depend on run-time data are not supported",
-                       n->name, n->op_type, i, what, g->values[n->in[i]].name);
+        return op_need_const(err, g, n, i, what,
+                             "shapes that depend on run-time data are not supported");
     if (!ir_dtype_is_float(t->dtype))
         return op_err(err, n, "input %d (%s) must be floating-point, got %s", i, what,
                       ir_dtype_name(t->dtype));

@@ -113,6 +113,12 @@ ir_tensor *op_out(ir_graph *g, const ir_node *n, int i);
 /* Input i if present and constant (data known), else NULL. */
 const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i);
 
+/* The error for input i of n that must be a constant (a shape, axes, a
+ * bound) but is computed at run time: PZ_ERR_UNSUPPORTED, naming node, op,
+ * input and value, `why` said after; records the value in err->need_const. */
+pz_status op_need_const(pz_err *err, const ir_graph *g, const ir_node *n, int i, const char *what,
+                        const char *why);
+
 /* Reads a constant integer tensor (int32/int64, rank <= 1) into out[max];
  * fails naming the node, op and `what` if it is not constant or too long. */
 pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *what,

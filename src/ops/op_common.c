@@ -122,16 +122,23 @@ const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i)
     return t && t->data ? t : NULL;
 }
 
+pz_status op_need_const(pz_err *err, const ir_graph *g, const ir_node *n, int i, const char *what,
+                        const char *why)
+{
+    const char *v = g->values[n->in[i]].name;
+    if (err->code == PZ_OK) snprintf(err->need_const, sizeof err->need_const, "%s", v);
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): input %d (%s, \"%s\") must be a "
+                   "constant: %s", n->name, n->op_type, i, what, v, why);
+}
+
 pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *what, int64_t *out,
                         int max, int *count, pz_err *err)
 {
     const ir_tensor *t = op_in(g, n, i);
     if (!t) return op_err(err, n, "input %d (%s) is missing", i, what);
     if (!t->data)
-        return pz_fail(err, PZ_ERR_UNSUPPORTED,
-                       "node \"%s\" (%s): input %d (%s, \"%s\") must be a constant: shapes "
-                       "that depend on run-time data are not supported",
-                       n->name, n->op_type, i, what, g->values[n->in[i]].name);
+        return op_need_const(err, g, n, i, what,
+                             "shapes that depend on run-time data are not supported");
     if (t->dtype != IR_I64 && t->dtype != IR_I32)
         return op_err(err, n, "input %d (%s) must be int64 or int32, got %s", i, what,
                       ir_dtype_name(t->dtype));

@@ -127,9 +127,8 @@ static pz_status pad_fill(const ir_graph *g, const ir_node *n, void *fill, doubl
             return op_err(err, n, "constant_value must be one value, it has %lld",
                           (long long)ir_tensor_numel(cv));
         if (!cv->data)
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Pad): input 2 "
-                           "(constant_value, \"%s\") must be a constant: a fill value computed "
-                           "at run time is not supported", n->name, g->values[n->in[2]].name);
+            return op_need_const(err, g, n, 2, "constant_value",
+                                 "a fill value computed at run time is not supported");
         if (fill) memcpy(fill, cv->data, ir_dtype_size(x->dtype));
         if (value) *value = ir_load_f64(cv->data, cv->dtype, 0);
         return PZ_OK;

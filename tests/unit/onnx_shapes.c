@@ -7,9 +7,11 @@
  * output_<i>.pb, matched to the graph's (non-initializer) inputs and outputs
  * by position. For each case the model is loaded the way the compiler loads
  * it ahead of time:
- *   - integer and bool inputs are bound as compile-time constants (they are
- *     shapes, axes, indices: an AOT compiler needs them known);
- *   - every other input gets the test data's shape, which binds symbolic dims;
+ *   - every input is given as `paleozoic run --input` gives it: its shape
+ *     binds symbolic dims, and its value is bound as a compile-time constant
+ *     only where the compiler needs one (a Reshape shape, Slice starts,
+ *     reduction axes fed as graph inputs, or what they are computed from:
+ *     onnx_load_opts.bind_needed); every other input is a run-time input;
  * and the inferred dtype and shape of each graph output is compared with the
  * expected tensor. Outcomes:
  *   PASS         loaded, every output's dtype and shape equal
@@ -221,11 +223,6 @@ static void unsupported_key(const char *msg, char *key, size_t size)
     }
 }
 
-static int dtype_is_intlike(int dt)
-{
-    return ir_dtype_is_int(dt) || dt == IR_BOOL;
-}
-
 /* --run: execute through the runtime and compare values with the expected
  * outputs: floats within atol + rtol * |expected|, integers and bools exactly. */
 static int run_mode;
@@ -301,38 +298,12 @@ static void run_and_compare(ir_graph *g, const void *const *ins, int n_ins, cons
     ir_model_free(m);
 }
 
-static int is_bound(const onnx_load_opts *opts, const ir_tensor *t)
-{
-    for (int i = 0; i < opts->n_values; i++)
-        if (opts->values[i].value == t) return 1;
-    return 0;
-}
-
-static int bind_all;   /* bind every input's value (retry for compile-time-only inputs) */
-
-static void run_case_once(const char *dir, result *r);
-
-/* A Clip bound or a Pad value fed as a graph input must be known when the
- * net is compiled: such cases run again with every input bound. */
 static void run_case(const char *dir, result *r)
-{
-    bind_all = 0;
-    run_case_once(dir, r);
-    if (r->kind == R_SKIP && strstr(r->msg, "must be a constant")) {
-        bind_all = 1;
-        memset(r, 0, sizeof *r);
-        run_case_once(dir, r);
-    }
-}
-
-static void run_case_once(const char *dir, result *r)
 {
     char path[PZ_PATH + 64], model[PZ_PATH + 64];
     model_io io;
     ir_tensor in_t[MAX_IO];
-    onnx_shape_binding shapes[MAX_IO];
-    onnx_value_binding values[MAX_IO];
-    int n_shapes = 0, n_values = 0, n_read = 0;
+    int n_read = 0;
     ir_graph *g = NULL;
     pz_err err = {0};
 
@@ -355,36 +326,11 @@ static void run_case_once(const char *dir, result *r)
             goto done;
         }
         n_read++;
-        if (bind_all || dtype_is_intlike(t->dtype)) {
-            values[n_values].name = io.in_name[i];
-            values[n_values++].value = t;
-        } else {
-            shapes[n_shapes].name = io.in_name[i];
-            shapes[n_shapes].rank = t->rank;
-            memcpy(shapes[n_shapes].dims, t->dims, sizeof t->dims);
-            n_shapes++;
-        }
     }
 
-    onnx_load_opts opts = {.shapes = shapes, .n_shapes = n_shapes, .values = values,
-                           .n_values = n_values};
+    /* as `paleozoic run --input ...` loads it */
+    onnx_load_opts opts = {.by_position = in_t, .n_by_position = n_read, .bind_needed = 1};
     int failed = onnx_load_file(model, &opts, &g, &err) != PZ_OK;
-    if (failed && strstr(err.msg, "must be a constant")) {
-        /* A float input decides a shape (Resize scales, ...): an AOT compiler
-         * needs it at compile time, so bind every input's value and retry. */
-        int k = 0;
-        for (int i = 0; i < io.n_in && k < n_read; i++) {
-            if (strcmp(io.in_kind[i], "tensor")) continue;
-            values[k].name = io.in_name[i];
-            values[k].value = &in_t[k];
-            k++;
-        }
-        opts.values = values;
-        opts.n_values = k;
-        opts.n_shapes = 0;
-        memset(&err, 0, sizeof err);
-        failed = onnx_load_file(model, &opts, &g, &err) != PZ_OK;
-    }
     if (failed) {
         if (g) {
             set_result(r, R_FAIL, NULL, "onnx_load_file failed but returned a graph");
@@ -448,8 +394,8 @@ static void run_case_once(const char *dir, result *r)
         /* the unbound inputs, in model order, are the runtime inputs */
         const void *ins[MAX_IO];
         int n_ins = 0;
-        for (int k = 0; k < n_read; k++)
-            if (!is_bound(&opts, &in_t[k])) ins[n_ins++] = in_t[k].data;
+        for (int k = 0; k < g->n_inputs && k < MAX_IO; k++)
+            ins[n_ins++] = in_t[g->input_pos[k]].data;
         run_and_compare(g, ins, n_ins, wants, compared, r);
     }
     else set_result(r, R_PASS, NULL, "%d outputs", compared);
