@@ -27,6 +27,7 @@ static void expand_nodes(ir_graph *g)
 ir_model *ir_model_lower(ir_graph *g)
 {
     expand_nodes(g);
+    op_widen_half(g);
     ir_model *m = pz_xcalloc(1, sizeof *m);
     m->g = g;
     m->ir_version = g->ir_version;

@@ -18,4 +18,8 @@
  * borrows g (which expansion may rewrite); free it with ir_model_free. */
 ir_model *ir_model_lower(ir_graph *g);
 
+/* Float16 and bfloat16 nodes computed in float32 between Casts
+ * (op_half.c); ir_model_lower calls it after the expansions. */
+void op_widen_half(ir_graph *g);
+
 #endif
