@@ -10,7 +10,12 @@ const TYPES = {
     1: Float32Array, 2: Uint8Array, 3: Int8Array, 4: Uint16Array, 5: Int16Array, 6: Int32Array,
     7: BigInt64Array, 9: Uint8Array, 10: Uint16Array, 11: Float64Array, 12: Uint32Array,
     13: BigUint64Array, 16: Uint16Array,
+    // float8 (17-20, 24): one byte each; 4-bit (21-23) and 2-bit (25, 26)
+    // types packed, PACK of them a byte: data holds the packed bytes
+    17: Uint8Array, 18: Uint8Array, 19: Uint8Array, 20: Uint8Array, 21: Uint8Array,
+    22: Uint8Array, 23: Uint8Array, 24: Uint8Array, 25: Uint8Array, 26: Uint8Array,
 };
+const PACK = {21: 2, 22: 2, 23: 2, 25: 4, 26: 4};
 const ORT_TYPES = {1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32',
     7: 'int64', 9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64'};
 
@@ -65,7 +70,7 @@ function readTensor(path) {
     let data;
     if (raw) {
         const copy = Buffer.from(raw);  // aligned copy
-        data = new T(copy.buffer, copy.byteOffset, numel);
+        data = new T(copy.buffer, copy.byteOffset, PACK[dtype] ? Math.ceil(numel / PACK[dtype]) : numel);
     } else {
         data = new T(numel);
         for (let i = 0; i < numel; i++) {
@@ -97,4 +102,4 @@ function writeTensor(path, name, dtype, dims, data) {
     fs.writeFileSync(path, Buffer.concat([Buffer.from(head), nb, Buffer.from(mid), bytes]));
 }
 
-module.exports = {readTensor, writeTensor, TYPES, ORT_TYPES};
+module.exports = {readTensor, writeTensor, TYPES, ORT_TYPES, PACK};

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// node_suite_cli.js - the ONNX node suite as a user runs it: for each case,
+// `paleozoic run CASE/model.onnx --input input_0.pb ... --output Y0.pb ...`
+// with the case's inputs as given, then each output against output_i.pb
+// (floats |got-ref| <= 1e-5 + 1e-3*|ref|, NaN where NaN; integers, bools and
+// the one-byte small types exactly).
+//   node tests/e2e/node_suite_cli.js PALEOZOIC ROOT [--every K]
+// A case is: passed (exit 0, outputs agree), refused (exit 2 with a message
+// naming a node, an op or a type: `paleozoic: error: ...`), WRONG (exit 0,
+// an output differs) or CRASHED (any other exit, a signal, or exit 2 without
+// such a message). --every K runs every K-th case (a sample). Prints the
+// wrong and crashed cases, the refusals counted by reason, and the line
+// `node suite (CLI): P passed, R refused, W wrong, C crashed`; exits 1 on
+// any wrong or crashed case.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {spawnSync} = require('child_process');
+const {readTensor} = require('./tensorproto');
+
+function half(h) {
+    const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
+    if (e === 0) return s * m * 2 ** -24;
+    if (e === 31) return m ? NaN : s * Infinity;
+    return s * (1 + m / 1024) * 2 ** (e - 15);
+}
+function bf16(h) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(h << 16 >>> 0);
+    return b.readFloatLE(0);
+}
+const FLOAT = {1: x => x, 11: x => x, 10: half, 16: bf16};
+
+function agree(got, ref) {
+    if (got.dtype !== ref.dtype || got.dims.join() !== ref.dims.join())
+        return `type/shape ${got.dtype} [${got.dims}], expected ${ref.dtype} [${ref.dims}]`;
+    const f = FLOAT[ref.dtype];
+    for (let i = 0; i < ref.data.length; i++) {
+        if (f) {
+            const x = f(Number(got.data[i])), y = f(Number(ref.data[i]));
+            if (Number.isNaN(y) && Number.isNaN(x)) continue;
+            if (x === y) continue;
+            if (!(Math.abs(x - y) <= 1e-5 + 1e-3 * Math.abs(y))) return `element ${i} is ${x}, expected ${y}`;
+        } else if (got.data[i] !== ref.data[i]) {
+            return `element ${i} is ${got.data[i]}, expected ${ref.data[i]}`;
+        }
+    }
+    return null;
+}
+
+function reason(msg) {
+    let m = /unsupported op (\S+)/.exec(msg);
+    if (m) return `op ${m[1]}`;
+    m = /\(([A-Za-z0-9]+)\)/.exec(msg);
+    if (m) return `op ${m[1]}: ${msg.replace(/node "[^"]*" /, '').replace(/"[^"]*"/g, '*').slice(0, 90)}`;
+    return msg.replace(/"[^"]*"/g, '*').slice(0, 100);
+}
+
+function main() {
+    const a = process.argv.slice(2);
+    const pz = a.shift(), root = a.shift();
+    let every = 1;
+    if (a[0] === '--every') { a.shift(); every = parseInt(a.shift(), 10); }
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pz-node-'));
+    const cases = fs.readdirSync(root).filter(d => fs.existsSync(path.join(root, d, 'model.onnx'))).sort();
+    let pass = 0, refused = 0, wrong = 0, crashed = 0;
+    const reasons = new Map();
+    cases.forEach((c, idx) => {
+        if (idx % every) return;
+        const dir = path.join(root, c), data = path.join(dir, 'test_data_set_0');
+        if (!fs.existsSync(data)) return;
+        const ins = [], refs = [];
+        for (let i = 0; fs.existsSync(path.join(data, `input_${i}.pb`)); i++) ins.push(path.join(data, `input_${i}.pb`));
+        for (let i = 0; fs.existsSync(path.join(data, `output_${i}.pb`)); i++) refs.push(path.join(data, `output_${i}.pb`));
+        const outs = refs.map((_, i) => path.join(tmp, `y${i}.pb`));
+        outs.forEach(o => fs.rmSync(o, {force: true}));
+        const args = ['run', path.join(dir, 'model.onnx'), '--threads', '1'];
+        ins.forEach(f => args.push('--input', f));
+        outs.forEach(f => args.push('--output', f));
+        const r = spawnSync(pz, args, {encoding: 'utf8', timeout: 120000});
+        const err = (r.stderr || '').trim();
+        if (r.status === 2 && /^paleozoic: error: /m.test(err)) {
+            refused++;
+            const k = reason(err.replace(/^[\s\S]*paleozoic: error: /, ''));
+            if (!reasons.has(k)) reasons.set(k, {n: 0, ex: c});
+            reasons.get(k).n++;
+            return;
+        }
+        if (r.status !== 0) {
+            crashed++;
+            console.log(`CRASHED ${c}: exit ${r.status} signal ${r.signal}: ${err.slice(-300)}`);
+            return;
+        }
+        for (let i = 0; i < refs.length; i++) {
+            let why;
+            try { why = agree(readTensor(outs[i]), readTensor(refs[i])); } catch (e) { why = e.message; }
+            if (why) {
+                wrong++;
+                console.log(`WRONG ${c}: output ${i}: ${why}`);
+                return;
+            }
+        }
+        pass++;
+    });
+    fs.rmSync(tmp, {recursive: true, force: true});
+    console.log('refused, by reason:');
+    [...reasons.entries()].sort((x, y) => y[1].n - x[1].n)
+        .forEach(([k, v]) => console.log(`  ${String(v.n).padStart(5)}  ${k}  (e.g. ${v.ex})`));
+    console.log(`node suite (CLI): ${pass} passed, ${refused} refused, ${wrong} wrong, ${crashed} crashed`);
+    process.exit(wrong || crashed ? 1 : 0);
+}
+main();
