@@ -61,7 +61,7 @@ static void fold(ir_graph *g, ir_node *n, const ir_tensor *const *in, int n_in,
         is_int &= ir_dtype_is_int(in[i]->dtype);
         if (has_big_u64(in[i])) return;
     }
-    if (is_int && !fn->i) return;
+    if (is_int ? !fn->i : !fn->f) return;
     size_t es = ir_dtype_size(shape->dtype);
     void *buf = pz_xcalloc((size_t)(numel ? numel : 1), es);
     for (size_t o = 0; o < (size_t)numel; o++) {
@@ -84,9 +84,11 @@ static void fold(ir_graph *g, ir_node *n, const ir_tensor *const *in, int n_in,
 }
 
 /* Broadcasts the views in[0..n_in) (the inputs, or reshaped views of them)
- * into output 0, with output type in[0]'s; folds when all are constant. */
+ * into output 0, of type out_dtype (-1: in[0]'s); folds when all are
+ * constant. */
 static pz_status broadcast_views(ir_graph *g, ir_node *n, const ir_tensor *const *in, int n_in,
-                                 int same_type, const op_binary_fn *fn, pz_err *err)
+                                 int same_type, int out_dtype, const op_binary_fn *fn,
+                                 pz_err *err)
 {
     ir_tensor shape = *in[0];
     shape.data = NULL;
@@ -103,6 +105,7 @@ static pz_status broadcast_views(ir_graph *g, ir_node *n, const ir_tensor *const
         all_const &= b->data != NULL;
     }
     if (op_check_dims(n, shape.rank, shape.dims, err)) return err->code;
+    if (out_dtype >= 0) shape.dtype = out_dtype;
     op_set_out(g, n, 0, shape.dtype, shape.rank, shape.dims);
     if (fn && all_const && ir_tensor_numel(&shape) <= OP_FOLD_MAX && n->out[0] >= 0)
         fold(g, n, in, n_in, &shape, fn);
@@ -119,7 +122,7 @@ pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_bi
                       (int)PZ_ARRAY_LEN(in));
     for (int i = 0; i < n->n_in; i++)
         if (!(in[i] = op_in(g, n, i))) return op_err(err, n, "input %d is missing", i);
-    return broadcast_views(g, n, in, n->n_in, same_type, fn, err);
+    return broadcast_views(g, n, in, n->n_in, same_type, -1, fn, err);
 }
 
 static int same_shape(const ir_tensor *a, const ir_tensor *b)
@@ -138,6 +141,14 @@ pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary
     if (a->dtype == IR_BOOL || b->dtype == IR_BOOL)
         return op_err(err, n, "inputs must be numeric, got %s and %s", ir_dtype_name(a->dtype),
                       ir_dtype_name(b->dtype));
+    return op_binary_infer(g, n, same_type, -1, fn, err);
+}
+
+pz_status op_binary_infer(ir_graph *g, ir_node *n, int same_type, int out_dtype,
+                          const op_binary_fn *fn, pz_err *err)
+{
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
     int64_t bcast = 0, axis;
     if (g->opset < 7 && op_attr_int(n, "broadcast", 0, &bcast, err)) return err->code;
     if (g->opset < 7 && !bcast && !same_shape(a, b)) {
@@ -148,7 +159,7 @@ pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary
     }
     if (g->opset >= 7 || !bcast) {
         const ir_tensor *in[2] = {a, b};
-        return broadcast_views(g, n, in, 2, same_type, fn, err);
+        return broadcast_views(g, n, in, 2, same_type, out_dtype, fn, err);
     }
     /* legacy broadcast: B's dims line up with A's from `axis` on; B is viewed
      * with trailing 1s so that right-aligned broadcasting does the rest */
@@ -173,7 +184,7 @@ pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary
                           (long long)a->dims[axis + d]);
     }
     const ir_tensor *in[2] = {a, &bv};
-    return broadcast_views(g, n, in, 2, same_type, fn, err);
+    return broadcast_views(g, n, in, 2, same_type, out_dtype, fn, err);
 }
 
 pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
@@ -199,6 +210,14 @@ void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float bet
 pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
                          op_lowered *out, pz_err *err)
 {
+    if (op_legacy_bcast_check(g, n, err)) return err->code;
+    pz_binary_params bp = {.func = func, .act = op_act(n)};   /* Relu after Add: passes */
+    op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
+    return PZ_OK;
+}
+
+pz_status op_legacy_bcast_check(const ir_graph *g, const ir_node *n, pz_err *err)
+{
     const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
     int64_t bcast = 0, axis;
     if (g->opset < 7 && op_attr_int(n, "broadcast", 0, &bcast, err)) return err->code;
@@ -213,8 +232,6 @@ pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func fun
                            "runtime (only B aligned with A's trailing dims)", n->name,
                            n->op_type, b->rank, a->rank, (long long)axis);
     }
-    pz_binary_params bp = {.func = func, .act = op_act(n)};   /* Relu after Add: passes */
-    op_lowered_init(out, n, PZ_OP_BINARY, &bp, sizeof bp);
     return PZ_OK;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
     double (*f)(double a, double b);
     int64_t (*i)(int64_t a, int64_t b);   /* NULL: integers not folded; must be
                                              defined for every a, b (no UB) */
+    /* f NULL: floats (and bool) not folded */
 } op_binary_fn;
 
 /* Multidirectional broadcast of all inputs (Add..Pow: 2, Max/Min: 1 or more).
@@ -42,6 +43,13 @@ pz_status op_broadcast_infer(ir_graph *g, ir_node *n, int same_type, const op_bi
  * A's from `axis` on (default: the trailing dims). */
 pz_status op_arith_infer(ir_graph *g, ir_node *n, int same_type, const op_binary_fn *fn,
                          pz_err *err);
+
+/* op_arith_infer without the numeric check (the caller checks the types:
+ * Equal takes bool, And only bool): two inputs broadcast the same way
+ * (legacy attributes included), output 0 of type out_dtype (-1: input 0's;
+ * IR_BOOL for the comparisons, whose fn gives 0 or 1). */
+pz_status op_binary_infer(ir_graph *g, ir_node *n, int same_type, int out_dtype,
+                          const op_binary_fn *fn, pz_err *err);
 
 /* Softmax, LogSoftmax: `axis` (default 1 before opset 13, -1 from 13),
  * normalised into [0, rank). Before opset 13 the input is viewed as 2-D,
@@ -65,6 +73,10 @@ void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float bet
  * not align B's dims to A's trailing ones is refused (PZ_ERR_UNSUPPORTED). */
 pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,
                          op_lowered *out, pz_err *err);
+
+/* The runtime's part of that rule, for any two-input broadcasting op lowered
+ * to a kind that broadcasts numpy-style: PZ_OK, or the refusal above. */
+pz_status op_legacy_bcast_check(const ir_graph *g, const ir_node *n, pz_err *err);
 
 /* Max, Min: one input is a COPY, two a BINARY. More inputs never get here:
  * op_variadic_expand splits them first (refused with PZ_ERR_UNSUPPORTED if

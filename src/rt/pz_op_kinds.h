@@ -36,6 +36,9 @@
     X(LAYERNORM, layernorm)            /* in: X, Scale, B? */                 \
     X(WHERE, where)                    /* in: condition, X, Y (broadcast) */    \
     /* comparison, logic, bitwise, Mod, Sum, Mean */                  \
+    X(COMPARE, compare)                /* in: A, B (broadcast)  out: bool */  \
+    X(LOGIC_UNARY, logic_unary)        /* in: X (Not, BitwiseNot, IsNaN, IsInf) */ \
+    X(SUM, sum)                        /* in: X0..Xn (broadcast) */           \
     /* element-wise math */                                           \
     /* reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd */          \
     /* indexing and shaping */                                        \

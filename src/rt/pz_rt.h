@@ -171,7 +171,13 @@ typedef struct {
 
 typedef enum {
     PZ_BIN_ADD, PZ_BIN_SUB, PZ_BIN_MUL, PZ_BIN_DIV, PZ_BIN_POW, PZ_BIN_MAX, PZ_BIN_MIN,
-    PZ_BIN_PRELU, PZ_BIN_COUNT_
+    PZ_BIN_PRELU,
+    /* integers only: bitwise; shifts of unsigned types (by >= the width: 0) */
+    PZ_BIN_BITAND, PZ_BIN_BITOR, PZ_BIN_BITXOR, PZ_BIN_SHL, PZ_BIN_SHR,
+    /* ONNX Mod: MOD takes the divisor's sign (Python's %), FMOD the
+     * dividend's (C's fmod and %); an integer x mod 0 is 0 */
+    PZ_BIN_MOD, PZ_BIN_FMOD,
+    PZ_BIN_COUNT_
 } pz_binary_func;
 typedef struct {
     pz_binary_func func;
@@ -258,6 +264,35 @@ typedef struct {
 } pz_cast_params;
 
 /* ---- params: comparison, logic, bitwise, Mod, Sum, Mean ---- */
+
+/* COMPARE: Y (bool) = A op B, broadcast (numpy). The comparisons take A and B
+ * of one numeric type (EQ also bool) and compare exactly (integers as
+ * integers, floats as themselves: NaN compares false, unequal); AND, OR, XOR
+ * take bool. */
+typedef enum {
+    PZ_CMP_EQ, PZ_CMP_LT, PZ_CMP_LE, PZ_CMP_GT, PZ_CMP_GE, PZ_CMP_AND, PZ_CMP_OR, PZ_CMP_XOR,
+    PZ_CMP_COUNT_
+} pz_compare_func;
+typedef struct {
+    pz_compare_func func;
+} pz_compare_params;
+
+/* LOGIC_UNARY: NOT (bool -> bool), BITNOT (an integer type -> itself, every
+ * bit flipped), ISNAN and ISINF (a float type -> bool; ISINF tests +inf when
+ * detect_pos, -inf when detect_neg). */
+typedef enum {
+    PZ_LU_NOT, PZ_LU_BITNOT, PZ_LU_ISNAN, PZ_LU_ISINF, PZ_LU_COUNT_
+} pz_logic_unary_func;
+typedef struct {
+    pz_logic_unary_func func;
+    int detect_pos, detect_neg;       /* ISINF */
+} pz_logic_unary_params;
+
+/* SUM: Y = X0 + X1 + ... (left to right), each input broadcast (numpy) to
+ * Y's shape, all of one float type; mean: then divided by the count. */
+typedef struct {
+    int mean;
+} pz_sum_params;
 
 /* ---- params: element-wise math ---- */
 

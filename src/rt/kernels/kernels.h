@@ -123,7 +123,12 @@ static inline float pz_binary_f32(pz_binary_func f, float a, float b)
     case PZ_BIN_MAX: return (a > b || a != a) ? a : b;   /* NaN propagates, like numpy */
     case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
     case PZ_BIN_PRELU: return a < 0 ? a * b : a;
-    default: return 0;
+    case PZ_BIN_FMOD: return fmodf(a, b);
+    case PZ_BIN_MOD: {   /* the divisor's sign, as Python's % */
+        float r = fmodf(a, b);
+        return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+    }
+    default: return 0;   /* the integer-only functions */
     }
 }
 
@@ -286,6 +291,13 @@ typedef struct {
 int pz_bcast_init(pz_bcast *bc, int ra, const int64_t *da, int rb, const int64_t *db,
                   int ry, const int64_t *dy);
 
+/* Walks worker ith of nth's share of Y's elements one inner segment at a
+ * time: seg(ctx, oa, ob, oy, n) gets the segment's start offsets in A, B and
+ * Y and its length; along it A advances by sa[rank-1], B by sb[rank-1], Y
+ * by 1. The share is pz_split's of Y's elements, whatever A and B are. */
+typedef void (*pz_bcast_seg_fn)(void *ctx, int64_t oa, int64_t ob, int64_t oy, int64_t n);
+void pz_bcast_walk(const pz_bcast *bc, int ith, int nth, pz_bcast_seg_fn seg, void *ctx);
+
 void pz_f32_binary__ref(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                         const float *b, float *y, int ith, int nth);
 /* Integer types, exact: Add/Sub/Mul wrap, Div truncates (x/0 = 0,
@@ -402,6 +414,26 @@ void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const in
                         void *y, int ith, int nth);
 
 /* ---- comparison, logic, bitwise, Mod, Sum, Mean ---- */
+
+/* COMPARE (compare_ref.c): y[i] = a[i] func b[i] as bool (0 or 1), A and B of
+ * type dtype read through bc. Integers compare as integers (uint64 above
+ * INT64_MAX included), floats as floats (float16/bfloat16 widened exactly). */
+void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                         const void *b, uint8_t *y, int ith, int nth);
+void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
+                         uint8_t *y, int ith, int nth);
+
+/* LOGIC_UNARY (logic_unary_ref.c) over n elements: x of type tx, y of the
+ * output's type (bool, or tx for BITNOT). */
+void pz_any_logic_unary__ref(const pz_logic_unary_params *p, int tx, const void *x, void *y,
+                             int64_t n, int ith, int nth);
+
+/* SUM (sum_ref.c): y = x[0] + ... + x[k-1] (then / k when mean), input i
+ * read through bc[i] (A: input i, B: Y itself); y of type dtype, a float
+ * type, every input of it. float32 adds in float, the others through double
+ * rounded to the type after each add. */
+void pz_any_sum__ref(int mean, int dtype, int k, const pz_bcast *bc, const void *const *x,
+                     void *y, int ith, int nth);
 
 /* ---- element-wise math ---- */
 

@@ -3,6 +3,12 @@
 #include "rt/ops/ops.h"
 
 typedef enum { BIN_F32, BIN_INT, BIN_ANY, BIN_16C } bin_path;
+
+static const char *const BINARY_FUNC[] = {
+    "PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV", "PZ_BIN_POW", "PZ_BIN_MAX",
+    "PZ_BIN_MIN", "PZ_BIN_PRELU", "PZ_BIN_BITAND", "PZ_BIN_BITOR", "PZ_BIN_BITXOR",
+    "PZ_BIN_SHL", "PZ_BIN_SHR", "PZ_BIN_MOD", "PZ_BIN_FMOD"};
+_Static_assert(PZ_RT_LEN(BINARY_FUNC) == PZ_BIN_COUNT_, "a name for each pz_binary_func");
 typedef struct {
     pz_bcast bc;
     bin_path path;
@@ -38,6 +44,13 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "%s has type %s", i == 0 ? "A" : i == 1 ? "B" : "Y",
                                  pz_dtype_name(t->dtype));
     }
+    /* the bitwise functions and shifts: one integer type, no epilogue */
+    if (p->func >= PZ_BIN_BITAND && p->func <= PZ_BIN_SHR &&
+        (!pz_dtype_is_int(y->dtype) || a->dtype != y->dtype || b->dtype != y->dtype ||
+         p->act.kind != PZ_ACT_NONE))
+        return pz_layer_fail(l, err, n, "%s needs A, B and Y of one integer type, got %s, %s "
+                             "and %s", BINARY_FUNC[p->func], pz_dtype_name(a->dtype),
+                             pz_dtype_name(b->dtype), pz_dtype_name(y->dtype));
     binary_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
@@ -109,9 +122,6 @@ static void binary_run_rows(const pz_layer *l, const void *const *in, void *out,
         }
 }
 
-static const char *const BINARY_FUNC[] = {"PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV",
-                                          "PZ_BIN_POW", "PZ_BIN_MAX", "PZ_BIN_MIN", "PZ_BIN_PRELU"};
-_Static_assert(PZ_RT_LEN(BINARY_FUNC) == PZ_BIN_COUNT_, "a name for each pz_binary_func");
 static const pz_param_field binary_fields[] = {
     PZ_FIELD_ENUM(pz_binary_params, func, BINARY_FUNC), PZ_FIELD(pz_binary_params, act, PZ_F_ACT),
 };

@@ -1,6 +1,7 @@
 /* binary_ref.c - reference element-wise binary ops with numpy broadcasting
- * (Add, Sub, Mul, Div, Pow, Max, Min, PRelu), for floats, exact integers and
- * mixed types. */
+ * (Add, Sub, Mul, Div, Pow, Max, Min, PRelu, Mod, the bitwise ops and
+ * shifts), for floats, exact integers and mixed types; the broadcast walk
+ * that COMPARE and SUM share. */
 #include <math.h>
 #include <stdbool.h>
 
@@ -46,12 +47,7 @@ int pz_bcast_init(pz_bcast *bc, int ra, const int64_t *da, int rb, const int64_t
     return 0;
 }
 
-/* Walks worker ith's share of the output's elements one inner row segment at
- * a time: calls seg(ctx, offset_a, offset_b, offset_y, count) with the
- * segment's start offsets; along it A advances by sa[last], B by sb[last]. */
-typedef void (*seg_fn)(void *ctx, int64_t oa, int64_t ob, int64_t oy, int64_t n);
-
-static void bcast_walk(const pz_bcast *bc, int ith, int nth, seg_fn seg, void *ctx)
+void pz_bcast_walk(const pz_bcast *bc, int ith, int nth, pz_bcast_seg_fn seg, void *ctx)
 {
     int r = bc->rank;
     int64_t inner = bc->dims[r - 1], total = pz_prod(bc->dims, r);
@@ -128,7 +124,7 @@ void pz_f32_binary__ref(const pz_binary_params *p, const pz_bcast *bc, const flo
                         const float *b, float *y, int ith, int nth)
 {
     f32_ctx c = {p, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    bcast_walk(bc, ith, nth, f32_seg, &c);
+    pz_bcast_walk(bc, ith, nth, f32_seg, &c);
 }
 
 /* ---- integers, exact, no undefined behaviour ---- */
@@ -164,6 +160,21 @@ static uint64_t int_op(pz_binary_func f, bool sgn, uint64_t a, uint64_t b)
     case PZ_BIN_MAX: return sgn ? (sa > sb ? a : b) : (a > b ? a : b);
     case PZ_BIN_MIN: return sgn ? (sa < sb ? a : b) : (a < b ? a : b);
     case PZ_BIN_PRELU: return (sgn && sa < 0) ? a * b : a;
+    case PZ_BIN_BITAND: return a & b;
+    case PZ_BIN_BITOR: return a | b;
+    case PZ_BIN_BITXOR: return a ^ b;
+    /* unsigned a zero-extended: the store keeps the type's low bits */
+    case PZ_BIN_SHL: return b >= 64 ? 0 : a << b;
+    case PZ_BIN_SHR: return b >= 64 ? 0 : a >> b;
+    case PZ_BIN_MOD:
+    case PZ_BIN_FMOD: {
+        if (b == 0) return 0;
+        if (!sgn) return a % b;
+        if (sb == -1) return 0;   /* MIN % -1 would trap */
+        int64_t r = sa % sb;      /* C: the dividend's sign */
+        if (f == PZ_BIN_MOD && r != 0 && (r < 0) != (sb < 0)) r += sb;
+        return (uint64_t)r;
+    }
     default: return 0;
     }
 }
@@ -192,7 +203,7 @@ void pz_int_binary__ref(const pz_binary_params *p, int dtype, const pz_bcast *bc
 {
     int_ctx c = {p, dtype, pz_dtype_is_signed(dtype), a, b, y,
                  bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    bcast_walk(bc, ith, nth, int_seg, &c);
+    pz_bcast_walk(bc, ith, nth, int_seg, &c);
 }
 
 /* ---- any types through double ---- */
@@ -208,7 +219,12 @@ static double f64_op(pz_binary_func f, double a, double b)
     case PZ_BIN_MAX: return (a > b || a != a) ? a : b;
     case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
     case PZ_BIN_PRELU: return a < 0 ? a * b : a;
-    default: return 0;
+    case PZ_BIN_FMOD: return fmod(a, b);
+    case PZ_BIN_MOD: {
+        double r = fmod(a, b);
+        return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+    }
+    default: return 0;   /* the integer-only functions */
     }
 }
 
@@ -234,5 +250,5 @@ void pz_any_binary__ref(const pz_binary_params *p, const pz_bcast *bc, int ta, c
                         int tb, const void *b, int ty, void *y, int ith, int nth)
 {
     any_ctx c = {p, ta, tb, ty, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    bcast_walk(bc, ith, nth, any_seg, &c);
+    pz_bcast_walk(bc, ith, nth, any_seg, &c);
 }

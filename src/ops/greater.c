@@ -1,0 +1,26 @@
+/* greater.c - Greater: C (bool) = A > B element by element, A and B of one
+ * numeric type, broadcast (numpy; the legacy broadcast/axis
+ * attributes before opset 7). Folds constants (shape subgraphs). Runs as the
+ * runtime's COMPARE layer. */
+#include "compare.h"
+
+static double greater_f(double a, double b) { return a > b; }
+static int64_t greater_i(int64_t a, int64_t b) { return a > b; }
+static const op_binary_fn greater_fn = {greater_f, greater_i};
+
+static pz_status greater_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    return op_compare_infer(g, n, OP_TY_NUMERIC, &greater_fn, err);
+}
+
+static pz_status greater_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_compare_lower(g, n, PZ_CMP_GT, out, err);
+}
+
+const op_def op_greater = {
+    .name = "Greater",
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .infer = greater_infer,
+    .lower = greater_lower,
+};

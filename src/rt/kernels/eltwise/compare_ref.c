@@ -1,0 +1,78 @@
+/* compare_ref.c - reference COMPARE: y = a func b as bool, numpy broadcast
+ * (pz_bcast_walk). Each type class compares in a type that holds it exactly:
+ * signed integers as int64, unsigned ones and bool as uint64, floats as
+ * double (float16, bfloat16 and float32 widen exactly). */
+#include "rt/kernels/kernels.h"
+
+/* One element; the one body for every class, so they cannot drift apart.
+ * NaN: every comparison false (EQ included), as IEEE and numpy. */
+#define PZ_CMP_BODY(f, a, b)                                                   \
+    switch (f) {                                                               \
+    case PZ_CMP_EQ: return (a) == (b);                                         \
+    case PZ_CMP_LT: return (a) < (b);                                          \
+    case PZ_CMP_LE: return (a) <= (b);                                         \
+    case PZ_CMP_GT: return (a) > (b);                                          \
+    case PZ_CMP_GE: return (a) >= (b);                                         \
+    case PZ_CMP_AND: return (a) != 0 && (b) != 0;                              \
+    case PZ_CMP_OR: return (a) != 0 || (b) != 0;                               \
+    case PZ_CMP_XOR: return ((a) != 0) != ((b) != 0);                          \
+    default: return 0;                                                         \
+    }
+
+PZ_ALWAYS_INLINE uint8_t cmp_i64(pz_compare_func f, int64_t a, int64_t b) { PZ_CMP_BODY(f, a, b) }
+PZ_ALWAYS_INLINE uint8_t cmp_u64(pz_compare_func f, uint64_t a, uint64_t b) { PZ_CMP_BODY(f, a, b) }
+PZ_ALWAYS_INLINE uint8_t cmp_f64(pz_compare_func f, double a, double b) { PZ_CMP_BODY(f, a, b) }
+PZ_ALWAYS_INLINE uint8_t cmp_f32(pz_compare_func f, float a, float b) { PZ_CMP_BODY(f, a, b) }
+
+typedef enum { CLS_SIGNED, CLS_UNSIGNED, CLS_FLOAT } cmp_class;
+
+typedef struct {
+    pz_compare_func f;
+    int dt;
+    cmp_class cls;
+    const void *a, *b;
+    uint8_t *y;
+    int64_t sa, sb;
+} cmp_ctx;
+
+static void any_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
+{
+    const cmp_ctx *c = vctx;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t ia = oa + i * c->sa, ib = ob + i * c->sb;
+        uint8_t r;
+        if (c->cls == CLS_FLOAT)
+            r = cmp_f64(c->f, pz_load_f64(c->a, c->dt, ia), pz_load_f64(c->b, c->dt, ib));
+        else if (c->cls == CLS_SIGNED)   /* bits sign-extended to 64 */
+            r = cmp_i64(c->f, (int64_t)pz_load_bits(c->a, c->dt, ia),
+                        (int64_t)pz_load_bits(c->b, c->dt, ib));
+        else
+            r = cmp_u64(c->f, pz_load_bits(c->a, c->dt, ia), pz_load_bits(c->b, c->dt, ib));
+        c->y[oy + i] = r;
+    }
+}
+
+void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                         const void *b, uint8_t *y, int ith, int nth)
+{
+    cmp_ctx c = {f, dtype,
+                 pz_dtype_is_float(dtype) ? CLS_FLOAT
+                 : pz_dtype_is_signed(dtype) ? CLS_SIGNED : CLS_UNSIGNED,
+                 a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
+    pz_bcast_walk(bc, ith, nth, any_seg, &c);
+}
+
+static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
+{
+    const cmp_ctx *c = vctx;
+    const float *a = (const float *)c->a + oa, *b = (const float *)c->b + ob;
+    uint8_t *y = c->y + oy;
+    for (int64_t i = 0; i < n; i++) y[i] = cmp_f32(c->f, a[i * c->sa], b[i * c->sb]);
+}
+
+void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
+                         uint8_t *y, int ith, int nth)
+{
+    cmp_ctx c = {f, PZ_F32, CLS_FLOAT, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
+    pz_bcast_walk(bc, ith, nth, f32_seg, &c);
+}

@@ -1,0 +1,60 @@
+/* compare.c - the COMPARE layer: Y (bool) = A func B, A and B broadcast
+ * (numpy) to Y's shape: Equal, Less, LessOrEqual, Greater, GreaterOrEqual
+ * on one numeric type (Equal also bool), And, Or, Xor on bool. */
+#include "rt/ops/ops.h"
+
+static const char *const COMPARE_FUNC[] = {"PZ_CMP_EQ", "PZ_CMP_LT",  "PZ_CMP_LE",
+                                           "PZ_CMP_GT", "PZ_CMP_GE",  "PZ_CMP_AND",
+                                           "PZ_CMP_OR", "PZ_CMP_XOR"};
+_Static_assert(PZ_RT_LEN(COMPARE_FUNC) == PZ_CMP_COUNT_, "a name for each pz_compare_func");
+
+static int compare_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_compare_params *p = l->params;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *y = pz_out(l, 0);
+    char ba[96], bb[96], by[96];
+    if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (p->func < 0 || p->func >= PZ_CMP_COUNT_)
+        return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
+    if (a->dtype != b->dtype)
+        return pz_layer_fail(l, err, n, "A has type %s, B %s: they must agree",
+                             pz_dtype_name(a->dtype), pz_dtype_name(b->dtype));
+    bool logic = p->func >= PZ_CMP_AND;
+    bool ok = logic ? a->dtype == PZ_BOOL
+                    : pz_dtype_is_float(a->dtype) || pz_dtype_is_int(a->dtype) ||
+                          (a->dtype == PZ_BOOL && p->func == PZ_CMP_EQ);
+    if (!ok)
+        return pz_layer_fail(l, err, n, "%s on type %s is not supported", COMPARE_FUNC[p->func],
+                             pz_dtype_name(a->dtype));
+    if (pz_layer_want_dtype(l, err, n, "Y", y, PZ_BOOL)) return 1;
+    pz_bcast *bc = calloc(1, sizeof *bc);
+    if (!bc) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = bc;
+    if (pz_bcast_init(bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+        return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
+                             pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
+                             pz_shape_str(y, by, sizeof by));
+    return 0;
+}
+
+static void compare_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_compare_params *p = l->params;
+    const pz_tensor *a = l->in[0], *b = l->in[1];
+    if (a->dtype == PZ_F32)
+        pz_f32_compare__ref(p->func, l->state, a->data, b->data, l->out[0]->data, ith, nth);
+    else
+        pz_any_compare__ref(p->func, a->dtype, l->state, a->data, b->data, l->out[0]->data, ith,
+                            nth);
+}
+
+static const pz_param_field compare_fields[] = {
+    PZ_FIELD_ENUM(pz_compare_params, func, COMPARE_FUNC),
+};
+
+const pz_rt_op pz_rt_op_compare = {
+    .name = "COMPARE", PZ_OP_PARAMS(pz_compare_params, compare_fields),
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = compare_prepare, .run = compare_run,
+    .row_rule = pz_row_rule_elementwise,
+};
