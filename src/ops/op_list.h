@@ -83,6 +83,21 @@ OP(Sum, sum)
 OP(Mean, mean)
 /* element-wise math */
 /* reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd */
+OP(ReduceSum, reduce_sum)
+OP(ReduceMax, reduce_max)
+OP(ReduceMin, reduce_min)
+OP(ReduceProd, reduce_prod)
+OP(ReduceL1, reduce_l1)
+OP(ReduceL2, reduce_l2)
+OP(ReduceLogSum, reduce_log_sum)
+OP(ReduceLogSumExp, reduce_log_sum_exp)
+OP(ReduceSumSquare, reduce_sum_square)
+OP(ArgMax, arg_max)
+OP(ArgMin, arg_min)
+OP(Hardmax, hardmax)
+OP(CumSum, cum_sum)
+OP(CumProd, cum_prod)
+OP(LpNormalization, lp_normalization)
 /* indexing and shaping */
 /* normalization, quantization, losses, signal */
 /* vision and attention */

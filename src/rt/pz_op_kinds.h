@@ -41,6 +41,9 @@
     X(SUM, sum)                        /* in: X0..Xn (broadcast) */           \
     /* element-wise math */                                           \
     /* reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd */          \
+    X(ARG, arg)                        /* in: X  (ArgMax, ArgMin, Hardmax) */ \
+    X(CUMULATIVE, cumulative)          /* in: X, axis? (CumSum, CumProd) */   \
+    X(LPNORM, lpnorm)                  /* in: X */                            \
     /* indexing and shaping */                                        \
     /* normalization, quantization, losses, signal */                 \
     /* vision and attention */

@@ -205,8 +205,17 @@ typedef struct {
     float alpha, beta, bias;
 } pz_lrn_params;
 
+/* The kind REDUCE_MEAN computes every ONNX reduction (the name is its first
+ * one's): func 0 is the mean, so programs generated before func keep theirs.
+ * Empty sets give what ONNX defines: Sum 0, Prod 1, Max the type's lowest
+ * value (-inf), Min its highest, LogSum and LogSumExp -inf, Mean NaN. */
+typedef enum {
+    PZ_RED_MEAN, PZ_RED_SUM, PZ_RED_MAX, PZ_RED_MIN, PZ_RED_PROD, PZ_RED_L1, PZ_RED_L2,
+    PZ_RED_LOG_SUM, PZ_RED_LOG_SUM_EXP, PZ_RED_SUM_SQUARE, PZ_RED_COUNT_
+} pz_reduce_func;
 typedef struct {
     unsigned axes_mask;               /* bit i: reduce axis i */
+    pz_reduce_func func;
 } pz_reduce_params;
 
 typedef struct {
@@ -297,6 +306,35 @@ typedef struct {
 /* ---- params: element-wise math ---- */
 
 /* ---- params: reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd ---- */
+
+/* ARG: ArgMax/ArgMin (Y int64: the index along axis, keepdims only in Y's
+ * shape; ties: the first index, the last with select_last) and Hardmax (Y
+ * of X's type: 1 at the first maximum along axis, 0 elsewhere). coerce_2d
+ * (Hardmax before opset 13): X viewed as [prod(dims[:axis]), prod(dims[axis:])]. */
+typedef enum { PZ_ARG_MAX, PZ_ARG_MIN, PZ_ARG_HARDMAX, PZ_ARG_COUNT_ } pz_arg_func;
+typedef struct {
+    pz_arg_func func;
+    int axis;                         /* normalised */
+    int select_last;
+    int coerce_2d;
+} pz_arg_params;
+
+/* CUMULATIVE: CumSum, CumProd along axis. The axis is final here, or, when
+ * the layer has a second input (a run-time scalar), read from it at run time
+ * (an axis out of range there gives zeros: run cannot report). */
+typedef enum { PZ_CUM_SUM, PZ_CUM_PROD, PZ_CUM_COUNT_ } pz_cum_func;
+typedef struct {
+    pz_cum_func func;
+    int axis;                         /* normalised (unused with the axis input) */
+    int exclusive;                    /* y[k] leaves out x[k] */
+    int reverse;                      /* from the end of the axis */
+} pz_cum_params;
+
+/* LPNORM: LpNormalization, Y = X / ||X||_p along axis (p 1 or 2). */
+typedef struct {
+    int axis;                         /* normalised */
+    int p;
+} pz_lpnorm_params;
 
 /* ---- params: indexing and shaping ---- */
 

@@ -348,11 +348,13 @@ void pz_any_matmul__ref(const pz_matmul_shape *s, int dtype, const void *a, cons
 
 /* ---- reduction (reduce_ref.c) ------------------------------------------- */
 
-/* Mean over the axes in mask; y has the kept axes' elements in order. */
-void pz_f32_reduce_mean__ref(unsigned mask, int rank, const int64_t *xd, const float *x,
-                             float *y, int ith, int nth);
-void pz_any_reduce_mean__ref(unsigned mask, int dtype, int rank, const int64_t *xd,
-                             const void *x, void *y, int ith, int nth);
+/* p->func over the axes in p->axes_mask; y has the kept axes' elements in
+ * order. Floats accumulate in double, integers and bool in 64-bit integers
+ * (Sum, Prod, Max, Min, L1, SumSquare exact, wrapping like the type). */
+void pz_f32_reduce__ref(const pz_reduce_params *p, int rank, const int64_t *xd, const float *x,
+                        float *y, int ith, int nth);
+void pz_any_reduce__ref(const pz_reduce_params *p, int dtype, int rank, const int64_t *xd,
+                        const void *x, void *y, int ith, int nth);
 
 /* ---- data movement, any type by element size (*_ref.c) ------------------ */
 
@@ -438,6 +440,33 @@ void pz_any_sum__ref(int mean, int dtype, int k, const pz_bcast *bc, const void 
 /* ---- element-wise math ---- */
 
 /* ---- reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd ---- */
+
+/* X viewed as [outer, n, inner], the op along the middle axis; a unit of work
+ * is one (outer, inner) line. (reduce/arg_ref.c, reduce/cumulative_ref.c,
+ * norm/lpnorm_ref.c) */
+typedef struct {
+    int64_t outer, n, inner;
+} pz_axis_shape;
+/* The view of dims [rank] along axis; coerce_2d: along every axis from axis on. */
+static inline pz_axis_shape pz_axis_shape_of(int rank, const int64_t *dims, int axis,
+                                             int coerce_2d)
+{
+    pz_axis_shape s = {pz_prod(dims, axis), 1, 1};
+    for (int d = axis; d < rank; d++) {
+        if (d == axis || coerce_2d) s.n *= dims[d];
+        else s.inner *= dims[d];
+    }
+    return s;
+}
+/* ArgMax/ArgMin: y (int64) [outer, inner]; Hardmax: y of x's type, x's shape. */
+void pz_any_arg__ref(const pz_arg_params *p, int dtype, const pz_axis_shape *s, const void *x,
+                     void *y, int ith, int nth);
+/* CumSum/CumProd (p->axis already applied to s). */
+void pz_any_cumulative__ref(const pz_cum_params *p, int dtype, const pz_axis_shape *s,
+                            const void *x, void *y, int ith, int nth);
+/* y = x / ||x||_p along the axis, floats. */
+void pz_any_lpnorm__ref(int pnorm, int dtype, const pz_axis_shape *s, const void *x, void *y,
+                        int ith, int nth);
 
 /* ---- indexing and shaping ---- */
 

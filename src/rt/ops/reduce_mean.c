@@ -1,4 +1,5 @@
-/* reduce_mean.c - the REDUCE_MEAN layer. keepdims only changes Y's shape,
+/* reduce_mean.c - the REDUCE_MEAN layer: every ONNX reduction, by its func
+ * (the mean is func 0, the kind's first). keepdims only changes Y's shape,
  * not its elements: Y has the kept axes' elements, in order.
  *
  * A float mean over H and W of a rank-4 tensor (x.mean([2, 3]) in PyTorch,
@@ -22,7 +23,8 @@ static mean_hw_state *mean_hw_plan(const pz_layer *l)
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0);
     pz_isa isa = l->isa;
-    if (isa == PZ_ISA_REF || x->dtype != PZ_F32 || x->rank != 4 || p->axes_mask != 0xc ||
+    if (isa == PZ_ISA_REF || p->func != PZ_RED_MEAN || x->dtype != PZ_F32 || x->rank != 4 ||
+        p->axes_mask != 0xc ||
         x->dims[2] < 1 || x->dims[3] < 1)
         return NULL;
     pz_pool_params pp = {.kind = PZ_POOL_AVG, .nsp = 2, .kernel = {x->dims[2], x->dims[3]},
@@ -45,7 +47,10 @@ static int reduce_mean_prepare(pz_layer *l, char *err, size_t n)
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
     if (!x || !y) return pz_layer_fail(l, err, n, "needs X and Y");
-    if (!pz_dtype_is_float(x->dtype) && !pz_dtype_is_int(x->dtype))
+    if ((unsigned)p->func >= PZ_RED_COUNT_)
+        return pz_layer_fail(l, err, n, "func %d is not a reduction", (int)p->func);
+    if (!pz_dtype_is_float(x->dtype) && !pz_dtype_is_int(x->dtype) &&
+        !(x->dtype == PZ_BOOL && (p->func == PZ_RED_MAX || p->func == PZ_RED_MIN)))
         return pz_layer_fail(l, err, n, "X has type %s", pz_dtype_name(x->dtype));
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
     if (x->rank < 32 && (p->axes_mask >> x->rank) != 0)
@@ -85,13 +90,19 @@ static void reduce_mean_run(const pz_layer *l, int ith, int nth)
     if (l->state)
         mean_hw_run(l->state, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
-        pz_f32_reduce_mean__ref(p->axes_mask, x->rank, x->dims, x->data, y->data, ith, nth);
+        pz_f32_reduce__ref(p, x->rank, x->dims, x->data, y->data, ith, nth);
     else
-        pz_any_reduce_mean__ref(p->axes_mask, x->dtype, x->rank, x->dims, x->data, y->data,
-                                ith, nth);
+        pz_any_reduce__ref(p, x->dtype, x->rank, x->dims, x->data, y->data, ith, nth);
 }
 
-static const pz_param_field reduce_fields[] = {PZ_FIELD(pz_reduce_params, axes_mask, PZ_F_UNS)};
+static const char *const REDUCE_FUNC[] = {
+    "PZ_RED_MEAN", "PZ_RED_SUM", "PZ_RED_MAX", "PZ_RED_MIN", "PZ_RED_PROD", "PZ_RED_L1",
+    "PZ_RED_L2", "PZ_RED_LOG_SUM", "PZ_RED_LOG_SUM_EXP", "PZ_RED_SUM_SQUARE"};
+_Static_assert(PZ_RT_LEN(REDUCE_FUNC) == PZ_RED_COUNT_, "a name for each pz_reduce_func");
+static const pz_param_field reduce_fields[] = {
+    PZ_FIELD(pz_reduce_params, axes_mask, PZ_F_UNS),
+    PZ_FIELD_ENUM(pz_reduce_params, func, REDUCE_FUNC),
+};
 
 /* Row-local when it keeps the rows and every axis. */
 static int reduce_mean_row_rule(const pz_row_layer *l, pz_row_map *m)
