@@ -441,6 +441,11 @@ void pz_any_sum__ref(int mean, int dtype, int k, const pz_bcast *bc, const void 
 
 /* ---- reductions, ArgMax/ArgMin, Hardmax, CumSum/CumProd ---- */
 
+/* Sum, Max or Mean (f) of each of `rows` contiguous rows of len floats;
+ * the reference's fast twin (reduce/reduce_rows.c). */
+void pz_f32_reduce_rows__blocked(pz_reduce_func f, int64_t rows, int64_t len,
+                                 const float *restrict x, float *restrict y, int ith, int nth);
+
 /* X viewed as [outer, n, inner], the op along the middle axis; a unit of work
  * is one (outer, inner) line. (reduce/arg_ref.c, reduce/cumulative_ref.c,
  * norm/lpnorm_ref.c) */

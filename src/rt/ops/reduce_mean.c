@@ -42,6 +42,23 @@ static mean_hw_state *mean_hw_plan(const pz_layer *l)
     return st;
 }
 
+/* The blocked row path (reduce_rows.c): a float32 Sum, Max or Mean over a
+ * run of innermost axes, X read as [rows, len]; 0 where it does not apply. */
+static int rows_plan(const pz_layer *l, int64_t *rows, int64_t *len)
+{
+    const pz_reduce_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    if (l->isa == PZ_ISA_REF || x->dtype != PZ_F32 || !p->axes_mask ||
+        (p->func != PZ_RED_SUM && p->func != PZ_RED_MAX && p->func != PZ_RED_MEAN))
+        return 0;
+    int k = x->rank;   /* the reduced axes must be [k, rank) */
+    while (k > 0 && (p->axes_mask >> (k - 1) & 1)) k--;
+    if (p->axes_mask != ((x->rank < 32 ? 1u << x->rank : 0u) - (1u << k))) return 0;
+    *rows = pz_prod(x->dims, k);
+    *len = pz_prod(x->dims + k, x->rank - k);
+    return 1;
+}
+
 static int reduce_mean_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_reduce_params *p = l->params;
@@ -65,6 +82,8 @@ static int reduce_mean_prepare(pz_layer *l, char *err, size_t n)
         l->in_cblk[0] = 16;
         l->kernel = "global-avg16c";
     }
+    int64_t rows, len;
+    if (!l->state && rows_plan(l, &rows, &len)) l->kernel = "rows16";
     return 0;
 }
 
@@ -87,8 +106,11 @@ static void reduce_mean_run(const pz_layer *l, int ith, int nth)
 {
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = l->in[0], *y = l->out[0];
+    int64_t rows, len;
     if (l->state)
         mean_hw_run(l->state, x->data, y->data, ith, nth);
+    else if (rows_plan(l, &rows, &len))
+        pz_f32_reduce_rows__blocked(p->func, rows, len, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
         pz_f32_reduce__ref(p, x->rank, x->dims, x->data, y->data, ith, nth);
     else
