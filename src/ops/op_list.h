@@ -99,5 +99,18 @@ OP(CumSum, cum_sum)
 OP(CumProd, cum_prod)
 OP(LpNormalization, lp_normalization)
 /* indexing and shaping */
+OP(Size, size)
+OP(Range, range)
+OP(Expand, expand)
+OP(Tile, tile)
+OP(DepthToSpace, depth_to_space)
+OP(SpaceToDepth, space_to_depth)
+OP(CenterCropPad, center_crop_pad)
+OP(Trilu, trilu)
+OP(GatherElements, gather_elements)
+OP(GatherND, gather_nd)
+OP(ScatterElements, scatter_elements)
+OP(Scatter, scatter)
+OP(ScatterND, scatter_nd)
 /* normalization, quantization, losses, signal */
 /* vision and attention */

@@ -45,6 +45,11 @@
     X(CUMULATIVE, cumulative)          /* in: X, axis? (CumSum, CumProd) */   \
     X(LPNORM, lpnorm)                  /* in: X */                            \
     /* indexing and shaping */                                        \
+    X(VIEW, view)                      /* in: X (Expand, Tile, ...) */        \
+    X(TRILU, trilu)                    /* in: X, k? */                        \
+    X(GATHER_ELEMENTS, gather_elements) /* in: X, indices */                  \
+    X(GATHER_ND, gather_nd)            /* in: data, indices */                \
+    X(SCATTER, scatter)                /* in: data, indices, updates */       \
     /* normalization, quantization, losses, signal */                 \
     /* vision and attention */
 

@@ -338,6 +338,47 @@ typedef struct {
 
 /* ---- params: indexing and shaping ---- */
 
+/* VIEW: Y is X read through a strided view that prepare plans from the
+ * shapes and these params (rt/ops/view.c). */
+typedef enum {
+    PZ_VIEW_EXPAND,          /* X broadcast (numpy) to Y's shape */
+    PZ_VIEW_TILE,            /* Y = X repeated dims(Y) / dims(X) times per axis */
+    PZ_VIEW_DEPTH_TO_SPACE,  /* [N,C,H,W] -> [N,C/b^2,H*b,W*b]; crd: CRD order, else DCR */
+    PZ_VIEW_SPACE_TO_DEPTH,  /* [N,C,H,W] -> [N,C*b^2,H/b,W/b] */
+    PZ_VIEW_CROP_PAD,        /* Y[c] = X[c + start] where inside X, else 0 */
+} pz_view_func;
+typedef struct {
+    pz_view_func func;
+    int blocksize;                    /* DEPTH_TO_SPACE, SPACE_TO_DEPTH */
+    int crd;                          /* DEPTH_TO_SPACE: 1 CRD, 0 DCR */
+    int64_t start[PZ_MAX_RANK];       /* CROP_PAD: X coordinate of Y's origin, per axis */
+} pz_view_params;
+
+/* TRILU: in X, k? (int64 scalar, read at run time; absent: 0). Keeps
+ * X[..., i, j] where j - i >= k (upper) or j - i <= k (lower), else 0. */
+typedef struct {
+    int upper;
+} pz_trilu_params;
+
+/* SCATTER: in data, indices, updates; Y = data with updates written (or
+ * combined by `reduction`) where indices say. nd 0: ScatterElements along
+ * axis (indices and updates one shape); nd 1: ScatterND (the last dim of
+ * indices indexes data's leading dims). */
+typedef enum {
+    PZ_SCATTER_NONE, PZ_SCATTER_ADD, PZ_SCATTER_MUL, PZ_SCATTER_MAX, PZ_SCATTER_MIN
+} pz_scatter_reduction;
+typedef struct {
+    int nd;
+    int axis;                         /* nd 0: normalised */
+    pz_scatter_reduction reduction;
+} pz_scatter_params;
+
+/* GATHER_ND: in data, indices; the last dim of indices indexes data's dims
+ * after the first batch_dims, which data and indices share. */
+typedef struct {
+    int batch_dims;
+} pz_gather_nd_params;
+
 /* ---- params: normalization, quantization, losses, signal ---- */
 
 /* ---- params: vision and attention ---- */

@@ -475,6 +475,55 @@ void pz_any_lpnorm__ref(int pnorm, int dtype, const pz_axis_shape *s, const void
 
 /* ---- indexing and shaping ---- */
 
+/* A strided view (rt/ops/view.c's plan): Y, seen as dims[0..rank), reads X
+ * at base + sum(c[k] * stride[k]) where every c[k] is in [lo[k], hi[k]),
+ * and is zero elsewhere. */
+#define PZ_VIEW_MAX_RANK 16
+typedef struct {
+    int rank;                                  /* 1 .. PZ_VIEW_MAX_RANK */
+    int64_t dims[PZ_VIEW_MAX_RANK];
+    int64_t stride[PZ_VIEW_MAX_RANK];          /* X elements per step (0: repeated) */
+    int64_t lo[PZ_VIEW_MAX_RANK], hi[PZ_VIEW_MAX_RANK];
+    int64_t base;                              /* X offset of coordinate 0 (may lie outside) */
+} pz_view_desc;
+/* Plans the view of p for X and Y of these shapes; 0, or -1 with a reason in
+ * *why when the shapes do not fit the params. */
+int pz_view_plan(const pz_view_params *p, int xr, const int64_t *xd, int yr, const int64_t *yd,
+                 pz_view_desc *d, const char **why);
+void pz_any_view__ref(const pz_view_desc *d, size_t es, const void *x, void *y, int ith, int nth);
+
+/* Index i of an int32/int64 tensor normalised for an axis of size n
+ * (negative counts from the end); -1 when out of range. */
+static inline int64_t pz_index_at(const void *idx, int itype, int64_t i, int64_t n)
+{
+    int64_t k = itype == PZ_I32 ? ((const int32_t *)idx)[i] : ((const int64_t *)idx)[i];
+    if (k < 0) k += n;
+    return k >= 0 && k < n ? k : -1;
+}
+
+/* Trilu over `batch` matrices rows x cols. */
+void pz_any_trilu__ref(size_t es, int64_t batch, int64_t rows, int64_t cols, int upper, int64_t k,
+                       const void *x, void *y, int ith, int nth);
+/* GatherElements: Y (the shape of indices, dims id[rank]) reads X (strides
+ * xs in elements, dim n on axis) at each coordinate with axis replaced by
+ * the index. */
+void pz_any_gather_elements__ref(size_t es, int rank, const int64_t *id, const int64_t *xs,
+                                 int axis, int64_t n, int itype, const void *idx, const void *x,
+                                 void *y, int ith, int nth);
+/* Scatter: Y = data, then each update combined into Y by `red` (one worker:
+ * indices may repeat). ScatterElements (nd 0): updates of dims ud[rank];
+ * ScatterND (nd 1): ud = {tuples, k, slice}. Out-of-range indices skip the
+ * update. */
+void pz_any_scatter__ref(int dt, const pz_scatter_params *p, int rank, const int64_t *xd,
+                         const int64_t *ud, int itype, const void *idx, const void *data,
+                         const void *upd, void *y);
+/* GatherND: for each of `tuples` index tuples of k entries, Y's slice of
+ * `slice` elements copies X's, tuple t in batch t / per_batch; xd are the
+ * dims of X after the batch dims (k of them index). Out of range: zeros. */
+void pz_any_gather_nd__ref(size_t es, int64_t tuples, int64_t per_batch, int k, const int64_t *xd,
+                           int64_t batch_elems, int64_t slice, int itype, const void *idx,
+                           const void *x, void *y, int ith, int nth);
+
 /* ---- normalization, quantization, losses, signal ---- */
 
 /* ---- vision and attention ---- */

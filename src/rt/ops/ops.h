@@ -45,6 +45,12 @@ extern const pz_param_field pz_axis_fields[PZ_AXIS_N_FIELDS];
  * row for row. */
 int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m);
 
+/* index.c: the checks every indexing layer (GATHER_ELEMENTS, GATHER_ND,
+ * SCATTER) starts with: input 0 (X) and 1 (indices) and output 0 (Y) are
+ * there, X of a type the runtime holds and Y of X's, indices int32 or int64.
+ * 0, or 1 with the message in err. */
+int pz_index_layer_check(pz_layer *l, char *err, size_t n);
+
 /* One descriptor per kind of the list PZ_OP_KINDS (pz_op_kinds.h). */
 #define PZ_OPK_EXTERN(KIND, sym) extern const pz_rt_op pz_rt_op_##sym;
 PZ_OP_KINDS(PZ_OPK_EXTERN)
