@@ -114,3 +114,8 @@ OP(Scatter, scatter)
 OP(ScatterND, scatter_nd)
 /* normalization, quantization, losses, signal */
 /* vision and attention */
+OP(Attention, attention)
+OP(GridSample, grid_sample)
+OP(RotaryEmbedding, rotary_embedding)
+OP(Col2Im, col2im)
+OP(AffineGrid, affine_grid)

@@ -51,7 +51,12 @@
     X(GATHER_ND, gather_nd)            /* in: data, indices */                \
     X(SCATTER, scatter)                /* in: data, indices, updates */       \
     /* normalization, quantization, losses, signal */                 \
-    /* vision and attention */
+    /* vision and attention */                                        \
+    X(ATTENTION, attention)            /* in: Q, K, V, mask?, past K/V?, nonpad? */ \
+    X(GRID_SAMPLE, grid_sample)        /* in: X, grid */                      \
+    X(ROTARY, rotary)                  /* in: X, cos, sin, position_ids? */   \
+    X(COL2IM, col2im)                  /* in: X (image, block: constants) */  \
+    X(AFFINE_GRID, affine_grid)        /* in: theta (size: constant) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -383,6 +383,52 @@ typedef struct {
 
 /* ---- params: vision and attention ---- */
 
+/* ATTENTION (ONNX Attention, opset 23/24): Y = softmax(cap(Q K^T * scale) +
+ * bias) V per head; bias from attn_mask (bool: false -> -inf; columns beyond
+ * the mask's last dim -> -inf), is_causal and nonpad_kv_seqlen. Heads of a
+ * 3-D input come from q_num_heads/kv_num_heads; Q head h reads K/V head
+ * h / (q_heads / kv_heads) (GQA). qk_mode: what output 3 holds, 0 and 1 the
+ * capped scores, 2 with the bias added, 3 the softmax. */
+typedef struct {
+    int q_num_heads, kv_num_heads;    /* 0: from the 4-D inputs' dim 1 */
+    int is_causal;
+    int qk_mode;
+    float scale;                      /* final (the compiler resolves 1/sqrt(head size)) */
+    float softcap;                    /* 0: none */
+} pz_attention_params;
+
+/* GRID_SAMPLE (ONNX GridSample, 2-D and 3-D spatial): Y[n, c, o] samples
+ * X[n, c] at grid[n, o] (normalised to [-1, 1], x first). */
+typedef enum { PZ_GS_LINEAR, PZ_GS_NEAREST, PZ_GS_CUBIC } pz_gs_mode;
+typedef enum { PZ_GS_ZEROS, PZ_GS_BORDER, PZ_GS_REFLECTION } pz_gs_padding;
+typedef struct {
+    pz_gs_mode mode;
+    pz_gs_padding padding;
+    int align_corners;
+} pz_grid_sample_params;
+
+/* ROTARY (ONNX RotaryEmbedding): X [B, H, S, D] or [B, S, H*D]. */
+typedef struct {
+    int interleaved;
+    int num_heads;                    /* 3-D X */
+    int rotary_dim;                   /* 0: the head size */
+} pz_rotary_params;
+
+/* COL2IM (ONNX Col2Im): X [N, C*prod(block), L] -> Y [N, C, image...]. */
+typedef struct {
+    int nsp;
+    int64_t image[PZ_MAX_SPATIAL], block[PZ_MAX_SPATIAL];
+    int64_t stride[PZ_MAX_SPATIAL], dilation[PZ_MAX_SPATIAL];
+    int64_t pad_begin[PZ_MAX_SPATIAL], pad_end[PZ_MAX_SPATIAL];
+} pz_col2im_params;
+
+/* AFFINE_GRID (ONNX AffineGrid): theta [N, r, r+1] -> grid [N, size..., r]. */
+typedef struct {
+    int nsp;                          /* r: 2 or 3 */
+    int64_t size[PZ_MAX_SPATIAL];     /* the output's spatial dims */
+    int align_corners;
+} pz_affine_grid_params;
+
 /* ---- the network: the middle-layer API ----------------------------------- */
 
 typedef enum { PZ_OK_ = 0, PZ_ERR_ = 1 } pz_rt_status;

@@ -528,4 +528,49 @@ void pz_any_gather_nd__ref(size_t es, int64_t tuples, int64_t per_batch, int k, 
 
 /* ---- vision and attention ---- */
 
+/* Attention (attention/attention_ref.c). Strides in elements of b, head, row
+ * of Q, K, V and Y (3-D or 4-D inputs alike; the last axis is contiguous);
+ * past and present K/V are [B, Hkv, rows, D] contiguous; mask strides of
+ * (b, h, s, t), 0 where broadcast, its last dim mask_t. Any float type
+ * through double; scratch holds T doubles per worker. */
+typedef struct {
+    int dtype, mask_dtype;            /* mask_dtype: PZ_BOOL or a float type */
+    int64_t B, Hq, Hkv, S, L, P, T, Dk, Dv;   /* T = P + L */
+    int64_t qs[3], ks[3], vs[3], ys[3];
+    int64_t ms[4], mask_t;
+    int has_mask, has_past, has_nonpad, causal, qk_mode;
+    double scale, softcap;
+} pz_attention_desc;
+void pz_any_attention__ref(const pz_attention_desc *d, const void *q, const void *k,
+                           const void *v, const void *mask, const void *past_k,
+                           const void *past_v, const int64_t *nonpad, void *y, void *present_k,
+                           void *present_v, void *qk, double *scratch, int ith, int nth);
+
+/* GridSample (vision/grid_sample_ref.c): X [N, C, in...], grid [N, out...,
+ * nsp] -> Y [N, C, out...], nsp 1 to 3, any float type through double. */
+void pz_any_grid_sample__ref(const pz_grid_sample_params *p, int dt, int nsp, const int64_t *xd,
+                             const int64_t *yd, const void *x, const void *grid, void *y,
+                             int ith, int nth);
+
+/* RotaryEmbedding (vision/rotary_ref.c): strides xs of (b, head, row) of X
+ * and Y; the caches [crows, cw] (with position ids) or [B, S, cw]; a
+ * position outside [0, crows) gives NaN (a run-time value: no error path). */
+typedef struct {
+    int64_t B, S, H, D, rot, cw, crows;
+    int64_t xs[3];
+    int interleaved;
+} pz_rotary_desc;
+void pz_any_rotary__ref(const pz_rotary_desc *d, int dt, const void *x, const void *cosc,
+                        const void *sinc, const int64_t *pos, void *y, int ith, int nth);
+
+/* Col2Im (vision/col2im_ref.c): X [N, C*prod(block), L] -> Y [N, C,
+ * image...], any type through double. */
+void pz_any_col2im__ref(const pz_col2im_params *p, int dt, int64_t N, int64_t C,
+                        const void *x, void *y, int ith, int nth);
+
+/* AffineGrid (vision/affine_grid_ref.c): theta [N, r, r+1] -> grid [N,
+ * size..., r], any float type through double. */
+void pz_any_affine_grid__ref(const pz_affine_grid_params *p, int dt, int64_t N,
+                             const void *theta, void *grid, int ith, int nth);
+
 #endif

@@ -1,0 +1,164 @@
+/* attention.c - the ATTENTION layer (ONNX Attention): inputs Q, K, V, then
+ * optional attn_mask, past_key, past_value, nonpad_kv_seqlen; outputs Y,
+ * optional present_key, present_value, qk_matmul_output. Q, K, V are 4-D
+ * [B, heads, rows, D] or 3-D [B, rows, heads * D]; the rest is 4-D. */
+#include "rt/ops/ops.h"
+
+/* Strides of (b, head, row) of a 3-D [B, rows, heads * dim] or 4-D [B,
+ * heads, rows, dim] tensor. */
+static void attn_strides(const pz_tensor *t, int64_t dim, int64_t *s)
+{
+    if (t->rank == 3) {
+        s[0] = t->dims[1] * t->dims[2];
+        s[1] = dim;
+        s[2] = t->dims[2];
+    } else {
+        s[0] = t->dims[1] * t->dims[2] * dim;
+        s[1] = t->dims[2] * dim;
+        s[2] = dim;
+    }
+}
+
+/* dims of a 4-D tensor must be {a, b, c, e} */
+static int attn_want4(const pz_layer *l, char *err, size_t n, const char *what,
+                      const pz_tensor *t, int64_t a, int64_t b, int64_t c, int64_t e)
+{
+    char buf[96];
+    if (t->rank == 4 && t->dims[0] == a && t->dims[1] == b && t->dims[2] == c &&
+        t->dims[3] == e)
+        return 0;
+    return pz_layer_fail(l, err, n, "%s has shape %s, expected [%lld,%lld,%lld,%lld]", what,
+                         pz_shape_str(t, buf, sizeof buf), (long long)a, (long long)b,
+                         (long long)c, (long long)e);
+}
+
+static int attn_prepare_mask(pz_layer *l, char *err, size_t n, pz_attention_desc *d,
+                             const pz_tensor *m)
+{
+    if (m->dtype != PZ_BOOL && m->dtype != d->dtype)
+        return pz_layer_fail(l, err, n, "attn_mask has type %s, expected bool or %s",
+                             pz_dtype_name(m->dtype), pz_dtype_name(d->dtype));
+    if (m->rank < 2 || m->rank > 4)
+        return pz_layer_fail(l, err, n, "attn_mask has rank %d, expected 2 to 4", m->rank);
+    const int64_t want[4] = {d->B, d->Hq, d->S, d->T};
+    int64_t acc = 1;
+    for (int i = 3; i >= 0; i--) {   /* right-aligned broadcast to [B, Hq, S, T] */
+        int im = i - (4 - m->rank);
+        int64_t nm = im >= 0 ? m->dims[im] : 1;
+        if (i == 3 ? nm > d->T : nm != want[i] && nm != 1)
+            return pz_layer_fail(l, err, n, "attn_mask dim %d is %lld, does not broadcast to "
+                                 "%lld", im, (long long)nm, (long long)want[i]);
+        d->ms[i] = nm == 1 && i < 3 ? 0 : acc;
+        acc *= nm;
+    }
+    d->mask_t = m->dims[m->rank - 1];
+    d->mask_dtype = m->dtype;
+    d->has_mask = 1;
+    return 0;
+}
+
+static int attention_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_attention_params *p = l->params;
+    const pz_tensor *q = pz_in(l, 0), *k = pz_in(l, 1), *v = pz_in(l, 2), *y = pz_out(l, 0);
+    const pz_tensor *pk = pz_in(l, 4), *pv = pz_in(l, 5), *np = pz_in(l, 6);
+    if (!q || !k || !v || !y) return pz_layer_fail(l, err, n, "needs Q, K, V and Y");
+    if (!pz_dtype_is_float(q->dtype))
+        return pz_layer_fail(l, err, n, "Q has type %s", pz_dtype_name(q->dtype));
+    if (pz_layer_want_dtype(l, err, n, "K", k, q->dtype) ||
+        pz_layer_want_dtype(l, err, n, "V", v, q->dtype) ||
+        pz_layer_want_dtype(l, err, n, "Y", y, q->dtype))
+        return 1;
+    if ((q->rank != 3 && q->rank != 4) || k->rank != q->rank || v->rank != q->rank)
+        return pz_layer_fail(l, err, n, "Q, K, V have ranks %d, %d, %d; expected all 3 or all 4",
+                             q->rank, k->rank, v->rank);
+    if (!pk != !pv) return pz_layer_fail(l, err, n, "past_key and past_value come together");
+    pz_attention_desc *d = calloc(1, sizeof *d);
+    if (!d) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = d;
+    d->dtype = q->dtype;
+    d->B = q->dims[0];
+    if (q->rank == 4) {
+        d->Hq = q->dims[1], d->Hkv = k->dims[1], d->S = q->dims[2], d->L = k->dims[2];
+        d->Dk = q->dims[3], d->Dv = v->dims[3];
+        if (k->dims[3] != d->Dk || v->dims[1] != d->Hkv || v->dims[2] != d->L)
+            return pz_layer_fail(l, err, n, "K or V does not match Q's head size or K's heads");
+    } else {
+        d->Hq = p->q_num_heads, d->Hkv = p->kv_num_heads, d->S = q->dims[1], d->L = k->dims[1];
+        if (d->Hq <= 0 || d->Hkv <= 0 || q->dims[2] % d->Hq || k->dims[2] % d->Hkv ||
+            v->dims[2] % d->Hkv || v->dims[1] != d->L)
+            return pz_layer_fail(l, err, n, "3-D Q, K, V do not split into %lld and %lld heads",
+                                 (long long)d->Hq, (long long)d->Hkv);
+        d->Dk = q->dims[2] / d->Hq, d->Dv = v->dims[2] / d->Hkv;
+        if (k->dims[2] / d->Hkv != d->Dk)
+            return pz_layer_fail(l, err, n, "K's head size differs from Q's");
+    }
+    if (d->Hkv <= 0 || d->Hq % d->Hkv || k->dims[0] != d->B || v->dims[0] != d->B)
+        return pz_layer_fail(l, err, n, "%lld query heads do not group over %lld kv heads",
+                             (long long)d->Hq, (long long)d->Hkv);
+    if (pk) {
+        d->P = pk->dims[2];
+        if (pz_layer_want_dtype(l, err, n, "past_key", pk, q->dtype) ||
+            pz_layer_want_dtype(l, err, n, "past_value", pv, q->dtype) ||
+            attn_want4(l, err, n, "past_key", pk, d->B, d->Hkv, d->P, d->Dk) ||
+            attn_want4(l, err, n, "past_value", pv, d->B, d->Hkv, d->P, d->Dv))
+            return 1;
+        d->has_past = 1;
+    }
+    d->T = d->P + d->L;
+    attn_strides(q, d->Dk, d->qs);
+    attn_strides(k, d->Dk, d->ks);
+    attn_strides(v, d->Dv, d->vs);
+    attn_strides(y, d->Dv, d->ys);
+    if (y->rank != q->rank || pz_numel(y) != d->B * d->Hq * d->S * d->Dv)
+        return pz_layer_fail(l, err, n, "Y does not have Q's rank and B*heads*S*Dv elements");
+    if (pz_in(l, 3) && attn_prepare_mask(l, err, n, d, pz_in(l, 3))) return 1;
+    if (np) {
+        if (np->dtype != PZ_I64 || pz_numel(np) != d->B)
+            return pz_layer_fail(l, err, n, "nonpad_kv_seqlen must be int64 [%lld]",
+                                 (long long)d->B);
+        d->has_nonpad = 1;
+    }
+    const pz_tensor *ok = pz_out(l, 1), *ov = pz_out(l, 2), *oq = pz_out(l, 3);
+    if ((ok && (pz_layer_want_dtype(l, err, n, "present_key", ok, q->dtype) ||
+                attn_want4(l, err, n, "present_key", ok, d->B, d->Hkv, d->T, d->Dk))) ||
+        (ov && (pz_layer_want_dtype(l, err, n, "present_value", ov, q->dtype) ||
+                attn_want4(l, err, n, "present_value", ov, d->B, d->Hkv, d->T, d->Dv))) ||
+        (oq && (pz_layer_want_dtype(l, err, n, "qk_matmul_output", oq, q->dtype) ||
+                attn_want4(l, err, n, "qk_matmul_output", oq, d->B, d->Hq, d->S, d->T))))
+        return 1;
+    if (p->qk_mode < 0 || p->qk_mode > 3)
+        return pz_layer_fail(l, err, n, "qk_mode %d is not 0 to 3", p->qk_mode);
+    d->causal = p->is_causal;
+    d->qk_mode = p->qk_mode;
+    d->scale = p->scale;
+    d->softcap = p->softcap;
+    l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) * (size_t)d->T * sizeof(double);
+    l->scratch_run_only = 1;
+    return 0;
+}
+
+static void attention_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *m = pz_in(l, 3), *pk = pz_in(l, 4), *pv = pz_in(l, 5), *np = pz_in(l, 6);
+    const pz_tensor *ok = pz_out(l, 1), *ov = pz_out(l, 2), *oq = pz_out(l, 3);
+    pz_any_attention__ref(l->state, l->in[0]->data, l->in[1]->data, l->in[2]->data,
+                          m ? m->data : NULL, pk ? pk->data : NULL, pv ? pv->data : NULL,
+                          np ? np->data : NULL, l->out[0]->data, ok ? ok->data : NULL,
+                          ov ? ov->data : NULL, oq ? oq->data : NULL, l->scratch, ith, nth);
+}
+
+static const pz_param_field attention_fields[] = {
+    PZ_FIELD(pz_attention_params, q_num_heads, PZ_F_INT),
+    PZ_FIELD(pz_attention_params, kv_num_heads, PZ_F_INT),
+    PZ_FIELD(pz_attention_params, is_causal, PZ_F_INT),
+    PZ_FIELD(pz_attention_params, qk_mode, PZ_F_INT),
+    PZ_FIELD(pz_attention_params, scale, PZ_F_F32),
+    PZ_FIELD(pz_attention_params, softcap, PZ_F_F32),
+};
+
+const pz_rt_op pz_rt_op_attention = {
+    .name = "ATTENTION", PZ_OP_PARAMS(pz_attention_params, attention_fields),
+    .min_in = 3, .max_in = 7, .min_out = 1, .max_out = 4,
+    .prepare = attention_prepare, .run = attention_run,
+};
