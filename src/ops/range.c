@@ -32,10 +32,7 @@ static pz_status range_infer(ir_graph *g, ir_node *n, pz_err *err)
                        n->name, ir_dtype_name(dt));
     for (int i = 0; i < 3; i++)
         if (!t[i]->data)
-            return pz_fail(err, PZ_ERR_UNSUPPORTED,
-                           "node \"%s\" (Range): input %s (\"%s\") must be a constant: the "
-                           "output's length depends on it", n->name, names[i],
-                           g->values[n->in[i]].name);
+            return op_need_const(err, g, n, i, names[i], "the output's length depends on it");
     int64_t len;
     if (ir_dtype_is_int(dt)) {
         int64_t s = ir_load_i64(t[0]->data, dt, 0), l = ir_load_i64(t[1]->data, dt, 0),
