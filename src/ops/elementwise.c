@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "op_infer.h"
+#include "../rt/kernels/kernels.h"
 
 pz_status op_unary_float_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
@@ -22,6 +23,49 @@ pz_status op_attr_finite(const ir_node *n, const char *name, float def, float *o
 {
     if (op_attr_float(n, name, def, out, err)) return err->code;
     if (!isfinite(*out)) return op_err_attr(err, n, name, "must be a finite number");
+    return PZ_OK;
+}
+
+pz_status op_unary_math_set(void *params, pz_unary_func func, op_types types, float alpha,
+                            float beta)
+{
+    op_unary_math *p = params;
+    p->rt = (pz_unary_params){.func = func, .alpha = alpha, .beta = beta};
+    p->types = types;
+    return PZ_OK;
+}
+
+static int type_allowed(op_types types, int dt)
+{
+    if (ir_dtype_is_float(dt)) return 1;
+    if (!ir_dtype_is_int(dt)) return 0;
+    return types == OP_TYPES_NUMERIC || (types == OP_TYPES_SIGNED && pz_dtype_is_signed(dt));
+}
+
+pz_status op_unary_math_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    static const char *const TYPES[] = {"a floating-point", "a signed or floating-point",
+                                        "a numeric"};
+    const op_unary_math *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!x) return op_err(err, n, "input X is missing");
+    if (!type_allowed(p->types, x->dtype))
+        return op_err(err, n, "input X must be %s tensor, got %s", TYPES[p->types],
+                      ir_dtype_name(x->dtype));
+    if (p->rt.func == PZ_UN_SHRINK && ir_dtype_is_int(x->dtype) &&
+        p->rt.beta != truncf(p->rt.beta))
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute 'bias' %g on %s "
+                       "input X is not supported (only a whole bias on integers)", n->name,
+                       n->op_type, p->rt.beta, ir_dtype_name(x->dtype));
+    op_same_as(g, n, 0, 0);
+    int64_t numel = ir_tensor_numel(x);
+    if (!x->data || numel > OP_FOLD_MAX || n->out[0] < 0) return PZ_OK;
+    size_t es = ir_dtype_size(x->dtype);
+    void *buf = pz_xcalloc((size_t)(numel ? numel : 1), es);
+    if (x->dtype == IR_F32) pz_f32_unary__ref(&p->rt, x->data, buf, numel, 0, 1);
+    else pz_any_unary__ref(&p->rt, x->dtype, x->data, buf, numel, 0, 1);
+    ir_value_set_data(g, n->out[0], buf, (size_t)numel * es);
+    free(buf);
     return PZ_OK;
 }
 
@@ -205,6 +249,13 @@ void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float bet
 {
     pz_unary_params up = {.func = func, .alpha = alpha, .beta = beta, .gamma = gamma};
     op_lowered_init(out, n, PZ_OP_UNARY, &up, sizeof up);
+}
+
+pz_status op_unary_math_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const op_unary_math *p = n->params;
+    op_lowered_init(out, n, PZ_OP_UNARY, &p->rt, sizeof p->rt);
+    return PZ_OK;
 }
 
 pz_status op_arith_lower(const ir_graph *g, const ir_node *n, pz_binary_func func,

@@ -62,7 +62,40 @@ typedef struct {
 
 pz_status op_softmax_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
 
+/* The UNARY math ops (Neg, Abs, Exp, ..., Shrink): one runtime function with
+ * its coefficients, and the element types ONNX gives the op. Their parse
+ * fills this (op_unary_math_set), infer and lower are shared:
+ *
+ *   static pz_status neg_parse(const ir_graph *g, const ir_node *n, void *params,
+ *                              pz_err *err)
+ *   {
+ *       return op_unary_math_set(params, PZ_UN_NEG, OP_TYPES_SIGNED, 0, 0);
+ *   }
+ *   ... .params_size = sizeof(op_unary_math), .parse = neg_parse,
+ *       .infer = op_unary_math_infer, .lower = op_unary_math_lower */
+typedef enum {
+    OP_TYPES_FLOAT,     /* float16, bfloat16, float, double */
+    OP_TYPES_SIGNED,    /* and int8..int64 */
+    OP_TYPES_NUMERIC,   /* and uint8..uint64 */
+} op_types;
+
+typedef struct {
+    pz_unary_params rt;
+    op_types types;
+} op_unary_math;
+
+pz_status op_unary_math_set(void *params, pz_unary_func func, op_types types, float alpha,
+                            float beta);
+
+/* Output 0 = input 0's type and shape, the type one of p->types; a constant
+ * input is folded through the runtime's kernel (a folded value equals a run
+ * one). SHRINK on integers takes a whole bias only (else PZ_ERR_UNSUPPORTED). */
+pz_status op_unary_math_infer(ir_graph *g, ir_node *n, pz_err *err);
+
 /* ---- lowering to the runtime -------------------------------------------- */
+
+/* UNARY with the parsed op_unary_math. */
+pz_status op_unary_math_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
 
 /* UNARY with func and its coefficients (see pz_unary_params); X -> Y. */
 void op_unary_lower(const ir_node *n, pz_unary_func func, float alpha, float beta, float gamma,

@@ -61,6 +61,10 @@
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \
     X(RELU) X(LEAKY_RELU) X(CLIP) X(SIGMOID) X(TANH) X(HARD_SIGMOID)           \
-    X(HARD_SWISH) X(ELU) X(SELU) X(SOFTPLUS) X(SWISH) X(SQRT) X(ERF) X(GELU)
+    X(HARD_SWISH) X(ELU) X(SELU) X(SOFTPLUS) X(SWISH) X(SQRT) X(ERF) X(GELU)   \
+    X(NEG) X(ABS) X(EXP) X(LOG) X(RECIPROCAL) X(FLOOR) X(CEIL) X(ROUND)         \
+    X(SIGN) X(SIN) X(COS) X(TAN) X(ASIN) X(ACOS) X(ATAN) X(SINH) X(COSH)        \
+    X(ASINH) X(ACOSH) X(ATANH) X(CELU) X(MISH) X(SOFTSIGN) X(THRESHOLDED_RELU)  \
+    X(SHRINK)
 
 #endif

@@ -166,7 +166,7 @@ typedef enum {
 } pz_unary_func;
 typedef struct {
     pz_unary_func func;
-    float alpha, beta, gamma;         /* LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Selu alpha, gamma; CLIP lo=alpha hi=beta; GELU alpha 1: the tanh form */
+    float alpha, beta, gamma;         /* LeakyRelu/Elu alpha; HardSigmoid alpha, beta; Selu alpha, gamma; CLIP lo=alpha hi=beta; GELU alpha 1: the tanh form; CELU, THRESHOLDED_RELU alpha; SHRINK lambd = alpha, bias = beta */
 } pz_unary_params;
 
 typedef enum {

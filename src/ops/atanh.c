@@ -1,0 +1,18 @@
+/* atanh.c - Atanh: Y = artanh(X) = ln((1 + X) / (1 - X)) / 2, element-wise (+-inf at
+ *   +-1, NaN outside); floating-point only.
+ *   X [any shape] -> Y [same shape, same type] */
+#include "elementwise.h"
+
+static pz_status atanh_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    return op_unary_math_set(params, PZ_UN_ATANH, OP_TYPES_FLOAT, 0, 0);
+}
+
+const op_def op_atanh = {
+    .name = "Atanh",
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(op_unary_math),
+    .parse = atanh_parse,
+    .infer = op_unary_math_infer,
+    .lower = op_unary_math_lower,
+};
