@@ -138,6 +138,11 @@ OP(ScatterElements, scatter_elements)
 OP(Scatter, scatter)
 OP(ScatterND, scatter_nd)
 /* normalization, quantization, losses, signal */
+OP(NegativeLogLikelihoodLoss, negative_log_likelihood_loss)
+OP(SoftmaxCrossEntropyLoss, softmax_cross_entropy_loss)
+OP(RMSNormalization, rms_normalization)
+OP(InstanceNormalization, instance_normalization)
+OP(GroupNormalization, group_normalization)
 /* vision and attention */
 OP(Attention, attention)
 OP(GridSample, grid_sample)

@@ -51,6 +51,8 @@
     X(GATHER_ND, gather_nd)            /* in: data, indices */                \
     X(SCATTER, scatter)                /* in: data, indices, updates */       \
     /* normalization, quantization, losses, signal */                 \
+    X(LOSS, loss)                      /* in: X, target, weight?  out: loss, log_prob? */ \
+    X(NORM, norm)                      /* in: X, scale?, bias? (RMS, Instance, Group) */ \
     /* vision and attention */                                        \
     X(ATTENTION, attention)            /* in: Q, K, V, mask?, past K/V?, nonpad? */ \
     X(GRID_SAMPLE, grid_sample)        /* in: X, grid */                      \

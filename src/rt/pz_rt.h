@@ -381,6 +381,34 @@ typedef struct {
 
 /* ---- params: normalization, quantization, losses, signal ---- */
 
+/* LOSS: NegativeLogLikelihoodLoss on X [N, C, d...] (log-probabilities), or
+ * SoftmaxCrossEntropyLoss (X scores: LogSoftmax over C first, written to
+ * output 1 when wanted). Target [N, d...] int32/int64; targets equal to
+ * ignore_index (has_ignore) weigh 0. */
+typedef enum { PZ_LOSS_NLL, PZ_LOSS_SCE } pz_loss_func;
+typedef enum { PZ_LOSS_NONE, PZ_LOSS_SUM, PZ_LOSS_MEAN } pz_loss_reduction;
+typedef struct {
+    pz_loss_func func;
+    pz_loss_reduction reduction;      /* MEAN: divided by the sum of the weights */
+    int has_ignore;
+    int64_t ignore_index;
+} pz_loss_params;
+
+/* NORM: rows of X normalised, Y = (X - mean) / sqrt(var + epsilon) * scale +
+ * bias, the statistics per row:
+ *   RMS       rows are dims [0, axis), no mean taken (var = mean of X^2),
+ *             scale broadcast over the dims [axis, rank), no bias;
+ *   INSTANCE  rows are (n, c) over the spatial dims; scale, bias [C];
+ *   GROUP     rows are (n, group) over C/groups channels and the spatial
+ *             dims; scale, bias [C] (or [groups], opset 18). */
+typedef enum { PZ_NORM_RMS, PZ_NORM_INSTANCE, PZ_NORM_GROUP } pz_norm_func;
+typedef struct {
+    pz_norm_func func;
+    int axis;                         /* RMS, normalised */
+    int64_t groups;                   /* GROUP */
+    float epsilon;
+} pz_norm_params;
+
 /* ---- params: vision and attention ---- */
 
 /* ATTENTION (ONNX Attention, opset 23/24): Y = softmax(cap(Q K^T * scale) +

@@ -526,6 +526,28 @@ void pz_any_gather_nd__ref(size_t es, int64_t tuples, int64_t per_batch, int k, 
 
 /* ---- normalization, quantization, losses, signal ---- */
 
+/* LOSS (loss_ref.c): X [N, C, D] of type dt, target t [N, D] of type tt,
+ * weight w [C] (NULL: 1s); loss: [N, D] (reduction NONE) or one element;
+ * logp (SCE only, may be NULL) [N, C, D]. A target out of [0, C) that is not
+ * ignored gives NaN. NONE splits over the N*D vectors; SUM and MEAN take one
+ * worker (the prepare sets nth 1). */
+void pz_any_loss__ref(const pz_loss_params *p, int dt, int64_t N, int64_t C, int64_t D,
+                      const void *x, int tt, const void *t, const void *w, void *loss,
+                      void *logp, int ith, int nth);
+
+/* NORM (norm_ref.c): `outer` rows of nn contiguous elements of type dt,
+ * normalised (center 0: no mean subtracted, RMS); element i of row r takes
+ * scale and bias element ((r % sg) * sn + i / sdiv) % smod (scale, bias may
+ * be NULL). Sums in double. Split over rows. */
+typedef struct {
+    int64_t outer, nn;
+    int center;
+    double eps;
+    int64_t sg, sn, sdiv, smod;
+} pz_norm_desc;
+void pz_any_norm__ref(const pz_norm_desc *d, int dt, const void *x, const void *scale,
+                      const void *bias, void *y, int ith, int nth);
+
 /* ---- vision and attention ---- */
 
 /* Attention (attention/attention_ref.c). Strides in elements of b, head, row
