@@ -4,7 +4,7 @@
  *   B is [K, 1] with the N dim dropped (so 1-D x 1-D is a scalar).
  * Floats; int32/int64/uint32/uint64 from opset 9 (one type for A and B).
  * MACs: prod(batch) * M * K * N. */
-#include "op.h"
+#include "matmul.h"
 
 typedef struct {
     int64_t batch, m, k, n;   /* set by infer */
@@ -17,18 +17,9 @@ static int matmul_type_ok(int opset, int dt)
     return opset >= 9 && (dt == IR_I32 || dt == IR_I64 || dt == IR_U32 || dt == IR_U64);
 }
 
-static pz_status matmul_infer(ir_graph *g, ir_node *n, pz_err *err)
+pz_status op_matmul_shape(const ir_node *n, const ir_tensor *a, const ir_tensor *b,
+                          op_matmul_dims *md, pz_err *err)
 {
-    matmul_params *p = n->params;
-    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
-    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
-    if (a->rank < 1 || b->rank < 1)
-        return op_err(err, n, "A and B must have rank >= 1, got %d and %d", a->rank, b->rank);
-    if (!matmul_type_ok(g->opset, a->dtype))
-        return op_err(err, n, "A has unsupported type %s", ir_dtype_name(a->dtype));
-    if (b->dtype != a->dtype)
-        return op_err(err, n, "A is %s but B is %s", ir_dtype_name(a->dtype),
-                      ir_dtype_name(b->dtype));
     /* promote 1-D operands to matrices */
     ir_tensor a2 = *a, b2 = *b;
     if (a->rank == 1) {   /* [K] -> [1, K] */
@@ -54,17 +45,38 @@ static pz_status matmul_infer(ir_graph *g, ir_node *n, pz_err *err)
     ba.rank -= 2;
     bb.rank -= 2;
     if (op_broadcast(n, &ba, &bb, &batch, err)) return err->code;
-    int64_t dims[IR_MAX_RANK];
     int r = 0;
-    for (int d = 0; d < batch.rank; d++) dims[r++] = batch.dims[d];
-    if (a->rank > 1) dims[r++] = m;
-    if (b->rank > 1) dims[r++] = nn;
-    if (op_check_dims(n, r, dims, err)) return err->code;
-    p->batch = ir_tensor_numel(&batch);
-    p->m = m;
-    p->k = k;
-    p->n = nn;
-    op_set_out(g, n, 0, a->dtype, r, dims);
+    for (int d = 0; d < batch.rank; d++) md->dims[r++] = batch.dims[d];
+    if (a->rank > 1) md->dims[r++] = m;
+    if (b->rank > 1) md->dims[r++] = nn;
+    if (op_check_dims(n, r, md->dims, err)) return err->code;
+    md->rank = r;
+    md->batch = ir_tensor_numel(&batch);
+    md->m = m;
+    md->k = k;
+    md->n = nn;
+    return PZ_OK;
+}
+
+static pz_status matmul_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    matmul_params *p = n->params;
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (!a || !b) return op_err(err, n, "input %s is missing", a ? "B" : "A");
+    if (a->rank < 1 || b->rank < 1)
+        return op_err(err, n, "A and B must have rank >= 1, got %d and %d", a->rank, b->rank);
+    if (!matmul_type_ok(g->opset, a->dtype))
+        return op_err(err, n, "A has unsupported type %s", ir_dtype_name(a->dtype));
+    if (b->dtype != a->dtype)
+        return op_err(err, n, "A is %s but B is %s", ir_dtype_name(a->dtype),
+                      ir_dtype_name(b->dtype));
+    op_matmul_dims md;
+    if (op_matmul_shape(n, a, b, &md, err)) return err->code;
+    p->batch = md.batch;
+    p->m = md.m;
+    p->k = md.k;
+    p->n = md.n;
+    op_set_out(g, n, 0, a->dtype, md.rank, md.dims);
     return PZ_OK;
 }
 

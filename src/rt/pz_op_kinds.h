@@ -53,6 +53,8 @@
     /* normalization, quantization, losses, signal */                 \
     X(LOSS, loss)                      /* in: X, target, weight?  out: loss, log_prob? */ \
     X(NORM, norm)                      /* in: X, scale?, bias? (RMS, Instance, Group) */ \
+    X(QUANT, quant)                    /* in: X, scale?, zero_point?  out: Y, scale?, zp? */ \
+    X(QMATMUL, qmatmul)                /* in: MatMulInteger's or QLinearMatMul's */ \
     /* vision and attention */                                        \
     X(ATTENTION, attention)            /* in: Q, K, V, mask?, past K/V?, nonpad? */ \
     X(GRID_SAMPLE, grid_sample)        /* in: X, grid */                      \

@@ -409,6 +409,24 @@ typedef struct {
     float epsilon;
 } pz_norm_params;
 
+/* QUANT: QuantizeLinear (Q), DequantizeLinear (DQ), DynamicQuantizeLinear
+ * (DYNAMIC, uint8). The scale is per tensor (one element), per axis (1-D,
+ * block_size 0) or blocked (X's rank, block_size elements along the axis
+ * share one). saturate: Q to a float8 type clamps to its largest value. */
+typedef enum { PZ_QUANT_Q, PZ_QUANT_DQ, PZ_QUANT_DYNAMIC } pz_quant_func;
+typedef struct {
+    pz_quant_func func;
+    int axis;                         /* normalised */
+    int64_t block_size;
+    int saturate;
+} pz_quant_params;
+
+/* QMATMUL: MatMulInteger (int32 out) or QLinearMatMul (requantised). */
+typedef enum { PZ_QMM_INTEGER, PZ_QMM_QLINEAR } pz_qmatmul_func;
+typedef struct {
+    pz_qmatmul_func func;
+} pz_qmatmul_params;
+
 /* ---- params: vision and attention ---- */
 
 /* ATTENTION (ONNX Attention, opset 23/24): Y = softmax(cap(Q K^T * scale) +

@@ -548,6 +548,57 @@ typedef struct {
 void pz_any_norm__ref(const pz_norm_desc *d, int dt, const void *x, const void *scale,
                       const void *bias, void *y, int ith, int nth);
 
+/* v rounded to the precision of float type dt (ONNX's quantisers compute
+ * x / scale and the scale products in the float inputs' type). */
+static inline double pz_round_to(int dt, double v)
+{
+    uint64_t buf;
+    pz_store_f64(&buf, dt, 0, v);
+    return pz_load_f64(&buf, dt, 0);
+}
+
+/* QUANT (quant_ref.c): X viewed as [outer, D, inner] around the axis;
+ * element (o, a, i) takes scale and zero point element
+ * o*so + (a/block)*sd + i*si (per tensor: all 0; per axis: sd 1; blocked:
+ * the scale has X's shape with D/block along the axis). Split over
+ * elements. */
+typedef struct {
+    int64_t outer, D, inner, block;
+    int64_t so, sd, si;
+} pz_quant_desc;
+/* The integer range of dt (-inf, inf for the float types). */
+void pz_quant_range(int dt, double *lo, double *hi);
+/* y = saturate(round_half_even(x / s) + zp) into ty (zp of type ty, may be
+ * NULL); float8/float4 ty: x / s + zp rounded, saturate or not. */
+void pz_any_quantize__ref(const pz_quant_desc *d, int saturate, int tx, const void *x, int ts,
+                          const void *s, const void *zp, int ty, void *y, int ith, int nth);
+/* y = (x - zp) * s, computed in the scale's type ts, stored as ty (zp of
+ * X's type, may be NULL). */
+void pz_any_dequantize__ref(const pz_quant_desc *d, int tx, const void *x, int ts, const void *s,
+                            const void *zp, int ty, void *y, int ith, int nth);
+/* DynamicQuantizeLinear: scale = (max(x, 0) - min(x, 0)) / 255, zp =
+ * round(-min / scale) in [0, 255], y = saturate(round(x / scale) + zp).
+ * Each worker scans all of x for the range. */
+void pz_f32_dynamic_quantize__ref(int64_t n, const float *x, uint8_t *y, float *scale,
+                                  uint8_t *zp, int ith, int nth);
+
+/* QMATMUL (qmatmul_ref.c): the batched matmul of (a - azp) and (b - bzp),
+ * exact in int64 (azp per row of A when azp_row, bzp per column of B when
+ * bzp_col, NULL: 0). q NULL: y int32 (MatMulInteger); else (QLinearMatMul)
+ * y = saturate(round(sum * (as * bs / ys)) + yzp) into ty, the factor in
+ * the scales' type ts, bs per column when bs_col. Split over outputs. */
+typedef struct {
+    pz_matmul_shape s;
+    int ta, tb, ty, ts;
+    int azp_row, bzp_col, bs_col;
+} pz_qmatmul_desc;
+typedef struct {
+    const void *as, *bs, *ys, *yzp;   /* yzp of type ty, may be NULL */
+} pz_qmatmul_scales;
+void pz_any_qmatmul__ref(const pz_qmatmul_desc *d, const void *a, const void *b,
+                         const void *azp, const void *bzp, const pz_qmatmul_scales *q, void *y,
+                         int ith, int nth);
+
 /* ---- vision and attention ---- */
 
 /* Attention (attention/attention_ref.c). Strides in elements of b, head, row

@@ -18,6 +18,32 @@ typedef struct {
     pz_gemm_desc g;
 } matmul_state;
 
+/* numpy matmul's shape of A times B (1-D A a row, 1-D B a column; batch
+ * dims broadcast); 0 when they multiply, -1 when not. QMATMUL shares it. */
+int pz_matmul_shape_init(pz_matmul_shape *s, const pz_tensor *a, const pz_tensor *b)
+{
+    s->M = a->rank == 1 ? 1 : a->dims[a->rank - 2];
+    s->K = a->dims[a->rank - 1];
+    s->N = b->rank == 1 ? 1 : b->dims[b->rank - 1];
+    int64_t kb = b->rank == 1 ? b->dims[0] : b->dims[b->rank - 2];
+    /* batch dims: broadcast of A's and B's leading dims, right-aligned */
+    int na = a->rank > 2 ? a->rank - 2 : 0, nb = b->rank > 2 ? b->rank - 2 : 0;
+    s->nb = na > nb ? na : nb;
+    int64_t stride_a = s->M * s->K, stride_b = s->K * s->N;
+    bool ok = kb == s->K;
+    for (int i = s->nb - 1; i >= 0; i--) {
+        int ia = i - (s->nb - na), ib = i - (s->nb - nb);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1) ok = false;
+        s->bdims[i] = da == 1 ? db : da;   /* a 0 against a 1 broadcasts to 0 */
+        s->sa[i] = da == 1 ? 0 : stride_a;
+        s->sb[i] = db == 1 ? 0 : stride_b;
+        stride_a *= da;
+        stride_b *= db;
+    }
+    return ok ? 0 : -1;
+}
+
 static int matmul_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_matmul_params *p = l->params;
@@ -39,25 +65,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
     pz_matmul_shape *s = &st->s;
-    s->M = a->rank == 1 ? 1 : a->dims[a->rank - 2];
-    s->K = a->dims[a->rank - 1];
-    s->N = b->rank == 1 ? 1 : b->dims[b->rank - 1];
-    int64_t kb = b->rank == 1 ? b->dims[0] : b->dims[b->rank - 2];
-    /* batch dims: broadcast of A's and B's leading dims, right-aligned */
-    int na = a->rank > 2 ? a->rank - 2 : 0, nb = b->rank > 2 ? b->rank - 2 : 0;
-    s->nb = na > nb ? na : nb;
-    int64_t stride_a = s->M * s->K, stride_b = s->K * s->N;
-    bool ok = kb == s->K;
-    for (int i = s->nb - 1; i >= 0; i--) {
-        int ia = i - (s->nb - na), ib = i - (s->nb - nb);
-        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        if (da != db && da != 1 && db != 1) ok = false;
-        s->bdims[i] = da == 1 ? db : da;   /* a 0 against a 1 broadcasts to 0 */
-        s->sa[i] = da == 1 ? 0 : stride_a;
-        s->sb[i] = db == 1 ? 0 : stride_b;
-        stride_a *= da;
-        stride_b *= db;
-    }
+    bool ok = pz_matmul_shape_init(s, a, b) == 0;
     if (!ok || pz_numel(y) != pz_prod(s->bdims, s->nb) * s->M * s->N)
         return pz_layer_fail(l, err, n, "A %s and B %s do not multiply into Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),

@@ -34,6 +34,10 @@ pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const i
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
 void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
 
+/* matmul.c: numpy matmul's shape of A times B; 0, or -1 when they do not
+ * multiply (MATMUL, QMATMUL). */
+int pz_matmul_shape_init(pz_matmul_shape *s, const pz_tensor *a, const pz_tensor *b);
+
 /* Field tables of params types that several kinds take (conv.c: CONV,
  * CONV_TRANSPOSE; concat.c: CONCAT, SPLIT, GATHER). */
 #define PZ_CONV_N_FIELDS 9

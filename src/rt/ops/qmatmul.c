@@ -1,0 +1,80 @@
+/* qmatmul.c - the QMATMUL layer: MatMulInteger (A, B, a_zero_point?,
+ * b_zero_point? -> Y int32) and QLinearMatMul (a, a_scale, a_zero_point,
+ * b, b_scale, b_zero_point, y_scale, y_zero_point -> y of y_zero_point's
+ * type): numpy matmul shapes, 8- and 16-bit integers, the reference kernel
+ * (qmatmul_ref.c). */
+#include "rt/ops/ops.h"
+
+static bool qint(int dt)
+{
+    return dt == PZ_U8 || dt == PZ_I8 || dt == PZ_U16 || dt == PZ_I16;
+}
+
+/* A zero point (or scale) t: one element, or `len` along the last axis of
+ * A (rows: len M) or B (columns: len N); *per 1 for the latter. */
+static bool qvec(const pz_tensor *t, int64_t len, int *per)
+{
+    *per = 0;
+    if (!t || pz_numel(t) == 1) return true;
+    *per = 1;
+    return pz_numel(t) == len;
+}
+
+static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_qmatmul_params *p = l->params;
+    const bool ql = p->func == PZ_QMM_QLINEAR;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, ql ? 3 : 1), *y = pz_out(l, 0);
+    const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, ql ? 5 : 3);
+    if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    if (!qint(a->dtype) || !qint(b->dtype))
+        return pz_layer_fail(l, err, n, "A (%s) and B (%s) must be 8- or 16-bit integers",
+                             pz_dtype_name(a->dtype), pz_dtype_name(b->dtype));
+    if (a->rank < 1 || b->rank < 1) return pz_layer_fail(l, err, n, "A and B must have rank >= 1");
+    pz_qmatmul_desc *d = calloc(1, sizeof *d);
+    if (!d) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = d;
+    if (pz_matmul_shape_init(&d->s, a, b) ||
+        pz_numel(y) != pz_prod(d->s.bdims, d->s.nb) * d->s.M * d->s.N)
+        return pz_layer_fail(l, err, n, "A and B do not multiply into Y");
+    d->ta = a->dtype, d->tb = b->dtype, d->ty = y->dtype;
+    if ((az && az->dtype != a->dtype) || (bz && bz->dtype != b->dtype))
+        return pz_layer_fail(l, err, n, "zero points must have A's and B's types");
+    if (!qvec(az, d->s.M, &d->azp_row) || !qvec(bz, d->s.N, &d->bzp_col))
+        return pz_layer_fail(l, err, n, "zero points: one element, or per row of A, per column of B");
+    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32);
+    const pz_tensor *as = pz_in(l, 1), *bs = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
+    if (!as || !bs || !ys) return pz_layer_fail(l, err, n, "needs a_scale, b_scale and y_scale");
+    d->ts = as->dtype;
+    if (!pz_dtype_is_float(d->ts) || bs->dtype != d->ts || ys->dtype != d->ts)
+        return pz_layer_fail(l, err, n, "scales must be one float type");
+    if (!qint(y->dtype) || (yz && (yz->dtype != y->dtype || pz_numel(yz) != 1)))
+        return pz_layer_fail(l, err, n, "y must be an 8- or 16-bit integer, y_zero_point one of it");
+    if (pz_numel(as) != 1 || d->azp_row || pz_numel(ys) != 1 || !qvec(bs, d->s.N, &d->bs_col))
+        return pz_layer_fail(l, err, n, "a and y are quantised per tensor, b per tensor or column");
+    return 0;
+}
+
+static void qmatmul_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_qmatmul_params *p = l->params;
+    if (p->func == PZ_QMM_INTEGER) {
+        const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 3);
+        pz_any_qmatmul__ref(l->state, l->in[0]->data, l->in[1]->data, az ? az->data : NULL,
+                            bz ? bz->data : NULL, NULL, l->out[0]->data, ith, nth);
+        return;
+    }
+    const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 5), *yz = pz_in(l, 7);
+    const pz_qmatmul_scales q = {l->in[1]->data, l->in[4]->data, l->in[6]->data,
+                                 yz ? yz->data : NULL};
+    pz_any_qmatmul__ref(l->state, l->in[0]->data, l->in[3]->data, az ? az->data : NULL,
+                        bz ? bz->data : NULL, &q, l->out[0]->data, ith, nth);
+}
+
+static const pz_param_field qmatmul_fields[] = {PZ_FIELD(pz_qmatmul_params, func, PZ_F_INT)};
+
+const pz_rt_op pz_rt_op_qmatmul = {
+    .name = "QMATMUL", PZ_OP_PARAMS(pz_qmatmul_params, qmatmul_fields),
+    .min_in = 2, .max_in = 8, .min_out = 1, .max_out = 1,
+    .prepare = qmatmul_prepare, .run = qmatmul_run,
+};
