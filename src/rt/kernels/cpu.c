@@ -26,6 +26,7 @@ static const pz_fast_kernels SCALAR = {
     .conv1x1_8x2 = NULL,
     .dwconvk = pz_f32_dwconvk_nchw16c__scalar,
     .layernorm = NULL,
+    .compare = NULL,
 };
 
 #ifndef PZ_SCALAR
@@ -46,6 +47,7 @@ static const pz_fast_kernels AVX2 = {
     .conv1x1_8x2 = NULL,
     .dwconvk = pz_f32_dwconvk_nchw16c__scalar,
     .layernorm = NULL,
+    .compare = NULL,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -65,6 +67,7 @@ static const pz_fast_kernels AVX512 = {
     .conv1x1_8x2 = pz_f32_conv1x1_8x2_nchw16c__avx512,
     .dwconvk = pz_f32_dwconvk_nchw16c__avx512,
     .layernorm = pz_f32_layernorm__avx512,
+    .compare = pz_f32_compare__avx512,
 };
 #endif
 

@@ -325,6 +325,10 @@ typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const
                                 int64_t ns, const float *b, int64_t nb, float eps, float *y,
                                 float *mean, float *inv, int ith, int nth);
 
+/* An f32 COMPARE (kernels.h, pz_f32_compare__ref). */
+typedef void (*pz_compare_fn)(pz_compare_func f, const pz_bcast *bc, const float *a,
+                              const float *b, uint8_t *y, int ith, int nth);
+
 struct pz_conv16c_ukset;   /* the direct conv's micro-kernels (conv/conv16c.h) */
 
 /* One ISA's kernels, a table per ISA (cpu.c): the one place that says which
@@ -352,6 +356,7 @@ typedef struct {
     pz_conv16c_fn conv1x1_8x2;     /* AVX-512 only (conv8x2.h), else NULL */
     pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
     pz_layernorm_fn layernorm;     /* NULL: the reference */
+    pz_compare_fn compare;         /* NULL: the reference */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -424,6 +424,24 @@ void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const
                          const void *b, uint8_t *y, int ith, int nth);
 void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
                          uint8_t *y, int ith, int nth);
+/* The same in ZMM registers where an operand is contiguous or one value
+ * along a segment (compare_avx512.c): bitwise equal to the reference; only
+ * on a CPU with AVX-512 and a build that has it (fast.h, compare). */
+void pz_f32_compare__avx512(pz_compare_func f, const pz_bcast *bc, const float *a,
+                            const float *b, uint8_t *y, int ith, int nth);
+
+/* One element of a COMPARE function, as the reference computes it; a macro
+ * so that each type class compares in its own type (the AVX-512 twin's odd
+ * segments use it too). NaN: every comparison false, EQ included (IEEE). */
+#define PZ_COMPARE(f, a, b)                                                    \
+    ((f) == PZ_CMP_EQ ? (a) == (b)                                             \
+     : (f) == PZ_CMP_LT ? (a) < (b)                                            \
+     : (f) == PZ_CMP_LE ? (a) <= (b)                                           \
+     : (f) == PZ_CMP_GT ? (a) > (b)                                            \
+     : (f) == PZ_CMP_GE ? (a) >= (b)                                           \
+     : (f) == PZ_CMP_AND ? (a) != 0 && (b) != 0                                \
+     : (f) == PZ_CMP_OR ? (a) != 0 || (b) != 0                                 \
+     : (f) == PZ_CMP_XOR ? ((a) != 0) != ((b) != 0) : 0)
 
 /* LOGIC_UNARY (logic_unary_ref.c) over n elements: x of type tx, y of the
  * output's type (bool, or tx for BITNOT). */

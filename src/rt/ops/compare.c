@@ -3,6 +3,11 @@
  * on one numeric type (Equal also bool), And, Or, Xor on bool. */
 #include "rt/ops/ops.h"
 
+typedef struct {
+    pz_bcast bc;
+    pz_compare_fn f32;   /* float32: the CPU's kernel */
+} compare_state;
+
 static const char *const COMPARE_FUNC[] = {"PZ_CMP_EQ", "PZ_CMP_LT",  "PZ_CMP_LE",
                                            "PZ_CMP_GT", "PZ_CMP_GE",  "PZ_CMP_AND",
                                            "PZ_CMP_OR", "PZ_CMP_XOR"};
@@ -27,10 +32,12 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "%s on type %s is not supported", COMPARE_FUNC[p->func],
                              pz_dtype_name(a->dtype));
     if (pz_layer_want_dtype(l, err, n, "Y", y, PZ_BOOL)) return 1;
-    pz_bcast *bc = calloc(1, sizeof *bc);
-    if (!bc) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = bc;
-    if (pz_bcast_init(bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+    compare_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    st->f32 = pz_fast_kernels_for(l->isa)->compare;
+    if (!st->f32) st->f32 = pz_f32_compare__ref;
+    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
         return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));
@@ -40,11 +47,12 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
 static void compare_run(const pz_layer *l, int ith, int nth)
 {
     const pz_compare_params *p = l->params;
+    const compare_state *st = l->state;
     const pz_tensor *a = l->in[0], *b = l->in[1];
     if (a->dtype == PZ_F32)
-        pz_f32_compare__ref(p->func, l->state, a->data, b->data, l->out[0]->data, ith, nth);
+        st->f32(p->func, &st->bc, a->data, b->data, l->out[0]->data, ith, nth);
     else
-        pz_any_compare__ref(p->func, a->dtype, l->state, a->data, b->data, l->out[0]->data, ith,
+        pz_any_compare__ref(p->func, a->dtype, &st->bc, a->data, b->data, l->out[0]->data, ith,
                             nth);
 }
 

@@ -4,25 +4,22 @@
  * double (float16, bfloat16 and float32 widen exactly). */
 #include "rt/kernels/kernels.h"
 
-/* One element; the one body for every class, so they cannot drift apart.
- * NaN: every comparison false (EQ included), as IEEE and numpy. */
-#define PZ_CMP_BODY(f, a, b)                                                   \
-    switch (f) {                                                               \
-    case PZ_CMP_EQ: return (a) == (b);                                         \
-    case PZ_CMP_LT: return (a) < (b);                                          \
-    case PZ_CMP_LE: return (a) <= (b);                                         \
-    case PZ_CMP_GT: return (a) > (b);                                          \
-    case PZ_CMP_GE: return (a) >= (b);                                         \
-    case PZ_CMP_AND: return (a) != 0 && (b) != 0;                              \
-    case PZ_CMP_OR: return (a) != 0 || (b) != 0;                               \
-    case PZ_CMP_XOR: return ((a) != 0) != ((b) != 0);                          \
-    default: return 0;                                                         \
-    }
-
-PZ_ALWAYS_INLINE uint8_t cmp_i64(pz_compare_func f, int64_t a, int64_t b) { PZ_CMP_BODY(f, a, b) }
-PZ_ALWAYS_INLINE uint8_t cmp_u64(pz_compare_func f, uint64_t a, uint64_t b) { PZ_CMP_BODY(f, a, b) }
-PZ_ALWAYS_INLINE uint8_t cmp_f64(pz_compare_func f, double a, double b) { PZ_CMP_BODY(f, a, b) }
-PZ_ALWAYS_INLINE uint8_t cmp_f32(pz_compare_func f, float a, float b) { PZ_CMP_BODY(f, a, b) }
+PZ_ALWAYS_INLINE uint8_t cmp_i64(pz_compare_func f, int64_t a, int64_t b)
+{
+    return PZ_COMPARE(f, a, b);
+}
+PZ_ALWAYS_INLINE uint8_t cmp_u64(pz_compare_func f, uint64_t a, uint64_t b)
+{
+    return PZ_COMPARE(f, a, b);
+}
+PZ_ALWAYS_INLINE uint8_t cmp_f64(pz_compare_func f, double a, double b)
+{
+    return PZ_COMPARE(f, a, b);
+}
+PZ_ALWAYS_INLINE uint8_t cmp_f32(pz_compare_func f, float a, float b)
+{
+    return PZ_COMPARE(f, a, b);
+}
 
 typedef enum { CLS_SIGNED, CLS_UNSIGNED, CLS_FLOAT } cmp_class;
 
