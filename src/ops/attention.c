@@ -111,13 +111,14 @@ static pz_status attention_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
-/* B*Hq*S*T*(Dk + Dv): scores, then the weighted sum of values */
+/* B*Hq*S*T*(Dk + Dv): scores, then the weighted sum of values; T = past
+ * rows + K's rows. */
 static void attention_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 {
-    const ir_tensor *q = op_in(g, n, 0), *y = op_out((ir_graph *)g, n, 0);
-    const ir_tensor *qk = op_out((ir_graph *)g, n, 3);   /* [B, Hq, S, T] */
-    int64_t T = qk ? qk->dims[3] : 0;
-    if (!q || !y || !qk) return;
+    const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1), *pk = op_in(g, n, 4);
+    const ir_tensor *y = op_out((ir_graph *)g, n, 0);
+    if (!q || !k || !y) return;
+    int64_t T = (pk ? pk->dims[2] : 0) + k->dims[k->rank == 4 ? 2 : 1];
     c->macs = T * (ir_tensor_numel(q) + ir_tensor_numel(y));
 }
 

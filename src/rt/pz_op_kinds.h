@@ -60,7 +60,10 @@
     X(GRID_SAMPLE, grid_sample)        /* in: X, grid */                      \
     X(ROTARY, rotary)                  /* in: X, cos, sin, position_ids? */   \
     X(COL2IM, col2im)                  /* in: X (image, block: constants) */  \
-    X(AFFINE_GRID, affine_grid)        /* in: theta (size: constant) */
+    X(AFFINE_GRID, affine_grid)        /* in: theta (size: constant) */       \
+    X(ROI_ALIGN, roi_align)            /* in: X, rois, batch_indices */       \
+    X(MAX_UNPOOL, max_unpool)          /* in: X, I (output_shape: constant) */ \
+    X(DEFORM_CONV, deform_conv)        /* in: X, W, offset, B?, mask? */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -475,6 +475,21 @@ typedef struct {
     int align_corners;
 } pz_affine_grid_params;
 
+/* ROI_ALIGN (ONNX RoiAlign): X [N, C, H, W], rois [R, 4] (x1, y1, x2, y2),
+ * batch_indices int64 [R] -> Y [R, C, output_height, output_width]. */
+typedef struct {
+    int mode_max;                     /* 0: avg */
+    int half_pixel;                   /* coordinate_transformation_mode; 0: output_half_pixel */
+    int64_t output_height, output_width, sampling_ratio;   /* sampling_ratio 0: adaptive */
+    float spatial_scale;
+} pz_roi_align_params;
+
+/* DEFORM_CONV (ONNX DeformConv, 2-D): X, W, offset, B?, mask?. */
+typedef struct {
+    int64_t group, offset_group;
+    int64_t kernel[2], stride[2], dilation[2], pad_begin[2], pad_end[2];
+} pz_deform_conv_params;
+
 /* ---- the network: the middle-layer API ----------------------------------- */
 
 typedef enum { PZ_OK_ = 0, PZ_ERR_ = 1 } pz_rt_status;

@@ -664,4 +664,22 @@ void pz_any_col2im__ref(const pz_col2im_params *p, int dt, int64_t N, int64_t C,
 void pz_any_affine_grid__ref(const pz_affine_grid_params *p, int dt, int64_t N,
                              const void *theta, void *grid, int ith, int nth);
 
+/* RoiAlign (vision/roi_align_ref.c): any float type through double; a
+ * batch index outside X gives NaN (a run-time value: no error path). */
+void pz_any_roi_align__ref(const pz_roi_align_params *p, int dt, const int64_t *xd,
+                           int64_t nroi, const void *x, const void *rois, const int64_t *bidx,
+                           void *y, int ith, int nth);
+
+/* MaxUnpool (vision/max_unpool_ref.c): Y (ny elements) zero but for
+ * Y[I[i]] = X[i], i < nx; elements of es bytes. */
+void pz_any_max_unpool__ref(size_t es, int64_t nx, int64_t ny, const void *x, const int64_t *idx,
+                            void *y, int ith, int nth);
+
+/* DeformConv (vision/deform_conv_ref.c): X [N, C, H, W], W [M, C/G, kh, kw],
+ * offset [N, OG*2*kh*kw, OH, OW], B [M]?, mask [N, OG*kh*kw, OH, OW]?
+ * -> Y [N, M, OH, OW]; any float type through double. */
+void pz_any_deform_conv__ref(const pz_deform_conv_params *p, int dt, const int64_t *xd,
+                             const int64_t *yd, const void *x, const void *wt, const void *off,
+                             const void *b, const void *mask, void *y, int ith, int nth);
+
 #endif
