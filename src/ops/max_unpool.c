@@ -38,7 +38,14 @@ static pz_status max_unpool_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (op_const_ints(g, n, 2, "output_shape", os, IR_MAX_RANK, &no, err)) return err->code;
         if (no != x->rank) return op_err(err, n, "output_shape has %d entries, X rank %d", no,
                                          x->rank);
-        for (int k = 0; k < no; k++) dims[k] = os[k];
+        /* I indexes the default-size output, which ONNX then pads to
+         * output_shape: the kernel takes I as indices into Y itself */
+        for (int k = 0; k < no; k++)
+            if (os[k] != dims[k])
+                return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (MaxUnpool): input "
+                               "output_shape: a shape other than the default (dimension %d: "
+                               "%lld, default %lld) is not supported", n->name, k,
+                               (long long)os[k], (long long)dims[k]);
     }
     if (op_check_dims(n, x->rank, dims, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
