@@ -137,6 +137,7 @@ OP(GatherND, gather_nd)
 OP(ScatterElements, scatter_elements)
 OP(Scatter, scatter)
 OP(ScatterND, scatter_nd)
+OP(EyeLike, eye_like)
 /* normalization, quantization, losses, signal */
 OP(NegativeLogLikelihoodLoss, negative_log_likelihood_loss)
 OP(SoftmaxCrossEntropyLoss, softmax_cross_entropy_loss)
