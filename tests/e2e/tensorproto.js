@@ -71,6 +71,11 @@ function readTensor(path) {
     if (raw) {
         const copy = Buffer.from(raw);  // aligned copy
         data = new T(copy.buffer, copy.byteOffset, PACK[dtype] ? Math.ceil(numel / PACK[dtype]) : numel);
+    } else if (PACK[dtype]) {
+        // packed types in int32_data: one packed byte per value
+        const count = Math.ceil(numel / PACK[dtype]);
+        if (typed.length !== count) throw new Error(`${path}: ${typed.length} values in field ${typedField}, shape needs ${count} packed bytes`);
+        data = Uint8Array.from(typed, v => Number(v) & 0xff);
     } else {
         data = new T(numel);
         for (let i = 0; i < numel; i++) {
