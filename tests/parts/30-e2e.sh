@@ -19,7 +19,9 @@
 #   valgrind   a small generated program: no errors, no leaks
 #   onnx       the pytorch-converted, pytorch-operator and simple cases of the
 #              ONNX test data built and run (rtol 1e-3, atol 1e-5); a case that
-#              `paleozoic run` cannot run either is skipped, with its reason
+#              `paleozoic run` cannot run either is skipped, with its reason;
+#              inputs that build binds (their values shape the graph) are not
+#              passed to the program
 # PZ_E2E_NETS overrides the list of nets. Under a sanitizer build dir (*san*),
 # the executables link the sanitized runtime; VGG-16/19 and ResNet-50 are
 # skipped there (minutes each under ASan), and so is valgrind (it cannot run
@@ -248,12 +250,24 @@ if [ -d "$ONNX_TESTS/node" ]; then
                 bad "onnx $name: build: $(tail -c 400 "$T/log")"
                 continue
             fi
+            # inputs whose values build bound (a Reshape or Expand shape): the
+            # program does not take them; a data set with other values for
+            # them needs another build, so it is not run
+            bound=$(sed -n 's/^paleozoic: --input \(.*\): its value is built into the program.*/\1/p' "$T/log")
             good=1
             for ds in "$c"/test_data_set_*; do
                 ins=$(ls "$ds"/input_*.pb 2>/dev/null | sort -t_ -k3 -n)
                 outs=$(ls "$ds"/output_*.pb 2>/dev/null | sort -t_ -k3 -n)
-                args="" k=0
-                for f in $ins; do args="$args --input $f"; done
+                args="" k=0 same=1
+                for f in $ins; do
+                    f0="$c/test_data_set_0/$(basename "$f")"
+                    if printf '%s\n' "$bound" | grep -qxF "$f0"; then
+                        cmp -s "$f" "$f0" || same=0
+                        continue
+                    fi
+                    args="$args --input $f"
+                done
+                [ "$same" = 1 ] || continue
                 for f in $outs; do args="$args --output $T/got$k.pb"; k=$((k + 1)); done
                 # shellcheck disable=SC2086
                 if ! "$T/case" $args >"$T/log" 2>&1; then
