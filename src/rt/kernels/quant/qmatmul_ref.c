@@ -1,6 +1,8 @@
 /* qmatmul_ref.c - reference MatMulInteger and QLinearMatMul: an exact
  * integer matmul of (a - a_zero_point) and (b - b_zero_point), then for
  * QLinearMatMul the requantisation to y's type. */
+#include <math.h>
+
 #include "rt/kernels/kernels.h"
 
 void pz_any_qmatmul__ref(const pz_qmatmul_desc *d, const void *a, const void *b,
@@ -35,6 +37,7 @@ void pz_any_qmatmul__ref(const pz_qmatmul_desc *d, const void *a, const void *b,
         const double mult = pz_round_to(d->ts, pz_round_to(d->ts, pz_ld(q->as, d->ts, 0) *
                                      pz_ld(q->bs, d->ts, d->bs_col ? nn : 0)) / pz_ld(q->ys, d->ts, 0));
         double v = nearbyint((double)acc * mult) + (q->yzp ? pz_load_f64(q->yzp, d->ty, 0) : 0);
+        if (isnan(v)) v = 0;   /* a NaN scale: the cast below would be undefined */
         v = v < qlo ? qlo : v > qhi ? qhi : v;
         pz_store_bits(y, d->ty, e, (uint64_t)(int64_t)v);
     }
