@@ -44,8 +44,10 @@ part() {
     label=$1
     shift
     echo "== $label"
+    t0=$(date +%s)
     "$@" >"$out" 2>"$err"
     rc=$?
+    secs=$(($(date +%s) - t0))
     cat "$out"
     if [ -s "$err" ]; then
         # sanitizer reports are long: show the start
@@ -69,6 +71,8 @@ part() {
         echo "FAIL $label: sanitizer or internal-error report on stderr"
         f=$((f + 1))
     fi
+    # the wall time of each part: CI has a budget, and this shows where it goes
+    echo "-- $label: ${secs} s"
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
     total_skip=$((total_skip + s))
