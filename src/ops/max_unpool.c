@@ -2,8 +2,9 @@
  *   X [N, C, D1..Dk], I int64 [X's shape] (flat indices into Y, as MaxPool
  *   gives them), output_shape? int64 [k + 2] (constant: it shapes Y)
  *   -> Y [N, C, O1..Ok], Oi = (Di - 1) * stride + kernel - pads, or
- *   output_shape. kernel_shape, strides, pads. No MACs. Runs as MAX_UNPOOL
- *   (rt/ops/max_unpool.c). */
+ *   output_shape (at least the default in each dim: I indexes the default
+ *   output, Y holds it at its start). kernel_shape, strides, pads. No MACs.
+ *   Runs as MAX_UNPOOL (rt/ops/max_unpool.c). */
 #include <string.h>
 
 #include "window.h"
@@ -38,14 +39,15 @@ static pz_status max_unpool_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (op_const_ints(g, n, 2, "output_shape", os, IR_MAX_RANK, &no, err)) return err->code;
         if (no != x->rank) return op_err(err, n, "output_shape has %d entries, X rank %d", no,
                                          x->rank);
-        /* I indexes the default-size output, which ONNX then pads to
-         * output_shape: the kernel takes I as indices into Y itself */
-        for (int k = 0; k < no; k++)
-            if (os[k] != dims[k])
-                return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (MaxUnpool): input "
-                               "output_shape: a shape other than the default (dimension %d: "
-                               "%lld, default %lld) is not supported", n->name, k,
-                               (long long)os[k], (long long)dims[k]);
+        /* I indexes the default-size output, which ONNX then pads at the end
+         * of each dim to output_shape (the lowering passes the default dims) */
+        for (int k = 0; k < no; k++) {
+            if (os[k] < dims[k])
+                return op_err(err, n, "input output_shape: dimension %d is %lld, below the "
+                              "%lld the pooling geometry gives", k, (long long)os[k],
+                              (long long)dims[k]);
+            dims[k] = os[k];
+        }
     }
     if (op_check_dims(n, x->rank, dims, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
@@ -55,7 +57,24 @@ static pz_status max_unpool_infer(ir_graph *g, ir_node *n, pz_err *err)
 static pz_status max_unpool_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
                                   pz_err *err)
 {
-    op_lowered_init(out, n, PZ_OP_MAX_UNPOOL, NULL, 0);
+    const op_window *w = n->params;
+    const ir_tensor *x = op_in(g, n, 0), *y = op_out((ir_graph *)g, n, 0);
+    pz_max_unpool_params mp = {0};
+    if (x->rank > PZ_MAX_RANK)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (MaxUnpool): rank %d is above %d",
+                       n->name, x->rank, PZ_MAX_RANK);
+    /* the default output, which I indexes; rank 0 when Y is it */
+    int64_t dims[IR_MAX_RANK] = {x->dims[0], x->dims[1]};
+    int same = 1;
+    for (int k = 0; k < w->nsp; k++)
+        dims[2 + k] = (x->dims[2 + k] - 1) * w->stride[k] + w->kernel[k] - w->pad_begin[k] -
+                      w->pad_end[k];
+    for (int k = 0; k < x->rank; k++) same &= dims[k] == y->dims[k];
+    if (!same) {
+        mp.rank = x->rank;
+        for (int k = 0; k < x->rank; k++) mp.dims[k] = dims[k];
+    }
+    op_lowered_init(out, n, PZ_OP_MAX_UNPOOL, &mp, sizeof mp);
     out->n_in = 2;   /* output_shape is Y's shape now */
     return PZ_OK;
 }

@@ -26,9 +26,7 @@ static pz_status q_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (z && p->output_dtype && p->output_dtype != (int64_t)z->dtype)
         return op_err_attr(err, n, "output_dtype", "is %lld, the zero point is %s",
                            (long long)p->output_dtype, ir_dtype_name(z->dtype));
-    /* float8 and float4 outputs: not yet right (the conformance cases
-     * differ), so refused rather than wrong */
-    if (!op_quant_type_ok(ty) || (ty >= IR_F8E4M3FN && ty <= IR_F8E5M2FNUZ) || ty == IR_F4E2M1)
+    if (!op_quant_type_ok(ty))
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): output type %s is not "
                        "supported", n->name, n->op_type, ir_dtype_name(ty));
     if (op_quant_check(g, n, ty, err)) return err->code;

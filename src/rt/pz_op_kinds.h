@@ -63,7 +63,11 @@
     X(AFFINE_GRID, affine_grid)        /* in: theta (size: constant) */       \
     X(ROI_ALIGN, roi_align)            /* in: X, rois, batch_indices */       \
     X(MAX_UNPOOL, max_unpool)          /* in: X, I (output_shape: constant) */ \
-    X(DEFORM_CONV, deform_conv)        /* in: X, W, offset, B?, mask? */
+    X(DEFORM_CONV, deform_conv)        /* in: X, W, offset, B?, mask? */ \
+    /* signal; integer convolution */                                 \
+    X(DFT, dft)                        /* in: X (dft_length, axis: constants) */ \
+    X(STFT, stft)                      /* in: signal, window? (step, length: constants) */ \
+    X(QCONV, qconv)                    /* in: ConvInteger's or QLinearConv's */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -427,6 +427,43 @@ typedef struct {
     pz_qmatmul_func func;
 } pz_qmatmul_params;
 
+/* QCONV: ConvInteger (X, W, x_zero_point?, w_zero_point? -> int32 Y) or
+ * QLinearConv (X, x_scale, x_zp, W, w_scale, w_zp, y_scale, y_zp, B? -> Y
+ * of y_zp's type, requantised). X, W int8/uint8; w's zero point per tensor
+ * or per output channel; the sum exact in integers. Geometry as CONV's. */
+typedef enum { PZ_QCONV_INTEGER, PZ_QCONV_QLINEAR } pz_qconv_func;
+typedef struct {
+    pz_qconv_func func;
+    int nsp;                          /* spatial dims, 1 to 3 */
+    int64_t group;
+    int64_t kernel[PZ_MAX_SPATIAL];
+    int64_t stride[PZ_MAX_SPATIAL];
+    int64_t dilation[PZ_MAX_SPATIAL];
+    int64_t pad_begin[PZ_MAX_SPATIAL];
+    int64_t pad_end[PZ_MAX_SPATIAL];
+} pz_qconv_params;
+
+/* DFT (ONNX DFT, opsets 17 and 20): X [..., M, ..., 1 or 2] (real or
+ * complex; the DFT along axis) -> Y [..., K, ..., 2]. X's axis is cut or
+ * zero-padded to length; K = length, or length / 2 + 1 when onesided.
+ * inverse scales by 1 / length; inverse and onesided together take the
+ * first length / 2 + 1 bins of a Hermitian spectrum to a real Y
+ * [..., length, ..., 1] (irfft). */
+typedef struct {
+    int axis;                         /* normalised, below the last dim */
+    int inverse, onesided;
+    int64_t length;                   /* dft_length, resolved */
+} pz_dft_params;
+
+/* STFT (ONNX STFT, opset 17): signal [B, L, 1 or 2], window? [frame_length]
+ * -> Y [B, frames, K, 2], frame f the DFT of signal[f * frame_step + j] *
+ * window[j], j < frame_length; frames = (L - frame_length) / frame_step + 1,
+ * K = frame_length, or frame_length / 2 + 1 when onesided. */
+typedef struct {
+    int64_t frame_step, frame_length;
+    int onesided;
+} pz_stft_params;
+
 /* ---- params: vision and attention ---- */
 
 /* ATTENTION (ONNX Attention, opset 23/24): Y = softmax(cap(Q K^T * scale) +
@@ -459,6 +496,14 @@ typedef struct {
     int num_heads;                    /* 3-D X */
     int rotary_dim;                   /* 0: the head size */
 } pz_rotary_params;
+
+/* MAX_UNPOOL (ONNX MaxUnpool): I holds flat indices into a tensor of
+ * dims[rank] (the default output), which Y, padded at the end of each dim
+ * (output_shape), holds at its start; rank 0: I indexes Y itself. */
+typedef struct {
+    int rank;
+    int64_t dims[PZ_MAX_RANK];
+} pz_max_unpool_params;
 
 /* COL2IM (ONNX Col2Im): X [N, C*prod(block), L] -> Y [N, C, image...]. */
 typedef struct {

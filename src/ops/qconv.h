@@ -1,0 +1,22 @@
+/* qconv.h - what ConvInteger and QLinearConv share: Conv's attributes
+ * (kernel_shape, strides, pads, dilations, auto_pad, group), the checks of
+ * the integer inputs, zero points and scales, the QCONV layer
+ * (rt/ops/qconv.c). */
+#ifndef PZ_OPS_QCONV_H
+#define PZ_OPS_QCONV_H
+
+#include "window.h"
+
+typedef struct {
+    op_window w;
+    int64_t group;
+    pz_qconv_func func;
+} op_qconv_params;
+
+pz_status op_qconv_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err);
+/* X, W int8/uint8, the zero points and scales; Y [N, M, O...] of type ty. */
+pz_status op_qconv_infer(ir_graph *g, ir_node *n, pz_err *err);
+pz_status op_qconv_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
+void op_qconv_cost(const ir_graph *g, const ir_node *n, ir_cost *c);
+
+#endif

@@ -1,0 +1,110 @@
+/* qconv.c - the QCONV layer: ConvInteger (X, W, x_zero_point?,
+ * w_zero_point? -> Y int32) and QLinearConv (x, x_scale, x_zero_point, w,
+ * w_scale, w_zero_point, y_scale, y_zero_point, B? -> y of y_zero_point's
+ * type): X, W int8/uint8, geometry in pz_qconv_params, the reference kernel
+ * (qconv_ref.c). */
+#include "rt/ops/ops.h"
+
+static bool q8(int dt)
+{
+    return dt == PZ_U8 || dt == PZ_I8;
+}
+
+/* A zero point or scale: one element, or one per output channel (*per 1). */
+static bool per_m(const pz_tensor *t, int64_t M, int *per)
+{
+    *per = 0;
+    if (!t || pz_numel(t) == 1) return true;
+    *per = 1;
+    return t->rank == 1 && t->dims[0] == M;
+}
+
+static int qconv_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_qconv_params *p = l->params;
+    const bool ql = p->func == PZ_QCONV_QLINEAR;
+    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, ql ? 3 : 1), *y = pz_out(l, 0);
+    const pz_tensor *xz = pz_in(l, 2), *wz = pz_in(l, ql ? 5 : 3);
+    if (p->func != PZ_QCONV_INTEGER && !ql)
+        return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
+    if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
+    if (!q8(x->dtype) || !q8(w->dtype))
+        return pz_layer_fail(l, err, n, "X (%s) and W (%s) must be int8 or uint8",
+                             pz_dtype_name(x->dtype), pz_dtype_name(w->dtype));
+    if (p->nsp < 1 || p->nsp > PZ_MAX_SPATIAL || x->rank != p->nsp + 2 || w->rank != x->rank ||
+        y->rank != x->rank)
+        return pz_layer_fail(l, err, n, "X, W and Y must have rank %d", p->nsp + 2);
+    const int64_t M = w->dims[0];
+    if (p->group < 1 || x->dims[1] % p->group || M % p->group ||
+        w->dims[1] != x->dims[1] / p->group || y->dims[0] != x->dims[0] || y->dims[1] != M)
+        return pz_layer_fail(l, err, n, "channels: X %lld, W [%lld, %lld], Y %lld, group %lld",
+                             (long long)x->dims[1], (long long)M, (long long)w->dims[1],
+                             (long long)y->dims[1], (long long)p->group);
+    pz_qconv_desc *d = calloc(1, sizeof *d);
+    if (!d) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = d;
+    d->tx = x->dtype, d->tw = w->dtype, d->ty = y->dtype;
+    d->N = x->dims[0], d->C = x->dims[1], d->M = M;
+    for (int s = 0; s < p->nsp; s++) {
+        const int64_t ext = p->dilation[s] * (p->kernel[s] - 1) + 1;
+        const int64_t want = (x->dims[2 + s] + p->pad_begin[s] + p->pad_end[s] - ext) /
+                             p->stride[s] + 1;
+        if (p->kernel[s] != w->dims[2 + s] || p->stride[s] < 1 || p->dilation[s] < 1 ||
+            y->dims[2 + s] != want)
+            return pz_layer_fail(l, err, n, "spatial dim %d: kernel, stride, dilation or Y's "
+                                 "size do not match", s);
+        d->xsp[s] = x->dims[2 + s], d->ysp[s] = y->dims[2 + s];
+    }
+    if ((xz && (xz->dtype != x->dtype || pz_numel(xz) != 1)) ||
+        (wz && (wz->dtype != w->dtype || !per_m(wz, M, &d->wzp_per_m))))
+        return pz_layer_fail(l, err, n, "zero points: X's one of its type, W's one or one per "
+                             "output channel of its type");
+    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32);
+    const pz_tensor *xs = pz_in(l, 1), *ws = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
+    const pz_tensor *b = pz_in(l, 8);
+    if (!xs || !ws || !ys) return pz_layer_fail(l, err, n, "needs x_scale, w_scale and y_scale");
+    d->ts = xs->dtype;
+    if (!pz_dtype_is_float(d->ts) || ws->dtype != d->ts || ys->dtype != d->ts ||
+        pz_numel(xs) != 1 || pz_numel(ys) != 1 || !per_m(ws, M, &d->ws_per_m))
+        return pz_layer_fail(l, err, n, "scales: one float type, x's and y's one element, w's "
+                             "one or one per output channel");
+    if (!q8(y->dtype) || (yz && (yz->dtype != y->dtype || pz_numel(yz) != 1)))
+        return pz_layer_fail(l, err, n, "y must be int8 or uint8, y_zero_point one of it");
+    if (b && (b->dtype != PZ_I32 || b->rank != 1 || b->dims[0] != M))
+        return pz_layer_fail(l, err, n, "B must be int32 [%lld]", (long long)M);
+    return 0;
+}
+
+static void qconv_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_qconv_params *p = l->params;
+    const bool ql = p->func == PZ_QCONV_QLINEAR;
+    const pz_tensor *xz = pz_in(l, 2), *wz = pz_in(l, ql ? 5 : 3);
+    pz_qconv_args a = {xz ? xz->data : NULL, wz ? wz->data : NULL, NULL, NULL, NULL, NULL, NULL};
+    if (ql) {
+        const pz_tensor *yz = pz_in(l, 7), *b = pz_in(l, 8);
+        a.xs = l->in[1]->data, a.ws = l->in[4]->data, a.ys = l->in[6]->data;
+        a.yzp = yz ? yz->data : NULL;
+        a.b = b ? b->data : NULL;
+    }
+    pz_any_qconv__ref(p, l->state, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
+                      l->out[0]->data, ith, nth);
+}
+
+static const char *const QCONV_FUNC[] = {"PZ_QCONV_INTEGER", "PZ_QCONV_QLINEAR"};
+static const pz_param_field qconv_fields[] = {
+    PZ_FIELD_ENUM(pz_qconv_params, func, QCONV_FUNC),
+    PZ_FIELD(pz_qconv_params, nsp, PZ_F_INT),
+    PZ_FIELD(pz_qconv_params, group, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_qconv_params, kernel, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_qconv_params, stride, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_qconv_params, dilation, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_qconv_params, pad_begin, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_qconv_params, pad_end, PZ_F_I64),
+};
+
+const pz_rt_op pz_rt_op_qconv = {
+    .name = "QCONV", PZ_OP_PARAMS(pz_qconv_params, qconv_fields),
+    .min_in = 2, .max_in = 9, .min_out = 1, .max_out = 1,
+    .prepare = qconv_prepare, .run = qconv_run,
+};
