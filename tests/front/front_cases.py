@@ -177,5 +177,10 @@ import small_types  # noqa: E402
 
 small_types.cases({"run": run, "check": check, "save": save, "model_of": model_of, "W": W, "PZ": PZ})
 
+# 7. signal processing and quantization ops of issue 39 (signal_quant.py)
+import signal_quant  # noqa: E402
+
+signal_quant.cases({"run": run, "check": check, "save": save, "model_of": model_of, "W": W, "PZ": PZ})
+
 print("front: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

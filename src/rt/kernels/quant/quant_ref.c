@@ -38,8 +38,12 @@ void pz_any_quantize__ref(const pz_quant_desc *d, int saturate, int tx, const vo
         double q = pz_round_to(tx, pz_ld(x, tx, e) / pz_ld(s, ts, k));
         double z = zp ? pz_load_f64(zp, ty, k) : 0;
         if (small_float) {   /* float8/float4: round to nearest even, saturate or not */
+            /* float8 adds only a non-zero zero point, so -0 stays -0 as in
+             * the ONNX reference (which casts x / scale); float4e2m1 adds it
+             * (-0 + 0 = +0, as the reference) */
+            const double v = ty == PZ_F4E2M1 || z != 0 ? q + z : q;
             /* one code per byte; not pz_store_bits, which stores integer types only */
-            ((uint8_t *)y)[e] = (uint8_t)pz_f64_to_small(ty, q + z, !saturate, PZ_ROUND_NEAREST);
+            ((uint8_t *)y)[e] = (uint8_t)pz_f64_to_small(ty, v, !saturate, PZ_ROUND_NEAREST);
         } else if (pz_dtype_is_float(ty)) {
             pz_st(y, ty, e, q + z);
         } else {
