@@ -106,7 +106,7 @@ def cases(c):
                 if mode == "irfft" and not cplx:
                     continue
                 for axis in (1, 2):
-                    shape = [2, 6, 5] if axis == 1 else [2, 3, 7]
+                    shape = [2, 8, 5] if axis == 1 else [2, 3, 7]
                     n0 = shape[axis]
                     x = rng.standard_normal(shape + [2 if cplx else 1]).astype(np.float32)
                     xc = x[..., 0] + (1j * x[..., 1] if cplx else 0)

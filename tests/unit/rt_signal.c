@@ -4,10 +4,12 @@
  * zero-padded, forward, inverse, onesided), irfft(rfft(x)) == x for even and
  * odd lengths, STFT frames against the DFT of each windowed frame, and
  * ConvInteger/QLinearConv against a plain nested-loop convolution (groups,
- * strides, dilations, pads on every side, per-channel zero points); each
- * with 1 and 3 workers. */
+ * strides, dilations, pads on every side, per-channel zero points); and
+ * the radix-2 FFT against its twin, the direct sum (lengths 2 to 1024, every
+ * mode, real and complex, cut and padded); each with 1 and 3 workers. */
 #include "rt_test.h"
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/signal/dft_fft.h"
 
 /* Y [outer, K, inner, 2] of the direct DFT of x [outer, m, inner, cin] in
  * long double, angles from 2 pi j k / n reduced here, not from a table. */
@@ -199,11 +201,45 @@ static void test_qconv(void)
         }
 }
 
+/* The FFT against the direct sum, every mode; normalised error. */
+static void test_fft(void)
+{
+    for (int64_t n = 2; n <= 1024; n *= 2)
+        for (int cin = 1; cin <= 2; cin++)
+            for (int mode = 0; mode < 6; mode++) {
+                /* 0 forward, 1 inverse, 2 onesided, 3 cut, 4 padded, 5 irfft */
+                const int64_t m = mode == 3 ? n - n / 4 - 1 + (n == 2)
+                                : mode == 4 ? n + 3 : mode == 5 ? n / 2 + 1 : n;
+                const int64_t outer = 3, inner = 2;
+                pz_dft_params p = {.axis = 1, .inverse = mode == 1 || mode == 5,
+                                   .onesided = mode == 2 || mode == 5, .length = n};
+                const int64_t K = mode == 2 ? n / 2 + 1 : n, cout = mode == 5 ? 1 : 2;
+                const int64_t ny = outer * K * inner * cout;
+                float *x = new_rand(outer * m * inner * cin), *yr = new_nan(ny);
+                double *tw = malloc(sizeof(double) * 2 * (size_t)n);
+                double *scr = malloc(sizeof(double) * 3 * (size_t)pz_dft_fft_scratch(n));
+                pz_dft_twiddles(n, tw);
+                pz_any_dft__ref(&p, tw, PZ_F32, outer, m, inner, cin, x, yr, 0, 1);
+                for (int nth = 1; nth <= 3; nth += 2) {
+                    float *y = new_nan(ny);
+                    for (int t = 0; t < nth; t++)
+                        pz_any_dft__fft2(&p, tw, PZ_F32, outer, m, inner, cin, x, y,
+                                         scr + t * pz_dft_fft_scratch(n), t, nth);
+                    const double e = nerr(y, yr, yr, ny);
+                    checkf(e <= 1e-6, "fft2 n %lld m %lld cin %d mode %d nth %d: error %.3g",
+                           (long long)n, (long long)m, cin, mode, nth, e);
+                    free(y);
+                }
+                free(x), free(yr), free(tw), free(scr);
+            }
+}
+
 int main(void)
 {
     test_dft();
     test_irfft();
     test_stft();
     test_qconv();
+    test_fft();
     return test_summary("rt_signal");
 }

@@ -1,7 +1,9 @@
 /* dft.c - the DFT layer (ONNX DFT): X [..., M, ..., 1 or 2] -> Y [..., K,
  * ..., 2] along p->axis (pz_dft_params; irfft: Y [..., length, ..., 1]).
- * The twiddle table is made at prepare; the reference kernel (dft_ref.c)
- * sums directly. */
+ * The twiddle table is made at prepare; a power-of-two length runs the
+ * radix-2 FFT (dft_fft.c, per-worker scratch), others the direct sum
+ * (dft_ref.c, the FFT's twin). */
+#include "rt/kernels/signal/dft_fft.h"
 #include "rt/ops/ops.h"
 
 static int dft_prepare(pz_layer *l, char *err, size_t n)
@@ -29,6 +31,12 @@ static int dft_prepare(pz_layer *l, char *err, size_t n)
     if (!tw) return pz_layer_fail(l, err, n, "out of memory");
     pz_dft_twiddles(p->length, tw);
     l->state = tw;
+    if (pz_dft_fft_fits(p->length)) {
+        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) *
+                           (size_t)pz_dft_fft_scratch(p->length) * sizeof(double);
+        l->scratch_run_only = 1;
+        l->kernel = "fft2";
+    }
     return 0;
 }
 
@@ -36,9 +44,15 @@ static void dft_run(const pz_layer *l, int ith, int nth)
 {
     const pz_dft_params *p = l->params;
     const pz_tensor *x = l->in[0];
-    pz_any_dft__ref(p, l->state, x->dtype, pz_prod(x->dims, p->axis), x->dims[p->axis],
-                    pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 2),
-                    (int)x->dims[x->rank - 1], x->data, l->out[0]->data, ith, nth);
+    const int64_t outer = pz_prod(x->dims, p->axis), m = x->dims[p->axis];
+    const int64_t inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 2);
+    const int cin = (int)x->dims[x->rank - 1];
+    if (pz_dft_fft_fits(p->length))
+        pz_any_dft__fft2(p, l->state, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
+                         (double *)l->scratch + ith * pz_dft_fft_scratch(p->length), ith, nth);
+    else
+        pz_any_dft__ref(p, l->state, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
+                        ith, nth);
 }
 
 static const pz_param_field dft_fields[] = {
