@@ -5,8 +5,9 @@
  * odd lengths, STFT frames against the DFT of each windowed frame, and
  * ConvInteger/QLinearConv against a plain nested-loop convolution (groups,
  * strides, dilations, pads on every side, per-channel zero points); and
- * the radix-2 FFT against its twin, the direct sum (lengths 2 to 1024, every
- * mode, real and complex, cut and padded); each with 1 and 3 workers. */
+ * the radix-2 FFTs of DFT and STFT against their twins, the direct sums
+ * (lengths 2 to 1024, every mode, real and complex, cut and padded, with
+ * and without a window); each with 1 and 3 workers. */
 #include "rt_test.h"
 #include "rt/kernels/kernels.h"
 #include "rt/kernels/signal/dft_fft.h"
@@ -234,6 +235,36 @@ static void test_fft(void)
             }
 }
 
+/* The STFT's FFT against its direct sum: frame lengths 2 to 256, with and
+ * without a window, real and complex, onesided or not. */
+static void test_stft_fft(void)
+{
+    for (int64_t n = 2; n <= 256; n *= 4)
+        for (int cin = 1; cin <= 2; cin++)
+            for (int mode = 0; mode < 4; mode++) {   /* bit 0: onesided, bit 1: a window */
+                const int64_t B = 2, L = 3 * n + 5, step = n / 2 + 1;
+                const int64_t frames = (L - n) / step + 1, K = mode & 1 ? n / 2 + 1 : n;
+                pz_stft_params p = {.frame_step = step, .frame_length = n, .onesided = mode & 1};
+                float *x = new_rand(B * L * cin), *w = mode & 2 ? new_rand(n) : NULL;
+                float *yr = new_nan(B * frames * K * 2);
+                double *tw = malloc(sizeof(double) * 2 * (size_t)n);
+                double *scr = malloc(sizeof(double) * 3 * (size_t)pz_dft_fft_scratch(n));
+                pz_dft_twiddles(n, tw);
+                pz_any_stft__ref(&p, tw, PZ_F32, B, L, cin, x, w, frames, yr, 0, 1);
+                for (int nth = 1; nth <= 3; nth += 2) {
+                    float *y = new_nan(B * frames * K * 2);
+                    for (int t = 0; t < nth; t++)
+                        pz_any_stft__fft2(&p, tw, PZ_F32, B, L, cin, x, w, frames, y,
+                                          scr + t * pz_dft_fft_scratch(n), t, nth);
+                    const double e = nerr(y, yr, yr, B * frames * K * 2);
+                    checkf(e <= 1e-6, "stft fft2 n %lld cin %d mode %d nth %d: error %.3g",
+                           (long long)n, cin, mode, nth, e);
+                    free(y);
+                }
+                free(x), free(w), free(yr), free(tw), free(scr);
+            }
+}
+
 int main(void)
 {
     test_dft();
@@ -241,5 +272,6 @@ int main(void)
     test_stft();
     test_qconv();
     test_fft();
+    test_stft_fft();
     return test_summary("rt_signal");
 }

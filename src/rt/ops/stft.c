@@ -1,6 +1,9 @@
 /* stft.c - the STFT layer (ONNX STFT): signal [B, L, 1 or 2], window?
  * [frame_length] -> Y [B, frames, K, 2] (pz_stft_params). The twiddle table
- * is made at prepare; the reference kernel (stft_ref.c) sums directly. */
+ * is made at prepare; a power-of-two frame_length runs the radix-2 FFT
+ * (dft_fft.c, per-worker scratch), others the direct sum (stft_ref.c, the
+ * FFT's twin). */
+#include "rt/kernels/signal/dft_fft.h"
 #include "rt/ops/ops.h"
 
 static int stft_prepare(pz_layer *l, char *err, size_t n)
@@ -30,14 +33,27 @@ static int stft_prepare(pz_layer *l, char *err, size_t n)
     if (!tw) return pz_layer_fail(l, err, n, "out of memory");
     pz_dft_twiddles(p->frame_length, tw);
     l->state = tw;
+    if (pz_dft_fft_fits(p->frame_length)) {
+        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) *
+                           (size_t)pz_dft_fft_scratch(p->frame_length) * sizeof(double);
+        l->scratch_run_only = 1;
+        l->kernel = "fft2";
+    }
     return 0;
 }
 
 static void stft_run(const pz_layer *l, int ith, int nth)
 {
+    const pz_stft_params *p = l->params;
     const pz_tensor *x = l->in[0], *w = pz_in(l, 1), *y = l->out[0];
-    pz_any_stft__ref(l->params, l->state, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
-                     x->data, w ? w->data : NULL, y->dims[1], y->data, ith, nth);
+    if (pz_dft_fft_fits(p->frame_length))
+        pz_any_stft__fft2(p, l->state, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
+                          x->data, w ? w->data : NULL, y->dims[1], y->data,
+                          (double *)l->scratch + ith * pz_dft_fft_scratch(p->frame_length), ith,
+                          nth);
+    else
+        pz_any_stft__ref(p, l->state, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
+                         x->data, w ? w->data : NULL, y->dims[1], y->data, ith, nth);
 }
 
 static const pz_param_field stft_fields[] = {

@@ -1,6 +1,6 @@
-/* dft_fft.c - the DFT as an iterative radix-2 FFT (decimation in time) for
- * power-of-two lengths, in double, any float type; the twin of the direct
- * sum in dft_ref.c. A line is gathered into the worker's scratch (cut or
+/* dft_fft.c - the DFT and the STFT as an iterative radix-2 FFT (decimation
+ * in time) for power-of-two lengths, in double, any float type; the twins
+ * of the direct sums in dft_ref.c and stft_ref.c. A line is gathered into the worker's scratch (cut or
  * zero-padded to n; for irfft the whole Hermitian spectrum), transformed in
  * place, and the wanted bins written out. */
 #include "rt/kernels/signal/dft_fft.h"
@@ -72,6 +72,29 @@ void pz_any_dft__fft2(const pz_dft_params *p, const double *tw, int dt, int64_t 
                 pz_st(y, dt, 2 * e, buf[2 * k] * scale);
                 pz_st(y, dt, 2 * e + 1, buf[2 * k + 1] * scale);
             }
+        }
+    }
+}
+
+void pz_any_stft__fft2(const pz_stft_params *p, const double *tw, int dt, int64_t batch,
+                       int64_t len, int cin, const void *x, const void *w, int64_t frames,
+                       void *y, double *restrict buf, int ith, int nth)
+{
+    const int64_t n = p->frame_length, K = p->onesided ? n / 2 + 1 : n;
+    int64_t lo, hi;
+    pz_split(batch * frames, ith, nth, &lo, &hi);
+    for (int64_t bf = lo; bf < hi; bf++) {   /* frame f of batch b */
+        const int64_t b = bf / frames, f = bf % frames;
+        for (int64_t j = 0; j < n; j++) {
+            const int64_t xe = (b * len + f * p->frame_step + j) * cin;
+            const double wv = w ? pz_ld(w, dt, j) : 1;
+            buf[2 * j] = pz_ld(x, dt, xe) * wv;
+            buf[2 * j + 1] = cin == 2 ? pz_ld(x, dt, xe + 1) * wv : 0;
+        }
+        fft2(buf, n, tw, -1);
+        for (int64_t k = 0; k < K; k++) {
+            pz_st(y, dt, 2 * (bf * K + k), buf[2 * k]);
+            pz_st(y, dt, 2 * (bf * K + k) + 1, buf[2 * k + 1]);
         }
     }
 }

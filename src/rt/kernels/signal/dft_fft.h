@@ -1,6 +1,7 @@
-/* dft_fft.h - the radix-2 FFT path of the DFT layer (dft_fft.c); its
- * reference twin is the direct sum pz_any_dft__ref (kernels.h), which
- * tests/unit/rt_signal.c compares it with.
+/* dft_fft.h - the radix-2 FFT paths of the DFT and STFT layers
+ * (dft_fft.c); their reference twins are the direct sums pz_any_dft__ref and
+ * pz_any_stft__ref (kernels.h), which tests/unit/rt_signal.c compares them
+ * with.
  *
  *   if (pz_dft_fft_fits(p->length))   // prepare: per-worker scratch
  *       l->scratch_bytes = nth * pz_dft_fft_scratch(p->length) * sizeof(double);
@@ -30,5 +31,12 @@ static inline int64_t pz_dft_fft_scratch(int64_t n)
 void pz_any_dft__fft2(const pz_dft_params *p, const double *tw, int dt, int64_t outer,
                       int64_t m, int64_t inner, int cin, const void *x, void *y,
                       double *restrict scratch, int ith, int nth);
+
+/* pz_any_stft__ref's contract (p->frame_length a power of two, tw its
+ * twiddles), by frames: worker ith of nth takes its share of the batch *
+ * frames frames in its own scratch (pz_dft_fft_scratch doubles). */
+void pz_any_stft__fft2(const pz_stft_params *p, const double *tw, int dt, int64_t batch,
+                       int64_t len, int cin, const void *x, const void *w, int64_t frames,
+                       void *y, double *restrict scratch, int ith, int nth);
 
 #endif
