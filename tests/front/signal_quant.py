@@ -148,9 +148,29 @@ def cases(c):
                     got, err = run(save(m, label), feeds)
                     cmp(label, got, err, want, 1e-4)
 
+    # lengths the FFTs take: radix-2 (256) and Bluestein (100, 400)
+    for n0, mode in ((100, "fwd"), (100, "irfft"), (256, "inv"), (400, "onesided")):
+        cplx = mode != "onesided"
+        x = rng.standard_normal([3, n0, 2 if cplx else 1]).astype(np.float32)
+        xc = x[..., 0] + (1j * x[..., 1] if cplx else 0)
+        want = {"fwd": lambda: np.fft.fft(xc, axis=1), "inv": lambda: np.fft.ifft(xc, axis=1),
+                "irfft": lambda: np.fft.irfft(xc, n=2 * n0 - 2, axis=1)[..., None],
+                "onesided": lambda: np.fft.rfft(xc, axis=1)}[mode]()
+        if mode != "irfft":
+            want = np.stack([want.real, want.imag], -1)
+        attrs = {"axis": 1, "inverse": int(mode in ("inv", "irfft")),
+                 "onesided": int(mode in ("onesided", "irfft"))}
+        m = model_of([helper.make_node("DFT", ["x"], ["y"], name="dft", **attrs)],
+                     [vi("x", TensorProto.FLOAT, list(x.shape))], [vi("y", TensorProto.FLOAT, None)],
+                     opset=17)
+        label = "dft_len%d_%s" % (n0, mode)
+        got, err = run(save(m, label), [x])
+        cmp(label, got, err, want.astype(np.float32), 1e-4)
+
     # 2. STFT against numpy.fft of each windowed frame
-    for cplx, onesided, fl in ((0, 0, 12), (0, 1, 12), (1, 0, 12), (0, 1, 16), (1, 0, 16)):
-        L, step = 50, 7
+    for cplx, onesided, fl in ((0, 0, 12), (0, 1, 12), (1, 0, 12), (0, 1, 16), (1, 0, 16),
+                               (0, 1, 100)):
+        L, step = 5 * fl, 7
         x = rng.standard_normal([2, L, 2 if cplx else 1]).astype(np.float32)
         win = rng.random(fl).astype(np.float32)
         xc = x[..., 0] + (1j * x[..., 1] if cplx else 0)

@@ -5,9 +5,9 @@
  * odd lengths, STFT frames against the DFT of each windowed frame, and
  * ConvInteger/QLinearConv against a plain nested-loop convolution (groups,
  * strides, dilations, pads on every side, per-channel zero points); and
- * the radix-2 FFTs of DFT and STFT against their twins, the direct sums
- * (lengths 2 to 1024, every mode, real and complex, cut and padded, with
- * and without a window); each with 1 and 3 workers. */
+ * the FFT paths of DFT and STFT (radix-2, Bluestein) against their twins,
+ * the direct sums (lengths 1 to 1024, every mode, real and complex, cut and
+ * padded, with and without a window); each with 1 and 3 workers. */
 #include "rt_test.h"
 #include "rt/kernels/kernels.h"
 #include "rt/kernels/signal/dft_fft.h"
@@ -202,67 +202,89 @@ static void test_qconv(void)
         }
 }
 
-/* The FFT against the direct sum, every mode; normalised error. */
+/* The FFT paths against the direct sum, every mode; normalised error.
+ * Radix-2 on powers of two, Bluestein (forced) on any length. */
 static void test_fft(void)
 {
-    for (int64_t n = 2; n <= 1024; n *= 2)
-        for (int cin = 1; cin <= 2; cin++)
-            for (int mode = 0; mode < 6; mode++) {
-                /* 0 forward, 1 inverse, 2 onesided, 3 cut, 4 padded, 5 irfft */
-                const int64_t m = mode == 3 ? n - n / 4 - 1 + (n == 2)
-                                : mode == 4 ? n + 3 : mode == 5 ? n / 2 + 1 : n;
-                const int64_t outer = 3, inner = 2;
-                pz_dft_params p = {.axis = 1, .inverse = mode == 1 || mode == 5,
-                                   .onesided = mode == 2 || mode == 5, .length = n};
-                const int64_t K = mode == 2 ? n / 2 + 1 : n, cout = mode == 5 ? 1 : 2;
-                const int64_t ny = outer * K * inner * cout;
-                float *x = new_rand(outer * m * inner * cin), *yr = new_nan(ny);
-                double *tw = malloc(sizeof(double) * 2 * (size_t)n);
-                double *scr = malloc(sizeof(double) * 3 * (size_t)pz_dft_fft_scratch(n));
-                pz_dft_twiddles(n, tw);
-                pz_any_dft__ref(&p, tw, PZ_F32, outer, m, inner, cin, x, yr, 0, 1);
-                for (int nth = 1; nth <= 3; nth += 2) {
-                    float *y = new_nan(ny);
-                    for (int t = 0; t < nth; t++)
-                        pz_any_dft__fft2(&p, tw, PZ_F32, outer, m, inner, cin, x, y,
-                                         scr + t * pz_dft_fft_scratch(n), t, nth);
-                    const double e = nerr(y, yr, yr, ny);
-                    checkf(e <= 1e-6, "fft2 n %lld m %lld cin %d mode %d nth %d: error %.3g",
-                           (long long)n, (long long)m, cin, mode, nth, e);
-                    free(y);
+    static const int64_t NS[] = {1, 2, 3, 4, 5, 8, 10, 17, 32, 64, 100, 127, 128, 400, 1024};
+    for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
+        for (int path = PZ_DFT_RADIX2; path <= PZ_DFT_BLUESTEIN; path++)
+            for (int cin = 1; cin <= 2; cin++)
+                for (int mode = 0; mode < 6; mode++) {
+                    /* 0 forward, 1 inverse, 2 onesided, 3 cut, 4 padded, 5 irfft */
+                    const int64_t n = NS[a];
+                    const int64_t m = mode == 3 ? n - n / 4 - 1 + (n <= 2)
+                                    : mode == 4 ? n + 3 : mode == 5 ? n / 2 + 1 : n;
+                    const int64_t outer = 3, inner = 2;
+                    pz_dft_plan pl;
+                    CHECK(pz_dft_plan_init(&pl, n, (pz_dft_path)path) == 0);
+                    if (pl.path != path) {   /* radix-2 asked of a length it does not take */
+                        CHECK(pl.path == PZ_DFT_DIRECT && (n < 2 || (n & (n - 1))));
+                        pz_dft_plan_free(&pl);
+                        continue;
+                    }
+                    pz_dft_params p = {.axis = 1, .inverse = mode == 1 || mode == 5,
+                                       .onesided = mode == 2 || mode == 5, .length = n};
+                    const int64_t K = mode == 2 ? n / 2 + 1 : n, cout = mode == 5 ? 1 : 2;
+                    const int64_t ny = outer * K * inner * cout, ns = pz_dft_plan_scratch(&pl);
+                    float *x = new_rand(outer * m * inner * cin), *yr = new_nan(ny);
+                    double *scr = malloc(sizeof(double) * 3 * (size_t)ns);
+                    pz_any_dft__ref(&p, pl.tw, PZ_F32, outer, m, inner, cin, x, yr, 0, 1);
+                    for (int nth = 1; nth <= 3; nth += 2) {
+                        float *y = new_nan(ny);
+                        for (int t = 0; t < nth; t++)
+                            pz_any_dft__fft(&p, &pl, PZ_F32, outer, m, inner, cin, x, y,
+                                            scr + t * ns, t, nth);
+                        const double e = nerr(y, yr, yr, ny);
+                        checkf(e <= 1e-6, "%s n %lld m %lld cin %d mode %d nth %d: error %.3g",
+                               path == PZ_DFT_RADIX2 ? "fft2" : "bluestein", (long long)n,
+                               (long long)m, cin, mode, nth, e);
+                        free(y);
+                    }
+                    free(x), free(yr), free(scr);
+                    pz_dft_plan_free(&pl);
                 }
-                free(x), free(yr), free(tw), free(scr);
-            }
 }
 
-/* The STFT's FFT against its direct sum: frame lengths 2 to 256, with and
- * without a window, real and complex, onesided or not. */
+/* The STFT's FFT paths against its direct sum: frame lengths 2 to 256
+ * (radix-2) and 3 to 100 (Bluestein), with and without a window, real and
+ * complex, onesided or not. */
 static void test_stft_fft(void)
 {
-    for (int64_t n = 2; n <= 256; n *= 4)
-        for (int cin = 1; cin <= 2; cin++)
-            for (int mode = 0; mode < 4; mode++) {   /* bit 0: onesided, bit 1: a window */
-                const int64_t B = 2, L = 3 * n + 5, step = n / 2 + 1;
-                const int64_t frames = (L - n) / step + 1, K = mode & 1 ? n / 2 + 1 : n;
-                pz_stft_params p = {.frame_step = step, .frame_length = n, .onesided = mode & 1};
-                float *x = new_rand(B * L * cin), *w = mode & 2 ? new_rand(n) : NULL;
-                float *yr = new_nan(B * frames * K * 2);
-                double *tw = malloc(sizeof(double) * 2 * (size_t)n);
-                double *scr = malloc(sizeof(double) * 3 * (size_t)pz_dft_fft_scratch(n));
-                pz_dft_twiddles(n, tw);
-                pz_any_stft__ref(&p, tw, PZ_F32, B, L, cin, x, w, frames, yr, 0, 1);
-                for (int nth = 1; nth <= 3; nth += 2) {
-                    float *y = new_nan(B * frames * K * 2);
-                    for (int t = 0; t < nth; t++)
-                        pz_any_stft__fft2(&p, tw, PZ_F32, B, L, cin, x, w, frames, y,
-                                          scr + t * pz_dft_fft_scratch(n), t, nth);
-                    const double e = nerr(y, yr, yr, B * frames * K * 2);
-                    checkf(e <= 1e-6, "stft fft2 n %lld cin %d mode %d nth %d: error %.3g",
-                           (long long)n, cin, mode, nth, e);
-                    free(y);
+    static const int64_t NS[] = {2, 3, 8, 12, 32, 100, 128, 256};
+    for (size_t a = 0; a < sizeof NS / sizeof NS[0]; a++)
+        for (int path = PZ_DFT_RADIX2; path <= PZ_DFT_BLUESTEIN; path++)
+            for (int cin = 1; cin <= 2; cin++)
+                for (int mode = 0; mode < 4; mode++) {   /* bit 0: onesided, bit 1: a window */
+                    const int64_t n = NS[a], B = 2, L = 3 * n + 5, step = n / 2 + 1;
+                    const int64_t frames = (L - n) / step + 1, K = mode & 1 ? n / 2 + 1 : n;
+                    pz_dft_plan pl;
+                    CHECK(pz_dft_plan_init(&pl, n, (pz_dft_path)path) == 0);
+                    if (pl.path != path) {
+                        pz_dft_plan_free(&pl);
+                        continue;
+                    }
+                    pz_stft_params p = {.frame_step = step, .frame_length = n,
+                                        .onesided = mode & 1};
+                    const int64_t ny = B * frames * K * 2, ns = pz_dft_plan_scratch(&pl);
+                    float *x = new_rand(B * L * cin), *w = mode & 2 ? new_rand(n) : NULL;
+                    float *yr = new_nan(ny);
+                    double *scr = malloc(sizeof(double) * 3 * (size_t)ns);
+                    pz_any_stft__ref(&p, pl.tw, PZ_F32, B, L, cin, x, w, frames, yr, 0, 1);
+                    for (int nth = 1; nth <= 3; nth += 2) {
+                        float *y = new_nan(ny);
+                        for (int t = 0; t < nth; t++)
+                            pz_any_stft__fft(&p, &pl, PZ_F32, B, L, cin, x, w, frames, y,
+                                             scr + t * ns, t, nth);
+                        const double e = nerr(y, yr, yr, ny);
+                        checkf(e <= 1e-6, "stft %s n %lld cin %d mode %d nth %d: error %.3g",
+                               path == PZ_DFT_RADIX2 ? "fft2" : "bluestein", (long long)n, cin,
+                               mode, nth, e);
+                        free(y);
+                    }
+                    free(x), free(w), free(yr), free(scr);
+                    pz_dft_plan_free(&pl);
                 }
-                free(x), free(w), free(yr), free(tw), free(scr);
-            }
 }
 
 int main(void)

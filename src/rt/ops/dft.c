@@ -1,8 +1,8 @@
 /* dft.c - the DFT layer (ONNX DFT): X [..., M, ..., 1 or 2] -> Y [..., K,
  * ..., 2] along p->axis (pz_dft_params; irfft: Y [..., length, ..., 1]).
- * The twiddle table is made at prepare; a power-of-two length runs the
- * radix-2 FFT (dft_fft.c, per-worker scratch), others the direct sum
- * (dft_ref.c, the FFT's twin). */
+ * prepare plans the length (dft_fft.h): a radix-2 FFT for powers of two,
+ * Bluestein's chirp-z for longer other lengths (dft_fft.c, per-worker
+ * scratch), else the direct sum (dft_ref.c, the FFTs' twin). */
 #include "rt/kernels/signal/dft_fft.h"
 #include "rt/ops/ops.h"
 
@@ -27,17 +27,24 @@ static int dft_prepare(pz_layer *l, char *err, size_t n)
     for (int k = 0; k < x->rank - 1; k++)
         if (k != p->axis && y->dims[k] != x->dims[k])
             return pz_layer_fail(l, err, n, "Y's dim %d differs from X's", k);
-    double *tw = malloc(sizeof(double) * 2 * (size_t)p->length);
-    if (!tw) return pz_layer_fail(l, err, n, "out of memory");
-    pz_dft_twiddles(p->length, tw);
-    l->state = tw;
-    if (pz_dft_fft_fits(p->length)) {
-        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) *
-                           (size_t)pz_dft_fft_scratch(p->length) * sizeof(double);
+    pz_dft_plan *pl = malloc(sizeof *pl);
+    if (!pl || pz_dft_plan_init(pl, p->length, PZ_DFT_AUTO)) {
+        free(pl);
+        return pz_layer_fail(l, err, n, "out of memory");
+    }
+    l->state = pl;
+    if (pl->path != PZ_DFT_DIRECT) {
+        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) * (size_t)pz_dft_plan_scratch(pl) *
+                           sizeof(double);
         l->scratch_run_only = 1;
-        l->kernel = "fft2";
+        l->kernel = pl->path == PZ_DFT_RADIX2 ? "fft2" : "bluestein";
     }
     return 0;
+}
+
+static void dft_release(pz_layer *l)
+{
+    pz_dft_plan_free(l->state);
 }
 
 static void dft_run(const pz_layer *l, int ith, int nth)
@@ -47,11 +54,12 @@ static void dft_run(const pz_layer *l, int ith, int nth)
     const int64_t outer = pz_prod(x->dims, p->axis), m = x->dims[p->axis];
     const int64_t inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 2);
     const int cin = (int)x->dims[x->rank - 1];
-    if (pz_dft_fft_fits(p->length))
-        pz_any_dft__fft2(p, l->state, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
-                         (double *)l->scratch + ith * pz_dft_fft_scratch(p->length), ith, nth);
+    const pz_dft_plan *pl = l->state;
+    if (pl->path != PZ_DFT_DIRECT)
+        pz_any_dft__fft(p, pl, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
+                        (double *)l->scratch + ith * pz_dft_plan_scratch(pl), ith, nth);
     else
-        pz_any_dft__ref(p, l->state, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
+        pz_any_dft__ref(p, pl->tw, x->dtype, outer, m, inner, cin, x->data, l->out[0]->data,
                         ith, nth);
 }
 
@@ -65,5 +73,5 @@ static const pz_param_field dft_fields[] = {
 const pz_rt_op pz_rt_op_dft = {
     .name = "DFT", PZ_OP_PARAMS(pz_dft_params, dft_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .prepare = dft_prepare, .run = dft_run,
+    .prepare = dft_prepare, .run = dft_run, .release = dft_release,
 };

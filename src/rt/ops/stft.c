@@ -1,8 +1,7 @@
 /* stft.c - the STFT layer (ONNX STFT): signal [B, L, 1 or 2], window?
- * [frame_length] -> Y [B, frames, K, 2] (pz_stft_params). The twiddle table
- * is made at prepare; a power-of-two frame_length runs the radix-2 FFT
- * (dft_fft.c, per-worker scratch), others the direct sum (stft_ref.c, the
- * FFT's twin). */
+ * [frame_length] -> Y [B, frames, K, 2] (pz_stft_params). prepare plans
+ * frame_length as the DFT layer does (dft_fft.h: radix-2, Bluestein, or the
+ * direct sum of stft_ref.c, the FFTs' twin). */
 #include "rt/kernels/signal/dft_fft.h"
 #include "rt/ops/ops.h"
 
@@ -29,30 +28,37 @@ static int stft_prepare(pz_layer *l, char *err, size_t n)
         y->dims[3] != 2)
         return pz_layer_fail(l, err, n, "Y must be [%lld, %lld, %lld, 2]", (long long)x->dims[0],
                              (long long)frames, (long long)K);
-    double *tw = malloc(sizeof(double) * 2 * (size_t)p->frame_length);
-    if (!tw) return pz_layer_fail(l, err, n, "out of memory");
-    pz_dft_twiddles(p->frame_length, tw);
-    l->state = tw;
-    if (pz_dft_fft_fits(p->frame_length)) {
-        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) *
-                           (size_t)pz_dft_fft_scratch(p->frame_length) * sizeof(double);
+    pz_dft_plan *pl = malloc(sizeof *pl);
+    if (!pl || pz_dft_plan_init(pl, p->frame_length, PZ_DFT_AUTO)) {
+        free(pl);
+        return pz_layer_fail(l, err, n, "out of memory");
+    }
+    l->state = pl;
+    if (pl->path != PZ_DFT_DIRECT) {
+        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) * (size_t)pz_dft_plan_scratch(pl) *
+                           sizeof(double);
         l->scratch_run_only = 1;
-        l->kernel = "fft2";
+        l->kernel = pl->path == PZ_DFT_RADIX2 ? "fft2" : "bluestein";
     }
     return 0;
+}
+
+static void stft_release(pz_layer *l)
+{
+    pz_dft_plan_free(l->state);
 }
 
 static void stft_run(const pz_layer *l, int ith, int nth)
 {
     const pz_stft_params *p = l->params;
     const pz_tensor *x = l->in[0], *w = pz_in(l, 1), *y = l->out[0];
-    if (pz_dft_fft_fits(p->frame_length))
-        pz_any_stft__fft2(p, l->state, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
-                          x->data, w ? w->data : NULL, y->dims[1], y->data,
-                          (double *)l->scratch + ith * pz_dft_fft_scratch(p->frame_length), ith,
-                          nth);
+    const pz_dft_plan *pl = l->state;
+    if (pl->path != PZ_DFT_DIRECT)
+        pz_any_stft__fft(p, pl, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2], x->data,
+                         w ? w->data : NULL, y->dims[1], y->data,
+                         (double *)l->scratch + ith * pz_dft_plan_scratch(pl), ith, nth);
     else
-        pz_any_stft__ref(p, l->state, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
+        pz_any_stft__ref(p, pl->tw, x->dtype, x->dims[0], x->dims[1], (int)x->dims[2],
                          x->data, w ? w->data : NULL, y->dims[1], y->data, ith, nth);
 }
 
@@ -65,5 +71,5 @@ static const pz_param_field stft_fields[] = {
 const pz_rt_op pz_rt_op_stft = {
     .name = "STFT", PZ_OP_PARAMS(pz_stft_params, stft_fields),
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
-    .prepare = stft_prepare, .run = stft_run,
+    .prepare = stft_prepare, .run = stft_run, .release = stft_release,
 };

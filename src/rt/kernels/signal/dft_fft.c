@@ -1,8 +1,14 @@
-/* dft_fft.c - the DFT and the STFT as an iterative radix-2 FFT (decimation
- * in time) for power-of-two lengths, in double, any float type; the twins
- * of the direct sums in dft_ref.c and stft_ref.c. A line is gathered into the worker's scratch (cut or
- * zero-padded to n; for irfft the whole Hermitian spectrum), transformed in
- * place, and the wanted bins written out. */
+/* dft_fft.c - the DFT and the STFT on FFTs, in double, any float type; the
+ * twins of the direct sums in dft_ref.c and stft_ref.c. A line is gathered
+ * into the worker's scratch (cut or zero-padded to n; for irfft the whole
+ * Hermitian spectrum), transformed in place, and the wanted bins written.
+ * Power-of-two lengths: an iterative radix-2 FFT (decimation in time).
+ * Others: Bluestein's chirp-z, X[k] = c[k] sum_j (x[j] c[j]) conj(c[k - j])
+ * with c[t] = e^{-i pi t^2 / n} (jk = (j^2 + k^2 - (k - j)^2) / 2), the
+ * convolution done by radix-2 FFTs of length m >= 2n - 1. */
+#include <math.h>
+#include <stdlib.h>
+
 #include "rt/kernels/signal/dft_fft.h"
 
 /* In-place FFT of buf (n complex values, n a power of two): sg -1 forward,
@@ -32,14 +38,97 @@ static void fft2(double *restrict buf, int64_t n, const double *tw, double sg)
     }
 }
 
-void pz_any_dft__fft2(const pz_dft_params *p, const double *tw, int dt, int64_t outer,
-                      int64_t m, int64_t inner, int cin, const void *x, void *y,
-                      double *restrict buf, int ith, int nth)
+int pz_dft_plan_init(pz_dft_plan *pl, int64_t n, pz_dft_path path)
+{
+    *pl = (pz_dft_plan){.n = n, .m = n};
+    const int pow2 = n >= 2 && (n & (n - 1)) == 0;
+    if (path == PZ_DFT_AUTO)
+        path = pow2 ? PZ_DFT_RADIX2 : n >= PZ_DFT_BLUESTEIN_MIN ? PZ_DFT_BLUESTEIN : PZ_DFT_DIRECT;
+    if (path == PZ_DFT_RADIX2 && !pow2) path = PZ_DFT_DIRECT;
+    pl->path = path;
+    pl->tw = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!pl->tw) return -1;
+    pz_dft_twiddles(n, pl->tw);
+    if (path != PZ_DFT_BLUESTEIN) return 0;
+    for (pl->m = 2; pl->m < 2 * n - 1;) pl->m *= 2;   /* a power of two >= 2n - 1 */
+    const int64_t m = pl->m;
+    pl->twm = malloc(sizeof(double) * 2 * (size_t)m);
+    pl->chirp = malloc(sizeof(double) * 2 * (size_t)n);
+    pl->bf = calloc(2 * (size_t)m, sizeof(double));
+    if (!pl->twm || !pl->chirp || !pl->bf) {
+        pz_dft_plan_free(pl);
+        return -1;
+    }
+    pz_dft_twiddles(m, pl->twm);
+    for (int64_t t = 0; t < n; t++) {   /* t^2 mod 2n keeps the angle exact */
+        const double a = M_PI * (double)((t * t) % (2 * n)) / (double)n;
+        pl->chirp[2 * t] = cos(a), pl->chirp[2 * t + 1] = -sin(a);
+    }
+    for (int64_t t = 0; t < n; t++) {   /* b[t] = b[m - t] = conj(c[t]) */
+        pl->bf[2 * t] = pl->chirp[2 * t], pl->bf[2 * t + 1] = -pl->chirp[2 * t + 1];
+        if (t > 0) {
+            pl->bf[2 * (m - t)] = pl->bf[2 * t];
+            pl->bf[2 * (m - t) + 1] = pl->bf[2 * t + 1];
+        }
+    }
+    fft2(pl->bf, m, pl->twm, -1);
+    return 0;
+}
+
+void pz_dft_plan_free(pz_dft_plan *pl)
+{
+    free(pl->tw), free(pl->twm), free(pl->chirp), free(pl->bf);
+    *pl = (pz_dft_plan){0};
+}
+
+int64_t pz_dft_plan_scratch(const pz_dft_plan *pl)
+{
+    return pl->path == PZ_DFT_RADIX2 ? 2 * pl->n
+         : pl->path == PZ_DFT_BLUESTEIN ? 2 * pl->n + 2 * pl->m : 0;
+}
+
+/* The unscaled DFT of buf (n complex) in place, sg -1 forward, +1 inverse;
+ * work: Bluestein's m complex. */
+static void dft_line(const pz_dft_plan *pl, double *restrict buf, double sg,
+                     double *restrict work)
+{
+    if (pl->path == PZ_DFT_RADIX2) {
+        fft2(buf, pl->n, pl->tw, sg);
+        return;
+    }
+    const int64_t n = pl->n, m = pl->m;
+    const double *c = pl->chirp, *bf = pl->bf;
+    /* the inverse is the conjugate of the forward DFT of the conjugate:
+     * -sg is 1 forward, -1 inverse */
+    for (int64_t j = 0; j < n; j++) {   /* a[j] = x[j] c[j] */
+        const double xr = buf[2 * j], xi = -sg * buf[2 * j + 1];
+        work[2 * j] = xr * c[2 * j] - xi * c[2 * j + 1];
+        work[2 * j + 1] = xr * c[2 * j + 1] + xi * c[2 * j];
+    }
+    for (int64_t j = 2 * n; j < 2 * m; j++) work[j] = 0;
+    fft2(work, m, pl->twm, -1);
+    for (int64_t t = 0; t < m; t++) {   /* times the chirp's transform */
+        const double ar = work[2 * t], ai = work[2 * t + 1];
+        work[2 * t] = ar * bf[2 * t] - ai * bf[2 * t + 1];
+        work[2 * t + 1] = ar * bf[2 * t + 1] + ai * bf[2 * t];
+    }
+    fft2(work, m, pl->twm, 1);
+    for (int64_t k = 0; k < n; k++) {   /* X[k] = c[k] conv[k] / m */
+        const double vr = work[2 * k] / (double)m, vi = work[2 * k + 1] / (double)m;
+        buf[2 * k] = vr * c[2 * k] - vi * c[2 * k + 1];
+        buf[2 * k + 1] = -sg * (vr * c[2 * k + 1] + vi * c[2 * k]);
+    }
+}
+
+void pz_any_dft__fft(const pz_dft_params *p, const pz_dft_plan *pl, int dt, int64_t outer,
+                     int64_t m, int64_t inner, int cin, const void *x, void *y,
+                     double *restrict buf, int ith, int nth)
 {
     const int64_t n = p->length;
     const int irfft = p->inverse && p->onesided;
     const int64_t K = irfft || !p->onesided ? n : n / 2 + 1;
     const double scale = p->inverse ? 1 / (double)n : 1;
+    double *work = buf + 2 * n;
     int64_t lo, hi;
     pz_split(outer * inner, ith, nth, &lo, &hi);
     for (int64_t line = lo; line < hi; line++) {
@@ -63,7 +152,7 @@ void pz_any_dft__fft2(const pz_dft_params *p, const double *tw, int dt, int64_t 
             }
         }
 #undef XAT
-        fft2(buf, n, tw, p->inverse ? 1 : -1);
+        dft_line(pl, buf, p->inverse ? 1 : -1, work);
         for (int64_t k = 0; k < K; k++) {
             const int64_t e = (o * K + k) * inner + i;
             if (irfft) {
@@ -76,11 +165,12 @@ void pz_any_dft__fft2(const pz_dft_params *p, const double *tw, int dt, int64_t 
     }
 }
 
-void pz_any_stft__fft2(const pz_stft_params *p, const double *tw, int dt, int64_t batch,
-                       int64_t len, int cin, const void *x, const void *w, int64_t frames,
-                       void *y, double *restrict buf, int ith, int nth)
+void pz_any_stft__fft(const pz_stft_params *p, const pz_dft_plan *pl, int dt, int64_t batch,
+                      int64_t len, int cin, const void *x, const void *w, int64_t frames,
+                      void *y, double *restrict buf, int ith, int nth)
 {
     const int64_t n = p->frame_length, K = p->onesided ? n / 2 + 1 : n;
+    double *work = buf + 2 * n;
     int64_t lo, hi;
     pz_split(batch * frames, ith, nth, &lo, &hi);
     for (int64_t bf = lo; bf < hi; bf++) {   /* frame f of batch b */
@@ -91,7 +181,7 @@ void pz_any_stft__fft2(const pz_stft_params *p, const double *tw, int dt, int64_
             buf[2 * j] = pz_ld(x, dt, xe) * wv;
             buf[2 * j + 1] = cin == 2 ? pz_ld(x, dt, xe + 1) * wv : 0;
         }
-        fft2(buf, n, tw, -1);
+        dft_line(pl, buf, -1, work);
         for (int64_t k = 0; k < K; k++) {
             pz_st(y, dt, 2 * (bf * K + k), buf[2 * k]);
             pz_st(y, dt, 2 * (bf * K + k) + 1, buf[2 * k + 1]);
