@@ -10,6 +10,7 @@
  * padded, with and without a window); each with 1 and 3 workers. */
 #include "rt_test.h"
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/signal/dft_fft.h"
 
 /* Y [outer, K, inner, 2] of the direct DFT of x [outer, m, inner, cin] in

@@ -617,41 +617,6 @@ void pz_any_qmatmul__ref(const pz_qmatmul_desc *d, const void *a, const void *b,
                          const void *azp, const void *bzp, const pz_qmatmul_scales *q, void *y,
                          int ith, int nth);
 
-/* QCONV (quant/qconv_ref.c): X [N, C, xsp...], W [M, C / group, kernel...]
- * int8/uint8 -> Y [N, M, ysp...]: the exact integer convolution of (X -
- * xzp) and (W - wzp) (wzp per tensor or per M), plus B (int32) when given;
- * ConvInteger stores it as int32, QLinearConv requantises it as
- * QLINEAR matmul does (scales: as may be per M). */
-typedef struct {
-    int tx, tw, ty, ts;               /* X, W, Y, scales */
-    int64_t N, C, M;
-    int64_t xsp[PZ_MAX_SPATIAL], ysp[PZ_MAX_SPATIAL];
-    int wzp_per_m, ws_per_m;
-} pz_qconv_desc;
-typedef struct {
-    const void *xzp, *wzp;            /* of X's and W's types, may be NULL */
-    const void *xs, *ws, *ys, *yzp;   /* QLinearConv; yzp of Y's type */
-    const int32_t *b;                 /* may be NULL */
-} pz_qconv_args;
-void pz_any_qconv__ref(const pz_qconv_params *p, const pz_qconv_desc *d, const void *x,
-                       const void *w, const pz_qconv_args *a, void *y, int ith, int nth);
-
-/* ---- signal (signal/dft_ref.c) ---- */
-
-/* tw[2t], tw[2t + 1] = cos, sin(2 pi t / n), t < n: the twiddles the DFT
- * kernels read (exact angles: (j * k) mod n indexes them). */
-void pz_dft_twiddles(int64_t n, double *tw);
-/* DFT: X viewed as [outer, m, inner, cin] (cin 1: real, 2: complex), Y as
- * [outer, K, inner, cout] (pz_dft_params); tw for p->length. Any float type
- * through double; worker ith of nth takes a slice of Y's outputs. */
-void pz_any_dft__ref(const pz_dft_params *p, const double *tw, int dt, int64_t outer, int64_t m,
-                     int64_t inner, int cin, const void *x, void *y, int ith, int nth);
-/* STFT: signal [batch, len, cin], window [frame_length] or NULL (ones) ->
- * Y [batch, frames, K, 2]; tw for p->frame_length. */
-void pz_any_stft__ref(const pz_stft_params *p, const double *tw, int dt, int64_t batch,
-                      int64_t len, int cin, const void *x, const void *w, int64_t frames,
-                      void *y, int ith, int nth);
-
 /* ---- vision and attention ---- */
 
 /* Attention (attention/attention_ref.c). Strides in elements of b, head, row

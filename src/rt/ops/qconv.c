@@ -3,6 +3,7 @@
  * w_scale, w_zero_point, y_scale, y_zero_point, B? -> y of y_zero_point's
  * type): X, W int8/uint8, geometry in pz_qconv_params, the reference kernel
  * (qconv_ref.c). */
+#include "rt/kernels/quant/qconv.h"
 #include "rt/ops/ops.h"
 
 static bool q8(int dt)

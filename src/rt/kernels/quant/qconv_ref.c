@@ -4,7 +4,7 @@
  * qmatmul_ref.c does. */
 #include <math.h>
 
-#include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qconv.h"
 
 void pz_any_qconv__ref(const pz_qconv_params *p, const pz_qconv_desc *d, const void *x,
                        const void *w, const pz_qconv_args *a, void *y, int ith, int nth)

@@ -2,7 +2,7 @@
  * radix-2 FFT for power-of-two lengths and Bluestein's chirp-z transform
  * (three radix-2 FFTs of a power of two >= 2n - 1) for other lengths from
  * PZ_DFT_BLUESTEIN_MIN; their reference twins are the direct sums
- * pz_any_dft__ref and pz_any_stft__ref (kernels.h), which
+ * pz_any_dft__ref and pz_any_stft__ref (dft.h), which
  * tests/unit/rt_signal.c compares them with.
  *
  *   pz_dft_plan pl;
@@ -15,7 +15,7 @@
 #ifndef PZ_RT_KERNELS_SIGNAL_DFT_FFT_H
 #define PZ_RT_KERNELS_SIGNAL_DFT_FFT_H
 
-#include "rt/kernels/kernels.h"
+#include "rt/kernels/signal/dft.h"
 
 /* Below this length a non-power-of-two DFT keeps the direct sum: its n^2
  * terms cost less than Bluestein's three FFTs of a length >= 2n. */

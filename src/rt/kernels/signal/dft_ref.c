@@ -3,7 +3,7 @@
  * n, read from a table of the n twiddles, so it stays exact for long n. */
 #include <math.h>
 
-#include "rt/kernels/kernels.h"
+#include "rt/kernels/signal/dft.h"
 
 void pz_dft_twiddles(int64_t n, double *tw)
 {

@@ -1,6 +1,6 @@
 /* stft_ref.c - reference STFT (ONNX STFT): each frame's direct DFT of the
  * windowed signal, in double, any float type; twiddles as dft_ref.c's. */
-#include "rt/kernels/kernels.h"
+#include "rt/kernels/signal/dft.h"
 
 void pz_any_stft__ref(const pz_stft_params *p, const double *tw, int dt, int64_t batch,
                       int64_t len, int cin, const void *x, const void *w, int64_t frames,
