@@ -317,6 +317,30 @@ def cases(c):
                 check(not bad.any() and np.array_equal(want[0][~moved], want32[~moved]),
                       label + "_vs_ort", "%d differ from ONNX Runtime" % int(bad.sum()))
 
+    # ConvInteger in 1-D and 3-D against PyTorch (exact in double)
+    for nsp in (1, 3):
+        sp = [9] if nsp == 1 else [4, 5, 3]
+        ks = [3] if nsp == 1 else [2, 3, 2]
+        x = rng.integers(0, 256, [2, 3] + sp).astype(np.uint8)
+        w = rng.integers(-128, 128, [4, 3] + ks).astype(np.int8)
+        xz, wz = np.array(9, np.uint8), rng.integers(-4, 5, 4).astype(np.int8)
+        pads = [1] * (2 * nsp)
+        conv = F.conv1d if nsp == 1 else F.conv3d
+        xt = torch.from_numpy(x.astype(np.float64) - 9.0)
+        xt = F.pad(xt, tuple([1] * (2 * nsp)))
+        wt = torch.from_numpy(w.astype(np.float64) -
+                              wz.astype(np.float64).reshape([-1] + [1] * (nsp + 1)))
+        want = conv(xt, wt, stride=[2] * nsp).numpy()
+        feeds, names = [x, w, xz, wz], ["x", "w", "xz", "wz"]
+        m = model_of([helper.make_node("ConvInteger", names, ["y"], name="ci", pads=pads,
+                                       strides=[2] * nsp)],
+                     [vi(nm, ONNX_T[f.dtype], list(f.shape)) for nm, f in zip(names, feeds)],
+                     [vi("y", TensorProto.INT32, None)], opset=10)
+        label = "convinteger_%dd" % nsp
+        got, err = run(save(m, label), feeds)
+        check(got is not None and got[0].shape == want.shape and np.array_equal(got[0], want),
+              label, err or "differs from the conv in double")
+
     # 6. QuantizeLinear to float8 (saturate 1 and 0) against ONNX Runtime,
     # read back through a Cast to float; ORT's known float8 deviations from
     # the spec (small_types.ort_deviations) are judged by the spec.
