@@ -2,8 +2,10 @@
  *   y = saturate(round_half_even(x / y_scale) + y_zero_point),
  *   x float, y_scale float (per tensor, per axis, or blocked by
  *   block_size), y_zero_point? -> y [x's shape] of the zero point's type,
- *   else output_dtype, else uint8 (8-, 16-, 4- and 2-bit integers; float8
- *   and float4 outputs are refused). No MACs.
+ *   else output_dtype, else uint8 (8-, 16-, 4- and 2-bit integers; the
+ *   float8 types and float4e2m1: x / y_scale rounded to nearest even,
+ *   saturate (default 1) clamping float8 to its largest value, a float8
+ *   zero point added only when non-zero so that -0 stays). No MACs.
  * Runs as the QUANT layer (rt/ops/quant.c). */
 #include "quant.h"
 
