@@ -39,10 +39,11 @@ static pz_status mel_infer(ir_graph *g, ir_node *n, pz_err *err)
         mel_scalar(g, n, 4, "upper_edge_hertz", &hi, err))
         return err->code;
     const int64_t nspec = dl / 2 + 1;
-    if (nm < 1 || dl < 1 || sr < 1 || !(lo >= 0) || !(hi > lo) || nm > OP_FOLD_LIMIT ||
+    if (nm < 1 || dl < 1 || sr < 1 || !(lo >= 0) || !(hi > lo) || !isfinite(hi) ||
+        nm > OP_FOLD_LIMIT ||
         nspec > OP_FOLD_LIMIT || nm * nspec > OP_FOLD_LIMIT)
         return op_err(err, n, "num_mel_bins %lld, dft_length %lld, sample_rate %lld, edges %g "
-                      "to %g Hz: need positive sizes, 0 <= lower < upper and at most %d "
+                      "to %g Hz: need positive sizes, 0 <= lower < upper < inf and at most %d "
                       "outputs", (long long)nm, (long long)dl, (long long)sr, lo, hi,
                       OP_FOLD_LIMIT);
     int64_t *bin = pz_xcalloc((size_t)nm + 2, sizeof *bin);
@@ -50,14 +51,14 @@ static pz_status mel_infer(ir_graph *g, ir_node *n, pz_err *err)
     const double step = (hmel - lmel) / (double)(nm + 2);
     for (int64_t i = 0; i < nm + 2; i++) {
         const double hz = 700 * (pow(10, ((double)i * step + lmel) / 2595) - 1);
-        bin[i] = (int64_t)floor((double)(dl + 1) * hz / (double)sr);
-    }
-    if (bin[0] < 0 || bin[nm + 1] >= nspec) {
-        const long long top = (long long)bin[nm + 1];
-        free(bin);
-        return op_err(err, n, "the filters reach spectrogram bin %lld, beyond the %lld of "
-                      "dft_length %lld (upper_edge_hertz above sample_rate / 2?)", top,
-                      (long long)nspec, (long long)dl);
+        const double b = floor((double)(dl + 1) * hz / (double)sr);
+        if (!(b >= 0 && b < (double)nspec)) {   /* checked before the cast: b may be huge */
+            free(bin);
+            return op_err(err, n, "filter edge %lld falls on spectrogram bin %g, outside the "
+                          "%lld of dft_length %lld (upper_edge_hertz above sample_rate / 2?)",
+                          (long long)i, b, (long long)nspec, (long long)dl);
+        }
+        bin[i] = (int64_t)b;
     }
     double *v = pz_xcalloc((size_t)(nspec * nm), sizeof *v);
     for (int64_t i = 0; i < nm; i++) {   /* filter i: up from bin[i], down to bin[i + 2] */
