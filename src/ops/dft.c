@@ -59,7 +59,7 @@ static pz_status dft_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (axis < 0) axis += r;
     const int64_t m = x->dims[axis];
     const int irfft = p->inverse && p->onesided;
-    int64_t len = irfft ? 2 * (m - 1) : m;
+    int64_t len = !irfft ? m : m <= ((int64_t)1 << 31) ? 2 * (m - 1) : -1;   /* -1: too long */
     if (op_in(g, n, 1)) {
         if (op_const_ints(g, n, 1, "dft_length", v, 1, &cnt, err)) return err->code;
         if (cnt != 1) return op_err(err, n, "input dft_length must be a scalar");
