@@ -297,7 +297,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
         if (is_default_domain(domain) && g->opset < 0)
             return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s) is in the default ONNX domain, "
                            "which the model does not import", name, op_type);
-        const op_def *op = is_default_domain(domain) ? op_find(op_type) : NULL;
+        const op_def *op = is_default_domain(domain) ? op_find(op_type) : op_find_in(domain, op_type);
         if (!op) {
             int ver = domain_opset(m, domain);
             if (!is_default_domain(domain) && ver < 0)

@@ -50,6 +50,7 @@ typedef struct {
 
 typedef struct op_def {
     const char *name;                 /* ONNX op_type */
+    const char *domain;               /* NULL: the default domain; else "ai.onnx.ml", ... */
     int min_in, max_in;               /* input count range (optional inputs included) */
     int min_out, max_out;
     size_t params_size;               /* bytes of the params struct, 0 if none */
@@ -91,6 +92,8 @@ extern const op_def *const OPS[];   /* [OP_COUNT], one per line of op_list.h */
 
 /* The op definition for an ONNX op_type in the default domain; NULL if unsupported. */
 const op_def *op_find(const char *op_type);
+/* The same in another domain ("ai.onnx.ml"); NULL if unsupported. */
+const op_def *op_find_in(const char *domain, const char *op_type);
 op_kind op_kind_of(const op_def *op);
 
 /* ---- helpers for op files ---------------------------------------------- */

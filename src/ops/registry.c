@@ -20,7 +20,15 @@ const op_def *op_find(const char *op_type)
 {
     /* Called once per node at load time; the table is small. */
     for (int k = 0; k < OP_COUNT; k++)
-        if (strcmp(OPS[k]->name, op_type) == 0) return OPS[k];
+        if (!OPS[k]->domain && strcmp(OPS[k]->name, op_type) == 0) return OPS[k];
+    return NULL;
+}
+
+const op_def *op_find_in(const char *domain, const char *op_type)
+{
+    for (int k = 0; k < OP_COUNT; k++)
+        if (OPS[k]->domain && !strcmp(OPS[k]->domain, domain) && !strcmp(OPS[k]->name, op_type))
+            return OPS[k];
     return NULL;
 }
 

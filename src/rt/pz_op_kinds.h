@@ -67,7 +67,17 @@
     /* signal; integer convolution */                                 \
     X(DFT, dft)                        /* in: X (dft_length, axis: constants) */ \
     X(STFT, stft)                      /* in: signal, window? (step, length: constants) */ \
-    X(QCONV, qconv)                    /* in: ConvInteger's or QLinearConv's */
+    X(QCONV, qconv)                    /* in: ConvInteger's or QLinearConv's */ \
+    /* issue 39, helper h2: TopK, LpPool, Einsum, OneHot, BitCast, ... */ \
+    X(TOPK, topk)                      /* in: X (k: constant)  out: Values, Indices */ \
+    X(LP_POOL, lp_pool)                /* in: X */                            \
+    X(EINSUM, einsum)                  /* in: X0..Xn */                       \
+    X(ONEHOT, onehot)                  /* in: indices, values (depth: constant) */ \
+    X(BITCAST, bitcast)                /* in: X (the output's dtype, same width) */ \
+    X(REVERSE_SEQUENCE, reverse_sequence) /* in: X, sequence_lens */          \
+    X(TENSOR_SCATTER, tensor_scatter)  /* in: past_cache, update, write_indices? */ \
+    X(DET, det)                        /* in: X [..., M, M] */                \
+    X(MVN, mvn)                        /* in: X */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \
@@ -76,6 +86,6 @@
     X(NEG) X(ABS) X(EXP) X(LOG) X(RECIPROCAL) X(FLOOR) X(CEIL) X(ROUND)         \
     X(SIGN) X(SIN) X(COS) X(TAN) X(ASIN) X(ACOS) X(ATAN) X(SINH) X(COSH)        \
     X(ASINH) X(ACOSH) X(ATANH) X(CELU) X(MISH) X(SOFTSIGN) X(THRESHOLDED_RELU)  \
-    X(SHRINK)
+    X(SHRINK) X(BINARIZER)
 
 #endif

@@ -6,7 +6,9 @@ Each case writes a small model with Debian's python3-onnx, runs it with
 external data with offsets, typed fields vs raw_data, every element type of
 initializers, several inputs and outputs, symbolic dims bound by
 --input-shape and by the input files, graph inputs that are also
-initializers, and Constant nodes. Prints `front: N passed, N failed`.
+initializers, and Constant nodes; then the small types (small_types.py), the
+signal and quantization ops (signal_quant.py) and those of more_ops.py.
+Prints `front: N passed, N failed`.
 """
 import json
 import os
@@ -181,6 +183,11 @@ small_types.cases({"run": run, "check": check, "save": save, "model_of": model_o
 import signal_quant  # noqa: E402
 
 signal_quant.cases({"run": run, "check": check, "save": save, "model_of": model_of, "W": W, "PZ": PZ})
+
+# 8. TopK, Einsum, LpPool, OneHot, ReverseSequence, TensorScatter, Det, MVN
+import more_ops  # noqa: E402
+
+more_ops.cases({"run": run, "check": check, "save": save, "model_of": model_of, "W": W, "PZ": PZ})
 
 print("front: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

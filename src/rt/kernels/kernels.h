@@ -684,4 +684,7 @@ void pz_any_deform_conv__ref(const pz_deform_conv_params *p, int dt, const int64
                              const int64_t *yd, const void *x, const void *wt, const void *off,
                              const void *b, const void *mask, void *y, int ith, int nth);
 
+/* The kernels that have only a reference form: kernels_ref.h. */
+#include "rt/kernels/kernels_ref.h"
+
 #endif

@@ -53,6 +53,7 @@ static double unary_f64(const pz_unary_params *p, double v)
     case PZ_UN_SOFTSIGN: return v / (1 + fabs(v));
     case PZ_UN_THRESHOLDED_RELU: return v > p->alpha ? v : 0;
     case PZ_UN_SHRINK: return v < -p->alpha ? v + p->beta : v > p->alpha ? v - p->beta : 0;
+    case PZ_UN_BINARIZER: return v > p->alpha ? 1 : 0;   /* NaN: 0, as ONNX Runtime */
     default: return v;
     }
 }

@@ -1,0 +1,56 @@
+/* kernels_ref.h - the kernels that have only a reference form (no fast
+ * twin): TopK, LpPool, Einsum, OneHot, ReverseSequence, TensorScatter, Det,
+ * MeanVarianceNormalization. Included by kernels.h, which holds the types
+ * they use (pz_axis_shape, pz_geom3, the params). */
+#ifndef PZ_RT_KERNELS_REF_H
+#define PZ_RT_KERNELS_REF_H
+
+/* TopK (reduce/topk_ref.c): along s->n, the k largest (or smallest) of each
+ * row and their indices, ties to the lower index, NaN above every number;
+ * floats compare as double, integers exactly. scratch: 2 * s->n int64 per
+ * worker (worker ith uses scratch + 2 * s->n * ith). */
+void pz_any_topk__ref(const pz_topk_params *p, int dt, const pz_axis_shape *s, const void *x,
+                      void *vals, int64_t *idx, int64_t *scratch, int ith, int nth);
+
+/* LpPool (pool/lp_pool_ref.c): xd = [N, C, D...], yd = [N, C, O...]; any
+ * float type through double. */
+void pz_any_lp_pool__ref(const pz_lp_pool_params *p, int dt, const int64_t *xd,
+                         const int64_t *yd, const void *x, void *y, int ith, int nth);
+
+/* Einsum (gemm/einsum_ref.c): the loop nest over the labels; floats
+ * accumulate in double, integers in 64-bit integers (wrapping). dims[i] are
+ * input i's dims; the output has p->out_rank dims. */
+void pz_any_einsum__ref(const pz_einsum_params *p, int dt, const int64_t *const *dims,
+                        const void *const *x, void *y, int ith, int nth);
+
+/* OneHot (index/onehot_ref.c): indices [outer * inner] of type itype (any
+ * numeric type, truncated to integers) -> y [outer, depth, inner] of es-byte
+ * elements, values[1] where the index (plus depth when negative) is d, else
+ * values[0]. */
+void pz_any_onehot__ref(int itype, const void *ind, int64_t outer, int64_t depth, int64_t inner,
+                        size_t es, const void *values, void *y, int ith, int nth);
+
+/* ReverseSequence (index/reverse_sequence_ref.c): rank-2+ X of es-byte
+ * elements; lens[b] out of [0, T] reverses nothing (run time: no error). */
+void pz_any_reverse_sequence__ref(size_t es, int rank, const int64_t *xd, int batch_axis,
+                                  int time_axis, const int64_t *lens, const void *x, void *y,
+                                  int ith, int nth);
+
+/* TensorScatter (index/tensor_scatter_ref.c): y = past, then update's rows
+ * along axis written at write_indices[b] + s (mod the axis if circular);
+ * rows past the axis end are dropped (linear). wi may be NULL (zeros). */
+void pz_any_tensor_scatter__ref(size_t es, int rank, const int64_t *pd, const int64_t *ud,
+                                int axis, int circular, const void *past, const void *upd,
+                                const int64_t *wi, void *y, int ith, int nth);
+
+/* Det (norm/det_ref.c): batch square matrices [n, n] -> batch values, LU with
+ * partial pivoting in double; scratch n * n doubles per worker. */
+void pz_any_det__ref(int dt, int64_t batch, int64_t n, const void *x, void *y, double *scratch,
+                     int ith, int nth);
+
+/* MeanVarianceNormalization (norm/mvn_ref.c): over the axes of mask, in
+ * double; any float type. */
+void pz_any_mvn__ref(int dt, int rank, const int64_t *xd, int mask, const void *x, void *y,
+                     int ith, int nth);
+
+#endif

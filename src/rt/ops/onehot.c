@@ -1,0 +1,47 @@
+/* onehot.c - the ONEHOT layer (ONNX OneHot): indices (any numeric type)
+ * and values [off, on] -> Y of values' type, indices' shape with depth
+ * (the compiler's constant) inserted at axis. */
+#include "rt/ops/ops.h"
+
+static int onehot_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_onehot_params *p = l->params;
+    const pz_tensor *ind = pz_in(l, 0), *v = pz_in(l, 1), *y = pz_out(l, 0);
+    if (!ind || !v || !y) return pz_layer_fail(l, err, n, "needs indices, values and Y");
+    if (!pz_dtype_is_float(ind->dtype) && !pz_dtype_is_int(ind->dtype))
+        return pz_layer_fail(l, err, n, "indices have type %s, expected a number type",
+                             pz_dtype_name(ind->dtype));
+    if (pz_numel(v) != 2 || pz_dtype_size(v->dtype) == 0)
+        return pz_layer_fail(l, err, n, "values must be two elements [off, on]");
+    if (p->axis < 0 || p->axis > ind->rank || p->depth < 0)
+        return pz_layer_fail(l, err, n, "axis %d, depth %lld for indices of rank %d", p->axis,
+                             (long long)p->depth, ind->rank);
+    if (pz_layer_want_dtype(l, err, n, "Y", y, v->dtype)) return 1;
+    int ok = y->rank == ind->rank + 1;
+    for (int a = 0; ok && a < y->rank; a++)
+        ok = y->dims[a] == (a < p->axis ? ind->dims[a] : a == p->axis ? p->depth
+                                                                        : ind->dims[a - 1]);
+    if (!ok) return pz_layer_fail(l, err, n, "Y is not indices' shape with depth at axis");
+    return 0;
+}
+
+static void onehot_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_onehot_params *p = l->params;
+    const pz_tensor *ind = l->in[0], *v = l->in[1];
+    const int64_t outer = pz_prod(ind->dims, p->axis);
+    const int64_t inner = pz_numel(ind) / (outer ? outer : 1);
+    pz_any_onehot__ref(ind->dtype, ind->data, outer, p->depth, outer ? inner : 0,
+                       pz_dtype_size(v->dtype), v->data, l->out[0]->data, ith, nth);
+}
+
+static const pz_param_field onehot_fields[] = {
+    PZ_FIELD(pz_onehot_params, axis, PZ_F_INT),
+    PZ_FIELD(pz_onehot_params, depth, PZ_F_I64),
+};
+
+const pz_rt_op pz_rt_op_onehot = {
+    .name = "ONEHOT", PZ_OP_PARAMS(pz_onehot_params, onehot_fields),
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = onehot_prepare, .run = onehot_run,
+};
