@@ -6,8 +6,10 @@
  * ellipsis is refused). Without "->" the output is the ellipsis then the
  * labels seen once, alphabetically (as numpy).
  *   X0..Xn (n <= 4, one numeric type) -> Y (that type)
- * MACs: the loop nest's products (inputs - 1 per term). Runs as EINSUM
- * (rt/ops/einsum.c), a reference loop nest. */
+ * MACs: the loop nest's products (inputs - 1 per term). A (batched) matrix
+ * product in MatMul's layout ("bij,bjk->bik", "ij,jk") runs as MATMUL, its
+ * fast kernels; anything else as EINSUM (rt/ops/einsum.c), a reference
+ * loop nest. */
 #include <string.h>
 
 #include "reduce.h"
@@ -19,6 +21,7 @@ typedef struct {
     pz_einsum_params rt;
     int64_t size[PZ_EINSUM_MAX_LABELS];
     int64_t terms;                    /* products the loop nest does */
+    int as_matmul;                    /* the equation is a (batched) matrix product */
 } einsum_params;
 
 static int letter(char c)
@@ -64,6 +67,23 @@ static pz_status einsum_parse(const ir_graph *g, const ir_node *n, void *params,
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Einsum): %d inputs, at most %d are "
                        "supported", n->name, n->n_in, PZ_EINSUM_MAX_IN);
     return PZ_OK;
+}
+
+/* 1 when the labels say A [b..., i, j] times B [b..., j, k] or B [j, k]
+ * -> Y [b..., i, k], j the one summed label: MatMul's product, in its
+ * layout, so the MATMUL kind (its fast kernels) computes it. */
+static int is_matmul(const pz_einsum_params *r)
+{
+    const int O = r->out_rank, j = O;
+    if (r->n_in != 2 || O < 2 || r->n_labels != O + 1 || r->in_rank[0] != O) return 0;
+    const int *a = r->in_label, *b = r->in_label + PZ_MAX_RANK, rb = r->in_rank[1];
+    for (int q = 0; q < O - 1; q++)
+        if (a[q] != q) return 0;
+    if (a[O - 1] != j) return 0;
+    if (rb != O && rb != 2) return 0;
+    for (int q = 0; q < rb - 2; q++)
+        if (b[q] != q) return 0;
+    return b[rb - 2] == j && b[rb - 1] == O - 1;
 }
 
 /* The labels of the equation for the inputs' ranks: fills p->rt and p->size. */
@@ -188,6 +208,7 @@ static pz_status einsum_plan(const ir_graph *g, const ir_node *n, einsum_params 
     }
     p->terms = 1;
     for (int l = 0; l < nl; l++) p->terms *= p->size[l];
+    p->as_matmul = is_matmul(&p->rt);
     return PZ_OK;
 too_many:
     return op_err_attr(err, n, "equation", "the output has more than %d axes", PZ_MAX_RANK);
@@ -221,6 +242,11 @@ static void einsum_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 static pz_status einsum_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     const einsum_params *p = n->params;
+    if (p->as_matmul) {
+        pz_matmul_params mp = {.act = {.kind = PZ_ACT_NONE}};
+        op_lowered_init(out, n, PZ_OP_MATMUL, &mp, sizeof mp);
+        return PZ_OK;
+    }
     op_lowered_init(out, n, PZ_OP_EINSUM, &p->rt, sizeof p->rt);
     return PZ_OK;
 }

@@ -6,7 +6,7 @@ numpy (stable argsort, np.einsum, windows summed here, np.linalg.det):
   - TopK: rows of 1 to 300 with many ties, largest and smallest, k 0 to n,
     an inner axis; int64 beyond 2^53 and uint64 beyond 2^63 (exact order);
   - Einsum: diagonal, ellipsis on both sides, three inputs, the implicit
-    output, int64;
+    output, int64; float32 matrix products (the MATMUL path);
   - LpPool: p 1, 2, 3 with ceil_mode, pads, strides and dilations;
   - OneHot: out-of-range and negative indices, axis 0, int values;
   - ReverseSequence with lengths 0, 1 and full; TensorScatter circular with
@@ -118,6 +118,14 @@ def cases(ctx):
         one(ctx, "einsum_" + eq.replace(",", "_").replace("->", "_to_").replace("...", "E"),
             helper.make_node("Einsum", names, ["y"], equation=eq), xs, names, ["y"], 12, [want],
             tol=1e-9)
+    # matrix products in MatMul's layout (they run as MATMUL): float32, B 2-D or batched
+    for eq, shapes in (("bij,bjk->bik", [(3, 33, 17), (3, 17, 40)]), ("ij,jk", [(65, 31), (31, 18)]),
+                       ("abij,jk->abik", [(2, 3, 9, 20), (20, 7)])):
+        xs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+        want = np.einsum(eq, *[x.astype(np.float64) for x in xs]).astype(np.float32)
+        one(ctx, "einsum_matmul_" + eq.split("-")[0].replace(",", "_"),
+            helper.make_node("Einsum", ["a", "b"], ["y"], equation=eq), xs, ["a", "b"], ["y"], 12,
+            [want], tol=1e-4)
     xi = [rng.integers(-50, 50, (3, 4)).astype(np.int64), rng.integers(-50, 50, (4, 2)).astype(np.int64)]
     one(ctx, "einsum_int64", helper.make_node("Einsum", ["a", "b"], ["y"], equation="ij,jk->ik"),
         xi, ["a", "b"], ["y"], 12, [xi[0] @ xi[1]], exact=True)
