@@ -93,8 +93,12 @@ static pz_status einsum_plan(const ir_graph *g, const ir_node *n, einsum_params 
     if (op_attr_string(n, "equation", NULL, &eq, err)) return err->code;
     char s[512];
     size_t m = 0;
-    for (const char *c = eq; *c && m + 1 < sizeof s; c++)
-        if (*c != ' ') s[m++] = *c;
+    for (const char *c = eq; *c; c++) {
+        if (*c == ' ') continue;
+        if (m + 1 >= sizeof s)
+            return op_err_attr(err, n, "equation", "is longer than %zu characters", sizeof s - 1);
+        s[m++] = *c;
+    }
     s[m] = 0;
     const char *arrow = strstr(s, "->");
     const size_t lhs_len = arrow ? (size_t)(arrow - s) : m;
