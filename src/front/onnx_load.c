@@ -29,7 +29,12 @@ static int domain_opset(const Onnx__ModelProto *m, const char *domain)
     return best;
 }
 
-static pz_status copy_attr(ir_node *n, const Onnx__AttributeProto *ap, ir_attr *a, pz_err *err)
+static pz_status load_subgraph(const Onnx__ModelProto *m, const Onnx__GraphProto *gp,
+                               const char *model_dir, const ir_node *owner, const char *attr,
+                               int opset, ir_graph **out, pz_err *err);
+
+static pz_status copy_attr(const Onnx__ModelProto *m, const char *model_dir, int opset,
+                           ir_node *n, const Onnx__AttributeProto *ap, ir_attr *a, pz_err *err)
 {
     memset(a, 0, sizeof *a);
     a->name = pz_xstrdup(ap->name ? ap->name : "");
@@ -74,9 +79,14 @@ static pz_status copy_attr(ir_node *n, const Onnx__AttributeProto *ap, ir_attr *
         if (onnx_tensor_from_proto(ap->t, what, NULL, a->t, err)) return err->code;
         break;
     }
+    case IR_ATTR_GRAPH:
+        if (!ap->g)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): attribute '%s' is a GRAPH "
+                           "without a graph", n->name, n->op_type, a->name);
+        return load_subgraph(m, ap->g, model_dir, n, a->name, opset, &a->g, err);
     default:
-        /* Graphs, sparse tensors, type protos: kept by name and type only;
-         * the ops that would need them are not supported. */
+        /* Lists of graphs, sparse tensors, type protos: kept by name and type
+         * only; the ops that would need them are not supported. */
         break;
     }
     return PZ_OK;
@@ -193,6 +203,141 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
     return ir_tensor_bytes(t, &nbytes, what, err);
 }
 
+/* The nodes of graph gp into g, with their attributes (subgraphs loaded
+ * recursively); output names defined twice are refused. */
+static pz_status load_nodes(const Onnx__ModelProto *m, const Onnx__GraphProto *gp,
+                            const char *model_dir, ir_graph *g, pz_err *err)
+{
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        const char *op_type = np->op_type ? np->op_type : "";
+        const char *domain = np->domain ? np->domain : "";
+        char gen_name[64];
+        const char *name = np->name;
+        if (!name || !name[0]) {
+            snprintf(gen_name, sizeof gen_name, "%s_%zu", op_type[0] ? op_type : "node", i);
+            name = gen_name;
+        }
+        if (!op_type[0]) return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" has no op_type", name);
+        if (is_default_domain(domain) && g->opset < 0)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s) is in the default ONNX domain, "
+                           "which the model does not import", name, op_type);
+        const op_def *op = is_default_domain(domain) ? op_find(op_type) : op_find_in(domain, op_type);
+        if (!op) {
+            int ver = domain_opset(m, domain);
+            if (!is_default_domain(domain) && ver < 0)
+                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): domain \"%s\" is not imported "
+                               "by the model (unknown opset domain)", name, op_type, domain);
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "unsupported op %s in node \"%s\" (domain "
+                           "\"%s\", opset %d)", op_type, name,
+                           is_default_domain(domain) ? "ai.onnx" : domain, ver);
+        }
+        int idx = ir_graph_add_node(g, name, op_type, domain, (int)np->n_input, (int)np->n_output);
+        ir_node *n = &g->nodes[idx];
+        n->op = op;
+        if (n->n_in < op->min_in || n->n_in > op->max_in || n->n_out < op->min_out ||
+            n->n_out > op->max_out)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): has %d inputs and %d outputs; "
+                           "the op takes %d to %d inputs and %d to %d outputs", name, op_type,
+                           n->n_in, n->n_out, op->min_in, op->max_in, op->min_out, op->max_out);
+        for (size_t k = 0; k < np->n_input; k++)
+            if (np->input[k] && np->input[k][0]) n->in[k] = ir_graph_value(g, np->input[k]);
+        for (size_t k = 0; k < np->n_output; k++)
+            if (np->output[k] && np->output[k][0]) {
+                if (ir_graph_find(g, np->output[k]) >= 0) {
+                    int v = ir_graph_find(g, np->output[k]);
+                    /* a name seen before only as some node's input is fine */
+                    if (g->values[v].is_input || g->values[v].t.data || g->values[v].producer == -2)
+                        return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output \"%s\" is "
+                                       "already defined (duplicate output name)", name, op_type,
+                                       np->output[k]);
+                }
+                n = &g->nodes[idx];
+                n->out[k] = ir_graph_value(g, np->output[k]);
+                g->values[n->out[k]].producer = -2; /* marks "produced", fixed by the sort */
+            }
+        n = &g->nodes[idx];
+        n->n_attrs = (int)np->n_attribute;
+        n->attrs = pz_xcalloc(np->n_attribute ? np->n_attribute : 1, sizeof *n->attrs);
+        for (size_t k = 0; k < np->n_attribute; k++)
+            if (copy_attr(m, model_dir, g->opset, n, np->attribute[k], &n->attrs[k], err))
+                return err->code;
+    }
+
+    return PZ_OK;
+}
+
+/* A subgraph (If's branches, Loop's and Scan's body): its initializers,
+ * formal inputs (with their declared shapes in decl_rank/decl_dims), nodes
+ * and outputs. It is neither sorted nor inferred here: the op that owns it
+ * inlines it into the enclosing graph (src/ops/op_inline.c), where names it
+ * does not define resolve to the enclosing graphs' values. */
+static pz_status load_subgraph(const Onnx__ModelProto *m, const Onnx__GraphProto *gp,
+                               const char *model_dir, const ir_node *owner, const char *attr,
+                               int opset, ir_graph **out, pz_err *err)
+{
+    ir_graph *g = ir_graph_new();
+    *out = g;
+    g->opset = opset;
+    free(g->name);
+    g->name = pz_xstrdup(gp->name && gp->name[0] ? gp->name : attr);
+    if (gp->n_sparse_initializer)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute '%s': sparse "
+                       "initializers are not supported", owner->name, owner->op_type, attr);
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        Onnx__TensorProto *tp = gp->initializer[i];
+        const char *name = tp->name ? tp->name : "";
+        char what[512];
+        snprintf(what, sizeof what, "node \"%s\" (%s): attribute '%s': initializer \"%s\"",
+                 owner->name, owner->op_type, attr, name);
+        if (!name[0] || ir_graph_find(g, name) >= 0)
+            return pz_fail(err, PZ_ERR_INPUT, "%s: no name, or defined twice", what);
+        int vid = ir_graph_add_value(g, name);
+        if (onnx_tensor_from_proto(tp, what, model_dir, &g->values[vid].t, err)) return err->code;
+        g->values[vid].is_initializer = 1;
+        g->values[vid].owns_data = 1;
+    }
+    for (size_t i = 0; i < gp->n_input; i++) {
+        const Onnx__ValueInfoProto *vi = gp->input[i];
+        const char *name = vi->name ? vi->name : "";
+        if (!name[0] || ir_graph_find(g, name) >= 0)
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): attribute '%s': input %zu has "
+                           "no name or is listed twice", owner->name, owner->op_type, attr, i);
+        int vid = ir_graph_add_value(g, name);
+        ir_value *v = &g->values[vid];
+        const Onnx__TypeProto *ty = vi->type;
+        if (ty && ty->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+            v->decl_dtype = ty->tensor_type->has_elem_type ? (ir_dtype)ty->tensor_type->elem_type
+                                                           : IR_UNDEFINED;
+            const Onnx__TensorShapeProto *sh = ty->tensor_type->shape;
+            if (sh && sh->n_dim <= IR_MAX_RANK) {
+                v->decl_rank = (int)sh->n_dim;
+                for (size_t d = 0; d < sh->n_dim; d++)
+                    v->decl_dims[d] = sh->dim[d]->value_case ==
+                                              ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
+                                          ? sh->dim[d]->dim_value
+                                          : -1;
+            }
+        } else if (ty && ty->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute '%s': input "
+                           "\"%s\" is not a tensor (sequence, map and optional values are not "
+                           "supported)", owner->name, owner->op_type, attr, name);
+        }
+        ir_graph_add_input(g, vid);
+    }
+    g->n_model_inputs = g->n_inputs;
+    if (load_nodes(m, gp, model_dir, g, err)) return err->code;
+    for (size_t i = 0; i < gp->n_output; i++) {
+        const char *name = gp->output[i]->name ? gp->output[i]->name : "";
+        if (!name[0])
+            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): attribute '%s': output %zu has "
+                           "no name", owner->name, owner->op_type, attr, i);
+        /* an output may be a value of an enclosing graph, passed through */
+        ir_graph_add_output(g, ir_graph_value(g, name));
+    }
+    return PZ_OK;
+}
+
 /* bind: positions of by_position (bit p) bound to their values */
 static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const onnx_load_opts *opts,
                             uint64_t bind, ir_graph *g, pz_err *err)
@@ -282,61 +427,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     }
     g->n_model_inputs = pos;
 
-    /* nodes */
-    for (size_t i = 0; i < gp->n_node; i++) {
-        const Onnx__NodeProto *np = gp->node[i];
-        const char *op_type = np->op_type ? np->op_type : "";
-        const char *domain = np->domain ? np->domain : "";
-        char gen_name[64];
-        const char *name = np->name;
-        if (!name || !name[0]) {
-            snprintf(gen_name, sizeof gen_name, "%s_%zu", op_type[0] ? op_type : "node", i);
-            name = gen_name;
-        }
-        if (!op_type[0]) return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" has no op_type", name);
-        if (is_default_domain(domain) && g->opset < 0)
-            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s) is in the default ONNX domain, "
-                           "which the model does not import", name, op_type);
-        const op_def *op = is_default_domain(domain) ? op_find(op_type) : op_find_in(domain, op_type);
-        if (!op) {
-            int ver = domain_opset(m, domain);
-            if (!is_default_domain(domain) && ver < 0)
-                return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): domain \"%s\" is not imported "
-                               "by the model (unknown opset domain)", name, op_type, domain);
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "unsupported op %s in node \"%s\" (domain "
-                           "\"%s\", opset %d)", op_type, name,
-                           is_default_domain(domain) ? "ai.onnx" : domain, ver);
-        }
-        int idx = ir_graph_add_node(g, name, op_type, domain, (int)np->n_input, (int)np->n_output);
-        ir_node *n = &g->nodes[idx];
-        n->op = op;
-        if (n->n_in < op->min_in || n->n_in > op->max_in || n->n_out < op->min_out ||
-            n->n_out > op->max_out)
-            return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): has %d inputs and %d outputs; "
-                           "the op takes %d to %d inputs and %d to %d outputs", name, op_type,
-                           n->n_in, n->n_out, op->min_in, op->max_in, op->min_out, op->max_out);
-        for (size_t k = 0; k < np->n_input; k++)
-            if (np->input[k] && np->input[k][0]) n->in[k] = ir_graph_value(g, np->input[k]);
-        for (size_t k = 0; k < np->n_output; k++)
-            if (np->output[k] && np->output[k][0]) {
-                if (ir_graph_find(g, np->output[k]) >= 0) {
-                    int v = ir_graph_find(g, np->output[k]);
-                    /* a name seen before only as some node's input is fine */
-                    if (g->values[v].is_input || g->values[v].t.data || g->values[v].producer == -2)
-                        return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output \"%s\" is "
-                                       "already defined (duplicate output name)", name, op_type,
-                                       np->output[k]);
-                }
-                n = &g->nodes[idx];
-                n->out[k] = ir_graph_value(g, np->output[k]);
-                g->values[n->out[k]].producer = -2; /* marks "produced", fixed by the sort */
-            }
-        n = &g->nodes[idx];
-        n->n_attrs = (int)np->n_attribute;
-        n->attrs = pz_xcalloc(np->n_attribute ? np->n_attribute : 1, sizeof *n->attrs);
-        for (size_t k = 0; k < np->n_attribute; k++)
-            if (copy_attr(n, np->attribute[k], &n->attrs[k], err)) return err->code;
-    }
+    if (load_nodes(m, gp, model_dir, g, err)) return err->code;
 
     /* outputs */
     for (size_t i = 0; i < gp->n_output; i++) {
@@ -394,16 +485,41 @@ static void map_free(void *ud, void *p)
     free(p);
 }
 
+/* Every node of gp and of the subgraphs in it, depth first. */
+static void flatten_nodes(const Onnx__GraphProto *gp, const Onnx__NodeProto ***list, size_t *n,
+                          size_t *cap)
+{
+    for (size_t j = 0; j < gp->n_node; j++) {
+        if (*n == *cap) *list = pz_xrealloc(*list, (*cap = 2 * *cap + 16) * sizeof **list);
+        (*list)[(*n)++] = gp->node[j];
+        for (size_t a = 0; a < gp->node[j]->n_attribute; a++)
+            if (gp->node[j]->attribute[a]->g)
+                flatten_nodes(gp->node[j]->attribute[a]->g, list, n, cap);
+    }
+}
+
+/* A value of the loaded graph named `v` is the model's value `name`: the same
+ * name, or a value of a subgraph inlined under a prefix ("If_3/then/name"). */
+static int same_value(const char *v, const char *name)
+{
+    size_t lv = strlen(v), ln = strlen(name);
+    return !strcmp(v, name) || (lv > ln && v[lv - ln - 1] == '/' && !strcmp(v + lv - ln, name));
+}
+
 /* The positions (among the non-initializer graph inputs) of the inputs that
  * value `name` is computed from, limited to those opts->by_position gives with
- * data. A walk up the producers of the model's nodes; run on a failed load
- * only, so quadratic is fine. */
+ * data. A walk up the producers of the model's nodes, those of subgraphs too
+ * (a node's subgraphs count as its inputs: what they read from outside and
+ * what they give); run on a failed load only, so quadratic is fine. */
 static uint64_t needed_inputs(const Onnx__GraphProto *gp, const char *name,
                               const onnx_load_opts *opts)
 {
-    size_t cap = gp->n_node + 1, n = 0;
+    const Onnx__NodeProto **nodes = NULL;
+    size_t nn = 0, ncap = 0;
+    flatten_nodes(gp, &nodes, &nn, &ncap);
+    size_t cap = nn + 1, n = 0;
     const char **todo = pz_xmalloc(cap * sizeof *todo);
-    unsigned char *seen = pz_xcalloc(gp->n_node + 1, 1);
+    unsigned char *seen = pz_xcalloc(nn + 1, 1);
     uint64_t found = 0;
     todo[n++] = name;
     while (n) {
@@ -420,20 +536,31 @@ static uint64_t needed_inputs(const Onnx__GraphProto *gp, const char *name,
                 found |= (uint64_t)1 << pos;
             pos++;
         }
-        for (size_t j = 0; j < gp->n_node; j++) {
-            const Onnx__NodeProto *np = gp->node[j];
+        for (size_t j = 0; j < nn; j++) {
+            const Onnx__NodeProto *np = nodes[j];
             int makes = 0;
             for (size_t k = 0; k < np->n_output && !makes; k++)
-                makes = np->output[k] && !strcmp(np->output[k], v);
+                makes = np->output[k] && np->output[k][0] && same_value(v, np->output[k]);
             if (!makes || seen[j]) continue;
             seen[j] = 1;
-            for (size_t k = 0; k < np->n_input; k++) {
-                if (!np->input[k] || !np->input[k][0]) continue;
-                if (n == cap) todo = pz_xrealloc(todo, (cap *= 2) * sizeof *todo);
-                todo[n++] = np->input[k];
-            }
+            /* its inputs, and those of every node in its subgraphs */
+            const Onnx__NodeProto **sub = NULL;
+            size_t ns = 0, scap = 0;
+            Onnx__GraphProto wrap = ONNX__GRAPH_PROTO__INIT;
+            Onnx__NodeProto *one = (Onnx__NodeProto *)np;
+            wrap.n_node = 1;
+            wrap.node = &one;
+            flatten_nodes(&wrap, &sub, &ns, &scap);
+            for (size_t s = 0; s < ns; s++)
+                for (size_t k = 0; k < sub[s]->n_input; k++) {
+                    if (!sub[s]->input[k] || !sub[s]->input[k][0]) continue;
+                    if (n == cap) todo = pz_xrealloc(todo, (cap *= 2) * sizeof *todo);
+                    todo[n++] = sub[s]->input[k];
+                }
+            free(sub);
         }
     }
+    free(nodes);
     free(todo);
     free(seen);
     return found;

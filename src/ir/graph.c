@@ -31,6 +31,7 @@ static void attr_free(ir_attr *a)
         ir_tensor_free_data(a->t);
         free(a->t);
     }
+    ir_graph_free(a->g);
 }
 
 static void node_free(ir_node *n)
@@ -424,4 +425,100 @@ void ir_node_set_n_in(ir_node *n, int n_in)
     n->in = pz_xrealloc(n->in, (size_t)(n_in ? n_in : 1) * sizeof(int));
     for (int i = n->n_in; i < n_in; i++) n->in[i] = -1;
     n->n_in = n_in;
+}
+
+/* ---- deep copies (subgraphs) --------------------------------------------- */
+
+static void tensor_copy(ir_tensor *dst, const ir_tensor *src)
+{
+    *dst = *src;
+    if (src->data) {
+        dst->data = pz_xmalloc(src->nbytes ? src->nbytes : 1);
+        memcpy(dst->data, src->data, src->nbytes);
+    }
+}
+
+void ir_attr_copy(ir_attr *dst, const ir_attr *src)
+{
+    *dst = *src;
+    dst->name = pz_xstrdup(src->name);
+    dst->s = src->s ? pz_xstrdup(src->s) : NULL;
+    if (src->floats) {
+        dst->floats = pz_xmalloc((size_t)(src->n ? src->n : 1) * sizeof(float));
+        memcpy(dst->floats, src->floats, (size_t)src->n * sizeof(float));
+    }
+    if (src->ints) {
+        dst->ints = pz_xmalloc((size_t)(src->n ? src->n : 1) * sizeof(int64_t));
+        memcpy(dst->ints, src->ints, (size_t)src->n * sizeof(int64_t));
+    }
+    if (src->strings) {
+        dst->strings = pz_xcalloc((size_t)(src->n ? src->n : 1), sizeof(char *));
+        for (int i = 0; i < src->n; i++) dst->strings[i] = pz_xstrdup(src->strings[i]);
+    }
+    if (src->t) {
+        dst->t = pz_xmalloc(sizeof *dst->t);
+        tensor_copy(dst->t, src->t);
+    }
+    dst->g = src->g ? ir_graph_clone(src->g) : NULL;
+}
+
+ir_graph *ir_graph_clone(const ir_graph *g)
+{
+    ir_graph *c = ir_graph_new();
+    free(c->name);
+    free(c->producer);
+    c->name = pz_xstrdup(g->name);
+    c->producer = pz_xstrdup(g->producer);
+    c->ir_version = g->ir_version;
+    c->opset = g->opset;
+    for (int v = 0; v < g->n_values; v++) {
+        int id = ir_graph_add_value(c, g->values[v].name);
+        ir_value *cv = &c->values[id];
+        char *name = cv->name;
+        *cv = g->values[v];
+        cv->name = name;
+        if (g->values[v].t.data) {
+            tensor_copy(&cv->t, &g->values[v].t);
+            cv->owns_data = 1;
+        }
+    }
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *n = &g->nodes[i];
+        int k = ir_graph_add_node(c, n->name, n->op_type, n->domain, n->n_in, n->n_out);
+        ir_node *cn = &c->nodes[k];
+        cn->op = n->op;
+        memcpy(cn->in, n->in, (size_t)n->n_in * sizeof(int));
+        memcpy(cn->out, n->out, (size_t)n->n_out * sizeof(int));
+        cn->n_attrs = n->n_attrs;
+        cn->attrs = pz_xcalloc((size_t)(n->n_attrs ? n->n_attrs : 1), sizeof *cn->attrs);
+        for (int a = 0; a < n->n_attrs; a++) ir_attr_copy(&cn->attrs[a], &n->attrs[a]);
+        cn->act = n->act;
+    }
+    for (int i = 0; i < g->n_inputs; i++) ir_graph_add_input_at(c, g->inputs[i], g->input_pos[i]);
+    c->n_model_inputs = g->n_model_inputs;
+    for (int i = 0; i < g->n_outputs; i++) ir_graph_add_output(c, g->outputs[i]);
+    return c;
+}
+
+void ir_graph_rename_value(ir_graph *g, int vid, const char *name)
+{
+    PZ_ASSERT(ir_graph_find(g, name) < 0);
+    free(g->values[vid].name);
+    g->values[vid].name = pz_xstrdup(name);
+    hash_rebuild(g, g->hash_cap);
+}
+
+void ir_graph_move_tail(ir_graph *g, int first, int at)
+{
+    PZ_ASSERT(at >= 0 && at <= first && first <= g->n_nodes);
+    int k = g->n_nodes - first;
+    if (k == 0 || at == first) return;
+    ir_node *tmp = pz_xmalloc((size_t)k * sizeof *tmp);
+    memcpy(tmp, &g->nodes[first], (size_t)k * sizeof *tmp);
+    memmove(&g->nodes[at + k], &g->nodes[at], (size_t)(first - at) * sizeof *g->nodes);
+    memcpy(&g->nodes[at], tmp, (size_t)k * sizeof *tmp);
+    free(tmp);
+    for (int i = at; i < g->n_nodes; i++)
+        for (int j = 0; j < g->nodes[i].n_out; j++)
+            if (g->nodes[i].out[j] >= 0) g->values[g->nodes[i].out[j]].producer = i;
 }

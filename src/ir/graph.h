@@ -80,6 +80,9 @@ typedef struct {
     int64_t *ints;
     char **strings;
     ir_tensor *t;      /* TENSOR (owned, data owned) */
+    struct ir_graph *g; /* GRAPH (owned): a subgraph of If, Loop, Scan; its values
+                         * that nothing in it defines are read from the enclosing
+                         * graphs, by name */
 } ir_attr;
 
 /* What a layer costs: DLFusion Eq. 1 and 2, generalised. */
@@ -118,7 +121,7 @@ typedef struct {
     ir_act act;                 /* epilogue fused by the passes (Conv, Gemm, Add) */
 } ir_node;
 
-typedef struct {
+typedef struct ir_graph {
     char *name;
     char *producer;             /* producer_name and version, for the generated header */
     int64_t ir_version;
@@ -179,6 +182,18 @@ void ir_graph_replace_uses(ir_graph *g, int from, int to);
  * ir_graph_add_node. Pointers into g->nodes are invalid afterwards. */
 int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_type,
                          const char *domain, int n_in, int n_out);
+/* A deep copy of g: values (constants' data too), nodes with their
+ * attributes (nested subgraphs too), inputs, outputs. Params and costs are
+ * not copied: ir_infer makes them. */
+ir_graph *ir_graph_clone(const ir_graph *g);
+/* Gives value vid a new name (not used in g). */
+void ir_graph_rename_value(ir_graph *g, int vid, const char *name);
+/* A deep copy of attribute src (subgraphs too) into dst. */
+void ir_attr_copy(ir_attr *dst, const ir_attr *src);
+/* Moves the nodes from index `first` to the end (just appended) to index
+ * `at` (<= first), in one pass; the nodes from `at` on move up, and value
+ * producers are renumbered. Pointers into g->nodes are invalid afterwards. */
+void ir_graph_move_tail(ir_graph *g, int first, int at);
 /* Drops node n's attributes; adds an INT attribute to node n. */
 void ir_node_clear_attrs(ir_node *n);
 void ir_node_add_attr_int(ir_node *n, const char *name, int64_t v);

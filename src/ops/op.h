@@ -66,6 +66,11 @@ typedef struct op_def {
      * returns how many it inserted (node i is then at i + that). NULL, or 0
      * returned: nothing to do. */
     int (*expand)(ir_graph *g, int i);
+    /* Optional, for control flow (If, Loop, Scan): ir_infer calls it in place
+     * of parse and infer once the node's inputs are inferred; it rewrites
+     * node i into other nodes from index i on (op_inline.h), which ir_infer
+     * then walks from i. It must make progress (the rewrite is bounded). */
+    pz_status (*unfold)(ir_graph *g, int i, pz_err *err);
     /* 1: lower applies the activation the passes fused into the node
      * (n->act, through op_act). Lowering refuses an act on any other op:
      * dropping it would be a silent wrong answer. */

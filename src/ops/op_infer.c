@@ -1,5 +1,6 @@
 /* op_infer.c - shape inference and cost over a sorted graph. */
 #include "op_infer.h"
+#include "op_fold_rt.h"
 
 #include <string.h>
 
@@ -75,9 +76,16 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
             if (n->out[k] < 0)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
+        if (n->op->unfold) {
+            if (n->op->unfold(g, i, err)) return err->code;
+            i--;   /* walk the nodes that replaced it */
+            continue;
+        }
         if (!n->params && n->op->params_size) n->params = pz_xcalloc(1, n->op->params_size);
         if (n->op->parse && n->op->parse(g, n, n->params, err)) return err->code;
         if (n->op->infer(g, n, err)) return err->code;
+        op_fold_by_runtime(g, i);
+        n = &g->nodes[i];
         for (int k = 0; k < n->n_out; k++) {
             if (n->out[k] < 0) continue;
             ir_value *v = &g->values[n->out[k]];

@@ -179,3 +179,7 @@ OP(Det, det)
 OP(MeanVarianceNormalization, mean_variance_normalization)
 OP(Binarizer, binarizer)
 OP(ArrayFeatureExtractor, array_feature_extractor)
+/* control flow: unfolded at compile time (op_inline.h) */
+OP(If, if)
+OP(Loop, loop)
+OP(Scan, scan)

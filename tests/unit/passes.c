@@ -1477,8 +1477,10 @@ static ir_graph *build_bn(int v, float **xd)
     int mu = add_const(g, "mu", 1, (int64_t[]){C}, -1, 1), var = add_const(g, "var", 1, (int64_t[]){C}, 0.5f, 1);
     int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
     int r = ir_graph_add_value(g, "r"), wx = ir_graph_add_value(g, "wx");
-    if (v == BN_W_INPUT) {   /* W computed (Relu of the constant): not a constant */
-        add_node(g, "wrelu", "Relu", 1, (int[]){w}, wx);
+    if (v == BN_W_INPUT) {   /* W computed from the input: not a constant */
+        int m = ir_graph_add_value(g, "xmean");
+        add_node(g, "wmean", "ReduceMean", 1, (int[]){x}, m);
+        add_node(g, "wadd", "Add", 2, (int[]){w, m}, wx);
         w = wx;
     }
     add_node(g, "conv", "Conv", 3, (int[]){x, w, b}, c);
@@ -1519,7 +1521,7 @@ static void test_bn_preconditions(void)
         {BN_TRAIN, "training_mode 1", {0}, 2},
         {BN_C_OUT, "conv output a graph output", {0}, 2},
         {BN_C_READ, "conv output read twice", {0}, 3},
-        {BN_W_INPUT, "W not a constant", {0}, 3},
+        {BN_W_INPUT, "W not a constant", {0}, 4},
     };
     check_variants(build_bn, vs, (int)(sizeof vs / sizeof vs[0]), "bn");
 }

@@ -1,0 +1,117 @@
+/* if.c - If: runs then_branch or else_branch, as the condition says.
+ *   cond (bool, one element) -> the outputs of the branch taken
+ * Unfolded at compile time (op_inline.h): a condition known then (a
+ * constant, or computed from inputs bound at load) inlines the branch
+ * taken; otherwise both branches are inlined and each output is
+ * Where(cond, then, else), which needs the two branches to give outputs of
+ * the same type and shape (else the condition must be known: the loader
+ * binds it from the given inputs, or the node is refused). */
+#include "op_inline.h"
+
+#include <string.h>
+
+/* Second visit (attribute pz.select): inputs cond, then-outputs, else-outputs. */
+static pz_status if_select(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    int k = (n->n_in - 1) / 2;
+    for (int j = 0; j < k; j++) {
+        const ir_tensor *a = op_in(g, n, 1 + j), *b = op_in(g, n, 1 + k + j);
+        int same = a->dtype == b->dtype && a->rank == b->rank;
+        for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
+        if (!same) {
+            char sa[96], sb[96];
+            char why[320];
+            snprintf(why, sizeof why, "the branches give output %d as %s %s and %s %s, so the "
+                     "branch must be chosen at compile time", j, ir_dtype_name(a->dtype),
+                     ir_shape_str(a, sa, sizeof sa), ir_dtype_name(b->dtype),
+                     ir_shape_str(b, sb, sizeof sb));
+            return op_need_const(err, g, n, 0, "cond", why);
+        }
+    }
+    int *outs = pz_xmalloc((size_t)(k ? k : 1) * sizeof(int));
+    memcpy(outs, n->out, (size_t)k * sizeof(int));
+    char *name = pz_xstrdup(n->name);
+    int ins[3] = {n->in[0], 0, 0};
+    int start = g->n_nodes;
+    size_t len = strlen(name) + 24;
+    char *buf = pz_xmalloc(len);
+    for (int j = 1; j < k; j++) {
+        if (outs[j] < 0) continue;
+        ins[1] = g->nodes[i].in[1 + j];
+        ins[2] = g->nodes[i].in[1 + k + j];
+        snprintf(buf, len, "%s:%d", name, j);
+        op_append_node(g, buf, "Where", ins, 3, &outs[j], 1);
+    }
+    ins[1] = g->nodes[i].in[1];
+    ins[2] = g->nodes[i].in[1 + k];
+    op_node_rewrite(g, i, "Where", ins, 3, 0);
+    ir_graph_move_tail(g, start, i + 1);
+    free(buf);
+    free(name);
+    free(outs);
+    return PZ_OK;
+}
+
+static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    if (op_attr(n, "pz.select")) return if_select(g, i, err);
+    const ir_graph *br[2];
+    if (op_attr_graph(n, "then_branch", &br[0], err) || op_attr_graph(n, "else_branch", &br[1], err))
+        return err->code;
+    const ir_tensor *c = op_in(g, n, 0);
+    if (c->dtype != IR_BOOL || ir_tensor_numel(c) != 1)
+        return op_err(err, n, "cond must be one bool, got %s of %lld elements",
+                      ir_dtype_name(c->dtype), (long long)ir_tensor_numel(c));
+    for (int b = 0; b < 2; b++)
+        if (br[b]->n_outputs != n->n_out)
+            return op_err_attr(err, n, b ? "else_branch" : "then_branch", "gives %d outputs; "
+                               "the node has %d", br[b]->n_outputs, n->n_out);
+    int k = n->n_out;
+    int *outs = pz_xmalloc((size_t)(2 * k + 1) * sizeof(int));
+    size_t len = strlen(n->name) + 8;
+    char *prefix = pz_xmalloc(len);
+    int start = g->n_nodes;
+    pz_status st = PZ_OK;
+    if (c->data) {
+        int b = *(const uint8_t *)c->data ? 0 : 1;
+        snprintf(prefix, len, "%s/%s", n->name, b ? "else" : "then");
+        st = op_inline(g, n, b ? "else_branch" : "then_branch", br[b], prefix, NULL, 0, outs, err);
+        if (!st) {
+            ir_graph_move_tail(g, start, i);
+            op_become_identities(g, i + (g->n_nodes - start), outs);
+        }
+    } else {
+        outs[0] = n->in[0];
+        for (int b = 0; b < 2 && !st; b++) {
+            snprintf(prefix, len, "%s/%s", g->nodes[i].name, b ? "else" : "then");
+            st = op_inline(g, &g->nodes[i], b ? "else_branch" : "then_branch", br[b], prefix,
+                           NULL, 0, outs + 1 + b * k, err);
+        }
+        if (!st) {
+            int added = g->n_nodes - start;
+            ir_graph_move_tail(g, start, i);
+            ir_node *m = &g->nodes[i + added];
+            ir_node_set_n_in(m, 1 + 2 * k);
+            memcpy(m->in, outs, (size_t)(1 + 2 * k) * sizeof(int));
+            op_set_attr_int(m, "pz.select", 1);
+        }
+    }
+    free(prefix);
+    free(outs);
+    return st;
+}
+
+static pz_status if_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    (void)g;
+    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (If): not unfolded", n->name);
+}
+
+const op_def op_if = {
+    .name = "If",
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 4096,
+    .infer = if_infer,
+    .unfold = if_unfold,
+};

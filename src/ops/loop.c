@@ -1,0 +1,161 @@
+/* loop.c - Loop: runs body while i < M and cond, carrying N values.
+ *   M (int64, optional), cond (bool, optional), v_initial... (N)
+ *   body(iteration_num, cond_in, v_in...) -> (cond_out, v_out..., scan...)
+ *   -> v_final... (N), scan outputs... (K, stacked along a new axis 0)
+ * Unrolled at compile time (op_inline.h), one iteration per unfold: the node
+ * stays after the inlined body with its inputs advanced (M - 1, cond_out,
+ * v_out, then each iteration's scan values appended) and attribute pz.iter
+ * counting the iterations done. It needs M and the condition known at
+ * compile time (constants, or computed from inputs bound at load); a
+ * condition computed from run-time data is refused. When the loop ends, the
+ * node gives v_out and the stacked scan values. */
+#include "op_inline.h"
+
+#include <string.h>
+
+/* A one-element constant for the body's formal input v (its declared rank,
+ * 0 or 1). */
+static int body_scalar(ir_graph *g, const ir_graph *body, int v, const char *name, ir_dtype dt,
+                       const void *data)
+{
+    int64_t one = 1;
+    int rank = body->values[v].decl_rank == 1 ? 1 : 0;
+    return op_new_const(g, name, dt, rank, &one, data);
+}
+
+/* The loop is over: the outputs are the carried values and the stacked
+ * scan values of the k iterations done. */
+static pz_status loop_finish(ir_graph *g, int i, int N, int K, int64_t k, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    if (K > 0 && k == 0)
+        return op_err(err, n, "the loop runs zero times, so its %d scan output(s) would be "
+                      "empty with no element shape: not supported", K);
+    int n_out = n->n_out;
+    int *src = pz_xmalloc((size_t)(n_out ? n_out : 1) * sizeof(int));
+    for (int j = 0; j < N && j < n_out; j++) src[j] = n->in[2 + j];
+    char *name = pz_xstrdup(n->name);
+    size_t len = strlen(name) + 48;
+    char *buf = pz_xmalloc(len);
+    int start = g->n_nodes;
+    for (int s = 0; s < K && N + s < n_out; s++) {
+        if (g->nodes[i].out[N + s] < 0) { src[N + s] = -1; continue; }
+        int *parts = pz_xmalloc((size_t)k * sizeof(int));
+        for (int64_t t = 0; t < k; t++) {
+            snprintf(buf, len, "%s/scan%d/%lld", name, s, (long long)t);
+            parts[t] = op_append_unsqueeze(g, buf, g->nodes[i].in[2 + N + t * K + s], 0);
+        }
+        snprintf(buf, len, "%s/scan%d", name, s);
+        int y = ir_graph_add_value_unique(g, buf);
+        int c = op_append_node(g, buf, "Concat", parts, (int)k, &y, 1);
+        ir_node_add_attr_int(&g->nodes[c], "axis", 0);
+        src[N + s] = y;
+        free(parts);
+    }
+    int added = g->n_nodes - start;
+    ir_graph_move_tail(g, start, i);
+    op_become_identities(g, i + added, src);
+    free(buf);
+    free(name);
+    free(src);
+    return PZ_OK;
+}
+
+static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    const ir_graph *body;
+    if (op_attr_graph(n, "body", &body, err)) return err->code;
+    int N = body->n_inputs - 2, K = body->n_outputs - 1 - N;
+    if (N < 0 || K < 0)
+        return op_err_attr(err, n, "body", "takes %d inputs and gives %d outputs: it needs "
+                           "iteration_num, cond and the carried values in, cond and the carried "
+                           "values out", body->n_inputs, body->n_outputs);
+    int64_t k = 0;
+    const ir_attr *it = op_attr(n, "pz.iter");
+    if (it) k = it->i;
+    if (n->n_in != 2 + N + K * k)
+        return op_err(err, n, "has %d inputs; the body carries %d values (2 + %d expected)",
+                      n->n_in, N, N);
+    if (n->n_out != N + K)
+        return op_err(err, n, "has %d outputs; the body gives %d carried and %d scan values",
+                      n->n_out, N, K);
+    int64_t m = INT64_MAX;
+    if (n->in[0] >= 0) {
+        int cnt;
+        if (op_const_ints(g, n, 0, "M (trip count)", &m, 1, &cnt, err)) return err->code;
+        if (cnt != 1) return op_err(err, n, "M must be one int64, got %d values", cnt);
+    }
+    int go = m > 0;
+    if (go && n->in[1] >= 0) {
+        const ir_tensor *c = op_in(g, n, 1);
+        if (c->dtype != IR_BOOL || ir_tensor_numel(c) != 1)
+            return op_err(err, n, "cond must be one bool, got %s of %lld elements",
+                          ir_dtype_name(c->dtype), (long long)ir_tensor_numel(c));
+        if (!c->data)
+            return op_need_const(err, g, n, 1, "cond", "loops are unrolled at compile time, so "
+                                 "the condition must be known then (a trip count or condition "
+                                 "computed from run-time data is not supported)");
+        go = *(const uint8_t *)c->data != 0;
+    }
+    if (!go) return loop_finish(g, i, N, K, k, err);
+    if (m == INT64_MAX && n->in[1] < 0)
+        return op_err(err, n, "has neither M nor cond: it would never end");
+
+    /* one more iteration: body(k, cond, v...) */
+    int n_args = 2 + N;
+    int *args = pz_xmalloc((size_t)n_args * sizeof(int));
+    int *outs = pz_xmalloc((size_t)(1 + N + K) * sizeof(int));
+    size_t len = strlen(n->name) + 48;
+    char *prefix = pz_xmalloc(len);
+    snprintf(prefix, len, "%s/%lld", n->name, (long long)k);
+    uint8_t yes = 1;
+    char *cname = pz_xmalloc(len + 16);
+    snprintf(cname, len + 16, "%s/iteration_num", prefix);
+    int start = g->n_nodes;
+    args[0] = body_scalar(g, body, body->inputs[0], cname, IR_I64, &k);
+    snprintf(cname, len + 16, "%s/cond_in", prefix);
+    args[1] = body_scalar(g, body, body->inputs[1], cname, IR_BOOL, &yes);
+    for (int j = 0; j < N; j++) args[2 + j] = n->in[2 + j];
+    pz_status st = op_inline(g, n, "body", body, prefix, args, n_args, outs, err);
+    if (!st) {
+        int added = g->n_nodes - start;
+        ir_graph_move_tail(g, start, i);
+        n = &g->nodes[i + added];
+        int64_t m1 = m - 1, one = 1;
+        snprintf(cname, len + 16, "%s/M", prefix);
+        int old_in = n->n_in;
+        int *in = pz_xmalloc((size_t)(2 + N + K * (k + 1)) * sizeof(int));
+        memcpy(in, n->in, (size_t)old_in * sizeof(int));
+        if (in[0] >= 0) {
+            int rank = g->values[in[0]].t.rank == 1 ? 1 : 0;
+            in[0] = op_new_const(g, cname, IR_I64, rank, &one, &m1);
+        }
+        if (in[1] >= 0) in[1] = outs[0];
+        for (int j = 0; j < N; j++) in[2 + j] = outs[1 + j];
+        for (int s = 0; s < K; s++) in[2 + N + K * k + s] = outs[1 + N + s];
+        n = &g->nodes[i + added];
+        ir_node_set_n_in(n, 2 + N + K * ((int)k + 1));
+        memcpy(n->in, in, (size_t)n->n_in * sizeof(int));
+        op_set_attr_int(n, "pz.iter", k + 1);
+        free(in);
+    }
+    free(cname);
+    free(prefix);
+    free(outs);
+    free(args);
+    return st;
+}
+
+static pz_status loop_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    (void)g;
+    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (Loop): not unfolded", n->name);
+}
+
+const op_def op_loop = {
+    .name = "Loop",
+    .min_in = 2, .max_in = 4096, .min_out = 0, .max_out = 4096,
+    .infer = loop_infer,
+    .unfold = loop_unfold,
+};
