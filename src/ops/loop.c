@@ -155,7 +155,7 @@ static pz_status loop_infer(ir_graph *g, ir_node *n, pz_err *err)
 
 const op_def op_loop = {
     .name = "Loop",
-    .min_in = 2, .max_in = 4096, .min_out = 0, .max_out = 4096,
+    .min_in = 0, .max_in = 4096, .min_out = 0, .max_out = 4096,   /* M and cond may be omitted */
     .infer = loop_infer,
     .unfold = loop_unfold,
 };

@@ -21,7 +21,8 @@
 #              ONNX test data built and run (rtol 1e-3, atol 1e-5); a case that
 #              `paleozoic run` cannot run either is skipped, with its reason;
 #              inputs that build binds (their values shape the graph) are not
-#              passed to the program
+#              passed to the program; under a sanitizer every 4th case
+#              (PZ_E2E_ONNX_ALL=1: all)
 # PZ_E2E_NETS overrides the list of nets. Under a sanitizer build dir (*san*),
 # the executables link the sanitized runtime; VGG-16/19 and ResNet-50 are
 # skipped there (minutes each under ASan), and so is valgrind (it cannot run
@@ -229,10 +230,18 @@ onnx_pass=0 onnx_skip=0
 if [ -d "$ONNX_TESTS/node" ]; then
     skipped="$T/skipped"
     : >"$skipped"
+    # under a sanitizer every 4th case (each build compiles a program against
+    # the sanitized runtime; the optimized run covers them all), unless
+    # PZ_E2E_ONNX_ALL=1
+    every=1
+    [ "$san" = 1 ] && [ -z "${PZ_E2E_ONNX_ALL:-}" ] && every=4
+    idx=0
     for root in pytorch-converted pytorch-operator simple; do
         for c in "$ONNX_TESTS/$root"/*/; do
             c=${c%/}
             [ -f "$c/model.onnx" ] && [ -d "$c/test_data_set_0" ] || continue
+            idx=$((idx + 1))
+            [ $((idx % every)) -eq 0 ] || continue
             name="$root/$(basename "$c")"
             ins=$(ls "$c/test_data_set_0"/input_*.pb 2>/dev/null | sort -t_ -k3 -n)
             inargs=""

@@ -5,7 +5,8 @@
 # For each network: the default run (one block per layer, MP 1: unfused) is
 # checked against PyTorch (NAME.torch.pb, max |ours - torch| / max |torch| <=
 # 1e-4); then `paleozoic run --schedule` with fuse-all (every layer in one
-# block on 2 cores, split auto) and 20 random partitions into consecutive
+# block on 2 cores, split auto) and 20 random partitions (6 on ResNet-50,
+# AlexNet and the VGGs; PZ_FUSION_RANDOM=N for any count) into consecutive
 # blocks with random MP (1-2), split (bands only where every layer of the
 # block is row-local, else auto or channels) and strip (0 = auto, or 1 to the
 # block's last layer's rows), generated here with python3 from `paleozoic
@@ -29,7 +30,11 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 
 NETS="${FUSION_NETS:-resnet18 mobilenet_v2 resnet50 alexnet vgg16 vgg19}"
+# random partitions per network: 20 on ResNet-18 and MobileNetV2, 6 on the
+# four large networks (seconds per run each); PZ_FUSION_RANDOM=N sets all
 NRANDOM=20
+NRANDOM_BIG=${PZ_FUSION_RANDOM:-6}
+[ -n "${PZ_FUSION_RANDOM:-}" ] && NRANDOM=$PZ_FUSION_RANDOM
 case "$B" in *san*)
     NETS="resnet18 mobilenet_v2"
     NRANDOM=4
@@ -38,6 +43,8 @@ esac
 clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
 
 for n in $NETS; do
+    nrand=$NRANDOM
+    case "$n" in resnet50|alexnet|vgg16|vgg19) [ "$nrand" -gt "$NRANDOM_BIG" ] && nrand=$NRANDOM_BIG ;; esac
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ] || [ ! -f "$M/$n.torch.pb" ]; then
         bad "$n: $M/$n.onnx, .input.pb or .torch.pb missing (tests/models.sh exports them)"
         continue
@@ -62,7 +69,7 @@ EOF
         bad "$n: inspect --strategy none --json"; cat "$T/log"; continue
     fi
     # fuse-all.json and random-K.json from the one-block-per-layer view
-    if ! "$PY" - "$T/$n/layers.json" "$T/$n" "$NRANDOM" "$n" 2>"$T/log" <<'EOF'
+    if ! "$PY" - "$T/$n/layers.json" "$T/$n" "$nrand" "$n" 2>"$T/log" <<'EOF'
 import json, random, sys
 view = json.load(open(sys.argv[1]))
 out, nrand = sys.argv[2], int(sys.argv[3])
@@ -99,7 +106,7 @@ EOF
     fi
     k=0
     nok=0
-    while [ "$k" -lt "$NRANDOM" ]; do
+    while [ "$k" -lt "$nrand" ]; do
         rm -f "$T/out.pb"
         if "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --output "$T/out.pb" --threads 2 \
             --schedule "$T/$n/random-$k.json" >"$T/log" 2>&1 && clean "$T/log" &&
@@ -113,7 +120,7 @@ EOF
         fi
         k=$((k + 1))
     done
-    [ "$nok" -eq "$NRANDOM" ] && ok "$n: $NRANDOM random partitions (MP, split, strip): all bitwise identical"
+    [ "$nok" -eq "$nrand" ] && ok "$n: $nrand random partitions (MP, split, strip): all bitwise identical"
     # redundant MACs: the compiler's count (inspect --schedule, src/opt/halo.c)
     # and the runtime's (run --profile, src/rt/fuse.c) must agree, block by
     # block, under bands schedules on 2 cores: random partitions of the

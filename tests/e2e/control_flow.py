@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""control_flow.py OUTDIR - writes the models of tests/parts/33-control-flow.sh.
+
+Each case is OUTDIR/NAME.onnx with seeded inputs OUTDIR/NAME.in0.pb, ... and
+a line in OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS MODE`, where MODE says
+what Paleozoic must do with it:
+  run     `paleozoic run` and a built program match ONNX Runtime
+  bound   `paleozoic run --input` matches ONNX Runtime (the condition is bound
+          from the given input: the branches differ in shape)
+  refuse  `paleozoic run` exits 2 naming the node (a run-time loop condition)
+Models: PyTorch 1.13 scripted modules (If on a data-dependent condition, Loop
+with a constant and a shape-derived trip count, a loop nested in a branch)
+and onnx.helper graphs (Scan both directions with scan outputs on axis 1,
+Loop with a body condition and scan outputs, If with outer-scope values).
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+cases = []
+rng = np.random.default_rng(7)
+torch.manual_seed(7)
+
+
+def save(name, model_path_or_proto, inputs, n_out, mode):
+    path = os.path.join(out, name + ".onnx")
+    if not isinstance(model_path_or_proto, str):
+        onnx.save(model_path_or_proto, path)
+    for k, x in enumerate(inputs):
+        t = numpy_helper.from_array(x, "in%d" % k)
+        with open(os.path.join(out, "%s.in%d.pb" % (name, k)), "wb") as f:
+            f.write(t.SerializeToString())
+    cases.append("%s %d %d %s" % (name, len(inputs), n_out, mode))
+
+
+# ---- PyTorch: scripted control flow -----------------------------------------
+class Cond(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        if bool(x.sum() > 0):
+            y = torch.relu(y) + 1.0
+        else:
+            y = torch.sigmoid(y) * 2.0
+        return y
+
+
+class Loops(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        h = torch.zeros_like(x)
+        for _ in range(4):
+            h = torch.tanh(self.lin(h) + x)
+        for i in range(x.size(0)):
+            h = h + 0.5 * i
+        return h
+
+
+class Nested(torch.nn.Module):
+    def forward(self, x):
+        y = x
+        if bool(x.mean() < 10.0):
+            for _ in range(3):
+                y = y * 0.5 + torch.sin(y)
+        return y
+
+
+def export(name, module, args, inputs, mode="run"):
+    path = os.path.join(out, name + ".onnx")
+    m = torch.jit.script(module.eval())
+    torch.onnx.export(m, args, path, opset_version=13, input_names=["x"])
+    save(name, path, inputs, 1, mode)
+
+
+xpos = np.abs(rng.standard_normal((1, 3, 8, 8))).astype(np.float32)
+export("torch_if_pos", Cond(), (torch.from_numpy(xpos),), [xpos])
+export("torch_if_neg", Cond(), (torch.from_numpy(xpos),), [-xpos])
+xl = rng.standard_normal((3, 16)).astype(np.float32)
+export("torch_loop", Loops(), (torch.from_numpy(xl),), [xl])
+xn = rng.standard_normal((2, 5)).astype(np.float32)
+export("torch_nested", Nested(), (torch.from_numpy(xn),), [xn])
+
+# ---- onnx.helper graphs ------------------------------------------------------
+F = TensorProto.FLOAT
+
+
+def vi(name, dims, t=F):
+    return helper.make_tensor_value_info(name, t, dims)
+
+
+# Scan: state s (running sum of rows), scan inputs a (forward, axis 0) and b
+# (reverse, axis 1); scan outputs: the state per step (axis 0) and a*b per
+# step stacked on axis 1.
+body = helper.make_graph(
+    [helper.make_node("Add", ["s_in", "a_t"], ["s_out"]),
+     helper.make_node("Mul", ["a_t", "b_t"], ["ab"]),
+     helper.make_node("Identity", ["s_out"], ["s_scan"])],
+    "scan_body",
+    [vi("s_in", [4]), vi("a_t", [4]), vi("b_t", [4])],
+    [vi("s_out", [4]), vi("s_scan", [4]), vi("ab", [4])])
+g = helper.make_graph(
+    [helper.make_node("Scan", ["s0", "a", "b"], ["s", "ss", "abs"], body=body,
+                      num_scan_inputs=2, scan_input_axes=[0, 1],
+                      scan_input_directions=[0, 1], scan_output_axes=[0, 1])],
+    "scan", [vi("s0", [4]), vi("a", [5, 4]), vi("b", [4, 5])],
+    [vi("s", [4]), vi("ss", [5, 4]), vi("abs", [4, 5])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+save("scan", m, [rng.standard_normal(s).astype(np.float32) for s in ([4], [5, 4], [4, 5])], 3,
+     "run")
+
+# Loop: M = 10, cond from the body (i < 5, so 6 iterations), carried v, a scan
+# output of v * w where w is an outer-scope value.
+I64, B = TensorProto.INT64, TensorProto.BOOL
+five = numpy_helper.from_array(np.array(5, np.int64), "five")
+body = helper.make_graph(
+    [helper.make_node("Less", ["i", "five"], ["c_out"]),
+     helper.make_node("Add", ["v_in", "w"], ["v_out"]),
+     helper.make_node("Mul", ["v_out", "w"], ["sc"])],
+    "loop_body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+    [vi("c_out", [], B), vi("v_out", [3]), vi("sc", [3])], initializer=[five])
+g = helper.make_graph(
+    [helper.make_node("Exp", ["x"], ["w"]),
+     helper.make_node("Loop", ["M", "cond", "v0"], ["v", "scans"], body=body)],
+    "loop", [vi("x", [3]), vi("v0", [3])], [vi("v", [3]), vi("scans", [None, 3])],
+    initializer=[numpy_helper.from_array(np.array(10, np.int64), "M"),
+                 numpy_helper.from_array(np.array(True), "cond")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+save("loop_cond", m, [rng.standard_normal(3).astype(np.float32) for _ in range(2)], 2, "run")
+
+# Loop whose condition depends on run-time data: refused by name.
+body = helper.make_graph(
+    [helper.make_node("Mul", ["v_in", "two"], ["v_out"]),
+     helper.make_node("ReduceSum", ["v_out"], ["sum"], keepdims=0),
+     helper.make_node("Less", ["sum", "lim"], ["c_out"])],
+    "loop_body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+    [vi("c_out", [], B), vi("v_out", [3])],
+    initializer=[numpy_helper.from_array(np.array(2, np.float32), "two"),
+                 numpy_helper.from_array(np.array(100, np.float32), "lim")])
+g = helper.make_graph(
+    [helper.make_node("Loop", ["", "cond", "v0"], ["v"], body=body)],
+    "while", [vi("v0", [3])], [vi("v", [3])],
+    initializer=[numpy_helper.from_array(np.array(True), "cond")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+save("loop_dynamic", m, [np.abs(rng.standard_normal(3)).astype(np.float32) + 0.1], 1, "refuse")
+
+# If on a bool input, branches of different shapes reading outer values: the
+# condition is bound from the given input.
+then_g = helper.make_graph([helper.make_node("Add", ["x", "x"], ["t"])], "then", [],
+                           [vi("t", [2, 3])])
+else_g = helper.make_graph([helper.make_node("ReduceSum", ["x"], ["e"], keepdims=0)], "else",
+                           [], [vi("e", [])])
+g = helper.make_graph(
+    [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+    "if_shapes", [vi("c", [], B), vi("x", [2, 3])], [vi("y", None)])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+xi = rng.standard_normal((2, 3)).astype(np.float32)
+save("if_bound_true", m, [np.array(True), xi], 1, "bound")
+onnx.save(m, os.path.join(out, "if_bound_false.onnx"))
+save("if_bound_false", os.path.join(out, "if_bound_false.onnx"), [np.array(False), xi], 1,
+     "bound")
+
+with open(os.path.join(out, "cases.txt"), "w") as f:
+    f.write("\n".join(cases) + "\n")
+print("control_flow.py: %d cases in %s" % (len(cases), out))

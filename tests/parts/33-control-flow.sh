@@ -1,0 +1,89 @@
+#!/bin/sh
+# 33-control-flow.sh BUILD_DIR MODELDIR - If, Loop and Scan (issue 40):
+# models written by tests/e2e/control_flow.py (PyTorch scripted modules and
+# onnx.helper graphs; its header lists them) on seeded inputs. Mode "run":
+# `paleozoic run` and the program `paleozoic build` makes each match ONNX
+# Runtime 1.17 (max|err|/max|ref| <= 1e-4). Mode "bound": `paleozoic run
+# --input` matches ONNX Runtime (the If condition is bound from the input).
+# Mode "refuse": exit 2 with a message naming the node. Ends with
+# `N passed, N failed`.
+set -u
+B=$(cd "${1:?usage: 33-control-flow.sh BUILD_DIR MODELDIR}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+E2E="$ROOT/tests/e2e"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] ||
+    ! /usr/bin/python3 -c 'import onnx, torch' 2>/dev/null; then
+    echo "control-flow: SKIPPED: needs onnxruntime-node, python3-onnx and python3-torch (tools/setup.sh)"
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+if ! /usr/bin/python3 "$E2E/control_flow.py" "$T" >"$T/log" 2>&1; then
+    bad "control_flow.py failed: $(tail -c 600 "$T/log")"
+    echo "$pass passed, $fail failed"
+    exit 1
+fi
+while read -r name nin nout mode; do
+    ins="" inargs="" refs="" runs="" exes=""
+    k=0
+    while [ "$k" -lt "$nin" ]; do
+        ins="$ins $T/$name.in$k.pb"
+        inargs="$inargs --input $T/$name.in$k.pb"
+        k=$((k + 1))
+    done
+    k=0
+    while [ "$k" -lt "$nout" ]; do
+        refs="$refs $T/$name.ref$k.pb"
+        runs="$runs $T/$name.run$k.pb"
+        exes="$exes $T/$name.exe$k.pb"
+        k=$((k + 1))
+    done
+    if [ "$mode" = refuse ]; then
+        # shellcheck disable=SC2086
+        "$B/paleozoic" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
+        rc=$?
+        if [ "$rc" -eq 2 ] && grep -q 'node "' "$T/log"; then ok
+        else bad "$name: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if ! node "$E2E/ort_run.js" "$T/$name.onnx" $ins -- $refs >"$T/log" 2>&1; then
+        bad "$name: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    outargs=""
+    for r in $runs; do outargs="$outargs --output $r"; done
+    # shellcheck disable=SC2086
+    if ! "$B/paleozoic" run "$T/$name.onnx" $inargs $outargs >"$T/log" 2>&1; then
+        bad "$name: paleozoic run failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    set -- $refs
+    for r in $runs; do
+        if node "$E2E/compare.js" --rel 1e-4 "$r" "$1" >"$T/log" 2>&1; then ok
+        else bad "$name: run vs ONNX Runtime ($r): $(cat "$T/log")"; fi
+        shift
+    done
+    [ "$mode" = run ] || continue
+    outargs=""
+    for r in $exes; do outargs="$outargs --output $r"; done
+    # shellcheck disable=SC2086
+    if "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
+        "$T/$name.exe" $inargs $outargs >"$T/log" 2>&1; then
+        set -- $refs
+        for r in $exes; do
+            if node "$E2E/compare.js" --rel 1e-4 "$r" "$1" >"$T/log" 2>&1; then ok
+            else bad "$name: built program vs ONNX Runtime ($r): $(cat "$T/log")"; fi
+            shift
+        done
+    else
+        bad "$name: build or the built program failed: $(tail -c 300 "$T/log")"
+    fi
+done <"$T/cases.txt"
+echo "control-flow: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
