@@ -119,6 +119,10 @@ typedef struct {
     void *params;               /* op-specific parsed attributes (owned) */
     ir_cost cost;
     ir_act act;                 /* epilogue fused by the passes (Conv, Gemm, Add) */
+    /* Control flow's progress while it is unfolded (op_inline.h): 0 on the
+     * first visit; what it counts is the op's (Loop: iterations done). Kept
+     * out of the attributes, which the model writes. */
+    int64_t unfold_k;
 } ir_node;
 
 typedef struct ir_graph {

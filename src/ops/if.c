@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-/* Second visit (attribute pz.select): inputs cond, then-outputs, else-outputs. */
+/* Second visit (unfold_k 1): inputs cond, then-outputs, else-outputs. */
 static pz_status if_select(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
@@ -56,7 +56,7 @@ static pz_status if_select(ir_graph *g, int i, pz_err *err)
 static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
-    if (op_attr(n, "pz.select")) return if_select(g, i, err);
+    if (n->unfold_k == 1) return if_select(g, i, err);
     const ir_graph *br[2];
     if (op_attr_graph(n, "then_branch", &br[0], err) || op_attr_graph(n, "else_branch", &br[1], err))
         return err->code;
@@ -95,7 +95,7 @@ static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
             ir_node *m = &g->nodes[i + added];
             ir_node_set_n_in(m, 1 + 2 * k);
             memcpy(m->in, outs, (size_t)(1 + 2 * k) * sizeof(int));
-            op_set_attr_int(m, "pz.select", 1);
+            m->unfold_k = 1;
         }
     }
     free(prefix);

@@ -4,7 +4,7 @@
  *   -> v_final... (N), scan outputs... (K, stacked along a new axis 0)
  * Unrolled at compile time (op_inline.h), one iteration per unfold: the node
  * stays after the inlined body with its inputs advanced (M - 1, cond_out,
- * v_out, then each iteration's scan values appended) and attribute pz.iter
+ * v_out, then each iteration's scan values appended) and unfold_k
  * counting the iterations done. It needs M and the condition known at
  * compile time (constants, or computed from inputs bound at load); a
  * condition computed from run-time data is refused. When the loop ends, the
@@ -31,6 +31,10 @@ static pz_status loop_finish(ir_graph *g, int i, int N, int K, int64_t k, pz_err
     if (K > 0 && k == 0)
         return op_err(err, n, "the loop runs zero times, so its %d scan output(s) would be "
                       "empty with no element shape: not supported", K);
+    if (g->n_nodes + (int64_t)K * (k + 1) > OP_UNROLL_MAX_NODES)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Loop): stacking %d scan outputs "
+                       "of %lld iterations would grow the graph beyond %d nodes", n->name, K,
+                       (long long)k, OP_UNROLL_MAX_NODES);
     int n_out = n->n_out;
     int *src = pz_xmalloc((size_t)(n_out ? n_out : 1) * sizeof(int));
     for (int j = 0; j < N && j < n_out; j++) src[j] = n->in[2 + j];
@@ -71,9 +75,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
         return op_err_attr(err, n, "body", "takes %d inputs and gives %d outputs: it needs "
                            "iteration_num, cond and the carried values in, cond and the carried "
                            "values out", body->n_inputs, body->n_outputs);
-    int64_t k = 0;
-    const ir_attr *it = op_attr(n, "pz.iter");
-    if (it) k = it->i;
+    int64_t k = n->unfold_k;   /* iterations done */
     if (n->n_in != 2 + N + K * k)
         return op_err(err, n, "has %d inputs; the body carries %d values (2 + %d expected)",
                       n->n_in, N, N);
@@ -101,6 +103,9 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     if (!go) return loop_finish(g, i, N, K, k, err);
     if (m == INT64_MAX && n->in[1] < 0)
         return op_err(err, n, "has neither M nor cond: it would never end");
+    if (k >= OP_UNROLL_MAX_ITERS)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Loop): more than %d iterations "
+                       "(loops are unrolled at compile time)", n->name, OP_UNROLL_MAX_ITERS);
 
     /* one more iteration: body(k, cond, v...) */
     int n_args = 2 + N;
@@ -137,7 +142,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
         n = &g->nodes[i + added];
         ir_node_set_n_in(n, 2 + N + K * ((int)k + 1));
         memcpy(n->in, in, (size_t)n->n_in * sizeof(int));
-        op_set_attr_int(n, "pz.iter", k + 1);
+        n->unfold_k = k + 1;
         free(in);
     }
     free(cname);

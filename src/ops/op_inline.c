@@ -166,6 +166,7 @@ void op_node_rewrite(ir_graph *g, int i, const char *op_type, const int *ins, in
     n->domain = pz_xstrdup("");
     n->op = op_find(op_type);
     PZ_ASSERT(n->op);
+    n->unfold_k = 0;
     n->n_in = 0;
     ir_node_set_n_in(n, n_in);
     for (int j = 0; j < n_in; j++) n->in[j] = ins[j];
@@ -198,15 +199,4 @@ int op_become_identities(ir_graph *g, int i, const int *src)
     free(name);
     free(outs);
     return added;
-}
-
-void op_set_attr_int(ir_node *n, const char *name, int64_t v)
-{
-    for (int a = 0; a < n->n_attrs; a++)
-        if (!strcmp(n->attrs[a].name, name)) {
-            n->attrs[a].type = IR_ATTR_INT;
-            n->attrs[a].i = v;
-            return;
-        }
-    ir_node_add_attr_int(n, name, v);
 }

@@ -19,6 +19,8 @@
 
 /* The graph may grow to this many nodes by unrolling. */
 #define OP_UNROLL_MAX_NODES 200000
+/* A Loop or Scan may be unrolled this many times (bodies may be empty). */
+#define OP_UNROLL_MAX_ITERS 65536
 
 /* The GRAPH attribute `name` of n; fails naming node, op and attribute. */
 pz_status op_attr_graph(const ir_node *n, const char *name, const ir_graph **out, pz_err *err);
@@ -54,8 +56,5 @@ void op_node_rewrite(ir_graph *g, int i, const char *op_type, const int *ins, in
  * Identity(src[0]) and Identity nodes are inserted after it for the others
  * (omitted outputs are skipped). Returns how many were inserted after i. */
 int op_become_identities(ir_graph *g, int i, const int *src);
-
-/* Sets (or adds) the INT attribute `name` of node n. */
-void op_set_attr_int(ir_node *n, const char *name, int64_t v);
 
 #endif

@@ -7,7 +7,7 @@
  * Unrolled at compile time (op_inline.h): the scan length is the scanned
  * axis of the inputs, known then. The first unfold inlines every iteration
  * (a Gather takes each slice) and leaves the node reading the final states
- * and each iteration's scan values (attribute pz.stack); the second, with
+ * and each iteration's scan values (unfold_k = T + 1); the second, with
  * their shapes inferred, stacks them (Unsqueeze, Concat) and gives the
  * outputs. Opset 8's batched form is refused. */
 #include "op_inline.h"
@@ -71,7 +71,11 @@ static pz_status scan_read(const ir_graph *g, const ir_node *n, const ir_graph *
 static pz_status scan_stack(ir_graph *g, int i, const scan_attrs *a, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
-    int64_t T = op_attr(n, "pz.stack")->i;
+    int64_t T = n->unfold_k - 1;
+    if (g->n_nodes + (int64_t)a->K * (T + 1) > OP_UNROLL_MAX_NODES)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Scan): stacking %d scan outputs "
+                       "of %lld iterations would grow the graph beyond %d nodes", n->name, a->K,
+                       (long long)T, OP_UNROLL_MAX_NODES);
     int *src = pz_xmalloc((size_t)(n->n_out ? n->n_out : 1) * sizeof(int));
     for (int j = 0; j < a->N; j++) src[j] = n->in[j];
     char *name = pz_xstrdup(n->name);
@@ -123,8 +127,7 @@ static pz_status scan_unfold(ir_graph *g, int i, pz_err *err)
     if (op_attr_graph(n, "body", &body, err)) return err->code;
     scan_attrs *a = pz_xcalloc(1, sizeof *a);
     pz_status st;
-    const ir_attr *stack = op_attr(n, "pz.stack");
-    if (stack) {
+    if (n->unfold_k > 0) {
         /* N and K from the body, the output attributes as on the first visit */
         int64_t m;
         if (op_attr_int(n, "num_scan_inputs", -1, &m, err)) goto out;
@@ -159,7 +162,8 @@ static pz_status scan_unfold(ir_graph *g, int i, pz_err *err)
                "not supported");
         goto out;
     }
-    if ((int64_t)body->n_nodes * T + g->n_nodes > OP_UNROLL_MAX_NODES) {
+    if ((int64_t)(body->n_nodes + a->M) * T + g->n_nodes > OP_UNROLL_MAX_NODES ||
+        T > OP_UNROLL_MAX_ITERS) {
         pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Scan): unrolling %lld iterations of its "
                 "body would grow the graph beyond %d nodes (control flow is unrolled at "
                 "compile time)", n->name, (long long)T, OP_UNROLL_MAX_NODES);
@@ -201,7 +205,7 @@ static pz_status scan_unfold(ir_graph *g, int i, pz_err *err)
             ir_node *m = &g->nodes[i + added];
             ir_node_set_n_in(m, N + (int)T * K);
             memcpy(m->in, stacked, (size_t)(N + T * K) * sizeof(int));
-            op_set_attr_int(m, "pz.stack", T);
+            m->unfold_k = T + 1;
         }
         free(xs);
         free(buf);
