@@ -6,7 +6,7 @@
 
 IO_SRCS := $(wildcard src/io/*.c)
 IO_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(IO_SRCS))
-SDK_HDRS := $(B)/include/pz_rt.h $(B)/include/pz_dtypes.h $(B)/include/pz_op_kinds.h $(B)/include/pz_raw.h $(B)/include/pz_io.h
+SDK_HDRS := $(B)/include/pz_rt.h $(B)/include/pz_dtypes.h $(B)/include/pz_op_kinds.h $(B)/include/pz_op_params.h $(B)/include/pz_raw.h $(B)/include/pz_io.h
 
 # pz_io.h includes "pz_rt.h" as the installed headers sit side by side.
 $(B)/obj/io/%.o $(B)/obj/gen/%.o: CFLAGS += -Isrc/rt
