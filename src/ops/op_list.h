@@ -183,3 +183,6 @@ OP(ArrayFeatureExtractor, array_feature_extractor)
 OP(If, if)
 OP(Loop, loop)
 OP(Scan, scan)
+/* sequence models (opset 27) */
+OP(CausalConvWithState, causal_conv_with_state)
+OP(LinearAttention, linear_attention)

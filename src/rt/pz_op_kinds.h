@@ -77,7 +77,10 @@
     X(REVERSE_SEQUENCE, reverse_sequence) /* in: X, sequence_lens */          \
     X(TENSOR_SCATTER, tensor_scatter)  /* in: past_cache, update, write_indices? */ \
     X(DET, det)                        /* in: X [..., M, M] */                \
-    X(MVN, mvn)                        /* in: X */
+    X(MVN, mvn)                        /* in: X */                            \
+    /* sequence models */                                             \
+    X(CAUSAL_CONV, causal_conv)        /* in: X, W, B?, past  out: Y, present? */ \
+    X(LINEAR_ATTENTION, linear_attention) /* in: Q, K, V, past?, decay?, beta? */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -539,6 +539,29 @@ typedef struct {
  * TENSOR_SCATTER and MVN (after the limits above, which they use). */
 #include "pz_op_params.h"
 
+/* CAUSAL_CONV (ONNX CausalConvWithState, opset 27): X [B, C, L], W [C, 1, K],
+ * B [C]?, past_state [B, C, K-1]? (absent: zeros). P = past_state ++ X along
+ * time; Y[b, c, t] = act(B[c] + sum_j W[c, 0, j] * P[b, c, t + j]), act SiLU
+ * (x * sigmoid(x)) or none; present_state = P's last K-1 columns. */
+typedef struct {
+    int silu;
+} pz_causal_conv_params;
+
+/* LINEAR_ATTENTION (ONNX LinearAttention, opset 27): Q [B, T, Hq*Dk], K [B, T,
+ * Hkv*Dk], V [B, T, Hkv*Dv], past_state [B, Hkv, Dk, Dv]?, decay [B, T, Hkv*Dk
+ * or Hkv]?, beta [B, T, Hkv or 1]? -> Y [B, T, Hq*Dv], present_state. Per kv
+ * head a state S [Dk, Dv]; each step: gated rules S *= exp(decay); delta
+ * rules v = beta * (v - S^T k); then S += k v^T and query head h reads
+ * y = scale * S^T q of kv head h / (Hq / Hkv). */
+typedef enum {
+    PZ_LA_LINEAR, PZ_LA_GATED, PZ_LA_DELTA, PZ_LA_GATED_DELTA, PZ_LA_COUNT_
+} pz_la_rule;
+typedef struct {
+    int q_num_heads, kv_num_heads;
+    pz_la_rule rule;
+    float scale;                      /* final (the compiler resolves 1/sqrt(Dk)) */
+} pz_linear_attention_params;
+
 /* ---- the network: the middle-layer API ----------------------------------- */
 
 typedef enum { PZ_OK_ = 0, PZ_ERR_ = 1 } pz_rt_status;
