@@ -186,3 +186,4 @@ OP(Scan, scan)
 /* sequence models (opset 27) */
 OP(CausalConvWithState, causal_conv_with_state)
 OP(LinearAttention, linear_attention)
+OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
