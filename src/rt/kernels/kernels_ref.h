@@ -1,7 +1,8 @@
 /* kernels_ref.h - the kernels that have only a reference form (no fast
  * twin): TopK, LpPool, Einsum, OneHot, ReverseSequence, TensorScatter, Det,
- * MeanVarianceNormalization. Included by kernels.h, which holds the types
- * they use (pz_axis_shape, pz_geom3, the params). */
+ * MeanVarianceNormalization, CausalConvWithState, LinearAttention. Included
+ * by kernels.h, which holds the types they use (pz_axis_shape, pz_geom3,
+ * the params). */
 #ifndef PZ_RT_KERNELS_REF_H
 #define PZ_RT_KERNELS_REF_H
 
@@ -52,5 +53,33 @@ void pz_any_det__ref(int dt, int64_t batch, int64_t n, const void *x, void *y, d
  * double; any float type. */
 void pz_any_mvn__ref(int dt, int rank, const int64_t *xd, int mask, const void *x, void *y,
                      int ith, int nth);
+
+/* CausalConvWithState (dwconv/causal_conv_ref.c): see pz_causal_conv_params;
+ * past NULL: zeros, bias and present may be NULL. Any float type through
+ * double; split over the B*C rows. */
+typedef struct {
+    int64_t B, C, L, K;
+    int silu;
+} pz_causal_conv_desc;
+void pz_any_causal_conv__ref(const pz_causal_conv_desc *d, int dt, const void *x, const void *w,
+                             const void *bias, const void *past, void *y, void *present,
+                             int ith, int nth);
+
+/* LinearAttention (attention/linear_attention_ref.c): see
+ * pz_linear_attention_params. decay_width: Dk (per key dim) or 1 (per head);
+ * beta_heads: Hkv or 1. Inputs of dtype, the states of sdtype (past NULL:
+ * zeros); any float types, computed in double. Split over the B*Hkv states;
+ * scratch holds Dk*Dv + Dv doubles per worker. */
+typedef struct {
+    int dtype, sdtype;
+    pz_la_rule rule;
+    int64_t B, T, Hq, Hkv, Dk, Dv;
+    int64_t decay_width, beta_heads;
+    double scale;
+} pz_linear_attention_desc;
+void pz_any_linear_attention__ref(const pz_linear_attention_desc *d, const void *q,
+                                  const void *k, const void *v, const void *past,
+                                  const void *decay, const void *beta, void *y, void *present,
+                                  double *scratch, int ith, int nth);
 
 #endif
