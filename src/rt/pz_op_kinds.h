@@ -80,7 +80,9 @@
     X(MVN, mvn)                        /* in: X */                            \
     /* sequence models */                                             \
     X(CAUSAL_CONV, causal_conv)        /* in: X, W, B?, past  out: Y, present? */ \
-    X(LINEAR_ATTENTION, linear_attention) /* in: Q, K, V, past?, decay?, beta? */
+    X(LINEAR_ATTENTION, linear_attention) /* in: Q, K, V, past?, decay?, beta? */ \
+    /* recurrent */                                                   \
+    X(RNN, rnn)                        /* in: X, W, R, B?, lens?, h0?, c0?, P?  out: Y?, Y_h?, Y_c? */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -62,4 +62,32 @@ typedef struct {
     int axes_mask;
 } pz_mvn_params;
 
+/* ---- params: recurrent layers ---- */
+
+/* RNN: ONNX RNN, GRU and LSTM. In: X, W, R, B?, sequence_lens? (int32),
+ * initial_h?, initial_c? (LSTM), P? (LSTM peepholes); out: Y?, Y_h?, Y_c?
+ * (LSTM), each as ONNX lays it out (layout 0: [seq, ...], 1: [batch, ...]).
+ * Gates in ONNX order (LSTM iofc, GRU zrh); act[d*3 + k] is direction d's
+ * k-th activation (RNN f; GRU f, g; LSTM f, g, h) with its alpha and beta
+ * (the defaults resolved by the compiler). clip < 0: no clip. */
+typedef enum { PZ_RNN_CELL_RNN, PZ_RNN_CELL_GRU, PZ_RNN_CELL_LSTM, PZ_RNN_CELL_COUNT_ } pz_rnn_cell;
+typedef enum { PZ_RNN_FORWARD, PZ_RNN_REVERSE, PZ_RNN_BIDIRECTIONAL, PZ_RNN_DIR_COUNT_ } pz_rnn_dir;
+typedef enum {
+    PZ_RNN_ACT_RELU, PZ_RNN_ACT_TANH, PZ_RNN_ACT_SIGMOID, PZ_RNN_ACT_AFFINE,
+    PZ_RNN_ACT_LEAKY_RELU, PZ_RNN_ACT_THRESHOLDED_RELU, PZ_RNN_ACT_SCALED_TANH,
+    PZ_RNN_ACT_HARD_SIGMOID, PZ_RNN_ACT_ELU, PZ_RNN_ACT_SOFTSIGN, PZ_RNN_ACT_SOFTPLUS,
+    PZ_RNN_ACT_COUNT_
+} pz_rnn_act_func;
+typedef struct {
+    pz_rnn_cell cell;
+    pz_rnn_dir direction;
+    int layout;                       /* 0 or 1 */
+    int64_t hidden;
+    int input_forget;                 /* LSTM: f = 1 - i */
+    int linear_before_reset;          /* GRU */
+    float clip;                       /* < 0: none; else gate inputs held in [-clip, clip] */
+    int act[6];                       /* pz_rnn_act_func, [direction][3] */
+    float alpha[6], beta[6];
+} pz_rnn_params;
+
 #endif

@@ -329,6 +329,44 @@ typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const
 typedef void (*pz_compare_fn)(pz_compare_func f, const pz_bcast *bc, const float *a,
                               const float *b, uint8_t *y, int ith, int nth);
 
+/* One time step of one direction of a recurrent layer (rnn/rnn_*.c) for
+ * the hidden units of 16-unit blocks [blk0, blk1), every batch row: the
+ * recurrent product h R^T (R packed by pz_rnn_pack_r) added to the input
+ * projection xw[b] (X W^T + biases, that row's gates in ONNX order, H
+ * apart), then the gates in the same pass. h, c, hn, cn, zt, rh are
+ * [batch][hpad]. GRU with linear_before_reset 0 takes two phases: 0 writes
+ * z to zt and r*h to rh, 1 (after all units of rh are written) the rest.
+ * Lanes of units >= H hold no meaning. */
+typedef struct {
+    int cell;                 /* pz_rnn_cell */
+    int phase;                /* GRU linear_before_reset 0: 0 or 1; else 0 */
+    int lbr;                  /* GRU linear_before_reset */
+    int64_t hidden, batch, hpad;
+    const float *rp;          /* R packed: [ceil(H/16)][gates][H][16] */
+    const float *rbh;         /* GRU linear_before_reset 1: Rbh [hpad], else NULL */
+    const float *pp;          /* LSTM peepholes [3][hpad] (i, o, f), or NULL */
+    int fn[3];                /* this direction's activations (pz_rnn_act_func) */
+    float alpha[3], beta[3];
+    float clip;               /* < 0: none */
+    int input_forget;
+    int plain;                /* default activations and no clip: the vector gates */
+} pz_rnn_step_desc;
+typedef void (*pz_rnn_step_fn)(const pz_rnn_step_desc *d, const float *const *xw,
+                               const float *h, const float *c, float *hn, float *cn, float *zt,
+                               float *rh, int64_t blk0, int64_t blk1);
+void pz_f32_rnn_step__scalar(const pz_rnn_step_desc *d, const float *const *xw, const float *h,
+                             const float *c, float *hn, float *cn, float *zt, float *rh,
+                             int64_t blk0, int64_t blk1);
+void pz_f32_rnn_step__avx2(const pz_rnn_step_desc *d, const float *const *xw, const float *h,
+                           const float *c, float *hn, float *cn, float *zt, float *rh,
+                           int64_t blk0, int64_t blk1);
+void pz_f32_rnn_step__avx512(const pz_rnn_step_desc *d, const float *const *xw, const float *h,
+                             const float *c, float *hn, float *cn, float *zt, float *rh,
+                             int64_t blk0, int64_t blk1);
+/* One direction's R [gates*H][H] -> [ceil(H/16)][gates][H][16], zero padded. */
+int64_t pz_rnn_packed_r_size(int64_t hidden, int gates);
+void pz_rnn_pack_r(int64_t hidden, int gates, const float *restrict r, float *restrict rp);
+
 struct pz_conv16c_ukset;   /* the direct conv's micro-kernels (conv/conv16c.h) */
 
 /* One ISA's kernels, a table per ISA (cpu.c): the one place that says which
@@ -357,6 +395,7 @@ typedef struct {
     pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
     pz_layernorm_fn layernorm;     /* NULL: the reference */
     pz_compare_fn compare;         /* NULL: the reference */
+    pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and
