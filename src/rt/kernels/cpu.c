@@ -49,7 +49,7 @@ static const pz_fast_kernels AVX2 = {
     .dwconvk = pz_f32_dwconvk_nchw16c__scalar,
     .layernorm = NULL,
     .compare = NULL,
-    .rnn_step = pz_f32_rnn_step__scalar,
+    .rnn_step = pz_f32_rnn_step__avx2,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -70,7 +70,7 @@ static const pz_fast_kernels AVX512 = {
     .dwconvk = pz_f32_dwconvk_nchw16c__avx512,
     .layernorm = pz_f32_layernorm__avx512,
     .compare = pz_f32_compare__avx512,
-    .rnn_step = pz_f32_rnn_step__scalar,
+    .rnn_step = pz_f32_rnn_step__avx512,
 };
 #endif
 
