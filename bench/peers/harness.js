@@ -39,6 +39,9 @@ const ALL_NETS = ['resnet18', 'resnet50', 'vgg16', 'vgg19', 'alexnet', 'mobilene
 // by name only (--nets): other torchvision classifiers, from export_torchvision.py
 const MORE_NETS = ['regnet_y_400mf', 'resnext50_32x4d', 'mobilenet_v3_small', 'efficientnet_b0',
                    'shufflenet_v2_x1_0', 'squeezenet1_0', 'densenet121', 'googlenet'];
+// by name only (--nets): recurrent networks, from bench/peers/lstm_model.py
+// (PyTorch): lstm2_h256 is nn.LSTM(64, 256, 2) over 100 steps, batch 1
+const RNN_NETS = ['lstm2_h256'];
 
 class BenchError extends Error {}
 
@@ -80,8 +83,8 @@ function parseArgs(argv) {
             o.nets = need().split(',').filter(Boolean);
             netsGiven = true;
             for (const n of o.nets)
-                if (!ALL_NETS.includes(n) && !MORE_NETS.includes(n))
-                    die(`--nets: unknown network "${n}" (known: ${ALL_NETS.concat(MORE_NETS).join(' ')})`, 2);
+                if (!ALL_NETS.includes(n) && !MORE_NETS.includes(n) && !RNN_NETS.includes(n))
+                    die(`--nets: unknown network "${n}" (known: ${ALL_NETS.concat(MORE_NETS, RNN_NETS).join(' ')})`, 2);
         } else if (k === '--threads') {
             o.threads = need().split(',').map(Number);
             if (!o.threads.length || o.threads.some((t) => !Number.isInteger(t) || t < 1 || t > 256))
@@ -161,6 +164,12 @@ function ensureModel(o, name, pz) {
     fs.mkdirSync(o.models, {recursive: true});
     const exporter = path.join(ROOT, 'tools', 'export_torchvision.py');
     const py = process.env.PYTHON || '/usr/bin/python3';
+    if (RNN_NETS.includes(name)) {
+        console.log(`  exporting ${name} with bench/peers/lstm_model.py`);
+        const r = run([py, path.join(__dirname, 'lstm_model.py'), o.models], 'lstm_model.py');
+        if (r.status !== 0) throw new BenchError(`lstm_model.py failed: ${lastLines(r.stderr)}`);
+        return {onnx, input};
+    }
     if (!fs.existsSync(onnx) && fs.existsSync(exporter) &&
         run([py, '-c', 'import torch, torchvision, onnx'], 'python').status === 0) {
         console.log(`  exporting ${name} with tools/export_torchvision.py`);
