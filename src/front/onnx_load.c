@@ -593,6 +593,14 @@ static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *
         if (!more) break;
         bind |= more;
         memset(err, 0, sizeof *err);
+        /* the load took the weights' buffers out of m (onnx_tensor_from_proto
+         * does not copy them): decode the model again */
+        onnx__model_proto__free_unpacked(m, &alloc);
+        ms->consumed = 0;
+        m = onnx__model_proto__unpack(&alloc, len, buf);
+        if (!m)
+            return pz_fail(err, PZ_ERR_INPUT, "not a valid ONNX model: protobuf decoding failed "
+                           "(truncated or not an ONNX file)");
     }
     onnx__model_proto__free_unpacked(m, &alloc);
     *out = g;

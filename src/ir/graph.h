@@ -123,6 +123,11 @@ typedef struct {
      * first visit; what it counts is the op's (Loop: iterations done). Kept
      * out of the attributes, which the model writes. */
     int64_t unfold_k;
+    /* 1 + the value id of the condition of the If whose branches were both
+     * inlined (its condition unknown at compile time) that this node comes
+     * from, the outermost one; 0 for none. A branch that does not infer then
+     * asks for that condition to be bound. */
+    int branch_of;
 } ir_node;
 
 typedef struct ir_graph {

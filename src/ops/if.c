@@ -91,6 +91,8 @@ static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
         }
         if (!st) {
             int added = g->n_nodes - start;
+            for (int j = start; j < g->n_nodes; j++)
+                if (!g->nodes[j].branch_of) g->nodes[j].branch_of = 1 + outs[0];
             ir_graph_move_tail(g, start, i);
             ir_node *m = &g->nodes[i + added];
             ir_node_set_n_in(m, 1 + 2 * k);

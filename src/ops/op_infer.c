@@ -53,6 +53,23 @@ static pz_status check_declared(const ir_graph *g, const ir_value *v, pz_err *er
     return PZ_OK;
 }
 
+/* A node that does not infer inside a branch of an If whose condition is
+ * unknown (both branches were inlined): the branch the run would not take
+ * may not fit these shapes, so the condition is asked for (the loader binds
+ * it from the given inputs, as op_need_const asks). */
+static pz_status in_branch(const ir_graph *g, const ir_node *n, pz_err *err)
+{
+    if (!n->branch_of || err->need_const[0] || err->code == PZ_ERR_INTERNAL) return err->code;
+    const char *cond = g->values[n->branch_of - 1].name;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    snprintf(err->need_const, sizeof err->need_const, "%s", cond);
+    err->code = PZ_OK;
+    return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s (in a branch of an If whose condition \"%s\" is "
+                   "known only at run time: both branches are planned, and this one does not "
+                   "fit; give the input the condition comes from)", msg, cond);
+}
+
 pz_status ir_infer(ir_graph *g, pz_err *err)
 {
     for (int i = 0; i < g->n_nodes; i++) {
@@ -77,13 +94,13 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
         if (n->op->unfold) {
-            if (n->op->unfold(g, i, err)) return err->code;
+            if (n->op->unfold(g, i, err)) return in_branch(g, n, err);
             i--;   /* walk the nodes that replaced it */
             continue;
         }
         if (!n->params && n->op->params_size) n->params = pz_xcalloc(1, n->op->params_size);
-        if (n->op->parse && n->op->parse(g, n, n->params, err)) return err->code;
-        if (n->op->infer(g, n, err)) return err->code;
+        if ((n->op->parse && n->op->parse(g, n, n->params, err)) || n->op->infer(g, n, err))
+            return in_branch(g, n, err);
         op_fold_by_runtime(g, i);
         n = &g->nodes[i];
         for (int k = 0; k < n->n_out; k++) {

@@ -104,6 +104,7 @@ pz_status op_inline(ir_graph *g, const ir_node *owner, const char *attr, const i
                        OP_UNROLL_MAX_NODES);
     /* owner points into g->nodes, which the appends below may move */
     char *oname = pz_xstrdup(owner->name), *otype = pz_xstrdup(owner->op_type);
+    int branch_of = owner->branch_of;
     pz_status st = PZ_OK;
     int *map = pz_xmalloc((size_t)(sub->n_values ? sub->n_values : 1) * sizeof(int));
     size_t len = strlen(prefix) + 2;
@@ -131,6 +132,7 @@ pz_status op_inline(ir_graph *g, const ir_node *owner, const char *attr, const i
         int k = ir_graph_add_node(g, buf, sn->op_type, sn->domain, sn->n_in, sn->n_out);
         ir_node *n = &g->nodes[k];
         n->op = sn->op;
+        n->branch_of = branch_of;
         for (int j = 0; j < sn->n_in; j++) n->in[j] = sn->in[j] < 0 ? -1 : map[sn->in[j]];
         for (int j = 0; j < sn->n_out; j++) {
             n->out[j] = sn->out[j] < 0 ? -1 : map[sn->out[j]];
