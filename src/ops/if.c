@@ -105,15 +105,9 @@ static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
     return st;
 }
 
-static pz_status if_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    (void)g;
-    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (If): not unfolded", n->name);
-}
-
 const op_def op_if = {
     .name = "If",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 4096,
-    .infer = if_infer,
+    .infer = op_unfold_only,
     .unfold = if_unfold,
 };

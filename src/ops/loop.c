@@ -45,15 +45,9 @@ static pz_status loop_finish(ir_graph *g, int i, int N, int K, int64_t k, pz_err
     for (int s = 0; s < K && N + s < n_out; s++) {
         if (g->nodes[i].out[N + s] < 0) { src[N + s] = -1; continue; }
         int *parts = pz_xmalloc((size_t)k * sizeof(int));
-        for (int64_t t = 0; t < k; t++) {
-            snprintf(buf, len, "%s/scan%d/%lld", name, s, (long long)t);
-            parts[t] = op_append_unsqueeze(g, buf, g->nodes[i].in[2 + N + t * K + s], 0);
-        }
+        for (int64_t t = 0; t < k; t++) parts[t] = g->nodes[i].in[2 + N + t * K + s];
         snprintf(buf, len, "%s/scan%d", name, s);
-        int y = ir_graph_add_value_unique(g, buf);
-        int c = op_append_node(g, buf, "Concat", parts, (int)k, &y, 1);
-        ir_node_add_attr_int(&g->nodes[c], "axis", 0);
-        src[N + s] = y;
+        src[N + s] = op_append_stack(g, buf, parts, k, 0);
         free(parts);
     }
     int added = g->n_nodes - start;
@@ -152,15 +146,9 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     return st;
 }
 
-static pz_status loop_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    (void)g;
-    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (Loop): not unfolded", n->name);
-}
-
 const op_def op_loop = {
     .name = "Loop",
     .min_in = 0, .max_in = 4096, .min_out = 0, .max_out = 4096,   /* M and cond may be omitted */
-    .infer = loop_infer,
+    .infer = op_unfold_only,
     .unfold = loop_unfold,
 };

@@ -91,6 +91,29 @@ int op_append_unsqueeze(ir_graph *g, const char *name, int x, int64_t axis)
     return y;
 }
 
+int op_append_stack(ir_graph *g, const char *name, const int *parts, int64_t n, int64_t axis)
+{
+    size_t len = strlen(name) + 24;
+    char *buf = pz_xmalloc(len);
+    int *un = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    for (int64_t t = 0; t < n; t++) {
+        snprintf(buf, len, "%s/%lld", name, (long long)t);
+        un[t] = op_append_unsqueeze(g, buf, parts[t], axis);
+    }
+    int y = ir_graph_add_value_unique(g, name);
+    int c = op_append_node(g, name, "Concat", un, (int)n, &y, 1);
+    ir_node_add_attr_int(&g->nodes[c], "axis", axis);
+    free(un);
+    free(buf);
+    return y;
+}
+
+pz_status op_unfold_only(ir_graph *g, ir_node *n, pz_err *err)
+{
+    (void)g;
+    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (%s): not unfolded", n->name, n->op_type);
+}
+
 pz_status op_inline(ir_graph *g, const ir_node *owner, const char *attr, const ir_graph *sub,
                     const char *prefix, const int *args, int n_args, int *outs, pz_err *err)
 {

@@ -48,6 +48,14 @@ int op_append_node(ir_graph *g, const char *name, const char *op_type, const int
  * returns its output value. */
 int op_append_unsqueeze(ir_graph *g, const char *name, int x, int64_t axis);
 
+/* Appends Unsqueeze(parts[t], axis) for t < n and their Concat along axis
+ * (names "<name>/<t>" and name); returns the stacked value. */
+int op_append_stack(ir_graph *g, const char *name, const int *parts, int64_t n, int64_t axis);
+
+/* The infer hook of the ops that unfold: never called (ir_infer calls
+ * unfold instead); fails as an internal error if it is. */
+pz_status op_unfold_only(ir_graph *g, ir_node *n, pz_err *err);
+
 /* Node i becomes op_type reading ins, keeping only its output `keep` (its
  * name stays; attributes and params go). */
 void op_node_rewrite(ir_graph *g, int i, const char *op_type, const int *ins, int n_in, int keep);

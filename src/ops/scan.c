@@ -93,16 +93,10 @@ static pz_status scan_stack(ir_graph *g, int i, const scan_attrs *a, pz_err *err
             break;
         }
         int *parts = pz_xmalloc((size_t)T * sizeof(int));
-        for (int64_t t = 0; t < T; t++) {
-            int64_t from = a->out_dirs[s] ? T - 1 - t : t;
-            snprintf(buf, len, "%s/scan%d/%lld", name, s, (long long)t);
-            parts[t] = op_append_unsqueeze(g, buf, g->nodes[i].in[a->N + from * a->K + s], ax);
-        }
+        for (int64_t t = 0; t < T; t++)
+            parts[t] = g->nodes[i].in[a->N + (a->out_dirs[s] ? T - 1 - t : t) * a->K + s];
         snprintf(buf, len, "%s/scan%d", name, s);
-        int y = ir_graph_add_value_unique(g, buf);
-        int c = op_append_node(g, buf, "Concat", parts, (int)T, &y, 1);
-        ir_node_add_attr_int(&g->nodes[c], "axis", ax);
-        src[a->N + s] = y;
+        src[a->N + s] = op_append_stack(g, buf, parts, T, ax);
         free(parts);
     }
     if (!st) {
@@ -221,15 +215,9 @@ out:
     return err->code;
 }
 
-static pz_status scan_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    (void)g;
-    return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (Scan): not unfolded", n->name);
-}
-
 const op_def op_scan = {
     .name = "Scan",
     .min_in = 0,   /* opset 8's sequence_lens may be omitted: refused by name */ .max_in = 4096, .min_out = 1, .max_out = 4096,
-    .infer = scan_infer,
+    .infer = op_unfold_only,
     .unfold = scan_unfold,
 };
