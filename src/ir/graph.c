@@ -508,6 +508,19 @@ void ir_graph_rename_value(ir_graph *g, int vid, const char *name)
     hash_rebuild(g, g->hash_cap);
 }
 
+void ir_graph_remove_node(ir_graph *g, int i)
+{
+    PZ_ASSERT(i >= 0 && i < g->n_nodes);
+    for (int j = 0; j < g->nodes[i].n_out; j++)
+        if (g->nodes[i].out[j] >= 0) g->values[g->nodes[i].out[j]].producer = -1;
+    node_free(&g->nodes[i]);
+    memmove(&g->nodes[i], &g->nodes[i + 1], (size_t)(g->n_nodes - i - 1) * sizeof *g->nodes);
+    g->n_nodes--;
+    for (int k = i; k < g->n_nodes; k++)
+        for (int j = 0; j < g->nodes[k].n_out; j++)
+            if (g->nodes[k].out[j] >= 0) g->values[g->nodes[k].out[j]].producer = k;
+}
+
 void ir_graph_move_tail(ir_graph *g, int first, int at)
 {
     PZ_ASSERT(at >= 0 && at <= first && first <= g->n_nodes);

@@ -199,6 +199,9 @@ ir_graph *ir_graph_clone(const ir_graph *g);
 void ir_graph_rename_value(ir_graph *g, int vid, const char *name);
 /* A deep copy of attribute src (subgraphs too) into dst. */
 void ir_attr_copy(ir_attr *dst, const ir_attr *src);
+/* Removes node i (its outputs lose their producer); the nodes after it
+ * move down. Pointers into g->nodes are invalid afterwards. */
+void ir_graph_remove_node(ir_graph *g, int i);
 /* Moves the nodes from index `first` to the end (just appended) to index
  * `at` (<= first), in one pass; the nodes from `at` on move up, and value
  * producers are renumbered. Pointers into g->nodes are invalid afterwards. */

@@ -79,8 +79,7 @@ static pz_status if_unfold(ir_graph *g, int i, pz_err *err)
         snprintf(prefix, len, "%s/%s", n->name, b ? "else" : "then");
         st = op_inline(g, n, b ? "else_branch" : "then_branch", br[b], prefix, NULL, 0, outs, err);
         if (!st) {
-            ir_graph_move_tail(g, start, i);
-            op_become_identities(g, i + (g->n_nodes - start), outs);
+            op_replace_by_tail(g, i, start, outs);
         }
     } else {
         outs[0] = n->in[0];

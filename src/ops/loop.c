@@ -50,9 +50,7 @@ static pz_status loop_finish(ir_graph *g, int i, int N, int K, int64_t k, pz_err
         src[N + s] = op_append_stack(g, buf, parts, k, 0);
         free(parts);
     }
-    int added = g->n_nodes - start;
-    ir_graph_move_tail(g, start, i);
-    op_become_identities(g, i + added, src);
+    op_replace_by_tail(g, i, start, src);
     free(buf);
     free(name);
     free(src);
@@ -148,7 +146,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
 
 const op_def op_loop = {
     .name = "Loop",
-    .min_in = 0, .max_in = 4096, .min_out = 0, .max_out = 4096,   /* M and cond may be omitted */
+    .min_in = 0, .max_in = 4096, .min_out = 1, .max_out = 4096,   /* M and cond may be omitted */
     .infer = op_unfold_only,
     .unfold = loop_unfold,
 };

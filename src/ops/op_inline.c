@@ -176,6 +176,13 @@ pz_status op_inline(ir_graph *g, const ir_node *owner, const char *attr, const i
     return st;
 }
 
+void op_replace_by_tail(ir_graph *g, int i, int start, const int *src)
+{
+    int added = g->n_nodes - start;
+    ir_graph_move_tail(g, start, i);
+    op_become_identities(g, i + added, src);
+}
+
 void op_node_rewrite(ir_graph *g, int i, const char *op_type, const int *ins, int n_in, int keep)
 {
     ir_node *n = &g->nodes[i];
@@ -208,7 +215,12 @@ int op_become_identities(ir_graph *g, int i, const int *src)
     char *name = pz_xstrdup(n->name);
     for (int k = 0; k < n_out; k++)
         if (outs[k] >= 0 && first < 0) first = k;
-    if (first < 0) first = 0;   /* every output omitted: an Identity of nothing used */
+    if (first < 0) {   /* no output is used: the node goes */
+        ir_graph_remove_node(g, i);
+        free(name);
+        free(outs);
+        return 0;
+    }
     op_node_rewrite(g, i, "Identity", &src[first], 1, first);
     int start = g->n_nodes;
     size_t len = strlen(name) + 24;

@@ -60,9 +60,14 @@ pz_status op_unfold_only(ir_graph *g, ir_node *n, pz_err *err);
  * name stays; attributes and params go). */
 void op_node_rewrite(ir_graph *g, int i, const char *op_type, const int *ins, int n_in, int keep);
 
+/* The nodes appended since index `start` go before node i, and node i then
+ * gives its outputs src[k] (op_become_identities). */
+void op_replace_by_tail(ir_graph *g, int i, int start, const int *src);
+
 /* Node i gives each of its outputs k the value src[k]: it becomes
  * Identity(src[0]) and Identity nodes are inserted after it for the others
- * (omitted outputs are skipped). Returns how many were inserted after i. */
+ * (omitted outputs are skipped; with none left, node i is removed). Returns
+ * how many were inserted after i. */
 int op_become_identities(ir_graph *g, int i, const int *src);
 
 #endif

@@ -9,7 +9,9 @@
  * (a Gather takes each slice) and leaves the node reading the final states
  * and each iteration's scan values (unfold_k = T + 1); the second, with
  * their shapes inferred, stacks them (Unsqueeze, Concat) and gives the
- * outputs. Opset 8's batched form is refused. */
+ * outputs. Opset 8's batched form (batch axis 0, scan axis 1, a leading
+ * sequence_lens that must be omitted or all full) is unrolled per batch
+ * row in one pass (scan8_unfold). */
 #include "op_inline.h"
 
 #include <string.h>
@@ -99,26 +101,128 @@ static pz_status scan_stack(ir_graph *g, int i, const scan_attrs *a, pz_err *err
         src[a->N + s] = op_append_stack(g, buf, parts, T, ax);
         free(parts);
     }
-    if (!st) {
-        int added = g->n_nodes - start;
-        ir_graph_move_tail(g, start, i);
-        op_become_identities(g, i + added, src);
-    }
+    if (!st) op_replace_by_tail(g, i, start, src);
     free(buf);
     free(name);
     free(src);
     return st;
 }
 
+/* Appends Gather(x, index, axis) and returns its output. */
+static int take(ir_graph *g, const char *name, int x, int64_t index, int64_t axis)
+{
+    int ix = op_new_const(g, name, IR_I64, 0, NULL, &index);
+    int y = ir_graph_add_value_unique(g, name);
+    int ins[2] = {x, ix};
+    int k = op_append_node(g, name, "Gather", ins, 2, &y, 1);
+    ir_node_add_attr_int(&g->nodes[k], "axis", axis);
+    return y;
+}
+
+/* Opset 8: inputs sequence_lens?, states [B, ...] (N), scan inputs [B, T,
+ * ...] (M); outputs final states [B, ...], scan outputs [B, T, ...]; the
+ * attribute `directions` per scan input. Every axis that is stacked is 0 of
+ * a row's values, so it all happens in one pass. */
+static pz_status scan8_unfold(ir_graph *g, int i, const ir_graph *body, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    int64_t m, dirs[SCAN_MAX];
+    int cnt;
+    if (op_attr_int(n, "num_scan_inputs", -1, &m, err)) return err->code;
+    int M = (int)m, N = n->n_in - 1 - M, K = body->n_outputs - N;
+    if (M < 1 || N < 0 || K < 0 || body->n_inputs != N + M || n->n_out != N + K ||
+        n->n_in > SCAN_MAX)
+        return op_err_attr(err, n, "body", "takes %d inputs and gives %d outputs; the node has "
+                           "%d inputs (sequence_lens first), %lld scan inputs and %d outputs",
+                           body->n_inputs, body->n_outputs, n->n_in, (long long)m, n->n_out);
+    if (op_attr_ints(n, "directions", dirs, SCAN_MAX, &cnt, err)) return err->code;
+    if (cnt >= 0 && cnt != M) return op_err_attr(err, n, "directions", "has %d values, %d expected", cnt, M);
+    for (int j = 0; j < M; j++) {
+        if (cnt < 0) dirs[j] = 0;
+        if (dirs[j] != 0 && dirs[j] != 1)
+            return op_err_attr(err, n, "directions", "value %lld: 0 or 1 expected", (long long)dirs[j]);
+    }
+    const ir_tensor *x0 = op_in(g, n, 1 + N);
+    if (x0->rank < 2) return op_err(err, n, "scan input 0 has rank %d; [batch, sequence, ...] expected", x0->rank);
+    int64_t B = x0->dims[0], T = x0->dims[1];
+    for (int j = 0; j < N + M; j++) {
+        const ir_tensor *t = op_in(g, n, 1 + j);
+        if (t->rank < (j < N ? 1 : 2) || t->dims[0] != B || (j >= N && t->dims[1] != T))
+            return op_err(err, n, "input %d does not have batch %lld%s", 1 + j, (long long)B,
+                          j >= N ? " and sequence length of scan input 0" : "");
+    }
+    if (n->in[0] >= 0) {
+        const ir_tensor *l = op_in(g, n, 0);
+        if (!l->data || l->dtype != IR_I32 || ir_tensor_numel(l) != B)
+            return op_need_const(err, g, n, 0, "sequence_lens", "per-row lengths are unrolled "
+                                 "at compile time");
+        for (int64_t b = 0; b < B; b++)
+            if (((const int32_t *)l->data)[b] != T)
+                return op_err(err, n, "sequence_lens[%lld] is %d; only full sequences (%lld) are "
+                              "supported", (long long)b, ((const int32_t *)l->data)[b], (long long)T);
+    }
+    if ((int64_t)(body->n_nodes + M + K) * T * B + g->n_nodes > OP_UNROLL_MAX_NODES)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Scan): unrolling %lld x %lld "
+                       "iterations would grow the graph beyond %d nodes", n->name, (long long)B,
+                       (long long)T, OP_UNROLL_MAX_NODES);
+    if (T == 0 && K > 0) return op_err(err, n, "the scan length is 0: not supported");
+    char *name = pz_xstrdup(n->name);
+    size_t len = strlen(name) + 64;
+    char *buf = pz_xmalloc(len);
+    int *args = pz_xmalloc((size_t)(N + M + 1) * sizeof(int));
+    int *outs = pz_xmalloc((size_t)(N + K + 1) * sizeof(int));
+    int *rows = pz_xmalloc((size_t)((N + K) * B + 1) * sizeof(int));      /* [j][b] */
+    int *steps = pz_xmalloc((size_t)(K * T + 1) * sizeof(int));           /* [s][t] */
+    int *src = pz_xmalloc((size_t)(N + K + 1) * sizeof(int));
+    int start = g->n_nodes;
+    pz_status st = PZ_OK;
+    for (int64_t b = 0; b < B && !st; b++) {
+        int xs[SCAN_MAX];
+        for (int j = 0; j < N; j++) {
+            snprintf(buf, len, "%s/b%lld/state%d", name, (long long)b, j);
+            args[j] = take(g, buf, g->nodes[i].in[1 + j], b, 0);
+        }
+        for (int j = 0; j < M; j++) {
+            snprintf(buf, len, "%s/b%lld/x%d", name, (long long)b, j);
+            xs[j] = take(g, buf, g->nodes[i].in[1 + N + j], b, 0);
+        }
+        for (int64_t t = 0; t < T && !st; t++) {
+            for (int j = 0; j < M; j++) {
+                snprintf(buf, len, "%s/b%lld/%lld/slice%d", name, (long long)b, (long long)t, j);
+                args[N + j] = take(g, buf, xs[j], dirs[j] ? T - 1 - t : t, 0);
+            }
+            snprintf(buf, len, "%s/b%lld/%lld", name, (long long)b, (long long)t);
+            st = op_inline(g, &g->nodes[i], "body", body, buf, args, N + M, outs, err);
+            for (int j = 0; j < N; j++) args[j] = outs[j];
+            for (int s = 0; s < K; s++) steps[s * T + t] = outs[N + s];
+        }
+        for (int j = 0; j < N; j++) rows[j * B + b] = args[j];
+        for (int s = 0; s < K && !st; s++) {
+            snprintf(buf, len, "%s/b%lld/scan%d", name, (long long)b, s);
+            rows[(N + s) * B + b] = op_append_stack(g, buf, &steps[s * T], T, 0);
+        }
+    }
+    for (int j = 0; j < N + K && !st; j++) {
+        snprintf(buf, len, "%s/out%d", name, j);
+        src[j] = op_append_stack(g, buf, &rows[j * B], B, 0);
+    }
+    if (!st) op_replace_by_tail(g, i, start, src);
+    free(src);
+    free(steps);
+    free(rows);
+    free(outs);
+    free(args);
+    free(buf);
+    free(name);
+    return st;
+}
+
 static pz_status scan_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
-    if (g->opset < 9)
-        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Scan): opset %d's batched Scan "
-                       "(sequence_lens, a batch axis) is not supported; opset 9's is",
-                       n->name, g->opset);
     const ir_graph *body;
     if (op_attr_graph(n, "body", &body, err)) return err->code;
+    if (g->opset < 9) return scan8_unfold(g, i, body, err);
     scan_attrs *a = pz_xcalloc(1, sizeof *a);
     pz_status st;
     if (n->unfold_k > 0) {
