@@ -144,9 +144,9 @@ def main(outdir):
 
     # --- unsupported ops and domains --------------------------------------------------
     save(outdir, "unsupported_op",
-         model([helper.make_node("Det", ["X"], ["Y"], name="det_node")],
+         model([helper.make_node("ImageDecoder", ["X"], ["Y"], name="decode_node")],
                [vi("X", [3, 3])], [vi("Y", [])]),
-         "error", "Det", "det_node", "ai.onnx", "opset 13")
+         "error", "ImageDecoder", "decode_node", "ai.onnx", "opset 13")
     save(outdir, "unknown_domain",
          model([helper.make_node("Frobnicate", ["X"], ["Y"], name="frob_node",
                                  domain="com.example.nowhere")],
