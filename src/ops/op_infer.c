@@ -94,7 +94,8 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
         if (n->op->unfold) {
-            if (n->op->unfold(g, i, err)) return in_branch(g, n, err);
+            /* a failed unfold may have appended nodes: g->nodes moved, node i did not */
+            if (n->op->unfold(g, i, err)) return in_branch(g, &g->nodes[i], err);
             i--;   /* walk the nodes that replaced it */
             continue;
         }

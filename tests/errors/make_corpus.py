@@ -147,6 +147,26 @@ def main(outdir):
          model([helper.make_node("ImageDecoder", ["X"], ["Y"], name="decode_node")],
                [vi("X", [3, 3])], [vi("Y", [])]),
          "error", "ImageDecoder", "decode_node", "ai.onnx", "opset 13")
+    # --- control flow: a branch that reads a name nothing defines, a forged state ------
+    B = TensorProto.BOOL
+    then_g = helper.make_graph([helper.make_node("Relu", ["X"], ["a"]),
+                                helper.make_node("Neg", ["a"], ["t"])], "then", [],
+                               [vi("t", [2])])
+    else_g = helper.make_graph([helper.make_node("Add", ["X", "nowhere"], ["e"])], "else", [],
+                               [vi("e", [2])])
+    save(outdir, "if_reads_undefined",
+         model([helper.make_node("If", ["C"], ["Y"], name="if_node", then_branch=then_g,
+                                 else_branch=else_g)],
+               [vi("C", [], B), vi("X", [2])], [vi("Y", [2])]),
+         "error", "if_node", "else_branch", "nowhere")
+    body = helper.make_graph([helper.make_node("Identity", ["c_in"], ["c_out"]),
+                              helper.make_node("Neg", ["v_in"], ["v_out"])], "body",
+                             [vi("i", [], TensorProto.INT64), vi("c_in", [], B), vi("v_in", [2])],
+                             [vi("c_out", [], B), vi("v_out", [2])])
+    save(outdir, "loop_without_end",
+         model([helper.make_node("Loop", ["", "", "X"], ["Y"], name="loop_node", body=body)],
+               [vi("X", [2])], [vi("Y", [2])]),
+         "error", "loop_node", "never end")
     save(outdir, "unknown_domain",
          model([helper.make_node("Frobnicate", ["X"], ["Y"], name="frob_node",
                                  domain="com.example.nowhere")],
