@@ -21,14 +21,7 @@ static pz_status lp_pool_parse(const ir_graph *g, const ir_node *n, void *params
 
 static pz_status lp_pool_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
-    lp_pool_params *p = n->params;
-    const ir_tensor *x = op_in(g, n, 0);
-    if (!ir_dtype_is_float(x->dtype))
-        return op_err(err, n, "X must be a floating-point tensor, got %s", ir_dtype_name(x->dtype));
-    int64_t dims[IR_MAX_RANK];
-    if (op_pool_out(g, n, &p->w, dims, err)) return err->code;
-    op_set_out(g, n, 0, x->dtype, x->rank, dims);
-    return PZ_OK;
+    return op_pool_float_infer(g, n, &((lp_pool_params *)n->params)->w, err);
 }
 
 /* Pads resolved by infer (auto_pad); with ceil_mode the runtime takes the

@@ -242,3 +242,14 @@ pz_status op_global_pool_lower(const ir_graph *g, const ir_node *n, pz_pool_kind
     op_lowered_init(out, n, PZ_OP_POOL, &pp, sizeof pp);
     return PZ_OK;
 }
+
+pz_status op_pool_float_infer(ir_graph *g, ir_node *n, op_window *w, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "X must be a floating-point tensor, got %s", ir_dtype_name(x->dtype));
+    int64_t dims[IR_MAX_RANK];
+    if (op_pool_out(g, n, w, dims, err)) return err->code;
+    op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    return PZ_OK;
+}

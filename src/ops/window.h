@@ -49,6 +49,10 @@ pz_status op_pool_parse(const ir_graph *g, const ir_node *n, op_window *w, pz_er
 pz_status op_pool_out(const ir_graph *g, const ir_node *n, op_window *w, int64_t *dims,
                       pz_err *err);
 
+/* The infer of a pooling op over floating-point X (AveragePool, LpPool):
+ * Y has X's type and the shape op_pool_out gives. */
+pz_status op_pool_float_infer(ir_graph *g, ir_node *n, op_window *w, pz_err *err);
+
 /* GlobalAveragePool / GlobalMaxPool: X [N, C, D1..Dk] (float) -> [N, C, 1..1]. */
 pz_status op_global_pool_infer(ir_graph *g, ir_node *n, pz_err *err);
 
