@@ -2,6 +2,10 @@
 # `make test` runs the test suite; `make SAN=1 ...` builds everything with
 # ASan+UBSan into build-san/. See README.md.
 
+# Compile on every CPU by default (a -jN on the command line wins): CI's
+# `make check` builds the tree three times (optimized, ASan+UBSan, fuzzers).
+MAKEFLAGS += -j$(shell nproc)
+
 CC      ?= cc
 SAN     ?= 0
 PROTO   ?= /usr/include/onnx/onnx.proto
