@@ -187,6 +187,7 @@ OP(Scan, scan)
 OP(CausalConvWithState, causal_conv_with_state)
 OP(LinearAttention, linear_attention)
 OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
+OP(ScaledDotProductAttention, sdpa)   /* domain ai.paleozoic: the attention pass's */
 /* recurrent */
 OP(RNN, rnn)
 OP(GRU, gru)

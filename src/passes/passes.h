@@ -32,6 +32,9 @@
  *   norms      a LayerNorm as PyTorch exports it below opset 17 (ReduceMean,
  *              Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) ->
  *              LayerNormalization (norm.c).
+ *   attention  MatMul(Q, Transpose(K)), scalar scalings, a mask Add,
+ *              Softmax(last axis), MatMul(., V) -> ScaledDotProductAttention
+ *              (attention.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -63,6 +66,7 @@ typedef struct {
     int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
     int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
+    int no_attention;      /* keep attention as MatMul, Softmax, MatMul */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -75,6 +79,7 @@ typedef struct {
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
     int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
+    int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

@@ -47,5 +47,6 @@ void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_attention(ir_graph *g, unsigned char *dead, passes_stats *st);
 
 #endif

@@ -28,6 +28,8 @@ static const pz_fast_kernels SCALAR = {
     .layernorm = NULL,
     .compare = NULL,
     .rnn_step = pz_f32_rnn_step__scalar,
+    .attention = pz_f32_attention__scalar,
+    .softmax_rows = pz_f32_softmax_rows__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -50,6 +52,8 @@ static const pz_fast_kernels AVX2 = {
     .layernorm = NULL,
     .compare = NULL,
     .rnn_step = pz_f32_rnn_step__avx2,
+    .attention = pz_f32_attention__scalar,
+    .softmax_rows = pz_f32_softmax_rows__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -71,6 +75,8 @@ static const pz_fast_kernels AVX512 = {
     .layernorm = pz_f32_layernorm__avx512,
     .compare = pz_f32_compare__avx512,
     .rnn_step = pz_f32_rnn_step__avx512,
+    .attention = pz_f32_attention__avx512,
+    .softmax_rows = pz_f32_softmax_rows__avx512,
 };
 #endif
 

@@ -326,6 +326,30 @@ typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const
                                 float *mean, float *inv, int ith, int nth);
 
 /* An f32 COMPARE (kernels.h, pz_f32_compare__ref). */
+/* Float32 attention (attention/attention_f32*.c): Y = softmax(Q K^T * scale
+ * + mask) V for a desc the ATTENTION layer fills, when the mask (if any) is
+ * float32 with a contiguous last dim of T, and there is no past, softcap,
+ * causal or padding cut-off, or extra output. scratch holds
+ * pz_attn_scratch_floats(d) floats per worker (attention_f32.h). */
+typedef void (*pz_attention_fn)(const pz_attention_desc *d, const float *q, const float *k,
+                                const float *v, const float *mask, float *y, float *scratch,
+                                int ith, int nth);
+void pz_f32_attention__scalar(const pz_attention_desc *d, const float *q, const float *k,
+                              const float *v, const float *mask, float *y, float *scratch,
+                              int ith, int nth);
+void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const float *k,
+                              const float *v, const float *mask, float *y, float *scratch,
+                              int ith, int nth);
+
+/* Softmax (log: LogSoftmax) of each of `rows` contiguous rows of n floats
+ * (reduce/softmax_rows*.c), split over rows. */
+typedef void (*pz_softmax_rows_fn)(int is_log, int64_t rows, int64_t n, const float *x,
+                                   float *y, int ith, int nth);
+void pz_f32_softmax_rows__scalar(int is_log, int64_t rows, int64_t n, const float *x, float *y,
+                                 int ith, int nth);
+void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const float *x, float *y,
+                                 int ith, int nth);
+
 typedef void (*pz_compare_fn)(pz_compare_func f, const pz_bcast *bc, const float *a,
                               const float *b, uint8_t *y, int ith, int nth);
 
@@ -396,6 +420,8 @@ typedef struct {
     pz_layernorm_fn layernorm;     /* NULL: the reference */
     pz_compare_fn compare;         /* NULL: the reference */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
+    pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
+    pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

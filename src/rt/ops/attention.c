@@ -1,14 +1,30 @@
 /* attention.c - the ATTENTION layer (ONNX Attention): inputs Q, K, V, then
  * optional attn_mask, past_key, past_value, nonpad_kv_seqlen; outputs Y,
  * optional present_key, present_value, qk_matmul_output. Q, K, V are 4-D
- * [B, heads, rows, D] or 3-D [B, rows, heads * D]; the rest is 4-D. */
+ * [B, heads, rows, D] or 3-D [B, rows, heads * D]; the rest is 4-D. In the
+ * batched form (ScaledDotProductAttention, which the attention pass makes)
+ * Q, K, V are [..., heads, rows, D] of any rank >= 3 with the same leading
+ * dims, which fold into B. float32 without past, softcap, causal or padding
+ * cut-offs, extra outputs or a bool mask runs the fast kernel (fast.h);
+ * the rest the reference. */
+#include "rt/kernels/attention/attention_f32.h"
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
+typedef struct {
+    pz_attention_desc d;
+    pz_attention_fn fast;   /* NULL: the reference */
+} attention_state;
+
 /* Strides of (b, head, row) of a 3-D [B, rows, heads * dim] or 4-D [B,
- * heads, rows, dim] tensor. */
-static void attn_strides(const pz_tensor *t, int64_t dim, int64_t *s)
+ * heads, rows, dim] tensor; batched: [..., heads, rows, dim]. */
+static void attn_strides(const pz_tensor *t, int batched, int64_t dim, int64_t *s)
 {
-    if (t->rank == 3) {
+    if (batched) {
+        s[1] = t->dims[t->rank - 2] * dim;
+        s[0] = t->dims[t->rank - 3] * s[1];
+        s[2] = dim;
+    } else if (t->rank == 3) {
         s[0] = t->dims[1] * t->dims[2];
         s[1] = dim;
         s[2] = t->dims[2];
@@ -32,26 +48,57 @@ static int attn_want4(const pz_layer *l, char *err, size_t n, const char *what,
                          (long long)c, (long long)e);
 }
 
-static int attn_prepare_mask(pz_layer *l, char *err, size_t n, pz_attention_desc *d,
-                             const pz_tensor *m)
+/* The mask's dims as [B, Hq, S, T] sees them: right-aligned; in the batched
+ * form the dims before the heads fold into B when they are all Q's or all
+ * 1. -1 when they do neither. */
+static int attn_mask_dims(const pz_attention_desc *d, const pz_tensor *q, int batched,
+                          const pz_tensor *m, int64_t *md)
 {
+    for (int i = 0; i < 4; i++) md[i] = 1;
+    if (!batched) {
+        for (int i = 0; i < m->rank; i++) md[4 - m->rank + i] = m->dims[i];
+        return 0;
+    }
+    /* align to Q's rank; the last three to (heads, S, T) */
+    int off = q->rank - m->rank, lead = q->rank - 3, all_q = 1, all_1 = 1;
+    if (off < 0) return -1;
+    for (int i = 0; i < m->rank; i++) {
+        int iq = i + off;
+        if (iq >= lead) md[1 + iq - lead] = m->dims[i];
+        else {
+            all_q &= m->dims[i] == q->dims[iq];
+            all_1 &= m->dims[i] == 1;
+        }
+    }
+    if (!all_1 && !all_q) return -1;
+    md[0] = all_1 ? 1 : d->B;
+    return 0;
+}
+
+static int attn_prepare_mask(pz_layer *l, char *err, size_t n, pz_attention_desc *d,
+                             const pz_tensor *q, const pz_tensor *m)
+{
+    const pz_attention_params *p = l->params;
+    int64_t md[4];
     if (m->dtype != PZ_BOOL && m->dtype != d->dtype)
         return pz_layer_fail(l, err, n, "attn_mask has type %s, expected bool or %s",
                              pz_dtype_name(m->dtype), pz_dtype_name(d->dtype));
-    if (m->rank < 2 || m->rank > 4)
-        return pz_layer_fail(l, err, n, "attn_mask has rank %d, expected 2 to 4", m->rank);
+    if (p->batched ? m->rank < 1 || m->rank > q->rank : m->rank < 2 || m->rank > 4)
+        return pz_layer_fail(l, err, n, "attn_mask has rank %d, expected %s", m->rank,
+                             p->batched ? "at most Q's" : "2 to 4");
+    if (attn_mask_dims(d, q, p->batched, m, md))
+        return pz_layer_fail(l, err, n, "attn_mask's leading dims neither match Q's nor are 1");
     const int64_t want[4] = {d->B, d->Hq, d->S, d->T};
     int64_t acc = 1;
-    for (int i = 3; i >= 0; i--) {   /* right-aligned broadcast to [B, Hq, S, T] */
-        int im = i - (4 - m->rank);
-        int64_t nm = im >= 0 ? m->dims[im] : 1;
+    for (int i = 3; i >= 0; i--) {   /* broadcast to [B, Hq, S, T] */
+        int64_t nm = md[i];
         if (i == 3 ? nm > d->T : nm != want[i] && nm != 1)
             return pz_layer_fail(l, err, n, "attn_mask dim %d is %lld, does not broadcast to "
-                                 "%lld", im, (long long)nm, (long long)want[i]);
+                                 "%lld", i - (4 - m->rank), (long long)nm, (long long)want[i]);
         d->ms[i] = nm == 1 && i < 3 ? 0 : acc;
         acc *= nm;
     }
-    d->mask_t = m->dims[m->rank - 1];
+    d->mask_t = md[3];
     d->mask_dtype = m->dtype;
     d->has_mask = 1;
     return 0;
@@ -69,16 +116,28 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
         pz_layer_want_dtype(l, err, n, "V", v, q->dtype) ||
         pz_layer_want_dtype(l, err, n, "Y", y, q->dtype))
         return 1;
-    if ((q->rank != 3 && q->rank != 4) || k->rank != q->rank || v->rank != q->rank)
-        return pz_layer_fail(l, err, n, "Q, K, V have ranks %d, %d, %d; expected all 3 or all 4",
-                             q->rank, k->rank, v->rank);
+    if ((p->batched ? q->rank < 3 : q->rank != 3 && q->rank != 4) || k->rank != q->rank ||
+        v->rank != q->rank)
+        return pz_layer_fail(l, err, n, "Q, K, V have ranks %d, %d, %d; expected all %s",
+                             q->rank, k->rank, v->rank, p->batched ? "the same, >= 3" : "3 or all 4");
     if (!pk != !pv) return pz_layer_fail(l, err, n, "past_key and past_value come together");
-    pz_attention_desc *d = calloc(1, sizeof *d);
-    if (!d) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = d;
+    attention_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    pz_attention_desc *d = &st->d;
     d->dtype = q->dtype;
     d->B = q->dims[0];
-    if (q->rank == 4) {
+    if (p->batched) {
+        const int r = q->rank;
+        d->B = pz_prod(q->dims, r - 3);
+        d->Hq = d->Hkv = q->dims[r - 3], d->S = q->dims[r - 2], d->L = k->dims[r - 2];
+        d->Dk = q->dims[r - 1], d->Dv = v->dims[r - 1];
+        for (int i = 0; i < r - 2; i++)
+            if (k->dims[i] != q->dims[i] || v->dims[i] != q->dims[i])
+                return pz_layer_fail(l, err, n, "K and V must have Q's leading dims");
+        if (k->dims[r - 1] != d->Dk || v->dims[r - 2] != d->L)
+            return pz_layer_fail(l, err, n, "K or V does not match Q's head size or K's rows");
+    } else if (q->rank == 4) {
         d->Hq = q->dims[1], d->Hkv = k->dims[1], d->S = q->dims[2], d->L = k->dims[2];
         d->Dk = q->dims[3], d->Dv = v->dims[3];
         if (k->dims[3] != d->Dk || v->dims[1] != d->Hkv || v->dims[2] != d->L)
@@ -93,7 +152,8 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
         if (k->dims[2] / d->Hkv != d->Dk)
             return pz_layer_fail(l, err, n, "K's head size differs from Q's");
     }
-    if (d->Hkv <= 0 || d->Hq % d->Hkv || k->dims[0] != d->B || v->dims[0] != d->B)
+    if (d->Hkv <= 0 || d->Hq % d->Hkv ||
+        (!p->batched && (k->dims[0] != d->B || v->dims[0] != d->B)))
         return pz_layer_fail(l, err, n, "%lld query heads do not group over %lld kv heads",
                              (long long)d->Hq, (long long)d->Hkv);
     if (pk) {
@@ -106,13 +166,13 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
         d->has_past = 1;
     }
     d->T = d->P + d->L;
-    attn_strides(q, d->Dk, d->qs);
-    attn_strides(k, d->Dk, d->ks);
-    attn_strides(v, d->Dv, d->vs);
-    attn_strides(y, d->Dv, d->ys);
+    attn_strides(q, p->batched, d->Dk, d->qs);
+    attn_strides(k, p->batched, d->Dk, d->ks);
+    attn_strides(v, p->batched, d->Dv, d->vs);
+    attn_strides(y, p->batched, d->Dv, d->ys);
     if (y->rank != q->rank || pz_numel(y) != d->B * d->Hq * d->S * d->Dv)
         return pz_layer_fail(l, err, n, "Y does not have Q's rank and B*heads*S*Dv elements");
-    if (pz_in(l, 3) && attn_prepare_mask(l, err, n, d, pz_in(l, 3))) return 1;
+    if (pz_in(l, 3) && attn_prepare_mask(l, err, n, d, q, pz_in(l, 3))) return 1;
     if (np) {
         if (np->dtype != PZ_I64 || pz_numel(np) != d->B)
             return pz_layer_fail(l, err, n, "nonpad_kv_seqlen must be int64 [%lld]",
@@ -133,7 +193,15 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
     d->qk_mode = p->qk_mode;
     d->scale = p->scale;
     d->softcap = p->softcap;
-    l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) * (size_t)d->T * sizeof(double);
+    const size_t workers = (size_t)(l->nth > 0 ? l->nth : 1);
+    if (l->isa != PZ_ISA_REF && d->dtype == PZ_F32 && !d->has_past && !d->has_nonpad &&
+        !d->causal && d->softcap == 0 && !ok && !ov && !oq &&
+        (!d->has_mask || (d->mask_dtype == PZ_F32 && d->ms[3] == 1 && d->mask_t == d->T))) {
+        st->fast = pz_fast_kernels_for(l->isa)->attention;
+        l->scratch_bytes = workers * (size_t)pz_attn_scratch_floats(d) * sizeof(float);
+    } else {
+        l->scratch_bytes = workers * (size_t)d->T * sizeof(double);
+    }
     l->scratch_run_only = 1;
     return 0;
 }
@@ -142,7 +210,13 @@ static void attention_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *m = pz_in(l, 3), *pk = pz_in(l, 4), *pv = pz_in(l, 5), *np = pz_in(l, 6);
     const pz_tensor *ok = pz_out(l, 1), *ov = pz_out(l, 2), *oq = pz_out(l, 3);
-    pz_any_attention__ref(l->state, l->in[0]->data, l->in[1]->data, l->in[2]->data,
+    const attention_state *st = l->state;
+    if (st->fast) {
+        st->fast(&st->d, l->in[0]->data, l->in[1]->data, l->in[2]->data, m ? m->data : NULL,
+                 l->out[0]->data, l->scratch, ith, nth);
+        return;
+    }
+    pz_any_attention__ref(&st->d, l->in[0]->data, l->in[1]->data, l->in[2]->data,
                           m ? m->data : NULL, pk ? pk->data : NULL, pv ? pv->data : NULL,
                           np ? np->data : NULL, l->out[0]->data, ok ? ok->data : NULL,
                           ov ? ov->data : NULL, oq ? oq->data : NULL, l->scratch, ith, nth);
@@ -155,6 +229,7 @@ static const pz_param_field attention_fields[] = {
     PZ_FIELD(pz_attention_params, qk_mode, PZ_F_INT),
     PZ_FIELD(pz_attention_params, scale, PZ_F_F32),
     PZ_FIELD(pz_attention_params, softcap, PZ_F_F32),
+    PZ_FIELD(pz_attention_params, batched, PZ_F_INT),
 };
 
 const pz_rt_op pz_rt_op_attention = {

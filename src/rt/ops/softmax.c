@@ -1,8 +1,12 @@
 /* softmax.c - the SOFTMAX layer (Softmax and LogSoftmax). */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
+/* float32 over contiguous rows (inner 1: the last axis, the usual case)
+ * runs the fast rows kernel; any other case the reference. */
 typedef struct {
     int64_t outer, n, inner;   /* vectors of n elements, inner apart */
+    pz_softmax_rows_fn rows;   /* NULL: the reference */
 } softmax_state;
 
 static int softmax_prepare(pz_layer *l, char *err, size_t n)
@@ -33,6 +37,8 @@ static int softmax_prepare(pz_layer *l, char *err, size_t n)
         st->n = x->dims[p->axis];
         st->inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1);
     }
+    if (x->dtype == PZ_F32 && st->inner == 1 && l->isa != PZ_ISA_REF)
+        st->rows = pz_fast_kernels_for(l->isa)->softmax_rows;
     return 0;
 }
 
@@ -41,7 +47,9 @@ static void softmax_run(const pz_layer *l, int ith, int nth)
     const pz_softmax_params *p = l->params;
     const softmax_state *st = l->state;
     const pz_tensor *x = l->in[0], *y = l->out[0];
-    if (x->dtype == PZ_F32)
+    if (st->rows)
+        st->rows(p->log, st->outer, st->n, x->data, y->data, ith, nth);
+    else if (x->dtype == PZ_F32)
         pz_f32_softmax__ref(p->log, st->outer, st->n, st->inner, x->data, y->data, ith, nth);
     else
         pz_any_softmax__ref(p->log, x->dtype, st->outer, st->n, st->inner, x->data, y->data,

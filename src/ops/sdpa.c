@@ -1,0 +1,102 @@
+/* sdpa.c - ScaledDotProductAttention (domain ai.paleozoic; the attention
+ * pass, passes/attention.c, writes it for the attention that exporters
+ * spell out in MatMul, scale, mask Add, Softmax and MatMul):
+ *   Q [..., H, S, Dk], K [..., H, T, Dk], V [..., H, T, Dv], all of one
+ *   rank >= 3 and the same leading dims; mask? of Q's type, broadcast to
+ *   [..., H, S, T] (its dims before H all Q's or all 1)
+ *   -> Y [..., H, S, Dv] = softmax(Q K^T * scale + mask, last axis) V.
+ * scale default 1/sqrt(Dk). MACs: prod(Q's leading dims) * S * T * (Dk +
+ * Dv). Runs as the ATTENTION layer in its batched form. */
+#include <math.h>
+
+#include "op.h"
+
+typedef struct {
+    pz_attention_params rt;
+    int has_scale;
+} sdpa_params;
+
+static pz_status sdpa_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+{
+    sdpa_params *p = params;
+    if (op_attr_float(n, "scale", 0, &p->rt.scale, err)) return err->code;
+    if (!isfinite(p->rt.scale)) return op_err_attr(err, n, "scale", "must be finite");
+    p->has_scale = op_attr(n, "scale") != NULL;
+    p->rt.batched = 1;
+    return PZ_OK;
+}
+
+static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    sdpa_params *p = n->params;
+    const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1), *v = op_in(g, n, 2);
+    const ir_tensor *m = op_in(g, n, 3);
+    if (!q || !k || !v) return op_err(err, n, "needs the inputs Q, K and V");
+    if (q->dtype != IR_F32 || k->dtype != IR_F32 || v->dtype != IR_F32)
+        return op_err(err, n, "Q, K, V have types %s, %s, %s, expected float32",
+                      ir_dtype_name(q->dtype), ir_dtype_name(k->dtype), ir_dtype_name(v->dtype));
+    const int r = q->rank;
+    if (r < 3 || k->rank != r || v->rank != r)
+        return op_err(err, n, "Q, K, V have ranks %d, %d, %d; expected one rank >= 3", r,
+                      k->rank, v->rank);
+    for (int i = 0; i < r - 2; i++)
+        if (k->dims[i] != q->dims[i] || v->dims[i] != q->dims[i])
+            return op_err(err, n, "K and V must have Q's leading dims (dim %d)", i);
+    if (k->dims[r - 1] != q->dims[r - 1] || v->dims[r - 2] != k->dims[r - 2])
+        return op_err(err, n, "K [.., %lld, %lld] and V [.., %lld, ..] do not match Q's head "
+                      "size %lld", (long long)k->dims[r - 2], (long long)k->dims[r - 1],
+                      (long long)v->dims[r - 2], (long long)q->dims[r - 1]);
+    if (m) {
+        if (m->dtype != IR_F32)
+            return op_err(err, n, "input mask has type %s, expected float32",
+                          ir_dtype_name(m->dtype));
+        if (m->rank > r) return op_err(err, n, "input mask has a rank above Q's");
+        const int64_t want[3] = {q->dims[r - 3], q->dims[r - 2], k->dims[r - 2]};
+        int all_q = 1, all_1 = 1;
+        for (int i = 0; i < m->rank; i++) {
+            int iq = i + r - m->rank;
+            int64_t d = m->dims[i];
+            if (iq >= r - 3 ? d != 1 && d != want[iq - (r - 3)] : 0)
+                return op_err(err, n, "input mask dim %d is %lld, does not broadcast to %lld", i,
+                              (long long)d, (long long)want[iq - (r - 3)]);
+            if (iq < r - 3) {
+                all_q &= d == q->dims[iq];
+                all_1 &= d == 1;
+            }
+        }
+        if (!all_q && !all_1)
+            return op_err(err, n, "input mask's dims before the heads are neither Q's nor 1");
+    }
+    if (!p->has_scale) p->rt.scale = (float)(1.0 / sqrt((double)q->dims[r - 1]));
+    int64_t dims[IR_MAX_RANK];
+    for (int i = 0; i < r; i++) dims[i] = q->dims[i];
+    dims[r - 1] = v->dims[r - 1];
+    op_set_out(g, n, 0, IR_F32, r, dims);
+    return PZ_OK;
+}
+
+static void sdpa_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
+{
+    const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1);
+    const ir_tensor *y = op_out((ir_graph *)g, n, 0);
+    if (!q || !k || !y) return;
+    c->macs = k->dims[k->rank - 2] * (ir_tensor_numel(q) + ir_tensor_numel(y));
+}
+
+static pz_status sdpa_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const sdpa_params *p = n->params;
+    op_lowered_init(out, n, PZ_OP_ATTENTION, &p->rt, sizeof p->rt);
+    return PZ_OK;
+}
+
+const op_def op_sdpa = {
+    .name = "ScaledDotProductAttention",
+    .domain = "ai.paleozoic",
+    .min_in = 3, .max_in = 4, .min_out = 1, .max_out = 1,
+    .params_size = sizeof(sdpa_params),
+    .parse = sdpa_parse,
+    .infer = sdpa_infer,
+    .cost = sdpa_cost,
+    .lower = sdpa_lower,
+};

@@ -1,0 +1,192 @@
+/* attention_f32_avx512.c - float32 attention with AVX-512, the plan of
+ * attention_f32.h: per unit, Q's rows four at a time against K^T in
+ * 32-key tiles (8 accumulators), the scaled and masked scores kept in the
+ * worker's scratch, their softmax with the vector e^x (vmath_avx512.h),
+ * then the rows four at a time against V in 64-column tiles (16
+ * accumulators), the 1/sum applied as Y is written. Tails of keys and
+ * columns use masked loads and stores. */
+#include <immintrin.h>
+#include <math.h>
+
+#include "rt/kernels/attention/attention_f32.h"
+#include "rt/kernels/fast.h"
+#include "rt/kernels/vmath_avx512.h"
+
+#define QR 4   /* query rows per tile */
+
+/* Lanes [0, n) of a 16-float vector, n in [0, 16]. */
+static inline __mmask16 lanes(int64_t n)
+{
+    return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1);
+}
+
+static inline float hmax(__m512 x)
+{
+    return _mm512_reduce_max_ps(x);
+}
+
+/* Scores of nr <= QR rows (q rows qs2 apart) against the keys [t0, t0 +
+ * 16 * nv) of K^T (rows Tp apart), nv 1 or 2: scaled, the mask added (past
+ * T: -inf), into sc rows (Tp apart). */
+static inline __attribute__((always_inline)) void
+scores_tile(int nr, int nv, const pz_attention_desc *d, const float *q, int64_t qs2,
+            const float *kt, int64_t Tp, const float *mask, int64_t ms2, float *sc, int64_t t0)
+{
+    __m512 acc[QR][2];
+    _Pragma("GCC unroll 4")
+    for (int i = 0; i < nr; i++)
+        _Pragma("GCC unroll 4")
+        for (int j = 0; j < nv; j++) acc[i][j] = _mm512_setzero_ps();
+    for (int64_t c = 0; c < d->Dk; c++) {
+        const float *kr = kt + c * Tp + t0;
+        __m512 k0 = _mm512_loadu_ps(kr), k1 = nv > 1 ? _mm512_loadu_ps(kr + 16) : k0;
+        _Pragma("GCC unroll 4")
+        for (int i = 0; i < nr; i++) {
+            __m512 qb = _mm512_set1_ps(q[i * qs2 + c]);
+            acc[i][0] = _mm512_fmadd_ps(qb, k0, acc[i][0]);
+            if (nv > 1) acc[i][1] = _mm512_fmadd_ps(qb, k1, acc[i][1]);
+        }
+    }
+    const __m512 scale = _mm512_set1_ps((float)d->scale), ninf = _mm512_set1_ps(-INFINITY);
+    _Pragma("GCC unroll 4")
+    for (int j = 0; j < nv; j++) {
+        const int64_t t = t0 + 16 * j;
+        const __mmask16 m = lanes(d->T - t);
+        _Pragma("GCC unroll 4")
+        for (int i = 0; i < nr; i++) {
+            __m512 x = _mm512_mul_ps(acc[i][j], scale);
+            if (mask) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, mask + i * ms2 + t));
+            _mm512_storeu_ps(sc + i * Tp + t, _mm512_mask_blend_ps(m, ninf, x));
+        }
+    }
+}
+
+/* Y rows = P rows (sc, Tp apart) times V [T, Dv] (rows vs2 apart), columns
+ * [j0, j0 + 16 * nv), nv 1 to 4, each row times its inv. */
+static inline __attribute__((always_inline)) void
+out_tile(int nr, int nv, const pz_attention_desc *d, const float *sc, int64_t Tp,
+         const float *v, int64_t vs2, const float *inv, float *y, int64_t ys2, int64_t j0)
+{
+    __m512 acc[QR][4];
+    __mmask16 m[4];
+    _Pragma("GCC unroll 4")
+    for (int j = 0; j < nv; j++) m[j] = lanes(d->Dv - (j0 + 16 * j));
+    _Pragma("GCC unroll 4")
+    for (int i = 0; i < nr; i++)
+        _Pragma("GCC unroll 4")
+        for (int j = 0; j < nv; j++) acc[i][j] = _mm512_setzero_ps();
+    for (int64_t t = 0; t < d->T; t++) {
+        const float *vr = v + t * vs2 + j0;
+        __m512 vv[4];
+        _Pragma("GCC unroll 4")
+        for (int j = 0; j < nv; j++) vv[j] = _mm512_maskz_loadu_ps(m[j], vr + 16 * j);
+        _Pragma("GCC unroll 4")
+        for (int i = 0; i < nr; i++) {
+            __m512 p = _mm512_set1_ps(sc[i * Tp + t]);
+            _Pragma("GCC unroll 4")
+            for (int j = 0; j < nv; j++) acc[i][j] = _mm512_fmadd_ps(p, vv[j], acc[i][j]);
+        }
+    }
+    _Pragma("GCC unroll 4")
+    for (int i = 0; i < nr; i++) {
+        const __m512 s = _mm512_set1_ps(inv[i]);
+        _Pragma("GCC unroll 4")
+        for (int j = 0; j < nv; j++)
+            _mm512_mask_storeu_ps(y + i * ys2 + j0 + 16 * j, m[j], _mm512_mul_ps(acc[i][j], s));
+    }
+}
+
+/* Softmax of one score row in place (Tp floats, -inf past T): the
+ * exponentials, and 1/sum returned (NaN for a row masked everywhere). */
+static float softmax_row(float *sr, int64_t Tp)
+{
+    __m512 mx = _mm512_set1_ps(-INFINITY);
+    for (int64_t t = 0; t < Tp; t += 16) mx = _mm512_max_ps(mx, _mm512_loadu_ps(sr + t));
+    const float m = hmax(mx);
+    if (m == -INFINITY) return NAN;
+    const __m512 mv = _mm512_set1_ps(m), lo = _mm512_set1_ps(-104.0f);
+    __m512 sum = _mm512_setzero_ps();
+    for (int64_t t = 0; t < Tp; t += 16) {
+        __m512 e = exp_ps(_mm512_max_ps(_mm512_sub_ps(_mm512_loadu_ps(sr + t), mv), lo));
+        _mm512_storeu_ps(sr + t, e);
+        sum = _mm512_add_ps(sum, e);
+    }
+    return 1.0f / _mm512_reduce_add_ps(sum);
+}
+
+/* K^T of kv head (b, hk) into kt [Dk][Tp], zero past T. */
+static void pack_kt(const pz_attention_desc *d, const float *k, int64_t b, int64_t hk,
+                    float *kt, int64_t Tp)
+{
+    const float *kb = k + b * d->ks[0] + hk * d->ks[1];
+    for (int64_t t = 0; t < Tp; t++)
+        for (int64_t i = 0; i < d->Dk; i++) kt[i * Tp + t] = t < d->T ? kb[t * d->ks[2] + i] : 0;
+}
+
+#define DISPATCH_NR(nr, call)                                                                \
+    do {                                                                                     \
+        switch (nr) {                                                                        \
+        case 4: call(4); break;                                                              \
+        case 3: call(3); break;                                                              \
+        case 2: call(2); break;                                                              \
+        default: call(1); break;                                                             \
+        }                                                                                    \
+    } while (0)
+
+void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const float *k,
+                              const float *v, const float *mask, float *y, float *scratch,
+                              int ith, int nth)
+{
+    const int64_t Tp = pz_attn_tpad(d->T);
+    float *kt = scratch + (int64_t)ith * pz_attn_scratch_floats(d), *sc = kt + d->Dk * Tp;
+    float inv[PZ_ATTN_QB];
+    int64_t lo, hi, packed = -1;
+    pz_split(pz_attn_units(d), ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi; u++) {
+        const pz_attn_unit w = pz_attn_unit_of(d, u);
+        const int64_t b = w.b, h = w.h, hk = w.hk, s0 = w.s0, rows = w.rows;
+        const int64_t kvu = b * d->Hkv + hk;
+        if (packed != kvu) {
+            pack_kt(d, k, b, hk, kt, Tp);
+            packed = kvu;
+        }
+        const float *qb0 = q + b * d->qs[0] + h * d->qs[1] + s0 * d->qs[2];
+        const float *mb0 = d->has_mask ? mask + b * d->ms[0] + h * d->ms[1] + s0 * d->ms[2] : NULL;
+        for (int64_t r = 0; r < rows; r += QR) {
+            const int nr = rows - r < QR ? (int)(rows - r) : QR;
+            const float *qr = qb0 + r * d->qs[2], *mr = mb0 ? mb0 + r * d->ms[2] : NULL;
+            float *sr = sc + r * Tp;
+            int64_t t = 0;
+            for (; t + 32 <= Tp; t += 32) {
+#define SC2(n) scores_tile(n, 2, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
+                DISPATCH_NR(nr, SC2);
+            }
+            if (t < Tp) {
+#define SC1(n) scores_tile(n, 1, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
+                DISPATCH_NR(nr, SC1);
+            }
+        }
+        for (int64_t r = 0; r < rows; r++) inv[r] = softmax_row(sc + r * Tp, Tp);
+        const float *vb = v + b * d->vs[0] + hk * d->vs[1];
+        float *yb = y + b * d->ys[0] + h * d->ys[1] + s0 * d->ys[2];
+        for (int64_t r = 0; r < rows; r += QR) {
+            const int nr = rows - r < QR ? (int)(rows - r) : QR;
+            for (int64_t j = 0; j < d->Dv; j += 64) {
+                const int64_t left = (d->Dv - j + 15) / 16;
+                const int nv = left >= 4 ? 4 : (int)left;
+#define OUT(n)                                                                               \
+    switch (nv) {                                                                            \
+    case 4: out_tile(n, 4, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+                     d->ys[2], j); break;                                                    \
+    case 3: out_tile(n, 3, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+                     d->ys[2], j); break;                                                    \
+    case 2: out_tile(n, 2, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+                     d->ys[2], j); break;                                                    \
+    default: out_tile(n, 1, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],  \
+                      d->ys[2], j); break;                                                   \
+    }
+                DISPATCH_NR(nr, OUT);
+            }
+        }
+    }
+}

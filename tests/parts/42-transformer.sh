@@ -1,0 +1,98 @@
+#!/bin/sh
+# 42-transformer.sh BUILD_DIR [MODELDIR] - transformers end to end (issue 42):
+#   torch  small seeded PyTorch transformers (tests/transformer/torch_models.py:
+#          an encoder with a padding mask over token ids, a pre-norm encoder,
+#          torchvision's VisionTransformer, cross-attention with a float mask)
+#          exported to ONNX: `paleozoic run` at 1 and 2 threads and with
+#          PZ_ISA=scalar (the fast kernels' scalar twins), and the executable
+#          `paleozoic build` makes, each against PyTorch's output,
+#          max|err|/max|ref| <= 1e-4; the profile must show as many ATTENTION
+#          layers as the model has attention blocks (the attention pass fired).
+#   pass   attention written out in ONNX nodes (tests/transformer/pass_cases.py)
+#          against a float64 numpy reference (<= 1e-5): the forms the pass
+#          takes (fused: ATTENTION layers) and the ones it must leave alone
+#          (scores read elsewhere, another softmax axis, probabilities read
+#          twice, a per-head scale: no ATTENTION layer).
+# Ends with `N passed, N failed`.
+set -u
+B=$(cd "${1:?usage: 42-transformer.sh BUILD_DIR [MODELDIR]}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PZ="$B/paleozoic"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+cmp_rel() {   # TOL GOT WANT
+    node "$ROOT/tests/e2e/compare.js" --rel "$1" "$2" "$3" >"$T/cmp" 2>&1 || { cat "$T/cmp"; return 1; }
+}
+ins_of() { i=""; for f in "$1".in_*.pb; do i="$i --input $f"; done; echo "$i"; }
+
+if ! /usr/bin/python3 -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
+    ! command -v node >/dev/null; then
+    echo "42-transformer: SKIPPED: needs /usr/bin/python3 with torch, torchvision, onnx, and node"
+    echo "42-transformer: 0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+
+# ---- PyTorch models -------------------------------------------------------------
+/usr/bin/python3 "$ROOT/tests/transformer/torch_models.py" "$T/torch" >"$T/models" 2>"$T/log" ||
+    bad "torch_models.py: $(tail -c 400 "$T/log")"
+while read -r n nin nout nattn; do
+    m="$T/torch/$n"
+    ins=$(ins_of "$m")
+    for way in t1 t2 scalar; do
+        th=1 pre=""
+        [ "$way" = t2 ] && th=2
+        [ "$way" = scalar ] && pre="PZ_ISA=scalar"
+        # shellcheck disable=SC2086
+        if env $pre "$PZ" run "$m.onnx" $ins --output "$m.$way.pb" --threads "$th" --profile \
+            >"$T/log" 2>&1; then
+            if ! cmp_rel 1e-4 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
+                bad "torch $n run ($way): $(cat "$T/why")"
+            elif [ "$(grep -c ' ATTENTION ' "$T/log")" != "$nattn" ]; then
+                bad "torch $n run ($way): $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
+            else
+                ok
+            fi
+        else
+            bad "torch $n run ($way): $(tail -c 400 "$T/log")"
+        fi
+    done
+    # shellcheck disable=SC2086
+    if "$PZ" build "$m.onnx" -o "$m.prog" --threads 2 >"$T/log" 2>&1 &&
+        "$m.prog" $ins --output "$m.prog.pb" >"$T/log" 2>&1; then
+        if cmp_rel 1e-4 "$m.prog.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build: $(cat "$T/why")"; fi
+    else
+        bad "torch $n build: $(tail -c 400 "$T/log")"
+    fi
+done <"$T/models"
+
+# ---- the pass's preconditions -----------------------------------------------------
+/usr/bin/python3 "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
+    bad "pass_cases.py: $(tail -c 400 "$T/log")"
+while read -r n nin nout nattn; do
+    m="$T/pass/$n"
+    outs="" k=0
+    while [ "$k" -lt "$nout" ]; do outs="$outs --output $m.got_$k.pb"; k=$((k + 1)); done
+    # shellcheck disable=SC2046,SC2086
+    if "$PZ" run "$m.onnx" $(ins_of "$m") $outs --profile >"$T/log" 2>&1; then
+        good=1 k=0
+        while [ "$k" -lt "$nout" ]; do
+            cmp_rel 1e-5 "$m.got_$k.pb" "$m.ref_$k.pb" >"$T/why" || { good=0; break; }
+            k=$((k + 1))
+        done
+        if [ "$good" = 0 ]; then
+            bad "pass $n output $k: $(cat "$T/why")"
+        elif [ "$(grep -c ' ATTENTION ' "$T/log")" != "$nattn" ]; then
+            bad "pass $n: $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
+        else
+            ok
+        fi
+    else
+        bad "pass $n: $(tail -c 400 "$T/log")"
+    fi
+done <"$T/cases"
+
+echo "42-transformer: $pass passed, $fail failed$([ "$skip" -gt 0 ] && echo ", $skip skipped")"
+[ "$fail" = 0 ]
