@@ -73,16 +73,16 @@ pz_status op_seq_reads(ir_graph *g, int i, int *again, pz_err *err)
         if (strcmp(n->op_type, "Identity") || v->producer < 0)
             return op_err(err, n, "input %d \"%s\" is %s; %s takes tensors", k, v->name,
                           kind_name(v->kind), n->op_type);
-        /* Identity(container): the same elements under the new name */
+        /* Identity(container): the same elements under the new name (a
+         * SequenceConstruct keeps the element type of an empty sequence) */
         const ir_node *p = &g->nodes[v->producer];
         int kind = v->kind;
         ir_dtype dt = v->t.dtype;
-        char *op_type = pz_xstrdup(p->op_type);
         int *ins = op_ids_dup(p->in, p->n_in);
-        op_node_rewrite(g, i, op_type, ins, p->n_in, 0);
+        op_node_rewrite(g, i, kind == IR_KIND_SEQ ? "SequenceConstruct" : "Optional", ins,
+                        p->n_in, 0);
         op_set_container(g, &g->nodes[i], kind, dt);
         free(ins);
-        free(op_type);
         *again = 1;
         return PZ_OK;
     }
