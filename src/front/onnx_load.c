@@ -325,8 +325,8 @@ static pz_status load_subgraph(const Onnx__ModelProto *m, const Onnx__GraphProto
         } else if (ty && ty->value_case != ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE &&
                    ty->value_case != ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE) {
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute '%s': input "
-                           "\"%s\" is not a tensor (sequence, map and optional values are not "
-                           "supported)", owner->name, owner->op_type, attr, name);
+                           "\"%s\" is a map or a sparse tensor (tensors, sequences and optionals "
+                           "are supported)", owner->name, owner->op_type, attr, name);
         }
         ir_graph_add_input(g, vid);
     }
