@@ -322,8 +322,10 @@ static pz_status read_container(const uint8_t *p, const uint8_t *end, int seq, c
         }
         if (field != 3) {
             if (field == 1) continue;   /* the name */
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "\"%s\": a sequence or optional of other "
-                           "than tensors is not supported", path);
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "\"%s\": the model's input is %s, and "
+                           "this file is not one of tensors (field %u: a TensorProto, or a "
+                           "sequence of maps or sequences, which are not supported)", path,
+                           seq ? "a sequence" : "an optional", field);
         }
         char what[512];
         snprintf(what, sizeof what, "element %d of \"%s\"", *n, path);
