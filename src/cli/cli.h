@@ -37,6 +37,11 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define CLI_DEFAULT_STRATEGY "fixed-mp"
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err);
+/* The same with inputs that are sequences or optionals: given_len as in
+ * onnx_load_opts (NULL: every given input is one tensor). */
+pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *by_position,
+                         int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
+                         pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
 /* The worker threads (cores) every command plans for and the generated
  * program defaults to: --threads N, else every online core (pz_cpu_count).

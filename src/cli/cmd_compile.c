@@ -214,6 +214,16 @@ static int run(int argc, char **argv, int build)
     for (int i = 0; i < o.n_shape_files; i++)
         if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
     if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err)) goto fail;
+    /* the generated program's outputs are tensors: a sequence or an
+     * optional (op_seq.h) has no form in its interface yet */
+    for (int i = 0; i < g->n_out_groups; i++)
+        if (g->out_groups[i].kind != IR_KIND_TENSOR) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "graph output \"%s\" is %s: a generated program "
+                    "gives tensors only (`paleozoic run --output` writes it)",
+                    g->out_groups[i].name,
+                    g->out_groups[i].kind == IR_KIND_SEQ ? "a sequence" : "an optional");
+            goto fail;
+        }
     /* --input X.pb binds shapes by position: one file per input at most, of its type */
     if (o.n_shape_files > g->n_model_inputs) {
         pz_fail(&err, PZ_ERR_INPUT, "--input %s: the model has %d inputs, %d --input files were "

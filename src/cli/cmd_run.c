@@ -63,6 +63,27 @@ static void print_top(const ir_value *v, const void *data, int k)
     }
 }
 
+/* Writes the model's output i (out_buf: the flat outputs' data) to path: a
+ * TensorProto, or a SequenceProto / OptionalProto of its elements. */
+static pz_status write_output(const ir_graph *g, int i, void **out_buf, const char *path,
+                              pz_err *err)
+{
+    const ir_out_group *grp = g->out_groups ? &g->out_groups[i] : NULL;
+    int first = grp ? grp->first : i, n = grp ? grp->n : 1;
+    ir_tensor *ts = pz_xcalloc((size_t)(n ? n : 1), sizeof *ts);
+    for (int k = 0; k < n; k++) {
+        ts[k] = g->values[g->outputs[first + k]].t;
+        ir_tensor_bytes(&ts[k], &ts[k].nbytes, "output", err);
+        ts[k].data = out_buf[first + k];
+    }
+    pz_status st = !grp || grp->kind == IR_KIND_TENSOR
+        ? onnx_write_tensor_file(path, &ts[0], g->values[g->outputs[first]].name, err)
+        : onnx_write_value_file(path, grp->kind, grp->inner == IR_KIND_SEQ, grp->name, ts, n,
+                                err);
+    free(ts);
+    return st;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *model = NULL, *inputs[MAX_FILES], *outputs[MAX_FILES];
@@ -112,10 +133,33 @@ int cmd_run(int argc, char **argv)
     ir_model *m = NULL;
     gen_net gn = {0};
     void **out_buf = NULL;
-    for (int i = 0; i < n_in; i++)
-        if (onnx_read_tensor_file(inputs[i], &in_t[i], NULL, &err)) goto fail;
+    /* a sequence or optional input (typed so in the model) is given as a
+     * SequenceProto / OptionalProto: its tensors are consecutive in in_t */
+    int kinds[MAX_FILES], given_len[MAX_FILES], file_of[MAX_FILES], n_t = 0, containers = 0;
+    int n_kinds = n_in ? onnx_input_kinds(model, kinds, MAX_FILES) : 0;
+    for (int i = 0; i < n_in; i++) {
+        given_len[i] = -1;
+        int kind = i < n_kinds ? kinds[i] : 0, n = 0;
+        ir_tensor *ts = NULL;
+        containers |= kind;
+        pz_status st = onnx_read_value_file(inputs[i], kind, &ts, &n, &given_len[i], &err);
+        for (int j = 0; j < n; j++) {
+            if (n_t == MAX_FILES) {
+                ir_tensor_free_data(&ts[j]);
+                if (!st) st = pz_fail(&err, PZ_ERR_INPUT, "run: more than %d input tensors",
+                                      MAX_FILES);
+                continue;
+            }
+            file_of[n_t] = i;
+            in_t[n_t++] = ts[j];
+        }
+        free(ts);
+        if (st) goto fail;
+    }
 
-    if (cli_load(model, &k, in_t, n_in, &g, &err)) goto fail;
+    if (cli_load_given(model, &k, in_t, n_t, containers ? given_len : NULL, n_in, &g, &err))
+        goto fail;
+    if (containers) n_in = n_t;   /* counted as tensors from here on */
     if (n_in == 0 && g->n_inputs > 0) {
         /* No --input: a seeded N(0,1) float input per graph input, so a model
          * can be tried and timed with nothing else at hand. */
@@ -139,9 +183,10 @@ int cmd_run(int argc, char **argv)
                 g->n_model_inputs, n_in);
         goto fail;
     }
-    if (n_out > g->n_outputs) {
+    int n_model_out = g->out_groups ? g->n_out_groups : g->n_outputs;
+    if (n_out > n_model_out) {
         pz_fail(&err, PZ_ERR_INPUT, "the model has %d outputs, %d --output files were given",
-                g->n_outputs, n_out);
+                n_model_out, n_out);
         goto fail;
     }
     /* inputs bound at load time (their values shape the graph) are not run-time inputs */
@@ -150,7 +195,8 @@ int cmd_run(int argc, char **argv)
         int p = g->input_pos[i];
         if (in_t[p].dtype != v->t.dtype) {
             pz_fail(&err, PZ_ERR_INPUT, "--input %s: the tensor is %s, input \"%s\" wants %s",
-                    inputs[p], ir_dtype_name(in_t[p].dtype), v->name, ir_dtype_name(v->t.dtype));
+                    inputs[containers ? file_of[p] : p], ir_dtype_name(in_t[p].dtype), v->name,
+                    ir_dtype_name(v->t.dtype));
             goto fail;
         }
     }
@@ -188,12 +234,8 @@ int cmd_run(int argc, char **argv)
     }
     if (profile) pz_net_print_profile(gn.net, stdout);
     if (top) print_top(&g->values[g->outputs[0]], out_buf[0], top);
-    for (int i = 0; i < n_out; i++) {
-        ir_tensor t = g->values[g->outputs[i]].t;
-        ir_tensor_bytes(&t, &t.nbytes, "output", &err);
-        t.data = out_buf[i];
-        if (onnx_write_tensor_file(outputs[i], &t, g->values[g->outputs[i]].name, &err)) goto fail;
-    }
+    for (int i = 0; i < n_out; i++)
+        if (write_output(g, i, out_buf, outputs[i], &err)) goto fail;
     if (!n_out && !repeat && !top) {
         for (int i = 0; i < g->n_outputs; i++) {
             const ir_value *v = &g->values[g->outputs[i]];
@@ -211,6 +253,6 @@ done:
     if (gn.net) gen_net_free(&gn);
     ir_model_free(m);
     ir_graph_free(g);
-    for (int i = 0; i < n_in; i++) ir_tensor_free_data(&in_t[i]);
+    for (int i = 0; i < MAX_FILES; i++) ir_tensor_free_data(&in_t[i]);
     return rc;
 }

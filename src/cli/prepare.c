@@ -93,10 +93,19 @@ static pz_status check_batch(const ir_graph *g, const cli_knobs *k, int n_by_pos
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err)
 {
+    return cli_load_given(path, k, by_position, n_by_position, NULL, 0, g, err);
+}
+
+pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *by_position,
+                         int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
+                         pz_err *err)
+{
     onnx_load_opts opts;
     cli_knobs_to_opts(k, &opts);
     opts.by_position = by_position;
     opts.n_by_position = n_by_position;
+    opts.given_len = given_len;
+    opts.n_given_len = n_given_len;
     opts.bind_needed = n_by_position > 0;   /* given values bind where a constant is needed */
     *g = NULL;
     if (onnx_load_file(path, &opts, g, err)) {

@@ -19,6 +19,16 @@ void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProt
  * (no second copy of the weights in memory). */
 pz_status onnx_pack_to_file(const ProtobufCMessage *msg, const char *path, pz_err *err);
 
+/* Reads a protobuf varint at *p (< end), advancing *p; 0 when it is cut
+ * short or longer than 10 bytes. */
+int onnx_wire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+/* The index in opts->by_position of the first tensor given for the model's
+ * input at position pos (a sequence before it gives one per element). */
+int onnx_given_index(const onnx_load_opts *opts, int pos);
+/* The positions (among the non-initializer graph inputs) of the given inputs
+ * with data that value `name` is computed from (onnx_bind.c). */
+uint64_t onnx_needed_inputs(const Onnx__GraphProto *gp, const char *name,
+                            const onnx_load_opts *opts);
 /* Messages may nest at most this deep (onnx_wire.c). */
 #define ONNX_MAX_NESTING 100
 

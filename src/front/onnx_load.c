@@ -101,7 +101,11 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
     const char *name = vi->name ? vi->name : "";
     const char *kind = is_input ? "input" : "output";
     if (!vi->type || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
-        if (!is_input && !vi->type) { *declared_rank = -1; return PZ_OK; }
+        if (!is_input && (!vi->type || vi->type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ||
+                          vi->type->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+            *declared_rank = -1;   /* a sequence or an optional: op_seq_outputs flattens it */
+            return PZ_OK;
+        }
         /* The IR's values are tensors: an optional (maybe-absent) value or a
          * sequence of tensors has no faithful form in it, so it is refused. */
         const char *what = !vi->type ? "untyped"
@@ -318,10 +322,11 @@ static pz_status load_subgraph(const Onnx__ModelProto *m, const Onnx__GraphProto
                                           ? sh->dim[d]->dim_value
                                           : -1;
             }
-        } else if (ty && ty->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+        } else if (ty && ty->value_case != ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE &&
+                   ty->value_case != ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE) {
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): attribute '%s': input "
-                           "\"%s\" is not a tensor (sequence, map and optional values are not "
-                           "supported)", owner->name, owner->op_type, attr, name);
+                           "\"%s\" is a map or a sparse tensor (tensors, sequences and optionals "
+                           "are supported)", owner->name, owner->op_type, attr, name);
         }
         ir_graph_add_input(g, vid);
     }
@@ -335,6 +340,82 @@ static pz_status load_subgraph(const Onnx__ModelProto *m, const Onnx__GraphProto
         /* an output may be a value of an enclosing graph, passed through */
         ir_graph_add_output(g, ir_graph_value(g, name));
     }
+    return PZ_OK;
+}
+
+/* A graph input that is a sequence or an optional: the tensors given for it
+ * (opts->given_len) become run-time inputs "NAME/0", "NAME/1", ..., and a
+ * SequenceConstruct (an Optional) node reading them makes the value NAME:
+ * the sequence ops then unfold on a list known at compile time (op_seq.h). */
+static pz_status load_container_input(ir_graph *g, const Onnx__ValueInfoProto *vi,
+                                       const onnx_load_opts *opts, int pos, int *flat,
+                                       pz_err *err)
+{
+    const char *name = vi->name;
+    const Onnx__TypeProto *ty = vi->type;
+    int is_seq = ty->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+    const char *what = is_seq ? "a sequence" : "an optional";
+    if (!opts || !opts->given_len || pos >= opts->n_given_len)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph input \"%s\" is %s: its elements are "
+                       "planned at compile time, so give its value with `paleozoic run "
+                       "--input FILE.pb` (a SequenceProto or OptionalProto; a generated "
+                       "program takes tensors only)", name, what);
+    int given = opts->given_len[pos];
+    const Onnx__TypeProto *elem = is_seq ? ty->sequence_type->elem_type
+                                         : ty->optional_type->elem_type;
+    int holds_seq = !is_seq && elem && elem->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+    if (holds_seq) elem = elem->sequence_type->elem_type;
+    if (!elem || elem->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph input \"%s\" is %s of a type other than "
+                       "tensors: not supported", name, what);
+    if ((is_seq || holds_seq) ? given == -1 : given >= 0)
+        return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" is %s%s: the value given for it "
+                       "is %s", name, what, holds_seq ? " of a sequence" : "",
+                       given == -1 ? "a tensor" : "a sequence");
+    int n = given == -2 ? 0 : given == -1 ? 1 : given;
+    int *ids = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    Onnx__ValueInfoProto evi = *vi;
+    evi.type = (Onnx__TypeProto *)elem;
+    size_t len = strlen(name) + 24;
+    char *buf = pz_xmalloc(len);
+    for (int k = 0; k < n; k++) {
+        snprintf(buf, len, "%s/%d", name, k);
+        evi.name = buf;
+        ids[k] = ir_graph_add_value_unique(g, buf);
+        int64_t declared[IR_MAX_RANK];
+        int declared_rank;
+        if (value_info_type(&evi, opts, 1, *flat, &g->values[ids[k]].t, &declared_rank, declared,
+                            err)) {
+            free(buf);
+            free(ids);
+            return err->code;
+        }
+        ir_graph_add_input_at(g, ids[k], (*flat)++);
+    }
+    ir_dtype dt = elem->tensor_type->has_elem_type ? (ir_dtype)elem->tensor_type->elem_type : IR_F32;
+    int x = -1;
+    if (is_seq || (holds_seq && given >= 0)) {
+        snprintf(buf, len, "%s%s", name, is_seq ? "" : "/seq");
+        x = ir_graph_add_value_unique(g, buf);
+        int k = ir_graph_add_node(g, buf, "SequenceConstruct", "", n, 1);
+        g->nodes[k].op = op_find("SequenceConstruct");
+        memcpy(g->nodes[k].in, ids, (size_t)n * sizeof(int));
+        g->nodes[k].out[0] = x;
+        g->values[x].producer = k;
+        g->values[x].t.dtype = dt;
+    } else if (n) {
+        x = ids[0];
+    }
+    if (!is_seq) {
+        int v = ir_graph_add_value(g, name);
+        int k = ir_graph_add_node(g, name, "Optional", "", 1, 1);
+        g->nodes[k].op = op_find("Optional");
+        g->nodes[k].in[0] = x;
+        g->nodes[k].out[0] = v;
+        g->values[v].producer = k;
+    }
+    free(buf);
+    free(ids);
     return PZ_OK;
 }
 
@@ -390,6 +471,7 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
 
     /* runtime inputs (graph inputs that are also initializers stay constants) */
     int pos = 0;   /* position among the non-initializer inputs */
+    int flat = 0;  /* among the given tensors (onnx_load_opts.given_len) */
     for (size_t i = 0; i < gp->n_input; i++) {
         const Onnx__ValueInfoProto *vi = gp->input[i];
         const char *name = vi->name ? vi->name : "";
@@ -399,10 +481,17 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
             if (g->values[vid].is_initializer) continue;
             return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\" is listed twice", name);
         }
+        const Onnx__TypeProto *vt = vi->type;
+        if (vt && (vt->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ||
+                   vt->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+            if (load_container_input(g, vi, opts, pos++, &flat, err)) return err->code;
+            continue;
+        }
+        int this_flat = flat++;
         const ir_tensor *bound = NULL;
         for (int k = 0; opts && k < opts->n_values; k++)
             if (!strcmp(opts->values[k].name, name)) bound = opts->values[k].value;
-        if (pos < 64 && (bind >> pos & 1)) bound = &opts->by_position[pos];
+        if (pos < 64 && (bind >> pos & 1)) bound = &opts->by_position[this_flat];
         vid = ir_graph_add_value(g, name);
         ir_value *v = &g->values[vid];
         int this_pos = pos++;
@@ -421,11 +510,11 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
             ir_value_set_data(g, vid, bound->data, bound->nbytes);
             continue;
         }
-        if (value_info_type(vi, opts, 1, this_pos, &v->t, &declared_rank, declared, err))
+        if (value_info_type(vi, opts, 1, this_flat, &v->t, &declared_rank, declared, err))
             return err->code;
-        ir_graph_add_input_at(g, vid, this_pos);
+        ir_graph_add_input_at(g, vid, this_flat);
     }
-    g->n_model_inputs = pos;
+    g->n_model_inputs = flat;
 
     if (load_nodes(m, gp, model_dir, g, err)) return err->code;
 
@@ -485,87 +574,6 @@ static void map_free(void *ud, void *p)
     free(p);
 }
 
-/* Every node of gp and of the subgraphs in it, depth first. */
-static void flatten_nodes(const Onnx__GraphProto *gp, const Onnx__NodeProto ***list, size_t *n,
-                          size_t *cap)
-{
-    for (size_t j = 0; j < gp->n_node; j++) {
-        if (*n == *cap) *list = pz_xrealloc(*list, (*cap = 2 * *cap + 16) * sizeof **list);
-        (*list)[(*n)++] = gp->node[j];
-        for (size_t a = 0; a < gp->node[j]->n_attribute; a++)
-            if (gp->node[j]->attribute[a]->g)
-                flatten_nodes(gp->node[j]->attribute[a]->g, list, n, cap);
-    }
-}
-
-/* A value of the loaded graph named `v` is the model's value `name`: the same
- * name, or a value of a subgraph inlined under a prefix ("If_3/then/name"). */
-static int same_value(const char *v, const char *name)
-{
-    size_t lv = strlen(v), ln = strlen(name);
-    return !strcmp(v, name) || (lv > ln && v[lv - ln - 1] == '/' && !strcmp(v + lv - ln, name));
-}
-
-/* The positions (among the non-initializer graph inputs) of the inputs that
- * value `name` is computed from, limited to those opts->by_position gives with
- * data. A walk up the producers of the model's nodes, those of subgraphs too
- * (a node's subgraphs count as its inputs: what they read from outside and
- * what they give); run on a failed load only, so quadratic is fine. */
-static uint64_t needed_inputs(const Onnx__GraphProto *gp, const char *name,
-                              const onnx_load_opts *opts)
-{
-    const Onnx__NodeProto **nodes = NULL;
-    size_t nn = 0, ncap = 0;
-    flatten_nodes(gp, &nodes, &nn, &ncap);
-    size_t cap = nn + 1, n = 0;
-    const char **todo = pz_xmalloc(cap * sizeof *todo);
-    unsigned char *seen = pz_xcalloc(nn + 1, 1);
-    uint64_t found = 0;
-    todo[n++] = name;
-    while (n) {
-        const char *v = todo[--n];
-        int pos = 0;
-        for (size_t i = 0; i < gp->n_input; i++) {
-            const char *in = gp->input[i]->name ? gp->input[i]->name : "";
-            int init = 0;
-            for (size_t k = 0; k < gp->n_initializer && !init; k++)
-                init = gp->initializer[k]->name && !strcmp(gp->initializer[k]->name, in);
-            if (init) continue;
-            if (!strcmp(in, v) && pos < 64 && pos < opts->n_by_position &&
-                opts->by_position[pos].data)
-                found |= (uint64_t)1 << pos;
-            pos++;
-        }
-        for (size_t j = 0; j < nn; j++) {
-            const Onnx__NodeProto *np = nodes[j];
-            int makes = 0;
-            for (size_t k = 0; k < np->n_output && !makes; k++)
-                makes = np->output[k] && np->output[k][0] && same_value(v, np->output[k]);
-            if (!makes || seen[j]) continue;
-            seen[j] = 1;
-            /* its inputs, and those of every node in its subgraphs */
-            const Onnx__NodeProto **sub = NULL;
-            size_t ns = 0, scap = 0;
-            Onnx__GraphProto wrap = ONNX__GRAPH_PROTO__INIT;
-            Onnx__NodeProto *one = (Onnx__NodeProto *)np;
-            wrap.n_node = 1;
-            wrap.node = &one;
-            flatten_nodes(&wrap, &sub, &ns, &scap);
-            for (size_t s = 0; s < ns; s++)
-                for (size_t k = 0; k < sub[s]->n_input; k++) {
-                    if (!sub[s]->input[k] || !sub[s]->input[k][0]) continue;
-                    if (n == cap) todo = pz_xrealloc(todo, (cap *= 2) * sizeof *todo);
-                    todo[n++] = sub[s]->input[k];
-                }
-            free(sub);
-        }
-    }
-    free(nodes);
-    free(todo);
-    free(seen);
-    return found;
-}
-
 static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *ms,
                                      const char *model_dir, const onnx_load_opts *opts,
                                      ir_graph **out, pz_err *err)
@@ -589,7 +597,7 @@ static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *
         g = NULL;
         /* a value needed at compile time: bind the given inputs it comes from */
         uint64_t more = s == PZ_ERR_UNSUPPORTED && opts && opts->bind_needed && err->need_const[0]
-                            ? needed_inputs(m->graph, err->need_const, opts) & ~bind : 0;
+                            ? onnx_needed_inputs(m->graph, err->need_const, opts) & ~bind : 0;
         if (!more) break;
         bind |= more;
         memset(err, 0, sizeof *err);

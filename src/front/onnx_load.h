@@ -52,6 +52,13 @@ typedef struct {
      * inputs, so their ops run in the runtime. `paleozoic run --input` and
      * `compile/build --input` load this way. */
     int bind_needed;
+    /* NULL when every given input is a tensor; else, by the model's input
+     * position, how many tensors of by_position each takes: -1 one tensor
+     * (or an optional holding one), n >= 0 a sequence of n (or an optional
+     * holding one), -2 an empty optional. A sequence or optional input is
+     * planned from its given elements (op_seq.h). */
+    const int *given_len;
+    int n_given_len;
 } onnx_load_opts;
 
 /* Loads, sorts and shape-infers a model. On failure *out is NULL and err says
@@ -67,6 +74,22 @@ pz_status onnx_load_buffer(const void *buf, size_t len, const char *model_dir,
  * *name (may be NULL) receives a malloc'd copy of the tensor's name. */
 pz_status onnx_read_tensor_file(const char *path, ir_tensor *out, char **name, pz_err *err);
 
+/* Reads a test-data value: kind 0 a TensorProto, 1 a SequenceProto, 2 an
+ * OptionalProto (as the model's input is typed). Its tensors go to *ts (n
+ * of them, from pz_xmalloc; each freed with ir_tensor_free_data), and *len
+ * is onnx_load_opts.given_len's entry for it. */
+pz_status onnx_read_value_file(const char *path, int kind, ir_tensor **ts, int *n, int *len,
+                               pz_err *err);
+/* The kinds of the model's given (non-initializer) inputs, in order, for
+ * onnx_read_value_file: 0 a tensor (or anything else), 1 a sequence, 2 an
+ * optional. A walk over the file's bytes (the weights are skipped, not
+ * decoded). Returns how many (at most max); 0 if the file cannot be read
+ * (the loader then says why). */
+int onnx_input_kinds(const char *path, int *kinds, int max);
+/* Writes a sequence (kind 1) or an optional (kind 2; inner 1: holding a
+ * sequence) of the n tensors ts as a SequenceProto / OptionalProto .pb. */
+pz_status onnx_write_value_file(const char *path, int kind, int inner, const char *name,
+                                const ir_tensor *ts, int n, pz_err *err);
 /* Writes a tensor as a serialized onnx.TensorProto (raw_data), atomically
  * (to a temporary name, then renamed). */
 pz_status onnx_write_tensor_file(const char *path, const ir_tensor *t, const char *name,

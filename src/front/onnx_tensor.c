@@ -298,6 +298,73 @@ pz_status onnx_read_tensor_file(const char *path, ir_tensor *out, char **name, p
     return s;
 }
 
+/* The tensors of a serialized SequenceProto (seq = 1) or OptionalProto: the
+ * two share field numbers (1 name, 2 elem_type, 3 tensors, 5 a sequence);
+ * appends to *ts. *len: onnx_load_opts.given_len's entry. */
+static pz_status read_container(const uint8_t *p, const uint8_t *end, int seq, const char *path,
+                                ir_tensor **ts, int *n, int *len, pz_err *err)
+{
+    *len = seq ? 0 : -2;
+    while (p < end) {
+        uint64_t key, v;
+        if (!onnx_wire_varint(&p, end, &key)) goto bad;
+        unsigned wire = (unsigned)(key & 7), field = (unsigned)(key >> 3);
+        if (wire == 0) {
+            if (!onnx_wire_varint(&p, end, &v)) goto bad;
+            continue;
+        }
+        if (wire != 2 || !onnx_wire_varint(&p, end, &v) || v > (uint64_t)(end - p)) goto bad;
+        const uint8_t *body = p;
+        p += v;
+        if (field == 5 && !seq) {
+            if (read_container(body, p, 1, path, ts, n, len, err)) return err->code;
+            continue;
+        }
+        if (field != 3) {
+            if (field == 1) continue;   /* the name */
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "\"%s\": the model's input is %s, and "
+                           "this file is not one of tensors (field %u: a TensorProto, or a "
+                           "sequence of maps or sequences, which are not supported)", path,
+                           seq ? "a sequence" : "an optional", field);
+        }
+        char what[512];
+        snprintf(what, sizeof what, "element %d of \"%s\"", *n, path);
+        Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, (size_t)v, body);
+        if (!tp) goto bad;
+        *ts = pz_xrealloc(*ts, (size_t)(*n + 1) * sizeof **ts);
+        memset(&(*ts)[*n], 0, sizeof **ts);
+        pz_status s = onnx_tensor_from_proto(tp, what, NULL, &(*ts)[*n], err);
+        onnx__tensor_proto__free_unpacked(tp, NULL);
+        if (s) return s;
+        (*n)++;
+        *len = seq ? *len + 1 : -1;
+    }
+    return PZ_OK;
+bad:
+    return pz_fail(err, PZ_ERR_INPUT, "\"%s\" is not a serialized onnx.%s (protobuf decoding "
+                   "failed)", path, seq ? "SequenceProto" : "OptionalProto");
+}
+
+pz_status onnx_read_value_file(const char *path, int kind, ir_tensor **ts, int *n, int *len,
+                               pz_err *err)
+{
+    *ts = NULL;
+    *n = 0;
+    if (kind == 0) {
+        *ts = pz_xcalloc(1, sizeof **ts);
+        *len = -1;
+        if (onnx_read_tensor_file(path, *ts, NULL, err)) return err->code;
+        *n = 1;
+        return PZ_OK;
+    }
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    if (slurp(path, &buf, &size, err)) return err->code;
+    pz_status s = read_container(buf, buf + size, kind == 1, path, ts, n, len, err);
+    free(buf);
+    return s;
+}
+
 /* protobuf-c output sink that appends to a FILE*. */
 typedef struct {
     ProtobufCBuffer base;
@@ -343,20 +410,110 @@ void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProt
     tp->raw_data.data = t->data;
 }
 
+/* tp as a view of t, with the sub-byte types packed into *packed (NULL
+ * when nothing was packed; the caller frees it). */
+static void tensor_proto_packed(const ir_tensor *t, const char *name, Onnx__TensorProto *tp,
+                                uint8_t **packed)
+{
+    onnx_tensor_to_proto(t, name, tp);
+    *packed = NULL;
+    int bits = ir_dtype_file_bits(t->dtype);
+    if (bits == 0 || bits >= 8) return;
+    int64_t numel = ir_tensor_numel(t);
+    size_t nb = file_bytes(t->dtype, numel);
+    *packed = pz_xmalloc(nb ? nb : 1);
+    pack_small(t->dtype, t->data, numel, *packed);
+    tp->raw_data.len = nb;
+    tp->raw_data.data = *packed;
+}
+
 pz_status onnx_write_tensor_file(const char *path, const ir_tensor *t, const char *name,
                                  pz_err *err)
 {
     Onnx__TensorProto tp;
-    onnx_tensor_to_proto(t, name, &tp);
-    int bits = ir_dtype_file_bits(t->dtype);
-    if (bits == 0 || bits >= 8) return onnx_pack_to_file(&tp.base, path, err);
-    int64_t numel = ir_tensor_numel(t);
-    size_t nb = file_bytes(t->dtype, numel);
-    uint8_t *packed = pz_xmalloc(nb ? nb : 1);
-    pack_small(t->dtype, t->data, numel, packed);
-    tp.raw_data.len = nb;
-    tp.raw_data.data = packed;
+    uint8_t *packed;
+    tensor_proto_packed(t, name, &tp, &packed);
     pz_status s = onnx_pack_to_file(&tp.base, path, err);
     free(packed);
     return s;
+}
+
+static void put_varint(FILE *f, uint64_t v)
+{
+    for (; v >= 0x80; v >>= 7) fputc((int)(v & 0x7f) | 0x80, f);
+    fputc((int)v, f);
+}
+
+/* A length-delimited field: key, length, bytes. */
+static void put_bytes(FILE *f, unsigned field, const void *p, size_t n)
+{
+    put_varint(f, (uint64_t)field << 3 | 2);
+    put_varint(f, n);
+    fwrite(p, 1, n, f);
+}
+
+/* Tensor t as the TensorProto of field `field`. */
+static void put_tensor(FILE *f, unsigned field, const ir_tensor *t)
+{
+    Onnx__TensorProto tp;
+    uint8_t *packed;
+    tensor_proto_packed(t, "", &tp, &packed);
+    size_t sz = onnx__tensor_proto__get_packed_size(&tp);
+    uint8_t *buf = pz_xmalloc(sz ? sz : 1);
+    onnx__tensor_proto__pack(&tp, buf);
+    put_bytes(f, field, buf, sz);
+    free(buf);
+    free(packed);
+}
+
+/* SequenceProto: name 1, elem_type 2 (TENSOR = 1), tensor_values 3. */
+static void put_sequence(FILE *f, const char *name, const ir_tensor *ts, int n)
+{
+    put_bytes(f, 1, name, strlen(name));
+    put_varint(f, 2 << 3);
+    put_varint(f, 1);
+    for (int k = 0; k < n; k++) put_tensor(f, 3, &ts[k]);
+}
+
+pz_status onnx_write_value_file(const char *path, int kind, int inner, const char *name,
+                                const ir_tensor *ts, int n, pz_err *err)
+{
+    size_t len = strlen(path) + 8;
+    char *tmp = pz_xmalloc(len);
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
+        return pz_fail(err, PZ_ERR_INPUT, "cannot write \"%s\": %s", path, strerror(errno));
+    }
+    if (kind == 1) {
+        put_sequence(f, name, ts, n);
+    } else {
+        /* OptionalProto: name 1, elem_type 2 (TENSOR 1, SEQUENCE 3; none when
+         * empty), tensor_value 3, sequence_value 5 */
+        put_bytes(f, 1, name, strlen(name));
+        if (inner == 1 || n) {
+            put_varint(f, 2 << 3);
+            put_varint(f, inner == 1 ? 3 : 1);
+        }
+        if (inner == 1) {
+            char *mem = NULL;
+            size_t sz = 0;
+            FILE *m = open_memstream(&mem, &sz);
+            put_sequence(m, name, ts, n);
+            fclose(m);
+            put_bytes(f, 5, mem, sz);
+            free(mem);
+        } else if (n) {
+            put_tensor(f, 3, &ts[0]);
+        }
+    }
+    int bad = ferror(f) | fclose(f);
+    if (bad || rename(tmp, path)) {
+        remove(tmp);
+        free(tmp);
+        return pz_fail(err, PZ_ERR_INPUT, "cannot write \"%s\": %s", path, strerror(errno));
+    }
+    free(tmp);
+    return PZ_OK;
 }

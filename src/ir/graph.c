@@ -59,6 +59,8 @@ void ir_graph_free(ir_graph *g)
     free(g->inputs);
     free(g->input_pos);
     free(g->outputs);
+    for (int i = 0; i < g->n_out_groups; i++) free(g->out_groups[i].name);
+    free(g->out_groups);
     free(g->hash);
     free(g->name);
     free(g->producer);
@@ -497,6 +499,14 @@ ir_graph *ir_graph_clone(const ir_graph *g)
     for (int i = 0; i < g->n_inputs; i++) ir_graph_add_input_at(c, g->inputs[i], g->input_pos[i]);
     c->n_model_inputs = g->n_model_inputs;
     for (int i = 0; i < g->n_outputs; i++) ir_graph_add_output(c, g->outputs[i]);
+    if (g->n_out_groups) {
+        c->out_groups = pz_xmalloc((size_t)g->n_out_groups * sizeof *c->out_groups);
+        for (int i = 0; i < g->n_out_groups; i++) {
+            c->out_groups[i] = g->out_groups[i];
+            c->out_groups[i].name = pz_xstrdup(g->out_groups[i].name);
+        }
+        c->n_out_groups = g->n_out_groups;
+    }
     return c;
 }
 

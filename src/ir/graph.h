@@ -42,6 +42,10 @@ typedef struct {
     unsigned is_output : 1;       /* a graph output */
     unsigned is_initializer : 1;  /* weights from the model file */
     unsigned owns_data : 1;       /* t.data is ours to free */
+    /* IR_KIND_SEQ, IR_KIND_OPT: a sequence or an optional, known at compile
+     * time: its producer (SequenceConstruct, Optional) reads its elements (an
+     * optional: none or one), t is the elements' type with rank 0. */
+    unsigned kind : 2;
     int producer;                 /* node index, -1 for inputs and constants */
     /* What the model declares for a graph output (value_info); rank -1: nothing,
      * a dim of -1: symbolic. Checked against the inferred shape. */
@@ -49,6 +53,18 @@ typedef struct {
     int decl_rank;
     int64_t decl_dims[IR_MAX_RANK];
 } ir_value;
+
+enum { IR_KIND_TENSOR = 0, IR_KIND_SEQ = 1, IR_KIND_OPT = 2 };
+
+/* A graph output that is a sequence or an optional (ir_graph.out_groups):
+ * kept as its elements, outputs[first .. first + n), one tensor each. */
+typedef struct {
+    char *name;                 /* the model's output name */
+    int kind;                   /* IR_KIND_TENSOR (n = 1), IR_KIND_SEQ, IR_KIND_OPT (n 0 or 1,
+                                 * or an optional holding a sequence: inner IR_KIND_SEQ) */
+    int inner;                  /* IR_KIND_OPT: what it holds (IR_KIND_TENSOR or IR_KIND_SEQ) */
+    int first, n;
+} ir_out_group;
 
 /* Attribute types: the numbering of onnx.AttributeProto.AttributeType. */
 typedef enum {
@@ -148,6 +164,10 @@ typedef struct ir_graph {
     int n_model_inputs;         /* the model's non-initializer inputs, bound ones too */
     int *outputs;
     int n_outputs;
+    /* NULL, or the model's outputs when one is a sequence or an optional
+     * (n_out_groups of them; outputs then holds their elements in order) */
+    ir_out_group *out_groups;
+    int n_out_groups;
     /* name -> value id, open addressing */
     int *hash;
     int hash_cap;

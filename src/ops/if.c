@@ -17,6 +17,9 @@ static pz_status if_select(ir_graph *g, int i, pz_err *err)
     int k = (n->n_in - 1) / 2;
     for (int j = 0; j < k; j++) {
         const ir_tensor *a = op_in(g, n, 1 + j), *b = op_in(g, n, 1 + k + j);
+        if (g->values[n->in[1 + j]].kind || g->values[n->in[1 + k + j]].kind)
+            return op_need_const(err, g, n, 0, "cond", "a branch gives a sequence or an "
+                                 "optional, which are chosen at compile time");
         int same = a->dtype == b->dtype && a->rank == b->rank;
         for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
         if (!same) {
@@ -109,4 +112,5 @@ const op_def op_if = {
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 4096,
     .infer = op_unfold_only,
     .unfold = if_unfold,
+    .takes_seq = 1,   /* branches may give sequences and optionals */
 };

@@ -149,4 +149,5 @@ const op_def op_loop = {
     .min_in = 0, .max_in = 4096, .min_out = 1, .max_out = 4096,   /* M and cond may be omitted */
     .infer = op_unfold_only,
     .unfold = loop_unfold,
+    .takes_seq = 1,   /* carried values may be sequences and optionals */
 };

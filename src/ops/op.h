@@ -75,6 +75,9 @@ typedef struct op_def {
      * (n->act, through op_act). Lowering refuses an act on any other op:
      * dropping it would be a silent wrong answer. */
     int takes_act;
+    /* 1: the op reads sequences and optionals (op_seq.h); any other op
+     * given one is refused by name (Identity copies it). */
+    int takes_seq;
 } op_def;
 
 /* The runtime form of the epilogue the passes fused into n (n->act). */

@@ -1,5 +1,6 @@
 /* op_infer.c - shape inference and cost over a sorted graph. */
 #include "op_infer.h"
+#include "op_seq.h"
 #include "op_fold_rt.h"
 
 #include <string.h>
@@ -70,9 +71,10 @@ static pz_status in_branch(const ir_graph *g, const ir_node *n, pz_err *err)
                    "fit; give the input the condition comes from)", msg, cond);
 }
 
-pz_status ir_infer(ir_graph *g, pz_err *err)
+/* Infers nodes from index `first` on. */
+static pz_status infer_from(ir_graph *g, int first, pz_err *err)
 {
-    for (int i = 0; i < g->n_nodes; i++) {
+    for (int i = first; i < g->n_nodes; i++) {
         ir_node *n = &g->nodes[i];
         PZ_ASSERT(n->op);
         for (int k = 0; k < n->n_in; k++) {
@@ -93,6 +95,12 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
             if (n->out[k] < 0)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
+        int again;
+        if (op_seq_reads(g, i, &again, err)) return in_branch(g, n, err);
+        if (again) {
+            i--;   /* an Identity of a sequence became its copy */
+            continue;
+        }
         if (n->op->unfold) {
             /* a failed unfold may have appended nodes: g->nodes moved, node i did not */
             if (n->op->unfold(g, i, err)) return in_branch(g, &g->nodes[i], err);
@@ -119,6 +127,16 @@ pz_status ir_infer(ir_graph *g, pz_err *err)
         }
         ir_cost_node(g, n);
     }
+    return PZ_OK;
+}
+
+pz_status ir_infer(ir_graph *g, pz_err *err)
+{
+    if (infer_from(g, 0, err)) return err->code;
+    /* sequence and optional outputs: their elements, written by Identities */
+    int first = g->n_nodes;
+    if (op_seq_outputs(g, err) || infer_from(g, first, err)) return err->code;
+    op_seq_drop(g);
     for (int i = 0; i < g->n_outputs; i++)
         if (check_declared(g, &g->values[g->outputs[i]], err)) return err->code;
     return PZ_OK;

@@ -11,7 +11,8 @@ what Paleozoic must do with it:
 Models: PyTorch 1.13 scripted modules (If on a data-dependent condition, Loop
 with a constant and a shape-derived trip count, a loop nested in a branch)
 and onnx.helper graphs (Scan both directions with scan outputs on axis 1,
-Loop with a body condition and scan outputs, If with outer-scope values).
+Loop with a body condition and scan outputs, If with outer-scope values,
+sequence ops with a sequence carried by a Loop).
 """
 import os
 import sys
@@ -170,6 +171,43 @@ save("if_bound_true", m, [np.array(True), xi], 1, "bound")
 onnx.save(m, os.path.join(out, "if_bound_false.onnx"))
 save("if_bound_false", os.path.join(out, "if_bound_false.onnx"), [np.array(False), xi], 1,
      "bound")
+
+# Sequences inside a tensor model (op_seq.h): the columns of x split into a
+# sequence, the last erased, exp(x[:, :1]) inserted in front, a Loop that
+# appends v * i per iteration to the carried sequence; then the sequence
+# stacked on a new last axis, its length as a float, and the element at -2
+# times a SequenceMap of Relu summed over the sequence.
+body = helper.make_graph(
+    [helper.make_node("Cast", ["i"], ["fi"], to=F),
+     helper.make_node("Mul", ["v", "fi"], ["vi_"]),
+     helper.make_node("SequenceInsert", ["s_in", "vi_"], ["s_out"]),
+     helper.make_node("Identity", ["c_in"], ["c_out"])],
+    "seq_body", [vi("i", [], I64), vi("c_in", [], B),
+                 helper.make_tensor_sequence_value_info("s_in", F, [3, 1])],
+    [vi("c_out", [], B), helper.make_tensor_sequence_value_info("s_out", F, [3, 1])])
+relu = helper.make_graph([helper.make_node("Relu", ["e"], ["r"])], "map_body",
+                         [vi("e", [3, 1])], [vi("r", [3, 1])])
+g = helper.make_graph(
+    [helper.make_node("SplitToSequence", ["x"], ["s0"], axis=1),
+     helper.make_node("SequenceErase", ["s0"], ["s1"]),
+     helper.make_node("Slice", ["x", "zero", "one", "one"], ["first"]),
+     helper.make_node("Exp", ["first"], ["v"]),
+     helper.make_node("SequenceInsert", ["s1", "v", "zero"], ["s2"]),
+     helper.make_node("Loop", ["three", "", "s2"], ["s3"], body=body),
+     helper.make_node("ConcatFromSequence", ["s3"], ["stacked"], axis=-1, new_axis=1),
+     helper.make_node("SequenceLength", ["s3"], ["n"]),
+     helper.make_node("Cast", ["n"], ["len"], to=F),
+     helper.make_node("SequenceAt", ["s3", "minus2"], ["at"]),
+     helper.make_node("SequenceMap", ["s3"], ["relus"], body=relu),
+     helper.make_node("ConcatFromSequence", ["relus"], ["cat"], axis=1),
+     helper.make_node("ReduceSum", ["cat", "one"], ["rs"], keepdims=1),
+     helper.make_node("Mul", ["at", "rs"], ["prod"])],
+    "sequences", [vi("x", [3, 4])],
+    [vi("stacked", None), vi("len", []), vi("prod", None)],
+    initializer=[numpy_helper.from_array(np.array(v, np.int64), n)
+                 for n, v in (("zero", [0]), ("one", [1]), ("three", 3), ("minus2", -2))])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+save("sequences", m, [rng.standard_normal((3, 4)).astype(np.float32)], 3, "run")
 
 with open(os.path.join(out, "cases.txt"), "w") as f:
     f.write("\n".join(cases) + "\n")

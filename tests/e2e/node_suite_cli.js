@@ -3,7 +3,8 @@
 // `paleozoic run CASE/model.onnx --input input_0.pb ... --output Y0.pb ...`
 // with the case's inputs as given, then each output against output_i.pb
 // (floats |got-ref| <= 1e-5 + 1e-3*|ref|, NaN where NaN; integers, bools and
-// the one-byte small types exactly).
+// the one-byte small types exactly; sequences and optionals element by
+// element).
 //   node tests/e2e/node_suite_cli.js PALEOZOIC ROOT [--every K]
 // A case is: passed (exit 0, outputs agree), refused (exit 2 with a message
 // naming a node, an op or a type: `paleozoic: error: ...`), WRONG (exit 0,
@@ -17,7 +18,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
-const {readTensor} = require('./tensorproto');
+const {readValue} = require('./tensorproto');
 
 function half(h) {
     const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
@@ -45,6 +46,18 @@ function agree(got, ref) {
         } else if (got.data[i] !== ref.data[i]) {
             return `element ${i} is ${got.data[i]}, expected ${ref.data[i]}`;
         }
+    }
+    return null;
+}
+
+// Sequences and optionals (readValue): the same kind, count and tensors.
+function agreeValues(got, ref) {
+    if (got.container !== ref.container || got.tensors.length !== ref.tensors.length)
+        return `${got.tensors.length} tensor(s)${got.container ? ' in a sequence/optional' : ''}, expected ` +
+               `${ref.tensors.length}${ref.container ? ' in a sequence/optional' : ''}`;
+    for (let k = 0; k < ref.tensors.length; k++) {
+        const why = agree(got.tensors[k], ref.tensors[k]);
+        if (why) return ref.container ? `element ${k}: ${why}` : why;
     }
     return null;
 }
@@ -94,7 +107,7 @@ function main() {
         }
         for (let i = 0; i < refs.length; i++) {
             let why;
-            try { why = agree(readTensor(outs[i]), readTensor(refs[i])); } catch (e) { why = e.message; }
+            try { why = agreeValues(readValue(outs[i]), readValue(refs[i])); } catch (e) { why = e.message; }
             if (why) {
                 wrong++;
                 console.log(`WRONG ${c}: output ${i}: ${why}`);

@@ -31,7 +31,52 @@ function varint(buf, pos) {
 }
 
 function readTensor(path) {
+    return tensorFromBuffer(fs.readFileSync(path), path);
+}
+
+// The top-level fields of a message: [{field, wt, value (varint) or body (bytes)}].
+function fields(buf) {
+    const pos = {i: 0}, out = [];
+    while (pos.i < buf.length) {
+        const key = Number(varint(buf, pos)), f = {field: key >> 3, wt: key & 7};
+        if (f.wt === 0) f.value = Number(varint(buf, pos));
+        else if (f.wt === 2) { const n = Number(varint(buf, pos)); f.body = buf.subarray(pos.i, pos.i + n); pos.i += n; }
+        else if (f.wt === 1) pos.i += 8;
+        else if (f.wt === 5) pos.i += 4;
+        else throw new Error(`wire type ${f.wt}`);
+        out.push(f);
+    }
+    return out;
+}
+
+// A test-data value: a TensorProto, or a SequenceProto / OptionalProto of
+// tensors (the two share field numbers: 1 name, 2 elem_type, 3 tensors, 5 a
+// sequence). Told apart by their fields: a container has an elem_type of 0
+// (empty), 1 (tensor) or 3 (sequence) and only fields 1 (a string), 2, 3, 5;
+// a tensor file has raw_data or a name (fields 8, 9) besides. Returns
+// {container, tensors}.
+function readValue(path) {
     const buf = fs.readFileSync(path);
+    const walk = b => {
+        let fs_;
+        try { fs_ = fields(b); } catch (e) { return null; }
+        const et = fs_.find(f => f.field === 2 && f.wt === 0);
+        const ok = fs_.every(f => (f.field === 1 && f.wt === 2) || (f.field === 2 && f.wt === 0) ||
+                                  ((f.field === 3 || f.field === 5) && f.wt === 2));
+        if (!ok || (et && ![0, 1, 3].includes(et.value))) return null;
+        if (fs_.some(f => f.field === 5) && (!et || et.value !== 3)) return null;
+        const ts = [];
+        for (const f of fs_) {
+            if (f.field === 3) ts.push(tensorFromBuffer(f.body, path));
+            if (f.field === 5) { const inner = walk(f.body); if (!inner) return null; ts.push(...inner); }
+        }
+        return ts;
+    };
+    const ts = walk(buf);
+    return ts ? {container: true, tensors: ts} : {container: false, tensors: [tensorFromBuffer(buf, path)]};
+}
+
+function tensorFromBuffer(buf, path) {
     const pos = {i: 0};
     const dims = [];
     let dtype = 0, name = '', raw = null;
@@ -107,4 +152,4 @@ function writeTensor(path, name, dtype, dims, data) {
     fs.writeFileSync(path, Buffer.concat([Buffer.from(head), nb, Buffer.from(mid), bytes]));
 }
 
-module.exports = {readTensor, writeTensor, TYPES, ORT_TYPES, PACK};
+module.exports = {readTensor, readValue, writeTensor, TYPES, ORT_TYPES, PACK};

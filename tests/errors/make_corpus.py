@@ -167,6 +167,35 @@ def main(outdir):
          model([helper.make_node("Loop", ["", "", "X"], ["Y"], name="loop_node", body=body)],
                [vi("X", [2])], [vi("Y", [2])]),
          "error", "loop_node", "never end")
+    # --- sequences and optionals: planned at compile time (op_seq.h) -------------------
+    I64 = TensorProto.INT64
+    pos = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.int64), name)
+    seq_at = lambda p: model([helper.make_node("SequenceConstruct", ["X", "X"], ["S"], name="make_seq"),
+                              helper.make_node("SequenceAt", ["S", "P"], ["Y"], name="seq_at_node")],
+                             [vi("X", [2])], [vi("Y", [2])], inits=[pos("P", p)], opset=17)
+    save(outdir, "ok_sequence_at", seq_at(-2), "ok")
+    save(outdir, "sequence_at_out_of_range", seq_at(2), "error", "seq_at_node", "SequenceAt",
+         "position 2 is out of range")
+    save(outdir, "sequence_op_on_tensor",
+         model([helper.make_node("SequenceAt", ["X", "P"], ["Y"], name="seq_at_node")],
+               [vi("X", [2])], [vi("Y", [2])], inits=[pos("P", 0)], opset=17),
+         "error", "seq_at_node", "is a tensor, the op takes a sequence")
+    save(outdir, "tensor_op_on_sequence",
+         model([helper.make_node("SequenceConstruct", ["X"], ["S"], name="make_seq"),
+                helper.make_node("Relu", ["S"], ["Y"], name="relu_node")],
+               [vi("X", [2])], [vi("Y", [2])], opset=17),
+         "error", "relu_node", "is a sequence; Relu takes tensors")
+    save(outdir, "optional_get_empty",
+         model([helper.make_node("Optional", [], ["O"], name="none_node",
+                                 type=helper.make_tensor_type_proto(F, [2])),
+                helper.make_node("OptionalGetElement", ["O"], ["Y"], name="get_node")],
+               [vi("X", [2])], [vi("Y", [2])], opset=18),
+         "error", "get_node", "empty optional")
+    save(outdir, "sequence_input_without_value",
+         model([helper.make_node("SequenceAt", ["S", "P"], ["Y"], name="seq_at_node")],
+               [helper.make_tensor_sequence_value_info("S", F, [2])], [vi("Y", [2])],
+               inits=[pos("P", 0)], opset=17),
+         "error", "graph input \"S\" is a sequence", "--input")
     save(outdir, "unknown_domain",
          model([helper.make_node("Frobnicate", ["X"], ["Y"], name="frob_node",
                                  domain="com.example.nowhere")],

@@ -126,6 +126,13 @@ static const char *type_kind(const Onnx__TypeProto *t)
     }
 }
 
+/* onnx_read_value_file's kind for a type_kind; -1 for none it reads. */
+static int value_kind(const char *kind)
+{
+    return !strcmp(kind, "tensor") || !strcmp(kind, "untyped") ? 0
+         : !strcmp(kind, "sequence") ? 1 : !strcmp(kind, "optional") ? 2 : -1;
+}
+
 /* What the harness needs from the model: the kinds of the graph's inputs
  * (those that are not initializers) and outputs, in order. */
 typedef struct {
@@ -314,22 +321,31 @@ static void run_case(const char *dir, result *r)
         memset(&io, 0, sizeof io);
     }
 
+    int given_len[MAX_IO], any_container = 0;
+    for (int i = 0; i < MAX_IO; i++) given_len[i] = -1;
     for (int i = 0; i < io.n_in; i++) {
         snprintf(path, sizeof path, "%s/test_data_set_0/input_%d.pb", dir, i);
         if (!is_file(path)) break;
-        if (strcmp(io.in_kind[i], "tensor")) continue; /* the loader refuses it */
+        int kind = value_kind(io.in_kind[i]);
+        if (kind < 0) continue; /* the loader refuses it */
         pz_err rerr = {0};
-        ir_tensor *t = &in_t[n_read];
-        if (onnx_read_tensor_file(path, t, NULL, &rerr)) {
+        ir_tensor *ts = NULL;
+        int n = 0;
+        if (onnx_read_value_file(path, kind, &ts, &n, &given_len[i], &rerr)) {
+            for (int k = 0; k < n; k++) ir_tensor_free_data(&ts[k]);
+            free(ts);
             if (rerr.code == PZ_ERR_UNSUPPORTED) continue; /* e.g. strings: the loader refuses them */
             set_result(r, R_FAIL, NULL, "cannot read test input %d: %s", i, rerr.msg);
             goto done;
         }
-        n_read++;
+        any_container |= kind > 0;
+        for (int k = 0; k < n && n_read < MAX_IO; k++) in_t[n_read++] = ts[k];
+        free(ts);
     }
 
     /* as `paleozoic run --input ...` loads it */
-    onnx_load_opts opts = {.by_position = in_t, .n_by_position = n_read, .bind_needed = 1};
+    onnx_load_opts opts = {.by_position = in_t, .n_by_position = n_read, .bind_needed = 1,
+                           .given_len = any_container ? given_len : NULL, .n_given_len = io.n_in};
     int failed = onnx_load_file(model, &opts, &g, &err) != PZ_OK;
     if (failed) {
         if (g) {
@@ -346,26 +362,31 @@ static void run_case(const char *dir, result *r)
         }
         goto done;
     }
-    if (g->n_outputs != io.n_out) {
+    int n_groups = g->out_groups ? g->n_out_groups : g->n_outputs;
+    if (n_groups != io.n_out) {
         set_result(r, R_FAIL, NULL, "the graph has %d outputs, the model declares %d",
-                   g->n_outputs, io.n_out);
+                   n_groups, io.n_out);
         goto done;
     }
-    int compared = 0;
+    int compared = 0, n_flat = 0;
     ir_tensor wants[MAX_IO];
     memset(wants, 0, sizeof wants);
-    for (int i = 0; i < g->n_outputs && i < MAX_IO; i++) {
+    for (int i = 0; i < n_groups && i < MAX_IO; i++) {
         snprintf(path, sizeof path, "%s/test_data_set_0/output_%d.pb", dir, i);
         if (!is_file(path)) break;
-        if (strcmp(io.out_kind[i], "tensor") && strcmp(io.out_kind[i], "untyped")) {
+        int kind = value_kind(io.out_kind[i]);
+        if (kind < 0) {
             char key[160];
             snprintf(key, sizeof key, "expected output is a %s", io.out_kind[i]);
             set_result(r, R_SKIP, key, "expected output %d is a %s, not a tensor", i, io.out_kind[i]);
             goto done;
         }
-        ir_tensor want;
+        ir_tensor *ts = NULL;
+        int n = 0, len;
         pz_err rerr = {0};
-        if (onnx_read_tensor_file(path, &want, NULL, &rerr)) {
+        if (onnx_read_value_file(path, kind, &ts, &n, &len, &rerr)) {
+            for (int k = 0; k < n; k++) ir_tensor_free_data(&ts[k]);
+            free(ts);
             if (rerr.code == PZ_ERR_UNSUPPORTED) {
                 set_result(r, R_SKIP, "expected output of unsupported type",
                            "expected output %d: %s", i, rerr.msg);
@@ -375,28 +396,43 @@ static void run_case(const char *dir, result *r)
             }
             goto done;
         }
-        const ir_value *v = &g->values[g->outputs[i]];
-        char a[160], b[160];
-        int same = v->t.dtype == want.dtype && v->t.rank == want.rank;
-        for (int d = 0; same && d < want.rank; d++) same = v->t.dims[d] == want.dims[d];
-        if (!same) {
-            set_result(r, R_FAIL, NULL, "output %d \"%s\": inferred %s %s, expected %s %s", i,
-                       v->name, ir_dtype_name(v->t.dtype), ir_shape_str(&v->t, a, sizeof a),
-                       ir_dtype_name(want.dtype), ir_shape_str(&want, b, sizeof b));
-            ir_tensor_free_data(&want);
+        int first = g->out_groups ? g->out_groups[i].first : i;
+        int have = g->out_groups ? g->out_groups[i].n : 1;
+        if (have != n) {
+            set_result(r, R_FAIL, NULL, "output %d: %d tensors, expected %d", i, have, n);
+            for (int k = 0; k < n; k++) ir_tensor_free_data(&ts[k]);
+            free(ts);
             goto done;
         }
-        wants[i] = want;
-        compared++;
+        for (int k = 0; k < n; k++) {
+            ir_tensor want = ts[k];
+            const ir_value *v = &g->values[g->outputs[first + k]];
+            char a[160], b[160];
+            int same = v->t.dtype == want.dtype && v->t.rank == want.rank;
+            for (int d = 0; same && d < want.rank; d++) same = v->t.dims[d] == want.dims[d];
+            if (!same || first + k >= MAX_IO) {
+                set_result(r, R_FAIL, NULL, "output %d \"%s\": inferred %s %s, expected %s %s", i,
+                           v->name, ir_dtype_name(v->t.dtype), ir_shape_str(&v->t, a, sizeof a),
+                           ir_dtype_name(want.dtype), ir_shape_str(&want, b, sizeof b));
+                for (int j = k; j < n; j++) ir_tensor_free_data(&ts[j]);
+                free(ts);
+                goto done;
+            }
+            wants[first + k] = want;
+            compared++;
+        }
+        free(ts);
+        n_flat = first + n;
+        if (!n) compared++;   /* an empty sequence or optional: nothing to run */
     }
     if (!compared) set_result(r, R_FAIL, NULL, "no expected output to compare with");
-    else if (run_mode) {
+    else if (run_mode && n_flat) {
         /* the unbound inputs, in model order, are the runtime inputs */
         const void *ins[MAX_IO];
         int n_ins = 0;
         for (int k = 0; k < g->n_inputs && k < MAX_IO; k++)
             ins[n_ins++] = in_t[g->input_pos[k]].data;
-        run_and_compare(g, ins, n_ins, wants, compared, r);
+        run_and_compare(g, ins, n_ins, wants, n_flat, r);
     }
     else set_result(r, R_PASS, NULL, "%d outputs", compared);
     for (int i = 0; i < MAX_IO; i++) ir_tensor_free_data(&wants[i]);

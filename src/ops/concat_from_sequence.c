@@ -1,0 +1,44 @@
+/* concat_from_sequence.c - ConcatFromSequence: the tensors of S joined
+ * along `axis`, or stacked along a new axis when new_axis = 1.
+ *   S (sequence) -> a tensor
+ * Unfolded at compile time (op_seq.h) into Concat of the elements (after an
+ * Unsqueeze each when stacking); an empty sequence has no result shape and
+ * is refused. */
+#include "op_seq.h"
+#include "op_inline.h"
+
+static pz_status concat_from_sequence_unfold(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    const int *el;
+    int cnt, ax;
+    int64_t axis, new_axis;
+    if (op_seq_elems(g, n, 0, &el, &cnt, err)) return err->code;
+    if (!op_attr(n, "axis")) return op_err_attr(err, n, "axis", "is required");
+    if (op_attr_int(n, "axis", 0, &axis, err) || op_attr_int(n, "new_axis", 0, &new_axis, err))
+        return err->code;
+    if (!cnt) return op_err(err, n, "the sequence is empty: there is nothing to concatenate");
+    int rank = g->values[el[0]].t.rank;
+    if (op_axis(n, "axis", axis, rank, new_axis != 0, &ax, err)) return err->code;
+    int *parts = op_ids_dup(el, cnt);
+    if (!new_axis) {
+        op_node_rewrite(g, i, "Concat", parts, cnt, 0);
+        ir_node_add_attr_int(&g->nodes[i], "axis", ax);
+    } else {
+        int start = g->n_nodes;
+        char *name = pz_xstrdup(n->name);
+        int y = op_append_stack(g, name, parts, cnt, ax);
+        op_replace_by_tail(g, i, start, &y);
+        free(name);
+    }
+    free(parts);
+    return PZ_OK;
+}
+
+const op_def op_concat_from_sequence = {
+    .name = "ConcatFromSequence",
+    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .infer = op_unfold_only,
+    .unfold = concat_from_sequence_unfold,
+    .takes_seq = 1,
+};

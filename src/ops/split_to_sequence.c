@@ -1,0 +1,107 @@
+/* split_to_sequence.c - SplitToSequence: X cut along `axis` into a sequence.
+ *   X, split (int, optional: a scalar chunk size or 1-D sizes) -> a sequence
+ * Without split: pieces of size 1, with the axis dropped when keepdims = 0.
+ * A scalar split s: pieces of s, the last one shorter if the axis does not
+ * divide. Unfolded at compile time (op_seq.h) into a Slice per piece
+ * (and a Reshape dropping the axis) read by a SequenceConstruct. */
+#include "op_seq.h"
+#include "op_inline.h"
+
+#include <string.h>
+
+/* Appends Slice(x, [b], [e], [axis]) and returns its output. */
+static int append_slice(ir_graph *g, const char *name, int x, int64_t b, int64_t e, int64_t axis)
+{
+    int64_t one = 1;
+    int ins[4] = {x, op_new_const(g, name, IR_I64, 1, &one, &b),
+                  op_new_const(g, name, IR_I64, 1, &one, &e),
+                  op_new_const(g, name, IR_I64, 1, &one, &axis)};
+    int y = ir_graph_add_value_unique(g, name);
+    op_append_node(g, name, "Slice", ins, 4, &y, 1);
+    return y;
+}
+
+static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t axis, keepdims;
+    int ax;
+    if (op_attr_int(n, "axis", 0, &axis, err) || op_attr_int(n, "keepdims", 1, &keepdims, err) ||
+        op_axis(n, "axis", axis, x->rank, 0, &ax, err))
+        return err->code;
+    int64_t len = x->dims[ax];
+    int64_t *sizes = pz_xmalloc((size_t)(len > 0 ? len : 1) * sizeof(int64_t));
+    int cnt = 0, squeeze = 0;
+    if (n->n_in < 2 || n->in[1] < 0) {
+        for (int64_t k = 0; k < len; k++) sizes[cnt++] = 1;
+        squeeze = !keepdims;
+    } else {
+        const ir_tensor *s = op_in(g, n, 1);
+        int got;
+        int64_t *want = pz_xmalloc((size_t)(len + 1) * sizeof(int64_t));
+        if (op_const_ints(g, n, 1, "split", want, (int)len + 1, &got, err)) {
+            free(want);
+            free(sizes);
+            return err->code;
+        }
+        int64_t sum = 0;
+        for (int k = 0; k < got; k++) {
+            if (want[k] < (s->rank == 0 ? 1 : 0)) {
+                free(want);
+                free(sizes);
+                return op_err(err, n, "split size %lld is not allowed", (long long)want[k]);
+            }
+            sum += want[k];
+        }
+        if (s->rank == 0) {
+            for (int64_t b = 0; b < len; b += want[0]) sizes[cnt++] = len - b < want[0] ? len - b : want[0];
+        } else if (sum != len) {
+            free(want);
+            free(sizes);
+            return op_err(err, n, "the split sizes add up to %lld; axis %d has %lld", (long long)sum,
+                          ax, (long long)len);
+        } else {
+            memcpy(sizes, want, (size_t)got * sizeof(int64_t));
+            cnt = got;
+        }
+        free(want);
+    }
+    int *parts = pz_xmalloc((size_t)(cnt ? cnt : 1) * sizeof(int));
+    int64_t rest[IR_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (d != ax) rest[r++] = x->dims[d];
+    char *name = pz_xstrdup(n->name);
+    size_t nlen = strlen(name) + 24;
+    char *buf = pz_xmalloc(nlen);
+    int in = n->in[0], start = g->n_nodes;
+    ir_dtype dt = x->dtype;
+    int64_t b = 0;
+    for (int k = 0; k < cnt; k++) {
+        snprintf(buf, nlen, "%s/%d", name, k);
+        parts[k] = append_slice(g, buf, in, b, b + sizes[k], ax);
+        b += sizes[k];
+        if (squeeze) {
+            int64_t rr = r;
+            int ins[2] = {parts[k], op_new_const(g, buf, IR_I64, 1, &rr, rest)};
+            parts[k] = ir_graph_add_value_unique(g, buf);
+            op_append_node(g, buf, "Reshape", ins, 2, &parts[k], 1);
+        }
+    }
+    int added = g->n_nodes - start;
+    ir_graph_move_tail(g, start, i);
+    op_seq_rewrite(g, i + added, parts, cnt, dt);
+    free(buf);
+    free(name);
+    free(parts);
+    free(sizes);
+    return PZ_OK;
+}
+
+const op_def op_split_to_sequence = {
+    .name = "SplitToSequence",
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
+    .infer = op_unfold_only,
+    .unfold = split_to_sequence_unfold,
+};
