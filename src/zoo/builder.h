@@ -85,7 +85,8 @@ int zoo_conv_bn_act(zoo_builder *b, int x, const char *conv_name, const char *bn
  * Reshapes and Transposes), for the passes to recognise. Weights are
  * U(-a, a) with a = sqrt(3 / fan_in), so a unit-variance input gives a
  * unit-variance output; biases and LayerNorm's beta U(-0.1, 0.1), its gamma
- * U(0.5, 1.5), embeddings U(-sqrt 3, sqrt 3) (variance 1). */
+ * U(0.5, 1.5), BERT's embeddings U(-sqrt 3, sqrt 3) (variance 1), ViT's
+ * class token and position embedding of standard deviation 0.02. */
 #define ZOO_DIM_SEQ (-1)
 
 /* A graph input of ONNX element type elem and shape [1, dims...]. */

@@ -9,7 +9,10 @@
 
 #include "builder_internal.h"
 
-#define INT64 ONNX__TENSOR_PROTO__DATA_TYPE__INT64
+/* ViT's class token and position embedding: U(-a, a) of standard deviation
+ * 0.02, torchvision's init for pos_embedding, so the patches, of variance
+ * 1, make the tokens differ and the output follows the input. */
+#define VIT_EMB_BOUND (0.02 * 1.7320508075688772)
 
 /* Node op_type named `name` (scoped, unique) reading `in`, writing a value
  * of shape dims; *node, if not NULL, gets the node for its attributes. */
@@ -89,7 +92,7 @@ int zoo_class_token(zoo_builder *b, const char *name, const char *param, int x)
 {
     const zoo_value *v = zoo_val(b, x);
     int64_t d = v->dims[1], dims[2] = {v->dims[0] + 1, d};
-    zoo_init_uniform(b, param, 3, (const int64_t[]){1, 1, d}, -sqrt(3.0), sqrt(3.0));
+    zoo_init_uniform(b, param, 3, (const int64_t[]){1, 1, d}, -VIT_EMB_BOUND, VIT_EMB_BOUND);
     Onnx__NodeProto *n;
     int y = op(b, "Concat", name, (const char *const[]){param, zoo_val(b, x)->name}, 2, 2, dims, &n);
     zoo_attr_int(n, "axis", 1);
@@ -99,8 +102,8 @@ int zoo_class_token(zoo_builder *b, const char *name, const char *param, int x)
 int zoo_add_embedding(zoo_builder *b, const char *name, const char *param, int x)
 {
     const zoo_value *v = zoo_val(b, x);
-    zoo_init_uniform(b, param, 3, (const int64_t[]){1, v->dims[0], v->dims[1]}, -sqrt(3.0),
-                     sqrt(3.0));
+    zoo_init_uniform(b, param, 3, (const int64_t[]){1, v->dims[0], v->dims[1]}, -VIT_EMB_BOUND,
+                     VIT_EMB_BOUND);
     return same_shape(b, "Add", name, x, param);
 }
 
@@ -184,8 +187,8 @@ int zoo_dense(zoo_builder *b, const char *name, int x, int64_t n_out)
     double a = sqrt(3.0 / (double)k); /* Var(w) = a^2/3 -> output variance 1 */
     zoo_param_uniform(b, "weight", 2, (const int64_t[]){k, n_out}, -a, a, wname, sizeof wname);
     zoo_param_uniform(b, "bias", 1, &n_out, -0.1, 0.1, bname, sizeof bname);
-    int rows = 1;
-    for (int i = 0; i < v->rank - 1; i++) rows *= dims[i] > 0 ? (int)dims[i] : 1;
+    int64_t rows = 1;
+    for (int i = 0; i < v->rank - 1; i++) rows *= dims[i] > 0 ? dims[i] : 1;
     b->macs += rows * k * n_out; /* per token at a symbolic sequence */
     int y = op(b, "MatMul", name, (const char *const[]){in_name, wname}, 2, v->rank, dims, NULL);
     return same_shape(b, "Add", name, y, bname);
