@@ -94,9 +94,11 @@ static int value_new(zoo_builder *b, const char *name, int rank, const int64_t *
     v->name = pz_xstrdup(name);
     v->rank = rank;
     memcpy(v->dims, dims, (size_t)rank * sizeof *dims);
-    v->mean = pz_xcalloc((size_t)dims[0], sizeof *v->mean);
-    v->var = pz_xcalloc((size_t)dims[0], sizeof *v->var);
-    v->spread = pz_xcalloc((size_t)dims[0], sizeof *v->spread);
+    v->elem = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    size_t c = rank > 0 && dims[0] > 0 ? (size_t)dims[0] : 1; /* statistics per dims[0] */
+    v->mean = pz_xcalloc(c, sizeof *v->mean);
+    v->var = pz_xcalloc(c, sizeof *v->var);
+    v->spread = pz_xcalloc(c, sizeof *v->spread);
     v->pre = v->sum[0] = v->sum[1] = -1;
     v->producer = -1;
     return b->n_values++;
@@ -214,6 +216,45 @@ float *zoo_init_add(zoo_builder *b, const char *name, int rank, const int64_t *d
     return (float *)t->raw_data.data;
 }
 
+static const Onnx__TensorProto *init_find(const zoo_builder *b, const char *name)
+{
+    for (size_t i = 0; i < b->n_inits; i++)
+        if (!strcmp(b->inits[i]->name, name)) return b->inits[i];
+    return NULL;
+}
+
+const char *zoo_init_ints(zoo_builder *b, int rank, int n, const int64_t *v)
+{
+    PZ_ASSERT(rank == 1 || (rank == 0 && n == 1));
+    char name[256];
+    int k = snprintf(name, sizeof name, rank ? "ints" : "int");
+    for (int i = 0; i < n && k < (int)sizeof name; i++)
+        k += snprintf(name + k, sizeof name - (size_t)k, v[i] < 0 ? "_m%lld" : "_%lld",
+                      (long long)(v[i] < 0 ? -v[i] : v[i]));
+    PZ_ASSERT(k < (int)sizeof name);
+    const Onnx__TensorProto *old = init_find(b, name);
+    if (old) return old->name;
+    int64_t dim = n;
+    zoo_init_add(b, name, rank, &dim);
+    b->params -= n; /* shapes and indices, not weights */
+    Onnx__TensorProto *t = b->inits[b->n_inits - 1];
+    t->data_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    free(t->raw_data.data);
+    t->raw_data.len = (size_t)n * sizeof *v;
+    t->raw_data.data = pz_xmalloc(t->raw_data.len);
+    memcpy(t->raw_data.data, v, t->raw_data.len); /* little-endian hosts only, as the loader */
+    return t->name;
+}
+
+const char *zoo_init_scalar(zoo_builder *b, const char *name, float v)
+{
+    if (!init_find(b, name)) {
+        zoo_init_add(b, name, 0, NULL)[0] = v;
+        b->params--;
+    }
+    return name;
+}
+
 /* Initializer "<node>.<param>" (its name into out) of the given shape; if
  * rng is not NULL it is set to the tensor's random stream. */
 float *zoo_param_add(zoo_builder *b, const char *param, int rank, const int64_t *dims,
@@ -225,16 +266,24 @@ float *zoo_param_add(zoo_builder *b, const char *param, int rank, const int64_t 
     return zoo_init_add(b, out, rank, dims);
 }
 
-/* Initializer "<node>.<param>" filled with U[lo, hi). */
-float *zoo_param_uniform(zoo_builder *b, const char *param, int rank, const int64_t *dims,
-                            double lo, double hi, char *out, size_t size)
+float *zoo_init_uniform(zoo_builder *b, const char *name, int rank, const int64_t *dims, double lo,
+                        double hi)
 {
-    zoo_rng r;
-    float *d = zoo_param_add(b, param, rank, dims, &r, out, size);
+    zoo_rng r = rng_for(b, name);
+    float *d = zoo_init_add(b, name, rank, dims);
     int64_t numel = 1;
     for (int i = 0; i < rank; i++) numel *= dims[i];
     for (int64_t i = 0; i < numel; i++) d[i] = (float)zoo_rng_uniform(&r, lo, hi);
     return d;
+}
+
+/* Initializer "<node>.<param>" filled with U[lo, hi). */
+float *zoo_param_uniform(zoo_builder *b, const char *param, int rank, const int64_t *dims,
+                            double lo, double hi, char *out, size_t size)
+{
+    int len = snprintf(out, size, "%s.%s", b->full, param);
+    PZ_ASSERT(len > 0 && (size_t)len < size);
+    return zoo_init_uniform(b, out, rank, dims, lo, hi);
 }
 /* ---- public API ----------------------------------------------------------- */
 
@@ -243,7 +292,7 @@ zoo_builder *zoo_builder_new(const char *graph_name, uint64_t seed)
     zoo_builder *b = pz_xcalloc(1, sizeof *b);
     b->seed = seed;
     b->graph_name = pz_xstrdup(graph_name);
-    b->input = b->output = -1;
+    b->output = -1;
     return b;
 }
 
@@ -266,13 +315,21 @@ void zoo_builder_free(zoo_builder *b)
     free(b);
 }
 
+int zoo_input_tensor(zoo_builder *b, const char *name, int elem, int rank, const int64_t *dims)
+{
+    PZ_ASSERT(b->n_inputs < ZOO_MAX_INPUTS && rank >= 0 && rank <= 3);
+    int x = value_new(b, name, rank, dims);
+    zoo_val(b, x)->elem = elem;
+    return b->inputs[b->n_inputs++] = x;
+}
+
 int zoo_input(zoo_builder *b, const char *name, int64_t c, int64_t h, int64_t w)
 {
-    PZ_ASSERT(b->input < 0);
-    b->input = value_new(b, name, 3, (const int64_t[]){c, h, w});
-    zoo_value *v = zoo_val(b, b->input);
+    int x = zoo_input_tensor(b, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 3,
+                             (const int64_t[]){c, h, w});
+    zoo_value *v = zoo_val(b, x);
     for (int64_t i = 0; i < c; i++) v->var[i] = 1.0;
-    return b->input;
+    return x;
 }
 
 void zoo_output(zoo_builder *b, int x, const char *name)
@@ -291,7 +348,7 @@ int64_t zoo_builder_params(const zoo_builder *b) { return b->params; }
 int64_t zoo_builder_macs(const zoo_builder *b) { return b->macs; }
 int64_t zoo_builder_nodes(const zoo_builder *b) { return (int64_t)b->n_nodes; }
 
-/* float32 tensor value info of shape [1, dims...]. */
+/* Tensor value info of shape [1, dims...], ZOO_DIM_SEQ as "sequence". */
 static Onnx__ValueInfoProto *value_info(const zoo_value *v)
 {
     Onnx__TensorShapeProto *shape = pz_xmalloc(sizeof *shape);
@@ -301,14 +358,19 @@ static Onnx__ValueInfoProto *value_info(const zoo_value *v)
     for (size_t i = 0; i < shape->n_dim; i++) {
         Onnx__TensorShapeProto__Dimension *d = pz_xmalloc(sizeof *d);
         onnx__tensor_shape_proto__dimension__init(d);
-        d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-        d->dim_value = i ? v->dims[i - 1] : 1;
+        if (i && v->dims[i - 1] == ZOO_DIM_SEQ) {
+            d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+            d->dim_param = pz_xstrdup("sequence");
+        } else {
+            d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            d->dim_value = i ? v->dims[i - 1] : 1;
+        }
         shape->dim[i] = d;
     }
     Onnx__TypeProto__Tensor *tt = pz_xmalloc(sizeof *tt);
     onnx__type_proto__tensor__init(tt);
     tt->has_elem_type = 1;
-    tt->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    tt->elem_type = v->elem;
     tt->shape = shape;
     Onnx__TypeProto *type = pz_xmalloc(sizeof *type);
     onnx__type_proto__init(type);
@@ -323,7 +385,7 @@ static Onnx__ValueInfoProto *value_info(const zoo_value *v)
 
 Onnx__ModelProto *zoo_builder_finish(zoo_builder *b)
 {
-    PZ_ASSERT(b->input >= 0 && b->output >= 0 && b->depth == 0);
+    PZ_ASSERT(b->n_inputs > 0 && b->output >= 0 && b->depth == 0);
     Onnx__GraphProto *g = pz_xmalloc(sizeof *g);
     onnx__graph_proto__init(g);
     g->name = pz_xstrdup(b->graph_name);
@@ -331,9 +393,9 @@ Onnx__ModelProto *zoo_builder_finish(zoo_builder *b)
     g->node = b->nodes;
     g->n_initializer = b->n_inits;
     g->initializer = b->inits;
-    g->n_input = 1;
-    g->input = pz_xmalloc(sizeof *g->input);
-    g->input[0] = value_info(zoo_val(b, b->input));
+    g->n_input = (size_t)b->n_inputs;
+    g->input = pz_xmalloc(g->n_input * sizeof *g->input);
+    for (int i = 0; i < b->n_inputs; i++) g->input[i] = value_info(zoo_val(b, b->inputs[i]));
     g->n_output = 1;
     g->output = pz_xmalloc(sizeof *g->output);
     g->output[0] = value_info(zoo_val(b, b->output));

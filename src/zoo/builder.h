@@ -77,6 +77,49 @@ int zoo_conv_bn_act(zoo_builder *b, int x, const char *conv_name, const char *bn
                     const char *act_name, int64_t c_out, int k, int s, int p, int groups,
                     zoo_act act);
 
+/* ---- transformer layers (transformer.c) ----------------------------------
+ * Values are [S, D] (tokens, features) or [H, S, Dh] (heads), batch 1
+ * implied; S may be ZOO_DIM_SEQ, written as the symbolic dim "sequence".
+ * Ops are written as PyTorch exports them at opset 13 (LayerNorm and GELU
+ * spelled out, attention as MatMul/Mul/Add/Softmax/MatMul with the head
+ * Reshapes and Transposes), for the passes to recognise. Weights are
+ * U(-a, a) with a = sqrt(3 / fan_in), so a unit-variance input gives a
+ * unit-variance output; biases and LayerNorm's beta U(-0.1, 0.1), its gamma
+ * U(0.5, 1.5), BERT's embeddings U(-sqrt 3, sqrt 3) (variance 1), ViT's
+ * class token and position embedding of standard deviation 0.02. */
+#define ZOO_DIM_SEQ (-1)
+
+/* A graph input of ONNX element type elem and shape [1, dims...]. */
+int zoo_input_tensor(zoo_builder *b, const char *name, int elem, int rank, const int64_t *dims);
+/* [C, H, W] -> [H*W, C]: torchvision's x.reshape(n, c, h*w).permute(0, 2, 1). */
+int zoo_tokens(zoo_builder *b, const char *name, int x);
+/* Concat(param, x) on the token axis, param a learned [1, 1, D] named `param`. */
+int zoo_class_token(zoo_builder *b, const char *name, const char *param, int x);
+/* x + param, param a learned [1, S, D] named `param` (S fixed). */
+int zoo_add_embedding(zoo_builder *b, const char *name, const char *param, int x);
+/* Row i of [S, D] as [D] (Gather on the token axis, scalar index); its
+ * statistics are set to variance 1 for zoo_linear (a LayerNorm's output). */
+int zoo_select_token(zoo_builder *b, const char *name, int x, int64_t i);
+/* Embedding(vocab, dim): Gather(weight, ids) for int64 ids [S]. */
+int zoo_embedding(zoo_builder *b, const char *name, int ids, int64_t vocab, int64_t dim);
+/* x + the first S rows of a learned [max_pos, D] table "<name>.weight",
+ * S read from ids' shape at run time (Shape, Slice, Slice). */
+int zoo_position_embedding(zoo_builder *b, const char *name, int x, int ids, int64_t max_pos);
+/* BERT's additive mask from int64 mask [S] (1 keep, 0 pad):
+ * (1 - float(mask)) * -10000 as [1, 1, S] (ONNX [1, 1, 1, S]). */
+int zoo_attention_mask(zoo_builder *b, const char *name, int mask);
+/* Linear(D, n_out) on the last axis: MatMul(x, W [D, n_out]) + bias, the
+ * weight stored transposed as PyTorch's exporter folds it. */
+int zoo_dense(zoo_builder *b, const char *name, int x, int64_t n_out);
+/* LayerNorm over the last axis, written out (ReduceMean ... Add). */
+int zoo_layernorm(zoo_builder *b, const char *name, int x, float eps);
+/* GELU, erf form: x * (erf(x / sqrt 2) + 1) * 0.5. */
+int zoo_gelu(zoo_builder *b, const char *name, int x);
+/* Multi-head self-attention (nn.MultiheadAttention): in_proj [D, 3D] + bias,
+ * Q/K/V sliced, split into `heads` heads, softmax(Q K^T / sqrt(Dh) + mask) V,
+ * heads merged, out_proj. mask: a zoo_attention_mask value, or -1. */
+int zoo_self_attention(zoo_builder *b, const char *name, int x, int heads, int mask);
+
 /* Totals so far. */
 int64_t zoo_builder_params(const zoo_builder *b);
 int64_t zoo_builder_macs(const zoo_builder *b);
@@ -94,5 +137,7 @@ void zoo_build_vgg16(zoo_builder *b);
 void zoo_build_vgg19(zoo_builder *b);
 void zoo_build_alexnet(zoo_builder *b);
 void zoo_build_mobilenet_v2(zoo_builder *b);
+void zoo_build_vit_b_16(zoo_builder *b);
+void zoo_build_bert_base(zoo_builder *b);
 
 #endif

@@ -7,6 +7,7 @@
 #include "builder.h"
 
 #define ZOO_MAX_SCOPE 512
+#define ZOO_MAX_INPUTS 4
 /* Channel covariances are tracked through a 1x1 conv when this costs at most
  * this many multiply-adds (c_out^2 * c_in): it covers MobileNetV2's linear
  * bottlenecks, whose few channels are strongly correlated. */
@@ -14,7 +15,9 @@
 
 typedef struct {
     char *name;          /* value name = name of the node that makes it */
-    int rank;            /* 3: [C,H,W], 1: [F]; batch 1 is implied */
+    int rank;            /* 3: [C,H,W], 1: [F], transformers 2: [S,D] and 3: [H,S,D];
+                            batch 1 is implied; a dim may be ZOO_DIM_SEQ */
+    int elem;            /* ONNX element type (graph inputs and outputs) */
     int64_t dims[3];
     double *mean;        /* [dims[0]]: mean over space, per channel */
     double *var;         /* [dims[0]]: variance of the input-driven part */
@@ -40,7 +43,7 @@ struct zoo_builder {
     size_t n_nodes, cap_nodes;
     Onnx__TensorProto **inits;
     size_t n_inits, cap_inits;
-    int input, output;
+    int inputs[ZOO_MAX_INPUTS], n_inputs, output;
     int64_t params, macs;
     int have_clip_bounds;
     char full[ZOO_MAX_SCOPE + 64];   /* the current node's full name */
@@ -78,6 +81,15 @@ float *zoo_init_add(zoo_builder *b, const char *name, int rank, const int64_t *d
  * rng is not NULL it is set to the tensor's random stream. */
 float *zoo_param_add(zoo_builder *b, const char *param, int rank, const int64_t *dims,
                      zoo_rng *rng, char *out, size_t size);
+/* An int64 constant of n elements (rank 1; rank 0: the scalar v[0]),
+ * named after its values ("ints_1_m1_12_64") and added once; returns its
+ * name, valid as long as the builder. */
+const char *zoo_init_ints(zoo_builder *b, int rank, int n, const int64_t *v);
+/* A float32 scalar initializer `name` = v, or the one added before. */
+const char *zoo_init_scalar(zoo_builder *b, const char *name, float v);
+/* Initializer `name` filled with U[lo, hi) from its own stream. */
+float *zoo_init_uniform(zoo_builder *b, const char *name, int rank, const int64_t *dims, double lo,
+                        double hi);
 /* Initializer "<node>.<param>" filled with U[lo, hi). */
 float *zoo_param_uniform(zoo_builder *b, const char *param, int rank, const int64_t *dims,
                          double lo, double hi, char *out, size_t size);

@@ -17,6 +17,8 @@ static const zoo_net NETS[] = {
     {"vgg19", zoo_build_vgg19},
     {"alexnet", zoo_build_alexnet},
     {"mobilenet_v2", zoo_build_mobilenet_v2},
+    {"vit_b_16", zoo_build_vit_b_16},
+    {"bert_base", zoo_build_bert_base},
 };
 
 int zoo_count(void)

@@ -8,6 +8,15 @@
  * "layer1.0.bn1.running_var", ...) and node names are the module paths
  * ("layer1.0.conv1"), so a model can be checked against torchvision.
  *
+ * Two transformers, their ops as PyTorch exports them at opset 13 (see
+ * builder.h): vit_b_16 (torchvision's ViT-B/16, the same input and output;
+ * a Linear's weight is stored transposed, [in, out], as MatMul reads it, and
+ * the packed projection is "self_attention.in_proj.weight") and bert_base (a
+ * BERT-base-class encoder: inputs "ids" and "mask", int64 [1, S], output
+ * "output" [1, S, 768], S the symbolic dim "sequence"; bert.c). Their MACs
+ * count the Conv, Gemm and MatMul weights only (not the attention's own
+ * products), for BERT per token.
+ *
  *   zoo_summary sum;
  *   pz_err err = {0};
  *   if (zoo_write("resnet18", "resnet18.onnx", ZOO_DEFAULT_SEED, &sum, &err) != PZ_OK)
@@ -27,7 +36,8 @@
 
 typedef struct {
     int64_t params;      /* elements of all initializers (BN: 4 per channel) */
-    int64_t macs;        /* Conv and Gemm multiply-accumulates at batch 1 */
+    int64_t macs;        /* Conv, Gemm and weight MatMul multiply-accumulates at batch 1
+                            (per token at a symbolic sequence) */
     int64_t nodes;
     int64_t file_bytes;  /* size of the written file */
 } zoo_summary;

@@ -10,7 +10,9 @@
 #          Relu/Clip/Add layer is left (UNARY/BINARY in the profile).
 #   zoo    `paleozoic zoo resnet18|mobilenet_v2` (Conv + BatchNormalization
 #          + Relu/Clip + Add): vs ONNX Runtime 1.17 on tools/ort_check.js's
-#          seeded input, <= 1e-4; no BATCHNORM, UNARY or BINARY layer left.
+#          seeded input, <= 1e-4; no BATCHNORM, UNARY or BINARY layer left;
+#          `zoo vit_b_16|bert_base` vs ONNX Runtime, <= 1e-4, with 12
+#          ATTENTION and 25 LAYERNORM layers and no UNARY one.
 #   small  models written here with python3-onnx, run, and checked against
 #          PyTorch (torch.nn.functional) within 1e-5 relative: a ResNet block
 #          (Conv, BN, Dropout, Identity, Add, Relu) at opsets 9 and 13, Clip
@@ -71,6 +73,13 @@ EOF
 # within ERR LIMIT: true if ERR is a number <= LIMIT
 within() {
     awk -v e="$1" -v l="$2" 'BEGIN { exit !(e ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && e + 0 <= l + 0) }'
+}
+
+# vs_ort LABEL GOT.pb ORT.pb: passes when max|err|/max|ref| <= 1e-4
+vs_ort() {
+    vo_e=$("$PY" "$T/relerr.py" "$2" "$3")
+    if within "$vo_e" 1e-4; then ok; echo "$1: vs ONNX Runtime max|err|/max|ref| = $vo_e"
+    else bad "$1: vs ONNX Runtime max|err|/max|ref| = $vo_e (limit 1e-4)"; fi
 }
 
 # profile_check LABEL PROFILE_OUT EXPECTED_LAYERS FORBIDDEN_KINDS... (pc_* variables:
@@ -153,9 +162,62 @@ EOF
             continue
         fi
         profile_check "zoo/$n" "$T/$n.zprof" "${after:-?}" BATCHNORM UNARY BINARY
-        e=$("$PY" "$T/relerr.py" "$T/$n.zoo.out.pb" "$T/$n.ort.pb")
-        if within "$e" 1e-4; then ok; echo "zoo/$n: vs ONNX Runtime max|err|/max|ref| = $e"
-        else bad "zoo/$n: vs ONNX Runtime max|err|/max|ref| = $e (limit 1e-4)"; fi
+        vs_ort "zoo/$n" "$T/$n.zoo.out.pb" "$T/$n.ort.pb"
+    done
+
+    # ---- zoo transformers: attention, LayerNorm and GELU fused, against ORT ----
+    # ViT-B/16 at 224x224 and the BERT-base-class encoder at sequence 16 (its
+    # sequence is symbolic; a short one keeps the run small, and its last 3
+    # tokens are padding, so the mask matters). Each has 12 attention layers
+    # and 25 LayerNorms once the passes ran, and no UNARY layer (GELU's five ops
+    # became one epilogue). ViT is skipped under a sanitizer build.
+    TNETS="vit_b_16 bert_base"
+    [ "$san" -eq 1 ] && TNETS="bert_base" && echo "zoo/vit_b_16: skipped under the sanitizer build"
+    for n in $TNETS; do
+        z="$T/$n.zoo.onnx"
+        if ! "$PZ" zoo "$n" -o "$z" >/dev/null 2>"$T/zoo.err"; then
+            bad "zoo/$n: paleozoic zoo failed: $(head -c 300 "$T/zoo.err")"
+            continue
+        fi
+        "$PY" - "$T/$n" "$n" <<'EOF'
+import sys
+import numpy as np
+from onnx import numpy_helper
+p, n = sys.argv[1], sys.argv[2]
+r = np.random.default_rng(42)
+if n == "vit_b_16":
+    ins = [r.standard_normal((1, 3, 224, 224)).astype(np.float32)]
+else:
+    mask = np.ones((1, 16), np.int64)
+    mask[0, 13:] = 0
+    ins = [r.integers(0, 30522, (1, 16)).astype(np.int64), mask]
+for i, x in enumerate(ins):
+    open("%s.in%d.pb" % (p, i), "wb").write(numpy_helper.from_array(x).SerializeToString())
+EOF
+        ins="$T/$n.in0.pb" args="--input $T/$n.in0.pb"
+        [ -f "$T/$n.in1.pb" ] && ins="$ins $T/$n.in1.pb" && args="$args --input $T/$n.in1.pb"
+        # shellcheck disable=SC2086  # $ins, $args: file names without spaces (mktemp)
+        if ! (cd "$ROOT" && node tests/e2e/ort_run.js "$z" $ins -- "$T/$n.ort.pb") \
+            >/dev/null 2>"$T/zoo.err"; then
+            bad "zoo/$n: ONNX Runtime failed: $(head -c 300 "$T/zoo.err")"
+            rm -f "$z"
+            continue
+        fi
+        # shellcheck disable=SC2086
+        if ! "$PZ" run "$z" $args --output "$T/$n.zoo.out.pb" --profile \
+            >"$T/$n.zprof" 2>"$T/zoo.err"; then
+            bad "zoo/$n: paleozoic run failed: $(head -c 400 "$T/zoo.err")"
+            rm -f "$z"
+            continue
+        fi
+        rm -f "$z"
+        for kw in ATTENTION:12 LAYERNORM:25 UNARY:0; do
+            k=${kw%:*} want=${kw#*:}
+            got=$(awk -v k="$k" '$1 ~ /^[0-9]+$/ && $2 == k' "$T/$n.zprof" | wc -l)
+            if [ "$got" -eq "$want" ]; then ok
+            else bad "zoo/$n: $got $k layers after the passes, want $want"; fi
+        done
+        vs_ort "zoo/$n" "$T/$n.zoo.out.pb" "$T/$n.ort.pb"
     done
 else
     echo "zoo: SKIPPED: needs node with onnxruntime-node (tools/setup.sh) and $PY with onnx"
