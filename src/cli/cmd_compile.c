@@ -251,6 +251,14 @@ static int run(int argc, char **argv, int build)
     }
     if (cli_lower(g, &o.k, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
     cli_mark_mp_all(&o.k, &p);
+    /* the low-level API (pz_raw.h) runs each operator alone, in fp32 */
+    for (int i = 0; o.raw && i < p.n_b; i++)
+        if (p.b[i].precision != IR_PREC_FP32) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--emit raw: precision %s (block %d) is not "
+                    "supported by the low-level API, which runs fp32; emit the default C",
+                    ir_precision_name(p.b[i].precision), i);
+            goto fail;
+        }
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, sdk, ldextra};

@@ -29,7 +29,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: paleozoic COMMAND ...\n");
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
-               "       --schedule FILE | --strategy S, --precision fp32, --target TARGET.json\n");
+               "       --schedule FILE | --strategy S, --precision fp32|bf16, --target TARGET.json\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */

@@ -205,9 +205,17 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
         pz_status st = sched_load_file(k->schedule, &s, err);
         if (!st) st = sched_apply(&s, *m, cores, err);
         sched_free(&s);
-        return st;
+        if (st) return st;
+    } else if (opt_apply_strategy(*m, strategy, k->target, cores, err)) {
+        return err->code;
     }
-    return opt_apply_strategy(*m, strategy, k->target, cores, err);
+    /* --precision: every block (the schedule's own "precision" keys give it
+     * per block when --precision is not given) */
+    if (k->precision && !strcmp(k->precision, "bf16")) {
+        for (int i = 0; i < (*m)->n_blocks; i++) (*m)->blocks[i].precision = IR_PREC_BF16;
+        for (int l = 0; l < (*m)->n_layers; l++) (*m)->layers[l].precision = IR_PREC_BF16;
+    }
+    return PZ_OK;
 }
 
 /* The one rule for the worker threads: --threads N, else every online core
@@ -254,11 +262,10 @@ int cli_check_strategy_name(const char *spec)
 
 int cli_check_precision(const char *p)
 {
-    if (!strcmp(p, "fp32")) return 0;
-    if (!strcmp(p, "bf16") || !strcmp(p, "int8"))
-        return cli_usage("--precision %s: not implemented yet (the runtime has fp32 kernels only; "
-                         "known: fp32)", p);
-    return cli_usage("--precision %s: unknown precision (known: fp32; bf16 and int8 are not "
+    if (!strcmp(p, "fp32") || !strcmp(p, "bf16")) return 0;
+    if (!strcmp(p, "int8"))
+        return cli_usage("--precision int8: not implemented yet (known: fp32, bf16)");
+    return cli_usage("--precision %s: unknown precision (known: fp32, bf16; int8 is not "
                      "implemented yet)", p);
 }
 

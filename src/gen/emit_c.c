@@ -17,11 +17,12 @@ static void ids(gen_text *t, const char *macro, const int *v, int n)
 }
 
 /* Entry b of a schedule table: which 0 BLOCK_LAYERS, 1 BLOCK_MP (ALL for a
- * block on all the worker threads), 2 BLOCK_SPLIT, 3 BLOCK_STRIP. */
+ * block on all the worker threads), 2 BLOCK_SPLIT, 3 BLOCK_STRIP, 4 BLOCK_PREC. */
 static void table_entry(char *s, size_t n, const gen_block *x, int which)
 {
     if (which == 1 && x->mp_all) snprintf(s, n, "ALL");
-    else snprintf(s, n, "%d", which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split : x->strip);
+    else snprintf(s, n, "%d", which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split
+                             : which == 3 ? x->strip : x->precision == IR_PREC_BF16);
 }
 
 /* `static const TYPE NAME[N] = {v0, v1, ...};` wrapped at about 100 columns. */
@@ -88,9 +89,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                " * written (fewer threads clamp it); the counts must add up to the layers below.\n"
                " * BLOCK_SPLIT is its load balance (0 auto, 1 spatial bands, 2 channels),\n"
                " * BLOCK_STRIP the rows of its last layer per tile of depth-first execution\n"
-               " * (0 auto). */\n");
-    gt_printf(t, "#define %s_PRECISION PZ_F32   /* fp32: the runtime has no bf16/int8 kernels yet */\n"
-                 "typedef char %s_only_fp32[%s_PRECISION == PZ_F32 ? 1 : -1];\n", N, n, N);
+               " * (0 auto), BLOCK_PREC its precision (0 fp32; 1 bf16: its MatMul and Gemm\n"
+               " * layers with constant weights multiply in bfloat16, sum in fp32). */\n");
     if (o->threads > 0)
         gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
     else
@@ -103,6 +103,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     int_table(t, "int", "BLOCK_MP", size, p, 1);
     int_table(t, "int", "BLOCK_SPLIT", size, p, 2);
     int_table(t, "int", "BLOCK_STRIP", size, p, 3);
+    int_table(t, "int", "BLOCK_PREC", size, p, 4);
     gt_printf(t, "\n#define %s_WEIGHTS_ID 0x%016llxull   /* %s.weights written with this program */\n",
               N, (unsigned long long)gen_weights_id(p), n);
     gt_printf(t, "#define %s_N_TENSORS %d\n\n", N, p->n_t ? p->n_t : 1);
@@ -170,6 +171,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    for (int b = 0, first = 0; b < %s_N_BLOCKS; first += BLOCK_LAYERS[b++]) {\n"
                  "        pz_net_block(net, first, BLOCK_LAYERS[b], BLOCK_MP[b] == ALL ? threads : BLOCK_MP[b]);\n"
                  "        pz_net_block_knobs(net, first, (pz_split_mode)BLOCK_SPLIT[b], BLOCK_STRIP[b]);\n"
+                 "        pz_net_block_precision(net, first, (pz_precision)BLOCK_PREC[b]);\n"
                  "    }\n\n", N, N, N);
     gt_printf(t, "    /* ---- 4. compile: arena by liveness, kernels, packed weights, workers ---- */\n"
                  "    if (pz_net_compile(net, threads, opts, err, errsize) == 0) return ctx;\n"

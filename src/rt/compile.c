@@ -37,17 +37,18 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
                      : a.first < at ? "overlaps another block" : "outside the net's layers");
             return 1;
         }
-        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
+        for (; at < a.first; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, PZ_PREC_FP32, NULL};
         if (a.mp > net->threads) a.mp = net->threads;
         net->blocks[net->n_blocks++] = a;
         at = a.first + a.count;
     }
-    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, NULL};
+    for (; at < net->n_layers; at++) net->blocks[net->n_blocks++] = (rt_block){at, 1, 1, 0, PZ_SPLIT_AUTO, 0, PZ_PREC_FP32, NULL};
     for (int b = 0; b < net->n_blocks; b++)
         for (int i = 0; i < net->blocks[b].count; i++) {
             pz_layer *l = &net->layers[net->blocks[b].first + i];
             l->block = b;
             l->mp = l->nth = net->blocks[b].mp;
+            l->prec = net->blocks[b].prec;
         }
     return 0;
 }

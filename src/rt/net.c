@@ -307,7 +307,7 @@ void pz_net_block(pz_net *net, int first, int count, int mp)
         net_fail(net, "out of memory");
         return;
     }
-    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0, PZ_SPLIT_AUTO, 0, NULL};
+    net->asked[net->n_asked++] = (rt_block){first, count, mp, 0, PZ_SPLIT_AUTO, 0, PZ_PREC_FP32, NULL};
 }
 
 void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
@@ -328,4 +328,22 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
             return;
         }
     net_fail(net, "block knobs: no block starts at layer %d", first);
+}
+
+void pz_net_block_precision(pz_net *net, int first, pz_precision prec)
+{
+    if (net->compile_tried) {
+        net_fail(net, "block precision set after pz_net_compile");
+        return;
+    }
+    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16) {
+        net_fail(net, "block at layer %d: precision %d (0 fp32, 1 bf16)", first, (int)prec);
+        return;
+    }
+    for (int b = 0; b < net->n_asked; b++)
+        if (net->asked[b].first == first) {
+            net->asked[b].prec = prec;
+            return;
+        }
+    net_fail(net, "block precision: no block starts at layer %d", first);
 }

@@ -67,6 +67,7 @@ struct pz_layer {
     pz_tensor **in, **out;       /* resolved at compile; NULL for an omitted slot */
     int block;                   /* the F-Block it belongs to */
     int mp;                      /* that block's cores */
+    pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
     int scratch_run_only;        /* 1: only run() uses the scratch, not run_rows() (a

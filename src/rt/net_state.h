@@ -34,6 +34,7 @@ typedef struct {
     uint64_t ns;            /* profile: last run */
     pz_split_mode split;    /* load balance (pz_net_block_knobs) */
     int strip;              /* rows per tile, 0 = auto */
+    pz_precision prec;      /* pz_net_block_precision */
     pz_fuse_block *fuse;    /* its fused runs (rt/fuse.h), blocks of 2+ layers */
 } rt_block;
 

@@ -90,4 +90,10 @@ typedef struct {
     float alpha[6], beta[6];
 } pz_rnn_params;
 
+/* A block's precision (pz_net_block_precision): PZ_PREC_BF16 rounds the
+ * operands of the layers that have bf16 kernels (MatMul, Gemm with a constant
+ * B) to bfloat16 and sums in fp32 (AVX512-BF16, else a scalar twin that
+ * rounds the same way); every other layer computes in fp32. */
+typedef enum { PZ_PREC_FP32, PZ_PREC_BF16 } pz_precision;
+
 #endif

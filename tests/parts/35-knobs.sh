@@ -115,12 +115,12 @@ refuses "run --precision banana" '--precision banana: unknown precision' \
     "$PZ" run "$S" --precision banana --output "$T/out.pb"
 refuses "run --precision int8" '--precision int8: not implemented yet' \
     "$PZ" run "$S" --precision int8 --output "$T/out.pb"
-refuses "build --precision bf16" '--precision bf16: not implemented yet' \
-    "$PZ" build "$S" --precision bf16 -o "$T/out"
+refuses "build --precision int8" '--precision int8: not implemented yet' \
+    "$PZ" build "$S" --precision int8 -o "$T/out"
 refuses "compile --precision int8" '--precision int8: not implemented yet' \
     "$PZ" compile "$S" --precision int8 -o "$T/out"
-refuses "tune --precision bf16" '--precision bf16: not implemented yet' \
-    "$PZ" tune "$S" --strategy none --precision bf16 -o "$T/out"
+refuses "tune --precision int8" '--precision int8: not implemented yet' \
+    "$PZ" tune "$S" --strategy none --precision int8 -o "$T/out"
 refuses "run --strategy nope (lists the known ones)" '--strategy nope: unknown strategy .*none, fixed-mp.*dlfusion.*best' \
     "$PZ" run "$S" --strategy nope --output "$T/out.pb"
 refuses "build --strategy nope" '--strategy nope: unknown strategy' \
@@ -166,11 +166,11 @@ refuses "run --batch with an --input of another batch" '--batch 4: the --input t
     "$PZ" run "$S" --batch 4 --input "$T/x2.pb" --output "$T/out.pb"
 refuses "bench --schedule" 'bench: use --strategies' \
     "$PZ" bench "$S" --schedule "$T/none.json"
-cat >"$T/bf16.json" <<'EOF'
-{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1, "precision": "bf16"}]}
+cat >"$T/int8.json" <<'EOF'
+{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1, "precision": "int8"}]}
 EOF
-refuses "a schedule file's \"precision\": \"bf16\"" 'key "precision": "bf16" is not implemented yet' \
-    "$PZ" run "$S" --batch 1 --schedule "$T/bf16.json" --output "$T/out.pb"
+refuses "a schedule file's \"precision\": \"int8\"" 'key "precision": "int8" is not implemented yet' \
+    "$PZ" run "$S" --batch 1 --schedule "$T/int8.json" --output "$T/out.pb"
 
 # --batch on a symbolic batch keeps working; --precision fp32 is honoured
 if "$PZ" run "$S" --batch 4 --precision fp32 >"$T/log" 2>&1 && grep -q 'output y: float32 4x10' "$T/log"; then

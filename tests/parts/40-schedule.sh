@@ -227,8 +227,8 @@ one_block '"mp": 2, "split": "bands"'
 rejects "bands over a layer that is not row-local" "key \"split\": \"bands\" needs row-local layers, and layer $NRL \"$NRL_NAME\" is not"
 two_blocks 4 $((N - 4)) '"mp": 1, "split": "rows"'
 rejects "an unknown split" "key \"split\": \"rows\" is not one of \"auto\", \"bands\", \"channels\""
-one_block '"mp": 1, "precision": "bf16"'
-rejects "bf16" "key \"precision\": \"bf16\" is not implemented yet (only \"fp32\" runs today)"
+one_block '"mp": 1, "precision": "int8"'
+rejects "int8" "key \"precision\": \"int8\" is not implemented yet (\"fp32\" and \"bf16\" run today)"
 one_block '"mp": 1, "precision": "fp64"'
 rejects "an unknown precision" "key \"precision\": \"fp64\" is not one of \"fp32\", \"bf16\", \"int8\""
 one_block '"mp": 1, "winograd": [0]'

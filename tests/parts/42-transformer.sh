@@ -8,6 +8,9 @@
 #          `paleozoic build` makes, each against PyTorch's output,
 #          max|err|/max|ref| <= 1e-4; the profile must show as many ATTENTION
 #          layers as the model has attention blocks (the attention pass fired).
+#   bf16   the same models with --precision bf16 (`run`, with PZ_ISA=scalar:
+#          the bf16 GEMM's scalar twin, and the built program): within 2e-2 of
+#          PyTorch's fp32 output, and the profile shows the bf16 kernel.
 #   pass   attention written out in ONNX nodes (tests/transformer/pass_cases.py)
 #          against a float64 numpy reference (<= 1e-5): the forms the pass
 #          takes (fused: ATTENTION layers) and the ones it must leave alone
@@ -59,6 +62,30 @@ while read -r n nin nout nattn; do
             bad "torch $n run ($way): $(tail -c 400 "$T/log")"
         fi
     done
+    for way in bf16 bf16-scalar; do
+        pre=""
+        [ "$way" = bf16-scalar ] && pre="PZ_ISA=scalar"
+        # shellcheck disable=SC2086
+        if env $pre "$PZ" run "$m.onnx" $ins --output "$m.$way.pb" --threads 2 --precision bf16 \
+            --profile >"$T/log" 2>&1; then
+            if ! cmp_rel 2e-2 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
+                bad "torch $n run ($way): $(cat "$T/why")"
+            elif ! grep -q ' bf16$' "$T/log"; then
+                bad "torch $n run ($way): no layer ran the bf16 kernel"
+            else
+                ok
+            fi
+        else
+            bad "torch $n run ($way): $(tail -c 400 "$T/log")"
+        fi
+    done
+    # shellcheck disable=SC2086
+    if "$PZ" build "$m.onnx" -o "$m.prog16" --threads 2 --precision bf16 >"$T/log" 2>&1 &&
+        "$m.prog16" $ins --output "$m.prog16.pb" >"$T/log" 2>&1; then
+        if cmp_rel 2e-2 "$m.prog16.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build bf16: $(cat "$T/why")"; fi
+    else
+        bad "torch $n build bf16: $(tail -c 400 "$T/log")"
+    fi
     # shellcheck disable=SC2086
     if "$PZ" build "$m.onnx" -o "$m.prog" --threads 2 >"$T/log" 2>&1 &&
         "$m.prog" $ins --output "$m.prog.pb" >"$T/log" 2>&1; then

@@ -1,16 +1,20 @@
 /* gemm.c - the GEMM layer: A, B, C? -> Y = act(alpha * A' B' + beta * C). */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/ops/ops.h"
 
 /* With a constant B (a FC layer's weights) and A not transposed, the fast
  * GEMM runs on B packed here (alpha folded in); M == 1 (batch 1) takes its
  * GEMV path, which streams the packed weights once, split over the workers
- * by 32-column panels. Otherwise the reference. */
+ * by 32-column panels. In a bf16 block (l->prec) B is packed in bf16 and
+ * the bf16 GEMM runs (gemm_bf16.h), at any ISA. Otherwise the reference. */
 typedef struct {
     int64_t M, N, K;
     int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
     float *bp;          /* packed B, or NULL: the reference */
     pz_gemm_fn fn;
+    uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
+    pz_gemm_bf16_fn fn16;
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
@@ -51,15 +55,24 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->csn = cn == 1 ? 0 : 1;
     }
     pz_isa isa = l->isa;
-    if (isa != PZ_ISA_REF && !p->trans_a && b->data && st->M > 0 && st->N > 0) {
+    const int fast_shape = !p->trans_a && b->data && st->M > 0 && st->N > 0;
+    st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
+                           .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
+    if (l->prec == PZ_PREC_BF16 && fast_shape) {
+        size_t bytes = (size_t)pz_gemm_bf16_packed_size(st->K, st->N) * sizeof(uint16_t);
+        st->bp16 = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
+        if (!st->bp16) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_bf16_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp16);
+        l->packed_in |= 1u << 1;
+        st->fn16 = pz_gemm_bf16_for(isa);
+        l->kernel = "bf16";
+    } else if (isa != PZ_ISA_REF && fast_shape) {
         size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
         st->bp = pz_alloc_big(bytes, l->opts->hugepages);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
         pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
         l->packed_in |= 1u << 1;   /* B is read from the packed copy only */
         st->fn = pz_fast_kernels_for(isa)->gemm;
-        st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
-                               .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
     }
     return 0;
 }
@@ -68,16 +81,18 @@ static void gemm_release(pz_layer *l)
 {
     gemm_state *st = l->state;
     free(st->bp);
+    free(st->bp16);
 }
 
 static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp) {
+    if (st->bp || st->bp16) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
-        st->fn(&g, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+        if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
+        else st->fn(&g, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
         return;
     }
     pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,

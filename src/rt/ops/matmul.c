@@ -6,15 +6,19 @@
  * activation) B must be a constant 2-D float32, and the packed GEMM does it
  * all as it writes Y (at PZ_ISA=scalar too, by its scalar twin). */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/ops/ops.h"
 
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
  * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
- * runs on B packed here. Otherwise the reference (no epilogue). */
+ * runs on B packed here (in a bf16 block, l->prec: B in bf16 and the bf16
+ * GEMM, gemm_bf16.h, at any ISA). Otherwise the reference (no epilogue). */
 typedef struct {
     pz_matmul_shape s;
     float *bp;          /* packed B, or NULL: the reference */
     pz_gemm_fn fn;
+    uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
+    pz_gemm_bf16_fn fn16;
     pz_gemm_desc g;
 } matmul_state;
 
@@ -79,7 +83,18 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (c && (pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N || !c->data))
         return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
                              (long long)s->N);
-    if ((isa != PZ_ISA_REF || epi) && fast) {
+    if (l->prec == PZ_PREC_BF16 && fast) {
+        size_t bytes = (size_t)pz_gemm_bf16_packed_size(s->K, s->N) * sizeof(uint16_t);
+        st->bp16 = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
+        if (!st->bp16) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_bf16_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bp16);
+        l->packed_in |= 1u << 1;
+        st->fn16 = pz_gemm_bf16_for(isa);
+        l->kernel = "bf16";
+        st->g = (pz_gemm_desc){.m = pz_numel(a) / s->K, .n = s->N, .k = s->K, .lda = s->K,
+                               .ldy = s->N, .c = c ? c->data : NULL, .csm = 0, .csn = 1,
+                               .beta = 1.0f, .act = p->act};
+    } else if ((isa != PZ_ISA_REF || epi) && fast) {
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
         size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
         st->bp = pz_alloc_big(bytes, l->opts->hugepages);
@@ -98,13 +113,16 @@ static void matmul_release(pz_layer *l)
 {
     matmul_state *st = l->state;
     free(st->bp);
+    free(st->bp16);
 }
 
 static void matmul_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     const matmul_state *st = l->state;
-    if (st->bp)
+    if (st->bp16)
+        st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
+    else if (st->bp)
         st->fn(&st->g, a->data, st->bp, y->data, ith, nth);
     else if (a->dtype == PZ_F32)
         pz_f32_matmul__ref(&st->s, a->data, b->data, y->data, ith, nth);
