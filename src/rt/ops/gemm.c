@@ -5,11 +5,14 @@
 /* With a constant B (a FC layer's weights) and A not transposed, the fast
  * GEMM runs on B packed here (alpha folded in); M == 1 (batch 1) takes its
  * GEMV path, which streams the packed weights once, split over the workers
- * by 32-column panels. Otherwise the reference. */
+ * by 32-column panels. With a B computed at run time, neither transposed
+ * and alpha 1, the fast GEMM reads B in place (g.ldb). Otherwise the
+ * reference. */
 typedef struct {
     int64_t M, N, K;
     int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
-    float *bp;          /* packed B, or NULL: the reference */
+    float *bp;          /* packed B, or NULL */
+    bool rtb;           /* run-time B read in place by the fast GEMM */
     pz_gemm_fn fn;
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
@@ -60,6 +63,13 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->gemm;
         st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
                                .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
+    } else if (isa != PZ_ISA_REF && !p->trans_a && !p->trans_b && p->alpha == 1.0f &&
+               st->M > 0 && st->N > 0) {
+        st->rtb = true;
+        st->fn = pz_fast_kernels_for(isa)->gemm;
+        st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldb = st->N,
+                               .ldy = st->N, .csm = st->csm, .csn = st->csn, .beta = p->beta,
+                               .act = p->act};
     }
     return 0;
 }
@@ -74,10 +84,10 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp) {
+    if (st->bp || st->rtb) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
-        st->fn(&g, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+        st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
         return;
     }
     pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
