@@ -7,9 +7,10 @@
  *   - the GEMM on an unpacked B whose rows are ldb > N apart, the columns
  *     between filled with NaN (a lane past N that leaked would show), with a
  *     C (row, column, full) and an activation.
- * Each at 1 worker and split over 2 and 3 (bitwise equal to 1: every
- * element sums its K products in the same order), on outputs filled with
- * NaN. Errors normalised: max |a - b| / max |ref| <= 1e-5.
+ * Each at 1 worker and split (MatMul over 2, 3, 4 and 8 workers, the GEMM
+ * over 3; bitwise equal to 1: every element sums its K products in the same
+ * order), on outputs filled with NaN. Errors normalised: max |a - b| /
+ * max |ref| <= 1e-5.
  *
  * Prints `rt_matmul: P passed, F failed`; exits 1 on a failure.
  */
@@ -66,7 +67,7 @@ static void run_matmul_case(int ra, const int64_t *da, int rb, const int64_t *db
         pz_f32_matmul_gemm(&s, ks[i]->gemm, a, b, y, 0, 1);
         snprintf(what, sizeof what, "matmul %s %s x %s", ks[i]->name, sa, sb);
         check(nerr(y, yref, yref, ny) <= 1e-5, what);
-        for (int nth = 2; nth <= 3; nth++) {
+        for (int nth = 2; nth <= 8; nth += nth < 4 ? 1 : 4) {   /* 2, 3, 4, 8 */
             fill_nan(yn, ny);
             for (int ith = 0; ith < nth; ith++) pz_f32_matmul_gemm(&s, ks[i]->gemm, a, b, yn, ith, nth);
             snprintf(what, sizeof what, "matmul %s %s x %s nth%d", ks[i]->name, sa, sb, nth);

@@ -182,7 +182,8 @@ void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
 
 /* The batched MatMul (numpy broadcasting, s) with B computed at run time:
  * one GEMM of fn per batch, B read in place (gemm/matmul.c). Split over
- * whole batches when nth divides them, else over nth parts of each. */
+ * whole batches when nth divides them, else over parts of each, as many
+ * for every worker. */
 void pz_f32_matmul_gemm(const pz_matmul_shape *s, pz_gemm_fn fn, const float *restrict a,
                         const float *restrict b, float *restrict y, int ith, int nth);
 

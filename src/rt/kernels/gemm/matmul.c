@@ -10,10 +10,17 @@ void pz_f32_matmul_gemm(const pz_matmul_shape *s, pz_gemm_fn fn, const float *re
     const int64_t M = s->M, N = s->N, K = s->K, batches = pz_prod(s->bdims, s->nb);
     if (M == 0 || N == 0) return;
     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldb = N, .ldy = N, .act = {PZ_ACT_NONE}};
-    /* units (batch, part): whole batches when the workers share them evenly
-     * (no batch is split: A's rows and B stay with one worker), else each
-     * batch in nth parts, as the GEMM shares out one */
-    const int64_t parts = batches % nth == 0 ? 1 : nth;
+    /* units (batch, part of it, as the GEMM shares out one): each batch in
+     * nth / gcd(batches, nth) parts, so that every worker has as many units
+     * (12 heads on 8 workers: 2 parts, 3 units each); whole batches when nth
+     * divides them (A's rows and B stay with one worker) */
+    int64_t x = batches, r = nth;
+    while (r) {
+        int64_t t = x % r;
+        x = r;
+        r = t;
+    }
+    const int64_t parts = x > 0 ? nth / x : nth;
     int64_t lo, hi;
     pz_split(batches * parts, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
