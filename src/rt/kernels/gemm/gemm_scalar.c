@@ -17,8 +17,14 @@ static void gemm_row_panel(const pz_gemm_desc *g, const float *a, const float *b
     const int64_t nj = g->n - p * PZ_GEMM_NR < PZ_GEMM_NR ? g->n - p * PZ_GEMM_NR : PZ_GEMM_NR;
     const float *ar = a + m * g->lda;
     const float *bq = g->ldb ? bp + p * PZ_GEMM_NR : bp + p * g->k * PZ_GEMM_NR;
-    for (int64_t k = 0; k < g->k; k++)
-        for (int64_t j = 0; j < nj; j++) acc[j] += ar[k] * bq[k * ldb + j];
+    /* a full panel by a loop of constant trip count: the compiler's
+     * cheapest vectorizer takes only those */
+    if (nj == PZ_GEMM_NR)
+        for (int64_t k = 0; k < g->k; k++)
+            for (int j = 0; j < PZ_GEMM_NR; j++) acc[j] += ar[k] * bq[k * ldb + j];
+    else
+        for (int64_t k = 0; k < g->k; k++)
+            for (int64_t j = 0; j < nj; j++) acc[j] += ar[k] * bq[k * ldb + j];
     for (int64_t j = 0; j < nj; j++) {
         int64_t col = p * PZ_GEMM_NR + j;
         float v = acc[j];
