@@ -1,15 +1,16 @@
 #!/bin/sh
 # bench/kernels/run.sh [BUILD_DIR] [ISA] [ARGS...] - GFLOP/s of the fast
 # kernels at 1 thread on every conv, depthwise and FC layer of ResNet-18 and
-# MobileNetV2 (and the FC layers of AlexNet and VGG), against the FMA peak
+# MobileNetV2 (and the FC layers of AlexNet and VGG, the GEMMs of a BERT-base
+# encoder layer), against the FMA peak
 # and the memory bandwidth measured in the same run (see kernels.c).
 #
 # Builds the runtime library with make into BUILD_DIR (default build/), then
 # bench/kernels/kernels.c with cc -O2 -march=native against it, and runs it on
 # ISA (avx512, avx2 or scalar; default avx512). ARGS go to the program
-# (e.g. --only dw,fc, --rounds 3). MIN_TIME (seconds per layer, default 0.25) trades time
+# (e.g. --only dw,fc, --rounds 3, --cpu-time on a loaded host). MIN_TIME (seconds per layer, default 0.25) trades time
 # for steadier figures. Goals: 3x3 and 1x1 conv >= 85% of peak, depthwise
-# and FC >= 70% of their roofline.
+# and FC >= 70% of their roofline, the encoder's linear layers >= 90% of peak.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -62,8 +62,8 @@
  *     M == 1 (a FC layer at batch 1) takes the GEMV path, which streams bp
  *     once; k->gemv is that path directly. For MatMul, loop over the batch
  *     (or, when B is not batched, fold the batch into M). A B that is not
- *     constant can be packed at run time into arena scratch (the packing is
- *     pure). Y must not alias A. Uses 14 KiB of stack (a copy of A's tile).
+ *     constant is read as it is: g.ldb = its row stride (N), bp = B, and no
+ *     GEMV path (rt/ops/matmul.c). Y must not alias A or B.
  *     A FC layer after a global average pool can read the NCHW16c pool
  *     output as its A directly when C % 16 == 0 (1x1 blocks are in channel
  *     order).
@@ -113,10 +113,12 @@ typedef struct {
 } pz_conv16c_desc;
 
 /* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by
- * pz_gemm_pack_b (alpha folded in). */
+ * pz_gemm_pack_b (alpha folded in), or, with ldb > 0, B as it is (computed at
+ * run time: packing it would cost a pass over B for each product). */
 typedef struct {
     int64_t m, n, k;
     int64_t lda;             /* A row stride (A is m x k, row-major, rows lda apart) */
+    int64_t ldb;             /* 0: bp is packed; else B row-major k x n, rows ldb apart */
     int64_t ldy;             /* Y row stride */
     const float *c;          /* may be NULL */
     int64_t csm, csn;        /* C strides in elements, 0 where broadcast */
@@ -168,13 +170,22 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
                                       int nth);
 
 /* GEMM with packed B: any m (m == 1 takes the GEMV path). Split over the
- * 32-column panels (over row tiles when there are fewer panels than workers). */
+ * 32-column panels (over row tiles when there are fewer panels than workers).
+ * With g->ldb > 0, bp is B unpacked (a run-time B, read in place by 32-column
+ * panels); m == 1 then takes the tile path too. */
 void pz_f32_gemm_packed__scalar(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth);
 void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
                               const float *restrict bp, float *restrict y, int ith, int nth);
 void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth);
+
+/* The batched MatMul (numpy broadcasting, s) with B computed at run time:
+ * one GEMM of fn per batch, B read in place (gemm/matmul.c). Split over
+ * whole batches when nth divides them, else over parts of each, as many
+ * for every worker. */
+void pz_f32_matmul_gemm(const pz_matmul_shape *s, pz_gemm_fn fn, const float *restrict a,
+                        const float *restrict b, float *restrict y, int ith, int nth);
 
 /* GEMV: the m == 1 case (a FC layer at batch 1): y[n] = act(sum_k a[k] Bp[k,n]
  * + beta C[n*csn]); streams Bp once. Split over 32-column panels. */

@@ -341,6 +341,8 @@ typedef struct {
     int64_t sa[PZ_MAX_RANK], sb[PZ_MAX_RANK];   /* batch strides of A and B in elements, 0 = broadcast */
     int64_t M, N, K;
 } pz_matmul_shape;
+/* Offsets (elements) of batch bi's A and B matrices. */
+void pz_matmul_batch_offsets(const pz_matmul_shape *s, int64_t bi, int64_t *oa, int64_t *ob);
 void pz_f32_matmul__ref(const pz_matmul_shape *s, const float *a, const float *b, float *y,
                         int ith, int nth);
 void pz_any_matmul__ref(const pz_matmul_shape *s, int dtype, const void *a, const void *b,

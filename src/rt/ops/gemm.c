@@ -7,11 +7,14 @@
  * GEMM runs on B packed here (alpha folded in); M == 1 (batch 1) takes its
  * GEMV path, which streams the packed weights once, split over the workers
  * by 32-column panels. In a bf16 block (l->prec) B is packed in bf16 and
- * the bf16 GEMM runs (gemm_bf16.h), at any ISA. Otherwise the reference. */
+ * the bf16 GEMM runs (gemm_bf16.h), at any ISA. With a B computed at run
+ * time, neither transposed and alpha 1, the fast GEMM reads B in place
+ * (g.ldb). Otherwise the reference. */
 typedef struct {
     int64_t M, N, K;
     int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
-    float *bp;          /* packed B, or NULL: the reference */
+    float *bp;          /* packed B, or NULL */
+    bool rtb;           /* run-time B read in place by the fast GEMM */
     pz_gemm_fn fn;
     uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
     pz_gemm_bf16_fn fn16;
@@ -73,6 +76,11 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         pz_gemm_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bp);
         l->packed_in |= 1u << 1;   /* B is read from the packed copy only */
         st->fn = pz_fast_kernels_for(isa)->gemm;
+    } else if (isa != PZ_ISA_REF && !p->trans_a && !p->trans_b && p->alpha == 1.0f &&
+               st->M > 0 && st->N > 0) {
+        st->rtb = true;
+        st->fn = pz_fast_kernels_for(isa)->gemm;
+        st->g.ldb = st->N;
     }
     return 0;
 }
@@ -88,11 +96,11 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp || st->bp16) {
+    if (st->bp || st->bp16 || st->rtb) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
         if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
-        else st->fn(&g, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+        else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
         return;
     }
     pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,

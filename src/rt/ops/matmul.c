@@ -12,10 +12,14 @@
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
  * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
  * runs on B packed here (in a bf16 block, l->prec: B in bf16 and the bf16
- * GEMM, gemm_bf16.h, at any ISA). Otherwise the reference (no epilogue). */
+ * GEMM, gemm_bf16.h, at any ISA). float32 with any other B (attention's
+ * Q K^T and P V, both computed at run time): the fast GEMM batch by batch,
+ * B read in place (pz_f32_matmul_gemm). Otherwise the reference (no
+ * epilogue). */
 typedef struct {
     pz_matmul_shape s;
-    float *bp;          /* packed B, or NULL: the reference */
+    float *bp;          /* packed B, or NULL */
+    bool rtb;           /* run-time B on the fast GEMM (bp NULL) */
     pz_gemm_fn fn;
     uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
     pz_gemm_bf16_fn fn16;
@@ -105,6 +109,9 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N,
                                .c = c ? c->data : NULL, .csm = 0, .csn = 1, .beta = 1.0f,
                                .act = p->act};
+    } else if (isa != PZ_ISA_REF && a->dtype == PZ_F32) {
+        st->rtb = true;
+        st->fn = pz_fast_kernels_for(isa)->gemm;
     }
     return 0;
 }
@@ -124,6 +131,8 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
         st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
     else if (st->bp)
         st->fn(&st->g, a->data, st->bp, y->data, ith, nth);
+    else if (st->rtb)
+        pz_f32_matmul_gemm(&st->s, st->fn, a->data, b->data, y->data, ith, nth);
     else if (a->dtype == PZ_F32)
         pz_f32_matmul__ref(&st->s, a->data, b->data, y->data, ith, nth);
     else

@@ -10,7 +10,7 @@
 void pz_gemm_drive(const pz_gemm_ukset *ks, const pz_gemm_desc *g, const float *restrict a,
                    const float *restrict bp, float *restrict y, int ith, int nth)
 {
-    if (g->m == 1) {
+    if (g->m == 1 && !g->ldb) {
         pz_gemv_drive(ks, g, a, bp, y, ith, nth);
         return;
     }
@@ -35,9 +35,11 @@ void pz_gemm_drive(const pz_gemm_ukset *ks, const pz_gemm_desc *g, const float *
                 /* balanced tiles: floor or ceil(M / T) rows each */
                 const int64_t m0 = g->m * t / T, mr = g->m * (t + 1) / T - m0;
                 const float *ar = a + m0 * g->lda + k0;
-                for (int64_t p = pb; p < pe; p++)
-                    ks->tile(g, ar, bp + (p * K + k0) * NR, kc, m0, p, mr, k0 == 0,
-                             k0 + KCD >= K, y);
+                for (int64_t p = pb; p < pe; p++) {
+                    /* slice k0 of panel p: packed [K][NR], or B's rows in place */
+                    const float *bq = g->ldb ? bp + k0 * g->ldb + p * NR : bp + (p * K + k0) * NR;
+                    ks->tile(g, ar, bq, kc, m0, p, mr, k0 == 0, k0 + KCD >= K, y);
+                }
             }
         }
         if (K == 0) break;

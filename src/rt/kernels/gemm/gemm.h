@@ -9,7 +9,8 @@
 #include "rt/kernels/fast.h"
 
 /* One ISA's micro-kernels. tile: rows [m0, m0 + mr) (1 <= mr <= max_mr) of
- * A (a: row m0, column k0) times one K slice of panel p (bq: [kc][32]) into
+ * A (a: row m0, column k0) times one K slice of panel p (bq: [kc][32], or
+ * with g->ldb kc rows of B ldb apart, of which the panel's valid columns) into
  * the panel's valid columns of Y; init: the first slice (start from zero,
  * else from Y), fin: the last (add beta C, activation). gemv_panels: the
  * whole of panels [p0, p1) (bp: all panels, [K][32] each) for the one row of

@@ -53,12 +53,16 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
     _mm256_maskstore_ps(y + col, mk, v);
 }
 
+/* RM rows of A times a 16-column half panel slice (bq: [kc][32] packed;
+ * STRIDED: kc rows of B g->ldb apart, loaded under the column masks where
+ * the half runs past column n, which may lie past B's end). */
 PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
                            const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
-                           int init, int fin, float *restrict y, const int RM)
+                           int init, int fin, float *restrict y, const int RM, const int STRIDED)
 {
     const __m256i mk0 = col_mask(g->n, col), mk1 = col_mask(g->n, col + 8);
-    const int64_t lda = g->lda;
+    const int64_t lda = g->lda, ldb = STRIDED ? g->ldb : NR;
+    const int part = STRIDED && col + 16 > g->n;
     __m256 acc[MR][2];
     UNROLL for (int i = 0; i < RM; i++) {
         if (init) {
@@ -69,7 +73,14 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
         }
     }
     for (int64_t k = 0; k < kc; k++) {
-        __m256 b0 = _mm256_loadu_ps(bq + k * NR), b1 = _mm256_loadu_ps(bq + k * NR + 8);
+        __m256 b0, b1;
+        if (part) {
+            b0 = _mm256_maskload_ps(bq + k * ldb, mk0);
+            b1 = _mm256_maskload_ps(bq + k * ldb + 8, mk1);
+        } else {
+            b0 = _mm256_loadu_ps(bq + k * ldb);
+            b1 = _mm256_loadu_ps(bq + k * ldb + 8);
+        }
         UNROLL for (int i = 0; i < RM; i++) {
             __m256 av = _mm256_broadcast_ss(ap + i * lda + k);
             acc[i][0] = _mm256_fmadd_ps(av, b0, acc[i][0]);
@@ -88,17 +99,27 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     }
 }
 
-#define TILE_FN(RM)                                                                      \
-    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,       \
+/* tile_RM: packed B; stile_RM: B read in place (g->ldb) */
+#define TILE_FN(RM)                                                                       \
+    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,        \
                           int64_t kc, int64_t m0, int64_t col, int init, int fin, float *y) \
-    {                                                                                    \
-        tile(g, ap, bq, kc, m0, col, init, fin, y, RM);                                  \
+    {                                                                                     \
+        tile(g, ap, bq, kc, m0, col, init, fin, y, RM, 0);                                \
+    }                                                                                     \
+    static void stile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,       \
+                           int64_t kc, int64_t m0, int64_t col, int init, int fin,        \
+                           float *y)                                                      \
+    {                                                                                     \
+        tile(g, ap, bq, kc, m0, col, init, fin, y, RM, 1);                                \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6)
 
 typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int64_t, int64_t,
                         int64_t, int, int, float *);
-static const tile_fn TILES[MR + 1] = {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6};
+static const tile_fn TILES[2][MR + 1] = {
+    {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6},
+    {NULL, stile_1, stile_2, stile_3, stile_4, stile_5, stile_6},
+};
 
 /* Rows [m0, m0 + mr) times one K slice of panel p (gemm.h), as two
  * 16-column halves. */
@@ -108,7 +129,7 @@ static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, 
     for (int h = 0; h < 2; h++) {
         int64_t col = p * NR + h * 16;
         if (col >= g->n) break;
-        TILES[mr](g, ar, bq + h * 16, kc, m0, col, init, fin, y);
+        TILES[g->ldb > 0][mr](g, ar, bq + h * 16, kc, m0, col, init, fin, y);
     }
 }
 

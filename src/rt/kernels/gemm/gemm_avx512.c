@@ -51,13 +51,15 @@ PZ_ALWAYS_INLINE void epilogue(const pz_gemm_desc *g, __m512 v, int64_t m, int64
     _mm512_mask_storeu_ps(y + col, mk, v);
 }
 
-/* RM rows of A (ap: row i at ap + i * g->lda) times one panel slice (bq: [kc][32]). */
+/* RM rows of A (ap: row i at ap + i * g->lda) times one panel slice (bq:
+ * [kc][32] packed; STRIDED: kc rows of B g->ldb apart, loaded under the
+ * panel's masks, as past column n may lie past B's end). */
 PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
                            const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
                            __mmask16 mk0, __mmask16 mk1, int init, int fin, float *restrict y,
-                           const int RM)
+                           const int RM, const int STRIDED)
 {
-    const int64_t lda = g->lda;
+    const int64_t lda = g->lda, ldb = STRIDED ? g->ldb : NR;
     __m512 acc[MR][2];
     if (init) {
         UNROLL for (int i = 0; i < RM; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
@@ -68,7 +70,14 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
         }
     }
     for (int64_t k = 0; k < kc; k++) {
-        __m512 b0 = _mm512_loadu_ps(bq + k * NR), b1 = _mm512_loadu_ps(bq + k * NR + 16);
+        __m512 b0, b1;
+        if (STRIDED) {
+            b0 = _mm512_maskz_loadu_ps(mk0, bq + k * ldb);
+            b1 = _mm512_maskz_loadu_ps(mk1, bq + k * ldb + 16);
+        } else {
+            b0 = _mm512_loadu_ps(bq + k * NR);
+            b1 = _mm512_loadu_ps(bq + k * NR + 16);
+        }
         UNROLL for (int i = 0; i < RM; i++) {
             __m512 av = _mm512_set1_ps(ap[i * lda + k]);
             acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
@@ -87,21 +96,30 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     }
 }
 
-#define TILE_FN(RM)                                                                         \
-    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,          \
-                          int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1, \
-                          int init, int fin, float *y)                                      \
-    {                                                                                       \
-        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM);                           \
+/* tile_RM: packed B; stile_RM: B read in place (g->ldb) */
+#define TILE_FN(RM)                                                                          \
+    static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,           \
+                          int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1,  \
+                          int init, int fin, float *y)                                       \
+    {                                                                                        \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM, 0);                         \
+    }                                                                                        \
+    static void stile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,          \
+                           int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1, \
+                           int init, int fin, float *y)                                      \
+    {                                                                                        \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM, 1);                         \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6) TILE_FN(7)
 TILE_FN(8) TILE_FN(9) TILE_FN(10) TILE_FN(11) TILE_FN(12) TILE_FN(13) TILE_FN(14)
 
 typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int64_t, int64_t,
                         int64_t, __mmask16, __mmask16, int, int, float *);
-static const tile_fn TILES[MR + 1] = {
-    NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6, tile_7,
-    tile_8, tile_9, tile_10, tile_11, tile_12, tile_13, tile_14,
+static const tile_fn TILES[2][MR + 1] = {
+    {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6, tile_7,
+     tile_8, tile_9, tile_10, tile_11, tile_12, tile_13, tile_14},
+    {NULL, stile_1, stile_2, stile_3, stile_4, stile_5, stile_6, stile_7,
+     stile_8, stile_9, stile_10, stile_11, stile_12, stile_13, stile_14},
 };
 
 static void panel_masks(int64_t n, int64_t col, __mmask16 *mk0, __mmask16 *mk1)
@@ -117,7 +135,7 @@ static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, 
 {
     __mmask16 mk0, mk1;
     panel_masks(g->n, p * NR, &mk0, &mk1);
-    TILES[mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y);
+    TILES[g->ldb > 0][mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y);
 }
 
 /* GEMV (FC at batch 1): panel p, B streamed once, from memory in a net.

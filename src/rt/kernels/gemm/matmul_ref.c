@@ -3,8 +3,7 @@
 
 #define TILE_N 64   /* columns per unit of work */
 
-/* Offsets of batch b's A and B matrices. */
-static void batch_offsets(const pz_matmul_shape *s, int64_t bi, int64_t *oa, int64_t *ob)
+void pz_matmul_batch_offsets(const pz_matmul_shape *s, int64_t bi, int64_t *oa, int64_t *ob)
 {
     *oa = *ob = 0;
     for (int i = s->nb - 1; i >= 0; i--) {
@@ -27,7 +26,7 @@ void pz_f32_matmul__ref(const pz_matmul_shape *s, const float *a, const float *b
     for (int64_t u = lo; u < hi; u++) {
         int64_t bi = u / (M * tiles), m = u / tiles % M, n0 = u % tiles * TILE_N;
         int64_t nn = N - n0 < TILE_N ? N - n0 : TILE_N, oa, ob;
-        batch_offsets(s, bi, &oa, &ob);
+        pz_matmul_batch_offsets(s, bi, &oa, &ob);
         const float *ar = a + oa + m * K, *bm = b + ob;
         float acc[TILE_N] = {0};
         for (int64_t k = 0; k < K; k++) pz_axpy_f32(nn, ar[k], bm + k * N + n0, acc);
@@ -45,7 +44,7 @@ void pz_any_matmul__ref(const pz_matmul_shape *s, int dtype, const void *a, cons
     pz_split(batches * M * N, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         int64_t bi = u / (M * N), m = u / N % M, n = u % N, oa, ob;
-        batch_offsets(s, bi, &oa, &ob);
+        pz_matmul_batch_offsets(s, bi, &oa, &ob);
         double acc = 0;
         for (int64_t k = 0; k < K; k++)
             acc += pz_load_f64(a, dtype, oa + m * K + k) * pz_load_f64(b, dtype, ob + k * N + n);
