@@ -19,37 +19,11 @@
 #include <immintrin.h>
 
 #include "rt/kernels/vmath_avx512.h"
+#include "rt/kernels/gemm/gemm_epilogue_avx512.h"
 
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 14
 #define NR PZ_GEMM_NR
-
-/* Y[0..RM) x [0, 32) (masked to the panel's valid columns) = act(acc + beta C). */
-PZ_ALWAYS_INLINE void epilogue(const pz_gemm_desc *g, __m512 v, int64_t m, int64_t col,
-                               __mmask16 mk, float *y)
-{
-    if (g->c) {
-        const float *c = g->c + m * g->csm;
-        __m512 cv;
-        if (g->csn == 1) {
-            cv = _mm512_maskz_loadu_ps(mk, c + col);
-        } else if (g->csn == 0) {
-            cv = _mm512_set1_ps(c[0]);
-        } else {
-            float t[16] = {0};
-            for (int l = 0; l < 16; l++)
-                if (mk >> l & 1) t[l] = c[(col + l) * g->csn];
-            cv = _mm512_loadu_ps(t);
-        }
-        v = _mm512_fmadd_ps(_mm512_set1_ps(g->beta), cv, v);
-    }
-    if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
-    else if (g->act.kind == PZ_ACT_CLIP)
-        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
-    else if (g->act.kind == PZ_ACT_GELU)
-        v = gelu_ps(v, 0);
-    _mm512_mask_storeu_ps(y + col, mk, v);
-}
 
 /* RM rows of A (ap: row i at ap + i * g->lda) times one panel slice (bq:
  * [kc][32] packed; STRIDED: kc rows of B g->ldb apart, loaded under the
@@ -87,8 +61,8 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
     UNROLL for (int i = 0; i < RM; i++) {
         float *yr = y + (m0 + i) * g->ldy;
         if (fin) {
-            epilogue(g, acc[i][0], m0 + i, col, mk0, yr);
-            if (mk1) epilogue(g, acc[i][1], m0 + i, col + 16, mk1, yr);
+            pz_gemm_epilogue16(g, acc[i][0], m0 + i, col, mk0, yr);
+            if (mk1) pz_gemm_epilogue16(g, acc[i][1], m0 + i, col + 16, mk1, yr);
         } else {
             _mm512_mask_storeu_ps(yr + col, mk0, acc[i][0]);
             _mm512_mask_storeu_ps(yr + col + 16, mk1, acc[i][1]);
@@ -164,8 +138,8 @@ static inline void gemv_panel(const pz_gemm_desc *g, const float *restrict a,
     __m512 s1 = _mm512_add_ps(_mm512_add_ps(acc[0][1], acc[1][1]), _mm512_add_ps(acc[2][1], acc[3][1]));
     __mmask16 mk0, mk1;
     panel_masks(g->n, p * NR, &mk0, &mk1);
-    epilogue(g, s0, 0, p * NR, mk0, y);
-    if (mk1) epilogue(g, s1, 0, p * NR + 16, mk1, y);
+    pz_gemm_epilogue16(g, s0, 0, p * NR, mk0, y);
+    if (mk1) pz_gemm_epilogue16(g, s1, 0, p * NR + 16, mk1, y);
 }
 
 /* Panels [p0, p1) of the GEMV, one after another: the loop sits here so

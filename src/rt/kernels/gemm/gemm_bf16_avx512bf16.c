@@ -13,6 +13,7 @@
 #include <immintrin.h>
 
 #include "rt/kernels/vmath_avx512.h"
+#include "rt/kernels/gemm/gemm_epilogue_avx512.h"
 
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 14
@@ -21,31 +22,6 @@
 static inline __mmask16 lanes(int64_t v)
 {
     return v >= 16 ? (__mmask16)0xffff : v <= 0 ? 0 : (__mmask16)((1u << v) - 1);
-}
-
-/* Y = act(v + beta C) at row m, columns [col, col + 16) under mk. */
-static inline void finish(const pz_gemm_desc *g, __m512 v, int64_t m, int64_t col, __mmask16 mk,
-                          float *yr)
-{
-    if (g->c) {
-        const float *c = g->c + m * g->csm;
-        __m512 cv;
-        if (g->csn == 1) {
-            cv = _mm512_maskz_loadu_ps(mk, c + col);
-        } else {
-            float t[16] = {0};
-            for (int l = 0; l < 16; l++)
-                if (mk >> l & 1) t[l] = c[(col + l) * g->csn];
-            cv = _mm512_loadu_ps(t);
-        }
-        v = _mm512_fmadd_ps(_mm512_set1_ps(g->beta), cv, v);
-    }
-    if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
-    else if (g->act.kind == PZ_ACT_CLIP)
-        v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
-    else if (g->act.kind == PZ_ACT_GELU)
-        v = gelu_ps(v, 0);
-    _mm512_mask_storeu_ps(yr + col, mk, v);
 }
 
 /* RM rows (ab: their bf16 pairs, kpc per row) times a panel slice (bq:
@@ -73,8 +49,8 @@ tile(const pz_gemm_desc *g, const uint32_t *ab, int64_t kpc, const uint16_t *bq,
     UNROLL for (int i = 0; i < RM; i++) {
         float *yr = y + (m0 + i) * g->ldy;
         if (fin) {
-            finish(g, acc[i][0], m0 + i, col, mk0, yr);
-            if (mk1) finish(g, acc[i][1], m0 + i, col + 16, mk1, yr);
+            pz_gemm_epilogue16(g, acc[i][0], m0 + i, col, mk0, yr);
+            if (mk1) pz_gemm_epilogue16(g, acc[i][1], m0 + i, col + 16, mk1, yr);
         } else {
             _mm512_mask_storeu_ps(yr + col, mk0, acc[i][0]);
             _mm512_mask_storeu_ps(yr + col + 16, mk1, acc[i][1]);
