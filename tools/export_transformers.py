@@ -43,6 +43,8 @@ def export(outdir, name):
     if name == "vit_b_16":
         import torchvision
         net = torchvision.models.vit_b_16()
+        # torchvision starts the head at zero (every output would be the bias)
+        torch.nn.init.normal_(net.heads.head.weight, std=0.02)
         ins, names = (torch.randn(1, 3, 224, 224),), ["input"]
     elif name.startswith("bert_base_"):
         seq = int(name[len("bert_base_"):])

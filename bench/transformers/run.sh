@@ -9,20 +9,22 @@
 #   2. builds paleozoic and the FMA-peak probe (bench/peers/peak.c);
 #   3. exports the models into build/test-models where missing
 #      (tools/export_transformers.py, PyTorch);
-#   4. builds our executables (`paleozoic build`, default strategy);
+#   4. builds our executables (`paleozoic build`, default strategy; NET.bf16
+#      with --precision bf16 when bf16 is asked for);
 #   5. runs bench.js: the table (median ms, GFLOP/s, % of peak, ratios) into
 #      OUT/transformers.md and .json.
 # Options: --nets a,b (default vit_b_16,bert_base_128,bert_base_384)
 #          --threads 1,2   --rounds R (default 5)   --runs K (default 5)
+#          --precisions fp32,bf16 (default fp32,bf16; ONNX Runtime runs fp32)
 #          --out DIR (default bench/transformers/out)   --build DIR (default build)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-B=build NETS=vit_b_16,bert_base_128,bert_base_384 THREADS=1,2 ROUNDS=5 RUNS=5
+B=build NETS=vit_b_16,bert_base_128,bert_base_384 THREADS=1,2 ROUNDS=5 RUNS=5 PRECS=fp32,bf16
 OUTD=bench/transformers/out
 while [ $# -gt 0 ]; do
     case "$1" in
-    --nets) NETS=$2 ;; --threads) THREADS=$2 ;; --rounds) ROUNDS=$2 ;; --runs) RUNS=$2 ;;
+    --nets) NETS=$2 ;; --threads) THREADS=$2 ;; --precisions) PRECS=$2 ;; --rounds) ROUNDS=$2 ;; --runs) RUNS=$2 ;;
     --out) OUTD=$2 ;; --build) B=$2 ;;
     *) echo "bench/transformers: unknown option $1" >&2; exit 2 ;;
     esac
@@ -51,13 +53,16 @@ for n in $(echo "$NETS" | tr , ' '); do
         echo "bench/transformers: exporting $n (PyTorch)"
         /usr/bin/python3 tools/export_transformers.py "$M" "$n" || fail "export of $n failed"
     fi
-    if [ ! -x "$B/transformers/$n" ] || [ "$M/$n.onnx" -nt "$B/transformers/$n" ] ||
-        [ "$B/paleozoic" -nt "$B/transformers/$n" ]; then
-        echo "bench/transformers: paleozoic build $n"
-        "$B/paleozoic" build "$M/$n.onnx" -o "$B/transformers/$n" >/dev/null ||
-            fail "paleozoic build $n failed"
-    fi
+    for pr in $(echo "$PRECS" | tr , ' '); do
+        exe="$B/transformers/$n"
+        [ "$pr" = fp32 ] || exe="$exe.$pr"
+        if [ ! -x "$exe" ] || [ "$M/$n.onnx" -nt "$exe" ] || [ "$B/paleozoic" -nt "$exe" ]; then
+            echo "bench/transformers: paleozoic build $n --precision $pr"
+            "$B/paleozoic" build "$M/$n.onnx" -o "$exe" --precision "$pr" >/dev/null ||
+                fail "paleozoic build $n --precision $pr failed"
+        fi
+    done
 done
 exec node bench/transformers/bench.js --pz "$B/paleozoic" --models "$M" --exe-dir "$B/transformers" \
-    --nets "$NETS" --threads "$THREADS" --rounds "$ROUNDS" --runs "$RUNS" --out "$OUTD" \
+    --nets "$NETS" --threads "$THREADS" --precisions "$PRECS" --rounds "$ROUNDS" --runs "$RUNS" --out "$OUTD" \
     --peak "$B/bench_peers_peak"
