@@ -201,6 +201,10 @@ OP(CausalConvWithState, causal_conv_with_state)
 OP(LinearAttention, linear_attention)
 OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
 OP(ScaledDotProductAttention, sdpa)   /* domain ai.paleozoic: the attention pass's */
+/* training (domain ai.onnx.preview.training): unfolded into element-wise nodes */
+OP(Adagrad, adagrad)
+OP(Momentum, momentum)
+OP(Adam, adam)
 /* recurrent */
 OP(RNN, rnn)
 OP(GRU, gru)

@@ -167,6 +167,24 @@ def main(outdir):
          model([helper.make_node("Loop", ["", "", "X"], ["Y"], name="loop_node", body=body)],
                [vi("X", [2])], [vi("Y", [2])]),
          "error", "loop_node", "never end")
+    # --- training ops: unfolded into element-wise nodes (op_train.h) --------------------
+    TR = [("ai.onnx.preview.training", 1)]
+    scal = lambda name, v, dt: numpy_helper.from_array(np.array(v, dtype=dt), name)
+    mom = lambda mode: model([helper.make_node("Momentum", ["R", "T", "X", "G", "V"], ["X2", "V2"],
+                                               name="mom_node", domain="ai.onnx.preview.training",
+                                               alpha=0.9, beta=0.1, mode=mode)],
+                             [vi("X", [2]), vi("G", [2]), vi("V", [2])], [vi("X2", [2]), vi("V2", [2])],
+                             inits=[scal("R", 0.1, np.float32), scal("T", 1, np.int64)],
+                             extra_opsets=TR)
+    save(outdir, "ok_momentum", mom("nesterov"), "ok")
+    save(outdir, "momentum_bad_mode", mom("heavy"), "error", "mom_node", "Momentum", "mode",
+         "expected \"standard\" or \"nesterov\"")
+    save(outdir, "adagrad_int_iteration",
+         model([helper.make_node("Adagrad", ["R", "T", "X", "G", "H"], ["X2", "H2"], name="ada_node",
+                                 domain="ai.onnx.preview.training")],
+               [vi("X", [2]), vi("G", [2]), vi("H", [2])], [vi("X2", [2]), vi("H2", [2])],
+               inits=[scal("R", 0.1, np.float32), scal("T", 1.0, np.float32)], extra_opsets=TR),
+         "error", "ada_node", "Adagrad", "input T must be an int64 scalar")
     # --- sequences and optionals: planned at compile time (op_seq.h) -------------------
     I64 = TensorProto.INT64
     pos = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.int64), name)
