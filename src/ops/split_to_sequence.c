@@ -31,7 +31,10 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
         op_axis(n, "axis", axis, x->rank, 0, &ax, err))
         return err->code;
     int64_t len = x->dims[ax];
-    int64_t *sizes = pz_xmalloc((size_t)(len > 0 ? len : 1) * sizeof(int64_t));
+    /* pieces: at most len, or as many as split has sizes (sizes may be 0) */
+    const ir_tensor *st = n->n_in >= 2 && n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
+    const int64_t most = st && ir_tensor_numel(st) > len ? ir_tensor_numel(st) : len;
+    int64_t *sizes = pz_xmalloc((size_t)(most > 0 ? most : 1) * sizeof(int64_t));
     int cnt = 0, squeeze = 0;
     if (n->n_in < 2 || n->in[1] < 0) {
         for (int64_t k = 0; k < len; k++) sizes[cnt++] = 1;
@@ -39,8 +42,8 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
     } else {
         const ir_tensor *s = op_in(g, n, 1);
         int got;
-        int64_t *want = pz_xmalloc((size_t)(len + 1) * sizeof(int64_t));
-        if (op_const_ints(g, n, 1, "split", want, (int)len + 1, &got, err)) {
+        int64_t *want = pz_xmalloc((size_t)(most + 1) * sizeof(int64_t));
+        if (op_const_ints(g, n, 1, "split", want, (int)most + 1, &got, err)) {
             free(want);
             free(sizes);
             return err->code;
