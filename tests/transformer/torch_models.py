@@ -20,22 +20,11 @@ import numpy as np
 import torch
 from onnx import numpy_helper
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from export_transformers import Bert  # noqa: E402  (the benchmark's encoder, smaller here)
+
 warnings.filterwarnings("ignore")
 torch.manual_seed(11)
-
-
-class Enc(torch.nn.Module):
-    def __init__(self, vocab=100, d=64, heads=4, ff=128, layers=2, seq=16):
-        super().__init__()
-        self.tok = torch.nn.Embedding(vocab, d)
-        self.pos = torch.nn.Parameter(torch.randn(1, seq, d) * 0.02)
-        layer = torch.nn.TransformerEncoderLayer(d, heads, ff, dropout=0.0, activation="gelu",
-                                                 batch_first=True)
-        self.enc = torch.nn.TransformerEncoder(layer, layers)
-
-    def forward(self, ids, mask):
-        x = self.tok(ids) + self.pos[:, :ids.shape[1]]
-        return self.enc(x, src_key_padding_mask=mask == 0)
 
 
 class EncPre(torch.nn.Module):
@@ -68,7 +57,8 @@ def models():
     ids = torch.randint(0, 100, (2, 16))
     mask = torch.ones(2, 16, dtype=torch.int64)
     mask[1, 11:] = 0
-    yield "enc_mask", Enc(), (ids, mask), ["ids", "mask"], 2
+    yield "enc_mask", Bert(layers=2, d=64, heads=4, ff=128, vocab=100, seq=16), (ids, mask), \
+        ["ids", "mask"], 2
     yield "enc_pre", EncPre(), (torch.randn(1, 10, 32),), ["x"], 2
     import torchvision
     vit = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2,
