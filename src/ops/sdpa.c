@@ -8,8 +8,10 @@
  * scale default 1/sqrt(Dk). MACs: prod(Q's leading dims) * S * T * (Dk +
  * Dv). Runs as the ATTENTION layer in its batched form. */
 #include <math.h>
+#include <stdio.h>
 
 #include "op.h"
+#include "sdpa.h"
 
 typedef struct {
     pz_attention_params rt;
@@ -24,6 +26,31 @@ static pz_status sdpa_parse(const ir_graph *g, const ir_node *n, void *params, p
     p->has_scale = op_attr(n, "scale") != NULL;
     p->rt.batched = 1;
     return PZ_OK;
+}
+
+int op_sdpa_mask_check(const ir_tensor *m, const ir_tensor *q, int64_t T, char *why,
+                       size_t size)
+{
+    const int r = q->rank;
+    if (m->dtype != IR_F32)
+        return snprintf(why, size, "has type %s, expected float32", ir_dtype_name(m->dtype)), -1;
+    if (m->rank > r) return snprintf(why, size, "has a rank above Q's"), -1;
+    const int64_t want[3] = {q->dims[r - 3], q->dims[r - 2], T};
+    int all_q = 1, all_1 = 1;
+    for (int i = 0; i < m->rank; i++) {
+        int iq = i + r - m->rank;
+        int64_t d = m->dims[i];
+        if (iq >= r - 3 && d != 1 && d != want[iq - (r - 3)])
+            return snprintf(why, size, "dim %d is %lld, does not broadcast to %lld", i,
+                            (long long)d, (long long)want[iq - (r - 3)]), -1;
+        if (iq < r - 3) {
+            all_q &= d == q->dims[iq];
+            all_1 &= d == 1;
+        }
+    }
+    if (!all_q && !all_1)
+        return snprintf(why, size, "has dims before the heads that are neither Q's nor 1"), -1;
+    return 0;
 }
 
 static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -46,27 +73,9 @@ static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
         return op_err(err, n, "K [.., %lld, %lld] and V [.., %lld, ..] do not match Q's head "
                       "size %lld", (long long)k->dims[r - 2], (long long)k->dims[r - 1],
                       (long long)v->dims[r - 2], (long long)q->dims[r - 1]);
-    if (m) {
-        if (m->dtype != IR_F32)
-            return op_err(err, n, "input mask has type %s, expected float32",
-                          ir_dtype_name(m->dtype));
-        if (m->rank > r) return op_err(err, n, "input mask has a rank above Q's");
-        const int64_t want[3] = {q->dims[r - 3], q->dims[r - 2], k->dims[r - 2]};
-        int all_q = 1, all_1 = 1;
-        for (int i = 0; i < m->rank; i++) {
-            int iq = i + r - m->rank;
-            int64_t d = m->dims[i];
-            if (iq >= r - 3 ? d != 1 && d != want[iq - (r - 3)] : 0)
-                return op_err(err, n, "input mask dim %d is %lld, does not broadcast to %lld", i,
-                              (long long)d, (long long)want[iq - (r - 3)]);
-            if (iq < r - 3) {
-                all_q &= d == q->dims[iq];
-                all_1 &= d == 1;
-            }
-        }
-        if (!all_q && !all_1)
-            return op_err(err, n, "input mask's dims before the heads are neither Q's nor 1");
-    }
+    char why[160];
+    if (m && op_sdpa_mask_check(m, q, k->dims[r - 2], why, sizeof why))
+        return op_err(err, n, "input mask %s", why);
     if (!p->has_scale) p->rt.scale = (float)(1.0 / sqrt((double)q->dims[r - 1]));
     int64_t dims[IR_MAX_RANK];
     for (int i = 0; i < r; i++) dims[i] = q->dims[i];

@@ -30,6 +30,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../ops/sdpa.h"
 #include "passes_internal.h"
 
 #define MAX_GONE 12
@@ -83,26 +84,6 @@ static int only_read_by(const ir_graph *g, int vid, int i)
 static int same_dims(const ir_tensor *a, const ir_tensor *b)
 {
     return a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank);
-}
-
-/* Whether mask m broadcasts to [.., H, S, T] of Q q as the layer wants. */
-static int mask_fits(const ir_tensor *m, const ir_tensor *q, int64_t T)
-{
-    const int r = q->rank;
-    if (m->dtype != IR_F32 || m->rank > r) return 0;
-    const int64_t want[3] = {q->dims[r - 3], q->dims[r - 2], T};
-    int all_q = 1, all_1 = 1;
-    for (int i = 0; i < m->rank; i++) {
-        int iq = i + r - m->rank;
-        int64_t d = m->dims[i];
-        if (iq >= r - 3) {
-            if (d != 1 && d != want[iq - (r - 3)]) return 0;
-        } else {
-            all_q &= d == q->dims[iq];
-            all_1 &= d == 1;
-        }
-    }
-    return all_q || all_1;
 }
 
 static int attention_at(ir_graph *g, int si, unsigned char *dead)
@@ -192,7 +173,9 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
     for (int i = 0; i < r - 2; i++)
         if (ktt->dims[i] != qt->dims[i] || vt->dims[i] != qt->dims[i] || at->dims[i] != qt->dims[i])
             return 0;
-    if (mask >= 0 && !mask_fits(&g->values[mask].t, qt, ktt->dims[r - 1])) return 0;
+    char why[160];
+    if (mask >= 0 && op_sdpa_mask_check(&g->values[mask].t, qt, ktt->dims[r - 1], why, sizeof why))
+        return 0;
     if (!isfinite(scale) || scale == 0 || !isfinite((float)scale)) return 0;
     for (int k = 0; k < ng; k++)
         if (dead[gone[k]] || !pass_plain(g, &g->nodes[gone[k]])) return 0;
