@@ -86,6 +86,15 @@ static int check_dataflow(pz_net *net, char *err, size_t n)
     return 0;
 }
 
+/* Whether tensor t may be held in channel block cblk (net.h): float32 in
+ * any, the 1-byte types (int8 layers) in 16 only. */
+static bool layout_ok(const pz_tensor *t, int cblk)
+{
+    if (t->rank != 4) return false;
+    if (t->dtype == PZ_F32) return cblk > 0 && cblk <= 16;
+    return pz_dtype_size(t->dtype) == 1 && cblk == 16;
+}
+
 /* After layer l's prepare: records the layouts of its outputs (and their
  * sizes), and plans a conversion for each input it reads in another layout
  * than its producer's. */
@@ -95,7 +104,7 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
         if (l->out_id[j] < 0) continue;
         rt_tensor *t = &net->tensors[l->out_id[j]];
         int cb = l->out_cblk[j];
-        if (cb && (cb < 0 || cb > 16 || t->t.rank != 4 || t->t.dtype != PZ_F32))
+        if (cb && !layout_ok(&t->t, cb))
             return pz_layer_fail(l, err, n, "internal: output %d in layout %d", j, cb);
         t->cblk = cb;
         t->bytes = pz_layout_bytes(&t->t, cb);
@@ -110,7 +119,7 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
         if (!l->in[i] || l->in_cblk[i] == l->in_have[i]) continue;
         int from = l->in_have[i], to = l->in_cblk[i];
         const pz_tensor *src = l->in[i];
-        if ((from && to) || to < 0 || to > 16 || src->rank != 4 || src->dtype != PZ_F32)
+        if ((from && to) || !layout_ok(src, from ? from : to))
             return pz_layer_fail(l, err, n, "internal: input %d from layout %d to %d", i, from,
                                  to);
         pz_layout_conv *cv = &l->convs[l->n_convs++];

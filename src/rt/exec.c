@@ -35,7 +35,7 @@ static void layer_task(void *ctx, int ith, int nth)
     if (l->n_convs) {
         for (int c = 0; c < l->n_convs; c++) {
             const pz_layout_conv *cv = &l->convs[c];
-            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
+            pz_layout_convert(cv->isa, cv->src->dtype, cv->src->dims, cv->from, cv->to, cv->src->data,
                               cv->view.data, ith, nth);
         }
         pz_barrier_wait(job->barrier, nth);
@@ -66,7 +66,7 @@ static void output_task(void *ctx, int ith, int nth)
         const rt_tensor *t = &net->tensors[net->outputs[i]];
         if (t->cblk) {
             /* blocked -> plain: no kernel of an ISA */
-            pz_layout_convert(PZ_ISA_SCALAR, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
+            pz_layout_convert(PZ_ISA_SCALAR, t->t.dtype, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
                               ith, nth);
         } else if (t->bytes && job->outputs[i] != t->t.data) {
             int64_t lo, hi;   /* a share of the bytes */

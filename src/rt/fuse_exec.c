@@ -91,7 +91,7 @@ static void run_task(void *ctx, int ith, int nth)
         const pz_layer *l = r->L[j].l;
         for (int c = 0; c < l->n_convs; c++, conv++) {
             const pz_layout_conv *cv = &l->convs[c];
-            pz_layout_convert(cv->isa, cv->src->dims, cv->from, cv->to, cv->src->data,
+            pz_layout_convert(cv->isa, cv->src->dtype, cv->src->dims, cv->from, cv->to, cv->src->data,
                               cv->view.data, ith, nth);
         }
     }

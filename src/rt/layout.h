@@ -3,7 +3,7 @@
  * blocked NCHWxc (cblk 1..16).
  *
  *   size_t b = pz_layout_bytes(t, 16);                      // NCHW16c bytes
- *   pz_layout_convert(isa, t->dims, 0, 16, x, y, ith, nth); // plain -> 16c
+ *   pz_layout_convert(isa, t->dtype, t->dims, 0, 16, x, y, ith, nth); // plain -> 16c
  */
 #ifndef PZ_RT_LAYOUT_H
 #define PZ_RT_LAYOUT_H
@@ -16,9 +16,11 @@
 
 /* Bytes of tensor t in layout cblk (0: plain). */
 size_t pz_layout_bytes(const pz_tensor *t, int cblk);
-/* Converts a rank-4 f32 tensor with dims xd from layout `from` to `to` (one
- * of them 0, plain), worker ith of nth's share, with the kernels of isa. */
-void pz_layout_convert(pz_isa isa, const int64_t *xd, int from, int to, const void *x, void *y,
-                       int ith, int nth);
+/* Converts a rank-4 tensor of type dtype with dims xd from layout `from` to
+ * `to` (one of them 0, plain), worker ith of nth's share, with the kernels
+ * of isa. float32 takes any block; the 1-byte types (int8 layers' uint8 and
+ * int8 activations) block 16 only, the layout of the int8 conv kernels. */
+void pz_layout_convert(pz_isa isa, int dtype, const int64_t *xd, int from, int to, const void *x,
+                       void *y, int ith, int nth);
 
 #endif

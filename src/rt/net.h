@@ -20,7 +20,8 @@
  * Layouts. Inside a net a float32 rank-4 tensor may be kept blocked: its
  * layout is its channel block `cblk`, 0 for plain NCHW, 16 for NCHW16c
  * ([N][ceil(C/16)][H][W][16], lanes of channels >= C zero), or 1..16 for
- * NCHWxc (rt/kernels/fast.h). The net decides at compile, layer by layer in
+ * NCHWxc (rt/kernels/fast.h); a rank-4 uint8 or int8 tensor (the int8
+ * layers') plain or NCHW16c, lanes >= C of any value. The net decides at compile, layer by layer in
  * order: before a layer's prepare it sets in_have[i] to the layout the
  * producer of input i writes (graph inputs and constants: plain) and
  * in_cblk[i] = out_cblk[j] = 0. Prepare says what its kernel reads

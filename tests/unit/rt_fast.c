@@ -604,7 +604,7 @@ static void test_interleave(void)
         for (int c = 1; c <= 4; c++) {
             const int64_t xd[4] = {2, c, 7, 9}, size = 2 * c * 7 * 9;
             float *x = new_rand(size), *y = new_nan(size), *yref = new_nan(size);
-            for (int ith = 0; ith < 3; ith++) pz_layout_convert(ISAS[i].isa, xd, 0, c, x, y, ith, 3);
+            for (int ith = 0; ith < 3; ith++) pz_layout_convert(ISAS[i].isa, PZ_F32, xd, 0, c, x, y, ith, 3);
             pz_f32_nchw_to_nchwxc(2, c, 7, 9, c, x, yref, 0, 1);
             char what[80];
             snprintf(what, sizeof what, "layout convert %s: NCHW -> NHWC, C%d, 3 workers",

@@ -2,8 +2,40 @@
  * the zero point's or the requested type), DequantizeLinear (X, scale,
  * zero_point? -> Y of the scale's or the requested type), per tensor, per
  * axis or blocked; DynamicQuantizeLinear (X float32 -> Y uint8, scale,
- * zero_point). Reference kernels (quant_ref.c). */
+ * zero_point). Reference kernels (quant_ref.c); per tensor between float32
+ * and uint8/int8, the fast kernels of qdq.h, which keep an int8 layer's
+ * NCHW16c (element-wise, any layout). */
+#include "rt/kernels/quant/qdq.h"
 #include "rt/ops/ops.h"
+
+typedef struct {
+    pz_quant_desc d;                 /* the reference's map (first: run passes &d) */
+    const pz_qdq_kernels *fast;      /* per tensor, float32 <-> 8 bits; else NULL */
+    int64_t n;                       /* fast: elements in the layout chosen */
+} quant_state;
+
+/* The fast path: per tensor, float32 on one side and uint8/int8 on the
+ * other, a float32 scale. A rank-4 tensor stays in the layout its producer
+ * wrote when that is NCHW16c, except a dequantization to float32 with
+ * channels past C (float32 blocks want those lanes zero). */
+static void quant_fast(pz_layer *l, quant_state *st, const pz_tensor *x, const pz_tensor *s,
+                       const pz_tensor *y)
+{
+    const pz_quant_params *p = l->params;
+    const int tq = p->func == PZ_QUANT_Q ? y->dtype : x->dtype;
+    const int tf = p->func == PZ_QUANT_Q ? x->dtype : y->dtype;
+    if (l->isa == PZ_ISA_REF || p->block_size > 0 || pz_numel(s) != 1 || s->dtype != PZ_F32 ||
+        tf != PZ_F32 || (tq != PZ_U8 && tq != PZ_I8) || (p->func == PZ_QUANT_Q && !p->saturate))
+        return;
+    st->fast = pz_qdq_for(l->isa);
+    int cb = 0;
+    if (x->rank == 4 && l->in_have[0] == 16 &&
+        (p->func == PZ_QUANT_Q || x->dims[1] % 16 == 0))
+        cb = 16;
+    l->in_cblk[0] = l->out_cblk[0] = cb;
+    st->n = (int64_t)(pz_layout_bytes(x, cb) / pz_dtype_size(x->dtype));
+    l->kernel = cb ? "fast16c" : "fast";
+}
 
 /* The scale map of scale tensor s for X (quant_ref.c); NULL: fine. */
 static const char *quant_plan(const pz_quant_params *p, const pz_tensor *x, const pz_tensor *s,
@@ -61,25 +93,41 @@ static int quant_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "zero point must be %s with the scale's size",
                              pz_dtype_name(tq));
     if (pz_numel(y) != pz_numel(x)) return pz_layer_fail(l, err, n, "X and Y differ in size");
-    pz_quant_desc *d = calloc(1, sizeof *d);
-    if (!d) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = d;
-    const char *why = quant_plan(p, x, s, d);
-    return why ? pz_layer_fail(l, err, n, "%s", why) : 0;
+    quant_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    const char *why = quant_plan(p, x, s, &st->d);
+    if (why) return pz_layer_fail(l, err, n, "%s", why);
+    quant_fast(l, st, x, s, y);
+    return 0;
 }
 
 static void quant_run(const pz_layer *l, int ith, int nth)
 {
     const pz_quant_params *p = l->params;
     const pz_tensor *x = l->in[0], *s = pz_in(l, 1), *z = pz_in(l, 2), *y = l->out[0];
-    if (p->func == PZ_QUANT_DYNAMIC)
+    const quant_state *st = l->state;
+    if (st && st->fast) {
+        const int tq = p->func == PZ_QUANT_Q ? y->dtype : x->dtype;
+        const int32_t zp = !z ? 0 : tq == PZ_I8 ? *(const int8_t *)z->data
+                                                : *(const uint8_t *)z->data;
+        const float sc = *(const float *)s->data;
+        int64_t lo, hi;
+        pz_split(st->n, ith, nth, &lo, &hi);
+        if (p->func == PZ_QUANT_Q)
+            st->fast->quantize(hi - lo, (const float *)x->data + lo, sc, zp, tq == PZ_I8,
+                               (char *)y->data + lo);
+        else
+            st->fast->dequantize(hi - lo, (const char *)x->data + lo, tq == PZ_I8, sc, zp,
+                                 (float *)y->data + lo);
+    } else if (p->func == PZ_QUANT_DYNAMIC)
         pz_f32_dynamic_quantize__ref(pz_numel(x), x->data, y->data, l->out[1]->data,
                                      l->out[2]->data, ith, nth);
     else if (p->func == PZ_QUANT_Q)
-        pz_any_quantize__ref(l->state, p->saturate, x->dtype, x->data, s->dtype, s->data,
+        pz_any_quantize__ref(&st->d, p->saturate, x->dtype, x->data, s->dtype, s->data,
                              z ? z->data : NULL, y->dtype, y->data, ith, nth);
     else
-        pz_any_dequantize__ref(l->state, x->dtype, x->data, s->dtype, s->data,
+        pz_any_dequantize__ref(&st->d, x->dtype, x->data, s->dtype, s->data,
                                z ? z->data : NULL, y->dtype, y->data, ith, nth);
 }
 

@@ -1,0 +1,41 @@
+/* qdq.h - per-tensor QuantizeLinear and DequantizeLinear between float32
+ * and the 8-bit types, the QUANT layer's fast path (rt/ops/quant.c). They
+ * are element-wise, so they read and write any layout (the int8 layers'
+ * NCHW16c too).
+ *
+ *   quantize:   y = saturate(nearbyint(x / s) + zp), NaN -> 0, as the
+ *               reference (quant_ref.c): x / s rounded to float32, half to
+ *               even;
+ *   dequantize: y = (x - zp) * s in float32 (exact difference, one rounding).
+ *
+ * y_signed / x_signed: int8 instead of uint8. The AVX-512 kernels and the
+ * scalar twins give the reference's bits. */
+#ifndef PZ_QDQ_H
+#define PZ_QDQ_H
+
+#include <stdint.h>
+
+#include "rt/kernels/kernels.h"
+
+typedef void (*pz_quantize_fn)(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                               void *y);
+typedef void (*pz_dequantize_fn)(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                                 float *y);
+typedef struct {
+    pz_quantize_fn quantize;
+    pz_dequantize_fn dequantize;
+} pz_qdq_kernels;
+
+/* The AVX-512 kernels for PZ_ISA_AVX512, else the scalar twins. */
+const pz_qdq_kernels *pz_qdq_for(pz_isa isa);
+
+void pz_f32_quantize8__scalar(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                              void *y);
+void pz_f32_dequantize8__scalar(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                                float *y);
+void pz_f32_quantize8__avx512(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                              void *y);
+void pz_f32_dequantize8__avx512(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                                float *y);
+
+#endif

@@ -1,0 +1,36 @@
+/* qdq_avx512.c - per-tensor quantize and dequantize, 16 elements a step
+ * (qdq.h); the tail under a mask. */
+#include <immintrin.h>
+
+#include "rt/kernels/quant/qdq.h"
+
+void pz_f32_quantize8__avx512(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                              void *y)
+{
+    const __m512 vs = _mm512_set1_ps(s), vz = _mm512_set1_ps((float)zp);
+    const __m512 lo = _mm512_set1_ps(y_signed ? -128.0f : 0.0f);
+    const __m512 hi = _mm512_set1_ps(y_signed ? 127.0f : 255.0f);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+        __m512 v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, x + i), vs);
+        v = _mm512_add_ps(_mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+        const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+        const __m512i q = _mm512_maskz_cvtps_epi32((__mmask16)~nan, v);
+        _mm_mask_storeu_epi8((char *)y + i, m, _mm512_cvtepi32_epi8(q));
+    }
+}
+
+void pz_f32_dequantize8__avx512(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                                float *y)
+{
+    const __m512 vs = _mm512_set1_ps(s);
+    const __m512i vz = _mm512_set1_epi32(zp);
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m128i b = _mm_maskz_loadu_epi8(m, (const char *)x + i);
+        const __m512i q = x_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+        const __m512 v = _mm512_cvtepi32_ps(_mm512_sub_epi32(q, vz));
+        _mm512_mask_storeu_ps(y + i, m, _mm512_mul_ps(v, vs));
+    }
+}

@@ -1,0 +1,33 @@
+/* qdq_scalar.c - the scalar twins of qdq_avx512.c (qdq.h), and the choice
+ * between them. */
+#include <math.h>
+
+#include "rt/kernels/quant/qdq.h"
+
+void pz_f32_quantize8__scalar(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                              void *y)
+{
+    const float lo = y_signed ? -128.0f : 0.0f, hi = y_signed ? 127.0f : 255.0f;
+    for (int64_t i = 0; i < n; i++) {
+        float v = nearbyintf(x[i] / s) + (float)zp;
+        v = isnan(v) ? 0.0f : v < lo ? lo : v > hi ? hi : v;
+        if (y_signed) ((int8_t *)y)[i] = (int8_t)v;
+        else ((uint8_t *)y)[i] = (uint8_t)v;
+    }
+}
+
+void pz_f32_dequantize8__scalar(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                                float *y)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t q = x_signed ? ((const int8_t *)x)[i] : ((const uint8_t *)x)[i];
+        y[i] = (float)(q - zp) * s;
+    }
+}
+
+const pz_qdq_kernels *pz_qdq_for(pz_isa isa)
+{
+    static const pz_qdq_kernels scalar = {pz_f32_quantize8__scalar, pz_f32_dequantize8__scalar};
+    static const pz_qdq_kernels avx512 = {pz_f32_quantize8__avx512, pz_f32_dequantize8__avx512};
+    return isa == PZ_ISA_AVX512 ? &avx512 : &scalar;
+}

@@ -1,0 +1,64 @@
+/* rt_qdq.c - the per-tensor quantize/dequantize kernels (qdq.h): the
+ * AVX-512 kernels and their scalar twins bit for bit against the reference
+ * QUANT kernels (quant_ref.c), uint8 and int8, over values that round half
+ * way, saturate both ends, infinities and NaN, lengths with tails; and the
+ * byte layout conversion plain <-> NCHW16c (layout.h) round trip. */
+#include <math.h>
+#include <string.h>
+
+#include "rt/kernels/quant/qdq.h"
+#include "rt/layout.h"
+#include "rt_test.h"
+
+static void qdq_case(int64_t n, int y_signed, float s, int32_t zp)
+{
+    float *x = new_rand(n), *back = new_nan(n), *want_back = new_nan(n);
+    for (int64_t i = 0; i < n; i++) x[i] *= 200.0f * s;
+    if (n > 8) {
+        x[0] = 2.5f * s, x[1] = -3.5f * s, x[2] = INFINITY, x[3] = -INFINITY, x[4] = NAN;
+        x[5] = 1e30f, x[6] = -0.0f, x[7] = 0.5f * s;
+    }
+    const int ty = y_signed ? PZ_I8 : PZ_U8;
+    uint8_t want[4096], got[4096], zb = (uint8_t)zp;
+    pz_quant_desc d = {.outer = 1, .D = n, .inner = 1, .block = 1};
+    pz_any_quantize__ref(&d, 1, PZ_F32, x, PZ_F32, &s, &zb, ty, want, 0, 1);
+    pz_any_dequantize__ref(&d, ty, want, PZ_F32, &s, &zb, PZ_F32, want_back, 0, 1);
+    const pz_qdq_kernels *ks[2] = {pz_qdq_for(PZ_ISA_SCALAR), pz_qdq_for(PZ_ISA_AVX512)};
+    for (int k = 0; k < 2; k++) {
+        memset(got, 0xa5, sizeof got);
+        ks[k]->quantize(n, x, s, y_signed ? (int8_t)zb : zb, y_signed, got);
+        checkf(!memcmp(got, want, (size_t)n) && got[n] == 0xa5,
+               "quantize %s n %lld signed %d zp %d", k ? "avx512" : "scalar", (long long)n,
+               y_signed, zp);
+        ks[k]->dequantize(n, want, y_signed, s, y_signed ? (int8_t)zb : zb, back);
+        checkf(!memcmp(back, want_back, (size_t)n * sizeof(float)),
+               "dequantize %s n %lld signed %d", k ? "avx512" : "scalar", (long long)n, y_signed);
+    }
+    free(x), free(back), free(want_back);
+}
+
+static void layout_bytes(void)
+{
+    const int64_t xd[4] = {2, 21, 3, 5}, n = 2 * 21 * 15;
+    pz_tensor t = {.dtype = PZ_U8, .rank = 4, .dims = {2, 21, 3, 5}};
+    uint8_t x[2 * 21 * 15], y[2 * 21 * 15], blk[2 * 32 * 15];
+    for (int64_t i = 0; i < n; i++) x[i] = (uint8_t)(i * 7 + 3);
+    CHECK(pz_layout_bytes(&t, 16) == sizeof blk);
+    for (int w = 0; w < 3; w++) pz_layout_convert(PZ_ISA_AVX512, PZ_U8, xd, 0, 16, x, blk, w, 3);
+    /* channel 17 of image 1, pixel (2, 4): block 1, lane 1 */
+    CHECK(blk[((1 * 2 + 1) * 15 + 2 * 5 + 4) * 16 + 1] == x[(1 * 21 + 17) * 15 + 14]);
+    for (int w = 0; w < 2; w++) pz_layout_convert(PZ_ISA_AVX512, PZ_I8, xd, 16, 0, blk, y, w, 2);
+    CHECK(!memcmp(x, y, sizeof x));
+}
+
+int main(void)
+{
+    for (int s = 0; s < 2; s++) {
+        qdq_case(1, s, 0.1f, s ? -3 : 7);
+        qdq_case(15, s, 0.02f, s ? 0 : 128);
+        qdq_case(1000, s, 0.0173f, s ? 5 : 100);
+        qdq_case(33, s, 3.0f, s ? -128 : 255);
+    }
+    layout_bytes();
+    return test_summary("rt_qdq");
+}
