@@ -118,7 +118,7 @@ pz_status op_qconv_lower(const ir_graph *g, const ir_node *n, op_lowered *out, p
     const op_qconv_params *p = n->params;
     pz_conv_params cp = {.group = p->group};
     if (op_window_conv_params(n, &p->w, &cp, err)) return err->code;
-    pz_qconv_params qp = {.func = p->func, .nsp = cp.nsp, .group = p->group};
+    pz_qconv_params qp = {.func = p->func, .nsp = cp.nsp, .group = p->group, .act = op_act(n)};
     for (int s = 0; s < cp.nsp; s++) {
         qp.kernel[s] = cp.kernel[s], qp.stride[s] = cp.stride[s];
         qp.dilation[s] = cp.dilation[s];

@@ -4,7 +4,9 @@
  *   exact. x, w int8/uint8; x_scale, x_zp, y_scale, y_zp one element each;
  *   w_scale, w_zp one or per output channel; B? int32 [M] -> y of y_zp's
  *   type [N, M, O1..Ok]; Conv's attributes. MACs as Conv's.
- * Runs as the QCONV layer (rt/ops/qconv.c), a reference kernel. */
+ * Runs as the QCONV layer (rt/ops/qconv.c). The qdq pass makes it of a
+ * quantized model's DequantizeLinear -> Conv -> QuantizeLinear, with the
+ * Relu/Clip between them as its act (a clamp of y). */
 #include "qconv.h"
 
 const op_def op_qlinear_conv = {
@@ -15,4 +17,5 @@ const op_def op_qlinear_conv = {
     .infer = op_qconv_infer,
     .cost = op_qconv_cost,
     .lower = op_qconv_lower,
+    .takes_act = 1,   /* a Relu/Clip the qdq pass folded (passes/qdq.c) */
 };

@@ -36,9 +36,7 @@
 
 #include "passes_internal.h"
 
-/* Clip's bounds if they are known now: attributes before opset 11, constant
- * scalar inputs from 11; omitted = unbounded. */
-static int clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi)
+int pass_clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi)
 {
     float b[2] = {-INFINITY, INFINITY};
     if (g->opset < 11) {
@@ -131,7 +129,7 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
         n->act.kind = IR_ACT_RELU;
         st->acts++;
     } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_clip) && slot == 0 &&
-               clip_bounds(g, r, &n->act.lo, &n->act.hi)) {
+               pass_clip_bounds(g, r, &n->act.lo, &n->act.hi)) {
         n->act.kind = IR_ACT_CLIP;
         st->acts++;
     } else {

@@ -140,6 +140,10 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         pass_attention(g, dead, &st);
         compact(g, &dead);
     }
+    if (!opts->no_qdq) {
+        pass_qdq(g, dead, &st);
+        compact(g, &dead);
+    }
     if (!opts->no_epilogues) {
         pass_epilogues(g, dead, &st);
         compact(g, &dead);

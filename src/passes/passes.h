@@ -35,6 +35,9 @@
  *   attention  MatMul(Q, Transpose(K)), scalar scalings, a mask Add,
  *              Softmax(last axis), MatMul(., V) -> ScaledDotProductAttention
  *              (attention.c).
+ *   qdq        DequantizeLinear(xq), DequantizeLinear(wq) -> Conv [-> Relu |
+ *              Clip] -> QuantizeLinear -> QLinearConv with the act, run in
+ *              int8 (qdq.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -67,6 +70,7 @@ typedef struct {
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
     int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
     int no_attention;      /* keep attention as MatMul, Softmax, MatMul */
+    int no_qdq;            /* keep a quantized model's DequantizeLinear, Conv, QuantizeLinear */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -80,6 +84,7 @@ typedef struct {
     int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
     int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
+    int qdq;               /* DequantizeLinear, Conv, [Relu,] QuantizeLinear -> QLinearConv */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

@@ -36,6 +36,11 @@ int pass_is(const ir_node *n, op_kind k);
  * says so (an epilogue's producer). */
 int pass_plain(const ir_graph *g, const ir_node *n);
 
+/* Clip node n's bounds if they are known now: attributes before opset 11,
+ * constant scalar inputs from 11; omitted = unbounded. 0 if not known or
+ * lo > hi. */
+int pass_clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi);
+
 /* Whether a and b have the same element type and the same known shape. */
 int pass_same_shape(const ir_tensor *a, const ir_tensor *b);
 
@@ -48,5 +53,6 @@ void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_attention(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st);
 
 #endif

@@ -430,7 +430,9 @@ typedef struct {
 /* QCONV: ConvInteger (X, W, x_zero_point?, w_zero_point? -> int32 Y) or
  * QLinearConv (X, x_scale, x_zp, W, w_scale, w_zp, y_scale, y_zp, B? -> Y
  * of y_zp's type, requantised). X, W int8/uint8; w's zero point per tensor
- * or per output channel; the sum exact in integers. Geometry as CONV's. */
+ * or per output channel; the sum exact in integers. Geometry as CONV's.
+ * act (the qdq pass's fold of a float Relu/Clip before the QuantizeLinear)
+ * clamps y to [Q(lo), Q(hi)]: Relu's lo 0 is y_zero_point. */
 typedef enum { PZ_QCONV_INTEGER, PZ_QCONV_QLINEAR } pz_qconv_func;
 typedef struct {
     pz_qconv_func func;
@@ -441,6 +443,7 @@ typedef struct {
     int64_t dilation[PZ_MAX_SPATIAL];
     int64_t pad_begin[PZ_MAX_SPATIAL];
     int64_t pad_end[PZ_MAX_SPATIAL];
+    pz_act act;                       /* QLinearConv: Relu/Clip, applied as a clamp of y */
 } pz_qconv_params;
 
 /* DFT (ONNX DFT, opsets 17 and 20): X [..., M, ..., 1 or 2] (real or

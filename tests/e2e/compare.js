@@ -10,6 +10,9 @@
 //        the same, but up to K elements may be 0 on one side only: the
 //        output of a peak test (x * (x == maxpool(x))), where two neighbours
 //        that tie within rounding in one runtime are a peak in one, not both
+//   node compare.js --qstep STEP FRAC GOT.pb REF.pb
+//        a quantized result: every |got-ref| <= STEP (one quantization step;
+//        1 for integer outputs), and at least FRAC of the elements equal
 'use strict';
 const {readTensor} = require('./tensorproto');
 
@@ -23,6 +26,8 @@ function main() {
     let tol = 0, atol = 0, top = 0;
     if (mode === '--rel') tol = parseFloat(a.shift());
     if (mode === '--close') { tol = parseFloat(a.shift()); atol = parseFloat(a.shift()); }
+    let frac = 0;
+    if (mode === '--qstep') { atol = parseFloat(a.shift()); frac = parseFloat(a.shift()); }
     if (a[0] === '--top') { a.shift(); top = parseInt(a.shift(), 10); }
     let peaks = 0, flipped = 0;
     if (a[0] === '--peaks') { a.shift(); peaks = parseInt(a.shift(), 10); }
@@ -54,6 +59,18 @@ function main() {
             if ((x === 0) !== (y === 0) && flipped < peaks) flipped++;
             else bad = i;
         }
+    }
+    if (mode === '--qstep') {
+        let same = 0, over = -1;
+        for (let i = 0; i < n; i++) {
+            const e = Math.abs(Number(g.data[i]) - Number(r.data[i]));
+            if (e === 0) same++;
+            else if (!(e <= atol * (1 + 1e-5)) && over < 0) over = i;
+        }
+        const share = n ? same / n : 1;
+        if (over >= 0) return fail(`${what}: element ${over} is ${g.data[over]}, expected ${r.data[over]} (more than one step ${atol})`);
+        if (share < frac) return fail(`${what}: ${(100 * share).toFixed(3)}% equal, want >= ${100 * frac}%`);
+        return ok(`${what}: all within one step, ${(100 * share).toFixed(3)}% equal`);
     }
     if (mode === '--close') {
         if (bad >= 0) return fail(`${what}: element ${bad} is ${g.data[bad]}, expected ${r.data[bad]} (rtol ${tol}, atol ${atol})`);

@@ -29,6 +29,9 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
     if (p->func != PZ_QCONV_INTEGER && !ql)
         return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
+    if (p->act.kind != PZ_ACT_NONE && (!ql || p->act.kind == PZ_ACT_GELU))
+        return pz_layer_fail(l, err, n, "act %d: only QLinearConv takes one, Relu or Clip",
+                             (int)p->act.kind);
     if (!q8(x->dtype) || !q8(w->dtype))
         return pz_layer_fail(l, err, n, "X (%s) and W (%s) must be int8 or uint8",
                              pz_dtype_name(x->dtype), pz_dtype_name(w->dtype));
@@ -102,6 +105,7 @@ static const pz_param_field qconv_fields[] = {
     PZ_FIELD_ARRAY(pz_qconv_params, dilation, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_qconv_params, pad_begin, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_qconv_params, pad_end, PZ_F_I64),
+    PZ_FIELD(pz_qconv_params, act, PZ_F_ACT),
 };
 
 const pz_rt_op pz_rt_op_qconv = {

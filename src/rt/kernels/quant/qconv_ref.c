@@ -16,6 +16,16 @@ void pz_any_qconv__ref(const pz_qconv_params *p, const pz_qconv_desc *d, const v
     const int64_t zx = a->xzp ? (int64_t)pz_load_bits(a->xzp, d->tx, 0) : 0;
     double qlo, qhi;
     pz_quant_range(d->ty, &qlo, &qhi);
+    if (p->func == PZ_QCONV_QLINEAR && p->act.kind != PZ_ACT_NONE) {
+        /* the clamp of a folded Relu/Clip: its bounds quantized as y is */
+        const double ys = pz_ld(a->ys, d->ts, 0), yz = a->yzp ? pz_load_f64(a->yzp, d->ty, 0) : 0;
+        const double lo = p->act.kind == PZ_ACT_RELU ? 0 : p->act.lo;
+        const double hi = p->act.kind == PZ_ACT_RELU ? INFINITY : p->act.hi;
+        const double qa = nearbyint(pz_round_to(d->ts, lo / ys)) + yz;
+        const double qb = nearbyint(pz_round_to(d->ts, hi / ys)) + yz;
+        qlo = qa > qlo ? qa : qlo;
+        qhi = qb < qhi ? qb : qhi;
+    }
     int64_t lo, hi;
     pz_split(d->N * d->M * ysz, ith, nth, &lo, &hi);
     for (int64_t e = lo; e < hi; e++) {

@@ -1,0 +1,234 @@
+/* qdq.c - a quantized model's QDQ pattern around a Conv folded into one
+ * QLinearConv (issue 41): the int8 convolution a quantizer meant, run by the
+ * QCONV layer's int8 kernels instead of dequantizing to float32 and back.
+ *
+ *   DequantizeLinear(xq, sx, zx) ---------------.
+ *   DequantizeLinear(wq, sw, zw) -> Conv(x, w, b) [-> Relu | Clip]
+ *                                    -> QuantizeLinear(., sy, zy)
+ * becomes
+ *   QLinearConv(xq, sx, zx, wq, sw, zw, sy, zy, B) with act Relu/Clip,
+ * B[m] = nearbyint(b[m] / (sx * sw[m])) as int32 (the bias a quantizer
+ * writes is DequantizeLinear(int32 with scale sx * sw), which this gives
+ * back; infer folded it to floats). The activation is kept as the node's act
+ * and applied in the quantized domain by the QCONV layer: QuantizeLinear is
+ * monotonic and maps 0 to zy, so Q(Relu(v)) = max(Q(v), zy) and Q(Clip(v,
+ * lo, hi)) = clamp(Q(v), Q(lo), Q(hi)), the same values.
+ *
+ * The one difference from the float graph is the rounding of the bias to
+ * int32, which is what ONNX Runtime's QDQ folding does too. Folded only when
+ * all of this holds, else the graph stays as it is:
+ *   - the Conv plain, 2-D (X rank 4), its X the output of a plain
+ *     DequantizeLinear of a uint8/int8 value with a constant float32 scalar
+ *     scale and zero point (or none); its W the output of a DequantizeLinear
+ *     of a constant int8/uint8 tensor with a constant float32 scale (one, or
+ *     one per output channel on axis 0) and zero point;
+ *   - its bias, if any, a constant float32 [M];
+ *   - the Conv's output (and the Relu/Clip's) read by one node alone, no
+ *     graph output; the Clip's bounds constants;
+ *   - the QuantizeLinear plain, per tensor (a float32 scalar scale), its
+ *     zero point a constant uint8/int8 scalar, saturating, no output_dtype
+ *     other than its zero point's.
+ * The DequantizeLinear of X goes when nothing else reads its output. */
+#include <math.h>
+#include <string.h>
+
+#include "passes_internal.h"
+
+/* The node producing value vid (live), or -1. */
+static int producer(const ir_graph *g, int vid, const unsigned char *dead)
+{
+    if (vid < 0) return -1;
+    int p = g->values[vid].producer;
+    if (p >= 0 && p < g->n_nodes && !dead[p]) {
+        const ir_node *n = &g->nodes[p];
+        for (int k = 0; k < n->n_out; k++)
+            if (n->out[k] == vid) return p;
+    }
+    return -1;
+}
+
+static int q8(int dt)
+{
+    return dt == IR_U8 || dt == IR_I8;
+}
+
+/* A constant float32 of one element (or m elements when m > 1). */
+static const float *const_f32(const ir_graph *g, const ir_node *n, int i, int64_t m)
+{
+    const ir_tensor *t = op_in_const(g, n, i);
+    if (!t || t->dtype != IR_F32) return NULL;
+    const int64_t ne = ir_tensor_numel(t);
+    return ne == 1 || (m > 1 && t->rank == 1 && ne == m) ? t->data : NULL;
+}
+
+/* A DequantizeLinear's zero point: absent, or a constant of x's type with
+ * the scale's element count. */
+static int zp_ok(const ir_graph *g, const ir_node *dq, int dt, int64_t ne)
+{
+    if (dq->n_in < 3 || dq->in[2] < 0) return 1;
+    const ir_tensor *z = op_in_const(g, dq, 2);
+    return z && (int)z->dtype == dt && ir_tensor_numel(z) == ne;
+}
+
+/* The DequantizeLinear producing value vid, per tensor or (per_m) per
+ * channel along axis 0 of m channels; -1 if it is not one. */
+static int dq_of(const ir_graph *g, int vid, const unsigned char *dead, int64_t m, int want_const)
+{
+    int p = producer(g, vid, dead);
+    if (p < 0) return -1;
+    const ir_node *dq = &g->nodes[p];
+    if (!pass_is(dq, OP_dequantize_linear) || !pass_plain(g, dq) || dq->n_in < 2 ||
+        dq->in[0] < 0)
+        return -1;
+    const ir_tensor *x = &g->values[dq->in[0]].t;
+    if (!q8(x->dtype) || (want_const && !x->data)) return -1;
+    const ir_tensor *s = op_in(g, dq, 1);
+    const float *sv = const_f32(g, dq, 1, m);
+    if (!sv || !zp_ok(g, dq, x->dtype, ir_tensor_numel(s))) return -1;
+    int64_t axis = 1;
+    pz_err ignored = {0};
+    if (ir_tensor_numel(s) > 1 &&
+        (op_attr_int(dq, "axis", 1, &axis, &ignored) || (axis != 0 && axis != -x->rank)))
+        return -1;
+    const ir_attr *bs = op_attr(dq, "block_size");
+    if (bs && (bs->type != IR_ATTR_INT || bs->i != 0)) return -1;
+    return p;
+}
+
+/* A scalar zero point constant of type dt (0), owned by the graph. */
+static int zero_point(ir_graph *g, const char *base, int dt, int64_t n)
+{
+    int v = ir_graph_add_value_unique(g, base);
+    ir_value *val = &g->values[v];
+    memset(&val->t, 0, sizeof val->t);
+    val->t.dtype = (ir_dtype)dt;
+    val->t.rank = n > 1 ? 1 : 0;
+    val->t.dims[0] = n;
+    val->is_initializer = 1;
+    void *z = pz_xcalloc((size_t)n, 1);
+    ir_value_take_data(g, v, z, (size_t)n);
+    return v;
+}
+
+/* The QuantizeLinear reading value vid alone, per tensor into uint8/int8
+ * with a constant zero point; -1 if not. */
+static int q_after(const ir_graph *g, int vid, const unsigned char *dead)
+{
+    int slot, r = pass_sole_reader(g, vid, &slot);
+    if (r < 0 || dead[r] || slot != 0) return -1;
+    const ir_node *q = &g->nodes[r];
+    if (!pass_is(q, OP_quantize_linear) || !pass_plain(g, q) || q->n_in < 3 || q->in[2] < 0 ||
+        q->n_out < 1 || q->out[0] < 0 || !const_f32(g, q, 1, 1))
+        return -1;
+    const ir_tensor *z = op_in_const(g, q, 2);
+    if (!z || !q8(z->dtype) || ir_tensor_numel(z) != 1) return -1;
+    int64_t sat = 1, odt = 0;
+    pz_err ignored = {0};
+    if (op_attr_int(q, "saturate", 1, &sat, &ignored) || !sat ||
+        op_attr_int(q, "output_dtype", 0, &odt, &ignored) || (odt && odt != (int64_t)z->dtype))
+        return -1;
+    return r;
+}
+
+/* Tries the pattern at Conv node c; 1 if it folded. */
+static int fold_conv(ir_graph *g, int c, unsigned char *dead)
+{
+    ir_node *conv = &g->nodes[c];
+    if (!pass_is(conv, OP_conv) || !pass_plain(g, conv) || conv->n_in < 2 || conv->n_in > 3 ||
+        conv->in[0] < 0 || conv->in[1] < 0 || conv->n_out < 1 || conv->out[0] < 0)
+        return 0;
+    const ir_tensor *x = &g->values[conv->in[0]].t, *w = &g->values[conv->in[1]].t;
+    const ir_tensor *y = &g->values[conv->out[0]].t;
+    if (x->rank != 4 || w->rank != 4 || x->dtype != IR_F32 || y->dtype != IR_F32) return 0;
+    const int64_t m = w->dims[0];
+    const int dx = dq_of(g, conv->in[0], dead, 1, 0);
+    const int dw = dq_of(g, conv->in[1], dead, m, 1);
+    if (dx < 0 || dw < 0) return 0;
+    const float *bias = NULL;
+    if (conv->n_in == 3 && conv->in[2] >= 0) {
+        const ir_tensor *b = op_in_const(g, conv, 2);
+        if (!b || b->dtype != IR_F32 || ir_tensor_numel(b) != m) return 0;
+        bias = b->data;
+    }
+    /* the output chain: [Relu | Clip] then QuantizeLinear */
+    ir_act act = {IR_ACT_NONE, 0, 0};
+    int a = -1, slot, yv = conv->out[0];
+    int r = pass_sole_reader(g, yv, &slot);
+    if (r < 0 || dead[r] || slot != 0) return 0;
+    if ((pass_is(&g->nodes[r], OP_relu) || pass_is(&g->nodes[r], OP_clip)) &&
+        pass_plain(g, &g->nodes[r]) && g->nodes[r].out[0] >= 0) {
+        if (pass_is(&g->nodes[r], OP_relu)) act.kind = IR_ACT_RELU;
+        else if (pass_clip_bounds(g, &g->nodes[r], &act.lo, &act.hi)) act.kind = IR_ACT_CLIP;
+        else return 0;
+        a = r;
+        yv = g->nodes[r].out[0];
+    }
+    const int q = q_after(g, yv, dead);
+    if (q < 0) return 0;
+
+    /* the int32 bias, from the float one the scales give back */
+    const ir_node *ndx = &g->nodes[dx], *ndw = &g->nodes[dw];
+    const float sx = *const_f32(g, ndx, 1, 1);
+    const ir_tensor *swt = op_in(g, ndw, 1);
+    const float *sw = swt->data;
+    const int per_m = ir_tensor_numel(swt) > 1;
+    int bv = -1;
+    if (bias) {
+        int32_t *bq = pz_xmalloc((size_t)m * sizeof *bq);
+        for (int64_t i = 0; i < m; i++) {
+            const double s = (double)(sx * sw[per_m ? i : 0]);
+            double v = s > 0 ? nearbyint(bias[i] / s) : 0;
+            v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+            bq[i] = (int32_t)v;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%s:bias_q", conv->name ? conv->name : "conv");
+        bv = ir_graph_add_value_unique(g, name);
+        ir_value *val = &g->values[bv];
+        memset(&val->t, 0, sizeof val->t);
+        val->t.dtype = IR_I32;
+        val->t.rank = 1;
+        val->t.dims[0] = m;
+        val->is_initializer = 1;
+        ir_value_take_data(g, bv, bq, (size_t)m * sizeof *bq);
+    }
+    /* zero points the DequantizeLinears left out: zeros of their types */
+    ndx = &g->nodes[dx], ndw = &g->nodes[dw];
+    int zx = ndx->n_in > 2 ? ndx->in[2] : -1, zw = ndw->n_in > 2 ? ndw->in[2] : -1;
+    const int xq = ndx->in[0], wq = ndw->in[0], sxv = ndx->in[1], swv = ndw->in[1];
+    if (zx < 0) zx = zero_point(g, "x_zero_point:0", g->values[xq].t.dtype, 1);
+    if (zw < 0)
+        zw = zero_point(g, "w_zero_point:0", g->values[wq].t.dtype,
+                        ir_tensor_numel(&g->values[swv].t));
+    const ir_node *nq = &g->nodes[q];
+    const int syv = nq->in[1], zyv = nq->in[2], out = nq->out[0];
+
+    conv = &g->nodes[c];
+    const int old_x = conv->in[0];
+    ir_node_set_n_in(conv, bias ? 9 : 8);
+    const int ins[9] = {xq, sxv, zx, wq, swv, zw, syv, zyv, bv};
+    for (int k = 0; k < conv->n_in; k++) conv->in[k] = ins[k];
+    /* Conv's attributes parse as QLinearConv's, and its inputs were checked */
+    /* QLinearConv's parse tells it from ConvInteger by op_type */
+    free(conv->op_type);
+    conv->op_type = pz_xstrdup("QLinearConv");
+    PZ_ASSERT(pass_become(g, conv, OP_qlinear_conv));
+    conv->act = act;
+    const int old_y = conv->out[0];
+    conv->out[0] = out;
+    g->values[out].producer = c;
+    g->values[old_y].producer = -1;
+    pz_err e = {0};
+    PZ_ASSERT(conv->op->infer(g, conv, &e) == PZ_OK);   /* resolves auto_pad, as load did */
+    if (a >= 0) pass_kill(g, a, dead);
+    pass_kill(g, q, dead);
+    /* the DequantizeLinear of X goes with its last reader */
+    if (!g->values[old_x].is_output && ir_graph_count_uses(g, old_x) == 0) pass_kill(g, dx, dead);
+    return 1;
+}
+
+void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st)
+{
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!dead[i] && fold_conv(g, i, dead)) st->qdq++;
+}

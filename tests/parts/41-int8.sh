@@ -1,0 +1,69 @@
+#!/bin/sh
+# 41-int8.sh BUILD_DIR - quantized (QDQ) models run in int8 (issue 41):
+#   qdq    small QDQ models (tests/int8/qdq_models.py: a 3x3 + Relu, 1x1,
+#          strided 3x3 + Clip chain; a 7x7 stride-2 stem over 3 channels,
+#          two images; int8 activations with zero points; a conv output read
+#          twice, left alone, and a grouped conv) through `paleozoic run` at 1
+#          and 2 threads, with PZ_ISA=scalar (the int8 kernels' scalar twins)
+#          and PZ_ISA=ref (the reference kernels), and the program `paleozoic
+#          build` makes, each against ONNX Runtime's run of the same model:
+#          every output within one quantization step and >= 99.9% of them
+#          equal; the profile shows as many QCONV layers as the qdq pass must
+#          fold (the model says how many).
+# Ends with `N passed, N failed`.
+set -u
+B=$(cd "${1:?usage: 41-int8.sh BUILD_DIR}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PZ="$B/paleozoic"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+if ! /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null || ! command -v node >/dev/null; then
+    echo "41-int8: SKIPPED: needs /usr/bin/python3 with onnx and numpy, and node"
+    echo "41-int8: 0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+
+/usr/bin/python3 "$ROOT/tests/int8/qdq_models.py" "$T" >"$T/models" 2>"$T/log" ||
+    bad "qdq_models.py: $(tail -c 400 "$T/log")"
+while read -r n nq; do
+    m="$T/$n"
+    if ! node "$ROOT/tests/e2e/ort_run.js" "$m.onnx" "$m.in_0.pb" -- "$m.ort.pb" >"$T/log" 2>&1; then
+        bad "$n: ONNX Runtime: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    # one quantization step: 1 for an integer output, the last scale for a float one
+    step=1
+    [ "$n" = stem ] && step=0.04
+    for way in t1 t2 scalar ref build; do
+        th=1 pre=""
+        [ "$way" = t2 ] && th=2
+        [ "$way" = scalar ] && pre="PZ_ISA=scalar"
+        [ "$way" = ref ] && pre="PZ_ISA=ref"
+        if [ "$way" = build ]; then
+            "$PZ" build "$m.onnx" -o "$m.exe" >"$T/log" 2>&1 &&
+                "$m.exe" --input "$m.in_0.pb" --output "$m.$way.pb" >>"$T/log" 2>&1 ||
+                { bad "$n build: $(tail -c 300 "$T/log")"; continue; }
+        else
+            # shellcheck disable=SC2086
+            env $pre "$PZ" run "$m.onnx" --input "$m.in_0.pb" --output "$m.$way.pb" \
+                --threads "$th" --profile >"$T/log" 2>&1 ||
+                { bad "$n run ($way): $(tail -c 300 "$T/log")"; continue; }
+            got=$(grep -c ' QCONV ' "$T/log")
+            [ "$got" = "$nq" ] || { bad "$n run ($way): $got QCONV layers, want $nq"; continue; }
+        fi
+        if node "$ROOT/tests/e2e/compare.js" --qstep "$step" 0.999 "$m.$way.pb" "$m.ort.pb" \
+            >"$T/why" 2>&1; then
+            ok
+        else
+            bad "$n ($way) against ONNX Runtime: $(cat "$T/why")"
+        fi
+    done
+done <"$T/models"
+[ -s "$T/models" ] || bad "no models written"
+
+echo "41-int8: $pass passed, $fail failed"
+[ "$fail" = 0 ]
