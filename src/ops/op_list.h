@@ -201,6 +201,7 @@ OP(CausalConvWithState, causal_conv_with_state)
 OP(LinearAttention, linear_attention)
 OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
 OP(ScaledDotProductAttention, sdpa)   /* domain ai.paleozoic: the attention pass's */
+OP(QLinearAdd, qlinear_add)   /* domain com.microsoft (ONNX Runtime's quantizer; the qdq pass's) */
 /* training (domain ai.onnx.preview.training): unfolded into element-wise nodes */
 OP(Adagrad, adagrad)
 OP(Momentum, momentum)

@@ -28,8 +28,16 @@
  *   - the QuantizeLinear plain, per tensor (a float32 scalar scale), its
  *     zero point a constant uint8/int8 scalar, saturating, no output_dtype
  *     other than its zero point's.
- * The DequantizeLinear of X goes when nothing else reads its output. */
+ * The DequantizeLinear of X goes when nothing else reads its output.
+ *
+ * A residual block's Add, DequantizeLinear(aq), DequantizeLinear(bq) -> Add
+ * [-> Relu] -> QuantizeLinear, becomes QLinearAdd (com.microsoft's, as ONNX
+ * Runtime folds it; ops/qlinear_add.c), the same float arithmetic in one
+ * pass over the bytes: A, B and the output of one 8-bit type and one shape,
+ * the DequantizeLinears per tensor with constant scalars, the Relu and the
+ * QuantizeLinear as above. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "passes_internal.h"
@@ -227,8 +235,73 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
     return 1;
 }
 
+/* Tries the residual pattern at Add node i: DequantizeLinear(aq),
+ * DequantizeLinear(bq) -> Add [-> Relu] -> QuantizeLinear becomes
+ * QLinearAdd(aq, sa, za, bq, sb, zb, sc, zc) with the Relu as its act;
+ * 1 if it folded. */
+static int fold_add(ir_graph *g, int i, unsigned char *dead)
+{
+    ir_node *add = &g->nodes[i];
+    if (!pass_is(add, OP_add) || !pass_plain(g, add) || add->n_in != 2 || add->in[0] < 0 ||
+        add->in[1] < 0 || add->n_out < 1 || add->out[0] < 0)
+        return 0;
+    const ir_tensor *y = &g->values[add->out[0]].t;
+    if (y->dtype != IR_F32 || !pass_same_shape(y, &g->values[add->in[0]].t) ||
+        !pass_same_shape(y, &g->values[add->in[1]].t))
+        return 0;
+    int d[2];
+    for (int k = 0; k < 2; k++)
+        if ((d[k] = dq_of(g, add->in[k], dead, 1, 0)) < 0) return 0;
+    const int ta = g->values[g->nodes[d[0]].in[0]].t.dtype;
+    if ((int)g->values[g->nodes[d[1]].in[0]].t.dtype != ta) return 0;
+    ir_act act = {IR_ACT_NONE, 0, 0};
+    int a = -1, slot, yv = add->out[0];
+    int r = pass_sole_reader(g, yv, &slot);
+    if (r < 0 || dead[r]) return 0;
+    if (pass_is(&g->nodes[r], OP_relu) && pass_plain(g, &g->nodes[r]) && g->nodes[r].out[0] >= 0) {
+        act.kind = IR_ACT_RELU;
+        a = r;
+        yv = g->nodes[r].out[0];
+    }
+    const int q = q_after(g, yv, dead);
+    if (q < 0 || (int)g->values[g->nodes[q].out[0]].t.dtype != ta) return 0;
+
+    int ins[8];
+    for (int k = 0; k < 2; k++) {
+        const ir_node *dq = &g->nodes[d[k]];
+        ins[3 * k] = dq->in[0];
+        ins[3 * k + 1] = dq->in[1];
+        ins[3 * k + 2] = dq->n_in > 2 && dq->in[2] >= 0 ? dq->in[2]
+                                                       : zero_point(g, "zero_point:0", ta, 1);
+    }
+    ins[6] = g->nodes[q].in[1];
+    ins[7] = g->nodes[q].in[2];
+    const int out = g->nodes[q].out[0], old_in[2] = {g->nodes[i].in[0], g->nodes[i].in[1]};
+    add = &g->nodes[i];
+    ir_node_set_n_in(add, 8);
+    for (int k = 0; k < 8; k++) add->in[k] = ins[k];
+    free(add->op_type);
+    add->op_type = pz_xstrdup("QLinearAdd");
+    free(add->domain);
+    add->domain = pz_xstrdup("com.microsoft");
+    PZ_ASSERT(pass_become(g, add, OP_qlinear_add));   /* no attributes to parse */
+    add->act = act;
+    g->values[add->out[0]].producer = -1;
+    add->out[0] = out;
+    g->values[out].producer = i;
+    pz_err e = {0};
+    PZ_ASSERT(add->op->infer(g, add, &e) == PZ_OK);   /* the checks above are its own */
+    if (a >= 0) pass_kill(g, a, dead);
+    pass_kill(g, q, dead);
+    for (int k = 0; k < 2; k++)
+        if (!dead[d[k]] && !g->values[old_in[k]].is_output &&
+            ir_graph_count_uses(g, old_in[k]) == 0)
+            pass_kill(g, d[k], dead);
+    return 1;
+}
+
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++)
-        if (!dead[i] && fold_conv(g, i, dead)) st->qdq++;
+        if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead))) st->qdq++;
 }

@@ -82,7 +82,9 @@
     X(CAUSAL_CONV, causal_conv)        /* in: X, W, B?, past  out: Y, present? */ \
     X(LINEAR_ATTENTION, linear_attention) /* in: Q, K, V, past?, decay?, beta? */ \
     /* recurrent */                                                   \
-    X(RNN, rnn)                        /* in: X, W, R, B?, lens?, h0?, c0?, P?  out: Y?, Y_h?, Y_c? */
+    X(RNN, rnn)                        /* in: X, W, R, B?, lens?, h0?, c0?, P?  out: Y?, Y_h?, Y_c? */ \
+    /* int8 */                                                        \
+    X(QADD, qadd)                      /* in: A, sa, za?, B, sb, zb?, sc, zc? (QLinearAdd) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

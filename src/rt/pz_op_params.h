@@ -1,5 +1,5 @@
 /* pz_op_params.h - the params of the layer kinds TOPK, LP_POOL, EINSUM,
- * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER and MVN (one struct each, as in
+ * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN and QADD (one struct each, as in
  * pz_rt.h, which includes this after PZ_MAX_RANK and PZ_MAX_SPATIAL; a
  * part of the SDK beside it). */
 #ifndef PZ_OP_PARAMS_H
@@ -89,6 +89,12 @@ typedef struct {
     int act[6];                       /* pz_rnn_act_func, [direction][3] */
     float alpha[6], beta[6];
 } pz_rnn_params;
+
+/* QADD (QLinearAdd): C = sat(nearbyint(((A - za) sa + (B - zb) sb) / sc) + zc),
+ * the sum in float32; act Relu clamps at zc. A, B, C uint8 or int8, one shape. */
+typedef struct {
+    pz_act act;
+} pz_qadd_params;
 
 /* A block's precision (pz_net_block_precision): PZ_PREC_BF16 rounds the
  * operands of the layers that have bf16 kernels (MatMul, Gemm with a constant

@@ -5,8 +5,8 @@ helpers and seeded numpy weights, in the format quantizers write:
 QuantizeLinear -> DequantizeLinear on activations, int8 weights (per channel
 on axis 0, or per tensor) and the int32 bias (scale x_scale * w_scale) behind
 DequantizeLinears. For each model NAME it writes NAME.onnx
-and NAME.in_0.pb, and prints "NAME QCONVS": how many QCONV layers the pass
-must make of it (the cases it must leave alone say 0 or fewer)."""
+and NAME.in_0.pb, and prints "NAME QCONVS QADDS": how many QCONV and QADD
+layers the pass must make of it (the cases it must leave alone say fewer)."""
 import os
 import sys
 
@@ -62,7 +62,7 @@ class Net:
         return self.node("Conv", ins, kernel_shape=[k, k], strides=[stride, stride],
                          pads=[pad] * 4, group=group)
 
-    def save(self, outdir, x, out, out_type, shape, qconvs):
+    def save(self, outdir, x, out, out_type, shape, qconvs, qadds=0):
         g = helper.make_graph(self.nodes, self.name,
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
                               [helper.make_tensor_value_info(out, out_type, shape)], self.inits)
@@ -72,7 +72,7 @@ class Net:
         onnx.save(m, os.path.join(outdir, self.name + ".onnx"))
         with open(os.path.join(outdir, self.name + ".in_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(x, "x").SerializeToString())
-        print(self.name, qconvs)
+        print(self.name, qconvs, qadds)
 
 
 def chain(outdir):
@@ -111,6 +111,21 @@ def signed(outdir):
     n.save(outdir, x, h, TensorProto.INT8, [1, 16, 8, 9], 2)
 
 
+def residual(outdir):
+    """A ResNet basic block: two convs and the identity into Add + Relu
+    (QLinearAdd with act), then an Add without Relu; 24 channels (a
+    partial block)."""
+    n = Net("residual")
+    x = rng.standard_normal((1, 24, 14, 14)).astype(np.float32)
+    h0 = n.qdq("x", 0.03, 128)
+    h = n.qdq(n.node("Relu", [n.conv(h0, 0.03, 24, 24, 3, pad=1)]), 0.02, 0)
+    h = n.qdq(n.conv(h, 0.02, 24, 24, 3, pad=1), 0.04, 125)
+    h = n.qdq(n.node("Relu", [n.node("Add", [h, h0])]), 0.03, 0)
+    h2 = n.qdq(n.conv(h, 0.03, 24, 24, 1), 0.05, 128)
+    h = n.qdq(n.node("Add", [h2, h]), 0.05, 120, dq=False)
+    n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 14, 14], 3, 2)
+
+
 def left_alone(outdir):
     """The conv output read twice (a Q and an Add): not folded; a grouped
     conv is folded (the reference kernel runs it)."""
@@ -128,5 +143,5 @@ def left_alone(outdir):
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for f in (chain, stem, signed, left_alone):
+    for f in (chain, stem, signed, residual, left_alone):
         f(out)

@@ -1,7 +1,8 @@
 /* rt_qdq.c - the per-tensor quantize/dequantize kernels (qdq.h): the
  * AVX-512 kernels and their scalar twins bit for bit against the reference
  * QUANT kernels (quant_ref.c), uint8 and int8, over values that round half
- * way, saturate both ends, infinities and NaN, lengths with tails; and the
+ * way, saturate both ends, infinities and NaN, lengths with tails; QLinearAdd
+ * (both ISAs) against the float graph it replaces; and the
  * byte layout conversion plain <-> NCHW16c (layout.h) round trip. */
 #include <math.h>
 #include <string.h>
@@ -37,6 +38,32 @@ static void qdq_case(int64_t n, int y_signed, float s, int32_t zp)
     free(x), free(back), free(want_back);
 }
 
+/* QADD: the AVX-512 kernel == the twin == the float graph (dequantize,
+ * add, relu, quantize) computed here with the reference kernels. */
+static void qadd_case(int64_t n, int sgn, int relu)
+{
+    uint8_t a[1000], b[1000], want[1000], got[1000];
+    float fa[1000], fb[1000];
+    for (int64_t i = 0; i < n; i++) a[i] = (uint8_t)(i * 37 + 11), b[i] = (uint8_t)(i * 91 + 5);
+    const pz_qadd_args q = {.sa = 0.031f, .sb = 0.047f, .sc = 0.05f, .za = sgn ? -3 : 120,
+                            .zb = sgn ? 7 : 131, .zc = sgn ? -10 : 100, .sgn = sgn, .relu = relu};
+    const pz_qdq_kernels *sc = pz_qdq_for(PZ_ISA_SCALAR);
+    sc->dequantize(n, a, sgn, q.sa, q.za, fa);
+    sc->dequantize(n, b, sgn, q.sb, q.zb, fb);
+    for (int64_t i = 0; i < n; i++) {
+        fa[i] += fb[i];
+        if (relu && fa[i] < 0) fa[i] = 0;
+    }
+    sc->quantize(n, fa, q.sc, q.zc, sgn, want);
+    const pz_qdq_kernels *ks[2] = {sc, pz_qdq_for(PZ_ISA_AVX512)};
+    for (int k = 0; k < 2; k++) {
+        memset(got, 0xa5, sizeof got);
+        ks[k]->add(n, &q, a, b, got);
+        checkf(!memcmp(got, want, (size_t)n), "qadd %s n %lld signed %d relu %d",
+               k ? "avx512" : "scalar", (long long)n, sgn, relu);
+    }
+}
+
 static void layout_bytes(void)
 {
     const int64_t xd[4] = {2, 21, 3, 5}, n = 2 * 21 * 15;
@@ -59,6 +86,8 @@ int main(void)
         qdq_case(1000, s, 0.0173f, s ? 5 : 100);
         qdq_case(33, s, 3.0f, s ? -128 : 255);
     }
+    for (int s = 0; s < 2; s++)
+        for (int r = 0; r < 2; r++) qadd_case(s ? 999 : 17, s, r);
     layout_bytes();
     return test_summary("rt_qdq");
 }

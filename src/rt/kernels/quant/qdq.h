@@ -8,8 +8,13 @@
  *               even;
  *   dequantize: y = (x - zp) * s in float32 (exact difference, one rounding).
  *
- * y_signed / x_signed: int8 instead of uint8. The AVX-512 kernels and the
- * scalar twins give the reference's bits. */
+ *   add:        c = saturate(nearbyint(v / sc) + zc), v = (a - za) * sa +
+ *               (b - zb) * sb in float32 (the float graph's DequantizeLinear,
+ *               Add, QuantizeLinear, to the bit), v held >= 0 when relu
+ *               (QLinearAdd, the QADD layer).
+ *
+ * y_signed / x_signed / sgn: int8 instead of uint8. The AVX-512 kernels and
+ * the scalar twins give the reference's bits. */
 #ifndef PZ_QDQ_H
 #define PZ_QDQ_H
 
@@ -22,8 +27,17 @@ typedef void (*pz_quantize_fn)(int64_t n, const float *x, float s, int32_t zp, i
 typedef void (*pz_dequantize_fn)(int64_t n, const void *x, int x_signed, float s, int32_t zp,
                                  float *y);
 typedef struct {
+    float sa, sb, sc;
+    int32_t za, zb, zc;
+    int sgn;                          /* int8 (else uint8) A, B and C */
+    int relu;
+} pz_qadd_args;
+typedef void (*pz_qadd_fn)(int64_t n, const pz_qadd_args *q, const void *a, const void *b,
+                           void *c);
+typedef struct {
     pz_quantize_fn quantize;
     pz_dequantize_fn dequantize;
+    pz_qadd_fn add;
 } pz_qdq_kernels;
 
 /* The AVX-512 kernels for PZ_ISA_AVX512, else the scalar twins. */
@@ -37,5 +51,8 @@ void pz_f32_quantize8__avx512(int64_t n, const float *x, float s, int32_t zp, in
                               void *y);
 void pz_f32_dequantize8__avx512(int64_t n, const void *x, int x_signed, float s, int32_t zp,
                                 float *y);
+
+void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
+void pz_qadd8__avx512(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
 
 #endif

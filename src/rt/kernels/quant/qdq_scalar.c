@@ -25,9 +25,26 @@ void pz_f32_dequantize8__scalar(int64_t n, const void *x, int x_signed, float s,
     }
 }
 
+void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c)
+{
+    const float lo = q->sgn ? -128.0f : 0.0f, hi = q->sgn ? 127.0f : 255.0f;
+    for (int64_t i = 0; i < n; i++) {
+        const int32_t qa = q->sgn ? ((const int8_t *)a)[i] : ((const uint8_t *)a)[i];
+        const int32_t qb = q->sgn ? ((const int8_t *)b)[i] : ((const uint8_t *)b)[i];
+        float v = (float)(qa - q->za) * q->sa + (float)(qb - q->zb) * q->sb;
+        if (q->relu && !(v >= 0.0f)) v = 0.0f;
+        v = nearbyintf(v / q->sc) + (float)q->zc;
+        v = isnan(v) ? 0.0f : v < lo ? lo : v > hi ? hi : v;
+        if (q->sgn) ((int8_t *)c)[i] = (int8_t)v;
+        else ((uint8_t *)c)[i] = (uint8_t)v;
+    }
+}
+
 const pz_qdq_kernels *pz_qdq_for(pz_isa isa)
 {
-    static const pz_qdq_kernels scalar = {pz_f32_quantize8__scalar, pz_f32_dequantize8__scalar};
-    static const pz_qdq_kernels avx512 = {pz_f32_quantize8__avx512, pz_f32_dequantize8__avx512};
+    static const pz_qdq_kernels scalar = {pz_f32_quantize8__scalar, pz_f32_dequantize8__scalar,
+                                          pz_qadd8__scalar};
+    static const pz_qdq_kernels avx512 = {pz_f32_quantize8__avx512, pz_f32_dequantize8__avx512,
+                                          pz_qadd8__avx512};
     return isa == PZ_ISA_AVX512 ? &avx512 : &scalar;
 }

@@ -1,0 +1,79 @@
+/* qadd.c - the QADD layer: QLinearAdd (A, A_scale, A_zero_point?, B,
+ * B_scale, B_zero_point?, C_scale, C_zero_point? -> C), pz_qadd_params.
+ * Element-wise over equal shapes, so it reads and writes the layout its
+ * inputs come in when both are NCHW16c (an int8 residual block's), else
+ * plain; the kernels of qdq.h (AVX-512, scalar twin; the reference ISA
+ * runs the twin). */
+#include "rt/kernels/quant/qdq.h"
+#include "rt/ops/ops.h"
+
+typedef struct {
+    pz_qadd_fn fn;
+    int64_t n;                        /* elements in the layout chosen */
+} qadd_state;
+
+static int32_t zp_of(const pz_tensor *t)
+{
+    if (!t) return 0;
+    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
+}
+
+static int qadd_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_qadd_params *p = l->params;
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 3), *c = pz_out(l, 0);
+    if (!a || !b || !c || !pz_in(l, 1) || !pz_in(l, 4) || !pz_in(l, 6))
+        return pz_layer_fail(l, err, n, "needs A, A_scale, B, B_scale, C_scale and C");
+    if ((a->dtype != PZ_U8 && a->dtype != PZ_I8) || b->dtype != a->dtype)
+        return pz_layer_fail(l, err, n, "A (%s) and B (%s) must be one of uint8 and int8",
+                             pz_dtype_name(a->dtype), pz_dtype_name(b->dtype));
+    if (pz_layer_want_dtype(l, err, n, "C", c, a->dtype)) return 1;
+    if (a->rank != b->rank || a->rank != c->rank)
+        return pz_layer_fail(l, err, n, "A, B and C must have one shape");
+    for (int d = 0; d < a->rank; d++)
+        if (a->dims[d] != b->dims[d] || a->dims[d] != c->dims[d])
+            return pz_layer_fail(l, err, n, "A, B and C must have one shape");
+    for (int k = 1; k < 8; k++) {
+        const pz_tensor *t = pz_in(l, k);
+        if (k == 3 || !t) continue;
+        const int want = k % 3 == 2 || k == 7 ? a->dtype : PZ_F32;
+        if (t->dtype != want || pz_numel(t) != 1 || !t->data)
+            return pz_layer_fail(l, err, n, "input %d must be a constant %s scalar", k,
+                                 pz_dtype_name(want));
+    }
+    if (p->act.kind != PZ_ACT_NONE && p->act.kind != PZ_ACT_RELU)
+        return pz_layer_fail(l, err, n, "act %d: only Relu", (int)p->act.kind);
+    qadd_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    st->fn = pz_qdq_for(l->isa)->add;
+    const int cb = a->rank == 4 && l->in_have[0] == 16 && l->in_have[3] == 16 ? 16 : 0;
+    l->in_cblk[0] = l->in_cblk[3] = l->out_cblk[0] = cb;
+    st->n = (int64_t)pz_layout_bytes(a, cb);
+    return 0;
+}
+
+static void qadd_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_qadd_params *p = l->params;
+    const qadd_state *st = l->state;
+    const pz_qadd_args q = {
+        .sa = *(const float *)l->in[1]->data, .sb = *(const float *)l->in[4]->data,
+        .sc = *(const float *)l->in[6]->data, .za = zp_of(pz_in(l, 2)), .zb = zp_of(pz_in(l, 5)),
+        .zc = zp_of(pz_in(l, 7)), .sgn = l->in[0]->dtype == PZ_I8,
+        .relu = p->act.kind == PZ_ACT_RELU};
+    int64_t lo, hi;
+    pz_split(st->n, ith, nth, &lo, &hi);
+    st->fn(hi - lo, &q, (const char *)l->in[0]->data + lo, (const char *)l->in[3]->data + lo,
+           (char *)l->out[0]->data + lo);
+}
+
+static const pz_param_field qadd_fields[] = {
+    PZ_FIELD(pz_qadd_params, act, PZ_F_ACT),
+};
+
+const pz_rt_op pz_rt_op_qadd = {
+    .name = "QADD", PZ_OP_PARAMS(pz_qadd_params, qadd_fields),
+    .min_in = 7, .max_in = 8, .min_out = 1, .max_out = 1,
+    .prepare = qadd_prepare, .run = qadd_run,
+};
