@@ -1,0 +1,147 @@
+/* qconv16c_avx512vnni.c - the int8 NCHW16c convolution's AVX512-VNNI
+ * micro-kernels (qconv16c_impl.h, driven by qconv16c.c).
+ *
+ * A tile: RW output pixels x RM blocks of 16 output channels in RW*RM ZMM
+ * accumulators of int32 (at most 16x1, 14x2, 9x3, 6x4, leaving registers
+ * for the RM weight vectors and one broadcast). Each step takes a dword of
+ * 4 input channels of each pixel, broadcast, against RM weight vectors of
+ * [16 output][4 input] bytes: vpdpbusd adds the 4 products of u8 x s8 to
+ * each int32 lane. An int8 input is flipped to uint8 (x ^ 0x80) after the
+ * broadcast (XS); its zero point is x_zp + 128 in the biases.
+ * The epilogue requantizes each accumulator in float (qconv16c.h): convert,
+ * times mult, clamp to [lo - y_zp, hi - y_zp], round to nearest even, plus
+ * y_zp, and stores its 16 low bytes. */
+#include "rt/kernels/quant/qconv16c_impl.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
+#include <string.h>
+
+#define UNROLL _Pragma("GCC unroll 32")
+
+const int pz_qconv16c_rwmax__avx512vnni[5] = {0, 16, 14, 9, 6};
+
+PZ_ALWAYS_INLINE __m512i bcast(const uint8_t *p)
+{
+    int32_t v;
+    memcpy(&v, p, 4);
+    return _mm512_set1_epi32(v);
+}
+
+#define STEP(Q)                                                                            \
+    do {                                                                                   \
+        __m512i wv[4];                                                                     \
+        UNROLL for (int r = 0; r < RM; r++)                                                \
+            wv[r] = _mm512_loadu_si512((const void *)(ww + r * ws_mb + (Q) * 64));         \
+        UNROLL for (int j = 0; j < RW; j++) {                                              \
+            __m512i xb = bcast(xw + j * xps + (Q) * 4);                                    \
+            if (XS) xb = _mm512_xor_si512(xb, flip);                                       \
+            UNROLL for (int r = 0; r < RM; r++)                                            \
+                acc[j][r] = _mm512_dpbusd_epi32(acc[j][r], xb, wv[r]);                     \
+        }                                                                                  \
+    } while (0)
+
+PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int RM,
+                           const int PS, const int XS)
+{
+    const int64_t xps = PS ? PS : a->xps;
+    const int64_t ws_mb = a->ws_mb, ws_cb = a->ws_cb, ws_h = a->ws_h;
+    const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, xs_w = a->xs_w;
+    const int ncb = a->ncb, nkh = a->nkh, nkw = a->nkw;
+    const __m512i flip = _mm512_set1_epi32((int)a->xflip);
+    __m512i acc[16][4];
+    UNROLL for (int r = 0; r < RM; r++) {
+        const __m512i bv = _mm512_loadu_si512((const void *)(a->bias + 16 * r));
+        UNROLL for (int j = 0; j < RW; j++) acc[j][r] = bv;
+    }
+    const uint8_t *xc = a->x;
+    const int8_t *wc = a->w;
+    for (int cb = 0; cb < ncb; cb++) {
+        /* the last input block: only its dwords holding channels < C */
+        const int nq4 = cb == ncb - 1 ? a->nq4_last : 4;
+        const uint8_t *xh = xc;
+        const int8_t *wh = wc;
+        for (int kh = 0; kh < nkh; kh++) {
+            const uint8_t *xw = xh;
+            const int8_t *ww = wh;
+            if (nq4 == 4) {
+                for (int kw = 0; kw < nkw; kw++) {
+                    STEP(0);
+                    STEP(1);
+                    STEP(2);
+                    STEP(3);
+                    xw += xs_w;
+                    ww += QC_TAP;
+                }
+            } else {
+                for (int kw = 0; kw < nkw; kw++) {
+                    for (int q = 0; q < nq4; q++) STEP(q);
+                    xw += xs_w;
+                    ww += QC_TAP;
+                }
+            }
+            xh += xs_h;
+            wh += ws_h;
+        }
+        xc += xs_cb;
+        wc += ws_cb;
+    }
+
+    const __m512i yzp = _mm512_set1_epi32(a->yzp);
+    const int64_t yps = a->yps, ys = a->ys_mb;
+    UNROLL for (int r = 0; r < RM; r++) {
+        const __m512 mv = _mm512_loadu_ps(a->mult + 16 * r);
+        const __m512 lo = _mm512_loadu_ps(a->flo + 16 * r);
+        const __m512 hi = _mm512_loadu_ps(a->fhi + 16 * r);
+        UNROLL for (int j = 0; j < RW; j++) {
+            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][r]), mv);
+            f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+            const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), yzp);
+            _mm_storeu_si128((__m128i *)(a->y + r * ys + j * yps), _mm512_cvtepi32_epi8(q));
+        }
+    }
+}
+
+/* uk_<xs>_<psk>_<rm>_<rw>; psk 0..2 for xps = 16, 32, any */
+#define UK(XS, K, PSV, RM, RW) \
+    static void uk_##XS##_##K##_##RM##_##RW(const pz_qconv16c_uk_args *a) { tile(a, RW, RM, PSV, XS); }
+#define UK_1TO6(XS, K, PSV, RM) UK(XS, K, PSV, RM, 1) UK(XS, K, PSV, RM, 2) UK(XS, K, PSV, RM, 3) \
+    UK(XS, K, PSV, RM, 4) UK(XS, K, PSV, RM, 5) UK(XS, K, PSV, RM, 6)
+#define UK_1TO9(XS, K, PSV, RM) UK_1TO6(XS, K, PSV, RM) UK(XS, K, PSV, RM, 7) \
+    UK(XS, K, PSV, RM, 8) UK(XS, K, PSV, RM, 9)
+#define UK_1TO14(XS, K, PSV, RM) UK_1TO9(XS, K, PSV, RM) UK(XS, K, PSV, RM, 10) \
+    UK(XS, K, PSV, RM, 11) UK(XS, K, PSV, RM, 12) UK(XS, K, PSV, RM, 13) UK(XS, K, PSV, RM, 14)
+#define UK_1TO16(XS, K, PSV, RM) UK_1TO14(XS, K, PSV, RM) UK(XS, K, PSV, RM, 15) \
+    UK(XS, K, PSV, RM, 16)
+#define UK_ALL(XS, K, PSV) UK_1TO16(XS, K, PSV, 1) UK_1TO14(XS, K, PSV, 2) \
+    UK_1TO9(XS, K, PSV, 3) UK_1TO6(XS, K, PSV, 4)
+
+UK_ALL(0, 0, 16)
+UK_ALL(0, 1, 32)
+UK_ALL(0, 2, 0)
+UK_ALL(1, 0, 16)
+UK_ALL(1, 1, 32)
+UK_ALL(1, 2, 0)
+
+#define ROW6(XS, K, RM) NULL, uk_##XS##_##K##_##RM##_1, uk_##XS##_##K##_##RM##_2, \
+    uk_##XS##_##K##_##RM##_3, uk_##XS##_##K##_##RM##_4, uk_##XS##_##K##_##RM##_5, \
+    uk_##XS##_##K##_##RM##_6
+#define ROW9(XS, K, RM) ROW6(XS, K, RM), uk_##XS##_##K##_##RM##_7, uk_##XS##_##K##_##RM##_8, \
+    uk_##XS##_##K##_##RM##_9
+#define ROW14(XS, K, RM) ROW9(XS, K, RM), uk_##XS##_##K##_##RM##_10, \
+    uk_##XS##_##K##_##RM##_11, uk_##XS##_##K##_##RM##_12, uk_##XS##_##K##_##RM##_13, \
+    uk_##XS##_##K##_##RM##_14
+#define ROW16(XS, K, RM) ROW14(XS, K, RM), uk_##XS##_##K##_##RM##_15, uk_##XS##_##K##_##RM##_16
+#define TAB(XS, K) {{NULL}, {ROW16(XS, K, 1)}, {ROW14(XS, K, 2)}, {ROW9(XS, K, 3)}, \
+    {ROW6(XS, K, 4)}}
+
+static const pz_qconv16c_uk TABLE[2][3][5][17] = {
+    {TAB(0, 0), TAB(0, 1), TAB(0, 2)},
+    {TAB(1, 0), TAB(1, 1), TAB(1, 2)},
+};
+
+pz_qconv16c_uk pz_qconv16c_pick__avx512vnni(int rm, int rw, int psk, int xs)
+{
+    return TABLE[xs][psk][rm][rw];
+}
+#endif
