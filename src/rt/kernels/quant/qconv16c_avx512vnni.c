@@ -28,6 +28,18 @@ PZ_ALWAYS_INLINE __m512i bcast(const uint8_t *p)
     return _mm512_set1_epi32(v);
 }
 
+/* acc += the 4-byte dot products of u8 x and s8 w, in place: through the
+ * intrinsic gcc copied accumulators between registers and spilled some
+ * (vpdpbusd has only the one form, accumulator = destination) */
+PZ_ALWAYS_INLINE void dpbusd(__m512i *acc, __m512i x, __m512i w)
+{
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+    __asm__("vpdpbusd %2, %1, %0" : "+v"(*acc) : "v"(x), "v"(w));
+#else
+    *acc = _mm512_dpbusd_epi32(*acc, x, w);
+#endif
+}
+
 #define STEP(Q)                                                                            \
     do {                                                                                   \
         __m512i wv[4];                                                                     \
@@ -37,7 +49,7 @@ PZ_ALWAYS_INLINE __m512i bcast(const uint8_t *p)
             __m512i xb = bcast(xw + j * xps + (Q) * 4);                                    \
             if (XS) xb = _mm512_xor_si512(xb, flip);                                       \
             UNROLL for (int r = 0; r < RM; r++)                                            \
-                acc[j][r] = _mm512_dpbusd_epi32(acc[j][r], xb, wv[r]);                     \
+                dpbusd(&acc[j][r], xb, wv[r]);                     \
         }                                                                                  \
     } while (0)
 
@@ -54,38 +66,45 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
         const __m512i bv = _mm512_loadu_si512((const void *)(a->bias + 16 * r));
         UNROLL for (int j = 0; j < RW; j++) acc[j][r] = bv;
     }
-    const uint8_t *xc = a->x;
-    const int8_t *wc = a->w;
-    for (int cb = 0; cb < ncb; cb++) {
-        /* the last input block: only its dwords holding channels < C */
-        const int nq4 = cb == ncb - 1 ? a->nq4_last : 4;
-        const uint8_t *xh = xc;
-        const int8_t *wh = wc;
-        for (int kh = 0; kh < nkh; kh++) {
-            const uint8_t *xw = xh;
-            const int8_t *ww = wh;
-            if (nq4 == 4) {
-                for (int kw = 0; kw < nkw; kw++) {
-                    STEP(0);
-                    STEP(1);
-                    STEP(2);
-                    STEP(3);
-                    xw += xs_w;
-                    ww += QC_TAP;
-                }
-            } else {
-                for (int kw = 0; kw < nkw; kw++) {
-                    for (int q = 0; q < nq4; q++) STEP(q);
-                    xw += xs_w;
-                    ww += QC_TAP;
-                }
-            }
-            xh += xs_h;
-            wh += ws_h;
-        }
-        xc += xs_cb;
-        wc += ws_cb;
+    /* the runs (cb, kh, kw) as one loop with the pointers stepped, and the
+     * steps of a run straight: around nested loops, or steps under
+     * conditions, gcc spilled accumulators in the loop */
+    const int64_t dxh = xs_h - (nkw - 1) * xs_w, dwh = ws_h - (int64_t)(nkw - 1) * QC_TAP;
+    const int64_t dxc = xs_cb - (nkh - 1) * xs_h - (nkw - 1) * xs_w;
+    const int64_t dwc = ws_cb - (nkh - 1) * ws_h - (int64_t)(nkw - 1) * QC_TAP;
+#define ADVANCE()                       \
+    do {                                \
+        if (++kw < nkw) {               \
+            xw += xs_w;                 \
+            ww += QC_TAP;               \
+        } else if (kw = 0, ++kh < nkh) { \
+            xw += dxh;                  \
+            ww += dwh;                  \
+        } else {                        \
+            kh = 0;                     \
+            xw += dxc;                  \
+            ww += dwc;                  \
+        }                               \
+    } while (0)
+    /* the last input block reads only its dwords of 4 channels holding
+     * channels < C (one for C = 3), in a loop of its own */
+    const int nq_last = a->nq4_last, nfull = nq_last == 4 ? ncb : ncb - 1;
+    const uint8_t *xw = a->x;
+    const int8_t *ww = a->w;
+    int kw = 0, kh = 0;
+    for (int i = 0, nrun = nfull * nkh * nkw; i < nrun; i++) {
+        STEP(0);
+        STEP(1);
+        STEP(2);
+        STEP(3);
+        ADVANCE();
     }
+    if (nfull < ncb)
+        for (int i = 0, nrun = nkh * nkw; i < nrun; i++) {
+            for (int q = 0; q < nq_last; q++) STEP(q);
+            ADVANCE();
+        }
+#undef ADVANCE
 
     const __m512i yzp = _mm512_set1_epi32(a->yzp);
     const int64_t yps = a->yps, ys = a->ys_mb;
