@@ -40,13 +40,14 @@ PZ_ALWAYS_INLINE void dpbusd(__m512i *acc, __m512i x, __m512i w)
 #endif
 }
 
-#define STEP(Q)                                                                            \
+#define STEP(Q) STEP_AT(xw, ww, Q)
+#define STEP_AT(XP, WP, Q)                                                                 \
     do {                                                                                   \
         __m512i wv[4];                                                                     \
         UNROLL for (int r = 0; r < RM; r++)                                                \
-            wv[r] = _mm512_loadu_si512((const void *)(ww + r * ws_mb + (Q) * 64));         \
+            wv[r] = _mm512_loadu_si512((const void *)((WP) + r * ws_mb + (Q) * 64));         \
         UNROLL for (int j = 0; j < RW; j++) {                                              \
-            __m512i xb = bcast(xw + j * xps + (Q) * 4);                                    \
+            __m512i xb = bcast((XP) + j * xps + (Q) * 4);                                    \
             if (XS) xb = _mm512_xor_si512(xb, flip);                                       \
             UNROLL for (int r = 0; r < RM; r++)                                            \
                 dpbusd(&acc[j][r], xb, wv[r]);                     \
@@ -92,6 +93,22 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
     const uint8_t *xw = a->x;
     const int8_t *ww = a->w;
     int kw = 0, kh = 0;
+    if (ncb == 1 && nq_last == 1) {
+        /* C <= 4 (a stem): one step a tap, the taps of a kernel row in a
+         * loop of their own (the run loop's stepping cost as much as a step) */
+        for (kh = 0; kh < nkh; kh++) {
+            const uint8_t *xk = xw;
+            const int8_t *wk = ww;
+            for (kw = 0; kw < nkw; kw++) {
+                STEP_AT(xk, wk, 0);
+                xk += xs_w;
+                wk += QC_TAP;
+            }
+            xw += xs_h;
+            ww += ws_h;
+        }
+        goto epilogue;
+    }
     for (int i = 0, nrun = nfull * nkh * nkw; i < nrun; i++) {
         STEP(0);
         STEP(1);
@@ -105,6 +122,7 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
             ADVANCE();
         }
 #undef ADVANCE
+epilogue:;
 
     const __m512i yzp = _mm512_set1_epi32(a->yzp);
     const int64_t yps = a->yps, ys = a->ys_mb;
