@@ -15,6 +15,8 @@
  * read and no scratch is needed. The work units are (image, group of rm
  * output blocks, output row), then (image, group, border column), split
  * evenly by pz_split; a unit's tiles keep the group's weights in cache.
+ * A 1x1 conv with stride 1 and no padding takes the image as one row of H*W
+ * pixels, in spans of a few tiles (the units): no short tile at row ends.
  */
 #include <math.h>
 #include <stdio.h>
@@ -219,6 +221,9 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
         if (d->rm >= 1 && d->rm <= 4) p->rm = d->rm;
         p->rw = rwmax[p->rm];
         p->rwc = rwmax[p->rm];
+        p->flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 &&
+                  d->pl == 0 && d->oh == d->ih && d->ow == d->iw;
+        p->span = 8 * (int64_t)p->rw;
     }
 #endif
     return p;
@@ -280,7 +285,8 @@ static void run_vnni(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
     const int64_t ngrp = cdiv(p->mb, p->rm);
     /* border columns: those outside [L, R), run down rows [T, B) */
     const int64_t nbc = B > T ? OW - (R - L) : 0;
-    const int64_t per = OH + nbc;    /* units of an (image, group) */
+    /* units of an (image, group): rows and border columns, or spans */
+    const int64_t per = p->flat ? cdiv(OH * OW, p->span) : OH + nbc;
     int64_t lo, hi;
     pz_split(d->n * ngrp * per, ith, nth, &lo, &hi);
 
@@ -308,7 +314,12 @@ static void run_vnni(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
         a->mult = p->mult + u.g * 16;
         a->flo = p->flo + u.g * 16;
         a->fhi = p->fhi + u.g * 16;
-        if (r < OH) {
+        if (p->flat) {
+            /* pixels [r * span, ...) of the image as one row: input and
+             * output pixels are both 16 bytes apart, rows after rows */
+            const int64_t p0 = r * p->span, np = OH * OW - p0 < p->span ? OH * OW - p0 : p->span;
+            run_line(&u, p0 / OW, p0 % OW, np, 1, p->rw);
+        } else if (r < OH) {
             const int64_t oh = r;
             if (R > L) run_line(&u, oh, L, R - L, 1, p->rw);
             if (oh >= T && oh < B) continue;   /* border columns: column units */

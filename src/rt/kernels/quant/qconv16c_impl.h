@@ -37,6 +37,9 @@ struct pz_qconv16c_plan {
     int *rcls, *khlo, *khhi; /* per output row: class, kernel rows inside */
     int *ccls, *kwlo, *kwhi; /* per output column */
     int64_t T, B, L, R;      /* rows [T, B) and columns [L, R) see every tap */
+    int flat;                /* 1x1, stride 1, no padding: the image is one row of
+                              * H*W pixels, in spans of span pixels */
+    int64_t span;
 };
 
 /* One micro-kernel call: a tile of RW pixels (input pixel j at x + j*xps,
