@@ -212,11 +212,15 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
     if (p->vnni) {
         const int *rwmax = pz_qconv16c_rwmax__avx512vnni;
         int64_t wi = p->R > p->L ? p->R - p->L : d->ow;
+        /* 14x2 first: at equal estimates it ran a few per cent faster than
+         * 6x4 (fewer, longer tiles), 9x3 and 16x1 behind both */
+        static const int order[4] = {2, 4, 3, 1};
         double best = 0;
-        for (int rm = 4; rm >= 1; rm--) {
+        for (int i = 0; i < 4; i++) {
+            const int rm = order[i];
             if (rm > mb && rm > 1) continue;
             double c = row_cost(wi, mb, rm, rwmax[rm]);
-            if (!p->rm || c < best) best = c, p->rm = rm;
+            if (!p->rm || c < 0.98 * best) best = c, p->rm = rm;
         }
         if (d->rm >= 1 && d->rm <= 4) p->rm = d->rm;
         p->rw = rwmax[p->rm];
