@@ -94,6 +94,7 @@ static void full_range(int64_t out, const int *lo, const int *hi, int k, int64_t
     *b = j;
 }
 
+#ifndef PZ_SCALAR
 /* Estimated cycles of a row of ow pixels in tiles of up to rwmax pixels x
  * groups of rm blocks: each q step of a tile takes the longest of its
  * vpdpbusd (2 a cycle), its loads (2 a cycle) and one accumulator's latency. */
@@ -110,6 +111,7 @@ static double row_cost(int64_t ow, int64_t mb, int rm, int rwmax)
     }
     return t;
 }
+#endif
 
 #define FAIL(...) do { snprintf(err, errsize, __VA_ARGS__); goto fail; } while (0)
 
