@@ -214,8 +214,9 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
     if (p->vnni) {
         const int *rwmax = pz_qconv16c_rwmax__avx512vnni;
         int64_t wi = p->R > p->L ? p->R - p->L : d->ow;
-        /* 14x2 first: at equal estimates it ran a few per cent faster than
-         * 6x4 (fewer, longer tiles), 9x3 and 16x1 behind both */
+        /* 14x2 first: at equal estimates it ran as fast as 6x4 or a little
+         * faster, 9x3 and 16x1 behind both (bench/RESULTS.md, 'qconv16c:
+         * tile order') */
         static const int order[4] = {2, 4, 3, 1};
         double best = 0;
         for (int i = 0; i < 4; i++) {

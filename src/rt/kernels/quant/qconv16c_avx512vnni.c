@@ -30,7 +30,8 @@ PZ_ALWAYS_INLINE __m512i bcast(const uint8_t *p)
 
 /* acc += the 4-byte dot products of u8 x and s8 w, in place: through the
  * intrinsic gcc copied accumulators between registers and spilled some
- * (vpdpbusd has only the one form, accumulator = destination) */
+ * (vpdpbusd has only the one form, accumulator = destination;
+ * bench/RESULTS.md, 'qconv16c: spills') */
 PZ_ALWAYS_INLINE void dpbusd(__m512i *acc, __m512i x, __m512i w)
 {
 #if defined(__GNUC__) && defined(__OPTIMIZE__)
@@ -69,7 +70,8 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
     }
     /* the runs (cb, kh, kw) as one loop with the pointers stepped, and the
      * steps of a run straight: around nested loops, or steps under
-     * conditions, gcc spilled accumulators in the loop */
+     * conditions, gcc spilled accumulators in the loop (bench/RESULTS.md,
+     * 'qconv16c: spills') */
     const int64_t dxh = xs_h - (nkw - 1) * xs_w, dwh = ws_h - (int64_t)(nkw - 1) * QC_TAP;
     const int64_t dxc = xs_cb - (nkh - 1) * xs_h - (nkw - 1) * xs_w;
     const int64_t dwc = ws_cb - (nkh - 1) * ws_h - (int64_t)(nkw - 1) * QC_TAP;
