@@ -214,6 +214,21 @@ static void refusals(void)
     pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 0.0f, err,
                                                sizeof err);
     checkf(!p && strstr(err, "not finite"), "y_scale 0 refused: %s", err);
+    d.w_zp = 3;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "weight zero point"), "w_zp 3 refused: %s", err);
+    d.w_zp = 0;
+    d.x_zp = 256;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "x zero point"), "x_zp 256 refused: %s", err);
+    d.x_zp = 0;
+    d.y_signed = 1;   /* hi 255 outside int8 */
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "clamp"), "int8 y with hi 255 refused: %s", err);
+    d.y_signed = 0;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(p != NULL, "the same plan accepted: %s", err);
+    pz_qconv16c_plan_free(p);
     d.sh = 0;
     p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
     checkf(!p && err[0], "stride 0 refused: %s", err);

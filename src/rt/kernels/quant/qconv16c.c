@@ -129,7 +129,15 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
         d->kh < 1 || d->kw < 1 || d->sh < 1 || d->sw < 1 || d->dh < 1 || d->dw < 1 ||
         d->pt < 0 || d->pl < 0)
         FAIL("qconv16c: sizes, strides and dilations must be >= 1 and pads >= 0");
-    if (d->lo > d->hi) FAIL("qconv16c: clamp lo %d > hi %d", (int)d->lo, (int)d->hi);
+    if (d->w_zp != 0)
+        FAIL("qconv16c: weight zero point %d: only symmetric weights (0)", (int)d->w_zp);
+    const int32_t xmin = d->x_signed ? -128 : 0, ymin = d->y_signed ? -128 : 0;
+    if (d->x_zp < xmin || d->x_zp > xmin + 255)
+        FAIL("qconv16c: x zero point %d outside x's type", (int)d->x_zp);
+    if (d->y_zp < ymin || d->y_zp > ymin + 255 || d->lo < ymin || d->hi > ymin + 255 ||
+        d->lo > d->hi)
+        FAIL("qconv16c: y zero point %d or clamp [%d, %d] outside y's type", (int)d->y_zp,
+             (int)d->lo, (int)d->hi);
     p->d = *d;
     const int64_t C = d->c, M = d->m, KH = d->kh, KW = d->kw, K = C * KH * KW;
     const int64_t mb = cdiv(M, 16), cb = cdiv(C, 16);

@@ -47,6 +47,8 @@ typedef struct {
     int x_signed, y_signed;                  /* int8 instead of uint8 */
     int32_t x_zp, y_zp;                      /* in x's and y's own domain */
     int32_t lo, hi;                          /* output clamp in y's domain */
+    int32_t w_zp;                            /* weights' zero point (per channel: any
+                                              * nonzero one): not 0 is refused */
     int rm;                                  /* register tile's output blocks, 1..4;
                                               * 0: the plan's choice (a bench's knob) */
 } pz_qconv16c_desc;
@@ -59,8 +61,9 @@ typedef struct pz_qconv16c_plan pz_qconv16c_plan;
  * output channel); x_scale, y_scale: floats. isa: PZ_ISA_AVX512 takes the
  * VNNI kernel where the CPU has AVX512-VNNI, any other isa (or a CPU or
  * build without it) the scalar twin. Returns NULL, with the reason in err,
- * for a shape or value it does not handle (sizes < 1, a multiplier that is
- * not finite, an int32 bias fold that overflows). The plan owns copies of
+ * for a shape or value it does not handle (sizes < 1, w_zp != 0, zero
+ * points or clamp outside their types, a multiplier that is not finite,
+ * int32 sums that could overflow). The plan owns copies of
  * everything; the caller keeps its arrays. */
 pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, const int8_t *w,
                                        const int32_t *b, float x_scale, const float *w_scale,
