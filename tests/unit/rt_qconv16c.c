@@ -9,7 +9,8 @@
  * Shapes: 1x1, 3x3 stride 1 and 2, the 7x7/2 stem over C = 3, pads on
  * every side, dilation, C and M of 3, 24, 40, widths around the tiles, N = 2,
  * per-channel weight scales, u8 and s8 input and output, random zero
- * points, with and without a ReLU clamp; and the plan's refusals.
+ * points, with and without a ReLU clamp; the plan's refusals; and the u8
+ * NCHW <-> NCHW16c conversions against the test's own loops.
  *
  * `rt_qconv16c --bench` instead times ResNet-50's layers at 1 thread: the
  * VNNI kernel's GMAC/s, and the fp32 conv16c AVX-512 kernel's for the same
@@ -141,6 +142,20 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
     }
     if (nisa == 2)
         checkf(!memcmp(yk[0], yk[1], (size_t)ysz), "%s: vnni and scalar differ", tag);
+    /* the layout helpers against the loops above: x's blocks (padding
+     * lanes aside), and y back to NCHW against the reference */
+    uint8_t *xc = malloc((size_t)(N * cb * IH * IW * 16)), *yn = malloc((size_t)(N * M * OH * OW));
+    for (int t = 0; t < 2; t++) pz_u8_nchw_to_nchw16c(N, C, IH, IW, 0x77, x, xc, t, 2);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < N * cb * IH * IW * 16; i++)
+        bad += i % 16 + (i / (IH * IW * 16)) % cb * 16 < C ? xc[i] != xb[i] : xc[i] != 0x77;
+    for (int t = 0; t < 3; t++) pz_u8_nchw16c_to_nchw(N, M, OH, OW, yk[0], yn, t, 3);
+    for (int64_t i = 0; i < N * M * OH * OW; i++) {
+        int gv = ysg ? (int8_t)yn[i] : yn[i], wv = ysg ? (int8_t)yref[i] : yref[i];
+        bad += abs(gv - wv) > 1;
+    }
+    checkf(bad == 0, "%s: layout conversion: %lld bytes wrong", tag, (long long)bad);
+    free(xc), free(yn);
     free(x), free(w), free(b), free(ws), free(yref), free(xb), free(yk[0]), free(yk[1]), free(y3);
 }
 

@@ -360,3 +360,42 @@ void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith,
 #endif
     pz_qconv16c_run__scalar(p, x, y, ith, nth);
 }
+
+/* ---- layout conversion ---------------------------------------------------- */
+
+void pz_u8_nchw_to_nchw16c(int64_t n, int64_t c, int64_t h, int64_t w, uint8_t pad,
+                           const uint8_t *restrict x, uint8_t *restrict y, int ith, int nth)
+{
+    const int64_t cb = cdiv(c, 16);
+    int64_t lo, hi;
+    pz_split(n * cb * h, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi; u++) {
+        const int64_t r = u % h, b = u / h % cb, i = u / h / cb;
+        uint8_t *yr = y + u * w * 16;
+        for (int64_t l = 0; l < 16; l++) {
+            const int64_t ch = b * 16 + l;
+            if (ch >= c) {
+                for (int64_t j = 0; j < w; j++) yr[j * 16 + l] = pad;
+                continue;
+            }
+            const uint8_t *xr = x + ((i * c + ch) * h + r) * w;
+            for (int64_t j = 0; j < w; j++) yr[j * 16 + l] = xr[j];
+        }
+    }
+}
+
+void pz_u8_nchw16c_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w,
+                           const uint8_t *restrict x, uint8_t *restrict y, int ith, int nth)
+{
+    const int64_t cb = cdiv(c, 16);
+    int64_t lo, hi;
+    pz_split(n * cb * h, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi; u++) {
+        const int64_t r = u % h, b = u / h % cb, i = u / h / cb;
+        const uint8_t *xr = x + u * w * 16;
+        for (int64_t l = 0; l < 16 && b * 16 + l < c; l++) {
+            uint8_t *yr = y + ((i * c + b * 16 + l) * h + r) * w;
+            for (int64_t j = 0; j < w; j++) yr[j] = xr[j * 16 + l];
+        }
+    }
+}

@@ -75,10 +75,21 @@ int pz_qconv16c_plan_vnni(const pz_qconv16c_plan *p);
 
 /* x: [n][ceil(c/16)][ih][iw][16] bytes (lanes >= c: any value); y:
  * [n][ceil(m/16)][oh][ow][16] bytes, lanes >= m written as y_zp. Worker ith
- * of nth computes its share (images x output-block groups x rows, then the
- * border columns); each output byte is written by one worker, the same
- * bits whatever nth. No allocation, no scratch; y must not alias x. */
+ * of nth computes its share of the units (image x group of output blocks x
+ * output row or border column; a flat 1x1 conv: x span of pixels); each
+ * output byte is written by one worker, the same bits whatever nth. No
+ * allocation, no scratch; y must not alias x. */
 void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth);
+
+/* Layout conversion of bytes (uint8 or int8 alike) at the edges of a run of
+ * int8 blocked layers: NCHW [n][c][h][w] <-> NCHW16c [n][ceil(c/16)][h][w][16].
+ * to_nchw16c writes the padding lanes as pad (x's zero point, say: any value
+ * does for the kernel). Worker ith of nth converts its share of the (n,
+ * block, h) rows; no allocation. */
+void pz_u8_nchw_to_nchw16c(int64_t n, int64_t c, int64_t h, int64_t w, uint8_t pad,
+                           const uint8_t *restrict x, uint8_t *restrict y, int ith, int nth);
+void pz_u8_nchw16c_to_nchw(int64_t n, int64_t c, int64_t h, int64_t w,
+                           const uint8_t *restrict x, uint8_t *restrict y, int ith, int nth);
 
 /* Scratch bytes run needs per worker: none. */
 static inline size_t pz_qconv16c_scratch_size(const pz_qconv16c_plan *p)
