@@ -259,10 +259,11 @@ typedef struct {
     pz_qconv16c_uk_args a;   /* fields common to the unit's calls */
 } unit_ctx;
 
-/* Pixels [p0, p0 + np) of a line of the output (a row: step 1, or a
- * column: step OW pixels) starting at output (oh, ow), all in one class
- * (kernel rows [khlo, khhi), columns [kwlo, kwhi)), in balanced tiles of up
- * to rwmax: input pixels xps bytes apart (psk its kind). */
+/* np pixels of a line of the output starting at output pixel (oh, ow): along
+ * the row (horizontal: input pixels sw*16 bytes apart, output 16) or down
+ * the column (input pixels sh rows apart, output OW*16 bytes), all of the
+ * class of (oh, ow) (its kernel rows and columns, its bias), in balanced
+ * tiles of up to rwmax pixels. */
 static void run_line(unit_ctx *u, int64_t oh, int64_t ow, int64_t np, int horizontal, int rwmax)
 {
     const pz_qconv16c_plan *p = u->p;
