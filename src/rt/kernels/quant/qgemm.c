@@ -1,0 +1,101 @@
+/* qgemm.c - the int8 GEMM's plan (packing B, folding A's zero point into
+ * the bias) and the choice of kernel (qgemm.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rt/kernels/quant/qconv16c_impl.h"   /* pz_qconv16c_requant's rule */
+#include "rt/kernels/quant/qgemm_impl.h"
+
+static int cpu_has_vnni(void)
+{
+#if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+#else
+    return 0;
+#endif
+}
+
+int pz_qgemm_plan_vnni(const pz_qgemm_plan *p)
+{
+    return p->vnni;
+}
+
+void pz_qgemm_plan_free(pz_qgemm_plan *p)
+{
+    if (!p) return;
+    free(p->b), free(p->bias), free(p->mult), free(p->flo), free(p->fhi);
+    free(p);
+}
+
+#define FAIL(...) do { snprintf(err, errsize, __VA_ARGS__); goto fail; } while (0)
+
+pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_t *b,
+                                 int trans_b, const int32_t *bias, float a_scale,
+                                 const float *b_scale, float y_scale, char *err, size_t errsize)
+{
+    if (errsize) err[0] = 0;
+    pz_qgemm_plan *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errsize, "qgemm: out of memory");
+        return NULL;
+    }
+    const int64_t M = d->m, N = d->n, K = d->k;
+    if (M < 1 || N < 1 || K < 1) FAIL("qgemm: sizes must be >= 1");
+    if (d->b_zp != 0) FAIL("qgemm: B zero point %d: only symmetric weights (0)", (int)d->b_zp);
+    const int32_t amin = d->a_signed ? -128 : 0, ymin = d->y_signed ? -128 : 0;
+    if (d->a_zp < amin || d->a_zp > amin + 255) FAIL("qgemm: A zero point outside A's type");
+    if (!d->out_f32 && (d->y_zp < ymin || d->y_zp > ymin + 255 || d->lo < ymin ||
+                        d->hi > ymin + 255 || d->lo > d->hi))
+        FAIL("qgemm: y zero point or clamp outside y's type");
+    p->d = *d;
+    p->np = (N + 15) / 16;
+    p->k4 = (K + 3) / 4;
+    p->aflip = d->a_signed ? 0x80808080u : 0;
+    const int32_t azp = d->a_signed ? d->a_zp + 128 : d->a_zp;
+    p->b = calloc((size_t)(p->np * p->k4 * 64), 1);
+    p->bias = calloc((size_t)p->np * 16, sizeof(int32_t));
+    p->mult = calloc((size_t)p->np * 16, sizeof(float));
+    p->flo = calloc((size_t)p->np * 16, sizeof(float));
+    p->fhi = calloc((size_t)p->np * 16, sizeof(float));
+    if (!p->b || !p->bias || !p->mult || !p->flo || !p->fhi) FAIL("qgemm: out of memory");
+    for (int64_t n = 0; n < N; n++) {
+        int64_t s = 0;
+        for (int64_t k = 0; k < K; k++) {
+            int8_t v = trans_b ? b[n * K + k] : b[k * N + n];
+            p->b[((n / 16) * p->k4 + k / 4) * 64 + (n % 16) * 4 + k % 4] = v;
+            s += v;
+        }
+        int64_t v = (bias ? bias[n] : 0) - (int64_t)azp * s;
+        /* every partial sum stays in int32 (vpdpbusd wraps) */
+        if ((v < 0 ? -v : v) + 255 * 128 * K > INT32_MAX)
+            FAIL("qgemm: the int32 sums may overflow (K %lld)", (long long)K);
+        p->bias[n] = (int32_t)v;
+        const float s1 = a_scale * b_scale[n];
+        const float mu = d->out_f32 ? s1 : s1 / y_scale;
+        if (!isfinite(mu)) FAIL("qgemm: column %lld: multiplier %g is not finite", (long long)n,
+                                (double)mu);
+        p->mult[n] = mu;
+        p->flo[n] = d->out_f32 ? 0.0f : (float)(d->lo - d->y_zp);
+        p->fhi[n] = d->out_f32 ? 0.0f : (float)(d->hi - d->y_zp);
+    }
+    p->vnni = isa == PZ_ISA_AVX512 && cpu_has_vnni();
+    return p;
+fail:
+    pz_qgemm_plan_free(p);
+    return NULL;
+}
+
+void pz_qgemm_run(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
+                  int ith, int nth)
+{
+#ifndef PZ_SCALAR
+    if (p->vnni) {
+        pz_qgemm_run__avx512vnni(p, a, lda, y, ldy, ith, nth);
+        return;
+    }
+#endif
+    pz_qgemm_run__scalar(p, a, lda, y, ldy, ith, nth);
+}

@@ -1,0 +1,31 @@
+/* qgemm_impl.h - internal to qgemm*.c: the plan of the int8 GEMM (qgemm.h).
+ *
+ * Packed B: [ceil(N/16)][ceil(K/4)][16][4] int8, panels of 16 columns: for
+ * each 4 consecutive k, 16 columns x 4 k (one ZMM, what vpdpbusd multiplies
+ * with a dword of A broadcast); zero past K and N. */
+#ifndef PZ_RT_KERNELS_QUANT_QGEMM_IMPL_H
+#define PZ_RT_KERNELS_QUANT_QGEMM_IMPL_H
+
+#include "rt/kernels/quant/qgemm.h"
+
+struct pz_qgemm_plan {
+    pz_qgemm_desc d;
+    int vnni;
+    int64_t np, k4;          /* panels of 16 columns, dwords of 4 k (ceil) */
+    uint32_t aflip;          /* 0x80808080 for an int8 A */
+    int8_t *b;               /* packed */
+    int32_t *bias;           /* [np*16]: bias - a_zp * column sums, 0 past N */
+    float *mult, *flo, *fhi; /* [np*16]; 0 past N */
+};
+
+/* The VNNI kernel and the scalar twin: the whole run. */
+void pz_qgemm_run__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
+                              int64_t ldy, int ith, int nth);
+void pz_qgemm_run__scalar(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
+                          int64_t ldy, int ith, int nth);
+
+/* Rows a tile takes, and panels: the work units of both kernels. */
+#define PZ_QGEMM_RW 6
+#define PZ_QGEMM_RM 4
+
+#endif
