@@ -2,6 +2,7 @@
  * net inserts between a producer's layout and a consumer's (see net.h). */
 #include "rt/layout.h"
 #include "rt/kernels/fast.h"
+#include "rt/kernels/quant/qconv16c.h"
 #include "rt/rt_assert.h"
 
 size_t pz_layout_bytes(const pz_tensor *t, int cblk)
@@ -11,34 +12,15 @@ size_t pz_layout_bytes(const pz_tensor *t, int cblk)
     return (size_t)pz_nchwxc_size(t->dims[0], t->dims[1], t->dims[2], t->dims[3], cblk) * es;
 }
 
-/* 1-byte elements, plain <-> NCHW16c: workers take (image, block) planes. */
-static void convert_bytes(const int64_t *xd, int from, int to, const uint8_t *x, uint8_t *y,
-                          int ith, int nth)
-{
-    const int64_t c = xd[1], hw = xd[2] * xd[3], cb = (c + 15) / 16;
-    int64_t lo, hi;
-    pz_split(xd[0] * cb, ith, nth, &lo, &hi);
-    for (int64_t e = lo; e < hi; e++) {
-        const int64_t n = e / cb, b = e % cb, c0 = b * 16, nc = c - c0 < 16 ? c - c0 : 16;
-        const uint8_t *plain = (from ? y : x) + (n * c + c0) * hw;
-        uint8_t *blk = (uint8_t *)(from ? x : y) + e * hw * 16;
-        for (int64_t p = 0; p < hw; p++)
-            for (int64_t l = 0; l < 16; l++) {
-                if (from) {
-                    if (l < nc) ((uint8_t *)plain)[l * hw + p] = blk[p * 16 + l];
-                } else {
-                    blk[p * 16 + l] = l < nc ? plain[l * hw + p] : 0;
-                }
-            }
-    }
-}
-
 void pz_layout_convert(pz_isa isa, int dtype, const int64_t *xd, int from, int to, const void *x,
                        void *y, int ith, int nth)
 {
     if (pz_dtype_size(dtype) == 1) {
         PZ_RT_ASSERT((from == 0 && to == 16) || (from == 16 && to == 0));
-        convert_bytes(xd, from, to, x, y, ith, nth);
+        if (from == 0)
+            pz_u8_nchw_to_nchw16c(xd[0], xd[1], xd[2], xd[3], 0, x, y, ith, nth);
+        else
+            pz_u8_nchw16c_to_nchw(xd[0], xd[1], xd[2], xd[3], x, y, ith, nth);
     } else if (from == 0 && to == xd[1] && to <= 4) {
         /* NHWC (a block of all C <= 4 channels: a net's RGB input for the
          * fast stem): each image's pixels are one interleave; the workers

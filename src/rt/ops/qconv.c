@@ -1,10 +1,22 @@
 /* qconv.c - the QCONV layer: ConvInteger (X, W, x_zero_point?,
  * w_zero_point? -> Y int32) and QLinearConv (x, x_scale, x_zero_point, w,
  * w_scale, w_zero_point, y_scale, y_zero_point, B? -> y of y_zero_point's
- * type): X, W int8/uint8, geometry in pz_qconv_params, the reference kernel
- * (qconv_ref.c). */
+ * type): X, W int8/uint8, geometry in pz_qconv_params. Kernels:
+ *   FAST  QLinearConv, 2-D, group 1, constant int8 W with zero points 0,
+ *         constant float32 scales and zero points (x's and y's per tensor):
+ *         the int8 direct conv on NCHW16c bytes (qconv16c.h: VNNI, or its
+ *         scalar twin at PZ_ISA_SCALAR / without VNNI), act as its clamp;
+ *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW. */
+#include <math.h>
+
 #include "rt/kernels/quant/qconv.h"
+#include "rt/kernels/quant/qconv16c.h"
 #include "rt/ops/ops.h"
+
+typedef struct {
+    pz_qconv_desc d;                  /* the reference's (first: run passes it) */
+    pz_qconv16c_plan *plan;           /* FAST, or NULL */
+} qconv_state;
 
 static bool q8(int dt)
 {
@@ -18,6 +30,72 @@ static bool per_m(const pz_tensor *t, int64_t M, int *per)
     if (!t || pz_numel(t) == 1) return true;
     *per = 1;
     return t->rank == 1 && t->dims[0] == M;
+}
+
+/* A constant 8-bit scalar's value (0 when absent). */
+static int32_t zp_of(const pz_tensor *t)
+{
+    if (!t) return 0;
+    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
+}
+
+/* A bound of the act quantized as y is (as qconv_ref.c does it). */
+static double q_bound(double v, float ys, int32_t yz)
+{
+    return nearbyint((double)(float)(v / ys)) + yz;
+}
+
+/* The FAST kernel where it applies (prepare's checks done); 0 also when it
+ * does not (the reference runs). */
+static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
+{
+    const pz_qconv_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *xs = pz_in(l, 1), *xz = pz_in(l, 2), *w = pz_in(l, 3);
+    const pz_tensor *ws = pz_in(l, 4), *wz = pz_in(l, 5), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
+    const pz_tensor *b = pz_in(l, 8), *y = pz_out(l, 0);
+    if (l->isa == PZ_ISA_REF || p->func != PZ_QCONV_QLINEAR || p->nsp != 2 || p->group != 1 ||
+        w->dtype != PZ_I8 || !w->data || st->d.ts != PZ_F32 || !xs->data || !ws->data ||
+        !ys->data || (xz && !xz->data) || (yz && !yz->data) || (wz && !wz->data) ||
+        (b && !b->data))
+        return 0;
+    const int64_t M = st->d.M;
+    for (int64_t i = 0; wz && i < pz_numel(wz); i++)
+        if (((const int8_t *)wz->data)[i]) return 0;
+    float *wsc = malloc((size_t)M * sizeof *wsc);
+    if (!wsc) return pz_layer_fail(l, err, n, "out of memory");
+    for (int64_t m = 0; m < M; m++) wsc[m] = ((const float *)ws->data)[st->d.ws_per_m ? m : 0];
+    const float fys = *(const float *)ys->data;
+    const int32_t y_zp = zp_of(yz);
+    double lo = y->dtype == PZ_I8 ? -128 : 0, hi = y->dtype == PZ_I8 ? 127 : 255;
+    if (p->act.kind != PZ_ACT_NONE) {
+        const double a = q_bound(p->act.kind == PZ_ACT_RELU ? 0 : p->act.lo, fys, y_zp);
+        const double c = p->act.kind == PZ_ACT_RELU ? INFINITY : q_bound(p->act.hi, fys, y_zp);
+        lo = a > lo ? a : lo;
+        hi = c < hi ? c : hi;
+    }
+    if (!(lo <= hi)) lo = hi;   /* an empty clamp (bounds past the type): all one value */
+    const pz_qconv16c_desc d = {
+        .n = st->d.N, .c = st->d.C, .m = M, .ih = x->dims[2], .iw = x->dims[3],
+        .oh = y->dims[2], .ow = y->dims[3], .kh = (int)p->kernel[0], .kw = (int)p->kernel[1],
+        .sh = (int)p->stride[0], .sw = (int)p->stride[1], .dh = (int)p->dilation[0],
+        .dw = (int)p->dilation[1], .pt = (int)p->pad_begin[0], .pl = (int)p->pad_begin[1],
+        .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = zp_of(xz),
+        .y_zp = y_zp, .lo = (int32_t)lo, .hi = (int32_t)hi};
+    char why[200];
+    st->plan = pz_qconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
+                                    *(const float *)xs->data, wsc, fys, why, sizeof why);
+    free(wsc);
+    if (!st->plan) return 0;   /* a shape or value it does not take: the reference */
+    l->in_cblk[0] = l->out_cblk[0] = 16;
+    l->packed_in |= 1u << 3;
+    l->kernel = pz_qconv16c_plan_vnni(st->plan) ? "vnni16c" : "scalar16c";
+    return 0;
+}
+
+static void qconv_release(pz_layer *l)
+{
+    qconv_state *st = l->state;
+    if (st) pz_qconv16c_plan_free(st->plan);
 }
 
 static int qconv_prepare(pz_layer *l, char *err, size_t n)
@@ -44,9 +122,10 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "channels: X %lld, W [%lld, %lld], Y %lld, group %lld",
                              (long long)x->dims[1], (long long)M, (long long)w->dims[1],
                              (long long)y->dims[1], (long long)p->group);
-    pz_qconv_desc *d = calloc(1, sizeof *d);
-    if (!d) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = d;
+    qconv_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    pz_qconv_desc *d = &st->d;
     d->tx = x->dtype, d->tw = w->dtype, d->ty = y->dtype;
     d->N = x->dims[0], d->C = x->dims[1], d->M = M;
     for (int s = 0; s < p->nsp; s++) {
@@ -76,12 +155,17 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "y must be int8 or uint8, y_zero_point one of it");
     if (b && (b->dtype != PZ_I32 || b->rank != 1 || b->dims[0] != M))
         return pz_layer_fail(l, err, n, "B must be int32 [%lld]", (long long)M);
-    return 0;
+    return plan_fast(l, st, err, n);
 }
 
 static void qconv_run(const pz_layer *l, int ith, int nth)
 {
     const pz_qconv_params *p = l->params;
+    const qconv_state *st = l->state;
+    if (st->plan) {
+        pz_qconv16c_run(st->plan, l->in[0]->data, l->out[0]->data, ith, nth);
+        return;
+    }
     const bool ql = p->func == PZ_QCONV_QLINEAR;
     const pz_tensor *xz = pz_in(l, 2), *wz = pz_in(l, ql ? 5 : 3);
     pz_qconv_args a = {xz ? xz->data : NULL, wz ? wz->data : NULL, NULL, NULL, NULL, NULL, NULL};
@@ -91,7 +175,7 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
         a.yzp = yz ? yz->data : NULL;
         a.b = b ? b->data : NULL;
     }
-    pz_any_qconv__ref(p, l->state, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
+    pz_any_qconv__ref(p, &st->d, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
                       l->out[0]->data, ith, nth);
 }
 
@@ -111,5 +195,5 @@ static const pz_param_field qconv_fields[] = {
 const pz_rt_op pz_rt_op_qconv = {
     .name = "QCONV", PZ_OP_PARAMS(pz_qconv_params, qconv_fields),
     .min_in = 2, .max_in = 9, .min_out = 1, .max_out = 1,
-    .prepare = qconv_prepare, .run = qconv_run,
+    .prepare = qconv_prepare, .run = qconv_run, .release = qconv_release,
 };
