@@ -202,6 +202,7 @@ OP(LinearAttention, linear_attention)
 OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
 OP(ScaledDotProductAttention, sdpa)   /* domain ai.paleozoic: the attention pass's */
 OP(QLinearAdd, qlinear_add)   /* domain com.microsoft (ONNX Runtime's quantizer; the qdq pass's) */
+OP(QGemm, qgemm)   /* domain com.microsoft, likewise */
 /* training (domain ai.onnx.preview.training): unfolded into element-wise nodes */
 OP(Adagrad, adagrad)
 OP(Momentum, momentum)

@@ -35,7 +35,12 @@
  * Runtime folds it; ops/qlinear_add.c), the same float arithmetic in one
  * pass over the bytes: A, B and the output of one 8-bit type and one shape,
  * the DequantizeLinears per tensor with constant scalars, the Relu and the
- * QuantizeLinear as above. */
+ * QuantizeLinear as above.
+ *
+ * A fully connected layer, DequantizeLinear(aq), DequantizeLinear(int8 W) ->
+ * Gemm [-> Relu | Clip] -> QuantizeLinear, becomes QGemm (com.microsoft's;
+ * ops/qgemm.c), and a last Gemm whose float output nobody quantizes becomes
+ * QGemm with float32 out (fold_gemm says the conditions). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +83,10 @@ static int zp_ok(const ir_graph *g, const ir_node *dq, int dt, int64_t ne)
     return z && (int)z->dtype == dt && ir_tensor_numel(z) == ne;
 }
 
-/* The DequantizeLinear producing value vid, per tensor or (per_m) per
- * channel along axis 0 of m channels; -1 if it is not one. */
-static int dq_of(const ir_graph *g, int vid, const unsigned char *dead, int64_t m, int want_const)
+/* The DequantizeLinear producing value vid, per tensor or per channel
+ * along axis `ax` of m channels; -1 if it is not one. */
+static int dq_axis(const ir_graph *g, int vid, const unsigned char *dead, int64_t m,
+                   int want_const, int ax)
 {
     int p = producer(g, vid, dead);
     if (p < 0) return -1;
@@ -96,11 +102,16 @@ static int dq_of(const ir_graph *g, int vid, const unsigned char *dead, int64_t 
     int64_t axis = 1;
     pz_err ignored = {0};
     if (ir_tensor_numel(s) > 1 &&
-        (op_attr_int(dq, "axis", 1, &axis, &ignored) || (axis != 0 && axis != -x->rank)))
+        (op_attr_int(dq, "axis", 1, &axis, &ignored) || (axis != ax && axis != ax - x->rank)))
         return -1;
     const ir_attr *bs = op_attr(dq, "block_size");
     if (bs && (bs->type != IR_ATTR_INT || bs->i != 0)) return -1;
     return p;
+}
+
+static int dq_of(const ir_graph *g, int vid, const unsigned char *dead, int64_t m, int want_const)
+{
+    return dq_axis(g, vid, dead, m, want_const, 0);
 }
 
 /* A scalar zero point constant of type dt (0), owned by the graph. */
@@ -116,6 +127,30 @@ static int zero_point(ir_graph *g, const char *base, int dt, int64_t n)
     void *z = pz_xcalloc((size_t)n, 1);
     ir_value_take_data(g, v, z, (size_t)n);
     return v;
+}
+
+/* The int32 bias nearbyint(b[j] / (sa * sb[j])), a new constant. */
+static int bias_q(ir_graph *g, const char *base, const float *bias, int64_t m, float sa,
+                  const float *sb, int per_m)
+{
+    int32_t *bq = pz_xmalloc((size_t)m * sizeof *bq);
+    for (int64_t i = 0; i < m; i++) {
+        const double s = (double)(sa * sb[per_m ? i : 0]);
+        double v = s > 0 ? nearbyint(bias[i] / s) : 0;
+        v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+        bq[i] = (int32_t)v;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s:bias_q", base ? base : "node");
+    int bv = ir_graph_add_value_unique(g, name);
+    ir_value *val = &g->values[bv];
+    memset(&val->t, 0, sizeof val->t);
+    val->t.dtype = IR_I32;
+    val->t.rank = 1;
+    val->t.dims[0] = m;
+    val->is_initializer = 1;
+    ir_value_take_data(g, bv, bq, (size_t)m * sizeof *bq);
+    return bv;
 }
 
 /* The QuantizeLinear reading value vid alone, per tensor into uint8/int8
@@ -180,26 +215,7 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
     const ir_tensor *swt = op_in(g, ndw, 1);
     const float *sw = swt->data;
     const int per_m = ir_tensor_numel(swt) > 1;
-    int bv = -1;
-    if (bias) {
-        int32_t *bq = pz_xmalloc((size_t)m * sizeof *bq);
-        for (int64_t i = 0; i < m; i++) {
-            const double s = (double)(sx * sw[per_m ? i : 0]);
-            double v = s > 0 ? nearbyint(bias[i] / s) : 0;
-            v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
-            bq[i] = (int32_t)v;
-        }
-        char name[256];
-        snprintf(name, sizeof name, "%s:bias_q", conv->name ? conv->name : "conv");
-        bv = ir_graph_add_value_unique(g, name);
-        ir_value *val = &g->values[bv];
-        memset(&val->t, 0, sizeof val->t);
-        val->t.dtype = IR_I32;
-        val->t.rank = 1;
-        val->t.dims[0] = m;
-        val->is_initializer = 1;
-        ir_value_take_data(g, bv, bq, (size_t)m * sizeof *bq);
-    }
+    const int bv = bias ? bias_q(g, conv->name, bias, m, sx, sw, per_m) : -1;
     /* zero points the DequantizeLinears left out: zeros of their types */
     ndx = &g->nodes[dx], ndw = &g->nodes[dw];
     int zx = ndx->n_in > 2 ? ndx->in[2] : -1, zw = ndw->n_in > 2 ? ndw->in[2] : -1;
@@ -300,8 +316,103 @@ static int fold_add(ir_graph *g, int i, unsigned char *dead)
     return 1;
 }
 
+/* Tries the fully connected pattern at Gemm node i: DequantizeLinear(aq)
+ * [M, K], DequantizeLinear(int8 W) -> Gemm(transA 0, alpha 1, beta 1, bias
+ * a constant float32 [N] or [1, N]) [-> Relu | Clip] -> QuantizeLinear
+ * becomes QGemm with y's scale; a Gemm whose output nobody quantizes (a
+ * logits layer, no Relu/Clip) becomes QGemm without one, float32 out. W's
+ * scale per tensor or per column N (axis 0 of a transB W [N, K], axis 1 of
+ * W [K, N]). 1 if it folded. */
+static int fold_gemm(ir_graph *g, int i, unsigned char *dead)
+{
+    ir_node *gm = &g->nodes[i];
+    if (!pass_is(gm, OP_gemm) || !pass_plain(g, gm) || gm->n_in < 2 || gm->n_in > 3 ||
+        gm->in[0] < 0 || gm->in[1] < 0 || gm->n_out < 1 || gm->out[0] < 0)
+        return 0;
+    int64_t ta = 0, tb = 0;
+    float alpha = 1, beta = 1;
+    pz_err ignored = {0};
+    if (op_attr_int(gm, "transA", 0, &ta, &ignored) || op_attr_int(gm, "transB", 0, &tb, &ignored) ||
+        op_attr_float(gm, "alpha", 1, &alpha, &ignored) ||
+        op_attr_float(gm, "beta", 1, &beta, &ignored) || ta != 0 || (tb != 0 && tb != 1) ||
+        alpha != 1 || beta != 1)
+        return 0;
+    const ir_tensor *x = &g->values[gm->in[0]].t, *w = &g->values[gm->in[1]].t;
+    if (x->rank != 2 || w->rank != 2 || x->dtype != IR_F32) return 0;
+    const int64_t nn = w->dims[1 - tb];
+    const int da = dq_of(g, gm->in[0], dead, 1, 0);
+    const int dw = dq_axis(g, gm->in[1], dead, nn, 1, tb ? 0 : 1);
+    if (da < 0 || dw < 0 || g->values[g->nodes[dw].in[0]].t.dtype != IR_I8) return 0;
+    const ir_tensor *wz = op_in_const(g, &g->nodes[dw], 2);
+    for (int64_t k = 0; wz && k < ir_tensor_numel(wz); k++)
+        if (((const int8_t *)wz->data)[k]) return 0;
+    const float *bias = NULL;
+    if (gm->n_in == 3 && gm->in[2] >= 0) {
+        const ir_tensor *b = op_in_const(g, gm, 2);
+        if (!b || b->dtype != IR_F32 || ir_tensor_numel(b) != nn ||
+            (b->rank == 2 && b->dims[0] != 1) || b->rank > 2)
+            return 0;
+        bias = b->data;
+    }
+    ir_act act = {IR_ACT_NONE, 0, 0};
+    int a = -1, slot, yv = gm->out[0], q = -1;
+    int r = pass_sole_reader(g, yv, &slot);
+    if (r >= 0 && !dead[r] && slot == 0 &&
+        (pass_is(&g->nodes[r], OP_relu) || pass_is(&g->nodes[r], OP_clip)) &&
+        pass_plain(g, &g->nodes[r]) && g->nodes[r].out[0] >= 0) {
+        if (pass_is(&g->nodes[r], OP_relu)) act.kind = IR_ACT_RELU;
+        else if (pass_clip_bounds(g, &g->nodes[r], &act.lo, &act.hi)) act.kind = IR_ACT_CLIP;
+        else return 0;
+        a = r;
+        yv = g->nodes[r].out[0];
+    }
+    q = q_after(g, yv, dead);
+    if (q < 0 && act.kind != IR_ACT_NONE) return 0;   /* float out takes no act */
+
+    const ir_node *nda = &g->nodes[da], *ndw = &g->nodes[dw];
+    const ir_tensor *swt = op_in(g, ndw, 1);
+    int bv = -1;
+    if (bias)
+        bv = bias_q(g, gm->name, bias, nn, *const_f32(g, nda, 1, 1), swt->data,
+                    ir_tensor_numel(swt) > 1);
+    nda = &g->nodes[da], ndw = &g->nodes[dw];
+    const int aq = nda->in[0], sav = nda->in[1], wq = ndw->in[0], swv = ndw->in[1];
+    int za = nda->n_in > 2 ? nda->in[2] : -1, zw = ndw->n_in > 2 ? ndw->in[2] : -1;
+    if (za < 0) za = zero_point(g, "a_zero_point:0", g->values[aq].t.dtype, 1);
+    if (zw < 0) zw = zero_point(g, "b_zero_point:0", IR_I8, ir_tensor_numel(&g->values[swv].t));
+    int ins[9] = {aq, sav, za, wq, swv, zw, bv, -1, -1}, nin = bias ? 7 : 6, out = -1;
+    if (q >= 0) {
+        ins[7] = g->nodes[q].in[1];
+        ins[8] = g->nodes[q].in[2];
+        nin = 9;
+        out = g->nodes[q].out[0];
+    }
+    const int old_a = g->nodes[i].in[0];
+    gm = &g->nodes[i];
+    ir_node_set_n_in(gm, nin);
+    for (int k = 0; k < nin; k++) gm->in[k] = ins[k];
+    free(gm->op_type);
+    gm->op_type = pz_xstrdup("QGemm");
+    free(gm->domain);
+    gm->domain = pz_xstrdup("com.microsoft");
+    PZ_ASSERT(pass_become(g, gm, OP_qgemm));   /* Gemm's attributes, checked above */
+    gm->act = act;
+    if (q >= 0) {
+        g->values[gm->out[0]].producer = -1;
+        gm->out[0] = out;
+        g->values[out].producer = i;
+        pass_kill(g, q, dead);
+    }
+    if (a >= 0) pass_kill(g, a, dead);
+    pz_err e = {0};
+    PZ_ASSERT(gm->op->infer(g, gm, &e) == PZ_OK);
+    if (!g->values[old_a].is_output && ir_graph_count_uses(g, old_a) == 0) pass_kill(g, da, dead);
+    return 1;
+}
+
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++)
-        if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead))) st->qdq++;
+        if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead) || fold_gemm(g, i, dead)))
+            st->qdq++;
 }

@@ -84,7 +84,8 @@
     /* recurrent */                                                   \
     X(RNN, rnn)                        /* in: X, W, R, B?, lens?, h0?, c0?, P?  out: Y?, Y_h?, Y_c? */ \
     /* int8 */                                                        \
-    X(QADD, qadd)                      /* in: A, sa, za?, B, sb, zb?, sc, zc? (QLinearAdd) */
+    X(QADD, qadd)                      /* in: A, sa, za?, B, sb, zb?, sc, zc? (QLinearAdd) */ \
+    X(QGEMM, qgemm)                    /* in: A, sa, za, B, sb, zb, C?, sy?, zy? (QGemm) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

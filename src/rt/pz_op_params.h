@@ -1,5 +1,5 @@
 /* pz_op_params.h - the params of the layer kinds TOPK, LP_POOL, EINSUM,
- * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN and QADD (one struct each, as in
+ * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN, QADD and QGEMM (one struct each, as in
  * pz_rt.h, which includes this after PZ_MAX_RANK and PZ_MAX_SPATIAL; a
  * part of the SDK beside it). */
 #ifndef PZ_OP_PARAMS_H
@@ -95,6 +95,13 @@ typedef struct {
 typedef struct {
     pz_act act;
 } pz_qadd_params;
+
+/* QGEMM (QGemm): Y = requant((A - za) B' + C) with y's scale, or the float32
+ * product (a_scale b_scale[n]) without one; act a clamp of a requantized Y. */
+typedef struct {
+    int trans_b;
+    pz_act act;
+} pz_qgemm_params;
 
 /* A block's precision (pz_net_block_precision): PZ_PREC_BF16 rounds the
  * operands of the layers that have bf16 kernels (MatMul, Gemm with a constant

@@ -5,8 +5,9 @@ helpers and seeded numpy weights, in the format quantizers write:
 QuantizeLinear -> DequantizeLinear on activations, int8 weights (per channel
 on axis 0, or per tensor) and the int32 bias (scale x_scale * w_scale) behind
 DequantizeLinears. For each model NAME it writes NAME.onnx
-and NAME.in_0.pb, and prints "NAME QCONVS QADDS": how many QCONV and QADD
-layers the pass must make of it (the cases it must leave alone say fewer)."""
+and NAME.in_0.pb, and prints "NAME QCONVS QADDS QGEMMS": how many QCONV,
+QADD and QGEMM layers the pass must make of it (the cases it must leave
+alone say fewer)."""
 import os
 import sys
 
@@ -62,7 +63,22 @@ class Net:
         return self.node("Conv", ins, kernel_shape=[k, k], strides=[stride, stride],
                          pads=[pad] * 4, group=group)
 
-    def save(self, outdir, x, out, out_type, shape, qconvs, qadds=0):
+    def gemm(self, x, sx, k, m, trans_b):
+        w = rng.standard_normal((m, k)).astype(np.float32) / np.sqrt(k)
+        sw = (np.abs(w).max(1) / 127).astype(np.float32)
+        wq = np.clip(np.round(w / sw[:, None]), -127, 127).astype(np.int8)
+        if not trans_b:
+            wq = np.ascontiguousarray(wq.T)
+        wd = self.node("DequantizeLinear", [self.const("wq", wq), self.const("ws", sw),
+                                            self.const("wz", np.zeros(m, np.int8))],
+                       axis=0 if trans_b else 1)
+        sb = (np.float32(sx) * sw).astype(np.float32)
+        bq = np.round(rng.standard_normal(m) * 0.1 / sb).astype(np.int32)
+        b = self.node("DequantizeLinear", [self.const("bq", bq), self.const("bs", sb),
+                                           self.const("bz", np.zeros(m, np.int32))], axis=0)
+        return self.node("Gemm", [x, wd, b], transB=trans_b)
+
+    def save(self, outdir, x, out, out_type, shape, qconvs, qadds=0, qgemms=0):
         g = helper.make_graph(self.nodes, self.name,
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
                               [helper.make_tensor_value_info(out, out_type, shape)], self.inits)
@@ -72,7 +88,7 @@ class Net:
         onnx.save(m, os.path.join(outdir, self.name + ".onnx"))
         with open(os.path.join(outdir, self.name + ".in_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(x, "x").SerializeToString())
-        print(self.name, qconvs, qadds)
+        print(self.name, qconvs, qadds, qgemms)
 
 
 def chain(outdir):
@@ -126,6 +142,17 @@ def residual(outdir):
     n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 14, 14], 3, 2)
 
 
+def fc(outdir):
+    """Two fully connected layers: W [N, K] (transB, per-channel axis 0) with
+    Relu, uint8 out; then W [K, N] (axis 1) with float logits out."""
+    n = Net("fc")
+    x = rng.standard_normal((3, 64)).astype(np.float32)
+    h = n.qdq("x", 0.03, 128)
+    h = n.qdq(n.node("Relu", [n.gemm(h, 0.03, 64, 48, trans_b=1)]), 0.02, 0)
+    h = n.gemm(h, 0.02, 48, 10, trans_b=0)
+    n.save(outdir, x, h, TensorProto.FLOAT, [3, 10], 0, 0, 2)
+
+
 def left_alone(outdir):
     """The conv output read twice (a Q and an Add): not folded; a grouped
     conv is folded (the reference kernel runs it)."""
@@ -143,5 +170,5 @@ def left_alone(outdir):
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for f in (chain, stem, signed, residual, left_alone):
+    for f in (chain, stem, signed, residual, fc, left_alone):
         f(out)

@@ -4,13 +4,14 @@
 #          strided 3x3 + Clip chain; a 7x7 stride-2 stem over 3 channels,
 #          two images; int8 activations with zero points; a conv output read
 #          twice, left alone, and a grouped conv; a residual block's Adds,
-#          with and without Relu, folded to QLinearAdd) through `paleozoic run` at 1
+#          with and without Relu, folded to QLinearAdd; two fully connected
+#          layers, bytes out and float logits out, folded to QGemm) through `paleozoic run` at 1
 #          and 2 threads, with PZ_ISA=scalar (the int8 kernels' scalar twins)
 #          and PZ_ISA=ref (the reference kernels), and the program `paleozoic
 #          build` makes, each against ONNX Runtime's run of the same model:
 #          every output within one quantization step and >= 99.9% of them
-#          equal; the profile shows as many QCONV and QADD layers as the qdq
-#          pass must fold (the model says how many).
+#          equal; the profile shows as many QCONV, QADD and QGEMM layers as
+#          the qdq pass must fold (the model says how many).
 # Ends with `N passed, N failed`.
 set -u
 B=$(cd "${1:?usage: 41-int8.sh BUILD_DIR}" && pwd)
@@ -30,7 +31,7 @@ fi
 
 /usr/bin/python3 "$ROOT/tests/int8/qdq_models.py" "$T" >"$T/models" 2>"$T/log" ||
     bad "qdq_models.py: $(tail -c 400 "$T/log")"
-while read -r n nq nadd; do
+while read -r n nq nadd ngemm; do
     m="$T/$n"
     if ! node "$ROOT/tests/e2e/ort_run.js" "$m.onnx" "$m.in_0.pb" -- "$m.ort.pb" >"$T/log" 2>&1; then
         bad "$n: ONNX Runtime: $(tail -c 300 "$T/log")"
@@ -39,6 +40,7 @@ while read -r n nq nadd; do
     # one quantization step: 1 for an integer output, the last scale for a float one
     step=1
     [ "$n" = stem ] && step=0.04
+    [ "$n" = fc ] && step=1e-4   # float logits: the same int32 sums, one float product
     for way in t1 t2 scalar ref build; do
         th=1 pre=""
         [ "$way" = t2 ] && th=2
@@ -57,6 +59,8 @@ while read -r n nq nadd; do
             [ "$got" = "$nq" ] || { bad "$n run ($way): $got QCONV layers, want $nq"; continue; }
             got=$(grep -c ' QADD ' "$T/log")
             [ "$got" = "$nadd" ] || { bad "$n run ($way): $got QADD layers, want $nadd"; continue; }
+            got=$(grep -c ' QGEMM ' "$T/log")
+            [ "$got" = "$ngemm" ] || { bad "$n run ($way): $got QGEMM layers, want $ngemm"; continue; }
         fi
         if node "$ROOT/tests/e2e/compare.js" --qstep "$step" 0.999 "$m.$way.pb" "$m.ort.pb" \
             >"$T/why" 2>&1; then
