@@ -38,7 +38,10 @@ while read -r n nq nadd ngemm; do
         continue
     fi
     # one quantization step: 1 for an integer output, the last scale for a float one
-    step=1
+    step=1 frac=0.999
+    # a float conv left unfolded rounds its sums in another order than ORT's:
+    # a value near a rounding boundary may quantize one step apart
+    [ "$n" = left_alone ] && frac=0.99
     [ "$n" = stem ] && step=0.04
     [ "$n" = fc ] && step=1e-4   # float logits: the same int32 sums, one float product
     for way in t1 t2 scalar ref build; do
@@ -62,7 +65,7 @@ while read -r n nq nadd ngemm; do
             got=$(grep -c ' QGEMM ' "$T/log")
             [ "$got" = "$ngemm" ] || { bad "$n run ($way): $got QGEMM layers, want $ngemm"; continue; }
         fi
-        if node "$ROOT/tests/e2e/compare.js" --qstep "$step" 0.999 "$m.$way.pb" "$m.ort.pb" \
+        if node "$ROOT/tests/e2e/compare.js" --qstep "$step" "$frac" "$m.$way.pb" "$m.ort.pb" \
             >"$T/why" 2>&1; then
             ok
         else
