@@ -28,7 +28,7 @@
  *   - the QuantizeLinear plain, per tensor (a float32 scalar scale), its
  *     zero point a constant uint8/int8 scalar, saturating, no output_dtype
  *     other than its zero point's.
- * The DequantizeLinear of X goes when nothing else reads its output.
+ * The DequantizeLinears of X and W go when nothing else reads their outputs.
  *
  * A residual block's Add, DequantizeLinear(aq), DequantizeLinear(bq) -> Add
  * [-> Relu] -> QuantizeLinear, becomes QLinearAdd (com.microsoft's, as ONNX
@@ -228,7 +228,7 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
     const int syv = nq->in[1], zyv = nq->in[2], out = nq->out[0];
 
     conv = &g->nodes[c];
-    const int old_x = conv->in[0];
+    const int old_x = conv->in[0], old_w = conv->in[1];
     ir_node_set_n_in(conv, bias ? 9 : 8);
     const int ins[9] = {xq, sxv, zx, wq, swv, zw, syv, zyv, bv};
     for (int k = 0; k < conv->n_in; k++) conv->in[k] = ins[k];
@@ -246,8 +246,10 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
     PZ_ASSERT(conv->op->infer(g, conv, &e) == PZ_OK);   /* resolves auto_pad, as load did */
     if (a >= 0) pass_kill(g, a, dead);
     pass_kill(g, q, dead);
-    /* the DequantizeLinear of X goes with its last reader */
+    /* the DequantizeLinears of X and W go with their last reader (W's is
+     * not always folded to a constant: infer leaves large ones to run) */
     if (!g->values[old_x].is_output && ir_graph_count_uses(g, old_x) == 0) pass_kill(g, dx, dead);
+    if (!g->values[old_w].is_output && ir_graph_count_uses(g, old_w) == 0) pass_kill(g, dw, dead);
     return 1;
 }
 
@@ -387,7 +389,7 @@ static int fold_gemm(ir_graph *g, int i, unsigned char *dead)
         nin = 9;
         out = g->nodes[q].out[0];
     }
-    const int old_a = g->nodes[i].in[0];
+    const int old_a = g->nodes[i].in[0], old_w = g->nodes[i].in[1];
     gm = &g->nodes[i];
     ir_node_set_n_in(gm, nin);
     for (int k = 0; k < nin; k++) gm->in[k] = ins[k];
@@ -407,6 +409,7 @@ static int fold_gemm(ir_graph *g, int i, unsigned char *dead)
     pz_err e = {0};
     PZ_ASSERT(gm->op->infer(g, gm, &e) == PZ_OK);
     if (!g->values[old_a].is_output && ir_graph_count_uses(g, old_a) == 0) pass_kill(g, da, dead);
+    if (!g->values[old_w].is_output && ir_graph_count_uses(g, old_w) == 0) pass_kill(g, dw, dead);
     return 1;
 }
 
