@@ -3,8 +3,9 @@
  * Per k, one 64-byte line of the panel: two vcvtph2ps make its 32 weights
  * fp32, and each row of the tile adds them times its broadcast A into two
  * accumulators per partial sum (ph of them, pz_f16w_phases). A GEMV tile
- * (M = 1) has 4 partial sums x 2 halves = 8 FMA chains; B is streamed once,
- * with a software prefetch PF lines ahead. */
+ * (M = 1) has 4 partial sums x 2 halves = 8 FMA chains; B is streamed once.
+ * No software prefetch: 32 lines ahead made the 9216 x 4096 GEMV from DRAM
+ * slower, 4.2 ms against 3.45 ms (bench/RESULTS.md, 'fp16 weights'). */
 #include "rt/kernels/gemm/gemm_f16w.h"
 
 #ifndef PZ_SCALAR
@@ -15,7 +16,6 @@
 
 #define UNROLL _Pragma("GCC unroll 32")
 #define NR PZ_GEMM_NR
-#define PF 32   /* k lines (64 bytes each) of prefetch distance */
 
 static inline __mmask16 lanes(int64_t v)
 {
@@ -41,7 +41,6 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict a,
     for (; k + PH <= K; k += PH) {
         UNROLL for (int c = 0; c < PH; c++) {
             const uint16_t *bk = bq + (k + c) * NR;
-            _mm_prefetch((const char *)(bk + PF * NR), _MM_HINT_T0);
             const __m512 b0 = half16(bk), b1 = half16(bk + 16);
             UNROLL for (int i = 0; i < RM; i++) {
                 const __m512 av = _mm512_set1_ps(ar[i * lda + k + c]);
