@@ -16,6 +16,7 @@ typedef struct {
     const char *strategy;
     const char *schedule;
     const char *precision;
+    const char *weights;         /* --weights fp32|fp16 */
     const char *target;
 } cli_knobs;
 
@@ -43,6 +44,9 @@ pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *
                          int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
                          pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
+/* --weights on every fp32 block of m (bf16 blocks keep bf16); cli_lower
+ * calls it, and so does whoever re-partitions m after it (bench). */
+void cli_apply_weights(const cli_knobs *k, ir_model *m);
 /* The worker threads (cores) every command plans for and the generated
  * program defaults to: --threads N, else every online core (pz_cpu_count).
  * The one place this rule lives. */
@@ -56,6 +60,7 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
 /* Value checks of --strategy and --precision (0, or 2 with a message). */
 int cli_check_strategy_name(const char *spec);
 int cli_check_precision(const char *p);
+int cli_check_weights(const char *w);
 /* A knob given to a command that does not use it is refused, not ignored:
  * returns 2 with "CMD: --KNOB does nothing here: WHY" for the first given
  * knob outside `takes` (CLI_K_* flags), else 0. */
@@ -64,7 +69,7 @@ enum {
     CLI_K_THREADS = 2,
     CLI_K_STRATEGY = 4,
     CLI_K_SCHEDULE = 8,
-    CLI_K_PRECISION = 16,
+    CLI_K_PRECISION = 16,   /* --precision, --weights */
     CLI_K_TARGET = 32,
     CLI_K_ALL = 63,
 };

@@ -88,6 +88,8 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         if (!res[s].error[0]) sz[n_ok] = res[s].sizes, mp[n_ok] = res[s].mps, nb[n_ok] = res[s].n_blocks, idx[n_ok++] = s;
     fprintf(stderr, "bench: %s: timing %d schedules, %d rounds, interleaved\n", path, n_ok, rounds);
     lab_meter *mt = lab_meter_new(m, cores, 1);
+    lab_meter_precision(mt, k->precision && !strcmp(k->precision, "bf16") ? IR_PREC_BF16 : IR_PREC_FP32,
+                        k->weights && !strcmp(k->weights, "fp16") ? IR_WEIGHTS_FP16 : IR_WEIGHTS_FP32);
     int bad = lab_meter_interleaved(mt, n_ok, sz, mp, nb, rounds, med, NULL, err);
     lab_meter_free(mt);
     if (bad) goto out;

@@ -253,7 +253,12 @@ static int run(int argc, char **argv, int build)
     cli_mark_mp_all(&o.k, &p);
     /* the low-level API (pz_raw.h) runs each operator alone, in fp32 */
     for (int i = 0; o.raw && i < p.n_b; i++)
-        if (p.b[i].precision != IR_PREC_FP32) {
+        if (p.b[i].weights != IR_WEIGHTS_FP32) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--emit raw: --weights %s (block %d) is not "
+                    "supported by the low-level API, which keeps fp32 weights; emit the "
+                    "default C", ir_weights_name(p.b[i].weights), i);
+            goto fail;
+        } else if (p.b[i].precision != IR_PREC_FP32) {
             pz_fail(&err, PZ_ERR_UNSUPPORTED, "--emit raw: precision %s (block %d) is not "
                     "supported by the low-level API, which runs fp32; emit the default C",
                     ir_precision_name(p.b[i].precision), i);

@@ -156,8 +156,9 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
     int64_t macs = 0, red = 0;
     fprintf(f, "model: %s  layers: %d  blocks: %d  %s: %s\n", m->g->name, m->n_layers, m->n_blocks,
             k->schedule ? "schedule" : "strategy", k->schedule ? k->schedule : k->strategy);
-    fprintf(f, "%5s  %-9s %4s  %-14s %5s  %-9s %14s %14s %7s  %s\n", "block", "layers", "MP",
-            "split", "strip", "precision", "MACs", "redundant", "%", "first node -> last node");
+    fprintf(f, "%5s  %-9s %4s  %-14s %5s  %-9s %-7s %14s %14s %7s  %s\n", "block", "layers", "MP",
+            "split", "strip", "precision", "weights", "MACs", "redundant", "%",
+            "first node -> last node");
     for (int i = 0; i < m->n_blocks; i++) {
         const ir_fblock *b = &m->blocks[i];
         halo_report r;
@@ -168,8 +169,10 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
         if (b->split == IR_SPLIT_AUTO)
             snprintf(split, sizeof split, "auto:%s", ir_split_name(assumed_split(b, &r)));
         else snprintf(split, sizeof split, "%s", ir_split_name(b->split));
-        fprintf(f, "%5d  %-9s %4d  %-14s %5d  %-9s %14lld %14lld %7.2f  %s%s%s\n", i, layers, b->mp,
-                split, b->strip, ir_precision_name(b->precision), (long long)r.macs, (long long)rm,
+        fprintf(f, "%5d  %-9s %4d  %-14s %5d  %-9s %-7s %14lld %14lld %7.2f  %s%s%s\n", i, layers,
+                b->mp, split, b->strip, ir_precision_name(b->precision),
+                b->precision == IR_PREC_BF16 ? "bf16" : ir_weights_name(b->weights),
+                (long long)r.macs, (long long)rm,
                 pct(rm, r.macs), lname(m, b->first), b->count > 1 ? " -> " : "",
                 b->count > 1 ? lname(m, b->first + b->count - 1) : "");
         macs += r.macs;
@@ -196,9 +199,11 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
         halo_block(m, b->first, b->count, b->mp, &r);
         int64_t rm = block_redundant(b, &r);
         fprintf(f, "%s{\"index\":%d,\"first\":%d,\"count\":%d,\"mp\":%d,\"split\":\"%s\","
-                "\"split_counted\":\"%s\",\"strip\":%d,\"precision\":\"%s\",\"row_local\":%s,",
+                "\"split_counted\":\"%s\",\"strip\":%d,\"precision\":\"%s\",\"weights\":\"%s\","
+                "\"row_local\":%s,",
                 i ? ",\n" : "", i, b->first, b->count, b->mp, ir_split_name(b->split),
                 ir_split_name(assumed_split(b, &r)), b->strip, ir_precision_name(b->precision),
+                b->precision == IR_PREC_BF16 ? "bf16" : ir_weights_name(b->weights),
                 r.row_local ? "true" : "false");
         if (!r.row_local) {
             fprintf(f, "\"not_row_local\":{\"layer\":%d,\"why\":", r.bad_layer);

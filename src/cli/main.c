@@ -29,7 +29,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: paleozoic COMMAND ...\n");
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
-               "       --schedule FILE | --strategy S, --precision fp32|bf16, --target TARGET.json\n");
+               "       --schedule FILE | --strategy S, --precision fp32|bf16, --weights fp32|fp16,\n"
+               "       --target TARGET.json\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
@@ -84,6 +85,7 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     if (!strcmp(a, "--strategy")) str = &k->strategy;
     else if (!strcmp(a, "--schedule")) str = &k->schedule;
     else if (!strcmp(a, "--precision")) str = &k->precision;
+    else if (!strcmp(a, "--weights")) str = &k->weights;
     else if (!strcmp(a, "--target")) str = &k->target;
     else if (strcmp(a, "--input-shape") && strcmp(a, "--batch") && strcmp(a, "--threads"))
         return 0;
@@ -93,6 +95,7 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     }
     const char *v = argv[++*i];
     if (str == &k->precision && cli_check_precision(v)) return -1;
+    if (str == &k->weights && cli_check_weights(v)) return -1;
     if (str == &k->strategy && cli_check_strategy_name(v)) return -1;
     if (str) {
         *str = v;

@@ -189,11 +189,22 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
     return PZ_OK;
 }
 
+void cli_apply_weights(const cli_knobs *k, ir_model *m)
+{
+    if (!k->weights) return;
+    ir_weights w = !strcmp(k->weights, "fp16") ? IR_WEIGHTS_FP16 : IR_WEIGHTS_FP32;
+    for (int i = 0; i < m->n_blocks; i++)
+        m->blocks[i].weights = m->blocks[i].precision == IR_PREC_FP32 ? w : IR_WEIGHTS_FP32;
+}
+
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
 {
     *m = NULL;
     if (k->schedule && k->strategy)
         return pz_fail(err, PZ_ERR_INPUT, "give --schedule or --strategy, not both");
+    if (k->weights && !strcmp(k->weights, "fp16") && k->precision && !strcmp(k->precision, "bf16"))
+        return pz_fail(err, PZ_ERR_INPUT, "--weights fp16 with --precision bf16: a bf16 block "
+                       "stores its weights in bf16; --weights fp16 is for fp32 compute");
     const char *strategy = k->strategy ? k->strategy : CLI_DEFAULT_STRATEGY;
     if (cli_check_target(k, &strategy, 1, err)) return err->code;
     if (passes_run(g, NULL, err)) return err->code;
@@ -215,6 +226,9 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
         for (int i = 0; i < (*m)->n_blocks; i++) (*m)->blocks[i].precision = IR_PREC_BF16;
         for (int l = 0; l < (*m)->n_layers; l++) (*m)->layers[l].precision = IR_PREC_BF16;
     }
+    /* --weights: every fp32 block (a bf16 block stores bf16); without it,
+     * the schedule's "weights" keys */
+    if (k->weights) cli_apply_weights(k, *m);
     return PZ_OK;
 }
 
@@ -269,6 +283,12 @@ int cli_check_precision(const char *p)
                      "implemented yet)", p);
 }
 
+int cli_check_weights(const char *w)
+{
+    if (!strcmp(w, "fp32") || !strcmp(w, "fp16")) return 0;
+    return cli_usage("--weights %s: unknown weight storage (known: fp32, fp16)", w);
+}
+
 int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why)
 {
     struct {
@@ -280,6 +300,7 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_THREADS, k->threads > 0, "--threads"}, {CLI_K_STRATEGY, k->strategy != NULL, "--strategy"},
         {CLI_K_SCHEDULE, k->schedule != NULL, "--schedule"},
         {CLI_K_PRECISION, k->precision != NULL, "--precision"},
+        {CLI_K_PRECISION, k->weights != NULL, "--weights"},
         {CLI_K_TARGET, k->target != NULL, "--target"},
     };
     for (size_t i = 0; i < PZ_ARRAY_LEN(knobs); i++)

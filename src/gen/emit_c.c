@@ -22,7 +22,7 @@ static void table_entry(char *s, size_t n, const gen_block *x, int which)
 {
     if (which == 1 && x->mp_all) snprintf(s, n, "ALL");
     else snprintf(s, n, "%d", which == 0 ? x->count : which == 1 ? x->mp : which == 2 ? x->split
-                             : which == 3 ? x->strip : x->precision == IR_PREC_BF16);
+                             : which == 3 ? x->strip : gen_block_prec(x));
 }
 
 /* `static const TYPE NAME[N] = {v0, v1, ...};` wrapped at about 100 columns. */
@@ -90,7 +90,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                " * BLOCK_SPLIT is its load balance (0 auto, 1 spatial bands, 2 channels),\n"
                " * BLOCK_STRIP the rows of its last layer per tile of depth-first execution\n"
                " * (0 auto), BLOCK_PREC its precision (0 fp32; 1 bf16: its MatMul and Gemm\n"
-               " * layers with constant weights multiply in bfloat16, sum in fp32). */\n");
+               " * layers with constant weights multiply in bfloat16, sum in fp32; 2 fp32 with\n"
+               " * those weights stored in fp16, --weights fp16). */\n");
     if (o->threads > 0)
         gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
     else

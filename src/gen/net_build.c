@@ -57,8 +57,7 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
         const gen_block *b = &p.b[i];
         pz_net_block(net, b->first, b->count, b->mp);
         pz_net_block_knobs(net, b->first, (pz_split_mode)b->split, b->strip);
-        pz_net_block_precision(net, b->first, b->precision == IR_PREC_BF16 ? PZ_PREC_BF16
-                                                                          : PZ_PREC_FP32);
+        pz_net_block_precision(net, b->first, (pz_precision)gen_block_prec(b));
     }
     /* 4. compile */
     char msg[512];

@@ -136,7 +136,7 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
     for (int i = 0; i < m->n_blocks; i++) {
         const ir_fblock *fb = &m->blocks[i];
         p->b[i] = (gen_block){fb->first, fb->count, fb->mp, (int)fb->split, fb->strip,
-                              fb->precision, 0};
+                              fb->precision, fb->weights, 0};
     }
 
     /* 4. outputs; a copy layer for each that no layer writes */
@@ -181,6 +181,12 @@ void gen_plan_free(gen_plan *p)
     free(p->b);
     free(p->outputs);
     memset(p, 0, sizeof *p);
+}
+
+int gen_block_prec(const gen_block *b)
+{
+    if (b->precision == IR_PREC_BF16) return PZ_PREC_BF16;
+    return b->weights == IR_WEIGHTS_FP16 ? PZ_PREC_F16W : PZ_PREC_FP32;
 }
 
 const char *gen_params_type(pz_op_kind kind)

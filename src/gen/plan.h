@@ -39,6 +39,7 @@ typedef struct {
     int first, count, mp;        /* layers [first, first + count) on mp cores */
     int split, strip;            /* pz_split_mode and strip rows (0 = auto) */
     ir_precision precision;
+    ir_weights weights;          /* fp16: its MatMul/Gemm weights stored in fp16 */
     int mp_all;                  /* 1: on all the program's worker threads, whatever mp is
                                   * (set by the caller, e.g. cli_mark_mp_all; 0 from
                                   * gen_plan_make) */
@@ -62,6 +63,9 @@ typedef struct {
 
 pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err);
 void gen_plan_free(gen_plan *p);
+/* A block's runtime precision (pz_precision, BLOCK_PREC in the generated C):
+ * 0 fp32, 1 bf16, 2 fp32 with its MatMul/Gemm weights in fp16. */
+int gen_block_prec(const gen_block *b);
 
 /* The params struct name of a runtime op kind ("pz_conv_params"), NULL for
  * kinds without params. */

@@ -8,6 +8,12 @@ const char *ir_precision_name(ir_precision p)
     return (unsigned)p < PZ_ARRAY_LEN(names) ? names[p] : "?";
 }
 
+const char *ir_weights_name(ir_weights w)
+{
+    static const char *names[] = {"fp32", "fp16"};
+    return (unsigned)w < PZ_ARRAY_LEN(names) ? names[w] : "?";
+}
+
 const char *ir_split_name(ir_split s)
 {
     static const char *names[] = {"auto", "bands", "channels"};
@@ -103,6 +109,7 @@ pz_status ir_model_partition(ir_model *m, const int *sizes, const int *mps, int 
         b->mp = mps[i];
         b->split = IR_SPLIT_AUTO;
         b->precision = IR_PREC_FP32;
+        b->weights = IR_WEIGHTS_FP32;
         for (int l = first; l < first + sizes[i]; l++) m->layers[l].mp = mps[i];
         block_io(m, b);
     }

@@ -19,12 +19,17 @@
 #include "graph.h"
 
 typedef enum { IR_PREC_FP32, IR_PREC_BF16, IR_PREC_INT8 } ir_precision;
+/* How an fp32 block stores the constant weights of its MatMul and Gemm
+ * layers (--weights): FP16 rounds them to half precision once, the compute
+ * stays fp32 (the runtime's PZ_PREC_F16W). A bf16 block stores bf16. */
+typedef enum { IR_WEIGHTS_FP32, IR_WEIGHTS_FP16 } ir_weights;
 typedef enum { IR_SPLIT_AUTO, IR_SPLIT_BANDS, IR_SPLIT_CHANNELS } ir_split;
 /* A conv layer's algorithm (the runtime's pz_conv_algo, same values): AUTO
  * leaves it to the runtime's rule; the optimizer sets DIRECT or WINOGRAD. */
 typedef enum { IR_ALGO_AUTO, IR_ALGO_DIRECT, IR_ALGO_WINOGRAD } ir_algo;
 
 const char *ir_precision_name(ir_precision p);
+const char *ir_weights_name(ir_weights w);   /* "fp32", "fp16" */
 const char *ir_split_name(ir_split s);
 const char *ir_algo_name(ir_algo a);   /* "auto", "direct", "winograd" */
 
@@ -50,6 +55,7 @@ typedef struct {
     ir_split split;            /* load balance: spatial bands or channel split */
     int strip;                 /* rows of the last layer per tile, 0 = auto */
     ir_precision precision;
+    ir_weights weights;        /* storage of its MatMul/Gemm weights (fp32 blocks) */
     int *in, *out;             /* values crossing the block boundary */
     int n_in, n_out;
 } ir_fblock;

@@ -48,6 +48,9 @@ typedef struct lab_meter lab_meter;
  * repeat: timed runs per measurement (median). */
 lab_meter *lab_meter_new(ir_model *m, int cores, int repeat);
 void lab_meter_free(lab_meter *mt);
+/* Every schedule it builds from now on runs at this precision and weight
+ * storage (bench --precision, --weights); the default fp32, fp32. */
+void lab_meter_precision(lab_meter *mt, ir_precision prec, ir_weights weights);
 /* Sets m's partition, builds, runs, and returns the median ms of the whole
  * net (negative on failure, err set); block_ms[i] (may be NULL): the median
  * ms of block i. */

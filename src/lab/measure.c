@@ -14,6 +14,8 @@
 struct lab_meter {
     ir_model *m;
     int cores, repeat, builds;
+    ir_precision prec;      /* lab_meter_precision: set on every block built */
+    ir_weights weights;
     void **in, **out;
     int n_in, n_out;
 };
@@ -61,6 +63,12 @@ void lab_meter_free(lab_meter *mt)
     free(mt);
 }
 
+void lab_meter_precision(lab_meter *mt, ir_precision prec, ir_weights weights)
+{
+    mt->prec = prec;
+    mt->weights = weights;
+}
+
 int lab_meter_builds(const lab_meter *mt)
 {
     return mt->builds;
@@ -69,6 +77,11 @@ int lab_meter_builds(const lab_meter *mt)
 static int build(lab_meter *mt, const int *sizes, const int *mps, int n, gen_net *gn, pz_err *err)
 {
     if (ir_model_partition(mt->m, sizes, mps, n, mt->cores, err)) return -1;
+    for (int b = 0; b < mt->m->n_blocks; b++) {
+        mt->m->blocks[b].precision = mt->prec;
+        mt->m->blocks[b].weights = mt->prec == IR_PREC_FP32 ? mt->weights : IR_WEIGHTS_FP32;
+    }
+    for (int l = 0; l < mt->m->n_layers; l++) mt->m->layers[l].precision = mt->prec;
     if (gen_net_build(mt->m, mt->cores, gn, err)) return -1;
     mt->builds++;
     pz_net_profile(gn->net, 1);

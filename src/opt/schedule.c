@@ -9,6 +9,7 @@
  *     "blocks": [
  *       {"first": 0, "count": 4, "first_node": "/conv1/Conv", "last_node": "/maxpool/MaxPool",
  *        "mp": 2, "split": "bands", "strip": 8, "precision": "fp32"},
+ *       {..., "precision": "fp32", "weights": "fp16"},   (written when fp16)
  *       ...
  *     ]
  *   }
@@ -32,7 +33,8 @@
 
 static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
-                                         "mp", "split", "strip", "precision", "winograd"};
+                                         "mp", "split", "strip", "precision", "weights",
+                                         "winograd"};
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -131,6 +133,7 @@ static pz_status parse_block(checker *c, const json_value *bv, int index, sched_
 {
     static const char *const splits[] = {"auto", "bands", "channels"};
     static const char *const precs[] = {"fp32", "bf16", "int8"};
+    static const char *const weights[] = {"fp32", "fp16"};
     snprintf(c->ctx, sizeof c->ctx, "block %d: ", index);
     if (bv->type != JSON_OBJECT) return bad(c, bv, NULL, "expected an object, found %s", json_type_name(bv->type));
     b->line = bv->line;
@@ -157,6 +160,14 @@ static pz_status parse_block(checker *c, const json_value *bv, int index, sched_
     if ((v = json_get(bv, "precision"))) {
         if (get_enum(c, v, "precision", precs, 3, &e)) return c->err->code;
         b->precision = (ir_precision)e;
+    }
+    if ((v = json_get(bv, "weights"))) {
+        if (get_enum(c, v, "weights", weights, 2, &e)) return c->err->code;
+        b->weights = (ir_weights)e;
+        if (b->weights == IR_WEIGHTS_FP16 && b->precision != IR_PREC_FP32)
+            return bad(c, v, "weights", "\"fp16\" is for an fp32 block (a %s block stores its "
+                       "weights in %s)", ir_precision_name(b->precision),
+                       ir_precision_name(b->precision));
     }
     if ((v = json_get(bv, "winograd"))) {
         /* layer numbers inside the block, each once */
@@ -425,6 +436,7 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
         fb->split = s->blocks[i].split;
         fb->strip = s->blocks[i].strip;
         fb->precision = s->blocks[i].precision;
+        fb->weights = s->blocks[i].weights;
         for (int l = fb->first; l < fb->first + fb->count; l++) m->layers[l].precision = fb->precision;
         /* "winograd": the listed convs run Winograd, the block's other convs direct */
         const sched_block *sb = &s->blocks[i];
@@ -472,6 +484,10 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
         json_w_int(&w, b->strip);
         json_w_key(&w, "precision");
         json_w_str(&w, ir_precision_name(b->precision));
+        if (b->weights != IR_WEIGHTS_FP32) {
+            json_w_key(&w, "weights");
+            json_w_str(&w, ir_weights_name(b->weights));
+        }
         /* the algorithm of the block's convs where Winograd could run: the
          * optimizer's choice (a layer left to the runtime: the same rule) */
         int any = 0;

@@ -21,6 +21,7 @@ typedef struct {
     ir_split split;
     int strip;                 /* 0 = auto */
     ir_precision precision;
+    ir_weights weights;        /* "weights": "fp16" (fp32 blocks only) */
     int *winograd;             /* "winograd": the block's layers that run Winograd */
     int n_winograd;            /*   (-1: key absent, each conv keeps the runtime's rule) */
     char *first_node;          /* ONNX node names of the first and last layers as */
@@ -50,8 +51,8 @@ pz_status sched_load_file(const char *path, sched *out, pz_err *err);
  * layer count, every layer in exactly one block, the node names when stated,
  * MP in [1, max_mp], split "bands" only for blocks of row-local layers (see
  * halo.h), strip at most the rows of the block's last layer, precision fp32
- * (bf16 and int8: PZ_ERR_UNSUPPORTED, not implemented yet). m is unchanged on
- * error. */
+ * or bf16 (int8: PZ_ERR_UNSUPPORTED, not implemented yet), weights fp16 only
+ * in an fp32 block. m is unchanged on error. */
 pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err);
 void sched_free(sched *s);
 /* Writes m's blocks and knobs as a schedule file: to a temporary file in the

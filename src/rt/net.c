@@ -336,8 +336,9 @@ void pz_net_block_precision(pz_net *net, int first, pz_precision prec)
         net_fail(net, "block precision set after pz_net_compile");
         return;
     }
-    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16) {
-        net_fail(net, "block at layer %d: precision %d (0 fp32, 1 bf16)", first, (int)prec);
+    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16 && prec != PZ_PREC_F16W) {
+        net_fail(net, "block at layer %d: precision %d (0 fp32, 1 bf16, 2 fp32 with fp16 "
+                 "weights)", first, (int)prec);
         return;
     }
     for (int b = 0; b < net->n_asked; b++)

@@ -106,7 +106,9 @@ typedef struct {
 /* A block's precision (pz_net_block_precision): PZ_PREC_BF16 rounds the
  * operands of the layers that have bf16 kernels (MatMul, Gemm with a constant
  * B) to bfloat16 and sums in fp32 (AVX512-BF16, else a scalar twin that
- * rounds the same way); every other layer computes in fp32. */
-typedef enum { PZ_PREC_FP32, PZ_PREC_BF16 } pz_precision;
+ * rounds the same way); PZ_PREC_F16W computes in fp32 but stores those
+ * layers' weights in fp16 (--weights fp16, gemm_f16w.h: half the bytes for
+ * a memory-bound FC layer); every other layer computes in fp32. */
+typedef enum { PZ_PREC_FP32, PZ_PREC_BF16, PZ_PREC_F16W } pz_precision;
 
 #endif

@@ -605,8 +605,8 @@ void pz_net_block(pz_net *net, int first, int count, int mp);
  * block is the one pz_net_block made starting at layer `first`. */
 typedef enum { PZ_SPLIT_AUTO, PZ_SPLIT_BANDS, PZ_SPLIT_CHANNELS } pz_split_mode;
 void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
-/* The block's precision: its MatMul and Gemm layers with a constant B run
- * bf16 products with fp32 sums (pz_op_params.h); the rest stay fp32. */
+/* The block's precision: its MatMul and Gemm layers with a constant B run bf16
+ * products, or fp32 ones on fp16 weights (pz_op_params.h); the rest stay fp32. */
 void pz_net_block_precision(pz_net *net, int first, pz_precision prec);
 
 /* ---- run options ----------------------------------------------------------

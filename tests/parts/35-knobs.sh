@@ -16,6 +16,12 @@
 #      a schedule file's MP stays as written (clamped by fewer threads), and
 #      `--strategy none` stays at MP 1; `paleozoic run`'s default equals the
 #      plain program's output.
+#   3. --weights fp16: refusals (a bad value, with --precision bf16, with
+#      --emit raw, in a bf16 block of a schedule), inspect's weights column,
+#      BLOCK_PREC 2 in the generated C; the zoo's AlexNet with fp16 FC
+#      weights against ONNX Runtime fp32 (cosine >= 0.9999, same top-1), its
+#      FC layers on the f16w kernel, and its built program bitwise equal to
+#      `run --weights fp16`.
 # Models: the zoo's ResNet-18 (written here) and small models written with
 # /usr/bin/python3 + onnx. Works under the sanitizer build (build-san) too.
 set -u
@@ -282,6 +288,89 @@ if "$PZ" build "$R" --strategy none --threads 1 -o "$T/none" >"$T/log" 2>&1; the
         bad "--strategy none at --threads 2: mp column '$m'"
 else
     bad "build --strategy none failed: $(tail -c 300 "$T/log")"
+fi
+
+# ---- 3. --weights fp16 (issue 41, item 4) -------------------------------------
+# The zoo's AlexNet with its FC weights stored in fp16 against ONNX Runtime's
+# fp32 run on the same seeded input: cosine >= 0.9999 and the same top-1; the
+# built program bitwise equal to `run`; the knob shown by inspect and the
+# generated C (BLOCK_PREC 2); bad values and --emit raw refused.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+A="$T/alexnet.onnx"
+refuses "run --weights fp8" '--weights fp8: unknown weight storage \(known: fp32, fp16\)' \
+    "$PZ" run "$S" --weights fp8 --output "$T/out.pb"
+refuses "build --weights with no value" '--weights needs a value' "$PZ" build "$S" -o "$T/out" --weights
+refuses "run --weights fp16 --precision bf16" '--weights fp16 with --precision bf16' \
+    "$PZ" run "$S" --batch 1 --weights fp16 --precision bf16 --output "$T/out.pb"
+refuses "compile --emit raw --weights fp16" '--emit raw: --weights fp16 .*not supported by the low-level API' \
+    "$PZ" compile "$S" --batch 1 --emit raw --weights fp16 -o "$T/out"
+refuses "inspect --weights without blocks" 'inspect: --weights does nothing here' \
+    "$PZ" inspect "$R" --weights fp16
+cat >"$T/w16bf.json" <<'EOF2'
+{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1, "precision": "bf16", "weights": "fp16"}]}
+EOF2
+refuses "a schedule's \"weights\": \"fp16\" in a bf16 block" 'key "weights": "fp16" is for an fp32 block' \
+    "$PZ" run "$S" --batch 1 --schedule "$T/w16bf.json" --output "$T/out.pb"
+if "$PZ" inspect "$S" --batch 1 --strategy none --weights fp16 >"$T/insp" 2>&1 &&
+   grep -q -E '^ +0 +0-0 +1 +[a-z:]+ +0 +fp32 +fp16 ' "$T/insp"; then
+    ok "inspect --weights fp16: the weights column says fp16"
+else
+    bad "inspect --weights fp16: $(head -c 400 "$T/insp")"
+fi
+if "$PZ" compile "$S" --batch 1 --weights fp16 -o "$T/w16src" >"$T/log" 2>&1 &&
+   grep -q 'BLOCK_PREC\[.*= {2' "$T/w16src/small.c" && grep -q '2 fp32 with' "$T/w16src/small.c"; then
+    ok "compile --weights fp16: BLOCK_PREC 2 in the generated C"
+else
+    bad "compile --weights fp16: no BLOCK_PREC 2: $(grep -h 'BLOCK_PREC' "$T/w16src/"*.c 2>/dev/null | head -3) $(tail -c 200 "$T/log")"
+fi
+if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then
+    if "$PZ" zoo alexnet -o "$A" >"$T/log" 2>&1 &&
+       (cd "$ROOT" && node tools/ort_check.js "$A" --seed 5 --save-input "$T/a.in.raw" \
+            --save-output "$T/a.ort.raw") >"$T/log" 2>&1 &&
+       "$PY" - "$T/a" <<'EOF2' >"$T/log" 2>&1 &&
+import sys
+import numpy as np
+from onnx import numpy_helper
+p = sys.argv[1]
+x = np.fromfile(p + ".in.raw", dtype=np.float32).reshape(1, 3, 224, 224)
+open(p + ".in.pb", "wb").write(numpy_helper.from_array(x).SerializeToString())
+EOF2
+       "$PZ" run "$A" --weights fp16 --input "$T/a.in.pb" --output "$T/a.w16.pb" --profile >"$T/prof" 2>&1; then
+        if "$PY" - "$T/a" <<'EOF2' >"$T/log" 2>&1; then
+import sys
+import numpy as np
+import onnx
+from onnx import numpy_helper
+p = sys.argv[1]
+want = np.fromfile(p + ".ort.raw", dtype=np.float32).astype(np.float64).ravel()
+got = numpy_helper.to_array(onnx.load_tensor(p + ".w16.pb")).astype(np.float64).ravel()
+cos = got @ want / np.linalg.norm(got) / np.linalg.norm(want)
+print("cosine %.7f, top-1 %d vs ORT %d" % (cos, got.argmax(), want.argmax()))
+sys.exit(not (cos >= 0.9999 and got.argmax() == want.argmax()))
+EOF2
+            ok "AlexNet --weights fp16 vs ONNX Runtime fp32: $(cat "$T/log")"
+        else
+            bad "AlexNet --weights fp16 vs ONNX Runtime fp32: $(tail -c 300 "$T/log")"
+        fi
+        n=$(grep -c ' GEMM .* f16w$' "$T/prof")
+        [ "$n" -eq 3 ] && ok "AlexNet --weights fp16: its 3 FC layers run the f16w kernel" ||
+            bad "AlexNet --weights fp16: $n GEMM layers on f16w: $(grep GEMM "$T/prof")"
+        if "$PZ" build "$A" --weights fp16 -o "$T/a16" >"$T/log" 2>&1 &&
+           "$T/a16" --input "$T/a.in.pb" --output "$T/a.b16.pb" >/dev/null 2>"$T/e16" &&
+           "$PY" -c "
+import sys, onnx
+from onnx import numpy_helper as nh
+a, b = (nh.to_array(onnx.load_tensor(f)) for f in sys.argv[1:])
+sys.exit(a.shape != b.shape or a.tobytes() != b.tobytes())" "$T/a.b16.pb" "$T/a.w16.pb" && clean "$T/e16"; then
+            ok "AlexNet build --weights fp16: bitwise equal to run --weights fp16"
+        else
+            bad "AlexNet build --weights fp16: other bits or failed: $(tail -c 300 "$T/log") $(tail -c 200 "$T/e16")"
+        fi
+    else
+        bad "AlexNet --weights fp16: zoo, ONNX Runtime or run failed: $(tail -c 300 "$T/log") $(tail -c 300 "$T/prof")"
+    fi
+else
+    echo "skip AlexNet --weights fp16 vs ONNX Runtime: no node or onnxruntime-node"
 fi
 
 finish

@@ -202,7 +202,7 @@ text=$(printf '{"blocks": [{"first": 0, "count": %d, "mp": 1}]' "$N")
 printf '%s' "$text" >"$T/bad.json"
 rejects "an unclosed object" "bad.json:1:$((${#text} + 1)): expected ',' or '}' after an object member, found the end of the file"
 printf '\n\n   {"blocks": [{"first": 0, "count": %d, "mp": 1,\n "MP": 2}]}' "$N" >"$T/bad.json"
-rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision, winograd)"
+rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision, weights, winograd)"
 printf '{"blocks": [{"first": 0, "count": %d}]}' "$N" >"$T/bad.json"
 rejects "a missing key" "bad.json:1:13: block 0: missing key \"mp\""
 two_blocks 2 $((N - 2)) '"mp": 1'
@@ -271,7 +271,7 @@ rmdir "$T/bad.json"
 # [0, 4) and [4, 7) of conv2 need conv1 rows [0, 6) and [2, 7)): 4 rows twice,
 # 4 * 115605504 / 7 = 66060288, 28.57%.
 if "$PZ" inspect "$M/resnet18.onnx" --schedule "$T/resnet18/groups.json" --threads 2 >"$T/insp" 2>&1; then
-    grep -q -E "^ +[0-9]+ +[0-9]+-[0-9]+ +2 +bands +0 +fp32 +[0-9]+ +4128768 +1\.79  /layer1/layer1\.0/conv1/Conv -> " "$T/insp" &&
+    grep -q -E "^ +[0-9]+ +[0-9]+-[0-9]+ +2 +bands +0 +fp32 +fp32 +[0-9]+ +4128768 +1\.79  /layer1/layer1\.0/conv1/Conv -> " "$T/insp" &&
     grep -q -E " 66060288 +28\.57  /layer4/layer4\.1/conv1/Conv -> " "$T/insp" &&
     grep -q -E "^total: [0-9]+ blocks, 1\.81[0-9]* GMACs, redundant 0\.1445 GMACs \(144506880 MACs, 7\.97%\)" "$T/insp" &&
         ok "inspect --schedule: ResNet-18 basic blocks at MP 2: redundant MACs as computed by hand" ||

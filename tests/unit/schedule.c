@@ -577,9 +577,14 @@ static void test_schedule(void)
               "block 0 (layers 0 to 1): key 'split': 'rows' is not one of 'auto', 'bands', 'channels'");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'precision': 'fp16'}]}",
               "key 'precision': 'fp16' is not one of 'fp32', 'bf16', 'int8'");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'weights': 'fp8'}]}",
+              "key 'weights': 'fp8' is not one of 'fp32', 'fp16'");
+    SCHED_BAD("{'blocks': [{'weights': 'fp16', 'first': 0, 'count': 2, 'mp': 1, 'precision': 'bf16'}]}",
+              "block 0 (layers 0 to 1): key 'weights': 'fp16' is for an fp32 block (a bf16 block "
+              "stores its weights in bf16)");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'MP': 2}]}",
               "s.json:1:47: block 0 (layers 0 to 1): unknown key 'MP' (known: first, count, "
-              "first_node, last_node, mp, split, strip, precision, winograd)");
+              "first_node, last_node, mp, split, strip, precision, weights, winograd)");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [1, 1]}]}",
               "block 0 (layers 0 to 1): key 'winograd': layer 1 is listed twice");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [2]}]}",
@@ -677,6 +682,7 @@ static void test_schedule(void)
     CHECK(fd >= 0);
     if (fd >= 0) close(fd);
     e = (pz_err){0};
+    m->blocks[2].weights = IR_WEIGHTS_FP16;   /* written as "weights": "fp16" */
     CHECK(sched_write_file(m, "unit-test", path, &e) == PZ_OK);
     sched back;
     e = (pz_err){0};
@@ -692,6 +698,7 @@ static void test_schedule(void)
         CHECK(m->n_blocks == 3 && m->blocks[1].count == 4 && m->blocks[1].mp == 2);
         CHECK(m->blocks[1].split == IR_SPLIT_BANDS && m->blocks[1].strip == 3);
         CHECK(m->blocks[2].split == IR_SPLIT_CHANNELS && m->blocks[2].mp == 2);
+        CHECK(m->blocks[2].weights == IR_WEIGHTS_FP16 && m->blocks[1].weights == IR_WEIGHTS_FP32);
         sched_free(&back);
     }
     /* no temporary left beside it */

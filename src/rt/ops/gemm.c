@@ -1,13 +1,16 @@
 /* gemm.c - the GEMM layer: A, B, C? -> Y = act(alpha * A' B' + beta * C). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
+#include "rt/kernels/gemm/gemm_f16w.h"
 #include "rt/ops/ops.h"
 
 /* With a constant B (a FC layer's weights) and A not transposed, the fast
  * GEMM runs on B packed here (alpha folded in); M == 1 (batch 1) takes its
  * GEMV path, which streams the packed weights once, split over the workers
  * by 32-column panels. In a bf16 block (l->prec) B is packed in bf16 and
- * the bf16 GEMM runs (gemm_bf16.h), at any ISA. With a B computed at run
+ * the bf16 GEMM runs (gemm_bf16.h), at any ISA; in an f16w block (--weights
+ * fp16) B is packed in fp16 and the fp16-weight GEMM runs (gemm_f16w.h), at
+ * any ISA. With a B computed at run
  * time, neither transposed and alpha 1, the fast GEMM reads B in place
  * (g.ldb). Otherwise the reference. */
 typedef struct {
@@ -18,6 +21,8 @@ typedef struct {
     pz_gemm_fn fn;
     uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
     pz_gemm_bf16_fn fn16;
+    uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
+    pz_gemm_f16w_fn fnh;
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
@@ -69,6 +74,14 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         l->packed_in |= 1u << 1;
         st->fn16 = pz_gemm_bf16_for(isa);
         l->kernel = "bf16";
+    } else if (l->prec == PZ_PREC_F16W && fast_shape) {
+        size_t bytes = (size_t)pz_gemm_f16w_packed_size(st->K, st->N) * sizeof(uint16_t);
+        st->bph = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
+        if (!st->bph) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_f16w_pack_b(st->K, st->N, b->data, p->trans_b, p->alpha, st->bph);
+        l->packed_in |= 1u << 1;
+        st->fnh = pz_gemm_f16w_for(isa);
+        l->kernel = "f16w";
     } else if (isa != PZ_ISA_REF && fast_shape) {
         size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
         st->bp = pz_alloc_big(bytes, l->opts->hugepages);
@@ -90,16 +103,18 @@ static void gemm_release(pz_layer *l)
     gemm_state *st = l->state;
     free(st->bp);
     free(st->bp16);
+    free(st->bph);
 }
 
 static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp || st->bp16 || st->rtb) {
+    if (st->bp || st->bp16 || st->bph || st->rtb) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
         if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
+        else if (st->bph) st->fnh(&g, l->in[0]->data, st->bph, l->out[0]->data, ith, nth);
         else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
         return;
     }

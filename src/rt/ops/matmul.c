@@ -7,12 +7,14 @@
  * all as it writes Y (at PZ_ISA=scalar too, by its scalar twin). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
+#include "rt/kernels/gemm/gemm_f16w.h"
 #include "rt/ops/ops.h"
 
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
  * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
  * runs on B packed here (in a bf16 block, l->prec: B in bf16 and the bf16
- * GEMM, gemm_bf16.h, at any ISA). float32 with any other B (attention's
+ * GEMM, gemm_bf16.h, at any ISA; in an f16w block: B in fp16 and the
+ * fp16-weight GEMM, gemm_f16w.h). float32 with any other B (attention's
  * Q K^T and P V, both computed at run time): the fast GEMM batch by batch,
  * B read in place (pz_f32_matmul_gemm). Otherwise the reference (no
  * epilogue). */
@@ -23,6 +25,8 @@ typedef struct {
     pz_gemm_fn fn;
     uint16_t *bp16;     /* B packed in bf16 (a bf16 block), or NULL */
     pz_gemm_bf16_fn fn16;
+    uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
+    pz_gemm_f16w_fn fnh;
     pz_gemm_desc g;
 } matmul_state;
 
@@ -98,6 +102,17 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->g = (pz_gemm_desc){.m = pz_numel(a) / s->K, .n = s->N, .k = s->K, .lda = s->K,
                                .ldy = s->N, .c = c ? c->data : NULL, .csm = 0, .csn = 1,
                                .beta = 1.0f, .act = p->act};
+    } else if (l->prec == PZ_PREC_F16W && fast) {
+        size_t bytes = (size_t)pz_gemm_f16w_packed_size(s->K, s->N) * sizeof(uint16_t);
+        st->bph = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
+        if (!st->bph) return pz_layer_fail(l, err, n, "out of memory (packed B)");
+        pz_gemm_f16w_pack_b(s->K, s->N, b->data, 0, 1.0f, st->bph);
+        l->packed_in |= 1u << 1;
+        st->fnh = pz_gemm_f16w_for(isa);
+        l->kernel = "f16w";
+        st->g = (pz_gemm_desc){.m = pz_numel(a) / s->K, .n = s->N, .k = s->K, .lda = s->K,
+                               .ldy = s->N, .c = c ? c->data : NULL, .csm = 0, .csn = 1,
+                               .beta = 1.0f, .act = p->act};
     } else if ((isa != PZ_ISA_REF || epi) && fast) {
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
         size_t bytes = ((size_t)pz_gemm_packed_b_size(s->K, s->N) * sizeof(float) + 63) / 64 * 64;
@@ -121,6 +136,7 @@ static void matmul_release(pz_layer *l)
     matmul_state *st = l->state;
     free(st->bp);
     free(st->bp16);
+    free(st->bph);
 }
 
 static void matmul_run(const pz_layer *l, int ith, int nth)
@@ -129,6 +145,8 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
     const matmul_state *st = l->state;
     if (st->bp16)
         st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
+    else if (st->bph)
+        st->fnh(&st->g, a->data, st->bph, y->data, ith, nth);
     else if (st->bp)
         st->fn(&st->g, a->data, st->bp, y->data, ith, nth);
     else if (st->rtb)
