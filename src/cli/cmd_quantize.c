@@ -284,7 +284,11 @@ int cmd_quantize(int argc, char **argv)
                 quant_range_add(rng[j], pass, out_buf[out_of[j]],
                                 (size_t)ir_tensor_numel(&g1->values[g1->outputs[out_of[j]]].t));
         }
-    for (int j = 0; j < p.n; j++) quant_range_get(rng[j], &p.lo[j], &p.hi[j]);
+    for (int j = 0; j < p.n; j++) {
+        quant_range_get(rng[j], &p.lo[j], &p.hi[j]);
+        if (getenv("PZ_QUANT_DEBUG"))   /* the calibrated ranges, for tuning */
+            fprintf(stderr, "range %s [%g, %g]\n", p.names[j], p.lo[j], p.hi[j]);
+    }
 
     quant_stats st;
     if (quant_write_qdq(m, dir, &p, &st, &err)) goto fail_in;

@@ -66,7 +66,9 @@ void quant_range_add(quant_range *r, int pass, const float *x, size_t n)
     if (!r->hist || !(r->amax > 0)) return;
     double w = (double)r->amax / HIST_BINS;
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(x[i])) continue;
+        /* exact zeros (a Relu's half) cost no quantization error: left
+         * out, they would swamp bin 0 and pull the entropy threshold down */
+        if (!isfinite(x[i]) || x[i] == 0) continue;
         long b = (long)(fabs((double)x[i]) / w);
         r->hist[b >= HIST_BINS ? HIST_BINS - 1 : b] += 1;
     }
@@ -102,7 +104,9 @@ static int entropy_bins(const double *h)
         if (i < HIST_BINS) above -= h[i];
         double total = 0;
         for (int j = 0; j < i; j++) total += p[j];
-        if (!(total > 0)) continue;
+        /* a threshold that clips more than 1% of the values is not one: it
+         * would win on a distribution far from 0 (a mean pool's output) */
+        if (!(total > 0) || p[i - 1] - h[i - 1] > 0.01 * total) continue;
         /* merge h[0, i) (without outliers, as TensorRT does) into QUANT_BINS levels */
         for (int k = 0; k < QUANT_BINS; k++) {
             int a = (int)((int64_t)k * i / QUANT_BINS), b = (int)((int64_t)(k + 1) * i / QUANT_BINS);

@@ -501,7 +501,10 @@ static qweight *quant_weight(Onnx__GraphProto *gp, const char *dir, node_list *l
 static int quant_bias(Onnx__GraphProto *gp, const char *dir, node_list *l, const char *name,
                       float xs, const qweight *w, quant_stats *st, pz_err *err)
 {
-    int idx = find_init(gp, name);
+    int idx = find_init(gp, name), pi;
+    /* torch's exporter shares equal biases through Identity nodes */
+    if (idx < 0 && (pi = producer(gp, name)) >= 0 && is_op(gp->node[pi], "Identity"))
+        idx = find_init(gp, gp->node[pi]->input[0]);
     char *qn = cat(name, "_quantized");
     int done = find_init(gp, qn) >= 0;   /* shared with another node: stays float here */
     if (idx < 0 || done) {
@@ -616,6 +619,15 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
     free(gp->node);
     gp->node = l.v;
     gp->n_node = l.n;
+    /* Identity nodes left without readers (a bias read through one) go */
+    for (size_t i = 0; i < gp->n_node; i++) {
+        Onnx__NodeProto *n = gp->node[i];
+        if (!is_op(n, "Identity") || n->n_output != 1 || readers(gp, n->output[0], NULL)) continue;
+        onnx__node_proto__free_unpacked(n, NULL);
+        memmove(&gp->node[i], &gp->node[i + 1], (gp->n_node - i - 1) * sizeof *gp->node);
+        gp->n_node--;
+        i--;
+    }
     drop_unused_inits(gp);
     /* per-axis DequantizeLinear needs opset 13 */
     for (size_t i = 0; i < m->n_opset_import; i++) {

@@ -35,7 +35,9 @@ int quant_method_parse(const char *s, quant_method *m);
  *   percentile: the bin edge below which 99.999% of the |x| lie;
  *   entropy:    TensorRT's: the edge (of 128..2048 bins) whose clipped
  *               distribution, requantized to 128 levels, has the least
- *               KL divergence from the reference;
+ *               KL divergence from the reference, among the edges
+ *               that clip at most 1% of the values (exact zeros are left
+ *               out of the histogram: they quantize exactly);
  * and the range is [max(min, -t), min(max, t)]. */
 typedef struct quant_range quant_range;
 quant_range *quant_range_new(quant_method m);
