@@ -67,8 +67,9 @@ void quant_range_add(quant_range *r, int pass, const float *x, size_t n)
     double w = (double)r->amax / HIST_BINS;
     for (size_t i = 0; i < n; i++) {
         /* exact zeros (a Relu's half) cost no quantization error: left
-         * out, they would swamp bin 0 and pull the entropy threshold down */
-        if (!isfinite(x[i]) || x[i] == 0) continue;
+         * out of entropy's histogram, they would swamp bin 0 and pull the
+         * threshold down */
+        if (!isfinite(x[i]) || (x[i] == 0 && r->m == QUANT_ENTROPY)) continue;
         long b = (long)(fabs((double)x[i]) / w);
         r->hist[b >= HIST_BINS ? HIST_BINS - 1 : b] += 1;
     }
