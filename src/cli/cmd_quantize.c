@@ -210,6 +210,16 @@ int cmd_quantize(int argc, char **argv)
     int folded = quant_fold_bn(m, dir, &err);
     if (folded < 0) goto fail_in;
     if (load_proto(m, dir, &k, in_t, n_calib ? n_mi : 0, &g0, &err)) goto fail_in;
+    for (int s = 0; s < k.n_shapes; s++) {   /* a binding nothing reads is a typo */
+        int found = 0;
+        for (int i = 0; i < g0->n_inputs && !found; i++)
+            found = !strcmp(g0->values[g0->inputs[i]].name, k.shapes[s].name);
+        if (!found) {
+            pz_fail(&err, PZ_ERR_INPUT, "--input-shape %s=...: the model has no input \"%s\"",
+                    k.shapes[s].name, k.shapes[s].name);
+            goto fail_in;
+        }
+    }
     if (quant_plan_make(m, g0, &p, &err)) goto fail_in;
 
     if (!n_calib) {
