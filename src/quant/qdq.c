@@ -255,7 +255,16 @@ int quant_fold_bn(Onnx__ModelProto *m, const char *dir, pz_err *err)
                 cv->n_input = 3;
             }
             free(nb);
-            /* the Conv now writes the BatchNormalization's output */
+            /* the Conv now writes the BatchNormalization's output; a
+             * value_info of its old output would describe nothing */
+            for (size_t v = 0; v < gp->n_value_info; v++)
+                if (gp->value_info[v]->name && !strcmp(gp->value_info[v]->name, cv->output[0])) {
+                    onnx__value_info_proto__free_unpacked(gp->value_info[v], NULL);
+                    memmove(&gp->value_info[v], &gp->value_info[v + 1],
+                            (gp->n_value_info - v - 1) * sizeof *gp->value_info);
+                    gp->n_value_info--;
+                    break;
+                }
             free(cv->output[0]);
             cv->output[0] = pz_xstrdup(bn->output[0]);
             onnx__node_proto__free_unpacked(bn, NULL);
@@ -629,7 +638,11 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
         i--;
     }
     drop_unused_inits(gp);
-    /* per-axis DequantizeLinear needs opset 13 */
+    /* per-axis DequantizeLinear needs opset 13, which IR version 7 brings */
+    if (m->ir_version < 7) {
+        m->ir_version = 7;
+        m->has_ir_version = 1;
+    }
     for (size_t i = 0; i < m->n_opset_import; i++) {
         Onnx__OperatorSetIdProto *o = m->opset_import[i];
         if ((!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) && o->version < 13) {
