@@ -80,21 +80,29 @@ static pz_status load_proto(const Onnx__ModelProto *m, const char *dir, const cl
     return s;
 }
 
-/* Below opset 13 these ops read attributes that 13 moved to inputs or
- * changed the meaning of: raising the opset would change the model. */
+/* Raising the opset to 13 keeps a node only if its op did not change by
+ * then: each op with the opset that last changed it (before 14). */
 static pz_status check_opset(const Onnx__ModelProto *m, int opset, pz_err *err)
 {
-    static const char *const CHANGED[] = {"Softmax", "LogSoftmax", "Hardmax", "Squeeze",
-                                          "Unsqueeze", "Split", "ReduceSum", "Resize", "Upsample",
-                                          "Pad", "Clip", "Dropout", "BatchNormalization"};
+    static const struct {
+        const char *op;
+        int since;
+    } CHANGED[] = {
+        {"Softmax", 13}, {"LogSoftmax", 13}, {"Hardmax", 13}, {"Squeeze", 13},
+        {"Unsqueeze", 13}, {"Split", 13}, {"ReduceSum", 13}, {"Upsample", 14},
+        {"Resize", 11}, {"Pad", 11}, {"Clip", 11}, {"Dropout", 12}, {"Slice", 10},
+        {"TopK", 10}, {"BatchNormalization", 9}, {"Scatter", 14},
+    };
     if (opset >= 13) return PZ_OK;
-    for (size_t i = 0; i < m->graph->n_node; i++)
+    for (size_t i = 0; i < m->graph->n_node; i++) {
+        const Onnx__NodeProto *n = m->graph->node[i];
         for (size_t c = 0; c < PZ_ARRAY_LEN(CHANGED); c++)
-            if (!strcmp(m->graph->node[i]->op_type, CHANGED[c]) && (opset < 11 || c < 7))
+            if (n->op_type && !strcmp(n->op_type, CHANGED[c].op) && opset < CHANGED[c].since)
                 return pz_fail(err, PZ_ERR_UNSUPPORTED, "the model is opset %d and node \"%s\" "
                                "(%s) changed meaning by opset 13, which per-channel "
                                "DequantizeLinear needs; export the model at opset 13 or later",
-                               opset, m->graph->node[i]->name, CHANGED[c]);
+                               opset, n->name && n->name[0] ? n->name : "(unnamed)", n->op_type);
+    }
     return PZ_OK;
 }
 

@@ -192,10 +192,33 @@ static void drop_unused_inits(Onnx__GraphProto *gp)
 
 /* ---- BatchNormalization folding ------------------------------------------ */
 
+/* Constant nodes holding a tensor (paddle2onnx writes weights so) become
+ * initializers, so that their weights are quantized and folded too. */
+static void lift_constants(Onnx__GraphProto *gp)
+{
+    for (size_t i = 0; i < gp->n_node; i++) {
+        Onnx__NodeProto *n = gp->node[i];
+        if (!is_op(n, "Constant") || n->n_output != 1 || n->n_attribute != 1 ||
+            !n->attribute[0]->t || strcmp(n->attribute[0]->name, "value") ||
+            find_init(gp, n->output[0]) >= 0)
+            continue;
+        Onnx__TensorProto *tp = n->attribute[0]->t;
+        n->attribute[0]->t = NULL;
+        free(tp->name);
+        tp->name = pz_xstrdup(n->output[0]);
+        push_init(gp, tp);
+        onnx__node_proto__free_unpacked(n, NULL);
+        memmove(&gp->node[i], &gp->node[i + 1], (gp->n_node - i - 1) * sizeof *gp->node);
+        gp->n_node--;
+        i--;
+    }
+}
+
 int quant_fold_bn(Onnx__ModelProto *m, const char *dir, pz_err *err)
 {
     Onnx__GraphProto *gp = m->graph;
     int folded = 0;
+    lift_constants(gp);
     for (size_t bi = 0; bi < gp->n_node; bi++) {
         Onnx__NodeProto *bn = gp->node[bi];
         if (!is_op(bn, "BatchNormalization") || bn->n_input != 5 || bn->n_output < 1) continue;

@@ -50,7 +50,8 @@ void quant_range_free(quant_range *r);
 void quant_u8_params(float lo, float hi, float *scale, uint8_t *zp);
 
 /* ---- the model rewrite (qdq.c) ------------------------------------------ */
-/* Folds each BatchNormalization into the Conv before it when the Conv's
+/* Turns Constant nodes holding a tensor into initializers, then folds each
+ * BatchNormalization into the Conv before it when the Conv's
  * output feeds only it and both have constant parameters. Returns how many
  * were folded, or -1 (err set). */
 int quant_fold_bn(Onnx__ModelProto *m, const char *dir, pz_err *err);
