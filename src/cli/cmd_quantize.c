@@ -75,6 +75,7 @@ static pz_status load_proto(const Onnx__ModelProto *m, const char *dir, const cl
     cli_knobs_to_opts(k, &opts);
     opts.by_position = given;
     opts.n_by_position = n_given;
+    opts.bind_needed = n_given > 0;   /* as `paleozoic run --input`: the first sample binds */
     pz_status s = onnx_load_buffer(buf, len, dir, &opts, g, err);
     free(buf);
     return s;
@@ -177,8 +178,6 @@ int cmd_quantize(int argc, char **argv)
     if (read_model(model, &m, &err)) goto fail;
     /* the calibration inputs, read first: they bind the inputs' shapes */
     if (n_calib) {
-        ir_tensor first[MAX_INPUTS];
-        int nf = 0;
         for (int i = 0; i < n_calib; i++) {
             ir_tensor t;
             if (onnx_read_tensor_file(calib[i], &t, NULL, &err)) {
@@ -193,13 +192,10 @@ int cmd_quantize(int argc, char **argv)
             }
             in_t = pz_xrealloc(in_t, (size_t)(i + 1) * sizeof *in_t);
             in_t[i] = t;
-            if (nf < MAX_INPUTS) first[nf++] = t;
         }
         /* the model's input count groups the files into samples */
-        if (load_proto(m, dir, &k, first, 1, &g0, &err)) goto fail;
-        n_mi = g0->n_model_inputs;
-        ir_graph_free(g0);
-        g0 = NULL;
+        int kinds[MAX_INPUTS];
+        n_mi = onnx_input_kinds(model, kinds, MAX_INPUTS);
         if (n_mi < 1 || n_calib % n_mi) {
             pz_fail(&err, PZ_ERR_INPUT, "--calibrate: %d files for a model with %d inputs: give "
                     "one file per input per sample, in the inputs' order", n_calib, n_mi);

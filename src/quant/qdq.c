@@ -37,17 +37,44 @@ static int is_graph_output(const Onnx__GraphProto *gp, const char *name)
     return 0;
 }
 
-/* Nodes reading name (each input slot counts), plus one if it is an output;
+static int sub_reads(const Onnx__GraphProto *gp, const char *name);
+
+/* Does node n's subgraph (If, Loop, Scan) read name from the outer scope? */
+static int node_sub_reads(const Onnx__NodeProto *n, const char *name)
+{
+    for (size_t a = 0; a < n->n_attribute; a++) {
+        const Onnx__AttributeProto *at = n->attribute[a];
+        if (at->g && sub_reads(at->g, name)) return 1;
+        for (size_t j = 0; j < at->n_graphs; j++)
+            if (sub_reads(at->graphs[j], name)) return 1;
+    }
+    return 0;
+}
+
+static int sub_reads(const Onnx__GraphProto *gp, const char *name)
+{
+    for (size_t i = 0; i < gp->n_node; i++) {
+        for (size_t k = 0; k < gp->node[i]->n_input; k++)
+            if (!strcmp(gp->node[i]->input[k], name)) return 1;
+        if (node_sub_reads(gp->node[i], name)) return 1;
+    }
+    return 0;
+}
+
+/* Nodes reading name (each input slot counts; a subgraph reading it counts
+ * twice, so that it is never the only reader), plus one if it is an output;
  * *only: the last reader found. */
 static int readers(const Onnx__GraphProto *gp, const char *name, int *only)
 {
     int n = is_graph_output(gp, name);
-    for (size_t i = 0; i < gp->n_node; i++)
+    for (size_t i = 0; i < gp->n_node; i++) {
         for (size_t k = 0; k < gp->node[i]->n_input; k++)
             if (!strcmp(gp->node[i]->input[k], name)) {
                 n++;
                 if (only) *only = (int)i;
             }
+        if (gp->node[i]->n_attribute && node_sub_reads(gp->node[i], name)) n += 2;
+    }
     return n;
 }
 
