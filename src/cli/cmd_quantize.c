@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../gen/net_build.h"
 #include "../quant/quant.h"
@@ -175,6 +176,18 @@ int cmd_quantize(int argc, char **argv)
     if (slash) slash[slash == dir ? 1 : 0] = 0;
     else strcpy(dir, ".");
 
+    {   /* an unwritable -o is said before the calibration, not after */
+        char *od = pz_xstrdup(out), *sl = strrchr(od, '/');
+        if (sl) sl[sl == od ? 1 : 0] = 0;
+        else strcpy(od, ".");
+        struct stat ob;
+        int isdir = stat(out, &ob) == 0 && S_ISDIR(ob.st_mode);
+        if (isdir || access(od, W_OK) != 0)
+            pz_fail(&err, PZ_ERR_INPUT, "cannot write \"%s\": %s", out,
+                    isdir ? "it is a directory" : strerror(errno));
+        free(od);
+        if (err.code) goto fail;
+    }
     if (read_model(model, &m, &err)) goto fail;
     /* the calibration inputs, read first: they bind the inputs' shapes */
     if (n_calib) {
