@@ -1,336 +1,10 @@
-/* qdq.c - the float model rewritten into the QDQ format (see quant.h):
- * BatchNormalization folded into Conv, the activations to pair chosen, and
- * the int8 weights, int32 biases and QuantizeLinear/DequantizeLinear pairs
- * written. */
+/* qdq.c - the float model rewritten into the QDQ format (see quant.h): the
+ * activations to pair chosen, and the int8 weights, int32 biases and
+ * QuantizeLinear/DequantizeLinear pairs written. */
 #include <math.h>
 #include <string.h>
 
-#include "quant.h"
-
-/* ---- small protobuf helpers ---------------------------------------------- */
-
-static int is_op(const Onnx__NodeProto *n, const char *op)
-{
-    return (!n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx")) && n->op_type &&
-           !strcmp(n->op_type, op);
-}
-
-static int find_init(const Onnx__GraphProto *gp, const char *name)
-{
-    for (size_t i = 0; i < gp->n_initializer; i++)
-        if (gp->initializer[i]->name && !strcmp(gp->initializer[i]->name, name)) return (int)i;
-    return -1;
-}
-
-static int producer(const Onnx__GraphProto *gp, const char *name)
-{
-    for (size_t i = 0; i < gp->n_node; i++)
-        for (size_t k = 0; k < gp->node[i]->n_output; k++)
-            if (!strcmp(gp->node[i]->output[k], name)) return (int)i;
-    return -1;
-}
-
-static int is_graph_output(const Onnx__GraphProto *gp, const char *name)
-{
-    for (size_t i = 0; i < gp->n_output; i++)
-        if (gp->output[i]->name && !strcmp(gp->output[i]->name, name)) return 1;
-    return 0;
-}
-
-static int sub_reads(const Onnx__GraphProto *gp, const char *name);
-
-/* Does node n's subgraph (If, Loop, Scan) read name from the outer scope? */
-static int node_sub_reads(const Onnx__NodeProto *n, const char *name)
-{
-    for (size_t a = 0; a < n->n_attribute; a++) {
-        const Onnx__AttributeProto *at = n->attribute[a];
-        if (at->g && sub_reads(at->g, name)) return 1;
-        for (size_t j = 0; j < at->n_graphs; j++)
-            if (sub_reads(at->graphs[j], name)) return 1;
-    }
-    return 0;
-}
-
-static int sub_reads(const Onnx__GraphProto *gp, const char *name)
-{
-    for (size_t i = 0; i < gp->n_node; i++) {
-        for (size_t k = 0; k < gp->node[i]->n_input; k++)
-            if (!strcmp(gp->node[i]->input[k], name)) return 1;
-        if (node_sub_reads(gp->node[i], name)) return 1;
-    }
-    return 0;
-}
-
-/* Nodes reading name (each input slot counts; a subgraph reading it counts
- * twice, so that it is never the only reader), plus one if it is an output;
- * *only: the last reader found. */
-static int readers(const Onnx__GraphProto *gp, const char *name, int *only)
-{
-    int n = is_graph_output(gp, name);
-    for (size_t i = 0; i < gp->n_node; i++) {
-        for (size_t k = 0; k < gp->node[i]->n_input; k++)
-            if (!strcmp(gp->node[i]->input[k], name)) {
-                n++;
-                if (only) *only = (int)i;
-            }
-        if (gp->node[i]->n_attribute && node_sub_reads(gp->node[i], name)) n += 2;
-    }
-    return n;
-}
-
-static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *name)
-{
-    for (size_t i = 0; i < n->n_attribute; i++)
-        if (n->attribute[i]->name && !strcmp(n->attribute[i]->name, name)) return n->attribute[i];
-    return NULL;
-}
-
-static int64_t attr_i(const Onnx__NodeProto *n, const char *name, int64_t dflt)
-{
-    const Onnx__AttributeProto *a = attr(n, name);
-    return a ? a->i : dflt;
-}
-
-static float attr_f(const Onnx__NodeProto *n, const char *name, float dflt)
-{
-    const Onnx__AttributeProto *a = attr(n, name);
-    return a ? a->f : dflt;
-}
-
-static char *cat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *s = pz_xmalloc(la + lb + 1);
-    memcpy(s, a, la);
-    memcpy(s + la, b, lb + 1);
-    return s;
-}
-
-/* Replaces tp's data (whatever field held it) by a raw_data copy of data. */
-static void tp_set_raw(Onnx__TensorProto *tp, int dtype, const void *data, size_t nbytes)
-{
-    free(tp->float_data), tp->float_data = NULL, tp->n_float_data = 0;
-    free(tp->int32_data), tp->int32_data = NULL, tp->n_int32_data = 0;
-    free(tp->int64_data), tp->int64_data = NULL, tp->n_int64_data = 0;
-    free(tp->double_data), tp->double_data = NULL, tp->n_double_data = 0;
-    free(tp->uint64_data), tp->uint64_data = NULL, tp->n_uint64_data = 0;
-    for (size_t i = 0; i < tp->n_external_data; i++)
-        onnx__string_string_entry_proto__free_unpacked(tp->external_data[i], NULL);
-    free(tp->external_data), tp->external_data = NULL, tp->n_external_data = 0;
-    tp->has_data_location = 0;
-    tp->data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__DEFAULT;
-    free(tp->raw_data.data);
-    tp->raw_data.data = pz_xmalloc(nbytes ? nbytes : 1);
-    if (nbytes) memcpy(tp->raw_data.data, data, nbytes);
-    tp->raw_data.len = nbytes;
-    tp->has_raw_data = 1;
-    tp->data_type = dtype;
-    tp->has_data_type = 1;
-}
-
-static Onnx__TensorProto *tp_new(const char *name, int dtype, const int64_t *dims, int rank,
-                                 const void *data, size_t nbytes)
-{
-    Onnx__TensorProto *tp = pz_xmalloc(sizeof *tp);
-    onnx__tensor_proto__init(tp);
-    tp->name = pz_xstrdup(name);
-    tp->n_dims = (size_t)rank;
-    tp->dims = rank ? pz_xmalloc((size_t)rank * sizeof *tp->dims) : NULL;
-    if (rank) memcpy(tp->dims, dims, (size_t)rank * sizeof *dims);
-    tp_set_raw(tp, dtype, data, nbytes);
-    return tp;
-}
-
-/* Reads float initializer idx into t (owned data) and leaves the proto
- * intact (its data as raw_data). Fails if it is not float32. */
-static pz_status init_f32(Onnx__GraphProto *gp, int idx, const char *dir, ir_tensor *t, pz_err *err)
-{
-    Onnx__TensorProto *tp = gp->initializer[idx];
-    char what[300];
-    snprintf(what, sizeof what, "initializer \"%.200s\"", tp->name);
-    memset(t, 0, sizeof *t);
-    if (onnx_tensor_from_proto(tp, what, dir, t, err)) return err->code;
-    tp_set_raw(tp, t->dtype, t->data, t->nbytes);
-    if (t->dtype != IR_F32) {
-        ir_tensor_free_data(t);
-        return PZ_ERR_UNSUPPORTED;   /* not an error: left as it is */
-    }
-    return PZ_OK;
-}
-
-static void push_init(Onnx__GraphProto *gp, Onnx__TensorProto *tp)
-{
-    gp->initializer = pz_xrealloc(gp->initializer, (gp->n_initializer + 1) * sizeof *gp->initializer);
-    gp->initializer[gp->n_initializer++] = tp;
-}
-
-static Onnx__NodeProto *node_new(const char *op, const char *name, const char *const *in, int nin,
-                                 const char *out)
-{
-    Onnx__NodeProto *n = pz_xmalloc(sizeof *n);
-    onnx__node_proto__init(n);
-    n->op_type = pz_xstrdup(op);
-    n->name = pz_xstrdup(name);
-    n->domain = pz_xstrdup("");
-    n->n_input = (size_t)nin;
-    n->input = pz_xmalloc((size_t)nin * sizeof *n->input);
-    for (int i = 0; i < nin; i++) n->input[i] = pz_xstrdup(in[i]);
-    n->n_output = 1;
-    n->output = pz_xmalloc(sizeof *n->output);
-    n->output[0] = pz_xstrdup(out);
-    return n;
-}
-
-static void node_set_axis(Onnx__NodeProto *n, int64_t axis)
-{
-    Onnx__AttributeProto *a = pz_xmalloc(sizeof *a);
-    onnx__attribute_proto__init(a);
-    a->name = pz_xstrdup("axis");
-    a->has_type = 1;
-    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
-    a->has_i = 1;
-    a->i = axis;
-    n->attribute = pz_xrealloc(n->attribute, (n->n_attribute + 1) * sizeof *n->attribute);
-    n->attribute[n->n_attribute++] = a;
-}
-
-/* Removes initializers that no node reads and no graph output names (and
- * their entries among the graph inputs). */
-static void drop_unused_inits(Onnx__GraphProto *gp)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < gp->n_initializer; i++) {
-        Onnx__TensorProto *tp = gp->initializer[i];
-        if (readers(gp, tp->name, NULL)) {
-            gp->initializer[k++] = tp;
-            continue;
-        }
-        for (size_t j = 0; j < gp->n_input; j++)
-            if (gp->input[j]->name && !strcmp(gp->input[j]->name, tp->name)) {
-                onnx__value_info_proto__free_unpacked(gp->input[j], NULL);
-                memmove(&gp->input[j], &gp->input[j + 1], (gp->n_input - j - 1) * sizeof *gp->input);
-                gp->n_input--;
-                break;
-            }
-        onnx__tensor_proto__free_unpacked(tp, NULL);
-    }
-    gp->n_initializer = k;
-}
-
-/* ---- BatchNormalization folding ------------------------------------------ */
-
-/* Constant nodes holding a tensor (paddle2onnx writes weights so) become
- * initializers, so that their weights are quantized and folded too. */
-static void lift_constants(Onnx__GraphProto *gp)
-{
-    for (size_t i = 0; i < gp->n_node; i++) {
-        Onnx__NodeProto *n = gp->node[i];
-        if (!is_op(n, "Constant") || n->n_output != 1 || n->n_attribute != 1 ||
-            !n->attribute[0]->t || strcmp(n->attribute[0]->name, "value") ||
-            find_init(gp, n->output[0]) >= 0)
-            continue;
-        Onnx__TensorProto *tp = n->attribute[0]->t;
-        n->attribute[0]->t = NULL;
-        free(tp->name);
-        tp->name = pz_xstrdup(n->output[0]);
-        push_init(gp, tp);
-        onnx__node_proto__free_unpacked(n, NULL);
-        memmove(&gp->node[i], &gp->node[i + 1], (gp->n_node - i - 1) * sizeof *gp->node);
-        gp->n_node--;
-        i--;
-    }
-}
-
-int quant_fold_bn(Onnx__ModelProto *m, const char *dir, pz_err *err)
-{
-    Onnx__GraphProto *gp = m->graph;
-    int folded = 0;
-    lift_constants(gp);
-    for (size_t bi = 0; bi < gp->n_node; bi++) {
-        Onnx__NodeProto *bn = gp->node[bi];
-        if (!is_op(bn, "BatchNormalization") || bn->n_input != 5 || bn->n_output < 1) continue;
-        int extra_out = 0;
-        for (size_t k = 1; k < bn->n_output; k++) extra_out |= bn->output[k][0] != 0;
-        if (extra_out || attr_i(bn, "training_mode", 0)) continue;
-        int ci = producer(gp, bn->input[0]), only = -1;
-        if (ci < 0) continue;
-        Onnx__NodeProto *cv = gp->node[ci];
-        if (!is_op(cv, "Conv") || cv->n_input < 2 || readers(gp, bn->input[0], &only) != 1)
-            continue;
-        int iw = find_init(gp, cv->input[1]);
-        int ib = cv->n_input > 2 && cv->input[2][0] ? find_init(gp, cv->input[2]) : -1;
-        if (iw < 0 || readers(gp, cv->input[1], NULL) != 1) continue;
-        if (cv->n_input > 2 && cv->input[2][0] && (ib < 0 || readers(gp, cv->input[2], NULL) != 1))
-            continue;
-        int ip[4];
-        for (int k = 0; k < 4; k++) ip[k] = find_init(gp, bn->input[1 + k]);
-        if (ip[0] < 0 || ip[1] < 0 || ip[2] < 0 || ip[3] < 0) continue;
-
-        ir_tensor w, b = {0}, pr[4] = {{0}};
-        if (init_f32(gp, iw, dir, &w, err)) {
-            if (err->code) return -1;
-            continue;
-        }
-        int64_t mo = w.rank ? w.dims[0] : 0, per = mo ? ir_tensor_numel(&w) / mo : 0;
-        int ok = mo > 0;
-        for (int k = 0; k < 4 && ok; k++) {
-            pz_status s = init_f32(gp, ip[k], dir, &pr[k], err);
-            if (s && err->code) ok = -1;
-            else if (s || ir_tensor_numel(&pr[k]) != mo) ok = 0;
-        }
-        if (ok == 1 && ib >= 0) {
-            pz_status s = init_f32(gp, ib, dir, &b, err);
-            if (s && err->code) ok = -1;
-            else if (s || ir_tensor_numel(&b) != mo) ok = 0;
-        }
-        if (ok == 1) {
-            float eps = attr_f(bn, "epsilon", 1e-5f);
-            const float *g = pr[0].data, *beta = pr[1].data, *mean = pr[2].data, *var = pr[3].data;
-            float *wd = w.data, *nb = pz_xmalloc((size_t)mo * sizeof *nb);
-            for (int64_t c = 0; c < mo; c++) {
-                double f = g[c] / sqrt((double)var[c] + eps);
-                for (int64_t j = 0; j < per; j++) wd[c * per + j] = (float)(wd[c * per + j] * f);
-                double b0 = b.data ? ((const float *)b.data)[c] : 0;
-                nb[c] = (float)((b0 - mean[c]) * f + beta[c]);
-            }
-            tp_set_raw(gp->initializer[iw], IR_F32, w.data, w.nbytes);
-            if (ib >= 0) {
-                tp_set_raw(gp->initializer[ib], IR_F32, nb, (size_t)mo * sizeof *nb);
-            } else {
-                char *bname = cat(cv->input[1], "_folded_bias");
-                push_init(gp, tp_new(bname, IR_F32, &mo, 1, nb, (size_t)mo * sizeof *nb));
-                cv->input = pz_xrealloc(cv->input, 3 * sizeof *cv->input);
-                for (size_t k = cv->n_input; k < 2; k++) cv->input[k] = pz_xstrdup("");
-                cv->input[2] = bname;
-                cv->n_input = 3;
-            }
-            free(nb);
-            /* the Conv now writes the BatchNormalization's output; a
-             * value_info of its old output would describe nothing */
-            for (size_t v = 0; v < gp->n_value_info; v++)
-                if (gp->value_info[v]->name && !strcmp(gp->value_info[v]->name, cv->output[0])) {
-                    onnx__value_info_proto__free_unpacked(gp->value_info[v], NULL);
-                    memmove(&gp->value_info[v], &gp->value_info[v + 1],
-                            (gp->n_value_info - v - 1) * sizeof *gp->value_info);
-                    gp->n_value_info--;
-                    break;
-                }
-            free(cv->output[0]);
-            cv->output[0] = pz_xstrdup(bn->output[0]);
-            onnx__node_proto__free_unpacked(bn, NULL);
-            memmove(&gp->node[bi], &gp->node[bi + 1], (gp->n_node - bi - 1) * sizeof *gp->node);
-            gp->n_node--;
-            bi--;
-            folded++;
-        }
-        ir_tensor_free_data(&w);
-        ir_tensor_free_data(&b);
-        for (int k = 0; k < 4; k++) ir_tensor_free_data(&pr[k]);
-        if (ok < 0) return -1;
-    }
-    if (folded) drop_unused_inits(gp);
-    return folded;
-}
+#include "quant_internal.h"
 
 /* ---- the plan ----------------------------------------------------------- */
 
@@ -365,8 +39,8 @@ static int plan_add(quant_plan *p, const char *name, int same_as)
 /* Relu, or Clip whose lower bound is a constant >= 0 (ReLU6). */
 static int is_relu_like(const Onnx__ModelProto *m, const ir_graph *g, const Onnx__NodeProto *n)
 {
-    if (is_op(n, "Relu")) return 1;
-    if (!is_op(n, "Clip")) return 0;
+    if (qp_is_op(n, "Relu")) return 1;
+    if (!qp_is_op(n, "Clip")) return 0;
     if (n->n_input >= 2 && n->input[1][0]) {
         int v = ir_graph_find((ir_graph *)g, n->input[1]);
         if (v < 0) return 0;
@@ -374,7 +48,7 @@ static int is_relu_like(const Onnx__ModelProto *m, const ir_graph *g, const Onnx
         return t->data && t->dtype == IR_F32 && ir_tensor_numel(t) == 1 &&
                *(const float *)t->data >= 0;
     }
-    const Onnx__AttributeProto *a = attr(n, "min");
+    const Onnx__AttributeProto *a = qp_attr(n, "min");
     return a && a->f >= 0;
 }
 
@@ -384,7 +58,7 @@ static int quantized_op(const Onnx__NodeProto *n)
     static const char *const OPS[] = {"Conv", "Gemm", "MatMul", "Add", "Concat", "MaxPool",
                                       "AveragePool", "GlobalAveragePool"};
     for (size_t i = 0; i < PZ_ARRAY_LEN(OPS); i++)
-        if (is_op(n, OPS[i])) return 1;
+        if (qp_is_op(n, OPS[i])) return 1;
     return 0;
 }
 
@@ -396,12 +70,12 @@ pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g, quant_pl
         const Onnx__NodeProto *n = gp->node[i];
         if (!quantized_op(n)) continue;
         /* inputs: the activation operand(s) */
-        size_t nin = is_op(n, "Conv") ? 1 : is_op(n, "Gemm") || is_op(n, "MatMul") ? 2
-                   : is_op(n, "Add") || is_op(n, "Concat") ? n->n_input : 1;
+        size_t nin = qp_is_op(n, "Conv") ? 1 : qp_is_op(n, "Gemm") || qp_is_op(n, "MatMul") ? 2
+                   : qp_is_op(n, "Add") || qp_is_op(n, "Concat") ? n->n_input : 1;
         if (nin > n->n_input) nin = n->n_input;
         int first = -1;
         for (size_t k = 0; k < nin; k++) {
-            if (!is_act(g, n->input[k]) || is_graph_output(gp, n->input[k])) continue;
+            if (!is_act(g, n->input[k]) || qp_is_graph_output(gp, n->input[k])) continue;
             int j = plan_add(p, n->input[k], -1);
             if (k == 0) first = j;
         }
@@ -409,10 +83,10 @@ pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g, quant_pl
         if (n->n_output < 1 || !is_act(g, n->output[0])) continue;
         const char *t = n->output[0];
         int only = -1;
-        if (readers(gp, t, &only) == 1 && only >= 0 && is_relu_like(m, g, gp->node[only]))
+        if (qp_readers(gp, t, &only) == 1 && only >= 0 && is_relu_like(m, g, gp->node[only]))
             t = gp->node[only]->output[0];
-        if (is_graph_output(gp, t) || !is_act(g, t)) continue;
-        int same = is_op(n, "MaxPool") && t == n->output[0] ? first : -1;
+        if (qp_is_graph_output(gp, t) || !is_act(g, t)) continue;
+        int same = qp_is_op(n, "MaxPool") && t == n->output[0] ? first : -1;
         plan_add(p, t, same);
     }
     p->lo = pz_xcalloc((size_t)(p->n ? p->n : 1), sizeof *p->lo);
@@ -483,14 +157,14 @@ typedef struct {
 /* Emits the pair Q -> DQ on tensor t with scale s and zero point zp. */
 static void emit_pair(Onnx__GraphProto *gp, node_list *l, const char *t, float s, uint8_t zp)
 {
-    char *sn = cat(t, "_scale"), *zn = cat(t, "_zero_point"), *qn = cat(t, "_quantized"),
-         *dn = cat(t, "_dequantized"), *qnode = cat(t, "_QuantizeLinear"),
-         *dnode = cat(t, "_DequantizeLinear");
-    push_init(gp, tp_new(sn, IR_F32, NULL, 0, &s, sizeof s));
-    push_init(gp, tp_new(zn, IR_U8, NULL, 0, &zp, 1));
+    char *sn = qp_cat(t, "_scale"), *zn = qp_cat(t, "_zero_point"), *qn = qp_cat(t, "_quantized"),
+         *dn = qp_cat(t, "_dequantized"), *qnode = qp_cat(t, "_QuantizeLinear"),
+         *dnode = qp_cat(t, "_DequantizeLinear");
+    qp_push_init(gp, qp_tp_new(sn, IR_F32, NULL, 0, &s, sizeof s));
+    qp_push_init(gp, qp_tp_new(zn, IR_U8, NULL, 0, &zp, 1));
     const char *qin[3] = {t, sn, zn}, *din[3] = {qn, sn, zn};
-    list_push(l, node_new("QuantizeLinear", qnode, qin, 3, qn));
-    list_push(l, node_new("DequantizeLinear", dnode, din, 3, dn));
+    list_push(l, qp_node_new("QuantizeLinear", qnode, qin, 3, qn));
+    list_push(l, qp_node_new("DequantizeLinear", dnode, din, 3, dn));
     free(sn), free(zn), free(qn), free(dn), free(qnode), free(dnode);
 }
 
@@ -503,10 +177,10 @@ static qweight *quant_weight(Onnx__GraphProto *gp, const char *dir, node_list *l
 {
     for (int i = 0; i < *nws; i++)
         if (!strcmp((*ws)[i].name, name)) return (*ws)[i].axis == axis ? &(*ws)[i] : NULL;
-    int idx = find_init(gp, name);
+    int idx = qp_find_init(gp, name);
     if (idx < 0) return NULL;
     ir_tensor w;
-    if (init_f32(gp, idx, dir, &w, err)) return NULL;
+    if (qp_init_f32(gp, idx, dir, &w, err)) return NULL;
     if ((rank_want && w.rank != rank_want) || w.rank < 2 || axis >= w.rank) {
         ir_tensor_free_data(&w);
         return NULL;
@@ -534,14 +208,14 @@ static qweight *quant_weight(Onnx__GraphProto *gp, const char *dir, node_list *l
                 q[e] = (int8_t)(v < -127 ? -127 : v > 127 ? 127 : v);
             }
     int8_t *zp = pz_xcalloc((size_t)nc, 1);
-    char *qn = cat(name, "_quantized"), *sn = cat(name, "_scale"), *zn = cat(name, "_zero_point"),
-         *dn = cat(name, "_dequantized"), *node = cat(name, "_DequantizeLinear");
-    push_init(gp, tp_new(qn, IR_I8, w.dims, w.rank, q, (size_t)n));
-    push_init(gp, tp_new(sn, IR_F32, &nc, 1, scale, (size_t)nc * sizeof *scale));
-    push_init(gp, tp_new(zn, IR_I8, &nc, 1, zp, (size_t)nc));
+    char *qn = qp_cat(name, "_quantized"), *sn = qp_cat(name, "_scale"), *zn = qp_cat(name, "_zero_point"),
+         *dn = qp_cat(name, "_dequantized"), *node = qp_cat(name, "_DequantizeLinear");
+    qp_push_init(gp, qp_tp_new(qn, IR_I8, w.dims, w.rank, q, (size_t)n));
+    qp_push_init(gp, qp_tp_new(sn, IR_F32, &nc, 1, scale, (size_t)nc * sizeof *scale));
+    qp_push_init(gp, qp_tp_new(zn, IR_I8, &nc, 1, zp, (size_t)nc));
     const char *in[3] = {qn, sn, zn};
-    Onnx__NodeProto *dq = node_new("DequantizeLinear", node, in, 3, dn);
-    node_set_axis(dq, axis);
+    Onnx__NodeProto *dq = qp_node_new("DequantizeLinear", node, in, 3, dn);
+    qp_node_set_axis(dq, axis);
     list_push(l, dq);
     free(qn), free(sn), free(zn), free(dn), free(node), free(q), free(zp);
     ir_tensor_free_data(&w);
@@ -560,18 +234,18 @@ static qweight *quant_weight(Onnx__GraphProto *gp, const char *dir, node_list *l
 static int quant_bias(Onnx__GraphProto *gp, const char *dir, node_list *l, const char *name,
                       float xs, const qweight *w, quant_stats *st, pz_err *err)
 {
-    int idx = find_init(gp, name), pi;
+    int idx = qp_find_init(gp, name), pi;
     /* torch's exporter shares equal biases through Identity nodes */
-    if (idx < 0 && (pi = producer(gp, name)) >= 0 && is_op(gp->node[pi], "Identity"))
-        idx = find_init(gp, gp->node[pi]->input[0]);
-    char *qn = cat(name, "_quantized");
-    int done = find_init(gp, qn) >= 0;   /* shared with another node: stays float here */
+    if (idx < 0 && (pi = qp_producer(gp, name)) >= 0 && qp_is_op(gp->node[pi], "Identity"))
+        idx = qp_find_init(gp, gp->node[pi]->input[0]);
+    char *qn = qp_cat(name, "_quantized");
+    int done = qp_find_init(gp, qn) >= 0;   /* shared with another node: stays float here */
     if (idx < 0 || done) {
         free(qn);
         return 0;
     }
     ir_tensor b;
-    if (init_f32(gp, idx, dir, &b, err)) {
+    if (qp_init_f32(gp, idx, dir, &b, err)) {
         free(qn);
         return 0;
     }
@@ -589,14 +263,14 @@ static int quant_bias(Onnx__GraphProto *gp, const char *dir, node_list *l, const
         double v = nearbyint((double)x[c] / s[c]);
         q[c] = (int32_t)(v < -2147483647.0 ? -2147483647.0 : v > 2147483647.0 ? 2147483647.0 : v);
     }
-    char *sn = cat(name, "_scale"), *zn = cat(name, "_zero_point"), *dn = cat(name, "_dequantized"),
-         *node = cat(name, "_DequantizeLinear");
-    push_init(gp, tp_new(qn, IR_I32, &nc, 1, q, (size_t)nc * sizeof *q));
-    push_init(gp, tp_new(sn, IR_F32, &nc, 1, s, (size_t)nc * sizeof *s));
-    push_init(gp, tp_new(zn, IR_I32, &nc, 1, zp, (size_t)nc * sizeof *zp));
+    char *sn = qp_cat(name, "_scale"), *zn = qp_cat(name, "_zero_point"), *dn = qp_cat(name, "_dequantized"),
+         *node = qp_cat(name, "_DequantizeLinear");
+    qp_push_init(gp, qp_tp_new(qn, IR_I32, &nc, 1, q, (size_t)nc * sizeof *q));
+    qp_push_init(gp, qp_tp_new(sn, IR_F32, &nc, 1, s, (size_t)nc * sizeof *s));
+    qp_push_init(gp, qp_tp_new(zn, IR_I32, &nc, 1, zp, (size_t)nc * sizeof *zp));
     const char *in[3] = {qn, sn, zn};
-    Onnx__NodeProto *dq = node_new("DequantizeLinear", node, in, 3, dn);
-    node_set_axis(dq, 0);
+    Onnx__NodeProto *dq = qp_node_new("DequantizeLinear", node, in, 3, dn);
+    qp_node_set_axis(dq, 0);
     list_push(l, dq);
     free(qn), free(sn), free(zn), free(dn), free(node), free(q), free(zp), free(s);
     ir_tensor_free_data(&b);
@@ -606,7 +280,7 @@ static int quant_bias(Onnx__GraphProto *gp, const char *dir, node_list *l, const
 
 static void rename_input(Onnx__NodeProto *n, size_t k, const char *suffix)
 {
-    char *s = cat(n->input[k], suffix);
+    char *s = qp_cat(n->input[k], suffix);
     free(n->input[k]);
     n->input[k] = s;
 }
@@ -626,8 +300,8 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
     static const char *const SUFFIX[] = {"_quantized", "_scale", "_zero_point", "_dequantized"};
     for (int i = 0; i < p->n; i++)
         for (size_t k = 0; k < PZ_ARRAY_LEN(SUFFIX); k++) {
-            char *s = cat(p->names[i], SUFFIX[k]);
-            int taken = find_init(gp, s) >= 0 || producer(gp, s) >= 0;
+            char *s = qp_cat(p->names[i], SUFFIX[k]);
+            int taken = qp_find_init(gp, s) >= 0 || qp_producer(gp, s) >= 0;
             if (taken) {
                 pz_fail(err, PZ_ERR_INPUT, "tensor \"%s\" already exists: the quantized model "
                         "would define it twice", s);
@@ -643,21 +317,21 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
     int nws = 0;
     /* pairs on graph inputs come first */
     for (int i = 0; i < p->n; i++)
-        if (producer(gp, p->names[i]) < 0) emit_pair(gp, &l, p->names[i], scale[i], zp[i]);
+        if (qp_producer(gp, p->names[i]) < 0) emit_pair(gp, &l, p->names[i], scale[i], zp[i]);
     size_t n_orig = gp->n_node;
     Onnx__NodeProto **orig = gp->node;
     for (size_t i = 0; i < n_orig; i++) {
         Onnx__NodeProto *n = orig[i];
-        int conv = is_op(n, "Conv"), gemm = is_op(n, "Gemm"), mm = is_op(n, "MatMul");
+        int conv = qp_is_op(n, "Conv"), gemm = qp_is_op(n, "Gemm"), mm = qp_is_op(n, "MatMul");
         if ((conv || gemm || mm) && n->n_input >= 2) {
-            int axis = conv ? 0 : gemm ? (attr_i(n, "transB", 0) ? 0 : 1) : 1;
+            int axis = conv ? 0 : gemm ? (qp_attr_i(n, "transB", 0) ? 0 : 1) : 1;
             qweight *w = quant_weight(gp, dir, &l, &ws, &nws, n->input[1], axis, conv ? 0 : 2, st,
                                       err);
             if (err->code) goto fail_l;
             if (w) {
                 rename_input(n, 1, "_dequantized");
                 int xi = plan_find(p, n->input[0]);
-                int bias_ok = conv || (attr_f(n, "alpha", 1) == 1 && attr_f(n, "beta", 1) == 1);
+                int bias_ok = conv || (qp_attr_f(n, "alpha", 1) == 1 && qp_attr_f(n, "beta", 1) == 1);
                 if (xi >= 0 && bias_ok && (conv || gemm) && n->n_input >= 3 && n->input[2][0] &&
                     quant_bias(gp, dir, &l, n->input[2], scale[xi], w, st, err))
                     rename_input(n, 2, "_dequantized");
@@ -681,13 +355,13 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
     /* Identity nodes left without readers (a bias read through one) go */
     for (size_t i = 0; i < gp->n_node; i++) {
         Onnx__NodeProto *n = gp->node[i];
-        if (!is_op(n, "Identity") || n->n_output != 1 || readers(gp, n->output[0], NULL)) continue;
+        if (!qp_is_op(n, "Identity") || n->n_output != 1 || qp_readers(gp, n->output[0], NULL)) continue;
         onnx__node_proto__free_unpacked(n, NULL);
         memmove(&gp->node[i], &gp->node[i + 1], (gp->n_node - i - 1) * sizeof *gp->node);
         gp->n_node--;
         i--;
     }
-    drop_unused_inits(gp);
+    qp_drop_unused_inits(gp);
     /* per-axis DequantizeLinear needs opset 13, which IR version 7 brings */
     if (m->ir_version < 7) {
         m->ir_version = 7;
