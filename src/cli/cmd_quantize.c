@@ -212,7 +212,7 @@ int cmd_quantize(int argc, char **argv)
         if (n_mi < 1 || n_calib % n_mi) {
             pz_fail(&err, PZ_ERR_INPUT, "--calibrate: %d files for a model with %d inputs: give "
                     "one file per input per sample, in the inputs' order", n_calib, n_mi);
-            goto fail_in;
+            goto fail;
         }
         n_samples = n_calib / n_mi;
         if (samples && samples < n_samples) n_samples = samples;
@@ -223,10 +223,10 @@ int cmd_quantize(int argc, char **argv)
         const char *d = m->opset_import[i]->domain;
         if (!d || !d[0] || !strcmp(d, "ai.onnx")) opset = (int)m->opset_import[i]->version;
     }
-    if (check_opset(m, opset, &err)) goto fail_in;
+    if (check_opset(m, opset, &err)) goto fail;
     int folded = quant_fold_bn(m, dir, &err);
-    if (folded < 0) goto fail_in;
-    if (load_proto(m, dir, &k, in_t, n_calib ? n_mi : 0, &g0, &err)) goto fail_in;
+    if (folded < 0) goto fail;
+    if (load_proto(m, dir, &k, in_t, n_calib ? n_mi : 0, &g0, &err)) goto fail;
     for (int s = 0; s < k.n_shapes; s++) {   /* a binding nothing reads is a typo */
         int found = 0;
         for (int i = 0; i < g0->n_inputs && !found; i++)
@@ -234,10 +234,10 @@ int cmd_quantize(int argc, char **argv)
         if (!found) {
             pz_fail(&err, PZ_ERR_INPUT, "--input-shape %s=...: the model has no input \"%s\"",
                     k.shapes[s].name, k.shapes[s].name);
-            goto fail_in;
+            goto fail;
         }
     }
-    if (quant_plan_make(m, g0, &p, &err)) goto fail_in;
+    if (quant_plan_make(m, g0, &p, &err)) goto fail;
 
     if (!n_calib) {
         n_samples = samples ? samples : 8;
@@ -250,13 +250,13 @@ int cmd_quantize(int argc, char **argv)
             if (v->t.dtype != IR_F32) {
                 pz_fail(&err, PZ_ERR_INPUT, "input \"%s\" is %s: give calibration inputs with "
                         "--calibrate", v->name, ir_dtype_name(v->t.dtype));
-                goto fail_in;
+                goto fail;
             }
             for (int s = 0; s < n_samples; s++) {
                 ir_tensor *t = &in_t[s * n_mi + g0->input_pos[i]];
                 *t = v->t;
                 t->data = NULL;
-                if (ir_tensor_bytes(t, &t->nbytes, "input", &err)) goto fail_in;
+                if (ir_tensor_bytes(t, &t->nbytes, "input", &err)) goto fail;
                 t->data = pz_xmalloc(t->nbytes ? t->nbytes : 1);
                 synth_normal(t->data, (size_t)ir_tensor_numel(t), 1000u + (uint64_t)s * 7919u + (uint64_t)i);
             }
@@ -267,7 +267,7 @@ int cmd_quantize(int argc, char **argv)
     quant_outputs_add(m, &p);
     pz_status ls = load_proto(m, dir, &k, in_t, n_mi, &g1, &err);
     quant_outputs_drop(m, &p);
-    if (ls) goto fail_in;
+    if (ls) goto fail;
     for (int i = 0; i < g1->n_inputs; i++) {
         const ir_value *v = &g1->values[g1->inputs[i]];
         for (int s = 0; s < n_samples; s++)
@@ -276,7 +276,7 @@ int cmd_quantize(int argc, char **argv)
                 pz_fail(&err, PZ_ERR_INPUT, "calibration sample %d: input \"%s\" wants %s with "
                         "%lld elements", s, v->name, ir_dtype_name(v->t.dtype),
                         (long long)ir_tensor_numel(&v->t));
-                goto fail_in;
+                goto fail;
             }
     }
     out_of = pz_xmalloc((size_t)p.n * sizeof *out_of);
@@ -287,11 +287,11 @@ int cmd_quantize(int argc, char **argv)
         if (out_of[j] < 0) {
             pz_fail(&err, PZ_ERR_INTERNAL, "calibration: tensor \"%s\" is not an output of the "
                     "lowered model", p.names[j]);
-            goto fail_in;
+            goto fail;
         }
     }
-    if (cli_lower(g1, &k, &im, &err)) goto fail_in;
-    if (gen_net_build(im, cli_threads(&k), &gn, &err)) goto fail_in;
+    if (cli_lower(g1, &k, &im, &err)) goto fail;
+    if (gen_net_build(im, cli_threads(&k), &gn, &err)) goto fail;
     out_buf = pz_xcalloc((size_t)g1->n_outputs, sizeof *out_buf);
     for (int i = 0; i < g1->n_outputs; i++) {
         size_t nb;
@@ -318,13 +318,12 @@ int cmd_quantize(int argc, char **argv)
     }
 
     quant_stats st;
-    if (quant_write_qdq(m, dir, &p, &st, &err)) goto fail_in;
-    if (onnx_pack_to_file(&m->base, out, &err)) goto fail_in;
+    if (quant_write_qdq(m, dir, &p, &st, &err)) goto fail;
+    if (onnx_pack_to_file(&m->base, out, &err)) goto fail;
     printf("quantize: %d BatchNormalization folded, %d weights int8, %d biases int32, %d "
            "activation pairs (%s over %d sample%s) -> %s\n", folded, st.weights, st.biases,
            st.pairs, method_name, n_samples, n_samples == 1 ? "" : "s", out);
     goto done;
-fail_in:
 fail:
     rc = cli_fail(&err);
 done:
