@@ -26,7 +26,7 @@ LDLIBS  += -lprotobuf-c -lm -lpthread
 
 # The compiler library: front-end, IR and passes, ops, optimizer, measurement
 # lab, small utilities (JSON), code generator, zoo.
-LIB_DIRS := src/front src/ir src/ops src/passes src/opt src/lab src/util src/gen src/zoo
+LIB_DIRS := src/front src/ir src/ops src/passes src/opt src/lab src/util src/gen src/zoo src/quant
 LIB_SRCS := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 LIB_SRCS := $(filter-out src/ops/TEMPLATE.c,$(LIB_SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/gen/onnx.pb-c.o

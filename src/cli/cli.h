@@ -84,5 +84,6 @@ int cmd_tune(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_characterize(int argc, char **argv);
 int cmd_space(int argc, char **argv);
+int cmd_quantize(int argc, char **argv);
 
 #endif

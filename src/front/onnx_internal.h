@@ -1,5 +1,6 @@
 /* onnx_internal.h - front-end functions that speak protobuf-c types.
- * Only src/front and src/zoo include this; the rest of the compiler sees ir_graph. */
+ * Only src/front, src/zoo and src/quant (with cmd_quantize.c) include this; the
+ * rest of the compiler sees ir_graph. */
 #ifndef PZ_FRONT_ONNX_INTERNAL_H
 #define PZ_FRONT_ONNX_INTERNAL_H
 
