@@ -40,7 +40,9 @@
  * A fully connected layer, DequantizeLinear(aq), DequantizeLinear(int8 W) ->
  * Gemm [-> Relu | Clip] -> QuantizeLinear, becomes QGemm (com.microsoft's;
  * ops/qgemm.c), and a last Gemm whose float output nobody quantizes becomes
- * QGemm with float32 out (fold_gemm says the conditions). */
+ * QGemm with float32 out (fold_gemm says the conditions). A MaxPool between
+ * a DequantizeLinear and a QuantizeLinear of the same scale and zero point
+ * pools the quantized tensor itself. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,9 +415,48 @@ static int fold_gemm(ir_graph *g, int i, unsigned char *dead)
     return 1;
 }
 
+/* Whether inputs ka of node a and kb of node b are constants of one type
+ * and the same bytes (absent on both counts as equal). */
+static int same_const(const ir_graph *g, const ir_node *a, int ka, const ir_node *b, int kb)
+{
+    const ir_tensor *x = op_in(g, a, ka), *y = op_in(g, b, kb);
+    if (!x || !y) return !x && !y;
+    return x->data && y->data && x->dtype == y->dtype && x->nbytes == y->nbytes &&
+           !memcmp(x->data, y->data, x->nbytes);
+}
+
+/* Tries DequantizeLinear(xq) -> MaxPool -> QuantizeLinear with the same
+ * scale and zero point at MaxPool node i: the MaxPool reads xq and writes
+ * the QuantizeLinear's output (max commutes with a monotonic map, and
+ * Q(DQ(v)) = v for one scale and zero point). 1 if it folded. */
+static int fold_maxpool(ir_graph *g, int i, unsigned char *dead)
+{
+    ir_node *mp = &g->nodes[i];
+    if (!pass_is(mp, OP_max_pool) || !pass_plain(g, mp) || mp->n_in != 1 || mp->in[0] < 0 ||
+        mp->out[0] < 0 || g->values[mp->in[0]].t.rank != 4)
+        return 0;
+    const int d = dq_of(g, mp->in[0], dead, 1, 0);
+    const int q = d < 0 ? -1 : q_after(g, mp->out[0], dead);
+    if (q < 0) return 0;
+    const ir_node *nd = &g->nodes[d], *nq = &g->nodes[q];
+    const int zd = nd->n_in > 2 && nd->in[2] >= 0;
+    if (!same_const(g, nd, 1, nq, 1) || !zd || !same_const(g, nd, 2, nq, 2)) return 0;
+    const int old_x = mp->in[0], xq = nd->in[0], out = nq->out[0];
+    mp->in[0] = xq;
+    g->values[mp->out[0]].producer = -1;
+    mp->out[0] = out;
+    g->values[out].producer = i;
+    pass_kill(g, q, dead);
+    pz_err e = {0};
+    PZ_ASSERT(mp->op->infer(g, mp, &e) == PZ_OK);   /* MaxPool takes uint8 and int8 */
+    if (!g->values[old_x].is_output && ir_graph_count_uses(g, old_x) == 0) pass_kill(g, d, dead);
+    return 1;
+}
+
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++)
-        if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead) || fold_gemm(g, i, dead)))
+        if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead) ||
+                         fold_gemm(g, i, dead) || fold_maxpool(g, i, dead)))
             st->qdq++;
 }

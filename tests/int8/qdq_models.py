@@ -92,17 +92,20 @@ class Net:
 
 
 def chain(outdir):
-    """3x3 + Relu, 1x1, 3x3 stride 2 + Clip(0, 6): uint8 out."""
+    """3x3 + Relu, a MaxPool between QDQ pairs of one scale, 1x1, 3x3
+    stride 2 + Clip(0, 6): uint8 out."""
     n = Net("chain")
     x = rng.standard_normal((1, 16, 20, 20)).astype(np.float32)
     h = n.qdq("x", 0.03, 128)
     h = n.node("Relu", [n.conv(h, 0.03, 16, 32, 3, pad=1)])
     h = n.qdq(h, 0.02, 0)
+    h = n.qdq(n.node("MaxPool", [h], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+              0.02, 0)
     h = n.qdq(n.conv(h, 0.02, 32, 24, 1), 0.05, 120)
     lo, hi = n.const("lo", np.array(0, np.float32)), n.const("hi", np.array(6, np.float32))
     h = n.node("Clip", [n.conv(h, 0.05, 24, 40, 3, stride=2, pad=1), lo, hi])
     h = n.qdq(h, 6 / 255, 0, dq=False)
-    n.save(outdir, x, h, TensorProto.UINT8, [1, 40, 10, 10], 3)
+    n.save(outdir, x, h, TensorProto.UINT8, [1, 40, 5, 5], 3)
 
 
 def stem(outdir):

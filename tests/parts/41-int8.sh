@@ -1,7 +1,7 @@
 #!/bin/sh
 # 41-int8.sh BUILD_DIR - quantized (QDQ) models run in int8 (issue 41):
-#   qdq    small QDQ models (tests/int8/qdq_models.py: a 3x3 + Relu, 1x1,
-#          strided 3x3 + Clip chain; a 7x7 stride-2 stem over 3 channels,
+#   qdq    small QDQ models (tests/int8/qdq_models.py: a 3x3 + Relu, MaxPool,
+#          1x1, strided 3x3 + Clip chain; a 7x7 stride-2 stem over 3 channels,
 #          two images; int8 activations with zero points; a conv output read
 #          twice, left alone, and a grouped conv; a residual block's Adds,
 #          with and without Relu, folded to QLinearAdd; two fully connected

@@ -273,6 +273,10 @@ void pz_f32_pool2d_nchw16c__avx2(const pz_pool16c_desc *d, const float *restrict
                                  float *restrict y, int ith, int nth);
 void pz_f32_pool2d_nchw16c__avx512(const pz_pool16c_desc *d, const float *restrict x,
                                    float *restrict y, int ith, int nth);
+/* Max pooling of uint8 (sgn 0) or int8 bytes on NCHW16c (maxpool16c_u8.c),
+ * the same desc (d->max set); lanes >= C of any value. */
+void pz_8_maxpool2d_nchw16c(const pz_pool16c_desc *d, int sgn, const void *x, void *y, int ith,
+                            int nth);
 
 /* A plain NCHW image of nc <= 4 channels into NHWC (the NCHWxc of cblk = nc
  * = C that the fast conv reads for an RGB input): np pixels from x (pixel p

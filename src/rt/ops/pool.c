@@ -7,10 +7,13 @@
  * writes NCHW16c: a blocked input (from a fast conv) as it is, a plain one
  * converted by the runtime first (one pass, far cheaper than the reference:
  * bench/RESULTS.md, 'pool: fast kernel'); everything else (Indices,
- * 1-D/3-D, other types, PZ_ISA=ref) runs the reference on plain NCHW. */
+ * 1-D/3-D, other types, PZ_ISA=ref) runs the reference on plain NCHW.
+ * A 2-D max pool of uint8/int8 (a quantized model's, after the qdq pass)
+ * runs on NCHW16c bytes too (maxpool16c_u8.c). */
 typedef struct {
     pz_pool16c_desc d;
     pz_pool16c_fn fn;
+    int bytes;          /* 1: uint8, 2: int8 max pooling on NCHW16c bytes */
 } pool_state;
 
 int pz_pool_query_row_step(const pz_pool_params *p, int rank, const int64_t *xd,
@@ -68,6 +71,16 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->pool2d;
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
+    } else if (isa != PZ_ISA_REF && !ix && x->rank == 4 && p->kind == PZ_POOL_MAX &&
+               (x->dtype == PZ_U8 || x->dtype == PZ_I8) &&
+               pz_pool16c_init(&d, p, x->dims, y->dims) == 0) {
+        pool_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        st->d = d;
+        st->bytes = x->dtype == PZ_I8 ? 2 : 1;
+        l->state = st;
+        l->in_cblk[0] = l->out_cblk[0] = 16;
+        l->kernel = "max16c_8bit";
     }
     return 0;
 }
@@ -77,7 +90,9 @@ static void pool_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *y = l->out[0], *ix = pz_out(l, 1);
     int64_t *idx = ix ? ix->data : NULL;
     const pool_state *st = l->state;
-    if (st)
+    if (st && st->bytes)
+        pz_8_maxpool2d_nchw16c(&st->d, st->bytes == 2, x->data, y->data, ith, nth);
+    else if (st)
         st->fn(&st->d, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
         pz_f32_pool__ref(l->params, x->dims, y->dims, x->data, y->data, idx, ith, nth);
@@ -90,7 +105,8 @@ static void pool_run(const pz_layer *l, int ith, int nth)
  * rows from the first one they read (the same windows and divisors). */
 static int pool_rows(const pz_layer *l)
 {
-    return l->state && pz_out(l, 1) == NULL ? 1 : 0;
+    const pool_state *st = l->state;
+    return st && !st->bytes && pz_out(l, 1) == NULL ? 1 : 0;
 }
 
 static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
