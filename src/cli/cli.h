@@ -18,6 +18,8 @@ typedef struct {
     const char *precision;
     const char *weights;         /* --weights fp32|fp16 */
     const char *target;
+    const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
+    int n_calib;
 } cli_knobs;
 
 /* If argv[*i] is a common knob, consumes it (and its value) and returns 1;
@@ -71,9 +73,18 @@ enum {
     CLI_K_SCHEDULE = 8,
     CLI_K_PRECISION = 16,   /* --precision, --weights */
     CLI_K_TARGET = 32,
-    CLI_K_ALL = 63,
+    CLI_K_CALIB = 64,       /* --calibrate (also taken with --precision int8) */
+    CLI_K_ALL = 63,         /* every knob but --calibrate, which needs int8 */
 };
 int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why);
+
+/* cmd_quantize.c: MODEL quantized into the QDQ model OUT (src/quant), the
+ * quantize command's work; --precision int8 runs it first (prepare.c).
+ * method is a quant_method (src/quant/quant.h); quiet prints its summary
+ * on stderr. Returns the exit code (2: bad input, said). */
+int cli_quantize(const char *model, const char *out, const char *const *calib, int n_calib,
+                 int samples, int method, const char *method_name, const cli_knobs *k,
+                 int quiet);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);

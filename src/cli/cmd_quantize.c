@@ -110,8 +110,8 @@ static pz_status check_opset(const Onnx__ModelProto *m, int opset, pz_err *err)
 
 int cmd_quantize(int argc, char **argv)
 {
-    const char *model = NULL, *out = NULL, *calib[MAX_CALIB];
-    int n_calib = 0, samples = 0;
+    const char *model = NULL, *out = NULL;
+    int samples = 0;
     quant_method method = QUANT_MINMAX;
     const char *method_name = "minmax";
     cli_knobs k = {0};
@@ -120,8 +120,8 @@ int cmd_quantize(int argc, char **argv)
         if (r < 0) return 2;
         if (r) continue;
         const char *a = argv[i];
-        if ((!strcmp(a, "-o") || !strcmp(a, "--method") || !strcmp(a, "--samples") ||
-             !strcmp(a, "--calibrate")) && i + 1 >= argc)
+        if ((!strcmp(a, "-o") || !strcmp(a, "--method") || !strcmp(a, "--samples")) &&
+            i + 1 >= argc)
             return cli_usage("quantize: %s needs a value", a);
         if (!strcmp(a, "-o")) {
             out = argv[++i];
@@ -136,13 +136,6 @@ int cmd_quantize(int argc, char **argv)
             if (*end || end == argv[i] || v < 1 || v > MAX_CALIB)
                 return cli_usage("quantize: --samples wants 1 to %d (got \"%s\")", MAX_CALIB, argv[i]);
             samples = (int)v;
-        } else if (!strcmp(a, "--calibrate")) {
-            /* one or more files, up to the next option */
-            while (i + 1 < argc && argv[i + 1][0] != '-') {
-                if (n_calib == MAX_CALIB) return cli_usage("quantize: more than %d --calibrate files", MAX_CALIB);
-                calib[n_calib++] = argv[++i];
-            }
-            if (!n_calib) return cli_usage("quantize: --calibrate needs a value");
         } else if (a[0] == '-') {
             return cli_usage("quantize: unknown option %s", a);
         } else if (!model) {
@@ -154,10 +147,21 @@ int cmd_quantize(int argc, char **argv)
     if (!model || !out)
         return cli_usage("usage: paleozoic quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] "
                          "[--method minmax|percentile|entropy] [--samples N] [--input-shape NAME=D0,..]");
-    if (cli_knobs_check(&k, "quantize", CLI_K_SHAPE | CLI_K_THREADS,
+    if (cli_knobs_check(&k, "quantize", CLI_K_SHAPE | CLI_K_THREADS | CLI_K_CALIB,
                         "calibration runs the float model as it is"))
         return 2;
 
+    return cli_quantize(model, out, k.calib, k.n_calib, samples, (int)method, method_name, &k, 0);
+}
+
+int cli_quantize(const char *model, const char *out, const char *const *calib, int n_calib,
+                 int samples, int method_i, const char *method_name, const cli_knobs *kk,
+                 int quiet)
+{
+    cli_knobs k = *kk;
+    const quant_method method = (quant_method)method_i;
+    if (n_calib > MAX_CALIB)
+        return cli_usage("quantize: more than %d --calibrate files", MAX_CALIB);
     pz_err err = {0};
     int rc = 0;
     Onnx__ModelProto *m = NULL;
@@ -320,7 +324,7 @@ int cmd_quantize(int argc, char **argv)
     quant_stats st;
     if (quant_write_qdq(m, dir, &p, &st, &err)) goto fail;
     if (onnx_pack_to_file(&m->base, out, &err)) goto fail;
-    printf("quantize: %d BatchNormalization folded, %d weights int8, %d biases int32, %d "
+    fprintf(quiet ? stderr : stdout, "quantize: %d BatchNormalization folded, %d weights int8, %d biases int32, %d "
            "activation pairs (%s over %d sample%s) -> %s\n", folded, st.weights, st.biases,
            st.pairs, method_name, n_samples, n_samples == 1 ? "" : "s", out);
     goto done;

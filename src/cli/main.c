@@ -88,7 +88,20 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     else if (!strcmp(a, "--precision")) str = &k->precision;
     else if (!strcmp(a, "--weights")) str = &k->weights;
     else if (!strcmp(a, "--target")) str = &k->target;
-    else if (strcmp(a, "--input-shape") && strcmp(a, "--batch") && strcmp(a, "--threads"))
+    else if (!strcmp(a, "--calibrate")) {
+        /* one or more files, up to the next option: argv keeps them */
+        if (k->n_calib) {
+            cli_usage("--calibrate: give it once, with every file after it");
+            return -1;
+        }
+        k->calib = (const char *const *)&argv[*i + 1];
+        while (*i + 1 < argc && argv[*i + 1][0] != '-') ++*i, k->n_calib++;
+        if (!k->n_calib) {
+            cli_usage("--calibrate needs a value");
+            return -1;
+        }
+        return 1;
+    } else if (strcmp(a, "--input-shape") && strcmp(a, "--batch") && strcmp(a, "--threads"))
         return 0;
     if (*i + 1 >= argc) {
         cli_usage("%s needs a value", a);

@@ -1,6 +1,8 @@
 /* prepare.c - what every model-reading command does between the file and
  * the runtime: load (with the shape knobs), graph passes, lowering, and the
  * schedule knobs; and the checks that refuse a knob rather than ignore it. */
+#include <errno.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "../gen/plan.h"
@@ -96,10 +98,52 @@ pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_pos
     return cli_load_given(path, k, by_position, n_by_position, NULL, 0, g, err);
 }
 
+/* --precision int8: the model quantized first (cli_quantize: per-channel
+ * int8 weights, uint8 activations calibrated by min/max on --calibrate, or
+ * on seeded inputs with a warning) into a temporary QDQ model, loaded in
+ * its place; the qdq pass then folds it into int8 layers. */
+static pz_status load_int8(const char *path, const cli_knobs *k, const ir_tensor *by_position,
+                           int n_by_position, const int *given_len, int n_given_len,
+                           ir_graph **g, pz_err *err)
+{
+    char tmp[] = "/tmp/paleozoic-int8-XXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return pz_fail(err, PZ_ERR_INTERNAL, "--precision int8: a temporary file: %s", strerror(errno));
+    close(fd);
+    cli_knobs kq = {0};   /* what calibration takes: shapes, threads, the samples */
+    memcpy(kq.shapes, k->shapes, sizeof kq.shapes);
+    memcpy(kq.shape_names, k->shape_names, sizeof kq.shape_names);
+    for (int i = 0; i < k->n_shapes; i++) kq.shapes[i].name = kq.shape_names[i];
+    kq.n_shapes = k->n_shapes;
+    kq.threads = k->threads;
+    kq.calib = k->calib;
+    kq.n_calib = k->n_calib;
+    int rc = cli_quantize(path, tmp, k->calib, k->n_calib, 0, 0, "minmax", &kq, 1);
+    if (rc) {
+        unlink(tmp);
+        return pz_fail(err, rc == 2 ? PZ_ERR_INPUT : PZ_ERR_INTERNAL, "--precision int8: "
+                       "quantizing \"%s\" failed (said above)", path);
+    }
+    cli_knobs kl = *k;
+    kl.precision = NULL;
+    kl.calib = NULL;
+    kl.n_calib = 0;
+    pz_status s = cli_load_given(tmp, &kl, by_position, n_by_position, given_len, n_given_len,
+                                 g, err);
+    unlink(tmp);
+    return s;
+}
+
 pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                          int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
                          pz_err *err)
 {
+    if (k->precision && !strcmp(k->precision, "int8"))
+        return load_int8(path, k, by_position, n_by_position, given_len, n_given_len, g, err);
+    if (k->n_calib)
+        return pz_fail(err, PZ_ERR_INPUT, "--calibrate does nothing here: it calibrates the "
+                       "quantization --precision int8 makes");
     onnx_load_opts opts;
     cli_knobs_to_opts(k, &opts);
     opts.by_position = by_position;
@@ -276,11 +320,8 @@ int cli_check_strategy_name(const char *spec)
 
 int cli_check_precision(const char *p)
 {
-    if (!strcmp(p, "fp32") || !strcmp(p, "bf16")) return 0;
-    if (!strcmp(p, "int8"))
-        return cli_usage("--precision int8: not implemented yet (known: fp32, bf16)");
-    return cli_usage("--precision %s: unknown precision (known: fp32, bf16; int8 is not "
-                     "implemented yet)", p);
+    if (!strcmp(p, "fp32") || !strcmp(p, "bf16") || !strcmp(p, "int8")) return 0;
+    return cli_usage("--precision %s: unknown precision (known: fp32, bf16, int8)", p);
 }
 
 int cli_check_weights(const char *w)
@@ -303,6 +344,11 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_PRECISION, k->weights != NULL, "--weights"},
         {CLI_K_TARGET, k->target != NULL, "--target"},
     };
+    /* --calibrate goes with --precision int8, which quantizes first */
+    if (k->n_calib && !(takes & CLI_K_CALIB) &&
+        !((takes & CLI_K_PRECISION) && k->precision && !strcmp(k->precision, "int8")))
+        return cli_usage("%s: --calibrate does nothing here: it calibrates the quantization "
+                         "--precision int8 makes", cmd);
     for (size_t i = 0; i < PZ_ARRAY_LEN(knobs); i++)
         if (knobs[i].given && !(takes & knobs[i].flag))
             return cli_usage("%s: %s does nothing here%s%s", cmd, knobs[i].name, why ? ": " : "",

@@ -12,6 +12,12 @@
 #          every output within one quantization step and >= 99.9% of them
 #          equal; the profile shows as many QCONV, QADD and QGEMM layers as
 #          the qdq pass must fold (the model says how many).
+#   int8   --precision int8 (quantize, then the qdq pass) on the zoo's
+#          resnet18 with --calibrate: `run` and the built program give the
+#          same bits, which equal ONNX Runtime's run of the QDQ model
+#          `quantize` writes from the same calibration; the profile shows its
+#          20 convolutions as QCONV (vnni16c or the scalar twin); --calibrate
+#          without --precision int8 and an unreadable --calibrate file exit 2.
 # Ends with `N passed, N failed`.
 set -u
 B=$(cd "${1:?usage: 41-int8.sh BUILD_DIR}" && pwd)
@@ -74,6 +80,38 @@ while read -r n nq nadd ngemm; do
     done
 done <"$T/models"
 [ -s "$T/models" ] || bad "no models written"
+
+# ---- --precision int8 -------------------------------------------------------------
+z="$T/r18"
+/usr/bin/python3 -c "
+import numpy as np
+from onnx import numpy_helper
+for i in range(2):
+    x = np.random.default_rng(10 + i).standard_normal((1, 3, 224, 224)).astype(np.float32)
+    open('$z.x%d.pb' % i, 'wb').write(numpy_helper.from_array(x, 'input').SerializeToString())
+" && "$PZ" zoo resnet18 -o "$z.onnx" >/dev/null 2>&1 || bad "resnet18 and its inputs"
+if "$PZ" run "$z.onnx" --precision int8 --calibrate "$z.x0.pb" "$z.x1.pb" --input "$z.x1.pb" \
+    --output "$z.run.pb" --profile >"$T/log" 2>&1; then
+    k=$(grep -c ' QCONV .*\(vnni16c\|scalar16c\)' "$T/log")
+    [ "$k" = 20 ] && ok || bad "int8 run: $k fast QCONV layers, want 20"
+else
+    bad "int8 run: $(tail -c 300 "$T/log")"
+fi
+"$PZ" build "$z.onnx" --precision int8 --calibrate "$z.x0.pb" "$z.x1.pb" -o "$z.exe" >"$T/log" 2>&1 &&
+    "$z.exe" --input "$z.x1.pb" --output "$z.build.pb" >>"$T/log" 2>&1 ||
+    bad "int8 build: $(tail -c 300 "$T/log")"
+node "$ROOT/tests/e2e/compare.js" --bitwise "$z.build.pb" "$z.run.pb" >"$T/why" 2>&1 && ok ||
+    bad "int8 build vs run: $(cat "$T/why")"
+"$PZ" quantize "$z.onnx" -o "$z.q.onnx" --calibrate "$z.x0.pb" "$z.x1.pb" >"$T/log" 2>&1 &&
+    node "$ROOT/tests/e2e/ort_run.js" "$z.q.onnx" "$z.x1.pb" -- "$z.ort.pb" >>"$T/log" 2>&1 ||
+    bad "quantize + ONNX Runtime: $(tail -c 300 "$T/log")"
+node "$ROOT/tests/e2e/compare.js" --qstep 0.1 0.999 "$z.run.pb" "$z.ort.pb" >"$T/why" 2>&1 && ok ||
+    bad "int8 run vs ONNX Runtime on the QDQ model: $(cat "$T/why")"
+"$PZ" run "$z.onnx" --calibrate "$z.x0.pb" >"$T/log" 2>&1
+[ $? = 2 ] && grep -q 'calibrate does nothing here' "$T/log" && ok ||
+    bad "--calibrate without int8: $(tail -c 200 "$T/log")"
+"$PZ" run "$z.onnx" --precision int8 --calibrate "$T/none.pb" >"$T/log" 2>&1
+[ $? = 2 ] && grep -q 'none.pb' "$T/log" && ok || bad "a missing --calibrate file: $(tail -c 200 "$T/log")"
 
 echo "41-int8: $pass passed, $fail failed"
 [ "$fail" = 0 ]
