@@ -157,8 +157,8 @@ def fc(outdir):
 
 
 def left_alone(outdir):
-    """The conv output read twice (a Q and an Add): not folded; a grouped
-    conv is folded (the reference kernel runs it)."""
+    """The conv output read twice (a Q and an Add) and a grouped conv (the
+    int8 kernel takes group 1 only): neither folded."""
     n = Net("left_alone")
     x = rng.standard_normal((1, 16, 12, 12)).astype(np.float32)
     h = n.qdq("x", 0.03, 128)
@@ -167,7 +167,7 @@ def left_alone(outdir):
     h = n.node("Add", [q, y])
     h = n.qdq(h, 0.08, 128)
     h = n.qdq(n.conv(h, 0.08, 16, 32, 3, pad=1, group=4), 0.05, 128, dq=False)
-    n.save(outdir, x, h, TensorProto.UINT8, [1, 32, 12, 12], 1)
+    n.save(outdir, x, h, TensorProto.UINT8, [1, 32, 12, 12], 0)
 
 
 if __name__ == "__main__":
