@@ -86,6 +86,11 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
                  int samples, int method, const char *method_name, const cli_knobs *k,
                  int quiet);
 
+/* cmd_run.c: n N(0, 1) floats from seed (Box-Muller over splitmix64:
+ * deterministic, platform-independent), the seeded input `run` and
+ * `quantize` use when given none. */
+void cli_synth_normal(float *x, size_t n, uint64_t seed);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -16,23 +16,6 @@
 #define MAX_CALIB 4096
 #define MAX_INPUTS 64
 
-/* Box-Muller over splitmix64 (as `paleozoic run` without --input). */
-static void synth_normal(float *x, size_t n, uint64_t seed)
-{
-    uint64_t s = 0x9e3779b97f4a7c15ull * (seed + 1);
-    for (size_t i = 0; i < n; i++) {
-        double u[2];
-        for (int k = 0; k < 2; k++) {
-            uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-            z ^= z >> 31;
-            u[k] = ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-        }
-        x[i] = (float)(sqrt(-2.0 * log(u[0])) * cos(6.283185307179586 * u[1]));
-    }
-}
-
 static pz_status read_model(const char *path, Onnx__ModelProto **m, pz_err *err)
 {
     *m = NULL;
@@ -262,7 +245,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
                 t->data = NULL;
                 if (ir_tensor_bytes(t, &t->nbytes, "input", &err)) goto fail;
                 t->data = pz_xmalloc(t->nbytes ? t->nbytes : 1);
-                synth_normal(t->data, (size_t)ir_tensor_numel(t), 1000u + (uint64_t)s * 7919u + (uint64_t)i);
+                cli_synth_normal(t->data, (size_t)ir_tensor_numel(t), 1000u + (uint64_t)s * 7919u + (uint64_t)i);
             }
         }
     }

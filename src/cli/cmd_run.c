@@ -24,8 +24,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Box-Muller over splitmix64: deterministic, platform-independent. */
-static void synth_input(float *x, size_t n, unsigned seed)
+void cli_synth_normal(float *x, size_t n, uint64_t seed)
 {
     uint64_t s = 0x9e3779b97f4a7c15ull * (seed + 1);
     for (size_t i = 0; i < n; i++) {
@@ -173,7 +172,7 @@ int cmd_run(int argc, char **argv)
             in_t[i] = v->t;
             ir_tensor_bytes(&in_t[i], &in_t[i].nbytes, "input", &err);
             in_t[i].data = pz_xmalloc(in_t[i].nbytes ? in_t[i].nbytes : 1);
-            synth_input(in_t[i].data, (size_t)ir_tensor_numel(&in_t[i]), 1234u + (unsigned)i);
+            cli_synth_normal(in_t[i].data, (size_t)ir_tensor_numel(&in_t[i]), 1234u + (unsigned)i);
         }
         n_in = g->n_inputs;
         fprintf(stderr, "paleozoic: no --input given: using a seeded N(0,1) input\n");

@@ -47,6 +47,8 @@ void pz_geom3_init(pz_geom3 *g, int nsp, const int64_t *kernel, const int64_t *s
  * Every fast kernel has its reference twin, which the tests compare with. */
 typedef enum { PZ_ISA_REF, PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
 pz_isa pz_cpu_isa(void);
+/* Whether it also has AVX512-VNNI (vpdpbusd: the int8 kernels, quant/). */
+int pz_cpu_has_vnni(void);
 
 /* ---- helpers shared by kernels ------------------------------------------ */
 

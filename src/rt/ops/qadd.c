@@ -12,12 +12,6 @@ typedef struct {
     int64_t n;                        /* elements in the layout chosen */
 } qadd_state;
 
-static int32_t zp_of(const pz_tensor *t)
-{
-    if (!t) return 0;
-    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
-}
-
 static int qadd_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_qadd_params *p = l->params;
@@ -59,8 +53,8 @@ static void qadd_run(const pz_layer *l, int ith, int nth)
     const qadd_state *st = l->state;
     const pz_qadd_args q = {
         .sa = *(const float *)l->in[1]->data, .sb = *(const float *)l->in[4]->data,
-        .sc = *(const float *)l->in[6]->data, .za = zp_of(pz_in(l, 2)), .zb = zp_of(pz_in(l, 5)),
-        .zc = zp_of(pz_in(l, 7)), .sgn = l->in[0]->dtype == PZ_I8,
+        .sc = *(const float *)l->in[6]->data, .za = pz_zp8(pz_in(l, 2)), .zb = pz_zp8(pz_in(l, 5)),
+        .zc = pz_zp8(pz_in(l, 7)), .sgn = l->in[0]->dtype == PZ_I8,
         .relu = p->act.kind == PZ_ACT_RELU};
     int64_t lo, hi;
     pz_split(st->n, ith, nth, &lo, &hi);

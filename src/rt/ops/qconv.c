@@ -7,10 +7,9 @@
  *         the int8 direct conv on NCHW16c bytes (qconv16c.h: VNNI, or its
  *         scalar twin at PZ_ISA_SCALAR / without VNNI), act as its clamp;
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW. */
-#include <math.h>
-
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv16c.h"
+#include "rt/kernels/quant/qdq.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
@@ -33,18 +32,6 @@ static bool per_m(const pz_tensor *t, int64_t M, int *per)
 }
 
 /* A constant 8-bit scalar's value (0 when absent). */
-static int32_t zp_of(const pz_tensor *t)
-{
-    if (!t) return 0;
-    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
-}
-
-/* A bound of the act quantized as y is (as qconv_ref.c does it). */
-static double q_bound(double v, float ys, int32_t yz)
-{
-    return nearbyint((double)(float)(v / ys)) + yz;
-}
-
 /* The FAST kernel where it applies (prepare's checks done); 0 also when it
  * does not (the reference runs). */
 static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
@@ -65,22 +52,16 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     if (!wsc) return pz_layer_fail(l, err, n, "out of memory");
     for (int64_t m = 0; m < M; m++) wsc[m] = ((const float *)ws->data)[st->d.ws_per_m ? m : 0];
     const float fys = *(const float *)ys->data;
-    const int32_t y_zp = zp_of(yz);
-    double lo = y->dtype == PZ_I8 ? -128 : 0, hi = y->dtype == PZ_I8 ? 127 : 255;
-    if (p->act.kind != PZ_ACT_NONE) {
-        const double a = q_bound(p->act.kind == PZ_ACT_RELU ? 0 : p->act.lo, fys, y_zp);
-        const double c = p->act.kind == PZ_ACT_RELU ? INFINITY : q_bound(p->act.hi, fys, y_zp);
-        lo = a > lo ? a : lo;
-        hi = c < hi ? c : hi;
-    }
-    if (!(lo <= hi)) lo = hi;   /* an empty clamp (bounds past the type): all one value */
+    const int32_t y_zp = pz_zp8(yz);
+    int32_t lo, hi;
+    pz_q8_act_bounds(&p->act, y->dtype == PZ_I8, fys, y_zp, &lo, &hi);
     const pz_qconv16c_desc d = {
         .n = st->d.N, .c = st->d.C, .m = M, .ih = x->dims[2], .iw = x->dims[3],
         .oh = y->dims[2], .ow = y->dims[3], .kh = (int)p->kernel[0], .kw = (int)p->kernel[1],
         .sh = (int)p->stride[0], .sw = (int)p->stride[1], .dh = (int)p->dilation[0],
         .dw = (int)p->dilation[1], .pt = (int)p->pad_begin[0], .pl = (int)p->pad_begin[1],
-        .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = zp_of(xz),
-        .y_zp = y_zp, .lo = (int32_t)lo, .hi = (int32_t)hi};
+        .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = pz_zp8(xz),
+        .y_zp = y_zp, .lo = lo, .hi = hi};
     char why[200];
     st->plan = pz_qconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
                                     *(const float *)xs->data, wsc, fys, why, sizeof why);

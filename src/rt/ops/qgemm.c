@@ -4,16 +4,9 @@
  * PZ_ISA_SCALAR and PZ_ISA_REF, which is the reference: the two give the
  * same bits). What the plan does not take (a nonzero b zero point, ...) is
  * refused with its reason. */
-#include <math.h>
-
+#include "rt/kernels/quant/qdq.h"
 #include "rt/kernels/quant/qgemm.h"
 #include "rt/ops/ops.h"
-
-static int32_t zp_of(const pz_tensor *t)
-{
-    if (!t) return 0;
-    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
-}
 
 static bool const_scalar(const pz_tensor *t, int dt)
 {
@@ -56,19 +49,10 @@ static int qgemm_prepare(pz_layer *l, char *err, size_t n)
     if (!bsc) return pz_layer_fail(l, err, n, "out of memory");
     for (int64_t i = 0; i < N; i++) bsc[i] = ((const float *)sb->data)[pz_numel(sb) > 1 ? i : 0];
     pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_signed = a->dtype == PZ_I8,
-                       .y_signed = y->dtype == PZ_I8, .a_zp = zp_of(za), .out_f32 = out_f32,
-                       .y_zp = zp_of(zy)};
+                       .y_signed = y->dtype == PZ_I8, .a_zp = pz_zp8(za), .out_f32 = out_f32,
+                       .y_zp = pz_zp8(zy)};
     const float fys = sy ? *(const float *)sy->data : 1.0f;
-    double lo = d.y_signed ? -128 : 0, hi = d.y_signed ? 127 : 255;
-    if (p->act.kind != PZ_ACT_NONE) {   /* the bounds quantized as y is */
-        const double qa = nearbyint((double)(float)((p->act.kind == PZ_ACT_RELU ? 0 : p->act.lo) / fys)) + d.y_zp;
-        const double qb = p->act.kind == PZ_ACT_RELU ? INFINITY
-                          : nearbyint((double)(float)(p->act.hi / fys)) + d.y_zp;
-        lo = qa > lo ? qa : lo;
-        hi = qb < hi ? qb : hi;
-    }
-    if (!(lo <= hi)) lo = hi;
-    d.lo = (int32_t)lo, d.hi = (int32_t)hi;
+    pz_q8_act_bounds(&p->act, d.y_signed, fys, d.y_zp, &d.lo, &d.hi);
     char why[200];
     pz_qgemm_plan *plan = pz_qgemm_plan_new(&d, l->isa == PZ_ISA_REF ? PZ_ISA_SCALAR : l->isa,
                                             b->data, p->trans_b, c ? c->data : NULL,

@@ -109,8 +109,7 @@ static void quant_run(const pz_layer *l, int ith, int nth)
     const quant_state *st = l->state;
     if (st && st->fast) {
         const int tq = p->func == PZ_QUANT_Q ? y->dtype : x->dtype;
-        const int32_t zp = !z ? 0 : tq == PZ_I8 ? *(const int8_t *)z->data
-                                                : *(const uint8_t *)z->data;
+        const int32_t zp = pz_zp8(z);
         const float sc = *(const float *)s->data;
         int64_t lo, hi;
         pz_split(st->n, ith, nth, &lo, &hi);

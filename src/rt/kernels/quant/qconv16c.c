@@ -30,17 +30,6 @@ static int64_t cdiv(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-static int cpu_has_vnni(void)
-{
-#if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
-#else
-    return 0;
-#endif
-}
-
 int pz_qconv16c_plan_vnni(const pz_qconv16c_plan *p)
 {
     return p->vnni;
@@ -216,7 +205,7 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
     if (!p->bias) FAIL("qconv16c: out of memory");
     if (ok < 0) FAIL("qconv16c: the int32 sums may overflow (bias with x_zp folded in, %lld products)", (long long)K);
 
-    p->vnni = isa == PZ_ISA_AVX512 && cpu_has_vnni();
+    p->vnni = isa == PZ_ISA_AVX512 && pz_cpu_has_vnni();
     /* the register tile: the least estimated time for a row of the interior */
 #ifndef PZ_SCALAR
     if (p->vnni) {

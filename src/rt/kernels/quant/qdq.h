@@ -52,6 +52,21 @@ void pz_f32_quantize8__avx512(int64_t n, const float *x, float s, int32_t zp, in
 void pz_f32_dequantize8__avx512(int64_t n, const void *x, int x_signed, float s, int32_t zp,
                                 float *y);
 
+/* The value of a constant 8-bit zero point (uint8 or int8); 0 when absent. */
+static inline int32_t pz_zp8(const pz_tensor *t)
+{
+    if (!t) return 0;
+    return t->dtype == PZ_I8 ? *(const int8_t *)t->data : *(const uint8_t *)t->data;
+}
+
+/* The clamp [*lo, *hi] that act (none, Relu, Clip) puts on an 8-bit output
+ * of scale ys and zero point yz (int8 when y_signed), in its integer domain:
+ * the bounds quantized as the output is (nearbyint(float(bound / ys)) + yz,
+ * as qconv_ref.c does), within the type's range; an empty range collapses
+ * to hi. The int8 layers fold a Relu/Clip into their requantization so. */
+void pz_q8_act_bounds(const pz_act *act, int y_signed, float ys, int32_t yz, int32_t *lo,
+                      int32_t *hi);
+
 void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
 void pz_qadd8__avx512(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
 

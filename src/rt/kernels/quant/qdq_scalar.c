@@ -40,6 +40,22 @@ void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const voi
     }
 }
 
+void pz_q8_act_bounds(const pz_act *act, int y_signed, float ys, int32_t yz, int32_t *lo,
+                      int32_t *hi)
+{
+    double a = y_signed ? -128 : 0, b = y_signed ? 127 : 255;
+    if (act->kind == PZ_ACT_RELU || act->kind == PZ_ACT_CLIP) {
+        const double qa = nearbyint((double)(float)((act->kind == PZ_ACT_RELU ? 0 : act->lo) / ys)) + yz;
+        const double qb = act->kind == PZ_ACT_RELU ? INFINITY
+                                                   : nearbyint((double)(float)(act->hi / ys)) + yz;
+        a = qa > a ? qa : a;
+        b = qb < b ? qb : b;
+    }
+    if (!(a <= b)) a = b;
+    *lo = (int32_t)a;
+    *hi = (int32_t)b;
+}
+
 const pz_qdq_kernels *pz_qdq_for(pz_isa isa)
 {
     static const pz_qdq_kernels scalar = {pz_f32_quantize8__scalar, pz_f32_dequantize8__scalar,

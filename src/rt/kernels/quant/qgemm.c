@@ -7,17 +7,6 @@
 #include "rt/kernels/quant/qconv16c_impl.h"   /* pz_qconv16c_requant's rule */
 #include "rt/kernels/quant/qgemm_impl.h"
 
-static int cpu_has_vnni(void)
-{
-#if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
-#else
-    return 0;
-#endif
-}
-
 int pz_qgemm_plan_vnni(const pz_qgemm_plan *p)
 {
     return p->vnni;
@@ -81,7 +70,7 @@ pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_
         p->flo[n] = d->out_f32 ? 0.0f : (float)(d->lo - d->y_zp);
         p->fhi[n] = d->out_f32 ? 0.0f : (float)(d->hi - d->y_zp);
     }
-    p->vnni = isa == PZ_ISA_AVX512 && cpu_has_vnni();
+    p->vnni = isa == PZ_ISA_AVX512 && pz_cpu_has_vnni();
     return p;
 fail:
     pz_qgemm_plan_free(p);
