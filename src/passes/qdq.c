@@ -17,7 +17,7 @@
  * The one difference from the float graph is the rounding of the bias to
  * int32, which is what ONNX Runtime's QDQ folding does too. Folded only when
  * all of this holds, else the graph stays as it is:
- *   - the Conv plain, 2-D (X rank 4), group 1, its X the output of a plain
+ *   - the Conv plain, 2-D (X rank 4), group 1 or depthwise, its X the output of a plain
  *     DequantizeLinear of a uint8/int8 value with a constant float32 scalar
  *     scale and zero point (or none); its W the output of a DequantizeLinear
  *     of a constant int8/uint8 tensor with a constant float32 scale (one, or
@@ -185,9 +185,9 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
     const ir_tensor *x = &g->values[conv->in[0]].t, *w = &g->values[conv->in[1]].t;
     const ir_tensor *y = &g->values[conv->out[0]].t;
     if (x->rank != 4 || w->rank != 4 || x->dtype != IR_F32 || y->dtype != IR_F32) return 0;
-    /* a grouped (depthwise) conv stays float: the int8 kernel takes group 1
-     * only, and the float depthwise kernel beats the int8 reference */
-    if (w->dims[1] != x->dims[1]) return 0;
+    /* group 1 or depthwise: what the int8 kernels take; another grouped conv
+     * stays float (the float kernels beat the int8 reference) */
+    if (w->dims[1] != x->dims[1] && !(w->dims[1] == 1 && w->dims[0] == x->dims[1])) return 0;
     const int64_t m = w->dims[0];
     const int dx = dq_of(g, conv->in[0], dead, 1, 0);
     const int dw = dq_of(g, conv->in[1], dead, m, 1);

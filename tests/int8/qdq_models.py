@@ -145,6 +145,22 @@ def residual(outdir):
     n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 14, 14], 3, 2)
 
 
+def depthwise(outdir):
+    """A MobileNetV2 block: 1x1 expand + ReLU6, depthwise 3x3 stride 2 +
+    ReLU6 (48 channels: three blocks), 1x1 project; and a depthwise 5x5
+    stride 1 over 24 channels (a partial block)."""
+    n = Net("depthwise")
+    x = rng.standard_normal((1, 24, 15, 15)).astype(np.float32)
+    lo, hi = n.const("lo", np.array(0, np.float32)), n.const("hi", np.array(6, np.float32))
+    h = n.qdq("x", 0.03, 128)
+    h = n.qdq(n.node("Clip", [n.conv(h, 0.03, 24, 48, 1), lo, hi]), 6 / 255, 0)
+    h = n.qdq(n.node("Clip", [n.conv(h, 6 / 255, 48, 48, 3, stride=2, pad=1, group=48), lo, hi]),
+              6 / 255, 0)
+    h = n.qdq(n.conv(h, 6 / 255, 48, 24, 1), 0.05, 128)
+    h = n.qdq(n.conv(h, 0.05, 24, 24, 5, pad=2, group=24), 0.05, 120, dq=False)
+    n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 8, 8], 4)
+
+
 def fc(outdir):
     """Two fully connected layers: W [N, K] (transB, per-channel axis 0) with
     Relu, uint8 out; then W [K, N] (axis 1) with float logits out."""
@@ -157,8 +173,9 @@ def fc(outdir):
 
 
 def left_alone(outdir):
-    """The conv output read twice (a Q and an Add) and a grouped conv (the
-    int8 kernel takes group 1 only): neither folded."""
+    """The conv output read twice (a Q and an Add) and a grouped conv that is
+    not depthwise (the int8 kernels take group 1 and depthwise): neither
+    folded."""
     n = Net("left_alone")
     x = rng.standard_normal((1, 16, 12, 12)).astype(np.float32)
     h = n.qdq("x", 0.03, 128)
@@ -173,5 +190,5 @@ def left_alone(outdir):
 if __name__ == "__main__":
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for f in (chain, stem, signed, residual, fc, left_alone):
+    for f in (chain, stem, signed, residual, depthwise, fc, left_alone):
         f(out)

@@ -3,7 +3,8 @@
 #   qdq    small QDQ models (tests/int8/qdq_models.py: a 3x3 + Relu, MaxPool,
 #          1x1, strided 3x3 + Clip chain; a 7x7 stride-2 stem over 3 channels,
 #          two images; int8 activations with zero points; a conv output read
-#          twice and a grouped conv, both left alone; a residual block's Adds,
+#          twice and a grouped conv that is not depthwise, both left alone;
+#          a MobileNetV2 block and a 5x5 depthwise conv; a residual block's Adds,
 #          with and without Relu, folded to QLinearAdd; two fully connected
 #          layers, bytes out and float logits out, folded to QGemm) through `paleozoic run` at 1
 #          and 2 threads, with PZ_ISA=scalar (the int8 kernels' scalar twins)

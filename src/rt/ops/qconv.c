@@ -6,15 +6,19 @@
  *         constant float32 scales and zero points (x's and y's per tensor):
  *         the int8 direct conv on NCHW16c bytes (qconv16c.h: VNNI, or its
  *         scalar twin at PZ_ISA_SCALAR / without VNNI), act as its clamp;
+ *   DW    the same conditions for a depthwise conv (group == C == M): the
+ *         int8 depthwise kernel (qdwconv16c.h: AVX-512, scalar twin);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW. */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv16c.h"
 #include "rt/kernels/quant/qdq.h"
+#include "rt/kernels/quant/qdwconv16c.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
     pz_qconv_desc d;                  /* the reference's (first: run passes it) */
     pz_qconv16c_plan *plan;           /* FAST, or NULL */
+    pz_qdwconv16c_plan *dwplan;       /* DW, or NULL */
 } qconv_state;
 
 static bool q8(int dt)
@@ -40,7 +44,9 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     const pz_tensor *x = pz_in(l, 0), *xs = pz_in(l, 1), *xz = pz_in(l, 2), *w = pz_in(l, 3);
     const pz_tensor *ws = pz_in(l, 4), *wz = pz_in(l, 5), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     const pz_tensor *b = pz_in(l, 8), *y = pz_out(l, 0);
-    if (l->isa == PZ_ISA_REF || p->func != PZ_QCONV_QLINEAR || p->nsp != 2 || p->group != 1 ||
+    const bool dw = p->group > 1 && p->group == st->d.C && p->group == st->d.M;
+    if (l->isa == PZ_ISA_REF || p->func != PZ_QCONV_QLINEAR || p->nsp != 2 ||
+        (p->group != 1 && !dw) ||
         w->dtype != PZ_I8 || !w->data || st->d.ts != PZ_F32 || !xs->data || !ws->data ||
         !ys->data || (xz && !xz->data) || (yz && !yz->data) || (wz && !wz->data) ||
         (b && !b->data))
@@ -63,20 +69,25 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
         .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = pz_zp8(xz),
         .y_zp = y_zp, .lo = lo, .hi = hi};
     char why[200];
-    st->plan = pz_qconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
-                                    *(const float *)xs->data, wsc, fys, why, sizeof why);
+    if (dw)
+        st->dwplan = pz_qdwconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
+                                            *(const float *)xs->data, wsc, fys, why, sizeof why);
+    else
+        st->plan = pz_qconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
+                                        *(const float *)xs->data, wsc, fys, why, sizeof why);
     free(wsc);
-    if (!st->plan) return 0;   /* a shape or value it does not take: the reference */
+    if (!st->plan && !st->dwplan) return 0;   /* a shape or value it does not take: the reference */
     l->in_cblk[0] = l->out_cblk[0] = 16;
     l->packed_in |= 1u << 3;
-    l->kernel = pz_qconv16c_plan_vnni(st->plan) ? "vnni16c" : "scalar16c";
+    if (dw) l->kernel = l->isa == PZ_ISA_AVX512 ? "dw16c_avx512" : "dw16c_scalar";
+    else l->kernel = pz_qconv16c_plan_vnni(st->plan) ? "vnni16c" : "scalar16c";
     return 0;
 }
 
 static void qconv_release(pz_layer *l)
 {
     qconv_state *st = l->state;
-    if (st) pz_qconv16c_plan_free(st->plan);
+    if (st) pz_qconv16c_plan_free(st->plan), pz_qdwconv16c_plan_free(st->dwplan);
 }
 
 static int qconv_prepare(pz_layer *l, char *err, size_t n)
@@ -145,6 +156,10 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
     const qconv_state *st = l->state;
     if (st->plan) {
         pz_qconv16c_run(st->plan, l->in[0]->data, l->out[0]->data, ith, nth);
+        return;
+    }
+    if (st->dwplan) {
+        pz_qdwconv16c_run(st->dwplan, l->in[0]->data, l->out[0]->data, ith, nth);
         return;
     }
     const bool ql = p->func == PZ_QCONV_QLINEAR;
