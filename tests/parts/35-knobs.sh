@@ -5,7 +5,9 @@
 #      --strategy, --emit, a schedule file's "precision"), a --batch the model
 #      cannot take (input batch fixed at 1; a Reshape constant fixing the
 #      batch), an --input-shape naming no input, --target where nothing reads
-#      it, a knob given to a command that does not use it: each exits 2 with
+#      it, a knob given to a command that does not use it (--calibrate without
+#      --precision int8), what --precision int8 cannot quantize (a missing
+#      --calibrate file, a symbolic batch to calibrate): each exits 2 with
 #      `paleozoic: error: --KNOB ...` naming the knob and the reason, and
 #      leaves no output file. --batch on a symbolic batch keeps working.
 #   2. Threads: a plain `build` (no --threads, no strategy) plans for every
@@ -119,14 +121,16 @@ R="$T/r18.onnx"
 # ---- 1. refusals ------------------------------------------------------------
 refuses "run --precision banana" '--precision banana: unknown precision' \
     "$PZ" run "$S" --precision banana --output "$T/out.pb"
-refuses "run --precision int8" '--precision int8: not implemented yet' \
-    "$PZ" run "$S" --precision int8 --output "$T/out.pb"
-refuses "build --precision int8" '--precision int8: not implemented yet' \
-    "$PZ" build "$S" --precision int8 -o "$T/out"
-refuses "compile --precision int8" '--precision int8: not implemented yet' \
+# --precision int8 quantizes first (tests/parts/41-int8.sh runs it); what it
+# cannot do is refused, nothing left behind
+refuses "run --calibrate without --precision int8" '--calibrate does nothing here' \
+    "$PZ" run "$S" --calibrate "$T/x.pb" --output "$T/out.pb"
+refuses "build --precision int8, a missing --calibrate file" 'missing.pb' \
+    "$PZ" build "$S" --precision int8 --calibrate "$T/missing.pb" -o "$T/out"
+refuses "compile --precision int8, a symbolic batch to calibrate" 'dimension 0 is symbolic' \
     "$PZ" compile "$S" --precision int8 -o "$T/out"
-refuses "tune --precision int8" '--precision int8: not implemented yet' \
-    "$PZ" tune "$S" --strategy none --precision int8 -o "$T/out"
+refuses "tune --precision int8 --calibrate with no file" '--calibrate needs a value' \
+    "$PZ" tune "$S" --strategy none --precision int8 -o "$T/out" --calibrate
 refuses "run --strategy nope (lists the known ones)" '--strategy nope: unknown strategy .*none, fixed-mp.*dlfusion.*best' \
     "$PZ" run "$S" --strategy nope --output "$T/out.pb"
 refuses "build --strategy nope" '--strategy nope: unknown strategy' \
