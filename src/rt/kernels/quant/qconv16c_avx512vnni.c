@@ -1,5 +1,5 @@
 /* qconv16c_avx512vnni.c - the int8 NCHW16c convolution's AVX512-VNNI
- * micro-kernels (qconv16c_impl.h, driven by qconv16c.c).
+ * micro-kernels (qconv16c_impl.h, driven by qconv16c_plan.c).
  *
  * A tile: RW output pixels x RM blocks of 16 output channels in RW*RM ZMM
  * accumulators of int32 (at most 16x1, 14x2, 9x3, 6x4, leaving registers

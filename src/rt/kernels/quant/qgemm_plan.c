@@ -1,4 +1,4 @@
-/* qgemm.c - the int8 GEMM's plan (packing B, folding A's zero point into
+/* qgemm_plan.c - the int8 GEMM's plan (packing B, folding A's zero point into
  * the bias) and the choice of kernel (qgemm.h). */
 #include <math.h>
 #include <stdio.h>

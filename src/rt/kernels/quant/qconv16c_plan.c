@@ -1,4 +1,4 @@
-/* qconv16c.c - the int8 NCHW16c convolution's plan (packing, class biases,
+/* qconv16c_plan.c - the int8 NCHW16c convolution's plan (packing, class biases,
  * register tile), the driver of the VNNI micro-kernels and the choice of
  * ISA (qconv16c.h, qconv16c_impl.h).
  *
