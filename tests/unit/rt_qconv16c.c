@@ -21,17 +21,6 @@
 #include "rt/kernels/quant/qconv16c_impl.h"   /* the plan's tile, for the bench */
 #include "rt_test.h"
 
-static int cpu_has_vnni(void)
-{
-#ifndef PZ_SCALAR
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
-#else
-    return 0;
-#endif
-}
-
 static uint32_t rnd(void)
 {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -106,7 +95,7 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
     const int64_t ysz = N * mb * OH * OW * 16;
     uint8_t *yk[2] = {malloc((size_t)ysz), malloc((size_t)ysz)};
     uint8_t *y3 = malloc((size_t)ysz);
-    const int nisa = cpu_has_vnni() ? 2 : 1;
+    const int nisa = pz_cpu_has_vnni() ? 2 : 1;
     char err[256];
     for (int k = 0; k < nisa; k++) {
         pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, k ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, w, b,
@@ -340,11 +329,11 @@ static void bench(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
-        if (!cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin is timed\n");
+        if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin is timed\n");
         bench();
         return 0;
     }
-    if (!cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
     shapes();
     refusals();
     return test_summary("rt_qconv16c");

@@ -14,17 +14,6 @@
 #include "rt/kernels/quant/qgemm.h"
 #include "rt_test.h"
 
-static int cpu_has_vnni(void)
-{
-#ifndef PZ_SCALAR
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
-#else
-    return 0;
-#endif
-}
-
 static uint32_t rnd(void)
 {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -87,7 +76,7 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     snprintf(tag, sizeof tag, "M%lld K%lld N%lld a %s y %s relu %d transB %d", (long long)M,
              (long long)K, (long long)N, asg ? "s8" : "u8", yk == 2 ? "f32" : yk ? "s8" : "u8",
              relu, trans_b);
-    const int nk = cpu_has_vnni() ? 2 : 1;
+    const int nk = pz_cpu_has_vnni() ? 2 : 1;
     for (int k = 0; k < nk; k++) {
         pz_qgemm_plan *p = pz_qgemm_plan_new(&d, k ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, bt, trans_b,
                                              bias, as, bs, ys, err, sizeof err);
@@ -170,7 +159,7 @@ int main(int argc, char **argv)
         bench();
         return 0;
     }
-    if (!cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
     static const int64_t Ms[] = {1, 2, 5, 6, 7, 13}, Ks[] = {1, 3, 4, 17, 64, 100},
                          Ns[] = {1, 15, 16, 17, 40, 64, 100};
     int v = 0;
