@@ -38,6 +38,9 @@ static pz_status scan_read(const ir_graph *g, const ir_node *n, const ir_graph *
         return op_err_attr(err, n, "body", "takes %d inputs and gives %d outputs; the node has "
                            "%d states, %d scan inputs and %d outputs", body->n_inputs,
                            body->n_outputs, a->N, a->M, n->n_out);
+    /* Every state and scan input is required: the body reads each one. */
+    for (int i = 0; i < n->n_in; i++)
+        if (!op_in(g, n, i)) return op_err(err, n, "input %d is missing", i);
     struct { const char *name; int64_t *v; int count; int scan_in; } lists[4] = {
         {"scan_input_axes", a->in_axes, a->M, 1}, {"scan_input_directions", a->in_dirs, a->M, 1},
         {"scan_output_axes", a->out_axes, a->K, 0}, {"scan_output_directions", a->out_dirs, a->K, 0},
@@ -142,6 +145,8 @@ static pz_status scan8_unfold(ir_graph *g, int i, const ir_graph *body, pz_err *
         if (dirs[j] != 0 && dirs[j] != 1)
             return op_err_attr(err, n, "directions", "value %lld: 0 or 1 expected", (long long)dirs[j]);
     }
+    for (int j = 1; j < n->n_in; j++)
+        if (!op_in(g, n, j)) return op_err(err, n, "input %d is missing", j);
     const ir_tensor *x0 = op_in(g, n, 1 + N);
     if (x0->rank < 2) return op_err(err, n, "scan input 0 has rank %d; [batch, sequence, ...] expected", x0->rank);
     int64_t B = x0->dims[0], T = x0->dims[1];

@@ -485,6 +485,21 @@ def main(outdir):
         save_bytes(outdir, "fuzz_%03d" % i, bytes(b), "nocrash")
     for i in range(20):
         save_bytes(outdir, "fuzz_cut_%02d" % i, data2[: rng.randrange(len(data2))], "nocrash")
+    # a Scan whose scan input is an empty name (optional-input syntax): the body
+    # reads every input, so it is refused by name (the fuzzer found a null read)
+    sbody = helper.make_graph([helper.make_node("Add", ["s", "x"], ["s2"], name="b_add"),
+                               helper.make_node("Identity", ["s2"], ["y"], name="b_id")],
+                              "body", [vi("s", [2]), vi("x", [2])], [vi("s2", [2]), vi("y", [2])])
+    save(outdir, "scan_missing_scan_input",
+         model([helper.make_node("Scan", ["S0", ""], ["S", "Y"], name="scan1", body=sbody,
+                                 num_scan_inputs=1)],
+               [vi("S0", [2])], [vi("S", None), vi("Y", None)]),
+         "error", "scan1", "Scan", "input 1 is missing")
+    save(outdir, "scan8_missing_scan_input",
+         model([helper.make_node("Scan", ["", "S0", ""], ["S", "Y"], name="scan8", body=sbody,
+                                 num_scan_inputs=1)],
+               [vi("S0", [1, 2])], [vi("S", None), vi("Y", None)], opset=8),
+         "error", "scan8", "Scan", "input 2 is missing")
     # zero-sized tensors are legal ONNX: load them or refuse them, but do not crash
     save(outdir, "conv_zero_out_channels",
          model([helper.make_node("Conv", ["X", "W0"], ["Y"], name="conv_zero")],
