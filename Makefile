@@ -21,7 +21,11 @@ else
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPTFLAGS) $(WARN) -MMD -MP -I$(B)/gen -Isrc
+# Position-independent everywhere, so that the runtime's archive links into
+# shared objects (a model built with --lib, the Python package); without
+# interposition the code is the same as the default PIE's.
+PICFLAGS := -fPIC -fno-semantic-interposition
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPTFLAGS) $(PICFLAGS) $(WARN) -MMD -MP -I$(B)/gen -Isrc
 LDLIBS  += -lprotobuf-c -lm -lpthread
 
 # The compiler library: front-end, IR and passes, ops, optimizer, measurement
@@ -50,7 +54,7 @@ $(B)/gen/onnx.pb-c.c $(B)/gen/onnx.pb-c.h: $(PROTO)
 
 $(B)/obj/gen/onnx.pb-c.o: $(B)/gen/onnx.pb-c.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPTFLAGS) -I$(B)/gen -c $< -o $@
+	$(CC) -std=c11 $(OPTFLAGS) $(PICFLAGS) -I$(B)/gen -c $< -o $@
 
 # Fast kernels are compiled for their ISA and chosen at run time by CPUID;
 # PZ_SCALAR=1 builds none of them (the scalar reference path only).
