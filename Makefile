@@ -44,7 +44,7 @@ CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(TEST_SRCS))
 
-.PHONY: all check test test-fast test-san clean models
+.PHONY: all check check-full test test-fast test-san clean models
 all: $(B)/paleozoic $(TEST_BINS)
 
 # protobuf-c code generated from the system's official ONNX schema.
@@ -103,11 +103,14 @@ check: test
 	$(MAKE) fuzz-ci FUZZ_CI_TIME=30
 
 # The suite on the optimized build, then again with everything under
-# ASan+UBSan.
+# ASan+UBSan (built meanwhile on the other core: tests/both.sh).
 test: all
-	./tests/run.sh $(B)
-	$(MAKE) SAN=1 all
-	./tests/run.sh build-san
+	MAKE="$(MAKE)" ./tests/both.sh $(B)
+
+# The same with every case of every part (the sanitizer half samples some
+# by default to keep CI within its hour: tests/run.sh).
+check-full:
+	PZ_TEST_FULL=1 $(MAKE) check
 
 # Everything again under ASan+UBSan.
 test-san:

@@ -8,7 +8,8 @@
 #              vs ORT max|err|/max|ref| <= 1e-4 and the same top-5; vs PyTorch
 #              the same; bitwise equal to `paleozoic run` at the same threads.
 #              Batch 4 (the model rewritten with a symbolic batch dim,
-#              tests/e2e/dynbatch.js): built with --batch 4, vs ORT and `run`.
+#              tests/e2e/dynbatch.js): built with --batch 4, vs ORT and `run`
+#              (ResNet-18, AlexNet, MobileNetV2; PZ_TEST_FULL=1: all six).
 #   raw        --emit raw for resnet18 and mobilenet_v2 vs ORT
 #   loc        `compile --loc`: default <= 25% of raw's lines of code, each net
 #   warnings   NAME.c and main.c of both forms with gcc and clang, -Werror
@@ -24,8 +25,8 @@
 #              passed to the program; under a sanitizer every 4th case
 #              (PZ_E2E_ONNX_ALL=1: all)
 # PZ_E2E_NETS overrides the list of nets. Under a sanitizer build dir (*san*),
-# the executables link the sanitized runtime; VGG-16/19 and ResNet-50 are
-# skipped there (minutes each under ASan), and so is valgrind (it cannot run
+# the executables link the sanitized runtime; VGG-16/19, ResNet-50 and
+# AlexNet (PZ_TEST_FULL=1 keeps AlexNet) are skipped there (minutes each under ASan), and so is valgrind (it cannot run
 # ASan programs). Ends with `N passed, N failed`.
 set -u
 B=${1:?usage: 30-e2e.sh BUILD_DIR MODELDIR}
@@ -53,8 +54,14 @@ have_ort=0
 if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
 [ "$have_ort" = 1 ] || { echo "e2e: SKIPPED the ONNX Runtime comparisons: node or node_modules/onnxruntime-node missing (tools/setup.sh)"; skip=$((skip + 1)); }
 NETS=${PZ_E2E_NETS:-resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2}
-[ "$san" = 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 alexnet mobilenet_v2" &&
-    echo "e2e: sanitizer build: nets $NETS only (ResNet-50, VGG-16/19 take minutes each under ASan)"
+full=${PZ_TEST_FULL:-0}
+[ "$san" = 1 ] && [ "$full" != 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 mobilenet_v2" &&
+    echo "e2e: sanitizer build: nets $NETS only (ResNet-50, VGG-16/19 take minutes each under ASan; PZ_TEST_FULL=1 adds AlexNet)"
+[ "$san" = 1 ] && [ "$full" = 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 alexnet mobilenet_v2"
+# batch 4 on the nets that load fast (ONNX Runtime takes 10 s to load a VGG);
+# PZ_TEST_FULL=1: all of them
+B4_NETS="resnet18 alexnet mobilenet_v2"
+[ "$full" = 1 ] && B4_NETS=$NETS
 cmp_rel() { node "$E2E/compare.js" --rel 1e-4 --top 5 "$@"; }
 cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
 
@@ -89,7 +96,7 @@ for n in $NETS; do
         fi
     done
     # batch 4: the same network with a symbolic batch dim
-    if [ "$have_ort" = 1 ]; then
+    if [ "$have_ort" = 1 ] && case " $B4_NETS " in *" $n "*) true ;; *) false ;; esac; then
         node "$E2E/dynbatch.js" "$M/$n.onnx" "$d/dyn.onnx" "$in" 4 "$d/in4.pb"
         node "$E2E/ort_run.js" "$d/dyn.onnx" --threads 2 "$d/in4.pb" -- "$d/ort4.pb" 2>"$T/log" || bad "$n batch 4: ORT failed: $(cat "$T/log")"
         if "$PZ" build "$d/dyn.onnx" --batch 4 --threads 2 -o "$d/b4" >"$T/log" 2>&1 &&
