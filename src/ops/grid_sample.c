@@ -43,6 +43,12 @@ static pz_status grid_sample_infer(ir_graph *g, ir_node *n, pz_err *err)
         return op_err(err, n, "input X has rank %d; 3 to 5 are supported", x->rank);
     if (grid->rank != x->rank || grid->dims[0] != x->dims[0] || grid->dims[nsp + 1] != nsp)
         return op_err(err, n, "input grid must be [N, out..., %d] with X's N", nsp);
+    /* Every sample reads X's pixels (border and reflection clamp into X):
+     * an empty spatial axis leaves nothing to read. */
+    for (int i = 0; i < nsp; i++)
+        if (x->dims[2 + i] == 0 && ir_tensor_numel(grid) > 0)
+            return op_err(err, n, "input X has an empty spatial axis (dim %d is 0): there is "
+                          "nothing to sample", 2 + i);
     int64_t dims[IR_MAX_RANK] = {x->dims[0], x->dims[1]};
     for (int i = 0; i < nsp; i++) dims[2 + i] = grid->dims[1 + i];
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
