@@ -7,6 +7,7 @@
  * the speed-ups as grouped bars, one group per model. */
 #include <string.h>
 
+#include "../util/progress.h"
 #include "../opt/opt.h"
 #include "../opt/opt_internal.h"
 #include "../util/json.h"
@@ -62,6 +63,7 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
     k0.target = NULL;   /* checked once in cmd_bench; the strategies below read it */
     if (cli_load(path, &k0, NULL, 0, &g, err) || cli_lower(g, &k0, &m, err)) goto out;
     int n = m->n_layers;
+    pz_progress_begin("bench: strategies", n_strat);
     for (int s = 0; s < n_strat; s++) {
         result *r = &res[s];
         memset(r, 0, sizeof *r);
@@ -69,24 +71,28 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         r->ms = r->speedup = NAN;
         r->sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int));
         r->mps = pz_xmalloc((size_t)(n + 1) * sizeof(int));
-        fprintf(stderr, "bench: %s: strategy %s\n", path, strat[s]);
+        pz_progress_note("bench: %s: strategy %s\n", path, strat[s]);
+        pz_progress_detail(strat[s]);
         pz_err e = {0};
         double t0 = util_now_s();
         if (opt_apply_strategy(m, strat[s], k->target, cores, &e)) {
             pz_fail(err, e.code, "bench: %s: %s", path, e.msg);
+            pz_progress_end();
             goto out;
         }
         r->search_s = util_now_s() - t0;
         r->n_blocks = m->n_blocks;
         for (int b = 0; b < m->n_blocks; b++) r->sizes[b] = m->blocks[b].count, r->mps[b] = m->blocks[b].mp;
+        pz_progress_step(1);
     }
+    pz_progress_end();
     /* time every schedule that was found, interleaved */
     const int *sz[MAX_STRAT], *mp[MAX_STRAT];
     int nb[MAX_STRAT], idx[MAX_STRAT], n_ok = 0;
     double med[MAX_STRAT];
     for (int s = 0; s < n_strat; s++)
         if (!res[s].error[0]) sz[n_ok] = res[s].sizes, mp[n_ok] = res[s].mps, nb[n_ok] = res[s].n_blocks, idx[n_ok++] = s;
-    fprintf(stderr, "bench: %s: timing %d schedules, %d rounds, interleaved\n", path, n_ok, rounds);
+    pz_progress_note("bench: %s: timing %d schedules, %d rounds, interleaved\n", path, n_ok, rounds);
     lab_meter *mt = lab_meter_new(m, cores, 1);
     lab_meter_precision(mt, k->precision && !strcmp(k->precision, "bf16") ? IR_PREC_BF16 : IR_PREC_FP32,
                         k->weights && !strcmp(k->weights, "fp16") ? IR_WEIGHTS_FP16 : IR_WEIGHTS_FP32);

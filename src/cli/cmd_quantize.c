@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/progress.h"
 #include "../gen/net_build.h"
 #include "../quant/quant.h"
 #include "cli.h"
@@ -289,6 +290,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
     for (int j = 0; j < p.n; j++) rng[j] = quant_range_new(method);
     int passes = quant_range_passes(rng[0]);
     const void *ins[MAX_INPUTS];
+    pz_progress_begin("quantize: calibration runs", passes * n_samples);
     for (int pass = 0; pass < passes; pass++)
         for (int s = 0; s < n_samples; s++) {
             for (int i = 0; i < g1->n_inputs && i < MAX_INPUTS; i++)
@@ -297,7 +299,9 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
             for (int j = 0; j < p.n; j++)
                 quant_range_add(rng[j], pass, out_buf[out_of[j]],
                                 (size_t)ir_tensor_numel(&g1->values[g1->outputs[out_of[j]]].t));
+            pz_progress_step(1);
         }
+    pz_progress_end();
     for (int j = 0; j < p.n; j++) {
         quant_range_get(rng[j], &p.lo[j], &p.hi[j]);
         if (getenv("PZ_QUANT_DEBUG"))   /* the calibrated ranges, for tuning */

@@ -17,6 +17,7 @@
  *     the standardized features and the GFLOP/s: feature j's influence is
  *     sum_k lambda_k |v_jk| |v_perf,k| (the variance the GFLOP/s shares with
  *     j through the principal components), normalized to sum 1. */
+#include "../util/progress.h"
 #include "characterize.h"
 
 #include <math.h>
@@ -176,27 +177,33 @@ static void plan(study *s)
 static int time_points(study *s, pz_err *err)
 {
     int total = s->n_pts * s->n_mp, done = 0;
+    pz_progress_begin("characterize: layers", total);
     for (int i = 0; i < s->n_pts; i++) {
         point *p = &s->pts[i];
         for (int j = 0; j < MAX_MP; j++) p->ms[j] = NAN;
         for (int j = 0; j < s->n_mp; j++) {
             done++;
+            pz_progress_step(1);
             if (out_of_time(s, 2.0 / 3)) continue;
             double ms = p->fc ? synth_fc_ms(p->hw, p->c_in, p->c_out, s->mp[j], s->min_time, err)
                               : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, p->dw, 1, 1, s->mp[j], s->min_time, err);
-            if (ms < 0) return -1;
+            if (ms < 0) {
+                pz_progress_end();
+                return -1;
+            }
             p->ms[j] = ms;
             if (!s->quiet) {
                 if (p->fc)
-                    fprintf(stderr, "characterize: [%d/%d] fc %dx%dx%d MP %d: %.3f ms, %.1f GFLOP/s\n", done,
+                    pz_progress_note("characterize: [%d/%d] fc %dx%dx%d MP %d: %.3f ms, %.1f GFLOP/s\n", done,
                             total, p->hw, p->c_in, p->c_out, s->mp[j], ms, p->ops / ms * 1e-6);
                 else
-                    fprintf(stderr, "characterize: [%d/%d] %s {%d, %d, %dx%d, %dx%d} MP %d: %.3f ms, %.1f GFLOP/s\n",
+                    pz_progress_note("characterize: [%d/%d] %s {%d, %d, %dx%d, %dx%d} MP %d: %.3f ms, %.1f GFLOP/s\n",
                             done, total, p->dw ? "depthwise conv" : "conv", p->c_in, p->c_out, p->hw, p->hw, p->k,
                             p->k, s->mp[j], ms, p->ops / ms * 1e-6);
             }
         }
     }
+    pz_progress_end();
     return 0;
 }
 
@@ -254,6 +261,7 @@ static int time_fusion(study *s, pz_err *err)
     const double min_time = s->level == 0 ? 0.2 : s->min_time;
     int total = 0, done = 0;
     for (int ir = 0; ir < 2; ir++) total += kind[ir].nl * kind[ir].nb * (s->n_mp - j0);
+    pz_progress_begin("characterize: fused chains", total);
     /* the inverted-residual chains first: with a tight time limit they are
      * the ones OpCount_critical needs */
     for (int ir = 1; ir >= 0; ir--)
@@ -261,24 +269,29 @@ static int time_fusion(study *s, pz_err *err)
             for (int j = j0; j < s->n_mp; j++)
                 for (int b = 0; b < kind[ir].nb; b++) {
                     done++;
+                    pz_progress_step(1);
                     /* the first chain of each kind is always timed: a slow
                      * build (a sanitizer's) still gets both kinds */
                     if (l > 0 && out_of_time(s, 1.0)) continue;
                     const int c = kind[ir].lay[l][0], hw = kind[ir].lay[l][1], blk = kind[ir].blk[b];
                     double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], min_time, err)
                                    : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], min_time, err);
-                    if (ms < 0) return -1;
+                    if (ms < 0) {
+                        pz_progress_end();
+                        return -1;
+                    }
                     fpoint *f = new_fpoint(s);
                     *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN, NAN};
                     if (!s->quiet) {
                         if (ir)
-                            fprintf(stderr, "characterize: [%d/%d] 5 x inverted residual {%d, %d, %dx%d} in blocks of %d, MP %d: %.3f ms\n",
+                            pz_progress_note("characterize: [%d/%d] 5 x inverted residual {%d, %d, %dx%d} in blocks of %d, MP %d: %.3f ms\n",
                                     done, total, c, 6 * c, hw, hw, blk, s->mp[j], ms);
                         else
-                            fprintf(stderr, "characterize: [%d/%d] 16 x conv {%d, %d, %dx%d, 3x3} in blocks of %d, MP %d: %.3f ms\n",
+                            pz_progress_note("characterize: [%d/%d] 16 x conv {%d, %d, %dx%d, 3x3} in blocks of %d, MP %d: %.3f ms\n",
                                     done, total, c, c, hw, hw, blk, s->mp[j], ms);
                     }
                 }
+    pz_progress_end();
     /* speed-up over the same chain unfused, at MP 1 and at the same MP */
     for (int i = 0; i < s->n_fus; i++)
         for (int k = 0; k < s->n_fus; k++) {

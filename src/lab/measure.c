@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../util/progress.h"
 #include "../gen/net_build.h"
 #include "../util/util.h"
 #include "lab.h"
@@ -110,6 +111,7 @@ double lab_meter_schedule(lab_meter *mt, const int *sizes, const int *mps, int n
     free(tot);
     free(blk);
     gen_net_free(&gn);
+    pz_progress_step(1);   /* one schedule timed: the unit of the searches' progress */
     return med;
 }
 
@@ -141,6 +143,9 @@ int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
      * together they would hold more than 1.5 GB of weights; then each round
      * builds and warms each net again. */
     int keep = weight_bytes(mt->m) * n_sched < 1.5e9;
+    char what[48];
+    snprintf(what, sizeof what, "timing %d schedules", n_sched);
+    pz_progress_begin(what, n_sched * rounds);
     for (int k = 0; k < rounds && !rc; k++)
         for (int i = 0; i < n_sched && !rc; i++) {
             if (!gn[i].net) {
@@ -163,7 +168,9 @@ int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
                         b < nb ? (double)pz_net_block_info(gn[i].net, b, NULL, NULL, NULL) * 1e-6 : NAN;
             }
             if (!keep) gen_net_free(&gn[i]);
+            pz_progress_step(1);
         }
+    pz_progress_end();
     for (int i = 0; i < n_sched && !rc; i++) {
         med[i] = util_median(t + (size_t)i * rounds, rounds);
         if (block_ms)

@@ -33,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../util/progress.h"
 #include "opt_internal.h"
 
 /* Blocks of `size` layers (the last one shorter) on mp cores. */
@@ -136,6 +137,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     int n = m->n_layers;
     if (opt_measure_algos(m, cores, 3, o->quiet, err) < 0) return -1;
     if (n <= 1) return opt_each_layer(n, 1, sizes, mps);
+    pz_progress_begin("best", 0);   /* its timings nest under it */
 
     char names[MAX_CAND][24];
     int *cs[MAX_CAND], *cm[MAX_CAND], nb[MAX_CAND], nc = 0, alg1 = -1;
@@ -217,7 +219,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         if (lab_meter_interleaved(mt, nc, sz, mp, nb, rounds, med, bt, err)) rc = -1;
         lab_meter_free(mt);
         for (int k = 0; k < nc && !rc; k++)
-            if (!o->quiet) fprintf(stderr, "best: candidate %-11s %8.3f ms\n", names[k], med[k]);
+            if (!o->quiet) pz_progress_note("best: candidate %-11s %8.3f ms\n", names[k], med[k]);
         if (!rc) best = opt_best_pick(med, nc, alg1);
     }
     /* stitched: the measured blocks of every candidate, the fastest
@@ -249,10 +251,10 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
             lab_meter_free(mt);
             if (!rc) {
                 if (!o->quiet) {
-                    fprintf(stderr, "best: stitched %d blocks from the candidates' blocks\n", ns);
+                    pz_progress_note("best: stitched %d blocks from the candidates' blocks\n", ns);
                     for (int i = 0; i < nf; i++)
-                        fprintf(stderr, "best: again     %-11s %8.3f ms\n", names[idx[i]], fm[i]);
-                    fprintf(stderr, "best: candidate %-11s %8.3f ms\n", "stitched", fm[nf]);
+                        pz_progress_note("best: again     %-11s %8.3f ms\n", names[idx[i]], fm[i]);
+                    pz_progress_note("best: candidate %-11s %8.3f ms\n", "stitched", fm[nf]);
                 }
                 int pick = opt_best_pick(fm, nf + 1, a1);
                 if (pick == nf) {
@@ -274,8 +276,9 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
         memcpy(sizes, cs[best], (size_t)nb[best] * sizeof(int));
         memcpy(mps, cm[best], (size_t)nb[best] * sizeof(int));
         out = nb[best];
-        if (!o->quiet) fprintf(stderr, "best: kept %s\n", names[best]);
+        if (!o->quiet) pz_progress_note("best: kept %s\n", names[best]);
     }
+    pz_progress_end();
     for (int k = 0; k < MAX_CAND; k++) {
         free(cs[k]);
         free(cm[k]);

@@ -28,6 +28,7 @@
  * the same machine load. */
 #include <string.h>
 
+#include "../util/progress.h"
 #include "opt_internal.h"
 
 typedef struct {
@@ -94,6 +95,7 @@ static int time_size(lab_meter *mt, btable *b, int s, int align, int repeat, pz_
             break;
         }
         builds += nm;
+        pz_progress_step(nm);
         for (int j = 0; j < nm; j++)
             for (int i = 0, q = 0; i < nb; q += sizes[i], i++)
                 if (!isnan(bm[j][i])) *cell(b, q, sizes[i], j) = bm[j][i];
@@ -124,21 +126,28 @@ static int time_blocks(const char *who, lab_meter *mt, btable *b, const int *siz
     int n = b->n, done = 0, plan = planned_builds(size_list, n_sizes, align, n, b->n_mp);
     double t0 = util_now_s();
     int largest = 0;
+    char what[48];
+    snprintf(what, sizeof what, "%s: block timings", who);
+    pz_progress_begin(what, plan);   /* a unit is one schedule timed (lab_meter) */
     for (int i = 0; i < n_sizes; i++) {
         if (i > 0 && util_now_s() - t0 > o->budget_s) {
             if (!o->quiet)
-                fprintf(stderr, "%s: time budget of %.0f s reached: blocks of up to %d layers "
+                pz_progress_note( "%s: time budget of %.0f s reached: blocks of up to %d layers "
                         "timed\n", who, o->budget_s, largest);
             break;
         }
         if (!o->quiet)
-            fprintf(stderr, "%s: timing blocks of %d layers at MP %d..%d (builds %d of %d, %.0f s)\n",
+            pz_progress_note("%s: timing blocks of %d layers at MP %d..%d (builds %d of %d, %.0f s)\n",
                     who, size_list[i], b->mp[0], b->mp[b->n_mp - 1], done + 1, plan, util_now_s() - t0);
         int k = time_size(mt, b, size_list[i], align, o->repeat, err);
-        if (k < 0) return -1;
+        if (k < 0) {
+            pz_progress_end();
+            return -1;
+        }
         done += k;
         largest = size_list[i];
     }
+    pz_progress_end();
     return largest;
 }
 
@@ -200,7 +209,7 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
         pz_fail(err, PZ_ERR_INTERNAL, "%s: no partition could be timed", who);
     } else {
         if (!o->quiet)
-            fprintf(stderr, "%s: %.0f partial partitions visited; the best on the block times: "
+            pz_progress_note("%s: %.0f partial partitions visited; the best on the block times: "
                     "%d blocks, %.3f ms\n", who, visited, cand[0].n_blocks, cand[0].cost);
         int total = kept;
         if (o->verify > 1)
@@ -213,7 +222,7 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
                 if (!dup) total++;
             }
         if (!o->quiet && total > 1)
-            fprintf(stderr, "%s: timing %d candidates end to end (the best %d, and the best at "
+            pz_progress_note("%s: timing %d candidates end to end (the best %d, and the best at "
                     "each single MP)\n", who, total, kept);
         int best = fastest(mt, cand, total, o, err);
         if (best >= 0) {
@@ -244,7 +253,7 @@ int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_sea
     int nb = 0;
     int largest = time_blocks("oracle", mt, &b, list, n_sizes, 4, o, err);
     if (largest > 0) nb = verify_best("oracle", mt, &b, 4, largest, o, sizes, mps, err);
-    if (nb > 0 && !o->quiet) fprintf(stderr, "oracle: %d builds in all\n", lab_meter_builds(mt));
+    if (nb > 0 && !o->quiet) pz_progress_note("oracle: %d builds in all\n", lab_meter_builds(mt));
     lab_meter_free(mt);
     free(list);
     free(b.t);
@@ -275,7 +284,7 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
         double total;
         nb = opt_dp(n, largest, table_cost, &b, sizes, mps, &total);
         if (!o->quiet)
-            fprintf(stderr, "dp: %d builds; the optimum on the block times: %d blocks, %.3f ms\n",
+            pz_progress_note("dp: %d builds; the optimum on the block times: %d blocks, %.3f ms\n",
                     lab_meter_builds(mt), nb, total);
         if (!nb) pz_fail(err, PZ_ERR_INTERNAL, "dp: no partition could be timed");
         /* Block times are noisy and not exactly additive: the optimum and
