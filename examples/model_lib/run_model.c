@@ -90,23 +90,26 @@ int main(int argc, char **argv)
             rc = die(err, "");
     }
     if (top > 0 && no && API(_outputs)[0].dtype == PZ_F32) {
-        /* the first output's K largest entries of its last dim, per row */
+        /* the first output's K largest entries per row of its last dim, ties
+         * by index, printed as the executable prints them */
         const API(_io) *io = &API(_outputs)[0];
-        int64_t c = io->rank ? io->dims[io->rank - 1] : 1, rows = 1;
-        for (int d = 0; d + 1 < io->rank; d++) rows *= io->dims[d];
-        for (int64_t r = 0; r < rows; r++) {
-            const float *y = (const float *)outputs[0] + r * c;
-            printf("%s row %lld top-%d:", io->name, (long long)r, top);
-            char *used = calloc((size_t)c, 1);
-            for (int k = 0; k < top && k < c; k++) {
-                int64_t best = -1;
-                for (int64_t j = 0; j < c; j++)
-                    if (!used[j] && (best < 0 || y[j] > y[best])) best = j;
-                used[best] = 1;
-                printf(" %lld (%.4f)", (long long)best, y[best]);
+        int64_t classes = io->rank ? io->dims[io->rank - 1] : 1, n = 1;
+        for (int d = 0; d < io->rank; d++) n *= io->dims[d];
+        for (int64_t b = 0; classes > 0 && b < n / classes; b++) {
+            const float *row = (const float *)outputs[0] + b * classes;
+            printf("top-%d (output %s, image %lld):", top, io->name, (long long)b);
+            int64_t prev = -1;
+            for (int j = 0; j < top && j < classes; j++) {
+                int64_t best = -1;   /* the largest entry below the previous pick */
+                for (int64_t c = 0; c < classes; c++) {
+                    int below = prev < 0 || row[c] < row[prev] || (row[c] == row[prev] && c > prev);
+                    if (below && (best < 0 || row[c] > row[best])) best = c;
+                }
+                if (best < 0) break;
+                printf(" %lld (%.4f)", (long long)best, row[best]);
+                prev = best;
             }
             printf("\n");
-            free(used);
         }
     }
     printf("%s: %d inputs, %d outputs\n", paleozoic_model_name(), ni, no);
