@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="build-essential make clang libprotobuf-c-dev protobuf-c-compiler libonnx-dev
+PKGS="build-essential make clang pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev
       python3 python3-torch python3-torchvision python3-onnx python3-numpy time
       libclang-rt-14-dev valgrind python3-pytest"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
