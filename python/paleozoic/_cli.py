@@ -7,7 +7,6 @@ what the command line would have said.
 
 import glob
 import os
-import shlex
 import shutil
 import subprocess
 
@@ -72,57 +71,12 @@ def knob_args(threads=None, strategy=None, schedule=None, precision=None, batch=
 
 def _build_lib(model, outdir, name, knobs):
     """`paleozoic build MODEL --lib -o OUTDIR [--name NAME] KNOBS`; returns the
-    path of the libNAME.so it wrote. Until the CLI has --lib, builds the same
-    library from `compile`'s output (_build_lib_from_compile)."""
+    path of the libNAME.so it wrote."""
     args = ["build", os.fspath(model), "--lib", "-o", outdir]
     if name is not None:
         args += ["--name", name]
-    try:
-        run_cli(args + knobs)
-    except Error as e:
-        if "unknown option --lib" not in str(e):
-            raise
-        _build_lib_from_compile(model, outdir, name, knobs)
-    return _find_lib(outdir, name)
-
-
-def _build_lib_from_compile(model, outdir, name, knobs):
-    """The --lib contract from `compile` and the C compiler: NAME.c with a file
-    that exports paleozoic_model_name and the I/O counts, linked with the
-    runtime (built -fPIC) into libNAME.so."""
-    args = ["compile", os.fspath(model), "-o", outdir]
-    if name is not None:
-        args += ["--name", name]
     run_cli(args + knobs)
-    if name is None:
-        # the header compile just wrote (the CLI chose the name)
-        headers = glob.glob(os.path.join(outdir, "*.h"))
-        if not headers:
-            raise Error("compile wrote no header in %s" % outdir)
-        name = os.path.basename(max(headers, key=os.path.getmtime))[:-2]
-    sdk = os.path.dirname(os.path.realpath(find_binary()))
-    extra = os.path.join(outdir, name + "_lib.c")
-    with open(extra, "w") as f:
-        f.write('#include "%s.h"\n'
-                'const char *paleozoic_model_name(void) { return "%s"; }\n'
-                "const int %s_n_inputs = %s_N_INPUTS;\n"
-                "const int %s_n_outputs = %s_N_OUTPUTS;\n"
-                % (name, name, name, name.upper(), name, name.upper()))
-    ldextra = []
-    flags = os.path.join(sdk, "sdk.flags")
-    if os.path.exists(flags):
-        with open(flags) as f:
-            ldextra = shlex.split(f.read())
-    cc = shlex.split(os.environ.get("CC") or "cc")
-    cflags = shlex.split(os.environ.get("CFLAGS", "-O2"))
-    cmd = (cc + cflags + ["-shared", "-fPIC", "-I" + os.path.join(sdk, "include"),
-                          os.path.join(outdir, name + ".c"), extra,
-                          os.path.join(sdk, "libpzio.a"), os.path.join(sdk, "libpzrt.a")]
-           + ldextra + ["-lm", "-lpthread", "-o", os.path.join(outdir, "lib%s.so" % name)])
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        raise Error("the C compiler failed (exit status %d): %s\n%s"
-                    % (p.returncode, " ".join(cmd), p.stdout), p.returncode)
+    return _find_lib(outdir, name)
 
 
 def _find_lib(outdir, name):

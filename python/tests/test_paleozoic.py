@@ -165,6 +165,30 @@ def test_closed_model_refuses(workdir, two_in):
         m.run([a, a])
 
 
+def test_embedded_weights_and_temporary_build(zoo, workdir):
+    """--embed-weights: no NAME.weights written, the library finds its own;
+    an explicit weights file still loads; compile() without cache_dir builds
+    in a temporary directory that close() removes. Same bits each way."""
+    ref = zoo.model("mobilenet_v2")
+    x = seeded_input(ref.inputs[0], seed=5)
+    want = ref.run(x)["output"]
+    d = workdir / "embedded"
+    with paleozoic.compile(zoo.onnx_path("mobilenet_v2"), threads=THREADS, cache_dir=str(d),
+                           extra_args=["--embed-weights"]) as m:
+        assert m.name == "mobilenet_v2" and m.weights is None
+        assert not (d / "mobilenet_v2.weights").exists()
+        assert same_bits(m.run(x)["output"], want)
+    beside = os.path.join(os.path.dirname(ref.path), "mobilenet_v2.weights")
+    with paleozoic.load(str(d / "libmobilenet_v2.so"), weights=beside) as m:
+        assert m.weights == beside and same_bits(m.run(x)["output"], want)
+    m = paleozoic.compile(zoo.onnx_path("mobilenet_v2"), threads=THREADS)
+    tmp = os.path.dirname(m.path)
+    assert os.path.exists(os.path.join(tmp, "mobilenet_v2.weights"))
+    assert same_bits(m.run(x)["output"], want)
+    m.close()
+    assert not os.path.exists(tmp)
+
+
 # ---- errors of the CLI and of loading ----------------------------------------
 
 def test_missing_model_carries_cli_message(workdir):
