@@ -1,5 +1,6 @@
 /* cmd_compile.c - `paleozoic compile MODEL -o DIR` (the generated program's
- * sources) and `paleozoic build MODEL -o EXE` (compiled with $CC).
+ * sources), `paleozoic build MODEL -o EXE` (compiled with $CC) and
+ * `paleozoic build MODEL --lib -o DIR` (libNAME.a, libNAME.so, NAME.h).
  *
  * Both load and lower the model exactly as `run` does (cli_load, cli_lower),
  * make the plan that net_build.c also follows, and print it as C. Every
@@ -24,6 +25,7 @@ typedef struct {
     const char *shape_files[MAX_SHAPE_FILES];   /* --input X.pb: binds input shapes by position */
     int n_shape_files;
     int raw, loc, build;
+    int lib, embed;                             /* build --lib, --embed-weights */
     cli_knobs k;
 } opts;
 
@@ -81,8 +83,9 @@ static void c_name(char *dst, size_t n, const char *given, const char *model)
         }
 }
 
-/* The build directory of this paleozoic binary: it holds include/ and the
- * runtime libraries (mk/codegen.mk puts them there). */
+/* The directory with include/ and the runtime libraries: the build
+ * directory of this paleozoic binary (mk/codegen.mk puts them there), or,
+ * installed in PREFIX/bin, PREFIX/lib/paleozoic (mk/install.mk). */
 static int sdk_dir(char *dst, size_t n)
 {
     ssize_t len = readlink("/proc/self/exe", dst, n - 1);
@@ -91,6 +94,11 @@ static int sdk_dir(char *dst, size_t n)
     char *slash = strrchr(dst, '/');
     if (!slash) return 1;
     *slash = 0;
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%s/include/pz_rt.h", dst);
+    if (access(probe, R_OK) == 0) return 0;
+    snprintf(probe, sizeof probe, "%s/../lib/paleozoic/include/pz_rt.h", dst);
+    if (access(probe, R_OK) == 0 && strlen(dst) + 20 < n) strcat(dst, "/../lib/paleozoic");
     return 0;
 }
 
@@ -120,7 +128,9 @@ static pz_status write_file(const char *dir, const char *name, const gen_text *t
     return PZ_OK;
 }
 
-static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s"};
+static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s",
+                                    "%s.o", "%s_weights.S", "%s_weights.o", "%s.map", "lib%s.a",
+                                    "lib%s.so"};
 
 /* Removes the files this command writes into dir, then dir. */
 static void remove_dir(const char *dir, const char *name)
@@ -177,12 +187,15 @@ static int parse(int argc, char **argv, opts *o, const char *cmd)
             else if (!strcmp(v, "default") || !strcmp(v, "c")) o->raw = 0;
             else return cli_usage("%s: --emit wants raw or default, not \"%s\"", cmd, v);
         } else if (!strcmp(a, "--loc") && !o->build) o->loc = 1;
+        else if (!strcmp(a, "--lib") && o->build) o->lib = 1;
+        else if (!strcmp(a, "--embed-weights") && o->build) o->embed = 1;
         else if (a[0] == '-') return cli_usage("%s: unknown option %s", cmd, a);
         else if (!o->model) o->model = a;
         else return cli_usage("%s: one model at a time", cmd);
     }
     if (!o->model || (!o->out && !o->loc))
-        return cli_usage(o->build ? "usage: paleozoic build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"
+        return cli_usage(o->build ? "usage: paleozoic build MODEL.onnx -o EXE [--emit raw] [--embed-weights] [--input X.pb]... [knobs]\n"
+                                    "       paleozoic build MODEL.onnx --lib -o DIR [--name NAME] [--emit raw] [--embed-weights] [--input X.pb]... [knobs]"
                                   : "usage: paleozoic compile MODEL.onnx -o DIR [--emit raw] [--loc] [--input X.pb]... [knobs]");
     return 0;
 }
@@ -202,9 +215,16 @@ static int run(int argc, char **argv, int build)
     gen_plan p = {0};
     gen_text cmdline = {0}, src = {0}, raw = {0}, hdr = {0}, mainc = {0}, mk = {0}, cc = {0};
     char name[128], sdk[PATH_MAX], ldextra[512], tmp[PATH_MAX + 64] = "";
+    int made_dir = 0;
     ir_tensor shape_t[MAX_SHAPE_FILES];
     memset(shape_t, 0, sizeof shape_t);
     c_name(name, sizeof name, o.name, o.model);
+    /* a library's files and symbols are named as asked, or not at all */
+    if (o.lib && o.name && strcmp(name, o.name)) {
+        gt_free(&cmdline);
+        return cli_usage("build --lib: --name \"%s\" is not a C identifier (letters, digits, _, "
+                         "not starting with a digit, not a C keyword or main)", o.name);
+    }
     if (sdk_dir(sdk, sizeof sdk)) {
         pz_fail(&err, PZ_ERR_INTERNAL, "cannot find this program's directory (/proc/self/exe)");
         goto fail;
@@ -266,7 +286,7 @@ static int run(int argc, char **argv, int build)
         }
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
-    gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, sdk, ldextra};
+    gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra};
     if (o.loc || !o.raw) gen_emit_c(&src, &p, &go);
     if (o.loc || o.raw) gen_emit_raw(&raw, &p, &go);
     if (o.loc) {
@@ -282,8 +302,8 @@ static int run(int argc, char **argv, int build)
     gen_emit_makefile(&mk, &go);
 
     /* every file into a temporary directory first */
-    if (!build) mkdir(o.out, 0777);   /* may exist */
-    if (build) {
+    if (!build || o.lib) made_dir = mkdir(o.out, 0777) == 0;   /* may exist */
+    if (build && !o.lib) {
         if (temp_dir(o.out, tmp, sizeof tmp, &err)) goto fail;
     } else {
         char inside[PATH_MAX + 8];
@@ -300,6 +320,22 @@ static int run(int argc, char **argv, int build)
     char wpath[PATH_MAX + 300];
     snprintf(wpath, sizeof wpath, "%s/%s.weights", tmp, name);
     if (gen_write_weights(&p, wpath, &err)) goto fail;
+    if (o.embed || o.lib) {
+        gen_text extra = {0};
+        snprintf(f, sizeof f, o.embed ? "%s_weights.S" : "%s.map", name);
+        if (o.embed) gen_emit_weights_asm(&extra, &go);
+        else gen_emit_version_script(&extra, &go);
+        pz_status ws = write_file(tmp, f, &extra, &err);
+        gt_free(&extra);
+        if (ws) goto fail;
+        if (o.embed && o.lib) {
+            gen_emit_version_script(&extra, &go);
+            snprintf(f, sizeof f, "%s.map", name);
+            ws = write_file(tmp, f, &extra, &err);
+            gt_free(&extra);
+            if (ws) goto fail;
+        }
+    }
 
     if (build) {
         const char *ccs = getenv("CC"), *cflags = getenv("CFLAGS");
@@ -315,8 +351,12 @@ static int run(int argc, char **argv, int build)
         gt_puts(&qdir, "/'");
         gen_opts bo = go;
         bo.sdk = qsdk.s;
-        gen_cc_command(&cc, &bo, ccs && *ccs ? ccs : "cc", cflags ? cflags : "-O2 -march=native",
-                       qdir.s, qexe.s);
+        if (o.lib)
+            gen_lib_command(&cc, &bo, ccs && *ccs ? ccs : "cc", cflags ? cflags : "-O2 -march=native",
+                            qdir.s);
+        else
+            gen_cc_command(&cc, &bo, ccs && *ccs ? ccs : "cc",
+                           cflags ? cflags : "-O2 -march=native", qdir.s, qexe.s);
         gt_free(&qsdk);
         gt_free(&qexe);
         gt_free(&qdir);
@@ -326,11 +366,26 @@ static int run(int argc, char **argv, int build)
                     st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cc.s);
             goto fail;
         }
-        char wdst[PATH_MAX + 16];
-        snprintf(wdst, sizeof wdst, "%s.weights", o.out);
-        snprintf(f, sizeof f, "%s.weights", name);
-        if (move(tmp, f, wdst, &err) || move(tmp, name, o.out, &err)) goto fail;
-        fprintf(stderr, "paleozoic: built %s (weights: %s)\n", o.out, wdst);
+        if (o.lib) {
+            /* DIR/libNAME.a, libNAME.so, NAME.h and (unless linked in) NAME.weights */
+            const char *files[] = {"lib%s.a", "lib%s.so", "%s.h", "%s.weights"};
+            for (size_t i = 0; i < PZ_ARRAY_LEN(files) - (size_t)o.embed; i++) {
+                char dst[PATH_MAX + 300];
+                snprintf(f, sizeof f, files[i], name);
+                snprintf(dst, sizeof dst, "%s/%s", o.out, f);
+                if (move(tmp, f, dst, &err)) goto fail;
+            }
+            fprintf(stderr, "paleozoic: built %s/lib%s.so, %s/lib%s.a, %s/%s.h (weights: %s%s%s)\n",
+                    o.out, name, o.out, name, o.out, name, o.embed ? "linked in" : o.out,
+                    o.embed ? "" : "/", o.embed ? "" : strrchr(wpath, '/') + 1);
+        } else {
+            char wdst[PATH_MAX + 16];
+            snprintf(wdst, sizeof wdst, "%s.weights", o.out);
+            snprintf(f, sizeof f, "%s.weights", name);
+            if ((!o.embed && move(tmp, f, wdst, &err)) || move(tmp, name, o.out, &err)) goto fail;
+            fprintf(stderr, "paleozoic: built %s (weights: %s)\n", o.out,
+                    o.embed ? "linked in" : wdst);
+        }
     } else {
         const char *files[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights"};
         for (size_t i = 0; i < PZ_ARRAY_LEN(files); i++) {
@@ -343,6 +398,8 @@ static int run(int argc, char **argv, int build)
     goto done;
 fail:
     rc = cli_fail(&err);
+    if (made_dir && tmp[0]) remove_dir(tmp, name), tmp[0] = 0;
+    if (made_dir) rmdir(o.out);   /* the directory this command made, if still empty */
 done:
     if (tmp[0]) remove_dir(tmp, name);
     for (int i = 0; i < o.n_shape_files; i++) ir_tensor_free_data(&shape_t[i]);

@@ -26,6 +26,7 @@ typedef struct {
     int threads;                 /* default worker threads of the executable; 0: every
                                   * online core where it runs (pz_cpu_count) */
     int raw;                     /* --emit raw */
+    int embed;                   /* --embed-weights: NAME.weights linked in (NAME_weights.S) */
     const char *sdk;             /* build dir: include/, libpzrt.a, libpzio.a */
     const char *ldextra;         /* extra link flags the runtime needs (sanitizers) */
 } gen_opts;
@@ -45,9 +46,22 @@ void gen_emit_makefile(gen_text *t, const gen_opts *o);
 void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
                     const char *dir, const char *exe);
 
+/* `paleozoic build --lib` (emit_lib.c): NAME_weights.S (the weights file
+ * assembled in with .incbin, for --embed-weights), NAME.map (the version
+ * script: only the model's API is exported), and the commands that make
+ * libNAME.a and libNAME.so in dir from NAME.c. */
+void gen_emit_weights_asm(gen_text *t, const gen_opts *o);
+void gen_emit_version_script(gen_text *t, const gen_opts *o);
+void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
+                     const char *dir);
+
 /* Shared pieces (emit_common.c). */
 void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const char *what);
+/* NAME_inputs, NAME_outputs, their counts and paleozoic_model_name(). */
 void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o);
+/* The statement that opens the weights into ctx->weights: the file at
+ * weights_path, else NAME.weights, else (embed) the linked-in copy. */
+void gen_emit_weights_open(gen_text *t, const gen_opts *o);
 /* "NAME" upper-cased for macros. */
 void gen_upper(char *dst, size_t n, const char *name);
 

@@ -130,9 +130,9 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    if (!net) goto fail;\n\n", N);
     gt_printf(t, "    /* ---- 1. tensors: the inputs, then the constants of %s.weights (mapped) ---- */\n", n);
     for (int i = 0; i < p->n_inputs; i++) tensor_decl(t, &p->t[i], i, "pz_net_input");
-    gt_printf(t, "    ctx->weights = pz_weights_open(weights_path ? weights_path : \"%s.weights\", %s_WEIGHTS_ID, err, errsize);\n"
-                 "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n\n",
-              n, N, p->n_inputs);
+    gen_emit_weights_open(t, o);
+    gt_printf(t, "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n\n",
+              p->n_inputs);
     gt_puts(t, "    /* ---- 2. layers, constructed and configured in order (ONNX node names) ---- */\n");
     int next = p->n_inputs + p->n_consts, block = 0, block_end = p->n_b ? p->b[0].count : 0;
     for (int li = 0; li < p->n_l; li++) {

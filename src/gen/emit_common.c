@@ -77,6 +77,34 @@ void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
         }
         gt_puts(t, n > 1 ? "\n};\n" : n ? "};\n" : "{0}};\n");
     }
+    gt_printf(t, "const int %s_n_inputs = %d;\nconst int %s_n_outputs = %d;\n", o->name,
+              p->n_inputs, o->name, p->n_outputs);
+    if (o->embed)
+        gt_printf(t, "/* NAME.weights, linked in by %s_weights.S */\n"
+                     "extern const unsigned char %s_weights_blob[] __attribute__((visibility(\"hidden\")));\n"
+                     "extern const unsigned char %s_weights_blob_end[] __attribute__((visibility(\"hidden\")));\n",
+                  o->name, o->name, o->name);
+    /* one generic symbol per shared object, so that a loader finds NAME by
+     * dlsym on its handle; weak: two models linked statically do not clash */
+    gt_printf(t, "__attribute__((weak)) const char *paleozoic_model_name(void) { return \"%s\"; }\n",
+              o->name);
+}
+
+void gen_emit_weights_open(gen_text *t, const gen_opts *o)
+{
+    const char *n = o->name;
+    char N[256];
+    gen_upper(N, sizeof N, n);
+    if (!o->embed) {
+        gt_printf(t, "    ctx->weights = pz_weights_open(weights_path ? weights_path : \"%s.weights\", %s_WEIGHTS_ID, err, errsize);\n",
+                  n, N);
+        return;
+    }
+    /* the linked-in copy: NAME_weights.S, its bounds as symbols */
+    gt_printf(t, "    ctx->weights = weights_path ? pz_weights_open(weights_path, %s_WEIGHTS_ID, err, errsize)\n"
+                 "        : pz_weights_open_mem(%s_weights_blob, (size_t)(%s_weights_blob_end - %s_weights_blob),\n"
+                 "                              \"%s (embedded weights)\", %s_WEIGHTS_ID, err, errsize);\n",
+              N, n, n, n, n, N);
 }
 
 /* ---- NAME.weights ---------------------------------------------------------- */

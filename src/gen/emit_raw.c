@@ -92,9 +92,9 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "        snprintf(err, errsize, \"out of memory\");\n"
                  "        return NULL;\n"
                  "    }\n"
-                 "    if (threads <= 0) threads = %s_THREADS > 0 ? %s_THREADS : pz_cpu_count();\n"
-                 "    ctx->weights = pz_weights_open(weights_path ? weights_path : \"%s.weights\", %s_WEIGHTS_ID, err, errsize);\n"
-                 "    if (!ctx->weights) goto fail;\n\n", n, N, N, n, N);
+                 "    if (threads <= 0) threads = %s_THREADS > 0 ? %s_THREADS : pz_cpu_count();\n", n, N, N);
+    gen_emit_weights_open(t, o);
+    gt_puts(t, "    if (!ctx->weights) goto fail;\n\n");
     gt_puts(t, "    /* ---- 1. input tensors ---- */\n");
     for (int i = 0; i < p->n_inputs; i++) value_tensor(t, &p->t[i], i);
     gt_printf(t, "\n    /* ---- 2. constant tensors, bound to their data in %s.weights ---- */\n", n);

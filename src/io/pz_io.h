@@ -78,6 +78,11 @@ typedef struct {
 
 /* Maps the file read-only and checks its structure and its id (id 0: any). */
 pz_weights *pz_weights_open(const char *path, uint64_t id, char *err, size_t errsize);
+/* The same over bytes already in memory (the weights linked into a program,
+ * `paleozoic build --embed-weights`): data, 64-byte aligned, is borrowed and
+ * must outlive the handle; label names it in messages. */
+pz_weights *pz_weights_open_mem(const void *data, size_t size, const char *label, uint64_t id,
+                                char *err, size_t errsize);
 int pz_weights_count(const pz_weights *w);
 /* Entry i; returns non-zero if i is out of range. */
 int pz_weights_get(const pz_weights *w, int i, pz_weight *out);

@@ -14,6 +14,7 @@
 struct pz_weights {
     const uint8_t *map;
     size_t size;
+    int borrowed;               /* pz_weights_open_mem: the caller's bytes, not unmapped */
     int count;
     pz_weight *entries;
     int64_t *dims;              /* count * PZ_MAX_RANK */
@@ -42,7 +43,7 @@ static uint64_t rd(const uint8_t *p, int bytes)
 void pz_weights_close(pz_weights *w)
 {
     if (!w) return;
-    if (w->map && w->size) munmap((void *)w->map, w->size);
+    if (w->map && w->size && !w->borrowed) munmap((void *)w->map, w->size);
     if (w->names)
         for (int i = 0; i < w->count; i++) free(w->names[i]);
     free(w->names);
@@ -164,4 +165,24 @@ int pz_weights_declare(const pz_weights *w, pz_net *net, int *ids, char *err, si
         if (ids[i] < 0) return fail(err, n, "weights entry %d (\"%s\"): refused by the runtime", i, e->name), -1;
     }
     return 0;
+}
+
+pz_weights *pz_weights_open_mem(const void *data, size_t size, const char *label, uint64_t id,
+                                char *err, size_t n)
+{
+    pz_weights *w = calloc(1, sizeof *w);
+    if (!w) return fail(err, n, "%s: out of memory", label), NULL;
+    if (!data || (uintptr_t)data % PZ_WEIGHTS_ALIGN) {
+        fail(err, n, "%s: the weights are not %u-byte aligned in memory", label, PZ_WEIGHTS_ALIGN);
+        free(w);
+        return NULL;
+    }
+    w->map = data;
+    w->size = size;
+    w->borrowed = 1;
+    if (read_index(w, label, id, err, n)) {
+        pz_weights_close(w);
+        return NULL;
+    }
+    return w;
 }

@@ -1,0 +1,59 @@
+# install.mk - `make install [PREFIX=/usr/local] [DESTDIR=]`: the CLI, the
+# runtime as a library (static and shared, with a soname), its public
+# headers and a pkg-config file:
+#   bin/paleozoic
+#   lib/libpzrt.a, lib/libpzrt.so.$(PZ_VERSION) (soname libpzrt.so.$(PZ_SOMAJOR)), libpzrt.so
+#                  the runtime and libpzio (TensorProto files, NAME.weights) in one
+#   include/paleozoic/  pz_rt.h, pz_raw.h, pz_io.h and what they include
+#   lib/pkgconfig/paleozoic.pc   cc prog.c $(pkg-config --cflags --libs paleozoic)
+#   lib/paleozoic/  what an installed `paleozoic compile/build` links generated
+#                   programs with (include/, libpzrt.a, libpzio.a, sdk.flags:
+#                   the layout of the build directory), PZ_SDK of their Makefile
+# `make uninstall` removes them.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+# the project's version: the one generated programs name (src/gen/emit.h)
+PZ_VERSION := $(shell sed -n 's/^\#define PZ_GEN_VERSION "\(.*\)"/\1/p' src/gen/emit.h)
+PZ_SOMAJOR := $(firstword $(subst ., ,$(PZ_VERSION)))
+INST_LIB := $(B)/install
+
+.PHONY: install uninstall
+all: $(INST_LIB)/libpzrt.a $(INST_LIB)/libpzrt.so.$(PZ_VERSION)
+
+# The installed archive holds libpzio too: -lpzrt alone links a program.
+$(INST_LIB)/libpzrt.a: $(RT_OBJS) $(IO_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(INST_LIB)/libpzrt.so.$(PZ_VERSION): $(RT_OBJS) $(IO_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDSAN) -Wl,-soname,libpzrt.so.$(PZ_SOMAJOR) -o $@ $^ -lm -lpthread
+
+D := $(DESTDIR)$(PREFIX)
+install: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(INST_LIB)/libpzrt.a \
+         $(INST_LIB)/libpzrt.so.$(PZ_VERSION)
+	install -d '$(D)/bin' '$(D)/lib/pkgconfig' '$(D)/include/paleozoic' '$(D)/lib/paleozoic'
+	install -m 755 $(B)/paleozoic '$(D)/bin/paleozoic'
+	install -m 644 $(INST_LIB)/libpzrt.a '$(D)/lib/libpzrt.a'
+	install -m 755 $(INST_LIB)/libpzrt.so.$(PZ_VERSION) '$(D)/lib/libpzrt.so.$(PZ_VERSION)'
+	ln -sf libpzrt.so.$(PZ_VERSION) '$(D)/lib/libpzrt.so.$(PZ_SOMAJOR)'
+	ln -sf libpzrt.so.$(PZ_SOMAJOR) '$(D)/lib/libpzrt.so'
+	install -m 644 $(SDK_HDRS) '$(D)/include/paleozoic/'
+	@# written here: it names the PREFIX of this install
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${exec_prefix}/lib' \
+	  'includedir=$${prefix}/include' '' 'Name: paleozoic' \
+	  'Description: Paleozoic runtime: run networks compiled from ONNX (pz_rt.h, pz_io.h)' \
+	  'Version: $(PZ_VERSION)' 'Cflags: -I$${includedir}/paleozoic' \
+	  'Libs: -L$${libdir} -lpzrt' 'Libs.private: -lm -lpthread' > '$(D)/lib/pkgconfig/paleozoic.pc'
+	ln -sfn ../../include/paleozoic '$(D)/lib/paleozoic/include'
+	ln -sf ../libpzrt.a '$(D)/lib/paleozoic/libpzrt.a'
+	install -m 644 $(B)/libpzio.a $(B)/sdk.flags '$(D)/lib/paleozoic/'
+
+uninstall:
+	rm -f '$(D)/bin/paleozoic' '$(D)/lib/libpzrt.a' '$(D)/lib/libpzrt.so' \
+	  '$(D)/lib/libpzrt.so.$(PZ_SOMAJOR)' '$(D)/lib/libpzrt.so.$(PZ_VERSION)' \
+	  '$(D)/lib/pkgconfig/paleozoic.pc' '$(D)/lib/paleozoic/include' \
+	  '$(D)/lib/paleozoic/libpzrt.a' '$(D)/lib/paleozoic/libpzio.a' '$(D)/lib/paleozoic/sdk.flags'
+	rm -f $(patsubst $(B)/include/%,'$(D)/include/paleozoic/%',$(SDK_HDRS))
+	-rmdir '$(D)/include/paleozoic' '$(D)/lib/paleozoic' 2>/dev/null

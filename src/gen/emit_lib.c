@@ -1,0 +1,56 @@
+/* emit_lib.c - what `paleozoic build --lib` and --embed-weights add around
+ * NAME.c: the assembler file that links NAME.weights in, the version script
+ * of libNAME.so, and the commands that make libNAME.a and libNAME.so. */
+#include <stdio.h>
+
+#include "emit.h"
+
+void gen_emit_weights_asm(gen_text *t, const gen_opts *o)
+{
+    const char *n = o->name;
+    /* .incbin copies the file at assembly time (fast for any size); the
+     * symbols are hidden: two models in one program keep their own */
+    gt_printf(t, "/* %s_weights.S - %s.weights linked in (paleozoic build --embed-weights). */\n"
+                 "    .section .rodata\n"
+                 "    .balign %u\n"
+                 "    .globl %s_weights_blob\n    .hidden %s_weights_blob\n"
+                 "    .globl %s_weights_blob_end\n    .hidden %s_weights_blob_end\n"
+                 "%s_weights_blob:\n"
+                 "    .incbin \"%s.weights\"\n"
+                 "%s_weights_blob_end:\n"
+                 "    .section .note.GNU-stack,\"\",@progbits\n",
+              n, n, 64u, n, n, n, n, n, n, n);
+}
+
+void gen_emit_version_script(gen_text *t, const gen_opts *o)
+{
+    /* the model's API by name (a glob NAME_* could catch the runtime's own
+     * pz_* when NAME is "pz"); everything else, the runtime included, local */
+    static const char *const API[] = {"create", "run", "destroy", "net", "inputs", "outputs",
+                                      "n_inputs", "n_outputs"};
+    gt_puts(t, "{\n  global:\n    paleozoic_model_name;\n");
+    for (size_t i = 0; i < sizeof API / sizeof *API; i++)
+        gt_printf(t, "    %s_%s;\n", o->name, API[i]);
+    gt_puts(t, "  local: *;\n};\n");
+}
+
+void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
+                     const char *dir)
+{
+    const char *n = o->name;
+    char wobj[512] = "";
+    gt_printf(t, "%s %s -std=c99 -Wall -Wextra -fPIC -I%s/include -c -o %s%s.o %s%s.c", cc, cflags,
+              o->sdk, dir, n, dir, n);
+    if (o->embed) {
+        /* the assembler finds NAME.weights in the sources' directory */
+        gt_printf(t, " && %s -c -Wa,-I%s -o %s%s_weights.o %s%s_weights.S", cc, dir, dir, n, dir, n);
+        snprintf(wobj, sizeof wobj, " %s%s_weights.o", dir, n);
+    }
+    gt_printf(t, " && rm -f %slib%s.a && ar rcs %slib%s.a %s%s.o%s", dir, n, dir, n, dir, n, wobj);
+    /* self-contained: the runtime's archives linked in and hidden */
+    gt_printf(t, " && %s %s -shared -fPIC -o %slib%s.so -Wl,-soname,lib%s.so "
+                 "-Wl,--version-script=%s%s.map -Wl,--exclude-libs,ALL %s%s.o%s %s/libpzio.a "
+                 "%s/libpzrt.a %s -lm -lpthread",
+              cc, cflags, dir, n, n, dir, n, dir, n, wobj, o->sdk, o->sdk,
+              o->ldextra ? o->ldextra : "");
+}
