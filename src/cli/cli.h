@@ -17,6 +17,7 @@ typedef struct {
     const char *schedule;
     const char *precision;
     const char *weights;         /* --weights fp32|fp16 */
+    int concat;                  /* --concat: 0 not given, 1 on, -1 off */
     const char *target;
     const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
     int n_calib;

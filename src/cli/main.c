@@ -31,7 +31,7 @@ static void usage(FILE *f)
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
                "       --schedule FILE | --strategy S, --precision fp32|bf16, --weights fp32|fp16,\n"
-               "       --target TARGET.json\n");
+               "       --target TARGET.json, --concat on|off (default off)\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
@@ -88,6 +88,19 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     else if (!strcmp(a, "--precision")) str = &k->precision;
     else if (!strcmp(a, "--weights")) str = &k->weights;
     else if (!strcmp(a, "--target")) str = &k->target;
+    else if (!strcmp(a, "--concat")) {
+        if (*i + 1 >= argc) {
+            cli_usage("--concat needs a value (on or off)");
+            return -1;
+        }
+        const char *v = argv[++*i];
+        if (strcmp(v, "on") && strcmp(v, "off")) {
+            cli_usage("--concat %s: expected on or off", v);
+            return -1;
+        }
+        k->concat = !strcmp(v, "on") ? 1 : -1;
+        return 1;
+    }
     else if (!strcmp(a, "--calibrate")) {
         /* one or more files, up to the next option: argv keeps them */
         if (k->n_calib) {

@@ -251,14 +251,26 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
                        "stores its weights in bf16; --weights fp16 is for fp32 compute");
     const char *strategy = k->strategy ? k->strategy : CLI_DEFAULT_STRATEGY;
     if (cli_check_target(k, &strategy, 1, err)) return err->code;
-    if (passes_run(g, NULL, err)) return err->code;
+    /* the schedule is read first: its "concat" decides the layers it lists
+     * (--concat overrides it, and the layer count then tells if they differ) */
+    sched s;
+    memset(&s, 0, sizeof s);
+    s.concat = -1;
+    if (k->schedule && sched_load_file(k->schedule, &s, err)) return err->code;
+    passes_opts po = {0};
+    po.concat = k->concat ? k->concat > 0 : s.concat > 0;
+    passes_stats ps;
+    if (passes_run_stats(g, &po, &ps, err)) {
+        sched_free(&s);
+        return err->code;
+    }
     *m = ir_model_lower(g);
+    (*m)->concat = po.concat;
+    (*m)->concat_groups = ps.concat_groups;
+    (*m)->concat_layers = ps.concat_layers;
     int cores = cli_threads(k);
     if (k->schedule) {
-        sched s;
-        memset(&s, 0, sizeof s);
-        pz_status st = sched_load_file(k->schedule, &s, err);
-        if (!st) st = sched_apply(&s, *m, cores, err);
+        pz_status st = sched_apply(&s, *m, cores, err);
         sched_free(&s);
         if (st) return st;
     } else if (opt_apply_strategy(*m, strategy, k->target, cores, err)) {
@@ -340,6 +352,7 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_SHAPE, k->n_shapes > 0, "--input-shape"}, {CLI_K_SHAPE, k->batch > 0, "--batch"},
         {CLI_K_THREADS, k->threads > 0, "--threads"}, {CLI_K_STRATEGY, k->strategy != NULL, "--strategy"},
         {CLI_K_SCHEDULE, k->schedule != NULL, "--schedule"},
+        {CLI_K_STRATEGY, k->concat != 0, "--concat"},
         {CLI_K_PRECISION, k->precision != NULL, "--precision"},
         {CLI_K_PRECISION, k->weights != NULL, "--weights"},
         {CLI_K_TARGET, k->target != NULL, "--target"},

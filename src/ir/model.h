@@ -70,6 +70,9 @@ typedef struct {
     ir_fblock *blocks;
     int n_blocks;
     int batch;
+    /* the concatenation knob the graph passes ran with (cli_lower): 1 on,
+     * 0 off; the groups merged and the layers in them */
+    int concat, concat_groups, concat_layers;
 } ir_model;
 
 void ir_model_free(ir_model *m);

@@ -6,6 +6,7 @@
  *     "model": "resnet18",
  *     "layers": 49,
  *     "strategy": "dlfusion",
+ *     "concat": false,          (the concatenation pass: the layers depend on it)
  *     "blocks": [
  *       {"first": 0, "count": 4, "first_node": "/conv1/Conv", "last_node": "/maxpool/MaxPool",
  *        "mp": 2, "split": "bands", "strip": 8, "precision": "fp32"},
@@ -31,7 +32,8 @@
 #define SCHED_VERSION 1
 #define SCHED_MAX_BYTES (64u << 20)
 
-static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "blocks"};
+static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "concat",
+                                       "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
                                          "mp", "split", "strip", "precision", "weights",
                                          "winograd"};
@@ -206,6 +208,11 @@ static pz_status parse_root(checker *c, const json_value *root, sched *s)
     if ((v = json_get(root, "strategy")) && get_str(c, v, "strategy", &s->strategy)) return c->err->code;
     if ((v = json_get(root, "layers")) && get_int(c, v, "layers", 0, INT_MAX, &s->n_layers))
         return c->err->code;
+    if ((v = json_get(root, "concat"))) {
+        if (v->type != JSON_BOOL)
+            return bad(c, v, "concat", "expected true or false, found %s", json_type_name(v->type));
+        s->concat = v->b;
+    }
     const json_value *bl = json_get(root, "blocks");
     if (!bl) return bad(c, root, NULL, "missing key \"blocks\" (the list of F-Blocks)");
     if (bl->type != JSON_ARRAY) return bad(c, bl, "blocks", "expected an array, found %s", json_type_name(bl->type));
@@ -241,6 +248,7 @@ pz_status sched_parse(const char *text, size_t len, const char *fname, sched *ou
 {
     memset(out, 0, sizeof *out);
     out->n_layers = -1;
+    out->concat = -1;
     if (!fname) fname = "<schedule>";
     json_value *root;
     if (json_parse(text, len, fname, &root, err)) return err->code;
@@ -259,6 +267,7 @@ pz_status sched_load_file(const char *path, sched *out, pz_err *err)
 {
     memset(out, 0, sizeof *out);
     out->n_layers = -1;
+    out->concat = -1;
     FILE *f = fopen(path, "rb");
     if (!f) return pz_fail(err, PZ_ERR_INPUT, "cannot open schedule %s: %s", path, strerror(errno));
     struct stat st;
@@ -299,6 +308,7 @@ void sched_free(sched *s)
     free(s->fname);
     memset(s, 0, sizeof *s);
     s->n_layers = -1;
+    s->concat = -1;
 }
 
 /* ---- applying to a model ------------------------------------------------ */
@@ -463,6 +473,9 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
     json_w_int(&w, m->n_layers);
     json_w_key(&w, "strategy");
     json_w_str(&w, strategy ? strategy : "unknown");
+    /* the layers (and their count) above were made with this pass on or off */
+    json_w_key(&w, "concat");
+    json_w_bool(&w, m->concat > 0);
     json_w_key(&w, "blocks");
     json_w_arr(&w, 0);
     for (int i = 0; i < m->n_blocks; i++) {

@@ -148,6 +148,13 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
         pass_epilogues(g, dead, &st);
         compact(g, &dead);
     }
+    if (opts->concat) {
+        if ((rc = pass_concat(g, &dead, &st))) {
+            pz_fail(err, rc, "concat pass: a Split did not parse");
+            goto out;
+        }
+        compact(g, &dead);
+    }
     /* Nodes whose outputs infer folded into constants (Constant, shape
      * arithmetic) never run; they go, and their outputs stay as constants
      * (which is also what lets the graph be sorted again). */

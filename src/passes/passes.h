@@ -41,7 +41,12 @@
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
- * They run in this order, but epilogues last: gates, shuffles and norms
+ *   concat     (only when opts->concat) 1x1 Convs, MatMuls or Gemms with
+ *              constant weights that read one input -> one node with the
+ *              weights concatenated along N, then a Split (concat_layers.c).
+ *              Runs after the epilogues, so that each member's bias and act
+ *              are known (members merge only with one act).
+ * They run in this order, but epilogues last (then concat): gates, shuffles and norms
  * first, so that an activation after a pattern (a LayerNorm's Relu) is not
  * fused into the pattern's last node before the pattern is matched.
  *
@@ -71,6 +76,7 @@ typedef struct {
     int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
     int no_attention;      /* keep attention as MatMul, Softmax, MatMul */
     int no_qdq;            /* keep a quantized model's DequantizeLinear, Conv, QuantizeLinear */
+    int concat;            /* run the concatenation pass (off unless asked: the --concat knob) */
 } passes_opts;
 
 /* What the passes did (counts of nodes removed by each). */
@@ -85,6 +91,8 @@ typedef struct {
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
     int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
     int qdq;               /* DequantizeLinear, Conv, [Relu,] QuantizeLinear -> QLinearConv */
+    int concat_groups;     /* groups of layers sharing an input run as one (concat) */
+    int concat_layers;     /* the layers in those groups */
 } passes_stats;
 
 /* Runs every pass (opts may be NULL: all on). The graph must be sorted and

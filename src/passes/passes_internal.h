@@ -54,5 +54,7 @@ void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_attention(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st);
+/* Inserts nodes (a Split per group): *dead grows with the graph. */
+pz_status pass_concat(ir_graph *g, unsigned char **dead, passes_stats *st);
 
 #endif

@@ -1,4 +1,5 @@
-/* concat.c - the CONCAT and SPLIT layers: along one axis, any element type.
+/* concat.c - the CONCAT and SPLIT layers: along one axis, any element type
+ * (and in whole NCHW16c blocks along channels).
  * Both see the whole as `outer` rows, each the parts' chunks in order. */
 #include "rt/ops/ops.h"
 
@@ -167,7 +168,27 @@ static int split_prepare(pz_layer *l, char *err, size_t n)
      * knows its size only through a tensor, so every output is required */
     for (int i = 0; i < l->n_out; i++)
         if (!l->out[i]) return pz_layer_fail(l, err, n, "output %d is omitted", i);
-    return concat_plan(l, err, n, x, l->out, l->n_out, "output");
+    if (concat_plan(l, err, n, x, l->out, l->n_out, "output")) return 1;
+    /* Blocked, the mirror of Concat's: a float X along channels arriving in
+     * NCHW16c whose parts but the last fill whole blocks (the Split the
+     * concatenation pass puts after a merged conv) is cut in whole blocks,
+     * and its readers (convs, pools, a Concat) take the parts blocked. */
+    const pz_axis_params *p = l->params;
+    if (l->isa == PZ_ISA_REF || x->rank != 4 || p->axis != 1 || x->dtype != PZ_F32 ||
+        l->in_have[0] != 16)
+        return 0;
+    for (int i = 0; i + 1 < l->n_out; i++)
+        if (l->out[i]->dims[1] % 16) return 0;
+    concat_state *st = l->state;
+    size_t plane = (size_t)(x->dims[2] * x->dims[3]) * 16 * sizeof(float);
+    st->row = 0;
+    for (int i = 0; i < l->n_out; i++) {
+        st->chunk[i] = (size_t)((l->out[i]->dims[1] + 15) / 16) * plane;
+        st->row += st->chunk[i];
+        l->out_cblk[i] = 16;
+    }
+    l->in_cblk[0] = 16;
+    return 0;
 }
 
 static void split_run(const pz_layer *l, int ith, int nth)
