@@ -151,6 +151,65 @@ static const char *lname(const ir_model *m, int l)
     return m->g->nodes[m->layers[l].node].name;
 }
 
+/* Whether layer l is a merged layer of the concatenation pass: named
+ * "A+B+C" after its members, with the Split "A:split" as the next layer
+ * (the pass puts it there). Returns the members, 0 if not. */
+static int concat_members(const ir_model *m, int l)
+{
+    if (l + 1 >= m->n_layers) return 0;
+    const ir_node *n = &m->g->nodes[m->layers[l].node], *s = &m->g->nodes[m->layers[l + 1].node];
+    const char *plus = n->name ? strchr(n->name, '+') : NULL;
+    size_t k = plus ? (size_t)(plus - n->name) : 0;
+    if (!plus || !s->name || strcmp(s->op_type, "Split") || strncmp(s->name, n->name, k) ||
+        strcmp(s->name + k, ":split"))
+        return 0;
+    return s->n_out;
+}
+
+/* The concatenation knob: on or off, and each merged layer with its
+ * members (the branches). */
+static void print_concat_table(FILE *f, const ir_model *m)
+{
+    fprintf(f, "concat: %s, %d merged layers (from %d layers)\n", m->concat ? "on" : "off",
+            m->concat_groups, m->concat_layers);
+    for (int l = 0; l < m->n_layers; l++) {
+        int k = concat_members(m, l);
+        if (!k) continue;
+        const ir_node *n = &m->g->nodes[m->layers[l].node];
+        fprintf(f, "  layer %d %s, %d branches:", l, n->op_type, k);
+        for (const char *a = n->name; *a;) {
+            size_t len = strcspn(a, "+");
+            fprintf(f, " %.*s", (int)len, a);
+            a += len + (a[len] == '+');
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void print_concat_json(FILE *f, const ir_model *m)
+{
+    fprintf(f, ",\"concat\":{\"on\":%s,\"groups\":%d,\"layers\":%d,\"merged\":[",
+            m->concat ? "true" : "false", m->concat_groups, m->concat_layers);
+    int any = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        if (!concat_members(m, l)) continue;
+        const char *a = m->g->nodes[m->layers[l].node].name;
+        fprintf(f, "%s{\"layer\":%d,\"branches\":[", any++ ? "," : "", l);
+        for (int first = 1; *a; first = 0) {
+            size_t len = strcspn(a, "+");
+            char *b = pz_xmalloc(len + 1);
+            memcpy(b, a, len);
+            b[len] = 0;
+            if (!first) fputc(',', f);
+            json_str(f, b);
+            free(b);
+            a += len + (a[len] == '+');
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "]}");
+}
+
 static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
 {
     int64_t macs = 0, red = 0;
@@ -183,6 +242,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
             m->n_blocks, (double)macs / 1e9, (double)red / 1e9, (long long)red, pct(red, macs));
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
+    print_concat_table(f, m);
 }
 
 static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
@@ -232,7 +292,9 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
         halo_report_free(&r);
     }
     fprintf(f, "\n],\"total\":{\"blocks\":%d,\"macs\":%lld,\"redundant_macs\":%lld,"
-            "\"redundant_pct\":%.4f}}\n", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
+            "\"redundant_pct\":%.4f}", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
+    print_concat_json(f, m);
+    fprintf(f, "}\n");
 }
 
 /* Loads, runs the passes, lowers and applies the schedule or strategy. MP is

@@ -105,6 +105,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     int_table(t, "int", "BLOCK_SPLIT", size, p, 2);
     int_table(t, "int", "BLOCK_STRIP", size, p, 3);
     int_table(t, "int", "BLOCK_PREC", size, p, 4);
+    gt_printf(t, "/* concatenation (--concat, schedule key \"concat\"): %s */\n",
+              p->m->concat ? "on: each merged layer below says so" : "off");
     gt_printf(t, "\n#define %s_WEIGHTS_ID 0x%016llxull   /* %s.weights written with this program */\n",
               N, (unsigned long long)gen_weights_id(p), n);
     gt_printf(t, "#define %s_N_TENSORS %d\n\n", N, p->n_t ? p->n_t : 1);
@@ -146,6 +148,10 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         gt_comment(t, l->op_type);
         if (li < p->n_model_layers && block < p->n_b) gt_printf(t, ", F-Block %d", block);
         else gt_puts(t, ", a copy of a graph output that no layer writes");
+        if (gen_layer_concat(p, li))
+            gt_printf(t, "; concatenation: %d layers that read one input, their weights "
+                      "concatenated, run as one; layer %d splits the output", gen_layer_concat(p, li),
+                      li + 1);
         gt_puts(t, " */\n");
         for (int k = 0; k < low->n_out; k++)
             for (; next <= low->out[k]; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");

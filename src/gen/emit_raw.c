@@ -114,6 +114,9 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         const op_lowered *low = &l->low;
         gt_printf(t, "    /* layer %d: ", li);
         gt_comment(t, l->op_type);
+        if (gen_layer_concat(p, li))
+            gt_printf(t, "; concatenation: %d layers run as one, layer %d splits the output",
+                      gen_layer_concat(p, li), li + 1);
         gt_puts(t, " */\n");
         for (int k = 0; k < low->n_out; k++)
             for (; next <= low->out[k]; next++) value_tensor(t, &p->t[next], next);

@@ -183,6 +183,18 @@ void gen_plan_free(gen_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+int gen_layer_concat(const gen_plan *p, int li)
+{
+    if (li < 0 || li + 1 >= p->n_model_layers) return 0;
+    const char *a = p->l[li].name, *s = p->l[li + 1].name;
+    const char *plus = a ? strchr(a, '+') : NULL;
+    size_t n = plus ? (size_t)(plus - a) : 0;
+    if (!plus || !s || p->l[li + 1].low.kind != PZ_OP_SPLIT || strncmp(s, a, n) ||
+        strcmp(s + n, ":split"))
+        return 0;
+    return p->l[li + 1].low.n_out;
+}
+
 int gen_block_prec(const gen_block *b)
 {
     if (b->precision == IR_PREC_BF16) return PZ_PREC_BF16;

@@ -66,6 +66,11 @@ void gen_plan_free(gen_plan *p);
 /* A block's runtime precision (pz_precision, BLOCK_PREC in the generated C):
  * 0 fp32, 1 bf16, 2 fp32 with its MatMul/Gemm weights in fp16. */
 int gen_block_prec(const gen_block *b);
+/* The concatenation knob: when layer li is a merged layer (the layers of
+ * one group run as one, named "A+B+C", and the next layer is the SPLIT
+ * "A:split" that gives each its output), the number of layers merged;
+ * else 0. */
+int gen_layer_concat(const gen_plan *p, int li);
 
 /* The params struct name of a runtime op kind ("pz_conv_params"), NULL for
  * kinds without params. */

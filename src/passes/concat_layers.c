@@ -13,13 +13,21 @@
  * Exact: every kernel computes an output channel (column) as a reduction
  * over the input channels (K) in an order that does not depend on how many
  * channels there are (tests/parts/43-concat.sh checks bitwise equality on
- * GoogLeNet and a Q/K/V encoder). A larger N fills the kernels' tiles:
+ * GoogLeNet, Inception-v3 and a Q/K/V encoder), but the runtime picks
+ * another 1x1 conv kernel for M == 16 or M % 16 == 8 output channels on
+ * AVX-512 (conv8x2.h: input channels summed in pairs, another rounding).
+ * So convs merge only within one of two families, which keep their kernel
+ * merged: M == 16 or M % 16 == 8, with exactly one member of 8 mod 16
+ * (the sum is then 8 mod 16: conv8x2 still), and every other width (the
+ * direct conv: the sum is neither 16 nor 8 mod 16). A larger N fills the kernels' tiles:
  * GoogLeNet's 16- and 24-channel branches waste most of a 32-wide tile.
  *
  * The merged node is the group's first (it keeps its place, its act and
  * its attributes) and is named after every member, "A+B+C", so that
  * profiles, inspect and the generated C show the branches. Its output is a
- * new value "<first>:concat"; the Split (named "<first>:split") writes the
+ * new value "<host>:concat" (its weights "<host>:concat_w", its bias
+ * "<host>:concat_b"); the Split (named "A:split", after the merged name's
+ * first member) writes the
  * members' own output values, so the rest of the graph is unchanged.
  *
  * Rewritten only when: float32 X, weights and biases constant; the members
@@ -86,6 +94,15 @@ static int one_output(const ir_graph *g, const ir_node *n)
 }
 
 /* The kind of group node n can join (K_NONE: none), and its N. */
+/* A conv's kernel family (see the top): 1 for M == 16 or M % 16 == 8 (the
+ * conv8x2 kernel on AVX-512), 0 for the rest (the direct conv: with at
+ * most one member not a multiple of 16, the sum is neither 16 nor 8 mod
+ * 16 when that member is not). */
+static int conv_family(int64_t m)
+{
+    return m == 16 || m % 16 == 8;
+}
+
 static int kind_of(const ir_graph *g, const ir_node *n, int64_t *nn)
 {
     if (!n->op || n->n_in < 2 || n->n_in > 3 || n->in[0] < 0 || n->in[1] < 0 ||
@@ -212,13 +229,15 @@ static int merge(ir_graph *g, int host, int *mem, const int64_t *nn, int n, int 
     /* weights: Conv's [M, C, 1, 1] and a transposed Gemm B [N, K] one after
      * the other; MatMul's and Gemm's [K, N] side by side, row by row */
     int by_cols = k == K_MATMUL || (k == K_GEMM && !trans_b);
-    char base[512];
+    char base[512], wname[520], bname[520];
     snprintf(base, sizeof base, "%s:concat", first->name ? first->name : "layer");
+    snprintf(wname, sizeof wname, "%s_w", base);
+    snprintf(bname, sizeof bname, "%s_b", base);
     int has_bias = first->n_in == 3 && first->in[2] >= 0;
     int brank = has_bias ? val(g, first, 2)->rank : 0;
-    int wv = concat_const(g, mem, n, 1, by_cols, by_cols ? 1 : 0, base);
+    int wv = concat_const(g, mem, n, 1, by_cols, by_cols ? 1 : 0, wname);
     int bv = -1;
-    if (has_bias) bv = concat_const(g, mem, n, 2, 0, brank - 1, base);
+    if (has_bias) bv = concat_const(g, mem, n, 2, 0, brank - 1, bname);
     /* the merged output, and the members' outputs for the Split */
     int outs[CONCAT_MAX];
     int64_t sum = 0;
@@ -244,7 +263,7 @@ static int merge(ir_graph *g, int host, int *mem, const int64_t *nn, int n, int 
         strcat(name, g->nodes[mem[i]].name ? g->nodes[mem[i]].name : "?");
     }
     char sname[600];
-    snprintf(sname, sizeof sname, "%s:split", g->nodes[host].name ? g->nodes[host].name : "layer");
+    snprintf(sname, sizeof sname, "%s:split", g->nodes[mem[0]].name ? g->nodes[mem[0]].name : "layer");
 
     int64_t sizes[CONCAT_MAX];
     memcpy(sizes, nn, (size_t)n * sizeof *sizes);
@@ -301,6 +320,7 @@ pz_status pass_concat(ir_graph *g, unsigned char **deadp, passes_stats *st)
             int64_t nj;
             const ir_node *b = &g->nodes[j];
             if (dead[j] || kind_of(g, b, &nj) != k || !compatible(g, &g->nodes[i], b, k)) continue;
+            if (k == K_CONV && conv_family(nj) != conv_family(n0)) continue;
             if (k == K_CONV && nj % 16) {
                 if (unaligned >= 0) continue;
                 unaligned = n;
@@ -309,6 +329,8 @@ pz_status pass_concat(ir_graph *g, unsigned char **deadp, passes_stats *st)
             nn[n++] = nj;
         }
         if (n < 2) continue;
+        /* the 16-channel family merges only with one member of 8 mod 16 */
+        if (k == K_CONV && conv_family(n0) == 1 && unaligned < 0) continue;
         /* the member that is not a multiple of 16 channels goes last in
          * the Split; node i, the earliest, stays the merged node */
         if (unaligned >= 0 && unaligned != n - 1) {

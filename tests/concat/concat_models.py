@@ -6,7 +6,14 @@ PyTorch with one input each: OUTDIR/NAME.onnx and NAME.in_0.pb.
   qkv        a small encoder layer whose Q, K and V are three nn.Linear of
              one input (sequence 32, hidden 64, 4 heads; GELU MLP): the
              projections the pass merges into one MatMul
-  qkv_gemm   the same projections on a 2-D input (exported as Gemm)
+  qkv_gemm   the same kind of projections on a 2-D input, 5 rows (Gemm)
+  gemv       the same at 1 row (the GEMV path of a Gemm at batch 1)
+  mixed      convs of one input, merged in two groups: 1x1 with ReLU of 24
+             and 16 channels (conv8x2's family; the 24 last in the Split),
+             and of 32, 20 and 48 (the direct conv's; the 20 last); left
+             alone: 1x1 of 40 channels (a second 8 mod 16 in its family),
+             of 36 (a second width not a multiple of 16), 1x1 without ReLU
+             (another act), 3x3, 1x1 of stride 2
   googlenet  torchvision GoogLeNet (aux_logits off, init_weights, eval,
              224x224): three 1x1 convs read each inception module's input
   inception_v3  torchvision Inception-v3 (aux_logits off, init_weights,
@@ -58,6 +65,21 @@ class QkvGemm(torch.nn.Module):
         return torch.cat([torch.relu(self.q(x)), torch.relu(self.k(x)), torch.relu(self.v(x))], 1)
 
 
+class Mixed(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        c = torch.nn.Conv2d
+        self.a, self.b, self.c = c(40, 24, 1), c(40, 16, 1), c(40, 40, 1)
+        self.g, self.h, self.i, self.j = c(40, 32, 1), c(40, 20, 1), c(40, 48, 1), c(40, 36, 1)
+        self.d, self.e, self.f = c(40, 16, 1), c(40, 16, 3, padding=1), c(40, 16, 1, stride=2)
+
+    def forward(self, x):
+        r = torch.relu
+        ys = [r(self.a(x)), r(self.b(x)), r(self.c(x)), r(self.g(x)), r(self.h(x)),
+              r(self.i(x)), r(self.j(x)), self.d(x), r(self.e(x)), r(self.f(x))]
+        return torch.cat([y.flatten(1) for y in ys], 1)
+
+
 def build(name):
     import torchvision
     torch.manual_seed(43)
@@ -65,6 +87,10 @@ def build(name):
         return Qkv(), torch.randn(1, 32, 64)
     if name == "qkv_gemm":
         return QkvGemm(), torch.randn(5, 48)
+    if name == "gemv":
+        return QkvGemm(), torch.randn(1, 48)
+    if name == "mixed":
+        return Mixed(), torch.randn(1, 40, 9, 9)
     if name == "googlenet":
         return (torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True),
                 torch.randn(1, 3, 224, 224))
@@ -76,7 +102,7 @@ def build(name):
 
 def main():
     out = sys.argv[1]
-    names = sys.argv[2:] or ["qkv", "qkv_gemm", "googlenet"]
+    names = sys.argv[2:] or ["qkv", "qkv_gemm", "gemv", "mixed", "googlenet"]
     os.makedirs(out, exist_ok=True)
     for n in names:
         m, x = build(n)

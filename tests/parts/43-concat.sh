@@ -1,0 +1,124 @@
+#!/bin/sh
+# 43-concat.sh BUILD_DIR [MODELDIR] - the concatenation knob (issue 43 item 3):
+# layers that read one input run as one, weights concatenated along N, then
+# a Split (src/passes/concat_layers.c). Models written by
+# tests/concat/concat_models.py with seeded weights: a Q/K/V encoder layer
+# (three MatMuls), the same projections as Gemms at 5 rows and at 1 (GEMV),
+# `mixed` (the groups the pass must form and the convs it must leave alone),
+# torchvision GoogLeNet.
+#   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
+#           PZ_ISA=scalar (the small models), and the program `build` makes
+#           against `run` on; on within 1e-4 of ONNX Runtime
+#   shows   inspect --strategy none --concat on: the merged layers the model
+#           must have, each with its branches; off: none; the profile's
+#           SPLIT layers; the generated C's "concatenation" comments
+#   knob    a schedule from `tune --concat on` says "concat": true and runs
+#           without --concat to the same bits; --concat off against it, a
+#           non-boolean "concat", --concat maybe and --concat without a
+#           value, and --concat where nothing lowers: exit 2
+# Ends with `N passed, N failed`.
+set -u
+B=$(cd "${1:?usage: 43-concat.sh BUILD_DIR [MODELDIR]}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PZ="$B/paleozoic"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+if ! /usr/bin/python3 -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
+    ! command -v node >/dev/null; then
+    echo "43-concat: SKIPPED: needs /usr/bin/python3 with torch, torchvision, onnx, and node"
+    echo "43-concat: 0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+/usr/bin/python3 "$ROOT/tests/concat/concat_models.py" "$T" >"$T/names" 2>"$T/log" ||
+    bad "concat_models.py: $(tail -c 400 "$T/log")"
+
+# name, merged layers inspect must show, ISA runs (scalar too for the small ones)
+while read -r m want isas; do
+    f="$T/$m.onnx" x="$T/$m.in_0.pb"
+    # ---- equal: on against off, bitwise, per thread count and ISA
+    for th in 1 2; do
+        for isa in $isas; do
+            pre="" && [ "$isa" = scalar ] && pre="PZ_ISA=scalar"
+            if env $pre "$PZ" run "$f" --input "$x" --output "$T/$m.off.$th$isa.pb" --threads "$th" \
+                --concat off >"$T/log" 2>&1 &&
+                env $pre "$PZ" run "$f" --input "$x" --output "$T/$m.on.$th$isa.pb" --threads "$th" \
+                    --concat on >"$T/log" 2>&1; then
+                if cmp -s "$T/$m.off.$th$isa.pb" "$T/$m.on.$th$isa.pb"; then ok
+                else bad "$m: --concat on differs from off ($th threads, $isa)"; fi
+            else
+                bad "$m run ($th threads, $isa): $(tail -c 400 "$T/log")"
+            fi
+        done
+    done
+    # ---- against ONNX Runtime
+    if node "$ROOT/tests/e2e/ort_run.js" "$f" --threads 1 "$x" -- "$T/$m.ort.pb" >"$T/log" 2>&1; then
+        if node "$ROOT/tests/e2e/compare.js" --rel 1e-4 "$T/$m.on.1fast.pb" "$T/$m.ort.pb" \
+            >"$T/log" 2>&1; then ok
+        else bad "$m: --concat on against ONNX Runtime: $(tail -c 300 "$T/log")"; fi
+    else
+        bad "$m: ONNX Runtime: $(tail -c 300 "$T/log")"
+    fi
+    # ---- the built program, against run
+    if "$PZ" build "$f" -o "$T/$m.prog" --threads 1 --concat on >"$T/log" 2>&1 &&
+        "$T/$m.prog" --input "$x" --output "$T/$m.prog.pb" >"$T/log" 2>&1; then
+        if node "$ROOT/tests/e2e/compare.js" --bitwise "$T/$m.prog.pb" "$T/$m.on.1fast.pb" \
+            >"$T/log" 2>&1; then ok
+        else bad "$m: the built program (--concat on) differs from run"; fi
+    else
+        bad "$m build: $(tail -c 400 "$T/log")"
+    fi
+    # ---- shows: inspect, the profile, the generated C
+    "$PZ" inspect "$f" --strategy none --concat on >"$T/ins" 2>&1
+    got=$(sed -n 's/^concat: on, \([0-9]*\) merged layers.*/\1/p' "$T/ins")
+    rows=$(grep -c '^  layer [0-9]* [A-Za-z]*, [0-9]* branches: ' "$T/ins")
+    if [ "$got" = "$want" ] && [ "$rows" = "$want" ]; then ok
+    else bad "$m inspect: '$got' merged layers and $rows listed, want $want: $(grep -A3 '^concat' "$T/ins")"; fi
+    "$PZ" inspect "$f" --strategy none --concat off >"$T/ins" 2>&1
+    if grep -q '^concat: off, 0 merged layers' "$T/ins" && ! grep -q 'branches:' "$T/ins"; then ok
+    else bad "$m inspect --concat off: $(grep '^concat' "$T/ins")"; fi
+    "$PZ" run "$f" --input "$x" --threads 1 --concat on --profile >"$T/prof" 2>&1
+    n=$(grep -c ' SPLIT .*:split ' "$T/prof")
+    if [ "$n" = "$want" ]; then ok; else bad "$m profile: $n concat SPLIT layers, want $want"; fi
+    rm -rf "$T/gen"
+    "$PZ" compile "$f" -o "$T/gen" --threads 1 --concat on >"$T/log" 2>&1
+    n=$(cat "$T/gen/"*.c 2>/dev/null | grep -c '; concatenation: [0-9]* layers')
+    if [ "$n" = "$want" ] && grep -q 'concatenation (--concat.*): on' "$T/gen/"*.c; then ok
+    else bad "$m compile: $n concatenation comments in the C, want $want"; fi
+done <<LIST
+qkv 1 fast scalar
+qkv_gemm 1 fast scalar
+gemv 1 fast scalar
+mixed 2 fast scalar
+googlenet 9 fast
+LIST
+
+# ---- knob: schedules and refusals
+f="$T/qkv.onnx" x="$T/qkv.in_0.pb"
+if "$PZ" tune "$f" --strategy none --concat on -o "$T/s.json" >"$T/log" 2>&1 &&
+    grep -q '"concat": true' "$T/s.json" &&
+    "$PZ" run "$f" --input "$x" --output "$T/s.pb" --threads 1 --schedule "$T/s.json" >"$T/log" 2>&1 &&
+    node "$ROOT/tests/e2e/compare.js" --bitwise "$T/s.pb" "$T/qkv.on.1fast.pb" >"$T/log" 2>&1; then ok
+else bad "schedule with \"concat\": true: $(tail -c 300 "$T/log")"; fi
+refuse() {   # WHAT WANT-IN-MESSAGE CMD...
+    what=$1 msg=$2
+    shift 2
+    "$@" >"$T/log" 2>&1
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "paleozoic: error: .*$msg" "$T/log"; then ok
+    else bad "$what: exit $rc, want 2 with '$msg': $(tail -c 300 "$T/log")"; fi
+}
+refuse "--concat off against a concat schedule" "layer" \
+    "$PZ" run "$f" --input "$x" --threads 1 --schedule "$T/s.json" --concat off
+sed 's/"concat": true/"concat": "yes"/' "$T/s.json" >"$T/bad.json"
+refuse "\"concat\": \"yes\"" 'key "concat": expected true or false' \
+    "$PZ" run "$f" --input "$x" --threads 1 --schedule "$T/bad.json"
+refuse "--concat maybe" "--concat maybe: expected on or off" "$PZ" run "$f" --input "$x" --concat maybe
+refuse "--concat without a value" "--concat needs a value" "$PZ" run "$f" --input "$x" --concat
+refuse "inspect --concat without blocks" "--concat does nothing here" "$PZ" inspect "$f" --concat on
+
+echo "43-concat: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
