@@ -75,7 +75,8 @@ enum {
     CLI_K_PRECISION = 16,   /* --precision, --weights */
     CLI_K_TARGET = 32,
     CLI_K_CALIB = 64,       /* --calibrate (also taken with --precision int8) */
-    CLI_K_ALL = 63,         /* every knob but --calibrate, which needs int8 */
+    CLI_K_CONCAT = 128,     /* --concat (the layers a lowering command sees) */
+    CLI_K_ALL = 63 | 128,   /* every knob but --calibrate, which needs int8 */
 };
 int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why);
 

@@ -41,9 +41,9 @@ int cmd_space(int argc, char **argv)
         if (model) return cli_usage("space: one model at a time");
         model = a;
     }
-    if (cli_knobs_check(&k, "space", model ? CLI_K_SHAPE : 0,
+    if (cli_knobs_check(&k, "space", model ? CLI_K_SHAPE | CLI_K_CONCAT : 0,
                         model ? "space counts the schedules of the model's layers over --cores N "
-                                "(of the knobs it takes only --input-shape and --batch)"
+                                "(of the knobs it takes only --input-shape, --batch and --concat)"
                               : "with --layers N there is no model"))
         return 2;
     if (!model == !layers)

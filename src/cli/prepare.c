@@ -352,7 +352,7 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_SHAPE, k->n_shapes > 0, "--input-shape"}, {CLI_K_SHAPE, k->batch > 0, "--batch"},
         {CLI_K_THREADS, k->threads > 0, "--threads"}, {CLI_K_STRATEGY, k->strategy != NULL, "--strategy"},
         {CLI_K_SCHEDULE, k->schedule != NULL, "--schedule"},
-        {CLI_K_STRATEGY, k->concat != 0, "--concat"},
+        {CLI_K_CONCAT, k->concat != 0, "--concat"},
         {CLI_K_PRECISION, k->precision != NULL, "--precision"},
         {CLI_K_PRECISION, k->weights != NULL, "--weights"},
         {CLI_K_TARGET, k->target != NULL, "--target"},

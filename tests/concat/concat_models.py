@@ -6,6 +6,8 @@ PyTorch with one input each: OUTDIR/NAME.onnx and NAME.in_0.pb.
   qkv        a small encoder layer whose Q, K and V are three nn.Linear of
              one input (sequence 32, hidden 64, 4 heads; GELU MLP): the
              projections the pass merges into one MatMul
+  qkv_base   the same layer at BERT-base's widths (hidden 768, 12 heads, FFN
+             3072, sequence 128), for bench/RESULTS.md
   qkv_gemm   the same kind of projections on a 2-D input, 5 rows (Gemm)
   gemv       the same at 1 row (the GEMV path of a Gemm at batch 1)
   mixed      convs of one input, merged in two groups: 1x1 with ReLU of 24
@@ -85,6 +87,8 @@ def build(name):
     torch.manual_seed(43)
     if name == "qkv":
         return Qkv(), torch.randn(1, 32, 64)
+    if name == "qkv_base":
+        return Qkv(768, 12, 3072), torch.randn(1, 128, 768)
     if name == "qkv_gemm":
         return QkvGemm(), torch.randn(5, 48)
     if name == "gemv":

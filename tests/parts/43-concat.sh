@@ -9,6 +9,7 @@
 #   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
+#           (also the --emit raw program, and --precision bf16's GEMMs)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
 #           SPLIT layers; the generated C's "concatenation" comments
@@ -96,8 +97,22 @@ mixed 2 fast scalar
 googlenet 9 fast
 LIST
 
-# ---- knob: schedules and refusals
+# ---- knob: the low-level C (--emit raw), and bf16 GEMMs
 f="$T/qkv.onnx" x="$T/qkv.in_0.pb"
+if "$PZ" build "$f" -o "$T/raw.prog" --emit raw --threads 1 --concat on >"$T/log" 2>&1 &&
+    "$T/raw.prog" --input "$x" --output "$T/raw.pb" >"$T/log" 2>&1 &&
+    node "$ROOT/tests/e2e/compare.js" --bitwise "$T/raw.pb" "$T/qkv.on.1fast.pb" >"$T/log" 2>&1; then ok
+else bad "build --emit raw --concat on: $(tail -c 300 "$T/log")"; fi
+for m in qkv qkv_gemm; do
+    for c in off on; do
+        "$PZ" run "$T/$m.onnx" --input "$T/$m.in_0.pb" --output "$T/$m.bf16.$c.pb" --threads 1 \
+            --precision bf16 --concat $c >"$T/log" 2>&1 || bad "$m bf16 --concat $c: $(tail -c 300 "$T/log")"
+    done
+    if cmp -s "$T/$m.bf16.off.pb" "$T/$m.bf16.on.pb"; then ok
+    else bad "$m: --precision bf16 --concat on differs from off"; fi
+done
+
+# ---- knob: schedules and refusals
 if "$PZ" tune "$f" --strategy none --concat on -o "$T/s.json" >"$T/log" 2>&1 &&
     grep -q '"concat": true' "$T/s.json" &&
     "$PZ" run "$f" --input "$x" --output "$T/s.pb" --threads 1 --schedule "$T/s.json" >"$T/log" 2>&1 &&
@@ -119,6 +134,13 @@ refuse "\"concat\": \"yes\"" 'key "concat": expected true or false' \
 refuse "--concat maybe" "--concat maybe: expected on or off" "$PZ" run "$f" --input "$x" --concat maybe
 refuse "--concat without a value" "--concat needs a value" "$PZ" run "$f" --input "$x" --concat
 refuse "inspect --concat without blocks" "--concat does nothing here" "$PZ" inspect "$f" --concat on
+refuse "space --layers --concat" "--concat does nothing here" "$PZ" space --layers 3 --concat on
+# space counts the layers the pass leaves: GoogLeNet's 9 groups of 23 convs are 9 convs and 9
+# Splits, 5 layers fewer
+n_off=$("$PZ" space "$T/googlenet.onnx" --concat off --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
+n_on=$("$PZ" space "$T/googlenet.onnx" --concat on --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
+if [ -n "$n_off" ] && [ "$n_on" = "$((n_off - 5))" ]; then ok
+else bad "space: $n_on layers with --concat on, $n_off off (want 5 fewer)"; fi
 
 echo "43-concat: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -556,7 +556,7 @@ static void test_schedule(void)
     SCHED_BAD("[]", "s.json:1:1: a schedule is a JSON object, found an array");
     SCHED_BAD("{}", "s.json:1:1: missing key 'blocks'");
     SCHED_BAD("{'blocks': [], 'modle': 'x'}",
-              "s.json:1:16: unknown key 'modle' (known: version, model, layers, strategy, blocks)");
+              "s.json:1:16: unknown key 'modle' (known: version, model, layers, strategy, concat, blocks)");
     SCHED_BAD("{'blocks': {}}", "s.json:1:12: key 'blocks': expected an array, found an object");
     SCHED_BAD("{'version': 2, 'blocks': []}", "s.json:1:13: key 'version': 2 is out of range (1 to 1)");
     SCHED_BAD("{'layers': '4', 'blocks': []}", "key 'layers': expected an integer, found a string");
