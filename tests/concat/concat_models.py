@@ -16,6 +16,10 @@ PyTorch with one input each: OUTDIR/NAME.onnx and NAME.in_0.pb.
              alone: 1x1 of 40 channels (a second 8 mod 16 in its family),
              of 36 (a second width not a multiple of 16), 1x1 without ReLU
              (another act), 3x3, 1x1 of stride 2
+  hand       written with onnx.helper at opset 11 (Split's sizes an
+             attribute), every member's output a graph output: Gemm with
+             transB 0, MatMul without bias, Conv without bias (32 and 20
+             channels); outputs y0..y5
   googlenet  torchvision GoogLeNet (aux_logits off, init_weights, eval,
              224x224): three 1x1 convs read each inception module's input
   inception_v3  torchvision Inception-v3 (aux_logits off, init_weights,
@@ -82,6 +86,38 @@ class Mixed(torch.nn.Module):
         return torch.cat([y.flatten(1) for y in ys], 1)
 
 
+def hand(out):
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(43)
+
+    def const(name, *shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+    inits = [const("gb0", 6, 5), const("gc0", 5), const("gb1", 6, 7), const("gc1", 7),
+             const("mb0", 6, 4), const("mb1", 6, 8), const("cw0", 32, 6, 1, 1),
+             const("cw1", 20, 6, 1, 1)]
+    nodes = [helper.make_node("Gemm", ["a", "gb0", "gc0"], ["y0"], name="g0"),
+             helper.make_node("Gemm", ["a", "gb1", "gc1"], ["y1"], name="g1"),
+             helper.make_node("MatMul", ["b", "mb0"], ["y2"], name="m0"),
+             helper.make_node("MatMul", ["b", "mb1"], ["y3"], name="m1"),
+             helper.make_node("Conv", ["x", "cw0"], ["y4"], name="c0"),
+             helper.make_node("Conv", ["x", "cw1"], ["y5"], name="c1")]
+    f = TensorProto.FLOAT
+    ins = [helper.make_tensor_value_info("a", f, [4, 6]),
+           helper.make_tensor_value_info("b", f, [2, 3, 6]),
+           helper.make_tensor_value_info("x", f, [1, 6, 5, 5])]
+    shapes = [[4, 5], [4, 7], [2, 3, 4], [2, 3, 8], [1, 32, 5, 5], [1, 20, 5, 5]]
+    outs = [helper.make_tensor_value_info("y%d" % i, f, sh) for i, sh in enumerate(shapes)]
+    g = helper.make_graph(nodes, "hand", ins, outs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)])
+    m.ir_version = 6
+    import onnx
+    onnx.save(m, os.path.join(out, "hand.onnx"))
+    for k, (n, sh) in enumerate([("a", (4, 6)), ("b", (2, 3, 6)), ("x", (1, 6, 5, 5))]):
+        with open(os.path.join(out, "hand.in_%d.pb" % k), "wb") as fh:
+            a = rng.standard_normal(sh).astype(np.float32)
+            fh.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
 def build(name):
     import torchvision
     torch.manual_seed(43)
@@ -106,9 +142,13 @@ def build(name):
 
 def main():
     out = sys.argv[1]
-    names = sys.argv[2:] or ["qkv", "qkv_gemm", "gemv", "mixed", "googlenet"]
+    names = sys.argv[2:] or ["qkv", "qkv_gemm", "gemv", "mixed", "hand", "googlenet"]
     os.makedirs(out, exist_ok=True)
     for n in names:
+        if n == "hand":
+            hand(out)
+            print(n)
+            continue
         m, x = build(n)
         m.eval()
         with torch.no_grad():
