@@ -93,7 +93,6 @@ static int one_output(const ir_graph *g, const ir_node *n)
     return 1;
 }
 
-/* The kind of group node n can join (K_NONE: none), and its N. */
 /* A conv's kernel family (see the top): 1 for M == 16 or M % 16 == 8 (the
  * conv8x2 kernel on AVX-512), 0 for the rest (the direct conv: with at
  * most one member not a multiple of 16, the sum is neither 16 nor 8 mod
@@ -103,6 +102,7 @@ static int conv_family(int64_t m)
     return m == 16 || m % 16 == 8;
 }
 
+/* The kind of group node n can join (K_NONE: none), and its N. */
 static int kind_of(const ir_graph *g, const ir_node *n, int64_t *nn)
 {
     if (!n->op || n->n_in < 2 || n->n_in > 3 || n->in[0] < 0 || n->in[1] < 0 ||

@@ -10,7 +10,8 @@
 #   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
-#           (also the --emit raw program, and --precision bf16's GEMMs)
+#           (also the --emit raw program, --precision bf16's GEMMs, and
+#           GoogLeNet in fused F-Blocks: fuse-all and dlfusion at 2 threads)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
 #           SPLIT layers; the generated C's "concatenation" comments
@@ -112,6 +113,17 @@ mixed 1 2 fast scalar
 hand 6 3 fast scalar
 googlenet 1 9 fast
 LIST
+
+# ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise
+for st in fuse-all dlfusion; do
+    for c in off on; do
+        "$PZ" run "$T/googlenet.onnx" --input "$T/googlenet.in_0.pb" --output "$T/gf.$c.pb" \
+            --threads 2 --strategy "$st" --concat "$c" >"$T/log" 2>&1 ||
+            bad "googlenet --strategy $st --concat $c: $(tail -c 300 "$T/log")"
+    done
+    if cmp -s "$T/gf.off.pb" "$T/gf.on.pb"; then ok
+    else bad "googlenet --strategy $st: --concat on differs from off"; fi
+done
 
 # ---- knob: the low-level C (--emit raw), and bf16 GEMMs
 f="$T/qkv.onnx" x="$T/qkv.in_0.pb"
