@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046,SC2086  # the --input/--output lists split into words on purpose
 # 43-concat.sh BUILD_DIR [MODELDIR] - the concatenation knob (issue 43 item 3):
 # layers that read one input run as one, weights concatenated along N, then
 # a Split (src/passes/concat_layers.c). Models written by
@@ -19,6 +20,8 @@
 #           without --concat to the same bits; --concat off against it, a
 #           non-boolean "concat", --concat maybe and --concat without a
 #           value, and --concat where nothing lowers: exit 2
+# Under a sanitizer build (BUILD_DIR with "san" in its name, unless
+# PZ_TEST_FULL=1) GoogLeNet is left out: the small models cover every form.
 # Ends with `N passed, N failed`.
 set -u
 B=$(cd "${1:?usage: 43-concat.sh BUILD_DIR [MODELDIR]}" && pwd)
@@ -36,7 +39,9 @@ if ! /usr/bin/python3 -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
     echo "43-concat: 0 passed, 0 failed, 1 skipped"
     exit 0
 fi
-/usr/bin/python3 "$ROOT/tests/concat/concat_models.py" "$T" >"$T/names" 2>"$T/log" ||
+GN=googlenet
+case "$B" in *san*) [ "${PZ_TEST_FULL:-0}" = 1 ] || GN="" ;; esac
+/usr/bin/python3 "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed hand $GN >"$T/names" 2>"$T/log" ||
     bad "concat_models.py: $(tail -c 400 "$T/log")"
 
 # --input for each of model $1's inputs; --output PREFIX.K.pb for its $2 outputs; whether the
@@ -54,8 +59,8 @@ same() {   # A B NOUT [--rel TOL]
 }
 
 # name, outputs, merged layers inspect must show, ISA runs (scalar too for the small ones)
-# shellcheck disable=SC2086
 while read -r m nout want isas; do
+    [ -n "$m" ] || continue
     f="$T/$m.onnx" x=$(ins_of "$m")
     # ---- equal: on against off, bitwise, per thread count and ISA
     for th in 1 2; do
@@ -111,11 +116,11 @@ qkv_gemm 1 1 fast scalar
 gemv 1 1 fast scalar
 mixed 1 2 fast scalar
 hand 6 3 fast scalar
-googlenet 1 9 fast
+$([ -n "$GN" ] && echo "googlenet 1 9 fast")
 LIST
 
 # ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise
-for st in fuse-all dlfusion; do
+for st in ${GN:+fuse-all dlfusion}; do
     for c in off on; do
         "$PZ" run "$T/googlenet.onnx" --input "$T/googlenet.in_0.pb" --output "$T/gf.$c.pb" \
             --threads 2 --strategy "$st" --concat "$c" >"$T/log" 2>&1 ||
@@ -165,10 +170,12 @@ refuse "inspect --concat without blocks" "--concat does nothing here" "$PZ" insp
 refuse "space --layers --concat" "--concat does nothing here" "$PZ" space --layers 3 --concat on
 # space counts the layers the pass leaves: GoogLeNet's 9 groups of 23 convs are 9 convs and 9
 # Splits, 5 layers fewer
-n_off=$("$PZ" space "$T/googlenet.onnx" --concat off --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
-n_on=$("$PZ" space "$T/googlenet.onnx" --concat on --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
-if [ -n "$n_off" ] && [ "$n_on" = "$((n_off - 5))" ]; then ok
-else bad "space: $n_on layers with --concat on, $n_off off (want 5 fewer)"; fi
+if [ -n "$GN" ]; then
+    n_off=$("$PZ" space "$T/googlenet.onnx" --concat off --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
+    n_on=$("$PZ" space "$T/googlenet.onnx" --concat on --cores 1 | sed -n 's/.*: \([0-9]*\) layers after lowering/\1/p')
+    if [ -n "$n_off" ] && [ "$n_on" = "$((n_off - 5))" ]; then ok
+    else bad "space: $n_on layers with --concat on, $n_off off (want 5 fewer)"; fi
+fi
 
 echo "43-concat: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
