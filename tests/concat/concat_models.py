@@ -19,7 +19,8 @@ PyTorch with one input each: OUTDIR/NAME.onnx and NAME.in_0.pb.
   hand       written with onnx.helper at opset 11 (Split's sizes an
              attribute), every member's output a graph output: Gemm with
              transB 0, MatMul without bias, Conv without bias (32 and 20
-             channels); outputs y0..y5
+             channels); left alone: a Gemm with alpha 0.5, a grouped 1x1
+             conv; outputs y0..y7
   googlenet  torchvision GoogLeNet (aux_logits off, init_weights, eval,
              224x224): three 1x1 convs read each inception module's input
   inception_v3  torchvision Inception-v3 (aux_logits off, init_weights,
@@ -94,18 +95,21 @@ def hand(out):
         return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
     inits = [const("gb0", 6, 5), const("gc0", 5), const("gb1", 6, 7), const("gc1", 7),
              const("mb0", 6, 4), const("mb1", 6, 8), const("cw0", 32, 6, 1, 1),
-             const("cw1", 20, 6, 1, 1)]
+             const("cw1", 20, 6, 1, 1), const("gb2", 6, 3), const("cw2", 16, 3, 1, 1)]
     nodes = [helper.make_node("Gemm", ["a", "gb0", "gc0"], ["y0"], name="g0"),
              helper.make_node("Gemm", ["a", "gb1", "gc1"], ["y1"], name="g1"),
              helper.make_node("MatMul", ["b", "mb0"], ["y2"], name="m0"),
              helper.make_node("MatMul", ["b", "mb1"], ["y3"], name="m1"),
              helper.make_node("Conv", ["x", "cw0"], ["y4"], name="c0"),
-             helper.make_node("Conv", ["x", "cw1"], ["y5"], name="c1")]
+             helper.make_node("Conv", ["x", "cw1"], ["y5"], name="c1"),
+             helper.make_node("Gemm", ["a", "gb2"], ["y6"], name="g2", alpha=0.5),
+             helper.make_node("Conv", ["x", "cw2"], ["y7"], name="c2", group=2)]
     f = TensorProto.FLOAT
     ins = [helper.make_tensor_value_info("a", f, [4, 6]),
            helper.make_tensor_value_info("b", f, [2, 3, 6]),
            helper.make_tensor_value_info("x", f, [1, 6, 5, 5])]
-    shapes = [[4, 5], [4, 7], [2, 3, 4], [2, 3, 8], [1, 32, 5, 5], [1, 20, 5, 5]]
+    shapes = [[4, 5], [4, 7], [2, 3, 4], [2, 3, 8], [1, 32, 5, 5], [1, 20, 5, 5], [4, 3],
+              [1, 16, 5, 5]]
     outs = [helper.make_tensor_value_info("y%d" % i, f, sh) for i, sh in enumerate(shapes)]
     g = helper.make_graph(nodes, "hand", ins, outs, inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)])

@@ -7,7 +7,8 @@
 # (three MatMuls), the same projections as Gemms at 5 rows and at 1 (GEMV),
 # `mixed` (the groups the pass must form and the convs it must leave alone),
 # `hand` (opset 11, Gemm with transB 0, MatMul and Conv without bias, the
-# members' outputs graph outputs), torchvision GoogLeNet.
+# members' outputs graph outputs; a Gemm with alpha 0.5 and a grouped conv
+# left alone), torchvision GoogLeNet.
 #   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
@@ -115,7 +116,7 @@ qkv 1 1 fast scalar
 qkv_gemm 1 1 fast scalar
 gemv 1 1 fast scalar
 mixed 1 2 fast scalar
-hand 6 3 fast scalar
+hand 8 3 fast scalar
 $([ -n "$GN" ] && echo "googlenet 1 9 fast")
 LIST
 
