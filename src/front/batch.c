@@ -170,17 +170,35 @@ static int rewrite_lead(batch_plan *p, const ir_node *n, int slot)
     return 0;
 }
 
-/* A Concat input of batch 1 that does not carry the batch: an Expand, Tile or
- * ConstantOfShape whose shape (repeats) constant can be given the batch. */
-static int promote(batch_plan *p, int v)
+/* Input `slot` of node n (a Concat), of batch 1, does not carry the batch:
+ * a constant (a class token, [1, 1, D]) is given to n repeated n times, as
+ * each image joins it; an Expand, Tile or ConstantOfShape computed at run
+ * time gets its shape (repeats) constant rewritten. */
+static int promote(batch_plan *p, const ir_node *n, int slot)
 {
     const ir_graph *g = p->g1;
+    int v = n->in[slot];
+    const ir_tensor *t = &g->values[v].t;
+    if (t->rank < 1 || t->dims[0] != 1) return 0;
+    if (t->data && t->nbytes && (size_t)p->n <= ((size_t)64 << 20) / t->nbytes) {
+        p->c = pz_xrealloc(p->c, (size_t)(p->nc + 1) * sizeof *p->c);
+        batch_const *c = &p->c[p->nc++];
+        c->node = pz_xstrdup(n->name);
+        c->slot = slot;
+        c->t = *t;
+        c->t.dims[0] = p->n;
+        c->t.nbytes = t->nbytes * (size_t)p->n;
+        c->t.data = pz_xmalloc(c->t.nbytes);
+        for (int64_t i = 0; i < p->n; i++)
+            memcpy((char *)c->t.data + (size_t)i * t->nbytes, t->data, t->nbytes);
+        return 1;   /* the value itself stays [1, ...] for its other readers */
+    }
     int pr = g->values[v].producer;
-    if (pr < 0 || g->values[v].t.rank < 1 || g->values[v].t.dims[0] != 1) return 0;
+    if (pr < 0) return 0;
     const ir_node *m = &g->nodes[pr];
-    int slot = !strcmp(m->op_type, "Expand") || !strcmp(m->op_type, "Tile") ? 1
-             : !strcmp(m->op_type, "ConstantOfShape") ? 0 : -1;
-    if (slot < 0 || !rewrite_lead(p, m, slot)) return 0;
+    int ms = !strcmp(m->op_type, "Expand") || !strcmp(m->op_type, "Tile") ? 1
+           : !strcmp(m->op_type, "ConstantOfShape") ? 0 : -1;
+    if (ms < 0 || !rewrite_lead(p, m, ms)) return 0;
     p->carries[v] = 1;
     return 1;
 }
@@ -268,7 +286,7 @@ static pz_status check_node(batch_plan *p, const ir_node *n, unsigned *mask, pz_
         if (a < 0) a += yr;
         if (a == 0) return refuse(p, n, err, "joins its inputs along the batch axis 0");
         for (int i = 0; i < n->n_in; i++)
-            if (n->in[i] >= 0 && !carries(p, n->in[i]) && !promote(p, n->in[i]))
+            if (n->in[i] >= 0 && !carries(p, n->in[i]) && !promote(p, n, i))
                 return refuse(p, n, err, "joins the batch with its input %d (\"%s\"), whose batch "
                               "of 1 comes from no constant that can be rewritten", i,
                               g->values[n->in[i]].name);
@@ -380,6 +398,13 @@ pz_status batch_plan_make(const char *path, const onnx_load_opts *opts, int64_t 
     p->g1 = g;
     p->carries = pz_xcalloc((size_t)g->n_values + 1, 1);
     int any = 0;
+    /* an input at batch n already (a symbolic batch --batch bound): the
+     * plain binding is the whole story, fixed inputs of 1 beside it too */
+    for (int i = 0; i < g->n_inputs; i++)
+        if (g->values[g->inputs[i]].t.rank > 0 && g->values[g->inputs[i]].t.dims[0] == n) {
+            batch_plan_free(p);
+            return PZ_OK;
+        }
     for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
         int named = 0;   /* --input-shape gives its dims: not ours to change */
@@ -416,6 +441,13 @@ pz_status batch_plan_make(const char *path, const onnx_load_opts *opts, int64_t 
                 p->carries[nd->out[k]] = 1;
             }
     }
+    /* the plan keeps shapes and names; the weights go (held twice otherwise
+     * while the model loads again) */
+    for (int v = 0; v < g->n_values; v++)
+        if (g->values[v].owns_data && g->values[v].t.data && g->values[v].t.nbytes > 4096) {
+            ir_tensor_free_data(&g->values[v].t);
+            g->values[v].owns_data = 0;
+        }
     *plan = p;
     return PZ_OK;
 }

@@ -16,7 +16,8 @@
  * constants of the model file that pin the batch at 1 (a Reshape shape
  * [1, ...], a Resize sizes, the shape or repeats of an Expand,
  * ConstantOfShape or Tile whose output a Concat joins to the batch) given a
- * leading N. After the load at batch N every value's shape must be its batch-1
+ * leading N; a constant of batch 1 that a Concat joins to the batch (a class
+ * token) is repeated N times for it. After the load at batch N every value's shape must be its batch-1
  * shape with N in front where it carries the batch, and unchanged elsewhere. */
 #ifndef PZ_FRONT_BATCH_H
 #define PZ_FRONT_BATCH_H

@@ -14,6 +14,8 @@
 #      in 4 interleaved phases), at batch 4 the packed GEMM (K in order), so
 #      the last layer rounds differently (documented in README, "--batch").
 #      Each image also against ONNX Runtime on the batch-1 model.
+#      A class token [1, 1, 8] that a Concat joins to the batch (as ViT
+#      does) is repeated for each image: against numpy.
 #   2. The zoo's MobileNetV2 (paleozoic zoo, static batch 1) the same way at
 #      224x224: features bitwise, logits within 1e-4.
 #   3. build --batch 4: the program's input table says 4x3x64x64, it takes
@@ -122,6 +124,27 @@ small("trans", [helper.make_node("Transpose", ["x"], ["y"], name="swap", perm=[1
 small("matmul", [helper.make_node("Reshape", ["x", "s"], ["f"], name="flat"),
                  helper.make_node("MatMul", ["w", "f"], ["y"], name="mm")],
       [i64([1, -1], "s"), numpy_helper.from_array(np.ones((5, 1), np.float32), "w")], [5, 192])
+# a class token joined to each image (as ViT does): x [1, 4, 8] -> Concat(cls [1, 1, 8], x,
+# axis 1) -> MatMul(W) -> Softmax(-1) -> ReduceMean(axis 1) -> y [1, 8]; its numpy result
+# for 4 images
+w = rng.standard_normal((8, 8)).astype(np.float32)
+cls = rng.standard_normal((1, 1, 8)).astype(np.float32)
+g = helper.make_graph(
+    [helper.make_node("Concat", ["cls", "x"], ["c"], name="cat", axis=1),
+     helper.make_node("MatMul", ["c", "w"], ["m"], name="mm"),
+     helper.make_node("Softmax", ["m"], ["s"], name="sm", axis=-1),
+     helper.make_node("ReduceMean", ["s"], ["y"], name="mean", axes=[1], keepdims=0)], "tok",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 8])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])],
+    [numpy_helper.from_array(cls, "cls"), numpy_helper.from_array(w, "w")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+m.ir_version = 8
+onnx.save(m, f"{d}/tok.onnx")
+xt = rng.standard_normal((4, 4, 8)).astype(np.float32)
+onnx.save_tensor(numpy_helper.from_array(xt, "x"), f"{d}/t4.pb")
+c = np.concatenate([np.repeat(cls, 4, 0), xt], 1).astype(np.float64) @ w
+e = np.exp(c - c.max(-1, keepdims=True))
+np.save(f"{d}/tok_want.npy", (e / e.sum(-1, keepdims=True)).mean(1))
 small("computed", [helper.make_node("Add", ["a", "b"], ["s"], name="add"),
                    helper.make_node("Reshape", ["x", "s"], ["y"], name="flat")],
       [i64([0, -1], "a"), i64([1, 0], "b")], [1, 192])
@@ -232,6 +255,20 @@ EOF
     done
 else
     echo "skip ONNX Runtime comparison (node_modules/onnxruntime-node missing)"
+fi
+
+# a constant of batch 1 joined to the batch by a Concat: repeated for each image
+if "$PZ" run "$T/tok.onnx" --batch 4 --threads 1 --input "$T/t4.pb" --output "$T/tok.pb" >"$T/log" 2>&1 &&
+    "$PY" -c '
+import sys, numpy as np, onnx
+from onnx import numpy_helper as nh
+t = onnx.TensorProto(); t.ParseFromString(open(sys.argv[1], "rb").read())
+y, want = nh.to_array(t), np.load(sys.argv[2])
+assert y.shape == (4, 8) and np.abs(y - want).max() < 1e-6, np.abs(y - want).max()
+' "$T/tok.pb" "$T/tok_want.npy" 2>"$T/cmp"; then
+    ok "class token [1, 1, 8] concatenated to a batch of 4: each image within 1e-6 of numpy"
+else
+    bad "class token at --batch 4: $(tail -c 300 "$T/log") $(tail -c 200 "$T/cmp")"
 fi
 
 # ---- 3. a program built with --batch 4 ----------------------------------------
