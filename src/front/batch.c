@@ -16,6 +16,7 @@
 
 typedef struct {
     char *node;   /* the node whose input `slot` reads the new constant */
+    int idx;      /* its index at batch 1 (names need not be unique) */
     int slot;
     ir_tensor t;  /* int64, data owned */
 } batch_const;
@@ -126,6 +127,7 @@ static int rewrite_at(batch_plan *p, const ir_node *n, int slot)
     p->c = pz_xrealloc(p->c, (size_t)(p->nc + 1) * sizeof *p->c);
     batch_const *c = &p->c[p->nc++];
     c->node = pz_xstrdup(n->name);
+    c->idx = (int)(n - g->nodes);
     c->slot = slot;
     c->t = v->t;
     c->t.data = pz_xmalloc(v->t.nbytes);
@@ -184,6 +186,7 @@ static int promote(batch_plan *p, const ir_node *n, int slot)
         p->c = pz_xrealloc(p->c, (size_t)(p->nc + 1) * sizeof *p->c);
         batch_const *c = &p->c[p->nc++];
         c->node = pz_xstrdup(n->name);
+        c->idx = (int)(n - g->nodes);
         c->slot = slot;
         c->t = *t;
         c->t.dims[0] = p->n;
@@ -458,8 +461,9 @@ static pz_status apply(ir_graph *g, void *ctx, pz_err *err)
 {
     const batch_plan *p = ctx;
     for (int c = 0; c < p->nc; c++) {
-        int i = 0;
-        while (i < g->n_nodes && strcmp(g->nodes[i].name, p->c[c].node)) i++;
+        int i = p->c[c].idx;
+        if (i >= g->n_nodes || strcmp(g->nodes[i].name, p->c[c].node))
+            for (i = 0; i < g->n_nodes && strcmp(g->nodes[i].name, p->c[c].node); i++) {}
         if (i == g->n_nodes || p->c[c].slot >= g->nodes[i].n_in || g->nodes[i].in[p->c[c].slot] < 0)
             return pz_fail(err, PZ_ERR_INTERNAL, "--batch %lld: node \"%s\" is not there at batch "
                            "%lld", (long long)p->n, p->c[c].node, (long long)p->n);

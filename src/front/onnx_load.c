@@ -189,8 +189,10 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
         for (int d = 0; d < t->rank; d++) {
             if (t->dims[d] >= 0 && t->dims[d] != b->dims[d])
                 return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): dimension %d is %lld in "
-                               "the model, %lld in the given tensor", pos, name, d,
-                               (long long)t->dims[d], (long long)b->dims[d]);
+                               "the model, %lld in the given tensor%s", pos, name, d,
+                               (long long)t->dims[d], (long long)b->dims[d],
+                               d == 0 && t->dims[0] == 1 && !(opts->batch > 0)
+                                   ? " (--batch N runs a model of batch 1 at batch N)" : "");
             t->dims[d] = b->dims[d];
         }
     }
