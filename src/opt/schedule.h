@@ -33,6 +33,7 @@ typedef struct {
     char *model;               /* graph name it was made for (may be NULL) */
     char *strategy;            /* who made it (may be NULL) */
     int n_layers;              /* layer count it was made for (-1: not stated) */
+    int batch;                 /* "batch": the --batch it was made at (0: not stated) */
     sched_block *blocks;
     int n_blocks;
     char *fname;               /* file it was read from, for errors (may be NULL) */
