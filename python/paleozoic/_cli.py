@@ -21,12 +21,19 @@ class Error(Exception):
 
 
 def find_binary():
-    """The paleozoic binary: $PALEOZOIC, else this repository's build/paleozoic
+    """The paleozoic binary: $PALEOZOIC, else the one `make install` put
+    beside this package (_install.py), else this repository's build/paleozoic
     (python/paleozoic/ sits two levels under the repo root), else `paleozoic`
     on PATH."""
     env = os.environ.get("PALEOZOIC")
     if env:
         return env
+    try:
+        from ._install import BINARY
+        if os.access(BINARY, os.X_OK):
+            return BINARY
+    except ImportError:
+        pass
     here = os.path.dirname(os.path.abspath(__file__))
     repo = os.path.join(here, os.pardir, os.pardir, "build", "paleozoic")
     if os.access(repo, os.X_OK):

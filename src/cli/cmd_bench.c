@@ -20,6 +20,7 @@
 typedef struct {
     const char *name;
     double search_s, ms, speedup;
+    int batch;                 /* the model's batch (--batch): images per run */
     int n_blocks;
     int *sizes, *mps;
     char error[1024];
@@ -69,6 +70,7 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         memset(r, 0, sizeof *r);
         r->name = strat[s];
         r->ms = r->speedup = NAN;
+        r->batch = k->batch > 1 ? (int)k->batch : 1;
         r->sizes = pz_xmalloc((size_t)(n + 1) * sizeof(int));
         r->mps = pz_xmalloc((size_t)(n + 1) * sizeof(int));
         pz_progress_note("bench: %s: strategy %s\n", path, strat[s]);
@@ -189,8 +191,9 @@ int cmd_bench(int argc, char **argv)
                     printf(", \"error\": ");
                     json_write_string(stdout, r->error);
                 } else {
-                    printf(", \"median_ms\": %.4f, \"speedup\": %.4f, \"search_s\": %.3f, \"blocks\": [",
-                           r->ms, r->speedup, r->search_s);
+                    printf(", \"median_ms\": %.4f, \"speedup\": %.4f, \"search_s\": %.3f, "
+                           "\"batch\": %d, \"images_per_s\": %.2f, \"blocks\": [", r->ms,
+                           r->speedup, r->search_s, r->batch, r->batch * 1000.0 / r->ms);
                     for (int b = 0; b < r->n_blocks; b++)
                         printf("%s{\"layers\": %d, \"mp\": %d}", b ? ", " : "", r->sizes[b], r->mps[b]);
                     printf("]");
@@ -205,8 +208,11 @@ int cmd_bench(int argc, char **argv)
             const result *rs = res + (size_t)mi * n_strat;
             printf("%s (%d cores, median of %d interleaved runs; machine load affects all alike)\n",
                    models[mi], cores, rounds);
-            printf("  %-24s %10s %8s %9s %7s  blocks (layers@MP)\n", "strategy", "median ms", "speedup",
-                   "search s", "blocks");
+            /* at a batch above 1 (--batch N), images/s beside ms: throughput */
+            int batch = rs[0].batch;
+            if (batch > 1) printf("  batch %d: images/s = %d * 1000 / median ms\n", batch, batch);
+            printf("  %-24s %10s %8s %9s %7s%s  blocks (layers@MP)\n", "strategy", "median ms", "speedup",
+                   "search s", "blocks", batch > 1 ? "  images/s" : "");
             for (int s = 0; s < n_strat; s++) {
                 const result *r = &rs[s];
                 if (r->error[0]) {
@@ -214,6 +220,7 @@ int cmd_bench(int argc, char **argv)
                     continue;
                 }
                 printf("  %-24s %10.3f %7.2fx %9.2f %7d  ", r->name, r->ms, r->speedup, r->search_s, r->n_blocks);
+                if (batch > 1) printf("%9.1f  ", r->batch * 1000.0 / r->ms);
                 print_blocks(stdout, r);
                 printf("\n");
             }

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../util/progress.h"
 #include "../gen/emit.h"
 #include "cli.h"
 
@@ -209,6 +210,7 @@ static int run(int argc, char **argv, int build)
     int rc = parse(argc, argv, &o, cmd);
     if (rc) return rc;
 
+    int prog = 0;   /* a progress line is up */
     pz_err err = {0};
     ir_graph *g = NULL;
     ir_model *m = NULL;
@@ -231,9 +233,15 @@ static int run(int argc, char **argv, int build)
     }
     sdk_flags(sdk, ldextra, sizeof ldextra);
     command_line(&cmdline, cmd, argc, argv);
+    /* four steps: load, lower and plan, write, the C compiler (build only) */
+    pz_progress_begin(build ? "build" : "compile", build ? 4 : 3);
+    prog = 1;
+    pz_progress_detail("loading the model");
     for (int i = 0; i < o.n_shape_files; i++)
         if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
     if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err)) goto fail;
+    pz_progress_detail("lowering and planning");
+    pz_progress_step(1);
     /* the generated program's outputs are tensors: a sequence or an
      * optional (op_seq.h) has no form in its interface yet */
     for (int i = 0; i < g->n_out_groups; i++)
@@ -265,11 +273,13 @@ static int run(int argc, char **argv, int build)
         int runtime = 0;
         for (int i = 0; i < g->n_inputs; i++) runtime |= g->input_pos[i] == f;
         if (!runtime)
-            fprintf(stderr, "paleozoic: --input %s: its value is built into the program (a "
+            pz_progress_note("paleozoic: --input %s: its value is built into the program (a "
                     "shape, axes or bound needs it); the program does not take this input\n",
                     o.shape_files[f]);
     }
     if (cli_lower(g, &o.k, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
+    pz_progress_detail("writing the C source and the weights");
+    pz_progress_step(1);
     cli_mark_mp_all(&o.k, &p);
     /* the low-level API (pz_raw.h) runs each operator alone, in fp32 */
     for (int i = 0; o.raw && i < p.n_b; i++)
@@ -360,6 +370,8 @@ static int run(int argc, char **argv, int build)
         gt_free(&qsdk);
         gt_free(&qexe);
         gt_free(&qdir);
+        pz_progress_detail("the C compiler");
+        pz_progress_step(1);
         int st = system(cc.s);
         if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             pz_fail(&err, PZ_ERR_INTERNAL, "the C compiler failed (exit status %d): %s",
@@ -375,7 +387,7 @@ static int run(int argc, char **argv, int build)
                 snprintf(dst, sizeof dst, "%s/%s", o.out, f);
                 if (move(tmp, f, dst, &err)) goto fail;
             }
-            fprintf(stderr, "paleozoic: built %s/lib%s.so, %s/lib%s.a, %s/%s.h (weights: %s%s%s)\n",
+            pz_progress_note("paleozoic: built %s/lib%s.so, %s/lib%s.a, %s/%s.h (weights: %s%s%s)\n",
                     o.out, name, o.out, name, o.out, name, o.embed ? "linked in" : o.out,
                     o.embed ? "" : "/", o.embed ? "" : strrchr(wpath, '/') + 1);
         } else {
@@ -383,7 +395,7 @@ static int run(int argc, char **argv, int build)
             snprintf(wdst, sizeof wdst, "%s.weights", o.out);
             snprintf(f, sizeof f, "%s.weights", name);
             if ((!o.embed && move(tmp, f, wdst, &err)) || move(tmp, name, o.out, &err)) goto fail;
-            fprintf(stderr, "paleozoic: built %s (weights: %s)\n", o.out,
+            pz_progress_note("paleozoic: built %s (weights: %s)\n", o.out,
                     o.embed ? "linked in" : wdst);
         }
     } else {
@@ -397,10 +409,12 @@ static int run(int argc, char **argv, int build)
     }
     goto done;
 fail:
+    if (prog) pz_progress_end(), prog = 0;   /* the error goes on a line of its own */
     rc = cli_fail(&err);
     if (made_dir && tmp[0]) remove_dir(tmp, name), tmp[0] = 0;
     if (made_dir) rmdir(o.out);   /* the directory this command made, if still empty */
 done:
+    if (prog) pz_progress_end();
     if (tmp[0]) remove_dir(tmp, name);
     for (int i = 0; i < o.n_shape_files; i++) ir_tensor_free_data(&shape_t[i]);
     gen_plan_free(&p);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "../front/batch.h"
 #include "../gen/plan.h"
 #include "../ops/op_lower.h"
 #include "../opt/opt.h"
@@ -139,6 +140,20 @@ pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *
                          int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
                          pz_err *err)
 {
+    /* a schedule's "batch" (written by tune at --batch N) is the batch when
+     * --batch is not given; sched_apply refuses another one */
+    cli_knobs kb;
+    if (k->schedule && !k->batch) {
+        sched s;
+        pz_err e = {0};
+        memset(&s, 0, sizeof s);
+        if (!sched_load_file(k->schedule, &s, &e) && s.batch > 1) {
+            kb = *k;
+            kb.batch = s.batch;
+            k = &kb;
+        }
+        sched_free(&s);
+    }
     if (k->precision && !strcmp(k->precision, "int8"))
         return load_int8(path, k, by_position, n_by_position, given_len, n_given_len, g, err);
     if (k->n_calib)
@@ -152,7 +167,27 @@ pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *
     opts.n_given_len = n_given_len;
     opts.bind_needed = n_by_position > 0;   /* given values bind where a constant is needed */
     *g = NULL;
-    if (onnx_load_file(path, &opts, g, err)) {
+    /* --batch N on inputs whose batch the model fixes at 1: re-inferred at N
+     * where every node keeps the batch apart (src/front/batch.h) */
+    batch_plan *plan = NULL;
+    int rebatched = 0;
+    if (k->batch > 1 && batch_plan_make(path, &opts, k->batch, &plan, err)) return err->code;
+    if (plan) {
+        rebatched = 1;
+        batch_plan_opts(plan, &opts);
+        pz_status s = onnx_load_file(path, &opts, g, err);
+        if (s) {
+            char was[sizeof err->msg];
+            snprintf(was, sizeof was, "%s", err->msg);
+            memset(err, 0, sizeof *err);
+            pz_fail(err, s, "--batch %lld: the model at batch %lld: %s", (long long)k->batch,
+                    (long long)k->batch, was);
+        } else {
+            s = batch_plan_check(plan, *g, err);
+        }
+        batch_plan_free(plan);
+        if (s) goto fail;
+    } else if (onnx_load_file(path, &opts, g, err)) {
         /* Did --batch break shape inference because a Reshape constant fixes
          * the batch? Load again at batch 1 and look for one (only to say so). */
         ir_graph *g1 = NULL;
@@ -192,7 +227,7 @@ pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *
             goto fail;
         }
     }
-    if (k->batch > 0 && check_batch(*g, k, n_by_position, err)) goto fail;
+    if (k->batch > 0 && !rebatched && check_batch(*g, k, n_by_position, err)) goto fail;
     return PZ_OK;
 fail:
     ir_graph_free(*g);

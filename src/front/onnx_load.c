@@ -164,6 +164,8 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
         }
     }
     if (!is_input) return PZ_OK;
+    if (opts && opts->rebatch > 0 && *declared_rank > 0 && declared[0] == 1)
+        declared[0] = opts->rebatch;
     t->rank = *declared_rank;
     for (int d = 0; d < t->rank; d++) t->dims[d] = declared[d];
     for (int i = 0; opts && i < opts->n_shapes; i++)
@@ -187,8 +189,10 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
         for (int d = 0; d < t->rank; d++) {
             if (t->dims[d] >= 0 && t->dims[d] != b->dims[d])
                 return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): dimension %d is %lld in "
-                               "the model, %lld in the given tensor", pos, name, d,
-                               (long long)t->dims[d], (long long)b->dims[d]);
+                               "the model, %lld in the given tensor%s", pos, name, d,
+                               (long long)t->dims[d], (long long)b->dims[d],
+                               d == 0 && t->dims[0] == 1 && !(opts->batch > 0)
+                                   ? " (--batch N runs a model of batch 1 at batch N)" : "");
             t->dims[d] = b->dims[d];
         }
     }
@@ -540,6 +544,8 @@ static pz_status load_model(Onnx__ModelProto *m, const char *model_dir, const on
     /* A graph without nodes (outputs that are inputs or initializers) is
      * valid ONNX and has nothing to sort. */
     if (g->n_nodes && ir_graph_sort(g, err)) return err->code;
+    if (opts && opts->before_infer && opts->before_infer(g, opts->before_infer_ctx, err))
+        return err->code;
     return ir_infer(g, err);
 }
 

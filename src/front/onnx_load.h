@@ -59,6 +59,13 @@ typedef struct {
      * planned from its given elements (op_seq.h). */
     const int *given_len;
     int n_given_len;
+    /* > 0: an input whose leading dim the model fixes at 1 gets this one
+     * instead (--batch N on a static batch 1, src/front/batch.h). */
+    int64_t rebatch;
+    /* Called on the loaded, sorted graph before shape inference (batch.c
+     * rewrites the constants that carry the batch there); NULL: none. */
+    pz_status (*before_infer)(ir_graph *g, void *ctx, pz_err *err);
+    void *before_infer_ctx;
 } onnx_load_opts;
 
 /* Loads, sorts and shape-infers a model. On failure *out is NULL and err says

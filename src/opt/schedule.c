@@ -6,6 +6,7 @@
  *     "model": "resnet18",
  *     "layers": 49,
  *     "strategy": "dlfusion",
+ *     "batch": 8,                (written when above 1: the --batch it was made at)
  *     "concat": false,          (the concatenation pass: the layers depend on it)
  *     "blocks": [
  *       {"first": 0, "count": 4, "first_node": "/conv1/Conv", "last_node": "/maxpool/MaxPool",
@@ -32,8 +33,8 @@
 #define SCHED_VERSION 1
 #define SCHED_MAX_BYTES (64u << 20)
 
-static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "concat",
-                                       "blocks"};
+static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy", "batch",
+                                       "concat", "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
                                          "mp", "split", "strip", "precision", "weights",
                                          "winograd"};
@@ -208,6 +209,8 @@ static pz_status parse_root(checker *c, const json_value *root, sched *s)
     if ((v = json_get(root, "strategy")) && get_str(c, v, "strategy", &s->strategy)) return c->err->code;
     if ((v = json_get(root, "layers")) && get_int(c, v, "layers", 0, INT_MAX, &s->n_layers))
         return c->err->code;
+    if ((v = json_get(root, "batch")) && get_int(c, v, "batch", 1, 1 << 20, &s->batch))
+        return c->err->code;
     if ((v = json_get(root, "concat"))) {
         if (v->type != JSON_BOOL)
             return bad(c, v, "concat", "expected true or false, found %s", json_type_name(v->type));
@@ -364,6 +367,10 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                        "this model (\"%s\") has %d layers", fname, s->n_layers,
                        s->model ? " (\"" : "", s->model ? s->model : "", s->model ? "\")" : "",
                        m->g->name, m->n_layers);
+    if (s->batch > 0 && s->batch != m->batch)
+        return pz_fail(err, PZ_ERR_INPUT, "%s: key \"batch\": the schedule is for batch %d; the "
+                       "model runs at batch %d (give --batch %d)", fname, s->batch, m->batch,
+                       s->batch);
     int next = 0;
     for (int i = 0; i < s->n_blocks; i++) {
         const sched_block *b = &s->blocks[i];
@@ -473,6 +480,10 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
     json_w_int(&w, m->n_layers);
     json_w_key(&w, "strategy");
     json_w_str(&w, strategy ? strategy : "unknown");
+    if (m->batch > 1) {
+        json_w_key(&w, "batch");
+        json_w_int(&w, m->batch);
+    }
     /* the layers (and their count) above were made with this pass on or off */
     json_w_key(&w, "concat");
     json_w_bool(&w, m->concat > 0);

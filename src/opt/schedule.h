@@ -33,6 +33,7 @@ typedef struct {
     char *model;               /* graph name it was made for (may be NULL) */
     char *strategy;            /* who made it (may be NULL) */
     int n_layers;              /* layer count it was made for (-1: not stated) */
+    int batch;                 /* "batch": the --batch it was made at (0: not stated) */
     int concat;                /* "concat": 1 true, 0 false, -1 not stated (off) */
     sched_block *blocks;
     int n_blocks;

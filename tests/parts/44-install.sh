@@ -164,6 +164,28 @@ check "installed compile: its Makefile builds against the install" sh -c "'$P/bi
     -o '$M/isrc' && grep -q 'PZ_SDK ?= $P/bin/../lib/paleozoic' '$M/isrc/Makefile' && make -s -C '$M/isrc' &&
     '$M/isrc/tiny' --input '$M/x.pb' --output '$M/is.pb' --threads 1 && cmp '$M/ref.pb' '$M/is.pb'"
 
+# ---- the installed Python package ------------------------------------------
+# (not under a sanitizer: an ASan library does not load into python3)
+PYD="$P/lib/python3/dist-packages"
+[ -f "$PYD/paleozoic/__init__.py" ] && [ -f "$PYD/paleozoic/_model.py" ] && ok ||
+    bad "install: the Python package is not in $PYD/paleozoic"
+grep -q "^BINARY = \"/usr/bin/paleozoic\"$" "$PYD/paleozoic/_install.py" 2>/dev/null && ok ||
+    bad "install: _install.py does not name /usr/bin/paleozoic"
+if [ -z "$SANF" ] && /usr/bin/python3 -c 'import numpy, onnx' 2>/dev/null; then
+    check "installed Python package: compile, run, bitwise equal to the executable" sh -c "cd / &&
+        PYTHONPATH='$PYD' PALEOZOIC='$P/bin/paleozoic' /usr/bin/python3 -c '
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+import paleozoic
+assert paleozoic.__file__.startswith(\"$PYD/\"), paleozoic.__file__
+x = numpy_helper.to_array(onnx.load_tensor(\"$M/x.pb\"))
+ref = numpy_helper.to_array(onnx.load_tensor(\"$M/ref.pb\"))
+with paleozoic.compile(\"$M/tiny.onnx\", threads=1) as m:
+    y = list(m.run(np.ascontiguousarray(x)).values())[0]
+sys.exit(0 if y.tobytes() == ref.tobytes() else 1)
+'"
+fi
+
 # ---- refusals --------------------------------------------------------------
 refuse "compile --lib" "$PZ" compile "$M/tiny.onnx" --lib -o "$M/r1"
 refuse "compile --embed-weights" "$PZ" compile "$M/tiny.onnx" --embed-weights -o "$M/r1"

@@ -556,7 +556,8 @@ static void test_schedule(void)
     SCHED_BAD("[]", "s.json:1:1: a schedule is a JSON object, found an array");
     SCHED_BAD("{}", "s.json:1:1: missing key 'blocks'");
     SCHED_BAD("{'blocks': [], 'modle': 'x'}",
-              "s.json:1:16: unknown key 'modle' (known: version, model, layers, strategy, concat, blocks)");
+              "s.json:1:16: unknown key 'modle' (known: version, model, layers, strategy, batch, concat, blocks)");
+    SCHED_BAD("{'batch': 0, 'blocks': []}", "s.json:1:11: key 'batch': 0 is out of range");
     SCHED_BAD("{'blocks': {}}", "s.json:1:12: key 'blocks': expected an array, found an object");
     SCHED_BAD("{'version': 2, 'blocks': []}", "s.json:1:13: key 'version': 2 is out of range (1 to 1)");
     SCHED_BAD("{'layers': '4', 'blocks': []}", "key 'layers': expected an integer, found a string");
@@ -649,6 +650,9 @@ static void test_schedule(void)
           PZ_ERR_INPUT, "s.json: the schedule is for a model of 7 layers ('other'); this model "
           "('hand') has 6 layers");
     APPLY(m, "{'blocks': []}", 2, PZ_ERR_INPUT, "s.json: the schedule has no blocks; the model has 6 layers");
+    /* "batch": the model's batch (--batch) must be the schedule's */
+    APPLY(m, "{'batch': 8, 'blocks': [{'first': 0, 'count': 6, 'mp': 1}]}", 2, PZ_ERR_INPUT,
+          "s.json: key 'batch': the schedule is for batch 8; the model runs at batch 1 (give --batch 8)");
     APPLY(m, "{'blocks': [{'first': 0, 'count': 5, 'mp': 1}]}", 2, PZ_ERR_INPUT,
           "s.json: the blocks cover layers 0 to 4; the model has 6 layers, so layers 5 to 5 are in no block");
     APPLY(m, "{'blocks': [{'first': 0, 'count': 7, 'mp': 1}]}", 2, PZ_ERR_INPUT,

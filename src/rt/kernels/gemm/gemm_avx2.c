@@ -133,40 +133,40 @@ static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, 
     }
 }
 
-/* GEMV (FC at batch 1): panel p, B streamed once. */
-static inline void gemv_panel(const pz_gemm_desc *g, const float *restrict a,
-                              const float *restrict bq, int64_t p, float *restrict y)
+/* GEMV (FC at batch 1): NP panels from p on, B streamed once; each column
+ * sums K in order, as a GEMM tile does (a row of a batch gives the bits of
+ * the same row alone), the panels side by side hiding the FMA latency. */
+PZ_ALWAYS_INLINE void gemv_np(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, int64_t p, float *restrict y, const int NP)
 {
     const int64_t K = g->k;
+    const float *bq[2];
     __m256 acc[2][4];
-    UNROLL for (int c = 0; c < 2; c++)
+    UNROLL for (int c = 0; c < NP; c++) {
+        bq[c] = bp + (p + c) * K * NR;
         UNROLL for (int q = 0; q < 4; q++) acc[c][q] = _mm256_setzero_ps();
-    int64_t k = 0;
-    for (; k + 2 <= K; k += 2) {
-        UNROLL for (int c = 0; c < 2; c++) {
-            __m256 av = _mm256_broadcast_ss(a + k + c);
-            UNROLL for (int q = 0; q < 4; q++)
-                acc[c][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + (k + c) * NR + q * 8), acc[c][q]);
-        }
     }
-    for (; k < K; k++) {
+    for (int64_t k = 0; k < K; k++) {
         __m256 av = _mm256_broadcast_ss(a + k);
-        UNROLL for (int q = 0; q < 4; q++)
-            acc[0][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq + k * NR + q * 8), acc[0][q]);
+        UNROLL for (int c = 0; c < NP; c++)
+            UNROLL for (int q = 0; q < 4; q++)
+                acc[c][q] = _mm256_fmadd_ps(av, _mm256_loadu_ps(bq[c] + k * NR + q * 8), acc[c][q]);
     }
-    UNROLL for (int q = 0; q < 4; q++) {
-        int64_t col = p * NR + q * 8;
-        if (col >= g->n) break;
-        epilogue(g, _mm256_add_ps(acc[0][q], acc[1][q]), 0, col, col_mask(g->n, col), y);
-    }
+    UNROLL for (int c = 0; c < NP; c++)
+        UNROLL for (int q = 0; q < 4; q++) {
+            int64_t col = (p + c) * NR + q * 8;
+            if (col >= g->n) break;
+            epilogue(g, acc[c][q], 0, col, col_mask(g->n, col), y);
+        }
 }
 
-/* Panels [p0, p1) of the GEMV, one after another: the loop sits here so
- * that the panel's kernel is inlined into it. */
+/* Panels [p0, p1) of the GEMV, two at a time. */
 static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const float *restrict bp,
                         int64_t p0, int64_t p1, float *restrict y)
 {
-    for (int64_t p = p0; p < p1; p++) gemv_panel(g, a, bp + p * g->k * NR, p, y);
+    int64_t p = p0;
+    for (; p + 2 <= p1; p += 2) gemv_np(g, a, bp, p, y, 2);
+    if (p < p1) gemv_np(g, a, bp, p, y, 1);
 }
 
 /* Tiles of up to 6 rows x one 32-column panel. */

@@ -112,42 +112,49 @@ static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, 
     TILES[g->ldb > 0][mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y);
 }
 
-/* GEMV (FC at batch 1): panel p, B streamed once, from memory in a net.
- * No software prefetch of B: it did not pay, the stream
- * already runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
-static inline void gemv_panel(const pz_gemm_desc *g, const float *restrict a,
-                              const float *restrict bq, int64_t p, float *restrict y)
+/* GEMV (FC at batch 1): NP panels from p on, B streamed once, from memory
+ * in a net. Each column sums K in order, as a GEMM tile does, so that a
+ * row of a batch gives the bits of the same row alone (--batch); the
+ * panels side by side give the independent accumulators that hide the FMA
+ * latency. No software prefetch of B: it did not pay, the stream already
+ * runs at memory speed (bench/RESULTS.md, 'gemm: GEMV prefetch'). */
+PZ_ALWAYS_INLINE void gemv_np(const pz_gemm_desc *g, const float *restrict a,
+                              const float *restrict bp, int64_t p, float *restrict y, const int NP)
 {
     const int64_t K = g->k;
+    const float *bq[4];
     __m512 acc[4][2];
-    UNROLL for (int c = 0; c < 4; c++) acc[c][0] = acc[c][1] = _mm512_setzero_ps();
-    int64_t k = 0;
-    for (; k + 4 <= K; k += 4) {
-        UNROLL for (int c = 0; c < 4; c++) {
-            __m512 av = _mm512_set1_ps(a[k + c]);
-            acc[c][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR), acc[c][0]);
-            acc[c][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + (k + c) * NR + 16), acc[c][1]);
+    UNROLL for (int c = 0; c < NP; c++) {
+        bq[c] = bp + (p + c) * K * NR;
+        acc[c][0] = acc[c][1] = _mm512_setzero_ps();
+    }
+    for (int64_t k = 0; k < K; k++) {
+        __m512 av = _mm512_set1_ps(a[k]);
+        UNROLL for (int c = 0; c < NP; c++) {
+            acc[c][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq[c] + k * NR), acc[c][0]);
+            acc[c][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq[c] + k * NR + 16), acc[c][1]);
         }
     }
-    for (; k < K; k++) {
-        __m512 av = _mm512_set1_ps(a[k]);
-        acc[0][0] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR), acc[0][0]);
-        acc[0][1] = _mm512_fmadd_ps(av, _mm512_loadu_ps(bq + k * NR + 16), acc[0][1]);
+    UNROLL for (int c = 0; c < NP; c++) {
+        __mmask16 mk0, mk1;
+        panel_masks(g->n, (p + c) * NR, &mk0, &mk1);
+        pz_gemm_epilogue16(g, acc[c][0], 0, (p + c) * NR, mk0, y);
+        if (mk1) pz_gemm_epilogue16(g, acc[c][1], 0, (p + c) * NR + 16, mk1, y);
     }
-    __m512 s0 = _mm512_add_ps(_mm512_add_ps(acc[0][0], acc[1][0]), _mm512_add_ps(acc[2][0], acc[3][0]));
-    __m512 s1 = _mm512_add_ps(_mm512_add_ps(acc[0][1], acc[1][1]), _mm512_add_ps(acc[2][1], acc[3][1]));
-    __mmask16 mk0, mk1;
-    panel_masks(g->n, p * NR, &mk0, &mk1);
-    pz_gemm_epilogue16(g, s0, 0, p * NR, mk0, y);
-    if (mk1) pz_gemm_epilogue16(g, s1, 0, p * NR + 16, mk1, y);
 }
 
-/* Panels [p0, p1) of the GEMV, one after another: the loop sits here so
- * that the panel's kernel is inlined into it. */
+/* Panels [p0, p1) of the GEMV, four at a time. */
 static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const float *restrict bp,
                         int64_t p0, int64_t p1, float *restrict y)
 {
-    for (int64_t p = p0; p < p1; p++) gemv_panel(g, a, bp + p * g->k * NR, p, y);
+    int64_t p = p0;
+    for (; p + 4 <= p1; p += 4) gemv_np(g, a, bp, p, y, 4);
+    switch (p1 - p) {
+    case 3: gemv_np(g, a, bp, p, y, 3); break;
+    case 2: gemv_np(g, a, bp, p, y, 2); break;
+    case 1: gemv_np(g, a, bp, p, y, 1); break;
+    default: break;
+    }
 }
 
 /* Tiles of up to 14 rows x one 32-column panel. */
