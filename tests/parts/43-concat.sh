@@ -13,7 +13,8 @@
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
 #           (also the --emit raw program, --precision bf16's GEMMs, and
-#           GoogLeNet in fused F-Blocks: fuse-all and dlfusion at 2 threads)
+#           GoogLeNet in fused F-Blocks: fuse-all and dlfusion at 2 threads,
+#           and at --batch 2)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
 #           SPLIT layers; the generated C's "concatenation" comments
@@ -130,6 +131,21 @@ for st in ${GN:+fuse-all dlfusion}; do
     if cmp -s "$T/gf.off.pb" "$T/gf.on.pb"; then ok
     else bad "googlenet --strategy $st: --concat on differs from off"; fi
 done
+
+# ---- --batch 2 (issue 43 item 1): the blocked Split cuts each image's blocks
+if [ -n "$GN" ]; then
+    /usr/bin/python3 -c "
+import sys, numpy as np
+from onnx import numpy_helper
+x = np.random.default_rng(2).standard_normal((2, 3, 224, 224)).astype(np.float32)
+open(sys.argv[1], 'wb').write(numpy_helper.from_array(x, 'x').SerializeToString())" "$T/gn2.pb"
+    for c in off on; do
+        "$PZ" run "$T/googlenet.onnx" --input "$T/gn2.pb" --batch 2 --output "$T/gb.$c.pb" \
+            --threads 1 --concat "$c" >"$T/log" 2>&1 || bad "googlenet --batch 2 --concat $c: $(tail -c 300 "$T/log")"
+    done
+    if cmp -s "$T/gb.off.pb" "$T/gb.on.pb"; then ok
+    else bad "googlenet --batch 2: --concat on differs from off"; fi
+fi
 
 # ---- knob: the low-level C (--emit raw), and bf16 GEMMs
 f="$T/qkv.onnx" x="$T/qkv.in_0.pb"
