@@ -9,7 +9,7 @@
  * when it is more than one pixel outside. */
 static void ra_corners(double y, double x, int64_t H, int64_t W, int64_t *pos, double *w)
 {
-    if (y < -1.0 || y > (double)H || x < -1.0 || x > (double)W) {
+    if (!(y >= -1.0 && y <= (double)H && x >= -1.0 && x <= (double)W)) {   /* NaN too */
         for (int i = 0; i < 4; i++) pos[i] = 0, w[i] = 0;
         return;
     }
@@ -23,6 +23,18 @@ static void ra_corners(double y, double x, int64_t H, int64_t W, int64_t *pos, d
     double ly = y - (double)yl, lx = x - (double)xl, hy = 1 - ly, hx = 1 - lx;
     pos[0] = yl * W + xl, pos[1] = yl * W + xh, pos[2] = yh * W + xl, pos[3] = yh * W + xh;
     w[0] = hy * hx, w[1] = hy * lx, w[2] = ly * hx, w[3] = ly * lx;
+}
+
+/* The adaptive sampling grid, ceil(extent / bins): 0 for a NaN extent (no
+ * samples: the bin is 0), and at most twice the feature map's side, so that
+ * a ROI given as inf or 1e30 costs bounded time rather than undefined
+ * behaviour (only a bin more than twice the map's size samples less). */
+static int64_t ra_grid(double v, int64_t side)
+{
+    double cap = 2.0 * (double)(side > 1 ? side : 1);
+    if (!(v > -cap)) return 0;   /* NaN, or far below */
+    if (v > cap) return (int64_t)cap;
+    return (int64_t)ceil(v);
 }
 
 void pz_any_roi_align__ref(const pz_roi_align_params *p, int dt, const int64_t *xd,
@@ -45,8 +57,8 @@ void pz_any_roi_align__ref(const pz_roi_align_params *p, int dt, const int64_t *
             rh = rh > 1 ? rh : 1;
         }
         double bh = rh / (double)oh, bw = rw / (double)ow;
-        int64_t gh = p->sampling_ratio > 0 ? p->sampling_ratio : (int64_t)ceil(rh / (double)oh);
-        int64_t gw = p->sampling_ratio > 0 ? p->sampling_ratio : (int64_t)ceil(rw / (double)ow);
+        int64_t gh = p->sampling_ratio > 0 ? p->sampling_ratio : ra_grid(rh / (double)oh, H);
+        int64_t gw = p->sampling_ratio > 0 ? p->sampling_ratio : ra_grid(rw / (double)ow, W);
         double count = gh * gw > 1 ? (double)(gh * gw) : 1.0;
         bool valid = b >= 0 && b < xd[0];   /* a bad batch index: NaN, not a stray read */
         int64_t xo = (b * C + c) * H * W;
