@@ -19,13 +19,18 @@ static void create_tensor(gen_text *t, const gen_tensor *x, int id)
     }
 }
 
+/* An activation with its own memory, or a view: the memory of its source. */
 static void value_tensor(gen_text *t, const gen_tensor *x, int id)
 {
     gt_puts(t, "    /* ");
     gt_comment(t, x->name);
-    gt_puts(t, " */\n");
+    gt_puts(t, x->kind == GEN_VIEW ? " (a view) */\n" : " */\n");
     create_tensor(t, x, id);
-    gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_alloc(ctx->t[%d])) goto oom;\n", id, id);
+    if (x->kind == GEN_VIEW)
+        gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_view(ctx->t[%d], ctx->t[%d])) goto oom;\n", id,
+                  id, x->src);
+    else
+        gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_alloc(ctx->t[%d])) goto oom;\n", id, id);
 }
 
 static void tensor_list(gen_text *t, const char *var, const int *v, int n)

@@ -40,6 +40,13 @@ static int tensor_of(walker *w, int vid)
     if (vid < 0) return -1;
     if (w->tid[vid] < 0) {
         const ir_value *v = &w->g->values[vid];
+        const int *vs = w->p->m->view_src;
+        if (vs && vs[vid] >= 0) {   /* a view: its source first */
+            int src = tensor_of(w, vs[vid]);
+            w->tid[vid] = add_tensor(w, GEN_VIEW, v->name, &v->t);
+            w->p->t[w->tid[vid]].src = src;
+            return w->tid[vid];
+        }
         w->tid[vid] = add_tensor(w, v->t.data ? GEN_CONST : GEN_VALUE, v->name, &v->t);
     }
     return w->tid[vid];

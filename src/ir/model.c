@@ -73,6 +73,7 @@ void ir_model_free(ir_model *m)
     free(m->blocks);
     free(m->layers);
     free(m->ops_used);
+    free(m->view_src);
     free(m);
 }
 

@@ -9,8 +9,9 @@
  *   Operator  what is computed: op_type and parsed attributes
  *
  * Lowering (ir_model_lower, src/ops/op_lower.h: it walks the op table)
- * makes one Layer per graph node that does work at run time and one F-Block
- * per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer
+ * makes one Layer per graph node that does work at run time (but views:
+ * Reshape, Flatten, ... of an intermediate, which are no layer) and one
+ * F-Block per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer
  * strategy or a schedule file then sets the knobs with ir_model_partition().
  */
 #ifndef PZ_IR_MODEL_H
@@ -70,6 +71,10 @@ typedef struct {
     ir_fblock *blocks;
     int n_blocks;
     int batch;
+    /* [g->n_values]: for the output of a view node (op_def.view) that
+     * lowering made no layer, the value whose bytes it is; else -1. The
+     * plan (src/gen/plan.c) declares it as a runtime view of that value. */
+    int *view_src;
 } ir_model;
 
 void ir_model_free(ir_model *m);

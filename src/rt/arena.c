@@ -10,6 +10,8 @@
  * graph outputs are copied out of the arena at the end of pz_net_run, so a
  * layer never writes into caller memory and an output may feed later layers.
  * Constants are the caller's borrowed buffers.
+ * A view (pz_net_view) has no bytes of its own: it points at its root's,
+ * which live as long as any reader of the view (compile.c).
  */
 #include <string.h>
 
@@ -136,6 +138,19 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         if (net->tensors[i].kind == T_VALUE && !net->tensors[i].t.data &&
             !(net->tensors[i].producer >= 0 && windowed(net, net->tensors[i].producer)))
             net->tensors[i].t.data = net->arena;
+    /* views: their root's bytes (NULL when those live in windows only: a
+     * view read outside the fused run made its root live on, so then only
+     * fused layers read it, through the windows) */
+    for (int i = 0; i < net->n_tensors; i++) {
+        rt_tensor *v = &net->tensors[i];
+        if (v->kind != T_VIEW) continue;
+        const rt_tensor *r = &net->tensors[v->root];
+        v->t.data = r->t.data;
+        v->offset = r->offset;
+        int lay = !r->cblk || (r->t.rank == v->t.rank &&
+                               !memcmp(r->t.dims, v->t.dims, sizeof(int64_t) * (size_t)v->t.rank));
+        v->cblk = lay ? r->cblk : 0;
+    }
     free(items);
     free(live);
     return 0;

@@ -37,6 +37,7 @@ static void layer_task(void *ctx, int ith, int nth)
             const pz_layout_conv *cv = &l->convs[c];
             pz_layout_convert(cv->isa, cv->src->dtype, cv->src->dims, cv->from, cv->to, cv->src->data,
                               cv->view.data, ith, nth);
+            if (cv->sync) pz_barrier_wait(job->barrier, nth);
         }
         pz_barrier_wait(job->barrier, nth);
     }
