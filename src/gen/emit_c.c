@@ -169,6 +169,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         }
         gt_puts(t, ");\n");
     }
+    for (; next < p->n_t; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");   /* views only outputs read */
     for (int i = 0; i < p->n_outputs; i++) gt_printf(t, "    pz_net_output(net, t[%d]);\n", p->outputs[i]);
 
     gt_printf(t, "\n    /* ---- 3. F-Blocks: fusion and MP, from the schedule at the top ---- */\n"

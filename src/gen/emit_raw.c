@@ -141,6 +141,7 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         gt_printf(t, "    if (!ctx->op[%d]) goto oom;\n", li);
         gt_printf(t, "    if (pz_raw_op_compile(ctx->op[%d], MP(%d), opts, err, errsize)) goto fail;\n", li, li);
     }
+    for (; next < p->n_t; next++) value_tensor(t, &p->t[next], next);   /* views only outputs read */
     gt_printf(t, "    return ctx;\n"
                  "oom:\n"
                  "    snprintf(err, errsize, \"out of memory\");\n"

@@ -56,6 +56,7 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
         pz_net_layer(net, p.l[li].name, low->kind, low->params_size ? &low->p : NULL,
                      low->params_size, low->in, low->n_in, low->out, low->n_out);
     }
+    for (; next < p.n_t; next++) declare(net, &p.t[next]);   /* views only graph outputs read */
     for (int i = 0; i < p.n_outputs; i++) pz_net_output(net, p.outputs[i]);
     /* 3. F-Blocks and their knobs */
     for (int i = 0; i < p.n_b; i++) {

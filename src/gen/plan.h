@@ -5,9 +5,10 @@
  * every constant (in order of first use; these are the entries of
  * NAME.weights), then, layer by layer, the tensors each layer writes (and
  * the views, ir_model.view_src, each after its source, before its first
- * reader). Then
- * the F-Blocks of the schedule, then a copy layer for each graph output that
- * no layer writes.
+ * reader). Then the F-Blocks of the schedule, then a copy layer for each
+ * graph output that no layer writes (a view that is a graph output needs
+ * none: the runtime copies it out of its root; it may be declared after
+ * every layer).
  *
  * net_build.c turns a plan into pz_net calls in-process (`paleozoic run`);
  * emit_c.c / emit_raw.c print the same calls as C text. Because both read the

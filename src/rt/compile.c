@@ -97,9 +97,7 @@ static int check_dataflow(pz_net *net, char *err, size_t n)
     }
     for (int i = 0; i < net->n_outputs; i++) {
         rt_tensor *t = &net->tensors[net->outputs[i]];
-        if (t->kind == T_VIEW)
-            return snprintf(err, n, "output tensor \"%s\" is a view: a graph output needs a "
-                            "tensor a layer writes (a COPY layer)", t->name), 1;
+        if (t->kind == T_VIEW) t = &net->tensors[t->root];   /* copied out of its root */
         if (t->kind == T_VALUE && t->producer < 0)
             return snprintf(err, n, "output tensor \"%s\" is never written by any layer",
                             t->name), 1;

@@ -58,13 +58,15 @@ typedef struct {
     void *const *outputs;
 } output_job;
 
-/* Copies the graph outputs out, converting blocked ones back to plain. */
+/* Copies the graph outputs out, converting blocked ones back to plain. A
+ * view is copied out of its root: the root's plain bytes are the view's. */
 static void output_task(void *ctx, int ith, int nth)
 {
     const output_job *job = ctx;
     const pz_net *net = job->net;
     for (int i = 0; i < net->n_outputs; i++) {
         const rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->kind == T_VIEW) t = &net->tensors[t->root];
         if (t->cblk) {
             /* blocked -> plain: no kernel of an ISA */
             pz_layout_convert(PZ_ISA_SCALAR, t->t.dtype, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
