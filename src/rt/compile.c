@@ -282,7 +282,9 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n)) return 1;
     }
-    if (plan_fusion(net, err, n) || pz_arena_plan(net, err, n)) return 1;
+    if (plan_fusion(net, err, n)) return 1;
+    pz_inplace_plan(net);
+    if (pz_arena_plan(net, err, n)) return 1;
     int maxmp = 1;
     for (int b = 0; b < net->n_blocks; b++)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;

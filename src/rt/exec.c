@@ -46,6 +46,7 @@ static void layer_task(void *ctx, int ith, int nth)
 
 static void layer_run(pz_net *net, pz_layer *l)
 {
+    if (l->in_place) return;   /* its parts were written in place (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);

@@ -163,6 +163,7 @@ static int add_tensor(pz_net *net, const char *name, tensor_kind kind, int dtype
     t->t.data = (void *)data;
     t->producer = -1;
     t->last_use = -1;
+    t->host = -1;
     t->bytes = (size_t)pz_numel(&t->t) * pz_dtype_size(dtype);
     return net->n_tensors++;
 }

@@ -90,6 +90,9 @@ struct pz_layer {
      * root's. */
     int *in_view;
     unsigned in_reshaped;
+    /* 1: a CONCAT whose producers wrote its parts in place (inplace.c):
+     * it does not run and the profile leaves it out */
+    int in_place;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer

@@ -28,6 +28,9 @@ typedef struct {
     size_t offset;          /* in the arena */
     int cblk;               /* its layout (net.h): 0 plain, else the channel block */
     int root;               /* T_VIEW: the T_VALUE whose bytes it is (pz_net_view) */
+    int host;               /* a part of a Concat in place (inplace.c): the concat's
+                             * output, which holds it at byte host_off; else -1 */
+    size_t host_off;
 } rt_tensor;
 
 typedef struct {

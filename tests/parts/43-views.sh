@@ -4,16 +4,18 @@
 # Reshape, Flatten, Squeeze, Unsqueeze, Identity and Dropout of an
 # intermediate are no layer: their output is a view of their input's bytes
 # (pz_net_view). Checked here:
-#   1. `run --profile` of ResNet-18, AlexNet, MobileNetV2 and two nets
-#      exported here with torchvision (seeded weights): SqueezeNet 1.0
-#      (Concat) and ShuffleNetV2 (channel shuffle: a Reshape of a blocked
-#      conv map, which its reader converts) shows no COPY layer, and
-#      `inspect --strategy none` counts no Flatten/Reshape layer.
-#   2. SqueezeNet, ShuffleNetV2 and the edge-case models of views_models.py:
+# and a Concat whose parts' producers can write into their slice of its
+# output is done in place (rt/inplace.c: no copy, no layer in the profile).
+#   1. `run --profile` of ResNet-18, AlexNet, MobileNetV2 and SqueezeNet 1.0
+#      (exported here with torchvision, seeded weights) shows no COPY layer,
+#      and `inspect --strategy none` counts no Flatten/Reshape layer;
+#      SqueezeNet's 8 Concats are all in place, no CONCAT layer left.
+#   2. SqueezeNet and the edge-case models of views_models.py:
 #      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
 #      1e-4), the built program bitwise equal to `run` at both thread counts,
 #      `--emit raw` against ONNX Runtime, and the chain model fused in one
-#      block on 2 cores bitwise equal to the unfused run.
+#      block on 2 cores bitwise equal to the unfused run; the profile of
+#      concat_inplace: 2 Concats in place, the 2 that cannot be copy.
 set -u
 B=${1:?usage: 43-views.sh BUILD_DIR MODELDIR}
 M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
@@ -60,11 +62,14 @@ for n in resnet18 alexnet mobilenet_v2; do
     else bad "$n: $M/$n.onnx missing (tests/models.sh exports it)"; fi
 done
 
-# the Concat net and the channel shuffle net, with seeded weights
+# the Concat net, with seeded weights: its 8 Concats (channels of conv
+# outputs, whole 16-channel blocks) all in place
 NETS=""
-if "$PY" "$ROOT/tools/export_torchvision.py" "$T" squeezenet1_0 shufflenet_v2_x1_0 >"$T/log" 2>&1; then
-    NETS="squeezenet1_0 shufflenet_v2_x1_0"
+if "$PY" "$ROOT/tools/export_torchvision.py" "$T" squeezenet1_0 >"$T/log" 2>&1; then
+    NETS="squeezenet1_0"
     for n in $NETS; do no_copy "$n" "$T/$n.onnx" "$T/$n.input.pb"; done
+    check "squeezenet1_0: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
+    check "squeezenet1_0: 8 concats in place" grep -q ', 8 concats in place' "$T/prof"
 else
     bad "torchvision export failed: $(tail -c 300 "$T/log")"
 fi
@@ -73,7 +78,7 @@ fi
 if ! "$PY" "$ROOT/tests/parts/views_models.py" "$T" >"$T/log" 2>&1; then
     bad "views_models.py failed: $(tail -c 300 "$T/log")"
 fi
-for n in $NETS input_output concat_twice two_readers chain; do
+for n in $NETS input_output concat_twice two_readers chain concat_inplace; do
     [ -f "$T/$n.onnx" ] || continue
     in="$T/$n.in.pb"
     [ -f "$in" ] || in="$T/$n.input.pb"
@@ -100,6 +105,11 @@ for n in $NETS input_output concat_twice two_readers chain; do
         done
     done
 done
+# concat_inplace: the channel Concat and the Concat of it in place; the one
+# on the row axis and the one of 8 + 16 channels copy
+"$PZ" run "$T/concat_inplace.onnx" --input "$T/concat_inplace.in.pb" --profile >"$T/prof" 2>&1
+check "concat_inplace: 2 concats in place" grep -q ', 2 concats in place' "$T/prof"
+check "concat_inplace: 2 CONCAT layers copy" test "$(grep -c -E '^ +[0-9]+ CONCAT ' "$T/prof")" -eq 2
 # --emit raw declares views with pz_raw_tensor_view
 n=chain
 if "$PZ" build "$T/$n.onnx" --emit raw -o "$T/$n.raw" --threads 2 >"$T/log" 2>&1 &&

@@ -6,6 +6,10 @@ seeded input DIR/NAME.in.pb, written with onnx.helper:
   concat_twice  a Concat of the same tensor twice and of a constant
   two_readers   a Reshape read by two layers, one of them a conv: the view
                 breaks the producer conv's channel blocks
+  concat_inplace  Concats done in place: a part read by another layer too, a
+                part that is a graph output, a Concat of a Concat (nested), a
+                Concat on the row axis (not contiguous: copied), one whose
+                parts are 8 + 16 channels (not whole 16-channel blocks)
   chain         views chained (Flatten -> Reshape -> Unsqueeze -> Squeeze),
                 Identity and Dropout between convs, a Flatten of a conv map
 """
@@ -68,3 +72,18 @@ save("chain", [
     [X], [vi("Y", [1, 10]), vi("Y2", [1, 10])],
     [W("w", 32, 32, 3, 3), W("b", 32), W("w1", 48, 32, 3, 3), W("b1", 48), I64("s", [1, 48]),
      I64("ax", [0]), W("fw", 10, 48), W("fb", 10), W("gw", 10, 48 * 64)], [1, 32, 8, 8])
+# 6. Concats in place (and the ones that are not)
+save("concat_inplace", [
+    h.make_node("Conv", ["X", "w", "b"], ["A"], pads=[1, 1, 1, 1]),
+    h.make_node("Conv", ["X", "w1", "b1"], ["B"]),
+    h.make_node("Concat", ["A", "B"], ["C1"], axis=1),
+    h.make_node("Relu", ["A"], ["D"]),
+    h.make_node("Concat", ["C1", "D"], ["C2"], axis=1),
+    h.make_node("Conv", ["C2", "w2", "b2"], ["E"]),
+    h.make_node("Concat", ["E", "D"], ["R"], axis=2),
+    h.make_node("Conv", ["X", "w3", "b3"], ["S"]),
+    h.make_node("Concat", ["S", "B"], ["T"], axis=1),
+    h.make_node("Relu", ["T"], ["Y3"])],
+    [X], [vi("R", [1, 32, 16, 8]), vi("B", [1, 16, 8, 8]), vi("Y3", [1, 24, 8, 8])],
+    [W("w", 32, 32, 3, 3), W("b", 32), W("w1", 16, 32, 1, 1), W("b1", 16),
+     W("w2", 32, 80, 1, 1), W("b2", 32), W("w3", 8, 32, 1, 1), W("b3", 8)], [1, 32, 8, 8])
