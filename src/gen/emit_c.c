@@ -55,11 +55,15 @@ static void int_table(gen_text *t, const char *type, const char *name, const cha
     gt_puts(t, p->n_b ? "\n};\n" : "0};\n");
 }
 
+/* `t[id] = pz_net_input(net, "name", PZ_F32, 4, DIMS(...));`; a view names
+ * its source tensor where the others name their element type. */
 static void tensor_decl(gen_text *t, const gen_tensor *x, int id, const char *fn)
 {
+    if (x->kind == GEN_VIEW) fn = "pz_net_view";
     gt_printf(t, "    t[%d] = %s(net, ", id, fn);
     gt_cstr(t, x->name);
-    gt_printf(t, ", %s, %d, ", gen_dtype_macro(x->dtype), x->rank);
+    if (x->kind == GEN_VIEW) gt_printf(t, ", t[%d], %d, ", x->src, x->rank);
+    else gt_printf(t, ", %s, %d, ", gen_dtype_macro(x->dtype), x->rank);
     if (x->rank) {
         gt_puts(t, "DIMS(");
         gt_dims(t, x->dims, x->rank);
@@ -171,6 +175,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         }
         gt_puts(t, ");\n");
     }
+    for (; next < p->n_t; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");   /* views only outputs read */
     for (int i = 0; i < p->n_outputs; i++) gt_printf(t, "    pz_net_output(net, t[%d]);\n", p->outputs[i]);
 
     gt_printf(t, "\n    /* ---- 3. F-Blocks: fusion and MP, from the schedule at the top ---- */\n"

@@ -19,13 +19,18 @@ static void create_tensor(gen_text *t, const gen_tensor *x, int id)
     }
 }
 
+/* An activation with its own memory, or a view: the memory of its source. */
 static void value_tensor(gen_text *t, const gen_tensor *x, int id)
 {
     gt_puts(t, "    /* ");
     gt_comment(t, x->name);
-    gt_puts(t, " */\n");
+    gt_puts(t, x->kind == GEN_VIEW ? " (a view) */\n" : " */\n");
     create_tensor(t, x, id);
-    gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_alloc(ctx->t[%d])) goto oom;\n", id, id);
+    if (x->kind == GEN_VIEW)
+        gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_view(ctx->t[%d], ctx->t[%d])) goto oom;\n", id,
+                  id, x->src);
+    else
+        gt_printf(t, "    if (!ctx->t[%d] || pz_raw_tensor_alloc(ctx->t[%d])) goto oom;\n", id, id);
 }
 
 static void tensor_list(gen_text *t, const char *var, const int *v, int n)
@@ -139,6 +144,7 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         gt_printf(t, "    if (!ctx->op[%d]) goto oom;\n", li);
         gt_printf(t, "    if (pz_raw_op_compile(ctx->op[%d], MP(%d), opts, err, errsize)) goto fail;\n", li, li);
     }
+    for (; next < p->n_t; next++) value_tensor(t, &p->t[next], next);   /* views only outputs read */
     gt_printf(t, "    return ctx;\n"
                  "oom:\n"
                  "    snprintf(err, errsize, \"out of memory\");\n"

@@ -26,6 +26,13 @@ int gen_run_isa(void)
     return (int)pz_isa_capped(run_options.isa);
 }
 
+/* A value or a view (pz_net_view), as the generated C declares it. */
+static void declare(pz_net *net, const gen_tensor *t)
+{
+    if (t->kind == GEN_VIEW) pz_net_view(net, t->name, t->src, t->rank, t->dims);
+    else pz_net_tensor(net, t->name, t->dtype, t->rank, t->dims);
+}
+
 pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -43,14 +50,13 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
     for (int li = 0; li < p.n_l; li++) {
         const op_lowered *low = &p.l[li].low;
         for (int k = 0; k < low->n_out; k++)
-            for (; next <= low->out[k]; next++)
-                pz_net_tensor(net, p.t[next].name, p.t[next].dtype, p.t[next].rank, p.t[next].dims);
-        for (int k = 0; k < low->n_in; k++)   /* a value read before anything wrote it */
-            for (; next <= low->in[k]; next++)
-                pz_net_tensor(net, p.t[next].name, p.t[next].dtype, p.t[next].rank, p.t[next].dims);
+            for (; next <= low->out[k]; next++) declare(net, &p.t[next]);
+        for (int k = 0; k < low->n_in; k++)   /* a view, or a value read before anything wrote it */
+            for (; next <= low->in[k]; next++) declare(net, &p.t[next]);
         pz_net_layer(net, p.l[li].name, low->kind, low->params_size ? &low->p : NULL,
                      low->params_size, low->in, low->n_in, low->out, low->n_out);
     }
+    for (; next < p.n_t; next++) declare(net, &p.t[next]);   /* views only graph outputs read */
     for (int i = 0; i < p.n_outputs; i++) pz_net_output(net, p.outputs[i]);
     /* 3. F-Blocks and their knobs */
     for (int i = 0; i < p.n_b; i++) {

@@ -40,6 +40,13 @@ static int tensor_of(walker *w, int vid)
     if (vid < 0) return -1;
     if (w->tid[vid] < 0) {
         const ir_value *v = &w->g->values[vid];
+        const int *vs = w->p->m->view_src;
+        if (vs && vs[vid] >= 0) {   /* a view: its source first */
+            int src = tensor_of(w, vs[vid]);
+            w->tid[vid] = add_tensor(w, GEN_VIEW, v->name, &v->t);
+            w->p->t[w->tid[vid]].src = src;
+            return w->tid[vid];
+        }
         w->tid[vid] = add_tensor(w, v->t.data ? GEN_CONST : GEN_VALUE, v->name, &v->t);
     }
     return w->tid[vid];
@@ -63,11 +70,15 @@ static gen_layer *add_layer(gen_plan *p, int *cap)
     return l;
 }
 
-static int output_needs_copy(const ir_graph *g, int i, const int *tid)
+/* A graph output needs a copy layer when no layer writes it (a constant, a
+ * graph input, an output repeated); a view is copied out of its root. */
+static int output_needs_copy(const ir_model *m, int i, const int *tid)
 {
+    const ir_graph *g = m->g;
     int vid = g->outputs[i];
     const ir_value *v = &g->values[vid];
-    int needs = v->t.data || v->is_input || tid[vid] < 0;
+    int view = m->view_src && m->view_src[vid] >= 0;
+    int needs = v->t.data || v->is_input || (tid[vid] < 0 && !view);
     for (int j = 0; j < i; j++) needs |= g->outputs[j] == vid;
     return needs;
 }
@@ -144,8 +155,8 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
     p->n_outputs = g->n_outputs;
     for (int i = 0; i < g->n_outputs; i++) {
         int vid = g->outputs[i];
-        if (!output_needs_copy(g, i, w.tid)) {
-            p->outputs[i] = w.tid[vid];
+        if (!output_needs_copy(m, i, w.tid)) {
+            p->outputs[i] = tensor_of(&w, vid);
             continue;
         }
         const ir_value *v = &g->values[vid];

@@ -3,9 +3,12 @@
  * gen_plan_make() lowers every layer of an ir_model to its runtime operator
  * and numbers the tensors exactly as the runtime will: inputs first, then
  * every constant (in order of first use; these are the entries of
- * NAME.weights), then, layer by layer, the tensors each layer writes. Then
- * the F-Blocks of the schedule, then a copy layer for each graph output that
- * no layer writes.
+ * NAME.weights), then, layer by layer, the tensors each layer writes (and
+ * the views, ir_model.view_src, each after its source, before its first
+ * reader). Then the F-Blocks of the schedule, then a copy layer for each
+ * graph output that no layer writes (a view that is a graph output needs
+ * none: the runtime copies it out of its root; it may be declared after
+ * every layer).
  *
  * net_build.c turns a plan into pz_net calls in-process (`paleozoic run`);
  * emit_c.c / emit_raw.c print the same calls as C text. Because both read the
@@ -18,7 +21,9 @@
 #include "../ir/model.h"
 #include "../ops/op.h"
 
-typedef enum { GEN_INPUT, GEN_CONST, GEN_VALUE } gen_tensor_kind;
+/* GEN_VIEW: the bytes of tensor `src` (a value or another view) under its
+ * own shape, declared with pz_net_view: no layer writes it. */
+typedef enum { GEN_INPUT, GEN_CONST, GEN_VALUE, GEN_VIEW } gen_tensor_kind;
 
 typedef struct {
     gen_tensor_kind kind;
@@ -27,6 +32,7 @@ typedef struct {
     int64_t dims[PZ_MAX_RANK];
     const void *data;            /* GEN_CONST: the bytes (borrowed from the graph) */
     size_t nbytes;               /* bytes of the tensor */
+    int src;                     /* GEN_VIEW: the tensor id it is a view of (smaller) */
 } gen_tensor;
 
 typedef struct {

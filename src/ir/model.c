@@ -27,6 +27,13 @@ const char *ir_algo_name(ir_algo a)
 }
 
 /* Values a block reads from outside, and values it makes that outside reads. */
+/* The value whose bytes v is (a view's root, view_src followed), or v. */
+static int root_of(const ir_model *m, int v)
+{
+    while (v >= 0 && m->view_src && m->view_src[v] >= 0) v = m->view_src[v];
+    return v;
+}
+
 static void block_io(ir_model *m, ir_fblock *b)
 {
     const ir_graph *g = m->g;
@@ -42,7 +49,7 @@ static void block_io(ir_model *m, ir_fblock *b)
             if (m->layers[l].out[k] >= 0) mark[m->layers[l].out[k]] = 1;
     for (int l = b->first; l < b->first + b->count; l++)
         for (int k = 0; k < m->layers[l].n_in; k++) {
-            int v = m->layers[l].in[k];
+            int v = root_of(m, m->layers[l].in[k]);
             if (v < 0 || mark[v] || g->values[v].t.data) continue;
             int seen = 0;
             for (int j = 0; j < b->n_in; j++) seen |= b->in[j] == v;
@@ -52,9 +59,13 @@ static void block_io(ir_model *m, ir_fblock *b)
         }
     for (int l = b->first + b->count; l < m->n_layers; l++)
         for (int k = 0; k < m->layers[l].n_in; k++) {
-            int v = m->layers[l].in[k];
+            int v = root_of(m, m->layers[l].in[k]);
             if (v >= 0 && mark[v] == 1) mark[v] = 2;
         }
+    for (int i = 0; i < g->n_outputs; i++) {   /* a view that is a graph output */
+        int v = root_of(m, g->outputs[i]);
+        if (v >= 0 && mark[v] == 1) mark[v] = 2;
+    }
     for (int v = 0; v < nv; v++)
         if (mark[v] == 2 || (mark[v] == 1 && g->values[v].is_output)) {
             b->out = pz_xrealloc(b->out, (size_t)(b->n_out + 1) * sizeof(int));
@@ -73,6 +84,7 @@ void ir_model_free(ir_model *m)
     free(m->blocks);
     free(m->layers);
     free(m->ops_used);
+    free(m->view_src);
     free(m);
 }
 

@@ -9,8 +9,9 @@
  *   Operator  what is computed: op_type and parsed attributes
  *
  * Lowering (ir_model_lower, src/ops/op_lower.h: it walks the op table)
- * makes one Layer per graph node that does work at run time and one F-Block
- * per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer
+ * makes one Layer per graph node that does work at run time (but views:
+ * Reshape, Flatten, ... of an intermediate, which are no layer) and one
+ * F-Block per Layer with MP = 1: the "none" strategy of DLFusion. An optimizer
  * strategy or a schedule file then sets the knobs with ir_model_partition().
  */
 #ifndef PZ_IR_MODEL_H
@@ -73,6 +74,10 @@ typedef struct {
     /* the concatenation knob the graph passes ran with (cli_lower): 1 on,
      * 0 off; the groups merged and the layers in them */
     int concat, concat_groups, concat_layers;
+    /* [g->n_values]: for the output of a view node (op_def.view) that
+     * lowering made no layer, the value whose bytes it is; else -1. The
+     * plan (src/gen/plan.c) declares it as a runtime view of that value. */
+    int *view_src;
 } ir_model;
 
 void ir_model_free(ir_model *m);

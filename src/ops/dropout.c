@@ -97,4 +97,5 @@ const op_def op_dropout = {
     .parse = dropout_parse,
     .infer = dropout_infer,
     .lower = dropout_lower,
+    .view = 1,
 };

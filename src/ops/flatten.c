@@ -1,7 +1,8 @@
 /* flatten.c - Flatten: a tensor to a 2-D matrix at `axis`.
  *   X [d0..d(r-1)] -> Y [d0*..*d(axis-1), d(axis)*..*d(r-1)]
  * axis in [0, r] (negative, counted from the end, from opset 11); default 1.
- * Runs as a COPY: the same bytes under the new shape. */
+ * Runs as a view of its input
+ * (no layer; a COPY where lowering cannot make one: op_lower.c). */
 #include "fold.h"
 
 typedef struct {
@@ -42,4 +43,5 @@ const op_def op_flatten = {
     .infer = flatten_infer,
     .cost = NULL,
     .lower = op_copy_lower,
+    .view = 1,
 };

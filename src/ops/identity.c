@@ -23,4 +23,5 @@ const op_def op_identity = {
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .infer = identity_infer,
     .lower = identity_lower,
+    .view = 1,
 };

@@ -78,6 +78,10 @@ typedef struct op_def {
     /* 1: the op reads sequences and optionals (op_seq.h); any other op
      * given one is refused by name (Identity copies it). */
     int takes_seq;
+    /* 1: output 0 is input 0's bytes under another shape (Reshape, Flatten,
+     * Squeeze, Unsqueeze, Identity, Dropout): lowering makes it a view of
+     * its input, no layer, where the plan allows (op_lower.c). */
+    int view;
 } op_def;
 
 /* The runtime form of the epilogue the passes fused into n (n->act). */

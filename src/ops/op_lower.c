@@ -24,6 +24,23 @@ static void expand_nodes(ir_graph *g)
     }
 }
 
+/* Whether run-time node n may be a view of its input 0 (op_def.view): one
+ * run-time output, the same element type and count as input 0, which a
+ * layer writes. A view of a graph input (the caller's buffer, rebound each
+ * run) keeps its COPY layer, as do sequences and optionals. A view that is
+ * a graph output is copied out of its root at the end of the run. */
+static int lowers_to_view(const ir_graph *g, const ir_node *n)
+{
+    if (!n->op->view || n->act.kind != IR_ACT_NONE || n->n_in < 1 || n->in[0] < 0 || n->n_out < 1 || n->out[0] < 0) return 0;
+    for (int i = 1; i < n->n_out; i++)
+        if (n->out[i] >= 0 && !g->values[n->out[i]].t.data) return 0;
+    const ir_value *x = &g->values[n->in[0]], *y = &g->values[n->out[0]];
+    if (x->t.data || x->is_input || x->kind != IR_KIND_TENSOR ||
+        y->kind != IR_KIND_TENSOR || x->t.dtype != y->t.dtype || x->t.rank < 0 || y->t.rank < 0)
+        return 0;
+    return ir_tensor_numel(&x->t) == ir_tensor_numel(&y->t);
+}
+
 ir_model *ir_model_lower(ir_graph *g)
 {
     expand_nodes(g);
@@ -36,9 +53,16 @@ ir_model *ir_model_lower(ir_graph *g)
     m->batch = g->n_inputs && g->values[g->inputs[0]].t.rank > 0
                    ? (int)g->values[g->inputs[0]].t.dims[0] : 1;
     m->layers = pz_xcalloc((size_t)(g->n_nodes ? g->n_nodes : 1), sizeof *m->layers);
+    m->view_src = pz_xmalloc((size_t)(g->n_values ? g->n_values : 1) * sizeof *m->view_src);
+    for (int v = 0; v < g->n_values; v++) m->view_src[v] = -1;
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *n = &g->nodes[i];
         if (!runs_at_runtime(g, n)) continue;
+        if (lowers_to_view(g, n)) {   /* no layer, no copy: the runtime aliases the bytes */
+            m->view_src[n->out[0]] = n->in[0];
+            m->ops_used[op_kind_of(n->op)] = 1;
+            continue;
+        }
         ir_layer *l = &m->layers[m->n_layers++];
         l->node = i;
         l->op.op = n->op;

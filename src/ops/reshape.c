@@ -2,8 +2,8 @@
  *   data [d...], shape [k] (int64, constant) -> reshaped [k dims]
  * A 0 in `shape` copies the input's dim at that index (unless allowzero = 1,
  * opset 14+, where it means a 0 dim); one -1 takes what is left. Before
- * opset 5 the shape is the `shape` attribute. Runs as a COPY:
- * the same bytes under the new shape. */
+ * opset 5 the shape is the `shape` attribute. Runs as a view of its input
+ * (no layer; a COPY where lowering cannot make one: op_lower.c). */
 #include "fold.h"
 
 typedef struct {
@@ -83,4 +83,5 @@ const op_def op_reshape = {
     .infer = reshape_infer,
     .cost = NULL,
     .lower = op_copy_lower,
+    .view = 1,
 };

@@ -1,8 +1,9 @@
 /* squeeze.c - Squeeze: removes dims of size 1.
  *   data [d...], axes (attribute before opset 13, optional input 1 from 13)
  *   -> squeezed: data without the listed dims (each must be 1), or without
- *      every dim of size 1 when no axes (or an empty list) are given. Runs
- *      as a COPY: the same bytes under the new shape. */
+ *      every dim of size 1 when no axes (or an empty list) are given. Runs as
+ *      a view of its input (no layer; a COPY where lowering cannot make
+ *      one: op_lower.c). */
 #include "fold.h"
 
 static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -52,4 +53,5 @@ const op_def op_squeeze = {
     .infer = squeeze_infer,
     .cost = NULL,
     .lower = op_copy_lower,
+    .view = 1,
 };

@@ -2,7 +2,8 @@
  *   data [d...] (rank r), axes (attribute before opset 13, input 1 from 13)
  *   -> expanded, rank r + len(axes), with 1 at each listed axis; axes count
  *      in the output's dims (negative from the end). Runs as a
- *      COPY: the same bytes under the new shape. */
+ *      view of its input (no layer; a COPY where lowering cannot make
+ *      one: op_lower.c). */
 #include "fold.h"
 
 static pz_status unsqueeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -43,4 +44,5 @@ const op_def op_unsqueeze = {
     .infer = unsqueeze_infer,
     .cost = NULL,
     .lower = op_copy_lower,
+    .view = 1,
 };

@@ -226,6 +226,34 @@ typedef struct {
     unsigned char *leaves;    /* [n_values]: read after the block, or a graph output */
 } block_walk;
 
+/* The value whose bytes view v is (ir_model.view_src, followed), or v. */
+static int view_root(const ir_model *m, int v)
+{
+    while (v >= 0 && m->view_src && m->view_src[v] >= 0) v = m->view_src[v];
+    return v;
+}
+
+/* A layer reading a view reads its root (the runtime's dataflow, rt/fuse.c):
+ * the same rows when the shape is the same; a view of another shape of a
+ * value the block makes moves elements across rows. 0 and why when so. */
+static int read_roots(block_walk *w, layer_map *lm, char *why, size_t why_size)
+{
+    for (int k = 0; k < lm->low.n_in; k++) {
+        int v = lm->low.in[k], r = view_root(w->m, v);
+        if (r == v) continue;
+        const ir_tensor *a = &w->m->g->values[v].t, *b = &w->m->g->values[r].t;
+        if (a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank)) {
+            lm->low.in[k] = r;
+            continue;
+        }
+        if (!w->produced[r]) continue;
+        if (why) snprintf(why, why_size, "reads \"%s\", a view of another shape of \"%s\" (not "
+                          "row-local)", w->m->g->values[v].name, w->m->g->values[r].name);
+        return 0;
+    }
+    return 1;
+}
+
 static int walk_init(block_walk *w, const ir_model *m, int first, int count, char *why,
                      size_t why_size, int *bad)
 {
@@ -247,6 +275,10 @@ static int walk_init(block_walk *w, const ir_model *m, int first, int count, cha
             *bad = first + k;
             return 0;
         }
+        if (!read_roots(w, lm, why, why_size)) {
+            *bad = first + k;
+            return 0;
+        }
         for (int o = 0; o < lm->low.n_out; o++)
             if (lm->low.out[o] >= 0) {
                 w->produced[lm->low.out[o]] = 1;
@@ -256,11 +288,14 @@ static int walk_init(block_walk *w, const ir_model *m, int first, int count, cha
     /* values that leave: graph outputs, values read by later layers, and the
      * last layer's outputs */
     for (int v = 0; v < m->g->n_values; v++)
-        if (w->produced[v] && m->g->values[v].is_output) w->leaves[v] = 1;
+        if (m->g->values[v].is_output && w->produced[view_root(m, v)])
+            w->leaves[view_root(m, v)] = 1;
     for (int l = first + count; l < m->n_layers; l++) {
         const ir_layer *ly = &m->layers[l];
-        for (int k = 0; k < ly->n_in; k++)
-            if (ly->in[k] >= 0 && w->produced[ly->in[k]]) w->leaves[ly->in[k]] = 1;
+        for (int k = 0; k < ly->n_in; k++) {
+            int v = view_root(m, ly->in[k]);
+            if (v >= 0 && w->produced[v]) w->leaves[v] = 1;
+        }
     }
     const layer_map *last = &w->maps[count - 1];
     for (int o = 0; o < last->low.n_out; o++)

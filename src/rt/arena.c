@@ -10,6 +10,10 @@
  * graph outputs are copied out of the arena at the end of pz_net_run, so a
  * layer never writes into caller memory and an output may feed later layers.
  * Constants are the caller's borrowed buffers.
+ * A view (pz_net_view) has no bytes of its own: it points at its root's,
+ * which live as long as any reader of the view (compile.c). The parts of a
+ * Concat in place (inplace.c) are slices of its output, which lives as long
+ * as any of them.
  */
 #include <string.h>
 
@@ -57,6 +61,18 @@ static bool windowed(const pz_net *net, int li)
     return false;
 }
 
+/* The tensor whose bytes hold tensor i (Concat in place, nested ones
+ * followed), and i's byte offset in it; i itself when not a part. */
+static int top_host(const pz_net *net, int i, size_t *off)
+{
+    *off = 0;
+    while (net->tensors[i].host >= 0) {
+        *off += net->tensors[i].host_off;
+        i = net->tensors[i].host;
+    }
+    return i;
+}
+
 /* Greedy first-fit over offsets, largest item first: an item goes at the
  * lowest offset where it overlaps no placed item whose lifetime meets its. */
 int pz_arena_plan(pz_net *net, char *err, size_t n)
@@ -70,15 +86,39 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         free(live);
         return snprintf(err, n, "out of memory"), 1;
     }
+    /* a Concat in place holds its parts: it lives from the first part's
+     * producer to the last reader of it or of any part */
+    int *first = malloc(sizeof(int) * (size_t)(net->n_tensors ? net->n_tensors : 1));
+    int *last = malloc(sizeof(int) * (size_t)(net->n_tensors ? net->n_tensors : 1));
+    if (!first || !last) {
+        free(items);
+        free(live);
+        free(first);
+        free(last);
+        return snprintf(err, n, "out of memory"), 1;
+    }
+    for (int i = 0; i < net->n_tensors; i++) {
+        first[i] = net->tensors[i].producer;
+        last[i] = net->tensors[i].last_use;
+    }
+    for (int i = 0; i < net->n_tensors; i++) {
+        size_t off;
+        int h = top_host(net, i, &off);
+        if (h == i) continue;
+        if (net->tensors[i].producer < first[h]) first[h] = net->tensors[i].producer;
+        if (net->tensors[i].last_use > last[h]) last[h] = net->tensors[i].last_use;
+    }
     for (int i = 0; i < net->n_tensors; i++) {
         rt_tensor *t = &net->tensors[i];
-        if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0) continue;
+        if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0 || t->host >= 0) continue;
         /* rows in windows only (rt/fuse.h): no full-size buffer; data stays
          * NULL, so a stray access faults instead of reading another tensor */
         if (windowed(net, t->producer)) continue;
-        items[ni++] = (alloc_item){align_up(t->bytes), t->producer, t->last_use, 0, i,
-                                   &t->t.data, &t->offset};
+        items[ni++] = (alloc_item){align_up(t->bytes), first[i], last[i], 0, i, &t->t.data,
+                                   &t->offset};
     }
+    free(first);
+    free(last);
     int id = net->n_tensors;
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
@@ -131,11 +171,32 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         *items[i].ptr = (char *)net->arena + items[i].offset;
         if (items[i].off) *items[i].off = items[i].offset;
     }
+    /* parts of a Concat in place: their slice of it */
+    for (int i = 0; i < net->n_tensors; i++) {
+        size_t off;
+        int h = top_host(net, i, &off);
+        if (h == i) continue;
+        net->tensors[i].t.data = (char *)net->tensors[h].t.data + off;
+        net->tensors[i].offset = net->tensors[h].offset + off;
+    }
     /* empty tensors still get a valid pointer */
     for (int i = 0; i < net->n_tensors; i++)
         if (net->tensors[i].kind == T_VALUE && !net->tensors[i].t.data &&
             !(net->tensors[i].producer >= 0 && windowed(net, net->tensors[i].producer)))
             net->tensors[i].t.data = net->arena;
+    /* views: their root's bytes (NULL when those live in windows only: a
+     * view read outside the fused run made its root live on, so then only
+     * fused layers read it, through the windows) */
+    for (int i = 0; i < net->n_tensors; i++) {
+        rt_tensor *v = &net->tensors[i];
+        if (v->kind != T_VIEW) continue;
+        const rt_tensor *r = &net->tensors[v->root];
+        v->t.data = r->t.data;
+        v->offset = r->offset;
+        int lay = !r->cblk || (r->t.rank == v->t.rank &&
+                               !memcmp(r->t.dims, v->t.dims, sizeof(int64_t) * (size_t)v->t.rank));
+        v->cblk = lay ? r->cblk : 0;
+    }
     free(items);
     free(live);
     return 0;

@@ -13,4 +13,9 @@
  * one arena (allocated here) by liveness. 0, or 1 with a message in err. */
 int pz_arena_plan(pz_net *net, char *err, size_t n);
 
+/* Concat in place (inplace.c): marks the CONCAT layers whose parts can be
+ * written straight into their output (layer in_place; each part's host and
+ * host_off). After the fusion plan, before pz_arena_plan. */
+void pz_inplace_plan(pz_net *net);
+
 #endif

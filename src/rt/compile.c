@@ -53,21 +53,40 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
     return 0;
 }
 
+static bool same_shape(const pz_tensor *a, const pz_tensor *b)
+{
+    if (a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+    return true;
+}
+
 /* Each layer reads only inputs, constants and tensors written by an earlier
- * layer; sets the tensors' lifetimes and the layers' tensor pointers. */
+ * layer; sets the tensors' lifetimes and the layers' tensor pointers. A
+ * view read by a layer keeps its root alive to that layer, and the layer's
+ * in_id points at the root (net.h). */
 static int check_dataflow(pz_net *net, char *err, size_t n)
 {
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
+        l->in_view = malloc(sizeof(int) * (size_t)(l->n_in ? l->n_in : 1));
+        if (!l->in_view) return snprintf(err, n, "out of memory"), 1;
         for (int i = 0; i < l->n_in; i++) {
+            l->in_view[i] = -1;
             if (l->in_id[i] < 0) continue;
-            rt_tensor *t = &net->tensors[l->in_id[i]];
+            rt_tensor *v = &net->tensors[l->in_id[i]], *t = v;
+            if (v->kind == T_VIEW) {
+                t = &net->tensors[v->root];
+                l->in_view[i] = l->in_id[i];
+                l->in_id[i] = v->root;
+                if (!same_shape(&v->t, &t->t)) l->in_reshaped |= i < 32 ? 1u << i : 0;
+            }
             if (t->kind == T_VALUE && (t->producer < 0 || t->producer >= li))
-                return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", is %s", i, t->name,
+                return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", is %s", i, v->name,
                                      t->producer < 0 ? "never written by any layer"
                                      : "written by a later layer");
             if (t->kind == T_VALUE && li > t->last_use) t->last_use = li;
-            l->in[i] = &t->t;
+            l->in[i] = &v->t;
         }
         for (int i = 0; i < l->n_out; i++) {
             if (l->out_id[i] < 0) continue;
@@ -78,6 +97,7 @@ static int check_dataflow(pz_net *net, char *err, size_t n)
     }
     for (int i = 0; i < net->n_outputs; i++) {
         rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->kind == T_VIEW) t = &net->tensors[t->root];   /* copied out of its root */
         if (t->kind == T_VALUE && t->producer < 0)
             return snprintf(err, n, "output tensor \"%s\" is never written by any layer",
                             t->name), 1;
@@ -95,6 +115,33 @@ static bool layout_ok(const pz_tensor *t, int cblk)
     return pz_dtype_size(t->dtype) == 1 && cblk == 16;
 }
 
+/* The layout of root r's bytes read as view v: r's when the shape is the
+ * same, or plain when r's blocks hold its elements in plain order (one
+ * pixel per image, whole blocks of channels: [N,C,1,1] with C a multiple
+ * of the block, a pooled map before Flatten); -1 when the view's shape
+ * breaks r's blocks (the reader converts r). */
+static int view_layout(const rt_tensor *r, const rt_tensor *v)
+{
+    if (!r->cblk || same_shape(&r->t, &v->t)) return r->cblk;
+    const int64_t *d = r->t.dims;
+    return r->t.rank == 4 && d[2] * d[3] == 1 && d[1] % r->cblk == 0 ? 0 : -1;
+}
+
+/* The layout layer l's input i arrives in (in_have), and in *unblock the
+ * block of a root it must convert from first (a view breaking its blocks;
+ * the layer's prepare sees such an input as plain). */
+static int input_layout(const pz_net *net, const pz_layer *l, int i, int *unblock)
+{
+    *unblock = 0;
+    if (l->in_id[i] < 0) return 0;
+    const rt_tensor *r = &net->tensors[l->in_id[i]];
+    if (l->in_view[i] < 0) return r->cblk;
+    int lay = view_layout(r, &net->tensors[l->in_view[i]]);
+    if (lay >= 0) return lay;
+    *unblock = r->cblk;
+    return 0;
+}
+
 /* After layer l's prepare: records the layouts of its outputs (and their
  * sizes), and plans a conversion for each input it reads in another layout
  * than its producer's. */
@@ -109,14 +156,31 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
         t->cblk = cb;
         t->bytes = pz_layout_bytes(&t->t, cb);
     }
-    int nc = 0;
-    for (int i = 0; i < l->n_in; i++)
-        if (l->in[i] && l->in_cblk[i] != l->in_have[i]) nc++;
+    int nc = 0, ub;
+    for (int i = 0; i < l->n_in; i++) {
+        if (!l->in[i]) continue;
+        input_layout(net, l, i, &ub);
+        nc += (ub != 0) + (l->in_cblk[i] != l->in_have[i]);
+    }
     if (!nc) return 0;
     l->convs = calloc((size_t)nc, sizeof *l->convs);
     if (!l->convs) return snprintf(err, n, "out of memory"), 1;
     for (int i = 0; i < l->n_in; i++) {
-        if (!l->in[i] || l->in_cblk[i] == l->in_have[i]) continue;
+        if (!l->in[i]) continue;
+        input_layout(net, l, i, &ub);
+        if (ub) {   /* the root, blocked, into plain bytes read under the view's shape */
+            const pz_tensor *root = &net->tensors[l->in_id[i]].t;
+            if (!layout_ok(root, ub))
+                return pz_layer_fail(l, err, n, "internal: input %d, a view, from layout %d", i,
+                                     ub);
+            pz_layout_conv *cv = &l->convs[l->n_convs++];
+            *cv = (pz_layout_conv){.slot = i, .from = ub, .to = 0, .isa = l->isa, .src = root,
+                                   .view = *l->in[i]};
+            cv->view.data = NULL;   /* arena scratch, planned with the tensors */
+            cv->sync = l->in_cblk[i] != 0;
+            l->in[i] = &cv->view;
+        }
+        if (l->in_cblk[i] == l->in_have[i]) continue;
         int from = l->in_have[i], to = l->in_cblk[i];
         const pz_tensor *src = l->in[i];
         if ((from && to) || !layout_ok(src, from ? from : to))
@@ -208,7 +272,8 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
         l->opts = &net->opts;
         l->isa = net->isa;
         for (int i = 0; i < l->n_in; i++) {
-            l->in_have[i] = l->in_id[i] >= 0 ? net->tensors[l->in_id[i]].cblk : 0;
+            int ub;
+            l->in_have[i] = input_layout(net, l, i, &ub);
             l->in_cblk[i] = 0;
         }
         for (int j = 0; j < l->n_out; j++) l->out_cblk[j] = 0;
@@ -217,7 +282,9 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n)) return 1;
     }
-    if (plan_fusion(net, err, n) || pz_arena_plan(net, err, n)) return 1;
+    if (plan_fusion(net, err, n)) return 1;
+    pz_inplace_plan(net);
+    if (pz_arena_plan(net, err, n)) return 1;
     int maxmp = 1;
     for (int b = 0; b < net->n_blocks; b++)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
@@ -255,6 +322,7 @@ void pz_net_free(pz_net *net)
         free(l->in_cblk);
         free(l->out_cblk);
         free(l->convs);
+        free(l->in_view);
     }
     for (int i = 0; i < net->n_tensors; i++) free(net->tensors[i].name);
     free(net->tensors);

@@ -37,6 +37,7 @@ static void layer_task(void *ctx, int ith, int nth)
             const pz_layout_conv *cv = &l->convs[c];
             pz_layout_convert(cv->isa, cv->src->dtype, cv->src->dims, cv->from, cv->to, cv->src->data,
                               cv->view.data, ith, nth);
+            if (cv->sync) pz_barrier_wait(job->barrier, nth);
         }
         pz_barrier_wait(job->barrier, nth);
     }
@@ -45,6 +46,7 @@ static void layer_task(void *ctx, int ith, int nth)
 
 static void layer_run(pz_net *net, pz_layer *l)
 {
+    if (l->in_place) return;   /* its parts were written in place (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);
@@ -57,13 +59,15 @@ typedef struct {
     void *const *outputs;
 } output_job;
 
-/* Copies the graph outputs out, converting blocked ones back to plain. */
+/* Copies the graph outputs out, converting blocked ones back to plain. A
+ * view is copied out of its root: the root's plain bytes are the view's. */
 static void output_task(void *ctx, int ith, int nth)
 {
     const output_job *job = ctx;
     const pz_net *net = job->net;
     for (int i = 0; i < net->n_outputs; i++) {
         const rt_tensor *t = &net->tensors[net->outputs[i]];
+        if (t->kind == T_VIEW) t = &net->tensors[t->root];
         if (t->cblk) {
             /* blocked -> plain: no kernel of an ISA */
             pz_layout_convert(PZ_ISA_SCALAR, t->t.dtype, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],

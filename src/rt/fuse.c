@@ -125,6 +125,8 @@ static bool row_local(pz_layer *layers, int first, int li)
     /* inputs from the run: NCHW16c, and the rows the mapping expects */
     for (int i = 0; i < l->n_in; i++) {
         if (l->in_id[i] < 0 || in_run(layers, first, li - first, l->in_id[i]) < 0) continue;
+        /* a view of another shape moves elements across rows */
+        if (i >= 32 || (l->in_reshaped & (1u << i))) return false;
         const pz_tensor *x = l->in[i];
         if (x->rank != 4 || l->in_cblk[i] != 16) return false;
         bool window = (l->kind == PZ_OP_CONV || l->kind == PZ_OP_POOL) && i == 0;

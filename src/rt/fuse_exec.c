@@ -93,6 +93,7 @@ static void run_task(void *ctx, int ith, int nth)
             const pz_layout_conv *cv = &l->convs[c];
             pz_layout_convert(cv->isa, cv->src->dtype, cv->src->dims, cv->from, cv->to, cv->src->data,
                               cv->view.data, ith, nth);
+            if (cv->sync && nth > 1) pz_barrier_wait(job->bar, nth);
         }
     }
     if (conv && nth > 1) pz_barrier_wait(job->bar, nth);

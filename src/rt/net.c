@@ -163,6 +163,7 @@ static int add_tensor(pz_net *net, const char *name, tensor_kind kind, int dtype
     t->t.data = (void *)data;
     t->producer = -1;
     t->last_use = -1;
+    t->host = -1;
     t->bytes = (size_t)pz_numel(&t->t) * pz_dtype_size(dtype);
     return net->n_tensors++;
 }
@@ -193,6 +194,35 @@ int pz_net_const(pz_net *net, const char *name, int dtype, int rank, const int64
 int pz_net_tensor(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims)
 {
     return add_tensor(net, name, T_VALUE, dtype, rank, dims, NULL);
+}
+
+int pz_net_view(pz_net *net, const char *name, int src, int rank, const int64_t *dims)
+{
+    if (src < 0 || src >= net->n_tensors) {
+        net_fail(net, "view \"%s\": no tensor %d", name ? name : "", src);
+        return -1;
+    }
+    const rt_tensor *s = &net->tensors[src];
+    if (s->kind != T_VALUE && s->kind != T_VIEW) {
+        net_fail(net, "view \"%s\": tensor \"%s\" is %s (a view is of a tensor a layer "
+                 "writes; copy it)", name ? name : "", s->name,
+                 s->kind == T_INPUT ? "a graph input" : "a constant");
+        return -1;
+    }
+    int root = s->kind == T_VIEW ? s->root : src, dtype = s->t.dtype;
+    int64_t numel = pz_numel(&s->t);
+    int id = add_tensor(net, name, T_VIEW, dtype, rank, dims, NULL);
+    if (id < 0) return -1;
+    rt_tensor *t = &net->tensors[id];
+    t->root = root;
+    if (pz_numel(&t->t) != numel) {
+        char a[96], b[96];
+        net_fail(net, "view \"%s\" %s of tensor \"%s\" %s: the element counts differ",
+                 t->name, pz_shape_str(&t->t, a, sizeof a), net->tensors[src].name,
+                 pz_shape_str(&net->tensors[src].t, b, sizeof b));
+        return -1;
+    }
+    return id;
 }
 
 void pz_net_output(pz_net *net, int tensor)
@@ -258,7 +288,8 @@ int pz_net_layer(pz_net *net, const char *name, pz_op_kind kind, const void *par
         if (t->kind != T_VALUE || t->producer >= 0) {
             net_fail(net, "layer \"%s\" (%s): output %d, tensor \"%s\", is %s", nm, op->name, i,
                      t->name, t->kind == T_INPUT ? "a graph input"
-                     : t->kind == T_CONST ? "a constant" : "already written by another layer");
+                     : t->kind == T_CONST ? "a constant" : t->kind == T_VIEW ? "a view"
+                     : "already written by another layer");
             return -1;
         }
     }

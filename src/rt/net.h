@@ -83,14 +83,28 @@ struct pz_layer {
     /* input conversions the net planned (in_cblk[i] != in_have[i]) */
     struct pz_layout_conv *convs;
     int n_convs;
+    /* views (pz_net_view): compile points in_id[i] at the view's root, the
+     * tensor a layer writes, so that dataflow (fusion, lifetimes) sees the
+     * real producer; in[i] keeps the view's shape. in_view[i] is the view's
+     * id (-1: not a view); bit i of in_reshaped: its shape is not the
+     * root's. */
+    int *in_view;
+    unsigned in_reshaped;
+    /* 1: a CONCAT whose producers wrote its parts in place (inplace.c):
+     * it does not run and the profile leaves it out */
+    int in_place;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer
  * wrote it, layout `from`) into view.data (arena scratch, layout `to`);
- * l->in[slot] points to view. */
+ * l->in[slot] points to view. A view of a blocked tensor under a shape that
+ * breaks the blocks is unblocked from its root (src: the root's shape, view:
+ * the view's), then blocked again if the layer reads it blocked: `sync`
+ * puts a barrier between the two (the second reads rows of the first). */
 typedef struct pz_layout_conv {
     int slot;
     int from, to;
+    int sync;
     pz_isa isa;              /* the kernels' (the layer's isa) */
     const pz_tensor *src;
     pz_tensor view;

@@ -16,7 +16,7 @@
 typedef struct pz_layer pz_layer;
 typedef struct pz_fuse_block pz_fuse_block;
 
-typedef enum { T_INPUT, T_CONST, T_VALUE } tensor_kind;
+typedef enum { T_INPUT, T_CONST, T_VALUE, T_VIEW } tensor_kind;
 
 typedef struct {
     pz_tensor t;            /* shape and type; data: arena, constant, or the caller's input */
@@ -27,6 +27,10 @@ typedef struct {
     size_t bytes;           /* in its layout */
     size_t offset;          /* in the arena */
     int cblk;               /* its layout (net.h): 0 plain, else the channel block */
+    int root;               /* T_VIEW: the T_VALUE whose bytes it is (pz_net_view) */
+    int host;               /* a part of a Concat in place (inplace.c): the concat's
+                             * output, which holds it at byte host_off; else -1 */
+    size_t host_off;
 } rt_tensor;
 
 typedef struct {

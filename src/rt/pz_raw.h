@@ -43,6 +43,10 @@ pz_raw_tensor *pz_raw_tensor_create(int dtype, int rank, const int64_t *dims);
 int pz_raw_tensor_alloc(pz_raw_tensor *t);
 /* Binds constant data (weights) to the tensor; borrowed. 0 on success. */
 int pz_raw_tensor_bind(pz_raw_tensor *t, const void *data);
+/* Makes t a view of src: the same memory (borrowed; src must outlive t)
+ * under t's shape. Same element type and byte count; t has no memory yet.
+ * 0 on success. */
+int pz_raw_tensor_view(pz_raw_tensor *t, const pz_raw_tensor *src);
 void *pz_raw_tensor_data(const pz_raw_tensor *t);
 size_t pz_raw_tensor_bytes(const pz_raw_tensor *t);
 void pz_raw_tensor_destroy(pz_raw_tensor *t);

@@ -66,6 +66,16 @@ int pz_raw_tensor_bind(pz_raw_tensor *t, const void *data)
     return 0;
 }
 
+int pz_raw_tensor_view(pz_raw_tensor *t, const pz_raw_tensor *src)
+{
+    if (!t || !src || t->t.data || !src->t.data || t->t.dtype != src->t.dtype ||
+        t->bytes != src->bytes)
+        return 1;
+    t->t.data = src->t.data;
+    t->bound = src->bound;
+    return 0;
+}
+
 void *pz_raw_tensor_data(const pz_raw_tensor *t)
 {
     return t->t.data;

@@ -1048,7 +1048,7 @@ static void test_shuffles(void)
     CHECK(r1 >= 0 && !strcmp(g->nodes[r1].op_type, "Gather") && g->nodes[r1].out[0] == y);
     CHECK(find_node(g, "tr") < 0 && find_node(g, "r2") < 0);
     CHECK(find_node(g, "trb") >= 0 && count_op(g, "Reshape") == 2 && count_op(g, "Transpose") == 1);
-    check_run(g, xd, want, 5, "shuffles");
+    check_run(g, xd, want, 3, "shuffles");   /* conv, gather, trb: the Reshapes are views */
 }
 
 /* ---- preconditions: patterns almost matched -------------------------------- */

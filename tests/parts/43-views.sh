@@ -1,0 +1,138 @@
+#!/bin/sh
+# 43-views.sh BUILD_DIR MODELDIR - views instead of copies (issue 43, item 5).
+#
+# Reshape, Flatten, Squeeze, Unsqueeze, Identity and Dropout of an
+# intermediate are no layer: their output is a view of their input's bytes
+# (pz_net_view). Checked here:
+# and a Concat whose parts' producers can write into their slice of its
+# output is done in place (rt/inplace.c: no copy, no layer in the profile).
+#   1. `run --profile` of ResNet-18, AlexNet, MobileNetV2 and SqueezeNet 1.0
+#      (exported here with torchvision, seeded weights) shows no COPY layer,
+#      and `inspect --strategy none` counts no Flatten/Reshape layer;
+#      SqueezeNet's 8 Concats are all in place, no CONCAT layer left.
+#   2. SqueezeNet and the edge-case models of views_models.py:
+#      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
+#      1e-4), the built program bitwise equal to `run` at both thread counts,
+#      `--emit raw` against ONNX Runtime, and the chain model fused in one
+#      block on 2 cores bitwise equal to the unfused run; the profile of
+#      concat_inplace: 2 Concats in place, the 2 that cannot be copy.
+set -u
+B=${1:?usage: 43-views.sh BUILD_DIR MODELDIR}
+M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PZ="$B/paleozoic"
+PY=/usr/bin/python3
+E2E="$ROOT/tests/e2e"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { what=$1; shift; if "$@" >"$T/cmp" 2>&1; then ok "$what"; else bad "$what: $(cat "$T/cmp")"; fi; }
+cmp_rel() { node "$E2E/compare.js" --rel 1e-4 "$@"; }
+cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
+have_ort=0
+if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
+
+# ---- 1. no copy layer in the profiles ----------------------------------------
+no_copy() {   # NAME MODEL [INPUT]
+    inarg=""
+    [ -n "${3:-}" ] && inarg="--input $3"
+    if ! "$PZ" run "$2" $inarg --profile --threads 1 >"$T/prof" 2>&1; then
+        bad "$1: run --profile failed: $(tail -c 300 "$T/prof")"; return
+    fi
+    if grep -q -E '^ +[0-9]+ COPY ' "$T/prof"; then
+        bad "$1: COPY layers in the profile: $(grep -E '^ +[0-9]+ COPY ' "$T/prof" | head -3)"
+    else
+        ok "$1: no COPY layer in the profile ($(grep -c -E '^ +[0-9]+ [A-Z_0-9]+ ' "$T/prof") layers)"
+    fi
+    "$PZ" inspect "$2" --strategy none --json >"$T/insp.json" 2>&1 &&
+    "$PY" - "$T/insp.json" >"$T/log" 2>&1 <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = [l["op"] for b in d["blocks"] for l in b["layers"]]
+bad = [o for o in ops if o in ("Flatten", "Reshape", "Squeeze", "Unsqueeze", "Identity", "Dropout")]
+assert not bad, "inspect counts view layers: %s" % bad
+PYEOF
+    check "$1: inspect counts no view layer" test $? -eq 0
+}
+for n in resnet18 alexnet mobilenet_v2; do
+    if [ -f "$M/$n.onnx" ]; then no_copy "$n" "$M/$n.onnx" "$M/$n.input.pb"
+    else bad "$n: $M/$n.onnx missing (tests/models.sh exports it)"; fi
+done
+
+# the Concat net, with seeded weights: its 8 Concats (channels of conv
+# outputs, whole 16-channel blocks) all in place
+NETS=""
+if "$PY" "$ROOT/tools/export_torchvision.py" "$T" squeezenet1_0 >"$T/log" 2>&1; then
+    NETS="squeezenet1_0"
+    for n in $NETS; do no_copy "$n" "$T/$n.onnx" "$T/$n.input.pb"; done
+    check "squeezenet1_0: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
+    check "squeezenet1_0: 8 concats in place" grep -q ', 8 concats in place' "$T/prof"
+else
+    bad "torchvision export failed: $(tail -c 300 "$T/log")"
+fi
+
+# ---- 2. the edge cases, and the exported nets, against ORT and bitwise --------
+if ! "$PY" "$ROOT/tests/parts/views_models.py" "$T" >"$T/log" 2>&1; then
+    bad "views_models.py failed: $(tail -c 300 "$T/log")"
+fi
+for n in $NETS input_output concat_twice two_readers chain concat_inplace; do
+    [ -f "$T/$n.onnx" ] || continue
+    in="$T/$n.in.pb"
+    [ -f "$in" ] || in="$T/$n.input.pb"
+    nout=$("$PY" -c 'import onnx, sys; print(len(onnx.load(sys.argv[1], load_external_data=False).graph.output))' "$T/$n.onnx")
+    outs() { k=0; while [ $k -lt "$nout" ]; do printf ' --output %s_%d.pb' "$1" $k; k=$((k + 1)); done; }
+    if [ "$have_ort" = 1 ]; then
+        ref=""
+        k=0; while [ $k -lt "$nout" ]; do ref="$ref $T/$n.ort_$k.pb"; k=$((k + 1)); done
+        node "$E2E/ort_run.js" "$T/$n.onnx" "$in" -- $ref 2>"$T/log" || bad "$n: ORT failed: $(cat "$T/log")"
+    fi
+    if ! "$PZ" build "$T/$n.onnx" -o "$T/$n.bin" --threads 2 >"$T/log" 2>&1; then
+        bad "$n: build failed: $(tail -c 300 "$T/log")"; continue
+    fi
+    for th in 1 2; do
+        if ! "$PZ" run "$T/$n.onnx" --input "$in" $(outs "$T/$n.run$th") --threads $th >"$T/log" 2>&1 ||
+           ! "$T/$n.bin" --input "$in" $(outs "$T/$n.bin$th") --threads $th >"$T/log" 2>&1; then
+            bad "$n --threads $th: run or the built program failed: $(tail -c 300 "$T/log")"; continue
+        fi
+        k=0
+        while [ $k -lt "$nout" ]; do
+            [ "$have_ort" = 1 ] && check "$n output $k --threads $th vs ORT" cmp_rel "$T/$n.run${th}_$k.pb" "$T/$n.ort_$k.pb"
+            check "$n output $k --threads $th: build bitwise = run" cmp_bit "$T/$n.bin${th}_$k.pb" "$T/$n.run${th}_$k.pb"
+            k=$((k + 1))
+        done
+    done
+done
+# concat_inplace: the channel Concat and the Concat of it in place; the one
+# on the row axis and the one of 8 + 16 channels copy
+"$PZ" run "$T/concat_inplace.onnx" --input "$T/concat_inplace.in.pb" --profile >"$T/prof" 2>&1
+check "concat_inplace: 2 concats in place" grep -q ', 2 concats in place' "$T/prof"
+check "concat_inplace: 2 CONCAT layers copy" test "$(grep -c -E '^ +[0-9]+ CONCAT ' "$T/prof")" -eq 2
+# --emit raw declares views with pz_raw_tensor_view
+n=chain
+if "$PZ" build "$T/$n.onnx" --emit raw -o "$T/$n.raw" --threads 2 >"$T/log" 2>&1 &&
+   "$T/$n.raw" --input "$T/$n.in.pb" --output "$T/$n.raw_0.pb" --output "$T/$n.raw_1.pb" >"$T/log" 2>&1; then
+    [ "$have_ort" = 1 ] && check "$n --emit raw output 0 vs ORT" cmp_rel "$T/$n.raw_0.pb" "$T/$n.ort_0.pb"
+    [ "$have_ort" = 1 ] && check "$n --emit raw output 1 vs ORT" cmp_rel "$T/$n.raw_1.pb" "$T/$n.ort_1.pb"
+else
+    bad "$n --emit raw: build or run failed: $(tail -c 300 "$T/log")"
+fi
+# the generated C names its views
+"$PZ" compile "$T/$n.onnx" -o "$T/$n.src" --name chain >"$T/log" 2>&1
+check "$n: the generated C declares views with pz_net_view" grep -q 'pz_net_view(net, "F", t\[' "$T/$n.src/chain.c"
+check "$n: the generated C has no COPY layer" sh -c "! grep -q 'PZ_OP_COPY\|, COPY,' '$T/$n.src/chain.c'"
+# fused: every layer in one block on 2 cores, bitwise equal to the unfused run
+nl=$("$PZ" inspect "$T/$n.onnx" --strategy none --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["layers"])')
+printf '{"layers": %s, "blocks": [{"first": 0, "count": %s, "mp": 2}]}\n' "$nl" "$nl" >"$T/all.json"
+if "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --schedule "$T/all.json" --threads 2 \
+    --output "$T/$n.fused_0.pb" --output "$T/$n.fused_1.pb" >"$T/log" 2>&1; then
+    check "$n fused in one block: output 0 bitwise = unfused" cmp_bit "$T/$n.fused_0.pb" "$T/$n.run2_0.pb"
+    check "$n fused in one block: output 1 bitwise = unfused" cmp_bit "$T/$n.fused_1.pb" "$T/$n.run2_1.pb"
+else
+    bad "$n fused: run failed: $(tail -c 300 "$T/log")"
+fi
+
+echo "43-views: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
