@@ -36,7 +36,8 @@ static pz_status check_declared(const ir_graph *g, const ir_value *v, pz_err *er
     ir_tensor decl = {.rank = v->decl_rank};
     memcpy(decl.dims, v->decl_dims, sizeof decl.dims);
     int bad = v->decl_rank != v->t.rank;
-    for (int d = 0; !bad && d < v->decl_rank; d++)
+    /* a run-time shape: its dims are a bound (the declared ones may be the actual) */
+    for (int d = 0; !bad && !v->dyn && d < v->decl_rank; d++)
         if (v->decl_dims[d] >= 0 && v->decl_dims[d] != v->t.dims[d]) bad = 1;
     if (bad) {
         const char *who = v->producer >= 0 ? g->nodes[v->producer].name : "(input)";
@@ -71,6 +72,23 @@ static pz_status in_branch(const ir_graph *g, const ir_node *n, pz_err *err)
                    "fit; give the input the condition comes from)", msg, cond);
 }
 
+/* A value with a run-time shape (ir_value.dyn) is planned at a bound; the
+ * layers downstream would need their shapes at run time, which only graph
+ * outputs have for now. */
+static pz_status reads_dyn(const ir_graph *g, const ir_node *n, pz_err *err)
+{
+    for (int k = 0; k < n->n_in; k++) {
+        if (n->in[k] < 0 || !g->values[n->in[k]].dyn) continue;
+        const ir_value *v = &g->values[n->in[k]];
+        const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
+                       "output \"%s\" of %s \"%s\": not supported yet (such a value can only "
+                       "be a graph output, or computed at compile time from constants)",
+                       n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
+    }
+    return PZ_OK;
+}
+
 /* Infers nodes from index `first` on. */
 static pz_status infer_from(ir_graph *g, int first, pz_err *err)
 {
@@ -95,6 +113,7 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             if (n->out[k] < 0)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
+        if (reads_dyn(g, n, err)) return err->code;
         int again;
         if (op_seq_reads(g, i, &again, err)) return in_branch(g, n, err);
         if (again) {

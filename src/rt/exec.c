@@ -116,3 +116,13 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
         }
     }
 }
+
+/* A run-time-shaped layer sets its outputs' dims when it runs (rt/ops/
+ * nonzero.c, ...): the output's tensor holds the last run's shape. */
+int pz_net_output_shape(const pz_net *net, int i, int64_t *dims)
+{
+    if (!net || i < 0 || i >= net->n_outputs) return -1;
+    const pz_tensor *t = &net->tensors[net->outputs[i]].t;
+    for (int d = 0; d < t->rank; d++) dims[d] = t->dims[d];
+    return t->rank;
+}
