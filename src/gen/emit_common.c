@@ -48,6 +48,8 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         gt_comment(t, in ? x->name : g->values[g->outputs[i - p->n_inputs]].name);
         gt_puts(t, "\" ");
         shape(t, x);
+        if (!in && g->values[g->outputs[i - p->n_inputs]].dyn)
+            gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
     }
     /* the run options: what main.c reads from the environment, as this
