@@ -97,6 +97,23 @@ if "$B/paleozoic" build "$T/nonzero_f32.onnx" -o "$T/raw.exe" --emit raw >"$T/lo
     bad "--emit raw: a run-time shape was not refused"
 elif [ $? -eq 2 ] && grep -q 'run-time shape' "$T/log"; then ok
 else bad "--emit raw: expected exit 2: $(tail -c 300 "$T/log")"; fi
+# the Python package reshapes an output to the run's shape (NAME_output_shape)
+if out=$(cd "$ROOT/python" && PALEOZOIC="$B/paleozoic" PYTHONDONTWRITEBYTECODE=1 \
+    /usr/bin/python3 -c '
+import sys
+import numpy as np
+import paleozoic
+from onnx import load_tensor, numpy_helper
+t = sys.argv[1]
+m = paleozoic.compile(t + "/unique_unsorted.onnx", threads=1)
+x = numpy_helper.to_array(load_tensor(t + "/unique_unsorted.in0.pb"))
+got = m.run([x])
+for k, name in enumerate(["Y", "I", "V", "C"]):
+    ref = numpy_helper.to_array(load_tensor(t + "/unique_unsorted.np%d.pb" % k))
+    assert got[name].shape == ref.shape and (got[name] == ref).all(), (name, got[name], ref)
+print("python: ok", got["Y"].shape)
+' "$T" 2>&1) && echo "$out" | grep -q 'python: ok'; then ok
+else bad "python: $(echo "$out" | tail -c 400)"; fi
 echo "dynamic: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
