@@ -46,6 +46,7 @@ static void layer_task(void *ctx, int ith, int nth)
 static void layer_run(pz_net *net, pz_layer *l)
 {
     uint64_t t0 = net->profile ? now_ns() : 0;
+    if (l->dyn) l->op->run_shape(l);   /* a dynamic region: the run's shapes */
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);
     else pz_pool_run(net->pool, l->nth, layer_task, &job);

@@ -12,6 +12,9 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
   cli     the same through `paleozoic run` only (builds take the time)
   refuse  `paleozoic run` and `paleozoic build` exit 2 naming the node that
           reads a run-time-shaped value
+Dynamic regions: element-wise unary ops and Cast after a run-time shape
+(region_*) run at it (Abs: exact, so the bitwise comparison holds); Shape
+and Add after one are refused.
 """
 import os
 import sys
@@ -40,7 +43,8 @@ def save(name, nodes, ins, outs, inputs, n_out, mode, inits=(), refs=None):
     for k, x in enumerate(inputs):
         write(os.path.join(out, "%s.in%d.pb" % (name, k)), x, "in%d" % k)
     for k, x in enumerate(refs or []):
-        write(os.path.join(out, "%s.np%d.pb" % (name, k)), x, "np%d" % k)
+        if x is not None:   # None: no numpy reference for that output
+            write(os.path.join(out, "%s.np%d.pb" % (name, k)), x, "np%d" % k)
     cases.append("%s %d %d %s %d" % (name, len(inputs), n_out, mode, len(refs or [])))
 
 
@@ -64,7 +68,7 @@ save("nonzero_bool", [helper.make_node("NonZero", ["X"], ["Y"])],
 z = np.zeros((4, 3), np.int32)
 save("nonzero_none", [helper.make_node("NonZero", ["X"], ["Y"])],
      [vi("X", TensorProto.INT32, [4, 3])], [vi("Y", TensorProto.INT64, 2)],
-     [z], 1, "run", refs=[np.zeros((2, 0), np.int64)])
+     [z], 1, "cli", refs=[np.zeros((2, 0), np.int64)])
 # NonZero of a constant folds at compile time: its result is a static shape
 # that the Add after it can use
 c = np.array([[0, 3, 0], [5, 0, 7]], np.float32)
@@ -126,7 +130,7 @@ x3 = rng.integers(-9, 9, (2, 6, 3)).astype(np.int64)
 cond = np.array([1, 0, 1, 1, 0, 1], bool)
 save("compress_const", [helper.make_node("Compress", ["X", "B"], ["Y"], axis=-2)],
      [vi("X", TensorProto.INT64, [2, 6, 3])], [vi("Y", TensorProto.INT64, [2, 4, 3])], [x3], 1,
-     "run", inits=[numpy_helper.from_array(cond, "B")], refs=[np.compress(cond, x3, axis=1)])
+     "cli", inits=[numpy_helper.from_array(cond, "B")], refs=[np.compress(cond, x3, axis=1)])
 
 
 # ---- NonMaxSuppression -------------------------------------------------------
@@ -157,14 +161,31 @@ def nms_case(name, nb, nc, n, max_out, iou, score, center, mode="run"):
 
 
 nms_case("nms_corners", 2, 3, 40, 6, 0.4, 0.2, 0)
-nms_case("nms_center", 1, 2, 60, 10, 0.3, None, 1)
+nms_case("nms_center", 1, 2, 60, 10, 0.3, None, 1, "cli")
 nms_case("nms_tight", 3, 1, 25, 3, 0.7, 0.9, 0, "cli")
 
 
+# ---- dynamic regions: element-wise unary ops and Cast after a run-time shape ----
+x = rng.standard_normal((3, 4)).astype(np.float32)
+x[rng.random(x.shape) < 0.4] = 0
+save("region_cast_neg", [helper.make_node("NonZero", ["X"], ["I"]),
+                         helper.make_node("Cast", ["I"], ["F"], to=TensorProto.FLOAT),
+                         helper.make_node("Neg", ["F"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.FLOAT, 2)], [x], 1, "run",
+     refs=[-np.array(np.nonzero(x), np.float32)])
+u = rng.choice([0.5, -1.0, 2.0, 3.5], (12,)).astype(np.float32)
+ref = unique_ref(u, None, 1)
+save("region_unique_abs", [helper.make_node("Unique", ["X"], ["U", "", "", "C"]),
+                               helper.make_node("Abs", ["U"], ["Y"]),
+                               helper.make_node("Cast", ["C"], ["Z"], to=TensorProto.INT32)],
+     [vi("X", TensorProto.FLOAT, [12])],
+     [vi("Y", TensorProto.FLOAT, 1), vi("Z", TensorProto.INT32, 1)], [u], 2, "run",
+     refs=[np.abs(ref[0]), ref[3].astype(np.int32)])
+
 # ---- refused: a node reading a run-time-shaped value --------------------------
-save("refuse_cast", [helper.make_node("NonZero", ["X"], ["I"]),
-                     helper.make_node("Cast", ["I"], ["Y"], to=TensorProto.FLOAT)],
-     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.FLOAT, 2)],
+save("refuse_shape", [helper.make_node("NonZero", ["X"], ["I"]),
+                      helper.make_node("Shape", ["I"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, [2])],
      [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse")
 save("refuse_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
                            helper.make_node("Add", ["U", "U"], ["Y"])],

@@ -65,4 +65,5 @@ const pz_rt_op pz_rt_op_compress = {
     .name = "COMPRESS", PZ_OP_PARAMS(pz_compress_params, compress_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = compress_prepare, .run = compress_run,
+    .dyn_out = 1,
 };

@@ -61,4 +61,5 @@ const pz_rt_op pz_rt_op_nms = {
     .name = "NMS", PZ_OP_PARAMS(pz_nms_params, nms_fields),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = nms_prepare, .run = nms_run,
+    .dyn_out = 1,
 };

@@ -29,4 +29,5 @@ const pz_rt_op pz_rt_op_nonzero = {
     .name = "NONZERO",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = nonzero_prepare, .run = nonzero_run,
+    .dyn_out = 1,
 };

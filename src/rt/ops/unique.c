@@ -76,4 +76,5 @@ const pz_rt_op pz_rt_op_unique = {
     .name = "UNIQUE", PZ_OP_PARAMS(pz_unique_params, unique_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 4,
     .prepare = unique_prepare, .run = unique_run,
+    .dyn_out = 1,
 };
