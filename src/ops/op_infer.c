@@ -83,7 +83,7 @@ static int dyn_input(const ir_graph *g, const ir_node *n)
 
 /* A node reading a value with a run-time shape (planned at its bound) is
  * in a dynamic region: it must run as a layer kind that takes its shape at
- * run time (op_desc.h's run_shape: element-wise unary ops, Cast), and its
+ * run time (op_desc.h's run_shape: element-wise unary ops, Cast, Identity), and its
  * outputs have run-time shapes too. Any other node (one that folds to
  * constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
@@ -94,12 +94,14 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
     pz_err lerr = {0};
     memset(&lw, 0, sizeof lw);
     int fits = n->op->lower && !n->op->lower(g, n, &lw, &lerr) && pz_rt_ops[lw.kind]->run_shape;
+    /* COPY also computes Reshape, Squeeze, ...: only Identity keeps the shape */
+    if (fits && lw.kind == PZ_OP_COPY) fits = !strcmp(n->op_type, "Identity");
     for (int j = 0; fits && j < n->n_out; j++) fits = n->out[j] < 0 || !g->values[n->out[j]].t.data;
     if (!fits) {
         const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
-                       "takes element-wise unary ops and Cast; else such a value must be a "
+                       "takes element-wise unary ops, Cast and Identity; else such a value must be a "
                        "graph output, or computed at compile time from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }

@@ -176,7 +176,8 @@ save("region_cast_neg", [helper.make_node("NonZero", ["X"], ["I"]),
 u = rng.choice([0.5, -1.0, 2.0, 3.5], (12,)).astype(np.float32)
 ref = unique_ref(u, None, 1)
 save("region_unique_abs", [helper.make_node("Unique", ["X"], ["U", "", "", "C"]),
-                               helper.make_node("Abs", ["U"], ["Y"]),
+                               helper.make_node("Abs", ["U"], ["A"]),
+                               helper.make_node("Identity", ["A"], ["Y"]),
                                helper.make_node("Cast", ["C"], ["Z"], to=TensorProto.INT32)],
      [vi("X", TensorProto.FLOAT, [12])],
      [vi("Y", TensorProto.FLOAT, 1), vi("Z", TensorProto.INT32, 1)], [u], 2, "run",
