@@ -145,7 +145,9 @@ static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
     for (int i = 0; i < l->n_in; i++) {
         if (l->in_id[i] < 0) continue;
         int p = net->tensors[l->in_id[i]].producer;
-        if (p < 0 || (!net->layers[p].op->dyn_out && !net->layers[p].dyn)) continue;
+        if (p < 0) continue;
+        const pz_layer *pl = &net->layers[p];
+        if (!pl->op->dyn_out && (!pl->dyn || pl->op->dyn_stops)) continue;
         if (!l->op->run_shape)
             return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", has a shape known only "
                                  "at run time, which this kind does not take", i,

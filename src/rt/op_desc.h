@@ -140,6 +140,9 @@ typedef struct {
      * refused at compile. */
     int dyn_out;
     void (*run_shape)(const pz_layer *l);
+    /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
+     * the values are the run's, the shape [rank] is not): the region ends. */
+    int dyn_stops;
 } pz_rt_op;
 
 /* run_shape of a layer whose output 0 has input 0's shape. */

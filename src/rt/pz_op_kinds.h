@@ -90,7 +90,8 @@
     X(NONZERO, nonzero)                /* in: X  out: Y int64 [rank, nnz] */  \
     X(UNIQUE, unique)                  /* in: X  out: Y, indices?, inverse?, counts? */ \
     X(COMPRESS, compress)              /* in: X, condition */                 \
-    X(NMS, nms)                        /* in: boxes, scores, iou?, score?  out: selected */
+    X(NMS, nms)                        /* in: boxes, scores, iou?, score?  out: selected */ \
+    X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

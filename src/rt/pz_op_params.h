@@ -131,6 +131,11 @@ typedef struct {
     int axis;
 } pz_compress_params;
 
+/* SHAPE (ONNX Shape of a run-time shape): dims [start, end) of X. */
+typedef struct {
+    int start, end;
+} pz_shape_params;
+
 /* NMS (ONNX NonMaxSuppression): per batch and class, boxes by descending
  * score (ties: lower index), score > score_threshold, greedy IoU >
  * iou_threshold suppression, at most max_out each. */

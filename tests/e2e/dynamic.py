@@ -13,8 +13,9 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
   refuse  `paleozoic run` and `paleozoic build` exit 2 naming the node that
           reads a run-time-shaped value
 Dynamic regions: element-wise unary ops and Cast after a run-time shape
-(region_*) run at it (Abs: exact, so the bitwise comparison holds); Shape
-and Add after one are refused.
+(region_*) run at it (Abs: exact, so the bitwise comparison holds), Shape
+gives its run-time values to static ops (Gather, Mul); Reshape and Add
+after one are refused.
 """
 import os
 import sys
@@ -183,11 +184,22 @@ save("region_unique_abs", [helper.make_node("Unique", ["X"], ["U", "", "", "C"])
      [vi("Y", TensorProto.FLOAT, 1), vi("Z", TensorProto.INT32, 1)], [u], 2, "run",
      refs=[np.abs(ref[0]), ref[3].astype(np.int32)])
 
+# Shape of a run-time shape: its values are the run's (the count of nonzeros)
+save("region_shape_count", [helper.make_node("NonZero", ["X"], ["I"]),
+                            helper.make_node("Shape", ["I"], ["S"]),
+                            helper.make_node("Gather", ["S", "one"], ["N"], axis=0),
+                            helper.make_node("Mul", ["N", "N"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])],
+     [vi("Y", TensorProto.INT64, []), vi("S", TensorProto.INT64, [2])], [x], 2, "run",
+     inits=[numpy_helper.from_array(np.array(1, np.int64), "one")],
+     refs=[np.array(np.count_nonzero(x) ** 2, np.int64), np.array([2, np.count_nonzero(x)], np.int64)])
+
 # ---- refused: a node reading a run-time-shaped value --------------------------
-save("refuse_shape", [helper.make_node("NonZero", ["X"], ["I"]),
-                      helper.make_node("Shape", ["I"], ["Y"])],
-     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, [2])],
-     [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse")
+save("refuse_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
+                        helper.make_node("Reshape", ["I", "flat"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 1)],
+     [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse",
+     inits=[numpy_helper.from_array(np.array([-1], np.int64), "flat")])
 save("refuse_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
                            helper.make_node("Add", ["U", "U"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 1)],
