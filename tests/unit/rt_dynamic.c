@@ -2,8 +2,9 @@
  * UNIQUE, COMPRESS and NMS set their outputs' dims when they run (read back
  * by pz_net_output_shape), a dynamic region (CAST, UNARY after one) runs at
  * them, two runs of one net with different counts each give their own
- * shape, and a layer kind without run_shape reading one is refused at
- * compile naming the layer. Expected values written out by hand. */
+ * shape, SHAPE gives the run's dims, and a layer kind without run_shape
+ * reading one is refused at compile naming the layer. Expected values
+ * written out by hand. */
 #include <string.h>
 
 #include "rt/pz_rt.h"
@@ -27,15 +28,20 @@ static void test_nonzero_region(void)
     pz_net_layer(net, "cast", PZ_OP_CAST, &cp, sizeof cp, &i, 1, &f, 1);
     pz_unary_params up = {.func = PZ_UN_NEG};
     pz_net_layer(net, "neg", PZ_OP_UNARY, &up, sizeof up, &f, 1, &y, 1);
+    /* SHAPE ends the region: its [2] is static, its values the run's */
+    int s = pz_net_tensor(net, "s", PZ_I64, 1, (int64_t[]){2});
+    pz_shape_params sp = {.start = 0, .end = 2};
+    pz_net_layer(net, "shape", PZ_OP_SHAPE, &sp, sizeof sp, &y, 1, &s, 1);
     pz_net_output(net, i);
     pz_net_output(net, y);
+    pz_net_output(net, s);
     char err[256];
     CHECK(compile(net, err, sizeof err) == 0);
     /* two runs: 3 nonzeros, then 1 */
     const float a[6] = {0, 2, 0, -1, 0, 5}, b[6] = {0, 0, 0, 0, 7, 0};
-    int64_t iv[12];
+    int64_t iv[12], sv[2];
     float yv[12];
-    void *outs[2] = {iv, yv};
+    void *outs[3] = {iv, yv, sv};
     const void *ins[1] = {a};
     pz_net_run(net, ins, outs);
     int64_t dims[PZ_MAX_RANK];
@@ -44,11 +50,13 @@ static void test_nonzero_region(void)
     const int64_t want[6] = {0, 1, 1, 1, 0, 2};
     CHECK(!memcmp(iv, want, sizeof want));
     for (int k = 0; k < 6; k++) checkf(yv[k] == -(float)want[k], "neg %d: %g", k, yv[k]);
+    CHECK(sv[0] == 2 && sv[1] == 3);
+    CHECK(pz_net_output_shape(net, 2, dims) == 1 && dims[0] == 2);
     ins[0] = b;
     pz_net_run(net, ins, outs);
     CHECK(pz_net_output_shape(net, 1, dims) == 2 && dims[1] == 1);
-    CHECK(iv[0] == 1 && iv[1] == 1 && yv[0] == -1 && yv[1] == -1);
-    CHECK(pz_net_output_shape(net, 2, dims) == -1);
+    CHECK(iv[0] == 1 && iv[1] == 1 && yv[0] == -1 && yv[1] == -1 && sv[1] == 1);
+    CHECK(pz_net_output_shape(net, 3, dims) == -1);
     pz_net_free(net);
 }
 
