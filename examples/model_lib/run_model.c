@@ -80,15 +80,19 @@ int main(int argc, char **argv)
     MODEL *net = API(_create)(weights, threads, &opts, err, sizeof err);
     if (!net) return die(err, "");
     API(_run)(net, inputs, outputs);
-    API(_destroy)(net);
 
     int rc = 0;
     for (int i = 0; i < n_out && i < no; i++) {
+        /* the run's shape: NonZero, Unique, ... give run-time shapes */
         const API(_io) *io = &API(_outputs)[i];
-        if (pz_io_write_tensor(out[i], io->name, io->dtype, io->rank, io->dims, outputs[i], err,
+        int rank;
+        int64_t dims[PZ_MAX_RANK];
+        API(_output_shape)(net, i, &rank, dims);
+        if (pz_io_write_tensor(out[i], io->name, io->dtype, rank, dims, outputs[i], err,
                                sizeof err))
             rc = die(err, "");
     }
+    API(_destroy)(net);
     if (top > 0 && no && API(_outputs)[0].dtype == PZ_F32) {
         /* the first output's K largest entries per row of its last dim, ties
          * by index, printed as the executable prints them */

@@ -88,6 +88,15 @@ class Model:
         self._run = _symbol(lib, path, name + "_run")
         self._run.restype = None
         self._run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        # the run's shapes (outputs of NonZero, Unique, ...: run-time shapes,
+        # their buffers at the table's bound); absent from older libraries
+        try:
+            self._oshape = getattr(lib, name + "_output_shape")
+            self._oshape.restype = None
+            self._oshape.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+                                     ctypes.POINTER(ctypes.c_int64)]
+        except AttributeError:
+            self._oshape = None
         self._destroy = _symbol(lib, path, name + "_destroy")
         self._destroy.restype = None
         self._destroy.argtypes = [ctypes.c_void_p]
@@ -194,7 +203,21 @@ class Model:
             if not self._ctx:
                 raise Error("model %s is closed" % self.name)
             self._run(self._ctx, in_ptrs, out_ptrs)
+            outs = [self._run_shape(i, a) for i, a in enumerate(outs)]
         return {s.name: a for s, a in zip(self.outputs, outs)}
+
+    def _run_shape(self, i, a):
+        """Output i as the run shaped it: a view of the start of its buffer
+        when the shape is a run-time one (smaller than the bound)."""
+        if not self._oshape:
+            return a
+        rank = ctypes.c_int(0)
+        dims = (ctypes.c_int64 * _dtypes.MAX_RANK)()
+        self._oshape(self._ctx, i, ctypes.byref(rank), dims)
+        shape = tuple(int(d) for d in dims[:rank.value])
+        if shape == a.shape:
+            return a
+        return a.reshape(-1)[:int(np.prod(shape, dtype=np.int64))].reshape(shape)
 
     __call__ = run
 

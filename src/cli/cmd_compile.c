@@ -294,6 +294,14 @@ static int run(int argc, char **argv, int build)
                     ir_precision_name(p.b[i].precision), i);
             goto fail;
         }
+    /* the raw form has no net to ask a run-time shape of */
+    for (int i = 0; o.raw && i < g->n_outputs; i++)
+        if (g->values[g->outputs[i]].dyn) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--emit raw: output \"%s\" has a run-time shape, "
+                    "which the low-level API does not report; emit the default C",
+                    g->values[g->outputs[i]].name);
+            goto fail;
+        }
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra};

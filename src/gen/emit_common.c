@@ -48,7 +48,22 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         gt_comment(t, in ? x->name : g->values[g->outputs[i - p->n_inputs]].name);
         gt_puts(t, "\" ");
         shape(t, x);
+        if (!in && g->values[g->outputs[i - p->n_inputs]].dyn)
+            gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
+    }
+    /* nodes downstream of a run-time shape (op_infer.c's dynamic regions) */
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *nd = &g->nodes[i];
+        int dyn = 0;
+        for (int k = 0; k < nd->n_in; k++) dyn |= nd->in[k] >= 0 && g->values[nd->in[k]].dyn;
+        if (!dyn) continue;
+        gt_puts(t, " *   dynamic region: node \"");
+        gt_comment(t, nd->name);
+        gt_puts(t, "\" (");
+        gt_comment(t, nd->op_type);
+        gt_puts(t, ") runs at the run-time shape of its input, set at run time\n"
+                   " *     (a reference kernel; its buffers planned at the bound)\n");
     }
     /* the run options: what main.c reads from the environment, as this
      * compile had them */

@@ -52,10 +52,14 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    char *err, size_t errsize);\n"
                  "/* One inference: inputs[i] and outputs[i] in the order of the tables above. */\n"
                  "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs);\n"
+                 "/* Output i's shape after the last run: *rank and dims[PZ_MAX_RANK]. An output\n"
+                 " * with a run-time shape (NonZero, Unique, Compress, NonMaxSuppression) has its\n"
+                 " * buffer at the bound the table gives, the data packed at this shape. */\n"
+                 "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims);\n"
                  "void %s_destroy(%s *ctx);\n"
                  "/* The runtime net, for profiles (pz_net_profile, pz_net_print_profile); NULL\n"
                  " * in the --emit raw form, which has none. */\n"
-                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n);
+                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n);
 }
 
 void gen_emit_main(gen_text *t, const gen_opts *o)

@@ -165,6 +165,11 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
     for (int i = 0; i < p->n_outputs; i++)
         gt_printf(t, "    pz_raw_memcpy_from_tensor(outputs[%d], ctx->t[%d]);\n", i, p->outputs[i]);
     gt_puts(t, "}\n\n");
+    /* compile refuses run-time shapes for this form: the tables' shapes hold */
+    gt_printf(t, "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims)\n{\n"
+                 "    (void)ctx;\n    *rank = %s_outputs[i].rank;\n"
+                 "    for (int d = 0; d < *rank; d++) dims[d] = %s_outputs[i].dims[d];\n}\n\n",
+              n, n, n, n);
     gt_printf(t, "void %s_destroy(%s *ctx)\n{\n"
                  "    if (!ctx) return;\n"
                  "    for (int i = 0; i < %s_N_LAYERS; i++) pz_raw_op_destroy(ctx->op[i]);\n"

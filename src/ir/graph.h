@@ -46,6 +46,10 @@ typedef struct {
      * time: its producer (SequenceConstruct, Optional) reads its elements (an
      * optional: none or one), t is the elements' type with rank 0. */
     unsigned kind : 2;
+    /* 1: a run-time shape (NonZero, Unique, Compress, NonMaxSuppression): t's
+     * dims are a bound the arena is planned for; the layer sets the actual
+     * dims when it runs. Only a graph output may be one (op_infer.c). */
+    unsigned dyn : 1;
     int producer;                 /* node index, -1 for inputs and constants */
     /* What the model declares for a graph output (value_info); rank -1: nothing,
      * a dim of -1: symbolic. Checked against the inferred shape. */

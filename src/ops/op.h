@@ -141,6 +141,8 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
 
 /* Sets output i's dtype and shape. */
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
+/* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */
+void op_set_dyn(ir_graph *g, const ir_node *n, int i);
 /* Output i gets input j's dtype and shape. */
 void op_same_as(ir_graph *g, const ir_node *n, int i, int j);
 

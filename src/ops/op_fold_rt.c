@@ -6,7 +6,9 @@
  * reference, and values computed from constants (a trip count, a shape
  * from Ceil or Relu) are known to the ops that need them. Outputs are
  * bounded by OP_FOLD_LIMIT elements; a node that cannot be lowered alone
- * (an expand hook, a fused epilogue) or whose layer refuses is left to run. */
+ * (an expand hook, a fused epilogue) or whose layer refuses is left to run.
+ * An output with a run-time shape (ir_value.dyn) takes the shape the layer
+ * set when it ran, and becomes an ordinary constant. */
 #include "op_fold_rt.h"
 
 #include <stdlib.h>
@@ -69,9 +71,18 @@ void op_fold_by_runtime(ir_graph *g, int i)
             if (out[k] >= 0) outs[m++] = bufs[k];
         pz_net_run(net, NULL, outs);
     }
-    for (int k = 0; k < lw.n_out; k++) {
+    for (int k = 0, m = 0; k < lw.n_out; k++) {
         if (out[k] < 0) continue;
         ir_value *v = &g->values[lw.out[k]];
+        if (v->dyn) {
+            /* a run-time shape (NonZero, Unique, ...): the run's, data packed at it */
+            int64_t dims[PZ_MAX_RANK];
+            int rank = pz_net_output_shape(net, m, dims);
+            PZ_ASSERT(rank == v->t.rank);
+            memcpy(v->t.dims, dims, sizeof(int64_t) * (size_t)rank);
+            v->dyn = 0;
+        }
+        m++;
         if (v->t.data) continue;
         ir_value_take_data(g, lw.out[k], bufs[k],
                            (size_t)ir_tensor_numel(&v->t) * ir_dtype_size(v->t.dtype));

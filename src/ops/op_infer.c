@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "../rt/op_desc.h"
 
 void ir_cost_node(const ir_graph *g, ir_node *n)
 {
@@ -36,7 +37,8 @@ static pz_status check_declared(const ir_graph *g, const ir_value *v, pz_err *er
     ir_tensor decl = {.rank = v->decl_rank};
     memcpy(decl.dims, v->decl_dims, sizeof decl.dims);
     int bad = v->decl_rank != v->t.rank;
-    for (int d = 0; !bad && d < v->decl_rank; d++)
+    /* a run-time shape: its dims are a bound (the declared ones may be the actual) */
+    for (int d = 0; !bad && !v->dyn && d < v->decl_rank; d++)
         if (v->decl_dims[d] >= 0 && v->decl_dims[d] != v->t.dims[d]) bad = 1;
     if (bad) {
         const char *who = v->producer >= 0 ? g->nodes[v->producer].name : "(input)";
@@ -71,6 +73,44 @@ static pz_status in_branch(const ir_graph *g, const ir_node *n, pz_err *err)
                    "fit; give the input the condition comes from)", msg, cond);
 }
 
+/* The input of n with a run-time shape (ir_value.dyn), or -1. */
+static int dyn_input(const ir_graph *g, const ir_node *n)
+{
+    for (int k = 0; k < n->n_in; k++)
+        if (n->in[k] >= 0 && g->values[n->in[k]].dyn) return k;
+    return -1;
+}
+
+/* A node reading a value with a run-time shape (planned at its bound) is
+ * in a dynamic region: it must run as a layer kind that takes its shape at
+ * run time (op_desc.h's run_shape: element-wise unary ops, Cast, Identity,
+ * Shape), and its outputs have run-time shapes too (Shape's: run-time values). Any other node (one that folds to
+ * constants from the bound, as Shape would, included) is refused. */
+static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
+{
+    const ir_node *n = &g->nodes[i];
+    const ir_value *v = &g->values[n->in[k]];
+    op_lowered lw;
+    pz_err lerr = {0};
+    memset(&lw, 0, sizeof lw);
+    int fits = n->op->lower && !n->op->lower(g, n, &lw, &lerr) && pz_rt_ops[lw.kind]->run_shape;
+    /* COPY also computes Reshape, Squeeze, ...: only Identity keeps the shape */
+    if (fits && lw.kind == PZ_OP_COPY) fits = !strcmp(n->op_type, "Identity");
+    for (int j = 0; fits && j < n->n_out; j++) fits = n->out[j] < 0 || !g->values[n->out[j]].t.data;
+    if (!fits) {
+        const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
+                       "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
+                       "takes element-wise unary ops, Cast, Identity and Shape; else such a value must be a "
+                       "graph output, or computed at compile time from constants)",
+                       n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
+    }
+    /* Shape: the values are the run's, its own shape [rank] is static */
+    for (int j = 0; j < n->n_out && !pz_rt_ops[lw.kind]->dyn_stops; j++)
+        if (n->out[j] >= 0) g->values[n->out[j]].dyn = 1;
+    return PZ_OK;
+}
+
 /* Infers nodes from index `first` on. */
 static pz_status infer_from(ir_graph *g, int first, pz_err *err)
 {
@@ -95,6 +135,7 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             if (n->out[k] < 0)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): output %d is required but "
                                "omitted (empty name)", n->name, n->op_type, k);
+        int dyn_k = dyn_input(g, n);
         int again;
         if (op_seq_reads(g, i, &again, err)) return in_branch(g, n, err);
         if (again) {
@@ -112,6 +153,7 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             return in_branch(g, n, err);
         op_fold_by_runtime(g, i);
         n = &g->nodes[i];
+        if (dyn_k >= 0 && dyn_region(g, i, dyn_k, err)) return err->code;
         for (int k = 0; k < n->n_out; k++) {
             if (n->out[k] < 0) continue;
             ir_value *v = &g->values[n->out[k]];

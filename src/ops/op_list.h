@@ -211,3 +211,8 @@ OP(Adam, adam)
 OP(RNN, rnn)
 OP(GRU, gru)
 OP(LSTM, lstm)
+/* run-time shapes (ir_value.dyn): outputs planned at a bound */
+OP(NonZero, non_zero)
+OP(Unique, unique)
+OP(Compress, compress)
+OP(NonMaxSuppression, non_max_suppression)

@@ -1,8 +1,9 @@
 /* shape.c - Shape: the dims of a tensor as a 1-D int64 tensor.
  *   data [d0..d(r-1)] -> shape int64 [end - start] = d(start)..d(end-1)
  * start (default 0) and end (default r), opset 15+, count from the end when
- * negative and are clamped to [0, r]. Shapes are static here, so the output
- * is always a constant. */
+ * negative and are clamped to [0, r]. The output is a constant, except for
+ * X with a run-time shape (ir_value.dyn: NonZero, Unique, ...): then it runs
+ * as SHAPE (rt/ops/shape.c), its values known at run time. */
 #include "fold.h"
 
 typedef struct {
@@ -31,8 +32,16 @@ static pz_status shape_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *x = op_in(g, n, 0);
     int64_t len = p->end > p->start ? p->end - p->start : 0;
     op_set_out(g, n, 0, IR_I64, 1, &len);
-    if (n->out[0] >= 0)
+    if (n->out[0] >= 0 && !g->values[n->in[0]].dyn)
         ir_value_set_data(g, n->out[0], x->dims + p->start, (size_t)len * sizeof(int64_t));
+    return PZ_OK;
+}
+
+static pz_status shape_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const shape_params *p = n->params;
+    pz_shape_params sp = {.start = p->start, .end = p->end > p->start ? p->end : p->start};
+    op_lowered_init(out, n, PZ_OP_SHAPE, &sp, sizeof sp);
     return PZ_OK;
 }
 
@@ -43,4 +52,5 @@ const op_def op_shape = {
     .parse = shape_parse,
     .infer = shape_infer,
     .cost = NULL,
+    .lower = shape_lower,   /* only for a run-time shape: else the output folds */
 };

@@ -200,6 +200,27 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
 }
 
 /* The fused runs of every block of two or more layers (rt/fuse.h). */
+/* Layer l is in a dynamic region when it reads a tensor whose shape is
+ * set at run time (written by a dyn_out layer or by another layer of the
+ * region); only kinds with run_shape may be (op_desc.h). */
+static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
+{
+    l->dyn = 0;
+    for (int i = 0; i < l->n_in; i++) {
+        if (l->in_id[i] < 0) continue;
+        int p = net->tensors[l->in_id[i]].producer;
+        if (p < 0) continue;
+        const pz_layer *pl = &net->layers[p];
+        if (!pl->op->dyn_out && (!pl->dyn || pl->op->dyn_stops)) continue;
+        if (!l->op->run_shape)
+            return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", has a shape known only "
+                                 "at run time, which this kind does not take", i,
+                                 net->tensors[l->in_id[i]].name);
+        l->dyn = 1;
+    }
+    return 0;
+}
+
 static int plan_fusion(pz_net *net, char *err, size_t n)
 {
     int *last_use = calloc((size_t)(net->n_tensors ? net->n_tensors : 1), sizeof *last_use);
@@ -277,7 +298,7 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
             l->in_cblk[i] = 0;
         }
         for (int j = 0; j < l->n_out; j++) l->out_cblk[j] = 0;
-        if (l->op->prepare(l, err, n)) return 1;
+        if (mark_dynamic(net, l, err, n) || l->op->prepare(l, err, n)) return 1;
         if (net->consts_mapped) drop_packed_consts(net, l);
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n)) return 1;

@@ -48,6 +48,7 @@ static void layer_run(pz_net *net, pz_layer *l)
 {
     if (l->in_place) return;   /* its parts were written in place (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
+    if (l->dyn) l->op->run_shape(l);   /* a dynamic region: the run's shapes */
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);
     else pz_pool_run(net->pool, l->nth, layer_task, &job);
@@ -119,4 +120,14 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
             net->prof_n++;
         }
     }
+}
+
+/* A run-time-shaped layer sets its outputs' dims when it runs (rt/ops/
+ * nonzero.c, ...): the output's tensor holds the last run's shape. */
+int pz_net_output_shape(const pz_net *net, int i, int64_t *dims)
+{
+    if (!net || i < 0 || i >= net->n_outputs) return -1;
+    const pz_tensor *t = &net->tensors[net->outputs[i]].t;
+    for (int d = 0; d < t->rank; d++) dims[d] = t->dims[d];
+    return t->rank;
 }

@@ -70,6 +70,7 @@ struct pz_layer {
     int mp;                      /* that block's cores */
     pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
+    int dyn;                     /* 1: an input has a run-time shape (op_desc.h's run_shape) */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
     int scratch_run_only;        /* 1: only run() uses the scratch, not run_rows() (a
                                   * fused run may still take the layer: rt/fuse.c) */

@@ -130,7 +130,23 @@ typedef struct {
     int (*row_rule)(const pz_row_layer *l, pz_row_map *m);
     /* Optional: sets the optimizer's per-layer algorithm knob in params. */
     void (*set_algo)(void *params, int algo);
+
+    /* Run-time shapes. dyn_out 1: run sets the actual dims of its outputs,
+     * planned at a bound (NONZERO, UNIQUE, COMPRESS, NMS). run_shape: the
+     * layer may read such a tensor (it is then in a dynamic region, l->dyn):
+     * before each run the net calls run_shape, which sets the outputs' dims
+     * from the inputs' actual ones, and prepare picks a kernel that takes
+     * the size at run time. A layer reading a run-time shape without it is
+     * refused at compile. */
+    int dyn_out;
+    void (*run_shape)(const pz_layer *l);
+    /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
+     * the values are the run's, the shape [rank] is not): the region ends. */
+    int dyn_stops;
 } pz_rt_op;
+
+/* run_shape of a layer whose output 0 has input 0's shape. */
+void pz_run_shape_same(const pz_layer *l);
 
 extern const pz_rt_op *const pz_rt_ops[];
 

@@ -85,7 +85,13 @@
     X(RNN, rnn)                        /* in: X, W, R, B?, lens?, h0?, c0?, P?  out: Y?, Y_h?, Y_c? */ \
     /* int8 */                                                        \
     X(QADD, qadd)                      /* in: A, sa, za?, B, sb, zb?, sc, zc? (QLinearAdd) */ \
-    X(QGEMM, qgemm)                    /* in: A, sa, za, B, sb, zb, C?, sy?, zy? (QGemm) */
+    X(QGEMM, qgemm)                    /* in: A, sa, za, B, sb, zb, C?, sy?, zy? (QGemm) */ \
+    /* run-time shapes: outputs sized for a bound, actual dims set by run */ \
+    X(NONZERO, nonzero)                /* in: X  out: Y int64 [rank, nnz] */  \
+    X(UNIQUE, unique)                  /* in: X  out: Y, indices?, inverse?, counts? */ \
+    X(COMPRESS, compress)              /* in: X, condition */                 \
+    X(NMS, nms)                        /* in: boxes, scores, iou?, score?  out: selected */ \
+    X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

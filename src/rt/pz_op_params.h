@@ -1,5 +1,6 @@
 /* pz_op_params.h - the params of the layer kinds TOPK, LP_POOL, EINSUM,
- * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN, QADD and QGEMM (one struct each, as in
+ * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN, QADD, QGEMM, UNIQUE, COMPRESS
+ * and NMS (one struct each, as in
  * pz_rt.h, which includes this after PZ_MAX_RANK and PZ_MAX_SPATIAL; a
  * part of the SDK beside it). */
 #ifndef PZ_OP_PARAMS_H
@@ -110,5 +111,37 @@ typedef struct {
  * layers' weights in fp16 (--weights fp16, gemm_f16w.h: half the bytes for
  * a memory-bound FC layer); every other layer computes in fp32. */
 typedef enum { PZ_PREC_FP32, PZ_PREC_BF16, PZ_PREC_F16W } pz_precision;
+
+/* Layers whose outputs have run-time shapes (NONZERO, UNIQUE, COMPRESS,
+ * NMS): each output is planned at a bound and run sets its actual dims
+ * (pz_net_output_shape), the data packed at the actual shape. */
+
+/* UNIQUE (ONNX Unique): the distinct slices of X along axis (-1: of the
+ * flattened X), sorted (1: ascending, lexicographic) or in order of first
+ * occurrence. */
+typedef struct {
+    int axis;
+    int sorted;
+} pz_unique_params;
+
+/* COMPRESS (ONNX Compress): the slices of X along axis (-1: the elements of
+ * the flattened X) whose condition is true; condition past X's length is
+ * ignored. */
+typedef struct {
+    int axis;
+} pz_compress_params;
+
+/* SHAPE (ONNX Shape of a run-time shape): dims [start, end) of X. */
+typedef struct {
+    int start, end;
+} pz_shape_params;
+
+/* NMS (ONNX NonMaxSuppression): per batch and class, boxes by descending
+ * score (ties: lower index), score > score_threshold, greedy IoU >
+ * iou_threshold suppression, at most max_out each. */
+typedef struct {
+    int center_point_box;             /* 1: [xc, yc, w, h]; 0: two corners [y1, x1, y2, x2] */
+    int64_t max_out;                  /* max_output_boxes_per_class (a compile-time constant) */
+} pz_nms_params;
 
 #endif

@@ -672,6 +672,9 @@ size_t pz_net_arena_bytes(const pz_net *net);
  * pz_net_output calls; the caller owns those buffers (plain NCHW). Does not
  * allocate. */
 void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
+/* Output i's shape after the last run into dims; returns its rank (-1: bad i).
+ * A run-time-shaped output (NonZero, Unique, ...) has its buffer at the bound. */
+int pz_net_output_shape(const pz_net *net, int i, int64_t *dims);
 
 /* Per-layer and per-block timing (--profile). Enabling it (again) clears
  * the kept runs; pz_net_print_profile prints the medians over the last 512

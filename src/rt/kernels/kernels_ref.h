@@ -82,4 +82,25 @@ void pz_any_linear_attention__ref(const pz_linear_attention_desc *d, const void 
                                   const void *decay, const void *beta, void *y, void *present,
                                   double *scratch, int ith, int nth);
 
+/* The run-time-shaped kinds (index/nonzero_ref.c, unique_ref.c,
+ * compress_ref.c, vision/nms_ref.c): one worker; each returns the actual
+ * size and writes its outputs packed at that size. */
+/* Y [rank, nnz]: the coordinates of X's nonzero elements in row-major order
+ * (a scalar counts as [1]). Returns nnz. */
+int64_t pz_any_nonzero__ref(int dt, int rank, const int64_t *dims, const void *x, int64_t *y);
+/* X as [outer, n, inner], the n slices along the axis; Y [outer, u, inner];
+ * idx, cnt [u] and inv [n] may be NULL; scratch: 5 * n int64. Returns u. */
+int64_t pz_any_unique__ref(int dt, int sorted, int64_t outer, int64_t n, int64_t inner,
+                           const void *x, void *y, int64_t *idx, int64_t *inv, int64_t *cnt,
+                           int64_t *scratch);
+/* X [outer, n, inner] of esize-byte elements, cond [ncond] bool; Y [outer,
+ * k, inner], the k slices whose condition is true. Returns k. */
+int64_t pz_any_compress__ref(size_t esize, int64_t outer, int64_t n, int64_t inner, const void *x,
+                             const uint8_t *cond, int64_t ncond, void *y);
+/* boxes [nb, nbox, 4], scores [nb, nc, nbox] -> sel [count, 3] (batch, class,
+ * box); scratch: 3 * nbox int64. Returns count. */
+int64_t pz_f32_nms__ref(const pz_nms_params *p, int64_t nb, int64_t nc, int64_t nbox,
+                        const float *boxes, const float *scores, float iou_th, float score_th,
+                        int has_score_th, int64_t *sel, int64_t *scratch);
+
 #endif

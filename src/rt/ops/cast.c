@@ -32,5 +32,6 @@ const pz_rt_op pz_rt_op_cast = {
     .name = "CAST", PZ_OP_PARAMS(pz_cast_params, cast_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = cast_prepare, .run = cast_run,
+    .run_shape = pz_run_shape_same,
     .defaults = &cast_defaults, .row_rule = pz_row_rule_elementwise,
 };

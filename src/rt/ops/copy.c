@@ -12,6 +12,9 @@ static int copy_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
+    /* in a dynamic region only as an identity: a reshape of a run-time shape
+     * would need its target computed at run time */
+    if (l->dyn && pz_layer_want_same_shape(l, err, n, "Y", y, x)) return 1;
     return 0;
 }
 
@@ -37,5 +40,6 @@ const pz_rt_op pz_rt_op_copy = {
     .name = "COPY", .params_size = 0,
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = copy_prepare, .run = copy_run,
+    .run_shape = pz_run_shape_same,   /* an identity (prepare checks): numel at run time */
     .row_rule = copy_row_rule,
 };

@@ -12,6 +12,12 @@ const pz_rt_op *const pz_rt_ops[] = {
  * writes a slot by hand. */
 _Static_assert(PZ_RT_LEN(pz_rt_ops) == PZ_OP_COUNT_, "pz_rt_ops must cover every pz_op_kind");
 
+void pz_run_shape_same(const pz_layer *l)
+{
+    l->out[0]->rank = l->in[0]->rank;
+    for (int d = 0; d < l->in[0]->rank; d++) l->out[0]->dims[d] = l->in[0]->dims[d];
+}
+
 int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m)
 {
     return 1;

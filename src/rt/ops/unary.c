@@ -22,6 +22,8 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
                              (long long)pz_numel(y));
     /* a blocked input stays blocked (same shape: not a reshape in disguise),
      * through the CPU's kernel (chosen here, at compile) */
+    /* a dynamic region (l->dyn): the reference kernel, which takes numel at run time */
+    if (l->dyn) return 0;
     if (l->in_have[0] == 16 && x->dtype == PZ_F32 && y->rank == 4 &&
         !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x)) {
         unary_state *st = calloc(1, sizeof *st);
@@ -94,5 +96,6 @@ const pz_rt_op pz_rt_op_unary = {
     .name = "UNARY", PZ_OP_PARAMS(pz_unary_params, unary_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = unary_prepare, .run = unary_run,
+    .run_shape = pz_run_shape_same,   /* the reference path takes numel at run time */
     .row_rule = pz_row_rule_elementwise,
 };

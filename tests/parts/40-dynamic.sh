@@ -1,0 +1,121 @@
+#!/bin/sh
+# 40-dynamic.sh BUILD_DIR MODELDIR - ops whose output shapes depend on input
+# values (issue 40): NonZero, Unique, Compress, NonMaxSuppression, written by
+# tests/e2e/dynamic.py (its header lists them) on seeded random inputs.
+# Mode "run": `paleozoic run --output` and the program `paleozoic build`
+# makes give ONNX Runtime 1.17's outputs bitwise (type, the run-time shape,
+# bytes), and numpy's where the case has them (NAME.npK.pb); mode "cli": the
+# same through `paleozoic run` only. Mode "refuse":
+# `paleozoic run` and `paleozoic build` exit 2 naming the node that reads a
+# run-time-shaped value. Ends with `N passed, N failed`.
+set -u
+B=$(cd "${1:?usage: 40-dynamic.sh BUILD_DIR MODELDIR}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+E2E="$ROOT/tests/e2e"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] || ! /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
+    echo "dynamic: SKIPPED: needs onnxruntime-node and python3-onnx (tools/setup.sh)"
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+fi
+if ! /usr/bin/python3 "$E2E/dynamic.py" "$T" >"$T/log" 2>&1; then
+    bad "dynamic.py failed: $(tail -c 600 "$T/log")"
+    echo "$pass passed, $fail failed"
+    exit 1
+fi
+# same type, shape and bytes
+same() { node "$E2E/compare.js" --bitwise "$1" "$2" >"$T/cmp" 2>&1; }
+while read -r name nin nout mode nnp; do
+    ins="" inargs=""
+    k=0
+    while [ "$k" -lt "$nin" ]; do
+        ins="$ins $T/$name.in$k.pb"
+        inargs="$inargs --input $T/$name.in$k.pb"
+        k=$((k + 1))
+    done
+    if [ "$mode" = refuse ]; then
+        # shellcheck disable=SC2086
+        "$B/paleozoic" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
+        rc=$?
+        if [ "$rc" -eq 2 ] && grep -q 'node ".*run-time-shaped' "$T/log"; then ok
+        else bad "$name: run: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
+        "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1
+        rc=$?
+        if [ "$rc" -eq 2 ] && grep -q 'node ".*run-time-shaped' "$T/log"; then ok
+        else bad "$name: build: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
+        continue
+    fi
+    refs="" runargs="" exeargs=""
+    k=0
+    while [ "$k" -lt "$nout" ]; do
+        refs="$refs $T/$name.ref$k.pb"
+        runargs="$runargs --output $T/$name.run$k.pb"
+        exeargs="$exeargs --output $T/$name.exe$k.pb"
+        k=$((k + 1))
+    done
+    # shellcheck disable=SC2086
+    if ! node "$E2E/ort_run.js" "$T/$name.onnx" $ins -- $refs >"$T/log" 2>&1; then
+        bad "$name: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if ! "$B/paleozoic" run "$T/$name.onnx" $inargs $runargs >"$T/log" 2>&1; then
+        bad "$name: paleozoic run failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    whos=run
+    [ "$mode" = run ] && whos="run exe"
+    # shellcheck disable=SC2086
+    if [ "$mode" = run ] && ! { "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
+        "$T/$name.exe" $inargs $exeargs >"$T/log" 2>&1; }; then
+        bad "$name: build or the built program failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    k=0
+    while [ "$k" -lt "$nout" ]; do
+        for who in $whos; do
+            if same "$T/$name.$who$k.pb" "$T/$name.ref$k.pb"; then ok
+            else bad "$name: $who output $k vs ONNX Runtime: $(cat "$T/cmp")"; fi
+            if [ "$k" -lt "$nnp" ] && [ -f "$T/$name.np$k.pb" ]; then
+                if same "$T/$name.$who$k.pb" "$T/$name.np$k.pb"; then ok
+                else bad "$name: $who output $k vs numpy: $(cat "$T/cmp")"; fi
+            fi
+        done
+        k=$((k + 1))
+    done
+done <"$T/cases.txt"
+# the built program's header says which outputs have run-time shapes, and
+# which nodes run in a dynamic region
+if "$B/paleozoic" compile "$T/region_cast_neg.onnx" -o "$T/src" >"$T/log" 2>&1 &&
+    grep -q 'a bound: the shape is set at run time' "$T/src/region_cast_neg.c" &&
+    grep -q 'dynamic region: node "Neg_2" (Neg)' "$T/src/region_cast_neg.c" &&
+    grep -q 'region_cast_neg_output_shape' "$T/src/region_cast_neg.h"; then ok
+else bad "compile: NAME.c/NAME.h do not say the output has a run-time shape"; fi
+if "$B/paleozoic" build "$T/nonzero_f32.onnx" -o "$T/raw.exe" --emit raw >"$T/log" 2>&1; then
+    bad "--emit raw: a run-time shape was not refused"
+elif [ $? -eq 2 ] && grep -q 'run-time shape' "$T/log"; then ok
+else bad "--emit raw: expected exit 2: $(tail -c 300 "$T/log")"; fi
+# the Python package reshapes an output to the run's shape (NAME_output_shape)
+if out=$(cd "$ROOT/python" && PALEOZOIC="$B/paleozoic" PYTHONDONTWRITEBYTECODE=1 \
+    /usr/bin/python3 -c '
+import sys
+import numpy as np
+import paleozoic
+from onnx import load_tensor, numpy_helper
+t = sys.argv[1]
+m = paleozoic.compile(t + "/unique_unsorted.onnx", threads=1)
+x = numpy_helper.to_array(load_tensor(t + "/unique_unsorted.in0.pb"))
+got = m.run([x])
+for k, name in enumerate(["Y", "I", "V", "C"]):
+    ref = numpy_helper.to_array(load_tensor(t + "/unique_unsorted.np%d.pb" % k))
+    assert got[name].shape == ref.shape and (got[name] == ref).all(), (name, got[name], ref)
+print("python: ok", got["Y"].shape)
+' "$T" 2>&1) && echo "$out" | grep -q 'python: ok'; then ok
+else bad "python: $(echo "$out" | tail -c 400)"; fi
+echo "dynamic: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
