@@ -1,4 +1,5 @@
-/* pz_op_params.h - the params of the layer kinds TOPK, LP_POOL, EINSUM,
+/* pz_op_params.h - the params of the vision and attention kinds (ATTENTION,
+ * GRID_SAMPLE, ROTARY, MAX_UNPOOL, COL2IM, AFFINE_GRID, ...), and of TOPK, LP_POOL, EINSUM,
  * ONEHOT, REVERSE_SEQUENCE, TENSOR_SCATTER, MVN, RNN, QADD, QGEMM, UNIQUE, COMPRESS
  * and NMS (one struct each, as in
  * pz_rt.h, which includes this after PZ_MAX_RANK and PZ_MAX_SPATIAL; a
@@ -7,6 +8,79 @@
 #define PZ_OP_PARAMS_H
 
 #include <stdint.h>
+
+/* ---- params: vision and attention ---- */
+
+/* ATTENTION (ONNX Attention, opset 23/24): Y = softmax(cap(Q K^T * scale) +
+ * bias) V per head; bias from attn_mask (bool: false -> -inf; columns beyond
+ * the mask's last dim -> -inf), is_causal and nonpad_kv_seqlen. Heads of a
+ * 3-D input come from q_num_heads/kv_num_heads; Q head h reads K/V head
+ * h / (q_heads / kv_heads) (GQA). qk_mode: what output 3 holds, 0 and 1 the
+ * capped scores, 2 with the bias added, 3 the softmax. */
+typedef struct {
+    int q_num_heads, kv_num_heads;    /* 0: from the 4-D inputs' dim 1 */
+    int is_causal;
+    int qk_mode;
+    float scale;                      /* final (the compiler resolves 1/sqrt(head size)) */
+    float softcap;                    /* 0: none */
+    int batched;                      /* 1: Q [.., heads, S, Dk], K, V of Q's batch dims, the
+                                       * mask to [.., S, T] (ScaledDotProductAttention) */
+} pz_attention_params;
+
+/* GRID_SAMPLE (ONNX GridSample, 2-D and 3-D spatial): Y[n, c, o] samples
+ * X[n, c] at grid[n, o] (normalised to [-1, 1], x first). */
+typedef enum { PZ_GS_LINEAR, PZ_GS_NEAREST, PZ_GS_CUBIC } pz_gs_mode;
+typedef enum { PZ_GS_ZEROS, PZ_GS_BORDER, PZ_GS_REFLECTION } pz_gs_padding;
+typedef struct {
+    pz_gs_mode mode;
+    pz_gs_padding padding;
+    int align_corners;
+} pz_grid_sample_params;
+
+/* ROTARY (ONNX RotaryEmbedding): X [B, H, S, D] or [B, S, H*D]. */
+typedef struct {
+    int interleaved;
+    int num_heads;                    /* 3-D X */
+    int rotary_dim;                   /* 0: the head size */
+} pz_rotary_params;
+
+/* MAX_UNPOOL (ONNX MaxUnpool): I holds flat indices into a tensor of
+ * dims[rank] (the default output), which Y, padded at the end of each dim
+ * (output_shape), holds at its start; rank 0: I indexes Y itself. */
+typedef struct {
+    int rank;
+    int64_t dims[PZ_MAX_RANK];
+} pz_max_unpool_params;
+
+/* COL2IM (ONNX Col2Im): X [N, C*prod(block), L] -> Y [N, C, image...]. */
+typedef struct {
+    int nsp;
+    int64_t image[PZ_MAX_SPATIAL], block[PZ_MAX_SPATIAL];
+    int64_t stride[PZ_MAX_SPATIAL], dilation[PZ_MAX_SPATIAL];
+    int64_t pad_begin[PZ_MAX_SPATIAL], pad_end[PZ_MAX_SPATIAL];
+} pz_col2im_params;
+
+/* AFFINE_GRID (ONNX AffineGrid): theta [N, r, r+1] -> grid [N, size..., r]. */
+typedef struct {
+    int nsp;                          /* r: 2 or 3 */
+    int64_t size[PZ_MAX_SPATIAL];     /* the output's spatial dims */
+    int align_corners;
+} pz_affine_grid_params;
+
+/* ROI_ALIGN (ONNX RoiAlign): X [N, C, H, W], rois [R, 4] (x1, y1, x2, y2),
+ * batch_indices int64 [R] -> Y [R, C, output_height, output_width]. */
+typedef struct {
+    int mode_max;                     /* 0: avg */
+    int half_pixel;                   /* coordinate_transformation_mode; 0: output_half_pixel */
+    int64_t output_height, output_width, sampling_ratio;   /* sampling_ratio 0: adaptive */
+    float spatial_scale;
+} pz_roi_align_params;
+
+/* DEFORM_CONV (ONNX DeformConv, 2-D): X, W, offset, B?, mask?. */
+typedef struct {
+    int64_t group, offset_group;
+    int64_t kernel[2], stride[2], dilation[2], pad_begin[2], pad_end[2];
+} pz_deform_conv_params;
 
 /* TOPK (ONNX TopK): X -> Values (X's type) and Indices (int64), X's shape
  * but k along axis; ties go to the lower index. */
