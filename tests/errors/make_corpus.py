@@ -783,7 +783,7 @@ def more_cases(outdir, ok, base):
 
     # --- bad schedules: `run MODEL --schedule FILE --output OUT/y.pb` ----------------
     # the model is the control ok_fuzz_base (Conv, Relu, MaxPool, Flatten, Gemm,
-    # Softmax); expected messages follow src/opt/schedule.h (FILE:LINE:COL, the
+    # Softmax: 4 layers, Relu fused into the Conv and Flatten a view); expected messages follow src/opt/schedule.h (FILE:LINE:COL, the
     # block and the key).
     def sched_case(name, text, expect, *subs, extra=()):
         save_text(outdir, name + ".json", text)
@@ -801,12 +801,12 @@ def more_cases(outdir, ok, base):
                "error", "sched_unknown_key.json:1:", "colour")
     sched_case("sched_wrong_type", '{"version": 1, "blocks": [{"first": 0, "count": "six", "mp": 1}]}',
                "error", "sched_wrong_type.json:1:", "count", "string")
-    sched_case("sched_bad_version", '{"version": 7, "blocks": [{"first": 0, "count": 5, "mp": 1}]}',
+    sched_case("sched_bad_version", '{"version": 7, "blocks": [{"first": 0, "count": 4, "mp": 1}]}',
                "error", "sched_bad_version.json:1:", "version")
-    sched_case("sched_mp_zero", '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 0}]}',
+    sched_case("sched_mp_zero", '{"version": 1, "blocks": [{"first": 0, "count": 4, "mp": 0}]}',
                "error", "sched_mp_zero.json:1:", "mp")
     sched_case("sched_mp_too_many",
-               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 64}]}',
+               '{"version": 1, "blocks": [{"first": 0, "count": 4, "mp": 64}]}',
                "error", "sched_mp_too_many.json", "mp", "64")
     sched_case("sched_overlap",
                '{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1},\n'
@@ -817,22 +817,22 @@ def more_cases(outdir, ok, base):
                ' {"first": 3, "count": 2, "mp": 1}]}',
                "error", "sched_gap.json:2:", "block 1")
     sched_case("sched_layer_count",
-               '{"version": 1, "layers": 50, "blocks": [{"first": 0, "count": 50, "mp": 1}]}',
+               '{"version": 1, "layers": 50, "blocks": [{"first": 0, "count": 40, "mp": 1}]}',
                "error", "sched_layer_count.json", "50")
     sched_case("sched_bad_split",
-               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "split": "diagonal"}]}',
+               '{"version": 1, "blocks": [{"first": 0, "count": 4, "mp": 1, "split": "diagonal"}]}',
                "error", "sched_bad_split.json:1:", "split", "diagonal")
     sched_case("sched_bad_precision",
-               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "precision": "fp8"}]}',
+               '{"version": 1, "blocks": [{"first": 0, "count": 4, "mp": 1, "precision": "fp8"}]}',
                "error", "sched_bad_precision.json:1:", "precision", "fp8")
     sched_case("sched_negative_strip",
-               '{"version": 1, "blocks": [{"first": 0, "count": 5, "mp": 1, "strip": -1}]}',
+               '{"version": 1, "blocks": [{"first": 0, "count": 4, "mp": 1, "strip": -1}]}',
                "error", "sched_negative_strip.json:1:", "strip")
     sched_case("sched_huge_number",
                '{"version": 1, "blocks": [{"first": 0, "count": 99999999999999999999999, "mp": 1}]}',
                "error", "sched_huge_number.json:1:", "count")
     sched_case("sched_wrong_node",
-               '{"version": 1, "blocks": [{"first": 0, "count": 5, "first_node": "no_such_conv", "mp": 1}]}',
+               '{"version": 1, "blocks": [{"first": 0, "count": 4, "first_node": "no_such_conv", "mp": 1}]}',
                "error", "sched_wrong_node.json", "no_such_conv")
     sched_case("sched_bad_utf8", b'{"version": 1, "model": "\xff\xfe", "blocks": []}',
                "nocrash")
