@@ -194,12 +194,13 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "/* ---- 5. run: inputs and outputs in the order of %s.h; no allocation ---- */\n"
                  "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs)\n{\n"
                  "    pz_net_run(ctx->net, inputs, outputs);\n}\n\n", n, n, n);
-    gt_printf(t, "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims)\n{\n"
-                 "    *rank = pz_net_output_shape(ctx->net, i, dims);\n}\n\n", n, n);
+    /* the accessors, one line each */
+    gt_printf(t, "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims) "
+                 "{ *rank = pz_net_output_shape(ctx->net, i, dims); }\n\n", n, n);
     gt_printf(t, "void %s_destroy(%s *ctx)\n{\n"
                  "    if (!ctx) return;\n"
                  "    pz_net_free(ctx->net);   /* before the weights it borrows */\n"
                  "    pz_weights_close(ctx->weights);\n"
                  "    free(ctx);\n}\n\n", n, n);
-    gt_printf(t, "pz_net *%s_net(%s *ctx)\n{\n    return ctx->net;\n}\n", n, n);
+    gt_printf(t, "pz_net *%s_net(%s *ctx) { return ctx->net; }\n", n, n);
 }
