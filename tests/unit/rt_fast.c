@@ -519,17 +519,22 @@ static void test_layernorm(void)
             float *y = new_nan(n), *y3 = new_nan(n), *yr = new_nan(n);
             float mr[7], ir[7], m[7], iv[7];
             const float *bb = v == 1 ? NULL : b;
+            float *yt = new_nan(n), mt[7], it[7];
             pz_f32_layernorm__ref(outer, nn, x, s, ns, bb, nb, 1e-5f, yr, mr, ir, 0, 1);
             pz_f32_layernorm__avx512(outer, nn, x, s, ns, bb, nb, 1e-5f, y, m, iv, 0, 1);
+            pz_f32_layernorm__scalar(outer, nn, x, s, ns, bb, nb, 1e-5f, yt, mt, it, 0, 1);
             for (int ith = 0; ith < 3; ith++)
                 pz_f32_layernorm__avx512(outer, nn, x, s, ns, bb, nb, 1e-5f, y3, NULL, NULL, ith, 3);
             snprintf(what, sizeof what, "layernorm avx512 nn%lld scale%lld b%s", (long long)nn,
                      (long long)ns, bb ? (nb == 1 ? "1" : "n") : "none");
             check(nerr(y, yr, yr, n) <= 1e-5 && nerr(m, mr, mr, outer) <= 1e-6 &&
                   nerr(iv, ir, ir, outer) <= 1e-5, what);
+            check(memcmp(y, yt, (size_t)n * sizeof *y) == 0 && memcmp(m, mt, sizeof m) == 0 &&
+                      memcmp(iv, it, sizeof iv) == 0,
+                  "layernorm scalar twin: the avx512 bits");
             strcat(what, " nth3");
             check(memcmp(y, y3, (size_t)n * sizeof *y) == 0, what);
-            free(x); free(s); free(b); free(y); free(y3); free(yr);
+            free(x); free(s); free(b); free(y); free(y3); free(yr); free(yt);
         }
 #endif
 }

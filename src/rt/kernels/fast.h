@@ -432,7 +432,7 @@ typedef struct {
     pz_winograd_fn winograd;       /* AVX2 has none of its own */
     pz_conv16c_fn conv1x1_8x2;     /* AVX-512 only (conv8x2.h), else NULL */
     pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
-    pz_layernorm_fn layernorm;     /* NULL: the reference */
+    pz_layernorm_fn layernorm;
     pz_compare_fn compare;         /* NULL: the reference */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */

@@ -266,6 +266,10 @@ void pz_f32_layernorm__ref(int64_t outer, int64_t nn, const float *x, const floa
 void pz_f32_layernorm__avx512(int64_t outer, int64_t nn, const float *x, const float *scale,
                               int64_t ns, const float *b, int64_t nb, float eps, float *y,
                               float *mean, float *inv, int ith, int nth);
+/* Its scalar twin (layernorm_scalar.c): the same bits on any CPU. */
+void pz_f32_layernorm__scalar(int64_t outer, int64_t nn, const float *x, const float *scale,
+                              int64_t ns, const float *b, int64_t nb, float eps, float *y,
+                              float *mean, float *inv, int ith, int nth);
 void pz_f32_softmax__ref(int is_log, int64_t outer, int64_t n, int64_t inner, const float *x,
                          float *y, int ith, int nth);
 void pz_any_softmax__ref(int is_log, int dtype, int64_t outer, int64_t n, int64_t inner,

@@ -1,14 +1,13 @@
 /* layernorm.c - the LAYERNORM layer (LayerNormalization): X, Scale, B? ->
  * Y, Mean?, InvStdDev?, over the dims [axis, rank) of X, float32, rows of
  * contiguous floats: the AVX-512 kernel where the CPU (and PZ_ISA) allow,
- * else the reference. */
+ * else its scalar twin. */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 static pz_layernorm_fn pick(pz_isa isa)
 {
-    pz_layernorm_fn f = pz_fast_kernels_for(isa)->layernorm;
-    return f ? f : pz_f32_layernorm__ref;
+    return pz_fast_kernels_for(isa)->layernorm;
 }
 
 static int layernorm_prepare(pz_layer *l, char *err, size_t n)

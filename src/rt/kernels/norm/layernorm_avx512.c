@@ -1,6 +1,7 @@
 /* layernorm_avx512.c - LayerNormalization over rows of nn contiguous floats
  * in ZMM registers, beside the reference (layernorm_ref.c, sums in double),
- * which the tests hold it to and which runs it where there is no AVX-512.
+ * which the tests hold it to, and its scalar twin (layernorm_scalar.c, the
+ * same bits), which runs where there is no AVX-512.
  *
  * Per row, three passes over the row (in L1 for nn up to a few thousand):
  * the sum (two accumulators of 16 lanes), the sum of squared deviations from
