@@ -16,7 +16,7 @@
 #   5. the six torchvision models (tests/models.sh; exported into
 #      build/test-models/, apart from the models/ a user writes, or
 #      $PZ_MODELS);
-#   6. every tests/parts/*.sh (code generator, schedules, fusion, ...).
+#   6. every tests/parts/NN-*.sh (code generator, schedules, fusion, ...).
 # Under a sanitizer (BUILD_DIR with "san") the slowest parts take a fixed
 # sample of their cases, to keep CI within its hour; PZ_TEST_FULL=1 (`make
 # check-full`) runs every case in both builds.
@@ -131,15 +131,15 @@ part "front-end inputs (external data, dtypes, several I/O, symbolic dims)" \
 rm -rf "$front_dir"
 part "models (torchvision)" "$ROOT/tests/models.sh" "$B" "$MODELS"
 
-# More parts: every tests/parts/*.sh, called as `SCRIPT BUILD_DIR MODELDIR`,
-# each ending with a `N passed, N failed` line (in name order).
+# More parts: every tests/parts/NN-*.sh (lib.sh is what they share), called
+# as `SCRIPT BUILD_DIR MODELDIR`, each ending with a `N passed, N failed` line (in name order).
 # Under a sanitizer, parts that check packaging or text rather than the
 # compiler's and runtime's memory (the tree rules, installing, the progress
 # line), that the conformance part covers case by case (node-cli), or that
 # cannot run there (python3 does not load an ASan library) are left to the
 # optimized run; PZ_TEST_FULL=1 runs the others there too.
 SAN_LEFT="05-tree-rules 31-node-cli 44-install 44-progress 44-python"
-for s in "$ROOT"/tests/parts/*.sh; do
+for s in "$ROOT"/tests/parts/[0-9]*.sh; do
     [ -f "$s" ] || continue
     name=$(basename "$s" .sh)
     case "$(basename "$B")" in

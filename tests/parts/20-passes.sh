@@ -24,25 +24,13 @@
 # (minutes each under ASan with the reference kernels). Ends with
 # `N passed, N failed`.
 set -u
-B=${1:?usage: 20-passes.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$B" && pwd)
+NAME=20-passes
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
-PZ="$B/paleozoic"
-PY=${PYTHON:-/usr/bin/python3}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-san=0
-case "$B" in *san*) san=1 ;; esac
 have_py=0
 if "$PY" -c 'import onnx, torch, numpy' 2>/dev/null; then have_py=1; fi
-have_ort=0
-if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
 
 # relerr GOT.pb WANT.pb: prints max|got - want| / max|want| (or "shape" / "error")
 cat >"$T/relerr.py" <<'EOF'
@@ -102,8 +90,7 @@ NETS="resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2"
     echo "nets: vgg16, vgg19 and resnet50 skipped under the sanitizer build"
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ] || [ ! -f "$M/$n.torch.pb" ]; then
-        echo "nets/$n: SKIPPED: $M lacks $n.onnx, $n.input.pb or $n.torch.pb (tests/models.sh exports them)"
-        skip=$((skip + 1))
+        skip_one "$M lacks $n.onnx, $n.input.pb or $n.torch.pb (tests/models.sh exports them)"
         continue
     fi
     counts=$("$B/tests/passes" --count "$M/$n.onnx" 2>&1)
@@ -220,8 +207,7 @@ EOF
         vs_ort "zoo/$n" "$T/$n.zoo.out.pb" "$T/$n.ort.pb"
     done
 else
-    echo "zoo: SKIPPED: needs node with onnxruntime-node (tools/setup.sh) and $PY with onnx"
-    skip=$((skip + 1))
+    skip_one "needs node with onnxruntime-node (tools/setup.sh) and $PY with onnx"
 fi
 
 # ---- small: hand-written models against PyTorch -------------------------------
@@ -373,9 +359,7 @@ EOF
         bad "small: small.py did not finish"
     fi
 else
-    echo "small: SKIPPED: $PY cannot import onnx, torch and numpy"
-    skip=$((skip + 1))
+    skip_one "$PY cannot import onnx, torch and numpy"
 fi
 
-echo "passes: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish

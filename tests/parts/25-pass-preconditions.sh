@@ -29,26 +29,18 @@
 # Runtime, the numpy checks still run; `0 passed, 0 failed, 1 skipped`
 # without python3-onnx and numpy).
 set -u
-B=${1:?usage: 25-pass-preconditions.sh BUILD_DIR [MODELDIR]}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$B" && pwd)
-PZ="$B/paleozoic"
-PY=${PYTHON:-/usr/bin/python3}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
+NAME=25-pass-preconditions
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
 if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-    echo "25-pass-preconditions: SKIPPED: $PY cannot import onnx and numpy"
-    echo "25-pass-preconditions: 0 passed, 0 failed, 1 skipped"
-    exit 0
+    skip_part "$PY cannot import onnx and numpy"
 fi
 ORT=""
 if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then
     ORT="$ROOT/tests/e2e/ort_run.js"
 else
-    echo "ort: SKIPPED: needs node with onnxruntime-node (tools/setup.sh); numpy reference only"
-    skip=1
+    skip_one "ort: needs node with onnxruntime-node (tools/setup.sh); numpy reference only"
 fi
 
 cat >"$T/cases.py" <<'EOF'
@@ -268,6 +260,5 @@ else
     echo "FAIL cases.py did not finish"
 fi
 
-if [ "$skip" -gt 0 ]; then echo "25-pass-preconditions: $pass passed, $fail failed, $skip skipped"
-else echo "25-pass-preconditions: $pass passed, $fail failed"; fi
+finish
 [ "$fail" -eq 0 ]

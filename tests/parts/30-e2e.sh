@@ -29,32 +29,14 @@
 # AlexNet (PZ_TEST_FULL=1 keeps AlexNet) are skipped there (minutes each under ASan), and so is valgrind (it cannot run
 # ASan programs). Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 30-e2e.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$B" && pwd)
+NAME=30-e2e
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
-PZ="$B/paleozoic"
-E2E="$ROOT/tests/e2e"
 ONNX_TESTS=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-# check LABEL CMD...: one check by exit code; output shown on failure
-check() {
-    label=$1; shift
-    if "$@" >"$T/log" 2>&1; then ok; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
-}
 
-san=0
-case "$B" in *san*) san=1 ;; esac
-have_ort=0
-if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
-[ "$have_ort" = 1 ] || { echo "e2e: SKIPPED the ONNX Runtime comparisons: node or node_modules/onnxruntime-node missing (tools/setup.sh)"; skip=$((skip + 1)); }
+[ "$have_ort" = 1 ] || skip_one "the ONNX Runtime comparisons: node or node_modules/onnxruntime-node missing (tools/setup.sh)"
 NETS=${PZ_E2E_NETS:-resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2}
-full=${PZ_TEST_FULL:-0}
 [ "$san" = 1 ] && [ "$full" != 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 mobilenet_v2" &&
     echo "e2e: sanitizer build: nets $NETS only (ResNet-50, VGG-16/19 take minutes each under ASan; PZ_TEST_FULL=1 adds AlexNet)"
 [ "$san" = 1 ] && [ "$full" = 1 ] && [ -z "${PZ_E2E_NETS:-}" ] && NETS="resnet18 alexnet mobilenet_v2"
@@ -62,14 +44,11 @@ full=${PZ_TEST_FULL:-0}
 # PZ_TEST_FULL=1: all of them
 B4_NETS="resnet18 alexnet mobilenet_v2"
 [ "$full" = 1 ] && B4_NETS=$NETS
-cmp_rel() { node "$E2E/compare.js" --rel 1e-4 --top 5 "$@"; }
-cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
 
 # ---- the six networks ------------------------------------------------------
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ]; then
-        echo "e2e: SKIPPED $n: $M/$n.onnx or its input is missing (tests/models.sh exports them)"
-        skip=$((skip + 1))
+        skip_one "$n: $M/$n.onnx or its input is missing (tests/models.sh exports them)"
         continue
     fi
     d="$T/$n"
@@ -87,8 +66,8 @@ for n in $NETS; do
             continue
         fi
         ok
-        [ "$have_ort" = 1 ] && check "$n --threads $th vs ORT" cmp_rel "$d/out$th.pb" "$d/ort.pb"
-        [ -f "$M/$n.torch.pb" ] && check "$n --threads $th vs PyTorch" cmp_rel "$d/out$th.pb" "$M/$n.torch.pb"
+        [ "$have_ort" = 1 ] && check "$n --threads $th vs ORT" cmp_rel --top 5 "$d/out$th.pb" "$d/ort.pb"
+        [ -f "$M/$n.torch.pb" ] && check "$n --threads $th vs PyTorch" cmp_rel --top 5 "$d/out$th.pb" "$M/$n.torch.pb"
         if "$PZ" run "$M/$n.onnx" --input "$in" --output "$d/run$th.pb" --threads "$th" >"$T/log" 2>&1; then
             check "$n --threads $th bitwise vs paleozoic run" cmp_bit "$d/out$th.pb" "$d/run$th.pb"
         else
@@ -102,7 +81,7 @@ for n in $NETS; do
         if "$PZ" build "$d/dyn.onnx" --batch 4 --threads 2 -o "$d/b4" >"$T/log" 2>&1 &&
             "$d/b4" --input "$d/in4.pb" --output "$d/out4.pb" >"$T/log" 2>&1; then
             ok
-            check "$n batch 4 vs ORT" cmp_rel "$d/out4.pb" "$d/ort4.pb"
+            check "$n batch 4 vs ORT" cmp_rel --top 5 "$d/out4.pb" "$d/ort4.pb"
             if "$PZ" run "$d/dyn.onnx" --batch 4 --threads 2 --input "$d/in4.pb" --output "$d/run4.pb" >"$T/log" 2>&1; then
                 check "$n batch 4 bitwise vs paleozoic run" cmp_bit "$d/out4.pb" "$d/run4.pb"
             else
@@ -131,7 +110,7 @@ for n in resnet18 mobilenet_v2; do
     if "$PZ" build "$M/$n.onnx" --emit raw --threads 2 -o "$d/raw" >"$T/log" 2>&1 &&
         "$d/raw" --input "$M/$n.input.pb" --output "$d/raw.pb" >"$T/log" 2>&1; then
         ok
-        check "$n --emit raw vs ORT" cmp_rel "$d/raw.pb" "$d/ort.pb"
+        check "$n --emit raw vs ORT" cmp_rel --top 5 "$d/raw.pb" "$d/ort.pb"
     else
         bad "$n --emit raw: build or run failed: $(tail -c 600 "$T/log")"
     fi
@@ -307,9 +286,7 @@ if [ -d "$ONNX_TESTS/node" ]; then
     echo "e2e: ONNX test data: $onnx_pass cases built and matched, $onnx_skip skipped (paleozoic run cannot run them either):"
     sed 's/^/  skipped /' "$skipped" | cut -c1-160
 else
-    echo "e2e: SKIPPED the ONNX test data: none at $ONNX_TESTS"
-    skip=$((skip + 1))
+    skip_one "the ONNX test data: none at $ONNX_TESTS"
 fi
 
-echo "e2e: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish

@@ -7,22 +7,21 @@
 # `onnx_shapes --run`, covers every case in each run of the suite).
 # Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 31-node-cli.sh BUILD_DIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NAME=31-node-cli
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
-if [ ! -d "$NODE" ] || ! command -v node >/dev/null; then
-    echo "node-cli: SKIPPED: needs node and the ONNX test data ($NODE)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
+[ -d "$NODE" ] && command -v node >/dev/null || skip_part "needs node and the ONNX test data ($NODE)"
 every=7
-case "$B" in *san*) every=14 ;; esac   # under a sanitizer, half the sample
-[ "${PZ_NODE_CLI_ALL:-0}" = 1 ] || [ "${PZ_TEST_FULL:-0}" = 1 ] && every=1
-out=$(node "$ROOT/tests/e2e/node_suite_cli.js" "$B/paleozoic" "$NODE" --every "$every")
+[ "$san" = 1 ] && every=14   # under a sanitizer, half the sample
+[ "${PZ_NODE_CLI_ALL:-0}" = 1 ] || [ "$full" = 1 ] && every=1
+out=$(node "$E2E/node_suite_cli.js" "$PZ" "$NODE" --every "$every")
 rc=$?
 printf '%s\n' "$out" | grep -E '^(WRONG|CRASHED)' | head -n 40
 line=$(printf '%s\n' "$out" | tail -n 1)
 echo "$line"
 # the cases run: each passed or refused counts as passed, wrong and crashed as failed
-printf '%s\n' "$line" | awk -v rc="$rc" '{ print $4 + $6 " passed, " $8 + $10 " failed" }'
-[ "$rc" -eq 0 ]
+pass=$(printf '%s\n' "$line" | awk '{ print $4 + $6 }')
+fail=$(printf '%s\n' "$line" | awk '{ print $8 + $10 }')
+[ "$rc" -ne 0 ] && [ "$fail" -eq 0 ] && bad "node_suite_cli.js exited $rc"
+finish

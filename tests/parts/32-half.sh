@@ -6,26 +6,16 @@
 # `paleozoic build` makes, each against ONNX Runtime 1.17 on the same file:
 # max|err|/max|ref| <= 1e-3 and the same top-5. Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 32-half.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-M=${2:-$ROOT/build/test-models}
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] || ! /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
-    echo "half: SKIPPED: needs node_modules/onnxruntime-node and python3-onnx (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
+NAME=32-half
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+[ "$have_ort" = 1 ] && [ "$have_py" = 1 ] ||
+    skip_part "needs node_modules/onnxruntime-node and python3-onnx (tools/setup.sh)"
 NETS="resnet18 mobilenet_v2"
-case "$B" in *san*) NETS="mobilenet_v2" ;; esac
+[ "$san" = 1 ] && NETS="mobilenet_v2"
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ]; then
-        echo "half: SKIPPED $n: $M/$n.onnx is missing (tests/models.sh exports it)"
-        skip=$((skip + 1))
+        skip_one "$n: $M/$n.onnx is missing (tests/models.sh exports it)"
         continue
     fi
     in="$M/$n.input.pb"
@@ -34,20 +24,19 @@ for n in $NETS; do
         bad "$n float16: conversion or ONNX Runtime failed: $(tail -c 400 "$T/log")"
         continue
     fi
-    if "$B/paleozoic" run "$T/$n.onnx" --input "$in" --output "$T/run.pb" >"$T/log" 2>&1 &&
+    if "$PZ" run "$T/$n.onnx" --input "$in" --output "$T/run.pb" >"$T/log" 2>&1 &&
         node "$E2E/compare.js" --rel 1e-3 --top 5 "$T/run.pb" "$T/ort.pb" >"$T/log" 2>&1; then
         ok
         echo "half: $n run: $(cat "$T/log")"
     else
         bad "$n float16, paleozoic run vs ORT: $(tail -c 400 "$T/log")"
     fi
-    if "$B/paleozoic" build "$T/$n.onnx" -o "$T/$n" --threads 2 >"$T/log" 2>&1 &&
+    if "$PZ" build "$T/$n.onnx" -o "$T/$n" --threads 2 >"$T/log" 2>&1 &&
         "$T/$n" --input "$in" --output "$T/exe.pb" >"$T/log" 2>&1 &&
-        node "$E2E/compare.js" --bitwise "$T/exe.pb" "$T/run.pb" >"$T/log" 2>&1; then
+        cmp_bit "$T/exe.pb" "$T/run.pb" >"$T/log" 2>&1; then
         ok
     else
         bad "$n float16, built executable vs paleozoic run (bitwise): $(tail -c 400 "$T/log")"
     fi
 done
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish

@@ -8,24 +8,14 @@
 # Mode "refuse": exit 2 with a message naming the node. Ends with
 # `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 33-control-flow.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] ||
-    ! /usr/bin/python3 -c 'import onnx, torch' 2>/dev/null; then
-    echo "control-flow: SKIPPED: needs onnxruntime-node, python3-onnx and python3-torch (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
-if ! /usr/bin/python3 "$E2E/control_flow.py" "$T" >"$T/log" 2>&1; then
+NAME=33-control-flow
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+[ "$have_ort" = 1 ] && "$PY" -c 'import onnx, torch' 2>/dev/null ||
+    skip_part "needs onnxruntime-node, python3-onnx and python3-torch (tools/setup.sh)"
+if ! "$PY" "$E2E/control_flow.py" "$T" >"$T/log" 2>&1; then
     bad "control_flow.py failed: $(tail -c 600 "$T/log")"
-    echo "$pass passed, $fail failed"
-    exit 1
+    finish
 fi
 while read -r name nin nout mode; do
     ins="" inargs="" refs="" runs="" exes=""
@@ -44,7 +34,7 @@ while read -r name nin nout mode; do
     done
     if [ "$mode" = refuse ]; then
         # shellcheck disable=SC2086
-        "$B/paleozoic" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
+        "$PZ" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
         rc=$?
         if [ "$rc" -eq 2 ] && grep -q 'node "' "$T/log"; then ok
         else bad "$name: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
@@ -58,13 +48,13 @@ while read -r name nin nout mode; do
     outargs=""
     for r in $runs; do outargs="$outargs --output $r"; done
     # shellcheck disable=SC2086
-    if ! "$B/paleozoic" run "$T/$name.onnx" $inargs $outargs >"$T/log" 2>&1; then
+    if ! "$PZ" run "$T/$name.onnx" $inargs $outargs >"$T/log" 2>&1; then
         bad "$name: paleozoic run failed: $(tail -c 300 "$T/log")"
         continue
     fi
     set -- $refs
     for r in $runs; do
-        if node "$E2E/compare.js" --rel 1e-4 "$r" "$1" >"$T/log" 2>&1; then ok
+        if cmp_rel "$r" "$1" >"$T/log" 2>&1; then ok
         else bad "$name: run vs ONNX Runtime ($r): $(cat "$T/log")"; fi
         shift
     done
@@ -72,11 +62,11 @@ while read -r name nin nout mode; do
     outargs=""
     for r in $exes; do outargs="$outargs --output $r"; done
     # shellcheck disable=SC2086
-    if "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
+    if "$PZ" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
         "$T/$name.exe" $inargs $outargs >"$T/log" 2>&1; then
         set -- $refs
         for r in $exes; do
-            if node "$E2E/compare.js" --rel 1e-4 "$r" "$1" >"$T/log" 2>&1; then ok
+            if cmp_rel "$r" "$1" >"$T/log" 2>&1; then ok
             else bad "$name: built program vs ONNX Runtime ($r): $(cat "$T/log")"; fi
             shift
         done
@@ -85,5 +75,4 @@ while read -r name nin nout mode; do
     fi
 done <"$T/cases.txt"
 echo "control-flow: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -25,24 +25,12 @@
 #      FC layers on the f16w kernel, and its built program bitwise equal to
 #      `run --weights fp16`.
 # Models: the zoo's ResNet-18 (written here) and small models written with
-# /usr/bin/python3 + onnx. Works under the sanitizer build (build-san) too.
+# "$PY" + onnx. Works under the sanitizer build (build-san) too.
 set -u
+NAME=35-knobs
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
-B=${1:?usage: 35-knobs.sh BUILD_DIR MODELDIR}
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-finish() {
-    echo "35-knobs: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit
-}
-clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
 
 if ! "$PZ" zoo resnet18 -o "$T/r18.onnx" >"$T/log" 2>&1; then
     bad "paleozoic zoo resnet18 failed: $(tail -c 300 "$T/log")"

@@ -13,20 +13,13 @@
 #          planned path (default ISA) and the reference (PZ_ISA=ref), 1e-4
 # Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 36-rnn.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-cmp_rel() { node "$E2E/compare.js" --rel 1e-4 "$@" >"$T/cmp" 2>&1 || { cat "$T/cmp"; return 1; }; }
+NAME=36-rnn
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
 # ---- PyTorch ------------------------------------------------------------------
-if /usr/bin/python3 -c 'import torch, onnx' 2>/dev/null && command -v node >/dev/null; then
-    /usr/bin/python3 "$ROOT/tests/rnn/torch_models.py" "$T/torch" >"$T/models" 2>"$T/log" ||
+if "$PY" -c 'import torch, onnx' 2>/dev/null && command -v node >/dev/null; then
+    "$PY" "$ROOT/tests/rnn/torch_models.py" "$T/torch" >"$T/models" 2>"$T/log" ||
         bad "torch_models.py: $(tail -c 400 "$T/log")"
     while read -r n nin nout; do
         m="$T/torch/$n"
@@ -36,7 +29,7 @@ if /usr/bin/python3 -c 'import torch, onnx' 2>/dev/null && command -v node >/dev
         check_outs() {   # LABEL PREFIX
             k=0 good=1
             while [ "$k" -lt "$nout" ]; do
-                cmp_rel "$2_$k.pb" "$m.torch_$k.pb" >"$T/why" || { good=0; break; }
+                cmp_rel "$2_$k.pb" "$m.torch_$k.pb" >"$T/why" 2>&1 || { good=0; break; }
                 k=$((k + 1))
             done
             if [ "$good" = 1 ]; then ok; else bad "$1 output $k: $(cat "$T/why")"; fi
@@ -59,13 +52,12 @@ if /usr/bin/python3 -c 'import torch, onnx' 2>/dev/null && command -v node >/dev
         fi
     done <"$T/models"
 else
-    echo "rnn: SKIPPED the PyTorch comparisons: needs /usr/bin/python3 with torch and onnx, and node"
-    skip=$((skip + 1))
+    skip_one "the PyTorch comparisons: needs /usr/bin/python3 with torch and onnx, and node"
 fi
 
 # ---- ONNX Runtime ---------------------------------------------------------------
-if [ -d "$ROOT/node_modules/onnxruntime-node" ] && /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
-    /usr/bin/python3 "$ROOT/tests/rnn/gen_cases.py" "$T/ort" 36 1 >"$T/log" 2>&1 &&
+if [ "$have_ort" = 1 ] && [ "$have_py" = 1 ]; then
+    "$PY" "$ROOT/tests/rnn/gen_cases.py" "$T/ort" 36 1 >"$T/log" 2>&1 &&
         node "$ROOT/tests/rnn/ort_cases.js" "$T"/ort/c* >"$T/log" 2>&1 ||
         bad "gen_cases.py / ort_cases.js: $(tail -c 400 "$T/log")"
     for c in "$T"/ort/c*; do
@@ -80,7 +72,7 @@ if [ -d "$ROOT/node_modules/onnxruntime-node" ] && /usr/bin/python3 -c 'import o
             if env $pre "$PZ" run "$c/model.onnx" $ins $outs >"$T/log" 2>&1; then
                 k=0 good=1
                 for f in "$c"/ort_*.pb; do
-                    cmp_rel "$c/got_$k.pb" "$f" >"$T/why" || { good=0; break; }
+                    cmp_rel "$c/got_$k.pb" "$f" >"$T/why" 2>&1 || { good=0; break; }
                     k=$((k + 1))
                 done
                 if [ "$good" = 1 ]; then ok; else bad "ort $(basename "$c") ($isa) output $k: $(cat "$T/why")"; fi
@@ -90,8 +82,6 @@ if [ -d "$ROOT/node_modules/onnxruntime-node" ] && /usr/bin/python3 -c 'import o
         done
     done
 else
-    echo "rnn: SKIPPED the ONNX Runtime comparisons: needs node_modules/onnxruntime-node and python3-onnx"
-    skip=$((skip + 1))
+    skip_one "the ONNX Runtime comparisons: needs node_modules/onnxruntime-node and python3-onnx"
 fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish

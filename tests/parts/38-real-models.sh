@@ -23,24 +23,18 @@
 # or a refusal that names nothing fails. Ends with `N passed, N failed,
 # N skipped` (skipped: refused or not fetched).
 set -u
-B=$(cd "${1:?usage: 38-real-models.sh BUILD_DIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NAME=38-real-models
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 D=${PZ_REAL_MODELS:-$ROOT/build/real-models}
 MANIFEST=$ROOT/tools/real_models.tsv
-E2E=$ROOT/tests/e2e
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-if [ ! -d "$ROOT/node_modules/onnxruntime-node" ]; then
-    echo "real-models: SKIPPED: needs node_modules/onnxruntime-node (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+if [ "$have_ort" = 0 ]; then
+    skip_part "needs node_modules/onnxruntime-node (tools/setup.sh)"
 fi
 if ! ls "$D"/*.onnx >/dev/null 2>&1; then
-    echo "real-models: SKIPPED: no models in $D (tools/real_models.sh fetches them)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+    skip_part "no models in $D (tools/real_models.sh fetches them)"
 fi
-pass=0 fail=0 refused=0 missing=0
+refused=0 missing=0
 tab=$(printf '\t')
 grep -v '^#' "$MANIFEST" >"$T/manifest"
 while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
@@ -68,7 +62,7 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
     done
     rm -f "$T"/ref_*.pb "$T"/got_*.pb
     # shellcheck disable=SC2086
-    timeout 120 "$B/paleozoic" run "$D/$name.onnx" $pzin $pzout >"$T/log" 2>&1
+    timeout 120 "$PZ" run "$D/$name.onnx" $pzin $pzout >"$T/log" 2>&1
     rc=$?
     if [ "$rc" -eq 2 ]; then
         msg=$(grep 'error' "$T/log" | tail -n 1)
@@ -119,5 +113,5 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
     fi
 done <"$T/manifest"
 echo "real-models: $refused refused, $missing not fetched"
-echo "$pass passed, $fail failed, $((refused + missing)) skipped"
-[ "$fail" -eq 0 ]
+skip=$((refused + missing))
+finish

@@ -9,26 +9,17 @@
 # `paleozoic run` and `paleozoic build` exit 2 naming the node that reads a
 # run-time-shaped value. Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 40-dynamic.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] || ! /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
-    echo "dynamic: SKIPPED: needs onnxruntime-node and python3-onnx (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
-if ! /usr/bin/python3 "$E2E/dynamic.py" "$T" >"$T/log" 2>&1; then
+NAME=40-dynamic
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+[ "$have_ort" = 1 ] && [ "$have_py" = 1 ] ||
+    skip_part "needs onnxruntime-node and python3-onnx (tools/setup.sh)"
+if ! "$PY" "$E2E/dynamic.py" "$T" >"$T/log" 2>&1; then
     bad "dynamic.py failed: $(tail -c 600 "$T/log")"
-    echo "$pass passed, $fail failed"
-    exit 1
+    finish
 fi
 # same type, shape and bytes
-same() { node "$E2E/compare.js" --bitwise "$1" "$2" >"$T/cmp" 2>&1; }
+same() { cmp_bit "$1" "$2" >"$T/cmp" 2>&1; }
 while read -r name nin nout mode nnp; do
     ins="" inargs=""
     k=0
@@ -39,11 +30,11 @@ while read -r name nin nout mode nnp; do
     done
     if [ "$mode" = refuse ]; then
         # shellcheck disable=SC2086
-        "$B/paleozoic" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
+        "$PZ" run "$T/$name.onnx" $inargs >"$T/log" 2>&1
         rc=$?
         if [ "$rc" -eq 2 ] && grep -q 'node ".*run-time-shaped' "$T/log"; then ok
         else bad "$name: run: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
-        "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1
+        "$PZ" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1
         rc=$?
         if [ "$rc" -eq 2 ] && grep -q 'node ".*run-time-shaped' "$T/log"; then ok
         else bad "$name: build: expected exit 2 naming the node, got $rc: $(tail -c 300 "$T/log")"; fi
@@ -63,14 +54,14 @@ while read -r name nin nout mode nnp; do
         continue
     fi
     # shellcheck disable=SC2086
-    if ! "$B/paleozoic" run "$T/$name.onnx" $inargs $runargs >"$T/log" 2>&1; then
+    if ! "$PZ" run "$T/$name.onnx" $inargs $runargs >"$T/log" 2>&1; then
         bad "$name: paleozoic run failed: $(tail -c 300 "$T/log")"
         continue
     fi
     whos=run
     [ "$mode" = run ] && whos="run exe"
     # shellcheck disable=SC2086
-    if [ "$mode" = run ] && ! { "$B/paleozoic" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
+    if [ "$mode" = run ] && ! { "$PZ" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1 &&
         "$T/$name.exe" $inargs $exeargs >"$T/log" 2>&1; }; then
         bad "$name: build or the built program failed: $(tail -c 300 "$T/log")"
         continue
@@ -90,12 +81,12 @@ while read -r name nin nout mode nnp; do
 done <"$T/cases.txt"
 # the built program's header says which outputs have run-time shapes, and
 # which nodes run in a dynamic region
-if "$B/paleozoic" compile "$T/region_cast_neg.onnx" -o "$T/src" >"$T/log" 2>&1 &&
+if "$PZ" compile "$T/region_cast_neg.onnx" -o "$T/src" >"$T/log" 2>&1 &&
     grep -q 'a bound: the shape is set at run time' "$T/src/region_cast_neg.c" &&
     grep -q 'dynamic region: node "Neg_2" (Neg)' "$T/src/region_cast_neg.c" &&
     grep -q 'region_cast_neg_output_shape' "$T/src/region_cast_neg.h"; then ok
 else bad "compile: NAME.c/NAME.h do not say the output has a run-time shape"; fi
-if "$B/paleozoic" build "$T/nonzero_f32.onnx" -o "$T/raw.exe" --emit raw >"$T/log" 2>&1; then
+if "$PZ" build "$T/nonzero_f32.onnx" -o "$T/raw.exe" --emit raw >"$T/log" 2>&1; then
     bad "--emit raw: a run-time shape was not refused"
 elif [ $? -eq 2 ] && grep -q 'run-time shape' "$T/log"; then ok
 else bad "--emit raw: expected exit 2: $(tail -c 300 "$T/log")"; fi
@@ -103,8 +94,8 @@ else bad "--emit raw: expected exit 2: $(tail -c 300 "$T/log")"; fi
 # not under a sanitizer (python3 does not load an ASan library)
 if grep -q sanitize "$B/sdk.flags" 2>/dev/null; then
     echo "dynamic: the Python check is left to the optimized build"
-elif out=$(cd "$ROOT/python" && PALEOZOIC="$B/paleozoic" PYTHONDONTWRITEBYTECODE=1 \
-    /usr/bin/python3 -c '
+elif out=$(cd "$ROOT/python" && PALEOZOIC="$PZ" PYTHONDONTWRITEBYTECODE=1 \
+    "$PY" -c '
 import sys
 import numpy as np
 import paleozoic
@@ -120,5 +111,4 @@ print("python: ok", got["Y"].shape)
 ' "$T" 2>&1) && echo "$out" | grep -q 'python: ok'; then ok
 else bad "python: $(echo "$out" | tail -c 400)"; fi
 echo "dynamic: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

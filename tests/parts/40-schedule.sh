@@ -18,27 +18,14 @@
 # Under a sanitizer build (BUILD_DIR with "san" in its name) fewer random
 # partitions run (each model run is slow there); the rest is the same.
 set -u
+NAME=40-schedule
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
-B=${1:?usage: 40-schedule.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
 REF="$ROOT/tests/parts/schedule_ref.py"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-finish() {
-    echo "40-schedule: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit
-}
 
 NRANDOM=6
-case "$B" in *san*) NRANDOM=2 ;; esac
+case "$san" in 1) NRANDOM=2 ;; esac
 
 for n in resnet18 mobilenet_v2 vgg16 alexnet; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ]; then
@@ -51,8 +38,6 @@ if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
     finish
 fi
 
-# no_sanitizer_report FILE: the stderr of a run has no sanitizer report
-clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
 
 # layers MODEL: the one-block-per-layer view, the source of names and rows
 for n in resnet18 mobilenet_v2 vgg16 alexnet; do

@@ -21,22 +21,14 @@
 #          without --precision int8 and an unreadable --calibrate file exit 2.
 # Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 41-int8.sh BUILD_DIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+NAME=41-int8
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
-if ! /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null || ! command -v node >/dev/null; then
-    echo "41-int8: SKIPPED: needs /usr/bin/python3 with onnx and numpy, and node"
-    echo "41-int8: 0 passed, 0 failed, 1 skipped"
-    exit 0
-fi
+[ "$have_py" = 1 ] && [ "$have_ort" = 1 ] ||
+    skip_part "needs /usr/bin/python3 with onnx and numpy, node and onnxruntime-node"
 
-/usr/bin/python3 "$ROOT/tests/int8/qdq_models.py" "$T" >"$T/models" 2>"$T/log" ||
+"$PY" "$ROOT/tests/int8/qdq_models.py" "$T" >"$T/models" 2>"$T/log" ||
     bad "qdq_models.py: $(tail -c 400 "$T/log")"
 while read -r n nq nadd ngemm; do
     m="$T/$n"
@@ -84,7 +76,7 @@ done <"$T/models"
 
 # ---- --precision int8 -------------------------------------------------------------
 z="$T/r18"
-/usr/bin/python3 -c "
+"$PY" -c "
 import numpy as np
 from onnx import numpy_helper
 for i in range(2):
@@ -114,5 +106,4 @@ node "$ROOT/tests/e2e/compare.js" --qstep 0.1 0.999 "$z.run.pb" "$z.ort.pb" >"$T
 "$PZ" run "$z.onnx" --precision int8 --calibrate "$T/none.pb" >"$T/log" 2>&1
 [ $? = 2 ] && grep -q 'none.pb' "$T/log" && ok || bad "a missing --calibrate file: $(tail -c 200 "$T/log")"
 
-echo "41-int8: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -24,29 +24,21 @@
 # Under a sanitizer (a BUILD_DIR named *san*) only the zoo's resnet18, its
 # --calibrate run and the refusals. Ends with `N passed, N failed, N skipped`.
 set -u
-B=$(cd "${1:?usage: 41-quantize.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-M=${2:-$ROOT/build/test-models}
+NAME=41-quantize
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 ORT130=${PZ_ORT130:-/tmp/ort130/node_modules/onnxruntime-node}
-P="$B/paleozoic"
+P="$PZ"
 CHECK="$ROOT/tools/qdq_check.js"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 if [ ! -d "$ROOT/node_modules/onnxruntime-node" ]; then
-    echo "quantize: SKIPPED: needs node_modules/onnxruntime-node (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+    skip_part "needs node_modules/onnxruntime-node (tools/setup.sh)"
 fi
 
 # cos_check NAME FLOAT QDQ MIN_COS: both ORT versions
 cos_check() {
     for ortdir in "$ROOT/node_modules/onnxruntime-node" "$ORT130"; do
         if [ ! -d "$ortdir" ]; then
-            echo "quantize: SKIPPED $1 under $ortdir: not installed"
-            skip=$((skip + 1))
+            skip_one "$1 under $ortdir: not installed"
             continue
         fi
         if node "$CHECK" "$2" "$3" --n 8 --ort "$ortdir" --min-cos "$4" >"$T/log" 2>&1; then
@@ -77,7 +69,7 @@ ours_check() {
 }
 
 ZOO="resnet18 mobilenet_v2" FULL=1
-case "$B" in *san*) ZOO="resnet18" FULL=0 ;; esac
+case "$san" in 1) ZOO="resnet18" FULL=0 ;; esac
 
 # the zoo's networks, seeded calibration
 for n in $ZOO; do
@@ -138,8 +130,7 @@ done
 # torchvision's exports (PyTorch folded the BN already)
 [ $FULL = 1 ] && for n in resnet18 mobilenet_v2; do
     if [ ! -f "$M/$n.onnx" ]; then
-        echo "quantize: SKIPPED torchvision $n: $M/$n.onnx is missing (tests/models.sh exports it)"
-        skip=$((skip + 1))
+        skip_one "torchvision $n: $M/$n.onnx is missing (tests/models.sh exports it)"
         continue
     fi
     if "$P" quantize "$M/$n.onnx" -o "$T/tv_$n.onnx" >"$T/out" 2>/dev/null; then
@@ -173,5 +164,4 @@ refuse "no -o" "usage" "$T/resnet18.onnx"
 printf 'not a model' >"$T/junk.onnx"
 refuse "a file that is no model" "junk.onnx" "$T/junk.onnx" -o "$T/never.onnx"
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish

@@ -18,28 +18,21 @@
 #          twice, a per-head scale: no ATTENTION layer).
 # Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 42-transformer.sh BUILD_DIR [MODELDIR]}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-cmp_rel() {   # TOL GOT WANT
-    node "$ROOT/tests/e2e/compare.js" --rel "$1" "$2" "$3" >"$T/cmp" 2>&1 || { cat "$T/cmp"; return 1; }
+NAME=42-transformer
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+cmp_tol() {   # TOL GOT WANT: max|err|/max|ref| <= TOL; the report on stdout
+    node "$E2E/compare.js" --rel "$1" "$2" "$3" >"$T/cmp" 2>&1 || { cat "$T/cmp"; return 1; }
 }
 ins_of() { i=""; for f in "$1".in_*.pb; do i="$i --input $f"; done; echo "$i"; }
 
-if ! /usr/bin/python3 -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
+if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
     ! command -v node >/dev/null; then
-    echo "42-transformer: SKIPPED: needs /usr/bin/python3 with torch, torchvision, onnx, and node"
-    echo "42-transformer: 0 passed, 0 failed, 1 skipped"
-    exit 0
+    skip_part "needs /usr/bin/python3 with torch, torchvision, onnx, and node"
 fi
 
 # ---- PyTorch models -------------------------------------------------------------
-/usr/bin/python3 "$ROOT/tests/transformer/torch_models.py" "$T/torch" >"$T/models" 2>"$T/log" ||
+"$PY" "$ROOT/tests/transformer/torch_models.py" "$T/torch" >"$T/models" 2>"$T/log" ||
     bad "torch_models.py: $(tail -c 400 "$T/log")"
 while read -r n nin nout nattn; do
     m="$T/torch/$n"
@@ -51,7 +44,7 @@ while read -r n nin nout nattn; do
         # shellcheck disable=SC2086
         if env $pre "$PZ" run "$m.onnx" $ins --output "$m.$way.pb" --threads "$th" --profile \
             >"$T/log" 2>&1; then
-            if ! cmp_rel 1e-4 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
+            if ! cmp_tol 1e-4 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
                 bad "torch $n run ($way): $(cat "$T/why")"
             elif [ "$(grep -c ' ATTENTION ' "$T/log")" != "$nattn" ]; then
                 bad "torch $n run ($way): $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
@@ -68,7 +61,7 @@ while read -r n nin nout nattn; do
         # shellcheck disable=SC2086
         if env $pre "$PZ" run "$m.onnx" $ins --output "$m.$way.pb" --threads 2 --precision bf16 \
             --profile >"$T/log" 2>&1; then
-            if ! cmp_rel 2e-2 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
+            if ! cmp_tol 2e-2 "$m.$way.pb" "$m.torch_0.pb" >"$T/why"; then
                 bad "torch $n run ($way): $(cat "$T/why")"
             elif ! grep -q ' bf16$' "$T/log"; then
                 bad "torch $n run ($way): no layer ran the bf16 kernel"
@@ -82,21 +75,21 @@ while read -r n nin nout nattn; do
     # shellcheck disable=SC2086
     if "$PZ" build "$m.onnx" -o "$m.prog16" --threads 2 --precision bf16 >"$T/log" 2>&1 &&
         "$m.prog16" $ins --output "$m.prog16.pb" >"$T/log" 2>&1; then
-        if cmp_rel 2e-2 "$m.prog16.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build bf16: $(cat "$T/why")"; fi
+        if cmp_tol 2e-2 "$m.prog16.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build bf16: $(cat "$T/why")"; fi
     else
         bad "torch $n build bf16: $(tail -c 400 "$T/log")"
     fi
     # shellcheck disable=SC2086
     if "$PZ" build "$m.onnx" -o "$m.prog" --threads 2 >"$T/log" 2>&1 &&
         "$m.prog" $ins --output "$m.prog.pb" >"$T/log" 2>&1; then
-        if cmp_rel 1e-4 "$m.prog.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build: $(cat "$T/why")"; fi
+        if cmp_tol 1e-4 "$m.prog.pb" "$m.torch_0.pb" >"$T/why"; then ok; else bad "torch $n build: $(cat "$T/why")"; fi
     else
         bad "torch $n build: $(tail -c 400 "$T/log")"
     fi
 done <"$T/models"
 
 # ---- the pass's preconditions -----------------------------------------------------
-/usr/bin/python3 "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
+"$PY" "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
     bad "pass_cases.py: $(tail -c 400 "$T/log")"
 while read -r n nin nout nattn; do
     m="$T/pass/$n"
@@ -106,7 +99,7 @@ while read -r n nin nout nattn; do
     if "$PZ" run "$m.onnx" $(ins_of "$m") $outs --profile >"$T/log" 2>&1; then
         good=1 k=0
         while [ "$k" -lt "$nout" ]; do
-            cmp_rel 1e-5 "$m.got_$k.pb" "$m.ref_$k.pb" >"$T/why" || { good=0; break; }
+            cmp_tol 1e-5 "$m.got_$k.pb" "$m.ref_$k.pb" >"$T/why" || { good=0; break; }
             k=$((k + 1))
         done
         if [ "$good" = 0 ]; then
@@ -121,5 +114,4 @@ while read -r n nin nout nattn; do
     fi
 done <"$T/cases"
 
-echo "42-transformer: $pass passed, $fail failed$([ "$skip" -gt 0 ] && echo ", $skip skipped")"
-[ "$fail" = 0 ]
+finish

@@ -28,24 +28,11 @@
 #      into the schedule, which `run --schedule` then uses; --batch 2 with it
 #      is refused.
 set -u
+NAME=43-batch
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
-B=${1:?usage: 43-batch.sh BUILD_DIR MODELDIR}
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT; echo "T=$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-finish() {
-    echo "43-batch: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit
-}
-have_ort=0
-if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
+[ -n "${KEEP:-}" ] && trap - EXIT && echo "T=$T (kept)"
 
 if ! "$PY" - "$T" <<'EOF' >"$T/log" 2>&1; then
 import sys

@@ -26,24 +26,17 @@
 # PZ_TEST_FULL=1) GoogLeNet is left out: the small models cover every form.
 # Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 43-concat.sh BUILD_DIR [MODELDIR]}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+NAME=43-concat
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
-if ! /usr/bin/python3 -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
+if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
     ! command -v node >/dev/null; then
-    echo "43-concat: SKIPPED: needs /usr/bin/python3 with torch, torchvision, onnx, and node"
-    echo "43-concat: 0 passed, 0 failed, 1 skipped"
-    exit 0
+    skip_part "needs /usr/bin/python3 with torch, torchvision, onnx, and node"
 fi
 GN=googlenet
-case "$B" in *san*) [ "${PZ_TEST_FULL:-0}" = 1 ] || GN="" ;; esac
-/usr/bin/python3 "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed hand $GN >"$T/names" 2>"$T/log" ||
+case "$san" in 1) [ "${PZ_TEST_FULL:-0}" = 1 ] || GN="" ;; esac
+"$PY" "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed hand $GN >"$T/names" 2>"$T/log" ||
     bad "concat_models.py: $(tail -c 400 "$T/log")"
 
 # --input for each of model $1's inputs; --output PREFIX.K.pb for its $2 outputs; whether the
@@ -134,7 +127,7 @@ done
 
 # ---- --batch 2 (issue 43 item 1): the blocked Split cuts each image's blocks
 if [ -n "$GN" ]; then
-    /usr/bin/python3 -c "
+    "$PY" -c "
 import sys, numpy as np
 from onnx import numpy_helper
 x = np.random.default_rng(2).standard_normal((2, 3, 224, 224)).astype(np.float32)
@@ -194,5 +187,4 @@ if [ -n "$GN" ]; then
     else bad "space: $n_on layers with --concat on, $n_off off (want 5 fewer)"; fi
 fi
 
-echo "43-concat: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

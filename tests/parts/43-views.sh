@@ -17,23 +17,9 @@
 #      block on 2 cores bitwise equal to the unfused run; the profile of
 #      concat_inplace: 2 Concats in place, the 2 that cannot be copy.
 set -u
-B=${1:?usage: 43-views.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { what=$1; shift; if "$@" >"$T/cmp" 2>&1; then ok "$what"; else bad "$what: $(cat "$T/cmp")"; fi; }
-cmp_rel() { node "$E2E/compare.js" --rel 1e-4 "$@"; }
-cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
-have_ort=0
-if [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null; then have_ort=1; fi
+NAME=43-views
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
 # ---- 1. no copy layer in the profiles ----------------------------------------
 no_copy() {   # NAME MODEL [INPUT]
@@ -134,5 +120,4 @@ else
     bad "$n fused: run failed: $(tail -c 300 "$T/log")"
 fi
 
-echo "43-views: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -26,32 +26,13 @@
 #              without -o: exit 2; a failing C compiler leaves no directory
 # Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 44-install.sh BUILD_DIR [MODELDIR]}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$B" && pwd)
-PZ="$B/paleozoic"
+NAME=44-install
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 EX="$ROOT/examples"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-# check LABEL CMD...: one check by exit code; output shown on failure
-check() {
-    label=$1; shift
-    if "$@" >"$T/log" 2>&1; then ok; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
-}
-# refuse LABEL CMD...: CMD must exit 2 with "paleozoic: error:"
-refuse() {
-    label=$1; shift
-    "$@" >"$T/log" 2>&1
-    rc=$?
-    if [ "$rc" = 2 ] && grep -q "paleozoic: error:" "$T/log"; then ok
-    else bad "$label: exit $rc, want 2: $(tail -c 300 "$T/log" | tr '\n' ' ')"; fi
-}
 SANF=$(cat "$B/sdk.flags" 2>/dev/null)
 MKARGS="BUILD=${B#"$ROOT"/}"
-case "$B" in *san*) MKARGS="SAN=1 $MKARGS" ;; esac
+case "$san" in 1) MKARGS="SAN=1 $MKARGS" ;; esac
 CCX="cc -std=c11 -Wall -Wextra -Werror"
 
 command -v pkg-config >/dev/null || { echo "install: pkg-config missing (tools/setup.sh installs it)"; bad "pkg-config"; }
@@ -99,7 +80,7 @@ check "gemm.c built with pkg-config --static" sh -c "$CCX '$EX/pkgconfig/gemm.c'
 M="$T/m"
 mkdir -p "$M/exe" "$M/exe3" "$M/emb"
 check "tiny models" sh -c "/usr/bin/python3 '$ROOT/tests/install/tiny_model.py' '$M/tiny.onnx' '$M/x.pb' 0 &&
-    /usr/bin/python3 '$ROOT/tests/install/tiny_model.py' '$M/t3.onnx' '$M/x3.pb' 3"
+    "$PY" '$ROOT/tests/install/tiny_model.py' '$M/t3.onnx' '$M/x3.pb' 3"
 check "build tiny (executable)" "$PZ" build "$M/tiny.onnx" -o "$M/exe/tiny"
 check "build t3 (executable)" "$PZ" build "$M/t3.onnx" -o "$M/exe3/t3"
 check "run tiny" sh -c "'$M/exe/tiny' --input '$M/x.pb' --output '$M/ref.pb' --threads 1 --top 5 > '$M/ref.top'"
@@ -171,9 +152,9 @@ PYD="$P/lib/python3/dist-packages"
     bad "install: the Python package is not in $PYD/paleozoic"
 grep -q "^BINARY = \"/usr/bin/paleozoic\"$" "$PYD/paleozoic/_install.py" 2>/dev/null && ok ||
     bad "install: _install.py does not name /usr/bin/paleozoic"
-if [ -z "$SANF" ] && /usr/bin/python3 -c 'import numpy, onnx' 2>/dev/null; then
+if [ -z "$SANF" ] && "$PY" -c 'import numpy, onnx' 2>/dev/null; then
     check "installed Python package: compile, run, bitwise equal to the executable" sh -c "cd / &&
-        PYTHONPATH='$PYD' PALEOZOIC='$P/bin/paleozoic' /usr/bin/python3 -c '
+        PYTHONPATH='$PYD' PALEOZOIC='$P/bin/paleozoic' "$PY" -c '
 import sys, numpy as np, onnx
 from onnx import numpy_helper
 import paleozoic
@@ -187,11 +168,11 @@ sys.exit(0 if y.tobytes() == ref.tobytes() else 1)
 fi
 
 # ---- refusals --------------------------------------------------------------
-refuse "compile --lib" "$PZ" compile "$M/tiny.onnx" --lib -o "$M/r1"
-refuse "compile --embed-weights" "$PZ" compile "$M/tiny.onnx" --embed-weights -o "$M/r1"
-refuse "--lib --name a-b" "$PZ" build "$M/tiny.onnx" --lib -o "$M/r2" --name a-b
-refuse "--lib --name int" "$PZ" build "$M/tiny.onnx" --lib -o "$M/r2" --name int
-refuse "--lib without -o" "$PZ" build "$M/tiny.onnx" --lib
+refuse "compile --lib" "" "$PZ" compile "$M/tiny.onnx" --lib -o "$M/r1"
+refuse "compile --embed-weights" "" "$PZ" compile "$M/tiny.onnx" --embed-weights -o "$M/r1"
+refuse "--lib --name a-b" "" "$PZ" build "$M/tiny.onnx" --lib -o "$M/r2" --name a-b
+refuse "--lib --name int" "" "$PZ" build "$M/tiny.onnx" --lib -o "$M/r2" --name int
+refuse "--lib without -o" "" "$PZ" build "$M/tiny.onnx" --lib
 [ ! -e "$M/r1" ] && [ ! -e "$M/r2" ] && ok || bad "a refusal left a directory behind"
 CC=false "$PZ" build "$M/tiny.onnx" --lib --embed-weights -o "$M/r3" >"$T/log" 2>&1
 rc=$?
@@ -200,5 +181,4 @@ mkdir -p "$M/r4"
 CC=false "$PZ" build "$M/tiny.onnx" --lib -o "$M/r4" >"$T/log" 2>&1
 [ -z "$(ls -A "$M/r4")" ] && ok || bad "failing cc: left in an existing DIR: $(ls -A "$M/r4" | tr '\n' ' ')"
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,14 +6,9 @@
 # with PZ_PROGRESS=0. Covers build, tune (dp), bench, quantize and
 # characterize on a small CNN. Ends with `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 44-progress.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PZ="$B/paleozoic"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL progress: $1"; }
+NAME=44-progress
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 # has FILE LABEL PATTERN...: every pattern (grep -E) is in FILE
 has() {
     f=$1 l=$2
@@ -25,10 +20,9 @@ has() {
 }
 CR=$(printf '\r')
 
-if ! /usr/bin/python3 "$ROOT/tests/install/tiny_model.py" "$T/tiny.onnx" "$T/x.pb" 0 >"$T/log" 2>&1; then
-    echo "FAIL progress: tiny_model.py: $(tail -c 300 "$T/log")"
-    echo "progress: 0 passed, 1 failed"
-    exit 1
+if ! "$PY" "$ROOT/tests/install/tiny_model.py" "$T/tiny.onnx" "$T/x.pb" 0 >"$T/log" 2>&1; then
+    bad "tiny_model.py: $(tail -c 300 "$T/log")"
+    finish
 fi
 
 # not a terminal: the usual lines only
@@ -59,5 +53,4 @@ has "$T/e4" "bench" "bench: strategies [0-2]/2" "timing 2 schedules [0-9]+/[0-9]
 PZ_PROGRESS=1 "$PZ" characterize --default -o "$T/t.json" 2>"$T/e5" >/dev/null
 has "$T/e5" "characterize" "characterize: layers [0-9]+/[0-9]+, .*elapsed"
 
-echo "progress: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

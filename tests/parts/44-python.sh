@@ -12,32 +12,22 @@
 # Ends with `N passed, N failed[, N skipped]` (pytest's counts; errors count
 # as failed).
 set -u
-B=$(cd "${1:?usage: 44-python.sh BUILD_DIR MODELDIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PY=/usr/bin/python3
-skip() {
-    echo "44-python: SKIPPED: $1"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
-}
+NAME=44-python
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 "$PY" -c 'import pytest, numpy, onnx' 2>/dev/null ||
-    skip "$PY needs pytest, numpy and onnx (apt-get install python3-pytest python3-numpy python3-onnx)"
-grep -q sanitize "$B/sdk.flags" 2>/dev/null && skip "a sanitizer build: its libraries do not load into python3"
+    skip_part "$PY needs pytest, numpy and onnx (apt-get install python3-pytest python3-numpy python3-onnx)"
+grep -q sanitize "$B/sdk.flags" 2>/dev/null && skip_part "a sanitizer build: its libraries do not load into python3"
 
-out=$(cd "$ROOT/python" && PALEOZOIC="$B/paleozoic" PYTHONDONTWRITEBYTECODE=1 \
+out=$(cd "$ROOT/python" && PALEOZOIC="$PZ" PYTHONDONTWRITEBYTECODE=1 \
     "$PY" -m pytest -q -p no:cacheprovider tests 2>&1)
 rc=$?
 printf '%s\n' "$out"
 # pytest's last line: "3 failed, 12 passed, 1 skipped, 1 error in 9.1s"
 last=$(printf '%s\n' "$out" | tail -n 1)
 count() { printf '%s\n' "$last" | grep -o -E "[0-9]+ $1" | awk '{ n += $1 } END { print n + 0 }'; }
-p=$(count passed)
-f=$(($(count failed) + $(count 'errors?')))
-s=$(count skipped)
-[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # pytest failed without a count (collection, usage)
-if [ "$s" -gt 0 ]; then
-    echo "44-python: $p passed, $f failed, $s skipped"
-else
-    echo "44-python: $p passed, $f failed"
-fi
-[ "$f" -eq 0 ]
+pass=$(count passed)
+fail=$(($(count failed) + $(count 'errors?')))
+skip=$(count skipped)
+[ "$rc" -ne 0 ] && [ "$fail" -eq 0 ] && bad "pytest exited $rc without a count (collection, usage)"
+finish

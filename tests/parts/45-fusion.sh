@@ -18,16 +18,9 @@
 # VGGs, AlexNet and ResNet-50 are skipped (minutes each there) and 4 random
 # partitions run per network.
 set -u
-B=${1:?usage: 45-fusion.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+NAME=45-fusion
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 
 NETS="${FUSION_NETS:-resnet18 mobilenet_v2 resnet50 alexnet vgg16 vgg19}"
 # random partitions per network: 20 on ResNet-18 and MobileNetV2, 6 on the
@@ -35,12 +28,11 @@ NETS="${FUSION_NETS:-resnet18 mobilenet_v2 resnet50 alexnet vgg16 vgg19}"
 NRANDOM=20
 NRANDOM_BIG=${PZ_FUSION_RANDOM:-6}
 [ -n "${PZ_FUSION_RANDOM:-}" ] && NRANDOM=$PZ_FUSION_RANDOM
-case "$B" in *san*)
+case "$san" in 1)
     NETS="resnet18 mobilenet_v2"
     NRANDOM=4
     echo "skip resnet50 alexnet vgg16 vgg19 under a sanitizer build (too slow there)" ;;
 esac
-clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
 
 for n in $NETS; do
     nrand=$NRANDOM
@@ -198,5 +190,4 @@ EOF
         fi
     done
 done
-echo "45-fusion: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -11,38 +11,33 @@
 # minimization (PZ_TEST_FULL=1: all 300). Measured on the 2-core host under load 5-6 from other
 # builds: 22 s with build/, 2 min 35 s with build-san/. MODELDIR is not used.
 set -u
-B=${1:?usage: 50-graphfuzz.sh BUILD_DIR MODELDIR}
-PZ="$B/paleozoic"
-D=$(dirname "$0")/../fuzz/graph
+NAME=50-graphfuzz
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+D=$ROOT/tests/fuzz/graph
 COUNT=${GRAPHFUZZ_COUNT:-300}
 # under a sanitizer the first 100 of the same models (PZ_TEST_FULL=1: 300)
-case "$B" in *san*) [ "${PZ_TEST_FULL:-0}" = 1 ] || COUNT=${GRAPHFUZZ_COUNT:-100} ;; esac
+[ "$san" = 1 ] && [ "$full" = 0 ] && COUNT=${GRAPHFUZZ_COUNT:-100}
 SEED=${GRAPHFUZZ_SEED:-1}
-pass=0
-fail=0
-if ! command -v node >/dev/null 2>&1 || [ ! -d "$D/../../../node_modules/onnxruntime-node" ]; then
-    echo "FAIL node or node_modules/onnxruntime-node missing (tools/setup.sh installs them)"
-    echo "graphfuzz: 0 passed, 1 failed"
-    exit 1
+if [ "$have_ort" = 0 ]; then
+    bad "node or node_modules/onnxruntime-node missing (tools/setup.sh installs them)"
+    finish
 fi
 EXTRA=
-case "$B" in *san*) EXTRA="--no-minimize --jobs 2" ;; esac
-T=$(mktemp)
-trap 'rm -f "$T"' EXIT
+[ "$san" = 1 ] && EXTRA="--no-minimize --jobs 2"
 add() {   # add LOG: counts the last "graphfuzz: N passed, N failed" line of LOG
     line=$(grep '^graphfuzz: ' "$1" | tail -n 1)
     p=$(echo "$line" | sed -n 's/^graphfuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
     f=$(echo "$line" | sed -n 's/^graphfuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-    if [ -z "$p" ]; then fail=$((fail + 1)); echo "FAIL graphfuzz.js printed no summary"; return; fi
+    if [ -z "$p" ]; then bad "graphfuzz.js printed no summary"; return; fi
     pass=$((pass + p)); fail=$((fail + f))
 }
-node "$D/graphfuzz.js" replay --pz "$PZ" >"$T" 2>&1
-grep -E '^(ok|FAIL) ' "$T"
-add "$T"
+node "$D/graphfuzz.js" replay --pz "$PZ" >"$T/log" 2>&1
+grep -E '^(ok|FAIL) ' "$T/log"
+add "$T/log"
 echo "random models: --seed $SEED --count $COUNT"
 node "$D/graphfuzz.js" --pz "$PZ" --seed "$SEED" --count "$COUNT" --stats $EXTRA 2>&1 |
-    grep -v -E 'onnxruntime:|^\s*$' >"$T"
-grep -E '^(FAIL|     minimized|models:|findings:)' "$T"
-add "$T"
-echo "graphfuzz: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+    grep -v -E 'onnxruntime:|^\s*$' >"$T/log"
+grep -E '^(FAIL|     minimized|models:|findings:)' "$T/log"
+add "$T/log"
+finish

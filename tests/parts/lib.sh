@@ -1,0 +1,95 @@
+# lib.sh - what every tests/parts/NN-*.sh shares: its paths, its counters and
+# its checks. A part starts with
+#
+#     NAME=43-views
+#     . "$(dirname "$0")/lib.sh"
+#     part_init "$@"          # BUILD_DIR [MODELDIR]
+#
+# and ends with `finish`. The suite (tests/run.sh) counts the last
+# `N passed, N failed[, N skipped]` line of a part, so every exit goes
+# through finish or skip_part.
+#
+# part_init sets:
+#   ROOT  the checkout          B    BUILD_DIR, absolute
+#   PZ    $B/paleozoic          M    MODELDIR (default build/test-models)
+#   PY    /usr/bin/python3      E2E  tests/e2e (compare.js, ort_run.js)
+#   T     a scratch folder, removed at exit
+#   san   1 under a sanitizer build (BUILD_DIR names "san"), else 0
+#   full  1 under PZ_TEST_FULL=1 (`make check-full`), else 0
+#   have_ort  1 when node and node_modules/onnxruntime-node are there
+#   have_py   1 when $PY imports onnx and numpy
+# PZ_TEST_VERBOSE=1 prints a line for each passing check too.
+
+ok() {
+    pass=$((pass + 1))
+    [ "${PZ_TEST_VERBOSE:-0}" = 1 ] && [ $# -gt 0 ] && echo "ok   $*"
+    return 0
+}
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skip_one() { skip=$((skip + 1)); echo "SKIP $*"; }
+
+# check LABEL CMD...: one check by CMD's exit code; its output shown on failure
+check() {
+    label=$1; shift
+    if "$@" >"$T/check.log" 2>&1; then ok "$label"
+    else bad "$label: $(tail -c 600 "$T/check.log" | tr '\n' ' ')"; fi
+}
+
+# refuse LABEL PATTERN CMD...: CMD must exit 2 with a "paleozoic: error:"
+# line and PATTERN (a grep pattern; "" for any) on its output - a clear error,
+# not a crash
+refuse() {
+    label=$1 pat=$2; shift 2
+    "$@" >"$T/refuse.log" 2>&1
+    rc=$?
+    if [ "$rc" -ne 2 ]; then bad "$label: exit $rc, wanted 2: $(tail -c 400 "$T/refuse.log")"
+    elif ! grep -q "paleozoic: error: " "$T/refuse.log"; then
+        bad "$label: no 'paleozoic: error:' line: $(tail -c 400 "$T/refuse.log")"
+    elif [ -n "$pat" ] && ! grep -q -- "$pat" "$T/refuse.log"; then
+        bad "$label: no \"$pat\" in: $(tail -c 400 "$T/refuse.log")"
+    else ok "$label"; fi
+}
+
+# clean FILE: the stderr of a run holds no sanitizer report or internal error
+clean() { ! grep -q -E 'AddressSanitizer|LeakSanitizer|runtime error:|internal error' "$1"; }
+
+# cmp_rel GOT WANT [compare.js options]: max|err|/max|ref| <= 1e-4
+cmp_rel() { node "$E2E/compare.js" --rel 1e-4 "$@"; }
+# cmp_bit GOT WANT: the same bits
+cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
+
+# finish: the part's last line and its exit status (0 when nothing failed)
+finish() {
+    if [ "$skip" -gt 0 ]; then echo "$NAME: $pass passed, $fail failed, $skip skipped"
+    else echo "$NAME: $pass passed, $fail failed"; fi
+    [ "$fail" -eq 0 ]
+    exit
+}
+
+# skip_part REASON: the whole part cannot run here (a missing dependency)
+skip_part() {
+    echo "$NAME: SKIPPED: $*"
+    echo "$NAME: 0 passed, 0 failed, 1 skipped"
+    exit 0
+}
+
+part_init() {
+    ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+    B=$(cd "${1:?usage: $NAME.sh BUILD_DIR [MODELDIR]}" && pwd)
+    M=${2:-$ROOT/build/test-models}
+    PZ="$B/paleozoic"
+    PY=${PYTHON:-/usr/bin/python3}
+    E2E="$ROOT/tests/e2e"
+    T=$(mktemp -d)
+    trap 'rm -rf "$T"' EXIT
+    pass=0 fail=0 skip=0
+    san=0
+    case "$B" in *san*) san=1 ;; esac
+    full=0
+    [ "${PZ_TEST_FULL:-0}" = 1 ] && full=1
+    have_ort=0
+    [ -d "$ROOT/node_modules/onnxruntime-node" ] && command -v node >/dev/null && have_ort=1
+    have_py=0
+    "$PY" -c 'import onnx, numpy' 2>/dev/null && have_py=1
+    return 0
+}
