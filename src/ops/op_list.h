@@ -179,6 +179,7 @@ OP(Det, det)
 OP(MeanVarianceNormalization, mean_variance_normalization)
 OP(Binarizer, binarizer)
 OP(ArrayFeatureExtractor, array_feature_extractor)
+OP(TfIdfVectorizer, tfidf_vectorizer)
 /* control flow: unfolded at compile time (op_inline.h) */
 OP(If, if)
 OP(Loop, loop)

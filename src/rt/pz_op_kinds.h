@@ -91,7 +91,9 @@
     X(UNIQUE, unique)                  /* in: X  out: Y, indices?, inverse?, counts? */ \
     X(COMPRESS, compress)              /* in: X, condition */                 \
     X(NMS, nms)                        /* in: boxes, scores, iou?, score?  out: selected */ \
-    X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */
+    X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */ \
+    /* text */                                                        \
+    X(TFIDF, tfidf)                    /* in: X, pool, index, weight (constants) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -218,4 +218,19 @@ typedef struct {
     int64_t max_out;                  /* max_output_boxes_per_class (a compile-time constant) */
 } pz_nms_params;
 
+/* TFIDF (ONNX TfIdfVectorizer): X int32/int64 [C] or [N, C], the pool's
+ * n-grams sorted by their tokens (int64, sizes 1 .. 16 one after the
+ * other), each one's output index (int64) and weight (float) -> Y float
+ * [W] or [N, W]. An n-gram takes n tokens spaced d = 1 .. max_skip + 1
+ * apart; sizes min_gram .. max_gram count (size 1 only at d = 1). Y[index]
+ * = count (TF), weight when count > 0 (IDF), count * weight (TFIDF). */
+typedef enum { PZ_TFIDF_TF, PZ_TFIDF_IDF, PZ_TFIDF_TFIDF } pz_tfidf_mode;
+typedef struct {
+    int min_gram, max_gram;
+    int mode;                         /* pz_tfidf_mode */
+    int64_t max_skip;
+    int64_t width;                    /* W */
+    int64_t count[16];                /* n-grams of size s + 1 in the pool */
+} pz_tfidf_params;
+
 #endif

@@ -103,4 +103,11 @@ int64_t pz_f32_nms__ref(const pz_nms_params *p, int64_t nb, int64_t nc, int64_t 
                         const float *boxes, const float *scores, float iou_th, float score_th,
                         int has_score_th, int64_t *sel, int64_t *scratch);
 
+/* TfIdfVectorizer (index/tfidf_ref.c): X (int32 or int64) as [rows, C];
+ * pool, index and weight as pz_tfidf_params says; Y [rows, W]. Split over
+ * rows. */
+void pz_any_tfidf__ref(const pz_tfidf_params *p, int dt, int64_t rows, int64_t C, const void *x,
+                       const int64_t *pool, const int64_t *index, const float *weight,
+                       float *y, int ith, int nth);
+
 #endif
