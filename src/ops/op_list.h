@@ -180,6 +180,8 @@ OP(MeanVarianceNormalization, mean_variance_normalization)
 OP(Binarizer, binarizer)
 OP(ArrayFeatureExtractor, array_feature_extractor)
 OP(TfIdfVectorizer, tfidf_vectorizer)
+OP(TreeEnsemble, tree_ensemble)
+OP(TreeEnsembleRegressor, tree_ensemble_regressor)
 /* control flow: unfolded at compile time (op_inline.h) */
 OP(If, if)
 OP(Loop, loop)

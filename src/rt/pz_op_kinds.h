@@ -93,7 +93,8 @@
     X(NMS, nms)                        /* in: boxes, scores, iou?, score?  out: selected */ \
     X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */ \
     /* text */                                                        \
-    X(TFIDF, tfidf)                    /* in: X, pool, index, weight (constants) */
+    X(TFIDF, tfidf)                    /* in: X, pool, index, weight (constants) */ \
+    X(TREES, trees)                    /* in: X, trees, values (constants) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -233,4 +233,28 @@ typedef struct {
     int64_t count[16];                /* n-grams of size s + 1 in the pool */
 } pz_tfidf_params;
 
+/* TREES (ONNX TreeEnsemble, TreeEnsembleRegressor): X float/double [N, F],
+ * the forest as two constants (src/ops/trees.h packs them) -> Y [N,
+ * n_targets] of X's type. int64: per node (feature, mode, true child, false
+ * child, missing goes true, membership set or -1), the roots, per leaf
+ * group (first entry, count), per entry its target, per set (first member,
+ * count); float64: per node its split, per entry its weight, the members,
+ * per target its base value. A child or root >= 0 is a node, -(g + 1) leaf
+ * group g. Values compare in X's type; a node goes true when the comparison
+ * holds, or X is NaN and missing goes true. With one target the post
+ * transform is not applied, as ONNX Runtime does. */
+typedef enum {
+    PZ_TREES_LEQ, PZ_TREES_LT, PZ_TREES_GTE, PZ_TREES_GT, PZ_TREES_EQ, PZ_TREES_NEQ,
+    PZ_TREES_MEMBER
+} pz_trees_mode;
+typedef enum { PZ_TREES_AVERAGE, PZ_TREES_SUM, PZ_TREES_MIN, PZ_TREES_MAX } pz_trees_agg;
+typedef enum {
+    PZ_TREES_NONE, PZ_TREES_SOFTMAX, PZ_TREES_LOGISTIC, PZ_TREES_SOFTMAX_ZERO
+} pz_trees_post;
+typedef struct {
+    int64_t n_nodes, n_roots, n_groups, n_entries, n_sets, n_members, n_targets;
+    int aggregate;                    /* pz_trees_agg */
+    int post;                         /* pz_trees_post */
+} pz_trees_params;
+
 #endif

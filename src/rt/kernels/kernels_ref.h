@@ -110,4 +110,13 @@ void pz_any_tfidf__ref(const pz_tfidf_params *p, int dt, int64_t rows, int64_t C
                        const int64_t *pool, const int64_t *index, const float *weight,
                        float *y, int ith, int nth);
 
+/* Tree ensembles (index/trees_ref.c): X [rows, F] float or double (dt), the
+ * packed forest of pz_trees_params, Y [rows, n_targets] float or double
+ * (ydt);
+ * scratch: n_targets doubles and n_targets ints per worker. Split over
+ * rows. */
+void pz_any_trees__ref(const pz_trees_params *p, int dt, int64_t rows, int64_t F, const void *x,
+                       const int64_t *ints, const double *reals, int ydt, void *y, double *acc,
+                       int *hits, int ith, int nth);
+
 #endif
