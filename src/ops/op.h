@@ -125,6 +125,10 @@ pz_status op_attr_floats(const ir_node *n, const char *name, float *out, int max
 /* The tensor of input i, or NULL if omitted. */
 const ir_tensor *op_in(const ir_graph *g, const ir_node *n, int i);
 ir_tensor *op_out(ir_graph *g, const ir_node *n, int i);
+/* Adds a 1-D constant "NODE:what" of count elements of dtype (data copied)
+ * for node `node` (an expand hook giving the runtime a table); its id. */
+int op_add_const(ir_graph *g, int node, const char *what, int dtype, int64_t count,
+                 const void *data);
 /* Input i if present and constant (data known), else NULL. */
 const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i);
 

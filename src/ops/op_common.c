@@ -244,3 +244,21 @@ void op_lowered_init(op_lowered *out, const ir_node *n, pz_op_kind kind, const v
     for (int i = 0; i < out->n_in; i++) out->in[i] = n->in[i];
     for (int i = 0; i < out->n_out; i++) out->out[i] = n->out[i];
 }
+
+int op_add_const(ir_graph *g, int node, const char *what, int dtype, int64_t count,
+                 const void *data)
+{
+    size_t len = strlen(g->nodes[node].name) + strlen(what) + 2;
+    char *name = pz_xmalloc(len);
+    snprintf(name, len, "%s:%s", g->nodes[node].name, what);
+    int v = ir_graph_add_value_unique(g, name);
+    free(name);
+    ir_tensor *t = &g->values[v].t;
+    memset(t, 0, sizeof *t);
+    t->dtype = dtype;
+    t->rank = 1;
+    t->dims[0] = count;
+    ir_value_set_data(g, v, data, (size_t)count * ir_dtype_size(dtype));
+    g->values[v].is_initializer = 1;
+    return v;
+}

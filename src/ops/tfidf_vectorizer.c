@@ -138,25 +138,6 @@ static int gram_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Adds a constant of dtype and n elements (data copied) and returns its id. */
-static int add_const(ir_graph *g, const char *node, const char *what, int dtype, int64_t n,
-                     const void *data)
-{
-    size_t len = strlen(node) + strlen(what) + 2;
-    char *name = pz_xmalloc(len);
-    snprintf(name, len, "%s:%s", node, what);
-    int v = ir_graph_add_value_unique(g, name);
-    free(name);
-    ir_tensor *t = &g->values[v].t;
-    memset(t, 0, sizeof *t);
-    t->dtype = dtype;
-    t->rank = 1;
-    t->dims[0] = n;
-    ir_value_set_data(g, v, data, (size_t)n * ir_dtype_size(dtype));
-    g->values[v].is_initializer = 1;
-    return v;
-}
-
 static int tfidf_expand(ir_graph *g, int i)
 {
     ir_node *n = &g->nodes[i];
@@ -182,9 +163,9 @@ static int tfidf_expand(ir_graph *g, int i)
         }
         t += p->count[s] * (s + 1);
     }
-    int in_pool = add_const(g, g->nodes[i].name, "pool", IR_I64, pool->n, sorted);
-    int in_idx = add_const(g, g->nodes[i].name, "index", IR_I64, total, out);
-    int in_w = add_const(g, g->nodes[i].name, "weight", IR_F32, total, wt);
+    int in_pool = op_add_const(g, i, "pool", IR_I64, pool->n, sorted);
+    int in_idx = op_add_const(g, i, "index", IR_I64, total, out);
+    int in_w = op_add_const(g, i, "weight", IR_F32, total, wt);
     free(gr);
     free(sorted);
     free(out);

@@ -151,63 +151,28 @@ done:
     return st;
 }
 
-typedef struct {
-    int64_t n_targets, max_feature;
-} tree_ensemble_params;
-
-static pz_status tree_ensemble_parse(const ir_graph *g, const ir_node *n, void *params,
-                                     pz_err *err)
+static pz_status tree_ensemble_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    tree_ensemble_params *p = params;
-    trees_form f;
-    if (read_form(n, &f, err)) return err->code;
-    p->n_targets = f.n_targets;
-    p->max_feature = 0;
-    for (int64_t i = 0; i < f.n_nodes; i++)
-        if (f.nodes[i].feature > p->max_feature) p->max_feature = f.nodes[i].feature;
-    trees_form_free(&f);
-    return PZ_OK;
-}
-
-static pz_status tree_ensemble_infer(ir_graph *g, ir_node *n, pz_err *err)
-{
-    const tree_ensemble_params *p = n->params;
-    return trees_infer(g, n, p->n_targets, p->max_feature, err);
+    return trees_op_parse(n, read_form, 0, params, err);
 }
 
 static int tree_ensemble_expand(ir_graph *g, int i)
 {
-    if (g->nodes[i].n_in != 1) return 0;   /* done already */
-    trees_form f;
-    pz_err err = {0};
-    if (read_form(&g->nodes[i], &f, &err)) return 0;   /* parse accepted it: cannot fail */
-    trees_attach(g, i, &f);
-    trees_form_free(&f);
-    return 0;
+    return trees_op_expand(g, i, read_form);
 }
 
-static pz_status tree_ensemble_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
-                                     pz_err *err)
+static pz_status tree_ensemble_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
-    if (n->n_in != 3)
-        return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (%s): its trees were not prepared "
-                       "for the runtime", n->name, n->op_type);
-    trees_form f;
-    if (read_form(n, &f, err)) return err->code;
-    pz_trees_params tp;
-    trees_params(&f, &tp);
-    trees_form_free(&f);
-    op_lowered_init(out, n, PZ_OP_TREES, &tp, sizeof tp);
-    return PZ_OK;
+    return trees_op_lower(n, read_form, out, err);
 }
 
 const op_def op_tree_ensemble = {
     .name = "TreeEnsemble",
     .domain = "ai.onnx.ml",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .params_size = sizeof(tree_ensemble_params),
+    .params_size = sizeof(trees_op_params),
     .parse = tree_ensemble_parse,
-    .infer = tree_ensemble_infer,
+    .infer = trees_op_infer,
     .expand = tree_ensemble_expand,
     .lower = tree_ensemble_lower,
 };

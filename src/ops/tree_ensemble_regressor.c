@@ -237,65 +237,28 @@ done:
     return st;
 }
 
-typedef struct {
-    int64_t n_targets, max_feature;
-} regressor_params;
-
-static pz_status regressor_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
+static pz_status tree_ensemble_regressor_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
-    regressor_params *p = params;
-    trees_form f;
-    if (read_form(n, &f, err)) return err->code;
-    p->n_targets = f.n_targets;
-    p->max_feature = 0;
-    for (int64_t i = 0; i < f.n_nodes; i++)
-        if (f.nodes[i].feature > p->max_feature) p->max_feature = f.nodes[i].feature;
-    trees_form_free(&f);
-    return PZ_OK;
+    return trees_op_parse(n, read_form, 1, params, err);
 }
 
-static pz_status regressor_infer(ir_graph *g, ir_node *n, pz_err *err)
+static int tree_ensemble_regressor_expand(ir_graph *g, int i)
 {
-    const regressor_params *p = n->params;
-    if (trees_infer(g, n, p->n_targets, p->max_feature, err)) return err->code;
-    const int64_t dims[2] = {op_in(g, n, 0)->dims[0], p->n_targets};
-    op_set_out(g, n, 0, IR_F32, 2, dims);   /* float for a double X too */
-    return PZ_OK;
+    return trees_op_expand(g, i, read_form);
 }
 
-static int regressor_expand(ir_graph *g, int i)
+static pz_status tree_ensemble_regressor_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
-    if (g->nodes[i].n_in != 1) return 0;   /* done already */
-    trees_form f;
-    pz_err err = {0};
-    if (read_form(&g->nodes[i], &f, &err)) return 0;   /* parse accepted it: cannot fail */
-    trees_attach(g, i, &f);
-    trees_form_free(&f);
-    return 0;
-}
-
-static pz_status regressor_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
-                                 pz_err *err)
-{
-    if (n->n_in != 3)
-        return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (%s): its trees were not prepared "
-                       "for the runtime", n->name, n->op_type);
-    trees_form f;
-    if (read_form(n, &f, err)) return err->code;
-    pz_trees_params tp;
-    trees_params(&f, &tp);
-    trees_form_free(&f);
-    op_lowered_init(out, n, PZ_OP_TREES, &tp, sizeof tp);
-    return PZ_OK;
+    return trees_op_lower(n, read_form, out, err);
 }
 
 const op_def op_tree_ensemble_regressor = {
     .name = "TreeEnsembleRegressor",
     .domain = "ai.onnx.ml",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .params_size = sizeof(regressor_params),
-    .parse = regressor_parse,
-    .infer = regressor_infer,
-    .expand = regressor_expand,
-    .lower = regressor_lower,
+    .params_size = sizeof(trees_op_params),
+    .parse = tree_ensemble_regressor_parse,
+    .infer = trees_op_infer,
+    .expand = tree_ensemble_regressor_expand,
+    .lower = tree_ensemble_regressor_lower,
 };

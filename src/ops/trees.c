@@ -92,9 +92,10 @@ pz_status trees_check(const ir_node *n, const trees_form *f, pz_err *err)
     return PZ_OK;
 }
 
-pz_status trees_infer(ir_graph *g, ir_node *n, int64_t n_targets, int64_t max_feature,
-                      pz_err *err)
+pz_status trees_op_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
+    const trees_op_params *p = n->params;
+    const int64_t n_targets = p->n_targets, max_feature = p->max_feature;
     const ir_tensor *x = op_in(g, n, 0);
     if (x->dtype != IR_F32 && x->dtype != IR_F64)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): input X has type %s: float "
@@ -105,29 +106,11 @@ pz_status trees_infer(ir_graph *g, ir_node *n, int64_t n_targets, int64_t max_fe
         return op_err(err, n, "a node reads feature %lld of X's %lld", (long long)max_feature,
                       (long long)x->dims[1]);
     const int64_t dims[2] = {x->dims[0], n_targets};
-    op_set_out(g, n, 0, x->dtype, 2, dims);
+    op_set_out(g, n, 0, p->y_f32 ? IR_F32 : x->dtype, 2, dims);
     return PZ_OK;
 }
 
-static int add_const(ir_graph *g, int i, const char *what, int dtype, int64_t count,
-                     const void *data)
-{
-    size_t len = strlen(g->nodes[i].name) + strlen(what) + 2;
-    char *name = pz_xmalloc(len);
-    snprintf(name, len, "%s:%s", g->nodes[i].name, what);
-    int v = ir_graph_add_value_unique(g, name);
-    free(name);
-    ir_tensor *t = &g->values[v].t;
-    memset(t, 0, sizeof *t);
-    t->dtype = dtype;
-    t->rank = 1;
-    t->dims[0] = count;
-    ir_value_set_data(g, v, data, (size_t)count * ir_dtype_size(dtype));
-    g->values[v].is_initializer = 1;
-    return v;
-}
-
-void trees_attach(ir_graph *g, int i, const trees_form *f)
+static void trees_attach(ir_graph *g, int i, const trees_form *f)
 {
     const int64_t ni = 6 * f->n_nodes + f->n_roots + 2 * f->n_groups + f->n_entries +
                        2 * f->n_sets,
@@ -146,8 +129,8 @@ void trees_attach(ir_graph *g, int i, const trees_form *f)
     for (int64_t k = 0; k < f->n_sets; k++) *p++ = f->set_first[k], *p++ = f->set_count[k];
     for (int64_t k = 0; k < f->n_members; k++) *q++ = f->members[k];
     for (int64_t k = 0; k < f->n_targets; k++) *q++ = f->base ? f->base[k] : 0.0;
-    int vi = add_const(g, i, "trees", IR_I64, ni, iv);
-    int vr = add_const(g, i, "values", IR_F64, nr, rv);
+    int vi = op_add_const(g, i, "trees", IR_I64, ni, iv);
+    int vr = op_add_const(g, i, "values", IR_F64, nr, rv);
     free(iv);
     free(rv);
     ir_node *n = &g->nodes[i];
@@ -157,7 +140,7 @@ void trees_attach(ir_graph *g, int i, const trees_form *f)
     ir_cost_node(g, n);
 }
 
-void trees_params(const trees_form *f, pz_trees_params *p)
+static void trees_params(const trees_form *f, pz_trees_params *p)
 {
     memset(p, 0, sizeof *p);
     p->n_nodes = f->n_nodes;
@@ -169,4 +152,44 @@ void trees_params(const trees_form *f, pz_trees_params *p)
     p->n_targets = f->n_targets;
     p->aggregate = f->aggregate;
     p->post = f->post;
+}
+
+pz_status trees_op_parse(const ir_node *n, trees_read_fn rd, int y_f32, void *params,
+                         pz_err *err)
+{
+    trees_op_params *p = params;
+    trees_form f;
+    if (rd(n, &f, err)) return err->code;
+    p->n_targets = f.n_targets;
+    p->max_feature = 0;
+    p->y_f32 = y_f32;
+    for (int64_t i = 0; i < f.n_nodes; i++)
+        if (f.nodes[i].feature > p->max_feature) p->max_feature = f.nodes[i].feature;
+    trees_form_free(&f);
+    return PZ_OK;
+}
+
+int trees_op_expand(ir_graph *g, int i, trees_read_fn rd)
+{
+    if (g->nodes[i].n_in != 1) return 0;   /* done already */
+    trees_form f;
+    pz_err err = {0};
+    if (rd(&g->nodes[i], &f, &err)) return 0;   /* parse accepted it: cannot fail */
+    trees_attach(g, i, &f);
+    trees_form_free(&f);
+    return 0;
+}
+
+pz_status trees_op_lower(const ir_node *n, trees_read_fn rd, op_lowered *out, pz_err *err)
+{
+    if (n->n_in != 3)   /* trees_op_expand did not run (a caller that skips ir_model_lower) */
+        return pz_fail(err, PZ_ERR_INTERNAL, "node \"%s\" (%s): its trees were not prepared "
+                       "for the runtime", n->name, n->op_type);
+    trees_form f;
+    if (rd(n, &f, err)) return err->code;
+    pz_trees_params tp;
+    trees_params(&f, &tp);
+    trees_form_free(&f);
+    op_lowered_init(out, n, PZ_OP_TREES, &tp, sizeof tp);
+    return PZ_OK;
 }

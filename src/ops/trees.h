@@ -32,21 +32,30 @@ typedef struct {
     int aggregate, post;                  /* pz_trees_agg, pz_trees_post */
 } trees_form;
 
+/* An op's reader: its attributes into f (checked with trees_check); f
+ * zeroed on error. */
+typedef pz_status (*trees_read_fn)(const ir_node *n, trees_form *f, pz_err *err);
+
+/* Both ops' params: what inference needs. */
+typedef struct {
+    int64_t n_targets, max_feature;
+    int y_f32;   /* 1: Y is float whatever X is (the regressor) */
+} trees_op_params;
+
+/* The op_def functions, given the op's reader: parse fills trees_op_params
+ * (y_f32 from the caller), infer sets Y, expand attaches the constants
+ * (once), lower makes the TREES layer. */
+pz_status trees_op_parse(const ir_node *n, trees_read_fn rd, int y_f32, void *params,
+                         pz_err *err);
+pz_status trees_op_infer(ir_graph *g, ir_node *n, pz_err *err);
+int trees_op_expand(ir_graph *g, int i, trees_read_fn rd);
+pz_status trees_op_lower(const ir_node *n, trees_read_fn rd, op_lowered *out, pz_err *err);
+
 /* Frees the arrays of f. */
 void trees_form_free(trees_form *f);
 
 /* Checks f against n (the error names node n); PZ_OK or an error. */
 pz_status trees_check(const ir_node *n, const trees_form *f, pz_err *err);
 
-/* The ensemble's output: [N, n_targets] of X's type; X [N, F] float or
- * double, F > every feature index. */
-pz_status trees_infer(ir_graph *g, ir_node *n, int64_t n_targets, int64_t max_feature,
-                      pz_err *err);
-
-/* Makes inputs 1 and 2 of node i the two packed constants of f. */
-void trees_attach(ir_graph *g, int i, const trees_form *f);
-
-/* The layer's params from f. */
-void trees_params(const trees_form *f, pz_trees_params *p);
 
 #endif
