@@ -7,7 +7,8 @@
 # Each timing holds /tmp/pz_bench.lock (flock) for one `run` only; the strategies
 # of a network and thread count are timed round robin (ROUNDS rounds of REPEAT
 # runs), so machine load hits them alike; the median of the rounds' medians is
-# kept. Prints one table per network (markdown) and the load average before and after.
+# kept, and the least run of all (the one load disturbed least). Prints one table
+# per network (markdown) and the load average before and after.
 # Environment: MODELS (folder of NAME.onnx, default models/), NETS (default
 # resnet50 mobilenet_v2), THREADS (default "1 2"), ROUNDS (5), REPEAT (5).
 set -eu
@@ -30,8 +31,8 @@ for n in $NETS; do
     echo
     echo "### $n"
     echo
-    echo "| threads | strategy | blocks | measured ms | predicted ms | error |"
-    echo "| --- | --- | --- | --- | --- | --- |"
+    echo "| threads | strategy | blocks | measured median ms | min ms | predicted ms | error (median) | error (min) |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     for t in $THREADS; do
         for s in $STRATS; do
             "$P" tune "$M" --strategy "$s" --threads "$t" -o "$W/$s-$t.json" >/dev/null 2>&1
@@ -40,18 +41,20 @@ for n in $NETS; do
         while [ $r -lt "$ROUNDS" ]; do
             for s in $STRATS; do
                 flock /tmp/pz_bench.lock "$P" run "$M" --schedule "$W/$s-$t.json" --threads "$t" \
-                    --repeat "$REPEAT" 2>/dev/null | sed -n 's/.*latency_ms median=\([0-9.]*\).*/\1/p' \
+                    --repeat "$REPEAT" 2>/dev/null | sed -n 's/.*latency_ms median=\([0-9.]*\) min=\([0-9.]*\).*/\1 \2/p' \
                     >>"$W/$s-$t.ms"
             done
             r=$((r + 1))
         done
         for s in $STRATS; do
-            meas=$(sort -g "$W/$s-$t.ms" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
+            meas=$(cut -d' ' -f1 "$W/$s-$t.ms" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}')
+            least=$(cut -d' ' -f2 "$W/$s-$t.ms" | sort -g | head -1)
             out=$("$P" space "$M" --simulate-cores "$t" --schedule "$W/$s-$t.json")
             pred=$(echo "$out" | sed -n 's/.*predicted \([0-9.]*\) ms.*/\1/p')
             nb=$(echo "$out" | sed -n 's/.*(\([0-9]*\) blocks).*/\1/p')
-            awk -v t="$t" -v s="$s" -v nb="$nb" -v m="$meas" -v p="$pred" 'BEGIN {
-                printf "| %s | %s | %s | %.3f | %.3f | %+.0f%% |\n", t, s, nb, m, p, (p / m - 1) * 100 }'
+            awk -v t="$t" -v s="$s" -v nb="$nb" -v m="$meas" -v l="$least" -v p="$pred" 'BEGIN {
+                printf "| %s | %s | %s | %.3f | %.3f | %.3f | %+.0f%% | %+.0f%% |\n", t, s, nb, m, l, p,
+                    (p / m - 1) * 100, (p / l - 1) * 100 }'
         done
     done
 done

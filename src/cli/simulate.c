@@ -174,8 +174,9 @@ int cli_space_simulate(const char *model, cli_knobs *k, const int *cores, int n_
             free(mp);
             continue;
         }
-        printf("%d simulated cores (fork-join %.1f us, L3 %.1f MiB):\n", cores[c],
-               sim_sync_us(&t, cores[c]), t.l3_bytes / 1048576);
+        printf("%d simulated cores (fork-join %.1f us, L3 %.1f MiB, MP model %.3f %.3f %.3f):\n",
+               cores[c], sim_sync_us(&t, cores[c]), t.l3_bytes / 1048576, t.machine.mp_alpha,
+               t.machine.mp_beta, t.machine.mp_gamma);
         printf("  %-16s %12s %8s %7s  blocks (layers@MP, xCOUNT: repeated)\n", "strategy",
                "predicted ms", "speedup", "blocks");
         double none_ms = NAN;

@@ -178,7 +178,14 @@ static double run_s(const sim_ctx *c, int first, int count, int mp)
     double wread = bands ? w * mp : w;
     double inter_bw = (w <= t->l2_bytes / 2 ? t->bw_l2 : t->bw_l3) * 1e9 * mp;
     double mem = ext / act_bw(t, ext, mp) + wread / weight_bw(t, c->weights_in_l3, mp) + 2.0 * inter / inter_bw;
-    double syncs = bands ? 1 : count;
+    /* channels: a barrier per layer per strip; strips of the last layer's
+     * rows sized so that a strip's rows of every layer fit half an L2 (the
+     * runtime's auto strip, rt/fuse.c, in outline) */
+    double strips = ceil((inter + (double)f[last].bytes_out) / (t->l2_bytes / 2));
+    double rows = f[last].out_h > 0 ? (double)f[last].out_h : 1;
+    if (strips > rows) strips = rows;
+    if (strips < 1) strips = 1;
+    double syncs = bands ? 1 : count * strips;
     return (comp > mem ? comp : mem) + syncs * sim_sync_us(t, mp) * 1e-6;
 }
 
@@ -241,9 +248,10 @@ void sim_print_assumptions(FILE *o, const sim_target *t, const char *p)
             p, t->bw_l2, t->bw_l3, t->bw_dram, t->bw_dram_max);
     fprintf(o, "%sfork-join and barrier: %.2f us at 2 workers (measured), assumed (MP-1) x that: "
             "%.1f us at %d\n", p, t->sync2_us, sim_sync_us(t, t->cores), t->cores);
-    fprintf(o, "%sthe strategies' MP model (Eq. 5), fitted on the model's best MPs of conv layers: "
-            "log2 MP = %.3f log2 C + %.3f log2 ops + %.3f; OpCount_critical the profile's\n", p,
-            t->machine.mp_alpha, t->machine.mp_beta, t->machine.mp_gamma);
+    fprintf(o, "%sthe strategies' MP model (Eq. 5), fitted on the model's best MPs of conv layers "
+            "(its fit at each N is printed with N): log2 MP = %.3f log2 C + %.3f log2 ops + %.3f "
+            "at %d; OpCount_critical the profile's\n", p,
+            t->machine.mp_alpha, t->machine.mp_beta, t->machine.mp_gamma, t->cores);
     fprintf(o, "%sa layer: max(t0 + ops/(MP x peak), bytes/bandwidth) + fork-join; a fused block: "
             "bands with halo MACs (halo.c), weights read by every core, intermediates in L2 "
             "when the weights take at most half of it; Winograd ops / %.1f (assumed)\n",

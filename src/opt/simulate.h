@@ -26,7 +26,8 @@
  *   they go to L3 and back; one fork-join for the block. Layers the runtime
  *   does not fuse (not row-local, or Winograd with its scratch) run alone,
  *   and a block whose halo exceeds 30% of its MACs runs split by channels
- *   (no halo, a barrier per layer), as the runtime's "auto" split does.
+ *   (no halo, a barrier per layer and strip, strips of rows that fit half
+ *   an L2), as the runtime's "auto" split does.
  * A Winograd conv counts ops / SIM_WINOGRAD_GAIN.
  *
  *   sim_target t;
