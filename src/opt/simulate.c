@@ -32,7 +32,8 @@ static void ctx_init(sim_ctx *c, const ir_model *m, const sim_target *t)
     c->fusible = pz_xcalloc((size_t)(m->n_layers ? m->n_layers : 1), 1);
     double w = 0;
     for (int l = 0; l < m->n_layers; l++) {
-        c->fusible[l] = halo_layer_row_local(m, l, NULL, 0) && m->layers[l].algo != IR_ALGO_WINOGRAD;
+        c->fusible[l] =
+            halo_layer_row_local(m, l, NULL, 0) && m->layers[l].algo != IR_ALGO_WINOGRAD;
         w += 4.0 * (double)c->f[l].params;
     }
     c->weights_in_l3 = w <= t->l3_bytes;
@@ -142,7 +143,8 @@ void sim_target_make(const pz_machine *pf, const lab_manycore *pr, int cores, si
 /* A layer alone on mp cores, seconds. */
 static double layer_s(const sim_ctx *c, int l, int mp)
 {
-    return features_s(c->t, &c->f[l], c->m->layers[l].algo == IR_ALGO_WINOGRAD, c->weights_in_l3, mp);
+    int wino = c->m->layers[l].algo == IR_ALGO_WINOGRAD;
+    return features_s(c->t, &c->f[l], wino, c->weights_in_l3, mp);
 }
 
 /* A fused run of fusible layers [first, first + count), count >= 2, on mp
@@ -177,7 +179,8 @@ static double run_s(const sim_ctx *c, int first, int count, int mp)
     /* bands: every core reads all the weights; channels: a share each */
     double wread = bands ? w * mp : w;
     double inter_bw = (w <= t->l2_bytes / 2 ? t->bw_l2 : t->bw_l3) * 1e9 * mp;
-    double mem = ext / act_bw(t, ext, mp) + wread / weight_bw(t, c->weights_in_l3, mp) + 2.0 * inter / inter_bw;
+    double mem = ext / act_bw(t, ext, mp) + wread / weight_bw(t, c->weights_in_l3, mp) +
+                 2.0 * inter / inter_bw;
     /* channels: a barrier per layer per strip; strips of the last layer's
      * rows sized so that a strip's rows of every layer fit half an L2 (the
      * runtime's auto strip, rt/fuse.c, in outline) */
@@ -205,15 +208,6 @@ static double block_s(const sim_ctx *c, int first, int count, int mp)
         }
     }
     return s;
-}
-
-double sim_block_ms(const ir_model *m, const sim_target *t, int first, int count, int mp)
-{
-    sim_ctx c;
-    ctx_init(&c, m, t);
-    double ms = block_s(&c, first, count, mp) * 1e3;
-    ctx_free(&c);
-    return ms;
 }
 
 static double schedule_s(const sim_ctx *c, const int *sizes, const int *mps, int nb)

@@ -33,6 +33,7 @@
  *   sim_target t;
  *   sim_target_make(&profile, &probe, 32, &t);
  *   double ms = sim_schedule_ms(m, &t, sizes, mps, n_blocks);
+ *   double ms = sim_apply_strategy(m, "dlfusion", &t, &err);   // sets m's blocks
  */
 #ifndef PZ_OPT_SIMULATE_H
 #define PZ_OPT_SIMULATE_H
@@ -76,10 +77,8 @@ void sim_target_make(const pz_machine *profile, const lab_manycore *probe, int c
 /* A fork-join of mp workers, microseconds. */
 double sim_sync_us(const sim_target *t, int mp);
 
-/* Predicted ms of layers [first, first + count) of m as one block on mp
- * cores (the model above; m's layer algorithms as set). */
-double sim_block_ms(const ir_model *m, const sim_target *t, int first, int count, int mp);
-/* Predicted ms of a schedule: the sum of its blocks'. */
+/* Predicted ms of a schedule of m (the model above, m's layer algorithms
+ * as set): the sum of its blocks'. */
 double sim_schedule_ms(const ir_model *m, const sim_target *t, const int *sizes, const int *mps,
                        int n_blocks);
 
