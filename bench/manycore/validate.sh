@@ -10,7 +10,8 @@
 # kept, and the least run of all (the one load disturbed least). Prints one table
 # per network (markdown) and the load average before and after.
 # Environment: MODELS (folder of NAME.onnx, default models/), NETS (default
-# resnet50 mobilenet_v2), THREADS (default "1 2"), ROUNDS (5), REPEAT (5).
+# resnet50 mobilenet_v2), THREADS (default "1 2"), ROUNDS (5), REPEAT (5), PZ (the
+# binary, default BUILD_DIR/paleozoic: a copy keeps a rebuild from breaking a run).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
@@ -20,7 +21,7 @@ THREADS=${THREADS:-1 2}
 ROUNDS=${ROUNDS:-5}
 REPEAT=${REPEAT:-5}
 STRATS="none fixed-mp dynamic-mp fuse-all fusion-fixed-mp dlfusion"
-P="$ROOT/$B/paleozoic"
+P=${PZ:-$ROOT/$B/paleozoic}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cd "$ROOT"

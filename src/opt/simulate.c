@@ -148,39 +148,48 @@ static double layer_s(const sim_ctx *c, int l, int mp)
 }
 
 /* A fused run of fusible layers [first, first + count), count >= 2, on mp
- * cores, seconds. */
+ * cores, seconds: layer by layer (within a strip the layers run one after
+ * another), each max(compute, memory); the run's input and output, and a
+ * residual from outside, at the level that holds them, the intermediates
+ * at the L2's bandwidth when they stay there, the weights read by every
+ * core (bands) or a share each (channels). */
 static double run_s(const sim_ctx *c, int first, int count, int mp)
 {
     const sim_target *t = c->t;
     const pz_layer_features *f = c->f;
     int last = first + count - 1;
-    double macs = 0, red = 0, comp0 = 0, w = 0, inter = 0;
-    double ext = (double)f[first].bytes_in + (double)f[last].bytes_out;
+    double macs = 0, w = 0, inter = 0, ext = 0;
     for (int l = first; l <= last; l++) {
         macs += (double)f[l].macs;
-        comp0 += f[l].is_conv_fc ? t->t0_us * 1e-6 : 0;
         w += 4.0 * (double)f[l].params;
         if (l < last) inter += (double)f[l].bytes_out;
-        /* an operand from outside the run (a residual): what the layer
-         * reads beyond its predecessor's output */
-        if (l > first && f[l].bytes_in > f[l - 1].bytes_out)
-            ext += (double)(f[l].bytes_in - f[l - 1].bytes_out);
     }
     int bands = 1;
+    halo_report r = {0};
     if (mp > 1) {
-        halo_report r;
         halo_block(c->m, first, count, mp, &r);
-        red = r.row_local ? (double)r.redundant_macs : 0;
-        halo_report_free(&r);
         /* the runtime's auto split: bands up to 30% redundant MACs */
-        if (red > 0.3 * macs) bands = 0, red = 0;
+        if (!r.row_local || (double)r.redundant_macs > 0.3 * macs) bands = 0;
     }
-    double comp = comp0 + 2.0 * (macs + red) / (mp * t->peak_gflops * 1e9);
-    /* bands: every core reads all the weights; channels: a share each */
-    double wread = bands ? w * mp : w;
     double inter_bw = (w <= t->l2_bytes / 2 ? t->bw_l2 : t->bw_l3) * 1e9 * mp;
-    double mem = ext / act_bw(t, ext, mp) + wread / weight_bw(t, c->weights_in_l3, mp) +
-                 2.0 * inter / inter_bw;
+    double wbw = weight_bw(t, c->weights_in_l3, mp), s = 0;
+    for (int l = first; l <= last; l++) {
+        double red = bands && r.layers ? (double)r.layers[l - first].redundant_macs : 0;
+        double comp = (f[l].is_conv_fc ? t->t0_us * 1e-6 : 0) +
+                      2.0 * ((double)f[l].macs + red) / (mp * t->peak_gflops * 1e9);
+        /* what the layer reads beyond its predecessor's output comes from
+         * outside the run (the run's input, a residual) */
+        double in_ext = l == first ? (double)f[l].bytes_in
+                        : f[l].bytes_in > f[l - 1].bytes_out ? (double)(f[l].bytes_in - f[l - 1].bytes_out) : 0;
+        double in_int = l == first ? 0 : (double)f[l].bytes_in - in_ext;
+        double out_ext = l == last ? (double)f[l].bytes_out : 0;
+        double out_int = l == last ? 0 : (double)f[l].bytes_out;
+        double wl = 4.0 * (double)f[l].params * (bands ? mp : 1);
+        ext = in_ext + out_ext;
+        double mem = ext / act_bw(t, ext, mp) + (in_int + out_int) / inter_bw + wl / wbw;
+        s += comp > mem ? comp : mem;
+    }
+    halo_report_free(&r);
     /* channels: a barrier per layer per strip; strips of the last layer's
      * rows sized so that a strip's rows of every layer fit half an L2 (the
      * runtime's auto strip, rt/fuse.c, in outline) */
@@ -189,7 +198,7 @@ static double run_s(const sim_ctx *c, int first, int count, int mp)
     if (strips > rows) strips = rows;
     if (strips < 1) strips = 1;
     double syncs = bands ? 1 : count * strips;
-    return (comp > mem ? comp : mem) + syncs * sim_sync_us(t, mp) * 1e-6;
+    return s + syncs * sim_sync_us(t, mp) * 1e-6;
 }
 
 /* A block: its fusible runs fused, the other layers alone, seconds. */

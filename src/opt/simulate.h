@@ -19,11 +19,12 @@
  *   max(compute, memory) + sync(MP), compute = t0 + ops / (MP * peak),
  *   memory = (input + output + weight bytes) / the bandwidth of the level
  *   that holds them (the L2s of its MP cores, the L3, else DRAM).
- * A fused block splits its rows in bands over MP cores (src/opt/halo.c):
- *   compute adds the halo's redundant MACs; each core reads all the block's
- *   weights; the intermediates stay in L2 (the runtime's strips and rolling
- *   windows) when the block's weights take at most half a core's L2, else
- *   they go to L3 and back; one fork-join for the block. Layers the runtime
+ * A fused block splits its rows in bands over MP cores (src/opt/halo.c)
+ *   and runs layer by layer, each max(compute, memory) as above: compute
+ *   adds the layer's halo MACs; each core reads all the block's weights;
+ *   the intermediates stay in L2 (the runtime's strips and rolling windows)
+ *   when the block's weights take at most half a core's L2, else they go to
+ *   L3 and back; one fork-join for the block. Layers the runtime
  *   does not fuse (not row-local, or Winograd with its scratch) run alone,
  *   and a block whose halo exceeds 30% of its MACs runs split by channels
  *   (no halo, a barrier per layer and strip, strips of rows that fit half
