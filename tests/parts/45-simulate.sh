@@ -21,8 +21,8 @@
 # not depend on a measurement; the model's bandwidth and barrier probes are
 # measured by the first command and cached (in this test's XDG_CACHE_HOME),
 # so the commands agree with each other; only orderings that hold for any
-# probe figures are asserted. Under a sanitizer build dir (*san*) ResNet-50
-# is left out (MobileNetV2 only).
+# probe figures are asserted. Nothing is sampled under a sanitizer: the
+# whole part takes about 25 s under ASan (ResNet-50's oracle search 15 s).
 # The model's error against measured times is a benchmark, not a test:
 # bench/manycore/validate.sh. Ends with `N passed, N failed`.
 set -u
@@ -50,10 +50,7 @@ expect() {
     if [ -z "$why" ]; then pass=$((pass + 1))
     else fail=$((fail + 1)); echo "FAIL $label: $why: $(cat "$T/log" "$T/err" | tail -c 500 | tr '\n' ' ')"; fi
 }
-san=0
-case "$B" in *san*) san=1 ;; esac
 NETS="resnet50 mobilenet_v2"
-[ $san = 1 ] && NETS="mobilenet_v2"
 
 # a fixed profile: the strategies read it, no measuring
 P="$T/target.json"
