@@ -93,6 +93,16 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
  * `quantize` use when given none. */
 void cli_synth_normal(float *x, size_t n, uint64_t seed);
 
+/* simulate.c: --simulate-cores (src/opt/simulate.h). cli_simulate_parse:
+ * "N" or, with cap > 1, "N1,N2,..." (at most cap), each 1 to SIM_MAX_CORES;
+ * returns the count, or -1 with the usage message printed (exit 2). */
+int cli_simulate_parse(const char *cmd, const char *s, int *cores, int cap);
+/* tune: the strategy's schedule for `cores` simulated cores, written to out;
+ * space: the strategies side by side at each of cores[n] (an SVG when svg).
+ * Return the exit code. */
+int cli_tune_simulate(const char *model, const char *out, cli_knobs *k, int cores);
+int cli_space_simulate(const char *model, cli_knobs *k, const int *cores, int n, const char *svg);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_zoo(int argc, char **argv);
 int cmd_run(int argc, char **argv);

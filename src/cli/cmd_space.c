@@ -2,7 +2,10 @@
  * `paleozoic space --layers N [--cores N]`: the size of the knob space,
  * Paleozoic Eq. 3 (DLFusion Eq. 4), for this machine's cores (or --cores)
  * and for the papers' 32 MLU-100 cores. n is the layer count of the lowered
- * model (after the graph passes fold BatchNorm and fuse activations). */
+ * model (after the graph passes fold BatchNorm and fuse activations).
+ * `paleozoic space MODEL.onnx --simulate-cores N[,N...] [--svg FILE]`: the
+ * schedules the strategies choose for N simulated cores and their predicted
+ * speed-ups (simulate.c). */
 #include <string.h>
 
 #include "../opt/opt_internal.h"
@@ -21,10 +24,21 @@ static void print_space(int n, int cores)
 int cmd_space(int argc, char **argv)
 {
     const char *model = NULL;
-    int cores = 0, layers = 0;
+    int cores = 0, layers = 0, sim[8], n_sim = 0;
+    const char *svg = NULL;
     cli_knobs k = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--simulate-cores")) {
+            n_sim = cli_simulate_parse("space", i + 1 < argc ? argv[++i] : NULL, sim, 8);
+            if (n_sim < 0) return 2;
+            continue;
+        }
+        if (!strcmp(a, "--svg")) {
+            if (i + 1 >= argc) return cli_usage("space: --svg needs a file");
+            svg = argv[++i];
+            continue;
+        }
         if (!strcmp(a, "--cores") || !strcmp(a, "--layers")) {
             char *end;
             long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -41,13 +55,19 @@ int cmd_space(int argc, char **argv)
         if (model) return cli_usage("space: one model at a time");
         model = a;
     }
-    if (cli_knobs_check(&k, "space", model ? CLI_K_SHAPE | CLI_K_CONCAT : 0,
+    if (cli_knobs_check(&k, "space", model ? CLI_K_SHAPE | CLI_K_CONCAT | (n_sim ? CLI_K_TARGET | CLI_K_SCHEDULE : 0) : 0,
                         model ? "space counts the schedules of the model's layers over --cores N "
                                 "(of the knobs it takes only --input-shape, --batch and --concat)"
                               : "with --layers N there is no model"))
         return 2;
     if (!model == !layers)
-        return cli_usage("usage: paleozoic space MODEL.onnx [--cores N] | paleozoic space --layers N [--cores N]");
+        return cli_usage("usage: paleozoic space MODEL.onnx [--cores N | --simulate-cores N[,N...] "
+                         "[--svg FILE]] | paleozoic space --layers N [--cores N]");
+    if (svg && !n_sim) return cli_usage("space: --svg draws the simulation: give --simulate-cores");
+    if (n_sim && (cores || layers))
+        return cli_usage("space: --simulate-cores takes a model and no %s",
+                         cores ? "--cores (it sets the cores)" : "--layers");
+    if (n_sim) return cli_space_simulate(model, &k, sim, n_sim, svg);
     if (!cores) cores = pz_cpu_count();
     if (layers) {
         print_space(layers, cores);

@@ -2,7 +2,9 @@
  * [--threads N] [--target T] [knobs]`: runs the strategy (on all online
  * cores unless --threads) and writes the schedule it chose, atomically
  * (sched_write_file: a temporary name, renamed), so a failed or interrupted
- * tune leaves no half-written file. */
+ * tune leaves no half-written file. With --simulate-cores N the strategy
+ * chooses for a simulated N-core target and the predicted time is printed
+ * (simulate.c). */
 #include <string.h>
 
 #include "../opt/opt_internal.h"
@@ -13,6 +15,7 @@ int cmd_tune(int argc, char **argv)
 {
     const char *model = NULL, *out = NULL;
     cli_knobs k = {0};
+    int sim = 0;
     for (int i = 1; i < argc; i++) {
         int r = cli_knob(argc, argv, &i, &k);
         if (r < 0) return 2;
@@ -21,6 +24,8 @@ int cmd_tune(int argc, char **argv)
         if (!strcmp(a, "-o")) {
             if (i + 1 >= argc) return cli_usage("tune: -o needs a value");
             out = argv[++i];
+        } else if (!strcmp(a, "--simulate-cores")) {
+            if (cli_simulate_parse("tune", i + 1 < argc ? argv[++i] : NULL, &sim, 1) < 0) return 2;
         } else if (a[0] == '-') {
             return cli_usage("tune: unknown option %s", a);
         } else if (!model) {
@@ -30,8 +35,9 @@ int cmd_tune(int argc, char **argv)
         }
     }
     if (!model || !out || !k.strategy)
-        return cli_usage("usage: paleozoic tune MODEL.onnx --strategy S -o SCHEDULE.json [--threads N] [--target T]");
+        return cli_usage("usage: paleozoic tune MODEL.onnx --strategy S -o SCHEDULE.json [--threads N | --simulate-cores N] [--target T]");
     if (k.schedule) return cli_usage("tune: --schedule makes no sense here (tune writes one)");
+    if (sim) return cli_tune_simulate(model, out, &k, sim);
     pz_err err = {0};
     ir_graph *g = NULL;
     ir_model *m = NULL;

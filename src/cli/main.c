@@ -17,10 +17,10 @@ static const command COMMANDS[] = {
     {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--profile] [knobs]"},
     {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [knobs]"},
     {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"},
-    {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [knobs]"},
+    {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [--simulate-cores N] [knobs]"},
     {"bench", cmd_bench, "bench MODEL.onnx... [--strategies all|S1,S2] [--json] [--svg FILE] [--threads N] [--repeat N] [--target T]"},
     {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick|--default] [--cores N]"},
-    {"space", cmd_space, "space MODEL.onnx [--cores N] | space --layers N [--cores N]"},
+    {"space", cmd_space, "space MODEL.onnx [--cores N | --simulate-cores N,... [--svg FILE | --schedule S.json]] | space --layers N [--cores N]"},
     {"quantize", cmd_quantize, "quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] [--method minmax|percentile|entropy] [--samples N] [--input-shape NAME=D0,..]"},
     {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx [--seed N]  (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2 vit_b_16 bert_base)"},
 };

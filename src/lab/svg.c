@@ -25,10 +25,10 @@ static const char *COLORS[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#946
 
 enum { W = 720, H = 440, L = 70, R = 170, T = 40, B = 55 };
 
-static void header(gen_text *b, const char *title)
+static void header(gen_text *b, const char *title, int height)
 {
     gt_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-        "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
+        "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, height);
     gt_printf(b, "<text x=\"%d\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">", (W - R + L) / 2);
     put_text(b, title);
     gt_printf(b, "</text>\n");
@@ -59,7 +59,7 @@ pz_status svg_write_plot(const char *path, const svg_plot *p, const svg_series *
     y1 *= 1.08;
     gen_text b = {0};
     gt_puts(&b, "");
-    header(&b, p->title);
+    header(&b, p->title, H);
     int pw = W - L - R, ph = H - T - B;
 #define PX(x) (L + ((x) - x0) / (x1 - x0) * pw)
 #define PY(y) (T + ph - ((y) - y0) / (y1 - y0) * ph)
@@ -119,10 +119,52 @@ pz_status svg_write_plot(const char *path, const svg_plot *p, const svg_series *
     return st;
 }
 
+/* A caption cut into lines of at most CAP_CHARS characters, at spaces. */
+enum { CAP_CHARS = 118, CAP_LINE = 14 };
+
+/* The length of the caption line starting at c[at] (len: strlen(c)). */
+static size_t caption_cut(const char *c, size_t at, size_t len)
+{
+    size_t cut = len - at <= CAP_CHARS ? len - at : CAP_CHARS;
+    if (at + cut < len)
+        while (cut > CAP_CHARS / 2 && c[at + cut] != ' ') cut--;
+    return cut;
+}
+
+/* Writes the caption's lines from y down (when b) and returns their count. */
+static int put_caption(gen_text *b, const char *c, int y)
+{
+    int lines = 0;
+    for (size_t len = c ? strlen(c) : 0, at = 0; at < len; lines++, y += CAP_LINE) {
+        size_t cut = caption_cut(c, at, len);
+        if (b) {
+            char line[CAP_CHARS + 1];
+            memcpy(line, c + at, cut);
+            line[cut] = 0;
+            gt_printf(b, "<text x=\"10\" y=\"%d\" font-size=\"10.5\" fill=\"#333\">", y);
+            put_text(b, line);
+            gt_printf(b, "</text>\n");
+        }
+        at += cut;
+        while (at < len && c[at] == ' ') at++;
+    }
+    return lines;
+}
+
 pz_status svg_write_bars(const char *path, const char *title, const char *ylabel,
                          const char *const *groups, int n_groups, const char *const *series,
                          int n_series, const double *v, pz_err *err)
 {
+    return svg_write_bars_caption(path, title, ylabel, NULL, groups, n_groups, series, n_series,
+                                  v, err);
+}
+
+pz_status svg_write_bars_caption(const char *path, const char *title, const char *ylabel,
+                                 const char *caption, const char *const *groups, int n_groups,
+                                 const char *const *series, int n_series, const double *v,
+                                 pz_err *err)
+{
+
     double y1 = 0;
     for (int i = 0; i < n_groups * n_series; i++)
         if (isfinite(v[i]) && v[i] > y1) y1 = v[i];
@@ -130,7 +172,7 @@ pz_status svg_write_bars(const char *path, const char *title, const char *ylabel
     y1 *= 1.1;
     gen_text b = {0};
     gt_puts(&b, "");
-    header(&b, title);
+    header(&b, title, H + put_caption(NULL, caption, 0) * CAP_LINE + (caption ? 6 : 0));
     int pw = W - L - R, ph = H - T - B;
     gt_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", L, T, pw, ph);
     double ys = nice_step(y1);
@@ -163,7 +205,9 @@ pz_status svg_write_bars(const char *path, const char *title, const char *ylabel
     }
     gt_printf(&b, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", T + ph / 2);
     put_text(&b, ylabel);
-    gt_printf(&b, "</text>\n</svg>\n");
+    gt_printf(&b, "</text>\n");
+    put_caption(&b, caption, H + 4);
+    gt_printf(&b, "</svg>\n");
     pz_status st = lab_write_atomic(path, b.s, b.n, 0, err);
     free(b.s);
     return st;

@@ -27,5 +27,11 @@ pz_status svg_write_plot(const char *path, const svg_plot *p, const svg_series *
 pz_status svg_write_bars(const char *path, const char *title, const char *ylabel,
                          const char *const *groups, int n_groups, const char *const *series,
                          int n_series, const double *v, pz_err *err);
+/* The same with a caption under the chart (may be NULL), cut into lines at
+ * spaces: what the figure assumes. */
+pz_status svg_write_bars_caption(const char *path, const char *title, const char *ylabel,
+                                 const char *caption, const char *const *groups, int n_groups,
+                                 const char *const *series, int n_series, const double *v,
+                                 pz_err *err);
 
 #endif
