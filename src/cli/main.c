@@ -165,6 +165,9 @@ void cli_knobs_to_opts(const cli_knobs *k, onnx_load_opts *opts)
     opts->shapes = k->shapes;
     opts->n_shapes = k->n_shapes;
     opts->batch = k->batch;
+    opts->dims = k->max_shapes;
+    opts->n_dims = k->n_max;
+    opts->dims_seen = k->max_seen;
 }
 
 int main(int argc, char **argv)
