@@ -7,6 +7,7 @@
 #     open sequence at 1, 3 and 8, the model with both open (Reshape to
 #     [B * S, 16]) at (3, 5) and (4, 1), the last step of an open sequence
 #     (Gather -1, Slice [-1:] whose start the program computes) at 1, 3, 8:
+#     and the CNN fused (fuse-all, 2 threads) at 3:
 #     each output equal to ONNX Runtime
 #     1.17's (max|err|/max|ref| <= 1e-4), with the run's shape; `paleozoic run
 #     --max-shape` the same, and bitwise equal to the program's;
@@ -78,6 +79,12 @@ check cnn 1 "--max-shape batch=8" 1 3 8
 check mlp 1 "--max-shape sequence=8" 1 3 8
 check two 1 "--max-shape batch=4 --max-shape sequence=6" 3_5 4_1
 check last 2 "--max-shape sequence=8" 1 3 8
+# fused blocks on 2 threads take the actual size too
+if "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --strategy fuse-all --threads 2 -o "$T/fused.exe" >"$T/log" 2>&1 &&
+    node "$E2E/ort_run.js" "$T/cnn.onnx" "$T/cnn_3.pb" -- "$T/ref.pb" >>"$T/log" 2>&1 &&
+    "$T/fused.exe" --input "$T/cnn_3.pb" --output "$T/exe.pb" >>"$T/log" 2>&1 &&
+    node "$E2E/compare.js" --rel 1e-4 "$T/exe.pb" "$T/ref.pb" >>"$T/log" 2>&1; then ok
+else bad "cnn --strategy fuse-all --threads 2 at batch 3: $(tail -c 400 "$T/log")"; fi
 # the Slice start of `last` is an expression of the open sequence in the C
 "$PZ" compile "$T/last.onnx" --max-shape sequence=8 -o "$T/lsrc" >/dev/null 2>&1
 if grep -q 'SLICE.*\.start = {0, (D\[0\] - 1)}' "$T/lsrc/last.c"; then ok
