@@ -3,23 +3,21 @@
 # NAME=VALUE`): PyTorch modules exported with dynamic_axes by
 # tests/e2e/maxshape.py (its header lists them), each built ONCE with
 # --max-shape and run at several sizes within the bound:
-#   - the CNN over an open batch at 1, 3 and 8, the MLP with LayerNorm over an
-#     open sequence at 1, 3 and 8, the model with both open (Reshape to
-#     [B * S, 16]) at (3, 5) and (4, 1), the last step of an open sequence
-#     (Gather -1, Slice [-1:] whose start the program computes) at 1, 3, 8:
-#     and the CNN fused (fuse-all, 2 threads) at 3:
-#     each output equal to ONNX Runtime
-#     1.17's (max|err|/max|ref| <= 1e-4), with the run's shape; `paleozoic run
-#     --max-shape` the same, and bitwise equal to the program's;
+#   - the CNN over an open batch at 1, 3 and 8; the MLP with LayerNorm over an
+#     open sequence at 1, 3 and 8; the model with both open (Reshape to
+#     [B * S, 16]) at (3, 5) and (4, 1); the last step of an open sequence
+#     (Gather -1, Slice [-1:] whose start the program computes) at 1, 3 and
+#     8; the CNN fused (fuse-all, 2 threads) at 3: each output equal to ONNX
+#     Runtime 1.17's (max|err|/max|ref| <= 1e-4), with the run's shape;
+#     `paleozoic run --max-shape` the same, and bitwise equal to the program;
 #   - a size above the bound refused with exit 2 by the program and by run;
 #   - NAME.c's header says the dim is open with its bound, its shapes are
 #     expressions of D[k], NAME.h has NAME_N_OPEN;
 #   - refusals (exit 2, nothing written): a bound <= 0 or not a number, no
 #     "=", a name no input has, a dim a Reshape constant pins, a layer that
 #     cannot take the actual size (a strided conv over an open length, a
-#     Slice [-2:] clamped at sequence 1),
-#     --emit raw, --batch with it, a name given twice, a command that does
-#     not take it.
+#     Slice [-2:] clamped at sequence 1), --emit raw, --batch with it, a name
+#     given twice, a command that does not take it.
 # Works under a sanitizer build dir too (the models are small). Ends with
 # `N passed, N failed`.
 set -u
