@@ -193,8 +193,22 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "    /* ---- 1. tensors: the inputs, then the constants of %s.weights (mapped) ---- */\n", n);
     for (int i = 0; i < p->n_inputs; i++) tensor_decl(t, p, i, "pz_net_input");
     gen_emit_weights_open(t, o);
-    gt_printf(t, "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n\n",
+    gt_printf(t, "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n",
               p->n_inputs);
+    /* open constants: the start of their value at the bounds, at the actual dims */
+    for (int i = p->n_inputs; p->open && i < p->n_inputs + p->n_consts; i++) {
+        if (!p->open->open_const[i]) continue;
+        gt_printf(t, "    t[%d] = pz_net_const(net, ", i);
+        gt_cstr(t, p->t[i].name);
+        gt_printf(t, ", %s, %d, DIMS(", gen_dtype_macro(p->t[i].dtype), p->t[i].rank);
+        for (int d = 0; d < p->t[i].rank; d++) {
+            if (d) gt_puts(t, ", ");
+            gen_open_dim_expr(t, p, i, d);
+        }
+        gt_printf(t, "), pz_weights_data(ctx->weights, %d));   /* open: the start of entry %d */\n",
+                  i - p->n_inputs, i - p->n_inputs);
+    }
+    gt_puts(t, "\n");
     gt_puts(t, "    /* ---- 2. layers, constructed and configured in order (ONNX node names) ---- */\n");
     int next = p->n_inputs + p->n_consts, block = 0, block_end = p->n_b ? p->b[0].count : 0;
     for (int li = 0; li < p->n_l; li++) {

@@ -80,17 +80,34 @@ static pz_status same_structure(const gen_plan *a, const gen_plan *b, const char
         const gen_tensor *x = &a->t[i], *y = &b->t[i];
         int same = x->kind == y->kind && x->dtype == y->dtype && x->rank == y->rank &&
                    x->src == y->src;
-        if (same && x->kind == GEN_CONST)
-            same = x->nbytes == y->nbytes &&
-                   !memcmp(x->dims, y->dims, sizeof(int64_t) * (size_t)x->rank) &&
-                   (!x->nbytes || !memcmp(x->data, y->data, x->nbytes));
         if (!same)
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "--max-shape: %s \"%s\" differs at %s from "
-                           "%s (its type, rank%s): it depends on the open dims; not supported",
-                           x->kind == GEN_CONST ? "the constant" : "value", x->name, vb, va,
-                           x->kind == GEN_CONST ? " or data" : "");
+                           "%s (its type or rank): it depends on the open dims; not supported",
+                           x->kind == GEN_CONST ? "the constant" : "value", x->name, vb, va);
     }
     return PZ_OK;
+}
+
+/* Constant i is the same in every plan (0), or each plan's bytes are a
+ * prefix of the last plan's (1: an open constant), else refused (-1). */
+static int const_kind(gen_plan *const *s, int n_s, int i, char *va, size_t size, int n,
+                      const char *const *names, const int64_t (*at)[GEN_MAX_OPEN], pz_err *err)
+{
+    const gen_tensor *z = &s[n_s - 1]->t[i];
+    int same = 1;
+    for (int j = 0; j < n_s; j++) {
+        const gen_tensor *x = &s[j]->t[i];
+        int eq = x->nbytes == z->nbytes && !memcmp(x->dims, z->dims, sizeof(int64_t) * (size_t)x->rank);
+        same &= eq && (!x->nbytes || !memcmp(x->data, z->data, x->nbytes));
+        if (x->nbytes > z->nbytes || (x->nbytes && memcmp(x->data, z->data, x->nbytes))) {
+            values_str(va, size, n, names, at[j]);
+            pz_fail(err, PZ_ERR_UNSUPPORTED, "--max-shape: the constant \"%s\" (folded from the "
+                    "model) at %s is not the start of its value at the bounds: it depends on "
+                    "the open dims in a way the program cannot follow; not supported", x->name, va);
+            return -1;
+        }
+    }
+    return !same;
 }
 
 /* The coefficients m[] (plan.h's gen_open) of the values y[j] taken at
@@ -193,8 +210,14 @@ pz_status gen_open_fit(gen_plan *const *s, const int64_t (*at)[GEN_MAX_OPEN], in
     o->n = n_open;
     for (int k = 0; k < n_open; k++) o->name[k] = names[k], o->max[k] = max[k];
     o->coef = pz_xcalloc((size_t)(out->n_t ? out->n_t : 1), sizeof *o->coef);
+    o->open_const = pz_xcalloc((size_t)(out->n_t ? out->n_t : 1), 1);
     for (int i = 0; i < out->n_t; i++) {
-        if (out->t[i].kind == GEN_CONST) continue;
+        if (out->t[i].kind == GEN_CONST) {
+            int k = const_kind(s, n_s, i, vb, sizeof vb, n_open, names, at, err);
+            if (k < 0) goto fail;
+            if (!k) continue;
+            o->open_const[i] = 1;
+        }
         for (int d = 0; d < out->t[i].rank; d++) {
             int64_t y[(1 << GEN_MAX_OPEN) + GEN_MAX_OPEN + 1];
             for (int j = 0; j < n_s; j++) y[j] = s[j]->t[i].dims[d];
@@ -209,19 +232,13 @@ pz_status gen_open_fit(gen_plan *const *s, const int64_t (*at)[GEN_MAX_OPEN], in
                         li >= 0 ? out->l[li].name : "", li >= 0 ? "\" writes " : "value ",
                         li >= 0 ? "value " : "", out->t[i].name, d,
                         (long long)s[j]->t[i].dims[d], vb, va, (long long)s[0]->t[i].dims[d]);
-                free(o->coef);
-                free(o);
-                return err->code;
+                goto fail;
             }
         }
     }
-    if (fit_params(s, at, n_s, n_open, names, o, err)) {
-        free(o->params);
-        free(o->coef);
-        free(o);
-        return err->code;
-    }
-    /* the printed plan's dims: at the bounds (the I/O tables, the banner) */
+    if (fit_params(s, at, n_s, n_open, names, o, err)) goto fail;
+    /* the printed plan's dims: at the bounds (the I/O tables, the banner);
+     * a constant keeps its own (NAME.weights holds its value there) */
     for (int i = 0; i < out->n_t; i++) {
         gen_tensor *x = &out->t[i];
         if (x->kind == GEN_CONST) continue;
@@ -233,11 +250,18 @@ pz_status gen_open_fit(gen_plan *const *s, const int64_t (*at)[GEN_MAX_OPEN], in
     }
     out->open = o;
     return PZ_OK;
+fail:
+    free(o->params);
+    free(o->open_const);
+    free(o->coef);
+    free(o);
+    return err->code;
 }
 
 void gen_open_dim_expr(gen_text *t, const gen_plan *p, int id, int d)
 {
-    if (!p->open || p->t[id].kind == GEN_CONST) gt_printf(t, "%lld", (long long)p->t[id].dims[d]);
+    if (!p->open || (p->t[id].kind == GEN_CONST && !p->open->open_const[id]))
+        gt_printf(t, "%lld", (long long)p->t[id].dims[d]);
     else gt_open_expr(t, p->open->coef[id][d], p->open->n);
 }
 

@@ -71,6 +71,10 @@ typedef struct gen_open {
     const char *name[GEN_MAX_OPEN];   /* borrowed: the --max-shape names */
     int64_t max[GEN_MAX_OPEN];
     int64_t (*coef)[PZ_MAX_RANK][1 << GEN_MAX_OPEN];
+    /* per tensor, 1: a constant that changes with the open dims, each of its
+     * values a prefix of its bytes at the bounds (a positional embedding
+     * sliced to the sequence: pos[:, :S]); the program reads that prefix */
+    unsigned char *open_const;
     gen_open_param *params;
     int n_params;
 } gen_open;

@@ -14,6 +14,11 @@ with seeded inputs at several sizes:
                 outputs y, z; last_N.pb at N = 1, 3, 8
   tail2.onnx    a Slice [-2:] over an open sequence: 1 long at S = 1, 2 after
                 (a clamp, not a product of the open dims: refused)
+  pos.onnx      a learned positional embedding sliced to an open "sequence"
+                (pos[:, :S], folded to a constant the program reads the start
+                of), open "batch" too; pos_B_S.pb at (1, 1), (3, 7), (2, 32)
+  mask.onnx     a causal mask [S, S] folded from an open sequence: not the
+                start of the one at the bound (its rows move): refused
   pinned.onnx   an open batch that a Reshape constant [1, -1] pins (refused)
   strided.onnx  a Conv1d of stride 2 over an open length (its output length is
                 a floor division, not a product of the open dims: refused)
@@ -107,6 +112,23 @@ class Last(nn.Module):
         return s.l(x[:, -1]), x[:, -s.tail:] * 2
 
 
+class Pos(nn.Module):
+    def __init__(s):
+        super().__init__()
+        s.pos = nn.Parameter(torch.randn(1, 32, 16))
+        s.l = nn.Linear(16, 16)
+        s.ln = nn.LayerNorm(16)
+
+    def forward(s, x):
+        return s.ln(torch.relu(s.l(x + s.pos[:, :x.shape[1]])))
+
+
+class Mask(nn.Module):
+    def forward(s, x):
+        n = x.shape[1]
+        return x @ torch.triu(torch.ones(n, n), 1)
+
+
 cnn = CNN()
 for m in cnn.modules():
     if isinstance(m, nn.BatchNorm2d):
@@ -121,6 +143,8 @@ torch.onnx.export(Last(1).eval(), torch.randn(1, 5, 16), f"{d}/last.onnx", opset
                   input_names=["x"], output_names=["y", "z"], dynamic_axes={"x": {1: "sequence"}})
 torch.onnx.export(Last(2).eval(), torch.randn(1, 5, 16), f"{d}/tail2.onnx", opset_version=13,
                   input_names=["x"], output_names=["y", "z"], dynamic_axes={"x": {1: "sequence"}})
+export(Pos(), torch.randn(2, 5, 16), "pos", 17, {0: "batch", 1: "sequence"})
+export(Mask(), torch.randn(1, 5, 5), "mask", 14, {1: "sequence", 2: "sequence"})
 export(Strided(), torch.randn(1, 4, 8), "strided", 13, {2: "length"})
 for n in (1, 3, 8, 9):
     save(rng.standard_normal((n, 3, 32, 32)), f"{d}/cnn_{n}.pb")
@@ -128,3 +152,5 @@ for n in (1, 3, 8, 9):
     save(rng.standard_normal((1, n, 16)), f"{d}/last_{n}.pb")
 for b, s in ((3, 5), (4, 1)):
     save(rng.standard_normal((b, s, 16)), f"{d}/two_{b}_{s}.pb")
+for b, s in ((1, 1), (3, 7), (2, 32)):
+    save(rng.standard_normal((b, s, 16)), f"{d}/pos_{b}_{s}.pb")

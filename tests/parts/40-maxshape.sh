@@ -7,7 +7,9 @@
 #     open sequence at 1, 3 and 8; the model with both open (Reshape to
 #     [B * S, 16]) at (3, 5) and (4, 1); the last step of an open sequence
 #     (Gather -1, Slice [-1:] whose start the program computes) at 1, 3 and
-#     8; the CNN fused (fuse-all, 2 threads) at 3: each output equal to ONNX
+#     8; a positional embedding sliced to the open sequence (a folded
+#     constant the program reads the start of) at (1, 1), (3, 7), (2, 32);
+#     the CNN fused (fuse-all, 2 threads) at 3: each output equal to ONNX
 #     Runtime 1.17's (max|err|/max|ref| <= 1e-4), with the run's shape;
 #     `paleozoic run --max-shape` the same, and bitwise equal to the program;
 #   - a size above the bound refused with exit 2 by the program and by run;
@@ -16,7 +18,8 @@
 #   - refusals (exit 2, nothing written): a bound <= 0 or not a number, no
 #     "=", a name no input has, a dim a Reshape constant pins, a layer that
 #     cannot take the actual size (a strided conv over an open length, a
-#     Slice [-2:] clamped at sequence 1), --emit raw, --batch with it, a name
+#     Slice [-2:] clamped at sequence 1, a causal mask folded to [S, S]),
+#     --emit raw, --batch with it, a name
 #     given twice, a command that does not take it.
 # Works under a sanitizer build dir too (the models are small). Ends with
 # `N passed, N failed`.
@@ -77,6 +80,7 @@ check cnn 1 "--max-shape batch=8" 1 3 8
 check mlp 1 "--max-shape sequence=8" 1 3 8
 check two 1 "--max-shape batch=4 --max-shape sequence=6" 3_5 4_1
 check last 2 "--max-shape sequence=8" 1 3 8
+check pos 1 "--max-shape batch=4 --max-shape sequence=32" 1_1 3_7 2_32
 # fused blocks on 2 threads take the actual size too
 if "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --strategy fuse-all --threads 2 -o "$T/fused.exe" >"$T/log" 2>&1 &&
     node "$E2E/ort_run.js" "$T/cnn.onnx" "$T/cnn_3.pb" -- "$T/ref.pb" >>"$T/log" 2>&1 &&
@@ -136,6 +140,7 @@ refuse "pinned" 'does not let "batch" vary: at batch=2: node "/fc/Gemm"' "$PZ" b
 refuse "pinned (run)" 'does not let "batch" vary' "$PZ" run "$T/pinned.onnx" --max-shape batch=4
 refuse "strided" 'layer "/c/Conv" writes value "y": its dim 2' "$PZ" compile "$T/strided.onnx" --max-shape length=16 -o "$T/bad"
 refuse "tail2" 'layer "/Slice" writes value "/Slice_output_0": its dim 1 is 2' "$PZ" build "$T/tail2.onnx" --max-shape sequence=8 -o "$T/bad.exe"
+refuse "mask" 'the constant ".*" (folded from the model) at sequence=2 is not the start' "$PZ" build "$T/mask.onnx" --max-shape sequence=8 -o "$T/bad.exe"
 refuse "emit raw" "not with --emit raw" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --emit raw -o "$T/bad.exe"
 refuse "with --batch" "give one or the other" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --batch 2 -o "$T/bad.exe"
 refuse "twice" '"batch" is given twice' "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --max-shape batch=4 -o "$T/bad.exe"
