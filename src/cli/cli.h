@@ -21,12 +21,28 @@ typedef struct {
     const char *target;
     const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
     int n_calib;
+    /* --max-shape NAME=VALUE (run, compile, build): the symbolic dim NAME open
+     * up to VALUE; loads bind it (onnx_dim_binding: bound 1, the given
+     * inputs within it) */
+    onnx_dim_binding max_shapes[GEN_MAX_OPEN];
+    char max_names[GEN_MAX_OPEN][128];
+    int n_max;
+    int *max_seen;               /* NULL, or n_max counts the load fills (dims_seen) */
 } cli_knobs;
 
 /* If argv[*i] is a common knob, consumes it (and its value) and returns 1;
  * returns -1 on a malformed knob (message printed), 0 if not a knob. */
 int cli_knob(int argc, char **argv, int *i, cli_knobs *k);
 void cli_knobs_to_opts(const cli_knobs *k, onnx_load_opts *opts);
+
+/* --max-shape NAME=VALUE: parsed into k (0, or 2 with a message). */
+int cli_max_shape_arg(const char *v, cli_knobs *k);
+/* The --max-shape dims of k: each named by an input of the model, and free
+ * to vary (the model loads at 1 and at 2); refused (exit 2) naming it. */
+pz_status cli_check_max_shape(const char *path, const cli_knobs *k, pz_err *err);
+/* k with its --max-shape dims bound exactly to v[] (bound 0); names point
+ * into k. */
+void cli_knobs_at(const cli_knobs *k, const int64_t *v, cli_knobs *out);
 
 /* Prints "paleozoic: error: <msg>" and returns the exit code for s. */
 int cli_fail(const pz_err *err);

@@ -175,8 +175,12 @@ static int parse(int argc, char **argv, opts *o, const char *cmd)
         const char *a = argv[i];
         if ((!strcmp(a, "-o") || !strcmp(a, "--emit") || !strcmp(a, "--name")) && i + 1 >= argc)
             return cli_usage("%s: %s needs a value", cmd, a);
-        if (!strcmp(a, "--input") && i + 1 >= argc) return cli_usage("%s: --input needs a value", cmd);
+        if ((!strcmp(a, "--input") || !strcmp(a, "--max-shape")) && i + 1 >= argc)
+            return cli_usage("%s: %s needs a value", cmd, a);
         if (!strcmp(a, "-o")) o->out = argv[++i];
+        else if (!strcmp(a, "--max-shape")) {
+            if (cli_max_shape_arg(argv[++i], &o->k)) return 2;
+        }
         else if (!strcmp(a, "--input")) {
             if (o->n_shape_files == MAX_SHAPE_FILES) return cli_usage("%s: too many --input files", cmd);
             o->shape_files[o->n_shape_files++] = argv[++i];
@@ -199,6 +203,53 @@ static int parse(int argc, char **argv, opts *o, const char *cmd)
                                     "       paleozoic build MODEL.onnx --lib -o DIR [--name NAME] [--emit raw] [--embed-weights] [--input X.pb]... [knobs]"
                                   : "usage: paleozoic compile MODEL.onnx -o DIR [--emit raw] [--loc] [--input X.pb]... [knobs]");
     return 0;
+}
+
+/* --max-shape: the values of the open dims the model is planned at (at[],
+ * gen_open_fit's order: the 2^n corners at 1 and 2, then each dim alone at
+ * its bound, then (n > 1) all at their bounds; a bound under 3 is checked
+ * at 3). Returns how many. */
+static int open_values(const cli_knobs *k, int64_t (*at)[GEN_MAX_OPEN])
+{
+    int n = k->n_max, c = 0;
+    int64_t b[GEN_MAX_OPEN];
+    for (int i = 0; i < n; i++) b[i] = k->max_shapes[i].value < 3 ? 3 : k->max_shapes[i].value;
+    for (int mask = 0; mask < 1 << n; mask++, c++)
+        for (int i = 0; i < n; i++) at[c][i] = mask >> i & 1 ? 2 : 1;
+    for (int j = 0; j < n && n > 1; j++, c++)
+        for (int i = 0; i < n; i++) at[c][i] = i == j ? b[i] : 1;
+    for (int i = 0; i < n; i++) at[c][i] = b[i];   /* last: the plan that is printed */
+    return c + 1;
+}
+
+/* The plans at the other values of the open dims, and their fit (open.c):
+ * p, made at at[n_s - 1], receives its gen_open. */
+static pz_status plan_open(const opts *o, int64_t (*at)[GEN_MAX_OPEN], int n_s, gen_plan *p,
+                           pz_err *err)
+{
+    ir_graph *g[(1 << GEN_MAX_OPEN) + GEN_MAX_OPEN + 1] = {0};
+    ir_model *m[PZ_ARRAY_LEN(g)] = {0};
+    gen_plan ps[PZ_ARRAY_LEN(g)], *s[PZ_ARRAY_LEN(g)];
+    const char *names[GEN_MAX_OPEN];
+    int64_t max[GEN_MAX_OPEN];
+    memset(ps, 0, sizeof ps);
+    pz_status st = PZ_OK;
+    for (int i = 0; i < o->k.n_max; i++) names[i] = o->k.max_names[i], max[i] = o->k.max_shapes[i].value;
+    for (int i = 0; i + 1 < n_s && !st; i++) {
+        cli_knobs kv;
+        cli_knobs_at(&o->k, at[i], &kv);
+        st = cli_load(o->model, &kv, NULL, 0, &g[i], err) || cli_lower(g[i], &kv, &m[i], err) ||
+             gen_plan_make(m[i], &ps[i], err);
+        s[i] = &ps[i];
+    }
+    s[n_s - 1] = p;
+    if (!st) st = gen_open_fit(s, (const int64_t (*)[GEN_MAX_OPEN])at, n_s, o->k.n_max, names, max, err);
+    for (int i = 0; i + 1 < n_s; i++) {
+        gen_plan_free(&ps[i]);
+        ir_model_free(m[i]);
+        ir_graph_free(g[i]);
+    }
+    return st ? err->code : PZ_OK;
 }
 
 static int run(int argc, char **argv, int build)
@@ -239,7 +290,23 @@ static int run(int argc, char **argv, int build)
     pz_progress_detail("loading the model");
     for (int i = 0; i < o.n_shape_files; i++)
         if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
-    if (cli_load(o.model, &o.k, shape_t, o.n_shape_files, &g, &err)) goto fail;
+    /* --max-shape: planned at several values of the open dims (open_values) */
+    cli_knobs kl = o.k;
+    int64_t open_at[(1 << GEN_MAX_OPEN) + GEN_MAX_OPEN + 1][GEN_MAX_OPEN];
+    int n_at = 0;
+    if (o.k.n_max) {
+        if (o.raw || o.n_shape_files) {
+            pz_fail(&err, PZ_ERR_INPUT, "--max-shape %s=%lld: not with %s (%s)", o.k.max_names[0],
+                    (long long)o.k.max_shapes[0].value, o.raw ? "--emit raw" : "--input",
+                    o.raw ? "the low-level API's program is planned at one shape"
+                          : "the program takes its shapes from its own --input files");
+            goto fail;
+        }
+        if (cli_check_max_shape(o.model, &o.k, &err)) goto fail;
+        n_at = open_values(&o.k, open_at);
+        cli_knobs_at(&o.k, open_at[n_at - 1], &kl);
+    }
+    if (cli_load(o.model, &kl, shape_t, o.n_shape_files, &g, &err)) goto fail;
     pz_progress_detail("lowering and planning");
     pz_progress_step(1);
     /* the generated program's outputs are tensors: a sequence or an
@@ -277,7 +344,8 @@ static int run(int argc, char **argv, int build)
                     "shape, axes or bound needs it); the program does not take this input\n",
                     o.shape_files[f]);
     }
-    if (cli_lower(g, &o.k, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
+    if (cli_lower(g, &kl, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
+    if (n_at && plan_open(&o, open_at, n_at, &p, &err)) goto fail;
     pz_progress_detail("writing the C source and the weights");
     pz_progress_step(1);
     cli_mark_mp_all(&o.k, &p);
@@ -304,7 +372,8 @@ static int run(int argc, char **argv, int build)
         }
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
-    gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra};
+    gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
+                   p.open ? p.open->n : 0};
     if (o.loc || !o.raw) gen_emit_c(&src, &p, &go);
     if (o.loc || o.raw) gen_emit_raw(&raw, &p, &go);
     if (o.loc) {

@@ -104,9 +104,12 @@ int cmd_run(int argc, char **argv)
         if (r < 0) return 2;
         if (r) continue;
         const char *a = argv[i];
-        if ((!strcmp(a, "--input") || !strcmp(a, "--output") || !strcmp(a, "--repeat")) && i + 1 >= argc)
+        if ((!strcmp(a, "--input") || !strcmp(a, "--output") || !strcmp(a, "--repeat") ||
+             !strcmp(a, "--max-shape")) && i + 1 >= argc)
             return cli_usage("run: %s needs a value", a);
-        if (!strcmp(a, "--input")) {
+        if (!strcmp(a, "--max-shape")) {
+            if (cli_max_shape_arg(argv[++i], &k)) return 2;
+        } else if (!strcmp(a, "--input")) {
             if (n_in == MAX_FILES) return cli_usage("run: too many --input files");
             inputs[n_in++] = argv[++i];
         } else if (!strcmp(a, "--output")) {
@@ -167,6 +170,9 @@ int cmd_run(int argc, char **argv)
         if (st) goto fail;
     }
 
+    /* --max-shape: planned at the inputs' actual sizes, each within its bound
+     * (the loader checks them); without --input, at the bounds */
+    if (cli_check_max_shape(model, &k, &err)) goto fail;
     if (cli_load_given(model, &k, in_t, n_t, containers ? given_len : NULL, n_in, &g, &err))
         goto fail;
     if (containers) n_in = n_t;   /* counted as tensors from here on */

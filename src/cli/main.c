@@ -14,9 +14,9 @@ typedef struct {
 
 static const command COMMANDS[] = {
     {"inspect", cmd_inspect, "inspect MODEL.onnx [--json] [--input-shape NAME=D0,D1,..] [--batch N] [--schedule FILE | --strategy S [--target T]] [--threads N]"},
-    {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--profile] [knobs]"},
-    {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [knobs]"},
-    {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [knobs]"},
+    {"run", cmd_run, "run MODEL.onnx [--input X.pb...] [--output Y.pb...] [--repeat N] [--top K] [--profile] [--max-shape NAME=N]... [knobs]"},
+    {"compile", cmd_compile, "compile MODEL.onnx -o DIR [--emit raw] [--loc] [--name NAME] [--input X.pb]... [--max-shape NAME=N]... [knobs]"},
+    {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [--max-shape NAME=N]... [knobs]"},
     {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [--simulate-cores N] [knobs]"},
     {"bench", cmd_bench, "bench MODEL.onnx... [--strategies all|S1,S2] [--json] [--svg FILE] [--threads N] [--repeat N] [--target T]"},
     {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick|--default] [--cores N]"},
@@ -165,6 +165,9 @@ void cli_knobs_to_opts(const cli_knobs *k, onnx_load_opts *opts)
     opts->shapes = k->shapes;
     opts->n_shapes = k->n_shapes;
     opts->batch = k->batch;
+    opts->dims = k->max_shapes;
+    opts->n_dims = k->n_max;
+    opts->dims_seen = k->max_seen;
 }
 
 int main(int argc, char **argv)

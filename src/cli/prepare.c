@@ -403,3 +403,72 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
                              why ? why : "");
     return 0;
 }
+
+int cli_max_shape_arg(const char *v, cli_knobs *k)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || (size_t)(eq - v) >= sizeof k->max_names[0])
+        return cli_usage("--max-shape wants NAME=VALUE, NAME a symbolic dim of an input (got \"%s\")", v);
+    char *end;
+    long long x = strtoll(eq + 1, &end, 10);
+    if (!eq[1] || *end || x < 1 || x > (1ll << 30))
+        return cli_usage("--max-shape %s: the bound must be a positive integer (1 to 2^30)", v);
+    if (k->n_max == GEN_MAX_OPEN)
+        return cli_usage("--max-shape %s: at most %d open dims", v, GEN_MAX_OPEN);
+    char *name = k->max_names[k->n_max];
+    memcpy(name, v, (size_t)(eq - v));
+    name[eq - v] = 0;
+    for (int i = 0; i < k->n_max; i++)
+        if (!strcmp(k->max_shapes[i].name, name))
+            return cli_usage("--max-shape %s: \"%s\" is given twice", v, name);
+    k->max_shapes[k->n_max] = (onnx_dim_binding){name, x, 1};
+    k->n_max++;
+    return 0;
+}
+
+void cli_knobs_at(const cli_knobs *k, const int64_t *v, cli_knobs *out)
+{
+    *out = *k;
+    for (int i = 0; i < k->n_max; i++) {
+        out->max_shapes[i].name = k->max_names[i];
+        out->max_shapes[i].value = v[i];
+        out->max_shapes[i].bound = 0;
+    }
+    out->max_seen = NULL;
+}
+
+pz_status cli_check_max_shape(const char *path, const cli_knobs *k, pz_err *err)
+{
+    if (!k->n_max) return PZ_OK;
+    const onnx_dim_binding *b = k->max_shapes;
+    if (k->batch)
+        return pz_fail(err, PZ_ERR_INPUT, "--max-shape %s=%lld with --batch %lld: give one or "
+                       "the other", b[0].name, (long long)b[0].value, (long long)k->batch);
+    /* at 1 everywhere (the names counted), then each dim at 2 */
+    for (int j = -1; j < k->n_max; j++) {
+        int64_t v[GEN_MAX_OPEN];
+        int seen[GEN_MAX_OPEN] = {0};
+        for (int i = 0; i < k->n_max; i++) v[i] = i == j ? 2 : 1;
+        cli_knobs kv;
+        cli_knobs_at(k, v, &kv);
+        kv.max_seen = seen;
+        ir_graph *g = NULL;
+        pz_err e = {0};
+        pz_status s = cli_load(path, &kv, NULL, 0, &g, &e);
+        ir_graph_free(g);
+        for (int i = 0; j < 0 && i < k->n_max; i++)
+            if (!seen[i])
+                return pz_fail(err, PZ_ERR_INPUT, "--max-shape %s=%lld: no input of the model "
+                               "has a dim named \"%s\" (the dim_param of a symbolic dim)",
+                               b[i].name, (long long)b[i].value, b[i].name);
+        if (s && j < 0) {
+            *err = e;
+            return s;
+        }
+        if (s)
+            return pz_fail(err, PZ_ERR_INPUT, "--max-shape %s=%lld: the model does not let "
+                           "\"%s\" vary: at %s=2: %.600s", b[j].name, (long long)b[j].value,
+                           b[j].name, b[j].name, e.msg);
+    }
+    return PZ_OK;
+}

@@ -1,6 +1,6 @@
 /* onnx_bind.c - which given inputs a load needs bound to their values
- * (onnx_load_opts.bind_needed), and where each given input's tensors lie in
- * onnx_load_opts.by_position. */
+ * (onnx_load_opts.bind_needed), where each given input's tensors lie in
+ * onnx_load_opts.by_position, and the dims bound by name (--max-shape). */
 #include "onnx_internal.h"
 
 #include <string.h>
@@ -97,4 +97,26 @@ uint64_t onnx_needed_inputs(const Onnx__GraphProto *gp, const char *name,
     free(todo);
     free(seen);
     return found;
+}
+
+/* --max-shape: input dim d, named by its dim_param, takes the binding's
+ * value where it is still symbolic; a value given by a tensor must stay
+ * within a bound. */
+pz_status onnx_dim_binding_apply(const onnx_load_opts *opts, const char *name, int pos, int d,
+                                 const Onnx__TensorShapeProto__Dimension *dim, int64_t *v,
+                                 pz_err *err)
+{
+    if (dim->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM || !dim->dim_param)
+        return PZ_OK;
+    for (int j = 0; j < opts->n_dims; j++) {
+        const onnx_dim_binding *b = &opts->dims[j];
+        if (strcmp(b->name, dim->dim_param)) continue;
+        if (opts->dims_seen) opts->dims_seen[j]++;
+        if (*v < 0) *v = b->value;
+        else if (b->bound && *v > b->value)
+            return pz_fail(err, PZ_ERR_INPUT, "input %d (\"%s\"): dimension %d (\"%s\") is %lld, "
+                           "above the bound --max-shape %s=%lld", pos, name, d, b->name,
+                           (long long)*v, b->name, (long long)b->value);
+    }
+    return PZ_OK;
 }

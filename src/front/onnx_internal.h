@@ -26,6 +26,12 @@ int onnx_wire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
 /* The index in opts->by_position of the first tensor given for the model's
  * input at position pos (a sequence before it gives one per element). */
 int onnx_given_index(const onnx_load_opts *opts, int pos);
+/* --max-shape: input "name" (at pos)'s dim d takes the value of the
+ * onnx_dim_binding naming its dim_param where *v is still symbolic (< 0);
+ * a value already set (by a given tensor) must be within a bound. */
+pz_status onnx_dim_binding_apply(const onnx_load_opts *opts, const char *name, int pos, int d,
+                                 const Onnx__TensorShapeProto__Dimension *dim, int64_t *v,
+                                 pz_err *err);
 /* The positions (among the non-initializer graph inputs) of the given inputs
  * with data that value `name` is computed from (onnx_bind.c). */
 uint64_t onnx_needed_inputs(const Onnx__GraphProto *gp, const char *name,

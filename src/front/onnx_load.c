@@ -196,6 +196,8 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
             t->dims[d] = b->dims[d];
         }
     }
+    for (int d = 0; opts && d < t->rank; d++)
+        if (onnx_dim_binding_apply(opts, name, pos, d, tt->shape->dim[d], &t->dims[d], err)) return err->code;
     if (opts && opts->batch > 0 && t->rank > 0 && t->dims[0] < 0) t->dims[0] = opts->batch;
     for (int d = 0; d < t->rank; d++)
         if (t->dims[d] < 0) {
@@ -203,7 +205,10 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
             const char *param = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                                     ? dim->dim_param : "?";
             return pz_fail(err, PZ_ERR_INPUT, "graph input \"%s\": dimension %d is symbolic "
-                           "(\"%s\"): bind it with --input-shape %s=D0,D1,...", name, d, param, name);
+                           "(\"%s\"): bind it with --input-shape %s=D0,D1,...%s%s%s", name, d,
+                           param, name, strcmp(param, "?") ? " (or, to compile, leave it open: "
+                           "--max-shape " : "", strcmp(param, "?") ? param : "",
+                           strcmp(param, "?") ? "=BOUND)" : "");
         }
     size_t nbytes;
     char what[512];

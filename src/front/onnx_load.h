@@ -28,6 +28,15 @@ typedef struct {
     int64_t dims[IR_MAX_RANK];
 } onnx_shape_binding;
 
+/* --max-shape NAME=VALUE: the inputs' dims whose dim_param is NAME. bound 0:
+ * each such dim still symbolic is VALUE; bound 1: the same, and a dim a
+ * given tensor (by_position) sets must be at most VALUE. */
+typedef struct {
+    const char *name;
+    int64_t value;
+    int bound;
+} onnx_dim_binding;
+
 /* An input whose value is known at compile time (it becomes a constant). */
 typedef struct {
     const char *name;
@@ -40,6 +49,9 @@ typedef struct {
     const onnx_value_binding *values;
     int n_values;
     int64_t batch;        /* > 0: binds a symbolic leading dim of every input */
+    const onnx_dim_binding *dims;   /* bind symbolic dims by name (--max-shape) */
+    int n_dims;
+    int *dims_seen;       /* NULL, or n_dims counts: the input dims each binding named */
     /* Shapes of the runtime inputs by position (e.g. from the input files of
      * `paleozoic run`): they bind symbolic dims and must agree with fixed ones. */
     const ir_tensor *by_position;

@@ -29,6 +29,7 @@ typedef struct {
     int embed;                   /* --embed-weights: NAME.weights linked in (NAME_weights.S) */
     const char *sdk;             /* build dir: include/, libpzrt.a, libpzio.a */
     const char *ldextra;         /* extra link flags the runtime needs (sanitizers) */
+    int n_open;                  /* open dims (--max-shape): the API has NAME_create_at */
 } gen_opts;
 
 /* Id of the weights file of p: an FNV-1a hash of its index. */
@@ -54,6 +55,10 @@ void gen_emit_weights_asm(gen_text *t, const gen_opts *o);
 void gen_emit_version_script(gen_text *t, const gen_opts *o);
 void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
                      const char *dir);
+
+/* Dim d of tensor id as a C expression of D[k] (the generated create's
+ * array of open dims, plan.h's gen_open); the number where it is fixed. */
+void gen_open_dim_expr(gen_text *t, const gen_plan *p, int id, int d);
 
 /* Shared pieces (emit_common.c). */
 void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const char *what);

@@ -57,8 +57,9 @@ static void int_table(gen_text *t, const char *type, const char *name, const cha
 
 /* `t[id] = pz_net_input(net, "name", PZ_F32, 4, DIMS(...));`; a view names
  * its source tensor where the others name their element type. */
-static void tensor_decl(gen_text *t, const gen_tensor *x, int id, const char *fn)
+static void tensor_decl(gen_text *t, const gen_plan *p, int id, const char *fn)
 {
+    const gen_tensor *x = &p->t[id];
     if (x->kind == GEN_VIEW) fn = "pz_net_view";
     gt_printf(t, "    t[%d] = %s(net, ", id, fn);
     gt_cstr(t, x->name);
@@ -66,11 +67,67 @@ static void tensor_decl(gen_text *t, const gen_tensor *x, int id, const char *fn
     else gt_printf(t, ", %s, %d, ", gen_dtype_macro(x->dtype), x->rank);
     if (x->rank) {
         gt_puts(t, "DIMS(");
-        gt_dims(t, x->dims, x->rank);
+        for (int d = 0; d < x->rank; d++) {   /* open dims: expressions of D[k] */
+            if (d) gt_puts(t, ", ");
+            gen_open_dim_expr(t, p, id, d);
+        }
         gt_puts(t, "));\n");
     } else {
         gt_puts(t, "NULL);\n");
     }
+}
+
+/* NAME_create's head; with open dims (plan.h's gen_open), NAME_create_at
+ * with the actual values D[k], checked against the bounds, and NAME_create
+ * at the bounds. */
+static void create_head(gen_text *t, const gen_plan *p, const char *n, const char *N)
+{
+    if (!p->open) {
+        gt_printf(t, "%s *%s_create(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                     "    char *err, size_t errsize)\n{\n", n, n);
+        return;
+    }
+    const gen_open *o = p->open;
+    gt_printf(t, "/* The open dims, D[k] in the shapes below: ");
+    for (int k = 0; k < o->n; k++) {
+        gt_printf(t, "%sD[%d] \"", k ? ", " : "", k);
+        gt_comment(t, o->name[k]);
+        gt_printf(t, "\" 1 to %lld", (long long)o->max[k]);
+    }
+    gt_printf(t, ". */\nconst char *const %s_open_names[%s_N_OPEN] = {", n, N);
+    for (int k = 0; k < o->n; k++) gt_puts(t, k ? ", " : ""), gt_cstr(t, o->name[k]);
+    gt_printf(t, "};\nconst int64_t %s_open_max[%s_N_OPEN] = {", n, N);
+    for (int k = 0; k < o->n; k++) gt_printf(t, "%s%lld", k ? ", " : "", (long long)o->max[k]);
+    gt_printf(t, "};\nconst int %s_input_open[%d][PZ_MAX_RANK] = {", n, p->n_inputs ? p->n_inputs : 1);
+    for (int i = 0; i < p->n_inputs; i++) {
+        gt_puts(t, i ? ", {" : "{");
+        for (int d = 0; d < p->t[i].rank; d++) {
+            int which = 0;   /* k + 1 where the dim is D[k] itself */
+            for (int k = 0; k < o->n; k++) {
+                int exact = 1;
+                for (int S = 0; S < 1 << o->n; S++) exact &= o->coef[i][d][S] == (S == 1 << k);
+                if (exact) which = k + 1;
+            }
+            gt_printf(t, "%s%d", d ? ", " : "", which);
+        }
+        gt_puts(t, p->t[i].rank ? "}" : "0}");
+    }
+    gt_printf(t, "};\n\n%s *%s_create(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                 "    char *err, size_t errsize)\n{\n"
+                 "    return %s_create_at(weights_path, threads, opts, NULL, err, errsize);\n}\n\n",
+              n, n, n);
+    gt_printf(t, "%s *%s_create_at(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                 "    const int64_t *open, char *err, size_t errsize)\n{\n"
+                 "    int64_t D[%s_N_OPEN];   /* the open dims: open[k], or (NULL) the bounds */\n"
+                 "    for (int k = 0; k < %s_N_OPEN; k++) {\n"
+                 "        D[k] = open ? open[k] : %s_open_max[k];\n"
+                 "        if (D[k] < 1 || D[k] > %s_open_max[k]) {\n"
+                 "            snprintf(err, errsize, \"open dim \\\"%%s\\\" = %%lld: this program takes 1 to %%lld \"\n"
+                 "                     \"(--max-shape at compile)\", %s_open_names[k], (long long)D[k],\n"
+                 "                     (long long)%s_open_max[k]);\n"
+                 "            return NULL;\n"
+                 "        }\n"
+                 "    }\n", n, n, N, N, n, n, n, n);
 }
 
 void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
@@ -125,8 +182,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                "#define LAYER(name, KIND, type, in, out, ...) pz_net_layer(net, name, PZ_OP_##KIND, &(type){__VA_ARGS__}, sizeof(type), in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n"
                "#define LAYER0(name, KIND, in, out) pz_net_layer(net, name, PZ_OP_##KIND, NULL, 0, in, (int)(sizeof(in) / sizeof(int)), out, (int)(sizeof(out) / sizeof(int)))\n\n");
 
-    gt_printf(t, "%s *%s_create(const char *weights_path, int threads, const pz_run_options *opts,\n"
-                 "    char *err, size_t errsize)\n{\n", n, n);
+    create_head(t, p, n, N);
     gt_printf(t, "    %s *ctx = calloc(1, sizeof *ctx);\n"
                  "    pz_net *net = ctx ? ctx->net = pz_net_new(", n);
     gt_cstr(t, p->m->g->name ? p->m->g->name : n);
@@ -135,10 +191,24 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    snprintf(err, errsize, \"out of memory\");\n"
                  "    if (!net) goto fail;\n\n", N);
     gt_printf(t, "    /* ---- 1. tensors: the inputs, then the constants of %s.weights (mapped) ---- */\n", n);
-    for (int i = 0; i < p->n_inputs; i++) tensor_decl(t, &p->t[i], i, "pz_net_input");
+    for (int i = 0; i < p->n_inputs; i++) tensor_decl(t, p, i, "pz_net_input");
     gen_emit_weights_open(t, o);
-    gt_printf(t, "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n\n",
+    gt_printf(t, "    if (!ctx->weights || pz_weights_declare(ctx->weights, net, t + %d, err, errsize)) goto fail;\n",
               p->n_inputs);
+    /* open constants: the start of their value at the bounds, at the actual dims */
+    for (int i = p->n_inputs; p->open && i < p->n_inputs + p->n_consts; i++) {
+        if (!p->open->open_const[i]) continue;
+        gt_printf(t, "    t[%d] = pz_net_const(net, ", i);
+        gt_cstr(t, p->t[i].name);
+        gt_printf(t, ", %s, %d, DIMS(", gen_dtype_macro(p->t[i].dtype), p->t[i].rank);
+        for (int d = 0; d < p->t[i].rank; d++) {
+            if (d) gt_puts(t, ", ");
+            gen_open_dim_expr(t, p, i, d);
+        }
+        gt_printf(t, "), pz_weights_data(ctx->weights, %d));   /* open: the start of entry %d */\n",
+                  i - p->n_inputs, i - p->n_inputs);
+    }
+    gt_puts(t, "\n");
     gt_puts(t, "    /* ---- 2. layers, constructed and configured in order (ONNX node names) ---- */\n");
     int next = p->n_inputs + p->n_consts, block = 0, block_end = p->n_b ? p->b[0].count : 0;
     for (int li = 0; li < p->n_l; li++) {
@@ -158,9 +228,9 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                       li + 1);
         gt_puts(t, " */\n");
         for (int k = 0; k < low->n_out; k++)
-            for (; next <= low->out[k]; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");
+            for (; next <= low->out[k]; next++) tensor_decl(t, p, next, "pz_net_tensor");
         for (int k = 0; k < low->n_in; k++)
-            for (; next <= low->in[k]; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");
+            for (; next <= low->in[k]; next++) tensor_decl(t, p, next, "pz_net_tensor");
         const char *type = gen_params_type(low->kind);
         gt_printf(t, "    %s(", type && low->params_size ? "LAYER" : "LAYER0");
         gt_cstr(t, l->name);
@@ -171,11 +241,11 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         ids(t, "OUT", low->out, low->n_out);
         if (type && low->params_size) {
             gt_puts(t, ", ");
-            gen_params_fields(t, low);
+            gen_params_fields(t, low, p->open, li);
         }
         gt_puts(t, ");\n");
     }
-    for (; next < p->n_t; next++) tensor_decl(t, &p->t[next], next, "pz_net_tensor");   /* views only outputs read */
+    for (; next < p->n_t; next++) tensor_decl(t, p, next, "pz_net_tensor");   /* views only outputs read */
     for (int i = 0; i < p->n_outputs; i++) gt_printf(t, "    pz_net_output(net, t[%d]);\n", p->outputs[i]);
 
     gt_printf(t, "\n    /* ---- 3. F-Blocks: fusion and MP, from the schedule at the top ---- */\n"

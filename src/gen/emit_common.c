@@ -52,6 +52,13 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
             gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
     }
+    for (int k = 0; p->open && k < p->open->n; k++) {
+        gt_puts(t, " *   open dim: \"");
+        gt_comment(t, p->open->name[k]);
+        gt_printf(t, "\" (D[%d]) takes any value from 1 to %lld at run time (--max-shape); the\n"
+                     " *     shapes above are at that bound; %s_create_at builds the net at the actual value\n",
+                  k, (long long)p->open->max[k], o->name);
+    }
     /* nodes downstream of a run-time shape (op_infer.c's dynamic regions) */
     for (int i = 0; i < g->n_nodes; i++) {
         const ir_node *nd = &g->nodes[i];

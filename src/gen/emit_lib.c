@@ -31,6 +31,9 @@ void gen_emit_version_script(gen_text *t, const gen_opts *o)
     gt_puts(t, "{\n  global:\n    paleozoic_model_name;\n");
     for (size_t i = 0; i < sizeof API / sizeof *API; i++)
         gt_printf(t, "    %s_%s;\n", o->name, API[i]);
+    static const char *const OPEN_API[] = {"create_at", "open_names", "open_max", "input_open"};
+    for (size_t i = 0; o->n_open && i < sizeof OPEN_API / sizeof *OPEN_API; i++)
+        gt_printf(t, "    %s_%s;\n", o->name, OPEN_API[i]);
     gt_puts(t, "  local: *;\n};\n");
 }
 

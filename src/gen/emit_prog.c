@@ -6,6 +6,30 @@
 #include "emit.h"
 #include "main_template.h"
 
+/* The open dims (--max-shape): their count always (main.c reads it), and
+ * with some, their names, bounds, where the inputs have them, and create_at. */
+static void open_decls(gen_text *t, const gen_plan *p, const char *n, const char *N)
+{
+    int k = p->open ? p->open->n : 0;
+    gt_printf(t, "/* Open dims (--max-shape): symbolic dims the program takes at any value from 1 to\n"
+                 " * a bound; the tables give the shapes at the bounds. */\n#define %s_N_OPEN %d\n", N, k);
+    if (!k) {
+        gt_puts(t, "\n");
+        return;
+    }
+    gt_printf(t, "extern const char *const %s_open_names[%s_N_OPEN];   /* the ONNX dim_params */\n"
+                 "extern const int64_t %s_open_max[%s_N_OPEN];         /* their bounds */\n"
+                 "/* input i's dim d is open dim k when %s_input_open[i][d] == k + 1, else 0 */\n"
+                 "extern const int %s_input_open[%d][PZ_MAX_RANK];\n"
+                 "/* create() for the actual values open[k] of the open dims (NULL: the bounds): the\n"
+                 " * net is planned, and every kernel runs, at those sizes; the buffers run() takes\n"
+                 " * and gives are at them too (%s_output_shape). A value outside 1 to its bound is\n"
+                 " * refused (NULL, said in err). */\n"
+                 "%s *%s_create_at(const char *weights_path, int threads, const pz_run_options *opts,\n"
+                 "    const int64_t *open, char *err, size_t errsize);\n\n",
+              n, N, n, N, n, n, p->n_inputs ? p->n_inputs : 1, n, n, n);
+}
+
 void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
 {
     const char *n = o->name;
@@ -42,6 +66,7 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "/* The counts as data (for a loader that reads no header), and the name \"%s\". */\n"
                  "extern const int %s_n_inputs;\nextern const int %s_n_outputs;\n"
                  "const char *paleozoic_model_name(void);\n\n", n, n, n);
+    open_decls(t, p, n, N);
     gt_printf(t, "/* 1: the weights are linked in (--embed-weights); create(NULL, ...) uses them. */\n"
                  "#define %s_EMBEDDED_WEIGHTS %d\n\n", N, o->embed);
     gt_printf(t, "/* Maps the weights file (NULL: %s), builds and compiles the network\n"

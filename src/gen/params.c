@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "plan.h"
 #include "text.h"
 
 #include "../rt/op_desc.h"
@@ -70,26 +71,60 @@ static void print_elem(gen_text *t, const field *f, const void *p)
     }
 }
 
-/* The value of a field: a scalar, or "{a, b, c}" up to the last non-zero element. */
-static void print_value(gen_text *t, const field *f, const unsigned char *base)
+/* The open-dims form of the params element at byte off of layer li, or NULL. */
+static const gen_open_param *open_param(const gen_open *o, int li, size_t off)
+{
+    for (int i = 0; o && i < o->n_params; i++)
+        if (o->params[i].layer == li && o->params[i].off == off) return &o->params[i];
+    return NULL;
+}
+
+/* One element, or its expression of the open dims. */
+static void print_elem_open(gen_text *t, const field *f, const unsigned char *base, size_t off,
+                            const gen_open *o, int li)
+{
+    const gen_open_param *q = open_param(o, li, off);
+    if (!q) {
+        print_elem(t, f, base + off);
+        return;
+    }
+    gt_puts(t, f->type == PZ_F_INT ? "(int)(" : "(");
+    gt_open_expr(t, q->coef, o->n);
+    gt_puts(t, ")");
+}
+
+/* The value of a field: a scalar, or "{a, b, c}" up to the last non-zero
+ * (or open) element. */
+static void print_value(gen_text *t, const field *f, const unsigned char *base,
+                        const gen_open *o, int li)
 {
     size_t es = elem_size(f->type);
     if (f->count == 1) {
-        print_elem(t, f, base + f->off);
+        print_elem_open(t, f, base, f->off, o, li);
         return;
     }
     int last = 0;
-    for (int i = 0; i < f->count; i++)
-        if (!is_zero(base + f->off + (size_t)i * es, es)) last = i;
+    for (int i = 0; i < f->count; i++) {
+        size_t off = f->off + (size_t)i * es;
+        if (!is_zero(base + off, es) || open_param(o, li, off)) last = i;
+    }
     gt_puts(t, "{");
     for (int i = 0; i <= last; i++) {
         if (i) gt_puts(t, ", ");
-        print_elem(t, f, base + f->off + (size_t)i * es);
+        print_elem_open(t, f, base, f->off + (size_t)i * es, o, li);
     }
     gt_puts(t, "}");
 }
 
-void gen_params_fields(gen_text *t, const op_lowered *low)
+/* Some element of field f of layer li is open. */
+static int field_open(const gen_open *o, int li, const field *f)
+{
+    for (int k = 0; k < f->count; k++)
+        if (open_param(o, li, f->off + (size_t)k * elem_size(f->type))) return 1;
+    return 0;
+}
+
+void gen_params_fields(gen_text *t, const op_lowered *low, const gen_open *o, int li)
 {
     int n, printed = 0;
     const field *fs = fields_of(low, &n);
@@ -97,9 +132,11 @@ void gen_params_fields(gen_text *t, const op_lowered *low)
     for (int i = 0; i < n; i++) {
         const field *f = &fs[i];
         /* the first field is always printed: "{}" is not C99 */
-        if (printed && is_zero(base + f->off, elem_size(f->type) * (size_t)f->count)) continue;
+        if (printed && is_zero(base + f->off, elem_size(f->type) * (size_t)f->count) &&
+            !field_open(o, li, f))
+            continue;
         gt_printf(t, "%s.%s = ", printed ? ", " : "", f->name);
-        print_value(t, f, base);
+        print_value(t, f, base, o, li);
         printed++;
     }
 }

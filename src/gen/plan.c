@@ -191,6 +191,8 @@ void gen_plan_free(gen_plan *p)
     free(p->l);
     free(p->b);
     free(p->outputs);
+    if (p->open) free(p->open->coef), free(p->open->params), free(p->open->open_const);
+    free(p->open);
     memset(p, 0, sizeof *p);
 }
 

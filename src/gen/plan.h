@@ -51,6 +51,34 @@ typedef struct {
                                   * gen_plan_make) */
 } gen_block;
 
+/* Open dims (--max-shape NAME=VALUE): symbolic dims left open in the
+ * generated program, which builds its net for the actual values D[k] (1 to
+ * max[k]) given at create. Every tensor dim is then a sum of monomials of
+ * the D[k]: coef[tensor][dim][S] multiplies the product of the D[k] whose
+ * bit k is set in S (S = 0: the constant term). gen_open_fit (open.c)
+ * finds them from plans made at several values and checks them. */
+#define GEN_MAX_OPEN 4
+/* A params field (one element: an int or int64_t) of layer `layer` at byte
+ * `off` that changes with the open dims (a Slice start from the end of an
+ * open axis), in the same form as the dims. */
+typedef struct {
+    int layer;
+    size_t off;
+    int64_t coef[1 << GEN_MAX_OPEN];
+} gen_open_param;
+typedef struct gen_open {
+    int n;
+    const char *name[GEN_MAX_OPEN];   /* borrowed: the --max-shape names */
+    int64_t max[GEN_MAX_OPEN];
+    int64_t (*coef)[PZ_MAX_RANK][1 << GEN_MAX_OPEN];
+    /* per tensor, 1: a constant that changes with the open dims, each of its
+     * values a prefix of its bytes at the bounds (a positional embedding
+     * sliced to the sequence: pos[:, :S]); the program reads that prefix */
+    unsigned char *open_const;
+    gen_open_param *params;
+    int n_params;
+} gen_open;
+
 typedef struct {
     const ir_model *m;
     gen_tensor *t;               /* tensor id = index = the runtime's id */
@@ -65,10 +93,21 @@ typedef struct {
     int n_outputs;
     char **names;                /* strings the plan owns */
     int n_names;
+    gen_open *open;              /* NULL, or the open dims (owned) */
 } gen_plan;
 
 pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err);
 void gen_plan_free(gen_plan *p);
+/* Open dims: s[0 .. n_s) are plans of one model made with the open dims at
+ * the values at[i] (s[i] for mask i < 2^n_open: D[k] = 2 where bit k is set,
+ * else 1; the rest: any other values, which check the fit). Checks that they
+ * differ only in the dims of non-constant tensors, and that each such dim is
+ * a sum of monomials of the D[k] (e.g. 192 * D[0]); then gives s[n_s - 1]
+ * its gen_open, with its dims set at the bounds max[]. Else an error naming
+ * the layer or value and the values (exit 2). */
+pz_status gen_open_fit(gen_plan *const *s, const int64_t (*at)[GEN_MAX_OPEN], int n_s,
+                       int n_open, const char *const *names, const int64_t *max, pz_err *err);
+
 /* A block's runtime precision (pz_precision, BLOCK_PREC in the generated C):
  * 0 fp32, 1 bf16, 2 fp32 with its MatMul/Gemm weights in fp16. */
 int gen_block_prec(const gen_block *b);

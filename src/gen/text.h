@@ -25,14 +25,20 @@ void gt_float(gen_text *t, float v);
 void gt_double(gen_text *t, double v);
 /* "{1, 64, 56, 56}" without braces: the dims joined by ", ". */
 void gt_dims(gen_text *t, const int64_t *dims, int rank);
+/* The sum of coef[S] times the product of the D[k] with bit k in S, k < n,
+ * as C ("192 * D[0]", "D[1] - 2"). */
+void gt_open_expr(gen_text *t, const int64_t *coef, int n);
 /* PZ_F32, PZ_I64, ... for an element type. */
 const char *gen_dtype_macro(int dtype);
 
 /* The params of a lowered layer as designated initializers:
  * ".nsp = 2, .group = 1, .kernel = {3, 3}, ...". Fields equal to zero are
  * left out (a compound literal zeroes them); sep goes between fields
- * (", " on one line, or ";\n    p.field = " in the raw style). */
-void gen_params_fields(gen_text *t, const op_lowered *low);
+ * (", " on one line, or ";\n    p.field = " in the raw style). With open
+ * dims (plan.h's gen_open), the fields of layer li that change with them
+ * are printed as expressions of D[k]. */
+struct gen_open;
+void gen_params_fields(gen_text *t, const op_lowered *low, const struct gen_open *open, int li);
 /* The same params as one assignment per field: "<var>.nsp = 2;\n" ... with
  * `indent` before each line (the raw emission's explicit configuration). */
 void gen_params_assign(gen_text *t, const op_lowered *low, const char *var, const char *indent);
