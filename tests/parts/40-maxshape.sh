@@ -24,28 +24,19 @@
 # Works under a sanitizer build dir too (the models are small). Ends with
 # `N passed, N failed`.
 set -u
-B=$(cd "${1:?usage: 40-maxshape.sh BUILD_DIR}" && pwd)
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-E2E="$ROOT/tests/e2e"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-if [ ! -d "$ROOT/node_modules/onnxruntime-node" ] || ! /usr/bin/python3 -c 'import onnx, torch' 2>/dev/null; then
-    echo "maxshape: SKIPPED: needs onnxruntime-node, python3-onnx and torch (tools/setup.sh)"
-    echo "0 passed, 0 failed, 1 skipped"
-    exit 0
+NAME=40-maxshape
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+if [ "$have_ort" = 0 ] || ! "$PY" -c 'import onnx, torch' 2>/dev/null; then
+    skip_part "needs onnxruntime-node, python3-onnx and torch (tools/setup.sh)"
 fi
-if ! /usr/bin/python3 "$E2E/maxshape.py" "$T" >"$T/log" 2>&1; then
+if ! "$PY" "$E2E/maxshape.py" "$T" >"$T/log" 2>&1; then
     bad "maxshape.py failed: $(tail -c 600 "$T/log")"
-    echo "$pass passed, $fail failed"
-    exit 1
+    finish
 fi
-PZ="$B/paleozoic"
 
-# check MODEL NOUT KNOBS SIZES...: built once with KNOBS, run at each size
-check() {
+# check_sizes MODEL NOUT KNOBS SIZES...: built once with KNOBS, run at each size
+check_sizes() {
     model=$1 nout=$2 knobs=$3
     shift 3
     # shellcheck disable=SC2086
@@ -65,27 +56,27 @@ check() {
         fi
         # shellcheck disable=SC2086
         if "$T/$model.exe" --input "$x" $exeouts >"$T/log" 2>&1 &&
-            node "$E2E/compare.js" --rel 1e-4 "$T/exe.pb" "$T/ref.pb" >"$T/cmp" 2>&1 &&
+            cmp_rel "$T/exe.pb" "$T/ref.pb" >"$T/cmp" 2>&1 &&
             node "$E2E/compare.js" --close 1e-3 1e-5 "$T/exe.pb" "$T/ref.pb" >>"$T/cmp" 2>&1 &&
-            { [ "$nout" -eq 1 ] || node "$E2E/compare.js" --rel 1e-4 "$T/exe1.pb" "$T/ref1.pb" >>"$T/cmp" 2>&1; }; then ok
+            { [ "$nout" -eq 1 ] || cmp_rel "$T/exe1.pb" "$T/ref1.pb" >>"$T/cmp" 2>&1; }; then ok
         else bad "$model at $n: the program: $(tail -c 300 "$T/log") $(cat "$T/cmp")"; fi
         # shellcheck disable=SC2086
         if "$PZ" run "$T/$model.onnx" $knobs --input "$x" $runouts >"$T/log" 2>&1 &&
-            node "$E2E/compare.js" --rel 1e-4 "$T/run.pb" "$T/ref.pb" >"$T/cmp" 2>&1 &&
-            node "$E2E/compare.js" --bitwise "$T/run.pb" "$T/exe.pb" >>"$T/cmp" 2>&1; then ok
+            cmp_rel "$T/run.pb" "$T/ref.pb" >"$T/cmp" 2>&1 &&
+            cmp_bit "$T/run.pb" "$T/exe.pb" >>"$T/cmp" 2>&1; then ok
         else bad "$model at $n: run $knobs: $(tail -c 300 "$T/log") $(cat "$T/cmp")"; fi
     done
 }
-check cnn 1 "--max-shape batch=8" 1 3 8
-check mlp 1 "--max-shape sequence=8" 1 3 8
-check two 1 "--max-shape batch=4 --max-shape sequence=6" 3_5 4_1
-check last 2 "--max-shape sequence=8" 1 3 8
-check pos 1 "--max-shape batch=4 --max-shape sequence=32" 1_1 3_7 2_32
+check_sizes cnn 1 "--max-shape batch=8" 1 3 8
+check_sizes mlp 1 "--max-shape sequence=8" 1 3 8
+check_sizes two 1 "--max-shape batch=4 --max-shape sequence=6" 3_5 4_1
+check_sizes last 2 "--max-shape sequence=8" 1 3 8
+check_sizes pos 1 "--max-shape batch=4 --max-shape sequence=32" 1_1 3_7 2_32
 # fused blocks on 2 threads take the actual size too
 if "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --strategy fuse-all --threads 2 -o "$T/fused.exe" >"$T/log" 2>&1 &&
     node "$E2E/ort_run.js" "$T/cnn.onnx" "$T/cnn_3.pb" -- "$T/ref.pb" >>"$T/log" 2>&1 &&
     "$T/fused.exe" --input "$T/cnn_3.pb" --output "$T/exe.pb" >>"$T/log" 2>&1 &&
-    node "$E2E/compare.js" --rel 1e-4 "$T/exe.pb" "$T/ref.pb" >>"$T/log" 2>&1; then ok
+    cmp_rel "$T/exe.pb" "$T/ref.pb" >>"$T/log" 2>&1; then ok
 else bad "cnn --strategy fuse-all --threads 2 at batch 3: $(tail -c 400 "$T/log")"; fi
 # the Slice start of `last` is an expression of the open sequence in the C
 "$PZ" compile "$T/last.onnx" --max-shape sequence=8 -o "$T/lsrc" >/dev/null 2>&1
@@ -121,7 +112,7 @@ if "$PZ" compile "$T/cnn.onnx" --input "$T/cnn_3.pb" -o "$T/src3" >"$T/log" 2>&1
 else bad "a static compile mentions open dims: $(cat "$T/log")"; fi
 
 # refusals: exit 2, the message naming what is wrong, nothing written
-refuse() {
+refuse_unwritten() {
     what=$1 pattern=$2
     shift 2
     rm -rf "$T/bad" "$T/bad.exe" "$T/bad.exe.weights"
@@ -130,20 +121,19 @@ refuse() {
     if [ "$rc" -eq 2 ] && grep -q -- "$pattern" "$T/log" && [ ! -e "$T/bad.exe" ] && [ ! -e "$T/bad" ]; then ok
     else bad "$what: expected exit 2 matching '$pattern', got $rc: $(tail -c 300 "$T/log")"; fi
 }
-refuse "bound 0" "batch=0: the bound must be a positive" "$PZ" build "$T/cnn.onnx" --max-shape batch=0 -o "$T/bad.exe"
-refuse "bound -2" "batch=-2: the bound must be a positive" "$PZ" run "$T/cnn.onnx" --max-shape batch=-2
-refuse "bound x" "batch=x: the bound must be a positive" "$PZ" build "$T/cnn.onnx" --max-shape batch=x -o "$T/bad.exe"
-refuse "no =" "wants NAME=VALUE" "$PZ" build "$T/cnn.onnx" --max-shape batch -o "$T/bad.exe"
-refuse "unknown name" 'no input of the model has a dim named "sequence"' "$PZ" build "$T/cnn.onnx" --max-shape sequence=8 -o "$T/bad.exe"
-refuse "unknown name (run)" 'no input of the model has a dim named "foo"' "$PZ" run "$T/mlp.onnx" --max-shape foo=8
-refuse "pinned" 'does not let "batch" vary: at batch=2: node "/fc/Gemm"' "$PZ" build "$T/pinned.onnx" --max-shape batch=4 -o "$T/bad.exe"
-refuse "pinned (run)" 'does not let "batch" vary' "$PZ" run "$T/pinned.onnx" --max-shape batch=4
-refuse "strided" 'layer "/c/Conv" writes value "y": its dim 2' "$PZ" compile "$T/strided.onnx" --max-shape length=16 -o "$T/bad"
-refuse "tail2" 'layer "/Slice" writes value "/Slice_output_0": its dim 1 is 2' "$PZ" build "$T/tail2.onnx" --max-shape sequence=8 -o "$T/bad.exe"
-refuse "mask" 'the constant ".*" (folded from the model) at sequence=2 is not the start' "$PZ" build "$T/mask.onnx" --max-shape sequence=8 -o "$T/bad.exe"
-refuse "emit raw" "not with --emit raw" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --emit raw -o "$T/bad.exe"
-refuse "with --batch" "give one or the other" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --batch 2 -o "$T/bad.exe"
-refuse "twice" '"batch" is given twice' "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --max-shape batch=4 -o "$T/bad.exe"
-refuse "inspect" "unknown option --max-shape" "$PZ" inspect "$T/cnn.onnx" --max-shape batch=8
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+refuse_unwritten "bound 0" "batch=0: the bound must be a positive" "$PZ" build "$T/cnn.onnx" --max-shape batch=0 -o "$T/bad.exe"
+refuse_unwritten "bound -2" "batch=-2: the bound must be a positive" "$PZ" run "$T/cnn.onnx" --max-shape batch=-2
+refuse_unwritten "bound x" "batch=x: the bound must be a positive" "$PZ" build "$T/cnn.onnx" --max-shape batch=x -o "$T/bad.exe"
+refuse_unwritten "no =" "wants NAME=VALUE" "$PZ" build "$T/cnn.onnx" --max-shape batch -o "$T/bad.exe"
+refuse_unwritten "unknown name" 'no input of the model has a dim named "sequence"' "$PZ" build "$T/cnn.onnx" --max-shape sequence=8 -o "$T/bad.exe"
+refuse_unwritten "unknown name (run)" 'no input of the model has a dim named "foo"' "$PZ" run "$T/mlp.onnx" --max-shape foo=8
+refuse_unwritten "pinned" 'does not let "batch" vary: at batch=2: node "/fc/Gemm"' "$PZ" build "$T/pinned.onnx" --max-shape batch=4 -o "$T/bad.exe"
+refuse_unwritten "pinned (run)" 'does not let "batch" vary' "$PZ" run "$T/pinned.onnx" --max-shape batch=4
+refuse_unwritten "strided" 'layer "/c/Conv" writes value "y": its dim 2' "$PZ" compile "$T/strided.onnx" --max-shape length=16 -o "$T/bad"
+refuse_unwritten "tail2" 'layer "/Slice" writes value "/Slice_output_0": its dim 1 is 2' "$PZ" build "$T/tail2.onnx" --max-shape sequence=8 -o "$T/bad.exe"
+refuse_unwritten "mask" 'the constant ".*" (folded from the model) at sequence=2 is not the start' "$PZ" build "$T/mask.onnx" --max-shape sequence=8 -o "$T/bad.exe"
+refuse_unwritten "emit raw" "not with --emit raw" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --emit raw -o "$T/bad.exe"
+refuse_unwritten "with --batch" "give one or the other" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --batch 2 -o "$T/bad.exe"
+refuse_unwritten "twice" '"batch" is given twice' "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --max-shape batch=4 -o "$T/bad.exe"
+refuse_unwritten "inspect" "unknown option --max-shape" "$PZ" inspect "$T/cnn.onnx" --max-shape batch=8
+finish

@@ -26,16 +26,10 @@
 # The model's error against measured times is a benchmark, not a test:
 # bench/manycore/validate.sh. Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 45-simulate.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-B=$(cd "$B" && pwd)
-M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+NAME=45-simulate
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 export XDG_CACHE_HOME="$T/cache"
-pass=0 fail=0
 # expect RC PATTERN LABEL CMD...: CMD exits RC; for RC 2 its stderr holds
 # PATTERN and a "paleozoic: error:" line. The output is kept in $T/log.
 expect() {
@@ -47,8 +41,8 @@ expect() {
     elif [ "$want" -eq 2 ] && ! grep -q -- "$pat" "$T/err"; then why="no \"$pat\""
     elif [ "$want" -eq 2 ] && ! grep -q "^paleozoic: error: " "$T/err"; then why="no error line"
     fi
-    if [ -z "$why" ]; then pass=$((pass + 1))
-    else fail=$((fail + 1)); echo "FAIL $label: $why: $(cat "$T/log" "$T/err" | tail -c 500 | tr '\n' ' ')"; fi
+    if [ -z "$why" ]; then ok "$label"
+    else bad "$label: $why: $(cat "$T/log" "$T/err" | tail -c 500 | tr '\n' ' ')"; fi
 }
 NETS="resnet50 mobilenet_v2"
 
@@ -60,9 +54,8 @@ cat >"$P" <<'EOF'
 EOF
 MB="$M/mobilenet_v2.onnx"
 if [ ! -f "$MB" ]; then
-    echo "no $MB: make models first"
-    echo "0 passed, 1 failed"
-    exit 1
+    bad "no $MB: make models first"
+    finish
 fi
 
 # ---- values -------------------------------------------------------------------
@@ -166,5 +159,4 @@ for n in $NETS; do
     fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
