@@ -83,8 +83,8 @@ static int dyn_input(const ir_graph *g, const ir_node *n)
 
 /* A node reading a value with a run-time shape (planned at its bound) is
  * in a dynamic region: it must run as a layer kind that takes its shape at
- * run time (op_desc.h's run_shape: element-wise unary ops, Cast, Identity,
- * Shape), and its outputs have run-time shapes too (Shape's: run-time values). Any other node (one that folds to
+ * run time (op_desc.h's run_shape: element-wise unary and binary ops, Cast,
+ * Identity, Transpose, GatherND, Shape), and its outputs have run-time shapes too (Shape's: run-time values). Any other node (one that folds to
  * constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
 {
@@ -101,7 +101,8 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
         const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
-                       "takes element-wise unary ops, Cast, Identity and Shape; else such a value must be a "
+                       "takes element-wise unary and binary ops, Cast, Identity, Transpose, GatherND and "
+                       "Shape; else such a value must be a "
                        "graph output, or computed at compile time from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }

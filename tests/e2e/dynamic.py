@@ -12,10 +12,10 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
   cli     the same through `paleozoic run` only (builds take the time)
   refuse  `paleozoic run` and `paleozoic build` exit 2 naming the node that
           reads a run-time-shaped value
-Dynamic regions: element-wise unary ops and Cast after a run-time shape
-(region_*) run at it (Abs: exact, so the bitwise comparison holds), Shape
-gives its run-time values to static ops (Gather, Mul); Reshape and Add
-after one are refused.
+Dynamic regions: element-wise unary and binary ops, Cast, Transpose and
+GatherND after a run-time shape (region_*) run at it (Abs: exact, so the
+bitwise comparison holds), Shape gives its run-time values to static ops
+(Gather, Mul); Reshape and Softmax after one are refused.
 """
 import os
 import sys
@@ -194,14 +194,39 @@ save("region_shape_count", [helper.make_node("NonZero", ["X"], ["I"]),
      inits=[numpy_helper.from_array(np.array(1, np.int64), "one")],
      refs=[np.array(np.count_nonzero(x) ** 2, np.int64), np.array([2, np.count_nonzero(x)], np.int64)])
 
+# binary ops, Transpose and GatherND in a region: what torch.nonzero(x) and
+# x[x > t] * 2 export (NonZero, Transpose, GatherND, Mul), a broadcast Add
+# of a static [2, 1], and Unique's values added to themselves
+x = rng.standard_normal((4, 5)).astype(np.float32)
+save("region_mask_select", [helper.make_node("Greater", ["X", "t"], ["B"]),
+                            helper.make_node("NonZero", ["B"], ["I"]),
+                            helper.make_node("Transpose", ["I"], ["IT"], perm=[1, 0]),
+                            helper.make_node("GatherND", ["X", "IT"], ["G"]),
+                            helper.make_node("Mul", ["G", "two"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [4, 5])],
+     [vi("Y", TensorProto.FLOAT, 1), vi("IT", TensorProto.INT64, 2)], [x], 2, "run",
+     inits=[numpy_helper.from_array(np.array(0.3, np.float32), "t"),
+            numpy_helper.from_array(np.array([2.0], np.float32), "two")],
+     refs=[x[x > np.float32(0.3)] * np.float32(2), np.array(np.nonzero(x > 0.3), np.int64).T])
+save("region_add_broadcast", [helper.make_node("NonZero", ["X"], ["I"]),
+                              helper.make_node("Add", ["I", "off"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 2)], [x[:3, :4]], 1, "run",
+     inits=[numpy_helper.from_array(np.array([[10], [20]], np.int64), "off")],
+     refs=[np.array(np.nonzero(x[:3, :4]), np.int64) + np.array([[10], [20]], np.int64)])
+u = rng.choice([0.5, -1.0, 2.0, 3.5], (9,)).astype(np.float32)
+save("region_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
+                           helper.make_node("Add", ["U", "U"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [9])], [vi("Y", TensorProto.FLOAT, 1)], [u], 1, "cli",
+     refs=[unique_ref(u, None, 1)[0] * 2])
+
 # ---- refused: a node reading a run-time-shaped value --------------------------
 save("refuse_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
                         helper.make_node("Reshape", ["I", "flat"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 1)],
      [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse",
      inits=[numpy_helper.from_array(np.array([-1], np.int64), "flat")])
-save("refuse_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
-                           helper.make_node("Add", ["U", "U"], ["Y"])],
+save("refuse_unique_softmax", [helper.make_node("Unique", ["X"], ["U"]),
+                               helper.make_node("Softmax", ["U"], ["Y"], axis=0)],
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 1)],
      [rng.standard_normal(8).astype(np.float32)], 1, "refuse")
 

@@ -67,7 +67,8 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
      * when either input comes blocked; the other one is converted */
     int am = y->rank == 4 ? bin16c_mode(a, y) : -1, bm = y->rank == 4 ? bin16c_mode(b, y) : -1;
     pz_isa isa = l->isa;
-    if (st->path == BIN_F32 && isa != PZ_ISA_REF && am >= 0 && bm >= 0 && (am == 0 || bm == 0) &&
+    if (st->path == BIN_F32 && isa != PZ_ISA_REF && !l->dyn && am >= 0 && bm >= 0 &&
+        (am == 0 || bm == 0) &&
         (l->in_have[0] == 16 || l->in_have[1] == 16)) {
         st->path = BIN_16C;
         st->abc = am;
@@ -82,6 +83,14 @@ static void binary_run(const pz_layer *l, int ith, int nth)
 {
     const binary_state *st = l->state;
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
+    binary_state now;   /* a dynamic region: the broadcast of the run's dims */
+    if (l->dyn) {
+        now = *st;
+        if (pz_numel(y) == 0 ||
+            pz_bcast_init(&now.bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+            return;   /* run_shape made Y from A and B: they broadcast */
+        st = &now;
+    }
     switch (st->path) {
     case BIN_16C:
         st->fn(l->params, y->dims[0], y->dims[1], y->dims[2] * y->dims[3], a->data, st->abc,
@@ -122,6 +131,19 @@ static void binary_run_rows(const pz_layer *l, const void *const *in, void *out,
         }
 }
 
+/* A dynamic region: Y's dims, the broadcast of A's and B's (numpy). */
+static void binary_run_shape(const pz_layer *l)
+{
+    const pz_tensor *a = l->in[0], *b = l->in[1];
+    pz_tensor *y = l->out[0];
+    y->rank = a->rank > b->rank ? a->rank : b->rank;
+    for (int d = 0; d < y->rank; d++) {
+        const int ia = d - (y->rank - a->rank), ib = d - (y->rank - b->rank);
+        const int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        y->dims[d] = da == 1 ? db : da;   /* run checks that the other is 1 or the same */
+    }
+}
+
 static const pz_param_field binary_fields[] = {
     PZ_FIELD_ENUM(pz_binary_params, func, BINARY_FUNC), PZ_FIELD(pz_binary_params, act, PZ_F_ACT),
 };
@@ -131,5 +153,5 @@ const pz_rt_op pz_rt_op_binary = {
     .name = "BINARY", PZ_OP_PARAMS(pz_binary_params, binary_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = binary_prepare, .run = binary_run,
-    .row_rule = pz_row_rule_elementwise,
+    .row_rule = pz_row_rule_elementwise, .run_shape = binary_run_shape,
 };

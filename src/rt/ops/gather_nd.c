@@ -34,6 +34,19 @@ static void gather_nd_run(const pz_layer *l, int ith, int nth)
                           l->out[0]->data, ith, nth);
 }
 
+/* A dynamic region (indices of a run-time count, NonZero's): Y is the
+ * indices' tuples, each a slice of data. run reads the dims as they are. */
+static void gather_nd_run_shape(const pz_layer *l)
+{
+    const pz_gather_nd_params *p = l->params;
+    const pz_tensor *x = l->in[0], *ix = l->in[1];
+    pz_tensor *y = l->out[0];
+    const int q = ix->rank, k = (int)ix->dims[q - 1];
+    y->rank = q - 1 + x->rank - p->batch_dims - k;
+    for (int i = 0; i < q - 1; i++) y->dims[i] = ix->dims[i];
+    for (int i = q - 1; i < y->rank; i++) y->dims[i] = x->dims[i - (q - 1) + p->batch_dims + k];
+}
+
 static const pz_param_field gather_nd_fields[] = {
     PZ_FIELD(pz_gather_nd_params, batch_dims, PZ_F_INT),
 };
@@ -41,5 +54,5 @@ static const pz_param_field gather_nd_fields[] = {
 const pz_rt_op pz_rt_op_gather_nd = {
     .name = "GATHER_ND", PZ_OP_PARAMS(pz_gather_nd_params, gather_nd_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
-    .prepare = gather_nd_prepare, .run = gather_nd_run,
+    .prepare = gather_nd_prepare, .run = gather_nd_run, .run_shape = gather_nd_run_shape,
 };

@@ -75,8 +75,21 @@ static void transpose_run(const pz_layer *l, int ith, int nth)
     const transpose_state *st = l->state;
     const pz_tensor *x = l->in[0];
     if (pz_numel(x) == 0) return;
+    transpose_state now;   /* a dynamic region: the run's dims, simplified again */
+    if (l->dyn) {
+        simplify(&now, x->rank, x->dims, ((const pz_transpose_params *)l->params)->perm);
+        st = &now;
+    }
     pz_any_transpose__ref(pz_dtype_size(x->dtype), st->rank, st->dims, st->perm, x->data,
                           l->out[0]->data, ith, nth);
+}
+
+/* A dynamic region: Y's dims are X's, permuted. */
+static void transpose_run_shape(const pz_layer *l)
+{
+    const pz_transpose_params *p = l->params;
+    l->out[0]->rank = l->in[0]->rank;
+    for (int d = 0; d < l->in[0]->rank; d++) l->out[0]->dims[d] = l->in[0]->dims[p->perm[d]];
 }
 
 static const pz_param_field transpose_fields[] = {
@@ -96,5 +109,5 @@ const pz_rt_op pz_rt_op_transpose = {
     .name = "TRANSPOSE", PZ_OP_PARAMS(pz_transpose_params, transpose_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = transpose_prepare, .run = transpose_run,
-    .row_rule = transpose_row_rule,
+    .row_rule = transpose_row_rule, .run_shape = transpose_run_shape,
 };
