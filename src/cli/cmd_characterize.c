@@ -7,7 +7,8 @@
  *
  * `paleozoic characterize --check [-o|--target FILE]`: whether the profile
  * (default: the cached default one) still describes this machine; exit 0
- * when it does, 2 when it does not (stale, another machine, none). */
+ * when it does, 2 when it does not (stale, another machine, none) or the
+ * machine is too busy now to tell. */
 #include <string.h>
 #include <unistd.h>
 
@@ -60,7 +61,8 @@ int cmd_characterize(int argc, char **argv)
         pz_err e = {0};
         int r = lab_profile_check(out, why, sizeof why, &e);
         if (r < 0) return cli_fail(&e);
-        if (r) printf("stale: %s does not describe this machine: %s\n", out, why);
+        if (r == 1) printf("stale: %s does not describe this machine: %s\n", out, why);
+        else if (r == 2) printf("unsure: %s: %s; check again when it is idle\n", out, why);
         else printf("ok: %s describes this machine\n", out);
         return r ? 2 : 0;
     }

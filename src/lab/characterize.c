@@ -73,6 +73,7 @@ typedef struct {
     int n_fus, cap_fus;
     double *spread;         /* each timing's relative spread (synth_last_spread) */
     int n_spread;
+    lab_window *watch;      /* probed between timings (quality.h) */
 } study;
 
 static void note_spread(study *s)
@@ -194,6 +195,7 @@ static int time_points(study *s, pz_err *err)
             done++;
             pz_progress_step(1);
             if (out_of_time(s, 2.0 / 3)) continue;
+            lab_window_tick(s->watch);
             double ms = p->fc ? synth_fc_ms(p->hw, p->c_in, p->c_out, s->mp[j], s->min_time, err)
                               : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, p->dw, 1, 1, s->mp[j], s->min_time, err);
             if (ms < 0) {
@@ -283,6 +285,7 @@ static int time_fusion(study *s, pz_err *err)
                     /* the first chain of each kind is always timed: a slow
                      * build (a sanitizer's) still gets both kinds */
                     if (l > 0 && out_of_time(s, 1.0)) continue;
+                    lab_window_tick(s->watch);
                     const int c = kind[ir].lay[l][0], hw = kind[ir].lay[l][1], blk = kind[ir].blk[b];
                     double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], min_time, err)
                                    : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], min_time, err);
@@ -623,7 +626,8 @@ static int run_study(study *s, lab_quality *q, pz_err *err)
     s->n_pts = s->n_fus = s->n_spread = s->skipped = 0;
     plan(s);
     lab_probe_run(s->cores, &before);
-    lab_window_begin(&w);
+    lab_window_begin(&w, s->cores);
+    s->watch = &w;
     s->t0 = util_now_s();
     if (time_points(s, err) || time_fusion(s, err)) return -1;
     lab_window_end(&w);
@@ -633,13 +637,9 @@ static int run_study(study *s, lab_quality *q, pz_err *err)
     return 0;
 }
 
-/* A study the machine disturbed is measured again, up to `tries` studies in
- * all (the default one is short; a full one rather refused than run thrice),
- * once a probe finds the cores free again within 3 s (measuring a machine
- * still busy would only be disturbed again); with allow_noisy, one study.
- * When the last study was disturbed the profile is written only with
- * allow_noisy; otherwise *mc still gets its fit, err says why nothing was
- * written, and PZ_ERR_INPUT is returned. */
+/* A disturbed study is measured again (characterize.h), up to `tries`
+ * studies (a full one rather refused than run thrice), once a probe finds
+ * the cores free within 3 s: a machine still busy would disturb it again. */
 pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet, int allow_noisy,
                            pz_machine *mc, pz_err *err)
 {

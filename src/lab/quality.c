@@ -96,6 +96,7 @@ static double thread_cpu_s(void)
 typedef struct {
     pthread_barrier_t *start;
     fma_fn fn;
+    int bursts;
     double rate[BURSTS];    /* FLOP per CPU second of each burst */
     double share[BURSTS];   /* its CPU time over its wall time */
     double cpu, wall;
@@ -106,7 +107,7 @@ static void *probe_main(void *arg)
 {
     probe_thread *t = arg;
     pthread_barrier_wait(t->start);
-    for (int b = 0; b < BURSTS; b++) {
+    for (int b = 0; b < t->bursts; b++) {
         double w0 = util_now_s(), c0 = thread_cpu_s(), flop = 0, w1;
         do flop += t->fn(2000, &t->sink);
         while ((w1 = util_now_s()) - w0 < BURST_S);
@@ -119,7 +120,14 @@ static void *probe_main(void *arg)
     return NULL;
 }
 
+static void probe_n(int threads, int bursts, lab_probe *p);
+
 void lab_probe_run(int threads, lab_probe *p)
+{
+    probe_n(threads, BURSTS, p);
+}
+
+static void probe_n(int threads, int bursts, lab_probe *p)
 {
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
@@ -130,7 +138,7 @@ void lab_probe_run(int threads, lab_probe *p)
     pthread_barrier_init(&start, NULL, (unsigned)threads);
     fma_fn fn = pick_fma();
     int started = 1;
-    for (int i = 0; i < threads; i++) t[i].start = &start, t[i].fn = fn;
+    for (int i = 0; i < threads; i++) t[i].start = &start, t[i].fn = fn, t[i].bursts = bursts;
     for (int i = 1; i < threads; i++)
         if (pthread_create(&id[i], NULL, probe_main, &t[i])) break;
         else started++;
@@ -149,14 +157,14 @@ void lab_probe_run(int threads, lab_probe *p)
     p->threads = started;
     p->share = 1;
     for (int i = 0; i < started; i++) {
-        for (int b = 0; b < BURSTS; b++) {
+        for (int b = 0; b < bursts; b++) {
             all[na++] = t[i].rate[b];
             if (t[i].share[b] >= 0.5) rates[n++] = t[i].rate[b];
         }
         double share = t[i].wall > 0 ? t[i].cpu / t[i].wall : 0;
         if (share < p->share) p->share = share;
     }
-    if (n < 3) {   /* no core of its own at any time: the peak of all bursts, no spread */
+    if (n < 3) {   /* hardly a core of its own: the peak of all bursts, no spread */
         p->peak_gflops = util_median(all, na) * 1e-9;
         p->spread = 0;
     } else {
@@ -192,12 +200,27 @@ static double self_cpu_s(long *nivcsw)
            ru.ru_stime.tv_usec * 1e-6;
 }
 
-void lab_window_begin(lab_window *w)
+void lab_window_begin(lab_window *w, int threads)
 {
     memset(w, 0, sizeof *w);
+    w->threads = threads;
+    w->min_share = 1;
+    w->last_tick = util_now_s();
     w->have_stat = read_stat(w->stat0) == 0;
     w->cpu0 = self_cpu_s(&w->nivcsw0);
     w->wall0 = util_now_s();
+}
+
+/* A short probe (2 bursts, 20 ms) once a second at most: about 2% of the
+ * study's time, and a load that stays a second is seen. */
+void lab_window_tick(lab_window *w)
+{
+    if (util_now_s() - w->last_tick < 1.0) return;
+    lab_probe p;
+    probe_n(w->threads, 2, &p);
+    w->min_share = fmin(w->min_share, p.share);
+    w->ticks++;
+    w->last_tick = util_now_s();
 }
 
 void lab_window_end(lab_window *w)
@@ -240,19 +263,24 @@ void lab_quality_judge(lab_quality *q, const lab_probe *before, const lab_probe 
      * never under the 2% by which the profile's own decisions tell timings
      * apart (LAB_FUSE_GAIN_MIN): a disturbance inside it changes nothing
      * the profile concludes. The study is disturbed when
-     *   - a probe thread got less than 1 - tol of a core, before or after
-     *     (another runnable process shared the cores),
+     *   - a probe thread got less than 1 - tol of a core, before, during
+     *     (lab_window_tick) or after (another runnable process shared the
+     *     cores),
      *   - the FMA peak after is off the one before by more than tol (a
      *     busy SMT sibling, a clock that changed),
      *   - the hypervisor stole more than tol of the machine's time,
      *   - the study's median timing spread exceeds 3 tol: its runs moved
-     *     far more than a quiet core does (a load between the probes). */
+     *     far more than a quiet core does (a load between the probes; a
+     *     timing's runs spread by more than the probe's bursts even on a
+     *     quiet machine, hence the factor). */
     const double tol = fmax(LAB_FUSE_GAIN_MIN - 1, 3 * before->spread);
     q->tol = tol;
-    const double share = fmin(before->share, after->share);
+    const double share = fmin(fmin(before->share, after->share), w->min_share);
+    q->share_during = w->min_share;
     if (share < 1 - tol)
         snprintf(q->why, sizeof q->why, "a probe thread got %.0f%% of a core %s the study: another process "
-                 "ran on the cores", 100 * share, before->share <= after->share ? "before" : "after");
+                 "ran on the cores", 100 * share, share == before->share ? "before" : share == after->share ?
+                 "after" : "during");
     else if (fabs(after->peak_gflops / before->peak_gflops - 1) > tol)
         snprintf(q->why, sizeof q->why, "the FMA peak moved from %.1f to %.1f GFLOP/s per core during the study",
                  before->peak_gflops, after->peak_gflops);
@@ -278,6 +306,7 @@ void lab_quality_json(gen_text *b, const lab_quality *q)
     jnum(b, "peak_after_gflops", q->peak_after, ", ");
     jnum(b, "core_share_before", q->share_before, ", ");
     jnum(b, "core_share_after", q->share_after, ", ");
+    jnum(b, "core_share_during_min", q->share_during, ", ");
     jnum(b, "probe_spread", q->probe_spread, ",\n              ");
     jnum(b, "timing_spread_median", q->spread_median, ", ");
     jnum(b, "timing_spread_p90", q->spread_p90, ", ");
@@ -289,9 +318,9 @@ void lab_quality_json(gen_text *b, const lab_quality *q)
 
 void lab_quality_print(const lab_quality *q)
 {
-    fprintf(stderr, "characterize: study %d: FMA peak %.1f -> %.1f GFLOP/s per core, core share %.2f -> %.2f, "
+    fprintf(stderr, "characterize: study %d: FMA peak %.1f -> %.1f GFLOP/s per core, core share %.2f, %.2f, %.2f, "
             "timing spread %.3f (p90 %.3f), other processes %.2f cores, steal %.3f, %.0f preemptions/s: %s%s\n",
-            q->attempts, q->peak_before, q->peak_after, q->share_before, q->share_after, q->spread_median,
+            q->attempts, q->peak_before, q->peak_after, q->share_before, q->share_during, q->share_after, q->spread_median,
             q->spread_p90, q->others_cores, q->steal, q->preempt_per_s, q->quiet ? "quiet" : "not quiet: ", q->why);
 }
 

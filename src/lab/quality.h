@@ -4,8 +4,8 @@
  *
  *   lab_machine me;  lab_machine_read(&me);        // this machine
  *   lab_probe before; lab_probe_run(cores, &before);  // FMA peak, core share
- *   lab_window w;    lab_window_begin(&w);
- *   ... the study ...
+ *   lab_window w;    lab_window_begin(&w, cores);
+ *   ... the study, calling lab_window_tick(&w) between its timings ...
  *   lab_window_end(&w);  lab_probe_run(cores, &after);
  *   lab_quality q;   lab_quality_judge(&q, &before, &after, &w, spreads, n);
  *   if (!q.quiet) ... q.why says what was disturbed ...
@@ -53,6 +53,9 @@ typedef struct {
 void lab_probe_run(int threads, lab_probe *p);
 
 typedef struct {
+    int threads;            /* the study's, for the probes of lab_window_tick */
+    double last_tick, min_share;    /* the worst core share of those probes */
+    int ticks;
     double wall0, cpu0;     /* at begin: wall s, our process's CPU s */
     unsigned long long stat0[10];   /* /proc/stat "cpu" fields */
     long nivcsw0;
@@ -64,13 +67,16 @@ typedef struct {
     double preempt_per_s;   /* our threads' involuntary context switches per second */
 } lab_window;
 
-void lab_window_begin(lab_window *w);
+void lab_window_begin(lab_window *w, int threads);
+/* Called between a study's timings: a short probe once a second at most. */
+void lab_window_tick(lab_window *w);
 void lab_window_end(lab_window *w);
 
 typedef struct {
     int quiet;              /* 1: the study may be trusted */
     double tol;             /* the relative disturbance allowed (see lab_quality_judge) */
     double peak_before, peak_after, share_before, share_after, probe_spread;
+    double share_during;    /* the worst of the probes during the study */
     double spread_median, spread_p90;   /* of the study's repeated timings */
     double others_cores, steal, preempt_per_s;
     int attempts;           /* studies measured (1 + the re-measurements) */

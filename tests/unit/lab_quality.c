@@ -57,6 +57,7 @@ static void verdict(void)
     lab_probe before = {2, 40, 1.0, 0.01}, after = before;
     lab_window w;
     memset(&w, 0, sizeof w);
+    w.min_share = 1;   /* the probes during the study: no tick ran */
     double sp[5] = {0.01, 0.02, 0.01, 0.03, 0.01};
     lab_quality q = {0};
     lab_quality_judge(&q, &before, &after, &w, sp, 5);
@@ -69,6 +70,10 @@ static void verdict(void)
     after.share = 0.6;   /* another process on a core */
     lab_quality_judge(&q, &before, &after, &w, sp, 5);
     CHECK(!q.quiet && strstr(q.why, "60% of a core after"));
+    after.share = 1, w.min_share = 0.7;   /* a load between the probes, seen by a tick */
+    lab_quality_judge(&q, &before, &after, &w, sp, 5);
+    CHECK(!q.quiet && strstr(q.why, "70% of a core during"));
+    w.min_share = 1;
     after.share = 0.99, after.peak_gflops = 36;   /* the peak moved 10% */
     lab_quality_judge(&q, &before, &after, &w, sp, 5);
     CHECK(!q.quiet && strstr(q.why, "FMA peak"));
