@@ -262,7 +262,8 @@ void lab_quality_judge(lab_quality *q, const lab_probe *before, const lab_probe 
      * machine, three times its burst-to-burst spread before the study, and
      * never under the 2% by which the profile's own decisions tell timings
      * apart (LAB_FUSE_GAIN_MIN): a disturbance inside it changes nothing
-     * the profile concludes. The study is disturbed when
+     * the profile concludes; nor over five times that: a probe that moves
+     * more is itself sharing its core. The study is disturbed when
      *   - a probe thread got less than 1 - tol of a core, before, during
      *     (lab_window_tick) or after (another runnable process shared the
      *     cores),
@@ -273,7 +274,7 @@ void lab_quality_judge(lab_quality *q, const lab_probe *before, const lab_probe 
      *     far more than a quiet core does (a load between the probes; a
      *     timing's runs spread by more than the probe's bursts even on a
      *     quiet machine, hence the factor). */
-    const double tol = fmax(LAB_FUSE_GAIN_MIN - 1, 3 * before->spread);
+    const double res = LAB_FUSE_GAIN_MIN - 1, tol = fmin(5 * res, fmax(res, 3 * before->spread));
     q->tol = tol;
     const double share = fmin(fmin(before->share, after->share), w->min_share);
     q->share_during = w->min_share;

@@ -67,6 +67,10 @@ static void verdict(void)
     before.spread = 0.001;
     lab_quality_judge(&q, &before, &after, &w, sp, 5);
     CHECK(fabs(q.tol - 0.02) < 1e-12);   /* never under the 2% floor */
+    before.spread = 0.2;
+    lab_quality_judge(&q, &before, &after, &w, sp, 5);
+    CHECK(fabs(q.tol - 0.1) < 1e-12);   /* nor over 10% */
+    before.spread = 0.001;
     after.share = 0.6;   /* another process on a core */
     lab_quality_judge(&q, &before, &after, &w, sp, 5);
     CHECK(!q.quiet && strstr(q.why, "60% of a core after"));
