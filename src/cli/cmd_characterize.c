@@ -1,22 +1,34 @@
 /* cmd_characterize.c - `paleozoic characterize [-o TARGET.json] [--quick]
- * [--default] [--cores N]`: the micro-benchmark study of this machine (characterize.h),
- * the profile JSON and its SVG plots. Without -o the profile goes to
- * target.json in the current folder. */
+ * [--default] [--cores N] [--allow-noisy]`: the micro-benchmark study of this
+ * machine (characterize.h), the profile JSON and its SVG plots. Without -o
+ * the profile goes to target.json in the current folder. A study the
+ * machine disturbed is measured again, then refused (exit 2, nothing
+ * written) unless --allow-noisy.
+ *
+ * `paleozoic characterize --check [-o|--target FILE]`: whether the profile
+ * (default: the cached default one) still describes this machine; exit 0
+ * when it does, 2 when it does not (stale, another machine, none) or the
+ * machine is too busy now to tell. */
 #include <string.h>
 #include <unistd.h>
 
 #include "../lab/characterize.h"
+#include "../lab/lab.h"
 #include "cli.h"
 
 int cmd_characterize(int argc, char **argv)
 {
-    const char *out = "target.json";
-    int level = 2, cores = 0;
+    const char *out = NULL;
+    int level = 2, cores = 0, check = 0, allow_noisy = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-o")) {
-            if (i + 1 >= argc) return cli_usage("characterize: -o needs a value");
+        if (!strcmp(a, "-o") || !strcmp(a, "--target")) {
+            if (i + 1 >= argc) return cli_usage("characterize: %s needs a value", a);
             out = argv[++i];
+        } else if (!strcmp(a, "--check")) {
+            check = 1;
+        } else if (!strcmp(a, "--allow-noisy")) {
+            allow_noisy = 1;
         } else if (!strcmp(a, "--quick")) {
             level = 1;
         } else if (!strcmp(a, "--default")) {
@@ -30,9 +42,31 @@ int cmd_characterize(int argc, char **argv)
             i++;
         } else {
             return cli_usage("characterize: unknown argument %s (usage: paleozoic characterize "
-                             "[-o TARGET.json] [--quick|--default] [--cores N])", a);
+                             "[-o TARGET.json] [--quick|--default] [--cores N] [--allow-noisy] | characterize --check "
+                             "[--target FILE])", a);
         }
     }
+    if (check) {
+        if (level != 2 || cores || allow_noisy)
+            return cli_usage("characterize --check takes only --target FILE (or -o FILE)");
+        char def[4096], why[512];
+        if (!out) {
+            lab_default_profile_path(def, sizeof def);
+            if (access(def, F_OK)) {
+                printf("no profile cached in %s: the next command that needs one measures this machine\n", def);
+                return 2;
+            }
+            out = def;
+        }
+        pz_err e = {0};
+        int r = lab_profile_check(out, why, sizeof why, &e);
+        if (r < 0) return cli_fail(&e);
+        if (r == 1) printf("stale: %s does not describe this machine: %s\n", out, why);
+        else if (r == 2) printf("unsure: %s: %s; check again when it is idle\n", out, why);
+        else printf("ok: %s describes this machine\n", out);
+        return r ? 2 : 0;
+    }
+    if (!out) out = "target.json";
     if (!cores) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         cores = ncpu > 0 ? (int)ncpu : 1;
@@ -41,7 +75,7 @@ int cmd_characterize(int argc, char **argv)
     fprintf(stderr, "characterize: %s study on %d cores\n", WHAT[level], cores);
     pz_err err = {0};
     pz_machine mc;
-    if (lab_characterize(level, cores, out, 1, 0, &mc, &err)) return cli_fail(&err);
+    if (lab_characterize(level, cores, out, 1, 0, allow_noisy, &mc, &err)) return cli_fail(&err);
     char prefix[4096];
     snprintf(prefix, sizeof prefix, "%s", out);
     size_t n = strlen(prefix);

@@ -27,6 +27,7 @@
 
 #include "../gen/text.h"
 #include "../util/util.h"
+#include "quality.h"
 #include "svg.h"
 #include "synth.h"
 
@@ -70,7 +71,16 @@ typedef struct {
     int n_pts, cap_pts;
     fpoint *fus;
     int n_fus, cap_fus;
+    double *spread;         /* each timing's relative spread (synth_last_spread) */
+    int n_spread;
+    lab_window *watch;      /* probed between timings (quality.h) */
 } study;
+
+static void note_spread(study *s)
+{
+    if (s->n_spread % 64 == 0) s->spread = pz_xrealloc(s->spread, (size_t)(s->n_spread + 64) * sizeof *s->spread);
+    s->spread[s->n_spread++] = synth_last_spread();
+}
 
 /* Has the study used up `share` of its time limit? The point study stops at
  * 2/3 so that the fusion study always gets the last third. */
@@ -185,6 +195,7 @@ static int time_points(study *s, pz_err *err)
             done++;
             pz_progress_step(1);
             if (out_of_time(s, 2.0 / 3)) continue;
+            lab_window_tick(s->watch);
             double ms = p->fc ? synth_fc_ms(p->hw, p->c_in, p->c_out, s->mp[j], s->min_time, err)
                               : synth_conv_ms(p->c_in, p->c_out, p->hw, p->k, p->dw, 1, 1, s->mp[j], s->min_time, err);
             if (ms < 0) {
@@ -192,6 +203,7 @@ static int time_points(study *s, pz_err *err)
                 return -1;
             }
             p->ms[j] = ms;
+            note_spread(s);
             if (!s->quiet) {
                 if (p->fc)
                     pz_progress_note("characterize: [%d/%d] fc %dx%dx%d MP %d: %.3f ms, %.1f GFLOP/s\n", done,
@@ -273,6 +285,7 @@ static int time_fusion(study *s, pz_err *err)
                     /* the first chain of each kind is always timed: a slow
                      * build (a sanitizer's) still gets both kinds */
                     if (l > 0 && out_of_time(s, 1.0)) continue;
+                    lab_window_tick(s->watch);
                     const int c = kind[ir].lay[l][0], hw = kind[ir].lay[l][1], blk = kind[ir].blk[b];
                     double ms = ir ? synth_ir_ms(c, hw, 5, blk, s->mp[j], min_time, err)
                                    : synth_conv_ms(c, c, hw, 3, 0, 16, blk, s->mp[j], min_time, err);
@@ -280,6 +293,7 @@ static int time_fusion(study *s, pz_err *err)
                         pz_progress_end();
                         return -1;
                     }
+                    note_spread(s);
                     fpoint *f = new_fpoint(s);
                     *f = (fpoint){ir, c, hw, 3, blk, s->mp[j], ms, NAN, NAN};
                     if (!s->quiet) {
@@ -459,13 +473,18 @@ static void jnum(gen_text *b, double v)
     else gt_printf(b, "null");
 }
 
-static char *to_json(const study *s, const fit *f, size_t *len)
+static char *to_json(const study *s, const fit *f, const lab_machine *me, const lab_quality *ql,
+                     size_t *len)
 {
     static const char *LEVEL[] = {"default", "quick", "full"};
     gen_text b = {0};
     gt_puts(&b, "");
     gt_printf(&b, "{\n  \"paleozoic_target\": 1,\n  \"level\": \"%s\",\n  \"cores\": %d,\n  \"measured_at\": %lld,\n",
          LEVEL[s->level], s->cores, (long long)time(NULL));
+    lab_machine_json(&b, me);
+    gt_printf(&b, ",\n");
+    lab_quality_json(&b, ql);
+    gt_printf(&b, ",\n");
     gt_printf(&b, "  \"opcount_critical\": ");
     jnum(&b, f->mc.opcount_critical);
     gt_printf(&b, ",\n  \"opcount_critical_single_core\": ");
@@ -598,7 +617,30 @@ static pz_status plots(const study *s, const fit *f, const char *json_path, pz_e
     return PZ_OK;
 }
 
-pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet,
+/* One study: the FMA probe before and after it and the load window around
+ * it judged into q (quality.c). */
+static int run_study(study *s, lab_quality *q, pz_err *err)
+{
+    lab_probe before, after;
+    lab_window w;
+    s->n_pts = s->n_fus = s->n_spread = s->skipped = 0;
+    plan(s);
+    lab_probe_run(s->cores, &before);
+    lab_window_begin(&w, s->cores);
+    s->watch = &w;
+    s->t0 = util_now_s();
+    if (time_points(s, err) || time_fusion(s, err)) return -1;
+    lab_window_end(&w);
+    lab_probe_run(s->cores, &after);
+    lab_quality_judge(q, &before, &after, &w, s->spread, s->n_spread);
+    if (!s->quiet || !q->quiet) lab_quality_print(q);
+    return 0;
+}
+
+/* A disturbed study is measured again (characterize.h), up to `tries`
+ * studies (a full one rather refused than run thrice), once a probe finds
+ * the cores free within 3 s: a machine still busy would disturb it again. */
+pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet, int allow_noisy,
                            pz_machine *mc, pz_err *err)
 {
     study s;
@@ -606,7 +648,6 @@ pz_status lab_characterize(int level, int cores, const char *json_path, int svg,
     s.level = level < 0 ? 0 : level > 2 ? 2 : level;
     s.cores = cores < 1 ? 1 : cores;
     s.quiet = quiet;
-    s.t0 = util_now_s();
     s.deadline = s.level == 0 ? 9 : s.level == 1 ? 100 : 1080;
     s.min_time = s.level == 0 ? 0.25 : s.level == 1 ? 0.05 : 0.15;
     /* MPs: every count up to 8 cores, then the DLFusion list, then the core count */
@@ -615,11 +656,18 @@ pz_status lab_characterize(int level, int cores, const char *json_path, int svg,
     for (size_t i = 0; i < PZ_ARRAY_LEN(BIG); i++)
         if (BIG[i] < s.cores && s.n_mp < MAX_MP - 1) s.mp[s.n_mp++] = BIG[i];
     if (s.mp[s.n_mp - 1] != s.cores) s.mp[s.n_mp++] = s.cores;
-    plan(&s);
+    lab_machine me;
+    lab_machine_read(&me);
+    lab_quality q = {0};
+    const int tries = allow_noisy ? 1 : s.level == 0 ? 3 : s.level == 1 ? 2 : 1;
     pz_status st = PZ_OK;
-    if (time_points(&s, err) || time_fusion(&s, err)) {
-        st = err->code;
-        goto out;
+    for (q.attempts = 1;; q.attempts++) {
+        if (run_study(&s, &q, err)) {
+            st = err->code;
+            goto out;
+        }
+        if (q.quiet || q.attempts == tries || !lab_wait_quiet(s.cores, q.tol, 3)) break;
+        fprintf(stderr, "characterize: the machine was not quiet: measuring again (%d of %d)\n", q.attempts + 1, tries);
     }
     if (s.skipped && !quiet)
         fprintf(stderr, "characterize: the time limit (%.0f s) left %d measurements out\n", s.deadline, s.skipped);
@@ -629,16 +677,17 @@ pz_status lab_characterize(int level, int cores, const char *json_path, int svg,
         fprintf(stderr, "characterize: OpCount_critical = %.3g FLOP (fused blocks' best %.3g, one core's plateau %.3g), MP model: log2 MP = %.3f log2 C + %.3f log2 ops + %.3f, peak %.1f GFLOP/s\n",
                 f.mc.opcount_critical, f.crit_fusion, f.crit_single, f.mc.mp_alpha, f.mc.mp_beta,
                 f.mc.mp_gamma, f.mc.peak_gflops);
-        if (f.pca_ok) {
-            fprintf(stderr, "characterize: feature influence (PCA):");
-            for (int j = 0; j < 5; j++) fprintf(stderr, " %s %.2f", f.feat[f.rank[j]], f.influence[f.rank[j]]);
-            fprintf(stderr, "\n");
-        }
+        for (int j = 0; f.pca_ok && j < 5; j++)
+            fprintf(stderr, "%s %s %.2f%s", j ? "" : "characterize: feature influence (PCA):", f.feat[f.rank[j]],
+                    f.influence[f.rank[j]], j == 4 ? "\n" : "");
     }
     if (mc) *mc = f.mc;
-    if (json_path) {
+    if (!q.quiet && !allow_noisy) {
+        st = pz_fail(err, PZ_ERR_INPUT, "the machine was not quiet while it was measured (%s; %d studies): "
+                     "the profile is not written (measure again when the machine is idle)", q.why, q.attempts);
+    } else if (json_path) {
         size_t len;
-        char *text = to_json(&s, &f, &len);
+        char *text = to_json(&s, &f, &me, &q, &len);
         st = lab_write_atomic(json_path, text, len, 1, err);
         free(text);
         if (!st && svg) st = plots(&s, &f, json_path, err);
@@ -646,5 +695,6 @@ pz_status lab_characterize(int level, int cores, const char *json_path, int svg,
 out:
     free(s.pts);
     free(s.fus);
+    free(s.spread);
     return st;
 }

@@ -8,13 +8,20 @@
  * Fits OpCount_critical and the MP model (Eq. 5), ranks the features by PCA,
  * writes the profile JSON to json_path (atomically) and, when svg is set,
  * the plots next to it (PREFIX.gflops.svg, PREFIX.mp.svg, PREFIX.fusion.svg
- * where PREFIX is json_path without ".json"). Progress on stderr unless quiet. */
+ * where PREFIX is json_path without ".json"). Progress on stderr unless quiet.
+ *
+ * The machine is watched while it is measured (quality.h): a study it
+ * disturbed is measured again (up to 3 studies at level 0, 2 at level 1,
+ * 1 at level 2); when every one was disturbed nothing is written unless
+ * allow_noisy, *mc gets the last study's fit all the same, and the status
+ * is PZ_ERR_INPUT with err saying what disturbed it. The profile records
+ * the machine ("machine") and the study's quality ("quality"). */
 #ifndef PZ_LAB_CHARACTERIZE_H
 #define PZ_LAB_CHARACTERIZE_H
 
 #include "lab.h"
 
 pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet,
-                           pz_machine *mc, pz_err *err);
+                           int allow_noisy, pz_machine *mc, pz_err *err);
 
 #endif

@@ -31,8 +31,18 @@
  * `cores` (the MP limit of this run). */
 pz_status lab_profile_load(const char *path, int cores, pz_machine *machine, pz_err *err);
 /* The same without measuring: path, else the cached default; an error when
- * there is none. */
+ * there is none. A profile that records another machine is never used: a
+ * given one is refused (PZ_ERR_INPUT, the difference named), a cached
+ * default one measured again (lab_profile_load) or reported missing; a
+ * given one that records no machine (an older study) is used, with a
+ * warning. */
 pz_status lab_profile_load_cached(const char *path, int cores, pz_machine *machine, pz_err *err);
+/* `characterize --check`: whether the profile at path still describes this
+ * machine (its machine record, the FMA peak and two layers re-timed now;
+ * the re-timings on stdout). 0: it does; 1: it does not, why says so; 2:
+ * cannot tell, the machine is busy now and reads slow (why); -1: the file
+ * cannot be read (err). */
+int lab_profile_check(const char *path, char *why, size_t n, pz_err *err);
 /* $XDG_CACHE_HOME/paleozoic/target-default-<N>cpu.json, or ~/.cache/...;
  * writes into buf. */
 void lab_default_profile_path(char *buf, size_t size);

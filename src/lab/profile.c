@@ -3,6 +3,7 @@
  * With no --target, the default profile comes from a cache file, made on
  * first use by a ~10-second measurement (characterize level 0). */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,8 @@
 #include "characterize.h"
 #include "../util/json.h"
 #include "lab.h"
+#include "quality.h"
+#include "synth.h"
 
 pz_status lab_write_atomic(const char *path, const char *text, size_t len, int mkdirs,
                            pz_err *err)
@@ -93,7 +96,10 @@ static int number(const json_value *root, const char *path, const char *name, do
     return 0;
 }
 
-static pz_status parse_profile(const char *path, pz_machine *mc, pz_err *err)
+/* Reads the profile at path into mc; *rec gets its machine record and
+ * *has_rec whether it has one (older studies recorded none). */
+static pz_status parse_profile(const char *path, pz_machine *mc, lab_machine *rec, int *has_rec,
+                               pz_err *err)
 {
     char *text = read_text(path, err);
     if (!text) return err->code;
@@ -112,6 +118,7 @@ static pz_status parse_profile(const char *path, pz_machine *mc, pz_err *err)
         pz_fail(err, PZ_ERR_INPUT, "%s: \"opcount_critical\" must be positive (got %g)", path, v[0]);
         bad = 1;
     }
+    *has_rec = !bad && lab_machine_parse(root, rec) == 0;
     json_free(root);
     if (bad) return err->code;
     mc->opcount_critical = v[0];
@@ -122,24 +129,79 @@ static pz_status parse_profile(const char *path, pz_machine *mc, pz_err *err)
     return PZ_OK;
 }
 
+/* A profile is used only on the machine it describes. A given file that
+ * records another machine is refused, naming the difference; one that
+ * records none (written before the record existed) is used as given, with a
+ * warning. Returns 0 to use it. */
+static pz_status check_given(const char *path, const lab_machine *rec, int has_rec, pz_err *err)
+{
+    lab_machine me;
+    char why[512];
+    lab_machine_read(&me);
+    if (!has_rec) {
+        static int warned;   /* once per process: the CLI checks the file before the strategy reads it */
+        if (warned++) return PZ_OK;
+        fprintf(stderr, "paleozoic: warning: %s records no machine (an older study): used as given; "
+                "`paleozoic characterize --check --target %s` tells whether it describes this one\n", path, path);
+        return PZ_OK;
+    }
+    if (lab_machine_differs(&me, rec, why, sizeof why))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: the profile was measured on another machine (%s); measure this "
+                       "one with `paleozoic characterize -o FILE`", path, why);
+    return PZ_OK;
+}
+
+static pz_status load_given(const char *path, pz_machine *mc, pz_err *err)
+{
+    lab_machine rec;
+    int has_rec = 0;
+    if (parse_profile(path, mc, &rec, &has_rec, err)) return err->code;
+    return check_given(path, &rec, has_rec, err);
+}
+
+/* The cached default profile, when there is one and it describes this
+ * machine: 0 and mc filled; else -1 and why says what is wrong with it
+ * ("" when there is none). */
+static int load_default(const char *def, pz_machine *mc, char *why, size_t n)
+{
+    lab_machine rec, me;
+    int has_rec = 0;
+    pz_err quiet = {0};
+    why[0] = 0;
+    if (access(def, R_OK)) return -1;
+    if (parse_profile(def, mc, &rec, &has_rec, &quiet)) {
+        snprintf(why, n, "%.400s", quiet.msg);
+        return -1;
+    }
+    lab_machine_read(&me);
+    if (!has_rec) {
+        snprintf(why, n, "it records no machine (an older study)");
+        return -1;
+    }
+    return lab_machine_differs(&me, &rec, why, n) ? -1 : 0;
+}
+
 pz_status lab_profile_load(const char *path, int cores, pz_machine *mc, pz_err *err)
 {
     memset(mc, 0, sizeof *mc);
     if (path) {
-        if (parse_profile(path, mc, err)) return err->code;
+        if (load_given(path, mc, err)) return err->code;
     } else {
-        char def[4096];
+        char def[4096], why[512];
         lab_default_profile_path(def, sizeof def);
-        pz_err quiet = {0};
-        if (access(def, R_OK) || parse_profile(def, mc, &quiet)) {
+        if (load_default(def, mc, why, sizeof why)) {
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+            if (why[0])
+                fprintf(stderr, "paleozoic: the cached profile %s does not describe this machine: %s\n", def, why);
             fprintf(stderr, "paleozoic: no --target profile given and none cached: measuring this "
                     "machine for about 10 s (cached in %s; `paleozoic characterize -o FILE` makes "
                     "a full profile)\n", def);
-            if (lab_characterize(0, ncpu > 0 ? (int)ncpu : 1, def, 0, 1, mc, err)) {
+            memset(mc, 0, sizeof *mc);
+            if (lab_characterize(0, ncpu > 0 ? (int)ncpu : 1, def, 0, 1, 0, mc, err)) {
                 if (mc->opcount_critical <= 0) return err->code;
-                /* measured, but the cache could not be written: go on without it */
-                fprintf(stderr, "paleozoic: warning: %s\n", err->msg);
+                /* measured, but not cached (a busy machine, or the cache
+                 * could not be written): this run uses it */
+                fprintf(stderr, "paleozoic: warning: %s; this run uses the study, nothing is cached\n", err->msg);
                 memset(err, 0, sizeof *err);
             }
         }
@@ -151,14 +213,129 @@ pz_status lab_profile_load(const char *path, int cores, pz_machine *mc, pz_err *
 pz_status lab_profile_load_cached(const char *path, int cores, pz_machine *mc, pz_err *err)
 {
     memset(mc, 0, sizeof *mc);
-    char def[4096];
-    if (!path) {
+    if (path) {
+        if (load_given(path, mc, err)) return err->code;
+    } else {
+        char def[4096], why[512];
         lab_default_profile_path(def, sizeof def);
-        if (access(def, R_OK))
-            return pz_fail(err, PZ_ERR_INPUT, "no profile cached in %s", def);
-        path = def;
+        if (load_default(def, mc, why, sizeof why))
+            return pz_fail(err, PZ_ERR_INPUT, "no profile of this machine cached in %s%s%s", def,
+                           why[0] ? ": " : "", why);
     }
-    if (parse_profile(path, mc, err)) return err->code;
     mc->cores = cores;
     return PZ_OK;
+}
+
+/* The number at key of object o, NAN when absent. */
+static double num_at(const json_value *o, const char *key)
+{
+    const json_value *v = o && o->type == JSON_OBJECT ? json_get(o, key) : NULL;
+    return v && v->type == JSON_NUMBER ? v->num : NAN;
+}
+
+/* A reading now against the recorded one, r = now / recorded, `slow` when
+ * a larger r is slower: 1 when it is off by more than tol (why gets what,
+ * with r), 0 otherwise; off in the direction a busy machine reads (slower)
+ * while it is busy: 0, and *unsure set. */
+static int off(double r, double tol, int slow, int busy, int *unsure, char *why, size_t n, const char *what)
+{
+    if (fabs(log(r)) <= log1p(tol)) return 0;
+    if (busy && (slow ? r > 1 : r < 1)) {
+        *unsure = 1;
+        return 0;
+    }
+    snprintf(why, n, "%s %.2fx the profile's", what, r);
+    return 1;
+}
+
+/* Re-times the first layer of `kind` in the profile's "layers" at MP 1 and
+ * at the study's largest MP: 1 when one is off its recorded time (off()),
+ * 0 otherwise, -1 on a failure (err). */
+static int retime_layer(const json_value *root, const char *kind, double tol, int busy, int *unsure, char *why,
+                        size_t n, pz_err *err)
+{
+    const json_value *ls = json_get(root, "layers"), *mps = json_get(root, "mp_list");
+    if (!ls || ls->type != JSON_ARRAY || !mps || mps->type != JSON_ARRAY || !mps->n) return 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    for (int i = 0; i < ls->n; i++) {
+        const json_value *l = &ls->items[i], *k = json_get(l, "kind"), *ms = json_get(l, "ms");
+        if (!k || k->type != JSON_STRING || strcmp(k->str, kind) || !ms || ms->type != JSON_ARRAY ||
+            ms->n != mps->n)
+            continue;
+        int c_in = (int)num_at(l, "c_in"), c_out = (int)num_at(l, "c_out"), hw = (int)num_at(l, "hw"),
+            kk = (int)num_at(l, "kernel");
+        if (c_in < 1 || c_out < 1 || hw < 1 || kk < 1 || c_in > 4096 || c_out > 4096 || hw > 1024 || kk > 7) return 0;
+        int js[2] = {0, mps->n - 1};
+        for (int a = 0; a < (js[1] ? 2 : 1); a++) {
+            const json_value *mp = &mps->items[js[a]], *rec = &ms->items[js[a]];
+            if (mp->type != JSON_NUMBER || rec->type != JSON_NUMBER || mp->num < 1 || mp->num > ncpu) continue;
+            double now = synth_conv_ms(c_in, c_out, hw, kk, !strcmp(kind, "depthwise"), 1, 1, (int)mp->num, 0.1, err);
+            if (now < 0) return -1;
+            double r = now / rec->num;
+            printf("check: %s {%d, %d, %dx%d, %dx%d} MP %d: %.4g ms now, %.4g ms in the profile (%.2fx)\n", kind,
+                   c_in, c_out, hw, hw, kk, kk, (int)mp->num, now, rec->num, r);
+            char what[128];
+            snprintf(what, sizeof what, "%s {%d, %d, %dx%d} at MP %d takes", kind, c_in, c_out, hw, hw, (int)mp->num);
+            if (off(r, tol, 1, busy, unsure, why, n, what)) return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* The rule for --check: the record must name this machine, and the FMA peak
+ * and two layers re-timed now must agree with the recorded ones within the
+ * study's own tolerance, widened to three times its timings' 90th-percentile
+ * spread (a layer re-timed once moves as much as the study's timings did). */
+int lab_profile_check(const char *path, char *why, size_t n, pz_err *err)
+{
+    pz_machine mc;
+    lab_machine rec, me;
+    int has_rec = 0;
+    why[0] = 0;
+    if (parse_profile(path, &mc, &rec, &has_rec, err)) return -1;
+    lab_machine_read(&me);
+    if (!has_rec) {
+        snprintf(why, n, "it records no machine (an older study)");
+        return 1;
+    }
+    if (lab_machine_differs(&me, &rec, why, n)) return 1;
+    char *text = read_text(path, err);
+    json_value *root = NULL;
+    if (!text || json_parse(text, strlen(text), path, &root, err)) {
+        free(text);
+        return -1;
+    }
+    free(text);
+    const json_value *q = json_get(root, "quality");
+    double peak = num_at(q, "peak_before_gflops"), tol = num_at(q, "tolerance"),
+           p90 = num_at(q, "timing_spread_p90"), cores = num_at(root, "cores");
+    int res = 0;
+    if (!(peak > 0) || !(tol > 0)) {
+        snprintf(why, n, "it records no measurement quality (an older study)");
+        res = 1;
+        goto out;
+    }
+    lab_probe p;
+    lab_probe_run(cores >= 1 && cores <= 4096 ? (int)cores : 1, &p);
+    printf("check: FMA peak %.1f GFLOP/s per core now, %.1f in the profile; core share now %.2f\n",
+           p.peak_gflops, peak, p.share);
+    /* a busy machine reads slow: then only a reading faster than the
+     * profile's tells it is stale, and a slower one leaves the check unsure */
+    int busy = p.share < 1 - tol, unsure = 0;
+    if (busy)
+        printf("check: the machine is busy now (a probe thread got %.0f%% of a core): a slow reading "
+               "below proves nothing\n", 100 * p.share);
+    res = off(p.peak_gflops / peak, tol, 0, busy, &unsure, why, n, "the FMA peak per core is");
+    double lt = fmax(tol, 3 * (isfinite(p90) ? p90 : 0));
+    if (!res) res = retime_layer(root, "conv", lt, busy, &unsure, why, n, err);
+    if (!res) res = retime_layer(root, "depthwise", lt, busy, &unsure, why, n, err);
+    if (!res && unsure) {
+        snprintf(why, n, "the machine is busy now (a probe thread got %.0f%% of a core) and reads slower "
+                 "than the profile", 100 * p.share);
+        res = 2;
+    }
+out:
+    json_free(root);
+    return res;
 }

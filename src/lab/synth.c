@@ -30,6 +30,9 @@ static void fill(float *x, size_t n, float scale, uint32_t seed)
     }
 }
 
+/* The relative spread of the last timing: (3rd quartile - 1st) / median. */
+static double last_spread;
+
 /* The median time of a run, or with first_block > 0, of the profiled blocks
  * from first_block on (the untimed lead layer is block 0). */
 static double time_net(pz_net *net, int threads, int first_block, const void *in, void *out,
@@ -59,7 +62,14 @@ static double time_net(pz_net *net, int threads, int first_block, const void *in
         }
         n++;
     }
-    return util_median(t, n);
+    double med = util_median(t, n);   /* sorts t */
+    last_spread = med > 0 ? (t[(3 * (n - 1)) / 4] - t[(n - 1) / 4]) / med : 0;
+    return med;
+}
+
+double synth_last_spread(void)
+{
+    return last_spread;
 }
 
 /* A stride-1 "same" k x k conv of `group` groups with epilogue `act` (CLIP

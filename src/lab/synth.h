@@ -12,4 +12,8 @@ double synth_conv_ms(int c_in, int c_out, int hw, int k, int depthwise, int laye
 double synth_ir_ms(int c, int hw, int n_ir, int block, int mp, double min_time, pz_err *err);
 double synth_fc_ms(int m, int kdim, int n, int mp, double min_time, pz_err *err);
 
+/* The last timing's relative spread over its runs, (Q3 - Q1) / median:
+ * how much the machine moved under it (quality.h). */
+double synth_last_spread(void);
+
 #endif

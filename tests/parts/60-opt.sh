@@ -83,7 +83,9 @@ fails "space with nothing" "usage" "$PZ" space
 
 # ---- the profile ----------------------------------------------------------
 mkdir -p "$T/prof"
-check "characterize --default" "$PZ" characterize --default --cores 2 -o "$T/prof/target.json"
+# --allow-noisy: the suite runs beside other work (tests/both.sh builds the
+# sanitizer tree meanwhile); 45-profile.sh tests the refusal
+check "characterize --default" "$PZ" characterize --default --allow-noisy --cores 2 -o "$T/prof/target.json"
 cat >"$T/check_profile.py" <<'EOF'
 import json, sys, xml.dom.minidom
 p = json.load(open(sys.argv[1]))
@@ -117,12 +119,18 @@ if [ -f "$M/resnet18.onnx" ]; then
     fails "--target where no strategy reads it" "strategy fixed-mp reads no target profile" \
         "$PZ" run "$M/resnet18.onnx" --strategy fixed-mp --target "$T/prof/target.json"
     fails "--target on best, a bad file" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy best --target "$T/prof/bad2.json"
-    # the default profile: measured once into the cache, then reused
+    # the default profile: measured once into the cache, then reused; on a
+    # busy machine (the study says so) used for the run and not cached
     "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d1"
-    check "default profile cached" sh -c "ls '$XDG_CACHE_HOME'/paleozoic/target-default-*cpu.json"
     check "default profile measured once" grep -q "measuring this machine" "$T/d1"
-    "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d2"
-    check "default profile reused" sh -c "! grep -q 'measuring this machine' '$T/d2'"
+    if grep -q "not quiet.*nothing is cached" "$T/d1"; then
+        echo "60-opt: the machine is busy: the default profile was not cached (45-profile.sh tests this)"
+        check "default profile not cached when busy" sh -c "! ls '$XDG_CACHE_HOME'/paleozoic/target-default-*cpu.json"
+    else
+        check "default profile cached" sh -c "ls '$XDG_CACHE_HOME'/paleozoic/target-default-*cpu.json"
+        "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d2"
+        check "default profile reused" sh -c "! grep -q 'measuring this machine' '$T/d2'"
+    fi
 fi
 
 # ---- every strategy on the six networks -------------------------------------
