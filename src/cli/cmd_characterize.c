@@ -1,7 +1,9 @@
 /* cmd_characterize.c - `paleozoic characterize [-o TARGET.json] [--quick]
  * [--default] [--cores N] [--allow-noisy]`: the micro-benchmark study of this
  * machine (characterize.h), the profile JSON and its SVG plots. Without -o
- * the profile goes to target.json in the current folder. A study the
+ * the profile goes to target.json in the current folder; --cache writes it
+ * (no plots) where the default profile is cached, for the commands that
+ * read that one. A study the
  * machine disturbed is measured again, then refused (exit 2, nothing
  * written) unless --allow-noisy.
  *
@@ -19,7 +21,7 @@
 int cmd_characterize(int argc, char **argv)
 {
     const char *out = NULL;
-    int level = 2, cores = 0, check = 0, allow_noisy = 0;
+    int level = 2, cores = 0, check = 0, allow_noisy = 0, cache = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--target")) {
@@ -29,6 +31,8 @@ int cmd_characterize(int argc, char **argv)
             check = 1;
         } else if (!strcmp(a, "--allow-noisy")) {
             allow_noisy = 1;
+        } else if (!strcmp(a, "--cache")) {
+            cache = 1;
         } else if (!strcmp(a, "--quick")) {
             level = 1;
         } else if (!strcmp(a, "--default")) {
@@ -42,10 +46,14 @@ int cmd_characterize(int argc, char **argv)
             i++;
         } else {
             return cli_usage("characterize: unknown argument %s (usage: paleozoic characterize "
-                             "[-o TARGET.json] [--quick|--default] [--cores N] [--allow-noisy] | characterize --check "
+                             "[-o TARGET.json | --cache] [--quick|--default] [--cores N] [--allow-noisy] | "
+                             "characterize --check "
                              "[--target FILE])", a);
         }
     }
+    if (cache && (out || check))
+        return cli_usage("characterize: --cache writes the cached default profile: not with %s",
+                         check ? "--check" : "-o");
     if (check) {
         if (level != 2 || cores || allow_noisy)
             return cli_usage("characterize --check takes only --target FILE (or -o FILE)");
@@ -66,6 +74,8 @@ int cmd_characterize(int argc, char **argv)
         else printf("ok: %s describes this machine\n", out);
         return r ? 2 : 0;
     }
+    char def[4096];
+    if (cache) lab_default_profile_path(def, sizeof def), out = def;
     if (!out) out = "target.json";
     if (!cores) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -75,12 +85,13 @@ int cmd_characterize(int argc, char **argv)
     fprintf(stderr, "characterize: %s study on %d cores\n", WHAT[level], cores);
     pz_err err = {0};
     pz_machine mc;
-    if (lab_characterize(level, cores, out, 1, 0, allow_noisy, &mc, &err)) return cli_fail(&err);
+    if (lab_characterize(level, cores, out, !cache, 0, allow_noisy, &mc, &err)) return cli_fail(&err);
     char prefix[4096];
     snprintf(prefix, sizeof prefix, "%s", out);
     size_t n = strlen(prefix);
     if (n > 5 && !strcmp(prefix + n - 5, ".json")) prefix[n - 5] = 0;
-    printf("wrote %s and %s.gflops.svg, %s.mp.svg, %s.fusion.svg\n", out, prefix, prefix, prefix);
+    if (cache) printf("wrote %s\n", out);
+    else printf("wrote %s and %s.gflops.svg, %s.mp.svg, %s.fusion.svg\n", out, prefix, prefix, prefix);
     printf("OpCount_critical %.4g FLOP; MP model log2 MP = %.3f log2 C + %.3f log2 ops + %.3f; "
            "peak %.1f GFLOP/s per core\n", mc.opcount_critical, mc.mp_alpha, mc.mp_beta, mc.mp_gamma,
            mc.peak_gflops);

@@ -19,7 +19,7 @@ static const command COMMANDS[] = {
     {"build", cmd_build, "build MODEL.onnx -o EXE [--emit raw] [--input X.pb]... [--max-shape NAME=N]... [knobs]"},
     {"tune", cmd_tune, "tune MODEL.onnx --strategy S -o SCHEDULE.json [--simulate-cores N] [knobs]"},
     {"bench", cmd_bench, "bench MODEL.onnx... [--strategies all|S1,S2] [--json] [--svg FILE] [--threads N] [--repeat N] [--target T]"},
-    {"characterize", cmd_characterize, "characterize [-o TARGET.json] [--quick|--default] [--cores N] [--allow-noisy]  |  characterize --check [--target FILE]  (exit 0: the profile describes this machine, 2: it does not)"},
+    {"characterize", cmd_characterize, "characterize [-o TARGET.json | --cache] [--quick|--default] [--cores N] [--allow-noisy]  |  characterize --check [--target FILE]  (exit 0: the profile describes this machine, 2: it does not)"},
     {"space", cmd_space, "space MODEL.onnx [--cores N | --simulate-cores N,... [--svg FILE | --schedule S.json]] | space --layers N [--cores N]"},
     {"quantize", cmd_quantize, "quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] [--method minmax|percentile|entropy] [--samples N] [--input-shape NAME=D0,..]"},
     {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx [--seed N]  (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2 vit_b_16 bert_base)"},
