@@ -22,12 +22,9 @@
 # Under a sanitizer build (*san*) the loaded `characterize -o` case is left
 # out (the default-cache one stays). Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 45-profile.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-B=$(cd "$B" && pwd)
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
+NAME=45-profile
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 LOOPS=""
 cleanup() {
     for p in $LOOPS; do kill "$p" 2>/dev/null; done
@@ -35,13 +32,6 @@ cleanup() {
 }
 trap cleanup EXIT
 export XDG_CACHE_HOME="$T/cache"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-check() {
-    label=$1; shift
-    if "$@" >"$T/log" 2>&1; then ok; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
-}
 # exits LABEL RC PATTERN CMD...: CMD must exit RC with PATTERN in stdout+stderr
 exits() {
     label=$1 want=$2 pat=$3; shift 3
@@ -49,10 +39,8 @@ exits() {
     rc=$?
     if [ "$rc" -ne "$want" ]; then bad "$label: exit $rc, wanted $want: $(tail -c 500 "$T/out" | tr '\n' ' ')"
     elif ! grep -q -- "$pat" "$T/out"; then bad "$label: no \"$pat\" in: $(tail -c 500 "$T/out" | tr '\n' ' ')"
-    else ok; fi
+    else ok "$label"; fi
 }
-san=0
-case "$B" in *san*) san=1 ;; esac
 NCPU=$(getconf _NPROCESSORS_ONLN)
 CACHE="$XDG_CACHE_HOME/paleozoic/target-default-v2-${NCPU}cpu.json"
 MODEL="$M/resnet18.onnx"
@@ -189,5 +177,4 @@ fi
 for p in $LOOPS; do kill "$p" 2>/dev/null; done
 LOOPS=""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

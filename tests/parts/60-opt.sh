@@ -31,40 +31,13 @@
 # MobileNetV2 only (the others take minutes each under ASan) and the measured
 # strategies run on MobileNetV2 only. Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 60-opt.sh BUILD_DIR MODELDIR}
-M=${2:-$(cd "$(dirname "$0")/../.." && pwd)/build/test-models}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$B" && pwd)
+NAME=60-opt
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 M=$(cd "$M" 2>/dev/null && pwd || echo "$M")
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-# the default profile is cached here, not in the user's ~/.cache
+# the default profile is cached here, not in the suite's or the user's cache
 export XDG_CACHE_HOME="$T/cache"
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-# check LABEL CMD...: one check by exit code; output shown on failure
-check() {
-    label=$1; shift
-    if "$@" >"$T/log" 2>&1; then ok; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
-}
-# fails LABEL PATTERN CMD...: CMD must exit 2 with PATTERN on stderr, no crash
-fails() {
-    label=$1 pat=$2; shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ "$rc" -ne 2 ]; then bad "$label: exit $rc, wanted 2: $(tail -c 400 "$T/err")"
-    elif ! grep -q -- "$pat" "$T/err"; then bad "$label: no \"$pat\" in: $(tail -c 400 "$T/err")"
-    elif ! grep -q "^paleozoic: error: " "$T/err"; then bad "$label: no 'paleozoic: error:' line"
-    else ok; fi
-}
-san=0
-case "$B" in *san*) san=1 ;; esac
-have_node=0
-[ -f "$ROOT/tests/e2e/compare.js" ] && [ -d "$ROOT/node_modules/onnxruntime-node" ] &&
-    command -v node >/dev/null && have_node=1
+have_node=$have_ort
 
 # ---- space ----------------------------------------------------------------
 "$PZ" space --layers 50 --cores 32 >"$T/s50" 2>&1
@@ -79,7 +52,7 @@ if [ -f "$M/resnet18.onnx" ]; then
     want=$("$PZ" space --layers "${n:-0}" --cores 2 2>/dev/null | sed -n 's/.*: \([0-9.e]*\) with 2 cores.*/\1/p')
     check "space of resnet18 ($n layers) = space --layers $n" grep -q "$want with 2 cores" "$T/sm"
 fi
-fails "space with nothing" "usage" "$PZ" space
+refuse "space with nothing" "usage" "$PZ" space
 
 # ---- the profile ----------------------------------------------------------
 mkdir -p "$T/prof"
@@ -113,12 +86,12 @@ check "profile JSON and SVGs valid" "$PY" "$T/check_profile.py" "$T/prof/target.
 printf '{"paleozoic_target": 1, "cores": 2, "mp_alpha": 0}' >"$T/prof/bad1.json"
 printf '{"paleozoic_target": 1, "cores": 2, "opcount_critical": "x", ' >"$T/prof/bad2.json"
 if [ -f "$M/resnet18.onnx" ]; then
-    fails "--target missing key" '"opcount_critical"' "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad1.json"
-    fails "--target bad JSON" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad2.json"
-    fails "--target no file" "nofile.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/nofile.json"
-    fails "--target where no strategy reads it" "strategy fixed-mp reads no target profile" \
+    refuse "--target missing key" '"opcount_critical"' "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad1.json"
+    refuse "--target bad JSON" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/bad2.json"
+    refuse "--target no file" "nofile.json" "$PZ" run "$M/resnet18.onnx" --strategy dlfusion --target "$T/prof/nofile.json"
+    refuse "--target where no strategy reads it" "strategy fixed-mp reads no target profile" \
         "$PZ" run "$M/resnet18.onnx" --strategy fixed-mp --target "$T/prof/target.json"
-    fails "--target on best, a bad file" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy best --target "$T/prof/bad2.json"
+    refuse "--target on best, a bad file" "bad2.json" "$PZ" run "$M/resnet18.onnx" --strategy best --target "$T/prof/bad2.json"
     # the default profile: measured once into the cache, then reused; on a
     # busy machine (the study says so) used for the run and not cached
     "$PZ" run "$M/resnet18.onnx" --threads 2 --strategy dlfusion >/dev/null 2>"$T/d1"
@@ -142,8 +115,7 @@ STRATS="fixed-mp dynamic-mp fuse-all fusion-fixed-mp dlfusion plugin:$PLUG"
 TGT="--target $T/prof/target.json"
 for n in $NETS; do
     if [ ! -f "$M/$n.onnx" ] || [ ! -f "$M/$n.input.pb" ]; then
-        echo "60-opt: $n: SKIPPED (no $M/$n.onnx)"
-        skip=$((skip + 1))
+        skip_one "$n: no $M/$n.onnx"
         continue
     fi
     in="$M/$n.input.pb"
@@ -216,7 +188,7 @@ if [ -f "$M/resnet18.onnx" ]; then
     check "run --schedule from tune" "$PZ" run "$M/$n.onnx" --input "$M/$n.input.pb" --threads 2 \
         --schedule "$T/s.json" --output "$T/$n.sched.pb"
     check "run --schedule bitwise equal to none" cmp "$T/$n.none.pb" "$T/$n.sched.pb"
-    fails "tune with a bad strategy" "unknown strategy" "$PZ" tune "$M/$n.onnx" --strategy nope -o "$T/s2.json"
+    refuse "tune with a bad strategy" "unknown strategy" "$PZ" tune "$M/$n.onnx" --strategy nope -o "$T/s2.json"
     check "a failed tune leaves no file" test ! -e "$T/s2.json"
 
     # ---- bench ----------------------------------------------------------------
@@ -242,31 +214,30 @@ xml.dom.minidom.parse(sys.argv[2])
 EOF
     nl=$("$PZ" space "$M/$n.onnx" --cores 2 | sed -n 's/.*: \([0-9]*\) layers after lowering.*/\1/p')
     check "bench JSON and SVG" "$PY" "$T/check_bench.py" "$T/b.json" "$T/b.svg" "${nl:-0}"
-    fails "bench unknown strategy" "unknown strategy" "$PZ" bench "$M/$n.onnx" --strategies none,nope --repeat 1
+    refuse "bench unknown strategy" "unknown strategy" "$PZ" bench "$M/$n.onnx" --strategies none,nope --repeat 1
 
     # ---- plug-ins and errors --------------------------------------------------
     check "example plug-in built" test -f "$PLUG"
     # shellcheck disable=SC2086
-    fails "plug-in with an illegal answer" "strategy_bad.so gave an illegal schedule" \
+    refuse "plug-in with an illegal answer" "strategy_bad.so gave an illegal schedule" \
         "$PZ" run "$M/$n.onnx" --strategy "plugin:$B/examples/strategy_bad.so" $TGT
     # shellcheck disable=SC2086
-    fails "plug-in that fails" "this strategy always fails" \
+    refuse "plug-in that fails" "this strategy always fails" \
         "$PZ" run "$M/$n.onnx" --strategy "plugin:$B/examples/strategy_bad.so:fail" $TGT
     # shellcheck disable=SC2086
-    fails "plug-in missing" "cannot load" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/none.so" $TGT
+    refuse "plug-in missing" "cannot load" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/none.so" $TGT
     printf 'const int pz_strategy_abi = 999;\nint pz_strategy(void);\nint pz_strategy(void) { return 0; }\n' >"$T/abi.c"
     if cc -shared -fPIC -o "$T/abi.so" "$T/abi.c" 2>/dev/null; then
         # shellcheck disable=SC2086
-        fails "plug-in of another ABI" "ABI 999" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/abi.so" $TGT
+        refuse "plug-in of another ABI" "ABI 999" "$PZ" run "$M/$n.onnx" --strategy "plugin:$T/abi.so" $TGT
     fi
     # shellcheck disable=SC2086
-    fails "plug-in arguments checked" "positive op count" \
+    refuse "plug-in arguments checked" "positive op count" \
         "$PZ" run "$M/$n.onnx" --strategy "plugin:$PLUG:xyz" $TGT
-    fails "unknown strategy" "known: none, fixed-mp" "$PZ" run "$M/$n.onnx" --strategy warp-speed
-    fails "bad oracle option" "unknown option" "$PZ" run "$M/$n.onnx" --strategy oracle:speed=3
-    fails "bad dp option value" "KEY=NUMBER" "$PZ" run "$M/$n.onnx" --strategy dp:budget=abc
-    fails "fixed-mp beyond the cores" "fixed-mp:8" "$PZ" run "$M/$n.onnx" --threads 2 --strategy fixed-mp:8
+    refuse "unknown strategy" "known: none, fixed-mp" "$PZ" run "$M/$n.onnx" --strategy warp-speed
+    refuse "bad oracle option" "unknown option" "$PZ" run "$M/$n.onnx" --strategy oracle:speed=3
+    refuse "bad dp option value" "KEY=NUMBER" "$PZ" run "$M/$n.onnx" --strategy dp:budget=abc
+    refuse "fixed-mp beyond the cores" "fixed-mp:8" "$PZ" run "$M/$n.onnx" --threads 2 --strategy fixed-mp:8
 fi
 
-echo "60-opt: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+finish
