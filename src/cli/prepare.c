@@ -444,6 +444,12 @@ pz_status cli_check_max_shape(const char *path, const cli_knobs *k, pz_err *err)
     if (k->batch)
         return pz_fail(err, PZ_ERR_INPUT, "--max-shape %s=%lld with --batch %lld: give one or "
                        "the other", b[0].name, (long long)b[0].value, (long long)k->batch);
+    /* an --input-shape could fix the very dim left open: the program would
+     * be static there while its header says open */
+    if (k->n_shapes)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "--max-shape %s=%lld with --input-shape %s=...: "
+                       "not supported together (the open dims come from the run's inputs)",
+                       b[0].name, (long long)b[0].value, k->shapes[0].name);
     /* at 1 everywhere (the names counted), then each dim at 2 */
     for (int j = -1; j < k->n_max; j++) {
         int64_t v[GEN_MAX_OPEN];

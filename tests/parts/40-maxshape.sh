@@ -135,5 +135,6 @@ refuse_unwritten "mask" 'the constant ".*" (folded from the model) at sequence=2
 refuse_unwritten "emit raw" "not with --emit raw" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --emit raw -o "$T/bad.exe"
 refuse_unwritten "with --batch" "give one or the other" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --batch 2 -o "$T/bad.exe"
 refuse_unwritten "twice" '"batch" is given twice' "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --max-shape batch=4 -o "$T/bad.exe"
+refuse_unwritten "with --input-shape" "not supported together" "$PZ" build "$T/cnn.onnx" --max-shape batch=8 --input-shape x=2,3,16,16 -o "$T/bad.exe"
 refuse_unwritten "inspect" "unknown option --max-shape" "$PZ" inspect "$T/cnn.onnx" --max-shape batch=8
 finish
