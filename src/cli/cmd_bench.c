@@ -69,8 +69,9 @@ static void flag_oracle(result *res, const int *idx, int n_ok, const double *run
     if (o < 0) return;
     for (int i = 0; i < n_ok; i++) {
         result *r = &res[idx[i]];
-        r->beats_oracle = i != o && opt_beats_oracle(runs + (size_t)i * rounds, runs + (size_t)o * rounds,
-                                                     rounds, &r->vs_oracle, &r->noise);
+        int beats = opt_beats_oracle(runs + (size_t)i * rounds, runs + (size_t)o * rounds, rounds,
+                                     &r->vs_oracle, &r->noise);
+        r->beats_oracle = i != o && beats;
     }
 }
 
