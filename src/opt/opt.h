@@ -12,7 +12,10 @@
  *                    profile saw fusing slow down, no MP it measured
  *                    slower for a kind of layer (alg1.c)
  *   dlfusion:paper   Algorithm 1 as published (lines 1-19)              profile
- *   oracle[:OPTS]    DLFusion V.3 reduced brute force, measured        the machine
+ *   oracle[:OPTS]    DLFusion V.3 reduced brute force, measured,       the machine
+ *                    widened to hold every other strategy's schedule
+ *                    (one-layer blocks, all the cores, the others'
+ *                    schedules as seeds: search.c)
  *   dp[:OPTS]        ours: exact DP over measured block costs          the machine
  *   best[:OPTS]      ours for deployment: measured per-layer algorithm   the machine
  *                    (Winograd or direct), then the fastest of all-cores,

@@ -1,7 +1,11 @@
 /* opt_search.c - the strategies' decisions without a machine: DLFusion
- * Algorithm 1 against an example worked by hand, the MP model, and the
- * exact searches (DP, branch-and-bound enumeration) against a plain brute
- * force over every partition on synthetic additive cost tables. */
+ * Algorithm 1 against an example worked by hand, the MP model, Algorithm 1
+ * following a profile (tables written here: no fused block of a chain kind
+ * whose gain is under 1.02, no MP measured slower), the oracle's space (its
+ * MPs hold the cores, its sizes one-layer blocks, its seeds the other
+ * strategies' schedules), bench's beats-the-oracle test on made-up paired
+ * runs, and the exact searches (DP, branch-and-bound enumeration) against a
+ * plain brute force over every partition on synthetic additive cost tables. */
 #include <math.h>
 #include <string.h>
 
