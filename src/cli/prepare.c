@@ -236,11 +236,11 @@ fail:
 }
 
 /* The strategies that read a target profile (--target): opt.c loads one for
- * these (best: when one is given or cached). */
+ * these (best and oracle: when one is given or cached). */
 static int reads_target(const char *spec)
 {
     static const char *const READERS[] = {"dynamic-mp", "fusion-fixed-mp", "dlfusion", "best",
-                                          "plugin"};
+                                          "oracle", "plugin"};
     size_t nl = strcspn(spec, ":");
     for (size_t i = 0; i < PZ_ARRAY_LEN(READERS); i++)
         if (strlen(READERS[i]) == nl && !strncmp(spec, READERS[i], nl)) return 1;
@@ -257,7 +257,7 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
     for (int i = 0; i < n; i++) any |= reads_target(specs[i]);
     if (!any)
         return pz_fail(err, PZ_ERR_INPUT, "--target %s: %s%s reads no target profile (the "
-                       "strategies that do: dynamic-mp, fusion-fixed-mp, dlfusion, best, plugin)",
+                       "strategies that do: dynamic-mp, fusion-fixed-mp, dlfusion, best, oracle, plugin)",
                        k->target, n == 1 ? "strategy " : "none of the strategies ",
                        n == 1 ? specs[0] : "given");
     /* read and checked now, whichever strategy reads it later */

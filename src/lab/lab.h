@@ -72,6 +72,11 @@ double lab_meter_schedule(lab_meter *mt, const int *sizes, const int *mps, int n
 int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
                           double *const *block_ms, pz_err *err);
+/* The same, also keeping every run: runs[i * rounds + k] = ms of schedule
+ * i in round k (runs may be NULL). */
+int lab_meter_interleaved_runs(lab_meter *mt, int n_sched, const int *const *sizes,
+                               const int *const *mps, const int *n_blocks, int rounds, double *med,
+                               double *const *block_ms, double *runs, pz_err *err);
 int lab_meter_builds(const lab_meter *mt);
 
 /* ---- pca.c ---------------------------------------------------------------- */

@@ -128,6 +128,14 @@ int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
                           double *const *block_ms, pz_err *err)
 {
+    return lab_meter_interleaved_runs(mt, n_sched, sizes, mps, n_blocks, rounds, med, block_ms,
+                                      NULL, err);
+}
+
+int lab_meter_interleaved_runs(lab_meter *mt, int n_sched, const int *const *sizes,
+                               const int *const *mps, const int *n_blocks, int rounds, double *med,
+                               double *const *block_ms, double *runs, pz_err *err)
+{
     if (rounds < 1) rounds = 1;
     gen_net *gn = pz_xcalloc((size_t)(n_sched ? n_sched : 1), sizeof *gn);
     double *t = pz_xmalloc((size_t)n_sched * (size_t)rounds * sizeof *t);
@@ -161,6 +169,7 @@ int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
             }
             pz_net_run(gn[i].net, (const void *const *)mt->in, mt->out);
             t[(size_t)i * rounds + k] = (double)pz_net_run_ns(gn[i].net) * 1e-6;
+            if (runs) runs[(size_t)i * rounds + k] = t[(size_t)i * rounds + k];
             if (block_ms) {
                 int nb = pz_net_n_blocks(gn[i].net);
                 for (int b = 0; b < n_blocks[i]; b++)

@@ -8,7 +8,8 @@
  *        per-layer each layer on 1 or on all cores, whichever its measured
  *                 time favours (the runtime's profiler, both nets timed
  *                 alternately, medians);
- *        dlfusion Algorithm 1 on the target profile (when one loads);
+ *        dlfusion Algorithm 1 following the target profile (when one
+ *                 loads);
  *        fused    all cores, blocks of 4, 8 and 16 layers (the oracle's
  *                 granularity, DLFusion V.3) and one block of all layers:
  *                 where fusion pays across the whole net, as on ResNet-50,
@@ -62,9 +63,7 @@ int opt_best_pick(const double *med, int nc, int alg1)
     return best;
 }
 
-/* Blocks of `size` layers from layer `offset` on (a first block of `offset`
- * layers before them when offset > 0, the last one shorter) on mp cores. */
-static int offset_blocks(int n, int size, int offset, int mp, int *sizes, int *mps)
+int opt_offset_blocks(int n, int size, int offset, int mp, int *sizes, int *mps)
 {
     int nb = 0;
     if (offset > 0 && offset < n) {
@@ -132,7 +131,8 @@ static int same_schedule(const int *sa, const int *ma, int na, const int *sb, co
 enum { MAX_CAND = 16 };
 
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
-             int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
+             const lab_profile_tables *t, int have_profile, const opt_search_opts *o, int *sizes,
+             int *mps, pz_err *err)
 {
     int n = m->n_layers;
     if (opt_measure_algos(m, cores, 3, o->quiet, err) < 0) return -1;
@@ -179,7 +179,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     nc++;
     if (!rc && have_profile) {
         snprintf(names[nc], sizeof names[nc], "dlfusion");
-        nb[nc] = opt_alg1(f, n, mc, 0, cs[nc], cm[nc]);
+        nb[nc] = opt_alg1_profile(f, n, mc, t, cs[nc], cm[nc]);
         /* at one core Algorithm 1 sets no MP: no favourite (see the top) */
         if (cores > 1) alg1 = nc;
         nc++;
@@ -191,7 +191,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     for (int size = 2; size <= 4 && !rc; size++)
         for (int off = 0; off < (size < 4 ? size : 1) && size < n; off++) {
             snprintf(names[nc], sizeof names[nc], off ? "fused-%d+%d" : "fused-%d", size, off);
-            nb[nc] = offset_blocks(n, size, off, cores, cs[nc], cm[nc]);
+            nb[nc] = opt_offset_blocks(n, size, off, cores, cs[nc], cm[nc]);
             nc++;
         }
     static const int fused_size[] = {8, 16};

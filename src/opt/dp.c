@@ -6,7 +6,8 @@
  * exact when block costs add up, O(n * max_size) table look-ups.
  *
  * opt_enumerate: the brute force of DLFusion V.3 over its reduced space
- * (blocks of multiples of `unit` layers), keeping the k best partitions.
+ * (blocks of multiples of `unit` layers, and, for the oracle, blocks of up
+ * to `small` layers anywhere), keeping the k best partitions.
  * Every partition of the space is covered; a branch is cut when its cost so
  * far plus the best possible rest (an exact suffix bound, computed first)
  * cannot beat the k-th best kept, which changes the time, not the answer.
@@ -53,7 +54,7 @@ int opt_dp(int n, int max_size, opt_block_cost_fn cost, void *ctx, int *sizes, i
 }
 
 typedef struct {
-    int n, unit, max_size;
+    int n, unit, max_size, small;
     double *tab;        /* [n][n+1]: cost of (start, size), INFINITY if not allowed */
     int *tab_mp;
     double *suffix;     /* [n+1]: least cost from a start to the end */
@@ -66,7 +67,8 @@ typedef struct {
 static int allowed(const enum_state *e, int p, int s)
 {
     if (s < 1 || p + s > e->n || s > e->max_size) return 0;
-    return s % e->unit == 0 || p + s == e->n;   /* the last block takes what is left */
+    /* blocks of up to `small` layers anywhere; the last block takes what is left */
+    return s <= e->small || s % e->unit == 0 || p + s == e->n;
 }
 
 static void keep(enum_state *e, int depth, double c)
@@ -120,11 +122,11 @@ static void walk(enum_state *e, int p, int depth, double c)
     }
 }
 
-int opt_enumerate(int n, int unit, int max_size, opt_block_cost_fn cost, void *ctx,
+int opt_enumerate(int n, int unit, int small, int max_size, opt_block_cost_fn cost, void *ctx,
                   opt_candidate *best, int k, double *visited)
 {
-    enum_state e = {n, unit < 1 ? 1 : unit, max_size < 1 ? n : max_size, NULL, NULL, NULL, NULL,
-                    best, k, 0, 0};
+    enum_state e = {n, unit < 1 ? 1 : unit, max_size < 1 ? n : max_size, small, NULL, NULL, NULL,
+                    NULL, best, k, 0, 0};
     size_t cells = (size_t)n * (size_t)(n + 1);
     e.tab = pz_xmalloc((cells ? cells : 1) * sizeof *e.tab);
     e.tab_mp = pz_xcalloc(cells ? cells : 1, sizeof *e.tab_mp);

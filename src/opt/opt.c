@@ -8,10 +8,11 @@
 #include "opt_internal.h"
 
 const char *const OPT_STRATEGIES[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
-                                      "fusion-fixed-mp", "dlfusion", "oracle", "dp", "best"};
+                                      "fusion-fixed-mp", "dlfusion", "dlfusion:paper", "oracle", "dp",
+                                      "best"};
 const int OPT_N_STRATEGIES = (int)PZ_ARRAY_LEN(OPT_STRATEGIES);
 
-#define KNOWN "none, fixed-mp[:N], dynamic-mp, fuse-all, fusion-fixed-mp, dlfusion, " \
+#define KNOWN "none, fixed-mp[:N], dynamic-mp, fuse-all, fusion-fixed-mp, dlfusion[:paper], " \
               "oracle[:OPTS], dp[:OPTS], best[:OPTS], plugin:PATH.so[:ARGS]"
 
 /* "budget=60,repeat=3,..." into o; an unknown key or bad value is an error. */
@@ -98,8 +99,11 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
         /* Algorithm 1 is one candidate when a profile loads (no measuring for one) */
         pz_err pe = {0};
         int have = lab_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
+        lab_profile_tables t;
+        if (!have || lab_profile_tables_load(target, &t, &pe)) memset(&t, 0, sizeof t);
         double t0 = util_now_s();
-        nb = opt_best(m, f, cores, &mc, have, &o, sizes, mps, err);
+        nb = opt_best(m, f, cores, &mc, &t, have, &o, sizes, mps, err);
+        lab_profile_tables_free(&t);
         if (nb <= 0) {
             if (!err->code) pz_fail(err, PZ_ERR_INTERNAL, "best: no schedule found");
             nb = -1;
@@ -111,14 +115,40 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
         opt_search_opts o = {oracle ? 300 : 120, 3, 0, 4, 0};
         if (parse_opts(name, args, &o, err)) goto done;
         double t0 = util_now_s();
-        nb = oracle ? opt_oracle(m, f, cores, &o, sizes, mps, err)
-                    : opt_dp_measured(m, f, cores, &o, sizes, mps, err);
+        if (oracle) {
+            /* the profile strategies' schedules are among the oracle's
+             * seeds when a profile is at hand (none is measured for it) */
+            pz_err pe = {0};
+            int have = lab_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
+            lab_profile_tables t;
+            if (!have || lab_profile_tables_load(target, &t, &pe)) memset(&t, 0, sizeof t);
+            nb = opt_oracle(m, f, cores, have ? &mc : NULL, &t, &o, sizes, mps, err);
+            lab_profile_tables_free(&t);
+        } else {
+            nb = opt_dp_measured(m, f, cores, &o, sizes, mps, err);
+        }
         if (nb <= 0) {
             if (!err->code) pz_fail(err, PZ_ERR_INTERNAL, "%s: no schedule found", name);
             nb = -1;
             goto done;
         }
         if (!o.quiet) fprintf(stderr, "%s: search took %.1f s\n", name, util_now_s() - t0);
+    } else if (!strcmp(name, "dlfusion")) {
+        if (args && strcmp(args, "paper")) {
+            pz_fail(err, PZ_ERR_INPUT, "--strategy %s: dlfusion takes no option but \"paper\" "
+                    "(Algorithm 1 as published)", spec);
+            goto done;
+        }
+        if (args) {
+            nb = opt_alg1(f, n, &mc, 0, sizes, mps);
+        } else {
+            lab_profile_tables t;
+            pz_err te = {0};
+            /* the default profile measured but not cached: no tables, no fusion */
+            if (lab_profile_tables_load(target, &t, target ? err : &te) && target) goto done;
+            nb = opt_alg1_profile(f, n, &mc, &t, sizes, mps);
+            lab_profile_tables_free(&t);
+        }
     } else if (args) {
         pz_fail(err, PZ_ERR_INPUT, "--strategy %s takes no options (known: " KNOWN ")", spec);
         goto done;
@@ -128,8 +158,6 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
         sizes[0] = n, mps[0] = cores, nb = 1;
     } else if (!strcmp(name, "fusion-fixed-mp")) {
         nb = opt_alg1(f, n, &mc, cores, sizes, mps);
-    } else if (!strcmp(name, "dlfusion")) {
-        nb = opt_alg1(f, n, &mc, 0, sizes, mps);
     } else {
         pz_fail(err, PZ_ERR_INPUT, "--strategy %s: unknown strategy (known: " KNOWN ")", spec);
     }

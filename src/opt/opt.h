@@ -7,8 +7,15 @@
  *   dynamic-mp       no fusion, each conv/FC layer the MP of Eq. 5     profile
  *   fuse-all         all layers one block, MP = all cores              -
  *   fusion-fixed-mp  Algorithm 1's blocks, every block on all cores    profile
- *   dlfusion         Algorithm 1: blocks and per-block MP              profile
- *   oracle[:OPTS]    DLFusion V.3 reduced brute force, measured        the machine
+ *   dlfusion         Algorithm 1 following the profile: blocks and      profile
+ *                    per-block MP, no fused block of a chain kind the
+ *                    profile saw fusing slow down, no MP it measured
+ *                    slower for a kind of layer (alg1.c)
+ *   dlfusion:paper   Algorithm 1 as published (lines 1-19)              profile
+ *   oracle[:OPTS]    DLFusion V.3 reduced brute force, measured,       the machine
+ *                    widened to hold every other strategy's schedule
+ *                    (one-layer blocks, all the cores, the others'
+ *                    schedules as seeds: search.c)
  *   dp[:OPTS]        ours: exact DP over measured block costs          the machine
  *   best[:OPTS]      ours for deployment: measured per-layer algorithm   the machine
  *                    (Winograd or direct), then the fastest of all-cores,

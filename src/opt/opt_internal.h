@@ -5,7 +5,8 @@
  *   best.c        "best": measured algorithms, then the fastest of a few schedules
  *   features.c    layer features of a lowered model (pz_strategy.h's struct)
  *   simple.c      none, fixed-mp, dynamic-mp, fuse-all (DLFusion Table III 1-4)
- *   alg1.c        DLFusion Algorithm 1 (dlfusion, fusion-fixed-mp)
+ *   alg1.c        DLFusion Algorithm 1 (dlfusion:paper, fusion-fixed-mp) and
+ *                 Algorithm 1 following the profile (dlfusion)
  *   dp.c          exact search over contiguous partitions on a block-cost table
  *   search.c      the measured strategies: oracle (DLFusion V.3) and dp (ours)
  *   plugin.c      user strategies loaded with dlopen
@@ -21,6 +22,7 @@
 
 #include "../ir/model.h"
 #include "../lab/lab.h"     /* the meter and the target profile the strategies use */
+#include "../lab/profile_tables.h"
 #include "../util/util.h"
 #include "pz_strategy.h"
 
@@ -37,11 +39,30 @@ int opt_mp_model(const pz_machine *mc, const pz_layer_features *f);
 /* ---- strategies on features: fill sizes/mps (capacity n), return blocks --- */
 
 int opt_each_layer(int n, int mp, int *sizes, int *mps);
+/* Blocks of `size` layers from layer `offset` on (a first block of offset
+ * layers before them when 0 < offset < n; the last one shorter), all on mp
+ * cores (best.c). */
+int opt_offset_blocks(int n, int size, int offset, int mp, int *sizes, int *mps);
 int opt_dynamic_mp(const pz_layer_features *f, int n, const pz_machine *mc, int *sizes, int *mps);
 /* DLFusion Algorithm 1. fixed_mp > 0: every block gets that MP instead of
  * the block's (fusion-fixed-mp). */
 int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_mp, int *sizes,
              int *mps);
+/* Algorithm 1 following the profile's measurements t (dlfusion; alg1.c
+ * says how): no fused block of a chain kind the profile did not see fusing
+ * pay, no MP measured slower for the layer's kind. t may be empty (no
+ * fusion, the model's MPs). */
+int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
+                     const lab_profile_tables *t, int *sizes, int *mps);
+/* Layer i's chain kind for that rule: -1 for a layer without an op count,
+ * LAB_CHAIN_IR for a depthwise conv and a 1x1 conv next to one,
+ * LAB_CHAIN_CONV for other convs, LAB_N_CHAIN_KINDS for FC layers. */
+int opt_chain_kind(const pz_layer_features *f, int n, int i);
+/* The model's MP for a conv/FC layer, replaced by the MP that the
+ * profile's nearest measured layers of its kind ran fastest where they ran
+ * the model's more than 5% slower on average (t NULL or empty: the
+ * model's). */
+int opt_mp_checked(const pz_machine *mc, const lab_profile_tables *t, const pz_layer_features *f);
 
 /* ---- algo.c: the per-layer algorithm knob -------------------------------- */
 
@@ -77,14 +98,15 @@ int opt_dp(int n, int max_size, opt_block_cost_fn cost, void *ctx, int *sizes, i
            double *total);
 
 /* Brute force with branch and bound over partitions whose blocks are
- * multiples of `unit` layers (the last block takes what is left), sizes up
- * to max_size: keeps the k cheapest distinct partitions, best first. */
+ * multiples of `unit` layers or of at most `small` layers (the last block
+ * takes what is left), sizes up to max_size: keeps the k cheapest distinct
+ * partitions, best first. */
 typedef struct {
     int n_blocks;
     int *sizes, *mps;          /* [n] each */
     double cost;
 } opt_candidate;
-int opt_enumerate(int n, int unit, int max_size, opt_block_cost_fn cost, void *ctx,
+int opt_enumerate(int n, int unit, int small, int max_size, opt_block_cost_fn cost, void *ctx,
                   opt_candidate *best, int k, double *visited);
 
 /* ---- search.c: the measured strategies ----------------------------------- */
@@ -97,20 +119,57 @@ typedef struct {
     int quiet;                 /* no progress on stderr */
 } opt_search_opts;
 
-int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_search_opts *o,
-               int *sizes, int *mps, pz_err *err);
+/* The oracle (search.c says how). mc: the profile, NULL when none is
+ * cached (then the profile strategies' schedules are not among its seeds);
+ * t: its tables (may be NULL). */
+int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
+               const lab_profile_tables *t, const opt_search_opts *o, int *sizes, int *mps,
+               pz_err *err);
+/* Blocks of up to this many layers, at every offset, are in the oracle's
+ * space (dp's default largest block). */
+#define OPT_ORACLE_SMALL 8
+/* The MPs the oracle times: {1,2,4,8,12,16,24,32} below the cores, and the
+ * cores (fixed-mp's). Returns the count (at most 9). */
+int opt_oracle_mps(int cores, int *mps);
+/* The block sizes the oracle times, in that order, and the alignment of the
+ * offsets each is timed at: 1 (every offset), n (offset 0; when max_size is
+ * n), 2..small (every offset), then the multiples of 4 above small up to
+ * max_size (offsets multiples of 4). sizes/align: capacity n + 2. Returns
+ * the count. */
+int opt_oracle_plan(int n, int max_size, int small, int *sizes, int *align);
+/* The schedules of the strategies that need no measuring, which the oracle
+ * times beside its own so that none of them can beat it: every layer alone
+ * at each MP of opt_oracle_mps (none, fixed-mp:N, fixed-mp), fuse-all,
+ * best's uniform blocks (2 and 3 layers at every offset, 4, 8, 16) on all
+ * the cores, and with a profile (mc not NULL) dynamic-mp, fusion-fixed-mp,
+ * dlfusion:paper and dlfusion (on t). Distinct schedules only, at most cap;
+ * out[i].sizes/mps have capacity n each. Returns the count. */
+int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_machine *mc,
+                     const lab_profile_tables *t, opt_candidate *out, int cap);
 int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
                     const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
+
+/* Bench's check that the oracle bounds the other strategies. s[k] and
+ * oracle[k]: a strategy's and the oracle's ms in round k of `rounds`
+ * interleaved rounds (pairs under the same load). The strategy beats the
+ * oracle when the median of the ratios s[k] / oracle[k] is below 1 by more
+ * than the noise: the larger of OPT_BENCH_NOISE and two standard errors of
+ * that median (1.4826 x the ratios' median absolute deviation x 2 /
+ * sqrt(rounds)). *ratio (may be NULL): that median; *noise (may be NULL):
+ * the noise used. 0 when rounds < 1. */
+#define OPT_BENCH_NOISE 0.02
+int opt_beats_oracle(const double *s, const double *oracle, int rounds, double *ratio, double *noise);
 
 /* ---- best.c: ours, for deployment ------------------------------------------ */
 
 /* Measured algorithms, then the fastest of: every layer on all cores, each
- * layer at its measured better MP (1 or all), Algorithm 1 (when
- * have_profile), uniform fused blocks, and the partition stitched from the
- * fastest of their measured blocks (see best.c). Returns the block count,
- * -1 on failure. */
+ * layer at its measured better MP (1 or all), Algorithm 1 following the
+ * profile (when have_profile; t its tables, may be NULL), uniform fused
+ * blocks, and the partition stitched from the fastest of their measured
+ * blocks (see best.c). Returns the block count, -1 on failure. */
 int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
-             int have_profile, const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
+             const lab_profile_tables *t, int have_profile, const opt_search_opts *o, int *sizes,
+             int *mps, pz_err *err);
 
 /* The fastest partition of layers [0, n) into blocks measured as parts of
  * nc candidate schedules: candidate k has nb[k] blocks, block b of

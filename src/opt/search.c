@@ -3,14 +3,23 @@
  * Both time candidate blocks on this machine and then search exactly over
  * the table of measured block costs:
  *
- *   oracle  DLFusion V.3's reduced brute force: blocks of multiples of 4
- *           layers (the last block takes what is left), MP from
- *           {1,2,4,8,12,16,24,32} up to the core count. Every such block is
- *           timed (smallest sizes first, within the time budget), the whole
- *           reduced space is enumerated on those times (opt_enumerate), and
- *           the best few partitions (plus the best one at each single MP)
- *           are then timed end to end, interleaved; the fastest measured
- *           wins.
+ *   oracle  DLFusion V.3's reduced brute force, widened so that it bounds
+ *           every other strategy: MPs from {1,2,4,8,12,16,24,32} below the
+ *           core count, and the core count; blocks of one layer, of all the
+ *           layers, of 2 to 8 layers at every offset (dp's space), and of
+ *           multiples of 4 layers at the multiples of 4 (V.3's; the last
+ *           block takes what is left). Every such block is timed (in that
+ *           order, within the time budget; the one-layer blocks always),
+ *           the space is enumerated on those times (opt_enumerate), and the
+ *           best few partitions, the best one at each single MP, the DP
+ *           optima of one-layer and of up-to-8-layer blocks, and the
+ *           schedules of the strategies that need no measuring
+ *           (opt_oracle_seeds: none, fixed-mp at each MP, fuse-all, best's
+ *           uniform blocks and, with a profile, dynamic-mp,
+ *           fusion-fixed-mp, dlfusion:paper and dlfusion) are then timed
+ *           end to end, interleaved; the fastest measured wins. A
+ *           DLFusion V.3 oracle of blocks of 4 and more was beaten by
+ *           fixed-mp: it never tried one-layer blocks on all the cores.
  *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
  *           {1,2,3,4,6,8,12,16,24,32} and the core count, exact dynamic
  *           program over contiguous partitions (opt_dp): O(n * max_block)
@@ -106,24 +115,25 @@ static int time_size(lab_meter *mt, btable *b, int s, int align, int repeat, pz_
     return builds;
 }
 
-static int planned_builds(const int *size_list, int n_sizes, int align, int n, int n_mp)
+static int planned_builds(const int *size_list, const int *align, int n_sizes, int n, int n_mp)
 {
     int total = 0;
     for (int i = 0; i < n_sizes; i++) {
         int s = size_list[i], offs = 0;
-        for (int o = 0; o < s && o < n; o += align) offs++;
+        for (int o = 0; o < s && o < n; o += align[i]) offs++;
         total += offs * n_mp;
     }
     return total;
 }
 
-/* Times the sizes in size_list (ascending) at every MP; the first size is
- * always done in full, the others while the budget lasts. Returns the
- * largest size timed in full, -1 on failure. */
+/* Times the sizes in size_list (each at the offsets that are multiples of
+ * its align) at every MP; the first size is always done in full, the
+ * others while the budget lasts. Returns the last size timed in full, -1
+ * on failure. */
 static int time_blocks(const char *who, lab_meter *mt, btable *b, const int *size_list,
-                       int n_sizes, int align, const opt_search_opts *o, pz_err *err)
+                       const int *align, int n_sizes, const opt_search_opts *o, pz_err *err)
 {
-    int n = b->n, done = 0, plan = planned_builds(size_list, n_sizes, align, n, b->n_mp);
+    int n = b->n, done = 0, plan = planned_builds(size_list, align, n_sizes, n, b->n_mp);
     double t0 = util_now_s();
     int largest = 0;
     char what[48];
@@ -139,7 +149,7 @@ static int time_blocks(const char *who, lab_meter *mt, btable *b, const int *siz
         if (!o->quiet)
             pz_progress_note("%s: timing blocks of %d layers at MP %d..%d (builds %d of %d, %.0f s)\n",
                     who, size_list[i], b->mp[0], b->mp[b->n_mp - 1], done + 1, plan, util_now_s() - t0);
-        int k = time_size(mt, b, size_list[i], align, o->repeat, err);
+        int k = time_size(mt, b, size_list[i], align[i], o->repeat, err);
         if (k < 0) {
             pz_progress_end();
             return -1;
@@ -162,21 +172,38 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
     for (size_t i = 0; i < cells; i++) b->t[i] = NAN;
 }
 
-/* Times the kept candidates end to end, interleaved, and returns the index
- * of the fastest (0 when there is one, -1 on failure). */
-static int fastest(lab_meter *mt, const opt_candidate *cand, int kept, const opt_search_opts *o,
+/* The most schedules timed end to end at the end of a search. */
+enum { MAX_CAND = 64 };
+
+/* Times the candidates end to end, interleaved, and returns the index of
+ * the fastest (0 when there is one, -1 on failure). More than 6: all of
+ * them 3 rounds first, then the (at most 6) within 5% of the fastest again,
+ * max(5, repeat) rounds, which decide. */
+static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, const opt_search_opts *o,
                    pz_err *err)
 {
-    if (kept <= 1) return 0;
-    const int *sz[32], *mp[32];
-    int nbs[32], best = 0;
-    double med[32];
-    for (int i = 0; i < kept; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
-    if (lab_meter_interleaved(mt, kept, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
+    if (nc <= 1) return 0;
+    const int *sz[MAX_CAND], *mp[MAX_CAND];
+    int nbs[MAX_CAND], idx[MAX_CAND], best = 0, ni = nc;
+    double med[MAX_CAND];
+    for (int i = 0; i < nc; i++) idx[i] = i;
+    if (nc > 6) {
+        for (int i = 0; i < nc; i++) sz[i] = cand[i].sizes, mp[i] = cand[i].mps, nbs[i] = cand[i].n_blocks;
+        if (lab_meter_interleaved(mt, nc, sz, mp, nbs, 3, med, NULL, err)) return -1;
+        for (int i = 1; i < nc; i++)   /* idx by time, fastest first */
+            for (int j = i; j > 0 && med[idx[j]] < med[idx[j - 1]]; j--) {
+                int t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
+            }
+        ni = 1;
+        while (ni < 6 && ni < nc && med[idx[ni]] <= 1.05 * med[idx[0]]) ni++;
+        if (ni == 1) return idx[0];
+    }
+    for (int i = 0; i < ni; i++) sz[i] = cand[idx[i]].sizes, mp[i] = cand[idx[i]].mps, nbs[i] = cand[idx[i]].n_blocks;
+    if (lab_meter_interleaved(mt, ni, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
         return -1;
-    for (int i = 1; i < kept; i++)
+    for (int i = 1; i < ni; i++)
         if (med[i] < med[best]) best = i;
-    return best;
+    return idx[best];
 }
 
 static int same_candidate(const opt_candidate *a, const opt_candidate *b)
@@ -187,43 +214,58 @@ static int same_candidate(const opt_candidate *a, const opt_candidate *b)
     return 1;
 }
 
-/* The k best partitions on the table (blocks of multiples of unit, up to
- * max_size layers), and, for each MP, the best partition with that MP in
- * every block (a safeguard: block times measured in one context can mislead,
- * and then the end-to-end timing still has the uniform schedules to fall
- * back on), timed end to end; the fastest goes to sizes/mps. Returns its
- * block count, 0 on failure (err set). */
-static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int max_size,
-                       const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
+/* Appends the schedule (sizes, mps, nb) to cand[0..*total) unless it is
+ * there already or the list is full (cap). */
+static void add_unique(opt_candidate *cand, int *total, int cap, const int *sizes, const int *mps, int nb)
+{
+    opt_candidate c = {nb, (int *)sizes, (int *)mps, 0};
+    if (nb < 1 || *total >= cap) return;
+    for (int i = 0; i < *total; i++)
+        if (same_candidate(&cand[i], &c)) return;
+    cand[*total].n_blocks = nb;
+    memcpy(cand[*total].sizes, sizes, (size_t)nb * sizeof(int));
+    memcpy(cand[*total].mps, mps, (size_t)nb * sizeof(int));
+    (*total)++;
+}
+
+/* The k best partitions on the table (blocks of multiples of unit or of at
+ * most `small` layers, up to max_size layers), for each MP the best
+ * partition with that MP in every block (a safeguard: block times measured
+ * in one context can mislead, and then the end-to-end timing still has the
+ * uniform schedules to fall back on), and the extra candidates (the
+ * oracle's seeds), timed end to end; the fastest goes to sizes/mps. Returns
+ * its block count, 0 on failure (err set). */
+static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int small, int max_size,
+                       const opt_search_opts *o, const opt_candidate *extra, int n_extra,
+                       int *sizes, int *mps, pz_err *err)
 {
     int n = b->n, nb = 0, k = o->verify < 1 ? 1 : o->verify > 16 ? 16 : o->verify;
-    opt_candidate cand[32];
-    int slots = k + b->n_mp;
-    for (int i = 0; i < slots; i++) {
+    opt_candidate cand[MAX_CAND + 1];
+    for (int i = 0; i <= MAX_CAND; i++) {
         cand[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
         cand[i].mps = pz_xmalloc((size_t)n * sizeof(int));
     }
     double visited = 0;
-    int kept = opt_enumerate(n, unit, max_size, table_cost, b, cand, k, &visited);
-    if (kept == 0) {
+    int kept = opt_enumerate(n, unit, small, max_size, table_cost, b, cand, k, &visited);
+    if (kept == 0 && n_extra == 0) {
         pz_fail(err, PZ_ERR_INTERNAL, "%s: no partition could be timed", who);
     } else {
-        if (!o->quiet)
+        if (!o->quiet && kept)
             pz_progress_note("%s: %.0f partial partitions visited; the best on the block times: "
                     "%d blocks, %.3f ms\n", who, visited, cand[0].n_blocks, cand[0].cost);
         int total = kept;
         if (o->verify > 1)
             for (int j = 0; j < b->n_mp; j++) {
                 one_mp ctx = {b, j};
-                opt_candidate *c = &cand[total];
-                if (opt_enumerate(n, unit, max_size, table_cost_at, &ctx, c, 1, NULL) != 1) continue;
-                int dup = 0;
-                for (int i = 0; i < total; i++) dup |= same_candidate(&cand[i], c);
-                if (!dup) total++;
+                opt_candidate *c = &cand[MAX_CAND];   /* scratch */
+                if (opt_enumerate(n, unit, small, max_size, table_cost_at, &ctx, c, 1, NULL) == 1)
+                    add_unique(cand, &total, MAX_CAND, c->sizes, c->mps, c->n_blocks);
             }
+        for (int i = 0; i < n_extra; i++)
+            add_unique(cand, &total, MAX_CAND, extra[i].sizes, extra[i].mps, extra[i].n_blocks);
         if (!o->quiet && total > 1)
-            pz_progress_note("%s: timing %d candidates end to end (the best %d, and the best at "
-                    "each single MP)\n", who, total, kept);
+            pz_progress_note("%s: timing %d candidates end to end (the best %d, the best at each "
+                    "single MP%s)\n", who, total, kept, n_extra ? ", the other strategies' schedules" : "");
         int best = fastest(mt, cand, total, o, err);
         if (best >= 0) {
             nb = cand[best].n_blocks;
@@ -231,31 +273,101 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
             memcpy(mps, cand[best].mps, (size_t)nb * sizeof(int));
         }
     }
-    for (int i = 0; i < slots; i++) free(cand[i].sizes), free(cand[i].mps);
+    for (int i = 0; i <= MAX_CAND; i++) free(cand[i].sizes), free(cand[i].mps);
     return nb;
 }
 
-int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const opt_search_opts *o,
-               int *sizes, int *mps, pz_err *err)
+int opt_oracle_mps(int cores, int *mps)
 {
-    (void)f;
+    static const int MPS[] = {1, 2, 4, 8, 12, 16, 24, 32};
+    int k = 0;
+    for (size_t i = 0; i < PZ_ARRAY_LEN(MPS); i++)
+        if (MPS[i] < cores) mps[k++] = MPS[i];
+    mps[k++] = cores < 1 ? 1 : cores;
+    return k;
+}
+
+int opt_oracle_plan(int n, int max_size, int small, int *sizes, int *align)
+{
+    if (max_size < 1 || max_size > n) max_size = n;
+    if (small > max_size) small = max_size;
+    int k = 0;
+    sizes[k] = 1, align[k++] = 1;
+    if (max_size == n && n > 1) sizes[k] = n, align[k++] = n;   /* offset 0 only */
+    for (int s = 2; s <= small && s < n; s++) sizes[k] = s, align[k++] = 1;
+    for (int s = 4; s <= max_size && s < n; s += 4)
+        if (s > small) sizes[k] = s, align[k++] = 4;
+    return k;
+}
+
+int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_machine *mc,
+                     const lab_profile_tables *t, opt_candidate *out, int cap)
+{
+    int k = 0, nb, mpl[16], n_mp = opt_oracle_mps(cores, mpl);
+    int *s = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int)), *m = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    for (int j = 0; j < n_mp; j++) {   /* none, fixed-mp:N, fixed-mp */
+        nb = opt_each_layer(n, mpl[j], s, m);
+        add_unique(out, &k, cap, s, m, nb);
+    }
+    nb = opt_offset_blocks(n, n, 0, cores, s, m);   /* fuse-all */
+    add_unique(out, &k, cap, s, m, nb);
+    for (int size = 2; size <= 16; size = size < 4 ? size + 1 : size * 2)   /* best's */
+        for (int off = 0; off < (size < 4 ? size : 1) && size < n; off++) {
+            nb = opt_offset_blocks(n, size, off, cores, s, m);
+            add_unique(out, &k, cap, s, m, nb);
+        }
+    if (mc) {
+        nb = opt_dynamic_mp(f, n, mc, s, m);
+        add_unique(out, &k, cap, s, m, nb);
+        nb = opt_alg1(f, n, mc, cores, s, m);   /* fusion-fixed-mp */
+        add_unique(out, &k, cap, s, m, nb);
+        nb = opt_alg1(f, n, mc, 0, s, m);       /* dlfusion:paper */
+        add_unique(out, &k, cap, s, m, nb);
+        nb = opt_alg1_profile(f, n, mc, t, s, m);
+        add_unique(out, &k, cap, s, m, nb);
+    }
+    free(s);
+    free(m);
+    return k;
+}
+
+int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
+               const lab_profile_tables *t, const opt_search_opts *o, int *sizes, int *mps,
+               pz_err *err)
+{
     int n = m->n_layers;
     if (n == 0) return 0;
-    static const int MPS[] = {1, 2, 4, 8, 12, 16, 24, 32};
+    int mpl[16], n_mp = opt_oracle_mps(cores, mpl);
     btable b;
-    btable_init(&b, n, MPS, (int)PZ_ARRAY_LEN(MPS), cores);
+    btable_init(&b, n, mpl, n_mp, cores);
     int max_size = o->max_block > 0 && o->max_block < n ? o->max_block : n;
-    /* sizes 4, 8, ...; a model of fewer than 4 layers has one block */
-    int n_sizes = 0, *list = pz_xmalloc((size_t)(n + 1) * sizeof(int));
-    for (int s = 4; s <= max_size; s += 4) list[n_sizes++] = s;
-    if (n_sizes == 0) list[n_sizes++] = n;
+    int small = max_size < OPT_ORACLE_SMALL ? max_size : OPT_ORACLE_SMALL;
+    int *list = pz_xmalloc((size_t)(n + 2) * sizeof(int)), *align = pz_xmalloc((size_t)(n + 2) * sizeof(int));
+    int n_sizes = opt_oracle_plan(n, max_size, small, list, align);
+    opt_candidate seeds[MAX_CAND];
+    for (int i = 0; i < MAX_CAND; i++) {
+        seeds[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
+        seeds[i].mps = pz_xmalloc((size_t)n * sizeof(int));
+    }
+    /* two slots for the DP optima on the table, after the seeds */
+    int n_seeds = opt_oracle_seeds(f, n, cores, mc, t, seeds, MAX_CAND - 2);
     lab_meter *mt = lab_meter_new(m, cores, o->repeat);
     int nb = 0;
-    int largest = time_blocks("oracle", mt, &b, list, n_sizes, 4, o, err);
-    if (largest > 0) nb = verify_best("oracle", mt, &b, 4, largest, o, sizes, mps, err);
+    if (time_blocks("oracle", mt, &b, list, align, n_sizes, o, err) > 0) {
+        /* dp's optimum (blocks of up to `small` layers) and the best
+         * schedule of one-layer blocks, each at its fastest MP */
+        double total;
+        int *s = seeds[n_seeds].sizes, *p = seeds[n_seeds].mps, k;
+        if ((k = opt_dp(n, small, table_cost, &b, s, p, &total)) > 0) seeds[n_seeds++].n_blocks = k;
+        s = seeds[n_seeds].sizes, p = seeds[n_seeds].mps;
+        if ((k = opt_dp(n, 1, table_cost, &b, s, p, &total)) > 0) seeds[n_seeds++].n_blocks = k;
+        nb = verify_best("oracle", mt, &b, 4, small, max_size, o, seeds, n_seeds, sizes, mps, err);
+    }
     if (nb > 0 && !o->quiet) pz_progress_note("oracle: %d builds in all\n", lab_meter_builds(mt));
     lab_meter_free(mt);
+    for (int i = 0; i < MAX_CAND; i++) free(seeds[i].sizes), free(seeds[i].mps);
     free(list);
+    free(align);
     free(b.t);
     return nb;
 }
@@ -279,7 +391,10 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
     for (int s = 1; s <= max_block; s++) list[s - 1] = s;
     lab_meter *mt = lab_meter_new(m, cores, o->repeat);
     int nb = 0;
-    int largest = time_blocks("dp", mt, &b, list, max_block, 1, o, err);
+    int *ones = pz_xmalloc((size_t)(max_block + 1) * sizeof(int));
+    for (int s = 0; s < max_block; s++) ones[s] = 1;
+    int largest = time_blocks("dp", mt, &b, list, ones, max_block, o, err);
+    free(ones);
     if (largest > 0) {
         double total;
         nb = opt_dp(n, largest, table_cost, &b, sizes, mps, &total);
@@ -291,10 +406,31 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
          * the next best partitions on the same times (found exactly, best
          * first; the first is the DP's optimum) are timed end to end, and
          * the fastest is kept. */
-        if (nb > 0 && o->verify > 1) nb = verify_best("dp", mt, &b, 1, largest, o, sizes, mps, err);
+        if (nb > 0 && o->verify > 1)
+            nb = verify_best("dp", mt, &b, 1, 0, largest, o, NULL, 0, sizes, mps, err);
     }
     lab_meter_free(mt);
     free(list);
     free(b.t);
     return nb;
+}
+
+int opt_beats_oracle(const double *s, const double *oracle, int rounds, double *ratio, double *noise)
+{
+    if (ratio) *ratio = NAN;
+    if (noise) *noise = NAN;
+    if (rounds < 1) return 0;
+    double *r = pz_xmalloc((size_t)rounds * sizeof *r), *dev = pz_xmalloc((size_t)rounds * sizeof *dev);
+    int n = 0;
+    for (int k = 0; k < rounds; k++)
+        if (s[k] > 0 && oracle[k] > 0) r[n++] = s[k] / oracle[k];
+    double q = util_median(r, n);   /* sorts r */
+    for (int k = 0; k < n; k++) dev[k] = fabs(r[k] - q);
+    double mad = util_median(dev, n), nz = n ? 1.4826 * mad * 2 / sqrt(n) : NAN;
+    if (!(nz > OPT_BENCH_NOISE)) nz = OPT_BENCH_NOISE;
+    free(r);
+    free(dev);
+    if (ratio) *ratio = q;
+    if (noise) *noise = nz;
+    return n > 0 && q < 1 - nz;
 }
