@@ -55,6 +55,11 @@ static pz_status make_target(const cli_knobs *k, int cores, const lab_manycore *
     pz_machine pf;
     if (lab_profile_load(k->target, cores, &pf, err)) return err->code;
     sim_target_make(&pf, probe, cores, t);
+    lab_profile_tables tab;
+    pz_err te = {0};   /* no tables (a default study not cached): dlfusion fuses nothing */
+    int have = !lab_profile_tables_load(k->target, &tab, &te);
+    sim_target_gains(t, have ? &tab : NULL);
+    lab_profile_tables_free(&tab);
     return PZ_OK;
 }
 
@@ -100,7 +105,7 @@ int cli_tune_simulate(const char *model, const char *out, cli_knobs *k, int core
 
 /* Table III and ours, in the order of bench --strategies all. */
 static const char *const STRATS[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
-                                     "fusion-fixed-mp", "dlfusion", "oracle", "dp"};
+                                     "fusion-fixed-mp", "dlfusion", "dlfusion:paper", "oracle", "dp"};
 enum { N_STRATS = (int)PZ_ARRAY_LEN(STRATS) };
 
 /* The blocks as "LAYERS@MP", runs of equal blocks as "LAYERS@MPxCOUNT". */

@@ -298,7 +298,15 @@ static int mp_list(const int *list, int n, int cores, int *out)
 }
 
 static const char *const SIMULATED[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
-                                        "fusion-fixed-mp", "dlfusion"};
+                                        "fusion-fixed-mp", "dlfusion", "dlfusion:paper"};
+
+void sim_target_gains(sim_target *t, const lab_profile_tables *tables)
+{
+    for (int k = 0; k < LAB_N_CHAIN_KINDS; k++) {
+        t->gain[k] = tables ? tables->gain[k] : NAN;
+        t->n_chains[k] = tables ? tables->n_chains[k] : 0;
+    }
+}
 
 /* DLFusion Table III 1-6 on the simulated machine (opt.c's dispatch, with
  * the target's pz_machine): the block count, or -1 (err set). */
@@ -306,7 +314,8 @@ static int simple_strategy(const char *name, const char *args, const pz_layer_fe
                            const sim_target *t, int *sizes, int *mps, pz_err *err)
 {
     int cores = t->cores;
-    if (args && strcmp(name, "fixed-mp")) {
+    const int paper = !strcmp(name, "dlfusion") && args && !strcmp(args, "paper");
+    if (args && strcmp(name, "fixed-mp") && !paper) {
         pz_fail(err, PZ_ERR_INPUT, "--strategy %s:%s: %s takes no options", name, args, name);
         return -1;
     }
@@ -330,6 +339,13 @@ static int simple_strategy(const char *name, const char *args, const pz_layer_fe
         sizes[0] = n, mps[0] = cores;
         return 1;
     }
+    if (!strcmp(name, "dlfusion") && !paper) {
+        /* the profile's fusion gains; no measured MPs (they are this machine's) */
+        lab_profile_tables tab = {0};
+        for (int k = 0; k < LAB_N_CHAIN_KINDS; k++)
+            tab.gain[k] = t->gain[k], tab.n_chains[k] = t->n_chains[k];
+        return opt_alg1_profile(f, n, &t->machine, &tab, sizes, mps);
+    }
     return opt_alg1(f, n, &t->machine, !strcmp(name, "fusion-fixed-mp") ? cores : 0, sizes, mps);
 }
 
@@ -344,7 +360,7 @@ double sim_apply_strategy(ir_model *m, const char *spec, const sim_target *t, pz
     if (!simple && !oracle && strcmp(name, "dp")) {
         pz_fail(err, PZ_ERR_INPUT, "--strategy %s is not simulated: it measures on this machine "
                 "(with --simulate-cores: none, fixed-mp[:N], dynamic-mp, fuse-all, fusion-fixed-mp, "
-                "dlfusion, oracle, dp)", spec);
+                "dlfusion[:paper], oracle, dp)", spec);
         return -1;
     }
     if (colon && !simple) {
@@ -372,7 +388,8 @@ double sim_apply_strategy(ir_model *m, const char *spec, const sim_target *t, pz
         if (oracle) {
             opt_candidate cand = {0, pz_xmalloc((size_t)n * sizeof(int)),
                                   pz_xmalloc((size_t)n * sizeof(int)), 0};
-            if (opt_enumerate(n, 4, n, model_cost, &c, &cand, 1, NULL) == 1) {
+            if (opt_enumerate(n, 4, n < OPT_ORACLE_SMALL ? n : OPT_ORACLE_SMALL, n, model_cost, &c,
+                              &cand, 1, NULL) == 1) {
                 nb = cand.n_blocks;
                 memcpy(sizes, cand.sizes, (size_t)nb * sizeof(int));
                 memcpy(mps, cand.mps, (size_t)nb * sizeof(int));
@@ -385,7 +402,10 @@ double sim_apply_strategy(ir_model *m, const char *spec, const sim_target *t, pz
             int *s2 = pz_xmalloc((size_t)n * sizeof(int)), *m2 = pz_xmalloc((size_t)n * sizeof(int));
             for (size_t i = 0; i < PZ_ARRAY_LEN(SIMULATED); i++) {
                 pz_err e2 = {0};
-                int nb2 = simple_strategy(SIMULATED[i], NULL, c.f, n, t, s2, m2, &e2);
+                const char *sp = SIMULATED[i], *col = strchr(sp, ':');
+                char nm[32];
+                snprintf(nm, sizeof nm, "%.*s", (int)(col ? col - sp : (long)strlen(sp)), sp);
+                int nb2 = simple_strategy(nm, col ? col + 1 : NULL, c.f, n, t, s2, m2, &e2);
                 double o = nb2 > 0 ? schedule_s(&c, s2, m2, nb2) : INFINITY;
                 if (o < best_s) {
                     nb = nb2, best_s = o;
