@@ -126,14 +126,18 @@ static void test_refused(void)
     pz_net *net = pz_net_new("bad");
     int x = pz_net_input(net, "x", PZ_F32, 1, (int64_t[]){4});
     int i = pz_net_tensor(net, "i", PZ_I64, 2, (int64_t[]){1, 4});
-    int y = pz_net_tensor(net, "y", PZ_I64, 2, (int64_t[]){1, 4});
+    int f = pz_net_tensor(net, "f", PZ_F32, 2, (int64_t[]){1, 4});
+    int y = pz_net_tensor(net, "y", PZ_F32, 2, (int64_t[]){1, 4});
     pz_net_layer(net, "nonzero", PZ_OP_NONZERO, NULL, 0, &x, 1, &i, 1);
-    pz_binary_params bp = {.func = PZ_BIN_ADD};
-    pz_net_layer(net, "add", PZ_OP_BINARY, &bp, sizeof bp, (int[]){i, i}, 2, &y, 1);
+    pz_cast_params cp = {0};   /* to the output's type */
+    pz_net_layer(net, "cast", PZ_OP_CAST, &cp, sizeof cp, &i, 1, &f, 1);
+    /* SOFTMAX takes no run-time shape (no run_shape): refused by name */
+    pz_softmax_params sp = {.axis = 1};
+    pz_net_layer(net, "softmax", PZ_OP_SOFTMAX, &sp, sizeof sp, &f, 1, &y, 1);
     pz_net_output(net, y);
     char err[256] = "";
     CHECK(compile(net, err, sizeof err) != 0);
-    checkf(strstr(err, "\"add\"") && strstr(err, "run time"), "refusal: %s", err);
+    checkf(strstr(err, "\"softmax\"") && strstr(err, "run time"), "refusal: %s", err);
     pz_net_free(net);
 }
 
