@@ -21,26 +21,10 @@
 # Under a sanitizer build (*san*) the same checks run (the model is written
 # here; the bench model is 4 small convs). Ends with `N passed, N failed`.
 set -u
-B=${1:?usage: 45-strategies.sh BUILD_DIR}
-B=$(cd "$B" && pwd)
-PZ="$B/paleozoic"
-PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+NAME=45-strategies
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
 export XDG_CACHE_HOME="$T/cache"   # no default profile of the user's is read
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-# check LABEL CMD...: by exit code, output shown on failure
-check() {
-    label=$1; shift
-    if "$@" >"$T/log" 2>&1; then ok "$label"; else bad "$label: $(tail -c 600 "$T/log" | tr '\n' ' ')"; fi
-}
-finish() {
-    echo "45-strategies: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit
-}
 
 if ! "$PZ" zoo mobilenet_v2 -o "$T/mv2.onnx" >"$T/log" 2>&1; then
     bad "zoo mobilenet_v2: $(tail -c 300 "$T/log")"
