@@ -34,16 +34,6 @@ static pz_status attr_values(const ir_node *n, const char *name, double **out, i
     return PZ_OK;
 }
 
-static const ir_attr *ints(const ir_node *n, const char *name, pz_err *err)
-{
-    const ir_attr *a = op_attr(n, name);
-    if (!a) {
-        op_err_attr(err, n, name, "is required");
-        return NULL;
-    }
-    return op_attr_expect(n, a, IR_ATTR_INTS, err) ? NULL : a;
-}
-
 /* The attributes of n in the shared form; f zeroed on error. */
 static pz_status read_form(const ir_node *n, trees_form *f, pz_err *err)
 {
@@ -57,11 +47,11 @@ static pz_status read_form(const ir_node *n, trees_form *f, pz_err *err)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (TreeEnsemble): attribute "
                        "'post_transform' 4 (PROBIT) is not supported", n->name);
     if (post < 0 || post > 3) return op_err_attr(err, n, "post_transform", "%lld", (long long)post);
-    const ir_attr *feat = ints(n, "nodes_featureids", err), *tid, *fid, *tl, *fl, *roots, *lt;
-    if (!feat || !(tid = ints(n, "nodes_truenodeids", err)) ||
-        !(fid = ints(n, "nodes_falsenodeids", err)) || !(tl = ints(n, "nodes_trueleafs", err)) ||
-        !(fl = ints(n, "nodes_falseleafs", err)) || !(roots = ints(n, "tree_roots", err)) ||
-        !(lt = ints(n, "leaf_targetids", err)))
+    const ir_attr *feat = trees_attr_need(n, "nodes_featureids", IR_ATTR_INTS, err), *tid, *fid, *tl, *fl, *roots, *lt;
+    if (!feat || !(tid = trees_attr_need(n, "nodes_truenodeids", IR_ATTR_INTS, err)) ||
+        !(fid = trees_attr_need(n, "nodes_falsenodeids", IR_ATTR_INTS, err)) || !(tl = trees_attr_need(n, "nodes_trueleafs", IR_ATTR_INTS, err)) ||
+        !(fl = trees_attr_need(n, "nodes_falseleafs", IR_ATTR_INTS, err)) || !(roots = trees_attr_need(n, "tree_roots", IR_ATTR_INTS, err)) ||
+        !(lt = trees_attr_need(n, "leaf_targetids", IR_ATTR_INTS, err)))
         return err->code;
     const ir_attr *miss = op_attr(n, "nodes_missing_value_tracks_true");
     if (miss && op_attr_expect(n, miss, IR_ATTR_INTS, err)) return err->code;

@@ -77,16 +77,6 @@ static int pick(const char *s, const char *const *names, int n)
     return -1;
 }
 
-static const ir_attr *need(const ir_node *n, const char *name, ir_attr_type ty, pz_err *err)
-{
-    const ir_attr *a = op_attr(n, name);
-    if (!a) {
-        op_err_attr(err, n, name, "is required");
-        return NULL;
-    }
-    return op_attr_expect(n, a, ty, err) ? NULL : a;
-}
-
 static pz_status read_form(const ir_node *n, trees_form *f, pz_err *err)
 {
     memset(f, 0, sizeof *f);
@@ -103,15 +93,15 @@ static pz_status read_form(const ir_node *n, trees_form *f, pz_err *err)
                        "PROBIT is not supported", n->name, n->op_type);
     if (post < 0) return op_err_attr(err, n, "post_transform", "\"%s\"", post_s);
     const ir_attr *tree, *id, *feat, *mode, *tid, *fid, *ttree, *tnode, *tt;
-    if (!(tree = need(n, "nodes_treeids", IR_ATTR_INTS, err)) ||
-        !(id = need(n, "nodes_nodeids", IR_ATTR_INTS, err)) ||
-        !(feat = need(n, "nodes_featureids", IR_ATTR_INTS, err)) ||
-        !(mode = need(n, "nodes_modes", IR_ATTR_STRINGS, err)) ||
-        !(tid = need(n, "nodes_truenodeids", IR_ATTR_INTS, err)) ||
-        !(fid = need(n, "nodes_falsenodeids", IR_ATTR_INTS, err)) ||
-        !(ttree = need(n, "target_treeids", IR_ATTR_INTS, err)) ||
-        !(tnode = need(n, "target_nodeids", IR_ATTR_INTS, err)) ||
-        !(tt = need(n, "target_ids", IR_ATTR_INTS, err)))
+    if (!(tree = trees_attr_need(n, "nodes_treeids", IR_ATTR_INTS, err)) ||
+        !(id = trees_attr_need(n, "nodes_nodeids", IR_ATTR_INTS, err)) ||
+        !(feat = trees_attr_need(n, "nodes_featureids", IR_ATTR_INTS, err)) ||
+        !(mode = trees_attr_need(n, "nodes_modes", IR_ATTR_STRINGS, err)) ||
+        !(tid = trees_attr_need(n, "nodes_truenodeids", IR_ATTR_INTS, err)) ||
+        !(fid = trees_attr_need(n, "nodes_falsenodeids", IR_ATTR_INTS, err)) ||
+        !(ttree = trees_attr_need(n, "target_treeids", IR_ATTR_INTS, err)) ||
+        !(tnode = trees_attr_need(n, "target_nodeids", IR_ATTR_INTS, err)) ||
+        !(tt = trees_attr_need(n, "target_ids", IR_ATTR_INTS, err)))
         return err->code;
     const ir_attr *miss = op_attr(n, "nodes_missing_value_tracks_true");
     if (miss && op_attr_expect(n, miss, IR_ATTR_INTS, err)) return err->code;

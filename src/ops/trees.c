@@ -20,6 +20,16 @@ void trees_form_free(trees_form *f)
     memset(f, 0, sizeof *f);
 }
 
+const ir_attr *trees_attr_need(const ir_node *n, const char *name, ir_attr_type ty, pz_err *err)
+{
+    const ir_attr *a = op_attr(n, name);
+    if (!a) {
+        op_err_attr(err, n, name, "is required");
+        return NULL;
+    }
+    return op_attr_expect(n, a, ty, err) ? NULL : a;
+}
+
 /* A reference is a node or a leaf group in range. */
 static int ref_ok(const trees_form *f, int64_t r)
 {

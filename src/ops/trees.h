@@ -51,6 +51,9 @@ pz_status trees_op_infer(ir_graph *g, ir_node *n, pz_err *err);
 int trees_op_expand(ir_graph *g, int i, trees_read_fn rd);
 pz_status trees_op_lower(const ir_node *n, trees_read_fn rd, op_lowered *out, pz_err *err);
 
+/* A required attribute of type ty, or NULL with err naming node and attribute. */
+const ir_attr *trees_attr_need(const ir_node *n, const char *name, ir_attr_type ty, pz_err *err);
+
 /* Frees the arrays of f. */
 void trees_form_free(trees_form *f);
 
