@@ -269,14 +269,22 @@ static int retime_layer(const json_value *root, const char *kind, double tol, in
         for (int a = 0; a < (js[1] ? 2 : 1); a++) {
             const json_value *mp = &mps->items[js[a]], *rec = &ms->items[js[a]];
             if (mp->type != JSON_NUMBER || rec->type != JSON_NUMBER || mp->num < 1 || mp->num > ncpu) continue;
-            double now = synth_conv_ms(c_in, c_out, hw, kk, !strcmp(kind, "depthwise"), 1, 1, (int)mp->num, 0.1, err);
-            if (now < 0) return -1;
-            double r = now / rec->num;
-            printf("check: %s {%d, %d, %dx%d, %dx%d} MP %d: %.4g ms now, %.4g ms in the profile (%.2fx)\n", kind,
-                   c_in, c_out, hw, hw, kk, kk, (int)mp->num, now, rec->num, r);
             char what[128];
             snprintf(what, sizeof what, "%s {%d, %d, %dx%d} at MP %d takes", kind, c_in, c_out, hw, hw, (int)mp->num);
-            if (off(r, tol, 1, busy, unsure, why, n, what)) return 1;
+            /* stale only when it reproduces: a reading off the record is
+             * taken again, up to three in all, and one that agrees clears it
+             * (one timing on a shared host moves by more than the study's) */
+            int is_off = 1;
+            for (int t = 0; t < 3 && is_off; t++) {
+                double now = synth_conv_ms(c_in, c_out, hw, kk, !strcmp(kind, "depthwise"), 1, 1, (int)mp->num,
+                                           0.1, err);
+                if (now < 0) return -1;
+                double r = now / rec->num;
+                printf("check: %s {%d, %d, %dx%d, %dx%d} MP %d: %.4g ms now, %.4g ms in the profile (%.2fx)\n",
+                       kind, c_in, c_out, hw, hw, kk, kk, (int)mp->num, now, rec->num, r);
+                is_off = off(r, tol, 1, busy, unsure, why, n, what);
+            }
+            if (is_off) return 1;
         }
         return 0;
     }
@@ -330,8 +338,12 @@ int lab_profile_check(const char *path, char *why, size_t n, pz_err *err)
      * peak can be off by noise while a layer is off for real */
     char w[3][256] = {"", "", ""};
     double lt = fmax(tol, 3 * (isfinite(p90) ? p90 : 0));
-    int r0 = off(p.peak_gflops / peak, tol, 0, busy, &unsure, w[0], sizeof w[0],
-                 "the FMA peak per core is");
+    int r0 = off(p.peak_gflops / peak, tol, 0, busy, &unsure, w[0], sizeof w[0], "the FMA peak per core is");
+    for (int t = 1; t < 3 && r0; t++) { /* stale only when it reproduces */
+        lab_probe_run(cores >= 1 && cores <= 4096 ? (int)cores : 1, &p);
+        printf("check: FMA peak %.1f GFLOP/s per core again; core share %.2f\n", p.peak_gflops, p.share);
+        r0 = off(p.peak_gflops / peak, tol, 0, busy, &unsure, w[0], sizeof w[0], "the FMA peak per core is");
+    }
     int r1 = retime_layer(root, "conv", lt, busy, &unsure, w[1], sizeof w[1], err);
     int r2 = r1 < 0 ? -1 : retime_layer(root, "depthwise", lt, busy, &unsure, w[2], sizeof w[2], err);
     if (r1 < 0 || r2 < 0) {

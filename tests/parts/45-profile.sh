@@ -119,7 +119,8 @@ rc=$?
 if [ "$rc" = 0 ]; then
     # ok, or unsure when the machine got busy since; never stale
     "$PZ" characterize --check --target "$T/fresh.json" >"$T/ck" 2>&1
-    check "--check on a fresh profile: ok or unsure" grep -q "^ok: \|^unsure: " "$T/ck"
+    if grep -q "^ok: \|^unsure: " "$T/ck"; then ok "--check on a fresh profile: ok or unsure"
+    else bad "--check on a fresh profile: ok or unsure: $(tr '\n' ' ' <"$T/ck")"; fi
 elif [ "$rc" = 2 ] && grep -q "not quiet" "$T/fresh.log" && [ ! -e "$T/fresh.json" ]; then
     echo "45-profile: the machine is busy: no fresh profile, --check ok not tried"
     ok
