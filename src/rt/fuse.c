@@ -110,7 +110,27 @@ static int in_run(const pz_layer *layers, int first, int count, int tensor)
     return -1;
 }
 
-/* Whether layer li may join the run [first, li) (fuse.h: row-local). */
+/* The kind's row rule (op_desc.h) for layer l as configured: 1 and m filled
+ * when it is row-local, else 0. The optimizer's halo count asks the same
+ * rule (opt/halo.c), so a window, a weight and a row-local verdict are one
+ * fact for both. */
+static int layer_rows(const pz_layer *l, pz_row_map *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!l->op->row_rule || l->n_in > PZ_MAX_IO || l->n_out > PZ_MAX_IO) return 0;
+    pz_row_tensor in[PZ_MAX_IO], out[PZ_MAX_IO];
+    for (int i = 0; i < l->n_in; i++)
+        in[i] = (pz_row_tensor){l->in[i] ? l->in[i]->rank : 0, l->in[i] ? l->in[i]->dims : NULL,
+                                !l->in[i], l->in_cblk[i] != 0};
+    for (int i = 0; i < l->n_out; i++)
+        out[i] = (pz_row_tensor){l->out[i] ? l->out[i]->rank : 0, l->out[i] ? l->out[i]->dims : NULL, 0, 1};
+    pz_row_layer rl = {l->params, l->n_in, l->n_out, in, out, (int)l->isa};
+    return l->op->row_rule(&rl, m);
+}
+
+/* Whether layer li may join the run [first, li) (fuse.h: row-local): its
+ * kernel computes row ranges, its row rule says row-local, and each input
+ * from the run is read row by row or through a window. */
 static bool row_local(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
@@ -120,6 +140,8 @@ static bool row_local(pz_layer *layers, int first, int li)
     const pz_tensor *y = l->out[0];
     if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)
         return false;
+    pz_row_map m;
+    if (!layer_rows(l, &m)) return false;
     for (int c = 0; c < l->n_convs; c++)
         if (in_run(layers, first, li - first, l->in_id[l->convs[c].slot]) >= 0) return false;
     /* inputs from the run: NCHW16c, and the rows the mapping expects */
@@ -129,9 +151,9 @@ static bool row_local(pz_layer *layers, int first, int li)
         if (i >= 32 || (l->in_reshaped & (1u << i))) return false;
         const pz_tensor *x = l->in[i];
         if (x->rank != 4 || l->in_cblk[i] != 16) return false;
-        bool window = (l->kind == PZ_OP_CONV || l->kind == PZ_OP_POOL) && i == 0;
-        if (!window && (x->dims[2] != y->dims[2] || x->dims[0] != y->dims[0])) return false;
-        if ((l->kind == PZ_OP_CONV && i != 0 && i != 3) || (l->kind == PZ_OP_POOL && i != 0))
+        /* a weight made in the run, or rows at an offset: not run here */
+        if (m.in[i].kind != PZ_ROWS_SAME && m.in[i].kind != PZ_ROWS_WINDOW) return false;
+        if (m.in[i].kind == PZ_ROWS_SAME && (x->dims[2] != y->dims[2] || x->dims[0] != y->dims[0]))
             return false;
     }
     return true;
@@ -141,6 +163,8 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
 {
     pz_layer *l = &layers[li];
     const pz_tensor *y = l->out[0];
+    pz_row_map m;
+    layer_rows(l, &m);   /* row_local() took the layer: row-local */
     memset(f, 0, sizeof *f);
     f->l = l;
     f->g = l->op->rows(l);
@@ -151,19 +175,18 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
     f->row_floats = y->dims[3] * 16;
     f->k = 1, f->s = 1, f->p = 0, f->d = 1;
     f->in_h = l->in[0] && l->in[0]->rank == 4 ? l->in[0]->dims[2] : f->oh;
-    if (l->kind == PZ_OP_CONV) {
-        const pz_conv_params *p = l->params;
-        f->k = p->kernel[0], f->s = p->stride[0], f->p = p->pad_begin[0], f->d = p->dilation[0];
-        f->macs_row = y->dims[0] * y->dims[3] * pz_numel(l->in[1]);
-    } else if (l->kind == PZ_OP_POOL) {
-        const pz_pool_params *p = l->params;
-        f->k = p->kernel[0], f->s = p->stride[0], f->p = p->pad_begin[0], f->d = p->dilation[0];
+    f->macs_row = m.macs_row;
+    for (int i = 0; i < l->n_in; i++) {
+        const pz_row_input *ri = &m.in[i];
+        if (ri->kind != PZ_ROWS_WINDOW) continue;
+        /* one window per layer (fuse_layer keeps one): input 0's */
+        f->k = ri->kernel, f->s = ri->stride, f->p = ri->pad, f->d = ri->dilation;
+        break;
     }
     for (int i = 0; i < l->n_in; i++) {
         int from = l->in_id[i] >= 0 ? in_run(layers, first, li - first, l->in_id[i]) : -1;
         if (from < 0) continue;
-        f->src[f->nsrc++] = (fuse_src){i, from,
-                                       (l->kind == PZ_OP_CONV || l->kind == PZ_OP_POOL) && i == 0};
+        f->src[f->nsrc++] = (fuse_src){i, from, m.in[i].kind == PZ_ROWS_WINDOW};
     }
 }
 
@@ -366,22 +389,24 @@ static bool cut_before(pz_layer *layers, int first, int li, int mp, pz_split_mod
     const pz_layer *l = &layers[li];
     /* the run options' fuse_cut = 0 (PZ_FUSE_CUT=0): no cuts (A/B) */
     if (mp < 2 || split != PZ_SPLIT_AUTO || !l->opts->fuse_cut) return false;
-    int64_t k = 1;
-    if (l->kind == PZ_OP_CONV) k = ((const pz_conv_params *)l->params)->kernel[0];
-    else if (l->kind == PZ_OP_POOL) k = ((const pz_pool_params *)l->params)->kernel[0];
-    if (k <= 1 || in_run(layers, first, li - first, l->in_id[0]) < 0) return false;
+    pz_row_map m;
+    if (!layer_rows(l, &m) || m.in[0].kind != PZ_ROWS_WINDOW || m.in[0].kernel <= 1 ||
+        in_run(layers, first, li - first, l->in_id[0]) < 0)
+        return false;
     return pz_layout_bytes(l->in[0], 16) <= FUSE_L2_BUDGET;
 }
 
-/* Whether layer li, a pooling or conv with one output row that reads
- * several rows of the run (a global pool at a net's end), would end the run
- * [first, li). Strips are counted in the last layer's rows, so with it last
- * the run is one strip: every layer whole, one after the other, and no
- * intermediate in a row window. It runs alone instead. */
+/* Whether layer li, a window with one output row that reads several rows
+ * of the run (a conv as wide as its input at a net's end), would end the
+ * run [first, li). Strips are counted in the last layer's rows, so with it
+ * last the run is one strip: every layer whole, one after the other, and no
+ * intermediate in a row window. It runs alone instead. (A global pool is
+ * not row-local by its own rule and never joins a run.) */
 static bool collapses_run(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
-    if ((l->kind != PZ_OP_CONV && l->kind != PZ_OP_POOL) || l->out[0]->rank != 4 ||
+    pz_row_map m;
+    if (!layer_rows(l, &m) || m.in[0].kind != PZ_ROWS_WINDOW || l->out[0]->rank != 4 ||
         l->out[0]->dims[2] != 1)
         return false;
     return l->in[0] && l->in[0]->rank == 4 && l->in[0]->dims[2] > 1 &&

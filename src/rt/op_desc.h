@@ -83,6 +83,8 @@ typedef struct {
 typedef struct {
     const char *why;             /* not row-local: why, said after the op's name */
     int64_t gran;                /* rows the kernel computes together (0, 1: any range) */
+    int64_t macs_row;            /* multiply-adds per output row, for the count of
+                                  * redundant MACs (0: the kind does not count them) */
     pz_row_input in[PZ_MAX_IO];  /* zeroed: PZ_ROWS_SAME */
 } pz_row_map;
 

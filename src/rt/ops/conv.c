@@ -517,6 +517,10 @@ static int conv_row_rule(const pz_row_layer *l, pz_row_map *m)
     pz_conv_query_make(p, l->in[0].rank, l->in[0].dims, l->out[0].dims, l->in[0].made_by_layer,
                        w_const, (pz_isa)l->isa, &q);
     if (q.row_step > 1) m->gran = q.row_step;
+    /* per output row: every image, every output column, every weight */
+    int64_t w = 1;
+    for (int k = 0; k < l->in[1].rank; k++) w *= l->in[1].dims[k];
+    m->macs_row = l->out[0].dims[0] * l->out[0].dims[l->out[0].rank - 1] * w;
     return 1;
 }
 
