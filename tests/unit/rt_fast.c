@@ -410,39 +410,53 @@ static void test_dwconv(void)
     run_conv_case(&big);
 }
 
-/* pz_dw_share: the workers' shares cover every unit (n, block, oh) once,
- * and each share is the rows of pz_split over the row-major order. */
+/* pz_dwconv3x3_drive: by rows, the workers' shares cover every unit (n,
+ * block, oh) once, and each share is the rows of pz_split over the
+ * row-major order (n, oh, block); by whole blocks, pz_split over the
+ * kernel's order. A units function that records what it was given stands
+ * for an ISA's kernel. */
+static int dw_hits[3 * 36 * 56];
+static void dw_record(const pz_conv16c_desc *d, const float *x, const float *w, const float *b,
+                      const float *z, float *y, int64_t lo, int64_t hi)
+{
+    for (int64_t u = lo; u < hi; u++) dw_hits[u]++;
+}
+
 static void test_dw_share(void)
 {
     static const int64_t NS[] = {1, 2, 3}, CBS[] = {1, 2, 5, 36}, OHS[] = {1, 3, 7, 14, 56};
-    static int hits[3 * 36 * 56];
-    for (size_t a = 0; a < 3; a++)
-        for (size_t b = 0; b < 4; b++)
-            for (size_t c = 0; c < 5; c++)
-                for (int nth = 1; nth <= 5; nth++) {
-                    int64_t n = NS[a], cb = CBS[b], oh = OHS[c], all = n * cb * oh;
-                    memset(hits, 0, sizeof hits);
-                    int rows_ok = 1;
-                    for (int ith = 0; ith < nth; ith++) {
-                        int64_t lo, hi, u0, u1;
-                        pz_split(all, ith, nth, &lo, &hi);
-                        pz_dw_share sh;
-                        pz_dw_share_init(&sh, n, cb, oh, ith, nth);
-                        while (pz_dw_share_next(&sh, &u0, &u1))
-                            for (int64_t u = u0; u < u1; u++) {
-                                hits[u]++;
+    for (int whole = 0; whole < 2; whole++)
+        for (size_t a = 0; a < 3; a++)
+            for (size_t b = 0; b < 4; b++)
+                for (size_t c = 0; c < 5; c++)
+                    for (int nth = 1; nth <= 5; nth++) {
+                        int64_t n = NS[a], cb = CBS[b], oh = OHS[c], all = n * cb * oh;
+                        pz_conv16c_desc d = {.n = n, .c = cb * 16, .m = cb * 16, .oh = oh};
+                        memset(dw_hits, 0, sizeof dw_hits);
+                        int rows_ok = 1;
+                        for (int ith = 0; ith < nth; ith++) {
+                            int64_t lo, hi;
+                            pz_split(all, ith, nth, &lo, &hi);
+                            static int before[3 * 36 * 56];
+                            memcpy(before, dw_hits, sizeof before);
+                            pz_dwconv3x3_drive(&d, dw_record, whole, NULL, NULL, NULL, NULL, NULL,
+                                               ith, nth);
+                            for (int64_t u = 0; u < all; u++) {
+                                if (dw_hits[u] == before[u]) continue;
                                 int64_t r = u % oh, bc = u / oh % cb, ni = u / (oh * cb);
-                                int64_t rm = (ni * oh + r) * cb + bc;   /* row-major */
-                                rows_ok &= rm >= lo && rm < hi;
+                                /* by rows (nth > 1): row-major; else the kernel's order */
+                                int64_t at = whole || nth == 1 ? u : (ni * oh + r) * cb + bc;
+                                rows_ok &= at >= lo && at < hi;
                             }
+                        }
+                        int once = 1;
+                        for (int64_t u = 0; u < all; u++) once &= dw_hits[u] == 1;
+                        char what[96];
+                        snprintf(what, sizeof what, "dw %s n%lld cb%lld oh%lld nth%d",
+                                 whole ? "blocks" : "rows", (long long)n, (long long)cb,
+                                 (long long)oh, nth);
+                        check(once && rows_ok, what);
                     }
-                    int once = 1;
-                    for (int64_t u = 0; u < all; u++) once &= hits[u] == 1;
-                    char what[96];
-                    snprintf(what, sizeof what, "dw share n%lld cb%lld oh%lld nth%d", (long long)n,
-                             (long long)cb, (long long)oh, nth);
-                    check(once && rows_ok, what);
-                }
 }
 
 /* ---- GEMM / GEMV ---------------------------------------------------------- */

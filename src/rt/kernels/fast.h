@@ -155,7 +155,17 @@ void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restri
 int pz_conv16c_row_step(const pz_conv16c_desc *d, pz_isa isa);
 
 /* Depthwise 3x3, NCHW16c in and out (d->c == d->m, d->cblk == 16). w: packed
- * dw W; b and z as for conv. */
+ * dw W; b and z as for conv. Each ISA's kernel computes the units (image,
+ * channel block, output row) [lo, hi) in that order (a pz_dw3x3_units_fn)
+ * and the driver shares them (dwconv16c.c): by rows, each worker the same
+ * rows of every block, or with whole_blocks by whole blocks (kernels that
+ * compute a small plane at once); one worker takes every unit. */
+typedef void (*pz_dw3x3_units_fn)(const pz_conv16c_desc *d, const float *x, const float *w,
+                                  const float *b, const float *z, float *y, int64_t lo,
+                                  int64_t hi);
+void pz_dwconv3x3_drive(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, int whole_blocks,
+                        const float *x, const float *w, const float *b, const float *z, float *y,
+                        int ith, int nth);
 void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
                                       const float *restrict w, const float *restrict b,
                                       const float *restrict z, float *restrict y, int ith,

@@ -71,47 +71,6 @@ static inline int64_t pz_ceil_div(int64_t a, int64_t b)
     return -pz_floor_div(-a, b);
 }
 
-/* A depthwise conv's share by rows: its rows (n, oh, block) are taken
- * row-major, pz_split over the workers, so each worker takes the same rows
- * of every block, the rows a layer split by pixels before it wrote on the
- * same core (split by blocks, a worker reads half of them from the other
- * core's cache; bench/RESULTS.md, 'dwconv16c'). pz_dw_share_next gives the
- * share block by block, as the kernels' units (n, block, oh) [*u0, *u1);
- * false when there are no more. */
-typedef struct {
-    int64_t cb, oh, lo, hi, n, bc;
-} pz_dw_share;
-
-static inline void pz_dw_share_init(pz_dw_share *s, int64_t n, int64_t cb, int64_t oh, int ith,
-                                    int nth)
-{
-    s->cb = cb;
-    s->oh = oh;
-    pz_split(n * oh * cb, ith, nth, &s->lo, &s->hi);
-    s->n = s->lo / (oh * cb);
-    s->bc = 0;
-}
-
-static inline bool pz_dw_share_next(pz_dw_share *s, int64_t *u0, int64_t *u1)
-{
-    while (s->lo < s->hi && s->n * s->oh * s->cb < s->hi) {
-        int64_t n = s->n, bc = s->bc, base = n * s->oh;
-        if (++s->bc == s->cb) {
-            s->bc = 0;
-            s->n++;
-        }
-        int64_t a = pz_ceil_div(s->lo - bc, s->cb) - base;
-        int64_t e = pz_ceil_div(s->hi - bc, s->cb) - base;
-        if (a < 0) a = 0;
-        if (e > s->oh) e = s->oh;
-        if (a >= e) continue;
-        *u0 = (n * s->cb + bc) * s->oh + a;
-        *u1 = (n * s->cb + bc) * s->oh + e;
-        return true;
-    }
-    return false;
-}
-
 /* One element of a float binary function, as the reference computes it
  * (binary_ref.c; the blocked twin in eltwise16c.c calls it too). */
 static inline float pz_binary_f32(pz_binary_func f, float a, float b)

@@ -242,12 +242,7 @@ void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restr
                                     const float *restrict z, float *restrict y, int ith,
                                     int nth)
 {
-    /* the workers share the rows (pz_dw_share), as in the AVX-512 kernel */
-    const int64_t cb = (d->c + 15) / 16;
-    pz_dw_share sh;
-    pz_dw_share_init(&sh, d->n, cb, d->oh, ith, nth);
-    int64_t u0, u1;
-    while (pz_dw_share_next(&sh, &u0, &u1)) dw_run(d, x, w, b, z, y, u0, u1);
+    pz_dwconv3x3_drive(d, dw_run, 0, x, w, b, z, y, ith, nth);
 }
 
 #endif

@@ -495,10 +495,12 @@ static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float
     }
 }
 
-/* The units [lo, hi) of one kind, in the kernel's order (n, block, oh). */
-static void dw_run(const pz_conv16c_desc *d, dw_plane_fn plane, const float *x, const float *w,
-                     const float *b, const float *z, float *y, int64_t lo, int64_t hi)
+/* The units [lo, hi) in the kernel's order (n, block, oh): whole blocks of
+ * a plane function's shape through it, other units by kind of stride. */
+static void dw_run(const pz_conv16c_desc *d, const float *x, const float *w, const float *b,
+                   const float *z, float *y, int64_t lo, int64_t hi)
 {
+    dw_plane_fn plane = dw_plane_for(d);
     if (plane)
         dw_units_plane(d, plane, x, w, b, z, y, lo, hi);
     else if (d->sw == 1 && d->sh == 1)
@@ -514,22 +516,9 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
                                       const float *restrict z, float *restrict y, int ith,
                                       int nth)
 {
-    /* one unit = one output row (n, block, oh). The workers share the rows
-     * (pz_dw_share): each reads the input rows the layer before it wrote
-     * itself. The small planes (7x7, 14x14), whose plane functions want
-     * whole blocks, share the blocks instead. */
-    const int64_t cb = (d->c + 15) / 16, OH = d->oh;
-    dw_plane_fn plane = dw_plane_for(d);
-    if (nth > 1 && !plane) {
-        pz_dw_share sh;
-        pz_dw_share_init(&sh, d->n, cb, OH, ith, nth);
-        int64_t u0, u1;
-        while (pz_dw_share_next(&sh, &u0, &u1)) dw_run(d, NULL, x, w, b, z, y, u0, u1);
-        return;
-    }
-    int64_t lo, hi;
-    pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
-    if (lo < hi) dw_run(d, plane, x, w, b, z, y, lo, hi);
+    /* the small planes (7x7, 14x14), whose plane functions want whole
+     * blocks, share the blocks; other shapes the rows */
+    pz_dwconv3x3_drive(d, dw_run, dw_plane_for(d) != NULL, x, w, b, z, y, ith, nth);
 }
 
 #endif

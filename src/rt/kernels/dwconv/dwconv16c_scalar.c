@@ -7,16 +7,11 @@ static int64_t cdiv(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
-                                      const float *restrict w, const float *restrict b,
-                                      const float *restrict z, float *restrict y, int ith,
-                                      int nth)
+/* The units [lo, hi) of (image, block, output row), pixel by pixel. */
+static void dw_units(const pz_conv16c_desc *d, const float *x, const float *w, const float *b,
+                     const float *z, float *y, int64_t lo, int64_t hi)
 {
     const int64_t cb = cdiv(d->c, 16), H = d->h, W = d->w, OH = d->oh, OW = d->ow;
-
-    /* one unit = one output row (n, channel block, oh) */
-    int64_t lo, hi;
-    pz_split(d->n * cb * OH, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         int64_t oh = u % OH, bc = u / OH % cb, n = u / (OH * cb);
         const float *xb = x + (n * cb + bc) * H * W * 16;
@@ -37,4 +32,12 @@ void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *res
             pz_f32_finish16(&d->act, bc * 16, d->c, acc, z ? z + off : NULL, y + off);
         }
     }
+}
+
+void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
+                                      const float *restrict w, const float *restrict b,
+                                      const float *restrict z, float *restrict y, int ith,
+                                      int nth)
+{
+    pz_dwconv3x3_drive(d, dw_units, 0, x, w, b, z, y, ith, nth);
 }
