@@ -230,7 +230,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
         else snprintf(split, sizeof split, "%s", ir_split_name(b->split));
         fprintf(f, "%5d  %-9s %4d  %-14s %5d  %-9s %-7s %14lld %14lld %7.2f  %s%s%s\n", i, layers,
                 b->mp, split, b->strip, ir_precision_name(b->precision),
-                b->precision == IR_PREC_BF16 ? "bf16" : ir_weights_name(b->weights),
+                b->precision != IR_PREC_FP32 ? ir_precision_name(b->precision) : ir_weights_name(b->weights),
                 (long long)r.macs, (long long)rm,
                 pct(rm, r.macs), lname(m, b->first), b->count > 1 ? " -> " : "",
                 b->count > 1 ? lname(m, b->first + b->count - 1) : "");
@@ -263,7 +263,7 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
                 "\"row_local\":%s,",
                 i ? ",\n" : "", i, b->first, b->count, b->mp, ir_split_name(b->split),
                 ir_split_name(assumed_split(b, &r)), b->strip, ir_precision_name(b->precision),
-                b->precision == IR_PREC_BF16 ? "bf16" : ir_weights_name(b->weights),
+                b->precision != IR_PREC_FP32 ? ir_precision_name(b->precision) : ir_weights_name(b->weights),
                 r.row_local ? "true" : "false");
         if (!r.row_local) {
             fprintf(f, "\"not_row_local\":{\"layer\":%d,\"why\":", r.bad_layer);

@@ -30,7 +30,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: paleozoic COMMAND ...\n");
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
-               "       --schedule FILE | --strategy S, --precision fp32|bf16, --weights fp32|fp16,\n"
+               "       --schedule FILE | --strategy S, --precision fp32|bf16|int8|int8-dynamic, --weights fp32|fp16,\n"
                "       --target TARGET.json, --concat on|off (default off)\n");
 }
 

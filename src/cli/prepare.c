@@ -281,9 +281,11 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     *m = NULL;
     if (k->schedule && k->strategy)
         return pz_fail(err, PZ_ERR_INPUT, "give --schedule or --strategy, not both");
-    if (k->weights && !strcmp(k->weights, "fp16") && k->precision && !strcmp(k->precision, "bf16"))
-        return pz_fail(err, PZ_ERR_INPUT, "--weights fp16 with --precision bf16: a bf16 block "
-                       "stores its weights in bf16; --weights fp16 is for fp32 compute");
+    if (k->weights && !strcmp(k->weights, "fp16") && k->precision &&
+        (!strcmp(k->precision, "bf16") || !strcmp(k->precision, "int8-dynamic")))
+        return pz_fail(err, PZ_ERR_INPUT, "--weights fp16 with --precision %s: such a block "
+                       "stores its weights in %s; --weights fp16 is for fp32 compute",
+                       k->precision, !strcmp(k->precision, "bf16") ? "bf16" : "int8");
     const char *strategy = k->strategy ? k->strategy : CLI_DEFAULT_STRATEGY;
     if (cli_check_target(k, &strategy, 1, err)) return err->code;
     /* the schedule is read first: its "concat" decides the layers it lists
@@ -313,9 +315,14 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     }
     /* --precision: every block (the schedule's own "precision" keys give it
      * per block when --precision is not given) */
-    if (k->precision && !strcmp(k->precision, "bf16")) {
-        for (int i = 0; i < (*m)->n_blocks; i++) (*m)->blocks[i].precision = IR_PREC_BF16;
-        for (int l = 0; l < (*m)->n_layers; l++) (*m)->layers[l].precision = IR_PREC_BF16;
+    /* (int8-dynamic: the blocks' "int8"; --precision int8 quantized the
+     * model itself before, cli_load) */
+    ir_precision pr = IR_PREC_FP32;
+    if (k->precision && !strcmp(k->precision, "bf16")) pr = IR_PREC_BF16;
+    if (k->precision && !strcmp(k->precision, "int8-dynamic")) pr = IR_PREC_INT8;
+    if (pr != IR_PREC_FP32) {
+        for (int i = 0; i < (*m)->n_blocks; i++) (*m)->blocks[i].precision = pr;
+        for (int l = 0; l < (*m)->n_layers; l++) (*m)->layers[l].precision = pr;
     }
     /* --weights: every fp32 block (a bf16 block stores bf16); without it,
      * the schedule's "weights" keys */
@@ -367,8 +374,10 @@ int cli_check_strategy_name(const char *spec)
 
 int cli_check_precision(const char *p)
 {
-    if (!strcmp(p, "fp32") || !strcmp(p, "bf16") || !strcmp(p, "int8")) return 0;
-    return cli_usage("--precision %s: unknown precision (known: fp32, bf16, int8)", p);
+    if (!strcmp(p, "fp32") || !strcmp(p, "bf16") || !strcmp(p, "int8") ||
+        !strcmp(p, "int8-dynamic"))
+        return 0;
+    return cli_usage("--precision %s: unknown precision (known: fp32, bf16, int8, int8-dynamic)", p);
 }
 
 int cli_check_weights(const char *w)

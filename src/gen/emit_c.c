@@ -152,7 +152,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                " * BLOCK_STRIP the rows of its last layer per tile of depth-first execution\n"
                " * (0 auto), BLOCK_PREC its precision (0 fp32; 1 bf16: its MatMul and Gemm\n"
                " * layers with constant weights multiply in bfloat16, sum in fp32; 2 fp32 with\n"
-               " * those weights stored in fp16, --weights fp16). */\n");
+               " * those weights stored in fp16, --weights fp16; 3 int8: those layers multiply\n"
+               " * in int8, activations quantized per row as they run, sum in int32). */\n");
     if (o->threads > 0)
         gt_printf(t, "#define %s_THREADS %d         /* worker threads unless create() is told */\n", N, o->threads);
     else

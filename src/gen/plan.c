@@ -211,6 +211,7 @@ int gen_layer_concat(const gen_plan *p, int li)
 int gen_block_prec(const gen_block *b)
 {
     if (b->precision == IR_PREC_BF16) return PZ_PREC_BF16;
+    if (b->precision == IR_PREC_INT8) return PZ_PREC_I8DYN;
     return b->weights == IR_WEIGHTS_FP16 ? PZ_PREC_F16W : PZ_PREC_FP32;
 }
 

@@ -426,10 +426,6 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                                  "constant weights and input in 16-channel blocks (at least 5 "
                                  "input channels)", l, layer_name(m, l), layer_op(m, l));
         }
-        if (b->precision == IR_PREC_INT8)
-            return bad_block(err, s, m, i, PZ_ERR_UNSUPPORTED, "key \"precision\": \"%s\" is not "
-                             "implemented yet (\"fp32\" and \"bf16\" run today)",
-                             ir_precision_name(b->precision));
     }
     if (next == 0 && m->n_layers > 0)
         return pz_fail(err, PZ_ERR_INPUT, "%s: the schedule has no blocks; the model has %d "

@@ -367,9 +367,10 @@ void pz_net_block_precision(pz_net *net, int first, pz_precision prec)
         net_fail(net, "block precision set after pz_net_compile");
         return;
     }
-    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16 && prec != PZ_PREC_F16W) {
+    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16 && prec != PZ_PREC_F16W &&
+        prec != PZ_PREC_I8DYN) {
         net_fail(net, "block at layer %d: precision %d (0 fp32, 1 bf16, 2 fp32 with fp16 "
-                 "weights)", first, (int)prec);
+                 "weights, 3 int8 with activations quantized at run time)", first, (int)prec);
         return;
     }
     for (int b = 0; b < net->n_asked; b++)

@@ -183,8 +183,11 @@ typedef struct {
  * B) to bfloat16 and sums in fp32 (AVX512-BF16, else a scalar twin that
  * rounds the same way); PZ_PREC_F16W computes in fp32 but stores those
  * layers' weights in fp16 (--weights fp16, gemm_f16w.h: half the bytes for
- * a memory-bound FC layer); every other layer computes in fp32. */
-typedef enum { PZ_PREC_FP32, PZ_PREC_BF16, PZ_PREC_F16W } pz_precision;
+ * a memory-bound FC layer); PZ_PREC_I8DYN multiplies those layers in int8,
+ * the weights quantized per column once and the activations per row as the
+ * layer runs (qgemm_dyn.h), summing in int32; every other layer computes in
+ * fp32. */
+typedef enum { PZ_PREC_FP32, PZ_PREC_BF16, PZ_PREC_F16W, PZ_PREC_I8DYN } pz_precision;
 
 /* Layers whose outputs have run-time shapes (NONZERO, UNIQUE, COMPRESS,
  * NMS): each output is planned at a bound and run sets its actual dims

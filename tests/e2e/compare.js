@@ -10,6 +10,9 @@
 //        the same, but up to K elements may be 0 on one side only: the
 //        output of a peak test (x * (x == maxpool(x))), where two neighbours
 //        that tie within rounding in one runtime are a peak in one, not both
+//   node compare.js --cosine MIN GOT.pb REF.pb
+//        cosine similarity of the two as vectors >= MIN (a lower precision
+//        against float32: int8, bf16)
 //   node compare.js --qstep STEP FRAC GOT.pb REF.pb
 //        a quantized result: every |got-ref| <= STEP (one quantization step;
 //        1 for integer outputs), and at least FRAC of the elements equal
@@ -24,7 +27,7 @@ function main() {
     const a = process.argv.slice(2);
     const mode = a.shift();
     let tol = 0, atol = 0, top = 0;
-    if (mode === '--rel') tol = parseFloat(a.shift());
+    if (mode === '--rel' || mode === '--cosine') tol = parseFloat(a.shift());
     if (mode === '--close') { tol = parseFloat(a.shift()); atol = parseFloat(a.shift()); }
     let frac = 0;
     if (mode === '--qstep') { atol = parseFloat(a.shift()); frac = parseFloat(a.shift()); }
@@ -47,6 +50,16 @@ function main() {
         return ok(`${what}: bitwise equal (${g.data.length} elements)`);
     }
     const n = g.data.length;
+    if (mode === '--cosine') {
+        let gg = 0, rr = 0, gr = 0;
+        for (let i = 0; i < n; i++) {
+            const x = Number(g.data[i]), y = Number(r.data[i]);
+            gg += x * x, rr += y * y, gr += x * y;
+        }
+        const cos = gg && rr ? gr / Math.sqrt(gg * rr) : (gg === rr ? 1 : 0);
+        if (!(cos >= tol)) return fail(`${what}: cosine ${cos.toFixed(6)} < ${tol}`);
+        return ok(`${what}: cosine ${cos.toFixed(6)}`);
+    }
     let maxerr = 0, maxref = 0, bad = -1;
     for (let i = 0; i < n; i++) {
         const x = Number(g.data[i]), y = Number(r.data[i]);

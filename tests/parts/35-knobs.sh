@@ -169,11 +169,8 @@ refuses "run --batch with an --input of another batch" '--batch 4: the --input t
     "$PZ" run "$S" --batch 4 --input "$T/x2.pb" --output "$T/out.pb"
 refuses "bench --schedule" 'bench: use --strategies' \
     "$PZ" bench "$S" --schedule "$T/none.json"
-cat >"$T/int8.json" <<'EOF'
-{"version": 1, "blocks": [{"first": 0, "count": 3, "mp": 1, "precision": "int8"}]}
-EOF
-refuses "a schedule file's \"precision\": \"int8\"" 'key "precision": "int8" is not implemented yet' \
-    "$PZ" run "$S" --batch 1 --schedule "$T/int8.json" --output "$T/out.pb"
+refuses "--precision int8-dynamic with --weights fp16" '--weights fp16 with --precision int8-dynamic' \
+    "$PZ" run "$S" --batch 1 --precision int8-dynamic --weights fp16 --output "$T/out.pb"
 
 # --batch on a symbolic batch keeps working; --precision fp32 is honoured
 if "$PZ" run "$S" --batch 4 --precision fp32 >"$T/log" 2>&1 && grep -q 'output y: float32 4x10' "$T/log"; then

@@ -212,8 +212,16 @@ one_block '"mp": 2, "split": "bands"'
 rejects "bands over a layer that is not row-local" "key \"split\": \"bands\" needs row-local layers, and layer $NRL \"$NRL_NAME\" is not"
 two_blocks 4 $((N - 4)) '"mp": 1, "split": "rows"'
 rejects "an unknown split" "key \"split\": \"rows\" is not one of \"auto\", \"bands\", \"channels\""
+# "int8" per block: its Gemm with constant weights runs the int8 kernel
+# (activations quantized at run time), within 5e-2 of the fp32 output
 one_block '"mp": 1, "precision": "int8"'
-rejects "int8" "key \"precision\": \"int8\" is not implemented yet (\"fp32\" and \"bf16\" run today)"
+if "$PZ" run "$M/resnet18.onnx" --input "$M/resnet18.input.pb" --output "$T/i8.pb" \
+    --schedule "$T/bad.json" --threads 2 --profile >"$T/log" 2>&1 &&
+    grep -q ' GEMM .* int8-dyn' "$T/log"; then
+    check "a block of precision int8: near fp32" node "$E2E/compare.js" --rel 5e-2 "$T/i8.pb" "$M/resnet18.torch.pb"
+else
+    bad "a block of precision int8: $(tail -c 300 "$T/log")"
+fi
 one_block '"mp": 1, "precision": "fp64"'
 rejects "an unknown precision" "key \"precision\": \"fp64\" is not one of \"fp32\", \"bf16\", \"int8\""
 one_block '"mp": 1, "winograd": [0]'

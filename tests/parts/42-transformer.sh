@@ -11,6 +11,11 @@
 #   bf16   the same models with --precision bf16 (`run`, with PZ_ISA=scalar:
 #          the bf16 GEMM's scalar twin, and the built program): within 2e-2 of
 #          PyTorch's fp32 output, and the profile shows the bf16 kernel.
+#   int8   --precision int8-dynamic (MatMul/Gemm weights int8 per column,
+#          activations int8 per row at run time): cosine to PyTorch's fp32
+#          >= 0.99 and within 5e-2, also with PZ_ISA=scalar; 1 thread and the
+#          built program give the bits of the 2-thread run; the profile shows
+#          the int8 kernel.
 #   pass   attention written out in ONNX nodes (tests/transformer/pass_cases.py)
 #          against a float64 numpy reference (<= 1e-5): the forms the pass
 #          takes (fused: ATTENTION layers) and the ones it must leave alone
@@ -72,6 +77,37 @@ while read -r n nin nout nattn; do
             bad "torch $n run ($way): $(tail -c 400 "$T/log")"
         fi
     done
+    # int8 with activations quantized at run time: cosine to PyTorch's fp32
+    # >= 0.99 and within 5e-2; 1 thread gives the bits of 2 (PZ_ISA=scalar
+    # not: its fp32 layers round otherwise; rt_qdyn checks the twin's bits)
+    for way in i8 i8-scalar i8-t1; do
+        pre="" th=2
+        [ "$way" = i8-scalar ] && pre="PZ_ISA=scalar"
+        [ "$way" = i8-t1 ] && th=1
+        # shellcheck disable=SC2086
+        if env $pre "$PZ" run "$m.onnx" $ins --output "$m.$way.pb" --threads "$th" \
+            --precision int8-dynamic --profile >"$T/log" 2>&1; then
+            if ! node "$E2E/compare.js" --cosine 0.99 "$m.$way.pb" "$m.torch_0.pb" >"$T/why" 2>&1 ||
+                ! cmp_tol 5e-2 "$m.$way.pb" "$m.torch_0.pb" >>"$T/why"; then
+                bad "torch $n run ($way): $(cat "$T/why")"
+            elif ! grep -q ' int8-dyn\(-scalar\)\{0,1\}$' "$T/log"; then
+                bad "torch $n run ($way): no layer ran the int8 kernel"
+            elif [ "$way" = i8-t1 ] && ! node "$E2E/compare.js" --bitwise "$m.$way.pb" "$m.i8.pb" >"$T/why" 2>&1; then
+                bad "torch $n run ($way): not the bits of the 2-thread VNNI run: $(cat "$T/why")"
+            else
+                ok
+            fi
+        else
+            bad "torch $n run ($way): $(tail -c 400 "$T/log")"
+        fi
+    done
+    # shellcheck disable=SC2086
+    if "$PZ" build "$m.onnx" -o "$m.prog8" --threads 2 --precision int8-dynamic >"$T/log" 2>&1 &&
+        "$m.prog8" $ins --output "$m.prog8.pb" >"$T/log" 2>&1; then
+        check "torch $n build int8-dynamic: the bits of run" node "$E2E/compare.js" --bitwise "$m.prog8.pb" "$m.i8.pb"
+    else
+        bad "torch $n build int8-dynamic: $(tail -c 400 "$T/log")"
+    fi
     # shellcheck disable=SC2086
     if "$PZ" build "$m.onnx" -o "$m.prog16" --threads 2 --precision bf16 >"$T/log" 2>&1 &&
         "$m.prog16" $ins --output "$m.prog16.pb" >"$T/log" 2>&1; then

@@ -2,6 +2,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
+#include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/ops/ops.h"
 
 /* With a constant B (a FC layer's weights) and A not transposed, the fast
@@ -10,7 +11,8 @@
  * by 32-column panels. In a bf16 block (l->prec) B is packed in bf16 and
  * the bf16 GEMM runs (gemm_bf16.h), at any ISA; in an f16w block (--weights
  * fp16) B is packed in fp16 and the fp16-weight GEMM runs (gemm_f16w.h), at
- * any ISA. With a B computed at run
+ * any ISA; in an int8 block B is quantized per column and A per row as the
+ * layer runs (qgemm_dyn.h). With a B computed at run
  * time, neither transposed and alpha 1, the fast GEMM reads B in place
  * (g.ldb). Otherwise the reference. */
 typedef struct {
@@ -23,6 +25,7 @@ typedef struct {
     pz_gemm_bf16_fn fn16;
     uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
     pz_gemm_f16w_fn fnh;
+    pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
@@ -74,6 +77,13 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         l->packed_in |= 1u << 1;
         st->fn16 = pz_gemm_bf16_for(isa);
         l->kernel = "bf16";
+    } else if (l->prec == PZ_PREC_I8DYN && fast_shape) {
+        char e[160];
+        st->q8 = pz_qdyn_new(st->M, st->N, st->K, b->data, p->trans_b, p->alpha, isa, e, sizeof e);
+        if (!st->q8) return pz_layer_fail(l, err, n, "%s", e);
+        l->scratch_bytes = pz_qdyn_scratch(st->q8, l->nth);
+        l->packed_in |= 1u << 1;
+        l->kernel = pz_qdyn_kernel(st->q8);
     } else if (l->prec == PZ_PREC_F16W && fast_shape) {
         size_t bytes = (size_t)pz_gemm_f16w_packed_size(st->K, st->N) * sizeof(uint16_t);
         st->bph = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
@@ -104,16 +114,18 @@ static void gemm_release(pz_layer *l)
     free(st->bp);
     free(st->bp16);
     free(st->bph);
+    pz_qdyn_free(st->q8);
 }
 
 static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp || st->bp16 || st->bph || st->rtb) {
+    if (st->bp || st->bp16 || st->bph || st->rtb || st->q8) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
-        if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
+        if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        else if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
         else if (st->bph) st->fnh(&g, l->in[0]->data, st->bph, l->out[0]->data, ith, nth);
         else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
         return;

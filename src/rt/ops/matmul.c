@@ -8,13 +8,15 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
+#include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/ops/ops.h"
 
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
  * folds into M (A's rows are contiguous, and so are Y's) and the fast GEMM
  * runs on B packed here (in a bf16 block, l->prec: B in bf16 and the bf16
  * GEMM, gemm_bf16.h, at any ISA; in an f16w block: B in fp16 and the
- * fp16-weight GEMM, gemm_f16w.h). float32 with any other B (attention's
+ * fp16-weight GEMM, gemm_f16w.h; in an int8 block: B in int8, A quantized
+ * per row as the layer runs, qgemm_dyn.h). float32 with any other B (attention's
  * Q K^T and P V, both computed at run time): the fast GEMM batch by batch,
  * B read in place (pz_f32_matmul_gemm). Otherwise the reference (no
  * epilogue). */
@@ -27,6 +29,7 @@ typedef struct {
     pz_gemm_bf16_fn fn16;
     uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
     pz_gemm_f16w_fn fnh;
+    pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
     pz_gemm_desc g;
 } matmul_state;
 
@@ -102,6 +105,17 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->g = (pz_gemm_desc){.m = pz_numel(a) / s->K, .n = s->N, .k = s->K, .lda = s->K,
                                .ldy = s->N, .c = c ? c->data : NULL, .csm = 0, .csn = 1,
                                .beta = 1.0f, .act = p->act};
+    } else if (l->prec == PZ_PREC_I8DYN && fast) {
+        char e[160];
+        int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
+        st->q8 = pz_qdyn_new(rows, s->N, s->K, b->data, 0, 1.0f, isa, e, sizeof e);
+        if (!st->q8) return pz_layer_fail(l, err, n, "%s", e);
+        l->scratch_bytes = pz_qdyn_scratch(st->q8, l->nth);
+        l->packed_in |= 1u << 1;
+        l->kernel = pz_qdyn_kernel(st->q8);
+        st->g = (pz_gemm_desc){.m = rows, .n = s->N, .k = s->K, .lda = s->K, .ldy = s->N,
+                               .c = c ? c->data : NULL, .csm = 0, .csn = 1, .beta = 1.0f,
+                               .act = p->act};
     } else if (l->prec == PZ_PREC_F16W && fast) {
         size_t bytes = (size_t)pz_gemm_f16w_packed_size(s->K, s->N) * sizeof(uint16_t);
         st->bph = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
@@ -137,13 +151,16 @@ static void matmul_release(pz_layer *l)
     free(st->bp);
     free(st->bp16);
     free(st->bph);
+    pz_qdyn_free(st->q8);
 }
 
 static void matmul_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     const matmul_state *st = l->state;
-    if (st->bp16)
+    if (st->q8)
+        pz_qdyn_run(st->q8, &st->g, a->data, y->data, l->scratch, ith, nth);
+    else if (st->bp16)
         st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
     else if (st->bph)
         st->fnh(&st->g, a->data, st->bph, y->data, ith, nth);

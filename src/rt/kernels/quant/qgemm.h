@@ -55,4 +55,12 @@ int pz_qgemm_plan_vnni(const pz_qgemm_plan *p);
 void pz_qgemm_run(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
                   int ith, int nth);
 
+/* A block of the product, on one worker: rows [0, m) of a and y (m <= the
+ * plan's m; offset a and y for other rows) and the columns of panel groups
+ * [pg0, pg1) (a group is PZ_QGEMM_RM * 16 columns; pz_qgemm_panel_groups
+ * of them in all). The same bits as pz_qgemm_run gives those outputs. */
+int64_t pz_qgemm_panel_groups(const pz_qgemm_plan *p);
+void pz_qgemm_run_block(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
+                        int64_t m, int64_t pg0, int64_t pg1);
+
 #endif

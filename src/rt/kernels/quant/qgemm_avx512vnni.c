@@ -110,13 +110,12 @@ static void (*const TABLE[PZ_QGEMM_RW + 1][PZ_QGEMM_RM + 1])(const tile_args *) 
     {NULL}, ROW(1), ROW(2), ROW(3), ROW(4), ROW(5), ROW(6),
 };
 
-void pz_qgemm_run__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
-                              int64_t ldy, int ith, int nth)
+void pz_qgemm_units__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
+                                int64_t ldy, int64_t m, int64_t lo, int64_t hi)
 {
     const pz_qgemm_desc *d = &p->d;
-    const int64_t M = d->m, N = d->n;
+    const int64_t M = m, N = d->n;
     const int64_t nrb = (M + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
-    const int64_t npg = (p->np + PZ_QGEMM_RM - 1) / PZ_QGEMM_RM;
     const size_t ysz = d->out_f32 ? sizeof(float) : 1;
     tile_args t;
     t.lda = lda;
@@ -127,8 +126,6 @@ void pz_qgemm_run__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t 
     t.yzp = d->y_zp;
     t.flip = p->aflip;
     t.out_f32 = d->out_f32;
-    int64_t lo, hi;
-    pz_split(nrb * npg, ith, nth, &lo, &hi);
     /* units panel group by panel group, its row blocks in turn (B's panels
      * stay in cache over the rows) */
     for (int64_t u = lo; u < hi; u++) {

@@ -77,14 +77,37 @@ fail:
     return NULL;
 }
 
-void pz_qgemm_run(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
-                  int ith, int nth)
+/* Units [lo, hi) of an m-row product on the plan's kernel. */
+static void units(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
+                  int64_t m, int64_t lo, int64_t hi)
 {
 #ifndef PZ_SCALAR
     if (p->vnni) {
-        pz_qgemm_run__avx512vnni(p, a, lda, y, ldy, ith, nth);
+        pz_qgemm_units__avx512vnni(p, a, lda, y, ldy, m, lo, hi);
         return;
     }
 #endif
-    pz_qgemm_run__scalar(p, a, lda, y, ldy, ith, nth);
+    pz_qgemm_units__scalar(p, a, lda, y, ldy, m, lo, hi);
+}
+
+void pz_qgemm_run(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
+                  int ith, int nth)
+{
+    const int64_t nrb = (p->d.m + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
+    const int64_t npg = (p->np + PZ_QGEMM_RM - 1) / PZ_QGEMM_RM;
+    int64_t lo, hi;
+    pz_split(nrb * npg, ith, nth, &lo, &hi);
+    if (lo < hi) units(p, a, lda, y, ldy, p->d.m, lo, hi);
+}
+
+int64_t pz_qgemm_panel_groups(const pz_qgemm_plan *p)
+{
+    return (p->np + PZ_QGEMM_RM - 1) / PZ_QGEMM_RM;
+}
+
+void pz_qgemm_run_block(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, int64_t ldy,
+                        int64_t m, int64_t pg0, int64_t pg1)
+{
+    const int64_t nrb = (m + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
+    if (m > 0 && pg0 < pg1) units(p, a, lda, y, ldy, m, pg0 * nrb, pg1 * nrb);
 }

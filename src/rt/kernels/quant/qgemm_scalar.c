@@ -1,21 +1,18 @@
 /* qgemm_scalar.c - the scalar twin of the int8 GEMM (qgemm.h): the same
- * plan and packed B as the VNNI kernel, plain loops; the same work split
- * (tiles of PZ_QGEMM_RW rows x PZ_QGEMM_RM panels). */
+ * plan and packed B as the VNNI kernel, plain loops over the same work
+ * units (tiles of PZ_QGEMM_RW rows x PZ_QGEMM_RM panels). */
 #include <string.h>
 
 #include "rt/kernels/quant/qconv16c_impl.h"   /* pz_qconv16c_requant */
 #include "rt/kernels/quant/qgemm_impl.h"
 
-void pz_qgemm_run__scalar(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
-                          int64_t ldy, int ith, int nth)
+void pz_qgemm_units__scalar(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
+                            int64_t ldy, int64_t m, int64_t lo, int64_t hi)
 {
     const pz_qgemm_desc *d = &p->d;
-    const int64_t M = d->m, N = d->n, K = d->k;
+    const int64_t M = m, N = d->n, K = d->k;
     const int64_t nrb = (M + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
-    const int64_t npg = (p->np + PZ_QGEMM_RM - 1) / PZ_QGEMM_RM;
     const uint8_t flip = (uint8_t)p->aflip;
-    int64_t lo, hi;
-    pz_split(nrb * npg, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         const int64_t pg = u / nrb, rb = u % nrb;
         for (int64_t i = rb * PZ_QGEMM_RW; i < M && i < (rb + 1) * PZ_QGEMM_RW; i++)
