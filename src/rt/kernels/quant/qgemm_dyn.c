@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rt/kernels/quant/qdq.h"
-#include "rt/kernels/quant/qgemm_dyn.h"
+#include "rt/kernels/quant/qgemm_dyn_impl.h"
 #include "rt/kernels/quant/qgemm_impl.h"   /* the tiles: PZ_QGEMM_RW rows, PZ_QGEMM_RM panels */
 
 #define ROW_BLOCK PZ_QGEMM_RW
@@ -18,6 +18,8 @@ struct pz_qdyn {
     int64_t m, n, k;
     pz_qgemm_plan *p;
     const pz_qdq_kernels *qdq;
+    uint32_t (*absmax)(const float *a, int64_t n);
+    void (*epilogue)(const pz_gemm_desc *g, float *yr, int64_t i, float s, int64_t n0, int64_t n1);
 };
 
 static int64_t align64(int64_t b)
@@ -30,38 +32,50 @@ pz_qdyn *pz_qdyn_new(int64_t m, int64_t n, int64_t k, const float *b, int trans_
 {
     if (errsize) err[0] = 0;
     pz_qdyn *q = calloc(1, sizeof *q);
+    float *bt = malloc((size_t)(n * k) * sizeof *bt);   /* alpha B, a row per column */
     int8_t *bq = malloc((size_t)(n * k));
     float *sb = malloc((size_t)n * sizeof *sb);
-    if (!q || !bq || !sb) {
+    if (!q || !bt || !bq || !sb) {
         snprintf(err, errsize, "int8 GEMM: out of memory");
         goto fail;
     }
     q->m = m, q->n = n, q->k = k;
+    q->qdq = pz_qdq_for(isa);
+    q->absmax = pz_qdyn_absmax__scalar;
+    q->epilogue = pz_qdyn_epilogue__scalar;
+#ifndef PZ_SCALAR
+    if (isa == PZ_ISA_AVX512) {
+        q->absmax = pz_qdyn_absmax__avx512;
+        q->epilogue = pz_qdyn_epilogue__avx512;
+    }
+#endif
+    /* column c of alpha B as row c of bt (B read in its memory order, in
+     * tiles of 64 x 64 so that the writes stay in cache) */
+    for (int64_t r0 = 0; r0 < k; r0 += 64)
+        for (int64_t c0 = 0; c0 < n; c0 += 64)
+            for (int64_t r = r0; r < r0 + 64 && r < k; r++)
+                for (int64_t c = c0; c < c0 + 64 && c < n; c++)
+                    bt[c * k + r] = alpha * (trans_b ? b[c * k + r] : b[r * n + c]);
+    /* each column quantized as a row of A is (the same rule, qdq's kernel) */
     for (int64_t c = 0; c < n; c++) {
-        float mx = 0.0f;
-        for (int64_t r = 0; r < k; r++) {
-            float v = fabsf(alpha * (trans_b ? b[c * k + r] : b[r * n + c]));
-            mx = v > mx ? v : mx;
-        }
-        if (!isfinite(mx)) {
+        uint32_t mx = q->absmax(bt + c * k, k);
+        if (mx >= 0x7f800000u) {
             snprintf(err, errsize, "int8 GEMM: weight column %lld has an inf or NaN",
                      (long long)c);
             goto fail;
         }
-        sb[c] = mx > 0.0f ? mx / 127.0f : 1.0f;
-        for (int64_t r = 0; r < k; r++) {
-            float v = nearbyintf(alpha * (trans_b ? b[c * k + r] : b[r * n + c]) / sb[c]);
-            bq[c * k + r] = (int8_t)(v > 127.0f ? 127 : v < -127.0f ? -127 : v);
-        }
+        float mf;
+        memcpy(&mf, &mx, sizeof mf);
+        sb[c] = mf > 0.0f ? mf / 127.0f : 1.0f;
+        q->qdq->quantize(k, bt + c * k, sb[c], 0, 1, bq + c * k);
     }
     pz_qgemm_desc d = {.m = m, .n = n, .k = k, .a_signed = 1, .a_zp = 0, .out_f32 = 1};
     q->p = pz_qgemm_plan_new(&d, isa, bq, 1, NULL, 1.0f, sb, 1.0f, err, errsize);
     if (!q->p) goto fail;
-    q->qdq = pz_qdq_for(isa);
-    free(bq), free(sb);
+    free(bt), free(bq), free(sb);
     return q;
 fail:
-    free(bq), free(sb);
+    free(bt), free(bq), free(sb);
     pz_qdyn_free(q);
     return NULL;
 }
@@ -89,17 +103,33 @@ size_t pz_qdyn_scratch(const pz_qdyn *q, int nth)
     return (size_t)(worker_bytes(q) * (nth > 0 ? nth : 1));
 }
 
-/* Row i of A quantized into aq: its scale, or NaN when it has an inf or NaN. */
-static float quantize_row(const pz_qdyn *q, const float *a, int8_t *aq)
+uint32_t pz_qdyn_absmax__scalar(const float *a, int64_t n)
 {
-    /* max |a| on the bits: the largest magnitude is the largest integer */
+    /* on the bits: magnitudes order as their integers */
     uint32_t mx = 0;
-    for (int64_t k = 0; k < q->k; k++) {
+    for (int64_t k = 0; k < n; k++) {
         uint32_t u;
         memcpy(&u, &a[k], sizeof u);
         u &= 0x7fffffffu;
         mx = u > mx ? u : mx;
     }
+    return mx;
+}
+
+void pz_qdyn_epilogue__scalar(const pz_gemm_desc *g, float *yr, int64_t i, float s, int64_t n0,
+                              int64_t n1)
+{
+    for (int64_t n = n0; n < n1; n++) {
+        float v = yr[n] * s;
+        if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
+        yr[n] = pz_act_f32(&g->act, v);
+    }
+}
+
+/* Row i of A quantized into aq: its scale, or NaN when it has an inf or NaN. */
+static float quantize_row(const pz_qdyn *q, const float *a, int8_t *aq)
+{
+    uint32_t mx = q->absmax(a, q->k);
     if (mx >= 0x7f800000u) {
         memset(aq, 0, (size_t)q->k);
         return NAN;
@@ -133,13 +163,5 @@ void pz_qdyn_run(const pz_qdyn *q, const pz_gemm_desc *g, const float *a, float 
     for (int64_t i = i0; i < i1; i++) sa[i - i0] = quantize_row(q, a + i * g->lda, aq + (i - i0) * K);
     pz_qgemm_run_block(q->p, aq, K, y + i0 * g->ldy, g->ldy, i1 - i0, pg0, pg1);
     const int64_t n0 = pg0 * GROUP_COLS, n1 = pg1 * GROUP_COLS < N ? pg1 * GROUP_COLS : N;
-    for (int64_t i = i0; i < i1; i++) {
-        float *yr = y + i * g->ldy;
-        const float s = sa[i - i0];
-        for (int64_t n = n0; n < n1; n++) {
-            float v = yr[n] * s;
-            if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
-            yr[n] = pz_act_f32(&g->act, v);
-        }
-    }
+    for (int64_t i = i0; i < i1; i++) q->epilogue(g, y + i * g->ldy, i, sa[i - i0], n0, n1);
 }

@@ -13,8 +13,9 @@
  * A row or column of zeros has scale 1 (all its q are 0); a row of A with
  * an inf or NaN gives NaN outputs. Per-row scales follow each token's own
  * range (a per-tensor scale lets one outlier token flatten the others).
- * The VNNI kernel and the scalar twin give the same bits (qgemm.h); the
- * quantization and the epilogue are this file's, the same on every ISA.
+ * The VNNI kernel and the scalar twin give the same bits (qgemm.h), and so
+ * do the AVX-512 quantization and epilogue and theirs (qgemm_dyn_avx512.c),
+ * but for GELU: vmath's approximation there, erff in the twin.
  *
  *   pz_qdyn *q = pz_qdyn_new(m, n, k, b, trans_b, alpha, isa, err, sizeof err);
  *   scratch of pz_qdyn_scratch(q, nth) bytes, then on every worker:
