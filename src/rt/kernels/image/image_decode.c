@@ -40,8 +40,8 @@ int pz_image_alloc(pz_image *im, int64_t h, int64_t w, int64_t max_pixels, char 
         return 1;
     }
     if (h > max_pixels / w) {
-        snprintf(err, errsize, "the image is %lld x %lld pixels, more than the %lld the output is "
-                 "planned for (its declared shape)", (long long)h, (long long)w,
+        snprintf(err, errsize, "the image is %lld x %lld pixels, more than the %lld pixels the "
+                 "output is planned for (its declared shape)", (long long)h, (long long)w,
                  (long long)max_pixels);
         return 1;
     }
