@@ -122,10 +122,12 @@ for name, data in [("bad_text", b"neither JPEG nor PNG, just text"), ("bad_empty
     write(name, data, "RGB", ref=False)
     model(name, len(data), [8, 8, 3])
     print(f"bad {name} not an image")
+for tag in ["png_rgb", "jpeg2000_rgb", "tiff_rgb"]:
+    data = files[tag]
+    write(f"bad_{tag}_past_bound", data, "RGB", ref=False)
+    model(f"bad_{tag}_past_bound", len(data), [8, 8, 3])
+    print(f"bad bad_{tag}_past_bound more than the 64 pixels")
 data = files["png_rgb"]
-write("bad_past_bound", data, "RGB", ref=False)
-model("bad_past_bound", len(data), [8, 8, 3])
-print("bad bad_past_bound more than the 64 pixels")
 # refused at compile: no declared output shape, a wrong channel count, a
 # pixel format ONNX does not have, bytes that are not uint8
 write("bad_undeclared", data, "RGB", ref=False)

@@ -39,6 +39,9 @@ pz_image_fn pz_image_decode;
 pz_image_fn pz_image_jpeg, pz_image_png, pz_image_tiff, pz_image_webp, pz_image_jp2,
     pz_image_bmp, pz_image_pnm;
 
+/* For the decoders: 1 with err set when an h x w image is empty or has more
+ * than max_pixels pixels. */
+int pz_image_check_size(int64_t h, int64_t w, int64_t max_pixels, char *err, size_t errsize);
 /* For the decoders: checks h x w against max_pixels and allocates im->rgb
  * (zeroed); 1 with err set when the size is bad or memory is short. */
 int pz_image_alloc(pz_image *im, int64_t h, int64_t w, int64_t max_pixels, char *err,

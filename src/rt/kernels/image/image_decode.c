@@ -32,8 +32,7 @@ int pz_image_decode(const uint8_t *buf, size_t n, int64_t max_pixels, pz_image *
     return 1;
 }
 
-int pz_image_alloc(pz_image *im, int64_t h, int64_t w, int64_t max_pixels, char *err,
-                   size_t errsize)
+int pz_image_check_size(int64_t h, int64_t w, int64_t max_pixels, char *err, size_t errsize)
 {
     if (h < 1 || w < 1) {
         snprintf(err, errsize, "the image is %lld x %lld pixels", (long long)h, (long long)w);
@@ -45,6 +44,13 @@ int pz_image_alloc(pz_image *im, int64_t h, int64_t w, int64_t max_pixels, char 
                  (long long)max_pixels);
         return 1;
     }
+    return 0;
+}
+
+int pz_image_alloc(pz_image *im, int64_t h, int64_t w, int64_t max_pixels, char *err,
+                   size_t errsize)
+{
+    if (pz_image_check_size(h, w, max_pixels, err, errsize)) return 1;
     im->h = h, im->w = w;
     im->rgb = calloc((size_t)(h * w), 3);
     if (!im->rgb) {

@@ -95,8 +95,14 @@ int pz_image_jp2(const uint8_t *buf, size_t n, int64_t max_pixels, pz_image *im,
     opj_stream_set_seek_function(st, jp2_seek);
     opj_dparameters_t par;
     opj_set_default_decoder_parameters(&par);
-    if (!opj_setup_decoder(codec, &par) || !opj_read_header(st, codec, &img) ||
-        !opj_decode(codec, st, img) || !opj_end_decompress(codec, st)) {
+    if (!opj_setup_decoder(codec, &par) || !opj_read_header(st, codec, &img)) {
+        if (!src.failed) snprintf(err, errsize, "a JPEG 2000 image that libopenjp2 cannot read");
+        goto done;
+    }
+    /* the size before the pixels are decoded (and allocated) */
+    int64_t hh = (int64_t)img->y1 - img->y0, ww = (int64_t)img->x1 - img->x0;
+    if (pz_image_check_size(hh, ww, max_pixels, err, errsize)) goto done;
+    if (!opj_decode(codec, st, img) || !opj_end_decompress(codec, st)) {
         if (!src.failed) snprintf(err, errsize, "a JPEG 2000 image that libopenjp2 cannot decode");
         goto done;
     }
