@@ -26,7 +26,21 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 # interposition the code is the same as the default PIE's.
 PICFLAGS := -fPIC -fno-semantic-interposition
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPTFLAGS) $(PICFLAGS) $(WARN) -MMD -MP -I$(B)/gen -Isrc
-LDLIBS  += -lprotobuf-c -lm -lpthread
+# The image libraries ImageDecoder decodes with (src/rt/kernels/image), from
+# Debian's libjpeg62-turbo-dev, libpng-dev, libtiff-dev, libwebp-dev and
+# libopenjp2-7-dev (tools/setup.sh installs them). The runtime needs them,
+# so whatever links it does too: the CLI, the tests, generated programs
+# (sdk.flags), the installed library.
+IMG_LIBS := -ljpeg -lpng16 -ltiff -lwebp -lopenjp2
+IMG_HDRS := jpeglib.h png.h tiffio.h webp/decode.h openjpeg-2.5/openjpeg.h
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+  IMG_MISSING := $(shell for h in $(IMG_HDRS); do printf '\043include <stdio.h>\n\043include <%s>\n' $$h | \
+                   $(CC) -E -x c - >/dev/null 2>&1 || printf '%s ' $$h; done)
+  ifneq ($(IMG_MISSING),)
+    $(error the image libraries' headers are missing ($(IMG_MISSING)): run tools/setup.sh, or apt-get install libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev)
+  endif
+endif
+LDLIBS  += -lprotobuf-c $(IMG_LIBS) -lm -lpthread
 
 # The compiler library: front-end, IR and passes, ops, optimizer, measurement
 # lab, small utilities (JSON), code generator, zoo.

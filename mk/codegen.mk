@@ -1,7 +1,7 @@
 # codegen.mk - what generated programs link: the runtime (libpzrt.a), the
 # I/O library (libpzio.a: TensorProto files, NAME.weights), their headers
 # copied into $(B)/include, and $(B)/sdk.flags (link flags the runtime was
-# built with, e.g. sanitizers). `paleozoic compile/build` finds all of them
+# built with: sanitizers, the image libraries). `paleozoic compile/build` finds all of them
 # beside its own binary.
 
 IO_SRCS := $(wildcard src/io/*.c)
@@ -24,7 +24,7 @@ $(B)/include/pz_io.h: src/io/pz_io.h
 
 $(B)/sdk.flags: Makefile mk/codegen.mk
 	@mkdir -p $(dir $@)
-	echo '$(LDSAN)' > $@
+	echo '$(LDSAN) $(IMG_LIBS)' > $@
 
 all: $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags
 

@@ -35,7 +35,7 @@ $(INST_LIB)/libpzrt.a: $(RT_OBJS) $(IO_OBJS)
 
 $(INST_LIB)/libpzrt.so.$(PZ_VERSION): $(RT_OBJS) $(IO_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDSAN) -Wl,-soname,libpzrt.so.$(PZ_SOMAJOR) -o $@ $^ -lm -lpthread
+	$(CC) -shared $(LDSAN) -Wl,-soname,libpzrt.so.$(PZ_SOMAJOR) -o $@ $^ $(IMG_LIBS) -lm -lpthread
 
 D := $(DESTDIR)$(PREFIX)
 install: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(INST_LIB)/libpzrt.a \
@@ -52,7 +52,7 @@ install: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(INST_LIB)/li
 	  'includedir=$${prefix}/include' '' 'Name: paleozoic' \
 	  'Description: Paleozoic runtime: run networks compiled from ONNX (pz_rt.h, pz_io.h)' \
 	  'Version: $(PZ_VERSION)' 'Cflags: -I$${includedir}/paleozoic' \
-	  'Libs: -L$${libdir} -lpzrt' 'Libs.private: -lm -lpthread' > '$(D)/lib/pkgconfig/paleozoic.pc'
+	  'Libs: -L$${libdir} -lpzrt' 'Libs.private: $(IMG_LIBS) -lm -lpthread' > '$(D)/lib/pkgconfig/paleozoic.pc'
 	ln -sfn ../../include/paleozoic '$(D)/lib/paleozoic/include'
 	ln -sf ../libpzrt.a '$(D)/lib/paleozoic/libpzrt.a'
 	install -m 644 $(B)/libpzio.a $(B)/sdk.flags '$(D)/lib/paleozoic/'

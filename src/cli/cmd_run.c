@@ -236,6 +236,10 @@ int cmd_run(int argc, char **argv)
         out_buf[i] = pz_xcalloc(nbytes ? nbytes : 1, 1);
     }
     pz_net_run(gn.net, ins, out_buf);
+    if (pz_net_run_error(gn.net)) {   /* an op failed on the inputs' values */
+        pz_fail(&err, PZ_ERR_INPUT, "%s", pz_net_run_error(gn.net));
+        goto fail;
+    }
     if (repeat) {
         double *t = pz_xmalloc((size_t)repeat * sizeof(double));
         for (int r = 0; r < repeat; r++) {

@@ -70,6 +70,8 @@ void op_fold_by_runtime(ir_graph *g, int i)
         for (int k = 0; k < lw.n_out; k++)
             if (out[k] >= 0) outs[m++] = bufs[k];
         pz_net_run(net, NULL, outs);
+        /* it failed on these values (ImageDecoder): left to run, which says so */
+        if (pz_net_run_error(net)) goto out;
     }
     for (int k = 0, m = 0; k < lw.n_out; k++) {
         if (out[k] < 0) continue;

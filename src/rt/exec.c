@@ -131,3 +131,13 @@ int pz_net_output_shape(const pz_net *net, int i, int64_t *dims)
     for (int d = 0; d < t->rank; d++) dims[d] = t->dims[d];
     return t->rank;
 }
+
+const char *pz_net_run_error(const pz_net *net)
+{
+    for (int i = 0; i < net->n_layers; i++) {
+        const pz_layer *l = &net->layers[i];
+        const char *e = l->op->run_error ? l->op->run_error(l) : NULL;
+        if (e) return e;
+    }
+    return NULL;
+}

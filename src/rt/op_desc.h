@@ -145,6 +145,10 @@ typedef struct {
     /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
      * the values are the run's, the shape [rank] is not): the region ends. */
     int dyn_stops;
+    /* Optional: the layer's error of the last run, naming its node (NULL:
+     * none), for a layer that can fail on its input's values (IMAGE_DECODER
+     * on bytes that are not an image); pz_net_run_error asks each. */
+    const char *(*run_error)(const pz_layer *l);
 } pz_rt_op;
 
 /* run_shape of a layer whose output 0 has input 0's shape. */

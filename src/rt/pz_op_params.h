@@ -260,4 +260,14 @@ typedef struct {
     int post;                         /* pz_trees_post */
 } pz_trees_params;
 
+/* IMAGE_DECODER (ONNX ImageDecoder): encoded bytes (uint8 [n]) -> uint8 [H,
+ * W, 3] (RGB, BGR) or [H, W, 1] (Grayscale), planned at a bound (the
+ * output's declared shape) and set to the image's size when it runs (a
+ * run-time shape). Bytes that are not a readable image, or an image larger
+ * than the bound, fail the run (pz_net_run_error). */
+typedef enum { PZ_PIXEL_RGB, PZ_PIXEL_BGR, PZ_PIXEL_GRAY } pz_pixel_format;
+typedef struct {
+    int pixel_format;                 /* pz_pixel_format */
+} pz_image_decoder_params;
+
 #endif

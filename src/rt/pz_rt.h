@@ -603,6 +603,10 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
 /* Output i's shape after the last run into dims; returns its rank (-1: bad i).
  * A run-time-shaped output (NonZero, Unique, ...) has its buffer at the bound. */
 int pz_net_output_shape(const pz_net *net, int i, int64_t *dims);
+/* The first failed layer's error of the last run, NULL when none failed: an
+ * op that can fail on its input's values (ImageDecoder on bytes that are not
+ * an image) says which node and why, and leaves its outputs empty. */
+const char *pz_net_run_error(const pz_net *net);
 
 /* Per-layer and per-block timing (--profile). Enabling it (again) clears
  * the kept runs; pz_net_print_profile prints the medians over the last 512
