@@ -82,8 +82,9 @@ static pz_status flex_lower(const ir_graph *g, const ir_node *n, op_lowered *out
 
 static const char *const flex_mods[3] = {"score_mod", "mask_mod", "prob_mod"};
 
-static int flex_unfolds(const ir_node *n)
+static int flex_unfolds(const ir_graph *g, const ir_node *n)
 {
+    (void)g;
     for (int i = 0; i < n->n_attrs; i++)
         if (n->attrs[i].type == IR_ATTR_GRAPH || n->attrs[i].type == IR_ATTR_GRAPHS) return 1;
     return 0;
