@@ -44,9 +44,9 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
     if (t) {
         if (t->dtype != IR_BOOL || ir_tensor_numel(t) != 1)
             return op_err(err, n, "training_mode must be a bool scalar");
-        if (!t->data) return op_err(err, n, "training_mode must be a bool scalar");
-        /* training with a ratio other than a constant 0 unfolds (dropout_unfold) */
-        if (ir_load_i64(t->data, t->dtype, 0) && !(ratio_known && ratio == 0))
+        /* training with a ratio other than a constant 0 unfolds (dropout_unfold):
+         * here training_mode is false, or ratio 0, a copy either way */
+        if ((!t->data || ir_load_i64(t->data, t->dtype, 0)) && !(ratio_known && ratio == 0))
             return op_err(err, n, "ratio must be a floating-point scalar");
     }
     return PZ_OK;
