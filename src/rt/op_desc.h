@@ -140,6 +140,9 @@ typedef struct {
      * refused at compile. */
     int dyn_out;
     void (*run_shape)(const pz_layer *l);
+    /* Optional: 1 when the params make this layer's output shapes the run's
+     * (TOPK whose k is read at run time): it is in a dynamic region. */
+    int (*dyn_self)(const pz_layer *l);
     /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
      * the values are the run's, the shape [rank] is not): the region ends. */
     int dyn_stops;

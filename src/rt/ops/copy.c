@@ -12,9 +12,9 @@ static int copy_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
-    /* in a dynamic region only as an identity: a reshape of a run-time shape
-     * would need its target computed at run time */
-    if (l->dyn && pz_layer_want_same_shape(l, err, n, "Y", y, x)) return 1;
+    /* in a dynamic region an identity or a flatten to one dim (copy_run_shape):
+     * any other reshape of a run-time shape needs its target at run time */
+    if (l->dyn && y->rank != 1 && pz_layer_want_same_shape(l, err, n, "Y", y, x)) return 1;
     return 0;
 }
 
@@ -36,10 +36,17 @@ static int copy_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+/* A dynamic region: X's shape, or its elements in one dim (prepare checks). */
+static void copy_run_shape(const pz_layer *l)
+{
+    if (l->out[0]->rank == 1) l->out[0]->dims[0] = pz_numel(l->in[0]);
+    else pz_run_shape_same(l);
+}
+
 const pz_rt_op pz_rt_op_copy = {
     .name = "COPY", .params_size = 0,
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = copy_prepare, .run = copy_run,
-    .run_shape = pz_run_shape_same,   /* an identity (prepare checks): numel at run time */
+    .run_shape = copy_run_shape,
     .row_rule = copy_row_rule,
 };
