@@ -10,7 +10,10 @@ outputs agree to a tolerance, not bitwise: exp and float sums differ in the
 last bits between implementations). The first input of a model is built
 (mode run), the others only run (mode cli), which keeps the ASan run short.
   det       scores > t selects detections, topk(min(K, n)) of their scores
-            (k from Shape and Gather at run time), Gather of their boxes
+            (k from Shape and Gather at run time), Gather of their boxes,
+            Concat of boxes and Unsqueeze'd scores
+  boxes     the rows of boxes over a score: Slice on the fixed axis (corners,
+            every other column) and on the run-time one ([1:]), Sub, Concat
   nz_sum    torch.nonzero(x).reshape(-1): ReduceSum, ReduceMax
   nz_count  the same, ReduceSum and one keeping the dim, with no nonzero
   rows      x[scores > t] (rows of classes): Softmax, ArgMax, ReduceSum over
@@ -43,7 +46,14 @@ class Det(torch.nn.Module):
         s, b = scores[m], boxes[m]
         k = torch.clamp(torch._shape_as_tensor(s)[0], max=3)   # min(K, n), at run time
         v, i = s.topk(k)
-        return v, b[i]
+        return v, b[i], torch.cat([b[i], v.unsqueeze(1)], 1).unsqueeze(0)
+
+
+class Boxes(torch.nn.Module):
+    def forward(self, scores, boxes):
+        b = boxes[scores > 0.5]
+        wh = b[:, 2:] - b[:, :2]
+        return wh, b[1:, ::2], torch.cat([b[:, :1], wh], 1)
 
 
 class NzSum(torch.nn.Module):
@@ -111,6 +121,7 @@ def scores(n, above):
 
 boxes = rng.random((12, 4)).astype(np.float32)
 case("det", Det(), [[scores(12, 7), boxes], [scores(12, 2), boxes], [scores(12, 0), boxes]])
+case("boxes", Boxes(), [[scores(12, 5), boxes], [scores(12, 1), boxes], [scores(12, 0), boxes]])
 x = rng.standard_normal((3, 4)).astype(np.float32)
 x[rng.random(x.shape) < 0.5] = 0
 y = np.zeros((3, 4), np.float32)
