@@ -101,9 +101,10 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * in a dynamic region: it must run as a layer kind that takes its shape at
  * run time (op_desc.h's run_shape: element-wise unary and binary ops, Cast,
  * Identity, Squeeze, Unsqueeze, a flatten to one dim, Transpose, Slice,
- * Gather, GatherND, Concat, Shape, Softmax, the reductions, ArgMax/ArgMin/Hardmax,
- * CumSum/CumProd, TopK), and its outputs have run-time shapes too (Shape's: run-time values). Any other node (one that folds to
- * constants from the bound, as Shape would, included) is refused. */
+ * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
+ * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK), and its outputs have
+ * run-time shapes too (Shape's: run-time values). Any other node (one that
+ * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
 {
     const ir_node *n = &g->nodes[i];
@@ -115,6 +116,11 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
     /* COPY also computes Reshape, Flatten, ...: any other target than
      * copy_takes' would be computed at run time */
     if (fits && lw.kind == PZ_OP_COPY) fits = copy_takes(g, n);
+    /* VIEW: Expand and Tile (rt/ops/view.c) */
+    if (fits && lw.kind == PZ_OP_VIEW) {
+        const pz_view_params *vp = (const pz_view_params *)lw.p.any;
+        fits = vp->func == PZ_VIEW_EXPAND || vp->func == PZ_VIEW_TILE;
+    }
     for (int j = 0; fits && j < n->n_out; j++) fits = n->out[j] < 0 || !g->values[n->out[j]].t.data;
     if (!fits) {
         const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
@@ -122,8 +128,9 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
                        "takes element-wise unary and binary ops, Cast, Identity, Squeeze, "
                        "Unsqueeze, Reshape to [-1], Transpose, Slice, Gather, GatherND, Concat, "
-                       "Shape, Softmax, reductions, ArgMax/ArgMin, CumSum and TopK; else such a value must be a "
-                       "graph output, or computed at compile time from constants)",
+                       "Expand, Tile, Shape, Softmax, reductions, ArgMax/ArgMin, CumSum and "
+                       "TopK; else such a value must be a graph output, or computed at "
+                       "compile time from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }
     /* Shape: the values are the run's, its own shape [rank] is static */

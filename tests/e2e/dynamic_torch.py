@@ -18,6 +18,8 @@ last bits between implementations). The first input of a model is built
   nz_count  the same, ReduceSum and one keeping the dim, with no nonzero
   rows      x[scores > t] (rows of classes): Softmax, ArgMax, ReduceSum over
             the rows, ReduceMax keeping the dim
+  expand_tile  those rows repeated (Tile), the scores expanded to 3 rows
+            and each row's max to its 5 columns (Expand)
   ms_soft   masked_select then Softmax
   uq_cum    unique then CumSum and ArgMax
 Prints nothing when torch is not installed (the cases are then not run).
@@ -54,6 +56,13 @@ class Boxes(torch.nn.Module):
         b = boxes[scores > 0.5]
         wh = b[:, 2:] - b[:, :2]
         return wh, b[1:, ::2], torch.cat([b[:, :1], wh], 1)
+
+
+class ExpandTile(torch.nn.Module):
+    def forward(self, scores, cls):
+        r, s = cls[scores > 0.5], scores[scores > 0.5]
+        return (r.repeat(1, 2), s.unsqueeze(0).expand(3, -1),
+                r.max(1, keepdim=True)[0].expand(-1, 5))
 
 
 class NzSum(torch.nn.Module):
@@ -131,6 +140,7 @@ case("nz_count", NzCount(), [[x], [np.zeros((3, 4), np.float32)]])
 cls = rng.standard_normal((10, 5)).astype(np.float32)
 case("rows", Rows(), [[scores(10, 6), cls], [scores(10, 1), cls], [scores(10, 0), cls]],
      close=True)
+case("expand_tile", ExpandTile(), [[scores(10, 4), cls], [scores(10, 0), cls]])
 case("ms_soft", MsSoft(), [[rng.standard_normal((3, 5)).astype(np.float32)],
                            [-np.abs(rng.standard_normal((3, 5))).astype(np.float32)]], close=True)
 case("uq_cum", UqCum(), [[rng.choice([0.5, -1.0, 2.0, 3.5, 7.25], (9,)).astype(np.float32)],
