@@ -102,7 +102,7 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * run time (op_desc.h's run_shape: element-wise unary and binary ops, Cast,
  * Identity, Squeeze, Unsqueeze, a flatten to one dim, Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
- * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK), and its outputs have
+ * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul), and its outputs have
  * run-time shapes too (Shape's: run-time values). Any other node (one that
  * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
@@ -128,8 +128,8 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
                        "takes element-wise unary and binary ops, Cast, Identity, Squeeze, "
                        "Unsqueeze, Reshape to [-1], Transpose, Slice, Gather, GatherND, Concat, "
-                       "Expand, Tile, Shape, Softmax, reductions, ArgMax/ArgMin, CumSum and "
-                       "TopK; else such a value must be a graph output, or computed at "
+                       "Expand, Tile, Shape, Softmax, reductions, ArgMax/ArgMin, CumSum, TopK "
+                       "and MatMul; else such a value must be a graph output, or computed at "
                        "compile time from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }

@@ -20,6 +20,8 @@ last bits between implementations). The first input of a model is built
             the rows, ReduceMax keeping the dim
   expand_tile  those rows repeated (Tile), the scores expanded to 3 rows
             and each row's max to its 5 columns (Expand)
+  linear    those rows times a weight (MatMul, a constant B), and r^T r (a
+            run-time K)
   ms_soft   masked_select then Softmax
   uq_cum    unique then CumSum and ArgMax
 Prints nothing when torch is not installed (the cases are then not run).
@@ -63,6 +65,16 @@ class ExpandTile(torch.nn.Module):
         r, s = cls[scores > 0.5], scores[scores > 0.5]
         return (r.repeat(1, 2), s.unsqueeze(0).expand(3, -1),
                 r.max(1, keepdim=True)[0].expand(-1, 5))
+
+
+class Linear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.from_numpy(rng.standard_normal((5, 3)).astype(np.float32)))
+
+    def forward(self, scores, cls):
+        r = cls[scores > 0.5]
+        return torch.matmul(r, self.w), torch.matmul(r.t(), r)
 
 
 class NzSum(torch.nn.Module):
@@ -111,7 +123,8 @@ def case(name, model, inputs_list, close=False):
         else:
             os.rename(path, os.path.join(out, cname + ".onnx"))
             path = os.path.join(out, cname + ".onnx")
-        refs = model(*(torch.from_numpy(x) for x in inputs))
+        with torch.no_grad():
+            refs = model(*(torch.from_numpy(x) for x in inputs))
         refs = refs if isinstance(refs, tuple) else (refs,)
         for k, x in enumerate(inputs):
             write(os.path.join(out, "%s.in%d.pb" % (cname, k)), x, "in%d" % k)
@@ -141,6 +154,8 @@ cls = rng.standard_normal((10, 5)).astype(np.float32)
 case("rows", Rows(), [[scores(10, 6), cls], [scores(10, 1), cls], [scores(10, 0), cls]],
      close=True)
 case("expand_tile", ExpandTile(), [[scores(10, 4), cls], [scores(10, 0), cls]])
+case("linear", Linear(), [[scores(10, 6), cls], [scores(10, 1), cls], [scores(10, 0), cls]],
+     close=True)
 case("ms_soft", MsSoft(), [[rng.standard_normal((3, 5)).astype(np.float32)],
                            [-np.abs(rng.standard_normal((3, 5))).astype(np.float32)]], close=True)
 case("uq_cum", UqCum(), [[rng.choice([0.5, -1.0, 2.0, 3.5, 7.25], (9,)).astype(np.float32)],
