@@ -99,10 +99,11 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
 
 /* A node reading a value with a run-time shape (planned at its bound) is
  * in a dynamic region: it must run as a layer kind that takes its shape at
- * run time (op_desc.h's run_shape: element-wise unary and binary ops, Cast,
+ * run time (op_desc.h's run_shape: element-wise unary and binary ops,
+ * comparisons, Not, Where, Cast,
  * Identity, Squeeze, Unsqueeze, a flatten to one dim, Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
- * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul), and its outputs have
+ * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero), and its outputs have
  * run-time shapes too (Shape's: run-time values). Any other node (one that
  * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
@@ -126,11 +127,12 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
         const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
-                       "takes element-wise unary and binary ops, Cast, Identity, Squeeze, "
-                       "Unsqueeze, Reshape to [-1], Transpose, Slice, Gather, GatherND, Concat, "
-                       "Expand, Tile, Shape, Softmax, reductions, ArgMax/ArgMin, CumSum, TopK "
-                       "and MatMul; else such a value must be a graph output, or computed at "
-                       "compile time from constants)",
+                       "takes element-wise unary and binary ops, comparisons, Not, Where, "
+                       "Cast, Identity, Squeeze, Unsqueeze, Reshape to [-1], Transpose, "
+                       "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
+                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul and NonZero; else "
+                       "such a value must be a graph output, or computed at compile time "
+                       "from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }
     /* Shape: the values are the run's, its own shape [rank] is static */

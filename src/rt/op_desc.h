@@ -150,6 +150,9 @@ typedef struct {
 
 /* run_shape of a layer whose output 0 has input 0's shape. */
 void pz_run_shape_same(const pz_layer *l);
+/* run_shape of a layer whose output 0 is its inputs broadcast (numpy): a
+ * dim not 1 wins; run checks that the others are 1 or the same. */
+void pz_run_shape_bcast(const pz_layer *l);
 
 extern const pz_rt_op *const pz_rt_ops[];
 

@@ -22,6 +22,8 @@ last bits between implementations). The first input of a model is built
             and each row's max to its 5 columns (Expand)
   linear    those rows times a weight (MatMul, a constant B), and r^T r (a
             run-time K)
+  logic     the scores over 0.5 compared again (Greater, And, Not), Where,
+            and selected again (a NonZero of a run-time shape)
   ms_soft   masked_select then Softmax
   uq_cum    unique then CumSum and ArgMax
 Prints nothing when torch is not installed (the cases are then not run).
@@ -75,6 +77,13 @@ class Linear(torch.nn.Module):
     def forward(self, scores, cls):
         r = cls[scores > 0.5]
         return torch.matmul(r, self.w), torch.matmul(r.t(), r)
+
+
+class Logic(torch.nn.Module):
+    def forward(self, scores):
+        s = scores[scores > 0.5]
+        keep = (s > 0.7) & ~(s > 0.9)
+        return torch.where(keep, s, -s), keep, s[s > 0.7]
 
 
 class NzSum(torch.nn.Module):
@@ -156,6 +165,7 @@ case("rows", Rows(), [[scores(10, 6), cls], [scores(10, 1), cls], [scores(10, 0)
 case("expand_tile", ExpandTile(), [[scores(10, 4), cls], [scores(10, 0), cls]])
 case("linear", Linear(), [[scores(10, 6), cls], [scores(10, 1), cls], [scores(10, 0), cls]],
      close=True)
+case("logic", Logic(), [[scores(12, 8)], [scores(12, 0)]])
 case("ms_soft", MsSoft(), [[rng.standard_normal((3, 5)).astype(np.float32)],
                            [-np.abs(rng.standard_normal((3, 5))).astype(np.float32)]], close=True)
 case("uq_cum", UqCum(), [[rng.choice([0.5, -1.0, 2.0, 3.5, 7.25], (9,)).astype(np.float32)],
