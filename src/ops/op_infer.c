@@ -81,11 +81,31 @@ static int dyn_input(const ir_graph *g, const ir_node *n)
     return -1;
 }
 
+/* Whether COPY node n runs at a run-time shape (rt/ops/copy.c): Identity,
+ * Squeeze and Unsqueeze (unit dims taken out or put in), a Reshape to [-1]
+ * (the run's element count). */
+static int copy_takes(const ir_graph *g, const ir_node *n)
+{
+    if (!strcmp(n->op_type, "Identity") || !strcmp(n->op_type, "Squeeze") ||
+        !strcmp(n->op_type, "Unsqueeze"))
+        return 1;
+    if (n->n_out < 1 || n->out[0] < 0 || g->values[n->out[0]].t.rank != 1) return 0;
+    if (strcmp(n->op_type, "Reshape") || n->n_in < 2 || n->in[1] < 0) return 0;
+    int64_t shape[1];
+    int count = 0;
+    pz_err e = {0};
+    return !op_const_ints(g, n, 1, "shape", shape, 1, &count, &e) && count == 1 && shape[0] == -1;
+}
+
 /* A node reading a value with a run-time shape (planned at its bound) is
  * in a dynamic region: it must run as a layer kind that takes its shape at
- * run time (op_desc.h's run_shape: element-wise unary and binary ops, Cast,
- * Identity, Transpose, GatherND, Shape), and its outputs have run-time shapes too (Shape's: run-time values). Any other node (one that folds to
- * constants from the bound, as Shape would, included) is refused. */
+ * run time (op_desc.h's run_shape: element-wise unary and binary ops,
+ * comparisons, Not, Where, Cast,
+ * Identity, Squeeze, Unsqueeze, a flatten to one dim, Transpose, Slice,
+ * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
+ * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero), and its outputs have
+ * run-time shapes too (Shape's: run-time values). Any other node (one that
+ * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
 {
     const ir_node *n = &g->nodes[i];
@@ -94,16 +114,25 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
     pz_err lerr = {0};
     memset(&lw, 0, sizeof lw);
     int fits = n->op->lower && !n->op->lower(g, n, &lw, &lerr) && pz_rt_ops[lw.kind]->run_shape;
-    /* COPY also computes Reshape, Squeeze, ...: only Identity keeps the shape */
-    if (fits && lw.kind == PZ_OP_COPY) fits = !strcmp(n->op_type, "Identity");
+    /* COPY also computes Reshape, Flatten, ...: any other target than
+     * copy_takes' would be computed at run time */
+    if (fits && lw.kind == PZ_OP_COPY) fits = copy_takes(g, n);
+    /* VIEW: Expand and Tile (rt/ops/view.c) */
+    if (fits && lw.kind == PZ_OP_VIEW) {
+        const pz_view_params *vp = (const pz_view_params *)lw.p.any;
+        fits = vp->func == PZ_VIEW_EXPAND || vp->func == PZ_VIEW_TILE;
+    }
     for (int j = 0; fits && j < n->n_out; j++) fits = n->out[j] < 0 || !g->values[n->out[j]].t.data;
     if (!fits) {
         const ir_node *p = v->producer >= 0 ? &g->nodes[v->producer] : NULL;
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
-                       "takes element-wise unary and binary ops, Cast, Identity, Transpose, GatherND and "
-                       "Shape; else such a value must be a "
-                       "graph output, or computed at compile time from constants)",
+                       "takes element-wise unary and binary ops, comparisons, Not, Where, "
+                       "Cast, Identity, Squeeze, Unsqueeze, Reshape to [-1], Transpose, "
+                       "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
+                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul and NonZero; else "
+                       "such a value must be a graph output, or computed at compile time "
+                       "from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }
     /* Shape: the values are the run's, its own shape [rank] is static */

@@ -5,7 +5,8 @@
  *   start += d if negative; then clamped to [0, d] (s > 0) or [0, d-1] (s < 0)
  *   end   += d if negative; then clamped to [0, d] (s > 0) or [-1, d-1] (s < 0)
  *   out   = max(0, ceil((end - start) / s))
- * so INT64_MAX / INT64_MIN ends mean "to the end" in either direction. */
+ * so INT64_MAX / INT64_MIN ends mean "to the end" in either direction
+ * (pz_slice_axis, which a dynamic region runs again at the run's dims). */
 #include <string.h>
 
 #include "fold.h"
@@ -13,6 +14,7 @@
 typedef struct {
     int rank;
     int64_t start[IR_MAX_RANK], step[IR_MAX_RANK], stride[IR_MAX_RANK];
+    int64_t given_start[IR_MAX_RANK], given_end[IR_MAX_RANK], given_step[IR_MAX_RANK];
 } slice_map;
 
 static int64_t slice_src(const int64_t *coord, const void *ctx)
@@ -21,11 +23,6 @@ static int64_t slice_src(const int64_t *coord, const void *ctx)
     int64_t s = 0;
     for (int k = 0; k < m->rank; k++) s += (m->start[k] + coord[k] * m->step[k]) * m->stride[k];
     return s;
-}
-
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
 }
 
 /* Reads starts, ends, axes, steps from the attributes or the inputs. */
@@ -85,27 +82,18 @@ static pz_status slice_plan(const ir_graph *g, const ir_node *n, int64_t *dims, 
         dims[k] = x->dims[k];
         m->start[k] = 0;
         m->step[k] = 1;
+        m->given_start[k] = 0;
+        m->given_end[k] = INT64_MAX;
+        m->given_step[k] = 1;
     }
     for (int i = 0; i < count; i++) {
         int k = ax[i];
-        int64_t d = x->dims[k], s = n_steps >= 0 ? steps[i] : 1;
-        int64_t b = starts[i], e = ends[i];
+        int64_t d = x->dims[k], s = n_steps >= 0 ? steps[i] : 1, b, len;
         if (s == 0) return op_err(err, n, "steps[%d] is 0", i);
-        if (b < 0) b += d;   /* b >= INT64_MIN and d >= 0: no overflow */
-        if (e < 0) e += d;
-        int64_t len;
-        if (d == 0) {
-            b = e = len = 0;   /* nothing to take, in either direction */
-        } else if (s > 0) {
-            b = clamp64(b, 0, d);
-            e = clamp64(e, 0, d);
-            len = e <= b ? 0 : (e - b - 1) / s + 1;
-        } else {
-            b = clamp64(b, 0, d - 1);
-            e = clamp64(e, -1, d - 1);
-            uint64_t us = (uint64_t)0 - (uint64_t)s;   /* -s, also for INT64_MIN */
-            len = b <= e ? 0 : (int64_t)((uint64_t)(b - e - 1) / us) + 1;
-        }
+        pz_slice_axis(d, starts[i], ends[i], s, &b, &len);
+        m->given_start[k] = starts[i];
+        m->given_end[k] = ends[i];
+        m->given_step[k] = s;
         dims[k] = len;
         m->start[k] = len > 0 ? b : 0;   /* an empty axis reads nothing */
         m->step[k] = len > 1 ? s : 1;    /* a single element needs no step */
@@ -138,6 +126,9 @@ static pz_status slice_lower(const ir_graph *g, const ir_node *n, op_lowered *ou
     for (int k = 0; k < m.rank; k++) {
         sp.start[k] = m.start[k];
         sp.step[k] = m.step[k];
+        sp.given_start[k] = m.given_start[k];
+        sp.given_end[k] = m.given_end[k];
+        sp.given_step[k] = m.given_step[k];
     }
     op_lowered_init(out, n, PZ_OP_SLICE, &sp, sizeof sp);
     out->n_in = 1;

@@ -3,7 +3,9 @@
  *   X [any shape, rank >= 1], K int64 [1] (opset 10+; opset 1: attribute k)
  *   -> Values [X's shape, k along axis] (X's type), Indices int64 [same].
  * K shapes the outputs: a constant (op_const_ints; the loader binds a graph
- * input). Ties go to the lower index, as ONNX asks; sorted=0 leaves the
+ * input), or one computed at run time (k = min(K, the number of detections)
+ * from a Shape of a NonZero's output): then the outputs have run-time
+ * shapes (ir_value.dyn) planned at k = X's size along axis, the bound. Ties go to the lower index, as ONNX asks; sorted=0 leaves the
  * order free, the kernel sorts anyway. Runs as TOPK (rt/ops/topk.c). */
 #include "reduce.h"
 
@@ -38,7 +40,15 @@ static pz_status top_k_geometry(const ir_graph *g, const ir_node *n, int64_t *k,
     const ir_tensor *x = op_in(g, n, 0);
     if (x->rank < 1) return op_err(err, n, "input X must have rank >= 1, got a scalar");
     if (op_axis(n, "axis", p->axis, x->rank, 0, axis, err)) return err->code;
-    if (op_in(g, n, 1)) {
+    const ir_tensor *kt = op_in(g, n, 1);
+    if (kt && !kt->data) {
+        if (kt->dtype != IR_I64 || ir_tensor_numel(kt) != 1 || kt->rank > 1)
+            return op_err(err, n, "input K must be one int64, got %s of %lld values",
+                          ir_dtype_name(kt->dtype), (long long)ir_tensor_numel(kt));
+        *k = -1;   /* the run's: planned at the bound */
+        return PZ_OK;
+    }
+    if (kt) {
         int cnt;
         if (op_const_ints(g, n, 1, "K", k, 1, &cnt, err)) return err->code;
         if (cnt != 1) return op_err(err, n, "input K must hold one value, got %d", cnt);
@@ -58,9 +68,10 @@ static pz_status top_k_infer(ir_graph *g, ir_node *n, pz_err *err)
     int64_t k, dims[IR_MAX_RANK];
     int axis;
     if (top_k_geometry(g, n, &k, &axis, err)) return err->code;
-    for (int a = 0; a < x->rank; a++) dims[a] = a == axis ? k : x->dims[a];
+    for (int a = 0; a < x->rank; a++) dims[a] = a == axis && k >= 0 ? k : x->dims[a];
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
     op_set_out(g, n, 1, IR_I64, x->rank, dims);
+    if (k < 0) op_set_dyn(g, n, 0), op_set_dyn(g, n, 1);
     return PZ_OK;
 }
 
@@ -73,7 +84,7 @@ static pz_status top_k_lower(const ir_graph *g, const ir_node *n, op_lowered *ou
     pz_topk_params tp = {.axis = axis, .k = k, .largest = (int)p->largest,
                          .sorted = (int)p->sorted};
     op_lowered_init(out, n, PZ_OP_TOPK, &tp, sizeof tp);
-    out->n_in = 1;   /* K is in the params */
+    out->n_in = k < 0 ? 2 : 1;   /* K is in the params, or read at run time (k -1) */
     return PZ_OK;
 }
 

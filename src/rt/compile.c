@@ -205,7 +205,7 @@ static int plan_layouts(pz_net *net, pz_layer *l, char *err, size_t n)
  * region); only kinds with run_shape may be (op_desc.h). */
 static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
 {
-    l->dyn = 0;
+    l->dyn = l->op->dyn_self && l->op->dyn_self(l);
     for (int i = 0; i < l->n_in; i++) {
         if (l->in_id[i] < 0) continue;
         int p = net->tensors[l->in_id[i]].producer;

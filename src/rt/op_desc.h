@@ -142,6 +142,9 @@ typedef struct {
      * refused at compile. */
     int dyn_out;
     void (*run_shape)(const pz_layer *l);
+    /* Optional: 1 when the params make this layer's output shapes the run's
+     * (TOPK whose k is read at run time): it is in a dynamic region. */
+    int (*dyn_self)(const pz_layer *l);
     /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
      * the values are the run's, the shape [rank] is not): the region ends. */
     int dyn_stops;
@@ -153,6 +156,9 @@ typedef struct {
 
 /* run_shape of a layer whose output 0 has input 0's shape. */
 void pz_run_shape_same(const pz_layer *l);
+/* run_shape of a layer whose output 0 is its inputs broadcast (numpy): a
+ * dim not 1 wins; run checks that the others are 1 or the same. */
+void pz_run_shape_bcast(const pz_layer *l);
 
 extern const pz_rt_op *const pz_rt_ops[];
 

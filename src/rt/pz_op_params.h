@@ -86,7 +86,7 @@ typedef struct {
  * but k along axis; ties go to the lower index. */
 typedef struct {
     int axis;
-    int64_t k;
+    int64_t k;                        /* -1: input 1's (K), read at run time */
     int largest;                      /* 0: the k smallest */
     int sorted;                       /* 0: any order; the kernel sorts anyway */
 } pz_topk_params;

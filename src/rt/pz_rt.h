@@ -234,7 +234,13 @@ typedef struct {
 typedef struct {
     int64_t start[PZ_MAX_RANK];       /* per axis, clamped and final */
     int64_t step[PZ_MAX_RANK];        /* per axis (1 for untouched axes) */
+    /* per axis as the model gives them (0, INT64_MAX, 1 untouched): a
+     * dynamic region clamps them to the run's dims (pz_slice_axis) */
+    int64_t given_start[PZ_MAX_RANK], given_end[PZ_MAX_RANK], given_step[PZ_MAX_RANK];
 } pz_slice_params;
+/* ONNX Slice on an axis of d elements, step s != 0: the first element and
+ * the count taken from start b to end e (negatives from the end, clamped). */
+void pz_slice_axis(int64_t d, int64_t b, int64_t e, int64_t s, int64_t *start, int64_t *len);
 
 typedef enum { PZ_PAD_CONSTANT, PZ_PAD_REFLECT, PZ_PAD_EDGE, PZ_PAD_WRAP } pz_pad_mode;
 typedef struct {

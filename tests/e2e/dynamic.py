@@ -15,7 +15,8 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
 Dynamic regions: element-wise unary and binary ops, Cast, Transpose and
 GatherND after a run-time shape (region_*) run at it (Abs: exact, so the
 bitwise comparison holds), Shape gives its run-time values to static ops
-(Gather, Mul); Reshape and Softmax after one are refused.
+(Gather, Mul); a Reshape to two dims and a Pad after one are refused
+(dynamic_torch.py: the post-processing PyTorch exports).
 """
 import os
 import sys
@@ -220,15 +221,17 @@ save("region_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
      refs=[unique_ref(u, None, 1)[0] * 2])
 
 # ---- refused: a node reading a run-time-shaped value --------------------------
+# (a reshape to [-1] is taken: the run's element count; [-1, 2] is not)
 save("refuse_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
-                        helper.make_node("Reshape", ["I", "flat"], ["Y"])],
-     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 1)],
+                        helper.make_node("Reshape", ["I", "pairs"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 2)],
      [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse",
-     inits=[numpy_helper.from_array(np.array([-1], np.int64), "flat")])
-save("refuse_unique_softmax", [helper.make_node("Unique", ["X"], ["U"]),
-                               helper.make_node("Softmax", ["U"], ["Y"], axis=0)],
+     inits=[numpy_helper.from_array(np.array([-1, 2], np.int64), "pairs")])
+save("refuse_unique_pad", [helper.make_node("Unique", ["X"], ["U"]),
+                           helper.make_node("Pad", ["U", "pads"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 1)],
-     [rng.standard_normal(8).astype(np.float32)], 1, "refuse")
+     [rng.standard_normal(8).astype(np.float32)], 1, "refuse",
+     inits=[numpy_helper.from_array(np.array([1, 1], np.int64), "pads")])
 
 with open(os.path.join(out, "cases.txt"), "w") as f:
     f.write("\n".join(cases) + "\n")

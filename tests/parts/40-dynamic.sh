@@ -1,7 +1,9 @@
 #!/bin/sh
 # 40-dynamic.sh BUILD_DIR MODELDIR - ops whose output shapes depend on input
 # values (issue 40): NonZero, Unique, Compress, NonMaxSuppression, written by
-# tests/e2e/dynamic.py (its header lists them) on seeded random inputs.
+# tests/e2e/dynamic.py (its header lists them) on seeded random inputs, and
+# PyTorch post-processing after them (tests/e2e/dynamic_torch.py: Reshape,
+# reductions, Softmax, ArgMax, CumSum, Gather, TopK of a run-time k).
 # Mode "run": `paleozoic run --output` and the program `paleozoic build`
 # makes give ONNX Runtime 1.17's outputs bitwise (type, the run-time shape,
 # bytes), and numpy's where the case has them (NAME.npK.pb); mode "cli": the
@@ -18,9 +20,17 @@ if ! "$PY" "$E2E/dynamic.py" "$T" >"$T/log" 2>&1; then
     bad "dynamic.py failed: $(tail -c 600 "$T/log")"
     finish
 fi
-# same type, shape and bytes
-same() { cmp_bit "$1" "$2" >"$T/cmp" 2>&1; }
-while read -r name nin nout mode nnp; do
+# PyTorch post-processing in dynamic regions (nothing without torch)
+if ! "$PY" "$E2E/dynamic_torch.py" "$T" >"$T/log" 2>&1; then
+    bad "dynamic_torch.py failed: $(tail -c 600 "$T/log")"
+    finish
+fi
+# same type, shape and bytes; `close`: the values to a tolerance
+same() {
+    if [ "$tol" = close ]; then node "$E2E/compare.js" --close 1e-5 1e-6 "$1" "$2" >"$T/cmp" 2>&1
+    else cmp_bit "$1" "$2" >"$T/cmp" 2>&1; fi
+}
+while read -r name nin nout mode nnp tol; do
     ins="" inargs=""
     k=0
     while [ "$k" -lt "$nin" ]; do

@@ -131,13 +131,13 @@ static void test_refused(void)
     pz_net_layer(net, "nonzero", PZ_OP_NONZERO, NULL, 0, &x, 1, &i, 1);
     pz_cast_params cp = {0};   /* to the output's type */
     pz_net_layer(net, "cast", PZ_OP_CAST, &cp, sizeof cp, &i, 1, &f, 1);
-    /* SOFTMAX takes no run-time shape (no run_shape): refused by name */
-    pz_softmax_params sp = {.axis = 1};
-    pz_net_layer(net, "softmax", PZ_OP_SOFTMAX, &sp, sizeof sp, &f, 1, &y, 1);
+    /* LRN takes no run-time shape (no run_shape): refused by name */
+    pz_lrn_params lp = {.size = 1, .alpha = 1e-4f, .beta = 0.75f, .bias = 1.0f};
+    pz_net_layer(net, "lrn", PZ_OP_LRN, &lp, sizeof lp, &f, 1, &y, 1);
     pz_net_output(net, y);
     char err[256] = "";
     CHECK(compile(net, err, sizeof err) != 0);
-    checkf(strstr(err, "\"softmax\"") && strstr(err, "run time"), "refusal: %s", err);
+    checkf(strstr(err, "\"lrn\"") && strstr(err, "run time"), "refusal: %s", err);
     pz_net_free(net);
 }
 

@@ -33,7 +33,28 @@ static void arg_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0];
     pz_axis_shape s = pz_axis_shape_of(x->rank, x->dims, p->axis,
                                        p->func == PZ_ARG_HARDMAX && p->coerce_2d);
+    /* a dynamic region's empty axis: nothing to choose (ONNX Runtime fails) */
+    if (l->dyn && (s.n == 0 || pz_numel(x) == 0)) return;
     pz_any_arg__ref(p, x->dtype, &s, x->data, l->out[0]->data, ith, nth);
+}
+
+/* A dynamic region: Hardmax keeps X's shape; ArgMax and ArgMin take axis
+ * to 1 where Y was planned with X's rank (keepdims), else drop it. */
+static void arg_run_shape(const pz_layer *l)
+{
+    const pz_arg_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    pz_tensor *y = l->out[0];
+    if (p->func == PZ_ARG_HARDMAX) {
+        pz_run_shape_same(l);
+        return;
+    }
+    const int keep = y->rank == x->rank;
+    int r = 0;
+    for (int i = 0; i < x->rank; i++)
+        if (i != p->axis) y->dims[r++] = x->dims[i];
+        else if (keep) y->dims[r++] = 1;
+    y->rank = r;
 }
 
 static const char *const ARG_FUNC[] = {"PZ_ARG_MAX", "PZ_ARG_MIN", "PZ_ARG_HARDMAX"};
@@ -48,5 +69,5 @@ static const pz_param_field arg_fields[] = {
 const pz_rt_op pz_rt_op_arg = {
     .name = "ARG", PZ_OP_PARAMS(pz_arg_params, arg_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .prepare = arg_prepare, .run = arg_run,
+    .prepare = arg_prepare, .run = arg_run, .run_shape = arg_run_shape,
 };

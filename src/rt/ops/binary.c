@@ -131,19 +131,6 @@ static void binary_run_rows(const pz_layer *l, const void *const *in, void *out,
         }
 }
 
-/* A dynamic region: Y's dims, the broadcast of A's and B's (numpy). */
-static void binary_run_shape(const pz_layer *l)
-{
-    const pz_tensor *a = l->in[0], *b = l->in[1];
-    pz_tensor *y = l->out[0];
-    y->rank = a->rank > b->rank ? a->rank : b->rank;
-    for (int d = 0; d < y->rank; d++) {
-        const int ia = d - (y->rank - a->rank), ib = d - (y->rank - b->rank);
-        const int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
-        y->dims[d] = da == 1 ? db : da;   /* run checks that the other is 1 or the same */
-    }
-}
-
 static const pz_param_field binary_fields[] = {
     PZ_FIELD_ENUM(pz_binary_params, func, BINARY_FUNC), PZ_FIELD(pz_binary_params, act, PZ_F_ACT),
 };
@@ -153,5 +140,5 @@ const pz_rt_op pz_rt_op_binary = {
     .name = "BINARY", PZ_OP_PARAMS(pz_binary_params, binary_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = binary_prepare, .run = binary_run,
-    .row_rule = pz_row_rule_elementwise, .run_shape = binary_run_shape,
+    .row_rule = pz_row_rule_elementwise, .run_shape = pz_run_shape_bcast,
 };

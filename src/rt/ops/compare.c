@@ -48,7 +48,15 @@ static void compare_run(const pz_layer *l, int ith, int nth)
 {
     const pz_compare_params *p = l->params;
     const compare_state *st = l->state;
-    const pz_tensor *a = l->in[0], *b = l->in[1];
+    const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
+    compare_state now;   /* a dynamic region: the broadcast of the run's dims */
+    if (l->dyn) {
+        now = *st;
+        if (pz_numel(y) == 0 ||
+            pz_bcast_init(&now.bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+            return;   /* nothing, or A and B do not broadcast (ONNX Runtime fails) */
+        st = &now;
+    }
     if (a->dtype == PZ_F32)
         st->f32(p->func, &st->bc, a->data, b->data, l->out[0]->data, ith, nth);
     else
@@ -64,5 +72,5 @@ const pz_rt_op pz_rt_op_compare = {
     .name = "COMPARE", PZ_OP_PARAMS(pz_compare_params, compare_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = compare_prepare, .run = compare_run,
-    .row_rule = pz_row_rule_elementwise,
+    .row_rule = pz_row_rule_elementwise, .run_shape = pz_run_shape_bcast,
 };

@@ -114,7 +114,7 @@ static int concat_prepare(pz_layer *l, char *err, size_t n)
     for (int i = 0; i < l->n_in; i++)
         if (!l->in[i]) return pz_layer_fail(l, err, n, "input %d is omitted", i);
     if (concat_plan(l, err, n, y, l->in, l->n_in, "input")) return 1;
-    if (l->isa == PZ_ISA_REF || !concat_blocked(l, y)) return 0;
+    if (l->isa == PZ_ISA_REF || l->dyn || !concat_blocked(l, y)) return 0;
     concat_state *st = l->state;
     if (!concat_aligned(l))
         return concat_gather(l, st, y) ? pz_layer_fail(l, err, n, "out of memory") : 0;
@@ -140,6 +140,33 @@ static void concat_run(const pz_layer *l, int ith, int nth)
                        l->out[0]->data, ith, nth);
 }
 
+/* A dynamic region: Y is input 0's dims, the parts' sizes added along
+ * axis; the plain path's rows and chunks are recomputed from the run's dims
+ * (the state is the layer's own: run_shape runs alone, before run). Parts
+ * that differ off the axis (ONNX Runtime fails) give an empty Y: run cannot
+ * report, and must not read past a part. */
+static void concat_run_shape(const pz_layer *l)
+{
+    const pz_axis_params *p = l->params;
+    concat_state *st = l->state;
+    pz_tensor *y = l->out[0];
+    const pz_tensor *x0 = l->in[0];
+    size_t es = pz_dtype_size(y->dtype);
+    int64_t inner = pz_prod(x0->dims + p->axis + 1, x0->rank - p->axis - 1), sum = 0;
+    bool fit = true;
+    for (int i = 0; i < l->n_in; i++) {
+        st->chunk[i] = (size_t)(l->in[i]->dims[p->axis] * inner) * es;
+        sum += l->in[i]->dims[p->axis];
+        for (int a = 0; a < x0->rank; a++)
+            fit = fit && (a == p->axis || l->in[i]->dims[a] == x0->dims[a]);
+    }
+    if (!fit) sum = 0;
+    y->rank = x0->rank;
+    for (int a = 0; a < x0->rank; a++) y->dims[a] = a == p->axis ? sum : x0->dims[a];
+    st->outer = fit ? pz_prod(x0->dims, p->axis) : 0;
+    st->row = (size_t)(sum * inner) * es;
+}
+
 /* pz_axis_params as the code generator prints it (CONCAT, SPLIT, GATHER). */
 const pz_param_field pz_axis_fields[PZ_AXIS_N_FIELDS] = {PZ_FIELD(pz_axis_params, axis, PZ_F_INT)};
 
@@ -157,7 +184,7 @@ const pz_rt_op pz_rt_op_concat = {
     .name = "CONCAT", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
     .min_in = 1, .max_in = -1, .min_out = 1, .max_out = 1,
     .prepare = concat_prepare, .run = concat_run, .release = concat_release,
-    .row_rule = concat_row_rule,
+    .row_rule = concat_row_rule, .run_shape = concat_run_shape,
 };
 
 static int split_prepare(pz_layer *l, char *err, size_t n)

@@ -1,8 +1,26 @@
 /* copy.c - the COPY layer: Identity, Dropout (inference), Reshape, Flatten,
  * Squeeze, Unsqueeze. Same elements, another shape. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt/ops/ops.h"
+
+/* Y's dims as X's with unit dims put in or taken out (Identity, Squeeze,
+ * Unsqueeze): map[j] = the axis of X that Y's axis j is, or -1 for a put-in
+ * 1. 0 when there is such a map, else 1. */
+static int unit_map(const pz_tensor *x, const pz_tensor *y, int8_t *map)
+{
+    int i = 0, j = 0;
+    while (j < y->rank) {
+        if (i < x->rank && x->dims[i] == y->dims[j]) map[j++] = (int8_t)i++;
+        else if (y->dims[j] == 1) map[j++] = -1;
+        else if (i < x->rank && x->dims[i] == 1) i++;
+        else return 1;
+    }
+    for (; i < x->rank; i++)
+        if (x->dims[i] != 1) return 1;
+    return 0;
+}
 
 static int copy_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -12,9 +30,19 @@ static int copy_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(x) != pz_numel(y))
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
-    /* in a dynamic region only as an identity: a reshape of a run-time shape
-     * would need its target computed at run time */
-    if (l->dyn && pz_layer_want_same_shape(l, err, n, "Y", y, x)) return 1;
+    if (!l->dyn || y->rank == 1) return 0;
+    /* in a dynamic region a flatten to one dim, or a map of Y's axes to X's
+     * (copy_run_shape): any other reshape of a run-time shape needs its
+     * target computed at run time */
+    int8_t *map = malloc(PZ_MAX_RANK);
+    if (!map) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = map;
+    if (unit_map(x, y, map)) {
+        char bx[96], by[96];
+        return pz_layer_fail(l, err, n, "in a dynamic region X %s to Y %s is neither a flatten "
+                             "to one dim nor a Squeeze or an Unsqueeze",
+                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(y, by, sizeof by));
+    }
     return 0;
 }
 
@@ -36,10 +64,20 @@ static int copy_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+/* A dynamic region: X's elements in one dim, or Y's axes from X's by the
+ * map prepare made (a taken-out axis of X is 1 at run time: Squeeze). */
+static void copy_run_shape(const pz_layer *l)
+{
+    const int8_t *map = l->state;
+    pz_tensor *y = l->out[0];
+    if (y->rank == 1) y->dims[0] = pz_numel(l->in[0]);
+    for (int j = 0; map && j < y->rank; j++) y->dims[j] = map[j] < 0 ? 1 : l->in[0]->dims[map[j]];
+}
+
 const pz_rt_op pz_rt_op_copy = {
     .name = "COPY", .params_size = 0,
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = copy_prepare, .run = copy_run,
-    .run_shape = pz_run_shape_same,   /* an identity (prepare checks): numel at run time */
+    .run_shape = copy_run_shape,
     .row_rule = copy_row_rule,
 };

@@ -56,4 +56,5 @@ const pz_rt_op pz_rt_op_cumulative = {
     .name = "CUMULATIVE", PZ_OP_PARAMS(pz_cum_params, cumulative_fields),
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = cumulative_prepare, .run = cumulative_run,
+    .run_shape = pz_run_shape_same,   /* run reads X's dims */
 };

@@ -58,7 +58,7 @@ static int gather_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "X %s gathered by %s along axis %d is not Y %s",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              p->axis, pz_shape_str(y, by, sizeof by));
-    l->state = gather_channels(l);
+    if (!l->dyn) l->state = gather_channels(l);
     return 0;
 }
 
@@ -75,8 +75,22 @@ static void gather_run(const pz_layer *l, int ith, int nth)
                        pz_numel(ix), x->data, l->out[0]->data, ith, nth);
 }
 
+/* A dynamic region: Y = X[:axis] + indices.shape + X[axis+1:], the run's. */
+static void gather_run_shape(const pz_layer *l)
+{
+    const pz_axis_params *p = l->params;
+    const pz_tensor *x = l->in[0], *ix = l->in[1];
+    pz_tensor *y = l->out[0];
+    y->rank = x->rank - 1 + ix->rank;
+    for (int i = 0; i < y->rank; i++)
+        y->dims[i] = i < p->axis ? x->dims[i]
+                   : i < p->axis + ix->rank ? ix->dims[i - p->axis]
+                   : x->dims[i - ix->rank + 1];
+}
+
 const pz_rt_op pz_rt_op_gather = {
     .name = "GATHER", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = gather_prepare, .run = gather_run, .release = gather_release,
+    .run_shape = gather_run_shape,
 };

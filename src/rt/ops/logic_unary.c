@@ -44,5 +44,5 @@ const pz_rt_op pz_rt_op_logic_unary = {
     .name = "LOGIC_UNARY", PZ_OP_PARAMS(pz_logic_unary_params, logic_unary_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = logic_unary_prepare, .run = logic_unary_run,
-    .row_rule = pz_row_rule_elementwise,
+    .row_rule = pz_row_rule_elementwise, .run_shape = pz_run_shape_same,   /* numel at run */
 };

@@ -158,6 +158,7 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     const matmul_state *st = l->state;
+    if (l->dyn && pz_numel(y) == 0) return;   /* nothing, or A and B did not multiply */
     if (st->q8)
         pz_qdyn_run(st->q8, &st->g, a->data, y->data, l->scratch, ith, nth);
     else if (st->bp16)
@@ -174,6 +175,27 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
         pz_any_matmul__ref(&st->s, a->dtype, a->data, b->data, y->data, ith, nth);
 }
 
+/* A dynamic region: Y is the broadcast batch dims, M (a 2-D or more A)
+ * and N (a 2-D or more B) of the run's A and B; the shape and the packed
+ * GEMM's rows are recomputed (the state is the layer's own: run_shape runs
+ * alone, before run). A and B that do not multiply (ONNX Runtime fails)
+ * give an empty Y, as run cannot report. */
+static void matmul_run_shape(const pz_layer *l)
+{
+    const pz_tensor *a = l->in[0], *b = l->in[1];
+    pz_tensor *y = l->out[0];
+    matmul_state *st = l->state;
+    pz_matmul_shape *s = &st->s;
+    const int ok = pz_matmul_shape_init(s, a, b) == 0;
+    int r = 0;
+    for (int i = 0; i < s->nb; i++) y->dims[r++] = s->bdims[i];
+    if (a->rank > 1) y->dims[r++] = s->M;
+    if (b->rank > 1) y->dims[r++] = s->N;
+    y->rank = r;
+    if (!ok && r) y->dims[0] = 0;
+    st->g.m = s->K ? pz_numel(a) / s->K : 0;   /* the packed paths' rows */
+}
+
 static const pz_param_field matmul_fields[] = {PZ_FIELD(pz_matmul_params, act, PZ_F_ACT)};
 static const pz_matmul_params matmul_defaults;   /* no activation */
 
@@ -181,5 +203,5 @@ const pz_rt_op pz_rt_op_matmul = {
     .name = "MATMUL", PZ_OP_PARAMS(pz_matmul_params, matmul_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
-    .defaults = &matmul_defaults,
+    .defaults = &matmul_defaults, .run_shape = matmul_run_shape,
 };

@@ -25,9 +25,16 @@ static void nonzero_run(const pz_layer *l, int ith, int nth)
     l->out[0]->dims[1] = pz_any_nonzero__ref(x->dtype, x->rank, x->dims, x->data, l->out[0]->data);
 }
 
+/* A dynamic region (X's shape the run's): run counts at X's run dims and
+ * sets Y's; the rank is X's, as planned. */
+static void nonzero_run_shape(const pz_layer *l)
+{
+    l->out[0]->dims[1] = 0;
+}
+
 const pz_rt_op pz_rt_op_nonzero = {
     .name = "NONZERO",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = nonzero_prepare, .run = nonzero_run,
-    .dyn_out = 1,
+    .dyn_out = 1, .run_shape = nonzero_run_shape,
 };

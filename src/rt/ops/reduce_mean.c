@@ -78,6 +78,7 @@ static int reduce_mean_prepare(pz_layer *l, char *err, size_t n)
     if (pz_numel(y) != kept)
         return pz_layer_fail(l, err, n, "Y has %lld elements, expected %lld",
                              (long long)pz_numel(y), (long long)kept);
+    if (l->dyn) return 0;   /* a dynamic region: the reference, at the run's dims */
     if ((l->state = mean_hw_plan(l))) {
         l->in_cblk[0] = 16;
         l->kernel = "global-avg16c";
@@ -109,7 +110,7 @@ static void reduce_mean_run(const pz_layer *l, int ith, int nth)
     int64_t rows, len;
     if (l->state)
         mean_hw_run(l->state, x->data, y->data, ith, nth);
-    else if (rows_plan(l, &rows, &len))
+    else if (!l->dyn && rows_plan(l, &rows, &len))
         pz_f32_reduce_rows__blocked(p->func, rows, len, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
         pz_f32_reduce__ref(p, x->rank, x->dims, x->data, y->data, ith, nth);
@@ -136,9 +137,24 @@ static int reduce_mean_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+/* A dynamic region: Y has X's kept axes, each reduced one 1 where Y was
+ * planned with X's rank (keepdims), else dropped. */
+static void reduce_mean_run_shape(const pz_layer *l)
+{
+    const pz_reduce_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    pz_tensor *y = l->out[0];
+    const int keep = y->rank == x->rank;
+    int r = 0;
+    for (int i = 0; i < x->rank; i++)
+        if (!(p->axes_mask >> i & 1)) y->dims[r++] = x->dims[i];
+        else if (keep) y->dims[r++] = 1;
+    y->rank = r;
+}
+
 const pz_rt_op pz_rt_op_reduce_mean = {
     .name = "REDUCE_MEAN", PZ_OP_PARAMS(pz_reduce_params, reduce_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = reduce_mean_prepare, .run = reduce_mean_run,
-    .row_rule = reduce_mean_row_rule,
+    .row_rule = reduce_mean_row_rule, .run_shape = reduce_mean_run_shape,
 };

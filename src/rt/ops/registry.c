@@ -18,6 +18,22 @@ void pz_run_shape_same(const pz_layer *l)
     for (int d = 0; d < l->in[0]->rank; d++) l->out[0]->dims[d] = l->in[0]->dims[d];
 }
 
+void pz_run_shape_bcast(const pz_layer *l)
+{
+    pz_tensor *y = l->out[0];
+    y->rank = 0;
+    for (int i = 0; i < l->n_in; i++)
+        if (l->in[i]->rank > y->rank) y->rank = l->in[i]->rank;
+    for (int d = 0; d < y->rank; d++) {
+        y->dims[d] = 1;
+        for (int i = 0; i < l->n_in; i++) {
+            const pz_tensor *t = l->in[i];
+            const int it = d - (y->rank - t->rank);
+            if (it >= 0 && t->dims[it] != 1) y->dims[d] = t->dims[it];
+        }
+    }
+}
+
 int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m)
 {
     return 1;

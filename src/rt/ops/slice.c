@@ -1,5 +1,6 @@
 /* slice.c - the SLICE layer: per-axis start and step (clamped, final, from
- * the compiler); Y's shape gives the count on each axis. */
+ * the compiler); Y's shape gives the count on each axis. In a dynamic
+ * region the model's starts, ends and steps are clamped to the run's dims. */
 #include "rt/ops/ops.h"
 
 /* A float slice of a blocked rank-4 tensor along channels only (N, H, W
@@ -28,6 +29,32 @@ static pz_chg_state *slice_gather(pz_layer *l)
     return st;
 }
 
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+void pz_slice_axis(int64_t d, int64_t b, int64_t e, int64_t s, int64_t *start, int64_t *len)
+{
+    if (b < 0) b += d;   /* b >= INT64_MIN and d >= 0: no overflow */
+    if (e < 0) e += d;
+    int64_t n;
+    if (d == 0) {
+        b = n = 0;   /* nothing to take, in either direction */
+    } else if (s > 0) {
+        b = clamp64(b, 0, d);
+        e = clamp64(e, 0, d);
+        n = e <= b ? 0 : (e - b - 1) / s + 1;
+    } else {
+        b = clamp64(b, 0, d - 1);
+        e = clamp64(e, -1, d - 1);
+        uint64_t us = (uint64_t)0 - (uint64_t)s;   /* -s, also for INT64_MIN */
+        n = b <= e ? 0 : (int64_t)((uint64_t)(b - e - 1) / us) + 1;
+    }
+    *start = b;
+    *len = n;
+}
+
 static void slice_release(pz_layer *l)
 {
     pz_chg_release(l->state);
@@ -49,8 +76,41 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
                                  "leave [0, %lld)", a, (long long)s, (long long)st,
                                  (long long)y->dims[a], (long long)x->dims[a]);
     }
-    l->state = slice_gather(l);
+    for (int a = 0; l->dyn && a < x->rank; a++)
+        if (!p->given_step[a])
+            return pz_layer_fail(l, err, n, "in a dynamic region it needs the given starts, "
+                                 "ends and steps (axis %d has step 0)", a);
+    if (!l->dyn) l->state = slice_gather(l);
     return 0;
+}
+
+/* The params of the run: in a dynamic region the given starts, ends and
+ * steps clamped to the run's dims (Y's dims, which run_shape set). */
+static void slice_now(const pz_layer *l, pz_slice_params *now)
+{
+    const pz_slice_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    *now = *p;
+    for (int a = 0; a < x->rank; a++) {
+        int64_t len;
+        pz_slice_axis(x->dims[a], p->given_start[a], p->given_end[a], p->given_step[a],
+                      &now->start[a], &len);
+        now->step[a] = p->given_step[a];
+    }
+}
+
+/* A dynamic region: each axis' count from the run's dim. */
+static void slice_run_shape(const pz_layer *l)
+{
+    const pz_slice_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    pz_tensor *y = l->out[0];
+    y->rank = x->rank;
+    for (int a = 0; a < x->rank; a++) {
+        int64_t start;
+        pz_slice_axis(x->dims[a], p->given_start[a], p->given_end[a], p->given_step[a], &start,
+                      &y->dims[a]);
+    }
 }
 
 static void slice_run(const pz_layer *l, int ith, int nth)
@@ -62,12 +122,17 @@ static void slice_run(const pz_layer *l, int ith, int nth)
         pz_chg_run(l->state, l, ith, nth);
         return;
     }
+    pz_slice_params now;
+    if (l->dyn) slice_now(l, &now), p = &now;
     pz_any_slice__ref(pz_dtype_size(x->dtype), x->rank, x->dims, y->dims, p->start, p->step,
                       x->data, y->data, ith, nth);
 }
 
 static const pz_param_field slice_fields[] = {
     PZ_FIELD_ARRAY(pz_slice_params, start, PZ_F_I64), PZ_FIELD_ARRAY(pz_slice_params, step, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_slice_params, given_start, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_slice_params, given_end, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_slice_params, given_step, PZ_F_I64),
 };
 
 /* Output row r reads input row start + r*step. */
@@ -86,5 +151,5 @@ const pz_rt_op pz_rt_op_slice = {
     .name = "SLICE", PZ_OP_PARAMS(pz_slice_params, slice_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = slice_prepare, .run = slice_run, .release = slice_release,
-    .row_rule = slice_row_rule,
+    .row_rule = slice_row_rule, .run_shape = slice_run_shape,
 };

@@ -9,6 +9,23 @@ typedef struct {
     pz_softmax_rows_fn rows;   /* NULL: the reference */
 } softmax_state;
 
+/* The vectors of X's dims: [outer, n, inner] around axis. */
+static void softmax_dims(const pz_softmax_params *p, const pz_tensor *x, softmax_state *st)
+{
+    if (x->rank == 0) {
+        st->outer = st->n = st->inner = 1;
+    } else if (p->coerce_2d) {
+        /* opset < 13: [prod(dims < axis), prod(dims >= axis)] */
+        st->outer = pz_prod(x->dims, p->axis);
+        st->n = pz_prod(x->dims + p->axis, x->rank - p->axis);
+        st->inner = 1;
+    } else {
+        st->outer = pz_prod(x->dims, p->axis);
+        st->n = x->dims[p->axis];
+        st->inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1);
+    }
+}
+
 static int softmax_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_softmax_params *p = l->params;
@@ -25,18 +42,7 @@ static int softmax_prepare(pz_layer *l, char *err, size_t n)
     softmax_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
-    if (x->rank == 0) {
-        st->outer = st->n = st->inner = 1;
-    } else if (p->coerce_2d) {
-        /* opset < 13: [prod(dims < axis), prod(dims >= axis)] */
-        st->outer = pz_prod(x->dims, p->axis);
-        st->n = pz_prod(x->dims + p->axis, x->rank - p->axis);
-        st->inner = 1;
-    } else {
-        st->outer = pz_prod(x->dims, p->axis);
-        st->n = x->dims[p->axis];
-        st->inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1);
-    }
+    softmax_dims(p, x, st);
     if (x->dtype == PZ_F32 && st->inner == 1 && l->isa != PZ_ISA_REF)
         st->rows = pz_fast_kernels_for(l->isa)->softmax_rows;
     return 0;
@@ -47,6 +53,13 @@ static void softmax_run(const pz_layer *l, int ith, int nth)
     const pz_softmax_params *p = l->params;
     const softmax_state *st = l->state;
     const pz_tensor *x = l->in[0], *y = l->out[0];
+    softmax_state now;   /* a dynamic region: the vectors of the run's dims */
+    if (l->dyn) {
+        if (pz_numel(x) == 0) return;
+        now = *st;
+        softmax_dims(p, x, &now);
+        st = &now;
+    }
     if (st->rows)
         st->rows(p->log, st->outer, st->n, x->data, y->data, ith, nth);
     else if (x->dtype == PZ_F32)
@@ -77,5 +90,5 @@ const pz_rt_op pz_rt_op_softmax = {
     .name = "SOFTMAX", PZ_OP_PARAMS(pz_softmax_params, softmax_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = softmax_prepare, .run = softmax_run,
-    .row_rule = softmax_row_rule,
+    .row_rule = softmax_row_rule, .run_shape = pz_run_shape_same,
 };

@@ -19,6 +19,22 @@ static int where_strides(const pz_tensor *t, const pz_tensor *y, int64_t *s)
     return 0;
 }
 
+/* The three inputs' strides in Y's shape; -1 when one does not broadcast. */
+static int where_plan(const pz_layer *l, pz_where_desc *d)
+{
+    const pz_tensor *y = l->out[0];
+    if (where_strides(l->in[0], y, d->sc) || where_strides(l->in[1], y, d->sa) ||
+        where_strides(l->in[2], y, d->sb))
+        return -1;
+    d->rank = y->rank;
+    for (int i = 0; i < y->rank; i++) d->dims[i] = y->dims[i];
+    if (d->rank == 0) {   /* a scalar: one element, every stride 0 */
+        d->rank = 1;
+        d->dims[0] = 1;
+    }
+    return 0;
+}
+
 static int where_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *c = pz_in(l, 0), *x = pz_in(l, 1), *z = pz_in(l, 2), *y = pz_out(l, 0);
@@ -35,20 +51,21 @@ static int where_prepare(pz_layer *l, char *err, size_t n)
     pz_where_desc *d = calloc(1, sizeof *d);
     if (!d) return pz_layer_fail(l, err, n, "out of memory");
     l->state = d;
-    if (where_strides(c, y, d->sc) || where_strides(x, y, d->sa) || where_strides(z, y, d->sb))
+    if (where_plan(l, d))
         return pz_layer_fail(l, err, n, "an input does not broadcast to the output's shape");
-    d->rank = y->rank;
-    for (int i = 0; i < y->rank; i++) d->dims[i] = y->dims[i];
-    if (d->rank == 0) {   /* a scalar: one element, every stride 0 */
-        d->rank = 1;
-        d->dims[0] = 1;
-    }
     return 0;
 }
 
 static void where_run(const pz_layer *l, int ith, int nth)
 {
-    pz_any_where__ref(l->state, pz_dtype_size(l->out[0]->dtype), l->in[0]->data, l->in[1]->data,
+    const pz_where_desc *d = l->state;
+    pz_where_desc now;   /* a dynamic region: the strides of the run's dims */
+    if (l->dyn) {
+        if (pz_numel(l->out[0]) == 0 || where_plan(l, &now))
+            return;   /* nothing, or the inputs do not broadcast (ONNX Runtime fails) */
+        d = &now;
+    }
+    pz_any_where__ref(d, pz_dtype_size(l->out[0]->dtype), l->in[0]->data, l->in[1]->data,
                       l->in[2]->data, l->out[0]->data, ith, nth);
 }
 
@@ -56,5 +73,5 @@ const pz_rt_op pz_rt_op_where = {
     .name = "WHERE", .params_size = 0,
     .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = where_prepare, .run = where_run,
-    .row_rule = pz_row_rule_elementwise,
+    .row_rule = pz_row_rule_elementwise, .run_shape = pz_run_shape_bcast,
 };
