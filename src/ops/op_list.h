@@ -182,6 +182,12 @@ OP(ArrayFeatureExtractor, array_feature_extractor)
 OP(TfIdfVectorizer, tfidf_vectorizer)
 OP(TreeEnsemble, tree_ensemble)
 OP(TreeEnsembleRegressor, tree_ensemble_regressor)
+/* strings (rt/pz_strings.h) */
+OP(LabelEncoder, label_encoder)   /* domain ai.onnx.ml */
+OP(RegexFullMatch, regex_full_match)
+OP(StringConcat, string_concat)
+OP(StringSplit, string_split)
+OP(StringNormalizer, string_normalizer)
 /* control flow: unfolded at compile time (op_inline.h) */
 OP(If, if)
 OP(Loop, loop)

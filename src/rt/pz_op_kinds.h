@@ -94,7 +94,12 @@
     X(SHAPE, shape)                    /* in: X (a run-time shape)  out: its dims, int64 */ \
     /* text */                                                        \
     X(TFIDF, tfidf)                    /* in: X, pool, index, weight (constants) */ \
-    X(TREES, trees)                    /* in: X, trees, values (constants) */
+    X(TREES, trees)                    /* in: X, trees, values (constants) */ \
+    X(LABEL_ENCODER, label_encoder)    /* in: X, keys, values (+ default last) */ \
+    X(REGEX_MATCH, regex_match)        /* in: X string, pattern (uint8)  out: bool */ \
+    X(STR_CONCAT, str_concat)          /* in: A, B string (broadcast) */      \
+    X(STR_SPLIT, str_split)            /* in: X, delimiter (uint8)  out: Y, Z */ \
+    X(STR_NORMALIZE, str_normalize)    /* in: X, stopwords (uint8) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \
