@@ -441,7 +441,10 @@ void ir_node_set_n_in(ir_node *n, int n_in)
 static void tensor_copy(ir_tensor *dst, const ir_tensor *src)
 {
     *dst = *src;
-    if (src->data) {
+    if (src->data && src->dtype == IR_STRING)   /* the bytes too (rt/pz_strings.h) */
+        dst->data = pz_xcheck(pz_strings_copy(src->data, (int64_t)(src->nbytes / sizeof(char *))),
+                              src->nbytes);
+    else if (src->data) {
         dst->data = pz_xmalloc(src->nbytes ? src->nbytes : 1);
         memcpy(dst->data, src->data, src->nbytes);
     }

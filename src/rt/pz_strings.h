@@ -45,11 +45,12 @@ void *pz_strings_copy(const void *data, int64_t n);
  * is not NULL; -1 when the blob does not end in a NUL. */
 int64_t pz_strings_index(const uint8_t *blob, int64_t nbytes, const char **out);
 
-/* s split as ONNX StringSplit (Python's str.split) does: at each delim,
- * or when delim is "" at runs of whitespace (none at either end gives an
- * empty part); at most maxsplit splits (< 0: no limit), the rest the last
- * part. Returns the number of parts; the first max of them go to part[] and
- * len[] (pointers into s). */
+/* s split as ONNX StringSplit says: at each delim, or when delim is "" at
+ * runs of ASCII whitespace (space, \t, \n, \v, \f, \r), none kept at
+ * either end; at most maxsplit splits (< 0: no limit), the rest the last
+ * part. "" has no part (ONNX Runtime's count, with a delimiter too). Returns
+ * the number of parts; the first max of them go to part[] and len[]
+ * (pointers into s). */
 int64_t pz_str_split(const char *s, const char *delim, int64_t maxsplit, const char **part,
                      size_t *len, int64_t max);
 

@@ -65,6 +65,7 @@ int64_t pz_str_split(const char *s, const char *delim, int64_t maxsplit, const c
 {
     int64_t n = 0;
     size_t dl = strlen(delim);
+    if (!*s) return 0;   /* "": no part, with a delimiter too (as ONNX Runtime) */
     if (dl) {
         for (;;) {
             const char *hit = maxsplit < 0 || n < maxsplit ? strstr(s, delim) : NULL;
@@ -77,8 +78,11 @@ int64_t pz_str_split(const char *s, const char *delim, int64_t maxsplit, const c
         while (is_space(*s)) s++;
         if (!*s) return n;
         if (maxsplit >= 0 && n == maxsplit) {
-            /* the rest as it is, whitespace at its end kept (str.split's rule) */
-            return add_part(part, len, n, max, s, strlen(s));
+            /* the rest, without the whitespace at its end (ONNX: "leading or
+             * trailing whitespace is removed") */
+            size_t l = strlen(s);
+            while (l && is_space(s[l - 1])) l--;
+            return add_part(part, len, n, max, s, l);
         }
         const char *e = s;
         while (*e && !is_space(*e)) e++;
