@@ -3,8 +3,8 @@
  * keys_strings, keys_int64s, keys_floats, keys_tensor (of X's type: string,
  * an integer or a float type); values from one of values_strings,
  * values_int64s, values_floats, values_tensor, which give Y's type; the
- * default from default_tensor or default_<values' type> ("_Unused", -1,
- * -0.0 when absent). Opset 1's classes_strings is refused. Runs as
+ * default from default_tensor or default_<values' type> ("_Unused", -1 for
+ * an integer type, -0.0 when absent). Opset 1's classes_strings is refused. Runs as
  * LABEL_ENCODER: keys and values (the default last) as constants
  * (enc_expand): strings as uint8 blobs, integer keys as int64, float keys as
  * float64 (a float X widens exactly). */
@@ -136,13 +136,12 @@ static int enc_expand(ir_graph *g, int i)
         }
         if (d) {
             memcpy((char *)buf + (size_t)nk * es, d->t->data, es);
-        } else if (v.dtype == IR_I64) {
+        } else if (ir_dtype_is_int(v.dtype)) {   /* ONNX: -1 for an integer type */
             int64_t def;
             if (op_attr_int(n, "default_int64", -1, &def, &err)) def = -1;
-            ((int64_t *)buf)[nk] = def;
+            ir_store_i64(buf, v.dtype, (size_t)nk, def);
         } else {
-            /* float values, and tensor values of another type without a default: -0.0
-             * for floats (ONNX's default_float), 0 for the rest */
+            /* float values (and bool, where ONNX says nothing): -0.0, ONNX's default_float */
             float def;
             if (op_attr_float(n, "default_float", -0.0f, &def, &err)) def = -0.0f;
             ir_store_f64(buf, v.dtype, (size_t)nk, (double)def);

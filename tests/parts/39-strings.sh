@@ -6,10 +6,12 @@
 # RegexFullMatch on RE2 patterns the translation takes, StringSplit with
 # each delimiter form and maxsplit, StringNormalizer (case maps, stopwords,
 # [C] and [1, C]), LabelEncoder (string, int64 and float keys, the tensor
-# forms of opset 4). Then refusals, exit 2 naming what is wrong: RE2
-# features the translation refuses, a bad regex, mixed types, bad
-# attributes, a StringSplit input only known at run time, and `paleozoic
-# build` of a model with string inputs. Ends with `N passed, N failed`.
+# forms of opset 4), and strings made and read inside a graph (also as a
+# built program, bitwise equal to run). Then refusals, exit 2 naming what
+# is wrong: RE2 features the translation refuses, a bad regex, mixed types,
+# bad attributes, a StringSplit input only known at run time, and
+# `paleozoic build` of a model with string inputs. Ends with `N passed, N
+# failed`.
 set -u
 NAME=39-strings
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +68,10 @@ while read -r name nin rest; do
     if [ -z "$why" ]; then ok "$name: run = ONNX Runtime"; else bad "$name:$why"; fi
 done <"$d/names"
 
+# strings made and read inside a graph: the built program as run
+check "chain: built program = run" sh -c "'$PZ' build '$d/chain.onnx' -o '$T/chain.exe' && \
+    '$T/chain.exe' --input '$d/chain.in_0.pb' --output '$T/chain.exe.pb' && \
+    node '$E2E/compare.js' --bitwise '$T/chain.exe.pb' '$d/chain.pz_0.pb'"
 # a generated program takes no string input: refused, naming it
 refuse "build of a string-input model refused" 'graph input "A" is a string tensor' \
     "$PZ" build "$d/concat_0.onnx" -o "$T/concat.exe"

@@ -131,6 +131,16 @@ for name, xt, yt, attrs, ops, x in le:
                                             **attrs)],
          [vi("X", xt, list(x.shape))], [vi("Y", yt, None)], [x], opsets=ops)
 
+# strings made and read inside the graph (int64 in and out): also built as a program
+case("chain", [helper.make_node("LabelEncoder", ["X"], ["S"], domain="ai.onnx.ml",
+                                keys_int64s=[1, 2, 3], values_strings=["a", "é", "c"]),
+               helper.make_node("StringConcat", ["S", "S"], ["S2"]),
+               helper.make_node("LabelEncoder", ["S2"], ["Y"], domain="ai.onnx.ml",
+                                keys_strings=["aa", "éé"], values_int64s=[10, 20],
+                                default_int64=-1)],
+     [vi("X", TensorProto.INT64, [7])], [vi("Y", TensorProto.INT64, None)],
+     [np.array([1, 2, 3, 4, 1, 3, 2], dtype=np.int64)], opsets=(("", 20), ("ai.onnx.ml", 2)))
+
 # refusals
 one = [np.array(["a", "b"], dtype=object)]
 X = [vi("X", S, [2])]

@@ -59,12 +59,13 @@ static int enc_prepare(pz_layer *l, char *err, size_t n)
     if (pz_layer_want_dtype(l, err, n, "keys", k, kdt) ||
         pz_layer_want_dtype(l, err, n, "values", v, y->dtype == PZ_STRING ? PZ_U8 : y->dtype))
         return 1;
-    if (!k->data || !v->data) return pz_layer_fail(l, err, n, "keys and values must be constants");
+    if ((!k->data && pz_numel(k)) || !v->data)
+        return pz_layer_fail(l, err, n, "keys and values must be constants");
     enc_state *s = calloc(1, sizeof *s);
     if (!s) return pz_layer_fail(l, err, n, "out of memory");
     l->state = s;
     s->kind = kind;
-    s->n = kind == 0 ? pz_strings_index(k->data, pz_numel(k), NULL) : pz_numel(k);
+    s->n = kind == 0 && pz_numel(k) ? pz_strings_index(k->data, pz_numel(k), NULL) : pz_numel(k);
     int64_t nv = y->dtype == PZ_STRING ? pz_strings_index(v->data, pz_numel(v), NULL)
                                        : pz_numel(v);
     if (s->n < 0 || nv != s->n + 1)
@@ -75,7 +76,7 @@ static int enc_prepare(pz_layer *l, char *err, size_t n)
     s->skey = calloc((size_t)s->n + 1, sizeof *s->skey);
     s->sval = calloc((size_t)s->n + 2, sizeof *s->sval);
     if (!s->order || !s->skey || !s->sval) return pz_layer_fail(l, err, n, "out of memory");
-    if (kind == 0) pz_strings_index(k->data, pz_numel(k), s->skey);
+    if (kind == 0 && s->n) pz_strings_index(k->data, pz_numel(k), s->skey);
     else s->key = k->data;
     if (y->dtype == PZ_STRING) pz_strings_index(v->data, pz_numel(v), s->sval);
     for (int64_t i = 0; i < s->n; i++) s->order[i] = i;

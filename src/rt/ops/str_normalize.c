@@ -42,7 +42,7 @@ static int norm_prepare(pz_layer *l, char *err, size_t n)
         pz_numel(y) < 1)
         return pz_layer_fail(l, err, n, "X must be [C] or [1, C] and Y of its rank, not empty");
     if ((unsigned)p->case_change > PZ_CASE_UPPER) return pz_layer_fail(l, err, n, "bad params");
-    int64_t k = sw->data ? pz_strings_index(sw->data, pz_numel(sw), NULL) : -1;
+    int64_t k = !pz_numel(sw) ? 0 : sw->data ? pz_strings_index(sw->data, pz_numel(sw), NULL) : -1;
     if (k < 0) return pz_layer_fail(l, err, n, "the stopwords must be NUL-terminated strings");
     norm_state *s = calloc(1, sizeof *s);
     if (!s) return pz_layer_fail(l, err, n, "out of memory");
@@ -50,7 +50,7 @@ static int norm_prepare(pz_layer *l, char *err, size_t n)
     s->st = pz_strstore_new();
     s->stop = calloc((size_t)k + 1, sizeof *s->stop);
     if (!s->st || !s->stop) return pz_layer_fail(l, err, n, "out of memory");
-    s->n_stop = pz_strings_index(sw->data, pz_numel(sw), s->stop);
+    s->n_stop = k ? pz_strings_index(sw->data, pz_numel(sw), s->stop) : 0;
     s->loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
     if (!s->loc) return pz_layer_fail(l, err, n, "the C.UTF-8 locale (its case maps) is missing");
     if (!p->case_sensitive)   /* compared lowered; the store keeps them (never reset) */
