@@ -344,7 +344,9 @@ static int run(int argc, char **argv, int build)
                     "shape, axes or bound needs it); the program does not take this input\n",
                     o.shape_files[f]);
     }
-    if (cli_lower(g, &kl, &m, &err) || gen_plan_make(m, &p, &err)) goto fail;
+    if (cli_lower(g, &kl, &m, &err) || gen_plan_make(m, &p, &err) ||
+        gen_plan_check_program(&p, &err))
+        goto fail;
     if (n_at && plan_open(&o, open_at, n_at, &p, &err)) goto fail;
     pz_progress_detail("writing the C source and the weights");
     pz_progress_step(1);

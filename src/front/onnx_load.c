@@ -120,7 +120,7 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
     }
     const Onnx__TypeProto__Tensor *tt = vi->type->tensor_type;
     t->dtype = tt->has_elem_type ? (ir_dtype)tt->elem_type : IR_UNDEFINED;
-    if (is_input && !ir_dtype_supported(t->dtype))
+    if (is_input && !ir_dtype_supported(t->dtype) && t->dtype != IR_STRING)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph input \"%s\": element type %s (%d) is not "
                        "supported", name, ir_dtype_name(t->dtype), (int)t->dtype);
     if (!tt->shape) {

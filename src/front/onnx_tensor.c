@@ -9,6 +9,7 @@
 
 #include "onnx.pb-c.h"
 #include "onnx_internal.h"
+#include "../rt/pz_strings.h"
 
 /* Little-endian host assumed (x86-64, aarch64): raw_data is copied as is. */
 
@@ -139,6 +140,32 @@ out:
     return s;
 }
 
+/* A string tensor: string_data into one block (rt/pz_strings.h), nbytes
+ * counting the pointers. An embedded NUL ends a string where it is read. */
+static pz_status strings_from_proto(const Onnx__TensorProto *tp, const char *what,
+                                    ir_tensor *out, pz_err *err)
+{
+    if (tp->has_raw_data || (tp->has_data_location &&
+                             tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL))
+        return pz_fail(err, PZ_ERR_INPUT, "%s: a string tensor holds its values in string_data "
+                       "(raw_data and external data are not defined for strings)", what);
+    size_t nbytes;
+    if (ir_tensor_bytes(out, &nbytes, what, err)) return err->code;
+    int64_t numel = ir_tensor_numel(out);
+    if (check_count(what, tp->n_string_data, numel, err)) return err->code;
+    const char **s = pz_xcalloc((size_t)(numel ? numel : 1), sizeof *s);
+    size_t *len = pz_xcalloc((size_t)(numel ? numel : 1), sizeof *len);
+    for (int64_t i = 0; i < numel; i++) {
+        s[i] = (const char *)tp->string_data[i].data;
+        len[i] = tp->string_data[i].len;
+    }
+    out->data = pz_xcheck(pz_strings_pack(numel, s, len), nbytes);
+    out->nbytes = nbytes;
+    free(s);
+    free(len);
+    return PZ_OK;
+}
+
 pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const char *model_dir,
                                  ir_tensor *out, pz_err *err)
 {
@@ -149,6 +176,7 @@ pz_status onnx_tensor_from_proto(Onnx__TensorProto *tp, const char *what, const 
     out->rank = (int)tp->n_dims;
     for (size_t i = 0; i < tp->n_dims; i++) out->dims[i] = tp->dims[i];
     out->dtype = (ir_dtype)tp->data_type;
+    if (tp->data_type == IR_STRING) return strings_from_proto(tp, what, out, err);
     if (!ir_dtype_supported(tp->data_type))
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s: element type %s (%d) is not supported", what,
                        ir_dtype_name(tp->data_type), (int)tp->data_type);
@@ -410,13 +438,30 @@ void onnx_tensor_to_proto(const ir_tensor *t, const char *name, Onnx__TensorProt
     tp->raw_data.data = t->data;
 }
 
-/* tp as a view of t, with the sub-byte types packed into *packed (NULL
- * when nothing was packed; the caller frees it). */
+/* tp as a view of t, with the sub-byte types packed into *packed and a
+ * string tensor's string_data array made there (NULL when nothing was made;
+ * the caller frees it). */
 static void tensor_proto_packed(const ir_tensor *t, const char *name, Onnx__TensorProto *tp,
                                 uint8_t **packed)
 {
     onnx_tensor_to_proto(t, name, tp);
     *packed = NULL;
+    if (t->dtype == IR_STRING) {
+        int64_t numel = ir_tensor_numel(t);
+        ProtobufCBinaryData *sd = pz_xcalloc((size_t)(numel ? numel : 1), sizeof *sd);
+        for (int64_t i = 0; i < numel; i++) {
+            const char *e = pz_str_at(t->data, i);
+            sd[i].data = (uint8_t *)e;
+            sd[i].len = strlen(e);
+        }
+        tp->has_raw_data = 0;
+        tp->raw_data.len = 0;
+        tp->raw_data.data = NULL;
+        tp->n_string_data = (size_t)numel;
+        tp->string_data = sd;
+        *packed = (uint8_t *)sd;
+        return;
+    }
     int bits = ir_dtype_file_bits(t->dtype);
     if (bits == 0 || bits >= 8) return;
     int64_t numel = ir_tensor_numel(t);

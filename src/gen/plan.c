@@ -220,3 +220,21 @@ const char *gen_params_type(pz_op_kind kind)
     PZ_ASSERT(kind >= 0 && kind < PZ_OP_COUNT_);
     return pz_rt_ops[kind]->params_type;
 }
+
+pz_status gen_plan_check_program(const gen_plan *p, pz_err *err)
+{
+    const ir_graph *g = p->m->g;
+    for (int v = 0; v < g->n_values; v++) {
+        const ir_value *x = &g->values[v];
+        if (x->t.dtype != IR_STRING) continue;
+        int out = 0;
+        for (int j = 0; j < g->n_outputs; j++) out |= g->outputs[j] == v;
+        const char *what = x->is_input ? "graph input" : out ? "graph output"
+                         : x->t.data ? "constant" : NULL;
+        if (what)
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "%s \"%s\" is a string tensor: generated "
+                           "programs do not take string inputs, outputs or constants (`paleozoic "
+                           "run` does)", what, x->name);
+    }
+    return PZ_OK;
+}

@@ -97,6 +97,11 @@ typedef struct {
 } gen_plan;
 
 pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err);
+/* For a generated program (paleozoic build / compile): refuses a string
+ * graph input, output or constant, naming it (the program's tensor files
+ * and weights hold fixed-size elements; `paleozoic run` takes strings).
+ * Strings made and read inside the graph are fine. */
+pz_status gen_plan_check_program(const gen_plan *p, pz_err *err);
 void gen_plan_free(gen_plan *p);
 /* Open dims: s[0 .. n_s) are plans of one model made with the open dims at
  * the values at[i] (s[i] for mask i < 2^n_open: D[k] = 2 where bit k is set,

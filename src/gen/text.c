@@ -102,6 +102,7 @@ const char *gen_dtype_macro(int dtype)
     case PZ_I16: return "PZ_I16";
     case PZ_I32: return "PZ_I32";
     case PZ_I64: return "PZ_I64";
+    case PZ_STRING: return "PZ_STRING";
     case PZ_BOOL: return "PZ_BOOL";
     case PZ_F16: return "PZ_F16";
     case PZ_F64: return "PZ_F64";

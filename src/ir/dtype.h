@@ -17,7 +17,6 @@
 #define IR_DTYPE_ENUM(NAME, value, bytes, name) IR_##NAME = value,
 typedef enum {
     IR_UNDEFINED = 0,
-    IR_STRING = 8,
     IR_C64 = 14,
     IR_C128 = 15,
     PZ_DTYPES(IR_DTYPE_ENUM)

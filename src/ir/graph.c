@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../rt/pz_strings.h"
+
 ir_graph *ir_graph_new(void)
 {
     ir_graph *g = pz_xcalloc(1, sizeof *g);
@@ -343,8 +345,13 @@ void ir_value_set_data(ir_graph *g, int vid, const void *data, size_t nbytes)
 {
     ir_value *v = &g->values[vid];
     if (v->owns_data) ir_tensor_free_data(&v->t);
-    v->t.data = pz_xmalloc(nbytes);
-    if (nbytes) memcpy(v->t.data, data, nbytes);
+    if (v->t.dtype == IR_STRING) {
+        /* the pointers and the bytes they point to (rt/pz_strings.h) */
+        v->t.data = pz_xcheck(pz_strings_copy(data, (int64_t)(nbytes / sizeof(char *))), nbytes);
+    } else {
+        v->t.data = pz_xmalloc(nbytes);
+        if (nbytes) memcpy(v->t.data, data, nbytes);
+    }
     v->t.nbytes = nbytes;
     v->owns_data = 1;
 }
@@ -434,7 +441,10 @@ void ir_node_set_n_in(ir_node *n, int n_in)
 static void tensor_copy(ir_tensor *dst, const ir_tensor *src)
 {
     *dst = *src;
-    if (src->data) {
+    if (src->data && src->dtype == IR_STRING)   /* the bytes too (rt/pz_strings.h) */
+        dst->data = pz_xcheck(pz_strings_copy(src->data, (int64_t)(src->nbytes / sizeof(char *))),
+                              src->nbytes);
+    else if (src->data) {
         dst->data = pz_xmalloc(src->nbytes ? src->nbytes : 1);
         memcpy(dst->data, src->data, src->nbytes);
     }

@@ -38,6 +38,12 @@ void *pz_xmalloc(size_t n)
     return p;
 }
 
+void *pz_xcheck(void *p, size_t n)
+{
+    if (!p) oom(n);
+    return p;
+}
+
 void *pz_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);

@@ -51,6 +51,8 @@ int pz_exit_code(pz_status s);
 /* Allocation that cannot fail silently: an out-of-memory is reported and the
  * process exits with 1 (internal failure), never a NULL dereference. */
 void *pz_xmalloc(size_t n);
+/* p, or the out-of-memory exit when p is NULL (n: the bytes asked for). */
+void *pz_xcheck(void *p, size_t n);
 void *pz_xcalloc(size_t n, size_t size);
 void *pz_xrealloc(void *p, size_t n);
 char *pz_xstrdup(const char *s);

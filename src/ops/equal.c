@@ -1,7 +1,7 @@
 /* equal.c - Equal: C (bool) = A == B element by element, A and B of one
- * numeric or bool (not string: the loader refuses strings) type, broadcast (numpy; the legacy broadcast/axis
- * attributes before opset 7). Folds constants (shape subgraphs). Runs as the
- * runtime's COMPARE layer. */
+ * numeric, bool or string type, broadcast (numpy; the legacy broadcast/axis
+ * attributes before opset 7). Folds numeric constants (shape subgraphs).
+ * Runs as the runtime's COMPARE layer (strings: byte for byte). */
 #include "compare.h"
 
 static double equal_f(double a, double b) { return a == b; }
@@ -10,6 +10,16 @@ static const op_binary_fn equal_fn = {equal_f, equal_i};
 
 static pz_status equal_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (a->dtype == IR_STRING || b->dtype == IR_STRING) {
+        if (a->dtype != b->dtype)
+            return op_err(err, n, "A is %s and B %s: a string compares with a string only",
+                          ir_dtype_name(a->dtype), ir_dtype_name(b->dtype));
+        ir_tensor y;
+        if (op_broadcast(n, a, b, &y, err)) return err->code;
+        op_set_out(g, n, 0, IR_BOOL, y.rank, y.dims);
+        return PZ_OK;
+    }
     return op_compare_infer(g, n, OP_TY_NUMERIC | OP_TY_BOOL, &equal_fn, err);
 }
 
@@ -23,4 +33,5 @@ const op_def op_equal = {
     .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
     .infer = equal_infer,
     .lower = equal_lower,
+    .takes_string = 1,
 };

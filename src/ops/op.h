@@ -81,6 +81,9 @@ typedef struct op_def {
     /* 1: the op reads sequences and optionals (op_seq.h); any other op
      * given one is refused by name (Identity copies it). */
     int takes_seq;
+    /* 1: the op reads string tensors (rt/pz_strings.h); any other op given
+     * one is refused by name. */
+    int takes_string;
     /* 1: output 0 is input 0's bytes under another shape (Reshape, Flatten,
      * Squeeze, Unsqueeze, Identity, Dropout): lowering makes it a view of
      * its input, no layer, where the plan allows (op_lower.c). */
@@ -135,6 +138,10 @@ ir_tensor *op_out(ir_graph *g, const ir_node *n, int i);
  * for node `node` (an expand hook giving the runtime a table); its id. */
 int op_add_const(ir_graph *g, int node, const char *what, int dtype, int64_t count,
                  const void *data);
+/* The same for count strings: a uint8 constant of them NUL-terminated one
+ * after another (the form string layers read, rt/pz_op_params.h). */
+int op_add_strings_const(ir_graph *g, int node, const char *what, int count,
+                         const char *const *s);
 /* Input i if present and constant (data known), else NULL. */
 const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i);
 

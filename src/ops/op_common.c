@@ -262,3 +262,19 @@ int op_add_const(ir_graph *g, int node, const char *what, int dtype, int64_t cou
     g->values[v].is_initializer = 1;
     return v;
 }
+
+int op_add_strings_const(ir_graph *g, int node, const char *what, int count,
+                         const char *const *s)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < count; i++) bytes += strlen(s[i]) + 1;
+    char *blob = pz_xmalloc(bytes + 1), *p = blob;
+    for (int i = 0; i < count; i++) {
+        size_t l = strlen(s[i]) + 1;
+        memcpy(p, s[i], l);
+        p += l;
+    }
+    int v = op_add_const(g, node, what, IR_U8, (int64_t)bytes, blob);
+    free(blob);
+    return v;
+}

@@ -22,12 +22,15 @@ void op_fold_by_runtime(ir_graph *g, int i)
     if (!n->op->lower || n->op->expand || n->op->random || n->act.kind != IR_ACT_NONE) return;
     int missing = 0;
     int64_t elems = 0;
+    /* strings a layer makes live in its store, freed with this net: not folded */
     for (int k = 0; k < n->n_in; k++)
-        if (n->in[k] >= 0 && !g->values[n->in[k]].t.data) return;
+        if (n->in[k] >= 0 && (!g->values[n->in[k]].t.data ||
+                              g->values[n->in[k]].t.dtype == IR_STRING))
+            return;
     for (int k = 0; k < n->n_out; k++) {
         if (n->out[k] < 0) continue;
         const ir_tensor *t = &g->values[n->out[k]].t;
-        if (t->rank < 0 || !ir_dtype_size(t->dtype)) return;
+        if (t->rank < 0 || !ir_dtype_size(t->dtype) || t->dtype == IR_STRING) return;
         missing += !t->data;
         elems += ir_tensor_numel(t);
     }

@@ -156,7 +156,8 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             if (v->t.rank < 0)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): the shape of input %d "
                                "\"%s\" is unknown", n->name, n->op_type, k, v->name);
-            if (!ir_dtype_supported(v->t.dtype))
+            if (!ir_dtype_supported(v->t.dtype) &&
+                !(v->t.dtype == IR_STRING && n->op->takes_string))
                 return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): input %d \"%s\" has "
                                "element type %s, which is not supported", n->name, n->op_type,
                                k, v->name, ir_dtype_name(v->t.dtype));

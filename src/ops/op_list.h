@@ -189,6 +189,12 @@ OP(RandomUniformLike, random_uniform_like)
 OP(RandomNormalLike, random_normal_like)
 OP(Multinomial, multinomial)
 OP(Bernoulli, bernoulli)
+/* strings (rt/pz_strings.h) */
+OP(LabelEncoder, label_encoder)   /* domain ai.onnx.ml */
+OP(RegexFullMatch, regex_full_match)
+OP(StringConcat, string_concat)
+OP(StringSplit, string_split)
+OP(StringNormalizer, string_normalizer)
 /* control flow: unfolded at compile time (op_inline.h) */
 OP(If, if)
 OP(Loop, loop)

@@ -3,7 +3,10 @@
  * value is onnx.TensorProto.DataType's number; bytes what one element takes
  * in memory (the small types, 17 to 26, one per byte: see pz_rt.h). pz_rt.h
  * makes the pz_dtype enum (PZ_NAME = value) from it, rt/dtype.c the sizes
- * and names: a new type is one line here.
+ * and names: a new type is one line here. A string element is a pointer to
+ * a NUL-terminated UTF-8 string (NULL reads as ""), owned elsewhere: the
+ * tensor's own block for inputs and constants, a layer's string store for
+ * what a layer makes (rt/pz_strings.h).
  */
 #ifndef PZ_DTYPES_H
 #define PZ_DTYPES_H
@@ -16,6 +19,7 @@
     X(I16, 5, 2, "int16")                             \
     X(I32, 6, 4, "int32")                             \
     X(I64, 7, 8, "int64")                             \
+    X(STRING, 8, 8, "string")                         \
     X(BOOL, 9, 1, "bool")                             \
     X(F16, 10, 2, "float16")                          \
     X(F64, 11, 8, "float64")                          \

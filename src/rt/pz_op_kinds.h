@@ -98,7 +98,13 @@
     /* images */                                                      \
     X(IMAGE_DECODER, image_decoder)    /* in: encoded uint8 [n]  out: uint8 [H, W, C] */ \
     /* random */                                                      \
-    X(RANDOM, random)                  /* in: logits? (MULTINOMIAL)  out: Y */
+    X(RANDOM, random)                  /* in: logits? (MULTINOMIAL)  out: Y */ \
+    /* strings */                                                     \
+    X(LABEL_ENCODER, label_encoder)    /* in: X, keys, values (+ default last) */ \
+    X(REGEX_MATCH, regex_match)        /* in: X string, pattern (uint8)  out: bool */ \
+    X(STR_CONCAT, str_concat)          /* in: A, B string (broadcast) */      \
+    X(STR_SPLIT, str_split)            /* in: X, delimiter (uint8)  out: Y, Z */ \
+    X(STR_NORMALIZE, str_normalize)    /* in: X, stopwords (uint8) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -285,4 +285,25 @@ typedef struct {
     double seed;
 } pz_random_params;
 
+/* String layers (rt/pz_strings.h): the strings a node's attributes give
+ * (keys, stopwords, a pattern, a delimiter) come as uint8 constants of
+ * NUL-terminated strings, one after another.
+ * STR_SPLIT (ONNX StringSplit): X string, delimiter -> Y string [..X, width]
+ * (parts, padded with ""), Z int64 [..X] (counts). An empty delimiter splits
+ * at runs of whitespace, ignoring it at both ends; maxsplit < 0: no limit.
+ * width is decided at compile (the compiler knows X). */
+typedef struct {
+    int64_t maxsplit;
+    int64_t width;
+} pz_str_split_params;
+
+/* STR_NORMALIZE (ONNX StringNormalizer): X string [C] or [1, C], stopwords
+ * -> Y string: X without the stopwords (compared as case_sensitive says),
+ * case changed (ASCII letters), [1] "" when none is left. */
+typedef enum { PZ_CASE_NONE, PZ_CASE_LOWER, PZ_CASE_UPPER } pz_case_change;
+typedef struct {
+    int case_change;                  /* pz_case_change */
+    int case_sensitive;
+} pz_str_norm_params;
+
 #endif

@@ -2,6 +2,7 @@
 // JavaScript, independently of the C code under test.
 //   const {readTensor, writeTensor} = require('./tensorproto');
 //   const t = readTensor('x.pb');   // {name, dtype, dims, data: typed array}
+// (strings, dtype 8: data is an Array of JS strings, UTF-8 decoded)
 'use strict';
 const fs = require('fs');
 
@@ -17,7 +18,7 @@ const TYPES = {
 };
 const PACK = {21: 2, 22: 2, 23: 2, 25: 4, 26: 4};
 const ORT_TYPES = {1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32',
-    7: 'int64', 9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64'};
+    7: 'int64', 8: 'string', 9: 'bool', 10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64'};
 
 function varint(buf, pos) {
     let v = 0n, shift = 0n;
@@ -80,6 +81,7 @@ function tensorFromBuffer(buf, path) {
     const pos = {i: 0};
     const dims = [];
     let dtype = 0, name = '', raw = null;
+    const strs = [];   // string_data (field 6)
     const typed = [];  // values from float_data/int32_data/int64_data/double_data/uint64_data
     let typedField = 0;
     while (pos.i < buf.length) {
@@ -92,6 +94,7 @@ function tensorFromBuffer(buf, path) {
         } else if (field === 2) dtype = Number(varint(buf, pos));
         else if (field === 8) { const n = len(); name = buf.subarray(pos.i, pos.i + n).toString('utf8'); pos.i += n; }
         else if (field === 9) { const n = len(); raw = buf.subarray(pos.i, pos.i + n); pos.i += n; }
+        else if (field === 6 && wt === 2) { const n = len(); strs.push(buf.subarray(pos.i, pos.i + n).toString('utf8')); pos.i += n; }
         else if ([4, 5, 7, 10, 11].includes(field)) {
             typedField = field;
             const one = () => {
@@ -108,6 +111,11 @@ function tensorFromBuffer(buf, path) {
             else if (wt === 2) pos.i += len();
             else throw new Error(`${path}: bad wire type ${wt}`);
         }
+    }
+    if (dtype === 8) {   // strings: string_data, one entry per element (JS strings)
+        const numel = dims.reduce((a, b) => a * b, 1);
+        if (strs.length !== numel) throw new Error(`${path}: ${strs.length} strings, shape needs ${numel}`);
+        return {name, dtype, dims, data: strs};
     }
     const T = TYPES[dtype];
     if (!T) throw new Error(`${path}: unsupported data type ${dtype}`);
@@ -146,6 +154,16 @@ function writeTensor(path, name, dtype, dims, data) {
     putVarint(head, 2 << 3); putVarint(head, dtype);
     const nb = Buffer.from(name, 'utf8');
     putVarint(head, 8 << 3 | 2); putVarint(head, nb.length);
+    if (dtype === 8) {   // strings: one string_data field each
+        const parts = [Buffer.from(head), nb];
+        for (const s of data) {
+            const b = Buffer.from(s, 'utf8'), k = [];
+            putVarint(k, 6 << 3 | 2); putVarint(k, b.length);
+            parts.push(Buffer.from(k), b);
+        }
+        fs.writeFileSync(path, Buffer.concat(parts));
+        return;
+    }
     const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     const mid = [];
     putVarint(mid, 9 << 3 | 2); putVarint(mid, bytes.length);

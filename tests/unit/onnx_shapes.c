@@ -46,6 +46,7 @@
 #include "ir/model.h"
 #include "ops/op_lower.h"
 #include "passes/passes.h"
+#include "rt/pz_strings.h"
 #include "onnx.pb-c.h"
 
 #define MAX_IO 64
@@ -364,7 +365,9 @@ static void run_and_compare(ir_graph *g, const void *const *ins, int n_ins, cons
         double worst = 0;
         size_t bad = n;
         for (size_t k = 0; k < n && bad == n; k++) {
-            if (ir_dtype_is_small(w->dtype)) {
+            if (w->dtype == IR_STRING) {   /* byte for byte */
+                if (strcmp(pz_str_at(w->data, (int64_t)k), pz_str_at(outs[i], (int64_t)k))) bad = k;
+            } else if (ir_dtype_is_small(w->dtype)) {
                 /* float8, float4, int4, int2: held one per byte; the codes
                  * (or the sign-extended values) must be equal */
                 if (((const uint8_t *)w->data)[k] != ((const uint8_t *)outs[i])[k]) bad = k;
@@ -378,6 +381,12 @@ static void run_and_compare(ir_graph *g, const void *const *ins, int n_ins, cons
             } else if (ir_load_i64(w->data, w->dtype, k) != ir_load_i64(outs[i], w->dtype, k)) {
                 bad = k;
             }
+        }
+        if (bad < n && w->dtype == IR_STRING) {
+            set_result(r, R_FAIL, NULL, "output %d \"%s\": string %zu is \"%.60s\", expected "
+                       "\"%.60s\"", i, g->values[g->outputs[i]].name, bad,
+                       pz_str_at(outs[i], (int64_t)bad), pz_str_at(w->data, (int64_t)bad));
+            break;
         }
         if (bad < n) {
             set_result(r, R_FAIL, NULL, "output %d \"%s\": element %zu is %g, expected %g", i,

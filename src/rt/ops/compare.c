@@ -1,6 +1,6 @@
 /* compare.c - the COMPARE layer: Y (bool) = A func B, A and B broadcast
  * (numpy) to Y's shape: Equal, Less, LessOrEqual, Greater, GreaterOrEqual
- * on one numeric type (Equal also bool), And, Or, Xor on bool. */
+ * on one numeric type (Equal also bool and string), And, Or, Xor on bool. */
 #include "rt/ops/ops.h"
 
 typedef struct {
@@ -27,7 +27,7 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
     bool logic = p->func >= PZ_CMP_AND;
     bool ok = logic ? a->dtype == PZ_BOOL
                     : pz_dtype_is_float(a->dtype) || pz_dtype_is_int(a->dtype) ||
-                          (a->dtype == PZ_BOOL && p->func == PZ_CMP_EQ);
+                          ((a->dtype == PZ_BOOL || a->dtype == PZ_STRING) && p->func == PZ_CMP_EQ);
     if (!ok)
         return pz_layer_fail(l, err, n, "%s on type %s is not supported", COMPARE_FUNC[p->func],
                              pz_dtype_name(a->dtype));
