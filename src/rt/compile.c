@@ -218,6 +218,8 @@ static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
                                  net->tensors[l->in_id[i]].name);
         l->dyn = 1;
     }
+    if (l->dyn && !l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES)))
+        return pz_layer_fail(l, err, n, "out of memory");
     return 0;
 }
 
@@ -344,6 +346,7 @@ void pz_net_free(pz_net *net)
         free(l->out_cblk);
         free(l->convs);
         free(l->in_view);
+        free(l->run_err);
     }
     for (int i = 0; i < net->n_tensors; i++) free(net->tensors[i].name);
     free(net->tensors);

@@ -48,7 +48,10 @@ static void layer_run(pz_net *net, pz_layer *l)
 {
     if (l->in_place) return;   /* its parts were written in place (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
-    if (l->dyn) l->op->run_shape(l);   /* a dynamic region: the run's shapes */
+    if (l->dyn) {   /* a dynamic region: the run's shapes */
+        l->run_err[0] = 0;
+        l->op->run_shape(l);
+    }
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);
     else pz_pool_run(net->pool, l->nth, layer_task, &job);
@@ -136,6 +139,7 @@ const char *pz_net_run_error(const pz_net *net)
 {
     for (int i = 0; i < net->n_layers; i++) {
         const pz_layer *l = &net->layers[i];
+        if (l->run_err && l->run_err[0]) return l->run_err;
         const char *e = l->op->run_error ? l->op->run_error(l) : NULL;
         if (e) return e;
     }

@@ -56,6 +56,19 @@ int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt,
     return 1;
 }
 
+void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...)
+{
+    if (!l->run_err || l->run_err[0]) return;   /* the first reason stands */
+    int at = snprintf(l->run_err, PZ_RUN_ERR_BYTES, "layer \"%s\" (%s): ", l->name ? l->name : "",
+                      l->op ? l->op->name : "?");
+    if (at >= 0 && at < PZ_RUN_ERR_BYTES) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(l->run_err + at, (size_t)(PZ_RUN_ERR_BYTES - at), fmt, ap);
+        va_end(ap);
+    }
+}
+
 int pz_layer_want_dtype(const pz_layer *l, char *err, size_t n, const char *what,
                         const pz_tensor *t, int dtype)
 {

@@ -71,6 +71,8 @@ struct pz_layer {
     pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     int dyn;                     /* 1: an input has a run-time shape (op_desc.h's run_shape) */
+    char *run_err;               /* dyn: the shapes of this run did not fit ("": they
+                                  * did), pz_layer_run_fail; pz_net_run_error reports it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */
     int scratch_run_only;        /* 1: only run() uses the scratch, not run_rows() (a
                                   * fused run may still take the layer: rt/fuse.c) */
@@ -131,6 +133,13 @@ const pz_tensor *pz_net_tensor_held(const pz_net *net, int id, int *cblk);
 /* Writes `layer "NAME" (OP): <message>` into err; returns 1 (for `return`). */
 int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* In a dynamic region's run_shape: the run's shapes do not fit (inputs
+ * that do not broadcast, a k above the axis): `layer "NAME" (OP): <message>`
+ * into l->run_err, which pz_net_run_error reports after the run (the run
+ * goes on with the outputs empty). */
+#define PZ_RUN_ERR_BYTES 256
+void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Helpers for prepare. Each returns 0, or 1 with a message in err. */
 /* The activations of layers whose fast kernels clamp (all but GEMM and

@@ -50,6 +50,11 @@ static void arg_run_shape(const pz_layer *l)
         return;
     }
     const int keep = y->rank == x->rank;
+    int64_t others = 1;   /* outputs: an empty axis leaves them nothing to choose */
+    for (int i = 0; i < x->rank; i++)
+        if (i != p->axis) others *= x->dims[i];
+    if (x->dims[p->axis] == 0 && others)
+        pz_layer_run_fail(l, "axis %d is empty: nothing to choose from", p->axis);
     int r = 0;
     for (int i = 0; i < x->rank; i++)
         if (i != p->axis) y->dims[r++] = x->dims[i];

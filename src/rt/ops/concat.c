@@ -143,8 +143,8 @@ static void concat_run(const pz_layer *l, int ith, int nth)
 /* A dynamic region: Y is input 0's dims, the parts' sizes added along
  * axis; the plain path's rows and chunks are recomputed from the run's dims
  * (the state is the layer's own: run_shape runs alone, before run). Parts
- * that differ off the axis (ONNX Runtime fails) give an empty Y: run cannot
- * report, and must not read past a part. */
+ * that differ off the axis fail the run (pz_layer_run_fail), Y empty: run
+ * must not read past a part. */
 static void concat_run_shape(const pz_layer *l)
 {
     const pz_axis_params *p = l->params;
@@ -160,7 +160,10 @@ static void concat_run_shape(const pz_layer *l)
         for (int a = 0; a < x0->rank; a++)
             fit = fit && (a == p->axis || l->in[i]->dims[a] == x0->dims[a]);
     }
-    if (!fit) sum = 0;
+    if (!fit) {
+        sum = 0;
+        pz_layer_run_fail(l, "the parts differ off axis %d", p->axis);
+    }
     y->rank = x0->rank;
     for (int a = 0; a < x0->rank; a++) y->dims[a] = a == p->axis ? sum : x0->dims[a];
     st->outer = fit ? pz_prod(x0->dims, p->axis) : 0;

@@ -178,8 +178,8 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
 /* A dynamic region: Y is the broadcast batch dims, M (a 2-D or more A)
  * and N (a 2-D or more B) of the run's A and B; the shape and the packed
  * GEMM's rows are recomputed (the state is the layer's own: run_shape runs
- * alone, before run). A and B that do not multiply (ONNX Runtime fails)
- * give an empty Y, as run cannot report. */
+ * alone, before run). A and B that do not multiply fail the run
+ * (pz_layer_run_fail), Y empty. */
 static void matmul_run_shape(const pz_layer *l)
 {
     const pz_tensor *a = l->in[0], *b = l->in[1];
@@ -192,7 +192,10 @@ static void matmul_run_shape(const pz_layer *l)
     if (a->rank > 1) y->dims[r++] = s->M;
     if (b->rank > 1) y->dims[r++] = s->N;
     y->rank = r;
-    if (!ok && r) y->dims[0] = 0;
+    if (!ok) {
+        if (r) y->dims[0] = 0;
+        pz_layer_run_fail(l, "A and B do not multiply (K %lld)", (long long)s->K);
+    }
     st->g.m = s->K ? pz_numel(a) / s->K : 0;   /* the packed paths' rows */
 }
 

@@ -32,6 +32,18 @@ void pz_run_shape_bcast(const pz_layer *l)
             if (it >= 0 && t->dims[it] != 1) y->dims[d] = t->dims[it];
         }
     }
+    /* each input's dim 1 or Y's: else they do not broadcast, Y is empty */
+    for (int d = 0; d < y->rank; d++)
+        for (int i = 0; i < l->n_in; i++) {
+            const pz_tensor *t = l->in[i];
+            const int it = d - (y->rank - t->rank);
+            if (it >= 0 && t->dims[it] != 1 && t->dims[it] != y->dims[d]) {
+                pz_layer_run_fail(l, "input %d's dim %d is %lld, another's %lld: they do not "
+                                  "broadcast", i, it, (long long)t->dims[it], (long long)y->dims[d]);
+                y->dims[0] = 0;
+                return;
+            }
+        }
 }
 
 int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m)

@@ -53,13 +53,16 @@ static void topk_run(const pz_layer *l, int ith, int nth)
 }
 
 /* A dynamic region, or k the run's: X's dims with k along axis. A k beyond
- * X's size there (ONNX Runtime fails) is taken as that size, a negative one
- * as 0: run cannot report. */
+ * X's size there, or negative, fails the run (pz_layer_run_fail; the
+ * outputs are then planned at the size, or empty). */
 static void topk_run_shape(const pz_layer *l)
 {
     const pz_topk_params *p = l->params;
     const pz_tensor *x = l->in[0];
     int64_t k = p->k < 0 ? *(const int64_t *)l->in[1]->data : p->k;
+    if (k > x->dims[p->axis] || k < 0)
+        pz_layer_run_fail(l, "k %lld is outside [0, %lld], the size of axis %d", (long long)k,
+                          (long long)x->dims[p->axis], p->axis);
     if (k > x->dims[p->axis]) k = x->dims[p->axis];
     if (k < 0) k = 0;
     for (int t = 0; t < 2; t++) {

@@ -50,7 +50,7 @@ static void view_run(const pz_layer *l, int ith, int nth)
  * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
  * Tile repeats each axis as planned. The view is planned again at the
  * run's dims (run_shape runs alone, before run); dims that do not
- * broadcast (ONNX Runtime fails) give an empty Y, as run cannot report. */
+ * broadcast fail the run (pz_layer_run_fail), Y empty. */
 static void view_run_shape(const pz_layer *l)
 {
     const pz_view_params *p = l->params;
@@ -67,6 +67,7 @@ static void view_run_shape(const pz_layer *l)
     const char *why = "";
     if (pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
         if (y->rank) y->dims[0] = 0;
+        pz_layer_run_fail(l, "%s", why[0] ? why : "the run's dims do not fit the view");
         memset(&st->d, 0, sizeof st->d);
         st->d.rank = 1;   /* no rows */
     }
