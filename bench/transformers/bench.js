@@ -8,7 +8,8 @@
 //                 --precisions fp32,bf16 --rounds R --runs K --out DIR --peak CMD
 //
 // Per net and thread count: a probe round checks that our first output agrees
-// with ONNX Runtime 1.30's (max|ours - ort| / max|ort| <= 1e-3; bf16: 3e-2 and
+// with ONNX Runtime 1.30's (max|ours - ort| / max|ort| <= 1e-3; bf16: 3e-2,
+// int8-dynamic: 6e-2, and
 // the cosine), then R rounds each run ours (one executable per precision:
 // EXE_DIR/NET, EXE_DIR/NET.bf16), ORT 1.30 and ORT 1.17 (fp32) once (K timed runs after a warm-up in
 // one process each) and keep each process's median; the table gives the median
@@ -113,7 +114,8 @@ function main() {
             run(ours(1, yo), `${net} ours`);
             run(ort(ort130, 1, yr), `${net} ORT 1.30`);
             const {err, cos} = agreement(yo, yr);
-            if (!(err <= (prec === 'fp32' ? 1e-3 : 3e-2)))
+            // int8-dynamic: activations quantized per row, a few steps of 1/127
+            if (!(err <= (prec === 'fp32' ? 1e-3 : prec.startsWith('int8') ? 6e-2 : 3e-2)))
                 fail(`${net} ${prec}: ours and ORT 1.30 disagree: max err / max|ref| = ${err}`);
             const t = {ours: [], ort130: [], ort117: []};
             for (let r = 0; r < o.rounds; r++) {

@@ -15,7 +15,8 @@
 #      OUT/transformers.md and .json.
 # Options: --nets a,b (default vit_b_16,bert_base_128,bert_base_384)
 #          --threads 1,2   --rounds R (default 5)   --runs K (default 5)
-#          --precisions fp32,bf16 (default fp32,bf16; ONNX Runtime runs fp32)
+#          --precisions fp32,bf16,int8-dynamic (default fp32,bf16; ONNX Runtime
+#          runs fp32)
 #          --out DIR (default bench/transformers/out)   --build DIR (default build)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,17 +1,21 @@
-/* dropout.c - Dropout, inference form: Y = X, and the optional mask is all
- * true (every element kept).
+/* dropout.c - Dropout:
  *   data [any shape] (, ratio [scalar float], training_mode [scalar bool])
  *     -> output [same], mask [same shape; bool from opset 10, data's type before]
- * ratio is an attribute before opset 12 and an optional input from 12; only
- * its range is checked. Training mode (training_mode input true, opset 12+)
- * is the same when ratio is 0 (nothing dropped, scale 1/(1 - 0)); with a
- * ratio above 0 it drops elements at random, which is refused (a random mask:
- * no reproducible result to compile). Opset < 7 attributes is_test and consumed_inputs, and
- * seed, are accepted and ignored. The mask, when the node has one, is folded
- * into a constant all-true (all-one) tensor, so that it never runs. */
+ * Inference form: Y = X, and the optional mask is all true (every element
+ * kept), folded into a constant so that it never runs. ratio is an
+ * attribute before opset 12 and an optional input from 12; only its range
+ * is checked. Opset < 7 attributes is_test and consumed_inputs are accepted
+ * and ignored.
+ * Training (opset 12+, training_mode true, or given at run time, and ratio
+ * not a constant 0) unfolds at compile time (op_inline.h) into a random
+ * layer and element-wise nodes (random.h): u = RandomUniformLike(data,
+ * seed), mask = u >= ratio, output = Where(mask, data / (1 - ratio), 0);
+ * with training_mode at run time, output = Where(training_mode, that, data)
+ * and mask = Or(Not(training_mode), mask). ratio may come at run time. */
 #include <stdlib.h>
 
-#include "op.h"
+#include "op_inline.h"
+#include "op_train.h"
 
 static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
 {
@@ -40,17 +44,10 @@ static pz_status dropout_parse(const ir_graph *g, const ir_node *n, void *params
     if (t) {
         if (t->dtype != IR_BOOL || ir_tensor_numel(t) != 1)
             return op_err(err, n, "training_mode must be a bool scalar");
-        if (!t->data)
-            return op_need_const(err, g, n, 2, "training_mode",
-                                 "only a constant false is supported (training is not)");
-        if (ir_load_i64(t->data, t->dtype, 0) && !ratio_known)
-            return op_need_const(err, g, n, 1, "ratio",
-                                 "training_mode is true, and only ratio 0 is deterministic");
-        if (ir_load_i64(t->data, t->dtype, 0) && ratio != 0)
-            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s): training_mode is true "
-                           "with ratio %g: random mask (elements dropped at random) is not "
-                           "supported; only ratio 0 is deterministic", n->name, n->op_type,
-                           (double)ratio);
+        /* training with a ratio other than a constant 0 unfolds (dropout_unfold):
+         * here training_mode is false, or ratio 0, a copy either way */
+        if ((!t->data || ir_load_i64(t->data, t->dtype, 0)) && !(ratio_known && ratio == 0))
+            return op_err(err, n, "ratio must be a floating-point scalar");
     }
     return PZ_OK;
 }
@@ -91,6 +88,73 @@ static pz_status dropout_lower(const ir_graph *g, const ir_node *n, op_lowered *
     return PZ_OK;
 }
 
+/* Whether node n drops at random: training_mode given, not a constant
+ * false, and ratio not a constant 0 (opset 12+). */
+static int dropout_unfolds(const ir_graph *g, const ir_node *n)
+{
+    if (g->opset < 12) return 0;
+    const ir_tensor *t = op_in(g, n, 2), *r = op_in_const(g, n, 1);
+    if (!t) return 0;
+    if (t->data && ir_tensor_numel(t) == 1 && !ir_load_i64(t->data, t->dtype, 0)) return 0;
+    return !(r && ir_tensor_numel(r) == 1 && ir_load_f64(r->data, r->dtype, 0) == 0);
+}
+
+/* A scalar constant of dtype dt. */
+static int dropout_scalar(op_train_builder *b, int dt, double v)
+{
+    double buf[1];
+    ir_store_f64(buf, dt, 0, v);
+    return op_new_const(b->g, b->name, dt, 0, NULL, buf);
+}
+
+static pz_status dropout_unfold(ir_graph *g, int i, pz_err *err)
+{
+    const ir_node *n = &g->nodes[i];
+    int64_t seed = 0;
+    if (op_attr_int(n, "seed", 0, &seed, err)) return err->code;
+    const int has_seed = op_attr(n, "seed") != NULL;
+    const ir_tensor *x = op_in(g, n, 0), *r = op_in(g, n, 1), *t = op_in(g, n, 2);
+    if (!x || !ir_dtype_is_float(x->dtype))
+        return op_err(err, n, "data must be a floating-point tensor");
+    if (r && (!ir_dtype_is_float(r->dtype) || ir_tensor_numel(r) != 1))
+        return op_err(err, n, "ratio must be a floating-point scalar");
+    if (t->dtype != IR_BOOL || ir_tensor_numel(t) != 1)
+        return op_err(err, n, "training_mode must be a bool scalar");
+    if (r && r->data) {
+        double v = ir_load_f64(r->data, r->dtype, 0);
+        if (!(v >= 0 && v < 1)) return op_err(err, n, "ratio is %g, must be in [0, 1)", v);
+    }
+    const int dt = x->dtype, rdt = r ? (int)r->dtype : dt, t_known = t->data != NULL;
+    const int xin = n->in[0], tin = n->in[2], rin = r ? n->in[1] : -1;
+    op_train_builder b = {g, pz_xstrdup(n->name), 0};
+    const int start = g->n_nodes;
+    int ratio = rin >= 0 ? rin : dropout_scalar(&b, dt, 0.5);
+    if (rdt != dt) {
+        ratio = op_train_node(&b, "Cast", ratio, -1);
+        ir_node_add_attr_int(&g->nodes[g->n_nodes - 1], "to", dt);
+    }
+    int u = op_train_node(&b, "RandomUniformLike", xin, -1);
+    ir_node_add_attr_int(&g->nodes[g->n_nodes - 1], "dtype", dt);
+    if (has_seed) ir_node_add_attr_float(&g->nodes[g->n_nodes - 1], "seed", (float)seed);
+    int src[2];
+    src[1] = op_train_node(&b, "GreaterOrEqual", u, ratio);
+    int keep_scale = op_train_node(&b, "Sub", dropout_scalar(&b, dt, 1), ratio);
+    char nm[512];
+    snprintf(nm, sizeof nm, "%s/%d", b.name, b.k++);
+    src[0] = ir_graph_add_value_unique(g, nm);
+    op_append_node(g, nm, "Where", (int[]){src[1], op_train_node(&b, "Div", xin, keep_scale),
+                                           dropout_scalar(&b, dt, 0)}, 3, &src[0], 1);
+    if (!t_known) {   /* training_mode at run time: the inference form where false */
+        snprintf(nm, sizeof nm, "%s/%d", b.name, b.k++);
+        int y = ir_graph_add_value_unique(g, nm);
+        op_append_node(g, nm, "Where", (int[]){tin, src[0], xin}, 3, &y, 1);
+        src[0] = y;
+        src[1] = op_train_node(&b, "Or", op_train_node(&b, "Not", tin, -1), src[1]);
+    }
+    op_train_finish(&b, i, start, src);
+    return PZ_OK;
+}
+
 const op_def op_dropout = {
     .name = "Dropout",
     .min_in = 1, .max_in = 3, .min_out = 1, .max_out = 2,
@@ -98,4 +162,6 @@ const op_def op_dropout = {
     .infer = dropout_infer,
     .lower = dropout_lower,
     .view = 1,
+    .unfold = dropout_unfold,
+    .unfolds = dropout_unfolds,
 };

@@ -71,6 +71,9 @@ typedef struct op_def {
      * node i into other nodes from index i on (op_inline.h), which ir_infer
      * then walks from i. It must make progress (the rewrite is bounded). */
     pz_status (*unfold)(ir_graph *g, int i, pz_err *err);
+    /* Optional, with unfold: 0 when node n runs as it is (its parse and
+     * infer are then called); NULL: every node of the op unfolds. */
+    int (*unfolds)(const ir_graph *g, const ir_node *n);
     /* 1: lower applies the activation the passes fused into the node
      * (n->act, through op_act). Lowering refuses an act on any other op:
      * dropping it would be a silent wrong answer. */
@@ -82,6 +85,9 @@ typedef struct op_def {
      * Squeeze, Unsqueeze, Identity, Dropout): lowering makes it a view of
      * its input, no layer, where the plan allows (op_lower.c). */
     int view;
+    /* 1: its outputs are random (RandomUniform, ...): never folded into
+     * constants at compile time, so each run draws afresh. */
+    int random;
 } op_def;
 
 /* The runtime form of the epilogue the passes fused into n (n->act). */

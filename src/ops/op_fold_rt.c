@@ -19,7 +19,7 @@
 void op_fold_by_runtime(ir_graph *g, int i)
 {
     ir_node *n = &g->nodes[i];
-    if (!n->op->lower || n->op->expand || n->act.kind != IR_ACT_NONE) return;
+    if (!n->op->lower || n->op->expand || n->op->random || n->act.kind != IR_ACT_NONE) return;
     int missing = 0;
     int64_t elems = 0;
     for (int k = 0; k < n->n_in; k++)

@@ -143,7 +143,7 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             i--;   /* an Identity of a sequence became its copy */
             continue;
         }
-        if (n->op->unfold) {
+        if (n->op->unfold && (!n->op->unfolds || n->op->unfolds(g, n))) {
             /* a failed unfold may have appended nodes: g->nodes moved, node i did not */
             if (n->op->unfold(g, i, err)) return in_branch(g, &g->nodes[i], err);
             i--;   /* walk the nodes that replaced it */

@@ -9,6 +9,9 @@
  *     the condition are known at compile time (a loop whose condition is
  *     computed from run-time data is refused);
  *   - Scan: the body once per element of the scanned axis.
+ * Other ops unfold the same way into the nodes of their definition (the
+ * training ops, Bernoulli, Dropout in training, FlexAttention with graph
+ * attributes); op_def.unfolds says which of an op's nodes do.
  * The result is a static graph that the passes, the fusion strategies and the
  * code generator handle like any other. Unrolling has a bound
  * (OP_UNROLL_MAX_NODES); beyond it the node is refused by name. */

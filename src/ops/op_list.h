@@ -182,6 +182,13 @@ OP(ArrayFeatureExtractor, array_feature_extractor)
 OP(TfIdfVectorizer, tfidf_vectorizer)
 OP(TreeEnsemble, tree_ensemble)
 OP(TreeEnsembleRegressor, tree_ensemble_regressor)
+/* random (random.h): never folded; Bernoulli unfolds into RandomUniformLike */
+OP(RandomUniform, random_uniform)
+OP(RandomNormal, random_normal)
+OP(RandomUniformLike, random_uniform_like)
+OP(RandomNormalLike, random_normal_like)
+OP(Multinomial, multinomial)
+OP(Bernoulli, bernoulli)
 /* control flow: unfolded at compile time (op_inline.h) */
 OP(If, if)
 OP(Loop, loop)

@@ -35,6 +35,7 @@ int op_sdpa_mask_check(const ir_tensor *m, const ir_tensor *q, int64_t T, char *
     if (m->dtype != IR_F32)
         return snprintf(why, size, "has type %s, expected float32", ir_dtype_name(m->dtype)), -1;
     if (m->rank > r) return snprintf(why, size, "has a rank above Q's"), -1;
+    if (m->rank < 1) return snprintf(why, size, "is a scalar (the layer takes rank >= 1)"), -1;
     const int64_t want[3] = {q->dims[r - 3], q->dims[r - 2], T};
     int all_q = 1, all_1 = 1;
     for (int i = 0; i < m->rank; i++) {

@@ -96,7 +96,9 @@
     X(TFIDF, tfidf)                    /* in: X, pool, index, weight (constants) */ \
     X(TREES, trees)                    /* in: X, trees, values (constants) */ \
     /* images */                                                      \
-    X(IMAGE_DECODER, image_decoder)    /* in: encoded uint8 [n]  out: uint8 [H, W, C] */
+    X(IMAGE_DECODER, image_decoder)    /* in: encoded uint8 [n]  out: uint8 [H, W, C] */ \
+    /* random */                                                      \
+    X(RANDOM, random)                  /* in: logits? (MULTINOMIAL)  out: Y */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -270,4 +270,19 @@ typedef struct {
     int pixel_format;                 /* pz_pixel_format */
 } pz_image_decoder_params;
 
+/* RANDOM (ONNX RandomUniform(Like), RandomNormal(Like), Multinomial): Y of
+ * any number type filled from a counter-based stream (rt/ops/random.c):
+ * UNIFORM a + (b - a) * u, u in [0, 1); NORMAL a + b * z, z standard
+ * normal; MULTINOMIAL Y [N, samples] int32/int64, class indices drawn from
+ * softmax(logits [N, C]). has_seed: the stream is a function of seed, and
+ * run k of a net gives the k-th values, so a rerun of the program repeats
+ * them; else the key is taken from the clock at prepare. */
+typedef enum { PZ_RANDOM_UNIFORM, PZ_RANDOM_NORMAL, PZ_RANDOM_MULTINOMIAL } pz_random_mode;
+typedef struct {
+    int mode;                         /* pz_random_mode */
+    int has_seed;
+    double a, b;                      /* low, high; mean, scale */
+    double seed;
+} pz_random_params;
+
 #endif

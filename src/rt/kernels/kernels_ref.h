@@ -119,4 +119,13 @@ void pz_any_trees__ref(const pz_trees_params *p, int dt, int64_t rows, int64_t F
                        const int64_t *ints, const double *reals, int ydt, void *y, double *acc,
                        int *hits, int ith, int nth);
 
+/* Random (eltwise/random_ref.c): y[i] for i < n of type dt from the stream
+ * of 64-bit words pz_random_word(base, i) (UNIFORM, NORMAL), or per row r of
+ * logits [rows, classes] (type ldt) its y[r * samples + s] class indices
+ * (MULTINOMIAL). Each element depends on base and its index only. */
+uint64_t pz_random_word(uint64_t base, uint64_t i);
+void pz_any_random__ref(const pz_random_params *p, uint64_t base, int dt, void *y, int64_t n,
+                        const void *logits, int ldt, int64_t rows, int64_t classes,
+                        int ith, int nth);
+
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "rt/kernels/quant/qdq.h"
-#include "rt/kernels/quant/qgemm_dyn_impl.h"
+#include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/kernels/quant/qgemm_impl.h"   /* the tiles: PZ_QGEMM_RW rows, PZ_QGEMM_RM panels */
 
 #define ROW_BLOCK PZ_QGEMM_RW

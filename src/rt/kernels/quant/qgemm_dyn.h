@@ -46,4 +46,15 @@ size_t pz_qdyn_scratch(const pz_qdyn *q, int nth);
 void pz_qdyn_run(const pz_qdyn *q, const pz_gemm_desc *g, const float *a, float *y,
                  void *scratch, int ith, int nth);
 
+/* The per-ISA parts (qgemm_dyn_avx512.c) and their scalar twins
+ * (qgemm_dyn.c), for those two files and the tests. */
+/* The largest |a[k]| of n floats, as its bits (an inf or NaN: >= 0x7f800000). */
+uint32_t pz_qdyn_absmax__scalar(const float *a, int64_t n);
+uint32_t pz_qdyn_absmax__avx512(const float *a, int64_t n);
+/* Row i of Y, columns [n0, n1): y = act(y * s + beta C) (C and act from g). */
+void pz_qdyn_epilogue__scalar(const pz_gemm_desc *g, float *yr, int64_t i, float s, int64_t n0,
+                              int64_t n1);
+void pz_qdyn_epilogue__avx512(const pz_gemm_desc *g, float *yr, int64_t i, float s, int64_t n0,
+                              int64_t n1);
+
 #endif

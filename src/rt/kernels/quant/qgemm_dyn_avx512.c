@@ -3,7 +3,7 @@
  * sa) + beta C) on a row. The scalar twins are in qgemm_dyn.c; the same
  * bits but for GELU, which takes vmath's approximation (as the fp32 GEMM's
  * epilogue does) where the twin calls erff. */
-#include "rt/kernels/quant/qgemm_dyn_impl.h"
+#include "rt/kernels/quant/qgemm_dyn.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>
