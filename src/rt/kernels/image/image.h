@@ -41,7 +41,8 @@ typedef int pz_image_fn(const uint8_t *buf, size_t n, int64_t max_pixels, pz_ima
                         char *err, size_t errsize);
 
 /* Any of the formats, by its first bytes: libpzimage's entry, which
- * `paleozoic build` links in by this name with -Wl,-u (gen/emit_prog.c). */
+ * `paleozoic build` links in by this name with -Wl,-u (gen/emit_common.c;
+ * the Makefile and mk/install.mk spell it out). */
 #define PZ_IMAGE_ENTRY "pz_image_decode"
 pz_image_fn pz_image_decode;
 /* The formats (image_<format>.c; BMP and PNM in image_bmp_pnm.c). */
