@@ -28,9 +28,11 @@ PICFLAGS := -fPIC -fno-semantic-interposition
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPTFLAGS) $(PICFLAGS) $(WARN) -MMD -MP -I$(B)/gen -Isrc
 # The image libraries ImageDecoder decodes with (src/rt/kernels/image), from
 # Debian's libjpeg62-turbo-dev, libpng-dev, libtiff-dev, libwebp-dev and
-# libopenjp2-7-dev (tools/setup.sh installs them). The runtime needs them,
-# so whatever links it does too: the CLI, the tests, generated programs
-# (sdk.flags), the installed library.
+# libopenjp2-7-dev (tools/setup.sh installs them). The decoders are their
+# own archive, libpzimage.a, apart from the runtime: the CLI and the tests
+# link it; a generated program only when it has an ImageDecoder layer
+# (BUILD/image.flags, mk/codegen.mk), so that other models need none of
+# these libraries where they are deployed.
 IMG_LIBS := -ljpeg -lpng16 -ltiff -lwebp -lopenjp2
 IMG_HDRS := jpeglib.h png.h tiffio.h webp/decode.h openjpeg-2.5/openjpeg.h
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
@@ -40,7 +42,9 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
     $(error the image libraries' headers are missing ($(IMG_MISSING)): run tools/setup.sh, or apt-get install libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev)
   endif
 endif
-LDLIBS  += -lprotobuf-c $(IMG_LIBS) -lm -lpthread
+# -u: the runtime reaches the decoders by a weak reference only (image.h)
+IMG_LINK := -Wl,-u,pz_image_decode $(B)/libpzimage.a $(IMG_LIBS)
+LDLIBS  += -lprotobuf-c $(IMG_LINK) -lm -lpthread
 
 # The compiler library: front-end, IR and passes, ops, optimizer, measurement
 # lab, small utilities (JSON), code generator, zoo.
@@ -50,8 +54,11 @@ LIB_SRCS := $(filter-out src/ops/TEMPLATE.c,$(LIB_SRCS))
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/gen/onnx.pb-c.o
 # The runtime (our operator-level SDK): what generated programs link.
 RT_SRCS  := $(wildcard src/rt/*.c src/rt/ops/*.c src/rt/kernels/*.c src/rt/kernels/*/*.c)
-RT_SRCS  := $(filter-out src/rt/ops/TEMPLATE.c,$(RT_SRCS))
+RT_SRCS  := $(filter-out src/rt/ops/TEMPLATE.c src/rt/kernels/image/%,$(RT_SRCS))
 RT_OBJS  := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
+# The image decoders (libpzimage.a): only programs with an ImageDecoder link them.
+IMG_SRCS := $(wildcard src/rt/kernels/image/*.c)
+IMG_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(IMG_SRCS))
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(CLI_SRCS))
 
@@ -104,10 +111,13 @@ $(B)/libpaleozoic.a: $(LIB_OBJS)
 $(B)/libpzrt.a: $(RT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/paleozoic: $(CLI_OBJS) $(B)/libpaleozoic.a $(B)/libpzrt.a
-	$(CC) $(LDSAN) -o $@ $^ $(LDLIBS)
+$(B)/libpzimage.a: $(IMG_OBJS)
+	rm -f $@ && ar rcs $@ $^
 
-$(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a
+$(B)/paleozoic: $(CLI_OBJS) $(B)/libpaleozoic.a $(B)/libpzrt.a $(B)/libpzimage.a
+	$(CC) $(LDSAN) -o $@ $(filter-out %/libpzimage.a,$^) $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a $(B)/libpzimage.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(B)/libpaleozoic.a $(B)/libpzrt.a $(LDLIBS)
 
@@ -135,7 +145,7 @@ clean:
 	rm -rf build build-san
 
 # A test binary's .d lists the headers it includes (tests/unit/rt_test.h, ...).
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(TEST_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(IMG_OBJS:.o=.d) $(TEST_BINS:=.d)
 
 # More targets (fuzzing, examples, ...), one file each.
 -include mk/*.mk

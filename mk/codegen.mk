@@ -1,8 +1,10 @@
 # codegen.mk - what generated programs link: the runtime (libpzrt.a), the
 # I/O library (libpzio.a: TensorProto files, NAME.weights), their headers
 # copied into $(B)/include, and $(B)/sdk.flags (link flags the runtime was
-# built with: sanitizers, the image libraries). `paleozoic compile/build` finds all of them
-# beside its own binary.
+# built with: sanitizers); for a program with an ImageDecoder layer only,
+# the image decoders (libpzimage.a) and $(B)/image.flags (the image
+# libraries they need). `paleozoic compile/build` finds all of them beside
+# its own binary.
 
 IO_SRCS := $(wildcard src/io/*.c)
 IO_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(IO_SRCS))
@@ -24,9 +26,13 @@ $(B)/include/pz_io.h: src/io/pz_io.h
 
 $(B)/sdk.flags: Makefile mk/codegen.mk
 	@mkdir -p $(dir $@)
-	echo '$(LDSAN) $(IMG_LIBS)' > $@
+	echo '$(LDSAN)' > $@
 
-all: $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags
+$(B)/image.flags: Makefile mk/codegen.mk
+	@mkdir -p $(dir $@)
+	echo '$(IMG_LIBS)' > $@
+
+all: $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(B)/libpzimage.a $(B)/image.flags
 
 # The CLI and the unit tests read the run options from the environment with
 # libpzio's pz_io_run_options_env (the runtime reads no environment).

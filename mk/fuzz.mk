@@ -43,6 +43,6 @@ fuzz-ci: fuzz-build
 	./tests/fuzz/run_fuzz.sh $(FUZZ_B) $(FUZZ_CI_TIME) fresh
 
 # Only meaningful inside the recursive make above (B = build-fuzz).
-$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(B)/libpaleozoic.a $(B)/libpzrt.a $(B)/libpzio.a
+$(B)/fuzz_%: tests/fuzz/fuzz_%.c $(B)/libpaleozoic.a $(B)/libpzrt.a $(B)/libpzio.a $(B)/libpzimage.a
 	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -fsanitize=fuzzer $(LDSAN) -o $@ $< \
 	  $(B)/libpaleozoic.a $(B)/libpzrt.a $(LDLIBS)

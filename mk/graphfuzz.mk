@@ -10,6 +10,6 @@ GRAPHFUZZ_TIME ?= 600
 GRAPHFUZZ_SEED ?= $(shell date +%s)
 
 .PHONY: graphfuzz
-graphfuzz: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags
+graphfuzz: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(B)/libpzimage.a $(B)/image.flags
 	node tests/fuzz/graph/graphfuzz.js --pz $(B)/paleozoic --time $(GRAPHFUZZ_TIME) \
 	    --seed $(GRAPHFUZZ_SEED) --stats --jobs 4 --max-minimize 20 2>&1 | grep -v -E 'onnxruntime:|^\s*$$'

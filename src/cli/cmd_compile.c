@@ -103,11 +103,13 @@ static int sdk_dir(char *dst, size_t n)
     return 0;
 }
 
-/* Extra link flags the runtime was built with (sanitizers): BUILD/sdk.flags. */
-static void sdk_flags(const char *sdk, char *dst, size_t n)
+/* Link flags of the SDK's file `name`, one line: BUILD/sdk.flags (what the
+ * runtime was built with: sanitizers), BUILD/image.flags (the image
+ * libraries libpzimage.a needs). "" when absent. */
+static void sdk_flags(const char *sdk, const char *name, char *dst, size_t n)
 {
     char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/sdk.flags", sdk);
+    snprintf(path, sizeof path, "%s/%s", sdk, name);
     dst[0] = 0;
     FILE *f = fopen(path, "r");
     if (!f) return;
@@ -282,7 +284,7 @@ static int run(int argc, char **argv, int build)
         pz_fail(&err, PZ_ERR_INTERNAL, "cannot find this program's directory (/proc/self/exe)");
         goto fail;
     }
-    sdk_flags(sdk, ldextra, sizeof ldextra);
+    sdk_flags(sdk, "sdk.flags", ldextra, sizeof ldextra);
     command_line(&cmdline, cmd, argc, argv);
     /* four steps: load, lower and plan, write, the C compiler (build only) */
     pz_progress_begin(build ? "build" : "compile", build ? 4 : 3);
@@ -375,7 +377,13 @@ static int run(int argc, char **argv, int build)
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
-                   p.open ? p.open->n : 0};
+                   p.open ? p.open->n : 0, NULL};
+    /* the image decoders and their libraries only for a model that decodes */
+    char ldimage[512];
+    if (gen_plan_has_kind(&p, PZ_OP_IMAGE_DECODER)) {
+        sdk_flags(sdk, "image.flags", ldimage, sizeof ldimage);
+        go.ldimage = ldimage;
+    }
     if (o.loc || !o.raw) gen_emit_c(&src, &p, &go);
     if (o.loc || o.raw) gen_emit_raw(&raw, &p, &go);
     if (o.loc) {

@@ -30,6 +30,9 @@ typedef struct {
     const char *sdk;             /* build dir: include/, libpzrt.a, libpzio.a */
     const char *ldextra;         /* extra link flags the runtime needs (sanitizers) */
     int n_open;                  /* open dims (--max-shape): the API has NAME_create_at */
+    const char *ldimage;         /* a plan with an ImageDecoder layer: the image libraries
+                                  * (SDK/image.flags), linked after libpzimage.a; NULL: the
+                                  * program links neither (gen_plan_has_kind) */
 } gen_opts;
 
 /* Id of the weights file of p: an FNV-1a hash of its index. */
@@ -67,6 +70,11 @@ void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o);
 /* The statement that opens the weights into ctx->weights: the file at
  * weights_path, else NAME.weights, else (embed) the linked-in copy. */
 void gen_emit_weights_open(gen_text *t, const gen_opts *o);
+/* The libraries a program or --lib links, after its objects: libpzio,
+ * the runtime, the image decoders when o->ldimage, o->ldextra. */
+void gen_emit_link_libs(gen_text *t, const gen_opts *o);
+/* 1 when a layer of p has runtime op kind k. */
+int gen_plan_has_kind(const gen_plan *p, pz_op_kind k);
 /* "NAME" upper-cased for macros. */
 void gen_upper(char *dst, size_t n, const char *name);
 

@@ -9,6 +9,7 @@
 #include "../io/pz_io.h"
 #include "net_build.h"   /* gen_run_options */
 #include "emit.h"
+#include "rt/kernels/image/image.h"   /* PZ_IMAGE_ENTRY */
 
 void gen_upper(char *dst, size_t n, const char *name)
 {
@@ -224,4 +225,21 @@ out:
     gt_free(&ix);
     gt_free(&hd);
     return st;
+}
+
+void gen_emit_link_libs(gen_text *t, const gen_opts *o)
+{
+    gt_printf(t, "%s/libpzio.a %s/libpzrt.a ", o->sdk, o->sdk);
+    /* -u: the runtime's reference to the decoders is weak, which pulls no
+     * archive member in (rt/ops/image_decoder.c) */
+    if (o->ldimage)
+        gt_printf(t, "-Wl,-u," PZ_IMAGE_ENTRY " %s/libpzimage.a %s ", o->sdk, o->ldimage);
+    gt_printf(t, "%s -lm -lpthread", o->ldextra ? o->ldextra : "");
+}
+
+int gen_plan_has_kind(const gen_plan *p, pz_op_kind k)
+{
+    for (int i = 0; i < p->n_l; i++)
+        if (p->l[i].low.kind == k) return 1;
+    return 0;
 }

@@ -52,8 +52,7 @@ void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char 
     gt_printf(t, " && rm -f %slib%s.a && ar rcs %slib%s.a %s%s.o%s", dir, n, dir, n, dir, n, wobj);
     /* self-contained: the runtime's archives linked in and hidden */
     gt_printf(t, " && %s %s -shared -fPIC -o %slib%s.so -Wl,-soname,lib%s.so "
-                 "-Wl,--version-script=%s%s.map -Wl,--exclude-libs,ALL %s%s.o%s %s/libpzio.a "
-                 "%s/libpzrt.a %s -lm -lpthread",
-              cc, cflags, dir, n, n, dir, n, dir, n, wobj, o->sdk, o->sdk,
-              o->ldextra ? o->ldextra : "");
+                 "-Wl,--version-script=%s%s.map -Wl,--exclude-libs,ALL %s%s.o%s ",
+              cc, cflags, dir, n, n, dir, n, dir, n, wobj);
+    gen_emit_link_libs(t, o);
 }

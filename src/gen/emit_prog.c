@@ -106,8 +106,7 @@ void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *
     /* --embed-weights: the assembler finds NAME.weights beside the sources */
     if (o->embed && *dir) gt_printf(t, "-Wa,-I%s %s%s_weights.S ", dir, dir, o->name);
     else if (o->embed) gt_printf(t, "%s_weights.S ", o->name);
-    gt_printf(t, "%s/libpzio.a %s/libpzrt.a %s -lm -lpthread", o->sdk, o->sdk,
-              o->ldextra ? o->ldextra : "");
+    gen_emit_link_libs(t, o);
 }
 
 void gen_emit_makefile(gen_text *t, const gen_opts *o)

@@ -22,6 +22,11 @@
 #              own executable's bytes
 #   installed  the installed paleozoic builds a --lib and a `compile` whose
 #              Makefile builds against the installed runtime, same bytes
+#   image      libpzrt.so and gemm need no image library; libpzimage.so
+#              (soname) does; an ImageDecoder model (tests/image) built by
+#              the installed paleozoic's Makefile (static libpzimage) and
+#              with `pkg-config --libs paleozoic-image` (shared) decodes
+#              bitwise as Pillow does
 #   refusals   compile --lib, a --name that is not an identifier, --lib
 #              without -o: exit 2; a failing C compiler leaves no directory
 # Ends with `N passed, N failed`.
@@ -46,7 +51,8 @@ VER=$(sed -n 's/^#define PZ_GEN_VERSION "\(.*\)"/\1/p' "$ROOT/src/gen/emit.h")
 MAJ=${VER%%.*}
 for f in bin/paleozoic lib/libpzrt.a "lib/libpzrt.so.$VER" include/paleozoic/pz_rt.h \
          include/paleozoic/pz_io.h include/paleozoic/pz_raw.h include/paleozoic/pz_dtypes.h \
-         lib/pkgconfig/paleozoic.pc; do
+         lib/pkgconfig/paleozoic.pc lib/libpzimage.a "lib/libpzimage.so.$VER" \
+         lib/pkgconfig/paleozoic-image.pc lib/paleozoic/libpzimage.a lib/paleozoic/image.flags; do
     [ -f "$P/$f" ] && ok || bad "install: $f missing"
 done
 [ "$(readlink "$P/lib/libpzrt.so")" = "libpzrt.so.$MAJ" ] &&
@@ -54,6 +60,12 @@ done
     bad "install: libpzrt.so -> libpzrt.so.$MAJ -> libpzrt.so.$VER links"
 readelf -d "$P/lib/libpzrt.so.$VER" | grep -q "SONAME.*\[libpzrt.so.$MAJ\]" && ok ||
     bad "install: libpzrt.so.$VER has no soname libpzrt.so.$MAJ"
+IMG_SO='NEEDED.*\[lib(jpeg|png16|tiff|webp|openjp2)\.so'
+readelf -d "$P/lib/libpzrt.so.$VER" | grep -E -q "$IMG_SO" &&
+    bad "install: libpzrt.so.$VER needs an image library" || ok "libpzrt.so needs no image library"
+readelf -d "$P/lib/libpzimage.so.$VER" | grep -q "SONAME.*\[libpzimage.so.$MAJ\]" &&
+    readelf -d "$P/lib/libpzimage.so.$VER" | grep -q 'NEEDED.*\[libjpeg' && ok "libpzimage.so" ||
+    bad "install: libpzimage.so.$VER: no soname libpzimage.so.$MAJ or no libjpeg NEEDED"
 export PKG_CONFIG_PATH="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
 [ "$(pkg-config --modversion paleozoic 2>&1)" = "$VER" ] && ok ||
     bad "pkg-config --modversion: $(pkg-config --modversion paleozoic 2>&1), want $VER"
@@ -72,6 +84,7 @@ check "gemm.c built with pkg-config (shared)" sh -c "$CCX '$EX/pkgconfig/gemm.c'
     \$(pkg-config --cflags --libs paleozoic) $SANF -Wl,-rpath,'$P/lib' -o '$T/gemm'"
 check "gemm (shared runtime) runs and matches" sh -c "'$T/gemm' '$T/g.pb' | grep -q 'gemm: ok'"
 check "gemm links libpzrt.so.$MAJ" sh -c "readelf -d '$T/gemm' | grep -q 'NEEDED.*libpzrt.so.$MAJ'"
+check "gemm needs no image library" sh -c "! readelf -d '$T/gemm' | grep -E -q '$IMG_SO'"
 check "gemm.c built with pkg-config --static" sh -c "$CCX '$EX/pkgconfig/gemm.c' \
     \$(pkg-config --cflags paleozoic) '$P/lib/libpzrt.a' \$(pkg-config --libs-only-l --static paleozoic | sed 's/-lpzrt//') \
     $SANF -o '$T/gemm_s' && '$T/gemm_s' '$T/g2.pb' | grep -q 'gemm: ok' && cmp '$T/g.pb' '$T/g2.pb'"
@@ -144,6 +157,22 @@ check "installed --lib: bitwise equal" sh -c "$CCX -DMODEL=tinyi -I'$M/ilib' '$E
 check "installed compile: its Makefile builds against the install" sh -c "'$P/bin/paleozoic' compile '$M/tiny.onnx' \
     -o '$M/isrc' && grep -q 'PZ_SDK ?= $P/bin/../lib/paleozoic' '$M/isrc/Makefile' && make -s -C '$M/isrc' &&
     '$M/isrc/tiny' --input '$M/x.pb' --output '$M/is.pb' --threads 1 && cmp '$M/ref.pb' '$M/is.pb'"
+
+# ---- ImageDecoder against the installed libpzimage --------------------------
+I="$M/img"
+mkdir -p "$I"
+if "$PY" -c 'import PIL, onnx, numpy' 2>/dev/null; then
+    check "image models" sh -c "'$PY' '$ROOT/tests/image/image_models.py' '$I' > '$I/names'"
+    m="$I/png_rgba_rgb"
+    check "installed compile: an ImageDecoder model's Makefile, bitwise vs Pillow" sh -c "'$P/bin/paleozoic' \
+        compile '$m.onnx' -o '$I/src' && make -s -C '$I/src' && '$I/src/png_rgba_rgb' --input '$m.in_0.pb' \
+        --output '$I/mk.pb' && node '$E2E/compare.js' --bitwise '$I/mk.pb' '$m.ref.pb'"
+    check "ImageDecoder with pkg-config paleozoic-image (shared), bitwise vs Pillow" sh -c "cc -std=c99 \
+        -I'$I/src' '$I/src/png_rgba_rgb.c' '$I/src/main.c' \$(pkg-config --cflags --libs paleozoic-image) -lm \
+        $SANF -Wl,-rpath,'$P/lib' -o '$I/so' && readelf -d '$I/so' | grep -q 'NEEDED.*libpzimage.so.$MAJ' && \
+        '$I/so' --weights '$I/src/png_rgba_rgb.weights' --input '$m.in_0.pb' --output '$I/so.pb' && \
+        node '$E2E/compare.js' --bitwise '$I/so.pb' '$m.ref.pb'"
+else skip_one "ImageDecoder against the install: needs python3-pil"; fi
 
 # ---- the installed Python package ------------------------------------------
 # (not under a sanitizer: an ASan library does not load into python3)

@@ -3,7 +3,7 @@
  * planned at a bound (the output's dims at compile) and set to the image's
  * size by run (a run-time shape, packed at it). The decoders are in
  * rt/kernels/image/ (libjpeg, libpng, libtiff, libwebp, libopenjp2, BMP and
- * PNM of our own). Bytes that are no readable image, or an image past the
+ * PNM of our own), the archive libpzimage, apart from the runtime. Bytes that are no readable image, or an image past the
  * bound, leave Y [0, 0, C] and the error for pz_net_run_error. One worker. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,11 @@
 
 #include "rt/kernels/image/image.h"
 #include "rt/ops/ops.h"
+
+/* libpzimage's entry, weak: a program links the decoders and the image
+ * libraries only when it has this layer (`paleozoic build` adds them), so
+ * that a model without it needs none of them; NULL when not linked in. */
+extern pz_image_fn pz_image_decode __attribute__((weak));
 
 typedef struct {
     int64_t max_pixels;     /* the bound: H * W of Y as planned */
@@ -22,6 +27,10 @@ static int image_decoder_prepare(pz_layer *l, char *err, size_t n)
     const pz_image_decoder_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
     if (!x || !y) return pz_layer_fail(l, err, n, "needs the encoded bytes and Y");
+    if (!pz_image_decode)
+        return pz_layer_fail(l, err, n, "ImageDecoder: this program was linked without the image "
+                             "decoders (libpzimage: -Wl,-u," PZ_IMAGE_ENTRY " libpzimage.a and "
+                             "the image libraries)");
     if (pz_layer_want_dtype(l, err, n, "encoded_stream", x, PZ_U8) ||
         pz_layer_want_dtype(l, err, n, "Y", y, PZ_U8))
         return 1;
