@@ -51,9 +51,10 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
         int64_t sum = 0;
         for (int k = 0; k < got; k++) {
             if (want[k] < (s->rank == 0 ? 1 : 0)) {
+                const long long bad = (long long)want[k];
                 free(want);
                 free(sizes);
-                return op_err(err, n, "split size %lld is not allowed", (long long)want[k]);
+                return op_err(err, n, "split size %lld is not allowed", bad);
             }
             sum += want[k];
         }

@@ -38,7 +38,7 @@ static void reference(int64_t M, int64_t N, int64_t K, const float *a, const flo
         const float sa = mx > 0.0f ? mx / 127.0f : 1.0f;
         for (int64_t n = 0; n < N; n++) {
             int64_t acc = 0;
-            for (int64_t k = 0; k < K; k++) {
+            for (int64_t k = 0; k < K && !bad; k++) {   /* (a NaN has no int value) */
                 float bq = q8(alpha * (tb ? b[n * K + k] : b[k * N + n]), sb[n]);
                 if (bq < -127.0f) bq = -127.0f;
                 acc += (int64_t)q8(a[i * g->lda + k], sa) * (int64_t)bq;
