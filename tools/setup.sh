@@ -34,6 +34,16 @@ if [ ! -f node_modules/onnxruntime-node/package.json ] ||
   echo "setup: installing onnxruntime-node@1.17.0"
   npm install --no-save --no-audit --no-fund onnxruntime-node@1.17.0 >/dev/null
 fi
+# ONNX Runtime 1.30 (the newest peer) beside it, for the tests that check
+# both and bench/transformers: --ignore-scripts (the script only fetches GPU
+# providers; the package bundles its x64 CPU library).
+O130=bench/transformers/ort130
+if ! grep -qs '"version": "1.30.0"' "$O130/node_modules/onnxruntime-node/package.json"; then
+  echo "setup: installing onnxruntime-node@1.30.0 into $O130"
+  mkdir -p "$O130"
+  npm install --prefix "$O130" --ignore-scripts --no-save --no-audit --no-fund \
+    onnxruntime-node@1.30.0 >/dev/null
+fi
 # The Python package (python/paleozoic) importable from any folder: a .pth
 # file in python3's site directory names this checkout's python/ (the
 # package then drives this checkout's build/paleozoic). `make install`

@@ -27,7 +27,7 @@ set -u
 NAME=41-quantize
 . "$(dirname "$0")/lib.sh"
 part_init "$@"
-ORT130=${PZ_ORT130:-/tmp/ort130/node_modules/onnxruntime-node}
+ORT130=${PZ_ORT130:-$ROOT/bench/transformers/ort130/node_modules/onnxruntime-node}   # tools/setup.sh
 P="$PZ"
 CHECK="$ROOT/tools/qdq_check.js"
 if [ ! -d "$ROOT/node_modules/onnxruntime-node" ]; then
