@@ -24,7 +24,8 @@ static void expand_nodes(ir_graph *g)
     }
 }
 
-/* Whether run-time node n may be a view of its input 0 (op_def.view): one
+/* Whether run-time node n may be a view of its input 0 (op_def.view or
+ * view_if): one
  * run-time output, the same element type and count as input 0, which a
  * layer writes. A view of a graph input (the caller's buffer, rebound each
  * run) keeps its COPY layer, as do sequences, optionals and a value whose
@@ -32,7 +33,9 @@ static void expand_nodes(ir_graph *g)
  * a graph output is copied out of its root at the end of the run. */
 static int lowers_to_view(const ir_graph *g, const ir_node *n)
 {
-    if (!n->op->view || n->act.kind != IR_ACT_NONE || n->n_in < 1 || n->in[0] < 0 || n->n_out < 1 || n->out[0] < 0) return 0;
+    if (n->act.kind != IR_ACT_NONE || n->n_in < 1 || n->in[0] < 0 || n->n_out < 1 || n->out[0] < 0)
+        return 0;
+    if (!n->op->view && !(n->op->view_if && n->op->view_if(g, n))) return 0;
     for (int i = 1; i < n->n_out; i++)
         if (n->out[i] >= 0 && !g->values[n->out[i]].t.data) return 0;
     const ir_value *x = &g->values[n->in[0]], *y = &g->values[n->out[0]];

@@ -74,6 +74,22 @@ static pz_status transpose_lower(const ir_graph *g, const ir_node *n, op_lowered
     return PZ_OK;
 }
 
+/* A view when the dims larger than 1 keep their order ([128,1,768] to
+ * [1,128,768]): the bytes are the same, so no layer need move them. */
+static int transpose_view_if(const ir_graph *g, const ir_node *n)
+{
+    const transpose_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!p || x->rank != p->rank) return 0;
+    int last = -1;
+    for (int k = 0; k < p->rank; k++) {
+        if (x->dims[p->perm[k]] == 1) continue;
+        if (p->perm[k] < last) return 0;
+        last = p->perm[k];
+    }
+    return 1;
+}
+
 const op_def op_transpose = {
     .name = "Transpose",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
@@ -82,4 +98,5 @@ const op_def op_transpose = {
     .infer = transpose_infer,
     .cost = NULL,
     .lower = transpose_lower,
+    .view_if = transpose_view_if,
 };

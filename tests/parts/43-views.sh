@@ -2,7 +2,7 @@
 # 43-views.sh BUILD_DIR MODELDIR - views instead of copies (issue 43, item 5).
 #
 # Reshape, Flatten, Squeeze, Unsqueeze, Identity and Dropout of an
-# intermediate are no layer: their output is a view of their input's bytes
+# intermediate, and a Transpose that moves only dims of 1, are no layer: their output is a view of their input's bytes
 # (pz_net_view). Checked here:
 # and a Concat whose parts' producers can write into their slice of its
 # output is done in place (rt/inplace.c: no copy, no layer in the profile).
@@ -64,7 +64,7 @@ fi
 if ! "$PY" "$ROOT/tests/parts/views_models.py" "$T" >"$T/log" 2>&1; then
     bad "views_models.py failed: $(tail -c 300 "$T/log")"
 fi
-for n in $NETS input_output concat_twice two_readers chain concat_inplace; do
+for n in $NETS input_output concat_twice two_readers chain concat_inplace transpose_view; do
     [ -f "$T/$n.onnx" ] || continue
     in="$T/$n.in.pb"
     [ -f "$in" ] || in="$T/$n.input.pb"
@@ -96,6 +96,9 @@ done
 "$PZ" run "$T/concat_inplace.onnx" --input "$T/concat_inplace.in.pb" --profile >"$T/prof" 2>&1
 check "concat_inplace: 2 concats in place" grep -q ', 2 concats in place' "$T/prof"
 check "concat_inplace: 2 CONCAT layers copy" test "$(grep -c -E '^ +[0-9]+ CONCAT ' "$T/prof")" -eq 2
+# transpose_view: the two Transposes of dims of 1 are views, the third a layer
+"$PZ" run "$T/transpose_view.onnx" --input "$T/transpose_view.in.pb" --profile >"$T/prof" 2>&1
+check "transpose_view: one TRANSPOSE layer left of 3" test "$(grep -c -E '^ +[0-9]+ TRANSPOSE ' "$T/prof")" -eq 1
 # --emit raw declares views with pz_raw_tensor_view
 n=chain
 if "$PZ" build "$T/$n.onnx" --emit raw -o "$T/$n.raw" --threads 2 >"$T/log" 2>&1 &&

@@ -87,3 +87,18 @@ save("concat_inplace", [
     [X], [vi("R", [1, 32, 16, 8]), vi("B", [1, 16, 8, 8]), vi("Y3", [1, 24, 8, 8])],
     [W("w", 32, 32, 3, 3), W("b", 32), W("w1", 16, 32, 1, 1), W("b1", 16),
      W("w2", 32, 80, 1, 1), W("b2", 32), W("w3", 8, 32, 1, 1), W("b3", 8)], [1, 32, 8, 8])
+# 7. Transposes that move only dims of 1 are views ([1,32,1,1] -> [1,1,1,32],
+# [1,8,1,64] -> [8,1,1,64]), one that is a graph output; one that moves
+# dims larger than 1 stays a TRANSPOSE layer
+save("transpose_view", [
+    h.make_node("Conv", ["X", "w", "b"], ["A"], pads=[1, 1, 1, 1]),
+    h.make_node("GlobalAveragePool", ["A"], ["G"]),
+    h.make_node("Transpose", ["G"], ["GT"], perm=[2, 0, 3, 1]),
+    h.make_node("MatMul", ["GT", "m"], ["Y"]),
+    h.make_node("Reshape", ["A", "s"], ["R"]),
+    h.make_node("Transpose", ["R"], ["RT"], perm=[1, 2, 0, 3]),
+    h.make_node("Relu", ["RT"], ["Y2"]),
+    h.make_node("Transpose", ["A"], ["AT"], perm=[0, 1, 3, 2]),
+    h.make_node("Sigmoid", ["AT"], ["Y3"])],
+    [X], [vi("Y", [1, 1, 1, 10]), vi("Y2", [8, 1, 1, 256]), vi("Y3", [1, 32, 8, 8]), vi("RT", [8, 1, 1, 256])],
+    [W("w", 32, 32, 3, 3), W("b", 32), W("m", 32, 10), I64("s", [1, 8, 1, 256])], [1, 32, 8, 8])
