@@ -5,18 +5,25 @@
  * translated here and checked at compile:
  *   - \d \D -> [0-9] [^0-9]; \A \z -> ^ $; \n \t \r \f \v -> the byte;
  *     an escaped punctuation mark -> that mark (escaped where ERE needs it);
- *   - . -> [^\n] (RE2's dot leaves out the newline, POSIX's would not);
+ *   - one character is one UTF-8 code point, as in RE2: . \D \W \S and a
+ *     negated bracket match an ASCII byte of their set or a whole multibyte
+ *     sequence (glibc matches bytes in the C locale the layer uses);
+ *     . leaves out the newline (RE2's dot does, POSIX's would not);
+ *   - \w \s -> [0-9A-Za-z_] [\t\n\f\r ]: RE2's are ASCII, GNU's follow
+ *     the locale;
  *   - (?:...), (?P<name>...), (?<name>...) -> (...): groups only group here;
  *   - lazy quantifiers *? +? ?? {n,m}? -> greedy ones: a full match is the
  *     same either way;
- *   - in a bracket: \d \w \s -> 0-9 [:alnum:]_ [:space:], escaped marks
- *     placed where POSIX reads them literally (] first, - last).
+ *   - in a bracket: \d \w \s -> 0-9 0-9A-Za-z_ and RE2's four spaces,
+ *     escaped marks placed where POSIX reads them literally (] first, -
+ *     last).
  * Refused, exit 2 naming the feature: flags (?i) and the like, \p \P
  * (Unicode classes), \Q...\E, \x \0 \C and other escapes, \D \W \S inside a
- * bracket. Matching is byte by byte: a dot or a bracket matches one byte,
- * so on non-ASCII text `.` is not one code point as in RE2.
+ * bracket, a non-ASCII character inside a bracket (a byte set cannot hold
+ * a multibyte one).
  * Runs as REGEX_MATCH, the translated pattern a uint8 constant. */
 #include <ctype.h>
+#include <locale.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +47,19 @@ static void put(sbuf *b, const char *s, size_t n)
 }
 static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
 static void putc_(sbuf *b, char c) { put(b, &c, 1); }
+
+/* The UTF-8 sequences of 2, 3 and 4 bytes: the alternatives a negated set
+ * takes beside its ASCII bytes, so that it consumes whole code points. */
+#define PZ_RX_MULTIBYTE "[\xc0-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|" \
+                        "[\xf0-\xf7][\x80-\xbf][\x80-\xbf][\x80-\xbf]"
+
+/* One code point outside the ASCII set `set` (bracket contents). */
+static void put_negated(sbuf *b, const char *set)
+{
+    puts_(b, "([^");
+    puts_(b, set);
+    puts_(b, "\x80-\xff]|" PZ_RX_MULTIBYTE ")");
+}
 
 static char control_escape(char c)
 {
@@ -75,13 +95,14 @@ static const char *bracket(const char *p, const char **end, sbuf *out)
             continue;
         }
         char c = *p;
+        if ((unsigned char)c >= 0x80) { why = "a non-ASCII character inside a bracket"; break; }
         if (c == '\\') {
             char e = p[1];
             if (!e) { why = "a trailing backslash"; break; }
             p += 2;
             if (e == 'd') { puts_(&rest, "0-9"); continue; }
-            if (e == 'w') { puts_(&rest, "[:alnum:]_"); continue; }
-            if (e == 's') { puts_(&rest, "[:space:]"); continue; }
+            if (e == 'w') { puts_(&rest, "0-9A-Za-z_"); continue; }
+            if (e == 's') { puts_(&rest, " \t\n\f\r"); continue; }
             if (e == 'D' || e == 'W' || e == 'S') { why = "\\D, \\W or \\S inside a bracket"; break; }
             if (control_escape(e)) c = control_escape(e);
             else if (ispunct((unsigned char)e)) c = e;
@@ -111,15 +132,15 @@ static const char *bracket(const char *p, const char **end, sbuf *out)
         if (!neg && !rest.len && !dash && caret && !lit.len) {   /* [\^] alone */
             puts_(out, "\\^");
         } else {
-            putc_(out, '[');
-            if (neg) putc_(out, '^');
+            puts_(out, neg ? "([^" : "[");
             if (has_close) putc_(out, ']');
             for (size_t i = 0; i < lit.len; i++)
                 if (lit.buf[i] != ']') putc_(out, lit.buf[i]);
             if (rest.len) put(out, rest.buf, rest.len);
             if (caret) putc_(out, '^');
+            if (neg) puts_(out, "\x80-\xff");   /* non-ASCII: whole sequences below */
             if (dash) putc_(out, '-');
-            putc_(out, ']');
+            puts_(out, neg ? "]|" PZ_RX_MULTIBYTE ")" : "]");
         }
     }
     free(lit.buf);
@@ -153,7 +174,7 @@ static const char *translate(const char *p, sbuf *out)
             continue;
         }
         if (c == '.') {
-            puts_(out, "[^\n]");
+            put_negated(out, "\n");
             p++;
             continue;
         }
@@ -166,8 +187,12 @@ static const char *translate(const char *p, sbuf *out)
         if (!e) return "a trailing backslash";
         p += 2;
         if (e == 'd') puts_(out, "[0-9]");
-        else if (e == 'D') puts_(out, "[^0-9]");
-        else if (strchr("wWsSbB", e)) { putc_(out, '\\'); putc_(out, e); }
+        else if (e == 'D') put_negated(out, "0-9");
+        else if (e == 'w') puts_(out, "[0-9A-Za-z_]");
+        else if (e == 'W') put_negated(out, "0-9A-Za-z_");
+        else if (e == 's') puts_(out, "[ \t\n\f\r]");
+        else if (e == 'S') put_negated(out, " \t\n\f\r");
+        else if (e == 'b' || e == 'B') { putc_(out, '\\'); putc_(out, e); }
         else if (e == 'A') putc_(out, '^');
         else if (e == 'z') putc_(out, '$');
         else if (control_escape(e)) putc_(out, control_escape(e));
@@ -203,7 +228,12 @@ static char *pattern_for(const ir_node *n, pz_err *err)
     char *full = pz_xmalloc(len);
     snprintf(full, len, "^(%s)$", out.buf);
     regex_t re;
-    int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
+    int rc = regcomp(&re, full, REG_EXTENDED | REG_NOSUB);   /* as the layer: C locale */
+    if (c) {
+        uselocale(old);
+        freelocale(c);
+    }
     free(full);
     if (rc) {
         char msg[128];

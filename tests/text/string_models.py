@@ -15,7 +15,8 @@ from onnx import TensorProto, helper, numpy_helper
 out = sys.argv[1]
 rng = random.Random(39)
 WORDS = ["a", "b", "cat", "Dog", "", "hello", "WORLD", "é", "Éa", "中文", "x y", "42", "a.b",
-         "foo@gmail.com", "bar@yahoo.com", "zz@hotmail.com", "line\nbreak", "ß"]
+         "foo@gmail.com", "bar@yahoo.com", "zz@hotmail.com", "line\nbreak", "ß", "é1", "€", "😀",
+         "ab\u00e9", "\u00e9\u00e9"]
 S = TensorProto.STRING
 
 
@@ -64,7 +65,9 @@ for i, (sa, sb) in enumerate([([3, 4], [4]), ([2, 1], [1, 3]), ([], []), ([5], [
 # RegexFullMatch: RE2 features the translation handles
 PATTERNS = [r"\w+", r"[\w.\-]+@(gmail|yahoo)\.com", r"\d+", r"\D*", r"a.b", r".*", r"(?:a|b)+",
             r"[^a-z]*", r"[a-c\d]{1,3}", r"\s*\S+\s*", r"x*?y?", r"[]a]", r"(?P<n>cat)|Dog",
-            r"[\s\w]+", r"\b\w+\b", r"(é|中文)", r"\A.*\z", r"line\nbreak", r"[^\n]*"]
+            r"[\s\w]+", r"\b\w+\b", r"(é|中文)", r"\A.*\z", r"line\nbreak", r"[^\n]*",
+            # one character is one code point: non-ASCII words against ., \W, \S, [^...]
+            r".", r"..", r"É.", r"\W", r"\S\S", r"[^a-z]", r"[^a]+", r"\D", r".\w"]
 for i, p in enumerate(PATTERNS):
     case(f"regex_{i}", [helper.make_node("RegexFullMatch", ["X"], ["Y"], pattern=p)],
          [vi("X", S, [len(WORDS)])], [vi("Y", TensorProto.BOOL, None)],
@@ -147,7 +150,8 @@ X = [vi("X", S, [2])]
 B = [vi("Y", TensorProto.BOOL, None)]
 for i, (p, why) in enumerate([("(?i)abc", "flags"), (r"\p{L}+", "Unicode classes"),
                               ("a(b", "not a valid regex"), (r"\x41", "this escape"),
-                              (r"[\W]", "inside a bracket")]):
+                              (r"[\W]", "inside a bracket"),
+                              ("[éa]", "a non-ASCII character inside a bracket")]):
     refused(f"bad_regex_{i}", why, [helper.make_node("RegexFullMatch", ["X"], ["Y"], pattern=p)],
             X, B, one)
 refused("bad_equal_types", "string compares with a string only",

@@ -1,7 +1,11 @@
 /* regex_match.c - the REGEX_MATCH layer (ONNX RegexFullMatch): X string,
  * the pattern (a uint8 constant: a POSIX extended regex, translated from
  * RE2 by the compiler, src/ops/regex_full_match.c) -> Y bool, 1 where the
- * whole string matches. Matching is glibc's <regex.h>, byte by byte. */
+ * whole string matches. Matching is glibc's <regex.h>, byte by byte in the
+ * C locale: the translated pattern spells UTF-8 sequences out in bytes, so
+ * the layer sets that locale for its thread around regcomp and regexec
+ * (a host such as Python may have set another). */
+#include <locale.h>
 #include <regex.h>
 #include <string.h>
 
@@ -11,6 +15,7 @@
 typedef struct {
     regex_t re;
     int compiled;
+    locale_t c_locale;
 } regex_state;
 
 static int regex_prepare(pz_layer *l, char *err, size_t n)
@@ -35,7 +40,14 @@ static int regex_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "out of memory");
     }
     snprintf(full, len, "^(%s)$", one[0]);   /* a full match */
+    s->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!s->c_locale) {
+        free(full);
+        return pz_layer_fail(l, err, n, "cannot make the C locale");
+    }
+    locale_t old = uselocale(s->c_locale);
     int rc = regcomp(&s->re, full, REG_EXTENDED | REG_NOSUB);
+    uselocale(old);
     free(full);
     if (rc) {
         char why[128];
@@ -52,14 +64,17 @@ static void regex_run(const pz_layer *l, int ith, int nth)
     int64_t lo, hi;
     pz_split(pz_numel(l->in[0]), ith, nth, &lo, &hi);
     uint8_t *y = l->out[0]->data;
+    locale_t old = uselocale(s->c_locale);
     for (int64_t i = lo; i < hi; i++)   /* regexec is thread-safe on one regex_t (POSIX) */
         y[i] = regexec(&s->re, pz_str_at(l->in[0]->data, i), 0, NULL, 0) == 0;
+    uselocale(old);
 }
 
 static void regex_release(pz_layer *l)
 {
     regex_state *s = l->state;
     if (s && s->compiled) regfree(&s->re);
+    if (s && s->c_locale) freelocale(s->c_locale);
 }
 
 const pz_rt_op pz_rt_op_regex_match = {
