@@ -84,6 +84,15 @@ void pz_spconv_plan_free(pz_spconv_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+/* A strided conv's span of pixels: its gathered taps about GATHER_BYTES (in
+ * L2 while every output block runs over them), at least 48 pixels. */
+#define GATHER_BYTES (512 * 1024)
+static int64_t gather_span(const pz_spconv_plan *p)
+{
+    int64_t s = GATHER_BYTES / (p->cb * p->d.kh * p->d.kw * 16 * (int64_t)sizeof(float));
+    return s < 48 ? 48 : s;
+}
+
 static int64_t max_list(const pz_spconv_plan *p)
 {
     int64_t mx = 1;
@@ -100,7 +109,8 @@ int64_t pz_spconv_scratch_size(const pz_spconv_plan *p)
     ptrs = (ptrs + 15) / 16 * 16;
     if (p->flat) return ptrs;
     if (p->wide) return ptrs + (p->cb * p->hp + 1) * p->wp * 16;   /* + a slack row */
-    return ptrs + p->cb * p->d.kh * p->d.kw * p->d.oh * p->d.ow * 16;   /* the gathered taps */
+    int64_t span = gather_span(p) < p->d.oh * p->d.ow ? gather_span(p) : p->d.oh * p->d.ow;
+    return ptrs + p->cb * p->d.kh * p->d.kw * span * 16;   /* a span's gathered taps */
 }
 
 static void run_flat(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
@@ -207,36 +217,37 @@ void pz_spconv_run(const pz_spconv_plan *p, const float *x, const float *bias, c
         run_wide(p, x, bias, z, y, xs, ws, rows, ith, nth);
         return;
     }
-    /* strided: the taps of the worker's pixels gathered, buf[ib][tap][pixel] */
-    const int64_t P = d->oh * d->ow, taps = (int64_t)d->kh * d->kw;
+    /* strided: the taps of a span of the worker's pixels gathered,
+     * buf[ib][tap][pixel], then every output block over the span */
+    const int64_t P = d->oh * d->ow, taps = (int64_t)d->kh * d->kw, smax = gather_span(p);
     int64_t lo, hi;
     pz_split(P, ith, nth, &lo, &hi);
-    int64_t np = hi - lo;
-    for (int64_t n = 0; n < d->n && np > 0; n++) {
-        for (int64_t pix = lo; pix < hi; pix++) {
-            int64_t oh = pix / d->ow, ow = pix % d->ow;
+    if (hi <= lo) return;
+    int64_t nsp = (hi - lo + smax - 1) / smax, span = (hi - lo + nsp - 1) / nsp;
+    for (int64_t n = 0; n < d->n; n++)
+        for (int64_t p0 = lo; p0 < hi; p0 += span) {
+            int64_t np = hi - p0 < span ? hi - p0 : span;
             for (int64_t ib = 0; ib < p->cb; ib++)
-                for (int64_t t = 0; t < taps; t++) {
-                    int64_t ih = oh * d->sh - d->pt + t / d->kw * d->dh;
-                    int64_t iw = ow * d->sw - d->pl + t % d->kw * d->dw;
-                    float *dst = rows + ((ib * taps + t) * np + pix - lo) * 16;
-                    if (ih < 0 || ih >= d->h || iw < 0 || iw >= d->w)
-                        memset(dst, 0, 16 * sizeof(float));
-                    else
-                        memcpy(dst, x + (((n * p->cb + ib) * d->h + ih) * d->w + iw) * 16,
-                               16 * sizeof(float));
+                for (int64_t t = 0; t < taps; t++)
+                    for (int64_t pix = p0; pix < p0 + np; pix++) {
+                        int64_t oh = pix / d->ow, ow = pix % d->ow;
+                        int64_t ih = oh * d->sh - d->pt + t / d->kw * d->dh;
+                        int64_t iw = ow * d->sw - d->pl + t % d->kw * d->dw;
+                        float *dst = rows + ((ib * taps + t) * np + pix - p0) * 16;
+                        const float *src = x + (((n * p->cb + ib) * d->h + ih) * d->w + iw) * 16;
+                        int in = ih >= 0 && ih < d->h && iw >= 0 && iw < d->w;
+                        for (int l = 0; l < 16; l++) dst[l] = in ? src[l] : 0.0f;
+                    }
+            for (int64_t ob = 0; ob < p->mb; ob++) {
+                int nb = 0;
+                for (int64_t k = p->start[ob]; k < p->start[ob + 1]; k++, nb++) {
+                    xs[nb] = rows + p->tap[k] * np * 16;   /* tap[k] = ib * taps + t */
+                    ws[nb] = p->w + k * 256;
                 }
-        }
-        for (int64_t ob = 0; ob < p->mb; ob++) {
-            int nb = 0;
-            for (int64_t k = p->start[ob]; k < p->start[ob + 1]; k++, nb++) {
-                xs[nb] = rows + p->tap[k] * np * 16;   /* tap[k] = ib * taps + t */
-                ws[nb] = p->w + k * 256;
+                int64_t yo = ((n * p->mb + ob) * P + p0) * 16;
+                pz_sprow_args a = {xs, ws, nb, 16, np, bias + ob * 16, z ? z + yo : NULL,
+                                   y + yo, &d->act, ob * 16, d->m, 0, 0, 0};
+                p->row(&a);
             }
-            int64_t yo = ((n * p->mb + ob) * P + lo) * 16;
-            pz_sprow_args a = {xs, ws, nb, 16, np, bias + ob * 16, z ? z + yo : NULL, y + yo,
-                               &d->act, ob * 16, d->m, 0, 0, 0};
-            p->row(&a);
         }
-    }
 }
