@@ -11,8 +11,9 @@
 #      layer (the message names it), a ratio of 1.5, a layer outside the block.
 #   2. --sparsity 0 is bitwise the knob off.
 #   3. --sparsity 0.75 against ONNX Runtime on the script's pruned model
-#      (rel 1e-4), on the fast ISA and PZ_ISA=scalar (the twins); 2 threads
-#      bitwise 1; the profile shows the "sparse" kernel on the four convs.
+#      (rel 1e-4), on the fast ISA and PZ_ISA=scalar (the twins), and inside
+#      one fused F-Block (fuse-all); 2 threads bitwise 1; the profile shows
+#      the "sparse" kernel on the four convs.
 #   4. --sparsity auto on the model's own zero blocks against ONNX Runtime.
 #   5. inspect --json: each conv's blocks, zero blocks and skipped MACs equal
 #      the script's count (zero blocks x their weights x output pixels), for
@@ -79,6 +80,8 @@ check "--sparsity 0.75 vs ONNX Runtime on the pruned model" cmp_rel "$T/s1.pb" "
 check "--sparsity 0.75: 2 threads bitwise 1" cmp_bit "$T/s2.pb" "$T/s1.pb"
 PZ_ISA=scalar "$PZ" run "$N" --input "$X" --threads 1 --sparsity 0.75 --output "$T/sc.pb" --profile >"$T/profsc" 2>&1 || bad "run scalar: $(tail -c 300 "$T/profsc")"
 check "--sparsity 0.75, PZ_ISA=scalar (the twins) vs ONNX Runtime" cmp_rel "$T/sc.pb" "$T/p75.ort.pb"
+"$PZ" run "$N" --input "$X" --threads 2 --strategy fuse-all --sparsity 0.75 --output "$T/fa.pb" >"$T/log" 2>&1 || bad "run fuse-all: $(tail -c 300 "$T/log")"
+check "--sparsity 0.75 in one fused F-Block (layer by layer) vs ONNX Runtime" cmp_rel "$T/fa.pb" "$T/p75.ort.pb"
 n=$(grep -c ' sparse$' "$T/prof")
 [ "$n" = 4 ] && ok || bad "profile: $n layers on the sparse kernel, want 4: $(grep CONV "$T/prof")"
 n=$(grep -c ' sparse$' "$T/profsc")

@@ -16,9 +16,9 @@
  * wp pixels; output pixel (oh, ow) is then virtual pixel oh * wp + ow, whose
  * tap (kh, kw) is at a fixed offset: one long row with uniform stride, the
  * columns past OW computed and dropped (tiles stay wide on 7x7 outputs).
- * A strided conv gathers each tap of its worker's output pixels into
- * scratch (an im2col of whole 16-channel blocks), one row of uniform
- * stride again. Each span of pixels then runs the
+ * A strided conv gathers each tap of a span of its worker's output pixels
+ * into scratch (an im2col of whole 16-channel blocks, about 512 KiB a
+ * span), one row of uniform stride again. Each span of pixels then runs the
  * row kernel once per output block over that block's list.
  * The row kernel (pz_sprow_fn: AVX-512 and its scalar twin, which AVX2 and
  * the scalar ISA run) accumulates in the block list's order with one fused
