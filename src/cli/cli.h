@@ -18,6 +18,7 @@ typedef struct {
     const char *precision;
     const char *weights;         /* --weights fp32|fp16 */
     int concat;                  /* --concat: 0 not given, 1 on, -1 off */
+    const char *sparsity;        /* --sparsity R|auto (cli_sparsity_value) */
     const char *target;
     const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
     int n_calib;
@@ -80,6 +81,8 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
 int cli_check_strategy_name(const char *spec);
 int cli_check_precision(const char *p);
 int cli_check_weights(const char *w);
+/* --sparsity: a ratio in [0, 1) or "auto" (IR_SPARSITY_AUTO); *r the value. */
+int cli_check_sparsity(const char *s, float *r);
 /* A knob given to a command that does not use it is refused, not ignored:
  * returns 2 with "CMD: --KNOB does nothing here: WHY" for the first given
  * knob outside `takes` (CLI_K_* flags), else 0. */
@@ -92,7 +95,8 @@ enum {
     CLI_K_TARGET = 32,
     CLI_K_CALIB = 64,       /* --calibrate (also taken with --precision int8) */
     CLI_K_CONCAT = 128,     /* --concat (the layers a lowering command sees) */
-    CLI_K_ALL = 63 | 128,   /* every knob but --calibrate, which needs int8 */
+    CLI_K_SPARSITY = 256,   /* --sparsity */
+    CLI_K_ALL = 63 | 128 | 256,   /* every knob but --calibrate, which needs int8 */
 };
 int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why);
 

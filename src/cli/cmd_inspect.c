@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../opt/halo.h"
+#include "../opt/opt.h"
 #include "../ops/op.h"
 #include "cli.h"
 
@@ -210,6 +211,42 @@ static void print_concat_json(FILE *f, const ir_model *m)
     fprintf(f, "]}");
 }
 
+/* The sparsity knob's layers: weight blocks, the all-zero ones, the MACs the
+ * sparse kernel skips (zero blocks x their weights x output pixels). */
+static void print_sparsity(FILE *f, const ir_model *m, int json)
+{
+    int64_t macs = 0, skipped = 0, n = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        int64_t b, z, mc, sk;
+        if (!opt_sparsity_count(m, l, &b, &z, &mc, &sk)) continue;
+        float r = m->layers[l].sparsity;
+        char ratio[32];
+        if (r == IR_SPARSITY_AUTO) snprintf(ratio, sizeof ratio, "auto");
+        else snprintf(ratio, sizeof ratio, "%g", (double)r);
+        if (json) {
+            fprintf(f, "%s{\"layer\":%d,\"name\":", n ? "," : ",\"sparsity\":{\"layers\":[", l);
+            json_str(f, lname(m, l));
+            fprintf(f, ",\"ratio\":\"%s\",\"blocks\":%lld,\"zero_blocks\":%lld,\"macs\":%lld,"
+                    "\"skipped_macs\":%lld}", ratio, (long long)b, (long long)z, (long long)mc,
+                    (long long)sk);
+        } else {
+            if (!n) fprintf(f, "sparsity:\n%5s  %-6s %8s %8s %14s %14s %7s  %s\n", "layer", "ratio",
+                            "blocks", "zero", "MACs", "skipped", "%", "node");
+            fprintf(f, "%5d  %-6s %8lld %8lld %14lld %14lld %7.2f  %s\n", l, ratio, (long long)b,
+                    (long long)z, (long long)mc, (long long)sk, pct(sk, mc), lname(m, l));
+        }
+        macs += mc;
+        skipped += sk;
+        n++;
+    }
+    if (!n) return;
+    if (json) fprintf(f, "],\"total\":{\"layers\":%lld,\"macs\":%lld,\"skipped_macs\":%lld}}",
+                      (long long)n, (long long)macs, (long long)skipped);
+    else fprintf(f, "sparsity total: %lld layers, %.4f GMACs, skipped %.4f GMACs (%lld MACs, "
+                 "%.2f%%)\n", (long long)n, (double)macs / 1e9, (double)skipped / 1e9,
+                 (long long)skipped, pct(skipped, macs));
+}
+
 static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
 {
     int64_t macs = 0, red = 0;
@@ -243,6 +280,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
     print_concat_table(f, m);
+    print_sparsity(f, m, 0);
 }
 
 static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
@@ -294,6 +332,7 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "\n],\"total\":{\"blocks\":%d,\"macs\":%lld,\"redundant_macs\":%lld,"
             "\"redundant_pct\":%.4f}", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
     print_concat_json(f, m);
+    print_sparsity(f, m, 1);
     fprintf(f, "}\n");
 }
 
@@ -332,6 +371,7 @@ int cmd_inspect(int argc, char **argv)
         else return cli_usage("inspect: one model at a time (got \"%s\" and \"%s\")", model, argv[i]);
     }
     if (!model) return cli_usage("usage: paleozoic inspect MODEL.onnx [--json] [--schedule FILE | --strategy S]");
+    if (k.sparsity && !k.schedule && !k.strategy) k.strategy = CLI_DEFAULT_STRATEGY;
     if (k.schedule || k.strategy) return inspect_blocks(model, &k, json);
     if (cli_knobs_check(&k, "inspect", CLI_K_SHAPE, "the layer table has no blocks, MPs or "
                         "precisions (give --schedule or --strategy for the blocks view)"))

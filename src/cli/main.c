@@ -31,7 +31,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
                "       --schedule FILE | --strategy S, --precision fp32|bf16|int8|int8-dynamic, --weights fp32|fp16,\n"
-               "       --target TARGET.json, --concat on|off (default off)\n");
+               "       --target TARGET.json, --concat on|off (default off),\n"
+               "       --sparsity R|auto (conv weight blocks pruned to R in [0, 1), or the own zero blocks)\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */
@@ -87,6 +88,7 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     else if (!strcmp(a, "--schedule")) str = &k->schedule;
     else if (!strcmp(a, "--precision")) str = &k->precision;
     else if (!strcmp(a, "--weights")) str = &k->weights;
+    else if (!strcmp(a, "--sparsity")) str = &k->sparsity;
     else if (!strcmp(a, "--target")) str = &k->target;
     else if (!strcmp(a, "--concat")) {
         if (*i + 1 >= argc) {
@@ -123,6 +125,8 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     const char *v = argv[++*i];
     if (str == &k->precision && cli_check_precision(v)) return -1;
     if (str == &k->weights && cli_check_weights(v)) return -1;
+    float r;
+    if (str == &k->sparsity && cli_check_sparsity(v, &r)) return -1;
     if (str == &k->strategy && cli_check_strategy_name(v)) return -1;
     if (str) {
         *str = v;

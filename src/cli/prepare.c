@@ -2,6 +2,7 @@
  * the runtime: load (with the shape knobs), graph passes, lowering, and the
  * schedule knobs; and the checks that refuse a knob rather than ignore it. */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -327,7 +328,13 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     /* --weights: every fp32 block (a bf16 block stores bf16); without it,
      * the schedule's "weights" keys */
     if (k->weights) cli_apply_weights(k, *m);
-    return PZ_OK;
+    /* --sparsity: every layer with a sparse kernel (without it, the
+     * schedule's "sparsity" keys); then the weights are pruned */
+    float r = 0;
+    if (k->sparsity && (cli_check_sparsity(k->sparsity, &r) == 0) &&
+        opt_sparsity_set_all(*m, r, err))
+        return err->code;
+    return opt_sparsity_prune(*m, err);
 }
 
 /* The one rule for the worker threads: --threads N, else every online core
@@ -386,6 +393,17 @@ int cli_check_weights(const char *w)
     return cli_usage("--weights %s: unknown weight storage (known: fp32, fp16)", w);
 }
 
+int cli_check_sparsity(const char *s, float *r)
+{
+    char *end;
+    double v = !strcmp(s, "auto") ? IR_SPARSITY_AUTO : strtod(s, &end);
+    if (strcmp(s, "auto") && (end == s || *end || !(v >= 0 && v < 1)))
+        return cli_usage("--sparsity %s: expected a ratio from 0 to 1 (1 excluded: the fraction "
+                         "of weight blocks pruned) or auto (the model's own zero blocks)", s);
+    *r = (float)v;
+    return 0;
+}
+
 int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const char *why)
 {
     struct {
@@ -400,6 +418,7 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_PRECISION, k->precision != NULL, "--precision"},
         {CLI_K_PRECISION, k->weights != NULL, "--weights"},
         {CLI_K_TARGET, k->target != NULL, "--target"},
+        {CLI_K_SPARSITY, k->sparsity != NULL, "--sparsity"},
     };
     /* --calibrate goes with --precision int8, which quantizes first */
     if (k->n_calib && !(takes & CLI_K_CALIB) &&

@@ -118,6 +118,8 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
         /* the optimizer's per-layer algorithm knob, where the kind has one */
         const pz_rt_op *op = pz_rt_ops[l->low.kind];
         if (op->set_algo) op->set_algo(&l->low.p, m->layers[li].algo);
+        if (op->set_sparsity && m->layers[li].sparsity != 0)
+            op->set_sparsity(&l->low.p, m->layers[li].sparsity);
     }
     p->n_model_layers = p->n_l;
 

@@ -34,6 +34,9 @@ const char *ir_weights_name(ir_weights w);   /* "fp32", "fp16" */
 const char *ir_split_name(ir_split s);
 const char *ir_algo_name(ir_algo a);   /* "auto", "direct", "winograd" */
 
+/* ir_layer.sparsity: the sparse kernel on the model's own zero blocks, no pruning */
+#define IR_SPARSITY_AUTO (-1.0f)
+
 typedef struct {
     const struct op_def *op;   /* op_type, and how to parse/infer/cost it */
     const void *params;        /* parsed attributes (owned by the graph node) */
@@ -44,7 +47,8 @@ typedef struct {
     ir_operator op;
     int mp;                    /* cores when run as its own block */
     ir_precision precision;
-    float sparsity;            /* fraction of zero weights to exploit, 0 = dense */
+    float sparsity;            /* the sparsity knob (src/opt/sparsity.c): 0 dense, R in (0, 1)
+                                * weight blocks pruned to R, IR_SPARSITY_AUTO the model's own */
     ir_algo algo;              /* Conv: direct or Winograd (AUTO: the runtime's rule) */
     const int *in, *out;       /* value ids (the node's) */
     int n_in, n_out;

@@ -126,6 +126,8 @@ static int map_layer(const ir_model *m, int l, layer_map *lm)
     for (int k = 0; k < low->n_out; k++) row_tensor(m, low->out[k], &rout[k]);
     /* the algo knob as the generated program sets it (lm->low is our copy) */
     if (op->set_algo) op->set_algo(&lm->low.p, m->layers[l].algo);
+    if (op->set_sparsity && m->layers[l].sparsity != 0)
+        op->set_sparsity(&lm->low.p, m->layers[l].sparsity);
     pz_row_layer rl = {&low->p, low->n_in, low->n_out, rin, rout, gen_run_isa()};
     pz_row_map rm_all;
     memset(&rm_all, 0, sizeof rm_all);

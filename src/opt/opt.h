@@ -45,4 +45,24 @@ extern const int OPT_N_STRATEGIES;
 pz_status opt_apply_strategy(ir_model *m, const char *name, const char *target, int cores,
                              pz_err *err);
 
+/* The sparsity knob (sparsity.c; README "Sparsity"): per layer, 0 dense,
+ * R in (0, 1) prune the weights to R by blocks, IR_SPARSITY_AUTO the own
+ * zero blocks. Applies: the layer has a block-sparse kernel (a 2-D group-1
+ * Conv with constant weights and 16-channel input blocks); else why says
+ * what it lacks. */
+int opt_sparsity_applies(const ir_model *m, int li, char *why, size_t n);
+/* --sparsity R (or AUTO) on every layer where it applies; refused when no
+ * layer of m has a sparse kernel. */
+pz_status opt_sparsity_set_all(ir_model *m, float r, pz_err *err);
+/* Prunes the weights of every layer whose knob is R > 0: the smallest-L1
+ * blocks are zeroed until round(R x blocks) of them are zero. Refuses a
+ * layer without a sparse kernel, or whose weights another layer reads,
+ * naming it. */
+pz_status opt_sparsity_prune(ir_model *m, pz_err *err);
+/* Layer li's weight blocks, the all-zero ones among them, its MACs and the
+ * MACs the sparse kernel skips (zero blocks' weights x output pixels); 0
+ * when the knob is off or does not apply. */
+int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero, int64_t *macs,
+                       int64_t *skipped);
+
 #endif

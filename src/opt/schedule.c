@@ -12,6 +12,7 @@
  *       {"first": 0, "count": 4, "first_node": "/conv1/Conv", "last_node": "/maxpool/MaxPool",
  *        "mp": 2, "split": "bands", "strip": 8, "precision": "fp32"},
  *       {..., "precision": "fp32", "weights": "fp16"},   (written when fp16)
+ *       {..., "sparsity": {"12": 0.75, "13": "auto"}},  (layer: ratio; written when set)
  *       ...
  *     ]
  *   }
@@ -22,12 +23,14 @@
 #include <stdarg.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "halo.h"
 #include "../util/json.h"
+#include "opt.h"
 #include "opt_internal.h"
 
 #define SCHED_VERSION 1
@@ -37,7 +40,7 @@ static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy",
                                        "concat", "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
                                          "mp", "split", "strip", "precision", "weights",
-                                         "winograd"};
+                                         "winograd", "sparsity"};
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -132,6 +135,34 @@ static pz_status get_enum(checker *c, const json_value *v, const char *key, cons
     return bad(c, v, key, "\"%.100s\" is not one of %s", v->str, list);
 }
 
+/* "sparsity": {"LAYER": R in [0, 1) or "auto", ...}, layers of the block */
+static pz_status parse_sparsity(checker *c, const json_value *v, sched_block *b)
+{
+    if (v->type != JSON_OBJECT)
+        return bad(c, v, "sparsity", "expected an object of layer: ratio, found %s",
+                   json_type_name(v->type));
+    b->sp_layer = pz_xmalloc((size_t)(v->n ? v->n : 1) * sizeof(int));
+    b->sp_ratio = pz_xmalloc((size_t)(v->n ? v->n : 1) * sizeof(float));
+    for (int k = 0; k < v->n; k++) {
+        const json_member *mb = &v->members[k];
+        char *end;
+        long l = strtol(mb->key, &end, 10);
+        if (!mb->key[0] || *end || l < b->first || l > b->first + b->count - 1)
+            return bad(c, &mb->value, "sparsity", "\"%.60s\" is not a layer of the block (%d to "
+                       "%d)", mb->key, b->first, b->first + b->count - 1);
+        const json_value *r = &mb->value;
+        float ratio;
+        if (r->type == JSON_STRING && !strcmp(r->str, "auto")) ratio = IR_SPARSITY_AUTO;
+        else if (r->type == JSON_NUMBER && r->num >= 0 && r->num < 1) ratio = (float)r->num;
+        else
+            return bad(c, r, "sparsity", "layer %ld: expected a ratio from 0 to 1 (1 excluded) "
+                       "or \"auto\"", l);
+        b->sp_layer[b->n_sparsity] = (int)l;
+        b->sp_ratio[b->n_sparsity++] = ratio;
+    }
+    return PZ_OK;
+}
+
 static pz_status parse_block(checker *c, const json_value *bv, int index, sched_block *b)
 {
     static const char *const splits[] = {"auto", "bands", "channels"};
@@ -189,6 +220,7 @@ static pz_status parse_block(checker *c, const json_value *bv, int index, sched_
             b->winograd[b->n_winograd++] = l;
         }
     }
+    if ((v = json_get(bv, "sparsity")) && parse_sparsity(c, v, b)) return c->err->code;
     if ((v = json_get(bv, "first_node")) && get_str(c, v, "first_node", &b->first_node))
         return c->err->code;
     if ((v = json_get(bv, "last_node")) && get_str(c, v, "last_node", &b->last_node))
@@ -304,6 +336,8 @@ void sched_free(sched *s)
         free(s->blocks[i].first_node);
         free(s->blocks[i].last_node);
         free(s->blocks[i].winograd);
+        free(s->blocks[i].sp_layer);
+        free(s->blocks[i].sp_ratio);
     }
     free(s->blocks);
     free(s->model);
@@ -426,6 +460,14 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                                  "constant weights and input in 16-channel blocks (at least 5 "
                                  "input channels)", l, layer_name(m, l), layer_op(m, l));
         }
+        for (int k = 0; k < b->n_sparsity; k++) {
+            int l = b->sp_layer[k];
+            char why[300];
+            if (b->sp_ratio[k] != 0 && !opt_sparsity_applies(m, l, why, sizeof why))
+                return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"sparsity\": layer %d "
+                                 "\"%.150s\" (%s) cannot be sparse: %s", l, layer_name(m, l),
+                                 layer_op(m, l), why);
+        }
     }
     if (next == 0 && m->n_layers > 0)
         return pz_fail(err, PZ_ERR_INPUT, "%s: the schedule has no blocks; the model has %d "
@@ -453,6 +495,7 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
         for (int l = fb->first; l < fb->first + fb->count; l++) m->layers[l].precision = fb->precision;
         /* "winograd": the listed convs run Winograd, the block's other convs direct */
         const sched_block *sb = &s->blocks[i];
+        for (int k = 0; k < sb->n_sparsity; k++) m->layers[sb->sp_layer[k]].sparsity = sb->sp_ratio[k];
         if (sb->n_winograd < 0) continue;
         for (int l = fb->first; l < fb->first + fb->count; l++)
             if (!strcmp(layer_op(m, l), "Conv")) m->layers[l].algo = IR_ALGO_DIRECT;
@@ -507,6 +550,22 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
         if (b->weights != IR_WEIGHTS_FP32) {
             json_w_key(&w, "weights");
             json_w_str(&w, ir_weights_name(b->weights));
+        }
+        int sparse = 0;
+        for (int l = b->first; l < b->first + b->count; l++) sparse |= m->layers[l].sparsity != 0;
+        if (sparse) {
+            json_w_key(&w, "sparsity");
+            json_w_obj(&w, 1);
+            for (int l = b->first; l < b->first + b->count; l++) {
+                float r = m->layers[l].sparsity;
+                if (r == 0) continue;
+                char key[24];
+                snprintf(key, sizeof key, "%d", l);
+                json_w_key(&w, key);
+                if (r == IR_SPARSITY_AUTO) json_w_str(&w, "auto");
+                else json_w_num(&w, r);
+            }
+            json_w_end(&w);
         }
         /* the algorithm of the block's convs where Winograd could run: the
          * optimizer's choice (a layer left to the runtime: the same rule) */

@@ -24,6 +24,9 @@ typedef struct {
     ir_weights weights;        /* "weights": "fp16" (fp32 blocks only) */
     int *winograd;             /* "winograd": the block's layers that run Winograd */
     int n_winograd;            /*   (-1: key absent, each conv keeps the runtime's rule) */
+    int *sp_layer;             /* "sparsity": {"LAYER": R or "auto", ...}: the layers' */
+    float *sp_ratio;           /*   knob (opt.h; IR_SPARSITY_AUTO for "auto") */
+    int n_sparsity;
     char *first_node;          /* ONNX node names of the first and last layers as */
     char *last_node;           /*   the file states them (NULL: not stated) */
     int line, col;             /* where the block starts in the file (0: not from a file) */

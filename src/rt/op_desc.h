@@ -132,6 +132,8 @@ typedef struct {
     int (*row_rule)(const pz_row_layer *l, pz_row_map *m);
     /* Optional: sets the optimizer's per-layer algorithm knob in params. */
     void (*set_algo)(void *params, int algo);
+    /* Optional: sets the sparsity knob (0 dense; the kind has a sparse kernel). */
+    void (*set_sparsity)(void *params, float ratio);
 
     /* Run-time shapes. dyn_out 1: run sets the actual dims of its outputs,
      * planned at a bound (NONZERO, UNIQUE, COMPRESS, NMS). run_shape: the

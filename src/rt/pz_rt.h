@@ -133,6 +133,8 @@ typedef struct {
     int64_t pad_end[PZ_MAX_SPATIAL];
     pz_act act;                       /* fused epilogue */
     pz_conv_algo algo;                /* the algorithm knob (the optimizer's choice) */
+    float sparsity;                   /* the sparsity knob: 0 dense, else the block-sparse
+                                       * kernel (the ratio pruned, -1: the own zeros) */
 } pz_conv_params;
 
 typedef enum { PZ_POOL_MAX, PZ_POOL_AVG } pz_pool_kind;

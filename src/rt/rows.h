@@ -74,6 +74,7 @@ typedef enum {
     PZ_CONV_PATH_DWK,        /* depthwise of another kernel */
     PZ_CONV_PATH_GROUPED,    /* grouped, by super-groups of 16-channel blocks */
     PZ_CONV_PATH_WINOGRAD,   /* Winograd F(4x4, 3x3) */
+    PZ_CONV_PATH_SPARSE,     /* block-sparse direct (the sparsity knob, spconv16c.h) */
 } pz_conv_path;
 
 typedef struct {

@@ -7,7 +7,8 @@
 #      batch fixed at 1 works, tests/parts/43-batch.sh), an --input-shape naming no input, --target where nothing reads
 #      it, a knob given to a command that does not use it (--calibrate without
 #      --precision int8), what --precision int8 cannot quantize (a missing
-#      --calibrate file, a symbolic batch to calibrate): each exits 2 with
+#      --calibrate file, a symbolic batch to calibrate), --sparsity out of
+#      [0, 1) or where nothing lowers (tests/parts/43-sparsity.sh has the rest): each exits 2 with
 #      `paleozoic: error: --KNOB ...` naming the knob and the reason, and
 #      leaves no output file. --batch on a symbolic batch keeps working.
 #   2. Threads: a plain `build` (no --threads, no strategy) plans for every
@@ -152,6 +153,11 @@ refuses "space --strategy" 'space: --strategy does nothing here' \
     "$PZ" space "$R" --strategy dlfusion
 refuses "space --threads (it takes --cores)" 'space: --threads does nothing here.*--cores' \
     "$PZ" space "$R" --threads 2
+refuses "space --sparsity" 'space: --sparsity does nothing here' \
+    "$PZ" space "$R" --sparsity 0.5
+refuses "run --sparsity 2 (a ratio below 1)" '--sparsity 2: expected a ratio from 0 to 1' \
+    "$PZ" run "$S" --batch 1 --sparsity 2 --output "$T/out.pb"
+refuses "build --sparsity with no value" '--sparsity needs a value' "$PZ" build "$S" -o "$T/out" --sparsity
 refuses "compile --emit banana" '--emit wants raw or default' \
     "$PZ" compile "$S" --batch 1 --emit banana -o "$T/out"
 refuses "build --loc" 'unknown option --loc' \

@@ -585,7 +585,15 @@ static void test_schedule(void)
               "stores its weights in bf16)");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'MP': 2}]}",
               "s.json:1:47: block 0 (layers 0 to 1): unknown key 'MP' (known: first, count, "
-              "first_node, last_node, mp, split, strip, precision, weights, winograd)");
+              "first_node, last_node, mp, split, strip, precision, weights, winograd, sparsity)");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': [1]}]}",
+              "block 0 (layers 0 to 1): key 'sparsity': expected an object of layer: ratio, found an array");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': {'2': 0.5}}]}",
+              "block 0 (layers 0 to 1): key 'sparsity': '2' is not a layer of the block (0 to 1)");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': {'1': 1}}]}",
+              "block 0 (layers 0 to 1): key 'sparsity': layer 1: expected a ratio from 0 to 1 (1 excluded) or 'auto'");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': {'1': 'dense'}}]}",
+              "block 0 (layers 0 to 1): key 'sparsity': layer 1: expected a ratio");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [1, 1]}]}",
               "block 0 (layers 0 to 1): key 'winograd': layer 1 is listed twice");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'winograd': [2]}]}",

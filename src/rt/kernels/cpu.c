@@ -6,6 +6,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/conv/conv16c.h"
 #include "rt/kernels/conv/conv8x2.h"
+#include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 
@@ -30,6 +31,7 @@ static const pz_fast_kernels SCALAR = {
     .rnn_step = pz_f32_rnn_step__scalar,
     .attention = pz_f32_attention__scalar,
     .softmax_rows = pz_f32_softmax_rows__scalar,
+    .sprow = pz_f32_sprow16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -54,6 +56,7 @@ static const pz_fast_kernels AVX2 = {
     .rnn_step = pz_f32_rnn_step__avx2,
     .attention = pz_f32_attention__scalar,
     .softmax_rows = pz_f32_softmax_rows__scalar,
+    .sprow = pz_f32_sprow16c__scalar,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -77,6 +80,7 @@ static const pz_fast_kernels AVX512 = {
     .rnn_step = pz_f32_rnn_step__avx512,
     .attention = pz_f32_attention__avx512,
     .softmax_rows = pz_f32_softmax_rows__avx512,
+    .sprow = pz_f32_sprow16c__avx512,
 };
 #endif
 

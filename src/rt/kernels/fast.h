@@ -345,6 +345,11 @@ typedef void (*pz_winograd_fn)(const pz_conv16c_desc *d, const float *restrict x
                                const float *restrict z, float *restrict y,
                                float *restrict scratch, int ith, int nth);
 
+/* The block-sparse conv's row kernel (conv/spconv16c.h): y[j] = bias +
+ * sum over blocks b of x[b][j*ps + ic] * w[b][ic][lane], j < npix. */
+struct pz_sprow_args;
+typedef void (*pz_sprow_fn)(const struct pz_sprow_args *a);
+
 /* An f32 LayerNorm over rows of nn (kernels.h, pz_f32_layernorm__ref). */
 typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const float *scale,
                                 int64_t ns, const float *b, int64_t nb, float eps, float *y,
@@ -447,6 +452,7 @@ typedef struct {
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */
+    pz_sprow_fn sprow;             /* block-sparse conv rows (AVX2: the scalar twin) */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -2,6 +2,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
+#include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
 #include "rt/ops/ops.h"
 #include "rt/rows.h"
@@ -27,6 +28,9 @@
  *            enough output tiles and not too many weights (see use_winograd);
  *            the run options' winograd = 0 (PZ_WINOGRAD=0) keeps every
  *            layer direct, 1 takes Winograd wherever it applies;
+ *   SPARSE   the sparsity knob set (pz_conv_params.sparsity != 0) on a 2-D
+ *            group-1 conv over 16-channel blocks: spconv16c.h skips the
+ *            all-zero 16x16 weight blocks (before any other choice);
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            the ISA capped to ref).
  * The residual Z and the activation go into the kernel's epilogue. The
@@ -35,12 +39,13 @@
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
-typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO } conv_path;
+typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO, CONV_SPARSE } conv_path;
 typedef struct {
     conv_path path;
     conv_fn ref;
     pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
     pz_winograd_fn wino;         /* WINO */
+    pz_spconv_plan *sp;          /* SPARSE */
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
     pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
     int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
@@ -249,7 +254,10 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
         if (x_blocked) d.cblk = 16;
         q->d = d;
         q->winograd_applies = pz_conv_winograd_applies(&d, isa);
-        if (use_winograd(&d, p->algo, isa, o)) {
+        if (p->sparsity != 0 && pz_spconv_ok(&d)) {
+            q->path = PZ_CONV_PATH_SPARSE;     /* no row ranges: scratch per layer */
+            q->kernel = "sparse";
+        } else if (use_winograd(&d, p->algo, isa, o)) {
             q->path = PZ_CONV_PATH_WINOGRAD;   /* no row ranges: scratch per layer */
             q->kernel = "winograd";
         } else if (o->conv8x2 && pz_conv8x2_pick(&d, isa)) {
@@ -297,6 +305,22 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     st->row_step = q.row_step;
     switch (q.path) {
     case PZ_CONV_PATH_REF:
+        return 0;
+    case PZ_CONV_PATH_SPARSE:
+        st->sp = calloc(1, sizeof *st->sp);
+        st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
+        if (!st->sp || !st->bp || pz_spconv_plan_make(st->sp, &d, w->data, isa)) return 1;
+        pz_pack_bias16(d.m, bias, st->bp);
+        st->path = CONV_SPARSE;
+        l->kernel = q.kernel;
+        l->packed_in |= 1u << 1;
+        l->scratch_bytes = (size_t)(pz_spconv_scratch_size(st->sp) * (l->nth < 1 ? 1 : l->nth)) *
+                           sizeof(float);
+        l->scratch_run_only = 1;
+        st->d = d;
+        l->in_cblk[0] = 16;
+        if (z) l->in_cblk[3] = 16;
+        l->out_cblk[0] = 16;
         return 0;
     case PZ_CONV_PATH_WINOGRAD:
         st->wp = alloc_floats(l, pz_winograd_weights_size(&d));
@@ -384,6 +408,8 @@ static void conv_release(pz_layer *l)
     conv_state *st = l->state;
     free(st->wp);
     free(st->bp);
+    if (st->sp) pz_spconv_plan_free(st->sp);
+    free(st->sp);
 }
 
 static void conv_run(const pz_layer *l, int ith, int nth)
@@ -406,6 +432,10 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         break;
     case CONV_WINO:
         st->wino(&st->d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
+        break;
+    case CONV_SPARSE:
+        pz_spconv_run(st->sp, x, st->bp, zd, y,
+                      (float *)l->scratch + ith * pz_spconv_scratch_size(st->sp), ith, nth);
         break;
     case CONV_GROUPED:
         /* each call splits its rows over the workers; calls follow each
@@ -498,7 +528,7 @@ const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
     PZ_FIELD_ARRAY(pz_conv_params, dilation, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_conv_params, pad_begin, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_conv_params, pad_end, PZ_F_I64), PZ_FIELD(pz_conv_params, act, PZ_F_ACT),
-    PZ_FIELD_ENUM(pz_conv_params, algo, CONV_ALGO),
+    PZ_FIELD_ENUM(pz_conv_params, algo, CONV_ALGO), PZ_FIELD(pz_conv_params, sparsity, PZ_F_F32),
 };
 
 /* Row-local: X through the window; W and B whatever the rows; the rows the
@@ -529,10 +559,15 @@ static void conv_set_algo(void *params, int algo)
     ((pz_conv_params *)params)->algo = (pz_conv_algo)algo;
 }
 
+static void conv_set_sparsity(void *params, float ratio)
+{
+    ((pz_conv_params *)params)->sparsity = ratio;
+}
+
 const pz_rt_op pz_rt_op_conv = {
     .rows = conv_rows, .run_rows = conv_run_rows, .run_window = conv_run_window,
     .name = "CONV", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,
-    .row_rule = conv_row_rule, .set_algo = conv_set_algo,
+    .row_rule = conv_row_rule, .set_algo = conv_set_algo, .set_sparsity = conv_set_sparsity,
 };

@@ -40,7 +40,7 @@ int pz_matmul_shape_init(pz_matmul_shape *s, const pz_tensor *a, const pz_tensor
 
 /* Field tables of params types that several kinds take (conv.c: CONV,
  * CONV_TRANSPOSE; concat.c: CONCAT, SPLIT, GATHER). */
-#define PZ_CONV_N_FIELDS 9
+#define PZ_CONV_N_FIELDS 10
 #define PZ_AXIS_N_FIELDS 1
 extern const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS];
 extern const pz_param_field pz_axis_fields[PZ_AXIS_N_FIELDS];
