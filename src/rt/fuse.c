@@ -135,7 +135,8 @@ static bool row_local(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
     if (!l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
-        (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN)
+        (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN ||
+        (l->row_scratch_bytes && !l->op->run_window))
         return false;
     const pz_tensor *y = l->out[0];
     if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)
@@ -357,6 +358,15 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     if (r->strip < 1) r->strip = 1;
     pick_windows(r);
     if (plan_windows(r, mp)) return snprintf(err, n, "out of memory: row windows"), 1;
+    /* each worker's scratch for the layers whose row ranges take one
+     * (Winograd): one slice per worker, reused layer after layer */
+    for (int j = 0; j < r->count; j++)
+        if (r->L[j].l->row_scratch_bytes > r->scratch_w) r->scratch_w = r->L[j].l->row_scratch_bytes;
+    r->scratch_w = (r->scratch_w + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+    if (r->scratch_w) {
+        r->scratch = aligned_alloc(PZ_ALIGN, r->scratch_w * (size_t)mp);
+        if (!r->scratch) return snprintf(err, n, "out of memory: row scratch"), 1;
+    }
     if (split == PZ_SPLIT_BANDS) {
         r->priv = calloc((size_t)(mp - 1) * (size_t)r->count, sizeof *r->priv);
         if (!r->priv) return snprintf(err, n, "out of memory"), 1;
@@ -463,6 +473,7 @@ void pz_fuse_free(pz_fuse_block *fb)
         if (r->wbuf)
             for (int k = 0; k < r->nwork * r->count; k++) free(r->wbuf[k]);
         free(r->wbuf);
+        free(r->scratch);
         free(r->band);
         free(r->L);
     }
