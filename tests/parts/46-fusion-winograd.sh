@@ -16,7 +16,7 @@
 #     profile's fused column shows each such block as one run of all its
 #     layers, Winograd convs among them; a strip that is no multiple of the
 #     tile on a run ending in a Winograd conv is rounded up to one (the
-#     profile's strip); and on bands blocks the redundant (halo) MACs that
+#     profile's strip, equal to inspect --json's strip_run); and on bands blocks the redundant (halo) MACs that
 #     `paleozoic inspect --schedule` counts equal the runtime's, block by
 #     block, and are not all zero (a pool's halo is: it has no MACs).
 # Under a sanitizer build (BUILD_DIR with "san" in its name): ResNet-18 only,
@@ -147,13 +147,12 @@ for name, path in scheds.items():
                                      if f else None)
     sched = json.load(open(path))["blocks"]
     fused_w = bands = red = 0
-    halo = {}
-    if any(b.get("split") == "bands" and b["count"] > 1 for b in sched):
-        ins = sh(pz, "inspect", model, "--schedule", path, "--threads", "2", "--json")
-        if ins.returncode:
-            fail("%s: inspect failed: %s" % (name, ins.stderr[-400:]))
-            continue
-        halo = {b["index"]: b for b in json.loads(ins.stdout)["blocks"]}
+    strips = set()
+    ins = sh(pz, "inspect", model, "--schedule", path, "--threads", "2", "--json")
+    if ins.returncode:
+        fail("%s: inspect failed: %s" % (name, ins.stderr[-400:]))
+        continue
+    halo = {b["index"]: b for b in json.loads(ins.stdout)["blocks"]}
     for i, b in enumerate(sched):
         lo, hi = b["first"], b["first"] + b["count"] - 1
         wl = [j for j in range(lo, hi + 1) if kern.get(j) == "winograd"]
@@ -169,11 +168,15 @@ for name, path in scheds.items():
             continue
         fused_w += len(wl)
         s, last = b.get("strip", 0), hi
-        if f[1] == 1 and kern.get(last) == "winograd" and s > 0:
-            rs = min(-(-s // 4) * 4, rows[last])
-            if f[3] != rs:
-                fail("%s: block %d: strip %d on a run ending in a Winograd conv ran as %d, "
-                     "wanted %d (whole tile rows)" % (name, i, s, f[3], rs))
+        if f[:2] == (b["count"], 1) and s > 0:
+            # the strip the runtime ran is the one inspect says it will run,
+            # and whole tile rows when the run ends in a Winograd conv
+            rs = halo[i]["strip_run"]
+            tile = kern.get(last) != "winograd" or rs % 4 == 0 or rs == rows[last]
+            if f[3] != rs or not tile:
+                fail("%s: block %d: strip %d ran as %d, inspect says %d (the last layer %s, "
+                     "%d rows)" % (name, i, s, f[3], rs, kern.get(last), rows[last]))
+            strips.add((s, f[3]))
         if b.get("split") == "bands" and f[2] == "bands" and f[1] == 1:
             bands += 1
             red += f[4]
@@ -186,7 +189,7 @@ for name, path in scheds.items():
     total[0] += bands
     total[1] += red
     print("%s: bitwise; %d Winograd convs in fused runs; %d bands blocks' halo compared "
-          "(%d MACs)" % (name, fused_w, bands, red))
+          "(%d MACs); strips (schedule, run) %s" % (name, fused_w, bands, red, sorted(strips)))
 if total[0] == 0 or total[1] == 0:
     fail("%d bands blocks with Winograd convs, %d redundant MACs: nothing compared" % tuple(total))
 sys.exit(1 if fails else 0)
