@@ -198,14 +198,17 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
  * input, its output and its weights), one strip of all rows (the run goes
  * layer by layer, and with bands each worker keeps to its band without a
  * barrier). Otherwise the most rows whose rows (all layers, scaled to the
- * last layer's rows) and input halos fit FUSE_L2_BUDGET. */
+ * last layer's rows, with the scratch a Winograd layer's rows fill: its
+ * transformed input is 2.25x its input rows) and input halos fit
+ * FUSE_L2_BUDGET. */
 static int64_t auto_strip(const fuse_run *r)
 {
     const fuse_layer *last = &r->L[r->count - 1];
     double per_row = 0, halo = 0, widest = 0;
     for (int j = 0; j < r->count; j++) {
         const fuse_layer *f = &r->L[j];
-        per_row += (double)f->row_bytes * (double)f->oh / (double)(last->oh ? last->oh : 1);
+        per_row += (double)(f->row_bytes + f->l->row_scratch_row) * (double)f->oh /
+                   (double)(last->oh ? last->oh : 1);
         if (f->k > 1 && f->nsrc && f->in_h)
             halo += (double)((f->k - 1) * f->d) * (double)r->L[f->src[0].from].row_bytes;
         double whole = (double)f->bytes;

@@ -207,6 +207,13 @@ int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth)
     return panel_floats(d) * (nth < 1 ? 1 : nth);
 }
 
+int64_t pz_winograd_rows_scratch_per_row(const pz_conv16c_desc *d)
+{
+    /* a tile row of TW tiles covers PZ_WINO_TILE output rows */
+    return cdiv((int64_t)PZ_WINO_NPT * 16 * (cdiv(d->c, 16) + PZ_WINO_RM) * cdiv(d->ow, PZ_WINO_TILE),
+                PZ_WINO_TILE);
+}
+
 /* Where the planes of x and y hold which rows: x input rows [xb, xb + xr),
  * y (and z) output rows [yb, yb + yr); all rows (0, H, 0, OH) but in a
  * fused run's row windows (d->r1 > 0 with d->xr > 0). */

@@ -127,6 +127,10 @@ int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth);
  * panel order; the scratch is then this size (nth slices of one size: a
  * caller may hand worker w slice w as worker 0 of 1). */
 int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth);
+/* Floats of that scratch one output row's tiles fill (their transformed
+ * input and one group's GEMM results): what a strip of rows keeps in cache
+ * besides its tensors' rows (rt/fuse.c sizes strips by it). */
+int64_t pz_winograd_rows_scratch_per_row(const pz_conv16c_desc *d);
 
 /* pz_winograd_fn: fast.h (the per-ISA table holds one). */
 
