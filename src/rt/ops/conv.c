@@ -314,6 +314,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         l->scratch_run_only = 1;
         l->row_scratch_bytes = (size_t)pz_winograd_rows_scratch_size(&d, 1) * sizeof(float);
         l->row_scratch_row = (size_t)pz_winograd_rows_scratch_per_row(&d) * sizeof(float);
+        l->row_weight_bytes = (size_t)pz_winograd_weights_size(&d) * sizeof(float);
         st->d = d;
         l->in_cblk[0] = 16;
         if (z) l->in_cblk[3] = 16;

@@ -202,9 +202,20 @@ int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth)
     return worker_floats(d, nth) * (nth < 1 ? 1 : nth);
 }
 
+/* One worker's slice for row ranges: the panel order's, or the whole-image
+ * order's for all tiles at 1 worker when the layer takes that order (a
+ * range of fewer tiles, or on more workers, needs no more). */
+static int64_t rows_floats(const pz_conv16c_desc *d)
+{
+    const int64_t T = image_tiles(d), p = panel_floats(d);
+    if (!whole_image(d, 1)) return p;
+    const int64_t w = cdiv(whole_v(d->c, T) + whole_m(d->m, T, 1) + 36 * 16, 16) * 16;
+    return w > p ? w : p;
+}
+
 int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth)
 {
-    return panel_floats(d) * (nth < 1 ? 1 : nth);
+    return rows_floats(d) * (nth < 1 ? 1 : nth);
 }
 
 int64_t pz_winograd_rows_scratch_per_row(const pz_conv16c_desc *d)
@@ -359,9 +370,9 @@ static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
 static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                         const float *restrict x, const float *restrict u,
                         const float *restrict b, const float *restrict z, float *restrict y,
-                        float *restrict ws, int ith, int nth)
+                        float *restrict ws, int64_t toff, int64_t T, int ith, int nth)
 {
-    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16), T = image_tiles(d);
+    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
     const int64_t ngrp = cdiv(MB, PZ_WINO_RM);
     int64_t g0, g1;
     pz_split(ngrp, ith, nth, &g0, &g1);
@@ -370,7 +381,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     float *V = ws, *Mw = V + whole_v(d->c, T), *P = Mw + whole_m(d->m, T, nth);
     const int64_t vs = CB * T * 16, ms = nmb * T * 16;   /* strides between points */
     for (int64_t n = 0; n < d->n; n++) {
-        transform_tiles(d, isa, x, n, 0, T, V, P);
+        transform_tiles(d, isa, x, n, toff, T, V, P);
         for (int xi = 0; xi < PZ_WINO_NPT; xi++)
             for (int64_t g = g0; g < g1; g++) {
                 const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
@@ -386,7 +397,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         for (int64_t g = g0; g < g1; g++) {
             const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
             finish_tiles(d, isa, Mw + (g * PZ_WINO_RM - mb0) * T * 16, ms, b, z, y, n,
-                         g * PZ_WINO_RM, rm, 0, T);
+                         g * PZ_WINO_RM, rm, toff, T);
         }
     }
 }
@@ -448,13 +459,20 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * each tile's sums do not depend on the panels: the same bits */
         const int64_t tr0 = d->r0 / PZ_WINO_TILE, tr1 = cdiv(min64(d->r1, d->oh), PZ_WINO_TILE);
         if (tr1 <= tr0) return;
-        drive_panels(d, isa, x, u, b, z, y, scratch + ith * panel_floats(d), tr0 * TW,
-                     (tr1 - tr0) * TW, ith, nth);
+        const int64_t Tr = (tr1 - tr0) * TW;
+        float *ws = scratch + ith * rows_floats(d);
+        /* the whole-image order where it pays for these tiles and fits the
+         * slice (U read once instead of once per panel) */
+        if (whole_order(d->c, d->m, Tr, nth) &&
+            whole_v(d->c, Tr) + whole_m(d->m, Tr, nth) + 36 * 16 <= rows_floats(d))
+            drive_whole(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+        else
+            drive_panels(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
         return;
     }
     float *V = scratch + ith * worker_floats(d, nth);
     if (whole_image(d, nth)) {
-        drive_whole(d, isa, x, u, b, z, y, V, ith, nth);
+        drive_whole(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
         return;
     }
     drive_panels(d, isa, x, u, b, z, y, V, 0, T, ith, nth);

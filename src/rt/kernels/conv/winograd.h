@@ -123,9 +123,10 @@ int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth);
  * one or the last row: whole tile rows of the layer's own tiling, so every
  * output has the bits of a whole-layer call. With d->xr > 0, x holds input
  * rows [xb, xb + xr) of each plane (all the rows those tiles read that the
- * input has) and y and z output rows [yb, yb + yr) (fast.h). Always the
- * panel order; the scratch is then this size (nth slices of one size: a
- * caller may hand worker w slice w as worker 0 of 1). */
+ * input has) and y and z output rows [yb, yb + yr) (fast.h). The panel
+ * order, or the whole-image order where it pays for the range's tiles; the
+ * scratch is then this size (nth slices of one size: a caller may hand
+ * worker w slice w as worker 0 of 1). */
 int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth);
 /* Floats of that scratch one output row's tiles fill (their transformed
  * input and one group's GEMM results): what a strip of rows keeps in cache
