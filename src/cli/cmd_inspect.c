@@ -142,6 +142,17 @@ static int64_t block_redundant(const ir_fblock *b, const halo_report *r)
     return assumed_split(b, r) == IR_SPLIT_BANDS ? r->redundant_macs : 0;
 }
 
+/* The strip a fused run of the whole block takes (rt/fuse.c): the
+ * schedule's, rounded up to whole units of its last layer's row step
+ * (Winograd: rows of 4x4 tiles) and at most its rows; 0 (auto) stays 0. */
+static int64_t strip_run(const ir_fblock *b, const halo_report *r)
+{
+    const halo_layer_cost *last = r->row_local && r->n_layers ? &r->layers[r->n_layers - 1] : NULL;
+    if (b->strip <= 0 || !last || last->row_step < 1) return b->strip;
+    int64_t s = (b->strip + last->row_step - 1) / last->row_step * last->row_step;
+    return s < last->rows ? s : last->rows;
+}
+
 static double pct(int64_t part, int64_t whole)
 {
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
@@ -297,10 +308,11 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
         halo_block(m, b->first, b->count, b->mp, &r);
         int64_t rm = block_redundant(b, &r);
         fprintf(f, "%s{\"index\":%d,\"first\":%d,\"count\":%d,\"mp\":%d,\"split\":\"%s\","
-                "\"split_counted\":\"%s\",\"strip\":%d,\"precision\":\"%s\",\"weights\":\"%s\","
-                "\"row_local\":%s,",
+                "\"split_counted\":\"%s\",\"strip\":%d,\"strip_run\":%lld,\"precision\":\"%s\","
+                "\"weights\":\"%s\",\"row_local\":%s,",
                 i ? ",\n" : "", i, b->first, b->count, b->mp, ir_split_name(b->split),
-                ir_split_name(assumed_split(b, &r)), b->strip, ir_precision_name(b->precision),
+                ir_split_name(assumed_split(b, &r)), b->strip, (long long)strip_run(b, &r),
+                ir_precision_name(b->precision),
                 b->precision != IR_PREC_FP32 ? ir_precision_name(b->precision) : ir_weights_name(b->weights),
                 r.row_local ? "true" : "false");
         if (!r.row_local) {
@@ -320,8 +332,9 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
             json_str(f, m->g->nodes[m->layers[l].node].op_type);
             fprintf(f, ",\"macs\":%lld", (long long)c->macs);
             if (r.row_local)
-                fprintf(f, ",\"rows\":%lld,\"rows_computed\":%lld,\"redundant_macs\":%lld",
-                        (long long)c->rows, (long long)c->rows_computed, (long long)c->redundant_macs);
+                fprintf(f, ",\"rows\":%lld,\"row_step\":%lld,\"rows_computed\":%lld,"
+                        "\"redundant_macs\":%lld", (long long)c->rows, (long long)c->row_step,
+                        (long long)c->rows_computed, (long long)c->redundant_macs);
             fprintf(f, "}");
         }
         fprintf(f, "]}");

@@ -400,6 +400,7 @@ void halo_block(const ir_model *m, int first, int count, int mp, halo_report *r)
     for (int k = 0; k < count; k++) {
         halo_layer_cost *lc = &r->layers[k];
         lc->rows = w.maps[k].out_rows;
+        lc->row_step = w.maps[k].gran;
         for (int c = 0; c < mp; c++) {
             const int64_t *rr = rows + ((size_t)c * count + (size_t)k) * 2;
             ranges[2 * c] = rr[0];

@@ -93,6 +93,8 @@ typedef struct {
     int64_t rows;             /* rows of its output */
     int64_t rows_computed;    /* sum over the cores of the rows each computes */
     int64_t redundant_macs;   /* MACs of the rows computed more than once */
+    int64_t row_step;         /* rows its kernel computes together (4: Winograd's tile
+                               * rows, 2: two-row tiles, 1); 0 when not row-local */
 } halo_layer_cost;
 
 typedef struct {

@@ -135,7 +135,8 @@ static bool row_local(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
     if (!l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
-        (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN)
+        (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN ||
+        (l->row_scratch_bytes && !l->op->run_window))
         return false;
     const pz_tensor *y = l->out[0];
     if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)
@@ -197,14 +198,17 @@ static void fill_layer(fuse_layer *f, pz_layer *layers, int first, int li)
  * input, its output and its weights), one strip of all rows (the run goes
  * layer by layer, and with bands each worker keeps to its band without a
  * barrier). Otherwise the most rows whose rows (all layers, scaled to the
- * last layer's rows) and input halos fit FUSE_L2_BUDGET. */
+ * last layer's rows, with the scratch a Winograd layer's rows fill: its
+ * transformed input is 2.25x its input rows) and input halos fit
+ * FUSE_L2_BUDGET. */
 static int64_t auto_strip(const fuse_run *r)
 {
     const fuse_layer *last = &r->L[r->count - 1];
     double per_row = 0, halo = 0, widest = 0;
     for (int j = 0; j < r->count; j++) {
         const fuse_layer *f = &r->L[j];
-        per_row += (double)f->row_bytes * (double)f->oh / (double)(last->oh ? last->oh : 1);
+        per_row += (double)(f->row_bytes + f->l->row_scratch_row) * (double)f->oh /
+                   (double)(last->oh ? last->oh : 1);
         if (f->k > 1 && f->nsrc && f->in_h)
             halo += (double)((f->k - 1) * f->d) * (double)r->L[f->src[0].from].row_bytes;
         double whole = (double)f->bytes;
@@ -216,6 +220,21 @@ static int64_t auto_strip(const fuse_run *r)
     double room = (double)FUSE_L2_BUDGET - halo;
     int64_t s = per_row > 0 && room > per_row ? (int64_t)(room / per_row) : 1;
     if (s < 1) s = 1;
+    /* each strip reads a Winograd layer's transformed weights U again
+     * (4x the direct ones; 37.7 MB for VGG's 512 -> 512): strips pay only
+     * while those re-reads cost less than the round trip through memory of
+     * the intermediates they keep in cache (write and read). VGG-16's pool +
+     * conv5_1 took 15.4 ms in strips of 8 rows, 7.7 unfused. */
+    double reread = 0, kept = 0;
+    for (int j = 0; j < r->count; j++) {
+        reread += (double)r->L[j].l->row_weight_bytes;
+        if (j + 1 < r->count) kept += 2.0 * (double)r->L[j].bytes;
+    }
+    if (reread > 0) {
+        double most = 1.0 + kept / reread;   /* strips worth it */
+        if ((double)last->oh / (double)s > most) s = (int64_t)((double)last->oh / most) + 1;
+        if (s > last->oh) s = last->oh;
+    }
     /* as many strips as that takes, evened out: 7 rows in strips of 6
      * would leave a last strip of 1 row, paying a call (and with channels
      * a barrier) per layer for a seventh of the work */
@@ -357,6 +376,15 @@ static int plan_run(fuse_run *r, pz_layer *layers, int n_layers, const int *last
     if (r->strip < 1) r->strip = 1;
     pick_windows(r);
     if (plan_windows(r, mp)) return snprintf(err, n, "out of memory: row windows"), 1;
+    /* each worker's scratch for the layers whose row ranges take one
+     * (Winograd): one slice per worker, reused layer after layer */
+    for (int j = 0; j < r->count; j++)
+        if (r->L[j].l->row_scratch_bytes > r->scratch_w) r->scratch_w = r->L[j].l->row_scratch_bytes;
+    r->scratch_w = (r->scratch_w + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+    if (r->scratch_w) {
+        r->scratch = aligned_alloc(PZ_ALIGN, r->scratch_w * (size_t)mp);
+        if (!r->scratch) return snprintf(err, n, "out of memory: row scratch"), 1;
+    }
     if (split == PZ_SPLIT_BANDS) {
         r->priv = calloc((size_t)(mp - 1) * (size_t)r->count, sizeof *r->priv);
         if (!r->priv) return snprintf(err, n, "out of memory"), 1;
@@ -463,6 +491,7 @@ void pz_fuse_free(pz_fuse_block *fb)
         if (r->wbuf)
             for (int k = 0; k < r->nwork * r->count; k++) free(r->wbuf[k]);
         free(r->wbuf);
+        free(r->scratch);
         free(r->band);
         free(r->L);
     }

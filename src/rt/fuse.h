@@ -5,16 +5,20 @@
  * layers, executed depth-first, and single layers executed as before (one
  * fork-join each). A layer is row-local here when
  *   - its op offers row ranges for the kernel prepare chose (pz_rt_op.rows,
- *     .run_rows: the fast NCHW16c conv and depthwise conv, 2-D pooling on
- *     NCHW16c, blocked unary and same-shaped binary layers),
+ *     .run_rows: the fast NCHW16c conv, Winograd and depthwise conv, 2-D
+ *     pooling on NCHW16c, blocked unary and same-shaped binary layers),
  *   - it has one output, rank 4, NCHW16c, and asks for no arena scratch
- *     (or only for its whole-layer run: l->scratch_run_only),
+ *     (or only for its whole-layer run: l->scratch_run_only; a scratch its
+ *     row ranges need, l->row_scratch_bytes, the run allocates per worker),
  *   - every input it converts (layout) comes from outside the run,
  *   - it is not a conv or pool with one output row that reads several rows
  *     of the run (a global pool: strips count the last layer's rows, so
  *     the run would be one strip, with no row windows).
  * Everything else (Gemm, global pooling, reshapes, the reference kernels,
- * Winograd with its scratch, ...) runs layer by layer.
+ * ...) runs layer by layer. A Winograd conv computes whole rows of its 4x4
+ * output tiles (row granularity 4, the tiles of the whole layer: the same
+ * bits), reading its input's window of them (tile rows + 2 for 3x3 pad 1);
+ * a strip of the last layer's rows is rounded up to its granularity.
  *
  * A run of two or more layers computes its last layer's output rows in strips
  * of `strip` rows. For each strip, going backwards, each earlier layer is

@@ -46,16 +46,21 @@ static void compute(const run_job *job, int w, int j, int64_t r0, int64_t r1, in
     const void *in[FUSE_MAX_IN] = {0};
     for (int i = 0; i < l->n_in; i++) in[i] = l->in[i] ? l->in[i]->data : NULL;
     for (int i = 0; i < f->nsrc; i++) in[f->src[i].slot] = out_ptr(job, w, f->src[i].from);
-    if (!f->conv_win) {
+    if (!f->conv_win && !l->row_scratch_bytes) {
         l->op->run_rows(l, in, out_ptr(job, w, j), r0, r1, ith, nth);
         return;
     }
+    /* the kernel's share ith takes slice ith of the scratch; with bands
+     * worker w is share 0 of 1 and takes slice w */
+    void *scratch = r->scratch ? r->scratch + (r->split == PZ_SPLIT_BANDS ? (size_t)w : 0) *
+                                                  r->scratch_w
+                               : NULL;
     /* a window is only ever input 0 of a layer with run_window (pick_windows) */
     pz_rowwin xw = {0, f->in_h}, yw = {0, f->oh};
     if (f->nsrc && f->src[0].slot == 0 && r->L[f->src[0].from].win)
         xw = (pz_rowwin){wb[f->src[0].from], r->L[f->src[0].from].wrows};
     if (f->win) yw = (pz_rowwin){wb[j], f->wrows};
-    l->op->run_window(l, in, xw, out_ptr(job, w, j), yw, r0, r1, ith, nth);
+    l->op->run_window(l, in, xw, out_ptr(job, w, j), yw, r0, r1, scratch, ith, nth);
 }
 
 /* Before layer j computes [c0, c1) of a strip that reads its rows from

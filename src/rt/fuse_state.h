@@ -57,6 +57,8 @@ typedef struct {
     void **priv;             /* bands: [(mp - 1) * count] private outputs (NULL: the arena's) */
     float **wbuf;            /* [nwork * count]: worker w's window of layer j (NULL: none) */
     int nwork;               /* workers with their own windows: mp (bands) or 1 */
+    char *scratch;           /* mp slices of scratch_w bytes for run_window (NULL: none) */
+    size_t scratch_w;        /* the most row_scratch_bytes of its layers, aligned */
     int64_t redundant, macs;
     uint64_t ns;
 } fuse_run;

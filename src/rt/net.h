@@ -76,6 +76,11 @@ struct pz_layer {
     size_t scratch_bytes;        /* arena scratch prepare asked for */
     int scratch_run_only;        /* 1: only run() uses the scratch, not run_rows() (a
                                   * fused run may still take the layer: rt/fuse.c) */
+    size_t row_scratch_bytes;    /* scratch one worker of run_window needs (a fused run
+                                  * allocates it per worker: rt/fuse.c); 0: none */
+    size_t row_scratch_row;      /* bytes of it one output row fills (strip sizes) */
+    size_t row_weight_bytes;     /* packed weights each row range reads whole again
+                                  * (Winograd's U; strip sizes), 0: not counted */
     unsigned packed_in;          /* inputs (bit i: slot i) prepare packed and never reads again */
     const char *kernel;          /* the kernel prepare chose, for profiles ("winograd"; NULL: the op's one) */
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */

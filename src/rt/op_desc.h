@@ -118,9 +118,11 @@ typedef struct {
      * a residual laid out like it) in yw (pz_rowwin below). xw holds every
      * input row [r0, r1) reads and ends at or before the input's last row; yw
      * holds [r0, r1), at least 2 rows when the output has. Fused runs keep an
-     * intermediate in windows only between layers that have this (rt/fuse.c). */
+     * intermediate in windows only between layers that have this (rt/fuse.c).
+     * scratch: nth slices of l->row_scratch_bytes, slice ith for worker ith
+     * (NULL when that is 0). */
     void (*run_window)(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
-                       pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth);
+                       pz_rowwin yw, int64_t r0, int64_t r1, void *scratch, int ith, int nth);
 
     /* For the compiler (PZ_OP_PARAMS sets the first four): */
     const char *params_type;     /* "pz_conv_params"; NULL when it takes none */

@@ -10,14 +10,17 @@
       split (bands only where every layer is row-local), strip and optional
       node names.
 
-  schedule_ref.py ref MODEL.onnx BLOCKS.json
+  schedule_ref.py ref MODEL.onnx BLOCKS.json [PROFILE]
       BLOCKS.json is `paleozoic inspect MODEL --schedule S --json`. For every
       block of more than one layer that paleozoic calls row-local, recomputes
       its redundant MACs for spatial bands over its MP cores independently:
       from the ONNX file (onnx's own shape inference, the Conv/Pool
       attributes, the weights' shapes), with per-core Python sets of rows
-      instead of paleozoic's interval arithmetic. Prints one line per block
-      and `ref: N passed, N failed`.
+      instead of paleozoic's interval arithmetic. PROFILE, the output of
+      `paleozoic run --profile` of the same convs, says which convs run
+      Winograd F(4x4, 3x3) (kernel column "winograd"): those compute whole
+      rows of 4x4 output tiles. Prints one line per block and
+      `ref: N passed, N failed`.
 """
 import json
 import os
@@ -101,7 +104,19 @@ def gen(layers_path, outdir, seed, n, model_name):
         write("random-%d.json" % k, blocks)
 
 
-def ref(model_path, blocks_path):
+def winograd_layers(profile_path):
+    """Names of the layers a `paleozoic run --profile` output shows on the
+    Winograd kernel (the last column of its layer lines)."""
+    names = set()
+    if profile_path:
+        for line in open(profile_path):
+            m = re.match(r"^\s*\d+ \S+\s+(\S+)\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+\s+winograd$", line)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def ref(model_path, blocks_path, profile_path=None):
     import onnx
     from onnx import shape_inference
 
@@ -146,12 +161,19 @@ def ref(model_path, blocks_path):
             return set(rows)
         raise ValueError("%s: %s is not in this reference" % (n.name, n.op_type))
 
+    wino = winograd_layers(profile_path)
+
     def gran(v):
-        """Row granularity of the runtime kernel making value v: on AVX-512 a
-        direct conv (group 1, 2-D) at most 7 wide with 2+ rows computes pairs
-        of rows (two-row tiles: src/rt/rows.h, which src/opt/halo.c asks);
-        AVX2 and the scalar kernels have none."""
+        """Row granularity of the runtime kernel of the layer making value v
+        (a Relu or residual Add goes with its conv's layer): a Winograd conv
+        computes whole rows of its 4x4 output tiles; on AVX-512 a direct conv
+        (group 1, 2-D) at most 7 wide with 2+ rows computes pairs of rows
+        (two-row tiles: src/rt/rows.h, which src/opt/halo.c asks); AVX2 and
+        the scalar kernels have none."""
         i = producer.get(v)
+        i = layer_node.get(i, i)
+        if i is not None and nodes[i].name in wino:
+            return 4
         if not avx512 or i is None or nodes[i].op_type != "Conv" or attr(nodes[i], "group", 1) != 1:
             return 1
         y = shape[nodes[i].output[0]]
@@ -174,16 +196,18 @@ def ref(model_path, blocks_path):
     # BatchNormalization) goes with the producer of its first computed input.
     block_of_layer = {l["name"]: b["index"] for b in info["blocks"] for l in b["layers"]}
     producer = {o: i for i, n in enumerate(nodes) for o in n.output}
-    owner = {}
+    owner, layer_node = {}, {}   # node -> its block; node -> its layer's node
     for i, n in enumerate(nodes):
         if n.op_type == "Constant":
             continue
         if n.name in block_of_layer:
             owner[i] = block_of_layer[n.name]
+            layer_node[i] = i
         else:
             for x in n.input:
                 if x in producer and producer[x] in owner:
                     owner[i] = owner[producer[x]]
+                    layer_node[i] = layer_node[producer[x]]
                     break
     passed = failed = 0
     for b in info["blocks"]:
@@ -247,7 +271,7 @@ def ref(model_path, blocks_path):
 if __name__ == "__main__":
     if len(sys.argv) == 7 and sys.argv[1] == "gen":
         gen(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
-    elif len(sys.argv) == 4 and sys.argv[1] == "ref":
-        sys.exit(0 if ref(sys.argv[2], sys.argv[3]) else 1)
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "ref":
+        sys.exit(0 if ref(*sys.argv[2:]) else 1)
     else:
         sys.exit(__doc__)

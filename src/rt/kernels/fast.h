@@ -103,9 +103,12 @@ typedef struct {
     int pt, pl;              /* pads top and left, >= 0 */
     int cblk;                /* input channel block: 16, or c when c < 16 */
     pz_act act;              /* fused activation, after bias and residual */
-    int64_t r0, r1;          /* conv2d only: compute output rows [r0, r1) of every image
+    int64_t r0, r1;          /* conv2d, Winograd: compute output rows [r0, r1) of every image
                               * (r1 == 0: all rows; a fused F-Block, rt/fuse.c). The
                               * other rows of y are not touched. */
+    int64_t xb, xr, yb, yr;  /* Winograd row ranges only (r1 > 0): x holds input rows
+                              * [xb, xb + xr) of each plane, y (and z) output rows
+                              * [yb, yb + yr) (a fused run's row windows); xr 0: all */
     int64_t kc;              /* conv2d only: input blocks per chunk of the k-chunked
                               * order (0: the kernel's choice; see conv16c_plan.c's
                               * plan_chunks; the orders that take the output groups

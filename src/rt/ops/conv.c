@@ -258,8 +258,9 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
             q->path = PZ_CONV_PATH_SPARSE;     /* no row ranges: scratch per layer */
             q->kernel = "sparse";
         } else if (use_winograd(&d, p->algo, isa, o)) {
-            q->path = PZ_CONV_PATH_WINOGRAD;   /* no row ranges: scratch per layer */
+            q->path = PZ_CONV_PATH_WINOGRAD;   /* row ranges: whole tile rows */
             q->kernel = "winograd";
+            q->row_step = PZ_WINO_TILE;
         } else if (o->conv8x2 && pz_conv8x2_pick(&d, isa)) {
             q->path = PZ_CONV_PATH_DIRECT8X2;  /* pixels [r0*W, r1*W): any row */
             q->kernel = "direct 8x2";
@@ -333,6 +334,11 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         l->packed_in |= 1u << 1;
         st->wino = pz_winograd_kernel_for(isa);
         l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
+        /* row ranges (fused runs) take a scratch of their own per worker */
+        l->scratch_run_only = 1;
+        l->row_scratch_bytes = (size_t)pz_winograd_rows_scratch_size(&d, 1) * sizeof(float);
+        l->row_scratch_row = (size_t)pz_winograd_rows_scratch_per_row(&d) * sizeof(float);
+        l->row_weight_bytes = (size_t)pz_winograd_weights_size(&d) * sizeof(float);
         st->d = d;
         l->in_cblk[0] = 16;
         if (z) l->in_cblk[3] = 16;
@@ -458,7 +464,9 @@ static void conv_run(const pz_layer *l, int ith, int nth)
 /* Row ranges (fused F-Blocks): FAST through the kernel's row window (pairs of
  * rows stay pairs where the kernel uses two-row tiles: granularity 2), DW one 16-channel
  * block of one image at a time as a conv of r1 - r0 output rows over the
- * input rows from the first one they read (the same taps, so the same bits). */
+ * input rows from the first one they read (the same taps, so the same bits);
+ * WINO by whole rows of its 4x4 tiles (granularity 4), the tiles of the
+ * whole layer (the same sums, so the same bits). */
 static int conv_rows(const pz_layer *l)
 {
     const conv_state *st = l->state;
@@ -478,12 +486,23 @@ static int conv_rows(const pz_layer *l)
  * a conv of r1 - r0 output rows over the input rows from the first one they
  * read. Either way the same taps in the same order, so the same bits. */
 static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
-                            pz_rowwin yw, int64_t r0, int64_t r1, int ith, int nth)
+                            pz_rowwin yw, int64_t r0, int64_t r1, void *scratch, int ith, int nth)
 {
     const conv_state *st = l->state;
     const float *x = in[0], *z = pz_in(l, 3) ? in[3] : NULL;
     float *y = out;
     if (r1 <= r0) return;
+    if (st->path == CONV_WINO) {
+        /* whole tile rows of the layer's tiling (rows: PZ_WINO_TILE), the
+         * windows as row offsets: the tiles of a whole-layer run */
+        PZ_RT_ASSERT(scratch && r0 % PZ_WINO_TILE == 0);
+        pz_conv16c_desc d = st->d;
+        d.r0 = r0;
+        d.r1 = r1;
+        d.xb = xw.base, d.xr = xw.rows, d.yb = yw.base, d.yr = yw.rows;
+        st->wino(&d, x, st->wp, st->bp, z, y, scratch, ith, nth);
+        return;
+    }
     if (st->path == CONV_FAST) {
         pz_conv16c_desc d = st->d;
         d.h = xw.rows;
@@ -512,12 +531,13 @@ static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin 
         }
 }
 
-/* Whole tensors: windows of every row. */
+/* Whole tensors: windows of every row. (Winograd needs a scratch: fused
+ * runs call run_window for it.) */
 static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                           int64_t r1, int ith, int nth)
 {
     pz_rowwin xw = {0, l->in[0]->dims[2]}, yw = {0, l->out[0]->dims[2]};
-    conv_run_window(l, in, xw, out, yw, r0, r1, ith, nth);
+    conv_run_window(l, in, xw, out, yw, r0, r1, NULL, ith, nth);
 }
 
 /* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */

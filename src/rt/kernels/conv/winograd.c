@@ -179,11 +179,17 @@ int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth)
     return whole_image(d, nth);
 }
 
+/* One worker's slice in the panel order, rounded up to 64 bytes. */
+static int64_t panel_floats(const pz_conv16c_desc *d)
+{
+    int64_t cb = cdiv(d->c, 16);
+    return cdiv((int64_t)PZ_WINO_NPT * 16 * panel_tiles(d) * (cb + PZ_WINO_RM) + 36 * 16, 16) * 16;
+}
+
 /* One worker's slice, rounded up to 64 bytes. */
 static int64_t worker_floats(const pz_conv16c_desc *d, int nth)
 {
-    int64_t cb = cdiv(d->c, 16);
-    int64_t f = (int64_t)PZ_WINO_NPT * 16 * panel_tiles(d) * (cb + PZ_WINO_RM) + 36 * 16;
+    int64_t f = panel_floats(d);
     if (whole_image(d, nth)) {
         const int64_t T = image_tiles(d);
         f = whole_v(d->c, T) + whole_m(d->m, T, nth) + 36 * 16;
@@ -196,10 +202,46 @@ int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth)
     return worker_floats(d, nth) * (nth < 1 ? 1 : nth);
 }
 
-/* The 6x6 patch at input (ih0, iw0) of one channel block, zeros outside,
- * into p [6][6][16]. */
-static void gather_patch(const float *xc, int64_t H, int64_t W, int64_t ih0, int64_t iw0,
-                         float *restrict p)
+/* One worker's slice for row ranges: the panel order's, or the whole-image
+ * order's for all tiles at 1 worker when the layer takes that order (a
+ * range of fewer tiles, or on more workers, needs no more). */
+static int64_t rows_floats(const pz_conv16c_desc *d)
+{
+    const int64_t T = image_tiles(d), p = panel_floats(d);
+    if (!whole_image(d, 1)) return p;
+    const int64_t w = cdiv(whole_v(d->c, T) + whole_m(d->m, T, 1) + 36 * 16, 16) * 16;
+    return w > p ? w : p;
+}
+
+int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth)
+{
+    return rows_floats(d) * (nth < 1 ? 1 : nth);
+}
+
+int64_t pz_winograd_rows_scratch_per_row(const pz_conv16c_desc *d)
+{
+    /* a tile row of TW tiles covers PZ_WINO_TILE output rows */
+    return cdiv((int64_t)PZ_WINO_NPT * 16 * (cdiv(d->c, 16) + PZ_WINO_RM) * cdiv(d->ow, PZ_WINO_TILE),
+                PZ_WINO_TILE);
+}
+
+/* Where the planes of x and y hold which rows: x input rows [xb, xb + xr),
+ * y (and z) output rows [yb, yb + yr); all rows (0, H, 0, OH) but in a
+ * fused run's row windows (d->r1 > 0 with d->xr > 0). */
+typedef struct {
+    int64_t xb, xr, yb, yr;
+} wino_view;
+
+static wino_view view_of(const pz_conv16c_desc *d)
+{
+    if (d->r1 > 0 && d->xr > 0) return (wino_view){d->xb, d->xr, d->yb, d->yr};
+    return (wino_view){0, d->h, 0, d->oh};
+}
+
+/* The 6x6 patch at input (ih0, iw0) of one channel block, zeros outside the
+ * input, into p [6][6][16]; xc holds rows from xb. */
+static void gather_patch(const float *xc, int64_t xb, int64_t H, int64_t W, int64_t ih0,
+                         int64_t iw0, float *restrict p)
 {
     for (int r = 0; r < 6; r++)
         for (int s = 0; s < 6; s++) {
@@ -208,7 +250,7 @@ static void gather_patch(const float *xc, int64_t H, int64_t W, int64_t ih0, int
             if (ih < 0 || ih >= H || iw < 0 || iw >= W) {
                 for (int l = 0; l < 16; l++) dst[l] = 0.0f;
             } else {
-                const float *src = xc + (ih * W + iw) * 16;
+                const float *src = xc + ((ih - xb) * W + iw) * 16;
                 for (int l = 0; l < 16; l++) dst[l] = src[l];
             }
         }
@@ -229,23 +271,27 @@ static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
     return npan;
 }
 
-/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16]. */
+/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16]. A
+ * tile reads only rows its outputs' windows read, and those of the input
+ * are in the view (a fused run's window holds them; rows past the input are
+ * zeros, as unfused). */
 static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                             const float *restrict x, int64_t n, int64_t t0, int64_t nt,
                             float *restrict V, float *restrict P)
 {
+    const wino_view vw = view_of(d);
     const int64_t H = d->h, W = d->w, CB = cdiv(d->c, 16), TW = cdiv(d->ow, 4);
     const int64_t vs = CB * nt * 16;   /* stride between points */
     for (int64_t j = 0; j < nt; j++) {
         const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
         const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
         for (int64_t cb = 0; cb < CB; cb++) {
-            const float *xc = x + (n * CB + cb) * H * W * 16;
+            const float *xc = x + (n * CB + cb) * vw.xr * W * 16;
             float *v = V + (cb * nt + j) * 16;
             if (inside) {
-                isa->in(xc + (ih0 * W + iw0) * 16, W * 16, v, vs);
+                isa->in(xc + ((ih0 - vw.xb) * W + iw0) * 16, W * 16, v, vs);
             } else {
-                gather_patch(xc, H, W, ih0, iw0, P);
+                gather_patch(xc, vw.xb, H, W, ih0, iw0, P);
                 isa->in(P, 6 * 16, v, vs);
             }
         }
@@ -258,6 +304,7 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
                          int64_t ms, const float *restrict b, const float *restrict z,
                          float *restrict y, int64_t n, int64_t mb0, int rm, int64_t t0, int64_t nt)
 {
+    const wino_view vw = view_of(d);
     const int64_t OH = d->oh, OW = d->ow, MB = cdiv(d->m, 16), TW = cdiv(OW, 4);
     const int tail_m = d->m % 16 ? (int)(d->m % 16) : 16;
     for (int r = 0; r < rm; r++) {
@@ -265,7 +312,7 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
         const int tail = mb == MB - 1 ? tail_m : 16;
         for (int64_t j = 0; j < nt; j++) {
             const int64_t t = t0 + j, oh0 = t / TW * 4, ow0 = t % TW * 4;
-            const int64_t yoff = ((n * MB + mb) * OH + oh0) * OW * 16 + ow0 * 16;
+            const int64_t yoff = ((n * MB + mb) * vw.yr + oh0 - vw.yb) * OW * 16 + ow0 * 16;
             isa->out(Mb + (r * nt + j) * 16, ms, b ? b + mb * 16 : NULL, z ? z + yoff : NULL,
                      y + yoff, OW * 16, (int)min64(4, OH - oh0), (int)min64(4, OW - ow0),
                      &d->act, tail);
@@ -323,9 +370,9 @@ static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
 static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                         const float *restrict x, const float *restrict u,
                         const float *restrict b, const float *restrict z, float *restrict y,
-                        float *restrict ws, int ith, int nth)
+                        float *restrict ws, int64_t toff, int64_t T, int ith, int nth)
 {
-    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16), T = image_tiles(d);
+    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
     const int64_t ngrp = cdiv(MB, PZ_WINO_RM);
     int64_t g0, g1;
     pz_split(ngrp, ith, nth, &g0, &g1);
@@ -334,7 +381,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     float *V = ws, *Mw = V + whole_v(d->c, T), *P = Mw + whole_m(d->m, T, nth);
     const int64_t vs = CB * T * 16, ms = nmb * T * 16;   /* strides between points */
     for (int64_t n = 0; n < d->n; n++) {
-        transform_tiles(d, isa, x, n, 0, T, V, P);
+        transform_tiles(d, isa, x, n, toff, T, V, P);
         for (int xi = 0; xi < PZ_WINO_NPT; xi++)
             for (int64_t g = g0; g < g1; g++) {
                 const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
@@ -350,24 +397,20 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         for (int64_t g = g0; g < g1; g++) {
             const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
             finish_tiles(d, isa, Mw + (g * PZ_WINO_RM - mb0) * T * 16, ms, b, z, y, n,
-                         g * PZ_WINO_RM, rm, 0, T);
+                         g * PZ_WINO_RM, rm, toff, T);
         }
     }
 }
 
-void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                       const float *restrict x, const float *restrict u,
-                       const float *restrict b, const float *restrict z, float *restrict y,
-                       float *restrict scratch, int ith, int nth)
+/* The panel order over tiles [toff, toff + T) of every image; V: this
+ * worker's slice of the scratch (panel_floats). */
+static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                         const float *restrict x, const float *restrict u,
+                         const float *restrict b, const float *restrict z, float *restrict y,
+                         float *restrict V, int64_t toff, int64_t T, int ith, int nth)
 {
-    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
-    const int64_t T = image_tiles(d), PT = panel_tiles(d);
+    const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16), PT = panel_tiles(d);
     const int64_t npan = panels(d, T, PT, nth), ngrp = cdiv(MB, PZ_WINO_RM);
-    float *V = scratch + ith * worker_floats(d, nth);
-    if (whole_image(d, nth)) {
-        drive_whole(d, isa, x, u, b, z, y, V, ith, nth);
-        return;
-    }
     float *Mb = V + (int64_t)PZ_WINO_NPT * CB * PT * 16;
     float *P = Mb + (int64_t)PZ_WINO_NPT * PZ_WINO_RM * PT * 16;
 
@@ -378,7 +421,7 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     for (int64_t unit = lo; unit < hi; unit++) {
         const int64_t g = unit % ngrp, k = unit / ngrp % npan, n = unit / (ngrp * npan);
         /* panel k: tiles [t0, t0 + nt), balanced over the panels */
-        const int64_t t0 = k * T / npan, nt = (k + 1) * T / npan - t0;
+        const int64_t t0 = toff + k * T / npan, nt = toff + (k + 1) * T / npan - t0;
         if (n * npan + k != cached) {
             transform_tiles(d, isa, x, n, t0, nt, V, P);
             cached = n * npan + k;
@@ -402,6 +445,37 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         }
         finish_tiles(d, isa, Mb, ms, b, z, y, n, mb0, rm, t0, nt);
     }
+}
+
+void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                       const float *restrict x, const float *restrict u,
+                       const float *restrict b, const float *restrict z, float *restrict y,
+                       float *restrict scratch, int ith, int nth)
+{
+    const int64_t T = image_tiles(d), TW = cdiv(d->ow, PZ_WINO_TILE);
+    if (d->r1 > 0) {
+        /* output rows [r0, r1): the tile rows that cover them (r0 a multiple
+         * of the tile: the tiles are the whole layer's), in the panel order;
+         * each tile's sums do not depend on the panels: the same bits */
+        const int64_t tr0 = d->r0 / PZ_WINO_TILE, tr1 = cdiv(min64(d->r1, d->oh), PZ_WINO_TILE);
+        if (tr1 <= tr0) return;
+        const int64_t Tr = (tr1 - tr0) * TW;
+        float *ws = scratch + ith * rows_floats(d);
+        /* the whole-image order where it pays for these tiles and fits the
+         * slice (U read once instead of once per panel) */
+        if (whole_order(d->c, d->m, Tr, nth) &&
+            whole_v(d->c, Tr) + whole_m(d->m, Tr, nth) + 36 * 16 <= rows_floats(d))
+            drive_whole(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+        else
+            drive_panels(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+        return;
+    }
+    float *V = scratch + ith * worker_floats(d, nth);
+    if (whole_image(d, nth)) {
+        drive_whole(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
+        return;
+    }
+    drive_panels(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
 }
 
 pz_winograd_fn pz_winograd_kernel_for(pz_isa isa)

@@ -118,6 +118,21 @@ void pz_winograd_pack_weights(const pz_conv16c_desc *d, const float *restrict w,
 /* Floats of scratch for nth workers (each worker uses its own slice). */
 int64_t pz_winograd_scratch_size(const pz_conv16c_desc *d, int nth);
 
+/* Row ranges (a fused F-Block, rt/fuse.c): with d->r1 > 0 the kernel
+ * computes output rows [r0, r1) only, r0 a multiple of PZ_WINO_TILE and r1
+ * one or the last row: whole tile rows of the layer's own tiling, so every
+ * output has the bits of a whole-layer call. With d->xr > 0, x holds input
+ * rows [xb, xb + xr) of each plane (all the rows those tiles read that the
+ * input has) and y and z output rows [yb, yb + yr) (fast.h). The panel
+ * order, or the whole-image order where it pays for the range's tiles; the
+ * scratch is then this size (nth slices of one size: a caller may hand
+ * worker w slice w as worker 0 of 1). */
+int64_t pz_winograd_rows_scratch_size(const pz_conv16c_desc *d, int nth);
+/* Floats of that scratch one output row's tiles fill (their transformed
+ * input and one group's GEMM results): what a strip of rows keeps in cache
+ * besides its tensors' rows (rt/fuse.c sizes strips by it). */
+int64_t pz_winograd_rows_scratch_per_row(const pz_conv16c_desc *d);
+
 /* pz_winograd_fn: fast.h (the per-ISA table holds one). */
 
 void pz_f32_conv3x3_winograd_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
