@@ -56,7 +56,7 @@ function usage() {
     console.error(
         'usage: bench/peers/run.sh [--quick] [--nets a,b,...] [--threads 1,2] [--rounds R]\n' +
         '           [--round-time S] [--out DIR] [--build DIR] [--models DIR] [--strategy S]\n' +
-        '           [--tol X] [--timeout S] [--keep-going] [--no-make]');
+        '           [--tol X] [--timeout S] [--keep-going] [--no-make] [--ort DIR]');
     process.exit(2);
 }
 
@@ -65,7 +65,7 @@ function parseArgs(argv) {
         nets: ALL_NETS.slice(), threads: [1, 2], rounds: 5, roundTime: 3, quick: false,
         out: path.join(ROOT, 'bench', 'peers', 'out'), build: path.join(ROOT, 'build'),
         models: path.join(ROOT, 'build', 'test-models'), strategy: null, tol: 1e-3, timeout: 900,
-        keepGoing: false,
+        keepGoing: false, ort: null,
     };
     let netsGiven = false, roundsGiven = false, timeGiven = false;
     for (let i = 0; i < argv.length; i++) {
@@ -96,6 +96,7 @@ function parseArgs(argv) {
         else if (k === '--models') o.models = path.resolve(need());
         else if (k === '--strategy') o.strategy = need();
         else if (k === '--tol') o.tol = num(0);
+        else if (k === '--ort') o.ort = path.resolve(need());
         else if (k === '--timeout') o.timeout = Math.round(num(1));
         else if (k === '-h' || k === '--help') usage();
         else die(`unknown option ${k}`, 2);
@@ -260,7 +261,7 @@ function oursArgv(o, ours, net, exe, threads, runs, outPb) {
 
 function ortArgv(o, net, threads, runs, outRaw) {
     return [process.execPath, path.join(__dirname, 'ort_bench.js'), net.onnx, net.input, '--threads', String(threads),
-            '--runs', String(runs), ...(outRaw ? ['--save-output', outRaw] : [])];
+            '--runs', String(runs), ...(outRaw ? ['--save-output', outRaw] : []), ...(o.ort ? ['--ort', o.ort] : [])];
 }
 
 function measureOnce(argv, what, o) {
@@ -438,9 +439,11 @@ function main() {
     if (!fs.existsSync('/usr/bin/time')) die('/usr/bin/time is missing (apt-get install time)');
     let ortVersion;
     try {
-        ortVersion = require('onnxruntime-node/package.json').version;
+        ortVersion = require(o.ort ? path.join(o.ort, 'node_modules', 'onnxruntime-node', 'package.json')
+                                   : 'onnxruntime-node/package.json').version;
     } catch (e) {
-        die('onnxruntime-node is not installed (bench/peers/run.sh installs it)');
+        die(o.ort ? `--ort: no onnxruntime-node under ${o.ort}/node_modules`
+                  : 'onnxruntime-node is not installed (bench/peers/run.sh installs it)');
     }
 
     fs.mkdirSync(o.out, {recursive: true});

@@ -2,7 +2,7 @@
 // ort_bench.js - the peer: times ONNX Runtime 1.17 (onnxruntime-node) on one model.
 //
 //   node bench/peers/ort_bench.js MODEL.onnx INPUT.pb [--threads N] [--runs K]
-//                                 [--warmup W] [--save-output F.raw]
+//                                 [--warmup W] [--save-output F.raw] [--ort DIR]
 //
 // Loads the model once (graph optimization 'all', intra-op threads N, inter-op 1,
 // sequential execution), feeds INPUT.pb (a float32 onnx.TensorProto) to the
@@ -10,7 +10,9 @@
 // (default 10), and prints one line per run `run_ms X` and then
 // `latency_ms median=X min=Y max=Z runs=K` (the line `paleozoic run` prints).
 // --save-output writes the first output as raw little-endian float32 (for the
-// harness's agreement check). Errors: `ort_bench: error: ...`, exit 2 (usage)
+// harness's agreement check). --ort DIR takes the onnxruntime-node installed
+// under DIR/node_modules (e.g. bench/transformers/ort130: ONNX Runtime 1.30)
+// instead of the repository's (1.17). Errors: `ort_bench: error: ...`, exit 2 (usage)
 // or 1 (ORT refused the model or failed).
 'use strict';
 const fs = require('fs');
@@ -22,7 +24,7 @@ function fail(code, msg) {
 }
 
 function parseArgs(argv) {
-    const a = {model: null, input: null, threads: 1, runs: 10, warmup: 1, save: null};
+    const a = {model: null, input: null, threads: 1, runs: 10, warmup: 1, save: null, ort: null};
     const pos = [];
     for (let i = 0; i < argv.length; i++) {
         const k = argv[i];
@@ -36,6 +38,7 @@ function parseArgs(argv) {
         else if (k === '--runs') a.runs = int(1);
         else if (k === '--warmup') a.warmup = int(0);
         else if (k === '--save-output') a.save = need();
+        else if (k === '--ort') a.ort = need();
         else if (k.startsWith('-')) fail(2, `unknown option ${k}`);
         else pos.push(k);
     }
@@ -47,10 +50,12 @@ function parseArgs(argv) {
 async function main() {
     const a = parseArgs(process.argv.slice(2));
     let ort;   // resolved from the repository's node_modules (walking up from here)
+    const where = a.ort ? require('path').resolve(a.ort, 'node_modules', 'onnxruntime-node') : 'onnxruntime-node';
     try {
-        ort = require('onnxruntime-node');
+        ort = require(where);
     } catch (e) {
-        fail(1, 'onnxruntime-node is not installed (npm install --no-save onnxruntime-node@1.17.0)');
+        fail(1, a.ort ? `no onnxruntime-node under ${a.ort}/node_modules`
+                      : 'onnxruntime-node is not installed (npm install --no-save onnxruntime-node@1.17.0)');
     }
     let x;
     try {

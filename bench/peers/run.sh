@@ -32,6 +32,8 @@
 #   --strategy S       our strategy (default $PZ_PEERS_STRATEGY or "best"; when the
 #                      tool does not know "best", its default strategy, labelled)
 #   --tol X            output agreement required (default 1e-3, normalised max error)
+#   --ort DIR          the peer from DIR/node_modules/onnxruntime-node (e.g.
+#                      bench/transformers/ort130, ONNX Runtime 1.30; default 1.17)
 #   --timeout S        kill a process after S seconds (default 900)
 #   --keep-going       a failing network becomes a FAILED row (exit 1) instead of
 #                      stopping the run

@@ -399,7 +399,7 @@ typedef struct {
     int phase;                /* GRU linear_before_reset 0: 0 or 1; else 0 */
     int lbr;                  /* GRU linear_before_reset */
     int64_t hidden, batch, hpad;
-    const float *rp;          /* R packed: [ceil(H/16)][gates][H][16] */
+    const float *rp;          /* R packed: pz_rnn_pack_r (rnn/rnn.h: pz_rnn_panel) */
     const float *rbh;         /* GRU linear_before_reset 1: Rbh [hpad], else NULL */
     const float *pp;          /* LSTM peepholes [3][hpad] (i, o, f), or NULL */
     int fn[3];                /* this direction's activations (pz_rnn_act_func) */
@@ -420,7 +420,8 @@ void pz_f32_rnn_step__avx2(const pz_rnn_step_desc *d, const float *const *xw, co
 void pz_f32_rnn_step__avx512(const pz_rnn_step_desc *d, const float *const *xw, const float *h,
                              const float *c, float *hn, float *cn, float *zt, float *rh,
                              int64_t blk0, int64_t blk1);
-/* One direction's R [gates*H][H] -> [ceil(H/16)][gates][H][16], zero padded. */
+/* One direction's R [gates*H][H] -> 16-unit panels in pairs of blocks
+ * (rnn/rnn.h: pz_rnn_panel), zero padded. */
 int64_t pz_rnn_packed_r_size(int64_t hidden, int gates);
 void pz_rnn_pack_r(int64_t hidden, int gates, const float *restrict r, float *restrict rp);
 

@@ -7,10 +7,11 @@
  * kernel (the input projection X W^T + biases of all steps and directions
  * is one GEMM at the start of run, into scratch), R packed per direction
  * for the step kernel (rt/kernels/fast.h, pz_rnn_step_desc). At run the
- * workers split each step by 16-unit blocks of the hidden state, both
- * directions in the same step, a barrier after each step (GRU with
- * linear_before_reset 0: one more, between its two phases). Otherwise the
- * reference kernel, split by (direction, batch row). */
+ * workers split each step by 16-unit blocks of the hidden state (batch 1:
+ * by pairs of blocks, as R is packed), both directions in the same step, a
+ * barrier after each step (GRU with linear_before_reset 0: one more,
+ * between its two phases). Otherwise the reference kernel, split by
+ * (direction, batch row). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,7 +231,10 @@ static void rnn_run_fast(const pz_layer *l, rnn_state *st, int ith, int nth)
 
     st->gemm(&st->g, l->in[0]->data, st->wp, xw, ith, nth);
     int64_t blo, bhi;
-    pz_split(st->nblk, ith, nth, &blo, &bhi);
+    /* one row: whole pairs of blocks, as the step kernels read R (rnn.h) */
+    const int64_t pair = B == 1 ? 2 : 1;
+    pz_split((st->nblk + pair - 1) / pair, ith, nth, &blo, &bhi);
+    blo *= pair, bhi = bhi * pair < st->nblk ? bhi * pair : st->nblk;
     const int64_t j0 = blo * 16 < H ? blo * 16 : H, j1 = bhi * 16 < H ? bhi * 16 : H;
     /* state rows: [nd][B][H] (layout 0) or [B][nd][H] (layout 1) */
 #define SROW(d, b) (p->layout ? ((b) * nd + (d)) * H : ((d) * B + (b)) * H)

@@ -49,4 +49,18 @@ static inline void pz_rnn_step_gates(const pz_rnn_step_desc *d, int *g0, int *g1
     else *g0 = 2, *g1 = 3, *use_rh = 1;
 }
 
+/* R packed (pz_rnn_pack_r): the 16-unit blocks in pairs, the last alone
+ * when their count is odd; for each k a pair holds its blocks' 16-float
+ * panels gate by gate, rp[pair][k][g][q][16] with q < nq, the blocks in the
+ * pair, so that a step reads a pair's R in one stream. The panel of gate g
+ * of block blk at k = 0; *ks: the floats from one k to the next (the gates
+ * are ks / gates apart). */
+static inline const float *pz_rnn_panel(const float *rp, int64_t H, int gates, int64_t blk,
+                                        int g, int64_t *ks)
+{
+    const int64_t nblk = (H + 15) / 16, pair = blk / 2, nq = nblk - 2 * pair < 2 ? 1 : 2;
+    *ks = gates * nq * 16;
+    return rp + pair * 2 * gates * H * 16 + (g * nq + blk % 2) * 16;
+}
+
 #endif

@@ -101,7 +101,9 @@ static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc
 {
     const int64_t H = d->hidden, B = d->batch;
     for (int64_t blk = blk0; blk < blk1; blk++) {
-        const float *rq = d->rp + (blk * G + g0) * H * 16;
+        int64_t ks;
+        const float *rq = pz_rnn_panel(d->rp, H, G, blk, g0, &ks);
+        const int64_t gs = ks / G;
         for (int64_t b = 0; b < B; b++) {
             const float *hr = hv + b * d->hpad;
             __m256 lo[4], hi[4];
@@ -109,8 +111,8 @@ static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc
             for (int64_t k = 0; k < H; k++) {
                 const __m256 x = _mm256_set1_ps(hr[k]);
                 for (int g = 0; g < ng; g++) {
-                    lo[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * H * 16 + k * 16), x, lo[g]);
-                    hi[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * H * 16 + k * 16 + 8), x, hi[g]);
+                    lo[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * gs + k * ks), x, lo[g]);
+                    hi[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * gs + k * ks + 8), x, hi[g]);
                 }
             }
             const int64_t j = blk * 16, o = b * d->hpad + j;

@@ -1,9 +1,10 @@
 /* rnn_avx512.c - the recurrent step in ZMM registers: per 16-unit block,
  * the recurrent product of up to four gates for two batch rows at a time
- * (one row: two sets of accumulators over even and odd k, to hide the FMA
- * latency), then the default gates (sigmoid and tanh through e^x) on the
- * accumulators in the same pass; other activations or a clip go through
- * the shared scalar gates (pz_rnn_gates16). */
+ * (one row: a pair of blocks a pass, as R is packed, with two sets of
+ * accumulators over even and odd k, to hide the FMA latency), then the
+ * default gates (sigmoid and tanh through e^x) on the accumulators in the
+ * same pass; other activations or a clip go through the shared scalar
+ * gates (pz_rnn_gates16). */
 #include <immintrin.h>
 
 #include "rt/kernels/rnn/rnn.h"
@@ -12,9 +13,13 @@
 static inline __m512 sigmoid_ps(__m512 x)
 {
     const __m512 one = _mm512_set1_ps(1.0f);
-    /* e^-x held below 2^100: inf would be fine but for inf / inf in tanh */
-    __m512 t = _mm512_min_ps(_mm512_set1_ps(100.0f), _mm512_sub_ps(_mm512_setzero_ps(), x));
-    return _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(t)));
+    /* e^-x held below 87: d = 1 + e^-x stays finite and 1/d normal */
+    __m512 t = _mm512_min_ps(_mm512_set1_ps(87.0f), _mm512_sub_ps(_mm512_setzero_ps(), x));
+    const __m512 d = _mm512_add_ps(one, exp_ps(t));
+    /* 1/d by rcp14 and one Newton step (within 2 ulp): a ZMM division is
+     * one per 16 cycles, five of them per block and step */
+    __m512 r = _mm512_rcp14_ps(d);
+    return _mm512_fmadd_ps(r, _mm512_fnmadd_ps(d, r, one), r);
 }
 
 /* tanh x = 2 sigmoid(2x) - 1 */
@@ -24,8 +29,8 @@ static inline __m512 tanh_ps(__m512 x)
     return _mm512_fmsub_ps(two, sigmoid_ps(_mm512_mul_ps(two, x)), _mm512_set1_ps(1.0f));
 }
 
-/* acc[r][g] = sum_k hv_r[k] rq[g][k][16], rows r < nb, gates g < ng */
-static inline __attribute__((always_inline)) void matvec(const float *rq, int64_t gs,
+/* acc[r][g] = sum_k hv_r[k] rq[g gs + k ks][16], rows r < nb, gates g < ng */
+static inline __attribute__((always_inline)) void matvec(const float *rq, int64_t gs, int64_t ks,
                                                          const float *h0, const float *h1,
                                                          int64_t H, int ng, int nb,
                                                          __m512 acc[2][4])
@@ -39,8 +44,8 @@ static inline __attribute__((always_inline)) void matvec(const float *rq, int64_
         for (; k + 1 < H; k += 2) {
             const __m512 x0 = _mm512_set1_ps(h0[k]), x1 = _mm512_set1_ps(h0[k + 1]);
             for (int g = 0; g < ng; g++) {
-                a[0][g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq + g * gs + k * 16), x0, a[0][g]);
-                e[g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq + g * gs + k * 16 + 16), x1, e[g]);
+                a[0][g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq + g * gs + k * ks), x0, a[0][g]);
+                e[g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq + g * gs + (k + 1) * ks), x1, e[g]);
             }
         }
     }
@@ -48,7 +53,7 @@ static inline __attribute__((always_inline)) void matvec(const float *rq, int64_
         const __m512 x0 = _mm512_set1_ps(h0[k]);
         const __m512 x1 = nb > 1 ? _mm512_set1_ps(h1[k]) : x0;
         for (int g = 0; g < ng; g++) {
-            const __m512 w = _mm512_loadu_ps(rq + g * gs + k * 16);
+            const __m512 w = _mm512_loadu_ps(rq + g * gs + k * ks);
             a[0][g] = _mm512_fmadd_ps(w, x0, a[0][g]);
             if (nb > 1) a[1][g] = _mm512_fmadd_ps(w, x1, a[1][g]);
         }
@@ -59,10 +64,45 @@ static inline __attribute__((always_inline)) void matvec(const float *rq, int64_
     }
 }
 
+/* acc[q][g] = sum_k h[k] rq[g gs + k ks + 16 q][16] for the two blocks
+ * q = 0, 1 of a pair, one row: 4 ng accumulators (even and odd k), so that
+ * an LSTM step reads the pair's R as one stream with 16 FMAs in flight and
+ * one broadcast of h per 8 loads */
+static inline __attribute__((always_inline)) void matvec2(const float *rq0, int64_t gs, int64_t ks,
+                                                          const float *h, int64_t H, int ng,
+                                                          __m512 acc[2][4])
+{
+    __m512 a[2][4], e[2][4];
+    for (int q = 0; q < 2; q++)
+        for (int g = 0; g < 4; g++) a[q][g] = e[q][g] = _mm512_setzero_ps();
+    int64_t k = 0;
+    for (; k + 1 < H; k += 2) {
+        const __m512 x0 = _mm512_set1_ps(h[k]), x1 = _mm512_set1_ps(h[k + 1]);
+        for (int g = 0; g < ng; g++) {
+            const float *w0 = rq0 + g * gs + k * ks, *w1 = w0 + ks;
+            a[0][g] = _mm512_fmadd_ps(_mm512_loadu_ps(w0), x0, a[0][g]);
+            a[1][g] = _mm512_fmadd_ps(_mm512_loadu_ps(w0 + 16), x0, a[1][g]);
+            e[0][g] = _mm512_fmadd_ps(_mm512_loadu_ps(w1), x1, e[0][g]);
+            e[1][g] = _mm512_fmadd_ps(_mm512_loadu_ps(w1 + 16), x1, e[1][g]);
+        }
+    }
+    if (k < H) {
+        const __m512 x0 = _mm512_set1_ps(h[k]);
+        for (int g = 0; g < ng; g++) {
+            a[0][g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq0 + g * gs + k * ks), x0, a[0][g]);
+            a[1][g] = _mm512_fmadd_ps(_mm512_loadu_ps(rq0 + 16 + g * gs + k * ks), x0, a[1][g]);
+        }
+    }
+    for (int q = 0; q < 2; q++)
+        for (int g = 0; g < ng; g++) acc[q][g] = _mm512_add_ps(a[q][g], e[q][g]);
+}
+
 /* The default gates of one row: acc holds the gates [g0, g1) of the step. */
-static inline void gates(const pz_rnn_step_desc *d, int64_t blk, int64_t b, const __m512 *acc,
-                         const float *x, const float *h, const float *c, float *hn, float *cn,
-                         float *zt, float *rh)
+static inline __attribute__((always_inline)) void gates(const pz_rnn_step_desc *d, int64_t blk,
+                                                        int64_t b, const __m512 *acc,
+                                                        const float *x, const float *h,
+                                                        const float *c, float *hn, float *cn,
+                                                        float *zt, float *rh)
 {
     const int64_t H = d->hidden, j = blk * 16, o = b * d->hpad + j, hp = d->hpad;
     const int64_t nv = H - j < 16 ? H - j : 16;
@@ -106,6 +146,26 @@ static inline void gates(const pz_rnn_step_desc *d, int64_t blk, int64_t b, cons
 #undef XW
 }
 
+/* The gates of block blk, row b, from the accumulators of gates [g0, g0+ng). */
+static inline __attribute__((always_inline)) void finish(const pz_rnn_step_desc *d, int64_t blk,
+                                                         int64_t b, const __m512 *acc, int g0,
+                                                         int ng, const float *x, const float *h,
+                                                         const float *c, float *hn, float *cn,
+                                                         float *zt, float *rh)
+{
+    /* gate slots as the step numbers them: acc of gate g at g */
+    __m512 ag[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(),
+                    _mm512_setzero_ps()};
+    for (int g = 0; g < ng; g++) ag[g0 + g] = acc[g];
+    if (d->plain) {
+        gates(d, blk, b, ag, x, h, c, hn, cn, zt, rh);
+    } else {
+        float as[4][16];
+        for (int g = g0; g < g0 + ng; g++) _mm512_storeu_ps(as[g], ag[g]);
+        pz_rnn_gates16(d, blk, b, as, x, h, c, hn, cn, zt, rh);
+    }
+}
+
 static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc *d,
                                                           const float *const *xw, const float *h,
                                                           const float *c, float *hn, float *cn,
@@ -114,28 +174,29 @@ static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc
                                                           int ng, int G)
 {
     const int64_t H = d->hidden, B = d->batch;
-    for (int64_t blk = blk0; blk < blk1; blk++) {
-        const float *rq = d->rp + (blk * G + g0) * H * 16;
+    for (int64_t blk = blk0; blk < blk1;) {
+        int64_t ks;
+        const float *rq = pz_rnn_panel(d->rp, H, G, blk, g0, &ks);
+        const int64_t gs = ks / G;
+        if (B == 1 && blk % 2 == 0 && blk + 1 < blk1) {   /* one row: a pair a pass */
+            __m512 acc[2][4];
+            matvec2(rq, gs, ks, hv, H, ng, acc);
+            finish(d, blk, 0, acc[0], g0, ng, xw[0], h, c, hn, cn, zt, rh);
+            finish(d, blk + 1, 0, acc[1], g0, ng, xw[0], h, c, hn, cn, zt, rh);
+            blk += 2;
+            continue;
+        }
         for (int64_t b = 0; b < B; b += 2) {
             __m512 acc[2][4];
             const int nb = B - b >= 2 ? 2 : 1;
             if (nb == 2)
-                matvec(rq, H * 16, hv + b * d->hpad, hv + (b + 1) * d->hpad, H, ng, 2, acc);
+                matvec(rq, gs, ks, hv + b * d->hpad, hv + (b + 1) * d->hpad, H, ng, 2, acc);
             else
-                matvec(rq, H * 16, hv + b * d->hpad, NULL, H, ng, 1, acc);
-            for (int r = 0; r < nb; r++) {
-                /* gate slots as the step numbers them: acc of gate g at g */
-                __m512 ag[4];
-                for (int g = 0; g < ng; g++) ag[g0 + g] = acc[r][g];
-                if (d->plain) {
-                    gates(d, blk, b + r, ag, xw[b + r], h, c, hn, cn, zt, rh);
-                } else {
-                    float as[4][16];
-                    for (int g = g0; g < g0 + ng; g++) _mm512_storeu_ps(as[g], ag[g]);
-                    pz_rnn_gates16(d, blk, b + r, as, xw[b + r], h, c, hn, cn, zt, rh);
-                }
-            }
+                matvec(rq, gs, ks, hv + b * d->hpad, NULL, H, ng, 1, acc);
+            for (int r = 0; r < nb; r++)
+                finish(d, blk, b + r, acc[r], g0, ng, xw[b + r], h, c, hn, cn, zt, rh);
         }
+        blk++;
     }
 }
 
@@ -147,6 +208,11 @@ void pz_f32_rnn_step__avx512(const pz_rnn_step_desc *d, const float *const *xw, 
     pz_rnn_step_gates(d, &g0, &g1, &use_rh);
     const int G = d->cell == PZ_RNN_CELL_RNN ? 1 : d->cell == PZ_RNN_CELL_GRU ? 3 : 4;
     const float *hv = use_rh ? rh : h;
+    /* the state's lines, half of them written by the other workers in the
+     * step before: fetched all at once, not one miss at a time as the
+     * matvec's broadcasts reach them */
+    for (int64_t i = 0; i < d->batch * d->hpad; i += 16)
+        _mm_prefetch((const char *)(hv + i), _MM_HINT_T0);
     switch (g1 - g0) {
     case 1: step_ng(d, xw, h, c, hn, cn, zt, rh, hv, blk0, blk1, g0, 1, G); break;
     case 2: step_ng(d, xw, h, c, hn, cn, zt, rh, hv, blk0, blk1, g0, 2, G); break;

@@ -14,13 +14,15 @@ void pz_rnn_pack_r(int64_t hidden, int gates, const float *restrict r, float *re
 {
     const int64_t H = hidden, nblk = (H + 15) / 16;
     for (int64_t blk = 0; blk < nblk; blk++)
-        for (int g = 0; g < gates; g++)
+        for (int g = 0; g < gates; g++) {
+            int64_t ks;
+            float *q = rp + (pz_rnn_panel(rp, H, gates, blk, g, &ks) - rp);
             for (int64_t k = 0; k < H; k++)
                 for (int l = 0; l < 16; l++) {
                     const int64_t j = blk * 16 + l;
-                    /* rp[blk][g][k][l] = R[g*H + j][k] */
-                    rp[((blk * gates + g) * H + k) * 16 + l] = j < H ? r[(g * H + j) * H + k] : 0.0f;
+                    q[k * ks + l] = j < H ? r[(g * H + j) * H + k] : 0.0f;
                 }
+        }
 }
 
 static float act(const pz_rnn_step_desc *d, int k, float x)
@@ -80,9 +82,10 @@ void pz_f32_rnn_step__scalar(const pz_rnn_step_desc *d, const float *const *xw, 
             float acc[4][16] = {{0}};
             const float *hv = (use_rh ? rh : h) + b * d->hpad;
             for (int g = g0; g < g1; g++) {
-                const float *rq = d->rp + (blk * G + g) * H * 16;
+                int64_t ks;
+                const float *rq = pz_rnn_panel(d->rp, H, G, blk, g, &ks);
                 for (int64_t k = 0; k < H; k++)
-                    for (int l = 0; l < 16; l++) acc[g][l] += hv[k] * rq[k * 16 + l];
+                    for (int l = 0; l < 16; l++) acc[g][l] += hv[k] * rq[k * ks + l];
             }
             pz_rnn_gates16(d, blk, b, acc, xw[b], h, c, hn, cn, zt, rh);
         }
