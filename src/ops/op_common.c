@@ -151,6 +151,16 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
     return PZ_OK;
 }
 
+int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count)
+{
+    const ir_tensor *t = op_in(g, n, i);
+    if (!g->rt_shapes || !t || t->data || g->values[n->in[i]].dyn || t->rank > 1 ||
+        (t->dtype != IR_I64 && t->dtype != IR_I32) || ir_tensor_numel(t) > max)
+        return 0;
+    if (count) *count = (int)ir_tensor_numel(t);
+    return 1;
+}
+
 void op_set_dyn(ir_graph *g, const ir_node *n, int i)
 {
     if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = 1;
