@@ -26,7 +26,8 @@ every=1
 built=0 refused=0 k=0
 : >"$T/refusals"
 for dir in "$NODE"/test_reshape_* "$NODE"/test_slice* "$NODE"/test_expand* \
-    "$NODE"/test_tile* "$NODE"/test_reduce_* "$NODE"/test_pad* \
+    "$NODE"/test_tile* "$NODE"/test_reduce_* "$NODE"/test_constant_pad* \
+    "$NODE"/test_edge_pad* "$NODE"/test_reflect_pad* "$NODE"/test_wrap_pad* \
     "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize*; do
     [ -f "$dir/model.onnx" ] || continue
     k=$((k + 1))
@@ -73,7 +74,82 @@ done
 echo "$NAME: node cases built without bound values: $built built and agree, $refused refused"
 sed 's/^/  refused: /' "$T/refusals"
 # the floor: what builds today (all cases; a sample under a sanitizer)
-floor=${PZ_RT_SHAPES_FLOOR:-0}
+floor=${PZ_RT_SHAPES_FLOOR:-149}
 [ "$every" = 1 ] && [ "$built" -lt "$floor" ] && bad "only $built node cases built and agreed (floor $floor)"
+
+
+# bad run-time values: exit 2 naming the layer, from a program that builds
+# bad_value CASE INPUT_NO VALUES DTYPE PATTERN: CASE's program on its inputs
+# with input INPUT_NO replaced by VALUES (a numpy vector of DTYPE)
+bad_value() {
+    c=$1 no=$2 vals=$3 dt=$4 pat=$5
+    dir=$NODE/$c
+    [ -f "$dir/model.onnx" ] || { skip_one "$c: not in the suite"; return; }
+    if ! "$PZ" build "$dir/model.onnx" -o "$T/b.exe" >"$T/log" 2>&1; then
+        bad "$c: build failed: $(tail -c 300 "$T/log")"
+        return
+    fi
+    "$PY" -c "import sys, numpy as np; from onnx import numpy_helper as h
+open(sys.argv[1], 'wb').write(h.from_array(np.array($vals, dtype=np.$dt)).SerializeToString())" \
+        "$T/bad.pb" || { bad "$c: cannot write the bad value"; return; }
+    ins="" i=0
+    while [ -f "$dir/test_data_set_0/input_$i.pb" ]; do
+        f=$dir/test_data_set_0/input_$i.pb
+        [ "$i" = "$no" ] && f=$T/bad.pb
+        ins="$ins --input $f"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    refuse "$c with input $no = $vals" "layer \".*$pat" "$T/b.exe" $ins --output "$T/o.pb"
+    clean "$T/refuse.log" || bad "$c: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+}
+if [ "$have_py" = 1 ]; then
+    bad_value test_reshape_reordered_all_dims 1 "[4, 4, 2]" int64 "elements"
+    bad_value test_reshape_reordered_all_dims 1 "[-1, -1, 2]" int64 "two -1"
+    bad_value test_reshape_reordered_all_dims 1 "[0, 0, 5]" int64 "elements"
+    bad_value test_reshape_reordered_all_dims 1 "[24, 1, -3]" int64 "is -3"
+    bad_value test_slice 3 "[0, 0]" int64 "repeated"
+    bad_value test_slice 4 "[1, 0]" int64 "step is 0"
+    bad_value test_slice 3 "[0, 7]" int64 "out of range"
+    bad_value test_reduce_sum_keepdims_example 1 "[3]" int64 "out of range"
+    bad_value test_reduce_mean_do_not_keepdims_example 1 "[-4]" int64 "out of range"
+fi
+
+# PyTorch exports: one program, several run-time values, PyTorch's outputs
+if [ "$have_py" = 1 ] && "$PY" "$E2E/runtime_shapes_torch.py" "$T" >"$T/log" 2>&1; then
+    [ -f "$T/cases.txt" ] || skip_one "PyTorch exports: no torch"
+    while [ -f "$T/cases.txt" ] && read -r name nin nout nval; do
+        if ! "$PZ" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1; then
+            bad "$name: build failed: $(tail -c 300 "$T/log")"
+            continue
+        fi
+        v=0
+        while [ "$v" -lt "$nval" ]; do
+            ins="" outs="" k=0
+            while [ "$k" -lt "$nin" ]; do ins="$ins --input $T/$name.v$v.in$k.pb"; k=$((k + 1)); done
+            k=0
+            while [ "$k" -lt "$nout" ]; do outs="$outs --output $T/o$k.pb"; k=$((k + 1)); done
+            # shellcheck disable=SC2086
+            if ! "$T/$name.exe" $ins $outs >"$T/log" 2>&1; then
+                bad "$name value set $v: the program failed: $(tail -c 300 "$T/log")"
+            else
+                k=0
+                while [ "$k" -lt "$nout" ]; do
+                    check "$name value set $v output $k" \
+                        node "$E2E/compare.js" --close 1e-5 1e-6 "$T/o$k.pb" "$T/$name.v$v.ref$k.pb"
+                    k=$((k + 1))
+                done
+            fi
+            v=$((v + 1))
+        done
+    done <"$T/cases.txt"
+    if [ -f "$T/reshape.exe" ]; then
+        refuse "reshape with n = 5" 'layer ".*cannot be inferred' "$T/reshape.exe" --input "$T/reshape.v0.in0.pb" \
+            --input "$T/reshape.bad.in1.pb" --input "$T/reshape.v0.in2.pb" --output "$T/o0.pb" \
+            --output "$T/o1.pb"
+    fi
+else
+    bad "runtime_shapes_torch.py failed: $(tail -c 600 "$T/log")"
+fi
 
 finish
