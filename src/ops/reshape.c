@@ -22,6 +22,18 @@ static pz_status reshape_parse(const ir_graph *g, const ir_node *n, void *params
     return PZ_OK;
 }
 
+/* Whether the node runs as RESHAPE: its shape is read at run time, or X
+ * has a run-time shape and the shape is a constant other than [-1] (which
+ * COPY takes, op_infer.c). */
+static int reshape_at_run(const ir_graph *g, const ir_node *n)
+{
+    const ir_tensor *s = op_in(g, n, 1);
+    if (g->opset < 5 || !s) return 0;
+    if (op_rt_ints(g, n, 1, IR_MAX_RANK, NULL)) return 1;
+    return g->values[n->in[0]].dyn && s->data && s->rank <= 1 && ir_tensor_numel(s) != 1 &&
+           ir_tensor_numel(s) <= IR_MAX_RANK && (s->dtype == IR_I64 || s->dtype == IR_I32);
+}
+
 static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const reshape_params *p = n->params;
@@ -34,12 +46,18 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (rank < 0) return op_err_attr(err, n, "shape", "is required");
     } else {
         if (n->n_in < 2 || !op_in(g, n, 1)) return op_err(err, n, "input 1 (shape) is missing");
-        if (op_rt_ints(g, n, 1, IR_MAX_RANK, &rank)) {
-            /* every dim at most X's count, or X's largest dim (a 0 copies it) */
+        if (reshape_at_run(g, n)) {
+            /* every dim at most X's count, or X's largest dim (a 0 copies
+             * it); a constant's positive dim is itself */
+            const ir_tensor *s = op_in(g, n, 1);
             int64_t bound = ir_tensor_numel(x);
             for (int k = 0; k < x->rank; k++)
                 if (x->dims[k] > bound) bound = x->dims[k];
-            for (int k = 0; k < rank; k++) dims[k] = bound;
+            rank = (int)ir_tensor_numel(s);
+            for (int k = 0; k < rank; k++) {
+                int64_t v = s->data ? ir_load_i64(s->data, s->dtype, (size_t)k) : -1;
+                dims[k] = v > 0 ? v : bound;
+            }
             op_set_out(g, n, 0, x->dtype, rank, dims);
             op_set_dyn(g, n, 0);
             return PZ_OK;
@@ -91,7 +109,7 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
 static pz_status reshape_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     const reshape_params *p = n->params;
-    if (g->opset < 5 || !op_rt_ints(g, n, 1, IR_MAX_RANK, NULL)) return op_copy_lower(g, n, out, err);
+    if (!reshape_at_run(g, n)) return op_copy_lower(g, n, out, err);
     pz_reshape_params rp = {.allowzero = (int)p->allowzero};
     op_lowered_init(out, n, PZ_OP_RESHAPE, &rp, sizeof rp);
     out->n_in = 2;

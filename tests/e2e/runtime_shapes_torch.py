@@ -12,6 +12,9 @@ appended to OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
             Unsqueeze(k)) and the column sums (ReduceSum of a run-time shape)
   slice3    x[a:b, :, c::2] on a rank-3 tensor (starts and ends from
             inputs), then its mean over the last axis
+  nz_reshape  torch.nonzero(x > 0).reshape(2, -1) (a Reshape of a run-time
+            shape to two dims), its row sums; an even count of positives,
+            none included
 Bad values for the built program (exit 2 naming the layer) are written too:
 reshape.bad.in1.pb (n = 5 does not divide 24 elements).
 Prints nothing when torch is not installed (the cases are then not run).
@@ -39,6 +42,20 @@ class Slice3(torch.nn.Module):
     def forward(self, x, a, b, c):
         y = x[a:b, :, c::2]
         return y, y.mean(dim=2)
+
+
+class NzReshape(torch.nn.Module):
+    def forward(self, x):
+        y = torch.nonzero(x > 0).reshape(2, -1)
+        return y, y.sum(dim=1)
+
+
+def even_positives(x):
+    """x with an even count of positive elements (the first one flipped)."""
+    if int((x > 0).sum()) % 2:
+        x = x.clone()
+        x.view(-1)[0] = -x.view(-1)[0] if x.view(-1)[0] != 0 else 1.0
+    return x
 
 
 def save(path, arr):
@@ -76,6 +93,10 @@ def main():
     x3 = torch.randn(5, 3, 7)
     case(out, "slice3", Slice3(), [x3, i64(1), i64(4), i64(2)],
          [[x3, i64(1), i64(4), i64(2)], [x3, i64(0), i64(5), i64(0)], [x3, i64(-2), i64(100), i64(-3)]])
+
+    xs = [even_positives(torch.randn(4, 5)), even_positives(torch.randn(4, 5)),
+          -torch.ones(4, 5)]
+    case(out, "nz_reshape", NzReshape(), [xs[0]], [[v] for v in xs])
 
 
 if __name__ == "__main__":

@@ -113,6 +113,14 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
     if (y->rank != x->rank)
         return pz_layer_fail(l, err, n, "X has rank %d, Y %d", x->rank, y->rank);
+    if (l->n_in > 1) {
+        for (int i = 1; i < 3; i++)
+            if (!pz_in(l, i))
+                return pz_layer_fail(l, err, n, "run-time starts and ends are both needed");
+        if (!(l->state = calloc(1, sizeof(slice_args))))
+            return pz_layer_fail(l, err, n, "out of memory");
+        return 0;   /* Y planned at X's dims: any slice fits */
+    }
     if (pz_numel(y) == 0) return 0;
     for (int a = 0; a < x->rank; a++) {
         int64_t s = p->start[a], st = p->step[a], last = s + (y->dims[a] - 1) * st;
@@ -120,14 +128,6 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "axis %d: start %lld, step %lld, %lld elements "
                                  "leave [0, %lld)", a, (long long)s, (long long)st,
                                  (long long)y->dims[a], (long long)x->dims[a]);
-    }
-    if (l->n_in > 1) {
-        for (int i = 1; i < 3; i++)
-            if (!pz_in(l, i))
-                return pz_layer_fail(l, err, n, "run-time starts and ends are both needed");
-        if (!(l->state = calloc(1, sizeof(slice_args))))
-            return pz_layer_fail(l, err, n, "out of memory");
-        return 0;
     }
     for (int a = 0; l->dyn && a < x->rank; a++)
         if (!p->given_step[a])
