@@ -600,17 +600,22 @@ static pz_status load_with_allocator(const uint8_t *buf, size_t len, map_state *
     uint64_t bind = 0;
     ir_graph *g;
     pz_status s;
+    int rt_shapes = 0;
     for (;;) {
         g = ir_graph_new();
+        g->rt_shapes = rt_shapes;
         s = load_model(m, model_dir, opts, bind, g, err);
         if (!s) break;
         ir_graph_free(g);
         g = NULL;
-        /* a value needed at compile time: bind the given inputs it comes from */
-        uint64_t more = s == PZ_ERR_UNSUPPORTED && opts && opts->bind_needed && err->need_const[0]
+        /* a value needed at compile time: bind the given inputs it comes from;
+         * when none is given, once more with such values read at run time */
+        int asked = s == PZ_ERR_UNSUPPORTED && err->need_const[0];
+        uint64_t more = asked && opts && opts->bind_needed
                             ? onnx_needed_inputs(m->graph, err->need_const, opts) & ~bind : 0;
-        if (!more) break;
-        bind |= more;
+        if (!more && (!asked || rt_shapes)) break;
+        if (more) bind |= more;
+        else rt_shapes = 1;
         memset(err, 0, sizeof *err);
         /* the load took the weights' buffers out of m (onnx_tensor_from_proto
          * does not copy them): decode the model again */

@@ -155,6 +155,11 @@ typedef struct ir_graph {
     char *producer;             /* producer_name and version, for the generated header */
     int64_t ir_version;
     int opset;                  /* version of the default ("" / "ai.onnx") domain */
+    /* 1: an input that shapes an output (Slice's starts, Reshape's shape, a
+     * reduction's axes) and is not a constant is read at run time
+     * (op_rt_ints); 0: it must be a constant (op_need_const asks the loader,
+     * which binds it from the given inputs, and sets this when it cannot). */
+    int rt_shapes;
     ir_value *values;
     int n_values, cap_values;
     ir_node *nodes;

@@ -159,6 +159,11 @@ pz_status op_need_const(pz_err *err, const ir_graph *g, const ir_node *n, int i,
 pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *what,
                         int64_t *out, int max, int *count, pz_err *err);
 
+/* Whether input i, which shapes an output, is read at run time: present,
+ * not a constant, g->rt_shapes, an integer vector of a compile-time length
+ * (at most max entries: *count). 0: op_const_ints applies (and asks). */
+int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count);
+
 /* Sets output i's dtype and shape. */
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */

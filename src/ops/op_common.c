@@ -137,8 +137,11 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
     const ir_tensor *t = op_in(g, n, i);
     if (!t) return op_err(err, n, "input %d (%s) is missing", i, what);
     if (!t->data)
-        return op_need_const(err, g, n, i, what,
-                             "shapes that depend on run-time data are not supported");
+        return op_need_const(err, g, n, i, what, g->rt_shapes
+                             ? "this op does not read it at run time (the size of its output "
+                               "would have no bound at compile time); give its value at "
+                               "compile with --input"
+                             : "shapes that depend on run-time data are not supported");
     if (t->dtype != IR_I64 && t->dtype != IR_I32)
         return op_err(err, n, "input %d (%s) must be int64 or int32, got %s", i, what,
                       ir_dtype_name(t->dtype));
@@ -149,6 +152,16 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
     for (int64_t k = 0; k < cnt; k++) out[k] = ir_load_i64(t->data, t->dtype, (size_t)k);
     *count = (int)cnt;
     return PZ_OK;
+}
+
+int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count)
+{
+    const ir_tensor *t = op_in(g, n, i);
+    if (!g->rt_shapes || !t || t->data || g->values[n->in[i]].dyn || t->rank > 1 ||
+        (t->dtype != IR_I64 && t->dtype != IR_I32) || ir_tensor_numel(t) > max)
+        return 0;
+    if (count) *count = (int)ir_tensor_numel(t);
+    return 1;
 }
 
 void op_set_dyn(ir_graph *g, const ir_node *n, int i)

@@ -101,7 +101,8 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * in a dynamic region: it must run as a layer kind that takes its shape at
  * run time (op_desc.h's run_shape: element-wise unary and binary ops,
  * comparisons, Not, Where, Cast,
- * Identity, Squeeze, Unsqueeze, a flatten to one dim, Transpose, Slice,
+ * Identity, Squeeze, Unsqueeze, a flatten to one dim, Reshape (RESHAPE,
+ * rt/ops/reshape.c: to any shape, read at run time), Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
  * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero), and its outputs have
  * run-time shapes too (Shape's: run-time values). Any other node (one that
@@ -128,7 +129,7 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
                        "takes element-wise unary and binary ops, comparisons, Not, Where, "
-                       "Cast, Identity, Squeeze, Unsqueeze, Reshape to [-1], Transpose, "
+                       "Cast, Identity, Squeeze, Unsqueeze, Reshape, Transpose, "
                        "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
                        "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul and NonZero; else "
                        "such a value must be a graph output, or computed at compile time "

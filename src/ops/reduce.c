@@ -52,8 +52,18 @@ pz_status op_reduce_parse(const ir_graph *g, const ir_node *n, op_reduce_params 
             return op_err_attr(err, n, "axes", "is input 1 from opset %d on (the model has "
                                "opset %d)", axes_opset, g->opset);
         if (op_attr_int(n, "noop_with_empty_axes", 0, &noop, err)) return err->code;
-        if (op_in(g, n, 1) && op_const_ints(g, n, 1, "axes", axes, IR_MAX_RANK, &cnt, err))
+        /* axes read at run time (an empty one: nothing to read) */
+        int rt = 0;
+        if (op_in(g, n, 1) && !op_rt_ints(g, n, 1, IR_MAX_RANK, &rt) &&
+            op_const_ints(g, n, 1, "axes", axes, IR_MAX_RANK, &cnt, err))
             return err->code;
+        if (rt > 0) {
+            if (rt > x->rank)
+                return op_err(err, n, "input axes has %d entries but data has rank %d", rt,
+                              x->rank);
+            p->rt_axes = rt;
+            return PZ_OK;
+        }
     }
     for (int d = 0; d < IR_MAX_RANK; d++) p->reduce[d] = cnt <= 0 && !noop;
     for (int i = 0; i < cnt; i++) {
@@ -82,6 +92,19 @@ pz_status op_reduce_infer(ir_graph *g, ir_node *n, pz_reduce_func f, pz_err *err
     if (op_want_numeric(n, x, "data", 1, minmax, err)) return err->code;
     int64_t dims[IR_MAX_RANK];
     int r = 0;
+    if (p->rt_axes) {
+        /* axes at run time: keepdims, X's dim or 1 (reduced); else kept dim
+         * j is one of X's dims j .. j + the count of axes */
+        r = p->keepdims ? x->rank : x->rank - p->rt_axes;
+        for (int j = 0; j < r; j++) {
+            dims[j] = p->keepdims && x->dims[j] < 1 ? 1 : x->dims[j];
+            for (int i = j; !p->keepdims && i <= j + p->rt_axes; i++)
+                if (x->dims[i] > dims[j]) dims[j] = x->dims[i];
+        }
+        op_set_out(g, n, 0, x->dtype, r, dims);
+        op_set_dyn(g, n, 0);
+        return PZ_OK;
+    }
     for (int d = 0; d < x->rank; d++) {
         if (!p->reduce[d]) dims[r++] = x->dims[d];
         else if (p->keepdims) dims[r++] = 1;
@@ -106,6 +129,11 @@ pz_status op_reduce_lower(const ir_graph *g, const ir_node *n, pz_reduce_func f,
     pz_reduce_params rp = {.axes_mask = reduce_mask(p, x->rank), .func = f};
     const int identity = f == PZ_RED_MEAN || f == PZ_RED_SUM || f == PZ_RED_MAX ||
                          f == PZ_RED_MIN || f == PZ_RED_PROD;
+    if (p->rt_axes) {   /* the mask from input 1 at run time (rt/ops/reduce_mean.c) */
+        op_lowered_init(out, n, PZ_OP_REDUCE_MEAN, &rp, sizeof rp);
+        out->n_in = 2;
+        return PZ_OK;
+    }
     if (rp.axes_mask || !identity) op_lowered_init(out, n, PZ_OP_REDUCE_MEAN, &rp, sizeof rp);
     else op_lowered_init(out, n, PZ_OP_COPY, NULL, 0);
     out->n_in = 1;

@@ -20,6 +20,9 @@
 typedef struct {
     unsigned char reduce[IR_MAX_RANK];  /* 1: dim d is reduced */
     int64_t keepdims;
+    /* > 0: input axes holds this many entries, read at run time (op_rt_ints):
+     * Y is planned at a bound with a run-time shape, reduce[] unused */
+    int rt_axes;
 } op_reduce_params;
 
 pz_status op_reduce_parse(const ir_graph *g, const ir_node *n, op_reduce_params *p,

@@ -3,7 +3,10 @@
  * A 0 in `shape` copies the input's dim at that index (unless allowzero = 1,
  * opset 14+, where it means a 0 dim); one -1 takes what is left. Before
  * opset 5 the shape is the `shape` attribute. Runs as a view of its input
- * (no layer; a COPY where lowering cannot make one: op_lower.c). */
+ * (no layer; a COPY where lowering cannot make one: op_lower.c). A shape
+ * known only at run time (op_rt_ints) runs as RESHAPE, the output planned
+ * at a bound per dim and a run-time shape (rt/ops/reshape.c says the
+ * design). */
 #include "fold.h"
 
 typedef struct {
@@ -19,6 +22,18 @@ static pz_status reshape_parse(const ir_graph *g, const ir_node *n, void *params
     return PZ_OK;
 }
 
+/* Whether the node runs as RESHAPE: its shape is read at run time, or X
+ * has a run-time shape and the shape is a constant other than [-1] (which
+ * COPY takes, op_infer.c). */
+static int reshape_at_run(const ir_graph *g, const ir_node *n)
+{
+    const ir_tensor *s = op_in(g, n, 1);
+    if (g->opset < 5 || !s) return 0;
+    if (op_rt_ints(g, n, 1, IR_MAX_RANK, NULL)) return 1;
+    return g->values[n->in[0]].dyn && s->data && s->rank <= 1 && ir_tensor_numel(s) != 1 &&
+           ir_tensor_numel(s) <= IR_MAX_RANK && (s->dtype == IR_I64 || s->dtype == IR_I32);
+}
+
 static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const reshape_params *p = n->params;
@@ -31,6 +46,22 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (rank < 0) return op_err_attr(err, n, "shape", "is required");
     } else {
         if (n->n_in < 2 || !op_in(g, n, 1)) return op_err(err, n, "input 1 (shape) is missing");
+        if (reshape_at_run(g, n)) {
+            /* every dim at most X's count, or X's largest dim (a 0 copies
+             * it); a constant's positive dim is itself */
+            const ir_tensor *s = op_in(g, n, 1);
+            int64_t bound = ir_tensor_numel(x);
+            for (int k = 0; k < x->rank; k++)
+                if (x->dims[k] > bound) bound = x->dims[k];
+            rank = (int)ir_tensor_numel(s);
+            for (int k = 0; k < rank; k++) {
+                int64_t v = s->data ? ir_load_i64(s->data, s->dtype, (size_t)k) : -1;
+                dims[k] = v > 0 ? v : bound;
+            }
+            op_set_out(g, n, 0, x->dtype, rank, dims);
+            op_set_dyn(g, n, 0);
+            return PZ_OK;
+        }
         if (op_const_ints(g, n, 1, "shape", shape, IR_MAX_RANK, &rank, err)) return err->code;
     }
     int infer_at = -1;
@@ -75,6 +106,16 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status reshape_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    const reshape_params *p = n->params;
+    if (!reshape_at_run(g, n)) return op_copy_lower(g, n, out, err);
+    pz_reshape_params rp = {.allowzero = (int)p->allowzero};
+    op_lowered_init(out, n, PZ_OP_RESHAPE, &rp, sizeof rp);
+    out->n_in = 2;
+    return PZ_OK;
+}
+
 const op_def op_reshape = {
     .name = "Reshape",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
@@ -82,6 +123,6 @@ const op_def op_reshape = {
     .parse = reshape_parse,
     .infer = reshape_infer,
     .cost = NULL,
-    .lower = op_copy_lower,
+    .lower = reshape_lower,
     .view = 1,
 };

@@ -6,7 +6,10 @@
  *   end   += d if negative; then clamped to [0, d] (s > 0) or [-1, d-1] (s < 0)
  *   out   = max(0, ceil((end - start) / s))
  * so INT64_MAX / INT64_MIN ends mean "to the end" in either direction
- * (pz_slice_axis, which a dynamic region runs again at the run's dims). */
+ * (pz_slice_axis, which a dynamic region runs again at the run's dims).
+ * Starts, ends, axes or steps known only at run time (op_rt_ints): the
+ * output is planned at data's dims (no slice is larger) with a run-time
+ * shape, and SLICE reads the four inputs when it runs (rt/ops/slice.c). */
 #include <string.h>
 
 #include "fold.h"
@@ -23,6 +26,20 @@ static int64_t slice_src(const int64_t *coord, const void *ctx)
     int64_t s = 0;
     for (int k = 0; k < m->rank; k++) s += (m->start[k] + coord[k] * m->step[k]) * m->stride[k];
     return s;
+}
+
+/* Whether starts, ends, axes and steps are read at run time: one is not a
+ * constant, and each such one is a vector op_rt_ints takes. */
+static int slice_at_run(const ir_graph *g, const ir_node *n)
+{
+    int some = 0;
+    for (int i = 1; g->opset >= 10 && i < 5 && i < n->n_in; i++) {
+        const ir_tensor *t = op_in(g, n, i);
+        if (!t || t->data) continue;
+        if (!op_rt_ints(g, n, i, IR_MAX_RANK, NULL)) return 0;
+        some = 1;
+    }
+    return some;
 }
 
 /* Reads starts, ends, axes, steps from the attributes or the inputs. */
@@ -106,6 +123,11 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *x = op_in(g, n, 0);
     int64_t dims[IR_MAX_RANK];
     slice_map m;
+    if (slice_at_run(g, n)) {
+        op_set_out(g, n, 0, x->dtype, x->rank, x->dims);
+        op_set_dyn(g, n, 0);
+        return PZ_OK;
+    }
     if (slice_plan(g, n, dims, &m, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
     if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
@@ -115,14 +137,21 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
 }
 
 /* SLICE of input 0 with the start and step of every axis; starts, ends,
- * axes and steps (constants) are dropped. */
+ * axes and steps (constants) are dropped, or kept for the run to read. */
 static pz_status slice_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     int64_t dims[IR_MAX_RANK];
     slice_map m;
-    if (slice_plan(g, n, dims, &m, err)) return err->code;
     pz_slice_params sp;
     memset(&sp, 0, sizeof sp);
+    if (slice_at_run(g, n)) {
+        for (int k = 0; k < IR_MAX_RANK; k++)
+            sp.step[k] = sp.given_step[k] = 1, sp.given_end[k] = INT64_MAX;
+        op_lowered_init(out, n, PZ_OP_SLICE, &sp, sizeof sp);
+        out->n_in = n->n_in;
+        return PZ_OK;
+    }
+    if (slice_plan(g, n, dims, &m, err)) return err->code;
     for (int k = 0; k < m.rank; k++) {
         sp.start[k] = m.start[k];
         sp.step[k] = m.step[k];

@@ -104,7 +104,9 @@
     X(REGEX_MATCH, regex_match)        /* in: X string, pattern (uint8)  out: bool */ \
     X(STR_CONCAT, str_concat)          /* in: A, B string (broadcast) */      \
     X(STR_SPLIT, str_split)            /* in: X, delimiter (uint8)  out: Y, Z */ \
-    X(STR_NORMALIZE, str_normalize)    /* in: X, stopwords (uint8) */
+    X(STR_NORMALIZE, str_normalize)    /* in: X, stopwords (uint8) */ \
+    /* run-time shapes */                                             \
+    X(RESHAPE, reshape)                /* in: X, shape (int, read at run time) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

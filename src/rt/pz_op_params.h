@@ -91,6 +91,13 @@ typedef struct {
     int sorted;                       /* 0: any order; the kernel sorts anyway */
 } pz_topk_params;
 
+/* RESHAPE (ONNX Reshape of a shape read at run time): Y is X's elements in
+ * the dims of input 1 (0 copies X's dim unless allowzero, one -1 takes what
+ * is left); Y is planned at a bound (rt/ops/reshape.c). */
+typedef struct {
+    int allowzero;
+} pz_reshape_params;
+
 /* LP_POOL (ONNX LpPool): X [N, C, D1..Dk] -> Y [N, C, O1..Ok], the p-norm
  * of each window; padding adds nothing. */
 typedef struct {

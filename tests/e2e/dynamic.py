@@ -15,7 +15,8 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
 Dynamic regions: element-wise unary and binary ops, Cast, Transpose and
 GatherND after a run-time shape (region_*) run at it (Abs: exact, so the
 bitwise comparison holds), Shape gives its run-time values to static ops
-(Gather, Mul); a Reshape to two dims and a Pad after one are refused
+(Gather, Mul), a Reshape to two dims of one runs (RESHAPE); a Pad after one
+is refused
 (dynamic_torch.py: the post-processing PyTorch exports).
 """
 import os
@@ -220,13 +221,16 @@ save("region_unique_add", [helper.make_node("Unique", ["X"], ["U"]),
      [vi("X", TensorProto.FLOAT, [9])], [vi("Y", TensorProto.FLOAT, 1)], [u], 1, "cli",
      refs=[unique_ref(u, None, 1)[0] * 2])
 
-# ---- refused: a node reading a run-time-shaped value --------------------------
-# (a reshape to [-1] is taken: the run's element count; [-1, 2] is not)
-save("refuse_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
+# a reshape of a run-time shape to [-1, 2]: the shape resolved at run time
+xr = rng.standard_normal((3, 4)).astype(np.float32)
+save("region_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
                         helper.make_node("Reshape", ["I", "pairs"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [3, 4])], [vi("Y", TensorProto.INT64, 2)],
-     [rng.standard_normal((3, 4)).astype(np.float32)], 1, "refuse",
-     inits=[numpy_helper.from_array(np.array([-1, 2], np.int64), "pairs")])
+     [xr], 1, "run",
+     inits=[numpy_helper.from_array(np.array([-1, 2], np.int64), "pairs")],
+     refs=[np.array(np.nonzero(xr), np.int64).reshape(-1, 2)])
+
+# ---- refused: a node reading a run-time-shaped value --------------------------
 save("refuse_unique_pad", [helper.make_node("Unique", ["X"], ["U"]),
                            helper.make_node("Pad", ["U", "pads"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 1)],

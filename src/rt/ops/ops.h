@@ -55,6 +55,11 @@ int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m);
  * 0, or 1 with the message in err. */
 int pz_index_layer_check(pz_layer *l, char *err, size_t n);
 
+/* registry.c: the values of an int32 or int64 tensor of at most max
+ * elements read at run time (Slice's starts, Reshape's shape), into out;
+ * their count, or -1 when t is not such a vector. */
+int pz_run_ints(const pz_tensor *t, int64_t *out, int max);
+
 /* One descriptor per kind of the list PZ_OP_KINDS (pz_op_kinds.h). */
 #define PZ_OPK_EXTERN(KIND, sym) extern const pz_rt_op pz_rt_op_##sym;
 PZ_OP_KINDS(PZ_OPK_EXTERN)

@@ -7,9 +7,19 @@
  * conv's output as it is) and runs the pool's fast kernel one 16-channel
  * block at a time, each block's means copied to Y's plain [N, C]. The
  * reference (any axes, double sums) is far slower there (bench/RESULTS.md,
- * 'reduce_mean: global average'). */
+ * 'reduce_mean: global average'). With input 1 (axes, int32 or int64) the
+ * axes are read at run time: Y was planned at a bound (X's dims, or with
+ * keepdims 0 the largest each kept dim can be), the layer is in a dynamic
+ * region (dyn_self), and an axis out of range or repeated fails the run
+ * naming the layer (pz_layer_run_fail), Y empty. */
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
+
+/* Axes read at run time: the run's params, and whether Y keeps X's rank. */
+typedef struct {
+    pz_reduce_params now;
+    int keep;
+} rt_axes_state;
 
 typedef struct {
     pz_pool16c_desc d;       /* one block of one image: n = 1, c = 16, output 1x1 */
@@ -70,6 +80,14 @@ static int reduce_mean_prepare(pz_layer *l, char *err, size_t n)
         !(x->dtype == PZ_BOOL && (p->func == PZ_RED_MAX || p->func == PZ_RED_MIN)))
         return pz_layer_fail(l, err, n, "X has type %s", pz_dtype_name(x->dtype));
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (l->n_in > 1) {   /* the reference, at the run's axes and dims */
+        rt_axes_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        l->state = st;
+        st->now = *p;
+        st->keep = y->rank == x->rank;
+        return 0;
+    }
     if (x->rank < 32 && (p->axes_mask >> x->rank) != 0)
         return pz_layer_fail(l, err, n, "axes mask 0x%x beyond rank %d", p->axes_mask, x->rank);
     int64_t kept = 1;
@@ -108,7 +126,9 @@ static void reduce_mean_run(const pz_layer *l, int ith, int nth)
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     int64_t rows, len;
-    if (l->state)
+    if (l->n_in > 1 && !pz_numel(y)) return;   /* nothing, or the run failed (run_shape) */
+    if (l->n_in > 1) p = &((const rt_axes_state *)l->state)->now;
+    if (l->state && l->n_in == 1)
         mean_hw_run(l->state, x->data, y->data, ith, nth);
     else if (!l->dyn && rows_plan(l, &rows, &len))
         pz_f32_reduce_rows__blocked(p->func, rows, len, x->data, y->data, ith, nth);
@@ -139,12 +159,40 @@ static int reduce_mean_row_rule(const pz_row_layer *l, pz_row_map *m)
 
 /* A dynamic region: Y has X's kept axes, each reduced one 1 where Y was
  * planned with X's rank (keepdims), else dropped. */
+static const char *read_axes(const pz_layer *l, rt_axes_state *st)
+{
+    const pz_tensor *x = l->in[0];
+    int64_t axes[PZ_MAX_RANK];
+    int cnt = pz_run_ints(l->in[1], axes, PZ_MAX_RANK);
+    if (cnt < 0) return "axes must be an int32 or int64 vector of at most the rank";
+    st->now.axes_mask = 0;
+    for (int i = 0; i < cnt; i++) {
+        int64_t a = axes[i] < 0 ? axes[i] + x->rank : axes[i];
+        if (a < 0 || a >= x->rank) return "an axis is out of range";
+        if (st->now.axes_mask >> a & 1) return "an axis is repeated";
+        st->now.axes_mask |= 1u << a;
+    }
+    return NULL;
+}
+
 static void reduce_mean_run_shape(const pz_layer *l)
 {
     const pz_reduce_params *p = l->params;
     const pz_tensor *x = l->in[0];
     pz_tensor *y = l->out[0];
-    const int keep = y->rank == x->rank;
+    int keep = y->rank == x->rank;
+    if (l->n_in > 1) {
+        rt_axes_state *st = l->state;
+        const char *why = read_axes(l, st);
+        if (why) {
+            pz_layer_run_fail(l, "%s", why);
+            for (int i = 0; i < y->rank; i++) y->dims[i] = 0;
+            st->now.axes_mask = 0;
+            return;
+        }
+        p = &st->now;
+        keep = st->keep;
+    }
     int r = 0;
     for (int i = 0; i < x->rank; i++)
         if (!(p->axes_mask >> i & 1)) y->dims[r++] = x->dims[i];
@@ -152,9 +200,15 @@ static void reduce_mean_run_shape(const pz_layer *l)
     y->rank = r;
 }
 
+static int reduce_mean_dyn_self(const pz_layer *l)
+{
+    return l->n_in > 1;
+}
+
 const pz_rt_op pz_rt_op_reduce_mean = {
     .name = "REDUCE_MEAN", PZ_OP_PARAMS(pz_reduce_params, reduce_fields),
-    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .dyn_self = reduce_mean_dyn_self,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = reduce_mean_prepare, .run = reduce_mean_run,
     .row_rule = reduce_mean_row_rule, .run_shape = reduce_mean_run_shape,
 };

@@ -50,3 +50,13 @@ int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m)
 {
     return 1;
 }
+
+int pz_run_ints(const pz_tensor *t, int64_t *out, int max)
+{
+    if (!t || t->rank > 1 || (t->dtype != PZ_I64 && t->dtype != PZ_I32)) return -1;
+    int64_t n = pz_numel(t);
+    if (n > max) return -1;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = t->dtype == PZ_I64 ? ((const int64_t *)t->data)[i] : ((const int32_t *)t->data)[i];
+    return (int)n;
+}

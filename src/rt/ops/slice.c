@@ -1,7 +1,19 @@
 /* slice.c - the SLICE layer: per-axis start and step (clamped, final, from
  * the compiler); Y's shape gives the count on each axis. In a dynamic
- * region the model's starts, ends and steps are clamped to the run's dims. */
+ * region the model's starts, ends and steps are clamped to the run's dims.
+ * With inputs 1-4 (starts, ends [, axes [, steps]], int32 or int64) they are
+ * read at run time (the compiler planned Y at X's dims, a bound no slice
+ * exceeds): the layer is then in a dynamic region (dyn_self), and a bad
+ * value (lengths that differ, an axis out of range or repeated, a step of 0)
+ * fails the run (pz_layer_run_fail), Y empty. */
+#include <string.h>
+
 #include "rt/ops/ops.h"
+
+/* The run's starts, ends and steps per axis, read from inputs 1-4. */
+typedef struct {
+    pz_slice_params given;
+} slice_args;
 
 /* A float slice of a blocked rank-4 tensor along channels only (N, H, W
  * whole): a channel gather on NCHW16c (ShuffleNetV2's channel split at 58,
@@ -57,7 +69,40 @@ void pz_slice_axis(int64_t d, int64_t b, int64_t e, int64_t s, int64_t *start, i
 
 static void slice_release(pz_layer *l)
 {
-    pz_chg_release(l->state);
+    if (l->n_in == 1) pz_chg_release(l->state);
+}
+
+/* Reads inputs 1-4 into a->given; NULL, or why they are bad. */
+static const char *slice_read_args(const pz_layer *l, slice_args *a)
+{
+    const pz_tensor *x = l->in[0];
+    int64_t v[4][PZ_MAX_RANK];
+    int cnt[4] = {0, 0, -1, -1};
+    for (int i = 0; i < 4; i++) {
+        const pz_tensor *t = pz_in(l, i + 1);
+        if (t && (cnt[i] = pz_run_ints(t, v[i], PZ_MAX_RANK)) < 0)
+            return "starts, ends, axes and steps must be int32 or int64 vectors of at most "
+                   "the rank";
+    }
+    if (cnt[0] != cnt[1] || (cnt[2] >= 0 && cnt[2] != cnt[0]) || (cnt[3] >= 0 && cnt[3] != cnt[0]))
+        return "starts, ends, axes and steps have different lengths";
+    if (cnt[0] > x->rank) return "starts has more entries than X has dims";
+    pz_slice_params *g = &a->given;
+    memset(g, 0, sizeof *g);
+    for (int k = 0; k < x->rank; k++) g->given_end[k] = INT64_MAX, g->given_step[k] = 1;
+    int seen[PZ_MAX_RANK] = {0};
+    for (int i = 0; i < cnt[0]; i++) {
+        int64_t ax = cnt[2] >= 0 ? v[2][i] : i;
+        if (ax < 0) ax += x->rank;
+        if (ax < 0 || ax >= x->rank) return "an axis is out of range";
+        if (seen[ax]++) return "an axis is repeated";
+        int64_t st = cnt[3] >= 0 ? v[3][i] : 1;
+        if (st == 0) return "a step is 0";
+        g->given_start[ax] = v[0][i];
+        g->given_end[ax] = v[1][i];
+        g->given_step[ax] = st;
+    }
+    return NULL;
 }
 
 static int slice_prepare(pz_layer *l, char *err, size_t n)
@@ -68,6 +113,14 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
     if (y->rank != x->rank)
         return pz_layer_fail(l, err, n, "X has rank %d, Y %d", x->rank, y->rank);
+    if (l->n_in > 1) {
+        for (int i = 1; i < 3; i++)
+            if (!pz_in(l, i))
+                return pz_layer_fail(l, err, n, "run-time starts and ends are both needed");
+        if (!(l->state = calloc(1, sizeof(slice_args))))
+            return pz_layer_fail(l, err, n, "out of memory");
+        return 0;   /* Y planned at X's dims: any slice fits */
+    }
     if (pz_numel(y) == 0) return 0;
     for (int a = 0; a < x->rank; a++) {
         int64_t s = p->start[a], st = p->step[a], last = s + (y->dims[a] - 1) * st;
@@ -86,9 +139,14 @@ static int slice_prepare(pz_layer *l, char *err, size_t n)
 
 /* The params of the run: in a dynamic region the given starts, ends and
  * steps clamped to the run's dims (Y's dims, which run_shape set). */
+static const pz_slice_params *slice_given(const pz_layer *l)
+{
+    return l->n_in > 1 ? &((const slice_args *)l->state)->given : l->params;
+}
+
 static void slice_now(const pz_layer *l, pz_slice_params *now)
 {
-    const pz_slice_params *p = l->params;
+    const pz_slice_params *p = slice_given(l);
     const pz_tensor *x = l->in[0];
     *now = *p;
     for (int a = 0; a < x->rank; a++) {
@@ -102,10 +160,16 @@ static void slice_now(const pz_layer *l, pz_slice_params *now)
 /* A dynamic region: each axis' count from the run's dim. */
 static void slice_run_shape(const pz_layer *l)
 {
-    const pz_slice_params *p = l->params;
+    const pz_slice_params *p = slice_given(l);
     const pz_tensor *x = l->in[0];
     pz_tensor *y = l->out[0];
     y->rank = x->rank;
+    const char *why = l->n_in > 1 ? slice_read_args(l, l->state) : NULL;
+    if (why) {
+        pz_layer_run_fail(l, "%s", why);
+        for (int a = 0; a < x->rank; a++) y->dims[a] = 0;
+        return;
+    }
     for (int a = 0; a < x->rank; a++) {
         int64_t start;
         pz_slice_axis(x->dims[a], p->given_start[a], p->given_end[a], p->given_step[a], &start,
@@ -118,7 +182,7 @@ static void slice_run(const pz_layer *l, int ith, int nth)
     const pz_slice_params *p = l->params;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     if (pz_numel(y) == 0) return;
-    if (l->state) {
+    if (l->state && l->n_in == 1) {
         pz_chg_run(l->state, l, ith, nth);
         return;
     }
@@ -147,9 +211,15 @@ static int slice_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+static int slice_dyn_self(const pz_layer *l)
+{
+    return l->n_in > 1;
+}
+
 const pz_rt_op pz_rt_op_slice = {
     .name = "SLICE", PZ_OP_PARAMS(pz_slice_params, slice_fields),
-    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .dyn_self = slice_dyn_self,
+    .min_in = 1, .max_in = 5, .min_out = 1, .max_out = 1,
     .prepare = slice_prepare, .run = slice_run, .release = slice_release,
     .row_rule = slice_row_rule, .run_shape = slice_run_shape,
 };

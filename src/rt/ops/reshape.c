@@ -1,0 +1,120 @@
+/* reshape.c - the RESHAPE layer: ONNX Reshape whose shape (input 1, int32 or
+ * int64, its length Y's rank) is read at run time; a constant shape is a
+ * view or a COPY instead.
+ *
+ * Design (issue 39, run-time shaping inputs): the compiler plans Y at a
+ * bound on every dim, the largest a dim can be: X's element count (or X's
+ * largest dim, which a 0 may copy), so the arena and every layer after it
+ * are sized for any shape the run may give, and the layer is in a dynamic
+ * region (dyn_self): run_shape sets Y's dims from the values, and the
+ * layers after it take the run's shape (op_desc.h run_shape). A shape that
+ * does not fit (a product other than X's count, two -1, a value below -1,
+ * a 0 past X's rank, a dim above the bound) fails the run naming the layer
+ * (pz_layer_run_fail), Y empty. The bound is per dim: a rank-r Y is planned
+ * at count^r elements, which the compiler refuses when it overflows; a
+ * bound on the element count alone would need one the layers after it keep
+ * too, which they do not have. */
+#include <string.h>
+
+#include "rt/ops/ops.h"
+
+typedef struct {
+    int64_t bound[PZ_MAX_RANK];   /* Y's planned dims */
+} reshape_state;
+
+static int reshape_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *x = pz_in(l, 0), *s = pz_in(l, 1), *y = pz_out(l, 0);
+    if (!x || !s || !y) return pz_layer_fail(l, err, n, "needs X, shape and Y");
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
+    if (s->rank > 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) || pz_numel(s) != y->rank)
+        return pz_layer_fail(l, err, n, "shape must be %d int32 or int64 values (Y's rank)",
+                             y->rank);
+    reshape_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    for (int k = 0; k < y->rank; k++) st->bound[k] = y->dims[k];
+    return 0;
+}
+
+/* Y's dims from the shape; NULL, or why they do not fit. */
+static const char *reshape_dims(const pz_layer *l, int64_t *dims, char *why, size_t n)
+{
+    const pz_reshape_params *p = l->params;
+    const reshape_state *st = l->state;
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    int64_t shape[PZ_MAX_RANK];
+    if (pz_run_ints(l->in[1], shape, PZ_MAX_RANK) != y->rank) return "shape is not Y's rank";
+    int at = -1;
+    int64_t known = 1;
+    for (int k = 0; k < y->rank; k++) {
+        dims[k] = shape[k];
+        if (shape[k] == 0 && !p->allowzero) {
+            if (k >= x->rank) return "shape has a 0 (copy X's dim) past X's rank";
+            dims[k] = x->dims[k];
+        } else if (shape[k] == -1) {
+            if (at >= 0) return "shape has two -1";
+            at = k;
+            dims[k] = 1;
+        } else if (shape[k] < 0) {
+            snprintf(why, n, "shape[%d] is %lld", k, (long long)shape[k]);
+            return why;
+        }
+        if (k != at && dims[k] > st->bound[k]) {
+            snprintf(why, n, "dim %d is %lld, above the planned bound %lld", k,
+                     (long long)dims[k], (long long)st->bound[k]);
+            return why;
+        }
+        known *= dims[k];   /* each within its bound: no overflow past count^rank */
+    }
+    const int64_t count = pz_numel(x);
+    if (at >= 0) {
+        if (known == 0 || count % known) return "the -1 dim cannot be inferred";
+        dims[at] = count / known;
+        known = count;
+    }
+    if (at >= 0 && dims[at] > st->bound[at]) return "the -1 dim is above its planned bound";
+    if (known != count) {
+        snprintf(why, n, "the shape has %lld elements, X %lld", (long long)known,
+                 (long long)count);
+        return why;
+    }
+    return NULL;
+}
+
+static void reshape_run_shape(const pz_layer *l)
+{
+    pz_tensor *y = l->out[0];
+    int64_t dims[PZ_MAX_RANK];
+    char buf[160];
+    const char *why = reshape_dims(l, dims, buf, sizeof buf);
+    if (why) {
+        pz_layer_run_fail(l, "%s", why);
+        for (int k = 0; k < y->rank; k++) y->dims[k] = 0;
+        return;
+    }
+    for (int k = 0; k < y->rank; k++) y->dims[k] = dims[k];
+}
+
+static void reshape_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *y = l->out[0];
+    pz_any_copy__ref((size_t)pz_numel(y) * pz_dtype_size(y->dtype), l->in[0]->data, y->data,
+                     ith, nth);
+}
+
+static int reshape_dyn_self(const pz_layer *l)
+{
+    return 1;
+}
+
+static const pz_param_field reshape_fields[] = {
+    PZ_FIELD(pz_reshape_params, allowzero, PZ_F_INT),
+};
+
+const pz_rt_op pz_rt_op_reshape = {
+    .name = "RESHAPE", PZ_OP_PARAMS(pz_reshape_params, reshape_fields),
+    .min_in = 2, .max_in = 2, .min_out = 1, .max_out = 1,
+    .prepare = reshape_prepare, .run = reshape_run,
+    .run_shape = reshape_run_shape, .dyn_self = reshape_dyn_self,
+};

@@ -1,0 +1,156 @@
+#!/bin/sh
+# 39-runtime-shapes.sh BUILD_DIR - inputs that shape an output, read at run
+# time (issue 39): the node suite's cases of Reshape, Slice, Expand, Tile,
+# the reductions, Pad, ConstantOfShape, Range and Resize built by
+# `paleozoic build` with nothing bound (the model's declared shapes only),
+# the program run on the case's inputs and each output checked against the
+# case's (|got-ref| <= 1e-5 + 1e-3*|ref|, integers exactly). A case either
+# builds and agrees, or `build` exits 2 naming what it refuses: a built
+# program that fails or disagrees fails the part, as does a pass count
+# below the floor (each op's cases that build today). Then run-time values
+# a layer cannot take (a Reshape whose product differs, a repeated Slice
+# axis, a reduction axis out of range) fail the program with exit 2 naming
+# the layer, and PyTorch exports whose shapes come from an input
+# (tests/e2e/runtime_shapes_torch.py) match PyTorch from one program.
+# Under a sanitizer every 4th node case (all with PZ_TEST_FULL=1).
+# Ends with `N passed, N failed`.
+set -u
+NAME=39-runtime-shapes
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
+[ -d "$NODE" ] || skip_part "no ONNX node suite at $NODE"
+command -v node >/dev/null || skip_part "needs node"
+every=1
+[ "$san" = 1 ] && [ "$full" = 0 ] && every=4
+
+built=0 refused=0 k=0
+: >"$T/refusals"
+for dir in "$NODE"/test_reshape_* "$NODE"/test_slice* "$NODE"/test_expand* \
+    "$NODE"/test_tile* "$NODE"/test_reduce_* "$NODE"/test_constant_pad* \
+    "$NODE"/test_edge_pad* "$NODE"/test_reflect_pad* "$NODE"/test_wrap_pad* \
+    "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize*; do
+    [ -f "$dir/model.onnx" ] || continue
+    k=$((k + 1))
+    [ $((k % every)) -eq 0 ] || continue
+    c=$(basename "$dir")
+    "$PZ" build "$dir/model.onnx" -o "$T/c.exe" >"$T/log" 2>&1
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q 'paleozoic: error: ' "$T/log"; then
+        refused=$((refused + 1))
+        printf '%s: %s\n' "$c" "$(grep 'paleozoic: error: ' "$T/log" | head -n 1 |
+            sed 's/^paleozoic: error: //')" >>"$T/refusals"
+        continue
+    fi
+    if [ "$rc" -ne 0 ]; then
+        bad "$c: build exit $rc: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    ins="" outs="" i=0
+    while [ -f "$dir/test_data_set_0/input_$i.pb" ]; do
+        ins="$ins --input $dir/test_data_set_0/input_$i.pb"
+        i=$((i + 1))
+    done
+    i=0
+    while [ -f "$dir/test_data_set_0/output_$i.pb" ]; do
+        outs="$outs --output $T/o$i.pb"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    if ! "$T/c.exe" $ins $outs >"$T/log" 2>&1 || ! clean "$T/log"; then
+        bad "$c: the built program failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    i=0 good=1
+    while [ -f "$dir/test_data_set_0/output_$i.pb" ]; do
+        if ! node "$E2E/compare.js" --close 1e-3 1e-5 "$T/o$i.pb" \
+            "$dir/test_data_set_0/output_$i.pb" >"$T/cmp" 2>&1; then
+            bad "$c: output $i: $(tail -c 300 "$T/cmp")"
+            good=0
+        fi
+        i=$((i + 1))
+    done
+    [ "$good" = 1 ] && built=$((built + 1)) && ok "$c"
+done
+echo "$NAME: node cases built without bound values: $built built and agree, $refused refused"
+sed 's/^/  refused: /' "$T/refusals"
+# the floor: what builds today (all cases; a sample under a sanitizer)
+floor=${PZ_RT_SHAPES_FLOOR:-149}
+[ "$every" = 1 ] && [ "$built" -lt "$floor" ] && bad "only $built node cases built and agreed (floor $floor)"
+
+
+# bad run-time values: exit 2 naming the layer, from a program that builds
+# bad_value CASE INPUT_NO VALUES DTYPE PATTERN: CASE's program on its inputs
+# with input INPUT_NO replaced by VALUES (a numpy vector of DTYPE)
+bad_value() {
+    c=$1 no=$2 vals=$3 dt=$4 pat=$5
+    dir=$NODE/$c
+    [ -f "$dir/model.onnx" ] || { skip_one "$c: not in the suite"; return; }
+    if ! "$PZ" build "$dir/model.onnx" -o "$T/b.exe" >"$T/log" 2>&1; then
+        bad "$c: build failed: $(tail -c 300 "$T/log")"
+        return
+    fi
+    "$PY" -c "import sys, numpy as np; from onnx import numpy_helper as h
+open(sys.argv[1], 'wb').write(h.from_array(np.array($vals, dtype=np.$dt)).SerializeToString())" \
+        "$T/bad.pb" || { bad "$c: cannot write the bad value"; return; }
+    ins="" i=0
+    while [ -f "$dir/test_data_set_0/input_$i.pb" ]; do
+        f=$dir/test_data_set_0/input_$i.pb
+        [ "$i" = "$no" ] && f=$T/bad.pb
+        ins="$ins --input $f"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    refuse "$c with input $no = $vals" "layer \".*$pat" "$T/b.exe" $ins --output "$T/o.pb"
+    clean "$T/refuse.log" || bad "$c: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+}
+if [ "$have_py" = 1 ]; then
+    bad_value test_reshape_reordered_all_dims 1 "[4, 4, 2]" int64 "elements"
+    bad_value test_reshape_reordered_all_dims 1 "[-1, -1, 2]" int64 "two -1"
+    bad_value test_reshape_reordered_all_dims 1 "[0, 0, 5]" int64 "elements"
+    bad_value test_reshape_reordered_all_dims 1 "[24, 1, -3]" int64 "is -3"
+    bad_value test_slice 3 "[0, 0]" int64 "repeated"
+    bad_value test_slice 4 "[1, 0]" int64 "step is 0"
+    bad_value test_slice 3 "[0, 7]" int64 "out of range"
+    bad_value test_reduce_sum_keepdims_example 1 "[3]" int64 "out of range"
+    bad_value test_reduce_mean_do_not_keepdims_example 1 "[-4]" int64 "out of range"
+fi
+
+# PyTorch exports: one program, several run-time values, PyTorch's outputs
+if [ "$have_py" = 1 ] && "$PY" "$E2E/runtime_shapes_torch.py" "$T" >"$T/log" 2>&1; then
+    [ -f "$T/cases.txt" ] || skip_one "PyTorch exports: no torch"
+    while [ -f "$T/cases.txt" ] && read -r name nin nout nval; do
+        if ! "$PZ" build "$T/$name.onnx" -o "$T/$name.exe" >"$T/log" 2>&1; then
+            bad "$name: build failed: $(tail -c 300 "$T/log")"
+            continue
+        fi
+        v=0
+        while [ "$v" -lt "$nval" ]; do
+            ins="" outs="" k=0
+            while [ "$k" -lt "$nin" ]; do ins="$ins --input $T/$name.v$v.in$k.pb"; k=$((k + 1)); done
+            k=0
+            while [ "$k" -lt "$nout" ]; do outs="$outs --output $T/o$k.pb"; k=$((k + 1)); done
+            # shellcheck disable=SC2086
+            if ! "$T/$name.exe" $ins $outs >"$T/log" 2>&1; then
+                bad "$name value set $v: the program failed: $(tail -c 300 "$T/log")"
+            else
+                k=0
+                while [ "$k" -lt "$nout" ]; do
+                    check "$name value set $v output $k" \
+                        node "$E2E/compare.js" --close 1e-5 1e-6 "$T/o$k.pb" "$T/$name.v$v.ref$k.pb"
+                    k=$((k + 1))
+                done
+            fi
+            v=$((v + 1))
+        done
+    done <"$T/cases.txt"
+    if [ -f "$T/reshape.exe" ]; then
+        refuse "reshape with n = 5" 'layer ".*cannot be inferred' "$T/reshape.exe" --input "$T/reshape.v0.in0.pb" \
+            --input "$T/reshape.bad.in1.pb" --input "$T/reshape.v0.in2.pb" --output "$T/o0.pb" \
+            --output "$T/o1.pb"
+    fi
+else
+    bad "runtime_shapes_torch.py failed: $(tail -c 600 "$T/log")"
+fi
+
+finish
