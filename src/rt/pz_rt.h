@@ -190,6 +190,7 @@ typedef struct {
     int trans_a, trans_b;
     float alpha, beta;
     pz_act act;
+    float sparsity;                   /* the sparsity knob (as pz_conv_params'; spgemm.h) */
 } pz_gemm_params;
 
 typedef struct {
