@@ -30,7 +30,8 @@ static int lowered_conv(const ir_model *m, int li, op_lowered *low)
     const ir_node *n = &g->nodes[m->layers[li].node];
     pz_err e = {0};
     if (!n->op || !n->op->lower || n->op->lower(g, n, low, &e) ||
-        (low->kind != PZ_OP_CONV && low->kind != PZ_OP_GEMM) || low->n_in < 2 || low->n_out < 1 || low->in[0] < 0 || low->in[1] < 0 || low->out[0] < 0)
+        (low->kind != PZ_OP_CONV && low->kind != PZ_OP_GEMM && low->kind != PZ_OP_MATMUL) ||
+        low->n_in < 2 || low->n_out < 1 || low->in[0] < 0 || low->in[1] < 0 || low->out[0] < 0)
         return 0;
     return 1;
 }
@@ -40,17 +41,18 @@ int opt_sparsity_applies(const ir_model *m, int li, char *why, size_t n)
     const ir_graph *g = m->g;
     op_lowered low;
     if (!lowered_conv(m, li, &low)) {
-        if (why) snprintf(why, n, "it has no block-sparse kernel (Conv and Gemm have one)");
+        if (why) snprintf(why, n, "it has no block-sparse kernel (Conv, Gemm, MatMul have one)");
         return 0;
     }
-    if (low.kind == PZ_OP_GEMM) {
-        const ir_tensor *b = &g->values[low.in[1]].t;
-        if (b->data && b->dtype == IR_F32 && b->rank == 2 && !low.p.gemm.trans_a &&
+    if (low.kind != PZ_OP_CONV) {
+        const ir_tensor *a = &g->values[low.in[0]].t, *b = &g->values[low.in[1]].t;
+        if (b->data && b->dtype == IR_F32 && b->rank == 2 && a->dtype == IR_F32 &&
+            (low.kind == PZ_OP_MATMUL || !low.p.gemm.trans_a) &&
             m->layers[li].precision == IR_PREC_FP32)
             return 1;
         if (why)
-            snprintf(why, n, "the block-sparse GEMM needs constant fp32 B, A not transposed, "
-                     "fp32 precision");
+            snprintf(why, n, "the block-sparse GEMM needs a constant 2-D fp32 B, fp32 A (not "
+                     "transposed), fp32 precision");
         return 0;
     }
     const ir_tensor *x = &g->values[low.in[0]].t, *w = &g->values[low.in[1]].t,
@@ -82,7 +84,7 @@ pz_status opt_sparsity_set_all(ir_model *m, float r, pz_err *err)
     if (!any && r != 0)
         return pz_fail(err, PZ_ERR_INPUT, "--sparsity: no layer of this model has a block-sparse "
                        "kernel (2-D Conv, group 1, constant weights, 16-channel input blocks; "
-                       "Gemm with constant B)");
+                       "Gemm or MatMul with a constant B)");
     return PZ_OK;
 }
 
@@ -128,7 +130,8 @@ static int block_index(const geom *g, int64_t b, int64_t *idx)
     int64_t taps = d[2] * d[3], cb = (d[1] + 15) / 16;
     int64_t ob = b / (cb * taps), ib = b / taps % cb, t = b % taps;
     for (int64_t o = ob * 16; o < ob * 16 + 16 && o < d[0]; o++)
-        for (int64_t i = ib * 16; i < ib * 16 + 16 && i < d[1]; i++) idx[c++] = (o * d[1] + i) * taps + t;
+        for (int64_t i = ib * 16; i < ib * 16 + 16 && i < d[1]; i++)
+            idx[c++] = (o * d[1] + i) * taps + t;
     return c;
 }
 
@@ -136,9 +139,9 @@ static geom geom_of(const ir_graph *g, const op_lowered *low)
 {
     const ir_tensor *w = &g->values[low->in[1]].t;
     geom r = {0};
-    if (low->kind == PZ_OP_GEMM) {
+    if (low->kind != PZ_OP_CONV) {   /* GEMM, MATMUL (B never transposed) */
         r.gemm = 1;
-        r.trans_b = low->p.gemm.trans_b != 0;
+        r.trans_b = low->kind == PZ_OP_GEMM && low->p.gemm.trans_b != 0;
         r.k = r.trans_b ? w->dims[1] : w->dims[0];
         r.n = r.trans_b ? w->dims[0] : w->dims[1];
     } else {
@@ -207,7 +210,8 @@ int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero
     const float *wd = w->data;
     geom gm = geom_of(m->g, &low);
     /* the output pixels (a GEMM: the rows of A) each block multiplies */
-    int64_t pixels = gm.gemm ? y->dims[0] : y->dims[0] * y->dims[2] * y->dims[3], idx[512];
+    int64_t pixels = gm.gemm ? (gm.n ? ir_tensor_numel(y) / gm.n : 0)
+                             : y->dims[0] * y->dims[2] * y->dims[3], idx[512];
     *blocks = geom_blocks(&gm);
     *macs = ir_tensor_numel(w) * pixels;
     for (int64_t k = 0; k < *blocks; k++) {

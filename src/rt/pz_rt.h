@@ -195,6 +195,7 @@ typedef struct {
 
 typedef struct {
     pz_act act;                       /* fused epilogue, after the bias C (constant 2-D B only) */
+    float sparsity;                   /* the sparsity knob (constant 2-D B; spgemm.h) */
 } pz_matmul_params;
 
 typedef struct {

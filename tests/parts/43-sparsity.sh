@@ -24,9 +24,11 @@
 #      differs from the knob off; tune --sparsity 0.5 writes the key.
 #   7. The generated C states the knob (.sparsity = 0.75f on the four
 #      convs and the Gemm) and the built program gives run's bits.
-#   8. Gemm-only models (M = 3, M = 1: the GEMV) at --sparsity 0.75 against
+#   8. Gemm-only models (M = 3, M = 1: the GEMV) and a MatMul with a
+#      constant B and a fused bias (M = 2 x 3) at --sparsity 0.75 against
 #      ONNX Runtime on the script's pruned twin; 3 threads and PZ_ISA=scalar
-#      (the twin) bitwise 1 thread; inspect's counts equal the script's; a
+#      (the twin) bitwise 1 thread; the profile names the kernel; inspect's
+#      counts equal the script's; a
 #      schedule's "sparsity" on the net's Gemm layer (4) alone.
 # Works under the sanitizer build (build-san).
 set -u
@@ -138,10 +140,12 @@ if "$PZ" build "$N" -o "$T/prog" --threads 1 --sparsity 0.75 >"$T/log" 2>&1 &&
 else bad "build/run the program: $(tail -c 300 "$T/log")"; fi
 
 # ---- 8. Gemm-only models, M = 3 and the GEMV
-for G in gemm gemv; do
+for G in gemm gemv mm; do
     GI="$T/$G.in.pb"
     node "$E2E/ort_run.js" "$T/$G.p75.onnx" --threads 1 "$GI" -- "$T/$G.ort.pb" >"$T/log" 2>&1 || bad "ORT $G: $(tail -c 200 "$T/log")"
-    "$PZ" run "$T/$G.onnx" --input "$GI" --threads 1 --sparsity 0.75 --output "$T/$G.1.pb" >"$T/log" 2>&1 || bad "run $G: $(tail -c 300 "$T/log")"
+    "$PZ" run "$T/$G.onnx" --input "$GI" --threads 1 --sparsity 0.75 --output "$T/$G.1.pb" --profile >"$T/log" 2>&1 || bad "run $G: $(tail -c 300 "$T/log")"
+    n=$(grep -c ' sparse$' "$T/log")
+    [ "$n" = 1 ] && ok || bad "$G profile: $n layers on the sparse kernel, want 1"
     check "$G --sparsity 0.75 vs ONNX Runtime on the pruned model" cmp_rel "$T/$G.1.pb" "$T/$G.ort.pb"
     "$PZ" run "$T/$G.onnx" --input "$GI" --threads 3 --sparsity 0.75 --output "$T/$G.3.pb" >"$T/log" 2>&1 || bad "run $G x3: $(tail -c 300 "$T/log")"
     check "$G --sparsity 0.75: 3 threads bitwise 1" cmp_bit "$T/$G.3.pb" "$T/$G.1.pb"

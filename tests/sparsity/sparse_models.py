@@ -19,6 +19,8 @@ Writes into OUTDIR:
   gemm.onnx         a Gemm-only model (A 3x200, B 70x200 transB, bias), gemm.in.pb
   gemm.p75.onnx     gemm with B pruned to 0.75 by the rule
   gemv.onnx         the same at M = 1 (a FC layer at batch 1), gemv.in.pb, gemv.p75.onnx
+  mm.onnx           a MatMul of A [2, 3, 200] by a constant B [200, 70], then Add(bias)
+                    (fused), mm.in.pb, mm.p75.onnx (B pruned as B^T by the same rule)
   relu.onnx         a Relu-only model (no layer with a sparse kernel)
 """
 import sys
@@ -167,6 +169,17 @@ for tag, m in (("gemm", 3), ("gemv", 1)):
              out + "/%s%s.onnx" % (tag, suffix))
     lines.append("%s only_gemm %d %d %d" % ((tag,) + count(prune(W, 0.75, gemm_blocks, gemm_view), m,
                                                             gemm_blocks, gemm_view)))
+a = rng.standard_normal((2, 3, 200)).astype(np.float32)
+open(out + "/mm.in.pb", "wb").write(numpy_helper.from_array(a, "a").SerializeToString())
+WP = prune(W, 0.75, gemm_blocks, gemm_view)
+for suffix, w in (("", W), (".p75", WP)):
+    save([helper.make_node("MatMul", ["a", "B"], ["t"], name="only_mm"),
+          helper.make_node("Add", ["t", "bias"], ["b"], name="bias_add")],
+         [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3, 200])],
+         [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 3, 70])],
+         [numpy_helper.from_array(np.ascontiguousarray(w.T), "B"), numpy_helper.from_array(bias, "bias")],
+         out + "/mm%s.onnx" % suffix)
+lines.append("mm only_mm %d %d %d" % count(WP, 6, gemm_blocks, gemm_view))
 open(out + "/counts.txt", "w").write("\n".join(lines) + "\n")
 save([helper.make_node("Relu", ["a"], ["b"], name="only_relu")],
      [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 16])],

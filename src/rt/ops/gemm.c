@@ -74,7 +74,8 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
                            .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
     if (p->sparsity != 0 && fast_shape && l->prec == PZ_PREC_FP32) {
         st->sp = calloc(1, sizeof *st->sp);
-        if (!st->sp || pz_spgemm_plan_make(st->sp, st->K, st->N, b->data, p->trans_b, p->alpha, isa))
+        if (!st->sp ||
+            pz_spgemm_plan_make(st->sp, st->K, st->N, b->data, p->trans_b, p->alpha, isa))
             return pz_layer_fail(l, err, n, "out of memory (sparse B)");
         l->packed_in |= 1u << 1;
         l->kernel = "sparse";

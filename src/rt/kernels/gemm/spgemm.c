@@ -36,7 +36,8 @@ int pz_spgemm_plan_make(pz_spgemm_plan *p, int64_t k, int64_t n, const float *b,
             for (int64_t q = 0; q < nkb; q++) {
                 int64_t r0 = q * KB, kn = k - r0 < KB ? k - r0 : KB, any = 0;
                 for (int64_t r = r0; r < r0 + kn && !any; r++)
-                    for (int64_t j = 0; j < nv && !any; j++) any = b_at(b, k, n, trans_b, r, c0 + j) != 0.0f;
+                    for (int64_t j = 0; j < nv && !any; j++)
+                        any = b_at(b, k, n, trans_b, r, c0 + j) != 0.0f;
                 if (!any) continue;
                 if (pass) {
                     float *w = p->w + nz * KB * NR;
