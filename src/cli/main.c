@@ -32,7 +32,7 @@ static void usage(FILE *f)
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
                "       --schedule FILE | --strategy S, --precision fp32|bf16|int8|int8-dynamic, --weights fp32|fp16,\n"
                "       --target TARGET.json, --concat on|off (default off),\n"
-               "       --sparsity R|auto (conv weight blocks pruned to R in [0, 1), or the own zero blocks)\n");
+               "       --sparsity R|auto (conv, Gemm, MatMul weight blocks pruned to R in [0, 1), or the own zero blocks)\n");
 }
 
 /* Length of a valid UTF-8 sequence at s (1 to 4), or 0 if invalid. */

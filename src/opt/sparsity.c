@@ -1,32 +1,36 @@
 /* sparsity.c - the per-layer sparsity knob: weight blocks pruned by
  * magnitude at compile time, skipped by the block-sparse kernel at run time.
  *
- * A block is the sparse conv kernel's tile (src/rt/kernels/conv/
- * spconv16c.h): 16 output channels x 16 input channels x one kernel tap of
- * W[M][C][KH][KW]. Pruning a layer to R zeroes its blocks of smallest L1
+ * A block is the sparse kernel's tile: on a Conv (src/rt/kernels/conv/
+ * spconv16c.h) 16 output channels x 16 input channels x one kernel tap of
+ * W[M][C][KH][KW]; on a Gemm with a constant B (src/rt/kernels/gemm/
+ * spgemm.h) PZ_SPGEMM_KB rows of K x one 32-column panel of B[K][N]
+ * (transB: of B as [N][K], the same weights). Pruning a layer to R zeroes its blocks of smallest L1
  * norm (ties: the earlier block) until round(R x blocks) are zero; blocks
  * already zero count first, so pruning twice to R is pruning once. The
  * rule for R = auto (IR_SPARSITY_AUTO): nothing is pruned, the kernel skips
  * the model's own all-zero blocks. R = 0 is the dense kernel, bit for bit
  * the knob off. The runtime takes the sparse kernel wherever the knob is
- * not 0 (pz_conv_params.sparsity) and skips every all-zero block it finds. */
+ * not 0 (pz_conv_params.sparsity, pz_gemm_params.sparsity) and skips every all-zero block it finds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../ops/op.h"
 #include "../rt/kernels/conv/spconv16c.h"
+#include "../rt/kernels/gemm/spgemm.h"
 #include "../rt/rows.h"
 #include "opt.h"
 
-/* Layer li as the runtime sees it: its lowered conv, X, W, Y; 0 when it
- * is no CONV layer. */
+/* Layer li as the runtime sees it: its lowered conv or GEMM, X (A), W (B),
+ * Y; 0 when it is neither. */
 static int lowered_conv(const ir_model *m, int li, op_lowered *low)
 {
     const ir_graph *g = m->g;
     const ir_node *n = &g->nodes[m->layers[li].node];
     pz_err e = {0};
-    if (!n->op || !n->op->lower || n->op->lower(g, n, low, &e) || low->kind != PZ_OP_CONV ||
+    if (!n->op || !n->op->lower || n->op->lower(g, n, low, &e) ||
+        (low->kind != PZ_OP_CONV && low->kind != PZ_OP_GEMM && low->kind != PZ_OP_MATMUL) ||
         low->n_in < 2 || low->n_out < 1 || low->in[0] < 0 || low->in[1] < 0 || low->out[0] < 0)
         return 0;
     return 1;
@@ -37,7 +41,18 @@ int opt_sparsity_applies(const ir_model *m, int li, char *why, size_t n)
     const ir_graph *g = m->g;
     op_lowered low;
     if (!lowered_conv(m, li, &low)) {
-        if (why) snprintf(why, n, "it has no block-sparse kernel (Conv has one)");
+        if (why) snprintf(why, n, "it has no block-sparse kernel (Conv, Gemm, MatMul have one)");
+        return 0;
+    }
+    if (low.kind != PZ_OP_CONV) {
+        const ir_tensor *a = &g->values[low.in[0]].t, *b = &g->values[low.in[1]].t;
+        if (b->data && b->dtype == IR_F32 && b->rank == 2 && a->dtype == IR_F32 &&
+            (low.kind == PZ_OP_MATMUL || !low.p.gemm.trans_a) &&
+            m->layers[li].precision == IR_PREC_FP32)
+            return 1;
+        if (why)
+            snprintf(why, n, "the block-sparse GEMM needs a constant 2-D fp32 B, fp32 A (not "
+                     "transposed), fp32 precision");
         return 0;
     }
     const ir_tensor *x = &g->values[low.in[0]].t, *w = &g->values[low.in[1]].t,
@@ -68,7 +83,8 @@ pz_status opt_sparsity_set_all(ir_model *m, float r, pz_err *err)
         }
     if (!any && r != 0)
         return pz_fail(err, PZ_ERR_INPUT, "--sparsity: no layer of this model has a block-sparse "
-                       "kernel (2-D Conv, group 1, constant weights, 16-channel input blocks)");
+                       "kernel (2-D Conv, group 1, constant weights, 16-channel input blocks; "
+                       "Gemm or MatMul with a constant B)");
     return PZ_OK;
 }
 
@@ -84,30 +100,69 @@ static int by_norm(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Calls fn on every weight index of block k (ob, ib, tap) of W dims d. */
-#define FOR_BLOCK(d, k, idx, body)                                                          \
-    do {                                                                                    \
-        int64_t taps_ = (d)[2] * (d)[3], cb_ = ((d)[1] + 15) / 16;                          \
-        int64_t ob_ = (k) / (cb_ * taps_), ib_ = (k) / taps_ % cb_, t_ = (k) % taps_;       \
-        for (int64_t o_ = ob_ * 16; o_ < ob_ * 16 + 16 && o_ < (d)[0]; o_++)                \
-            for (int64_t i_ = ib_ * 16; i_ < ib_ * 16 + 16 && i_ < (d)[1]; i_++) {          \
-                int64_t idx = (o_ * (d)[1] + i_) * taps_ + t_;                              \
-                body;                                                                       \
-            }                                                                               \
-    } while (0)
+/* A layer's block geometry: a conv's W dims, or a GEMM's K, N, transB */
+typedef struct {
+    int gemm, trans_b;
+    int64_t d[4];
+    int64_t k, n;
+} geom;
 
-static void prune(float *w, const int64_t *d, float r)
+static int64_t geom_blocks(const geom *g)
 {
-    int64_t nb = pz_spconv_block_count(d[0], d[1], d[2], d[3]);
+    return g->gemm ? pz_spgemm_block_count(g->k, g->n)
+                   : pz_spconv_block_count(g->d[0], g->d[1], g->d[2], g->d[3]);
+}
+
+/* The weight indices of block b into idx (at most 512); returns how many.
+ * GEMM blocks: panel-major (panel, K block), the kernel's order. */
+static int block_index(const geom *g, int64_t b, int64_t *idx)
+{
+    int c = 0;
+    if (g->gemm) {
+        int64_t nkb = (g->k + PZ_SPGEMM_KB - 1) / PZ_SPGEMM_KB;
+        int64_t c0 = b / nkb * PZ_GEMM_NR, r0 = b % nkb * PZ_SPGEMM_KB;
+        for (int64_t r = r0; r < r0 + PZ_SPGEMM_KB && r < g->k; r++)
+            for (int64_t j = c0; j < c0 + PZ_GEMM_NR && j < g->n; j++)
+                idx[c++] = g->trans_b ? j * g->k + r : r * g->n + j;
+        return c;
+    }
+    const int64_t *d = g->d;
+    int64_t taps = d[2] * d[3], cb = (d[1] + 15) / 16;
+    int64_t ob = b / (cb * taps), ib = b / taps % cb, t = b % taps;
+    for (int64_t o = ob * 16; o < ob * 16 + 16 && o < d[0]; o++)
+        for (int64_t i = ib * 16; i < ib * 16 + 16 && i < d[1]; i++)
+            idx[c++] = (o * d[1] + i) * taps + t;
+    return c;
+}
+
+static geom geom_of(const ir_graph *g, const op_lowered *low)
+{
+    const ir_tensor *w = &g->values[low->in[1]].t;
+    geom r = {0};
+    if (low->kind != PZ_OP_CONV) {   /* GEMM, MATMUL (B never transposed) */
+        r.gemm = 1;
+        r.trans_b = low->kind == PZ_OP_GEMM && low->p.gemm.trans_b != 0;
+        r.k = r.trans_b ? w->dims[1] : w->dims[0];
+        r.n = r.trans_b ? w->dims[0] : w->dims[1];
+    } else {
+        for (int i = 0; i < 4; i++) r.d[i] = w->dims[i];
+    }
+    return r;
+}
+
+static void prune(float *w, const geom *gm, float r)
+{
+    int64_t nb = geom_blocks(gm), idx[512];
     int64_t target = (int64_t)llround((double)r * (double)nb);
     block_norm *bn = pz_xmalloc((size_t)(nb ? nb : 1) * sizeof *bn);
     for (int64_t k = 0; k < nb; k++) {
         double s = 0;
-        FOR_BLOCK(d, k, i, s += fabs((double)w[i]));
+        for (int i = 0, c = block_index(gm, k, idx); i < c; i++) s += fabs((double)w[idx[i]]);
         bn[k] = (block_norm){s, k};
     }
     qsort(bn, (size_t)nb, sizeof *bn, by_norm);
-    for (int64_t j = 0; j < target && j < nb; j++) FOR_BLOCK(d, bn[j].index, i, w[i] = 0.0f);
+    for (int64_t j = 0; j < target && j < nb; j++)
+        for (int i = 0, c = block_index(gm, bn[j].index, idx); i < c; i++) w[idx[i]] = 0.0f;
     free(bn);
 }
 
@@ -136,7 +191,8 @@ pz_status opt_sparsity_prune(ir_model *m, pz_err *err)
         const ir_tensor *t = &g->values[vid].t;
         float *w = pz_xmalloc(t->nbytes ? t->nbytes : 1);
         memcpy(w, t->data, t->nbytes);
-        prune(w, t->dims, r);
+        geom gm = geom_of(g, &low);
+        prune(w, &gm, r);
         ir_value_take_data(g, vid, w, t->nbytes);
     }
     return PZ_OK;
@@ -152,12 +208,15 @@ int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero
         return 0;
     const ir_tensor *w = &m->g->values[low.in[1]].t, *y = &m->g->values[low.out[0]].t;
     const float *wd = w->data;
-    int64_t pixels = y->dims[0] * y->dims[2] * y->dims[3];
-    *blocks = pz_spconv_block_count(w->dims[0], w->dims[1], w->dims[2], w->dims[3]);
+    geom gm = geom_of(m->g, &low);
+    /* the output pixels (a GEMM: the rows of A) each block multiplies */
+    int64_t pixels = gm.gemm ? (gm.n ? ir_tensor_numel(y) / gm.n : 0)
+                             : y->dims[0] * y->dims[2] * y->dims[3], idx[512];
+    *blocks = geom_blocks(&gm);
     *macs = ir_tensor_numel(w) * pixels;
     for (int64_t k = 0; k < *blocks; k++) {
-        int64_t nz = 0, size = 0;
-        FOR_BLOCK(w->dims, k, i, (nz += wd[i] != 0.0f, size++));
+        int64_t nz = 0, size = block_index(&gm, k, idx);
+        for (int i = 0; i < size; i++) nz += wd[idx[i]] != 0.0f;
         if (!nz) {
             ++*zero;
             *skipped += size * pixels;

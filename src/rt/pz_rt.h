@@ -190,10 +190,12 @@ typedef struct {
     int trans_a, trans_b;
     float alpha, beta;
     pz_act act;
+    float sparsity;                   /* the sparsity knob (as pz_conv_params'; spgemm.h) */
 } pz_gemm_params;
 
 typedef struct {
     pz_act act;                       /* fused epilogue, after the bias C (constant 2-D B only) */
+    float sparsity;                   /* the sparsity knob (constant 2-D B; spgemm.h) */
 } pz_matmul_params;
 
 typedef struct {

@@ -3,17 +3,18 @@
 #
 # Models (tests/sparsity/sparse_models.py): four convs without BatchNorm
 # (1x1, 3x3 with a residual, 3x3 stride 2, 1x1 stride 2) and a Gemm; the
-# same with every conv pruned to 0.75 by the script's own implementation of
-# the rule (16x16 blocks per tap, smallest L1 first); with only layer 2
-# pruned; a model with 50% zero blocks of its own; a Gemm-only model.
+# same with every conv and the Gemm pruned to 0.75 by the script's own
+# implementation of the rule (16x16 blocks per tap, Gemm 16 K x 32 N,
+# smallest L1 first); with only layer 2 pruned; a model with 50% zero blocks
+# of its own; Gemm-only models at M = 3 and M = 1; a Relu-only model.
 #   1. Refusals, exit 2 with the reason: --sparsity 1, -0.5, x; a model with
-#      no layer that has a sparse kernel; a schedule's "sparsity" on the Gemm
-#      layer (the message names it), a ratio of 1.5, a layer outside the block.
+#      no layer that has a sparse kernel; a schedule's ratio of 1.5, a layer
+#      outside the block.
 #   2. --sparsity 0 is bitwise the knob off.
 #   3. --sparsity 0.75 against ONNX Runtime on the script's pruned model
 #      (rel 1e-4), on the fast ISA and PZ_ISA=scalar (the twins), and inside
 #      one fused F-Block (fuse-all); 2 threads bitwise 1; the profile shows
-#      the "sparse" kernel on the four convs.
+#      the "sparse" kernel on the four convs and the Gemm.
 #   4. --sparsity auto on the model's own zero blocks against ONNX Runtime.
 #   5. inspect --json: each conv's blocks, zero blocks and skipped MACs equal
 #      the script's count (zero blocks x their weights x output pixels), for
@@ -22,7 +23,13 @@
 #      ONNX Runtime on that model), inspect lists layer 2 alone, the output
 #      differs from the knob off; tune --sparsity 0.5 writes the key.
 #   7. The generated C states the knob (.sparsity = 0.75f on the four
-#      convs) and the built program gives run's bits.
+#      convs and the Gemm) and the built program gives run's bits.
+#   8. Gemm-only models (M = 3, M = 1: the GEMV) and a MatMul with a
+#      constant B and a fused bias (M = 2 x 3) at --sparsity 0.75 against
+#      ONNX Runtime on the script's pruned twin; 3 threads and PZ_ISA=scalar
+#      (the twin) bitwise 1 thread; the profile names the kernel; inspect's
+#      counts equal the script's; a
+#      schedule's "sparsity" on the net's Gemm layer (4) alone.
 # Works under the sanitizer build (build-san).
 set -u
 NAME=43-sparsity
@@ -44,8 +51,8 @@ refuse "--sparsity 1" "--sparsity 1: expected a ratio" "$PZ" run "$N" --input "$
 refuse "--sparsity -0.5" "--sparsity -0.5: expected a ratio" "$PZ" run "$N" --input "$X" --sparsity -0.5
 refuse "--sparsity x" "--sparsity x: expected a ratio" "$PZ" compile "$N" -o "$T/bad" --sparsity x
 [ ! -e "$T/bad" ] && ok || bad "compile --sparsity x left $T/bad"
-refuse "--sparsity on a Gemm-only model" "no layer of this model has a block-sparse kernel" \
-    "$PZ" run "$T/gemm.onnx" --sparsity 0.5
+refuse "--sparsity on a Relu-only model" "no layer of this model has a block-sparse kernel" \
+    "$PZ" run "$T/relu.onnx" --sparsity 0.5
 "$PZ" tune "$N" --strategy none --threads 1 -o "$T/s.json" >"$T/log" 2>&1 || bad "tune: $(tail -c 300 "$T/log")"
 # sched FILE 'PY-EXPR on blocks b' : a copy of s.json edited
 sched() {
@@ -57,9 +64,6 @@ exec(sys.argv[3])
 json.dump(s, open(sys.argv[2], "w"))
 EOF2
 }
-sched "$T/fc.json" 'b[4]["sparsity"] = {"4": 0.5}'
-refuse "schedule sparsity on the Gemm" 'layer 4 "fc" (Gemm) cannot be sparse' \
-    "$PZ" run "$N" --input "$X" --schedule "$T/fc.json"
 sched "$T/r15.json" 'b[2]["sparsity"] = {"2": 1.5}'
 refuse "schedule sparsity 1.5" 'layer 2: expected a ratio' "$PZ" run "$N" --input "$X" --schedule "$T/r15.json"
 sched "$T/out.json" 'b[2]["sparsity"] = {"3": 0.5}'
@@ -83,9 +87,9 @@ check "--sparsity 0.75, PZ_ISA=scalar (the twins) vs ONNX Runtime" cmp_rel "$T/s
 "$PZ" run "$N" --input "$X" --threads 2 --strategy fuse-all --sparsity 0.75 --output "$T/fa.pb" >"$T/log" 2>&1 || bad "run fuse-all: $(tail -c 300 "$T/log")"
 check "--sparsity 0.75 in one fused F-Block (layer by layer) vs ONNX Runtime" cmp_rel "$T/fa.pb" "$T/p75.ort.pb"
 n=$(grep -c ' sparse$' "$T/prof")
-[ "$n" = 4 ] && ok || bad "profile: $n layers on the sparse kernel, want 4: $(grep CONV "$T/prof")"
+[ "$n" = 5 ] && ok || bad "profile: $n layers on the sparse kernel, want 5: $(grep -e CONV -e GEMM "$T/prof")"
 n=$(grep -c ' sparse$' "$T/profsc")
-[ "$n" = 4 ] && ok || bad "profile (scalar): $n layers on the sparse kernel, want 4"
+[ "$n" = 5 ] && ok || bad "profile (scalar): $n layers on the sparse kernel, want 5"
 
 # ---- 4. auto: the model's own zero blocks
 r=$(ort "$T/own.onnx" "$T/own.ort.pb")
@@ -128,10 +132,33 @@ else bad "tune --sparsity 0.5 writes no sparsity key: $(grep -c sparsity "$T/l2b
 # ---- 7. the generated C and the built program
 if "$PZ" compile "$N" -o "$T/c" --threads 1 --sparsity 0.75 >"$T/log" 2>&1; then
     n=$(cat "$T"/c/*.c | grep -c '\.sparsity = 0\.75f')
-    [ "$n" = 4 ] && ok || bad "generated C: $n layers with .sparsity = 0.75f, want 4"
+    [ "$n" = 5 ] && ok || bad "generated C: $n layers with .sparsity = 0.75f, want 5"
 else bad "compile: $(tail -c 300 "$T/log")"; fi
 if "$PZ" build "$N" -o "$T/prog" --threads 1 --sparsity 0.75 >"$T/log" 2>&1 &&
     "$T/prog" --input "$X" --output "$T/prog.pb" --threads 1 >"$T/log" 2>&1; then
     check "built program (--sparsity 0.75) bitwise run" cmp_bit "$T/prog.pb" "$T/s1.pb"
 else bad "build/run the program: $(tail -c 300 "$T/log")"; fi
+
+# ---- 8. Gemm-only models, M = 3 and the GEMV
+for G in gemm gemv mm; do
+    GI="$T/$G.in.pb"
+    node "$E2E/ort_run.js" "$T/$G.p75.onnx" --threads 1 "$GI" -- "$T/$G.ort.pb" >"$T/log" 2>&1 || bad "ORT $G: $(tail -c 200 "$T/log")"
+    "$PZ" run "$T/$G.onnx" --input "$GI" --threads 1 --sparsity 0.75 --output "$T/$G.1.pb" --profile >"$T/log" 2>&1 || bad "run $G: $(tail -c 300 "$T/log")"
+    n=$(grep -c ' sparse$' "$T/log")
+    [ "$n" = 1 ] && ok || bad "$G profile: $n layers on the sparse kernel, want 1"
+    check "$G --sparsity 0.75 vs ONNX Runtime on the pruned model" cmp_rel "$T/$G.1.pb" "$T/$G.ort.pb"
+    "$PZ" run "$T/$G.onnx" --input "$GI" --threads 3 --sparsity 0.75 --output "$T/$G.3.pb" >"$T/log" 2>&1 || bad "run $G x3: $(tail -c 300 "$T/log")"
+    check "$G --sparsity 0.75: 3 threads bitwise 1" cmp_bit "$T/$G.3.pb" "$T/$G.1.pb"
+    PZ_ISA=scalar "$PZ" run "$T/$G.onnx" --input "$GI" --threads 1 --sparsity 0.75 --output "$T/$G.sc.pb" >"$T/log" 2>&1 || bad "run $G scalar: $(tail -c 300 "$T/log")"
+    check "$G --sparsity 0.75: PZ_ISA=scalar (the twin) bitwise" cmp_bit "$T/$G.sc.pb" "$T/$G.1.pb"
+    r=$(counts "$T/$G.onnx" 0.75 $G)
+    [ -z "$r" ] && ok || bad "inspect $G --sparsity 0.75: $r"
+done
+sched "$T/fc.json" 'b[4]["sparsity"] = {"4": 0.5}'
+"$PZ" run "$N" --input "$X" --threads 1 --schedule "$T/fc.json" --output "$T/fc.pb" >"$T/log" 2>&1 || bad "run fc.json: $(tail -c 300 "$T/log")"
+if cmp_bit "$T/fc.pb" "$T/off.pb" >/dev/null 2>&1; then bad "schedule sparsity on the Gemm: output equal to the knob off"; else ok; fi
+"$PZ" inspect "$N" --threads 1 --schedule "$T/fc.json" >"$T/ins" 2>&1
+rows=$(sed -n '/^sparsity:/,/^sparsity total/p' "$T/ins" | grep -c '^ *[0-9]')
+if [ "$rows" = 1 ] && grep -q '^ *4  0.5  *40  *20 ' "$T/ins"; then ok
+else bad "inspect --schedule fc.json: $(sed -n '/^sparsity/,$p' "$T/ins")"; fi
 finish

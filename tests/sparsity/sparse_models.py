@@ -5,15 +5,23 @@ Writes into OUTDIR:
                     as stored): 1x1, 3x3 pad 1 (+ residual), 3x3 stride 2,
                     1x1 stride 2, ReLUs; input x 1x32x14x14; then a Gemm
   net.in.pb         a seeded input
-  net.p75.onnx      net with every conv's weights pruned to 0.75 by this
-                    file's own implementation of the rule (README "Sparsity"):
-                    blocks of 16 output x 16 input channels x one tap, the
-                    round(R x blocks) of smallest L1 (ties: earlier block) zeroed
+  net.p75.onnx      net with every conv's and the Gemm's weights pruned to 0.75
+                    by this file's own implementation of the rule (README
+                    "Sparsity"): blocks of 16 output x 16 input channels x one
+                    tap (Gemm: 16 rows of K x 32 columns of B[K][N], panel by
+                    panel), the round(R x blocks) of smallest L1 (ties: earlier
+                    block) zeroed
   net.L.onnx        net with only conv layer L (lowered layer index, as the
                     schedule counts: 0, 1, ...) pruned to 0.75; L = SCHED_LAYER
   own.onnx          net whose second conv has 50% zero blocks of its own
-  counts.txt        per conv of net.p75 and own: "name zero_blocks blocks skipped_macs"
-  gemm.onnx         a Gemm-only model (no layer with a sparse kernel)
+  counts.txt        per conv and Gemm of net.p75, own, gemm.p75:
+                    "TAG name zero_blocks blocks skipped_macs"
+  gemm.onnx         a Gemm-only model (A 3x200, B 70x200 transB, bias), gemm.in.pb
+  gemm.p75.onnx     gemm with B pruned to 0.75 by the rule
+  gemv.onnx         the same at M = 1 (a FC layer at batch 1), gemv.in.pb, gemv.p75.onnx
+  mm.onnx           a MatMul of A [2, 3, 200] by a constant B [200, 70], then Add(bias)
+                    (fused), mm.in.pb, mm.p75.onnx (B pruned as B^T by the same rule)
+  relu.onnx         a Relu-only model (no layer with a sparse kernel)
 """
 import sys
 import numpy as np
@@ -38,21 +46,33 @@ def block_view(w, ob, ib, t):
     return w[ob * 16:ob * 16 + 16, ib * 16:ib * 16 + 16, t // kw, t % kw]
 
 
-def prune(w, r):
+def gemm_blocks(bt):
+    # bt: B as [N][K] (transB); blocks panel by panel, K blocks within
+    n, k = bt.shape
+    for p in range((n + 31) // 32):
+        for q in range((k + 15) // 16):
+            yield p, q
+
+
+def gemm_view(bt, p, q):
+    return bt[p * 32:p * 32 + 32, q * 16:q * 16 + 16]
+
+
+def prune(w, r, bf=blocks, view=block_view):
     w = w.copy()
-    bl = list(blocks(w))
-    norms = [(float(np.abs(block_view(w, *b).astype(np.float64)).sum()), i) for i, b in enumerate(bl)]
+    bl = list(bf(w))
+    norms = [(float(np.abs(view(w, *b).astype(np.float64)).sum()), i) for i, b in enumerate(bl)]
     norms.sort()
     target = int(np.floor(r * len(bl) + 0.5))
     for _, i in norms[:target]:
-        block_view(w, *bl[i])[...] = 0
+        view(w, *bl[i])[...] = 0
     return w
 
 
-def count(w, out_hw):
+def count(w, out_hw, bf=blocks, view=block_view):
     z = n = sk = 0
-    for b in blocks(w):
-        v = block_view(w, *b)
+    for b in bf(w):
+        v = view(w, *b)
         n += 1
         if not np.any(v != 0):
             z += 1
@@ -108,6 +128,8 @@ for name, *_r, hw in CONVS:
     p75[name] = prune(ws[name], 0.75)
     z, n, sk = count(p75[name], hw)
     lines.append("p75 %s %d %d %d" % (name, z, n, sk))
+p75["fc"] = prune(ws["fc"], 0.75, gemm_blocks, gemm_view)
+lines.append("p75 fc %d %d %d" % count(p75["fc"], 1, gemm_blocks, gemm_view))
 model(p75, out + "/net.p75.onnx")
 one = dict(ws)
 one[CONVS[SCHED_LAYER][0]] = prune(ws[CONVS[SCHED_LAYER][0]], 0.75)
@@ -121,13 +143,44 @@ own["c2"] = w
 for name, *_r, hw in CONVS:
     z, n, sk = count(own[name], hw)
     lines.append("own %s %d %d %d" % (name, z, n, sk))
+lines.append("own fc %d %d %d" % count(own["fc"], 1, gemm_blocks, gemm_view))
 model(own, out + "/own.onnx")
+
+
+def save(nodes, inputs, outputs, inits, path):
+    g = helper.make_graph(nodes, "g", inputs, outputs, inits)
+    mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    mdl.ir_version = 8
+    onnx.save(mdl, path)
+
+
+# Gemm-only models: M = 3 and M = 1 (GEMV), K = 200, N = 70 (partial
+# blocks at both edges), B transposed, a bias
+W = (rng.standard_normal((70, 200)) * 0.1).astype(np.float32)
+bias = (rng.standard_normal(70) * 0.1).astype(np.float32)
+for tag, m in (("gemm", 3), ("gemv", 1)):
+    a = rng.standard_normal((m, 200)).astype(np.float32)
+    open(out + "/%s.in.pb" % tag, "wb").write(numpy_helper.from_array(a, "a").SerializeToString())
+    for suffix, w in (("", W), (".p75", prune(W, 0.75, gemm_blocks, gemm_view))):
+        save([helper.make_node("Gemm", ["a", "W", "bias"], ["b"], name="only_gemm", transB=1)],
+             [helper.make_tensor_value_info("a", TensorProto.FLOAT, [m, 200])],
+             [helper.make_tensor_value_info("b", TensorProto.FLOAT, [m, 70])],
+             [numpy_helper.from_array(w, "W"), numpy_helper.from_array(bias, "bias")],
+             out + "/%s%s.onnx" % (tag, suffix))
+    lines.append("%s only_gemm %d %d %d" % ((tag,) + count(prune(W, 0.75, gemm_blocks, gemm_view), m,
+                                                            gemm_blocks, gemm_view)))
+a = rng.standard_normal((2, 3, 200)).astype(np.float32)
+open(out + "/mm.in.pb", "wb").write(numpy_helper.from_array(a, "a").SerializeToString())
+WP = prune(W, 0.75, gemm_blocks, gemm_view)
+for suffix, w in (("", W), (".p75", WP)):
+    save([helper.make_node("MatMul", ["a", "B"], ["t"], name="only_mm"),
+          helper.make_node("Add", ["t", "bias"], ["b"], name="bias_add")],
+         [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3, 200])],
+         [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 3, 70])],
+         [numpy_helper.from_array(np.ascontiguousarray(w.T), "B"), numpy_helper.from_array(bias, "bias")],
+         out + "/mm%s.onnx" % suffix)
+lines.append("mm only_mm %d %d %d" % count(WP, 6, gemm_blocks, gemm_view))
 open(out + "/counts.txt", "w").write("\n".join(lines) + "\n")
-# a Gemm-only model
-gw = numpy_helper.from_array((rng.standard_normal((8, 16))).astype(np.float32), "W")
-g = helper.make_graph([helper.make_node("Gemm", ["a", "W"], ["b"], name="only_gemm", transB=1)], "gemmonly",
-                      [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 16])],
-                      [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 8])], [gw])
-mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-mdl.ir_version = 8
-onnx.save(mdl, out + "/gemm.onnx")
+save([helper.make_node("Relu", ["a"], ["b"], name="only_relu")],
+     [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 16])],
+     [helper.make_tensor_value_info("b", TensorProto.FLOAT, [2, 16])], [], out + "/relu.onnx")

@@ -2,6 +2,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
+#include "rt/kernels/gemm/spgemm.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/ops/ops.h"
 
@@ -14,7 +15,8 @@
  * any ISA; in an int8 block B is quantized per column and A per row as the
  * layer runs (qgemm_dyn.h). With a B computed at run
  * time, neither transposed and alpha 1, the fast GEMM reads B in place
- * (g.ldb). Otherwise the reference. */
+ * (g.ldb). Otherwise the reference. The sparsity knob set (p->sparsity) on
+ * a constant B in fp32: the block-sparse GEMM (spgemm.h), at any ISA. */
 typedef struct {
     int64_t M, N, K;
     int64_t csm, csn;   /* C's strides in Y's [M, N] index space (0 = broadcast) */
@@ -26,6 +28,7 @@ typedef struct {
     uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
     pz_gemm_f16w_fn fnh;
     pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
+    pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
@@ -69,7 +72,14 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
     const int fast_shape = !p->trans_a && b->data && st->M > 0 && st->N > 0;
     st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
                            .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
-    if (l->prec == PZ_PREC_BF16 && fast_shape) {
+    if (p->sparsity != 0 && fast_shape && l->prec == PZ_PREC_FP32) {
+        st->sp = calloc(1, sizeof *st->sp);
+        if (!st->sp ||
+            pz_spgemm_plan_make(st->sp, st->K, st->N, b->data, p->trans_b, p->alpha, isa))
+            return pz_layer_fail(l, err, n, "out of memory (sparse B)");
+        l->packed_in |= 1u << 1;
+        l->kernel = "sparse";
+    } else if (l->prec == PZ_PREC_BF16 && fast_shape) {
         size_t bytes = (size_t)pz_gemm_bf16_packed_size(st->K, st->N) * sizeof(uint16_t);
         st->bp16 = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
         if (!st->bp16) return pz_layer_fail(l, err, n, "out of memory (packed B)");
@@ -115,16 +125,19 @@ static void gemm_release(pz_layer *l)
     free(st->bp16);
     free(st->bph);
     pz_qdyn_free(st->q8);
+    if (st->sp) pz_spgemm_plan_free(st->sp);
+    free(st->sp);
 }
 
 static void gemm_run(const pz_layer *l, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
-    if (st->bp || st->bp16 || st->bph || st->rtb || st->q8) {
+    if (st->bp || st->bp16 || st->bph || st->rtb || st->q8 || st->sp) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
-        if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        if (st->sp) pz_spgemm_run(st->sp, &g, l->in[0]->data, l->out[0]->data, ith, nth);
+        else if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
         else if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
         else if (st->bph) st->fnh(&g, l->in[0]->data, st->bph, l->out[0]->data, ith, nth);
         else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
@@ -137,11 +150,17 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
 static const pz_param_field gemm_fields[] = {
     PZ_FIELD(pz_gemm_params, trans_a, PZ_F_INT), PZ_FIELD(pz_gemm_params, trans_b, PZ_F_INT),
     PZ_FIELD(pz_gemm_params, alpha, PZ_F_F32), PZ_FIELD(pz_gemm_params, beta, PZ_F_F32),
-    PZ_FIELD(pz_gemm_params, act, PZ_F_ACT),
+    PZ_FIELD(pz_gemm_params, act, PZ_F_ACT), PZ_FIELD(pz_gemm_params, sparsity, PZ_F_F32),
 };
+
+static void gemm_set_sparsity(void *params, float ratio)
+{
+    ((pz_gemm_params *)params)->sparsity = ratio;
+}
 
 const pz_rt_op pz_rt_op_gemm = {
     .name = "GEMM", PZ_OP_PARAMS(pz_gemm_params, gemm_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = gemm_prepare, .run = gemm_run, .release = gemm_release,
+    .set_sparsity = gemm_set_sparsity,
 };

@@ -8,6 +8,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
+#include "rt/kernels/gemm/spgemm.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/ops/ops.h"
 
@@ -19,7 +20,8 @@
  * per row as the layer runs, qgemm_dyn.h). float32 with any other B (attention's
  * Q K^T and P V, both computed at run time): the fast GEMM batch by batch,
  * B read in place (pz_f32_matmul_gemm). Otherwise the reference (no
- * epilogue). */
+ * epilogue). The sparsity knob set (p->sparsity) on a constant 2-D B in an
+ * fp32 block: the block-sparse GEMM (spgemm.h), at any ISA. */
 typedef struct {
     pz_matmul_shape s;
     float *bp;          /* packed B, or NULL */
@@ -30,6 +32,7 @@ typedef struct {
     uint16_t *bph;      /* B packed in fp16 (an f16w block), or NULL */
     pz_gemm_f16w_fn fnh;
     pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
+    pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
     pz_gemm_desc g;
 } matmul_state;
 
@@ -94,7 +97,16 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (c && (pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N || !c->data))
         return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
                              (long long)s->N);
-    if (l->prec == PZ_PREC_BF16 && fast) {
+    if (p->sparsity != 0 && fast && l->prec == PZ_PREC_FP32) {
+        st->sp = calloc(1, sizeof *st->sp);
+        if (!st->sp || pz_spgemm_plan_make(st->sp, s->K, s->N, b->data, 0, 1.0f, isa))
+            return pz_layer_fail(l, err, n, "out of memory (sparse B)");
+        l->packed_in |= 1u << 1;
+        l->kernel = "sparse";
+        st->g = (pz_gemm_desc){.m = pz_numel(a) / s->K, .n = s->N, .k = s->K, .lda = s->K,
+                               .ldy = s->N, .c = c ? c->data : NULL, .csm = 0, .csn = 1,
+                               .beta = 1.0f, .act = p->act};
+    } else if (l->prec == PZ_PREC_BF16 && fast) {
         size_t bytes = (size_t)pz_gemm_bf16_packed_size(s->K, s->N) * sizeof(uint16_t);
         st->bp16 = pz_alloc_big((bytes + 63) / 64 * 64, l->opts->hugepages);
         if (!st->bp16) return pz_layer_fail(l, err, n, "out of memory (packed B)");
@@ -152,6 +164,8 @@ static void matmul_release(pz_layer *l)
     free(st->bp16);
     free(st->bph);
     pz_qdyn_free(st->q8);
+    if (st->sp) pz_spgemm_plan_free(st->sp);
+    free(st->sp);
 }
 
 static void matmul_run(const pz_layer *l, int ith, int nth)
@@ -159,7 +173,9 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     const matmul_state *st = l->state;
     if (l->dyn && pz_numel(y) == 0) return;   /* nothing, or A and B did not multiply */
-    if (st->q8)
+    if (st->sp)
+        pz_spgemm_run(st->sp, &st->g, a->data, y->data, ith, nth);
+    else if (st->q8)
         pz_qdyn_run(st->q8, &st->g, a->data, y->data, l->scratch, ith, nth);
     else if (st->bp16)
         st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
@@ -199,12 +215,19 @@ static void matmul_run_shape(const pz_layer *l)
     st->g.m = s->K ? pz_numel(a) / s->K : 0;   /* the packed paths' rows */
 }
 
-static const pz_param_field matmul_fields[] = {PZ_FIELD(pz_matmul_params, act, PZ_F_ACT)};
-static const pz_matmul_params matmul_defaults;   /* no activation */
+static const pz_param_field matmul_fields[] = {PZ_FIELD(pz_matmul_params, act, PZ_F_ACT),
+                                               PZ_FIELD(pz_matmul_params, sparsity, PZ_F_F32)};
+static const pz_matmul_params matmul_defaults;   /* no activation, dense */
+
+static void matmul_set_sparsity(void *params, float ratio)
+{
+    ((pz_matmul_params *)params)->sparsity = ratio;
+}
 
 const pz_rt_op pz_rt_op_matmul = {
     .name = "MATMUL", PZ_OP_PARAMS(pz_matmul_params, matmul_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
     .defaults = &matmul_defaults, .run_shape = matmul_run_shape,
+    .set_sparsity = matmul_set_sparsity,
 };
