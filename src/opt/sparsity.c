@@ -45,6 +45,14 @@ int opt_sparsity_applies(const ir_model *m, int li, char *why, size_t n)
         return 0;
     }
     if (low.kind != PZ_OP_CONV) {
+        /* an fp16-weight block (--weights fp16) runs its own dense GEMM */
+        for (int k = 0; k < m->n_blocks; k++)
+            if (li >= m->blocks[k].first && li < m->blocks[k].first + m->blocks[k].count &&
+                m->blocks[k].weights == IR_WEIGHTS_FP16) {
+                if (why) snprintf(why, n, "its block stores fp16 weights (--weights fp16), "
+                                  "which the block-sparse GEMM does not read");
+                return 0;
+            }
         const ir_tensor *a = &g->values[low.in[0]].t, *b = &g->values[low.in[1]].t;
         if (b->data && b->dtype == IR_F32 && b->rank == 2 && a->dtype == IR_F32 &&
             (low.kind == PZ_OP_MATMUL || !low.p.gemm.trans_a) &&

@@ -155,6 +155,10 @@ for G in gemm gemv mm; do
     [ -z "$r" ] && ok || bad "inspect $G --sparsity 0.75: $r"
 done
 sched "$T/fc.json" 'b[4]["sparsity"] = {"4": 0.5}'
+# an fp16-weight block runs its own dense GEMM: sparsity there is refused
+sched "$T/fc16.json" 'b[4]["sparsity"] = {"4": 0.5}; b[4]["weights"] = "fp16"'
+refuse "schedule sparsity in an fp16-weight block" 'stores fp16 weights' \
+    "$PZ" run "$N" --input "$X" --schedule "$T/fc16.json"
 "$PZ" run "$N" --input "$X" --threads 1 --schedule "$T/fc.json" --output "$T/fc.pb" >"$T/log" 2>&1 || bad "run fc.json: $(tail -c 300 "$T/log")"
 if cmp_bit "$T/fc.pb" "$T/off.pb" >/dev/null 2>&1; then bad "schedule sparsity on the Gemm: output equal to the knob off"; else ok; fi
 "$PZ" inspect "$N" --threads 1 --schedule "$T/fc.json" >"$T/ins" 2>&1
