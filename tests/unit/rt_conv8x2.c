@@ -59,11 +59,8 @@ static void run_case(const ccase *t)
     const int64_t xd[4] = {N, C, H, W}, yd[4] = {N, M, H, W}, nplain = N * M * H * W;
     float *x = new_rand(N * C * H * W), *w = new_rand(M * C);
     float *b = t->bias ? new_rand(M) : NULL, *z = t->residual ? new_rand(nplain) : NULL;
-    float *yref = new_nan(nplain), *yscale = new_nan(nplain);
-    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
-    pz_conv_params pn = p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    float *yref, *yscale;
+    conv_reference(&p, xd, yd, x, w, b, z, nplain, &yref, &yscale);
 
     char what[256];
     pz_conv16c_desc d;

@@ -138,20 +138,6 @@ static pz_conv_params dw_params(int64_t C, const int k[2], const int s[2], const
     return p;
 }
 
-/* The reference's output (*yref) and its pre-activation output (*yscale,
- * the scale of nerr), both new, of n floats. */
-static void dw_reference(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
-                         const float *x, const float *w, const float *b, const float *z,
-                         int64_t n, float **yref, float **yscale)
-{
-    *yref = new_nan(n);
-    *yscale = new_nan(n);
-    pz_f32_conv__ref(p, xd, yd, x, w, b, z, *yref, 0, 1);
-    pz_conv_params pn = *p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, *yscale, 0, 1);
-}
-
 static void run_dw_case(const dw_case *t)
 {
     const int64_t N = 1, C = t->c;
@@ -166,7 +152,7 @@ static void run_dw_case(const dw_case *t)
     float *x = new_rand(N * C * t->h * t->w), *w = new_rand(C * 9);
     float *b = t->bias ? new_rand(C) : NULL, *z = t->residual ? new_rand(N * C * oh * ow) : NULL;
     float *yref, *yscale;
-    dw_reference(&p, xd, yd, x, w, b, z, N * C * oh * ow, &yref, &yscale);
+    conv_reference(&p, xd, yd, x, w, b, z, N * C * oh * ow, &yref, &yscale);
 
     pz_conv16c_desc d;
     int rc = pz_dwconv16c_init(&d, &p, xd, yd);
@@ -318,7 +304,7 @@ static void run_dwk_case(const dwk_case *t)
     float *x = new_rand(N * C * t->h * t->w), *w = new_rand(C * kk);
     float *b = t->bias ? new_rand(C) : NULL, *z = t->residual ? new_rand(ny_plain) : NULL;
     float *yref, *yscale;
-    dw_reference(&p, xd, yd, x, w, b, z, ny_plain, &yref, &yscale);
+    conv_reference(&p, xd, yd, x, w, b, z, ny_plain, &yref, &yscale);
 
     pz_conv16c_desc d;
     int rc = pz_dwconvk16c_init(&d, &p, xd, yd);

@@ -108,11 +108,8 @@ static void run_conv_case(const conv_case *t)
     float *w = new_rand(t->m * cg * t->k[0] * t->k[1]);
     float *b = t->bias ? new_rand(t->m) : NULL;
     float *z = t->residual ? new_rand(N * t->m * oh * ow) : NULL;
-    float *yref = new_nan(N * t->m * oh * ow), *yscale = new_nan(N * t->m * oh * ow);
-    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
-    pz_conv_params pn = p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    float *yref, *yscale;
+    conv_reference(&p, xd, yd, x, w, b, z, N * t->m * oh * ow, &yref, &yscale);
     /* the blocked scale: |pre-activation| per element of y16 */
     int64_t nys = pz_nchwxc_size(N, t->m, oh, ow, 16);
     float *yscale16 = new_nan(nys);

@@ -74,11 +74,8 @@ static void run_case(const scase *t)
                     for (int64_t i = ib * 16; i < ib * 16 + 16 && i < C; i++) w[(o * C + i) * taps + tp] = 0;
             }
     float *b = t->bias ? new_rand(M) : NULL, *z = t->residual ? new_rand(ny_plain) : NULL;
-    float *yref = new_nan(ny_plain), *yscale = new_nan(ny_plain);
-    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
-    pz_conv_params pn = p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    float *yref, *yscale;
+    conv_reference(&p, xd, yd, x, w, b, z, ny_plain, &yref, &yscale);
 
     char what[256];
     pz_conv16c_desc d;

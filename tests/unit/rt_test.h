@@ -70,6 +70,20 @@ static inline float *new_nan(int64_t n)
     return p;
 }
 
+/* The reference conv's output (*yref) and its pre-activation output
+ * (*yscale, the scale of nerr), both new, of n floats. */
+static inline void conv_reference(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                                  const float *x, const float *w, const float *b,
+                                  const float *z, int64_t n, float **yref, float **yscale)
+{
+    *yref = new_nan(n);
+    *yscale = new_nan(n);
+    pz_f32_conv__ref(p, xd, yd, x, w, b, z, *yref, 0, 1);
+    pz_conv_params pn = *p;
+    pn.act.kind = PZ_ACT_NONE;
+    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, *yscale, 0, 1);
+}
+
 /* max |a - b| / max |scale| (NaN in a or b: infinity). scale is usually the
  * reference, or the reference before its activation: a Clip would otherwise
  * shrink the scale below that of the sums whose rounding is measured. */

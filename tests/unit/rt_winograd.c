@@ -71,11 +71,8 @@ static void run_case(const wcase *t)
     float *x = new_rand(N * t->c * t->h * t->w), *w = new_rand(t->m * t->c * 9);
     float *b = t->bias ? new_rand(t->m) : NULL;
     float *z = t->residual ? new_rand(nplain) : NULL;
-    float *yref = new_nan(nplain), *yscale = new_nan(nplain);
-    pz_f32_conv__ref(&p, xd, yd, x, w, b, z, yref, 0, 1);
-    pz_conv_params pn = p;
-    pn.act.kind = PZ_ACT_NONE;
-    pz_f32_conv__ref(&pn, xd, yd, x, w, b, z, yscale, 0, 1);
+    float *yref, *yscale;
+    conv_reference(&p, xd, yd, x, w, b, z, nplain, &yref, &yscale);
 
     char what[256];
     pz_conv16c_desc d;
