@@ -22,6 +22,7 @@ typedef struct {
     const char *target;
     const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
     int n_calib;
+    const char *accuracy_budget; /* --accuracy-budget COS[,TOP1] (quantize.h), with int8 */
     /* --max-shape NAME=VALUE (run, compile, build): the symbolic dim NAME open
      * up to VALUE; loads bind it (onnx_dim_binding: bound 1, the given
      * inputs within it) */
@@ -93,7 +94,7 @@ enum {
     CLI_K_SCHEDULE = 8,
     CLI_K_PRECISION = 16,   /* --precision, --weights */
     CLI_K_TARGET = 32,
-    CLI_K_CALIB = 64,       /* --calibrate (also taken with --precision int8) */
+    CLI_K_CALIB = 64,       /* --calibrate, --accuracy-budget (also taken with --precision int8) */
     CLI_K_CONCAT = 128,     /* --concat (the layers a lowering command sees) */
     CLI_K_SPARSITY = 256,   /* --sparsity */
     CLI_K_ALL = 63 | 128 | 256,   /* every knob but --calibrate, which needs int8 */

@@ -1,8 +1,10 @@
 /* cmd_quantize.c - `paleozoic quantize MODEL.onnx -o OUT.onnx [--calibrate
- * X.pb...] [--method minmax|percentile|entropy] [--samples N]`: post-training
- * quantization into a QDQ model (src/quant). The activation ranges come from
- * running the float model in-process, with the tensors to quantize added as
- * outputs, on the calibration inputs (or on seeded N(0,1) inputs). */
+ * X.pb...] [--method minmax|percentile|entropy] [--samples N]
+ * [--accuracy-budget COS[,TOP1]]`: post-training quantization into a QDQ
+ * model (src/quant). The activation ranges come from running the float
+ * model in-process, with the tensors to quantize added as outputs, on the
+ * calibration inputs (or on seeded N(0,1) inputs); a budget leaves the
+ * layers int8 costs most in fp32 (quant_budget.c). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -11,8 +13,7 @@
 
 #include "../util/progress.h"
 #include "../gen/net_build.h"
-#include "../quant/quant.h"
-#include "cli.h"
+#include "quantize.h"
 
 #define MAX_CALIB 4096
 #define MAX_INPUTS 64
@@ -50,8 +51,8 @@ static pz_status read_model(const char *path, Onnx__ModelProto **m, pz_err *err)
     return err->code;
 }
 
-static pz_status load_proto(const Onnx__ModelProto *m, const char *dir, const cli_knobs *k,
-                            const ir_tensor *given, int n_given, ir_graph **g, pz_err *err)
+pz_status cli_quant_load(const Onnx__ModelProto *m, const char *dir, const cli_knobs *k,
+                         const ir_tensor *given, int n_given, ir_graph **g, pz_err *err)
 {
     size_t len = onnx__model_proto__get_packed_size(m);
     uint8_t *buf = pz_xmalloc(len ? len : 1);
@@ -92,6 +93,104 @@ static pz_status check_opset(const Onnx__ModelProto *m, int opset, pz_err *err)
     return PZ_OK;
 }
 
+/* --accuracy-budget: the float outputs and each planned tensor's int8
+ * noise from one more pass over the samples (gn: the float model with the
+ * plan's tensors as outputs), each candidate's cost (its weights' noise and
+ * its input's, relative), then the search; *pk the plan with the chosen
+ * layers float, said the summary line. */
+static pz_status budget_keep(Onnx__ModelProto *m, const char *dir, const cli_knobs *k,
+                             const ir_graph *g0, const ir_graph *g1, gen_net *gn,
+                             const quant_plan *p, const ir_tensor *in_t, int n_mi, int n_samples,
+                             void **out_buf, const int *out_of, quant_plan *pk, char *said,
+                             size_t said_size, pz_err *err)
+{
+    quant_budget b;
+    if (cli_quant_budget_parse(k->accuracy_budget, &b))
+        return pz_fail(err, PZ_ERR_INPUT, "--accuracy-budget %s (said above)", k->accuracy_budget);
+    int n_out = (int)m->graph->n_output;
+    int *oi = pz_xmalloc((size_t)(n_out ? n_out : 1) * sizeof *oi);
+    int64_t *ref_n = pz_xmalloc((size_t)(n_out ? n_out : 1) * sizeof *ref_n);
+    size_t n_ref = (size_t)n_samples * (size_t)n_out;
+    float **ref = pz_xcalloc(n_ref ? n_ref : 1, sizeof *ref);
+    double *num = pz_xcalloc((size_t)p->n, sizeof *num), *den = pz_xcalloc((size_t)p->n, sizeof *den);
+    size_t nn = m->graph->n_node;
+    double *sens = pz_xmalloc((nn ? nn : 1) * sizeof *sens);
+    unsigned char *keep = NULL;
+    for (int o = 0; o < n_out; o++) {
+        oi[o] = -1;
+        for (int i = 0; i < g1->n_outputs && oi[o] < 0; i++)
+            if (!strcmp(g1->values[g1->outputs[i]].name, m->graph->output[o]->name)) oi[o] = i;
+        if (oi[o] < 0 || g1->values[g1->outputs[oi[o]]].t.dtype != IR_F32) {
+            pz_fail(err, PZ_ERR_INPUT, "--accuracy-budget: output \"%s\" is not a float tensor: "
+                    "the budget compares float outputs", m->graph->output[o]->name);
+            goto done;
+        }
+        ref_n[o] = ir_tensor_numel(&g1->values[g1->outputs[oi[o]]].t);
+    }
+    const void *ins[MAX_INPUTS];
+    pz_progress_begin("quantize: noise runs", n_samples);
+    for (int s = 0; s < n_samples; s++) {
+        for (int i = 0; i < g1->n_inputs && i < MAX_INPUTS; i++)
+            ins[i] = in_t[s * n_mi + g1->input_pos[i]].data;
+        pz_net_run(gn->net, ins, out_buf);
+        for (int o = 0; o < n_out; o++) {
+            ref[s * n_out + o] = pz_xmalloc((size_t)(ref_n[o] ? ref_n[o] : 1) * sizeof(float));
+            memcpy(ref[s * n_out + o], out_buf[oi[o]], (size_t)ref_n[o] * sizeof(float));
+        }
+        for (int j = 0; j < p->n; j++) {
+            int r = p->same_as[j] >= 0 ? p->same_as[j] : j;
+            double x2;
+            num[j] += quant_act_noise(out_buf[out_of[j]],
+                                      (size_t)ir_tensor_numel(&g1->values[g1->outputs[out_of[j]]].t),
+                                      p->lo[r], p->hi[r], &x2);
+            den[j] += x2;
+        }
+        pz_progress_step(1);
+    }
+    pz_progress_end();
+    int n_cand = 0;
+    for (size_t i = 0; i < nn; i++) {
+        const Onnx__NodeProto *nd = m->graph->node[i];
+        double wn = 0;
+        sens[i] = -1;
+        if (!quant_node_quantizes(nd)) continue;
+        if (quant_weight_noise(m, dir, (int)i, &wn, err) < 0) goto done;
+        sens[i] = wn;
+        for (size_t in = 0; in < nd->n_input; in++)
+            for (int j = 0; j < p->n; j++)
+                if (!strcmp(p->names[j], nd->input[in]) && den[j] > 0) sens[i] += num[j] / den[j];
+        n_cand++;
+    }
+    quant_budget_ctx c = {.m = m, .dir = dir, .k = k, .g0 = g0, .full = p, .in_t = in_t,
+                          .n_mi = n_mi, .n_samples = n_samples, .ref = ref, .ref_n = ref_n,
+                          .n_out = n_out, .sens = sens};
+    int n_kept;
+    double cs, t1;
+    if (cli_quant_budget_search(&c, b, &keep, &n_kept, &cs, &t1, err)) goto done;
+    if (cli_quant_plan_keep(m, g0, keep, p, pk, err)) goto done;
+    int w = snprintf(said, said_size, "quantize: accuracy budget cosine >= %g%s: %d of %d "
+                     "quantized layers kept in fp32", b.cos, b.top1 > 0 ? " with top-1" : "",
+                     n_kept, n_cand);
+    for (size_t i = 0, shown = 0; i < nn && w > 0 && (size_t)w < said_size; i++)
+        if (keep[i] && shown++ < 4)
+            w += snprintf(said + w, said_size - (size_t)w, "%s\"%s\"", shown == 1 ? " (" : ", ",
+                          m->graph->node[i]->name ? m->graph->node[i]->name : "");
+    if (w > 0 && (size_t)w < said_size)
+        snprintf(said + w, said_size - (size_t)w, "%s; least cosine %.6f, top-1 agreement "
+                 "%.3f over %d samples", n_kept > 4 ? ", ...)" : n_kept ? ")" : "", cs, t1,
+                 n_samples);
+done:
+    for (size_t i = 0; i < n_ref; i++) free(ref[i]);
+    free(ref);
+    free(ref_n);
+    free(oi);
+    free(num);
+    free(den);
+    free(sens);
+    free(keep);
+    return err->code;
+}
+
 int cmd_quantize(int argc, char **argv)
 {
     const char *model = NULL, *out = NULL;
@@ -130,7 +229,8 @@ int cmd_quantize(int argc, char **argv)
     }
     if (!model || !out)
         return cli_usage("usage: paleozoic quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] "
-                         "[--method minmax|percentile|entropy] [--samples N] [--input-shape NAME=D0,..]");
+                         "[--method minmax|percentile|entropy] [--samples N] [--accuracy-budget COS[,TOP1]] "
+                         "[--input-shape NAME=D0,..]");
     if (cli_knobs_check(&k, "quantize", CLI_K_SHAPE | CLI_K_THREADS | CLI_K_CALIB,
                         "calibration runs the float model as it is"))
         return 2;
@@ -153,7 +253,8 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
     ir_model *im = NULL;
     gen_net gn = {0};
     quant_plan p = {0};
-    quant_range **rng = NULL;
+    quant_range **rng = NULL;   /* n_rng: the plan before a budget's */
+    int n_rng = 0;
     ir_tensor *in_t = NULL;   /* [n_samples][n_mi] */
     int n_samples = 0, n_mi = 0;
     void **out_buf = NULL;
@@ -214,7 +315,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
     if (check_opset(m, opset, &err)) goto fail;
     int folded = quant_fold_bn(m, dir, &err);
     if (folded < 0) goto fail;
-    if (load_proto(m, dir, &k, in_t, n_calib ? n_mi : 0, &g0, &err)) goto fail;
+    if (cli_quant_load(m, dir, &k, in_t, n_calib ? n_mi : 0, &g0, &err)) goto fail;
     for (int s = 0; s < k.n_shapes; s++) {   /* a binding nothing reads is a typo */
         int found = 0;
         for (int i = 0; i < g0->n_inputs && !found; i++)
@@ -225,7 +326,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
             goto fail;
         }
     }
-    if (quant_plan_make(m, g0, &p, &err)) goto fail;
+    if (quant_plan_make(m, g0, NULL, &p, &err)) goto fail;
 
     if (!n_calib) {
         n_samples = samples ? samples : 8;
@@ -253,7 +354,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
 
     /* the float model with every planned tensor as an output */
     quant_outputs_add(m, &p);
-    pz_status ls = load_proto(m, dir, &k, in_t, n_mi, &g1, &err);
+    pz_status ls = cli_quant_load(m, dir, &k, in_t, n_mi, &g1, &err);
     quant_outputs_drop(m, &p);
     if (ls) goto fail;
     for (int i = 0; i < g1->n_inputs; i++) {
@@ -286,6 +387,7 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
         ir_tensor_bytes(&g1->values[g1->outputs[i]].t, &nb, "output", &err);
         out_buf[i] = pz_xcalloc(nb ? nb : 1, 1);
     }
+    n_rng = p.n;
     rng = pz_xcalloc((size_t)p.n, sizeof *rng);
     for (int j = 0; j < p.n; j++) rng[j] = quant_range_new(method);
     int passes = quant_range_passes(rng[0]);
@@ -308,6 +410,18 @@ int cli_quantize(const char *model, const char *out, const char *const *calib, i
             fprintf(stderr, "range %s [%g, %g]\n", p.names[j], p.lo[j], p.hi[j]);
     }
 
+    if (k.accuracy_budget) {   /* mixed precision: p becomes the plan with layers kept float */
+        quant_plan pk = {0};
+        char said[400];
+        if (budget_keep(m, dir, &k, g0, g1, &gn, &p, in_t, n_mi, n_samples, out_buf, out_of, &pk,
+                        said, sizeof said, &err)) {
+            quant_plan_free(&pk);
+            goto fail;
+        }
+        quant_plan_free(&p);
+        p = pk;
+        fprintf(quiet ? stderr : stdout, "%s\n", said);
+    }
     quant_stats st;
     if (quant_write_qdq(m, dir, &p, &st, &err)) goto fail;
     if (onnx_pack_to_file(&m->base, out, &err)) goto fail;
@@ -319,7 +433,7 @@ fail:
     rc = cli_fail(&err);
 done:
     if (rng)
-        for (int j = 0; j < p.n; j++) quant_range_free(rng[j]);
+        for (int j = 0; j < n_rng; j++) quant_range_free(rng[j]);
     free(rng);
     if (out_buf)
         for (int i = 0; i < g1->n_outputs; i++) free(out_buf[i]);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "quantize.h"
 #include "../gen/net_build.h"
 #include "../io/pz_io.h"
 
@@ -21,7 +22,7 @@ static const command COMMANDS[] = {
     {"bench", cmd_bench, "bench MODEL.onnx... [--strategies all|S1,S2] [--json] [--svg FILE] [--threads N] [--repeat N] [--target T]"},
     {"characterize", cmd_characterize, "characterize [-o TARGET.json | --cache] [--quick|--default] [--cores N] [--allow-noisy]  |  characterize --check [--target FILE]  (exit 0: the profile describes this machine, 2: it does not)"},
     {"space", cmd_space, "space MODEL.onnx [--cores N | --simulate-cores N,... [--svg FILE | --schedule S.json]] | space --layers N [--cores N]"},
-    {"quantize", cmd_quantize, "quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] [--method minmax|percentile|entropy] [--samples N] [--input-shape NAME=D0,..]"},
+    {"quantize", cmd_quantize, "quantize MODEL.onnx -o OUT.onnx [--calibrate X.pb...] [--method minmax|percentile|entropy] [--samples N] [--accuracy-budget COS[,TOP1]] [--input-shape NAME=D0,..]"},
     {"zoo", cmd_zoo, "zoo NAME -o MODEL.onnx [--seed N]  (resnet18 resnet50 vgg16 vgg19 alexnet mobilenet_v2 vit_b_16 bert_base)"},
 };
 
@@ -90,6 +91,7 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     else if (!strcmp(a, "--weights")) str = &k->weights;
     else if (!strcmp(a, "--sparsity")) str = &k->sparsity;
     else if (!strcmp(a, "--target")) str = &k->target;
+    else if (!strcmp(a, "--accuracy-budget")) str = &k->accuracy_budget;
     else if (!strcmp(a, "--concat")) {
         if (*i + 1 >= argc) {
             cli_usage("--concat needs a value (on or off)");
@@ -128,6 +130,8 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     float r;
     if (str == &k->sparsity && cli_check_sparsity(v, &r)) return -1;
     if (str == &k->strategy && cli_check_strategy_name(v)) return -1;
+    quant_budget qb;
+    if (str == &k->accuracy_budget && cli_quant_budget_parse(v, &qb)) return -1;
     if (str) {
         *str = v;
         return 1;

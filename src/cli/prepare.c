@@ -121,6 +121,7 @@ static pz_status load_int8(const char *path, const cli_knobs *k, const ir_tensor
     kq.threads = k->threads;
     kq.calib = k->calib;
     kq.n_calib = k->n_calib;
+    kq.accuracy_budget = k->accuracy_budget;
     int rc = cli_quantize(path, tmp, k->calib, k->n_calib, 0, 0, "minmax", &kq, 1);
     if (rc) {
         unlink(tmp);
@@ -131,6 +132,7 @@ static pz_status load_int8(const char *path, const cli_knobs *k, const ir_tensor
     kl.precision = NULL;
     kl.calib = NULL;
     kl.n_calib = 0;
+    kl.accuracy_budget = NULL;
     pz_status s = cli_load_given(tmp, &kl, by_position, n_by_position, given_len, n_given_len,
                                  g, err);
     unlink(tmp);
@@ -160,6 +162,9 @@ pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *
     if (k->n_calib)
         return pz_fail(err, PZ_ERR_INPUT, "--calibrate does nothing here: it calibrates the "
                        "quantization --precision int8 makes");
+    if (k->accuracy_budget)
+        return pz_fail(err, PZ_ERR_INPUT, "--accuracy-budget does nothing here: it chooses the "
+                       "layers --precision int8 leaves in fp32");
     onnx_load_opts opts;
     cli_knobs_to_opts(k, &opts);
     opts.by_position = by_position;
@@ -420,11 +425,15 @@ int cli_knobs_check(const cli_knobs *k, const char *cmd, unsigned takes, const c
         {CLI_K_TARGET, k->target != NULL, "--target"},
         {CLI_K_SPARSITY, k->sparsity != NULL, "--sparsity"},
     };
-    /* --calibrate goes with --precision int8, which quantizes first */
-    if (k->n_calib && !(takes & CLI_K_CALIB) &&
-        !((takes & CLI_K_PRECISION) && k->precision && !strcmp(k->precision, "int8")))
+    /* --calibrate and --accuracy-budget go with --precision int8, which
+     * quantizes first */
+    int int8 = (takes & CLI_K_PRECISION) && k->precision && !strcmp(k->precision, "int8");
+    if (k->n_calib && !(takes & CLI_K_CALIB) && !int8)
         return cli_usage("%s: --calibrate does nothing here: it calibrates the quantization "
                          "--precision int8 makes", cmd);
+    if (k->accuracy_budget && !(takes & CLI_K_CALIB) && !int8)
+        return cli_usage("%s: --accuracy-budget does nothing here: it chooses the layers "
+                         "--precision int8 (or quantize) leaves in fp32", cmd);
     for (size_t i = 0; i < PZ_ARRAY_LEN(knobs); i++)
         if (knobs[i].given && !(takes & knobs[i].flag))
             return cli_usage("%s: %s does nothing here%s%s", cmd, knobs[i].name, why ? ": " : "",

@@ -52,8 +52,7 @@ static int is_relu_like(const Onnx__ModelProto *m, const ir_graph *g, const Onnx
     return a && a->f >= 0;
 }
 
-/* The ops whose float inputs and output are quantized. */
-static int quantized_op(const Onnx__NodeProto *n)
+int quant_node_quantizes(const Onnx__NodeProto *n)
 {
     static const char *const OPS[] = {"Conv", "Gemm", "MatMul", "Add", "Concat", "MaxPool",
                                       "AveragePool", "GlobalAveragePool"};
@@ -62,13 +61,18 @@ static int quantized_op(const Onnx__NodeProto *n)
     return 0;
 }
 
-pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g, quant_plan *p, pz_err *err)
+pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g,
+                          const unsigned char *keep_float, quant_plan *p, pz_err *err)
 {
     const Onnx__GraphProto *gp = m->graph;
     memset(p, 0, sizeof *p);
+    if (keep_float) {
+        p->keep_float = pz_xmalloc(gp->n_node ? gp->n_node : 1);
+        memcpy(p->keep_float, keep_float, gp->n_node);
+    }
     for (size_t i = 0; i < gp->n_node; i++) {
         const Onnx__NodeProto *n = gp->node[i];
-        if (!quantized_op(n)) continue;
+        if (!quant_node_quantizes(n) || (keep_float && keep_float[i])) continue;
         /* inputs: the activation operand(s) */
         size_t nin = qp_is_op(n, "Conv") ? 1 : qp_is_op(n, "Gemm") || qp_is_op(n, "MatMul") ? 2
                    : qp_is_op(n, "Add") || qp_is_op(n, "Concat") ? n->n_input : 1;
@@ -91,7 +95,7 @@ pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g, quant_pl
     }
     p->lo = pz_xcalloc((size_t)(p->n ? p->n : 1), sizeof *p->lo);
     p->hi = pz_xcalloc((size_t)(p->n ? p->n : 1), sizeof *p->hi);
-    if (!p->n)
+    if (!p->n && !keep_float)
         return pz_fail(err, PZ_ERR_INPUT, "the model has no Conv, Gemm, MatMul, Add, Concat or "
                        "pooling node with a float activation: nothing to quantize");
     return PZ_OK;
@@ -104,6 +108,7 @@ void quant_plan_free(quant_plan *p)
     free(p->same_as);
     free(p->lo);
     free(p->hi);
+    free(p->keep_float);
     memset(p, 0, sizeof *p);
 }
 
@@ -185,28 +190,11 @@ static qweight *quant_weight(Onnx__GraphProto *gp, const char *dir, node_list *l
         ir_tensor_free_data(&w);
         return NULL;
     }
-    /* element (outer, c, inner) with c along axis */
-    int64_t nc = w.dims[axis], inner = 1, outer = 1;
-    for (int d = axis + 1; d < w.rank; d++) inner *= w.dims[d];
-    for (int d = 0; d < axis; d++) outer *= w.dims[d];
-    const float *x = w.data;
+    int64_t nc = w.dims[axis];
     float *scale = pz_xcalloc((size_t)nc, sizeof *scale);
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t c = 0; c < nc; c++)
-            for (int64_t j = 0; j < inner; j++) {
-                float a = fabsf(x[(o * nc + c) * inner + j]);
-                if (a > scale[c]) scale[c] = a;
-            }
-    for (int64_t c = 0; c < nc; c++) scale[c] = scale[c] > 0 ? scale[c] / 127.0f : 1.0f;
     int64_t n = ir_tensor_numel(&w);
     int8_t *q = pz_xmalloc((size_t)(n ? n : 1));
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t c = 0; c < nc; c++)
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t e = (o * nc + c) * inner + j;
-                double v = nearbyint((double)x[e] / scale[c]);
-                q[e] = (int8_t)(v < -127 ? -127 : v > 127 ? 127 : v);
-            }
+    qp_weight_i8(&w, axis, scale, q);
     int8_t *zp = pz_xcalloc((size_t)nc, 1);
     char *qn = qp_cat(name, "_quantized"), *sn = qp_cat(name, "_scale"), *zn = qp_cat(name, "_zero_point"),
          *dn = qp_cat(name, "_dequantized"), *node = qp_cat(name, "_DequantizeLinear");
@@ -322,10 +310,10 @@ pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan
     Onnx__NodeProto **orig = gp->node;
     for (size_t i = 0; i < n_orig; i++) {
         Onnx__NodeProto *n = orig[i];
-        int conv = qp_is_op(n, "Conv"), gemm = qp_is_op(n, "Gemm"), mm = qp_is_op(n, "MatMul");
-        if ((conv || gemm || mm) && n->n_input >= 2) {
-            int axis = conv ? 0 : gemm ? (qp_attr_i(n, "transB", 0) ? 0 : 1) : 1;
-            qweight *w = quant_weight(gp, dir, &l, &ws, &nws, n->input[1], axis, conv ? 0 : 2, st,
+        int conv = qp_is_op(n, "Conv"), gemm = qp_is_op(n, "Gemm");
+        int axis, rank_want;
+        if (qp_weight_axis(n, &axis, &rank_want) && !(p->keep_float && p->keep_float[i])) {
+            qweight *w = quant_weight(gp, dir, &l, &ws, &nws, n->input[1], axis, rank_want, st,
                                       err);
             if (err->code) goto fail_l;
             if (w) {

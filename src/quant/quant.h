@@ -5,7 +5,7 @@
  *   Onnx__ModelProto *m = ...;                  // unpacked with the default allocator
  *   quant_fold_bn(m, dir, &err);                // Conv + BatchNormalization -> Conv
  *   quant_plan p;
- *   quant_plan_make(m, g, &p);                  // g: m loaded (dtypes, constants)
+ *   quant_plan_make(m, g, NULL, &p);            // g: m loaded (dtypes, constants)
  *   // run the model with p.names[0..n) as extra outputs; per tensor:
  *   quant_range *r = quant_range_new(QUANT_MINMAX);
  *   quant_range_add(r, x, n);  ...  quant_range_get(r, &lo, &hi);
@@ -56,17 +56,27 @@ void quant_u8_params(float lo, float hi, float *scale, uint8_t *zp);
  * were folded, or -1 (err set). */
 int quant_fold_bn(Onnx__ModelProto *m, const char *dir, pz_err *err);
 
+/* 1: n is an op whose float inputs and output are quantized (Conv, Gemm,
+ * MatMul, Add, Concat, MaxPool, AveragePool, GlobalAveragePool). */
+int quant_node_quantizes(const Onnx__NodeProto *n);
+
 /* The activation tensors that get a QuantizeLinear/DequantizeLinear pair. */
 typedef struct {
     int n;
     char **names;
     int *same_as;        /* >= 0: reuses that entry's parameters (MaxPool's output) */
     float *lo, *hi;      /* calibrated ranges, filled by the caller */
+    unsigned char *keep_float;   /* NULL, or per node of m's graph: 1 stays float */
 } quant_plan;
 
-/* g is m loaded by the front end (for the tensors' types and constants). */
-pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g, quant_plan *p,
-                          pz_err *err);
+/* g is m loaded by the front end (for the tensors' types and constants).
+ * keep_float (NULL: none) marks nodes left in fp32 (mixed precision, see
+ * cmd_quantize.c's --accuracy-budget): their weights stay float and they
+ * put no pair on their tensors; a pair a quantized neighbour puts there
+ * stays (the float node then reads its DequantizeLinear, as in ONNX
+ * Runtime's QDQ models with nodes excluded). */
+pz_status quant_plan_make(const Onnx__ModelProto *m, const ir_graph *g,
+                          const unsigned char *keep_float, quant_plan *p, pz_err *err);
 void quant_plan_free(quant_plan *p);
 
 /* Adds the plan's tensors as float outputs of m's graph (to calibrate);
@@ -82,5 +92,16 @@ typedef struct {
 } quant_stats;
 pz_status quant_write_qdq(Onnx__ModelProto *m, const char *dir, const quant_plan *p,
                           quant_stats *st, pz_err *err);
+
+/* ---- mixed precision (weights.c) ----------------------------------------- */
+/* What int8 costs a node, the accuracy budget's order (cmd_quantize.c):
+ * quant_weight_noise: for a Conv/Gemm/MatMul whose weight quantizes
+ * (qdq.c's rule), *noise = |w - dq(q(w))|^2 / |w|^2 and 1; 0 for any other
+ * node; -1 with err set on a bad initializer. quant_act_noise: the squared
+ * error |x - dq(q(x))|^2 of n activations under [lo, hi]'s uint8 params,
+ * and their |x|^2 in *sum_x2. */
+int quant_weight_noise(Onnx__ModelProto *m, const char *dir, int node, double *noise,
+                       pz_err *err);
+double quant_act_noise(const float *x, size_t n, float lo, float hi, double *sum_x2);
 
 #endif

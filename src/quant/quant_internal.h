@@ -32,6 +32,14 @@ void qp_push_init(Onnx__GraphProto *gp, Onnx__TensorProto *tp);
 Onnx__NodeProto *qp_node_new(const char *op, const char *name, const char *const *in, int nin,
                              const char *out);
 void qp_node_set_axis(Onnx__NodeProto *n, int64_t axis);
+/* weights.c: the int8 weight rule. A Conv, Gemm or MatMul with two inputs
+ * or more quantizes its input 1 per channel along *axis (Conv 0, Gemm 0
+ * with transB else 1, MatMul 1; *rank_want 0 any rank, else exactly it):
+ * returns 0 for other nodes. qp_weight_i8: scale[c] = max|w| / 127 of
+ * channel c (1 for an all-zero channel), q the rounded, clamped values
+ * (q may be NULL). */
+int qp_weight_axis(const Onnx__NodeProto *n, int *axis, int *rank_want);
+void qp_weight_i8(const ir_tensor *w, int axis, float *scale, int8_t *q);
 /* removes the initializers nothing reads (and their graph input entries) */
 void qp_drop_unused_inits(Onnx__GraphProto *gp);
 

@@ -19,8 +19,10 @@
 #   - the file's structure (`paleozoic inspect --json`): the counts of
 #     QuantizeLinear / DequantizeLinear, int8 weights, int32 biases, no
 #     BatchNormalization, a float graph output;
+#   - --accuracy-budget (mixed precision), checked by ONNX Runtime's cosine;
 #   - refusals: a missing model, --method bogus, an unwritable -o, a missing
-#     --calibrate file: exit 2, a message naming it, no file written.
+#     --calibrate file, a bad budget: exit 2, a message naming it, no file
+#     written.
 # Under a sanitizer (a BUILD_DIR named *san*) only the zoo's resnet18, its
 # --calibrate run and the refusals. Ends with `N passed, N failed, N skipped`.
 set -u
@@ -141,6 +143,44 @@ done
     else
         bad "torchvision $n: quantize failed"
     fi
+done
+
+# --accuracy-budget (mixed precision): the zoo's resnet18 (int8 everywhere:
+# cosine 0.98 on its seeded samples) at a budget of 0.99 keeps some layers
+# float; ONNX Runtime, on other seeded inputs, must find the mixed model
+# closer to the float one than the all-int8 model and within 0.005 of the
+# budget; a budget int8 already meets writes the same file as none; `run
+# --precision int8 --accuracy-budget` runs the model quantize writes.
+# (under a sanitizer: 2 samples, and not the run)
+BS=""
+[ $FULL = 1 ] || BS="--samples 2"
+cos_of() { node "$CHECK" "$1" "$2" --n 8 --seed 300 2>&1 | sed -n 's/.*min=\([0-9.]*\).*/\1/p'; }
+if "$P" quantize "$T/resnet18.onnx" -o "$T/r.b99.onnx" --accuracy-budget 0.99 $BS >"$T/out" 2>/dev/null &&
+    kept=$(sed -n 's/.*: \([0-9]*\) of \([0-9]*\) quantized layers kept in fp32.*/\1/p' "$T/out") &&
+    [ -n "$kept" ] && [ "$kept" -gt 0 ] && grep -q "least cosine 0.99" "$T/out"; then
+    ok
+    echo "quantize: zoo resnet18 --accuracy-budget 0.99: $(head -1 "$T/out")"
+    cf=$(cos_of "$T/resnet18.onnx" "$T/resnet18.q.onnx") cb=$(cos_of "$T/resnet18.onnx" "$T/r.b99.onnx")
+    if awk -v f="$cf" -v b="$cb" 'BEGIN { exit !(f != "" && b != "" && b > f && b >= 0.985) }'; then ok
+    else bad "budget 0.99: ORT cosine of the mixed model $cb, of all-int8 $cf"; fi
+    echo "quantize: ORT cosine to float on 8 other inputs: all int8 $cf, budget 0.99 $cb"
+else
+    bad "quantize --accuracy-budget 0.99: $(cat "$T/out")"
+fi
+if "$P" quantize "$T/resnet18.onnx" -o "$T/r.b9.onnx" --accuracy-budget 0.9 >"$T/out" 2>/dev/null &&
+    grep -q ": 0 of [0-9]* quantized layers kept in fp32" "$T/out" && cmp -s "$T/r.b9.onnx" "$T/resnet18.q.onnx"; then ok
+else bad "a budget all-int8 meets: not the same model: $(cat "$T/out")"; fi
+if [ $FULL = 1 ]; then
+    if "$P" run "$T/resnet18.onnx" --precision int8 --accuracy-budget 0.99 --output "$T/rb1.pb" >/dev/null 2>&1 &&
+        "$P" run "$T/r.b99.onnx" --output "$T/rb2.pb" >/dev/null 2>&1 && cmp -s "$T/rb1.pb" "$T/rb2.pb"; then ok
+    else bad "run --precision int8 --accuracy-budget 0.99: not the output of the model quantize writes"; fi
+fi
+for a in "run|0.99|--precision int8 leaves" "inspect|0.99|does nothing here" "run|1.5|wants COS" "run|0.9,0|wants COS"; do
+    cmd=${a%%|*} rest=${a#*|} v=${rest%%|*} msg=${rest#*|}
+    "$P" $cmd "$T/resnet18.onnx" --accuracy-budget "$v" >"$T/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$msg" "$T/out"; then ok
+    else bad "$cmd --accuracy-budget $v: rc $rc, $(cat "$T/out")"; fi
 done
 
 # refusals: exit 2, a message naming the thing, nothing written
