@@ -6,7 +6,8 @@
 # profile shows the convs that must run a bf16 kernel (direct or Winograd:
 # every conv but the 3-channel stems, depthwise ones and MobileNetV2's 1x1s
 # to 24 channels); ResNet-18 also with PZ_ISA=scalar (the scalar twins) and
-# as the program `build --precision bf16` makes (the bits of `run`), and
+# as the program `build --precision bf16` makes and in fused F-Blocks
+# (--strategy fuse-all; both the bits of `run`), and
 # with --precision fp32 no conv runs bf16. Under a sanitizer build: ResNet-18
 # and AlexNet only. The kernels themselves: tests/unit/rt_conv_bf16.c.
 # Ends with `N passed, N failed`.
@@ -78,6 +79,18 @@ sys.exit(a.shape != b.shape or a.tobytes() != b.tobytes())" "$T/r.pb" "$T/b.pb";
     ok "resnet18 build --precision bf16: the bits of run"
 else
     bad "resnet18 build --precision bf16: other bits or failed: $(tail -c 300 "$T/log") $(tail -c 200 "$T/e16")"
+fi
+# fused F-Blocks (row windows through the bf16 kernels): the bits of layer by layer
+if "$PZ" run "$r.onnx" --input "$r.input.pb" --output "$T/fa.pb" --threads 2 --precision bf16 \
+    --strategy fuse-all --profile >"$T/log" 2>&1 && grep -q 'layers in [0-9]* runs' "$T/log" &&
+    "$PY" -c "
+import sys, onnx
+from onnx import numpy_helper as nh
+a, b = (nh.to_array(onnx.load_tensor(f)) for f in sys.argv[1:])
+sys.exit(a.shape != b.shape or a.tobytes() != b.tobytes())" "$T/r.pb" "$T/fa.pb"; then
+    ok "resnet18 bf16 --strategy fuse-all: the bits of layer by layer"
+else
+    bad "resnet18 bf16 --strategy fuse-all: other bits or failed: $(tail -c 300 "$T/log")"
 fi
 if "$PZ" run "$r.onnx" --input "$r.input.pb" --output "$T/f.pb" --threads 2 --precision fp32 \
     --profile >"$T/log" 2>&1 && ! grep ' CONV ' "$T/log" | grep -q 'bf16$'; then
