@@ -19,19 +19,8 @@
 #include <string.h>
 
 #include "../common/fma_peak.h"
+#include "../common/stats.h"
 #include "rt/kernels/conv/winograd.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 typedef struct {
     const char *net, *name;
@@ -58,20 +47,6 @@ static const layer LAYERS[] = {
     {"vgg16", "conv4_2/3", 2, 512, 512, 28, 0},
     {"vgg16", "conv5_1/2/3", 3, 512, 512, 14, 0},
 };
-
-static float *new_rand(int64_t n, unsigned *seed)
-{
-    float *p = aligned_alloc(64, (size_t)((n * 4 + 63) / 64 * 64));
-    if (!p) {
-        fprintf(stderr, "bench_winograd: error: out of memory\n");
-        exit(1);
-    }
-    for (int64_t i = 0; i < n; i++) {
-        *seed = *seed * 1664525u + 1013904223u;
-        p[i] = (float)(*seed >> 8) / (float)(1u << 24) * 2.0f - 1.0f;
-    }
-    return p;
-}
 
 int main(int argc, char **argv)
 {

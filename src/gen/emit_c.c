@@ -150,7 +150,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                " * written (fewer threads clamp it); the counts must add up to the layers below.\n"
                " * BLOCK_SPLIT is its load balance (0 auto, 1 spatial bands, 2 channels),\n"
                " * BLOCK_STRIP the rows of its last layer per tile of depth-first execution\n"
-               " * (0 auto), BLOCK_PREC its precision (0 fp32; 1 bf16: its MatMul and Gemm\n"
+               " * (0 auto), BLOCK_PREC its precision (0 fp32; 1 bf16: its convs and MatMul/Gemm\n"
                " * layers with constant weights multiply in bfloat16, sum in fp32; 2 fp32 with\n"
                " * those weights stored in fp16, --weights fp16; 3 int8: those layers multiply\n"
                " * in int8, activations quantized per row as they run, sum in int32). */\n");

@@ -187,7 +187,7 @@ typedef struct {
 
 /* A block's precision (pz_net_block_precision): PZ_PREC_BF16 rounds the
  * operands of the layers that have bf16 kernels (MatMul, Gemm with a constant
- * B) to bfloat16 and sums in fp32 (AVX512-BF16, else a scalar twin that
+ * B; Conv on the direct NCHW16c or Winograd kernel, conv16c_bf16.h) to bfloat16 and sums in fp32 (AVX512-BF16, else a scalar twin that
  * rounds the same way); PZ_PREC_F16W computes in fp32 but stores those
  * layers' weights in fp16 (--weights fp16, gemm_f16w.h: half the bytes for
  * a memory-bound FC layer); PZ_PREC_I8DYN multiplies those layers in int8,

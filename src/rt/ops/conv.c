@@ -1,5 +1,6 @@
 /* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/conv/conv16c_bf16.h"
 #include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/conv/spconv16c.h"
@@ -33,6 +34,9 @@
  *            all-zero 16x16 weight blocks (before any other choice);
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            the ISA capped to ref).
+ * In a bf16 block (l->prec), FAST (not conv8x2) and WINO take their bf16
+ * kernels (conv16c_bf16.h: weights in bf16, fp32 sums), at any ISA, where
+ * pz_conv16c_bf16_ok holds for FAST; the others stay fp32.
  * The residual Z and the activation go into the kernel's epilogue. The
  * choice is pz_conv_query_make (rt/rows.h), which prepare takes and the
  * compiler asks (the halo count, Winograd's eligibility): one rule. */
@@ -333,6 +337,11 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
         l->kernel = q.kernel;
         l->packed_in |= 1u << 1;
         st->wino = pz_winograd_kernel_for(isa);
+        if (l->prec == PZ_PREC_BF16) {
+            pz_winograd_bf16_convert(&d, st->wp);
+            st->wino = pz_winograd_bf16_for(isa);
+            l->kernel = "winograd bf16";
+        }
         l->scratch_bytes = (size_t)pz_winograd_scratch_size(&d, l->nth) * sizeof(float);
         /* row ranges (fused runs) take a scratch of their own per worker */
         l->scratch_run_only = 1;
@@ -368,6 +377,12 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
             l->scratch_bytes =
                 (size_t)(pz_subsample16c_size(&d) * (l->nth < 1 ? 1 : l->nth)) * sizeof(float);
             l->scratch_run_only = 1;
+        }
+        if (l->prec == PZ_PREC_BF16 && !by8 && pz_conv16c_bf16_ok(&d) &&
+            (!st->sub || pz_conv16c_bf16_ok(&st->flat))) {
+            pz_conv16c_bf16_convert(&d, st->wp);
+            st->fast = pz_conv16c_bf16_for(isa);
+            l->kernel = st->sub ? "direct sub bf16" : "direct bf16";
         }
         break;
     }

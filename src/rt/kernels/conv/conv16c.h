@@ -46,6 +46,9 @@ typedef struct {
     int64_t pf_n;           /* how many steps (0: none); a hint, kernels may ignore it */
     int64_t pf_stride;      /* 0: one line a step, pf; else RM lines, pf + r * pf_stride
                              * for r < RM (the k-chunked order's next chunk) */
+    const float *w0;        /* the weights' base (the w of pz_conv16c_drive): a bf16
+                             * kernel's weights are at (const uint16_t *)w0 + (w - w0)
+                             * (conv16c_bf16.h) */
 } pz_conv16c_uk_args;
 
 typedef void (*pz_conv16c_uk)(const pz_conv16c_uk_args *a);

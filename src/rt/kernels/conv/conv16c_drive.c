@@ -536,6 +536,7 @@ void pz_conv16c_drive(const pz_conv16c_desc *d, const pz_conv16c_ukset *ks,
     pz_conv16c_plan_init(&p, d, ks);
     p.flat = flat;
     pz_conv16c_plan_rows(&p);
+    p.tmpl.w0 = w;
     /* In a net a layer's weights come from memory (the layers before have
      * streamed theirs through the caches). A group's weights come from L2
      * after its first unit, but that unit would wait on memory for all of

@@ -180,6 +180,12 @@ typedef struct {
                 int64_t ys, int nh, int nw, const pz_act *act, int tail);
 } pz_wino_isa;
 
+/* The fp32 steps of the ISAs (winograd_scalar.c, winograd_avx512.c; the
+ * latter not in a PZ_SCALAR=1 build): the bf16 Winograd reuses their
+ * transforms. */
+extern const pz_wino_isa pz_wino_isa__scalar;
+extern const pz_wino_isa pz_wino_isa__avx512;
+
 /* 1 when pz_winograd_drive runs d on nth workers in the whole-image order
  * (see winograd.c), else in panels (for the tests). */
 int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth);

@@ -83,12 +83,12 @@ static void wino_out(const float *m, int64_t ms, const float *b, const float *z,
     }
 }
 
-static const pz_wino_isa ISA = {.in = wino_in, .gemm = wino_gemm, .out = wino_out};
+const pz_wino_isa pz_wino_isa__scalar = {.in = wino_in, .gemm = wino_gemm, .out = wino_out};
 
 void pz_f32_conv3x3_winograd_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
                                              const float *restrict u, const float *restrict b,
                                              const float *restrict z, float *restrict y,
                                              float *restrict scratch, int ith, int nth)
 {
-    pz_winograd_drive(d, &ISA, x, u, b, z, y, scratch, ith, nth);
+    pz_winograd_drive(d, &pz_wino_isa__scalar, x, u, b, z, y, scratch, ith, nth);
 }
