@@ -5,9 +5,10 @@
 
 #include "rt/kernels/conv/spconv16c.h"
 
-/* A flat conv's pixels go in spans whose input (every block) is about this
- * many bytes: each output block's list runs over the span while it is in L2. */
-#define SPCONV_SPAN_BYTES (512 * 1024)
+/* A span of pixels: its input (every block of every plane) and its output
+ * (every block, and as much residual) about this many bytes, so that each
+ * output block's list runs over the span while its input is still in L2. */
+#define SPCONV_SPAN_BYTES (1024 * 1024)
 
 int pz_spconv_ok(const pz_conv16c_desc *d)
 {
@@ -106,12 +107,12 @@ static int64_t max_list(const pz_spconv_plan *p)
     return mx;
 }
 
-/* Pixels of a span whose input (per pixel: every input block of every
- * plane) is about SPCONV_SPAN_BYTES, a multiple of 12, at least 48. */
+/* Pixels of a span (SPCONV_SPAN_BYTES), a multiple of 24, at least 48. */
 static int64_t span_pixels(const pz_spconv_plan *p)
 {
-    int64_t s = SPCONV_SPAN_BYTES / (p->cb * (p->npl ? p->npl : 1) * 16 * (int64_t)sizeof(float));
-    return s < 48 ? 48 : s / 12 * 12;
+    int64_t per = (p->cb * (p->flat ? 1 : p->npl) + 2 * p->mb) * 16 * (int64_t)sizeof(float);
+    int64_t s = SPCONV_SPAN_BYTES / per;
+    return s < 48 ? 48 : s / 24 * 24;
 }
 
 /* The worker's scratch: two pointer lists, then the planes' rows (not

@@ -7,6 +7,14 @@
 #include "rt/kernels/conv/spconv16c.h"
 
 #define RW 24
+/* The packed weights lie in list order, output block after output block:
+ * each block step prefetches (into L2) the block this many ahead, the next
+ * output block's first ones near the end of a list. A layer's weights come
+ * back from memory on every run (they outgrow the caches); the first tile
+ * of a list would otherwise wait on each 4 KiB page, where the hardware
+ * prefetchers stop. Beyond the last block it reads nothing (a prefetch
+ * does not fault). */
+#define PF_AHEAD 8
 
 /* ps: the pixel stride, a constant for the drivers' 16 (pixels one after
  * the other) so the broadcasts take fixed displacements; 0: a->ps */
@@ -24,6 +32,7 @@ static inline __attribute__((always_inline)) void tile(const pz_sprow_args *a, i
 #pragma GCC unroll 2
         for (int ic = 0; ic < 16; ic++) {
             __m512 w = _mm512_load_ps(wp + ic * 16);
+            _mm_prefetch((const char *)(wp + PF_AHEAD * 256 + ic * 16), _MM_HINT_T1);
 #pragma GCC unroll 24
             for (int j = 0; j < rw; j++)
                 acc[j] = _mm512_fmadd_ps(_mm512_set1_ps(xp[j * ps + ic]), w, acc[j]);
