@@ -5,7 +5,7 @@
  *   flat (1x1, stride 1, no padding), and wide over phase planes (stride
  *   1: 3x3 pad 1, 3x3 no pad, 5x5 dilated 2, 1x3; strided: 3x3 stride 2
  *   and 3, 1x1 stride 2, 7x7 stride 2 pad 3, 3x3 stride 2 dilated 2, 2x2
- *   stride 2, strides 3x1 and 1x2); rows of several 24-pixel tiles and
+ *   stride 2, strides 3x1 and 1x2); rows of several 28-pixel tiles and
  *   images of several spans (256 channels);
  * channels not multiples of 16 (the padded lanes must be written 0), batch
  * 1 and 2, bias, residual, ReLU and Clip with lo > 0.
@@ -199,7 +199,7 @@ int main(void)
                       .pad = 1, .dil = 1, .zero = 1, .bias = true, .act = PZ_ACT_RELU});
     run_case(&(scase){.n = 2, .c = 16, .m = 24, .h = 9, .w = 14, .k0 = 1, .k1 = 5, .s = 1, .sw = 2,
                       .pad = 2, .dil = 1, .zero = 1, .residual = true});
-    /* rows of more than one tile (24 pixels) and images of several spans
+    /* rows of more than one tile (28 pixels) and images of several spans
      * (SPCONV_SPAN_BYTES): a ResNet-50 stride-2 3x3 at 28 -> 14 and a 1x1 at
      * 24x24, 256 input channels, each in two spans */
     run_case(&(scase){.n = 1, .c = 256, .m = 128, .h = 28, .w = 28, .k0 = 3, .k1 = 3, .s = 2,

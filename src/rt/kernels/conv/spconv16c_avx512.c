@@ -6,7 +6,7 @@
 
 #include "rt/kernels/conv/spconv16c.h"
 
-#define RW 24
+#define RW 28
 /* The packed weights lie in list order, output block after output block:
  * each block step prefetches (into L2) the block this many ahead, the next
  * output block's first ones near the end of a list. A layer's weights come
@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void tile(const pz_sprow_args *a, i
     const int64_t ps = psc ? psc : a->ps;
     __m512 acc[RW];
     const __m512 b0 = _mm512_loadu_ps(a->bias);
-#pragma GCC unroll 24
+#pragma GCC unroll 28
     for (int j = 0; j < rw; j++) acc[j] = b0;
     for (int b = 0; b < a->nb; b++) {
         const float *xp = a->x[b] + j0 * ps, *wp = a->w[b];
@@ -39,12 +39,12 @@ static inline __attribute__((always_inline)) void tile(const pz_sprow_args *a, i
         for (int ic = 0; ic < 16; ic++) {
             __m512 w = _mm512_load_ps(wp + ic * 16);
             if (pf) _mm_prefetch((const char *)(wp + PF_AHEAD * 256 + ic * 16), _MM_HINT_T1);
-#pragma GCC unroll 24
+#pragma GCC unroll 28
             for (int j = 0; j < rw; j++)
                 acc[j] = _mm512_fmadd_ps(_mm512_set1_ps(xp[j * ps + ic]), w, acc[j]);
         }
     }
-#pragma GCC unroll 24
+#pragma GCC unroll 28
     for (int j = 0; j < rw; j++) {
         int64_t o = (j0 + j) * 16;
         if (a->vw) {
@@ -68,6 +68,7 @@ static inline __attribute__((always_inline)) void tile_w(const pz_sprow_args *a,
 {
     switch (rw) {
 #define PZ_SP_CASE(n) case n: tile(a, j, n, psc, lo, hi, keep, pf); break;
+    PZ_SP_CASE(28) PZ_SP_CASE(27) PZ_SP_CASE(26) PZ_SP_CASE(25)
     PZ_SP_CASE(24) PZ_SP_CASE(23) PZ_SP_CASE(22) PZ_SP_CASE(21) PZ_SP_CASE(20) PZ_SP_CASE(19)
     PZ_SP_CASE(18) PZ_SP_CASE(17) PZ_SP_CASE(16) PZ_SP_CASE(15) PZ_SP_CASE(14) PZ_SP_CASE(13)
     PZ_SP_CASE(12) PZ_SP_CASE(11) PZ_SP_CASE(10) PZ_SP_CASE(9) PZ_SP_CASE(8) PZ_SP_CASE(7)
