@@ -2,9 +2,11 @@
  * the plain reference convolution (pz_f32_conv__ref) on the same weights,
  * with whole 16x16-per-tap weight blocks zeroed (about 60%, and none, and
  * all of one output block), over its three ways of running:
- *   flat (1x1, stride 1, no padding), wide (stride 1: 3x3 pad 1, 3x3 no
- *   pad, 5x5 dilated 2, 1x3), and gathered (strided: 3x3 stride 2, 1x1
- *   stride 2, 7x7 stride 2 pad 3);
+ *   flat (1x1, stride 1, no padding), and wide over phase planes (stride
+ *   1: 3x3 pad 1, 3x3 no pad, 5x5 dilated 2, 1x3; strided: 3x3 stride 2
+ *   and 3, 1x1 stride 2, 7x7 stride 2 pad 3, 3x3 stride 2 dilated 2, 2x2
+ *   stride 2, strides 3x1 and 1x2); rows of several 28-pixel tiles and
+ *   images of several spans (256 channels);
  * channels not multiples of 16 (the padded lanes must be written 0), batch
  * 1 and 2, bias, residual, ReLU and Clip with lo > 0.
  * Each case runs the scalar twin and (when the CPU has it) the AVX-512 row
@@ -32,6 +34,7 @@ static bool have_avx512;
 typedef struct {
     int64_t n, c, m, h, w;
     int k0, k1, s, pad, dil;
+    int sw;            /* the stride along W when not s (0: s) */
     int zero;          /* 0: none, 1: ~60% of blocks, 2: ~60% and all of output block 0 */
     bool bias, residual;
     pz_act_kind act;
@@ -39,23 +42,24 @@ typedef struct {
 
 static void case_str(const scase *t, const char *what, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s N%lld C%lld M%lld %lldx%lld k%dx%d s%d p%d d%d zero%d%s%s act%d",
+    snprintf(buf, len, "%s N%lld C%lld M%lld %lldx%lld k%dx%d s%dx%d p%d d%d zero%d%s%s act%d",
              what, (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
-             (long long)t->w, t->k0, t->k1, t->s, t->pad, t->dil, t->zero,
+             (long long)t->w, t->k0, t->k1, t->s, t->sw ? t->sw : t->s, t->pad, t->dil, t->zero,
              t->bias ? " bias" : "", t->residual ? " residual" : "", (int)t->act);
 }
 
 static void run_case(const scase *t)
 {
     const int64_t N = t->n, C = t->c, M = t->m, H = t->h, W = t->w;
-    pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {t->k0, t->k1}, .stride = {t->s, t->s},
+    const int sw = t->sw ? t->sw : t->s;
+    pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {t->k0, t->k1}, .stride = {t->s, sw},
                         .dilation = {t->dil, t->dil}, .pad_begin = {t->pad, t->pad},
                         .pad_end = {t->pad, t->pad}};
     p.act.kind = t->act;
     p.act.lo = 0.25f;
     p.act.hi = 1.5f;
     const int64_t OH = (H + 2 * t->pad - t->dil * (t->k0 - 1) - 1) / t->s + 1;
-    const int64_t OW = (W + 2 * t->pad - t->dil * (t->k1 - 1) - 1) / t->s + 1;
+    const int64_t OW = (W + 2 * t->pad - t->dil * (t->k1 - 1) - 1) / sw + 1;
     const int64_t xd[4] = {N, C, H, W}, yd[4] = {N, M, OH, OW}, ny_plain = N * M * OH * OW;
     const int64_t taps = (int64_t)t->k0 * t->k1, cb = (C + 15) / 16, mb = (M + 15) / 16;
     float *x = new_rand(N * C * H * W), *w = new_rand(M * C * taps);
@@ -170,7 +174,8 @@ int main(void)
     static const struct {
         int k0, k1, s, pad, dil;
     } G[] = {{1, 1, 1, 0, 1}, {3, 3, 1, 1, 1}, {3, 3, 1, 0, 1}, {5, 5, 1, 2, 2}, {1, 3, 1, 0, 1},
-             {3, 3, 2, 1, 1}, {1, 1, 2, 0, 1}, {7, 7, 2, 3, 1}};
+             {3, 3, 2, 1, 1}, {1, 1, 2, 0, 1}, {7, 7, 2, 3, 1}, {3, 3, 3, 1, 1}, {3, 3, 2, 1, 2},
+             {2, 2, 2, 0, 1}};
     static const int64_t CM[][2] = {{16, 16}, {24, 40}, {64, 32}, {5, 17}};
     static const int64_t HW[][2] = {{7, 7}, {9, 13}, {1, 1}, {14, 3}};
     int k = 0;
@@ -189,6 +194,23 @@ int main(void)
                 k++;
                 run_case(&t);
             }
+    /* unequal strides (planes 3 x 1 and 1 x 2) */
+    run_case(&(scase){.n = 1, .c = 32, .m = 16, .h = 13, .w = 11, .k0 = 3, .k1 = 3, .s = 3, .sw = 1,
+                      .pad = 1, .dil = 1, .zero = 1, .bias = true, .act = PZ_ACT_RELU});
+    run_case(&(scase){.n = 2, .c = 16, .m = 24, .h = 9, .w = 14, .k0 = 1, .k1 = 5, .s = 1, .sw = 2,
+                      .pad = 2, .dil = 1, .zero = 1, .residual = true});
+    /* rows of more than one tile (28 pixels) and images of several spans
+     * (SPCONV_SPAN_BYTES): a ResNet-50 stride-2 3x3 at 28 -> 14 and a 1x1 at
+     * 24x24, 256 input channels, each in two spans */
+    run_case(&(scase){.n = 1, .c = 256, .m = 128, .h = 28, .w = 28, .k0 = 3, .k1 = 3, .s = 2,
+                      .pad = 1, .dil = 1, .zero = 1, .bias = true, .act = PZ_ACT_RELU});
+    run_case(&(scase){.n = 1, .c = 256, .m = 256, .h = 24, .w = 24, .k0 = 1, .k1 = 1, .s = 1,
+                      .pad = 0, .dil = 1, .zero = 1, .residual = true, .act = PZ_ACT_RELU});
+    run_case(&(scase){.n = 1, .c = 32, .m = 40, .h = 20, .w = 40, .k0 = 3, .k1 = 3, .s = 1,
+                      .pad = 1, .dil = 1, .zero = 2, .bias = true, .act = PZ_ACT_CLIP});
+    /* ResNet-50 layer4's shapes, narrowed: 3x3 stride 2 to 7x7 (four planes) */
+    run_case(&(scase){.n = 1, .c = 64, .m = 48, .h = 14, .w = 14, .k0 = 3, .k1 = 3, .s = 2,
+                      .pad = 1, .dil = 1, .zero = 1, .bias = true, .act = PZ_ACT_RELU});
     /* a ResNet-50 layer4 3x3 (7x7 output, wide) */
     run_case(&(scase){.n = 1, .c = 64, .m = 48, .h = 7, .w = 7, .k0 = 3, .k1 = 3, .s = 1,
                       .pad = 1, .dil = 1, .zero = 1, .bias = true, .act = PZ_ACT_RELU});

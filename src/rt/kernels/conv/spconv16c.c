@@ -5,9 +5,10 @@
 
 #include "rt/kernels/conv/spconv16c.h"
 
-/* A flat conv's pixels go in spans whose input (every block) is about this
- * many bytes: each output block's list runs over the span while it is in L2. */
-#define SPCONV_SPAN_BYTES (128 * 1024)
+/* A span of pixels: its input (every block of every plane) and its output
+ * (every block, and as much residual) about this many bytes, so that each
+ * output block's list runs over the span while its input is still in L2. */
+#define SPCONV_SPAN_BYTES (1024 * 1024)
 
 int pz_spconv_ok(const pz_conv16c_desc *d)
 {
@@ -65,10 +66,21 @@ int pz_spconv_plan_make(pz_spconv_plan *p, const pz_conv16c_desc *d, const float
         }
     p->flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 && d->pl == 0 &&
               d->oh == d->h && d->ow == d->w;
-    int64_t need = (d->ow - 1) * d->sw + (int64_t)(d->kw - 1) * d->dw + 1;
-    p->wp = d->pl + d->w > need ? d->pl + d->w : need;
-    p->wide = !p->flat && d->sh == 1 && d->sw == 1;
-    p->hp = d->oh + (int64_t)(d->kh - 1) * d->dh;
+    /* phase planes: plane (ph, pw) holds padded input pixels (i*sh + ph, j*sw + pw) */
+    p->wp = d->ow + (int64_t)(d->kw - 1) * d->dw / d->sw;
+    p->hp = d->oh + (int64_t)(d->kh - 1) * d->dh / d->sh;
+    p->tpl = malloc((size_t)taps * sizeof *p->tpl);
+    p->toff = malloc((size_t)taps * sizeof *p->toff);
+    p->plph = malloc((size_t)taps * sizeof *p->plph);
+    if (!p->tpl || !p->toff || !p->plph) goto oom;
+    for (int64_t t = 0; t < taps; t++) {
+        int64_t dy = t / d->kw * d->dh, dx = t % d->kw * d->dw;
+        int32_t ph = (int32_t)(dy % d->sh * d->sw + dx % d->sw), pi = 0;
+        while (pi < p->npl && p->plph[pi] != ph) pi++;
+        if (pi == p->npl) p->plph[p->npl++] = ph;
+        p->tpl[t] = pi;
+        p->toff[t] = dy / d->sh * p->wp + dx / d->sw;
+    }
     p->row = pz_fast_kernels_for(isa)->sprow;
     return 0;
 oom:
@@ -81,16 +93,10 @@ void pz_spconv_plan_free(pz_spconv_plan *p)
     free(p->start);
     free(p->tap);
     free(p->w);
+    free(p->tpl);
+    free(p->toff);
+    free(p->plph);
     memset(p, 0, sizeof *p);
-}
-
-/* A strided conv's span of pixels: its gathered taps about GATHER_BYTES (in
- * L2 while every output block runs over them), at least 48 pixels. */
-#define GATHER_BYTES (512 * 1024)
-static int64_t gather_span(const pz_spconv_plan *p)
-{
-    int64_t s = GATHER_BYTES / (p->cb * p->d.kh * p->d.kw * 16 * (int64_t)sizeof(float));
-    return s < 48 ? 48 : s;
 }
 
 static int64_t max_list(const pz_spconv_plan *p)
@@ -101,16 +107,30 @@ static int64_t max_list(const pz_spconv_plan *p)
     return mx;
 }
 
-/* The worker's scratch: two pointer lists, then the padded rows (wide) or
- * the gathered taps (strided). */
+/* Pixels of a span (SPCONV_SPAN_BYTES), a multiple of 24, at least 48. */
+static int64_t span_pixels(const pz_spconv_plan *p)
+{
+    int64_t per = (p->cb * (p->flat ? 1 : p->npl) + 2 * p->mb) * 16 * (int64_t)sizeof(float);
+    int64_t s = SPCONV_SPAN_BYTES / per;
+    return s < 48 ? 48 : s / 24 * 24;
+}
+
+/* The worker's scratch: two pointer lists, then the planes' rows (not
+ * flat). */
 int64_t pz_spconv_scratch_size(const pz_spconv_plan *p)
 {
     int64_t ptrs = 2 * max_list(p) * (int64_t)(sizeof(void *) / sizeof(float));
     ptrs = (ptrs + 15) / 16 * 16;
     if (p->flat) return ptrs;
-    if (p->wide) return ptrs + (p->cb * p->hp + 1) * p->wp * 16;   /* + a slack row */
-    int64_t span = gather_span(p) < p->d.oh * p->d.ow ? gather_span(p) : p->d.oh * p->d.ow;
-    return ptrs + p->cb * p->d.kh * p->d.kw * span * 16;   /* a span's gathered taps */
+    return ptrs + (p->cb * p->npl * p->hp + 1) * p->wp * 16;   /* + a slack row */
+}
+
+/* [lo, hi) in n spans as even as can be (no short last span: each span
+ * streams every weight block once). */
+static int64_t even_span(int64_t lo, int64_t hi, int64_t smax)
+{
+    int64_t ns = (hi - lo + smax - 1) / smax;
+    return ns > 0 ? (hi - lo + ns - 1) / ns : 1;
 }
 
 static void run_flat(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
@@ -118,9 +138,8 @@ static void run_flat(const pz_spconv_plan *p, const float *x, const float *bias,
 {
     const pz_conv16c_desc *d = &p->d;
     int64_t hw = d->h * d->w, lo, hi;
-    int64_t span = SPCONV_SPAN_BYTES / (p->cb * 16 * (int64_t)sizeof(float));
-    span = span < 48 ? 48 : span / 12 * 12;
     pz_split(d->n * hw, ith, nth, &lo, &hi);
+    const int64_t span = even_span(lo, hi, span_pixels(p));
     for (int64_t u = lo; u < hi;) {
         int64_t n = u / hw, p0 = u % hw, np = hi - u;
         if (np > hw - p0) np = hw - p0;
@@ -140,30 +159,44 @@ static void run_flat(const pz_spconv_plan *p, const float *x, const float *bias,
     }
 }
 
-/* Padded row r (input row r - pt, or zeros) of every input block into
- * buf[ib][r - r0][wp pixels]. */
+/* Rows [r0, r0 + nr) of every used plane of every input block into
+ * buf[ib][plane][r - r0][wp pixels]: plane (ph, pw)'s row r, column j is
+ * input pixel (r*sh + ph - pt, j*sw + pw - pl), or zeros in the padding. */
 static void copy_rows(const pz_spconv_plan *p, const float *x, int64_t n, int64_t r0,
                       int64_t nr, float *buf)
 {
     const pz_conv16c_desc *d = &p->d;
+    const int64_t wp = p->wp;
     for (int64_t ib = 0; ib < p->cb; ib++)
-        for (int64_t r = r0; r < r0 + nr; r++) {
-            float *dst = buf + (ib * nr + r - r0) * p->wp * 16;
-            int64_t ih = r - d->pt;
-            if (ih < 0 || ih >= d->h) {
-                memset(dst, 0, (size_t)p->wp * 16 * sizeof(float));
-                continue;
+        for (int64_t pi = 0; pi < p->npl; pi++) {
+            const int64_t ph = p->plph[pi] / d->sw, pw = p->plph[pi] % d->sw;
+            /* the columns j with an input pixel: [j0, j1) */
+            int64_t j0 = (d->pl - pw + d->sw - 1) / d->sw, j1 = (d->w + d->pl - pw + d->sw - 1) / d->sw;
+            j0 = j0 < 0 ? 0 : j0 > wp ? wp : j0;
+            j1 = j1 < j0 ? j0 : j1 > wp ? wp : j1;
+            for (int64_t r = r0; r < r0 + nr; r++) {
+                float *dst = buf + ((ib * p->npl + pi) * nr + r - r0) * wp * 16;
+                int64_t ih = r * d->sh + ph - d->pt;
+                if (ih < 0 || ih >= d->h || j1 == j0) {
+                    memset(dst, 0, (size_t)wp * 16 * sizeof(float));
+                    continue;
+                }
+                const float *src = x + ((n * p->cb + ib) * d->h + ih) * d->w * 16;
+                memset(dst, 0, (size_t)j0 * 16 * sizeof(float));
+                if (d->sw == 1) {
+                    memcpy(dst + j0 * 16, src + (j0 + pw - d->pl) * 16,
+                           (size_t)(j1 - j0) * 16 * sizeof(float));
+                } else {
+                    for (int64_t j = j0; j < j1; j++)
+                        memcpy(dst + j * 16, src + (j * d->sw + pw - d->pl) * 16, 16 * sizeof(float));
+                }
+                memset(dst + j1 * 16, 0, (size_t)(wp - j1) * 16 * sizeof(float));
             }
-            memset(dst, 0, (size_t)d->pl * 16 * sizeof(float));
-            memcpy(dst + d->pl * 16, x + ((n * p->cb + ib) * d->h + ih) * d->w * 16,
-                   (size_t)d->w * 16 * sizeof(float));
-            memset(dst + (d->pl + d->w) * 16, 0,
-                   (size_t)(p->wp - d->pl - d->w) * 16 * sizeof(float));
         }
 }
 
-/* Stride 1 (see the top of spconv16c.h): each image's virtual pixels
- * [0, (OH - 1) * wp + OW) split over the workers, each copying the padded
+/* Not flat (see the top of spconv16c.h): each image's virtual pixels
+ * [0, (OH - 1) * wp + OW) split over the workers, each copying the plane
  * rows its share reads. */
 static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
                      float *y, const float **xs, const float **ws, float *buf, int ith, int nth)
@@ -171,16 +204,15 @@ static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias,
     const pz_conv16c_desc *d = &p->d;
     const int64_t wp = p->wp, taps = (int64_t)d->kh * d->kw, plane = d->oh * d->ow * 16;
     const int64_t nv = (d->oh - 1) * wp + d->ow;
-    int64_t span = SPCONV_SPAN_BYTES / (p->cb * 16 * (int64_t)sizeof(float));
-    span = span < 48 ? 48 : span / 12 * 12;
     int64_t lo, hi;
     pz_split(nv, ith, nth, &lo, &hi);
     if (hi <= lo) return;
-    int64_t r0 = lo / wp, r1 = (hi - 1) / wp + (int64_t)(d->kh - 1) * d->dh + 1;
+    const int64_t span = even_span(lo, hi, span_pixels(p));
+    int64_t r0 = lo / wp, r1 = (hi - 1) / wp + p->hp - d->oh + 1;
     if (r1 > p->hp) r1 = p->hp;
     int64_t nr = r1 - r0;
-    /* a garbage column near the end of the share reads up to a row past it */
-    memset(buf + p->cb * nr * wp * 16, 0, (size_t)wp * 16 * sizeof(float));
+    /* a padding column near the end of the share reads up to a row past it */
+    memset(buf + p->cb * p->npl * nr * wp * 16, 0, (size_t)wp * 16 * sizeof(float));
     for (int64_t n = 0; n < d->n; n++) {
         copy_rows(p, x, n, r0, nr, buf);
         for (int64_t v0 = lo; v0 < hi; v0 += span) {
@@ -188,8 +220,8 @@ static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias,
             for (int64_t ob = 0; ob < p->mb; ob++) {
                 int nb = 0;
                 for (int64_t k = p->start[ob]; k < p->start[ob + 1]; k++, nb++) {
-                    int64_t t = p->tap[k], ib = t / taps, kh = t % taps / d->kw, kw = t % d->kw;
-                    xs[nb] = buf + (ib * nr * wp + kh * d->dh * wp + kw * d->dw + v0 - r0 * wp) * 16;
+                    int64_t t = p->tap[k], ib = t / taps, tt = t % taps;
+                    xs[nb] = buf + (((ib * p->npl + p->tpl[tt]) * nr - r0) * wp + p->toff[tt] + v0) * 16;
                     ws[nb] = p->w + k * 256;
                 }
                 int64_t yo = (n * p->mb + ob) * plane;
@@ -204,50 +236,11 @@ static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias,
 void pz_spconv_run(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
                    float *y, float *scratch, int ith, int nth)
 {
-    const pz_conv16c_desc *d = &p->d;
     int64_t nl = max_list(p);
     const float **xs = (const float **)(void *)scratch, **ws = xs + nl;
     int64_t ptrs = (2 * nl * (int64_t)(sizeof(void *) / sizeof(float)) + 15) / 16 * 16;
-    if (p->flat) {
+    if (p->flat)
         run_flat(p, x, bias, z, y, xs, ws, ith, nth);
-        return;
-    }
-    float *rows = scratch + ptrs;
-    if (p->wide) {
-        run_wide(p, x, bias, z, y, xs, ws, rows, ith, nth);
-        return;
-    }
-    /* strided: the taps of a span of the worker's pixels gathered,
-     * buf[ib][tap][pixel], then every output block over the span */
-    const int64_t P = d->oh * d->ow, taps = (int64_t)d->kh * d->kw, smax = gather_span(p);
-    int64_t lo, hi;
-    pz_split(P, ith, nth, &lo, &hi);
-    if (hi <= lo) return;
-    int64_t nsp = (hi - lo + smax - 1) / smax, span = (hi - lo + nsp - 1) / nsp;
-    for (int64_t n = 0; n < d->n; n++)
-        for (int64_t p0 = lo; p0 < hi; p0 += span) {
-            int64_t np = hi - p0 < span ? hi - p0 : span;
-            for (int64_t ib = 0; ib < p->cb; ib++)
-                for (int64_t t = 0; t < taps; t++)
-                    for (int64_t pix = p0; pix < p0 + np; pix++) {
-                        int64_t oh = pix / d->ow, ow = pix % d->ow;
-                        int64_t ih = oh * d->sh - d->pt + t / d->kw * d->dh;
-                        int64_t iw = ow * d->sw - d->pl + t % d->kw * d->dw;
-                        float *dst = rows + ((ib * taps + t) * np + pix - p0) * 16;
-                        const float *src = x + (((n * p->cb + ib) * d->h + ih) * d->w + iw) * 16;
-                        int in = ih >= 0 && ih < d->h && iw >= 0 && iw < d->w;
-                        for (int l = 0; l < 16; l++) dst[l] = in ? src[l] : 0.0f;
-                    }
-            for (int64_t ob = 0; ob < p->mb; ob++) {
-                int nb = 0;
-                for (int64_t k = p->start[ob]; k < p->start[ob + 1]; k++, nb++) {
-                    xs[nb] = rows + p->tap[k] * np * 16;   /* tap[k] = ib * taps + t */
-                    ws[nb] = p->w + k * 256;
-                }
-                int64_t yo = ((n * p->mb + ob) * P + p0) * 16;
-                pz_sprow_args a = {xs, ws, nb, 16, np, bias + ob * 16, z ? z + yo : NULL,
-                                   y + yo, &d->act, ob * 16, d->m, 0, 0, 0};
-                p->row(&a);
-            }
-        }
+    else
+        run_wide(p, x, bias, z, y, xs, ws, scratch + ptrs, ith, nth);
 }

@@ -11,15 +11,17 @@
  * is skipped, pruned or the model's own.
  *
  * Run: a 1x1 conv with stride 1 and no padding takes the image as one row
- * of H*W pixels. Another stride-1 conv ("wide") copies the input rows its
- * worker's outputs read into scratch with the padding made zeros, rows of
- * wp pixels; output pixel (oh, ow) is then virtual pixel oh * wp + ow, whose
- * tap (kh, kw) is at a fixed offset: one long row with uniform stride, the
- * columns past OW computed and dropped (tiles stay wide on 7x7 outputs).
- * A strided conv gathers each tap of a span of its worker's output pixels
- * into scratch (an im2col of whole 16-channel blocks, about 512 KiB a
- * span), one row of uniform stride again. Each span of pixels then runs the
- * row kernel once per output block over that block's list.
+ * of H*W pixels. Any other conv ("wide") copies the input rows its
+ * worker's outputs read into scratch as phase planes: plane (ph, pw) holds
+ * the padded input pixels (i*sh + ph, j*sw + pw), rows of wp = OW +
+ * (KW - 1)*dw/sw pixels with the padding made zeros (stride 1: one plane,
+ * the padded input). Output pixel (oh, ow) is then virtual pixel
+ * oh * wp + ow, whose tap (kh, kw) lies in plane (kh*dh % sh, kw*dw % sw)
+ * at a fixed offset (kh*dh/sh rows, kw*dw/sw pixels): one long row with
+ * uniform stride, the columns past OW computed and dropped. A strided
+ * conv's planes hold its input once (no tap is gathered); only the planes
+ * a tap reads are copied. Each span of pixels then runs the row kernel
+ * once per output block over that block's list.
  * The row kernel (pz_sprow_fn: AVX-512 and its scalar twin, which AVX2 and
  * the scalar ISA run) accumulates in the block list's order with one fused
  * multiply-add per tap, so its two versions give the same bits.
@@ -58,9 +60,12 @@ typedef struct {
     int32_t *tap;             /* [nnz]: (ib * KH + kh) * KW + kw */
     float *w;                 /* [nnz][16][16], 64-byte aligned */
     int flat;                 /* a 1x1, stride 1, no padding: pixels as one row */
-    int wide;                 /* another stride-1 conv: virtual rows of wp pixels */
-    int64_t hp;               /* wide: padded rows, OH + (KH - 1) * dh */
-    int64_t wp;               /* scratch row width (pixels): pl + W + right padding */
+    int npl;                  /* wide: phase planes a tap reads */
+    int32_t *plph;            /* [taps]: plane k's phase, ph * sw + pw (the first npl) */
+    int32_t *tpl;             /* [taps]: tap (kh * KW + kw)'s plane */
+    int64_t *toff;            /* [taps]: its offset in the plane, pixels */
+    int64_t hp;               /* rows of a plane, OH + (KH - 1) * dh / sh */
+    int64_t wp;               /* pixels of a plane's row, OW + (KW - 1) * dw / sw */
     pz_sprow_fn row;
 } pz_spconv_plan;
 
