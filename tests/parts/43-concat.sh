@@ -6,6 +6,8 @@
 # tests/concat/concat_models.py with seeded weights: a Q/K/V encoder layer
 # (three MatMuls), the same projections as Gemms at 5 rows and at 1 (GEMV),
 # `mixed` (the groups the pass must form and the convs it must leave alone),
+# `branches` (1x1 branches read by Concats: a Split that copies only the parts in
+# concats, one placed around a concat's last part: rt/inplace.c),
 # `hand` (opset 11, Gemm with transB 0, MatMul and Conv without bias, the
 # members' outputs graph outputs; a Gemm with alpha 0.5 and a grouped conv
 # left alone), torchvision GoogLeNet.
@@ -17,7 +19,8 @@
 #           and at --batch 2)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
-#           SPLIT layers; the generated C's "concatenation" comments
+#           SPLIT layers and Splits in place; the generated C's
+#           "concatenation" comments
 #   knob    a schedule from `tune --concat on` says "concat": true and runs
 #           without --concat to the same bits; --concat off against it, a
 #           non-boolean "concat", --concat maybe and --concat without a
@@ -36,7 +39,7 @@ if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
 fi
 GN=googlenet
 case "$san" in 1) [ "${PZ_TEST_FULL:-0}" = 1 ] || GN="" ;; esac
-"$PY" "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed hand $GN >"$T/names" 2>"$T/log" ||
+"$PY" "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed branches hand $GN >"$T/names" 2>"$T/log" ||
     bad "concat_models.py: $(tail -c 400 "$T/log")"
 
 # --input for each of model $1's inputs; --output PREFIX.K.pb for its $2 outputs; whether the
@@ -53,8 +56,9 @@ same() {   # A B NOUT [--rel TOL]
     done
 }
 
-# name, outputs, merged layers inspect must show, ISA runs (scalar too for the small ones)
-while read -r m nout want isas; do
+# name, outputs, merged layers inspect must show, their Splits in place (rt/inplace.c: one
+# outer row; Q/K/V's rows and Gemm's 5 rows copy), ISA runs (scalar too for the small ones)
+while read -r m nout want inpl isas; do
     [ -n "$m" ] || continue
     f="$T/$m.onnx" x=$(ins_of "$m")
     # ---- equal: on against off, bitwise, per thread count and ISA
@@ -99,19 +103,22 @@ while read -r m nout want isas; do
     else bad "$m inspect --concat off: $(grep '^concat' "$T/ins")"; fi
     "$PZ" run "$f" $x --threads 1 --concat on --profile >"$T/prof" 2>&1
     n=$(grep -c ' SPLIT .*:split ' "$T/prof")
-    if [ "$n" = "$want" ]; then ok; else bad "$m profile: $n concat SPLIT layers, want $want"; fi
+    v=$(sed -n 's/.*, \([0-9]*\) splits in place.*/\1/p' "$T/prof")
+    if [ "$((n + ${v:-0}))" = "$want" ] && [ "${v:-0}" = "$inpl" ]; then ok
+    else bad "$m profile: $n concat SPLIT layers and ${v:-0} in place, want $want, $inpl in place"; fi
     rm -rf "$T/gen"
     "$PZ" compile "$f" -o "$T/gen" --threads 1 --concat on >"$T/log" 2>&1
     n=$(cat "$T/gen/"*.c 2>/dev/null | grep -c '; concatenation: [0-9]* layers')
     if [ "$n" = "$want" ] && grep -q 'concatenation (--concat.*): on' "$T/gen/"*.c; then ok
     else bad "$m compile: $n concatenation comments in the C, want $want"; fi
 done <<LIST
-qkv 1 1 fast scalar
-qkv_gemm 1 1 fast scalar
-gemv 1 1 fast scalar
-mixed 1 2 fast scalar
-hand 8 3 fast scalar
-$([ -n "$GN" ] && echo "googlenet 1 9 fast")
+qkv 1 1 0 fast scalar
+qkv_gemm 1 1 0 fast scalar
+gemv 1 1 1 fast scalar
+mixed 1 2 2 fast scalar
+branches 1 2 1 fast scalar
+hand 8 3 1 fast scalar
+$([ -n "$GN" ] && echo "googlenet 1 9 9 fast")
 LIST
 
 # ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise
