@@ -10,7 +10,7 @@
 # concats, one placed around a concat's last part: rt/inplace.c),
 # `hand` (opset 11, Gemm with transB 0, MatMul and Conv without bias, the
 # members' outputs graph outputs; a Gemm with alpha 0.5 and a grouped conv
-# left alone), torchvision GoogLeNet.
+# left alone), torchvision GoogLeNet and Inception-v3 (10 Splits in place).
 #   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
@@ -26,7 +26,7 @@
 #           non-boolean "concat", --concat maybe and --concat without a
 #           value, and --concat where nothing lowers: exit 2
 # Under a sanitizer build (BUILD_DIR with "san" in its name, unless
-# PZ_TEST_FULL=1) GoogLeNet is left out: the small models cover every form.
+# PZ_TEST_FULL=1) GoogLeNet and Inception-v3 are left out: the small models cover every form.
 # Ends with `N passed, N failed`.
 set -u
 NAME=43-concat
@@ -145,6 +145,29 @@ open(sys.argv[1], 'wb').write(numpy_helper.from_array(x, 'x').SerializeToString(
     done
     if cmp -s "$T/gb.off.pb" "$T/gb.on.pb"; then ok
     else bad "googlenet --batch 2: --concat on differs from off"; fi
+fi
+
+# ---- Inception-v3 (issue 43's must-show): on bitwise equal to off, every Split in place, on
+# within 1e-4 of ONNX Runtime; the merged layers against their members, interleaved, printed
+# (layer times on a shared host are not asserted)
+if [ -n "$GN" ]; then
+    if "$PY" "$ROOT/tests/concat/concat_models.py" "$T" inception_v3 >"$T/log" 2>&1; then
+        f="$T/inception_v3.onnx" x="$T/inception_v3.in_0.pb"
+        for c in off on; do
+            "$PZ" run "$f" --input "$x" --output "$T/iv3.$c.pb" --threads 2 --concat "$c" \
+                --profile >"$T/iv3.$c.prof" 2>&1 || bad "inception_v3 --concat $c: $(tail -c 300 "$T/iv3.$c.prof")"
+        done
+        if cmp -s "$T/iv3.off.pb" "$T/iv3.on.pb"; then ok
+        else bad "inception_v3: --concat on differs from off"; fi
+        if grep -q ', 10 splits in place' "$T/iv3.on.prof" && ! grep -q ' SPLIT ' "$T/iv3.on.prof"; then ok
+        else bad "inception_v3: want its 10 Splits in place: $(sed -n 2p "$T/iv3.on.prof")"; fi
+        if node "$ROOT/tests/e2e/ort_run.js" "$f" --threads 1 "$x" -- "$T/iv3.ort.pb" >"$T/log" 2>&1 &&
+            node "$ROOT/tests/e2e/compare.js" --rel 1e-4 "$T/iv3.on.pb" "$T/iv3.ort.pb" >"$T/log" 2>&1; then ok
+        else bad "inception_v3 --concat on against ONNX Runtime: $(tail -c 300 "$T/log")"; fi
+        "$PY" "$ROOT/bench/concat/layers.py" "$PZ" "$f" "$x" 2 1 2>&1 | tail -1 | sed 's/^/43-concat: inception_v3, 1 thread: /'
+    else
+        bad "concat_models.py inception_v3: $(tail -c 300 "$T/log")"
+    fi
 fi
 
 # ---- knob: the low-level C (--emit raw), and bf16 GEMMs
