@@ -22,11 +22,13 @@
  * of X, whatever reads it: a slice of one image's channels is contiguous.
  * A part that is already a part of a Concat in place (an inception
  * module's 1x1 branch, read by the module's concat) cannot be a slice of X
- * too, unless X can be placed around it: when that part is X's last and
- * starts the concat's outermost buffer (or X's first and ends it), X is a
- * slice of that buffer at a negative offset (past its end), its other
- * parts outside the buffer's bytes, and the merged conv writes the branch
- * straight into the concat. Otherwise the SPLIT copies that part only.
+ * too, unless X can be placed around it: when the parts held by concats
+ * sit in one outermost buffer at X's own distances and X's other parts
+ * then fall outside that buffer (the branch is X's last part and starts
+ * the buffer, or X's first and ends it), X is a slice of that buffer at a
+ * negative offset (or reaching past its end), and the merged conv writes
+ * the branch straight into the concat. Otherwise the SPLIT copies those
+ * parts only.
  * Concats are planned first (they save a copy each; a split keeps the
  * concat's part).
  */
