@@ -304,6 +304,50 @@ static int merge(ir_graph *g, int host, int *mem, const int64_t *nn, int n, int 
     return 1;
 }
 
+/* Where node m's output goes: 0 when a Concat alone reads it as its first
+ * input, 1 as its last, else -1. */
+static int concat_end(const ir_graph *g, int m)
+{
+    int slot, r = pass_sole_reader(g, g->nodes[m].out[0], &slot);
+    if (r < 0 || !pass_is(&g->nodes[r], OP_concat)) return -1;
+    return slot == 0 ? 0 : slot == g->nodes[r].n_in - 1 ? 1 : -1;
+}
+
+/* Moves member q of mem/nn (n) to position to (0 or n - 1). */
+static void move_member(int *mem, int64_t *nn, int n, int q, int to)
+{
+    int tm = mem[q];
+    int64_t tn = nn[q];
+    if (to) {
+        for (int i = q; i + 1 < n; i++) mem[i] = mem[i + 1], nn[i] = nn[i + 1];
+    } else {
+        for (int i = q; i > 0; i--) mem[i] = mem[i - 1], nn[i] = nn[i - 1];
+    }
+    mem[to] = tm;
+    nn[to] = tn;
+}
+
+/* A merged conv's output can be placed around a branch that starts or
+ * ends a Concat (rt/inplace.c: the branch written straight into the
+ * concat, the other members' parts outside it) when that branch is last
+ * in the Split and first in the Concat, or first and last: an inception
+ * module's 1x1 branch is its concat's first input. The member whose width
+ * is not a multiple of 16 stays last (`last_fixed`). */
+static void order_for_concat(const ir_graph *g, int *mem, int64_t *nn, int n, int last_fixed)
+{
+    for (int q = 0; q < n; q++) {
+        int e = concat_end(g, mem[q]);
+        if (e == 0 && !last_fixed) {
+            move_member(mem, nn, n, q, n - 1);
+            return;
+        }
+        if (e == 1) {
+            move_member(mem, nn, n, q, 0);
+            return;
+        }
+    }
+}
+
 pz_status pass_concat(ir_graph *g, unsigned char **deadp, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++) {
@@ -340,6 +384,7 @@ pz_status pass_concat(ir_graph *g, unsigned char **deadp, passes_stats *st)
             mem[n - 1] = tm;
             nn[n - 1] = tn;
         }
+        if (k == K_CONV) order_for_concat(g, mem, nn, n, unaligned >= 0);
         /* the dead marks follow the inserted Split */
         unsigned char *nd = pz_xcalloc((size_t)g->n_nodes + 1, 1);
         memcpy(nd, dead, (size_t)i + 1);

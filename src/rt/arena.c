@@ -13,7 +13,9 @@
  * A view (pz_net_view) has no bytes of its own: it points at its root's,
  * which live as long as any reader of the view (compile.c). The parts of a
  * Concat in place (inplace.c) are slices of its output, which lives as long
- * as any of them.
+ * as any of them; so are the parts of a Split in place of its input, and a
+ * split's input placed around a concat's part is a slice of the concat's
+ * output reaching past its bytes (its item holds them all).
  */
 #include <string.h>
 
@@ -29,6 +31,8 @@ typedef struct {
     int id;              /* an order for ties: tensors, then scratch, then conversions */
     void **ptr;          /* where its address goes */
     size_t *off;         /* where its offset goes (tensors), or NULL */
+    size_t lead;         /* bytes before the tensor's own (a split's input placed
+                          * before a concat's buffer: inplace.c) */
 } alloc_item;
 
 static int cmp_item(const void *a, const void *b)
@@ -61,9 +65,10 @@ static bool windowed(const pz_net *net, int li)
     return false;
 }
 
-/* The tensor whose bytes hold tensor i (Concat in place, nested ones
- * followed), and i's byte offset in it; i itself when not a part. */
-static int top_host(const pz_net *net, int i, size_t *off)
+/* The tensor whose bytes hold tensor i (Concat and Split in place, nested
+ * ones followed), and i's byte offset in it (negative: before its first
+ * byte); i itself when not a part. */
+static int top_host(const pz_net *net, int i, int64_t *off)
 {
     *off = 0;
     while (net->tensors[i].host >= 0) {
@@ -101,12 +106,30 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         first[i] = net->tensors[i].producer;
         last[i] = net->tensors[i].last_use;
     }
+    /* and its bytes reach from lo (<= 0: a split's input placed before it)
+     * to hi (>= its size) */
+    size_t nt = net->n_tensors > 0 ? (size_t)net->n_tensors : 1;
+    int64_t *lo = calloc(nt, sizeof *lo), *hi = calloc(nt, sizeof *hi);
+    if (!lo || !hi) {
+        free(items);
+        free(live);
+        free(first);
+        free(last);
+        free(lo);
+        free(hi);
+        return snprintf(err, n, "out of memory"), 1;
+    }
+    for (int i = 0; i < net->n_tensors; i++) hi[i] = (int64_t)net->tensors[i].bytes;
     for (int i = 0; i < net->n_tensors; i++) {
-        size_t off;
+        int64_t off;
         int h = top_host(net, i, &off);
         if (h == i) continue;
-        if (net->tensors[i].producer < first[h]) first[h] = net->tensors[i].producer;
+        if (net->tensors[i].producer >= 0 &&
+            (first[h] < 0 || net->tensors[i].producer < first[h]))
+            first[h] = net->tensors[i].producer;
         if (net->tensors[i].last_use > last[h]) last[h] = net->tensors[i].last_use;
+        if (off < lo[h]) lo[h] = off;
+        if (off + (int64_t)net->tensors[i].bytes > hi[h]) hi[h] = off + (int64_t)net->tensors[i].bytes;
     }
     for (int i = 0; i < net->n_tensors; i++) {
         rt_tensor *t = &net->tensors[i];
@@ -114,17 +137,20 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         /* rows in windows only (rt/fuse.h): no full-size buffer; data stays
          * NULL, so a stray access faults instead of reading another tensor */
         if (windowed(net, t->producer)) continue;
-        items[ni++] = (alloc_item){align_up(t->bytes), first[i], last[i], 0, i, &t->t.data,
-                                   &t->offset};
+        items[ni] = (alloc_item){align_up((size_t)(hi[i] - lo[i])), first[i], last[i], 0, i,
+                                 &t->t.data, &t->offset, (size_t)-lo[i]};
+        ni++;
     }
     free(first);
     free(last);
+    free(lo);
+    free(hi);
     int id = net->n_tensors;
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
         if (l->scratch_bytes)
             items[ni++] = (alloc_item){align_up(l->scratch_bytes), li, li, 0, id, &l->scratch,
-                                       NULL};
+                                       NULL, 0};
         id++;
     }
     for (int li = 0; li < net->n_layers; li++) {
@@ -132,7 +158,7 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         for (int c = 0; c < l->n_convs; c++) {
             pz_layout_conv *cv = &l->convs[c];
             size_t s = pz_layout_bytes(&cv->view, cv->to);
-            if (s) items[ni++] = (alloc_item){align_up(s), li, li, 0, id, &cv->view.data, NULL};
+            if (s) items[ni++] = (alloc_item){align_up(s), li, li, 0, id, &cv->view.data, NULL, 0};
             id++;
         }
     }
@@ -168,16 +194,16 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         return snprintf(err, n, "out of memory: an arena of %zu bytes", total), 1;
     }
     for (int i = 0; i < ni; i++) {
-        *items[i].ptr = (char *)net->arena + items[i].offset;
-        if (items[i].off) *items[i].off = items[i].offset;
+        *items[i].ptr = (char *)net->arena + items[i].offset + items[i].lead;
+        if (items[i].off) *items[i].off = items[i].offset + items[i].lead;
     }
-    /* parts of a Concat in place: their slice of it */
+    /* parts of a Concat or Split in place: their slice of it */
     for (int i = 0; i < net->n_tensors; i++) {
-        size_t off;
+        int64_t off;
         int h = top_host(net, i, &off);
         if (h == i) continue;
         net->tensors[i].t.data = (char *)net->tensors[h].t.data + off;
-        net->tensors[i].offset = net->tensors[h].offset + off;
+        net->tensors[i].offset = (size_t)((int64_t)net->tensors[h].offset + off);
     }
     /* empty tensors still get a valid pointer */
     for (int i = 0; i < net->n_tensors; i++)

@@ -1,6 +1,7 @@
-/* inplace.c - Concat in place: the producers of a concatenation's parts
- * write straight into their slice of its output, and the CONCAT layer does
- * nothing at run time (no copy, no time in the profile).
+/* inplace.c - Concat and Split in place: the producers of a
+ * concatenation's parts write straight into their slice of its output, and
+ * the readers of a split's parts read their slice of its input; the CONCAT
+ * or SPLIT layer does nothing at run time (no copy, no time in the profile).
  *
  * Decided at compile, after every prepare (the layouts are known) and the
  * fusion plan, before the arena: both `paleozoic run` and the generated
@@ -13,6 +14,23 @@
  * already in place in another concatenation, and the layers that write the
  * part and the concat run alone in their blocks (a fused run keeps rows in
  * windows). Otherwise the CONCAT layer copies, as before.
+ *
+ * A split is the mirror (the one the concatenation pass puts after a merged
+ * conv): one outer row, its input X written by a layer and arriving in the
+ * split's layout, its parts at PZ_ALIGN-aligned offsets in that layout
+ * (NCHW16c: every part but the last whole blocks). Each part becomes a slice
+ * of X, whatever reads it: a slice of one image's channels is contiguous.
+ * A part that is already a part of a Concat in place (an inception
+ * module's 1x1 branch, read by the module's concat) cannot be a slice of X
+ * too, unless X can be placed around it: when the parts held by concats
+ * sit in one outermost buffer at X's own distances and X's other parts
+ * then fall outside that buffer (the branch is X's last part and starts
+ * the buffer, or X's first and ends it), X is a slice of that buffer at a
+ * negative offset (or reaching past its end), and the merged conv writes
+ * the branch straight into the concat. Otherwise the SPLIT copies those
+ * parts only.
+ * Concats are planned first (they save a copy each; a split keeps the
+ * concat's part).
  */
 #include <string.h>
 
@@ -51,6 +69,108 @@ static bool concat_fits(const pz_net *net, const pz_layer *l)
     return at == y->bytes;
 }
 
+/* Whether SPLIT layer l's parts can be slices of its input (see above). */
+static bool split_fits(const pz_net *net, const pz_layer *l)
+{
+    const pz_axis_params *p = l->params;
+    int li = (int)(l - net->layers);
+    if (l->n_convs || l->n_in < 1 || l->in_id[0] < 0 || l->in_view[0] >= 0 || !alone(net, li) ||
+        l->n_out > 32)
+        return false;
+    const rt_tensor *x = &net->tensors[l->in_id[0]];
+    if (x->kind != T_VALUE || x->producer < 0 || x->host >= 0 || !alone(net, x->producer) ||
+        p->axis < 0 || p->axis >= x->t.rank)
+        return false;
+    for (int a = 0; a < p->axis; a++)
+        if (x->t.dims[a] != 1) return false;
+    int cb = l->in_cblk[0];
+    if (x->cblk != cb || (cb && (cb != 16 || x->t.rank != 4 || p->axis != 1))) return false;
+    size_t at = 0;
+    for (int i = 0; i < l->n_out; i++) {
+        if (l->out_id[i] < 0) return false;
+        const rt_tensor *t = &net->tensors[l->out_id[i]];
+        if (t->kind != T_VALUE || t->producer != li || t->cblk != cb || at % PZ_ALIGN) return false;
+        if (cb && i + 1 < l->n_out && t->t.dims[1] % 16) return false;
+        at += t->bytes;
+    }
+    return at == x->bytes;
+}
+
+/* The outermost tensor holding tensor i and i's offset in it. */
+static int outermost(const pz_net *net, int i, int64_t *off)
+{
+    *off = 0;
+    while (net->tensors[i].host >= 0) {
+        *off += net->tensors[i].host_off;
+        i = net->tensors[i].host;
+    }
+    return i;
+}
+
+/* Whether any tensor held by top lies outside its bytes (a split's input
+ * placed around it already). */
+static bool overhangs(const pz_net *net, int top)
+{
+    for (int i = 0; i < net->n_tensors; i++) {
+        int64_t off;
+        if (i == top || outermost(net, i, &off) != top) continue;
+        if (off < 0 || off + (int64_t)net->tensors[i].bytes > (int64_t)net->tensors[top].bytes)
+            return true;
+    }
+    return false;
+}
+
+/* Split l's input X placed around its parts that are parts of a Concat in
+ * place (above): they must sit in one outermost buffer at X's own
+ * distances, X's other parts outside that buffer's bytes. Returns the
+ * parts it settled (0: none, X left alone). */
+static unsigned split_around(pz_net *net, const pz_layer *l, const size_t *at)
+{
+    int top = -1;
+    int64_t d = 0;   /* X's first byte in top */
+    unsigned mask = 0;
+    for (int i = 0; i < l->n_out; i++) {
+        const rt_tensor *t = &net->tensors[l->out_id[i]];
+        if (t->host < 0) continue;
+        int64_t abs;
+        int h = outermost(net, l->out_id[i], &abs);
+        if (top >= 0 && (h != top || abs - (int64_t)at[i] != d)) return 0;
+        top = h;
+        d = abs - (int64_t)at[i];
+        mask |= 1u << i;
+    }
+    if (top < 0 || overhangs(net, top)) return 0;
+    int64_t tb = (int64_t)net->tensors[top].bytes;
+    for (int i = 0; i < l->n_out; i++) {
+        int64_t lo = d + (int64_t)at[i], hi = lo + (int64_t)net->tensors[l->out_id[i]].bytes;
+        if (!(mask >> i & 1) && hi > 0 && lo < tb) return 0;
+    }
+    rt_tensor *x = &net->tensors[l->in_id[0]];
+    x->host = top;
+    x->host_off = d;
+    return mask;
+}
+
+/* Split l in place: every part that can be is a slice of X (above). */
+static void split_plan(pz_net *net, pz_layer *l)
+{
+    size_t at[32], sum = 0;
+    for (int i = 0; i < l->n_out; i++) {
+        at[i] = sum;
+        sum += net->tensors[l->out_id[i]].bytes;
+    }
+    unsigned mask = split_around(net, l, at);
+    for (int i = 0; i < l->n_out; i++) {
+        rt_tensor *t = &net->tensors[l->out_id[i]];
+        if (t->host >= 0) continue;
+        t->host = l->in_id[0];
+        t->host_off = (int64_t)at[i];
+        mask |= 1u << i;
+    }
+    l->out_inplace = mask;
+    l->in_place = mask == (l->n_out == 32 ? ~0u : (1u << l->n_out) - 1);
+}
+
 void pz_inplace_plan(pz_net *net)
 {
     for (int li = 0; li < net->n_layers; li++) {
@@ -60,9 +180,13 @@ void pz_inplace_plan(pz_net *net)
         for (int i = 0; i < l->n_in; i++) {
             rt_tensor *t = &net->tensors[l->in_id[i]];
             t->host = l->out_id[0];
-            t->host_off = at;
+            t->host_off = (int64_t)at;
             at += t->bytes;
         }
         l->in_place = 1;
+    }
+    for (int li = 0; li < net->n_layers; li++) {
+        pz_layer *l = &net->layers[li];
+        if (l->kind == PZ_OP_SPLIT && split_fits(net, l)) split_plan(net, l);
     }
 }

@@ -98,9 +98,13 @@ struct pz_layer {
      * root's. */
     int *in_view;
     unsigned in_reshaped;
-    /* 1: a CONCAT whose producers wrote its parts in place (inplace.c):
-     * it does not run and the profile leaves it out */
+    /* 1: a CONCAT whose producers wrote its parts in place, or a SPLIT
+     * whose parts are all slices of its input (inplace.c): it does not run
+     * and the profile leaves it out */
     int in_place;
+    /* SPLIT: bit i, output i is a slice of the input (inplace.c) and the
+     * run copies only the others */
+    unsigned out_inplace;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer

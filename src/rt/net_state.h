@@ -28,9 +28,13 @@ typedef struct {
     size_t offset;          /* in the arena */
     int cblk;               /* its layout (net.h): 0 plain, else the channel block */
     int root;               /* T_VIEW: the T_VALUE whose bytes it is (pz_net_view) */
-    int host;               /* a part of a Concat in place (inplace.c): the concat's
-                             * output, which holds it at byte host_off; else -1 */
-    size_t host_off;
+    int host;               /* a slice of another tensor (inplace.c): a part of a
+                             * Concat in place (the concat's output), a part of a
+                             * Split in place (the split's input), or a split's
+                             * input placed around the concat part it ends or
+                             * starts with; that tensor holds it at byte host_off
+                             * (negative: before its first byte); else -1 */
+    int64_t host_off;
 } rt_tensor;
 
 typedef struct {

@@ -16,6 +16,9 @@ PyTorch with one input each: OUTDIR/NAME.onnx and NAME.in_0.pb.
              alone: 1x1 of 40 channels (a second 8 mod 16 in its family),
              of 36 (a second width not a multiple of 16), 1x1 without ReLU
              (another act), 3x3, 1x1 of stride 2
+  branches   1x1 convs whose outputs Concats read: a Split that copies the
+             parts in concats and one placed around a concat's last part
+             (rt/inplace.c)
   hand       written with onnx.helper at opset 11 (Split's sizes an
              attribute), every member's output a graph output: Gemm with
              transB 0, MatMul without bias, Conv without bias (32 and 20
@@ -87,6 +90,29 @@ class Mixed(torch.nn.Module):
         return torch.cat([y.flatten(1) for y in ys], 1)
 
 
+class Branches(torch.nn.Module):
+    """1x1 branches whose outputs Concats read (rt/inplace.c): a, b, c of x
+    merged, a in the middle of a concat and c last in another (both copied
+    by the Split, b a slice); p, q of h merged, p last in a concat (the
+    merged conv's output placed around it, q past the concat's end)."""
+    def __init__(self):
+        super().__init__()
+        c = torch.nn.Conv2d
+        self.a, self.b, self.c = c(32, 32, 1), c(32, 32, 1), c(32, 48, 1)
+        self.e, self.f, self.k = c(32, 16, 3, padding=1), c(32, 16, 3, padding=1), c(80, 48, 1)
+        self.p, self.q, self.s = c(48, 32, 1), c(48, 48, 1), c(48, 16, 3, padding=1)
+
+    def forward(self, x):
+        r, pool = torch.relu, torch.nn.functional.max_pool2d
+        a, b, c = r(self.a(x)), r(self.b(x)), r(self.c(x))
+        y1 = torch.cat([r(self.e(x)), a, r(self.f(b))], 1)
+        y2 = torch.cat([pool(x, 3, 1, 1), c], 1)
+        h = r(self.k(y2))
+        p, q = r(self.p(h)), r(self.q(h))
+        y3 = torch.cat([pool(h, 3, 1, 1), p], 1)
+        return torch.cat([y.flatten(1) for y in (y1, y2, y3, r(self.s(q)))], 1)
+
+
 def hand(out):
     from onnx import TensorProto, helper
     rng = np.random.default_rng(43)
@@ -135,6 +161,8 @@ def build(name):
         return QkvGemm(), torch.randn(1, 48)
     if name == "mixed":
         return Mixed(), torch.randn(1, 40, 9, 9)
+    if name == "branches":
+        return Branches(), torch.randn(1, 32, 8, 8)
     if name == "googlenet":
         return (torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True),
                 torch.randn(1, 3, 224, 224))
@@ -146,7 +174,8 @@ def build(name):
 
 def main():
     out = sys.argv[1]
-    names = sys.argv[2:] or ["qkv", "qkv_gemm", "gemv", "mixed", "hand", "googlenet"]
+    names = sys.argv[2:] or ["qkv", "qkv_gemm", "gemv", "mixed", "branches", "hand",
+                             "googlenet"]
     os.makedirs(out, exist_ok=True)
     for n in names:
         if n == "hand":

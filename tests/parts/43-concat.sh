@@ -6,9 +6,11 @@
 # tests/concat/concat_models.py with seeded weights: a Q/K/V encoder layer
 # (three MatMuls), the same projections as Gemms at 5 rows and at 1 (GEMV),
 # `mixed` (the groups the pass must form and the convs it must leave alone),
+# `branches` (1x1 branches read by Concats: a Split that copies only the parts in
+# concats, one placed around a concat's last part: rt/inplace.c),
 # `hand` (opset 11, Gemm with transB 0, MatMul and Conv without bias, the
 # members' outputs graph outputs; a Gemm with alpha 0.5 and a grouped conv
-# left alone), torchvision GoogLeNet.
+# left alone), torchvision GoogLeNet and Inception-v3 (10 Splits in place).
 #   equal   --concat on bitwise equal to off: `run` at 1 and 2 threads, with
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
@@ -17,13 +19,14 @@
 #           and at --batch 2)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
-#           SPLIT layers; the generated C's "concatenation" comments
+#           SPLIT layers and Splits in place; the generated C's
+#           "concatenation" comments
 #   knob    a schedule from `tune --concat on` says "concat": true and runs
 #           without --concat to the same bits; --concat off against it, a
 #           non-boolean "concat", --concat maybe and --concat without a
 #           value, and --concat where nothing lowers: exit 2
 # Under a sanitizer build (BUILD_DIR with "san" in its name, unless
-# PZ_TEST_FULL=1) GoogLeNet is left out: the small models cover every form.
+# PZ_TEST_FULL=1) GoogLeNet and Inception-v3 are left out: the small models cover every form.
 # Ends with `N passed, N failed`.
 set -u
 NAME=43-concat
@@ -36,7 +39,7 @@ if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null ||
 fi
 GN=googlenet
 case "$san" in 1) [ "${PZ_TEST_FULL:-0}" = 1 ] || GN="" ;; esac
-"$PY" "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed hand $GN >"$T/names" 2>"$T/log" ||
+"$PY" "$ROOT/tests/concat/concat_models.py" "$T" qkv qkv_gemm gemv mixed branches hand $GN >"$T/names" 2>"$T/log" ||
     bad "concat_models.py: $(tail -c 400 "$T/log")"
 
 # --input for each of model $1's inputs; --output PREFIX.K.pb for its $2 outputs; whether the
@@ -53,8 +56,9 @@ same() {   # A B NOUT [--rel TOL]
     done
 }
 
-# name, outputs, merged layers inspect must show, ISA runs (scalar too for the small ones)
-while read -r m nout want isas; do
+# name, outputs, merged layers inspect must show, their Splits in place (rt/inplace.c: one
+# outer row; Q/K/V's rows and Gemm's 5 rows copy), ISA runs (scalar too for the small ones)
+while read -r m nout want inpl isas; do
     [ -n "$m" ] || continue
     f="$T/$m.onnx" x=$(ins_of "$m")
     # ---- equal: on against off, bitwise, per thread count and ISA
@@ -99,19 +103,22 @@ while read -r m nout want isas; do
     else bad "$m inspect --concat off: $(grep '^concat' "$T/ins")"; fi
     "$PZ" run "$f" $x --threads 1 --concat on --profile >"$T/prof" 2>&1
     n=$(grep -c ' SPLIT .*:split ' "$T/prof")
-    if [ "$n" = "$want" ]; then ok; else bad "$m profile: $n concat SPLIT layers, want $want"; fi
+    v=$(sed -n 's/.*, \([0-9]*\) splits in place.*/\1/p' "$T/prof")
+    if [ "$((n + ${v:-0}))" = "$want" ] && [ "${v:-0}" = "$inpl" ]; then ok
+    else bad "$m profile: $n concat SPLIT layers and ${v:-0} in place, want $want, $inpl in place"; fi
     rm -rf "$T/gen"
     "$PZ" compile "$f" -o "$T/gen" --threads 1 --concat on >"$T/log" 2>&1
     n=$(cat "$T/gen/"*.c 2>/dev/null | grep -c '; concatenation: [0-9]* layers')
     if [ "$n" = "$want" ] && grep -q 'concatenation (--concat.*): on' "$T/gen/"*.c; then ok
     else bad "$m compile: $n concatenation comments in the C, want $want"; fi
 done <<LIST
-qkv 1 1 fast scalar
-qkv_gemm 1 1 fast scalar
-gemv 1 1 fast scalar
-mixed 1 2 fast scalar
-hand 8 3 fast scalar
-$([ -n "$GN" ] && echo "googlenet 1 9 fast")
+qkv 1 1 0 fast scalar
+qkv_gemm 1 1 0 fast scalar
+gemv 1 1 1 fast scalar
+mixed 1 2 2 fast scalar
+branches 1 2 1 fast scalar
+hand 8 3 1 fast scalar
+$([ -n "$GN" ] && echo "googlenet 1 9 9 fast")
 LIST
 
 # ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise
@@ -138,6 +145,29 @@ open(sys.argv[1], 'wb').write(numpy_helper.from_array(x, 'x').SerializeToString(
     done
     if cmp -s "$T/gb.off.pb" "$T/gb.on.pb"; then ok
     else bad "googlenet --batch 2: --concat on differs from off"; fi
+fi
+
+# ---- Inception-v3 (issue 43's must-show): on bitwise equal to off, every Split in place, on
+# within 1e-4 of ONNX Runtime; the merged layers against their members, interleaved, printed
+# (layer times on a shared host are not asserted)
+if [ -n "$GN" ]; then
+    if "$PY" "$ROOT/tests/concat/concat_models.py" "$T" inception_v3 >"$T/log" 2>&1; then
+        f="$T/inception_v3.onnx" x="$T/inception_v3.in_0.pb"
+        for c in off on; do
+            "$PZ" run "$f" --input "$x" --output "$T/iv3.$c.pb" --threads 2 --concat "$c" \
+                --profile >"$T/iv3.$c.prof" 2>&1 || bad "inception_v3 --concat $c: $(tail -c 300 "$T/iv3.$c.prof")"
+        done
+        if cmp -s "$T/iv3.off.pb" "$T/iv3.on.pb"; then ok
+        else bad "inception_v3: --concat on differs from off"; fi
+        if grep -q ', 10 splits in place' "$T/iv3.on.prof" && ! grep -q ' SPLIT ' "$T/iv3.on.prof"; then ok
+        else bad "inception_v3: want its 10 Splits in place: $(sed -n 2p "$T/iv3.on.prof")"; fi
+        if node "$ROOT/tests/e2e/ort_run.js" "$f" --threads 1 "$x" -- "$T/iv3.ort.pb" >"$T/log" 2>&1 &&
+            node "$ROOT/tests/e2e/compare.js" --rel 1e-4 "$T/iv3.on.pb" "$T/iv3.ort.pb" >"$T/log" 2>&1; then ok
+        else bad "inception_v3 --concat on against ONNX Runtime: $(tail -c 300 "$T/log")"; fi
+        "$PY" "$ROOT/bench/concat/layers.py" "$PZ" "$f" "$x" 2 1 2>&1 | tail -1 | sed 's/^/43-concat: inception_v3, 1 thread: /'
+    else
+        bad "concat_models.py inception_v3: $(tail -c 300 "$T/log")"
+    fi
 fi
 
 # ---- knob: the low-level C (--emit raw), and bf16 GEMMs

@@ -224,6 +224,19 @@ static int split_prepare(pz_layer *l, char *err, size_t n)
 static void split_run(const pz_layer *l, int ith, int nth)
 {
     const concat_state *st = l->state;
+    if (l->out_inplace) {
+        /* some parts are slices of X (rt/inplace.c: one outer row): copy
+         * the others, each cut over the workers */
+        size_t at = 0;
+        for (int i = 0; i < l->n_out; i++) {
+            size_t c = st->chunk[i], a = c * (size_t)ith / (size_t)nth,
+                   b = c * (size_t)(ith + 1) / (size_t)nth;
+            if (!(l->out_inplace >> i & 1) && b > a)
+                memcpy((char *)l->out[i]->data + a, (const char *)l->in[0]->data + at + a, b - a);
+            at += c;
+        }
+        return;
+    }
     pz_any_split__ref(l->n_out, st->outer, st->chunk, st->row, l->in[0]->data,
                       (const pz_tensor *const *)l->out, ith, nth);
 }
