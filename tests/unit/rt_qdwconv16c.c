@@ -6,6 +6,7 @@
  * requantization, as qconv16c; the count that differs is printed); padding
  * lanes equal to y_zp; 1 and 3 workers the same bytes. Shapes: 3x3 stride 1
  * and 2, 5x5, dilation 2, C of 16, 24, 40 and 96, pads on every side, N = 2,
+ * 4x400 (the AVX-512 kernel's four-pixel tiles on rows with a kernel row outside),
  * uint8 and int8 in and out, random zero points, ReLU on and off; and the
  * plan's refusal of c != m. */
 #include "rt/kernels/quant/qconv.h"
@@ -109,6 +110,8 @@ int main(void)
         dcase(1, 40, 9, 13, 5, 1, 1, 2, xsg, ysg, 1);
         dcase(1, 96, 8, 8, 3, 1, 2, 2, xsg, ysg, 0);
         dcase(1, 16, 7, 7, 3, 2, 1, 0, xsg, ysg, 1);
+        /* wide and short: tiles on the top and bottom rows, x_zp * w given back */
+        dcase(1, 16, 4, 400, 3, 1, 1, 1, xsg, ysg, 0);
     }
     char err[200];
     pz_qconv16c_desc bad = {.n = 1, .c = 16, .m = 32, .ih = 4, .iw = 4, .oh = 4, .ow = 4,

@@ -48,7 +48,8 @@ pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa
         /* as qconv16c rounds it: float(float(x_scale * w_scale) / y_scale) */
         const float m = (float)(x_scale * w_scale[c]) / y_scale;
         /* the border path's partial sums stay within |b| + wsum * 255, the
-         * interior's (from bz, x not shifted) within |b| + 2 * wsum * 255 */
+         * interior's (from bz, x not shifted, x_zp * w given back for a kernel
+         * row outside the image) within |b| + 2 * wsum * 255 */
         if (fabs(bc) + 2 * wsum * xmax >= QDW_EXACT || !isfinite(m)) {
             pz_qdwconv16c_plan_free(p);
             snprintf(err, errsize, "channel %lld: its sums could leave float32's exact integers "
