@@ -373,7 +373,8 @@ static int read_container(const uint8_t *buf, size_t len, int seq, pz_io_value *
         const uint8_t *body = c.p;
         c.p += l;
         if (field == 1) continue;   /* the name */
-        if (!seq && held++) return fail(err, n, "%s: an OptionalProto with two values", path);
+        if (!seq && held++) return fail(err, n, "%s: an OptionalProto holds one value at most, this file "
+                                           "has more (a SequenceProto?)", path);
         if (field == 5) {   /* present, even when the sequence is empty */
             v->inner = PZ_IO_SEQUENCE;
             int rc = read_container(body, (size_t)l, 1, v, path, err, n);
