@@ -20,10 +20,8 @@ NAME=40-sequences
 . "$(dirname "$0")/lib.sh"
 part_init "$@"
 NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
-[ -d "$NODE" ] || skip_part "no ONNX node suite at $NODE"
-command -v node >/dev/null || skip_part "needs node"
-every=1
-[ "$san" = 1 ] && [ "$full" = 0 ] && every=2
+[ -d "$NODE" ] && command -v node >/dev/null || skip_part "needs node and the ONNX node suite ($NODE)"
+every=$((san && !full ? 2 : 1))   # under a sanitizer, half the node cases
 
 # ---- the node suite's cases with sequence or optional graph I/O -------------
 out=$(node "$E2E/node_suite_cli.js" "$PZ" "$NODE" --build --containers --every "$every")
