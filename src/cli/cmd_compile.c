@@ -337,7 +337,8 @@ static int run(int argc, char **argv, int build)
     for (int f = 0; f < o.n_shape_files; f++) {
         /* an empty sequence or optional has no tensor to bind */
         int runtime = containers && (given_len[f] == -2 || given_len[f] == 0);
-        for (int i = 0; i < g->n_inputs; i++) runtime |= g->input_pos[i] < n_t && file_of[g->input_pos[i]] == f;
+        for (int i = 0; i < g->n_inputs; i++)
+            runtime |= g->input_pos[i] < n_t && file_of[g->input_pos[i]] == f;
         if (!runtime)
             pz_progress_note("paleozoic: --input %s: its value is built into the program (a "
                     "shape, axes or bound needs it); the program does not take this input\n",

@@ -55,6 +55,24 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
             gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
     }
+    /* the sequences and optionals among them (gen_io_values) */
+    for (int k = 0; k < 2; k++) {
+        gen_value *v;
+        int n = gen_io_values(p, k, &v);
+        for (int i = 0; i < n; i++) {
+            if (v[i].kind == IR_KIND_TENSOR) continue;
+            gt_printf(t, " *   %s \"", k ? "output" : "input");
+            gt_comment(t, v[i].name);
+            gt_printf(t, "\": %s", v[i].kind == IR_KIND_SEQ ? "a sequence"
+                      : v[i].inner == IR_KIND_SEQ ? "an optional holding a sequence"
+                      : "an optional");
+            if (v[i].n)
+                gt_printf(t, " of %d (%s %d to %d)", v[i].n, k ? "outputs" : "inputs",
+                          v[i].first, v[i].first + v[i].n - 1);
+            gt_puts(t, v[i].n ? "; fixed at compile time\n" : ", empty; fixed at compile time\n");
+        }
+        free(v);
+    }
     for (int k = 0; p->open && k < p->open->n; k++) {
         gt_puts(t, " *   open dim: \"");
         gt_comment(t, p->open->name[k]);
