@@ -140,22 +140,25 @@ int gen_io_values(const gen_plan *p, int out, gen_value **v)
 
 static const char *const KIND_MACRO[] = {"PZ_IO_TENSOR", "PZ_IO_SEQUENCE", "PZ_IO_OPTIONAL"};
 
-/* NAME_input_values / NAME_output_values (gen_io_values). */
+/* NAME_input_values / NAME_output_values (gen_io_values): a table whose
+ * values are all tensors (it mirrors the flat one) on one line with its
+ * count, one with a sequence or an optional a value per line. */
 static void value_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
 {
     for (int k = 0; k < 2; k++) {
         gen_value *v;
-        int n = gen_io_values(p, k, &v);
-        gt_printf(t, "const %s_value %s_%s_values[%d] = {", o->name, o->name,
-                  k ? "output" : "input", n ? n : 1);
+        int n = gen_io_values(p, k, &v), flat = 1;
+        const char *dir = k ? "output" : "input";
+        for (int i = 0; i < n; i++) flat &= v[i].kind == IR_KIND_TENSOR;
+        gt_printf(t, "const int %s_n_%s_values = %d;%s", o->name, dir, n, flat ? " " : "\n");
+        gt_printf(t, "const %s_value %s_%s_values[%d] = {", o->name, o->name, dir, n ? n : 1);
         for (int i = 0; i < n; i++) {
-            gt_puts(t, i ? ",\n    {" : "\n    {");
+            gt_puts(t, flat ? (i ? ", {" : "{") : i ? ",\n    {" : "\n    {");
             gt_cstr(t, v[i].name);
             gt_printf(t, ", %s, %s, %d, %d}", KIND_MACRO[v[i].kind], KIND_MACRO[v[i].inner],
                       v[i].first, v[i].n);
         }
-        gt_puts(t, n ? "\n};\n" : "{0}};\n");
-        gt_printf(t, "const int %s_n_%s_values = %d;\n", o->name, k ? "output" : "input", n);
+        gt_puts(t, !n ? "{0}};\n" : flat ? "};\n" : "\n};\n");
         free(v);
     }
 }
