@@ -263,25 +263,25 @@ static int parse(const uint8_t *buf, size_t len, pz_io_tensor *t, const char *pa
     t->dtype = dtype;
     t->rank = (int)dims.n;
     t->nbytes = numel * es;
+    /* the sizes agree before anything is allocated: dims are the file's word */
+    if (have_raw && typed.n) {
+        fail(err, n, "%s: both raw_data and typed values", path);
+        goto out;
+    }
+    if (have_raw ? raw_len != t->nbytes : typed.n != numel) {
+        fail(err, n, "%s: %s %zu %s, a %s tensor of %zu elements needs %zu", path,
+             have_raw ? "raw_data has" : "the typed values are", have_raw ? raw_len : typed.n,
+             have_raw ? "bytes" : "values", pz_dtype_name(dtype), numel,
+             have_raw ? t->nbytes : numel);
+        goto out;
+    }
     t->data = alloc64(t->nbytes);
     if (!t->data) {
         fail(err, n, "%s: out of memory for %zu bytes", path, t->nbytes);
         goto out;
     }
-    if (have_raw) {
-        if (typed.n) {
-            fail(err, n, "%s: both raw_data and typed values", path);
-            goto out;
-        }
-        if (raw_len != t->nbytes) {
-            fail(err, n, "%s: raw_data has %zu bytes, a %s tensor of %zu elements needs %zu", path,
-                 raw_len, pz_dtype_name(dtype), numel, t->nbytes);
-            goto out;
-        }
-        memcpy(t->data, raw, raw_len);
-    } else if (convert(&typed, dtype, t->data, numel, path, err, n)) {
-        goto out;
-    }
+    if (have_raw) memcpy(t->data, raw, raw_len);
+    else if (convert(&typed, dtype, t->data, numel, path, err, n)) goto out;
     if (!t->name) t->name = calloc(1, 1);
     rc = t->name ? 0 : fail(err, n, "%s: out of memory", path);
 out:

@@ -162,12 +162,18 @@ int main(void)
     round_trip("a tensor", &one, "t.pb");
 
     refused("a sequence read as a tensor", "seq.pb", PZ_IO_TENSOR, "holds a sequence or an optional");
+    /* the name read as a tensor's packed dims (8 bytes, 8 dims): a huge shape, no data (it
+     * must be refused before anything that size is allocated) */
+    char p[256], err[512];
+    path_of(p, sizeof p, "named.pb");
+    checkf(pz_io_write_value(p, "sequence", &seq, err, sizeof err) == 0, "named: %s", err);
+    refused("a sequence named \"sequence\" read as a tensor", "named.pb", PZ_IO_TENSOR,
+            "holds a sequence or an optional");
     refused("a tensor read as a sequence", "t.pb", PZ_IO_SEQUENCE, "holds a tensor (TensorProto), not a sequence");
     refused("a tensor read as an optional", "t.pb", PZ_IO_OPTIONAL, "holds a tensor (TensorProto), not a");
     refused("a sequence of 3 read as an optional", "seq.pb", PZ_IO_OPTIONAL, "one value at most");
     refused("an optional of a sequence read as a sequence", "opts.pb", PZ_IO_SEQUENCE, "a sequence of elem_type 3");
     refused("a missing file", "none.pb", PZ_IO_SEQUENCE, "none.pb");
-    char p[256], err[512];
     path_of(p, sizeof p, "bad.pb");
     pz_io_tensor sub = tensor(PZ_I4, 1, d4, a);   /* packed 4-bit: refused, nothing written */
     pz_io_value badv = {PZ_IO_SEQUENCE, PZ_IO_TENSOR, 1, &sub};
@@ -181,7 +187,7 @@ int main(void)
     hostile("opts.pb");
 
     const char *files[] = {"seq.pb", "seq0.pb", "seqe.pb", "opt.pb", "opt0.pb", "opts.pb",
-                           "opts0.pb", "t.pb", "hostile.pb"};
+                           "opts0.pb", "t.pb", "hostile.pb", "named.pb"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         path_of(p, sizeof p, files[i]);
         unlink(p);
