@@ -9,7 +9,10 @@
  * through NAME.h. The model's .so carries its own copy of the runtime; the
  * runtime found by pkg-config is used here only for pz_io.h (reading and
  * writing TensorProto files) and the run options. Inputs come from --input
- * files in the model's order; --output writes each output, --top K prints the
+ * files in the model's order, one per model input as ONNX types it (NAME.h's
+ * NAME_input_values: a TensorProto, or a SequenceProto / OptionalProto whose
+ * tensors are the entries first .. first + n - 1 of the flat NAME_inputs that
+ * NAME_run takes); --output writes each output the same way, --top K prints the
  * K best classes of the first output, as the executable `paleozoic build`
  * makes does, so the two can be compared byte for byte. --weights FILE picks
  * the weights (default: NAME.weights, or those linked in). */
@@ -53,16 +56,27 @@ int main(int argc, char **argv)
     }
     /* the counts as the library exports them (data symbols), not the macros */
     int ni = API(_n_inputs), no = API(_n_outputs);
-    if (n_in != ni || ni > MAX_IO || no > MAX_IO)
+    int nvi = API(_n_input_values), nvo = API(_n_output_values);
+    if (n_in != nvi || ni > MAX_IO || no > MAX_IO)
         return die("give one --input per model input, in order; model: ", paleozoic_model_name());
 
     pz_io_tensor x[MAX_IO];
     const void *inputs[MAX_IO];
     void *outputs[MAX_IO];
     char err[512];
+    for (int v = 0; v < nvi; v++) {
+        /* a sequence's length, an optional's presence: as the library was built */
+        const API(_value) *val = &API(_input_values)[v];
+        pz_io_value y;
+        if (pz_io_read_value(in[v], val->kind, &y, err, sizeof err)) return die(err, "");
+        if (y.n != val->n || y.inner != val->inner)
+            return die("wrong number of tensors in the sequence or optional ", val->name);
+        for (int k = 0; k < y.n; k++) x[val->first + k] = y.t[k];
+        y.n = 0;   /* the tensors moved to x */
+        pz_io_value_free(&y);
+    }
     for (int i = 0; i < ni; i++) {
         const API(_io) *io = &API(_inputs)[i];
-        if (pz_io_read_tensor(in[i], &x[i], err, sizeof err)) return die(err, "");
         int ok = x[i].dtype == io->dtype && x[i].rank == io->rank;
         for (int d = 0; ok && d < io->rank; d++) ok = x[i].dims[d] == io->dims[d];
         if (!ok) return die("wrong type or shape for input ", io->name);
@@ -82,15 +96,18 @@ int main(int argc, char **argv)
     API(_run)(net, inputs, outputs);
 
     int rc = 0;
-    for (int i = 0; i < n_out && i < no; i++) {
+    for (int v = 0; v < n_out && v < nvo; v++) {
         /* the run's shape: NonZero, Unique, ... give run-time shapes */
-        const API(_io) *io = &API(_outputs)[i];
-        int rank;
-        int64_t dims[PZ_MAX_RANK];
-        API(_output_shape)(net, i, &rank, dims);
-        if (pz_io_write_tensor(out[i], io->name, io->dtype, rank, dims, outputs[i], err,
-                               sizeof err))
-            rc = die(err, "");
+        const API(_value) *val = &API(_output_values)[v];
+        pz_io_tensor t[MAX_IO];
+        memset(t, 0, sizeof t);
+        for (int k = 0; k < val->n; k++) {
+            t[k].dtype = API(_outputs)[val->first + k].dtype;
+            API(_output_shape)(net, val->first + k, &t[k].rank, t[k].dims);
+            t[k].data = outputs[val->first + k];
+        }
+        pz_io_value y = {val->kind, val->inner, val->n, t};
+        if (pz_io_write_value(out[v], val->name, &y, err, sizeof err)) rc = die(err, "");
     }
     API(_destroy)(net);
     if (top > 0 && no && API(_outputs)[0].dtype == PZ_F32) {

@@ -64,6 +64,16 @@ pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_pos
 pz_status cli_load_given(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                          int n_by_position, const int *given_len, int n_given_len, ir_graph **g,
                          pz_err *err);
+/* Reads the --input files of a model (`run --input`, `compile/build
+ * --input`): each as the model's input at its position is typed, a
+ * TensorProto, or a SequenceProto / OptionalProto whose tensors are
+ * consecutive in t[] (at most max of them). given_len[i] and file_of[] as
+ * cli_load_given and the callers' messages need them; *containers is
+ * non-zero when a file was a sequence or an optional. On failure the
+ * tensors read so far are freed and err names the file. */
+pz_status cli_read_inputs(const char *model, const char *const *files, int n_files, ir_tensor *t,
+                          int max, int *n_t, int *given_len, int *file_of, int *containers,
+                          pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
 /* --weights on every fp32 block of m (bf16 blocks keep bf16); cli_lower
  * calls it, and so does whoever re-partitions m after it (bench). */

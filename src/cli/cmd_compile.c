@@ -290,8 +290,11 @@ static int run(int argc, char **argv, int build)
     pz_progress_begin(build ? "build" : "compile", build ? 4 : 3);
     prog = 1;
     pz_progress_detail("loading the model");
-    for (int i = 0; i < o.n_shape_files; i++)
-        if (onnx_read_tensor_file(o.shape_files[i], &shape_t[i], NULL, &err)) goto fail;
+    /* a sequence or optional input's file fixes its length (op_seq.h) */
+    int given_len[MAX_SHAPE_FILES], file_of[MAX_SHAPE_FILES], n_t = 0, containers = 0;
+    if (cli_read_inputs(o.model, o.shape_files, o.n_shape_files, shape_t, MAX_SHAPE_FILES, &n_t,
+                        given_len, file_of, &containers, &err))
+        goto fail;
     /* --max-shape: planned at several values of the open dims (open_values) */
     cli_knobs kl = o.k;
     int64_t open_at[(1 << GEN_MAX_OPEN) + GEN_MAX_OPEN + 1][GEN_MAX_OPEN];
@@ -308,39 +311,34 @@ static int run(int argc, char **argv, int build)
         n_at = open_values(&o.k, open_at);
         cli_knobs_at(&o.k, open_at[n_at - 1], &kl);
     }
-    if (cli_load(o.model, &kl, shape_t, o.n_shape_files, &g, &err)) goto fail;
+    if (cli_load_given(o.model, &kl, shape_t, n_t, containers ? given_len : NULL,
+                       o.n_shape_files, &g, &err))
+        goto fail;
     pz_progress_detail("lowering and planning");
     pz_progress_step(1);
-    /* the generated program's outputs are tensors: a sequence or an
-     * optional (op_seq.h) has no form in its interface yet */
-    for (int i = 0; i < g->n_out_groups; i++)
-        if (g->out_groups[i].kind != IR_KIND_TENSOR) {
-            pz_fail(&err, PZ_ERR_UNSUPPORTED, "graph output \"%s\" is %s: a generated program "
-                    "gives tensors only (`paleozoic run --output` writes it)",
-                    g->out_groups[i].name,
-                    g->out_groups[i].kind == IR_KIND_SEQ ? "a sequence" : "an optional");
-            goto fail;
-        }
     /* --input X.pb binds shapes by position: one file per input at most, of its type */
-    if (o.n_shape_files > g->n_model_inputs) {
+    if (n_t > g->n_model_inputs) {
         pz_fail(&err, PZ_ERR_INPUT, "--input %s: the model has %d inputs, %d --input files were "
-                "given", o.shape_files[g->n_model_inputs], g->n_model_inputs, o.n_shape_files);
+                "given", o.shape_files[file_of[g->n_model_inputs]], g->n_model_inputs,
+                o.n_shape_files);
         goto fail;
     }
     for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
         int at = g->input_pos[i];
-        if (at < o.n_shape_files && shape_t[at].dtype != v->t.dtype) {
+        if (at < n_t && shape_t[at].dtype != v->t.dtype) {
             pz_fail(&err, PZ_ERR_INPUT, "--input %s: the tensor is %s, input \"%s\" wants %s",
-                    o.shape_files[at], ir_dtype_name(shape_t[at].dtype), v->name,
+                    o.shape_files[file_of[at]], ir_dtype_name(shape_t[at].dtype), v->name,
                     ir_dtype_name(v->t.dtype));
             goto fail;
         }
     }
     /* a file whose input is no longer an input was bound: its value shapes the graph */
     for (int f = 0; f < o.n_shape_files; f++) {
-        int runtime = 0;
-        for (int i = 0; i < g->n_inputs; i++) runtime |= g->input_pos[i] == f;
+        /* an empty sequence or optional has no tensor to bind */
+        int runtime = containers && (given_len[f] == -2 || given_len[f] == 0);
+        for (int i = 0; i < g->n_inputs; i++)
+            runtime |= g->input_pos[i] < n_t && file_of[g->input_pos[i]] == f;
         if (!runtime)
             pz_progress_note("paleozoic: --input %s: its value is built into the program (a "
                     "shape, axes or bound needs it); the program does not take this input\n",
@@ -503,7 +501,7 @@ fail:
 done:
     if (prog) pz_progress_end();
     if (tmp[0]) remove_dir(tmp, name);
-    for (int i = 0; i < o.n_shape_files; i++) ir_tensor_free_data(&shape_t[i]);
+    for (int i = 0; i < MAX_SHAPE_FILES; i++) ir_tensor_free_data(&shape_t[i]);
     gen_plan_free(&p);
     ir_model_free(m);
     ir_graph_free(g);

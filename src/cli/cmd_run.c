@@ -148,27 +148,10 @@ int cmd_run(int argc, char **argv)
     void **out_buf = NULL;
     /* a sequence or optional input (typed so in the model) is given as a
      * SequenceProto / OptionalProto: its tensors are consecutive in in_t */
-    int kinds[MAX_FILES], given_len[MAX_FILES], file_of[MAX_FILES], n_t = 0, containers = 0;
-    int n_kinds = n_in ? onnx_input_kinds(model, kinds, MAX_FILES) : 0;
-    for (int i = 0; i < n_in; i++) {
-        given_len[i] = -1;
-        int kind = i < n_kinds ? kinds[i] : 0, n = 0;
-        ir_tensor *ts = NULL;
-        containers |= kind;
-        pz_status st = onnx_read_value_file(inputs[i], kind, &ts, &n, &given_len[i], &err);
-        for (int j = 0; j < n; j++) {
-            if (n_t == MAX_FILES) {
-                ir_tensor_free_data(&ts[j]);
-                if (!st) st = pz_fail(&err, PZ_ERR_INPUT, "run: more than %d input tensors",
-                                      MAX_FILES);
-                continue;
-            }
-            file_of[n_t] = i;
-            in_t[n_t++] = ts[j];
-        }
-        free(ts);
-        if (st) goto fail;
-    }
+    int given_len[MAX_FILES], file_of[MAX_FILES], n_t = 0, containers = 0;
+    if (cli_read_inputs(model, inputs, n_in, in_t, MAX_FILES, &n_t, given_len, file_of,
+                        &containers, &err))
+        goto fail;
 
     /* --max-shape: planned at the inputs' actual sizes, each within its bound
      * (the loader checks them); without --input, at the bounds */

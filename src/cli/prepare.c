@@ -100,6 +100,39 @@ pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_pos
     return cli_load_given(path, k, by_position, n_by_position, NULL, 0, g, err);
 }
 
+pz_status cli_read_inputs(const char *model, const char *const *files, int n_files, ir_tensor *t,
+                          int max, int *n_t, int *given_len, int *file_of, int *containers,
+                          pz_err *err)
+{
+    int kinds[64];
+    int n_kinds = n_files ? onnx_input_kinds(model, kinds, 64) : 0;
+    pz_status st = PZ_OK;
+    *n_t = 0;
+    *containers = 0;
+    for (int i = 0; i < n_files && !st; i++) {
+        given_len[i] = -1;
+        int kind = i < n_kinds ? kinds[i] : 0, n = 0;
+        ir_tensor *ts = NULL;
+        *containers |= kind;
+        st = onnx_read_value_file(files[i], kind, &ts, &n, &given_len[i], err);
+        for (int j = 0; j < n; j++) {
+            if (*n_t == max) {
+                ir_tensor_free_data(&ts[j]);
+                if (!st) st = pz_fail(err, PZ_ERR_INPUT, "more than %d input tensors", max);
+                continue;
+            }
+            file_of[*n_t] = i;
+            t[(*n_t)++] = ts[j];
+        }
+        free(ts);
+    }
+    if (st) {
+        for (int j = 0; j < *n_t; j++) ir_tensor_free_data(&t[j]);
+        *n_t = 0;
+    }
+    return st;
+}
+
 /* --precision int8: the model quantized first (cli_quantize: per-channel
  * int8 weights, uint8 activations calibrated by min/max on --calibrate, or
  * on seeded inputs with a warning) into a temporary QDQ model, loaded in

@@ -366,9 +366,9 @@ static pz_status load_container_input(ir_graph *g, const Onnx__ValueInfoProto *v
     const char *what = is_seq ? "a sequence" : "an optional";
     if (!opts || !opts->given_len || pos >= opts->n_given_len)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph input \"%s\" is %s: its elements are "
-                       "planned at compile time, so give its value with `paleozoic run "
-                       "--input FILE.pb` (a SequenceProto or OptionalProto; a generated "
-                       "program takes tensors only)", name, what);
+                       "planned at compile time, so give its value with --input FILE.pb (a "
+                       "SequenceProto or OptionalProto; to `compile`/`build`, an example that "
+                       "fixes its length)", name, what);
     int given = opts->given_len[pos];
     const Onnx__TypeProto *elem = is_seq ? ty->sequence_type->elem_type
                                          : ty->optional_type->elem_type;
@@ -382,6 +382,8 @@ static pz_status load_container_input(ir_graph *g, const Onnx__ValueInfoProto *v
                        "is %s", name, what, holds_seq ? " of a sequence" : "",
                        given == -1 ? "a tensor" : "a sequence");
     int n = given == -2 ? 0 : given == -1 ? 1 : given;
+    ir_graph_add_in_group(g, name, is_seq ? IR_KIND_SEQ : IR_KIND_OPT,   /* empty: no inner */
+                          holds_seq && given >= 0 ? IR_KIND_SEQ : IR_KIND_TENSOR, *flat, n);
     int *ids = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
     Onnx__ValueInfoProto evi = *vi;
     evi.type = (Onnx__TypeProto *)elem;

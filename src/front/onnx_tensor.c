@@ -350,6 +350,11 @@ static pz_status read_container(const uint8_t *p, const uint8_t *end, int seq, c
         }
         if (field != 3) {
             if (field == 1) continue;   /* the name */
+            if (field == 8 || field == 9)   /* a TensorProto's name or raw_data */
+                return pz_fail(err, PZ_ERR_INPUT, "\"%s\" holds a tensor (TensorProto): the "
+                               "model's input is %s, given as a %s", path,
+                               seq ? "a sequence" : "an optional",
+                               seq ? "SequenceProto" : "OptionalProto");
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "\"%s\": the model's input is %s, and "
                            "this file is not one of tensors (field %u: a TensorProto, or a "
                            "sequence of maps or sequences, which are not supported)", path,

@@ -63,6 +63,19 @@ void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char 
  * array of open dims, plan.h's gen_open); the number where it is fixed. */
 void gen_open_dim_expr(gen_text *t, const gen_plan *p, int id, int d);
 
+/* A graph input or output as the model types it, over the program's flat
+ * tensor tables: a tensor is one entry, a sequence its elements, an
+ * optional none or one (kind, inner: IR_KIND_*; their count fixed at
+ * compile time, op_seq.h); entries first .. first + n - 1. */
+typedef struct {
+    const char *name;            /* borrowed from the graph */
+    int kind, inner, first, n;
+} gen_value;
+/* The program's inputs (out = 0) or outputs (1) as gen_values, in model
+ * order, into *v (pz_xmalloc'd); returns how many. A tensor input bound at
+ * compile time (its value built in) is not one. */
+int gen_io_values(const gen_plan *p, int out, gen_value **v);
+
 /* Shared pieces (emit_common.c). */
 void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const char *what);
 /* NAME_inputs, NAME_outputs, their counts and paleozoic_model_name(). */

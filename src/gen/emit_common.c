@@ -2,6 +2,8 @@
  * I/O tables, the weights file. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,6 +55,24 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
             gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
     }
+    /* the sequences and optionals among them (gen_io_values) */
+    for (int k = 0; k < 2; k++) {
+        gen_value *v;
+        int n = gen_io_values(p, k, &v);
+        for (int i = 0; i < n; i++) {
+            if (v[i].kind == IR_KIND_TENSOR) continue;
+            gt_printf(t, " *   %s \"", k ? "output" : "input");
+            gt_comment(t, v[i].name);
+            gt_printf(t, "\": %s", v[i].kind == IR_KIND_SEQ ? "a sequence"
+                      : v[i].inner == IR_KIND_SEQ ? "an optional holding a sequence"
+                      : "an optional");
+            if (v[i].n)
+                gt_printf(t, " of %d (%s %d to %d)", v[i].n, k ? "outputs" : "inputs",
+                          v[i].first, v[i].first + v[i].n - 1);
+            gt_puts(t, v[i].n ? "; fixed at compile time\n" : ", empty; fixed at compile time\n");
+        }
+        free(v);
+    }
     for (int k = 0; p->open && k < p->open->n; k++) {
         gt_puts(t, " *   open dim: \"");
         gt_comment(t, p->open->name[k]);
@@ -83,6 +103,66 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
     gt_printf(t, " *\n%s */\n", what);
 }
 
+int gen_io_values(const gen_plan *p, int out, gen_value **v)
+{
+    const ir_graph *g = p->m->g;
+    int n = 0, ng = out ? g->n_out_groups : g->n_in_groups;
+    const ir_out_group *gr = out ? g->out_groups : g->in_groups;
+    *v = pz_xmalloc((size_t)(p->n_inputs + p->n_outputs + ng + 1) * sizeof **v);
+    if (out) {
+        for (int i = 0; i < ng; i++)
+            (*v)[n++] = (gen_value){gr[i].name, gr[i].kind, gr[i].inner, gr[i].first, gr[i].n};
+        for (int i = 0; !ng && i < p->n_outputs; i++)
+            (*v)[n++] = (gen_value){g->values[g->outputs[i]].name, IR_KIND_TENSOR, 0, i, 1};
+        return n;
+    }
+    /* the containers' elements are runtime inputs, never bound (the loader
+     * binds tensors only): a group is the inputs at its given positions, an
+     * empty one sits before the next input */
+    int k = 0;
+    for (int i = 0; i <= p->n_inputs; i++) {
+        int pos = i < p->n_inputs ? g->input_pos[i] : INT_MAX;
+        for (; k < ng && (gr[k].n == 0 ? gr[k].first <= pos : gr[k].first + gr[k].n <= pos); k++) {
+            PZ_ASSERT(gr[k].n == 0);
+            (*v)[n++] = (gen_value){gr[k].name, gr[k].kind, gr[k].inner, i, 0};
+        }
+        if (i == p->n_inputs) break;
+        if (k < ng && gr[k].first <= pos) {
+            PZ_ASSERT(pos == gr[k].first && i + gr[k].n <= p->n_inputs);
+            (*v)[n++] = (gen_value){gr[k].name, gr[k].kind, gr[k].inner, i, gr[k].n};
+            i += gr[k++].n - 1;
+        } else {
+            (*v)[n++] = (gen_value){g->values[g->inputs[i]].name, IR_KIND_TENSOR, 0, i, 1};
+        }
+    }
+    return n;
+}
+
+static const char *const KIND_MACRO[] = {"PZ_IO_TENSOR", "PZ_IO_SEQUENCE", "PZ_IO_OPTIONAL"};
+
+/* NAME_input_values / NAME_output_values (gen_io_values): a table whose
+ * values are all tensors (it mirrors the flat one) on one line with its
+ * count, one with a sequence or an optional a value per line. */
+static void value_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
+{
+    for (int k = 0; k < 2; k++) {
+        gen_value *v;
+        int n = gen_io_values(p, k, &v), flat = 1;
+        const char *dir = k ? "output" : "input";
+        for (int i = 0; i < n; i++) flat &= v[i].kind == IR_KIND_TENSOR;
+        gt_printf(t, "const int %s_n_%s_values = %d;%s", o->name, dir, n, flat ? " " : "\n");
+        gt_printf(t, "const %s_value %s_%s_values[%d] = {", o->name, o->name, dir, n ? n : 1);
+        for (int i = 0; i < n; i++) {
+            gt_puts(t, flat ? (i ? ", {" : "{") : i ? ",\n    {" : "\n    {");
+            gt_cstr(t, v[i].name);
+            gt_printf(t, ", %s, %s, %d, %d}", KIND_MACRO[v[i].kind], KIND_MACRO[v[i].inner],
+                      v[i].first, v[i].n);
+        }
+        gt_puts(t, !n ? "{0}};\n" : flat ? "};\n" : "\n};\n");
+        free(v);
+    }
+}
+
 void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
 {
     const ir_graph *g = p->m->g;
@@ -102,6 +182,7 @@ void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
     }
     gt_printf(t, "const int %s_n_inputs = %d;\nconst int %s_n_outputs = %d;\n", o->name,
               p->n_inputs, o->name, p->n_outputs);
+    value_tables(t, p, o);
     if (o->embed)
         gt_printf(t, "/* NAME.weights, linked in by %s_weights.S */\n"
                      "extern const unsigned char %s_weights_blob[] __attribute__((visibility(\"hidden\")));\n"

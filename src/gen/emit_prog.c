@@ -1,6 +1,7 @@
 /* emit_prog.c - the files around NAME.c: NAME.h, main.c, the Makefile, and
  * the cc command line that `paleozoic build` and the Makefile both use. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -28,6 +29,30 @@ static void open_decls(gen_text *t, const gen_plan *p, const char *n, const char
                  "%s *%s_create_at(const char *weights_path, int threads, const pz_run_options *opts,\n"
                  "    const int64_t *open, char *err, size_t errsize);\n\n",
               n, N, n, N, n, n, p->n_inputs ? p->n_inputs : 1, n, n, n);
+}
+
+/* The graph's inputs and outputs as the model types them (gen_io_values). */
+static void value_decls(gen_text *t, const gen_plan *p, const char *n, const char *N)
+{
+    gen_value *v[2];
+    int nv[2] = {gen_io_values(p, 0, &v[0]), gen_io_values(p, 1, &v[1])};
+    free(v[0]);
+    free(v[1]);
+    gt_printf(t, "/* The model's inputs and outputs as ONNX types them, in model order: kind\n"
+                 " * PZ_IO_TENSOR, PZ_IO_SEQUENCE or PZ_IO_OPTIONAL (pz_io.h; inner: what an optional\n"
+                 " * holds), each the entries first .. first + n - 1 of the tables above: a tensor\n"
+                 " * one, a sequence its elements (\"NAME/0\", \"NAME/1\", ...), an optional none or\n"
+                 " * one. A sequence's length and an optional's presence were fixed when the program\n"
+                 " * was compiled (the example given to `compile/build --input`). Files of them:\n"
+                 " * pz_io_read_value, pz_io_write_value. An input bound at compile time (its value\n"
+                 " * built in) is not listed. */\n"
+                 "typedef struct {\n    const char *name;\n    int kind, inner;\n    int first, n;\n"
+                 "} %s_value;\n\n", n);
+    gt_printf(t, "#define %s_N_INPUT_VALUES %d\n#define %s_N_OUTPUT_VALUES %d\n"
+                 "extern const %s_value %s_input_values[%d];\n"
+                 "extern const %s_value %s_output_values[%d];\n"
+                 "extern const int %s_n_input_values;\nextern const int %s_n_output_values;\n\n",
+              N, nv[0], N, nv[1], n, n, nv[0] ? nv[0] : 1, n, n, nv[1] ? nv[1] : 1, n, n);
 }
 
 void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
@@ -66,6 +91,7 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "/* The counts as data (for a loader that reads no header), and the name \"%s\". */\n"
                  "extern const int %s_n_inputs;\nextern const int %s_n_outputs;\n"
                  "const char *paleozoic_model_name(void);\n\n", n, n, n);
+    value_decls(t, p, n, N);
     open_decls(t, p, n, N);
     gt_printf(t, "/* 1: the weights are linked in (--embed-weights); create(NULL, ...) uses them. */\n"
                  "#define %s_EMBEDDED_WEIGHTS %d\n\n", N, o->embed);

@@ -49,6 +49,35 @@ int pz_io_write_tensor(const char *path, const char *name, int dtype, int rank,
                        const int64_t *dims, const void *data, char *err, size_t errsize);
 void pz_io_tensor_free(pz_io_tensor *t);
 
+/* ---- SequenceProto and OptionalProto files ------------------------------
+ * A sequence or an optional graph input or output (the ONNX test data's
+ * format, what `paleozoic run` reads and writes). SequenceProto and
+ * OptionalProto share their field numbers: 1 name, 2 elem_type (TENSOR 1,
+ * SEQUENCE 3), 3 tensors (SequenceProto: repeated), 5 a SequenceProto (an
+ * optional holding a sequence). Only tensors are held (no maps, no sparse
+ * tensors, no sequences of sequences). */
+
+enum { PZ_IO_TENSOR = 0, PZ_IO_SEQUENCE = 1, PZ_IO_OPTIONAL = 2 };
+
+typedef struct {
+    int kind;                    /* PZ_IO_TENSOR (n = 1), PZ_IO_SEQUENCE, PZ_IO_OPTIONAL */
+    int inner;                   /* an optional: PZ_IO_SEQUENCE when it holds a sequence (of
+                                  * n), else PZ_IO_TENSOR (n = 1; an empty optional: n = 0) */
+    int n;
+    pz_io_tensor *t;             /* the n tensors, in order */
+} pz_io_value;
+
+/* Reads a file as a value of `kind`: a TensorProto, a SequenceProto or an
+ * OptionalProto. A file of another kind is refused (err says what it holds
+ * where it can tell). v owns its tensors: pz_io_value_free. */
+int pz_io_read_value(const char *path, int kind, pz_io_value *v, char *err, size_t errsize);
+void pz_io_value_free(pz_io_value *v);
+/* Writes v (its tensors borrowed: dtype, rank, dims, data; their names are
+ * not written) as the message of its kind named `name`, atomically as
+ * pz_io_write_tensor does. */
+int pz_io_write_value(const char *path, const char *name, const pz_io_value *v, char *err,
+                      size_t errsize);
+
 /* ---- NAME.weights ---------------------------------------------------------
  * Layout (little-endian):
  *   header, 64 bytes: "PZWEIGHT", u32 version (1), u32 count, u64 id,

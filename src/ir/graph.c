@@ -63,6 +63,8 @@ void ir_graph_free(ir_graph *g)
     free(g->outputs);
     for (int i = 0; i < g->n_out_groups; i++) free(g->out_groups[i].name);
     free(g->out_groups);
+    for (int i = 0; i < g->n_in_groups; i++) free(g->in_groups[i].name);
+    free(g->in_groups);
     free(g->hash);
     free(g->name);
     free(g->producer);
@@ -167,6 +169,12 @@ void ir_graph_add_input_at(ir_graph *g, int vid, int pos)
 void ir_graph_add_input(ir_graph *g, int vid)
 {
     ir_graph_add_input_at(g, vid, g->n_inputs);
+}
+
+void ir_graph_add_in_group(ir_graph *g, const char *name, int kind, int inner, int first, int n)
+{
+    g->in_groups = pz_xrealloc(g->in_groups, (size_t)(g->n_in_groups + 1) * sizeof *g->in_groups);
+    g->in_groups[g->n_in_groups++] = (ir_out_group){pz_xstrdup(name), kind, inner, first, n};
 }
 
 void ir_graph_add_output(ir_graph *g, int vid)
@@ -516,6 +524,10 @@ ir_graph *ir_graph_clone(const ir_graph *g)
             c->out_groups[i].name = pz_xstrdup(g->out_groups[i].name);
         }
         c->n_out_groups = g->n_out_groups;
+    }
+    for (int i = 0; i < g->n_in_groups; i++) {
+        const ir_out_group *x = &g->in_groups[i];
+        ir_graph_add_in_group(c, x->name, x->kind, x->inner, x->first, x->n);
     }
     return c;
 }

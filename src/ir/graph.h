@@ -61,12 +61,15 @@ typedef struct {
 enum { IR_KIND_TENSOR = 0, IR_KIND_SEQ = 1, IR_KIND_OPT = 2 };
 
 /* A graph output that is a sequence or an optional (ir_graph.out_groups):
- * kept as its elements, outputs[first .. first + n), one tensor each. */
+ * kept as its elements, outputs[first .. first + n), one tensor each. The
+ * same form describes such a graph input (ir_graph.in_groups): its elements
+ * are the given tensors first .. first + n - 1 (input_pos values). */
 typedef struct {
     char *name;                 /* the model's output name */
     int kind;                   /* IR_KIND_TENSOR (n = 1), IR_KIND_SEQ, IR_KIND_OPT (n 0 or 1,
                                  * or an optional holding a sequence: inner IR_KIND_SEQ) */
-    int inner;                  /* IR_KIND_OPT: what it holds (IR_KIND_TENSOR or IR_KIND_SEQ) */
+    int inner;                  /* IR_KIND_OPT: what it holds (IR_KIND_TENSOR or IR_KIND_SEQ;
+                                 * an empty one holds nothing: IR_KIND_TENSOR with n = 0) */
     int first, n;
 } ir_out_group;
 
@@ -177,6 +180,11 @@ typedef struct ir_graph {
      * (n_out_groups of them; outputs then holds their elements in order) */
     ir_out_group *out_groups;
     int n_out_groups;
+    /* The model's inputs that are sequences or optionals, in model order
+     * (NULL without one): the generated program's interface groups their
+     * element inputs back (gen_emit_io_tables) */
+    ir_out_group *in_groups;
+    int n_in_groups;
     /* name -> value id, open addressing */
     int *hash;
     int hash_cap;
@@ -197,6 +205,9 @@ int ir_graph_add_node(ir_graph *g, const char *name, const char *op_type,
 void ir_graph_add_input(ir_graph *g, int vid);   /* at position n_inputs */
 void ir_graph_add_input_at(ir_graph *g, int vid, int pos);
 void ir_graph_add_output(ir_graph *g, int vid);
+/* Appends to g->in_groups: the input `name` is a container of `kind` whose
+ * elements are the given tensors first .. first + n - 1. */
+void ir_graph_add_in_group(ir_graph *g, const char *name, int kind, int inner, int first, int n);
 
 /* Orders nodes topologically (stable: model order where free). Fails, naming
  * a node on the cycle, if the graph has a cycle; fails naming the node and

@@ -24,12 +24,20 @@
 // wrong and crashed cases, the refusals counted by reason, and the line
 // `node suite (CLI): P passed, R refused, W wrong, C crashed`; exits 1 on
 // any wrong or crashed case.
+//   --build: each case is built instead (`paleozoic build CASE/model.onnx
+//   --input ... -o EXE`: the inputs are examples that fix the shapes, a
+//   sequence's length, an optional's presence and the values a shape needs),
+//   and EXE runs on them; an input whose value the build bound (it says "its
+//   value is built into the program") is not given to EXE. A refusal by
+//   either counts as refused.
+//   --containers: only the cases whose model has a sequence or an optional
+//   graph input or output (the summary line says `(build+containers)`).
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
-const {readValue} = require('./tensorproto');
+const {readValue, fields} = require('./tensorproto');
 
 function half(h) {
     const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
@@ -131,6 +139,34 @@ function checkDropout(got, ref, ins) {
     return null;
 }
 
+// 1 when a graph input or output of the model is typed a sequence or an
+// optional: ModelProto.graph (7) -> input (11) / output (12) ValueInfoProto
+// -> type (2) TypeProto -> sequence_type (4) or optional_type (9).
+function hasContainerIO(model) {
+    const graph = fields(fs.readFileSync(model)).find(f => f.field === 7 && f.wt === 2);
+    if (!graph) return false;
+    return fields(graph.body).some(vi => (vi.field === 11 || vi.field === 12) && vi.wt === 2 &&
+        fields(vi.body).some(t => t.field === 2 && t.wt === 2 &&
+            fields(t.body).some(k => k.field === 4 || k.field === 9)));
+}
+
+// --build: the case built into exe (its inputs as examples), then exe run
+// with args; a spawnSync result as `paleozoic run` gives one.
+function buildAndRun(pz, model, ins, outs, exe) {
+    const b = spawnSync(pz, ['build', model, ...ins.flatMap(f => ['--input', f]), '-o', exe],
+                        {encoding: 'utf8', timeout: 300000});
+    if (b.status !== 0) return b;
+    const bound = new Set([...(b.stderr || '').matchAll(
+        /^paleozoic: --input (.*): its value is built into the program/mg)].map(m => m[1]));
+    const args = ['--threads', '1'];
+    ins.filter(f => !bound.has(f)).forEach(f => args.push('--input', f));
+    outs.forEach(f => args.push('--output', f));
+    const r = spawnSync(exe, args, {encoding: 'utf8', timeout: 120000});
+    fs.rmSync(exe, {force: true});
+    fs.rmSync(exe + '.weights', {force: true});
+    return r;
+}
+
 function reason(msg) {
     let m = /unsupported op (\S+)/.exec(msg);
     if (m) return `op ${m[1]}`;
@@ -142,10 +178,17 @@ function reason(msg) {
 function main() {
     const a = process.argv.slice(2);
     const pz = a.shift(), root = a.shift();
-    let every = 1;
-    if (a[0] === '--every') { a.shift(); every = parseInt(a.shift(), 10); }
+    let every = 1, build = false, containers = false;
+    while (a.length) {
+        const o = a.shift();
+        if (o === '--every') every = parseInt(a.shift(), 10);
+        else if (o === '--build') build = true;
+        else if (o === '--containers') containers = true;
+        else throw new Error(`unknown option ${o}`);
+    }
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pz-node-'));
-    const cases = fs.readdirSync(root).filter(d => fs.existsSync(path.join(root, d, 'model.onnx'))).sort();
+    const cases = fs.readdirSync(root).filter(d => fs.existsSync(path.join(root, d, 'model.onnx')))
+        .filter(d => !containers || hasContainerIO(path.join(root, d, 'model.onnx'))).sort();
     let pass = 0, refused = 0, wrong = 0, crashed = 0, random = 0;
     const reasons = new Map();
     cases.forEach((c, idx) => {
@@ -160,7 +203,8 @@ function main() {
         const args = ['run', path.join(dir, 'model.onnx'), '--threads', '1'];
         ins.forEach(f => args.push('--input', f));
         outs.forEach(f => args.push('--output', f));
-        const r = spawnSync(pz, args, {encoding: 'utf8', timeout: 120000});
+        const r = build ? buildAndRun(pz, path.join(dir, 'model.onnx'), ins, outs, path.join(tmp, 'exe'))
+                        : spawnSync(pz, args, {encoding: 'utf8', timeout: 120000});
         const err = (r.stderr || '').trim();
         if (r.status === 2 && /^paleozoic: error: /m.test(err)) {
             refused++;
@@ -207,7 +251,7 @@ function main() {
     [...reasons.entries()].sort((x, y) => y[1].n - x[1].n)
         .forEach(([k, v]) => console.log(`  ${String(v.n).padStart(5)}  ${k}  (e.g. ${v.ex})`));
     if (random) console.log(`random cases checked by properties, not values: ${random} (in the passed count)`);
-    console.log(`node suite (CLI): ${pass} passed, ${refused} refused, ${wrong} wrong, ${crashed} crashed`);
+    console.log(`node suite (${build ? 'build' : 'CLI'}${containers ? '+containers' : ''}): ${pass} passed, ${refused} refused, ${wrong} wrong, ${crashed} crashed`);
     process.exit(wrong || crashed ? 1 : 0);
 }
 main();

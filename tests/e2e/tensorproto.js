@@ -170,4 +170,4 @@ function writeTensor(path, name, dtype, dims, data) {
     fs.writeFileSync(path, Buffer.concat([Buffer.from(head), nb, Buffer.from(mid), bytes]));
 }
 
-module.exports = {readTensor, readValue, writeTensor, TYPES, ORT_TYPES, PACK};
+module.exports = {readTensor, readValue, writeTensor, fields, TYPES, ORT_TYPES, PACK};
