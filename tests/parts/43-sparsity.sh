@@ -23,7 +23,8 @@
 #      ONNX Runtime on that model), inspect lists layer 2 alone, the output
 #      differs from the knob off; tune --sparsity 0.5 writes the key.
 #   7. The generated C states the knob (.sparsity = 0.75f on the four
-#      convs and the Gemm) and the built program gives run's bits.
+#      convs and the Gemm, .algo = PZ_CONV_SPARSE on the convs: what runs)
+#      and the built program gives run's bits.
 #   8. Gemm-only models (M = 3, M = 1: the GEMV) and a MatMul with a
 #      constant B and a fused bias (M = 2 x 3) at --sparsity 0.75 against
 #      ONNX Runtime on the script's pruned twin; 3 threads and PZ_ISA=scalar
@@ -133,6 +134,9 @@ else bad "tune --sparsity 0.5 writes no sparsity key: $(grep -c sparsity "$T/l2b
 if "$PZ" compile "$N" -o "$T/c" --threads 1 --sparsity 0.75 >"$T/log" 2>&1; then
     n=$(cat "$T"/c/*.c | grep -c '\.sparsity = 0\.75f')
     [ "$n" = 5 ] && ok || bad "generated C: $n layers with .sparsity = 0.75f, want 5"
+    # the sparse kernel takes priority over the algo knob: the C names it
+    n=$(cat "$T"/c/*.c | grep '\.sparsity = 0\.75f' | grep -c '\.algo = PZ_CONV_SPARSE')
+    [ "$n" = 4 ] && ok || bad "generated C: $n sparse convs with .algo = PZ_CONV_SPARSE, want 4"
 else bad "compile: $(tail -c 300 "$T/log")"; fi
 if "$PZ" build "$N" -o "$T/prog" --threads 1 --sparsity 0.75 >"$T/log" 2>&1 &&
     "$T/prog" --input "$X" --output "$T/prog.pb" --threads 1 >"$T/log" 2>&1; then

@@ -74,6 +74,12 @@ static void test_kinds(void)
     pz_conv_params cp = {0};
     pz_rt_ops[PZ_OP_CONV]->set_algo(&cp, PZ_CONV_WINOGRAD);
     check(cp.algo == PZ_CONV_WINOGRAD, "CONV: set_algo");
+    /* the sparse kernel takes priority: the algo names it (generated C) */
+    pz_rt_ops[PZ_OP_CONV]->set_sparsity(&cp, 0.75f);
+    check(cp.sparsity == 0.75f && cp.algo == PZ_CONV_SPARSE, "CONV: set_sparsity sets the algo");
+    f = field_named(pz_rt_ops[PZ_OP_CONV], "algo");
+    check(f && f->n_names == PZ_CONV_SPARSE + 1 && !strcmp(f->names[PZ_CONV_SPARSE], "PZ_CONV_SPARSE"),
+          "CONV: one name per pz_conv_algo");
 }
 
 static void test_templates(void)

@@ -556,7 +556,8 @@ static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, i
 }
 
 /* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */
-static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD"};
+static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD",
+                                         "PZ_CONV_SPARSE"};
 const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
     PZ_FIELD(pz_conv_params, nsp, PZ_F_INT), PZ_FIELD(pz_conv_params, group, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_conv_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_conv_params, stride, PZ_F_I64),
@@ -594,9 +595,13 @@ static void conv_set_algo(void *params, int algo)
     ((pz_conv_params *)params)->algo = (pz_conv_algo)algo;
 }
 
+/* The sparse kernel takes priority over the algo knob (pz_conv_query_make):
+ * the algo says so, so the generated C names what runs. */
 static void conv_set_sparsity(void *params, float ratio)
 {
-    ((pz_conv_params *)params)->sparsity = ratio;
+    pz_conv_params *p = params;
+    p->sparsity = ratio;
+    if (ratio != 0) p->algo = PZ_CONV_SPARSE;
 }
 
 const pz_rt_op pz_rt_op_conv = {
