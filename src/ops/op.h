@@ -145,6 +145,11 @@ int op_add_const(ir_graph *g, int node, const char *what, int dtype, int64_t cou
  * after another (the form string layers read, rt/pz_op_params.h). */
 int op_add_strings_const(ir_graph *g, int node, const char *what, int count,
                          const char *const *s);
+/* A Pad node of mode constant: its begin and end pads per dim of X (rank
+ * entries each) and its fill value; fails naming the node when another mode,
+ * or the pads or value are not constants (the graph passes fold it). */
+pz_status op_pad_constant(const ir_graph *g, const ir_node *n, int64_t *begin, int64_t *end,
+                          double *value, pz_err *err);
 /* Input i if present and constant (data known), else NULL. */
 const ir_tensor *op_in_const(const ir_graph *g, const ir_node *n, int i);
 

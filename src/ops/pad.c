@@ -204,3 +204,14 @@ const op_def op_pad = {
     .cost = NULL,
     .lower = pad_lower,
 };
+
+pz_status op_pad_constant(const ir_graph *g, const ir_node *n, int64_t *begin, int64_t *end,
+                          double *value, pz_err *err)
+{
+    const pad_params *p = n->params;
+    const ir_tensor *x = op_in(g, n, 0);
+    if (!p || !x || x->rank < 0) return op_err(err, n, "not parsed or X of unknown rank");
+    if (p->mode != PAD_CONSTANT) return op_err_attr(err, n, "mode", "is not constant");
+    if (pad_amounts(g, n, x->rank, begin, end, err)) return err->code;
+    return pad_fill(g, n, NULL, value, err);
+}

@@ -11,6 +11,9 @@
  *   eliminate  Identity, Dropout (inference: a copy), Pad of zero pads ->
  *              their consumers read the input directly. Kept when the
  *              output is a graph output.
+ *   pad fold   a constant Pad of the spatial dims -> the pads of the
+ *              AveragePool (count_include_pad 1), Conv or (a -inf Pad only)
+ *              MaxPool that alone reads it (pad_fold.c).
  *   bn         Conv/ConvTranspose (constant W, B) -> BatchNormalization
  *              (constant statistics) becomes one Conv with
  *                s = scale / sqrt(var + eps),  W' = W * s[m],
@@ -71,6 +74,7 @@ typedef struct {
     int no_fold_bn;        /* keep BatchNormalization as its own layer */
     int no_epilogues;      /* keep Relu/Clip/Add as their own layers */
     int no_eliminate;      /* keep Identity and Dropout layers */
+    int no_pad_fold;       /* keep a constant Pad before an AveragePool, Conv or MaxPool */
     int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
     int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
@@ -82,6 +86,7 @@ typedef struct {
 /* What the passes did (counts of nodes removed by each). */
 typedef struct {
     int eliminated;        /* Identity, Dropout */
+    int pads_folded;       /* Pad into the AveragePool, Conv or MaxPool reading it */
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
     int residuals;         /* Add into a Conv's Z */
     int acts;              /* Relu, Clip into Conv/Gemm/Add/MatMul, Gelu into MatMul */
