@@ -18,6 +18,7 @@
 #ifndef PZ_QDQ_H
 #define PZ_QDQ_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
@@ -32,6 +33,18 @@ typedef struct {
     int sgn;                          /* int8 (else uint8) A, B and C */
     int relu;
 } pz_qadd_args;
+/* QLinearAdd as ONNX Runtime's x86 kernel computes it, so that a sum on a
+ * rounding boundary rounds as there (a deep net carries a one-step
+ * difference on): round(fixed + B*bc + A*ac), raw A and B, two fused
+ * multiply-adds, bc = sb/sc, ac = sa/sc, fixed = zc - (za*ac + zb*bc). */
+typedef struct {
+    float ac, bc, fixed;
+} pz_qadd_ratios;
+static inline pz_qadd_ratios pz_qadd_ratios_of(const pz_qadd_args *q)
+{
+    const float ac = q->sa / q->sc, bc = q->sb / q->sc;
+    return (pz_qadd_ratios){ac, bc, (float)q->zc - fmaf(bc, (float)q->zb, ac * (float)q->za)};
+}
 typedef void (*pz_qadd_fn)(int64_t n, const pz_qadd_args *q, const void *a, const void *b,
                            void *c);
 typedef struct {
