@@ -8,13 +8,14 @@
  *               even;
  *   dequantize: y = (x - zp) * s in float32 (exact difference, one rounding).
  *
- *   add:        c = saturate(nearbyint(v / sc) + zc), v = (a - za) * sa +
- *               (b - zb) * sb in float32 (the float graph's DequantizeLinear,
- *               Add, QuantizeLinear, to the bit), v held >= 0 when relu
- *               (QLinearAdd, the QADD layer).
+ *   add:        c = saturate(nearbyint(fixed + b * sb/sc + a * sa/sc)),
+ *               held >= zc when relu (QLinearAdd, the QADD layer): ONNX
+ *               Runtime's arithmetic (pz_qadd_ratios below), within one
+ *               step of the float graph's and equal to it off ties.
  *
  * y_signed / x_signed / sgn: int8 instead of uint8. The AVX-512 kernels and
- * the scalar twins give the reference's bits. */
+ * the scalar twins give the same bits (quantize and dequantize the
+ * reference's). */
 #ifndef PZ_QDQ_H
 #define PZ_QDQ_H
 
