@@ -4,8 +4,9 @@
  * QuantizeLinear, passes/qdq.c):
  *   A, A_scale, A_zero_point?, B, B_scale, B_zero_point?, C_scale,
  *   C_zero_point? -> C = saturate(nearbyint(((A - za) * sa + (B - zb) * sb)
- *   / sc) + zc), the sum in float32 as the float graph computes it (so the
- *   fold changes no value). A, B and C uint8 or int8 of one type, the same
+ *   / sc) + zc), computed as ONNX Runtime's x86 kernel does (rt/kernels/
+ *   quant/qdq.h: a sum on a rounding tie rounds as there, not always as the
+ *   float graph's). A, B and C uint8 or int8 of one type, the same
  *   shape (broadcasting is refused by name); the scales float32 scalars and
  *   the zero points scalars of A's type. A Relu the pass folded is the
  *   node's act. Runs as the QADD layer (rt/ops/qadd.c). */

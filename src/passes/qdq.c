@@ -32,8 +32,9 @@
  *
  * A residual block's Add, DequantizeLinear(aq), DequantizeLinear(bq) -> Add
  * [-> Relu] -> QuantizeLinear, becomes QLinearAdd (com.microsoft's, as ONNX
- * Runtime folds it; ops/qlinear_add.c), the same float arithmetic in one
- * pass over the bytes: A, B and the output of one 8-bit type and one shape,
+ * Runtime folds it; ops/qlinear_add.c), one pass over the bytes rounding as
+ * ORT's QLinearAdd (a value on a rounding tie may land one step from the
+ * float graph's, as in ORT): A, B and the output of one 8-bit type and one shape,
  * the DequantizeLinears per tensor with constant scalars, the Relu and the
  * QuantizeLinear as above.
  *

@@ -8,16 +8,18 @@
  *               even;
  *   dequantize: y = (x - zp) * s in float32 (exact difference, one rounding).
  *
- *   add:        c = saturate(nearbyint(v / sc) + zc), v = (a - za) * sa +
- *               (b - zb) * sb in float32 (the float graph's DequantizeLinear,
- *               Add, QuantizeLinear, to the bit), v held >= 0 when relu
- *               (QLinearAdd, the QADD layer).
+ *   add:        c = saturate(nearbyint(fixed + b * sb/sc + a * sa/sc)),
+ *               held >= zc when relu (QLinearAdd, the QADD layer): ONNX
+ *               Runtime's arithmetic (pz_qadd_ratios below), within one
+ *               step of the float graph's and equal to it off ties.
  *
  * y_signed / x_signed / sgn: int8 instead of uint8. The AVX-512 kernels and
- * the scalar twins give the reference's bits. */
+ * the scalar twins give the same bits (quantize and dequantize the
+ * reference's). */
 #ifndef PZ_QDQ_H
 #define PZ_QDQ_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
@@ -32,6 +34,18 @@ typedef struct {
     int sgn;                          /* int8 (else uint8) A, B and C */
     int relu;
 } pz_qadd_args;
+/* QLinearAdd as ONNX Runtime's x86 kernel computes it, so that a sum on a
+ * rounding boundary rounds as there (a deep net carries a one-step
+ * difference on): round(fixed + B*bc + A*ac), raw A and B, two fused
+ * multiply-adds, bc = sb/sc, ac = sa/sc, fixed = zc - (za*ac + zb*bc). */
+typedef struct {
+    float ac, bc, fixed;
+} pz_qadd_ratios;
+static inline pz_qadd_ratios pz_qadd_ratios_of(const pz_qadd_args *q)
+{
+    const float ac = q->sa / q->sc, bc = q->sb / q->sc;
+    return (pz_qadd_ratios){ac, bc, (float)q->zc - fmaf(bc, (float)q->zb, ac * (float)q->za)};
+}
 typedef void (*pz_qadd_fn)(int64_t n, const pz_qadd_args *q, const void *a, const void *b,
                            void *c);
 typedef struct {

@@ -44,23 +44,21 @@ static inline __m512 load8(__mmask16 m, const void *p, int sgn, __m512i z)
 
 void pz_qadd8__avx512(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c)
 {
-    const __m512 sa = _mm512_set1_ps(q->sa), sb = _mm512_set1_ps(q->sb), sc = _mm512_set1_ps(q->sc);
-    const __m512i za = _mm512_set1_epi32(q->za), zb = _mm512_set1_epi32(q->zb);
-    const __m512 zc = _mm512_set1_ps((float)q->zc), zero = _mm512_setzero_ps();
-    const __m512 lo = _mm512_set1_ps(q->sgn ? -128.0f : 0.0f);
-    const __m512 hi = _mm512_set1_ps(q->sgn ? 127.0f : 255.0f);
+    const pz_qadd_ratios r = pz_qadd_ratios_of(q);
+    const __m512 ac = _mm512_set1_ps(r.ac), bc = _mm512_set1_ps(r.bc);
+    const __m512 fixed = _mm512_set1_ps(r.fixed);
+    const __m512i none = _mm512_setzero_si512();
+    float lo0 = q->sgn ? -128.0f : 0.0f;
+    if (q->relu && (float)q->zc > lo0) lo0 = (float)q->zc;   /* Relu: C's zero point */
+    const __m512 lo = _mm512_set1_ps(lo0), hi = _mm512_set1_ps(q->sgn ? 127.0f : 255.0f);
     for (int64_t i = 0; i < n; i += 16) {
         const __mmask16 m = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
-        /* two roundings, as the scalar twin: no FMA contraction */
-        const __m512 pa = _mm512_mul_ps(load8(m, (const char *)a + i, q->sgn, za), sa);
-        const __m512 pb = _mm512_mul_ps(load8(m, (const char *)b + i, q->sgn, zb), sb);
-        __m512 v = _mm512_add_ps(pa, pb);
-        if (q->relu) v = _mm512_max_ps(v, zero);   /* a NaN becomes 0, as the twin's */
-        v = _mm512_div_ps(v, sc);
-        v = _mm512_add_ps(_mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zc);
-        const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+        /* the twin's two fused multiply-adds, B's first */
+        __m512 v = _mm512_fmadd_ps(load8(m, (const char *)b + i, q->sgn, none), bc, fixed);
+        v = _mm512_fmadd_ps(load8(m, (const char *)a + i, q->sgn, none), ac, v);
+        v = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);   /* NaN: 0 */
         v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
-        const __m512i r = _mm512_maskz_cvtps_epi32((__mmask16)~nan, v);
-        _mm_mask_storeu_epi8((char *)c + i, m, _mm512_cvtepi32_epi8(r));
+        _mm_mask_storeu_epi8((char *)c + i, m, _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
     }
 }

@@ -27,14 +27,16 @@ void pz_f32_dequantize8__scalar(int64_t n, const void *x, int x_signed, float s,
 
 void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c)
 {
-    const float lo = q->sgn ? -128.0f : 0.0f, hi = q->sgn ? 127.0f : 255.0f;
+    float lo = q->sgn ? -128.0f : 0.0f;
+    const float hi = q->sgn ? 127.0f : 255.0f;
+    if (q->relu && (float)q->zc > lo) lo = (float)q->zc;   /* Relu: C's zero point */
+    const pz_qadd_ratios r = pz_qadd_ratios_of(q);
     for (int64_t i = 0; i < n; i++) {
         const int32_t qa = q->sgn ? ((const int8_t *)a)[i] : ((const uint8_t *)a)[i];
         const int32_t qb = q->sgn ? ((const int8_t *)b)[i] : ((const uint8_t *)b)[i];
-        float v = (float)(qa - q->za) * q->sa + (float)(qb - q->zb) * q->sb;
-        if (q->relu && !(v >= 0.0f)) v = 0.0f;
-        v = nearbyintf(v / q->sc) + (float)q->zc;
-        v = isnan(v) ? 0.0f : v < lo ? lo : v > hi ? hi : v;
+        float v = nearbyintf(fmaf((float)qa, r.ac, fmaf((float)qb, r.bc, r.fixed)));
+        v = isnan(v) ? 0.0f : v;
+        v = v < lo ? lo : v > hi ? hi : v;
         if (q->sgn) ((int8_t *)c)[i] = (int8_t)v;
         else ((uint8_t *)c)[i] = (uint8_t)v;
     }
