@@ -168,6 +168,9 @@ int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count);
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */
 void op_set_dyn(ir_graph *g, const ir_node *n, int i);
+/* Output i has no compile-time bound (ir_value.rt_alloc): its dims are a
+ * placeholder, the net allocates it at run time. */
+void op_set_rt_alloc(ir_graph *g, const ir_node *n, int i);
 /* Output i gets input j's dtype and shape. */
 void op_same_as(ir_graph *g, const ir_node *n, int i, int j);
 

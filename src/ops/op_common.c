@@ -169,6 +169,11 @@ void op_set_dyn(ir_graph *g, const ir_node *n, int i)
     if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = 1;
 }
 
+void op_set_rt_alloc(ir_graph *g, const ir_node *n, int i)
+{
+    if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = g->values[n->out[i]].rt_alloc = 1;
+}
+
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims)
 {
     ir_tensor *t = op_out(g, n, i);

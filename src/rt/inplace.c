@@ -30,7 +30,7 @@ static bool concat_fits(const pz_net *net, const pz_layer *l)
     const pz_axis_params *p = l->params;
     if (l->n_convs || l->out_id[0] < 0 || !alone(net, (int)(l - net->layers))) return false;
     const rt_tensor *y = &net->tensors[l->out_id[0]];
-    if (y->kind != T_VALUE || p->axis < 0 || p->axis >= y->t.rank) return false;
+    if (y->kind != T_VALUE || y->rt_alloc || p->axis < 0 || p->axis >= y->t.rank) return false;
     for (int a = 0; a < p->axis; a++)
         if (y->t.dims[a] != 1) return false;
     int cb = l->out_cblk[0];

@@ -613,6 +613,11 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
 /* Output i's shape after the last run into dims; returns its rank (-1: bad i).
  * A run-time-shaped output (NonZero, Unique, ...) has its buffer at the bound. */
 int pz_net_output_shape(const pz_net *net, int i, int64_t *dims);
+/* An output with no compile-time bound (Expand of a shape read at run time,
+ * Range, ...: the net allocates it when it runs) is not copied into
+ * outputs[i]: its data after the last run, valid to the next; NULL for any
+ * other output. */
+const void *pz_net_output_data(const pz_net *net, int i);
 /* The first failed layer's error of the last run, NULL when none failed: an
  * op that can fail on its input's values (ImageDecoder on bytes that are not
  * an image) says which node and why, and leaves its outputs empty. */
