@@ -70,6 +70,16 @@ static int64_t pad_src(const int64_t *coord, const void *ctx)
     return s;
 }
 
+/* Whether the pads are read at run time (PAD with input 1): an unbound input
+ * (op_rt_ints), or data in a dynamic region; Y then has no compile-time
+ * bound. Axes and the fill value stay constants. */
+static int pad_at_run_time(const ir_graph *g, const ir_node *n)
+{
+    if (g->opset < 11) return 0;
+    return op_rt_ints(g, n, 1, 2 * IR_MAX_RANK, NULL) ||
+           (g->values[n->in[0]].dyn && op_in_const(g, n, 1));
+}
+
 /* pads (and axes) from the attributes or the inputs, spread over all dims. */
 static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int64_t *begin,
                              int64_t *end, pz_err *err)
@@ -83,8 +93,13 @@ static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int6
                           "model uses %d)", g->opset);
         if (op_attr_ints(n, what, pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
         if (count < 0) return op_err_attr(err, n, what, "is required");
+    } else if (pad_at_run_time(g, n)) {
+        count = (int)ir_tensor_numel(op_in(g, n, 1));   /* no pads stand in */
+        for (int k = 0; k < count; k++) pads[k] = 0;
     } else {
         if (op_const_ints(g, n, 1, "pads", pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
+    }
+    if (g->opset >= 11) {
         if (op_in(g, n, 3)) {
             if (g->opset < 18)
                 return op_err(err, n, "input 3 (axes) exists from opset 18 (the model uses %d)",
@@ -167,6 +182,10 @@ static pz_status pad_infer(ir_graph *g, ir_node *n, pz_err *err)
 
     unsigned char fill[8] = {0};
     if (pad_fill(g, n, fill, NULL, err)) return err->code;
+    if (pad_at_run_time(g, n)) {
+        op_set_rt_alloc(g, n, 0);
+        return PZ_OK;
+    }
     if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
     op_strides(x, m.stride);
     op_fold_map(g, n, 0, x, pad_src, &m, fill);
@@ -190,6 +209,24 @@ static pz_status pad_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
     pp.mode = modes[p->mode];
     if (pad_amounts(g, n, x->rank, pp.begin, end, err)) return err->code;
     if (pad_fill(g, n, NULL, &pp.value, err)) return err->code;
+    if (pad_at_run_time(g, n)) {   /* pads: input 1, over these axes */
+        int64_t axes[IR_MAX_RANK];
+        int ax[IR_MAX_RANK], n_axes = -1;
+        if (op_in(g, n, 3) &&
+            op_const_ints(g, n, 3, "axes", axes, IR_MAX_RANK, &n_axes, err))
+            return err->code;
+        if (n_axes < 0) {
+            n_axes = x->rank;
+            for (int k = 0; k < n_axes; k++) axes[k] = k;
+        }
+        if (op_axes_list(n, "axes", axes, n_axes, x->rank, ax, err)) return err->code;
+        pp.n_rt_axes = n_axes;
+        for (int i = 0; i < n_axes; i++) pp.rt_axes[i] = ax[i];
+        for (int k = 0; k < x->rank; k++) pp.begin[k] = 0;
+        op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
+        out->n_in = 2;
+        return PZ_OK;
+    }
     op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
     out->n_in = 1;
     return PZ_OK;

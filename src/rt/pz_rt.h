@@ -251,6 +251,7 @@ typedef struct {
     pz_pad_mode mode;
     int64_t begin[PZ_MAX_RANK];       /* may be negative (crop) */
     double value;
+    int n_rt_axes, rt_axes[PZ_MAX_RANK];   /* pads read at run time (input 1): their axes */
 } pz_pad_params;
 
 typedef enum { PZ_RESIZE_NEAREST, PZ_RESIZE_LINEAR, PZ_RESIZE_CUBIC } pz_resize_mode;
@@ -271,6 +272,10 @@ typedef struct {
     float scale[PZ_MAX_RANK];         /* output/input per axis, as the op defines it */
     float roi_start[PZ_MAX_RANK], roi_end[PZ_MAX_RANK];   /* tf_crop_and_resize */
     int antialias;                    /* linear/cubic: widen the filter by 1/scale when downsampling */
+    /* inputs roi, scales, sizes (1-3) read at run time (rt/ops/resize.c): the
+     * axes they cover, sizes' keep_aspect_ratio_policy (0 stretch, 1 not_larger,
+     * 2 not_smaller) */
+    int n_rt_axes, rt_axes[PZ_MAX_RANK], rt_policy;
 } pz_resize_params;
 
 /* CAST to a float8 type: saturate (the default) clamps out-of-range values
