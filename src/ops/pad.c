@@ -70,13 +70,15 @@ static int64_t pad_src(const int64_t *coord, const void *ctx)
     return s;
 }
 
-/* Whether the pads are read at run time (PAD with input 1): an unbound input
- * (op_rt_ints), or data in a dynamic region; Y then has no compile-time
- * bound. Axes and the fill value stay constants. */
+/* Whether the pads are read at run time (PAD with inputs 1-3): pads, axes or
+ * the fill value an unbound input (op_rt_ints), or data in a dynamic region;
+ * Y then has no compile-time bound. */
 static int pad_at_run_time(const ir_graph *g, const ir_node *n)
 {
     if (g->opset < 11) return 0;
-    return op_rt_ints(g, n, 1, 2 * IR_MAX_RANK, NULL) ||
+    const ir_tensor *cv = op_in(g, n, 2);
+    return op_rt_ints(g, n, 1, 2 * IR_MAX_RANK, NULL) || op_rt_ints(g, n, 3, IR_MAX_RANK, NULL) ||
+           (cv && !cv->data && g->rt_shapes && !g->values[n->in[2]].dyn) ||
            (g->values[n->in[0]].dyn && op_in_const(g, n, 1));
 }
 
@@ -94,8 +96,8 @@ static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int6
         if (op_attr_ints(n, what, pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
         if (count < 0) return op_err_attr(err, n, what, "is required");
     } else if (pad_at_run_time(g, n)) {
-        count = (int)ir_tensor_numel(op_in(g, n, 1));   /* no pads stand in */
-        for (int k = 0; k < count; k++) pads[k] = 0;
+        for (int k = 0; k < rank; k++) begin[k] = end[k] = 0;   /* no pads stand in */
+        return PZ_OK;
     } else {
         if (op_const_ints(g, n, 1, "pads", pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
     }
@@ -141,6 +143,11 @@ static pz_status pad_fill(const ir_graph *g, const ir_node *n, void *fill, doubl
         if (ir_tensor_numel(cv) != 1)
             return op_err(err, n, "constant_value must be one value, it has %lld",
                           (long long)ir_tensor_numel(cv));
+        if (!cv->data && pad_at_run_time(g, n)) {   /* read at run time: 0 stands in */
+            if (fill) memset(fill, 0, ir_dtype_size(x->dtype));
+            if (value) *value = 0;
+            return PZ_OK;
+        }
         if (!cv->data)
             return op_need_const(err, g, n, 2, "constant_value",
                                  "a fill value computed at run time is not supported");
@@ -209,22 +216,13 @@ static pz_status pad_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
     pp.mode = modes[p->mode];
     if (pad_amounts(g, n, x->rank, pp.begin, end, err)) return err->code;
     if (pad_fill(g, n, NULL, &pp.value, err)) return err->code;
-    if (pad_at_run_time(g, n)) {   /* pads: input 1, over these axes */
-        int64_t axes[IR_MAX_RANK];
-        int ax[IR_MAX_RANK], n_axes = -1;
-        if (op_in(g, n, 3) &&
-            op_const_ints(g, n, 3, "axes", axes, IR_MAX_RANK, &n_axes, err))
-            return err->code;
-        if (n_axes < 0) {
-            n_axes = x->rank;
-            for (int k = 0; k < n_axes; k++) axes[k] = k;
-        }
-        if (op_axes_list(n, "axes", axes, n_axes, x->rank, ax, err)) return err->code;
-        pp.n_rt_axes = n_axes;
-        for (int i = 0; i < n_axes; i++) pp.rt_axes[i] = ax[i];
-        for (int k = 0; k < x->rank; k++) pp.begin[k] = 0;
+    if (pad_at_run_time(g, n)) {   /* pads, constant_value, axes: inputs 1-3 */
+        if (op_in(g, n, 3) && g->opset < 18)
+            return op_err(err, n, "input 3 (axes) exists from opset 18 (the model uses %d)",
+                          g->opset);
+        pp.n_rt_axes = x->rank;   /* without axes: every dim */
+        for (int k = 0; k < x->rank; k++) pp.rt_axes[k] = k;
         op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
-        out->n_in = 2;
         return PZ_OK;
     }
     op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);

@@ -1,8 +1,11 @@
 /* pad.c - the PAD layer: constant, reflect, edge, wrap; negative pads crop.
- * Y's shape gives the end pads. With input 1 the pads are read at run time:
+ * Y's shape gives the end pads. With inputs 1-3 (pads, constant_value,
+ * axes; the last two optional) they are read at run time:
  * Y has no compile-time bound (op_desc.h dyn_alloc), run_shape sets its dims
  * and the index maps (grown as needed); pads that do not fit fail the run
  * naming the layer, Y empty. */
+#include <string.h>
+
 #include "rt/ops/ops.h"
 
 typedef struct {
@@ -20,12 +23,21 @@ static const char *pad_rt_plan(const pz_layer *l, char *why, size_t n)
     const pz_tensor *x = l->in[0];
     pz_tensor *y = l->out[0];
     int64_t v[2 * PZ_MAX_RANK], begin[PZ_MAX_RANK] = {0}, end[PZ_MAX_RANK] = {0};
-    const int na = p->n_rt_axes;
+    int64_t ax[PZ_MAX_RANK];
+    int na = p->n_rt_axes;
+    for (int i = 0; i < na; i++) ax[i] = p->rt_axes[i];
+    const pz_tensor *at = l->n_in > 3 ? l->in[3] : NULL, *cv = l->n_in > 2 ? l->in[2] : NULL;
+    if (at && (na = pz_run_ints(at, ax, PZ_MAX_RANK)) < 0) return "axes is not an int vector";
+    for (int i = 0; i < na; i++) {
+        if (ax[i] < 0) ax[i] += x->rank;
+        if (ax[i] < 0 || ax[i] >= x->rank) return "an axis is out of range";
+    }
     if (pz_run_ints(l->in[1], v, 2 * PZ_MAX_RANK) != 2 * na) return "pads is not a begin and an end per axis";
     for (int i = 0; i < na; i++) {
-        begin[p->rt_axes[i]] = v[i];
-        end[p->rt_axes[i]] = v[na + i];
+        begin[ax[i]] = v[i];
+        end[ax[i]] = v[na + i];
     }
+    if (cv && pz_numel(cv) == 1) memcpy(st->value, cv->data, pz_dtype_size(y->dtype));
     for (int a = 0; a < x->rank; a++) {
         const int64_t d = x->dims[a], lim = (int64_t)1 << 60;
         if (begin[a] < -lim || begin[a] > lim || end[a] < -lim || end[a] > lim ||
@@ -86,6 +98,9 @@ static int pad_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "unknown mode %d", (int)p->mode);
     if (p->n_rt_axes < 0 || p->n_rt_axes > x->rank || (l->n_in > 1 && !pz_in(l, 1)))
         return pz_layer_fail(l, err, n, "%d run-time axes", p->n_rt_axes);
+    const pz_tensor *cv = l->n_in > 2 ? pz_in(l, 2) : NULL;
+    if (cv && pz_numel(cv) > 0 && (cv->dtype != x->dtype || pz_numel(cv) != 1))
+        return pz_layer_fail(l, err, n, "constant_value must be one value of X's type");
     for (int i = 0; i < p->n_rt_axes; i++)
         if (p->rt_axes[i] < 0 || p->rt_axes[i] >= x->rank)
             return pz_layer_fail(l, err, n, "run-time axis %d out of range", p->rt_axes[i]);
@@ -152,7 +167,7 @@ static int pad_row_rule(const pz_row_layer *l, pz_row_map *m)
 
 const pz_rt_op pz_rt_op_pad = {
     .name = "PAD", PZ_OP_PARAMS(pz_pad_params, pad_fields),
-    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
+    .min_in = 1, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = pad_prepare, .run = pad_run, .release = pad_release,
     .row_rule = pad_row_rule, .run_shape = pad_run_shape, .dyn_alloc = pad_dyn_alloc,
 };
