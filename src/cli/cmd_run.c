@@ -84,7 +84,8 @@ static pz_status write_output(const ir_graph *g, const pz_net *net, int i, void 
         ts[k] = g->values[g->outputs[first + k]].t;
         run_shape(net, first + k, &ts[k]);
         ir_tensor_bytes(&ts[k], &ts[k].nbytes, "output", err);
-        ts[k].data = out_buf[first + k];
+        const void *own = pz_net_output_data(net, first + k);   /* allocated at run time */
+        ts[k].data = own ? (void *)own : out_buf[first + k];
     }
     pz_status st = !grp || grp->kind == IR_KIND_TENSOR
         ? onnx_write_tensor_file(path, &ts[0], g->values[g->outputs[first]].name, err)
@@ -236,7 +237,9 @@ int cmd_run(int argc, char **argv)
         free(t);
     }
     if (profile) pz_net_print_profile(gn.net, stdout);
-    if (top) print_top(&g->values[g->outputs[0]], out_buf[0], top);
+    if (top)
+        print_top(&g->values[g->outputs[0]],
+                  pz_net_output_data(gn.net, 0) ? pz_net_output_data(gn.net, 0) : out_buf[0], top);
     for (int i = 0; i < n_out; i++)
         if (write_output(g, gn.net, i, out_buf, outputs[i], &err)) goto fail;
     if (!n_out && !repeat && !top) {

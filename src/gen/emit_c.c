@@ -268,6 +268,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
     /* the accessors, one line each */
     gt_printf(t, "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims) "
                  "{ *rank = pz_net_output_shape(ctx->net, i, dims); }\n\n", n, n);
+    gt_printf(t, "const void *%s_output_data(%s *ctx, int i) "
+                 "{ return pz_net_output_data(ctx->net, i); }\n\n", n, n);
     gt_printf(t, "void %s_destroy(%s *ctx)\n{\n"
                  "    if (!ctx) return;\n"
                  "    pz_net_free(ctx->net);   /* before the weights it borrows */\n"

@@ -51,7 +51,11 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         gt_comment(t, in ? x->name : g->values[g->outputs[i - p->n_inputs]].name);
         gt_puts(t, "\" ");
         shape(t, x);
-        if (!in && g->values[g->outputs[i - p->n_inputs]].dyn)
+        const ir_value *ov = in ? NULL : &g->values[g->outputs[i - p->n_inputs]];
+        if (ov && ov->rt_alloc)
+            gt_printf(t, ", allocated at run time: no compile-time bound (%s_output_shape,\n"
+                         " *     %s_output_data)", o->name, o->name);
+        else if (ov && ov->dyn)
             gt_printf(t, ", a bound: the shape is set at run time (%s_output_shape)", o->name);
         gt_puts(t, "\n");
     }
@@ -91,7 +95,21 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         gt_puts(t, "\" (");
         gt_comment(t, nd->op_type);
         gt_puts(t, ") runs at the run-time shape of its input, set at run time\n"
-                   " *     (a reference kernel; its buffers planned at the bound)\n");
+                   " *     (a reference kernel; its buffers planned at the bound or allocated at run time)\n");
+    }
+    /* values with no compile-time bound (ir_value.rt_alloc): not in the arena */
+    for (int i = 0; i < g->n_values; i++) {
+        const ir_value *v = &g->values[i];
+        if (!v->rt_alloc || v->producer < 0) continue;
+        const ir_node *nd = &g->nodes[v->producer];
+        gt_puts(t, " *   allocated at run time: value \"");
+        gt_comment(t, v->name);
+        gt_puts(t, "\" of node \"");
+        gt_comment(t, nd->name);
+        gt_puts(t, "\" (");
+        gt_comment(t, nd->op_type);
+        gt_puts(t, "): its size has no compile-time bound;\n"
+                   " *     the net allocates it when the layer runs (grow-only, freed with the net)\n");
     }
     /* the run options: what main.c reads from the environment, as this
      * compile had them */

@@ -26,8 +26,8 @@ void gen_emit_version_script(gen_text *t, const gen_opts *o)
 {
     /* the model's API by name (a glob NAME_* could catch the runtime's own
      * pz_* when NAME is "pz"); everything else, the runtime included, local */
-    static const char *const API[] = {"create", "run", "output_shape", "destroy", "net",
-                                      "inputs", "outputs", "n_inputs", "n_outputs",
+    static const char *const API[] = {"create", "run", "output_shape", "output_data", "destroy",
+                                      "net", "inputs", "outputs", "n_inputs", "n_outputs",
                                       "input_values", "output_values", "n_input_values",
                                       "n_output_values"};
     gt_puts(t, "{\n  global:\n    paleozoic_model_name;\n");

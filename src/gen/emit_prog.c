@@ -107,10 +107,15 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  " * with a run-time shape (NonZero, Unique, Compress, NonMaxSuppression) has its\n"
                  " * buffer at the bound the table gives, the data packed at this shape. */\n"
                  "void %s_output_shape(%s *ctx, int i, int *rank, int64_t *dims);\n"
+                 "/* An output allocated at run time (no compile-time bound: Expand of a shape\n"
+                 " * read at run time, Range, ...; the header comment of NAME.c lists them) is\n"
+                 " * not copied into outputs[i]: its data after the last run, valid to the next\n"
+                 " * run; NULL for every other output. */\n"
+                 "const void *%s_output_data(%s *ctx, int i);\n"
                  "void %s_destroy(%s *ctx);\n"
                  "/* The runtime net, for profiles (pz_net_profile, pz_net_print_profile); NULL\n"
                  " * in the --emit raw form, which has none. */\n"
-                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n);
+                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n, n, n);
 }
 
 void gen_emit_main(gen_text *t, const gen_opts *o)

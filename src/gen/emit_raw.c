@@ -170,6 +170,9 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    (void)ctx;\n    *rank = %s_outputs[i].rank;\n"
                  "    for (int d = 0; d < *rank; d++) dims[d] = %s_outputs[i].dims[d];\n}\n\n",
               n, n, n, n);
+    gt_printf(t, "const void *%s_output_data(%s *ctx, int i)\n{\n"
+                 "    (void)ctx;\n    (void)i;\n    return NULL;   /* every output is copied out */\n}\n\n",
+              n, n);
     gt_printf(t, "void %s_destroy(%s *ctx)\n{\n"
                  "    if (!ctx) return;\n"
                  "    for (int i = 0; i < %s_N_LAYERS; i++) pz_raw_op_destroy(ctx->op[i]);\n"

@@ -50,6 +50,11 @@ typedef struct {
      * dims are a bound the arena is planned for; the layer sets the actual
      * dims when it runs. Only a graph output may be one (op_infer.c). */
     unsigned dyn : 1;
+    /* 1 (with dyn): no compile-time bound (Expand of a shape read at run
+     * time, Range, ..., and what follows from it in the region): t's dims are
+     * a placeholder (the run-time values taken as no change) and the net
+     * allocates the value when it runs (rt/exec.c). */
+    unsigned rt_alloc : 1;
     int producer;                 /* node index, -1 for inputs and constants */
     /* What the model declares for a graph output (value_info); rank -1: nothing,
      * a dim of -1: symbolic. Checked against the inferred shape. */

@@ -1,7 +1,10 @@
 /* constant_of_shape.c - ConstantOfShape: a tensor filled with one value.
  *   input int64 [k] (constant: the output's dims) -> output [dims] filled
  *   with `value` (a one-element tensor attribute; default float32 0), whose
- *   type is the output's. Always folded, up to CONST_OF_SHAPE_MAX_BYTES. */
+ *   type is the output's. Folded, up to CONST_OF_SHAPE_MAX_BYTES, when the
+ *   input is constant; read at run time (a graph input nothing binds), the
+ *   output has no compile-time bound: the FILL layer (rt/ops/fill.c), the
+ *   net allocating Y when it runs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +16,6 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     int64_t dims[IR_MAX_RANK];
     int rank;
-    if (op_const_ints(g, n, 0, "input", dims, IR_MAX_RANK, &rank, err)) return err->code;
-    if (op_check_dims(n, rank, dims, err)) return err->code;
-
     unsigned char value[8] = {0};
     int dtype = IR_F32;
     const ir_attr *a = op_attr(n, "value");
@@ -27,6 +27,20 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
         dtype = a->t->dtype;
         memcpy(value, a->t->data, ir_dtype_size(dtype));
     }
+    if (op_rt_ints(g, n, 0, IR_MAX_RANK, &rank)) {
+        /* read at run time (FILL): no bound, the net allocates Y; 1s stand in */
+        for (int k = 0; k < rank; k++) dims[k] = 1;
+        op_set_out(g, n, 0, dtype, rank, dims);
+        op_set_rt_alloc(g, n, 0);
+        if (ir_dtype_size(dtype) > sizeof(int64_t))
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ConstantOfShape): type %s "
+                           "is not supported", n->name, ir_dtype_name(dtype));
+        pz_fill_params *p = n->params;
+        memcpy(&p->bits, value, sizeof value);
+        return PZ_OK;
+    }
+    if (op_const_ints(g, n, 0, "input", dims, IR_MAX_RANK, &rank, err)) return err->code;
+    if (op_check_dims(n, rank, dims, err)) return err->code;
     op_set_out(g, n, 0, dtype, rank, dims);
     const ir_tensor *y = op_out(g, n, 0);
     if (!y) return PZ_OK;
@@ -48,11 +62,19 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status constant_of_shape_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                         pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_FILL, n->params, sizeof(pz_fill_params));
+    return PZ_OK;
+}
+
 const op_def op_constant_of_shape = {
     .name = "ConstantOfShape",
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
-    .params_size = 0,
+    .params_size = sizeof(pz_fill_params),
     .parse = NULL,
     .infer = constant_of_shape_infer,
+    .lower = constant_of_shape_lower,
     .cost = NULL,
 };

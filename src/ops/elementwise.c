@@ -143,7 +143,7 @@ static pz_status broadcast_views(ir_graph *g, ir_node *n, const ir_tensor *const
             return op_err(err, n, "input %d is %s but input 0 is %s", i, ir_dtype_name(b->dtype),
                           ir_dtype_name(shape.dtype));
         ir_tensor r = shape;
-        if (op_broadcast(n, &shape, b, &r, err)) return err->code;
+        if (op_broadcast(g, n, &shape, b, &r, err)) return err->code;
         shape.rank = r.rank;
         for (int d = 0; d < r.rank; d++) shape.dims[d] = r.dims[d];
         all_const &= b->data != NULL;

@@ -16,7 +16,7 @@ static pz_status equal_infer(ir_graph *g, ir_node *n, pz_err *err)
             return op_err(err, n, "A is %s and B %s: a string compares with a string only",
                           ir_dtype_name(a->dtype), ir_dtype_name(b->dtype));
         ir_tensor y;
-        if (op_broadcast(n, a, b, &y, err)) return err->code;
+        if (op_broadcast(g, n, a, b, &y, err)) return err->code;
         op_set_out(g, n, 0, IR_BOOL, y.rank, y.dims);
         return PZ_OK;
     }

@@ -1,9 +1,10 @@
 /* expand.c - Expand: X broadcast (numpy, multidirectional) with a shape.
  *   input [dims], shape int64 [k] (constant) -> output
  *   broadcast(dims, shape): a dim of 1 on either side takes the other.
- * The shape input decides the output's shape, so it must be constant (a run-
- * time shape is refused, naming the input). Runs as a VIEW (stride 0 on the
- * broadcast dims); folds when X is constant. */
+ * A constant shape runs as a VIEW (stride 0 on the broadcast dims) and folds
+ * when X is constant; a shape read at run time (a graph input nothing
+ * binds) leaves Y without a compile-time bound: the VIEW layer reads it
+ * (input 1) and the net allocates Y when it runs (ir_value.rt_alloc). */
 #include "view.h"
 
 static pz_status expand_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -12,17 +13,27 @@ static pz_status expand_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *x = op_in(g, n, 0);
     int64_t shape[IR_MAX_RANK], dims[IR_MAX_RANK];
     int k;
+    p->func = PZ_VIEW_EXPAND;
+    if (op_rt_ints(g, n, 1, IR_MAX_RANK, &k)) {
+        /* read at run time: no bound (the net allocates Y); X's dims stand in */
+        int rank = k > x->rank ? k : x->rank;
+        for (int i = 0; i < rank; i++) dims[i] = i >= rank - x->rank ? x->dims[i - (rank - x->rank)] : 1;
+        op_set_out(g, n, 0, x->dtype, rank, dims);
+        op_set_rt_alloc(g, n, 0);
+        return PZ_OK;
+    }
     if (op_const_ints(g, n, 1, "shape", shape, IR_MAX_RANK, &k, err)) return err->code;
     int rank = k > x->rank ? k : x->rank;
+    const int unbounded = g->values[n->in[0]].rt_alloc;   /* X's dims a placeholder */
     for (int i = 0; i < rank; i++) {
         int ix = i - (rank - x->rank), is = i - (rank - k);
         int64_t a = ix >= 0 ? x->dims[ix] : 1, b = is >= 0 ? shape[is] : 1;
+        if (unbounded && b != 1) a = 1;
         if (a != b && a != 1 && b != 1)
             return op_err(err, n, "input dim %d (%lld) does not broadcast with shape entry %d "
                           "(%lld)", ix, (long long)a, is, (long long)b);
         dims[i] = a == 1 ? b : a;
     }
-    p->func = PZ_VIEW_EXPAND;
     return op_view_finish(g, n, rank, dims, err);
 }
 

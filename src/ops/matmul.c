@@ -44,7 +44,7 @@ pz_status op_matmul_shape(const ir_node *n, const ir_tensor *a, const ir_tensor 
     ir_tensor ba = a2, bb = b2, batch;
     ba.rank -= 2;
     bb.rank -= 2;
-    if (op_broadcast(n, &ba, &bb, &batch, err)) return err->code;
+    if (op_broadcast(NULL, n, &ba, &bb, &batch, err)) return err->code;
     int r = 0;
     for (int d = 0; d < batch.rank; d++) md->dims[r++] = batch.dims[d];
     if (a->rank > 1) md->dims[r++] = m;

@@ -173,6 +173,9 @@ int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count);
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */
 void op_set_dyn(ir_graph *g, const ir_node *n, int i);
+/* Output i has no compile-time bound (ir_value.rt_alloc): its dims are a
+ * placeholder, the net allocates it at run time. */
+void op_set_rt_alloc(ir_graph *g, const ir_node *n, int i);
 /* Output i gets input j's dtype and shape. */
 void op_same_as(ir_graph *g, const ir_node *n, int i, int j);
 
@@ -180,9 +183,11 @@ void op_same_as(ir_graph *g, const ir_node *n, int i, int j);
 pz_status op_axis(const ir_node *n, const char *attr, int64_t axis, int rank, int inclusive,
                   int *out, pz_err *err);
 
-/* Multidirectional (numpy) broadcast of a and b into out; error on mismatch. */
-pz_status op_broadcast(const ir_node *n, const ir_tensor *a, const ir_tensor *b,
-                       ir_tensor *out, pz_err *err);
+/* Multidirectional (numpy) broadcast of a and b into out; error on mismatch,
+ * except in a dynamic region (g given, an input of n has ir_value.dyn): the
+ * larger dim, the run checks the actual ones. */
+pz_status op_broadcast(const ir_graph *g, const ir_node *n, const ir_tensor *a,
+                       const ir_tensor *b, ir_tensor *out, pz_err *err);
 
 /* Checks that dims are non-negative and their product fits; names node/op. */
 pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err *err);

@@ -169,6 +169,11 @@ void op_set_dyn(ir_graph *g, const ir_node *n, int i)
     if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = 1;
 }
 
+void op_set_rt_alloc(ir_graph *g, const ir_node *n, int i)
+{
+    if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = g->values[n->out[i]].rt_alloc = 1;
+}
+
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims)
 {
     ir_tensor *t = op_out(g, n, i);
@@ -197,13 +202,21 @@ pz_status op_axis(const ir_node *n, const char *attr, int64_t axis, int rank, in
     return PZ_OK;
 }
 
-pz_status op_broadcast(const ir_node *n, const ir_tensor *a, const ir_tensor *b, ir_tensor *out,
-                       pz_err *err)
+pz_status op_broadcast(const ir_graph *g, const ir_node *n, const ir_tensor *a,
+                       const ir_tensor *b, ir_tensor *out, pz_err *err)
 {
+    /* in a dynamic region a dim may be a bound or a placeholder: the run
+     * checks its dims (pz_run_shape_bcast), the larger one bounds the output */
+    int loose = 0;
+    for (int i = 0; g && i < n->n_in; i++) loose |= n->in[i] >= 0 && g->values[n->in[i]].dyn;
     int r = a->rank > b->rank ? a->rank : b->rank;
     for (int k = 0; k < r; k++) {
         int ia = k - (r - a->rank), ib = k - (r - b->rank);
         int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (loose && da != db && da != 1 && db != 1) {
+            out->dims[k] = da > db ? da : db;
+            continue;
+        }
         if (da != db && da != 1 && db != 1) {
             char sa[128], sb[128];
             return op_err(err, n, "shapes %s and %s cannot be broadcast (dimension %d: %lld vs %lld)",

@@ -136,9 +136,15 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
                        "from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");
     }
-    /* Shape: the values are the run's, its own shape [rank] is static */
+    /* Shape: the values are the run's, its own shape [rank] is static; the
+     * others' sizes follow an unbounded input (rt/compile.c's rule too) */
+    int unbounded = 0;
+    for (int j = 0; j < n->n_in; j++) unbounded |= n->in[j] >= 0 && g->values[n->in[j]].rt_alloc;
     for (int j = 0; j < n->n_out && !pz_rt_ops[lw.kind]->dyn_stops; j++)
-        if (n->out[j] >= 0) g->values[n->out[j]].dyn = 1;
+        if (n->out[j] >= 0) {
+            g->values[n->out[j]].dyn = 1;
+            if (unbounded) g->values[n->out[j]].rt_alloc = 1;
+        }
     return PZ_OK;
 }
 

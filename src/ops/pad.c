@@ -70,6 +70,18 @@ static int64_t pad_src(const int64_t *coord, const void *ctx)
     return s;
 }
 
+/* Whether the pads are read at run time (PAD with inputs 1-3): pads, axes or
+ * the fill value an unbound input (op_rt_ints), or data in a dynamic region;
+ * Y then has no compile-time bound. */
+static int pad_at_run_time(const ir_graph *g, const ir_node *n)
+{
+    if (g->opset < 11) return 0;
+    const ir_tensor *cv = op_in(g, n, 2);
+    return op_rt_ints(g, n, 1, 2 * IR_MAX_RANK, NULL) || op_rt_ints(g, n, 3, IR_MAX_RANK, NULL) ||
+           (cv && !cv->data && g->rt_shapes && !g->values[n->in[2]].dyn) ||
+           (g->values[n->in[0]].dyn && op_in_const(g, n, 1));
+}
+
 /* pads (and axes) from the attributes or the inputs, spread over all dims. */
 static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int64_t *begin,
                              int64_t *end, pz_err *err)
@@ -83,8 +95,13 @@ static pz_status pad_amounts(const ir_graph *g, const ir_node *n, int rank, int6
                           "model uses %d)", g->opset);
         if (op_attr_ints(n, what, pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
         if (count < 0) return op_err_attr(err, n, what, "is required");
+    } else if (pad_at_run_time(g, n)) {
+        for (int k = 0; k < rank; k++) begin[k] = end[k] = 0;   /* no pads stand in */
+        return PZ_OK;
     } else {
         if (op_const_ints(g, n, 1, "pads", pads, 2 * IR_MAX_RANK, &count, err)) return err->code;
+    }
+    if (g->opset >= 11) {
         if (op_in(g, n, 3)) {
             if (g->opset < 18)
                 return op_err(err, n, "input 3 (axes) exists from opset 18 (the model uses %d)",
@@ -126,6 +143,11 @@ static pz_status pad_fill(const ir_graph *g, const ir_node *n, void *fill, doubl
         if (ir_tensor_numel(cv) != 1)
             return op_err(err, n, "constant_value must be one value, it has %lld",
                           (long long)ir_tensor_numel(cv));
+        if (!cv->data && pad_at_run_time(g, n)) {   /* read at run time: 0 stands in */
+            if (fill) memset(fill, 0, ir_dtype_size(x->dtype));
+            if (value) *value = 0;
+            return PZ_OK;
+        }
         if (!cv->data)
             return op_need_const(err, g, n, 2, "constant_value",
                                  "a fill value computed at run time is not supported");
@@ -167,6 +189,10 @@ static pz_status pad_infer(ir_graph *g, ir_node *n, pz_err *err)
 
     unsigned char fill[8] = {0};
     if (pad_fill(g, n, fill, NULL, err)) return err->code;
+    if (pad_at_run_time(g, n)) {
+        op_set_rt_alloc(g, n, 0);
+        return PZ_OK;
+    }
     if (!op_fold_ready(g, n, 0, x)) return PZ_OK;
     op_strides(x, m.stride);
     op_fold_map(g, n, 0, x, pad_src, &m, fill);
@@ -190,6 +216,15 @@ static pz_status pad_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
     pp.mode = modes[p->mode];
     if (pad_amounts(g, n, x->rank, pp.begin, end, err)) return err->code;
     if (pad_fill(g, n, NULL, &pp.value, err)) return err->code;
+    if (pad_at_run_time(g, n)) {   /* pads, constant_value, axes: inputs 1-3 */
+        if (op_in(g, n, 3) && g->opset < 18)
+            return op_err(err, n, "input 3 (axes) exists from opset 18 (the model uses %d)",
+                          g->opset);
+        pp.n_rt_axes = x->rank;   /* without axes: every dim */
+        for (int k = 0; k < x->rank; k++) pp.rt_axes[k] = k;
+        op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
+        return PZ_OK;
+    }
     op_lowered_init(out, n, PZ_OP_PAD, &pp, sizeof pp);
     out->n_in = 1;
     return PZ_OK;

@@ -2,8 +2,10 @@
  *   start, limit, delta: scalars of one type (float, double, float16,
  *   bfloat16, int16, int32, int64) -> 1-D [max(ceil((limit - start) /
  *   delta), 0)] of that type.
- * The length depends on the values, so the three inputs must be constant:
- * the op always folds (exported shape subgraphs: arange over a known size).
+ * The length depends on the values: constant inputs fold (exported shape
+ * subgraphs: arange over a known size); inputs read at run time (a graph
+ * input nothing binds) run as the RANGE layer, the output without a
+ * compile-time bound (the net allocates it, rt/ops/range.c).
  * Integers are exact (int64); floats are start + i * delta in double,
  * rounded once to the output type. */
 #include <math.h>
@@ -30,9 +32,17 @@ static pz_status range_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (!ir_dtype_is_float(dt) && !ir_dtype_is_int(dt))
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Range): type %s is not supported",
                        n->name, ir_dtype_name(dt));
-    for (int i = 0; i < 3; i++)
-        if (!t[i]->data)
-            return op_need_const(err, g, n, i, names[i], "the output's length depends on it");
+    for (int i = 0; i < 3; i++) {
+        if (t[i]->data) continue;
+        if (g->rt_shapes && !g->values[n->in[i]].dyn) {
+            /* read at run time (RANGE): no bound, the net allocates Y; [1] stands in */
+            int64_t one = 1;
+            op_set_out(g, n, 0, dt, 1, &one);
+            op_set_rt_alloc(g, n, 0);
+            return PZ_OK;
+        }
+        return op_need_const(err, g, n, i, names[i], "the output's length depends on it");
+    }
     int64_t len;
     if (ir_dtype_is_int(dt)) {
         int64_t s = ir_load_i64(t[0]->data, dt, 0), l = ir_load_i64(t[1]->data, dt, 0),
@@ -69,8 +79,15 @@ too_long:
                    (long long)RANGE_MAX_ELEMS);
 }
 
+static pz_status range_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    op_lowered_init(out, n, PZ_OP_RANGE, NULL, 0);
+    return PZ_OK;
+}
+
 const op_def op_range = {
     .name = "Range",
     .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1,
     .infer = range_infer,
+    .lower = range_lower,
 };

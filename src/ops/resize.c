@@ -113,6 +113,27 @@ static pz_status resize_axes(const ir_graph *g, const ir_node *n, int *ax, int *
     return PZ_OK;
 }
 
+/* Input i (roi, scales, sizes) read at run time: given, not a constant,
+ * g->rt_shapes, a vector of a compile-time length (op_rt_ints' rule). */
+static int rt_input(const ir_graph *g, const ir_node *n, int i)
+{
+    const ir_tensor *t = given(g, n, i);
+    return t && !t->data && g->rt_shapes && !g->values[n->in[i]].dyn && t->rank == 1 &&
+           ir_tensor_numel(t) <= 2 * IR_MAX_RANK;
+}
+
+/* Whether the node reads scales, sizes or roi at run time (opset 11+), or
+ * X is allocated at run time: Y has no compile-time bound (RESIZE with
+ * inputs 1-3, rt/ops/resize.c). */
+static int resize_at_run_time(const ir_graph *g, const ir_node *n)
+{
+    if (g->opset < 11) return 0;
+    if (g->values[n->in[0]].dyn) return 1;
+    for (int i = 1; i < 4; i++)
+        if (rt_input(g, n, i)) return 1;
+    return 0;
+}
+
 /* The output dims, and the scale per dim as the coordinate mapping uses it:
  * scales[i] when scales is given; out/in per dim with sizes (stretch); the
  * common scale on the listed axes with keep_aspect_ratio_policy. Dims not
@@ -139,6 +160,7 @@ static pz_status resize_plan(const ir_graph *g, const ir_node *n, int64_t *dims,
 
     memcpy(dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
     for (int k = 0; k < x->rank; k++) scale[k] = 1;
+    if (resize_at_run_time(g, n)) return PZ_OK;   /* X's dims and scale 1 stand in */
     int count;
     if (scales_t) {
         double scales[IR_MAX_RANK];
@@ -200,7 +222,9 @@ static pz_status resize_roi(const ir_graph *g, const ir_node *n, float *start, f
         start[k] = 0;
         end[k] = 1;
     }
-    if (p->coord != RESIZE_TF_CROP_AND_RESIZE || g->opset < 11 || !given(g, n, 1)) return PZ_OK;
+    if (p->coord != RESIZE_TF_CROP_AND_RESIZE || g->opset < 11 || !given(g, n, 1) ||
+        resize_at_run_time(g, n))
+        return PZ_OK;
     int ax[IR_MAX_RANK], n_axes, count;
     double roi[2 * IR_MAX_RANK];
     if (resize_axes(g, n, ax, &n_axes, err)) return err->code;
@@ -225,6 +249,7 @@ static pz_status resize_infer(ir_graph *g, ir_node *n, pz_err *err)
     /* checked here: the crop window is compiled in, like the scales */
     if (resize_roi(g, n, roi_start, roi_end, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, x->rank, dims);
+    if (resize_at_run_time(g, n)) op_set_rt_alloc(g, n, 0);
     return PZ_OK;
 }
 
@@ -276,6 +301,14 @@ static pz_status resize_lower(const ir_graph *g, const ir_node *n, op_lowered *o
         op_upsample_nearest(n, x->rank, scale, &rp.nearest, err))
         return err->code;
     if (resize_roi(g, n, rp.roi_start, rp.roi_end, err)) return err->code;
+    if (resize_at_run_time(g, n)) {   /* roi, scales, sizes: inputs 1-3 */
+        int ax[IR_MAX_RANK];
+        if (resize_axes(g, n, ax, &rp.n_rt_axes, err)) return err->code;
+        for (int i = 0; i < rp.n_rt_axes; i++) rp.rt_axes[i] = ax[i];
+        rp.rt_policy = (int)p->policy;
+        op_lowered_init(out, n, PZ_OP_RESIZE, &rp, sizeof rp);
+        return PZ_OK;
+    }
     op_lowered_init(out, n, PZ_OP_RESIZE, &rp, sizeof rp);
     out->n_in = 1;
     return PZ_OK;

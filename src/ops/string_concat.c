@@ -9,7 +9,7 @@ static pz_status concat_infer(ir_graph *g, ir_node *n, pz_err *err)
         return op_err(err, n, "inputs are %s and %s, expected string", ir_dtype_name(a->dtype),
                       ir_dtype_name(b->dtype));
     ir_tensor y;
-    if (op_broadcast(n, a, b, &y, err)) return err->code;
+    if (op_broadcast(g, n, a, b, &y, err)) return err->code;
     op_set_out(g, n, 0, IR_STRING, y.rank, y.dims);
     return PZ_OK;
 }

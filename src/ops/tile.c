@@ -1,8 +1,8 @@
 /* tile.c - Tile: X repeated along each axis.
  *   input [d0..d(r-1)], repeats int64 [r] (constant) -> [d0*rep0, ...]
- * The repeats decide the output's shape, so they must be constant (refused
- * naming the input otherwise). Runs as a VIEW: each axis seen as (repeat,
- * index), the repeat with stride 0. */
+ * Runs as a VIEW: each axis seen as (repeat, index), the repeat with stride
+ * 0. Repeats read at run time (a graph input nothing binds) leave Y without
+ * a compile-time bound: the VIEW reads them (input 1), the net allocates Y. */
 #include "view.h"
 
 static pz_status tile_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -11,6 +11,15 @@ static pz_status tile_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *x = op_in(g, n, 0);
     int64_t rep[IR_MAX_RANK], dims[IR_MAX_RANK];
     int k;
+    p->func = PZ_VIEW_TILE;
+    if (op_rt_ints(g, n, 1, IR_MAX_RANK, &k)) {
+        /* read at run time: no bound (the net allocates Y); X's dims stand in */
+        if (k != x->rank)
+            return op_err(err, n, "input repeats has %d entries, the input has rank %d", k, x->rank);
+        op_set_out(g, n, 0, x->dtype, x->rank, x->dims);
+        op_set_rt_alloc(g, n, 0);
+        return PZ_OK;
+    }
     if (op_const_ints(g, n, 1, "repeats", rep, IR_MAX_RANK, &k, err)) return err->code;
     if (k != x->rank)
         return op_err(err, n, "input repeats has %d entries, the input has rank %d", k, x->rank);
@@ -20,7 +29,6 @@ static pz_status tile_infer(ir_graph *g, ir_node *n, pz_err *err)
             return op_err(err, n, "repeats[%d] makes axis %d too large", i, i);
         dims[i] = x->dims[i] * rep[i];
     }
-    p->func = PZ_VIEW_TILE;
     return op_view_finish(g, n, k, dims, err);
 }
 

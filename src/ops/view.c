@@ -26,6 +26,7 @@ pz_status op_view_finish(ir_graph *g, ir_node *n, int rank, const int64_t *dims,
 pz_status op_view_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     op_lowered_init(out, n, PZ_OP_VIEW, n->params, sizeof(pz_view_params));
-    out->n_in = 1;
+    /* no compile-time bound: Expand's shape, Tile's repeats read at run time */
+    out->n_in = g->values[n->out[0]].rt_alloc ? 2 : 1;
     return PZ_OK;
 }

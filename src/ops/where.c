@@ -66,7 +66,7 @@ static pz_status where_infer(ir_graph *g, ir_node *n, pz_err *err)
     ir_tensor cx, out;
     memset(&cx, 0, sizeof cx);
     memset(&out, 0, sizeof out);
-    if (op_broadcast(n, c, x, &cx, err) || op_broadcast(n, &cx, y, &out, err)) return err->code;
+    if (op_broadcast(g, n, c, x, &cx, err) || op_broadcast(g, n, &cx, y, &out, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, out.rank, out.dims);
     if (c->data && x->data && y->data) fold(g, n, c, x, y);
     return PZ_OK;

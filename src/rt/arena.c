@@ -133,7 +133,9 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
     }
     for (int i = 0; i < net->n_tensors; i++) {
         rt_tensor *t = &net->tensors[i];
-        if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0 || t->host >= 0) continue;
+        if (t->kind != T_VALUE || t->producer < 0 || t->bytes == 0 || t->host >= 0 ||
+            t->rt_alloc)
+            continue;
         /* rows in windows only (rt/fuse.h): no full-size buffer; data stays
          * NULL, so a stray access faults instead of reading another tensor */
         if (windowed(net, t->producer)) continue;
@@ -204,6 +206,17 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
         if (h == i) continue;
         net->tensors[i].t.data = (char *)net->tensors[h].t.data + off;
         net->tensors[i].offset = (size_t)((int64_t)net->tensors[h].offset + off);
+    }
+    /* allocated at run time (exec.c): a first buffer, so data is never NULL */
+    for (int i = 0; i < net->n_tensors; i++) {
+        rt_tensor *t = &net->tensors[i];
+        if (!t->rt_alloc) continue;
+        if (!(t->t.data = aligned_alloc(PZ_ALIGN, PZ_ALIGN))) {
+            free(items);
+            free(live);
+            return snprintf(err, n, "out of memory"), 1;
+        }
+        t->cap = PZ_ALIGN;
     }
     /* empty tensors still get a valid pointer */
     for (int i = 0; i < net->n_tensors; i++)

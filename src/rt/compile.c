@@ -217,9 +217,28 @@ static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
                                  "at run time, which this kind does not take", i,
                                  net->tensors[l->in_id[i]].name);
         l->dyn = 1;
+        /* a region's sizes follow an unbounded tensor (not Shape's) */
+        if (net->tensors[l->in_id[i]].rt_alloc && !l->op->dyn_stops) l->rt_alloc = 1;
     }
+    if (l->op->dyn_alloc && l->op->dyn_alloc(l)) l->dyn = l->rt_alloc = 1;
+    for (int j = 0; j < l->n_out; j++)
+        if (l->out_id[j] >= 0) net->tensors[l->out_id[j]].rt_alloc = l->rt_alloc;
     if (l->dyn && !l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES)))
         return pz_layer_fail(l, err, n, "out of memory");
+    return 0;
+}
+
+/* After prepare: arena scratch and input conversions are planned at the
+ * compile-time sizes, which a tensor allocated at run time does not have. */
+static int check_rt_alloc(const pz_net *net, const pz_layer *l, char *err, size_t n)
+{
+    for (int i = 0; i < l->n_in; i++) {
+        if (l->in_id[i] < 0 || !net->tensors[l->in_id[i]].rt_alloc) continue;
+        if (l->scratch_bytes || l->n_convs)
+            return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", is allocated at run "
+                                 "time (no compile-time bound), and this layer's kernel needs "
+                                 "scratch planned at compile", i, net->tensors[l->in_id[i]].name);
+    }
     return 0;
 }
 
@@ -303,11 +322,15 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
         if (mark_dynamic(net, l, err, n) || l->op->prepare(l, err, n)) return 1;
         if (net->consts_mapped) drop_packed_consts(net, l);
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
-        if (plan_layouts(net, l, err, n)) return 1;
+        if (plan_layouts(net, l, err, n) || check_rt_alloc(net, l, err, n)) return 1;
     }
     if (plan_fusion(net, err, n)) return 1;
     pz_inplace_plan(net);
     if (pz_arena_plan(net, err, n)) return 1;
+    /* a run-time allocation above the host's memory is refused (exec.c):
+     * one that large is a bad value, and overcommit would kill the run later */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    net->alloc_max = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : SIZE_MAX / 2;
     int maxmp = 1;
     for (int b = 0; b < net->n_blocks; b++)
         if (net->blocks[b].mp > maxmp) maxmp = net->blocks[b].mp;
@@ -348,7 +371,10 @@ void pz_net_free(pz_net *net)
         free(l->in_view);
         free(l->run_err);
     }
-    for (int i = 0; i < net->n_tensors; i++) free(net->tensors[i].name);
+    for (int i = 0; i < net->n_tensors; i++) {
+        free(net->tensors[i].name);
+        if (net->tensors[i].rt_alloc) free(net->tensors[i].t.data);
+    }
     free(net->tensors);
     free(net->layers);
     free(net->inputs);

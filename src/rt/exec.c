@@ -4,6 +4,7 @@
  * over the block's MP workers by one fork-join (block_run below is the seam
  * where depth-first fused execution will go).
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,6 +45,49 @@ static void layer_task(void *ctx, int ith, int nth)
     l->op->run(l, ith, nth);
 }
 
+/* A layer whose outputs have no compile-time bound (l->rt_alloc): each
+ * output's buffer grown to the size run_shape set, never shrunk (a net run
+ * again at the same sizes allocates nothing). 0, or 1 with the run failed
+ * naming the layer and its outputs empty (a size above the host's memory,
+ * or out of memory): the layer then does not run. */
+static int alloc_outputs(pz_net *net, const pz_layer *l)
+{
+    for (int j = 0; j < l->n_out; j++) {
+        if (l->out_id[j] < 0) continue;
+        rt_tensor *t = &net->tensors[l->out_id[j]];
+        size_t bytes = pz_dtype_size(t->t.dtype);
+        int over = 0;
+        for (int d = 0; d < t->t.rank; d++) {
+            size_t k = (size_t)(t->t.dims[d] > 0 ? t->t.dims[d] : 0);
+            if (k && bytes > net->alloc_max / k) over = 1;
+            else bytes *= k;
+        }
+        if (over || bytes > net->alloc_max) {
+            pz_layer_run_fail(l, "output %d would take more than %zu bytes (the host's memory)",
+                              j, net->alloc_max);
+            goto fail;
+        }
+        if (bytes <= t->cap) continue;
+        size_t cap = (bytes + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+        void *p = aligned_alloc(PZ_ALIGN, cap);
+        if (!p) {
+            pz_layer_run_fail(l, "out of memory: output %d takes %zu bytes", j, bytes);
+            goto fail;
+        }
+        free(t->t.data);
+        t->t.data = p;
+        t->cap = cap;
+    }
+    return 0;
+fail:
+    for (int j = 0; j < l->n_out; j++)
+        if (l->out_id[j] >= 0) {
+            pz_tensor *y = &net->tensors[l->out_id[j]].t;
+            if (y->rank) y->dims[0] = 0;
+        }
+    return 1;
+}
+
 static void layer_run(pz_net *net, pz_layer *l)
 {
     if (l->in_place) return;   /* its parts were written in place (inplace.c) */
@@ -51,6 +95,7 @@ static void layer_run(pz_net *net, pz_layer *l)
     if (l->dyn) {   /* a dynamic region: the run's shapes */
         l->run_err[0] = 0;
         l->op->run_shape(l);
+        if (l->rt_alloc && alloc_outputs(net, l)) return;
     }
     layer_job job = {l, &net->barrier};
     if (l->nth <= 1) layer_task(&job, 0, 1);
@@ -72,6 +117,7 @@ static void output_task(void *ctx, int ith, int nth)
     for (int i = 0; i < net->n_outputs; i++) {
         const rt_tensor *t = &net->tensors[net->outputs[i]];
         if (t->kind == T_VIEW) t = &net->tensors[t->root];
+        if (t->rt_alloc) continue;   /* pz_net_output_data */
         if (t->cblk) {
             /* blocked -> plain: no kernel of an ISA */
             pz_layout_convert(PZ_ISA_SCALAR, t->t.dtype, t->t.dims, t->cblk, 0, t->t.data, job->outputs[i],
@@ -133,6 +179,13 @@ int pz_net_output_shape(const pz_net *net, int i, int64_t *dims)
     const pz_tensor *t = &net->tensors[net->outputs[i]].t;
     for (int d = 0; d < t->rank; d++) dims[d] = t->dims[d];
     return t->rank;
+}
+
+const void *pz_net_output_data(const pz_net *net, int i)
+{
+    if (!net || i < 0 || i >= net->n_outputs) return NULL;
+    const rt_tensor *t = &net->tensors[net->outputs[i]];
+    return t->rt_alloc ? t->t.data : NULL;
 }
 
 const char *pz_net_run_error(const pz_net *net)

@@ -71,6 +71,9 @@ struct pz_layer {
     pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     int dyn;                     /* 1: an input has a run-time shape (op_desc.h's run_shape) */
+    int rt_alloc;                /* 1: its outputs have no compile-time bound (op_desc.h's
+                                  * dyn_alloc, or it reads such a tensor): the net allocates
+                                  * them after run_shape, before run (exec.c) */
     char *run_err;               /* dyn: the shapes of this run did not fit ("": they
                                   * did), pz_layer_run_fail; pz_net_run_error reports it */
     size_t scratch_bytes;        /* arena scratch prepare asked for */

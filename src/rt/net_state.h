@@ -35,6 +35,9 @@ typedef struct {
                              * starts with; that tensor holds it at byte host_off
                              * (negative: before its first byte); else -1 */
     int64_t host_off;
+    bool rt_alloc;          /* no compile-time bound: not in the arena, the net allocates
+                             * it when its layer runs (exec.c), grow-only, freed with it */
+    size_t cap;             /* rt_alloc: bytes its buffer holds */
 } rt_tensor;
 
 typedef struct {
@@ -74,6 +77,7 @@ struct pz_net {
     uint64_t run_ns;
     pz_run_options opts;    /* pz_net_compile's, kept: layers point to it */
     pz_isa isa;             /* the kernels': the CPU's best capped by opts.isa */
+    size_t alloc_max;       /* the largest run-time allocation (rt_alloc): the host's memory */
 };
 
 /* The runs a profile keeps (the last ones): the printed times are their

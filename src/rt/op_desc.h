@@ -149,6 +149,11 @@ typedef struct {
     /* Optional: 1 when the params make this layer's output shapes the run's
      * (TOPK whose k is read at run time): it is in a dynamic region. */
     int (*dyn_self)(const pz_layer *l);
+    /* Optional: 1 when the layer reads the values that size its outputs at
+     * run time and they have no compile-time bound (Expand's shape, Range's
+     * limits): it is in a dynamic region, and the net allocates its outputs,
+     * and those of the layers after it in the region, when they run. */
+    int (*dyn_alloc)(const pz_layer *l);
     /* 1: its outputs keep their planned shapes even in a dynamic region (SHAPE:
      * the values are the run's, the shape [rank] is not): the region ends. */
     int dyn_stops;

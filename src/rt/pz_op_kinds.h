@@ -106,7 +106,9 @@
     X(STR_SPLIT, str_split)            /* in: X, delimiter (uint8)  out: Y, Z */ \
     X(STR_NORMALIZE, str_normalize)    /* in: X, stopwords (uint8) */ \
     /* run-time shapes */                                             \
-    X(RESHAPE, reshape)                /* in: X, shape (int, read at run time) */
+    X(RESHAPE, reshape)                /* in: X, shape (int, read at run time) */ \
+    X(FILL, fill)                      /* in: shape (ConstantOfShape, read at run time) */ \
+    X(RANGE, range)                    /* in: start, limit, delta (read at run time) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

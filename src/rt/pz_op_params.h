@@ -313,4 +313,11 @@ typedef struct {
     int case_sensitive;
 } pz_str_norm_params;
 
+/* FILL (ConstantOfShape with its shape read at run time, rt/ops/fill.c):
+ * every element of Y is `bits`, the value's bytes as one element of Y's
+ * type, little-endian from the lowest byte. */
+typedef struct {
+    int64_t bits;
+} pz_fill_params;
+
 #endif

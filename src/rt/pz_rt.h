@@ -252,6 +252,7 @@ typedef struct {
     pz_pad_mode mode;
     int64_t begin[PZ_MAX_RANK];       /* may be negative (crop) */
     double value;
+    int n_rt_axes, rt_axes[PZ_MAX_RANK];   /* pads read at run time (input 1): their axes */
 } pz_pad_params;
 
 typedef enum { PZ_RESIZE_NEAREST, PZ_RESIZE_LINEAR, PZ_RESIZE_CUBIC } pz_resize_mode;
@@ -272,6 +273,10 @@ typedef struct {
     float scale[PZ_MAX_RANK];         /* output/input per axis, as the op defines it */
     float roi_start[PZ_MAX_RANK], roi_end[PZ_MAX_RANK];   /* tf_crop_and_resize */
     int antialias;                    /* linear/cubic: widen the filter by 1/scale when downsampling */
+    /* inputs roi, scales, sizes (1-3) read at run time (rt/ops/resize.c): the
+     * axes they cover, sizes' keep_aspect_ratio_policy (0 stretch, 1 not_larger,
+     * 2 not_smaller) */
+    int n_rt_axes, rt_axes[PZ_MAX_RANK], rt_policy;
 } pz_resize_params;
 
 /* CAST to a float8 type: saturate (the default) clamps out-of-range values
@@ -614,6 +619,11 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs);
 /* Output i's shape after the last run into dims; returns its rank (-1: bad i).
  * A run-time-shaped output (NonZero, Unique, ...) has its buffer at the bound. */
 int pz_net_output_shape(const pz_net *net, int i, int64_t *dims);
+/* An output with no compile-time bound (Expand of a shape read at run time,
+ * Range, ...: the net allocates it when it runs) is not copied into
+ * outputs[i]: its data after the last run, valid to the next; NULL for any
+ * other output. */
+const void *pz_net_output_data(const pz_net *net, int i);
 /* The first failed layer's error of the last run, NULL when none failed: an
  * op that can fail on its input's values (ImageDecoder on bytes that are not
  * an image) says which node and why, and leaves its outputs empty. */

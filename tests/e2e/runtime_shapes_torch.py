@@ -15,8 +15,18 @@ appended to OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
   nz_reshape  torch.nonzero(x > 0).reshape(2, -1) (a Reshape of a run-time
             shape to two dims), its row sums; an even count of positives,
             none included
+  expand    x.expand(n, -1) (Expand of a shape from an input: no compile-time
+            bound, allocated at run time), then times 2 and its column sums
+  tile      x.repeat(r, 1) (Tile), plus a static row (a broadcast checked
+            at run time)
+  arange    torch.arange(n) (Range) and torch.zeros(n) + 1 (ConstantOfShape)
+  pad       F.pad(x, (p, p)) with p from an input (Pad), then exp
+  interp    F.interpolate(x, size=(h, w)) (Resize with sizes from inputs)
+These run on growing sizes (the buffers regrow) and back down again.
 Bad values for the built program (exit 2 naming the layer) are written too:
-reshape.bad.in1.pb (n = 5 does not divide 24 elements).
+reshape.bad.in1.pb (n = 5 does not divide 24 elements), NAME.bad.inK.pb (a
+negative size) for expand, tile, arange, pad and interp, expand.huge.in1.pb
+(n = 2^50: more bytes than the host has).
 Prints nothing when torch is not installed (the cases are then not run).
 """
 import os
@@ -48,6 +58,33 @@ class NzReshape(torch.nn.Module):
     def forward(self, x):
         y = torch.nonzero(x > 0).reshape(2, -1)
         return y, y.sum(dim=1)
+
+
+class Expand(torch.nn.Module):
+    def forward(self, x, n):
+        y = x.expand(n, -1)
+        return y * 2.0, y.sum(dim=0)
+
+
+class Repeat(torch.nn.Module):
+    def forward(self, x, r):
+        y = x.repeat(r, 1)
+        return y, y + torch.arange(4, dtype=torch.float32)
+
+
+class Arange(torch.nn.Module):
+    def forward(self, n):
+        return torch.arange(n), torch.zeros(n) + 1.0
+
+
+class Pad(torch.nn.Module):
+    def forward(self, x, p):
+        return (torch.exp(torch.nn.functional.pad(x, (p, p))),)
+
+
+class Interp(torch.nn.Module):
+    def forward(self, x, h, w):
+        return (torch.nn.functional.interpolate(x, size=(h, w)),)
 
 
 def even_positives(x):
@@ -97,6 +134,21 @@ def main():
     xs = [even_positives(torch.randn(4, 5)), even_positives(torch.randn(4, 5)),
           -torch.ones(4, 5)]
     case(out, "nz_reshape", NzReshape(), [xs[0]], [[v] for v in xs])
+
+    xe = torch.randn(1, 4)
+    case(out, "expand", Expand(), [xe, i64(3)], [[xe, i64(n)] for n in (3, 7, 40, 2, 0)])
+    case(out, "tile", Repeat(), [xe, i64(2)], [[xe, i64(r)] for r in (2, 5, 33, 1)])
+    case(out, "arange", Arange(), [i64(4)], [[i64(n)] for n in (4, 9, 100, 0, 3)])
+    xp = torch.randn(2, 5)
+    case(out, "pad", Pad(), [xp, i64(1)], [[xp, i64(p)] for p in (1, 3, 10, 0)])
+    xi = torch.randn(1, 2, 3, 4)
+    case(out, "interp", Interp(), [xi, i64(6), i64(8)],
+         [[xi, i64(h), i64(w)] for h, w in ((6, 8), (3, 4), (20, 30), (2, 2))])
+    for name, k, v in (("expand", 1, -2), ("tile", 1, -1), ("arange", 0, -3), ("pad", 1, -3),
+                       ("interp", 1, -4)):
+        save(os.path.join(out, "%s.bad.in%d.pb" % (name, k)), np.array(v, dtype=np.int64))
+    # an absurd size: 2^50 rows of 4 floats, above any host's memory
+    save(os.path.join(out, "expand.huge.in1.pb"), np.array(1 << 50, dtype=np.int64))
 
 
 if __name__ == "__main__":

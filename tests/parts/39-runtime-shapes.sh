@@ -75,7 +75,7 @@ done
 echo "$NAME: node cases built without bound values: $built built and agree, $refused refused"
 sed 's/^/  refused: /' "$T/refusals"
 # the floor: what builds today (all cases; a sample under a sanitizer)
-floor=${PZ_RT_SHAPES_FLOOR:-149}
+floor=${PZ_RT_SHAPES_FLOOR:-205}
 [ "$every" = 1 ] && [ "$built" -lt "$floor" ] && bad "only $built node cases built and agreed (floor $floor)"
 
 
@@ -148,6 +148,32 @@ if [ "$have_py" = 1 ] && "$PY" "$E2E/runtime_shapes_torch.py" "$T" >"$T/log" 2>&
         refuse "reshape with n = 5" 'layer ".*cannot be inferred' "$T/reshape.exe" --input "$T/reshape.v0.in0.pb" \
             --input "$T/reshape.bad.in1.pb" --input "$T/reshape.v0.in2.pb" --output "$T/o0.pb" \
             --output "$T/o1.pb"
+    fi
+    # outputs allocated at run time: a negative size or one past the host's
+    # memory fails the program, exit 2 naming the layer, never a crash
+    for c in expand:1 tile:1 arange:0 pad:1 interp:1 expand.huge:1; do
+        name=${c%%:*} name=${name%.huge} k=${c#*:} bad=${c%%:*}
+        [ -f "$T/$name.exe" ] || continue
+        [ "$bad" = "$name" ] && badf=$T/$name.bad.in$k.pb || badf=$T/$bad.in$k.pb
+        ins="" j=0
+        while [ -f "$T/$name.v0.in$j.pb" ]; do
+            f=$T/$name.v0.in$j.pb
+            [ "$j" = "$k" ] && f=$badf
+            ins="$ins --input $f"
+            j=$((j + 1))
+        done
+        # shellcheck disable=SC2086
+        refuse "$bad with a bad size" 'layer "' "$T/$name.exe" $ins --output "$T/o0.pb"
+        clean "$T/refuse.log" || bad "$bad: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+    done
+    grep -q "more than .* bytes" "$T/refuse.log" ||
+        bad "expand.huge: no size named: $(tail -c 300 "$T/refuse.log")"
+    # the generated C's header names the values allocated at run time
+    if "$PZ" compile "$T/expand.onnx" -o "$T/expand_c" >"$T/log" 2>&1; then
+        check "expand: the header says Expand's output is allocated at run time" \
+            grep -q 'allocated at run time: value ".*" of node ".*" (Expand)' "$T/expand_c/expand.c"
+    else
+        bad "expand: compile failed: $(tail -c 300 "$T/log")"
     fi
 else
     bad "runtime_shapes_torch.py failed: $(tail -c 600 "$T/log")"

@@ -54,7 +54,8 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     binary_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
-    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+    /* a dynamic region's planned dims are bounds: the run's must broadcast */
+    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims) && !l->dyn)
         return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));

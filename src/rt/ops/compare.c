@@ -37,7 +37,8 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
     l->state = st;
     st->f32 = pz_fast_kernels_for(l->isa)->compare;
     if (!st->f32) st->f32 = pz_f32_compare__ref;
-    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims))
+    /* a dynamic region's planned dims are bounds: the run's must broadcast */
+    if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims) && !l->dyn)
         return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
                              pz_shape_str(y, by, sizeof by));

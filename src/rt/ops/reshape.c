@@ -33,7 +33,8 @@ static int reshape_prepare(pz_layer *l, char *err, size_t n)
     reshape_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
-    for (int k = 0; k < y->rank; k++) st->bound[k] = y->dims[k];
+    /* allocated at run time (a region after an unbounded tensor): no bound */
+    for (int k = 0; k < y->rank; k++) st->bound[k] = l->rt_alloc ? INT64_MAX : y->dims[k];
     return 0;
 }
 
@@ -65,7 +66,8 @@ static const char *reshape_dims(const pz_layer *l, int64_t *dims, char *why, siz
                      (long long)dims[k], (long long)st->bound[k]);
             return why;
         }
-        known *= dims[k];   /* each within its bound: no overflow past count^rank */
+        if (dims[k] && known > INT64_MAX / dims[k]) return "the shape has too many elements";
+        known *= dims[k];
     }
     const int64_t count = pz_numel(x);
     if (at >= 0) {

@@ -1,12 +1,135 @@
 /* resize.c - the RESIZE layer: X -> Y (Y's shape from the compiler; scales
- * and roi in the params). The per-axis taps are computed at compile time. */
+ * and roi in the params). The per-axis taps are computed at compile time.
+ * With inputs roi, scales, sizes (1-3, any omitted or empty) the layer reads
+ * them at run time: Y has no compile-time bound (op_desc.h dyn_alloc),
+ * run_shape computes Y's dims and the scales as the compiler does
+ * (ops/resize.c) and the taps again, in buffers grown as needed; values
+ * that do not fit fail the run naming the layer, Y empty. */
+#include <math.h>
+
+#include "rt/elem.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
     pz_resize_tap *taps[PZ_MAX_RANK];
     int64_t *idx[PZ_MAX_RANK];    /* the taps' (index, weight) pools */
     double *w[PZ_MAX_RANK];
+    size_t n_taps[PZ_MAX_RANK], n_pool[PZ_MAX_RANK];   /* what they hold */
+    pz_resize_params cur;         /* run time: the run's scales and roi */
 } resize_state;
+
+/* Axis a's taps for in -> out under p, the buffers grown to fit; NULL, or why not. */
+static const char *resize_axis(resize_state *st, const pz_resize_params *p, int a, int64_t in,
+                               int64_t out)
+{
+    if (in < 1 && out > 0) return "resizing an empty axis";
+    if (!(p->scale[a] > 0)) return "a scale is not positive";
+    size_t outs = (size_t)(out > 0 ? out : 1);
+    int width = pz_resize_width(p, a, in, out);
+    if (width < 1 || (size_t)width > ((size_t)1 << 40) / outs) return "too many taps per output";
+    size_t pool = outs * (size_t)width;
+    if (outs > st->n_taps[a]) {
+        free(st->taps[a]);
+        st->n_taps[a] = (st->taps[a] = calloc(outs, sizeof(pz_resize_tap))) ? outs : 0;
+    }
+    if (pool > st->n_pool[a]) {
+        free(st->idx[a]);
+        free(st->w[a]);
+        st->idx[a] = calloc(pool, sizeof(int64_t));
+        st->w[a] = calloc(pool, sizeof(double));
+        st->n_pool[a] = st->idx[a] && st->w[a] ? pool : 0;
+    }
+    if (!st->n_taps[a] || !st->n_pool[a]) return "out of memory";
+    pz_resize_taps(p, a, in, out, st->taps[a], st->idx[a], st->w[a]);
+    return NULL;
+}
+
+/* Input i when given (present, not empty). */
+static const pz_tensor *rt_given(const pz_layer *l, int i)
+{
+    const pz_tensor *t = i < l->n_in ? l->in[i] : NULL;
+    return t && pz_numel(t) > 0 ? t : NULL;
+}
+
+/* Y's dims and cur's scales and roi from the run's inputs; NULL, or why not. */
+static const char *resize_rt_plan(const pz_layer *l, pz_resize_params *cur, int64_t *dims,
+                                  char *why, size_t n)
+{
+    const pz_tensor *x = l->in[0], *roi = rt_given(l, 1), *sc = rt_given(l, 2),
+                    *sz = rt_given(l, 3);
+    const int na = cur->n_rt_axes, *ax = cur->rt_axes;
+    for (int k = 0; k < x->rank; k++) {
+        dims[k] = x->dims[k];
+        cur->scale[k] = 1;
+    }
+    if (!sc == !sz) return sc ? "scales and sizes are both given" : "neither scales nor sizes is given";
+    if (sc) {
+        if (pz_numel(sc) != na) return "scales is not one value per resized axis";
+        for (int i = 0; i < na; i++) {
+            double s = (double)(float)pz_load_f64(sc->data, sc->dtype, i);
+            double v = floor((double)x->dims[ax[i]] * s);
+            if (!(s > 0) || isinf(s) || !(v < 0x1p62)) {
+                snprintf(why, n, "scales[%d] is %g: not a positive scale within range", i, s);
+                return why;
+            }
+            dims[ax[i]] = (int64_t)v;
+            cur->scale[ax[i]] = (float)s;
+        }
+    } else {
+        int64_t v[PZ_MAX_RANK];
+        if (pz_run_ints(sz, v, PZ_MAX_RANK) != na) return "sizes is not one value per resized axis";
+        double common = 0;
+        for (int i = 0; i < na; i++) {
+            if (v[i] < 0) {
+                snprintf(why, n, "sizes[%d] is %lld, negative", i, (long long)v[i]);
+                return why;
+            }
+            int64_t in = x->dims[ax[i]];
+            if (cur->rt_policy && !in) return "an empty axis has no aspect ratio to keep";
+            double s = in ? (double)v[i] / (double)in : 1;
+            if (i == 0 || (cur->rt_policy == 1 ? s < common : s > common)) common = s;
+            dims[ax[i]] = v[i];
+            cur->scale[ax[i]] = (float)s;
+        }
+        for (int i = 0; cur->rt_policy && i < na; i++) {
+            double d = floor((double)x->dims[ax[i]] * common + 0.5);   /* round half up */
+            if (!(d < 0x1p62)) return "sizes make a dim too large";
+            dims[ax[i]] = (int64_t)d;
+            cur->scale[ax[i]] = (float)common;
+        }
+    }
+    if (cur->coord == PZ_CT_TF_CROP_AND_RESIZE && roi) {
+        if (pz_numel(roi) != 2 * na) return "roi is not a start and an end per resized axis";
+        for (int i = 0; i < na; i++) {
+            cur->roi_start[ax[i]] = (float)pz_load_f64(roi->data, roi->dtype, i);
+            cur->roi_end[ax[i]] = (float)pz_load_f64(roi->data, roi->dtype, na + i);
+        }
+    }
+    return NULL;
+}
+
+static void resize_run_shape(const pz_layer *l)
+{
+    resize_state *st = l->state;
+    pz_tensor *y = l->out[0];
+    char buf[160];
+    st->cur = *(const pz_resize_params *)l->params;
+    int64_t dims[PZ_MAX_RANK];
+    const char *why = resize_rt_plan(l, &st->cur, dims, buf, sizeof buf);
+    for (int a = 0; !why && a < y->rank; a++) {
+        y->dims[a] = dims[a];
+        why = resize_axis(st, &st->cur, a, l->in[0]->dims[a], dims[a]);
+    }
+    if (why) {
+        pz_layer_run_fail(l, "%s", why);
+        if (y->rank) y->dims[0] = 0;
+    }
+}
+
+static int resize_dyn_alloc(const pz_layer *l)
+{
+    return l->n_in > 1;
+}
 
 static void resize_release(pz_layer *l)
 {
@@ -34,24 +157,18 @@ static int resize_prepare(pz_layer *l, char *err, size_t n)
         p->nearest < PZ_NEAREST_ROUND_PREFER_FLOOR || p->nearest > PZ_NEAREST_CEIL)
         return pz_layer_fail(l, err, n, "mode %d, coordinate mode %d, nearest mode %d",
                              (int)p->mode, (int)p->coord, (int)p->nearest);
+    if (p->n_rt_axes < 0 || p->n_rt_axes > x->rank || p->rt_policy < 0 || p->rt_policy > 2)
+        return pz_layer_fail(l, err, n, "%d run-time axes, policy %d", p->n_rt_axes, p->rt_policy);
+    for (int i = 0; i < p->n_rt_axes; i++)
+        if (p->rt_axes[i] < 0 || p->rt_axes[i] >= x->rank)
+            return pz_layer_fail(l, err, n, "run-time axis %d out of range", p->rt_axes[i]);
     resize_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
+    st->cur = *p;
     for (int a = 0; a < x->rank; a++) {
-        if (x->dims[a] < 1 && y->dims[a] > 0)
-            return pz_layer_fail(l, err, n, "axis %d: resizing an empty axis", a);
-        if (!(p->scale[a] > 0))
-            return pz_layer_fail(l, err, n, "axis %d: scale %g", a, (double)p->scale[a]);
-        size_t outs = (size_t)(y->dims[a] > 0 ? y->dims[a] : 1);
-        int width = pz_resize_width(p, a, x->dims[a], y->dims[a]);
-        if (width < 1 || (size_t)width > ((size_t)1 << 40) / outs)
-            return pz_layer_fail(l, err, n, "axis %d: %d taps per output", a, width);
-        st->taps[a] = calloc(outs, sizeof(pz_resize_tap));
-        st->idx[a] = calloc(outs * (size_t)width, sizeof(int64_t));
-        st->w[a] = calloc(outs * (size_t)width, sizeof(double));
-        if (!st->taps[a] || !st->idx[a] || !st->w[a])
-            return pz_layer_fail(l, err, n, "out of memory");
-        pz_resize_taps(p, a, x->dims[a], y->dims[a], st->taps[a], st->idx[a], st->w[a]);
+        const char *why = resize_axis(st, p, a, x->dims[a], y->dims[a]);
+        if (why) return pz_layer_fail(l, err, n, "axis %d: %s (scale %g)", a, why, (double)p->scale[a]);
     }
     return 0;
 }
@@ -61,7 +178,7 @@ static void resize_run(const pz_layer *l, int ith, int nth)
     const resize_state *st = l->state;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     if (pz_numel(y) == 0) return;
-    pz_any_resize__ref(l->params, x->dtype, x->rank, x->dims, y->dims,
+    pz_any_resize__ref(&st->cur, x->dtype, x->rank, x->dims, y->dims,
                        (const pz_resize_tap *const *)st->taps, x->data, y->data, ith, nth);
 }
 
@@ -84,11 +201,18 @@ static const pz_param_field resize_fields[] = {
     PZ_FIELD_ARRAY(pz_resize_params, roi_start, PZ_F_F32),
     PZ_FIELD_ARRAY(pz_resize_params, roi_end, PZ_F_F32),
     PZ_FIELD(pz_resize_params, antialias, PZ_F_INT),
+    PZ_FIELD(pz_resize_params, n_rt_axes, PZ_F_INT),
+    PZ_FIELD_ARRAY(pz_resize_params, rt_axes, PZ_F_INT),
+    PZ_FIELD(pz_resize_params, rt_policy, PZ_F_INT),
 };
 
 /* Row-local when it keeps the rows' scale. */
 static int resize_row_rule(const pz_row_layer *l, pz_row_map *m)
 {
+    if (l->n_in > 1) {
+        m->why = "reads its scales at run time";
+        return 0;
+    }
     if (((const pz_resize_params *)l->params)->scale[2] != 1.0f) {
         m->why = "rescales the rows";
         return 0;
@@ -98,7 +222,7 @@ static int resize_row_rule(const pz_row_layer *l, pz_row_map *m)
 
 const pz_rt_op pz_rt_op_resize = {
     .name = "RESIZE", PZ_OP_PARAMS(pz_resize_params, resize_fields),
-    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .min_in = 1, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = resize_prepare, .run = resize_run, .release = resize_release,
-    .row_rule = resize_row_rule,
+    .row_rule = resize_row_rule, .run_shape = resize_run_shape, .dyn_alloc = resize_dyn_alloc,
 };

@@ -27,6 +27,9 @@ static int view_prepare(pz_layer *l, char *err, size_t n)
     const pz_view_params *p = l->params;
     if (l->dyn && p->func != PZ_VIEW_EXPAND && p->func != PZ_VIEW_TILE)
         return pz_layer_fail(l, err, n, "in a dynamic region only Expand and Tile run");
+    const pz_tensor *v = l->n_in > 1 ? pz_in(l, 1) : NULL;
+    if (l->n_in > 1 && (!v || v->rank > 1 || (v->dtype != PZ_I64 && v->dtype != PZ_I32)))
+        return pz_layer_fail(l, err, n, "input 1 (shape, repeats) must be an int32 or int64 vector");
     view_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
@@ -46,31 +49,72 @@ static void view_run(const pz_layer *l, int ith, int nth)
                      ith, nth);
 }
 
-/* A dynamic region, from the planned (bound) dims: Expand takes X's run dim
+/* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim
  * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
  * Tile repeats each axis as planned. The view is planned again at the
  * run's dims (run_shape runs alone, before run); dims that do not
  * broadcast fail the run (pz_layer_run_fail), Y empty. */
+/* Y's dims from Expand's shape or Tile's repeats read at run time (input
+ * 1: Y has no compile-time bound, op_desc.h dyn_alloc); NULL, or why not. */
+static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
+{
+    const pz_view_params *p = l->params;
+    const pz_tensor *x = l->in[0];
+    pz_tensor *y = l->out[0];
+    int64_t v[PZ_MAX_RANK];
+    int k = pz_run_ints(l->in[1], v, PZ_MAX_RANK);
+    if (p->func == PZ_VIEW_TILE ? k != x->rank : k < 0 || y->rank != (k > x->rank ? k : x->rank))
+        return "the shape or repeats is not the planned length";
+    for (int d = 0; d < y->rank; d++) {
+        const int kx = d - (y->rank - x->rank), kv = d - (y->rank - k);
+        const int64_t a = kx >= 0 ? x->dims[kx] : 1, b = kv >= 0 ? v[kv] : 1;
+        if (b < 0) {
+            snprintf(why, n, "%s[%d] is %lld, negative", p->func == PZ_VIEW_TILE ? "repeats"
+                     : "shape", kv, (long long)b);
+            return why;
+        }
+        if (p->func == PZ_VIEW_TILE) {
+            if (b && a > INT64_MAX / b) return "the repeats make an axis too large";
+            y->dims[d] = a * b;
+        } else if (a != b && a != 1 && b != 1) {
+            snprintf(why, n, "X's dim %d (%lld) does not broadcast with shape[%d] (%lld)", kx,
+                     (long long)a, kv, (long long)b);
+            return why;
+        } else {
+            y->dims[d] = a == 1 ? b : a;
+        }
+    }
+    return NULL;
+}
+
 static void view_run_shape(const pz_layer *l)
 {
     const pz_view_params *p = l->params;
     view_state *st = l->state;
     const pz_tensor *x = l->in[0];
     pz_tensor *y = l->out[0];
-    for (int k = 0; k < y->rank; k++) {
+    char buf[160];
+    const char *bad = l->n_in > 1 ? view_rt_dims(l, buf, sizeof buf) : NULL;
+    for (int k = 0; l->n_in == 1 && k < y->rank; k++) {
         const int kx = k - (y->rank - x->rank);
         if (p->func == PZ_VIEW_TILE)
             y->dims[k] = st->xb[k] ? x->dims[k] * (st->yb[k] / st->xb[k]) : 0;
         else
             y->dims[k] = kx >= 0 && st->xb[kx] == st->yb[k] ? x->dims[kx] : st->yb[k];
     }
-    const char *why = "";
-    if (pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
+    const char *why = bad ? bad : "";
+    if (bad || pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
         if (y->rank) y->dims[0] = 0;
         pz_layer_run_fail(l, "%s", why[0] ? why : "the run's dims do not fit the view");
         memset(&st->d, 0, sizeof st->d);
         st->d.rank = 1;   /* no rows */
     }
+}
+
+/* Input 1: Expand's shape, Tile's repeats, read at run time. */
+static int view_dyn_alloc(const pz_layer *l)
+{
+    return l->n_in > 1;
 }
 
 static const pz_param_field view_fields[] = {
@@ -82,6 +126,7 @@ static const pz_param_field view_fields[] = {
 
 const pz_rt_op pz_rt_op_view = {
     .name = "VIEW", PZ_OP_PARAMS(pz_view_params, view_fields),
-    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = view_prepare, .run = view_run, .run_shape = view_run_shape,
+    .dyn_alloc = view_dyn_alloc,
 };

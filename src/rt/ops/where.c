@@ -51,7 +51,7 @@ static int where_prepare(pz_layer *l, char *err, size_t n)
     pz_where_desc *d = calloc(1, sizeof *d);
     if (!d) return pz_layer_fail(l, err, n, "out of memory");
     l->state = d;
-    if (where_plan(l, d))
+    if (where_plan(l, d) && !l->dyn)   /* a dynamic region: the run's dims must broadcast */
         return pz_layer_fail(l, err, n, "an input does not broadcast to the output's shape");
     return 0;
 }
