@@ -97,6 +97,14 @@ class Model:
                                      ctypes.POINTER(ctypes.c_int64)]
         except AttributeError:
             self._oshape = None
+        # an output with no compile-time bound lives in the net's own buffer
+        # (allocated at run time, README "run-time shapes"); absent from older libraries
+        try:
+            self._odata = getattr(lib, name + "_output_data")
+            self._odata.restype = ctypes.c_void_p
+            self._odata.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        except AttributeError:
+            self._odata = None
         self._destroy = _symbol(lib, path, name + "_destroy")
         self._destroy.restype = None
         self._destroy.argtypes = [ctypes.c_void_p]
@@ -208,16 +216,25 @@ class Model:
 
     def _run_shape(self, i, a):
         """Output i as the run shaped it: a view of the start of its buffer
-        when the shape is a run-time one (smaller than the bound)."""
+        when the shape is a run-time one (smaller than the bound); a copy of
+        the net's buffer when the net allocated it at run time (the next run
+        reuses that buffer, and a given `out` array is then left as it was)."""
         if not self._oshape:
             return a
         rank = ctypes.c_int(0)
         dims = (ctypes.c_int64 * _dtypes.MAX_RANK)()
         self._oshape(self._ctx, i, ctypes.byref(rank), dims)
         shape = tuple(int(d) for d in dims[:rank.value])
+        n = int(np.prod(shape, dtype=np.int64))
+        p = self._odata(self._ctx, i) if self._odata else None
+        if p:
+            if n == 0:
+                return np.empty(shape, a.dtype)
+            buf = (ctypes.c_char * (n * a.dtype.itemsize)).from_address(p)
+            return np.frombuffer(buf, dtype=a.dtype, count=n).reshape(shape).copy()
         if shape == a.shape:
             return a
-        return a.reshape(-1)[:int(np.prod(shape, dtype=np.int64))].reshape(shape)
+        return a.reshape(-1)[:n].reshape(shape)
 
     __call__ = run
 

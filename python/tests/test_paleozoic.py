@@ -125,6 +125,27 @@ def test_two_inputs_against_numpy(two_in):
     assert same_bits(r["sum"], a + b) and same_bits(r["prod"], b * a)
 
 
+def test_output_allocated_at_run_time(workdir):
+    """Expand to a shape given as an input: the output has no compile-time
+    bound, the net allocates it as it runs, and run() returns its values
+    (numpy's broadcast_to is the reference), also when it grows and shrinks."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+    shp = helper.make_tensor_value_info("shape", TensorProto.INT64, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    g = helper.make_graph([helper.make_node("Expand", ["x", "shape"], ["y"], name="expand")],
+                          "grow", [x, shp], [y])
+    path = str(workdir / "grow.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+    m = paleozoic.compile(path, threads=1, name="grow", cache_dir=str(workdir / "grow"))
+    try:
+        xv = np.arange(4, dtype=np.float32).reshape(1, 4) + 0.5
+        for rows in (3, 50, 2):
+            r = m.run({"x": xv, "shape": np.array([rows, 4], np.int64)})
+            assert same_bits(r["y"], np.ascontiguousarray(np.broadcast_to(xv, (rows, 4))))
+    finally:
+        m.close()
+
+
 def test_refusals_name_the_input(two_in):
     m = two_in
     a = np.zeros((2, 3), np.float32)
