@@ -55,8 +55,10 @@ static void shell_quote(gen_text *t, const char *s)
     gt_puts(t, "'");
 }
 
-/* The C name: --name, or the model file's base name, as an identifier. */
-static void c_name(char *dst, size_t n, const char *given, const char *model)
+/* The C name: --name, or the model file's base name, as an identifier;
+ * for a program (not --lib) also none of the names its main.c declares
+ * (main_template.h), which would shadow or clash with the model's type. */
+static void c_name(char *dst, size_t n, const char *given, const char *model, int program)
 {
     const char *base = given;
     if (!base) {
@@ -77,11 +79,22 @@ static void c_name(char *dst, size_t n, const char *given, const char *model)
         "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
         "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
         "typedef", "union", "unsigned", "void", "volatile", "while", "main"};
-    for (size_t i = 0; i < PZ_ARRAY_LEN(RESERVED); i++)
-        if (!strcmp(dst, RESERVED[i]) && strlen(dst) + 5 < n) {
-            strcat(dst, "_net");
-            break;
-        }
+    static const char *const MAIN_NAMES[] = {
+        "a", "argc", "argv", "b", "best", "c", "calloc", "clock_gettime", "cmp_double", "cos",
+        "count", "d", "data", "die", "dims", "dtype", "end", "err", "file_of", "first", "fmt",
+        "fprintf", "free", "h", "i", "in_data", "in_t", "inner", "inputs", "int64_t", "io",
+        "io_bytes", "j", "k", "kind", "len", "log", "malloc", "max", "memset", "msg", "n", "n_in",
+        "n_out", "name", "nbytes", "net", "now_ms", "o0", "open_v", "opt", "opts", "out",
+        "out_data", "outputs", "path", "positive", "prev", "print_top", "printf", "profile",
+        "qsort", "r", "rank", "rc", "readlink", "repeat", "row", "s", "seed", "shape_str",
+        "size_t", "snprintf", "sqrt", "ssize_t", "stderr", "stdout", "strcmp", "strtol",
+        "synth_input", "t", "t0", "threads", "time", "timespec", "top", "trace", "ts", "u",
+        "uint64_t", "v", "val", "value", "value_str", "want", "weights", "x", "y", "z"};
+    int clash = 0;
+    for (size_t i = 0; i < PZ_ARRAY_LEN(RESERVED); i++) clash |= !strcmp(dst, RESERVED[i]);
+    for (size_t i = 0; program && i < PZ_ARRAY_LEN(MAIN_NAMES); i++)
+        clash |= !strcmp(dst, MAIN_NAMES[i]);
+    if (clash && strlen(dst) + 5 < n) strcat(dst, "_net");
 }
 
 /* The directory with include/ and the runtime libraries: the build
@@ -273,7 +286,7 @@ static int run(int argc, char **argv, int build)
     int made_dir = 0;
     ir_tensor shape_t[MAX_SHAPE_FILES];
     memset(shape_t, 0, sizeof shape_t);
-    c_name(name, sizeof name, o.name, o.model);
+    c_name(name, sizeof name, o.name, o.model, !o.lib);
     /* a library's files and symbols are named as asked, or not at all */
     if (o.lib && o.name && strcmp(name, o.name)) {
         gt_free(&cmdline);

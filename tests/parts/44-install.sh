@@ -97,6 +97,13 @@ check "tiny models" sh -c "/usr/bin/python3 '$ROOT/tests/install/tiny_model.py' 
 check "build tiny (executable)" "$PZ" build "$M/tiny.onnx" -o "$M/exe/tiny"
 check "build t3 (executable)" "$PZ" build "$M/t3.onnx" -o "$M/exe3/t3"
 check "run tiny" sh -c "'$M/exe/tiny' --input '$M/x.pb' --output '$M/ref.pb' --threads 1 --top 5 > '$M/ref.top'"
+# a model named like a local or libc function of the program's main.c gets
+# another C name (it shadowed or clashed with the model's type: no compile)
+for nm in repeat free; do
+    mkdir -p "$M/clash" && cp "$M/tiny.onnx" "$M/clash/$nm.onnx"
+    check "build a model named $nm, run it" sh -c "'$PZ' build '$M/clash/$nm.onnx' -o '$M/clash/$nm' &&
+        '$M/clash/$nm' --input '$M/x.pb' --output '$M/clash/$nm.pb' --threads 1 && cmp -s '$M/clash/$nm.pb' '$M/ref.pb'"
+done
 check "run t3" "$M/exe3/t3" --input "$M/x3.pb" --output "$M/ref3.pb" --threads 1
 
 # ---- --lib -----------------------------------------------------------------
