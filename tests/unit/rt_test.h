@@ -72,6 +72,21 @@ static inline float *new_nan(int64_t n)
 
 /* The reference conv's output (*yref) and its pre-activation output
  * (*yscale, the scale of nerr), both new, of n floats. */
+/* A conv's operands in the 16-channel blocked layout: x [N, c, h, w], z
+ * (NULL: none) [N, m, oh, ow] and the bias b (NULL: none) of m channels,
+ * each in a new buffer (NULL when not given) the caller frees. */
+static inline void conv_pack16(int64_t N, int64_t c, int64_t h, int64_t w, int64_t m, int64_t oh,
+                               int64_t ow, const float *x, const float *z, const float *b,
+                               float **x16, float **z16, float **bp)
+{
+    *x16 = new_nan(pz_nchwxc_size(N, c, h, w, 16));
+    *z16 = z ? new_nan(pz_nchwxc_size(N, m, oh, ow, 16)) : NULL;
+    *bp = b ? new_nan(pz_pack_bias16_size(m)) : NULL;
+    pz_f32_nchw_to_nchwxc(N, c, h, w, 16, x, *x16, 0, 1);
+    if (z) pz_f32_nchw_to_nchwxc(N, m, oh, ow, 16, z, *z16, 0, 1);
+    if (b) pz_pack_bias16(m, b, *bp);
+}
+
 static inline void conv_reference(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                                   const float *x, const float *w, const float *b,
                                   const float *z, int64_t n, float **yref, float **yscale)

@@ -84,14 +84,9 @@ static void run_case(const wcase *t)
         return;
     }
 
-    const int64_t nx = pz_nchwxc_size(N, t->c, t->h, t->w, 16), ny = pz_nchwxc_size(N, t->m, oh, ow, 16);
-    float *x16 = new_nan(nx), *z16 = z ? new_nan(ny) : NULL, *bp = NULL;
-    pz_f32_nchw_to_nchwxc(N, t->c, t->h, t->w, 16, x, x16, 0, 1);
-    if (z) pz_f32_nchw_to_nchwxc(N, t->m, oh, ow, 16, z, z16, 0, 1);
-    if (b) {
-        bp = new_nan(pz_pack_bias16_size(t->m));
-        pz_pack_bias16(t->m, b, bp);
-    }
+    const int64_t ny = pz_nchwxc_size(N, t->m, oh, ow, 16);
+    float *x16, *z16, *bp;
+    conv_pack16(N, t->c, t->h, t->w, t->m, oh, ow, x, z, b, &x16, &z16, &bp);
     float *u = new_nan(pz_winograd_weights_size(&d));
     pz_winograd_pack_weights(&d, w, u);
     const int64_t ns1 = pz_winograd_scratch_size(&d, 1), ns3 = pz_winograd_scratch_size(&d, 3);
