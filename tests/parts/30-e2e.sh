@@ -168,12 +168,12 @@ if "$PZ" zoo alexnet -o "$SMALL" >/dev/null 2>&1; then
         if [ "$rc" = 2 ] && grep -q 'input "input" wants float32.*holds int64' "$T/log"; then ok
         else bad "wrong input type: exit $rc: $(cat "$T/log")"; fi
         # weights of another model
-        "$PZ" zoo resnet18 -o "$T/r.onnx" >/dev/null 2>&1 && "$PZ" compile "$T/r.onnx" -o "$T/r" >/dev/null 2>&1
-        "$d/small" --weights "$T/r/r.weights" >"$T/log" 2>&1
+        "$PZ" zoo resnet18 -o "$T/rn.onnx" >/dev/null 2>&1 && "$PZ" compile "$T/rn.onnx" -o "$T/rn" >/dev/null 2>&1
+        "$d/small" --weights "$T/rn/rn.weights" >"$T/log" 2>&1
         rc=$?
         if [ "$rc" = 2 ] && grep -q 'belong to another model' "$T/log"; then ok
         else bad "weights of another model: exit $rc: $(cat "$T/log")"; fi
-        rm -rf "$T/r" "$T/r.onnx"
+        rm -rf "$T/rn" "$T/rn.onnx"
         # a truncated weights file
         head -c 100000 "$d/small.weights" >"$T/cut.weights"
         "$d/small" --weights "$T/cut.weights" >"$T/log" 2>&1
