@@ -1,8 +1,9 @@
 /* rt_qconv16c.c - the int8 NCHW16c convolution (rt/kernels/quant/qconv16c.h):
- * the VNNI kernel (where the CPU has AVX512-VNNI) and its scalar twin
+ * the VNNI kernel (where the CPU has AVX512-VNNI), the AVX2 kernel (where
+ * it has AVX2; both its tiles, 6x1 and 3x2) and the scalar twin
  * against the reference QLinearConv (pz_any_qconv__ref, its output clamped
  * here for a fused ReLU), converting NCHW <-> NCHW16c here. Required: the
- * two kernels equal bit for bit, every output within 1 of the reference
+ * kernels equal to the scalar twin bit for bit, every output within 1 of the reference
  * (the kernels requantize in float, the reference in double: qconv16c.h
  * says when they round apart; the count of such outputs is printed), the
  * padding lanes of y equal to y_zp, the same bytes for 1 and 3 workers.
@@ -10,11 +11,14 @@
  * every side, dilation, C and M of 3, 24, 40, widths around the tiles, N = 2,
  * per-channel weight scales, u8 and s8 input and output, random zero
  * points, with and without a ReLU clamp; the plan's refusals; and the u8
- * NCHW <-> NCHW16c conversions against the test's own loops.
+ * NCHW <-> NCHW16c conversions against the test's own loops. Extreme cases
+ * (x 255 or 0, weights +-127 in runs, |acc| near 255 * 127 * K) pin the
+ * AVX2 kernel's exact sums where 16-bit pair sums would saturate.
  *
  * `rt_qconv16c --bench` instead times ResNet-50's layers at 1 thread: the
  * VNNI kernel's GMAC/s, and the fp32 conv16c AVX-512 kernel's for the same
- * layer (the fastest run of each in 0.3 s). */
+ * layer (the fastest run of each in 0.3 s); `--bench avx2` the AVX2 int8
+ * kernel against the fp32 conv16c AVX2 kernel. */
 #include <time.h>
 
 #include "rt/kernels/quant/qconv.h"
@@ -38,6 +42,19 @@ typedef struct {
 } shape;
 
 static int64_t total_mismatch, total_out;
+static int extreme;   /* x 255 or 0 and weights +-127 in runs of 4 */
+
+/* The kernel sets tried: scalar, AVX2 (its 6x1 tile and its 3x2), VNNI. */
+#define NK 4
+static const pz_isa KISA[NK] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX2, PZ_ISA_AVX512};
+static const pz_q8_kernel KSET[NK] = {PZ_Q8_SCALAR, PZ_Q8_AVX2, PZ_Q8_AVX2, PZ_Q8_VNNI};
+static const char *const KNAME[NK] = {"scalar", "avx2", "avx2 3x2", "vnni"};
+
+static int kernel_here(int k)
+{
+    return KSET[k] == PZ_Q8_SCALAR || (KSET[k] == PZ_Q8_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) ||
+           (KSET[k] == PZ_Q8_VNNI && pz_cpu_has_vnni());
+}
 
 /* One case: returns nothing, counts checks. */
 static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
@@ -52,11 +69,16 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
     float *ws = malloc((size_t)M * sizeof *ws);
     for (int64_t i = 0; i < N * C * IH * IW; i++) x[i] = (uint8_t)rnd();
     for (int64_t i = 0; i < M * K; i++) w[i] = (int8_t)irnd(-127, 127);
+    if (extreme) {
+        for (int64_t i = 0; i < N * C * IH * IW; i++) x[i] = (uint8_t)(rnd() % 8 ? (xsg ? 0x7f : 255) : (xsg ? 0x80 : 0));
+        for (int64_t i = 0; i < M * K; i++) w[i] = (int8_t)(i / 4 % 3 ? 127 : -127);
+    }
     for (int64_t m = 0; m < M; m++) b[m] = irnd(-20000, 20000);
     const float xs = 0.02f + 0.01f * (float)(rnd() % 100) / 100.0f;
     for (int64_t m = 0; m < M; m++) ws[m] = 0.002f + 0.004f * (float)(rnd() % 1000) / 1000.0f;
     /* outputs spread over the range: |acc| ~ 70 * 64 * sqrt(K) */
-    const float ys = xs * 0.004f * 70.0f * 64.0f * (float)sqrt((double)K) / 60.0f;
+    float ys = xs * 0.004f * 70.0f * 64.0f * (float)sqrt((double)K) / 60.0f;
+    if (extreme) ys = xs * 0.006f * 255.0f * 127.0f * (float)K / 100.0f;
     const int32_t xz = xsg ? irnd(-128, 127) : irnd(0, 255);
     const int32_t yz = ysg ? irnd(-100, 100) : irnd(0, 255);
     const int32_t tlo = ysg ? -128 : 0, thi = ysg ? 127 : 255;
@@ -93,23 +115,30 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
                           .dw = s->dw, .pt = s->pt, .pl = s->pl, .x_signed = xsg,
                           .y_signed = ysg, .x_zp = xz, .y_zp = yz, .lo = lo, .hi = hi};
     const int64_t ysz = N * mb * OH * OW * 16;
-    uint8_t *yk[2] = {malloc((size_t)ysz), malloc((size_t)ysz)};
+    uint8_t *yk[NK];
     uint8_t *y3 = malloc((size_t)ysz);
-    const int nisa = pz_cpu_has_vnni() ? 2 : 1;
     char err[256];
-    for (int k = 0; k < nisa; k++) {
-        pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, k ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, w, b,
-                                                   xs, ws, ys, err, sizeof err);
+    for (int k = 0; k < NK; k++) {
+        yk[k] = malloc((size_t)ysz);
+        if (!kernel_here(k)) continue;
+        pz_qconv16c_desc dk = d;
+        dk.rm = k == 1 ? 1 : k == 2 ? 2 : 0;
+        pz_qconv16c_plan *p =
+            pz_qconv16c_plan_new(&dk, KISA[k], w, b, xs, ws, ys, err, sizeof err);
         checkf(p != NULL, "%s: plan: %s", tag, err);
         if (!p) continue;
-        checkf(pz_qconv16c_plan_vnni(p) == k, "%s: plan's isa %d", tag, k);
+        checkf(pz_qconv16c_plan_kernel(p) == KSET[k], "%s: plan's kernel set %d", tag, k);
         memset(yk[k], 0xa5, (size_t)ysz);
         pz_qconv16c_run(p, xb, yk[k], 0, 1);
         memset(y3, 0x5a, (size_t)ysz);
         for (int t = 0; t < 3; t++) pz_qconv16c_run(p, xb, y3, t, 3);
-        checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: 3 workers differ from 1", tag,
-               k ? "vnni" : "scalar");
+        checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: 3 workers differ from 1", tag, KNAME[k]);
         pz_qconv16c_plan_free(p);
+        if (k) {
+            checkf(!memcmp(yk[0], yk[k], (size_t)ysz), "%s: %s and scalar differ", tag,
+                   KNAME[k]);
+            continue;
+        }
         int64_t far = 0, off1 = 0, badpad = 0;
         for (int64_t n = 0; n < N; n++)
             for (int64_t m = 0; m < mb * 16; m++)
@@ -125,12 +154,10 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
                     far += e > 1;
                     off1 += e == 1;
                 }
-        checkf(far == 0 && badpad == 0, "%s %s: %lld outputs off by more than 1, %lld bad pad "
-               "lanes", tag, k ? "vnni" : "scalar", (long long)far, (long long)badpad);
-        if (k == 0) total_mismatch += off1, total_out += N * M * OH * OW;
+        checkf(far == 0 && badpad == 0, "%s scalar: %lld outputs off by more than 1, %lld bad "
+               "pad lanes", tag, (long long)far, (long long)badpad);
+        total_mismatch += off1, total_out += N * M * OH * OW;
     }
-    if (nisa == 2)
-        checkf(!memcmp(yk[0], yk[1], (size_t)ysz), "%s: vnni and scalar differ", tag);
     /* the layout helpers against the loops above: x's blocks (padding
      * lanes aside), and y back to NCHW against the reference */
     uint8_t *xc = malloc((size_t)(N * cb * IH * IW * 16)), *yn = malloc((size_t)(N * M * OH * OW));
@@ -145,7 +172,8 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
     }
     checkf(bad == 0, "%s: layout conversion: %lld bytes wrong", tag, (long long)bad);
     free(xc), free(yn);
-    free(x), free(w), free(b), free(ws), free(yref), free(xb), free(yk[0]), free(yk[1]), free(y3);
+    for (int k = 0; k < NK; k++) free(yk[k]);
+    free(x), free(w), free(b), free(ws), free(yref), free(xb), free(y3);
 }
 
 static void shapes(void)
@@ -202,6 +230,20 @@ static void shapes(void)
                  s.dw, s.pt, s.pl, s.pb, s.pr, xsg, ysg, relu);
         qcase(&s, xsg, ysg, relu, tag);
     }
+    /* extreme values: 16-bit pair sums of u8 x s8 would saturate */
+    static const shape E[] = {
+        {1, 64, 32, 6, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+        {1, 48, 16, 5, 13, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+        {1, 3, 16, 11, 11, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
+    };
+    extreme = 1;
+    for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
+        for (int v = 0; v < 2; v++) {
+            char tag[80];
+            snprintf(tag, sizeof tag, "extreme %zu x %s", i, v ? "s8" : "u8");
+            qcase(&E[i], v, 0, 0, tag);
+        }
+    extreme = 0;
     printf("qconv16c: %lld of %lld outputs 1 from the reference (float vs double "
            "requantization)\n", (long long)total_mismatch, (long long)total_out);
 }
@@ -248,7 +290,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void bench(void)
+static void bench(int avx2)
 {
     static const struct { const char *name; int c, m, h, k, s, p; } L[] = {
         {"56x56 64->64 3x3", 64, 64, 56, 3, 1, 1},
@@ -278,8 +320,9 @@ static void bench(void)
                               .pl = P, .x_zp = 128, .y_zp = 128, .lo = 128, .hi = 255,
                               .rm = rms ? atoi(rms) : 0};
         char err[256];
-        pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 0.02f, ws, 0.5f,
-                                                   err, sizeof err);
+        const pz_isa isa = avx2 ? PZ_ISA_AVX2 : PZ_ISA_AVX512;
+        pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, isa, w, NULL, 0.02f, ws, 0.5f, err,
+                                                   sizeof err);
         if (!p) {
             printf("%s: %s\n", L[i].name, err);
             continue;
@@ -295,9 +338,9 @@ static void bench(void)
         } while (now() < t_end);
         const double gq = macs / best / 1e9;
 
-        /* fp32 conv16c, AVX-512 */
+        /* fp32 conv16c, AVX-512 (or AVX2) */
         double gf = 0;
-        if (cpu_has_avx512()) {
+        if (avx2 ? pz_cpu_isa() >= PZ_ISA_AVX2 : cpu_has_avx512()) {
             const int cblk = C <= 4 ? C : 16;
             pz_conv16c_desc fd = {.n = 1, .c = C, .h = H, .w = H, .m = M, .oh = OH, .ow = OH,
                                   .kh = KK, .kw = KK, .sh = S, .sw = S, .dh = 1, .dw = 1,
@@ -307,7 +350,7 @@ static void bench(void)
             pz_conv16c_pack_weights(&fd, wf, wp);
             const int64_t xn = (C + cblk - 1) / cblk * cblk * (int64_t)H * H;
             float *xf = new_rand(xn), *yf = malloc((size_t)(mb * 16 * OH * OH) * sizeof(float));
-            const pz_fast_kernels *k = pz_fast_kernels_for(PZ_ISA_AVX512);
+            const pz_fast_kernels *k = pz_fast_kernels_for(isa);
             best = 1e30;
             t_end = now() + 0.3;
             do {
@@ -329,8 +372,9 @@ static void bench(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
-        if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin is timed\n");
-        bench();
+        const int avx2 = argc > 2 && !strcmp(argv[2], "avx2");
+        if (!avx2 && !pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin is timed\n");
+        bench(avx2);
         return 0;
     }
     if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");

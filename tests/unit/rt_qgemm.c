@@ -1,14 +1,17 @@
 /* rt_qgemm.c - the int8 GEMM (rt/kernels/quant/qgemm.h): the VNNI kernel
- * (where the CPU has AVX512-VNNI) and its scalar twin against a reference
+ * (where the CPU has AVX512-VNNI), the AVX2 kernel (where it has AVX2) and
+ * the scalar twin against a reference
  * computed here (exact int64 sums; bytes out requantized in double, as
  * pz_any_qconv__ref does, floats out as the float product of the sum and
- * the float scale). Required: the two kernels equal bit for bit; bytes
+ * the float scale). Required: the kernels equal to the twin bit for bit; bytes
  * within 1 of the reference (float vs double requantization, qconv16c.h),
  * floats equal to it; columns past N and rows past M of y untouched; 1 and
  * 3 workers the same. Shapes around the tile (6 rows x 64 columns) and K
  * % 4, A u8 and s8, y u8, s8 and f32, ReLU clamp, random zero points,
  * per-column scales, B as [K][N] and transposed, lda and ldy beyond the
- * row. `rt_qgemm --bench`: GMAC/s of a few FC shapes at 1 thread. */
+ * row; extreme values (A 255 or 0, B +-127 in runs: 16-bit pair sums
+ * would saturate). `rt_qgemm --bench [avx2]`: GMAC/s of a few FC shapes at
+ * 1 thread. */
 #include <time.h>
 
 #include "rt/kernels/quant/qgemm.h"
@@ -26,6 +29,16 @@ static int irnd(int a, int b)
 }
 
 static int64_t off1, nout;
+static int extreme;   /* A 255 or 0, B +-127 in runs of 4 */
+
+/* The kernel sets tried: scalar, AVX2, VNNI. */
+static const pz_isa KISA[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
+static const char *const KNAME[3] = {"scalar", "avx2", "vnni"};
+
+static int kernel_here(int k)
+{
+    return k == 0 || (k == 1 && pz_cpu_isa() >= PZ_ISA_AVX2) || (k == 2 && pz_cpu_has_vnni());
+}
 
 static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, int trans_b)
 {
@@ -38,9 +51,14 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     for (int64_t i = 0; i < M * lda; i++) a[i] = (uint8_t)rnd();
     for (int64_t i = 0; i < K * N; i++) b[i] = (int8_t)irnd(-127, 127);
     for (int64_t n = 0; n < N; n++) bias[n] = irnd(-20000, 20000);
+    if (extreme) {
+        for (int64_t i = 0; i < M * lda; i++) a[i] = (uint8_t)(rnd() % 8 ? 255 : 0);
+        for (int64_t i = 0; i < K * N; i++) b[i] = (int8_t)(i / 4 % 3 ? 127 : -127);
+    }
     for (int64_t n = 0; n < N; n++) bs[n] = 0.002f + 0.004f * (float)(rnd() % 1000) / 1000.0f;
     const float as = 0.02f + 0.01f * (float)(rnd() % 100) / 100.0f;
-    const float ys = as * 0.004f * 70.0f * 64.0f * (float)sqrt((double)K) / 60.0f;
+    float ys = as * 0.004f * 70.0f * 64.0f * (float)sqrt((double)K) / 60.0f;
+    if (extreme) ys = as * 0.006f * 255.0f * 127.0f * (float)K / 100.0f;
     pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_signed = asg, .y_signed = yk == 1,
                        .a_zp = asg ? irnd(-128, 127) : irnd(0, 255), .out_f32 = yk == 2};
     const int32_t tlo = yk == 1 ? -128 : 0;
@@ -49,7 +67,8 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     d.hi = tlo + 255;
     /* the reference, and y filled with a sentinel past N */
     const size_t es = yk == 2 ? 4 : 1, ysz = (size_t)(M * ldy) * es;
-    uint8_t *want = malloc(ysz), *got[2] = {malloc(ysz), malloc(ysz)}, *g3 = malloc(ysz);
+    uint8_t *want = malloc(ysz), *got[3] = {malloc(ysz), malloc(ysz), malloc(ysz)};
+    uint8_t *g3 = malloc(ysz);
     memset(want, 0x5c, ysz);
     for (int64_t i = 0; i < M; i++)
         for (int64_t n = 0; n < N; n++) {
@@ -76,19 +95,23 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     snprintf(tag, sizeof tag, "M%lld K%lld N%lld a %s y %s relu %d transB %d", (long long)M,
              (long long)K, (long long)N, asg ? "s8" : "u8", yk == 2 ? "f32" : yk ? "s8" : "u8",
              relu, trans_b);
-    const int nk = pz_cpu_has_vnni() ? 2 : 1;
-    for (int k = 0; k < nk; k++) {
-        pz_qgemm_plan *p = pz_qgemm_plan_new(&d, k ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, bt, trans_b,
-                                             bias, as, bs, ys, err, sizeof err);
+    for (int k = 0; k < 3; k++) {
+        if (!kernel_here(k)) continue;
+        pz_qgemm_plan *p = pz_qgemm_plan_new(&d, KISA[k], bt, trans_b, bias, as, bs, ys, err,
+                                             sizeof err);
         checkf(p != NULL, "%s: plan: %s", tag, err);
         if (!p) continue;
-        checkf(pz_qgemm_plan_vnni(p) == k, "%s: plan's isa", tag);
+        checkf(pz_qgemm_plan_kernel(p) == (pz_q8_kernel)k, "%s: plan's kernel set", tag);
         memset(got[k], 0x5c, ysz);
         pz_qgemm_run(p, a, lda, got[k], ldy, 0, 1);
         memset(g3, 0x5c, ysz);
         for (int t = 0; t < 3; t++) pz_qgemm_run(p, a, lda, g3, ldy, t, 3);
-        checkf(!memcmp(g3, got[k], ysz), "%s %s: 3 workers differ", tag, k ? "vnni" : "scalar");
+        checkf(!memcmp(g3, got[k], ysz), "%s %s: 3 workers differ", tag, KNAME[k]);
         pz_qgemm_plan_free(p);
+        if (k) {
+            checkf(!memcmp(got[0], got[k], ysz), "%s: %s and scalar differ", tag, KNAME[k]);
+            continue;
+        }
         int64_t far = 0, one = 0, pad = 0;
         for (int64_t i = 0; i < M; i++)
             for (int64_t n = 0; n < ldy; n++) {
@@ -104,12 +127,11 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
                     one += abs(gv - wv) == 1;
                 }
             }
-        checkf(far == 0 && pad == 0, "%s %s: %lld outputs off, %lld written past N", tag,
-               k ? "vnni" : "scalar", (long long)far, (long long)pad);
-        if (k == 0) off1 += one, nout += M * N;
+        checkf(far == 0 && pad == 0, "%s scalar: %lld outputs off, %lld written past N", tag,
+               (long long)far, (long long)pad);
+        off1 += one, nout += M * N;
     }
-    if (nk == 2) checkf(!memcmp(got[0], got[1], ysz), "%s: vnni and scalar differ", tag);
-    free(a), free(b), free(bt), free(bias), free(bs), free(want), free(got[0]), free(got[1]),
+    free(a), free(b), free(bt), free(bias), free(bs), free(want), free(got[0]), free(got[1]), free(got[2]),
         free(g3);
 }
 
@@ -120,7 +142,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void bench(void)
+static void bench(pz_isa isa)
 {
     static const int64_t S[][3] = {{1, 2048, 1000}, {8, 2048, 1000}, {64, 768, 768},
                                    {128, 1024, 4096}};
@@ -135,7 +157,7 @@ static void bench(void)
         for (int64_t n = 0; n < N; n++) bs[n] = 0.003f;
         pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_zp = 128, .y_zp = 128, .lo = 0, .hi = 255};
         char err[200];
-        pz_qgemm_plan *p = pz_qgemm_plan_new(&d, PZ_ISA_AVX512, b, 0, NULL, 0.02f, bs, 0.5f, err,
+        pz_qgemm_plan *p = pz_qgemm_plan_new(&d, isa, b, 0, NULL, 0.02f, bs, 0.5f, err,
                                              sizeof err);
         double best = 1e30, t_end = now() + 0.3;
         do {
@@ -156,10 +178,10 @@ static void bench(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
-        bench();
+        bench(argc > 2 && !strcmp(argv[2], "avx2") ? PZ_ISA_AVX2 : PZ_ISA_AVX512);
         return 0;
     }
-    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
     static const int64_t Ms[] = {1, 2, 5, 6, 7, 13}, Ks[] = {1, 3, 4, 17, 64, 100},
                          Ns[] = {1, 15, 16, 17, 40, 64, 100};
     int v = 0;
@@ -167,6 +189,10 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < 6; j++)
             for (size_t k = 0; k < 7; k++, v++)
                 gcase(Ms[i], Ks[j], Ns[k], v & 1, v % 3, v / 3 % 2, v / 6 % 2);
+    extreme = 1;
+    for (int i = 0; i < 6; i++)
+        gcase(1 + 3 * i, 64 + 37 * i, 16 + 9 * i, 0, i % 3, 0, i % 2);
+    extreme = 0;
     printf("qgemm: %lld of %lld byte outputs 1 from the reference\n", (long long)off1,
            (long long)nout);
     char err[200];

@@ -61,7 +61,7 @@ static int qgemm_prepare(pz_layer *l, char *err, size_t n)
     if (!plan) return pz_layer_fail(l, err, n, "%s", why);
     l->state = plan;
     l->packed_in |= 1u << 3;
-    l->kernel = pz_qgemm_plan_vnni(plan) ? "vnni" : "scalar";
+    l->kernel = pz_q8_kernel_name(pz_qgemm_plan_kernel(plan));
     return 0;
 }
 

@@ -1,8 +1,9 @@
 /* qconv16c.h - the int8 direct convolution (QLinearConv, group 1, 2-D) on
  * the channel-blocked layout NCHW16c with one byte an element: x and y are
- * [N][ceil(C/16)][H][W][16] uint8 or int8. Two kernels over one plan and
- * one packed copy of the weights: VNNI (qconv16c_avx512vnni.c, vpdpbusd)
- * and its scalar twin (qconv16c_scalar.c), bit for bit the same.
+ * [N][ceil(C/16)][H][W][16] uint8 or int8. Three kernels over one plan and
+ * one packed copy of the weights: VNNI (qconv16c_avx512vnni.c, vpdpbusd),
+ * AVX2 (qconv16c_avx2.c, vpmaddwd on an int16 copy) and the scalar twin
+ * (qconv16c_scalar.c), bit for bit the same; qisa.h picks one.
  *
  *     pz_qconv16c_desc d = {.n = 1, .c = 64, .m = 64, .ih = 56, .iw = 56, .oh = 56,
  *                           .ow = 56, .kh = 3, .kw = 3, .sh = 1, .sw = 1, .dh = 1,
@@ -40,6 +41,7 @@
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qisa.h"
 
 typedef struct {
     int64_t n, c, m, ih, iw, oh, ow;
@@ -58,9 +60,8 @@ typedef struct {
 typedef struct pz_qconv16c_plan pz_qconv16c_plan;
 
 /* w: [m][c][kh][kw] int8; b: int32 [m] or NULL; w_scale: float [m] (per
- * output channel); x_scale, y_scale: floats. isa: PZ_ISA_AVX512 takes the
- * VNNI kernel where the CPU has AVX512-VNNI, any other isa (or a CPU or
- * build without it) the scalar twin. Returns NULL, with the reason in err,
+ * output channel); x_scale, y_scale: floats. isa: the kernel set of
+ * pz_q8_kernel_for(isa) (qisa.h: VNNI, AVX2 or the scalar twin). Returns NULL, with the reason in err,
  * for a shape or value it does not handle (sizes < 1, w_zp != 0, zero
  * points or clamp outside their types, a multiplier that is not finite,
  * int32 sums that could overflow). The plan owns copies of
@@ -70,8 +71,9 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
                                        float y_scale, char *err, size_t errsize);
 void pz_qconv16c_plan_free(pz_qconv16c_plan *p);
 
-/* Whether the plan runs the VNNI kernel (else the scalar twin). */
+/* Whether the plan runs the VNNI kernel; which kernel set it runs. */
 int pz_qconv16c_plan_vnni(const pz_qconv16c_plan *p);
+pz_q8_kernel pz_qconv16c_plan_kernel(const pz_qconv16c_plan *p);
 
 /* x: [n][ceil(c/16)][ih][iw][16] bytes (lanes >= c: any value); y:
  * [n][ceil(m/16)][oh][ow][16] bytes, lanes >= m written as y_zp. Worker ith

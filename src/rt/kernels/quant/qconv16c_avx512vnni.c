@@ -68,63 +68,7 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
         const __m512i bv = _mm512_loadu_si512((const void *)(a->bias + 16 * r));
         UNROLL for (int j = 0; j < RW; j++) acc[j][r] = bv;
     }
-    /* the runs (cb, kh, kw) as one loop with the pointers stepped, and the
-     * steps of a run straight: around nested loops, or steps under
-     * conditions, gcc spilled accumulators in the loop (bench/RESULTS.md,
-     * 'qconv16c: spills') */
-    const int64_t dxh = xs_h - (nkw - 1) * xs_w, dwh = ws_h - (int64_t)(nkw - 1) * QC_TAP;
-    const int64_t dxc = xs_cb - (nkh - 1) * xs_h - (nkw - 1) * xs_w;
-    const int64_t dwc = ws_cb - (nkh - 1) * ws_h - (int64_t)(nkw - 1) * QC_TAP;
-#define ADVANCE()                       \
-    do {                                \
-        if (++kw < nkw) {               \
-            xw += xs_w;                 \
-            ww += QC_TAP;               \
-        } else if (kw = 0, ++kh < nkh) { \
-            xw += dxh;                  \
-            ww += dwh;                  \
-        } else {                        \
-            kh = 0;                     \
-            xw += dxc;                  \
-            ww += dwc;                  \
-        }                               \
-    } while (0)
-    /* the last input block reads only its dwords of 4 channels holding
-     * channels < C (one for C = 3), in a loop of its own */
-    const int nq_last = a->nq4_last, nfull = nq_last == 4 ? ncb : ncb - 1;
-    const uint8_t *xw = a->x;
-    const int8_t *ww = a->w;
-    int kw = 0, kh = 0;
-    if (ncb == 1 && nq_last == 1) {
-        /* C <= 4 (a stem): one step a tap, the taps of a kernel row in a
-         * loop of their own (the run loop's stepping cost as much as a step) */
-        for (kh = 0; kh < nkh; kh++) {
-            const uint8_t *xk = xw;
-            const int8_t *wk = ww;
-            for (kw = 0; kw < nkw; kw++) {
-                STEP_AT(xk, wk, 0);
-                xk += xs_w;
-                wk += QC_TAP;
-            }
-            xw += xs_h;
-            ww += ws_h;
-        }
-        goto epilogue;
-    }
-    for (int i = 0, nrun = nfull * nkh * nkw; i < nrun; i++) {
-        STEP(0);
-        STEP(1);
-        STEP(2);
-        STEP(3);
-        ADVANCE();
-    }
-    if (nfull < ncb)
-        for (int i = 0, nrun = nkh * nkw; i < nrun; i++) {
-            for (int q = 0; q < nq_last; q++) STEP(q);
-            ADVANCE();
-        }
-#undef ADVANCE
-epilogue:;
+    QC_TILE_RUNS(QC_TAP)
 
     const __m512i yzp = _mm512_set1_epi32(a->yzp);
     const int64_t yps = a->yps, ys = a->ys_mb;

@@ -1,6 +1,6 @@
 /* qconv16c_plan.c - the int8 NCHW16c convolution's plan (packing, class biases,
- * register tile), the driver of the VNNI micro-kernels and the choice of
- * ISA (qconv16c.h, qconv16c_impl.h).
+ * register tile), the driver of the SIMD micro-kernels (VNNI, AVX2) and the
+ * choice of ISA (qisa.h; qconv16c.h, qconv16c_impl.h).
  *
  * The driver cuts an image's output into
  *   rows [T, B) x columns [L, R)   every tap inside: row tiles of up to rw
@@ -32,13 +32,18 @@ static int64_t cdiv(int64_t a, int64_t b)
 
 int pz_qconv16c_plan_vnni(const pz_qconv16c_plan *p)
 {
-    return p->vnni;
+    return p->kern == PZ_Q8_VNNI;
+}
+
+pz_q8_kernel pz_qconv16c_plan_kernel(const pz_qconv16c_plan *p)
+{
+    return p->kern;
 }
 
 void pz_qconv16c_plan_free(pz_qconv16c_plan *p)
 {
     if (!p) return;
-    free(p->w);
+    free(p->w), free(p->w16);
     free(p->mult), free(p->flo), free(p->fhi);
     free(p->bias);
     free(p->rcls), free(p->khlo), free(p->khhi);
@@ -99,6 +104,63 @@ static double row_cost(int64_t ow, int64_t mb, int rm, int rwmax)
         t += (double)nt * c;
     }
     return t;
+}
+#endif
+
+#ifndef PZ_SCALAR
+/* The AVX2 kernel's int16 copy of the packed weights (qconv16c_impl.h):
+ * tap element [q][ic/4*4 + e] of w goes to pair (e & 1), element (e >> 1). */
+static int pack16(pz_qconv16c_plan *p)
+{
+    const int64_t ntap = p->mb * p->cb * p->d.kh * p->d.kw;
+    p->w16 = malloc((size_t)ntap * QC_TAP16);
+    if (!p->w16) return -1;
+    for (int64_t t = 0; t < ntap; t++)
+        for (int q = 0; q < 4; q++)
+            for (int l = 0; l < 16; l++)
+                for (int e = 0; e < 4; e++)
+                    p->w16[t * (QC_TAP16 / 2) + ((q * 2 + (e & 1)) * 16 + l) * 2 + (e >> 1)] =
+                        p->w[t * QC_TAP + q * 64 + l * 4 + e];
+    p->pick = pz_qconv16c_pick__avx2;
+    p->wk = (const int8_t *)p->w16;
+    p->tapb = QC_TAP16;
+    return 0;
+}
+
+/* The register tile of the SIMD kernels. VNNI: the least estimated time
+ * for a row of the interior. AVX2 (12 of the 16 YMM accumulate): 3 pixels
+ * x 2 blocks for a 1x1 conv (fewer steps a weight load), else 6 x 1
+ * (bench/RESULTS.md, 'qconv16c AVX2'); the descriptor's rm 1 or 2 wins. */
+static void choose_tile(pz_qconv16c_plan *p, const pz_qconv16c_desc *d)
+{
+    const int *rwmax = pz_qconv16c_rwmax__avx512vnni;
+    if (p->kern == PZ_Q8_AVX2) {
+        rwmax = pz_qconv16c_rwmax__avx2;
+        p->rm = d->kh * d->kw == 1 && p->mb >= 2 ? 2 : 1;
+        if (d->rm == 1 || (d->rm == 2 && p->mb >= 2)) p->rm = d->rm;
+    } else {
+        p->pick = pz_qconv16c_pick__avx512vnni;
+        p->wk = p->w;
+        p->tapb = QC_TAP;
+        int64_t wi = p->R > p->L ? p->R - p->L : d->ow;
+        /* 14x2 first: at equal estimates it ran as fast as 6x4 or a little
+         * faster, 9x3 and 16x1 behind both (bench/RESULTS.md, 'qconv16c:
+         * tile order') */
+        static const int order[4] = {2, 4, 3, 1};
+        double best = 0;
+        for (int i = 0; i < 4; i++) {
+            const int rm = order[i];
+            if (rm > p->mb && rm > 1) continue;
+            double c = row_cost(wi, p->mb, rm, rwmax[rm]);
+            if (!p->rm || c < 0.98 * best) best = c, p->rm = rm;
+        }
+        if (d->rm >= 1 && d->rm <= 4) p->rm = d->rm;
+    }
+    p->rw = rwmax[p->rm];
+    p->rwc = rwmax[p->rm];
+    p->flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 && d->pl == 0 &&
+              d->oh == d->ih && d->ow == d->iw;
+    p->span = 8 * (int64_t)p->rw;
 }
 #endif
 
@@ -205,30 +267,10 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
     if (!p->bias) FAIL("qconv16c: out of memory");
     if (ok < 0) FAIL("qconv16c: the int32 sums may overflow (bias with x_zp folded in, %lld products)", (long long)K);
 
-    p->vnni = isa == PZ_ISA_AVX512 && pz_cpu_has_vnni();
-    /* the register tile: the least estimated time for a row of the interior */
+    p->kern = pz_q8_kernel_for(isa);
 #ifndef PZ_SCALAR
-    if (p->vnni) {
-        const int *rwmax = pz_qconv16c_rwmax__avx512vnni;
-        int64_t wi = p->R > p->L ? p->R - p->L : d->ow;
-        /* 14x2 first: at equal estimates it ran as fast as 6x4 or a little
-         * faster, 9x3 and 16x1 behind both (bench/RESULTS.md, 'qconv16c:
-         * tile order') */
-        static const int order[4] = {2, 4, 3, 1};
-        double best = 0;
-        for (int i = 0; i < 4; i++) {
-            const int rm = order[i];
-            if (rm > mb && rm > 1) continue;
-            double c = row_cost(wi, mb, rm, rwmax[rm]);
-            if (!p->rm || c < 0.98 * best) best = c, p->rm = rm;
-        }
-        if (d->rm >= 1 && d->rm <= 4) p->rm = d->rm;
-        p->rw = rwmax[p->rm];
-        p->rwc = rwmax[p->rm];
-        p->flat = d->kh == 1 && d->kw == 1 && d->sh == 1 && d->sw == 1 && d->pt == 0 &&
-                  d->pl == 0 && d->oh == d->ih && d->ow == d->iw;
-        p->span = 8 * (int64_t)p->rw;
-    }
+    if (p->kern == PZ_Q8_AVX2 && pack16(p) < 0) FAIL("qconv16c: out of memory");
+    if (p->kern != PZ_Q8_SCALAR) choose_tile(p, d);
 #endif
     return p;
 fail:
@@ -263,7 +305,7 @@ static void run_line(unit_ctx *u, int64_t oh, int64_t ow, int64_t np, int horizo
     a->nkh = p->khhi[oh] - khlo;
     a->nkw = p->kwhi[ow] - kwlo;
     a->bias = p->bias + ((int64_t)p->rcls[oh] * p->ncc + p->ccls[ow]) * p->mb * 16 + u->g * 16;
-    a->w = p->w + ((u->g * p->cb * d->kh + khlo) * d->kw + kwlo) * QC_TAP;
+    a->w = p->wk + ((u->g * p->cb * d->kh + khlo) * d->kw + kwlo) * p->tapb;
     a->xps = horizontal ? (int64_t)d->sw * 16 : (int64_t)d->sh * d->iw * 16;
     a->yps = horizontal ? 16 : d->ow * 16;
     const int psk = a->xps == 16 ? 0 : a->xps == 32 ? 1 : 2;
@@ -277,12 +319,12 @@ static void run_line(unit_ctx *u, int64_t oh, int64_t ow, int64_t np, int horizo
         int tw = (int)(base + (t < ext));
         a->x = x0 + t0 * a->xps;
         a->y = y0 + t0 * a->yps;
-        pz_qconv16c_pick__avx512vnni(u->rm, tw, psk, xs)(a);
+        p->pick(u->rm, tw, psk, xs)(a);
         t0 += tw;
     }
 }
 
-static void run_vnni(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int ith, int nth)
+static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int ith, int nth)
 {
     const pz_qconv16c_desc *d = &p->d;
     const int64_t OH = d->oh, OW = d->ow, IH = d->ih, IW = d->iw;
@@ -302,9 +344,9 @@ static void run_vnni(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
     a->xs_cb = IH * IW * 16;
     a->xs_h = (int64_t)d->dh * IW * 16;
     a->xs_w = (int64_t)d->dw * 16;
-    a->ws_mb = p->cb * d->kh * d->kw * QC_TAP;
-    a->ws_cb = (int64_t)d->kh * d->kw * QC_TAP;
-    a->ws_h = (int64_t)d->kw * QC_TAP;
+    a->ws_mb = p->cb * d->kh * d->kw * p->tapb;
+    a->ws_cb = (int64_t)d->kh * d->kw * p->tapb;
+    a->ws_h = (int64_t)d->kw * p->tapb;
     a->ys_mb = OH * OW * 16;
     a->ncb = (int)p->cb;
     a->nq4_last = p->nq4_last;
@@ -343,8 +385,8 @@ static void run_vnni(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
 void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth)
 {
 #ifndef PZ_SCALAR
-    if (p->vnni) {
-        run_vnni(p, x, y, ith, nth);
+    if (p->pick) {
+        run_simd(p, x, y, ith, nth);
         return;
     }
 #endif

@@ -1,8 +1,9 @@
 /* qgemm.h - the int8 GEMM for fully connected layers (QLinearMatMul,
  * QGemm with a constant B): Y = requant(A B + bias), A uint8 or int8 [M x K]
- * row-major, B int8 [K x N] packed once at plan time. Two kernels over one
- * plan: VNNI (qgemm_avx512vnni.c, vpdpbusd) and its scalar twin
- * (qgemm_scalar.c), bit for bit the same.
+ * row-major, B int8 [K x N] packed once at plan time. Three kernels over one
+ * plan: VNNI (qgemm_avx512vnni.c, vpdpbusd), AVX2 (qgemm_avx2.c, vpmaddwd
+ * on an int16 copy of B) and the scalar twin (qgemm_scalar.c), bit for bit
+ * the same; qisa.h picks one.
  *
  *     pz_qgemm_desc d = {.m = 1, .n = 1000, .k = 2048, .a_zp = 128, .y_zp = 128,
  *                        .lo = 0, .hi = 255};
@@ -28,6 +29,7 @@
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qisa.h"
 
 typedef struct {
     int64_t m, n, k;
@@ -40,14 +42,15 @@ typedef struct {
 typedef struct pz_qgemm_plan pz_qgemm_plan;
 
 /* b: int8, [k][n] row-major (trans_b: [n][k]); bias: int32 [n] or NULL;
- * b_scale: float [n]. isa PZ_ISA_AVX512: VNNI where the CPU has it, else
- * (and any other isa) the scalar twin. NULL, with the reason in err, for
+ * b_scale: float [n]. isa: the kernel set of pz_q8_kernel_for(isa)
+ * (qisa.h: VNNI, AVX2 or the scalar twin). NULL, with the reason in err, for
  * what it does not handle. The plan owns its copies. */
 pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_t *b,
                                  int trans_b, const int32_t *bias, float a_scale,
                                  const float *b_scale, float y_scale, char *err, size_t errsize);
 void pz_qgemm_plan_free(pz_qgemm_plan *p);
 int pz_qgemm_plan_vnni(const pz_qgemm_plan *p);
+pz_q8_kernel pz_qgemm_plan_kernel(const pz_qgemm_plan *p);
 
 /* a: m rows of k bytes, lda bytes apart; y: m rows of n outputs (bytes or
  * floats), ldy elements apart. Worker ith of nth computes its share (tiles

@@ -89,7 +89,9 @@ void pz_qdyn_free(pz_qdyn *q)
 
 const char *pz_qdyn_kernel(const pz_qdyn *q)
 {
-    return pz_qgemm_plan_vnni(q->p) ? "int8-dyn" : "int8-dyn-scalar";
+    return pz_qgemm_plan_kernel(q->p) == PZ_Q8_VNNI   ? "int8-dyn"
+           : pz_qgemm_plan_kernel(q->p) == PZ_Q8_AVX2 ? "int8-dyn-avx2"
+                                                       : "int8-dyn-scalar";
 }
 
 /* a worker's scratch: every row of A quantized, then the rows' scales */

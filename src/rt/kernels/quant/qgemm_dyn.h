@@ -37,7 +37,8 @@ typedef struct pz_qdyn pz_qdyn;
 pz_qdyn *pz_qdyn_new(int64_t m, int64_t n, int64_t k, const float *b, int trans_b, float alpha,
                      pz_isa isa, char *err, size_t errsize);
 void pz_qdyn_free(pz_qdyn *q);
-/* The kernel's name for profiles: "int8-dyn" on VNNI, "int8-dyn-scalar". */
+/* The kernel's name for profiles: "int8-dyn" on VNNI, "int8-dyn-avx2",
+ * "int8-dyn-scalar". */
 const char *pz_qdyn_kernel(const pz_qdyn *q);
 /* Bytes of scratch nth workers need (each quantizes the rows it reads). */
 size_t pz_qdyn_scratch(const pz_qdyn *q, int nth);

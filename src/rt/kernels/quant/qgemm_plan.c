@@ -9,13 +9,18 @@
 
 int pz_qgemm_plan_vnni(const pz_qgemm_plan *p)
 {
-    return p->vnni;
+    return p->kern == PZ_Q8_VNNI;
+}
+
+pz_q8_kernel pz_qgemm_plan_kernel(const pz_qgemm_plan *p)
+{
+    return p->kern;
 }
 
 void pz_qgemm_plan_free(pz_qgemm_plan *p)
 {
     if (!p) return;
-    free(p->b), free(p->bias), free(p->mult), free(p->flo), free(p->fhi);
+    free(p->b), free(p->b16), free(p->bias), free(p->mult), free(p->flo), free(p->fhi);
     free(p);
 }
 
@@ -70,7 +75,17 @@ pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_
         p->flo[n] = d->out_f32 ? 0.0f : (float)(d->lo - d->y_zp);
         p->fhi[n] = d->out_f32 ? 0.0f : (float)(d->hi - d->y_zp);
     }
-    p->vnni = isa == PZ_ISA_AVX512 && pz_cpu_has_vnni();
+    p->kern = pz_q8_kernel_for(isa);
+    if (p->kern == PZ_Q8_AVX2) {
+        /* B's int16 copy: byte e of a dword goes to pair (e & 1), element (e >> 1) */
+        const int64_t nb = p->np * p->k4 * 64;
+        p->b16 = malloc((size_t)nb * sizeof(int16_t));
+        if (!p->b16) FAIL("qgemm: out of memory");
+        for (int64_t i = 0; i < nb; i++) {
+            const int64_t blk = i / 64, col = i % 64 / 4, e = i % 4;
+            p->b16[blk * 64 + ((e & 1) * 16 + col) * 2 + (e >> 1)] = p->b[i];
+        }
+    }
     return p;
 fail:
     pz_qgemm_plan_free(p);
@@ -82,8 +97,12 @@ static void units(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, i
                   int64_t m, int64_t lo, int64_t hi)
 {
 #ifndef PZ_SCALAR
-    if (p->vnni) {
+    if (p->kern == PZ_Q8_VNNI) {
         pz_qgemm_units__avx512vnni(p, a, lda, y, ldy, m, lo, hi);
+        return;
+    }
+    if (p->kern == PZ_Q8_AVX2) {
+        pz_qgemm_units__avx2(p, a, lda, y, ldy, m, lo, hi);
         return;
     }
 #endif
