@@ -1,8 +1,8 @@
 /* rt_qdq.c - the per-tensor quantize/dequantize kernels (qdq.h): the
- * AVX-512 kernels and their scalar twins bit for bit against the reference
+ * AVX-512 and AVX2 kernels and their scalar twins bit for bit against the reference
  * QUANT kernels (quant_ref.c), uint8 and int8, over values that round half
  * way, saturate both ends, infinities and NaN, lengths with tails; QLinearAdd
- * (both ISAs) against the float graph it replaces; and the
+ * (all three, bitwise equal) against the float graph it replaces; and the
  * byte layout conversion plain <-> NCHW16c (layout.h) round trip. */
 #include <math.h>
 #include <string.h>
@@ -10,6 +10,8 @@
 #include "rt/kernels/quant/qdq.h"
 #include "rt/layout.h"
 #include "rt_test.h"
+
+static const char *const KN[3] = {"scalar", "avx512", "avx2"};
 
 static void qdq_case(int64_t n, int y_signed, float s, int32_t zp)
 {
@@ -24,16 +26,17 @@ static void qdq_case(int64_t n, int y_signed, float s, int32_t zp)
     pz_quant_desc d = {.outer = 1, .D = n, .inner = 1, .block = 1};
     pz_any_quantize__ref(&d, 1, PZ_F32, x, PZ_F32, &s, &zb, ty, want, 0, 1);
     pz_any_dequantize__ref(&d, ty, want, PZ_F32, &s, &zb, PZ_F32, want_back, 0, 1);
-    const pz_qdq_kernels *ks[2] = {pz_qdq_for(PZ_ISA_SCALAR), pz_qdq_for(PZ_ISA_AVX512)};
-    for (int k = 0; k < 2; k++) {
+    const pz_qdq_kernels *ks[3] = {pz_qdq_for(PZ_ISA_SCALAR), pz_qdq_for(PZ_ISA_AVX512),
+                                   pz_qdq_for(PZ_ISA_AVX2)};
+    for (int k = 0; k < 3; k++) {
         memset(got, 0xa5, sizeof got);
         ks[k]->quantize(n, x, s, y_signed ? (int8_t)zb : zb, y_signed, got);
         checkf(!memcmp(got, want, (size_t)n) && got[n] == 0xa5,
-               "quantize %s n %lld signed %d zp %d", k ? "avx512" : "scalar", (long long)n,
+               "quantize %s n %lld signed %d zp %d", KN[k], (long long)n,
                y_signed, zp);
         ks[k]->dequantize(n, want, y_signed, s, y_signed ? (int8_t)zb : zb, back);
         checkf(!memcmp(back, want_back, (size_t)n * sizeof(float)),
-               "dequantize %s n %lld signed %d", k ? "avx512" : "scalar", (long long)n, y_signed);
+               "dequantize %s n %lld signed %d", KN[k], (long long)n, y_signed);
     }
     free(x), free(back), free(want_back);
 }
@@ -43,7 +46,7 @@ static void qdq_case(int64_t n, int y_signed, float s, int32_t zp)
  * and equal to it off rounding ties (the kernels round as ONNX Runtime's). */
 static void qadd_case(int64_t n, int sgn, int relu)
 {
-    uint8_t a[1000], b[1000], want[1000], got[1000];
+    uint8_t a[1000], b[1000], want[1000], got[1000], twin[1000];
     float fa[1000], fb[1000];
     for (int64_t i = 0; i < n; i++) a[i] = (uint8_t)(i * 37 + 11), b[i] = (uint8_t)(i * 91 + 5);
     const pz_qadd_args q = {.sa = 0.031f, .sb = 0.047f, .sc = 0.05f, .za = sgn ? -3 : 120,
@@ -56,17 +59,20 @@ static void qadd_case(int64_t n, int sgn, int relu)
         if (relu && fa[i] < 0) fa[i] = 0;
     }
     sc->quantize(n, fa, q.sc, q.zc, sgn, want);
-    const pz_qdq_kernels *ks[2] = {sc, pz_qdq_for(PZ_ISA_AVX512)};
-    for (int k = 0; k < 2; k++) {
+    const pz_qdq_kernels *ks[3] = {sc, pz_qdq_for(PZ_ISA_AVX512), pz_qdq_for(PZ_ISA_AVX2)};
+    for (int k = 0; k < 3; k++) {
         memset(got, 0xa5, sizeof got);
         ks[k]->add(n, &q, a, b, got);
+        if (!k) memcpy(twin, got, sizeof got);
+        else checkf(!memcmp(got, twin, (size_t)n + 1), "qadd %s n %lld: not the twin's bits",
+                    KN[k], (long long)n);
         int far = 0, off = 0;
         for (int64_t i = 0; i < n; i++) {
             const int d = sgn ? (int8_t)got[i] - (int8_t)want[i] : got[i] - want[i];
             far += d > 1 || d < -1, off += d != 0;
         }
         checkf(!far && off * 100 <= n && got[n] == 0xa5, "qadd %s n %lld signed %d relu %d",
-               k ? "avx512" : "scalar", (long long)n, sgn, relu);
+               KN[k], (long long)n, sgn, relu);
     }
 }
 
@@ -76,13 +82,13 @@ static void qadd_tie(void)
 {
     const pz_qadd_args q = {.sa = 0.082226306f, .sb = 0.06908773f, .sc = 0.08532773f,
                             .za = 129, .zb = 114, .zc = 126};
-    uint8_t a[17], b[17], got[2][17];
+    uint8_t a[17], b[17], got[3][17];
     memset(a, 144, sizeof a), memset(b, 98, sizeof b);
     pz_qdq_for(PZ_ISA_SCALAR)->add(17, &q, a, b, got[0]);
     pz_qdq_for(PZ_ISA_AVX512)->add(17, &q, a, b, got[1]);
-    for (int k = 0; k < 2; k++)
-        checkf(got[k][0] == 128 && got[k][16] == 128, "qadd tie %s: %d", k ? "avx512" : "scalar",
-               got[k][0]);
+    pz_qdq_for(PZ_ISA_AVX2)->add(17, &q, a, b, got[2]);
+    for (int k = 0; k < 3; k++)
+        checkf(got[k][0] == 128 && got[k][16] == 128, "qadd tie %s: %d", KN[k], got[k][0]);
 }
 
 static void layout_bytes(void)

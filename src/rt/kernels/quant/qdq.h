@@ -13,8 +13,8 @@
  *               Runtime's arithmetic (pz_qadd_ratios below), within one
  *               step of the float graph's and equal to it off ties.
  *
- * y_signed / x_signed / sgn: int8 instead of uint8. The AVX-512 kernels and
- * the scalar twins give the same bits (quantize and dequantize the
+ * y_signed / x_signed / sgn: int8 instead of uint8. The AVX-512 and AVX2
+ * kernels and the scalar twins give the same bits (quantize and dequantize the
  * reference's). */
 #ifndef PZ_QDQ_H
 #define PZ_QDQ_H
@@ -54,7 +54,8 @@ typedef struct {
     pz_qadd_fn add;
 } pz_qdq_kernels;
 
-/* The AVX-512 kernels for PZ_ISA_AVX512, else the scalar twins. */
+/* The AVX-512 kernels for PZ_ISA_AVX512, the AVX2 ones for PZ_ISA_AVX2,
+ * else the scalar twins. */
 const pz_qdq_kernels *pz_qdq_for(pz_isa isa);
 
 void pz_f32_quantize8__scalar(int64_t n, const float *x, float s, int32_t zp, int y_signed,
@@ -65,6 +66,10 @@ void pz_f32_quantize8__avx512(int64_t n, const float *x, float s, int32_t zp, in
                               void *y);
 void pz_f32_dequantize8__avx512(int64_t n, const void *x, int x_signed, float s, int32_t zp,
                                 float *y);
+void pz_f32_quantize8__avx2(int64_t n, const float *x, float s, int32_t zp, int y_signed,
+                            void *y);
+void pz_f32_dequantize8__avx2(int64_t n, const void *x, int x_signed, float s, int32_t zp,
+                              float *y);
 
 /* The value of a constant 8-bit zero point (uint8 or int8); 0 when absent. */
 static inline int32_t pz_zp8(const pz_tensor *t)
@@ -83,5 +88,6 @@ void pz_q8_act_bounds(const pz_act *act, int y_signed, float ys, int32_t yz, int
 
 void pz_qadd8__scalar(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
 void pz_qadd8__avx512(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
+void pz_qadd8__avx2(int64_t n, const pz_qadd_args *q, const void *a, const void *b, void *c);
 
 #endif

@@ -1,5 +1,5 @@
-/* qdq_scalar.c - the scalar twins of qdq_avx512.c (qdq.h), and the choice
- * between them. */
+/* qdq_scalar.c - the scalar twins of qdq_avx512.c and qdq_avx2.c (qdq.h),
+ * and the choice between them. */
 #include <math.h>
 
 #include "rt/kernels/quant/qdq.h"
@@ -64,5 +64,10 @@ const pz_qdq_kernels *pz_qdq_for(pz_isa isa)
                                           pz_qadd8__scalar};
     static const pz_qdq_kernels avx512 = {pz_f32_quantize8__avx512, pz_f32_dequantize8__avx512,
                                           pz_qadd8__avx512};
+#ifndef PZ_SCALAR
+    static const pz_qdq_kernels avx2 = {pz_f32_quantize8__avx2, pz_f32_dequantize8__avx2,
+                                        pz_qadd8__avx2};
+    if (isa == PZ_ISA_AVX2) return &avx2;
+#endif
     return isa == PZ_ISA_AVX512 ? &avx512 : &scalar;
 }
