@@ -1,8 +1,8 @@
 /* rt_qdwconv16c.c - the int8 depthwise convolution on NCHW16c
- * (rt/kernels/quant/qdwconv16c.h): the AVX-512 kernel and its scalar twin
- * against the reference QLinearConv with group == C (pz_any_qconv__ref,
- * clamped here for a fused ReLU). Required: the two kernels equal bit for
- * bit; every output within 1 of the reference (float against double
+ * (rt/kernels/quant/qdwconv16c.h): the AVX-512 and AVX2 kernels and the
+ * scalar twin against the reference QLinearConv with group == C
+ * (pz_any_qconv__ref, clamped here for a fused ReLU). Required: the kernels
+ * equal to the twin bit for bit; every output within 1 of the reference (float against double
  * requantization, as qconv16c; the count that differs is printed); padding
  * lanes equal to y_zp; 1 and 3 workers the same bytes. Shapes: 3x3 stride 1
  * and 2, 5x5, dilation 2, C of 16, 24, 40 and 96, pads on every side, N = 2,
@@ -64,10 +64,10 @@ static void dcase(int n, int c, int ih, int iw, int k, int s, int d, int pad, in
                            .kh = k, .kw = k, .sh = s, .sw = s, .dh = d, .dw = d, .pt = pad,
                            .pl = pad, .x_signed = xsg, .y_signed = ysg, .x_zp = xz, .y_zp = yz,
                            .lo = lo, .hi = hi};
-    const pz_isa isas[2] = {PZ_ISA_SCALAR, PZ_ISA_AVX512};
-    const int ni = pz_cpu_isa() == PZ_ISA_AVX512 ? 2 : 1;
-    for (int t = 0; t < ni; t++)
-        for (int nth = 1; nth <= 3; nth += 2) {
+    const pz_isa isas[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
+    static const char *const names[3] = {"scalar", "avx2", "avx512"};
+    for (int t = 0; t < 3; t++)
+        for (int nth = 1; nth <= 3 && pz_cpu_isa() >= isas[t]; nth += 2) {
             char err[200];
             pz_qdwconv16c_plan *p = pz_qdwconv16c_plan_new(&dd, isas[t], w, b, xs, ws, ys, err,
                                                            sizeof err);
@@ -94,7 +94,7 @@ static void dcase(int n, int c, int ih, int iw, int k, int s, int d, int pad, in
             checkf(!bad && pad_ok && !memcmp(first, got, (size_t)(n * cb * 16 * oh * ow)),
                    "dw c%d %dx%d k%d s%d d%d pad%d x%s y%s relu%d %s nth %d: %lld beyond 1, "
                    "pad lanes %s, %s the scalar twin's", c, ih, iw, k, s, d, pad,
-                   xsg ? "s8" : "u8", ysg ? "s8" : "u8", relu, t ? "avx512" : "scalar", nth,
+                   xsg ? "s8" : "u8", ysg ? "s8" : "u8", relu, names[t], nth,
                    (long long)bad, pad_ok ? "ok" : "wrong",
                    memcmp(first, got, (size_t)(n * cb * 16 * oh * ow)) ? "not" : "equal to");
         }

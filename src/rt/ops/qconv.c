@@ -79,7 +79,9 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     if (!st->plan && !st->dwplan) return 0;   /* a shape or value it does not take: the reference */
     l->in_cblk[0] = l->out_cblk[0] = 16;
     l->packed_in |= 1u << 3;
-    if (dw) l->kernel = l->isa == PZ_ISA_AVX512 ? "dw16c_avx512" : "dw16c_scalar";
+    if (dw) l->kernel = l->isa == PZ_ISA_AVX512 ? "dw16c_avx512"
+                        : l->isa == PZ_ISA_AVX2 ? "dw16c_avx2"
+                                                : "dw16c_scalar";
     else l->kernel = pz_qconv16c_plan_kernel(st->plan) == PZ_Q8_VNNI   ? "vnni16c"
                      : pz_qconv16c_plan_kernel(st->plan) == PZ_Q8_AVX2 ? "avx2_16c"
                                                                         : "scalar16c";

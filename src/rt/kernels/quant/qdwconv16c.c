@@ -69,6 +69,9 @@ pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa
     if (p->owhi > d->ow) p->owhi = d->ow;
     if (p->owlo > p->owhi) p->owlo = p->owhi;
     p->row = isa == PZ_ISA_AVX512 ? pz_qdwconv16c_row__avx512 : pz_qdwconv16c_row__scalar;
+#ifndef PZ_SCALAR
+    if (isa == PZ_ISA_AVX2) p->row = pz_qdwconv16c_row__avx2;
+#endif
     return p;
 }
 

@@ -13,7 +13,8 @@
  * (interior pixels start from b - x_zp * sum w and add x * w unshifted). So
  * the sum is the integer acc and the requantization is qconv16c's,
  * pz_qconv16c_requant(acc, mult, ...), to the bit. The AVX-512 kernel (16
- * channels a vector) and its scalar twin give the same bytes. Lanes >= C
+ * channels a vector), the AVX2 one (8) and the scalar twin give the same
+ * bytes. Lanes >= C
  * are written as y_zp. */
 #ifndef PZ_RT_KERNELS_QUANT_QDWCONV16C_H
 #define PZ_RT_KERNELS_QUANT_QDWCONV16C_H
@@ -24,7 +25,8 @@ typedef struct pz_qdwconv16c_plan pz_qdwconv16c_plan;
 
 /* NULL with the reason in err for what it does not take (c != m, w_zp != 0,
  * sums that could leave float32's exact integers, sizes < 1). isa
- * PZ_ISA_AVX512: the AVX-512 kernel, else the scalar twin. */
+ * PZ_ISA_AVX512: the AVX-512 kernel, PZ_ISA_AVX2 the AVX2 one, else the
+ * scalar twin. */
 pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa,
                                            const int8_t *w, const int32_t *b, float x_scale,
                                            const float *w_scale, float y_scale, char *err,
@@ -50,6 +52,9 @@ struct pz_qdwconv16c_plan {
 void pz_qdwconv16c_row__scalar(const pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y,
                                int64_t oh, const float *w, const float *b, const float *bz,
                                const float *mult, const float *flo, const float *fhi);
+void pz_qdwconv16c_row__avx2(const pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y,
+                             int64_t oh, const float *w, const float *b, const float *bz,
+                             const float *mult, const float *flo, const float *fhi);
 void pz_qdwconv16c_row__avx512(const pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y,
                                int64_t oh, const float *w, const float *b, const float *bz,
                                const float *mult, const float *flo, const float *fhi);
