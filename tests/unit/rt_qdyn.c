@@ -4,7 +4,7 @@
  * says (x / s rounded half to even), the sums exact in int64, then
  * (float(acc) * sb) * sa + beta C and the activation. Required: equal to
  * the reference bit for bit; the VNNI kernel (where the CPU has it), the
- * scalar twin and 1 to 3 workers all the same bits; a row of zeros gives
+ * AVX2 one, the scalar twin and 1 to 3 workers all the same bits; a row of zeros gives
  * beta C, a row with an inf or NaN NaN outputs; within 2% of the float
  * product (the quantization error, a sanity bound). Shapes around the tiles
  * (6 rows x 64 columns), K % 4, both row and column splits, B transposed,
@@ -79,8 +79,8 @@ static void qcase(int64_t M, int64_t N, int64_t K, int tb, int cmode, pz_act_kin
     char what[160];
     snprintf(what, sizeof what, "qdyn M%lld N%lld K%lld tb%d c%d act%d sp%d", (long long)M,
              (long long)N, (long long)K, tb, cmode, (int)act, special);
-    const pz_isa isas[2] = {PZ_ISA_AVX512, PZ_ISA_SCALAR};
-    for (int ii = 0; ii < 2; ii++) {
+    const pz_isa isas[3] = {PZ_ISA_AVX512, PZ_ISA_AVX2, PZ_ISA_SCALAR};
+    for (int ii = 0; ii < 3; ii++) {
         char e[160];
         pz_qdyn *q = pz_qdyn_new(M, N, K, b, tb, alpha, isas[ii], e, sizeof e);
         if (!q) {
