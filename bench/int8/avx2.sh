@@ -7,41 +7,48 @@
 #      inputs) and builds the float and the QDQ model;
 #   3. per net, R rounds of fp32 then int8, each `PZ_ISA=avx2 ./NET.X --threads 1
 #      --repeat K` (its latency median); prints the rounds and the medians.
-# Run it under `flock /tmp/pz_bench.lock` one net at a time on a shared machine.
-# Options: --nets a,b (default resnet18,resnet50,mobilenet_v2)  --rounds R (7)
-#          --repeat K (6)  --threads T (1)  --build DIR (build)
+# On a shared machine: prepare once (--rounds 0), then time one net at a time
+# under a lock, `flock /tmp/pz_bench.lock sh bench/int8/avx2.sh --prepared 1 --nets N`.
+# Options: --nets a,b (default resnet18,resnet50,mobilenet_v2)  --rounds R (7; 0: only
+#          prepare)  --repeat K (6)  --threads T (1)  --build DIR (build)
+#          --prepared 1 (skip steps 1-2: the executables are there)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-B=build NETS=resnet18,resnet50,mobilenet_v2 ROUNDS=7 REPEAT=6 TH=1
+B=build NETS=resnet18,resnet50,mobilenet_v2 ROUNDS=7 REPEAT=6 TH=1 PREPARED=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --nets) NETS=$2 ;; --rounds) ROUNDS=$2 ;; --repeat) REPEAT=$2 ;; --threads) TH=$2 ;;
-    --build) B=$2 ;;
+    --build) B=$2 ;; --prepared) PREPARED=$2 ;;
     *) echo "bench/int8/avx2: unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
 done
 fail() { echo "bench/int8/avx2: error: $*" >&2; exit 1; }
-make -s BUILD="$B" "$B/paleozoic" >/dev/null || fail "make BUILD=$B failed"
+case "$ROUNDS$REPEAT$TH" in *[!0-9]*) echo "bench/int8/avx2: --rounds, --repeat, --threads take counts" >&2; exit 2 ;; esac
+case "$PREPARED" in 0|1) ;; *) echo "bench/int8/avx2: --prepared takes 0 or 1" >&2; exit 2 ;; esac
 PZ="$B/paleozoic" M="$B/test-models" W="$B/int8-avx2"
-mkdir -p "$M" "$W"
-for net in $(echo "$NETS" | tr , ' '); do
-    [ -f "$M/$net.onnx" ] || "$PZ" zoo "$net" -o "$M/$net.onnx" >/dev/null || fail "zoo $net"
-    if [ -f "$M/$net.input.pb" ]; then
-        cp "$M/$net.input.pb" "$W/$net.input.pb"
-    else
-        /usr/bin/python3 -c "
+[ "$PREPARED" = 1 ] || {
+    make -s BUILD="$B" "$B/paleozoic" >/dev/null || fail "make BUILD=$B failed"
+    mkdir -p "$M" "$W"
+    for net in $(echo "$NETS" | tr , ' '); do
+        [ -f "$M/$net.onnx" ] || "$PZ" zoo "$net" -o "$M/$net.onnx" >/dev/null || fail "zoo $net"
+        if [ -f "$M/$net.input.pb" ]; then
+            cp "$M/$net.input.pb" "$W/$net.input.pb"
+        else
+            /usr/bin/python3 -c "
 import numpy as np
 from onnx import numpy_helper
 x = np.random.default_rng(1).standard_normal((1, 3, 224, 224)).astype(np.float32)
 open('$W/$net.input.pb', 'wb').write(numpy_helper.from_array(x, 'input').SerializeToString())
-" || fail "a seeded input for $net"
-    fi
-    "$PZ" quantize "$M/$net.onnx" -o "$W/$net.q.onnx" >/dev/null 2>&1 || fail "quantize $net"
-    "$PZ" build "$M/$net.onnx" -o "$W/$net.fp32" >/dev/null 2>&1 || fail "build $net fp32"
-    "$PZ" build "$W/$net.q.onnx" -o "$W/$net.int8" >/dev/null 2>&1 || fail "build $net int8"
-done
+    " || fail "a seeded input for $net"
+        fi
+        "$PZ" quantize "$M/$net.onnx" -o "$W/$net.q.onnx" >/dev/null 2>&1 || fail "quantize $net"
+        "$PZ" build "$M/$net.onnx" -o "$W/$net.fp32" >/dev/null 2>&1 || fail "build $net fp32"
+        "$PZ" build "$W/$net.q.onnx" -o "$W/$net.int8" >/dev/null 2>&1 || fail "build $net int8"
+    done
+}
+[ "$ROUNDS" -gt 0 ] || exit 0
 for net in $(echo "$NETS" | tr , ' '); do
     : >"$W/$net.times"
     r=0
