@@ -51,8 +51,9 @@ typedef struct {
     int32_t lo, hi;                          /* output clamp in y's domain */
     int32_t w_zp;                            /* weights' zero point (per channel: any
                                               * nonzero one): not 0 is refused */
-    int rm;                                  /* register tile's output blocks, 1..4;
-                                              * 0: the plan's choice (a bench's knob) */
+    int rm;                                  /* register tile's output blocks, 1..4
+                                              * (AVX2: 1..2); 0: the plan's choice (a
+                                              * bench's knob) */
 } pz_qconv16c_desc;
 
 /* Opaque: the descriptor, packed weights, per-pixel-class biases (x_zp
