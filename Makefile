@@ -97,6 +97,10 @@ $(B)/obj/%_avx512vnni.o: src/%_avx512vnni.c | $(B)/gen/onnx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ISA_avx512) -mavx512vnni -c $< -o $@
 
+$(B)/obj/%_avxvnni.o: src/%_avxvnni.c | $(B)/gen/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ISA_avx2) -mavxvnni -c $< -o $@
+
 $(B)/obj/%_avx2.o: src/%_avx2.c | $(B)/gen/onnx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ISA_avx2) -c $< -o $@

@@ -19,11 +19,16 @@ void pz_io_run_options_env(pz_run_options *o)
 {
     *o = (pz_run_options)PZ_RUN_OPTIONS_DEFAULT;
     const char *v = getenv("PZ_ISA");
-    /* an unknown name caps at the highest ISA, which caps nothing */
-    if (v)
-        o->isa = !strcmp(v, "ref") ? PZ_RUN_ISA_REF
-               : !strcmp(v, "scalar") ? PZ_RUN_ISA_SCALAR
-               : !strcmp(v, "avx2") ? PZ_RUN_ISA_AVX2 : PZ_RUN_ISA_AVX512;
+    /* an unknown name caps at the highest ISA, which caps nothing; a
+     * "-novnni" suffix keeps the int8 kernels off vpdpbusd as well */
+    if (v) {
+        const size_t n = strlen(v), sfx = strlen("-novnni");
+        o->novnni = n > sfx && !strcmp(v + n - sfx, "-novnni");
+        const size_t b = o->novnni ? n - sfx : n;
+        o->isa = b == 3 && !strncmp(v, "ref", b) ? PZ_RUN_ISA_REF
+               : b == 6 && !strncmp(v, "scalar", b) ? PZ_RUN_ISA_SCALAR
+               : b == 4 && !strncmp(v, "avx2", b) ? PZ_RUN_ISA_AVX2 : PZ_RUN_ISA_AVX512;
+    }
     v = getenv("PZ_HUGEPAGES");
     if (v && !strcmp(v, "0")) o->hugepages = 0;
     v = getenv("PZ_SPIN_US");
@@ -52,10 +57,10 @@ static const char *winograd_name(int w)
 int pz_io_run_options_format(const pz_run_options *o, const char *prefix, char *buf, size_t n)
 {
     return snprintf(buf, n,
-                    "%sPZ_ISA=%s\n%sPZ_HUGEPAGES=%d\n%sPZ_SPIN_US=%lld\n%sPZ_PIN=%d\n"
+                    "%sPZ_ISA=%s%s\n%sPZ_HUGEPAGES=%d\n%sPZ_SPIN_US=%lld\n%sPZ_PIN=%d\n"
                     "%sPZ_WINOGRAD=%s\n%sPZ_CONV8X2=%d\n%sPZ_SUBSAMPLE=%d\n"
                     "%sPZ_FUSE_WINDOWS=%d\n%sPZ_FUSE_CUT=%d\n",
-                    prefix, isa_name(o->isa), prefix, o->hugepages, prefix, o->spin_us, prefix,
+                    prefix, isa_name(o->isa), o->novnni ? "-novnni" : "", prefix, o->hugepages, prefix, o->spin_us, prefix,
                     o->pin, prefix, winograd_name(o->winograd), prefix, o->conv8x2, prefix,
                     o->subsample, prefix, o->fuse_windows, prefix, o->fuse_cut);
 }

@@ -29,6 +29,16 @@ int pz_cpu_has_vnni(void)
 #endif
 }
 
+int pz_cpu_has_avxvnni(void)
+{
+#if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_cpu_init();
+    return pz_cpu_isa() >= PZ_ISA_AVX2 && __builtin_cpu_supports("avxvnni");
+#else
+    return 0;
+#endif
+}
+
 _Static_assert(PZ_RUN_ISA_REF == (int)PZ_ISA_REF && PZ_RUN_ISA_SCALAR == (int)PZ_ISA_SCALAR &&
                    PZ_RUN_ISA_AVX2 == (int)PZ_ISA_AVX2 && PZ_RUN_ISA_AVX512 == (int)PZ_ISA_AVX512,
                "pz_run_isa caps name pz_isa values");

@@ -573,7 +573,8 @@ void pz_net_block_precision(pz_net *net, int first, pz_precision prec);
  *   o.isa = PZ_RUN_ISA_SCALAR;           // as PZ_ISA=scalar
  *   pz_net_compile(net, 2, &o, err, sizeof err);
  */
-/* Caps on the kernels' instruction set (PZ_ISA=ref|scalar|avx2|avx512): a
+/* Caps on the kernels' instruction set (PZ_ISA=ref|scalar|avx2|avx512, and
+ * avx2-novnni or avx512-novnni for the int8 kernels without VNNI): a
  * cap at or above what the CPU offers changes nothing. REF to AVX512 have
  * the values of the runtime's pz_isa. */
 typedef enum {
@@ -583,6 +584,7 @@ typedef enum {
 
 typedef struct {
     int isa;            /* PZ_ISA: a pz_run_isa */
+    int novnni;         /* PZ_ISA=<isa>-novnni: 1 the int8 kernels without vpdpbusd */
     int hugepages;      /* PZ_HUGEPAGES: 1 advise huge pages for buffers of 2 MiB on, 0 not */
     long long spin_us;  /* PZ_SPIN_US: microseconds an idle worker spins before it sleeps */
     int pin;            /* PZ_PIN: 1 pin each worker to a CPU, 0 leave them free */

@@ -1,6 +1,7 @@
 /* rt_qconv16c.c - the int8 NCHW16c convolution (rt/kernels/quant/qconv16c.h):
- * the VNNI kernel (where the CPU has AVX512-VNNI), the AVX2 kernel (where
- * it has AVX2; both its tiles, 6x1 and 3x2) and the scalar twin
+ * the VNNI kernel (where the CPU has AVX512-VNNI), the AVX-VNNI kernel
+ * (where it has AVX-VNNI) and the AVX2 kernel (where it has AVX2; each in
+ * both its tiles, 6x1 and 3x2) and the scalar twin
  * against the reference QLinearConv (pz_any_qconv__ref, its output clamped
  * here for a fused ReLU), converting NCHW <-> NCHW16c here. Required: the
  * kernels equal to the scalar twin bit for bit, every output within 1 of the reference
@@ -18,7 +19,8 @@
  * `rt_qconv16c --bench` instead times ResNet-50's layers at 1 thread: the
  * VNNI kernel's GMAC/s, and the fp32 conv16c AVX-512 kernel's for the same
  * layer (the fastest run of each in 0.3 s); `--bench avx2` the AVX2 int8
- * kernel against the fp32 conv16c AVX2 kernel. */
+ * kernel, `--bench avxvnni` the AVX-VNNI one, against the fp32 conv16c AVX2
+ * kernel. */
 #include <time.h>
 
 #include "rt/kernels/quant/qconv.h"
@@ -44,15 +46,21 @@ typedef struct {
 static int64_t total_mismatch, total_out;
 static int extreme;   /* x 255 or 0 and weights +-127 in runs of 4 */
 
-/* The kernel sets tried: scalar, AVX2 (its 6x1 tile and its 3x2), VNNI. */
-#define NK 4
-static const pz_isa KISA[NK] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX2, PZ_ISA_AVX512};
-static const pz_q8_kernel KSET[NK] = {PZ_Q8_SCALAR, PZ_Q8_AVX2, PZ_Q8_AVX2, PZ_Q8_VNNI};
-static const char *const KNAME[NK] = {"scalar", "avx2", "avx2 3x2", "vnni"};
+/* The kernel sets tried: scalar, AVX2 and AVX-VNNI (each its 6x1 tile and
+ * its 3x2), VNNI. */
+#define NK 6
+static const pz_isa KISA[NK] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX2,
+                                PZ_ISA_AVX2,   PZ_ISA_AVX2, PZ_ISA_AVX512};
+static const pz_q8_kernel KSET[NK] = {PZ_Q8_SCALAR,  PZ_Q8_AVX2,    PZ_Q8_AVX2,
+                                      PZ_Q8_AVXVNNI, PZ_Q8_AVXVNNI, PZ_Q8_VNNI};
+static const int KRM[NK] = {0, 1, 2, 1, 2, 0};
+static const char *const KNAME[NK] = {"scalar", "avx2", "avx2 3x2", "avxvnni", "avxvnni 3x2",
+                                      "vnni"};
 
 static int kernel_here(int k)
 {
     return KSET[k] == PZ_Q8_SCALAR || (KSET[k] == PZ_Q8_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) ||
+           (KSET[k] == PZ_Q8_AVXVNNI && pz_cpu_has_avxvnni()) ||
            (KSET[k] == PZ_Q8_VNNI && pz_cpu_has_vnni());
 }
 
@@ -122,7 +130,8 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
         yk[k] = malloc((size_t)ysz);
         if (!kernel_here(k)) continue;
         pz_qconv16c_desc dk = d;
-        dk.rm = k == 1 ? 1 : k == 2 ? 2 : 0;
+        dk.rm = KRM[k];
+        dk.novnni = KSET[k] == PZ_Q8_AVX2;
         pz_qconv16c_plan *p =
             pz_qconv16c_plan_new(&dk, KISA[k], w, b, xs, ws, ys, err, sizeof err);
         checkf(p != NULL, "%s: plan: %s", tag, err);
@@ -321,6 +330,7 @@ static void bench(int avx2)
                               .rm = rms ? atoi(rms) : 0};
         char err[256];
         const pz_isa isa = avx2 ? PZ_ISA_AVX2 : PZ_ISA_AVX512;
+        d.novnni = avx2 == 1;
         pz_qconv16c_plan *p = pz_qconv16c_plan_new(&d, isa, w, NULL, 0.02f, ws, 0.5f, err,
                                                    sizeof err);
         if (!p) {
@@ -372,12 +382,16 @@ static void bench(int avx2)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
-        const int avx2 = argc > 2 && !strcmp(argv[2], "avx2");
+        /* 1: the AVX2 int8 kernel, 2: AVX-VNNI, both against fp32 AVX2 */
+        const int avx2 = argc > 2 && !strcmp(argv[2], "avx2")      ? 1
+                         : argc > 2 && !strcmp(argv[2], "avxvnni") ? 2
+                                                                   : 0;
         if (!avx2 && !pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin is timed\n");
         bench(avx2);
         return 0;
     }
-    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: the scalar twin only\n");
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
+    if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
     shapes();
     refusals();
     return test_summary("rt_qconv16c");

@@ -4,7 +4,7 @@
  * says (x / s rounded half to even), the sums exact in int64, then
  * (float(acc) * sb) * sa + beta C and the activation. Required: equal to
  * the reference bit for bit; the VNNI kernel (where the CPU has it), the
- * AVX2 one, the scalar twin and 1 to 3 workers all the same bits; a row of zeros gives
+ * AVX-VNNI one (likewise), the AVX2 one, the scalar twin and 1 to 3 workers all the same bits; a row of zeros gives
  * beta C, a row with an inf or NaN NaN outputs; within 2% of the float
  * product (the quantization error, a sanity bound). Shapes around the tiles
  * (6 rows x 64 columns), K % 4, both row and column splits, B transposed,
@@ -79,14 +79,22 @@ static void qcase(int64_t M, int64_t N, int64_t K, int tb, int cmode, pz_act_kin
     char what[160];
     snprintf(what, sizeof what, "qdyn M%lld N%lld K%lld tb%d c%d act%d sp%d", (long long)M,
              (long long)N, (long long)K, tb, cmode, (int)act, special);
-    const pz_isa isas[3] = {PZ_ISA_AVX512, PZ_ISA_AVX2, PZ_ISA_SCALAR};
-    for (int ii = 0; ii < 3; ii++) {
+    /* VNNI, AVX-VNNI, AVX2 (novnni), the twin: each where the CPU has it
+     * (else the next one down) */
+    const pz_isa isas[4] = {PZ_ISA_AVX512, PZ_ISA_AVX2, PZ_ISA_AVX2, PZ_ISA_SCALAR};
+    static const char *const want[4] = {"int8-dyn", "int8-dyn-avxvnni", "int8-dyn-avx2",
+                                        "int8-dyn-scalar"};
+    for (int ii = 0; ii < 4; ii++) {
         char e[160];
-        pz_qdyn *q = pz_qdyn_new(M, N, K, b, tb, alpha, isas[ii], e, sizeof e);
+        pz_qdyn *q = pz_qdyn_new(M, N, K, b, tb, alpha, isas[ii], ii == 2, e, sizeof e);
         if (!q) {
             check(0, e);
             continue;
         }
+        const int here = ii == 0 ? pz_cpu_has_vnni() : ii == 1 ? pz_cpu_has_avxvnni()
+                         : ii == 2 ? pz_cpu_isa() >= PZ_ISA_AVX2 : 1;
+        if (here) checkf(!strcmp(pz_qdyn_kernel(q), want[ii]), "%s: kernel %s, not %s", what,
+                         pz_qdyn_kernel(q), want[ii]);
         for (int nth = 1; nth <= 3; nth++) {
             float *y = new_nan(M * N);
             void *scratch = malloc(pz_qdyn_scratch(q, nth));

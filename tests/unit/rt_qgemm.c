@@ -1,5 +1,6 @@
 /* rt_qgemm.c - the int8 GEMM (rt/kernels/quant/qgemm.h): the VNNI kernel
- * (where the CPU has AVX512-VNNI), the AVX2 kernel (where it has AVX2) and
+ * (where the CPU has AVX512-VNNI), the AVX-VNNI kernel (where it has
+ * AVX-VNNI), the AVX2 kernel (where it has AVX2) and
  * the scalar twin against a reference
  * computed here (exact int64 sums; bytes out requantized in double, as
  * pz_any_qconv__ref does, floats out as the float product of the sum and
@@ -10,7 +11,7 @@
  * % 4, A u8 and s8, y u8, s8 and f32, ReLU clamp, random zero points,
  * per-column scales, B as [K][N] and transposed, lda and ldy beyond the
  * row; extreme values (A 255 or 0, B +-127 in runs: 16-bit pair sums
- * would saturate). `rt_qgemm --bench [avx2]`: GMAC/s of a few FC shapes at
+ * would saturate). `rt_qgemm --bench [avx2|avxvnni]`: GMAC/s of a few FC shapes at
  * 1 thread. */
 #include <time.h>
 
@@ -31,13 +32,16 @@ static int irnd(int a, int b)
 static int64_t off1, nout;
 static int extreme;   /* A 255 or 0, B +-127 in runs of 4 */
 
-/* The kernel sets tried: scalar, AVX2, VNNI. */
-static const pz_isa KISA[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
-static const char *const KNAME[3] = {"scalar", "avx2", "vnni"};
+/* The kernel sets tried, by pz_q8_kernel: scalar, AVX2 (novnni),
+ * AVX-VNNI, VNNI. */
+#define NK 4
+static const pz_isa KISA[NK] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX2, PZ_ISA_AVX512};
+static const char *const KNAME[NK] = {"scalar", "avx2", "avxvnni", "vnni"};
 
 static int kernel_here(int k)
 {
-    return k == 0 || (k == 1 && pz_cpu_isa() >= PZ_ISA_AVX2) || (k == 2 && pz_cpu_has_vnni());
+    return k == PZ_Q8_SCALAR || (k == PZ_Q8_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) ||
+           (k == PZ_Q8_AVXVNNI && pz_cpu_has_avxvnni()) || (k == PZ_Q8_VNNI && pz_cpu_has_vnni());
 }
 
 static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, int trans_b)
@@ -67,7 +71,8 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     d.hi = tlo + 255;
     /* the reference, and y filled with a sentinel past N */
     const size_t es = yk == 2 ? 4 : 1, ysz = (size_t)(M * ldy) * es;
-    uint8_t *want = malloc(ysz), *got[3] = {malloc(ysz), malloc(ysz), malloc(ysz)};
+    uint8_t *want = malloc(ysz), *got[NK];
+    for (int k = 0; k < NK; k++) got[k] = malloc(ysz);
     uint8_t *g3 = malloc(ysz);
     memset(want, 0x5c, ysz);
     for (int64_t i = 0; i < M; i++)
@@ -95,8 +100,9 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
     snprintf(tag, sizeof tag, "M%lld K%lld N%lld a %s y %s relu %d transB %d", (long long)M,
              (long long)K, (long long)N, asg ? "s8" : "u8", yk == 2 ? "f32" : yk ? "s8" : "u8",
              relu, trans_b);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < NK; k++) {
         if (!kernel_here(k)) continue;
+        d.novnni = k == PZ_Q8_AVX2;
         pz_qgemm_plan *p = pz_qgemm_plan_new(&d, KISA[k], bt, trans_b, bias, as, bs, ys, err,
                                              sizeof err);
         checkf(p != NULL, "%s: plan: %s", tag, err);
@@ -131,7 +137,7 @@ static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, in
                (long long)far, (long long)pad);
         off1 += one, nout += M * N;
     }
-    free(a), free(b), free(bt), free(bias), free(bs), free(want), free(got[0]), free(got[1]), free(got[2]),
+    free(a), free(b), free(bt), free(bias), free(bs), free(want), free(got[0]), free(got[1]), free(got[2]), free(got[3]),
         free(g3);
 }
 
@@ -142,7 +148,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void bench(pz_isa isa)
+static void bench(pz_isa isa, int novnni)
 {
     static const int64_t S[][3] = {{1, 2048, 1000}, {8, 2048, 1000}, {64, 768, 768},
                                    {128, 1024, 4096}};
@@ -155,7 +161,8 @@ static void bench(pz_isa isa)
         for (int64_t j = 0; j < K * N; j++) b[j] = (int8_t)irnd(-127, 127);
         for (int64_t j = 0; j < M * K; j++) a[j] = (uint8_t)rnd();
         for (int64_t n = 0; n < N; n++) bs[n] = 0.003f;
-        pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_zp = 128, .y_zp = 128, .lo = 0, .hi = 255};
+        pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_zp = 128, .y_zp = 128, .lo = 0, .hi = 255,
+                           .novnni = novnni};
         char err[200];
         pz_qgemm_plan *p = pz_qgemm_plan_new(&d, isa, b, 0, NULL, 0.02f, bs, 0.5f, err,
                                              sizeof err);
@@ -178,10 +185,13 @@ static void bench(pz_isa isa)
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--bench")) {
-        bench(argc > 2 && !strcmp(argv[2], "avx2") ? PZ_ISA_AVX2 : PZ_ISA_AVX512);
+        const char *k = argc > 2 ? argv[2] : "";
+        bench(!strcmp(k, "avx2") || !strcmp(k, "avxvnni") ? PZ_ISA_AVX2 : PZ_ISA_AVX512,
+              !strcmp(k, "avx2"));
         return 0;
     }
     if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
+    if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
     static const int64_t Ms[] = {1, 2, 5, 6, 7, 13}, Ks[] = {1, 3, 4, 17, 64, 100},
                          Ns[] = {1, 15, 16, 17, 40, 64, 100};
     int v = 0;

@@ -49,6 +49,8 @@ typedef enum { PZ_ISA_REF, PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512 } pz_isa;
 pz_isa pz_cpu_isa(void);
 /* Whether it also has AVX512-VNNI (vpdpbusd: the int8 kernels, quant/). */
 int pz_cpu_has_vnni(void);
+/* Whether it has AVX2 and AVX-VNNI (vpdpbusd on YMM, VEX: Alder Lake on). */
+int pz_cpu_has_avxvnni(void);
 
 /* ---- helpers shared by kernels ------------------------------------------ */
 

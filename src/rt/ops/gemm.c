@@ -89,7 +89,8 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         l->kernel = "bf16";
     } else if (l->prec == PZ_PREC_I8DYN && fast_shape) {
         char e[160];
-        st->q8 = pz_qdyn_new(st->M, st->N, st->K, b->data, p->trans_b, p->alpha, isa, e, sizeof e);
+        st->q8 = pz_qdyn_new(st->M, st->N, st->K, b->data, p->trans_b, p->alpha, isa,
+                             l->opts->novnni, e, sizeof e);
         if (!st->q8) return pz_layer_fail(l, err, n, "%s", e);
         l->scratch_bytes = pz_qdyn_scratch(st->q8, l->nth);
         l->packed_in |= 1u << 1;

@@ -120,7 +120,8 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     } else if (l->prec == PZ_PREC_I8DYN && fast) {
         char e[160];
         int64_t rows = pz_numel(a) / s->K;   /* every batch's M rows */
-        st->q8 = pz_qdyn_new(rows, s->N, s->K, b->data, 0, 1.0f, isa, e, sizeof e);
+        st->q8 = pz_qdyn_new(rows, s->N, s->K, b->data, 0, 1.0f, isa, l->opts->novnni, e,
+                             sizeof e);
         if (!st->q8) return pz_layer_fail(l, err, n, "%s", e);
         l->scratch_bytes = pz_qdyn_scratch(st->q8, l->nth);
         l->packed_in |= 1u << 1;

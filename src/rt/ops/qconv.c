@@ -67,7 +67,7 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
         .sh = (int)p->stride[0], .sw = (int)p->stride[1], .dh = (int)p->dilation[0],
         .dw = (int)p->dilation[1], .pt = (int)p->pad_begin[0], .pl = (int)p->pad_begin[1],
         .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = pz_zp8(xz),
-        .y_zp = y_zp, .lo = lo, .hi = hi};
+        .y_zp = y_zp, .lo = lo, .hi = hi, .novnni = l->opts->novnni};
     char why[200];
     if (dw)
         st->dwplan = pz_qdwconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
@@ -82,9 +82,13 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     if (dw) l->kernel = l->isa == PZ_ISA_AVX512 ? "dw16c_avx512"
                         : l->isa == PZ_ISA_AVX2 ? "dw16c_avx2"
                                                 : "dw16c_scalar";
-    else l->kernel = pz_qconv16c_plan_kernel(st->plan) == PZ_Q8_VNNI   ? "vnni16c"
-                     : pz_qconv16c_plan_kernel(st->plan) == PZ_Q8_AVX2 ? "avx2_16c"
-                                                                        : "scalar16c";
+    else {
+        const pz_q8_kernel k = pz_qconv16c_plan_kernel(st->plan);
+        l->kernel = k == PZ_Q8_VNNI      ? "vnni16c"
+                    : k == PZ_Q8_AVXVNNI ? "avxvnni16c"
+                    : k == PZ_Q8_AVX2    ? "avx2_16c"
+                                         : "scalar16c";
+    }
     return 0;
 }
 

@@ -50,7 +50,7 @@ static int qgemm_prepare(pz_layer *l, char *err, size_t n)
     for (int64_t i = 0; i < N; i++) bsc[i] = ((const float *)sb->data)[pz_numel(sb) > 1 ? i : 0];
     pz_qgemm_desc d = {.m = M, .n = N, .k = K, .a_signed = a->dtype == PZ_I8,
                        .y_signed = y->dtype == PZ_I8, .a_zp = pz_zp8(za), .out_f32 = out_f32,
-                       .y_zp = pz_zp8(zy)};
+                       .y_zp = pz_zp8(zy), .novnni = l->opts->novnni};
     const float fys = sy ? *(const float *)sy->data : 1.0f;
     pz_q8_act_bounds(&p->act, d.y_signed, fys, d.y_zp, &d.lo, &d.hi);
     char why[200];

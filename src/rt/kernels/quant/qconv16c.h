@@ -2,7 +2,8 @@
  * the channel-blocked layout NCHW16c with one byte an element: x and y are
  * [N][ceil(C/16)][H][W][16] uint8 or int8. Three kernels over one plan and
  * one packed copy of the weights: VNNI (qconv16c_avx512vnni.c, vpdpbusd),
- * AVX2 (qconv16c_avx2.c, vpmaddwd on an int16 copy) and the scalar twin
+ * AVX-VNNI (qconv16c_avxvnni.c, vpdpbusd on YMM), AVX2 (qconv16c_avx2.c,
+ * vpmaddwd on an int16 copy) and the scalar twin
  * (qconv16c_scalar.c), bit for bit the same; qisa.h picks one.
  *
  *     pz_qconv16c_desc d = {.n = 1, .c = 64, .m = 64, .ih = 56, .iw = 56, .oh = 56,
@@ -54,6 +55,7 @@ typedef struct {
     int rm;                                  /* register tile's output blocks, 1..4
                                               * (AVX2: 1..2); 0: the plan's choice (a
                                               * bench's knob) */
+    int novnni;                              /* 1: not the vpdpbusd kernels (qisa.h) */
 } pz_qconv16c_desc;
 
 /* Opaque: the descriptor, packed weights, per-pixel-class biases (x_zp
@@ -62,7 +64,7 @@ typedef struct pz_qconv16c_plan pz_qconv16c_plan;
 
 /* w: [m][c][kh][kw] int8; b: int32 [m] or NULL; w_scale: float [m] (per
  * output channel); x_scale, y_scale: floats. isa: the kernel set of
- * pz_q8_kernel_for(isa) (qisa.h: VNNI, AVX2 or the scalar twin). Returns NULL, with the reason in err,
+ * pz_q8_kernel_for(isa, d->novnni) (qisa.h). Returns NULL, with the reason in err,
  * for a shape or value it does not handle (sizes < 1, w_zp != 0, zero
  * points or clamp outside their types, a multiplier that is not finite,
  * int32 sums that could overflow). The plan owns copies of

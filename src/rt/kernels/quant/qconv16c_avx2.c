@@ -1,8 +1,7 @@
 /* qconv16c_avx2.c - the int8 NCHW16c convolution's AVX2 micro-kernels, for
- * CPUs without AVX512-VNNI (qconv16c_impl.h, driven by qconv16c_plan.c).
+ * CPUs without VNNI (qconv16c_impl.h, driven by qconv16c_plan.c; the tile
+ * and epilogue in qconv16c_ymm.h).
  *
- * A tile: RW output pixels x RM blocks of 16 output channels, each block
- * two YMM of 8 int32 accumulators (at most 6x1 or 3x2: 12 of the 16 YMM).
  * Each step broadcasts a dword of 4 input channels c0..c3 of a pixel and
  * widens it in place to 16-bit pairs, (c0, c2) = x & 0x00ff00ff and (c1,
  * c3) = x >> 8; vpmaddwd multiplies each pair by the int16 weights of w16
@@ -10,24 +9,13 @@
  * sums are exact, so the bits are the VNNI kernel's and the scalar twin's
  * (vpmaddubsw on bytes would be 1 instruction less a step, but its 16-bit
  * pair sums saturate for full-range u8 x s8). An int8 input is flipped to
- * uint8 first (XS), as in the VNNI kernel. The epilogue is the same float
- * requantization (qconv16c.h), packed to 16 bytes. */
+ * uint8 first (XS), as in the VNNI kernel. */
 #include "rt/kernels/quant/qconv16c_impl.h"
 
 #ifndef PZ_SCALAR
 #include <immintrin.h>
-#include <string.h>
-
-#define UNROLL _Pragma("GCC unroll 32")
 
 const int pz_qconv16c_rwmax__avx2[3] = {0, 6, 3};
-
-PZ_ALWAYS_INLINE __m256i bcast(const uint8_t *p)
-{
-    int32_t v;
-    memcpy(&v, p, 4);
-    return _mm256_set1_epi32(v);
-}
 
 /* acc += the pair products of xp (16-bit pairs) and the weights at wp: the
  * weights read straight from memory as vpmaddwd's operand (holding them in
@@ -44,7 +32,7 @@ PZ_ALWAYS_INLINE void madd(__m256i *acc, __m256i xp, const int8_t *wp)
 #define STEP_AT(XP, WP, Q)                                                           \
     do {                                                                             \
         UNROLL for (int j = 0; j < RW; j++) {                                        \
-            __m256i xb = bcast((XP) + j * xps + (Q) * 4);                              \
+            __m256i xb = bcast((XP) + j * xps + (Q) * 4);                            \
             if (XS) xb = _mm256_xor_si256(xb, flip);                                 \
             const __m256i xe = _mm256_and_si256(xb, lo8);                            \
             const __m256i xo = _mm256_srli_epi16(xb, 8);                             \
@@ -57,75 +45,8 @@ PZ_ALWAYS_INLINE void madd(__m256i *acc, __m256i xp, const int8_t *wp)
             }                                                                        \
         }                                                                            \
     } while (0)
-
-/* the 16 requantized lanes of a block (two halves of 8) as 16 bytes at y */
-PZ_ALWAYS_INLINE void store16(uint8_t *y, __m256i a0, __m256i a1, const float *mult,
-                              const float *flo, const float *fhi, __m256i yzp)
-{
-    __m256i q[2];
-    const __m256i acc[2] = {a0, a1};
-    UNROLL for (int h = 0; h < 2; h++) {
-        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[h]), _mm256_loadu_ps(mult + 8 * h));
-        f = _mm256_min_ps(_mm256_max_ps(f, _mm256_loadu_ps(flo + 8 * h)),
-                          _mm256_loadu_ps(fhi + 8 * h));
-        q[h] = _mm256_add_epi32(_mm256_cvtps_epi32(f), yzp);
-    }
-    /* values in [-128, 255]: exact in int16; their low bytes are the output */
-    __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(q[0], q[1]), 0xd8);
-    w = _mm256_and_si256(w, _mm256_set1_epi16(0xff));
-    const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
-    _mm_storeu_si128((__m128i *)y, b);
-}
-
-PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int RM,
-                           const int PS, const int XS)
-{
-    const int64_t xps = PS ? PS : a->xps;
-    const int64_t ws_mb = a->ws_mb, ws_cb = a->ws_cb, ws_h = a->ws_h;
-    const int64_t xs_cb = a->xs_cb, xs_h = a->xs_h, xs_w = a->xs_w;
-    const int ncb = a->ncb, nkh = a->nkh, nkw = a->nkw;
-    const __m256i flip = _mm256_set1_epi32((int)a->xflip);
-    const __m256i lo8 = _mm256_set1_epi32(0x00ff00ff);
-    __m256i acc[6][4];
-    UNROLL for (int r = 0; r < RM; r++)
-        UNROLL for (int h = 0; h < 2; h++) {
-            const __m256i bv = _mm256_loadu_si256((const __m256i *)(a->bias + 16 * r + 8 * h));
-            UNROLL for (int j = 0; j < RW; j++) acc[j][2 * r + h] = bv;
-        }
-    QC_TILE_RUNS(QC_TAP16)
-    const __m256i yzp = _mm256_set1_epi32(a->yzp);
-    UNROLL for (int r = 0; r < RM; r++)
-        UNROLL for (int j = 0; j < RW; j++)
-            store16(a->y + r * a->ys_mb + j * a->yps, acc[j][2 * r], acc[j][2 * r + 1],
-                    a->mult + 16 * r, a->flo + 16 * r, a->fhi + 16 * r, yzp);
-}
-
-/* uk_<xs>_<psk>_<rm>_<rw>; psk 0..2 for xps = 16, 32, any */
-#define UK(XS, K, PSV, RM, RW) \
-    static void uk_##XS##_##K##_##RM##_##RW(const pz_qconv16c_uk_args *a) { tile(a, RW, RM, PSV, XS); }
-#define UK_1TO3(XS, K, PSV, RM) UK(XS, K, PSV, RM, 1) UK(XS, K, PSV, RM, 2) UK(XS, K, PSV, RM, 3)
-#define UK_ALL(XS, K, PSV) UK_1TO3(XS, K, PSV, 1) UK(XS, K, PSV, 1, 4) UK(XS, K, PSV, 1, 5) \
-    UK(XS, K, PSV, 1, 6) UK_1TO3(XS, K, PSV, 2)
-
-UK_ALL(0, 0, 16)
-UK_ALL(0, 1, 32)
-UK_ALL(0, 2, 0)
-UK_ALL(1, 0, 16)
-UK_ALL(1, 1, 32)
-UK_ALL(1, 2, 0)
-
-#define ROW3(XS, K, RM) NULL, uk_##XS##_##K##_##RM##_1, uk_##XS##_##K##_##RM##_2, \
-    uk_##XS##_##K##_##RM##_3
-#define TAB(XS, K) {{NULL}, {ROW3(XS, K, 1), uk_##XS##_##K##_1_4, uk_##XS##_##K##_1_5, \
-    uk_##XS##_##K##_1_6}, {ROW3(XS, K, 2)}}
-
-static const pz_qconv16c_uk TABLE[2][3][3][7] = {
-    {TAB(0, 0), TAB(0, 1), TAB(0, 2)},
-    {TAB(1, 0), TAB(1, 1), TAB(1, 2)},
-};
-
-pz_qconv16c_uk pz_qconv16c_pick__avx2(int rm, int rw, int psk, int xs)
-{
-    return TABLE[xs][psk][rm][rw];
-}
+#define QC_YMM_CONSTS const __m256i lo8 = _mm256_set1_epi32(0x00ff00ff)
+#define QC_YMM_TAPB QC_TAP16
+#define QC_YMM_PICK pz_qconv16c_pick__avx2
+#include "rt/kernels/quant/qconv16c_ymm.h"
 #endif

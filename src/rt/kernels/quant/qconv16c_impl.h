@@ -88,9 +88,12 @@ pz_qconv16c_uk pz_qconv16c_pick__avx512vnni(int rm, int rw, int psk, int xs);
 /* The AVX2 micro-kernels (vpmaddwd on w16): rm 1..2 x rw 1..rwmax[rm]. */
 extern const int pz_qconv16c_rwmax__avx2[3];
 pz_qconv16c_uk pz_qconv16c_pick__avx2(int rm, int rw, int psk, int xs);
+/* The AVX-VNNI micro-kernels (vpdpbusd on YMM, on w): the AVX2 tiles. */
+extern const int pz_qconv16c_rwmax__avxvnni[3];
+pz_qconv16c_uk pz_qconv16c_pick__avxvnni(int rm, int rw, int psk, int xs);
 
 /* The body of a SIMD micro-kernel's tile between its bias and its epilogue
- * (both kernels): the runs (cb, kh, kw) of the tile as one loop with the
+ * (all of them): the runs (cb, kh, kw) of the tile as one loop with the
  * pointers xw, ww stepped, the 4 steps of a run straight (around nested
  * loops, or steps under conditions, gcc spilled accumulators in the loop:
  * bench/RESULTS.md, 'qconv16c: spills'). The includer defines STEP(Q) (a

@@ -128,14 +128,19 @@ static int pack16(pz_qconv16c_plan *p)
 }
 
 /* The register tile of the SIMD kernels. VNNI: the least estimated time
- * for a row of the interior. AVX2 (12 of the 16 YMM accumulate): 3 pixels
+ * for a row of the interior. AVX2 and AVX-VNNI (12 of the 16 YMM accumulate): 3 pixels
  * x 2 blocks for a 1x1 conv (fewer steps a weight load), else 6 x 1
  * (bench/RESULTS.md, 'qconv16c AVX2'); the descriptor's rm 1 or 2 wins. */
 static void choose_tile(pz_qconv16c_plan *p, const pz_qconv16c_desc *d)
 {
     const int *rwmax = pz_qconv16c_rwmax__avx512vnni;
-    if (p->kern == PZ_Q8_AVX2) {
-        rwmax = pz_qconv16c_rwmax__avx2;
+    if (p->kern == PZ_Q8_AVX2 || p->kern == PZ_Q8_AVXVNNI) {
+        rwmax = p->kern == PZ_Q8_AVX2 ? pz_qconv16c_rwmax__avx2 : pz_qconv16c_rwmax__avxvnni;
+        if (p->kern == PZ_Q8_AVXVNNI) {
+            p->pick = pz_qconv16c_pick__avxvnni;
+            p->wk = p->w;
+            p->tapb = QC_TAP;
+        }
         p->rm = d->kh * d->kw == 1 && p->mb >= 2 ? 2 : 1;
         if (d->rm == 1 || (d->rm == 2 && p->mb >= 2)) p->rm = d->rm;
     } else {
@@ -267,7 +272,7 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
     if (!p->bias) FAIL("qconv16c: out of memory");
     if (ok < 0) FAIL("qconv16c: the int32 sums may overflow (bias with x_zp folded in, %lld products)", (long long)K);
 
-    p->kern = pz_q8_kernel_for(isa);
+    p->kern = pz_q8_kernel_for(isa, d->novnni);
 #ifndef PZ_SCALAR
     if (p->kern == PZ_Q8_AVX2 && pack16(p) < 0) FAIL("qconv16c: out of memory");
     if (p->kern != PZ_Q8_SCALAR) choose_tile(p, d);

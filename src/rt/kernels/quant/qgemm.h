@@ -1,7 +1,8 @@
 /* qgemm.h - the int8 GEMM for fully connected layers (QLinearMatMul,
  * QGemm with a constant B): Y = requant(A B + bias), A uint8 or int8 [M x K]
- * row-major, B int8 [K x N] packed once at plan time. Three kernels over one
- * plan: VNNI (qgemm_avx512vnni.c, vpdpbusd), AVX2 (qgemm_avx2.c, vpmaddwd
+ * row-major, B int8 [K x N] packed once at plan time. Four kernels over one
+ * plan: VNNI (qgemm_avx512vnni.c, vpdpbusd), AVX-VNNI (qgemm_avxvnni.c,
+ * vpdpbusd on YMM), AVX2 (qgemm_avx2.c, vpmaddwd
  * on an int16 copy of B) and the scalar twin (qgemm_scalar.c), bit for bit
  * the same; qisa.h picks one.
  *
@@ -37,13 +38,14 @@ typedef struct {
     int32_t a_zp, b_zp;       /* b_zp must be 0 */
     int out_f32;              /* float32 out (dequantized), else requantized bytes */
     int32_t y_zp, lo, hi;     /* bytes out: zero point and clamp in y's domain */
+    int novnni;               /* 1: not the vpdpbusd kernels (qisa.h) */
 } pz_qgemm_desc;
 
 typedef struct pz_qgemm_plan pz_qgemm_plan;
 
 /* b: int8, [k][n] row-major (trans_b: [n][k]); bias: int32 [n] or NULL;
- * b_scale: float [n]. isa: the kernel set of pz_q8_kernel_for(isa)
- * (qisa.h: VNNI, AVX2 or the scalar twin). NULL, with the reason in err, for
+ * b_scale: float [n]. isa: the kernel set of pz_q8_kernel_for(isa,
+ * d->novnni) (qisa.h). NULL, with the reason in err, for
  * what it does not handle. The plan owns its copies. */
 pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_t *b,
                                  int trans_b, const int32_t *bias, float a_scale,

@@ -28,7 +28,7 @@ static int64_t align64(int64_t b)
 }
 
 pz_qdyn *pz_qdyn_new(int64_t m, int64_t n, int64_t k, const float *b, int trans_b, float alpha,
-                     pz_isa isa, char *err, size_t errsize)
+                     pz_isa isa, int novnni, char *err, size_t errsize)
 {
     if (errsize) err[0] = 0;
     pz_qdyn *q = calloc(1, sizeof *q);
@@ -69,7 +69,8 @@ pz_qdyn *pz_qdyn_new(int64_t m, int64_t n, int64_t k, const float *b, int trans_
         sb[c] = mf > 0.0f ? mf / 127.0f : 1.0f;
         q->qdq->quantize(k, bt + c * k, sb[c], 0, 1, bq + c * k);
     }
-    pz_qgemm_desc d = {.m = m, .n = n, .k = k, .a_signed = 1, .a_zp = 0, .out_f32 = 1};
+    pz_qgemm_desc d = {.m = m, .n = n, .k = k, .a_signed = 1, .a_zp = 0, .out_f32 = 1,
+                       .novnni = novnni};
     q->p = pz_qgemm_plan_new(&d, isa, bq, 1, NULL, 1.0f, sb, 1.0f, err, errsize);
     if (!q->p) goto fail;
     free(bt), free(bq), free(sb);
@@ -89,9 +90,11 @@ void pz_qdyn_free(pz_qdyn *q)
 
 const char *pz_qdyn_kernel(const pz_qdyn *q)
 {
-    return pz_qgemm_plan_kernel(q->p) == PZ_Q8_VNNI   ? "int8-dyn"
-           : pz_qgemm_plan_kernel(q->p) == PZ_Q8_AVX2 ? "int8-dyn-avx2"
-                                                       : "int8-dyn-scalar";
+    const pz_q8_kernel k = pz_qgemm_plan_kernel(q->p);
+    return k == PZ_Q8_VNNI      ? "int8-dyn"
+           : k == PZ_Q8_AVXVNNI ? "int8-dyn-avxvnni"
+           : k == PZ_Q8_AVX2    ? "int8-dyn-avx2"
+                                : "int8-dyn-scalar";
 }
 
 /* a worker's scratch: every row of A quantized, then the rows' scales */

@@ -17,7 +17,7 @@
  * do the AVX-512 quantization and epilogue and theirs (qgemm_dyn_avx512.c),
  * but for GELU: vmath's approximation there, erff in the twin.
  *
- *   pz_qdyn *q = pz_qdyn_new(m, n, k, b, trans_b, alpha, isa, err, sizeof err);
+ *   pz_qdyn *q = pz_qdyn_new(m, n, k, b, trans_b, alpha, isa, 0, err, sizeof err);
  *   scratch of pz_qdyn_scratch(q, nth) bytes, then on every worker:
  *   pz_qdyn_run(q, &g, a, y, scratch, ith, nth);
  */
@@ -31,14 +31,15 @@
 
 typedef struct pz_qdyn pz_qdyn;
 
-/* m rows of A at most (the layer's); b: [k][n] row-major (trans_b: [n][k]).
+/* m rows of A at most (the layer's); b: [k][n] row-major (trans_b: [n][k]);
+ * isa and novnni choose the product's kernel (qisa.h).
  * NULL with the reason in err when the int8 sums could overflow (k above
  * about 65000) or memory runs out. */
 pz_qdyn *pz_qdyn_new(int64_t m, int64_t n, int64_t k, const float *b, int trans_b, float alpha,
-                     pz_isa isa, char *err, size_t errsize);
+                     pz_isa isa, int novnni, char *err, size_t errsize);
 void pz_qdyn_free(pz_qdyn *q);
-/* The kernel's name for profiles: "int8-dyn" on VNNI, "int8-dyn-avx2",
- * "int8-dyn-scalar". */
+/* The kernel's name for profiles: "int8-dyn" on VNNI, "int8-dyn-avxvnni",
+ * "int8-dyn-avx2", "int8-dyn-scalar". */
 const char *pz_qdyn_kernel(const pz_qdyn *q);
 /* Bytes of scratch nth workers need (each quantizes the rows it reads). */
 size_t pz_qdyn_scratch(const pz_qdyn *q, int nth);

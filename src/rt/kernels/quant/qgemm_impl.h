@@ -22,11 +22,13 @@ struct pz_qgemm_plan {
     float *mult, *flo, *fhi; /* [np*16]; 0 past N */
 };
 
-/* The VNNI and AVX2 kernels and the scalar twin: units [lo, hi) of (panel group,
+/* The VNNI, AVX-VNNI and AVX2 kernels and the scalar twin: units [lo, hi) of (panel group,
  * row block), panel group by panel group (qgemm.c's pz_qgemm_run and
  * pz_qgemm_run_block choose them). */
 void pz_qgemm_units__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
                                 int64_t ldy, int64_t m, int64_t lo, int64_t hi);
+void pz_qgemm_units__avxvnni(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
+                             int64_t ldy, int64_t m, int64_t lo, int64_t hi);
 void pz_qgemm_units__avx2(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,
                           int64_t ldy, int64_t m, int64_t lo, int64_t hi);
 void pz_qgemm_units__scalar(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y,

@@ -75,7 +75,7 @@ pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_
         p->flo[n] = d->out_f32 ? 0.0f : (float)(d->lo - d->y_zp);
         p->fhi[n] = d->out_f32 ? 0.0f : (float)(d->hi - d->y_zp);
     }
-    p->kern = pz_q8_kernel_for(isa);
+    p->kern = pz_q8_kernel_for(isa, d->novnni);
     if (p->kern == PZ_Q8_AVX2) {
         /* B's int16 copy: byte e of a dword goes to pair (e & 1), element (e >> 1) */
         const int64_t nb = p->np * p->k4 * 64;
@@ -99,6 +99,10 @@ static void units(const pz_qgemm_plan *p, const void *a, int64_t lda, void *y, i
 #ifndef PZ_SCALAR
     if (p->kern == PZ_Q8_VNNI) {
         pz_qgemm_units__avx512vnni(p, a, lda, y, ldy, m, lo, hi);
+        return;
+    }
+    if (p->kern == PZ_Q8_AVXVNNI) {
+        pz_qgemm_units__avxvnni(p, a, lda, y, ldy, m, lo, hi);
         return;
     }
     if (p->kern == PZ_Q8_AVX2) {
