@@ -8,20 +8,22 @@
 #          with and without Relu, folded to QLinearAdd; two fully connected
 #          layers, bytes out and float logits out, folded to QGemm) through `paleozoic run` at 1
 #          and 2 threads, with PZ_ISA=scalar (the int8 kernels' scalar twins),
-#          PZ_ISA=avx2 (the AVX2 int8 kernels, as on a CPU without VNNI)
+#          PZ_ISA=avx2-novnni (the AVX2 int8 kernels, as on a CPU without
+#          VNNI), PZ_ISA=avx2 where the CPU has AVX-VNNI (its kernels)
 #          and PZ_ISA=ref (the reference kernels), and the program `paleozoic
 #          build` makes, each against ONNX Runtime's run of the same model:
 #          every output within one quantization step and >= 99.9% of them
 #          equal; the profile shows as many QCONV, QADD and QGEMM layers as
-#          the qdq pass must fold (the model says how many); the AVX2 run
-#          (its profile naming AVX2 kernels) equals the scalar twins' and
-#          the default run's bit for bit.
+#          the qdq pass must fold (the model says how many); the AVX2 and
+#          AVX-VNNI runs (their profiles naming their kernels) equal the
+#          scalar twins' and the default run's bit for bit.
 #   int8   --precision int8 (quantize, then the qdq pass) on the zoo's
 #          resnet18 with --calibrate: `run` and the built program give the
 #          same bits, which equal ONNX Runtime's run of the QDQ model
 #          `quantize` writes from the same calibration; the profile shows its
 #          20 convolutions as QCONV (vnni16c or the scalar twin); the QDQ
-#          file run with PZ_ISA=avx2 (20 avx2_16c layers) gives the bits of
+#          file run with PZ_ISA=avx2-novnni (20 avx2_16c layers) and, where
+#          the CPU has AVX-VNNI, PZ_ISA=avx2 (20 avxvnni16c) gives the bits of
 #          the default ISA's run and agrees with ONNX Runtime; the zoo's
 #          mobilenet_v2 quantized the same way runs its 17 depthwise convs in
 #          int8 (dw16c) and agrees with ONNX Runtime's run of its QDQ file:
@@ -39,6 +41,9 @@ part_init "$@"
 
 have_avx2=0
 grep -q ' avx2' /proc/cpuinfo 2>/dev/null && have_avx2=1
+have_avxvnni=0
+grep -q ' avx_vnni' /proc/cpuinfo 2>/dev/null && [ "$have_avx2" = 1 ] && have_avxvnni=1
+[ "$have_avxvnni" = 1 ] || echo "no AVX-VNNI here: no AVX-VNNI run"
 [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] ||
     skip_part "needs /usr/bin/python3 with onnx and numpy, node and onnxruntime-node"
 
@@ -57,11 +62,13 @@ while read -r n nq nadd ngemm; do
     [ "$n" = left_alone ] && frac=0.99
     [ "$n" = stem ] && step=0.04
     [ "$n" = fc ] && step=1e-4   # float logits: the same int32 sums, one float product
-    for way in t1 t2 scalar avx2 ref build; do
+    for way in t1 t2 scalar avx2 avxvnni ref build; do
         th=1 pre=""
+        [ "$way" = avxvnni ] && [ "$have_avxvnni" = 0 ] && continue
         [ "$way" = t2 ] && th=2
         [ "$way" = scalar ] && pre="PZ_ISA=scalar"
-        [ "$way" = avx2 ] && pre="PZ_ISA=avx2"
+        [ "$way" = avx2 ] && pre="PZ_ISA=avx2-novnni"
+        [ "$way" = avxvnni ] && pre="PZ_ISA=avx2"
         [ "$way" = ref ] && pre="PZ_ISA=ref"
         if [ "$way" = build ]; then
             "$PZ" build "$m.onnx" -o "$m.exe" >"$T/log" 2>&1 &&
@@ -78,12 +85,13 @@ while read -r n nq nadd ngemm; do
             [ "$got" = "$nadd" ] || { bad "$n run ($way): $got QADD layers, want $nadd"; continue; }
             got=$(grep -c ' QGEMM ' "$T/log")
             [ "$got" = "$ngemm" ] || { bad "$n run ($way): $got QGEMM layers, want $ngemm"; continue; }
-            if [ "$way" = avx2 ] && [ "$have_avx2" = 1 ] && [ $((nq + ngemm)) -gt 0 ]; then
-                got=$(grep -c ' Q\(CONV\|GEMM\) .*avx2' "$T/log")
-                [ "$got" -gt 0 ] || { bad "$n run (avx2): no AVX2 int8 kernel in the profile"; continue; }
+            if { [ "$way" = avx2 ] || [ "$way" = avxvnni ]; } && [ "$have_avx2" = 1 ] &&
+                [ $((nq + ngemm)) -gt 0 ]; then
+                got=$(grep -c " Q\(CONV\|GEMM\) .*$way" "$T/log")
+                [ "$got" -gt 0 ] || { bad "$n run ($way): no $way int8 kernel in the profile"; continue; }
                 for w2 in t1 scalar; do
                     node "$ROOT/tests/e2e/compare.js" --bitwise "$m.$way.pb" "$m.$w2.pb" \
-                        >"$T/why" 2>&1 && ok || bad "$n: avx2 vs $w2 not bitwise: $(cat "$T/why")"
+                        >"$T/why" 2>&1 && ok || bad "$n: $way vs $w2 not bitwise: $(cat "$T/why")"
                 done
             fi
         fi
@@ -126,20 +134,25 @@ node "$ROOT/tests/e2e/compare.js" --qstep 0.1 0.999 "$z.run.pb" "$z.ort.pb" >"$T
 # the AVX2 int8 kernels (a CPU without VNNI) on the QDQ file (--precision
 # int8 would calibrate with the AVX2 fp32 kernels: other scales): the same
 # bits as the default ISA's run, within a step of ONNX Runtime's
-if [ "$have_avx2" = 1 ]; then
-    if "$PZ" run "$z.q.onnx" --input "$z.x1.pb" --output "$z.qrun.pb" >"$T/log" 2>&1 &&
-        PZ_ISA=avx2 "$PZ" run "$z.q.onnx" --input "$z.x1.pb" --output "$z.avx2.pb" \
-            --profile >"$T/log" 2>&1; then
-        k=$(grep -c ' QCONV .*avx2_16c' "$T/log")
-        [ "$k" = 20 ] && ok || bad "QDQ resnet18, PZ_ISA=avx2: $k AVX2 QCONV layers, want 20"
+# (and the AVX-VNNI kernels, where the CPU has them, the same)
+[ "$have_avx2" = 1 ] && "$PZ" run "$z.q.onnx" --input "$z.x1.pb" --output "$z.qrun.pb" \
+    >"$T/log" 2>&1 || [ "$have_avx2" = 0 ] || bad "QDQ resnet18 run: $(tail -c 300 "$T/log")"
+for isa in avx2-novnni:avx2_16c avx2:avxvnni16c; do
+    kern=${isa#*:} isa=${isa%:*}
+    [ "$have_avx2" = 1 ] || continue
+    [ "$isa" = avx2 ] && [ "$have_avxvnni" = 0 ] && continue
+    if PZ_ISA=$isa "$PZ" run "$z.q.onnx" --input "$z.x1.pb" --output "$z.$isa.pb" \
+        --profile >"$T/log" 2>&1; then
+        k=$(grep -c " QCONV .*$kern" "$T/log")
+        [ "$k" = 20 ] && ok || bad "QDQ resnet18, PZ_ISA=$isa: $k $kern QCONV layers, want 20"
     else
-        bad "QDQ resnet18 run: $(tail -c 300 "$T/log")"
+        bad "QDQ resnet18 run, PZ_ISA=$isa: $(tail -c 300 "$T/log")"
     fi
-    node "$ROOT/tests/e2e/compare.js" --bitwise "$z.avx2.pb" "$z.qrun.pb" >"$T/why" 2>&1 && ok ||
-        bad "QDQ resnet18 PZ_ISA=avx2 vs the default ISA: $(cat "$T/why")"
-    node "$ROOT/tests/e2e/compare.js" --qstep 0.1 0.999 "$z.avx2.pb" "$z.ort.pb" >"$T/why" 2>&1 &&
-        ok || bad "QDQ resnet18 PZ_ISA=avx2 vs ONNX Runtime: $(cat "$T/why")"
-fi
+    node "$ROOT/tests/e2e/compare.js" --bitwise "$z.$isa.pb" "$z.qrun.pb" >"$T/why" 2>&1 && ok ||
+        bad "QDQ resnet18 PZ_ISA=$isa vs the default ISA: $(cat "$T/why")"
+    node "$ROOT/tests/e2e/compare.js" --qstep 0.1 0.999 "$z.$isa.pb" "$z.ort.pb" >"$T/why" 2>&1 &&
+        ok || bad "QDQ resnet18 PZ_ISA=$isa vs ONNX Runtime: $(cat "$T/why")"
+done
 # MobileNetV2's QDQ file: its 17 depthwise convs int8 (dw16c), the output
 # against ONNX Runtime's run of the same file
 v="$T/mobilenet_v2"
