@@ -6,20 +6,23 @@
 #      seeded input), quantizes it (`paleozoic quantize`: min/max over 8 seeded
 #      inputs) and builds the float and the QDQ model;
 #   3. per net, R rounds of fp32 then int8, each `PZ_ISA=avx2 ./NET.X --threads 1
-#      --repeat K` (its latency median); prints the rounds and the medians.
+#      --repeat K` (its latency median; int8 with PZ_ISA=I8ISA); prints the rounds
+#      and the medians.
 # On a shared machine: prepare once (--rounds 0), then time one net at a time
 # under a lock, `flock /tmp/pz_bench.lock sh bench/int8/avx2.sh --prepared 1 --nets N`.
 # Options: --nets a,b (default resnet18,resnet50,mobilenet_v2)  --rounds R (7; 0: only
 #          prepare)  --repeat K (6)  --threads T (1)  --build DIR (build)
 #          --prepared 1 (skip steps 1-2: the executables are there)
+#          --int8-isa I8ISA (avx2-novnni: the AVX2 vpmaddwd int8 kernels; avx2: the
+#          AVX-VNNI ones where the CPU has them, README 'Choosing kernels')
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-B=build NETS=resnet18,resnet50,mobilenet_v2 ROUNDS=7 REPEAT=6 TH=1 PREPARED=0
+B=build NETS=resnet18,resnet50,mobilenet_v2 ROUNDS=7 REPEAT=6 TH=1 PREPARED=0 I8ISA=avx2-novnni
 while [ $# -gt 0 ]; do
     case "$1" in
     --nets) NETS=$2 ;; --rounds) ROUNDS=$2 ;; --repeat) REPEAT=$2 ;; --threads) TH=$2 ;;
-    --build) B=$2 ;; --prepared) PREPARED=$2 ;;
+    --build) B=$2 ;; --prepared) PREPARED=$2 ;; --int8-isa) I8ISA=$2 ;;
     *) echo "bench/int8/avx2: unknown option $1" >&2; exit 2 ;;
     esac
     shift 2
@@ -27,6 +30,7 @@ done
 fail() { echo "bench/int8/avx2: error: $*" >&2; exit 1; }
 case "$ROUNDS$REPEAT$TH" in *[!0-9]*) echo "bench/int8/avx2: --rounds, --repeat, --threads take counts" >&2; exit 2 ;; esac
 case "$PREPARED" in 0|1) ;; *) echo "bench/int8/avx2: --prepared takes 0 or 1" >&2; exit 2 ;; esac
+case "$I8ISA" in avx2|avx2-novnni) ;; *) echo "bench/int8/avx2: --int8-isa takes avx2 or avx2-novnni" >&2; exit 2 ;; esac
 PZ="$B/paleozoic" M="$B/test-models" W="$B/int8-avx2"
 [ "$PREPARED" = 1 ] || {
     make -s BUILD="$B" "$B/paleozoic" >/dev/null || fail "make BUILD=$B failed"
@@ -54,7 +58,9 @@ for net in $(echo "$NETS" | tr , ' '); do
     r=0
     while [ "$r" -lt "$ROUNDS" ]; do
         for k in fp32 int8; do
-            t=$(PZ_ISA=avx2 "$W/$net.$k" --input "$W/$net.input.pb" --threads "$TH" \
+            isa=avx2
+            [ "$k" = int8 ] && isa=$I8ISA
+            t=$(PZ_ISA=$isa "$W/$net.$k" --input "$W/$net.input.pb" --threads "$TH" \
                 --repeat "$REPEAT" 2>&1 | sed -n 's/latency_ms median=\([0-9.]*\).*/\1/p')
             [ -n "$t" ] || fail "$net $k: no latency_ms line"
             echo "$k $t" >>"$W/$net.times"
