@@ -66,11 +66,12 @@ void lab_machine_read(lab_machine *m)
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     static const char *const ISA[] = {"avx2", "fma", "avx512f", "avx512bw", "avx512vnni",
-                                      "avx512bf16"};
-    int has[6] = {__builtin_cpu_supports("avx2"), __builtin_cpu_supports("fma"),
+                                      "avx512bf16", "avxvnni"};
+    int has[7] = {__builtin_cpu_supports("avx2"), __builtin_cpu_supports("fma"),
                   __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx512bw"),
-                  __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx512bf16")};
-    for (int i = 0; i < 6; i++)
+                  __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx512bf16"),
+                  __builtin_cpu_supports("avxvnni")};
+    for (int i = 0; i < 7; i++)
         if (has[i]) {
             size_t len = strlen(m->isa);
             snprintf(m->isa + len, sizeof m->isa - len, "%s%s", len ? " " : "", ISA[i]);

@@ -79,7 +79,7 @@ for line in open("/proc/cpuinfo"):
         break
 isa = set(m["isa"].split())
 for ours, linux in (("avx2", "avx2"), ("avx512f", "avx512f"), ("avx512vnni", "avx512_vnni"),
-                    ("avx512bf16", "avx512_bf16")):
+                    ("avx512bf16", "avx512_bf16"), ("avxvnni", "avx_vnni")):
     assert (ours in isa) == (linux in flags), (ours, m["isa"])
 q = p["quality"]
 assert q["peak_before_gflops"] > 0 and q["peak_after_gflops"] > 0, q
