@@ -174,6 +174,53 @@ int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow)
     return wino < direct;
 }
 
+/* The sparse rule (winograd.h), in the same units: a vector instruction's
+ * issue slot counted as the 32 FLOPs of one 16-lane FMA. The sparse direct
+ * conv runs FMAs over its planes' rows (OW + 2 pixels computed a row for
+ * OW kept) for the one-tap blocks with a weight, its kept weights streamed
+ * once; the sparse Winograd runs the GEMMs' FMAs for the 16 x 16 blocks
+ * with a weight, its kept U streamed (and again from L3 per panel as
+ * dense), and its dense transforms: per tile and input block the 6x6 input
+ * transform, 12 one-dimensional passes of 28 adds and multiplies
+ * (winograd_avx512.c: in_1d) and 36 stores; per tile and output block the
+ * output transform, 10 passes of 14 and the epilogue of 16 pixels (bias,
+ * residual, clamp, store: 6 each) after 36 loads. These are counts of the
+ * kernels' code, not timings: `best` measures. */
+#define WINO_IN_OPS (12 * 28 + 36)
+#define WINO_OUT_OPS (10 * 14 + 16 * 6 + 36)
+#define WINO_OP_FLOPS 32.0
+
+static double spwino_transforms(int64_t c, int64_t m, int64_t T)
+{
+    return WINO_OP_FLOPS * (double)T *
+           ((double)cdiv(c, 16) * WINO_IN_OPS + (double)cdiv(m, 16) * WINO_OUT_OPS);
+}
+
+static double spwino_cost(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz)
+{
+    const int64_t T = cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE);
+    const double u_bytes = (double)u_bytes_of(c, m) * blk_nz;
+    double again = 0;
+    if (!whole_order(c, m, T, 1)) again = (double)(cdiv(T, panel_tiles_c(c)) - 1) * u_bytes;
+    return 2.0 * PZ_WINO_NPT * (double)c * (double)m * (double)T * blk_nz +
+           spwino_transforms(c, m, T) + u_bytes * PZ_WINO_MEM_FLOPS + again * PZ_WINO_L3_FLOPS;
+}
+
+int pz_spwino_pays(int64_t c, int64_t m, int64_t oh, int64_t ow, double tap_nz, double blk_nz)
+{
+    if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
+    const double direct = 2.0 * 9 * (double)c * (double)m * (double)oh * (double)(ow + 2) * tap_nz +
+                          9.0 * (double)c * (double)m * sizeof(float) * tap_nz * PZ_WINO_MEM_FLOPS;
+    return spwino_cost(c, m, oh, ow, blk_nz) < direct;
+}
+
+double pz_spwino_transform_share(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz)
+{
+    if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
+    const int64_t T = cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE);
+    return spwino_transforms(c, m, T) / spwino_cost(c, m, oh, ow, blk_nz);
+}
+
 int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth)
 {
     return whole_image(d, nth);
@@ -332,17 +379,25 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
  * the other blocks with none in flight. One slice ahead, into L2 (T1): two
  * ahead gain nothing, T0 and NTA lose (bench/RESULTS.md, 'winograd: U
  * prefetch'). */
-static void gemm_point(const pz_wino_isa *isa, const float *ug, int64_t CB, int rm, int xi,
+typedef struct {
+    const float *u;          /* the slice of one group at one point */
+    int64_t floats;          /* its size */
+    const int32_t *ent;      /* sparse: its entries (pz_wino_gemm_args), else NULL */
+    int nent;
+} wino_slice;
+
+static void gemm_point(const pz_wino_isa *isa, const wino_slice *s, int64_t CB, int rm,
                        const float *Vx, float *Mx, int64_t nt, int64_t pf_next)
 {
     pz_wino_gemm_args a = {
         .us_q = rm * 16, .us_cb = 16 * rm * 16, .vs_cb = nt * 16, .ms_mb = nt * 16,
-        .ncb = (int)CB, .rm = rm,
+        .ncb = (int)CB, .rm = rm, .ent = s->ent, .nent = s->nent,
     };
-    a.u = ug + xi * CB * a.us_cb;
+    a.u = s->u;
     const int64_t nsb = cdiv(nt, PZ_WINO_TB);
-    const int64_t lines = CB * 16 * rm;   /* 64-byte lines of this slice */
-    a.pf_q = (int)cdiv(lines, nsb * CB * 16);
+    const int64_t lines = s->floats / 16;   /* 64-byte lines of this slice */
+    const int64_t qsteps = (s->ent ? s->nent : CB) * 16;
+    a.pf_q = qsteps ? (int)cdiv(lines, nsb * qsteps) : 0;
     for (int64_t sb = 0; sb < nsb; sb++) {
         const int64_t j0 = sb * nt / nsb, j1 = (sb + 1) * nt / nsb;
         const int64_t l0 = lines * sb / nsb, l1 = lines * (sb + 1) / nsb;
@@ -363,12 +418,26 @@ static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
     return g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16 + xi * CB * 16 * rm * 16;
 }
 
+/* Group g's slice of point xi: of the dense U at u, or of sp's. */
+static wino_slice slice_of(const pz_conv16c_desc *d, const pz_spwino_plan *sp, const float *u,
+                           int64_t g, int xi)
+{
+    if (!sp) {
+        const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
+        const int64_t rm = min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+        return (wino_slice){u + u_slice(d, g, xi), CB * 16 * rm * 16, NULL, 0};
+    }
+    const int64_t f = (sp->uoff[g + 1] - sp->uoff[g]) / PZ_WINO_NPT;
+    return (wino_slice){sp->u + sp->uoff[g] + xi * f, f, sp->ent + sp->e0[g],
+                        (int)(sp->e0[g + 1] - sp->e0[g])};
+}
+
 /* The whole-image order (whole_image): this worker's groups [g0, g1) of
  * every image. V [36][CB][T][16]; M [36][blocks of g0..g1][T][16]. Each
  * output sums the same products in the same order as in the panel order:
  * the same bits. */
 static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                        const float *restrict x, const float *restrict u,
+                        const pz_spwino_plan *sp, const float *restrict x, const float *restrict u,
                         const float *restrict b, const float *restrict z, float *restrict y,
                         float *restrict ws, int64_t toff, int64_t T, int ith, int nth)
 {
@@ -388,10 +457,11 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                 /* in a net U comes from memory: prefetch the slice that
                  * runs next, the next group's of this point or the first
                  * group's of the next point */
+                const wino_slice s = slice_of(d, sp, u, g, xi);
                 int64_t pf = 0;
-                if (g + 1 < g1) pf = u_slice(d, g + 1, xi) - u_slice(d, g, xi);
-                else if (xi + 1 < PZ_WINO_NPT) pf = u_slice(d, g0, xi + 1) - u_slice(d, g, xi);
-                gemm_point(isa, u + u_slice(d, g, 0), CB, rm, xi, V + xi * vs,
+                if (g + 1 < g1) pf = slice_of(d, sp, u, g + 1, xi).u - s.u;
+                else if (xi + 1 < PZ_WINO_NPT) pf = slice_of(d, sp, u, g0, xi + 1).u - s.u;
+                gemm_point(isa, &s, CB, rm, V + xi * vs,
                            Mw + xi * ms + (g * PZ_WINO_RM - mb0) * T * 16, T, pf);
             }
         for (int64_t g = g0; g < g1; g++) {
@@ -405,7 +475,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
 /* The panel order over tiles [toff, toff + T) of every image; V: this
  * worker's slice of the scratch (panel_floats). */
 static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                         const float *restrict x, const float *restrict u,
+                         const pz_spwino_plan *sp, const float *restrict x, const float *restrict u,
                          const float *restrict b, const float *restrict z, float *restrict y,
                          float *restrict V, int64_t toff, int64_t T, int ith, int nth)
 {
@@ -429,7 +499,6 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         const int64_t mb0 = g * PZ_WINO_RM;
         const int rm = (int)min64(PZ_WINO_RM, MB - mb0);
         const int64_t ms = (int64_t)rm * nt * 16;   /* M [36][rm][nt][16]: stride between points */
-        const float *ug = u + u_slice(d, g, 0);   /* the group's U */
         /* In a net U comes from memory (each layer's is read once per panel,
          * and a net's weights outgrow the caches). So each point prefetches
          * the next slice of U into L2 (gemm_point): the next point's, or
@@ -439,18 +508,20 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * prefetch'). */
         const int pf_next = unit + 1 < hi && g + 1 < ngrp;
         for (int xi = 0; xi < PZ_WINO_NPT; xi++) {
-            const int pf = xi + 1 < PZ_WINO_NPT || pf_next;
-            gemm_point(isa, ug, CB, rm, xi, V + xi * CB * nt * 16, Mb + xi * ms, nt,
-                       pf ? CB * 16 * rm * 16 : 0);
+            const wino_slice s = slice_of(d, sp, u, g, xi);
+            int64_t pf = 0;   /* the group's next slice, or the next group's first */
+            if (xi + 1 < PZ_WINO_NPT) pf = s.floats;
+            else if (pf_next) pf = slice_of(d, sp, u, g + 1, 0).u - s.u;
+            gemm_point(isa, &s, CB, rm, V + xi * CB * nt * 16, Mb + xi * ms, nt, pf);
         }
         finish_tiles(d, isa, Mb, ms, b, z, y, n, mb0, rm, t0, nt);
     }
 }
 
-void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                       const float *restrict x, const float *restrict u,
-                       const float *restrict b, const float *restrict z, float *restrict y,
-                       float *restrict scratch, int ith, int nth)
+static void drive(const pz_conv16c_desc *d, const pz_wino_isa *isa, const pz_spwino_plan *sp,
+                  const float *restrict x, const float *restrict u, const float *restrict b,
+                  const float *restrict z, float *restrict y, float *restrict scratch, int ith,
+                  int nth)
 {
     const int64_t T = image_tiles(d), TW = cdiv(d->ow, PZ_WINO_TILE);
     if (d->r1 > 0) {
@@ -465,17 +536,32 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * slice (U read once instead of once per panel) */
         if (whole_order(d->c, d->m, Tr, nth) &&
             whole_v(d->c, Tr) + whole_m(d->m, Tr, nth) + 36 * 16 <= rows_floats(d))
-            drive_whole(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+            drive_whole(d, isa, sp, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
         else
-            drive_panels(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+            drive_panels(d, isa, sp, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
         return;
     }
     float *V = scratch + ith * worker_floats(d, nth);
     if (whole_image(d, nth)) {
-        drive_whole(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
+        drive_whole(d, isa, sp, x, u, b, z, y, V, 0, T, ith, nth);
         return;
     }
-    drive_panels(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
+    drive_panels(d, isa, sp, x, u, b, z, y, V, 0, T, ith, nth);
+}
+
+void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                       const float *restrict x, const float *restrict u,
+                       const float *restrict b, const float *restrict z, float *restrict y,
+                       float *restrict scratch, int ith, int nth)
+{
+    drive(d, isa, NULL, x, u, b, z, y, scratch, ith, nth);
+}
+
+void pz_winograd_drive_sparse(const pz_spwino_plan *sp, const float *restrict x,
+                              const float *restrict b, const float *restrict z,
+                              float *restrict y, float *restrict scratch, int ith, int nth)
+{
+    drive(&sp->d, sp->isa, sp, x, sp->u, b, z, y, scratch, ith, nth);
 }
 
 pz_winograd_fn pz_winograd_kernel_for(pz_isa isa)
