@@ -18,6 +18,8 @@
  *   M  [36][RM][nt][16]   the GEMM results of one group of RM output blocks
  *   P  [6][6][16]         a border tile's input patch, zero padded
  */
+#include <string.h>
+
 #include "rt/kernels/conv/winograd.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
@@ -286,21 +288,25 @@ static wino_view view_of(const pz_conv16c_desc *d)
 }
 
 /* The 6x6 patch at input (ih0, iw0) of one channel block, zeros outside the
- * input, into p [6][6][16]; xc holds rows from xb. */
+ * input, into p [6][6][16]; xc holds rows from xb. Row by row: the columns
+ * inside the input copied at once, the rest zeroed (a border tile's patch
+ * is built per input block: with few tiles a large share of the work). */
 static void gather_patch(const float *xc, int64_t xb, int64_t H, int64_t W, int64_t ih0,
                          int64_t iw0, float *restrict p)
 {
-    for (int r = 0; r < 6; r++)
-        for (int s = 0; s < 6; s++) {
-            int64_t ih = ih0 + r, iw = iw0 + s;
-            float *dst = p + (r * 6 + s) * 16;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W) {
-                for (int l = 0; l < 16; l++) dst[l] = 0.0f;
-            } else {
-                const float *src = xc + ((ih - xb) * W + iw) * 16;
-                for (int l = 0; l < 16; l++) dst[l] = src[l];
-            }
+    const int64_t s0 = iw0 < 0 ? -iw0 : 0, s1 = W - iw0 < 6 ? W - iw0 : 6;
+    for (int r = 0; r < 6; r++) {
+        const int64_t ih = ih0 + r;
+        float *dst = p + r * 6 * 16;
+        if (ih < 0 || ih >= H || s1 <= s0) {
+            memset(dst, 0, 6 * 16 * sizeof(float));
+            continue;
         }
+        memset(dst, 0, (size_t)s0 * 16 * sizeof(float));
+        memcpy(dst + s0 * 16, xc + ((ih - xb) * W + iw0 + s0) * 16,
+               (size_t)(s1 - s0) * 16 * sizeof(float));
+        memset(dst + s1 * 16, 0, (size_t)(6 - s1) * 16 * sizeof(float));
+    }
 }
 
 /* Panels of T tiles (at most PT each). Workers take ranges of units (panel,
@@ -329,10 +335,11 @@ static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     const wino_view vw = view_of(d);
     const int64_t H = d->h, W = d->w, CB = cdiv(d->c, 16), TW = cdiv(d->ow, 4);
     const int64_t vs = CB * nt * 16;   /* stride between points */
-    for (int64_t j = 0; j < nt; j++) {
-        const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
-        const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
-        for (int64_t cb = 0; cb < CB; cb++) {
+    /* tiles innermost: each point's stores go to consecutive lines */
+    for (int64_t cb = 0; cb < CB; cb++)
+        for (int64_t j = 0; j < nt; j++) {
+            const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
+            const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
             const float *xc = x + (n * CB + cb) * vw.xr * W * 16;
             float *v = V + (cb * nt + j) * 16;
             if (inside) {
@@ -342,7 +349,6 @@ static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                 isa->in(P, 6 * 16, v, vs);
             }
         }
-    }
 }
 
 /* The output transform of blocks [mb0, mb0 + rm) for tiles [t0, t0 + nt) of
