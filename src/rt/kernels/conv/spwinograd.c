@@ -33,7 +33,8 @@ int pz_spwino_plan_make(pz_spwino_plan *p, const pz_conv16c_desc *d, const float
     p->e0 = malloc((size_t)(p->ngrp + 1) * sizeof *p->e0);
     p->uoff = malloc((size_t)(p->ngrp + 1) * sizeof *p->uoff);
     p->ent = malloc((size_t)(p->ngrp * CB > 0 ? p->ngrp * CB : 1) * sizeof *p->ent);
-    if (!U || !p->e0 || !p->uoff || !p->ent) goto oom;
+    p->cb_used = calloc((size_t)(CB > 0 ? CB : 1), 1);
+    if (!U || !p->e0 || !p->uoff || !p->ent || !p->cb_used) goto oom;
     /* the lists: per group, the input blocks where one of its output blocks has a weight */
     int64_t ne = 0, uf = 0;
     for (int64_t g = 0; g < p->ngrp; g++) {
@@ -45,6 +46,7 @@ int pz_spwino_plan_make(pz_spwino_plan *p, const pz_conv16c_desc *d, const float
                 if (block_nonzero(d, w, g * RM + r, cb)) mask |= 1 << r, p->nnz++;
             if (!mask) continue;
             p->ent[ne++] = (int32_t)(cb * 4 + mask);
+            p->cb_used[cb] = 1;
             uf += (int64_t)PZ_WINO_NPT * 16 * (mask == 3 ? 2 : 1) * 16;
         }
     }
@@ -87,6 +89,7 @@ void pz_spwino_plan_free(pz_spwino_plan *p)
     free(p->ent);
     free(p->uoff);
     free(p->u);
+    free(p->cb_used);
     memset(p, 0, sizeof *p);
 }
 

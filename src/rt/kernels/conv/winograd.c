@@ -324,20 +324,21 @@ static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
     return npan;
 }
 
-/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16]. A
+/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16] (the
+ * sparse Winograd: only the input blocks a GEMM reads, sp->cb_used). A
  * tile reads only rows its outputs' windows read, and those of the input
  * are in the view (a fused run's window holds them; rows past the input are
  * zeros, as unfused). */
 static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                            const float *restrict x, int64_t n, int64_t t0, int64_t nt,
-                            float *restrict V, float *restrict P)
+                            const pz_spwino_plan *sp, const float *restrict x, int64_t n,
+                            int64_t t0, int64_t nt, float *restrict V, float *restrict P)
 {
     const wino_view vw = view_of(d);
     const int64_t H = d->h, W = d->w, CB = cdiv(d->c, 16), TW = cdiv(d->ow, 4);
     const int64_t vs = CB * nt * 16;   /* stride between points */
     /* tiles innermost: each point's stores go to consecutive lines */
     for (int64_t cb = 0; cb < CB; cb++)
-        for (int64_t j = 0; j < nt; j++) {
+        for (int64_t j = 0; j < nt && (!sp || sp->cb_used[cb]); j++) {
             const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
             const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
             const float *xc = x + (n * CB + cb) * vw.xr * W * 16;
@@ -456,7 +457,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     float *V = ws, *Mw = V + whole_v(d->c, T), *P = Mw + whole_m(d->m, T, nth);
     const int64_t vs = CB * T * 16, ms = nmb * T * 16;   /* strides between points */
     for (int64_t n = 0; n < d->n; n++) {
-        transform_tiles(d, isa, x, n, toff, T, V, P);
+        transform_tiles(d, isa, sp, x, n, toff, T, V, P);
         for (int xi = 0; xi < PZ_WINO_NPT; xi++)
             for (int64_t g = g0; g < g1; g++) {
                 const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
@@ -499,7 +500,7 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         /* panel k: tiles [t0, t0 + nt), balanced over the panels */
         const int64_t t0 = toff + k * T / npan, nt = toff + (k + 1) * T / npan - t0;
         if (n * npan + k != cached) {
-            transform_tiles(d, isa, x, n, t0, nt, V, P);
+            transform_tiles(d, isa, sp, x, n, t0, nt, V, P);
             cached = n * npan + k;
         }
         const int64_t mb0 = g * PZ_WINO_RM;

@@ -221,6 +221,8 @@ typedef struct pz_spwino_plan {
     int32_t *ent;            /* cb * 4 + mask */
     int64_t *uoff;           /* [ngrp + 1]: group g's U from u + uoff[g], 36 equal slices */
     float *u;                /* 64-byte aligned */
+    unsigned char *cb_used;  /* [ceil(C / 16)]: 0 where no output block has a
+                              * weight: that input block is not transformed */
     int64_t nblocks, nnz;    /* 16 x 16 blocks in all, and with a weight */
 } pz_spwino_plan;
 
