@@ -353,7 +353,9 @@ static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
 }
 
 /* The output transform of blocks [mb0, mb0 + rm) for tiles [t0, t0 + nt) of
- * image n, from M [36][rm][nt][16] (ms floats between points). */
+ * image n, from M [36][rm][nt][16] (ms floats between points), or from
+ * zeros where Mb is NULL (a sparse group with no weight: what its GEMMs
+ * would have stored, so the same bits). */
 static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const float *Mb,
                          int64_t ms, const float *restrict b, const float *restrict z,
                          float *restrict y, int64_t n, int64_t mb0, int rm, int64_t t0, int64_t nt)
@@ -367,7 +369,9 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
         for (int64_t j = 0; j < nt; j++) {
             const int64_t t = t0 + j, oh0 = t / TW * 4, ow0 = t % TW * 4;
             const int64_t yoff = ((n * MB + mb) * vw.yr + oh0 - vw.yb) * OW * 16 + ow0 * 16;
-            isa->out(Mb + (r * nt + j) * 16, ms, b ? b + mb * 16 : NULL, z ? z + yoff : NULL,
+            static const float ZEROS[16] = {0};
+            isa->out(Mb ? Mb + (r * nt + j) * 16 : ZEROS, Mb ? ms : 0, b ? b + mb * 16 : NULL,
+                     z ? z + yoff : NULL,
                      y + yoff, OW * 16, (int)min64(4, OH - oh0), (int)min64(4, OW - ow0),
                      &d->act, tail);
         }
@@ -425,6 +429,12 @@ static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
     return g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16 + xi * CB * 16 * rm * 16;
 }
 
+/* 1 when group g of a sparse plan has no weight at all (no GEMM to run). */
+static int group_empty(const pz_spwino_plan *sp, int64_t g)
+{
+    return sp && sp->e0[g + 1] == sp->e0[g];
+}
+
 /* Group g's slice of point xi: of the dense U at u, or of sp's. */
 static wino_slice slice_of(const pz_conv16c_desc *d, const pz_spwino_plan *sp, const float *u,
                            int64_t g, int xi)
@@ -461,6 +471,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         for (int xi = 0; xi < PZ_WINO_NPT; xi++)
             for (int64_t g = g0; g < g1; g++) {
                 const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+                if (group_empty(sp, g)) continue;
                 /* in a net U comes from memory: prefetch the slice that
                  * runs next, the next group's of this point or the first
                  * group's of the next point */
@@ -473,7 +484,8 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
             }
         for (int64_t g = g0; g < g1; g++) {
             const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
-            finish_tiles(d, isa, Mw + (g * PZ_WINO_RM - mb0) * T * 16, ms, b, z, y, n,
+            finish_tiles(d, isa, group_empty(sp, g) ? NULL : Mw + (g * PZ_WINO_RM - mb0) * T * 16,
+                         ms, b, z, y, n,
                          g * PZ_WINO_RM, rm, toff, T);
         }
     }
@@ -514,14 +526,14 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * its FMA time and its memory time (bench/RESULTS.md, 'winograd: U
          * prefetch'). */
         const int pf_next = unit + 1 < hi && g + 1 < ngrp;
-        for (int xi = 0; xi < PZ_WINO_NPT; xi++) {
+        for (int xi = 0; xi < PZ_WINO_NPT && !group_empty(sp, g); xi++) {
             const wino_slice s = slice_of(d, sp, u, g, xi);
             int64_t pf = 0;   /* the group's next slice, or the next group's first */
             if (xi + 1 < PZ_WINO_NPT) pf = s.floats;
             else if (pf_next) pf = slice_of(d, sp, u, g + 1, 0).u - s.u;
             gemm_point(isa, &s, CB, rm, V + xi * CB * nt * 16, Mb + xi * ms, nt, pf);
         }
-        finish_tiles(d, isa, Mb, ms, b, z, y, n, mb0, rm, t0, nt);
+        finish_tiles(d, isa, group_empty(sp, g) ? NULL : Mb, ms, b, z, y, n, mb0, rm, t0, nt);
     }
 }
 
