@@ -229,7 +229,8 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
     int64_t macs = 0, skipped = 0, n = 0;
     for (int l = 0; l < m->n_layers; l++) {
         int64_t b, z, mc, sk;
-        if (!opt_sparsity_count(m, l, &b, &z, &mc, &sk)) continue;
+        const char *algo = "";
+        if (!opt_sparsity_count(m, l, &b, &z, &mc, &sk, &algo)) continue;
         float r = m->layers[l].sparsity;
         char ratio[32];
         if (r == IR_SPARSITY_AUTO) snprintf(ratio, sizeof ratio, "auto");
@@ -237,14 +238,15 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
         if (json) {
             fprintf(f, "%s{\"layer\":%d,\"name\":", n ? "," : ",\"sparsity\":{\"layers\":[", l);
             json_str(f, lname(m, l));
-            fprintf(f, ",\"ratio\":\"%s\",\"blocks\":%lld,\"zero_blocks\":%lld,\"macs\":%lld,"
-                    "\"skipped_macs\":%lld}", ratio, (long long)b, (long long)z, (long long)mc,
-                    (long long)sk);
+            fprintf(f, ",\"ratio\":\"%s\",\"kernel\":\"%s\",\"blocks\":%lld,\"zero_blocks\":%lld,"
+                    "\"macs\":%lld,\"skipped_macs\":%lld}", ratio, algo, (long long)b, (long long)z,
+                    (long long)mc, (long long)sk);
         } else {
-            if (!n) fprintf(f, "sparsity:\n%5s  %-6s %8s %8s %14s %14s %7s  %s\n", "layer", "ratio",
-                            "blocks", "zero", "MACs", "skipped", "%", "node");
-            fprintf(f, "%5d  %-6s %8lld %8lld %14lld %14lld %7.2f  %s\n", l, ratio, (long long)b,
-                    (long long)z, (long long)mc, (long long)sk, pct(sk, mc), lname(m, l));
+            if (!n) fprintf(f, "sparsity:\n%5s  %-6s %8s %8s %14s %14s %7s  %-8s  %s\n", "layer",
+                            "ratio", "blocks", "zero", "MACs", "skipped", "%", "kernel", "node");
+            fprintf(f, "%5d  %-6s %8lld %8lld %14lld %14lld %7.2f  %-8s  %s\n", l, ratio,
+                    (long long)b, (long long)z, (long long)mc, (long long)sk, pct(sk, mc), algo,
+                    lname(m, l));
         }
         macs += mc;
         skipped += sk;

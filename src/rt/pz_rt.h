@@ -120,9 +120,11 @@ const char *pz_op_name(pz_op_kind kind);   /* "CONV", ... */
  * files state it): AUTO lets the runtime choose by its rule (see
  * src/rt/ops/conv.c), DIRECT forces direct convolution, WINOGRAD asks for
  * Winograd F(4x4, 3x3) where the layer and the CPU allow it (3x3, stride 1,
- * dilation 1, group 1, AVX-512), else direct. SPARSE: the sparsity knob's
- * block-sparse kernel, which takes priority (set with .sparsity; else direct). */
-typedef enum { PZ_CONV_AUTO, PZ_CONV_DIRECT, PZ_CONV_WINOGRAD, PZ_CONV_SPARSE } pz_conv_algo;
+ * dilation 1, group 1, AVX-512), else direct. SPARSE, SPARSE_WINOGRAD: the
+ * sparsity knob's block-sparse direct or Winograd kernel (with .sparsity). */
+typedef enum {
+    PZ_CONV_AUTO, PZ_CONV_DIRECT, PZ_CONV_WINOGRAD, PZ_CONV_SPARSE, PZ_CONV_SPARSE_WINOGRAD
+} pz_conv_algo;
 
 typedef struct {
     int nsp;                          /* spatial dims, 1 to 3 */
