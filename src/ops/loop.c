@@ -8,7 +8,9 @@
  * counting the iterations done. It needs M and the condition known at
  * compile time (constants, or computed from inputs bound at load); a
  * condition computed from run-time data is refused. When the loop ends, the
- * node gives v_out and the stacked scan values. */
+ * node gives v_out and the stacked scan values.
+ * A trip count or condition read at run time (nothing binds it) is run at
+ * run time instead: loop_at_run_time below. */
 #include "op_inline.h"
 
 #include <string.h>
@@ -57,6 +59,69 @@ static pz_status loop_finish(ir_graph *g, int i, int N, int K, int64_t k, pz_err
     return PZ_OK;
 }
 
+/* A trip count or condition read at run time (a graph input nothing
+ * binds, g->rt_shapes): the body is inlined once between a LoopBegin,
+ * which gives the iteration number, the condition and the carried values
+ * it reads, and node i become a LoopEnd (loop_end.c), which the runtime
+ * runs per iteration (rt/ops/loop.c). */
+static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int N, int K,
+                                  pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    if (5 + 2 * N + K > PZ_MAX_IO)
+        return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (Loop): its trip count or "
+                       "condition is read at run time, and %d carried values and %d scan "
+                       "outputs are more than such a loop takes (2 per carried value + 1 per "
+                       "scan output <= %d)", n->name, N, K, PZ_MAX_IO - 5);
+    char *name = pz_xstrdup(n->name);
+    size_t len = strlen(name) + 48;
+    char *buf = pz_xmalloc(len);
+    int *args = pz_xmalloc((size_t)(2 + N) * sizeof(int));
+    int *outs = pz_xmalloc((size_t)(1 + N + K) * sizeof(int));
+    int start = g->n_nodes;
+    static const char *const what[2] = {"iteration_num", "cond_in"};
+    for (int j = 0; j < 2 + N; j++) {
+        if (j < 2) snprintf(buf, len, "%s/%s", name, what[j]);
+        else snprintf(buf, len, "%s/v_in%d", name, j - 2);
+        args[j] = ir_graph_add_value_unique(g, buf);
+        if (j < 2) g->values[args[j]].decl_rank = body->values[body->inputs[j]].decl_rank;
+    }
+    snprintf(buf, len, "%s/begin", name);
+    int b = ir_graph_add_node(g, buf, "LoopBegin", "ai.paleozoic", N, 2 + N);
+    ir_node *bn = &g->nodes[b];
+    bn->op = OPS[OP_loop_begin];
+    n = &g->nodes[i];
+    for (int j = 0; j < N; j++) bn->in[j] = n->in[2 + j];
+    for (int j = 0; j < 2 + N; j++) {
+        bn->out[j] = args[j];
+        g->values[args[j]].producer = b;
+    }
+    ir_node owner = *n;   /* op_inline appends nodes: g->nodes may move */
+    pz_status st = op_inline(g, &owner, "body", body, name, args, 2 + N, outs, err);
+    if (!st) {
+        int added = g->n_nodes - start;
+        ir_graph_move_tail(g, start, i);
+        n = &g->nodes[i + added];
+        int n_in = 5 + 2 * N + K;
+        int *in = pz_xmalloc((size_t)n_in * sizeof(int));
+        in[0] = n->in[0];
+        in[1] = n->in[1];
+        for (int j = 0; j < 2 + N; j++) in[2 + j] = args[j];
+        for (int j = 0; j < 1 + N + K; j++) in[4 + N + j] = outs[j];
+        ir_node_set_n_in(n, n_in);
+        memcpy(n->in, in, (size_t)n_in * sizeof(int));
+        free(in);
+        n->op = OPS[OP_loop_end];
+        free(n->domain);
+        n->domain = pz_xstrdup("ai.paleozoic");   /* op_type stays "Loop" for messages */
+    }
+    free(outs);
+    free(args);
+    free(buf);
+    free(name);
+    return st;
+}
+
 static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
@@ -74,6 +139,11 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     if (n->n_out != N + K)
         return op_err(err, n, "has %d outputs; the body gives %d carried and %d scan values",
                       n->n_out, N, K);
+    if (k == 0 && g->rt_shapes) {
+        const ir_tensor *mt = n->in[0] >= 0 ? op_in(g, n, 0) : NULL,
+                        *ct = n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
+        if ((mt && !mt->data) || (ct && !ct->data)) return loop_at_run_time(g, i, body, N, K, err);
+    }
     int64_t m = INT64_MAX;
     if (n->in[0] >= 0) {
         int cnt;
@@ -92,6 +162,9 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
                                  "computed from run-time data is not supported)");
         go = *(const uint8_t *)c->data != 0;
     }
+    /* a loop that never runs gives scan outputs of 0 elements, their element
+     * shape the body's: planned as a loop run at run time, which knows it */
+    if (!go && K > 0 && k == 0) return loop_at_run_time(g, i, body, N, K, err);
     if (!go) return loop_finish(g, i, N, K, k, err);
     if (m == INT64_MAX && n->in[1] < 0)
         return op_err(err, n, "has neither M nor cond: it would never end");
