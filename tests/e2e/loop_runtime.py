@@ -11,6 +11,12 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             (Loop with M = n, carried h), and h.sum() after it
   while     torch.jit.script: while h.sum() < t: h = 2h + 1, k += 1 (the
             condition computed from the data, in and after each iteration)
+  list      torch.jit.script: outs.append(2h) in that loop (a sequence
+            carried from SequenceEmpty through SequenceInsert), then
+            torch.stack(outs), torch.cat(outs, 0), outs[-1] + 1 and len(outs)
+            (ConcatFromSequence with and without new_axis, SequenceAt,
+            SequenceLength); 1 iteration at least (stacking no tensors is an
+            error in PyTorch and ONNX Runtime)
   scan      onnx.helper: Loop(M = n, no cond) carrying h [2, 3], h' = 0.5 h
             + i; scan outputs h' [k, 2, 3] and 2i [k] (int64), then
             ReduceSum of the stacked h' over the iterations
@@ -26,6 +32,8 @@ left out).
 """
 import os
 import sys
+
+from typing import List
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
@@ -161,10 +169,20 @@ if torch is not None:
                 k = k + 1
             return h, k
 
+    class Append(torch.nn.Module):
+        def forward(self, x, n):
+            h = x
+            outs: List[torch.Tensor] = []
+            for i in range(int(n)):
+                h = torch.tanh(h * 0.9 + 0.1 * i)
+                outs.append(h * 2.0)
+            return h, torch.stack(outs), torch.cat(outs, 0), outs[-1] + 1.0, torch.tensor(len(outs))
+
     xr = rng.rand(2, 3).astype(np.float32)
     for name, mod, ins in [
             ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
-            ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]])]:
+            ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
+            ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0])]:
         s = torch.jit.script(mod)
         targs = tuple(torch.from_numpy(a) for a in ins[0])
         torch.onnx.export(s, targs, os.path.join(OUT, name + ".onnx"), opset_version=13,
@@ -174,7 +192,7 @@ if torch is not None:
             with torch.no_grad():
                 refs.append([o.numpy() for o in s(*(torch.from_numpy(a) for a in v))])
         save(name, ins, refs)
-        cases.append("%s 2 2 %d" % (name, len(ins)))
+        cases.append("%s 2 %d %d" % (name, len(refs[0]), len(ins)))
 
 with open(os.path.join(OUT, "cases.txt"), "w") as fh:
     fh.write("\n".join(cases) + "\n")
