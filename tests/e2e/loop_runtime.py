@@ -17,6 +17,9 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             (ConcatFromSequence with and without new_axis, SequenceAt,
             SequenceLength); 1 iteration at least (stacking no tensors is an
             error in PyTorch and ONNX Runtime)
+  conv      torch.jit.script: h = relu(conv3x3(h)) / 2 + h / 2 per iteration on
+            [1, 16, 8, 8] (the body's convs in the fast kernels' blocked
+            layout), a 1x1 conv before and after the loop
   scan      onnx.helper: Loop(M = n, no cond) carrying h [2, 3], h' = 0.5 h
             + i; scan outputs h' [k, 2, 3] and 2i [k] (int64), then
             ReduceSum of the stacked h' over the iterations
@@ -178,11 +181,27 @@ if torch is not None:
                 outs.append(h * 2.0)
             return h, torch.stack(outs), torch.cat(outs, 0), outs[-1] + 1.0, torch.tensor(len(outs))
 
+    class ConvLoop(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
+            self.head = torch.nn.Conv2d(16, 32, 1)
+
+        def forward(self, x, n):
+            h = self.head(x)[:, :16]
+            for i in range(int(n)):
+                h = torch.relu(self.conv(h)) * 0.5 + h * 0.5
+            return h, self.head(h)
+
+    torch.manual_seed(40)
+    conv = ConvLoop().eval()
+    xc = rng.randn(1, 16, 8, 8).astype(np.float32)
     xr = rng.rand(2, 3).astype(np.float32)
     for name, mod, ins in [
             ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
             ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
-            ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0])]:
+            ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0]),
+            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts])]:
         s = torch.jit.script(mod)
         targs = tuple(torch.from_numpy(a) for a in ins[0])
         torch.onnx.export(s, targs, os.path.join(OUT, name + ".onnx"), opset_version=13,
