@@ -108,6 +108,11 @@ struct pz_layer {
     /* SPLIT: bit i, output i is a slice of the input (inplace.c) and the
      * run copies only the others */
     unsigned out_inplace;
+    /* Loops run at run time (rt/ops/loop.c): a body layer has loop_of = 1 +
+     * its LOOP layer's index (the normal walk skips it); a LOOP layer lists
+     * its body's layers, in order, and its LOOP_BEGIN (compile.c) */
+    int loop_of;
+    int *body, n_body, loop_head;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer
@@ -151,6 +156,9 @@ int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt,
  * into l->run_err, which pz_net_run_error reports after the run (the run
  * goes on with the outputs empty). */
 #define PZ_RUN_ERR_BYTES 256
+/* A LOOP layer's carried values and scan outputs (rt/ops/loop.c); 1 when
+ * its slots do not make a loop. */
+int pz_loop_counts(const pz_layer *l, int *n_carried, int *n_scan);
 void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Helpers for prepare. Each returns 0, or 1 with a message in err. */
