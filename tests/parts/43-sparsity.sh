@@ -36,9 +36,10 @@
 #      Runtime on the model pruned by the script's rule (rel 1e-4); the
 #      profile and inspect name the sparse Winograd on its 10 stride-1 3x3s
 #      of 14x14 and more, the generated C says .algo =
-#      PZ_CONV_SPARSE_WINOGRAD on them; PZ_WINOGRAD=0 (every layer sparse
-#      direct on the same weights) agrees; --sparsity 0 is bitwise the knob
-#      off. On a CPU without AVX-512 (no Winograd) the kernel checks say so.
+#      PZ_CONV_SPARSE_WINOGRAD on them and the program built from it gives
+#      run's bits (its profile names the same 10); PZ_WINOGRAD=0 (every layer
+#      sparse direct on the same weights) agrees; --sparsity 0 is bitwise the
+#      knob off. On a CPU without AVX-512 (no Winograd) the kernel checks say so.
 # Works under the sanitizer build (build-san).
 set -u
 NAME=43-sparsity
@@ -222,6 +223,16 @@ if "$PZ" compile "$R18" -o "$T/c18" --threads 1 --sparsity 0.75 >"$T/log" 2>&1; 
     n=$(cat "$T"/c18/*.c | grep -c '\.algo = PZ_CONV_SPARSE_WINOGRAD')
     [ "$n" = "$want" ] && ok || bad "generated C: $n convs with .algo = PZ_CONV_SPARSE_WINOGRAD, want $want"
 else bad "compile resnet18: $(tail -c 300 "$T/log")"; fi
+# the built program runs the same kernels: run's bits, and its profile names them
+if "$PZ" build "$R18" -o "$T/p18" --threads 1 --sparsity 0.75 >"$T/log" 2>&1 &&
+    "$T/p18" --input "$RX" --output "$T/p18.pb" --threads 1 --profile >"$T/profp" 2>&1; then
+    check "resnet18 built program (--sparsity 0.75) bitwise run" cmp_bit "$T/p18.pb" "$T/r18.pb"
+    check "resnet18 built program (--sparsity 0.75) vs ONNX Runtime on the pruned model" \
+        cmp_rel "$T/p18.pb" "$T/r18.ort.pb"
+    n=$(grep -c ' sparse winograd$' "$T/profp")
+    [ "$n" = "$want" ] && ok || bad "built program profile: $n layers on the sparse Winograd, want $want"
+else bad "build/run resnet18: $(tail -c 300 "$T/log") $(tail -c 300 "$T/profp" 2>/dev/null)"; fi
+rm -f "$T/p18" "$T/p18.weights"
 "$PZ" run "$R18" --input "$RX" --threads 1 --output "$T/r18off.pb" >"$T/log" 2>&1 || bad "run resnet18"
 "$PZ" run "$R18" --input "$RX" --threads 1 --sparsity 0 --output "$T/r18z.pb" >"$T/log" 2>&1 || bad "run resnet18 0"
 check "resnet18 --sparsity 0 bitwise the knob off" cmp_bit "$T/r18z.pb" "$T/r18off.pb"
