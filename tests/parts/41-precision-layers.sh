@@ -14,10 +14,12 @@
 #     (the block's other convs ran bf16); without the key the value differs.
 #   bad keys exit 2 naming them: a node of no layer, a layer of another
 #     block, a value not a precision, a layer without such a kernel.
-#   int8 in F-Blocks: QDQ ResNet-18 and MobileNetV2 (zoo + quantize) with
-#     fuse-all, dlfusion and one random block set give the bits of one block
-#     per layer (the int8 layers of a block run layer by layer: fuse.c takes
-#     only float32 layers into depth-first runs).
+#   int8 in F-Blocks: QDQ ResNet-18 and MobileNetV2 (zoo + quantize): their
+#     QCONV (direct, 1x1, depthwise), 8-bit max POOL and QADD layers run
+#     depth-first in fused runs (the profile's fused column counts them) and
+#     give the bits of one block per layer: fuse-all at MP 2 and 1, with the
+#     scalar twins, dlfusion, a random block set, and a block of all the
+#     int8 layers with bands and channels, strips of 1 and 3 rows.
 # Under a sanitizer build: the same, MobileNetV2 left out. Ends with
 # `N passed, N failed`.
 set -u
@@ -187,14 +189,44 @@ L = int(sys.argv[2]); rng = random.Random(7); b = []; f = 0
 while f < L:
     c = min(L - f, rng.randint(1, 6)); b.append({'first': f, 'count': c, 'mp': 2}); f += c
 json.dump({'layers': L, 'blocks': b}, open(sys.argv[1], 'w'))" "$T/rand.json" "$Lq"
-    for s in "--strategy fuse-all" "--strategy dlfusion" "--schedule $T/rand.json"; do
+    # the int8 layers (after the input's QuantizeLinear, up to the last
+    # QLinearConv/QLinearAdd/MaxPool) as one block of MP 2
+    K=$("$PZ" inspect "$q.onnx" --strategy none --threads 2 --json | "$PY" -c "
+import json, sys
+ls = [l for b in json.load(sys.stdin)['blocks'] for l in b['layers']]
+print(max(l['index'] for l in ls if l['op'] in ('QLinearConv', 'QLinearAdd', 'MaxPool')) + 1)")
+    for sp in "bands 1" "channels 3"; do
+        set -- $sp
+        "$PY" -c "
+import json, sys
+K, L = int(sys.argv[2]), int(sys.argv[3])
+json.dump({'layers': L, 'blocks': [{'first': 0, 'count': 1, 'mp': 1},
+    {'first': 1, 'count': K - 1, 'mp': 2, 'split': sys.argv[4], 'strip': int(sys.argv[5])},
+    {'first': K, 'count': L - K, 'mp': 1}]}, open(sys.argv[1], 'w'))" "$T/$1.json" "$K" "$Lq" "$1" "$2"
+    done
+    for s in "--strategy fuse-all" "--strategy fuse-all --threads 1" "--strategy fuse-all PZ_ISA=scalar" \
+        "--strategy dlfusion" "--schedule $T/rand.json" "--schedule $T/bands.json" \
+        "--schedule $T/channels.json"; do
+        isa=avx512
+        case "$s" in *PZ_ISA=scalar) isa=scalar s=${s% PZ_ISA=scalar} ;; esac
+        [ "$isa" = scalar ] && [ ! -f "$q.none.scalar.pb" ] &&
+            PZ_ISA=scalar "$PZ" run "$q.onnx" --input "$T/x1.pb" --output "$q.none.scalar.pb" \
+                --threads 2 --strategy none >/dev/null 2>&1
+        ref="$q.none.pb"
+        [ "$isa" = scalar ] && ref="$q.none.scalar.pb"
         # shellcheck disable=SC2086
-        if "$PZ" run "$q.onnx" --input "$T/x1.pb" --output "$q.f.pb" --threads 2 $s >"$T/log" 2>&1 &&
-            node "$CMP" --bitwise "$q.f.pb" "$q.none.pb" >>"$T/log" 2>&1; then
+        if PZ_ISA=$isa "$PZ" run "$q.onnx" --input "$T/x1.pb" --output "$q.f.pb" --threads 2 $s \
+            --profile >"$T/log" 2>&1 && node "$CMP" --bitwise "$q.f.pb" "$ref" >>"$T/log" 2>&1; then
             ok
         else
-            bad "$net int8 $s: not the bits of one block per layer: $(tail -c 300 "$T/log")"
+            bad "$net int8 $s ($isa): not the bits of one block per layer: $(tail -c 300 "$T/log")"
         fi
+        case "$s" in
+        *fuse-all*|*bands*|*channels*)
+            runs=$(grep -o '[0-9]* layers in [0-9]* runs' "$T/log" | head -1)
+            [ "${runs%% *}" -ge 10 ] 2>/dev/null && ok ||
+                bad "$net int8 $s: the int8 layers are not fused: '$runs'" ;;
+        esac
     done
 done
 finish
