@@ -47,15 +47,21 @@ static int qadd_prepare(pz_layer *l, char *err, size_t n)
     return 0;
 }
 
-static void qadd_run(const pz_layer *l, int ith, int nth)
+/* The scales, zero points and activation, as the kernels take them. */
+static pz_qadd_args qadd_args(const pz_layer *l)
 {
     const pz_qadd_params *p = l->params;
-    const qadd_state *st = l->state;
-    const pz_qadd_args q = {
+    return (pz_qadd_args){
         .sa = *(const float *)l->in[1]->data, .sb = *(const float *)l->in[4]->data,
         .sc = *(const float *)l->in[6]->data, .za = pz_zp8(pz_in(l, 2)), .zb = pz_zp8(pz_in(l, 5)),
         .zc = pz_zp8(pz_in(l, 7)), .sgn = l->in[0]->dtype == PZ_I8,
         .relu = p->act.kind == PZ_ACT_RELU};
+}
+
+static void qadd_run(const pz_layer *l, int ith, int nth)
+{
+    const qadd_state *st = l->state;
+    const pz_qadd_args q = qadd_args(l);
     int64_t lo, hi;
     pz_split(st->n, ith, nth, &lo, &hi);
     st->fn(hi - lo, &q, (const char *)l->in[0]->data + lo, (const char *)l->in[3]->data + lo,
@@ -72,13 +78,8 @@ static int qadd_rows(const pz_layer *l)
 static void qadd_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
                           int64_t r1, int ith, int nth)
 {
-    const pz_qadd_params *p = l->params;
     const qadd_state *st = l->state;
-    const pz_qadd_args q = {
-        .sa = *(const float *)l->in[1]->data, .sb = *(const float *)l->in[4]->data,
-        .sc = *(const float *)l->in[6]->data, .za = pz_zp8(pz_in(l, 2)), .zb = pz_zp8(pz_in(l, 5)),
-        .zc = pz_zp8(pz_in(l, 7)), .sgn = l->in[0]->dtype == PZ_I8,
-        .relu = p->act.kind == PZ_ACT_RELU};
+    const pz_qadd_args q = qadd_args(l);
     const int64_t *d = l->out[0]->dims, H = d[2], row = d[3] * 16;
     const int64_t planes = d[0] * ((d[1] + 15) / 16), nr = r1 - r0;
     if (nr <= 0) return;
