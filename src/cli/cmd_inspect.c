@@ -260,6 +260,23 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
                  (long long)skipped, pct(skipped, macs));
 }
 
+/* The layers whose precision is their own, not their block's (schedule key
+ * "layer_precision"); nothing when every layer has its block's. */
+static void print_layer_precision(FILE *f, const ir_model *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int l = m->blocks[i].first; l < m->blocks[i].first + m->blocks[i].count; l++) {
+            if (m->layers[l].precision == m->blocks[i].precision) continue;
+            if (!n++) fprintf(f, "layer precision (over the block's):\n%5s  %5s  %-9s %-9s %-10s %s\n",
+                              "layer", "block", "precision", "block's", "op", "node");
+            fprintf(f, "%5d  %5d  %-9s %-9s %-10s %s\n", l, i,
+                    ir_precision_name(m->layers[l].precision),
+                    ir_precision_name(m->blocks[i].precision),
+                    m->g->nodes[m->layers[l].node].op_type, lname(m, l));
+        }
+}
+
 static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
 {
     int64_t macs = 0, red = 0;
@@ -293,6 +310,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
     print_concat_table(f, m);
+    print_layer_precision(f, m);
     print_sparsity(f, m, 0);
 }
 
@@ -332,7 +350,8 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
             json_str(f, lname(m, l));
             fprintf(f, ",\"op\":");
             json_str(f, m->g->nodes[m->layers[l].node].op_type);
-            fprintf(f, ",\"macs\":%lld", (long long)c->macs);
+            fprintf(f, ",\"precision\":\"%s\",\"macs\":%lld",
+                    ir_precision_name(m->layers[l].precision), (long long)c->macs);
             if (r.row_local)
                 fprintf(f, ",\"rows\":%lld,\"row_step\":%lld,\"rows_computed\":%lld,"
                         "\"redundant_macs\":%lld", (long long)c->rows, (long long)c->row_step,

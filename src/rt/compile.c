@@ -48,7 +48,7 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
             pz_layer *l = &net->layers[net->blocks[b].first + i];
             l->block = b;
             l->mp = l->nth = net->blocks[b].mp;
-            l->prec = net->blocks[b].prec;
+            l->prec = l->prec_set ? (pz_precision)(l->prec_set - 1) : net->blocks[b].prec;
         }
     return 0;
 }

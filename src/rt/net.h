@@ -68,7 +68,10 @@ struct pz_layer {
     pz_tensor **in, **out;       /* resolved at compile; NULL for an omitted slot */
     int block;                   /* the F-Block it belongs to */
     int mp;                      /* that block's cores */
-    pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
+    pz_precision prec;           /* its precision (prepare picks kernels by it): its
+                                  * block's, or prec_set - 1 */
+    int prec_set;                /* pz_net_layer_precision: the layer's own precision + 1
+                                  * (0: the block's) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     int dyn;                     /* 1: an input has a run-time shape (op_desc.h's run_shape) */
     int rt_alloc;                /* 1: its outputs have no compile-time bound (op_desc.h's

@@ -562,6 +562,8 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
 /* The block's precision: its MatMul and Gemm layers with a constant B run bf16
  * products, or fp32 ones on fp16 weights (pz_op_params.h); the rest stay fp32. */
 void pz_net_block_precision(pz_net *net, int first, pz_precision prec);
+/* One layer's precision, over its block's (a mixed-precision block). */
+void pz_net_layer_precision(pz_net *net, int layer, pz_precision prec);
 
 /* ---- run options ----------------------------------------------------------
  * How a net runs, apart from its graph and schedule: the kernels' instruction
