@@ -4,10 +4,13 @@
 # build/test-models (make models).
 #
 # Speed: ResNet-50 at 1 thread, `paleozoic run --profile` (each layer's median
-# of its profile runs) in interleaved rounds (ROUNDS, default 3) of six
-# configurations: dense direct (PZ_WINOGRAD=0), dense as shipped (Winograd
-# where it pays), --sparsity 0 (must equal dense: the knob off), 0.5, 0.75,
-# 0.9. Per layer, the fastest round of each (a loaded host: the minimum is the
+# of its profile runs) in interleaved rounds (ROUNDS, default 3) of the
+# configurations CONFIGS (default: direct shipped s0 s50 s75 s90): dense direct
+# (PZ_WINOGRAD=0), dense as shipped (Winograd where it pays), --sparsity 0
+# (must equal dense: the knob off), 0.5, 0.75, 0.9; also s75d (0.75 with
+# PZ_WINOGRAD=0: the sparse direct conv on every layer, the same weights) and
+# s99 (0.99: nearly every block zero, what the sparse Winograd's transforms
+# take). SPEED_ONLY=1 skips the accuracy part. Per layer, the fastest round of each (a loaded host: the minimum is the
 # least disturbed), grouped by kind (1x1, 3x3, and the FC layer, which has no
 # sparse kernel: the knob is refused there, so its column is the dense one);
 # the speed-up of each ratio over dense direct and how many layers of each
@@ -29,21 +32,23 @@ LOCK=""
 command -v flock >/dev/null 2>&1 && LOCK="flock /tmp/pz_bench.lock"
 
 echo "== speed: resnet50, 1 thread, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+CONFIGS=${CONFIGS:-direct shipped s0 s50 s75 s90}
 r=0
 while [ "$r" -lt "${ROUNDS:-3}" ]; do
-    for c in direct shipped s0 s50 s75 s90; do
+    for c in $CONFIGS; do
         case $c in
         direct) $LOCK env PZ_WINOGRAD=0 "$PZ" run "$M/resnet50.onnx" --threads 1 --repeat 3 --profile ;;
         shipped) $LOCK "$PZ" run "$M/resnet50.onnx" --threads 1 --repeat 3 --profile ;;
+        s75d) $LOCK env PZ_WINOGRAD=0 "$PZ" run "$M/resnet50.onnx" --threads 1 --repeat 3 --profile --sparsity 0.75 ;;
         *) $LOCK "$PZ" run "$M/resnet50.onnx" --threads 1 --repeat 3 --profile --sparsity "0.${c#s}" ;;
         esac >"$T/$c.$r" 2>&1
     done
     r=$((r + 1))
 done
-"$PY" - "$T" "$M/resnet50.onnx" <<'EOF2'
+"$PY" - "$T" "$M/resnet50.onnx" $CONFIGS <<'EOF2'
 import glob, os, sys
 import onnx
-T, model = sys.argv[1], sys.argv[2]
+T, model, cfgs = sys.argv[1], sys.argv[2], sys.argv[3:]
 kind = {}
 for n in onnx.load(model).graph.node:
     if n.op_type == "Conv":
@@ -51,44 +56,56 @@ for n in onnx.load(model).graph.node:
         kind[n.name] = "%dx%d" % (k[0], k[1])
     elif n.op_type in ("Gemm", "MatMul"):
         kind[n.name] = "FC"
-cfgs = ["direct", "shipped", "s0", "s50", "s75", "s90"]
 best = {c: {} for c in cfgs}
 kern = {}
 for c in cfgs:
     for f in glob.glob(os.path.join(T, c + ".*")):
         for line in open(f):
+            # layer op name block mp ms % kernel (the kernel may be two words)
             p = line.split()
             if len(p) >= 8 and p[0].isdigit() and p[2] in kind:
-                ms = float(p[-3])
-                best[c][p[2]] = min(ms, best[c].get(p[2], 1e9))
-                kern[(c, p[2])] = p[-1]
-names = [n for n in best["direct"]]
-print("%-48s %-4s %8s %8s %8s %8s %8s %8s  %6s %6s %6s  %s" % (
-    "layer", "kind", "direct", "shipped", "s0", "s50", "s75", "s90", "x50", "x75", "x90", "kernels (shipped/s75)"))
-tot = {}
-n2x = {}
+                best[c][p[2]] = min(float(p[5]), best[c].get(p[2], 1e9))
+                kern[(c, p[2])] = "_".join(p[7:])
+# the speed-ups of each ratio over dense direct, and of 75% over dense as shipped
+ref = "direct" if "direct" in cfgs else cfgs[0]
+xs = [c for c in cfgs if c.startswith("s") and c != "s0"]
+x75 = "s75" if "s75" in cfgs else None
+names = list(best[cfgs[0]])
+hdr = ["%8s" % c for c in cfgs] + ["%6s" % ("x" + c[1:]) for c in xs]
+if x75 and "shipped" in cfgs:
+    hdr.append("%7s" % "x75/sh")
+print("%-44s %-5s %s  %s" % ("layer", "kind", " ".join(hdr), "kernels (shipped/s75)"))
+tot, n2x = {}, {}
 for n in names:
     k = kind[n]
-    v = [best[c].get(n, float("nan")) for c in cfgs]
-    x = [v[0] / v[i] for i in (3, 4, 5)]
-    print("%-48s %-4s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f  %6.2f %6.2f %6.2f  %s/%s" % (
-        n[-48:], k, *v, *x, kern.get(("shipped", n)), kern.get(("s75", n))))
-    if kern.get(("s75", n)) != "sparse":
+    if kern.get(("shipped", n)) == "winograd":
+        k += "w"   # dense as shipped is Winograd
+    v = {c: best[c].get(n, float("nan")) for c in cfgs}
+    row = ["%8.3f" % v[c] for c in cfgs] + ["%6.2f" % (v[ref] / v[c]) for c in xs]
+    if x75 and "shipped" in cfgs:
+        row.append("%7.2f" % (v["shipped"] / v["s75"]))
+    print("%-44s %-5s %s  %s/%s" % (n[-44:], k, " ".join(row), kern.get(("shipped", n)),
+                                     kern.get(("s75", n))))
+    if x75 and not kern.get(("s75", n), "").startswith("sparse"):
         k += "*"   # no sparse kernel (the first conv: 3 input channels; the FC)
-    t = tot.setdefault(k, [0.0] * 6)
-    for i in range(6):
-        t[i] += v[i]
-    a = n2x.setdefault(k, [0, 0])
-    a[0] += x[1] >= 2.0
-    a[1] += 1
+    t = tot.setdefault(k, {c: 0.0 for c in cfgs})
+    for c in cfgs:
+        t[c] += v[c]
+    a = n2x.setdefault(k, [0, 0, 0])
+    if x75:
+        a[0] += v[ref] / v["s75"] >= 2.0
+        a[1] += "shipped" in cfgs and v["shipped"] / v["s75"] >= 2.0
+    a[2] += 1
 print()
-print("per kind (sum of the layers' ms; *: layers without a sparse kernel, the knob leaves them dense):")
-print("%-5s %8s %8s %8s %8s %8s %8s  %6s %6s %6s  %s" % ("kind", "direct", "shipped", "s0", "s50", "s75", "s90", "x50", "x75", "x90", ">=2x at 75%"))
+print("per kind (sum of the layers' ms; w: dense as shipped is Winograd; *: layers without a "
+      "sparse kernel, the knob leaves them dense):")
+print("%-6s %s  %s" % ("kind", " ".join("%8s" % c for c in cfgs),
+                       ">=2x at 75%% over %s, over shipped" % ref))
 for k, t in sorted(tot.items()):
-    print("%-5s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f  %6.2f %6.2f %6.2f  %d of %d" % (
-        k, *t, t[0] / t[3], t[0] / t[4], t[0] / t[5], n2x[k][0], n2x[k][1]))
+    print("%-6s %s  %d, %d of %d" % (k, " ".join("%8.3f" % t[c] for c in cfgs), *n2x[k]))
 EOF2
 
+[ "${SPEED_ONLY:-0}" = 1 ] && exit 0
 echo
 echo "== accuracy: cosine of the output against dense, top-1 kept"
 for net in alexnet vgg16 vgg19 resnet18 resnet50 mobilenet_v2; do

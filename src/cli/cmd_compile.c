@@ -377,6 +377,13 @@ static int run(int argc, char **argv, int build)
                     ir_precision_name(p.b[i].precision), i);
             goto fail;
         }
+    for (int i = 0; o.raw && i < p.n_model_layers; i++)
+        if (p.l[i].prec >= 0 && p.l[i].prec != PZ_PREC_FP32) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--emit raw: layer %d \"%s\" has precision %s "
+                    "(schedule key \"layer_precision\"): the low-level API runs fp32; emit the "
+                    "default C", i, p.l[i].name, ir_precision_name(m->layers[i].precision));
+            goto fail;
+        }
     /* the raw form has no net to ask a run-time shape of */
     for (int i = 0; o.raw && i < g->n_outputs; i++)
         if (g->values[g->outputs[i]].dyn) {

@@ -229,7 +229,8 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
     int64_t macs = 0, skipped = 0, n = 0;
     for (int l = 0; l < m->n_layers; l++) {
         int64_t b, z, mc, sk;
-        if (!opt_sparsity_count(m, l, &b, &z, &mc, &sk)) continue;
+        const char *algo = "";
+        if (!opt_sparsity_count(m, l, &b, &z, &mc, &sk, &algo)) continue;
         float r = m->layers[l].sparsity;
         char ratio[32];
         if (r == IR_SPARSITY_AUTO) snprintf(ratio, sizeof ratio, "auto");
@@ -237,14 +238,15 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
         if (json) {
             fprintf(f, "%s{\"layer\":%d,\"name\":", n ? "," : ",\"sparsity\":{\"layers\":[", l);
             json_str(f, lname(m, l));
-            fprintf(f, ",\"ratio\":\"%s\",\"blocks\":%lld,\"zero_blocks\":%lld,\"macs\":%lld,"
-                    "\"skipped_macs\":%lld}", ratio, (long long)b, (long long)z, (long long)mc,
-                    (long long)sk);
+            fprintf(f, ",\"ratio\":\"%s\",\"kernel\":\"%s\",\"blocks\":%lld,\"zero_blocks\":%lld,"
+                    "\"macs\":%lld,\"skipped_macs\":%lld}", ratio, algo, (long long)b, (long long)z,
+                    (long long)mc, (long long)sk);
         } else {
-            if (!n) fprintf(f, "sparsity:\n%5s  %-6s %8s %8s %14s %14s %7s  %s\n", "layer", "ratio",
-                            "blocks", "zero", "MACs", "skipped", "%", "node");
-            fprintf(f, "%5d  %-6s %8lld %8lld %14lld %14lld %7.2f  %s\n", l, ratio, (long long)b,
-                    (long long)z, (long long)mc, (long long)sk, pct(sk, mc), lname(m, l));
+            if (!n) fprintf(f, "sparsity:\n%5s  %-6s %8s %8s %14s %14s %7s  %-8s  %s\n", "layer",
+                            "ratio", "blocks", "zero", "MACs", "skipped", "%", "kernel", "node");
+            fprintf(f, "%5d  %-6s %8lld %8lld %14lld %14lld %7.2f  %-8s  %s\n", l, ratio,
+                    (long long)b, (long long)z, (long long)mc, (long long)sk, pct(sk, mc), algo,
+                    lname(m, l));
         }
         macs += mc;
         skipped += sk;
@@ -256,6 +258,23 @@ static void print_sparsity(FILE *f, const ir_model *m, int json)
     else fprintf(f, "sparsity total: %lld layers, %.4f GMACs, skipped %.4f GMACs (%lld MACs, "
                  "%.2f%%)\n", (long long)n, (double)macs / 1e9, (double)skipped / 1e9,
                  (long long)skipped, pct(skipped, macs));
+}
+
+/* The layers whose precision is their own, not their block's (schedule key
+ * "layer_precision"); nothing when every layer has its block's. */
+static void print_layer_precision(FILE *f, const ir_model *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->n_blocks; i++)
+        for (int l = m->blocks[i].first; l < m->blocks[i].first + m->blocks[i].count; l++) {
+            if (m->layers[l].precision == m->blocks[i].precision) continue;
+            if (!n++) fprintf(f, "layer precision (over the block's):\n%5s  %5s  %-9s %-9s %-10s %s\n",
+                              "layer", "block", "precision", "block's", "op", "node");
+            fprintf(f, "%5d  %5d  %-9s %-9s %-10s %s\n", l, i,
+                    ir_precision_name(m->layers[l].precision),
+                    ir_precision_name(m->blocks[i].precision),
+                    m->g->nodes[m->layers[l].node].op_type, lname(m, l));
+        }
 }
 
 static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
@@ -291,6 +310,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
     print_concat_table(f, m);
+    print_layer_precision(f, m);
     print_sparsity(f, m, 0);
 }
 
@@ -330,7 +350,8 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
             json_str(f, lname(m, l));
             fprintf(f, ",\"op\":");
             json_str(f, m->g->nodes[m->layers[l].node].op_type);
-            fprintf(f, ",\"macs\":%lld", (long long)c->macs);
+            fprintf(f, ",\"precision\":\"%s\",\"macs\":%lld",
+                    ir_precision_name(m->layers[l].precision), (long long)c->macs);
             if (r.row_local)
                 fprintf(f, ",\"rows\":%lld,\"row_step\":%lld,\"rows_computed\":%lld,"
                         "\"redundant_macs\":%lld", (long long)c->rows, (long long)c->row_step,

@@ -55,6 +55,28 @@ static void int_table(gen_text *t, const char *type, const char *name, const cha
     gt_puts(t, p->n_b ? "\n};\n" : "0};\n");
 }
 
+/* The layers whose precision is their own, not their block's (schedule key
+ * "layer_precision"): one call each, after the blocks. */
+static void layer_precisions(gen_text *t, const gen_plan *p)
+{
+    static const char *const names[] = {"PZ_PREC_FP32", "PZ_PREC_BF16", "PZ_PREC_F16W",
+                                        "PZ_PREC_I8DYN"};
+    int any = 0;
+    for (int li = 0, b = 0, end = p->n_b ? p->b[0].count : 0; li < p->n_model_layers; li++) {
+        while (b + 1 < p->n_b && li >= end) end += p->b[++b].count;
+        int r = p->l[li].prec;
+        if (r < 0 || r >= (int)(sizeof names / sizeof *names)) continue;
+        if (!any++)
+            gt_puts(t, "    /* layers with their own precision, over their F-Block's BLOCK_PREC "
+                       "(schedule key \"layer_precision\") */\n");
+        gt_printf(t, "    pz_net_layer_precision(net, %d, %s);   /* ", li, names[r]);
+        gt_comment(t, p->l[li].name);
+        gt_printf(t, " (");
+        gt_comment(t, p->l[li].op_type);
+        gt_printf(t, "), F-Block %d: %s */\n", b, ir_precision_name(p->m->layers[li].precision));
+    }
+}
+
 /* `t[id] = pz_net_input(net, "name", PZ_F32, 4, DIMS(...));`; a view names
  * its source tensor where the others name their element type. */
 static void tensor_decl(gen_text *t, const gen_plan *p, int id, const char *fn)
@@ -255,7 +277,9 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "        pz_net_block(net, first, BLOCK_LAYERS[b], BLOCK_MP[b] == ALL ? threads : BLOCK_MP[b]);\n"
                  "        pz_net_block_knobs(net, first, (pz_split_mode)BLOCK_SPLIT[b], BLOCK_STRIP[b]);\n"
                  "        pz_net_block_precision(net, first, (pz_precision)BLOCK_PREC[b]);\n"
-                 "    }\n\n", N, N, N);
+                 "    }\n", N, N, N);
+    layer_precisions(t, p);
+    gt_puts(t, "\n");
     gt_printf(t, "    /* ---- 4. compile: arena by liveness, kernels, packed weights, workers ---- */\n"
                  "    if (pz_net_compile(net, threads, opts, err, errsize) == 0) return ctx;\n"
                  "fail:\n"

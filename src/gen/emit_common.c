@@ -97,6 +97,15 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         gt_puts(t, ") runs at the run-time shape of its input, set at run time\n"
                    " *     (a reference kernel; its buffers planned at the bound or allocated at run time)\n");
     }
+    /* loops whose trip count or condition is read at run time (ops/loop_end.c) */
+    for (int i = 0; i < g->n_nodes; i++) {
+        const ir_node *nd = &g->nodes[i];
+        if (nd->op != OPS[OP_loop_end]) continue;
+        gt_puts(t, " *   loop at run time: node \"");
+        gt_comment(t, nd->name);
+        gt_puts(t, "\" (Loop): its trip count or condition is read at run time; its body's\n"
+                   " *     layers are planned once and run per iteration, the carried values in place\n");
+    }
     /* values with no compile-time bound (ir_value.rt_alloc): not in the arena */
     for (int i = 0; i < g->n_values; i++) {
         const ir_value *v = &g->values[i];

@@ -65,6 +65,8 @@ pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *er
         pz_net_block_knobs(net, b->first, (pz_split_mode)b->split, b->strip);
         pz_net_block_precision(net, b->first, (pz_precision)gen_block_prec(b));
     }
+    for (int li = 0; li < p.n_model_layers; li++)   /* a layer's own, over its block's */
+        if (p.l[li].prec >= 0) pz_net_layer_precision(net, li, (pz_precision)p.l[li].prec);
     /* 4. compile */
     char msg[512];
     if (pz_net_compile(net, threads, &run_options, msg, sizeof msg)) {

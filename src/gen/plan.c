@@ -67,6 +67,7 @@ static gen_layer *add_layer(gen_plan *p, int *cap)
     }
     gen_layer *l = &p->l[p->n_l++];
     memset(l, 0, sizeof *l);
+    l->prec = -1;   /* its block's */
     return l;
 }
 
@@ -143,13 +144,16 @@ pz_status gen_plan_make(const ir_model *m, gen_plan *p, pz_err *err)
         for (int k = 0; k < low->n_out; k++) low->out[k] = tensor_of(&w, low->out[k]);
     }
 
-    /* 3. the schedule's blocks */
+    /* 3. the schedule's blocks; a layer's own precision where it is not its block's */
     p->b = pz_xcalloc((size_t)(m->n_blocks ? m->n_blocks : 1), sizeof *p->b);
     p->n_b = m->n_blocks;
     for (int i = 0; i < m->n_blocks; i++) {
         const ir_fblock *fb = &m->blocks[i];
         p->b[i] = (gen_block){fb->first, fb->count, fb->mp, (int)fb->split, fb->strip,
                               fb->precision, fb->weights, 0};
+        for (int li = fb->first; li < fb->first + fb->count && li < p->n_l; li++)
+            p->l[li].prec = m->layers[li].precision == fb->precision ? -1
+                          : gen_prec_of(m->layers[li].precision, fb->weights);
     }
 
     /* 4. outputs; a copy layer for each that no layer writes */
@@ -210,11 +214,16 @@ int gen_layer_concat(const gen_plan *p, int li)
     return p->l[li + 1].low.n_out;
 }
 
+int gen_prec_of(ir_precision p, ir_weights w)
+{
+    if (p == IR_PREC_BF16) return PZ_PREC_BF16;
+    if (p == IR_PREC_INT8) return PZ_PREC_I8DYN;
+    return w == IR_WEIGHTS_FP16 ? PZ_PREC_F16W : PZ_PREC_FP32;
+}
+
 int gen_block_prec(const gen_block *b)
 {
-    if (b->precision == IR_PREC_BF16) return PZ_PREC_BF16;
-    if (b->precision == IR_PREC_INT8) return PZ_PREC_I8DYN;
-    return b->weights == IR_WEIGHTS_FP16 ? PZ_PREC_F16W : PZ_PREC_FP32;
+    return gen_prec_of(b->precision, b->weights);
 }
 
 const char *gen_params_type(pz_op_kind kind)

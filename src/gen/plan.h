@@ -39,6 +39,8 @@ typedef struct {
     const char *name;            /* the ONNX node name ("<output>:copy" for output copies) */
     const char *op_type;         /* the ONNX op_type ("Identity" for output copies) */
     op_lowered low;              /* kind and params; in/out hold plan tensor ids (-1: omitted) */
+    int prec;                    /* its own runtime precision (pz_net_layer_precision) where
+                                  * the schedule gives it one not its block's; else -1 */
 } gen_layer;
 
 typedef struct {
@@ -116,6 +118,9 @@ pz_status gen_open_fit(gen_plan *const *s, const int64_t (*at)[GEN_MAX_OPEN], in
 /* A block's runtime precision (pz_precision, BLOCK_PREC in the generated C):
  * 0 fp32, 1 bf16, 2 fp32 with its MatMul/Gemm weights in fp16. */
 int gen_block_prec(const gen_block *b);
+/* The runtime precision of precision p in a block of weights w (fp32 with
+ * fp16 weights: 2). */
+int gen_prec_of(ir_precision p, ir_weights w);
 /* The concatenation knob: when layer li is a merged layer (the layers of
  * one group run as one, named "A+B+C", and the next layer is the SPLIT
  * "A:split" that gives each its output), the number of layers merged;

@@ -122,7 +122,10 @@ pz_status ir_model_partition(ir_model *m, const int *sizes, const int *mps, int 
         b->split = IR_SPLIT_AUTO;
         b->precision = IR_PREC_FP32;
         b->weights = IR_WEIGHTS_FP32;
-        for (int l = first; l < first + sizes[i]; l++) m->layers[l].mp = mps[i];
+        for (int l = first; l < first + sizes[i]; l++) {   /* precision: the block's fp32 */
+            m->layers[l].mp = mps[i];
+            m->layers[l].precision = IR_PREC_FP32;
+        }
         block_io(m, b);
     }
     return PZ_OK;

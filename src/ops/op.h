@@ -91,8 +91,9 @@ typedef struct op_def {
     /* Or, for an op that is a view only for some nodes: 1 when node n's
      * output 0 is input 0's bytes (a Transpose that moves only dims of 1). */
     int (*view_if)(const ir_graph *g, const ir_node *n);
-    /* 1: its outputs are random (RandomUniform, ...): never folded into
-     * constants at compile time, so each run draws afresh. */
+    /* 1: its outputs are random (RandomUniform, ...), or change per
+     * iteration of a loop run at run time (LoopBegin): never folded into
+     * constants at compile time, so each run computes them afresh. */
     int random;
 } op_def;
 

@@ -6,8 +6,10 @@
  *   - If with a condition known at compile time: the taken branch; otherwise
  *     both branches and a Where per output (both are computed: they are pure);
  *   - Loop: one iteration of the body per unfold, while the trip count and
- *     the condition are known at compile time (a loop whose condition is
- *     computed from run-time data is refused);
+ *     the condition are known at compile time; one read at run time (a
+ *     graph input nothing binds) keeps the loop: its body inlined once
+ *     between a LoopBegin and a LoopEnd, which the runtime runs per
+ *     iteration (loop.c, rt/ops/loop.c);
  *   - Scan: the body once per element of the scanned axis.
  * Other ops unfold the same way into the nodes of their definition (the
  * training ops, Bernoulli, Dropout in training, FlexAttention with graph

@@ -199,6 +199,8 @@ OP(StringNormalizer, string_normalizer)
 OP(If, if)
 OP(Loop, loop)
 OP(Scan, scan)
+OP(LoopBegin, loop_begin)   /* domain ai.paleozoic: a Loop run at run time (loop.c) */
+OP(LoopEnd, loop_end)   /* likewise */
 /* sequences and optionals (op_seq.h) */
 OP(SequenceConstruct, sequence_construct)
 OP(SequenceEmpty, sequence_empty)

@@ -57,12 +57,18 @@ pz_status opt_sparsity_set_all(ir_model *m, float r, pz_err *err);
 /* Prunes the weights of every layer whose knob is R > 0: the smallest-L1
  * blocks are zeroed until round(R x blocks) of them are zero. Refuses a
  * layer without a sparse kernel, or whose weights another layer reads,
- * naming it. */
+ * naming it. Then each sparse conv the optimizer left on Winograd takes
+ * the sparse Winograd or the sparse direct kernel by pz_spwino_pays. */
 pz_status opt_sparsity_prune(ir_model *m, pz_err *err);
 /* Layer li's weight blocks, the all-zero ones among them, its MACs and the
- * MACs the sparse kernel skips (zero blocks' weights x output pixels); 0
- * when the knob is off or does not apply. */
+ * MACs the sparse kernel skips (zero blocks' weights x output pixels; on
+ * the sparse Winograd the GEMMs' MACs, 36 a tile per weight pair), and
+ * which kernel ("direct", "winograd", "gemm"); 0 when the knob is off or
+ * does not apply. */
 int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero, int64_t *macs,
-                       int64_t *skipped);
+                       int64_t *skipped, const char **algo);
+/* 1 when conv layer li runs the sparse Winograd (what the runtime takes:
+ * the knob on, the layer's algo Winograd, Winograd on this CPU). */
+int opt_sparse_winograd(const ir_model *m, int li);
 
 #endif

@@ -13,6 +13,8 @@
  *        "mp": 2, "split": "bands", "strip": 8, "precision": "fp32"},
  *       {..., "precision": "fp32", "weights": "fp16"},   (written when fp16)
  *       {..., "sparsity": {"12": 0.75, "13": "auto"}},  (layer: ratio; written when set)
+ *       {..., "precision": "bf16", "layer_precision": {"/layer3/conv2/Conv": "fp32"}},
+ *                                  (node name or layer number: its own precision)
  *       ...
  *     ]
  *   }
@@ -40,7 +42,7 @@ static const char *const TOP_KEYS[] = {"version", "model", "layers", "strategy",
                                        "concat", "blocks"};
 static const char *const BLOCK_KEYS[] = {"first", "count", "first_node", "last_node",
                                          "mp", "split", "strip", "precision", "weights",
-                                         "winograd", "sparsity"};
+                                         "winograd", "sparsity", "layer_precision"};
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -163,10 +165,29 @@ static pz_status parse_sparsity(checker *c, const json_value *v, sched_block *b)
     return PZ_OK;
 }
 
+static const char *const precs[] = {"fp32", "bf16", "int8"};
+
+/* "layer_precision": {"LAYER": "fp32" | "bf16" | "int8", ...}: the layers are
+ * checked against the model (sched_layer_prec_check) */
+static pz_status parse_layer_prec(checker *c, const json_value *v, sched_block *b)
+{
+    if (v->type != JSON_OBJECT)
+        return bad(c, v, "layer_precision", "expected an object of layer: precision, found %s",
+                   json_type_name(v->type));
+    b->lp_key = pz_xcalloc((size_t)(v->n ? v->n : 1), sizeof *b->lp_key);
+    b->lp_prec = pz_xmalloc((size_t)(v->n ? v->n : 1) * sizeof *b->lp_prec);
+    for (int k = 0; k < v->n; k++) {
+        int e;
+        if (get_enum(c, &v->members[k].value, "layer_precision", precs, 3, &e)) return c->err->code;
+        b->lp_key[k] = pz_xstrdup(v->members[k].key);
+        b->lp_prec[b->n_lp++] = (ir_precision)e;
+    }
+    return PZ_OK;
+}
+
 static pz_status parse_block(checker *c, const json_value *bv, int index, sched_block *b)
 {
     static const char *const splits[] = {"auto", "bands", "channels"};
-    static const char *const precs[] = {"fp32", "bf16", "int8"};
     static const char *const weights[] = {"fp32", "fp16"};
     snprintf(c->ctx, sizeof c->ctx, "block %d: ", index);
     if (bv->type != JSON_OBJECT) return bad(c, bv, NULL, "expected an object, found %s", json_type_name(bv->type));
@@ -221,6 +242,7 @@ static pz_status parse_block(checker *c, const json_value *bv, int index, sched_
         }
     }
     if ((v = json_get(bv, "sparsity")) && parse_sparsity(c, v, b)) return c->err->code;
+    if ((v = json_get(bv, "layer_precision")) && parse_layer_prec(c, v, b)) return c->err->code;
     if ((v = json_get(bv, "first_node")) && get_str(c, v, "first_node", &b->first_node))
         return c->err->code;
     if ((v = json_get(bv, "last_node")) && get_str(c, v, "last_node", &b->last_node))
@@ -338,6 +360,9 @@ void sched_free(sched *s)
         free(s->blocks[i].winograd);
         free(s->blocks[i].sp_layer);
         free(s->blocks[i].sp_ratio);
+        for (int k = 0; k < s->blocks[i].n_lp; k++) free(s->blocks[i].lp_key[k]);
+        free(s->blocks[i].lp_key);
+        free(s->blocks[i].lp_prec);
     }
     free(s->blocks);
     free(s->model);
@@ -477,6 +502,16 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
                        "layers, so layers %d to %d are in no block", fname, next - 1, m->n_layers,
                        next, m->n_layers - 1);
     int n = s->n_blocks ? s->n_blocks : 1;
+    int **lp = pz_xcalloc((size_t)n, sizeof *lp);   /* each block's "layer_precision" layers */
+    for (int i = 0; i < s->n_blocks; i++) {
+        char why[400];
+        lp[i] = pz_xmalloc((size_t)(s->blocks[i].n_lp + 1) * sizeof(int));
+        if (sched_layer_prec_check(&s->blocks[i], m, lp[i], why, sizeof why)) {
+            for (int j = 0; j <= i; j++) free(lp[j]);
+            free(lp);
+            return bad_block(err, s, m, i, PZ_ERR_INPUT, "key \"layer_precision\": %s", why);
+        }
+    }
     int *sizes = pz_xmalloc((size_t)n * sizeof(int)), *mps = pz_xmalloc((size_t)n * sizeof(int));
     for (int i = 0; i < s->n_blocks; i++) {
         sizes[i] = s->blocks[i].count;
@@ -485,7 +520,11 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
     pz_status st = ir_model_partition(m, sizes, mps, s->n_blocks, max_mp, err);
     free(sizes);
     free(mps);
-    if (st) return st;
+    if (st) {
+        for (int i = 0; i < s->n_blocks; i++) free(lp[i]);
+        free(lp);
+        return st;
+    }
     for (int i = 0; i < s->n_blocks; i++) {
         ir_fblock *fb = &m->blocks[i];
         fb->split = s->blocks[i].split;
@@ -493,6 +532,8 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
         fb->precision = s->blocks[i].precision;
         fb->weights = s->blocks[i].weights;
         for (int l = fb->first; l < fb->first + fb->count; l++) m->layers[l].precision = fb->precision;
+        for (int k = 0; k < s->blocks[i].n_lp; k++) m->layers[lp[i][k]].precision = s->blocks[i].lp_prec[k];
+        free(lp[i]);
         /* "winograd": the listed convs run Winograd, the block's other convs direct */
         const sched_block *sb = &s->blocks[i];
         for (int k = 0; k < sb->n_sparsity; k++) m->layers[sb->sp_layer[k]].sparsity = sb->sp_ratio[k];
@@ -501,6 +542,7 @@ pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err)
             if (!strcmp(layer_op(m, l), "Conv")) m->layers[l].algo = IR_ALGO_DIRECT;
         for (int k = 0; k < sb->n_winograd; k++) m->layers[sb->winograd[k]].algo = IR_ALGO_WINOGRAD;
     }
+    free(lp);
     return PZ_OK;
 }
 
@@ -567,6 +609,7 @@ void sched_write(FILE *f, const ir_model *m, const char *strategy)
             }
             json_w_end(&w);
         }
+        sched_layer_prec_write(&w, m, b);
         /* the algorithm of the block's convs where Winograd could run: the
          * optimizer's choice (a layer left to the runtime: the same rule) */
         int any = 0;

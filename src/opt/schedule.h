@@ -14,6 +14,7 @@
 #define PZ_OPT_SCHEDULE_H
 
 #include "../ir/model.h"
+#include "../util/json.h"
 
 typedef struct {
     int first, count;          /* layers [first, first + count) */
@@ -27,6 +28,9 @@ typedef struct {
     int *sp_layer;             /* "sparsity": {"LAYER": R or "auto", ...}: the layers' */
     float *sp_ratio;           /*   knob (opt.h; IR_SPARSITY_AUTO for "auto") */
     int n_sparsity;
+    char **lp_key;             /* "layer_precision": {"LAYER": "fp32"|"bf16"|"int8", ...}: */
+    ir_precision *lp_prec;     /*   LAYER a node name of the block or a layer number */
+    int n_lp;                  /*   (digits); the layer's own precision (sched_prec.c) */
     char *first_node;          /* ONNX node names of the first and last layers as */
     char *last_node;           /*   the file states them (NULL: not stated) */
     int line, col;             /* where the block starts in the file (0: not from a file) */
@@ -56,10 +60,24 @@ pz_status sched_load_file(const char *path, sched *out, pz_err *err);
  * layer count, every layer in exactly one block, the node names when stated,
  * MP in [1, max_mp], split "bands" only for blocks of row-local layers (see
  * halo.h), strip at most the rows of the block's last layer, precision fp32
- * or bf16 (int8: PZ_ERR_UNSUPPORTED, not implemented yet), weights fp16 only
- * in an fp32 block. m is unchanged on error. */
+ * or bf16 or int8 (int8-dynamic), weights fp16 only in an fp32 block, each
+ * "layer_precision" a layer of its block with such a kernel
+ * (sched_layer_prec_check). m is unchanged on error. */
 pz_status sched_apply(const sched *s, ir_model *m, int max_mp, pz_err *err);
 void sched_free(sched *s);
+/* sched_prec.c, the per-layer "layer_precision" of block b (sched_apply's
+ * part): checks every key names a layer of the block once and that the
+ * layer has a kernel of that precision, then sets the layers' precision.
+ * Else returns 1 with the reason in why (m unchanged). */
+int sched_layer_prec_check(const sched_block *b, const ir_model *m, int *layers, char *why,
+                           size_t n);
+/* The "layer_precision" object of block b of m, when a layer's precision is
+ * not its block's (else nothing). */
+void sched_layer_prec_write(json_writer *w, const ir_model *m, const ir_fblock *b);
+/* Whether a layer of this op type has a kernel of precision p (bf16: Conv,
+ * MatMul, Gemm; int8: MatMul, Gemm; fp32: any). */
+int sched_prec_op_has(const char *op_type, ir_precision p);
+
 /* Writes m's blocks and knobs as a schedule file: to a temporary file in the
  * same folder, renamed over path when complete (no half-written file on any
  * error). strategy names who made it (may be NULL). */

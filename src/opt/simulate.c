@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "halo.h"
+#include "opt.h"
 #include "opt_internal.h"
 
 double sim_sync_us(const sim_target *t, int mp)
@@ -18,6 +19,8 @@ typedef struct {
     const sim_target *t;
     pz_layer_features *f;
     unsigned char *fusible;   /* [n]: the runtime runs it inside a fused run */
+    unsigned char *wino;      /* [n]: its GEMMs are Winograd's (dense or sparse) */
+    double *kept;             /* [n]: the share of its MACs and weights its kernel runs */
     int weights_in_l3;        /* all the model's weights stay in L3 between runs */
     const int *mp_list;
     int n_mp, unit;
@@ -30,8 +33,20 @@ static void ctx_init(sim_ctx *c, const ir_model *m, const sim_target *t)
     c->t = t;
     c->f = opt_features(m);
     c->fusible = pz_xcalloc((size_t)(m->n_layers ? m->n_layers : 1), 1);
+    c->wino = pz_xcalloc((size_t)(m->n_layers ? m->n_layers : 1), 1);
+    c->kept = pz_xmalloc((size_t)(m->n_layers ? m->n_layers : 1) * sizeof(double));
     double w = 0;
     for (int l = 0; l < m->n_layers; l++) {
+        /* what runs: a sparse layer (the sparsity knob) its sparse kernel,
+         * direct or Winograd, on the MACs of the blocks it keeps */
+        int64_t b, z, macs, sk;
+        const char *algo = "";
+        c->wino[l] = m->layers[l].algo == IR_ALGO_WINOGRAD;
+        c->kept[l] = 1.0;
+        if (opt_sparsity_count(m, l, &b, &z, &macs, &sk, &algo) && macs > 0) {
+            c->wino[l] = !strcmp(algo, "winograd");
+            c->kept[l] = 1.0 - (double)sk / (double)macs;
+        }
         c->fusible[l] =
             halo_layer_row_local(m, l, NULL, 0) && m->layers[l].algo != IR_ALGO_WINOGRAD;
         w += 4.0 * (double)c->f[l].params;
@@ -43,6 +58,8 @@ static void ctx_free(sim_ctx *c)
 {
     free(c->f);
     free(c->fusible);
+    free(c->wino);
+    free(c->kept);
 }
 
 /* Bandwidth (bytes/s) of mp cores reading and writing activations of
@@ -143,8 +160,10 @@ void sim_target_make(const pz_machine *pf, const lab_manycore *pr, int cores, si
 /* A layer alone on mp cores, seconds. */
 static double layer_s(const sim_ctx *c, int l, int mp)
 {
-    int wino = c->m->layers[l].algo == IR_ALGO_WINOGRAD;
-    return features_s(c->t, &c->f[l], wino, c->weights_in_l3, mp);
+    pz_layer_features f = c->f[l];
+    f.ops *= c->kept[l];
+    f.params = (int64_t)((double)f.params * c->kept[l]);
+    return features_s(c->t, &f, c->wino[l], c->weights_in_l3, mp);
 }
 
 /* A fused run of fusible layers [first, first + count), count >= 2, on mp

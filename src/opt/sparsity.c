@@ -3,7 +3,11 @@
  *
  * A block is the sparse kernel's tile: on a Conv (src/rt/kernels/conv/
  * spconv16c.h) 16 output channels x 16 input channels x one kernel tap of
- * W[M][C][KH][KW]; on a Gemm with a constant B (src/rt/kernels/gemm/
+ * W[M][C][KH][KW], or x all 9 taps on a conv the Winograd rule takes
+ * (opt_winograd_pays, on any CPU, so the pruned model does not depend on
+ * it): that block stays zero in the Winograd domain, which the sparse
+ * Winograd skips (winograd.h, pz_spwino_plan), and the sparse direct conv
+ * skips its 9 taps alike; on a Gemm with a constant B (src/rt/kernels/gemm/
  * spgemm.h) PZ_SPGEMM_KB rows of K x one 32-column panel of B[K][N]
  * (transB: of B as [N][K], the same weights). Pruning a layer to R zeroes its blocks of smallest L1
  * norm (ties: the earlier block) until round(R x blocks) are zero; blocks
@@ -20,7 +24,9 @@
 #include "../rt/kernels/conv/spconv16c.h"
 #include "../rt/kernels/gemm/spgemm.h"
 #include "../rt/rows.h"
+#include "../rt/kernels/conv/winograd.h"
 #include "opt.h"
+#include "opt_internal.h"
 
 /* Layer li as the runtime sees it: its lowered conv or GEMM, X (A), W (B),
  * Y; 0 when it is neither. */
@@ -108,20 +114,25 @@ static int by_norm(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* A layer's block geometry: a conv's W dims, or a GEMM's K, N, transB */
+/* A layer's block geometry: a conv's W dims (whole: a block holds all the
+ * taps), or a GEMM's K, N, transB */
 typedef struct {
-    int gemm, trans_b;
+    int gemm, trans_b, whole;
     int64_t d[4];
     int64_t k, n;
 } geom;
 
 static int64_t geom_blocks(const geom *g)
 {
-    return g->gemm ? pz_spgemm_block_count(g->k, g->n)
-                   : pz_spconv_block_count(g->d[0], g->d[1], g->d[2], g->d[3]);
+    if (g->gemm) return pz_spgemm_block_count(g->k, g->n);
+    if (g->whole) return pz_spconv_block_count(g->d[0], g->d[1], 1, 1);
+    return pz_spconv_block_count(g->d[0], g->d[1], g->d[2], g->d[3]);
 }
 
-/* The weight indices of block b into idx (at most 512); returns how many.
+/* The most weights a block holds: 16 x 16 x 9 taps (a GEMM's: KB x 32) */
+#define BLOCK_MAX 2304
+
+/* The weight indices of block b into idx (at most BLOCK_MAX); returns how many.
  * GEMM blocks: panel-major (panel, K block), the kernel's order. */
 static int block_index(const geom *g, int64_t b, int64_t *idx)
 {
@@ -135,16 +146,20 @@ static int block_index(const geom *g, int64_t b, int64_t *idx)
         return c;
     }
     const int64_t *d = g->d;
-    int64_t taps = d[2] * d[3], cb = (d[1] + 15) / 16;
-    int64_t ob = b / (cb * taps), ib = b / taps % cb, t = b % taps;
+    int64_t taps = d[2] * d[3], cb = (d[1] + 15) / 16, bt = g->whole ? 1 : taps;
+    int64_t ob = b / (cb * bt), ib = b / bt % cb, t = b % bt;
     for (int64_t o = ob * 16; o < ob * 16 + 16 && o < d[0]; o++)
         for (int64_t i = ib * 16; i < ib * 16 + 16 && i < d[1]; i++)
-            idx[c++] = (o * d[1] + i) * taps + t;
+            if (g->whole)
+                for (int64_t k = 0; k < taps; k++) idx[c++] = (o * d[1] + i) * taps + k;
+            else
+                idx[c++] = (o * d[1] + i) * taps + t;
     return c;
 }
 
-static geom geom_of(const ir_graph *g, const op_lowered *low)
+static geom geom_of(const ir_model *m, int li, const op_lowered *low)
 {
+    const ir_graph *g = m->g;
     const ir_tensor *w = &g->values[low->in[1]].t;
     geom r = {0};
     if (low->kind != PZ_OP_CONV) {   /* GEMM, MATMUL (B never transposed) */
@@ -154,13 +169,14 @@ static geom geom_of(const ir_graph *g, const op_lowered *low)
         r.n = r.trans_b ? w->dims[0] : w->dims[1];
     } else {
         for (int i = 0; i < 4; i++) r.d[i] = w->dims[i];
+        r.whole = w->dims[2] * w->dims[3] * 256 <= BLOCK_MAX && opt_winograd_pays(m, li);
     }
     return r;
 }
 
 static void prune(float *w, const geom *gm, float r)
 {
-    int64_t nb = geom_blocks(gm), idx[512];
+    int64_t nb = geom_blocks(gm), idx[BLOCK_MAX];
     int64_t target = (int64_t)llround((double)r * (double)nb);
     block_norm *bn = pz_xmalloc((size_t)(nb ? nb : 1) * sizeof *bn);
     for (int64_t k = 0; k < nb; k++) {
@@ -172,6 +188,50 @@ static void prune(float *w, const geom *gm, float r)
     for (int64_t j = 0; j < target && j < nb; j++)
         for (int i = 0, c = block_index(gm, bn[j].index, idx); i < c; i++) w[idx[i]] = 0.0f;
     free(bn);
+}
+
+/* Fractions of W's 16 x 16 x one-tap blocks and 16 x 16 x 9 blocks with a
+ * weight. */
+static void densities(const ir_tensor *w, double *tap_nz, double *blk_nz)
+{
+    const float *wd = w->data;
+    const int64_t M = w->dims[0], C = w->dims[1], K = w->dims[2] * w->dims[3];
+    const int64_t MB = (M + 15) / 16, CB = (C + 15) / 16;
+    int64_t taps = 0, blks = 0;
+    for (int64_t ob = 0; ob < MB; ob++)
+        for (int64_t ib = 0; ib < CB; ib++) {
+            int any = 0;
+            for (int64_t k = 0; k < K; k++) {
+                int nz = 0;
+                for (int64_t o = ob * 16; o < ob * 16 + 16 && o < M && !nz; o++)
+                    for (int64_t i = ib * 16; i < ib * 16 + 16 && i < C && !nz; i++)
+                        nz = wd[(o * C + i) * K + k] != 0.0f;
+                taps += nz;
+                any |= nz;
+            }
+            blks += any;
+        }
+    *tap_nz = MB * CB > 0 ? (double)taps / (double)(MB * CB * K) : 0;
+    *blk_nz = MB * CB > 0 ? (double)blks / (double)(MB * CB) : 0;
+}
+
+/* Each sparse conv the optimizer left on Winograd: the sparse Winograd
+ * where pz_spwino_pays says it beats the sparse direct conv on the pruned
+ * weights (the layer stays IR_ALGO_WINOGRAD: the runtime's conv op takes
+ * the sparse Winograd), else direct (IR_ALGO_DIRECT: the sparse direct). */
+static void choose_sparse_algos(ir_model *m)
+{
+    for (int l = 0; l < m->n_layers; l++) {
+        op_lowered low;
+        int64_t s[4];
+        if (m->layers[l].sparsity == 0 || m->layers[l].algo != IR_ALGO_WINOGRAD ||
+            !lowered_conv(m, l, &low) || low.kind != PZ_OP_CONV || !opt_winograd_applies(m, l, s))
+            continue;
+        double tap_nz, blk_nz;
+        densities(&m->g->values[low.in[1]].t, &tap_nz, &blk_nz);
+        if (!pz_spwino_pays(s[0], s[1], s[2], s[3], tap_nz, blk_nz))
+            m->layers[l].algo = IR_ALGO_DIRECT;
+    }
 }
 
 pz_status opt_sparsity_prune(ir_model *m, pz_err *err)
@@ -199,15 +259,24 @@ pz_status opt_sparsity_prune(ir_model *m, pz_err *err)
         const ir_tensor *t = &g->values[vid].t;
         float *w = pz_xmalloc(t->nbytes ? t->nbytes : 1);
         memcpy(w, t->data, t->nbytes);
-        geom gm = geom_of(g, &low);
+        geom gm = geom_of(m, l, &low);
         prune(w, &gm, r);
         ir_value_take_data(g, vid, w, t->nbytes);
     }
+    choose_sparse_algos(m);
     return PZ_OK;
 }
 
+int opt_sparse_winograd(const ir_model *m, int li)
+{
+    op_lowered low;
+    return m->layers[li].sparsity != 0 && m->layers[li].algo == IR_ALGO_WINOGRAD &&
+           opt_have_winograd() && lowered_conv(m, li, &low) && low.kind == PZ_OP_CONV &&
+           opt_winograd_applies(m, li, NULL);
+}
+
 int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero, int64_t *macs,
-                       int64_t *skipped)
+                       int64_t *skipped, const char **algo)
 {
     *blocks = *zero = *macs = *skipped = 0;
     op_lowered low;
@@ -216,18 +285,27 @@ int opt_sparsity_count(const ir_model *m, int li, int64_t *blocks, int64_t *zero
         return 0;
     const ir_tensor *w = &m->g->values[low.in[1]].t, *y = &m->g->values[low.out[0]].t;
     const float *wd = w->data;
-    geom gm = geom_of(m->g, &low);
-    /* the output pixels (a GEMM: the rows of A) each block multiplies */
+    geom gm = geom_of(m, li, &low);
+    int wino = !gm.gemm && opt_sparse_winograd(m, li);
+    *algo = gm.gemm ? "gemm" : wino ? "winograd" : "direct";
+    /* the output pixels (a GEMM: the rows of A) each block multiplies; on
+     * the sparse Winograd each (output, input channel) pair costs 36 MACs a
+     * tile and a block skips all its pairs' */
     int64_t pixels = gm.gemm ? (gm.n ? ir_tensor_numel(y) / gm.n : 0)
-                             : y->dims[0] * y->dims[2] * y->dims[3], idx[512];
+                             : y->dims[0] * y->dims[2] * y->dims[3], idx[BLOCK_MAX];
+    int64_t per = 1;   /* MACs per weight and output pixel (Winograd: per pair and tile) */
+    if (wino) {
+        pixels = y->dims[0] * ((y->dims[2] + 3) / 4) * ((y->dims[3] + 3) / 4);
+        per = PZ_WINO_NPT;
+    }
     *blocks = geom_blocks(&gm);
-    *macs = ir_tensor_numel(w) * pixels;
+    *macs = (wino ? w->dims[0] * w->dims[1] : ir_tensor_numel(w)) * pixels * per;
     for (int64_t k = 0; k < *blocks; k++) {
         int64_t nz = 0, size = block_index(&gm, k, idx);
         for (int i = 0; i < size; i++) nz += wd[idx[i]] != 0.0f;
         if (!nz) {
             ++*zero;
-            *skipped += size * pixels;
+            *skipped += (wino ? size / (w->dims[2] * w->dims[3]) : size) * pixels * per;
         }
     }
     return 1;

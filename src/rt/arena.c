@@ -169,6 +169,18 @@ int pz_arena_plan(pz_net *net, char *err, size_t n)
     for (int i = 0; i < ni; i++)
         for (int b = 0; b < net->n_blocks; b++)
             pz_fuse_widen(net->blocks[b].fuse, &items[i].first, &items[i].last);
+    /* a loop run at run time runs its body again and again from its LOOP
+     * layer: whatever lives at some point from its LOOP_BEGIN to it lives
+     * over that whole span, so no two such share bytes (rt/ops/loop.c) */
+    for (int t = 0; t < net->n_layers; t++) {
+        if (net->layers[t].kind != PZ_OP_LOOP) continue;
+        int h = net->layers[t].loop_head;
+        for (int i = 0; i < ni; i++)
+            if (items[i].first <= t && items[i].last >= h) {
+                if (items[i].first > h) items[i].first = h;
+                if (items[i].last < t) items[i].last = t;
+            }
+    }
     qsort(items, (size_t)ni, sizeof *items, cmp_item);
 
     size_t total = 0;

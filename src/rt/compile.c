@@ -48,7 +48,7 @@ static int plan_blocks(pz_net *net, char *err, size_t n)
             pz_layer *l = &net->layers[net->blocks[b].first + i];
             l->block = b;
             l->mp = l->nth = net->blocks[b].mp;
-            l->prec = net->blocks[b].prec;
+            l->prec = l->prec_set ? (pz_precision)(l->prec_set - 1) : net->blocks[b].prec;
         }
     return 0;
 }
@@ -242,6 +242,50 @@ static int check_rt_alloc(const pz_net *net, const pz_layer *l, char *err, size_
     return 0;
 }
 
+/* Each LOOP layer's body (rt/ops/loop.c): the layers between its
+ * LOOP_BEGIN (the writer of its iter input) and it that read what the
+ * begin or another body layer writes. The others there read nothing that
+ * changes per iteration: they run once, before the loop. */
+static int plan_loops(pz_net *net, char *err, size_t n)
+{
+    for (int t = 0; t < net->n_layers; t++) {
+        pz_layer *l = &net->layers[t];
+        if (l->kind != PZ_OP_LOOP) continue;
+        int h = l->in_id[2] >= 0 ? net->tensors[l->in_id[2]].producer : -1;
+        if (h < 0 || net->layers[h].kind != PZ_OP_LOOP_BEGIN)
+            return pz_layer_fail(l, err, n, "input 2 is not written by a LOOP_BEGIN layer");
+        l->loop_head = h;
+        if (!l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES)))
+            return snprintf(err, n, "out of memory"), 1;
+        l->body = malloc(sizeof(int) * (size_t)(t - h > 0 ? t - h : 1));
+        if (!l->body) return snprintf(err, n, "out of memory"), 1;
+        for (int li = h + 1; li < t; li++) {
+            pz_layer *b = &net->layers[li];
+            int in_body = 0;
+            for (int i = 0; i < b->n_in && !in_body; i++) {
+                int p = b->in_id[i] >= 0 ? net->tensors[b->in_id[i]].producer : -1;
+                in_body = p == h || (p > h && net->layers[p].loop_of == t + 1);
+            }
+            if (!in_body) continue;
+            if (b->loop_of || b->kind == PZ_OP_LOOP || b->kind == PZ_OP_LOOP_BEGIN)
+                return pz_layer_fail(b, err, n, "is a loop inside the body of loop \"%s\", "
+                                     "run at run time: not supported", l->name);
+            b->loop_of = t + 1;
+            l->body[l->n_body++] = li;
+        }
+    }
+    return 0;
+}
+
+/* Whether block bl holds a loop's body layer: its layers run one by one
+ * per iteration, never as a fused run. */
+static bool holds_body(const pz_net *net, const rt_block *bl)
+{
+    for (int i = bl->first; i < bl->first + bl->count; i++)
+        if (net->layers[i].loop_of) return true;
+    return false;
+}
+
 static int plan_fusion(pz_net *net, char *err, size_t n)
 {
     int *last_use = calloc((size_t)(net->n_tensors ? net->n_tensors : 1), sizeof *last_use);
@@ -249,7 +293,7 @@ static int plan_fusion(pz_net *net, char *err, size_t n)
     for (int i = 0; i < net->n_tensors; i++) last_use[i] = net->tensors[i].last_use;
     for (int b = 0; b < net->n_blocks; b++) {
         rt_block *bl = &net->blocks[b];
-        if (bl->count < 2) continue;
+        if (bl->count < 2 || holds_body(net, bl)) continue;
         bl->fuse = pz_fuse_plan(net->layers, net->n_layers, last_use, bl->first, bl->count,
                                 bl->mp, bl->split, bl->strip, err, n);
         if (!bl->fuse) {
@@ -308,7 +352,8 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
     net->opts = opts ? *opts : (pz_run_options)PZ_RUN_OPTIONS_DEFAULT;
     net->isa = pz_isa_capped(net->opts.isa);
 
-    if (check_dataflow(net, err, n) || plan_blocks(net, err, n)) return 1;
+    if (check_dataflow(net, err, n) || plan_blocks(net, err, n) || plan_loops(net, err, n))
+        return 1;
     for (int li = 0; li < net->n_layers; li++) {
         pz_layer *l = &net->layers[li];
         l->opts = &net->opts;
@@ -370,6 +415,7 @@ void pz_net_free(pz_net *net)
         free(l->convs);
         free(l->in_view);
         free(l->run_err);
+        free(l->body);
     }
     for (int i = 0; i < net->n_tensors; i++) {
         free(net->tensors[i].name);

@@ -88,7 +88,7 @@ fail:
     return 1;
 }
 
-static void layer_run(pz_net *net, pz_layer *l)
+static void layer_exec(pz_net *net, pz_layer *l)
 {
     if (l->in_place) return;   /* its parts were written in place (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
@@ -101,6 +101,129 @@ static void layer_run(pz_net *net, pz_layer *l)
     if (l->nth <= 1) layer_task(&job, 0, 1);
     else pz_pool_run(net->pool, l->nth, layer_task, &job);
     if (net->profile) l->ns = now_ns() - t0;
+}
+
+/* Grows run-time-allocated tensor t (output j of l) to hold `bytes`,
+ * keeping what it holds (a scan output grows an iteration at a time, so
+ * its capacity doubles). 0, or 1 with the run failed naming the layer. */
+static int grow_keep(pz_net *net, const pz_layer *l, rt_tensor *t, size_t bytes, int j)
+{
+    if (bytes <= t->cap) return 0;
+    if (bytes > net->alloc_max) {
+        pz_layer_run_fail(l, "output %d would take more than %zu bytes (the host's memory)", j,
+                          net->alloc_max);
+        return 1;
+    }
+    size_t cap = t->cap <= net->alloc_max / 2 && 2 * t->cap > bytes ? 2 * t->cap : bytes;
+    cap = (cap + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+    void *p = aligned_alloc(PZ_ALIGN, cap);
+    if (!p) {
+        pz_layer_run_fail(l, "out of memory: output %d takes %zu bytes", j, bytes);
+        return 1;
+    }
+    if (t->t.data && t->cap) memcpy(p, t->t.data, t->cap);
+    free(t->t.data);
+    t->t.data = p;
+    t->cap = cap;
+    return 0;
+}
+
+static size_t tensor_bytes(const pz_tensor *t)
+{
+    return (size_t)pz_numel(t) * pz_dtype_size(t->dtype);
+}
+
+/* A LOOP layer (rt/ops/loop.c): its body's layers run once per iteration
+ * while i < M and cond; each scan value is appended to its output and the
+ * carried values copied back into v_in (through l->state: a v_out may be
+ * another v_in's bytes). A failure ends the loop, naming the layer; its
+ * scan outputs are then empty. */
+static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
+{
+    const pz_tensor *M = l->in[0], *C = l->in[1];
+    int64_t m = M ? *(const int64_t *)M->data : INT64_MAX;
+    int go = C ? *(const uint8_t *)C->data != 0 : 1;
+    size_t es[PZ_MAX_IO], carried = 0;
+    for (int s = 0; s < K; s++) es[s] = tensor_bytes(l->in[5 + 2 * N + s]);
+    for (int j = 0; j < N; j++) carried += tensor_bytes(l->in[4 + j]);
+    /* a count alone (no condition) sizes the scan outputs before the run */
+    for (int s = 0; s < K && M && !C; s++)
+        if (es[s] && m > 0 && (uint64_t)m > net->alloc_max / es[s]) {
+            pz_layer_run_fail(l, "%lld iterations: scan output %d would take more than %zu "
+                              "bytes (the host's memory)", (long long)m, s, net->alloc_max);
+            return 1;
+        }
+    if (carried && !l->state && !(l->state = malloc(carried))) {
+        pz_layer_run_fail(l, "out of memory: %zu bytes of carried values", carried);
+        return 1;
+    }
+    int64_t k = 0;
+    for (; k < m && go; k++) {
+        *(int64_t *)l->in[2]->data = k;
+        *(uint8_t *)l->in[3]->data = 1;
+        for (int b = 0; b < l->n_body; b++) {
+            pz_layer *bl = &net->layers[l->body[b]];
+            layer_exec(net, bl);
+            if (bl->run_err && bl->run_err[0]) return 1;   /* it names itself */
+        }
+        if (l->n_convs) {   /* inputs the body wrote in another layout */
+            layer_job job = {l, &net->barrier};
+            layer_task(&job, 0, 1);
+        }
+        for (int s = 0; s < K; s++) {
+            rt_tensor *y = &net->tensors[l->out_id[N + s]];
+            if (es[s] > SIZE_MAX / (size_t)(k + 1) ||
+                grow_keep(net, l, y, es[s] * (size_t)(k + 1), N + s))
+                return 1;
+            memcpy((char *)y->t.data + es[s] * (size_t)k, l->in[5 + 2 * N + s]->data, es[s]);
+        }
+        if (C) go = *(const uint8_t *)l->in[4 + N]->data != 0;
+        size_t at = 0;
+        for (int j = 0; j < N; j++) {
+            size_t nb = tensor_bytes(l->in[5 + N + j]);
+            memcpy((char *)l->state + at, l->in[5 + N + j]->data, nb);
+            at += nb;
+        }
+        at = 0;
+        for (int j = 0; j < N; j++) {
+            size_t nb = tensor_bytes(l->in[4 + j]);
+            memcpy(l->in[4 + j]->data, (char *)l->state + at, nb);
+            at += nb;
+        }
+    }
+    *done = k;
+    return 0;
+}
+
+static void loop_run(pz_net *net, pz_layer *l)
+{
+    uint64_t t0 = net->profile ? now_ns() : 0;
+    int N, K;
+    pz_loop_counts(l, &N, &K);
+    if (l->run_err) l->run_err[0] = 0;
+    int64_t k = 0;
+    int failed = loop_iterate(net, l, N, K, &k);
+    for (int s = 0; s < K; s++) {
+        pz_tensor *y = l->out[N + s];
+        const pz_tensor *e = l->in[5 + 2 * N + s];
+        y->dims[0] = failed ? 0 : k;
+        for (int d = 0; d < e->rank; d++) y->dims[1 + d] = e->dims[d];
+    }
+    for (int j = 0; j < N; j++) {
+        rt_tensor *t = &net->tensors[l->out_id[j]];
+        size_t nb = tensor_bytes(l->in[4 + j]);
+        if (t->rt_alloc && grow_keep(net, l, t, nb, j)) break;
+        memcpy(t->t.data, l->in[4 + j]->data, nb);
+    }
+    if (net->profile) l->ns = now_ns() - t0;
+}
+
+/* The normal walk: a loop's body runs from its LOOP layer. */
+static void layer_run(pz_net *net, pz_layer *l)
+{
+    if (l->loop_of) return;
+    if (l->kind == PZ_OP_LOOP) loop_run(net, l);
+    else layer_exec(net, l);
 }
 
 typedef struct {

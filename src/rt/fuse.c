@@ -139,7 +139,9 @@ static bool row_local(pz_layer *layers, int first, int li)
         (l->row_scratch_bytes && !l->op->run_window))
         return false;
     const pz_tensor *y = l->out[0];
-    if (y->rank != 4 || y->dtype != PZ_F32 || l->out_cblk[0] != 16 || l->op->rows(l) < 1)
+    /* float32, or the bytes of int8 layers (no windows: those are float) */
+    if (y->rank != 4 || (y->dtype != PZ_F32 && pz_dtype_size(y->dtype) != 1) ||
+        l->out_cblk[0] != 16 || l->op->rows(l) < 1)
         return false;
     pz_row_map m;
     if (!layer_rows(l, &m)) return false;
@@ -213,7 +215,8 @@ static int64_t auto_strip(const fuse_run *r)
             halo += (double)((f->k - 1) * f->d) * (double)r->L[f->src[0].from].row_bytes;
         double whole = (double)f->bytes;
         for (int i = 0; i < f->l->n_in; i++)
-            if (f->l->in[i]) whole += (double)pz_numel(f->l->in[i]) * 4.0;
+            if (f->l->in[i])
+                whole += (double)pz_numel(f->l->in[i]) * (double)pz_dtype_size(f->l->in[i]->dtype);
         if (whole > widest) widest = whole;
     }
     if (widest <= (double)FUSE_L2_BUDGET) return last->oh;
@@ -262,6 +265,7 @@ static void pick_windows(fuse_run *r)
         fuse_layer *f = &r->L[j];
         /* (a residual Z is laid out like Y: full size) */
         int readers = 0, ok = !f->exported && f->l->op->run_window &&
+                              f->l->out[0]->dtype == PZ_F32 &&
                               !(f->l->n_in > 3 && f->l->in[3]);
         for (int k = j + 1; k < r->count && ok; k++)
             for (int i = 0; i < r->L[k].nsrc; i++)

@@ -157,12 +157,12 @@ static void run_task(void *ctx, int ith, int nth)
         if (!f->exported || o1 <= o0) continue;
         PZ_RT_ASSERT(done[j] >= o1 && nlo[j] <= o0);
         const int64_t *yd = f->l->out[0]->dims, planes = yd[0] * ((yd[1] + 15) / 16);
-        const int64_t row = yd[3] * 16;
-        const float *src = out_ptr(job, ith, j);
-        float *dst = f->l->out[0]->data;
+        const int64_t row = yd[3] * 16 * (int64_t)pz_dtype_size(f->l->out[0]->dtype);   /* bytes */
+        const char *src = out_ptr(job, ith, j);
+        char *dst = f->l->out[0]->data;
         for (int64_t pl = 0; pl < planes; pl++)
             memcpy(dst + (pl * yd[2] + o0) * row, src + (pl * yd[2] + o0) * row,
-                   (size_t)((o1 - o0) * row) * sizeof(float));
+                   (size_t)((o1 - o0) * row));
     }
 }
 

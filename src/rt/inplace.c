@@ -47,7 +47,8 @@ static bool concat_fits(const pz_net *net, const pz_layer *l)
 {
     const pz_axis_params *p = l->params;
     /* a dynamic region's shapes move at run time: offsets planned now would not hold */
-    if (l->n_convs || l->dyn || l->out_id[0] < 0 || !alone(net, (int)(l - net->layers)))
+    if (l->n_convs || l->dyn || l->loop_of || l->out_id[0] < 0 ||
+        !alone(net, (int)(l - net->layers)))
         return false;
     const rt_tensor *y = &net->tensors[l->out_id[0]];
     if (y->kind != T_VALUE || y->rt_alloc || p->axis < 0 || p->axis >= y->t.rank) return false;
@@ -76,8 +77,8 @@ static bool split_fits(const pz_net *net, const pz_layer *l)
 {
     const pz_axis_params *p = l->params;
     int li = (int)(l - net->layers);
-    if (l->n_convs || l->dyn || l->n_in < 1 || l->in_id[0] < 0 || l->in_view[0] >= 0 ||
-        !alone(net, li) || l->n_out > 32)
+    if (l->n_convs || l->dyn || l->loop_of || l->n_in < 1 || l->in_id[0] < 0 ||
+        l->in_view[0] >= 0 || !alone(net, li) || l->n_out > 32)
         return false;
     const rt_tensor *x = &net->tensors[l->in_id[0]];
     if (x->kind != T_VALUE || x->rt_alloc || x->producer < 0 || x->host >= 0 || !alone(net, x->producer) ||

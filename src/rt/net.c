@@ -374,14 +374,19 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip)
     net_fail(net, "block knobs: no block starts at layer %d", first);
 }
 
+static bool prec_known(pz_precision prec)
+{
+    return prec == PZ_PREC_FP32 || prec == PZ_PREC_BF16 || prec == PZ_PREC_F16W ||
+           prec == PZ_PREC_I8DYN;
+}
+
 void pz_net_block_precision(pz_net *net, int first, pz_precision prec)
 {
     if (net->compile_tried) {
         net_fail(net, "block precision set after pz_net_compile");
         return;
     }
-    if (prec != PZ_PREC_FP32 && prec != PZ_PREC_BF16 && prec != PZ_PREC_F16W &&
-        prec != PZ_PREC_I8DYN) {
+    if (!prec_known(prec)) {
         net_fail(net, "block at layer %d: precision %d (0 fp32, 1 bf16, 2 fp32 with fp16 "
                  "weights, 3 int8 with activations quantized at run time)", first, (int)prec);
         return;
@@ -392,4 +397,19 @@ void pz_net_block_precision(pz_net *net, int first, pz_precision prec)
             return;
         }
     net_fail(net, "block precision: no block starts at layer %d", first);
+}
+
+void pz_net_layer_precision(pz_net *net, int layer, pz_precision prec)
+{
+    if (net->compile_tried) {
+        net_fail(net, "layer precision set after pz_net_compile");
+        return;
+    }
+    if (layer < 0 || layer >= net->n_layers || !prec_known(prec)) {
+        net_fail(net, "layer %d: precision %d (layers 0 to %d; precision 0 fp32, 1 bf16, 2 fp32 "
+                 "with fp16 weights, 3 int8 with activations quantized at run time)", layer,
+                 (int)prec, net->n_layers - 1);
+        return;
+    }
+    net->layers[layer].prec_set = (int)prec + 1;
 }

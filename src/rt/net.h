@@ -68,7 +68,10 @@ struct pz_layer {
     pz_tensor **in, **out;       /* resolved at compile; NULL for an omitted slot */
     int block;                   /* the F-Block it belongs to */
     int mp;                      /* that block's cores */
-    pz_precision prec;           /* that block's precision (prepare picks kernels by it) */
+    pz_precision prec;           /* its precision (prepare picks kernels by it): its
+                                  * block's, or prec_set - 1 */
+    int prec_set;                /* pz_net_layer_precision: the layer's own precision + 1
+                                  * (0: the block's) */
     int nth;                     /* workers it uses (<= mp); prepare may lower it */
     int dyn;                     /* 1: an input has a run-time shape (op_desc.h's run_shape) */
     int rt_alloc;                /* 1: its outputs have no compile-time bound (op_desc.h's
@@ -108,6 +111,11 @@ struct pz_layer {
     /* SPLIT: bit i, output i is a slice of the input (inplace.c) and the
      * run copies only the others */
     unsigned out_inplace;
+    /* Loops run at run time (rt/ops/loop.c): a body layer has loop_of = 1 +
+     * its LOOP layer's index (the normal walk skips it); a LOOP layer lists
+     * its body's layers, in order, and its LOOP_BEGIN (compile.c) */
+    int loop_of;
+    int *body, n_body, loop_head;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer
@@ -151,6 +159,9 @@ int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt,
  * into l->run_err, which pz_net_run_error reports after the run (the run
  * goes on with the outputs empty). */
 #define PZ_RUN_ERR_BYTES 256
+/* A LOOP layer's carried values and scan outputs (rt/ops/loop.c); 1 when
+ * its slots do not make a loop. */
+int pz_loop_counts(const pz_layer *l, int *n_carried, int *n_scan);
 void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Helpers for prepare. Each returns 0, or 1 with a message in err. */

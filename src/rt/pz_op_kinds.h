@@ -108,7 +108,11 @@
     /* run-time shapes */                                             \
     X(RESHAPE, reshape)                /* in: X, shape (int, read at run time) */ \
     X(FILL, fill)                      /* in: shape (ConstantOfShape, read at run time) */ \
-    X(RANGE, range)                    /* in: start, limit, delta (read at run time) */
+    X(RANGE, range)                    /* in: start, limit, delta (read at run time) */ \
+    /* control flow run at run time (exec.c) */                      \
+    X(LOOP_BEGIN, loop_begin)          /* in: v_initial...  out: iter, cond_in, v_in... */ \
+    X(LOOP, loop)                      /* in: M?, cond?, iter, cond_in, v_in..., cond_out, \
+                                        * v_out..., scan...  out: v_final..., scan_out... */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

@@ -120,9 +120,11 @@ const char *pz_op_name(pz_op_kind kind);   /* "CONV", ... */
  * files state it): AUTO lets the runtime choose by its rule (see
  * src/rt/ops/conv.c), DIRECT forces direct convolution, WINOGRAD asks for
  * Winograd F(4x4, 3x3) where the layer and the CPU allow it (3x3, stride 1,
- * dilation 1, group 1, AVX-512), else direct. SPARSE: the sparsity knob's
- * block-sparse kernel, which takes priority (set with .sparsity; else direct). */
-typedef enum { PZ_CONV_AUTO, PZ_CONV_DIRECT, PZ_CONV_WINOGRAD, PZ_CONV_SPARSE } pz_conv_algo;
+ * dilation 1, group 1, AVX-512), else direct. SPARSE, SPARSE_WINOGRAD: the
+ * sparsity knob's block-sparse direct or Winograd kernel (with .sparsity). */
+typedef enum {
+    PZ_CONV_AUTO, PZ_CONV_DIRECT, PZ_CONV_WINOGRAD, PZ_CONV_SPARSE, PZ_CONV_SPARSE_WINOGRAD
+} pz_conv_algo;
 
 typedef struct {
     int nsp;                          /* spatial dims, 1 to 3 */
@@ -560,6 +562,8 @@ void pz_net_block_knobs(pz_net *net, int first, pz_split_mode split, int strip);
 /* The block's precision: its MatMul and Gemm layers with a constant B run bf16
  * products, or fp32 ones on fp16 weights (pz_op_params.h); the rest stay fp32. */
 void pz_net_block_precision(pz_net *net, int first, pz_precision prec);
+/* One layer's precision, over its block's (a mixed-precision block). */
+void pz_net_layer_precision(pz_net *net, int layer, pz_precision prec);
 
 /* ---- run options ----------------------------------------------------------
  * How a net runs, apart from its graph and schedule: the kernels' instruction

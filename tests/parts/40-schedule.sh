@@ -187,7 +187,7 @@ text=$(printf '{"blocks": [{"first": 0, "count": %d, "mp": 1}]' "$N")
 printf '%s' "$text" >"$T/bad.json"
 rejects "an unclosed object" "bad.json:1:$((${#text} + 1)): expected ',' or '}' after an object member, found the end of the file"
 printf '\n\n   {"blocks": [{"first": 0, "count": %d, "mp": 1,\n "MP": 2}]}' "$N" >"$T/bad.json"
-rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision, weights, winograd, sparsity)"
+rejects "an unknown key" "bad.json:4:2: block 0 (layers 0 to $LAST): unknown key \"MP\" (known: first, count, first_node, last_node, mp, split, strip, precision, weights, winograd, sparsity, layer_precision)"
 printf '{"blocks": [{"first": 0, "count": %d}]}' "$N" >"$T/bad.json"
 rejects "a missing key" "bad.json:1:13: block 0: missing key \"mp\""
 two_blocks 2 $((N - 2)) '"mp": 1'

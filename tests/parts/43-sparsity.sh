@@ -31,6 +31,15 @@
 #      (the twin) bitwise 1 thread; the profile names the kernel; inspect's
 #      counts equal the script's; a
 #      schedule's "sparsity" on the net's Gemm layer (4) alone.
+#   9. The sparse Winograd (blocks of 16 x 16 x 9 taps on the convs the
+#      Winograd rule takes): ResNet-18 at --sparsity 0.75 against ONNX
+#      Runtime on the model pruned by the script's rule (rel 1e-4); the
+#      profile and inspect name the sparse Winograd on its 10 stride-1 3x3s
+#      of 14x14 and more, the generated C says .algo =
+#      PZ_CONV_SPARSE_WINOGRAD on them and the program built from it gives
+#      run's bits (its profile names the same 10); PZ_WINOGRAD=0 (every layer
+#      sparse direct on the same weights) agrees; --sparsity 0 is bitwise the
+#      knob off. On a CPU without AVX-512 (no Winograd) the kernel checks say so.
 # Works under the sanitizer build (build-san).
 set -u
 NAME=43-sparsity
@@ -169,4 +178,62 @@ if cmp_bit "$T/fc.pb" "$T/off.pb" >/dev/null 2>&1; then bad "schedule sparsity o
 rows=$(sed -n '/^sparsity:/,/^sparsity total/p' "$T/ins" | grep -c '^ *[0-9]')
 if [ "$rows" = 1 ] && grep -q '^ *4  0.5  *40  *20 ' "$T/ins"; then ok
 else bad "inspect --schedule fc.json: $(sed -n '/^sparsity/,$p' "$T/ins")"; fi
+
+# ---- 9. the sparse Winograd on ResNet-18
+R18="$M/resnet18.onnx" RX="$M/resnet18.input.pb"
+if [ ! -f "$R18" ] || [ ! -f "$RX" ]; then
+    bad "$R18 or its input missing (tests/models.sh exports them)"
+    finish
+fi
+wino=0
+grep -q avx512f /proc/cpuinfo && wino=1
+"$PY" "$ROOT/tests/sparsity/sparse_models.py" --net "$R18" 0.75 "$T/r18.p75.onnx" >"$T/log" 2>&1 ||
+    bad "prune resnet18: $(tail -c 300 "$T/log")"
+node "$E2E/ort_run.js" "$T/r18.p75.onnx" --threads 1 "$RX" -- "$T/r18.ort.pb" >"$T/log" 2>&1 ||
+    bad "ORT resnet18: $(tail -c 200 "$T/log")"
+"$PZ" run "$R18" --input "$RX" --threads 1 --sparsity 0.75 --output "$T/r18.pb" --profile \
+    >"$T/prof" 2>&1 || bad "run resnet18 0.75: $(tail -c 300 "$T/prof")"
+check "resnet18 --sparsity 0.75 (sparse Winograd) vs ONNX Runtime on the pruned model" \
+    cmp_rel "$T/r18.pb" "$T/r18.ort.pb"
+n=$(grep -c ' sparse winograd$' "$T/prof")
+want=$((wino * 10))
+[ "$n" = "$want" ] && ok || bad "resnet18 profile: $n layers on the sparse Winograd, want $want"
+PZ_WINOGRAD=0 "$PZ" run "$R18" --input "$RX" --threads 1 --sparsity 0.75 --output "$T/r18d.pb" \
+    --profile >"$T/profd" 2>&1 || bad "run resnet18 PZ_WINOGRAD=0: $(tail -c 300 "$T/profd")"
+n=$(grep -c ' sparse winograd$' "$T/profd")
+[ "$n" = 0 ] && ok || bad "PZ_WINOGRAD=0: $n layers still on the sparse Winograd"
+check "resnet18 0.75: sparse direct everywhere (PZ_WINOGRAD=0) vs the sparse Winograd" \
+    cmp_rel "$T/r18d.pb" "$T/r18.pb"
+"$PZ" inspect "$R18" --sparsity 0.75 --threads 1 --json >"$T/ins.json" 2>"$T/log" || bad "inspect resnet18"
+r=$("$PY" - "$T/ins.json" "$wino" <<'EOF2'
+import json, sys
+ls = json.load(open(sys.argv[1]))["sparsity"]["layers"]
+w = [l for l in ls if l["kernel"] == "winograd"]
+want = 10 * int(sys.argv[2])
+if len(w) != want:
+    print("%d layers on the sparse Winograd, want %d" % (len(w), want))
+for l in w:
+    # 16 x 16 x 9 blocks: M/16 x C/16 of them, 3/4 zero; 36 MACs a tile per pair
+    if l["zero_blocks"] * 4 != l["blocks"] * 3 or l["skipped_macs"] * 4 != l["macs"] * 3:
+        print("layer %s: %s" % (l["name"], l))
+EOF2
+)
+[ -z "$r" ] && ok || bad "inspect resnet18 --sparsity 0.75: $r"
+if "$PZ" compile "$R18" -o "$T/c18" --threads 1 --sparsity 0.75 >"$T/log" 2>&1; then
+    n=$(cat "$T"/c18/*.c | grep -c '\.algo = PZ_CONV_SPARSE_WINOGRAD')
+    [ "$n" = "$want" ] && ok || bad "generated C: $n convs with .algo = PZ_CONV_SPARSE_WINOGRAD, want $want"
+else bad "compile resnet18: $(tail -c 300 "$T/log")"; fi
+# the built program runs the same kernels: run's bits, and its profile names them
+if "$PZ" build "$R18" -o "$T/p18" --threads 1 --sparsity 0.75 >"$T/log" 2>&1 &&
+    "$T/p18" --input "$RX" --output "$T/p18.pb" --threads 1 --profile >"$T/profp" 2>&1; then
+    check "resnet18 built program (--sparsity 0.75) bitwise run" cmp_bit "$T/p18.pb" "$T/r18.pb"
+    check "resnet18 built program (--sparsity 0.75) vs ONNX Runtime on the pruned model" \
+        cmp_rel "$T/p18.pb" "$T/r18.ort.pb"
+    n=$(grep -c ' sparse winograd$' "$T/profp")
+    [ "$n" = "$want" ] && ok || bad "built program profile: $n layers on the sparse Winograd, want $want"
+else bad "build/run resnet18: $(tail -c 300 "$T/log") $(tail -c 300 "$T/profp" 2>/dev/null)"; fi
+rm -f "$T/p18" "$T/p18.weights"
+"$PZ" run "$R18" --input "$RX" --threads 1 --output "$T/r18off.pb" >"$T/log" 2>&1 || bad "run resnet18"
+"$PZ" run "$R18" --input "$RX" --threads 1 --sparsity 0 --output "$T/r18z.pb" >"$T/log" 2>&1 || bad "run resnet18 0"
+check "resnet18 --sparsity 0 bitwise the knob off" cmp_bit "$T/r18z.pb" "$T/r18off.pb"
 finish

@@ -1,5 +1,8 @@
 """sparse_models.py OUTDIR - models and pruned twins for tests/parts/43-sparsity.sh.
 
+`sparse_models.py --net MODEL R OUT`: MODEL's convs and Gemms pruned to R
+by the rule (prune_net), written to OUT.
+
 Writes into OUTDIR:
   net.onnx          convs without BatchNorm (so the compiler prunes the weights
                     as stored): 1x1, 3x3 pad 1 (+ residual), 3x3 stride 2,
@@ -8,7 +11,7 @@ Writes into OUTDIR:
   net.p75.onnx      net with every conv's and the Gemm's weights pruned to 0.75
                     by this file's own implementation of the rule (README
                     "Sparsity"): blocks of 16 output x 16 input channels x one
-                    tap (Gemm: 16 rows of K x 32 columns of B[K][N], panel by
+                    tap, or x all 9 taps on a conv the Winograd rule takes (c2) (Gemm: 16 rows of K x 32 columns of B[K][N], panel by
                     panel), the round(R x blocks) of smallest L1 (ties: earlier
                     block) zeroed
   net.L.onnx        net with only conv layer L (lowered layer index, as the
@@ -80,6 +83,63 @@ def count(w, out_hw, bf=blocks, view=block_view):
     return z, n, sk
 
 
+def blocks_whole(w):
+    # a conv the Winograd rule takes: blocks of 16 x 16 x all taps
+    m, c = w.shape[:2]
+    for ob in range((m + 15) // 16):
+        for ib in range((c + 15) // 16):
+            yield ob, ib, -1
+
+
+def whole_view(w, ob, ib, t):
+    return w[ob * 16:ob * 16 + 16, ib * 16:ib * 16 + 16]
+
+
+def winograd_rule(k, stride, group, out_hw):
+    # pz_winograd_pays on the shapes these tests use: the 3x3 stride-1 convs
+    # of 14x14 outputs or more (48 -> 48 at 14x14 here; ResNet's 56, 28 and
+    # 14), not the 7x7 stage's
+    return k == 3 and stride == 1 and group == 1 and out_hw >= 14 * 14
+
+
+def conv_geometry(k, stride, group, out_hw):
+    return (blocks_whole, whole_view) if winograd_rule(k, stride, group, out_hw) else (blocks, block_view)
+
+
+def prune_net(src, r, dst):
+    """Every group-1 Conv of more than 4 input channels and every Gemm
+    (transB) of model src pruned to r by the rule; written to dst."""
+    mdl = onnx.shape_inference.infer_shapes(onnx.load(src))
+    g = mdl.graph
+    inits = {i.name: i for i in g.initializer}
+    alias = {n.output[0]: n.input[0] for n in g.node if n.op_type == "Identity"}
+    dims = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim] for v in g.value_info}
+    for n in g.node:
+        if n.op_type not in ("Conv", "Gemm"):
+            continue
+        a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+        wn = n.input[1]
+        while wn not in inits:
+            wn = alias[wn]
+        w = numpy_helper.to_array(inits[wn])
+        if n.op_type == "Gemm":
+            assert a.get("transB", 0) == 1
+            w = prune(w, r, gemm_blocks, gemm_view)
+        else:
+            if a.get("group", 1) != 1 or w.shape[1] <= 4:
+                continue
+            out = dims[n.output[0]]
+            bf, view = conv_geometry(w.shape[2], a.get("strides", [1])[0], 1, out[2] * out[3])
+            w = prune(w, r, bf, view)
+        inits[wn].CopyFrom(numpy_helper.from_array(w, wn))
+    onnx.save(mdl, dst)
+
+
+if sys.argv[1] == "--net":
+    prune_net(sys.argv[2], float(sys.argv[3]), sys.argv[4])
+    sys.exit(0)
+
+
 # (name, out channels, in channels, k, stride, pad, output pixels)
 CONVS = [("c1", 48, 32, 1, 1, 0, 14 * 14), ("c2", 48, 48, 3, 1, 1, 14 * 14),
          ("c3", 64, 48, 3, 2, 1, 7 * 7), ("c4", 40, 64, 1, 2, 0, 4 * 4)]
@@ -124,9 +184,10 @@ x = rng.standard_normal((1, 32, 14, 14)).astype(np.float32)
 open(out + "/net.in.pb", "wb").write(numpy_helper.from_array(x, "x").SerializeToString())
 lines = []
 p75 = dict(ws)
-for name, *_r, hw in CONVS:
-    p75[name] = prune(ws[name], 0.75)
-    z, n, sk = count(p75[name], hw)
+for name, m_, c_, k_, s_, p_, hw in CONVS:
+    geo = conv_geometry(k_, s_, 1, hw)
+    p75[name] = prune(ws[name], 0.75, *geo)
+    z, n, sk = count(p75[name], hw, *geo)
     lines.append("p75 %s %d %d %d" % (name, z, n, sk))
 p75["fc"] = prune(ws["fc"], 0.75, gemm_blocks, gemm_view)
 lines.append("p75 fc %d %d %d" % count(p75["fc"], 1, gemm_blocks, gemm_view))
@@ -140,8 +201,8 @@ for i, b in enumerate(blocks(w)):
     if i % 2 == 0:
         block_view(w, *b)[...] = 0
 own["c2"] = w
-for name, *_r, hw in CONVS:
-    z, n, sk = count(own[name], hw)
+for name, m_, c_, k_, s_, p_, hw in CONVS:
+    z, n, sk = count(own[name], hw, *conv_geometry(k_, s_, 1, hw))
     lines.append("own %s %d %d %d" % (name, z, n, sk))
 lines.append("own fc %d %d %d" % count(own["fc"], 1, gemm_blocks, gemm_view))
 model(own, out + "/own.onnx")

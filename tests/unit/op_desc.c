@@ -74,11 +74,19 @@ static void test_kinds(void)
     pz_conv_params cp = {0};
     pz_rt_ops[PZ_OP_CONV]->set_algo(&cp, PZ_CONV_WINOGRAD);
     check(cp.algo == PZ_CONV_WINOGRAD, "CONV: set_algo");
-    /* the sparse kernel takes priority: the algo names it (generated C) */
+    /* the sparse kernels take priority: the algo names the one that runs
+     * (generated C): a Winograd layer's the sparse Winograd, any other's
+     * the sparse direct conv */
     pz_rt_ops[PZ_OP_CONV]->set_sparsity(&cp, 0.75f);
-    check(cp.sparsity == 0.75f && cp.algo == PZ_CONV_SPARSE, "CONV: set_sparsity sets the algo");
+    check(cp.sparsity == 0.75f && cp.algo == PZ_CONV_SPARSE_WINOGRAD,
+          "CONV: set_sparsity on a Winograd layer: the sparse Winograd");
+    pz_rt_ops[PZ_OP_CONV]->set_algo(&cp, PZ_CONV_DIRECT);
+    pz_rt_ops[PZ_OP_CONV]->set_sparsity(&cp, 0.75f);
+    check(cp.algo == PZ_CONV_SPARSE, "CONV: set_sparsity on a direct layer: the sparse direct");
     f = field_named(pz_rt_ops[PZ_OP_CONV], "algo");
-    check(f && f->n_names == PZ_CONV_SPARSE + 1 && !strcmp(f->names[PZ_CONV_SPARSE], "PZ_CONV_SPARSE"),
+    check(f && f->n_names == PZ_CONV_SPARSE_WINOGRAD + 1 &&
+              !strcmp(f->names[PZ_CONV_SPARSE], "PZ_CONV_SPARSE") &&
+              !strcmp(f->names[PZ_CONV_SPARSE_WINOGRAD], "PZ_CONV_SPARSE_WINOGRAD"),
           "CONV: one name per pz_conv_algo");
 }
 

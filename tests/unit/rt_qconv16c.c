@@ -142,6 +142,16 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
         memset(y3, 0x5a, (size_t)ysz);
         for (int t = 0; t < 3; t++) pz_qconv16c_run(p, xb, y3, t, 3);
         checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: 3 workers differ from 1", tag, KNAME[k]);
+        /* row ranges (fused F-Blocks): strips of 1, 2 and 3 rows, 2 workers
+         * each, make the bits of the whole run */
+        for (int64_t st = 1; st <= 3; st++) {
+            memset(y3, 0x5a, (size_t)ysz);
+            for (int64_t r = 0; r < OH; r += st)
+                for (int t = 0; t < 2; t++)
+                    pz_qconv16c_run_rows(p, xb, y3, r, r + st > OH ? OH : r + st, t, 2);
+            checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: strips of %lld rows differ from "
+                   "the whole run", tag, KNAME[k], (long long)st);
+        }
         pz_qconv16c_plan_free(p);
         if (k) {
             checkf(!memcmp(yk[0], yk[k], (size_t)ysz), "%s: %s and scalar differ", tag,

@@ -75,6 +75,16 @@ static void dcase(int n, int c, int ih, int iw, int k, int s, int d, int pad, in
             if (!p) continue;
             memset(got, 0xa5, (size_t)(n * cb * 16 * oh * ow));
             for (int i = 0; i < nth; i++) pz_qdwconv16c_run(p, xb, got, i, nth);
+            /* row ranges (fused F-Blocks): strips of 2 rows make the same bits */
+            uint8_t *strips = malloc((size_t)(n * cb * 16 * oh * ow));
+            memset(strips, 0x3c, (size_t)(n * cb * 16 * oh * ow));
+            for (int64_t r = 0; r < oh; r += 2)
+                for (int i = 0; i < nth; i++)
+                    pz_qdwconv16c_run_rows(p, xb, strips, r, r + 2 > oh ? oh : r + 2, i, nth);
+            checkf(!memcmp(strips, got, (size_t)(n * cb * 16 * oh * ow)),
+                   "dw c%d %dx%d k%d s%d: strips of 2 rows differ from the whole run", c, ih, iw,
+                   k, s);
+            free(strips);
             pz_qdwconv16c_plan_free(p);
             int pad_ok = 1;
             for (int64_t e = 0; e < n * cb * oh * ow; e++)

@@ -585,7 +585,7 @@ static void test_schedule(void)
               "stores its weights in bf16)");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'MP': 2}]}",
               "s.json:1:47: block 0 (layers 0 to 1): unknown key 'MP' (known: first, count, "
-              "first_node, last_node, mp, split, strip, precision, weights, winograd, sparsity)");
+              "first_node, last_node, mp, split, strip, precision, weights, winograd, sparsity, layer_precision)");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': [1]}]}",
               "block 0 (layers 0 to 1): key 'sparsity': expected an object of layer: ratio, found an array");
     SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'sparsity': {'2': 0.5}}]}",
@@ -686,6 +686,36 @@ static void test_schedule(void)
     /* a failed apply leaves the model as it was */
     CHECK(m->n_blocks == 3 && m->blocks[1].strip == 3);
 
+    /* "layer_precision": a layer's own precision over its block's, by node
+     * name or layer number; each a layer of the block, once, with a kernel */
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'layer_precision': {'conv1': 'fp64'}}]}",
+              "key 'layer_precision': 'fp64' is not one of 'fp32', 'bf16', 'int8'");
+    SCHED_BAD("{'blocks': [{'first': 0, 'count': 2, 'mp': 1, 'layer_precision': ['conv1']}]}",
+              "key 'layer_precision': expected an object of layer: precision, found an array");
+#define LP(block1) "{'blocks': [{'first': 0, 'count': 1, 'mp': 1}, {'first': 1, 'count': 4, " \
+                   "'mp': 2, 'precision': 'bf16', 'layer_precision': " block1 "}, " \
+                   "{'first': 5, 'count': 1, 'mp': 1}]}"
+    APPLY(m, LP("{'relu9': 'fp32'}"), 2, PZ_ERR_INPUT, "block 1 (layers 1 to 4, 'conv1' to "
+          "'add'): key 'layer_precision': 'relu9' names no layer of the block (a node name of "
+          "layers 1 to 4, or one of those numbers)");
+    APPLY(m, LP("{'5': 'fp32'}"), 2, PZ_ERR_INPUT, "'5' names no layer of the block");
+    APPLY(m, LP("{'conv0': 'fp32'}"), 2, PZ_ERR_INPUT, "'conv0' is layer 0, not a layer of this block");
+    APPLY(m, LP("{'relu1': 'bf16'}"), 2, PZ_ERR_INPUT, "layer 2 'relu1' (Relu) has no bf16 kernel");
+    APPLY(m, LP("{'conv1': 'int8'}"), 2, PZ_ERR_INPUT, "layer 1 'conv1' (Conv) has no int8 kernel");
+    APPLY(m, LP("{'1': 'fp32', 'conv1': 'fp32'}"), 2, PZ_ERR_INPUT, "layer 1 'conv1' is listed "
+          "twice ('1' and 'conv1')");
+    CHECK(m->n_blocks == 3 && m->blocks[1].strip == 3 && m->blocks[1].precision == IR_PREC_FP32);
+    APPLY(m, LP("{'conv1': 'fp32', '3': 'fp32'}"), 2, PZ_OK, "");
+    CHECK(m->blocks[1].precision == IR_PREC_BF16 && m->layers[1].precision == IR_PREC_FP32 &&
+          m->layers[2].precision == IR_PREC_BF16 && m->layers[3].precision == IR_PREC_FP32 &&
+          m->layers[4].precision == IR_PREC_BF16 && m->layers[0].precision == IR_PREC_FP32);
+#undef LP
+    /* back to the good schedule, but block 1 bf16 with conv2 in fp32 (written below) */
+    APPLY(m, "{'layers': 6, 'blocks': [{'first': 0, 'count': 1, 'mp': 1},\n"
+             " {'first': 1, 'count': 4, 'mp': 2, 'split': 'bands', 'strip': 3, 'precision': 'bf16',"
+             " 'layer_precision': {'conv2': 'fp32'}},\n"
+             " {'first': 5, 'count': 1, 'mp': 2, 'split': 'channels'}]}", 2, PZ_OK, "");
+
     /* written, read back and applied: the same blocks and knobs */
     char path[] = "/tmp/pz-sched-test-XXXXXX";
     int fd = mkstemp(path);
@@ -709,6 +739,12 @@ static void test_schedule(void)
         CHECK(m->blocks[1].split == IR_SPLIT_BANDS && m->blocks[1].strip == 3);
         CHECK(m->blocks[2].split == IR_SPLIT_CHANNELS && m->blocks[2].mp == 2);
         CHECK(m->blocks[2].weights == IR_WEIGHTS_FP16 && m->blocks[1].weights == IR_WEIGHTS_FP32);
+        /* "layer_precision" written by node name and read back */
+        CHECK(back.blocks[1].n_lp == 1 && back.blocks[0].n_lp == 0 && back.blocks[2].n_lp == 0);
+        CHECK(back.blocks[1].n_lp == 1 && !strcmp(back.blocks[1].lp_key[0], "conv2") &&
+              back.blocks[1].lp_prec[0] == IR_PREC_FP32);
+        CHECK(m->blocks[1].precision == IR_PREC_BF16 && m->layers[3].precision == IR_PREC_FP32 &&
+              m->layers[1].precision == IR_PREC_BF16 && m->layers[5].precision == IR_PREC_FP32);
         sched_free(&back);
     }
     /* no temporary left beside it */

@@ -31,7 +31,10 @@
  *            layer direct, 1 takes Winograd wherever it applies;
  *   SPARSE   the sparsity knob set (pz_conv_params.sparsity != 0) on a 2-D
  *            group-1 conv over 16-channel blocks: spconv16c.h skips the
- *            all-zero 16x16 weight blocks (before any other choice);
+ *            all-zero 16x16 weight blocks (before any other choice); with
+ *            algo SPARSE_WINOGRAD where Winograd applies (or the run
+ *            options' winograd = 1), the sparse Winograd (winograd.h,
+ *            pz_spwino_plan) skips the all-zero 16x16x9 blocks instead;
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            the ISA capped to ref).
  * In a bf16 block (l->prec), FAST (not conv8x2) and WINO take their bf16
@@ -43,13 +46,16 @@
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
-typedef enum { CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO, CONV_SPARSE } conv_path;
+typedef enum {
+    CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO, CONV_SPARSE, CONV_SPWINO
+} conv_path;
 typedef struct {
     conv_path path;
     conv_fn ref;
     pz_conv16c_fn fast;          /* conv2d or dwconv3x3 of the chosen ISA */
     pz_winograd_fn wino;         /* WINO */
     pz_spconv_plan *sp;          /* SPARSE */
+    pz_spwino_plan *spw;         /* SPWINO */
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
     pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
     int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
@@ -293,6 +299,36 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
     return q->path;
 }
 
+/* The sparse path's algorithm: Winograd where the layer's algo asks for
+ * it (the optimizer's rule, pz_spwino_pays, with the pruned weights) and
+ * Winograd applies; the run options' winograd 0/1 override every layer. */
+static bool use_spwino(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa,
+                       const pz_run_options *o)
+{
+    if (!pz_conv_winograd_applies(d, isa)) return false;
+    if (o->winograd == 0 || o->winograd == 1) return o->winograd == 1;
+    return algo == PZ_CONV_SPARSE_WINOGRAD;
+}
+
+static int spwino_init(pz_layer *l, conv_state *st, const pz_conv16c_desc *d, const float *w,
+                       const float *bias)
+{
+    st->spw = calloc(1, sizeof *st->spw);
+    st->bp = alloc_floats(l, pz_pack_bias16_size(d->m));
+    if (!st->spw || !st->bp || pz_spwino_plan_make(st->spw, d, w, l->isa)) return 1;
+    pz_pack_bias16(d->m, bias, st->bp);
+    st->path = CONV_SPWINO;
+    st->d = *d;
+    l->kernel = "sparse winograd";
+    l->packed_in |= 1u << 1;
+    l->scratch_bytes = (size_t)pz_winograd_scratch_size(d, l->nth) * sizeof(float);
+    l->scratch_run_only = 1;
+    l->in_cblk[0] = 16;
+    if (pz_in(l, 3)) l->in_cblk[3] = 16;
+    l->out_cblk[0] = 16;
+    return 0;
+}
+
 /* Takes the fast path pz_conv_query_make chooses: packs, and sets the
  * layouts the kernel reads and writes. Returns 1 only when out of memory
  * (a shape no fast kernel takes leaves the reference path). */
@@ -312,6 +348,7 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     case PZ_CONV_PATH_REF:
         return 0;
     case PZ_CONV_PATH_SPARSE:
+        if (use_spwino(&d, p->algo, isa, l->opts)) return spwino_init(l, st, &d, w->data, bias);
         st->sp = calloc(1, sizeof *st->sp);
         st->bp = alloc_floats(l, pz_pack_bias16_size(d.m));
         if (!st->sp || !st->bp || pz_spconv_plan_make(st->sp, &d, w->data, isa)) return 1;
@@ -431,6 +468,8 @@ static void conv_release(pz_layer *l)
     free(st->bp);
     if (st->sp) pz_spconv_plan_free(st->sp);
     free(st->sp);
+    if (st->spw) pz_spwino_plan_free(st->spw);
+    free(st->spw);
 }
 
 static void conv_run(const pz_layer *l, int ith, int nth)
@@ -453,6 +492,9 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         break;
     case CONV_WINO:
         st->wino(&st->d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
+        break;
+    case CONV_SPWINO:
+        pz_spwino_run(st->spw, x, st->bp, zd, y, l->scratch, ith, nth);
         break;
     case CONV_SPARSE:
         pz_spconv_run(st->sp, x, st->bp, zd, y,
@@ -557,7 +599,7 @@ static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, i
 
 /* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */
 static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD",
-                                         "PZ_CONV_SPARSE"};
+                                         "PZ_CONV_SPARSE", "PZ_CONV_SPARSE_WINOGRAD"};
 const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
     PZ_FIELD(pz_conv_params, nsp, PZ_F_INT), PZ_FIELD(pz_conv_params, group, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_conv_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_conv_params, stride, PZ_F_I64),
@@ -595,13 +637,16 @@ static void conv_set_algo(void *params, int algo)
     ((pz_conv_params *)params)->algo = (pz_conv_algo)algo;
 }
 
-/* The sparse kernel takes priority over the algo knob (pz_conv_query_make):
- * the algo says so, so the generated C names what runs. */
+/* The sparse kernels take priority over the algo knob (pz_conv_query_make):
+ * a layer the optimizer left on Winograd (src/opt/sparsity.c: its sparse
+ * rule) runs the sparse Winograd, any other the sparse direct conv; the
+ * algo says which, so the generated C names what runs. */
 static void conv_set_sparsity(void *params, float ratio)
 {
     pz_conv_params *p = params;
     p->sparsity = ratio;
-    if (ratio != 0) p->algo = PZ_CONV_SPARSE;
+    if (ratio != 0)
+        p->algo = p->algo == PZ_CONV_WINOGRAD ? PZ_CONV_SPARSE_WINOGRAD : PZ_CONV_SPARSE;
 }
 
 const pz_rt_op pz_rt_op_conv = {

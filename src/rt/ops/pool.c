@@ -106,7 +106,7 @@ static void pool_run(const pz_layer *l, int ith, int nth)
 static int pool_rows(const pz_layer *l)
 {
     const pool_state *st = l->state;
-    return st && !st->bytes && pz_out(l, 1) == NULL ? 1 : 0;
+    return st && pz_out(l, 1) == NULL ? 1 : 0;
 }
 
 static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
@@ -114,8 +114,9 @@ static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, i
 {
     const pool_state *st = l->state;
     const pz_pool16c_desc *d = &st->d;
-    const float *x = in[0];
-    float *y = out;
+    const char *x = in[0];
+    char *y = out;
+    const int64_t es = st->bytes ? 1 : (int64_t)sizeof(float);   /* 8-bit max: bytes */
     if (r1 <= r0) return;
     int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
     if (ish < 0) ish = 0;
@@ -127,8 +128,10 @@ static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, i
     for (int64_t i = 0; i < d->n; i++)
         for (int64_t bc = 0; bc < cb; bc++) {
             s.c = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
-            st->fn(&s, x + ((i * cb + bc) * d->h + ish) * d->w * 16,
-                   y + ((i * cb + bc) * d->oh + r0) * d->ow * 16, ith, nth);
+            const char *xs = x + ((i * cb + bc) * d->h + ish) * d->w * 16 * es;
+            char *ys = y + ((i * cb + bc) * d->oh + r0) * d->ow * 16 * es;
+            if (st->bytes) pz_8_maxpool2d_nchw16c(&s, st->bytes == 2, xs, ys, ith, nth);
+            else st->fn(&s, (const float *)xs, (float *)ys, ith, nth);
         }
 }
 

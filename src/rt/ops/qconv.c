@@ -183,6 +183,43 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
                       l->out[0]->data, ith, nth);
 }
 
+/* Row ranges (fused F-Blocks, rt/fuse.c): FAST and DW compute any range of
+ * output rows on whole tensors, the bits of run; REF does not. */
+static int qconv_rows(const pz_layer *l)
+{
+    const qconv_state *st = l->state;
+    return st && (st->plan || st->dwplan) ? 1 : 0;
+}
+
+static void qconv_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
+                           int64_t r1, int ith, int nth)
+{
+    const qconv_state *st = l->state;
+    if (st->plan) pz_qconv16c_run_rows(st->plan, in[0], out, r0, r1, ith, nth);
+    else pz_qdwconv16c_run_rows(st->dwplan, in[0], out, r0, r1, ith, nth);
+}
+
+/* Row-local for a 2-D conv: x through the window; the weights, scales, zero
+ * points and bias whatever the rows. */
+static int qconv_row_rule(const pz_row_layer *l, pz_row_map *m)
+{
+    const pz_qconv_params *p = l->params;
+    if (p->nsp != 2 || l->in[0].rank != 4 || l->out[0].rank != 4) {
+        m->why = "not a 2-D convolution";
+        return 0;
+    }
+    m->in[0] = (pz_row_input){.kind = PZ_ROWS_WINDOW, .kernel = p->kernel[0],
+                              .stride = p->stride[0] > 0 ? p->stride[0] : 1, .pad = p->pad_begin[0],
+                              .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};
+    const int w = p->func == PZ_QCONV_QLINEAR ? 3 : 1;
+    for (int i = 1; i < l->n_in; i++) m->in[i].kind = PZ_ROWS_NONE;
+    /* per output row: every image, every output column, every weight */
+    int64_t nw = 1;
+    for (int k = 0; k < l->in[w].rank; k++) nw *= l->in[w].dims[k];
+    m->macs_row = l->out[0].dims[0] * l->out[0].dims[3] * nw;
+    return 1;
+}
+
 static const char *const QCONV_FUNC[] = {"PZ_QCONV_INTEGER", "PZ_QCONV_QLINEAR"};
 static const pz_param_field qconv_fields[] = {
     PZ_FIELD_ENUM(pz_qconv_params, func, QCONV_FUNC),
@@ -200,4 +237,5 @@ const pz_rt_op pz_rt_op_qconv = {
     .name = "QCONV", PZ_OP_PARAMS(pz_qconv_params, qconv_fields),
     .min_in = 2, .max_in = 9, .min_out = 1, .max_out = 1,
     .prepare = qconv_prepare, .run = qconv_run, .release = qconv_release,
+    .rows = qconv_rows, .run_rows = qconv_run_rows, .row_rule = qconv_row_rule,
 };

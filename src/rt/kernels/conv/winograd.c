@@ -18,6 +18,8 @@
  *   M  [36][RM][nt][16]   the GEMM results of one group of RM output blocks
  *   P  [6][6][16]         a border tile's input patch, zero padded
  */
+#include <string.h>
+
 #include "rt/kernels/conv/winograd.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
@@ -174,6 +176,53 @@ int pz_winograd_pays(int64_t c, int64_t m, int64_t oh, int64_t ow)
     return wino < direct;
 }
 
+/* The sparse rule (winograd.h), in the same units: a vector instruction's
+ * issue slot counted as the 32 FLOPs of one 16-lane FMA. The sparse direct
+ * conv runs FMAs over its planes' rows (OW + 2 pixels computed a row for
+ * OW kept) for the one-tap blocks with a weight, its kept weights streamed
+ * once; the sparse Winograd runs the GEMMs' FMAs for the 16 x 16 blocks
+ * with a weight, its kept U streamed (and again from L3 per panel as
+ * dense), and its dense transforms: per tile and input block the 6x6 input
+ * transform, 12 one-dimensional passes of 28 adds and multiplies
+ * (winograd_avx512.c: in_1d) and 36 stores; per tile and output block the
+ * output transform, 10 passes of 14 and the epilogue of 16 pixels (bias,
+ * residual, clamp, store: 6 each) after 36 loads. These are counts of the
+ * kernels' code, not timings: `best` measures. */
+#define WINO_IN_OPS (12 * 28 + 36)
+#define WINO_OUT_OPS (10 * 14 + 16 * 6 + 36)
+#define WINO_OP_FLOPS 32.0
+
+static double spwino_transforms(int64_t c, int64_t m, int64_t T)
+{
+    return WINO_OP_FLOPS * (double)T *
+           ((double)cdiv(c, 16) * WINO_IN_OPS + (double)cdiv(m, 16) * WINO_OUT_OPS);
+}
+
+static double spwino_cost(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz)
+{
+    const int64_t T = cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE);
+    const double u_bytes = (double)u_bytes_of(c, m) * blk_nz;
+    double again = 0;
+    if (!whole_order(c, m, T, 1)) again = (double)(cdiv(T, panel_tiles_c(c)) - 1) * u_bytes;
+    return 2.0 * PZ_WINO_NPT * (double)c * (double)m * (double)T * blk_nz +
+           spwino_transforms(c, m, T) + u_bytes * PZ_WINO_MEM_FLOPS + again * PZ_WINO_L3_FLOPS;
+}
+
+int pz_spwino_pays(int64_t c, int64_t m, int64_t oh, int64_t ow, double tap_nz, double blk_nz)
+{
+    if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
+    const double direct = 2.0 * 9 * (double)c * (double)m * (double)oh * (double)(ow + 2) * tap_nz +
+                          9.0 * (double)c * (double)m * sizeof(float) * tap_nz * PZ_WINO_MEM_FLOPS;
+    return spwino_cost(c, m, oh, ow, blk_nz) < direct;
+}
+
+double pz_spwino_transform_share(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz)
+{
+    if (c < 1 || m < 1 || oh < 1 || ow < 1) return 0;
+    const int64_t T = cdiv(oh, PZ_WINO_TILE) * cdiv(ow, PZ_WINO_TILE);
+    return spwino_transforms(c, m, T) / spwino_cost(c, m, oh, ow, blk_nz);
+}
+
 int pz_winograd_whole_image(const pz_conv16c_desc *d, int nth)
 {
     return whole_image(d, nth);
@@ -239,21 +288,25 @@ static wino_view view_of(const pz_conv16c_desc *d)
 }
 
 /* The 6x6 patch at input (ih0, iw0) of one channel block, zeros outside the
- * input, into p [6][6][16]; xc holds rows from xb. */
+ * input, into p [6][6][16]; xc holds rows from xb. Row by row: the columns
+ * inside the input copied at once, the rest zeroed (a border tile's patch
+ * is built per input block: with few tiles a large share of the work). */
 static void gather_patch(const float *xc, int64_t xb, int64_t H, int64_t W, int64_t ih0,
                          int64_t iw0, float *restrict p)
 {
-    for (int r = 0; r < 6; r++)
-        for (int s = 0; s < 6; s++) {
-            int64_t ih = ih0 + r, iw = iw0 + s;
-            float *dst = p + (r * 6 + s) * 16;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= W) {
-                for (int l = 0; l < 16; l++) dst[l] = 0.0f;
-            } else {
-                const float *src = xc + ((ih - xb) * W + iw) * 16;
-                for (int l = 0; l < 16; l++) dst[l] = src[l];
-            }
+    const int64_t s0 = iw0 < 0 ? -iw0 : 0, s1 = W - iw0 < 6 ? W - iw0 : 6;
+    for (int r = 0; r < 6; r++) {
+        const int64_t ih = ih0 + r;
+        float *dst = p + r * 6 * 16;
+        if (ih < 0 || ih >= H || s1 <= s0) {
+            memset(dst, 0, 6 * 16 * sizeof(float));
+            continue;
         }
+        memset(dst, 0, (size_t)s0 * 16 * sizeof(float));
+        memcpy(dst + s0 * 16, xc + ((ih - xb) * W + iw0 + s0) * 16,
+               (size_t)(s1 - s0) * 16 * sizeof(float));
+        memset(dst + s1 * 16, 0, (size_t)(6 - s1) * 16 * sizeof(float));
+    }
 }
 
 /* Panels of T tiles (at most PT each). Workers take ranges of units (panel,
@@ -271,21 +324,23 @@ static int64_t panels(const pz_conv16c_desc *d, int64_t T, int64_t PT, int nth)
     return npan;
 }
 
-/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16]. A
+/* Transforms tiles [t0, t0 + nt) of image n into V [36][CB][nt][16] (the
+ * sparse Winograd: only the input blocks a GEMM reads, sp->cb_used). A
  * tile reads only rows its outputs' windows read, and those of the input
  * are in the view (a fused run's window holds them; rows past the input are
  * zeros, as unfused). */
 static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                            const float *restrict x, int64_t n, int64_t t0, int64_t nt,
-                            float *restrict V, float *restrict P)
+                            const pz_spwino_plan *sp, const float *restrict x, int64_t n,
+                            int64_t t0, int64_t nt, float *restrict V, float *restrict P)
 {
     const wino_view vw = view_of(d);
     const int64_t H = d->h, W = d->w, CB = cdiv(d->c, 16), TW = cdiv(d->ow, 4);
     const int64_t vs = CB * nt * 16;   /* stride between points */
-    for (int64_t j = 0; j < nt; j++) {
-        const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
-        const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
-        for (int64_t cb = 0; cb < CB; cb++) {
+    /* tiles innermost: each point's stores go to consecutive lines */
+    for (int64_t cb = 0; cb < CB; cb++)
+        for (int64_t j = 0; j < nt && (!sp || sp->cb_used[cb]); j++) {
+            const int64_t t = t0 + j, ih0 = t / TW * 4 - d->pt, iw0 = t % TW * 4 - d->pl;
+            const int inside = ih0 >= 0 && ih0 + 6 <= H && iw0 >= 0 && iw0 + 6 <= W;
             const float *xc = x + (n * CB + cb) * vw.xr * W * 16;
             float *v = V + (cb * nt + j) * 16;
             if (inside) {
@@ -295,11 +350,12 @@ static void transform_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                 isa->in(P, 6 * 16, v, vs);
             }
         }
-    }
 }
 
 /* The output transform of blocks [mb0, mb0 + rm) for tiles [t0, t0 + nt) of
- * image n, from M [36][rm][nt][16] (ms floats between points). */
+ * image n, from M [36][rm][nt][16] (ms floats between points), or from
+ * zeros where Mb is NULL (a sparse group with no weight: what its GEMMs
+ * would have stored, so the same bits). */
 static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const float *Mb,
                          int64_t ms, const float *restrict b, const float *restrict z,
                          float *restrict y, int64_t n, int64_t mb0, int rm, int64_t t0, int64_t nt)
@@ -313,7 +369,9 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
         for (int64_t j = 0; j < nt; j++) {
             const int64_t t = t0 + j, oh0 = t / TW * 4, ow0 = t % TW * 4;
             const int64_t yoff = ((n * MB + mb) * vw.yr + oh0 - vw.yb) * OW * 16 + ow0 * 16;
-            isa->out(Mb + (r * nt + j) * 16, ms, b ? b + mb * 16 : NULL, z ? z + yoff : NULL,
+            static const float ZEROS[16] = {0};
+            isa->out(Mb ? Mb + (r * nt + j) * 16 : ZEROS, Mb ? ms : 0, b ? b + mb * 16 : NULL,
+                     z ? z + yoff : NULL,
                      y + yoff, OW * 16, (int)min64(4, OH - oh0), (int)min64(4, OW - ow0),
                      &d->act, tail);
         }
@@ -332,17 +390,25 @@ static void finish_tiles(const pz_conv16c_desc *d, const pz_wino_isa *isa, const
  * the other blocks with none in flight. One slice ahead, into L2 (T1): two
  * ahead gain nothing, T0 and NTA lose (bench/RESULTS.md, 'winograd: U
  * prefetch'). */
-static void gemm_point(const pz_wino_isa *isa, const float *ug, int64_t CB, int rm, int xi,
+typedef struct {
+    const float *u;          /* the slice of one group at one point */
+    int64_t floats;          /* its size */
+    const int32_t *ent;      /* sparse: its entries (pz_wino_gemm_args), else NULL */
+    int nent;
+} wino_slice;
+
+static void gemm_point(const pz_wino_isa *isa, const wino_slice *s, int64_t CB, int rm,
                        const float *Vx, float *Mx, int64_t nt, int64_t pf_next)
 {
     pz_wino_gemm_args a = {
         .us_q = rm * 16, .us_cb = 16 * rm * 16, .vs_cb = nt * 16, .ms_mb = nt * 16,
-        .ncb = (int)CB, .rm = rm,
+        .ncb = (int)CB, .rm = rm, .ent = s->ent, .nent = s->nent,
     };
-    a.u = ug + xi * CB * a.us_cb;
+    a.u = s->u;
     const int64_t nsb = cdiv(nt, PZ_WINO_TB);
-    const int64_t lines = CB * 16 * rm;   /* 64-byte lines of this slice */
-    a.pf_q = (int)cdiv(lines, nsb * CB * 16);
+    const int64_t lines = s->floats / 16;   /* 64-byte lines of this slice */
+    const int64_t qsteps = (s->ent ? s->nent : CB) * 16;
+    a.pf_q = qsteps ? (int)cdiv(lines, nsb * qsteps) : 0;
     for (int64_t sb = 0; sb < nsb; sb++) {
         const int64_t j0 = sb * nt / nsb, j1 = (sb + 1) * nt / nsb;
         const int64_t l0 = lines * sb / nsb, l1 = lines * (sb + 1) / nsb;
@@ -363,12 +429,32 @@ static int64_t u_slice(const pz_conv16c_desc *d, int64_t g, int xi)
     return g * PZ_WINO_NPT * CB * 16 * PZ_WINO_RM * 16 + xi * CB * 16 * rm * 16;
 }
 
+/* 1 when group g of a sparse plan has no weight at all (no GEMM to run). */
+static int group_empty(const pz_spwino_plan *sp, int64_t g)
+{
+    return sp && sp->e0[g + 1] == sp->e0[g];
+}
+
+/* Group g's slice of point xi: of the dense U at u, or of sp's. */
+static wino_slice slice_of(const pz_conv16c_desc *d, const pz_spwino_plan *sp, const float *u,
+                           int64_t g, int xi)
+{
+    if (!sp) {
+        const int64_t CB = cdiv(d->c, 16), MB = cdiv(d->m, 16);
+        const int64_t rm = min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+        return (wino_slice){u + u_slice(d, g, xi), CB * 16 * rm * 16, NULL, 0};
+    }
+    const int64_t f = (sp->uoff[g + 1] - sp->uoff[g]) / PZ_WINO_NPT;
+    return (wino_slice){sp->u + sp->uoff[g] + xi * f, f, sp->ent + sp->e0[g],
+                        (int)(sp->e0[g + 1] - sp->e0[g])};
+}
+
 /* The whole-image order (whole_image): this worker's groups [g0, g1) of
  * every image. V [36][CB][T][16]; M [36][blocks of g0..g1][T][16]. Each
  * output sums the same products in the same order as in the panel order:
  * the same bits. */
 static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                        const float *restrict x, const float *restrict u,
+                        const pz_spwino_plan *sp, const float *restrict x, const float *restrict u,
                         const float *restrict b, const float *restrict z, float *restrict y,
                         float *restrict ws, int64_t toff, int64_t T, int ith, int nth)
 {
@@ -381,22 +467,25 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     float *V = ws, *Mw = V + whole_v(d->c, T), *P = Mw + whole_m(d->m, T, nth);
     const int64_t vs = CB * T * 16, ms = nmb * T * 16;   /* strides between points */
     for (int64_t n = 0; n < d->n; n++) {
-        transform_tiles(d, isa, x, n, toff, T, V, P);
+        transform_tiles(d, isa, sp, x, n, toff, T, V, P);
         for (int xi = 0; xi < PZ_WINO_NPT; xi++)
             for (int64_t g = g0; g < g1; g++) {
                 const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
+                if (group_empty(sp, g)) continue;
                 /* in a net U comes from memory: prefetch the slice that
                  * runs next, the next group's of this point or the first
                  * group's of the next point */
+                const wino_slice s = slice_of(d, sp, u, g, xi);
                 int64_t pf = 0;
-                if (g + 1 < g1) pf = u_slice(d, g + 1, xi) - u_slice(d, g, xi);
-                else if (xi + 1 < PZ_WINO_NPT) pf = u_slice(d, g0, xi + 1) - u_slice(d, g, xi);
-                gemm_point(isa, u + u_slice(d, g, 0), CB, rm, xi, V + xi * vs,
+                if (g + 1 < g1) pf = slice_of(d, sp, u, g + 1, xi).u - s.u;
+                else if (xi + 1 < PZ_WINO_NPT) pf = slice_of(d, sp, u, g0, xi + 1).u - s.u;
+                gemm_point(isa, &s, CB, rm, V + xi * vs,
                            Mw + xi * ms + (g * PZ_WINO_RM - mb0) * T * 16, T, pf);
             }
         for (int64_t g = g0; g < g1; g++) {
             const int rm = (int)min64(PZ_WINO_RM, MB - g * PZ_WINO_RM);
-            finish_tiles(d, isa, Mw + (g * PZ_WINO_RM - mb0) * T * 16, ms, b, z, y, n,
+            finish_tiles(d, isa, group_empty(sp, g) ? NULL : Mw + (g * PZ_WINO_RM - mb0) * T * 16,
+                         ms, b, z, y, n,
                          g * PZ_WINO_RM, rm, toff, T);
         }
     }
@@ -405,7 +494,7 @@ static void drive_whole(const pz_conv16c_desc *d, const pz_wino_isa *isa,
 /* The panel order over tiles [toff, toff + T) of every image; V: this
  * worker's slice of the scratch (panel_floats). */
 static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                         const float *restrict x, const float *restrict u,
+                         const pz_spwino_plan *sp, const float *restrict x, const float *restrict u,
                          const float *restrict b, const float *restrict z, float *restrict y,
                          float *restrict V, int64_t toff, int64_t T, int ith, int nth)
 {
@@ -423,13 +512,12 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
         /* panel k: tiles [t0, t0 + nt), balanced over the panels */
         const int64_t t0 = toff + k * T / npan, nt = toff + (k + 1) * T / npan - t0;
         if (n * npan + k != cached) {
-            transform_tiles(d, isa, x, n, t0, nt, V, P);
+            transform_tiles(d, isa, sp, x, n, t0, nt, V, P);
             cached = n * npan + k;
         }
         const int64_t mb0 = g * PZ_WINO_RM;
         const int rm = (int)min64(PZ_WINO_RM, MB - mb0);
         const int64_t ms = (int64_t)rm * nt * 16;   /* M [36][rm][nt][16]: stride between points */
-        const float *ug = u + u_slice(d, g, 0);   /* the group's U */
         /* In a net U comes from memory (each layer's is read once per panel,
          * and a net's weights outgrow the caches). So each point prefetches
          * the next slice of U into L2 (gemm_point): the next point's, or
@@ -438,19 +526,21 @@ static void drive_panels(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * its FMA time and its memory time (bench/RESULTS.md, 'winograd: U
          * prefetch'). */
         const int pf_next = unit + 1 < hi && g + 1 < ngrp;
-        for (int xi = 0; xi < PZ_WINO_NPT; xi++) {
-            const int pf = xi + 1 < PZ_WINO_NPT || pf_next;
-            gemm_point(isa, ug, CB, rm, xi, V + xi * CB * nt * 16, Mb + xi * ms, nt,
-                       pf ? CB * 16 * rm * 16 : 0);
+        for (int xi = 0; xi < PZ_WINO_NPT && !group_empty(sp, g); xi++) {
+            const wino_slice s = slice_of(d, sp, u, g, xi);
+            int64_t pf = 0;   /* the group's next slice, or the next group's first */
+            if (xi + 1 < PZ_WINO_NPT) pf = s.floats;
+            else if (pf_next) pf = slice_of(d, sp, u, g + 1, 0).u - s.u;
+            gemm_point(isa, &s, CB, rm, V + xi * CB * nt * 16, Mb + xi * ms, nt, pf);
         }
-        finish_tiles(d, isa, Mb, ms, b, z, y, n, mb0, rm, t0, nt);
+        finish_tiles(d, isa, group_empty(sp, g) ? NULL : Mb, ms, b, z, y, n, mb0, rm, t0, nt);
     }
 }
 
-void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
-                       const float *restrict x, const float *restrict u,
-                       const float *restrict b, const float *restrict z, float *restrict y,
-                       float *restrict scratch, int ith, int nth)
+static void drive(const pz_conv16c_desc *d, const pz_wino_isa *isa, const pz_spwino_plan *sp,
+                  const float *restrict x, const float *restrict u, const float *restrict b,
+                  const float *restrict z, float *restrict y, float *restrict scratch, int ith,
+                  int nth)
 {
     const int64_t T = image_tiles(d), TW = cdiv(d->ow, PZ_WINO_TILE);
     if (d->r1 > 0) {
@@ -465,17 +555,32 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
          * slice (U read once instead of once per panel) */
         if (whole_order(d->c, d->m, Tr, nth) &&
             whole_v(d->c, Tr) + whole_m(d->m, Tr, nth) + 36 * 16 <= rows_floats(d))
-            drive_whole(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+            drive_whole(d, isa, sp, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
         else
-            drive_panels(d, isa, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
+            drive_panels(d, isa, sp, x, u, b, z, y, ws, tr0 * TW, Tr, ith, nth);
         return;
     }
     float *V = scratch + ith * worker_floats(d, nth);
     if (whole_image(d, nth)) {
-        drive_whole(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
+        drive_whole(d, isa, sp, x, u, b, z, y, V, 0, T, ith, nth);
         return;
     }
-    drive_panels(d, isa, x, u, b, z, y, V, 0, T, ith, nth);
+    drive_panels(d, isa, sp, x, u, b, z, y, V, 0, T, ith, nth);
+}
+
+void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
+                       const float *restrict x, const float *restrict u,
+                       const float *restrict b, const float *restrict z, float *restrict y,
+                       float *restrict scratch, int ith, int nth)
+{
+    drive(d, isa, NULL, x, u, b, z, y, scratch, ith, nth);
+}
+
+void pz_winograd_drive_sparse(const pz_spwino_plan *sp, const float *restrict x,
+                              const float *restrict b, const float *restrict z,
+                              float *restrict y, float *restrict scratch, int ith, int nth)
+{
+    drive(&sp->d, sp->isa, sp, x, sp->u, b, z, y, scratch, ith, nth);
 }
 
 pz_winograd_fn pz_winograd_kernel_for(pz_isa isa)

@@ -166,6 +166,13 @@ typedef struct {
     int64_t vs_cb;           /* V stride between input blocks: nt * 16 */
     int64_t ms_mb;           /* M stride between output blocks: nt * 16 */
     int ncb, nt, rm;         /* input blocks, tiles (1..14), output blocks (1..2) */
+    /* sparse (pz_spwino_plan; NULL: dense): the slice holds only the nent
+     * input blocks ent lists, ent[k] = cb * 4 + mask (bit r: output block r
+     * of the group has a weight there), each [16 q][popcount(mask)][16]; the
+     * accumulators of an output block take the same FMAs in the same order
+     * as dense, less those of its zero blocks */
+    const int32_t *ent;
+    int nent;
     const float *pf;         /* lines to prefetch into L2 (a share of the slice of U
                               * the driver runs next): pf_q lines a q step from pf
                               * on, pf_n in all (0: none); a hint */
@@ -194,5 +201,54 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
                        const float *restrict x, const float *restrict u,
                        const float *restrict b, const float *restrict z, float *restrict y,
                        float *restrict scratch, int ith, int nth);
+
+/* ---- the block-sparse Winograd (the sparsity knob on a Winograd layer) ----
+ *
+ * A block is 16 output x 16 input channels x all 9 taps: all zero in W, its
+ * U is zero at all 36 points, so each point's GEMM skips it (the weights
+ * are pruned so, src/opt/sparsity.c). The transforms stay dense. Packed at
+ * prepare: per group of RM output blocks the input blocks where either has
+ * a weight (pz_wino_gemm_args.ent), their U slices only:
+ *   U [group][36][entry][16 q][popcount(mask)][16 m].
+ * The driver, order, panels, scratch and results are the dense kernel's:
+ * bitwise the dense Winograd conv of the same weights (a skipped block's
+ * FMAs add v * 0 = 0 to the sums; inputs finite). */
+typedef struct pz_spwino_plan {
+    pz_conv16c_desc d;
+    const pz_wino_isa *isa;
+    int64_t ngrp;            /* groups of RM output blocks */
+    int64_t *e0;             /* [ngrp + 1]: group g's entries [e0[g], e0[g + 1]) */
+    int32_t *ent;            /* cb * 4 + mask */
+    int64_t *uoff;           /* [ngrp + 1]: group g's U from u + uoff[g], 36 equal slices */
+    float *u;                /* 64-byte aligned */
+    unsigned char *cb_used;  /* [ceil(C / 16)]: 0 where no output block has a
+                              * weight: that input block is not transformed */
+    int64_t nblocks, nnz;    /* 16 x 16 blocks in all, and with a weight */
+} pz_spwino_plan;
+
+/* Packs W (ONNX [M][C][3][3]) for d (pz_winograd_ok) on isa's steps
+ * (AVX-512 where built, else the scalar twin); -1 when out of memory. */
+int pz_spwino_plan_make(pz_spwino_plan *p, const pz_conv16c_desc *d, const float *w,
+                        pz_isa isa);
+void pz_spwino_plan_free(pz_spwino_plan *p);
+/* y = act(conv(x) + b + z) as pz_winograd_fn, scratch pz_winograd_scratch_size. */
+void pz_spwino_run(const pz_spwino_plan *p, const float *restrict x, const float *restrict b,
+                   const float *restrict z, float *restrict y, float *restrict scratch, int ith,
+                   int nth);
+
+/* 1 when the sparse Winograd should beat the sparse direct conv (spconv16c.h)
+ * on a conv of C -> M channels, OH x OW output, whose 16 x 16 x one-tap
+ * blocks have a weight in a fraction tap_nz and whose 16 x 16 x 9 blocks in
+ * blk_nz: the runtime's and the optimizer's rule. A model in vector
+ * instructions of the two kernels' inner loops (spwinograd.c), the weights'
+ * traffic as pz_winograd_pays counts it. */
+int pz_spwino_pays(int64_t c, int64_t m, int64_t oh, int64_t ow, double tap_nz, double blk_nz);
+/* The modelled fraction of the sparse Winograd's time in its (dense)
+ * transforms, for a density blk_nz (inspect, bench). */
+double pz_spwino_transform_share(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz);
+
+void pz_winograd_drive_sparse(const pz_spwino_plan *sp, const float *restrict x,
+                              const float *restrict b, const float *restrict z,
+                              float *restrict y, float *restrict scratch, int ith, int nth);
 
 #endif

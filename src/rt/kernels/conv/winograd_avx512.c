@@ -60,28 +60,55 @@ static void wino_in(const float *x, int64_t rs, float *v, int64_t vs)
     }
 }
 
+/* One input block's 16 q steps into the accumulators of output blocks
+ * [R0, R1) of the register tile, U at u: [16 q][R1 - R0][16]; v: V of the
+ * block. */
+#define QSTEPS(R0, R1)                                                                       \
+    for (int q = 0; q < 16; q++) {                                                           \
+        __m512 wv[2];                                                                        \
+        UNROLL for (int r = R0; r < R1; r++)                                                 \
+            wv[r] = _mm512_loadu_ps(u + (q * (R1 - R0) + r - R0) * 16);                      \
+        if (PF)                                                                              \
+            for (int k = 0; k < pfq && pfn > 0; k++, pfn--, pf += 16)                        \
+                _mm_prefetch((const char *)pf, _MM_HINT_T1);                                 \
+        UNROLL for (int j = 0; j < NT; j++) {                                                \
+            __m512 xv = _mm512_set1_ps(v[j * 16 + q]);                                       \
+            UNROLL for (int r = R0; r < R1; r++) acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]); \
+        }                                                                                    \
+    }
+
 PZ_ALWAYS_INLINE void gemm_body(const pz_wino_gemm_args *a, const int NT, const int RM,
                                const int PF)
 {
     __m512 acc[14][2];
     UNROLL for (int j = 0; j < NT; j++)
-        UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_setzero_ps();
-    /* U of this group: [cb][16 q][RM][16], one sequential stream */
+        UNROLL for (int r = 0; r < 2; r++) acc[j][r] = _mm512_setzero_ps();
     const int64_t vs = a->vs_cb;
     const float *pf = a->pf;
     int64_t pfn = a->pf_n;
     const int pfq = a->pf_q;
-    for (int cb = 0; cb < a->ncb; cb++) {
-        const float *v = a->v + cb * vs, *u = a->u + cb * (16 * RM * 16);
-        for (int q = 0; q < 16; q++) {
-            __m512 wv[2];
-            UNROLL for (int r = 0; r < RM; r++) wv[r] = _mm512_loadu_ps(u + (q * RM + r) * 16);
-            if (PF)
-                for (int k = 0; k < pfq && pfn > 0; k++, pfn--, pf += 16)
-                    _mm_prefetch((const char *)pf, _MM_HINT_T1);
-            UNROLL for (int j = 0; j < NT; j++) {
-                __m512 xv = _mm512_set1_ps(v[j * 16 + q]);
-                UNROLL for (int r = 0; r < RM; r++) acc[j][r] = _mm512_fmadd_ps(xv, wv[r], acc[j][r]);
+    if (!a->ent) {
+        /* U of this group: [cb][16 q][RM][16], one sequential stream */
+        for (int cb = 0; cb < a->ncb; cb++) {
+            const float *v = a->v + cb * vs, *u = a->u + cb * (16 * RM * 16);
+            QSTEPS(0, RM)
+        }
+    } else {
+        /* the listed blocks (winograd.h, pz_spwino_plan): both output
+         * blocks, or the one that has a weight there */
+        const float *u = a->u;
+        for (int e = 0; e < a->nent; e++) {
+            const float *v = a->v + (a->ent[e] >> 2) * vs;
+            const int mask = a->ent[e] & 3;
+            if (RM == 1 || mask == 3) {
+                QSTEPS(0, RM)
+                u += 16 * RM * 16;
+            } else if (mask == 1) {
+                QSTEPS(0, 1)
+                u += 16 * 16;
+            } else {
+                QSTEPS(1, 2)
+                u += 16 * 16;
             }
         }
     }

@@ -49,11 +49,27 @@ static void wino_gemm(const pz_wino_gemm_args *a)
     for (int r = 0; r < a->rm; r++)
         for (int j = 0; j < a->nt; j++) {
             float acc[16] = {0};
-            for (int cb = 0; cb < a->ncb; cb++) {
-                const float *v = a->v + cb * a->vs_cb + j * 16;
-                const float *u = a->u + r * 16 + cb * a->us_cb;
-                for (int q = 0; q < 16; q++)
-                    for (int l = 0; l < 16; l++) acc[l] += v[q] * u[q * a->us_q + l];
+            if (!a->ent) {
+                for (int cb = 0; cb < a->ncb; cb++) {
+                    const float *v = a->v + cb * a->vs_cb + j * 16;
+                    const float *u = a->u + r * 16 + cb * a->us_cb;
+                    for (int q = 0; q < 16; q++)
+                        for (int l = 0; l < 16; l++) acc[l] += v[q] * u[q * a->us_q + l];
+                }
+            } else {
+                /* the listed blocks, each [16 q][nr][16]: this output
+                 * block's where its mask bit is set */
+                const float *u = a->u;
+                for (int e = 0; e < a->nent; e++) {
+                    const int mask = a->ent[e] & 3, nr = mask == 3 ? 2 : 1;
+                    const float *v = a->v + (a->ent[e] >> 2) * a->vs_cb + j * 16;
+                    if (mask >> r & 1) {
+                        const float *ur = u + (mask == 3 ? r : 0) * 16;
+                        for (int q = 0; q < 16; q++)
+                            for (int l = 0; l < 16; l++) acc[l] += v[q] * ur[q * nr * 16 + l];
+                    }
+                    u += 16 * nr * 16;
+                }
             }
             for (int l = 0; l < 16; l++) a->m[r * a->ms_mb + j * 16 + l] = acc[l];
         }

@@ -85,6 +85,10 @@ pz_q8_kernel pz_qconv16c_plan_kernel(const pz_qconv16c_plan *p);
  * output byte is written by one worker, the same bits whatever nth. No
  * allocation, no scratch; y must not alias x. */
 void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth);
+/* Output rows [r0, r1) (axis 2) of every image and block, the bits run
+ * gives them (fused F-Blocks, rt/fuse.c): x and y whole tensors. */
+void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, void *y, int64_t r0,
+                          int64_t r1, int ith, int nth);
 
 /* Layout conversion of bytes (uint8 or int8 alike) at the edges of a run of
  * int8 blocked layers: NCHW [n][c][h][w] <-> NCHW16c [n][ceil(c/16)][h][w][16].

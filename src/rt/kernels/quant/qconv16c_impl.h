@@ -151,9 +151,9 @@ pz_qconv16c_uk pz_qconv16c_pick__avxvnni(int rm, int rw, int psk, int xs);
             }                                                                              \
     }
 
-/* The scalar twin: the whole run. */
-void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int ith,
-                             int nth);
+/* The scalar twin: output rows [r0, r1) (pz_qconv16c_run_rows). */
+void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y,
+                             int64_t r0, int64_t r1, int ith, int nth);
 
 /* The requantization of one lane, the operations of the VNNI epilogue in
  * its order (qconv16c.h): vmaxps/vminps take the second operand on a NaN,

@@ -329,16 +329,21 @@ static void run_line(unit_ctx *u, int64_t oh, int64_t ow, int64_t np, int horizo
     }
 }
 
-static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int ith, int nth)
+static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int64_t r0,
+                     int64_t r1, int ith, int nth)
 {
     const pz_qconv16c_desc *d = &p->d;
     const int64_t OH = d->oh, OW = d->ow, IH = d->ih, IW = d->iw;
-    const int64_t T = p->T, B = p->B, L = p->L, R = p->R;
-    const int64_t ngrp = cdiv(p->mb, p->rm);
+    const int64_t L = p->L, R = p->R;
+    /* rows [r0, r1): the rows of [T, B) among them run their border columns
+     * down [T, B), the others row by row */
+    const int64_t T = p->T > r0 ? p->T : r0, B = p->B < r1 ? p->B : r1;
+    const int64_t ngrp = cdiv(p->mb, p->rm), nr = r1 - r0;
     /* border columns: those outside [L, R), run down rows [T, B) */
     const int64_t nbc = B > T ? OW - (R - L) : 0;
-    /* units of an (image, group): rows and border columns, or spans */
-    const int64_t per = p->flat ? cdiv(OH * OW, p->span) : OH + nbc;
+    /* units of an (image, group): rows and border columns, or spans of the
+     * rows' pixels */
+    const int64_t per = p->flat ? cdiv(nr * OW, p->span) : nr + nbc;
     int64_t lo, hi;
     pz_split(d->n * ngrp * per, ith, nth, &lo, &hi);
 
@@ -369,17 +374,18 @@ static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
         if (p->flat) {
             /* pixels [r * span, ...) of the image as one row: input and
              * output pixels are both 16 bytes apart, rows after rows */
-            const int64_t p0 = r * p->span, np = OH * OW - p0 < p->span ? OH * OW - p0 : p->span;
+            const int64_t p0 = r0 * OW + r * p->span, pe = r1 * OW;
+            const int64_t np = pe - p0 < p->span ? pe - p0 : p->span;
             run_line(&u, p0 / OW, p0 % OW, np, 1, p->rw);
-        } else if (r < OH) {
-            const int64_t oh = r;
+        } else if (r < nr) {
+            const int64_t oh = r0 + r;
             if (R > L) run_line(&u, oh, L, R - L, 1, p->rw);
             if (oh >= T && oh < B) continue;   /* border columns: column units */
             for (int64_t ow = 0; ow < OW; ow++)
                 if (ow < L || ow >= R) run_line(&u, oh, ow, 1, 1, 1);
         } else {
-            /* the (r - OH)-th column outside [L, R) */
-            int64_t c = r - OH, ow = c < L ? c : R + (c - L);
+            /* the (r - nr)-th column outside [L, R) */
+            int64_t c = r - nr, ow = c < L ? c : R + (c - L);
             if (R <= L) ow = c;
             run_line(&u, T, ow, B - T, 0, p->rwc);
         }
@@ -387,15 +393,24 @@ static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
 }
 #endif
 
-void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth)
+void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, void *y, int64_t r0,
+                          int64_t r1, int ith, int nth)
 {
+    if (r0 < 0) r0 = 0;
+    if (r1 > p->d.oh) r1 = p->d.oh;
+    if (r1 <= r0) return;
 #ifndef PZ_SCALAR
     if (p->pick) {
-        run_simd(p, x, y, ith, nth);
+        run_simd(p, x, y, r0, r1, ith, nth);
         return;
     }
 #endif
-    pz_qconv16c_run__scalar(p, x, y, ith, nth);
+    pz_qconv16c_run__scalar(p, x, y, r0, r1, ith, nth);
+}
+
+void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth)
+{
+    pz_qconv16c_run_rows(p, x, y, 0, p->d.oh, ith, nth);
 }
 
 /* ---- layout conversion ---------------------------------------------------- */

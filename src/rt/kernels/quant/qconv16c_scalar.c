@@ -4,18 +4,19 @@
  * the requantization is pz_qconv16c_requant, so the two agree bit for bit. */
 #include "rt/kernels/quant/qconv16c_impl.h"
 
-void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int ith,
-                             int nth)
+void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y,
+                             int64_t r0, int64_t r1, int ith, int nth)
 {
     const pz_qconv16c_desc *d = &p->d;
     const int64_t mb = p->mb, cb = p->cb, IH = d->ih, IW = d->iw, OH = d->oh, OW = d->ow;
     const int KH = d->kh, KW = d->kw;
     const uint8_t flip = (uint8_t)p->xflip;
-    /* one unit = one output row (n, output block, oh) */
+    /* one unit = one output row (n, output block, oh), oh in [r0, r1) */
+    const int64_t nr = r1 - r0;
     int64_t lo, hi;
-    pz_split(d->n * mb * OH, ith, nth, &lo, &hi);
+    pz_split(d->n * mb * nr, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        const int64_t oh = u % OH, ob = u / OH % mb, n = u / (OH * mb);
+        const int64_t oh = r0 + u % nr, ob = u / nr % mb, n = u / (nr * mb);
         const int64_t ih0 = oh * d->sh - d->pt;
         for (int64_t ow = 0; ow < OW; ow++) {
             const int64_t iw0 = ow * d->sw - d->pl;

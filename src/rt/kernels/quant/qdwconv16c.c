@@ -84,12 +84,22 @@ void pz_qdwconv16c_plan_free(pz_qdwconv16c_plan *p)
 
 void pz_qdwconv16c_run(const pz_qdwconv16c_plan *p, const void *x, void *y, int ith, int nth)
 {
+    pz_qdwconv16c_run_rows(p, x, y, 0, p->d.oh, ith, nth);
+}
+
+void pz_qdwconv16c_run_rows(const pz_qdwconv16c_plan *p, const void *x, void *y, int64_t r0,
+                            int64_t r1, int ith, int nth)
+{
     const pz_qconv16c_desc *d = &p->d;
     const int64_t taps = (int64_t)d->kh * d->kw;
+    if (r0 < 0) r0 = 0;
+    if (r1 > d->oh) r1 = d->oh;
+    if (r1 <= r0) return;
+    const int64_t nr = r1 - r0;
     int64_t lo, hi;
-    pz_split(d->n * p->cb * d->oh, ith, nth, &lo, &hi);
+    pz_split(d->n * p->cb * nr, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
-        const int64_t oh = u % d->oh, plane = u / d->oh, blk = plane % p->cb;
+        const int64_t oh = r0 + u % nr, plane = u / nr, blk = plane % p->cb;
         p->row(p, (const uint8_t *)x + plane * d->ih * d->iw * 16,
                (uint8_t *)y + (plane * d->oh + oh) * d->ow * 16, oh, p->w + blk * taps * 16,
                p->b + blk * 16, p->bz + blk * 16, p->mult + blk * 16, p->flo + blk * 16,

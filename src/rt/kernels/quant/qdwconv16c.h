@@ -34,6 +34,9 @@ pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa
 void pz_qdwconv16c_plan_free(pz_qdwconv16c_plan *p);
 /* Worker ith of nth: its share of the (image, block, output row) rows. */
 void pz_qdwconv16c_run(const pz_qdwconv16c_plan *p, const void *x, void *y, int ith, int nth);
+/* The same for output rows [r0, r1) only (fused F-Blocks): their bits of run. */
+void pz_qdwconv16c_run_rows(const pz_qdwconv16c_plan *p, const void *x, void *y, int64_t r0,
+                            int64_t r1, int ith, int nth);
 
 /* internal to qdwconv16c*.c: one output row of one 16-channel block. x: the
  * block's plane of the image, y: the output row, w [kh][kw][16] floats, b,

@@ -1,0 +1,44 @@
+/* loop_begin.c - LoopBegin (domain ai.paleozoic, made by Loop's unfold,
+ * loop.c): the start of a Loop run at run time (its trip count or
+ * condition read at run time).
+ *   v_initial... -> iteration_num (int64), cond_in (bool), v_in...
+ * The body reads its outputs; the Loop node after it (LoopEnd) runs the
+ * body per iteration and writes v_out back into v_in (rt/ops/loop.c).
+ * Never folded: its outputs change per iteration. */
+#include "op.h"
+
+static pz_status loop_begin_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    if (n->n_out != n->n_in + 2)
+        return op_err(err, n, "has %d inputs and %d outputs (2 more expected)", n->n_in, n->n_out);
+    int64_t one = 1;
+    int r0 = g->values[n->out[0]].decl_rank == 1, r1 = g->values[n->out[1]].decl_rank == 1;
+    op_set_out(g, n, 0, IR_I64, r0, &one);
+    op_set_out(g, n, 1, IR_BOOL, r1, &one);
+    for (int j = 0; j < n->n_in; j++) {
+        const ir_value *v = &g->values[n->in[j]];
+        if (v->kind || v->dyn)
+            return op_err(err, n, "carried value %d \"%s\" is %s: a loop run at run time "
+                          "carries tensors of a compile-time shape", j, v->name,
+                          v->kind ? "a sequence or an optional" : "of a run-time shape");
+        op_set_out(g, n, 2 + j, (int)v->t.dtype, v->t.rank, v->t.dims);
+    }
+    return PZ_OK;
+}
+
+static pz_status loop_begin_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
+                                  pz_err *err)
+{
+    (void)g, (void)err;
+    op_lowered_init(out, n, PZ_OP_LOOP_BEGIN, NULL, 0);
+    return PZ_OK;
+}
+
+const op_def op_loop_begin = {
+    .name = "LoopBegin",
+    .domain = "ai.paleozoic",
+    .min_in = 0, .max_in = PZ_MAX_IO - 2, .min_out = 2, .max_out = PZ_MAX_IO,
+    .infer = loop_begin_infer,
+    .lower = loop_begin_lower,
+    .random = 1,   /* never folded into constants */
+};

@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""loop_runtime.py OUTDIR - models with a Loop whose trip count or condition
+comes from an input, for tests/parts/40-loop-runtime.sh (issue 40).
+
+Each model is written with its inputs for several values, growing and then
+shrinking (0 iterations included): OUTDIR/NAME.onnx, NAME.vV.inK.pb, and a
+line per model in OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
+The part compares every output with ONNX Runtime's; for the PyTorch
+exports PyTorch's outputs are written too (NAME.vV.refK.pb).
+  for       torch.jit.script: h = tanh(0.9 h + 0.1 i) for i in range(n)
+            (Loop with M = n, carried h), and h.sum() after it
+  while     torch.jit.script: while h.sum() < t: h = 2h + 1, k += 1 (the
+            condition computed from the data, in and after each iteration)
+  list      torch.jit.script: outs.append(2h) in that loop (a sequence
+            carried from SequenceEmpty through SequenceInsert), then
+            torch.stack(outs), torch.cat(outs, 0), outs[-1] + 1 and len(outs)
+            (ConcatFromSequence with and without new_axis, SequenceAt,
+            SequenceLength); 1 iteration at least (stacking no tensors is an
+            error in PyTorch and ONNX Runtime)
+  conv      torch.jit.script: h = relu(conv3x3(h)) / 2 + h / 2 per iteration on
+            [1, 16, 8, 8] (the body's convs in the fast kernels' blocked
+            layout), a 1x1 conv before and after the loop
+  scan      onnx.helper: Loop(M = n, no cond) carrying h [2, 3], h' = 0.5 h
+            + i; scan outputs h' [k, 2, 3] and 2i [k] (int64), then
+            ReduceSum of the stacked h' over the iterations
+  scancond  onnx.helper: Loop(M = n [1], cond = sum(x) < limit) carrying h
+            [3] and a counter; the body adds 1 and stops when sum(h) >= limit;
+            scan output h' [k, 3]
+Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
+grow.onnx doubles its carried value each iteration (Concat(h, h)): with a
+run-time count it cannot be planned once, and `build` refuses it naming the
+node.
+Prints nothing when torch is not installed (the PyTorch models are then
+left out).
+"""
+import os
+import sys
+
+from typing import List
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+cases = []
+
+
+def write(path, a):
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(np.asarray(a)).SerializeToString())
+
+
+def save(name, value_sets, refs=None):
+    for v, ins in enumerate(value_sets):
+        for k, a in enumerate(ins):
+            write(os.path.join(OUT, "%s.v%d.in%d.pb" % (name, v, k)), a)
+        for k, r in enumerate(refs[v] if refs else []):
+            write(os.path.join(OUT, "%s.v%d.ref%d.pb" % (name, v, k)), r)
+
+
+def scan_model():
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["fi"], to=f),
+         helper.make_node("Mul", ["h", "half"], ["hh"]),
+         helper.make_node("Add", ["hh", "fi"], ["h2"]),
+         helper.make_node("Identity", ["h2"], ["h2s"]),
+         helper.make_node("Add", ["i", "i"], ["i2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "body",
+        [helper.make_tensor_value_info("i", i64, []), helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h", f, [2, 3])],
+        [helper.make_tensor_value_info("c2", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h2", f, [2, 3]),
+         helper.make_tensor_value_info("h2s", f, [2, 3]), helper.make_tensor_value_info("i2", i64, [])],
+        [numpy_helper.from_array(np.array(0.5, np.float32), "half")])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["hf", "hs", "is"], name="loop", body=body),
+         helper.make_node("ReduceSum", ["hs", "ax"], ["rs"], keepdims=0)],
+        "scan",
+        [helper.make_tensor_value_info("x", f, [2, 3]), helper.make_tensor_value_info("n", i64, [])],
+        [helper.make_tensor_value_info("hf", f, [2, 3]), helper.make_tensor_value_info("hs", f, None),
+         helper.make_tensor_value_info("is", i64, None), helper.make_tensor_value_info("rs", f, [2, 3])],
+        [numpy_helper.from_array(np.array([0], np.int64), "ax")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def scancond_model():
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    body = helper.make_graph(
+        [helper.make_node("Add", ["h", "one"], ["h2"]),
+         helper.make_node("Add", ["k", "onei"], ["k2"]),
+         helper.make_node("ReduceSum", ["h2"], ["s"], keepdims=0),
+         helper.make_node("Less", ["s", "limit"], ["c2"]),
+         helper.make_node("Identity", ["h2"], ["h2s"])],
+        "body",
+        [helper.make_tensor_value_info("i", i64, []), helper.make_tensor_value_info("c", b, []),
+         helper.make_tensor_value_info("h", f, [3]), helper.make_tensor_value_info("k", i64, [1])],
+        [helper.make_tensor_value_info("c2", b, []), helper.make_tensor_value_info("h2", f, [3]),
+         helper.make_tensor_value_info("k2", i64, [1]), helper.make_tensor_value_info("h2s", f, [3])],
+        [numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+         numpy_helper.from_array(np.array([1], np.int64), "onei")])
+    g = helper.make_graph(
+        [helper.make_node("ReduceSum", ["x"], ["s0"], keepdims=0),
+         helper.make_node("Less", ["s0", "limit"], ["c0"]),
+         helper.make_node("Loop", ["n", "c0", "x", "k0"], ["hf", "kf", "hs"], name="loop", body=body)],
+        "scancond",
+        [helper.make_tensor_value_info("x", f, [3]), helper.make_tensor_value_info("n", i64, [1]),
+         helper.make_tensor_value_info("limit", f, [])],
+        [helper.make_tensor_value_info("hf", f, [3]), helper.make_tensor_value_info("kf", i64, [1]),
+         helper.make_tensor_value_info("hs", f, None)],
+        [numpy_helper.from_array(np.array([0], np.int64), "k0")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def grow_model():
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Concat", ["h", "h"], ["h2"], axis=0),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, []), helper.make_tensor_value_info("h", f, None)],
+        [helper.make_tensor_value_info("c2", TensorProto.BOOL, []), helper.make_tensor_value_info("h2", f, None)])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["hf"], name="loop", body=body)], "grow",
+        [helper.make_tensor_value_info("x", f, [2]), helper.make_tensor_value_info("n", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("hf", f, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+rng = np.random.RandomState(40)
+with open(os.path.join(OUT, "grow.onnx"), "wb") as fh:
+    fh.write(grow_model().SerializeToString())
+x23 = rng.randn(2, 3).astype(np.float32)
+counts = [3, 7, 0, 2, 12, 1]
+m = scan_model()
+with open(os.path.join(OUT, "scan.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+save("scan", [[x23, np.array(n, np.int64)] for n in counts])
+cases.append("scan 2 4 %d" % len(counts))
+write(os.path.join(OUT, "scan.bad.in1.pb"), np.array(1 << 50, np.int64))
+
+m = scancond_model()
+with open(os.path.join(OUT, "scancond.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+x3 = np.array([0.5, -1.0, 2.0], np.float32)
+# (n, limit): the count ends it, the condition ends it, it never starts
+vals = [(4, 100.0), (10, 12.0), (3, 0.0), (20, 40.0), (1, 100.0), (0, 100.0)]
+save("scancond", [[x3, np.array([n], np.int64), np.array(t, np.float32)] for n, t in vals])
+cases.append("scancond 3 3 %d" % len(vals))
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+if torch is not None:
+    class For(torch.nn.Module):
+        def forward(self, x, n):
+            h = x
+            for i in range(int(n)):
+                h = torch.tanh(h * 0.9 + 0.1 * i)
+            return h, h.sum()
+
+    class While(torch.nn.Module):
+        def forward(self, x, t):
+            h = x
+            k = torch.zeros(1, dtype=torch.int64)
+            while bool(h.sum() < t):
+                h = h * 2.0 + 1.0
+                k = k + 1
+            return h, k
+
+    class Append(torch.nn.Module):
+        def forward(self, x, n):
+            h = x
+            outs: List[torch.Tensor] = []
+            for i in range(int(n)):
+                h = torch.tanh(h * 0.9 + 0.1 * i)
+                outs.append(h * 2.0)
+            return h, torch.stack(outs), torch.cat(outs, 0), outs[-1] + 1.0, torch.tensor(len(outs))
+
+    class ConvLoop(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
+            self.head = torch.nn.Conv2d(16, 32, 1)
+
+        def forward(self, x, n):
+            h = self.head(x)[:, :16]
+            for i in range(int(n)):
+                h = torch.relu(self.conv(h)) * 0.5 + h * 0.5
+            return h, self.head(h)
+
+    torch.manual_seed(40)
+    conv = ConvLoop().eval()
+    xc = rng.randn(1, 16, 8, 8).astype(np.float32)
+    xr = rng.rand(2, 3).astype(np.float32)
+    for name, mod, ins in [
+            ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
+            ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
+            ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0]),
+            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts])]:
+        s = torch.jit.script(mod)
+        targs = tuple(torch.from_numpy(a) for a in ins[0])
+        torch.onnx.export(s, targs, os.path.join(OUT, name + ".onnx"), opset_version=13,
+                          input_names=["x", "n"])
+        refs = []
+        for v in ins:
+            with torch.no_grad():
+                refs.append([o.numpy() for o in s(*(torch.from_numpy(a) for a in v))])
+        save(name, ins, refs)
+        cases.append("%s 2 %d %d" % (name, len(refs[0]), len(ins)))
+
+with open(os.path.join(OUT, "cases.txt"), "w") as fh:
+    fh.write("\n".join(cases) + "\n")

@@ -1,0 +1,126 @@
+#!/bin/sh
+# 40-loop-runtime.sh BUILD_DIR - a Loop whose trip count or condition is
+# read at run time (issue 40): `paleozoic build` with nothing bound plans
+# the body once and the program runs it per iteration, the scan outputs
+# allocated at run time.
+#   - the node suite's four test_range_*_expanded cases (Range written as a
+#     Loop over ceil((limit - start) / delta)) build with nothing bound, the
+#     header names the loop, and the program's output equals the case's;
+#   - tests/e2e/loop_runtime.py's models (PyTorch scripts: a for and a while
+#     loop, a list appended to then stacked, concatenated, indexed and
+#     counted, convs in the body; two onnx.helper loops with scan outputs,
+#     one stopped by a condition computed from the data) built once (2
+#     threads) and run on 5-6 value sets,
+#     counts growing and shrinking, 0 included: every output of the program
+#     and of `paleozoic run` against ONNX Runtime 1.17 (and PyTorch's for the
+#     PyTorch models);
+#   - n = 2^50 exits 2 naming the loop, in the program and in `run`; a
+#     carried value that changes shape per iteration is refused at build.
+# Under a sanitizer every other value set. Ends with `N passed, N failed`.
+set -u
+NAME=40-loop-runtime
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
+command -v node >/dev/null || skip_part "needs node"
+every=1
+[ "$san" = 1 ] && [ "$full" = 0 ] && every=2
+
+# ins_of NAME V: the --input flags of value set V; files_of: the same files bare
+ins_of() {
+    k=0 r=""
+    while [ -f "$T/$1.v$2.in$k.pb" ]; do r="$r --input $T/$1.v$2.in$k.pb"; k=$((k + 1)); done
+    echo "$r"
+}
+files_of() { ins_of "$@" | sed 's/--input //g'; }
+
+n_range=0
+for dir in "$NODE"/test_range_*_expanded; do
+    [ -f "$dir/model.onnx" ] || continue
+    n_range=$((n_range + 1))
+    c=$(basename "$dir")
+    if ! "$PZ" build "$dir/model.onnx" -o "$T/r.exe" >"$T/log" 2>&1; then
+        bad "$c: build failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    rm -rf "$T/rc"
+    if "$PZ" compile "$dir/model.onnx" -o "$T/rc" >"$T/log" 2>&1; then
+        check "$c: the header names the loop run at run time" \
+            grep -q 'loop at run time: node ".*" (Loop)' "$T"/rc/*.c
+    else
+        bad "$c: compile failed: $(tail -c 300 "$T/log")"
+    fi
+    d=$dir/test_data_set_0
+    if ! "$T/r.exe" --input "$d/input_0.pb" --input "$d/input_1.pb" --input "$d/input_2.pb" \
+        --output "$T/o0.pb" >"$T/log" 2>&1 || ! clean "$T/log"; then
+        bad "$c: the built program failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    check "$c: output equals the case's" \
+        node "$E2E/compare.js" --close 1e-3 1e-5 "$T/o0.pb" "$d/output_0.pb"
+done
+[ "$n_range" = 4 ] || bad "found $n_range test_range_*_expanded cases, 4 expected"
+
+[ "$have_py" = 1 ] || skip_part "needs onnx and numpy in $PY"
+"$PY" "$E2E/loop_runtime.py" "$T" >"$T/log" 2>&1 || {
+    bad "loop_runtime.py failed: $(tail -c 600 "$T/log")"
+    finish
+}
+grep -q '^for ' "$T/cases.txt" || skip_one "PyTorch scripts: no torch"
+while read -r name nin nout nval; do
+    if ! "$PZ" build "$T/$name.onnx" --threads 2 -o "$T/$name.exe" >"$T/log" 2>&1; then
+        bad "$name: build failed: $(tail -c 300 "$T/log")"
+        continue
+    fi
+    v=0
+    while [ "$v" -lt "$nval" ]; do
+        [ $((v % every)) -eq 0 ] || { v=$((v + 1)); continue; }
+        outs="" refs="" k=0
+        while [ "$k" -lt "$nout" ]; do
+            outs="$outs --output $T/o$k.pb" refs="$refs $T/ort$k.pb"
+            k=$((k + 1))
+        done
+        # shellcheck disable=SC2086
+        node "$E2E/ort_run.js" "$T/$name.onnx" $(files_of "$name" "$v") -- $refs >"$T/log" 2>&1 ||
+            bad "$name value set $v: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+        for how in program run; do
+            # shellcheck disable=SC2086
+            if [ "$how" = program ]; then "$T/$name.exe" $(ins_of "$name" "$v") $outs >"$T/log" 2>&1
+            else "$PZ" run "$T/$name.onnx" $(ins_of "$name" "$v") $outs >"$T/log" 2>&1; fi
+            if [ $? -ne 0 ] || ! clean "$T/log"; then
+                bad "$name value set $v: the $how failed: $(tail -c 300 "$T/log")"
+                continue
+            fi
+            k=0
+            while [ "$k" -lt "$nout" ]; do
+                check "$name value set $v output $k ($how) = ONNX Runtime" \
+                    node "$E2E/compare.js" --close 1e-4 1e-5 "$T/o$k.pb" "$T/ort$k.pb"
+                [ -f "$T/$name.v$v.ref$k.pb" ] && check "$name value set $v output $k ($how) = PyTorch" \
+                    node "$E2E/compare.js" --close 1e-4 1e-5 "$T/o$k.pb" "$T/$name.v$v.ref$k.pb"
+                k=$((k + 1))
+            done
+        done
+        v=$((v + 1))
+    done
+done <"$T/cases.txt"
+
+# a count past what a scan output can hold: exit 2 naming the loop, never a
+# crash or an allocation the host cannot back
+if [ -f "$T/scan.exe" ]; then
+    refuse "scan: n = 2^50 in the program" 'layer "loop" (LOOP): .* iterations: scan output 0' \
+        "$T/scan.exe" --input "$T/scan.v0.in0.pb" --input "$T/scan.bad.in1.pb" --output "$T/o0.pb"
+    clean "$T/refuse.log" || bad "scan: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+    # run binds n: a count too large to unroll runs at run time too
+    refuse "scan: n = 2^50 in run" 'layer "loop" (LOOP): .* iterations: scan output 0' \
+        "$PZ" run "$T/scan.onnx" --input "$T/scan.v0.in0.pb" --input "$T/scan.bad.in1.pb"
+    if "$PZ" compile "$T/scan.onnx" -o "$T/scan_c" >"$T/log" 2>&1; then
+        check "scan: the header says the scan outputs are allocated at run time" \
+            grep -q 'allocated at run time: value "hs" of node "loop" (Loop)' "$T/scan_c/scan.c"
+    else
+        bad "scan: compile failed: $(tail -c 300 "$T/log")"
+    fi
+fi
+refuse "grow: a carried value that changes shape" 'node "loop" (Loop): carried value 0' \
+    "$PZ" build "$T/grow.onnx" -o "$T/grow.exe"
+
+finish
