@@ -230,7 +230,7 @@ int main(int argc, char **argv)
             }
             char err[512];
             pz_run_options ro;
-            pz_io_run_options_env(&ro);   /* PZ_WINOGRAD (run.sh), ... */
+            if (pz_io_run_options_env(&ro)) exit(2);   /* PZ_WINOGRAD (run.sh), ... */
             if (kind == 3) ro.fuse_windows = 0;
             int bad = pz_net_compile(nets[v], 2, &ro, err, sizeof err);
             if (bad) {

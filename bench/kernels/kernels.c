@@ -523,7 +523,7 @@ int main(int argc, char **argv)
     const char *isa = "avx512", *only = NULL;
     double min_time = 0.25;
     int rounds = 1;
-    pz_io_run_options_env(&run_opts);
+    if (pz_io_run_options_env(&run_opts)) return 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--isa") && i + 1 < argc) isa = argv[++i];
         else if (!strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = atof(argv[++i]);

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     }
 
     pz_run_options opts;
-    pz_io_run_options_env(&opts);   /* PZ_ISA, ...: as the executable reads them */
+    if (pz_io_run_options_env(&opts)) return 2;   /* PZ_ISA, ...: as the executable does */
     MODEL *net = API(_create)(weights, threads, &opts, err, sizeof err);
     if (!net) return die(err, "");
     API(_run)(net, inputs, outputs);

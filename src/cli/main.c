@@ -187,7 +187,7 @@ int main(int argc, char **argv)
     /* the run options, read from the environment once: every net built in
      * this process compiles with them, and emitted C prints them */
     pz_run_options ro;
-    pz_io_run_options_env(&ro);
+    if (pz_io_run_options_env(&ro)) return 2;
     gen_set_run_options(&ro);
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++)
         if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);

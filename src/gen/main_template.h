@@ -264,7 +264,7 @@ static const char MAIN_TEMPLATE[] =
 "    }\n"
 "    /* the run options (PZ_ISA, PZ_WINOGRAD, ...: pz_io.h), read once */\n"
 "    pz_run_options opts;\n"
-"    pz_io_run_options_env(&opts);\n"
+"    if (pz_io_run_options_env(&opts)) return 2;\n"
 "#if @N@_N_OPEN > 0\n"
 "    for (int k = 0; k < @N@_N_OPEN; k++)\n"
 "        if (!open_v[k]) open_v[k] = @n@_open_max[k];   /* the seeded input: at the bound */\n"

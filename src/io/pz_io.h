@@ -139,15 +139,18 @@ static inline uint64_t pz_fnv1a(uint64_t h, const void *data, size_t n)
 /* ---- run options (run_options.c) -------------------------------------------
  * The runtime reads no environment; a program reads it once, here, and hands
  * the result to pz_net_compile:
- *   PZ_ISA=ref|scalar|avx2|avx512  caps the kernels' instruction set
+ *   PZ_ISA=ref|scalar|avx2|avx512  caps the kernels' instruction set (-novnni
+ *                                  after it: no vpdpbusd for int8 either)
  *   PZ_HUGEPAGES=0                 no huge-page advice for big buffers
  *   PZ_SPIN_US=N                   an idle worker spins N us before it sleeps (200)
  *   PZ_PIN=0                       workers not pinned to CPUs
  *   PZ_WINOGRAD=0|1                every 3x3 conv direct | Winograd where it applies
  *   PZ_CONV8X2=0, PZ_SUBSAMPLE=0   no 8x2-tile 1x1 conv | no subsampled strided 1x1
  *   PZ_FUSE_WINDOWS=0, PZ_FUSE_CUT=0  fused runs with full buffers | without cuts
- * Unset variables give PZ_RUN_OPTIONS_DEFAULT. */
-void pz_io_run_options_env(pz_run_options *o);
+ * Unset variables give PZ_RUN_OPTIONS_DEFAULT. An unknown PZ_ISA or a
+ * PZ_WINOGRAD other than 0 or 1: a message on stderr and -1 (the CLI and
+ * main.c exit 2), never a silent default. Else 0. */
+int pz_io_run_options_env(pz_run_options *o);
 /* Writes one line "PREFIXNAME=value" per variable, as o has it, into buf
  * (for a generated program's header comment). Returns snprintf's count. */
 int pz_io_run_options_format(const pz_run_options *o, const char *prefix, char *buf, size_t n);

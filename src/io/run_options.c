@@ -15,19 +15,26 @@ static int switch_on(const char *name, int dflt)
     return v && v[0] == '0' ? 0 : dflt;
 }
 
-void pz_io_run_options_env(pz_run_options *o)
+int pz_io_run_options_env(pz_run_options *o)
 {
     *o = (pz_run_options)PZ_RUN_OPTIONS_DEFAULT;
     const char *v = getenv("PZ_ISA");
-    /* an unknown name caps at the highest ISA, which caps nothing; a
-     * "-novnni" suffix keeps the int8 kernels off vpdpbusd as well */
+    /* a "-novnni" suffix keeps the int8 kernels off vpdpbusd as well; an
+     * unknown name is refused: a typo must not run the CPU's best ISA */
     if (v) {
         const size_t n = strlen(v), sfx = strlen("-novnni");
         o->novnni = n > sfx && !strcmp(v + n - sfx, "-novnni");
         const size_t b = o->novnni ? n - sfx : n;
-        o->isa = b == 3 && !strncmp(v, "ref", b) ? PZ_RUN_ISA_REF
+        o->isa = b == 3 && !strncmp(v, "ref", b)      ? PZ_RUN_ISA_REF
                : b == 6 && !strncmp(v, "scalar", b) ? PZ_RUN_ISA_SCALAR
-               : b == 4 && !strncmp(v, "avx2", b) ? PZ_RUN_ISA_AVX2 : PZ_RUN_ISA_AVX512;
+               : b == 4 && !strncmp(v, "avx2", b)   ? PZ_RUN_ISA_AVX2
+               : b == 6 && !strncmp(v, "avx512", b) ? PZ_RUN_ISA_AVX512
+                                                    : -1;
+        if (o->isa < 0) {
+            fprintf(stderr, "paleozoic: error: PZ_ISA=%s: not ref, scalar, avx2 or avx512 "
+                            "(each may end in -novnni)\n", v);
+            return -1;
+        }
     }
     v = getenv("PZ_HUGEPAGES");
     if (v && !strcmp(v, "0")) o->hugepages = 0;
@@ -35,11 +42,16 @@ void pz_io_run_options_env(pz_run_options *o)
     if (v) o->spin_us = atoll(v);
     o->pin = switch_on("PZ_PIN", o->pin);
     v = getenv("PZ_WINOGRAD");
-    if (v && (v[0] == '0' || v[0] == '1')) o->winograd = v[0] - '0';
+    if (v && (v[0] == '0' || v[0] == '1') && !v[1]) o->winograd = v[0] - '0';
+    else if (v && v[0]) {
+        fprintf(stderr, "paleozoic: error: PZ_WINOGRAD=%s: not 0 or 1\n", v);
+        return -1;
+    }
     o->conv8x2 = switch_on("PZ_CONV8X2", o->conv8x2);
     o->subsample = switch_on("PZ_SUBSAMPLE", o->subsample);
     o->fuse_windows = switch_on("PZ_FUSE_WINDOWS", o->fuse_windows);
     o->fuse_cut = switch_on("PZ_FUSE_CUT", o->fuse_cut);
+    return 0;
 }
 
 static const char *isa_name(int isa)

@@ -110,6 +110,11 @@ R="$T/r18.onnx"
 # ---- 1. refusals ------------------------------------------------------------
 refuses "run --precision banana" '--precision banana: unknown precision' \
     "$PZ" run "$S" --precision banana --output "$T/out.pb"
+# the environment's knobs too: a typo must not run the CPU's best ISA
+refuses "PZ_ISA with a typo" 'PZ_ISA=avx2-novni: not ref, scalar, avx2 or avx512' \
+    env PZ_ISA=avx2-novni "$PZ" run "$S" --output "$T/out.pb"
+refuses "PZ_WINOGRAD=2" 'PZ_WINOGRAD=2: not 0 or 1' \
+    env PZ_WINOGRAD=2 "$PZ" run "$S" --output "$T/out.pb"
 # --precision int8 quantizes first (tests/parts/41-int8.sh runs it); what it
 # cannot do is refused, nothing left behind
 refuses "run --calibrate without --precision int8" '--calibrate does nothing here' \
@@ -207,6 +212,15 @@ if "$PZ" compile "$R" -o "$T/src" >"$T/log" 2>&1 && grep -q '^#define R18_THREAD
     ok "plain compile: R18_THREADS 0 (every online core) and every block at MP ALL"
 else
     bad "plain compile: THREADS / BLOCK_MP not as expected: $(grep -n 'THREADS\|BLOCK_MP' "$T/src/r18.c" | head -5)"
+fi
+# a built program refuses a bad PZ_ISA as the CLI does, and writes nothing
+rm -f "$T/out.pb"
+PZ_ISA=banana "$T/plain" --output "$T/out.pb" >/dev/null 2>"$T/e1"
+rc=$?
+if [ "$rc" = 2 ] && grep -q 'PZ_ISA=banana: not ref' "$T/e1" && [ ! -e "$T/out.pb" ]; then
+    ok "built program: PZ_ISA=banana exits 2 naming it"
+else
+    bad "built program with PZ_ISA=banana: exit $rc: $(tail -c 300 "$T/e1")"
 fi
 "$T/plain" --threads 1 --output "$T/p1.pb" >/dev/null 2>"$T/e1"
 "$T/plain" --threads 2 --output "$T/p2.pb" >/dev/null 2>"$T/e2"
