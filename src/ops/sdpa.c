@@ -5,8 +5,11 @@
  *   rank >= 3 and the same leading dims; mask? of Q's type, broadcast to
  *   [..., H, S, T] (its dims before H all Q's or all 1)
  *   -> Y [..., H, S, Dv] = softmax(Q K^T * scale + mask, last axis) V.
- * scale default 1/sqrt(Dk). MACs: prod(Q's leading dims) * S * T * (Dk +
- * Dv). Runs as the ATTENTION layer in its batched form. */
+ * scale default 1/sqrt(Dk). rows_first 1 (the attention pass sets it when
+ * it drops the head transposes): Q [..., S, H, Dk], K [..., T, H, Dk], V
+ * [..., T, H, Dv] -> Y [..., S, H, Dv], the same attention, the mask still
+ * [..., H, S, T]. MACs: prod(Q's leading dims) * S * T * (Dk + Dv). Runs as
+ * the ATTENTION layer in its batched form (batched 2: rows first). */
 #include <math.h>
 #include <stdio.h>
 
@@ -24,7 +27,10 @@ static pz_status sdpa_parse(const ir_graph *g, const ir_node *n, void *params, p
     if (op_attr_float(n, "scale", 0, &p->rt.scale, err)) return err->code;
     if (!isfinite(p->rt.scale)) return op_err_attr(err, n, "scale", "must be finite");
     p->has_scale = op_attr(n, "scale") != NULL;
-    p->rt.batched = 1;
+    int64_t rf;
+    if (op_attr_int(n, "rows_first", 0, &rf, err)) return err->code;
+    if (rf != 0 && rf != 1) return op_err_attr(err, n, "rows_first", "must be 0 or 1");
+    p->rt.batched = rf ? 2 : 1;
     return PZ_OK;
 }
 
@@ -54,12 +60,30 @@ int op_sdpa_mask_check(const ir_tensor *m, const ir_tensor *q, int64_t T, char *
     return 0;
 }
 
+/* t with its rows and heads axes swapped: rows_first's [.., S, H, D] seen
+ * as [.., H, S, D]. */
+static ir_tensor heads_first(const ir_tensor *t)
+{
+    ir_tensor h = *t;
+    const int r = t->rank;
+    if (r >= 3) {
+        h.dims[r - 3] = t->dims[r - 2];
+        h.dims[r - 2] = t->dims[r - 3];
+    }
+    return h;
+}
+
 static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     sdpa_params *p = n->params;
     const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1), *v = op_in(g, n, 2);
     const ir_tensor *m = op_in(g, n, 3);
     if (!q || !k || !v) return op_err(err, n, "needs the inputs Q, K and V");
+    ir_tensor qh, kh, vh;
+    if (p->rt.batched == 2) {   /* the checks below on the [.., H, rows, D] view */
+        qh = heads_first(q), kh = heads_first(k), vh = heads_first(v);
+        q = &qh, k = &kh, v = &vh;
+    }
     if (q->dtype != IR_F32 || k->dtype != IR_F32 || v->dtype != IR_F32)
         return op_err(err, n, "Q, K, V have types %s, %s, %s, expected float32",
                       ir_dtype_name(q->dtype), ir_dtype_name(k->dtype), ir_dtype_name(v->dtype));
@@ -81,16 +105,22 @@ static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
     int64_t dims[IR_MAX_RANK];
     for (int i = 0; i < r; i++) dims[i] = q->dims[i];
     dims[r - 1] = v->dims[r - 1];
+    if (p->rt.batched == 2) {
+        dims[r - 3] = q->dims[r - 2];
+        dims[r - 2] = q->dims[r - 3];
+    }
     op_set_out(g, n, 0, IR_F32, r, dims);
     return PZ_OK;
 }
 
 static void sdpa_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
 {
+    const sdpa_params *p = n->params;
     const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1);
     const ir_tensor *y = op_out((ir_graph *)g, n, 0);
-    if (!q || !k || !y) return;
-    c->macs = k->dims[k->rank - 2] * (ir_tensor_numel(q) + ir_tensor_numel(y));
+    if (!q || !k || !y || k->rank < 3) return;
+    c->macs = k->dims[k->rank - (p->rt.batched == 2 ? 3 : 2)] *
+              (ir_tensor_numel(q) + ir_tensor_numel(y));
 }
 
 static pz_status sdpa_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)

@@ -26,7 +26,14 @@
  *     non-zero; the scores' shape [.., S, T] at every step (a constant of a
  *     higher rank would broadcast);
  *   - M float32, its rank at most Q's, its dims broadcasting to [.., H, S,
- *     T] with those before H all Q's or all 1 (what the layer takes). */
+ *     T] with those before H all Q's or all 1 (what the layer takes).
+ * Then the head transposes go (rows_first): when Q, K and V each come from
+ * a Transpose that swaps the rows and heads axes ([.., S, H, D] -> [.., H,
+ * S, D], the rest in place) and Y goes to one such Transpose, the layer
+ * reads and writes the [.., S, H, D] tensors with strides, and the four
+ * Transposes, one copy each, are dropped. Only when each of those
+ * Transposes is plain and live, its output read by this layer alone (Y's
+ * Transpose its only reader) and no graph output; else they all stay. */
 #include <math.h>
 #include <string.h>
 
@@ -84,6 +91,45 @@ static int only_read_by(const ir_graph *g, int vid, int i)
 static int same_dims(const ir_tensor *a, const ir_tensor *b)
 {
     return a->rank == b->rank && !memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank);
+}
+
+/* Node i is a live plain Transpose of rank r that swaps axes r - 3 and
+ * r - 2 (rows and heads) and keeps the others. */
+static int heads_transpose(const ir_graph *g, int i, int r, const unsigned char *dead)
+{
+    if (i < 0 || dead[i] || !pass_is(&g->nodes[i], OP_transpose) || !pass_plain(g, &g->nodes[i]))
+        return 0;
+    int64_t perm[IR_MAX_RANK];
+    int np = -1;
+    pz_err e = {0};
+    if (op_attr_ints(&g->nodes[i], "perm", perm, IR_MAX_RANK, &np, &e) || np != r) return 0;
+    for (int k = 0; k < r; k++)
+        if (perm[k] != (k == r - 3 ? r - 2 : k == r - 2 ? r - 3 : k)) return 0;
+    return 1;
+}
+
+/* The head transposes around the attention node oi folded into its
+ * strides (the header's rule); 1 when done. */
+static int rows_first(ir_graph *g, int oi, unsigned char *dead)
+{
+    ir_node *on = &g->nodes[oi];
+    const int r = g->values[on->in[0]].t.rank;
+    int tin[3], slot;
+    for (int k = 0; k < 3; k++) {
+        tin[k] = producer(g, on->in[k], dead);
+        if (!heads_transpose(g, tin[k], r, dead) || !only_read_by(g, on->in[k], oi)) return 0;
+    }
+    const int to = pass_sole_reader(g, on->out[0], &slot);
+    if (to < 0 || slot != 0 || !heads_transpose(g, to, r, dead)) return 0;
+    ir_node_add_attr_int(on, "rows_first", 1);
+    if (!pass_become(g, on, OP_sdpa)) return 0;   /* cannot happen: the attribute is an int */
+    for (int k = 0; k < 3; k++) {
+        on->in[k] = g->nodes[tin[k]].in[0];
+        pass_kill(g, tin[k], dead);
+    }
+    on->out[0] = g->nodes[to].out[0];
+    pass_kill(g, to, dead);
+    return 1;
 }
 
 static int attention_at(ir_graph *g, int si, unsigned char *dead)
@@ -211,6 +257,7 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
     on->domain = pz_xstrdup("ai.paleozoic");
     on->out[0] = y;
     for (int i = 0; i < ng; i++) pass_kill(g, gone[i], dead);
+    rows_first(g, oi, dead);
     return 1;
 }
 

@@ -24,7 +24,8 @@ typedef struct {
     float scale;                      /* final (the compiler resolves 1/sqrt(head size)) */
     float softcap;                    /* 0: none */
     int batched;                      /* 1: Q [.., heads, S, Dk], K, V of Q's batch dims, the
-                                       * mask to [.., S, T] (ScaledDotProductAttention) */
+                                       * mask to [.., S, T] (ScaledDotProductAttention);
+                                       * 2: the same, Q, K, V, Y rows first [.., S, heads, D] */
 } pz_attention_params;
 
 /* GRID_SAMPLE (ONNX GridSample, 2-D and 3-D spatial): Y[n, c, o] samples

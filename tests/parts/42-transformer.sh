@@ -20,7 +20,9 @@
 #          against a float64 numpy reference (<= 1e-5): the forms the pass
 #          takes (fused: ATTENTION layers) and the ones it must leave alone
 #          (scores read elsewhere, another softmax axis, probabilities read
-#          twice, a per-head scale: no ATTENTION layer).
+#          twice, a per-head scale: no ATTENTION layer); the head transposes
+#          around it folded (no TRANSPOSE layer left) or, where one is read
+#          elsewhere or Y is not transposed back, all kept.
 # Ends with `N passed, N failed`.
 set -u
 NAME=42-transformer
@@ -127,7 +129,7 @@ done <"$T/models"
 # ---- the pass's preconditions -----------------------------------------------------
 "$PY" "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
     bad "pass_cases.py: $(tail -c 400 "$T/log")"
-while read -r n nin nout nattn; do
+while read -r n nin nout nattn ntr; do
     m="$T/pass/$n"
     outs="" k=0
     while [ "$k" -lt "$nout" ]; do outs="$outs --output $m.got_$k.pb"; k=$((k + 1)); done
@@ -142,6 +144,8 @@ while read -r n nin nout nattn; do
             bad "pass $n output $k: $(cat "$T/why")"
         elif [ "$(grep -c ' ATTENTION ' "$T/log")" != "$nattn" ]; then
             bad "pass $n: $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
+        elif [ -n "$ntr" ] && [ "$(grep -c ' TRANSPOSE ' "$T/log")" != "$ntr" ]; then
+            bad "pass $n: $(grep -c ' TRANSPOSE ' "$T/log") TRANSPOSE layers, want $ntr"
         else
             ok
         fi

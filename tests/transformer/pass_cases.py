@@ -2,8 +2,9 @@
 """pass_cases.py OUTDIR - attention written out in ONNX nodes (python3-onnx),
 for the attention pass's preconditions (src/passes/attention.c), with a
 float64 numpy reference: OUTDIR/NAME.onnx, NAME.in_K.pb, NAME.ref_0.pb.
-Prints one line per case: NAME, inputs, outputs, and how many ATTENTION
-layers the profile must show (0: the pass must leave it alone)."""
+Prints one line per case: NAME, inputs, outputs, how many ATTENTION layers
+the profile must show (0: the pass must leave it alone) and, for the head
+transposes' cases, how many TRANSPOSE layers."""
 import os
 import sys
 
@@ -28,7 +29,7 @@ def save(path, a, name):
         f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
 
 
-def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=()):
+def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=(), n_trans=None):
     vi = [helper.make_tensor_value_info(n, F, a.shape) for n, a in ins]
     vo = [helper.make_tensor_value_info(n, F, None) for n in ["y", *extra_outs]]
     g = helper.make_graph(nodes, name, vi, vo, initializer=inits)
@@ -40,7 +41,7 @@ def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=()):
         save(os.path.join(out, "%s.in_%d.pb" % (name, k)), a, n)
     for k, a in enumerate(refs):
         save(os.path.join(out, "%s.ref_%d.pb" % (name, k)), a.astype(np.float32), "y")
-    print(name, len(ins), len(refs), n_attn)
+    print(name, len(ins), len(refs), n_attn, "" if n_trans is None else n_trans)
 
 
 def main():
@@ -120,6 +121,28 @@ def main():
                           helper.make_node("MatMul", ["p", "v"], ["y"])], inits,
          [("q", q3), ("k", k3), ("v", v3), ("mask", m3)], [ref3], 1)
 
+    # rows first: Q, K, V [B, S, H, D] through head transposes, Y transposed back:
+    # the four Transposes fold into the layer's strides (no TRANSPOSE layer left)
+    qr, kr, vr = (np.ascontiguousarray(a.transpose(0, 2, 1, 3)) for a in (q, k, v))
+    ref_r = np.ascontiguousarray(ref.transpose(0, 2, 1, 3))
+
+    def rows(y_t=True):
+        return [helper.make_node("Transpose", ["qr"], ["qh"], perm=[0, 2, 1, 3]),
+                helper.make_node("Transpose", ["kr"], ["kt"], perm=[0, 2, 3, 1]),
+                helper.make_node("Transpose", ["vr"], ["vh"], perm=[0, 2, 1, 3]),
+                helper.make_node("MatMul", ["qh", "kt"], ["s0"]),
+                helper.make_node("Mul", ["s0", "s"], ["s1"]),
+                helper.make_node("Add", ["s1", "mask"], ["a"]),
+                helper.make_node("Softmax", ["a"], ["p"], axis=-1),
+                helper.make_node("MatMul", ["p", "vh"], ["yh" if y_t else "y"])] + \
+            ([helper.make_node("Transpose", ["yh"], ["y"], perm=[0, 2, 1, 3])] if y_t else [])
+    rins = [("qr", qr), ("kr", kr), ("vr", vr), ("mask", mask)]
+    case(out, "rows_first", rows(), inits, rins, [ref_r], 1, n_trans=0)
+    # V's transposed tensor also a graph output: every head transpose stays (4)
+    case(out, "rows_first_v_out", rows(), inits, rins, [ref_r, v.astype(np.float64)], 1,
+         extra_outs=("vh",), n_trans=4)
+    # Y not transposed back ([B, H, S, D] out): the inputs' three stay
+    case(out, "rows_first_no_y_t", rows(y_t=False), inits, rins, [ref], 1, n_trans=3)
 
 if __name__ == "__main__":
     main()

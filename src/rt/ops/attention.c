@@ -4,7 +4,8 @@
  * [B, heads, rows, D] or 3-D [B, rows, heads * D]; the rest is 4-D. In the
  * batched form (ScaledDotProductAttention, which the attention pass makes)
  * Q, K, V are [..., heads, rows, D] of any rank >= 3 with the same leading
- * dims, which fold into B. float32 without past, softcap, causal or padding
+ * dims, which fold into B; batched 2 (rows first): [..., rows, heads, D],
+ * read and written with strides. float32 without past, softcap, causal or padding
  * cut-offs, extra outputs or a bool mask runs the fast kernel (fast.h);
  * the rest the reference. */
 #include "rt/kernels/attention/attention_f32.h"
@@ -17,10 +18,15 @@ typedef struct {
 } attention_state;
 
 /* Strides of (b, head, row) of a 3-D [B, rows, heads * dim] or 4-D [B,
- * heads, rows, dim] tensor; batched: [..., heads, rows, dim]. */
+ * heads, rows, dim] tensor; batched: [..., heads, rows, dim], batched 2:
+ * [..., rows, heads, dim]. */
 static void attn_strides(const pz_tensor *t, int batched, int64_t dim, int64_t *s)
 {
-    if (batched) {
+    if (batched == 2) {
+        s[1] = dim;
+        s[2] = t->dims[t->rank - 2] * dim;
+        s[0] = t->dims[t->rank - 3] * s[2];
+    } else if (batched) {
         s[1] = t->dims[t->rank - 2] * dim;
         s[0] = t->dims[t->rank - 3] * s[1];
         s[2] = dim;
@@ -128,14 +134,15 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
     d->dtype = q->dtype;
     d->B = q->dims[0];
     if (p->batched) {
-        const int r = q->rank;
+        /* ha, ra: the heads and rows axes */
+        const int r = q->rank, ha = p->batched == 2 ? r - 2 : r - 3, ra = 2 * r - 5 - ha;
         d->B = pz_prod(q->dims, r - 3);
-        d->Hq = d->Hkv = q->dims[r - 3], d->S = q->dims[r - 2], d->L = k->dims[r - 2];
+        d->Hq = d->Hkv = q->dims[ha], d->S = q->dims[ra], d->L = k->dims[ra];
         d->Dk = q->dims[r - 1], d->Dv = v->dims[r - 1];
-        for (int i = 0; i < r - 2; i++)
-            if (k->dims[i] != q->dims[i] || v->dims[i] != q->dims[i])
+        for (int i = 0; i < r - 1; i++)
+            if (i != ra && (k->dims[i] != q->dims[i] || v->dims[i] != q->dims[i]))
                 return pz_layer_fail(l, err, n, "K and V must have Q's leading dims");
-        if (k->dims[r - 1] != d->Dk || v->dims[r - 2] != d->L)
+        if (k->dims[r - 1] != d->Dk || v->dims[ra] != d->L)
             return pz_layer_fail(l, err, n, "K or V does not match Q's head size or K's rows");
     } else if (q->rank == 4) {
         d->Hq = q->dims[1], d->Hkv = k->dims[1], d->S = q->dims[2], d->L = k->dims[2];

@@ -1,7 +1,8 @@
 /* attention_f32.h - the fast float32 attention kernels' shared plan: one
  * unit of work is a block of up to PZ_ATTN_QB query rows of one (batch,
  * head); a worker packs K^T of the unit's kv head into its scratch (once
- * per run of units on the same head), computes the block's scores against
+ * per run of units on the same head; the AVX-512 kernel V's rows with
+ * it), computes the block's scores against
  * every key into the scratch (the rows stay in L1/L2: QB x T floats), takes
  * their softmax, and multiplies by V. Both kernels (AVX-512 and its scalar
  * twin) follow this order, so that they differ only in rounding. */
@@ -18,10 +19,11 @@ static inline int64_t pz_attn_tpad(int64_t T)
     return (T + 15) / 16 * 16;
 }
 
-/* Floats of scratch per worker: K^T [Dk][Tp] and the scores [QB][Tp]. */
+/* Floats of scratch per worker: K^T [Dk][Tp], the scores [QB][Tp], and V's
+ * rows packed [T][Dv] (the AVX-512 kernel). */
 static inline int64_t pz_attn_scratch_floats(const pz_attention_desc *d)
 {
-    return (d->Dk + PZ_ATTN_QB) * pz_attn_tpad(d->T);
+    return (d->Dk + PZ_ATTN_QB) * pz_attn_tpad(d->T) + d->T * d->Dv;
 }
 
 /* Units of work: every (b, h) times its query blocks. */

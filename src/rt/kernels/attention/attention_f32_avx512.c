@@ -1,18 +1,24 @@
 /* attention_f32_avx512.c - float32 attention with AVX-512, the plan of
- * attention_f32.h: per unit, Q's rows four at a time against K^T in
- * 32-key tiles (8 accumulators), the scaled and masked scores kept in the
+ * attention_f32.h: per unit, Q's rows eight at a time against K^T in
+ * 32-key tiles (16 accumulators), the scaled and masked scores kept in the
  * worker's scratch, their softmax with the vector e^x (vmath_avx512.h),
  * then the rows four at a time against V in 64-column tiles (16
  * accumulators), the 1/sum applied as Y is written. Tails of keys and
- * columns use masked loads and stores. */
+ * columns use masked loads and stores. K^T is packed with gathers; V is
+ * copied into the scratch with its rows Dv apart: read in place from a
+ * rows-first [S, H, D] tensor its rows lie H * D apart, which maps them
+ * onto a few L1 sets, and each row tile would read them from L2 again
+ * (bench/RESULTS.md, 'attention: packed K^T and V'). */
 #include <immintrin.h>
 #include <math.h>
+#include <string.h>
 
 #include "rt/kernels/attention/attention_f32.h"
 #include "rt/kernels/fast.h"
 #include "rt/kernels/vmath_avx512.h"
 
-#define QR 4   /* query rows per tile */
+#define QR 4   /* query rows per tile of P V */
+#define QS 8   /* query rows per tile of scores */
 
 /* Lanes [0, n) of a 16-float vector, n in [0, 16]. */
 static inline __mmask16 lanes(int64_t n)
@@ -32,15 +38,15 @@ static inline __attribute__((always_inline)) void
 scores_tile(int nr, int nv, const pz_attention_desc *d, const float *q, int64_t qs2,
             const float *kt, int64_t Tp, const float *mask, int64_t ms2, float *sc, int64_t t0)
 {
-    __m512 acc[QR][2];
-    _Pragma("GCC unroll 4")
+    __m512 acc[QS][2];
+    _Pragma("GCC unroll 8")
     for (int i = 0; i < nr; i++)
         _Pragma("GCC unroll 4")
         for (int j = 0; j < nv; j++) acc[i][j] = _mm512_setzero_ps();
     for (int64_t c = 0; c < d->Dk; c++) {
         const float *kr = kt + c * Tp + t0;
         __m512 k0 = _mm512_loadu_ps(kr), k1 = nv > 1 ? _mm512_loadu_ps(kr + 16) : k0;
-        _Pragma("GCC unroll 4")
+        _Pragma("GCC unroll 8")
         for (int i = 0; i < nr; i++) {
             __m512 qb = _mm512_set1_ps(q[i * qs2 + c]);
             acc[i][0] = _mm512_fmadd_ps(qb, k0, acc[i][0]);
@@ -52,7 +58,7 @@ scores_tile(int nr, int nv, const pz_attention_desc *d, const float *q, int64_t 
     for (int j = 0; j < nv; j++) {
         const int64_t t = t0 + 16 * j;
         const __mmask16 m = lanes(d->T - t);
-        _Pragma("GCC unroll 4")
+        _Pragma("GCC unroll 8")
         for (int i = 0; i < nr; i++) {
             __m512 x = _mm512_mul_ps(acc[i][j], scale);
             if (mask) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, mask + i * ms2 + t));
@@ -114,13 +120,28 @@ static float softmax_row(float *sr, int64_t Tp)
     return 1.0f / _mm512_reduce_add_ps(sum);
 }
 
-/* K^T of kv head (b, hk) into kt [Dk][Tp], zero past T. */
+/* K^T of kv head (b, hk) into kt [Dk][Tp], zero past T: 16 keys at a time,
+ * each of their Dk columns one gather (rows ks[2] apart) and one store. */
 static void pack_kt(const pz_attention_desc *d, const float *k, int64_t b, int64_t hk,
                     float *kt, int64_t Tp)
 {
     const float *kb = k + b * d->ks[0] + hk * d->ks[1];
-    for (int64_t t = 0; t < Tp; t++)
-        for (int64_t i = 0; i < d->Dk; i++) kt[i * Tp + t] = t < d->T ? kb[t * d->ks[2] + i] : 0;
+    const int64_t ks2 = d->ks[2];
+    if (ks2 > INT32_MAX / 16) {   /* the gather's 32-bit offsets would not hold */
+        for (int64_t t = 0; t < Tp; t++)
+            for (int64_t i = 0; i < d->Dk; i++) kt[i * Tp + t] = t < d->T ? kb[t * ks2 + i] : 0;
+        return;
+    }
+    const __m512i off = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        _mm512_set1_epi32((int)ks2));
+    for (int64_t t = 0; t < Tp; t += 16) {
+        const __mmask16 m = lanes(d->T - t);
+        const float *kr = kb + t * ks2;
+        for (int64_t i = 0; i < d->Dk; i++)
+            _mm512_storeu_ps(kt + i * Tp + t, _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m,
+                                                                        off, kr + i, 4));
+    }
 }
 
 #define DISPATCH_NR(nr, call)                                                                \
@@ -133,12 +154,25 @@ static void pack_kt(const pz_attention_desc *d, const float *k, int64_t b, int64
         }                                                                                    \
     } while (0)
 
+/* up to QS rows: 5 to 8 here, fewer as DISPATCH_NR */
+#define DISPATCH_NS(nr, call)                                                                \
+    do {                                                                                     \
+        switch (nr) {                                                                        \
+        case 8: call(8); break;                                                              \
+        case 7: call(7); break;                                                              \
+        case 6: call(6); break;                                                              \
+        case 5: call(5); break;                                                              \
+        default: DISPATCH_NR(nr, call); break;                                               \
+        }                                                                                    \
+    } while (0)
+
 void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const float *k,
                               const float *v, const float *mask, float *y, float *scratch,
                               int ith, int nth)
 {
     const int64_t Tp = pz_attn_tpad(d->T);
     float *kt = scratch + (int64_t)ith * pz_attn_scratch_floats(d), *sc = kt + d->Dk * Tp;
+    float *vp = sc + PZ_ATTN_QB * Tp;   /* V of the head, rows Dv apart */
     float inv[PZ_ATTN_QB];
     int64_t lo, hi, packed = -1;
     pz_split(pz_attn_units(d), ith, nth, &lo, &hi);
@@ -148,26 +182,29 @@ void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const 
         const int64_t kvu = b * d->Hkv + hk;
         if (packed != kvu) {
             pack_kt(d, k, b, hk, kt, Tp);
+            for (int64_t t = 0; t < d->T; t++)
+                memcpy(vp + t * d->Dv, v + b * d->vs[0] + hk * d->vs[1] + t * d->vs[2],
+                       (size_t)d->Dv * sizeof(float));
             packed = kvu;
         }
         const float *qb0 = q + b * d->qs[0] + h * d->qs[1] + s0 * d->qs[2];
         const float *mb0 = d->has_mask ? mask + b * d->ms[0] + h * d->ms[1] + s0 * d->ms[2] : NULL;
-        for (int64_t r = 0; r < rows; r += QR) {
-            const int nr = rows - r < QR ? (int)(rows - r) : QR;
+        for (int64_t r = 0; r < rows; r += QS) {
+            const int nr = rows - r < QS ? (int)(rows - r) : QS;
             const float *qr = qb0 + r * d->qs[2], *mr = mb0 ? mb0 + r * d->ms[2] : NULL;
             float *sr = sc + r * Tp;
             int64_t t = 0;
             for (; t + 32 <= Tp; t += 32) {
 #define SC2(n) scores_tile(n, 2, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
-                DISPATCH_NR(nr, SC2);
+                DISPATCH_NS(nr, SC2);
             }
             if (t < Tp) {
 #define SC1(n) scores_tile(n, 1, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
-                DISPATCH_NR(nr, SC1);
+                DISPATCH_NS(nr, SC1);
             }
         }
         for (int64_t r = 0; r < rows; r++) inv[r] = softmax_row(sc + r * Tp, Tp);
-        const float *vb = v + b * d->vs[0] + hk * d->vs[1];
+        const float *vb = vp;
         float *yb = y + b * d->ys[0] + h * d->ys[1] + s0 * d->ys[2];
         for (int64_t r = 0; r < rows; r += QR) {
             const int nr = rows - r < QR ? (int)(rows - r) : QR;
@@ -176,13 +213,13 @@ void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const 
                 const int nv = left >= 4 ? 4 : (int)left;
 #define OUT(n)                                                                               \
     switch (nv) {                                                                            \
-    case 4: out_tile(n, 4, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+    case 4: out_tile(n, 4, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
                      d->ys[2], j); break;                                                    \
-    case 3: out_tile(n, 3, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+    case 3: out_tile(n, 3, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
                      d->ys[2], j); break;                                                    \
-    case 2: out_tile(n, 2, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],   \
+    case 2: out_tile(n, 2, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
                      d->ys[2], j); break;                                                    \
-    default: out_tile(n, 1, d, sc + r * Tp, Tp, vb, d->vs[2], inv + r, yb + r * d->ys[2],  \
+    default: out_tile(n, 1, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],  \
                       d->ys[2], j); break;                                                   \
     }
                 DISPATCH_NR(nr, OUT);

@@ -12,13 +12,16 @@
  * A (a: row m0, column k0) times one K slice of panel p (bq: [kc][32], or
  * with g->ldb kc rows of B ldb apart, of which the panel's valid columns) into
  * the panel's valid columns of Y; init: the first slice (start from zero,
- * else from Y), fin: the last (add beta C, activation). gemv_panels: the
+ * else from Y), fin: the last (add beta C, activation); pf, npf: npf cache
+ * lines from pf to fetch into L2 while the tile runs (packed B of a later
+ * block; a hint: a kernel may issue them as it likes). gemv_panels: the
  * whole of panels [p0, p1) (bp: all panels, [K][32] each) for the one row of
  * A (M == 1). */
 typedef struct {
     int max_mr;
     void (*tile)(const pz_gemm_desc *g, const float *a, const float *bq, int64_t kc, int64_t m0,
-                 int64_t p, int64_t mr, int init, int fin, float *y);
+                 int64_t p, int64_t mr, int init, int fin, float *y, const char *pf,
+                 int64_t npf);
     void (*gemv_panels)(const pz_gemm_desc *g, const float *a, const float *bp, int64_t p0,
                         int64_t p1, float *y);
 } pz_gemm_ukset;

@@ -122,10 +122,13 @@ static const tile_fn TILES[2][MR + 1] = {
 };
 
 /* Rows [m0, m0 + mr) times one K slice of panel p (gemm.h), as two
- * 16-column halves. */
+ * 16-column halves. The prefetch hint is issued up front: these tiles are
+ * short (6 rows), and no AVX2-only host was at hand to tune a spread. */
 static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, int64_t kc,
-                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y)
+                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y,
+                       const char *pf, int64_t npf)
 {
+    for (int64_t i = 0; i < npf; i++) _mm_prefetch(pf + i * 64, _MM_HINT_T1);
     for (int h = 0; h < 2; h++) {
         int64_t col = p * NR + h * 16;
         if (col >= g->n) break;

@@ -7,7 +7,9 @@
  * 12, 12, 12 rather than 14, 14, 14, 7; the driver's). Between K slices the partial sums
  * live in Y. A is read straight from its rows, not copied per tile and
  * slice: at small N too few panels reuse the copy to pay for it
- * (bench/RESULTS.md, 'gemm: copy of A').
+ * (bench/RESULTS.md, 'gemm: copy of A'). The driver's prefetch of the
+ * next block of B (gemm.c) is issued one line every few k steps, so that
+ * the misses to memory never hold all of L1's fill buffers at once.
  *
  * GEMV (M == 1, a FC layer at batch 1): memory bound, B is streamed once;
  * eight accumulators (4 k phases x 2 halves of the panel) hide the FMA
@@ -31,7 +33,7 @@
 PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
                            const float *restrict bq, int64_t kc, int64_t m0, int64_t col,
                            __mmask16 mk0, __mmask16 mk1, int init, int fin, float *restrict y,
-                           const int RM, const int STRIDED)
+                           const char *pf, int64_t npf, const int RM, const int STRIDED)
 {
     const int64_t lda = g->lda, ldb = STRIDED ? g->ldb : NR;
     __m512 acc[MR][2];
@@ -43,8 +45,17 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
             acc[i][1] = _mm512_maskz_loadu_ps(mk1, y + (m0 + i) * g->ldy + col + 16);
         }
     }
+    /* npf lines from pf into L2, one each pfs steps of k (gemm.h) */
+    const int64_t pfs = npf > 0 ? (kc / npf > 0 ? kc / npf : 1) : kc + 1;
+    int64_t pfk = 0;
     for (int64_t k = 0; k < kc; k++) {
         __m512 b0, b1;
+        if (!STRIDED && npf > 0 && ++pfk == pfs) {
+            _mm_prefetch(pf, _MM_HINT_T1);
+            pf += 64;
+            npf--;
+            pfk = 0;
+        }
         if (STRIDED) {
             b0 = _mm512_maskz_loadu_ps(mk0, bq + k * ldb);
             b1 = _mm512_maskz_loadu_ps(mk1, bq + k * ldb + 16);
@@ -58,6 +69,7 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
             acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
         }
     }
+    for (; !STRIDED && npf > 0; npf--, pf += 64) _mm_prefetch(pf, _MM_HINT_T1);
     UNROLL for (int i = 0; i < RM; i++) {
         float *yr = y + (m0 + i) * g->ldy;
         if (fin) {
@@ -74,21 +86,22 @@ PZ_ALWAYS_INLINE void tile(const pz_gemm_desc *g, const float *restrict ap,
 #define TILE_FN(RM)                                                                          \
     static void tile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,           \
                           int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1,  \
-                          int init, int fin, float *y)                                       \
+                          int init, int fin, float *y, const char *pf, int64_t npf)          \
     {                                                                                        \
-        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM, 0);                         \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, pf, npf, RM, 0);                       \
     }                                                                                        \
     static void stile_##RM(const pz_gemm_desc *g, const float *ap, const float *bq,          \
                            int64_t kc, int64_t m0, int64_t col, __mmask16 mk0, __mmask16 mk1, \
-                           int init, int fin, float *y)                                      \
+                           int init, int fin, float *y, const char *pf, int64_t npf)         \
     {                                                                                        \
-        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, RM, 1);                         \
+        tile(g, ap, bq, kc, m0, col, mk0, mk1, init, fin, y, pf, npf, RM, 1);                       \
     }
 TILE_FN(1) TILE_FN(2) TILE_FN(3) TILE_FN(4) TILE_FN(5) TILE_FN(6) TILE_FN(7)
 TILE_FN(8) TILE_FN(9) TILE_FN(10) TILE_FN(11) TILE_FN(12) TILE_FN(13) TILE_FN(14)
 
 typedef void (*tile_fn)(const pz_gemm_desc *, const float *, const float *, int64_t, int64_t,
-                        int64_t, __mmask16, __mmask16, int, int, float *);
+                        int64_t, __mmask16, __mmask16, int, int, float *, const char *,
+                        int64_t);
 static const tile_fn TILES[2][MR + 1] = {
     {NULL, tile_1, tile_2, tile_3, tile_4, tile_5, tile_6, tile_7,
      tile_8, tile_9, tile_10, tile_11, tile_12, tile_13, tile_14},
@@ -105,11 +118,12 @@ static void panel_masks(int64_t n, int64_t col, __mmask16 *mk0, __mmask16 *mk1)
 
 /* Rows [m0, m0 + mr) times one K slice of panel p (gemm.h). */
 static void tile_panel(const pz_gemm_desc *g, const float *ar, const float *bq, int64_t kc,
-                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y)
+                       int64_t m0, int64_t p, int64_t mr, int init, int fin, float *y,
+                       const char *pf, int64_t npf)
 {
     __mmask16 mk0, mk1;
     panel_masks(g->n, p * NR, &mk0, &mk1);
-    TILES[g->ldb > 0][mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y);
+    TILES[g->ldb > 0][mr](g, ar, bq, kc, m0, p * NR, mk0, mk1, init, fin, y, pf, npf);
 }
 
 /* GEMV (FC at batch 1): NP panels from p on, B streamed once, from memory
