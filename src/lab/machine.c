@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "quality.h"
+#include "rt/kernels/kernels.h"
 
 static void trim(char *s)
 {
@@ -70,7 +71,7 @@ void lab_machine_read(lab_machine *m)
     int has[7] = {__builtin_cpu_supports("avx2"), __builtin_cpu_supports("fma"),
                   __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx512bw"),
                   __builtin_cpu_supports("avx512vnni"), __builtin_cpu_supports("avx512bf16"),
-                  __builtin_cpu_supports("avxvnni")};
+                  pz_cpu_host_avxvnni()};
     for (int i = 0; i < 7; i++)
         if (has[i]) {
             size_t len = strlen(m->isa);

@@ -2,6 +2,9 @@
  * compile time (an op's prepare), capped by the run options (cpu.h), and
  * how many cores it has online. */
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "rt/cpu.h"
 
@@ -33,7 +36,20 @@ int pz_cpu_has_avxvnni(void)
 {
 #if !defined(PZ_SCALAR) && (defined(__x86_64__) || defined(__i386__))
     __builtin_cpu_init();
-    return pz_cpu_isa() >= PZ_ISA_AVX2 && __builtin_cpu_supports("avxvnni");
+    return pz_cpu_isa() >= PZ_ISA_AVX2 && pz_cpu_host_avxvnni();
+#else
+    return 0;
+#endif
+}
+
+/* AVX-VNNI is CPUID leaf 7 sub-leaf 1, EAX bit 4; read it directly because
+ * clang 14's __builtin_cpu_supports does not know the name "avxvnni". */
+int pz_cpu_host_avxvnni(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid_count(7, 1, &a, &b, &c, &d)) return 0;
+    return (a >> 4) & 1;
 #else
     return 0;
 #endif

@@ -51,6 +51,8 @@ pz_isa pz_cpu_isa(void);
 int pz_cpu_has_vnni(void);
 /* Whether it has AVX2 and AVX-VNNI (vpdpbusd on YMM, VEX: Alder Lake on). */
 int pz_cpu_has_avxvnni(void);
+/* The host CPU reports AVX-VNNI (CPUID), whatever the build or run caps. */
+int pz_cpu_host_avxvnni(void);
 
 /* ---- helpers shared by kernels ------------------------------------------ */
 
