@@ -81,8 +81,9 @@ int cmd_characterize(int argc, char **argv)
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         cores = ncpu > 0 ? (int)ncpu : 1;
     }
-    static const char *WHAT[] = {"default (~10 s)", "quick (under 2 minutes)", "full (under 20 minutes)"};
-    fprintf(stderr, "characterize: %s study on %d cores\n", WHAT[level], cores);
+    static const char *WHAT[] = {"default", "quick", "full"};
+    fprintf(stderr, "characterize: %s study on %d cores (time limit %.0f s)\n", WHAT[level], cores,
+            lab_study_seconds(level, cores));
     pz_err err = {0};
     pz_machine mc;
     if (lab_characterize(level, cores, out, !cache, 0, allow_noisy, &mc, &err)) return cli_fail(&err);

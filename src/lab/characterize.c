@@ -31,7 +31,7 @@
 #include "svg.h"
 #include "synth.h"
 
-#define MAX_MP 16
+#define MAX_MP LAB_STUDY_MAX_MP
 
 typedef struct {
     int fc;                 /* 0 conv, 1 FC */
@@ -648,14 +648,9 @@ pz_status lab_characterize(int level, int cores, const char *json_path, int svg,
     s.level = level < 0 ? 0 : level > 2 ? 2 : level;
     s.cores = cores < 1 ? 1 : cores;
     s.quiet = quiet;
-    s.deadline = s.level == 0 ? 9 : s.level == 1 ? 100 : 1080;
     s.min_time = s.level == 0 ? 0.25 : s.level == 1 ? 0.05 : 0.15;
-    /* MPs: every count up to 8 cores, then the DLFusion list, then the core count */
-    static const int BIG[] = {12, 16, 24, 32};
-    for (int p = 1; p <= s.cores && p <= 8; p++) s.mp[s.n_mp++] = p;
-    for (size_t i = 0; i < PZ_ARRAY_LEN(BIG); i++)
-        if (BIG[i] < s.cores && s.n_mp < MAX_MP - 1) s.mp[s.n_mp++] = BIG[i];
-    if (s.mp[s.n_mp - 1] != s.cores) s.mp[s.n_mp++] = s.cores;
+    s.n_mp = lab_study_mps(s.cores, s.mp);
+    s.deadline = lab_study_seconds(s.level, s.cores);
     lab_machine me;
     lab_machine_read(&me);
     lab_quality q = {0};

@@ -4,6 +4,7 @@
  *   level 0: the default profile, ~10 s (a few conv and FC layers)
  *   level 1: --quick, under 2 minutes
  *   level 2: the full study, under 20 minutes
+ * on 2 cores; the limits grow with the MPs timed (lab_study_seconds).
  *
  * Fits OpCount_critical and the MP model (Eq. 5), ranks the features by PCA,
  * writes the profile JSON to json_path (atomically) and, when svg is set,
@@ -23,5 +24,12 @@
 
 pz_status lab_characterize(int level, int cores, const char *json_path, int svg, int quiet,
                            int allow_noisy, pz_machine *mc, pz_err *err);
+
+/* The most MPs a study times. */
+#define LAB_STUDY_MAX_MP 16
+/* The MPs a study on `cores` times into mp[LAB_STUDY_MAX_MP]; returns how many. */
+int lab_study_mps(int cores, int *mp);
+/* The time limit of a study at `level` on `cores` (seconds). */
+double lab_study_seconds(int level, int cores);
 
 #endif

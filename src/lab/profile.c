@@ -1,7 +1,8 @@
 /* profile.c - the target profile: what the strategies know of this machine
  * (pz_machine), read from the JSON that `paleozoic characterize` writes.
  * With no --target, the default profile comes from a cache file, made on
- * first use by a ~10-second measurement (characterize level 0). */
+ * first use by a ~10-second measurement on 2 cores (characterize level 0;
+ * longer with more cores: lab_study_seconds). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -193,11 +194,12 @@ pz_status lab_profile_load(const char *path, int cores, pz_machine *mc, pz_err *
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
             if (why[0])
                 fprintf(stderr, "paleozoic: the cached profile %s does not describe this machine: %s\n", def, why);
+            int ncores = ncpu > 0 ? (int)ncpu : 1;
             fprintf(stderr, "paleozoic: no --target profile given and none cached: measuring this "
-                    "machine for about 10 s (cached in %s; `paleozoic characterize -o FILE` makes "
-                    "a full profile)\n", def);
+                    "machine for about %.0f s (cached in %s; `paleozoic characterize -o FILE` makes "
+                    "a full profile)\n", lab_study_seconds(0, ncores), def);
             memset(mc, 0, sizeof *mc);
-            if (lab_characterize(0, ncpu > 0 ? (int)ncpu : 1, def, 0, 1, 0, mc, err)) {
+            if (lab_characterize(0, ncores, def, 0, 1, 0, mc, err)) {
                 if (mc->opcount_critical <= 0) return err->code;
                 /* measured, but not cached (a busy machine, or the cache
                  * could not be written): this run uses it */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/characterize.h"
 #include "lab/quality.h"
 #include "util/json.h"
 
@@ -116,8 +117,18 @@ static void probe(void)
            p.share, p.spread);
 }
 
+/* The study's time limit grows with the MPs it times: 2 on 2 cores, 10 on
+ * 16 (1-8, 12, 16), 13 on 64 (1-8, 12, 16, 24, 32, 64). */
+static void study_limits(void)
+{
+    CHECK(lab_study_seconds(0, 1) == 9 && lab_study_seconds(0, 2) == 9);
+    CHECK(lab_study_seconds(0, 16) == 45 && lab_study_seconds(1, 16) == 500);
+    CHECK(lab_study_seconds(2, 4) == 2160 && lab_study_seconds(0, 64) == 58.5);
+}
+
 int main(void)
 {
+    study_limits();
     machine();
     verdict();
     probe();
