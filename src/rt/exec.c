@@ -279,9 +279,11 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
     PZ_RT_ASSERT(net->compiled);
     uint64_t t0 = net->profile ? now_ns() : 0;
     for (int i = 0; i < net->n_inputs; i++) net->tensors[net->inputs[i]].t.data = (void *)inputs[i];
+    pz_pool_hold(net->pool);
     for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
     output_job job = {net, outputs};
     pz_pool_run(net->pool, net->out_nth, output_task, &job);
+    pz_pool_release(net->pool);
     if (net->profile) {
         net->run_ns = now_ns() - t0;
         if (net->prof) {

@@ -50,6 +50,10 @@ struct pz_pool {
     _Atomic uint32_t caller_sleeping;
     _Atomic int stop;
     int64_t spin_ns;              /* how long to spin before sleeping */
+    int pin;                      /* workers pinned (run options) */
+    int first;                    /* cpus[first]: the caller's CPU, no worker's */
+    int held;                     /* the caller is held on cpus[first] (pz_pool_hold) */
+    cpu_set_t caller_mask;        /* its affinity before, restored by pz_pool_release */
     int ncpu;
     int cpus[1024];               /* the allowed CPUs, in order */
 };
@@ -184,6 +188,8 @@ pz_pool *pz_pool_start(int nthreads, long long spin_us, int pin)
     int first = 0, me = sched_getcpu();
     for (int c = 0; c < p->ncpu; c++)
         if (p->cpus[c] == me) first = c;
+    p->first = first;
+    p->pin = pin;
     if (p->n > 1) {
         if (posix_memalign((void **)&p->w, PZ_POOL_ALIGN, sizeof(pz_worker) * (size_t)p->n)) {
             free(p);
@@ -217,6 +223,38 @@ void pz_pool_free(pz_pool *p)
         if (p->w[i].started) pthread_join(p->w[i].thread, NULL);
     free(p->w);
     free(p);
+}
+
+/* The caller is worker 0 and not pinned: once it moves (the scheduler puts
+ * a thread woken from the join's futex next to its waker, or another net's
+ * pool was started on another CPU) it shares a pinned worker's CPU and every
+ * fork-join of the run waits for time slices. A whole-machine pool has no
+ * free CPU to move to, so that is where it bites: 16 pinned workers on 16
+ * cores measured slower than 12 (bench/RESULTS.md, 'pool: the caller held').
+ * So a run holds the caller on its own CPU and gives its mask back after. */
+void pz_pool_hold(pz_pool *p)
+{
+    if (!p || p->n < 2 || !p->pin || p->held || p->n > p->ncpu) return;
+    int home = p->cpus[p->first];
+    if (sched_getaffinity(0, sizeof p->caller_mask, &p->caller_mask) ||
+        !CPU_ISSET(home, &p->caller_mask))
+        return;   /* a caller kept off that CPU by its own mask: left as it is */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(home, &one);
+    if (sched_setaffinity(0, sizeof one, &one) == 0) p->held = 1;
+}
+
+void pz_pool_release(pz_pool *p)
+{
+    if (!p || !p->held) return;
+    sched_setaffinity(0, sizeof p->caller_mask, &p->caller_mask);
+    p->held = 0;
+}
+
+int pz_pool_home_cpu(const pz_pool *p)
+{
+    return p ? p->cpus[p->first] : -1;
 }
 
 int pz_pool_size(const pz_pool *p)

@@ -22,6 +22,14 @@
  * pin: workers pinned to CPUs. NULL when out of memory. */
 pz_pool *pz_pool_start(int nthreads, long long spin_us, int pin);
 
+/* Around a net's run: hold the caller on the CPU no worker is pinned to
+ * (with pinning on, at most one worker a CPU, and that CPU in the caller's
+ * mask), then give the caller its affinity mask back. Not nested. */
+void pz_pool_hold(pz_pool *p);
+void pz_pool_release(pz_pool *p);
+/* The CPU the pool leaves to its caller (-1 without a pool). */
+int pz_pool_home_cpu(const pz_pool *p);
+
 /* A spinning barrier for the nth workers of one fork-join: every worker
  * calls pz_barrier_wait(b, nth); all return once all have arrived.
  * Reusable right away; zero-initialised is ready. */

@@ -6,12 +6,14 @@
  * Prints `rt_pool: P passed, F failed`; exit 1 on a failure. With --bench
  * also the fork-join latency (informational; the goal is < 2 us on 2 cores).
  */
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "rt/pool.h"
 #include "rt/pz_rt.h"
 #include "test_check.h"
 
@@ -113,8 +115,45 @@ static double bench(int nth, int iters)
     return t[10];
 }
 
+static void cpu_task(void *ctx, int ith, int nth)
+{
+    int *cpu = ctx;
+    if (ith < 2) cpu[ith] = sched_getcpu();
+}
+
+/* pz_pool_hold puts the caller on the CPU no worker is pinned to, for the
+ * run, and pz_pool_release gives its mask back; unpinned, hold is a no-op. */
+static void test_hold(void)
+{
+    cpu_set_t before, after, during;
+    if (sched_getaffinity(0, sizeof before, &before) || CPU_COUNT(&before) < 2) {
+        printf("rt_pool: fewer than 2 CPUs allowed: hold not tested\n");
+        return;
+    }
+    pz_pool *p = pz_pool_start(2, 200, 1);
+    CHECK(p != NULL);
+    if (!p) return;
+    pz_pool_hold(p);
+    CHECK(sched_getaffinity(0, sizeof during, &during) == 0 && CPU_COUNT(&during) == 1 &&
+          CPU_ISSET(pz_pool_home_cpu(p), &during));
+    int cpu[2] = {-1, -1};
+    for (int k = 0; k < 50; k++) {
+        pz_pool_run(p, 2, cpu_task, cpu);
+        CHECK(cpu[0] == pz_pool_home_cpu(p) && cpu[1] >= 0 && cpu[1] != cpu[0]);
+    }
+    pz_pool_release(p);
+    CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after));
+    pz_pool_free(p);
+    p = pz_pool_start(2, 200, 0);   /* unpinned: nothing held */
+    pz_pool_hold(p);
+    CHECK(sched_getaffinity(0, sizeof during, &during) == 0 && CPU_EQUAL(&before, &during));
+    pz_pool_release(p);
+    pz_pool_free(p);
+}
+
 int main(int argc, char **argv)
 {
+    test_hold();
     test_exactly_once(1, 100);
     test_exactly_once(2, 20000);
     test_exactly_once(4, 3000);
