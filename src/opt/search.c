@@ -174,11 +174,19 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
 
 /* The most schedules timed end to end at the end of a search. */
 enum { MAX_CAND = 64 };
+/* The oracle's seeds (opt_oracle_seeds): fixed-mp at each of at most 9
+ * MPs, fuse-all, best's 8 uniform schedules, 4 of the profile, and the 2 DP
+ * optima on its table; after at most 16 kept partitions they all fit. */
+enum { ORACLE_SEEDS_MAX = 9 + 1 + 8 + 4 + 2 };
+_Static_assert(16 + ORACLE_SEEDS_MAX <= MAX_CAND, "the oracle's seeds may be dropped");
 
 /* Times the candidates end to end, interleaved, and returns the index of
  * the fastest (0 when there is one, -1 on failure). More than 6: all of
  * them 3 rounds first, then the (at most 6) within 5% of the fastest again,
- * max(5, repeat) rounds, which decide. */
+ * max(5, repeat) rounds; when the two fastest of those are within
+ * OPT_PAIRED_WITHIN of each other, max(7, repeat) paired rounds of the two
+ * decide (opt_paired_pick: the median of the per-round ratios), so that
+ * one slow round under a passing load does not pick the schedule. */
 static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, const opt_search_opts *o,
                    pz_err *err)
 {
@@ -201,9 +209,30 @@ static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, const opt_s
     for (int i = 0; i < ni; i++) sz[i] = cand[idx[i]].sizes, mp[i] = cand[idx[i]].mps, nbs[i] = cand[idx[i]].n_blocks;
     if (lab_meter_interleaved(mt, ni, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
         return -1;
+    int second = -1;
     for (int i = 1; i < ni; i++)
         if (med[i] < med[best]) best = i;
-    return idx[best];
+    for (int i = 0; i < ni; i++)
+        if (i != best && (second < 0 || med[i] < med[second])) second = i;
+    if (second < 0 || med[second] > (1 + OPT_PAIRED_WITHIN) * med[best]) return idx[best];
+    /* the two fastest within noise of each other: paired runs decide */
+    enum { PAIRED_MAX = 64 };
+    int rounds = o->repeat < 7 ? 7 : o->repeat > PAIRED_MAX ? PAIRED_MAX : o->repeat;
+    const int *psz[2] = {sz[best], sz[second]}, *pmp[2] = {mp[best], mp[second]};
+    int pnb[2] = {nbs[best], nbs[second]};
+    double pmed[2], runs[2 * PAIRED_MAX];
+    if (lab_meter_interleaved_runs(mt, 2, psz, pmp, pnb, rounds, pmed, NULL, runs, err)) return -1;
+    return opt_paired_pick(runs, runs + rounds, rounds) ? idx[second] : idx[best];
+}
+
+int opt_paired_pick(const double *a, const double *b, int rounds)
+{
+    if (rounds < 1) return 0;
+    double *r = pz_xmalloc((size_t)rounds * sizeof(double));
+    for (int k = 0; k < rounds; k++) r[k] = b[k] / a[k];
+    double m = util_median(r, rounds);
+    free(r);
+    return m < 1;
 }
 
 static int same_candidate(const opt_candidate *a, const opt_candidate *b)
@@ -253,7 +282,11 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
         if (!o->quiet && kept)
             pz_progress_note("%s: %.0f partial partitions visited; the best on the block times: "
                     "%d blocks, %.3f ms\n", who, visited, cand[0].n_blocks, cand[0].cost);
+        /* the seeds first, so that every other strategy's schedule is
+         * timed end to end: see ORACLE_SEEDS_MAX */
         int total = kept;
+        for (int i = 0; i < n_extra; i++)
+            add_unique(cand, &total, MAX_CAND, extra[i].sizes, extra[i].mps, extra[i].n_blocks);
         if (o->verify > 1)
             for (int j = 0; j < b->n_mp; j++) {
                 one_mp ctx = {b, j};
@@ -261,8 +294,6 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
                 if (opt_enumerate(n, unit, small, max_size, table_cost_at, &ctx, c, 1, NULL) == 1)
                     add_unique(cand, &total, MAX_CAND, c->sizes, c->mps, c->n_blocks);
             }
-        for (int i = 0; i < n_extra; i++)
-            add_unique(cand, &total, MAX_CAND, extra[i].sizes, extra[i].mps, extra[i].n_blocks);
         if (!o->quiet && total > 1)
             pz_progress_note("%s: timing %d candidates end to end (the best %d, the best at each "
                     "single MP%s)\n", who, total, kept, n_extra ? ", the other strategies' schedules" : "");
@@ -323,7 +354,7 @@ int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_mach
         add_unique(out, &k, cap, s, m, nb);
         nb = opt_alg1(f, n, mc, 0, s, m);       /* dlfusion:paper */
         add_unique(out, &k, cap, s, m, nb);
-        nb = opt_alg1_profile(f, n, mc, t, s, m);
+        nb = opt_dlfusion(f, n, mc, t, s, m);   /* dlfusion */
         add_unique(out, &k, cap, s, m, nb);
     }
     free(s);
