@@ -205,13 +205,14 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
  * the noise used. 0 when rounds < 1. */
 #define OPT_BENCH_NOISE 0.02
 
-/* The oracle's last step: when its two fastest candidates are within this
- * fraction of each other, paired runs of the two decide. */
+/* The measured searches' last step (search.c): paired runs of their
+ * fastest candidate against the runner-up, when within this fraction of
+ * it, and against fixed-mp's schedule. */
 #define OPT_PAIRED_WITHIN 0.03
-/* Whether b is the faster of two schedules timed in `rounds` paired rounds
- * (a[k], b[k] under the same load): the median of b[k] / a[k] below 1. 0
- * when rounds < 1. */
-int opt_paired_pick(const double *a, const double *b, int rounds);
+/* Of two schedules timed in `rounds` paired rounds (a[k], b[k] under the
+ * same load): the median of b[k] / a[k]; below 1, b is the faster. 1 when
+ * rounds < 1. */
+double opt_paired_ratio(const double *a, const double *b, int rounds);
 int opt_beats_oracle(const double *s, const double *oracle, int rounds, double *ratio, double *noise);
 
 /* ---- best.c: ours, for deployment ------------------------------------------ */

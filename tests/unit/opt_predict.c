@@ -243,13 +243,13 @@ static void paired(void)
 {
     double a[9], b[9];
     for (int k = 0; k < 9; k++) a[k] = 10 + k % 2, b[k] = 0.97 * a[k];
-    CHECK(opt_paired_pick(a, b, 9));
+    CHECK(fabs(opt_paired_ratio(a, b, 9) - 0.97) < 1e-12);
     b[4] = 40, b[7] = 35;   /* two rounds under a passing load: b's mean is worse */
-    CHECK(opt_paired_pick(a, b, 9));
+    CHECK(opt_paired_ratio(a, b, 9) < 1);
     for (int k = 0; k < 9; k++) b[k] = 1.01 * a[k];
-    CHECK(!opt_paired_pick(a, b, 9));
-    CHECK(!opt_paired_pick(a, a, 9));   /* a tie keeps the first */
-    CHECK(!opt_paired_pick(a, b, 0));
+    CHECK(opt_paired_ratio(a, b, 9) > 1);
+    CHECK(opt_paired_ratio(a, a, 9) == 1);   /* a tie keeps the first */
+    CHECK(opt_paired_ratio(a, b, 0) == 1);
 }
 
 int main(void)
