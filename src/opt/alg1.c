@@ -294,5 +294,9 @@ int opt_dlfusion(const pz_layer_features *f, int n, const pz_machine *mc,
 {
     opt_profile_ctx c = {f, n, t};
     opt_predictor p = {opt_profile_predict, &c, OPT_PREDICT_NOISE};
-    return opt_alg1_predicted(f, n, mc, t, t && t->n_pts ? &p : NULL, sizes, mps);
+    /* the check needs the fixed MP's timings: a profile that did not time
+     * all the cores (another core count) predicts nothing against it */
+    int timed = 0;
+    for (int j = 0; t && j < t->n_mp; j++) timed |= t->n_pts > 0 && t->mp[j] == mc->cores;
+    return opt_alg1_predicted(f, n, mc, t, timed ? &p : NULL, sizes, mps);
 }

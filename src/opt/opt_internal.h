@@ -77,7 +77,8 @@ int opt_alg1_predicted(const pz_layer_features *f, int n, const pz_machine *mc,
                        const lab_profile_tables *t, const opt_predictor *p, int *sizes, int *mps);
 /* The strategy dlfusion on this machine: opt_alg1_predicted with the
  * profile's tables as the predictor (opt_profile_predict, margin
- * OPT_PREDICT_NOISE); t without layer timings: opt_alg1_profile. */
+ * OPT_PREDICT_NOISE); t without layer timings at mc->cores:
+ * opt_alg1_profile. */
 int opt_dlfusion(const pz_layer_features *f, int n, const pz_machine *mc,
                  const lab_profile_tables *t, int *sizes, int *mps);
 

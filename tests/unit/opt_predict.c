@@ -196,6 +196,13 @@ static void profile_predictor(void)
     t.gain[LAB_CHAIN_IR] = 1.25;
     nb = opt_dlfusion(f, 3, &mc, &t, sizes, mps);
     CHECK(nb == 1 && sizes[0] == 3 && mps[0] == 2);
+    /* a profile of 2 cores on 4: nothing predicted against MP 4, the rules
+     * (one block, where on 2 cores gain 1.1 split it) */
+    int s4[4], m4[4];
+    mc.cores = 4, t.gain[LAB_CHAIN_IR] = 1.1;
+    nb = opt_dlfusion(f, 3, &mc, &t, sizes, mps);
+    CHECK(nb == 1 && nb == opt_alg1_profile(f, 3, &mc, &t, s4, m4) && sizes[0] == s4[0] && mps[0] == m4[0]);
+    mc.cores = 2;
     /* no layer timings: the rules of opt_alg1_profile */
     int s2[4], m2[4];
     t.n_pts = 0;
