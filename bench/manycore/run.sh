@@ -12,7 +12,8 @@
 # fork-join) are cached next to it. Nothing here is timed: the figures are
 # predictions. Environment: MODELS (folder of NAME.onnx, default models/; the
 # zoo writes missing ones), NETS (default resnet50 mobilenet_v2), CORES
-# (default 8,16,32).
+# (default 8,16,32), PROBES (a manycore-v1 file of probe figures to use
+# instead of this host's: copied into a scratch XDG_CACHE_HOME).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-build}
@@ -23,6 +24,13 @@ CORES=${CORES:-8,16,32}
 P="$ROOT/$B/paleozoic"
 cd "$ROOT"
 mkdir -p "$OUT" "$MODELS"
+if [ -n "${PROBES:-}" ]; then
+    XDG_CACHE_HOME=$(mktemp -d)
+    export XDG_CACHE_HOME
+    trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+    mkdir -p "$XDG_CACHE_HOME/paleozoic"
+    cp "$PROBES" "$XDG_CACHE_HOME/paleozoic/manycore-v1-$(getconf _NPROCESSORS_ONLN)cpu.json"
+fi
 for n in $NETS; do
     M="$MODELS/$n.onnx"
     [ -f "$M" ] || "$P" zoo "$n" -o "$M" >/dev/null

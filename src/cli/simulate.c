@@ -55,11 +55,6 @@ static pz_status make_target(const cli_knobs *k, int cores, const lab_manycore *
     pz_machine pf;
     if (lab_profile_load(k->target, cores, &pf, err)) return err->code;
     sim_target_make(&pf, probe, cores, t);
-    lab_profile_tables tab;
-    pz_err te = {0};   /* no tables (a default study not cached): dlfusion fuses nothing */
-    int have = !lab_profile_tables_load(k->target, &tab, &te);
-    sim_target_gains(t, have ? &tab : NULL);
-    lab_profile_tables_free(&tab);
     return PZ_OK;
 }
 

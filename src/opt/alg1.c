@@ -80,7 +80,7 @@ int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_
  *    pay;
  *  - a conv/FC layer's MP is the model's unless the profile's nearest
  *    measured layers of the same kind (depthwise, dense conv, FC) ran that
- *    MP slower than their fastest MP, by more than MP_NOISE on average
+ *    MP slower than their fastest MP, by more than OPT_PREDICT_NOISE on average
  *    (weighted by nearness); then the MP they ran fastest on average (the
  *    model is one least-squares plane for every kind; a kind it fits badly,
  *    such as small depthwise convs, would otherwise get an MP measured
@@ -94,21 +94,11 @@ int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_
  *    own on the MP of the conv/FC layer before it (the next one's at the
  *    start). */
 
-/* Differences between MPs within this fraction are the profile's timing
- * noise, not a preference. */
-#define MP_NOISE 0.05
-
-static lab_layer_kind layer_kind(const pz_layer_features *f)
-{
-    if (!strcmp(f->op_type, "Gemm") || !strcmp(f->op_type, "MatMul")) return LAB_LAYER_FC;
-    if (f->group > 1 && f->group == f->c_in) return LAB_LAYER_DEPTHWISE;
-    return LAB_LAYER_CONV;
-}
 
 int opt_chain_kind(const pz_layer_features *f, int n, int i)
 {
     if (!f[i].is_conv_fc) return -1;
-    lab_layer_kind k = layer_kind(&f[i]);
+    lab_layer_kind k = opt_layer_kind(&f[i]);
     if (k == LAB_LAYER_FC) return LAB_N_CHAIN_KINDS;   /* never fused in a profile */
     if (k == LAB_LAYER_DEPTHWISE) return LAB_CHAIN_IR;
     /* a 1x1 conv next to a depthwise one expands or projects an inverted
@@ -117,40 +107,20 @@ int opt_chain_kind(const pz_layer_features *f, int n, int i)
         int p = i - 1, q = i + 1;
         while (p >= 0 && !f[p].is_conv_fc) p--;
         while (q < n && !f[q].is_conv_fc) q++;
-        if ((p >= 0 && layer_kind(&f[p]) == LAB_LAYER_DEPTHWISE) ||
-            (q < n && layer_kind(&f[q]) == LAB_LAYER_DEPTHWISE))
+        if ((p >= 0 && opt_layer_kind(&f[p]) == LAB_LAYER_DEPTHWISE) ||
+            (q < n && opt_layer_kind(&f[q]) == LAB_LAYER_DEPTHWISE))
             return LAB_CHAIN_IR;
     }
     return LAB_CHAIN_CONV;
 }
 
-/* The profile's points nearest a layer that the MP check weighs. */
-#define MP_NEAREST 3
-
 int opt_mp_checked(const pz_machine *mc, const lab_profile_tables *t, const pz_layer_features *f)
 {
     int mp = opt_mp_model(mc, f);
     if (!t || !t->n_pts) return mp;
-    lab_layer_kind k = layer_kind(f);
-    double c = f->c_in > 0 && f->c_out > 0 ? sqrt((double)f->c_in * (double)f->c_out)
-                                           : (double)(f->c_out > 0 ? f->c_out : 1);
-    double lc = log2(c), lo = log2(f->ops > 1 ? f->ops : 1);
-    /* the MP_NEAREST measured layers of the same kind nearest in log2
-     * channels, log2 ops and kernel */
-    const lab_layer_point *near[MP_NEAREST];
-    double dist[MP_NEAREST];
-    int nn = 0;
-    for (int i = 0; i < t->n_pts; i++) {
-        const lab_layer_point *p = &t->pts[i];
-        if (p->kind != k) continue;
-        double d = fabs(p->log2_c - lc) + fabs(p->log2_ops - lo) + (k == LAB_LAYER_CONV && p->kernel != f->kernel_h);
-        int at = nn < MP_NEAREST ? nn++ : MP_NEAREST;
-        while (at > 0 && dist[at - 1] > d) {
-            if (at < MP_NEAREST) near[at] = near[at - 1], dist[at] = dist[at - 1];
-            at--;
-        }
-        if (at < MP_NEAREST) near[at] = p, dist[at] = d;
-    }
+    const lab_layer_point *near[OPT_NEAREST];
+    double dist[OPT_NEAREST];
+    int nn = opt_profile_nearest(t, f, near, dist);
     /* each MP's slowdown against each point's fastest MP, weighted by
      * nearness: one point alone (a 7x7 map that no MP speeds up) does not
      * decide for a layer four times its size */
@@ -173,7 +143,7 @@ int opt_mp_checked(const pz_machine *mc, const lab_profile_tables *t, const pz_l
         if (best < 0 || slow[j] < slow[best]) best = j;
         if (t->mp[j] == mp) at = j;
     }
-    if (best >= 0 && at >= 0 && slow[at] > slow[best] + MP_NOISE) return t->mp[best];
+    if (best >= 0 && at >= 0 && slow[at] > slow[best] + OPT_PREDICT_NOISE) return t->mp[best];
     return mp;
 }
 
@@ -202,23 +172,41 @@ static int close_block(int first, int end, int n_conv, double mp_sum, const int 
     return nb;
 }
 
-int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
-                     const lab_profile_tables *t, int *sizes, int *mps)
+/* The MP a predictor gives a layer alone: the least predicted time over
+ * the oracle's MPs, the cores unless another is faster by more than the
+ * margin; 0 when it predicts nothing. */
+static int predicted_mp(const opt_predictor *p, int i, int cores)
+{
+    int mpl[16], n_mp = opt_oracle_mps(cores, mpl), best = 0;
+    double best_t = INFINITY;
+    for (int j = n_mp - 1; j >= 0; j--) {   /* the cores first: ties keep them */
+        double c = p->fn(p->ctx, i, 1, mpl[j]) * (mpl[j] == cores ? 1 : 1 + p->margin);
+        if (c < best_t) best_t = c, best = mpl[j];
+    }
+    return best;
+}
+
+static int alg1_follow(const pz_layer_features *f, int n, const pz_machine *mc,
+                       const lab_profile_tables *t, const opt_predictor *p, int *sizes, int *mps)
 {
     if (n <= 0) return 0;
     int *lmp = pz_xmalloc((size_t)n * sizeof *lmp), last = -1;
     for (int i = 0; i < n; i++) {
-        if (f[i].is_conv_fc) last = lmp[i] = opt_mp_checked(mc, t, &f[i]);
+        int pm = p && f[i].is_conv_fc ? predicted_mp(p, i, mc->cores) : 0;
+        if (f[i].is_conv_fc) last = lmp[i] = pm > 0 ? pm : opt_mp_checked(mc, t, &f[i]);
         else lmp[i] = last;   /* -1 before the first conv/FC layer: filled below */
     }
     for (int i = n - 1, next = mc->cores; i >= 0; i--)
         if (lmp[i] < 0) lmp[i] = next;
         else if (f[i].is_conv_fc) next = lmp[i];
+    /* with a predictor and no tables (a simulated target) the predictor
+     * alone judges fusion */
+    const int gate = !p || t;
     double sum_op = 0, mp_sum = 0;
     int n_conv = 0, nb = 0, first = 0;
     for (int i = 0; i < n; i++) {
         int k = opt_chain_kind(f, n, i);
-        if (k >= 0 && (k >= LAB_N_CHAIN_KINDS || !lab_fusion_pays(t, (lab_chain_kind)k))) {
+        if (k >= 0 && (k >= LAB_N_CHAIN_KINDS || (gate && !lab_fusion_pays(t, (lab_chain_kind)k)))) {
             nb = close_block(first, i, n_conv, mp_sum, lmp, mc->cores, sizes, mps, nb);
             sizes[nb] = 1, mps[nb++] = lmp[i];
             first = i + 1;
@@ -238,4 +226,77 @@ int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
     nb = close_block(first, n, n_conv, mp_sum, lmp, mc->cores, sizes, mps, nb);
     free(lmp);
     return nb;
+}
+
+int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
+                     const lab_profile_tables *t, int *sizes, int *mps)
+{
+    return alg1_follow(f, n, mc, t, NULL, sizes, mps);
+}
+
+/* ---- the predicted check ----------------------------------------------------
+ *
+ * Algorithm 1's blocks are where fusion may happen; what the predictor says
+ * decides what happens in each: the partition of the block into contiguous
+ * parts, each fused on one MP of opt_oracle_mps or a layer alone, that it
+ * predicts fastest (opt_dp, exact on additive predictions), every choice
+ * but a layer alone on all the cores (fixed-mp's) counted `margin` slower.
+ * Splitting every block into its layers on all the cores is one of the
+ * partitions, so the schedule is never predicted slower than fixed-mp's:
+ * sum over blocks of min <= sum of fixed-mp's layers. A block the
+ * predictor cannot price stays as Algorithm 1 built it. */
+typedef struct {
+    const opt_predictor *p;
+    int first, cores, n_mp;
+    int mpl[16];
+} within_block;
+
+static double within_cost(void *ctx, int start, int size, int *mp)
+{
+    within_block *w = ctx;
+    double best = INFINITY;
+    for (int j = w->n_mp - 1; j >= 0; j--) {   /* the cores first: ties keep them */
+        double c = w->p->fn(w->p->ctx, w->first + start, size, w->mpl[j]);
+        if (size > 1 || w->mpl[j] != w->cores) c *= 1 + w->p->margin;
+        if (c < best) best = c, *mp = w->mpl[j];
+    }
+    return best;
+}
+
+int opt_alg1_predicted(const pz_layer_features *f, int n, const pz_machine *mc,
+                       const lab_profile_tables *t, const opt_predictor *p, int *sizes, int *mps)
+{
+    int nb = alg1_follow(f, n, mc, t, p, sizes, mps);
+    if (nb <= 0 || !p) return nb;
+    int *os = pz_xmalloc((size_t)n * sizeof(int)), *om = pz_xmalloc((size_t)n * sizeof(int));
+    int *ps = pz_xmalloc((size_t)n * sizeof(int)), *pm = pz_xmalloc((size_t)n * sizeof(int)), out = 0;
+    within_block w = {p, 0, mc->cores, 0, {0}};
+    w.n_mp = opt_oracle_mps(mc->cores, w.mpl);
+    for (int b = 0, first = 0; b < nb; first += sizes[b++]) {
+        w.first = first;
+        int k = opt_dp(sizes[b], sizes[b], within_cost, &w, ps, pm, NULL);
+        if (k <= 0) {
+            os[out] = sizes[b], om[out++] = mps[b];
+            continue;
+        }
+        memcpy(os + out, ps, (size_t)k * sizeof(int));
+        memcpy(om + out, pm, (size_t)k * sizeof(int));
+        out += k;
+    }
+    memcpy(sizes, os, (size_t)out * sizeof(int));
+    memcpy(mps, om, (size_t)out * sizeof(int));
+    free(os), free(om), free(ps), free(pm);
+    return out;
+}
+
+int opt_dlfusion(const pz_layer_features *f, int n, const pz_machine *mc,
+                 const lab_profile_tables *t, int *sizes, int *mps)
+{
+    opt_profile_ctx c = {f, n, t};
+    opt_predictor p = {opt_profile_predict, &c, OPT_PREDICT_NOISE};
+    /* the check needs the fixed MP's timings: a profile that did not time
+     * all the cores (another core count) predicts nothing against it */
+    int timed = 0;
+    for (int j = 0; t && j < t->n_mp; j++) timed |= t->n_pts > 0 && t->mp[j] == mc->cores;
+    return opt_alg1_predicted(f, n, mc, t, timed ? &p : NULL, sizes, mps);
 }

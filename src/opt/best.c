@@ -179,7 +179,7 @@ int opt_best(ir_model *m, const pz_layer_features *f, int cores, const pz_machin
     nc++;
     if (!rc && have_profile) {
         snprintf(names[nc], sizeof names[nc], "dlfusion");
-        nb[nc] = opt_alg1_profile(f, n, mc, t, cs[nc], cm[nc]);
+        nb[nc] = opt_dlfusion(f, n, mc, t, cs[nc], cm[nc]);
         /* at one core Algorithm 1 sets no MP: no favourite (see the top) */
         if (cores > 1) alg1 = nc;
         nc++;

@@ -146,7 +146,7 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
             pz_err te = {0};
             /* the default profile measured but not cached: no tables, no fusion */
             if (lab_profile_tables_load(target, &t, target ? err : &te) && target) goto done;
-            nb = opt_alg1_profile(f, n, &mc, &t, sizes, mps);
+            nb = opt_dlfusion(f, n, &mc, &t, sizes, mps);
             lab_profile_tables_free(&t);
         }
     } else if (args) {

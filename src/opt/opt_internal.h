@@ -54,6 +54,53 @@ int opt_alg1(const pz_layer_features *f, int n, const pz_machine *mc, int fixed_
  * fusion, the model's MPs). */
 int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
                      const lab_profile_tables *t, int *sizes, int *mps);
+/* A prediction of layers [start, start + size) run as one block on mp
+ * cores: any unit of time, additive over a schedule's blocks; INFINITY
+ * where it cannot say. margin: how much faster than a layer alone on all
+ * the cores another choice must be predicted to be taken (the prediction's
+ * noise). */
+typedef double (*opt_predict_fn)(void *ctx, int start, int size, int mp);
+typedef struct {
+    opt_predict_fn fn;
+    void *ctx;
+    double margin;
+} opt_predictor;
+/* Differences within this fraction are a profile's timing noise, not a
+ * preference (dlfusion's margin, and its MP check). */
+#define OPT_PREDICT_NOISE 0.05
+/* Algorithm 1 following the profile (opt_alg1_profile, gated by t's fused
+ * chains; t NULL: no gate, p alone judges fusion), its layers' MPs the
+ * ones p predicts fastest, then each of its blocks split into the parts p
+ * predicts fastest (alg1.c): never predicted slower than fixed-mp. p NULL:
+ * opt_alg1_profile. */
+int opt_alg1_predicted(const pz_layer_features *f, int n, const pz_machine *mc,
+                       const lab_profile_tables *t, const opt_predictor *p, int *sizes, int *mps);
+/* The strategy dlfusion on this machine: opt_alg1_predicted with the
+ * profile's tables as the predictor (opt_profile_predict, margin
+ * OPT_PREDICT_NOISE); t without layer timings at mc->cores:
+ * opt_alg1_profile. */
+int opt_dlfusion(const pz_layer_features *f, int n, const pz_machine *mc,
+                 const lab_profile_tables *t, int *sizes, int *mps);
+
+/* ---- predict.c: the profile as a cost model ------------------------------- */
+
+/* The layer kind the profile times f as (depthwise, dense conv, FC). */
+lab_layer_kind opt_layer_kind(const pz_layer_features *f);
+/* The profile's points weighed for a layer. */
+#define OPT_NEAREST 3
+/* The (at most OPT_NEAREST) measured layers of f's kind nearest to it in
+ * log2 channels, log2 ops and kernel, nearest first, with their distances.
+ * Returns the count (0 when t is NULL). */
+int opt_profile_nearest(const lab_profile_tables *t, const pz_layer_features *f,
+                        const lab_layer_point **near, double *dist);
+typedef struct {
+    const pz_layer_features *f;
+    int n;
+    const lab_profile_tables *t;
+} opt_profile_ctx;
+/* opt_predict_fn on a opt_profile_ctx, in ms (predict.c says how). */
+double opt_profile_predict(void *ctx, int start, int size, int mp);
+
 /* Layer i's chain kind for that rule: -1 for a layer without an op count,
  * LAB_CHAIN_IR for a depthwise conv and a 1x1 conv next to one,
  * LAB_CHAIN_CONV for other convs, LAB_N_CHAIN_KINDS for FC layers. */
@@ -158,6 +205,15 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
  * sqrt(rounds)). *ratio (may be NULL): that median; *noise (may be NULL):
  * the noise used. 0 when rounds < 1. */
 #define OPT_BENCH_NOISE 0.02
+
+/* The measured searches' last step (search.c): paired runs of their
+ * fastest candidate against the runner-up, when within this fraction of
+ * it, and against fixed-mp's schedule. */
+#define OPT_PAIRED_WITHIN 0.03
+/* Of two schedules timed in `rounds` paired rounds (a[k], b[k] under the
+ * same load): the median of b[k] / a[k]; below 1, b is the faster. 1 when
+ * rounds < 1. */
+double opt_paired_ratio(const double *a, const double *b, int rounds);
 int opt_beats_oracle(const double *s, const double *oracle, int rounds, double *ratio, double *noise);
 
 /* ---- best.c: ours, for deployment ------------------------------------------ */

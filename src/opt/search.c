@@ -17,7 +17,9 @@
  *           (opt_oracle_seeds: none, fixed-mp at each MP, fuse-all, best's
  *           uniform blocks and, with a profile, dynamic-mp,
  *           fusion-fixed-mp, dlfusion:paper and dlfusion) are then timed
- *           end to end, interleaved; the fastest measured wins. A
+ *           end to end, interleaved; the fastest measured wins, after
+ *           paired rounds against the runner-up (when close) and against
+ *           fixed-mp's schedule (fastest() says how). A
  *           DLFusion V.3 oracle of blocks of 4 and more was beaten by
  *           fixed-mp: it never tried one-layer blocks on all the cores.
  *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
@@ -174,13 +176,23 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
 
 /* The most schedules timed end to end at the end of a search. */
 enum { MAX_CAND = 64 };
+/* The oracle's seeds (opt_oracle_seeds): fixed-mp at each of at most 9
+ * MPs, fuse-all, best's 8 uniform schedules, 4 of the profile, and the 2 DP
+ * optima on its table; after at most 16 kept partitions they all fit. */
+enum { ORACLE_SEEDS_MAX = 9 + 1 + 8 + 4 + 2 };
+_Static_assert(16 + ORACLE_SEEDS_MAX <= MAX_CAND, "the oracle's seeds may be dropped");
 
 /* Times the candidates end to end, interleaved, and returns the index of
  * the fastest (0 when there is one, -1 on failure). More than 6: all of
  * them 3 rounds first, then the (at most 6) within 5% of the fastest again,
- * max(5, repeat) rounds, which decide. */
-static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, const opt_search_opts *o,
-                   pz_err *err)
+ * max(5, repeat) rounds. Then paired rounds (max(7, repeat)) of that
+ * fastest against the runner-up when it is within OPT_PAIRED_WITHIN, and
+ * against `anchor` (fixed-mp's schedule; -1: none): a challenger replaces
+ * it when the median of the per-round ratios is below 1 (the lowest
+ * wins), so that neither one slow round under a passing load nor a
+ * schedule a baseline beats picks the oracle's answer. */
+static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, int anchor,
+                   const opt_search_opts *o, pz_err *err)
 {
     if (nc <= 1) return 0;
     const int *sz[MAX_CAND], *mp[MAX_CAND];
@@ -196,14 +208,46 @@ static int fastest(lab_meter *mt, const opt_candidate *cand, int nc, const opt_s
             }
         ni = 1;
         while (ni < 6 && ni < nc && med[idx[ni]] <= 1.05 * med[idx[0]]) ni++;
-        if (ni == 1) return idx[0];
     }
-    for (int i = 0; i < ni; i++) sz[i] = cand[idx[i]].sizes, mp[i] = cand[idx[i]].mps, nbs[i] = cand[idx[i]].n_blocks;
-    if (lab_meter_interleaved(mt, ni, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
-        return -1;
-    for (int i = 1; i < ni; i++)
-        if (med[i] < med[best]) best = i;
-    return idx[best];
+    int second = -1;
+    if (ni > 1) {
+        for (int i = 0; i < ni; i++) sz[i] = cand[idx[i]].sizes, mp[i] = cand[idx[i]].mps, nbs[i] = cand[idx[i]].n_blocks;
+        if (lab_meter_interleaved(mt, ni, sz, mp, nbs, o->repeat < 5 ? 5 : o->repeat, med, NULL, err))
+            return -1;
+        for (int i = 1; i < ni; i++)
+            if (med[i] < med[best]) best = i;
+        for (int i = 0; i < ni; i++)
+            if (i != best && (second < 0 || med[i] < med[second])) second = i;
+        if (second >= 0 && med[second] > (1 + OPT_PAIRED_WITHIN) * med[best]) second = -1;
+    }
+    /* the paired stage: [0] the fastest, then the challengers */
+    int pc[3] = {idx[best]}, np = 1;
+    if (second >= 0) pc[np++] = idx[second];
+    if (anchor >= 0 && anchor != pc[0] && (np < 2 || anchor != pc[1])) pc[np++] = anchor;
+    if (np == 1) return pc[0];
+    enum { PAIRED_MAX = 64 };
+    int rounds = o->repeat < 7 ? 7 : o->repeat > PAIRED_MAX ? PAIRED_MAX : o->repeat;
+    const int *psz[3], *pmp[3];
+    int pnb[3];
+    for (int i = 0; i < np; i++) psz[i] = cand[pc[i]].sizes, pmp[i] = cand[pc[i]].mps, pnb[i] = cand[pc[i]].n_blocks;
+    double pmed[3], runs[3 * PAIRED_MAX], lowest = 1;
+    if (lab_meter_interleaved_runs(mt, np, psz, pmp, pnb, rounds, pmed, NULL, runs, err)) return -1;
+    int pick = pc[0];
+    for (int i = 1; i < np; i++) {
+        double r = opt_paired_ratio(runs, runs + (size_t)i * rounds, rounds);
+        if (r < lowest) lowest = r, pick = pc[i];
+    }
+    return pick;
+}
+
+double opt_paired_ratio(const double *a, const double *b, int rounds)
+{
+    if (rounds < 1) return 1;
+    double *r = pz_xmalloc((size_t)rounds * sizeof(double));
+    for (int k = 0; k < rounds; k++) r[k] = b[k] / a[k];
+    double m = util_median(r, rounds);
+    free(r);
+    return m;
 }
 
 static int same_candidate(const opt_candidate *a, const opt_candidate *b)
@@ -253,7 +297,11 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
         if (!o->quiet && kept)
             pz_progress_note("%s: %.0f partial partitions visited; the best on the block times: "
                     "%d blocks, %.3f ms\n", who, visited, cand[0].n_blocks, cand[0].cost);
+        /* the seeds first, so that every other strategy's schedule is
+         * timed end to end: see ORACLE_SEEDS_MAX */
         int total = kept;
+        for (int i = 0; i < n_extra; i++)
+            add_unique(cand, &total, MAX_CAND, extra[i].sizes, extra[i].mps, extra[i].n_blocks);
         if (o->verify > 1)
             for (int j = 0; j < b->n_mp; j++) {
                 one_mp ctx = {b, j};
@@ -261,12 +309,18 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
                 if (opt_enumerate(n, unit, small, max_size, table_cost_at, &ctx, c, 1, NULL) == 1)
                     add_unique(cand, &total, MAX_CAND, c->sizes, c->mps, c->n_blocks);
             }
-        for (int i = 0; i < n_extra; i++)
-            add_unique(cand, &total, MAX_CAND, extra[i].sizes, extra[i].mps, extra[i].n_blocks);
         if (!o->quiet && total > 1)
             pz_progress_note("%s: timing %d candidates end to end (the best %d, the best at each "
                     "single MP%s)\n", who, total, kept, n_extra ? ", the other strategies' schedules" : "");
-        int best = fastest(mt, cand, total, o, err);
+        /* fixed-mp's schedule, every layer alone on all the cores, where
+         * it is a candidate: the baseline the answer must not lose to */
+        int anchor = -1, cores = b->mp[b->n_mp - 1];
+        for (int i = 0; i < total && anchor < 0; i++) {
+            int all = cand[i].n_blocks == n;
+            for (int j = 0; j < cand[i].n_blocks && all; j++) all = cand[i].sizes[j] == 1 && cand[i].mps[j] == cores;
+            if (all) anchor = i;
+        }
+        int best = fastest(mt, cand, total, anchor, o, err);
         if (best >= 0) {
             nb = cand[best].n_blocks;
             memcpy(sizes, cand[best].sizes, (size_t)nb * sizeof(int));
@@ -323,7 +377,7 @@ int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_mach
         add_unique(out, &k, cap, s, m, nb);
         nb = opt_alg1(f, n, mc, 0, s, m);       /* dlfusion:paper */
         add_unique(out, &k, cap, s, m, nb);
-        nb = opt_alg1_profile(f, n, mc, t, s, m);
+        nb = opt_dlfusion(f, n, mc, t, s, m);   /* dlfusion */
         add_unique(out, &k, cap, s, m, nb);
     }
     free(s);

@@ -316,22 +316,21 @@ static int mp_list(const int *list, int n, int cores, int *out)
     return k;
 }
 
+/* opt_predict_fn on a sim_ctx: the model's time of a block. */
+static double sim_predict(void *ctx, int start, int size, int mp)
+{
+    return block_s(ctx, start, size, mp);
+}
+
 static const char *const SIMULATED[] = {"none", "fixed-mp", "dynamic-mp", "fuse-all",
                                         "fusion-fixed-mp", "dlfusion", "dlfusion:paper"};
 
-void sim_target_gains(sim_target *t, const lab_profile_tables *tables)
-{
-    for (int k = 0; k < LAB_N_CHAIN_KINDS; k++) {
-        t->gain[k] = tables ? tables->gain[k] : NAN;
-        t->n_chains[k] = tables ? tables->n_chains[k] : 0;
-    }
-}
-
 /* DLFusion Table III 1-6 on the simulated machine (opt.c's dispatch, with
  * the target's pz_machine): the block count, or -1 (err set). */
-static int simple_strategy(const char *name, const char *args, const pz_layer_features *f, int n,
+static int simple_strategy(const char *name, const char *args, const sim_ctx *c, int n,
                            const sim_target *t, int *sizes, int *mps, pz_err *err)
 {
+    const pz_layer_features *f = c->f;
     int cores = t->cores;
     const int paper = !strcmp(name, "dlfusion") && args && !strcmp(args, "paper");
     if (args && strcmp(name, "fixed-mp") && !paper) {
@@ -359,11 +358,11 @@ static int simple_strategy(const char *name, const char *args, const pz_layer_fe
         return 1;
     }
     if (!strcmp(name, "dlfusion") && !paper) {
-        /* the profile's fusion gains; no measured MPs (they are this machine's) */
-        lab_profile_tables tab = {0};
-        for (int k = 0; k < LAB_N_CHAIN_KINDS; k++)
-            tab.gain[k] = t->gain[k], tab.n_chains[k] = t->n_chains[k];
-        return opt_alg1_profile(f, n, &t->machine, &tab, sizes, mps);
+        /* the model is the simulated target's profile: it predicts each
+         * layer's MP and each block's fusion (this machine's measured MPs
+         * and fused-chain gains are of 2 cores, not of the target) */
+        opt_predictor p = {sim_predict, (void *)c, 0};
+        return opt_alg1_predicted(f, n, &t->machine, NULL, &p, sizes, mps);
     }
     return opt_alg1(f, n, &t->machine, !strcmp(name, "fusion-fixed-mp") ? cores : 0, sizes, mps);
 }
@@ -396,7 +395,7 @@ double sim_apply_strategy(ir_model *m, const char *spec, const sim_target *t, pz
     int nb = 0;
     double best_s = INFINITY;
     if (simple) {
-        nb = simple_strategy(name, colon ? colon + 1 : NULL, c.f, n, t, sizes, mps, err);
+        nb = simple_strategy(name, colon ? colon + 1 : NULL, &c, n, t, sizes, mps, err);
     } else {
         static const int ORACLE_MP[] = {1, 2, 4, 8, 12, 16, 24, 32};
         static const int DP_MP[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
@@ -424,7 +423,7 @@ double sim_apply_strategy(ir_model *m, const char *spec, const sim_target *t, pz
                 const char *sp = SIMULATED[i], *col = strchr(sp, ':');
                 char nm[32];
                 snprintf(nm, sizeof nm, "%.*s", (int)(col ? col - sp : (long)strlen(sp)), sp);
-                int nb2 = simple_strategy(nm, col ? col + 1 : NULL, c.f, n, t, s2, m2, &e2);
+                int nb2 = simple_strategy(nm, col ? col + 1 : NULL, &c, n, t, s2, m2, &e2);
                 double o = nb2 > 0 ? schedule_s(&c, s2, m2, nb2) : INFINITY;
                 if (o < best_s) {
                     nb = nb2, best_s = o;

@@ -43,7 +43,6 @@
 
 #include "../ir/model.h"
 #include "../lab/manycore.h"
-#include "../lab/profile_tables.h"
 #include "pz_strategy.h"
 
 /* The most cores a simulation takes (--simulate-cores 1 to this). */
@@ -71,18 +70,11 @@ typedef struct {
     int host_cores;
     pz_machine machine;        /* what the strategies read: N cores, the MP model fitted on
                                   the model (sim_target_make) */
-    /* The profile's fused-chain gains, for dlfusion (sim_target_gains; NAN:
-     * not measured, that kind is not fused). Its per-layer MP timings are
-     * this machine's, not the target's: not used. */
-    double gain[LAB_N_CHAIN_KINDS];
-    int n_chains[LAB_N_CHAIN_KINDS];
 } sim_target;
 
 /* The N-core target from a profile and the probes of this machine. */
 void sim_target_make(const pz_machine *profile, const lab_manycore *probe, int cores,
                      sim_target *t);
-/* Copies the fused-chain gains of tables into t (tables NULL: none). */
-void sim_target_gains(sim_target *t, const lab_profile_tables *tables);
 /* A fork-join of mp workers, microseconds. */
 double sim_sync_us(const sim_target *t, int mp);
 
@@ -98,9 +90,11 @@ void sim_assumptions_line(const sim_target *t, char *buf, size_t size);
 
 /* Sets m's schedule by strategy `spec` for the simulated target: the
  * profile-driven strategies (none, fixed-mp[:N], dynamic-mp, fuse-all,
- * fusion-fixed-mp, dlfusion (the profile's fusion gains), dlfusion:paper)
- * run on t->machine (N cores, the profile's
- * OpCount_critical, the MP model fitted on the model); the
+ * fusion-fixed-mp, dlfusion:paper) run on t->machine (N cores, the
+ * profile's OpCount_critical, the MP model fitted on the model); dlfusion
+ * takes the model as the target's profile (opt_alg1_predicted: its layers'
+ * MPs and each block's fusion as the model predicts them, so never
+ * predicted slower than fixed-mp); the
  * measured ones search on the model instead of measuring: oracle (DLFusion
  * V.3's reduced brute force: blocks of multiples of 4 layers, MP from
  * {1,2,4,8,12,16,24,32}, or any other strategy's schedule, dp's included,

@@ -15,8 +15,14 @@
 #               does not change with the cores (MP 1); fixed-mp:1 predicts
 #               none's time; fixed-mp beats none by less than N; fixed-mp is
 #               faster at 32 than at 8 (ResNet-50); oracle is no slower than
-#               any other strategy; the SVG is well-formed XML with a bar per
+#               any other strategy, dlfusion no slower than fixed-mp and
+#               within 5% of oracle; the SVG is well-formed XML with a bar per
 #               strategy and core count and the assumptions in its caption
+#   six nets    ResNet-18/50, MobileNetV2, AlexNet, VGG-16/19 at 16 and 32:
+#               dlfusion (which follows the model) never predicted slower
+#               than fixed-mp and within 5% of oracle; oracle no slower than
+#               any strategy; dlfusion:paper (the published rules) slower
+#               than fixed-mp somewhere (so the check is not vacuous)
 #   sparsity    ResNet-18 with --sparsity 0.75 in its schedule: predicted
 #               under half of dense (sparse layers costed as what runs)
 # The profile is a fixed file (--target) so that the strategies' choices do
@@ -142,6 +148,10 @@ for n in cores:
     for s in strats:
         assert ms[(n, s)] > 0
         assert ms[(n, "oracle")] <= ms[(n, s)] * (1 + 1e-6), ("oracle slower than", s, n)
+    # dlfusion follows the model: never predicted slower than fixed-mp, and
+    # within 5% of the oracle
+    assert ms[(n, "dlfusion")] <= ms[(n, "fixed-mp")] * (1 + 1e-6), ("dlfusion slower than fixed-mp", n)
+    assert ms[(n, "dlfusion")] <= ms[(n, "oracle")] * 1.05, ("dlfusion over 5% slower than oracle", n)
 d = xml.dom.minidom.parse(svg)
 texts = " ".join(t.firstChild.data for t in d.getElementsByTagName("text") if t.firstChild)
 bars = [r for r in d.getElementsByTagName("rect") if r.getElementsByTagName("title")]
@@ -167,6 +177,42 @@ for n in $NETS; do
         expect 0 "" "$n: fixed-mp:1 predicts none's time ($a, $b ms)" test -n "$a" -a "$a" = "$b"
     fi
 done
+
+# the six networks at 16 and 32 simulated cores: dlfusion never predicted
+# slower than fixed-mp, within 5% of the oracle, the oracle no slower than
+# any strategy; and the published rules (dlfusion:paper) are slower than
+# fixed-mp somewhere, so the first check is not vacuous
+cat >"$T/six.py" <<'EOF'
+import re, sys
+ms = {}
+for sec in re.split(r"\n(?=\d+ simulated cores)", open(sys.argv[1]).read())[1:]:
+    n = int(sec.split()[0])
+    for line in sec.splitlines()[2:]:
+        f = line.split()
+        if len(f) > 1 and re.match(r"^[0-9.]+$", f[1]):
+            ms[(n, f[0])] = float(f[1])
+paper_slower = 0
+for n in (16, 32):
+    fm, dl, orc = ms[(n, "fixed-mp")], ms[(n, "dlfusion")], ms[(n, "oracle")]
+    assert dl <= fm * (1 + 1e-6), ("dlfusion slower than fixed-mp", n, dl, fm)
+    assert dl <= orc * 1.05, ("dlfusion over 5% slower than oracle", n, dl, orc)
+    for (k, s), v in ms.items():
+        assert k != n or orc <= v * (1 + 1e-6), ("oracle slower than", s, n)
+    paper_slower += ms[(n, "dlfusion:paper")] > fm * 1.001
+open(sys.argv[2], "a").write("%d\n" % paper_slower)
+EOF
+: >"$T/paper"
+for n in resnet18 resnet50 mobilenet_v2 alexnet vgg16 vgg19; do
+    f="$M/$n.onnx"
+    [ -f "$f" ] || { bad "no $f"; continue; }
+    expect 0 "" "space $n --simulate-cores 16,32" "$PZ" space "$f" --simulate-cores 16,32 --target "$P"
+    cp "$T/log" "$T/six-$n.out"
+    expect 0 "" "$n at 16 and 32: dlfusion <= fixed-mp, within 5% of oracle; oracle bounds" \
+        "$PY" "$T/six.py" "$T/six-$n.out" "$T/paper"
+done
+paper_slower=$(awk '{ s += $1 } END { print s + 0 }' "$T/paper")
+expect 0 "" "dlfusion:paper slower than fixed-mp in $paper_slower of 12 (the check matters)" \
+    test "$paper_slower" -gt 0
 
 # a sparse layer is costed as what runs (the sparse direct or Winograd conv on
 # the blocks it keeps): ResNet-18 with every sparse layer at 0.75 is predicted
