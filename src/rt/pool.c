@@ -228,10 +228,9 @@ void pz_pool_free(pz_pool *p)
 /* The caller is worker 0 and not pinned: once it moves (the scheduler puts
  * a thread woken from the join's futex next to its waker, or another net's
  * pool was started on another CPU) it shares a pinned worker's CPU and every
- * fork-join of the run waits for time slices. A whole-machine pool has no
- * free CPU to move to, so that is where it bites: 16 pinned workers on 16
- * cores measured slower than 12 (bench/RESULTS.md, 'pool: the caller held').
- * So a run holds the caller on its own CPU and gives its mask back after. */
+ * fork-join of the run waits for time slices ('pool: pinning' in
+ * bench/RESULTS.md). So a run holds the caller on its own CPU and gives its
+ * mask back after (three system calls a run). */
 void pz_pool_hold(pz_pool *p)
 {
     if (!p || p->n < 2 || !p->pin || p->held || p->n > p->ncpu) return;
