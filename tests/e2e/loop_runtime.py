@@ -26,6 +26,15 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
   scancond  onnx.helper: Loop(M = n [1], cond = sum(x) < limit) carrying h
             [3] and a counter; the body adds 1 and stops when sum(h) >= limit;
             scan output h' [k, 3]
+  nestscan  onnx.helper: Loop(M = n) whose body holds Loop(M = m) carrying g
+            [2, 3], g' = 0.5 g + j + i (i the outer iteration), scan output g';
+            the outer carries g_final + 0.1 ReduceSum(scan, 0) (a value of a
+            run-time shape, the inner count's) and stacks it
+  nest      torch.jit.script: for i in range(n): for j in range(m): h =
+            tanh(0.9 h + 0.1 i - 0.05 j), then h + 0.01 (a loop nested in a
+            loop's body, both counts inputs)
+  whilein   torch.jit.script: for i in range(n): h = h / 2, then while
+            h.sum() < t: h = 2h + 1, k += 1 (a while inside a for)
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
 grow.onnx doubles its carried value each iteration (Concat(h, h)): with a
 run-time count it cannot be planned once, and `build` refuses it naming the
@@ -113,6 +122,40 @@ def scancond_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def nestscan_model():
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+
+    def vi(n, t, shape):
+        return helper.make_tensor_value_info(n, t, shape)
+    inner = helper.make_graph(
+        [helper.make_node("Cast", ["j"], ["fj"], to=f),
+         helper.make_node("Cast", ["i"], ["fi"], to=f),
+         helper.make_node("Mul", ["g", "half"], ["gh"]),
+         helper.make_node("Add", ["gh", "fj"], ["g1"]),
+         helper.make_node("Add", ["g1", "fi"], ["g2"]),
+         helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "inner", [vi("j", i64, []), vi("c", b, []), vi("g", f, [2, 3])],
+        [vi("c2", b, []), vi("g2", f, [2, 3]), vi("g2s", f, [2, 3])],
+        [numpy_helper.from_array(np.array(0.5, np.float32), "half")])
+    outer = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "h"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("ReduceSum", ["hs", "ax"], ["rs"], keepdims=0),
+         helper.make_node("Mul", ["rs", "tenth"], ["rs1"]),
+         helper.make_node("Add", ["hf", "rs1"], ["h2"]),
+         helper.make_node("Identity", ["h2"], ["h2s"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [2, 3])],
+        [vi("c2", b, []), vi("h2", f, [2, 3]), vi("h2s", f, [2, 3])],
+        [numpy_helper.from_array(np.array(0.1, np.float32), "tenth")])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["yf", "ys"], name="outer", body=outer)],
+        "nestscan", [vi("x", f, [2, 3]), vi("n", i64, []), vi("m", i64, [])],
+        [vi("yf", f, [2, 3]), vi("ys", f, None)],
+        [numpy_helper.from_array(np.array([0], np.int64), "ax")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def grow_model():
     f = TensorProto.FLOAT
     body = helper.make_graph(
@@ -149,6 +192,14 @@ x3 = np.array([0.5, -1.0, 2.0], np.float32)
 vals = [(4, 100.0), (10, 12.0), (3, 0.0), (20, 40.0), (1, 100.0), (0, 100.0)]
 save("scancond", [[x3, np.array([n], np.int64), np.array(t, np.float32)] for n, t in vals])
 cases.append("scancond 3 3 %d" % len(vals))
+
+# (n, m): the outer count, the inner one; 0 on either side
+nest_counts = [(3, 2), (0, 2), (2, 0), (4, 5), (1, 1), (2, 3)]
+m = nestscan_model()
+with open(os.path.join(OUT, "nestscan.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+save("nestscan", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
+cases.append("nestscan 3 2 %d" % len(nest_counts))
 
 try:
     import torch
@@ -193,6 +244,26 @@ if torch is not None:
                 h = torch.relu(self.conv(h)) * 0.5 + h * 0.5
             return h, self.head(h)
 
+    class Nest(torch.nn.Module):
+        def forward(self, x, n, m):
+            h = x
+            for i in range(int(n)):
+                for j in range(int(m)):
+                    h = torch.tanh(h * 0.9 + 0.1 * i - 0.05 * j)
+                h = h + 0.01
+            return h, h.sum()
+
+    class WhileIn(torch.nn.Module):
+        def forward(self, x, n, t):
+            h = x
+            k = torch.zeros(1, dtype=torch.int64)
+            for i in range(int(n)):
+                h = h * 0.5
+                while bool(h.sum() < t):
+                    h = h * 2.0 + 1.0
+                    k = k + 1
+            return h, k
+
     torch.manual_seed(40)
     conv = ConvLoop().eval()
     xc = rng.randn(1, 16, 8, 8).astype(np.float32)
@@ -201,17 +272,25 @@ if torch is not None:
             ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
             ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
             ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0]),
-            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts])]:
+            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts]),
+            ("nest", Nest(), [[x23, np.array(n, np.int64), np.array(k, np.int64)]
+                              for n, k in nest_counts]),
+            ("whilein", WhileIn(), [[xr, np.array(n, np.int64), np.array(t, np.float32)]
+                                    for n, t in [(3, 20.0), (0, 20.0), (1, 0.0), (5, 9.0),
+                                                 (2, 300.0), (4, 20.0)]])]:
         s = torch.jit.script(mod)
         targs = tuple(torch.from_numpy(a) for a in ins[0])
         torch.onnx.export(s, targs, os.path.join(OUT, name + ".onnx"), opset_version=13,
-                          input_names=["x", "n"])
+                          input_names=["x", "n", "m"][:len(ins[0])])
         refs = []
         for v in ins:
             with torch.no_grad():
                 refs.append([o.numpy() for o in s(*(torch.from_numpy(a) for a in v))])
         save(name, ins, refs)
-        cases.append("%s 2 %d %d" % (name, len(refs[0]), len(ins)))
+        cases.append("%s %d %d %d" % (name, len(ins[0]), len(refs[0]), len(ins)))
+    # an outer count past what `run` unrolls: the while inside runs at run time
+    # in a loop run at run time in `run` too
+    write(os.path.join(OUT, "whilein.big.in1.pb"), np.array(70000, np.int64))
 
 with open(os.path.join(OUT, "cases.txt"), "w") as fh:
     fh.write("\n".join(cases) + "\n")
