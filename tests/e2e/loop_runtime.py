@@ -35,6 +35,16 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             loop's body, both counts inputs)
   whilein   torch.jit.script: for i in range(n): h = h / 2, then while
             h.sum() < t: h = 2h + 1, k += 1 (a while inside a for)
+  splitrt   onnx.helper: SplitToSequence(x [6, 3], split), split [3] an
+            input (sizes read at run time, 0 among them), then SequenceAt 1
+            and -1, ConcatFromSequence, SequenceLength
+  splitdynK onnx.helper: SplitToSequence(Slice(x, 0, n), keepdims K), no
+            split: pieces of a run-time count; SequenceLength, a Loop over it
+            summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
+            input (new_axis 1 - K) and SequenceAt -1 (K = 0)
+Bad models: splitbad_insert (such a sequence read by SequenceInsert),
+splitbad_out (a graph output), splitbad_scalar (a scalar split read at
+run time): `build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
 grow.onnx doubles its carried value each iteration (Concat(h, h)): with a
 run-time count it cannot be planned once, and `build` refuses it naming the
@@ -156,6 +166,77 @@ def nestscan_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def vi(n, t, shape):
+    return helper.make_tensor_value_info(n, t, shape)
+
+
+def const(name, a):
+    return numpy_helper.from_array(np.asarray(a), name)
+
+
+def split_rt_model():
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("SplitToSequence", ["x", "split"], ["seq"], axis=0),
+         helper.make_node("SequenceAt", ["seq", "one"], ["a"]),
+         helper.make_node("SequenceAt", ["seq", "mone"], ["z"]),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0),
+         helper.make_node("SequenceLength", ["seq"], ["len"]),
+         helper.make_node("Mul", ["c", "two"], ["c2"])],
+        "splitrt", [vi("x", f, [6, 3]), vi("split", i64, [3])],
+        [vi("a", f, None), vi("z", f, None), vi("c2", f, None), vi("len", i64, [])],
+        [const("one", np.array(1, np.int64)), const("mone", np.array(-1, np.int64)),
+         const("two", np.array(2, np.float32))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def split_dyn_model(keep, bad=None):
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    el = [1, 3] if keep else [3]
+    body = helper.make_graph(
+        [helper.make_node("SequenceAt", ["seq", "i"], ["e"]),
+         helper.make_node("Cast", ["i"], ["fi"], to=f),
+         helper.make_node("Add", ["fi", "onef"], ["w"]),
+         helper.make_node("Mul", ["e", "w"], ["ew"]),
+         helper.make_node("Add", ["acc", "ew"], ["acc2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "body", [vi("i", i64, []), vi("c", b, []), vi("acc", f, el)],
+        [vi("c2", b, []), vi("acc2", f, el)], [const("onef", np.array(1, np.float32))])
+    nodes = [helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]),
+             helper.make_node("Slice", ["x", "z0", "n1", "ax0"], ["y"]),
+             helper.make_node("SplitToSequence", ["y"], ["seq"], name="split", axis=0,
+                              keepdims=keep),
+             helper.make_node("SequenceLength", ["seq"], ["len"]),
+             helper.make_node("Loop", ["len", "", "acc0"], ["acc"], name="loop", body=body),
+             helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0,
+                              new_axis=0 if keep else 1),
+             helper.make_node("Neg", ["c"], ["cn"])]
+    outs = [vi("len", i64, []), vi("acc", f, None), vi("cn", f, None)]
+    if not keep:
+        nodes.append(helper.make_node("SequenceAt", ["seq", "mone"], ["last"]))
+        outs.append(vi("last", f, None))
+    if bad == "insert":
+        nodes = nodes[:3] + [helper.make_node("SequenceInsert", ["seq", "acc0"], ["s2"], name="ins"),
+                             helper.make_node("SequenceLength", ["s2"], ["len"])]
+        outs = outs[:1]
+    elif bad == "out":
+        nodes = nodes[:3]
+        outs = [helper.make_tensor_sequence_value_info("seq", f, None)]
+    g = helper.make_graph(nodes, "splitdyn%d" % keep, [vi("x", f, [8, 3]), vi("n", i64, [])], outs,
+                          [const("ax0", np.array([0], np.int64)), const("z0", np.array([0], np.int64)),
+                           const("mone", np.array(-1, np.int64)), const("acc0", np.zeros(el, np.float32))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def split_scalar_model():
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("SplitToSequence", ["x", "s"], ["seq"], name="split", axis=0),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0)],
+        "splitbad", [vi("x", f, [6, 3]), vi("s", i64, [])], [vi("c", f, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def grow_model():
     f = TensorProto.FLOAT
     body = helper.make_graph(
@@ -200,6 +281,25 @@ with open(os.path.join(OUT, "nestscan.onnx"), "wb") as fh:
     fh.write(m.SerializeToString())
 save("nestscan", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
 cases.append("nestscan 3 2 %d" % len(nest_counts))
+
+# split sizes read at run time (0 among them); pieces of a run-time count
+# (ONNX Runtime refuses to concatenate none: n >= 1)
+x63 = rng.randn(6, 3).astype(np.float32)
+x83 = rng.randn(8, 3).astype(np.float32)
+models = [("splitrt", split_rt_model(), [[x63, np.array(sp, np.int64)]
+                                          for sp in [[2, 3, 1], [0, 6, 0], [6, 0, 0], [1, 1, 4]]])]
+for keep in (0, 1):
+    models.append(("splitdyn%d" % keep, split_dyn_model(keep),
+                   [[x83, np.array(n, np.int64)] for n in [3, 1, 8, 5]]))
+for name, m, sets in models:
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
+        fh.write(m.SerializeToString())
+    save(name, sets)
+    cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
+for name, m in [("splitbad_insert", split_dyn_model(0, "insert")),
+                ("splitbad_out", split_dyn_model(0, "out")), ("splitbad_scalar", split_scalar_model())]:
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
+        fh.write(m.SerializeToString())
 
 try:
     import torch

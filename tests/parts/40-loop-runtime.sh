@@ -18,6 +18,10 @@
 #     and an onnx.helper loop whose inner loop's scan output feeds the
 #     outer's carried value), each count 0 in some value set; a for of
 #     70000 iterations with a while inside in `run` too;
+#   - SplitToSequence with split sizes read at run time, and with no split
+#     over an axis of a run-time length (a Loop over its pieces); read by
+#     SequenceInsert, as a graph output, or split by a scalar read at run
+#     time, `build` exits 2 naming the node;
 #   - n = 2^50 exits 2 naming the loop, in the program and in `run`; a
 #     carried value that changes shape per iteration is refused at build.
 # Under a sanitizer every other value set. Ends with `N passed, N failed`.
@@ -148,6 +152,16 @@ if [ -f "$T/whilein.exe" ] && [ "$san" = 0 ]; then
         fi
     done
 fi
+# a sequence split at run time where its length must be known at build
+refuse "splitbad_insert: SequenceInsert into a sequence split at run time" \
+    'node "ins" (SequenceInsert): input 0 .* node "split" (SplitToSequence) splits at run time' \
+    "$PZ" build "$T/splitbad_insert.onnx" -o "$T/sb.exe"
+refuse "splitbad_out: a sequence split at run time as a graph output" \
+    'graph output "seq" is the sequence node "split" (SplitToSequence) splits at run time' \
+    "$PZ" build "$T/splitbad_out.onnx" -o "$T/sb.exe"
+refuse "splitbad_scalar: a scalar split read at run time" \
+    'node "split" (SplitToSequence): split is read at run time: it must be a 1-D' \
+    "$PZ" build "$T/splitbad_scalar.onnx" -o "$T/sb.exe"
 refuse "grow: a carried value that changes shape" 'node "loop" (Loop): carried value 0' \
     "$PZ" build "$T/grow.onnx" -o "$T/grow.exe"
 
