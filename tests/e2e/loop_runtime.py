@@ -42,7 +42,8 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             split: pieces of a run-time count; SequenceLength, a Loop over it
             summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
             input (new_axis 1 - K) and SequenceAt -1 (K = 0)
-Bad models: splitbad_insert (such a sequence read by SequenceInsert),
+Bad models: nestbad (a nested loop's scan output sliced into the outer's
+carried value: with m = 0 its size changes, nestbad.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
 splitbad_out (a graph output), splitbad_scalar (a scalar split read at
 run time): `build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
@@ -237,6 +238,31 @@ def split_scalar_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def nestbad_model():
+    """An outer loop carrying Slice(inner scan output, 0, 1): with m = 0 it
+    has no element, a size the plan (and ONNX) does not allow."""
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    inner = helper.make_graph(
+        [helper.make_node("Add", ["g", "g"], ["g2"]),
+         helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["ci"], ["ci2"])],
+        "inner", [vi("j", i64, []), vi("ci", b, []), vi("g", f, [1, 3])],
+        [vi("ci2", b, []), vi("g2", f, [1, 3]), vi("g2s", f, [1, 3])])
+    outer = helper.make_graph(
+        [helper.make_node("Reshape", ["h", "shape"], ["g0"]),
+         helper.make_node("Loop", ["m", "", "g0"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("Slice", ["hs", "z0", "o1"], ["h2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [1, 1, 3])],
+        [vi("c2", b, []), vi("h2", f, [1, 1, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer", body=outer)],
+        "nestbad", [vi("x", f, [1, 1, 3]), vi("n", i64, []), vi("m", i64, [])], [vi("y", f, None)],
+        [const("z0", np.array([0], np.int64)), const("o1", np.array([1], np.int64)),
+         const("shape", np.array([-1, 3], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def grow_model():
     f = TensorProto.FLOAT
     body = helper.make_graph(
@@ -296,7 +322,10 @@ for name, m, sets in models:
         fh.write(m.SerializeToString())
     save(name, sets)
     cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
-for name, m in [("splitbad_insert", split_dyn_model(0, "insert")),
+write(os.path.join(OUT, "nestbad.in0.pb"), np.ones([1, 1, 3], np.float32))
+write(os.path.join(OUT, "nestbad.in1.pb"), np.array(2, np.int64))
+write(os.path.join(OUT, "nestbad.in2.pb"), np.array(0, np.int64))
+for name, m in [("nestbad", nestbad_model()), ("splitbad_insert", split_dyn_model(0, "insert")),
                 ("splitbad_out", split_dyn_model(0, "out")), ("splitbad_scalar", split_scalar_model())]:
     with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
         fh.write(m.SerializeToString())

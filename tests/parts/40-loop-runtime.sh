@@ -152,6 +152,22 @@ if [ -f "$T/whilein.exe" ] && [ "$san" = 0 ]; then
         fi
     done
 fi
+# a nested loop's scan output sliced into the outer's carried value: with
+# m = 0 its size changes, which a loop planned once cannot carry
+nb="--input $T/nestbad.in0.pb --input $T/nestbad.in1.pb --input $T/nestbad.in2.pb"
+if "$PZ" build "$T/nestbad.onnx" -o "$T/nestbad.exe" >"$T/log" 2>&1; then
+    # shellcheck disable=SC2086
+    refuse "nestbad: a carried value that changes size at run time (program)" \
+        'layer "outer" (LOOP): carried value 0 changes its size at iteration 0' \
+        "$T/nestbad.exe" $nb --output "$T/o0.pb"
+    clean "$T/refuse.log" || bad "nestbad: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+else
+    bad "nestbad: build failed: $(tail -c 300 "$T/log")"
+fi
+# shellcheck disable=SC2086
+refuse "nestbad: a carried value that changes size at run time (run)" 'layer "outer/' \
+    "$PZ" run "$T/nestbad.onnx" $nb --output "$T/o0.pb"
+clean "$T/refuse.log" || bad "nestbad: sanitizer report in run: $(tail -c 300 "$T/refuse.log")"
 # a sequence split at run time where its length must be known at build
 refuse "splitbad_insert: SequenceInsert into a sequence split at run time" \
     'node "ins" (SequenceInsert): input 0 .* node "split" (SplitToSequence) splits at run time' \
