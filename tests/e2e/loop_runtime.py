@@ -30,6 +30,8 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             [2, 3], g' = 0.5 g + j + i (i the outer iteration), scan output g';
             the outer carries g_final + 0.1 ReduceSum(scan, 0) (a value of a
             run-time shape, the inner count's) and stacks it
+  hoist     onnx.helper: the same, the inner loop reading only x (it runs
+            once, before the outer loop), its outputs read in the outer body
   nest      torch.jit.script: for i in range(n): for j in range(m): h =
             tanh(0.9 h + 0.1 i - 0.05 j), then h + 0.01 (a loop nested in a
             loop's body, both counts inputs)
@@ -238,6 +240,31 @@ def split_scalar_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def hoist_model():
+    """An inner loop that reads nothing of the outer iteration (it runs once,
+    before the outer loop), its outputs read in the outer body."""
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    inner = helper.make_graph(
+        [helper.make_node("Mul", ["g", "half"], ["g2"]), helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["ci"], ["ci2"])],
+        "inner", [vi("j", i64, []), vi("ci", b, []), vi("g", f, [2, 3])],
+        [vi("ci2", b, []), vi("g2", f, [2, 3]), vi("g2s", f, [2, 3])],
+        [const("half", np.array(0.5, np.float32))])
+    outer = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "x"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("ReduceSum", ["hs", "ax"], ["rs"], keepdims=0),
+         helper.make_node("Add", ["h", "hf"], ["h1"]),
+         helper.make_node("Add", ["h1", "rs"], ["h2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [2, 3])],
+        [vi("c2", b, []), vi("h2", f, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer", body=outer)],
+        "hoist", [vi("x", f, [2, 3]), vi("n", i64, []), vi("m", i64, [])], [vi("y", f, [2, 3])],
+        [const("ax", np.array([0], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def nestbad_model():
     """An outer loop carrying Slice(inner scan output, 0, 1): with m = 0 it
     has no element, a size the plan (and ONNX) does not allow."""
@@ -307,6 +334,12 @@ with open(os.path.join(OUT, "nestscan.onnx"), "wb") as fh:
     fh.write(m.SerializeToString())
 save("nestscan", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
 cases.append("nestscan 3 2 %d" % len(nest_counts))
+
+m = hoist_model()
+with open(os.path.join(OUT, "hoist.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+save("hoist", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
+cases.append("hoist 3 1 %d" % len(nest_counts))
 
 # split sizes read at run time (0 among them); pieces of a run-time count
 # (ONNX Runtime refuses to concatenate none: n >= 1)
