@@ -44,8 +44,10 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             split: pieces of a run-time count; SequenceLength, a Loop over it
             summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
             input (new_axis 1 - K) and SequenceAt -1 (K = 0)
-Bad models: nestbad (a nested loop's scan output sliced into the outer's
-carried value: with m = 0 its size changes, nestbad.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
+  nestslice onnx.helper: an outer loop carrying Slice(inner scan output, 0,
+            1), the inner loop starting from Reshape(h, [1, 3]); m >= 1
+Bad models: nestbad (nestslice with m = 0: the carried value's size
+changes, nestbad.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
 splitbad_out (a graph output), splitbad_scalar (a scalar split read at
 run time): `build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
@@ -355,6 +357,14 @@ for name, m, sets in models:
         fh.write(m.SerializeToString())
     save(name, sets)
     cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
+# with m >= 1 nestbad is fine: its inner loop starts from a Reshape of the
+# outer's carried value, of a run-time shape
+x113 = rng.randn(1, 1, 3).astype(np.float32)
+with open(os.path.join(OUT, "nestslice.onnx"), "wb") as fh:
+    fh.write(nestbad_model().SerializeToString())
+nm_ok = [(2, 1), (3, 2), (0, 3), (1, 1)]
+save("nestslice", [[x113, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nm_ok])
+cases.append("nestslice 3 1 %d" % len(nm_ok))
 write(os.path.join(OUT, "nestbad.in0.pb"), np.ones([1, 1, 3], np.float32))
 write(os.path.join(OUT, "nestbad.in1.pb"), np.array(2, np.int64))
 write(os.path.join(OUT, "nestbad.in2.pb"), np.array(0, np.int64))
