@@ -3,7 +3,8 @@
  *   S (sequence) -> a tensor
  * Unfolded at compile time (op_seq.h) into Concat of the elements (after an
  * Unsqueeze each when stacking); an empty sequence has no result shape and
- * is refused. */
+ * is refused. Of a sequence split at run time: its input, when joined as
+ * it was split. */
 #include "op_seq.h"
 #include "op_inline.h"
 
@@ -13,10 +14,24 @@ static pz_status concat_from_sequence_unfold(ir_graph *g, int i, pz_err *err)
     const int *el;
     int cnt, ax;
     int64_t axis, new_axis;
-    if (op_seq_elems(g, n, 0, &el, &cnt, err)) return err->code;
     if (!op_attr(n, "axis")) return op_err_attr(err, n, "axis", "is required");
     if (op_attr_int(n, "axis", 0, &axis, err) || op_attr_int(n, "new_axis", 0, &new_axis, err))
         return err->code;
+    const ir_node *sp = op_seq_split_rt(g, n, 0);
+    if (sp) {   /* split at run time: X again, joined as it was split */
+        int x, sax, keep;
+        if (op_seq_split_args(g, sp, &x, &sax, &keep, err)) return err->code;
+        int r = g->values[x].t.rank - !keep;   /* a piece's rank */
+        if (op_axis(n, "axis", axis, r, new_axis != 0, &ax, err)) return err->code;
+        if (ax != sax || (new_axis != 0) == keep)
+            return op_err(err, n, "joins the pieces of node \"%s\" (SplitToSequence), split at "
+                          "run time along axis %d with keepdims %d, along axis %d with new_axis "
+                          "%lld: only joining them back into its input is supported", sp->name,
+                          sax, keep, ax, (long long)new_axis);
+        op_node_rewrite(g, i, "Identity", &x, 1, 0);
+        return PZ_OK;
+    }
+    if (op_seq_elems(g, n, 0, &el, &cnt, err)) return err->code;
     if (!cnt) return op_err(err, n, "the sequence is empty: there is nothing to concatenate");
     int rank = g->values[el[0]].t.rank;
     if (op_axis(n, "axis", axis, rank, new_axis != 0, &ax, err)) return err->code;

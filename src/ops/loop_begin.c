@@ -17,10 +17,11 @@ static pz_status loop_begin_infer(ir_graph *g, ir_node *n, pz_err *err)
     op_set_out(g, n, 1, IR_BOOL, r1, &one);
     for (int j = 0; j < n->n_in; j++) {
         const ir_value *v = &g->values[n->in[j]];
-        if (v->kind || v->dyn)
-            return op_err(err, n, "carried value %d \"%s\" is %s: a loop run at run time "
-                          "carries tensors of a compile-time shape", j, v->name,
-                          v->kind ? "a sequence or an optional" : "of a run-time shape");
+        /* one of a run-time shape is planned at its compile-time guess; the
+         * run checks its size (rt/ops/loop.c) */
+        if (v->kind)
+            return op_err(err, n, "carried value %d \"%s\" is a sequence or an optional: a "
+                          "loop run at run time carries tensors", j, v->name);
         op_set_out(g, n, 2 + j, (int)v->t.dtype, v->t.rank, v->t.dims);
     }
     return PZ_OK;

@@ -24,8 +24,9 @@ static pz_status loop_end_infer(ir_graph *g, ir_node *n, pz_err *err)
         return op_err(err, n, "the body's cond output must be one bool");
     for (int j = 0; j < N; j++) {
         const ir_tensor *a = op_in(g, n, 4 + j), *b = op_in(g, n, 5 + N + j);
-        int same = b && a->dtype == b->dtype && a->rank == b->rank &&
-                   !g->values[n->in[5 + N + j]].dyn;
+        /* a v_out of a run-time shape (from a nested loop's scan outputs)
+         * planned as v_in's: the run checks its size per iteration */
+        int same = b && a->dtype == b->dtype && a->rank == b->rank;
         for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
         if (!same) {
             char sa[96], sb[96];
@@ -38,11 +39,8 @@ static pz_status loop_end_infer(ir_graph *g, ir_node *n, pz_err *err)
         }
     }
     for (int s = 0; s < K; s++) {
-        int v = n->in[5 + 2 * N + s];
-        if (g->values[v].dyn)
-            return op_err(err, n, "scan output %d \"%s\" has a shape known only at run time: a "
-                          "loop run at run time stacks values of a compile-time shape", s,
-                          g->values[v].name);
+        /* one of a run-time shape (a nested loop's outputs): the run checks
+         * that every iteration's keeps the first's */
         const ir_tensor *e = op_in(g, n, 5 + 2 * N + s);
         if (e->rank + 1 > IR_MAX_RANK)
             return op_err(err, n, "scan output %d would have more than %d dims", s, IR_MAX_RANK);

@@ -191,6 +191,10 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
             return in_branch(g, n, err);
         op_fold_by_runtime(g, i);
         n = &g->nodes[i];
+        /* a container stays out of the run (SplitToSequence's of a run-time
+         * length: its readers read its input) */
+        if (dyn_k >= 0 && n->n_out >= 1 && n->out[0] >= 0 && g->values[n->out[0]].kind)
+            dyn_k = -1;
         if (dyn_k >= 0 && dyn_region(g, i, dyn_k, err)) return err->code;
         for (int k = 0; k < n->n_out; k++) {
             if (n->out[k] < 0) continue;

@@ -9,6 +9,39 @@ static const char *kind_name(int kind)
     return kind == IR_KIND_SEQ ? "a sequence" : kind == IR_KIND_OPT ? "an optional" : "a tensor";
 }
 
+const ir_node *op_seq_split_rt(const ir_graph *g, const ir_node *n, int i)
+{
+    if (i >= n->n_in || n->in[i] < 0) return NULL;
+    const ir_value *v = &g->values[n->in[i]];
+    if (v->kind != IR_KIND_SEQ || v->producer < 0) return NULL;
+    const ir_node *p = &g->nodes[v->producer];
+    return strcmp(p->op_type, "SplitToSequence") ? NULL : p;
+}
+
+pz_status op_seq_split_args(const ir_graph *g, const ir_node *sp, int *x, int *ax, int *keep,
+                            pz_err *err)
+{
+    int64_t axis, keepdims;
+    *x = sp->in[0];
+    if (op_attr_int(sp, "axis", 0, &axis, err) || op_attr_int(sp, "keepdims", 1, &keepdims, err) ||
+        op_axis(sp, "axis", axis, g->values[*x].t.rank, 0, ax, err))
+        return err->code;
+    *keep = keepdims != 0;
+    return PZ_OK;
+}
+
+/* Fails naming n when a sequence it reads (input i, or its producer via
+ * an Identity) is one split at run time, which only some readers take. */
+static pz_status not_split_rt(const ir_graph *g, const ir_node *n, int i, pz_err *err)
+{
+    const ir_node *p = op_seq_split_rt(g, n, i);
+    if (!p) return PZ_OK;
+    return op_err(err, n, "input %d \"%s\" is the sequence node \"%s\" (SplitToSequence) "
+                  "splits at run time, its length the run's: only SequenceAt, SequenceLength "
+                  "and ConcatFromSequence rebuilding the input read it", i,
+                  g->values[n->in[i]].name, p->name);
+}
+
 pz_status op_seq_elems(const ir_graph *g, const ir_node *n, int i, const int **elems, int *count,
                        pz_err *err)
 {
@@ -17,6 +50,7 @@ pz_status op_seq_elems(const ir_graph *g, const ir_node *n, int i, const int **e
     if (v->kind != IR_KIND_SEQ || v->producer < 0)
         return op_err(err, n, "input %d \"%s\" is %s, the op takes a sequence", i, v->name,
                       kind_name(v->kind));
+    if (not_split_rt(g, n, i, err)) return err->code;
     const ir_node *p = &g->nodes[v->producer];
     *elems = p->in;
     *count = p->n_in;
@@ -73,6 +107,7 @@ pz_status op_seq_reads(ir_graph *g, int i, int *again, pz_err *err)
         if (strcmp(n->op_type, "Identity") || v->producer < 0)
             return op_err(err, n, "input %d \"%s\" is %s; %s takes tensors", k, v->name,
                           kind_name(v->kind), n->op_type);
+        if (not_split_rt(g, n, k, err)) return err->code;
         /* Identity(container): the same elements under the new name (a
          * SequenceConstruct keeps the element type of an empty sequence) */
         const ir_node *p = &g->nodes[v->producer];
@@ -131,9 +166,17 @@ static void flatten_one(ir_graph *g, int v, const char *name, ir_out_group *grp)
 
 pz_status op_seq_outputs(ir_graph *g, pz_err *err)
 {
-    (void)err;
     int any = 0;
-    for (int i = 0; i < g->n_outputs; i++) any |= g->values[g->outputs[i]].kind != IR_KIND_TENSOR;
+    for (int i = 0; i < g->n_outputs; i++) {
+        const ir_value *v = &g->values[g->outputs[i]];
+        any |= v->kind != IR_KIND_TENSOR;
+        if (v->kind == IR_KIND_SEQ && v->producer >= 0 &&
+            !strcmp(g->nodes[v->producer].op_type, "SplitToSequence"))
+            return pz_fail(err, PZ_ERR_UNSUPPORTED, "graph output \"%s\" is the sequence node "
+                           "\"%s\" (SplitToSequence) splits at run time: a graph output "
+                           "sequence has a compile-time length", v->name,
+                           g->nodes[v->producer].name);
+    }
     if (!any) return PZ_OK;
     int n_old = g->n_outputs;
     int *old = op_ids_dup(g->outputs, n_old);

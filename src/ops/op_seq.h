@@ -23,6 +23,15 @@
 pz_status op_seq_elems(const ir_graph *g, const ir_node *n, int i, const int **elems, int *count,
                        pz_err *err);
 
+/* The SplitToSequence node whose run-time-length sequence (split_to_
+ * sequence.c: no split, X of a run-time shape) is input i of n, or NULL
+ * when input i is no such sequence. Its readers read X instead. */
+const ir_node *op_seq_split_rt(const ir_graph *g, const ir_node *n, int i);
+
+/* Such a node's X, its axis (normalized) and keepdims. */
+pz_status op_seq_split_args(const ir_graph *g, const ir_node *sp, int *x, int *ax, int *keep,
+                            pz_err *err);
+
 /* The position of input i of n (a constant int32/int64 scalar, or `def`
  * when omitted) in a sequence of `count` elements: in [-count, count - 1],
  * or [-count, count] if `inclusive` (an insertion point); negative counts

@@ -1,13 +1,29 @@
 /* sequence_length.c - SequenceLength: how many tensors S holds.
  *   S (sequence) -> int64 scalar
  * Unfolded at compile time (op_seq.h): the length is known then, so the
- * node becomes Identity of a constant. */
+ * node becomes Identity of a constant; of a sequence split at run time,
+ * Gather(Shape(X), axis). */
 #include "op_seq.h"
 #include "op_inline.h"
 
 static pz_status sequence_length_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
+    const ir_node *sp = op_seq_split_rt(g, n, 0);
+    if (sp) {   /* split at run time: X's dim along the axis */
+        int x, ax, keep;
+        if (op_seq_split_args(g, sp, &x, &ax, &keep, err)) return err->code;
+        char *name = pz_xstrdup(n->name);
+        int start = g->n_nodes, sh = ir_graph_add_value_unique(g, name);
+        op_append_node(g, name, "Shape", &x, 1, &sh, 1);
+        int64_t a = ax;
+        int ga[2] = {sh, op_new_const(g, name, IR_I64, 0, NULL, &a)};
+        free(name);
+        ir_graph_move_tail(g, start, i);
+        i += g->n_nodes - start;
+        op_node_rewrite(g, i, "Gather", ga, 2, 0);
+        return PZ_OK;
+    }
     const int *el;
     int cnt;
     if (op_seq_elems(g, n, 0, &el, &cnt, err)) return err->code;

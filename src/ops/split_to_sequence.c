@@ -3,7 +3,8 @@
  * Without split: pieces of size 1, with the axis dropped when keepdims = 0.
  * A scalar split s: pieces of s, the last one shorter if the axis does not
  * divide. Unfolded at compile time (op_seq.h) into a Slice per piece
- * (and a Reshape dropping the axis) read by a SequenceConstruct. */
+ * (and a Reshape dropping the axis) read by a SequenceConstruct; split
+ * sizes read at run time and an axis of a run-time length: below. */
 #include "op_seq.h"
 #include "op_inline.h"
 
@@ -21,6 +22,62 @@ static int append_slice(ir_graph *g, const char *name, int x, int64_t b, int64_t
     return y;
 }
 
+/* Split sizes read at run time (a 1-D split nothing binds): as many pieces
+ * as split has sizes, piece k = Slice(x, starts[k], ends[k]) with ends =
+ * CumSum(split) and starts = ends - split, read at run time (a dynamic
+ * region). The sizes must add up to the axis: the run does not check. */
+static pz_status split_at_run_time(ir_graph *g, int i, int ax, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    const ir_tensor *st = op_in(g, n, 1);
+    if (st->rank != 1 || (st->dtype != IR_I64 && st->dtype != IR_I32))
+        return op_err(err, n, "split is read at run time: it must be a 1-D int32 or int64 "
+                      "tensor of sizes (a scalar chunk size read at run time would make the "
+                      "sequence's length the run's: not supported)");
+    int64_t cnt = st->dims[0], zero = 0, one = 1, axis = ax;
+    if (cnt > OP_UNROLL_MAX_ITERS)
+        return op_err(err, n, "%lld split sizes are more than %d", (long long)cnt,
+                      OP_UNROLL_MAX_ITERS);
+    char *name = pz_xstrdup(n->name);
+    size_t nlen = strlen(name) + 32;
+    char *buf = pz_xmalloc(nlen);
+    int start = g->n_nodes, sp = n->in[1], x = n->in[0];
+    ir_dtype dt = op_in(g, n, 0)->dtype;
+    if (st->dtype != IR_I64) {
+        snprintf(buf, nlen, "%s/split64", name);
+        int c = ir_graph_add_value_unique(g, buf);
+        ir_node_add_attr_int(&g->nodes[op_append_node(g, buf, "Cast", &sp, 1, &c, 1)], "to",
+                             IR_I64);
+        sp = c;
+    }
+    snprintf(buf, nlen, "%s/ends", name);
+    int ends = ir_graph_add_value_unique(g, buf);
+    int cs[2] = {sp, op_new_const(g, buf, IR_I64, 0, NULL, &zero)};
+    op_append_node(g, buf, "CumSum", cs, 2, &ends, 1);
+    snprintf(buf, nlen, "%s/starts", name);
+    int starts = ir_graph_add_value_unique(g, buf);
+    op_append_node(g, buf, "Sub", (int[]){ends, sp}, 2, &starts, 1);
+    int *parts = pz_xmalloc((size_t)(cnt ? cnt : 1) * sizeof(int));
+    for (int64_t k = 0; k < cnt; k++) {
+        int se[2];
+        for (int e = 0; e < 2; e++) {
+            snprintf(buf, nlen, "%s/%lld/%s", name, (long long)k, e ? "end" : "start");
+            se[e] = append_slice(g, buf, e ? ends : starts, k, k + 1, 0);
+        }
+        snprintf(buf, nlen, "%s/%lld", name, (long long)k);
+        int ins[4] = {x, se[0], se[1], op_new_const(g, buf, IR_I64, 1, &one, &axis)};
+        parts[k] = ir_graph_add_value_unique(g, buf);
+        op_append_node(g, buf, "Slice", ins, 4, &parts[k], 1);
+    }
+    int added = g->n_nodes - start;
+    ir_graph_move_tail(g, start, i);
+    op_seq_rewrite(g, i + added, parts, (int)cnt, dt);
+    free(parts);
+    free(buf);
+    free(name);
+    return PZ_OK;
+}
+
 static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
@@ -30,6 +87,13 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
     if (op_attr_int(n, "axis", 0, &axis, err) || op_attr_int(n, "keepdims", 1, &keepdims, err) ||
         op_axis(n, "axis", axis, x->rank, 0, &ax, err))
         return err->code;
+    int has_split = n->n_in >= 2 && n->in[1] >= 0;
+    if (has_split && g->values[n->in[0]].dyn)
+        return op_err(err, n, "input \"%s\" has a shape known only at run time: split sizes "
+                      "over an axis of a run-time length are not supported (without split, "
+                      "the pieces of size 1 are)", g->values[n->in[0]].name);
+    if (has_split && g->rt_shapes && !op_in(g, n, 1)->data && !g->values[n->in[1]].dyn)
+        return split_at_run_time(g, i, ax, err);
     int64_t len = x->dims[ax];
     /* pieces: at most len, or as many as split has sizes (sizes may be 0) */
     const ir_tensor *st = n->n_in >= 2 && n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
@@ -103,9 +167,31 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
     return PZ_OK;
 }
 
+/* No split over an axis of a run-time length (X of a run-time shape): the
+ * sequence's length is the run's, so the node stays, a sequence whose
+ * readers read X itself (op_seq_split_rt): SequenceAt becomes a Gather,
+ * SequenceLength X's dim, ConcatFromSequence that rebuilds X X. */
+static int split_unfolds(const ir_graph *g, const ir_node *n)
+{
+    return n->n_in < 1 || n->in[0] < 0 || !g->values[n->in[0]].dyn ||
+           (n->n_in >= 2 && n->in[1] >= 0);
+}
+
+static pz_status split_rt_infer(ir_graph *g, ir_node *n, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t axis;
+    int ax;
+    if (op_attr_int(n, "axis", 0, &axis, err) || op_axis(n, "axis", axis, x->rank, 0, &ax, err))
+        return err->code;
+    op_set_container(g, n, IR_KIND_SEQ, x->dtype);
+    return PZ_OK;
+}
+
 const op_def op_split_to_sequence = {
     .name = "SplitToSequence",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
-    .infer = op_unfold_only,
+    .infer = split_rt_infer,
     .unfold = split_to_sequence_unfold,
+    .unfolds = split_unfolds,
 };

@@ -243,38 +243,61 @@ static int check_rt_alloc(const pz_net *net, const pz_layer *l, char *err, size_
 }
 
 /* Each LOOP layer's body (rt/ops/loop.c): the layers between its
- * LOOP_BEGIN (the writer of its iter input) and it that read what the
- * begin or another body layer writes. The others there read nothing that
- * changes per iteration: they run once, before the loop. */
+ * LOOP_BEGIN (the writer of its iter input) and it that depend on what the
+ * begin writes. The others there read nothing that changes per iteration:
+ * they run once, before the loop. Loops nest: LOOP layers come in order, an
+ * inner one first; its body layers stay its own (it runs them), and it
+ * joins the outer body with its LOOP_BEGIN when it depends on the outer
+ * iteration, even through its body alone (the begin must then reset it each
+ * time). */
 static int plan_loops(pz_net *net, char *err, size_t n)
 {
-    for (int t = 0; t < net->n_layers; t++) {
+    char *dep = calloc((size_t)(net->n_layers ? net->n_layers : 1), 1);
+    if (!dep) return snprintf(err, n, "out of memory"), 1;
+    int rc = 0;
+    for (int t = 0; t < net->n_layers && !rc; t++) {
         pz_layer *l = &net->layers[t];
         if (l->kind != PZ_OP_LOOP) continue;
         int h = l->in_id[2] >= 0 ? net->tensors[l->in_id[2]].producer : -1;
-        if (h < 0 || net->layers[h].kind != PZ_OP_LOOP_BEGIN)
-            return pz_layer_fail(l, err, n, "input 2 is not written by a LOOP_BEGIN layer");
+        if (h < 0 || net->layers[h].kind != PZ_OP_LOOP_BEGIN) {
+            rc = pz_layer_fail(l, err, n, "input 2 is not written by a LOOP_BEGIN layer");
+            break;
+        }
         l->loop_head = h;
-        if (!l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES)))
-            return snprintf(err, n, "out of memory"), 1;
-        l->body = malloc(sizeof(int) * (size_t)(t - h > 0 ? t - h : 1));
-        if (!l->body) return snprintf(err, n, "out of memory"), 1;
-        for (int li = h + 1; li < t; li++) {
-            pz_layer *b = &net->layers[li];
-            int in_body = 0;
-            for (int i = 0; i < b->n_in && !in_body; i++) {
+        pz_layer *hl = &net->layers[h];
+        if ((!l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES))) ||
+            (!hl->run_err && !(hl->run_err = calloc(1, PZ_RUN_ERR_BYTES))) ||
+            !(l->body = malloc(sizeof(int) * (size_t)(t - h > 0 ? t - h : 1)))) {
+            rc = (snprintf(err, n, "out of memory"), 1);
+            break;
+        }
+        memset(dep, 0, (size_t)net->n_layers);
+        dep[h] = 1;
+        for (int li = h + 1; li < t; li++) {   /* what depends on the iteration */
+            const pz_layer *b = &net->layers[li];
+            for (int i = 0; i < b->n_in && !dep[li]; i++) {
                 int p = b->in_id[i] >= 0 ? net->tensors[b->in_id[i]].producer : -1;
-                in_body = p == h || (p > h && net->layers[p].loop_of == t + 1);
+                dep[li] = p >= h && dep[p];
             }
-            if (!in_body) continue;
-            if (b->loop_of || b->kind == PZ_OP_LOOP || b->kind == PZ_OP_LOOP_BEGIN)
-                return pz_layer_fail(b, err, n, "is a loop inside the body of loop \"%s\", "
-                                     "run at run time: not supported", l->name);
+            if (b->kind != PZ_OP_LOOP) continue;
+            if (b->loop_head <= h) {
+                rc = pz_layer_fail(b, err, n, "begins before loop \"%s\" and ends inside its "
+                                   "body: loops must nest", l->name);
+                break;
+            }
+            /* all its body computes reaches it as an input: dep[li] says */
+            dep[li] |= dep[b->loop_head];
+            dep[b->loop_head] |= dep[li];
+        }
+        for (int li = h + 1; li < t && !rc; li++) {
+            pz_layer *b = &net->layers[li];
+            if (!dep[li] || b->loop_of) continue;   /* hoisted, or an inner loop's */
             b->loop_of = t + 1;
             l->body[l->n_body++] = li;
         }
     }
-    return 0;
+    free(dep);
+    return rc;
 }
 
 /* Whether block bl holds a loop's body layer: its layers run one by one

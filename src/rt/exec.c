@@ -137,7 +137,30 @@ static size_t tensor_bytes(const pz_tensor *t)
  * while i < M and cond; each scan value is appended to its output and the
  * carried values copied back into v_in (through l->state: a v_out may be
  * another v_in's bytes). A failure ends the loop, naming the layer; its
- * scan outputs are then empty. */
+ * scan outputs are then empty. A LOOP in the body (a nested loop) runs
+ * whole each iteration, through loop_run. */
+static void loop_run(pz_net *net, pz_layer *l);
+
+/* Scan value e (scan output s, stacked into y) at iteration k: its first
+ * shape is y's element shape; one of a run-time shape (a nested loop's
+ * outputs) must keep it. 0, or 1 with the run failed naming the layer. */
+static int scan_shape(const pz_layer *l, rt_tensor *y, const pz_tensor *e, int s, int64_t k,
+                      size_t *bytes)
+{
+    int same = y->t.rank == e->rank + 1;
+    for (int d = 0; d < e->rank && same; d++) {
+        if (k == 0) y->t.dims[1 + d] = e->dims[d];
+        same = y->t.dims[1 + d] == e->dims[d];
+    }
+    if (!same) {
+        pz_layer_run_fail(l, "scan output %d changes its element shape at iteration %lld", s,
+                          (long long)k);
+        return 1;
+    }
+    *bytes = tensor_bytes(e);
+    return 0;
+}
+
 static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
 {
     const pz_tensor *M = l->in[0], *C = l->in[1];
@@ -157,13 +180,16 @@ static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
         pz_layer_run_fail(l, "out of memory: %zu bytes of carried values", carried);
         return 1;
     }
+    const pz_layer *hd = &net->layers[l->loop_head];
+    if (hd->run_err && hd->run_err[0]) return 1;   /* its LOOP_BEGIN failed */
     int64_t k = 0;
     for (; k < m && go; k++) {
         *(int64_t *)l->in[2]->data = k;
         *(uint8_t *)l->in[3]->data = 1;
         for (int b = 0; b < l->n_body; b++) {
             pz_layer *bl = &net->layers[l->body[b]];
-            layer_exec(net, bl);
+            if (bl->kind == PZ_OP_LOOP) loop_run(net, bl);   /* a loop in the body */
+            else layer_exec(net, bl);
             if (bl->run_err && bl->run_err[0]) return 1;   /* it names itself */
         }
         if (l->n_convs) {   /* inputs the body wrote in another layout */
@@ -172,6 +198,7 @@ static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
         }
         for (int s = 0; s < K; s++) {
             rt_tensor *y = &net->tensors[l->out_id[N + s]];
+            if (scan_shape(l, y, l->in[5 + 2 * N + s], s, k, &es[s])) return 1;
             if (es[s] > SIZE_MAX / (size_t)(k + 1) ||
                 grow_keep(net, l, y, es[s] * (size_t)(k + 1), N + s))
                 return 1;
@@ -181,6 +208,12 @@ static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
         size_t at = 0;
         for (int j = 0; j < N; j++) {
             size_t nb = tensor_bytes(l->in[5 + N + j]);
+            if (nb != tensor_bytes(l->in[4 + j])) {   /* a v_out of a run-time shape */
+                pz_layer_run_fail(l, "carried value %d changes its size at iteration %lld: "
+                                  "%zu bytes in, %zu out", j, (long long)k,
+                                  tensor_bytes(l->in[4 + j]), nb);
+                return 1;
+            }
             memcpy((char *)l->state + at, l->in[5 + N + j]->data, nb);
             at += nb;
         }

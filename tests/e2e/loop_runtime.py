@@ -26,6 +26,30 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
   scancond  onnx.helper: Loop(M = n [1], cond = sum(x) < limit) carrying h
             [3] and a counter; the body adds 1 and stops when sum(h) >= limit;
             scan output h' [k, 3]
+  nestscan  onnx.helper: Loop(M = n) whose body holds Loop(M = m) carrying g
+            [2, 3], g' = 0.5 g + j + i (i the outer iteration), scan output g';
+            the outer carries g_final + 0.1 ReduceSum(scan, 0) (a value of a
+            run-time shape, the inner count's) and stacks it
+  hoist     onnx.helper: the same, the inner loop reading only x (it runs
+            once, before the outer loop), its outputs read in the outer body
+  nest      torch.jit.script: for i in range(n): for j in range(m): h =
+            tanh(0.9 h + 0.1 i - 0.05 j), then h + 0.01 (a loop nested in a
+            loop's body, both counts inputs)
+  whilein   torch.jit.script: for i in range(n): h = h / 2, then while
+            h.sum() < t: h = 2h + 1, k += 1 (a while inside a for)
+  splitrt   onnx.helper: SplitToSequence(x [6, 3], split), split [3] an
+            input (sizes read at run time, 0 among them), then SequenceAt 1
+            and -1, ConcatFromSequence, SequenceLength
+  splitdynK onnx.helper: SplitToSequence(Slice(x, 0, n), keepdims K), no
+            split: pieces of a run-time count; SequenceLength, a Loop over it
+            summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
+            input (new_axis 1 - K) and SequenceAt -1 (K = 0)
+  nestslice onnx.helper: an outer loop carrying Slice(inner scan output, 0,
+            1), the inner loop starting from Reshape(h, [1, 3]); m >= 1
+Bad models: nestbad (nestslice with m = 0: the carried value's size
+changes, nestbad.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
+splitbad_out (a graph output), splitbad_scalar (a scalar split read at
+run time): `build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
 grow.onnx doubles its carried value each iteration (Concat(h, h)): with a
 run-time count it cannot be planned once, and `build` refuses it naming the
@@ -113,6 +137,161 @@ def scancond_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def nestscan_model():
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+
+    def vi(n, t, shape):
+        return helper.make_tensor_value_info(n, t, shape)
+    inner = helper.make_graph(
+        [helper.make_node("Cast", ["j"], ["fj"], to=f),
+         helper.make_node("Cast", ["i"], ["fi"], to=f),
+         helper.make_node("Mul", ["g", "half"], ["gh"]),
+         helper.make_node("Add", ["gh", "fj"], ["g1"]),
+         helper.make_node("Add", ["g1", "fi"], ["g2"]),
+         helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "inner", [vi("j", i64, []), vi("c", b, []), vi("g", f, [2, 3])],
+        [vi("c2", b, []), vi("g2", f, [2, 3]), vi("g2s", f, [2, 3])],
+        [numpy_helper.from_array(np.array(0.5, np.float32), "half")])
+    outer = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "h"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("ReduceSum", ["hs", "ax"], ["rs"], keepdims=0),
+         helper.make_node("Mul", ["rs", "tenth"], ["rs1"]),
+         helper.make_node("Add", ["hf", "rs1"], ["h2"]),
+         helper.make_node("Identity", ["h2"], ["h2s"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [2, 3])],
+        [vi("c2", b, []), vi("h2", f, [2, 3]), vi("h2s", f, [2, 3])],
+        [numpy_helper.from_array(np.array(0.1, np.float32), "tenth")])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["yf", "ys"], name="outer", body=outer)],
+        "nestscan", [vi("x", f, [2, 3]), vi("n", i64, []), vi("m", i64, [])],
+        [vi("yf", f, [2, 3]), vi("ys", f, None)],
+        [numpy_helper.from_array(np.array([0], np.int64), "ax")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def vi(n, t, shape):
+    return helper.make_tensor_value_info(n, t, shape)
+
+
+def const(name, a):
+    return numpy_helper.from_array(np.asarray(a), name)
+
+
+def split_rt_model():
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("SplitToSequence", ["x", "split"], ["seq"], axis=0),
+         helper.make_node("SequenceAt", ["seq", "one"], ["a"]),
+         helper.make_node("SequenceAt", ["seq", "mone"], ["z"]),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0),
+         helper.make_node("SequenceLength", ["seq"], ["len"]),
+         helper.make_node("Mul", ["c", "two"], ["c2"])],
+        "splitrt", [vi("x", f, [6, 3]), vi("split", i64, [3])],
+        [vi("a", f, None), vi("z", f, None), vi("c2", f, None), vi("len", i64, [])],
+        [const("one", np.array(1, np.int64)), const("mone", np.array(-1, np.int64)),
+         const("two", np.array(2, np.float32))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def split_dyn_model(keep, bad=None):
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    el = [1, 3] if keep else [3]
+    body = helper.make_graph(
+        [helper.make_node("SequenceAt", ["seq", "i"], ["e"]),
+         helper.make_node("Cast", ["i"], ["fi"], to=f),
+         helper.make_node("Add", ["fi", "onef"], ["w"]),
+         helper.make_node("Mul", ["e", "w"], ["ew"]),
+         helper.make_node("Add", ["acc", "ew"], ["acc2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "body", [vi("i", i64, []), vi("c", b, []), vi("acc", f, el)],
+        [vi("c2", b, []), vi("acc2", f, el)], [const("onef", np.array(1, np.float32))])
+    nodes = [helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]),
+             helper.make_node("Slice", ["x", "z0", "n1", "ax0"], ["y"]),
+             helper.make_node("SplitToSequence", ["y"], ["seq"], name="split", axis=0,
+                              keepdims=keep),
+             helper.make_node("SequenceLength", ["seq"], ["len"]),
+             helper.make_node("Loop", ["len", "", "acc0"], ["acc"], name="loop", body=body),
+             helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0,
+                              new_axis=0 if keep else 1),
+             helper.make_node("Neg", ["c"], ["cn"])]
+    outs = [vi("len", i64, []), vi("acc", f, None), vi("cn", f, None)]
+    if not keep:
+        nodes.append(helper.make_node("SequenceAt", ["seq", "mone"], ["last"]))
+        outs.append(vi("last", f, None))
+    if bad == "insert":
+        nodes = nodes[:3] + [helper.make_node("SequenceInsert", ["seq", "acc0"], ["s2"], name="ins"),
+                             helper.make_node("SequenceLength", ["s2"], ["len"])]
+        outs = outs[:1]
+    elif bad == "out":
+        nodes = nodes[:3]
+        outs = [helper.make_tensor_sequence_value_info("seq", f, None)]
+    g = helper.make_graph(nodes, "splitdyn%d" % keep, [vi("x", f, [8, 3]), vi("n", i64, [])], outs,
+                          [const("ax0", np.array([0], np.int64)), const("z0", np.array([0], np.int64)),
+                           const("mone", np.array(-1, np.int64)), const("acc0", np.zeros(el, np.float32))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def split_scalar_model():
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("SplitToSequence", ["x", "s"], ["seq"], name="split", axis=0),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0)],
+        "splitbad", [vi("x", f, [6, 3]), vi("s", i64, [])], [vi("c", f, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def hoist_model():
+    """An inner loop that reads nothing of the outer iteration (it runs once,
+    before the outer loop), its outputs read in the outer body."""
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    inner = helper.make_graph(
+        [helper.make_node("Mul", ["g", "half"], ["g2"]), helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["ci"], ["ci2"])],
+        "inner", [vi("j", i64, []), vi("ci", b, []), vi("g", f, [2, 3])],
+        [vi("ci2", b, []), vi("g2", f, [2, 3]), vi("g2s", f, [2, 3])],
+        [const("half", np.array(0.5, np.float32))])
+    outer = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "x"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("ReduceSum", ["hs", "ax"], ["rs"], keepdims=0),
+         helper.make_node("Add", ["h", "hf"], ["h1"]),
+         helper.make_node("Add", ["h1", "rs"], ["h2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [2, 3])],
+        [vi("c2", b, []), vi("h2", f, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer", body=outer)],
+        "hoist", [vi("x", f, [2, 3]), vi("n", i64, []), vi("m", i64, [])], [vi("y", f, [2, 3])],
+        [const("ax", np.array([0], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def nestbad_model():
+    """An outer loop carrying Slice(inner scan output, 0, 1): with m = 0 it
+    has no element, a size the plan (and ONNX) does not allow."""
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    inner = helper.make_graph(
+        [helper.make_node("Add", ["g", "g"], ["g2"]),
+         helper.make_node("Identity", ["g2"], ["g2s"]),
+         helper.make_node("Identity", ["ci"], ["ci2"])],
+        "inner", [vi("j", i64, []), vi("ci", b, []), vi("g", f, [1, 3])],
+        [vi("ci2", b, []), vi("g2", f, [1, 3]), vi("g2s", f, [1, 3])])
+    outer = helper.make_graph(
+        [helper.make_node("Reshape", ["h", "shape"], ["g0"]),
+         helper.make_node("Loop", ["m", "", "g0"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("Slice", ["hs", "z0", "o1"], ["h2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, [1, 1, 3])],
+        [vi("c2", b, []), vi("h2", f, [1, 1, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer", body=outer)],
+        "nestbad", [vi("x", f, [1, 1, 3]), vi("n", i64, []), vi("m", i64, [])], [vi("y", f, None)],
+        [const("z0", np.array([0], np.int64)), const("o1", np.array([1], np.int64)),
+         const("shape", np.array([-1, 3], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def grow_model():
     f = TensorProto.FLOAT
     body = helper.make_graph(
@@ -149,6 +328,50 @@ x3 = np.array([0.5, -1.0, 2.0], np.float32)
 vals = [(4, 100.0), (10, 12.0), (3, 0.0), (20, 40.0), (1, 100.0), (0, 100.0)]
 save("scancond", [[x3, np.array([n], np.int64), np.array(t, np.float32)] for n, t in vals])
 cases.append("scancond 3 3 %d" % len(vals))
+
+# (n, m): the outer count, the inner one; 0 on either side
+nest_counts = [(3, 2), (0, 2), (2, 0), (4, 5), (1, 1), (2, 3)]
+m = nestscan_model()
+with open(os.path.join(OUT, "nestscan.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+save("nestscan", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
+cases.append("nestscan 3 2 %d" % len(nest_counts))
+
+m = hoist_model()
+with open(os.path.join(OUT, "hoist.onnx"), "wb") as fh:
+    fh.write(m.SerializeToString())
+save("hoist", [[x23, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nest_counts])
+cases.append("hoist 3 1 %d" % len(nest_counts))
+
+# split sizes read at run time (0 among them); pieces of a run-time count
+# (ONNX Runtime refuses to concatenate none: n >= 1)
+x63 = rng.randn(6, 3).astype(np.float32)
+x83 = rng.randn(8, 3).astype(np.float32)
+models = [("splitrt", split_rt_model(), [[x63, np.array(sp, np.int64)]
+                                          for sp in [[2, 3, 1], [0, 6, 0], [6, 0, 0], [1, 1, 4]]])]
+for keep in (0, 1):
+    models.append(("splitdyn%d" % keep, split_dyn_model(keep),
+                   [[x83, np.array(n, np.int64)] for n in [3, 1, 8, 5]]))
+for name, m, sets in models:
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
+        fh.write(m.SerializeToString())
+    save(name, sets)
+    cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
+# with m >= 1 nestbad is fine: its inner loop starts from a Reshape of the
+# outer's carried value, of a run-time shape
+x113 = rng.randn(1, 1, 3).astype(np.float32)
+with open(os.path.join(OUT, "nestslice.onnx"), "wb") as fh:
+    fh.write(nestbad_model().SerializeToString())
+nm_ok = [(2, 1), (3, 2), (0, 3), (1, 1)]
+save("nestslice", [[x113, np.array(n, np.int64), np.array(k, np.int64)] for n, k in nm_ok])
+cases.append("nestslice 3 1 %d" % len(nm_ok))
+write(os.path.join(OUT, "nestbad.in0.pb"), np.ones([1, 1, 3], np.float32))
+write(os.path.join(OUT, "nestbad.in1.pb"), np.array(2, np.int64))
+write(os.path.join(OUT, "nestbad.in2.pb"), np.array(0, np.int64))
+for name, m in [("nestbad", nestbad_model()), ("splitbad_insert", split_dyn_model(0, "insert")),
+                ("splitbad_out", split_dyn_model(0, "out")), ("splitbad_scalar", split_scalar_model())]:
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
+        fh.write(m.SerializeToString())
 
 try:
     import torch
@@ -193,6 +416,26 @@ if torch is not None:
                 h = torch.relu(self.conv(h)) * 0.5 + h * 0.5
             return h, self.head(h)
 
+    class Nest(torch.nn.Module):
+        def forward(self, x, n, m):
+            h = x
+            for i in range(int(n)):
+                for j in range(int(m)):
+                    h = torch.tanh(h * 0.9 + 0.1 * i - 0.05 * j)
+                h = h + 0.01
+            return h, h.sum()
+
+    class WhileIn(torch.nn.Module):
+        def forward(self, x, n, t):
+            h = x
+            k = torch.zeros(1, dtype=torch.int64)
+            for i in range(int(n)):
+                h = h * 0.5
+                while bool(h.sum() < t):
+                    h = h * 2.0 + 1.0
+                    k = k + 1
+            return h, k
+
     torch.manual_seed(40)
     conv = ConvLoop().eval()
     xc = rng.randn(1, 16, 8, 8).astype(np.float32)
@@ -201,17 +444,25 @@ if torch is not None:
             ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
             ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
             ("list", Append(), [[x23, np.array(n, np.int64)] for n in counts if n > 0]),
-            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts])]:
+            ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts]),
+            ("nest", Nest(), [[x23, np.array(n, np.int64), np.array(k, np.int64)]
+                              for n, k in nest_counts]),
+            ("whilein", WhileIn(), [[xr, np.array(n, np.int64), np.array(t, np.float32)]
+                                    for n, t in [(3, 20.0), (0, 20.0), (1, 0.0), (5, 9.0),
+                                                 (2, 300.0), (4, 20.0)]])]:
         s = torch.jit.script(mod)
         targs = tuple(torch.from_numpy(a) for a in ins[0])
         torch.onnx.export(s, targs, os.path.join(OUT, name + ".onnx"), opset_version=13,
-                          input_names=["x", "n"])
+                          input_names=["x", "n", "m"][:len(ins[0])])
         refs = []
         for v in ins:
             with torch.no_grad():
                 refs.append([o.numpy() for o in s(*(torch.from_numpy(a) for a in v))])
         save(name, ins, refs)
-        cases.append("%s 2 %d %d" % (name, len(refs[0]), len(ins)))
+        cases.append("%s %d %d %d" % (name, len(ins[0]), len(refs[0]), len(ins)))
+    # an outer count past what `run` unrolls: the while inside runs at run time
+    # in a loop run at run time in `run` too
+    write(os.path.join(OUT, "whilein.big.in1.pb"), np.array(70000, np.int64))
 
 with open(os.path.join(OUT, "cases.txt"), "w") as fh:
     fh.write("\n".join(cases) + "\n")

@@ -14,6 +14,14 @@
 #     counts growing and shrinking, 0 included: every output of the program
 #     and of `paleozoic run` against ONNX Runtime 1.17 (and PyTorch's for the
 #     PyTorch models);
+#   - loops nested in a loop's body (a double for, a while inside a for,
+#     and an onnx.helper loop whose inner loop's scan output feeds the
+#     outer's carried value), each count 0 in some value set; a for of
+#     70000 iterations with a while inside in `run` too;
+#   - SplitToSequence with split sizes read at run time, and with no split
+#     over an axis of a run-time length (a Loop over its pieces); read by
+#     SequenceInsert, as a graph output, or split by a scalar read at run
+#     time, `build` exits 2 naming the node;
 #   - n = 2^50 exits 2 naming the loop, in the program and in `run`; a
 #     carried value that changes shape per iteration is refused at build.
 # Under a sanitizer every other value set. Ends with `N passed, N failed`.
@@ -120,6 +128,56 @@ if [ -f "$T/scan.exe" ]; then
         bad "scan: compile failed: $(tail -c 300 "$T/log")"
     fi
 fi
+# a for of 70000 iterations (past what `run` unrolls) with a while inside,
+# whose condition is computed from the data: in `run` too both loops run at
+# run time, the while nested in the for's body (a sanitizer build skips it:
+# 140000 body runs)
+if [ -f "$T/whilein.exe" ] && [ "$san" = 0 ]; then
+    big="$T/whilein.v0.in0.pb $T/whilein.big.in1.pb $T/whilein.v0.in2.pb"
+    # shellcheck disable=SC2086
+    node "$E2E/ort_run.js" "$T/whilein.onnx" $big -- "$T/ort0.pb" "$T/ort1.pb" >"$T/log" 2>&1 ||
+        bad "whilein n = 70000: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+    for how in program run; do
+        # shellcheck disable=SC2086
+        if [ "$how" = program ]; then set -- "$T/whilein.exe"
+        else set -- "$PZ" run "$T/whilein.onnx"; fi
+        if "$@" $(echo " $big" | sed 's/ / --input /g') --output "$T/o0.pb" --output "$T/o1.pb" \
+            >"$T/log" 2>&1 && clean "$T/log"; then
+            check "whilein n = 70000 ($how) = ONNX Runtime" \
+                node "$E2E/compare.js" --close 1e-4 1e-5 "$T/o0.pb" "$T/ort0.pb"
+            check "whilein n = 70000 ($how): the while's count = ONNX Runtime" \
+                node "$E2E/compare.js" --bitwise "$T/o1.pb" "$T/ort1.pb"
+        else
+            bad "whilein n = 70000: the $how failed: $(tail -c 300 "$T/log")"
+        fi
+    done
+fi
+# a nested loop's scan output sliced into the outer's carried value: with
+# m = 0 its size changes, which a loop planned once cannot carry
+nb="--input $T/nestbad.in0.pb --input $T/nestbad.in1.pb --input $T/nestbad.in2.pb"
+if "$PZ" build "$T/nestbad.onnx" -o "$T/nestbad.exe" >"$T/log" 2>&1; then
+    # shellcheck disable=SC2086
+    refuse "nestbad: a carried value that changes size at run time (program)" \
+        'layer "outer" (LOOP): carried value 0 changes its size at iteration 0' \
+        "$T/nestbad.exe" $nb --output "$T/o0.pb"
+    clean "$T/refuse.log" || bad "nestbad: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+else
+    bad "nestbad: build failed: $(tail -c 300 "$T/log")"
+fi
+# shellcheck disable=SC2086
+refuse "nestbad: a carried value that changes size at run time (run)" 'layer "outer/' \
+    "$PZ" run "$T/nestbad.onnx" $nb --output "$T/o0.pb"
+clean "$T/refuse.log" || bad "nestbad: sanitizer report in run: $(tail -c 300 "$T/refuse.log")"
+# a sequence split at run time where its length must be known at build
+refuse "splitbad_insert: SequenceInsert into a sequence split at run time" \
+    'node "ins" (SequenceInsert): input 0 .* node "split" (SplitToSequence) splits at run time' \
+    "$PZ" build "$T/splitbad_insert.onnx" -o "$T/sb.exe"
+refuse "splitbad_out: a sequence split at run time as a graph output" \
+    'graph output "seq" is the sequence node "split" (SplitToSequence) splits at run time' \
+    "$PZ" build "$T/splitbad_out.onnx" -o "$T/sb.exe"
+refuse "splitbad_scalar: a scalar split read at run time" \
+    'node "split" (SplitToSequence): split is read at run time: it must be a 1-D' \
+    "$PZ" build "$T/splitbad_scalar.onnx" -o "$T/sb.exe"
 refuse "grow: a carried value that changes shape" 'node "loop" (Loop): carried value 0' \
     "$PZ" build "$T/grow.onnx" -o "$T/grow.exe"
 

@@ -46,6 +46,15 @@ static int begin_prepare(pz_layer *l, char *err, size_t n)
 static void begin_run(const pz_layer *l, int ith, int nth)
 {
     if (ith) return;
+    if (l->run_err) l->run_err[0] = 0;
+    /* a v_initial of a run-time shape (a nested loop's) must fit the plan */
+    for (int j = 0; j < l->n_in; j++)
+        if (pz_numel(l->in[j]) != pz_numel(l->out[2 + j])) {
+            pz_layer_run_fail(l, "carried value %d: v_initial has %lld elements, the loop is "
+                              "planned for %lld", j, (long long)pz_numel(l->in[j]),
+                              (long long)pz_numel(l->out[2 + j]));
+            return;
+        }
     *(int64_t *)l->out[0]->data = 0;
     *(uint8_t *)l->out[1]->data = 1;
     for (int j = 0; j < l->n_in; j++) {
@@ -56,10 +65,18 @@ static void begin_run(const pz_layer *l, int ith, int nth)
     (void)nth;
 }
 
+/* a v_initial of a run-time shape (a nested loop's output) leaves v_in's
+ * planned shape as it is: begin_run checks the size */
+static void begin_run_shape(const pz_layer *l)
+{
+    (void)l;
+}
+
 const pz_rt_op pz_rt_op_loop_begin = {
     .name = "LOOP_BEGIN",
     .min_in = 0, .max_in = -1, .min_out = 2, .max_out = -1,
     .prepare = begin_prepare, .run = begin_run,
+    .run_shape = begin_run_shape, .dyn_stops = 1,
 };
 
 static int loop_prepare(pz_layer *l, char *err, size_t n)
