@@ -9,7 +9,8 @@
 #   1. `run --profile` of ResNet-18, AlexNet, MobileNetV2 and SqueezeNet 1.0
 #      (exported here with torchvision, seeded weights) shows no COPY layer,
 #      and `inspect --strategy none` counts no Flatten/Reshape layer;
-#      SqueezeNet's 8 Concats are all in place, no CONCAT layer left.
+#      SqueezeNet's 8 Concats are all in place, no CONCAT layer left (also
+#      in one fused block on 2 cores, bitwise the unfused run).
 #   2. SqueezeNet and the edge-case models of views_models.py:
 #      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
 #      1e-4), the built program bitwise equal to `run` at both thread counts,
@@ -94,6 +95,15 @@ for n in $NETS input_output concat_twice two_readers chain concat_inplace transp
         done
     done
 done
+# SqueezeNet in one fused block (fuse-all) on 2 cores: its 8 Concats in place there too (their
+# parts are whole tensors: rt/inplace.c), bitwise the unfused run
+if [ -n "$NETS" ]; then
+    "$PZ" run "$T/squeezenet1_0.onnx" --input "$T/squeezenet1_0.input.pb" --threads 2 \
+        --strategy fuse-all --profile --output "$T/sq.fa.pb" >"$T/prof" 2>&1
+    check "squeezenet1_0 fuse-all: 8 concats in place, no CONCAT layer" \
+        sh -c "grep -q ', 8 concats in place' '$T/prof' && ! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
+    check "squeezenet1_0 fuse-all: bitwise the unfused run" cmp_bit "$T/sq.fa.pb" "$T/squeezenet1_0.run2_0.pb"
+fi
 # concat_inplace: the channel Concat and the Concat of it in place; the one
 # on the row axis and the one of 8 + 16 channels copy
 "$PZ" run "$T/concat_inplace.onnx" --input "$T/concat_inplace.in.pb" --profile >"$T/prof" 2>&1
