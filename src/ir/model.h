@@ -78,6 +78,9 @@ typedef struct {
     /* the concatenation knob the graph passes ran with (cli_lower): 1 on,
      * 0 off; the groups merged and the layers in them */
     int concat, concat_groups, concat_layers;
+    /* 1 once a strategy measured the convs' algorithms (opt_measure_algos,
+     * on the sparse kernels where a layer is sparse): pruning keeps them */
+    int algos_measured;
     /* [g->n_values]: for the output of a view node (op_def.view) that
      * lowering made no layer, the value whose bytes it is; else -1. The
      * plan (src/gen/plan.c) declares it as a runtime view of that value. */

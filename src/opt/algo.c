@@ -66,6 +66,7 @@ int opt_have_winograd(void)
 int opt_choose_algos(ir_model *m)
 {
     int avx512 = opt_have_winograd(), n_wino = 0;
+    m->algos_measured = 0;
     for (int i = 0; i < m->n_layers; i++) {
         const ir_node *n = &m->g->nodes[m->layers[i].node];
         if (!n->op || strcmp(n->op->name, "Conv")) {
@@ -83,7 +84,9 @@ int opt_choose_algos(ir_model *m)
  * built once with each eligible conv on the rule's algorithm and once with
  * each on the other one, `rounds` times alternately, and each layer's time
  * is taken from the runtime's profiler (median over rounds). A conv runs
- * Winograd when that is at least 3% faster. Layers' times in the two nets
+ * Winograd when that is at least 3% faster. A sparse layer (the sparsity
+ * knob, set before the strategy: cli_lower) is timed on its sparse kernels,
+ * the sparse Winograd against the sparse direct conv. Layers' times in the two nets
  * are comparable: both kernels read and write the same blocked layout.
  * Not every conv on Winograd in one net: there one stage's transformed
  * weights push the next stage's out of the caches, and the layers read
@@ -131,11 +134,13 @@ int opt_measure_algos(ir_model *m, int cores, int rounds, int quiet, pz_err *err
         int w = med[0] < 0.97 * med[1];
         m->layers[i].algo = w ? IR_ALGO_WINOGRAD : IR_ALGO_DIRECT;
         n_wino += w;
+        const char *sp = m->layers[i].sparsity != 0 ? "sparse " : "";
         if (!quiet)
-            fprintf(stderr, "algo: layer %3d %-40.40s winograd %8.3f ms, direct %8.3f ms -> %s%s\n",
-                    i, m->g->nodes[m->layers[i].node].name, med[0], med[1],
+            fprintf(stderr, "algo: layer %3d %-40.40s %swinograd %8.3f ms, %sdirect %8.3f ms -> %s%s\n",
+                    i, m->g->nodes[m->layers[i].node].name, sp, med[0], sp, med[1],
                     w ? "winograd" : "direct", w == opt_winograd_pays(m, i) ? "" : " (the rule says otherwise)");
     }
+    m->algos_measured = !rc;
     lab_meter_free(mt);
     free(col);
     free(t);

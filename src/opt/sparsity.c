@@ -218,9 +218,11 @@ static void densities(const ir_tensor *w, double *tap_nz, double *blk_nz)
 /* Each sparse conv the optimizer left on Winograd: the sparse Winograd
  * where pz_spwino_pays says it beats the sparse direct conv on the pruned
  * weights (the layer stays IR_ALGO_WINOGRAD: the runtime's conv op takes
- * the sparse Winograd), else direct (IR_ALGO_DIRECT: the sparse direct). */
+ * the sparse Winograd), else direct (IR_ALGO_DIRECT: the sparse direct).
+ * Not after a measured choice (m->algos_measured). */
 static void choose_sparse_algos(ir_model *m)
 {
+    if (m->algos_measured) return;   /* timed on the sparse kernels: that choice stands */
     for (int l = 0; l < m->n_layers; l++) {
         op_lowered low;
         int64_t s[4];

@@ -12,8 +12,9 @@
  * part arriving in the concat's layout (no conversion) at a PZ_ALIGN-aligned
  * offset. Each part must be a tensor a layer writes, read here once, not
  * already in place in another concatenation, and the layers that write the
- * part and the concat run alone in their blocks (a fused run keeps rows in
- * windows). Otherwise the CONCAT layer copies, as before.
+ * part and the concat write whole tensors (alone in their blocks, or in
+ * fused blocks but not into row windows). Otherwise the CONCAT layer
+ * copies, as before.
  *
  * A split is the mirror (the one the concatenation pass puts after a merged
  * conv): one outer row, its input X written by a layer and arriving in the
@@ -35,11 +36,18 @@
 #include <string.h>
 
 #include "rt/arena.h"
+#include "rt/fuse.h"
 #include "rt/net.h"
 
+/* Whether layer li's output is a whole tensor in the arena: a layer alone
+ * in its block, or one of a fused block whose output no row window holds
+ * (rt/fuse.h: a tensor a concat or split reads is read after its run, so it
+ * is whole; fused runs write its rows through its data pointer, set by the
+ * arena after this plan). */
 static bool alone(const pz_net *net, int li)
 {
-    return net->blocks[net->layers[li].block].count == 1;
+    const rt_block *b = &net->blocks[net->layers[li].block];
+    return b->count == 1 || !pz_fuse_windowed(b->fuse, li);
 }
 
 /* Whether CONCAT layer l can be in place (see above). */

@@ -15,8 +15,9 @@
 #           PZ_ISA=scalar (the small models), and the program `build` makes
 #           against `run` on; on within 1e-4 of ONNX Runtime
 #           (also the --emit raw program, --precision bf16's GEMMs, and
-#           GoogLeNet in fused F-Blocks: fuse-all and dlfusion at 2 threads,
-#           and at --batch 2)
+#           GoogLeNet in fused F-Blocks: fuse-all, dlfusion and a block in bands at
+#           2 threads, its 9 Concats and 9 Splits in place there too, bitwise the
+#           unfused run; Inception-v3 in one fused block likewise; and at --batch 2)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
 #           SPLIT layers and Splits in place; the generated C's
@@ -121,15 +122,33 @@ hand 8 3 1 fast scalar
 $([ -n "$GN" ] && echo "googlenet 1 9 9 fast")
 LIST
 
-# ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise
-for st in ${GN:+fuse-all dlfusion}; do
+# ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise, and
+# the Concats and Splits in place inside the fused blocks too (rt/inplace.c: their parts are
+# whole tensors there): no CONCAT or SPLIT layer in the profile. fuse-all and dlfusion, and a
+# block of every layer before the global pool split in bands (2 threads).
+for st in ${GN:+fuse-all dlfusion bands}; do
     for c in off on; do
+        how="--strategy $st"
+        if [ "$st" = bands ]; then
+            nl=$("$PZ" inspect "$T/googlenet.onnx" --strategy none --concat "$c" --json |
+                "$PY" -c 'import json,sys; print(json.load(sys.stdin)["layers"])')
+            printf '{"layers": %s, "concat": %s, "blocks": [{"first": 0, "count": %s, "mp": 2, "split": "bands"}, {"first": %s, "count": 2, "mp": 2}]}\n' \
+                "$nl" "$([ $c = on ] && echo true || echo false)" "$((nl - 2))" "$((nl - 2))" >"$T/bands.$c.json"
+            how="--schedule $T/bands.$c.json"
+        fi
+        # shellcheck disable=SC2086  # $how is words
         "$PZ" run "$T/googlenet.onnx" --input "$T/googlenet.in_0.pb" --output "$T/gf.$c.pb" \
-            --threads 2 --strategy "$st" --concat "$c" >"$T/log" 2>&1 ||
-            bad "googlenet --strategy $st --concat $c: $(tail -c 300 "$T/log")"
+            --threads 2 $how --concat "$c" --profile >"$T/gf.$c.prof" 2>&1 ||
+            bad "googlenet $how --concat $c: $(tail -c 300 "$T/gf.$c.prof")"
     done
     if cmp -s "$T/gf.off.pb" "$T/gf.on.pb"; then ok
-    else bad "googlenet --strategy $st: --concat on differs from off"; fi
+    else bad "googlenet $st: --concat on differs from off"; fi
+    if cmp -s "$T/gf.on.pb" "$T/googlenet.on.1fast.0.pb"; then ok
+    else bad "googlenet $st: the fused run differs from the unfused one"; fi
+    if grep -q ', 9 concats in place.*, 9 splits in place' "$T/gf.on.prof" &&
+        grep -q ', 9 concats in place' "$T/gf.off.prof" &&
+        ! grep -q -E '^ +[0-9]+ (CONCAT|SPLIT|COPY) ' "$T/gf.on.prof" "$T/gf.off.prof"; then ok
+    else bad "googlenet $st: want 9 concats and 9 splits in place: $(grep '^profile of' "$T/gf.on.prof" | cut -c 1-200)"; fi
 done
 
 # ---- --batch 2 (issue 43 item 1): the blocked Split cuts each image's blocks
@@ -161,6 +180,13 @@ if [ -n "$GN" ]; then
         else bad "inception_v3: --concat on differs from off"; fi
         if grep -q ', 10 splits in place' "$T/iv3.on.prof" && ! grep -q ' SPLIT ' "$T/iv3.on.prof"; then ok
         else bad "inception_v3: want its 10 Splits in place: $(sed -n 2p "$T/iv3.on.prof")"; fi
+        # in one fused block (fuse-all) too: every producer (convs, pools, the merged convs)
+        # writes into its slice of the module's concat, no copy layer; bitwise the unfused run
+        "$PZ" run "$f" --input "$x" --output "$T/iv3.fa.pb" --threads 2 --concat on \
+            --strategy fuse-all --profile >"$T/iv3.fa.prof" 2>&1 || bad "inception_v3 fuse-all: $(tail -c 300 "$T/iv3.fa.prof")"
+        if cmp -s "$T/iv3.fa.pb" "$T/iv3.off.pb" && grep -q ', 11 concats in place.*, 10 splits in place' "$T/iv3.fa.prof" &&
+            ! grep -q -E '^ +[0-9]+ (CONCAT|SPLIT|COPY) ' "$T/iv3.fa.prof"; then ok
+        else bad "inception_v3 fuse-all --concat on: bitwise off and 11 + 10 in place? $(head -1 "$T/iv3.fa.prof" | cut -c 1-200)"; fi
         if node "$ROOT/tests/e2e/ort_run.js" "$f" --threads 1 "$x" -- "$T/iv3.ort.pb" >"$T/log" 2>&1 &&
             node "$ROOT/tests/e2e/compare.js" --rel 1e-4 "$T/iv3.on.pb" "$T/iv3.ort.pb" >"$T/log" 2>&1; then ok
         else bad "inception_v3 --concat on against ONNX Runtime: $(tail -c 300 "$T/log")"; fi
