@@ -64,4 +64,41 @@ static inline __m512 gelu_ps(__m512 x, int tanh_form)
     return _mm512_mul_ps(_mm512_mul_ps(half, x), f);
 }
 
+/* GELU of 16 floats, the erf form, for the GEMM epilogue: x/2 + x/2 erf(u),
+ * u = x / sqrt 2 held in [-4, 4] (erf(4) is 1 - 1.5e-8), erf(u) = u P(u^2) /
+ * Q(u^2) with P of degree 6 and Q of degree 4 in u^2 (Eigen's and XLA's
+ * float erf: at most 6.5e-8 from erf in exact arithmetic) and 1 / Q by rcp14
+ * and one Newton step. About 21 vector ops against gelu_ps's 40: the epilogue
+ * of a transformer's first FFN layer runs them for every output, on the
+ * ports its FMAs need. Error: an absolute error of erf, so within
+ * 2.5e-7 * max(|x|, 1) of GELU(x) (tests/unit/rt_fast.c sweeps it), where
+ * gelu_ps is within a few ulps of GELU(x) itself; for x below -5.7 the
+ * result is 0 or of magnitude under that bound. No denormal comes out of a
+ * step (an exp would, for x below -13, and each costs a microcode assist).
+ * NaN passes; -inf gives NaN, as the scalar x/2 (1 + erf(u)) does. */
+static inline __m512 gelu_erf_fast_ps(__m512 x)
+{
+    const __m512 u = _mm512_min_ps(_mm512_set1_ps(4.0f),
+                                   _mm512_max_ps(_mm512_set1_ps(-4.0f),
+                                                 _mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752f))));
+    const __m512 u2 = _mm512_mul_ps(u, u);
+    __m512 p = _mm512_set1_ps(-2.72614225801306e-10f);
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(2.77068142495902e-08f));
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.10102402082508e-06f));
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-5.69250639462346e-05f));
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-7.34990630326855e-04f));
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.95459980854025e-03f));
+    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-1.60960333262415e-02f));
+    __m512 q = _mm512_set1_ps(-1.45660718464996e-05f);
+    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-2.13374055278905e-04f));
+    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.68282697438203e-03f));
+    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-7.37332916720468e-03f));
+    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.42647390514189e-02f));
+    __m512 r = _mm512_rcp14_ps(q);   /* q in [-2.4, -0.014]: no zero, no denormal */
+    r = _mm512_fmadd_ps(r, _mm512_fnmadd_ps(q, r, _mm512_set1_ps(1.0f)), r);
+    const __m512 hx = _mm512_mul_ps(x, _mm512_set1_ps(0.5f));
+    const __m512 erf = _mm512_mul_ps(_mm512_mul_ps(u, p), r);
+    return _mm512_fmadd_ps(hx, erf, hx);
+}
+
 #endif
