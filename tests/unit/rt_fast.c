@@ -19,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xmmintrin.h>
 
 #include "rt/kernels/fast.h"
 #include "rt/net.h"
+
 #include "rt_test.h"
 
 /* check, frand, new_rand, new_nan, nerr: rt_test.h (rt_fast seeds rng in main) */
@@ -574,6 +576,61 @@ static void test_gemm(void)
     run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);
 }
 
+/* The GEMM epilogue's GELU against erf in double, x swept over [-12, 12] by
+ * 2^-10 and beyond: a GEMM with K = 1 and B all ones gives Y[m, n] =
+ * GELU(A[m]) exactly at its input. Bound (vmath_avx512.h, gelu_erf_fast_ps):
+ * 2.5e-7 * max(|x|, 1); NaN stays NaN, +inf stays +inf. The scalar twin
+ * is within a few ulps of the same reference: it is not the yardstick. */
+static void test_gemm_gelu_bound(void)
+{
+    static const float XS[] = {-1e30f, -100.0f, -20.0f, -13.5f, 13.5f, 20.0f, 100.0f, 1e30f,
+                               INFINITY, NAN, 0.0f, -0.0f, 1e-30f, -1e-30f};
+    const int64_t nsw = 24 * 1024 + 1, nx = sizeof XS / sizeof XS[0], M = nsw + nx, N = 17;
+    float *a = new_nan(M), *b = new_nan(N), *bp = new_nan(pz_gemm_packed_b_size(1, N));
+    float *y = new_nan(M * N);
+    for (int64_t m = 0; m < nsw; m++) a[m] = -12.0f + (float)m / 1024.0f;
+    for (int64_t m = 0; m < nx; m++) a[nsw + m] = XS[m];
+    for (int64_t n = 0; n < N; n++) b[n] = 1.0f;
+    pz_gemm_pack_b(1, N, b, 0, 1.0f, bp);
+    pz_gemm_desc g = {.m = M, .n = N, .k = 1, .lda = 1, .ldy = N, .act = {.kind = PZ_ACT_GELU}};
+    char what[160];
+    for (int i = 0; i < n_isas; i++) {
+        const pz_fast_kernels *k = pz_fast_kernels_for(ISAS[i].isa);
+        k->gemm(&g, a, bp, y, 0, 1);
+        double worst = 0, at = 0;
+        int ok = 1;
+        for (int64_t m = 0; m < M && ok; m++)
+            for (int64_t n = 0; n < N; n++) {
+                float x = a[m], v = y[m * N + n];
+                if (isnan(x) || isinf(x)) {
+                    ok &= isnan(x) ? isnan(v) : x < 0 || v == INFINITY;
+                    continue;
+                }
+                double e = fabs((double)v - pz_act_f64(&g.act, (double)x)) /
+                           (fabs(x) > 1 ? fabs(x) : 1.0);
+                if (!(e <= worst)) worst = e, at = x;
+            }
+        snprintf(what, sizeof what, "GEMM GELU epilogue %s: worst %.3g * max(|x|, 1) at x = %g",
+                 ISAS[i].name, worst, at);
+        check(ok && worst <= 2.5e-7, what);
+        /* and no denormal on the way over the sweep times 2.5, [-30, 30]
+         * (MXCSR's sticky DE and UE flags): each would cost a microcode
+         * assist, as gelu_ps's e^t did below x = -13 */
+        if (ISAS[i].isa != PZ_ISA_AVX512) continue;
+        pz_gemm_desc gs = g;
+        gs.m = nsw;
+        for (int64_t m = 0; m < nsw; m++) a[m] *= 2.5f;
+        _mm_setcsr(_mm_getcsr() & ~0x3fu);
+        k->gemm(&gs, a, bp, y, 0, 1);
+        unsigned flags = _mm_getcsr() & 0x12u;
+        for (int64_t m = 0; m < nsw; m++) a[m] /= 2.5f;
+        snprintf(what, sizeof what, "GEMM GELU epilogue avx512: MXCSR flags 0x%x on [-30, 30]",
+                 flags);
+        check(flags == 0, what);
+    }
+    free(a); free(b); free(bp); free(y);
+}
+
 /* ---- layouts ---------------------------------------------------------------- */
 
 static void test_layout(void)
@@ -660,6 +717,7 @@ int main(void)
     test_dwconv();
     test_dw_share();
     test_gemm();
+    test_gemm_gelu_bound();
     test_layernorm();
     return test_summary("rt_fast");
 }
