@@ -319,6 +319,7 @@ static void bench(int avx2)
         {"7x7 512->512 3x3", 512, 512, 7, 3, 1, 1},
         {"7x7 512->2048 1x1", 512, 2048, 7, 1, 1, 0},
         {"224 3->64 7x7/2 stem", 3, 64, 224, 7, 2, 3},
+        {"224 3->32 3x3/2 stem", 3, 32, 224, 3, 2, 1},
     };
     const char *rms = getenv("PZ_QCONV16C_RM");
     printf("%-22s %10s %10s %6s %5s\n", "layer (1 thread)", "int8 GMAC/s", "fp32 GMAC/s", "ratio",

@@ -91,6 +91,27 @@ static void qadd_tie(void)
         checkf(got[k][0] == 128 && got[k][16] == 128, "qadd tie %s: %d", KN[k], got[k][0]);
 }
 
+/* Scales whose ratios overflow: every sum NaN, which the twin takes to 0
+ * and then clamps (Relu: C's zero point); the SIMD kernels the same bits,
+ * whole vectors and tail. */
+static void qadd_nan(void)
+{
+    uint8_t a[40], b[40], got[3][40];
+    for (int i = 0; i < 40; i++) a[i] = (uint8_t)(i * 3 + 1), b[i] = (uint8_t)(i * 13 + 1);
+    for (int v = 0; v < 4; v++) {
+        const pz_qadd_args q = {.sa = 3e38f, .sb = 0.5f, .sc = 1e-30f, .za = 3, .zb = 1,
+                                .zc = v & 1 ? -20 : 100, .sgn = v & 1, .relu = v >> 1};
+        pz_qdq_for(PZ_ISA_SCALAR)->add(37, &q, a, b, got[0]);
+        pz_qdq_for(PZ_ISA_AVX512)->add(37, &q, a, b, got[1]);
+        pz_qdq_for(PZ_ISA_AVX2)->add(37, &q, a, b, got[2]);
+        const int want = q.relu && q.zc > 0 ? q.zc : 0;
+        for (int k = 0; k < 3; k++)
+            checkf(!memcmp(got[k], got[0], 37) && got[0][0] == (uint8_t)want &&
+                   got[0][36] == (uint8_t)want, "qadd NaN %s signed %d relu %d: %d", KN[k],
+                   q.sgn, q.relu, got[k][0]);
+    }
+}
+
 static void layout_bytes(void)
 {
     const int64_t xd[4] = {2, 21, 3, 5}, n = 2 * 21 * 15;
@@ -114,8 +135,9 @@ int main(void)
         qdq_case(33, s, 3.0f, s ? -128 : 255);
     }
     for (int s = 0; s < 2; s++)
-        for (int r = 0; r < 2; r++) qadd_case(s ? 999 : 17, s, r);
+        for (int r = 0; r < 2; r++) qadd_case(s ? 999 : 17, s, r), qadd_case(s ? 17 : 999, s, r);
     qadd_tie();
+    qadd_nan();
     layout_bytes();
     return test_summary("rt_qdq");
 }

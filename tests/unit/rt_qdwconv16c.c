@@ -1,12 +1,15 @@
 /* rt_qdwconv16c.c - the int8 depthwise convolution on NCHW16c
  * (rt/kernels/quant/qdwconv16c.h): the AVX-512 and AVX2 kernels and the
  * scalar twin against the reference QLinearConv with group == C
- * (pz_any_qconv__ref, clamped here for a fused ReLU). Required: the kernels
+ * (pz_any_qconv__ref, clamped here for a fused ReLU); the AVX-512 one
+ * as the VNNI row (vpdpwssd, where the CPU has VNNI) and as the float row
+ * (novnni). Required: the kernels
  * equal to the twin bit for bit; every output within 1 of the reference (float against double
  * requantization, as qconv16c; the count that differs is printed); padding
  * lanes equal to y_zp; 1 and 3 workers the same bytes. Shapes: 3x3 stride 1
  * and 2, 5x5, dilation 2, C of 16, 24, 40 and 96, pads on every side, N = 2,
  * 4x400 (the AVX-512 kernel's four-pixel tiles on rows with a kernel row outside),
+ * images 1 and 2 wide, 3x3 with pad 2,
  * uint8 and int8 in and out, random zero points, ReLU on and off; and the
  * plan's refusal of c != m. */
 #include "rt/kernels/quant/qconv.h"
@@ -64,11 +67,14 @@ static void dcase(int n, int c, int ih, int iw, int k, int s, int d, int pad, in
                            .kh = k, .kw = k, .sh = s, .sw = s, .dh = d, .dw = d, .pt = pad,
                            .pl = pad, .x_signed = xsg, .y_signed = ysg, .x_zp = xz, .y_zp = yz,
                            .lo = lo, .hi = hi};
-    const pz_isa isas[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
-    static const char *const names[3] = {"scalar", "avx2", "avx512"};
-    for (int t = 0; t < 3; t++)
+    /* avx512: the VNNI row where the CPU has it and the shape is 3x3 at
+     * stride 1 or 2; avx512-novnni: the float row */
+    const pz_isa isas[4] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512, PZ_ISA_AVX512};
+    static const char *const names[4] = {"scalar", "avx2", "avx512", "avx512-novnni"};
+    for (int t = 0; t < 4; t++)
         for (int nth = 1; nth <= 3 && pz_cpu_isa() >= isas[t]; nth += 2) {
             char err[200];
+            dd.novnni = t == 3;
             pz_qdwconv16c_plan *p = pz_qdwconv16c_plan_new(&dd, isas[t], w, b, xs, ws, ys, err,
                                                            sizeof err);
             checkf(p != NULL, "plan: %s", p ? "" : err);
@@ -122,6 +128,12 @@ int main(void)
         dcase(1, 16, 7, 7, 3, 2, 1, 0, xsg, ysg, 1);
         /* wide and short: tiles on the top and bottom rows, x_zp * w given back */
         dcase(1, 16, 4, 400, 3, 1, 1, 1, xsg, ysg, 0);
+        /* the VNNI row's edges: 1- and 2-wide images, pad 2 (two columns
+         * of x_zp), an even image at stride 2 (no right pad read) */
+        dcase(1, 16, 3, 1, 3, 1, 1, 1, xsg, ysg, 0);
+        dcase(1, 32, 2, 2, 3, 2, 1, 1, xsg, ysg, 1);
+        dcase(1, 16, 5, 6, 3, 1, 1, 2, xsg, ysg, 0);
+        dcase(1, 48, 10, 22, 3, 2, 1, 1, xsg, ysg, 0);
     }
     char err[200];
     pz_qconv16c_desc bad = {.n = 1, .c = 16, .m = 32, .ih = 4, .iw = 4, .oh = 4, .ow = 4,

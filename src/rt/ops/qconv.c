@@ -7,7 +7,8 @@
  *         the int8 direct conv on NCHW16c bytes (qconv16c.h: VNNI, or its
  *         scalar twin at PZ_ISA_SCALAR / without VNNI), act as its clamp;
  *   DW    the same conditions for a depthwise conv (group == C == M): the
- *         int8 depthwise kernel (qdwconv16c.h: AVX-512, scalar twin);
+ *         int8 depthwise kernel (qdwconv16c.h: AVX512-VNNI for 3x3, AVX-512,
+ *         AVX2, scalar twin);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW. */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv16c.h"
@@ -79,7 +80,8 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     if (!st->plan && !st->dwplan) return 0;   /* a shape or value it does not take: the reference */
     l->in_cblk[0] = l->out_cblk[0] = 16;
     l->packed_in |= 1u << 3;
-    if (dw) l->kernel = l->isa == PZ_ISA_AVX512 ? "dw16c_avx512"
+    if (dw) l->kernel = st->dwplan->w16 ? "dw16c_vnni"
+                        : l->isa == PZ_ISA_AVX512 ? "dw16c_avx512"
                         : l->isa == PZ_ISA_AVX2 ? "dw16c_avx2"
                                                 : "dw16c_scalar";
     else {

@@ -424,13 +424,14 @@ void pz_u8_nchw_to_nchw16c(int64_t n, int64_t c, int64_t h, int64_t w, uint8_t p
     for (int64_t u = lo; u < hi; u++) {
         const int64_t r = u % h, b = u / h % cb, i = u / h / cb;
         uint8_t *yr = y + u * w * 16;
-        for (int64_t l = 0; l < 16; l++) {
-            const int64_t ch = b * 16 + l;
-            if (ch >= c) {
-                for (int64_t j = 0; j < w; j++) yr[j * 16 + l] = pad;
-                continue;
-            }
-            const uint8_t *xr = x + ((i * c + ch) * h + r) * w;
+        const int64_t nl = c - b * 16 < 16 ? c - b * 16 : 16;
+        /* a block with padding lanes (a net's RGB input: 13 of 16) is
+         * written whole first, then only its real lanes a byte at a time:
+         * the stem's conversion cost as much as its conv when every lane
+         * was a strided byte store */
+        if (nl < 16) memset(yr, pad, (size_t)(w * 16));
+        for (int64_t l = 0; l < nl; l++) {
+            const uint8_t *xr = x + ((i * c + b * 16 + l) * h + r) * w;
             for (int64_t j = 0; j < w; j++) yr[j * 16 + l] = xr[j];
         }
     }

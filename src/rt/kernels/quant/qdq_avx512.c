@@ -51,7 +51,22 @@ void pz_qadd8__avx512(int64_t n, const pz_qadd_args *q, const void *a, const voi
     float lo0 = q->sgn ? -128.0f : 0.0f;
     if (q->relu && (float)q->zc > lo0) lo0 = (float)q->zc;   /* Relu: C's zero point */
     const __m512 lo = _mm512_set1_ps(lo0), hi = _mm512_set1_ps(q->sgn ? 127.0f : 255.0f);
-    for (int64_t i = 0; i < n; i += 16) {
+    int64_t i = 0;
+    /* whole vectors: the clamp before the rounding conversion (integer
+     * bounds: the same as rounding first), unmasked loads; u8 (lo >= 0,
+     * clamp(0) == lo) lets vmaxps, which takes its second operand on a NaN,
+     * do the twin's NaN -> 0 */
+    if (!q->sgn)
+        for (; i + 16 <= n; i += 16) {
+            const __m512 va = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                _mm_loadu_si128((const __m128i *)((const char *)a + i))));
+            const __m512 vb = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                _mm_loadu_si128((const __m128i *)((const char *)b + i))));
+            __m512 v = _mm512_fmadd_ps(va, ac, _mm512_fmadd_ps(vb, bc, fixed));
+            v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+            _mm_storeu_si128((__m128i *)((char *)c + i), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(v)));
+        }
+    for (; i < n; i += 16) {
         const __mmask16 m = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
         /* the twin's two fused multiply-adds, B's first */
         __m512 v = _mm512_fmadd_ps(load8(m, (const char *)b + i, q->sgn, none), bc, fixed);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt/kernels/quant/qconv16c_impl.h"
 #include "rt/kernels/quant/qdwconv16c.h"
@@ -71,6 +72,26 @@ pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa
     p->row = isa == PZ_ISA_AVX512 ? pz_qdwconv16c_row__avx512 : pz_qdwconv16c_row__scalar;
 #ifndef PZ_SCALAR
     if (isa == PZ_ISA_AVX2) p->row = pz_qdwconv16c_row__avx2;
+    /* MobileNet's 3x3 at stride 1 and 2: the VNNI row (novnni: a test's
+     * and PZ_ISA=avx512-novnni's way to the float row) */
+    if (isa == PZ_ISA_AVX512 && !d->novnni && pz_cpu_has_vnni() && d->kh == 3 && d->kw == 3 &&
+        d->dh == 1 && d->dw == 1 && d->sw <= 2) {
+        p->w16 = calloc((size_t)(cb * 6 * 32), sizeof *p->w16);
+        p->zrow = malloc((size_t)((d->iw > 1 ? d->iw : 1) * 16));
+        if (!p->w16 || !p->zrow) {
+            pz_qdwconv16c_plan_free(p);
+            return snprintf(err, errsize, "out of memory"), NULL;
+        }
+        for (int64_t c = 0; c < d->c; c++)
+            for (int kw = 0; kw < 3; kw++) {
+                int16_t *q = p->w16 + (c / 16) * 6 * 32 + c % 16 * 2;
+                q[kw * 32] = w[c * 9 + kw];
+                q[kw * 32 + 1] = w[c * 9 + 3 + kw];
+                q[(3 + kw) * 32] = w[c * 9 + 6 + kw];
+            }
+        memset(p->zrow, (uint8_t)d->x_zp, (size_t)((d->iw > 1 ? d->iw : 1) * 16));
+        p->row = pz_qdwconv16c_row__vnni;
+    }
 #endif
     return p;
 }
@@ -78,7 +99,8 @@ pz_qdwconv16c_plan *pz_qdwconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa
 void pz_qdwconv16c_plan_free(pz_qdwconv16c_plan *p)
 {
     if (!p) return;
-    free(p->w), free(p->b), free(p->mult), free(p->flo), free(p->fhi), free(p->bz);
+    free(p->w), free(p->b), free(p->mult), free(p->flo), free(p->fhi), free(p->bz), free(p->w16);
+    free(p->zrow);
     free(p);
 }
 

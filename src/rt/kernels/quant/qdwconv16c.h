@@ -13,8 +13,9 @@
  * (interior pixels start from b - x_zp * sum w and add x * w unshifted). So
  * the sum is the integer acc and the requantization is qconv16c's,
  * pz_qconv16c_requant(acc, mult, ...), to the bit. The AVX-512 kernel (16
- * channels a vector), the AVX2 one (8) and the scalar twin give the same
- * bytes. Lanes >= C
+ * channels a vector; with VNNI, a 3x3 at stride 1 or 2 sums in int32 with
+ * vpdpwssd, the same integer), the AVX2 one (8) and the scalar twin give the
+ * same bytes. Lanes >= C
  * are written as y_zp. */
 #ifndef PZ_RT_KERNELS_QUANT_QDWCONV16C_H
 #define PZ_RT_KERNELS_QUANT_QDWCONV16C_H
@@ -47,6 +48,10 @@ struct pz_qdwconv16c_plan {
     float *w, *b, *mult, *flo, *fhi;   /* [cb][kh][kw][16]; [cb][16] each */
     float *bz;                          /* [cb][16]: b - x_zp * (sum of w over every tap),
                                          * the bias of a pixel whose taps are all inside */
+    int16_t *w16;                       /* the VNNI row's weights, or NULL: [cb][6][32],
+                                         * for kw 0..2 the words (w[0][kw], w[1][kw]), then
+                                         * (w[2][kw], 0), per channel */
+    uint8_t *zrow;                      /* with w16: an input row of x_zp bytes */
     int64_t owlo, owhi;                 /* output columns whose taps are all inside */
     void (*row)(const struct pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y, int64_t oh,
                 const float *w, const float *b, const float *bz, const float *mult,
@@ -61,5 +66,10 @@ void pz_qdwconv16c_row__avx2(const pz_qdwconv16c_plan *p, const uint8_t *x, uint
 void pz_qdwconv16c_row__avx512(const pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y,
                                int64_t oh, const float *w, const float *b, const float *bz,
                                const float *mult, const float *flo, const float *fhi);
+/* AVX512-VNNI, 3x3 undilated at stride 1 or 2 (w16 set): pairs of kernel
+ * rows as 16-bit pairs, vpdpwssd; taps outside the image read zrow */
+void pz_qdwconv16c_row__vnni(const pz_qdwconv16c_plan *p, const uint8_t *x, uint8_t *y,
+                             int64_t oh, const float *w, const float *b, const float *bz,
+                             const float *mult, const float *flo, const float *fhi);
 
 #endif
