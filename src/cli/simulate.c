@@ -58,8 +58,15 @@ static pz_status make_target(const cli_knobs *k, int cores, const lab_manycore *
     return PZ_OK;
 }
 
-static void print_cache(int cached, const char *path)
+static void print_cache(int cached, const lab_manycore *probe, const char *path)
 {
+    if (cached < 0) {
+        printf("  the measured figures (bandwidth, fork-join) were measured now on a busy machine "
+               "(%s) and not cached: this run uses them, the next measures again\n", probe->noisy);
+        fprintf(stderr, "paleozoic: warning: the many-core probes were not quiet (%s): nothing is "
+                "cached\n", probe->noisy);
+        return;
+    }
     printf("  the measured figures (bandwidth, fork-join) %s %s (delete it to measure again)\n",
            cached ? "come from" : "were measured now and cached in", path);
 }
@@ -89,7 +96,7 @@ int cli_tune_simulate(const char *model, const char *out, cli_knobs *k, int core
         rc = cli_fail(&err);
     } else {
         sim_print_assumptions(stdout, &t, "  ");
-        print_cache(cached, cache);
+        print_cache(cached, &probe, cache);
         printf("tune: %s: strategy %s on %d simulated cores: %d layers in %d blocks, predicted "
                "%.3f ms; wrote %s\n", model, k->strategy, cores, m->n_layers, m->n_blocks, ms, out);
     }
@@ -153,7 +160,7 @@ int cli_space_simulate(const char *model, cli_knobs *k, const int *cores, int n_
         }
         if (c == 0) {
             sim_print_assumptions(stdout, &t, "  ");
-            print_cache(cached, cache);
+            print_cache(cached, &probe, cache);
         }
         if (k->schedule) {
             /* the file's blocks as they are: an MP above the cores is refused */

@@ -9,6 +9,7 @@
 #include "../util/json.h"
 #include "../util/util.h"
 #include "lab.h"
+#include "quality.h"
 
 /* Without a second CPU the 2-worker fork-join cannot be measured: this
  * default (a cache-line round trip between cores, order of magnitude) is
@@ -73,7 +74,8 @@ static double copy_probe(size_t bytes, int reps)
     return best;
 }
 
-void lab_manycore_probe(lab_manycore *c)
+/* The probes, with a load-window tick between them when w is given. */
+static void probe_all(lab_manycore *c, lab_window *w)
 {
     memset(c, 0, sizeof *c);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -88,6 +90,7 @@ void lab_manycore_probe(lab_manycore *c)
     c->sync_us[0] = 0;
     c->sync_us[1] = sync_probe(1);
     c->sync_us[2] = c->host_cores >= 2 ? sync_probe(2) : SYNC_US_DEFAULT;
+    if (w) lab_window_tick(w);
     /* working sets: half the L2; 4x the L2 (in L3 when the L3 holds it); and
      * twice the L3, at least 256 MiB, at most 1 GiB (DRAM) */
     double dram = 2 * c->l3_bytes;
@@ -95,11 +98,48 @@ void lab_manycore_probe(lab_manycore *c)
     if (dram > 1024.0 * 1024 * 1024) dram = 1024.0 * 1024 * 1024;
     c->bw_l2 = copy_probe((size_t)(c->l2_bytes / 2), 200);
     c->bw_l3 = copy_probe((size_t)(c->l2_bytes * 4), 40);
+    if (w) lab_window_tick(w);
     c->bw_dram = copy_probe((size_t)dram, 2);
     /* out of memory: the next level's figure, a lower bound */
     if (c->bw_dram <= 0) c->bw_dram = c->bw_l3 > 0 ? c->bw_l3 / 2 : 5;
     if (c->bw_l3 <= 0) c->bw_l3 = c->bw_dram;
     if (c->bw_l2 <= 0) c->bw_l2 = c->bw_l3;
+}
+
+void lab_manycore_probe(lab_manycore *c)
+{
+    probe_all(c, NULL);
+}
+
+/* Probes checked as characterize checks a study (quality.c): the FMA probe
+ * on every core before and after, the load window around. A disturbed pass
+ * is measured again once the cores are free, up to QUIET_TRIES passes; the
+ * last pass's figures are kept either way. Returns 1 when a pass was quiet;
+ * else 0 with c->noisy saying what disturbed it. A fork-join timed while
+ * another process holds a core waits for that process's time slice, and a
+ * cached figure would stand for every later simulation. */
+enum { QUIET_TRIES = 3 };
+
+static int probe_quiet(lab_manycore *c)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = n > 0 ? (int)n : 1;
+    lab_quality q = {0};
+    for (int a = 1; a <= QUIET_TRIES; a++) {
+        lab_probe before, after;
+        lab_window w;
+        lab_probe_run(threads, &before);
+        lab_window_begin(&w, threads);
+        probe_all(c, &w);
+        lab_window_end(&w);
+        lab_probe_run(threads, &after);
+        q.attempts = a;
+        lab_quality_judge(&q, &before, &after, &w, NULL, 0);
+        if (q.quiet) return 1;
+        snprintf(c->noisy, sizeof c->noisy, "%s", q.why);
+        if (a < QUIET_TRIES) lab_wait_quiet(threads, q.tol, 2.0);
+    }
+    return 0;
 }
 
 /* The cache file: the default profile's folder, this file's name. */
@@ -150,7 +190,7 @@ int lab_manycore_load(lab_manycore *c, char *path, size_t size)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     c->host_cores = n > 0 ? (int)n : 1;
     if (read_cache(path, c) == 0) return 1;
-    lab_manycore_probe(c);
+    if (!probe_quiet(c)) return -1;
     char text[1024];
     int len = snprintf(text, sizeof text, "{\"paleozoic_manycore\": 1");
     for (int i = 0; i < N_KEYS; i++)

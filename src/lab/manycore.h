@@ -25,6 +25,7 @@ typedef struct {
     double sync_us[3];         /* [w]: one fork-join at w workers (w = 1, 2), microseconds */
     double bw_l2, bw_l3, bw_dram;   /* GB/s, one core copying (read + write) */
     double l2_bytes, l3_bytes; /* per core / shared, as reported (defaults when not) */
+    char noisy[256];           /* lab_manycore_load: what disturbed the probes, "" if quiet */
 } lab_manycore;
 
 /* Fills c. Never fails: a probe that cannot run (out of memory, one CPU)
@@ -35,9 +36,12 @@ void lab_manycore_probe(lab_manycore *c);
 /* The probes from the cache file next to the default profile
  * ($XDG_CACHE_HOME/paleozoic/manycore-v1-<N>cpu.json), or, when there is
  * none or it does not parse, probed now and cached (a cache that cannot be
- * written is left out, silently: the figures are still used). The file's
- * path goes to path[size]. Returns 1 when read from the cache, 0 when
- * probed now. Delete the file to probe again. */
+ * written is left out, silently: the figures are still used). The probes
+ * are checked for load as a profile's study is (quality.h) and measured
+ * again when disturbed; figures still disturbed are used but not cached.
+ * The file's path goes to path[size]. Returns 1 when read from the cache,
+ * 0 when probed now and cached, -1 when probed on a busy machine and not
+ * cached (c->noisy says why). Delete the file to probe again. */
 int lab_manycore_load(lab_manycore *c, char *path, size_t size);
 
 #endif
