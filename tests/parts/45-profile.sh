@@ -25,12 +25,7 @@ set -u
 NAME=45-profile
 . "$(dirname "$0")/lib.sh"
 part_init "$@"
-LOOPS=""
-cleanup() {
-    for p in $LOOPS; do kill "$p" 2>/dev/null; done
-    rm -rf "$T"
-}
-trap cleanup EXIT
+trap 'busy_stop; rm -rf "$T"' EXIT
 export XDG_CACHE_HOME="$T/cache"
 # exits LABEL RC PATTERN CMD...: CMD must exit RC with PATTERN in stdout+stderr
 exits() {
@@ -163,13 +158,7 @@ else
 fi
 
 # ---- a study on loaded cores ------------------------------------------------------
-# one busy loop per core, at the test's own priority
-i=0
-while [ "$i" -lt "$NCPU" ]; do
-    sh -c 'while :; do :; done' &
-    LOOPS="$LOOPS $!"
-    i=$((i + 1))
-done
+busy_start
 if [ -f "$MODEL" ]; then
     rm -f "$CACHE"
     "$PZ" inspect "$MODEL" --strategy dlfusion >/dev/null 2>"$T/busy.log"
@@ -184,7 +173,6 @@ if [ "$san" = 0 ]; then
         "$PZ" characterize --default -o "$T/busy.json"
     check "loaded: characterize wrote nothing" sh -c "! ls '$T'/busy* 2>/dev/null | grep -v 'busy.log'"
 fi
-for p in $LOOPS; do kill "$p" 2>/dev/null; done
-LOOPS=""
+busy_stop
 
 finish

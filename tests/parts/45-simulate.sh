@@ -233,19 +233,12 @@ fi
 # With one busy loop per core the probes are found disturbed, measured again,
 # used for the run and not cached (a fork-join timed on a shared core would
 # stand for every later simulation). Its own cache folder, no figures in it.
-LOOPS=""
-stop_loops() { for p in $LOOPS; do kill "$p" 2>/dev/null; done; LOOPS=""; }
-trap 'stop_loops; rm -rf "$T"' EXIT
-i=0
-while [ "$i" -lt "$(getconf _NPROCESSORS_ONLN)" ]; do
-    sh -c 'while :; do :; done' &
-    LOOPS="$LOOPS $!"
-    i=$((i + 1))
-done
+trap 'busy_stop; rm -rf "$T"' EXIT
+busy_start
 mkdir -p "$T/busy-cache"
 XDG_CACHE_HOME="$T/busy-cache" "$PZ" space "$MB" --simulate-cores 16 --target "$P" >"$T/busy.log" 2>"$T/busy.err"
 rc=$?
-stop_loops
+busy_stop
 expect 0 "" "loaded probes: space still answers (exit $rc)" test "$rc" = 0
 expect 0 "" "loaded probes: found not quiet" grep -q "many-core probes were not quiet (a probe thread got" "$T/busy.err"
 expect 0 "" "loaded probes: said not cached" grep -q "on a busy machine .* and not cached" "$T/busy.log"

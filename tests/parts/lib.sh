@@ -73,6 +73,23 @@ skip_part() {
     exit 0
 }
 
+# busy_start: one busy loop per online CPU, at the test's own priority (a
+# second process loading every core); their pids in $LOOPS. busy_stop ends
+# them. A part that uses them kills $LOOPS in its EXIT trap too.
+LOOPS=""
+busy_start() {
+    _i=0
+    while [ "$_i" -lt "$(getconf _NPROCESSORS_ONLN)" ]; do
+        sh -c 'while :; do :; done' &
+        LOOPS="$LOOPS $!"
+        _i=$((_i + 1))
+    done
+}
+busy_stop() {
+    for _p in $LOOPS; do kill "$_p" 2>/dev/null; done
+    LOOPS=""
+}
+
 part_init() {
     ROOT=$(cd "$(dirname "$0")/../.." && pwd)
     B=$(cd "${1:?usage: $NAME.sh BUILD_DIR [MODELDIR]}" && pwd)
