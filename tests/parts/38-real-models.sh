@@ -37,6 +37,12 @@ fi
 refused=0 missing=0
 tab=$(printf '\t')
 grep -v '^#' "$MANIFEST" >"$T/manifest"
+# the large ones (tools/real_models.sh --large): run when fetched, in the
+# optimized build only (a 1024x1024 network under a sanitizer takes minutes)
+grep -v '^#' "$ROOT/tools/real_models_large.tsv" | while IFS="$tab" read -r name rest; do
+    if [ -f "$D/$name.onnx" ] && [ "$san" = 0 ]; then printf '%s\t%s\n' "$name" "$rest"
+    else echo "real-models: $name (tools/real_models_large.tsv): not fetched or under a sanitizer, not run" >&2; fi
+done >>"$T/manifest"
 while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
     [ -n "$name" ] || continue
     what="$name ($pkg@$ver, $exporter, opset $opset)"
@@ -62,7 +68,7 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
     done
     rm -f "$T"/ref_*.pb "$T"/got_*.pb
     # shellcheck disable=SC2086
-    timeout 120 "$PZ" run "$D/$name.onnx" $pzin $pzout >"$T/log" 2>&1
+    timeout 300 "$PZ" run "$D/$name.onnx" $pzin $pzout >"$T/log" 2>&1
     rc=$?
     if [ "$rc" -eq 2 ]; then
         msg=$(grep 'error' "$T/log" | tail -n 1)
