@@ -11,7 +11,10 @@
 #      and `inspect --strategy none` counts no Flatten/Reshape layer;
 #      SqueezeNet's 8 Concats are all in place, no CONCAT layer left (also
 #      in one fused block on 2 cores, bitwise the unfused run).
-#   2. SqueezeNet and the edge-case models of views_models.py:
+#      DenseNet-121's 62 Concats all in place; ShuffleNetV2's 16 Concats read
+#      through by its channel gathers, no CONCAT or SLICE layer left, 29
+#      GATHERs (the channel moves that remain).
+#   2. SqueezeNet, DenseNet, ShuffleNetV2 and the edge-case models of views_models.py:
 #      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
 #      1e-4), the built program bitwise equal to `run` at both thread counts,
 #      `--emit raw` against ONNX Runtime, and the chain model fused in one
@@ -62,6 +65,27 @@ if "$PY" "$ROOT/tools/export_torchvision.py" "$T" squeezenet1_0 >"$T/log" 2>&1; 
     check "squeezenet1_0: 8 concats in place" grep -q ', 8 concats in place' "$T/prof"
 else
     bad "torchvision export failed: $(tail -c 300 "$T/log")"
+fi
+
+# DenseNet-121: a dense block's concats are prefixes of its last one, so all
+# 62 are in place (one buffer per block that each layer appends to, the
+# memory-efficient DenseNet). ShuffleNetV2: its 16 concats are read through by
+# the channel gathers after them (the shuffle, and the split folded into it by
+# the graph passes), so no CONCAT or SLICE layer is left; 29 GATHER layers
+# move the channels once per unit (two per unit that splits, one per stage end)
+if "$PY" "$ROOT/tools/export_torchvision.py" "$T" densenet121 shufflenet_v2_x1_0 >"$T/log" 2>&1; then
+    NETS="$NETS densenet121 shufflenet_v2_x1_0"
+    no_copy densenet121 "$T/densenet121.onnx" "$T/densenet121.input.pb"
+    check "densenet121: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
+    check "densenet121: 62 concats in place" grep -q ', 62 concats in place' "$T/prof"
+    no_copy shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" "$T/shufflenet_v2_x1_0.input.pb"
+    check "shufflenet_v2_x1_0: no CONCAT, SLICE, SPLIT or TRANSPOSE layer in the profile" \
+        sh -c "! grep -q -E '^ +[0-9]+ (CONCAT|SLICE|SPLIT|TRANSPOSE|RESHAPE) ' '$T/prof'"
+    check "shufflenet_v2_x1_0: 16 concats read through" grep -q ', 16 concats read through' "$T/prof"
+    check "shufflenet_v2_x1_0: 29 GATHER layers left" \
+        test "$(grep -c -E '^ +[0-9]+ GATHER ' "$T/prof")" -eq 29
+else
+    bad "torchvision export of densenet121, shufflenet_v2_x1_0 failed: $(tail -c 300 "$T/log")"
 fi
 
 # ---- 2. the edge cases, and the exported nets, against ORT and bitwise --------

@@ -29,11 +29,56 @@ pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const i
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth)
 {
     const float *x[CHG_MAX_IN];
-    for (int i = 0; i < st->d.nin; i++) x[i] = l->in[i]->data;
+    for (int i = 0; i < st->d.nin; i++) x[i] = (st->src ? st->src[i] : l->in[i])->data;
     st->fn(&st->d, x, l->out[0]->data, ith, nth);
 }
 
 void pz_chg_release(pz_chg_state *st)
 {
-    if (st) pz_chgather_free(&st->d);
+    if (!st) return;
+    pz_chgather_free(&st->d);
+    free(st->src);
+    st->src = NULL;
+}
+
+int pz_chg_through(pz_layer *g, const pz_layer *c)
+{
+    pz_chg_state *st = g->state;
+    const pz_tensor *ix = g->n_in > 1 ? g->in[1] : NULL, *y = pz_out(g, 0);
+    if (g->kind != PZ_OP_GATHER || !st || st->src || !ix || !ix->data || ix->rank != 1 ||
+        ix->dtype != PZ_I64 || !y || c->n_in < 1 || c->n_in > CHG_MAX_IN)
+        return -1;
+    int64_t c_in[CHG_MAX_IN], at[CHG_MAX_IN + 1], n = y->dims[1];
+    at[0] = 0;
+    for (int i = 0; i < c->n_in; i++) {
+        c_in[i] = c->in[i]->dims[1];
+        at[i + 1] = at[i] + c_in[i];
+    }
+    int *src_in = malloc((size_t)n * sizeof *src_in);
+    int64_t *src_ch = malloc((size_t)n * sizeof *src_ch);
+    pz_tensor **src = malloc((size_t)c->n_in * sizeof *src);
+    pz_chgather_desc d;
+    bool ok = src_in && src_ch && src && ix->dims[0] == n;
+    for (int64_t k = 0; ok && k < n; k++) {
+        int64_t ch = ((const int64_t *)ix->data)[k];
+        if (ch < 0) ch += at[c->n_in];
+        ok = ch >= 0 && ch < at[c->n_in];
+        int i = 0;
+        while (ok && ch >= at[i + 1]) i++;
+        src_in[k] = i;
+        src_ch[k] = ch - at[i];
+    }
+    ok = ok && !pz_chgather_plan(&d, y->dims[0], y->dims[2] * y->dims[3], n, c->n_in, c_in,
+                                 src_in, src_ch);
+    free(src_in);
+    free(src_ch);
+    if (!ok) {
+        free(src);
+        return -1;
+    }
+    for (int i = 0; i < c->n_in; i++) src[i] = c->in[i];
+    pz_chgather_free(&st->d);
+    st->d = d;
+    st->src = src;
+    return 0;
 }

@@ -29,10 +29,17 @@ int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpos
 typedef struct {
     pz_chgather_desc d;
     pz_chgather_fn fn;
+    pz_tensor **src;   /* read through a concat (pz_chg_through): its parts; NULL: l->in */
 } pz_chg_state;
 pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const int64_t *src_ch);
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
 void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
+/* GATHER layer g, run as a channel gather of input 0, re-planned to read
+ * the parts of CONCAT layer c (g's input 0 is c's output; c's parts and
+ * output NCHW16c) instead of c's output: g's channel k is then channel
+ * idx[k] - off of the part it falls in. 0: done; -1: g not such a layer or
+ * out of memory, unchanged. */
+int pz_chg_through(pz_layer *g, const pz_layer *c);
 
 /* matmul.c: numpy matmul's shape of A times B; 0, or -1 when they do not
  * multiply (MATMUL, QMATMUL). */
