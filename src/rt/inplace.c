@@ -42,7 +42,10 @@
  * the shuffle and the split, which the graph passes made gathers) is read
  * through: each gather takes its channels from the parts themselves
  * (pz_chg_through), the parts live until the last of them, and the concat
- * does not run. The channels then move once per unit, not three times.
+ * does not run. A gather that reads through a concat is read through in
+ * turn when only such concats and their gathers read it (the half a
+ * ShuffleNetV2 unit passes on: pz_chg_compose), so those channels move
+ * once, where a later unit's gathers or its stage's last shuffle take them.
  */
 #include <string.h>
 
@@ -247,6 +250,18 @@ static bool gathers_from(const pz_net *net, int r, int y)
     return true;
 }
 
+/* Whether tensor yi may go unwritten when its readers read through it: a
+ * value in the arena, no graph output, no slice of another, none in it. */
+static bool skippable(const pz_net *net, int yi)
+{
+    const rt_tensor *y = &net->tensors[yi];
+    if (y->kind != T_VALUE || y->rt_alloc || y->last_use >= net->n_layers || y->host >= 0)
+        return false;
+    for (int i = 0; i < net->n_tensors; i++)
+        if (net->tensors[i].host == yi) return false;
+    return true;
+}
+
 /* CONCAT layer li read through (see the top): when only channel gathers
  * read its NCHW16c output, each gathers from the parts instead (ShuffleNetV2:
  * the concat before the shuffle and split), the parts live on to the last
@@ -259,10 +274,7 @@ static void concat_through(pz_net *net, int li)
         return;
     int yi = l->out_id[0];
     rt_tensor *y = &net->tensors[yi];
-    if (y->kind != T_VALUE || y->rt_alloc || y->last_use >= net->n_layers || y->host >= 0)
-        return;
-    for (int i = 0; i < net->n_tensors; i++)
-        if (net->tensors[i].host == yi) return;
+    if (!skippable(net, yi)) return;
     for (int i = 0; i < l->n_in; i++)
         if (l->in_id[i] < 0 || l->in_view[i] >= 0 || l->in_cblk[i] != 16 ||
             net->tensors[l->in_id[i]].cblk != 16)
@@ -274,17 +286,66 @@ static void concat_through(pz_net *net, int li)
         pz_layer *g = &net->layers[r];
         bool reads = false;
         for (int s = 0; s < g->n_in; s++) reads |= g->in_id[s] == yi;
-        if (!reads) continue;
-        if (pz_chg_through(g, l)) {
-            all = false;   /* this one reads the concat's output: the concat runs */
-            continue;
-        }
-        for (int i = 0; i < l->n_in; i++)
-            if (net->tensors[l->in_id[i]].last_use < r) net->tensors[l->in_id[i]].last_use = r;
+        if (reads && pz_chg_through(g, l)) all = false;   /* it reads y: the concat runs */
     }
     if (!all) return;
     l->read_through = 1;
     y->last_use = li;   /* never written nor read */
+}
+
+/* Whether channel gather r reads tensor t through (a source of it). */
+static bool reads_through(const pz_layer *r, const pz_tensor *t)
+{
+    pz_tensor *const *src;
+    int n = pz_chg_sources(r, &src);
+    for (int i = 0; i < n && src != r->in; i++)
+        if (src[i] == t) return true;
+    return false;
+}
+
+/* GATHER layer li, itself reading through a concat, read through in turn:
+ * when its output t is read only by concats read through and by gathers
+ * reading t through, those take t's channels from its sources and it does
+ * not run (ShuffleNetV2: the half a unit passes on untouched is gathered
+ * once, by the gathers of a later unit or the stage's last shuffle). */
+static void gather_through(pz_net *net, int li)
+{
+    pz_layer *l = &net->layers[li];
+    pz_tensor *const *src;
+    if (!pz_chg_sources(l, &src) || src == l->in || l->n_convs || l->dyn || l->loop_of ||
+        l->out_id[0] < 0 || !alone(net, li))
+        return;
+    int ti = l->out_id[0];
+    rt_tensor *t = &net->tensors[ti];
+    if (!skippable(net, ti)) return;
+    for (int r = li + 1; r < net->n_layers; r++) {
+        const pz_layer *c = &net->layers[r];
+        for (int s = 0; s < c->n_in; s++)
+            if (c->in_id[s] == ti && !(c->kind == PZ_OP_CONCAT && c->read_through)) return;
+        if (reads_through(c, &t->t) && !alone(net, r)) return;
+    }
+    bool all = true;
+    for (int r = li + 1; r < net->n_layers; r++)
+        if (reads_through(&net->layers[r], &t->t) && pz_chg_compose(&net->layers[r], l))
+            all = false;   /* it reads t: the gather runs */
+    if (!all) return;
+    l->read_through = 1;
+    t->last_use = li;
+}
+
+/* The tensors the gathers read through live until those gathers ran. */
+static void through_lifetimes(pz_net *net)
+{
+    for (int r = 0; r < net->n_layers; r++) {
+        pz_layer *l = &net->layers[r];
+        pz_tensor *const *src;
+        int n = pz_chg_sources(l, &src);
+        if (l->read_through || src == l->in) continue;
+        for (int i = 0; i < n; i++) {
+            rt_tensor *t = (rt_tensor *)(void *)src[i];   /* pz_tensor t is its first member */
+            if (t->last_use < r) t->last_use = r;
+        }
+    }
 }
 
 void pz_inplace_plan(pz_net *net)
@@ -311,4 +372,7 @@ void pz_inplace_plan(pz_net *net)
     }
     for (int li = 0; li < net->n_layers; li++)
         if (net->layers[li].kind == PZ_OP_CONCAT) concat_through(net, li);
+    for (int li = 0; li < net->n_layers; li++)
+        if (net->layers[li].kind == PZ_OP_GATHER) gather_through(net, li);
+    through_lifetimes(net);
 }

@@ -59,17 +59,20 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
     uint64_t *tmp = runs ? malloc((size_t)runs * sizeof *tmp) : NULL;
     const size_t nl = (size_t)net->n_layers;
     double total = prof_ms(net, nl + (size_t)net->n_blocks, net->run_ns, tmp, runs);
-    int inplace = 0, splits = 0, through = 0;
+    int inplace = 0, splits = 0, through = 0, gathers = 0;
     for (int i = 0; i < net->n_layers; i++) {
         inplace += net->layers[i].in_place;
         splits += net->layers[i].in_place && net->layers[i].kind == PZ_OP_SPLIT;
         through += net->layers[i].read_through;
+        gathers += net->layers[i].read_through && net->layers[i].kind == PZ_OP_GATHER;
     }
     fprintf(f, "profile of \"%s\": %.3f ms, %d layers in %d blocks, arena %.1f KiB", net->name,
             total, net->n_layers - inplace - through, net->n_blocks,
             (double)net->arena_bytes / 1024);
     if (inplace - splits) fprintf(f, ", %d concats in place (not listed)", inplace - splits);
-    if (through) fprintf(f, ", %d concats read through by gathers (not listed)", through);
+    if (through - gathers)
+        fprintf(f, ", %d concats read through by gathers (not listed)", through - gathers);
+    if (gathers) fprintf(f, ", %d gathers read through (not listed)", gathers);
     if (splits) fprintf(f, ", %d splits in place (not listed)", splits);
     if (tmp && runs > 1) fprintf(f, "; medians of the last %d runs", runs);
     fprintf(f, "\n");
