@@ -245,7 +245,8 @@ static bool gathers_from(const pz_net *net, int r, int y)
     const pz_layer *l = &net->layers[r];
     for (int s = 0; s < l->n_in; s++)
         if (l->in_id[s] == y && (s || l->kind != PZ_OP_GATHER || !l->state || l->n_convs ||
-                                 l->in_view[0] >= 0 || l->in_cblk[0] != 16 || !alone(net, r)))
+                                 l->loop_of || l->in_view[0] >= 0 || l->in_cblk[0] != 16 ||
+                                 !alone(net, r)))
             return false;
     return true;
 }
@@ -322,7 +323,7 @@ static void gather_through(pz_net *net, int li)
         const pz_layer *c = &net->layers[r];
         for (int s = 0; s < c->n_in; s++)
             if (c->in_id[s] == ti && !(c->kind == PZ_OP_CONCAT && c->read_through)) return;
-        if (reads_through(c, &t->t) && !alone(net, r)) return;
+        if (reads_through(c, &t->t) && (c->loop_of || !alone(net, r))) return;
     }
     bool all = true;
     for (int r = li + 1; r < net->n_layers; r++)
