@@ -82,8 +82,7 @@ int pass_become(ir_graph *g, ir_node *n, op_kind k)
     return 1;
 }
 
-/* Whether every output of n is a constant (folded by infer). */
-static int folded(const ir_graph *g, const ir_node *n)
+int pass_folded(const ir_graph *g, const ir_node *n)
 {
     int any = 0;
     for (int k = 0; k < n->n_out; k++) {
@@ -162,7 +161,7 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
     /* Nodes whose outputs infer folded into constants (Constant, shape
      * arithmetic) never run; they go, and their outputs stay as constants
      * (which is also what lets the graph be sorted again). */
-    for (int i = 0; i < g->n_nodes; i++) dead[i] = folded(g, &g->nodes[i]);
+    for (int i = 0; i < g->n_nodes; i++) dead[i] = pass_folded(g, &g->nodes[i]);
     compact(g, &dead);
     /* A node that runs but has an output folded (Dropout's all-true mask):
      * that output is a constant now, not the node's (lowering ignores it). */

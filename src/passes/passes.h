@@ -31,7 +31,9 @@
  *              with alpha 1/6, beta 1/2 -> HardSwish(X) (gate.c).
  *   shuffles   a channel shuffle, Reshape(X [N,C,H,W] -> [N,g,C/g,H,W]),
  *              Transpose(perm 0,2,1,3,4), Reshape(-> [N,C,H,W]) ->
- *              Gather(X, constant indices, axis 1) (shuffle.c).
+ *              Gather(X, constant indices, axis 1); and a channel Gather
+ *              read by channel Slices alone -> each Slice a Gather of X
+ *              (shuffle.c).
  *   norms      a LayerNorm as PyTorch exports it below opset 17 (ReduceMean,
  *              Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) ->
  *              LayerNormalization (norm.c).
@@ -93,6 +95,7 @@ typedef struct {
     int biases;            /* Add(MatMul, bias) into the MatMul */
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
     int shuffles;          /* Reshape, Transpose, Reshape -> Gather along channels */
+    int shuffle_slices;    /* a channel Gather read by Slices alone -> into those Slices */
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
     int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
     int qdq;               /* DequantizeLinear, Conv, [Relu,] QuantizeLinear -> QLinearConv */

@@ -41,6 +41,10 @@ int pass_plain(const ir_graph *g, const ir_node *n);
  * lo > hi. */
 int pass_clip_bounds(const ir_graph *g, const ir_node *n, float *lo, float *hi);
 
+/* Whether every output of node n is a constant (folded by infer: Shape
+ * and its arithmetic); such nodes never run and go after the passes. */
+int pass_folded(const ir_graph *g, const ir_node *n);
+
 /* Whether a and b have the same element type and the same known shape. */
 int pass_same_shape(const ir_tensor *a, const ir_tensor *b);
 

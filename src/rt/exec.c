@@ -90,7 +90,7 @@ fail:
 
 static void layer_exec(pz_net *net, pz_layer *l)
 {
-    if (l->in_place) return;   /* its parts were written in place (inplace.c) */
+    if (l->in_place || l->read_through) return;   /* nothing to do (inplace.c) */
     uint64_t t0 = net->profile ? now_ns() : 0;
     if (l->dyn) {   /* a dynamic region: the run's shapes */
         l->run_err[0] = 0;

@@ -14,7 +14,11 @@
  * already in place in another concatenation, and the layers that write the
  * part and the concat write whole tensors (alone in their blocks, or in
  * fused blocks but not into row windows). Otherwise the CONCAT layer
- * copies, as before.
+ * copies, as before. Concats are planned last first, and one whose parts
+ * already lie one after the other in one buffer (parts of a later concat
+ * in place) is a view of those bytes: a DenseNet block's concats are all
+ * prefixes of its last one, so the block runs in one pre-allocated buffer
+ * that each layer appends its channels to (the memory-efficient DenseNet).
  *
  * A split is the mirror (the one the concatenation pass puts after a merged
  * conv): one outer row, its input X written by a layer and arriving in the
@@ -32,12 +36,23 @@
  * parts only.
  * Concats are planned first (they save a copy each; a split keeps the
  * concat's part).
+ *
+ * Last, a concat that is not in place but whose NCHW16c output only
+ * channel gathers read (ShuffleNetV2: the concat of 58 + 58 channels before
+ * the shuffle and the split, which the graph passes made gathers) is read
+ * through: each gather takes its channels from the parts themselves
+ * (pz_chg_through), the parts live until the last of them, and the concat
+ * does not run. A gather that reads through a concat is read through in
+ * turn when only such concats and their gathers read it (the half a
+ * ShuffleNetV2 unit passes on: pz_chg_compose), so those channels move
+ * once, where a later unit's gathers or its stage's last shuffle take them.
  */
 #include <string.h>
 
 #include "rt/arena.h"
 #include "rt/fuse.h"
 #include "rt/net.h"
+#include "rt/ops/ops.h"
 
 /* Whether layer li's output is a whole tensor in the arena: a layer alone
  * in its block, or one of a fused block whose output no row window holds
@@ -50,8 +65,9 @@ static bool alone(const pz_net *net, int li)
     return b->count == 1 || !pz_fuse_windowed(b->fuse, li);
 }
 
-/* Whether CONCAT layer l can be in place (see above). */
-static bool concat_fits(const pz_net *net, const pz_layer *l)
+/* Whether CONCAT layer l's output can be its parts one after the other:
+ * a whole tensor, one outer row, plain or NCHW16c on channels. */
+static bool concat_shape_fits(const pz_net *net, const pz_layer *l)
 {
     const pz_axis_params *p = l->params;
     /* a dynamic region's shapes move at run time: offsets planned now would not hold */
@@ -63,7 +79,15 @@ static bool concat_fits(const pz_net *net, const pz_layer *l)
     for (int a = 0; a < p->axis; a++)
         if (y->t.dims[a] != 1) return false;
     int cb = l->out_cblk[0];
-    if (cb && (cb != 16 || y->t.rank != 4 || p->axis != 1)) return false;
+    return !cb || (cb == 16 && y->t.rank == 4 && p->axis == 1);
+}
+
+/* Whether CONCAT layer l can be in place (see above). */
+static bool concat_fits(const pz_net *net, const pz_layer *l)
+{
+    if (!concat_shape_fits(net, l)) return false;
+    const rt_tensor *y = &net->tensors[l->out_id[0]];
+    int cb = l->out_cblk[0];
     size_t at = 0;
     for (int i = 0; i < l->n_in; i++) {
         int id = l->in_id[i];
@@ -131,6 +155,38 @@ static bool overhangs(const pz_net *net, int top)
     return false;
 }
 
+/* Concat l as a view: when its parts already sit one after the other in
+ * one buffer (a later concat in place holds them, as a dense block's last
+ * concat holds every earlier one's parts), its output is that run of
+ * bytes, and the layer does nothing. */
+static bool concat_view(pz_net *net, pz_layer *l)
+{
+    if (l->n_in < 1 || !concat_shape_fits(net, l)) return false;
+    rt_tensor *y = &net->tensors[l->out_id[0]];
+    if (y->host >= 0) return false;
+    int top = -1;
+    int64_t at = 0, start = 0;
+    for (int i = 0; i < l->n_in; i++) {
+        if (l->in_id[i] < 0 || l->in_view[i] >= 0) return false;
+        const rt_tensor *t = &net->tensors[l->in_id[i]];
+        if (t->host < 0 || t->cblk != l->out_cblk[0] || l->in_cblk[i] != l->out_cblk[0])
+            return false;
+        int64_t off;
+        int h = outermost(net, l->in_id[i], &off);
+        if (i == 0) {
+            top = h;
+            start = at = off;
+        }
+        if (h != top || off != at || h == l->out_id[0]) return false;
+        at += (int64_t)t->bytes;
+    }
+    if (at - start != (int64_t)y->bytes) return false;
+    y->host = top;
+    y->host_off = start;
+    l->in_place = 1;
+    return true;
+}
+
 /* Split l's input X placed around its parts that are parts of a Concat in
  * place (above): they must sit in one outermost buffer at X's own
  * distances, X's other parts outside that buffer's bytes. Returns the
@@ -182,11 +238,126 @@ static void split_plan(pz_net *net, pz_layer *l)
     l->in_place = mask == (l->n_out == 32 ? ~0u : (1u << l->n_out) - 1);
 }
 
+/* Whether layer r reads tensor y only as a channel gather could read
+ * through it: GATHER input 0, as it is (no view, no conversion), alone. */
+static bool gathers_from(const pz_net *net, int r, int y)
+{
+    const pz_layer *l = &net->layers[r];
+    for (int s = 0; s < l->n_in; s++)
+        if (l->in_id[s] == y && (s || l->kind != PZ_OP_GATHER || !l->state || l->n_convs ||
+                                 l->loop_of || l->in_view[0] >= 0 || l->in_cblk[0] != 16 ||
+                                 !alone(net, r)))
+            return false;
+    return true;
+}
+
+/* Whether tensor yi may go unwritten when its readers read through it: a
+ * value in the arena, no graph output, no slice of another, none in it. */
+static bool skippable(const pz_net *net, int yi)
+{
+    const rt_tensor *y = &net->tensors[yi];
+    if (y->kind != T_VALUE || y->rt_alloc || y->last_use >= net->n_layers || y->host >= 0)
+        return false;
+    for (int i = 0; i < net->n_tensors; i++)
+        if (net->tensors[i].host == yi) return false;
+    return true;
+}
+
+/* CONCAT layer li read through (see the top): when only channel gathers
+ * read its NCHW16c output, each gathers from the parts instead (ShuffleNetV2:
+ * the concat before the shuffle and split), the parts live on to the last
+ * of them, and the concat does not run. */
+static void concat_through(pz_net *net, int li)
+{
+    pz_layer *l = &net->layers[li];
+    if (l->in_place || l->n_convs || l->dyn || l->loop_of || l->out_id[0] < 0 ||
+        l->out_cblk[0] != 16 || !alone(net, li))
+        return;
+    int yi = l->out_id[0];
+    rt_tensor *y = &net->tensors[yi];
+    if (!skippable(net, yi)) return;
+    for (int i = 0; i < l->n_in; i++)
+        if (l->in_id[i] < 0 || l->in_view[i] >= 0 || l->in_cblk[i] != 16 ||
+            net->tensors[l->in_id[i]].cblk != 16)
+            return;
+    for (int r = li + 1; r < net->n_layers; r++)
+        if (!gathers_from(net, r, yi)) return;
+    bool all = true;
+    for (int r = li + 1; r <= y->last_use; r++) {
+        pz_layer *g = &net->layers[r];
+        bool reads = false;
+        for (int s = 0; s < g->n_in; s++) reads |= g->in_id[s] == yi;
+        if (reads && pz_chg_through(g, l)) all = false;   /* it reads y: the concat runs */
+    }
+    if (!all) return;
+    l->read_through = 1;
+    y->last_use = li;   /* never written nor read */
+}
+
+/* Whether channel gather r reads tensor t through (a source of it). */
+static bool reads_through(const pz_layer *r, const pz_tensor *t)
+{
+    pz_tensor *const *src;
+    int n = pz_chg_sources(r, &src);
+    for (int i = 0; i < n && src != r->in; i++)
+        if (src[i] == t) return true;
+    return false;
+}
+
+/* GATHER layer li, itself reading through a concat, read through in turn:
+ * when its output t is read only by concats read through and by gathers
+ * reading t through, those take t's channels from its sources and it does
+ * not run (ShuffleNetV2: the half a unit passes on untouched is gathered
+ * once, by the gathers of a later unit or the stage's last shuffle). */
+static void gather_through(pz_net *net, int li)
+{
+    pz_layer *l = &net->layers[li];
+    pz_tensor *const *src;
+    if (!pz_chg_sources(l, &src) || src == l->in || l->n_convs || l->dyn || l->loop_of ||
+        l->out_id[0] < 0 || !alone(net, li))
+        return;
+    int ti = l->out_id[0];
+    rt_tensor *t = &net->tensors[ti];
+    if (!skippable(net, ti)) return;
+    for (int r = li + 1; r < net->n_layers; r++) {
+        const pz_layer *c = &net->layers[r];
+        for (int s = 0; s < c->n_in; s++)
+            if (c->in_id[s] == ti && !(c->kind == PZ_OP_CONCAT && c->read_through)) return;
+        if (reads_through(c, &t->t) && (c->loop_of || !alone(net, r))) return;
+    }
+    bool all = true;
+    for (int r = li + 1; r < net->n_layers; r++)
+        if (reads_through(&net->layers[r], &t->t) && pz_chg_compose(&net->layers[r], l))
+            all = false;   /* it reads t: the gather runs */
+    if (!all) return;
+    l->read_through = 1;
+    t->last_use = li;
+}
+
+/* The tensors the gathers read through live until those gathers ran. */
+static void through_lifetimes(pz_net *net)
+{
+    for (int r = 0; r < net->n_layers; r++) {
+        pz_layer *l = &net->layers[r];
+        pz_tensor *const *src;
+        int n = pz_chg_sources(l, &src);
+        if (l->read_through || src == l->in) continue;
+        for (int i = 0; i < n; i++) {
+            rt_tensor *t = (rt_tensor *)(void *)src[i];   /* pz_tensor t is its first member */
+            if (t->last_use < r) t->last_use = r;
+        }
+    }
+}
+
 void pz_inplace_plan(pz_net *net)
 {
-    for (int li = 0; li < net->n_layers; li++) {
+    /* last first: a dense block's final concat takes every part, and the
+     * concats before it, of prefixes of those parts, become views of it */
+    for (int li = net->n_layers - 1; li >= 0; li--) {
         pz_layer *l = &net->layers[li];
-        if (l->kind != PZ_OP_CONCAT || !concat_fits(net, l)) continue;
+        if (l->kind != PZ_OP_CONCAT) continue;
+        if (concat_view(net, l)) continue;
+        if (!concat_fits(net, l)) continue;
         size_t at = 0;
         for (int i = 0; i < l->n_in; i++) {
             rt_tensor *t = &net->tensors[l->in_id[i]];
@@ -200,4 +371,9 @@ void pz_inplace_plan(pz_net *net)
         pz_layer *l = &net->layers[li];
         if (l->kind == PZ_OP_SPLIT && split_fits(net, l)) split_plan(net, l);
     }
+    for (int li = 0; li < net->n_layers; li++)
+        if (net->layers[li].kind == PZ_OP_CONCAT) concat_through(net, li);
+    for (int li = 0; li < net->n_layers; li++)
+        if (net->layers[li].kind == PZ_OP_GATHER) gather_through(net, li);
+    through_lifetimes(net);
 }

@@ -108,6 +108,10 @@ struct pz_layer {
      * whose parts are all slices of its input (inplace.c): it does not run
      * and the profile leaves it out */
     int in_place;
+    /* 1: a CONCAT (or a channel GATHER) whose readers, channel gathers,
+     * read its parts (its sources) instead (inplace.c): it does not run
+     * and the profile leaves it out */
+    int read_through;
     /* SPLIT: bit i, output i is a slice of the input (inplace.c) and the
      * run copies only the others */
     unsigned out_inplace;

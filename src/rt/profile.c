@@ -59,14 +59,20 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
     uint64_t *tmp = runs ? malloc((size_t)runs * sizeof *tmp) : NULL;
     const size_t nl = (size_t)net->n_layers;
     double total = prof_ms(net, nl + (size_t)net->n_blocks, net->run_ns, tmp, runs);
-    int inplace = 0, splits = 0;
+    int inplace = 0, splits = 0, through = 0, gathers = 0;
     for (int i = 0; i < net->n_layers; i++) {
         inplace += net->layers[i].in_place;
         splits += net->layers[i].in_place && net->layers[i].kind == PZ_OP_SPLIT;
+        through += net->layers[i].read_through;
+        gathers += net->layers[i].read_through && net->layers[i].kind == PZ_OP_GATHER;
     }
     fprintf(f, "profile of \"%s\": %.3f ms, %d layers in %d blocks, arena %.1f KiB", net->name,
-            total, net->n_layers - inplace, net->n_blocks, (double)net->arena_bytes / 1024);
+            total, net->n_layers - inplace - through, net->n_blocks,
+            (double)net->arena_bytes / 1024);
     if (inplace - splits) fprintf(f, ", %d concats in place (not listed)", inplace - splits);
+    if (through - gathers)
+        fprintf(f, ", %d concats read through by gathers (not listed)", through - gathers);
+    if (gathers) fprintf(f, ", %d gathers read through (not listed)", gathers);
     if (splits) fprintf(f, ", %d splits in place (not listed)", splits);
     if (tmp && runs > 1) fprintf(f, "; medians of the last %d runs", runs);
     fprintf(f, "\n");
@@ -74,7 +80,7 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
             "%", "kernel");
     for (int i = 0; i < net->n_layers; i++) {
         const pz_layer *l = &net->layers[i];
-        if (l->in_place) continue;
+        if (l->in_place || l->read_through) continue;
         double ms = prof_ms(net, (size_t)i, l->ns, tmp, runs);
         fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, l->op->name, l->name, l->block,
                 l->nth, ms, total > 0 ? 100 * ms / total : 0, l->kernel ? l->kernel : "-");
@@ -83,7 +89,9 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
             "fused (layer ms: the time spent on each layer's rows, fused runs included)");
     for (int b = 0; b < net->n_blocks; b++) {
         const rt_block *bl = &net->blocks[b];
-        if (bl->count == 1 && net->layers[bl->first].in_place) continue;
+        if (bl->count == 1 && (net->layers[bl->first].in_place ||
+                               net->layers[bl->first].read_through))
+            continue;
         char range[32];
         snprintf(range, sizeof range, "%d..%d", bl->first, bl->first + bl->count - 1);
         double ms = prof_ms(net, nl + (size_t)b, bl->ns, tmp, runs);

@@ -11,7 +11,10 @@
 #      and `inspect --strategy none` counts no Flatten/Reshape layer;
 #      SqueezeNet's 8 Concats are all in place, no CONCAT layer left (also
 #      in one fused block on 2 cores, bitwise the unfused run).
-#   2. SqueezeNet and the edge-case models of views_models.py:
+#      DenseNet-121's 62 Concats all in place; ShuffleNetV2's 16 Concats and
+#      13 pass-on Gathers read through by its channel gathers, no CONCAT or
+#      SLICE layer left, 16 GATHERs (the channel moves that remain).
+#   2. SqueezeNet, DenseNet, ShuffleNetV2 and the edge-case models of views_models.py:
 #      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
 #      1e-4), the built program bitwise equal to `run` at both thread counts,
 #      `--emit raw` against ONNX Runtime, and the chain model fused in one
@@ -64,11 +67,34 @@ else
     bad "torchvision export failed: $(tail -c 300 "$T/log")"
 fi
 
+# DenseNet-121: a dense block's concats are prefixes of its last one, so all
+# 62 are in place (one buffer per block that each layer appends to, the
+# memory-efficient DenseNet). ShuffleNetV2: its 16 concats are read through by
+# the channel gathers after them (the shuffle, and the split folded into it by
+# the graph passes), and so are the 13 gathers of the half each unit passes
+# on: no CONCAT or SLICE layer is left, and 16 GATHER layers (the half each
+# unit's branch convolves, and each stage's last shuffle) move the channels
+if "$PY" "$ROOT/tools/export_torchvision.py" "$T" densenet121 shufflenet_v2_x1_0 >"$T/log" 2>&1; then
+    NETS="$NETS densenet121 shufflenet_v2_x1_0"
+    no_copy densenet121 "$T/densenet121.onnx" "$T/densenet121.input.pb"
+    check "densenet121: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
+    check "densenet121: 62 concats in place" grep -q ', 62 concats in place' "$T/prof"
+    no_copy shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" "$T/shufflenet_v2_x1_0.input.pb"
+    check "shufflenet_v2_x1_0: no CONCAT, SLICE, SPLIT or TRANSPOSE layer in the profile" \
+        sh -c "! grep -q -E '^ +[0-9]+ (CONCAT|SLICE|SPLIT|TRANSPOSE|RESHAPE) ' '$T/prof'"
+    check "shufflenet_v2_x1_0: 16 concats read through" grep -q ', 16 concats read through' "$T/prof"
+    check "shufflenet_v2_x1_0: 13 gathers read through" grep -q ', 13 gathers read through' "$T/prof"
+    check "shufflenet_v2_x1_0: 16 GATHER layers left" \
+        test "$(grep -c -E '^ +[0-9]+ GATHER ' "$T/prof")" -eq 16
+else
+    bad "torchvision export of densenet121, shufflenet_v2_x1_0 failed: $(tail -c 300 "$T/log")"
+fi
+
 # ---- 2. the edge cases, and the exported nets, against ORT and bitwise --------
 if ! "$PY" "$ROOT/tests/parts/views_models.py" "$T" >"$T/log" 2>&1; then
     bad "views_models.py failed: $(tail -c 300 "$T/log")"
 fi
-for n in $NETS input_output concat_twice two_readers chain concat_inplace transpose_view; do
+for n in $NETS input_output concat_twice two_readers chain concat_inplace transpose_view shuffle_through; do
     [ -f "$T/$n.onnx" ] || continue
     in="$T/$n.in.pb"
     [ -f "$in" ] || in="$T/$n.input.pb"
@@ -109,6 +135,14 @@ fi
 "$PZ" run "$T/concat_inplace.onnx" --input "$T/concat_inplace.in.pb" --profile >"$T/prof" 2>&1
 check "concat_inplace: 2 concats in place" grep -q ', 2 concats in place' "$T/prof"
 check "concat_inplace: 2 CONCAT layers copy" test "$(grep -c -E '^ +[0-9]+ CONCAT ' "$T/prof")" -eq 2
+# shuffle_through: C2, C3 and C4 read through, C1 (read by a Relu too)
+# copies; the pass-on gather P3 read through, P2 (a graph output) runs
+"$PZ" run "$T/shuffle_through.onnx" --input "$T/shuffle_through.in.pb" --profile >"$T/prof" 2>&1
+check "shuffle_through: 3 concats read through, 1 gather" \
+    grep -q ', 3 concats read through by gathers (not listed), 1 gathers read through' "$T/prof"
+check "shuffle_through: one CONCAT layer (C1), no SLICE, 6 GATHERs" sh -c \
+    "test \$(grep -c -E '^ +[0-9]+ CONCAT ' '$T/prof') -eq 1 && ! grep -q -E '^ +[0-9]+ SLICE ' '$T/prof' &&
+     test \$(grep -c -E '^ +[0-9]+ GATHER ' '$T/prof') -eq 6"
 # transpose_view: the two Transposes of dims of 1 are views, the third a layer
 "$PZ" run "$T/transpose_view.onnx" --input "$T/transpose_view.in.pb" --profile >"$T/prof" 2>&1
 check "transpose_view: one TRANSPOSE layer left of 3" test "$(grep -c -E '^ +[0-9]+ TRANSPOSE ' "$T/prof")" -eq 1

@@ -10,6 +10,11 @@ seeded input DIR/NAME.in.pb, written with onnx.helper:
                 part that is a graph output, a Concat of a Concat (nested), a
                 Concat on the row axis (not contiguous: copied), one whose
                 parts are 8 + 16 channels (not whole 16-channel blocks)
+  shuffle_through  ShuffleNetV2-like units of 12 + 12 channels (concat,
+                shuffle, split): the concats read through by the gathers, a
+                pass-on gather read through by the next unit's, a concat
+                also read by a Relu (copied) and a pass-on gather that is a
+                graph output (runs)
   chain         views chained (Flatten -> Reshape -> Unsqueeze -> Squeeze),
                 Identity and Dropout between convs, a Flatten of a conv map
 """
@@ -102,3 +107,31 @@ save("transpose_view", [
     h.make_node("Sigmoid", ["AT"], ["Y3"])],
     [X], [vi("Y", [1, 1, 1, 10]), vi("Y2", [8, 1, 1, 256]), vi("Y3", [1, 32, 8, 8]), vi("RT", [8, 1, 1, 256])],
     [W("w", 32, 32, 3, 3), W("b", 32), W("m", 32, 10), I64("s", [1, 8, 1, 256])], [1, 32, 8, 8])
+# 8. ShuffleNetV2-like units (12 + 12 channels, not whole 16-channel blocks):
+# C1 is also read by a Relu (it copies, and its gathers read it), C2, C3 and
+# C4 are read through by the gathers after them; P3, passed on, is read
+# through by C4's shuffle; P2 is a graph output (it runs)
+def shuffle(x, y, k):
+    return [h.make_node("Reshape", [x, "s5"], [f"r{k}"]),
+            h.make_node("Transpose", [f"r{k}"], [f"t{k}"], perm=[0, 2, 1, 3, 4]),
+            h.make_node("Reshape", [f"t{k}", "s4"], [y])]
+def split(x, a, b):
+    return [h.make_node("Slice", [x, "z0", "z12", "ax"], [a]),
+            h.make_node("Slice", [x, "z12", "z24", "ax"], [b])]
+save("shuffle_through", [
+    h.make_node("Conv", ["X", "wa", "ba"], ["A"], pads=[1, 1, 1, 1]),
+    h.make_node("Conv", ["X", "wb", "bb"], ["B1"]),
+    h.make_node("Concat", ["A", "B1"], ["C1"], axis=1),
+    h.make_node("Relu", ["C1"], ["Y2"])] + shuffle("C1", "S1", 1) + split("S1", "P1", "Q1") + [
+    h.make_node("Conv", ["Q1", "w2", "b2"], ["B2"], pads=[1, 1, 1, 1]),
+    h.make_node("Concat", ["P1", "B2"], ["C2"], axis=1)] + shuffle("C2", "S2", 2) + split("S2", "P2", "Q2") + [
+    h.make_node("Conv", ["Q2", "w3", "b3"], ["B3"]),
+    h.make_node("Concat", ["P2", "B3"], ["C3"], axis=1)] + shuffle("C3", "S3", 3) + split("S3", "P3", "Q3") + [
+    h.make_node("Conv", ["Q3", "w5", "b5"], ["B4"]),
+    h.make_node("Concat", ["P3", "B4"], ["C4"], axis=1)] + shuffle("C4", "S4", 4) + [
+    h.make_node("Conv", ["S4", "w4", "b4"], ["Y"])],
+    [X], [vi("Y", [1, 16, 8, 8]), vi("Y2", [1, 24, 8, 8]), vi("P2", [1, 12, 8, 8])],
+    [W("wa", 12, 32, 3, 3), W("ba", 12), W("wb", 12, 32, 1, 1), W("bb", 12),
+     W("w2", 12, 12, 3, 3), W("b2", 12), W("w3", 12, 12, 1, 1), W("b3", 12),
+     W("w5", 12, 12, 1, 1), W("b5", 12), W("w4", 16, 24, 1, 1), W("b4", 16), I64("s5", [1, 2, 12, 8, 8]), I64("s4", [1, 24, 8, 8]),
+     I64("z0", [0]), I64("z12", [12]), I64("z24", [24]), I64("ax", [1])], [1, 32, 8, 8])

@@ -1006,27 +1006,48 @@ static void test_norms(void)
  * channels; a second chain whose Transpose has another perm stays. The
  * values against double loops: output channel k*3 + j is the conv's
  * channel j*8 + k. */
-static void test_shuffles(void)
-{
-    ir_graph *g = ir_graph_new();
-    g->opset = 13;
+enum { SH_C = 24, SH_HW = 25, SH_G = 3, SH_CG = 8 };
+
+/* x [1, 24, 5, 5] -> Conv "conv" (w) -> c -> Reshape "r1" [1, 3, 8, 5, 5]
+ * (shape s5) -> Transpose "tr" (0, 2, 1, 3, 4) -> Reshape "r2" (shape s4)
+ * -> y [1, 24, 5, 5]: the shuffle of the tests below. */
+typedef struct {
+    ir_graph *g;
     float *xd;
-    const int64_t C = 24, HW = 25, G = 3, CG = 8;
-    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, &xd);
-    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -0.6f, 0.6f);
-    int c = ir_graph_add_value(g, "c"), v5 = ir_graph_add_value(g, "v5");
-    int t5 = ir_graph_add_value(g, "t5"), y = ir_graph_add_value(g, "y");
-    int u5 = ir_graph_add_value(g, "u5"), q5 = ir_graph_add_value(g, "q5");
-    int y2 = ir_graph_add_value(g, "y2");
-    int s5 = add_const_i64(g, "s5", 5, (int64_t[]){1, G, CG, 5, 5});
-    int s4 = add_const_i64(g, "s4", 4, (int64_t[]){1, C, 5, 5});
-    add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
-    add_node(g, "r1", "Reshape", 2, (int[]){c, s5}, v5);
+    int w, c, s5, s4, y;
+} shuffle_net;
+
+static shuffle_net add_shuffle(void)
+{
+    shuffle_net n = {ir_graph_new(), NULL, 0, 0, 0, 0, 0};
+    ir_graph *g = n.g;
+    g->opset = 13;
+    int x = add_input(g, "x", 4, (int64_t[]){1, SH_C, 5, 5}, &n.xd);
+    n.w = add_const(g, "w", 4, (int64_t[]){SH_C, SH_C, 1, 1}, -0.6f, 0.6f);
+    n.c = ir_graph_add_value(g, "c");
+    int v5 = ir_graph_add_value(g, "v5"), t5 = ir_graph_add_value(g, "t5");
+    n.y = ir_graph_add_value(g, "y");
+    n.s5 = add_const_i64(g, "s5", 5, (int64_t[]){1, SH_G, SH_CG, 5, 5});
+    n.s4 = add_const_i64(g, "s4", 4, (int64_t[]){1, SH_C, 5, 5});
+    add_node(g, "conv", "Conv", 2, (int[]){x, n.w}, n.c);
+    add_node(g, "r1", "Reshape", 2, (int[]){n.c, n.s5}, v5);
     int k = add_node(g, "tr", "Transpose", 1, (int[]){v5}, t5);
     attr_ints(g, k, "perm", 5, (int64_t[]){0, 2, 1, 3, 4});
-    add_node(g, "r2", "Reshape", 2, (int[]){t5, s4}, y);
+    add_node(g, "r2", "Reshape", 2, (int[]){t5, n.s4}, n.y);
+    return n;
+}
+
+static void test_shuffles(void)
+{
+    shuffle_net sn = add_shuffle();
+    ir_graph *g = sn.g;
+    float *xd = sn.xd;
+    const int64_t C = SH_C, HW = SH_HW, G = SH_G, CG = SH_CG;
+    int w = sn.w, c = sn.c, s5 = sn.s5, s4 = sn.s4, y = sn.y;
+    int u5 = ir_graph_add_value(g, "u5"), q5 = ir_graph_add_value(g, "q5");
+    int y2 = ir_graph_add_value(g, "y2");
     add_node(g, "r1b", "Reshape", 2, (int[]){c, s5}, u5);
-    k = add_node(g, "trb", "Transpose", 1, (int[]){u5}, q5);   /* not a shuffle */
+    int k = add_node(g, "trb", "Transpose", 1, (int[]){u5}, q5);   /* not a shuffle */
     attr_ints(g, k, "perm", 5, (int64_t[]){0, 1, 2, 4, 3});
     add_node(g, "r2b", "Reshape", 2, (int[]){q5, s4}, y2);
     ir_graph_add_output(g, y);
@@ -1049,6 +1070,46 @@ static void test_shuffles(void)
     CHECK(find_node(g, "tr") < 0 && find_node(g, "r2") < 0);
     CHECK(find_node(g, "trb") >= 0 && count_op(g, "Reshape") == 2 && count_op(g, "Transpose") == 1);
     check_run(g, xd, want, 3, "shuffles");   /* conv, gather, trb: the Reshapes are views */
+}
+
+/* The shuffle then read by two channel Slices alone (shuffle.c, ShuffleNetV2's
+ * split): the shuffle's Gather goes, each Slice becomes a Gather of the conv
+ * by its run of the indices; output 0 (channels 5..16 of the shuffle, a
+ * Slice with a negative start) against double loops. */
+static void test_shuffle_slices(void)
+{
+    shuffle_net sn = add_shuffle();
+    ir_graph *g = sn.g;
+    float *xd = sn.xd;
+    const int64_t C = SH_C, HW = SH_HW, G = SH_G, CG = SH_CG;
+    int w = sn.w, c = sn.c, y = sn.y;
+    int a = ir_graph_add_value(g, "a"), b = ir_graph_add_value(g, "b");
+    int st0 = add_const_i64(g, "st0", 1, (int64_t[]){-19}), en0 = add_const_i64(g, "en0", 1, (int64_t[]){17});
+    int st1 = add_const_i64(g, "st1", 1, (int64_t[]){17}), en1 = add_const_i64(g, "en1", 1, (int64_t[]){24});
+    int ax = add_const_i64(g, "ax", 1, (int64_t[]){1});
+    add_node(g, "sl0", "Slice", 4, (int[]){y, st0, en0, ax}, a);
+    add_node(g, "sl1", "Slice", 4, (int[]){y, st1, en1, ax}, b);
+    ir_graph_add_output(g, a);
+    ir_graph_add_output(g, b);
+    CHECK(finish(g));
+    double want[12 * 25];
+    for (int64_t o = 5; o < 17; o++) {
+        int64_t kk = o / G, j = o % G;
+        for (int64_t p = 0; p < HW; p++) {
+            double v = 0;
+            for (int64_t q = 0; q < C; q++)
+                v += (double)cdata(g, w)[(j * CG + kk) * C + q] * xd[q * HW + p];
+            want[(o - 5) * HW + p] = v;
+        }
+    }
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK && ps.shuffles == 1 &&
+          ps.shuffle_slices == 1);
+    CHECK(find_node(g, "r1") < 0 && count_op(g, "Slice") == 0 && count_op(g, "Gather") == 2);
+    int s0 = find_node(g, "sl0");
+    CHECK(s0 >= 0 && !strcmp(g->nodes[s0].op_type, "Gather") && g->nodes[s0].in[0] == c);
+    check_run(g, xd, want, 3, "shuffle slices");   /* conv and two gathers */
 }
 
 /* ---- preconditions: patterns almost matched -------------------------------- */
@@ -1782,6 +1843,7 @@ int main(int argc, char **argv)
     test_gates(0);
     test_gates(1);
     test_shuffles();
+    test_shuffle_slices();
     test_gelu();
     test_norms();
     test_linear(0);

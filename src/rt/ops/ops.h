@@ -29,10 +29,25 @@ int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpos
 typedef struct {
     pz_chgather_desc d;
     pz_chgather_fn fn;
+    pz_tensor **src;   /* read through (pz_chg_through, pz_chg_compose): its sources; NULL: l->in */
+    int *map_in;       /* the map it was planned from: output channel c is channel */
+    int64_t *map_ch;   /* map_ch[c] of source map_in[c] */
 } pz_chg_state;
 pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const int64_t *src_ch);
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
 void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
+/* GATHER layer g, run as a channel gather, re-planned to read the parts of
+ * CONCAT layer c (one of g's sources is c's output; c's parts and output
+ * NCHW16c) instead of c's output: a channel of c's output is then the
+ * channel of the part it falls in. 0: done; -1: g not such a layer, too
+ * many sources or out of memory, unchanged. */
+int pz_chg_through(pz_layer *g, const pz_layer *c);
+/* The same for a source of r that GATHER layer g (itself reading through a
+ * concat) writes: r reads g's sources instead (pz_chg_through's return). */
+int pz_chg_compose(pz_layer *r, const pz_layer *g);
+/* The tensors GATHER layer g reads as a channel gather (*src, their count),
+ * 0 when it is none. */
+int pz_chg_sources(const pz_layer *g, pz_tensor *const **src);
 
 /* matmul.c: numpy matmul's shape of A times B; 0, or -1 when they do not
  * multiply (MATMUL, QMATMUL). */
