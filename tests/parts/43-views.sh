@@ -25,8 +25,9 @@
 #      no SLICE, SPLIT or COPY layer of them in `run --profile`, at 1
 #      thread and with PZ_ISA=scalar, 12 ATTENTION layers; the residual Adds
 #      are in the GEMMs' epilogues (passes/epilogue.c): 3 BINARY layers
-#      left (embeddings, mask), not 27; the output against ONNX Runtime's
-#      (max|err|/max|ref| <= 1e-4).
+#      left (embeddings, mask), not 27; `inspect --strategy none` counts
+#      both (24 residual epilogues, 12 attention layers in place); the
+#      output against ONNX Runtime's (max|err|/max|ref| <= 1e-4).
 set -u
 NAME=43-views
 . "$(dirname "$0")/lib.sh"
@@ -208,6 +209,14 @@ EOF
     # shellcheck disable=SC2086  # $zin: file names without spaces (mktemp)
     (cd "$ROOT" && node tests/e2e/ort_run.js "$T/z_$n.onnx" $zin -- "$T/z_$n.ort.pb") >"$T/log" 2>&1 ||
         bad "zoo $n: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+    if "$PZ" inspect "$T/z_$n.onnx" --input-shape ids=1,16 --input-shape mask=1,16 \
+        --strategy none >"$T/insp" 2>&1 &&
+        grep -q '^residual epilogues: 24 GEMM layers' "$T/insp" &&
+        grep -q '^qkv in place: 12 attention layers' "$T/insp"; then
+        ok "zoo $n: inspect shows 24 residual epilogues and 12 attention layers reading Q, K, V in place"
+    else
+        bad "zoo $n: inspect: $(grep -E '^(residual|qkv)' "$T/insp" | tr '\n' ' ') $(tail -c 200 "$T/insp")"
+    fi
     for w in t1 scalar; do
         pre=""
         [ "$w" = scalar ] && pre="PZ_ISA=scalar"
