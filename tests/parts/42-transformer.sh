@@ -22,7 +22,9 @@
 #          (scores read elsewhere, another softmax axis, probabilities read
 #          twice, a per-head scale: no ATTENTION layer); the head transposes
 #          around it folded (no TRANSPOSE layer left) or, where one is read
-#          elsewhere or Y is not transposed back, all kept.
+#          elsewhere or Y is not transposed back, all kept; Q, K, V column
+#          Slices of one X read in place (no SLICE layer left), or, with a
+#          step-2 Slice or a part also a graph output, all three kept.
 #   C      the generated C of three of the torch models names the residual
 #          Adds fused into GEMM epilogues and the attention layers reading Q,
 #          K, V in place, as many as the passes may take.
@@ -148,7 +150,7 @@ done
 # ---- the pass's preconditions -----------------------------------------------------
 "$PY" "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
     bad "pass_cases.py: $(tail -c 400 "$T/log")"
-while read -r n nin nout nattn ntr; do
+while read -r n nin nout nattn ntr nsl; do
     m="$T/pass/$n"
     outs="" k=0
     while [ "$k" -lt "$nout" ]; do outs="$outs --output $m.got_$k.pb"; k=$((k + 1)); done
@@ -165,6 +167,8 @@ while read -r n nin nout nattn ntr; do
             bad "pass $n: $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
         elif [ -n "$ntr" ] && [ "$(grep -c ' TRANSPOSE ' "$T/log")" != "$ntr" ]; then
             bad "pass $n: $(grep -c ' TRANSPOSE ' "$T/log") TRANSPOSE layers, want $ntr"
+        elif [ -n "${nsl:-}" ] && [ "$(grep -c ' SLICE ' "$T/log")" != "$nsl" ]; then
+            bad "pass $n: $(grep -c ' SLICE ' "$T/log") SLICE layers, want $nsl"
         else
             ok
         fi
