@@ -222,6 +222,37 @@ static void print_concat_json(FILE *f, const ir_model *m)
     fprintf(f, "]}");
 }
 
+/* Whether layer l adds a residual in its GEMM's epilogue (the epilogue
+ * pass's Z, input 3 of a Gemm or MatMul), or (qkv) is an attention layer
+ * that reads Q, K and V in place from one GEMM's output (qkv_slices.c). */
+static int fused_kind(const ir_model *m, int l, int qkv)
+{
+    const ir_node *n = &m->g->nodes[m->layers[l].node];
+    int64_t w = 0;
+    pz_err e = {0};
+    if (qkv) return op_kind_of(n->op) == OP_sdpa && !op_attr_int(n, "qkv_w", 0, &w, &e) && w > 0;
+    const op_kind k = op_kind_of(n->op);
+    return (k == OP_gemm || k == OP_matmul) && n->n_in > 3 && n->in[3] >= 0;
+}
+
+/* The GEMM residuals and the attention layers reading Q, K, V in place:
+ * their layers (text: counts, then the residual layers by name). */
+static void print_fused(FILE *f, const ir_model *m, int json)
+{
+    for (int qkv = 0; qkv < 2; qkv++) {
+        int n = 0;
+        if (json) fprintf(f, ",\"%s\":[", qkv ? "qkv_in_place" : "residual_epilogues");
+        for (int l = 0; l < m->n_layers; l++) {
+            if (!fused_kind(m, l, qkv)) continue;
+            if (json) fprintf(f, "%s%d", n ? "," : "", l);
+            n++;
+        }
+        if (json) fprintf(f, "]");
+        else fprintf(f, qkv ? "qkv in place: %d attention layers read Q, K, V from one GEMM output\n"
+                            : "residual epilogues: %d GEMM layers add the residual Add's Z\n", n);
+    }
+}
+
 /* The sparsity knob's layers: weight blocks, the all-zero ones, the MACs the
  * sparse kernel skips (zero blocks x their weights x output pixels). */
 static void print_sparsity(FILE *f, const ir_model *m, int json)
@@ -310,6 +341,7 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
     print_concat_table(f, m);
+    print_fused(f, m, 0);
     print_layer_precision(f, m);
     print_sparsity(f, m, 0);
 }
@@ -366,6 +398,7 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
     fprintf(f, "\n],\"total\":{\"blocks\":%d,\"macs\":%lld,\"redundant_macs\":%lld,"
             "\"redundant_pct\":%.4f}", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
     print_concat_json(f, m);
+    print_fused(f, m, 1);
     print_sparsity(f, m, 1);
     fprintf(f, "}\n");
 }

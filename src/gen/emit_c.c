@@ -249,6 +249,11 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
             gt_printf(t, "; concatenation: %d layers that read one input, their weights "
                       "concatenated, run as one; layer %d splits the output", gen_layer_concat(p, li),
                       li + 1);
+        if ((low->kind == PZ_OP_GEMM || low->kind == PZ_OP_MATMUL) && low->n_in > 3 &&
+            low->in[3] >= 0)
+            gt_puts(t, "; residual: input 3 (Z) added in the GEMM's epilogue, no Add layer");
+        if (low->kind == PZ_OP_ATTENTION && ((const pz_attention_params *)&low->p)->qkv_w > 0)
+            gt_puts(t, "; Q, K, V read in place from the QKV GEMM's output (qkv_w, qkv_off)");
         gt_puts(t, " */\n");
         for (int k = 0; k < low->n_out; k++)
             for (; next <= low->out[k]; next++) tensor_decl(t, p, next, "pz_net_tensor");

@@ -9,7 +9,12 @@
  * it drops the head transposes): Q [..., S, H, Dk], K [..., T, H, Dk], V
  * [..., T, H, Dv] -> Y [..., S, H, Dv], the same attention, the mask still
  * [..., H, S, T]. MACs: prod(Q's leading dims) * S * T * (Dk + Dv). Runs as
- * the ATTENTION layer in its batched form (batched 2: rows first). */
+ * the ATTENTION layer in its batched form (batched 2: rows first).
+ * qkv_w, qkv_off_q, _k, _v, qkv_dk (only the QKV pass writes them,
+ * passes/qkv_slices.c; rows_first): Q, K and V are one tensor X, a QKV
+ * GEMM's output of rows qkv_w wide, read in place at those column offsets;
+ * their shapes are Y's with Q's and K's last dim qkv_dk (self-attention:
+ * T = S). */
 #include <math.h>
 #include <stdio.h>
 
@@ -31,6 +36,14 @@ static pz_status sdpa_parse(const ir_graph *g, const ir_node *n, void *params, p
     if (op_attr_int(n, "rows_first", 0, &rf, err)) return err->code;
     if (rf != 0 && rf != 1) return op_err_attr(err, n, "rows_first", "must be 0 or 1");
     p->rt.batched = rf ? 2 : 1;
+    static const char *OFF[3] = {"qkv_off_q", "qkv_off_k", "qkv_off_v"};
+    if (op_attr_int(n, "qkv_w", 0, &p->rt.qkv_w, err) ||
+        op_attr_int(n, "qkv_dk", 0, &p->rt.qkv_dk, err))
+        return err->code;
+    for (int i = 0; i < 3; i++)
+        if (op_attr_int(n, OFF[i], 0, &p->rt.qkv_off[i], err)) return err->code;
+    if (p->rt.qkv_w && (!rf || p->rt.qkv_w < 0 || p->rt.qkv_dk < 1))
+        return op_err_attr(err, n, "qkv_w", "needs rows_first and qkv_dk >= 1");
     return PZ_OK;
 }
 
@@ -79,6 +92,11 @@ static pz_status sdpa_infer(ir_graph *g, ir_node *n, pz_err *err)
     const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1), *v = op_in(g, n, 2);
     const ir_tensor *m = op_in(g, n, 3);
     if (!q || !k || !v) return op_err(err, n, "needs the inputs Q, K and V");
+    if (p->rt.qkv_w) {   /* the QKV pass's form, made after inference: Y as it set it */
+        const ir_tensor *y = op_out(g, n, 0);
+        if (!y || y->rank < 3) return op_err(err, n, "qkv_w: Y's shape is not known");
+        return PZ_OK;
+    }
     ir_tensor qh, kh, vh;
     if (p->rt.batched == 2) {   /* the checks below on the [.., H, rows, D] view */
         qh = heads_first(q), kh = heads_first(k), vh = heads_first(v);
@@ -119,6 +137,11 @@ static void sdpa_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     const ir_tensor *q = op_in(g, n, 0), *k = op_in(g, n, 1);
     const ir_tensor *y = op_out((ir_graph *)g, n, 0);
     if (!q || !k || !y || k->rank < 3) return;
+    if (p->rt.qkv_w && y->rank >= 3) {   /* Q's elements: Y's with Dk for Dv; T = S */
+        const int64_t dv = y->dims[y->rank - 1], rows = dv ? ir_tensor_numel(y) / dv : 0;
+        c->macs = y->dims[y->rank - 3] * rows * (p->rt.qkv_dk + dv);
+        return;
+    }
     c->macs = k->dims[k->rank - (p->rt.batched == 2 ? 3 : 2)] *
               (ir_tensor_numel(q) + ir_tensor_numel(y));
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "slice.h"
 
 typedef struct {
     int rank;
@@ -134,6 +135,21 @@ static pz_status slice_infer(ir_graph *g, ir_node *n, pz_err *err)
     op_strides(x, m.stride);
     op_fold_map(g, n, 0, x, slice_src, &m, NULL);
     return PZ_OK;
+}
+
+int op_slice_last_cols(const ir_graph *g, const ir_node *n, int64_t *start)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    int64_t dims[IR_MAX_RANK];
+    slice_map m;
+    pz_err err = {0};
+    if (!x || x->rank < 1 || slice_at_run(g, n) || slice_plan(g, n, dims, &m, &err)) return 0;
+    const int r = x->rank;
+    for (int k = 0; k + 1 < r; k++)
+        if (dims[k] != x->dims[k] || m.start[k] != 0) return 0;
+    if (m.step[r - 1] != 1 || dims[r - 1] < 1) return 0;
+    *start = m.start[r - 1];
+    return 1;
 }
 
 /* SLICE of input 0 with the start and step of every axis; starts, ends,

@@ -42,15 +42,6 @@
 
 #define MAX_GONE 12
 
-/* The live node that writes value vid, or -1. */
-static int producer(const ir_graph *g, int vid, const unsigned char *dead)
-{
-    if (vid < 0) return -1;
-    for (int i = 0; i < g->n_nodes; i++)
-        if (!dead[i] && g->nodes[i].n_out > 0 && g->nodes[i].out[0] == vid) return i;
-    return -1;
-}
-
 /* The float32 scalar constant of node n's input slot, or NAN. */
 static double scalar_in(const ir_graph *g, const ir_node *n, int slot)
 {
@@ -116,7 +107,7 @@ static int rows_first(ir_graph *g, int oi, unsigned char *dead)
     const int r = g->values[on->in[0]].t.rank;
     int tin[3], slot;
     for (int k = 0; k < 3; k++) {
-        tin[k] = producer(g, on->in[k], dead);
+        tin[k] = pass_writer(g, on->in[k], dead);
         if (!heads_transpose(g, tin[k], r, dead) || !only_read_by(g, on->in[k], oi)) return 0;
     }
     const int to = pass_sole_reader(g, on->out[0], &slot);
@@ -149,21 +140,21 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
     if (oi < 0 || slot != 0 || !pass_plain(g, &g->nodes[oi])) return 0;
     gone[ng++] = si;
     /* back from A: the mask Add, the scalings, the scores' MatMul */
-    int vid = sm->in[0], mask = -1, cur = producer(g, vid, dead);
+    int vid = sm->in[0], mask = -1, cur = pass_writer(g, vid, dead);
     double scale = 1;
     if (cur >= 0 && pass_is(&g->nodes[cur], OP_add) && g->nodes[cur].n_in == 2 &&
         pass_plain(g, &g->nodes[cur]) && only_read_by(g, vid, si)) {
         /* the score side is the one that comes from a MatMul through scalings */
         const ir_node *ad = &g->nodes[cur];
         for (int s = 0; s < 2 && mask < 0; s++) {
-            int p = producer(g, ad->in[s], dead), x;
+            int p = pass_writer(g, ad->in[s], dead), x;
             while (p >= 0 && !pass_is(&g->nodes[p], OP_matmul) && isfinite(scaling(g, p, &x)))
-                p = producer(g, x, dead);
+                p = pass_writer(g, x, dead);
             if (p >= 0 && pass_is(&g->nodes[p], OP_matmul)) mask = ad->in[1 - s], vid = ad->in[s];
         }
         if (mask < 0) return 0;
         gone[ng++] = cur;
-        cur = producer(g, vid, dead);
+        cur = pass_writer(g, vid, dead);
     }
     const int *keep_reader = &gone[ng - 1];
     while (cur >= 0 && !pass_is(&g->nodes[cur], OP_matmul)) {
@@ -176,7 +167,7 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
         gone[ng++] = cur;
         keep_reader = &gone[ng - 1];
         vid = x;
-        cur = producer(g, vid, dead);
+        cur = pass_writer(g, vid, dead);
     }
     if (cur < 0 || !pass_plain(g, &g->nodes[cur]) || !only_read_by(g, vid, *keep_reader) ||
         !same_dims(&g->values[vid].t, at))
@@ -186,7 +177,7 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
     ir_node *mm = &g->nodes[mi];
     /* Q: through one scaling on its side */
     int q = mm->in[0], qx = -1;
-    const int qi = producer(g, q, dead);
+    const int qi = pass_writer(g, q, dead);
     const double qf = qi >= 0 ? scaling(g, qi, &qx) : NAN;
     if (isfinite(qf) && only_read_by(g, q, mi) && same_dims(&g->values[qx].t, &g->values[q].t)) {
         scale *= qf;
@@ -194,7 +185,7 @@ static int attention_at(ir_graph *g, int si, unsigned char *dead)
         q = qx;
     }
     /* K: KT's Transpose with the last two entries of its perm swapped */
-    const int kt = mm->in[1], ti = producer(g, kt, dead);
+    const int kt = mm->in[1], ti = pass_writer(g, kt, dead);
     if (ti < 0 || !pass_is(&g->nodes[ti], OP_transpose) || !pass_plain(g, &g->nodes[ti]) ||
         !only_read_by(g, kt, mi))
         return 0;

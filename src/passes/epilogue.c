@@ -6,6 +6,10 @@
  *   Conv | Gemm | Add -> Relu | Clip         the producer with act
  *   BatchNormalization -> Relu | Clip        the same (inference; a BN that did
  *                                            not fold: DenseNet's pre-activation)
+ *   Gemm | MatMul [-> views] -> Add(y, z)    Gemm(A, B, C, Z) / MatMul(A, B, bias, Z):
+ *                                            the residual of a transformer block
+ *                                            (attention out, FFN2), added by the
+ *                                            packed GEMM's epilogue
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -24,6 +28,14 @@
  *     it goes, and nothing it carries may go with it;
  *   - a residual: the producer a Conv without act and without Z; z and the
  *     Add's output of the Conv output's type and shape (no broadcasting);
+ *   - a GEMM residual: the producer a float32 Gemm (constant B, transA 0)
+ *     or a linear MatMul, without act and without Z; between it and the
+ *     Add only views that keep the elements' order (Reshape, Flatten,
+ *     Squeeze, Unsqueeze, a Transpose moving unit dims only), each plain
+ *     and its value read by the next alone; z of the Add's output type and
+ *     shape (no broadcasting), neither the product nor a view of it. Z is
+ *     read as an input (the arena keeps it live through the layer, and Y
+ *     gets its own bytes), so other readers of z are not affected;
  *   - a bias: the producer a linear MatMul (constant 2-D B) without act and
  *     bias; the bias N constant floats along the last axis; the Add's
  *     output of the MatMul output's shape;
@@ -86,6 +98,64 @@ static int bias_along_last(const ir_tensor *z, const ir_tensor *y, int64_t nn)
     return 1;
 }
 
+/* A float32 Gemm the packed GEMM runs with a residual: constant B, A not
+ * transposed, no act and no Z yet. */
+static int packed_gemm(const ir_graph *g, const ir_node *n)
+{
+    int64_t ta = 0;
+    pz_err e = {0};
+    if (!pass_is(n, OP_gemm) || n->n_in < 2 || n->n_in > 3 || n->in[0] < 0 || n->in[1] < 0 ||
+        op_attr_int(n, "transA", 0, &ta, &e) || ta)
+        return 0;
+    const ir_tensor *a = &g->values[n->in[0]].t, *b = &g->values[n->in[1]].t;
+    return a->dtype == IR_F32 && b->dtype == IR_F32 && b->data && b->rank == 2;
+}
+
+/* Node r only reshapes its input 0 (a view that keeps the elements' order). */
+static int order_view(const ir_graph *g, const ir_node *r, int slot)
+{
+    if (slot != 0 || r->n_out < 1 || r->out[0] < 0 || !pass_plain(g, r)) return 0;
+    if (!pass_is(r, OP_reshape) && !pass_is(r, OP_flatten) && !pass_is(r, OP_squeeze) &&
+        !pass_is(r, OP_unsqueeze) && !pass_is(r, OP_transpose))
+        return 0;
+    if (r->op->view_if && !r->op->view_if(g, r)) return 0;
+    const ir_tensor *x = &g->values[r->in[0]].t, *y = &g->values[r->out[0]].t;
+    return x->dtype == y->dtype && ir_tensor_numel(x) == ir_tensor_numel(y);
+}
+
+/* The residual Add after node i (a packed Gemm or linear MatMul, through
+ * order-keeping views): Z becomes its input 3, and the last view (or node i)
+ * writes the Add's output. Returns 1 if it did. */
+static int fuse_gemm_residual(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
+{
+    ir_node *n = &g->nodes[i];
+    if (n->act.kind != IR_ACT_NONE || !(packed_gemm(g, n) || (linear_matmul(g, n) && n->n_in <= 3)))
+        return 0;
+    int chain[4], nc = 0, v = n->out[0], slot, c;
+    while ((c = pass_sole_reader(g, v, &slot)) >= 0 && !dead[c] && order_view(g, &g->nodes[c], slot)) {
+        if (nc == 4) return 0;
+        chain[nc++] = c;
+        v = g->nodes[c].out[0];
+    }
+    if (c < 0 || dead[c] || !pass_is(&g->nodes[c], OP_add)) return 0;
+    ir_node *r = &g->nodes[c];
+    if (r->n_in != 2 || r->n_out < 1 || r->out[0] < 0 || !pass_plain(g, r)) return 0;
+    const ir_tensor *y = &g->values[v].t;
+    int z = r->in[1 - slot];
+    if (z < 0 || z == n->out[0] || !same_f32_shape(&g->values[r->out[0]].t, y) ||
+        !same_f32_shape(&g->values[z].t, y))
+        return 0;
+    for (int k = 0; k < nc; k++)
+        if (g->nodes[chain[k]].out[0] == z) return 0;
+    ir_node_set_n_in(n, 4);   /* a missing bias C stays -1 */
+    n->in[3] = z;
+    if (nc) g->nodes[chain[nc - 1]].out[0] = r->out[0];
+    else n->out[0] = r->out[0];
+    pass_kill(g, c, dead);
+    st->residuals++;
+    return 1;
+}
+
 /* Gelu with approximate = "none" (the erf form), the only one fused. */
 static int gelu_erf(const ir_node *r)
 {
@@ -101,6 +171,7 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
 {
     ir_node *n = &g->nodes[i];
     int slot, c = pass_sole_reader(g, n->out[0], &slot);
+    if (fuse_gemm_residual(g, i, dead, st)) return 1;
     if (c < 0 || dead[c]) return 0;
     ir_node *r = &g->nodes[c];
     const ir_tensor *y = &g->values[n->out[0]].t;

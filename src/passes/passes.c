@@ -57,6 +57,14 @@ int pass_same_shape(const ir_tensor *a, const ir_tensor *b)
     return 1;
 }
 
+int pass_writer(const ir_graph *g, int vid, const unsigned char *dead)
+{
+    if (vid < 0) return -1;
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!dead[i] && g->nodes[i].n_out > 0 && g->nodes[i].out[0] == vid) return i;
+    return -1;
+}
+
 int pass_reader_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
                    int *slot)
 {
@@ -141,6 +149,8 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
     }
     if (!opts->no_attention) {
         pass_attention(g, dead, &st);
+        compact(g, &dead);
+        pass_qkv_slices(g, dead, &st);
         compact(g, &dead);
     }
     if (!opts->no_qdq) {

@@ -39,7 +39,8 @@
  *              LayerNormalization (norm.c).
  *   attention  MatMul(Q, Transpose(K)), scalar scalings, a mask Add,
  *              Softmax(last axis), MatMul(., V) -> ScaledDotProductAttention
- *              (attention.c).
+ *              (attention.c); then Q, K, V Slices of one QKV GEMM's output ->
+ *              the attention reads them in place (qkv_slices.c).
  *   qdq        DequantizeLinear(xq), DequantizeLinear(wq) -> Conv [-> Relu |
  *              Clip] -> QuantizeLinear -> QLinearConv with the act, run in
  *              int8 (qdq.c).
@@ -90,7 +91,7 @@ typedef struct {
     int eliminated;        /* Identity, Dropout */
     int pads_folded;       /* Pad into the AveragePool, Conv or MaxPool reading it */
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
-    int residuals;         /* Add into a Conv's Z */
+    int residuals;         /* Add into a Conv's, Gemm's or MatMul's Z */
     int acts;              /* Relu, Clip into Conv/Gemm/Add/MatMul, Gelu into MatMul */
     int biases;            /* Add(MatMul, bias) into the MatMul */
     int gates;             /* Mul(X, Sigmoid(X)) -> Swish, Mul(X, HardSigmoid(X)) -> HardSwish */
@@ -98,6 +99,7 @@ typedef struct {
     int shuffle_slices;    /* a channel Gather read by Slices alone -> into those Slices */
     int norms;             /* the nine nodes of a LayerNorm -> LayerNormalization */
     int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
+    int qkv_views;         /* attention layers that read Q, K, V in place from the QKV GEMM */
     int qdq;               /* DequantizeLinear, Conv, [Relu,] QuantizeLinear -> QLinearConv */
     int concat_groups;     /* groups of layers sharing an input run as one (concat) */
     int concat_layers;     /* the layers in those groups */

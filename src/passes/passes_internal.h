@@ -11,6 +11,9 @@
  * a graph output. */
 int pass_sole_reader(const ir_graph *g, int vid, int *slot);
 
+/* The live node that writes value vid (as its output 0), or -1. */
+int pass_writer(const ir_graph *g, int vid, const unsigned char *dead);
+
 /* The live node that alone reads node n's output 0 (slot in *slot), when
  * it is of op kind k; else -1. */
 int pass_reader_of(const ir_graph *g, const ir_node *n, op_kind k, const unsigned char *dead,
@@ -58,6 +61,7 @@ void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_attention(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_qkv_slices(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st);
 /* Inserts nodes (a Split per group): *dead grows with the graph. */
 pz_status pass_concat(ir_graph *g, unsigned char **dead, passes_stats *st);

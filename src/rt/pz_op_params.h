@@ -26,6 +26,12 @@ typedef struct {
     int batched;                      /* 1: Q [.., heads, S, Dk], K, V of Q's batch dims, the
                                        * mask to [.., S, T] (ScaledDotProductAttention);
                                        * 2: the same, Q, K, V, Y rows first [.., S, heads, D] */
+    int64_t qkv_w;                    /* batched 2 only; > 0: inputs 0, 1, 2 are one tensor
+                                       * X (a QKV GEMM's output) of rows qkv_w floats apart,
+                                       * Q, K, V read in place at columns qkv_off[]: their
+                                       * shapes Y's with D = qkv_dk for Q and K (T = S) */
+    int64_t qkv_off[3];
+    int64_t qkv_dk;
 } pz_attention_params;
 
 /* GRID_SAMPLE (ONNX GridSample, 2-D and 3-D spatial): Y[n, c, o] samples

@@ -23,6 +23,10 @@
 #             fused: nine layers), gamma [5, N] (per row: not a LayerNorm).
 #   mlp_*     MatMul + bias -> LayerNorm -> Relu, and LayerNorm -> MatMul +
 #             bias -> Gelu (the linear layer's epilogue after the norm).
+#   res_*     residual Adds (issue 42): MatMul + bias + x -> Relu and Gemm +
+#             C -> Reshape -> unit-dim Transpose + x fuse into one layer (Z);
+#             not fused: z broadcasting, a Transpose that moves elements
+#             between, the product also a graph output.
 #
 # Works under a sanitizer build dir too (the models are small). Ends with
 # `25-pass-preconditions: N passed, N failed` (`, 1 skipped` without ONNX
@@ -246,6 +250,40 @@ run("mlp_ln_matmul_gelu", ln_nodes(opset=20) + [helper.make_node("MatMul", ["ln"
     X, ln_inits(20) + [("w2", W2), ("b2", B2)], 20,
     [("y", (lambda v: 0.5 * v * (1 + erf(v / math.sqrt(2))))(lin(ln_ref(X), W2, B2)))],
     ["LAYERNORM", "MATMUL"])
+
+# ---- residual Adds into the GEMM's epilogue (issue 42) -------------------------
+WS, BS = rand(N, N, lo=-0.3, hi=0.3), rand(N)
+lin_s = lin(X, WS, BS)
+mmb = [helper.make_node("MatMul", ["x", "ws"], ["mm"]), helper.make_node("Add", ["mm", "bs"], ["h"])]
+RI = [("ws", WS), ("bs", BS)]
+# MatMul + bias + x (the FFN2 form), then a Relu: all one MATMUL layer
+run("res_matmul_relu", mmb + [helper.make_node("Add", ["x", "h"], ["r"]),
+                              helper.make_node("Relu", ["r"], ["y"])],
+    X, RI, 13, [("y", relu(lin_s + X))], ["MATMUL"])
+# Gemm + C, Reshape and a unit-dim Transpose to x's shape, + x: one GEMM
+# (the Flatten of the graph input x stays a COPY)
+XG = rand(1, 7, N)
+gemm_ref = XG.reshape(7, N).astype(np.float64) @ WS.astype(np.float64).T + BS
+run("res_gemm_views", [helper.make_node("Flatten", ["x"], ["xf"], axis=2),
+                       helper.make_node("Gemm", ["xf", "ws", "bs"], ["g"], transB=1),
+                       helper.make_node("Reshape", ["g", "shp"], ["gr"]),
+                       helper.make_node("Transpose", ["gr"], ["gt"], perm=[1, 0, 2]),
+                       helper.make_node("Add", ["gt", "x"], ["y"])],
+    XG, RI + [("shp", np.array([7, 1, N], np.int64))], 13,
+    [("y", gemm_ref.reshape(1, 7, N) + XG)], ["COPY", "GEMM"])
+# not fused: z broadcasts ([7, N] against [2, 7, N])
+Z7 = rand(7, N)
+run("res_broadcast", mmb + [helper.make_node("Add", ["h", "z7"], ["y"])], X, RI + [("z7", Z7)],
+    13, [("y", lin_s + Z7)], ["MATMUL", "BINARY"])
+# not fused: a Transpose that moves elements between the MatMul and the Add
+XT = rand(2, N, N)
+run("res_transpose", [helper.make_node("MatMul", ["x", "ws"], ["mm"]),
+                      helper.make_node("Transpose", ["mm"], ["t"], perm=[0, 2, 1]),
+                      helper.make_node("Add", ["t", "x"], ["y"])], XT, [("ws", WS)], 13,
+    [("y", np.swapaxes(XT.astype(np.float64) @ WS, 1, 2) + XT)], ["MATMUL", "TRANSPOSE", "BINARY"])
+# not fused: the product is a graph output too (read twice)
+run("res_read_twice", mmb + [helper.make_node("Add", ["h", "x"], ["y"])], X, RI, 13,
+    [("y", lin_s + X), ("h", lin_s)], ["MATMUL", "BINARY"])
 print("cases: %d passed, %d failed" % (passed, failed))
 EOF
 

@@ -22,7 +22,12 @@
 #          (scores read elsewhere, another softmax axis, probabilities read
 #          twice, a per-head scale: no ATTENTION layer); the head transposes
 #          around it folded (no TRANSPOSE layer left) or, where one is read
-#          elsewhere or Y is not transposed back, all kept.
+#          elsewhere or Y is not transposed back, all kept; Q, K, V column
+#          Slices of one X read in place (no SLICE layer left), or, with a
+#          step-2 Slice or a part also a graph output, all three kept.
+#   C      the generated C of three of the torch models names the residual
+#          Adds fused into GEMM epilogues and the attention layers reading Q,
+#          K, V in place, as many as the passes may take.
 # Ends with `N passed, N failed`.
 set -u
 NAME=42-transformer
@@ -126,10 +131,26 @@ while read -r n nin nout nattn; do
     fi
 done <"$T/models"
 
+# ---- the generated C says what the passes fused (issue 42) ------------------------
+# residual Adds in the GEMMs' epilogues and Q, K, V read in place from the QKV
+# GEMM: vit and enc_pre, 2 blocks each, take all (4 and 2); enc_mask, batch 2
+# rows first, keeps its out-projection's Transpose before the Add (not a view)
+# and its heads axis spans the batch (no one head stride): 2 and 0
+for nw in vit:4:2 enc_pre:4:2 enc_mask:2:0; do
+    n=${nw%%:*} w=${nw#*:}
+    if "$PZ" compile "$T/torch/$n.onnx" -o "$T/c_$n" --name net >"$T/log" 2>&1; then
+        got="$(grep -c "residual: input 3 (Z) added in the GEMM's epilogue" "$T/c_$n/net_net.c"):$(grep -c "Q, K, V read in place from the QKV GEMM's output" "$T/c_$n/net_net.c")"
+        if [ "$got" = "$w" ]; then ok
+        else bad "torch $n compile: residuals:qkv in place $got in the generated C, want $w"; fi
+    else
+        bad "torch $n compile: $(tail -c 300 "$T/log")"
+    fi
+done
+
 # ---- the pass's preconditions -----------------------------------------------------
 "$PY" "$ROOT/tests/transformer/pass_cases.py" "$T/pass" >"$T/cases" 2>"$T/log" ||
     bad "pass_cases.py: $(tail -c 400 "$T/log")"
-while read -r n nin nout nattn ntr; do
+while read -r n nin nout nattn ntr nsl; do
     m="$T/pass/$n"
     outs="" k=0
     while [ "$k" -lt "$nout" ]; do outs="$outs --output $m.got_$k.pb"; k=$((k + 1)); done
@@ -146,6 +167,8 @@ while read -r n nin nout nattn ntr; do
             bad "pass $n: $(grep -c ' ATTENTION ' "$T/log") ATTENTION layers, want $nattn"
         elif [ -n "$ntr" ] && [ "$(grep -c ' TRANSPOSE ' "$T/log")" != "$ntr" ]; then
             bad "pass $n: $(grep -c ' TRANSPOSE ' "$T/log") TRANSPOSE layers, want $ntr"
+        elif [ -n "${nsl:-}" ] && [ "$(grep -c ' SLICE ' "$T/log")" != "$nsl" ]; then
+            bad "pass $n: $(grep -c ' SLICE ' "$T/log") SLICE layers, want $nsl"
         else
             ok
         fi

@@ -23,6 +23,14 @@
 #   3. The zoo's six networks (`paleozoic zoo`): no COPY, CONCAT, SPLIT,
 #      RESHAPE, VIEW or TRANSPOSE layer in `run --profile` (layer by layer,
 #      dlfusion, --batch 2, int8) nor in ResNet-18's built program's profile.
+#   4. The zoo's BERT-base encoder (sequence 16): its attention layers read
+#      Q, K and V in place from the QKV GEMM's output (passes/qkv_slices.c):
+#      no SLICE, SPLIT or COPY layer of them in `run --profile`, at 1
+#      thread and with PZ_ISA=scalar, 12 ATTENTION layers; the residual Adds
+#      are in the GEMMs' epilogues (passes/epilogue.c): 3 BINARY layers
+#      left (embeddings, mask), not 27; `inspect --strategy none` counts
+#      both (24 residual epilogues, 12 attention layers in place); the
+#      output against ONNX Runtime's (max|err|/max|ref| <= 1e-4).
 set -u
 NAME=43-views
 . "$(dirname "$0")/lib.sh"
@@ -210,6 +218,60 @@ if "$PZ" build "$T/z_$n.onnx" -o "$T/z_$n.bin" --threads 1 >"$T/log" 2>&1 &&
     else bad "zoo $n built program: $nl layers, copies among them: $(grep -E "$MOVERS" "$T/prof" | head -3)"; fi
 else
     bad "zoo $n: build or the built program's --profile failed: $(tail -c 300 "$T/log") $(tail -c 300 "$T/prof" 2>/dev/null)"
+fi
+
+# ---- 4. BERT's Q, K, V read in place from the QKV GEMM -------------------------
+n=bert_base
+if ! "$PY" -c 'import onnx, numpy' 2>/dev/null || ! command -v node >/dev/null; then
+    skip_one "zoo $n: needs $PY with onnx and numpy, and node"
+elif ! "$PZ" zoo "$n" -o "$T/z_$n.onnx" >"$T/log" 2>&1; then
+    bad "zoo $n: $(tail -c 300 "$T/log")"
+else
+    "$PY" - "$T/z_$n" <<'EOF'
+import sys
+import numpy as np
+from onnx import numpy_helper
+ids = (np.arange(16, dtype=np.int64) * 7919 % 30522).reshape(1, 16)
+mask = np.ones((1, 16), np.int64)
+mask[0, 12:] = 0   # padding: the mask matters
+for i, x in enumerate((ids, mask)):
+    open("%s.in%d.pb" % (sys.argv[1], i), "wb").write(numpy_helper.from_array(x).SerializeToString())
+EOF
+    zin="$T/z_$n.in0.pb $T/z_$n.in1.pb"
+    # the mask input's Unsqueeze stays a COPY (a view of a graph input is copied)
+    QKV_COPIES='^ +[0-9]+ (SLICE|SPLIT) |^ +[0-9]+ COPY +[^ ]*self_attn'
+    # shellcheck disable=SC2086  # $zin: file names without spaces (mktemp)
+    (cd "$ROOT" && node tests/e2e/ort_run.js "$T/z_$n.onnx" $zin -- "$T/z_$n.ort.pb") >"$T/log" 2>&1 ||
+        bad "zoo $n: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+    if "$PZ" inspect "$T/z_$n.onnx" --input-shape ids=1,16 --input-shape mask=1,16 \
+        --strategy none >"$T/insp" 2>&1 &&
+        grep -q '^residual epilogues: 24 GEMM layers' "$T/insp" &&
+        grep -q '^qkv in place: 12 attention layers' "$T/insp"; then
+        ok "zoo $n: inspect shows 24 residual epilogues and 12 attention layers reading Q, K, V in place"
+    else
+        bad "zoo $n: inspect: $(grep -E '^(residual|qkv)' "$T/insp" | tr '\n' ' ') $(tail -c 200 "$T/insp")"
+    fi
+    for w in t1 scalar; do
+        pre=""
+        [ "$w" = scalar ] && pre="PZ_ISA=scalar"
+        # shellcheck disable=SC2086
+        if env $pre "$PZ" run "$T/z_$n.onnx" --input "$T/z_$n.in0.pb" --input "$T/z_$n.in1.pb" \
+            --output "$T/z_$n.$w.pb" --threads 1 --profile >"$T/prof" 2>&1; then
+            na=$(grep -c -E '^ +[0-9]+ ATTENTION ' "$T/prof")
+            nb=$(grep -c -E '^ +[0-9]+ BINARY ' "$T/prof")
+            if [ "$na" = 12 ] && ! grep -q -E "$QKV_COPIES" "$T/prof"; then
+                ok "zoo $n ($w): 12 attention layers, no SLICE, SPLIT or COPY of Q, K, V"
+            else
+                bad "zoo $n ($w): $na ATTENTION layers; copies: $(grep -E "$QKV_COPIES" "$T/prof" | head -3)"
+            fi
+            if [ "$nb" = 3 ]; then ok "zoo $n ($w): the 24 residual Adds in the GEMMs' epilogues"
+            else bad "zoo $n ($w): $nb BINARY layers, want 3 (embeddings and mask only)"; fi
+            check "zoo $n ($w): vs ONNX Runtime <= 1e-4" \
+                node "$E2E/compare.js" --rel 1e-4 "$T/z_$n.$w.pb" "$T/z_$n.ort.pb"
+        else
+            bad "zoo $n ($w): run --profile failed: $(tail -c 300 "$T/prof")"
+        fi
+    done
 fi
 
 finish

@@ -4,7 +4,8 @@ for the attention pass's preconditions (src/passes/attention.c), with a
 float64 numpy reference: OUTDIR/NAME.onnx, NAME.in_K.pb, NAME.ref_0.pb.
 Prints one line per case: NAME, inputs, outputs, how many ATTENTION layers
 the profile must show (0: the pass must leave it alone) and, for the head
-transposes' cases, how many TRANSPOSE layers."""
+transposes' cases, how many TRANSPOSE layers, and for the Q, K, V slices'
+cases how many SLICE layers."""
 import os
 import sys
 
@@ -29,7 +30,7 @@ def save(path, a, name):
         f.write(numpy_helper.from_array(np.ascontiguousarray(a), name).SerializeToString())
 
 
-def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=(), n_trans=None):
+def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=(), n_trans=None, n_slice=None):
     vi = [helper.make_tensor_value_info(n, F, a.shape) for n, a in ins]
     vo = [helper.make_tensor_value_info(n, F, None) for n in ["y", *extra_outs]]
     g = helper.make_graph(nodes, name, vi, vo, initializer=inits)
@@ -41,7 +42,8 @@ def case(out, name, nodes, inits, ins, refs, n_attn, extra_outs=(), n_trans=None
         save(os.path.join(out, "%s.in_%d.pb" % (name, k)), a, n)
     for k, a in enumerate(refs):
         save(os.path.join(out, "%s.ref_%d.pb" % (name, k)), a.astype(np.float32), "y")
-    print(name, len(ins), len(refs), n_attn, "" if n_trans is None else n_trans)
+    print(name, len(ins), len(refs), n_attn, "" if n_trans is None else n_trans,
+          "" if n_slice is None else n_slice)
 
 
 def main():
@@ -143,6 +145,49 @@ def main():
          extra_outs=("vh",), n_trans=4)
     # Y not transposed back ([B, H, S, D] out): the inputs' three stay
     case(out, "rows_first_no_y_t", rows(y_t=False), inits, rins, [ref], 1, n_trans=3)
+
+    # Q, K, V cut from one [B, S, W] tensor X (a QKV GEMM's output) by column
+    # Slices and split into heads by Reshapes: the layer reads them in place
+    # (qkv_slices.c: no SLICE layer left); a step-2 Slice or a part read
+    # elsewhere leaves all three Slices
+    E, W = H * D, 3 * H * D + 6
+    offs = (0, E + 2, 2 * E + 5)   # gaps between the parts, W past the last
+    x = rng.standard_normal((B, S, W)).astype(np.float32)
+    part = [x[:, :, o:o + E].reshape(B, S, H, D).transpose(0, 2, 1, 3).astype(np.float64)
+            for o in offs]
+    sq = rng.standard_normal((1, 1, S, S)).astype(np.float32)   # a mask over S keys
+    ref_x = (softmax(part[0] @ part[1].transpose(0, 1, 3, 2) * scale + sq) @ part[2]).transpose(0, 2, 1, 3)
+
+    def i64(name, v):
+        return numpy_helper.from_array(np.array(v, np.int64), name)
+
+    def qkv(step_k=1, q_out=False):
+        ends = [o + E * (step_k if j == 1 else 1) for j, o in enumerate(offs)]
+        nodes = []
+        for j, (o, nm) in enumerate(zip(offs, ("qr", "kr", "vr"))):
+            st = step_k if j == 1 else 1
+            nodes += [helper.make_node("Slice", ["x", "st%d" % j, "en%d" % j, "ax", "sp%d" % j],
+                                       [nm + "s"]),
+                      helper.make_node("Reshape", [nm + "s", "hshape"], [nm])]
+        ini = [i64("ax", [-1]), i64("hshape", [B, S, H, D])]
+        for j, o in enumerate(offs):
+            ini += [i64("st%d" % j, [o]), i64("en%d" % j, [ends[j]]),
+                    i64("sp%d" % j, [step_k if j == 1 else 1])]
+        if q_out:
+            nodes.append(helper.make_node("Identity", ["qrs"], ["qcopy"]))
+        return nodes + rows(), ini
+    xins = [("x", x), ("mask", sq)]
+    nodes, ini = qkv()
+    case(out, "qkv_in_place", nodes, inits + ini, xins, [ref_x], 1, n_trans=0, n_slice=0)
+    if 2 * E + offs[1] <= offs[2] + E:   # K's step-2 columns fit in X
+        kk = x[:, :, offs[1]:offs[1] + 2 * E:2].reshape(B, S, H, D).transpose(0, 2, 1, 3)
+        ref_s = (softmax(part[0] @ kk.astype(np.float64).transpose(0, 1, 3, 2) * scale + sq)
+                 @ part[2]).transpose(0, 2, 1, 3)
+        nodes, ini = qkv(step_k=2)
+        case(out, "qkv_step2", nodes, inits + ini, xins, [ref_s], 1, n_trans=0, n_slice=3)
+    nodes, ini = qkv(q_out=True)
+    case(out, "qkv_q_read_twice", nodes, inits + ini, xins, [ref_x, x[:, :, :E]], 1,
+         extra_outs=("qcopy",), n_trans=0, n_slice=3)
 
 if __name__ == "__main__":
     main()

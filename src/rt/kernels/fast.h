@@ -115,7 +115,9 @@ typedef struct {
                               * fastest have no chunks) */
 } pz_conv16c_desc;
 
-/* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn]); Bp packed by
+/* Y[m,n] = act(sum_k A[m,k] Bp[k,n] + beta * C[m*csm + n*csn] + Z[m*ldz + n]);
+ * Z (a residual, may be NULL) must not overlap Y: the K slices keep their
+ * partial sums in Y. Bp packed by
  * pz_gemm_pack_b (alpha folded in), or, with ldb > 0, B as it is (computed at
  * run time: packing it would cost a pass over B for each product). */
 typedef struct {
@@ -127,6 +129,8 @@ typedef struct {
     int64_t csm, csn;        /* C strides in elements, 0 where broadcast */
     float beta;
     pz_act act;
+    const float *z;          /* residual added after beta C, before act; may be NULL */
+    int64_t ldz;             /* Z row stride */
 } pz_gemm_desc;
 
 /* ---- kernels: one signature per family, three ISAs -------------------------- */

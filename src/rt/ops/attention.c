@@ -5,7 +5,9 @@
  * batched form (ScaledDotProductAttention, which the attention pass makes)
  * Q, K, V are [..., heads, rows, D] of any rank >= 3 with the same leading
  * dims, which fold into B; batched 2 (rows first): [..., rows, heads, D],
- * read and written with strides. float32 without past, softcap, causal or padding
+ * read and written with strides; with qkv_w (the QKV pass, passes/qkv_slices.c)
+ * Q, K and V are read in place from one X, a QKV GEMM's output: rows qkv_w
+ * apart, each at its column offset, no copy. float32 without past, softcap, causal or padding
  * cut-offs, extra outputs or a bool mask runs the fast kernel (fast.h);
  * the rest the reference. */
 #include "rt/kernels/attention/attention_f32.h"
@@ -110,12 +112,44 @@ static int attn_prepare_mask(pz_layer *l, char *err, size_t n, pz_attention_desc
     return 0;
 }
 
+/* Q, K, V read in place from one X (qkv_w > 0): their shapes, Y's ([.., S,
+ * H, Dv], rows first) with Q's and K's last dim qkv_dk, in qkv[]; 0 when X
+ * holds them (each input X itself, float32, numel(Y) / (H Dv) rows of qkv_w
+ * floats, every slice of H D columns inside a row). */
+static int attn_qkv_shapes(const pz_layer *l, char *err, size_t n, pz_tensor *qkv)
+{
+    const pz_attention_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
+    if (p->batched != 2 || !x || !y || y->rank < 3 || l->in_id[1] != l->in_id[0] ||
+        l->in_id[2] != l->in_id[0] || x->dtype != PZ_F32 || p->qkv_dk < 1)
+        return pz_layer_fail(l, err, n, "qkv_w needs rows-first float32 Q, K, V of one tensor");
+    const int64_t h = y->dims[y->rank - 2], dv = y->dims[y->rank - 1];
+    const int64_t rows = h * dv != 0 ? pz_numel(y) / (h * dv) : 0;
+    for (int i = 0; i < 3; i++) {
+        qkv[i] = *y;
+        qkv[i].dtype = x->dtype;
+        qkv[i].dims[y->rank - 1] = i < 2 ? p->qkv_dk : dv;
+        if (p->qkv_off[i] < 0 || p->qkv_off[i] + h * qkv[i].dims[y->rank - 1] > p->qkv_w)
+            return pz_layer_fail(l, err, n, "qkv_off[%d] %lld runs past a row of %lld", i,
+                                 (long long)p->qkv_off[i], (long long)p->qkv_w);
+    }
+    if (pz_numel(x) != rows * p->qkv_w)
+        return pz_layer_fail(l, err, n, "X has %lld elements, not %lld rows of %lld",
+                             (long long)pz_numel(x), (long long)rows, (long long)p->qkv_w);
+    return 0;
+}
+
 static int attention_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_attention_params *p = l->params;
     const pz_tensor *q = pz_in(l, 0), *k = pz_in(l, 1), *v = pz_in(l, 2), *y = pz_out(l, 0);
     const pz_tensor *pk = pz_in(l, 4), *pv = pz_in(l, 5), *np = pz_in(l, 6);
+    pz_tensor qkv[3];
     if (!q || !k || !v || !y) return pz_layer_fail(l, err, n, "needs Q, K, V and Y");
+    if (p->qkv_w > 0) {
+        if (attn_qkv_shapes(l, err, n, qkv)) return 1;
+        q = &qkv[0], k = &qkv[1], v = &qkv[2];
+    }
     if (!pz_dtype_is_float(q->dtype))
         return pz_layer_fail(l, err, n, "Q has type %s", pz_dtype_name(q->dtype));
     if (pz_layer_want_dtype(l, err, n, "K", k, q->dtype) ||
@@ -177,6 +211,10 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
     attn_strides(k, p->batched, d->Dk, d->ks);
     attn_strides(v, p->batched, d->Dv, d->vs);
     attn_strides(y, p->batched, d->Dv, d->ys);
+    if (p->qkv_w > 0) {   /* rows of X, qkv_w apart */
+        d->qs[2] = d->ks[2] = d->vs[2] = p->qkv_w;
+        d->qs[0] = d->ks[0] = d->vs[0] = d->S * p->qkv_w;
+    }
     if (y->rank != q->rank || pz_numel(y) != d->B * d->Hq * d->S * d->Dv)
         return pz_layer_fail(l, err, n, "Y does not have Q's rank and B*heads*S*Dv elements");
     if (pz_in(l, 3) && attn_prepare_mask(l, err, n, d, q, pz_in(l, 3))) return 1;
@@ -218,12 +256,16 @@ static void attention_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *m = pz_in(l, 3), *pk = pz_in(l, 4), *pv = pz_in(l, 5), *np = pz_in(l, 6);
     const pz_tensor *ok = pz_out(l, 1), *ov = pz_out(l, 2), *oq = pz_out(l, 3);
     const attention_state *st = l->state;
+    const pz_attention_params *p = l->params;
+    const void *in[3];
+    for (int i = 0; i < 3; i++)   /* in place in X: float32 at the column offsets */
+        in[i] = p->qkv_w > 0 ? (const float *)l->in[i]->data + p->qkv_off[i] : l->in[i]->data;
     if (st->fast) {
-        st->fast(&st->d, l->in[0]->data, l->in[1]->data, l->in[2]->data, m ? m->data : NULL,
-                 l->out[0]->data, l->scratch, ith, nth);
+        st->fast(&st->d, in[0], in[1], in[2], m ? m->data : NULL, l->out[0]->data, l->scratch,
+                 ith, nth);
         return;
     }
-    pz_any_attention__ref(&st->d, l->in[0]->data, l->in[1]->data, l->in[2]->data,
+    pz_any_attention__ref(&st->d, in[0], in[1], in[2],
                           m ? m->data : NULL, pk ? pk->data : NULL, pv ? pv->data : NULL,
                           np ? np->data : NULL, l->out[0]->data, ok ? ok->data : NULL,
                           ov ? ov->data : NULL, oq ? oq->data : NULL, l->scratch, ith, nth);
@@ -237,6 +279,9 @@ static const pz_param_field attention_fields[] = {
     PZ_FIELD(pz_attention_params, scale, PZ_F_F32),
     PZ_FIELD(pz_attention_params, softcap, PZ_F_F32),
     PZ_FIELD(pz_attention_params, batched, PZ_F_INT),
+    PZ_FIELD(pz_attention_params, qkv_w, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_attention_params, qkv_off, PZ_F_I64),
+    PZ_FIELD(pz_attention_params, qkv_dk, PZ_F_I64),
 };
 
 const pz_rt_op pz_rt_op_attention = {

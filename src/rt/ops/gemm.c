@@ -1,4 +1,7 @@
-/* gemm.c - the GEMM layer: A, B, C? -> Y = act(alpha * A' B' + beta * C). */
+/* gemm.c - the GEMM layer: A, B, C?, Z? -> Y = act(alpha * A' B' + beta * C
+ * + Z). Z (input 3, a residual the epilogue pass fused, of Y's shape) needs
+ * the packed paths: a constant B and A not transposed (at PZ_ISA=scalar
+ * the packed GEMM's scalar twin). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
@@ -36,12 +39,14 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_gemm_params *p = l->params;
     const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *c = pz_in(l, 2), *y = pz_out(l, 0);
+    const pz_tensor *z = pz_in(l, 3);
     char ba[96], bb[96], bc[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
     if (pz_layer_want_dtype(l, err, n, "A", a, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "B", b, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
-        (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)))
+        (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)) ||
+        (z && pz_layer_want_dtype(l, err, n, "Z", z, PZ_F32)))
         return 1;
     if (a->rank != 2 || b->rank != 2 || y->rank != 2)
         return pz_layer_fail(l, err, n, "A %s, B %s, Y %s: expected matrices",
@@ -70,6 +75,10 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
     }
     pz_isa isa = l->isa;
     const int fast_shape = !p->trans_a && b->data && st->M > 0 && st->N > 0;
+    if (z && (!fast_shape || pz_numel(z) != st->M * st->N || z->dims[z->rank - 1] != st->N))
+        return pz_layer_fail(l, err, n, "a fused residual Z %s needs Y's shape %s, a constant "
+                             "B and A not transposed", pz_shape_str(z, bc, sizeof bc),
+                             pz_shape_str(y, by, sizeof by));
     st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
                            .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
     if (p->sparsity != 0 && fast_shape && l->prec == PZ_PREC_FP32) {
@@ -103,7 +112,7 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         l->packed_in |= 1u << 1;
         st->fnh = pz_gemm_f16w_for(isa);
         l->kernel = "f16w";
-    } else if (isa != PZ_ISA_REF && fast_shape) {
+    } else if ((isa != PZ_ISA_REF || z) && fast_shape) {
         size_t bytes = ((size_t)pz_gemm_packed_b_size(st->K, st->N) * sizeof(float) + 63) / 64 * 64;
         st->bp = pz_alloc_big(bytes, l->opts->hugepages);
         if (!st->bp) return pz_layer_fail(l, err, n, "out of memory (packed B)");
@@ -137,6 +146,7 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
     if (st->bp || st->bp16 || st->bph || st->rtb || st->q8 || st->sp) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
+        if (pz_in(l, 3)) g.z = pz_in(l, 3)->data, g.ldz = st->N;
         if (st->sp) pz_spgemm_run(st->sp, &g, l->in[0]->data, l->out[0]->data, ith, nth);
         else if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
         else if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
@@ -161,7 +171,7 @@ static void gemm_set_sparsity(void *params, float ratio)
 
 const pz_rt_op pz_rt_op_gemm = {
     .name = "GEMM", PZ_OP_PARAMS(pz_gemm_params, gemm_fields),
-    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = gemm_prepare, .run = gemm_run, .release = gemm_release,
     .set_sparsity = gemm_set_sparsity,
 };

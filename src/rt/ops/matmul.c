@@ -3,6 +3,7 @@
  * drops those dims, which does not change its elements' order. With a
  * fused epilogue (the passes' MatMul -> Add(bias) -> Relu | Clip | Gelu:
  * a third input C of N floats, added along the last axis, and/or an
+ * activation; a fourth input Z of Y's shape, a residual, added before the
  * activation) B must be a constant 2-D float32, and the packed GEMM does it
  * all as it writes Y (at PZ_ISA=scalar too, by its scalar twin). */
 #include "rt/kernels/fast.h"
@@ -66,9 +67,10 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_matmul_params *p = l->params;
     const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *c = pz_in(l, 2), *y = pz_out(l, 0);
+    const pz_tensor *z = pz_in(l, 3);
     char ba[96], bb[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
-    const bool epi = c || p->act.kind != PZ_ACT_NONE;
+    const bool epi = c || z || p->act.kind != PZ_ACT_NONE;
     if (p->act.kind < PZ_ACT_NONE || p->act.kind > PZ_ACT_GELU)
         return pz_layer_fail(l, err, n, "unknown activation %d", (int)p->act.kind);
     if (!pz_dtype_is_float(a->dtype) && !pz_dtype_is_int(a->dtype))
@@ -91,8 +93,12 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     pz_isa isa = l->isa;
     const bool fast = a->dtype == PZ_F32 && b->rank == 2 && b->data && s->N > 0 && s->K > 0;
     if (epi && !fast)
-        return pz_layer_fail(l, err, n, "a fused bias or activation needs a constant 2-D "
-                             "float32 B and K, N > 0");
+        return pz_layer_fail(l, err, n, "a fused bias, residual or activation needs a "
+                             "constant 2-D float32 B and K, N > 0");
+    if (z && pz_layer_want_dtype(l, err, n, "Z", z, PZ_F32)) return 1;
+    if (z && (z->rank != y->rank || pz_numel(z) != pz_numel(y) || z->dims[z->rank - 1] != s->N))
+        return pz_layer_fail(l, err, n, "the residual Z %s must have Y's shape %s",
+                             pz_shape_str(z, ba, sizeof ba), pz_shape_str(y, by, sizeof by));
     if (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)) return 1;
     if (c && (pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N || !c->data))
         return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
@@ -174,16 +180,18 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
     const matmul_state *st = l->state;
     if (l->dyn && pz_numel(y) == 0) return;   /* nothing, or A and B did not multiply */
+    pz_gemm_desc g = st->g;
+    if (pz_in(l, 3)) g.z = pz_in(l, 3)->data, g.ldz = st->s.N;   /* an activation: set at run */
     if (st->sp)
-        pz_spgemm_run(st->sp, &st->g, a->data, y->data, ith, nth);
+        pz_spgemm_run(st->sp, &g, a->data, y->data, ith, nth);
     else if (st->q8)
-        pz_qdyn_run(st->q8, &st->g, a->data, y->data, l->scratch, ith, nth);
+        pz_qdyn_run(st->q8, &g, a->data, y->data, l->scratch, ith, nth);
     else if (st->bp16)
-        st->fn16(&st->g, a->data, st->bp16, y->data, ith, nth);
+        st->fn16(&g, a->data, st->bp16, y->data, ith, nth);
     else if (st->bph)
-        st->fnh(&st->g, a->data, st->bph, y->data, ith, nth);
+        st->fnh(&g, a->data, st->bph, y->data, ith, nth);
     else if (st->bp)
-        st->fn(&st->g, a->data, st->bp, y->data, ith, nth);
+        st->fn(&g, a->data, st->bp, y->data, ith, nth);
     else if (st->rtb)
         pz_f32_matmul_gemm(&st->s, st->fn, a->data, b->data, y->data, ith, nth);
     else if (a->dtype == PZ_F32)
@@ -227,7 +235,7 @@ static void matmul_set_sparsity(void *params, float ratio)
 
 const pz_rt_op pz_rt_op_matmul = {
     .name = "MATMUL", PZ_OP_PARAMS(pz_matmul_params, matmul_fields),
-    .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
     .defaults = &matmul_defaults, .run_shape = matmul_run_shape,
     .set_sparsity = matmul_set_sparsity,

@@ -23,7 +23,7 @@ static inline __m256i col_mask(int64_t n, int64_t col)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-/* Y[m, col..col+8) = act(v + beta C) under mask mk. */
+/* Y[m, col..col+8) = act(v + beta C + Z) under mask mk. */
 static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t col, __m256i mk,
                             float *y)
 {
@@ -41,6 +41,7 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
         }
         v = _mm256_fmadd_ps(_mm256_set1_ps(g->beta), cv, v);
     }
+    if (g->z) v = _mm256_add_ps(v, _mm256_maskload_ps(g->z + m * g->ldz + col, mk));
     if (g->act.kind == PZ_ACT_RELU) v = _mm256_max_ps(v, _mm256_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(g->act.lo)), _mm256_set1_ps(g->act.hi));

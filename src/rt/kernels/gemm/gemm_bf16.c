@@ -60,6 +60,7 @@ void pz_f32_gemm_bf16__scalar(const pz_gemm_desc *g, const float *restrict a,
             const int64_t col = p * NR + j;
             float v = acc[j];
             if (g->c) v += g->beta * g->c[m * g->csm + col * g->csn];
+            if (g->z) v += g->z[m * g->ldz + col];
             y[m * g->ldy + col] = pz_act_f32(&g->act, v);
         }
     }

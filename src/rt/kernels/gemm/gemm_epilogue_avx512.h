@@ -1,6 +1,6 @@
 /* gemm_epilogue_avx512.h - the GEMM epilogue on 16 columns in a ZMM, shared
  * by the fp32 (gemm_avx512.c) and bf16 (gemm_bf16_avx512bf16.c) GEMMs:
- * Y[m, col..col+16) under mk = act(v + beta C). Include after <immintrin.h>
+ * Y[m, col..col+16) under mk = act(v + beta C + Z). Include after <immintrin.h>
  * and vmath_avx512.h, from a file built with AVX-512. */
 #ifndef PZ_GEMM_EPILOGUE_AVX512_H
 #define PZ_GEMM_EPILOGUE_AVX512_H
@@ -23,6 +23,7 @@ PZ_ALWAYS_INLINE void pz_gemm_epilogue16(const pz_gemm_desc *g, __m512 v, int64_
         }
         v = _mm512_fmadd_ps(_mm512_set1_ps(g->beta), cv, v);
     }
+    if (g->z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mk, g->z + m * g->ldz + col));
     if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));

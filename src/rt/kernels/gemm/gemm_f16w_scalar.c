@@ -41,6 +41,7 @@ static void tile(const pz_gemm_desc *g, const float *a, const uint16_t *bq, int6
             float v = ph == 4 ? (acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j])
                     : ph == 2 ? acc[0][j] + acc[1][j] : acc[0][j];
             if (g->c) v = fmaf(g->beta, g->c[(m0 + i) * g->csm + col * g->csn], v);
+            if (g->z) v += g->z[(m0 + i) * g->ldz + col];
             if (g->act.kind == PZ_ACT_RELU) v = max_ps(v, 0.0f);
             else if (g->act.kind == PZ_ACT_CLIP) v = min_ps(max_ps(v, g->act.lo), g->act.hi);
             else v = pz_act_f32(&g->act, v);

@@ -127,6 +127,7 @@ void pz_qdyn_epilogue__scalar(const pz_gemm_desc *g, float *yr, int64_t i, float
     for (int64_t n = n0; n < n1; n++) {
         float v = yr[n] * s;
         if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
+        if (g->z) v += g->z[i * g->ldz + n];
         yr[n] = pz_act_f32(&g->act, v);
     }
 }

@@ -49,6 +49,7 @@ void pz_qdyn_epilogue__avx512(const pz_gemm_desc *g, float *yr, int64_t i, float
             }
             v = _mm512_add_ps(v, _mm512_mul_ps(bv, cv));   /* two roundings, as the twin */
         }
+        if (g->z) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mk, g->z + i * g->ldz + n));
         /* max and min return their second operand on a NaN: v, as the twin */
         if (g->act.kind == PZ_ACT_RELU)
             v = _mm512_max_ps(_mm512_setzero_ps(), v);
