@@ -1,7 +1,8 @@
 #!/bin/sh
 # 39-runtime-shapes.sh BUILD_DIR - inputs that shape an output, read at run
 # time (issue 39): the node suite's cases of Reshape, Slice, Expand, Tile,
-# the reductions, Pad, ConstantOfShape, Range and Resize built by
+# the reductions, Pad, ConstantOfShape, Range, Resize, Squeeze and
+# Unsqueeze built by
 # `paleozoic build` with nothing bound (the model's declared shapes only),
 # the program run on the case's inputs and each output checked against the
 # case's (|got-ref| <= 1e-5 + 1e-3*|ref|, integers exactly). Every case
@@ -32,7 +33,8 @@ built=0 refused=0 k=0
 for dir in "$NODE"/test_reshape_* "$NODE"/test_slice* "$NODE"/test_expand* \
     "$NODE"/test_tile* "$NODE"/test_reduce_* "$NODE"/test_constant_pad* \
     "$NODE"/test_edge_pad* "$NODE"/test_reflect_pad* "$NODE"/test_wrap_pad* \
-    "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize*; do
+    "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize* \
+    "$NODE"/test_squeeze* "$NODE"/test_unsqueeze*; do
     [ -f "$dir/model.onnx" ] || continue
     k=$((k + 1))
     [ $((k % every)) -eq 0 ] || continue
@@ -79,7 +81,7 @@ done
 echo "$NAME: node cases built without bound values: $built built and agree, $refused refused"
 sed 's/^/  refused: /' "$T/refusals"
 # the floor: what builds today (all cases; a sample under a sanitizer)
-floor=${PZ_RT_SHAPES_FLOOR:-209}   # the 4 Range_expanded (a Loop at run time) included
+floor=${PZ_RT_SHAPES_FLOOR:-218}   # the 4 Range_expanded (a Loop at run time) included
 [ "$every" = 1 ] && [ "$built" -lt "$floor" ] && bad "only $built node cases built and agreed (floor $floor)"
 
 
@@ -120,6 +122,10 @@ if [ "$have_py" = 1 ]; then
     bad_value test_slice 3 "[0, 7]" int64 "out of range"
     bad_value test_reduce_sum_keepdims_example 1 "[3]" int64 "out of range"
     bad_value test_reduce_mean_do_not_keepdims_example 1 "[-4]" int64 "out of range"
+    bad_value test_squeeze 1 "[1]" int64 "only a dim of size 1"
+    bad_value test_squeeze 1 "[4]" int64 "out of range"
+    bad_value test_unsqueeze_two_axes 1 "[1, 1]" int64 "twice"
+    bad_value test_unsqueeze_two_axes 1 "[1, 5]" int64 "out of range"
 fi
 
 # PyTorch exports: one program, several run-time values, PyTorch's outputs
