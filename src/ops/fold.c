@@ -63,6 +63,34 @@ pz_status op_copy_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz
     return PZ_OK;
 }
 
+pz_status op_axes_at_run(ir_graph *g, const ir_node *n, int count, int sign, pz_err *err)
+{
+    const ir_tensor *x = op_in(g, n, 0);
+    const int rank = x->rank + sign * count;
+    if (rank < 0 || rank > IR_MAX_RANK)
+        return op_err(err, n, "the output would have rank %d (input rank %d, %d axes)", rank,
+                      x->rank, count);
+    int64_t bound = 1, dims[IR_MAX_RANK];   /* each dim a 1 or one of X's */
+    for (int k = 0; k < x->rank; k++)
+        if (x->dims[k] > bound) bound = x->dims[k];
+    for (int k = 0; k < rank; k++) dims[k] = bound;
+    op_set_out(g, n, 0, x->dtype, rank, dims);
+    op_set_dyn(g, n, 0);
+    return PZ_OK;
+}
+
+pz_status op_axes_at_run_lower(const ir_graph *g, const ir_node *n, op_lowered *out, int sign,
+                               pz_err *err)
+{
+    int count = 0;
+    if (g->opset < 13 || !op_rt_ints(g, n, 1, IR_MAX_RANK, &count) || (sign < 0 && !count))
+        return op_copy_lower(g, n, out, err);
+    pz_reshape_params rp = {.axes = sign};
+    op_lowered_init(out, n, PZ_OP_RESHAPE, &rp, sizeof rp);
+    out->n_in = 2;
+    return PZ_OK;
+}
+
 pz_status op_axes_list(const ir_node *n, const char *what, const int64_t *axes, int count,
                        int rank, int *out, pz_err *err)
 {

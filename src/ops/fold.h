@@ -48,6 +48,16 @@ void op_fold_copy(ir_graph *g, const ir_node *n, int out, const ir_tensor *src);
  * the other inputs (shape, axes) are constants that infer consumed. */
 pz_status op_copy_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err);
 
+/* Unsqueeze (sign 1) and Squeeze (sign -1) whose axes (input 1, `count`
+ * entries) are read at run time: Y's rank is X's plus (minus) count, each
+ * dim planned at X's largest, Y in a dynamic region (RESHAPE sets its dims
+ * at run time). op_axes_at_run_lower lowers such a node to RESHAPE, any
+ * other to op_copy_lower. A Squeeze of an empty axes list squeezes every
+ * dim of size 1, known at compile time: it is not run here. */
+pz_status op_axes_at_run(ir_graph *g, const ir_node *n, int count, int sign, pz_err *err);
+pz_status op_axes_at_run_lower(const ir_graph *g, const ir_node *n, op_lowered *out, int sign,
+                               pz_err *err);
+
 /* Normalises a list of axes for a tensor of `rank` dims: each in
  * [-rank, rank), negatives counted from the end, no axis twice. `what`
  * names the attribute or input in errors. */

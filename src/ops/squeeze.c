@@ -3,7 +3,7 @@
  *   -> squeezed: data without the listed dims (each must be 1), or without
  *      every dim of size 1 when no axes (or an empty list) are given. Runs as
  *      a view of its input (no layer; a COPY where lowering cannot make
- *      one: op_lower.c). */
+ *      one: op_lower.c); axes read at run time run as RESHAPE. */
 #include "fold.h"
 
 static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -20,7 +20,10 @@ static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (op_attr(n, "axes"))
             return op_err_attr(err, n, "axes", "is not an attribute from opset 13, where axes is "
                                "input 1 (the model uses opset %d)", g->opset);
-        if (op_in(g, n, 1) &&
+        int rt = 0;
+        if (op_in(g, n, 1) && op_rt_ints(g, n, 1, IR_MAX_RANK, &rt) && rt > 0)
+            return op_axes_at_run(g, n, rt, -1, err);
+        if (op_in(g, n, 1) && !op_rt_ints(g, n, 1, IR_MAX_RANK, NULL) &&
             op_const_ints(g, n, 1, "axes", axes, IR_MAX_RANK, &count, err))
             return err->code;
     }
@@ -45,6 +48,11 @@ static pz_status squeeze_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status squeeze_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_axes_at_run_lower(g, n, out, -1, err);
+}
+
 const op_def op_squeeze = {
     .name = "Squeeze",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
@@ -52,6 +60,6 @@ const op_def op_squeeze = {
     .parse = NULL,
     .infer = squeeze_infer,
     .cost = NULL,
-    .lower = op_copy_lower,
+    .lower = squeeze_lower,
     .view = 1,
 };

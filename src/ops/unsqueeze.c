@@ -3,7 +3,7 @@
  *   -> expanded, rank r + len(axes), with 1 at each listed axis; axes count
  *      in the output's dims (negative from the end). Runs as a
  *      view of its input (no layer; a COPY where lowering cannot make
- *      one: op_lower.c). */
+ *      one: op_lower.c); axes read at run time run as RESHAPE. */
 #include "fold.h"
 
 static pz_status unsqueeze_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -21,6 +21,7 @@ static pz_status unsqueeze_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (op_attr(n, "axes"))
             return op_err_attr(err, n, "axes", "is not an attribute from opset 13, where axes is "
                                "input 1 (the model uses opset %d)", g->opset);
+        if (op_rt_ints(g, n, 1, IR_MAX_RANK, &count)) return op_axes_at_run(g, n, count, 1, err);
         if (op_const_ints(g, n, 1, "axes", axes, IR_MAX_RANK, &count, err)) return err->code;
     }
     int rank = x->rank + count;
@@ -36,6 +37,11 @@ static pz_status unsqueeze_infer(ir_graph *g, ir_node *n, pz_err *err)
     return PZ_OK;
 }
 
+static pz_status unsqueeze_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
+{
+    return op_axes_at_run_lower(g, n, out, 1, err);
+}
+
 const op_def op_unsqueeze = {
     .name = "Unsqueeze",
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
@@ -43,6 +49,6 @@ const op_def op_unsqueeze = {
     .parse = NULL,
     .infer = unsqueeze_infer,
     .cost = NULL,
-    .lower = op_copy_lower,
+    .lower = unsqueeze_lower,
     .view = 1,
 };

@@ -100,9 +100,12 @@ typedef struct {
 
 /* RESHAPE (ONNX Reshape of a shape read at run time): Y is X's elements in
  * the dims of input 1 (0 copies X's dim unless allowzero, one -1 takes what
- * is left); Y is planned at a bound (rt/ops/reshape.c). */
+ * is left); Y is planned at a bound (rt/ops/reshape.c). With axes 1 input 1
+ * is Unsqueeze's axes (a 1 inserted at each), with -1 Squeeze's (each dim,
+ * of size 1, removed). */
 typedef struct {
     int allowzero;
+    int axes;   /* 0: input 1 is a shape; 1: Unsqueeze's axes; -1: Squeeze's */
 } pz_reshape_params;
 
 /* LP_POOL (ONNX LpPool): X [N, C, D1..Dk] -> Y [N, C, O1..Ok], the p-norm

@@ -22,11 +22,17 @@ appended to OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
   arange    torch.arange(n) (Range) and torch.zeros(n) + 1 (ConstantOfShape)
   pad       F.pad(x, (p, p)) with p from an input (Pad), then exp
   interp    F.interpolate(x, size=(h, w)) (Resize with sizes from inputs)
+  zeros     torch.zeros(n, m) (ConstantOfShape of a two-dim shape) plus a
+            static row of 4 (a broadcast checked at run time; m is 4 or 1)
+  reshape_add  x.reshape(n, m) plus a static row of 4: a run-time Reshape
+            broadcast against a static operand
 These run on growing sizes (the buffers regrow) and back down again.
 Bad values for the built program (exit 2 naming the layer) are written too:
 reshape.bad.in1.pb (n = 5 does not divide 24 elements), NAME.bad.inK.pb (a
 negative size) for expand, tile, arange, pad and interp, expand.huge.in1.pb
-(n = 2^50: more bytes than the host has).
+(n = 2^50: more bytes than the host has), and values that do not
+broadcast with the static row: zeros.bcast.in1.pb (m = 3) and
+reshape_add.bcast.in{1,2}.pb (12 x 2).
 Prints nothing when torch is not installed (the cases are then not run).
 """
 import os
@@ -87,6 +93,16 @@ class Interp(torch.nn.Module):
         return (torch.nn.functional.interpolate(x, size=(h, w)),)
 
 
+class Zeros(torch.nn.Module):
+    def forward(self, n, m):
+        return (torch.zeros(n, m) + torch.arange(4, dtype=torch.float32),)
+
+
+class ReshapeAdd(torch.nn.Module):
+    def forward(self, x, n, m):
+        return (x.reshape(n, m) + torch.arange(4, dtype=torch.float32),)
+
+
 def even_positives(x):
     """x with an even count of positive elements (the first one flipped)."""
     if int((x > 0).sum()) % 2:
@@ -144,6 +160,13 @@ def main():
     xi = torch.randn(1, 2, 3, 4)
     case(out, "interp", Interp(), [xi, i64(6), i64(8)],
          [[xi, i64(h), i64(w)] for h, w in ((6, 8), (3, 4), (20, 30), (2, 2))])
+    case(out, "zeros", Zeros(), [i64(3), i64(4)],
+         [[i64(n), i64(m)] for n, m in ((3, 4), (7, 1), (0, 4), (50, 4))])
+    case(out, "reshape_add", ReshapeAdd(), [x, i64(6), i64(4)],
+         [[x, i64(n), i64(m)] for n, m in ((6, 4), (24, 1), (-1, 4), (24, -1))])
+    save(os.path.join(out, "zeros.bcast.in1.pb"), np.array(3, dtype=np.int64))
+    save(os.path.join(out, "reshape_add.bcast.in1.pb"), np.array(12, dtype=np.int64))
+    save(os.path.join(out, "reshape_add.bcast.in2.pb"), np.array(2, dtype=np.int64))
     for name, k, v in (("expand", 1, -2), ("tile", 1, -1), ("arange", 0, -3), ("pad", 1, -3),
                        ("interp", 1, -4)):
         save(os.path.join(out, "%s.bad.in%d.pb" % (name, k)), np.array(v, dtype=np.int64))

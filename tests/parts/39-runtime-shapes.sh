@@ -1,17 +1,21 @@
 #!/bin/sh
 # 39-runtime-shapes.sh BUILD_DIR - inputs that shape an output, read at run
 # time (issue 39): the node suite's cases of Reshape, Slice, Expand, Tile,
-# the reductions, Pad, ConstantOfShape, Range and Resize built by
+# the reductions, Pad, ConstantOfShape, Range, Resize, Squeeze and
+# Unsqueeze built by
 # `paleozoic build` with nothing bound (the model's declared shapes only),
 # the program run on the case's inputs and each output checked against the
-# case's (|got-ref| <= 1e-5 + 1e-3*|ref|, integers exactly). A case either
-# builds and agrees, or `build` exits 2 naming what it refuses: a built
-# program that fails or disagrees fails the part, as does a pass count
-# below the floor (each op's cases that build today). Then run-time values
-# a layer cannot take (a Reshape whose product differs, a repeated Slice
-# axis, a reduction axis out of range) fail the program with exit 2 naming
-# the layer, and PyTorch exports whose shapes come from an input
-# (tests/e2e/runtime_shapes_torch.py) match PyTorch from one program.
+# case's (|got-ref| <= 1e-5 + 1e-3*|ref|, integers exactly). Every case
+# builds and agrees: a refusal at build (exit 2, listed), a built program
+# that fails or disagrees, or a pass count below the floor fails the part.
+# Then run-time values a layer cannot take (a Reshape whose product
+# differs, a repeated Slice axis, a reduction axis out of range, a negative
+# size, a run-time shape that does not broadcast with a static operand)
+# fail the program with exit 2 naming the layer and write no output, and
+# PyTorch exports whose shapes come from an input
+# (tests/e2e/runtime_shapes_torch.py) match PyTorch from one program on
+# several value sets; `compile`'s C header names the values allocated at
+# run time.
 # Under a sanitizer every 4th node case (all with PZ_TEST_FULL=1).
 # Ends with `N passed, N failed`.
 set -u
@@ -29,7 +33,8 @@ built=0 refused=0 k=0
 for dir in "$NODE"/test_reshape_* "$NODE"/test_slice* "$NODE"/test_expand* \
     "$NODE"/test_tile* "$NODE"/test_reduce_* "$NODE"/test_constant_pad* \
     "$NODE"/test_edge_pad* "$NODE"/test_reflect_pad* "$NODE"/test_wrap_pad* \
-    "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize*; do
+    "$NODE"/test_constantofshape* "$NODE"/test_range* "$NODE"/test_resize* \
+    "$NODE"/test_squeeze* "$NODE"/test_unsqueeze*; do
     [ -f "$dir/model.onnx" ] || continue
     k=$((k + 1))
     [ $((k % every)) -eq 0 ] || continue
@@ -40,6 +45,7 @@ for dir in "$NODE"/test_reshape_* "$NODE"/test_slice* "$NODE"/test_expand* \
         refused=$((refused + 1))
         printf '%s: %s\n' "$c" "$(grep 'paleozoic: error: ' "$T/log" | head -n 1 |
             sed 's/^paleozoic: error: //')" >>"$T/refusals"
+        bad "$c: refused at build: $(grep 'paleozoic: error: ' "$T/log" | head -n 1)"
         continue
     fi
     if [ "$rc" -ne 0 ]; then
@@ -75,7 +81,7 @@ done
 echo "$NAME: node cases built without bound values: $built built and agree, $refused refused"
 sed 's/^/  refused: /' "$T/refusals"
 # the floor: what builds today (all cases; a sample under a sanitizer)
-floor=${PZ_RT_SHAPES_FLOOR:-209}   # the 4 Range_expanded (a Loop at run time) included
+floor=${PZ_RT_SHAPES_FLOOR:-218}   # the 4 Range_expanded (a Loop at run time) included
 [ "$every" = 1 ] && [ "$built" -lt "$floor" ] && bad "only $built node cases built and agreed (floor $floor)"
 
 
@@ -100,9 +106,11 @@ open(sys.argv[1], 'wb').write(h.from_array(np.array($vals, dtype=np.$dt)).Serial
         ins="$ins --input $f"
         i=$((i + 1))
     done
+    rm -f "$T/o.pb"
     # shellcheck disable=SC2086
     refuse "$c with input $no = $vals" "layer \".*$pat" "$T/b.exe" $ins --output "$T/o.pb"
     clean "$T/refuse.log" || bad "$c: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+    [ -e "$T/o.pb" ] && bad "$c with input $no = $vals: an output was written"
 }
 if [ "$have_py" = 1 ]; then
     bad_value test_reshape_reordered_all_dims 1 "[4, 4, 2]" int64 "elements"
@@ -114,6 +122,10 @@ if [ "$have_py" = 1 ]; then
     bad_value test_slice 3 "[0, 7]" int64 "out of range"
     bad_value test_reduce_sum_keepdims_example 1 "[3]" int64 "out of range"
     bad_value test_reduce_mean_do_not_keepdims_example 1 "[-4]" int64 "out of range"
+    bad_value test_squeeze 1 "[1]" int64 "only a dim of size 1"
+    bad_value test_squeeze 1 "[4]" int64 "out of range"
+    bad_value test_unsqueeze_two_axes 1 "[1, 1]" int64 "twice"
+    bad_value test_unsqueeze_two_axes 1 "[1, 5]" int64 "out of range"
 fi
 
 # PyTorch exports: one program, several run-time values, PyTorch's outputs
@@ -162,18 +174,49 @@ if [ "$have_py" = 1 ] && "$PY" "$E2E/runtime_shapes_torch.py" "$T" >"$T/log" 2>&
             ins="$ins --input $f"
             j=$((j + 1))
         done
+        rm -f "$T/o0.pb"
         # shellcheck disable=SC2086
         refuse "$bad with a bad size" 'layer "' "$T/$name.exe" $ins --output "$T/o0.pb"
         clean "$T/refuse.log" || bad "$bad: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+        [ -e "$T/o0.pb" ] && bad "$bad with a bad size: an output was written"
     done
     grep -q "more than .* bytes" "$T/refuse.log" ||
         bad "expand.huge: no size named: $(tail -c 300 "$T/refuse.log")"
+    # a run-time shape that does not broadcast with a static operand (the
+    # static row of 4): exit 2 naming the Add, no output written
+    for c in zeros:1 reshape_add:1,2; do
+        name=${c%%:*} ks=,${c#*:},
+        [ -f "$T/$name.exe" ] || continue
+        ins="" j=0
+        while [ -f "$T/$name.v0.in$j.pb" ]; do
+            f=$T/$name.v0.in$j.pb
+            case $ks in *,$j,*) f=$T/$name.bcast.in$j.pb ;; esac
+            ins="$ins --input $f"
+            j=$((j + 1))
+        done
+        rm -f "$T/o0.pb"
+        # shellcheck disable=SC2086
+        refuse "$name: a run-time shape that does not broadcast" \
+            'layer "/Add" (BINARY): .*do not broadcast' "$T/$name.exe" $ins --output "$T/o0.pb"
+        clean "$T/refuse.log" || bad "$name: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+        [ -e "$T/o0.pb" ] && bad "$name: a bad broadcast wrote an output"
+    done
     # the generated C's header names the values allocated at run time
-    if "$PZ" compile "$T/expand.onnx" -o "$T/expand_c" >"$T/log" 2>&1; then
-        check "expand: the header says Expand's output is allocated at run time" \
-            grep -q 'allocated at run time: value ".*" of node ".*" (Expand)' "$T/expand_c/expand.c"
+    for c in expand:Expand tile:Tile arange:Range arange:ConstantOfShape pad:Pad \
+        interp:Resize zeros:ConstantOfShape; do
+        name=${c%%:*} op=${c#*:}
+        [ -f "$T/${name}_c/$name.c" ] ||
+            "$PZ" compile "$T/$name.onnx" -o "$T/${name}_c" >"$T/log" 2>&1 ||
+            { bad "$name: compile failed: $(tail -c 300 "$T/log")"; continue; }
+        check "$name: the header says $op's output is allocated at run time" \
+            grep -q "allocated at run time: value \".*\" of node \".*\" ($op)" "$T/${name}_c/$name.c"
+    done
+    # ... and the run-time Reshape's consumer as a dynamic region
+    if "$PZ" compile "$T/reshape_add.onnx" -o "$T/reshape_add_c" >"$T/log" 2>&1; then
+        check "reshape_add: the header names the Add's dynamic region" \
+            grep -q 'dynamic region: node "/Add" (Add)' "$T/reshape_add_c/reshape_add.c"
     else
-        bad "expand: compile failed: $(tail -c 300 "$T/log")"
+        bad "reshape_add: compile failed: $(tail -c 300 "$T/log")"
     fi
 else
     bad "runtime_shapes_torch.py failed: $(tail -c 600 "$T/log")"

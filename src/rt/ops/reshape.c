@@ -13,7 +13,9 @@
  * (pz_layer_run_fail), Y empty. The bound is per dim: a rank-r Y is planned
  * at count^r elements, which the compiler refuses when it overflows; a
  * bound on the element count alone would need one the layers after it keep
- * too, which they do not have. */
+ * too, which they do not have. Unsqueeze and Squeeze with axes read at run
+ * time run here too (params.axes): Y's rank is fixed by the axes' count,
+ * each dim planned at X's largest. */
 #include <string.h>
 
 #include "rt/ops/ops.h"
@@ -27,15 +29,63 @@ static int reshape_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *x = pz_in(l, 0), *s = pz_in(l, 1), *y = pz_out(l, 0);
     if (!x || !s || !y) return pz_layer_fail(l, err, n, "needs X, shape and Y");
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
-    if (s->rank > 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) || pz_numel(s) != y->rank)
-        return pz_layer_fail(l, err, n, "shape must be %d int32 or int64 values (Y's rank)",
-                             y->rank);
+    const pz_reshape_params *p = l->params;
+    const int want = p->axes ? (y->rank - x->rank) * p->axes : y->rank;
+    if (p->axes < -1 || p->axes > 1)
+        return pz_layer_fail(l, err, n, "axes mode %d is not -1, 0 or 1", p->axes);
+    if (s->rank > 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) || pz_numel(s) != want)
+        return pz_layer_fail(l, err, n, "%s must be %d int32 or int64 values",
+                             p->axes ? "axes" : "shape (Y's rank)", want);
     reshape_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
     /* allocated at run time (a region after an unbounded tensor): no bound */
     for (int k = 0; k < y->rank; k++) st->bound[k] = l->rt_alloc ? INT64_MAX : y->dims[k];
     return 0;
+}
+
+/* Y's dims from Unsqueeze's (axes 1) or Squeeze's (-1) axes; NULL, or why
+ * they do not fit. */
+static const char *axes_dims(const pz_layer *l, int64_t *dims, char *why, size_t n)
+{
+    const pz_reshape_params *p = l->params;
+    const reshape_state *st = l->state;
+    const pz_tensor *x = l->in[0], *y = l->out[0];
+    const int r = p->axes > 0 ? y->rank : x->rank;   /* the rank the axes count in */
+    int64_t ax[PZ_MAX_RANK];
+    const int cnt = pz_run_ints(l->in[1], ax, PZ_MAX_RANK);
+    if (cnt != (y->rank - x->rank) * p->axes) return "axes is not the planned count";
+    unsigned mark = 0;
+    for (int i = 0; i < cnt; i++) {
+        const int64_t a = ax[i] < 0 ? ax[i] + r : ax[i];
+        if (a < 0 || a >= r) {
+            snprintf(why, n, "axes[%d] is %lld, out of range for rank %d", i, (long long)ax[i], r);
+            return why;
+        }
+        if (mark & (1u << a)) {
+            snprintf(why, n, "axes names dim %lld twice", (long long)a);
+            return why;
+        }
+        mark |= 1u << a;
+    }
+    for (int k = 0, j = 0; k < r; k++) {
+        if (p->axes > 0) {
+            dims[k] = mark & (1u << k) ? 1 : x->dims[j++];
+        } else if (!(mark & (1u << k))) {
+            dims[j++] = x->dims[k];
+        } else if (x->dims[k] != 1) {
+            snprintf(why, n, "axes: dim %d is %lld, only a dim of size 1 can be squeezed", k,
+                     (long long)x->dims[k]);
+            return why;
+        }
+    }
+    for (int k = 0; k < y->rank; k++)
+        if (dims[k] > st->bound[k]) {
+            snprintf(why, n, "dim %d is %lld, above the planned bound %lld", k,
+                     (long long)dims[k], (long long)st->bound[k]);
+            return why;
+        }
+    return NULL;
 }
 
 /* Y's dims from the shape; NULL, or why they do not fit. */
@@ -45,6 +95,7 @@ static const char *reshape_dims(const pz_layer *l, int64_t *dims, char *why, siz
     const reshape_state *st = l->state;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     int64_t shape[PZ_MAX_RANK];
+    if (p->axes) return axes_dims(l, dims, why, n);
     if (pz_run_ints(l->in[1], shape, PZ_MAX_RANK) != y->rank) return "shape is not Y's rank";
     int at = -1;
     int64_t known = 1;
@@ -112,6 +163,7 @@ static int reshape_dyn_self(const pz_layer *l)
 
 static const pz_param_field reshape_fields[] = {
     PZ_FIELD(pz_reshape_params, allowzero, PZ_F_INT),
+    PZ_FIELD(pz_reshape_params, axes, PZ_F_INT),
 };
 
 const pz_rt_op pz_rt_op_reshape = {
