@@ -286,17 +286,15 @@ static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int 
 }
 
 /* Whether a carried value of Loop i, run at run time, comes out of the
- * body with another size than it went in (x = cat(x, y)), v_initial with
- * no compile-time bound, or v_out of no bound from a loop in the body that
- * grows: the loop is made on a copy of g and its body
- * inferred there, each v_out's shape compared with its v_in's. Such a loop's carried values are then sized per
- * iteration (loop_begin.c's grow). A copy that does not infer says no: the
- * real inference then names what fails. */
+ * body with another size than it went in (x = cat(x, y)), or of no
+ * compile-time bound from a loop in the body that grows (a v_initial of no
+ * bound is still checked per run: rt/ops/loop.c): the loop is made on a
+ * copy of g and its body inferred there, each v_out's shape compared with
+ * its v_in's. Such a loop's carried values are then sized per iteration
+ * (loop_begin.c's grow). A copy that does not infer says no: the real
+ * inference then names what fails. */
 static int loop_grows(const ir_graph *g, int i, const ir_graph *body, int N, int K)
 {
-    /* a v_initial with no compile-time bound (an outer loop's grown value) */
-    for (int j = 0; j < N; j++)
-        if (g->nodes[i].in[2 + j] >= 0 && g->values[g->nodes[i].in[2 + j]].rt_alloc) return 1;
     ir_graph *c = ir_graph_clone(g);
     c->rt_shapes = g->rt_shapes;
     pz_err e = {0};
