@@ -103,8 +103,12 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         if (nd->op != OPS[OP_loop_end]) continue;
         gt_puts(t, " *   loop at run time: node \"");
         gt_comment(t, nd->name);
+        /* LoopBegin's grow: its outputs, the carried values, have no bound */
+        int N = nd->n_in - nd->n_out - 5;
+        int grow = N > 0 && nd->in[4] >= 0 && g->values[nd->in[4]].rt_alloc;
         gt_puts(t, "\" (Loop): its trip count or condition is read at run time; its body's\n"
-                   " *     layers are planned once and run per iteration, the carried values in place\n");
+                   " *     layers are planned once and run per iteration, the carried values ");
+        gt_puts(t, grow ? "sized per\n *     iteration (the body resizes one)\n" : "in place\n");
     }
     /* values with no compile-time bound (ir_value.rt_alloc): not in the arena */
     for (int i = 0; i < g->n_values; i++) {

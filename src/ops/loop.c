@@ -12,6 +12,7 @@
  * A trip count or condition read at run time (nothing binds it) is run at
  * run time instead: loop_at_run_time below. */
 #include "op_inline.h"
+#include "op_infer.h"
 #include "op_seq.h"
 
 #include <string.h>
@@ -177,7 +178,7 @@ static pz_status list_readers(ir_graph *g, const ir_node *loop, int F, int S, pz
  * it reads, and node i become a LoopEnd (loop_end.c), which the runtime
  * runs per iteration (rt/ops/loop.c). */
 static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int N, int K,
-                                  pz_err *err)
+                                  int grow, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
     int *app = pz_xcalloc((size_t)(N ? N : 1), sizeof(int)), A = 0;
@@ -207,6 +208,7 @@ static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int 
     int b = ir_graph_add_node(g, buf, "LoopBegin", "ai.paleozoic", Nc, 2 + Nc);
     ir_node *bn = &g->nodes[b];
     bn->op = OPS[OP_loop_begin];
+    if (grow) ir_node_add_attr_int(bn, "grow", 1);   /* loop_begin.c */
     n = &g->nodes[i];
     bn->out[0] = args[0];
     bn->out[1] = args[1];
@@ -283,6 +285,49 @@ static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int 
     return st;
 }
 
+/* Whether a carried value of Loop i, run at run time, comes out of the
+ * body with another size than it went in (x = cat(x, y)), or of no
+ * compile-time bound from a loop in the body that grows (a v_initial of no
+ * bound is still checked per run: rt/ops/loop.c): the loop is made on a
+ * copy of g and its body inferred there, each v_out's shape compared with
+ * its v_in's. Such a loop's carried values are then sized per iteration
+ * (loop_begin.c's grow). A copy that does not infer says no: the real
+ * inference then names what fails. */
+static int loop_grows(const ir_graph *g, int i, const ir_graph *body, int N, int K)
+{
+    ir_graph *c = ir_graph_clone(g);
+    c->rt_shapes = g->rt_shapes;
+    pz_err e = {0};
+    int end = -1, grows = 0;
+    if (!loop_at_run_time(c, i, body, N, K, 0, &e) &&
+        !ir_infer_until(c, i, OPS[OP_loop_end], g->nodes[i].name, &end, &e) && end >= 0) {
+        int inner = 0;   /* a loop in the body that grows */
+        for (int b = i; b < end; b++) {
+            int64_t gr = 0;
+            if (c->nodes[b].op == OPS[OP_loop_begin] &&
+                !op_attr_int(&c->nodes[b], "grow", 0, &gr, &e))
+                inner |= gr != 0;
+        }
+        const ir_node *n = &c->nodes[end];
+        int Nc = n->n_in - n->n_out - 5;
+        for (int j = 0; j < Nc && !grows; j++) {
+            const ir_tensor *a = &c->values[n->in[4 + j]].t, *b = &c->values[n->in[5 + Nc + j]].t;
+            if (a->dtype != b->dtype || a->rank != b->rank) continue;   /* LoopEnd refuses it */
+            /* one with no compile-time bound from a loop in the body that grows
+             * (another unbounded one is checked per iteration: rt/exec.c) */
+            grows = inner && c->values[n->in[5 + Nc + j]].rt_alloc;
+            for (int d = 0; d < a->rank; d++) grows |= a->dims[d] != b->dims[d];
+        }
+    }
+    ir_graph_free(c);
+    return grows;
+}
+
+static pz_status loop_rt(ir_graph *g, int i, const ir_graph *body, int N, int K, pz_err *err)
+{
+    return loop_at_run_time(g, i, body, N, K, loop_grows(g, i, body, N, K), err);
+}
+
 static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
@@ -303,7 +348,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     const ir_tensor *mt = n->in[0] >= 0 ? op_in(g, n, 0) : NULL,
                     *ct = n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
     if (k == 0 && g->rt_shapes && ((mt && !mt->data) || (ct && !ct->data)))
-        return loop_at_run_time(g, i, body, N, K, err);
+        return loop_rt(g, i, body, N, K, err);
     /* a for loop (no condition, or one the body passes on unchanged) whose
      * count is known now but too many iterations to unroll runs at run time */
     if (k == 0 && mt && mt->data && ir_tensor_numel(mt) == 1 && mt->dtype == IR_I64 &&
@@ -311,7 +356,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
         int64_t mc = *(const int64_t *)mt->data;
         if (mc > OP_UNROLL_MAX_ITERS ||
             (mc > 0 && g->n_nodes + mc * (body->n_nodes + 2) > OP_UNROLL_MAX_NODES))
-            return loop_at_run_time(g, i, body, N, K, err);
+            return loop_rt(g, i, body, N, K, err);
     }
     int64_t m = INT64_MAX;
     if (n->in[0] >= 0) {
@@ -333,7 +378,7 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     }
     /* a loop that never runs gives scan outputs of 0 elements, their element
      * shape the body's: planned as a loop run at run time, which knows it */
-    if (!go && K > 0 && k == 0) return loop_at_run_time(g, i, body, N, K, err);
+    if (!go && K > 0 && k == 0) return loop_rt(g, i, body, N, K, err);
     if (!go) return loop_finish(g, i, N, K, k, err);
     if (m == INT64_MAX && n->in[1] < 0)
         return op_err(err, n, "has neither M nor cond: it would never end");

@@ -4,7 +4,11 @@
  *   v_initial... -> iteration_num (int64), cond_in (bool), v_in...
  * The body reads its outputs; the Loop node after it (LoopEnd) runs the
  * body per iteration and writes v_out back into v_in (rt/ops/loop.c).
- * Never folded: its outputs change per iteration. */
+ * Never folded: its outputs change per iteration.
+ * grow 1 (Loop's unfold found a carried value the body resizes, x = cat(x,
+ * y)): every output has a run-time shape with no compile-time bound, the
+ * body is a dynamic region, and the run sizes v_in to v_out's per
+ * iteration (rt/exec.c). */
 #include "op.h"
 
 static pz_status loop_begin_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -24,14 +28,20 @@ static pz_status loop_begin_infer(ir_graph *g, ir_node *n, pz_err *err)
                           "loop run at run time carries tensors", j, v->name);
         op_set_out(g, n, 2 + j, (int)v->t.dtype, v->t.rank, v->t.dims);
     }
+    int64_t grow;
+    if (op_attr_int(n, "grow", 0, &grow, err)) return err->code;
+    for (int j = 0; grow && j < n->n_out; j++) op_set_rt_alloc(g, n, j);
     return PZ_OK;
 }
 
 static pz_status loop_begin_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
                                   pz_err *err)
 {
-    (void)g, (void)err;
-    op_lowered_init(out, n, PZ_OP_LOOP_BEGIN, NULL, 0);
+    (void)g;
+    int64_t grow;
+    if (op_attr_int(n, "grow", 0, &grow, err)) return err->code;
+    pz_loop_params p = {(int)grow};
+    op_lowered_init(out, n, PZ_OP_LOOP_BEGIN, &p, sizeof p);
     return PZ_OK;
 }
 

@@ -3,7 +3,8 @@
  * Loop's name, op_type and outputs).
  *   M?, cond?, iteration_num, cond_in, v_in..., cond_out, v_out..., scan...
  *   -> v_final..., scan_out... (each scan value stacked along a new axis 0)
- * The body is planned once; v_out must keep v_in's type and shape. The
+ * The body is planned once; v_out must keep v_in's type and rank, and its
+ * shape unless LoopBegin sizes the carried values per iteration (grow). The
  * scan outputs' length is the run's iteration count: no compile-time bound,
  * the net allocates them (rt/ops/loop.c), and so the loop's outputs are a
  * dynamic region when it has scan outputs. */
@@ -27,12 +28,14 @@ static pz_status loop_end_infer(ir_graph *g, ir_node *n, pz_err *err)
         /* a v_out of a run-time shape (from a nested loop's scan outputs)
          * planned as v_in's: the run checks its size per iteration */
         int same = b && a->dtype == b->dtype && a->rank == b->rank;
-        for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
+        /* one LoopBegin's grow sizes per iteration (rt/exec.c): any dims */
+        int grows = g->values[n->in[4 + j]].rt_alloc;
+        for (int d = 0; same && !grows && d < a->rank; d++) same = a->dims[d] == b->dims[d];
         if (!same) {
             char sa[96], sb[96];
             return op_err(err, n, "carried value %d goes in as %s %s and comes out of the body "
                           "as %s %s: a loop whose trip count or condition is read at run time "
-                          "is planned once, so its carried values keep their type and shape",
+                          "carries a value of one type and rank",
                           j, ir_dtype_name(a->dtype), ir_shape_str(a, sa, sizeof sa),
                           b ? ir_dtype_name(b->dtype) : "?",
                           b ? ir_shape_str(b, sb, sizeof sb) : "?");
@@ -57,8 +60,9 @@ static pz_status loop_end_infer(ir_graph *g, ir_node *n, pz_err *err)
             for (int d = 0; d < e->rank; d++) dims[1 + d] = e->dims[d];
             op_set_out(g, n, j, (int)e->dtype, e->rank + 1, dims);
         }
-        /* the runtime allocates every output of a layer with an unbounded one */
-        if (K > 0) op_set_rt_alloc(g, n, j);
+        /* the runtime allocates every output of a layer with an unbounded
+         * one, or reading one (a carried value sized per iteration) */
+        if (K > 0 || (N > 0 && g->values[n->in[4]].rt_alloc)) op_set_rt_alloc(g, n, j);
     }
     return PZ_OK;
 }

@@ -148,12 +148,19 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
     return PZ_OK;
 }
 
-/* Infers nodes from index `first` on. */
-static pz_status infer_from(ir_graph *g, int first, pz_err *err)
+/* Infers nodes from index `first` on; with stop_op, up to the first node
+ * of that op named stop_name, whose index goes to *at (-1: none). */
+static pz_status infer_from(ir_graph *g, int first, const op_def *stop_op, const char *stop_name,
+                            int *at, pz_err *err)
 {
+    if (at) *at = -1;
     for (int i = first; i < g->n_nodes; i++) {
         ir_node *n = &g->nodes[i];
         PZ_ASSERT(n->op);
+        if (stop_op && n->op == stop_op && !strcmp(n->name, stop_name)) {
+            *at = i;
+            return PZ_OK;
+        }
         for (int k = 0; k < n->n_in; k++) {
             if (n->in[k] < 0 && k < n->op->min_in)
                 return pz_fail(err, PZ_ERR_INPUT, "node \"%s\" (%s): input %d is required but "
@@ -216,12 +223,18 @@ static pz_status infer_from(ir_graph *g, int first, pz_err *err)
 
 pz_status ir_infer(ir_graph *g, pz_err *err)
 {
-    if (infer_from(g, 0, err)) return err->code;
+    if (infer_from(g, 0, NULL, NULL, NULL, err)) return err->code;
     /* sequence and optional outputs: their elements, written by Identities */
     int first = g->n_nodes;
-    if (op_seq_outputs(g, err) || infer_from(g, first, err)) return err->code;
+    if (op_seq_outputs(g, err) || infer_from(g, first, NULL, NULL, NULL, err)) return err->code;
     op_seq_drop(g);
     for (int i = 0; i < g->n_outputs; i++)
         if (check_declared(g, &g->values[g->outputs[i]], err)) return err->code;
     return PZ_OK;
+}
+
+pz_status ir_infer_until(ir_graph *g, int first, const struct op_def *op, const char *name, int *at,
+                         pz_err *err)
+{
+    return infer_from(g, first, op, name, at, err);
 }

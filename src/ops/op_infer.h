@@ -13,6 +13,13 @@
  * result against declared output shapes, and fills node->cost. */
 pz_status ir_infer(ir_graph *g, pz_err *err);
 
+/* ir_infer's walk from node `first` (the nodes before it inferred) up to
+ * the first node of op `op` named `name`, left uninferred at *at (-1 when
+ * none is met): a trial on a copy of the graph (Loop's, loop.c). */
+struct op_def;
+pz_status ir_infer_until(ir_graph *g, int first, const struct op_def *op, const char *name, int *at,
+                         pz_err *err);
+
 /* Bytes, params and channels from the shapes; MACs from op->cost. */
 void ir_cost_node(const ir_graph *g, ir_node *n);
 

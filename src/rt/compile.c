@@ -211,7 +211,9 @@ static int mark_dynamic(pz_net *net, pz_layer *l, char *err, size_t n)
         int p = net->tensors[l->in_id[i]].producer;
         if (p < 0) continue;
         const pz_layer *pl = &net->layers[p];
-        if (!pl->op->dyn_out && (!pl->dyn || pl->op->dyn_stops)) continue;
+        /* a dyn_stops kind ends the region unless it allocates its outputs
+         * (LOOP_BEGIN's grow) */
+        if (!pl->op->dyn_out && (!pl->dyn || (pl->op->dyn_stops && !pl->rt_alloc))) continue;
         if (!l->op->run_shape)
             return pz_layer_fail(l, err, n, "input %d, tensor \"%s\", has a shape known only "
                                  "at run time, which this kind does not take", i,

@@ -161,14 +161,61 @@ static int scan_shape(const pz_layer *l, rt_tensor *y, const pz_tensor *e, int s
     return 0;
 }
 
+/* After iteration k: each v_out copied into its v_in, through l->state (a
+ * v_out may be another carried value's v_in). A v_in allocated at run time
+ * (LOOP_BEGIN's grow) takes v_out's shape, grown as needed; any other must
+ * keep its size. 0, or 1 with the run failed naming the layer. */
+static int carry(pz_net *net, pz_layer *l, int N, int64_t k)
+{
+    size_t total = 0;
+    for (int j = 0; j < N; j++) {
+        size_t nb = tensor_bytes(l->in[5 + N + j]);
+        const rt_tensor *t = &net->tensors[l->in_id[4 + j]];
+        if ((!t->rt_alloc || l->in[4 + j] != &t->t) && nb != tensor_bytes(l->in[4 + j])) {
+            pz_layer_run_fail(l, "carried value %d changes its size at iteration %lld: "
+                              "%zu bytes in, %zu out", j, (long long)k,
+                              tensor_bytes(l->in[4 + j]), nb);
+            return 1;
+        }
+        total += nb;
+    }
+    if (total > l->state_cap) {
+        void *p = realloc(l->state, total);
+        if (!p) {
+            pz_layer_run_fail(l, "out of memory: %zu bytes of carried values", total);
+            return 1;
+        }
+        l->state = p;
+        l->state_cap = total;
+    }
+    size_t at = 0;
+    for (int j = 0; j < N; j++) {
+        size_t nb = tensor_bytes(l->in[5 + N + j]);
+        if (nb) memcpy((char *)l->state + at, l->in[5 + N + j]->data, nb);
+        at += nb;
+    }
+    at = 0;
+    for (int j = 0; j < N; j++) {
+        const pz_tensor *o = l->in[5 + N + j];
+        rt_tensor *t = &net->tensors[l->in_id[4 + j]];
+        size_t nb = tensor_bytes(o);
+        if (t->rt_alloc) {
+            if (grow_keep(net, l, t, nb, j)) return 1;
+            for (int d = 0; d < t->t.rank; d++) t->t.dims[d] = o->dims[d];
+        }
+        if (nb) memcpy(t->t.data, (char *)l->state + at, nb);
+        at += nb;
+    }
+    return 0;
+}
+
 static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
 {
     const pz_tensor *M = l->in[0], *C = l->in[1];
     int64_t m = M ? *(const int64_t *)M->data : INT64_MAX;
     int go = C ? *(const uint8_t *)C->data != 0 : 1;
-    size_t es[PZ_MAX_IO], carried = 0;
+    size_t es[PZ_MAX_IO];
     for (int s = 0; s < K; s++) es[s] = tensor_bytes(l->in[5 + 2 * N + s]);
-    for (int j = 0; j < N; j++) carried += tensor_bytes(l->in[4 + j]);
     /* a count alone (no condition) sizes the scan outputs before the run */
     for (int s = 0; s < K && M && !C; s++)
         if (es[s] && m > 0 && (uint64_t)m > net->alloc_max / es[s]) {
@@ -176,10 +223,6 @@ static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
                               "bytes (the host's memory)", (long long)m, s, net->alloc_max);
             return 1;
         }
-    if (carried && !l->state && !(l->state = malloc(carried))) {
-        pz_layer_run_fail(l, "out of memory: %zu bytes of carried values", carried);
-        return 1;
-    }
     const pz_layer *hd = &net->layers[l->loop_head];
     if (hd->run_err && hd->run_err[0]) return 1;   /* its LOOP_BEGIN failed */
     int64_t k = 0;
@@ -205,26 +248,29 @@ static int loop_iterate(pz_net *net, pz_layer *l, int N, int K, int64_t *done)
             memcpy((char *)y->t.data + es[s] * (size_t)k, l->in[5 + 2 * N + s]->data, es[s]);
         }
         if (C) go = *(const uint8_t *)l->in[4 + N]->data != 0;
-        size_t at = 0;
-        for (int j = 0; j < N; j++) {
-            size_t nb = tensor_bytes(l->in[5 + N + j]);
-            if (nb != tensor_bytes(l->in[4 + j])) {   /* a v_out of a run-time shape */
-                pz_layer_run_fail(l, "carried value %d changes its size at iteration %lld: "
-                                  "%zu bytes in, %zu out", j, (long long)k,
-                                  tensor_bytes(l->in[4 + j]), nb);
-                return 1;
-            }
-            memcpy((char *)l->state + at, l->in[5 + N + j]->data, nb);
-            at += nb;
-        }
-        at = 0;
-        for (int j = 0; j < N; j++) {
-            size_t nb = tensor_bytes(l->in[4 + j]);
-            memcpy(l->in[4 + j]->data, (char *)l->state + at, nb);
-            at += nb;
-        }
+        if (carry(net, l, N, k)) return 1;
     }
     *done = k;
+    return 0;
+}
+
+/* A loop that ran zero times gives its scan outputs the element shapes
+ * the plan holds; with carried values sized per iteration (LOOP_BEGIN's
+ * grow) one a body layer sizes at run time (l->dyn) is not known without an
+ * iteration: the run fails naming the layer rather than guess. */
+static int zero_trip_shapes(const pz_net *net, const pz_layer *l, int N, int K)
+{
+    int grow = 0;
+    for (int j = 0; j < N; j++) grow |= net->tensors[l->in_id[4 + j]].rt_alloc;
+    for (int s = 0; s < K && grow; s++) {
+        int p = net->tensors[l->in_id[5 + 2 * N + s]].producer;
+        if (p >= 0 && net->layers[p].dyn) {
+            pz_layer_run_fail(l, "runs zero times, and the element shape of scan output %d "
+                              "follows carried values sized per iteration: unknown without "
+                              "an iteration", s);
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -236,6 +282,7 @@ static void loop_run(pz_net *net, pz_layer *l)
     if (l->run_err) l->run_err[0] = 0;
     int64_t k = 0;
     int failed = loop_iterate(net, l, N, K, &k);
+    if (!failed && k == 0) failed = zero_trip_shapes(net, l, N, K);
     for (int s = 0; s < K; s++) {
         pz_tensor *y = l->out[N + s];
         const pz_tensor *e = l->in[5 + 2 * N + s];
@@ -243,10 +290,12 @@ static void loop_run(pz_net *net, pz_layer *l)
         for (int d = 0; d < e->rank; d++) y->dims[1 + d] = e->dims[d];
     }
     for (int j = 0; j < N; j++) {
+        if (l->out_id[j] < 0) continue;
         rt_tensor *t = &net->tensors[l->out_id[j]];
         size_t nb = tensor_bytes(l->in[4 + j]);
         if (t->rt_alloc && grow_keep(net, l, t, nb, j)) break;
-        memcpy(t->t.data, l->in[4 + j]->data, nb);
+        for (int d = 0; d < t->t.rank && t->rt_alloc; d++) t->t.dims[d] = l->in[4 + j]->dims[d];
+        if (nb) memcpy(t->t.data, l->in[4 + j]->data, nb);
     }
     if (net->profile) l->ns = now_ns() - t0;
 }

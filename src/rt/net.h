@@ -91,6 +91,7 @@ struct pz_layer {
     const char *kernel;          /* the kernel prepare chose, for profiles ("winograd"; NULL: the op's one) */
     void *scratch;               /* PZ_ALIGN-aligned, valid during run */
     void *state;                 /* op-private, from prepare */
+    size_t state_cap;            /* LOOP: bytes at state (exec.c's carry) */
     uint64_t ns;                 /* profile: time of the last run */
     /* layouts (see above): the producer's, what the op reads, what it writes */
     int *in_have, *in_cblk, *out_cblk;

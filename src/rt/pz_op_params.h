@@ -330,4 +330,11 @@ typedef struct {
     int64_t bits;
 } pz_fill_params;
 
+/* LOOP_BEGIN (a Loop run at run time, rt/ops/loop.c): grow 1 when the body
+ * resizes a carried value: its outputs are allocated at run time and LOOP
+ * sizes each v_in to the body's v_out per iteration. */
+typedef struct {
+    int grow;
+} pz_loop_params;
+
 #endif

@@ -46,14 +46,23 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             input (new_axis 1 - K) and SequenceAt -1 (K = 0)
   nestslice onnx.helper: an outer loop carrying Slice(inner scan output, 0,
             1), the inner loop starting from Reshape(h, [1, 3]); m >= 1
+  grow      onnx.helper: Loop(M = n) carrying h [2], h' = Concat(h, h): the
+            carried value doubles per iteration (2 * 2^n elements)
+  catfor    torch.jit.script: for i in range(n): h = cat([h, tanh(0.5 h[-1:]
+            + 0.1 i)]) (one row more per iteration), then h.sum(0)
+  catwhile  torch.jit.script: while h.sum() < t: h = cat([h, 0.5 h + 1])
+            (rows doubled per iteration, the condition from the data), h.sum(0)
+  nestcat   torch.jit.script: for i in range(n): for j in range(m): h =
+            cat([h, 0.5 h[-1:] + 0.1 j]), then h = 0.9 h (the inner loop grows,
+            so the outer's carried value does), and h.sum(1)
+  shrink    torch.jit.script: for i in range(n): h = 1.1 h[1:], k += h.sum()
+            (a row fewer per iteration, 8 rows, n <= 7)
 Bad models: nestbad (nestslice with m = 0: the carried value's size
 changes, nestbad.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
 splitbad_out (a graph output), splitbad_scalar (a scalar split read at
-run time): `build` refuses each naming the node.
+run time), growrank (grow with Unsqueeze: a rank more per iteration):
+`build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
-grow.onnx doubles its carried value each iteration (Concat(h, h)): with a
-run-time count it cannot be planned once, and `build` refuses it naming the
-node.
 Prints nothing when torch is not installed (the PyTorch models are then
 left out).
 """
@@ -308,9 +317,23 @@ def grow_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def growrank_model():
+    """grow with h' = Unsqueeze(h, 0): a rank more per iteration."""
+    m = grow_model()
+    body = m.graph.node[0].attribute[0].g
+    del body.node[0]
+    body.node.insert(0, helper.make_node("Unsqueeze", ["h", "ax0"], ["h2"]))
+    body.initializer.append(numpy_helper.from_array(np.array([0], np.int64), "ax0"))
+    return m
+
+
 rng = np.random.RandomState(40)
 with open(os.path.join(OUT, "grow.onnx"), "wb") as fh:
     fh.write(grow_model().SerializeToString())
+with open(os.path.join(OUT, "growrank.onnx"), "wb") as fh:
+    fh.write(growrank_model().SerializeToString())
+save("grow", [[np.array([1.5, -2.0], np.float32), np.array(n, np.int64)] for n in [3, 0, 1, 6]])
+cases.append("grow 2 1 4")
 x23 = rng.randn(2, 3).astype(np.float32)
 counts = [3, 7, 0, 2, 12, 1]
 m = scan_model()
@@ -436,10 +459,43 @@ if torch is not None:
                     k = k + 1
             return h, k
 
+    class CatFor(torch.nn.Module):
+        def forward(self, x, n):
+            h = x
+            for i in range(int(n)):
+                h = torch.cat([h, torch.tanh(h[-1:] * 0.5 + 0.1 * i)], 0)
+            return h, h.sum(0)
+
+    class CatWhile(torch.nn.Module):
+        def forward(self, x, t):
+            h = x
+            while bool(h.sum() < t):
+                h = torch.cat([h, h * 0.5 + 1.0], 0)
+            return h, h.sum(0)
+
+    class NestCat(torch.nn.Module):
+        def forward(self, x, n, m):
+            h = x
+            for i in range(int(n)):
+                for j in range(int(m)):
+                    h = torch.cat([h, h[-1:] * 0.5 + 0.1 * j], 0)
+                h = h * 0.9
+            return h, h.sum(1)
+
+    class Shrink(torch.nn.Module):
+        def forward(self, x, n):
+            h = x
+            k = torch.zeros(1)
+            for i in range(int(n)):
+                h = h[1:] * 1.1
+                k = k + h.sum()
+            return h, k
+
     torch.manual_seed(40)
     conv = ConvLoop().eval()
     xc = rng.randn(1, 16, 8, 8).astype(np.float32)
     xr = rng.rand(2, 3).astype(np.float32)
+    x83p = np.abs(rng.randn(8, 3)).astype(np.float32)
     for name, mod, ins in [
             ("for", For(), [[x23, np.array(n, np.int64)] for n in counts]),
             ("while", While(), [[xr, np.array(t, np.float32)] for t in [50.0, 500.0, 0.0, 9.0, 5000.0, 1.0]]),
@@ -447,6 +503,12 @@ if torch is not None:
             ("conv", conv, [[xc, np.array(n, np.int64)] for n in counts]),
             ("nest", Nest(), [[x23, np.array(n, np.int64), np.array(k, np.int64)]
                               for n, k in nest_counts]),
+            ("catfor", CatFor(), [[x23, np.array(n, np.int64)] for n in counts]),
+            ("catwhile", CatWhile(), [[xr, np.array(t, np.float32)]
+                                      for t in [20.0, 0.0, 100.0, 3.0, 1000.0]]),
+            ("nestcat", NestCat(), [[x23, np.array(n, np.int64), np.array(k, np.int64)]
+                                    for n, k in nest_counts]),
+            ("shrink", Shrink(), [[x83p, np.array(n, np.int64)] for n in [3, 0, 7, 1, 5]]),
             ("whilein", WhileIn(), [[xr, np.array(n, np.int64), np.array(t, np.float32)]
                                     for n, t in [(3, 20.0), (0, 20.0), (1, 0.0), (5, 9.0),
                                                  (2, 300.0), (4, 20.0)]])]:

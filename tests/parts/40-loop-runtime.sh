@@ -22,8 +22,13 @@
 #     over an axis of a run-time length (a Loop over its pieces); read by
 #     SequenceInsert, as a graph output, or split by a scalar read at run
 #     time, `build` exits 2 naming the node;
-#   - n = 2^50 exits 2 naming the loop, in the program and in `run`; a
-#     carried value that changes shape per iteration is refused at build.
+#   - carried values resized per iteration (issue 40): an onnx.helper loop
+#     doubling its value by Concat, PyTorch scripts growing a tensor by
+#     torch.cat in a for, a while, a for nested in a for, and shrinking one
+#     by h[1:] in a for: sized at run time, in the program and in `run`,
+#     against ONNX Runtime and PyTorch as above; one changing rank is
+#     refused at build;
+#   - n = 2^50 exits 2 naming the loop, in the program and in `run`.
 # Under a sanitizer every other value set. Ends with `N passed, N failed`.
 set -u
 NAME=40-loop-runtime
@@ -178,7 +183,16 @@ refuse "splitbad_out: a sequence split at run time as a graph output" \
 refuse "splitbad_scalar: a scalar split read at run time" \
     'node "split" (SplitToSequence): split is read at run time: it must be a 1-D' \
     "$PZ" build "$T/splitbad_scalar.onnx" -o "$T/sb.exe"
-refuse "grow: a carried value that changes shape" 'node "loop" (Loop): carried value 0' \
-    "$PZ" build "$T/grow.onnx" -o "$T/grow.exe"
+# carried values sized per iteration: the header says so
+if "$PZ" compile "$T/grow.onnx" -o "$T/grow_c" >"$T/log" 2>&1; then
+    check "grow: the header says the carried values are sized per iteration" \
+        grep -q 'node "loop" (Loop): its trip count.*' "$T/grow_c/grow.c"
+    check "grow: the header's line names the resizing" \
+        grep -q 'the carried values sized per$' "$T/grow_c/grow.c"
+else
+    bad "grow: compile failed: $(tail -c 300 "$T/log")"
+fi
+refuse "grow: a carried value changing its rank" 'node "loop" (Loop): carried value 0 goes in as float32 2 .* of one type and rank' \
+    "$PZ" build "$T/growrank.onnx" -o "$T/gr.exe"
 
 finish

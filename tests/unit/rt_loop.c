@@ -3,8 +3,9 @@
  * another's body (its LOOP_BEGIN reset per outer iteration), an inner loop
  * whose begin reads nothing of the outer iteration but whose body does (it
  * must still run per outer iteration, not once before), the inner loop's
- * scan output stacked per outer iteration, counts 0 included. Expected
- * values computed here by plain C loops. */
+ * scan output stacked per outer iteration, counts 0 included; a loop whose
+ * carried value doubles per iteration (LOOP_BEGIN's grow: CONCAT(h, h))
+ * beside two that swap. Expected values computed here by plain C loops. */
 #include <math.h>
 #include <string.h>
 
@@ -97,8 +98,62 @@ static void check_nested(int reset_from_x)
     pz_net_free(net);
 }
 
+/* x [2], n -> y = x repeated 2^n times, and p, q swapped n times. */
+static void check_grow(void)
+{
+    pz_net *net = pz_net_new("grow");
+    int64_t one[1] = {1}, two[1] = {W}, four[1] = {2 * W};
+    int x = pz_net_input(net, "x", PZ_F32, 1, two);
+    int n = pz_net_input(net, "n", PZ_I64, 1, one);
+    static const float pv = 3.0f, qv = 5.0f;
+    int p0 = pz_net_const(net, "p0", PZ_F32, 1, one, &pv), q0 = pz_net_const(net, "q0", PZ_F32, 1, one, &qv);
+    int it = pz_net_tensor(net, "it", PZ_I64, 1, one), c = pz_net_tensor(net, "c", PZ_BOOL, 1, one);
+    int h = pz_net_tensor(net, "h", PZ_F32, 1, two);
+    int p = pz_net_tensor(net, "p", PZ_F32, 1, one), q = pz_net_tensor(net, "q", PZ_F32, 1, one);
+    pz_loop_params grow = {1};
+    pz_net_layer(net, "loop/begin", PZ_OP_LOOP_BEGIN, &grow, sizeof grow, (int[]){x, p0, q0}, 3,
+                 (int[]){it, c, h, p, q}, 5);
+    int h2 = pz_net_tensor(net, "h2", PZ_F32, 1, four);
+    pz_axis_params ax = {0};
+    pz_net_layer(net, "loop/cat", PZ_OP_CONCAT, &ax, sizeof ax, (int[]){h, h}, 2, &h2, 1);
+    int y = pz_net_tensor(net, "y", PZ_F32, 1, two);
+    int pf = pz_net_tensor(net, "pf", PZ_F32, 1, one), qf = pz_net_tensor(net, "qf", PZ_F32, 1, one);
+    /* M, cond, iter, cond_in, v_in (h, p, q), cond_out, v_out (h2, q, p) */
+    pz_net_layer(net, "loop", PZ_OP_LOOP, NULL, 0, (int[]){n, -1, it, c, h, p, q, c, h2, q, p}, 11,
+                 (int[]){y, pf, qf}, 3);
+    pz_net_output(net, y);
+    pz_net_output(net, pf);
+    pz_net_output(net, qf);
+    char err[256] = "";
+    int rc = pz_net_compile(net, 1, NULL, err, sizeof err);
+    checkf(rc == 0, "grow compile: %s", err);
+    const float xs[W] = {1.5f, -2.0f};
+    for (int64_t k = 0; k < 8 && !rc; k += k < 2 ? 1 : 3) {
+        float yb[W], pb, qb;
+        const void *ins[2] = {xs, &k};
+        void *outs[3] = {yb, &pb, &qb};
+        pz_net_run(net, ins, outs);
+        const char *re = pz_net_run_error(net);
+        checkf(!re, "grow n %lld: %s", (long long)k, re ? re : "");
+        int64_t dims[PZ_MAX_RANK];
+        int64_t len = (int64_t)W << k;
+        CHECK(pz_net_output_shape(net, 0, dims) == 1 && dims[0] == len);
+        const float *yv = pz_net_output_data(net, 0), *pp = pz_net_output_data(net, 1),
+                    *qq = pz_net_output_data(net, 2);
+        CHECK(yv && pp && qq);
+        for (int64_t e = 0; yv && e < len; e++)
+            checkf(yv[e] == xs[e % W], "grow n %lld: y[%lld] %g, want %g", (long long)k,
+                   (long long)e, yv[e], xs[e % W]);
+        if (pp && qq)
+            checkf(*pp == (k % 2 ? qv : pv) && *qq == (k % 2 ? pv : qv),
+                   "grow n %lld: p %g q %g", (long long)k, *pp, *qq);
+    }
+    pz_net_free(net);
+}
+
 int main(void)
 {
+    check_grow();
     check_nested(0);
     check_nested(1);
     return test_summary("rt_loop");

@@ -11,7 +11,9 @@
  *               while i < M and cond: the body, each scan value appended to
  *               its output (allocated at run time, grow-only), v_out copied
  *               into v_in; then v_in into v_final.
- * The carried values keep their planned shapes (the compiler checks). */
+ * The carried values keep their planned shapes (the compiler checks), or
+ * with LOOP_BEGIN's grow (pz_loop_params) their type and rank: then every
+ * v_in is allocated at run time and takes v_out's shape per iteration. */
 #include <string.h>
 
 #include "rt/ops/ops.h"
@@ -66,17 +68,34 @@ static void begin_run(const pz_layer *l, int ith, int nth)
 }
 
 /* a v_initial of a run-time shape (a nested loop's output) leaves v_in's
- * planned shape as it is: begin_run checks the size */
+ * planned shape as it is (begin_run checks the size), unless the carried
+ * values are sized per iteration (grow): v_in starts at v_initial's */
 static void begin_run_shape(const pz_layer *l)
 {
-    (void)l;
+    if (!((const pz_loop_params *)l->params)->grow) return;
+    for (int j = 0; j < l->n_in; j++) {
+        pz_tensor *v = l->out[2 + j];
+        for (int d = 0; d < v->rank && d < l->in[j]->rank; d++) v->dims[d] = l->in[j]->dims[d];
+    }
 }
 
+/* grow: the net allocates the outputs (exec.c), and the body reading them
+ * is a dynamic region */
+static int begin_dyn_alloc(const pz_layer *l)
+{
+    return ((const pz_loop_params *)l->params)->grow;
+}
+
+static const pz_param_field loop_fields[] = {
+    PZ_FIELD(pz_loop_params, grow, PZ_F_INT),
+};
+static const pz_loop_params loop_defaults = {0};   /* a caller may give none */
+
 const pz_rt_op pz_rt_op_loop_begin = {
-    .name = "LOOP_BEGIN",
+    .name = "LOOP_BEGIN", PZ_OP_PARAMS(pz_loop_params, loop_fields), .defaults = &loop_defaults,
     .min_in = 0, .max_in = -1, .min_out = 2, .max_out = -1,
     .prepare = begin_prepare, .run = begin_run,
-    .run_shape = begin_run_shape, .dyn_stops = 1,
+    .run_shape = begin_run_shape, .dyn_alloc = begin_dyn_alloc, .dyn_stops = 1,
 };
 
 static int loop_prepare(pz_layer *l, char *err, size_t n)
@@ -93,10 +112,15 @@ static int loop_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *co = pz_in(l, 4 + N);
     if (!co || co->dtype != PZ_BOOL || pz_numel(co) != 1)
         return pz_layer_fail(l, err, n, "the body's cond_out must be one bool");
-    for (int j = 0; j < N; j++)
-        if (!same_type(pz_in(l, 4 + j), pz_in(l, 5 + N + j)) ||
-            !same_type(pz_in(l, 4 + j), pz_out(l, j)))
+    /* a carried value sized per iteration (LOOP_BEGIN's grow: the loop reads
+     * tensors allocated at run time) keeps its type and rank */
+    for (int j = 0; j < N; j++) {
+        const pz_tensor *a = pz_in(l, 4 + j), *b = pz_in(l, 5 + N + j), *y = pz_out(l, j);
+        if (l->rt_alloc ? !a || !b || !y || a->dtype != b->dtype || a->rank != b->rank ||
+                              a->dtype != y->dtype || a->rank != y->rank
+                        : !same_type(a, b) || !same_type(a, y))
             return pz_layer_fail(l, err, n, "carried value %d changes its type or size", j);
+    }
     for (int s = 0; s < K; s++) {
         const pz_tensor *e = pz_in(l, 5 + 2 * N + s), *y = pz_out(l, N + s);
         if (!e || !y || e->dtype != y->dtype || y->rank != e->rank + 1)
