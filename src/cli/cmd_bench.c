@@ -6,6 +6,8 @@
  * median latency; speed-ups are over `none` (always measured). A strategy
  * faster than `oracle` beyond the timing noise (opt_beats_oracle, on the
  * paired runs) is marked "!" in the table and "beats_oracle" in the JSON.
+ * The oracle chooses last, its seeds the schedules the others chose, so
+ * that its space contains every strategy benched (issue 45).
  * --svg draws the speed-ups as grouped bars, one group per model. */
 #include <string.h>
 
@@ -57,6 +59,11 @@ static void print_blocks(FILE *f, const result *r)
     for (int b = 0; b < r->n_blocks; b++) fprintf(f, "%s%d@%d", b ? " " : "", r->sizes[b], r->mps[b]);
 }
 
+static int is_oracle(const char *name)
+{
+    return !strncmp(name, "oracle", 6) && (!name[6] || name[6] == ':');
+}
+
 /* The oracle bounds every strategy: one that beats it beyond the timing
  * noise is flagged (the oracle's search missed a schedule). runs: [i *
  * rounds + k] for the i-th timed strategy, res[idx[i]]. */
@@ -64,8 +71,7 @@ static void flag_oracle(result *res, const int *idx, int n_ok, const double *run
 {
     int o = -1;
     for (int i = 0; i < n_ok; i++)
-        if (!strncmp(res[idx[i]].name, "oracle", 6) && (!res[idx[i]].name[6] || res[idx[i]].name[6] == ':'))
-            o = i;
+        if (is_oracle(res[idx[i]].name)) o = i;
     if (o < 0) return;
     for (int i = 0; i < n_ok; i++) {
         result *r = &res[idx[i]];
@@ -87,7 +93,15 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
     if (cli_load(path, &k0, NULL, 0, &g, err) || cli_lower(g, &k0, &m, err)) goto out;
     int n = m->n_layers;
     pz_progress_begin("bench: strategies", n_strat);
-    for (int s = 0; s < n_strat; s++) {
+    /* the oracles last: the others' schedules are their seeds */
+    int order[MAX_STRAT + 1], n_order = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int s = 0; s < n_strat; s++)
+            if (is_oracle(strat[s]) == pass) order[n_order++] = s;
+    opt_schedule given[OPT_ORACLE_GIVEN_MAX];
+    int n_given = 0;
+    for (int oi = 0; oi < n_order; oi++) {
+        int s = order[oi];
         result *r = &res[s];
         memset(r, 0, sizeof *r);
         r->name = strat[s];
@@ -99,7 +113,9 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         pz_progress_detail(strat[s]);
         pz_err e = {0};
         double t0 = util_now_s();
-        if (opt_apply_strategy(m, strat[s], k->target, cores, &e)) {
+        int orc = is_oracle(strat[s]);
+        if (opt_apply_strategy_given(m, strat[s], k->target, cores, orc ? given : NULL,
+                                     orc ? n_given : 0, &e)) {
             pz_fail(err, e.code, "bench: %s: %s", path, e.msg);
             pz_progress_end();
             goto out;
@@ -107,6 +123,8 @@ static int bench_model(const char *path, cli_knobs *k, const char **strat, int n
         r->search_s = util_now_s() - t0;
         r->n_blocks = m->n_blocks;
         for (int b = 0; b < m->n_blocks; b++) r->sizes[b] = m->blocks[b].count, r->mps[b] = m->blocks[b].mp;
+        if (!orc && n_given < OPT_ORACLE_GIVEN_MAX)
+            given[n_given++] = (opt_schedule){r->name, r->n_blocks, r->sizes, r->mps};
         pz_progress_step(1);
     }
     pz_progress_end();

@@ -173,11 +173,11 @@ static int close_block(int first, int end, int n_conv, double mp_sum, const int 
 }
 
 /* The MP a predictor gives a layer alone: the least predicted time over
- * the oracle's MPs, the cores unless another is faster by more than the
+ * opt_alg1_mps, the cores unless another is faster by more than the
  * margin; 0 when it predicts nothing. */
 static int predicted_mp(const opt_predictor *p, int i, int cores)
 {
-    int mpl[16], n_mp = opt_oracle_mps(cores, mpl), best = 0;
+    int mpl[16], n_mp = opt_alg1_mps(cores, mpl), best = 0;
     double best_t = INFINITY;
     for (int j = n_mp - 1; j >= 0; j--) {   /* the cores first: ties keep them */
         double c = p->fn(p->ctx, i, 1, mpl[j]) * (mpl[j] == cores ? 1 : 1 + p->margin);
@@ -238,7 +238,7 @@ int opt_alg1_profile(const pz_layer_features *f, int n, const pz_machine *mc,
  *
  * Algorithm 1's blocks are where fusion may happen; what the predictor says
  * decides what happens in each: the partition of the block into contiguous
- * parts, each fused on one MP of opt_oracle_mps or a layer alone, that it
+ * parts, each fused on one MP of opt_alg1_mps or a layer alone, that it
  * predicts fastest (opt_dp, exact on additive predictions), every choice
  * but a layer alone on all the cores (fixed-mp's) counted `margin` slower.
  * Splitting every block into its layers on all the cores is one of the
@@ -271,7 +271,7 @@ int opt_alg1_predicted(const pz_layer_features *f, int n, const pz_machine *mc,
     int *os = pz_xmalloc((size_t)n * sizeof(int)), *om = pz_xmalloc((size_t)n * sizeof(int));
     int *ps = pz_xmalloc((size_t)n * sizeof(int)), *pm = pz_xmalloc((size_t)n * sizeof(int)), out = 0;
     within_block w = {p, 0, mc->cores, 0, {0}};
-    w.n_mp = opt_oracle_mps(mc->cores, w.mpl);
+    w.n_mp = opt_alg1_mps(mc->cores, w.mpl);
     for (int b = 0, first = 0; b < nb; first += sizes[b++]) {
         w.first = first;
         int k = opt_dp(sizes[b], sizes[b], within_cost, &w, ps, pm, NULL);

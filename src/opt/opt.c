@@ -49,6 +49,12 @@ static pz_status parse_opts(const char *name, const char *s, opt_search_opts *o,
 pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, int cores,
                              pz_err *err)
 {
+    return opt_apply_strategy_given(m, spec, target, cores, NULL, 0, err);
+}
+
+pz_status opt_apply_strategy_given(ir_model *m, const char *spec, const char *target, int cores,
+                                   const opt_schedule *given, int n_given, pz_err *err)
+{
     if (cores < 1) cores = 1;
     int n = m->n_layers;
     if (n == 0) return ir_model_partition(m, NULL, NULL, 0, cores, err);
@@ -122,7 +128,7 @@ pz_status opt_apply_strategy(ir_model *m, const char *spec, const char *target, 
             int have = lab_profile_load_cached(target, cores, &mc, &pe) == PZ_OK;
             lab_profile_tables t;
             if (!have || lab_profile_tables_load(target, &t, &pe)) memset(&t, 0, sizeof t);
-            nb = opt_oracle(m, f, cores, have ? &mc : NULL, &t, &o, sizes, mps, err);
+            nb = opt_oracle(m, f, cores, have ? &mc : NULL, &t, given, n_given, &o, sizes, mps, err);
             lab_profile_tables_free(&t);
         } else {
             nb = opt_dp_measured(m, f, cores, &o, sizes, mps, err);

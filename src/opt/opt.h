@@ -44,6 +44,20 @@ extern const int OPT_N_STRATEGIES;
  * listing the known ones. */
 pz_status opt_apply_strategy(ir_model *m, const char *name, const char *target, int cores,
                              pz_err *err);
+/* A schedule another strategy chose: who (its name), n_blocks blocks of
+ * sizes[b] layers at MP mps[b]. */
+typedef struct {
+    const char *who;
+    int n_blocks;
+    const int *sizes, *mps;
+} opt_schedule;
+/* The same, where `given` (n_given, at most OPT_ORACLE_GIVEN_MAX; may be
+ * NULL) are the schedules of the other strategies compared (bench): the
+ * oracle times them among its candidates, so that its space contains each
+ * (issue 45); the other strategies ignore them. */
+#define OPT_ORACLE_GIVEN_MAX 32
+pz_status opt_apply_strategy_given(ir_model *m, const char *name, const char *target, int cores,
+                                   const opt_schedule *given, int n_given, pz_err *err);
 
 /* The sparsity knob (sparsity.c; README "Sparsity"): per layer, 0 dense,
  * R in (0, 1) prune the weights to R by blocks, IR_SPARSITY_AUTO the own

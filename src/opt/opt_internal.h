@@ -24,6 +24,7 @@
 #include "../lab/lab.h"     /* the meter and the target profile the strategies use */
 #include "../lab/profile_tables.h"
 #include "../util/util.h"
+#include "opt.h"
 #include "pz_strategy.h"
 
 /* ---- features.c ---------------------------------------------------------- */
@@ -168,16 +169,21 @@ typedef struct {
 
 /* The oracle (search.c says how). mc: the profile, NULL when none is
  * cached (then the profile strategies' schedules are not among its seeds);
- * t: its tables (may be NULL). */
+ * t: its tables (may be NULL); given: other strategies' schedules, seeds
+ * too (opt_oracle_add_given; NULL when none). */
 int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
-               const lab_profile_tables *t, const opt_search_opts *o, int *sizes, int *mps,
-               pz_err *err);
+               const lab_profile_tables *t, const opt_schedule *given, int n_given,
+               const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
 /* Blocks of up to this many layers, at every offset, are in the oracle's
  * space (dp's default largest block). */
 #define OPT_ORACLE_SMALL 8
-/* The MPs the oracle times: {1,2,4,8,12,16,24,32} below the cores, and the
- * cores (fixed-mp's). Returns the count (at most 9). */
+/* The MPs the oracle and dp time: {1,2,3,4,6,8,12,16,24,32} below the
+ * cores, and the cores (fixed-mp's). Returns the count (at most 11). */
 int opt_oracle_mps(int cores, int *mps);
+/* The MPs Algorithm 1's predicted check compares: {1,2,4,8,12,16,24,32}
+ * below the cores, and the cores; a subset of opt_oracle_mps. Returns the
+ * count (at most 9). */
+int opt_alg1_mps(int cores, int *mps);
 /* The block sizes the oracle times, in that order, and the alignment of the
  * offsets each is timed at: 1 (every offset), n (offset 0; when max_size is
  * n), 2..small (every offset), then the multiples of 4 above small up to
@@ -193,6 +199,12 @@ int opt_oracle_plan(int n, int max_size, int small, int *sizes, int *align);
  * out[i].sizes/mps have capacity n each. Returns the count. */
 int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_machine *mc,
                      const lab_profile_tables *t, opt_candidate *out, int cap);
+/* Appends to out[0..k) each of the n_given schedules that is a legal
+ * schedule of n layers on `cores` cores (sizes >= 1 summing to n, MPs 1 to
+ * cores) and not there already, up to cap; out[i].sizes/mps: capacity n.
+ * Returns the new count. */
+int opt_oracle_add_given(opt_candidate *out, int k, int cap, const opt_schedule *given, int n_given,
+                         int n, int cores);
 int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
                     const opt_search_opts *o, int *sizes, int *mps, pz_err *err);
 

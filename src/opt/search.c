@@ -4,30 +4,31 @@
  * the table of measured block costs:
  *
  *   oracle  DLFusion V.3's reduced brute force, widened so that it bounds
- *           every other strategy: MPs from {1,2,4,8,12,16,24,32} below the
- *           core count, and the core count; blocks of one layer, of all the
- *           layers, of 2 to 8 layers at every offset (dp's space), and of
- *           multiples of 4 layers at the multiples of 4 (V.3's; the last
- *           block takes what is left). Every such block is timed (in that
- *           order, within the time budget; the one-layer blocks always),
- *           the space is enumerated on those times (opt_enumerate), and the
- *           best few partitions, the best one at each single MP, the DP
- *           optima of one-layer and of up-to-8-layer blocks, and the
- *           schedules of the strategies that need no measuring
+ *           every other strategy: dp's MPs (opt_oracle_mps); blocks of one
+ *           layer, of all the layers, of 2 to 8 layers at every offset
+ *           (dp's space), and of multiples of 4 layers at the multiples of
+ *           4 (V.3's; the last block takes what is left). Every such block
+ *           is timed (in that order, within the time budget; the one-layer
+ *           blocks always), the space is enumerated on those times
+ *           (opt_enumerate), and the best few partitions, the best one at
+ *           each single MP, the DP optima of one-layer and of up-to-8-layer
+ *           blocks, the schedules of the strategies that need no measuring
  *           (opt_oracle_seeds: none, fixed-mp at each MP, fuse-all, best's
  *           uniform blocks and, with a profile, dynamic-mp,
- *           fusion-fixed-mp, dlfusion:paper and dlfusion) are then timed
- *           end to end, interleaved; the fastest measured wins, after
- *           paired rounds against the runner-up (when close) and against
- *           fixed-mp's schedule (fastest() says how). A
- *           DLFusion V.3 oracle of blocks of 4 and more was beaten by
- *           fixed-mp: it never tried one-layer blocks on all the cores.
+ *           fusion-fixed-mp, dlfusion:paper and dlfusion) and those given
+ *           (bench: every other strategy's, dp's and best's included) are
+ *           then timed end to end, interleaved; the fastest measured wins,
+ *           after paired rounds against the runner-up (when close) and
+ *           against fixed-mp's schedule (fastest() says how). A DLFusion
+ *           V.3 oracle of blocks of 4 and more was beaten by fixed-mp: it
+ *           never tried one-layer blocks on all the cores.
  *   dp      ours: blocks of 1 to max_block layers (default 8), MP from
- *           {1,2,3,4,6,8,12,16,24,32} and the core count, exact dynamic
- *           program over contiguous partitions (opt_dp): O(n * max_block)
- *           block costs, from max_block * (max_block + 1) / 2 builds per MP;
- *           then the optimum and the next best partitions on the same
- *           times (verify, default 4) are timed end to end and the fastest
+ *           opt_oracle_mps ({1,2,3,4,6,8,12,16,24,32} below the core count,
+ *           and the core count), exact dynamic program over contiguous
+ *           partitions (opt_dp): O(n * max_block) block costs, from
+ *           max_block * (max_block + 1) / 2 builds per MP; then the optimum
+ *           and the next best partitions on the same times (verify, default
+ *           4) are timed end to end and the fastest
  *           is kept, as for oracle.
  *
  * How blocks are timed: a net is built with every block of one size s at one
@@ -175,11 +176,12 @@ static void btable_init(btable *b, int n, const int *mp_list, int n_list, int co
 }
 
 /* The most schedules timed end to end at the end of a search. */
-enum { MAX_CAND = 64 };
-/* The oracle's seeds (opt_oracle_seeds): fixed-mp at each of at most 9
- * MPs, fuse-all, best's 8 uniform schedules, 4 of the profile, and the 2 DP
- * optima on its table; after at most 16 kept partitions they all fit. */
-enum { ORACLE_SEEDS_MAX = 9 + 1 + 8 + 4 + 2 };
+enum { MAX_CAND = 96 };
+/* The oracle's seeds: the given schedules (opt_oracle_add_given),
+ * fixed-mp at each of at most 11 MPs, fuse-all, best's 8 uniform
+ * schedules, 4 of the profile (opt_oracle_seeds), and the 2 DP optima on
+ * its table; after at most 16 kept partitions they all fit. */
+enum { ORACLE_SEEDS_MAX = OPT_ORACLE_GIVEN_MAX + 11 + 1 + 8 + 4 + 2 };
 _Static_assert(16 + ORACLE_SEEDS_MAX <= MAX_CAND, "the oracle's seeds may be dropped");
 
 /* Times the candidates end to end, interleaved, and returns the index of
@@ -331,13 +333,40 @@ static int verify_best(const char *who, lab_meter *mt, btable *b, int unit, int 
     return nb;
 }
 
+static int mps_below(const int *list, size_t len, int cores, int *mps)
+{
+    int k = 0;
+    for (size_t i = 0; i < len; i++)
+        if (list[i] < cores) mps[k++] = list[i];
+    mps[k++] = cores < 1 ? 1 : cores;
+    return k;
+}
+
+/* dp's MPs: the oracle's space holds every MP dp may pick */
 int opt_oracle_mps(int cores, int *mps)
 {
+    static const int MPS[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    return mps_below(MPS, PZ_ARRAY_LEN(MPS), cores, mps);
+}
+
+int opt_alg1_mps(int cores, int *mps)
+{
     static const int MPS[] = {1, 2, 4, 8, 12, 16, 24, 32};
-    int k = 0;
-    for (size_t i = 0; i < PZ_ARRAY_LEN(MPS); i++)
-        if (MPS[i] < cores) mps[k++] = MPS[i];
-    mps[k++] = cores < 1 ? 1 : cores;
+    return mps_below(MPS, PZ_ARRAY_LEN(MPS), cores, mps);
+}
+
+int opt_oracle_add_given(opt_candidate *out, int k, int cap, const opt_schedule *given, int n_given,
+                         int n, int cores)
+{
+    for (int i = 0; i < n_given; i++) {
+        const opt_schedule *g = &given[i];
+        int sum = 0, legal = g->n_blocks >= 1 && g->n_blocks <= n && g->sizes && g->mps;
+        for (int b = 0; legal && b < g->n_blocks; b++) {
+            legal = g->sizes[b] >= 1 && g->mps[b] >= 1 && g->mps[b] <= cores;
+            sum += g->sizes[b];
+        }
+        if (legal && sum == n) add_unique(out, &k, cap, g->sizes, g->mps, g->n_blocks);
+    }
     return k;
 }
 
@@ -386,8 +415,8 @@ int opt_oracle_seeds(const pz_layer_features *f, int n, int cores, const pz_mach
 }
 
 int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const pz_machine *mc,
-               const lab_profile_tables *t, const opt_search_opts *o, int *sizes, int *mps,
-               pz_err *err)
+               const lab_profile_tables *t, const opt_schedule *given, int n_given,
+               const opt_search_opts *o, int *sizes, int *mps, pz_err *err)
 {
     int n = m->n_layers;
     if (n == 0) return 0;
@@ -403,8 +432,19 @@ int opt_oracle(ir_model *m, const pz_layer_features *f, int cores, const pz_mach
         seeds[i].sizes = pz_xmalloc((size_t)n * sizeof(int));
         seeds[i].mps = pz_xmalloc((size_t)n * sizeof(int));
     }
-    /* two slots for the DP optima on the table, after the seeds */
-    int n_seeds = opt_oracle_seeds(f, n, cores, mc, t, seeds, MAX_CAND - 2);
+    /* the given schedules first (bench's other strategies: the space
+     * contains each), two slots for the DP optima on the table last */
+    if (n_given > OPT_ORACLE_GIVEN_MAX) n_given = OPT_ORACLE_GIVEN_MAX;
+    int n_seeds = opt_oracle_add_given(seeds, 0, MAX_CAND - 2, given, n_given, n, cores);
+    if (!o->quiet && n_given > 0) {
+        char names[512] = "";
+        size_t at = 0;
+        for (int i = 0; i < n_given && at < sizeof names; i++)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "",
+                                   given[i].who ? given[i].who : "?");
+        pz_progress_note("oracle: seeded with the schedules of %s (%d distinct)\n", names, n_seeds);
+    }
+    n_seeds += opt_oracle_seeds(f, n, cores, mc, t, seeds + n_seeds, MAX_CAND - 2 - n_seeds);
     lab_meter *mt = lab_meter_new(m, cores, o->repeat);
     int nb = 0;
     if (time_blocks("oracle", mt, &b, list, align, n_sizes, o, err) > 0) {
@@ -432,11 +472,7 @@ int opt_dp_measured(ir_model *m, const pz_layer_features *f, int cores,
     (void)f;
     int n = m->n_layers;
     if (n == 0) return 0;
-    static const int MPS[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-    int list_mp[16], n_list = 0;
-    for (size_t i = 0; i < PZ_ARRAY_LEN(MPS); i++)
-        if (MPS[i] < cores) list_mp[n_list++] = MPS[i];
-    list_mp[n_list++] = cores;
+    int list_mp[16], n_list = opt_oracle_mps(cores, list_mp);
     btable b;
     btable_init(&b, n, list_mp, n_list, cores);
     int max_block = o->max_block > 0 ? o->max_block : 8;

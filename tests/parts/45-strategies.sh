@@ -15,7 +15,8 @@
 #   runs        both schedules run bitwise equal to `--strategy none`
 #   bench       `--strategies all` on a small model lists dlfusion:paper and
 #               reports, for each strategy beside oracle, its paired ratio to
-#               oracle and the beats_oracle flag (false for oracle itself)
+#               oracle and the beats_oracle flag (false for oracle itself);
+#               the oracle, run last, is seeded with the others' schedules
 #   errors      dlfusion:OTHER refused (exit 2), the known names list
 #               dlfusion:paper
 # Under a sanitizer build (*san*) the same checks run (the model is written
@@ -136,6 +137,10 @@ for x in s:
     assert isinstance(x["beats_oracle"], bool) and x["vs_oracle"] > 0 and x["noise"] >= 0.02, x
 o = s[names.index("oracle")]
 assert o["beats_oracle"] is False and abs(o["vs_oracle"] - 1) < 1e-9, o' "$T/b.json"
+# the oracle chooses last, seeded with every other strategy's schedule
+if grep -q 'oracle: seeded with the schedules of none, fixed-mp, .*dlfusion:paper, dp, best (' "$T/b.err"
+then ok "bench: the oracle seeded with dp's and best's schedules"
+else bad "bench: no oracle seeds line naming dp and best: $(grep oracle "$T/b.err" | tail -c 400)"; fi
 
 # ---- errors -------------------------------------------------------------------
 "$PZ" tune "$T/mv2.onnx" --strategy dlfusion:fast --target "$T/lose.json" -o "$T/bad.json" >"$T/out" 2>"$T/err"

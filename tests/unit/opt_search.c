@@ -302,8 +302,10 @@ static void oracle_space(void)
 {
     int mp[16];
     CHECK(opt_oracle_mps(2, mp) == 2 && mp[0] == 1 && mp[1] == 2);
-    CHECK(opt_oracle_mps(6, mp) == 4 && same(mp, (int[]){1, 2, 4, 6}, 4));
-    CHECK(opt_oracle_mps(64, mp) == 9 && mp[7] == 32 && mp[8] == 64);
+    CHECK(opt_oracle_mps(6, mp) == 5 && same(mp, (int[]){1, 2, 3, 4, 6}, 5));   /* dp's 3 */
+    CHECK(opt_oracle_mps(64, mp) == 11 && mp[9] == 32 && mp[10] == 64);
+    CHECK(opt_oracle_mps(16, mp) == 8 && same(mp, (int[]){1, 2, 3, 4, 6, 8, 12, 16}, 8));
+    CHECK(opt_alg1_mps(6, mp) == 4 && same(mp, (int[]){1, 2, 4, 6}, 4));
     int sz[64], al[64];
     int k = opt_oracle_plan(30, 30, OPT_ORACLE_SMALL, sz, al);
     CHECK(sz[0] == 1 && al[0] == 1 && sz[1] == 30 && al[1] == 30);
@@ -346,6 +348,16 @@ static void oracle_space(void)
     int nc0 = opt_oracle_seeds(f, L, 4, NULL, NULL, c, 64);
     CHECK(nc0 > 3 && nc0 < nc);
     CHECK(opt_oracle_seeds(f, L, 4, &mc, &t, c, 2) == 2);   /* the cap holds */
+
+    /* bench's schedules (dp's at MP 3, best's): legal ones kept, once each */
+    int dps[] = {2, 3, 4}, dpm[] = {3, 4, 3}, bes[] = {9}, bem[] = {4};
+    int lng[] = {2, 3, 5}, big[] = {9}, bigm[] = {5}, zer[] = {0, 9}, zm[] = {4, 4};
+    opt_schedule g[] = {{"dp", 3, dps, dpm}, {"best", 1, bes, bem}, {"dp", 3, dps, dpm},
+                        {"long", 3, lng, dpm}, {"mp5", 1, big, bigm}, {"zero", 2, zer, zm}};
+    int ng = opt_oracle_add_given(c, 0, 64, g, 6, L, 4);
+    CHECK(ng == 2 && has_schedule(c, ng, dps, dpm, 3) && has_schedule(c, ng, bes, bem, 1));
+    CHECK(opt_oracle_add_given(c, ng, 64, g, 2, L, 4) == 2);   /* there already */
+    CHECK(opt_oracle_add_given(c, 0, 1, g, 2, L, 4) == 1);     /* the cap holds */
 }
 
 /* bench's flag: a strategy faster than the oracle beyond noise. */
