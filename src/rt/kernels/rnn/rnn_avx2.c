@@ -106,10 +106,13 @@ static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc
         const int64_t gs = ks / G;
         for (int64_t b = 0; b < B; b++) {
             const float *hr = hv + b * d->hpad;
+            /* the gate loops unrolled, lo and hi in registers (rnn_avx512.c) */
             __m256 lo[4], hi[4];
+#pragma GCC unroll 4
             for (int g = 0; g < 4; g++) lo[g] = hi[g] = _mm256_setzero_ps();
             for (int64_t k = 0; k < H; k++) {
                 const __m256 x = _mm256_set1_ps(hr[k]);
+#pragma GCC unroll 4
                 for (int g = 0; g < ng; g++) {
                     lo[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * gs + k * ks), x, lo[g]);
                     hi[g] = _mm256_fmadd_ps(_mm256_loadu_ps(rq + g * gs + k * ks + 8), x, hi[g]);
@@ -118,11 +121,13 @@ static inline __attribute__((always_inline)) void step_ng(const pz_rnn_step_desc
             const int64_t j = blk * 16, o = b * d->hpad + j;
             if (d->plain) {
                 __m256 al[4], ah[4];
+#pragma GCC unroll 4
                 for (int g = 0; g < ng; g++) al[g0 + g] = lo[g], ah[g0 + g] = hi[g];
                 gates8(d, j, H - j, o, al, xw[b], h, c, hn, cn, zt, rh);
                 gates8(d, j + 8, H - j - 8, o + 8, ah, xw[b], h, c, hn, cn, zt, rh);
             } else {
                 float as[4][16];
+#pragma GCC unroll 4
                 for (int g = 0; g < ng; g++) {
                     _mm256_storeu_ps(as[g0 + g], lo[g]);
                     _mm256_storeu_ps(as[g0 + g] + 8, hi[g]);
