@@ -16,7 +16,7 @@
  * (x 255 or 0, weights +-127 in runs, |acc| near 255 * 127 * K) pin the
  * AVX2 kernel's exact sums where 16-bit pair sums would saturate. The
  * residual epilogue (zsum) of every kernel against QADD's scalar kernel
- * over that kernel's plain output (sum_case).
+ * over that kernel's plain output (sum_case), and its refusals.
  *
  * `rt_qconv16c --bench` instead times ResNet-50's layers at 1 thread: the
  * VNNI kernel's GMAC/s, and the fp32 conv16c AVX-512 kernel's for the same
@@ -349,6 +349,14 @@ static void refusals(void)
     p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
     checkf(p != NULL, "the same plan accepted: %s", err);
     pz_qconv16c_plan_free(p);
+    /* a residual: zero points outside y's type, a sum scale of 0 */
+    d.zsum = 1, d.z_scale = 1.0f, d.s_scale = 1.0f, d.z_zp = 256;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "residual zero points"), "residual z_zp 256 refused: %s", err);
+    d.z_zp = 0, d.s_scale = 0.0f;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "not finite"), "residual s_scale 0 refused: %s", err);
+    d.zsum = 0;
     d.sh = 0;
     p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
     checkf(!p && err[0], "stride 0 refused: %s", err);

@@ -15,7 +15,7 @@
  *                                                err, sizeof err);
  *     if (!p) ...;                        // not handled: the reference kernel (qconv.h)
  *     // at run, on every worker ith of nth:
- *     pz_qconv16c_run(p, x, y, ith, nth);
+ *     pz_qconv16c_run(p, x, NULL, y, ith, nth);   // z: a residual (zsum)
  *     pz_qconv16c_plan_free(p);
  *
  * Semantics: acc = b[m] + sum (x - x_zp) * w over the taps inside the image
