@@ -31,6 +31,10 @@ pz_status op_qconv_parse(const ir_graph *g, const ir_node *n, void *params, pz_e
     if (op_attr_int(n, "group", 1, &p->group, err)) return err->code;
     if (p->group < 1)
         return op_err_attr(err, n, "group", "is %lld, must be >= 1", (long long)p->group);
+    /* the qdq pass's residual: y is the QLinearAdd's B (passes/qdq.c) */
+    int64_t zb = 0;
+    if (p->func == PZ_QCONV_QLINEAR && op_attr_int(n, "z_b", 0, &zb, err)) return err->code;
+    p->z_b = zb != 0;
     return PZ_OK;
 }
 
@@ -99,6 +103,18 @@ pz_status op_qconv_infer(ir_graph *g, ir_node *n, pz_err *err)
     }
     int64_t dims[IR_MAX_RANK] = {x->dims[0], m};
     if (op_window_out(n, &p->w, x->dims + 2, dims + 2, err)) return err->code;
+    /* a residual the qdq pass fused (passes/qdq.c): Z of y's type and shape */
+    const ir_tensor *z = ql && n->n_in > 9 ? op_in(g, n, 9) : NULL;
+    if (z) {
+        int same = (int)z->dtype == ty && z->rank == x->rank;
+        for (int d = 0; same && d < z->rank; d++) same = z->dims[d] == dims[d];
+        if (!same) return op_err(err, n, "the residual Z must have y's type and shape");
+        if (qconv_check(g, n, 10, "z_scale", IR_F32, 0, 0, m, err) ||
+            qconv_check(g, n, 11, "z_zero_point", ty, 0, 0, m, err) ||
+            qconv_check(g, n, 12, "s_scale", IR_F32, 0, 0, m, err) ||
+            qconv_check(g, n, 13, "s_zero_point", ty, 1, 0, m, err))
+            return err->code;
+    }
     op_set_out(g, n, 0, ty, x->rank, dims);
     return PZ_OK;
 }
@@ -118,7 +134,8 @@ pz_status op_qconv_lower(const ir_graph *g, const ir_node *n, op_lowered *out, p
     const op_qconv_params *p = n->params;
     pz_conv_params cp = {.group = p->group};
     if (op_window_conv_params(n, &p->w, &cp, err)) return err->code;
-    pz_qconv_params qp = {.func = p->func, .nsp = cp.nsp, .group = p->group, .act = op_act(n)};
+    pz_qconv_params qp = {.func = p->func, .nsp = cp.nsp, .group = p->group, .act = op_act(n),
+                          .z_b = p->z_b};
     for (int s = 0; s < cp.nsp; s++) {
         qp.kernel[s] = cp.kernel[s], qp.stride[s] = cp.stride[s];
         qp.dilation[s] = cp.dilation[s];

@@ -11,6 +11,7 @@ typedef struct {
     op_window w;
     int64_t group;
     pz_qconv_func func;
+    int z_b;                 /* QLinearConv with a residual: y is the add's B */
 } op_qconv_params;
 
 pz_status op_qconv_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err);

@@ -43,7 +43,8 @@
  *              the attention reads them in place (qkv_slices.c).
  *   qdq        DequantizeLinear(xq), DequantizeLinear(wq) -> Conv [-> Relu |
  *              Clip] -> QuantizeLinear -> QLinearConv with the act, run in
- *              int8 (qdq.c).
+ *              int8, and the residual Adds, Gemms and MaxPools alike; then a
+ *              QLinearAdd into the QLinearConv writing its A or B (qdq.c).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.

@@ -38,6 +38,10 @@
  * the DequantizeLinears per tensor with constant scalars, the Relu and the
  * QuantizeLinear as above.
  *
+ * Then a QLinearAdd whose operand a QLinearConv (group 1, no act) alone
+ * writes goes into that conv as its residual (fold_conv_sum): the conv's
+ * int8 kernel adds it as it writes y (rt/kernels/quant/qconv16c.h).
+ *
  * A fully connected layer, DequantizeLinear(aq), DequantizeLinear(int8 W) ->
  * Gemm [-> Relu | Clip] -> QuantizeLinear, becomes QGemm (com.microsoft's;
  * ops/qgemm.c), and a last Gemm whose float output nobody quantizes becomes
@@ -457,10 +461,62 @@ static int fold_maxpool(ir_graph *g, int i, unsigned char *dead)
     return 1;
 }
 
+/* Tries the residual epilogue at QLinearAdd node i (as fold_add makes it):
+ * an operand, A then B, written by a QLinearConv of group 1 without act or
+ * residual, read by the add alone and no graph output; the conv takes the
+ * other operand as its residual Z (inputs 9-13: Z, its scale and zero
+ * point, the sum's scale and zero point), z_b 1 when its y was the add's
+ * B (the order of ONNX Runtime's arithmetic, qdq.h), the add's Relu as its
+ * act, and the add's output. The graph is sorted again after the passes
+ * (Z may be written after the conv in the old order). 1 if it fused. */
+static int fold_conv_sum(ir_graph *g, int i, unsigned char *dead)
+{
+    const ir_node *add = &g->nodes[i];
+    if (!pass_is(add, OP_qlinear_add) || add->n_in != 8 || add->n_out != 1 ||
+        add->out[0] < 0 || (add->act.kind != IR_ACT_NONE && add->act.kind != IR_ACT_RELU))
+        return 0;
+    for (int k = 0; k < 8; k++)
+        if (add->in[k] < 0) return 0;
+    for (int k = 0; k < 2; k++) {
+        const int yv = add->in[3 * k], c = producer(g, yv, dead);
+        int slot;
+        if (c < 0 || pass_sole_reader(g, yv, &slot) != i || slot != 3 * k) continue;
+        const ir_node *conv = &g->nodes[c];
+        if (!pass_is(conv, OP_qlinear_conv) || conv->n_in > 9 || conv->act.kind != IR_ACT_NONE ||
+            conv->n_out != 1)
+            continue;
+        const ir_tensor *x = op_in(g, conv, 0), *w = op_in(g, conv, 3);
+        if (!x || !w || x->rank != 4 || w->rank != 4 || w->dims[1] != x->dims[1])
+            continue;   /* group 1 (W's C/group is X's C): the int8 direct conv */
+        const int o = 3 * (1 - k);
+        const int ins[5] = {add->in[o], add->in[o + 1], add->in[o + 2], add->in[6], add->in[7]};
+        const int out = add->out[0], nb = conv->n_in;
+        const ir_act act = add->act;
+        pass_kill(g, i, dead);
+        ir_node *cv = &g->nodes[c];
+        ir_node_set_n_in(cv, 14);
+        if (nb < 9) cv->in[8] = -1;
+        for (int j = 0; j < 5; j++) cv->in[9 + j] = ins[j];
+        ir_node_add_attr_int(cv, "z_b", k);
+        PZ_ASSERT(pass_become(g, cv, OP_qlinear_conv));   /* parses z_b */
+        cv->act = act;
+        g->values[cv->out[0]].producer = -1;
+        cv->out[0] = out;
+        g->values[out].producer = c;
+        pz_err e = {0};
+        PZ_ASSERT(cv->op->infer(g, cv, &e) == PZ_OK);   /* QLinearAdd's checks were Z's */
+        return 1;
+    }
+    return 0;
+}
+
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++)
         if (!dead[i] && (fold_conv(g, i, dead) || fold_add(g, i, dead) ||
                          fold_gemm(g, i, dead) || fold_maxpool(g, i, dead)))
             st->qdq++;
+    /* then the residual adds into the convs (both folded above) */
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!dead[i] && fold_conv_sum(g, i, dead)) st->residuals++;
 }

@@ -12,7 +12,7 @@
 
 typedef struct pz_fuse_block pz_fuse_block;
 
-#define FUSE_MAX_IN 9   /* QCONV: x, its scales and zero points, w, y's, bias */
+#define FUSE_MAX_IN 14  /* QCONV: x, its scales and zero points, w, y's, bias, a residual's 5 */
 #define FUSE_L2_BUDGET (1u << 20)   /* bytes of a strip's rows: half the 2 MB L2 */
 /* auto split: bands while the halo rows they recompute are at most this
  * share of the run's MACs. With channels, every layer of every strip ends

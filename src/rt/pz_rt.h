@@ -450,7 +450,9 @@ typedef struct {
  * of y_zp's type, requantised). X, W int8/uint8; w's zero point per tensor
  * or per output channel; the sum exact in integers. Geometry as CONV's.
  * act (the qdq pass's fold of a float Relu/Clip before the QuantizeLinear)
- * clamps y to [Q(lo), Q(hi)]: Relu's lo 0 is y_zero_point. */
+ * clamps y to [Q(lo), Q(hi)]: Relu's lo 0 is y_zero_point. A residual (the
+ * qdq pass's fold of a QLinearAdd, inputs 9-13: Z, z_scale, z_zp, s_scale,
+ * s_zp) makes Y = QADD(y, Z) (its A, or its B when z_b), act Relu its act. */
 typedef enum { PZ_QCONV_INTEGER, PZ_QCONV_QLINEAR } pz_qconv_func;
 typedef struct {
     pz_qconv_func func;
@@ -462,6 +464,7 @@ typedef struct {
     int64_t pad_begin[PZ_MAX_SPATIAL];
     int64_t pad_end[PZ_MAX_SPATIAL];
     pz_act act;                       /* QLinearConv: Relu/Clip, applied as a clamp of y */
+    int z_b;                          /* with a residual: y is the QADD's B */
 } pz_qconv_params;
 
 /* DFT (ONNX DFT, opsets 17 and 20): X [..., M, ..., 1 or 2] (real or

@@ -120,20 +120,25 @@ def stem(outdir):
 
 
 def signed(outdir):
-    """int8 activations with zero points, per-tensor weights."""
+    """int8 activations with zero points, per-tensor weights; a residual Add
+    in int8 (into the conv that is its B)."""
     n = Net("signed", TensorProto.INT8)
     x = rng.standard_normal((1, 8, 17, 19)).astype(np.float32)
     h = n.qdq("x", 0.03, -5)
     h = n.node("Relu", [n.conv(h, 0.03, 8, 24, 3, pad=1, per_channel=False)])
     h = n.qdq(h, 0.01, -128)
-    h = n.qdq(n.conv(h, 0.01, 24, 16, 3, stride=2), 0.03, 3, dq=False)
-    n.save(outdir, x, h, TensorProto.INT8, [1, 16, 8, 9], 2)
+    h1 = n.qdq(n.conv(h, 0.01, 24, 16, 3, stride=2), 0.03, 3)
+    h = n.qdq(n.conv(h1, 0.03, 16, 16, 3, pad=1, per_channel=False), 0.02, 3)
+    h = n.qdq(n.node("Add", [h1, h]), 0.025, -7, dq=False)   # the conv the Add's B
+    n.save(outdir, x, h, TensorProto.INT8, [1, 16, 8, 9], 3)
 
 
 def residual(outdir):
     """A ResNet basic block: two convs and the identity into Add + Relu
-    (QLinearAdd with act), then an Add without Relu; 24 channels (a
-    partial block)."""
+    (QLinearAdd with act), then an Add without Relu, then an Add + Relu
+    whose B is a conv: each into its conv as a residual; then an Add of a
+    MaxPool and its input, which stays QLinearAdd; 24 channels (a partial
+    block)."""
     n = Net("residual")
     x = rng.standard_normal((1, 24, 14, 14)).astype(np.float32)
     h0 = n.qdq("x", 0.03, 128)
@@ -141,8 +146,13 @@ def residual(outdir):
     h = n.qdq(n.conv(h, 0.02, 24, 24, 3, pad=1), 0.04, 125)
     h = n.qdq(n.node("Relu", [n.node("Add", [h, h0])]), 0.03, 0)
     h2 = n.qdq(n.conv(h, 0.03, 24, 24, 1), 0.05, 128)
-    h = n.qdq(n.node("Add", [h2, h]), 0.05, 120, dq=False)
-    n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 14, 14], 3, 2)
+    h = n.qdq(n.node("Add", [h2, h]), 0.05, 120)
+    h3 = n.qdq(n.conv(h, 0.05, 24, 24, 3, pad=1), 0.04, 131)
+    h = n.qdq(n.node("Relu", [n.node("Add", [h, h3])]), 0.03, 0)
+    h4 = n.qdq(n.node("MaxPool", [h], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1]),
+               0.03, 0)
+    h = n.qdq(n.node("Add", [h4, h]), 0.06, 110, dq=False)
+    n.save(outdir, x, h, TensorProto.UINT8, [1, 24, 14, 14], 4, 1)
 
 
 def depthwise(outdir):

@@ -5,7 +5,9 @@
 #          two images; int8 activations with zero points; a conv output read
 #          twice and a grouped conv that is not depthwise, both left alone;
 #          a MobileNetV2 block and a 5x5 depthwise conv; a residual block's Adds,
-#          with and without Relu, folded to QLinearAdd; two fully connected
+#          with and without Relu, the conv their A or B, u8 and s8, fused into
+#          their convs as residuals (an Add of a MaxPool and its input stays
+#          QLinearAdd); two fully connected
 #          layers, bytes out and float logits out, folded to QGemm) through `paleozoic run` at 1
 #          and 2 threads, with PZ_ISA=scalar (the int8 kernels' scalar twins),
 #          PZ_ISA=avx2-novnni (the AVX2 int8 kernels, as on a CPU without

@@ -14,7 +14,9 @@
  * points, with and without a ReLU clamp; the plan's refusals; and the u8
  * NCHW <-> NCHW16c conversions against the test's own loops. Extreme cases
  * (x 255 or 0, weights +-127 in runs, |acc| near 255 * 127 * K) pin the
- * AVX2 kernel's exact sums where 16-bit pair sums would saturate.
+ * AVX2 kernel's exact sums where 16-bit pair sums would saturate. The
+ * residual epilogue (zsum) of every kernel against QADD's scalar kernel
+ * over that kernel's plain output (sum_case), and its refusals.
  *
  * `rt_qconv16c --bench` instead times ResNet-50's layers at 1 thread: the
  * VNNI kernel's GMAC/s, and the fp32 conv16c AVX-512 kernel's for the same
@@ -62,6 +64,55 @@ static int kernel_here(int k)
     return KSET[k] == PZ_Q8_SCALAR || (KSET[k] == PZ_Q8_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) ||
            (KSET[k] == PZ_Q8_AVXVNNI && pz_cpu_has_avxvnni()) ||
            (KSET[k] == PZ_Q8_VNNI && pz_cpu_has_vnni());
+}
+
+/* The residual epilogue (desc.zsum) of the plan of dk on kernel set isa:
+ * its output against the QADD layer's scalar kernel (pz_qadd8__scalar) over
+ * yp, that plan's plain output, and a random z (every lane, padding too), z
+ * as the add's B or A, with and without Relu: bit for bit, for 1 and 3
+ * workers and strips of 2 rows. */
+static int residual;
+
+static void sum_case(const pz_qconv16c_desc *dk, pz_isa isa, const uint8_t *xb, const int8_t *w,
+                     const int32_t *b, float xs, const float *ws, float ys, const uint8_t *yp,
+                     int64_t ysz, int64_t OH, const char *tag, const char *kname)
+{
+    const int sg = dk->y_signed, tlo = sg ? -128 : 0;
+    uint8_t *z = malloc((size_t)ysz), *got = malloc((size_t)ysz), *want = malloc((size_t)ysz);
+    for (int v = 0; v < 4; v++) {
+        for (int64_t i = 0; i < ysz; i++) z[i] = (uint8_t)rnd();
+        pz_qconv16c_desc dz = *dk;
+        dz.zsum = 1, dz.z_b = v & 1, dz.z_relu = v >> 1;
+        dz.z_scale = ys * (0.3f + 1.5f * (float)(rnd() % 1000) / 1000.0f);
+        dz.s_scale = (ys + dz.z_scale) * (0.4f + 0.5f * (float)(rnd() % 1000) / 1000.0f);
+        dz.z_zp = irnd(tlo, tlo + 255), dz.s_zp = irnd(tlo, tlo + 255);
+        char err[256];
+        pz_qconv16c_plan *p = pz_qconv16c_plan_new(&dz, isa, w, b, xs, ws, ys, err, sizeof err);
+        checkf(p != NULL, "%s %s residual: plan: %s", tag, kname, err);
+        if (!p) continue;
+        /* QADD: A the conv's y (y_scale, y_zp), B z; swapped when z_b */
+        const pz_qadd_args q = {.sa = dz.z_b ? dz.z_scale : ys, .za = dz.z_b ? dz.z_zp : dz.y_zp,
+                                .sb = dz.z_b ? ys : dz.z_scale, .zb = dz.z_b ? dz.y_zp : dz.z_zp,
+                                .sc = dz.s_scale, .zc = dz.s_zp, .sgn = sg, .relu = dz.z_relu};
+        pz_qadd8__scalar(ysz, &q, dz.z_b ? z : yp, dz.z_b ? yp : z, want);
+        memset(got, 0xa5, (size_t)ysz);
+        pz_qconv16c_run(p, xb, z, got, 0, 1);
+        int64_t bad = 0;
+        for (int64_t i = 0; i < ysz; i++) bad += got[i] != want[i];
+        checkf(bad == 0, "%s %s residual z_b %d relu %d: %lld of %lld bytes differ from QADD's",
+               tag, kname, dz.z_b, dz.z_relu, (long long)bad, (long long)ysz);
+        memset(got, 0x5a, (size_t)ysz);
+        for (int t = 0; t < 3; t++) pz_qconv16c_run(p, xb, z, got, t, 3);
+        checkf(!memcmp(got, want, (size_t)ysz), "%s %s residual: 3 workers differ", tag, kname);
+        memset(got, 0x5a, (size_t)ysz);
+        for (int64_t r = 0; r < OH; r += 2)
+            for (int t = 0; t < 2; t++)
+                pz_qconv16c_run_rows(p, xb, z, got, r, r + 2 > OH ? OH : r + 2, t, 2);
+        checkf(!memcmp(got, want, (size_t)ysz), "%s %s residual: strips of 2 rows differ", tag,
+               kname);
+        pz_qconv16c_plan_free(p);
+    }
+    free(z), free(got), free(want);
 }
 
 /* One case: returns nothing, counts checks. */
@@ -138,9 +189,9 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
         if (!p) continue;
         checkf(pz_qconv16c_plan_kernel(p) == KSET[k], "%s: plan's kernel set %d", tag, k);
         memset(yk[k], 0xa5, (size_t)ysz);
-        pz_qconv16c_run(p, xb, yk[k], 0, 1);
+        pz_qconv16c_run(p, xb, NULL, yk[k], 0, 1);
         memset(y3, 0x5a, (size_t)ysz);
-        for (int t = 0; t < 3; t++) pz_qconv16c_run(p, xb, y3, t, 3);
+        for (int t = 0; t < 3; t++) pz_qconv16c_run(p, xb, NULL, y3, t, 3);
         checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: 3 workers differ from 1", tag, KNAME[k]);
         /* row ranges (fused F-Blocks): strips of 1, 2 and 3 rows, 2 workers
          * each, make the bits of the whole run */
@@ -148,11 +199,12 @@ static void qcase(const shape *s, int xsg, int ysg, int relu, const char *tag)
             memset(y3, 0x5a, (size_t)ysz);
             for (int64_t r = 0; r < OH; r += st)
                 for (int t = 0; t < 2; t++)
-                    pz_qconv16c_run_rows(p, xb, y3, r, r + st > OH ? OH : r + st, t, 2);
+                    pz_qconv16c_run_rows(p, xb, NULL, y3, r, r + st > OH ? OH : r + st, t, 2);
             checkf(!memcmp(y3, yk[k], (size_t)ysz), "%s %s: strips of %lld rows differ from "
                    "the whole run", tag, KNAME[k], (long long)st);
         }
         pz_qconv16c_plan_free(p);
+        if (residual) sum_case(&dk, KISA[k], xb, w, b, xs, ws, ys, yk[k], ysz, OH, tag, KNAME[k]);
         if (k) {
             checkf(!memcmp(yk[0], yk[k], (size_t)ysz), "%s: %s and scalar differ", tag,
                    KNAME[k]);
@@ -219,6 +271,7 @@ static void shapes(void)
         {1, 3, 3, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
         {1, 160, 48, 10, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
     };
+    residual = 1;
     for (size_t i = 0; i < sizeof S / sizeof S[0]; i++)
         for (int v = 0; v < 4; v++) {
             int xsg = v & 1, ysg = v >> 1 & 1, relu = (int)((i + (size_t)v) % 2);
@@ -243,6 +296,7 @@ static void shapes(void)
         if (s.ih + s.pt + s.pb < (s.kh - 1) * s.dh + 1) s.ih = (s.kh - 1) * s.dh + 1;
         if (s.iw + s.pl + s.pr < (s.kw - 1) * s.dw + 1) s.iw = (s.kw - 1) * s.dw + 1;
         int xsg = irnd(0, 1), ysg = irnd(0, 1), relu = irnd(0, 1);
+        residual = t % 2 == 0;
         char tag[200];
         snprintf(tag, sizeof tag, "random %d (n%d c%d m%d %dx%d k%dx%d s%dx%d d%dx%d p%d%d%d%d) "
                  "x %d y %d relu %d", t, s.n, s.c, s.m, s.ih, s.iw, s.kh, s.kw, s.sh, s.sw, s.dh,
@@ -255,6 +309,7 @@ static void shapes(void)
         {1, 48, 16, 5, 13, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
         {1, 3, 16, 11, 11, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
     };
+    residual = 0;
     extreme = 1;
     for (size_t i = 0; i < sizeof E / sizeof E[0]; i++)
         for (int v = 0; v < 2; v++) {
@@ -294,6 +349,14 @@ static void refusals(void)
     p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
     checkf(p != NULL, "the same plan accepted: %s", err);
     pz_qconv16c_plan_free(p);
+    /* a residual: zero points outside y's type, a sum scale of 0 */
+    d.zsum = 1, d.z_scale = 1.0f, d.s_scale = 1.0f, d.z_zp = 256;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "residual zero points"), "residual z_zp 256 refused: %s", err);
+    d.z_zp = 0, d.s_scale = 0.0f;
+    p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
+    checkf(!p && strstr(err, "not finite"), "residual s_scale 0 refused: %s", err);
+    d.zsum = 0;
     d.sh = 0;
     p = pz_qconv16c_plan_new(&d, PZ_ISA_AVX512, w, NULL, 1.0f, &ws, 1.0f, err, sizeof err);
     checkf(!p && err[0], "stride 0 refused: %s", err);
@@ -353,7 +416,7 @@ static void bench(int avx2)
         double best = 1e30, t_end = now() + 0.3;
         do {
             double t0 = now();
-            pz_qconv16c_run(p, x, y, 0, 1);
+            pz_qconv16c_run(p, x, NULL, y, 0, 1);
             double t = now() - t0;
             if (t < best) best = t;
         } while (now() < t_end);

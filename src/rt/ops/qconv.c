@@ -9,7 +9,10 @@
  *   DW    the same conditions for a depthwise conv (group == C == M): the
  *         int8 depthwise kernel (qdwconv16c.h: AVX512-VNNI for 3x3, AVX-512,
  *         AVX2, scalar twin);
- *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW. */
+ *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW.
+ * A residual (inputs 9-13, pz_qconv_params): FAST adds it in its epilogue
+ * (qconv16c.h, zsum); REF runs QADD's kernel over the share of y each
+ * worker wrote; DW does not take one (the qdq pass fuses group 1 only). */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv16c.h"
 #include "rt/kernels/quant/qdq.h"
@@ -36,7 +39,24 @@ static bool per_m(const pz_tensor *t, int64_t M, int *per)
     return t->rank == 1 && t->dims[0] == M;
 }
 
-/* A constant 8-bit scalar's value (0 when absent). */
+/* The residual's QADD arguments (inputs 9-13; has_sum checked them). */
+static pz_qadd_args sum_args(const pz_layer *l)
+{
+    const pz_qconv_params *p = l->params;
+    const float ys = *(const float *)l->in[6]->data, zs = *(const float *)l->in[10]->data;
+    const int32_t yz = pz_zp8(pz_in(l, 7)), zz = pz_zp8(pz_in(l, 11));
+    return (pz_qadd_args){.sa = p->z_b ? zs : ys, .za = p->z_b ? zz : yz,
+                          .sb = p->z_b ? ys : zs, .zb = p->z_b ? yz : zz,
+                          .sc = *(const float *)l->in[12]->data, .zc = pz_zp8(pz_in(l, 13)),
+                          .sgn = l->out[0]->dtype == PZ_I8,
+                          .relu = p->act.kind == PZ_ACT_RELU};
+}
+
+static bool has_sum(const pz_layer *l)
+{
+    return l->n_in > 9 && pz_in(l, 9);
+}
+
 /* The FAST kernel where it applies (prepare's checks done); 0 also when it
  * does not (the reference runs). */
 static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
@@ -46,7 +66,8 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     const pz_tensor *ws = pz_in(l, 4), *wz = pz_in(l, 5), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     const pz_tensor *b = pz_in(l, 8), *y = pz_out(l, 0);
     const bool dw = p->group > 1 && p->group == st->d.C && p->group == st->d.M;
-    if (l->isa == PZ_ISA_REF || p->func != PZ_QCONV_QLINEAR || p->nsp != 2 ||
+    const bool sum = has_sum(l);
+    if (l->isa == PZ_ISA_REF || (sum && dw) || p->func != PZ_QCONV_QLINEAR || p->nsp != 2 ||
         (p->group != 1 && !dw) ||
         w->dtype != PZ_I8 || !w->data || st->d.ts != PZ_F32 || !xs->data || !ws->data ||
         !ys->data || (xz && !xz->data) || (yz && !yz->data) || (wz && !wz->data) ||
@@ -61,14 +82,21 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     const float fys = *(const float *)ys->data;
     const int32_t y_zp = pz_zp8(yz);
     int32_t lo, hi;
-    pz_q8_act_bounds(&p->act, y->dtype == PZ_I8, fys, y_zp, &lo, &hi);
-    const pz_qconv16c_desc d = {
+    const pz_act none = {.kind = PZ_ACT_NONE};   /* with a residual, act is the sum's */
+    pz_q8_act_bounds(sum ? &none : &p->act, y->dtype == PZ_I8, fys, y_zp, &lo, &hi);
+    pz_qconv16c_desc d = {
         .n = st->d.N, .c = st->d.C, .m = M, .ih = x->dims[2], .iw = x->dims[3],
         .oh = y->dims[2], .ow = y->dims[3], .kh = (int)p->kernel[0], .kw = (int)p->kernel[1],
         .sh = (int)p->stride[0], .sw = (int)p->stride[1], .dh = (int)p->dilation[0],
         .dw = (int)p->dilation[1], .pt = (int)p->pad_begin[0], .pl = (int)p->pad_begin[1],
         .x_signed = x->dtype == PZ_I8, .y_signed = y->dtype == PZ_I8, .x_zp = pz_zp8(xz),
         .y_zp = y_zp, .lo = lo, .hi = hi, .novnni = l->opts->novnni};
+    if (sum) {
+        const pz_qadd_args q = sum_args(l);
+        d.zsum = 1, d.z_b = p->z_b, d.z_relu = q.relu;
+        d.z_scale = *(const float *)l->in[10]->data, d.z_zp = pz_zp8(pz_in(l, 11));
+        d.s_scale = q.sc, d.s_zp = q.zc;
+    }
     char why[200];
     if (dw)
         st->dwplan = pz_qdwconv16c_plan_new(&d, l->isa, w->data, b ? b->data : NULL,
@@ -79,6 +107,7 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     free(wsc);
     if (!st->plan && !st->dwplan) return 0;   /* a shape or value it does not take: the reference */
     l->in_cblk[0] = l->out_cblk[0] = 16;
+    if (sum) l->in_cblk[9] = 16;
     l->packed_in |= 1u << 3;
     if (dw) l->kernel = st->dwplan->w16 ? "dw16c_vnni"
                         : l->isa == PZ_ISA_AVX512 ? "dw16c_avx512"
@@ -98,6 +127,31 @@ static void qconv_release(pz_layer *l)
 {
     qconv_state *st = l->state;
     if (st) pz_qconv16c_plan_free(st->plan), pz_qdwconv16c_plan_free(st->dwplan);
+}
+
+/* A residual: Z of Y's type and shape; its scale, the sum's scale constant
+ * float32 scalars, the zero points constant scalars of Y's type; act none
+ * or Relu (on the sum). */
+static int check_sum(pz_layer *l, char *err, size_t n)
+{
+    const pz_qconv_params *p = l->params;
+    const pz_tensor *z = pz_in(l, 9), *y = pz_out(l, 0);
+    if (z->dtype != y->dtype || z->rank != y->rank)
+        return pz_layer_fail(l, err, n, "the residual Z must have Y's type and shape");
+    for (int d = 0; d < y->rank; d++)
+        if (z->dims[d] != y->dims[d])
+            return pz_layer_fail(l, err, n, "the residual Z must have Y's type and shape");
+    for (int k = 10; k < 14; k++) {
+        const pz_tensor *t = pz_in(l, k);
+        const int want = k == 11 || k == 13 ? (int)y->dtype : PZ_F32;
+        if (k == 13 && !t) continue;
+        if (!t || (int)t->dtype != want || pz_numel(t) != 1 || !t->data)
+            return pz_layer_fail(l, err, n, "residual input %d must be a constant %s scalar", k,
+                                 pz_dtype_name(want));
+    }
+    if (p->act.kind != PZ_ACT_NONE && p->act.kind != PZ_ACT_RELU)
+        return pz_layer_fail(l, err, n, "act %d with a residual: only Relu", (int)p->act.kind);
+    return 0;
 }
 
 static int qconv_prepare(pz_layer *l, char *err, size_t n)
@@ -144,6 +198,7 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         (wz && (wz->dtype != w->dtype || !per_m(wz, M, &d->wzp_per_m))))
         return pz_layer_fail(l, err, n, "zero points: X's one of its type, W's one or one per "
                              "output channel of its type");
+    if (!ql && l->n_in > 4) return pz_layer_fail(l, err, n, "ConvInteger takes 2 to 4 inputs");
     if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32);
     const pz_tensor *xs = pz_in(l, 1), *ws = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     const pz_tensor *b = pz_in(l, 8);
@@ -157,6 +212,7 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "y must be int8 or uint8, y_zero_point one of it");
     if (b && (b->dtype != PZ_I32 || b->rank != 1 || b->dims[0] != M))
         return pz_layer_fail(l, err, n, "B must be int32 [%lld]", (long long)M);
+    if (has_sum(l) && check_sum(l, err, n)) return 1;
     return plan_fast(l, st, err, n);
 }
 
@@ -165,7 +221,8 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
     const pz_qconv_params *p = l->params;
     const qconv_state *st = l->state;
     if (st->plan) {
-        pz_qconv16c_run(st->plan, l->in[0]->data, l->out[0]->data, ith, nth);
+        pz_qconv16c_run(st->plan, l->in[0]->data, has_sum(l) ? l->in[9]->data : NULL,
+                        l->out[0]->data, ith, nth);
         return;
     }
     if (st->dwplan) {
@@ -181,8 +238,23 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
         a.yzp = yz ? yz->data : NULL;
         a.b = b ? b->data : NULL;
     }
-    pz_any_qconv__ref(p, &st->d, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
-                      l->out[0]->data, ith, nth);
+    if (!has_sum(l)) {
+        pz_any_qconv__ref(p, &st->d, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
+                          l->out[0]->data, ith, nth);
+        return;
+    }
+    /* a residual: the conv without act, then QADD over the elements this
+     * worker wrote (the reference's split of the plain NCHW output) */
+    pz_qconv_params pc = *p;
+    pc.act.kind = PZ_ACT_NONE;
+    pz_any_qconv__ref(&pc, &st->d, l->in[0]->data, l->in[3]->data, &a, l->out[0]->data, ith,
+                      nth);
+    const pz_qadd_args q = sum_args(l);
+    int64_t lo, hi;
+    pz_split(pz_numel(l->out[0]), ith, nth, &lo, &hi);
+    char *y = (char *)l->out[0]->data + lo;
+    const char *z = (const char *)l->in[9]->data + lo;
+    pz_qdq_for(l->isa)->add(hi - lo, &q, p->z_b ? z : y, p->z_b ? y : z, y);
 }
 
 /* Row ranges (fused F-Blocks, rt/fuse.c): FAST and DW compute any range of
@@ -197,7 +269,8 @@ static void qconv_run_rows(const pz_layer *l, const void *const *in, void *out, 
                            int64_t r1, int ith, int nth)
 {
     const qconv_state *st = l->state;
-    if (st->plan) pz_qconv16c_run_rows(st->plan, in[0], out, r0, r1, ith, nth);
+    if (st->plan)
+        pz_qconv16c_run_rows(st->plan, in[0], has_sum(l) ? in[9] : NULL, out, r0, r1, ith, nth);
     else pz_qdwconv16c_run_rows(st->dwplan, in[0], out, r0, r1, ith, nth);
 }
 
@@ -214,7 +287,7 @@ static int qconv_row_rule(const pz_row_layer *l, pz_row_map *m)
                               .stride = p->stride[0] > 0 ? p->stride[0] : 1, .pad = p->pad_begin[0],
                               .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};
     const int w = p->func == PZ_QCONV_QLINEAR ? 3 : 1;
-    for (int i = 1; i < l->n_in; i++) m->in[i].kind = PZ_ROWS_NONE;
+    for (int i = 1; i < l->n_in; i++) m->in[i].kind = i == 9 ? PZ_ROWS_SAME : PZ_ROWS_NONE;
     /* per output row: every image, every output column, every weight */
     int64_t nw = 1;
     for (int k = 0; k < l->in[w].rank; k++) nw *= l->in[w].dims[k];
@@ -233,11 +306,12 @@ static const pz_param_field qconv_fields[] = {
     PZ_FIELD_ARRAY(pz_qconv_params, pad_begin, PZ_F_I64),
     PZ_FIELD_ARRAY(pz_qconv_params, pad_end, PZ_F_I64),
     PZ_FIELD(pz_qconv_params, act, PZ_F_ACT),
+    PZ_FIELD(pz_qconv_params, z_b, PZ_F_INT),
 };
 
 const pz_rt_op pz_rt_op_qconv = {
     .name = "QCONV", PZ_OP_PARAMS(pz_qconv_params, qconv_fields),
-    .min_in = 2, .max_in = 9, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 14, .min_out = 1, .max_out = 1,
     .prepare = qconv_prepare, .run = qconv_run, .release = qconv_release,
     .rows = qconv_rows, .run_rows = qconv_run_rows, .row_rule = qconv_row_rule,
 };

@@ -15,7 +15,7 @@
  *                                                err, sizeof err);
  *     if (!p) ...;                        // not handled: the reference kernel (qconv.h)
  *     // at run, on every worker ith of nth:
- *     pz_qconv16c_run(p, x, y, ith, nth);
+ *     pz_qconv16c_run(p, x, NULL, y, ith, nth);   // z: a residual (zsum)
  *     pz_qconv16c_plan_free(p);
  *
  * Semantics: acc = b[m] + sum (x - x_zp) * w over the taps inside the image
@@ -34,6 +34,14 @@
  * kernels agree with pz_any_qconv__ref to within 1 (exactly, almost always).
  * Float, not double, because the epilogue then takes one op a step on 16
  * lanes, and the bit-exact twin is what the tests pin.
+ *
+ * Residual (zsum): the output is then QLinearAdd (qdq.h, pz_qadd8) of the
+ * requantized y above, of scale y_scale and zero point y_zp, and z, a
+ * tensor of y's shape, layout and type: the conv's y is the add's A, or
+ * its B when z_b (ONNX Runtime's two fused multiply-adds are taken in its
+ * order), z_relu its Relu; the bytes of the separate QADD layer, without
+ * writing y and reading it back. Lanes >= m then hold the add of y_zp and
+ * z's lane.
  */
 #ifndef PZ_RT_KERNELS_QUANT_QCONV16C_H
 #define PZ_RT_KERNELS_QUANT_QCONV16C_H
@@ -56,6 +64,10 @@ typedef struct {
                                               * (AVX2: 1..2); 0: the plan's choice (a
                                               * bench's knob) */
     int novnni;                              /* 1: not the vpdpbusd kernels (qisa.h) */
+    int zsum, z_b, z_relu;                   /* a residual (above), the conv's y the
+                                              * add's B, its Relu */
+    float z_scale, s_scale;                  /* z's and the sum's scales */
+    int32_t z_zp, s_zp;                      /* z's and the sum's zero points */
 } pz_qconv16c_desc;
 
 /* Opaque: the descriptor, packed weights, per-pixel-class biases (x_zp
@@ -79,16 +91,18 @@ int pz_qconv16c_plan_vnni(const pz_qconv16c_plan *p);
 pz_q8_kernel pz_qconv16c_plan_kernel(const pz_qconv16c_plan *p);
 
 /* x: [n][ceil(c/16)][ih][iw][16] bytes (lanes >= c: any value); y:
- * [n][ceil(m/16)][oh][ow][16] bytes, lanes >= m written as y_zp. Worker ith
+ * [n][ceil(m/16)][oh][ow][16] bytes, lanes >= m written as y_zp; z: the
+ * residual, y's shape (zsum), else NULL. Worker ith
  * of nth computes its share of the units (image x group of output blocks x
  * output row or border column; a flat 1x1 conv: x span of pixels); each
  * output byte is written by one worker, the same bits whatever nth. No
- * allocation, no scratch; y must not alias x. */
-void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth);
+ * allocation, no scratch; y must not alias x or z. */
+void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, const void *z, void *y, int ith,
+                     int nth);
 /* Output rows [r0, r1) (axis 2) of every image and block, the bits run
  * gives them (fused F-Blocks, rt/fuse.c): x and y whole tensors. */
-void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, void *y, int64_t r0,
-                          int64_t r1, int ith, int nth);
+void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, const void *z, void *y,
+                          int64_t r0, int64_t r1, int ith, int nth);
 
 /* Layout conversion of bytes (uint8 or int8 alike) at the edges of a run of
  * int8 blocked layers: NCHW [n][c][h][w] <-> NCHW16c [n][ceil(c/16)][h][w][16].

@@ -10,7 +10,8 @@
  * broadcast (XS); its zero point is x_zp + 128 in the biases.
  * The epilogue requantizes each accumulator in float (qconv16c.h): convert,
  * times mult, clamp to [lo - y_zp, hi - y_zp], round to nearest even, plus
- * y_zp, and stores its 16 low bytes. */
+ * y_zp, and stores its 16 low bytes; with a residual, QADD's add of z
+ * first (epilogue). */
 #include "rt/kernels/quant/qconv16c_impl.h"
 
 #ifndef PZ_SCALAR
@@ -55,6 +56,48 @@ PZ_ALWAYS_INLINE void dpbusd(__m512i *acc, __m512i x, __m512i w)
         }                                                                                  \
     } while (0)
 
+/* The epilogue: each accumulator requantized (qconv16c.h) and stored as
+ * 16 bytes. With a residual (Z), y is kept as the float y_zp + round(f)
+ * (the integer the plain epilogue stores, exactly), then QADD's arithmetic
+ * with z's 16 bytes (qdq_avx512.c, pz_qadd8__avx512's whole vectors: two
+ * fused multiply-adds in its order, clamp, one rounding conversion): the
+ * bits of the plain epilogue followed by the QADD layer. */
+PZ_ALWAYS_INLINE void epilogue(const pz_qconv16c_uk_args *a, __m512i acc[16][4], const int RW,
+                               const int RM, const int Z)
+{
+    const pz_qconv16c_sum *s = a->sum;
+    const __m512i yzp = _mm512_set1_epi32(a->yzp);
+    const __m512 yzpf = _mm512_set1_ps((float)a->yzp);
+    const __m512 ac = _mm512_set1_ps(Z ? s->r.ac : 0), bc = _mm512_set1_ps(Z ? s->r.bc : 0);
+    const __m512 fixed = _mm512_set1_ps(Z ? s->r.fixed : 0);
+    const __m512 slo = _mm512_set1_ps(Z ? s->lo : 0), shi = _mm512_set1_ps(Z ? s->hi : 0);
+    const int zb = Z ? s->z_b : 0, sgn = Z ? s->q.sgn : 0;
+    const int64_t yps = a->yps, ys = a->ys_mb;
+    UNROLL for (int r = 0; r < RM; r++) {
+        const __m512 mv = _mm512_loadu_ps(a->mult + 16 * r);
+        const __m512 lo = _mm512_loadu_ps(a->flo + 16 * r);
+        const __m512 hi = _mm512_loadu_ps(a->fhi + 16 * r);
+        UNROLL for (int j = 0; j < RW; j++) {
+            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][r]), mv);
+            f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
+            __m512i q;
+            if (Z) {
+                const __m512 yv = _mm512_add_ps(
+                    _mm512_roundscale_ps(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), yzpf);
+                const __m128i zr = _mm_loadu_si128((const __m128i *)(a->z + r * ys + j * yps));
+                const __m512 zv = _mm512_cvtepi32_ps(sgn ? _mm512_cvtepi8_epi32(zr)
+                                                         : _mm512_cvtepu8_epi32(zr));
+                __m512 v = zb ? _mm512_fmadd_ps(zv, ac, _mm512_fmadd_ps(yv, bc, fixed))
+                              : _mm512_fmadd_ps(yv, ac, _mm512_fmadd_ps(zv, bc, fixed));
+                q = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(v, slo), shi));
+            } else {
+                q = _mm512_add_epi32(_mm512_cvtps_epi32(f), yzp);
+            }
+            _mm_storeu_si128((__m128i *)(a->y + r * ys + j * yps), _mm512_cvtepi32_epi8(q));
+        }
+    }
+}
+
 PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int RM,
                            const int PS, const int XS)
 {
@@ -70,19 +113,8 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
     }
     QC_TILE_RUNS(QC_TAP)
 
-    const __m512i yzp = _mm512_set1_epi32(a->yzp);
-    const int64_t yps = a->yps, ys = a->ys_mb;
-    UNROLL for (int r = 0; r < RM; r++) {
-        const __m512 mv = _mm512_loadu_ps(a->mult + 16 * r);
-        const __m512 lo = _mm512_loadu_ps(a->flo + 16 * r);
-        const __m512 hi = _mm512_loadu_ps(a->fhi + 16 * r);
-        UNROLL for (int j = 0; j < RW; j++) {
-            __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(acc[j][r]), mv);
-            f = _mm512_min_ps(_mm512_max_ps(f, lo), hi);
-            const __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(f), yzp);
-            _mm_storeu_si128((__m128i *)(a->y + r * ys + j * yps), _mm512_cvtepi32_epi8(q));
-        }
-    }
+    if (a->z) epilogue(a, acc, RW, RM, 1);
+    else epilogue(a, acc, RW, RM, 0);
 }
 
 /* uk_<xs>_<psk>_<rm>_<rw>; psk 0..2 for xps = 16, 32, any */

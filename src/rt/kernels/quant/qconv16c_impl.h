@@ -24,6 +24,7 @@
 #define PZ_RT_KERNELS_QUANT_QCONV16C_IMPL_H
 
 #include "rt/kernels/quant/qconv16c.h"
+#include "rt/kernels/quant/qdq.h"
 #include "rt/kernels/quant/qisa.h"
 
 /* bytes of packed weights per (output block, input block, tap): int8, int16 */
@@ -36,8 +37,19 @@ typedef struct pz_qconv16c_uk_args pz_qconv16c_uk_args;
 typedef void (*pz_qconv16c_uk)(const pz_qconv16c_uk_args *a);
 typedef pz_qconv16c_uk (*pz_qconv16c_pick)(int rm, int rw, int psk, int xs);
 
+/* A residual's add (desc.zsum), as QADD computes it (qdq.h): q's A and B
+ * are y and z, or z and y when the conv is its B (z_b); r its ratios; lo,
+ * hi its clamp as floats (the type's range, Relu: from s_zp). */
+typedef struct {
+    pz_qadd_args q;
+    pz_qadd_ratios r;
+    float lo, hi;
+    int z_b;
+} pz_qconv16c_sum;
+
 struct pz_qconv16c_plan {
     pz_qconv16c_desc d;
+    pz_qconv16c_sum sum;     /* when d.zsum */
     pz_q8_kernel kern;       /* the kernel set that runs (qisa.h) */
     pz_qconv16c_pick pick;   /* its micro-kernels; NULL for the scalar twin */
     const int8_t *wk;        /* the packing they read: w or w16 */
@@ -79,6 +91,8 @@ struct pz_qconv16c_uk_args {
     int ncb, nkh, nkw, nq4_last;
     int32_t yzp;
     uint32_t xflip;
+    const uint8_t *z;        /* the residual at y's offset, or NULL */
+    const pz_qconv16c_sum *sum;
 };
 
 /* The VNNI micro-kernel of rm blocks (1..4) x rw pixels (1..rwmax[rm]),
@@ -152,8 +166,17 @@ pz_qconv16c_uk pz_qconv16c_pick__avxvnni(int rm, int rw, int psk, int xs);
     }
 
 /* The scalar twin: output rows [r0, r1) (pz_qconv16c_run_rows). */
-void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y,
-                             int64_t r0, int64_t r1, int ith, int nth);
+void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, const uint8_t *z,
+                             uint8_t *y, int64_t r0, int64_t r1, int ith, int nth);
+
+/* The residual's add on 16 bytes of requantized y, in place: QADD's kernel
+ * for the ISA (fn), its operands in its order. */
+static inline void pz_qconv16c_sum16(pz_qadd_fn fn, const pz_qconv16c_sum *s, uint8_t *y,
+                                     const uint8_t *z)
+{
+    if (s->z_b) fn(16, &s->q, z, y, y);
+    else fn(16, &s->q, y, z, y);
+}
 
 /* The requantization of one lane, the operations of the VNNI epilogue in
  * its order (qconv16c.h): vmaxps/vminps take the second operand on a NaN,

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "rt/kernels/quant/qconv16c_impl.h"
+#include "rt/rt_assert.h"
 
 static int64_t cdiv(int64_t a, int64_t b)
 {
@@ -195,6 +196,26 @@ pz_qconv16c_plan *pz_qconv16c_plan_new(const pz_qconv16c_desc *d, pz_isa isa, co
         FAIL("qconv16c: y zero point %d or clamp [%d, %d] outside y's type", (int)d->y_zp,
              (int)d->lo, (int)d->hi);
     p->d = *d;
+    if (d->zsum) {
+        /* QADD's operands (qdq.h): the conv's y (y_scale, y_zp) and z, in its order */
+        const float ys = y_scale, zs = d->z_scale;
+        const int32_t yz = d->y_zp, zz = d->z_zp;
+        if (d->z_zp < ymin || d->z_zp > ymin + 255 || d->s_zp < ymin || d->s_zp > ymin + 255)
+            FAIL("qconv16c: residual zero points %d, %d outside y's type", (int)d->z_zp,
+                 (int)d->s_zp);
+        pz_qadd_args q = {.sa = d->z_b ? zs : ys, .za = d->z_b ? zz : yz,
+                          .sb = d->z_b ? ys : zs, .zb = d->z_b ? yz : zz, .sc = d->s_scale,
+                          .zc = d->s_zp, .sgn = d->y_signed, .relu = d->z_relu};
+        p->sum.q = q;
+        p->sum.r = pz_qadd_ratios_of(&q);
+        p->sum.z_b = d->z_b;
+        if (!isfinite(p->sum.r.ac) || !isfinite(p->sum.r.bc) || !isfinite(p->sum.r.fixed))
+            FAIL("qconv16c: residual scales %g, %g, %g give ratios that are not finite",
+                 (double)ys, (double)zs, (double)d->s_scale);
+        p->sum.lo = (float)ymin;
+        p->sum.hi = (float)(ymin + 255);
+        if (d->z_relu && (float)d->s_zp > p->sum.lo) p->sum.lo = (float)d->s_zp;   /* Relu */
+    }
     const int64_t C = d->c, M = d->m, KH = d->kh, KW = d->kw, K = C * KH * KW;
     const int64_t mb = cdiv(M, 16), cb = cdiv(C, 16);
     p->mb = mb;
@@ -290,6 +311,7 @@ typedef struct {
     const pz_qconv16c_plan *p;
     const uint8_t *x;        /* image n */
     uint8_t *y;              /* image n, the group's first block */
+    const uint8_t *z;        /* the residual there, or NULL */
     int64_t g;               /* first output block of the group */
     int rm;
     pz_qconv16c_uk_args a;   /* fields common to the unit's calls */
@@ -324,13 +346,14 @@ static void run_line(unit_ctx *u, int64_t oh, int64_t ow, int64_t np, int horizo
         int tw = (int)(base + (t < ext));
         a->x = x0 + t0 * a->xps;
         a->y = y0 + t0 * a->yps;
+        a->z = u->z ? u->z + (a->y - u->y) : NULL;
         p->pick(u->rm, tw, psk, xs)(a);
         t0 += tw;
     }
 }
 
-static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, int64_t r0,
-                     int64_t r1, int ith, int nth)
+static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, const uint8_t *z, uint8_t *y,
+                     int64_t r0, int64_t r1, int ith, int nth)
 {
     const pz_qconv16c_desc *d = &p->d;
     const int64_t OH = d->oh, OW = d->ow, IH = d->ih, IW = d->iw;
@@ -362,12 +385,14 @@ static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
     a->nq4_last = p->nq4_last;
     a->yzp = d->y_zp;
     a->xflip = p->xflip;
+    a->sum = &p->sum;
     for (int64_t k = lo; k < hi; k++) {
         const int64_t r = k % per, gi = k / per % ngrp, n = k / per / ngrp;
         u.g = gi * p->rm;
         u.rm = (int)(p->mb - u.g < p->rm ? p->mb - u.g : p->rm);
         u.x = x + n * p->cb * IH * IW * 16;
         u.y = y + (n * p->mb + u.g) * OH * OW * 16;
+        u.z = z ? z + (u.y - y) : NULL;
         a->mult = p->mult + u.g * 16;
         a->flo = p->flo + u.g * 16;
         a->fhi = p->fhi + u.g * 16;
@@ -393,24 +418,26 @@ static void run_simd(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y, in
 }
 #endif
 
-void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, void *y, int64_t r0,
-                          int64_t r1, int ith, int nth)
+void pz_qconv16c_run_rows(const pz_qconv16c_plan *p, const void *x, const void *z, void *y,
+                          int64_t r0, int64_t r1, int ith, int nth)
 {
     if (r0 < 0) r0 = 0;
     if (r1 > p->d.oh) r1 = p->d.oh;
     if (r1 <= r0) return;
+    PZ_RT_ASSERT(!z == !p->d.zsum);   /* a residual plan reads its z, another none */
 #ifndef PZ_SCALAR
     if (p->pick) {
-        run_simd(p, x, y, r0, r1, ith, nth);
+        run_simd(p, x, z, y, r0, r1, ith, nth);
         return;
     }
 #endif
-    pz_qconv16c_run__scalar(p, x, y, r0, r1, ith, nth);
+    pz_qconv16c_run__scalar(p, x, z, y, r0, r1, ith, nth);
 }
 
-void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, void *y, int ith, int nth)
+void pz_qconv16c_run(const pz_qconv16c_plan *p, const void *x, const void *z, void *y, int ith,
+                     int nth)
 {
-    pz_qconv16c_run_rows(p, x, y, 0, p->d.oh, ith, nth);
+    pz_qconv16c_run_rows(p, x, z, y, 0, p->d.oh, ith, nth);
 }
 
 /* ---- layout conversion ---------------------------------------------------- */

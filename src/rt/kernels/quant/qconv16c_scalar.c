@@ -1,11 +1,12 @@
 /* qconv16c_scalar.c - the scalar twin of the int8 NCHW16c convolution
  * (qconv16c.h): the same plan, packed weights and class biases as the VNNI
  * kernel, as plain loops over every output pixel. The sums are exact and
- * the requantization is pz_qconv16c_requant, so the two agree bit for bit. */
+ * the requantization is pz_qconv16c_requant, so the two agree bit for bit;
+ * a residual then takes QADD's scalar twin on each 16 lanes. */
 #include "rt/kernels/quant/qconv16c_impl.h"
 
-void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_t *y,
-                             int64_t r0, int64_t r1, int ith, int nth)
+void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, const uint8_t *z,
+                             uint8_t *y, int64_t r0, int64_t r1, int ith, int nth)
 {
     const pz_qconv16c_desc *d = &p->d;
     const int64_t mb = p->mb, cb = p->cb, IH = d->ih, IW = d->iw, OH = d->oh, OW = d->ow;
@@ -36,11 +37,13 @@ void pz_qconv16c_run__scalar(const pz_qconv16c_plan *p, const uint8_t *x, uint8_
                                 acc[l] += (int32_t)(uint8_t)(xp[ic] ^ flip) *
                                           wp[(ic / 4) * 64 + l * 4 + ic % 4];
                     }
-            uint8_t *yp = y + (((n * mb + ob) * OH + oh) * OW + ow) * 16;
+            const int64_t yo = (((n * mb + ob) * OH + oh) * OW + ow) * 16;
+            uint8_t *yp = y + yo;
             for (int l = 0; l < 16; l++) {
                 const int64_t m = ob * 16 + l;
                 yp[l] = pz_qconv16c_requant(acc[l], p->mult[m], p->flo[m], p->fhi[m], d->y_zp);
             }
+            if (z) pz_qconv16c_sum16(pz_qadd8__scalar, &p->sum, yp, z + yo);
         }
     }
 }

@@ -3,7 +3,7 @@
  * tile: RW output pixels x RM blocks of 16 output channels, each block two
  * YMM of 8 int32 accumulators (at most 6x1 or 3x2: 12 of the 16 YMM). The
  * epilogue is the VNNI kernel's float requantization (qconv16c.h), packed
- * to 16 bytes.
+ * to 16 bytes, then a residual's add.
  *
  * The includer defines STEP_AT(XP, WP, Q) (dword Q of RW pixels at XP,
  * against the weights of RM blocks at WP, into acc[j][2r + h]), STEP(Q) as
@@ -67,6 +67,13 @@ PZ_ALWAYS_INLINE void tile(const pz_qconv16c_uk_args *a, const int RW, const int
         UNROLL for (int j = 0; j < RW; j++)
             store16(a->y + r * a->ys_mb + j * a->yps, acc[j][2 * r], acc[j][2 * r + 1],
                     a->mult + 16 * r, a->flo + 16 * r, a->fhi + 16 * r, yzp);
+    /* a residual: QADD's AVX2 kernel on the bytes just stored (in L1) */
+    if (a->z)
+        for (int r = 0; r < RM; r++)
+            for (int j = 0; j < RW; j++) {
+                const int64_t o = r * a->ys_mb + j * a->yps;
+                pz_qconv16c_sum16(pz_qadd8__avx2, a->sum, a->y + o, a->z + o);
+            }
 }
 
 /* uk_<xs>_<psk>_<rm>_<rw>; psk 0..2 for xps = 16, 32, any */
