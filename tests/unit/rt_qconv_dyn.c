@@ -5,7 +5,7 @@
  * and w uint8 and int8, w's zero point absent, per tensor or per output
  * channel, x's any value of its type; odd channels, 1x1 to 5x5 windows,
  * strides 1-3, dilations 1-4, pads on each side (asymmetric), two images,
- * output sizes below, at and above a pixel block; extreme values (x 255 or
+ * rows of one and of several segments; extreme values (x 255 or
  * 0, w at the ends of its type, zero points at the ends) where the sums
  * grow most. */
 #include "rt/kernels/quant/qconv.h"
@@ -82,7 +82,10 @@ int main(void)
             dcase(1 + v % 2, cs[j], ms[(v + i) % 5], 5 + v % 9, 6 + v % 11, ks[i], s, dil,
                   v % 2, v / 2 % 2, v % 3);
         }
-    /* more pixels than one block (6 to 192 of them), several blocks a worker */
+    /* rows of several segments (K 5400: 97 pixels a segment), one with
+     * stride 2 and dilation 3; several rows a worker */
+    dcase(1, 600, 16, 3, 250, 3, 1, 1, 0, 0, 1);
+    dcase(1, 600, 9, 8, 300, 3, 2, 3, 1, 0, 2);
     dcase(2, 8, 24, 30, 29, 3, 1, 1, 0, 0, 1);
     dcase(1, 3, 16, 40, 37, 3, 2, 1, 0, 0, 2);
     dcase(1, 64, 33, 12, 35, 3, 1, 2, 1, 1, 2);

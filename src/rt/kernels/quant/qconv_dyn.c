@@ -1,7 +1,10 @@
-/* qconv_dyn.c - ConvInteger with a run-time zero point (qconv_dyn.h):
- * blocks of output pixels unrolled into rows of bytes (im2col), their int8
- * product with W on qgemm's kernels (int32 out), the zero points' terms
- * added as the block goes back to NCHW. */
+/* qconv_dyn.c - ConvInteger with a run-time zero point (qconv_dyn.h). A
+ * unit is a segment of an output row: the kh input rows it reads are first
+ * staged channels-last (t[ky][col][c], padding as zxu, with each column's
+ * channel sum), so that each pixel's im2col row is kh kw copies of C bytes
+ * and its sum kh kw adds; then the int8 product with W on qgemm's kernels
+ * (int32 out), the zero points' terms added as the segment goes back to
+ * NCHW. W is packed in the rows' order, k = (ky kw + kx) C + c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,8 @@
 
 struct pz_qconv_dyn {
     pz_qconv_dyn_desc d;
-    int64_t k, pb;          /* c kh kw; output pixels a block (a multiple of qgemm's 6 rows) */
+    int64_t k, pb, nseg;    /* c kh kw; output pixels a segment, segments a row */
+    int64_t cols;           /* staged input columns a segment reads */
     pz_qgemm_plan *p;
     int64_t *s;             /* [m] sums of w' */
     int32_t *zw;            /* [m] zw' */
@@ -20,14 +24,6 @@ struct pz_qconv_dyn {
 static int64_t align64(int64_t b)
 {
     return (b + 63) / 64 * 64;
-}
-
-/* The pixel block: the im2col rows near 256 KiB (in L2 with W's panels),
- * 6 to 192 pixels. */
-static int64_t block_pixels(int64_t k)
-{
-    int64_t pb = (256 * 1024 / k) / 6 * 6;
-    return pb < 6 ? 6 : pb > 192 ? 192 : pb;
 }
 
 void pz_qconv_dyn_free(pz_qconv_dyn *q)
@@ -48,7 +44,7 @@ pz_qconv_dyn *pz_qconv_dyn_new(const pz_qconv_dyn_desc *d, pz_isa isa, const voi
         return NULL;
     }
     pz_qconv_dyn *q = calloc(1, sizeof *q);
-    const int64_t M = d->m, K = d->c * d->kh * d->kw;
+    const int64_t M = d->m, C = d->c, KK = (int64_t)d->kh * d->kw, K = C * KK;
     int8_t *wq = malloc((size_t)(M * K));
     if (q) q->s = malloc((size_t)M * sizeof *q->s), q->zw = malloc((size_t)M * sizeof *q->zw);
     if (!q || !wq || !q->s || !q->zw) {
@@ -57,16 +53,24 @@ pz_qconv_dyn *pz_qconv_dyn_new(const pz_qconv_dyn_desc *d, pz_isa isa, const voi
     }
     q->d = *d;
     q->k = K;
-    q->pb = block_pixels(K);
-    /* w' = w for int8, w - 128 for uint8 (vpdpbusd's signed operand) */
+    /* a segment's im2col rows near 512 KiB (in L2 with W's panels), at
+     * most a row, at least 6 pixels (a tile of qgemm) */
+    int64_t pb = 512 * 1024 / K;
+    pb = pb < 6 ? 6 : pb;
+    q->nseg = (d->ow + pb - 1) / pb;
+    q->pb = (d->ow + q->nseg - 1) / q->nseg;
+    q->cols = (q->pb - 1) * d->sw + (int64_t)(d->kw - 1) * d->dw + 1;
+    /* w' = w for int8, w - 128 for uint8 (vpdpbusd's signed operand), as
+     * [m][ky kw + kx][c] */
     for (int64_t m = 0; m < M; m++) {
         int64_t s = 0;
-        for (int64_t k = 0; k < K; k++) {
-            const int v = d->w_signed ? ((const int8_t *)w)[m * K + k]
-                                      : ((const uint8_t *)w)[m * K + k] - 128;
-            wq[m * K + k] = (int8_t)v;
-            s += v;
-        }
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t t = 0; t < KK; t++) {
+                const int64_t i = (m * C + c) * KK + t;
+                const int v = d->w_signed ? ((const int8_t *)w)[i] : ((const uint8_t *)w)[i] - 128;
+                wq[m * K + t * C + c] = (int8_t)v;
+                s += v;
+            }
         q->s[m] = s;
         const int64_t i = wzp_per_m ? m : 0;
         q->zw[m] = !wzp ? (d->w_signed ? 0 : -128)
@@ -88,10 +92,17 @@ pz_q8_kernel pz_qconv_dyn_kernel(const pz_qconv_dyn *q)
     return pz_qgemm_plan_kernel(q->p);
 }
 
-/* a worker's scratch: the block's rows of bytes, its G, its row sums */
+/* a worker's scratch: the staged rows and their column sums, the
+ * segment's im2col rows, its G, its row sums */
+static int64_t stage_bytes(const pz_qconv_dyn *q)
+{
+    return align64(q->d.kh * q->cols * q->d.c);
+}
+
 static int64_t worker_bytes(const pz_qconv_dyn *q)
 {
-    return align64(q->pb * q->k) + align64(q->pb * q->d.m * 4) + align64(q->pb * 8);
+    return stage_bytes(q) + align64(q->d.kh * q->cols * 8) + align64(q->pb * q->k) +
+           align64(q->pb * q->d.m * 4) + align64(q->pb * 8);
 }
 
 size_t pz_qconv_dyn_scratch(const pz_qconv_dyn *q, int nth)
@@ -99,29 +110,32 @@ size_t pz_qconv_dyn_scratch(const pz_qconv_dyn *q, int nth)
     return (size_t)(worker_bytes(q) * (nth > 0 ? nth : 1));
 }
 
-/* Pixels [p0, p1) of image xi (uint8 terms: flip 0x80 for int8) as rows of
- * a, padding taps zxu; r[p] the rows' sums. */
-static void im2col(const pz_qconv_dyn_desc *d, const uint8_t *xi, uint8_t flip, uint8_t zxu,
-                   int64_t p0, int64_t p1, uint8_t *a, int64_t k, int64_t *r)
+/* The kh input rows of output row oy, columns from ix0 on, channels last
+ * into t[ky][col][c] (uint8 terms; zxu outside the image); cs[ky][col] the
+ * channel sums. */
+static void stage(const pz_qconv_dyn *q, const uint8_t *xi, uint8_t flip, uint8_t zxu,
+                  int64_t oy, int64_t ix0, int64_t cols, uint8_t *t, int64_t *cs)
 {
-    const int64_t hw = d->ih * d->iw;
-    for (int64_t p = p0; p < p1; p++) {
-        const int64_t oy = p / d->ow, ox = p % d->ow;
-        uint8_t *row = a + (p - p0) * k;
-        int64_t s = 0;
-        for (int64_t c = 0; c < d->c; c++)
-            for (int ky = 0; ky < d->kh; ky++) {
-                const int64_t iy = oy * d->sh - d->pt + (int64_t)ky * d->dh;
-                const uint8_t *xr = xi + c * hw + iy * d->iw;
-                const int in_y = iy >= 0 && iy < d->ih;
-                for (int kx = 0; kx < d->kw; kx++) {
-                    const int64_t ix = ox * d->sw - d->pl + (int64_t)kx * d->dw;
-                    const uint8_t v = in_y && ix >= 0 && ix < d->iw ? xr[ix] ^ flip : zxu;
-                    *row++ = v;
-                    s += v;
-                }
-            }
-        r[p - p0] = s;
+    const pz_qconv_dyn_desc *d = &q->d;
+    const int64_t C = d->c, hw = d->ih * d->iw;
+    for (int ky = 0; ky < d->kh; ky++) {
+        const int64_t iy = oy * d->sh - d->pt + (int64_t)ky * d->dh;
+        uint8_t *tr = t + ky * q->cols * C;
+        int64_t *csr = cs + ky * q->cols;
+        /* the columns inside the image: [c0, c1) */
+        int64_t c0 = ix0 < 0 ? -ix0 : 0, c1 = d->iw - ix0 < cols ? d->iw - ix0 : cols;
+        if (iy < 0 || iy >= d->ih || c1 < c0) c0 = c1 = 0;
+        for (int64_t col = 0; col < cols; col++)
+            if (col < c0 || col >= c1) memset(tr + col * C, zxu, (size_t)C);
+        for (int64_t c = 0; c < C && c0 < c1; c++) {
+            const uint8_t *src = xi + c * hw + iy * d->iw + ix0;
+            for (int64_t col = c0; col < c1; col++) tr[col * C + c] = src[col] ^ flip;
+        }
+        for (int64_t col = 0; col < cols; col++) {
+            int64_t s = 0;
+            for (int64_t c = 0; c < C; c++) s += tr[col * C + c];
+            csr[col] = s;
+        }
     }
 }
 
@@ -129,27 +143,44 @@ void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, int32_
                       void *scratch, int ith, int nth)
 {
     const pz_qconv_dyn_desc *d = &q->d;
-    const int64_t P = d->oh * d->ow, M = d->m, K = q->k, pb = q->pb;
-    const int64_t nb = (P + pb - 1) / pb;
+    const int64_t P = d->oh * d->ow, M = d->m, K = q->k, C = d->c, pb = q->pb, cols = q->cols;
     const uint8_t flip = d->x_signed ? 0x80 : 0;
     const int64_t zxu = d->x_signed ? x_zp + 128 : x_zp;
-    uint8_t *a = (uint8_t *)scratch + worker_bytes(q) * ith;
+    uint8_t *t = (uint8_t *)scratch + worker_bytes(q) * ith;
+    int64_t *cs = (int64_t *)(t + stage_bytes(q));
+    uint8_t *a = (uint8_t *)cs + align64(d->kh * cols * 8);
     int32_t *g = (int32_t *)(a + align64(pb * K));
     int64_t *r = (int64_t *)((char *)g + align64(pb * M * 4));
     int64_t u0, u1;
-    pz_split(d->n * nb, ith, nth, &u0, &u1);
+    pz_split(d->n * d->oh * q->nseg, ith, nth, &u0, &u1);
     for (int64_t u = u0; u < u1; u++) {
-        const int64_t img = u / nb, p0 = u % nb * pb, p1 = p0 + pb < P ? p0 + pb : P;
-        const uint8_t *xi = (const uint8_t *)x + img * d->c * d->ih * d->iw;
-        im2col(d, xi, flip, (uint8_t)zxu, p0, p1, a, K, r);
-        pz_qgemm_run_block(q->p, a, K, g, M, p1 - p0, 0, pz_qgemm_panel_groups(q->p));
-        for (int64_t p = p0; p < p1; p++) r[p - p0] -= K * zxu;   /* sum_k (xu - zxu) */
-        int32_t *yi = y + img * M * P;
+        const int64_t img = u / (d->oh * q->nseg), oy = u / q->nseg % d->oh;
+        const int64_t ox0 = u % q->nseg * pb, ox1 = ox0 + pb < d->ow ? ox0 + pb : d->ow;
+        const uint8_t *xi = (const uint8_t *)x + img * C * d->ih * d->iw;
+        const int64_t ix0 = ox0 * d->sw - d->pl;
+        stage(q, xi, flip, (uint8_t)zxu, oy, ix0, (ox1 - ox0 - 1) * d->sw +
+              (int64_t)(d->kw - 1) * d->dw + 1, t, cs);
+        /* each pixel's row: the kh kw taps' C bytes; its sum less K zxu */
+        for (int64_t ox = ox0; ox < ox1; ox++) {
+            uint8_t *row = a + (ox - ox0) * K;
+            int64_t s = -K * zxu;
+            for (int ky = 0; ky < d->kh; ky++)
+                for (int kx = 0; kx < d->kw; kx++) {
+                    const int64_t col = (ox - ox0) * d->sw + (int64_t)kx * d->dw;
+                    memcpy(row, t + (ky * cols + col) * C, (size_t)C);
+                    row += C;
+                    s += cs[ky * cols + col];
+                }
+            r[ox - ox0] = s;
+        }
+        pz_qgemm_run_block(q->p, a, K, g, M, ox1 - ox0, 0, pz_qgemm_panel_groups(q->p));
+        int32_t *yo = y + img * M * P + oy * d->ow;
         for (int64_t m = 0; m < M; m++) {
             const int64_t zs = zxu * q->s[m], zw = q->zw[m];
-            int32_t *ym = yi + m * P;
-            for (int64_t p = p0; p < p1; p++)
-                ym[p] = (int32_t)(uint32_t)((int64_t)g[(p - p0) * M + m] - zs - zw * r[p - p0]);
+            int32_t *ym = yo + m * P;
+            for (int64_t ox = ox0; ox < ox1; ox++)
+                ym[ox] = (int32_t)(uint32_t)((int64_t)g[(ox - ox0) * M + m] - zs -
+                                            zw * r[ox - ox0]);
         }
     }
 }
