@@ -54,9 +54,10 @@ pz_qconv_dyn *pz_qconv_dyn_new(const pz_qconv_dyn_desc *d, pz_isa isa, const voi
     q->d = *d;
     q->k = K;
     /* a segment's im2col rows near 512 KiB (in L2 with W's panels), at
-     * most a row, at least 6 pixels (a tile of qgemm) */
+     * most a row and 1024 pixels (its int32 sums, 4 KiB a channel), at
+     * least 6 (a tile of qgemm) */
     int64_t pb = 512 * 1024 / K;
-    pb = pb < 6 ? 6 : pb;
+    pb = pb < 6 ? 6 : pb > 1024 ? 1024 : pb;
     q->nseg = (d->ow + pb - 1) / pb;
     q->pb = (d->ow + q->nseg - 1) / q->nseg;
     q->cols = (q->pb - 1) * d->sw + (int64_t)(d->kw - 1) * d->dw + 1;
