@@ -126,16 +126,34 @@ static void stage(const pz_qconv_dyn *q, const uint8_t *xi, uint8_t flip, uint8_
         /* the columns inside the image: [c0, c1) */
         int64_t c0 = ix0 < 0 ? -ix0 : 0, c1 = d->iw - ix0 < cols ? d->iw - ix0 : cols;
         if (iy < 0 || iy >= d->ih || c1 < c0) c0 = c1 = 0;
-        for (int64_t col = 0; col < cols; col++)
-            if (col < c0 || col >= c1) memset(tr + col * C, zxu, (size_t)C);
-        for (int64_t c = 0; c < C && c0 < c1; c++) {
-            const uint8_t *src = xi + c * hw + iy * d->iw + ix0;
-            for (int64_t col = c0; col < c1; col++) tr[col * C + c] = src[col] ^ flip;
-        }
         for (int64_t col = 0; col < cols; col++) {
-            int64_t s = 0;
-            for (int64_t c = 0; c < C; c++) s += tr[col * C + c];
-            csr[col] = s;
+            if (col >= c0 && col < c1) {
+                csr[col] = 0;
+                continue;
+            }
+            memset(tr + col * C, zxu, (size_t)C);
+            csr[col] = C * zxu;
+        }
+        /* the sums as the bytes go (a pass over tr after them took a
+         * quarter of the kernel's time); four channels a store */
+        int64_t c = 0;
+        for (; c + 4 <= C && c0 < c1; c += 4) {
+            const uint8_t *s0 = xi + c * hw + iy * d->iw + ix0;
+            for (int64_t col = c0; col < c1; col++) {
+                const uint32_t v0 = s0[col] ^ flip, v1 = s0[hw + col] ^ flip,
+                               v2 = s0[2 * hw + col] ^ flip, v3 = s0[3 * hw + col] ^ flip;
+                const uint32_t u = v0 | v1 << 8 | v2 << 16 | v3 << 24;
+                memcpy(tr + col * C + c, &u, 4);
+                csr[col] += v0 + v1 + v2 + v3;
+            }
+        }
+        for (; c < C && c0 < c1; c++) {
+            const uint8_t *src = xi + c * hw + iy * d->iw + ix0;
+            for (int64_t col = c0; col < c1; col++) {
+                const uint8_t v = src[col] ^ flip;
+                tr[col * C + c] = v;
+                csr[col] += v;
+            }
         }
     }
 }
