@@ -17,32 +17,10 @@
 
 #include "rt/kernels/quant/qgemm.h"
 #include "rt_test.h"
-
-static uint32_t rnd(void)
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(rng >> 33);
-}
-
-static int irnd(int a, int b)
-{
-    return a + (int)(rnd() % (uint32_t)(b - a + 1));
-}
+#include "q8_test.h"
 
 static int64_t off1, nout;
 static int extreme;   /* A 255 or 0, B +-127 in runs of 4 */
-
-/* The kernel sets tried, by pz_q8_kernel: scalar, AVX2 (novnni),
- * AVX-VNNI, VNNI. */
-#define NK 4
-static const pz_isa KISA[NK] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX2, PZ_ISA_AVX512};
-static const char *const KNAME[NK] = {"scalar", "avx2", "avxvnni", "vnni"};
-
-static int kernel_here(int k)
-{
-    return k == PZ_Q8_SCALAR || (k == PZ_Q8_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) ||
-           (k == PZ_Q8_AVXVNNI && pz_cpu_has_avxvnni()) || (k == PZ_Q8_VNNI && pz_cpu_has_vnni());
-}
 
 static void gcase(int64_t M, int64_t K, int64_t N, int asg, int yk, int relu, int trans_b)
 {

@@ -9,12 +9,16 @@
  *   DW    the same conditions for a depthwise conv (group == C == M): the
  *         int8 depthwise kernel (qdwconv16c.h: AVX512-VNNI for 3x3, AVX-512,
  *         AVX2, scalar twin);
+ *   DYN   ConvInteger, 2-D, group 1, constant W and w_zero_point, X's zero
+ *         point any tensor (DynamicQuantizeLinear's, read as the layer
+ *         runs): im2col and the int8 GEMM, int32 out (qconv_dyn.h);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW.
  * A residual (inputs 9-13, pz_qconv_params): FAST adds it in its epilogue
  * (qconv16c.h, zsum); REF runs QADD's kernel over the share of y each
  * worker wrote; DW does not take one (the qdq pass fuses group 1 only). */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv16c.h"
+#include "rt/kernels/quant/qconv_dyn.h"
 #include "rt/kernels/quant/qdq.h"
 #include "rt/kernels/quant/qdwconv16c.h"
 #include "rt/ops/ops.h"
@@ -23,6 +27,7 @@ typedef struct {
     pz_qconv_desc d;                  /* the reference's (first: run passes it) */
     pz_qconv16c_plan *plan;           /* FAST, or NULL */
     pz_qdwconv16c_plan *dwplan;       /* DW, or NULL */
+    pz_qconv_dyn *dyn;                /* DYN, or NULL */
 } qconv_state;
 
 static bool q8(int dt)
@@ -123,10 +128,38 @@ static int plan_fast(pz_layer *l, qconv_state *st, char *err, size_t n)
     return 0;
 }
 
+/* DYN where it applies (prepare's checks done); 0 also when it does not. */
+static int plan_dyn(pz_layer *l, qconv_state *st, char *err, size_t n)
+{
+    const pz_qconv_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *wz = pz_in(l, 3), *y = pz_out(l, 0);
+    if (l->isa == PZ_ISA_REF || p->nsp != 2 || p->group != 1 || !w->data || (wz && !wz->data))
+        return 0;
+    const pz_qconv_dyn_desc d = {
+        .n = st->d.N, .c = st->d.C, .m = st->d.M, .ih = x->dims[2], .iw = x->dims[3],
+        .oh = y->dims[2], .ow = y->dims[3], .kh = (int)p->kernel[0], .kw = (int)p->kernel[1],
+        .sh = (int)p->stride[0], .sw = (int)p->stride[1], .dh = (int)p->dilation[0],
+        .dw = (int)p->dilation[1], .pt = (int)p->pad_begin[0], .pl = (int)p->pad_begin[1],
+        .x_signed = x->dtype == PZ_I8, .w_signed = w->dtype == PZ_I8,
+        .novnni = l->opts->novnni};
+    char why[200];
+    st->dyn = pz_qconv_dyn_new(&d, l->isa, w->data, wz ? wz->data : NULL, st->d.wzp_per_m, why,
+                               sizeof why);
+    if (!st->dyn) return 0;   /* a shape it does not take: the reference */
+    l->scratch_bytes = pz_qconv_dyn_scratch(st->dyn, l->nth);
+    l->packed_in |= 1u << 1;
+    static const char *const NAMES[] = {"dyn_scalar", "dyn_avx2", "dyn_avxvnni", "dyn_vnni"};
+    l->kernel = NAMES[pz_qconv_dyn_kernel(st->dyn)];
+    (void)err, (void)n;
+    return 0;
+}
+
 static void qconv_release(pz_layer *l)
 {
     qconv_state *st = l->state;
-    if (st) pz_qconv16c_plan_free(st->plan), pz_qdwconv16c_plan_free(st->dwplan);
+    if (st)
+        pz_qconv16c_plan_free(st->plan), pz_qdwconv16c_plan_free(st->dwplan),
+            pz_qconv_dyn_free(st->dyn);
 }
 
 /* A residual: Z of Y's type and shape; its scale, the sum's scale constant
@@ -199,7 +232,7 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "zero points: X's one of its type, W's one or one per "
                              "output channel of its type");
     if (!ql && l->n_in > 4) return pz_layer_fail(l, err, n, "ConvInteger takes 2 to 4 inputs");
-    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32);
+    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32) || plan_dyn(l, st, err, n);
     const pz_tensor *xs = pz_in(l, 1), *ws = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     const pz_tensor *b = pz_in(l, 8);
     if (!xs || !ws || !ys) return pz_layer_fail(l, err, n, "needs x_scale, w_scale and y_scale");
@@ -227,6 +260,13 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
     }
     if (st->dwplan) {
         pz_qdwconv16c_run(st->dwplan, l->in[0]->data, l->out[0]->data, ith, nth);
+        return;
+    }
+    if (st->dyn) {
+        const pz_tensor *xz = pz_in(l, 2);
+        const int32_t zx = !xz ? 0 : xz->dtype == PZ_I8 ? *(const int8_t *)xz->data
+                                                         : *(const uint8_t *)xz->data;
+        pz_qconv_dyn_run(st->dyn, l->in[0]->data, zx, l->out[0]->data, l->scratch, ith, nth);
         return;
     }
     const bool ql = p->func == PZ_QCONV_QLINEAR;

@@ -4,7 +4,8 @@
  * axis or blocked; DynamicQuantizeLinear (X float32 -> Y uint8, scale,
  * zero_point). Reference kernels (quant_ref.c); per tensor between float32
  * and uint8/int8, the fast kernels of qdq.h, which keep an int8 layer's
- * NCHW16c (element-wise, any layout). */
+ * NCHW16c (element-wise, any layout); DynamicQuantizeLinear, its range
+ * in 16 lanes and qdq.h's quantize (the reference's bits). */
 #include "rt/kernels/quant/qdq.h"
 #include "rt/ops/ops.h"
 
@@ -66,6 +67,51 @@ static const char *quant_plan(const pz_quant_params *p, const pz_tensor *x, cons
     return NULL;
 }
 
+/* DynamicQuantizeLinear's range in 16 lanes (vectorizable), each lane and
+ * then the lanes combined by the reference's rule (NaNs skipped; min(x, 0)
+ * and max(x, 0), so the order of a -0 and a 0 does not matter). */
+static void dyn_range(int64_t n, const float *x, float *mn, float *mx)
+{
+    float lo[16] = {0}, hi[16] = {0};
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int j = 0; j < 16; j++) {
+            lo[j] = x[i + j] < lo[j] ? x[i + j] : lo[j];
+            hi[j] = x[i + j] > hi[j] ? x[i + j] : hi[j];
+        }
+    for (; i < n; i++) {
+        lo[0] = x[i] < lo[0] ? x[i] : lo[0];
+        hi[0] = x[i] > hi[0] ? x[i] : hi[0];
+    }
+    *mn = 0, *mx = 0;
+    for (int j = 0; j < 16; j++) {
+        *mn = lo[j] < *mn ? lo[j] : *mn;
+        *mx = hi[j] > *mx ? hi[j] : *mx;
+    }
+}
+
+/* DynamicQuantizeLinear on the fast quantize: every worker finds the range
+ * (all of X), then quantizes its share, as pz_f32_dynamic_quantize__ref. */
+static void dyn_quantize(const pz_qdq_kernels *k, int64_t n, const float *x, uint8_t *y,
+                         float *scale, uint8_t *zp, int ith, int nth)
+{
+    float mn, mx;
+    dyn_range(n, x, &mn, &mx);
+    const float s = (mx - mn) / 255.0f;
+    if (s == 0) {   /* all of X 0: the reference's zeros */
+        pz_f32_dynamic_quantize__ref(n, x, y, scale, zp, ith, nth);
+        return;
+    }
+    const double z = fmin(255, fmax(0, nearbyint(0 - (double)(mn / s))));
+    int64_t lo, hi;
+    pz_split(n, ith, nth, &lo, &hi);
+    if (hi > lo) k->quantize(hi - lo, x + lo, s, (int32_t)z, 0, y + lo);
+    if (ith == 0) {
+        *scale = s;
+        *zp = (uint8_t)z;
+    }
+}
+
 static int quant_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_quant_params *p = l->params;
@@ -78,6 +124,12 @@ static int quant_prepare(pz_layer *l, char *err, size_t n)
             pz_numel(y) != pz_numel(x))
             return pz_layer_fail(l, err, n, "needs X float32 -> Y uint8, scale float32 and "
                                  "zero point uint8 scalars");
+        if (l->isa == PZ_ISA_REF) return 0;
+        quant_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        l->state = st;
+        st->fast = pz_qdq_for(l->isa);
+        l->kernel = "fast";
         return 0;
     }
     if (!s) return pz_layer_fail(l, err, n, "needs a scale");
@@ -107,7 +159,10 @@ static void quant_run(const pz_layer *l, int ith, int nth)
     const pz_quant_params *p = l->params;
     const pz_tensor *x = l->in[0], *s = pz_in(l, 1), *z = pz_in(l, 2), *y = l->out[0];
     const quant_state *st = l->state;
-    if (st && st->fast) {
+    if (st && st->fast && p->func == PZ_QUANT_DYNAMIC) {
+        dyn_quantize(st->fast, pz_numel(x), x->data, y->data, l->out[1]->data, l->out[2]->data,
+                     ith, nth);
+    } else if (st && st->fast) {
         const int tq = p->func == PZ_QUANT_Q ? y->dtype : x->dtype;
         const int32_t zp = pz_zp8(z);
         const float sc = *(const float *)s->data;

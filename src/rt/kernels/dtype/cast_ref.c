@@ -17,6 +17,10 @@ void pz_any_cast__ref(const pz_cast_params *p, int tx, const void *x, int ty, vo
     if (xi && yi) {
         /* integer -> integer: the low bits, like a C cast (numpy's astype) */
         for (int64_t i = lo; i < hi; i++) pz_store_bits(y, ty, i, pz_load_bits(x, tx, i));
+    } else if (tx == PZ_I32 && ty == PZ_F32) {
+        /* one rounding, as through double; a plain loop (ConvInteger's Cast) */
+        const int32_t *xv = x;
+        for (int64_t i = lo; i < hi; i++) ((float *)y)[i] = (float)xv[i];
     } else if (tx == PZ_F32 && ty == PZ_F32) {
         memcpy((float *)y + lo, (const float *)x + lo, (size_t)(hi - lo) * sizeof(float));
     } else if (xi && ty == PZ_F32 && (tx == PZ_I64 || tx == PZ_U64)) {

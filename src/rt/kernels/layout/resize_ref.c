@@ -179,10 +179,63 @@ void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out
     }
 }
 
+/* Whether the axes before the last two are copied (one tap, weight 1, its
+ * own index, inside): then the plane loop below does the work. */
+static bool only_last_two(int rank, const int64_t *xd, const int64_t *yd,
+                          const pz_resize_tap *const *taps)
+{
+    if (rank < 2) return false;
+    for (int i = 0; i < rank - 2; i++) {
+        if (xd[i] != yd[i]) return false;
+        for (int64_t o = 0; o < yd[i]; o++) {
+            const pz_resize_tap *t = &taps[i][o];
+            if (t->outside || t->n != 1 || t->w[0] != 1.0 || t->idx[0] != o) return false;
+        }
+    }
+    return true;
+}
+
+/* float32, only the last two axes resized (an image's H and W): the
+ * general loop's arithmetic, term for term (its weight 1 * ... * wh * ww
+ * is wh * ww exactly), without its odometer and per-element type switch;
+ * work split by output rows. */
+static void resize_f32_hw(const pz_resize_params *p, int rank, const int64_t *xd,
+                          const int64_t *yd, const pz_resize_tap *const *taps, const float *x,
+                          float *y, int ith, int nth)
+{
+    const int64_t ih = xd[rank - 2], iw = xd[rank - 1], oh = yd[rank - 2], ow = yd[rank - 1];
+    const int64_t planes = pz_prod(yd, rank - 2);
+    int64_t lo, hi;
+    pz_split(planes * oh, ith, nth, &lo, &hi);
+    for (int64_t r = lo; r < hi; r++) {
+        const float *xp = x + r / oh * ih * iw;
+        float *yr = y + r * ow;
+        const pz_resize_tap *th = &taps[rank - 2][r % oh];
+        for (int64_t o = 0; o < ow; o++) {
+            const pz_resize_tap *tw = &taps[rank - 1][o];
+            if (th->outside || th->n == 0 || tw->outside || tw->n == 0) {
+                yr[o] = (float)p->extrapolation_value;
+                continue;
+            }
+            double sum = 0;
+            for (int a = 0; a < th->n; a++) {
+                const float *xr = xp + th->idx[a] * iw;
+                for (int b = 0; b < tw->n; b++)
+                    sum += th->w[a] * tw->w[b] * (double)xr[tw->idx[b]];
+            }
+            yr[o] = (float)sum;
+        }
+    }
+}
+
 void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const int64_t *xd,
                         const int64_t *yd, const pz_resize_tap *const *taps, const void *x,
                         void *y, int ith, int nth)
 {
+    if (dtype == PZ_F32 && only_last_two(rank, xd, yd, taps)) {
+        resize_f32_hw(p, rank, xd, yd, taps, x, y, ith, nth);
+        return;
+    }
     int64_t xs[PZ_MAX_RANK], s = 1;
     for (int i = rank - 1; i >= 0; i--) { xs[i] = s; s *= xd[i]; }
 

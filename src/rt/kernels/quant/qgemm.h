@@ -20,7 +20,9 @@
  * y_scale), computed in float as qconv16c.h says (same operations, same
  * order; within 1 of a double requantization). Floats out (out_f32 == 1):
  * y = (float)acc * float(a_scale * b_scale[n]), a dequantized product (a
- * logits layer); y_scale, y_zp, lo, hi unused. An int8 A goes as uint8
+ * logits layer); y_scale, y_zp, lo, hi unused. Int32 out (out_i32 == 1,
+ * out_f32 0): y = acc itself, exact (the scales unused; a ConvInteger's
+ * product, rt/kernels/quant/qconv_dyn.h). An int8 A goes as uint8
  * a ^ 0x80 with a_zp + 128.
  */
 #ifndef PZ_RT_KERNELS_QUANT_QGEMM_H
@@ -37,6 +39,7 @@ typedef struct {
     int a_signed, y_signed;   /* int8 instead of uint8 */
     int32_t a_zp, b_zp;       /* b_zp must be 0 */
     int out_f32;              /* float32 out (dequantized), else requantized bytes */
+    int out_i32;              /* int32 out: the sums themselves (out_f32 0) */
     int32_t y_zp, lo, hi;     /* bytes out: zero point and clamp in y's domain */
     int novnni;               /* 1: not the vpdpbusd kernels (qisa.h) */
 } pz_qgemm_desc;

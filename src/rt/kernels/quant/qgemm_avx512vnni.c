@@ -25,7 +25,7 @@ typedef struct {
     int64_t ldy;
     int32_t yzp;
     uint32_t flip;
-    int out_f32;
+    int out_f32, out_i32;
     __mmask16 last;          /* columns of the last panel */
 } tile_args;
 
@@ -83,6 +83,11 @@ PZ_ALWAYS_INLINE void tile(const tile_args *t, const int RW, const int RM)
     const __m512i yzp = _mm512_set1_epi32(t->yzp);
     UNROLL for (int r = 0; r < RM; r++) {
         const __mmask16 mk = r == RM - 1 ? t->last : (__mmask16)0xffff;
+        if (t->out_i32) {
+            UNROLL for (int j = 0; j < RW; j++)
+                _mm512_mask_storeu_epi32((int32_t *)t->y + j * t->ldy + 16 * r, mk, acc[j][r]);
+            continue;
+        }
         const __m512 mv = _mm512_loadu_ps(t->mult + 16 * r);
         if (t->out_f32) {
             UNROLL for (int j = 0; j < RW; j++)
@@ -116,7 +121,7 @@ void pz_qgemm_units__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_
     const pz_qgemm_desc *d = &p->d;
     const int64_t M = m, N = d->n;
     const int64_t nrb = (M + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
-    const size_t ysz = d->out_f32 ? sizeof(float) : 1;
+    const size_t ysz = d->out_f32 || d->out_i32 ? sizeof(float) : 1;
     tile_args t;
     t.lda = lda;
     t.bs = p->k4 * 64;
@@ -126,6 +131,7 @@ void pz_qgemm_units__avx512vnni(const pz_qgemm_plan *p, const uint8_t *a, int64_
     t.yzp = d->y_zp;
     t.flip = p->aflip;
     t.out_f32 = d->out_f32;
+    t.out_i32 = d->out_i32;
     /* units panel group by panel group, its row blocks in turn (B's panels
      * stay in cache over the rows) */
     for (int64_t u = lo; u < hi; u++) {

@@ -41,7 +41,9 @@ pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_
     if (d->b_zp != 0) FAIL("qgemm: B zero point %d: only symmetric weights (0)", (int)d->b_zp);
     const int32_t amin = d->a_signed ? -128 : 0, ymin = d->y_signed ? -128 : 0;
     if (d->a_zp < amin || d->a_zp > amin + 255) FAIL("qgemm: A zero point outside A's type");
-    if (!d->out_f32 && (d->y_zp < ymin || d->y_zp > ymin + 255 || d->lo < ymin ||
+    if (d->out_f32 && d->out_i32) FAIL("qgemm: out_f32 and out_i32 both set");
+    const int bytes_out = !d->out_f32 && !d->out_i32;
+    if (bytes_out && (d->y_zp < ymin || d->y_zp > ymin + 255 || d->lo < ymin ||
                         d->hi > ymin + 255 || d->lo > d->hi))
         FAIL("qgemm: y zero point or clamp outside y's type");
     p->d = *d;
@@ -67,13 +69,14 @@ pz_qgemm_plan *pz_qgemm_plan_new(const pz_qgemm_desc *d, pz_isa isa, const int8_
         if ((v < 0 ? -v : v) + 255 * 128 * K > INT32_MAX)
             FAIL("qgemm: the int32 sums may overflow (K %lld)", (long long)K);
         p->bias[n] = (int32_t)v;
-        const float s1 = a_scale * b_scale[n];
-        const float mu = d->out_f32 ? s1 : s1 / y_scale;
+        /* int32 out: no scales (b_scale may be NULL) */
+        const float s1 = d->out_i32 ? 1.0f : a_scale * b_scale[n];
+        const float mu = d->out_i32 || d->out_f32 ? s1 : s1 / y_scale;
         if (!isfinite(mu)) FAIL("qgemm: column %lld: multiplier %g is not finite", (long long)n,
                                 (double)mu);
         p->mult[n] = mu;
-        p->flo[n] = d->out_f32 ? 0.0f : (float)(d->lo - d->y_zp);
-        p->fhi[n] = d->out_f32 ? 0.0f : (float)(d->hi - d->y_zp);
+        p->flo[n] = !bytes_out ? 0.0f : (float)(d->lo - d->y_zp);
+        p->fhi[n] = !bytes_out ? 0.0f : (float)(d->hi - d->y_zp);
     }
     p->kern = pz_q8_kernel_for(isa, d->novnni);
     if (p->kern == PZ_Q8_AVX2) {

@@ -22,7 +22,9 @@ void pz_qgemm_units__scalar(const pz_qgemm_plan *p, const uint8_t *a, int64_t ld
                 const int8_t *bp = p->b + (n / 16) * p->k4 * 64 + (n % 16) * 4;
                 for (int64_t k = 0; k < K; k++)
                     acc += (int32_t)(uint8_t)(a[i * lda + k] ^ flip) * bp[(k / 4) * 64 + k % 4];
-                if (d->out_f32)
+                if (d->out_i32)
+                    ((int32_t *)y)[i * ldy + n] = acc;
+                else if (d->out_f32)
                     ((float *)y)[i * ldy + n] = (float)acc * p->mult[n];
                 else
                     ((uint8_t *)y)[i * ldy + n] =

@@ -35,7 +35,7 @@ typedef struct {
     int64_t ldy;
     int32_t yzp;
     uint32_t flip;
-    int out_f32;
+    int out_f32, out_i32;
     int last;                /* columns of the last panel, 1..16 */
 } tile_args;
 
@@ -44,6 +44,10 @@ PZ_ALWAYS_INLINE void store(const tile_args *t, int j, int r, __m256i a0, __m256
 {
     const __m256i acc[2] = {a0, a1};
     const float *mult = t->mult + 16 * r;
+    if (t->out_i32) {
+        memcpy((int32_t *)t->y + j * t->ldy + 16 * r, acc, (size_t)n * sizeof(int32_t));
+        return;
+    }
     if (t->out_f32) {
         float v[16];
         UNROLL for (int h = 0; h < 2; h++)
@@ -124,7 +128,7 @@ void QG_YMM_UNITS(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y
     const pz_qgemm_desc *d = &p->d;
     const int64_t M = m, N = d->n;
     const int64_t nrb = (M + PZ_QGEMM_RW - 1) / PZ_QGEMM_RW;
-    const size_t ysz = d->out_f32 ? sizeof(float) : 1;
+    const size_t ysz = d->out_f32 || d->out_i32 ? sizeof(float) : 1;
     tile_args t;
     t.lda = lda;
     t.bs = p->k4 * QG_YMM_STEPB;
@@ -134,6 +138,7 @@ void QG_YMM_UNITS(const pz_qgemm_plan *p, const uint8_t *a, int64_t lda, void *y
     t.yzp = d->y_zp;
     t.flip = p->aflip;
     t.out_f32 = d->out_f32;
+    t.out_i32 = d->out_i32;
     /* the units of the VNNI kernel, each in sub-tiles: the panel pairs
      * across the unit's rows in threes */
     for (int64_t u = lo; u < hi; u++) {

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""dyn_conv_models.py OUTDIR - small dynamically quantized conv models for
+tests/parts/41-dynamic-conv.sh, in the form ONNX Runtime's quantize_dynamic
+writes (onnxruntime.quantization is not installed here, so written with
+onnx's helpers): DynamicQuantizeLinear -> ConvInteger (uint8 weights with
+their zero point, per tensor or per output channel, or int8 weights) ->
+Cast -> Mul by x_scale * w_scale -> Add the bias [-> Relu], the float
+weights seeded. Each model's outputs: the last float result, then the int32
+sums of every ConvInteger (compared bit for bit). For each model NAME it
+writes NAME.onnx and NAME.in_0.pb and prints "NAME OUTPUTS CONVS"."""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+rng = np.random.default_rng(4141)
+
+
+class Net:
+    def __init__(self):
+        self.nodes, self.inits, self.outs, self.k = [], [], [], 0
+
+    def const(self, arr):
+        self.k += 1
+        n = f"c{self.k}"
+        self.inits.append(numpy_helper.from_array(arr, n))
+        return n
+
+    def node(self, op, ins, n_out=1, **attrs):
+        self.k += 1
+        outs = [f"{op.lower()}_{self.k}_{i}" for i in range(n_out)]
+        self.nodes.append(helper.make_node(op, ins, outs, name=f"n{self.k}_{op}", **attrs))
+        return outs if n_out > 1 else outs[0]
+
+    def conv(self, x, c, m, k, wtype="u8", per_channel=False, relu=True, **attrs):
+        """A float Conv [m, c, k, k] as quantize_dynamic rewrites it."""
+        w = (rng.standard_normal((m, c, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
+        b = (rng.standard_normal(m) * 0.1).astype(np.float32)
+        axes = (1, 2, 3)
+        if wtype == "u8":
+            # asymmetric uint8: [min(w, 0), max(w, 0)] onto [0, 255]
+            lo = np.minimum(w.min(axis=axes) if per_channel else w.min(), 0)
+            hi = np.maximum(w.max(axis=axes) if per_channel else w.max(), 0)
+            s = ((hi - lo) / 255).astype(np.float32)
+            zp = np.clip(np.round(-lo / s), 0, 255).astype(np.uint8)
+            sb = s.reshape(-1, 1, 1, 1) if per_channel else s
+            zb = zp.reshape(-1, 1, 1, 1).astype(np.float32) if per_channel else zp
+            wq = np.clip(np.round(w / sb) + zb, 0, 255).astype(np.uint8)
+        else:
+            # symmetric int8, zero point 0
+            s = np.float32(np.abs(w).max() / 127)
+            zp = np.uint8(0).astype(np.int8)
+            wq = np.clip(np.round(w / s), -127, 127).astype(np.int8)
+        q, xs, xz = self.node("DynamicQuantizeLinear", [x], 3)
+        ci = self.node("ConvInteger", [q, self.const(wq), xz, self.const(np.asarray(zp))],
+                       kernel_shape=[k, k], **attrs)
+        self.outs.append((ci, TensorProto.INT32))
+        f = self.node("Cast", [ci], to=TensorProto.FLOAT)
+        s = s.reshape(1, m, 1, 1) if per_channel else s
+        sc = self.node("Mul", [xs, self.const(np.asarray(s, np.float32))])
+        y = self.node("Mul", [f, sc])
+        y = self.node("Add", [y, self.const(b.reshape(1, m, 1, 1))])
+        return self.node("Relu", [y]) if relu else y
+
+    def save(self, outdir, name, x, y):
+        ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))]
+        outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, ["n", "c", "h", "w"])]
+        outs += [helper.make_tensor_value_info(o, t, ["n", "c", "h", "w"]) for o, t in self.outs]
+        g = helper.make_graph(self.nodes, name, ins, outs, self.inits)
+        mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+        mdl.ir_version = 7
+        onnx.checker.check_model(mdl)
+        onnx.save(mdl, f"{outdir}/{name}.onnx")
+        t = numpy_helper.from_array(x, "x")
+        open(f"{outdir}/{name}.in_0.pb", "wb").write(t.SerializeToString())
+        print(name, len(outs), len(self.outs))
+
+
+def main(outdir):
+    # a 3x3 chain over odd sizes: 5 -> 20 -> 33 channels, the second conv
+    # reading the first's Relu (ONNX Runtime 1.17's ConvInteger takes only
+    # a per-tensor w_zero_point: the unit test takes per-channel ones)
+    n = Net()
+    x = (rng.uniform(-1, 1, (1, 5, 13, 11))).astype(np.float32)
+    y = n.conv("x", 5, 20, 3, pads=[1, 1, 1, 1])
+    y = n.conv(y, 20, 33, 3, relu=False, pads=[1, 1, 1, 1])
+    n.save(outdir, "chain3x3", x, y)
+    # the stem of IS-Net: 3 channels, stride 2; then dilation 2 and 4 with
+    # pads of their dilation, two images
+    n = Net()
+    x = (rng.uniform(-1, 1, (2, 3, 24, 19))).astype(np.float32)
+    y = n.conv("x", 3, 16, 3, strides=[2, 2], pads=[1, 1, 1, 1])
+    y = n.conv(y, 16, 24, 3, dilations=[2, 2], pads=[2, 2, 2, 2])
+    y = n.conv(y, 24, 17, 3, dilations=[4, 4], pads=[4, 4, 4, 4], relu=False)
+    n.save(outdir, "stem_dilated", x, y)
+    # asymmetric pads, a 5x5 with K % 4 != 0 and a 1x1, inputs mostly
+    # positive (zero points far from 128); ONNX Runtime 1.17 has no int8
+    # weights' ConvInteger (the unit test rt_qconv_dyn takes those)
+    n = Net()
+    x = (rng.uniform(-0.2, 3, (1, 7, 9, 16))).astype(np.float32)
+    y = n.conv("x", 7, 40, 5, pads=[0, 1, 2, 3])
+    y = n.conv(y, 40, 19, 1, relu=False)
+    n.save(outdir, "pads_1x1", x, y)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

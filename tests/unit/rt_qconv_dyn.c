@@ -1,0 +1,102 @@
+/* rt_qconv_dyn.c - ConvInteger with a run-time zero point
+ * (rt/kernels/quant/qconv_dyn.h) against the reference ConvInteger
+ * (pz_any_qconv__ref): every kernel set this CPU has (scalar twin, AVX2,
+ * AVX-VNNI, VNNI) bit for bit equal to it, at 1 and 3 workers. Cases: x
+ * and w uint8 and int8, w's zero point absent, per tensor or per output
+ * channel, x's any value of its type; odd channels, 1x1 to 5x5 windows,
+ * strides 1-3, dilations 1-4, pads on each side (asymmetric), two images,
+ * rows of one and of several segments; extreme values (x 255 or
+ * 0, w at the ends of its type, zero points at the ends) where the sums
+ * grow most. */
+#include "rt/kernels/quant/qconv.h"
+#include "rt/kernels/quant/qconv_dyn.h"
+#include "rt_test.h"
+#include "q8_test.h"
+
+static int extreme;
+
+/* x_signed, w_signed; wzk: 0 no w zero point, 1 per tensor, 2 per m */
+static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k, int s, int dil,
+                  int xs, int ws, int wzk)
+{
+    const int pt = irnd(0, k - 1), pl = irnd(0, k - 1), pb = irnd(0, k - 1), pr = irnd(0, k - 1);
+    const int64_t ext = (int64_t)dil * (k - 1) + 1;
+    const int64_t oh = (ih + pt + pb - ext) / s + 1, ow = (iw + pl + pr - ext) / s + 1;
+    if (oh < 1 || ow < 1) return;
+    const int64_t nx = n * c * ih * iw, nw = m * c * k * k, ny = n * m * oh * ow;
+    uint8_t *x = malloc((size_t)nx), *w = malloc((size_t)nw), wz[64];
+    int32_t *yr = malloc((size_t)ny * 4), *y = malloc((size_t)ny * 4);
+    for (int64_t i = 0; i < nx; i++) x[i] = (uint8_t)(extreme ? (rnd() % 4 ? 255 : 0) : rnd());
+    for (int64_t i = 0; i < nw; i++)
+        w[i] = (uint8_t)(extreme ? (i % 3 ? (ws ? 0x80 : 0) : (ws ? 0x7f : 0xff)) : rnd());
+    for (int i = 0; i < 64; i++) wz[i] = (uint8_t)(extreme ? (ws ? 0x7f : 0) : rnd());
+    uint8_t xzb = (uint8_t)(extreme ? (xs ? 0x80 : 0) : rnd());
+    const int32_t xzp = xs ? (int8_t)xzb : xzb;
+    pz_qconv_params p = {.func = PZ_QCONV_INTEGER, .nsp = 2, .group = 1,
+                         .kernel = {k, k}, .stride = {s, s}, .dilation = {dil, dil},
+                         .pad_begin = {pt, pl}, .pad_end = {pb, pr}};
+    pz_qconv_desc rd = {.tx = xs ? PZ_I8 : PZ_U8, .tw = ws ? PZ_I8 : PZ_U8, .ty = PZ_I32,
+                        .N = n, .C = c, .M = m, .xsp = {ih, iw}, .ysp = {oh, ow},
+                        .wzp_per_m = wzk == 2};
+    pz_qconv_args a = {.xzp = &xzb, .wzp = wzk ? wz : NULL};
+    pz_any_qconv__ref(&p, &rd, x, w, &a, yr, 0, 1);
+    const pz_qconv_dyn_desc d = {.n = n, .c = c, .m = m, .ih = ih, .iw = iw, .oh = oh, .ow = ow,
+                                 .kh = k, .kw = k, .sh = s, .sw = s, .dh = dil, .dw = dil,
+                                 .pt = pt, .pl = pl, .x_signed = xs, .w_signed = ws};
+    for (int kk = 0; kk < NK; kk++) {
+        if (!kernel_here(kk)) continue;
+        pz_qconv_dyn_desc dk = d;
+        dk.novnni = kk == PZ_Q8_AVX2;
+        char err[200];
+        pz_qconv_dyn *q = pz_qconv_dyn_new(&dk, KISA[kk], w, wzk ? wz : NULL, wzk == 2, err,
+                                           sizeof err);
+        checkf(q != NULL, "plan %s: %s", KNAME[kk], err);
+        if (!q) continue;
+        check(pz_qconv_dyn_kernel(q) == (pz_q8_kernel)kk, "the kernel set asked for");
+        for (int nth = 1; nth <= 3; nth += 2) {
+            void *sc = malloc(pz_qconv_dyn_scratch(q, nth));
+            memset(y, 0x5a, (size_t)ny * 4);
+            for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, y, sc, ith, nth);
+            int64_t bad = 0;
+            for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
+            checkf(bad == 0, "%s nth %d: n %lld c %lld m %lld %lldx%lld k %d s %d d %d x%s w%s "
+                   "wz %d: %lld of %lld differ", KNAME[kk], nth, (long long)n, (long long)c,
+                   (long long)m, (long long)ih, (long long)iw, k, s, dil, xs ? "s8" : "u8",
+                   ws ? "s8" : "u8", wzk, (long long)bad, (long long)ny);
+            free(sc);
+        }
+        pz_qconv_dyn_free(q);
+    }
+    free(x), free(w), free(yr), free(y);
+}
+
+int main(void)
+{
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
+    if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
+    static const int ks[] = {1, 3, 5}, cs[] = {1, 3, 5, 16, 19}, ms[] = {1, 7, 16, 17, 40};
+    int v = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++, v++) {
+            const int s = 1 + v % 3, dil = ks[i] == 1 ? 1 : 1 + v % 4;
+            dcase(1 + v % 2, cs[j], ms[(v + i) % 5], 5 + v % 9, 6 + v % 11, ks[i], s, dil,
+                  v % 2, v / 2 % 2, v % 3);
+        }
+    /* rows of several segments (K 5400: 97 pixels a segment), one with
+     * stride 2 and dilation 3; several rows a worker */
+    dcase(1, 600, 16, 3, 250, 3, 1, 1, 0, 0, 1);
+    dcase(1, 600, 9, 8, 300, 3, 2, 3, 1, 0, 2);
+    dcase(2, 8, 24, 30, 29, 3, 1, 1, 0, 0, 1);
+    dcase(1, 3, 16, 40, 37, 3, 2, 1, 0, 0, 2);
+    dcase(1, 64, 33, 12, 35, 3, 1, 2, 1, 1, 2);
+    extreme = 1;
+    for (int i = 0; i < 4; i++) dcase(1, 67 + 30 * i, 17, 7, 9, 3, 1, 1, i % 2, i / 2, 1 + i % 2);
+    extreme = 0;
+    char err[200];
+    const uint8_t w1 = 1;
+    pz_qconv_dyn_desc bad = {.n = 1, .c = 1, .m = 1, .ih = 1, .iw = 1, .oh = 1, .ow = 0,
+                             .kh = 1, .kw = 1, .sh = 1, .sw = 1, .dh = 1, .dw = 1};
+    pz_qconv_dyn *q = pz_qconv_dyn_new(&bad, PZ_ISA_AVX512, &w1, NULL, 0, err, sizeof err);
+    checkf(!q && strstr(err, "sizes"), "an empty output refused: %s", err);
+    return test_summary("rt_qconv_dyn");
+}
