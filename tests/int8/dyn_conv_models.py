@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""dyn_conv_models.py OUTDIR - small dynamically quantized conv models for
-tests/parts/41-dynamic-conv.sh, in the form ONNX Runtime's quantize_dynamic
-writes (onnxruntime.quantization is not installed here, so written with
-onnx's helpers): DynamicQuantizeLinear -> ConvInteger (uint8 weights with
-their zero point, per tensor or per output channel, or int8 weights) ->
-Cast -> Mul by x_scale * w_scale -> Add the bias [-> Relu], the float
-weights seeded. Each model's outputs: the last float result, then the int32
-sums of every ConvInteger (compared bit for bit). For each model NAME it
-writes NAME.onnx and NAME.in_0.pb and prints "NAME OUTPUTS CONVS"."""
+"""dyn_conv_models.py OUTDIR - small dynamically quantized conv and matmul
+models for tests/parts/41-dynamic-conv.sh, in the form ONNX Runtime's
+quantize_dynamic writes (onnxruntime.quantization is not installed here, so
+written with onnx's helpers): DynamicQuantizeLinear -> ConvInteger or
+MatMulInteger (uint8 weights with their zero point, per tensor or per
+output channel / column, or int8 weights) -> Cast -> Mul by x_scale *
+w_scale -> Add the bias [-> Relu], the float weights seeded. Each model's
+outputs: the last float result, then the int32 sums of every ConvInteger
+and MatMulInteger (compared bit for bit). For each model NAME it writes
+NAME.onnx and NAME.in_0.pb and prints "NAME OUTPUTS INTEGER_LAYERS"."""
 import sys
 
 import numpy as np
@@ -63,10 +64,36 @@ class Net:
         y = self.node("Add", [y, self.const(b.reshape(1, m, 1, 1))])
         return self.node("Relu", [y]) if relu else y
 
+    def matmul(self, x, k, n, wtype="u8", per_column=False, relu=True):
+        """A float MatMul by a [k, n] weight as quantize_dynamic rewrites it
+        (MatMulInteger; the transformers' linear layers)."""
+        w = (rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32)
+        b = (rng.standard_normal(n) * 0.1).astype(np.float32)
+        if wtype == "u8":
+            lo = np.minimum(w.min(axis=0) if per_column else w.min(), 0)
+            hi = np.maximum(w.max(axis=0) if per_column else w.max(), 0)
+            s = ((hi - lo) / 255).astype(np.float32)
+            zp = np.clip(np.round(-lo / s), 0, 255).astype(np.uint8)
+            wq = np.clip(np.round(w / s) + zp.astype(np.float32), 0, 255).astype(np.uint8)
+        else:
+            s = np.float32(np.abs(w).max() / 127)
+            zp = np.uint8(0).astype(np.int8)
+            wq = np.clip(np.round(w / s), -127, 127).astype(np.int8)
+        q, xs, xz = self.node("DynamicQuantizeLinear", [x], 3)
+        mi = self.node("MatMulInteger", [q, self.const(wq), xz, self.const(np.asarray(zp))])
+        self.outs.append((mi, TensorProto.INT32))
+        f = self.node("Cast", [mi], to=TensorProto.FLOAT)
+        sc = self.node("Mul", [xs, self.const(np.asarray(s, np.float32))])
+        y = self.node("Mul", [f, sc])
+        y = self.node("Add", [y, self.const(b)])
+        return self.node("Relu", [y]) if relu else y
+
     def save(self, outdir, name, x, y):
         ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))]
-        outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, ["n", "c", "h", "w"])]
-        outs += [helper.make_tensor_value_info(o, t, ["n", "c", "h", "w"]) for o, t in self.outs]
+        r = len(x.shape)
+        outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, ["d%d" % i for i in range(r)])]
+        outs += [helper.make_tensor_value_info(o, t, ["d%d" % i for i in range(r)])
+                 for o, t in self.outs]
         g = helper.make_graph(self.nodes, name, ins, outs, self.inits)
         mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
         mdl.ir_version = 7
@@ -102,6 +129,18 @@ def main(outdir):
     y = n.conv("x", 7, 40, 5, pads=[0, 1, 2, 3])
     y = n.conv(y, 40, 19, 1, relu=False)
     n.save(outdir, "pads_1x1", x, y)
+    # MatMulInteger (MATMUL in the listing): a feed-forward pair over two
+    # sequences of 5 tokens, odd sizes, uint8 then int8 weights; one token
+    # through a layer with a zero point per column
+    n = Net()
+    x = (rng.uniform(-1, 2, (2, 5, 48))).astype(np.float32)
+    y = n.matmul("x", 48, 37)
+    y = n.matmul(y, 37, 67, wtype="s8", relu=False)
+    n.save(outdir, "ffn_matmul", x, y)
+    n = Net()
+    x = (rng.uniform(-1, 1, (1, 1, 65))).astype(np.float32)
+    y = n.matmul("x", 65, 101, per_column=True, relu=False)
+    n.save(outdir, "token_matmul", x, y)
 
 
 if __name__ == "__main__":

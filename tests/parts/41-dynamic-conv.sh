@@ -1,16 +1,17 @@
 #!/bin/sh
-# 41-dynamic-conv.sh BUILD_DIR - dynamically quantized convolutions (issue
-# 41): small models as ONNX Runtime's quantize_dynamic writes them
-# (tests/int8/dyn_conv_models.py: DynamicQuantizeLinear -> ConvInteger ->
-# Cast -> Mul by the scales -> Add bias [-> Relu]; a 3x3 chain over odd
-# channel counts, a stride-2 stem then dilations 2 and 4 on two images,
-# asymmetric pads with a 5x5 and a 1x1) through `paleozoic run` at 1 and 2
+# 41-dynamic-conv.sh BUILD_DIR - dynamically quantized convolutions and
+# matmuls (issue 41): small models as ONNX Runtime's quantize_dynamic
+# writes them (tests/int8/dyn_conv_models.py: DynamicQuantizeLinear ->
+# ConvInteger or MatMulInteger -> Cast -> Mul by the scales -> Add bias
+# [-> Relu]; a 3x3 chain over odd channel counts, a stride-2 stem then
+# dilations 2 and 4 on two images, asymmetric pads with a 5x5 and a 1x1, a
+# feed-forward pair over batch dims, one token) through `paleozoic run` at 1 and 2
 # threads, with PZ_ISA=scalar (the scalar twin), PZ_ISA=avx2-novnni (the
 # AVX2 kernel) and PZ_ISA=ref (the reference ConvInteger), and the program
 # `paleozoic build` makes, each against ONNX Runtime's run of the same
-# model: every ConvInteger's int32 sums bit for bit, the float result
-# within 1e-6 of max|ref|; the profile names the fast kernel (dyn_*) of
-# every ConvInteger but under ref. Under a sanitizer: run at 1 thread and
+# model: every ConvInteger's and MatMulInteger's int32 sums bit for bit,
+# the float result within 1e-6 of max|ref|; the profile names the fast
+# kernel (dyn_*) of every one of them but under ref. Under a sanitizer: run at 1 thread and
 # the scalar twin only.
 # Ends with `N passed, N failed`.
 set -u
@@ -27,7 +28,7 @@ grep -q ' avx2' /proc/cpuinfo 2>/dev/null && have_avx2=1
     bad "dyn_conv_models.py: $(tail -c 400 "$T/log")"
 WAYS="t1 t2 scalar avx2 ref build"
 [ "$san" = 1 ] && WAYS="t1 scalar"
-while read -r n nout nconv; do
+while read -r n nout nconv; do   # nconv: ConvInteger and MatMulInteger layers
     m="$T/$n"
     i=0 ort="" outs=""
     while [ "$i" -lt "$nout" ]; do
@@ -63,11 +64,11 @@ while read -r n nout nconv; do
             clean "$T/log" || { bad "$n run ($way): $(grep -m1 -E 'Sanitizer|runtime error|internal' "$T/log")"; continue; }
             want=$nconv
             [ "$way" = ref ] && want=0
-            got=$(grep -c ' QCONV .* dyn_' "$T/log")
+            got=$(grep -cE ' Q(CONV|MATMUL) .* dyn_' "$T/log")
             [ "$got" = "$want" ] && ok ||
-                bad "$n run ($way): $got QCONV layers on a dyn_ kernel, want $want"
+                bad "$n run ($way): $got QCONV/QMATMUL layers on a dyn_ kernel, want $want"
             if [ "$way" = scalar ] || [ "$way" = avx2 ]; then
-                got=$(grep -c " QCONV .* dyn_$way" "$T/log")
+                got=$(grep -cE " Q(CONV|MATMUL) .* dyn_$way" "$T/log")
                 [ "$got" = "$nconv" ] && ok || bad "$n run ($way): $got dyn_$way kernels, want $nconv"
             fi
         fi
@@ -76,7 +77,7 @@ while read -r n nout nconv; do
         i=1
         while [ "$i" -lt "$nout" ]; do
             cmp_bit "$m.$way$i.pb" "$m.ort$i.pb" >"$T/why" 2>&1 && ok ||
-                bad "$n ($way) ConvInteger $i against ONNX Runtime: $(cat "$T/why")"
+                bad "$n ($way) ConvInteger/MatMulInteger $i against ONNX Runtime: $(cat "$T/why")"
             i=$((i + 1))
         done
     done

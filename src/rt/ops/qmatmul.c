@@ -1,9 +1,19 @@
 /* qmatmul.c - the QMATMUL layer: MatMulInteger (A, B, a_zero_point?,
  * b_zero_point? -> Y int32) and QLinearMatMul (a, a_scale, a_zero_point,
  * b, b_scale, b_zero_point, y_scale, y_zero_point -> y of y_zero_point's
- * type): numpy matmul shapes, 8- and 16-bit integers, the reference kernel
- * (qmatmul_ref.c). */
+ * type): numpy matmul shapes, 8- and 16-bit integers. Kernels:
+ *   DYN  MatMulInteger, 8-bit A (any batch dims) and a constant 2-D B with
+ *        a constant b_zero_point, A's zero point one element of any tensor
+ *        (DynamicQuantizeLinear's, read as the layer runs): the int8 GEMM,
+ *        int32 out (qmatmul_dyn.h);
+ *   REF  everything else, and PZ_ISA_REF: qmatmul_ref.c. */
+#include "rt/kernels/quant/qmatmul_dyn.h"
 #include "rt/ops/ops.h"
+
+typedef struct {
+    pz_qmatmul_desc d;   /* the reference's (first: run passes it) */
+    pz_qmm_dyn *dyn;     /* DYN, or NULL */
+} qmatmul_state;
 
 static bool qint(int dt)
 {
@@ -20,6 +30,39 @@ static bool qvec(const pz_tensor *t, int64_t len, int *per)
     return pz_numel(t) == len;
 }
 
+static bool q8(int dt)
+{
+    return dt == PZ_U8 || dt == PZ_I8;
+}
+
+/* DYN where it applies (prepare's checks done); nothing when it does not. */
+static int plan_dyn(pz_layer *l, qmatmul_state *st)
+{
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *bz = pz_in(l, 3), *y = pz_out(l, 0);
+    const pz_matmul_shape *s = &st->d.s;
+    if (l->isa == PZ_ISA_REF || !q8(a->dtype) || !q8(b->dtype) || b->rank != 2 || !b->data ||
+        (bz && !bz->data) || st->d.azp_row || s->K < 1 || pz_numel(a) % s->K)
+        return 0;
+    const pz_qmm_dyn_desc d = {.rows = pz_numel(a) / s->K, .n = s->N, .k = s->K,
+                               .a_signed = a->dtype == PZ_I8, .b_signed = b->dtype == PZ_I8,
+                               .novnni = l->opts->novnni};
+    if (d.rows * d.n != pz_numel(y)) return 0;
+    char why[200];
+    st->dyn = pz_qmm_dyn_new(&d, l->isa, b->data, bz ? bz->data : NULL, st->d.bzp_col, why,
+                             sizeof why);
+    if (!st->dyn) return 0;   /* a shape it does not take: the reference */
+    l->packed_in |= 1u << 1;
+    static const char *const NAMES[] = {"dyn_scalar", "dyn_avx2", "dyn_avxvnni", "dyn_vnni"};
+    l->kernel = NAMES[pz_qmm_dyn_kernel(st->dyn)];
+    return 0;
+}
+
+static void qmatmul_release(pz_layer *l)
+{
+    qmatmul_state *st = l->state;
+    if (st) pz_qmm_dyn_free(st->dyn);
+}
+
 static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_qmatmul_params *p = l->params;
@@ -31,9 +74,10 @@ static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "A (%s) and B (%s) must be 8- or 16-bit integers",
                              pz_dtype_name(a->dtype), pz_dtype_name(b->dtype));
     if (a->rank < 1 || b->rank < 1) return pz_layer_fail(l, err, n, "A and B must have rank >= 1");
-    pz_qmatmul_desc *d = calloc(1, sizeof *d);
-    if (!d) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = d;
+    qmatmul_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    pz_qmatmul_desc *d = &st->d;
     if (pz_matmul_shape_init(&d->s, a, b) ||
         pz_numel(y) != pz_prod(d->s.bdims, d->s.nb) * d->s.M * d->s.N)
         return pz_layer_fail(l, err, n, "A and B do not multiply into Y");
@@ -42,7 +86,7 @@ static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "zero points must have A's and B's types");
     if (!qvec(az, d->s.M, &d->azp_row) || !qvec(bz, d->s.N, &d->bzp_col))
         return pz_layer_fail(l, err, n, "zero points: one element, or per row of A, per column of B");
-    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32);
+    if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32) || plan_dyn(l, st);
     const pz_tensor *as = pz_in(l, 1), *bs = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     if (!as || !bs || !ys) return pz_layer_fail(l, err, n, "needs a_scale, b_scale and y_scale");
     d->ts = as->dtype;
@@ -58,16 +102,24 @@ static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
 static void qmatmul_run(const pz_layer *l, int ith, int nth)
 {
     const pz_qmatmul_params *p = l->params;
+    const qmatmul_state *st = l->state;
+    if (st->dyn) {
+        const pz_tensor *az = pz_in(l, 2);
+        const int32_t za = !az ? 0 : az->dtype == PZ_I8 ? *(const int8_t *)az->data
+                                                        : *(const uint8_t *)az->data;
+        pz_qmm_dyn_run(st->dyn, l->in[0]->data, za, l->out[0]->data, ith, nth);
+        return;
+    }
     if (p->func == PZ_QMM_INTEGER) {
         const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 3);
-        pz_any_qmatmul__ref(l->state, l->in[0]->data, l->in[1]->data, az ? az->data : NULL,
+        pz_any_qmatmul__ref(&st->d, l->in[0]->data, l->in[1]->data, az ? az->data : NULL,
                             bz ? bz->data : NULL, NULL, l->out[0]->data, ith, nth);
         return;
     }
     const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 5), *yz = pz_in(l, 7);
     const pz_qmatmul_scales q = {l->in[1]->data, l->in[4]->data, l->in[6]->data,
                                  yz ? yz->data : NULL};
-    pz_any_qmatmul__ref(l->state, l->in[0]->data, l->in[3]->data, az ? az->data : NULL,
+    pz_any_qmatmul__ref(&st->d, l->in[0]->data, l->in[3]->data, az ? az->data : NULL,
                         bz ? bz->data : NULL, &q, l->out[0]->data, ith, nth);
 }
 
@@ -76,5 +128,5 @@ static const pz_param_field qmatmul_fields[] = {PZ_FIELD(pz_qmatmul_params, func
 const pz_rt_op pz_rt_op_qmatmul = {
     .name = "QMATMUL", PZ_OP_PARAMS(pz_qmatmul_params, qmatmul_fields),
     .min_in = 2, .max_in = 8, .min_out = 1, .max_out = 1,
-    .prepare = qmatmul_prepare, .run = qmatmul_run,
+    .prepare = qmatmul_prepare, .run = qmatmul_run, .release = qmatmul_release,
 };

@@ -1,0 +1,82 @@
+/* rt_qmatmul_dyn.c - MatMulInteger with a run-time zero point
+ * (rt/kernels/quant/qmatmul_dyn.h) against the reference MatMulInteger
+ * (pz_any_qmatmul__ref): every kernel set this CPU has (scalar twin, AVX2,
+ * AVX-VNNI, VNNI) bit for bit equal to it, at 1 and 3 workers. Cases: A and
+ * B uint8 and int8, B's zero point absent, per tensor or per column, A's
+ * any value of its type; one row (a token), odd K and N, batch dims on A,
+ * more rows than a block; extreme values where the sums grow most. */
+#include "rt/kernels/quant/qmatmul_dyn.h"
+#include "rt_test.h"
+#include "q8_test.h"
+
+static int extreme;
+
+/* bzk: 0 no b zero point, 1 per tensor, 2 per column */
+static void mcase(int64_t batch, int64_t m, int64_t k, int64_t n, int as, int bs, int bzk)
+{
+    const int64_t rows = batch * m, na = rows * k, nb = k * n, ny = rows * n;
+    uint8_t *a = malloc((size_t)na), *b = malloc((size_t)nb), *bz = malloc((size_t)n);
+    int32_t *yr = malloc((size_t)ny * 4), *y = malloc((size_t)ny * 4);
+    for (int64_t i = 0; i < na; i++) a[i] = (uint8_t)(extreme ? (rnd() % 4 ? 255 : 0) : rnd());
+    for (int64_t i = 0; i < nb; i++)
+        b[i] = (uint8_t)(extreme ? (i % 3 ? (bs ? 0x80 : 0) : (bs ? 0x7f : 0xff)) : rnd());
+    for (int64_t i = 0; i < n; i++) bz[i] = (uint8_t)(extreme ? (bs ? 0x7f : 0) : rnd());
+    const uint8_t azb = (uint8_t)(extreme ? (as ? 0x80 : 0) : rnd());
+    const int32_t azp = as ? (int8_t)azb : azb;
+    pz_qmatmul_desc rd = {.s = {.nb = 1, .bdims = {batch}, .sa = {m * k}, .sb = {0},
+                                .M = m, .N = n, .K = k},
+                          .ta = as ? PZ_I8 : PZ_U8, .tb = bs ? PZ_I8 : PZ_U8, .ty = PZ_I32,
+                          .bzp_col = bzk == 2};
+    pz_any_qmatmul__ref(&rd, a, b, &azb, bzk ? bz : NULL, NULL, yr, 0, 1);
+    const pz_qmm_dyn_desc d = {.rows = rows, .n = n, .k = k, .a_signed = as, .b_signed = bs};
+    for (int kk = 0; kk < NK; kk++) {
+        if (!kernel_here(kk)) continue;
+        pz_qmm_dyn_desc dk = d;
+        dk.novnni = kk == PZ_Q8_AVX2;
+        char err[200];
+        pz_qmm_dyn *q = pz_qmm_dyn_new(&dk, KISA[kk], b, bzk ? bz : NULL, bzk == 2, err,
+                                       sizeof err);
+        checkf(q != NULL, "plan %s: %s", KNAME[kk], err);
+        if (!q) continue;
+        check(pz_qmm_dyn_kernel(q) == (pz_q8_kernel)kk, "the kernel set asked for");
+        for (int nth = 1; nth <= 3; nth += 2) {
+            memset(y, 0x5a, (size_t)ny * 4);
+            for (int ith = 0; ith < nth; ith++) pz_qmm_dyn_run(q, a, azp, y, ith, nth);
+            int64_t bad = 0;
+            for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
+            checkf(bad == 0, "%s nth %d: %lldx%lldx%lldx%lld a%s b%s bz %d: %lld of %lld differ",
+                   KNAME[kk], nth, (long long)batch, (long long)m, (long long)k, (long long)n,
+                   as ? "s8" : "u8", bs ? "s8" : "u8", bzk, (long long)bad, (long long)ny);
+        }
+        pz_qmm_dyn_free(q);
+    }
+    free(a), free(b), free(bz), free(yr), free(y);
+}
+
+int main(void)
+{
+    if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
+    if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
+    static const int64_t ks[] = {1, 3, 7, 33, 64, 129}, ns[] = {1, 5, 16, 17, 63, 65, 200};
+    int v = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 7; j++, v++) {
+            const int64_t m = v % 3 == 0 ? 1 : irnd(2, 13);
+            mcase(1 + v % 2, m, ks[i], ns[j], v % 2, v / 2 % 2, v % 3);
+        }
+    /* one token over a wide layer (columns split among workers); rows of
+     * several blocks; batch dims */
+    mcase(1, 1, 768, 301, 0, 1, 1);
+    mcase(1, 1, 255, 1000, 1, 0, 2);
+    mcase(1, 200, 97, 45, 0, 0, 1);
+    mcase(3, 70, 31, 129, 1, 1, 2);
+    extreme = 1;
+    for (int i = 0; i < 4; i++) mcase(1, 7 + i, 1000 + 333 * i, 37, i % 2, i / 2, 1 + i % 2);
+    extreme = 0;
+    char err[200];
+    const uint8_t b1 = 1;
+    const pz_qmm_dyn_desc bad = {.rows = 1, .n = 0, .k = 1};
+    pz_qmm_dyn *q = pz_qmm_dyn_new(&bad, PZ_ISA_AVX512, &b1, NULL, 0, err, sizeof err);
+    checkf(!q && strstr(err, "sizes"), "an empty output refused: %s", err);
+    return test_summary("rt_qmatmul_dyn");
+}
