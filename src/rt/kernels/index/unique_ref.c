@@ -55,6 +55,7 @@ int64_t pz_any_unique__ref(int dt, int sorted, int64_t outer, int64_t n, int64_t
                            const void *x, void *y, int64_t *idx, int64_t *inv, int64_t *cnt,
                            int64_t *scratch)
 {
+    if (n == 0) return 0;   /* no slices; scratch may be NULL */
     slices s = {dt, outer, n, inner, x};
     int64_t *order = scratch, *tmp = scratch + n, *first = scratch + 2 * n,
             *count = scratch + 3 * n, *pos = scratch + 4 * n;

@@ -8,7 +8,7 @@
 void pz_any_det__ref(int dt, int64_t batch, int64_t n, const void *x, void *y, double *scratch,
                      int ith, int nth)
 {
-    double *a = scratch + n * n * ith;
+    double *a = n ? scratch + n * n * ith : NULL;   /* 0x0: no scratch, det 1 */
     int64_t lo, hi;
     pz_split(batch, ith, nth, &lo, &hi);
     for (int64_t bi = lo; bi < hi; bi++) {

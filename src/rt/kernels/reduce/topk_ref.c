@@ -36,6 +36,7 @@ void pz_any_topk__ref(const pz_topk_params *p, int dt, const pz_axis_shape *s, c
     const key_kind kk = pz_dtype_is_float(dt) ? KEY_F64 : pz_dtype_is_signed(dt) ? KEY_I64 : KEY_U64;
     const size_t es = pz_dtype_size(dt);
     const int64_t n = s->n, k = p->k;
+    if (n == 0) return;   /* k <= n: nothing to write, and scratch may be NULL */
     int64_t *a = scratch + 2 * n * ith, *b = a + n;
     int64_t lo, hi;
     pz_split(s->outer * s->inner, ith, nth, &lo, &hi);   /* rows (o, i) */

@@ -55,8 +55,8 @@ int64_t pz_f32_nms__ref(const pz_nms_params *p, int64_t nb, int64_t nc, int64_t 
                         const float *boxes, const float *scores, float iou_th, float score_th,
                         int has_score_th, int64_t *sel, int64_t *scratch)
 {
+    if (p->max_out <= 0 || nbox == 0) return 0;   /* scratch may be NULL */
     int64_t *cand = scratch, *tmp = scratch + nbox, *kept = scratch + 2 * nbox, count = 0;
-    if (p->max_out <= 0) return 0;
     for (int64_t b = 0; b < nb; b++) {
         const float *bx = boxes + b * nbox * 4;
         for (int64_t c = 0; c < nc; c++) {
