@@ -163,19 +163,27 @@ static const char *lname(const ir_model *m, int l)
     return m->g->nodes[m->layers[l].node].name;
 }
 
+static int fused_kind(const ir_model *m, int l, int qkv);
+
 /* Whether layer l is a merged layer of the concatenation pass: named
  * "A+B+C" after its members, with the Split "A:split" as the next layer
- * (the pass puts it there). Returns the members, 0 if not. */
+ * (the pass puts it there), or, when the parts are Q, K and V, an
+ * attention layer reading them in place (passes/qkv_slices.c). Returns the
+ * members, 0 if not. */
 static int concat_members(const ir_model *m, int l)
 {
     if (l + 1 >= m->n_layers) return 0;
     const ir_node *n = &m->g->nodes[m->layers[l].node], *s = &m->g->nodes[m->layers[l + 1].node];
     const char *plus = n->name ? strchr(n->name, '+') : NULL;
     size_t k = plus ? (size_t)(plus - n->name) : 0;
-    if (!plus || !s->name || strcmp(s->op_type, "Split") || strncmp(s->name, n->name, k) ||
-        strcmp(s->name + k, ":split"))
-        return 0;
-    return s->n_out;
+    if (plus && s->name && !strcmp(s->op_type, "Split") && !strncmp(s->name, n->name, k) &&
+        !strcmp(s->name + k, ":split"))
+        return s->n_out;
+    for (int j = l + 1; plus && n->n_out > 0 && j < m->n_layers; j++) {
+        const ir_node *r = &m->g->nodes[m->layers[j].node];
+        if (fused_kind(m, j, 1) && r->n_in > 0 && r->in[0] == n->out[0]) return 3;
+    }
+    return 0;
 }
 
 /* The concatenation knob: on or off, and each merged layer with its

@@ -247,8 +247,9 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         else gt_puts(t, ", a copy of a graph output that no layer writes");
         if (gen_layer_concat(p, li))
             gt_printf(t, "; concatenation: %d layers that read one input, their weights "
-                      "concatenated, run as one; layer %d splits the output", gen_layer_concat(p, li),
-                      li + 1);
+                      "concatenated, run as one; %s", gen_layer_concat(p, li),
+                      p->l[li + 1].low.kind == PZ_OP_SPLIT ? "the next layer splits the output"
+                                                  : "the attention layer reads its parts in place");
         if ((low->kind == PZ_OP_GEMM || low->kind == PZ_OP_MATMUL) && low->n_in > 3 &&
             low->in[3] >= 0)
             gt_puts(t, "; residual: input 3 (Z) added in the GEMM's epilogue, no Add layer");

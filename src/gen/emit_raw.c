@@ -120,8 +120,9 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         gt_printf(t, "    /* layer %d: ", li);
         gt_comment(t, l->op_type);
         if (gen_layer_concat(p, li))
-            gt_printf(t, "; concatenation: %d layers run as one, layer %d splits the output",
-                      gen_layer_concat(p, li), li + 1);
+            gt_printf(t, "; concatenation: %d layers run as one, %s", gen_layer_concat(p, li),
+                      p->l[li + 1].low.kind == PZ_OP_SPLIT ? "the next layer splits the output"
+                                                  : "the attention layer reads its parts in place");
         gt_puts(t, " */\n");
         for (int k = 0; k < low->n_out; k++)
             for (; next <= low->out[k]; next++) value_tensor(t, &p->t[next], next);

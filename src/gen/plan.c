@@ -208,10 +208,17 @@ int gen_layer_concat(const gen_plan *p, int li)
     const char *a = p->l[li].name, *s = p->l[li + 1].name;
     const char *plus = a ? strchr(a, '+') : NULL;
     size_t n = plus ? (size_t)(plus - a) : 0;
-    if (!plus || !s || p->l[li + 1].low.kind != PZ_OP_SPLIT || strncmp(s, a, n) ||
-        strcmp(s + n, ":split"))
-        return 0;
-    return p->l[li + 1].low.n_out;
+    if (plus && s && p->l[li + 1].low.kind == PZ_OP_SPLIT && !strncmp(s, a, n) &&
+        !strcmp(s + n, ":split"))
+        return p->l[li + 1].low.n_out;
+    /* no Split: a Q/K/V GEMM whose parts an attention layer reads in place */
+    for (int j = li + 1; plus && j < p->n_model_layers; j++) {
+        const op_lowered *r = &p->l[j].low;
+        if (r->kind == PZ_OP_ATTENTION && r->n_in > 0 && r->in[0] == p->l[li].low.out[0] &&
+            ((const pz_attention_params *)&r->p)->qkv_w > 0)
+            return 3;
+    }
+    return 0;
 }
 
 int gen_prec_of(ir_precision p, ir_weights w)

@@ -123,8 +123,8 @@ int gen_block_prec(const gen_block *b);
 int gen_prec_of(ir_precision p, ir_weights w);
 /* The concatenation knob: when layer li is a merged layer (the layers of
  * one group run as one, named "A+B+C", and the next layer is the SPLIT
- * "A:split" that gives each its output), the number of layers merged;
- * else 0. */
+ * "A:split" that gives each its output, or an attention layer reads the
+ * three parts in place), the number of layers merged; else 0. */
 int gen_layer_concat(const gen_plan *p, int li);
 
 /* The params struct name of a runtime op kind ("pz_conv_params"), NULL for

@@ -167,6 +167,11 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
             goto out;
         }
         compact(g, &dead);
+        /* the Q/K/V GEMM the concat pass made is cut by a Split: read in place */
+        if (!opts->no_attention) {
+            pass_qkv_slices(g, dead, &st);
+            compact(g, &dead);
+        }
     }
     /* Nodes whose outputs infer folded into constants (Constant, shape
      * arithmetic) never run; they go, and their outputs stay as constants

@@ -38,6 +38,41 @@ static int order_view(const ir_node *n)
            pass_is(n, OP_unsqueeze);
 }
 
+/* The live node writing value v: as its first output, or any output of a
+ * Split; -1 if none. */
+static int writer(const ir_graph *g, int v, const unsigned char *dead)
+{
+    int w = pass_writer(g, v, dead);
+    for (int i = 0; w < 0 && v >= 0 && i < g->n_nodes; i++)
+        if (!dead[i] && pass_is(&g->nodes[i], OP_split))
+            for (int k = 1; k < g->nodes[i].n_out; k++)
+                if (g->nodes[i].out[k] == v) w = i;
+    return w;
+}
+
+/* Whether output v of Split node n is a run of X's last axis, every other
+ * axis whole (so that the Split is along the last axis whatever its
+ * attribute says); *off its first column, *cols its columns. 0 if it is. */
+static int split_last_cols(const ir_graph *g, const ir_node *n, int v, int64_t *off,
+                           int64_t *cols)
+{
+    const ir_tensor *x = &g->values[n->in[0]].t;
+    int64_t at = 0, found = -1;
+    if (x->rank < 1) return -1;
+    for (int j = 0; j < n->n_out; j++) {
+        if (n->out[j] < 0) return -1;
+        const ir_tensor *t = &g->values[n->out[j]].t;
+        if (t->rank != x->rank) return -1;
+        for (int d = 0; d < x->rank - 1; d++)
+            if (t->dims[d] != x->dims[d]) return -1;
+        if (n->out[j] == v) found = at, *cols = t->dims[x->rank - 1];
+        at += t->dims[x->rank - 1];
+    }
+    if (found < 0 || at != x->dims[x->rank - 1]) return -1;
+    *off = found;
+    return 0;
+}
+
 /* The X that value v, read by node reader alone, is a column slice of
  * (the header's path); *off its first column, *cols its columns, the nodes
  * that go appended to gone. -1 when v is not such a slice. */
@@ -45,14 +80,20 @@ static int slice_of(const ir_graph *g, int v, int reader, const unsigned char *d
                     int64_t *off, int64_t *cols, int *gone, int *ng)
 {
     for (int hop = 0; hop <= MAX_HOPS; hop++) {
-        int slot, w = pass_writer(g, v, dead);
+        int slot, w = writer(g, v, dead);
         /* past the attention node, each reader is a view: its slot 0 */
+        /* a Split's other outputs are read (by the other paths): not "plain" */
         if (w < 0 || pass_sole_reader(g, v, &slot) != reader || (hop > 0 && slot != 0) ||
-            !pass_plain(g, &g->nodes[w]))
+            (pass_is(&g->nodes[w], OP_split) ? g->nodes[w].act.kind != IR_ACT_NONE
+                                             : !pass_plain(g, &g->nodes[w])))
             return -1;
         const ir_node *n = &g->nodes[w];
         if (n->n_in < 1 || n->in[0] < 0) return -1;
         gone[(*ng)++] = w;
+        if (pass_is(n, OP_split)) {
+            if (split_last_cols(g, n, v, off, cols)) return -1;
+            return n->in[0];
+        }
         if (pass_is(n, OP_slice)) {
             const ir_tensor *t = &g->values[v].t;
             if (!op_slice_last_cols(g, n, off) || t->rank < 1) return -1;
@@ -77,6 +118,7 @@ static int qkv_at(ir_graph *g, int ai, unsigned char *dead)
         return 0;
     int gone[3 * (MAX_HOPS + 1)], ng = 0, x = -1;
     int64_t off[3], dk = 0;
+    int splits = 0, split = -1;
     for (int k = 0; k < 3; k++) {
         int64_t cols;
         const ir_tensor *t = &g->values[an->in[k]].t;
@@ -86,7 +128,17 @@ static int qkv_at(ir_graph *g, int ai, unsigned char *dead)
             return 0;
         x = xk;
         if (k == 0) dk = t->dims[t->rank - 1];
+        const int cut = gone[ng - 1];   /* the path's last node: its Slice or Split */
+        if (pass_is(&g->nodes[cut], OP_split)) {
+            if (split >= 0 && split != cut) return 0;
+            split = cut;
+            splits++;
+        }
     }
+    /* a Split goes only when its three parts are Q, K and V, each once */
+    if (split >= 0 && (splits != 3 || g->nodes[split].n_out != 3 || off[0] == off[1] ||
+                       off[0] == off[2] || off[1] == off[2]))
+        return 0;
     const ir_value *xv = &g->values[x];
     if (xv->t.dtype != IR_F32 || xv->t.data || xv->dyn || xv->t.rank < 1) return 0;
     ir_node_add_attr_int(an, "qkv_w", xv->t.dims[xv->t.rank - 1]);

@@ -128,6 +128,10 @@ int pz_raw_op_compile(pz_raw_op *op, int mp, const pz_run_options *opts, char *e
         const pz_raw_tensor *t = op->in[i];
         in[i] = -1;
         if (!t) continue;
+        /* one tensor given twice is one value (attention reads Q, K, V from one) */
+        for (int j = 0; j < i && in[i] < 0; j++)
+            if (op->in[j] == t) in[i] = in[j];
+        if (in[i] >= 0) continue;
         if (!t->t.data) return pz_net_free(net), snprintf(err, errsize, "op \"%s\": input %d has no memory (alloc or bind it)", op->name, i), 1;
         if (t->bound) {
             in[i] = pz_net_const(net, "", t->t.dtype, t->t.rank, t->t.dims, t->t.data);

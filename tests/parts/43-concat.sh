@@ -20,7 +20,8 @@
 #           unfused run; Inception-v3 in one fused block likewise; and at --batch 2)
 #   shows   inspect --strategy none --concat on: the merged layers the model
 #           must have, each with its branches; off: none; the profile's
-#           SPLIT layers and Splits in place; the generated C's
+#           SPLIT layers, Splits in place, the Q/K/V Split gone into the
+#           attention layer (it reads its parts in place); the generated C's
 #           "concatenation" comments
 #   knob    a schedule from `tune --concat on` says "concat": true and runs
 #           without --concat to the same bits; --concat off against it, a
@@ -58,8 +59,9 @@ same() {   # A B NOUT [--rel TOL]
 }
 
 # name, outputs, merged layers inspect must show, their Splits in place (rt/inplace.c: one
-# outer row; Q/K/V's rows and Gemm's 5 rows copy), ISA runs (scalar too for the small ones)
-while read -r m nout want inpl isas; do
+# outer row; Gemm's 5 rows copy), Splits gone into an attention layer (Q/K/V read in place:
+# passes/qkv_slices.c), ISA runs (scalar too for the small ones)
+while read -r m nout want inpl qkv isas; do
     [ -n "$m" ] || continue
     f="$T/$m.onnx" x=$(ins_of "$m")
     # ---- equal: on against off, bitwise, per thread count and ISA
@@ -99,13 +101,17 @@ while read -r m nout want inpl isas; do
     rows=$(grep -c '^  layer [0-9]* [A-Za-z]*, [0-9]* branches: ' "$T/ins")
     if [ "$got" = "$want" ] && [ "$rows" = "$want" ]; then ok
     else bad "$m inspect: '$got' merged layers and $rows listed, want $want: $(grep -A3 '^concat' "$T/ins")"; fi
+    # a Q/K/V Split goes altogether: the attention reads its parts in the GEMM's output
+    q=$(sed -n 's/^qkv in place: \([0-9]*\) attention layers.*/\1/p' "$T/ins")
+    if [ "${q:-x}" = "$qkv" ]; then ok
+    else bad "$m inspect: '${q:-no line}' attention layers reading Q, K, V in place, want $qkv"; fi
     "$PZ" inspect "$f" --strategy none --concat off >"$T/ins" 2>&1
     if grep -q '^concat: off, 0 merged layers' "$T/ins" && ! grep -q 'branches:' "$T/ins"; then ok
     else bad "$m inspect --concat off: $(grep '^concat' "$T/ins")"; fi
     "$PZ" run "$f" $x --threads 1 --concat on --profile >"$T/prof" 2>&1
     n=$(grep -c ' SPLIT .*:split ' "$T/prof")
     v=$(sed -n 's/.*, \([0-9]*\) splits in place.*/\1/p' "$T/prof")
-    if [ "$((n + ${v:-0}))" = "$want" ] && [ "${v:-0}" = "$inpl" ]; then ok
+    if [ "$((n + ${v:-0} + qkv))" = "$want" ] && [ "${v:-0}" = "$inpl" ]; then ok
     else bad "$m profile: $n concat SPLIT layers and ${v:-0} in place, want $want, $inpl in place"; fi
     rm -rf "$T/gen"
     "$PZ" compile "$f" -o "$T/gen" --threads 1 --concat on >"$T/log" 2>&1
@@ -113,13 +119,13 @@ while read -r m nout want inpl isas; do
     if [ "$n" = "$want" ] && grep -q 'concatenation (--concat.*): on' "$T/gen/"*.c; then ok
     else bad "$m compile: $n concatenation comments in the C, want $want"; fi
 done <<LIST
-qkv 1 1 0 fast scalar
-qkv_gemm 1 1 0 fast scalar
-gemv 1 1 1 fast scalar
-mixed 1 2 2 fast scalar
-branches 1 2 1 fast scalar
-hand 8 3 1 fast scalar
-$([ -n "$GN" ] && echo "googlenet 1 9 9 fast")
+qkv 1 1 0 1 fast scalar
+qkv_gemm 1 1 0 0 fast scalar
+gemv 1 1 1 0 fast scalar
+mixed 1 2 2 0 fast scalar
+branches 1 2 1 0 fast scalar
+hand 8 3 1 0 fast scalar
+$([ -n "$GN" ] && echo "googlenet 1 9 9 0 fast")
 LIST
 
 # ---- fused F-Blocks over the merged convs and their Splits: on against off, bitwise, and
