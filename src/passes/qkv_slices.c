@@ -26,6 +26,9 @@
  *   - each part's columns are its heads times its head size (Q's and K's
  *     [.., S, H, Dk], V's [.., S, H, Dv]: a Reshape that splits only the
  *     last axis), so that a row of X holds one row of each.
+ * The cutter may also be a Split along the last axis (the one the concat
+ * pass puts after the Q, K and V projections it merged: the pass runs again
+ * after it) when its three parts are Q, K and V, each once; it goes too.
  * X itself may be read elsewhere: it is only read here. */
 #include "../ops/slice.h"
 #include "passes_internal.h"
