@@ -63,6 +63,8 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
   nestlist  torch.jit.script: for i in range(n): h = cat of a list appended to
             i + 1 times in an inner for (an inner loop's scan output whose
             count comes from the outer iteration)
+nestvary (onnx.helper): an outer loop carrying the inner loop's scan
+output reshaped, the inner count i + 1 (i + 1 rows per iteration).
 Bad models: nestbad (nestslice with m = 0: the carried value's size
 changes, nestbad.inK.pb), expandrank (an onnx.helper loop carrying
 Expand([0.5], Range(1, i + 2)): its rank changes, expandrank.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
@@ -325,6 +327,33 @@ def grow_model():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def nestvary_model():
+    """An outer loop carrying Reshape(inner scan output, [-1, 3]), the inner
+    loop's count i + 1: the carried value has i + 1 rows."""
+    f, i64, b = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    inner = helper.make_graph(
+        [helper.make_node("Add", ["g", "g"], ["g2"]),
+         helper.make_node("ReduceSum", ["g2", "ax0"], ["g2s"], keepdims=1),
+         helper.make_node("Identity", ["ci"], ["ci2"])],
+        "inner", [vi("j", i64, []), vi("ci", b, []), vi("g", f, [1, 3])],
+        [vi("ci2", b, []), vi("g2", f, None), vi("g2s", f, None)])
+    outer = helper.make_graph(
+        [helper.make_node("Add", ["i", "one"], ["m"]),
+         helper.make_node("ReduceSum", ["h", "ax0"], ["g0"], keepdims=1),
+         helper.make_node("Mul", ["g0", "q"], ["g1"]),
+         helper.make_node("Loop", ["m", "", "g1"], ["hf", "hs"], name="inner", body=inner),
+         helper.make_node("Reshape", ["hs", "shape"], ["h2"]),
+         helper.make_node("Identity", ["c"], ["c2"])],
+        "outer", [vi("i", i64, []), vi("c", b, []), vi("h", f, None)],
+        [vi("c2", b, []), vi("h2", f, None)],
+        [const("one", np.array(1, np.int64)), const("q", np.array(0.25, np.float32)),
+         const("shape", np.array([-1, 3], np.int64))])
+    g = helper.make_graph([helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer", body=outer)],
+                          "nestvary", [vi("x", f, [1, 3]), vi("n", i64, [])], [vi("y", f, None)],
+                          [const("ax0", np.array([0], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def expandrank_model():
     """A loop carrying Expand([0.5], Range(1, i + 2)): a rank more per
     iteration, which the plan (one rank per carried value) cannot follow."""
@@ -406,6 +435,10 @@ for name, m, sets in models:
         fh.write(m.SerializeToString())
     save(name, sets)
     cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
+with open(os.path.join(OUT, "nestvary.onnx"), "wb") as fh:
+    fh.write(nestvary_model().SerializeToString())
+save("nestvary", [[rng.randn(1, 3).astype(np.float32), np.array(n, np.int64)] for n in [3, 0, 1, 5]])
+cases.append("nestvary 2 1 4")
 # with m >= 1 nestbad is fine: its inner loop starts from a Reshape of the
 # outer's carried value, of a run-time shape
 x113 = rng.randn(1, 1, 3).astype(np.float32)

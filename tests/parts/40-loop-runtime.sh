@@ -30,7 +30,8 @@
 #     refused at build;
 #   - carried values sized per iteration from another run-time source
 #     (PyTorch scripts: h = arange(i + 1) + h.sum(), h = x.expand(i + 2, 3),
-#     h = cat of a list an inner for of i + 1 iterations appends to), as
+#     h = cat of a list an inner for of i + 1 iterations appends to; an
+#     onnx.helper loop carrying an inner loop's scan output of i + 1), as
 #     above; an Expand to a shape whose length follows the iteration (its
 #     rank changes) exits 2 naming the layer in the program;
 #   - n = 2^50 exits 2 naming the loop, in the program and in `run`.
