@@ -14,7 +14,7 @@ static pz_status expand_infer(ir_graph *g, ir_node *n, pz_err *err)
     int64_t shape[IR_MAX_RANK], dims[IR_MAX_RANK];
     int k;
     p->func = PZ_VIEW_EXPAND;
-    if (op_rt_ints(g, n, 1, IR_MAX_RANK, &k)) {
+    if (op_rt_ints_dyn(g, n, 1, IR_MAX_RANK, &k)) {
         /* read at run time: no bound (the net allocates Y); X's dims stand in */
         int rank = k > x->rank ? k : x->rank;
         for (int i = 0; i < rank; i++) dims[i] = i >= rank - x->rank ? x->dims[i - (rank - x->rank)] : 1;

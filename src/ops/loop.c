@@ -285,14 +285,55 @@ static pz_status loop_at_run_time(ir_graph *g, int i, const ir_graph *body, int 
     return st;
 }
 
+/* Which values of the body (nodes i .. end of c, the loop's LoopBegin
+ * first) have no compile-time bound and a size that may change from one
+ * iteration to the next (vary): one made without a bound (Range, Expand,
+ * Tile, ... read at run time) from a value that depends on the iteration
+ * (dep: the LoopBegin's outputs and what is computed from them), an inner
+ * loop's outputs when its trip count or condition depends on it, and what
+ * is computed from such a value. An inner loop of a count fixed for the
+ * whole loop (nestscan's) gives unbounded values of one size: not vary. */
+static void body_vary(const ir_graph *c, int i, int end, uint8_t *dep, uint8_t *vary)
+{
+    const ir_node *lb = &c->nodes[i];
+    for (int k = 0; k < lb->n_out; k++)
+        if (lb->out[k] >= 0) dep[lb->out[k]] = 1;
+    for (int b = i + 1; b < end; b++) {
+        const ir_node *n = &c->nodes[b];
+        int d = 0, v = 0, fresh = 0, inner_begin = n->op == OPS[OP_loop_begin];
+        for (int k = 0; k < n->n_in; k++) {
+            int x = n->in[k];
+            if (x < 0) continue;
+            d |= dep[x];
+            v |= vary[x];
+            fresh |= dep[x] && !c->values[x].rt_alloc;   /* a size read from the iteration */
+        }
+        if (n->op == OPS[OP_loop_end]) {   /* M, cond, and the inner body's cond_out */
+            int Nc = n->n_in - n->n_out - 5;
+            fresh = (n->in[0] >= 0 && dep[n->in[0]]) || (n->in[1] >= 0 && dep[n->in[1]]) ||
+                    (Nc >= 0 && dep[n->in[4 + Nc]]);
+        }
+        for (int k = 0; k < n->n_out; k++) {
+            int y = n->out[k];
+            if (y < 0) continue;
+            /* an inner loop's iteration_num and cond_in: its own, not ours */
+            dep[y] = inner_begin ? k >= 2 && dep[n->in[k - 2]] : d;
+            vary[y] = c->values[y].rt_alloc && (v || fresh);
+        }
+    }
+}
+
 /* Whether a carried value of Loop i, run at run time, comes out of the
  * body with another size than it went in (x = cat(x, y)), or of no
- * compile-time bound from a loop in the body that grows (a v_initial of no
- * bound is still checked per run: rt/ops/loop.c): the loop is made on a
- * copy of g and its body inferred there, each v_out's shape compared with
- * its v_in's. Such a loop's carried values are then sized per iteration
- * (loop_begin.c's grow). A copy that does not infer says no: the real
- * inference then names what fails. */
+ * compile-time bound and a size that may change per iteration (body_vary:
+ * x = arange(i), an Expand to a shape computed from i, an inner loop's
+ * scan output of a count computed from i, or a loop in the body that
+ * grows); a v_initial of no bound is still checked per run (rt/ops/
+ * loop.c), and so is a v_out of no bound and one size (nestscan's). The
+ * loop is made on a copy of g and its body inferred there, each v_out's
+ * shape compared with its v_in's. Such a loop's carried values are then
+ * sized per iteration (loop_begin.c's grow). A copy that does not infer
+ * says no: the real inference then names what fails. */
 static int loop_grows(const ir_graph *g, int i, const ir_graph *body, int N, int K)
 {
     ir_graph *c = ir_graph_clone(g);
@@ -308,16 +349,18 @@ static int loop_grows(const ir_graph *g, int i, const ir_graph *body, int N, int
                 !op_attr_int(&c->nodes[b], "grow", 0, &gr, &e))
                 inner |= gr != 0;
         }
+        uint8_t *dep = pz_xcalloc((size_t)c->n_values + 1, 2), *vary = dep + c->n_values + 1;
+        body_vary(c, i, end, dep, vary);
         const ir_node *n = &c->nodes[end];
         int Nc = n->n_in - n->n_out - 5;
         for (int j = 0; j < Nc && !grows; j++) {
             const ir_tensor *a = &c->values[n->in[4 + j]].t, *b = &c->values[n->in[5 + Nc + j]].t;
             if (a->dtype != b->dtype || a->rank != b->rank) continue;   /* LoopEnd refuses it */
-            /* one with no compile-time bound from a loop in the body that grows
-             * (another unbounded one is checked per iteration: rt/exec.c) */
-            grows = inner && c->values[n->in[5 + Nc + j]].rt_alloc;
+            const int vout = n->in[5 + Nc + j];
+            grows = c->values[vout].rt_alloc && (inner || vary[vout]);
             for (int d = 0; d < a->rank; d++) grows |= a->dims[d] != b->dims[d];
         }
+        free(dep);
     }
     ir_graph_free(c);
     return grows;

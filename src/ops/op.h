@@ -170,6 +170,11 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
  * (at most max entries: *count). 0: op_const_ints applies (and asks). */
 int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count);
 
+/* op_rt_ints, also for a value of a run-time shape (ir_value.dyn: computed
+ * in a loop's body, say), its planned length taken as the run's: only for
+ * a layer that checks the length it reads (VIEW: Expand, Tile). */
+int op_rt_ints_dyn(const ir_graph *g, const ir_node *n, int i, int max, int *count);
+
 /* Sets output i's dtype and shape. */
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */

@@ -154,14 +154,24 @@ pz_status op_const_ints(const ir_graph *g, const ir_node *n, int i, const char *
     return PZ_OK;
 }
 
-int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count)
+static int rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count, int dyn)
 {
     const ir_tensor *t = op_in(g, n, i);
-    if (!g->rt_shapes || !t || t->data || g->values[n->in[i]].dyn || t->rank > 1 ||
+    if (!g->rt_shapes || !t || t->data || (g->values[n->in[i]].dyn && !dyn) || t->rank > 1 ||
         (t->dtype != IR_I64 && t->dtype != IR_I32) || ir_tensor_numel(t) > max)
         return 0;
     if (count) *count = (int)ir_tensor_numel(t);
     return 1;
+}
+
+int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count)
+{
+    return rt_ints(g, n, i, max, count, 0);
+}
+
+int op_rt_ints_dyn(const ir_graph *g, const ir_node *n, int i, int max, int *count)
+{
+    return rt_ints(g, n, i, max, count, 1);
 }
 
 void op_set_dyn(ir_graph *g, const ir_node *n, int i)

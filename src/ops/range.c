@@ -34,7 +34,7 @@ static pz_status range_infer(ir_graph *g, ir_node *n, pz_err *err)
                        n->name, ir_dtype_name(dt));
     for (int i = 0; i < 3; i++) {
         if (t[i]->data) continue;
-        if (g->rt_shapes && !g->values[n->in[i]].dyn) {
+        if (g->rt_shapes) {
             /* read at run time (RANGE): no bound, the net allocates Y; [1] stands in */
             int64_t one = 1;
             op_set_out(g, n, 0, dt, 1, &one);

@@ -12,7 +12,7 @@ static pz_status tile_infer(ir_graph *g, ir_node *n, pz_err *err)
     int64_t rep[IR_MAX_RANK], dims[IR_MAX_RANK];
     int k;
     p->func = PZ_VIEW_TILE;
-    if (op_rt_ints(g, n, 1, IR_MAX_RANK, &k)) {
+    if (op_rt_ints_dyn(g, n, 1, IR_MAX_RANK, &k)) {
         /* read at run time: no bound (the net allocates Y); X's dims stand in */
         if (k != x->rank)
             return op_err(err, n, "input repeats has %d entries, the input has rank %d", k, x->rank);

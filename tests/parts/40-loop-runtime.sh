@@ -28,6 +28,12 @@
 #     by h[1:] in a for: sized at run time, in the program and in `run`,
 #     against ONNX Runtime and PyTorch as above; one changing rank is
 #     refused at build;
+#   - carried values sized per iteration from another run-time source
+#     (PyTorch scripts: h = arange(i + 1) + h.sum(), h = x.expand(i + 2, 3),
+#     h = cat of a list an inner for of i + 1 iterations appends to; an
+#     onnx.helper loop carrying an inner loop's scan output of i + 1), as
+#     above; an Expand to a shape whose length follows the iteration (its
+#     rank changes) exits 2 naming the layer in the program;
 #   - n = 2^50 exits 2 naming the loop, in the program and in `run`.
 # Under a sanitizer every other value set. Ends with `N passed, N failed`.
 set -u
@@ -173,6 +179,16 @@ fi
 refuse "nestbad: a carried value that changes size at run time (run)" 'layer "outer/' \
     "$PZ" run "$T/nestbad.onnx" $nb --output "$T/o0.pb"
 clean "$T/refuse.log" || bad "nestbad: sanitizer report in run: $(tail -c 300 "$T/refuse.log")"
+# a carried Expand to a shape whose length follows the iteration: its rank
+# changes, which the plan cannot follow: the program exits 2 naming the layer
+if "$PZ" build "$T/expandrank.onnx" -o "$T/er.exe" >"$T/log" 2>&1; then
+    refuse "expandrank: a carried value whose rank changes at run time (program)" \
+        'layer "loop/Expand_3" (VIEW): the shape or repeats is not the planned length' \
+        "$T/er.exe" --input "$T/expandrank.in0.pb" --input "$T/expandrank.in1.pb" --output "$T/o0.pb"
+    clean "$T/refuse.log" || bad "expandrank: sanitizer report: $(tail -c 300 "$T/refuse.log")"
+else
+    bad "expandrank: build failed: $(tail -c 300 "$T/log")"
+fi
 # a sequence split at run time where its length must be known at build
 refuse "splitbad_insert: SequenceInsert into a sequence split at run time" \
     'node "ins" (SequenceInsert): input 0 .* node "split" (SplitToSequence) splits at run time' \
@@ -191,6 +207,14 @@ if "$PZ" compile "$T/grow.onnx" -o "$T/grow_c" >"$T/log" 2>&1; then
         grep -q 'the carried values sized per$' "$T/grow_c/grow.c"
 else
     bad "grow: compile failed: $(tail -c 300 "$T/log")"
+fi
+# a Range of the iteration sizes the carried value (its guess has the size
+# it goes in with): found by body_vary, sized per iteration too
+if "$PZ" compile "$T/arange.onnx" -o "$T/arange_c" >"$T/log" 2>&1; then
+    check "arange: the header says the carried values are sized per iteration" \
+        grep -q 'the carried values sized per$' "$T/arange_c/arange.c"
+else
+    bad "arange: compile failed: $(tail -c 300 "$T/log")"
 fi
 refuse "grow: a carried value changing its rank" 'node "loop" (Loop): carried value 0 goes in as float32 2 .* of one type and rank' \
     "$PZ" build "$T/growrank.onnx" -o "$T/gr.exe"
