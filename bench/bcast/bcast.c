@@ -64,7 +64,10 @@ static const int64_t NCHW[4] = {1, 64, 56, 56}, PERC[4] = {1, 64, 1, 1};
 static const int64_t ATT[4] = {1, 12, 128, 128}, MASK[4] = {1, 1, 1, 128};
 static const int64_t TOK[3] = {1, 128, 768};
 
-static void b_perchannel(int fast) { bin(fast, 4, NCHW, 4, PERC, 4, NCHW, PZ_BIN_MUL, PZ_ACT_NONE); }
+static void b_perchannel(int fast)
+{
+    bin(fast, 4, NCHW, 4, PERC, 4, NCHW, PZ_BIN_MUL, PZ_ACT_NONE);
+}
 static void b_bias_relu(int fast) { bin(fast, 4, NCHW, 4, PERC, 4, NCHW, PZ_BIN_ADD, PZ_ACT_RELU); }
 static void b_scalar(int fast) { bin(fast, 4, ATT, 0, ATT, 4, ATT, PZ_BIN_MUL, PZ_ACT_NONE); }
 static void b_same(int fast) { bin(fast, 3, TOK, 3, TOK, 3, TOK, PZ_BIN_ADD, PZ_ACT_NONE); }

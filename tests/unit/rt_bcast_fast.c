@@ -83,7 +83,8 @@ static void test_where(void)
         int64_t ny = pz_prod(d.dims, d.rank), nc = pz_prod(cd, rc);
         uint8_t *c = malloc((size_t)nc + 1);
         for (int64_t i = 0; i < nc; i++) c[i] = (uint8_t)urand(2);
-        void *a = new_bytes(pz_prod(ad, ra) * (int64_t)es), *b = new_bytes(pz_prod(bd, rb) * (int64_t)es);
+        void *a = new_bytes(pz_prod(ad, ra) * (int64_t)es);
+        void *b = new_bytes(pz_prod(bd, rb) * (int64_t)es);
         unsigned char *yr = malloc((size_t)ny * es + 1), *y = malloc((size_t)ny * es + 1);
         pz_any_where__ref(&d, es, c, a, b, yr, 0, 1);
         pz_where_desc dc = d;

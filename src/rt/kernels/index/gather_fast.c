@@ -47,11 +47,11 @@ void pz_any_gather__fast(size_t es, int64_t outer, int64_t n, int64_t inner, int
     }
 }
 
-/* One row of GatherElements: m elements, indices ip (contiguous), Y yp;
- * along the axis (last: ys == 1 steps X by one, else X steps by xs1). */
+/* m elements of a row of GatherElements from element e: X read from o0,
+ * along the axis (last) by the index alone, else also xl per element. */
 #define GATHER_EL(T)                                                                        \
     do {                                                                                    \
-        const T *restrict X = (const T *)x + off;                                           \
+        const T *restrict X = (const T *)x + o0;                                            \
         T *restrict Y = (T *)y + e;                                                         \
         if (last)                                                                           \
             for (int64_t i = 0; i < m; i++) {                                               \
@@ -88,17 +88,12 @@ void pz_any_gather_elements__fast(size_t es, int rank, const int64_t *id, const 
     }
     for (int64_t e = lo; e < hi;) {
         const int64_t m = inner - pos < hi - e ? inner - pos : hi - e;
-        const int64_t o0 = off + (last ? 0 : pos * xl);   /* the row's part from pos */
-        {
-            const int64_t off_save = off;
-            off = o0;
-            switch (es) {
-            case 1: GATHER_EL(uint8_t); break;
-            case 2: GATHER_EL(uint16_t); break;
-            case 4: GATHER_EL(uint32_t); break;
-            default: GATHER_EL(uint64_t); break;
-            }
-            off = off_save;
+        const int64_t o0 = off + (last ? 0 : pos * xl);   /* X at the row's element pos */
+        switch (es) {
+        case 1: GATHER_EL(uint8_t); break;
+        case 2: GATHER_EL(uint16_t); break;
+        case 4: GATHER_EL(uint32_t); break;
+        default: GATHER_EL(uint64_t); break;
         }
         e += m;
         pos = 0;
