@@ -6,7 +6,9 @@
  * GatherElements, GatherND (batch dims, slices of one element or more) and
  * float32 Add/Sub/Mul/Div with a Relu or Clip (NaN, infinities, signed
  * zeros); dims of 0 and 1 among them; 1 and 3 workers. Every output buffer
- * starts filled with 0xA5 so an element left unwritten shows. */
+ * starts filled with 0xA5 so an element left unwritten shows. Then the
+ * layers (WHERE, BINARY, VIEW, GATHER) in a net: PZ_ISA=ref (the
+ * references) against the other ISAs (the twins), 1 to 3 workers. */
 #include "rt/kernels/bcast_fast.h"
 #include "rt_test.h"
 
@@ -300,6 +302,78 @@ static void test_binary(void)
     check(!pz_f32_binary_fast_takes(&mul, &bc), "binary twin leaves Pow to the reference");
 }
 
+/* BERT's mask (Where of a [1,1,1,T] bool over [1,H,T,T] and a scalar), a
+ * per-channel Mul with a Relu, an Expand of [1,H,1,1], a Gather of rows by
+ * indices with negative ones: the four outputs of a net compiled for isa
+ * with nth workers, into out[0..4). */
+enum { LH = 3, LT = 37, LV = 50, LD = 24, LK = 9 };
+static int run_layers(const char *isa, int nth, const uint8_t *cond, const float *x,
+                      const float *s, const float *table, const int64_t *ix, void **out)
+{
+    static const float zero = -1e9f;
+    const int64_t att[4] = {1, LH, LT, LT}, per[4] = {1, LH, 1, 1};
+    pz_net *net = pz_net_new("bcast");
+    int c = pz_net_input(net, "cond", PZ_BOOL, 4, (int64_t[]){1, 1, 1, LT});
+    int xi = pz_net_input(net, "x", PZ_F32, 4, att);
+    int ii = pz_net_input(net, "ix", PZ_I64, 1, (int64_t[]){LK});
+    int z = pz_net_const(net, "z", PZ_F32, 0, NULL, &zero);
+    int sc = pz_net_const(net, "s", PZ_F32, 4, per, s);
+    int tb = pz_net_const(net, "table", PZ_F32, 2, (int64_t[]){LV, LD}, table);
+    int w = pz_net_tensor(net, "w", PZ_F32, 4, att), m = pz_net_tensor(net, "m", PZ_F32, 4, att);
+    int e = pz_net_tensor(net, "e", PZ_F32, 4, att);
+    int g = pz_net_tensor(net, "g", PZ_F32, 2, (int64_t[]){LK, LD});
+    pz_binary_params mul = {.func = PZ_BIN_MUL, .act = {.kind = PZ_ACT_RELU}};
+    pz_view_params ex = {.func = PZ_VIEW_EXPAND};
+    pz_axis_params ax = {.axis = 0};
+    pz_net_layer(net, "where", PZ_OP_WHERE, NULL, 0, (int[]){c, xi, z}, 3, &w, 1);
+    pz_net_layer(net, "mul", PZ_OP_BINARY, &mul, sizeof mul, (int[]){w, sc}, 2, &m, 1);
+    pz_net_layer(net, "expand", PZ_OP_VIEW, &ex, sizeof ex, &sc, 1, &e, 1);
+    pz_net_layer(net, "gather", PZ_OP_GATHER, &ax, sizeof ax, (int[]){tb, ii}, 2, &g, 1);
+    pz_net_output(net, w);
+    pz_net_output(net, m);
+    pz_net_output(net, e);
+    pz_net_output(net, g);
+    pz_run_options opts = rt_options_isa(isa);
+    char err[256];
+    if (pz_net_compile(net, nth, &opts, err, sizeof err)) {
+        checkf(false, "layers %s: compile: %s", isa, err);
+        pz_net_free(net);
+        return -1;
+    }
+    const void *ins[3] = {cond, x, ix};
+    pz_net_run(net, ins, (void *const *)out);
+    pz_net_free(net);
+    return 0;
+}
+
+static void test_layers(void)
+{
+    const int64_t na = LH * LT * LT, sizes[4] = {na * 4, na * 4, na * 4, LK * LD * 4};
+    uint8_t cond[LT];
+    for (int i = 0; i < LT; i++) cond[i] = (uint8_t)urand(2);
+    float *x = new_edgy(na), *s = new_rand(LH), *table = new_rand(LV * LD);
+    int64_t ix[LK];
+    for (int i = 0; i < LK; i++) ix[i] = (int64_t)urand(2 * LV) - LV;   /* [-V, V) */
+    void *ref[4], *got[4];
+    for (int i = 0; i < 4; i++) ref[i] = malloc((size_t)sizes[i]), got[i] = malloc((size_t)sizes[i]);
+    if (run_layers("ref", 1, cond, x, s, table, ix, ref) == 0) {
+        static const char *const ISAS[3] = {"scalar", "avx2", "avx512"};
+        const bool have[3] = {true, cpu_has_avx2(), cpu_has_avx512()};
+        static const char *const OUT[4] = {"where", "mul+relu", "expand", "gather"};
+        for (int k = 0; k < 3; k++)
+            for (int nth = 1; nth <= 3 && have[k]; nth++) {
+                for (int i = 0; i < 4; i++) memset(got[i], 0xa5, (size_t)sizes[i]);
+                if (run_layers(ISAS[k], nth, cond, x, s, table, ix, got)) continue;
+                for (int i = 0; i < 4; i++)
+                    checkf(memcmp(got[i], ref[i], (size_t)sizes[i]) == 0,
+                           "layer %s, %s nth%d, bitwise the PZ_ISA=ref one's", OUT[i], ISAS[k],
+                           nth);
+            }
+    }
+    for (int i = 0; i < 4; i++) free(ref[i]), free(got[i]);
+    free(x); free(s); free(table);
+}
+
 int main(void)
 {
     test_where();
@@ -308,5 +382,6 @@ int main(void)
     test_gather_elements();
     test_gather_nd();
     test_binary();
+    test_layers();
     return test_summary("rt_bcast_fast");
 }
