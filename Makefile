@@ -105,6 +105,14 @@ $(B)/obj/%_avx2.o: src/%_avx2.c | $(B)/gen/onnx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ISA_avx2) -c $< -o $@
 
+# The runtime's plain-C fast twins (*_fast.c, rt/kernels/bcast_fast.h): gcc 12
+# at -O2 (the very-cheap cost model) vectorizes no loop whose trip count is
+# unknown; these loops are what the files are for. (clang has no such
+# flag, and vectorizes them at -O2.)
+VECT_DYNAMIC := $(shell $(CC) -fvect-cost-model=dynamic -E -x c /dev/null >/dev/null 2>&1 && \
+                  echo -fvect-cost-model=dynamic)
+$(B)/obj/%_fast.o: CFLAGS += $(VECT_DYNAMIC)
+
 $(B)/obj/%.o: src/%.c | $(B)/gen/onnx.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -1,8 +1,9 @@
 /* binary.c - the BINARY layer: A, B broadcast to Y's shape. */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-typedef enum { BIN_F32, BIN_INT, BIN_ANY, BIN_16C } bin_path;
+typedef enum { BIN_F32, BIN_F32_FAST, BIN_INT, BIN_ANY, BIN_16C } bin_path;
 
 static const char *const BINARY_FUNC[] = {
     "PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV", "PZ_BIN_POW", "PZ_BIN_MAX",
@@ -77,6 +78,11 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->binary16c;
         l->in_cblk[0] = l->in_cblk[1] = l->out_cblk[0] = 16;
     }
+    /* Add, Sub, Mul, Div on plain layouts: the vectorized twin (a dynamic
+     * region asks again at run, its broadcast is the run's) */
+    if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
+        (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
+        st->path = BIN_F32_FAST;
     return 0;
 }
 
@@ -96,6 +102,14 @@ static void binary_run(const pz_layer *l, int ith, int nth)
     case BIN_16C:
         st->fn(l->params, y->dims[0], y->dims[1], y->dims[2] * y->dims[3], a->data, st->abc,
                b->data, st->bbc, y->data, ith, nth);
+        break;
+    case BIN_F32_FAST:
+        if (pz_f32_binary_fast_takes(l->params, &st->bc)) {
+            pz_f32_binary__fast(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+            break;
+        }
+        /* a dynamic region's broadcast the twin does not take: the reference */
+        pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
         break;
     case BIN_F32:
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);

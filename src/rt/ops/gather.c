@@ -1,4 +1,5 @@
 /* gather.c - the GATHER layer: X, indices -> Y, along one axis, any type. */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
 
 /* A float Gather along channels of a blocked rank-4 tensor by constant
@@ -70,9 +71,11 @@ static void gather_run(const pz_layer *l, int ith, int nth)
         pz_chg_run(l->state, l, ith, nth);
         return;
     }
-    pz_any_gather__ref(pz_dtype_size(x->dtype), pz_prod(x->dims, p->axis), x->dims[p->axis],
-                       pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), ix->dtype, ix->data,
-                       pz_numel(ix), x->data, l->out[0]->data, ith, nth);
+    /* the reference twin only under PZ_ISA=ref */
+    (l->isa == PZ_ISA_REF ? pz_any_gather__ref : pz_any_gather__fast)(
+        pz_dtype_size(x->dtype), pz_prod(x->dims, p->axis), x->dims[p->axis],
+        pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), ix->dtype, ix->data, pz_numel(ix),
+        x->data, l->out[0]->data, ith, nth);
 }
 
 /* A dynamic region: Y = X[:axis] + indices.shape + X[axis+1:], the run's. */

@@ -1,5 +1,6 @@
 /* gather_elements.c - the GATHER_ELEMENTS layer: X, indices -> Y of the
  * indices' shape, Y[c] = X[c with c[axis] = indices[c]], any type. */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
 
 static int gather_elements_prepare(pz_layer *l, char *err, size_t n)
@@ -30,7 +31,8 @@ static void gather_elements_run(const pz_layer *l, int ith, int nth)
         xs[d] = acc;
         acc *= x->dims[d];
     }
-    pz_any_gather_elements__ref(pz_dtype_size(x->dtype), ix->rank, ix->dims, xs, p->axis,
+    (l->isa == PZ_ISA_REF ? pz_any_gather_elements__ref : pz_any_gather_elements__fast)(
+        pz_dtype_size(x->dtype), ix->rank, ix->dims, xs, p->axis,
                                 x->dims[p->axis], ix->dtype, ix->data, x->data, l->out[0]->data,
                                 ith, nth);
 }

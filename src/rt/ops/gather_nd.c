@@ -1,6 +1,7 @@
 /* gather_nd.c - the GATHER_ND layer: data, indices -> Y, any type.
  *   data [B..., D0..D(r-b-1)] (b = batch_dims), indices [B..., Q..., k]
  *   -> Y [B..., Q..., D(k)..D(r-b-1)]: each k-tuple picks a slice of data. */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
 
 static int gather_nd_prepare(pz_layer *l, char *err, size_t n)
@@ -28,7 +29,8 @@ static void gather_nd_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *ix = l->in[1];
     int b = p->batch_dims, q = ix->rank, k = (int)ix->dims[q - 1];
     int64_t tuples = pz_prod(ix->dims, q - 1), batches = pz_prod(ix->dims, b);
-    pz_any_gather_nd__ref(pz_dtype_size(x->dtype), tuples, batches ? tuples / batches : 1, k,
+    (l->isa == PZ_ISA_REF ? pz_any_gather_nd__ref : pz_any_gather_nd__fast)(
+        pz_dtype_size(x->dtype), tuples, batches ? tuples / batches : 1, k,
                           x->dims + b, pz_prod(x->dims + b, x->rank - b),
                           pz_prod(x->dims + b + k, x->rank - b - k), ix->dtype, ix->data, x->data,
                           l->out[0]->data, ith, nth);

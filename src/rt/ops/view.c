@@ -3,6 +3,7 @@
  * prepare plans the view from the shapes (pz_view_plan); run copies rows. */
 #include <string.h>
 
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
 
 static const char *const view_func_names[] = {
@@ -14,6 +15,7 @@ static const char *const view_func_names[] = {
 typedef struct {
     pz_view_desc d;
     int64_t xb[PZ_MAX_RANK], yb[PZ_MAX_RANK];
+    bool use_fast;   /* not PZ_ISA=ref: pz_any_view__fast */
 } view_state;
 
 static int view_prepare(pz_layer *l, char *err, size_t n)
@@ -37,6 +39,7 @@ static int view_prepare(pz_layer *l, char *err, size_t n)
     if (pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why))
         return pz_layer_fail(l, err, n, "X %s, Y %s: %s", pz_shape_str(x, bx, sizeof bx),
                              pz_shape_str(y, by, sizeof by), why);
+    st->use_fast = l->isa != PZ_ISA_REF;
     for (int a = 0; a < x->rank; a++) st->xb[a] = x->dims[a];
     for (int a = 0; a < y->rank; a++) st->yb[a] = y->dims[a];
     return 0;
@@ -45,8 +48,8 @@ static int view_prepare(pz_layer *l, char *err, size_t n)
 static void view_run(const pz_layer *l, int ith, int nth)
 {
     const view_state *st = l->state;
-    pz_any_view__ref(&st->d, pz_dtype_size(l->in[0]->dtype), l->in[0]->data, l->out[0]->data,
-                     ith, nth);
+    (st->use_fast ? pz_any_view__fast : pz_any_view__ref)(
+        &st->d, pz_dtype_size(l->in[0]->dtype), l->in[0]->data, l->out[0]->data, ith, nth);
 }
 
 /* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim

@@ -1,7 +1,14 @@
 /* where.c - the WHERE layer: Y = condition ? X : Z element by element, the
  * three inputs broadcast (numpy) to Y's shape. condition is bool; X, Z and
  * Y have one type, any the runtime holds (the kernel moves bytes). */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
+
+/* The reference's strides, and the fast twin's (coalesced) when it runs. */
+typedef struct {
+    pz_where_desc d, fast;
+    bool use_fast;   /* not PZ_ISA=ref: pz_any_where__fast */
+} where_state;
 
 /* Element strides of t read in y's shape (right-aligned), 0 where t is
  * broadcast; -1 when t does not broadcast to it. */
@@ -48,25 +55,35 @@ static int where_prepare(pz_layer *l, char *err, size_t n)
     if (pz_dtype_size(x->dtype) == 0)
         return pz_layer_fail(l, err, n, "type %s is not supported", pz_dtype_name(x->dtype));
     if (pz_layer_want_dtype(l, err, n, "output", y, x->dtype)) return 1;
-    pz_where_desc *d = calloc(1, sizeof *d);
-    if (!d) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = d;
-    if (where_plan(l, d) && !l->dyn)   /* a dynamic region: the run's dims must broadcast */
+    where_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    if (where_plan(l, &st->d) && !l->dyn)   /* a dynamic region: the run's dims must broadcast */
         return pz_layer_fail(l, err, n, "an input does not broadcast to the output's shape");
+    st->use_fast = l->isa != PZ_ISA_REF;
+    st->fast = st->d;
+    pz_where_coalesce(&st->fast);
     return 0;
 }
 
 static void where_run(const pz_layer *l, int ith, int nth)
 {
-    const pz_where_desc *d = l->state;
+    const where_state *st = l->state;
+    const pz_where_desc *d = st->use_fast ? &st->fast : &st->d;
     pz_where_desc now;   /* a dynamic region: the strides of the run's dims */
     if (l->dyn) {
         if (pz_numel(l->out[0]) == 0 || where_plan(l, &now))
             return;   /* nothing, or the inputs do not broadcast (ONNX Runtime fails) */
+        if (st->use_fast) pz_where_coalesce(&now);
         d = &now;
     }
-    pz_any_where__ref(d, pz_dtype_size(l->out[0]->dtype), l->in[0]->data, l->in[1]->data,
-                      l->in[2]->data, l->out[0]->data, ith, nth);
+    const size_t es = pz_dtype_size(l->out[0]->dtype);
+    if (st->use_fast)
+        pz_any_where__fast(d, es, l->in[0]->data, l->in[1]->data, l->in[2]->data,
+                           l->out[0]->data, ith, nth);
+    else
+        pz_any_where__ref(d, es, l->in[0]->data, l->in[1]->data, l->in[2]->data,
+                          l->out[0]->data, ith, nth);
 }
 
 const pz_rt_op pz_rt_op_where = {
