@@ -531,13 +531,13 @@ int pz_net_const(pz_net *net, const char *name, int dtype, int rank, const int64
                  const void *data);
 /* An intermediate or output tensor with a known type and shape. */
 int pz_net_tensor(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims);
-/* A view: the bytes of tensor src (a tensor a layer writes, or a view of
- * one) under another shape with as many elements, of src's type (Reshape,
+/* A view: the bytes of tensor src (a tensor a layer writes, a graph input,
+ * or a view of one) under another shape with as many elements, of src's type (Reshape,
  * Flatten, Squeeze, Unsqueeze, Identity). No layer writes it and nothing is
  * copied: compile keeps src alive while the view is read. Where src is held
  * blocked (net.h) and the view's shape breaks the blocks, each reader
- * converts src into its scratch instead. Not a graph input, a constant or
- * a graph output: those take a COPY layer. */
+ * converts src into its scratch instead. Of a graph input, it reads the
+ * buffer each run gives. Not of a constant: that takes a COPY layer. */
 int pz_net_view(pz_net *net, const char *name, int src, int rank, const int64_t *dims);
 void pz_net_output(pz_net *net, int tensor);
 

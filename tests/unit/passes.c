@@ -733,7 +733,7 @@ static void test_prelu_legacy(void)
         int layers = 0;
         const float *ins[2] = {xd, sd};
         CHECK(run_err(g, ins, want, &layers) <= 1e-6);
-        CHECK(layers == 1 + runtime_slope);
+        CHECK(layers == 1);   /* the Reshape of the slope, a graph input too, is a view */
         int pr = find_node(g, "pr");
         CHECK(pr >= 0 && g->values[g->nodes[pr].in[1]].t.rank == 3 &&
               g->values[g->nodes[pr].in[1]].t.dims[0] == 3);
