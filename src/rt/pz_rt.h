@@ -652,6 +652,11 @@ int pz_net_n_layers(const pz_net *net);
 const char *pz_net_layer_name(const pz_net *net, int layer);
 pz_op_kind pz_net_layer_kind(const pz_net *net, int layer);
 int pz_net_layer_block(const pz_net *net, int layer);
+/* Whether compile left layer `layer` nothing to do at run time (inplace.c):
+ * 0 it runs; PZ_LAYER_IN_PLACE a Concat (Split) whose parts are slices of
+ * its output (input); PZ_LAYER_READ_THROUGH a Concat or Gather read through. */
+enum { PZ_LAYER_RUNS, PZ_LAYER_IN_PLACE, PZ_LAYER_READ_THROUGH };
+int pz_net_layer_skipped(const pz_net *net, int layer);
 int pz_net_n_blocks(const pz_net *net);
 /* Block b: its layers [*first, *first + *count), its MP; returns the ns of its
  * last profiled run. Any pointer may be NULL. */
