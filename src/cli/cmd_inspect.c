@@ -1,8 +1,12 @@
 /* cmd_inspect.c - `paleozoic inspect MODEL.onnx [--json]`: the layer table;
  * with --schedule FILE (or --strategy S): the F-Blocks that schedule makes
- * of the lowered layers, with the redundant MACs of spatial bands. */
+ * of the lowered layers, with the redundant MACs of spatial bands, and what
+ * the runtime runs of them (the net `run` builds, compiled: a Concat in
+ * place or read through by gathers plans a layer that does nothing). */
+#include <stdlib.h>
 #include <string.h>
 
+#include "../gen/net_build.h"
 #include "../opt/halo.h"
 #include "../opt/opt.h"
 #include "../ops/op.h"
@@ -316,7 +320,82 @@ static void print_layer_precision(FILE *f, const ir_model *m)
         }
 }
 
-static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
+/* What the runtime does with each planned layer: the net `run` builds from
+ * the same model and knobs, compiled (the in-place decisions are made
+ * there, rt/inplace.c). skip NULL when it does not build (why says so). */
+typedef struct {
+    int *skip;             /* per layer of m: PZ_LAYER_RUNS, _IN_PLACE, _READ_THROUGH */
+    int run, concat_in_place, split_in_place, concat_through, gather_through;
+    char why[200];
+} rt_use;
+
+static void rt_use_make(const ir_model *m, const cli_knobs *k, rt_use *u)
+{
+    memset(u, 0, sizeof *u);
+    gen_net gn;
+    pz_err err = {0};
+    if (gen_net_build(m, cli_threads(k), &gn, &err)) {
+        snprintf(u->why, sizeof u->why, "%.190s", err.msg);
+        return;
+    }
+    u->skip = pz_xcalloc((size_t)(m->n_layers ? m->n_layers : 1), sizeof *u->skip);
+    for (int l = 0; l < m->n_layers; l++) {   /* the plan's layers are the net's first ones */
+        int s = u->skip[l] = pz_net_layer_skipped(gn.net, l);
+        pz_op_kind kind = pz_net_layer_kind(gn.net, l);
+        u->run += s == PZ_LAYER_RUNS;
+        u->concat_in_place += s == PZ_LAYER_IN_PLACE && kind == PZ_OP_CONCAT;
+        u->split_in_place += s == PZ_LAYER_IN_PLACE && kind == PZ_OP_SPLIT;
+        u->concat_through += s == PZ_LAYER_READ_THROUGH && kind == PZ_OP_CONCAT;
+        u->gather_through += s == PZ_LAYER_READ_THROUGH && kind == PZ_OP_GATHER;
+    }
+    gen_net_free(&gn);
+}
+
+static const char *skip_name(int s)
+{
+    return s == PZ_LAYER_IN_PLACE ? "in place" : "not run (read through)";
+}
+
+/* The counts, then each layer that does not run. */
+static void print_rt_use(FILE *f, const ir_model *m, const rt_use *u)
+{
+    if (!u->skip) {
+        fprintf(f, "runtime: the net does not build: %s\n", u->why);
+        return;
+    }
+    fprintf(f, "runtime: %d of %d layers run; %d concats in place, %d splits in place, %d "
+            "concats and %d gathers not run (read through)\n", u->run, m->n_layers,
+            u->concat_in_place, u->split_in_place, u->concat_through, u->gather_through);
+    for (int l = 0; l < m->n_layers; l++)
+        if (u->skip[l])
+            fprintf(f, "  layer %d %s %s: %s\n", l, m->g->nodes[m->layers[l].node].op_type,
+                    lname(m, l), skip_name(u->skip[l]));
+}
+
+static void print_rt_use_json(FILE *f, const ir_model *m, const rt_use *u)
+{
+    fprintf(f, ",\"runtime\":{");
+    if (!u->skip) {
+        fprintf(f, "\"error\":");
+        json_str(f, u->why);
+        fprintf(f, "}");
+        return;
+    }
+    fprintf(f, "\"layers_run\":%d,\"concats_in_place\":%d,\"splits_in_place\":%d,"
+            "\"concats_not_run\":%d,\"gathers_not_run\":%d,\"skipped\":[", u->run,
+            u->concat_in_place, u->split_in_place, u->concat_through, u->gather_through);
+    for (int l = 0, n = 0; l < m->n_layers; l++) {
+        if (!u->skip[l]) continue;
+        fprintf(f, "%s{\"layer\":%d,\"op\":", n++ ? "," : "", l);
+        json_str(f, m->g->nodes[m->layers[l].node].op_type);
+        fprintf(f, ",\"name\":");
+        json_str(f, lname(m, l));
+        fprintf(f, ",\"how\":\"%s\"}", u->skip[l] == PZ_LAYER_IN_PLACE ? "in place" : "not run");
+    }
+    fprintf(f, "]}");
+}
+
+static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k, const rt_use *u)
 {
     int64_t macs = 0, red = 0;
     fprintf(f, "model: %s  layers: %d  blocks: %d  %s: %s\n", m->g->name, m->n_layers, m->n_blocks,
@@ -348,13 +427,14 @@ static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k)
             m->n_blocks, (double)macs / 1e9, (double)red / 1e9, (long long)red, pct(red, macs));
     fprintf(f, "split auto is counted as bands when the block is row-local and MP > 1 (the most "
                "it can cost), else as channels\n");
+    print_rt_use(f, m, u);
     print_concat_table(f, m);
     print_fused(f, m, 0);
     print_layer_precision(f, m);
     print_sparsity(f, m, 0);
 }
 
-static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
+static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k, const rt_use *u)
 {
     int64_t macs = 0, red = 0;
     fprintf(f, "{\"model\":");
@@ -405,6 +485,7 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k)
     }
     fprintf(f, "\n],\"total\":{\"blocks\":%d,\"macs\":%lld,\"redundant_macs\":%lld,"
             "\"redundant_pct\":%.4f}", m->n_blocks, (long long)macs, (long long)red, pct(red, macs));
+    print_rt_use_json(f, m, u);
     print_concat_json(f, m);
     print_fused(f, m, 1);
     print_sparsity(f, m, 1);
@@ -424,8 +505,11 @@ static int inspect_blocks(const char *model, cli_knobs *k, int json)
         ir_graph_free(g);
         return cli_fail(&err);
     }
-    if (json) print_blocks_json(stdout, m, k);
-    else print_blocks_table(stdout, m, k);
+    rt_use u;
+    rt_use_make(m, k, &u);
+    if (json) print_blocks_json(stdout, m, k, &u);
+    else print_blocks_table(stdout, m, k, &u);
+    free(u.skip);
     ir_model_free(m);
     ir_graph_free(g);
     return 0;

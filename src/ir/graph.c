@@ -491,6 +491,7 @@ ir_graph *ir_graph_clone(const ir_graph *g)
     c->producer = pz_xstrdup(g->producer);
     c->ir_version = g->ir_version;
     c->opset = g->opset;
+    c->rt_shapes = g->rt_shapes;
     for (int v = 0; v < g->n_values; v++) {
         int id = ir_graph_add_value(c, g->values[v].name);
         ir_value *cv = &c->values[id];
@@ -513,6 +514,8 @@ ir_graph *ir_graph_clone(const ir_graph *g)
         cn->attrs = pz_xcalloc((size_t)(n->n_attrs ? n->n_attrs : 1), sizeof *cn->attrs);
         for (int a = 0; a < n->n_attrs; a++) ir_attr_copy(&cn->attrs[a], &n->attrs[a]);
         cn->act = n->act;
+        cn->unfold_k = n->unfold_k;
+        cn->branch_of = n->branch_of;
     }
     for (int i = 0; i < g->n_inputs; i++) ir_graph_add_input_at(c, g->inputs[i], g->input_pos[i]);
     c->n_model_inputs = g->n_model_inputs;

@@ -236,9 +236,10 @@ void ir_graph_replace_uses(ir_graph *g, int from, int to);
  * ir_graph_add_node. Pointers into g->nodes are invalid afterwards. */
 int ir_graph_insert_node(ir_graph *g, int at, const char *name, const char *op_type,
                          const char *domain, int n_in, int n_out);
-/* A deep copy of g: values (constants' data too), nodes with their
- * attributes (nested subgraphs too), inputs, outputs. Params and costs are
- * not copied: ir_infer makes them. */
+/* A deep copy of g: rt_shapes, values (constants' data too), nodes with
+ * their attributes (nested subgraphs too), acts, unfold progress and If
+ * branches, inputs, outputs. Params and costs are not copied: ir_infer
+ * makes them. */
 ir_graph *ir_graph_clone(const ir_graph *g);
 /* Gives value vid a new name (not used in g). */
 void ir_graph_rename_value(ir_graph *g, int vid, const char *name);

@@ -337,7 +337,6 @@ static void body_vary(const ir_graph *c, int i, int end, uint8_t *dep, uint8_t *
 static int loop_grows(const ir_graph *g, int i, const ir_graph *body, int N, int K)
 {
     ir_graph *c = ir_graph_clone(g);
-    c->rt_shapes = g->rt_shapes;
     pz_err e = {0};
     int end = -1, grows = 0;
     if (!loop_at_run_time(c, i, body, N, K, 0, &e) &&

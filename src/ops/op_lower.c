@@ -25,12 +25,12 @@ static void expand_nodes(ir_graph *g)
 }
 
 /* Whether run-time node n may be a view of its input 0 (op_def.view or
- * view_if): one
- * run-time output, the same element type and count as input 0, which a
- * layer writes. A view of a graph input (the caller's buffer, rebound each
- * run) keeps its COPY layer, as do sequences, optionals and a value whose
- * shape is known only at run time (the COPY carries it). A view that is
- * a graph output is copied out of its root at the end of the run. */
+ * view_if): one run-time output, the same element type and count as input 0, which a
+ * layer writes or which is a graph input (the runtime points the view at
+ * the caller's buffer each run). A constant keeps its COPY layer, as do
+ * sequences, optionals and a value whose shape is known only at run time
+ * (the COPY carries it). A view that is a graph output is copied out of its
+ * root at the end of the run. */
 static int lowers_to_view(const ir_graph *g, const ir_node *n)
 {
     if (n->act.kind != IR_ACT_NONE || n->n_in < 1 || n->in[0] < 0 || n->n_out < 1 || n->out[0] < 0)
@@ -39,7 +39,7 @@ static int lowers_to_view(const ir_graph *g, const ir_node *n)
     for (int i = 1; i < n->n_out; i++)
         if (n->out[i] >= 0 && !g->values[n->out[i]].t.data) return 0;
     const ir_value *x = &g->values[n->in[0]], *y = &g->values[n->out[0]];
-    if (x->t.data || x->is_input || x->dyn || y->dyn || x->kind != IR_KIND_TENSOR ||
+    if (x->t.data || x->dyn || y->dyn || x->kind != IR_KIND_TENSOR ||
         y->kind != IR_KIND_TENSOR || x->t.dtype != y->t.dtype || x->t.rank < 0 || y->t.rank < 0)
         return 0;
     return ir_tensor_numel(&x->t) == ir_tensor_numel(&y->t);

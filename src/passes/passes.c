@@ -1,4 +1,5 @@
-/* passes.c - the pass pipeline (see passes.h): eliminate, fold Pads, fold BatchNorm,
+/* passes.c - the pass pipeline (see passes.h): eliminate, merge common
+ * subexpressions, fold Pads, fold BatchNorm,
  * gates, shuffles, norms, then fuse epilogues; each pass is followed by a
  * compaction of the nodes it removed; then nodes folded into constants are
  * dropped, and the graph is sorted and costed again. Also the helpers the
@@ -120,6 +121,12 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
     pz_status rc = PZ_OK;
     if (!opts->no_eliminate) {
         pass_eliminate(g, dead, &st);
+        compact(g, &dead);
+    }
+    /* After elimination (an Identity no longer hides an equal input), before
+     * the fusions: equal chains are one chain when patterns are matched. */
+    if (!opts->no_cse) {
+        pass_cse(g, dead, &st);
         compact(g, &dead);
     }
     if (!opts->no_pad_fold) {

@@ -11,6 +11,10 @@
  *   eliminate  Identity, Dropout (inference: a copy), Pad of zero pads ->
  *              their consumers read the input directly. Kept when the
  *              output is a graph output.
+ *   cse        a node of the same op, attributes and inputs (one value, or
+ *              constants of equal bytes) as an earlier one -> its readers
+ *              read the earlier one's outputs; deterministic ops only,
+ *              repeated until nothing merges (cse.c).
  *   pad fold   a constant Pad of the spatial dims -> the pads of the
  *              AveragePool (count_include_pad 1), Conv or (a -inf Pad only)
  *              MaxPool that alone reads it (pad_fold.c).
@@ -78,6 +82,7 @@ typedef struct {
     int no_fold_bn;        /* keep BatchNormalization as its own layer */
     int no_epilogues;      /* keep Relu/Clip/Add as their own layers */
     int no_eliminate;      /* keep Identity and Dropout layers */
+    int no_cse;            /* keep nodes that compute what an earlier node computes */
     int no_pad_fold;       /* keep a constant Pad before an AveragePool, Conv or MaxPool */
     int no_gates;          /* keep Mul(X, Sigmoid(X)) and Mul(X, HardSigmoid(X)) as they are */
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
@@ -90,6 +95,7 @@ typedef struct {
 /* What the passes did (counts of nodes removed by each). */
 typedef struct {
     int eliminated;        /* Identity, Dropout */
+    int cse;               /* nodes merged into an earlier equal node */
     int pads_folded;       /* Pad into the AveragePool, Conv or MaxPool reading it */
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
     int residuals;         /* Add into a Conv's, Gemm's or MatMul's Z */

@@ -54,6 +54,8 @@ int pass_same_shape(const ir_tensor *a, const ir_tensor *b);
 /* Each pass walks the sorted nodes once and marks the nodes it removes in
  * dead[] (their work now done by another node); passes.c compacts. */
 void pass_eliminate(ir_graph *g, unsigned char *dead, passes_stats *st);
+/* Walks again until a walk merges nothing (cse.c). */
+void pass_cse(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_pad_fold(ir_graph *g, unsigned char *dead, passes_stats *st);
 pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err);
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);

@@ -361,6 +361,12 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
     PZ_RT_ASSERT(net->compiled);
     uint64_t t0 = net->profile ? now_ns() : 0;
     for (int i = 0; i < net->n_inputs; i++) net->tensors[net->inputs[i]].t.data = (void *)inputs[i];
+    /* a view of a graph input reads the caller's buffer of this run */
+    for (int i = 0; i < net->n_tensors; i++) {
+        rt_tensor *v = &net->tensors[i];
+        if (v->kind == T_VIEW && net->tensors[v->root].kind == T_INPUT)
+            v->t.data = net->tensors[v->root].t.data;
+    }
     pz_pool_hold(net->pool);
     for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
     output_job job = {net, outputs};

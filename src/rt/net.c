@@ -216,10 +216,9 @@ int pz_net_view(pz_net *net, const char *name, int src, int rank, const int64_t 
         return -1;
     }
     const rt_tensor *s = &net->tensors[src];
-    if (s->kind != T_VALUE && s->kind != T_VIEW) {
-        net_fail(net, "view \"%s\": tensor \"%s\" is %s (a view is of a tensor a layer "
-                 "writes; copy it)", name ? name : "", s->name,
-                 s->kind == T_INPUT ? "a graph input" : "a constant");
+    if (s->kind == T_CONST) {
+        net_fail(net, "view \"%s\": tensor \"%s\" is a constant (a view is of a tensor a "
+                 "layer writes or of a graph input; copy it)", name ? name : "", s->name);
         return -1;
     }
     int root = s->kind == T_VIEW ? s->root : src, dtype = s->t.dtype;

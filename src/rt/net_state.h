@@ -27,7 +27,7 @@ typedef struct {
     size_t bytes;           /* in its layout */
     size_t offset;          /* in the arena */
     int cblk;               /* its layout (net.h): 0 plain, else the channel block */
-    int root;               /* T_VIEW: the T_VALUE whose bytes it is (pz_net_view) */
+    int root;               /* T_VIEW: the T_VALUE or T_INPUT whose bytes it is (pz_net_view) */
     int host;               /* a slice of another tensor (inplace.c): a part of a
                              * Concat in place (the concat's output), a part of a
                              * Split in place (the split's input), or a split's

@@ -130,6 +130,13 @@ int pz_net_layer_block(const pz_net *net, int layer)
     return layer >= 0 && layer < net->n_layers ? net->layers[layer].block : -1;
 }
 
+int pz_net_layer_skipped(const pz_net *net, int layer)
+{
+    if (layer < 0 || layer >= net->n_layers) return PZ_LAYER_RUNS;
+    const pz_layer *l = &net->layers[layer];
+    return l->in_place ? PZ_LAYER_IN_PLACE : l->read_through ? PZ_LAYER_READ_THROUGH : PZ_LAYER_RUNS;
+}
+
 int pz_net_layer_out_layout(const pz_net *net, int layer, int slot)
 {
     if (!net->compiled || layer < 0 || layer >= net->n_layers) return -1;

@@ -531,13 +531,13 @@ int pz_net_const(pz_net *net, const char *name, int dtype, int rank, const int64
                  const void *data);
 /* An intermediate or output tensor with a known type and shape. */
 int pz_net_tensor(pz_net *net, const char *name, int dtype, int rank, const int64_t *dims);
-/* A view: the bytes of tensor src (a tensor a layer writes, or a view of
- * one) under another shape with as many elements, of src's type (Reshape,
+/* A view: the bytes of tensor src (a tensor a layer writes, a graph input,
+ * or a view of one) under another shape with as many elements, of src's type (Reshape,
  * Flatten, Squeeze, Unsqueeze, Identity). No layer writes it and nothing is
  * copied: compile keeps src alive while the view is read. Where src is held
  * blocked (net.h) and the view's shape breaks the blocks, each reader
- * converts src into its scratch instead. Not a graph input, a constant or
- * a graph output: those take a COPY layer. */
+ * converts src into its scratch instead. Of a graph input, it reads the
+ * buffer each run gives. Not of a constant: that takes a COPY layer. */
 int pz_net_view(pz_net *net, const char *name, int src, int rank, const int64_t *dims);
 void pz_net_output(pz_net *net, int tensor);
 
@@ -652,6 +652,11 @@ int pz_net_n_layers(const pz_net *net);
 const char *pz_net_layer_name(const pz_net *net, int layer);
 pz_op_kind pz_net_layer_kind(const pz_net *net, int layer);
 int pz_net_layer_block(const pz_net *net, int layer);
+/* Whether compile left layer `layer` nothing to do at run time (inplace.c):
+ * 0 it runs; PZ_LAYER_IN_PLACE a Concat (Split) whose parts are slices of
+ * its output (input); PZ_LAYER_READ_THROUGH a Concat or Gather read through. */
+enum { PZ_LAYER_RUNS, PZ_LAYER_IN_PLACE, PZ_LAYER_READ_THROUGH };
+int pz_net_layer_skipped(const pz_net *net, int layer);
 int pz_net_n_blocks(const pz_net *net);
 /* Block b: its layers [*first, *first + *count), its MP; returns the ns of its
  * last profiled run. Any pointer may be NULL. */

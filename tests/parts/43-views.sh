@@ -13,7 +13,9 @@
 #      in one fused block on 2 cores, bitwise the unfused run).
 #      DenseNet-121's 62 Concats all in place; ShuffleNetV2's 16 Concats and
 #      13 pass-on Gathers read through by its channel gathers, no CONCAT or
-#      SLICE layer left, 16 GATHERs (the channel moves that remain).
+#      SLICE layer left, 16 GATHERs (the channel moves that remain);
+#      `inspect --strategy fixed-mp --threads 1` says so too (as many
+#      layers run as the profile lists, those counts, each one listed).
 #   2. SqueezeNet, DenseNet, ShuffleNetV2 and the edge-case models of views_models.py:
 #      `run` at --threads 1 and 2 against ONNX Runtime (max|err|/max|ref| <=
 #      1e-4), the built program bitwise equal to `run` at both thread counts,
@@ -82,12 +84,32 @@ fi
 # the graph passes), and so are the 13 gathers of the half each unit passes
 # on: no CONCAT or SLICE layer is left, and 16 GATHER layers (the half each
 # unit's branch convolves, and each stage's last shuffle) move the channels
+# inspect_runs NAME MODEL WANT: `inspect --strategy fixed-mp --threads 1` (the
+# plan `run --threads 1` makes) says as many layers run as the profile in
+# $T/prof lists, and the counts WANT of the layers that do not run
+inspect_runs() {
+    ran=$(sed -n '1s/.* ms, \([0-9]*\) layers in .*/\1/p' "$T/prof")
+    if ! "$PZ" inspect "$2" --strategy fixed-mp --threads 1 >"$T/insp" 2>&1; then
+        bad "$1: inspect failed: $(tail -c 300 "$T/insp")"; return
+    fi
+    line=$(grep '^runtime: ' "$T/insp")
+    case "$line" in
+    "runtime: $ran of "*" layers run; $3") ok "$1: inspect: $line" ;;
+    *) bad "$1: inspect says '$line', want $ran layers run and '$3'" ;;
+    esac
+}
 if "$PY" "$ROOT/tools/export_torchvision.py" "$T" densenet121 shufflenet_v2_x1_0 >"$T/log" 2>&1; then
     NETS="$NETS densenet121 shufflenet_v2_x1_0"
     no_copy densenet121 "$T/densenet121.onnx" "$T/densenet121.input.pb"
+    inspect_runs densenet121 "$T/densenet121.onnx" \
+        "62 concats in place, 0 splits in place, 0 concats and 0 gathers not run (read through)"
+    check "densenet121: inspect lists the 62 concats in place" \
+        test "$(grep -c -E '^  layer [0-9]+ Concat .*: in place$' "$T/insp")" -eq 62
     check "densenet121: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
     check "densenet121: 62 concats in place" grep -q ', 62 concats in place' "$T/prof"
     no_copy shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" "$T/shufflenet_v2_x1_0.input.pb"
+    inspect_runs shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" \
+        "0 concats in place, 0 splits in place, 16 concats and 13 gathers not run (read through)"
     check "shufflenet_v2_x1_0: no CONCAT, SLICE, SPLIT or TRANSPOSE layer in the profile" \
         sh -c "! grep -q -E '^ +[0-9]+ (CONCAT|SLICE|SPLIT|TRANSPOSE|RESHAPE) ' '$T/prof'"
     check "shufflenet_v2_x1_0: 16 concats read through" grep -q ', 16 concats read through' "$T/prof"

@@ -103,6 +103,26 @@ int main(void)
     ir_model_free(m);
     ir_graph_free(g);
 
+    /* a clone is the graph: rt_shapes (whether shaping inputs may be read at
+     * run time: what ir_infer asks of the copy), and each node's unfold
+     * progress and If branch, as well as the values and attributes */
+    g = small_graph();
+    g->rt_shapes = 1;
+    g->nodes[1].unfold_k = 3;
+    g->nodes[2].branch_of = 1 + ir_graph_find(g, "x");
+    g->nodes[3].act.kind = IR_ACT_RELU;
+    ir_graph *cl = ir_graph_clone(g);
+    CHECK(cl->rt_shapes == 1 && cl->opset == 13 && cl->n_nodes == 4 && cl->n_values == g->n_values);
+    CHECK(cl->nodes[1].unfold_k == 3 && cl->nodes[2].branch_of == 1 + ir_graph_find(cl, "x"));
+    CHECK(cl->nodes[3].act.kind == IR_ACT_RELU && cl->nodes[0].n_attrs == g->nodes[0].n_attrs);
+    CHECK(cl->n_inputs == 1 && cl->n_outputs == 1 && cl->outputs[0] == ir_graph_find(cl, "y"));
+    ir_graph_free(cl);
+    g->rt_shapes = 0;
+    cl = ir_graph_clone(g);
+    CHECK(cl->rt_shapes == 0);
+    ir_graph_free(cl);
+    ir_graph_free(g);
+
     /* a cycle is reported, naming a node on it */
     g = ir_graph_new();
     g->opset = 13;
