@@ -58,11 +58,6 @@ static void view_run(const pz_layer *l, int ith, int nth)
                      ith, nth);
 }
 
-/* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim
- * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
- * Tile repeats each axis as planned. The view is planned again at the
- * run's dims (run_shape runs alone, before run); dims that do not
- * broadcast fail the run (pz_layer_run_fail), Y empty. */
 /* CenterCropPad's sizes v[k] read at run time: Y's dims and the run's
  * origin (start: a cropped axis keeps from floor((d - s) / 2), a padded
  * one puts X at floor((s - d) / 2)); NULL, or why not. */
@@ -122,6 +117,11 @@ static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
     return NULL;
 }
 
+/* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim
+ * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
+ * Tile repeats each axis as planned. The view is planned again at the
+ * run's dims (run_shape runs alone, before run); dims that do not
+ * broadcast fail the run (pz_layer_run_fail), Y empty. */
 static void view_run_shape(const pz_layer *l)
 {
     const pz_view_params *p = l->params;
