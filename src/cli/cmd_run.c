@@ -95,49 +95,61 @@ static pz_status write_output(const ir_graph *g, const pz_net *net, int i, void 
     return st;
 }
 
+/* Frees p and returns rc (the argument checks' exits). */
+static int freed(void *p, int rc)
+{
+    free(p);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *model = NULL, *inputs[MAX_FILES], *outputs[MAX_FILES];
+    const char *model = NULL, *inputs[MAX_FILES];
     int n_in = 0, n_out = 0, repeat = 0, profile = 0, top = 0;
     cli_knobs k = {0};
+    /* --output files: any number (one per flattened output), held in argv's count */
+    const char **outputs = pz_xcalloc((size_t)argc, sizeof *outputs);
     for (int i = 1; i < argc; i++) {
         int r = cli_knob(argc, argv, &i, &k);
-        if (r < 0) return 2;
+        if (r < 0) return freed(outputs, 2);
         if (r) continue;
         const char *a = argv[i];
         if ((!strcmp(a, "--input") || !strcmp(a, "--output") || !strcmp(a, "--repeat") ||
              !strcmp(a, "--max-shape")) && i + 1 >= argc)
-            return cli_usage("run: %s needs a value", a);
+            return freed(outputs, cli_usage("run: %s needs a value", a));
         if (!strcmp(a, "--max-shape")) {
-            if (cli_max_shape_arg(argv[++i], &k)) return 2;
+            if (cli_max_shape_arg(argv[++i], &k)) return freed(outputs, 2);
         } else if (!strcmp(a, "--input")) {
-            if (n_in == MAX_FILES) return cli_usage("run: too many --input files");
+            if (n_in == MAX_FILES) return freed(outputs, cli_usage("run: too many --input files"));
             inputs[n_in++] = argv[++i];
         } else if (!strcmp(a, "--output")) {
-            if (n_out == MAX_FILES) return cli_usage("run: too many --output files");
             outputs[n_out++] = argv[++i];
         } else if (!strcmp(a, "--repeat")) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 1000000) return cli_usage("run: --repeat wants a positive integer");
+            if (*end || v < 1 || v > 1000000)
+                return freed(outputs, cli_usage("run: --repeat wants a positive integer"));
             repeat = (int)v;
         } else if (!strcmp(a, "--top")) {
-            if (i + 1 >= argc) return cli_usage("run: --top needs a value");
+            if (i + 1 >= argc) return freed(outputs, cli_usage("run: --top needs a value"));
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i] || v < 1 || v > 100) return cli_usage("run: --top wants 1 to 100");
+            if (*end || end == argv[i] || v < 1 || v > 100)
+                return freed(outputs, cli_usage("run: --top wants 1 to 100"));
             top = (int)v;
         } else if (!strcmp(a, "--profile")) {
             profile = 1;
         } else if (a[0] == '-') {
-            return cli_usage("run: unknown option %s", a);
+            return freed(outputs, cli_usage("run: unknown option %s", a));
         } else if (!model) {
             model = a;
         } else {
-            return cli_usage("run: one model at a time");
+            return freed(outputs, cli_usage("run: one model at a time"));
         }
     }
-    if (!model) return cli_usage("usage: paleozoic run MODEL.onnx --input X.pb... [--output Y.pb...] [--repeat N]");
+    if (!model)
+        return freed(outputs, cli_usage("usage: paleozoic run MODEL.onnx --input X.pb... "
+                                        "[--output Y.pb...] [--repeat N]"));
 
     pz_err err = {0};
     int rc = 0;
@@ -259,6 +271,7 @@ done:
     if (out_buf)
         for (int i = 0; i < g->n_outputs; i++) free(out_buf[i]);
     free(out_buf);
+    free(outputs);
     if (gn.net) gen_net_free(&gn);
     ir_model_free(m);
     ir_graph_free(g);

@@ -2,7 +2,10 @@
  *   input [.. d ..], split (int64 [n], attribute before opset 13, optional
  *   input 1 from 13) -> outputs[i] [.. split[i] ..]
  * Without split: `num_outputs` (opset 18+) parts of ceil(d / num_outputs),
- * the last one smaller; or else as many equal parts as there are outputs. */
+ * the last one smaller; or else as many equal parts as there are outputs.
+ * A split input nothing binds (op_rt_ints) is read at run time: each part
+ * is planned at the whole axis, its bound, with a run-time shape (the
+ * layer checks the sizes add up to the axis). */
 #include "fold.h"
 
 #define SPLIT_MAX_OUT 4096
@@ -105,6 +108,17 @@ static pz_status split_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (n->n_out > SPLIT_MAX_OUT)
         return op_err(err, n, "has %d outputs, at most %d are supported", n->n_out, SPLIT_MAX_OUT);
     int64_t sizes[SPLIT_MAX_OUT], dims[IR_MAX_RANK];
+    int cnt;
+    if (g->opset >= 13 && op_rt_ints(g, n, 1, SPLIT_MAX_OUT, &cnt)) {
+        if (cnt != n->n_out)
+            return op_err(err, n, "split has %d entries but the node has %d outputs", cnt,
+                          n->n_out);
+        for (int i = 0; i < n->n_out; i++) {
+            op_set_out(g, n, i, x->dtype, x->rank, x->dims);
+            op_set_dyn(g, n, i);
+        }
+        return PZ_OK;
+    }
     if (split_sizes(g, n, x->dims[p->axis], sizes, err)) return err->code;
     split_map m = {.rank = x->rank, .axis = p->axis, .offset = 0};
     op_strides(x, m.stride);
@@ -118,7 +132,8 @@ static pz_status split_infer(ir_graph *g, ir_node *n, pz_err *err)
 }
 
 /* SPLIT of input 0 along the normalised axis; the parts' sizes are the
- * outputs' dims (the split input, a constant, is dropped). */
+ * outputs' dims (the split input, a constant, is dropped), or the split
+ * input read at run time (input 1). */
 static pz_status split_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
     const split_params *p = n->params;
@@ -129,7 +144,8 @@ static pz_status split_lower(const ir_graph *g, const ir_node *n, op_lowered *ou
                            "omitted; the runtime needs every part", n->name, i);
     pz_axis_params ap = {.axis = p->axis};
     op_lowered_init(out, n, PZ_OP_SPLIT, &ap, sizeof ap);
-    out->n_in = 1;
+    int cnt;
+    out->n_in = g->opset >= 13 && op_rt_ints(g, n, 1, SPLIT_MAX_OUT, &cnt) ? 2 : 1;
     return PZ_OK;
 }
 

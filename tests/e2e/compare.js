@@ -16,6 +16,8 @@
 //   node compare.js --qstep STEP FRAC GOT.pb REF.pb
 //        a quantized result: every |got-ref| <= STEP (one quantization step;
 //        1 for integer outputs), and at least FRAC of the elements equal
+// More GOT REF pairs may follow the first: each compared in turn, the
+// first that disagrees failing the whole (one node start for many files).
 'use strict';
 const {readTensor} = require('./tensorproto');
 
@@ -23,18 +25,23 @@ function topk(row, k) {
     return Array.from(row.keys()).sort((a, b) => row[b] - row[a] || a - b).slice(0, k);
 }
 
+let mode, tol = 0, atol = 0, top = 0, frac = 0, peaks = 0;
+
 function main() {
     const a = process.argv.slice(2);
-    const mode = a.shift();
-    let tol = 0, atol = 0, top = 0;
+    mode = a.shift();
     if (mode === '--rel' || mode === '--cosine') tol = parseFloat(a.shift());
     if (mode === '--close') { tol = parseFloat(a.shift()); atol = parseFloat(a.shift()); }
-    let frac = 0;
     if (mode === '--qstep') { atol = parseFloat(a.shift()); frac = parseFloat(a.shift()); }
     if (a[0] === '--top') { a.shift(); top = parseInt(a.shift(), 10); }
-    let peaks = 0, flipped = 0;
     if (a[0] === '--peaks') { a.shift(); peaks = parseInt(a.shift(), 10); }
-    const [gf, rf] = a;
+    if (a.length < 2 || a.length % 2) fail('compare.js: GOT.pb REF.pb pairs expected');
+    for (let k = 0; k < a.length; k += 2) comparePair(a[k], a[k + 1]);
+    process.exit(0);
+}
+
+function comparePair(gf, rf) {
+    let flipped = 0;
     const g = readTensor(gf), r = readTensor(rf);
     const what = `${gf} vs ${rf}`;
     if (g.dtype !== r.dtype || g.dims.join(',') !== r.dims.join(','))
@@ -107,6 +114,6 @@ function main() {
     return ok(`${what}: max abs err / max|ref| = ${rel.toExponential(3)}${top ? `, top-${top} same` : ''}`);
 }
 
-function ok(msg) { console.log(msg); process.exit(0); }
+function ok(msg) { console.log(msg); }
 function fail(msg) { console.log(msg); process.exit(1); }
 main();

@@ -190,6 +190,71 @@ const pz_rt_op pz_rt_op_concat = {
     .row_rule = concat_row_rule, .run_shape = concat_run_shape,
 };
 
+/* The sizes read at run time (input 1): each part planned at X's dims,
+ * the bound; run_shape cuts them (the state's chunks, the run's). */
+static int split_rt_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_tensor *x = l->in[0], *s = pz_in(l, 1);
+    const pz_axis_params *p = l->params;
+    if (!s || s->rank != 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) ||
+        s->dims[0] != l->n_out)
+        return pz_layer_fail(l, err, n, "input 1 (split) must be an int32 or int64 vector of "
+                             "%d sizes", l->n_out);
+    if (x->rank < 1 || p->axis < 0 || p->axis >= x->rank)
+        return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, x->rank);
+    concat_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    st->chunk = calloc((size_t)l->n_out, sizeof *st->chunk);
+    if (!st->chunk) return pz_layer_fail(l, err, n, "out of memory");
+    return 0;
+}
+
+/* A dynamic region (the sizes read at run time, or X's shape the run's):
+ * each part X's dims with its size along axis. Sizes that are negative or
+ * do not add up to X's axis fail the run (pz_layer_run_fail), the parts
+ * empty. */
+static void split_run_shape(const pz_layer *l)
+{
+    const pz_axis_params *p = l->params;
+    concat_state *st = l->state;
+    const pz_tensor *x = l->in[0], *s = l->in[1];
+    const int64_t d = x->dims[p->axis];
+    size_t es = pz_dtype_size(x->dtype);
+    int64_t inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), sum = 0;
+    int ok = 1;
+    /* the sizes, checked before any part is cut */
+    for (int i = 0; ok && i < l->n_out; i++) {
+        int64_t v = s->dtype == PZ_I64 ? ((const int64_t *)s->data)[i]
+                                       : ((const int32_t *)s->data)[i];
+        if (v < 0)
+            pz_layer_run_fail(l, "split[%d] is %lld, negative", i, (long long)v), ok = 0;
+        else if (v > d - sum)
+            pz_layer_run_fail(l, "the split sizes add up to more than axis %d's %lld", p->axis,
+                              (long long)d), ok = 0;
+        else
+            sum += v;
+    }
+    if (ok && sum != d)
+        pz_layer_run_fail(l, "the split sizes add up to %lld, axis %d has %lld", (long long)sum,
+                          p->axis, (long long)d), ok = 0;
+    for (int i = 0; i < l->n_out; i++) {
+        pz_tensor *y = l->out[i];
+        int64_t v = !ok ? 0 : s->dtype == PZ_I64 ? ((const int64_t *)s->data)[i]
+                                                 : ((const int32_t *)s->data)[i];
+        y->rank = x->rank;
+        for (int a = 0; a < x->rank; a++) y->dims[a] = a == p->axis ? v : x->dims[a];
+        st->chunk[i] = (size_t)(v * inner) * es;
+    }
+    st->outer = ok ? pz_prod(x->dims, p->axis) : 0;
+    st->row = (size_t)(sum * inner) * es;
+}
+
+static int split_dyn_self(const pz_layer *l)
+{
+    return l->n_in > 1;
+}
+
 static int split_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *x = pz_in(l, 0);
@@ -198,6 +263,8 @@ static int split_prepare(pz_layer *l, char *err, size_t n)
      * knows its size only through a tensor, so every output is required */
     for (int i = 0; i < l->n_out; i++)
         if (!l->out[i]) return pz_layer_fail(l, err, n, "output %d is omitted", i);
+    if (l->n_in > 1) return split_rt_prepare(l, err, n);
+    if (l->dyn) return pz_layer_fail(l, err, n, "in a dynamic region only a split read at run time runs");
     if (concat_plan(l, err, n, x, l->out, l->n_out, "output")) return 1;
     /* Blocked, the mirror of Concat's: a float X along channels arriving in
      * NCHW16c whose parts but the last fill whole blocks (the Split the
@@ -243,7 +310,7 @@ static void split_run(const pz_layer *l, int ith, int nth)
 
 const pz_rt_op pz_rt_op_split = {
     .name = "SPLIT", PZ_OP_PARAMS(pz_axis_params, pz_axis_fields),
-    .min_in = 1, .max_in = 1, .min_out = 1, .max_out = -1,
+    .min_in = 1, .max_in = 2, .min_out = 1, .max_out = -1,
     .prepare = split_prepare, .run = split_run, .release = concat_release,
-    .row_rule = concat_row_rule,
+    .row_rule = concat_row_rule, .run_shape = split_run_shape, .dyn_self = split_dyn_self,
 };

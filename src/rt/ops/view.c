@@ -11,9 +11,12 @@ static const char *const view_func_names[] = {
     "PZ_VIEW_CROP_PAD",
 };
 
-/* The view, and the planned dims it was made from (a dynamic region's). */
+/* The view, the params it was made from (CenterCropPad's sizes read at
+ * run time: the run's origin in start), and the planned dims it was made
+ * from (a dynamic region's). */
 typedef struct {
     pz_view_desc d;
+    pz_view_params p;
     int64_t xb[PZ_MAX_RANK], yb[PZ_MAX_RANK];
     bool use_fast;   /* not PZ_ISA=ref: pz_any_view__fast */
 } view_state;
@@ -27,16 +30,22 @@ static int view_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "type %s is not supported", pz_dtype_name(x->dtype));
     if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
     const pz_view_params *p = l->params;
-    if (l->dyn && p->func != PZ_VIEW_EXPAND && p->func != PZ_VIEW_TILE)
-        return pz_layer_fail(l, err, n, "in a dynamic region only Expand and Tile run");
+    const int crop_rt = p->func == PZ_VIEW_CROP_PAD && p->rt_sizes;
+    if (l->dyn && p->func != PZ_VIEW_EXPAND && p->func != PZ_VIEW_TILE && !crop_rt)
+        return pz_layer_fail(l, err, n, "in a dynamic region only Expand, Tile and "
+                             "CenterCropPad of sizes read at run time run");
+    if (crop_rt && l->n_in < 2)
+        return pz_layer_fail(l, err, n, "sizes read at run time need input 1");
     const pz_tensor *v = l->n_in > 1 ? pz_in(l, 1) : NULL;
     if (l->n_in > 1 && (!v || v->rank > 1 || (v->dtype != PZ_I64 && v->dtype != PZ_I32)))
         return pz_layer_fail(l, err, n, "input 1 (shape, repeats) must be an int32 or int64 vector");
     view_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
+    st->p = *p;
+    if (crop_rt) memset(st->p.start, 0, sizeof st->p.start);   /* the run's, from input 1 */
     const char *why = "";
-    if (pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why))
+    if (pz_view_plan(&st->p, x->rank, x->dims, y->rank, y->dims, &st->d, &why))
         return pz_layer_fail(l, err, n, "X %s, Y %s: %s", pz_shape_str(x, bx, sizeof bx),
                              pz_shape_str(y, by, sizeof by), why);
     st->use_fast = l->isa != PZ_ISA_REF;
@@ -52,11 +61,31 @@ static void view_run(const pz_layer *l, int ith, int nth)
         &st->d, pz_dtype_size(l->in[0]->dtype), l->in[0]->data, l->out[0]->data, ith, nth);
 }
 
-/* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim
- * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
- * Tile repeats each axis as planned. The view is planned again at the
- * run's dims (run_shape runs alone, before run); dims that do not
- * broadcast fail the run (pz_layer_run_fail), Y empty. */
+/* CenterCropPad's sizes v[k] read at run time: Y's dims and the run's
+ * origin (start: a cropped axis keeps from floor((d - s) / 2), a padded
+ * one puts X at floor((s - d) / 2)); NULL, or why not. */
+static const char *crop_rt_dims(const pz_layer *l, const int64_t *v, int k, char *why, size_t n)
+{
+    const pz_view_params *p = l->params;
+    view_state *st = l->state;
+    const pz_tensor *x = l->in[0];
+    pz_tensor *y = l->out[0];
+    int want = 0;
+    for (int a = 0; a < x->rank; a++) want += p->start[a] > 0;
+    if (k != want) return "the shape is not the planned length";
+    for (int a = 0; a < x->rank; a++) {
+        const int64_t d = x->dims[a], s = p->start[a] > 0 ? v[p->start[a] - 1] : d;
+        if (s < 0) {
+            snprintf(why, n, "shape[%d] is %lld, negative", (int)p->start[a] - 1, (long long)s);
+            return why;
+        }
+        y->dims[a] = s;
+        st->p.start[a] = s <= d ? (d - s) / 2 : -((s - d) / 2);
+    }
+    y->rank = x->rank;
+    return NULL;
+}
+
 /* Y's dims from Expand's shape or Tile's repeats read at run time (input
  * 1: Y has no compile-time bound, op_desc.h dyn_alloc); NULL, or why not. */
 static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
@@ -66,6 +95,7 @@ static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
     pz_tensor *y = l->out[0];
     int64_t v[PZ_MAX_RANK];
     int k = pz_run_ints(l->in[1], v, PZ_MAX_RANK);
+    if (p->func == PZ_VIEW_CROP_PAD) return crop_rt_dims(l, v, k, why, n);
     if (p->func == PZ_VIEW_TILE ? k != x->rank : k < 0 || y->rank != (k > x->rank ? k : x->rank))
         return "the shape or repeats is not the planned length";
     for (int d = 0; d < y->rank; d++) {
@@ -90,6 +120,11 @@ static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
     return NULL;
 }
 
+/* A dynamic region, from the planned (bound) dims (input 1 absent): Expand takes X's run dim
+ * where X had Y's dim, else Y's (a unit axis broadcast, or one X lacks);
+ * Tile repeats each axis as planned. The view is planned again at the
+ * run's dims (run_shape runs alone, before run); dims that do not
+ * broadcast fail the run (pz_layer_run_fail), Y empty. */
 static void view_run_shape(const pz_layer *l)
 {
     const pz_view_params *p = l->params;
@@ -106,7 +141,7 @@ static void view_run_shape(const pz_layer *l)
             y->dims[k] = kx >= 0 && st->xb[kx] == st->yb[k] ? x->dims[kx] : st->yb[k];
     }
     const char *why = bad ? bad : "";
-    if (bad || pz_view_plan(p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
+    if (bad || pz_view_plan(&st->p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
         if (y->rank) y->dims[0] = 0;
         pz_layer_run_fail(l, "%s", why[0] ? why : "the run's dims do not fit the view");
         memset(&st->d, 0, sizeof st->d);
@@ -114,7 +149,8 @@ static void view_run_shape(const pz_layer *l)
     }
 }
 
-/* Input 1: Expand's shape, Tile's repeats, read at run time. */
+/* Input 1: Expand's shape, Tile's repeats, CenterCropPad's sizes, read at
+ * run time. */
 static int view_dyn_alloc(const pz_layer *l)
 {
     return l->n_in > 1;
@@ -125,6 +161,7 @@ static const pz_param_field view_fields[] = {
     PZ_FIELD(pz_view_params, blocksize, PZ_F_INT),
     PZ_FIELD(pz_view_params, crd, PZ_F_INT),
     PZ_FIELD_ARRAY(pz_view_params, start, PZ_F_I64),
+    PZ_FIELD(pz_view_params, rt_sizes, PZ_F_INT),
 };
 
 const pz_rt_op pz_rt_op_view = {

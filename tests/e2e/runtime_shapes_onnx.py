@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""runtime_shapes_onnx.py OUTDIR - hand-written ONNX models whose output
+shapes come from a graph input read at run time, for
+tests/parts/39-runtime-shapes.sh (issue 39), run by the part
+against ONNX Runtime 1.17 (tests/e2e/ort_run.js).
+
+Each model is written with its inputs for several run-time values:
+OUTDIR/NAME.onnx, NAME.vV.inK.pb. A line per model is appended to
+OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
+  split     Split of X [4, 6] along axis 1 by sizes s [3] (opset 13), the
+            middle part then times 2 (a dynamic region after it)
+  onehot    OneHot of indices [3, 2] by a depth scalar (axis 1), then + 1
+            (no compile-time bound: the net allocates Y)
+  onehotf   OneHot with a float depth [1] (truncated), int32 indices,
+            axis -1
+  fan70     Split of X [140] into 7 parts by sizes s [7], each part
+            through 10 element-wise ops: 70 outputs, 70 --output files (the
+            part runs it through `paleozoic run` too)
+  crop      CenterCropPad of X [2, 5, 7] to shape [2] over axes [2, 1]
+            (given out of order: shape[0] sizes axis 2), then negated
+The values grow and shrink again (the buffers regrow). Bad values, each
+a program exit 2 naming the layer with no output written, as
+NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
+negative one (split.bad2), depth 0 (onehot), a negative crop size (crop)
+and a chunk size of 0 (seqsplit).
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper as h
+from onnx import numpy_helper
+
+
+def save(path, arr):
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(np.asarray(arr)).SerializeToString())
+
+
+def model(nodes, inputs, outputs, opset, inits=()):
+    g = h.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    if opset <= onnx.defs.onnx_opset_version():   # this onnx may predate the op
+        onnx.checker.check_model(m)
+    return m
+
+
+def case(out, name, m, values, nout):
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    for v, ins in enumerate(values):
+        for k, t in enumerate(ins):
+            save(os.path.join(out, "%s.v%d.in%d.pb" % (name, v, k)), t)
+    with open(os.path.join(out, "cases.txt"), "a") as f:
+        f.write("%s %d %d %d\n" % (name, len(values[0]), nout, len(values)))
+
+
+def vi(name, dt, shape):
+    """A value's type; shape an int (the rank) for dims named at run time."""
+    if isinstance(shape, int):
+        shape = ["%s_%d" % (name, k) for k in range(shape)]
+    return h.make_tensor_value_info(name, dt, shape)
+
+
+def main():
+    out = sys.argv[1]
+    rng = np.random.default_rng(39)
+    i64 = np.int64
+
+    x = rng.standard_normal((4, 6)).astype(np.float32)
+    two = numpy_helper.from_array(np.array(2, dtype=np.float32), "two")
+    m = model([h.make_node("Split", ["x", "s"], ["a", "b", "c"], axis=1),
+               h.make_node("Mul", ["b", "two"], ["b2"])],
+              [vi("x", TP.FLOAT, [4, 6]), vi("s", TP.INT64, [3])],
+              [vi("a", TP.FLOAT, 2), vi("b2", TP.FLOAT, 2), vi("c", TP.FLOAT, 2)], 13, [two])
+    case(out, "split", m, [[x, np.array(s, i64)] for s in
+                           ([1, 2, 3], [0, 6, 0], [2, 2, 2], [6, 0, 0], [3, 3, 0])], 3)
+    save(os.path.join(out, "split.bad.in1.pb"), np.array([2, 2, 3], i64))
+    save(os.path.join(out, "split2.bad.in1.pb"), np.array([-1, 4, 3], i64))
+
+    parts = ["p%d" % k for k in range(7)]
+    ops = ["Neg", "Abs", "Relu", "Floor", "Ceil", "Sign", "Identity", "Round", "Sin", "Cos"]
+    nodes = [h.make_node("Split", ["x", "s"], parts, axis=0)]
+    outs = []
+    for p in parts:
+        for op in ops:
+            outs.append("%s_%s" % (p, op))
+            nodes.append(h.make_node(op, [p], [outs[-1]]))
+    m = model(nodes, [vi("x", TP.FLOAT, [140]), vi("s", TP.INT64, [7])],
+              [vi(y, TP.FLOAT, 1) for y in outs], 13)
+    x70 = (rng.standard_normal(140) * 3).astype(np.float32)
+    case(out, "fan70", m, [[x70, np.full(7, 20, i64)], [x70, np.array([0, 1, 50, 2, 80, 0, 7], i64)]],
+         70)
+
+    ind = np.array([[0, 2], [-1, 1], [4, 7]], i64)
+    one = numpy_helper.from_array(np.array(1, dtype=np.float32), "one")
+    m = model([h.make_node("OneHot", ["i", "d", "v"], ["y"], axis=1),
+               h.make_node("Add", ["y", "one"], ["z"])],
+              [vi("i", TP.INT64, [3, 2]), vi("d", TP.INT64, []), vi("v", TP.FLOAT, [2])],
+              [vi("z", TP.FLOAT, 3)], 11, [one])
+    vals = np.array([-0.5, 3.0], np.float32)
+    case(out, "onehot", m, [[ind, np.array(d, i64), vals] for d in (3, 10, 1, 5)], 1)
+    save(os.path.join(out, "onehot.bad.in1.pb"), np.array(0, i64))
+
+    m = model([h.make_node("OneHot", ["i", "d", "v"], ["y"], axis=-1)],
+              [vi("i", TP.INT32, [2, 3]), vi("d", TP.FLOAT, [1]), vi("v", TP.FLOAT, [2])],
+              [vi("y", TP.FLOAT, 3)], 11)
+    ind32 = np.array([[0, 1, 2], [3, -2, 9]], np.int32)
+    case(out, "onehotf", m, [[ind32, np.array([d], np.float32), np.array([0, 7], np.float32)]
+                             for d in (4.7, 2.0, 12.2)], 1)
+
+    xc = rng.standard_normal((2, 5, 7)).astype(np.float32)
+    m = model([h.make_node("CenterCropPad", ["x", "s"], ["y"], axes=[2, 1]),
+               h.make_node("Neg", ["y"], ["z"])],
+              [vi("x", TP.FLOAT, [2, 5, 7]), vi("s", TP.INT64, [2])],
+              [vi("z", TP.FLOAT, 3)], 18)
+    case(out, "crop", m, [[xc, np.array(s, i64)] for s in
+                          ([3, 4], [9, 8], [7, 5], [4, 10], [0, 1])], 1)
+    save(os.path.join(out, "crop.bad.in1.pb"), np.array([3, -1], i64))
+
+
+if __name__ == "__main__":
+    main()
