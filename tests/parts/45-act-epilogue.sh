@@ -13,7 +13,9 @@
 #   - the fusion happened: `run --profile` lists the one CONV / GEMM /
 #     MATMUL layer and no UNARY layer (PRelu: its BINARY layer stays);
 #   - `paleozoic build`: the program's output has the bits of `paleozoic
-#     run`, and the generated C names the act (PZ_ACT_SWISH, ...).
+#     run`, and the generated C names the act (PZ_ACT_SWISH, ...);
+#   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) as
+#     one F-Block in bands on 2 workers: the bits of the default run.
 # Under a sanitizer build (*san*) only every third model is built as a
 # program. Ends with `N passed, N failed`.
 set -u
@@ -75,6 +77,10 @@ MODELS = {
     "linear_tanh": (Lin(nn.Tanh()), (5, 48)),
     "matmul_silu": (Lin(nn.SiLU()), (2, 7, 48)),
     "conv_prelu": (conv(nn.PReLU(40)), (1, 24, 13, 17)),
+    # row-local: one F-Block in bands (the conv kernels' row windows)
+    "chain": (nn.Sequential(conv(nn.SiLU(), c=16, m=40), conv(nn.Hardswish(), c=40, m=40, groups=40),
+                            conv(nn.Sigmoid(), c=40, m=24, k=1), conv(nn.Tanh(), c=24, m=24)),
+              (1, 16, 20, 18)),
 }
 for name, (mod, shape) in MODELS.items():
     mod.eval()
@@ -135,4 +141,23 @@ while read -r n act kind; do
         else bad "$n: the generated C does not name $act: $(tail -c 300 "$T/compile.log")"; fi
     fi
 done <"$T/cases"
+
+# the chain as one fused F-Block split in bands on 2 workers (row windows of
+# the direct and depthwise kernels): the bits of the default run
+n=chain
+if "$PZ" inspect "$T/$n.onnx" --strategy none --json >"$T/$n.layers.json" 2>"$T/log" &&
+    "$PY" -c 'import json, sys; L = json.load(open(sys.argv[1]))["layers"]; json.dump({"version": 1, "layers": L, "blocks": [{"first": 0, "count": L, "mp": 2, "split": "bands"}]}, open(sys.argv[2], "w"))' \
+        "$T/$n.layers.json" "$T/$n.bands.json" 2>>"$T/log" &&
+    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --output "$T/$n.def.pb" >>"$T/log" 2>&1 &&
+    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --schedule "$T/$n.bands.json" --output "$T/$n.bands.pb" \
+        --profile >"$T/$n.bands.prof" 2>>"$T/log"; then
+    check "$n: 4 layers in one block" grep -q "4 layers in 1 blocks" "$T/$n.bands.prof"
+    check "$n: bands schedule bitwise = default run" cmp_bit "$T/$n.bands.pb" "$T/$n.def.pb"
+    node "$E2E/ort_run.js" "$T/$n.onnx" "$T/$n.in.pb" -- "$T/$n.ort.pb" >/dev/null 2>&1
+    # 1e-4: four layers of float sums (Winograd's 3x3s): 1.1e-5 here, the
+    # unfused layers 1.6e-5
+    check "$n: vs ONNX Runtime (1e-4)" cmp_rel "$T/$n.def.pb" "$T/$n.ort.pb"
+else
+    bad "$n: the bands schedule: $(tail -c 500 "$T/log")"
+fi
 finish
