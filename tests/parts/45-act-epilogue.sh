@@ -11,7 +11,8 @@
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (max|err| /
 #     max|ref|), at the CPU's ISA and under PZ_ISA=avx2 and scalar;
 #   - the fusion happened: `run --profile` lists the one CONV / GEMM /
-#     MATMUL layer and no UNARY layer (PRelu: its BINARY layer stays);
+#     MATMUL layer and no UNARY layer (PRelu: its BINARY layer stays), and
+#     `inspect --json` gives that layer "act": "swish" (...);
 #   - `paleozoic build`: the program's output has the bits of `paleozoic
 #     run`, and the generated C names the act (PZ_ACT_SWISH, ...);
 #   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) as
@@ -116,6 +117,11 @@ while read -r n act kind; do
     if [ "$act" = - ]; then want="BINARY $kind "; else want="$kind "; fi
     if [ "$kinds" = "$want" ]; then ok
     else bad "$n: layers '$kinds', wanted '$want' (the activation fused)"; fi
+    if [ "$act" != - ]; then
+        aname=$(echo "${act#PZ_ACT_}" | tr 'A-Z' 'a-z')
+        check "$n: inspect --json names the act $aname" sh -c \
+            "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$aname\"'"
+    fi
     for isa in avx2 scalar; do
         if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --output "$T/$n.$isa.pb" >/dev/null 2>"$T/run.err"; then
             check "$n: run PZ_ISA=$isa vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 \
