@@ -146,6 +146,12 @@ static int64_t block_redundant(const ir_fblock *b, const halo_report *r)
     return assumed_split(b, r) == IR_SPLIT_BANDS ? r->redundant_macs : 0;
 }
 
+/* A fused activation's name in the JSON view's layers ("act"; absent: none). */
+static const char *const ACT_NAME[] = {"none",    "relu",  "clip",         "gelu",
+                                       "leaky_relu", "sigmoid", "swish", "hard_sigmoid",
+                                       "hard_swish", "tanh"};
+_Static_assert(sizeof ACT_NAME / sizeof ACT_NAME[0] == IR_ACT_COUNT_, "one name per ir_act_kind");
+
 /* The strip a fused run of the whole block takes (rt/fuse.c): the
  * schedule's, rounded up to whole units of its last layer's row step
  * (Winograd: rows of 4x4 tiles) and at most its rows; 0 (auto) stays 0. */
@@ -472,6 +478,8 @@ static void print_blocks_json(FILE *f, const ir_model *m, const cli_knobs *k, co
             json_str(f, m->g->nodes[m->layers[l].node].op_type);
             fprintf(f, ",\"precision\":\"%s\",\"macs\":%lld",
                     ir_precision_name(m->layers[l].precision), (long long)c->macs);
+            const ir_act_kind ak = m->g->nodes[m->layers[l].node].act.kind;
+            if (ak > IR_ACT_NONE && ak < IR_ACT_COUNT_) fprintf(f, ",\"act\":\"%s\"", ACT_NAME[ak]);
             if (r.row_local)
                 fprintf(f, ",\"rows\":%lld,\"row_step\":%lld,\"rows_computed\":%lld,"
                         "\"redundant_macs\":%lld", (long long)c->rows, (long long)c->row_step,

@@ -127,10 +127,16 @@ struct op_def;
 
 /* An activation fused into the node that produces its input (graph passes):
  * applied to output 0 last, after bias and residual. */
-typedef enum { IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU } ir_act_kind;   /* GELU: MatMul only */
+/* GELU: MatMul only; the kinds from LEAKY_RELU on: Conv, Gemm, MatMul only
+ * (the unary functions of the same names; pz_act_kind's order). */
+typedef enum {
+    IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU, IR_ACT_LEAKY_RELU, IR_ACT_SIGMOID,
+    IR_ACT_SWISH, IR_ACT_HARD_SIGMOID, IR_ACT_HARD_SWISH, IR_ACT_TANH, IR_ACT_COUNT_
+} ir_act_kind;
 typedef struct {
     ir_act_kind kind;
-    float lo, hi;               /* CLIP bounds, lo <= hi */
+    float lo, hi;               /* CLIP bounds, lo <= hi; LEAKY_RELU, SWISH alpha = lo;
+                                 * HARD_SIGMOID alpha, beta = lo, hi */
 } ir_act;
 
 /* Layer node: one operator applied to data nodes. */

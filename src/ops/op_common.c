@@ -256,11 +256,13 @@ pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err 
 
 pz_act op_act(const ir_node *n)
 {
+    /* the kinds in the same order (graph.h) */
+    _Static_assert((int)IR_ACT_COUNT_ == (int)PZ_ACT_COUNT_ && (int)IR_ACT_TANH == (int)PZ_ACT_TANH,
+                   "ir_act_kind and pz_act_kind differ");
     pz_act a = {.kind = PZ_ACT_NONE};
-    if (n->act.kind == IR_ACT_RELU) a.kind = PZ_ACT_RELU;
-    if (n->act.kind == IR_ACT_GELU) a.kind = PZ_ACT_GELU;
-    if (n->act.kind == IR_ACT_CLIP) {
-        a.kind = PZ_ACT_CLIP;
+    if (n->act.kind <= IR_ACT_NONE || n->act.kind >= IR_ACT_COUNT_) return a;
+    a.kind = (pz_act_kind)n->act.kind;
+    if (n->act.kind != IR_ACT_RELU && n->act.kind != IR_ACT_GELU) {
         a.lo = n->act.lo;
         a.hi = n->act.hi;
     }

@@ -10,6 +10,10 @@
  *                                            the residual of a transformer block
  *                                            (attention out, FFN2), added by the
  *                                            packed GEMM's epilogue
+ *   Conv | Gemm | MatMul -> LeakyRelu | Sigmoid | Swish | HardSigmoid |
+ *            HardSwish | Tanh                the producer with act (SiLU after
+ *                                            YOLO's and EfficientNet's convs,
+ *                                            HardSwish after MobileNetV3's)
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -42,7 +46,8 @@
  *   - an activation: the producer without act, the activation reading it
  *     in slot 0, its output of the producer output's type and shape; Clip's
  *     bounds constants with lo <= hi; Gelu the erf form, after a linear
- *     MatMul only. */
+ *     MatMul only; the unary_act kinds after a Conv, a Gemm or a linear
+ *     MatMul only, their attributes finite. */
 #include <math.h>
 #include <string.h>
 
@@ -165,6 +170,42 @@ static int gelu_erf(const ir_node *r)
            !strcmp(a, "none");
 }
 
+/* The activations that only Conv, Gemm and MatMul layers fuse (their
+ * kernels apply them in the epilogue, vmath_avx512.h): LeakyRelu, Sigmoid,
+ * Swish (opset 24's, or gate.c's from Mul(X, Sigmoid(X))), HardSigmoid,
+ * HardSwish, Tanh. Sets *a and returns 1 if r is one, its attributes
+ * finite. */
+static int unary_act(const ir_node *r, ir_act *a)
+{
+    pz_err e = {0};
+    float lo = 0, hi = 0;
+    ir_act_kind k;
+    if (pass_is(r, OP_leaky_relu)) {
+        k = IR_ACT_LEAKY_RELU;
+        if (op_attr_float(r, "alpha", 0.01f, &lo, &e)) return 0;
+    } else if (pass_is(r, OP_sigmoid)) {
+        k = IR_ACT_SIGMOID;
+    } else if (pass_is(r, OP_swish)) {
+        k = IR_ACT_SWISH;
+        if (op_attr_float(r, "alpha", 1.0f, &lo, &e)) return 0;
+    } else if (pass_is(r, OP_hard_sigmoid)) {
+        k = IR_ACT_HARD_SIGMOID;
+        if (op_attr_float(r, "alpha", 0.2f, &lo, &e) || op_attr_float(r, "beta", 0.5f, &hi, &e))
+            return 0;
+    } else if (pass_is(r, OP_hard_swish)) {
+        k = IR_ACT_HARD_SWISH;
+    } else if (pass_is(r, OP_tanh)) {
+        k = IR_ACT_TANH;
+    } else {
+        return 0;
+    }
+    if (!isfinite(lo) || !isfinite(hi)) return 0;
+    a->kind = k;
+    a->lo = lo;
+    a->hi = hi;
+    return 1;
+}
+
 /* Tries to fuse the sole reader of node i's output into node i; returns 1
  * if it did (node i then writes that reader's output). */
 static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
@@ -195,6 +236,10 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
         st->biases++;
     } else if (n->act.kind == IR_ACT_NONE && linear_matmul(g, n) && gelu_erf(r) && slot == 0) {
         n->act.kind = IR_ACT_GELU;
+        st->acts++;
+    } else if (n->act.kind == IR_ACT_NONE && slot == 0 &&
+               (pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
+               unary_act(r, &n->act)) {
         st->acts++;
     } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_relu) && slot == 0) {
         n->act.kind = IR_ACT_RELU;

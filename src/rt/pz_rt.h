@@ -91,12 +91,17 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
 /* ---- epilogues fused into a producing kernel ---------------------------- */
 
 /* GELU is the erf form, x/2 (1 + erf(x / sqrt 2)), and only GEMM and MATMUL
- * layers take it (the passes fuse it after a MatMul: ConvNeXt's MLP); the
- * other layers refuse it. */
-typedef enum { PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU } pz_act_kind;
+ * layers take it (the passes fuse it after a MatMul: ConvNeXt's MLP). The
+ * kinds from LEAKY_RELU on are the unary functions of the same names (SWISH
+ * x sigmoid(alpha x), HARD_SWISH x min(max(x/6 + 1/2, 0), 1)); CONV, GEMM
+ * and MATMUL take them, the other layers refuse all but RELU and CLIP. */
+typedef enum {
+    PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU, PZ_ACT_LEAKY_RELU, PZ_ACT_SIGMOID,
+    PZ_ACT_SWISH, PZ_ACT_HARD_SIGMOID, PZ_ACT_HARD_SWISH, PZ_ACT_TANH, PZ_ACT_COUNT_
+} pz_act_kind;
 typedef struct {
     pz_act_kind kind;
-    float lo, hi;   /* CLIP bounds */
+    float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH alpha = lo; HARD_SIGMOID alpha, beta = lo, hi */
 } pz_act;
 
 /* ---- operators ----------------------------------------------------------

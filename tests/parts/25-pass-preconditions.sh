@@ -27,6 +27,9 @@
 #             C -> Reshape -> unit-dim Transpose + x fuse into one layer (Z);
 #             not fused: z broadcasting, a Transpose that moves elements
 #             between, the product also a graph output.
+#   act_*     MatMul + bias -> Tanh, HardSigmoid, SiLU (Mul(h, Sigmoid(h))):
+#             one MATMUL layer (pz_act); not fused: Sigmoid after an Add, a
+#             LeakyRelu whose input is also a graph output.
 #
 # Works under a sanitizer build dir too (the models are small). Ends with
 # `25-pass-preconditions: N passed, N failed` (`, 1 skipped` without ONNX
@@ -284,6 +287,24 @@ run("res_transpose", [helper.make_node("MatMul", ["x", "ws"], ["mm"]),
 # not fused: the product is a graph output too (read twice)
 run("res_read_twice", mmb + [helper.make_node("Add", ["h", "x"], ["y"])], X, RI, 13,
     [("y", lin_s + X), ("h", lin_s)], ["MATMUL", "BINARY"])
+
+# ---- activations only a Conv, Gemm or linear MatMul fuses (pz_act) --------------
+sig = lambda v: 1 / (1 + np.exp(-v))
+# MatMul + bias, then Tanh, HardSigmoid(0.3, 0.4), a gated SiLU: one MATMUL layer
+run("act_matmul_tanh", mmb + [helper.make_node("Tanh", ["h"], ["y"])], X, RI, 13,
+    [("y", np.tanh(lin_s))], ["MATMUL"])
+run("act_matmul_hardsigmoid", mmb + [helper.make_node("HardSigmoid", ["h"], ["y"], alpha=0.3, beta=0.4)],
+    X, RI, 13, [("y", np.clip(0.3 * lin_s + 0.4, 0, 1))], ["MATMUL"])
+run("act_matmul_silu", mmb + [helper.make_node("Sigmoid", ["h"], ["s"]),
+                              helper.make_node("Mul", ["h", "s"], ["y"])],
+    X, RI, 13, [("y", lin_s * sig(lin_s))], ["MATMUL"])
+# not fused: after an Add (its layer fuses a clamp only), and the product read twice
+CA = rand(N)
+run("act_add_sigmoid", [helper.make_node("Add", ["x", "ca"], ["h"]),
+                        helper.make_node("Sigmoid", ["h"], ["y"])], X, [("ca", CA)], 13,
+    [("y", sig(X.astype(np.float64) + CA))], ["BINARY", "UNARY"])
+run("act_matmul_leaky_twice", mmb + [helper.make_node("LeakyRelu", ["h"], ["y"], alpha=0.2)],
+    X, RI, 13, [("y", np.where(lin_s < 0, 0.2 * lin_s, lin_s)), ("h", lin_s)], ["MATMUL", "UNARY"])
 print("cases: %d passed, %d failed" % (passed, failed))
 EOF
 

@@ -283,6 +283,27 @@ static void test_conv(void)
          .bias = true, .residual = true, .act = PZ_ACT_RELU},
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) run_conv_case(&big[i]);
+    /* the epilogue activations that are not a clamp (conv16c_drive.c's
+     * conv_row, dwconv16c.c's units_act, act16c*.c): a 3x3 (residual for
+     * every other kind), a strided 3x3, a flat 1x1 and its k-chunked order,
+     * two depthwise 3x3, each with a part-full last block (sigmoid(0) and
+     * HardSigmoid(0) are not 0: the padded lanes must still be) */
+    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
+        const pz_act_kind k = (pz_act_kind)a;
+        conv_case ac[] = {
+            {.c = 24, .m = 40, .h = 9, .w = 11, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+             .pb = {1, 1}, .pe = {1, 1}, .bias = true, .residual = a % 2 == 0, .act = k},
+            {.c = 16, .m = 20, .h = 8, .w = 13, .k = {3, 3}, .s = {2, 2}, .d = {1, 1},
+             .pb = {1, 1}, .pe = {1, 1}, .bias = true, .act = k},
+            {.c = 40, .m = 24, .h = 6, .w = 9, .k = {1, 1}, .s = {1, 1}, .d = {1, 1},
+             .bias = true, .act = k},
+            {.c = 40, .m = 40, .h = 10, .w = 12, .k = {3, 3}, .s = {1, 1}, .d = {1, 1},
+             .pb = {1, 1}, .pe = {1, 1}, .depthwise = true, .bias = true, .act = k},
+            {.c = 24, .m = 24, .h = 9, .w = 9, .k = {3, 3}, .s = {2, 2}, .d = {1, 1},
+             .pb = {1, 1}, .pe = {1, 1}, .depthwise = true, .bias = true, .residual = true, .act = k},
+        };
+        for (size_t i = 0; i < sizeof ac / sizeof ac[0]; i++) run_conv_case(&ac[i]);
+    }
 }
 
 /* Output channels that leave the last block of 16 part full: 8 (the only
@@ -438,7 +459,7 @@ static void test_dw_share(void)
                             pz_split(all, ith, nth, &lo, &hi);
                             static int before[3 * 36 * 56];
                             memcpy(before, dw_hits, sizeof before);
-                            pz_dwconv3x3_drive(&d, dw_record, whole, NULL, NULL, NULL, NULL, NULL,
+                            pz_dwconv3x3_drive(&d, dw_record, NULL, whole, NULL, NULL, NULL, NULL, NULL,
                                                ith, nth);
                             for (int64_t u = 0; u < all; u++) {
                                 if (dw_hits[u] == before[u]) continue;
@@ -574,6 +595,11 @@ static void test_gemm(void)
     /* GELU (MatMul's fused epilogue), a row bias C and beside it none */
     run_gemm_case(30, 50, 300, 0, 1, 1.0f, PZ_ACT_GELU);
     run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);
+    /* the other epilogue activations (pz_act16_ps, pz_act8_ps): a GEMM and a GEMV */
+    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
+        run_gemm_case(13, 40 + a, 70, a % 2, 1, 1.0f, (pz_act_kind)a);
+        run_gemm_case(1, 33, 50, 0, 0, 1.0f, (pz_act_kind)a);
+    }
 }
 
 /* The GEMM epilogue's GELU against erf in double, x swept over [-12, 12] by

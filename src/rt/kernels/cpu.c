@@ -32,6 +32,7 @@ static const pz_fast_kernels SCALAR = {
     .attention = pz_f32_attention__scalar,
     .softmax_rows = pz_f32_softmax_rows__scalar,
     .sprow = pz_f32_sprow16c__scalar,
+    .act16c = pz_f32_act16c__scalar,
 };
 
 #ifndef PZ_SCALAR
@@ -57,6 +58,7 @@ static const pz_fast_kernels AVX2 = {
     .attention = pz_f32_attention__scalar,
     .softmax_rows = pz_f32_softmax_rows__scalar,
     .sprow = pz_f32_sprow16c__scalar,
+    .act16c = pz_f32_act16c__avx2,
 };
 
 static const pz_fast_kernels AVX512 = {
@@ -81,6 +83,7 @@ static const pz_fast_kernels AVX512 = {
     .attention = pz_f32_attention__avx512,
     .softmax_rows = pz_f32_softmax_rows__avx512,
     .sprow = pz_f32_sprow16c__avx512,
+    .act16c = pz_f32_act16c__avx512,
 };
 #endif
 

@@ -92,6 +92,10 @@
 
 /* ---- descriptors ---------------------------------------------------------- */
 
+/* A fused epilogue activation over npix NCHW16c pixels (act16c.c). */
+typedef void (*pz_act16c_fn)(const pz_act *a, float *restrict y, int64_t npix, int64_t c0,
+                             int64_t c);
+
 /* A 2-D convolution in blocked layouts. Output sizes are given; pads bottom
  * and right follow from them. */
 typedef struct {
@@ -170,9 +174,9 @@ int pz_conv16c_row_step(const pz_conv16c_desc *d, pz_isa isa);
 typedef void (*pz_dw3x3_units_fn)(const pz_conv16c_desc *d, const float *x, const float *w,
                                   const float *b, const float *z, float *y, int64_t lo,
                                   int64_t hi);
-void pz_dwconv3x3_drive(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, int whole_blocks,
-                        const float *x, const float *w, const float *b, const float *z, float *y,
-                        int ith, int nth);
+void pz_dwconv3x3_drive(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, pz_act16c_fn act16c,
+                        int whole_blocks, const float *x, const float *w, const float *b,
+                        const float *z, float *y, int ith, int nth);
 void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *restrict x,
                                       const float *restrict w, const float *restrict b,
                                       const float *restrict z, float *restrict y, int ith,
@@ -224,6 +228,12 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
  * function through the scalar twin. */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
+/* A fused epilogue activation over npix NCHW16c pixels of one block (first
+ * channel c0; lanes of channels >= c written as zeros), in place: the conv
+ * drivers' epilogue for the kinds that are not a clamp (act16c.c). */
+void pz_f32_act16c__scalar(const pz_act *a, float *restrict y, int64_t npix, int64_t c0, int64_t c);
+void pz_f32_act16c__avx2(const pz_act *a, float *restrict y, int64_t npix, int64_t c0, int64_t c);
+void pz_f32_act16c__avx512(const pz_act *a, float *restrict y, int64_t npix, int64_t c0, int64_t c);
 /* Binary on NCHW16c: A and B each either of Y's shape (bc 0) or one
  * vector per channel, [N, C, 1, 1] (bc 1) or [1, C, 1, 1] (bc 2), blocked
  * (a squeeze-excite scale). The AVX-512 kernel does Add, Sub, Mul and Div
@@ -461,6 +471,7 @@ typedef struct {
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */
     pz_sprow_fn sprow;             /* block-sparse conv rows (AVX2: the scalar twin) */
+    pz_act16c_fn act16c;           /* an epilogue activation, not a clamp (act16c.c) */
 } pz_fast_kernels;
 
 /* The kernels for an ISA (as pz_cpu_isa() says; PZ_ISA_REF and

@@ -1,6 +1,7 @@
 /* vmath_avx512.h - e^x and GELU on 16 floats in ZMM registers, shared by
  * the unary kernel (eltwise16c_avx512.c: see its top for the method and the
- * error) and the GEMM epilogue (gemm_avx512.c: ConvNeXt's MatMul + GELU).
+ * error), the GEMM epilogue (gemm_avx512.c: ConvNeXt's MatMul + GELU) and the
+ * conv epilogues (pz_act16_ps, act16c_avx512.c).
  * Include only from a file built with AVX-512 (the Makefile's ISA_avx512
  * flags), after <immintrin.h>. */
 #ifndef PZ_VMATH_AVX512_H
@@ -114,6 +115,57 @@ static inline __m512 gelu_erf_fast_ps(__m512 x)
     const __m512 hx = _mm512_mul_ps(x, _mm512_set1_ps(0.5f));
     const __m512 erf = _mm512_mul_ps(_mm512_mul_ps(u, p), r);
     return _mm512_fmadd_ps(hx, erf, hx);
+}
+
+/* tanh of 16 floats: |x| < 1/2 by its Taylor series to x^17 (the next term
+ * is under 1e-9 of it), else 1 - 2 / (1 + e^(2|x|)) (at least 0.46, so the
+ * subtraction loses under 1.2x of e^t's error), the sign put back. NaN passes. */
+static inline __m512 tanh_acc_ps(__m512 x)
+{
+    static const float C[9] = {1.0f, -1.0f / 3, 2.0f / 15, -17.0f / 315, 62.0f / 2835,
+                               -1382.0f / 155925, 21844.0f / 6081075, -929569.0f / 638512875,
+                               6404582.0f / 10854718875.0f};
+    const __m512 sign = _mm512_set1_ps(-0.0f), one = _mm512_set1_ps(1.0f);
+    const __m512 ax = _mm512_andnot_ps(sign, x), x2 = _mm512_mul_ps(x, x);
+    __m512 p = _mm512_set1_ps(C[8]);
+    for (int i = 7; i >= 0; i--) p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(C[i]));
+    const __m512 small = _mm512_mul_ps(p, x);
+    const __m512 e = exp_ps(_mm512_add_ps(ax, ax));
+    const __m512 big = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f),
+                                        _mm512_div_ps(one, _mm512_add_ps(one, e)), one);
+    const __mmask16 lt = _mm512_cmp_ps_mask(ax, _mm512_set1_ps(0.5f), _CMP_LT_OQ);
+    const __m512 r = _mm512_or_ps(big, _mm512_and_ps(sign, x));   /* copysign(big, x) */
+    return _mm512_mask_mov_ps(r, lt, small);
+}
+
+/* A fused epilogue activation (pz_act) of 16 floats: the formulas of the
+ * unary kernel (eltwise16c_avx512.c), so a fused layer gives the unfused
+ * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's). */
+static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
+{
+    const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
+    switch (a->kind) {
+    case PZ_ACT_RELU: return _mm512_max_ps(zero, v);
+    case PZ_ACT_CLIP: return _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(a->lo)), _mm512_set1_ps(a->hi));
+    case PZ_ACT_GELU: return gelu_erf_fast_ps(v);
+    case PZ_ACT_LEAKY_RELU:
+        return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, _mm512_set1_ps(a->lo));
+    case PZ_ACT_SIGMOID: return _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(zero, v))));
+    case PZ_ACT_SWISH: {
+        __m512 e = exp_ps(_mm512_sub_ps(zero, _mm512_mul_ps(_mm512_set1_ps(a->lo), v)));
+        return _mm512_mul_ps(v, _mm512_div_ps(one, _mm512_add_ps(one, e)));
+    }
+    case PZ_ACT_HARD_SIGMOID:
+        /* max, min return their second operand on a NaN: it passes, as in the reference */
+        return _mm512_min_ps(one, _mm512_max_ps(zero, _mm512_fmadd_ps(_mm512_set1_ps(a->lo), v,
+                                                                        _mm512_set1_ps(a->hi))));
+    case PZ_ACT_HARD_SWISH: {
+        __m512 h = _mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6.0f), _mm512_set1_ps(0.5f));
+        return _mm512_mul_ps(v, _mm512_min_ps(_mm512_max_ps(h, zero), one));
+    }
+    case PZ_ACT_TANH: return tanh_acc_ps(v);
+    default: return v;
+    }
 }
 
 #endif

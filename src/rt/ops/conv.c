@@ -142,8 +142,14 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *b = pz_in(l, 2), *z = pz_in(l, 3);
     const pz_tensor *y = pz_out(l, 0);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
-    if (pz_layer_want_clamp_act(l, err, n, &((const pz_conv_params *)l->params)->act) ||
-        pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
+    const pz_conv_params *p = l->params;
+    if (p->act.kind < PZ_ACT_NONE || p->act.kind >= PZ_ACT_COUNT_ || p->act.kind == PZ_ACT_GELU)
+        return pz_layer_fail(l, err, n, "activation %d is not fused into a conv", (int)p->act.kind);
+    /* the sparse kernels' epilogue is a clamp */
+    if (p->sparsity != 0 && !pz_act_is_clamp(p->act.kind))
+        return pz_layer_fail(l, err, n, "the sparsity knob with activation %d: the sparse "
+                             "kernels fuse only Relu and Clip", (int)p->act.kind);
+    if (pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "W", w, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
         (b && pz_layer_want_dtype(l, err, n, "B", b, PZ_F32)) ||
@@ -264,6 +270,8 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
         if (x_blocked) d.cblk = 16;
         q->d = d;
         q->winograd_applies = pz_conv_winograd_applies(&d, isa);
+        /* the 8x2 kernels' epilogue is a clamp */
+        const int clamp = pz_act_is_clamp(p->act.kind);
         if (p->sparsity != 0 && pz_spconv_ok(&d)) {
             q->path = PZ_CONV_PATH_SPARSE;     /* no row ranges: scratch per layer */
             q->kernel = "sparse";
@@ -271,7 +279,7 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
             q->path = PZ_CONV_PATH_WINOGRAD;   /* row ranges: whole tile rows */
             q->kernel = "winograd";
             q->row_step = PZ_WINO_TILE;
-        } else if (o->conv8x2 && pz_conv8x2_pick(&d, isa)) {
+        } else if (o->conv8x2 && clamp && pz_conv8x2_pick(&d, isa)) {
             q->path = PZ_CONV_PATH_DIRECT8X2;  /* pixels [r0*W, r1*W): any row */
             q->kernel = "direct 8x2";
             q->row_step = 1;

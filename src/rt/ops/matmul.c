@@ -71,7 +71,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     char ba[96], bb[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
     const bool epi = c || z || p->act.kind != PZ_ACT_NONE;
-    if (p->act.kind < PZ_ACT_NONE || p->act.kind > PZ_ACT_GELU)
+    if (p->act.kind < PZ_ACT_NONE || p->act.kind >= PZ_ACT_COUNT_)
         return pz_layer_fail(l, err, n, "unknown activation %d", (int)p->act.kind);
     if (!pz_dtype_is_float(a->dtype) && !pz_dtype_is_int(a->dtype))
         return pz_layer_fail(l, err, n, "A has type %s", pz_dtype_name(a->dtype));

@@ -196,7 +196,7 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
     if (p->func != PZ_QCONV_INTEGER && !ql)
         return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
-    if (p->act.kind != PZ_ACT_NONE && (!ql || p->act.kind == PZ_ACT_GELU))
+    if (p->act.kind != PZ_ACT_NONE && (!ql || !pz_act_is_clamp(p->act.kind)))
         return pz_layer_fail(l, err, n, "act %d: only QLinearConv takes one, Relu or Clip",
                              (int)p->act.kind);
     if (!q8(x->dtype) || !q8(w->dtype))

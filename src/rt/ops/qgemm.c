@@ -42,7 +42,7 @@ static int qgemm_prepare(pz_layer *l, char *err, size_t n)
     const int out_f32 = sy == NULL;
     if (out_f32 ? y->dtype != PZ_F32 : y->dtype != (zy ? zy->dtype : PZ_U8))
         return pz_layer_fail(l, err, n, "Y has type %s", pz_dtype_name(y->dtype));
-    if (p->act.kind != PZ_ACT_NONE && (out_f32 || p->act.kind == PZ_ACT_GELU))
+    if (p->act.kind != PZ_ACT_NONE && (out_f32 || !pz_act_is_clamp(p->act.kind)))
         return pz_layer_fail(l, err, n, "act %d: Relu or Clip, on a requantized Y only",
                              (int)p->act.kind);
     float *bsc = malloc((size_t)N * sizeof *bsc);

@@ -82,6 +82,7 @@ typedef struct pz_conv16c_ukset {
     pz_conv16c_uk (*pick2)(int psk, int rm, int rw);
     pz_conv16c_uk (*pickh)(int psk, int rm, int rw);   /* half last block */
     pz_conv16c_uk (*pickb)(int psk, int rm, int rw, int rows, int lb, int rb);
+    pz_act16c_fn act16c;   /* the epilogue activations that are not a clamp */
 } pz_conv16c_ukset;
 
 /* The micro-kernel sets of the ISAs (not in a PZ_SCALAR=1 build); the

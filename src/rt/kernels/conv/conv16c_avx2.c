@@ -175,6 +175,7 @@ static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
 
 const pz_conv16c_ukset pz_conv16c_ukset__avx2 = {
     .max_rm = 1, .rwmax = {0, 6, 0, 0, 0}, .pick = pick, .pickb = pickb,
+    .act16c = pz_f32_act16c__avx2,
 };
 
 void pz_f32_conv2d_nchw16c__avx2(const pz_conv16c_desc *d, const float *restrict x,

@@ -440,7 +440,7 @@ static pz_conv16c_uk pickb(int psk, int rm, int rw, int rows, int lb, int rb)
 
 const pz_conv16c_ukset pz_conv16c_ukset__avx512 = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = pick, .rw2max = 7, .pick2 = pick2,
-    .pickh = pickh, .pickb = pickb,
+    .pickh = pickh, .pickb = pickb, .act16c = pz_f32_act16c__avx512,
 };
 
 void pz_f32_conv2d_nchw16c__avx512(const pz_conv16c_desc *d, const float *restrict x,

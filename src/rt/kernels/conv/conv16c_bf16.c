@@ -127,6 +127,7 @@ static void sk_body(const pz_conv16c_uk_args *a, int RW, int RM, int ROWS)
 /* the same tiles as the AVX-512 set, so the driver plans the same calls */
 const pz_conv16c_ukset pz_conv16c_ukset__bf16scalar = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = sk_pick, .rw2max = 7, .pick2 = sk_pick2,
+    .act16c = pz_f32_act16c__scalar,
 };
 
 void pz_f32_conv2d_nchw16c_bf16__scalar(const pz_conv16c_desc *d, const float *restrict x,

@@ -140,6 +140,7 @@ PZ_ALWAYS_INLINE void bk_body(const pz_conv16c_uk_args *a, const int RW, const i
 
 const pz_conv16c_ukset pz_conv16c_ukset__avx512bf16 = {
     .max_rm = 4, .rwmax = {0, 14, 14, 9, 6}, .pick = sk_pick, .rw2max = 7, .pick2 = sk_pick2,
+    .act16c = pz_f32_act16c__avx512,
 };
 
 void pz_f32_conv2d_nchw16c_bf16__avx512bf16(const pz_conv16c_desc *d, const float *restrict x,

@@ -287,10 +287,10 @@ static void kh_range(const pz_conv16c_desc *d, int64_t ih0, int64_t *lo, int64_t
 /* Output rows oh .. oh + nrows - 1 (nrows 1 or 2) of image n for output
  * blocks [ob0, ob0 + rm); a flat 1x1 conv (one row of H*W pixels) does only
  * the pixels [f0, f1). Two rows go together when their kernel rows agree. */
-static void conv_row(const pz_conv16c_plan *p, const float *x, const float *w, const float *b,
-                     const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh,
-                     int nrows, int64_t f0, int64_t f1, int64_t cb0, int64_t cb1, const float *pf,
-                     int64_t pf_n)
+static void conv_row_body(const pz_conv16c_plan *p, const float *x, const float *w,
+                          const float *b, const float *z, float *y, int64_t n, int64_t ob0,
+                          int rm, int64_t oh, int nrows, int64_t f0, int64_t f1, int64_t cb0,
+                          int64_t cb1, const float *pf, int64_t pf_n)
 {
     const pz_conv16c_desc *d = p->d;
     const int64_t H = d->h, W = d->w, OH = d->oh, OW = d->ow, cbk = p->cbk;
@@ -340,8 +340,8 @@ static void conv_row(const pz_conv16c_plan *p, const float *x, const float *w, c
              * tiles; else the two rows one by one) */
             int64_t clo = max64(khlo, lo1), chi = min64(khhi, hi1);
             if ((!whole && !p->border) || chi <= clo) {
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, cb0, cb1, pf, pf_n / 2);
-                conv_row(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, cb0, cb1,
+                conv_row_body(p, x, w, b, z, y, n, ob0, rm, oh, 1, f0, f1, cb0, cb1, pf, pf_n / 2);
+                conv_row_body(p, x, w, b, z, y, n, ob0, rm, oh + 1, 1, f0, f1, cb0, cb1,
                          pf + pf_n / 2 * 16, pf_n - pf_n / 2);
                 return;
             }
@@ -388,6 +388,26 @@ static void conv_row(const pz_conv16c_plan *p, const float *x, const float *w, c
     else run_passes(&rc, &p->seg[1]);
 }
 
+
+/* One output row (or pair) of rm blocks: conv_row_body, then, once the last
+ * chunk of input blocks is in (the sums final), an activation that is not a
+ * clamp over the pixels just written, while they are in L1 (the micro-
+ * kernels' register epilogue does RELU and CLIP; a->act is 0 for the rest). */
+static void conv_row(const pz_conv16c_plan *p, const float *x, const float *w, const float *b,
+                     const float *z, float *y, int64_t n, int64_t ob0, int rm, int64_t oh,
+                     int nrows, int64_t f0, int64_t f1, int64_t cb0, int64_t cb1, const float *pf,
+                     int64_t pf_n)
+{
+    conv_row_body(p, x, w, b, z, y, n, ob0, rm, oh, nrows, f0, f1, cb0, cb1, pf, pf_n);
+    const pz_conv16c_desc *d = p->d;
+    if (pz_act_is_clamp(d->act.kind) || cb1 != p->cb) return;
+    const int64_t p0 = p->flat ? f0 : 0, np = p->flat ? f1 - f0 : d->ow;
+    float *yr = y + ((n * p->mb + ob0) * d->oh + oh) * d->ow * 16 + p0 * 16;
+    for (int r = 0; r < rm; r++)
+        for (int rr = 0; rr < nrows; rr++)
+            p->ks->act16c(&d->act, yr + r * p->tmpl.ys_mb + rr * p->tmpl.ys_row, np,
+                          (ob0 + r) * 16, d->m);
+}
 
 /* k-chunked order: the weights to prefetch while unit i of nu runs chunk c0
  * of group g: its share of the next chunk (c0 + kc of g, or the first of g + 1),

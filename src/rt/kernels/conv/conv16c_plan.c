@@ -183,7 +183,7 @@ void pz_conv16c_plan_rows(pz_conv16c_plan *p)
     a->xs_row = d->sh * W * cbk;
     a->ys_row = OW * 16;
     a->ncb = (int)p->cb;
-    a->act = d->act.kind != PZ_ACT_NONE;
+    a->act = d->act.kind != PZ_ACT_NONE && pz_act_is_clamp(d->act.kind);   /* else conv_row's */
     a->lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
     a->hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY;
     if (a->act && a->hi == INFINITY) a->act = 2;

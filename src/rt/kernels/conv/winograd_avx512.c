@@ -14,6 +14,8 @@
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
+#include "rt/kernels/vmath_avx512.h"
+
 #define UNROLL _Pragma("GCC unroll 16")
 
 PZ_ALWAYS_INLINE void in_1d(const __m512 d[6], __m512 r[6])
@@ -148,7 +150,7 @@ static void wino_out(const float *m, int64_t ms, const float *b, const float *z,
         UNROLL for (int p = 0; p < 4; p++) t[p][j] = o[p];
     }
     const __m512 bv = b ? _mm512_loadu_ps(b) : _mm512_setzero_ps();
-    const int clamp = act->kind != PZ_ACT_NONE;
+    const int clamp = act->kind != PZ_ACT_NONE, other = !pz_act_is_clamp(act->kind);
     const __m512 lo = _mm512_set1_ps(act->kind == PZ_ACT_CLIP ? act->lo : 0.0f);
     const __m512 hi = _mm512_set1_ps(act->kind == PZ_ACT_CLIP ? act->hi : __builtin_inff());
     const __mmask16 keep = (__mmask16)((1u << tail) - 1);
@@ -158,7 +160,8 @@ static void wino_out(const float *m, int64_t ms, const float *b, const float *z,
         for (int q = 0; q < nw; q++) {
             __m512 v = _mm512_add_ps(o[q], bv);
             if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z + p * ys + q * 16));
-            if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+            if (other) v = pz_act16_ps(act, v);
+            else if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
             _mm512_storeu_ps(y + p * ys + q * 16, _mm512_maskz_mov_ps(keep, v));
         }
     }

@@ -46,19 +46,41 @@ static bool share_next(dw_share *s, int64_t *u0, int64_t *u1)
     return false;
 }
 
-void pz_dwconv3x3_drive(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, int whole_blocks,
-                        const float *x, const float *w, const float *b, const float *z, float *y,
-                        int ith, int nth)
+/* The units [lo, hi), then (an activation that is not a clamp: the
+ * kernels' register epilogue does RELU and CLIP alone) act over each
+ * block's rows just written, block by block while they are in cache. A
+ * block's units in two calls give the bits of one call. act16c NULL: the
+ * units apply every act themselves (the scalar twin). */
+static void units_act(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, pz_act16c_fn act16c,
+                      const float *x, const float *w, const float *b, const float *z, float *y,
+                      int64_t lo, int64_t hi)
+{
+    if (!act16c || pz_act_is_clamp(d->act.kind)) {
+        units(d, x, w, b, z, y, lo, hi);
+        return;
+    }
+    const int64_t OH = d->oh, cb = (d->c + 15) / 16;
+    for (int64_t u = lo; u < hi;) {
+        int64_t ue = (u / OH + 1) * OH < hi ? (u / OH + 1) * OH : hi;
+        units(d, x, w, b, z, y, u, ue);
+        act16c(&d->act, y + u * d->ow * 16, (ue - u) * d->ow, u / OH % cb * 16, d->c);
+        u = ue;
+    }
+}
+
+void pz_dwconv3x3_drive(const pz_conv16c_desc *d, pz_dw3x3_units_fn units, pz_act16c_fn act16c,
+                        int whole_blocks, const float *x, const float *w, const float *b,
+                        const float *z, float *y, int ith, int nth)
 {
     const int64_t cb = (d->c + 15) / 16;
     if (nth > 1 && !whole_blocks) {
         dw_share sh;
         share_init(&sh, d->n, cb, d->oh, ith, nth);
         int64_t u0, u1;
-        while (share_next(&sh, &u0, &u1)) units(d, x, w, b, z, y, u0, u1);
+        while (share_next(&sh, &u0, &u1)) units_act(d, units, act16c, x, w, b, z, y, u0, u1);
         return;
     }
     int64_t lo, hi;
     pz_split(d->n * cb * d->oh, ith, nth, &lo, &hi);
-    if (lo < hi) units(d, x, w, b, z, y, lo, hi);
+    if (lo < hi) units_act(d, units, act16c, x, w, b, z, y, lo, hi);
 }

@@ -222,7 +222,7 @@ static void dw_run(const pz_conv16c_desc *d, const float *x, const float *w, con
             k.ys = d->ow * 16;
             k.w = w + bc * 144 + h * 8;
             k.b = b ? b + bc * 16 + h * 8 : zero;
-            k.act = d->act.kind != PZ_ACT_NONE;
+            k.act = d->act.kind == PZ_ACT_RELU || d->act.kind == PZ_ACT_CLIP;
             k.lo = bounds[0];
             k.hi = bounds[1];
             k.partial = valid < 16;
@@ -242,7 +242,7 @@ void pz_f32_dwconv3x3_nchw16c__avx2(const pz_conv16c_desc *d, const float *restr
                                     const float *restrict z, float *restrict y, int ith,
                                     int nth)
 {
-    pz_dwconv3x3_drive(d, dw_run, 0, x, w, b, z, y, ith, nth);
+    pz_dwconv3x3_drive(d, dw_run, pz_f32_act16c__avx2, 0, x, w, b, z, y, ith, nth);
 }
 
 #endif

@@ -390,7 +390,7 @@ PZ_ALWAYS_INLINE void dw_rows(const pz_conv16c_desc *d, const float *xb, const f
     a.ys_row = d->ow * 16;
     a.w = wb;
     a.b = bb;
-    a.act = d->act.kind != PZ_ACT_NONE;
+    a.act = d->act.kind == PZ_ACT_RELU || d->act.kind == PZ_ACT_CLIP;
     a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
     a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
     a.partial = valid < 16;
@@ -471,7 +471,7 @@ static void dw_units_plane(const pz_conv16c_desc *d, dw_plane_fn fn, const float
     dw_args a;
     a.W = d->w;
     a.ys_row = d->ow * 16;
-    a.act = d->act.kind != PZ_ACT_NONE;
+    a.act = d->act.kind == PZ_ACT_RELU || d->act.kind == PZ_ACT_CLIP;
     a.lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
     a.hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : __builtin_inff();
     for (int64_t u = lo; u < hi;) {
@@ -518,7 +518,7 @@ void pz_f32_dwconv3x3_nchw16c__avx512(const pz_conv16c_desc *d, const float *res
 {
     /* the small planes (7x7, 14x14), whose plane functions want whole
      * blocks, share the blocks; other shapes the rows */
-    pz_dwconv3x3_drive(d, dw_run, dw_plane_for(d) != NULL, x, w, b, z, y, ith, nth);
+    pz_dwconv3x3_drive(d, dw_run, pz_f32_act16c__avx512, dw_plane_for(d) != NULL, x, w, b, z, y, ith, nth);
 }
 
 #endif

@@ -39,5 +39,6 @@ void pz_f32_dwconv3x3_nchw16c__scalar(const pz_conv16c_desc *d, const float *res
                                       const float *restrict z, float *restrict y, int ith,
                                       int nth)
 {
-    pz_dwconv3x3_drive(d, dw_units, 0, x, w, b, z, y, ith, nth);
+    pz_dwconv3x3_drive(d, dw_units, NULL, 0,   /* finish16 applies every act */
+                       x, w, b, z, y, ith, nth);
 }

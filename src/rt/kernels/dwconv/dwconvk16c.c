@@ -35,8 +35,6 @@ void pz_f32_dwconvk_nchw16c__scalar(const pz_conv16c_desc *d, const float *restr
     const int64_t cb = (d->c + 15) / 16, kk = (int64_t)d->kh * d->kw;
     const int valid = (int)(d->c - (cb - 1) * 16);
     const bool act = d->act.kind != PZ_ACT_NONE;
-    const float lo = d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f;
-    const float hi = d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY;
     int64_t u0, u1;
     pz_split(d->n * cb * d->oh, ith, nth, &u0, &u1);
     for (int64_t u = u0; u < u1; u++) {
@@ -52,7 +50,7 @@ void pz_f32_dwconvk_nchw16c__scalar(const pz_conv16c_desc *d, const float *restr
             int64_t o = ((plane * d->oh) + oh) * d->ow * 16 + ow * 16;
             for (int j = 0; j < 16; j++) {
                 float v = acc[j] + (z ? z[o + j] : 0.0f);
-                if (act) v = v < lo ? lo : v > hi ? hi : v;
+                if (act) v = pz_act_f32(&d->act, v);
                 y[o + j] = blk == cb - 1 && j >= valid ? 0.0f : v;
             }
         }

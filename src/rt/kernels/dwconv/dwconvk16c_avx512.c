@@ -13,12 +13,15 @@
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
+#include "rt/kernels/vmath_avx512.h"
+
 #define TW 8
 
 typedef struct {
     __m512 lo, hi;
     int act;
     __mmask16 keep;          /* lanes to keep (the block's real channels) */
+    const pz_act *a;         /* act 2: an activation that is not a clamp */
 } epi;
 
 /* acc + v * w in the accumulating form, and an input vector kept in a
@@ -92,7 +95,8 @@ static inline void tile(const pz_conv16c_desc *d, __m512 acc[TW], const float *x
 static inline void finish(const epi *e, __m512 v, const float *z, float *y)
 {
     if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z));
-    if (e->act) v = _mm512_min_ps(_mm512_max_ps(v, e->lo), e->hi);
+    if (e->act == 1) v = _mm512_min_ps(_mm512_max_ps(v, e->lo), e->hi);
+    else if (e->act) v = pz_act16_ps(e->a, v);
     _mm512_storeu_ps(y, _mm512_maskz_mov_ps(e->keep, v));
 }
 
@@ -104,7 +108,8 @@ void pz_f32_dwconvk_nchw16c__avx512(const pz_conv16c_desc *d, const float *restr
     const int valid = (int)(d->c - (cb - 1) * 16);
     epi e = {_mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f),
              _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY),
-             d->act.kind != PZ_ACT_NONE, 0xffff};
+             d->act.kind == PZ_ACT_NONE ? 0 : pz_act_is_clamp(d->act.kind) ? 1 : 2, 0xffff,
+             &d->act};
     int64_t ol, orr;
     pz_dwk16c_interior(d, &ol, &orr);
     const int s1 = d->sw == 1 && d->dw == 1 && d->dh == 1;   /* tile_s1's shapes */

@@ -11,6 +11,8 @@
 #ifndef PZ_SCALAR
 #include <immintrin.h>
 
+#include "rt/kernels/vmath_avx2.h"
+
 #define UNROLL _Pragma("GCC unroll 32")
 #define MR 6
 #define NR PZ_GEMM_NR
@@ -45,12 +47,8 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
     if (g->act.kind == PZ_ACT_RELU) v = _mm256_max_ps(v, _mm256_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(g->act.lo)), _mm256_set1_ps(g->act.hi));
-    else if (g->act.kind == PZ_ACT_GELU) {   /* the scalar formula, lane by lane */
-        float t[8];
-        _mm256_storeu_ps(t, v);
-        for (int l = 0; l < 8; l++) t[l] = pz_act_f32(&g->act, t[l]);
-        v = _mm256_loadu_ps(t);
-    }
+    else if (g->act.kind != PZ_ACT_NONE)
+        v = pz_act8_ps(&g->act, v);   /* GELU: the scalar formula, lane by lane */
     _mm256_maskstore_ps(y + col, mk, v);
 }
 

@@ -29,6 +29,8 @@ PZ_ALWAYS_INLINE void pz_gemm_epilogue16(const pz_gemm_desc *g, __m512 v, int64_
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
     else if (g->act.kind == PZ_ACT_GELU)
         v = gelu_erf_fast_ps(v);   /* within its bound of GELU, not gelu_ps's bits */
+    else if (g->act.kind != PZ_ACT_NONE)
+        v = pz_act16_ps(&g->act, v);   /* the unary kernel's formulas */
     _mm512_mask_storeu_ps(y + col, mk, v);
 }
 

@@ -1,0 +1,84 @@
+/* vmath_avx2.h - the fused epilogue activations (pz_act) on 8 floats in YMM
+ * registers, for the AVX2 GEMM and conv epilogues: the AVX-512 formulas
+ * (vmath_avx512.h) with 2^n built in the exponent bits (no scalef: t is
+ * held in [-87, 88], where e^t is a normal float; sigmoid and tanh are
+ * then within 2e-38 of their limits). GELU goes lane by lane through the
+ * scalar formula. Include only from a file built with AVX2 and FMA, after
+ * <immintrin.h> and kernels.h. */
+#ifndef PZ_VMATH_AVX2_H
+#define PZ_VMATH_AVX2_H
+
+/* e^t: 2^n p(r), r = t - n ln 2, p of degree 7 (as exp_ps); also the
+ * recurrent step's (rnn_avx2.c) */
+static inline __m256 exp8_ps(__m256 t)
+{
+    t = _mm256_min_ps(_mm256_set1_ps(88.0f), _mm256_max_ps(_mm256_set1_ps(-87.0f), t));   /* NaN passes */
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(t, _mm256_set1_ps(1.44269504088896341f)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), t);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 p = _mm256_set1_ps(1.0f / 720);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    /* 2^n: n + 127 in the exponent field (n in [-126, 127] after the hold) */
+    const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+/* tanh_acc_ps's method (vmath_avx512.h) on 8 floats. */
+static inline __m256 tanh8_acc_ps(__m256 x)
+{
+    static const float C[9] = {1.0f, -1.0f / 3, 2.0f / 15, -17.0f / 315, 62.0f / 2835,
+                               -1382.0f / 155925, 21844.0f / 6081075, -929569.0f / 638512875,
+                               6404582.0f / 10854718875.0f};
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+    const __m256 ax = _mm256_andnot_ps(sign, x), x2 = _mm256_mul_ps(x, x);
+    __m256 p = _mm256_set1_ps(C[8]);
+    for (int i = 7; i >= 0; i--) p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(C[i]));
+    const __m256 small = _mm256_mul_ps(p, x);
+    const __m256 e = exp8_ps(_mm256_add_ps(ax, ax));
+    const __m256 big = _mm256_fnmadd_ps(_mm256_set1_ps(2.0f),
+                                        _mm256_div_ps(one, _mm256_add_ps(one, e)), one);
+    const __m256 lt = _mm256_cmp_ps(ax, _mm256_set1_ps(0.5f), _CMP_LT_OQ);
+    /* NaN: ax < 1/2 is false, and big's sign bit or'ed in keeps it NaN */
+    const __m256 r = _mm256_or_ps(big, _mm256_and_ps(sign, x));
+    return _mm256_blendv_ps(r, small, lt);
+}
+
+static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    switch (a->kind) {
+    case PZ_ACT_RELU: return _mm256_max_ps(zero, v);
+    case PZ_ACT_CLIP: return _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(a->lo)), _mm256_set1_ps(a->hi));
+    case PZ_ACT_LEAKY_RELU:
+        return _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_set1_ps(a->lo)),
+                                _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+    case PZ_ACT_SIGMOID: return _mm256_div_ps(one, _mm256_add_ps(one, exp8_ps(_mm256_sub_ps(zero, v))));
+    case PZ_ACT_SWISH: {
+        __m256 e = exp8_ps(_mm256_sub_ps(zero, _mm256_mul_ps(_mm256_set1_ps(a->lo), v)));
+        return _mm256_mul_ps(v, _mm256_div_ps(one, _mm256_add_ps(one, e)));
+    }
+    case PZ_ACT_HARD_SIGMOID:
+        return _mm256_min_ps(one, _mm256_max_ps(zero, _mm256_fmadd_ps(_mm256_set1_ps(a->lo), v,
+                                                                        _mm256_set1_ps(a->hi))));
+    case PZ_ACT_HARD_SWISH: {
+        __m256 h = _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f), _mm256_set1_ps(0.5f));
+        return _mm256_mul_ps(v, _mm256_min_ps(_mm256_max_ps(h, zero), one));
+    }
+    case PZ_ACT_TANH: return tanh8_acc_ps(v);
+    case PZ_ACT_NONE: return v;
+    default: {   /* GELU: the scalar formula, lane by lane */
+        float t[8];
+        _mm256_storeu_ps(t, v);
+        for (int l = 0; l < 8; l++) t[l] = pz_act_f32(a, t[l]);
+        return _mm256_loadu_ps(t);
+    }
+    }
+}
+
+#endif

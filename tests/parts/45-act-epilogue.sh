@@ -1,0 +1,169 @@
+#!/bin/sh
+# 45-act-epilogue.sh BUILD_DIR - the activations fused as conv / GEMM /
+# MatMul epilogues beyond Relu and Clip (src/passes/epilogue.c, pz_act):
+# models written here by PyTorch (torch.onnx.export, seeded weights and
+# inputs, opset 14): Conv + SiLU (exported as Mul(X, Sigmoid(X)): gate.c's
+# Swish, then the epilogue), Conv + Hardswish, Conv + LeakyReLU(0.1),
+# depthwise Conv + Hardswish, Conv + Sigmoid, Conv + Tanh, Conv +
+# Hardsigmoid, 1x1 Conv + SiLU, Linear + Sigmoid and Linear + Tanh (Gemm),
+# a batched Linear + SiLU (MatMul), and Conv + PReLU (per channel: not
+# fused, checked for its values). Each:
+#   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (max|err| /
+#     max|ref|), at the CPU's ISA and under PZ_ISA=avx2 and scalar;
+#   - the fusion happened: `run --profile` lists the one CONV / GEMM /
+#     MATMUL layer and no UNARY layer (PRelu: its BINARY layer stays), and
+#     `inspect --json` gives that layer "act": "swish" (...);
+#   - `paleozoic build`: the program's output has the bits of `paleozoic
+#     run`, and the generated C names the act (PZ_ACT_SWISH, ...);
+#   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) as
+#     one F-Block in bands on 2 workers: the bits of the default run.
+# Under a sanitizer build (*san*) only every third model is built as a
+# program. Ends with `N passed, N failed`.
+set -u
+NAME=45-act-epilogue
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+
+"$PY" -c 'import torch, onnx, numpy' 2>/dev/null || skip_part "no torch/onnx/numpy for $PY"
+[ "$have_ort" = 1 ] || skip_part "no node or node_modules/onnxruntime-node"
+
+# name  act-constant  the fused layer's kind
+CASES="conv_silu PZ_ACT_SWISH CONV
+conv_hardswish PZ_ACT_HARD_SWISH CONV
+conv_leaky PZ_ACT_LEAKY_RELU CONV
+dw_hardswish PZ_ACT_HARD_SWISH CONV
+conv_sigmoid PZ_ACT_SIGMOID CONV
+conv_tanh PZ_ACT_TANH CONV
+conv_hardsigmoid PZ_ACT_HARD_SIGMOID CONV
+pw_silu PZ_ACT_SWISH CONV
+linear_sigmoid PZ_ACT_SIGMOID GEMM
+linear_tanh PZ_ACT_TANH GEMM
+matmul_silu PZ_ACT_SWISH MATMUL
+conv_prelu - CONV"
+
+cat >"$T/make.py" <<'EOF'
+import sys
+import numpy as np
+import torch
+import torch.nn as nn
+from onnx import numpy_helper
+
+out = sys.argv[1]
+torch.manual_seed(0)
+
+
+def conv(act, c=24, m=40, groups=1, k=3):
+    return nn.Sequential(nn.Conv2d(c, m, k, padding=k // 2, groups=groups), act)
+
+
+class Lin(nn.Module):
+    def __init__(self, act, k=48, n=40):
+        super().__init__()
+        self.l, self.act = nn.Linear(k, n), act
+
+    def forward(self, x):
+        return self.act(self.l(x))
+
+
+MODELS = {
+    "conv_silu": (conv(nn.SiLU()), (1, 24, 13, 17)),
+    "conv_hardswish": (conv(nn.Hardswish()), (1, 24, 13, 17)),
+    "conv_leaky": (conv(nn.LeakyReLU(0.1)), (1, 24, 13, 17)),
+    "dw_hardswish": (conv(nn.Hardswish(), c=40, m=40, groups=40), (1, 40, 14, 15)),
+    "conv_sigmoid": (conv(nn.Sigmoid()), (1, 24, 13, 17)),
+    "conv_tanh": (conv(nn.Tanh()), (1, 24, 13, 17)),
+    "conv_hardsigmoid": (conv(nn.Hardsigmoid()), (1, 24, 13, 17)),
+    "pw_silu": (conv(nn.SiLU(), c=40, m=20, k=1), (1, 40, 11, 12)),
+    "linear_sigmoid": (Lin(nn.Sigmoid()), (5, 48)),
+    "linear_tanh": (Lin(nn.Tanh()), (5, 48)),
+    "matmul_silu": (Lin(nn.SiLU()), (2, 7, 48)),
+    "conv_prelu": (conv(nn.PReLU(40)), (1, 24, 13, 17)),
+    # row-local: one F-Block in bands (the conv kernels' row windows)
+    "chain": (nn.Sequential(conv(nn.SiLU(), c=16, m=40), conv(nn.Hardswish(), c=40, m=40, groups=40),
+                            conv(nn.Sigmoid(), c=40, m=24, k=1), conv(nn.Tanh(), c=24, m=24)),
+              (1, 16, 20, 18)),
+}
+for name, (mod, shape) in MODELS.items():
+    mod.eval()
+    for p in mod.parameters():   # pre-activations over [-6, 6]: both sides of every kink
+        p.data.uniform_(-0.5, 0.5)
+    x = torch.randn(*shape) * 2
+    torch.onnx.export(mod, x, "%s/%s.onnx" % (out, name), opset_version=14,
+                      input_names=["x"], output_names=["y"])
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy().astype(np.float32), "x").SerializeToString())
+EOF
+if ! "$PY" "$T/make.py" "$T" >"$T/make.log" 2>&1; then
+    bad "PyTorch export: $(tail -c 600 "$T/make.log")"
+    finish
+fi
+
+i=0
+printf '%s\n' "$CASES" >"$T/cases"
+while read -r n act kind; do
+    i=$((i + 1))
+    mod="$T/$n.onnx" in="$T/$n.in.pb"
+    if ! node "$E2E/ort_run.js" "$mod" "$in" -- "$T/$n.ort.pb" >/dev/null 2>"$T/ort.err"; then
+        bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+        continue
+    fi
+    if ! "$PZ" run "$mod" --input "$in" --output "$T/$n.out.pb" --profile >"$T/$n.prof" 2>"$T/run.err"; then
+        bad "$n: paleozoic run failed: $(head -c 400 "$T/run.err")"
+        continue
+    fi
+    check "$n: run vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 "$T/$n.out.pb" "$T/$n.ort.pb"
+    # the layers: the producer alone (PRelu: and its BINARY)
+    kinds=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[A-Z_]+$/ {print $2}' "$T/$n.prof" | sort | tr '\n' ' ')
+    if [ "$act" = - ]; then want="BINARY $kind "; else want="$kind "; fi
+    if [ "$kinds" = "$want" ]; then ok
+    else bad "$n: layers '$kinds', wanted '$want' (the activation fused)"; fi
+    if [ "$act" != - ]; then
+        aname=$(echo "${act#PZ_ACT_}" | tr 'A-Z' 'a-z')
+        check "$n: inspect --json names the act $aname" sh -c \
+            "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$aname\"'"
+    fi
+    for isa in avx2 scalar; do
+        if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --output "$T/$n.$isa.pb" >/dev/null 2>"$T/run.err"; then
+            check "$n: run PZ_ISA=$isa vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 \
+                "$T/$n.$isa.pb" "$T/$n.ort.pb"
+        else
+            bad "$n: PZ_ISA=$isa paleozoic run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
+    [ "$san" -eq 1 ] && [ $((i % 3)) -ne 1 ] && continue
+    if ! "$PZ" build "$mod" -o "$T/$n.prog" --threads 2 >"$T/build.log" 2>&1; then
+        bad "$n: build: $(tail -c 600 "$T/build.log")"
+        continue
+    fi
+    if "$T/$n.prog" --input "$in" --output "$T/$n.prog.pb" --threads 2 >"$T/prog.log" 2>&1 &&
+        "$PZ" run "$mod" --input "$in" --output "$T/$n.run2.pb" --threads 2 >/dev/null 2>&1; then
+        check "$n: the built program has the bits of paleozoic run" cmp_bit "$T/$n.prog.pb" "$T/$n.run2.pb"
+    else
+        bad "$n: the built program failed: $(tail -c 400 "$T/prog.log")"
+    fi
+    if [ "$act" != - ]; then
+        rm -rf "$T/$n.c"
+        if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rq "$act" "$T/$n.c"; then ok
+        else bad "$n: the generated C does not name $act: $(tail -c 300 "$T/compile.log")"; fi
+    fi
+done <"$T/cases"
+
+# the chain as one fused F-Block split in bands on 2 workers (row windows of
+# the direct and depthwise kernels): the bits of the default run
+n=chain
+if "$PZ" inspect "$T/$n.onnx" --strategy none --json >"$T/$n.layers.json" 2>"$T/log" &&
+    "$PY" -c 'import json, sys; L = json.load(open(sys.argv[1]))["layers"]; json.dump({"version": 1, "layers": L, "blocks": [{"first": 0, "count": L, "mp": 2, "split": "bands"}]}, open(sys.argv[2], "w"))' \
+        "$T/$n.layers.json" "$T/$n.bands.json" 2>>"$T/log" &&
+    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --output "$T/$n.def.pb" >>"$T/log" 2>&1 &&
+    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --schedule "$T/$n.bands.json" --output "$T/$n.bands.pb" \
+        --profile >"$T/$n.bands.prof" 2>>"$T/log"; then
+    check "$n: 4 layers in one block" grep -q "4 layers in 1 blocks" "$T/$n.bands.prof"
+    check "$n: bands schedule bitwise = default run" cmp_bit "$T/$n.bands.pb" "$T/$n.def.pb"
+    node "$E2E/ort_run.js" "$T/$n.onnx" "$T/$n.in.pb" -- "$T/$n.ort.pb" >/dev/null 2>&1
+    # 1e-4: four layers of float sums (Winograd's 3x3s): 1.1e-5 here, the
+    # unfused layers 1.6e-5
+    check "$n: vs ONNX Runtime (1e-4)" cmp_rel "$T/$n.def.pb" "$T/$n.ort.pb"
+else
+    bad "$n: the bands schedule: $(tail -c 500 "$T/log")"
+fi
+finish

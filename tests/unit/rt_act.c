@@ -1,0 +1,76 @@
+/* rt_act.c - the fused epilogue activations that are not a clamp (pz_act:
+ * LeakyRelu, Sigmoid, Swish, HardSigmoid, HardSwish, Tanh) through each
+ * ISA's act16c (rt/kernels/eltwise/act16c*.c: the conv drivers' epilogue,
+ * on pz_act16_ps / pz_act8_ps, which the GEMM epilogues share) against
+ * pz_act_f64, the same formula in double, over x in [-30, 30] by 2^-9 and
+ * a few special values:
+ *   - Sigmoid, Swish, Tanh (through an e^x approximation): relative error
+ *     under 1e-6 (results under 1e-36 in magnitude: absolute, as the
+ *     reference's own expf flushes there); the worst is printed;
+ *   - the piecewise-linear kinds: within 2e-7 (1 + |x|) (the float
+ *     formula's own rounding, as the unary layer's scalar kernel);
+ * and the lanes of channels >= C are zeros (C = 40: block 2 has 8 lanes).
+ *
+ * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
+ */
+#include <stdio.h>
+
+#include "rt_test.h"
+
+static const char *const KIND[] = {"none", "relu", "clip", "gelu", "leaky_relu", "sigmoid",
+                                   "swish", "hard_sigmoid", "hard_swish", "tanh"};
+
+int main(void)
+{
+    const pz_fast_kernels *ks[3];
+    const int n_ks = fast_kernels_here(ks);
+    enum { N = 16 * 1920 };   /* 60 * 512 steps of 2^-9, and 256 more for the specials */
+    float *x = new_nan(N), *y = new_nan(N);
+    for (int i = 0; i < N - 256; i++) x[i] = -30.0f + (float)i / 512.0f;
+    const float special[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-7f, -1e-7f, 0.4999999f, -0.5f,
+                             0.5f, 80.0f, -80.0f, 87.0f, -87.0f, 100.0f, -100.0f, -3.0f, 3.0f};
+    for (int i = N - 256; i < N; i++) x[i] = special[i % (int)(sizeof special / sizeof *special)];
+    for (int k = 0; k < n_ks; k++)
+        for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
+            const pz_act act = {.kind = (pz_act_kind)a,
+                                .lo = a == PZ_ACT_SWISH ? 1.0f : a == PZ_ACT_LEAKY_RELU ? 0.1f : 0.2f,
+                                .hi = 0.5f};
+            const bool smooth = a == PZ_ACT_SIGMOID || a == PZ_ACT_SWISH || a == PZ_ACT_TANH;
+            memcpy(y, x, N * sizeof *y);
+            ks[k]->act16c(&act, y, N / 16, 0, 16);
+            double worst = 0, wx = 0;
+            for (int i = 0; i < N; i++) {
+                const double want = pz_act_f64(&act, (double)x[i]), got = y[i];
+                double e = smooth ? (fabs(want) < 1e-36 ? fabs(got - want) * 1e30
+                                                        : fabs(got - want) / fabs(want))
+                                  : fabs(got - want) / (2e-7 * (1 + fabs((double)x[i])));
+                if (!(e <= worst)) worst = e, wx = x[i];
+            }
+            char what[160];
+            snprintf(what, sizeof what, "%s %s: max %s error %.3g at x = %.9g", ks[k]->name,
+                     KIND[a], smooth ? "relative" : "(in 2e-7 (1 + |x|))", worst, wx);
+            printf("  %s\n", what);
+            check(smooth ? worst < 1e-6 : worst <= 1.0, what);
+            /* a partial block: channels 32..39 kept, 40..47 zeros */
+            float blk[3 * 16];
+            for (int i = 0; i < 3 * 16; i++) blk[i] = x[i * 97 % (N - 256)];
+            ks[k]->act16c(&act, blk, 3, 32, 40);
+            bool ok = true;
+            for (int i = 0; i < 3 * 16; i++) {
+                double want = i % 16 < 8 ? pz_act_f64(&act, (double)x[i * 97 % (N - 256)]) : 0.0;
+                if (i % 16 >= 8 ? blk[i] != 0.0f : !(fabs(blk[i] - want) <= 1e-6 * (1 + fabs(want))))
+                    ok = false;
+            }
+            snprintf(what, sizeof what, "%s %s: lanes of channels >= C zero", ks[k]->name, KIND[a]);
+            check(ok, what);
+            /* NaN passes */
+            float nan16[16];
+            for (int l = 0; l < 16; l++) nan16[l] = NAN;
+            ks[k]->act16c(&act, nan16, 1, 0, 16);
+            snprintf(what, sizeof what, "%s %s: NaN in, NaN out", ks[k]->name, KIND[a]);
+            check(isnan(nan16[0]) && isnan(nan16[15]), what);
+        }
+    free(x);
+    free(y);
+    return test_summary("rt_act");
+}
