@@ -1,0 +1,54 @@
+/* qdyn_out.h - the float32 output stage of a dynamically quantized layer
+ * (ConvInteger or MatMulInteger folded with its Cast, scale Mul, bias Add
+ * and Relu by the qdyn pass, passes/qdyn.c): for the int32 sum acc of
+ * output channel m,
+ *
+ *   y = act(float(acc) * (xs * ws[m]) + b[m])
+ *
+ * rounded as the unfused graph rounds it (Cast, Mul(xs, ws), Mul, Add,
+ * Relu: one rounding each, in that order), so that the folded layer gives
+ * the chain's bits. xs is X's scale read as the layer runs
+ * (DynamicQuantizeLinear's); ws and b one element or one per channel. */
+#ifndef PZ_RT_KERNELS_QUANT_QDYN_OUT_H
+#define PZ_RT_KERNELS_QUANT_QDYN_OUT_H
+
+#include <stdint.h>
+
+#include "rt/kernels/kernels.h"
+
+typedef struct {
+    float xs;           /* X's scale */
+    const float *ws;    /* W's scale: ws[0], or ws[m] when ws_per */
+    const float *b;     /* the bias: NULL, b[0], or b[m] when b_per */
+    int ws_per, b_per;
+    pz_act act;         /* none or Relu */
+} pz_qdyn_out;
+
+/* Channel m's n sums acc into y. */
+static inline void pz_qdyn_out_row(const pz_qdyn_out *o, int64_t m, const int32_t *acc,
+                                   float *y, int64_t n)
+{
+    const float s = o->xs * o->ws[o->ws_per ? m : 0];
+    const float b = o->b ? o->b[o->b_per ? m : 0] : 0.0f;
+    const int relu = o->act.kind == PZ_ACT_RELU;
+    for (int64_t i = 0; i < n; i++) {
+        float v = (float)acc[i] * s;
+        if (o->b) v += b;   /* no Add in the graph: no +0 (it would turn -0 into +0) */
+        y[i] = relu && v < 0 ? 0.0f : v;
+    }
+}
+
+/* n sums acc of the channels c0, c0 + 1, ... (a MatMul's columns) into y. */
+static inline void pz_qdyn_out_cols(const pz_qdyn_out *o, int64_t c0, const int32_t *acc,
+                                    float *y, int64_t n)
+{
+    const int relu = o->act.kind == PZ_ACT_RELU;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t c = c0 + i;
+        float v = (float)acc[i] * (o->xs * o->ws[o->ws_per ? c : 0]);
+        if (o->b) v += o->b[o->b_per ? c : 0];
+        y[i] = relu && v < 0 ? 0.0f : v;
+    }
+}
+
+#endif
