@@ -16,6 +16,17 @@
 
 static int extreme;
 
+/* The float32 stage's row kernel: the scalar twin at 1 worker, AVX-512
+ * (where the CPU has it) at more. */
+static void (*row_kernel(int nth))(const pz_qdyn_out *, int64_t, const int32_t *, float *,
+                                   int64_t)
+{
+#ifndef PZ_SCALAR
+    if (nth > 1 && pz_cpu_isa() >= PZ_ISA_AVX512) return pz_qdyn_out_row__avx512;
+#endif
+    return pz_qdyn_out_row__scalar;
+}
+
 /* x_signed, w_signed; wzk: 0 no w zero point, 1 per tensor, 2 per m */
 static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k, int s, int dil,
                   int xs, int ws, int wzk)
@@ -69,8 +80,9 @@ static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k
             float *wsc = malloc((size_t)m * 4), *bia = malloc((size_t)m * 4), *yf = (float *)y;
             for (int64_t i = 0; i < m; i++)
                 wsc[i] = (float)rnd() / 9e3f, bia[i] = (float)rnd() / 300.0f - 0.4f;
-            const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = wzk == 2, .b = nth == 1 ? bia : NULL,
-                                   .b_per = 1, .act = {.kind = wzk ? PZ_ACT_RELU : PZ_ACT_NONE}};
+            const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = wzk == 2, .b = wzk != 1 ? bia : NULL,
+                                   .b_per = 1, .act = {.kind = wzk ? PZ_ACT_RELU : PZ_ACT_NONE},
+                                   .row = row_kernel(nth)};
             for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, &o, y, sc, ith, nth);
             bad = 0;
             for (int64_t i = 0; i < ny; i++) {

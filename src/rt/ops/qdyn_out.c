@@ -27,7 +27,11 @@ void pz_qdyn_out_of(const pz_layer *l, int first, int64_t m, pz_act act, pz_qdyn
     const pz_tensor *ws = pz_in(l, first + 1), *b = pz_in(l, first + 2);
     *o = (pz_qdyn_out){.xs = *(const float *)l->in[first]->data, .ws = ws->data,
                        .ws_per = pz_numel(ws) > 1 && m > 1, .b = b ? b->data : NULL,
-                       .b_per = b && pz_numel(b) > 1 && m > 1, .act = act};
+                       .b_per = b && pz_numel(b) > 1 && m > 1, .act = act,
+                       .row = pz_qdyn_out_row__scalar};
+#ifndef PZ_SCALAR
+    if (l->isa == PZ_ISA_AVX512) o->row = pz_qdyn_out_row__avx512;
+#endif
 }
 
 void pz_qdyn_out_inplace(const pz_qdyn_out *o, void *y, int64_t lo, int64_t hi, int64_t inner,

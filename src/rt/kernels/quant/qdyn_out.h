@@ -16,26 +16,29 @@
 
 #include "rt/kernels/kernels.h"
 
-typedef struct {
+typedef struct pz_qdyn_out pz_qdyn_out;
+/* Channel m's n sums acc into y: the scalar twin, and AVX-512 (the same
+ * bits: one rounding a step, max(0, v) keeping -0 and NaN as v < 0 ? 0 : v
+ * does). */
+void pz_qdyn_out_row__scalar(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
+                             int64_t n);
+void pz_qdyn_out_row__avx512(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
+                             int64_t n);
+
+struct pz_qdyn_out {
     float xs;           /* X's scale */
     const float *ws;    /* W's scale: ws[0], or ws[m] when ws_per */
     const float *b;     /* the bias: NULL, b[0], or b[m] when b_per */
     int ws_per, b_per;
     pz_act act;         /* none or Relu */
-} pz_qdyn_out;
+    /* the row kernel (one of the above; NULL: the scalar twin) */
+    void (*row)(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y, int64_t n);
+};
 
-/* Channel m's n sums acc into y. */
 static inline void pz_qdyn_out_row(const pz_qdyn_out *o, int64_t m, const int32_t *acc,
                                    float *y, int64_t n)
 {
-    const float s = o->xs * o->ws[o->ws_per ? m : 0];
-    const float b = o->b ? o->b[o->b_per ? m : 0] : 0.0f;
-    const int relu = o->act.kind == PZ_ACT_RELU;
-    for (int64_t i = 0; i < n; i++) {
-        float v = (float)acc[i] * s;
-        if (o->b) v += b;   /* no Add in the graph: no +0 (it would turn -0 into +0) */
-        y[i] = relu && v < 0 ? 0.0f : v;
-    }
+    (o->row ? o->row : pz_qdyn_out_row__scalar)(o, m, acc, y, n);
 }
 
 /* n sums acc of the channels c0, c0 + 1, ... (a MatMul's columns) into y. */
