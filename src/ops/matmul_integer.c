@@ -2,8 +2,10 @@
  *   Y = (A - a_zero_point) x (B - b_zero_point), exact, int32,
  *   A, B int8/uint8 (numpy matmul shapes), a_zero_point one element or per
  *   row of A, b_zero_point one or per column of B. MACs: batch * M * K * N.
- * Runs as the QMATMUL layer (rt/ops/qmatmul.c). */
+ * Runs as the QMATMUL layer (rt/ops/qmatmul.c); the qdyn pass may give it
+ * a float32 output stage (inputs 4-6, act Relu: passes/qdyn.c). */
 #include "matmul.h"
+#include "qconv.h"   /* op_qdyn_out_check */
 
 static pz_status mmi_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
@@ -22,13 +24,15 @@ static pz_status mmi_infer(ir_graph *g, ir_node *n, pz_err *err)
     if ((az && ir_tensor_numel(az) != 1 && ir_tensor_numel(az) != md.m) ||
         (bz && ir_tensor_numel(bz) != 1 && ir_tensor_numel(bz) != md.n))
         return op_err(err, n, "a zero point must have one element, or M (A) or N (B)");
-    op_set_out(g, n, 0, IR_I32, md.rank, md.dims);
+    /* the qdyn pass's float32 output stage (passes/qdyn.c) */
+    if (n->n_in > 4 && op_qdyn_out_check(g, n, 4, md.n, err)) return err->code;
+    op_set_out(g, n, 0, n->n_in > 4 ? IR_F32 : IR_I32, md.rank, md.dims);
     return PZ_OK;
 }
 
 static pz_status mmi_lower(const ir_graph *g, const ir_node *n, op_lowered *out, pz_err *err)
 {
-    pz_qmatmul_params qp = {.func = PZ_QMM_INTEGER};
+    pz_qmatmul_params qp = {.func = PZ_QMM_INTEGER, .act = op_act(n)};
     op_lowered_init(out, n, PZ_OP_QMATMUL, &qp, sizeof qp);
     return PZ_OK;
 }
@@ -38,4 +42,5 @@ const op_def op_matmul_integer = {
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .infer = mmi_infer,
     .lower = mmi_lower,
+    .takes_act = 1,   /* Relu, with the qdyn pass's float32 output */
 };

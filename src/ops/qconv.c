@@ -62,6 +62,20 @@ static pz_status qconv_check(const ir_graph *g, const ir_node *n, int i, const c
                    what, (long long)ne);
 }
 
+pz_status op_qdyn_out_check(const ir_graph *g, const ir_node *n, int first, int64_t m,
+                            pz_err *err)
+{
+    const ir_tensor *xs = op_in(g, n, first), *ws = op_in(g, n, first + 1);
+    const ir_tensor *b = n->n_in > first + 2 ? op_in(g, n, first + 2) : NULL;
+    if (!xs || xs->dtype != IR_F32 || ir_tensor_numel(xs) != 1)
+        return op_err(err, n, "input %d (x's scale) must be a float32 scalar", first);
+    if (!ws || ws->dtype != IR_F32 || (ir_tensor_numel(ws) != 1 && ir_tensor_numel(ws) != m) ||
+        (b && (b->dtype != IR_F32 || (ir_tensor_numel(b) != 1 && ir_tensor_numel(b) != m))))
+        return op_err(err, n, "inputs %d and %d (w's scale, the bias) must be float32 of one "
+                      "element or %lld", first + 1, first + 2, (long long)m);
+    return PZ_OK;
+}
+
 pz_status op_qconv_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     op_qconv_params *p = n->params;
@@ -81,6 +95,9 @@ pz_status op_qconv_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (qconv_check(g, n, 2, "x_zero_point", x->dtype, 1, 0, m, err) ||
             qconv_check(g, n, 3, "w_zero_point", w->dtype, 1, 1, m, err))
             return err->code;
+        /* the qdyn pass's float32 output stage (passes/qdyn.c) */
+        if (n->n_in > 4 && op_qdyn_out_check(g, n, 4, m, err)) return err->code;
+        if (n->n_in > 4) ty = IR_F32;
     } else {
         const ir_tensor *xs = op_in(g, n, 1), *yz = op_in(g, n, 7), *b = op_in(g, n, 8);
         if (!xs || !op_in(g, n, 4) || !op_in(g, n, 6) || !yz || !op_in(g, n, 2) ||

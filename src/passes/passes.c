@@ -163,6 +163,8 @@ pz_status passes_run_stats(ir_graph *g, const passes_opts *opts, passes_stats *s
     if (!opts->no_qdq) {
         pass_qdq(g, dead, &st);
         compact(g, &dead);
+        pass_qdyn(g, dead, &st);
+        compact(g, &dead);
     }
     if (!opts->no_epilogues) {
         pass_epilogues(g, dead, &st);

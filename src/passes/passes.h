@@ -49,6 +49,10 @@
  *              Clip] -> QuantizeLinear -> QLinearConv with the act, run in
  *              int8, and the residual Adds, Gemms and MaxPools alike; then a
  *              QLinearAdd into the QLinearConv writing its A or B (qdq.c).
+ *   qdyn       ConvInteger or MatMulInteger -> Cast(float32) -> Mul(., Mul(xs,
+ *              ws)) [-> Add(b)] [-> Relu], as quantize_dynamic writes it ->
+ *              one layer writing float32 as its int8 GEMM's sums come out
+ *              (qdyn.c; runs with qdq, under the same knob).
  *   (always)   nodes whose outputs shape inference folded into constants
  *              (Constant, Shape arithmetic) are dropped: they never run, and
  *              their outputs stay as constants.
@@ -88,7 +92,8 @@ typedef struct {
     int no_shuffles;       /* keep channel shuffles as Reshape, Transpose, Reshape */
     int no_norms;          /* keep LayerNorms as the nine nodes PyTorch exports */
     int no_attention;      /* keep attention as MatMul, Softmax, MatMul */
-    int no_qdq;            /* keep a quantized model's DequantizeLinear, Conv, QuantizeLinear */
+    int no_qdq;            /* keep a quantized model's DequantizeLinear, Conv, QuantizeLinear
+                              (and a dynamic one's ConvInteger, Cast, Mul, Add chains) */
     int concat;            /* run the concatenation pass (off unless asked: the --concat knob) */
 } passes_opts;
 
@@ -108,6 +113,7 @@ typedef struct {
     int attention;         /* MatMul, scale, mask Add, Softmax, MatMul -> one attention */
     int qkv_views;         /* attention layers that read Q, K, V in place from the QKV GEMM */
     int qdq;               /* DequantizeLinear, Conv, [Relu,] QuantizeLinear -> QLinearConv */
+    int qdyn;              /* ConvInteger/MatMulInteger, Cast, Mul, [Add, Relu] -> one layer */
     int concat_groups;     /* groups of layers sharing an input run as one (concat) */
     int concat_layers;     /* the layers in those groups */
 } passes_stats;

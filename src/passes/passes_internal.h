@@ -65,6 +65,7 @@ void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_attention(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_qkv_slices(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_qdq(ir_graph *g, unsigned char *dead, passes_stats *st);
+void pass_qdyn(ir_graph *g, unsigned char *dead, passes_stats *st);
 /* Inserts nodes (a Split per group): *dead grows with the graph. */
 pz_status pass_concat(ir_graph *g, unsigned char **dead, passes_stats *st);
 

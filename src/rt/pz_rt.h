@@ -450,6 +450,7 @@ typedef struct {
 typedef enum { PZ_QMM_INTEGER, PZ_QMM_QLINEAR } pz_qmatmul_func;
 typedef struct {
     pz_qmatmul_func func;
+    pz_act act;   /* MatMulInteger with the qdyn pass's float output: none or Relu */
 } pz_qmatmul_params;
 
 /* QCONV: ConvInteger (X, W, x_zero_point?, w_zero_point? -> int32 Y) or

@@ -8,7 +8,8 @@ output channel / column, or int8 weights) -> Cast -> Mul by x_scale *
 w_scale -> Add the bias [-> Relu], the float weights seeded. Each model's
 outputs: the last float result, then the int32 sums of every ConvInteger
 and MatMulInteger (compared bit for bit). For each model NAME it writes
-NAME.onnx and NAME.in_0.pb and prints "NAME OUTPUTS INTEGER_LAYERS"."""
+NAME.onnx, NAME_f.onnx (the float result alone: the chains fold) and
+NAME.in_0.pb and prints "NAME OUTPUTS INTEGER_LAYERS"."""
 import sys
 
 import numpy as np
@@ -89,19 +90,23 @@ class Net:
         return self.node("Relu", [y]) if relu else y
 
     def save(self, outdir, name, x, y):
+        """NAME.onnx with the int32 sums as outputs (the chains stay apart),
+        and NAME_f.onnx, the same graph with the float result alone (the
+        qdyn pass folds each chain into its ConvInteger/MatMulInteger)."""
         ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))]
         r = len(x.shape)
         outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, ["d%d" % i for i in range(r)])]
-        outs += [helper.make_tensor_value_info(o, t, ["d%d" % i for i in range(r)])
-                 for o, t in self.outs]
-        g = helper.make_graph(self.nodes, name, ins, outs, self.inits)
-        mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-        mdl.ir_version = 7
-        onnx.checker.check_model(mdl)
-        onnx.save(mdl, f"{outdir}/{name}.onnx")
+        ints = [helper.make_tensor_value_info(o, t, ["d%d" % i for i in range(r)])
+                for o, t in self.outs]
+        for suffix, o in (("", outs + ints), ("_f", outs)):
+            g = helper.make_graph(self.nodes, name, ins, o, self.inits)
+            mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+            mdl.ir_version = 7
+            onnx.checker.check_model(mdl)
+            onnx.save(mdl, f"{outdir}/{name}{suffix}.onnx")
         t = numpy_helper.from_array(x, "x")
         open(f"{outdir}/{name}.in_0.pb", "wb").write(t.SerializeToString())
-        print(name, len(outs), len(self.outs))
+        print(name, len(outs) + len(ints), len(self.outs))
 
 
 def main(outdir):

@@ -7,13 +7,25 @@
  * strides 1-3, dilations 1-4, pads on each side (asymmetric), two images,
  * rows of one and of several segments; extreme values (x 255 or
  * 0, w at the ends of its type, zero points at the ends) where the sums
- * grow most. */
+ * grow most. With the float32 output stage (qdyn_out.h): the reference's
+ * sums through the unfused chain's roundings, bit for bit. */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv_dyn.h"
 #include "rt_test.h"
 #include "q8_test.h"
 
 static int extreme;
+
+/* The float32 stage's row kernel: the scalar twin at 1 worker, AVX-512
+ * (where the CPU has it) at more. */
+static void (*row_kernel(int nth))(const pz_qdyn_out *, int64_t, const int32_t *, float *,
+                                   int64_t)
+{
+#ifndef PZ_SCALAR
+    if (nth > 1 && pz_cpu_isa() >= PZ_ISA_AVX512) return pz_qdyn_out_row__avx512;
+#endif
+    return pz_qdyn_out_row__scalar;
+}
 
 /* x_signed, w_signed; wzk: 0 no w zero point, 1 per tensor, 2 per m */
 static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k, int s, int dil,
@@ -56,14 +68,33 @@ static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k
         for (int nth = 1; nth <= 3; nth += 2) {
             void *sc = malloc(pz_qconv_dyn_scratch(q, nth));
             memset(y, 0x5a, (size_t)ny * 4);
-            for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, y, sc, ith, nth);
+            for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, NULL, y, sc, ith, nth);
             int64_t bad = 0;
             for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
             checkf(bad == 0, "%s nth %d: n %lld c %lld m %lld %lldx%lld k %d s %d d %d x%s w%s "
                    "wz %d: %lld of %lld differ", KNAME[kk], nth, (long long)n, (long long)c,
                    (long long)m, (long long)ih, (long long)iw, k, s, dil, xs ? "s8" : "u8",
                    ws ? "s8" : "u8", wzk, (long long)bad, (long long)ny);
-            free(sc);
+            /* the float32 output stage (qdyn_out.h) against the reference's
+             * sums through the chain's steps: Cast, Mul(xs, ws), Mul, Add, Relu */
+            float *wsc = malloc((size_t)m * 4), *bia = malloc((size_t)m * 4), *yf = (float *)y;
+            for (int64_t i = 0; i < m; i++)
+                wsc[i] = (float)rnd() / 9e3f, bia[i] = (float)rnd() / 300.0f - 0.4f;
+            const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = wzk == 2, .b = wzk != 1 ? bia : NULL,
+                                   .b_per = 1, .act = {.kind = wzk ? PZ_ACT_RELU : PZ_ACT_NONE},
+                                   .row = row_kernel(nth)};
+            for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, &o, y, sc, ith, nth);
+            bad = 0;
+            for (int64_t i = 0; i < ny; i++) {
+                const int64_t mm = i / (oh * ow) % m;
+                float v = (float)yr[i] * (o.xs * wsc[o.ws_per ? mm : 0]);
+                if (o.b) v += bia[mm];
+                if (o.act.kind == PZ_ACT_RELU && v < 0) v = 0;
+                bad += memcmp(&v, &yf[i], 4) != 0;
+            }
+            checkf(bad == 0, "%s nth %d float out: %lld of %lld differ", KNAME[kk], nth,
+                   (long long)bad, (long long)ny);
+            free(sc), free(wsc), free(bia);
         }
         pz_qconv_dyn_free(q);
     }

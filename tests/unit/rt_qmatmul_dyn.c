@@ -4,7 +4,9 @@
  * AVX-VNNI, VNNI) bit for bit equal to it, at 1 and 3 workers. Cases: A and
  * B uint8 and int8, B's zero point absent, per tensor or per column, A's
  * any value of its type; one row (a token), odd K and N, batch dims on A,
- * more rows than a block; extreme values where the sums grow most. */
+ * more rows than a block; extreme values where the sums grow most. With
+ * the float32 output stage (qdyn_out.h): the reference's sums through the
+ * unfused chain's roundings, bit for bit. */
 #include "rt/kernels/quant/qmatmul_dyn.h"
 #include "rt_test.h"
 #include "q8_test.h"
@@ -41,12 +43,32 @@ static void mcase(int64_t batch, int64_t m, int64_t k, int64_t n, int as, int bs
         check(pz_qmm_dyn_kernel(q) == (pz_q8_kernel)kk, "the kernel set asked for");
         for (int nth = 1; nth <= 3; nth += 2) {
             memset(y, 0x5a, (size_t)ny * 4);
-            for (int ith = 0; ith < nth; ith++) pz_qmm_dyn_run(q, a, azp, y, ith, nth);
+            for (int ith = 0; ith < nth; ith++) pz_qmm_dyn_run(q, a, azp, NULL, y, ith, nth);
             int64_t bad = 0;
             for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
             checkf(bad == 0, "%s nth %d: %lldx%lldx%lldx%lld a%s b%s bz %d: %lld of %lld differ",
                    KNAME[kk], nth, (long long)batch, (long long)m, (long long)k, (long long)n,
                    as ? "s8" : "u8", bs ? "s8" : "u8", bzk, (long long)bad, (long long)ny);
+            /* the float32 output stage (qdyn_out.h), columns its channels,
+             * against the reference's sums through the unfused chain's steps */
+            float *wsc = malloc((size_t)n * 4), *bia = malloc((size_t)n * 4), *yf = (float *)y;
+            for (int64_t i = 0; i < n; i++)
+                wsc[i] = (float)rnd() / 9e3f, bia[i] = (float)rnd() / 300.0f - 0.4f;
+            const pz_qdyn_out o = {.xs = 0.0211f, .ws = wsc, .ws_per = bzk == 2,
+                                   .b = nth == 1 ? bia : NULL, .b_per = bzk != 1,
+                                   .act = {.kind = bzk ? PZ_ACT_RELU : PZ_ACT_NONE}};
+            for (int ith = 0; ith < nth; ith++) pz_qmm_dyn_run(q, a, azp, &o, y, ith, nth);
+            bad = 0;
+            for (int64_t i = 0; i < ny; i++) {
+                const int64_t c = i % n;
+                float v = (float)yr[i] * (o.xs * wsc[o.ws_per ? c : 0]);
+                if (o.b) v += bia[o.b_per ? c : 0];
+                if (o.act.kind == PZ_ACT_RELU && v < 0) v = 0;
+                bad += memcmp(&v, &yf[i], 4) != 0;
+            }
+            checkf(bad == 0, "%s nth %d float out: %lld of %lld differ", KNAME[kk], nth,
+                   (long long)bad, (long long)ny);
+            free(wsc), free(bia);
         }
         pz_qmm_dyn_free(q);
     }

@@ -4,6 +4,7 @@
 
 #include "rt/kernels/fast.h"
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qdyn_out.h"
 #include "rt/net.h"
 
 /* Input slot i of a layer, NULL when omitted (-1) or beyond n_in. */
@@ -74,6 +75,18 @@ int pz_index_layer_check(pz_layer *l, char *err, size_t n);
  * elements read at run time (Slice's starts, Reshape's shape), into out;
  * their count, or -1 when t is not such a vector. */
 int pz_run_ints(const pz_tensor *t, int64_t *out, int max);
+
+/* qdyn_out.c: the float32 output stage of a ConvInteger or MatMulInteger
+ * the qdyn pass folded (passes/qdyn.c): inputs first .. first + 2 are X's
+ * scale (a float32 scalar, read at run time), W's scale and the bias
+ * (constant float32, one element or m; the bias optional). check: 0, or 1
+ * with the message in err; of: the stage as the layer runs now. */
+int pz_qdyn_out_check(pz_layer *l, int first, int64_t m, char *err, size_t n);
+void pz_qdyn_out_of(const pz_layer *l, int first, int64_t m, pz_act act, pz_qdyn_out *o);
+/* The reference's int32 sums at y, elements [lo, hi) (element e of channel
+ * e / inner % m), to float32 in place. */
+void pz_qdyn_out_inplace(const pz_qdyn_out *o, void *y, int64_t lo, int64_t hi, int64_t inner,
+                         int64_t m);
 
 /* One descriptor per kind of the list PZ_OP_KINDS (pz_op_kinds.h). */
 #define PZ_OPK_EXTERN(KIND, sym) extern const pz_rt_op pz_rt_op_##sym;

@@ -13,6 +13,10 @@
  *         point any tensor (DynamicQuantizeLinear's, read as the layer
  *         runs): im2col and the int8 GEMM, int32 out (qconv_dyn.h);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW.
+ * A ConvInteger the qdyn pass folded (passes/qdyn.c) has inputs 4-6:
+ * x_scale (read at run time), w_scale, bias?, act none or Relu, float32 Y:
+ * DYN writes it in its epilogue, REF's int32 sums go to float32 in place
+ * (qdyn_out.h).
  * A residual (inputs 9-13, pz_qconv_params): FAST adds it in its epilogue
  * (qconv16c.h, zsum); REF runs QADD's kernel over the share of y each
  * worker wrote; DW does not take one (the qdq pass fuses group 1 only). */
@@ -60,6 +64,13 @@ static pz_qadd_args sum_args(const pz_layer *l)
 static bool has_sum(const pz_layer *l)
 {
     return l->n_in > 9 && pz_in(l, 9);
+}
+
+/* A ConvInteger with the qdyn pass's float32 output stage. */
+static bool has_fout(const pz_layer *l)
+{
+    const pz_qconv_params *p = l->params;
+    return p->func == PZ_QCONV_INTEGER && l->n_in > 4 && pz_in(l, 4);
 }
 
 /* The FAST kernel where it applies (prepare's checks done); 0 also when it
@@ -196,9 +207,10 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
     if (p->func != PZ_QCONV_INTEGER && !ql)
         return pz_layer_fail(l, err, n, "unknown function %d", (int)p->func);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
-    if (p->act.kind != PZ_ACT_NONE && (!ql || !pz_act_is_clamp(p->act.kind)))
-        return pz_layer_fail(l, err, n, "act %d: only QLinearConv takes one, Relu or Clip",
-                             (int)p->act.kind);
+    if (p->act.kind != PZ_ACT_NONE && (!ql || !pz_act_is_clamp(p->act.kind)) &&
+        !(has_fout(l) && p->act.kind == PZ_ACT_RELU))
+        return pz_layer_fail(l, err, n, "act %d: only QLinearConv takes one, Relu or Clip, and "
+                             "a ConvInteger with float output Relu", (int)p->act.kind);
     if (!q8(x->dtype) || !q8(w->dtype))
         return pz_layer_fail(l, err, n, "X (%s) and W (%s) must be int8 or uint8",
                              pz_dtype_name(x->dtype), pz_dtype_name(w->dtype));
@@ -231,7 +243,12 @@ static int qconv_prepare(pz_layer *l, char *err, size_t n)
         (wz && (wz->dtype != w->dtype || !per_m(wz, M, &d->wzp_per_m))))
         return pz_layer_fail(l, err, n, "zero points: X's one of its type, W's one or one per "
                              "output channel of its type");
-    if (!ql && l->n_in > 4) return pz_layer_fail(l, err, n, "ConvInteger takes 2 to 4 inputs");
+    if (!ql && l->n_in > 7) return pz_layer_fail(l, err, n, "ConvInteger takes 2 to 7 inputs");
+    if (has_fout(l)) {
+        if (pz_qdyn_out_check(l, 4, M, err, n)) return 1;
+        d->ty = PZ_I32;   /* the reference's sums, then float32 in place */
+        return plan_dyn(l, st, err, n);
+    }
     if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32) || plan_dyn(l, st, err, n);
     const pz_tensor *xs = pz_in(l, 1), *ws = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     const pz_tensor *b = pz_in(l, 8);
@@ -266,7 +283,10 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
         const pz_tensor *xz = pz_in(l, 2);
         const int32_t zx = !xz ? 0 : xz->dtype == PZ_I8 ? *(const int8_t *)xz->data
                                                          : *(const uint8_t *)xz->data;
-        pz_qconv_dyn_run(st->dyn, l->in[0]->data, zx, l->out[0]->data, l->scratch, ith, nth);
+        pz_qdyn_out o;
+        if (has_fout(l)) pz_qdyn_out_of(l, 4, st->d.M, p->act, &o);
+        pz_qconv_dyn_run(st->dyn, l->in[0]->data, zx, has_fout(l) ? &o : NULL, l->out[0]->data,
+                         l->scratch, ith, nth);
         return;
     }
     const bool ql = p->func == PZ_QCONV_QLINEAR;
@@ -279,8 +299,20 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
         a.b = b ? b->data : NULL;
     }
     if (!has_sum(l)) {
-        pz_any_qconv__ref(p, &st->d, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
+        pz_qconv_params pc = *p;
+        if (has_fout(l)) pc.act.kind = PZ_ACT_NONE;   /* the output stage's */
+        pz_any_qconv__ref(&pc, &st->d, l->in[0]->data, l->in[ql ? 3 : 1]->data, &a,
                           l->out[0]->data, ith, nth);
+        if (has_fout(l)) {
+            /* the elements this worker wrote (the reference's split) */
+            pz_qdyn_out o;
+            pz_qdyn_out_of(l, 4, st->d.M, p->act, &o);
+            const int64_t M = st->d.M, nm = st->d.N * M;
+            const int64_t inner = nm ? pz_numel(l->out[0]) / nm : 1;
+            int64_t lo, hi;
+            pz_split(pz_numel(l->out[0]), ith, nth, &lo, &hi);
+            pz_qdyn_out_inplace(&o, l->out[0]->data, lo, hi, inner, M);
+        }
         return;
     }
     /* a residual: the conv without act, then QADD over the elements this

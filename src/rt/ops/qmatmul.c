@@ -6,7 +6,11 @@
  *        a constant b_zero_point, A's zero point one element of any tensor
  *        (DynamicQuantizeLinear's, read as the layer runs): the int8 GEMM,
  *        int32 out (qmatmul_dyn.h);
- *   REF  everything else, and PZ_ISA_REF: qmatmul_ref.c. */
+ *   REF  everything else, and PZ_ISA_REF: qmatmul_ref.c.
+ * A MatMulInteger the qdyn pass folded (passes/qdyn.c) has inputs 4-6:
+ * a_scale (read at run time), b_scale, bias? (one or one per column), act
+ * none or Relu, float32 Y: DYN writes it in its epilogue, REF's int32
+ * sums go to float32 in place (qdyn_out.h). */
 #include "rt/kernels/quant/qmatmul_dyn.h"
 #include "rt/ops/ops.h"
 
@@ -33,6 +37,13 @@ static bool qvec(const pz_tensor *t, int64_t len, int *per)
 static bool q8(int dt)
 {
     return dt == PZ_U8 || dt == PZ_I8;
+}
+
+/* A MatMulInteger with the qdyn pass's float32 output stage. */
+static bool has_fout(const pz_layer *l)
+{
+    const pz_qmatmul_params *p = l->params;
+    return p->func == PZ_QMM_INTEGER && l->n_in > 4 && pz_in(l, 4);
 }
 
 /* DYN where it applies (prepare's checks done); nothing when it does not. */
@@ -86,6 +97,15 @@ static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "zero points must have A's and B's types");
     if (!qvec(az, d->s.M, &d->azp_row) || !qvec(bz, d->s.N, &d->bzp_col))
         return pz_layer_fail(l, err, n, "zero points: one element, or per row of A, per column of B");
+    if (p->act.kind != PZ_ACT_NONE && !(has_fout(l) && p->act.kind == PZ_ACT_RELU))
+        return pz_layer_fail(l, err, n, "act %d: only a MatMulInteger with float output takes "
+                             "one, Relu", (int)p->act.kind);
+    if (!ql && l->n_in > 7) return pz_layer_fail(l, err, n, "MatMulInteger takes 2 to 7 inputs");
+    if (has_fout(l)) {
+        if (pz_qdyn_out_check(l, 4, d->s.N, err, n)) return 1;
+        d->ty = PZ_I32;   /* the reference's sums, then float32 in place */
+        return plan_dyn(l, st);
+    }
     if (!ql) return pz_layer_want_dtype(l, err, n, "Y", y, PZ_I32) || plan_dyn(l, st);
     const pz_tensor *as = pz_in(l, 1), *bs = pz_in(l, 4), *ys = pz_in(l, 6), *yz = pz_in(l, 7);
     if (!as || !bs || !ys) return pz_layer_fail(l, err, n, "needs a_scale, b_scale and y_scale");
@@ -107,13 +127,24 @@ static void qmatmul_run(const pz_layer *l, int ith, int nth)
         const pz_tensor *az = pz_in(l, 2);
         const int32_t za = !az ? 0 : az->dtype == PZ_I8 ? *(const int8_t *)az->data
                                                         : *(const uint8_t *)az->data;
-        pz_qmm_dyn_run(st->dyn, l->in[0]->data, za, l->out[0]->data, ith, nth);
+        pz_qdyn_out o;
+        if (has_fout(l)) pz_qdyn_out_of(l, 4, st->d.s.N, p->act, &o);
+        pz_qmm_dyn_run(st->dyn, l->in[0]->data, za, has_fout(l) ? &o : NULL, l->out[0]->data,
+                       ith, nth);
         return;
     }
     if (p->func == PZ_QMM_INTEGER) {
         const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 3);
         pz_any_qmatmul__ref(&st->d, l->in[0]->data, l->in[1]->data, az ? az->data : NULL,
                             bz ? bz->data : NULL, NULL, l->out[0]->data, ith, nth);
+        if (has_fout(l)) {
+            /* the elements this worker wrote (the reference's split) */
+            pz_qdyn_out o;
+            pz_qdyn_out_of(l, 4, st->d.s.N, p->act, &o);
+            int64_t lo, hi;
+            pz_split(pz_numel(l->out[0]), ith, nth, &lo, &hi);
+            pz_qdyn_out_inplace(&o, l->out[0]->data, lo, hi, 1, st->d.s.N);
+        }
         return;
     }
     const pz_tensor *az = pz_in(l, 2), *bz = pz_in(l, 5), *yz = pz_in(l, 7);
@@ -123,7 +154,10 @@ static void qmatmul_run(const pz_layer *l, int ith, int nth)
                         bz ? bz->data : NULL, &q, l->out[0]->data, ith, nth);
 }
 
-static const pz_param_field qmatmul_fields[] = {PZ_FIELD(pz_qmatmul_params, func, PZ_F_INT)};
+static const pz_param_field qmatmul_fields[] = {
+    PZ_FIELD(pz_qmatmul_params, func, PZ_F_INT),
+    PZ_FIELD(pz_qmatmul_params, act, PZ_F_ACT),
+};
 
 const pz_rt_op pz_rt_op_qmatmul = {
     .name = "QMATMUL", PZ_OP_PARAMS(pz_qmatmul_params, qmatmul_fields),

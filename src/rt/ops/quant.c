@@ -5,7 +5,9 @@
  * zero_point). Reference kernels (quant_ref.c); per tensor between float32
  * and uint8/int8, the fast kernels of qdq.h, which keep an int8 layer's
  * NCHW16c (element-wise, any layout); DynamicQuantizeLinear, its range
- * in 16 lanes and qdq.h's quantize (the reference's bits). */
+ * in 16 lanes and qdq.h's quantize (the reference's bits), each worker
+ * finding the range of its share, then (after a barrier) all of them
+ * combining the parts in the same order. */
 #include "rt/kernels/quant/qdq.h"
 #include "rt/ops/ops.h"
 
@@ -13,6 +15,7 @@ typedef struct {
     pz_quant_desc d;                 /* the reference's map (first: run passes &d) */
     const pz_qdq_kernels *fast;      /* per tensor, float32 <-> 8 bits; else NULL */
     int64_t n;                       /* fast: elements in the layout chosen */
+    pz_barrier bar;                  /* DynamicQuantizeLinear: the ranges' parts, then the rest */
 } quant_state;
 
 /* The fast path: per tensor, float32 on one side and uint8/int8 on the
@@ -90,21 +93,29 @@ static void dyn_range(int64_t n, const float *x, float *mn, float *mx)
     }
 }
 
-/* DynamicQuantizeLinear on the fast quantize: every worker finds the range
- * (all of X), then quantizes its share, as pz_f32_dynamic_quantize__ref. */
-static void dyn_quantize(const pz_qdq_kernels *k, int64_t n, const float *x, uint8_t *y,
-                         float *scale, uint8_t *zp, int ith, int nth)
+/* DynamicQuantizeLinear on the fast quantize: worker ith finds the range of
+ * its share into part[ith] (a cache line each), then after the barrier
+ * every worker combines the nth parts (min and max: the same values in any
+ * split, as the whole scan's) and quantizes its share, as
+ * pz_f32_dynamic_quantize__ref. */
+static void dyn_quantize(const pz_qdq_kernels *k, pz_barrier *bar, float *part, int64_t n,
+                         const float *x, uint8_t *y, float *scale, uint8_t *zp, int ith, int nth)
 {
-    float mn, mx;
-    dyn_range(n, x, &mn, &mx);
+    int64_t lo, hi;
+    pz_split(n, ith, nth, &lo, &hi);
+    dyn_range(hi - lo, x + lo, &part[16 * ith], &part[16 * ith + 1]);
+    if (nth > 1) pz_barrier_wait(bar, nth);
+    float mn = 0, mx = 0;
+    for (int t = 0; t < nth; t++) {
+        mn = part[16 * t] < mn ? part[16 * t] : mn;
+        mx = part[16 * t + 1] > mx ? part[16 * t + 1] : mx;
+    }
     const float s = (mx - mn) / 255.0f;
     if (s == 0) {   /* all of X 0: the reference's zeros */
         pz_f32_dynamic_quantize__ref(n, x, y, scale, zp, ith, nth);
         return;
     }
     const double z = fmin(255, fmax(0, nearbyint(0 - (double)(mn / s))));
-    int64_t lo, hi;
-    pz_split(n, ith, nth, &lo, &hi);
     if (hi > lo) k->quantize(hi - lo, x + lo, s, (int32_t)z, 0, y + lo);
     if (ith == 0) {
         *scale = s;
@@ -125,10 +136,14 @@ static int quant_prepare(pz_layer *l, char *err, size_t n)
             return pz_layer_fail(l, err, n, "needs X float32 -> Y uint8, scale float32 and "
                                  "zero point uint8 scalars");
         if (l->isa == PZ_ISA_REF) return 0;
-        quant_state *st = calloc(1, sizeof *st);
+        /* aligned as the barrier wants (a cache line) */
+        const size_t sz = (sizeof(quant_state) + 63) / 64 * 64;
+        quant_state *st = aligned_alloc(64, sz);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        memset(st, 0, sz);
         l->state = st;
         st->fast = pz_qdq_for(l->isa);
+        l->scratch_bytes = (size_t)(l->nth > 0 ? l->nth : 1) * 64;   /* the ranges' parts */
         l->kernel = "fast";
         return 0;
     }
@@ -158,10 +173,10 @@ static void quant_run(const pz_layer *l, int ith, int nth)
 {
     const pz_quant_params *p = l->params;
     const pz_tensor *x = l->in[0], *s = pz_in(l, 1), *z = pz_in(l, 2), *y = l->out[0];
-    const quant_state *st = l->state;
+    quant_state *st = l->state;
     if (st && st->fast && p->func == PZ_QUANT_DYNAMIC) {
-        dyn_quantize(st->fast, pz_numel(x), x->data, y->data, l->out[1]->data, l->out[2]->data,
-                     ith, nth);
+        dyn_quantize(st->fast, &st->bar, l->scratch, pz_numel(x), x->data, y->data,
+                     l->out[1]->data, l->out[2]->data, ith, nth);
     } else if (st && st->fast) {
         const int tq = p->func == PZ_QUANT_Q ? y->dtype : x->dtype;
         const int32_t zp = pz_zp8(z);

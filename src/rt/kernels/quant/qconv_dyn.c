@@ -158,8 +158,8 @@ static void stage(const pz_qconv_dyn *q, const uint8_t *xi, uint8_t flip, uint8_
     }
 }
 
-void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, int32_t *y,
-                      void *scratch, int ith, int nth)
+void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, const pz_qdyn_out *o,
+                      void *y, void *scratch, int ith, int nth)
 {
     const pz_qconv_dyn_desc *d = &q->d;
     const int64_t P = d->oh * d->ow, M = d->m, K = q->k, C = d->c, pb = q->pb, cols = q->cols;
@@ -193,13 +193,25 @@ void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, int32_
             r[ox - ox0] = s;
         }
         pz_qgemm_run_block(q->p, a, K, g, M, ox1 - ox0, 0, pz_qgemm_panel_groups(q->p));
-        int32_t *yo = y + img * M * P + oy * d->ow;
+        const int64_t yo = img * M * P + oy * d->ow;
+        int32_t acc[64];   /* a float output's sums, a chunk of the segment at a time */
         for (int64_t m = 0; m < M; m++) {
             const int64_t zs = zxu * q->s[m], zw = q->zw[m];
-            int32_t *ym = yo + m * P;
-            for (int64_t ox = ox0; ox < ox1; ox++)
-                ym[ox] = (int32_t)(uint32_t)((int64_t)g[(ox - ox0) * M + m] - zs -
-                                            zw * r[ox - ox0]);
+            if (!o) {
+                int32_t *ym = (int32_t *)y + yo + m * P;
+                for (int64_t ox = ox0; ox < ox1; ox++)
+                    ym[ox] = (int32_t)(uint32_t)((int64_t)g[(ox - ox0) * M + m] - zs -
+                                                zw * r[ox - ox0]);
+                continue;
+            }
+            float *ym = (float *)y + yo + m * P;
+            for (int64_t c0 = ox0; c0 < ox1; c0 += 64) {
+                const int64_t c1 = c0 + 64 < ox1 ? c0 + 64 : ox1;
+                for (int64_t ox = c0; ox < c1; ox++)
+                    acc[ox - c0] = (int32_t)(uint32_t)((int64_t)g[(ox - ox0) * M + m] - zs -
+                                                      zw * r[ox - ox0]);
+                pz_qdyn_out_row(o, m, acc, ym + c0, c1 - c0);
+            }
         }
     }
 }

@@ -15,7 +15,11 @@
  *
  *     pz_qconv_dyn *q = pz_qconv_dyn_new(&d, isa, w, wzp, wzp_per_m, err, sizeof err);
  *     scratch of pz_qconv_dyn_scratch(q, nth) bytes; on every worker:
- *     pz_qconv_dyn_run(q, x, x_zp, y, scratch, ith, nth);
+ *     pz_qconv_dyn_run(q, x, x_zp, NULL, y, scratch, ith, nth);
+ *
+ * With a pz_qdyn_out (the qdyn pass's fold) the sums go to float32 y in
+ * the same loop that adds the zero points' terms (qdyn_out.h): no int32
+ * tensor, no pass of its own.
  */
 #ifndef PZ_RT_KERNELS_QUANT_QCONV_DYN_H
 #define PZ_RT_KERNELS_QUANT_QCONV_DYN_H
@@ -24,6 +28,7 @@
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qdyn_out.h"
 #include "rt/kernels/quant/qisa.h"
 
 typedef struct {
@@ -45,10 +50,11 @@ void pz_qconv_dyn_free(pz_qconv_dyn *q);
 pz_q8_kernel pz_qconv_dyn_kernel(const pz_qconv_dyn *q);
 /* Scratch bytes of nth workers (each its im2col block and its sums). */
 size_t pz_qconv_dyn_scratch(const pz_qconv_dyn *q, int nth);
-/* x: [n][c][ih][iw] (x_signed's type), x_zp in x's domain; y: int32 [n][m]
- * [oh][ow]. Worker ith of nth: its blocks of output pixels; each output
- * written by one worker, the same bits whatever nth. */
-void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, int32_t *y,
-                      void *scratch, int ith, int nth);
+/* x: [n][c][ih][iw] (x_signed's type), x_zp in x's domain; y: [n][m]
+ * [oh][ow], int32 (o NULL) or float32 through o's output stage. Worker ith
+ * of nth: its blocks of output pixels; each output written by one worker,
+ * the same bits whatever nth. */
+void pz_qconv_dyn_run(const pz_qconv_dyn *q, const void *x, int32_t x_zp, const pz_qdyn_out *o,
+                      void *y, void *scratch, int ith, int nth);
 
 #endif

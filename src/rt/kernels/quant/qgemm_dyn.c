@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rt/kernels/quant/qdq.h"
+#include "rt/kernels/quant/qdyn_out.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
 #include "rt/kernels/quant/qgemm_impl.h"   /* the tiles: PZ_QGEMM_RW rows, PZ_QGEMM_RM panels */
 
@@ -129,6 +130,19 @@ void pz_qdyn_epilogue__scalar(const pz_gemm_desc *g, float *yr, int64_t i, float
         if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
         if (g->z) v += g->z[i * g->ldz + n];
         yr[n] = pz_act_f32(&g->act, v);
+    }
+}
+
+void pz_qdyn_out_row__scalar(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
+                             int64_t n)
+{
+    const float s = o->xs * o->ws[o->ws_per ? m : 0];
+    const float b = o->b ? o->b[o->b_per ? m : 0] : 0.0f;
+    const int relu = o->act.kind == PZ_ACT_RELU;
+    for (int64_t i = 0; i < n; i++) {
+        float v = (float)acc[i] * s;
+        if (o->b) v += b;   /* no Add in the graph: no +0 (it would turn -0 into +0) */
+        y[i] = relu && v < 0 ? 0.0f : v;
     }
 }
 

@@ -3,6 +3,7 @@
  * sa) + beta C) on a row. The scalar twins are in qgemm_dyn.c; the same
  * bits but for GELU, which takes vmath's approximation (as the fp32 GEMM's
  * epilogue does) where the twin calls erff. */
+#include "rt/kernels/quant/qdyn_out.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
 
 #ifndef PZ_SCALAR
@@ -61,6 +62,21 @@ void pz_qdyn_epilogue__avx512(const pz_gemm_desc *g, float *yr, int64_t i, float
         else if (g->act.kind != PZ_ACT_NONE)
             v = pz_act16_ps(&g->act, v);
         _mm512_mask_storeu_ps(yr + n, mk, v);
+    }
+}
+void pz_qdyn_out_row__avx512(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
+                             int64_t n)
+{
+    const __m512 sv = _mm512_set1_ps(o->xs * o->ws[o->ws_per ? m : 0]);
+    const __m512 bv = _mm512_set1_ps(o->b ? o->b[o->b_per ? m : 0] : 0.0f);
+    const int relu = o->act.kind == PZ_ACT_RELU;
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 mk = (__mmask16)(n - i >= 16 ? 0xffff : (1u << (n - i)) - 1);
+        __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(mk, acc + i)), sv);
+        if (o->b) v = _mm512_add_ps(v, bv);
+        /* max returns its second operand on a NaN or two zeros: v, as the twin */
+        if (relu) v = _mm512_max_ps(_mm512_setzero_ps(), v);
+        _mm512_mask_storeu_ps(y + i, mk, v);
     }
 }
 #endif

@@ -4,6 +4,7 @@
  * block. Few rows (a token at a time) split the columns instead. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rt/kernels/quant/qgemm_impl.h"   /* PZ_QGEMM_RM: a panel group's width */
 #include "rt/kernels/quant/qmatmul_dyn.h"
@@ -77,8 +78,8 @@ pz_q8_kernel pz_qmm_dyn_kernel(const pz_qmm_dyn *q)
     return pz_qgemm_plan_kernel(q->p);
 }
 
-void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, int32_t *y, int ith,
-                    int nth)
+void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, const pz_qdyn_out *o,
+                    void *y, int ith, int nth)
 {
     const int64_t R = q->d.rows, N = q->d.n, K = q->d.k, npg = q->npg;
     const int64_t nrb = (R + RB - 1) / RB;
@@ -93,7 +94,7 @@ void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, int32_t *y
         pz_split(npg, (int)(u % ncc), (int)ncc, &pg0, &pg1);
         if (pg0 >= pg1) continue;
         const uint8_t *ab = (const uint8_t *)a + r0 * K;
-        int32_t *yb = y + r0 * N;
+        int32_t *yb = (int32_t *)y + r0 * N;   /* G as int32; float32 over it with o */
         pz_qgemm_run_block(q->p, ab, K, yb, N, r1 - r0, pg0, pg1);
         /* the columns of groups [pg0, pg1) */
         const int64_t gw = (int64_t)16 * PZ_QGEMM_RM;
@@ -106,8 +107,22 @@ void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, int32_t *y
                 for (int64_t k = 0; k < K; k++) rs += ab[i * K + k];
             const int64_t t = rs - K * (int64_t)a_zp;
             int32_t *yr = yb + i * N;
-            for (int64_t n = c0; n < c1; n++)
-                yr[n] = (int32_t)(uint32_t)((int64_t)yr[n] - a_zp * q->s[n] - q->zb[n] * t);
+            if (!o) {
+                for (int64_t n = c0; n < c1; n++)
+                    yr[n] = (int32_t)(uint32_t)((int64_t)yr[n] - a_zp * q->s[n] - q->zb[n] * t);
+                continue;
+            }
+            /* float32 out over G: a chunk's sums copied out first (memcpy:
+             * the float stores cannot move above the int32 reads) */
+            int32_t acc[64];
+            for (int64_t n0 = c0; n0 < c1; n0 += 64) {
+                const int64_t n1 = n0 + 64 < c1 ? n0 + 64 : c1;
+                memcpy(acc, yr + n0, (size_t)(n1 - n0) * sizeof *acc);
+                for (int64_t n = n0; n < n1; n++)
+                    acc[n - n0] = (int32_t)(uint32_t)((int64_t)acc[n - n0] - a_zp * q->s[n] -
+                                                      q->zb[n] * t);
+                pz_qdyn_out_cols(o, n0, acc, (float *)yr + n0, n1 - n0);
+            }
         }
     }
 }

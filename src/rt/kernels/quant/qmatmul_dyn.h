@@ -13,7 +13,11 @@
  * (qisa.h): VNNI, AVX-VNNI, AVX2 or the scalar twin, the same bits.
  *
  *     pz_qmm_dyn *q = pz_qmm_dyn_new(&d, isa, b, bzp, bzp_per_n, err, sizeof err);
- *     on every worker: pz_qmm_dyn_run(q, a, a_zp, y, ith, nth);
+ *     on every worker: pz_qmm_dyn_run(q, a, a_zp, NULL, y, ith, nth);
+ *
+ * With a pz_qdyn_out (the qdyn pass's fold) each block's sums go to float32
+ * in place as the zero points' terms go in (qdyn_out.h; the columns are
+ * its channels).
  */
 #ifndef PZ_RT_KERNELS_QUANT_QMATMUL_DYN_H
 #define PZ_RT_KERNELS_QUANT_QMATMUL_DYN_H
@@ -22,6 +26,7 @@
 #include <stdint.h>
 
 #include "rt/kernels/kernels.h"
+#include "rt/kernels/quant/qdyn_out.h"
 #include "rt/kernels/quant/qisa.h"
 
 typedef struct {
@@ -40,10 +45,11 @@ pz_qmm_dyn *pz_qmm_dyn_new(const pz_qmm_dyn_desc *d, pz_isa isa, const void *b, 
                            int bzp_per_n, char *err, size_t errsize);
 void pz_qmm_dyn_free(pz_qmm_dyn *q);
 pz_q8_kernel pz_qmm_dyn_kernel(const pz_qmm_dyn *q);
-/* a: [rows][k] (a_signed's type), a_zp in a's domain; y: int32 [rows][n].
- * Worker ith of nth: its blocks of rows and columns; each output written
- * by one worker, the same bits whatever nth. No scratch. */
-void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, int32_t *y, int ith,
-                    int nth);
+/* a: [rows][k] (a_signed's type), a_zp in a's domain; y: [rows][n], int32
+ * (o NULL) or float32 through o's output stage. Worker ith of nth: its
+ * blocks of rows and columns; each output written by one worker, the same
+ * bits whatever nth. No scratch. */
+void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, const pz_qdyn_out *o,
+                    void *y, int ith, int nth);
 
 #endif
