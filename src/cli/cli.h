@@ -17,7 +17,7 @@ typedef struct {
     const char *schedule;
     const char *precision;
     const char *weights;         /* --weights fp32|fp16 */
-    int concat;                  /* --concat: 0 not given, 1 on, -1 off */
+    int concat;                  /* --concat: 0 not given, 1 on, -1 off, CLI_CONCAT_AUTO */
     const char *sparsity;        /* --sparsity R|auto (cli_sparsity_value) */
     const char *target;
     const char *const *calib;    /* --calibrate X.pb...: n_calib files (in argv) */
@@ -75,6 +75,10 @@ pz_status cli_read_inputs(const char *model, const char *const *files, int n_fil
                           int max, int *n_t, int *given_len, int *file_of, int *containers,
                           pz_err *err);
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err);
+/* --concat auto (concat_auto.c): *on = whether the concatenation pass pays
+ * on this machine, g's passes run on two copies and both timed. */
+#define CLI_CONCAT_AUTO 2
+pz_status cli_concat_auto(const ir_graph *g, const cli_knobs *k, int *on, pz_err *err);
 /* --weights on every fp32 block of m (bf16 blocks keep bf16); cli_lower
  * calls it, and so does whoever re-partitions m after it (bench). */
 void cli_apply_weights(const cli_knobs *k, ir_model *m);

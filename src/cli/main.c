@@ -32,7 +32,7 @@ static void usage(FILE *f)
     for (size_t i = 0; i < PZ_ARRAY_LEN(COMMANDS); i++) fprintf(f, "  paleozoic %s\n", COMMANDS[i].usage);
     fprintf(f, "knobs: --input-shape NAME=D0,D1,.. --batch N --threads N (default: every online core)\n"
                "       --schedule FILE | --strategy S, --precision fp32|bf16|int8|int8-dynamic, --weights fp32|fp16,\n"
-               "       --target TARGET.json, --concat on|off (default off),\n"
+               "       --target TARGET.json, --concat on|off|auto (default off; best: auto),\n"
                "       --sparsity R|auto (conv, Gemm, MatMul weight blocks pruned to R in [0, 1), or the own zero blocks)\n");
 }
 
@@ -94,15 +94,15 @@ int cli_knob(int argc, char **argv, int *i, cli_knobs *k)
     else if (!strcmp(a, "--accuracy-budget")) str = &k->accuracy_budget;
     else if (!strcmp(a, "--concat")) {
         if (*i + 1 >= argc) {
-            cli_usage("--concat needs a value (on or off)");
+            cli_usage("--concat needs a value (on, off or auto)");
             return -1;
         }
         const char *v = argv[++*i];
-        if (strcmp(v, "on") && strcmp(v, "off")) {
-            cli_usage("--concat %s: expected on or off", v);
+        if (strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "auto")) {
+            cli_usage("--concat %s: expected on, off or auto", v);
             return -1;
         }
-        k->concat = !strcmp(v, "on") ? 1 : -1;
+        k->concat = !strcmp(v, "on") ? 1 : !strcmp(v, "auto") ? CLI_CONCAT_AUTO : -1;
         return 1;
     }
     else if (!strcmp(a, "--calibrate")) {

@@ -372,7 +372,16 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     s.concat = -1;
     if (k->schedule && sched_load_file(k->schedule, &s, err)) return err->code;
     passes_opts po = {0};
-    po.concat = k->concat ? k->concat > 0 : s.concat > 0;
+    po.concat = k->concat ? k->concat == 1 : s.concat > 0;
+    /* --concat auto, and `best` without --concat or a schedule: measured */
+    int cores = cli_threads(k);
+    if (k->concat == CLI_CONCAT_AUTO ||
+        (!k->concat && !k->schedule && !strncmp(strategy, "best", 4))) {
+        if (cli_concat_auto(g, k, &po.concat, err)) {
+            sched_free(&s);
+            return err->code;
+        }
+    }
     passes_stats ps;
     if (passes_run_stats(g, &po, &ps, err)) {
         sched_free(&s);
@@ -382,7 +391,6 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     (*m)->concat = po.concat;
     (*m)->concat_groups = ps.concat_groups;
     (*m)->concat_layers = ps.concat_layers;
-    int cores = cli_threads(k);
     if (k->schedule) {
         pz_status st = sched_apply(&s, *m, cores, err);
         sched_free(&s);

@@ -77,6 +77,11 @@ int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
 int lab_meter_interleaved_runs(lab_meter *mt, int n_sched, const int *const *sizes,
                                const int *const *mps, const int *n_blocks, int rounds, double *med,
                                double *const *block_ms, double *runs, pz_err *err);
+/* Two models of the same graph inputs (the concatenation knob on and off),
+ * each as fixed-mp (every layer a block on all the cores), built once and
+ * run alternately `rounds` rounds: ta[k], tb[k] the ms of round k. Returns
+ * 0 or -1 (err set). */
+int lab_meter_pair(lab_meter *a, lab_meter *b, int rounds, double *ta, double *tb, pz_err *err);
 int lab_meter_builds(const lab_meter *mt);
 
 /* ---- pca.c ---------------------------------------------------------------- */

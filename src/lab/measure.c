@@ -124,6 +124,44 @@ static double weight_bytes(const ir_model *m)
     return b;
 }
 
+/* Every layer a block of its own on all the meter's cores: the fixed-mp
+ * schedule, the one the pair below times (the two models differ in their
+ * layers, so a schedule of one does not fit the other). */
+static int build_per_layer(lab_meter *mt, gen_net *gn, pz_err *err)
+{
+    int n = mt->m->n_layers, rc;
+    int *sizes = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    int *mps = pz_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    for (int l = 0; l < n; l++) sizes[l] = 1, mps[l] = mt->cores;
+    rc = build(mt, sizes, mps, n, gn, err);
+    free(sizes);
+    free(mps);
+    return rc;
+}
+
+int lab_meter_pair(lab_meter *a, lab_meter *b, int rounds, double *ta, double *tb, pz_err *err)
+{
+    gen_net ga = {0}, gb = {0};
+    int rc = build_per_layer(a, &ga, err) || build_per_layer(b, &gb, err) ? -1 : 0;
+    pz_progress_begin("timing concatenation on and off", rounds);
+    /* alternating, each timed run after an untimed one of the same net (the
+     * other net's run has pushed its weights out of the caches) */
+    for (int k = 0; k < rounds && !rc; k++) {
+        for (int i = 0; i < 2; i++) {
+            lab_meter *mt = i ? b : a;
+            gen_net *gn = i ? &gb : &ga;
+            pz_net_run(gn->net, (const void *const *)mt->in, mt->out);
+            pz_net_run(gn->net, (const void *const *)mt->in, mt->out);
+            (i ? tb : ta)[k] = (double)pz_net_run_ns(gn->net) * 1e-6;
+        }
+        pz_progress_step(1);
+    }
+    pz_progress_end();
+    if (ga.net) gen_net_free(&ga);
+    if (gb.net) gen_net_free(&gb);
+    return rc;
+}
+
 int lab_meter_interleaved(lab_meter *mt, int n_sched, const int *const *sizes,
                           const int *const *mps, const int *n_blocks, int rounds, double *med,
                           double *const *block_ms, pz_err *err)

@@ -223,6 +223,33 @@ if "$PZ" tune "$f" --strategy none --concat on -o "$T/s.json" >"$T/log" 2>&1 &&
     "$PZ" run "$f" --input "$x" --output "$T/s.pb" --threads 1 --schedule "$T/s.json" >"$T/log" 2>&1 &&
     node "$ROOT/tests/e2e/compare.js" --bitwise "$T/s.pb" "$T/qkv.on.1fast.0.pb" >"$T/log" 2>&1; then ok
 else bad "schedule with \"concat\": true: $(tail -c 300 "$T/log")"; fi
+# ---- --concat auto, and `best` without --concat: both variants timed on this machine, the
+# choice said on stderr ("concat auto: N merged layers ...: on|off"), kept by inspect and by
+# tune's schedule, and the outputs those of --concat off (the merged layers are the same bits)
+for m in branches qkv; do
+    if "$PZ" run "$T/$m.onnx" --input "$T/$m.in_0.pb" --output "$T/$m.auto.pb" --threads 1 \
+        --concat auto >"$T/out" 2>"$T/log"; then
+        pick=$(sed -n 's/^concat auto: [0-9]* merged layers (from [0-9]*);.*: \(on\|off\)$/\1/p' "$T/log")
+        if [ -n "$pick" ] && cmp -s "$T/$m.auto.pb" "$T/$m.off.1fast.0.pb"; then ok
+        else bad "$m --concat auto: choice '${pick:-none said}', or the output differs from off: $(tail -c 300 "$T/log")"; fi
+    else
+        bad "$m --concat auto: $(tail -c 300 "$T/log")"
+    fi
+    "$PZ" inspect "$T/$m.onnx" --strategy none --concat auto >"$T/ins" 2>"$T/log"
+    pick=$(sed -n 's/^concat auto: .*: \(on\|off\)$/\1/p' "$T/log")
+    if [ -n "$pick" ] && grep -q "^concat: $pick, " "$T/ins"; then ok
+    else bad "$m inspect --concat auto: said '${pick:-nothing}', shows '$(grep '^concat' "$T/ins")'"; fi
+    "$PZ" tune "$T/$m.onnx" --strategy best:budget=5,quiet=1 --threads 1 -o "$T/best.json" >"$T/out" 2>"$T/log"
+    pick=$(sed -n 's/^concat auto: .*: \(on\|off\)$/\1/p' "$T/log")
+    want=false && [ "$pick" = on ] && want=true
+    if [ -n "$pick" ] && grep -q "\"concat\": $want" "$T/best.json"; then ok
+    else bad "$m tune --strategy best: said '${pick:-nothing}', the schedule has $(grep -o '"concat": [a-z]*' "$T/best.json" 2>/dev/null)"; fi
+done
+# nothing to merge: off, and nothing timed
+"$PZ" inspect "$M/resnet18.onnx" --strategy none --concat auto >"$T/ins" 2>"$T/log"
+if grep -q '^concat auto: the concatenation pass merges nothing here: off' "$T/log" &&
+    grep -q '^concat: off, 0 merged layers' "$T/ins"; then ok
+else bad "resnet18 --concat auto: $(cat "$T/log") / $(grep '^concat' "$T/ins")"; fi
 refuse() {   # WHAT WANT-IN-MESSAGE CMD...
     what=$1 msg=$2
     shift 2
@@ -236,7 +263,7 @@ refuse "--concat off against a concat schedule" "layer" \
 sed 's/"concat": true/"concat": "yes"/' "$T/s.json" >"$T/bad.json"
 refuse "\"concat\": \"yes\"" 'key "concat": expected true or false' \
     "$PZ" run "$f" --input "$x" --threads 1 --schedule "$T/bad.json"
-refuse "--concat maybe" "--concat maybe: expected on or off" "$PZ" run "$f" --input "$x" --concat maybe
+refuse "--concat maybe" "--concat maybe: expected on, off or auto" "$PZ" run "$f" --input "$x" --concat maybe
 refuse "--concat without a value" "--concat needs a value" "$PZ" run "$f" --input "$x" --concat
 refuse "inspect --concat without blocks" "--concat does nothing here" "$PZ" inspect "$f" --concat on
 refuse "space --layers --concat" "--concat does nothing here" "$PZ" space --layers 3 --concat on
