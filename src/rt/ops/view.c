@@ -97,7 +97,8 @@ static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
     int k = pz_run_ints(l->in[1], v, PZ_MAX_RANK);
     if (p->func == PZ_VIEW_CROP_PAD) return crop_rt_dims(l, v, k, why, n);
     if (k < 0)
-        return "the shape or repeats is not a 1-D int tensor of at most 8 entries (a rank)";
+        return "the shape or repeats is not a 1-D int tensor of at most 8 entries (the largest "
+               "rank)";
     /* the plan has one rank per tensor (a loop-carried value too) */
     if (p->func == PZ_VIEW_TILE && k != x->rank) {
         snprintf(why, n, "repeats has %d entries, X's rank is %d", k, x->rank);
