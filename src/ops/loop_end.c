@@ -34,11 +34,12 @@ static pz_status loop_end_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (!same) {
             char sa[96], sb[96];
             return op_err(err, n, "carried value %d goes in as %s %s and comes out of the body "
-                          "as %s %s: a loop whose trip count or condition is read at run time "
+                          "as %s %s%s: a loop whose trip count or condition is read at run time "
                           "carries a value of one type and rank",
                           j, ir_dtype_name(a->dtype), ir_shape_str(a, sa, sizeof sa),
                           b ? ir_dtype_name(b->dtype) : "?",
-                          b ? ir_shape_str(b, sb, sizeof sb) : "?");
+                          b ? ir_shape_str(b, sb, sizeof sb) : "?",
+                          b && a->rank != b->rank ? " (its rank changes)" : "");
         }
     }
     for (int s = 0; s < K; s++) {

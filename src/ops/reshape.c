@@ -30,8 +30,11 @@ static int reshape_at_run(const ir_graph *g, const ir_node *n)
     const ir_tensor *s = op_in(g, n, 1);
     if (g->opset < 5 || !s) return 0;
     if (op_rt_ints(g, n, 1, IR_MAX_RANK, NULL)) return 1;
-    return g->values[n->in[0]].dyn && s->data && s->rank <= 1 && ir_tensor_numel(s) != 1 &&
-           ir_tensor_numel(s) <= IR_MAX_RANK && (s->dtype == IR_I64 || s->dtype == IR_I32);
+    if (!g->values[n->in[0]].dyn || !s->data || s->rank > 1 || ir_tensor_numel(s) > IR_MAX_RANK ||
+        (s->dtype != IR_I64 && s->dtype != IR_I32))
+        return 0;
+    /* [12] too: RESHAPE checks the run's count against it (COPY would not) */
+    return ir_tensor_numel(s) != 1 || ir_load_i64(s->data, s->dtype, 0) != -1;
 }
 
 static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)

@@ -15,7 +15,8 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
 Dynamic regions: element-wise unary and binary ops, Cast, Transpose and
 GatherND after a run-time shape (region_*) run at it (Abs: exact, so the
 bitwise comparison holds), Shape gives its run-time values to static ops
-(Gather, Mul), a Reshape to two dims of one runs (RESHAPE); a Pad after one
+(Gather, Mul), a Reshape to two dims of one runs (RESHAPE), so does one of a
+ReduceSum to a constant [12]; a Pad after one
 is refused
 (dynamic_torch.py: the post-processing PyTorch exports).
 """
@@ -229,6 +230,20 @@ save("region_reshape", [helper.make_node("NonZero", ["X"], ["I"]),
      [xr], 1, "run",
      inits=[numpy_helper.from_array(np.array([-1, 2], np.int64), "pairs")],
      refs=[np.array(np.nonzero(xr), np.int64).reshape(-1, 2)])
+
+# a Reshape to a constant [12] of a run-time-shaped ReduceSum (rows kept by
+# a mask, summed over them): RESHAPE checks the run's count against it
+# (integer values: the sums are exact, so bitwise)
+xs = rng.integers(-4, 5, (6, 4, 3)).astype(np.float32)
+keep = np.array([1, 0, 1, 1, 0, 1], bool)
+save("region_reduce_reshape", [helper.make_node("Compress", ["X", "K"], ["C"], axis=0),
+                               helper.make_node("ReduceSum", ["C", "ax"], ["S"], keepdims=0),
+                               helper.make_node("Reshape", ["S", "twelve"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [6, 4, 3]), vi("K", TensorProto.BOOL, [6])],
+     [vi("Y", TensorProto.FLOAT, 1)], [xs, keep], 1, "run",
+     inits=[numpy_helper.from_array(np.array([0], np.int64), "ax"),
+            numpy_helper.from_array(np.array([12], np.int64), "twelve")],
+     refs=[xs[keep].sum(0).reshape(12)])
 
 # ---- refused: a node reading a run-time-shaped value --------------------------
 # (Pad runs there since its output may be allocated at run time: Flatten does not)

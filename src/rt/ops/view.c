@@ -96,8 +96,20 @@ static const char *view_rt_dims(const pz_layer *l, char *why, size_t n)
     int64_t v[PZ_MAX_RANK];
     int k = pz_run_ints(l->in[1], v, PZ_MAX_RANK);
     if (p->func == PZ_VIEW_CROP_PAD) return crop_rt_dims(l, v, k, why, n);
-    if (p->func == PZ_VIEW_TILE ? k != x->rank : k < 0 || y->rank != (k > x->rank ? k : x->rank))
-        return "the shape or repeats is not the planned length";
+    if (k < 0)
+        return "the shape or repeats is not a 1-D int tensor of at most 8 entries (the largest "
+               "rank)";
+    /* the plan has one rank per tensor (a loop-carried value too) */
+    if (p->func == PZ_VIEW_TILE && k != x->rank) {
+        snprintf(why, n, "repeats has %d entries, X's rank is %d", k, x->rank);
+        return why;
+    }
+    if (p->func != PZ_VIEW_TILE && y->rank != (k > x->rank ? k : x->rank)) {
+        snprintf(why, n, "shape has %d entries: Y's rank would be %d, planned %d (a rank "
+                 "that changes at run time, as a loop-carried value's may, is not supported)",
+                 k, k > x->rank ? k : x->rank, y->rank);
+        return why;
+    }
     for (int d = 0; d < y->rank; d++) {
         const int kx = d - (y->rank - x->rank), kv = d - (y->rank - k);
         const int64_t a = kx >= 0 ? x->dims[kx] : 1, b = kv >= 0 ? v[kv] : 1;
