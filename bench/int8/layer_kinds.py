@@ -21,6 +21,19 @@ ORT_OPS = {'QLinearConv': 'QCONV', 'QGemm': 'QGEMM', 'QLinearAdd': 'QADD',
            'QLinearAveragePool': 'POOL'}
 
 
+def profile_layers(path):
+    """(op, name, ms) of each row of the layer table of an `EXE --profile`
+    output (bench/transformers/layer_kinds.py reads it the same way)."""
+    row = re.compile(r'\s*\d+\s+(\S+)\s+(\S+)\s+\d+\s+\d+\s+([\d.]+)\s+[\d.]+\s+\S+\s*$')
+    with open(path) as f:
+        for line in f:
+            if line.startswith('block'):
+                break   # the block table follows the layer table
+            mm = row.match(line)
+            if mm:
+                yield mm.group(1), mm.group(2), float(mm.group(3))
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit('usage: layer_kinds.py MODEL.q.onnx OURS.txt ORT.txt')
@@ -43,14 +56,8 @@ def main():
         return {'QGEMM': 'fc', 'QADD': 'qadd', 'POOL': 'pool'}.get(op, 'qdq')
 
     ours, ort = collections.Counter(), collections.Counter()
-    row = re.compile(r'\s*\d+\s+(\S+)\s+(\S+)\s+\d+\s+\d+\s+([\d.]+)\s+[\d.]+\s+\S+\s*$')
-    with open(ours_f) as f:
-        for line in f:
-            if line.startswith('block'):
-                break   # the block table follows the layer table
-            mm = row.match(line)
-            if mm:
-                ours[kind(mm.group(2), mm.group(1))] += float(mm.group(3))
+    for op, name, ms in profile_layers(ours_f):
+        ours[kind(name, op)] += ms
     with open(ort_f) as f:
         for line in f:
             if line.startswith('NODE '):

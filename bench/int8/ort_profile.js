@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // ort_profile.js - ONNX Runtime's own per-node times of one model (session
 // option enableProfiling), for set-by-set comparison with our `EXE --profile`:
-//   node bench/int8/ort_profile.js ORT_DIR MODEL.onnx IN.pb [--runs K] [--threads N]
+//   node bench/int8/ort_profile.js ORT_DIR MODEL.onnx IN.pb... [--runs K] [--threads N]
 // ORT_DIR: the folder whose node_modules holds onnxruntime-node. Graph
 // optimization 'all', one warm-up run, then K runs; prints `NODE name op ms`
-// (the median over the K runs of each node's kernel time) and `TOTAL`.
+// (the median over the K runs of each node's kernel time) and `TOTAL`. The
+// inputs go to the model's inputs in order (BERT: ids, then mask).
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -13,10 +14,12 @@ const {readTensor, ORT_TYPES} = require('../../tests/e2e/tensorproto');
 
 async function main() {
     const a = process.argv.slice(2);
-    const ortDir = a.shift(), model = a.shift(), input = a.shift();
+    const ortDir = a.shift(), model = a.shift(), inputs = [];
     let runs = 30, threads = 1;
     while (a.length) {
-        const k = a.shift(), v = parseInt(a.shift(), 10);
+        const k = a.shift();
+        if (!k.startsWith('--')) { inputs.push(k); continue; }
+        const v = parseInt(a.shift(), 10);
         if (k === '--runs' && v > 0) runs = v;
         else if (k === '--threads' && v > 0) threads = v;
         else throw new Error(`unknown option or bad value: ${k}`);
@@ -26,8 +29,13 @@ async function main() {
     const s = await ort.InferenceSession.create(model, {graphOptimizationLevel: 'all',
         executionMode: 'sequential', intraOpNumThreads: threads, interOpNumThreads: 1,
         enableProfiling: true, profileFilePrefix: path.join(dir, 'p')});
-    const t = readTensor(input);
-    const feeds = {[s.inputNames[0]]: new ort.Tensor(ORT_TYPES[t.dtype], t.data, t.dims)};
+    if (inputs.length !== s.inputNames.length)
+        throw new Error(`${model} takes ${s.inputNames.length} inputs, ${inputs.length} given`);
+    const feeds = {};
+    s.inputNames.forEach((name, i) => {
+        const t = readTensor(inputs[i]);
+        feeds[name] = new ort.Tensor(ORT_TYPES[t.dtype], t.data, t.dims);
+    });
     for (let i = 0; i <= runs; i++) await s.run(feeds);
     s.endProfiling();
     const files = fs.readdirSync(dir).map(f => path.join(dir, f));

@@ -23,6 +23,16 @@ static inline __m512 exp_ps(__m512 t)
     return _mm512_scalef_ps(p, n);
 }
 
+/* e^d for d <= 0, and 0 where d < -87: there e^d is below float's normal
+ * range, and each vector with a denormal result would cost a microcode
+ * assist (softmax's masked and padded keys, -inf - max). NaN gives 0. */
+static inline __m512 exp_neg_ps(__m512 d)
+{
+    const __m512 lo = _mm512_set1_ps(-87.0f);
+    return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(d, lo, _CMP_GE_OQ),
+                               exp_ps(_mm512_max_ps(d, lo)));
+}
+
 /* GELU of 16 floats: alpha 0 the erf form, else tanh's (see the top). No
  * step makes a denormal (each would cost a microcode assist): e^t is taken
  * at t >= -86.5 only (a normal float), and where the result would be under

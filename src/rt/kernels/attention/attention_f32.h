@@ -19,11 +19,12 @@ static inline int64_t pz_attn_tpad(int64_t T)
     return (T + 15) / 16 * 16;
 }
 
-/* Floats of scratch per worker: K^T [Dk][Tp], the scores [QB][Tp], and V's
- * rows packed [T][Dv] (the AVX-512 kernel). */
+/* Floats of scratch per worker: K^T [Dk][Tp], the scores [QB][Tp], and (the
+ * AVX-512 kernel) V's rows packed [T][Dv] and the block's partial sums of
+ * P V [QB][Dv]. */
 static inline int64_t pz_attn_scratch_floats(const pz_attention_desc *d)
 {
-    return (d->Dk + PZ_ATTN_QB) * pz_attn_tpad(d->T) + d->T * d->Dv;
+    return (d->Dk + PZ_ATTN_QB) * pz_attn_tpad(d->T) + (d->T + PZ_ATTN_QB) * d->Dv;
 }
 
 /* Units of work: every (b, h) times its query blocks. */

@@ -3,8 +3,13 @@
  * 32-key tiles (16 accumulators), the scaled and masked scores kept in the
  * worker's scratch, their softmax with the vector e^x (vmath_avx512.h),
  * then the rows four at a time against V in 64-column tiles (16
- * accumulators), the 1/sum applied as Y is written. Tails of keys and
- * columns use masked loads and stores. K^T is packed with gathers; V is
+ * accumulators), the 1/sum applied as Y is written. Both products walk the
+ * keys in the outer loop (scores: one 32-key tile of K^T for every row
+ * group; P V: TC keys of V for every row group, the partial sums kept in
+ * the scratch): the tile of K^T or V then stays in L1 while the unit's
+ * rows pass over it, where whole (T 197 or 384: 50-100 KB) it comes from
+ * L2 once per row group. The sums run in the same order either way. Tails
+ * of keys and columns use masked loads and stores. K^T is packed with gathers; V is
  * copied into the scratch with its rows Dv apart: read in place from a
  * rows-first [S, H, D] tensor its rows lie H * D apart, which maps them
  * onto a few L1 sets, and each row tile would read them from L2 again
@@ -17,8 +22,9 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/vmath_avx512.h"
 
-#define QR 4   /* query rows per tile of P V */
-#define QS 8   /* query rows per tile of scores */
+#define QR 4    /* query rows per tile of P V */
+#define QS 8    /* query rows per tile of scores */
+#define TC 64   /* keys of V per pass of the rows: TC x Dv floats stay in L1 */
 
 /* Lanes [0, n) of a 16-float vector, n in [0, 16]. */
 static inline __mmask16 lanes(int64_t n)
@@ -68,10 +74,13 @@ scores_tile(int nr, int nv, const pz_attention_desc *d, const float *q, int64_t 
 }
 
 /* Y rows = P rows (sc, Tp apart) times V [T, Dv] (rows vs2 apart), columns
- * [j0, j0 + 16 * nv), nv 1 to 4, each row times its inv. */
+ * [j0, j0 + 16 * nv), nv 1 to 4, over the keys [ta, tb): the sums start
+ * from the partial ones in ps (rows Dv apart; zero when ta is 0) and go
+ * back there, or at tb = T to Y, each row times its inv. */
 static inline __attribute__((always_inline)) void
 out_tile(int nr, int nv, const pz_attention_desc *d, const float *sc, int64_t Tp,
-         const float *v, int64_t vs2, const float *inv, float *y, int64_t ys2, int64_t j0)
+         const float *v, int64_t vs2, int64_t ta, int64_t tb, float *ps, const float *inv,
+         float *y, int64_t ys2, int64_t j0)
 {
     __m512 acc[QR][4];
     __mmask16 m[4];
@@ -80,8 +89,10 @@ out_tile(int nr, int nv, const pz_attention_desc *d, const float *sc, int64_t Tp
     _Pragma("GCC unroll 4")
     for (int i = 0; i < nr; i++)
         _Pragma("GCC unroll 4")
-        for (int j = 0; j < nv; j++) acc[i][j] = _mm512_setzero_ps();
-    for (int64_t t = 0; t < d->T; t++) {
+        for (int j = 0; j < nv; j++)
+            acc[i][j] = ta ? _mm512_maskz_loadu_ps(m[j], ps + i * d->Dv + j0 + 16 * j)
+                           : _mm512_setzero_ps();
+    for (int64_t t = ta; t < tb; t++) {
         const float *vr = v + t * vs2 + j0;
         __m512 vv[4];
         _Pragma("GCC unroll 4")
@@ -93,6 +104,14 @@ out_tile(int nr, int nv, const pz_attention_desc *d, const float *sc, int64_t Tp
             for (int j = 0; j < nv; j++) acc[i][j] = _mm512_fmadd_ps(p, vv[j], acc[i][j]);
         }
     }
+    if (tb < d->T) {
+        _Pragma("GCC unroll 4")
+        for (int i = 0; i < nr; i++)
+            _Pragma("GCC unroll 4")
+            for (int j = 0; j < nv; j++)
+                _mm512_mask_storeu_ps(ps + i * d->Dv + j0 + 16 * j, m[j], acc[i][j]);
+        return;
+    }
     _Pragma("GCC unroll 4")
     for (int i = 0; i < nr; i++) {
         const __m512 s = _mm512_set1_ps(inv[i]);
@@ -103,17 +122,18 @@ out_tile(int nr, int nv, const pz_attention_desc *d, const float *sc, int64_t Tp
 }
 
 /* Softmax of one score row in place (Tp floats, -inf past T): the
- * exponentials, and 1/sum returned (NaN for a row masked everywhere). */
+ * exponentials (0 below e^-87: exp_neg_ps), and 1/sum returned (NaN for a
+ * row masked everywhere). */
 static float softmax_row(float *sr, int64_t Tp)
 {
     __m512 mx = _mm512_set1_ps(-INFINITY);
     for (int64_t t = 0; t < Tp; t += 16) mx = _mm512_max_ps(mx, _mm512_loadu_ps(sr + t));
     const float m = hmax(mx);
     if (m == -INFINITY) return NAN;
-    const __m512 mv = _mm512_set1_ps(m), lo = _mm512_set1_ps(-104.0f);
+    const __m512 mv = _mm512_set1_ps(m);
     __m512 sum = _mm512_setzero_ps();
     for (int64_t t = 0; t < Tp; t += 16) {
-        __m512 e = exp_ps(_mm512_max_ps(_mm512_sub_ps(_mm512_loadu_ps(sr + t), mv), lo));
+        __m512 e = exp_neg_ps(_mm512_sub_ps(_mm512_loadu_ps(sr + t), mv));
         _mm512_storeu_ps(sr + t, e);
         sum = _mm512_add_ps(sum, e);
     }
@@ -173,6 +193,7 @@ void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const 
     const int64_t Tp = pz_attn_tpad(d->T);
     float *kt = scratch + (int64_t)ith * pz_attn_scratch_floats(d), *sc = kt + d->Dk * Tp;
     float *vp = sc + PZ_ATTN_QB * Tp;   /* V of the head, rows Dv apart */
+    float *ps = vp + d->T * d->Dv;       /* partial sums of P V, rows Dv apart */
     float inv[PZ_ATTN_QB];
     int64_t lo, hi, packed = -1;
     pz_split(pz_attn_units(d), ith, nth, &lo, &hi);
@@ -189,40 +210,40 @@ void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const 
         }
         const float *qb0 = q + b * d->qs[0] + h * d->qs[1] + s0 * d->qs[2];
         const float *mb0 = d->has_mask ? mask + b * d->ms[0] + h * d->ms[1] + s0 * d->ms[2] : NULL;
-        for (int64_t r = 0; r < rows; r += QS) {
-            const int nr = rows - r < QS ? (int)(rows - r) : QS;
-            const float *qr = qb0 + r * d->qs[2], *mr = mb0 ? mb0 + r * d->ms[2] : NULL;
-            float *sr = sc + r * Tp;
-            int64_t t = 0;
-            for (; t + 32 <= Tp; t += 32) {
+        for (int64_t t = 0; t < Tp; t += 32) {   /* a tile of K^T, every row group */
+            for (int64_t r = 0; r < rows; r += QS) {
+                const int nr = rows - r < QS ? (int)(rows - r) : QS;
+                const float *qr = qb0 + r * d->qs[2], *mr = mb0 ? mb0 + r * d->ms[2] : NULL;
+                float *sr = sc + r * Tp;
 #define SC2(n) scores_tile(n, 2, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
-                DISPATCH_NS(nr, SC2);
-            }
-            if (t < Tp) {
 #define SC1(n) scores_tile(n, 1, d, qr, d->qs[2], kt, Tp, mr, d->ms[2], sr, t)
-                DISPATCH_NS(nr, SC1);
+                if (t + 32 <= Tp) DISPATCH_NS(nr, SC2);
+                else DISPATCH_NS(nr, SC1);
             }
         }
         for (int64_t r = 0; r < rows; r++) inv[r] = softmax_row(sc + r * Tp, Tp);
         const float *vb = vp;
         float *yb = y + b * d->ys[0] + h * d->ys[1] + s0 * d->ys[2];
-        for (int64_t r = 0; r < rows; r += QR) {
-            const int nr = rows - r < QR ? (int)(rows - r) : QR;
-            for (int64_t j = 0; j < d->Dv; j += 64) {
-                const int64_t left = (d->Dv - j + 15) / 16;
-                const int nv = left >= 4 ? 4 : (int)left;
+        /* TC keys of V, every row group (T = 0: one empty pass, Y = 0 * inv) */
+        for (int64_t ta = 0; ta == 0 || ta < d->T; ta += TC) {
+            const int64_t tb = d->T - ta < TC ? d->T : ta + TC;
+            for (int64_t r = 0; r < rows; r += QR) {
+                const int nr = rows - r < QR ? (int)(rows - r) : QR;
+                for (int64_t j = 0; j < d->Dv; j += 64) {
+                    const int64_t left = (d->Dv - j + 15) / 16;
+                    const int nv = left >= 4 ? 4 : (int)left;
+#define OUT_NV(n, v_)                                                                        \
+    out_tile(n, v_, d, sc + r * Tp, Tp, vb, d->Dv, ta, tb, ps + r * d->Dv, inv + r,          \
+             yb + r * d->ys[2], d->ys[2], j)
 #define OUT(n)                                                                               \
     switch (nv) {                                                                            \
-    case 4: out_tile(n, 4, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
-                     d->ys[2], j); break;                                                    \
-    case 3: out_tile(n, 3, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
-                     d->ys[2], j); break;                                                    \
-    case 2: out_tile(n, 2, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],   \
-                     d->ys[2], j); break;                                                    \
-    default: out_tile(n, 1, d, sc + r * Tp, Tp, vb, d->Dv, inv + r, yb + r * d->ys[2],  \
-                      d->ys[2], j); break;                                                   \
+    case 4: OUT_NV(n, 4); break;                                                             \
+    case 3: OUT_NV(n, 3); break;                                                             \
+    case 2: OUT_NV(n, 2); break;                                                             \
+    default: OUT_NV(n, 1); break;                                                            \
     }
-                DISPATCH_NR(nr, OUT);
+                    DISPATCH_NR(nr, OUT);
+                }
             }
         }
     }

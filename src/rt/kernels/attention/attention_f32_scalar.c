@@ -41,7 +41,7 @@ void pz_f32_attention__scalar(const pz_attention_desc *d, const float *q, const 
             float sum = 0;
             for (int64_t t = 0; t < Tp; t++) {
                 float e = sr[t] - mx;
-                sr[t] = expf(e < -104.0f ? -104.0f : e);   /* the fast exp's range */
+                sr[t] = e < -87.0f ? 0.0f : expf(e);   /* as exp_neg_ps (vmath_avx512.h) */
                 sum += sr[t];
             }
             /* a row masked everywhere gives NaN, as the reference does */

@@ -1,6 +1,6 @@
 /* softmax_rows_avx512.c - softmax (or log-softmax) of contiguous rows with
  * AVX-512: the row's maximum, then e^(x - max) with the vector exp
- * (vmath_avx512.h, argument held to [-104, 0]) stored and summed, then a
+ * (exp_neg_ps, vmath_avx512.h: 0 below e^-87) stored and summed, then a
  * scale by 1/sum (log: x - max - log(sum)). Tails by masked loads. */
 #include <immintrin.h>
 #include <math.h>
@@ -18,7 +18,7 @@ void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const floa
 {
     int64_t lo, hi;
     pz_split(rows, ith, nth, &lo, &hi);
-    const __m512 ninf = _mm512_set1_ps(-INFINITY), lo104 = _mm512_set1_ps(-104.0f);
+    const __m512 ninf = _mm512_set1_ps(-INFINITY);
     for (int64_t r = lo; r < hi; r++) {
         const float *xr = x + r * n;
         float *yr = y + r * n;
@@ -38,8 +38,7 @@ void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const floa
         __m512 sum = _mm512_setzero_ps();
         for (int64_t j = 0; j < n; j += 16) {
             const __mmask16 m = lanes(n - j);
-            __m512 e = exp_ps(_mm512_max_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, xr + j), mv),
-                                            lo104));
+            __m512 e = exp_neg_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, xr + j), mv));
             e = _mm512_maskz_mov_ps(m, e);
             if (!is_log) _mm512_mask_storeu_ps(yr + j, m, e);
             sum = _mm512_add_ps(sum, e);

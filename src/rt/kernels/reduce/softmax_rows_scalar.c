@@ -1,6 +1,6 @@
 /* softmax_rows_scalar.c - the scalar twin of softmax_rows_avx512.c: the
  * softmax (or log-softmax) of contiguous rows in float, the maximum
- * subtracted, e^x held to the fast exp's range [-104, 0]. */
+ * subtracted, e^x taken as 0 below x = -87 (exp_neg_ps, vmath_avx512.h). */
 #include <math.h>
 
 #include "rt/kernels/fast.h"
@@ -16,7 +16,7 @@ void pz_f32_softmax_rows__scalar(int is_log, int64_t rows, int64_t n, const floa
         for (int64_t j = 0; j < n; j++) mx = xr[j] > mx ? xr[j] : mx;
         for (int64_t j = 0; j < n; j++) {
             float e = xr[j] - mx;
-            e = expf(e < -104.0f ? -104.0f : e);
+            e = e < -87.0f ? 0.0f : expf(e);
             sum += e;
             if (!is_log) yr[j] = e;
         }
