@@ -148,5 +148,53 @@ def main(outdir):
     n.save(outdir, "token_matmul", x, y)
 
 
+def qlinear_model(outdir, name, shape, k, n, at, bt, yt, per_column):
+    """One QLinearMatMul of an 8-bit graph input by a constant B (the int8
+    GEMM's case), the scales chosen so that y spans its type and clamps at
+    both ends; prints NAME."""
+    info = {np.uint8: (TensorProto.UINT8, 0, 255), np.int8: (TensorProto.INT8, -128, 127)}
+    ta, alo, ahi = info[at]
+    tb, blo, bhi = info[bt]
+    ty, _, _ = info[yt]
+    a = rng.integers(alo, ahi + 1, shape + [k]).astype(at)
+    b = rng.integers(blo, bhi + 1, (k, n)).astype(bt)
+    nb = n if per_column else 1
+    bs = (rng.uniform(0.5, 2, nb) * 0.004).astype(np.float32)
+    bz = rng.integers(blo // 4 + bhi // 4, bhi // 2 + blo // 4 + 40, nb).astype(bt)
+    if bt == np.int8:
+        bz = np.zeros(nb, np.int8)   # ONNX Runtime takes int8 B with zero point 0 only
+    if not per_column:
+        bs, bz = bs.reshape(()), bz.reshape(())
+    inits = [numpy_helper.from_array(v, nm) for v, nm in (
+        (np.asarray(0.02, np.float32), "as"), (np.asarray((alo + ahi) // 2 + 3, at), "az"),
+        (b, "b"), (bs, "bs"), (bz, "bz"),
+        (np.asarray(0.008 * np.sqrt(k), np.float32), "ys"),
+        (np.asarray(120 if yt == np.uint8 else -5, yt), "yz"))]
+    nd = helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"],
+                          name="qlmm")
+    g = helper.make_graph([nd], name, [helper.make_tensor_value_info("a", ta, list(a.shape))],
+                          [helper.make_tensor_value_info("y", ty, shape + [n])], inits)
+    mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    mdl.ir_version = 7
+    onnx.checker.check_model(mdl)
+    onnx.save(mdl, f"{outdir}/{name}.onnx")
+    open(f"{outdir}/{name}.in_0.pb", "wb").write(numpy_helper.from_array(a, "a").SerializeToString())
+    print(name)
+
+
+def qlinear_models(outdir):
+    """QLinearMatMul with a constant B (tests/parts/41-dynamic-conv.sh's
+    second half): uint8 and int8 operands (y of A's type: ONNX Runtime
+    1.17 has no other), per-tensor and per-column B scales, batch dims, one
+    token, rows of several blocks."""
+    qlinear_model(outdir, "qlmm_u8", [2, 5], 48, 37, np.uint8, np.uint8, np.uint8, False)
+    qlinear_model(outdir, "qlmm_u8s8_col", [1, 1], 65, 101, np.uint8, np.int8, np.uint8, True)
+    qlinear_model(outdir, "qlmm_u8_col", [200], 97, 45, np.uint8, np.uint8, np.uint8, True)
+    qlinear_model(outdir, "qlmm_s8", [3, 7], 130, 70, np.int8, np.int8, np.int8, False)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) > 2 and sys.argv[2] == "qlinear":
+        qlinear_models(sys.argv[1])
+    else:
+        main(sys.argv[1])
