@@ -35,9 +35,12 @@ class Net:
         self.nodes.append(helper.make_node(op, ins, outs, name=f"n{self.k}_{op}", **attrs))
         return outs if n_out > 1 else outs[0]
 
-    def conv(self, x, c, m, k, wtype="u8", per_channel=False, relu=True, **attrs):
-        """A float Conv [m, c, k, k] as quantize_dynamic rewrites it."""
-        w = (rng.standard_normal((m, c, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
+    def conv(self, x, c, m, k, wtype="u8", per_channel=False, relu=True, group=1, **attrs):
+        """A float Conv [m, c / group, k, k] as quantize_dynamic rewrites it."""
+        cg = c // group
+        w = (rng.standard_normal((m, cg, k, k)) / np.sqrt(cg * k * k)).astype(np.float32)
+        if group > 1:
+            attrs["group"] = group
         b = (rng.standard_normal(m) * 0.1).astype(np.float32)
         axes = (1, 2, 3)
         if wtype == "u8":
@@ -134,6 +137,27 @@ def main(outdir):
     y = n.conv("x", 7, 40, 5, pads=[0, 1, 2, 3])
     y = n.conv(y, 40, 19, 1, relu=False)
     n.save(outdir, "pads_1x1", x, y)
+    # grouped and depthwise convs (MobileNet's blocks): a 1x1, a depthwise
+    # 3x3, a depthwise 3x3 at stride 2, a channel multiplier of 2, a 3x3 of
+    # 4 groups with uneven pads, a dilated 5x5 depthwise at stride 2 (its
+    # even-byte loads), on two images
+    n = Net()
+    x = (rng.uniform(-1, 1.5, (2, 6, 17, 21))).astype(np.float32)
+    y = n.conv("x", 6, 16, 1)
+    y = n.conv(y, 16, 16, 3, group=16, pads=[1, 1, 1, 1])
+    y = n.conv(y, 16, 16, 3, group=16, strides=[2, 2], pads=[1, 1, 1, 1])
+    y = n.conv(y, 16, 32, 3, group=16, pads=[1, 1, 1, 1])
+    y = n.conv(y, 32, 20, 3, group=4, pads=[0, 2, 1, 0])
+    y = n.conv(y, 20, 20, 5, group=20, strides=[2, 2], dilations=[2, 2], pads=[4, 3, 4, 3],
+               relu=False)
+    n.save(outdir, "grouped_dw", x, y)
+    # a wide row (more than 16 columns a vector, a tail of each kind) and
+    # stride 3 (the twin's loop inside the AVX-512 tap)
+    n = Net()
+    x = (rng.uniform(-0.5, 2, (1, 8, 9, 70))).astype(np.float32)
+    y = n.conv("x", 8, 8, 3, group=8, pads=[1, 0, 1, 2])
+    y = n.conv(y, 8, 8, 3, group=8, strides=[3, 3], relu=False)
+    n.save(outdir, "dw_wide", x, y)
     # MatMulInteger (MATMUL in the listing): a feed-forward pair over two
     # sequences of 5 tokens, odd sizes, uint8 then int8 weights; one token
     # through a layer with a zero point per column

@@ -4,8 +4,10 @@
 # writes them (tests/int8/dyn_conv_models.py: DynamicQuantizeLinear ->
 # ConvInteger or MatMulInteger -> Cast -> Mul by the scales -> Add bias
 # [-> Relu]; a 3x3 chain over odd channel counts, a stride-2 stem then
-# dilations 2 and 4 on two images, asymmetric pads with a 5x5 and a 1x1, a
-# feed-forward pair over batch dims, one token) through `paleozoic run` at 1 and 2
+# dilations 2 and 4 on two images, asymmetric pads with a 5x5 and a 1x1,
+# MobileNet-like depthwise and grouped convs (strides 1-3, a channel
+# multiplier, dilation; qgconv_dyn.h, kernel gdyn_*), a feed-forward pair
+# over batch dims, one token) through `paleozoic run` at 1 and 2
 # threads, with PZ_ISA=scalar (the scalar twin), PZ_ISA=avx2-novnni (the
 # AVX2 kernel) and PZ_ISA=ref (the reference ConvInteger), and the program
 # `paleozoic build` makes, each against ONNX Runtime's run of the same
@@ -59,11 +61,12 @@ way_run() {
     clean "$T/log" || { bad "$label run ($way): $(grep -m1 -E 'Sanitizer|runtime error|internal' "$T/log")"; return 1; }
     want=$nconv
     [ "$way" = ref ] && want=0
-    got=$(grep -cE ' Q(CONV|MATMUL) .* dyn_' "$T/log")
+    got=$(grep -cE ' Q(CONV|MATMUL) .* g?dyn_' "$T/log")
     [ "$got" = "$want" ] && ok ||
         bad "$label run ($way): $got QCONV/QMATMUL layers on a dyn_ kernel, want $want"
     if [ "$way" = scalar ] || [ "$way" = avx2 ]; then
-        got=$(grep -cE " Q(CONV|MATMUL) .* dyn_$way" "$T/log")
+        # grouped convs (gdyn_) have AVX-512 and the scalar twin only
+        got=$(grep -cE " Q(CONV|MATMUL) .* (dyn_$way|gdyn_scalar)" "$T/log")
         [ "$got" = "$nconv" ] && ok || bad "$label run ($way): $got dyn_$way kernels, want $nconv"
     fi
     return 0
