@@ -35,9 +35,12 @@ class Net:
         self.nodes.append(helper.make_node(op, ins, outs, name=f"n{self.k}_{op}", **attrs))
         return outs if n_out > 1 else outs[0]
 
-    def conv(self, x, c, m, k, wtype="u8", per_channel=False, relu=True, **attrs):
-        """A float Conv [m, c, k, k] as quantize_dynamic rewrites it."""
-        w = (rng.standard_normal((m, c, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
+    def conv(self, x, c, m, k, wtype="u8", per_channel=False, relu=True, group=1, **attrs):
+        """A float Conv [m, c / group, k, k] as quantize_dynamic rewrites it."""
+        cg = c // group
+        w = (rng.standard_normal((m, cg, k, k)) / np.sqrt(cg * k * k)).astype(np.float32)
+        if group > 1:
+            attrs["group"] = group
         b = (rng.standard_normal(m) * 0.1).astype(np.float32)
         axes = (1, 2, 3)
         if wtype == "u8":
@@ -134,6 +137,27 @@ def main(outdir):
     y = n.conv("x", 7, 40, 5, pads=[0, 1, 2, 3])
     y = n.conv(y, 40, 19, 1, relu=False)
     n.save(outdir, "pads_1x1", x, y)
+    # grouped and depthwise convs (MobileNet's blocks): a 1x1, a depthwise
+    # 3x3, a depthwise 3x3 at stride 2, a channel multiplier of 2, a 3x3 of
+    # 4 groups with uneven pads, a dilated 5x5 depthwise at stride 2 (its
+    # even-byte loads), on two images
+    n = Net()
+    x = (rng.uniform(-1, 1.5, (2, 6, 17, 21))).astype(np.float32)
+    y = n.conv("x", 6, 16, 1)
+    y = n.conv(y, 16, 16, 3, group=16, pads=[1, 1, 1, 1])
+    y = n.conv(y, 16, 16, 3, group=16, strides=[2, 2], pads=[1, 1, 1, 1])
+    y = n.conv(y, 16, 32, 3, group=16, pads=[1, 1, 1, 1])
+    y = n.conv(y, 32, 20, 3, group=4, pads=[0, 2, 1, 0])
+    y = n.conv(y, 20, 20, 5, group=20, strides=[2, 2], dilations=[2, 2], pads=[4, 3, 4, 3],
+               relu=False)
+    n.save(outdir, "grouped_dw", x, y)
+    # a wide row (more than 16 columns a vector, a tail of each kind) and
+    # stride 3 (the twin's loop inside the AVX-512 tap)
+    n = Net()
+    x = (rng.uniform(-0.5, 2, (1, 8, 9, 70))).astype(np.float32)
+    y = n.conv("x", 8, 8, 3, group=8, pads=[1, 0, 1, 2])
+    y = n.conv(y, 8, 8, 3, group=8, strides=[3, 3], relu=False)
+    n.save(outdir, "dw_wide", x, y)
     # MatMulInteger (MATMUL in the listing): a feed-forward pair over two
     # sequences of 5 tokens, odd sizes, uint8 then int8 weights; one token
     # through a layer with a zero point per column
@@ -148,5 +172,53 @@ def main(outdir):
     n.save(outdir, "token_matmul", x, y)
 
 
+def qlinear_model(outdir, name, shape, k, n, at, bt, yt, per_column):
+    """One QLinearMatMul of an 8-bit graph input by a constant B (the int8
+    GEMM's case), the scales chosen so that y spans its type and clamps at
+    both ends; prints NAME."""
+    info = {np.uint8: (TensorProto.UINT8, 0, 255), np.int8: (TensorProto.INT8, -128, 127)}
+    ta, alo, ahi = info[at]
+    tb, blo, bhi = info[bt]
+    ty, _, _ = info[yt]
+    a = rng.integers(alo, ahi + 1, shape + [k]).astype(at)
+    b = rng.integers(blo, bhi + 1, (k, n)).astype(bt)
+    nb = n if per_column else 1
+    bs = (rng.uniform(0.5, 2, nb) * 0.004).astype(np.float32)
+    bz = rng.integers(blo // 4 + bhi // 4, bhi // 2 + blo // 4 + 40, nb).astype(bt)
+    if bt == np.int8:
+        bz = np.zeros(nb, np.int8)   # ONNX Runtime takes int8 B with zero point 0 only
+    if not per_column:
+        bs, bz = bs.reshape(()), bz.reshape(())
+    inits = [numpy_helper.from_array(v, nm) for v, nm in (
+        (np.asarray(0.02, np.float32), "as"), (np.asarray((alo + ahi) // 2 + 3, at), "az"),
+        (b, "b"), (bs, "bs"), (bz, "bz"),
+        (np.asarray(0.008 * np.sqrt(k), np.float32), "ys"),
+        (np.asarray(120 if yt == np.uint8 else -5, yt), "yz"))]
+    nd = helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"],
+                          name="qlmm")
+    g = helper.make_graph([nd], name, [helper.make_tensor_value_info("a", ta, list(a.shape))],
+                          [helper.make_tensor_value_info("y", ty, shape + [n])], inits)
+    mdl = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    mdl.ir_version = 7
+    onnx.checker.check_model(mdl)
+    onnx.save(mdl, f"{outdir}/{name}.onnx")
+    open(f"{outdir}/{name}.in_0.pb", "wb").write(numpy_helper.from_array(a, "a").SerializeToString())
+    print(name)
+
+
+def qlinear_models(outdir):
+    """QLinearMatMul with a constant B (tests/parts/41-dynamic-conv.sh's
+    second half): uint8 and int8 operands (y of A's type: ONNX Runtime
+    1.17 has no other), per-tensor and per-column B scales, batch dims, one
+    token, rows of several blocks."""
+    qlinear_model(outdir, "qlmm_u8", [2, 5], 48, 37, np.uint8, np.uint8, np.uint8, False)
+    qlinear_model(outdir, "qlmm_u8s8_col", [1, 1], 65, 101, np.uint8, np.int8, np.uint8, True)
+    qlinear_model(outdir, "qlmm_u8_col", [200], 97, 45, np.uint8, np.uint8, np.uint8, True)
+    qlinear_model(outdir, "qlmm_s8", [3, 7], 130, 70, np.int8, np.int8, np.int8, False)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) > 2 and sys.argv[2] == "qlinear":
+        qlinear_models(sys.argv[1])
+    else:
+        main(sys.argv[1])

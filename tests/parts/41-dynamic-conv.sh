@@ -4,8 +4,10 @@
 # writes them (tests/int8/dyn_conv_models.py: DynamicQuantizeLinear ->
 # ConvInteger or MatMulInteger -> Cast -> Mul by the scales -> Add bias
 # [-> Relu]; a 3x3 chain over odd channel counts, a stride-2 stem then
-# dilations 2 and 4 on two images, asymmetric pads with a 5x5 and a 1x1, a
-# feed-forward pair over batch dims, one token) through `paleozoic run` at 1 and 2
+# dilations 2 and 4 on two images, asymmetric pads with a 5x5 and a 1x1,
+# MobileNet-like depthwise and grouped convs (strides 1-3, a channel
+# multiplier, dilation; qgconv_dyn.h, kernel gdyn_*), a feed-forward pair
+# over batch dims, one token) through `paleozoic run` at 1 and 2
 # threads, with PZ_ISA=scalar (the scalar twin), PZ_ISA=avx2-novnni (the
 # AVX2 kernel) and PZ_ISA=ref (the reference ConvInteger), and the program
 # `paleozoic build` makes, each against ONNX Runtime's run of the same
@@ -14,8 +16,11 @@
 # kernel (dyn_*) of every one of them but under ref. Then each model with
 # its float result alone, where the qdyn pass folds every chain into one
 # layer (`inspect` counts them): the same ways, the unfused chain's bits and
-# ONNX Runtime's result within 1e-6. Under a sanitizer: run at 1 thread and
-# the scalar twin only.
+# ONNX Runtime's result within 1e-6. Then QLinearMatMul with a constant B
+# (uint8/int8, B's scale per tensor or column), which runs on the same
+# GEMM: every way bit for bit the reference's bytes, the reference within
+# one step of ONNX Runtime. Under a sanitizer: run at 1 thread and the
+# scalar twin only.
 # Ends with `N passed, N failed`.
 set -u
 NAME=41-dynamic-conv
@@ -56,11 +61,12 @@ way_run() {
     clean "$T/log" || { bad "$label run ($way): $(grep -m1 -E 'Sanitizer|runtime error|internal' "$T/log")"; return 1; }
     want=$nconv
     [ "$way" = ref ] && want=0
-    got=$(grep -cE ' Q(CONV|MATMUL) .* dyn_' "$T/log")
+    got=$(grep -cE ' Q(CONV|MATMUL) .* g?dyn_' "$T/log")
     [ "$got" = "$want" ] && ok ||
         bad "$label run ($way): $got QCONV/QMATMUL layers on a dyn_ kernel, want $want"
     if [ "$way" = scalar ] || [ "$way" = avx2 ]; then
-        got=$(grep -cE " Q(CONV|MATMUL) .* dyn_$way" "$T/log")
+        # grouped convs (gdyn_) have AVX-512 and the scalar twin only
+        got=$(grep -cE " Q(CONV|MATMUL) .* (dyn_$way|gdyn_scalar)" "$T/log")
         [ "$got" = "$nconv" ] && ok || bad "$label run ($way): $got dyn_$way kernels, want $nconv"
     fi
     return 0
@@ -115,4 +121,27 @@ while read -r n nout nconv; do   # nconv: ConvInteger and MatMulInteger layers
     done
 done <"$T/models"
 [ -s "$T/models" ] || bad "no models written"
+
+# QLinearMatMul with a constant B on the int8 GEMM (dyn_* kernels, the
+# sums requantized in its column stage): each way's bytes bit for bit the
+# reference's (PZ_ISA=ref), the reference within one step of ONNX Runtime
+"$PY" "$ROOT/tests/int8/dyn_conv_models.py" "$T" qlinear >"$T/qmodels" 2>"$T/log" ||
+    bad "dyn_conv_models.py qlinear: $(tail -c 400 "$T/log")"
+nconv=1
+while read -r n; do
+    m="$T/$n"
+    node "$E2E/ort_run.js" "$m.onnx" "$m.in_0.pb" -- "$m.ort.pb" >"$T/log" 2>&1 ||
+        { bad "$n: ONNX Runtime: $(tail -c 300 "$T/log")"; continue; }
+    way_run ref "$m.onnx" "$n" --output "$m.ref.pb" || continue
+    node "$E2E/compare.js" --qstep 1 0.999 "$m.ref.pb" "$m.ort.pb" >"$T/why" 2>&1 && ok ||
+        bad "$n (ref) against ONNX Runtime: $(cat "$T/why")"
+    for way in $WAYS; do
+        [ "$way" = ref ] && continue
+        [ "$way" = avx2 ] && [ "$have_avx2" = 0 ] && continue
+        way_run "$way" "$m.onnx" "$n" --output "$m.$way.pb" || continue
+        cmp_bit "$m.$way.pb" "$m.ref.pb" >"$T/why" 2>&1 && ok ||
+            bad "$n ($way) against the reference: $(cat "$T/why")"
+    done
+done <"$T/qmodels"
+[ -s "$T/qmodels" ] || bad "no QLinearMatMul models written"
 finish

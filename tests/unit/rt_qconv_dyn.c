@@ -8,9 +8,11 @@
  * rows of one and of several segments; extreme values (x 255 or
  * 0, w at the ends of its type, zero points at the ends) where the sums
  * grow most. With the float32 output stage (qdyn_out.h): the reference's
- * sums through the unfused chain's roundings, bit for bit. */
+ * sums through the unfused chain's roundings, bit for bit. The grouped
+ * and depthwise plan (qgconv_dyn.h, twin and AVX-512) the same way. */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv_dyn.h"
+#include "rt/kernels/quant/qgconv_dyn.h"
 #include "rt_test.h"
 #include "q8_test.h"
 
@@ -27,34 +29,61 @@ static void (*row_kernel(int nth))(const pz_qdyn_out *, int64_t, const int32_t *
     return pz_qdyn_out_row__scalar;
 }
 
-/* x_signed, w_signed; wzk: 0 no w zero point, 1 per tensor, 2 per m */
-static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k, int s, int dil,
-                  int xs, int ws, int wzk)
+/* A case's inputs and the reference's sums: x, w (g groups), w's zero
+ * points, x's; d the plans' description. x_signed, w_signed; wzk: 0 no w
+ * zero point, 1 per tensor, 2 per m. 0 when the window does not fit. */
+typedef struct {
+    uint8_t *x, *w, *wz, xzb;
+    int32_t xzp, *yr, *y;
+    int64_t ny;
+    pz_qconv_dyn_desc d;
+} tcase;
+
+static int tcase_new(tcase *t, int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_t iw,
+                     int k, int s, int dil, int xs, int ws, int wzk)
 {
     const int pt = irnd(0, k - 1), pl = irnd(0, k - 1), pb = irnd(0, k - 1), pr = irnd(0, k - 1);
     const int64_t ext = (int64_t)dil * (k - 1) + 1;
     const int64_t oh = (ih + pt + pb - ext) / s + 1, ow = (iw + pl + pr - ext) / s + 1;
-    if (oh < 1 || ow < 1) return;
-    const int64_t nx = n * c * ih * iw, nw = m * c * k * k, ny = n * m * oh * ow;
-    uint8_t *x = malloc((size_t)nx), *w = malloc((size_t)nw), wz[64];
-    int32_t *yr = malloc((size_t)ny * 4), *y = malloc((size_t)ny * 4);
-    for (int64_t i = 0; i < nx; i++) x[i] = (uint8_t)(extreme ? (rnd() % 4 ? 255 : 0) : rnd());
+    if (oh < 1 || ow < 1) return 0;
+    const int64_t nx = n * c * ih * iw, nw = m * (c / g) * k * k, ny = n * m * oh * ow;
+    t->x = malloc((size_t)nx), t->w = malloc((size_t)nw), t->wz = malloc((size_t)m);
+    t->yr = malloc((size_t)ny * 4), t->y = malloc((size_t)ny * 4), t->ny = ny;
+    for (int64_t i = 0; i < nx; i++) t->x[i] = (uint8_t)(extreme ? (rnd() % 4 ? 255 : 0) : rnd());
     for (int64_t i = 0; i < nw; i++)
-        w[i] = (uint8_t)(extreme ? (i % 3 ? (ws ? 0x80 : 0) : (ws ? 0x7f : 0xff)) : rnd());
-    for (int i = 0; i < 64; i++) wz[i] = (uint8_t)(extreme ? (ws ? 0x7f : 0) : rnd());
-    uint8_t xzb = (uint8_t)(extreme ? (xs ? 0x80 : 0) : rnd());
-    const int32_t xzp = xs ? (int8_t)xzb : xzb;
-    pz_qconv_params p = {.func = PZ_QCONV_INTEGER, .nsp = 2, .group = 1,
+        t->w[i] = (uint8_t)(extreme ? (i % 3 ? (ws ? 0x80 : 0) : (ws ? 0x7f : 0xff)) : rnd());
+    for (int64_t i = 0; i < m; i++) t->wz[i] = (uint8_t)(extreme ? (ws ? 0x7f : 0) : rnd());
+    t->xzb = (uint8_t)(extreme ? (xs ? 0x80 : 0) : rnd());
+    t->xzp = xs ? (int8_t)t->xzb : t->xzb;
+    pz_qconv_params p = {.func = PZ_QCONV_INTEGER, .nsp = 2, .group = g,
                          .kernel = {k, k}, .stride = {s, s}, .dilation = {dil, dil},
                          .pad_begin = {pt, pl}, .pad_end = {pb, pr}};
     pz_qconv_desc rd = {.tx = xs ? PZ_I8 : PZ_U8, .tw = ws ? PZ_I8 : PZ_U8, .ty = PZ_I32,
                         .N = n, .C = c, .M = m, .xsp = {ih, iw}, .ysp = {oh, ow},
                         .wzp_per_m = wzk == 2};
-    pz_qconv_args a = {.xzp = &xzb, .wzp = wzk ? wz : NULL};
-    pz_any_qconv__ref(&p, &rd, x, w, &a, yr, 0, 1);
-    const pz_qconv_dyn_desc d = {.n = n, .c = c, .m = m, .ih = ih, .iw = iw, .oh = oh, .ow = ow,
-                                 .kh = k, .kw = k, .sh = s, .sw = s, .dh = dil, .dw = dil,
-                                 .pt = pt, .pl = pl, .x_signed = xs, .w_signed = ws};
+    pz_qconv_args a = {.xzp = &t->xzb, .wzp = wzk ? t->wz : NULL};
+    pz_any_qconv__ref(&p, &rd, t->x, t->w, &a, t->yr, 0, 1);
+    t->d = (pz_qconv_dyn_desc){.n = n, .c = c, .m = m, .ih = ih, .iw = iw, .oh = oh, .ow = ow,
+                               .kh = k, .kw = k, .sh = s, .sw = s, .dh = dil, .dw = dil,
+                               .pt = pt, .pl = pl, .x_signed = xs, .w_signed = ws};
+    return 1;
+}
+
+static void tcase_free(tcase *t)
+{
+    free(t->x), free(t->w), free(t->wz), free(t->yr), free(t->y);
+}
+
+static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k, int s, int dil,
+                  int xs, int ws, int wzk)
+{
+    tcase t;
+    if (!tcase_new(&t, n, c, m, 1, ih, iw, k, s, dil, xs, ws, wzk)) return;
+    uint8_t *x = t.x, *w = t.w, *wz = t.wz;
+    int32_t *yr = t.yr, *y = t.y;
+    const int32_t xzp = t.xzp;
+    const int64_t ny = t.ny, oh = t.d.oh, ow = t.d.ow;
+    const pz_qconv_dyn_desc d = t.d;
     for (int kk = 0; kk < NK; kk++) {
         if (!kernel_here(kk)) continue;
         pz_qconv_dyn_desc dk = d;
@@ -98,11 +127,78 @@ static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k
         }
         pz_qconv_dyn_free(q);
     }
-    free(x), free(w), free(yr), free(y);
+    tcase_free(&t);
+}
+
+/* Grouped and depthwise (qgconv_dyn.h): the scalar twin and the AVX-512
+ * tap (where the CPU has it) against the reference, int32 and float32 out,
+ * 1 and 3 workers. g groups of c/g inputs and m/g outputs; pads random. */
+static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_t iw, int k,
+                  int s, int dil, int xs, int ws, int wzk)
+{
+    tcase t;
+    if (!tcase_new(&t, n, c, m, g, ih, iw, k, s, dil, xs, ws, wzk)) return;
+    uint8_t *x = t.x, *w = t.w, *wz = t.wz;
+    int32_t *yr = t.yr, *y = t.y;
+    const int32_t xzp = t.xzp;
+    const int64_t ny = t.ny, oh = t.d.oh, ow = t.d.ow;
+    const pz_qconv_dyn_desc d = t.d;
+    for (int v = 0; v < 2; v++) {
+        if (v && pz_cpu_isa() < PZ_ISA_AVX512) continue;
+        char err[200];
+        pz_qgconv_dyn *q = pz_qgconv_dyn_new(&d, g, v ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, w,
+                                             wzk ? wz : NULL, wzk == 2, err, sizeof err);
+        checkf(q != NULL, "grouped plan: %s", err);
+        if (!q) continue;
+        check(pz_qgconv_dyn_avx512(q) == v, "the tap asked for");
+        for (int nth = 1; nth <= 3; nth += 2) {
+            void *sc = malloc(pz_qgconv_dyn_scratch(q, nth));
+            memset(y, 0x5a, (size_t)ny * 4);
+            for (int ith = 0; ith < nth; ith++) pz_qgconv_dyn_run(q, x, xzp, NULL, y, sc, ith, nth);
+            int64_t bad = 0;
+            for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
+            checkf(bad == 0, "grouped %s nth %d: n %lld c %lld m %lld g %lld %lldx%lld k %d s %d "
+                   "d %d x%s w%s wz %d: %lld of %lld differ", v ? "avx512" : "twin", nth,
+                   (long long)n, (long long)c, (long long)m, (long long)g, (long long)ih,
+                   (long long)iw, k, s, dil, xs ? "s8" : "u8", ws ? "s8" : "u8", wzk,
+                   (long long)bad, (long long)ny);
+            float *wsc = malloc((size_t)m * 4), *yf = (float *)y;
+            for (int64_t i = 0; i < m; i++) wsc[i] = (float)rnd() / 9e3f;
+            const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = 1,
+                                   .act = {.kind = PZ_ACT_RELU}, .row = row_kernel(nth)};
+            for (int ith = 0; ith < nth; ith++) pz_qgconv_dyn_run(q, x, xzp, &o, y, sc, ith, nth);
+            bad = 0;
+            for (int64_t i = 0; i < ny; i++) {
+                float f = (float)yr[i] * (o.xs * wsc[i / (oh * ow) % m]);
+                if (f < 0) f = 0;
+                bad += memcmp(&f, &yf[i], 4) != 0;
+            }
+            checkf(bad == 0, "grouped %s nth %d float out: %lld of %lld differ",
+                   v ? "avx512" : "twin", nth, (long long)bad, (long long)ny);
+            free(sc), free(wsc);
+        }
+        pz_qgconv_dyn_free(q);
+    }
+    tcase_free(&t);
 }
 
 int main(void)
 {
+    /* depthwise (g = c = m), a channel multiplier (m = 2c), groups of
+     * several channels; strides 1-3 (3: the twin's loop in the AVX-512
+     * tap), dilations, rows shorter and longer than a vector */
+    for (int v = 0; v < 18; v++) {
+        const int k = v % 3 == 0 ? 3 : v % 3 == 1 ? 5 : 1, s = 1 + v % 3;
+        const int dil = k == 1 ? 1 : 1 + v % 2;
+        const int64_t c = 4 + v % 5 * 3;
+        const int64_t g = v % 6 < 3 ? c : v % 6 == 3 ? 2 - c % 2 : 1 + (c % 3 == 0) * 2;
+        const int64_t m = v % 6 == 4 ? 2 * c : v % 6 == 5 ? c / g * g : c;
+        gcase(1 + v % 2, c, m, g, 3 + v % 7, 5 + v * 4, k, s, dil, v % 2, v / 2 % 2, v % 3);
+    }
+    extreme = 1;
+    for (int i = 0; i < 4; i++) gcase(1, 32, 32, 32, 9, 40, 3, 1 + i % 2, 1, i % 2, i / 2, 1 + i % 2);
+    gcase(1, 64, 64, 2, 6, 19, 3, 1, 1, 0, 0, 1);
+    extreme = 0;
     if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
     if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
     static const int ks[] = {1, 3, 5}, cs[] = {1, 3, 5, 16, 19}, ms[] = {1, 7, 16, 17, 40};

@@ -13,6 +13,43 @@
 
 static int extreme;
 
+/* QLinearMatMul's 8-bit out (pz_qmm_dyn_run_q8) against the reference's
+ * requantization: y int8 and uint8 by turns, b's scale one or per column
+ * (with b's zero point), y_scale 0 in the extreme cases (an infinite
+ * factor: the clamp, and NaN -> 0 where a sum is 0). */
+static void q8_case(const pz_qmm_dyn *q, const pz_qmatmul_desc *rd0, const uint8_t *a,
+                    const uint8_t *azb, int32_t azp, const uint8_t *b, const uint8_t *bz, int nth,
+                    const char *kname)
+{
+    static int turn;
+    const int64_t n = rd0->s.N, ny = rd0->s.bdims[0] * rd0->s.M * n;
+    pz_qmatmul_desc rd = *rd0;
+    rd.ty = turn++ % 2 ? PZ_I8 : PZ_U8, rd.ts = PZ_F32, rd.bs_col = rd.bzp_col;
+    float as = 0.0173f, ys = extreme ? 0.0f : 0.37f + (float)(rnd() % 100) / 50.0f;
+    float *bs = malloc((size_t)n * 4);
+    double *mult = malloc((size_t)n * 8);
+    for (int64_t i = 0; i < n; i++) {
+        bs[i] = 0.001f + (float)(rnd() % 1000) / 4e4f;
+        mult[i] = (double)((float)(as * bs[i]) / ys);   /* the reference's roundings */
+    }
+    const uint8_t yzb = (uint8_t)rnd();
+    const pz_qmatmul_scales sc = {&as, bs, &ys, &yzb};
+    uint8_t *yr = malloc((size_t)ny), *y = malloc((size_t)ny);
+    pz_any_qmatmul__ref(&rd, a, b, azb, bz, &sc, yr, 0, 1);
+    pz_qmm_requant r = {.mult = mult, .mult_per = rd.bs_col, .y_signed = rd.ty == PZ_I8,
+                        .yzp = rd.ty == PZ_I8 ? (int8_t)yzb : yzb};
+    pz_quant_range(rd.ty, &r.lo, &r.hi);
+    const size_t sb = pz_qmm_dyn_scratch(q);
+    void *scratch = aligned_alloc(64, sb * (size_t)nth);
+    memset(y, 0x5a, (size_t)ny);
+    for (int ith = 0; ith < nth; ith++) pz_qmm_dyn_run_q8(q, a, azp, &r, y, scratch, ith, nth);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
+    checkf(bad == 0, "%s nth %d 8-bit out (y %s, b scale per column %d): %lld of %lld differ",
+           kname, nth, rd.ty == PZ_I8 ? "s8" : "u8", rd.bs_col, (long long)bad, (long long)ny);
+    free(bs), free(mult), free(yr), free(y), free(scratch);
+}
+
 /* bzk: 0 no b zero point, 1 per tensor, 2 per column */
 static void mcase(int64_t batch, int64_t m, int64_t k, int64_t n, int as, int bs, int bzk)
 {
@@ -69,14 +106,32 @@ static void mcase(int64_t batch, int64_t m, int64_t k, int64_t n, int as, int bs
             checkf(bad == 0, "%s nth %d float out: %lld of %lld differ", KNAME[kk], nth,
                    (long long)bad, (long long)ny);
             free(wsc), free(bia);
+            q8_case(q, &rd, a, &azb, azp, b, bzk ? bz : NULL, nth, KNAME[kk]);
         }
         pz_qmm_dyn_free(q);
     }
     free(a), free(b), free(bz), free(yr), free(y);
 }
 
+/* The column stage's AVX-512 kernels against their twins directly: row
+ * sums over every tail length, int8 and uint8 bytes of every value. */
+static void twin_rowsums(void)
+{
+    if (pz_cpu_isa() < PZ_ISA_AVX512) return;
+    uint8_t a[300];
+    for (int64_t k = 1; k <= 300; k += k < 140 ? 1 : 37)
+        for (int sg = 0; sg < 2; sg++) {
+            for (int64_t i = 0; i < k; i++) a[i] = (uint8_t)(k % 5 == 0 ? (sg ? 0x80 : 0xff) : rnd());
+            const int64_t r0 = pz_qmm_cols__scalar.rowsum(a, k, sg);
+            const int64_t r1 = pz_qmm_cols__avx512.rowsum(a, k, sg);
+            checkf(r0 == r1, "row sum k %lld %s: twin %lld, AVX-512 %lld", (long long)k,
+                   sg ? "s8" : "u8", (long long)r0, (long long)r1);
+        }
+}
+
 int main(void)
 {
+    twin_rowsums();
     if (!pz_cpu_has_vnni()) printf("no AVX512-VNNI here: no VNNI kernel tested\n");
     if (!pz_cpu_has_avxvnni()) printf("no AVX-VNNI here: no AVX-VNNI kernel tested\n");
     static const int64_t ks[] = {1, 3, 7, 33, 64, 129}, ns[] = {1, 5, 16, 17, 63, 65, 200};

@@ -12,10 +12,12 @@
  *   DYN   ConvInteger, 2-D, group 1, constant W and w_zero_point, X's zero
  *         point any tensor (DynamicQuantizeLinear's, read as the layer
  *         runs): im2col and the int8 GEMM, int32 out (qconv_dyn.h);
+ *   GDYN  the same for group > 1 (depthwise included): the direct int32
+ *         sums on NCHW rows (qgconv_dyn.h: AVX-512 or its scalar twin);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW.
  * A ConvInteger the qdyn pass folded (passes/qdyn.c) has inputs 4-6:
  * x_scale (read at run time), w_scale, bias?, act none or Relu, float32 Y:
- * DYN writes it in its epilogue, REF's int32 sums go to float32 in place
+ * DYN and GDYN write it in their epilogues, REF's int32 sums go to float32 in place
  * (qdyn_out.h).
  * A residual (inputs 9-13, pz_qconv_params): FAST adds it in its epilogue
  * (qconv16c.h, zsum); REF runs QADD's kernel over the share of y each
@@ -25,6 +27,7 @@
 #include "rt/kernels/quant/qconv_dyn.h"
 #include "rt/kernels/quant/qdq.h"
 #include "rt/kernels/quant/qdwconv16c.h"
+#include "rt/kernels/quant/qgconv_dyn.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
@@ -32,6 +35,7 @@ typedef struct {
     pz_qconv16c_plan *plan;           /* FAST, or NULL */
     pz_qdwconv16c_plan *dwplan;       /* DW, or NULL */
     pz_qconv_dyn *dyn;                /* DYN, or NULL */
+    pz_qgconv_dyn *gdyn;              /* GDYN, or NULL */
 } qconv_state;
 
 static bool q8(int dt)
@@ -144,8 +148,7 @@ static int plan_dyn(pz_layer *l, qconv_state *st, char *err, size_t n)
 {
     const pz_qconv_params *p = l->params;
     const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *wz = pz_in(l, 3), *y = pz_out(l, 0);
-    if (l->isa == PZ_ISA_REF || p->nsp != 2 || p->group != 1 || !w->data || (wz && !wz->data))
-        return 0;
+    if (l->isa == PZ_ISA_REF || p->nsp != 2 || !w->data || (wz && !wz->data)) return 0;
     const pz_qconv_dyn_desc d = {
         .n = st->d.N, .c = st->d.C, .m = st->d.M, .ih = x->dims[2], .iw = x->dims[3],
         .oh = y->dims[2], .ow = y->dims[3], .kh = (int)p->kernel[0], .kw = (int)p->kernel[1],
@@ -154,6 +157,15 @@ static int plan_dyn(pz_layer *l, qconv_state *st, char *err, size_t n)
         .x_signed = x->dtype == PZ_I8, .w_signed = w->dtype == PZ_I8,
         .novnni = l->opts->novnni};
     char why[200];
+    if (p->group != 1) {
+        st->gdyn = pz_qgconv_dyn_new(&d, p->group, l->isa, w->data, wz ? wz->data : NULL,
+                                     st->d.wzp_per_m, why, sizeof why);
+        if (!st->gdyn) return 0;   /* the reference */
+        l->scratch_bytes = pz_qgconv_dyn_scratch(st->gdyn, l->nth);
+        l->packed_in |= 1u << 1;
+        l->kernel = pz_qgconv_dyn_avx512(st->gdyn) ? "gdyn_avx512" : "gdyn_scalar";
+        return 0;
+    }
     st->dyn = pz_qconv_dyn_new(&d, l->isa, w->data, wz ? wz->data : NULL, st->d.wzp_per_m, why,
                                sizeof why);
     if (!st->dyn) return 0;   /* a shape it does not take: the reference */
@@ -170,7 +182,7 @@ static void qconv_release(pz_layer *l)
     qconv_state *st = l->state;
     if (st)
         pz_qconv16c_plan_free(st->plan), pz_qdwconv16c_plan_free(st->dwplan),
-            pz_qconv_dyn_free(st->dyn);
+            pz_qconv_dyn_free(st->dyn), pz_qgconv_dyn_free(st->gdyn);
 }
 
 /* A residual: Z of Y's type and shape; its scale, the sum's scale constant
@@ -279,14 +291,18 @@ static void qconv_run(const pz_layer *l, int ith, int nth)
         pz_qdwconv16c_run(st->dwplan, l->in[0]->data, l->out[0]->data, ith, nth);
         return;
     }
-    if (st->dyn) {
+    if (st->dyn || st->gdyn) {
         const pz_tensor *xz = pz_in(l, 2);
         const int32_t zx = !xz ? 0 : xz->dtype == PZ_I8 ? *(const int8_t *)xz->data
                                                          : *(const uint8_t *)xz->data;
         pz_qdyn_out o;
         if (has_fout(l)) pz_qdyn_out_of(l, 4, st->d.M, p->act, &o);
-        pz_qconv_dyn_run(st->dyn, l->in[0]->data, zx, has_fout(l) ? &o : NULL, l->out[0]->data,
-                         l->scratch, ith, nth);
+        if (st->gdyn)
+            pz_qgconv_dyn_run(st->gdyn, l->in[0]->data, zx, has_fout(l) ? &o : NULL,
+                              l->out[0]->data, l->scratch, ith, nth);
+        else
+            pz_qconv_dyn_run(st->dyn, l->in[0]->data, zx, has_fout(l) ? &o : NULL,
+                             l->out[0]->data, l->scratch, ith, nth);
         return;
     }
     const bool ql = p->func == PZ_QCONV_QLINEAR;

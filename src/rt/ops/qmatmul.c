@@ -5,7 +5,9 @@
  *   DYN  MatMulInteger, 8-bit A (any batch dims) and a constant 2-D B with
  *        a constant b_zero_point, A's zero point one element of any tensor
  *        (DynamicQuantizeLinear's, read as the layer runs): the int8 GEMM,
- *        int32 out (qmatmul_dyn.h);
+ *        int32 out (qmatmul_dyn.h); QLinearMatMul the same way with 8-bit
+ *        y, the sums requantized as the reference does (the scales' factor
+ *        per column computed by each worker as the layer runs);
  *   REF  everything else, and PZ_ISA_REF: qmatmul_ref.c.
  * A MatMulInteger the qdyn pass folded (passes/qdyn.c) has inputs 4-6:
  * a_scale (read at run time), b_scale, bias? (one or one per column), act
@@ -46,10 +48,20 @@ static bool has_fout(const pz_layer *l)
     return p->func == PZ_QMM_INTEGER && l->n_in > 4 && pz_in(l, 4);
 }
 
+/* a worker's factors: N doubles, 64-byte aligned */
+static size_t mult_bytes(int64_t n)
+{
+    return (size_t)((n * 8 + 63) / 64 * 64);
+}
+
 /* DYN where it applies (prepare's checks done); nothing when it does not. */
 static int plan_dyn(pz_layer *l, qmatmul_state *st)
 {
-    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, 1), *bz = pz_in(l, 3), *y = pz_out(l, 0);
+    const bool ql = ((const pz_qmatmul_params *)l->params)->func == PZ_QMM_QLINEAR;
+    const int ib = ql ? 3 : 1;   /* B's input */
+    const pz_tensor *a = pz_in(l, 0), *b = pz_in(l, ib), *bz = pz_in(l, ql ? 5 : 3);
+    const pz_tensor *y = pz_out(l, 0);
+    if (ql && !q8(y->dtype)) return 0;
     const pz_matmul_shape *s = &st->d.s;
     if (l->isa == PZ_ISA_REF || !q8(a->dtype) || !q8(b->dtype) || b->rank != 2 || !b->data ||
         (bz && !bz->data) || st->d.azp_row || s->K < 1 || pz_numel(a) % s->K)
@@ -62,7 +74,9 @@ static int plan_dyn(pz_layer *l, qmatmul_state *st)
     st->dyn = pz_qmm_dyn_new(&d, l->isa, b->data, bz ? bz->data : NULL, st->d.bzp_col, why,
                              sizeof why);
     if (!st->dyn) return 0;   /* a shape it does not take: the reference */
-    l->packed_in |= 1u << 1;
+    l->packed_in |= 1u << ib;
+    /* QLinearMatMul: a block's sums, then the factor per column */
+    if (ql) l->scratch_bytes = (pz_qmm_dyn_scratch(st->dyn) + mult_bytes(s->N)) * (size_t)l->nth;
     static const char *const NAMES[] = {"dyn_scalar", "dyn_avx2", "dyn_avxvnni", "dyn_vnni"};
     l->kernel = NAMES[pz_qmm_dyn_kernel(st->dyn)];
     return 0;
@@ -116,7 +130,27 @@ static int qmatmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "y must be an 8- or 16-bit integer, y_zero_point one of it");
     if (pz_numel(as) != 1 || d->azp_row || pz_numel(ys) != 1 || !qvec(bs, d->s.N, &d->bs_col))
         return pz_layer_fail(l, err, n, "a and y are quantised per tensor, b per tensor or column");
-    return 0;
+    return plan_dyn(l, st);
+}
+
+/* QLinearMatMul on DYN: the reference's factor per column (qmatmul_ref.c:
+ * a_scale * b_scale, then / y_scale, each rounded to the scales' type) in
+ * the worker's scratch, then the GEMM and the requantization. */
+static void run_q8(const pz_layer *l, const qmatmul_state *st, int32_t za, int ith, int nth)
+{
+    const pz_qmatmul_desc *d = &st->d;
+    const pz_tensor *yz = pz_in(l, 7);
+    const size_t gb = pz_qmm_dyn_scratch(st->dyn) * (size_t)nth;
+    double *mult = (double *)((char *)l->scratch + gb + mult_bytes(d->s.N) * (size_t)ith);
+    const void *as = l->in[1]->data, *bs = l->in[4]->data, *ys = l->in[6]->data;
+    const int64_t nm = d->bs_col ? d->s.N : 1;
+    for (int64_t c = 0; c < nm; c++)
+        mult[c] = pz_round_to(d->ts, pz_round_to(d->ts, pz_ld(as, d->ts, 0) * pz_ld(bs, d->ts, c)) /
+                                         pz_ld(ys, d->ts, 0));
+    pz_qmm_requant r = {.mult = mult, .mult_per = d->bs_col, .y_signed = d->ty == PZ_I8,
+                        .yzp = yz ? pz_load_f64(yz->data, d->ty, 0) : 0};
+    pz_quant_range(d->ty, &r.lo, &r.hi);
+    pz_qmm_dyn_run_q8(st->dyn, l->in[0]->data, za, &r, l->out[0]->data, l->scratch, ith, nth);
 }
 
 static void qmatmul_run(const pz_layer *l, int ith, int nth)
@@ -127,6 +161,10 @@ static void qmatmul_run(const pz_layer *l, int ith, int nth)
         const pz_tensor *az = pz_in(l, 2);
         const int32_t za = !az ? 0 : az->dtype == PZ_I8 ? *(const int8_t *)az->data
                                                         : *(const uint8_t *)az->data;
+        if (p->func == PZ_QMM_QLINEAR) {
+            run_q8(l, st, za, ith, nth);
+            return;
+        }
         pz_qdyn_out o;
         if (has_fout(l)) pz_qdyn_out_of(l, 4, st->d.s.N, p->act, &o);
         pz_qmm_dyn_run(st->dyn, l->in[0]->data, za, has_fout(l) ? &o : NULL, l->out[0]->data,

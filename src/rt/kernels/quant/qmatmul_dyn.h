@@ -17,7 +17,14 @@
  *
  * With a pz_qdyn_out (the qdyn pass's fold) each block's sums go to float32
  * in place as the zero points' terms go in (qdyn_out.h; the columns are
- * its channels).
+ * its channels). With a pz_qmm_requant (QLinearMatMul) they go to 8-bit y
+ * as the reference requantizes (qmatmul_ref.c), through a worker's scratch:
+ *
+ *     on every worker: pz_qmm_dyn_run_q8(q, a, a_zp, &r, y, scratch, ith, nth);
+ *
+ * The column stage (row sums, the zero points' terms, the output stages)
+ * has a scalar twin and an AVX-512 form, chosen by the plan's isa; the
+ * same bits.
  */
 #ifndef PZ_RT_KERNELS_QUANT_QMATMUL_DYN_H
 #define PZ_RT_KERNELS_QUANT_QMATMUL_DYN_H
@@ -51,5 +58,37 @@ pz_q8_kernel pz_qmm_dyn_kernel(const pz_qmm_dyn *q);
  * bits whatever nth. No scratch. */
 void pz_qmm_dyn_run(const pz_qmm_dyn *q, const void *a, int32_t a_zp, const pz_qdyn_out *o,
                     void *y, int ith, int nth);
+
+/* QLinearMatMul's requantization of an int32 sum acc of column n:
+ * y = clamp(nearbyint(double(acc) * mult[n]) + yzp, lo, hi), NaN -> 0,
+ * mult the scales' factor (a_scale * b_scale / y_scale, rounded as the
+ * reference rounds it) one or one per column. */
+typedef struct {
+    const double *mult;
+    int mult_per;
+    double yzp, lo, hi;
+    int y_signed;   /* int8 y, else uint8 */
+} pz_qmm_requant;
+
+/* Bytes of scratch one worker of pz_qmm_dyn_run_q8 needs (a block's sums). */
+size_t pz_qmm_dyn_scratch(const pz_qmm_dyn *q);
+/* As pz_qmm_dyn_run, y 8-bit through r; scratch: nth slices of
+ * pz_qmm_dyn_scratch bytes (64-byte aligned), slice ith for worker ith. */
+void pz_qmm_dyn_run_q8(const pz_qmm_dyn *q, const void *a, int32_t a_zp, const pz_qmm_requant *r,
+                       void *y, void *scratch, int ith, int nth);
+
+/* The column stage's kernels (scalar twins in qmatmul_dyn.c, AVX-512 in
+ * qmatmul_dyn_avx512.c), for those files and the tests. */
+typedef struct {
+    /* sum of a row of k bytes (int8 when a_signed, else uint8) */
+    int64_t (*rowsum)(const void *a, int64_t k, int a_signed);
+    /* g[j] -= za s[j] + zb[j] t (int32, wrapping) for n columns */
+    void (*zp)(int32_t *g, const int32_t *s, const int32_t *zb, int32_t za, int32_t t, int64_t n);
+    /* n sums of the columns c0, c0 + 1, ... to float32 (pz_qdyn_out_cols) */
+    void (*fout)(const pz_qdyn_out *o, int64_t c0, const int32_t *acc, float *y, int64_t n);
+    /* n sums of the columns c0, ... to 8-bit y[0..n) */
+    void (*q8out)(const pz_qmm_requant *r, int64_t c0, const int32_t *acc, void *y, int64_t n);
+} pz_qmm_cols;
+extern const pz_qmm_cols pz_qmm_cols__scalar, pz_qmm_cols__avx512;
 
 #endif
