@@ -147,6 +147,7 @@ static inline uint64_t pz_fnv1a(uint64_t h, const void *data, size_t n)
  *   PZ_WINOGRAD=0|1                every 3x3 conv direct | Winograd where it applies
  *   PZ_CONV8X2=0, PZ_SUBSAMPLE=0   no 8x2-tile 1x1 conv | no subsampled strided 1x1
  *   PZ_FUSE_WINDOWS=0, PZ_FUSE_CUT=0  fused runs with full buffers | without cuts
+ *   PZ_GATHER_CONV=0               channel gathers run as layers, not in their conv
  * Unset variables give PZ_RUN_OPTIONS_DEFAULT. An unknown PZ_ISA or a
  * PZ_WINOGRAD other than 0 or 1: a message on stderr and -1 (the CLI and
  * main.c exit 2), never a silent default. Else 0. */

@@ -49,6 +49,7 @@ int pz_io_run_options_env(pz_run_options *o)
     }
     o->conv8x2 = switch_on("PZ_CONV8X2", o->conv8x2);
     o->subsample = switch_on("PZ_SUBSAMPLE", o->subsample);
+    o->gather_conv = switch_on("PZ_GATHER_CONV", o->gather_conv);
     o->fuse_windows = switch_on("PZ_FUSE_WINDOWS", o->fuse_windows);
     o->fuse_cut = switch_on("PZ_FUSE_CUT", o->fuse_cut);
     return 0;
@@ -70,9 +71,9 @@ int pz_io_run_options_format(const pz_run_options *o, const char *prefix, char *
 {
     return snprintf(buf, n,
                     "%sPZ_ISA=%s%s\n%sPZ_HUGEPAGES=%d\n%sPZ_SPIN_US=%lld\n%sPZ_PIN=%d\n"
-                    "%sPZ_WINOGRAD=%s\n%sPZ_CONV8X2=%d\n%sPZ_SUBSAMPLE=%d\n"
+                    "%sPZ_WINOGRAD=%s\n%sPZ_CONV8X2=%d\n%sPZ_SUBSAMPLE=%d\n%sPZ_GATHER_CONV=%d\n"
                     "%sPZ_FUSE_WINDOWS=%d\n%sPZ_FUSE_CUT=%d\n",
                     prefix, isa_name(o->isa), o->novnni ? "-novnni" : "", prefix, o->hugepages, prefix, o->spin_us, prefix,
                     o->pin, prefix, winograd_name(o->winograd), prefix, o->conv8x2, prefix,
-                    o->subsample, prefix, o->fuse_windows, prefix, o->fuse_cut);
+                    o->subsample, prefix, o->gather_conv, prefix, o->fuse_windows, prefix, o->fuse_cut);
 }

@@ -46,6 +46,8 @@
  * turn when only such concats and their gathers read it (the half a
  * ShuffleNetV2 unit passes on: pz_chg_compose), so those channels move
  * once, where a later unit's gathers or its stage's last shuffle take them.
+ * A channel gather left whose one reader is a conv is run by that conv's
+ * workers, each into its scratch (gather_conv below): no layer between.
  */
 #include <string.h>
 
@@ -334,14 +336,66 @@ static void gather_through(pz_net *net, int li)
     t->last_use = li;
 }
 
-/* The tensors the gathers read through live until those gathers ran. */
+/* The most bytes of input a conv's workers each gather for themselves:
+ * ShuffleNetV2's are at most 200 KiB (58 channels at 28x28), and a copy
+ * per worker of more would not stay in L2 for the conv. */
+#define GATHER_CONV_MAX_BYTES (512 * 1024)
+
+/* GATHER layer li, a channel gather whose output only CONV layer r reads
+ * (input 0, as it is, each alone in its block, r reading it whole in one
+ * call: pz_conv_reads_whole): r's workers each gather it into their own
+ * scratch, just before the conv reads it, and li does not run. The same
+ * channels in the same lanes, so the conv's sums are those it had; the
+ * layer between them and its tensor in the arena go (ShuffleNetV2: the
+ * half each unit's branch convolves). The per-worker copy is the
+ * subsampled conv's rule (rt/kernels/conv/subsample16c.c: no barrier
+ * inside a layer). */
+static void gather_conv(pz_net *net, int li)
+{
+    pz_layer *l = &net->layers[li];
+    pz_tensor *const *src;
+    if (!l->opts->gather_conv || l->read_through || !pz_chg_sources(l, &src) || l->n_convs ||
+        l->dyn || l->loop_of || l->out_id[0] < 0 || net->blocks[l->block].count != 1)
+        return;
+    int ti = l->out_id[0], r = -1;
+    const rt_tensor *t = &net->tensors[ti];
+    if (!skippable(net, ti) || t->bytes > GATHER_CONV_MAX_BYTES) return;
+    for (int k = li + 1; k <= t->last_use && k < net->n_layers; k++)
+        for (int s = 0; s < net->layers[k].n_in; s++)
+            if (net->layers[k].in_id[s] == ti) {
+                if (r >= 0 || s) return;   /* a second reader, or not the conv's X */
+                r = k;
+            }
+    if (r < 0) return;
+    pz_layer *c = &net->layers[r];
+    if (!pz_conv_reads_whole(c) || c->x_gather || c->n_convs || c->loop_of ||
+        c->scratch_bytes || c->in_view[0] >= 0 || c->in_cblk[0] != 16 ||
+        net->blocks[c->block].count != 1)
+        return;
+    size_t per = (t->bytes + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+    c->scratch_bytes = per * (size_t)(c->nth > 1 ? c->nth : 1);
+    c->scratch_run_only = 1;
+    c->x_gather = l;
+    l->read_through = 1;
+    net->tensors[ti].last_use = li;   /* never written nor read */
+}
+
+/* The tensors the gathers read through live until those gathers ran; a
+ * gather that its conv runs, until that conv. */
 static void through_lifetimes(pz_net *net)
 {
     for (int r = 0; r < net->n_layers; r++) {
         pz_layer *l = &net->layers[r];
+        const pz_layer *g = l->x_gather ? l->x_gather : l;
         pz_tensor *const *src;
-        int n = pz_chg_sources(l, &src);
-        if (l->read_through || src == l->in) continue;
+        int n = pz_chg_sources(g, &src);
+        if (g == l && (l->read_through || src == l->in)) continue;
+        if (src == g->in) {   /* a gather its conv runs, on its own inputs (their roots) */
+            for (int i = 0; i < g->n_in; i++)
+                if (g->in_id[i] >= 0 && net->tensors[g->in_id[i]].last_use < r)
+                    net->tensors[g->in_id[i]].last_use = r;
+            continue;
+        }
         for (int i = 0; i < n; i++) {
             rt_tensor *t = (rt_tensor *)(void *)src[i];   /* pz_tensor t is its first member */
             if (t->last_use < r) t->last_use = r;
@@ -375,5 +429,7 @@ void pz_inplace_plan(pz_net *net)
         if (net->layers[li].kind == PZ_OP_CONCAT) concat_through(net, li);
     for (int li = 0; li < net->n_layers; li++)
         if (net->layers[li].kind == PZ_OP_GATHER) gather_through(net, li);
+    for (int li = 0; li < net->n_layers; li++)
+        if (net->layers[li].kind == PZ_OP_GATHER) gather_conv(net, li);
     through_lifetimes(net);
 }

@@ -110,9 +110,14 @@ struct pz_layer {
      * and the profile leaves it out */
     int in_place;
     /* 1: a CONCAT (or a channel GATHER) whose readers, channel gathers,
-     * read its parts (its sources) instead (inplace.c): it does not run
+     * read its parts (its sources) instead, or a channel GATHER whose one
+     * reader, a conv, gathers its input itself (inplace.c): it does not run
      * and the profile leaves it out */
     int read_through;
+    /* CONV: the channel GATHER (read_through) whose output is its input 0:
+     * each worker gathers it into its scratch, then convolves (conv.c);
+     * NULL: none */
+    const struct pz_layer *x_gather;
     /* SPLIT: bit i, output i is a slice of the input (inplace.c) and the
      * run copies only the others */
     unsigned out_inplace;

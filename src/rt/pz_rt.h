@@ -607,13 +607,15 @@ typedef struct {
                          * 1 Winograd wherever it applies */
     int conv8x2;        /* PZ_CONV8X2: 1 the 8x2-tile 1x1 conv where it applies, 0 never */
     int subsample;      /* PZ_SUBSAMPLE: 1 strided 1x1 convs as subsample + flat conv, 0 never */
+    int gather_conv;    /* PZ_GATHER_CONV: 1 a conv gathers its input's channels itself
+                         * (rt/inplace.c), 0 the GATHER layer runs */
     int fuse_windows;   /* PZ_FUSE_WINDOWS: 1 row windows inside fused runs, 0 full buffers */
     int fuse_cut;       /* PZ_FUSE_CUT: 1 fused runs cut where a halo would cost, 0 never */
 } pz_run_options;
 
 #define PZ_RUN_OPTIONS_DEFAULT                                                     \
     { .isa = PZ_RUN_ISA_BEST, .hugepages = 1, .spin_us = 200, .pin = 1, .winograd = -1, \
-      .conv8x2 = 1, .subsample = 1, .fuse_windows = 1, .fuse_cut = 1 }
+      .conv8x2 = 1, .subsample = 1, .gather_conv = 1, .fuse_windows = 1, .fuse_cut = 1 }
 
 /* Plans memory (one arena, buffers reused by liveness), chooses kernels,
  * packs weights, starts `threads` workers, all as opts says (NULL: the

@@ -13,7 +13,9 @@
 #      in one fused block on 2 cores, bitwise the unfused run).
 #      DenseNet-121's 62 Concats all in place; ShuffleNetV2's 16 Concats and
 #      13 pass-on Gathers read through by its channel gathers, no CONCAT or
-#      SLICE layer left, 16 GATHERs (the channel moves that remain);
+#      SLICE layer left, 16 GATHERs with PZ_GATHER_CONV=0; by default 14 of
+#      them gathered by the conv that reads them (2 GATHERs left), bitwise
+#      equal at 1, 2 threads and PZ_ISA=scalar (shuffle_through too);
 #      `inspect --strategy fixed-mp --threads 1` says so too (as many
 #      layers run as the profile lists, those counts, each one listed).
 #   2. SqueezeNet, DenseNet, ShuffleNetV2 and the edge-case models of views_models.py:
@@ -107,15 +109,29 @@ if "$PY" "$ROOT/tools/export_torchvision.py" "$T" densenet121 shufflenet_v2_x1_0
         test "$(grep -c -E '^  layer [0-9]+ Concat .*: in place$' "$T/insp")" -eq 62
     check "densenet121: no CONCAT layer in the profile" sh -c "! grep -q -E '^ +[0-9]+ CONCAT ' '$T/prof'"
     check "densenet121: 62 concats in place" grep -q ', 62 concats in place' "$T/prof"
-    no_copy shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" "$T/shufflenet_v2_x1_0.input.pb"
+    # with PZ_GATHER_CONV=0 the 13 gathers of the half each unit's branch
+    # convolves run as layers; by default each of those convs gathers its
+    # input itself (rt/inplace.c gather_conv), and so does conv5 the last
+    # stage's shuffle: 27 gathers do not run, 2 GATHER layers are left (stage
+    # 2's and 3's last shuffle, which two convs of the next stage read)
+    for gc in 0 1; do
+        if ! PZ_GATHER_CONV=$gc "$PZ" run "$T/shufflenet_v2_x1_0.onnx" --profile --threads 1 \
+            --input "$T/shufflenet_v2_x1_0.input.pb" >"$T/prof" 2>&1; then
+            bad "shufflenet_v2_x1_0 PZ_GATHER_CONV=$gc: run --profile failed: $(tail -c 300 "$T/prof")"
+            continue
+        fi
+        case $gc in 0) ng=13 nl=16 ;; *) ng=27 nl=2 ;; esac
+        check "shufflenet_v2_x1_0 PZ_GATHER_CONV=$gc: no CONCAT, SLICE, SPLIT or TRANSPOSE layer" \
+            sh -c "! grep -q -E '^ +[0-9]+ (CONCAT|SLICE|SPLIT|TRANSPOSE|RESHAPE|COPY) ' '$T/prof'"
+        check "shufflenet_v2_x1_0 PZ_GATHER_CONV=$gc: 16 concats, $ng gathers read through" \
+            grep -q ", 16 concats read through by gathers (not listed), $ng gathers read through" "$T/prof"
+        check "shufflenet_v2_x1_0 PZ_GATHER_CONV=$gc: $nl GATHER layers left" \
+            test "$(grep -c -E '^ +[0-9]+ GATHER ' "$T/prof")" -eq $nl
+    done
     inspect_runs shufflenet_v2_x1_0 "$T/shufflenet_v2_x1_0.onnx" \
-        "0 concats in place, 0 splits in place, 16 concats and 13 gathers not run (read through)"
-    check "shufflenet_v2_x1_0: no CONCAT, SLICE, SPLIT or TRANSPOSE layer in the profile" \
-        sh -c "! grep -q -E '^ +[0-9]+ (CONCAT|SLICE|SPLIT|TRANSPOSE|RESHAPE) ' '$T/prof'"
-    check "shufflenet_v2_x1_0: 16 concats read through" grep -q ', 16 concats read through' "$T/prof"
-    check "shufflenet_v2_x1_0: 13 gathers read through" grep -q ', 13 gathers read through' "$T/prof"
-    check "shufflenet_v2_x1_0: 16 GATHER layers left" \
-        test "$(grep -c -E '^ +[0-9]+ GATHER ' "$T/prof")" -eq 16
+        "0 concats in place, 0 splits in place, 16 concats and 27 gathers not run (read through)"
+    check "shufflenet_v2_x1_0: inspect lists the 43 layers not run" \
+        test "$(grep -c -E '^  layer [0-9]+ .*: not run \(read through\)$' "$T/insp")" -eq 43
 else
     bad "torchvision export of densenet121, shufflenet_v2_x1_0 failed: $(tail -c 300 "$T/log")"
 fi
@@ -151,6 +167,27 @@ for n in $NETS input_output concat_twice two_readers chain concat_inplace transp
         done
     done
 done
+# the convs that gather their input themselves (PZ_GATHER_CONV=1, the
+# default) bitwise equal to the GATHER layers run (PZ_GATHER_CONV=0), at 1
+# and 2 threads, and at PZ_ISA=scalar (the twins of the gather and the conv)
+for n in shufflenet_v2_x1_0 shuffle_through; do
+    [ -f "$T/$n.run1_0.pb" ] || continue
+    in="$T/$n.in.pb"
+    [ -f "$in" ] || in="$T/$n.input.pb"
+    for w in 1 2 scalar; do
+        th=$w pre=""
+        [ "$w" = scalar ] && th=1 pre="PZ_ISA=scalar"
+        [ "$w.$n" = scalar.shufflenet_v2_x1_0 ] && continue   # the small model covers it
+        [ "$san.$w.$n" = 1.2.shufflenet_v2_x1_0 ] && continue   # a sanitizer's time: 1 thread
+        for gc in 0 1; do
+            # shellcheck disable=SC2086  # $pre: none (the CPU's best ISA) or PZ_ISA=scalar
+            env $pre PZ_GATHER_CONV=$gc "$PZ" run "$T/$n.onnx" --input "$in" --threads $th \
+                --output "$T/$n.gc$gc.pb" >"$T/log" 2>&1 || bad "$n PZ_GATHER_CONV=$gc ($w): run failed: $(tail -c 300 "$T/log")"
+        done
+        check "$n ($w): convs gathering their input bitwise = GATHER layers" cmp_bit "$T/$n.gc1.pb" "$T/$n.gc0.pb"
+        [ "$w" = scalar ] || check "$n --threads $w: PZ_GATHER_CONV=0 bitwise = run" cmp_bit "$T/$n.gc0.pb" "$T/$n.run${w}_0.pb"
+    done
+done
 # SqueezeNet in one fused block (fuse-all) on 2 cores: its 8 Concats in place there too (their
 # parts are whole tensors: rt/inplace.c), bitwise the unfused run
 if [ -n "$NETS" ]; then
@@ -166,13 +203,19 @@ fi
 check "concat_inplace: 2 concats in place" grep -q ', 2 concats in place' "$T/prof"
 check "concat_inplace: 2 CONCAT layers copy" test "$(grep -c -E '^ +[0-9]+ CONCAT ' "$T/prof")" -eq 2
 # shuffle_through: C2, C3 and C4 read through, C1 (read by a Relu too)
-# copies; the pass-on gather P3 read through, P2 (a graph output) runs
-"$PZ" run "$T/shuffle_through.onnx" --input "$T/shuffle_through.in.pb" --profile >"$T/prof" 2>&1
-check "shuffle_through: 3 concats read through, 1 gather" \
-    grep -q ', 3 concats read through by gathers (not listed), 1 gathers read through' "$T/prof"
-check "shuffle_through: one CONCAT layer (C1), no SLICE, 6 GATHERs" sh -c \
-    "test \$(grep -c -E '^ +[0-9]+ CONCAT ' '$T/prof') -eq 1 && ! grep -q -E '^ +[0-9]+ SLICE ' '$T/prof' &&
-     test \$(grep -c -E '^ +[0-9]+ GATHER ' '$T/prof') -eq 6"
+# copies; the pass-on gather P3 read through, P2 (a graph output) runs; by
+# default the convs of Q2, Q3 and S4 (one reader each) and Q1's 3x3 conv
+# gather their inputs themselves: 4 more gathers not run, 2 GATHERs left
+for gc in 0 1; do
+    PZ_GATHER_CONV=$gc "$PZ" run "$T/shuffle_through.onnx" --input "$T/shuffle_through.in.pb" \
+        --profile >"$T/prof" 2>&1
+    case $gc in 0) ng=1 nl=6 ;; *) ng=5 nl=2 ;; esac
+    check "shuffle_through PZ_GATHER_CONV=$gc: 3 concats read through, $ng gathers" \
+        grep -q ", 3 concats read through by gathers (not listed), $ng gathers read through" "$T/prof"
+    check "shuffle_through PZ_GATHER_CONV=$gc: one CONCAT layer (C1), no SLICE, $nl GATHERs" sh -c \
+        "test \$(grep -c -E '^ +[0-9]+ CONCAT ' '$T/prof') -eq 1 && ! grep -q -E '^ +[0-9]+ SLICE ' '$T/prof' &&
+         test \$(grep -c -E '^ +[0-9]+ GATHER ' '$T/prof') -eq $nl"
+done
 # transpose_view: the two Transposes of dims of 1 are views, the third a layer
 "$PZ" run "$T/transpose_view.onnx" --input "$T/transpose_view.in.pb" --profile >"$T/prof" 2>&1
 check "transpose_view: one TRANSPOSE layer left of 3" test "$(grep -c -E '^ +[0-9]+ TRANSPOSE ' "$T/prof")" -eq 1

@@ -53,11 +53,22 @@ pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const i
     return st;
 }
 
-void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth)
+/* Worker ith of nth gathers layer l's channels (state st) into y. */
+static void chg_gather(const pz_chg_state *st, const pz_layer *l, float *y, int ith, int nth)
 {
     const float *x[CHG_MAX_IN];
     for (int i = 0; i < st->d.nin; i++) x[i] = (st->src ? st->src[i] : l->in[i])->data;
-    st->fn(&st->d, x, l->out[0]->data, ith, nth);
+    st->fn(&st->d, x, y, ith, nth);
+}
+
+void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth)
+{
+    chg_gather(st, l, l->out[0]->data, ith, nth);
+}
+
+void pz_chg_run_into(const pz_layer *g, float *y)
+{
+    chg_gather(g->state, g, y, 0, 1);
 }
 
 void pz_chg_release(pz_chg_state *st)

@@ -480,12 +480,23 @@ static void conv_release(pz_layer *l)
     free(st->spw);
 }
 
+bool pz_conv_reads_whole(const pz_layer *l)
+{
+    const conv_state *st = l->kind == PZ_OP_CONV ? l->state : NULL;
+    return st && !st->sub && (st->path == CONV_FAST || st->path == CONV_DW || st->path == CONV_DWK);
+}
+
 static void conv_run(const pz_layer *l, int ith, int nth)
 {
     const conv_state *st = l->state;
     const pz_tensor *b = pz_in(l, 2), *z = pz_in(l, 3);
     const float *x = l->in[0]->data, *zd = z ? z->data : NULL;
     float *y = l->out[0]->data;
+    if (l->x_gather) {   /* its input gathered into this worker's scratch (inplace.c) */
+        float *xs = (float *)((char *)l->scratch + (size_t)ith * (l->scratch_bytes / (size_t)(l->nth > 1 ? l->nth : 1)));
+        pz_chg_run_into(l->x_gather, xs);
+        x = xs;
+    }
     switch (st->path) {
     case CONV_FAST:
     case CONV_DW:

@@ -36,6 +36,9 @@ typedef struct {
 } pz_chg_state;
 pz_chg_state *pz_chg_plan_layer(pz_layer *l, int nin, const int *src_in, const int64_t *src_ch);
 void pz_chg_run(const pz_chg_state *st, const pz_layer *l, int ith, int nth);
+/* GATHER layer g's whole output (a channel gather, pz_chg_sources) into y
+ * on one worker: a conv gathering its input itself (conv.c). */
+void pz_chg_run_into(const pz_layer *g, float *y);
 void pz_chg_release(pz_chg_state *st);   /* the plan's tables (not st) */
 /* GATHER layer g, run as a channel gather, re-planned to read the parts of
  * CONCAT layer c (one of g's sources is c's output; c's parts and output
@@ -49,6 +52,12 @@ int pz_chg_compose(pz_layer *r, const pz_layer *g);
 /* The tensors GATHER layer g reads as a channel gather (*src, their count),
  * 0 when it is none. */
 int pz_chg_sources(const pz_layer *g, pz_tensor *const **src);
+
+/* conv.c: whether CONV layer l runs its input 0 whole in one kernel call
+ * of its workers (not the reference conv, not a subsampled, grouped,
+ * Winograd or sparse conv), so that a worker may hand it a copy of that
+ * input gathered into its scratch (l->x_gather). */
+bool pz_conv_reads_whole(const pz_layer *l);
 
 /* matmul.c: numpy matmul's shape of A times B; 0, or -1 when they do not
  * multiply (MATMUL, QMATMUL). */
