@@ -16,7 +16,7 @@ typedef pz_param_field field;
 static const char *const ACT[] = {"PZ_ACT_NONE",         "PZ_ACT_RELU",       "PZ_ACT_CLIP",
                                   "PZ_ACT_GELU",         "PZ_ACT_LEAKY_RELU", "PZ_ACT_SIGMOID",
                                   "PZ_ACT_SWISH",        "PZ_ACT_HARD_SIGMOID",
-                                  "PZ_ACT_HARD_SWISH",   "PZ_ACT_TANH"};
+                                  "PZ_ACT_HARD_SWISH",   "PZ_ACT_TANH",       "PZ_ACT_PRELU"};
 _Static_assert(PZ_ARRAY_LEN(ACT) == PZ_ACT_COUNT_, "one name per pz_act_kind");
 
 /* The field table of a kind's descriptor. A kind whose layers carry params

@@ -76,6 +76,12 @@ int opt_sparsity_applies(const ir_model *m, int li, char *why, size_t n)
     int x_blocked = g->values[low.in[0]].t.data == NULL && !g->values[low.in[0]].is_input;
     pz_conv_params cp = low.p.conv;
     cp.sparsity = 1;
+    /* the sparse kernels' epilogue is a clamp (conv.c refuses the others) */
+    if (cp.act.kind != PZ_ACT_NONE && cp.act.kind != PZ_ACT_RELU && cp.act.kind != PZ_ACT_CLIP) {
+        if (why) snprintf(why, n, "the block-sparse conv fuses only Relu and Clip, not this "
+                          "layer's activation");
+        return 0;
+    }
     pz_conv_query q;
     if (x->rank == 4 && y->rank == 4 && w->rank == 4 && w_const &&
         pz_conv_query_make(&cp, 4, x->dims, y->dims, x_blocked, 1, PZ_ISA_AVX512, &q) ==

@@ -14,6 +14,9 @@
  *            HardSwish | Tanh                the producer with act (SiLU after
  *                                            YOLO's and EfficientNet's convs,
  *                                            HardSwish after MobileNetV3's)
+ *   Conv [-> Add(conv, z)] -> PRelu          Conv(X, W, B, Z, S) with act PRELU: S
+ *                                            the M slopes, one per output channel
+ *                                            (PyTorch's nn.PReLU; the face models')
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -47,8 +50,13 @@
  *     in slot 0, its output of the producer output's type and shape; Clip's
  *     bounds constants with lo <= hi; Gelu the erf form, after a linear
  *     MatMul only; the unary_act kinds after a Conv, a Gemm or a linear
- *     MatMul only, their attributes finite. */
+ *     MatMul only, their attributes finite; PRelu after a Conv only, its
+ *     slope a constant float32 that varies along the channel axis alone
+ *     ([M, 1, 1], [1], [1, M, 1, 1], ...; a [M] of a 4-D Conv broadcasts
+ *     along W: not fused). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "passes_internal.h"
@@ -206,6 +214,38 @@ static int unary_act(const ir_node *r, ir_act *a)
     return 1;
 }
 
+/* PRelu r after Conv n (output y, M channels): its slope a constant float32
+ * broadcasting to y along the channel axis alone; becomes n's input 4, M
+ * floats (a new constant). Returns 1 if it did. */
+static int fuse_prelu(ir_graph *g, ir_node *n, const ir_node *r, const ir_tensor *y)
+{
+    if (!pass_is(n, OP_conv) || !pass_is(r, OP_prelu) || r->n_in != 2 || r->in[1] < 0 ||
+        y->rank < 3)
+        return 0;
+    const ir_tensor *s = &g->values[r->in[1]].t;
+    const int64_t m = y->dims[1];
+    if (s->dtype != IR_F32 || !s->data || s->rank > y->rank || ir_tensor_numel(s) < 1) return 0;
+    for (int d = 0; d < s->rank; d++) {
+        int k = y->rank - s->rank + d;   /* the axis of y it lines up with */
+        if (s->dims[d] != 1 && (k != 1 || s->dims[d] != m)) return 0;
+    }
+    const int64_t ns = ir_tensor_numel(s);   /* 1 or m */
+    float *sd = pz_xmalloc((size_t)m * sizeof(float));
+    for (int64_t c = 0; c < m; c++) sd[c] = ((const float *)s->data)[ns == 1 ? 0 : c];
+    char name[512];
+    snprintf(name, sizeof name, "%s:prelu", g->values[r->in[1]].name);
+    int sv = ir_graph_add_value_unique(g, name);   /* may move g->values */
+    ir_value *v = &g->values[sv];
+    v->t = (ir_tensor){.dtype = IR_F32, .rank = 1, .dims = {m}};
+    v->is_initializer = 1;
+    ir_value_set_data(g, sv, sd, (size_t)m * sizeof(float));
+    free(sd);
+    ir_node_set_n_in(n, 5);   /* a missing B or Z stays -1 */
+    n->in[4] = sv;
+    n->act.kind = IR_ACT_PRELU;
+    return 1;
+}
+
 /* Tries to fuse the sole reader of node i's output into node i; returns 1
  * if it did (node i then writes that reader's output). */
 static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
@@ -240,6 +280,8 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     } else if (n->act.kind == IR_ACT_NONE && slot == 0 &&
                (pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
                unary_act(r, &n->act)) {
+        st->acts++;
+    } else if (n->act.kind == IR_ACT_NONE && slot == 0 && fuse_prelu(g, n, r, y)) {
         st->acts++;
     } else if (n->act.kind == IR_ACT_NONE && pass_is(r, OP_relu) && slot == 0) {
         n->act.kind = IR_ACT_RELU;

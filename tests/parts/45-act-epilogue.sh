@@ -6,17 +6,22 @@
 # Swish, then the epilogue), Conv + Hardswish, Conv + LeakyReLU(0.1),
 # depthwise Conv + Hardswish, Conv + Sigmoid, Conv + Tanh, Conv +
 # Hardsigmoid, 1x1 Conv + SiLU, Linear + Sigmoid and Linear + Tanh (Gemm),
-# a batched Linear + SiLU (MatMul), and Conv + PReLU (per channel: not
-# fused, checked for its values). Each:
+# a batched Linear + SiLU (MatMul); Conv + PReLU fused (its slopes the
+# conv's input 4): per channel and one slope, 3x3 (the direct conv: no
+# Winograd), depthwise 3x3, depthwise 5x5, 1x1, strided 1x1, grouped (slopes
+# per super-group), after a residual Add (BlazeFace's block), C not a
+# multiple of 16; Linear + PReLU (not fused: its BINARY stays). Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (max|err| /
-#     max|ref|), at the CPU's ISA and under PZ_ISA=avx2 and scalar;
+#     max|ref|), at the CPU's ISA and under PZ_ISA=avx2 and scalar (PReLU:
+#     and ref);
 #   - the fusion happened: `run --profile` lists the one CONV / GEMM /
-#     MATMUL layer and no UNARY layer (PRelu: its BINARY layer stays), and
+#     MATMUL layer and no UNARY layer (Linear + PReLU: its BINARY stays), and
 #     `inspect --json` gives that layer "act": "swish" (...);
 #   - `paleozoic build`: the program's output has the bits of `paleozoic
 #     run`, and the generated C names the act (PZ_ACT_SWISH, ...);
-#   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) as
-#     one F-Block in bands on 2 workers: the bits of the default run.
+#   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) and
+#     one of PReLUs (Conv, depthwise, 1x1; 40 channels) as one F-Block in
+#     bands on 2 workers: the bits of the default run.
 # Under a sanitizer build (*san*) only every third model is built as a
 # program. Ends with `N passed, N failed`.
 set -u
@@ -27,7 +32,7 @@ part_init "$@"
 "$PY" -c 'import torch, onnx, numpy' 2>/dev/null || skip_part "no torch/onnx/numpy for $PY"
 [ "$have_ort" = 1 ] || skip_part "no node or node_modules/onnxruntime-node"
 
-# name  act-constant  the fused layer's kind
+# name  act-constant  the fused layers' kinds (sorted, + between)
 CASES="conv_silu PZ_ACT_SWISH CONV
 conv_hardswish PZ_ACT_HARD_SWISH CONV
 conv_leaky PZ_ACT_LEAKY_RELU CONV
@@ -39,7 +44,15 @@ pw_silu PZ_ACT_SWISH CONV
 linear_sigmoid PZ_ACT_SIGMOID GEMM
 linear_tanh PZ_ACT_TANH GEMM
 matmul_silu PZ_ACT_SWISH MATMUL
-conv_prelu - CONV"
+conv_prelu PZ_ACT_PRELU CONV
+conv_prelu1 PZ_ACT_PRELU CONV
+dw_prelu PZ_ACT_PRELU CONV
+dwk_prelu PZ_ACT_PRELU CONV
+pw_prelu PZ_ACT_PRELU CONV
+pws2_prelu PZ_ACT_PRELU CONV
+grouped_prelu PZ_ACT_PRELU CONV
+res_prelu PZ_ACT_PRELU CONV+CONV
+linear_prelu - GEMM"
 
 cat >"$T/make.py" <<'EOF'
 import sys
@@ -54,6 +67,17 @@ torch.manual_seed(0)
 
 def conv(act, c=24, m=40, groups=1, k=3):
     return nn.Sequential(nn.Conv2d(c, m, k, padding=k // 2, groups=groups), act)
+
+
+class Res(nn.Module):
+    # BlazeFace's block: act(dw(x) -> 1x1 + x), the Add fused as Z, then the PReLU
+    def __init__(self, c=40):
+        super().__init__()
+        self.dw = nn.Conv2d(c, c, 5, padding=2, groups=c)
+        self.pw, self.act = nn.Conv2d(c, c, 1), nn.PReLU(c)
+
+    def forward(self, x):
+        return self.act(self.pw(self.dw(x)) + x)
 
 
 class Lin(nn.Module):
@@ -78,6 +102,16 @@ MODELS = {
     "linear_tanh": (Lin(nn.Tanh()), (5, 48)),
     "matmul_silu": (Lin(nn.SiLU()), (2, 7, 48)),
     "conv_prelu": (conv(nn.PReLU(40)), (1, 24, 13, 17)),
+    "conv_prelu1": (conv(nn.PReLU()), (1, 24, 13, 17)),
+    "dw_prelu": (conv(nn.PReLU(40), c=40, m=40, groups=40), (1, 40, 14, 15)),
+    "dwk_prelu": (conv(nn.PReLU(40), c=40, m=40, groups=40, k=5), (2, 40, 14, 15)),
+    "pw_prelu": (conv(nn.PReLU(36), c=40, m=36, k=1), (1, 40, 11, 12)),
+    "pws2_prelu": (nn.Sequential(nn.Conv2d(40, 36, 1, stride=2), nn.PReLU(36)), (1, 40, 11, 12)),
+    "grouped_prelu": (conv(nn.PReLU(32), c=32, m=32, groups=4), (2, 32, 9, 10)),
+    "res_prelu": (Res(), (1, 40, 16, 16)),
+    "linear_prelu": (Lin(nn.PReLU(40)), (5, 48)),
+    "chain_prelu": (nn.Sequential(conv(nn.PReLU(40), c=16, m=40), conv(nn.PReLU(40), c=40, m=40, groups=40),
+                                  conv(nn.PReLU(), c=40, m=24, k=1)), (1, 16, 20, 18)),
     # row-local: one F-Block in bands (the conv kernels' row windows)
     "chain": (nn.Sequential(conv(nn.SiLU(), c=16, m=40), conv(nn.Hardswish(), c=40, m=40, groups=40),
                             conv(nn.Sigmoid(), c=40, m=24, k=1), conv(nn.Tanh(), c=24, m=24)),
@@ -87,6 +121,9 @@ for name, (mod, shape) in MODELS.items():
     mod.eval()
     for p in mod.parameters():   # pre-activations over [-6, 6]: both sides of every kink
         p.data.uniform_(-0.5, 0.5)
+    for a in mod.modules():   # PReLU slopes that differ per channel, some negative
+        if isinstance(a, nn.PReLU):
+            a.weight.data.uniform_(-0.5, 1.5)
     x = torch.randn(*shape) * 2
     torch.onnx.export(mod, x, "%s/%s.onnx" % (out, name), opset_version=14,
                       input_names=["x"], output_names=["y"])
@@ -114,7 +151,8 @@ while read -r n act kind; do
     check "$n: run vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 "$T/$n.out.pb" "$T/$n.ort.pb"
     # the layers: the producer alone (PRelu: and its BINARY)
     kinds=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[A-Z_]+$/ {print $2}' "$T/$n.prof" | sort | tr '\n' ' ')
-    if [ "$act" = - ]; then want="BINARY $kind "; else want="$kind "; fi
+    want="$(echo "$kind" | tr + ' ') "
+    [ "$act" = - ] && want="BINARY $want"
     if [ "$kinds" = "$want" ]; then ok
     else bad "$n: layers '$kinds', wanted '$want' (the activation fused)"; fi
     if [ "$act" != - ]; then
@@ -122,7 +160,9 @@ while read -r n act kind; do
         check "$n: inspect --json names the act $aname" sh -c \
             "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$aname\"'"
     fi
-    for isa in avx2 scalar; do
+    isas="avx2 scalar"
+    case $n in *prelu*) isas="avx2 scalar ref" ;; esac   # PRelu: the reference conv's slopes too
+    for isa in $isas; do
         if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --output "$T/$n.$isa.pb" >/dev/null 2>"$T/run.err"; then
             check "$n: run PZ_ISA=$isa vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 \
                 "$T/$n.$isa.pb" "$T/$n.ort.pb"
@@ -148,22 +188,25 @@ while read -r n act kind; do
     fi
 done <"$T/cases"
 
-# the chain as one fused F-Block split in bands on 2 workers (row windows of
+# each chain as one fused F-Block split in bands on 2 workers (row windows of
 # the direct and depthwise kernels): the bits of the default run
-n=chain
-if "$PZ" inspect "$T/$n.onnx" --strategy none --json >"$T/$n.layers.json" 2>"$T/log" &&
-    "$PY" -c 'import json, sys; L = json.load(open(sys.argv[1]))["layers"]; json.dump({"version": 1, "layers": L, "blocks": [{"first": 0, "count": L, "mp": 2, "split": "bands"}]}, open(sys.argv[2], "w"))' \
-        "$T/$n.layers.json" "$T/$n.bands.json" 2>>"$T/log" &&
-    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --output "$T/$n.def.pb" >>"$T/log" 2>&1 &&
-    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --schedule "$T/$n.bands.json" --output "$T/$n.bands.pb" \
-        --profile >"$T/$n.bands.prof" 2>>"$T/log"; then
-    check "$n: 4 layers in one block" grep -q "4 layers in 1 blocks" "$T/$n.bands.prof"
-    check "$n: bands schedule bitwise = default run" cmp_bit "$T/$n.bands.pb" "$T/$n.def.pb"
-    node "$E2E/ort_run.js" "$T/$n.onnx" "$T/$n.in.pb" -- "$T/$n.ort.pb" >/dev/null 2>&1
-    # 1e-4: four layers of float sums (Winograd's 3x3s): 1.1e-5 here, the
-    # unfused layers 1.6e-5
-    check "$n: vs ONNX Runtime (1e-4)" cmp_rel "$T/$n.def.pb" "$T/$n.ort.pb"
-else
-    bad "$n: the bands schedule: $(tail -c 500 "$T/log")"
-fi
+for n in chain chain_prelu; do
+    nl=4
+    [ "$n" = chain_prelu ] && nl=3
+    if "$PZ" inspect "$T/$n.onnx" --strategy none --json >"$T/$n.layers.json" 2>"$T/log" &&
+        "$PY" -c 'import json, sys; L = json.load(open(sys.argv[1]))["layers"]; json.dump({"version": 1, "layers": L, "blocks": [{"first": 0, "count": L, "mp": 2, "split": "bands"}]}, open(sys.argv[2], "w"))' \
+            "$T/$n.layers.json" "$T/$n.bands.json" 2>>"$T/log" &&
+        "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --output "$T/$n.def.pb" >>"$T/log" 2>&1 &&
+        "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --schedule "$T/$n.bands.json" --output "$T/$n.bands.pb" \
+            --profile >"$T/$n.bands.prof" 2>>"$T/log"; then
+        check "$n: $nl layers in one block" grep -q "$nl layers in 1 blocks" "$T/$n.bands.prof"
+        check "$n: bands schedule bitwise = default run" cmp_bit "$T/$n.bands.pb" "$T/$n.def.pb"
+        node "$E2E/ort_run.js" "$T/$n.onnx" "$T/$n.in.pb" -- "$T/$n.ort.pb" >/dev/null 2>&1
+        # 1e-4: four layers of float sums (Winograd's 3x3s): 1.1e-5 here, the
+        # unfused layers 1.6e-5
+        check "$n: vs ONNX Runtime (1e-4)" cmp_rel "$T/$n.def.pb" "$T/$n.ort.pb"
+    else
+        bad "$n: the bands schedule: $(tail -c 500 "$T/log")"
+    fi
+done
 finish

@@ -744,6 +744,61 @@ static void test_prelu_legacy(void)
     }
 }
 
+/* Conv (1x1, 3 -> 5 channels, 4x5 pixels) -> PRelu, the slope of each shape:
+ * [5,1,1], [1], [1,5,1,1] fuse into the Conv (act PRELU, input 4 the 5
+ * slopes, one layer); [5] (along W, of 5 too) and a slope computed at run
+ * time stay a layer of their own. The values against double loops. */
+static void test_prelu_epilogue(void)
+{
+    static const struct { int rank; int64_t dims[4]; int fused, runtime; } V[] = {
+        {3, {5, 1, 1}, 1, 0}, {1, {1}, 1, 0}, {4, {1, 5, 1, 1}, 1, 0},
+        {1, {5}, 0, 0}, {3, {5, 1, 1}, 0, 1},
+    };
+    for (int v = 0; v < (int)(sizeof V / sizeof V[0]); v++) {
+        ir_graph *g = ir_graph_new();
+        g->opset = 13;
+        float *xd, *sd = NULL;
+        const int64_t C = 3, M = 5, HW = 20;
+        int x = add_input(g, "x", 4, (int64_t[]){1, C, 4, 5}, &xd);
+        int w = add_const(g, "w", 4, (int64_t[]){M, C, 1, 1}, -0.6f, 0.6f);
+        int s = V[v].runtime ? add_input(g, "slope", V[v].rank, V[v].dims, &sd)
+                             : add_const(g, "slope", V[v].rank, V[v].dims, -1.5f, 1.5f);
+        const float *slope = V[v].runtime ? sd : cdata(g, s);
+        int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
+        add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+        add_node(g, "pr", "PRelu", 2, (int[]){c, s}, y);
+        ir_graph_add_output(g, y);
+        CHECK(finish(g));
+        double want[5 * 20];
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t p = 0; p < HW; p++) {
+                double a = 0;
+                for (int64_t q = 0; q < C; q++) a += (double)cdata(g, w)[m * C + q] * xd[q * HW + p];
+                const int64_t k = V[v].rank == 1 ? (V[v].dims[0] == 1 ? 0 : p % 5) : m;
+                want[m * HW + p] = a < 0 ? slope[k] * a : a;
+            }
+        passes_stats ps;
+        pz_err err = {0};
+        CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+        int cv = find_node(g, "conv");
+        CHECK(cv >= 0 && (find_node(g, "pr") < 0) == V[v].fused);
+        if (V[v].fused) {
+            const ir_node *n = &g->nodes[cv];
+            CHECK(n->act.kind == IR_ACT_PRELU && n->n_in == 5 && n->in[4] >= 0 &&
+                  g->values[n->in[4]].t.rank == 1 && g->values[n->in[4]].t.dims[0] == M &&
+                  n->out[0] == y);
+        } else {
+            CHECK(g->nodes[cv].act.kind == IR_ACT_NONE);
+        }
+        int layers = 0;
+        const float *ins[2] = {xd, sd};
+        CHECK(run_err(g, ins, want, &layers) <= 1e-5 && layers == 2 - V[v].fused);
+        free(xd);
+        free(sd);
+        ir_graph_free(g);
+    }
+}
+
 /* Layers of the lowered graph (the run-time nodes). */
 /* Gated activations (gate.c): Conv -> Mul(c, Sigmoid(c)) becomes Swish,
  * Mul(HardSigmoid(c; 1/6, 1/2), c) HardSwish; a HardSigmoid of other
@@ -1913,6 +1968,7 @@ int main(int argc, char **argv)
     test_conv_transpose_bn();
     test_variadic();
     test_prelu_legacy();
+    test_prelu_epilogue();
     test_gates(0);
     test_gates(1);
     test_shuffles();

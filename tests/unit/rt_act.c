@@ -10,6 +10,11 @@
  *   - the piecewise-linear kinds: within 2e-7 (1 + |x|) (the float
  *     formula's own rounding, as the unary layer's scalar kernel);
  * and the lanes of channels >= C are zeros (C = 40: block 2 has 8 lanes).
+ * PRelu (a slope per channel, from the act's slope array): bitwise the
+ * float product (float)(slope[c] * x) where x < 0, else x, at channel
+ * blocks 0, 1 and the partial 2 of C = 40 (slopes read only below C: the
+ * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
+ * them.
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
@@ -18,7 +23,37 @@
 #include "rt_test.h"
 
 static const char *const KIND[] = {"none", "relu", "clip", "gelu", "leaky_relu", "sigmoid",
-                                   "swish", "hard_sigmoid", "hard_swish", "tanh"};
+                                   "swish", "hard_sigmoid", "hard_swish", "tanh", "prelu"};
+
+/* PRELU through act16c: the three blocks of C = 40 channels, bitwise. */
+static void prelu_blocks(const pz_fast_kernels *k, const float *x)
+{
+    float *slope = malloc(40 * sizeof *slope);   /* exactly C: a read past it is ASan's */
+    for (int c = 0; c < 40; c++) slope[c] = (float)(c % 7) * 0.25f - 0.5f + (float)c / 64.0f;
+    const pz_act act = {.kind = PZ_ACT_PRELU, .slope = slope};
+    enum { NPIX = 37 };
+    float blk[NPIX * 16];
+    bool ok = true;
+    for (int c0 = 0; c0 < 40; c0 += 16) {
+        for (int i = 0; i < NPIX * 16; i++) blk[i] = x[(i * 131 + c0) % (16 * 1920 - 256)];
+        blk[5] = -0.0f, blk[6] = NAN, blk[7] = -INFINITY;
+        k->act16c(&act, blk, NPIX, c0, 40);
+        for (int i = 0; i < NPIX * 16; i++) {
+            float v = x[(i * 131 + c0) % (16 * 1920 - 256)];
+            if (i == 5) v = -0.0f;
+            if (i == 6) v = NAN;
+            if (i == 7) v = -INFINITY;
+            const int c = c0 + i % 16;
+            const float want = c >= 40 ? 0.0f : v < 0 ? slope[c] * v : v;
+            if (memcmp(&want, &blk[i], sizeof want) && !(isnan(want) && isnan(blk[i]))) ok = false;
+        }
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s prelu: slope per channel, blocks 0..2 of C = 40, bitwise",
+             k->name);
+    check(ok, what);
+    free(slope);
+}
 
 int main(void)
 {
@@ -31,7 +66,7 @@ int main(void)
                              0.5f, 80.0f, -80.0f, 87.0f, -87.0f, 100.0f, -100.0f, -3.0f, 3.0f};
     for (int i = N - 256; i < N; i++) x[i] = special[i % (int)(sizeof special / sizeof *special)];
     for (int k = 0; k < n_ks; k++)
-        for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
+        for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_PRELU; a++) {
             const pz_act act = {.kind = (pz_act_kind)a,
                                 .lo = a == PZ_ACT_SWISH ? 1.0f : a == PZ_ACT_LEAKY_RELU ? 0.1f : 0.2f,
                                 .hi = 0.5f};
@@ -70,6 +105,7 @@ int main(void)
             snprintf(what, sizeof what, "%s %s: NaN in, NaN out", ks[k]->name, KIND[a]);
             check(isnan(nan16[0]) && isnan(nan16[15]), what);
         }
+    for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
     free(x);
     free(y);
     return test_summary("rt_act");

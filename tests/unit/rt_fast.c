@@ -103,6 +103,9 @@ static void run_conv_case(const conv_case *t)
     p.act.kind = t->act;
     p.act.lo = 0.25f;   /* CLIP: lo > 0, padded lanes must still be zero */
     p.act.hi = 1.5f;
+    /* PRELU: a slope per output channel, negative ones too (read below m only) */
+    float *slope = t->act == PZ_ACT_PRELU ? new_rand(t->m) : NULL;
+    p.act.slope = slope;
     const int64_t xd[4] = {N, t->c, t->h, t->w}, yd[4] = {N, t->m, oh, ow};
     const int64_t cg = t->depthwise ? 1 : t->c;
 
@@ -200,7 +203,7 @@ static void run_conv_case(const conv_case *t)
     }
     free(x16); free(z16); free(wp); free(bp); free(ytwin); free(y); free(y3); free(yplain); free(yk);
 out:
-    free(x); free(w); free(b); free(z); free(yref); free(yscale); free(yscale16);
+    free(x); free(w); free(b); free(z); free(yref); free(yscale); free(yscale16); free(slope);
 }
 
 static void test_conv(void)
@@ -287,7 +290,8 @@ static void test_conv(void)
      * conv_row, dwconv16c.c's units_act, act16c*.c): a 3x3 (residual for
      * every other kind), a strided 3x3, a flat 1x1 and its k-chunked order,
      * two depthwise 3x3, each with a part-full last block (sigmoid(0) and
-     * HardSigmoid(0) are not 0: the padded lanes must still be) */
+     * HardSigmoid(0) are not 0: the padded lanes must still be); PRELU's
+     * slopes per channel across the blocks */
     for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
         const pz_act_kind k = (pz_act_kind)a;
         conv_case ac[] = {
@@ -595,8 +599,9 @@ static void test_gemm(void)
     /* GELU (MatMul's fused epilogue), a row bias C and beside it none */
     run_gemm_case(30, 50, 300, 0, 1, 1.0f, PZ_ACT_GELU);
     run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);
-    /* the other epilogue activations (pz_act16_ps, pz_act8_ps): a GEMM and a GEMV */
-    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
+    /* the other epilogue activations (pz_act16_ps, pz_act8_ps): a GEMM and a GEMV
+     * (PRELU: CONV only) */
+    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_PRELU; a++) {
         run_gemm_case(13, 40 + a, 70, a % 2, 1, 1.0f, (pz_act_kind)a);
         run_gemm_case(1, 33, 50, 0, 0, 1.0f, (pz_act_kind)a);
     }

@@ -273,11 +273,11 @@ static built build_groupnet(int64_t batch)
      * BatchNorms with a fused Clip above 0 (padded lanes re-zeroed) and ReLU */
     val lk = unary_p(m3, "lk", PZ_UN_LEAKY_RELU, 0.1f, 0.0f);                          /* 15 */
     val cl = unary_p(lk, "cl", PZ_UN_CLIP, -0.05f, 0.2f);                              /* 16 */
-    bn_act = (pz_act){PZ_ACT_CLIP, 0.1f, 0.9f};
+    bn_act = (pz_act){.kind = PZ_ACT_CLIP, .lo = 0.1f, .hi = 0.9f};
     val bn1 = batchnorm(cl, "bnclip");                                                 /* 17 */
-    bn_act = (pz_act){PZ_ACT_RELU, 0, 0};
+    bn_act = (pz_act){.kind = PZ_ACT_RELU};
     val bn2 = batchnorm(bn1, "bnrelu");                                                /* 18 */
-    bn_act = (pz_act){PZ_ACT_NONE, 0, 0};
+    bn_act = (pz_act){.kind = PZ_ACT_NONE};
     pz_net_output(net, bn2.id);
     pz_net_output(net, m1.id);
     pz_net_output(net, bn1.id);

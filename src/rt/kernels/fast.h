@@ -540,8 +540,7 @@ static inline void pz_f32_finish16(const pz_act *act, int64_t c0, int64_t m, flo
 {
     for (int l = 0; l < 16; l++) {
         float v = acc[l] + (z ? z[l] : 0.0f);
-        v = pz_act_f32(act, v);
-        y[l] = c0 + l < m ? v : 0.0f;
+        y[l] = c0 + l < m ? pz_act_c_f32(act, v, c0 + l) : 0.0f;
     }
 }
 

@@ -132,6 +132,14 @@ static inline double pz_act_f64(const pz_act *a, double v)
     }
 }
 
+/* pz_act_f32 for output channel c: PRELU's slope is per channel (c < the
+ * layer's channels, slope set); the other kinds do not look at c. */
+static inline float pz_act_c_f32(const pz_act *a, float v, int64_t c)
+{
+    if (a->kind == PZ_ACT_PRELU) return v < 0 ? a->slope[c] * v : v;
+    return pz_act_f32(a, v);
+}
+
 /* RELU and CLIP: a clamp, which every kernel with an epilogue applies itself. */
 static inline int pz_act_is_clamp(pz_act_kind k)
 {

@@ -1,4 +1,5 @@
-/* conv.c - the CONV layer: X, W, B?, Z? -> Y = act(conv(X, W) + B + Z). */
+/* conv.c - the CONV layer: X, W, B?, Z?, S? -> Y = act(conv(X, W) + B + Z),
+ * S the M slopes of a PRELU act (constant). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/conv/conv16c_bf16.h"
 #include "rt/kernels/conv/conv8x2.h"
@@ -64,6 +65,7 @@ typedef struct {
                                   * compiler's halo count read) */
     pz_conv16c_desc d_last;      /* GROUPED: the last super-group (fewer groups, or d) */
     float *wp, *bp;              /* packed weights and bias (64-byte aligned) */
+    float *slope;                /* PRELU: the M slopes (the act copies point here) */
     int64_t groups;              /* GROUPED: super-groups */
     int64_t wp_group;            /* GROUPED: floats of packed weights per super-group */
     int64_t x_group, y_group;    /* GROUPED: floats of one super-group's blocks in X, Y */
@@ -81,7 +83,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
  * (for benchmarks). */
 int pz_conv_winograd_applies(const pz_conv16c_desc *d, pz_isa isa)
 {
-    return isa == PZ_ISA_AVX512 && pz_winograd_ok(d);
+    /* Winograd's output transform has no channel for PRELU's slopes */
+    return isa == PZ_ISA_AVX512 && d->act.kind != PZ_ACT_PRELU && pz_winograd_ok(d);
 }
 
 static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa,
@@ -160,6 +163,11 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "B has %lld elements, expected %lld",
                              (long long)pz_numel(b), (long long)y->dims[1]);
     if (z && pz_layer_want_same_shape(l, err, n, "Z", z, y)) return 1;
+    const pz_tensor *s = pz_in(l, 4);
+    if (p->act.kind == PZ_ACT_PRELU &&
+        (!s || s->dtype != PZ_F32 || !s->data || pz_numel(s) != y->dims[1]))
+        return pz_layer_fail(l, err, n, "PRELU needs input 4: %lld constant float32 slopes",
+                             (long long)y->dims[1]);
 
     conv_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
@@ -171,6 +179,12 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     /* the fast kernels need the weights (and bias) at compile, to pack them */
     if (isa != PZ_ISA_REF && w->data && (!b || b->data) && choose_fast(l, st, isa))
         return pz_layer_fail(l, err, n, "out of memory (packed weights)");
+    if (p->act.kind == PZ_ACT_PRELU) {   /* every descriptor's act reads them */
+        size_t bytes = (size_t)y->dims[1] * sizeof(float);
+        if (!(st->slope = malloc(bytes ? bytes : 1))) return pz_layer_fail(l, err, n, "out of memory");
+        memcpy(st->slope, s->data, bytes);
+        st->d.act.slope = st->flat.act.slope = st->d_last.act.slope = st->slope;
+    }
     return 0;
 }
 
@@ -474,6 +488,7 @@ static void conv_release(pz_layer *l)
     conv_state *st = l->state;
     free(st->wp);
     free(st->bp);
+    free(st->slope);
     if (st->sp) pz_spconv_plan_free(st->sp);
     free(st->sp);
     if (st->spw) pz_spwino_plan_free(st->spw);
@@ -525,15 +540,20 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         for (int64_t i = 0; i < l->out[0]->dims[0]; i++)
             for (int64_t g = 0; g < st->groups; g++) {
                 int64_t yo = i * st->y_image + g * st->y_group;
-                st->fast(g + 1 < st->groups ? &st->d : &st->d_last,
+                pz_conv16c_desc dg = g + 1 < st->groups ? st->d : st->d_last;
+                if (st->slope) dg.act.slope = st->slope + g * st->d.m;   /* as the bias */
+                st->fast(&dg,
                          x + i * st->x_image + g * st->x_group, st->wp + g * st->wp_group,
                          st->bp + g * st->d.m, zd ? zd + yo : NULL, y + yo, ith, nth);
             }
         break;
-    default:
-        st->ref(l->params, l->in[0]->dims, l->out[0]->dims, x, l->in[1]->data,
+    default: {
+        pz_conv_params pr = *(const pz_conv_params *)l->params;
+        pr.act.slope = st->slope;
+        st->ref(&pr, l->in[0]->dims, l->out[0]->dims, x, l->in[1]->data,
                 b ? b->data : NULL, zd, y, ith, nth);
         break;
+    }
     }
 }
 
@@ -600,6 +620,7 @@ static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin 
     for (int64_t i = 0; i < d->n; i++)
         for (int64_t bc = 0; bc < cb; bc++) {
             s.c = s.m = d->c - bc * 16 < 16 ? d->c - bc * 16 : 16;
+            if (st->slope) s.act.slope = st->slope + bc * 16;   /* the block's first */
             int64_t yo = ((i * cb + bc) * yw.rows + r0 - yw.base) * d->ow * 16;
             int64_t xo = ((i * cb + bc) * xw.rows + ish - xw.base) * d->w * 16;
             st->fast(&s, x + xo, st->wp + bc * 144, st->bp + bc * 16, z ? z + yo : NULL,
@@ -639,6 +660,7 @@ static int conv_row_rule(const pz_row_layer *l, pz_row_map *m)
                               .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};
     m->in[1].kind = PZ_ROWS_NONE;
     if (l->n_in > 2) m->in[2].kind = PZ_ROWS_NONE;
+    if (l->n_in > 4) m->in[4].kind = PZ_ROWS_NONE;   /* PRELU's slopes */
     int w_const = l->in[1].is_const && (l->n_in < 3 || l->in[2].is_const);
     pz_conv_query q;
     pz_conv_query_make(p, l->in[0].rank, l->in[0].dims, l->out[0].dims, l->in[0].made_by_layer,
@@ -671,7 +693,7 @@ static void conv_set_sparsity(void *params, float ratio)
 const pz_rt_op pz_rt_op_conv = {
     .rows = conv_rows, .run_rows = conv_run_rows, .run_window = conv_run_window,
     .name = "CONV", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
-    .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 5, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,
     .row_rule = conv_row_rule, .set_algo = conv_set_algo, .set_sparsity = conv_set_sparsity,
 };

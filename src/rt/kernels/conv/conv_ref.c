@@ -69,6 +69,6 @@ void pz_f32_conv__ref(const pz_conv_params *p, const int64_t *xd, const int64_t 
             for (int64_t ow = 0; ow < W; ow++) yr[ow] += zr[ow];
         }
         if (p->act.kind != PZ_ACT_NONE)
-            for (int64_t ow = 0; ow < W; ow++) yr[ow] = pz_act_f32(&p->act, yr[ow]);
+            for (int64_t ow = 0; ow < W; ow++) yr[ow] = pz_act_c_f32(&p->act, yr[ow], m);
     }
 }

@@ -50,8 +50,9 @@ void pz_f32_dwconvk_nchw16c__scalar(const pz_conv16c_desc *d, const float *restr
             int64_t o = ((plane * d->oh) + oh) * d->ow * 16 + ow * 16;
             for (int j = 0; j < 16; j++) {
                 float v = acc[j] + (z ? z[o + j] : 0.0f);
-                if (act) v = pz_act_f32(&d->act, v);
-                y[o + j] = blk == cb - 1 && j >= valid ? 0.0f : v;
+                const bool pad = blk == cb - 1 && j >= valid;   /* no channel, no slope */
+                if (act && !pad) v = pz_act_c_f32(&d->act, v, blk * 16 + j);
+                y[o + j] = pad ? 0.0f : v;
             }
         }
     }

@@ -22,6 +22,7 @@ typedef struct {
     int act;
     __mmask16 keep;          /* lanes to keep (the block's real channels) */
     const pz_act *a;         /* act 2: an activation that is not a clamp */
+    __m512 slope;            /* act 3: PRELU, the block's slopes */
 } epi;
 
 /* acc + v * w in the accumulating form, and an input vector kept in a
@@ -96,6 +97,8 @@ static inline void finish(const epi *e, __m512 v, const float *z, float *y)
 {
     if (z) v = _mm512_add_ps(v, _mm512_loadu_ps(z));
     if (e->act == 1) v = _mm512_min_ps(_mm512_max_ps(v, e->lo), e->hi);
+    else if (e->act == 3)
+        v = _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, e->slope);
     else if (e->act) v = pz_act16_ps(e->a, v);
     _mm512_storeu_ps(y, _mm512_maskz_mov_ps(e->keep, v));
 }
@@ -108,8 +111,11 @@ void pz_f32_dwconvk_nchw16c__avx512(const pz_conv16c_desc *d, const float *restr
     const int valid = (int)(d->c - (cb - 1) * 16);
     epi e = {_mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.lo : 0.0f),
              _mm512_set1_ps(d->act.kind == PZ_ACT_CLIP ? d->act.hi : INFINITY),
-             d->act.kind == PZ_ACT_NONE ? 0 : pz_act_is_clamp(d->act.kind) ? 1 : 2, 0xffff,
-             &d->act};
+             d->act.kind == PZ_ACT_NONE          ? 0
+             : pz_act_is_clamp(d->act.kind)      ? 1
+             : d->act.kind == PZ_ACT_PRELU       ? 3
+                                                 : 2,
+             0xffff, &d->act, _mm512_setzero_ps()};
     int64_t ol, orr;
     pz_dwk16c_interior(d, &ol, &orr);
     const int s1 = d->sw == 1 && d->dw == 1 && d->dh == 1;   /* tile_s1's shapes */
@@ -120,6 +126,7 @@ void pz_f32_dwconvk_nchw16c__avx512(const pz_conv16c_desc *d, const float *restr
         const float *xp = x + plane * d->h * W * 16, *wp = w + blk * kk * 16;
         const __m512 bv = b ? _mm512_loadu_ps(b + blk * 16) : _mm512_setzero_ps();
         e.keep = blk == cb - 1 && valid < 16 ? (__mmask16)((1u << valid) - 1) : 0xffff;
+        if (e.act == 3) e.slope = _mm512_maskz_loadu_ps(e.keep, d->act.slope + blk * 16);
         int64_t ih0 = oh * d->sh - d->pt, kh0 = 0, kh1 = d->kh;
         while (kh0 < kh1 && ih0 + kh0 * d->dh < 0) kh0++;
         while (kh1 > kh0 && ih0 + (kh1 - 1) * d->dh >= d->h) kh1--;

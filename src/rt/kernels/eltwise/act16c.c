@@ -12,5 +12,5 @@ void pz_f32_act16c__scalar(const pz_act *a, float *restrict y, int64_t npix, int
 {
     for (int64_t p = 0; p < npix; p++)
         for (int l = 0; l < 16; l++)
-            y[p * 16 + l] = c0 + l < c ? pz_act_f32(a, y[p * 16 + l]) : 0.0f;
+            y[p * 16 + l] = c0 + l < c ? pz_act_c_f32(a, y[p * 16 + l], c0 + l) : 0.0f;
 }
