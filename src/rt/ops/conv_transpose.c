@@ -1,4 +1,5 @@
 /* conv_transpose.c - the CONV_TRANSPOSE layer: X, W, B? -> Y. */
+#include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
 
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
@@ -15,12 +16,24 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
     if (b && pz_numel(b) != y->dims[1])
         return pz_layer_fail(l, err, n, "B has %lld elements, expected %lld",
                              (long long)pz_numel(b), (long long)y->dims[1]);
+    /* the twin: a plan-time choice (PZ_ISA=ref keeps the reference) */
+    bool *fast = calloc(1, sizeof *fast);
+    if (!fast) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = fast;
+    *fast = l->isa != PZ_ISA_REF && !l->dyn &&
+            pz_conv_transpose_fast_takes(l->params, x->dims, y->dims);
     return 0;
 }
 
 static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *b = pz_in(l, 2);
+    if (*(const bool *)l->state) {
+        pz_f32_conv_transpose__fast(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
+                                    l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith,
+                                    nth);
+        return;
+    }
     pz_f32_conv_transpose__ref(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
 }
