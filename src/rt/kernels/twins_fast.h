@@ -42,5 +42,10 @@ bool pz_conv_transpose_fast_takes(const pz_conv_params *p, const int64_t *xd,
 void pz_f32_conv_transpose__fast(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                                  const float *x, const float *w, const float *b, float *y,
                                  int ith, int nth);
+/* The same with its rows in ZMM registers (the same bits; not in a
+ * PZ_SCALAR build). */
+void pz_f32_conv_transpose__fast_avx512(const pz_conv_params *p, const int64_t *xd,
+                                        const int64_t *yd, const float *x, const float *w,
+                                        const float *b, float *y, int ith, int nth);
 
 #endif

@@ -2,6 +2,10 @@
 #include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
 
+/* the layer's state: its kernel, chosen at prepare */
+typedef void (*ct_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                      const float *x, const float *w, const float *b, float *y, int ith, int nth);
+
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *b = pz_in(l, 2), *y = pz_out(l, 0);
@@ -16,25 +20,26 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
     if (b && pz_numel(b) != y->dims[1])
         return pz_layer_fail(l, err, n, "B has %lld elements, expected %lld",
                              (long long)pz_numel(b), (long long)y->dims[1]);
-    /* the twin: a plan-time choice (PZ_ISA=ref keeps the reference) */
-    bool *fast = calloc(1, sizeof *fast);
-    if (!fast) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = fast;
-    *fast = l->isa != PZ_ISA_REF && !l->dyn &&
-            pz_conv_transpose_fast_takes(l->params, x->dims, y->dims);
+    /* the kernel, a plan-time choice: the fast twin where it takes (PZ_ISA=ref
+     * keeps the reference) */
+    ct_fn *fn = malloc(sizeof *fn);
+    if (!fn) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = fn;
+    *fn = pz_f32_conv_transpose__ref;
+    if (l->isa != PZ_ISA_REF && !l->dyn &&
+        pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
+        *fn = pz_f32_conv_transpose__fast;
+#ifndef PZ_SCALAR
+    if (*fn == pz_f32_conv_transpose__fast && l->isa == PZ_ISA_AVX512)
+        *fn = pz_f32_conv_transpose__fast_avx512;
+#endif
     return 0;
 }
 
 static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *b = pz_in(l, 2);
-    if (*(const bool *)l->state) {
-        pz_f32_conv_transpose__fast(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
-                                    l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith,
-                                    nth);
-        return;
-    }
-    pz_f32_conv_transpose__ref(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
+    (*(const ct_fn *)l->state)(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
 }
 
