@@ -2,7 +2,8 @@
  * against pz_any_resize__ref, bit for bit, on random shapes: nearest under
  * each rounding mode and linear, under half_pixel, pytorch_half_pixel,
  * align_corners and asymmetric; upsampling by 2, odd sizes, downsampling,
- * one-pixel outputs; inputs with signed zeros; 1 and 3 workers. Within 1
+ * one-pixel outputs; inputs with signed zeros; 1 and 3 workers; the plain
+ * C row and the AVX-512 one (where the CPU has it). Within 1
  * ulp where the reference takes its general loop (pytorch_half_pixel with
  * N or C of 1). Every
  * output starts as NaN so an element left unwritten shows. Cubic and
@@ -97,10 +98,17 @@ static bool one_case(pz_resize_mode mode, pz_resize_coord coord, pz_resize_neare
     float *x = new_rand(nx), *yr = new_nan(ny), *yf = new_nan(ny);
     for (int64_t i = 0; i < nx; i += 7) x[i] = i % 2 ? -0.0f : 0.0f;   /* signed zeros */
     pz_any_resize__ref(&p, PZ_F32, 4, xd, yd, taps, x, yr, 0, 1);
-    for (int nth = 1; ok && nth <= 3; nth += 2) {
+    /* the plain C row, then the AVX-512 one where this CPU has it */
+    pz_resize_row_fn rows[2] = {NULL, NULL};
+    int n_rows = 1;
+#ifndef PZ_SCALAR
+    if (cpu_has_avx512()) rows[n_rows++] = pz_f32_resize_row__avx512;
+#endif
+    for (int k = 0; ok && k < 2 * n_rows; k++) {
+        const int nth = k % 2 ? 3 : 1;
         fill_nan(yf, ny);
         for (int ith = 0; ith < nth; ith++)
-            pz_f32_resize2d__fast(&lh, &lw, n * c, ih, iw, oh, ow, x, yf, ith, nth);
+            pz_f32_resize2d__fast(&lh, &lw, n * c, ih, iw, oh, ow, x, yf, rows[k / 2], ith, nth);
         ok = strict ? memcmp(yf, yr, (size_t)ny * sizeof *yf) == 0 : max_ulps(yf, yr, ny) <= 1;
         for (int64_t i = 0; !ok && i < ny; i++)
             if (memcmp(&yf[i], &yr[i], sizeof *yf)) {

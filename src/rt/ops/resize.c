@@ -21,6 +21,7 @@ typedef struct {
     void *lin_mem[2];             /* their storage, for n_lin[] coordinates */
     size_t n_lin[2];
     bool fast;                    /* float32, H and W only, nearest or linear */
+    pz_resize_row_fn row;         /* its linear rows' kernel (NULL: plain C) */
 } resize_state;
 
 /* The fast twin's tables for the taps of the last two axes, or st->fast
@@ -61,6 +62,9 @@ static void resize_plan_fast(const pz_layer *l, resize_state *st, int rank, cons
         if (!pz_resize_lin_table(st->taps[a], xd[a], yd[a], t)) return;
     }
     st->fast = true;
+#ifndef PZ_SCALAR
+    st->row = l->isa == PZ_ISA_AVX512 ? pz_f32_resize_row__avx512 : NULL;
+#endif
 }
 
 /* Axis a's taps for in -> out under p, the buffers grown to fit; NULL, or why not. */
@@ -232,7 +236,7 @@ static void resize_run(const pz_layer *l, int ith, int nth)
         const int r = x->rank;
         pz_f32_resize2d__fast(&st->lin[0], &st->lin[1], pz_prod(y->dims, r - 2), x->dims[r - 2],
                               x->dims[r - 1], y->dims[r - 2], y->dims[r - 1], x->data, y->data,
-                              ith, nth);
+                              st->row, ith, nth);
         return;
     }
     pz_any_resize__ref(&st->cur, x->dtype, x->rank, x->dims, y->dims,

@@ -33,7 +33,7 @@ bool pz_resize_lin_table(const pz_resize_tap *taps, int64_t in, int64_t out,
 }
 
 /* One output row from input rows r0 (weight a0) and r1 (a1; 0 when H has
- * one tap, r1 then unread). */
+ * one tap, r1 then unread): pz_resize_row_fn. */
 static void lin_row(const pz_resize_lin *w, int64_t ow, const float *r0, const float *r1,
                     double a0, double a1, bool two, float *y)
 {
@@ -54,8 +54,9 @@ static void lin_row(const pz_resize_lin *w, int64_t ow, const float *r0, const f
 
 void pz_f32_resize2d__fast(const pz_resize_lin *th, const pz_resize_lin *tw, int64_t planes,
                            int64_t ih, int64_t iw, int64_t oh, int64_t ow, const float *x,
-                           float *y, int ith, int nth)
+                           float *y, pz_resize_row_fn row, int ith, int nth)
 {
+    if (!row) row = lin_row;
     int64_t lo, hi;
     pz_split(planes * oh, ith, nth, &lo, &hi);   /* output rows, as the reference */
     for (int64_t r = lo; r < hi; r++) {
@@ -70,6 +71,6 @@ void pz_f32_resize2d__fast(const pz_resize_lin *th, const pz_resize_lin *tw, int
             continue;
         }
         /* a row of H with one tap (w1 0): the reference's sum has no second row */
-        lin_row(tw, ow, r0, r1, th->w0[h], th->w1[h], th->w1[h] != 0.0, yr);
+        row(tw, ow, r0, r1, th->w0[h], th->w1[h], th->w1[h] != 0.0, yr);
     }
 }
