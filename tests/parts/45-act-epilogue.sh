@@ -171,16 +171,7 @@ while read -r n act kind; do
         fi
     done
     [ "$san" -eq 1 ] && [ $((i % 3)) -ne 1 ] && continue
-    if ! "$PZ" build "$mod" -o "$T/$n.prog" --threads 2 >"$T/build.log" 2>&1; then
-        bad "$n: build: $(tail -c 600 "$T/build.log")"
-        continue
-    fi
-    if "$T/$n.prog" --input "$in" --output "$T/$n.prog.pb" --threads 2 >"$T/prog.log" 2>&1 &&
-        "$PZ" run "$mod" --input "$in" --output "$T/$n.run2.pb" --threads 2 >/dev/null 2>&1; then
-        check "$n: the built program has the bits of paleozoic run" cmp_bit "$T/$n.prog.pb" "$T/$n.run2.pb"
-    else
-        bad "$n: the built program failed: $(tail -c 400 "$T/prog.log")"
-    fi
+    built_bits "$n" "$mod" "$in" || continue
     if [ "$act" != - ]; then
         rm -rf "$T/$n.c"
         if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rq "$act" "$T/$n.c"; then ok

@@ -58,6 +58,21 @@ cmp_rel() { node "$E2E/compare.js" --rel 1e-4 "$@"; }
 # cmp_bit GOT WANT: the same bits
 cmp_bit() { node "$E2E/compare.js" --bitwise "$@"; }
 
+# built_bits N MODEL IN: `paleozoic build` MODEL into $T/N.prog (2 threads);
+# its output on IN has the bits of `paleozoic run`. 1 when the build failed.
+built_bits() {
+    if ! "$PZ" build "$2" -o "$T/$1.prog" --threads 2 >"$T/build.log" 2>&1; then
+        bad "$1: build: $(tail -c 600 "$T/build.log")"
+        return 1
+    fi
+    if "$T/$1.prog" --input "$3" --output "$T/$1.prog.pb" --threads 2 >"$T/prog.log" 2>&1 &&
+        "$PZ" run "$2" --input "$3" --output "$T/$1.run2.pb" --threads 2 >/dev/null 2>&1; then
+        check "$1: the built program has the bits of paleozoic run" cmp_bit "$T/$1.prog.pb" "$T/$1.run2.pb"
+    else
+        bad "$1: the built program failed: $(tail -c 400 "$T/prog.log")"
+    fi
+}
+
 # finish: the part's last line and its exit status (0 when nothing failed)
 finish() {
     if [ "$skip" -gt 0 ]; then echo "$NAME: $pass passed, $fail failed, $skip skipped"

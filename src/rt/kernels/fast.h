@@ -236,7 +236,8 @@ void pz_f32_act16c__avx2(const pz_act *a, float *restrict y, int64_t npix, int64
 void pz_f32_act16c__avx512(const pz_act *a, float *restrict y, int64_t npix, int64_t c0, int64_t c);
 /* Binary on NCHW16c: A and B each either of Y's shape (bc 0) or one
  * vector per channel, [N, C, 1, 1] (bc 1) or [1, C, 1, 1] (bc 2), blocked
- * (a squeeze-excite scale). The AVX-512 kernel does Add, Sub, Mul and Div
+ * (a squeeze-excite scale), or one value, plain (bc 3: a scalar constant,
+ * PaddleOCR's learnable scale and HardSwish's + 3, / 6). The AVX-512 kernel does Add, Sub, Mul and Div
  * (the same bits: IEEE operations and the same clamp), the rest through the
  * scalar twin. */
 void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
@@ -249,11 +250,12 @@ typedef void (*pz_binary16c_fn)(const pz_binary_params *p, int64_t n, int64_t c,
                                 const float *restrict a, int abc, const float *restrict b,
                                 int bbc, float *restrict y, int ith, int nth);
 
-/* Operand vector v (image img, block blk of cb) of a binary16c operand. */
+/* Operand vector v (image img, block blk of cb) of a binary16c operand
+ * (bc 3: its one value, which every lane reads). */
 static inline const float *pz_bin16c_operand(const float *t, int bc, int64_t v, int64_t img,
                                              int64_t blk, int64_t cb)
 {
-    return bc == 0 ? t + v * 16 : t + ((bc == 1 ? img * cb : 0) + blk) * 16;
+    return bc == 3 ? t : bc == 0 ? t + v * 16 : t + ((bc == 1 ? img * cb : 0) + blk) * 16;
 }
 void pz_f32_batchnorm_nchw16c__scalar(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,
                                       const float *restrict x, const float *restrict scale,

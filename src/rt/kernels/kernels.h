@@ -410,6 +410,10 @@ int pz_resize_width(const pz_resize_params *p, int axis, int64_t in, int64_t out
  * of out * pz_resize_width(...) entries the taps point into. */
 void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out,
                     pz_resize_tap *taps, int64_t *idx, double *w);
+/* Whether the axes before the last two are copied (one tap, weight 1, its
+ * own index, inside): only H and W are resized. */
+bool pz_resize_only_last_two(int rank, const int64_t *xd, const int64_t *yd,
+                             const pz_resize_tap *const *taps);
 /* y = sum over the product of the axes' taps; any type through double. */
 void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const int64_t *xd,
                         const int64_t *yd, const pz_resize_tap *const *taps, const void *x,

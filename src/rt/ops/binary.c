@@ -14,14 +14,17 @@ typedef struct {
     pz_bcast bc;
     bin_path path;
     int abc, bbc;            /* BIN_16C: each operand Y's shape (0) or per channel
-                              * with N images (1) or one (2): fast.h, binary16c */
+                              * with N images (1) or one (2), or one value (3):
+                              * fast.h, binary16c */
     pz_binary16c_fn fn;      /* BIN_16C: the CPU's kernel */
 } binary_state;
 
 /* How operand t enters a blocked binary producing y (rank 4): 0 of y's
- * shape, 1 or 2 one value per channel ([N or 1, C, 1, 1]), -1 neither. */
+ * shape, 1 or 2 one value per channel ([N or 1, C, 1, 1]), 3 one value
+ * (read plain), -1 none of these. */
 static int bin16c_mode(const pz_tensor *t, const pz_tensor *y)
 {
+    if (pz_numel(t) == 1 && pz_numel(y) > 0) return 3;
     if (t->rank != 4 || t->dims[1] != y->dims[1]) return -1;
     if (t->dims[0] == y->dims[0] && t->dims[2] == y->dims[2] && t->dims[3] == y->dims[3])
         return 0;
@@ -76,7 +79,9 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
         st->abc = am;
         st->bbc = bm;
         st->fn = pz_fast_kernels_for(isa)->binary16c;
-        l->in_cblk[0] = l->in_cblk[1] = l->out_cblk[0] = 16;
+        l->in_cblk[0] = am == 3 ? 0 : 16;   /* one value stays plain */
+        l->in_cblk[1] = bm == 3 ? 0 : 16;
+        l->out_cblk[0] = 16;
     }
     /* Add, Sub, Mul, Div on plain layouts: the vectorized twin (a dynamic
      * region asks again at run, its broadcast is the run's) */

@@ -1,5 +1,10 @@
 /* conv_transpose.c - the CONV_TRANSPOSE layer: X, W, B? -> Y. */
+#include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
+
+/* the layer's state: its kernel, chosen at prepare */
+typedef void (*ct_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
+                      const float *x, const float *w, const float *b, float *y, int ith, int nth);
 
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -15,13 +20,26 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
     if (b && pz_numel(b) != y->dims[1])
         return pz_layer_fail(l, err, n, "B has %lld elements, expected %lld",
                              (long long)pz_numel(b), (long long)y->dims[1]);
+    /* the kernel, a plan-time choice: the fast twin where it takes (PZ_ISA=ref
+     * keeps the reference) */
+    ct_fn *fn = malloc(sizeof *fn);
+    if (!fn) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = fn;
+    *fn = pz_f32_conv_transpose__ref;
+    if (l->isa != PZ_ISA_REF && !l->dyn &&
+        pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
+        *fn = pz_f32_conv_transpose__fast;
+#ifndef PZ_SCALAR
+    if (*fn == pz_f32_conv_transpose__fast && l->isa == PZ_ISA_AVX512)
+        *fn = pz_f32_conv_transpose__fast_avx512;
+#endif
     return 0;
 }
 
 static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *b = pz_in(l, 2);
-    pz_f32_conv_transpose__ref(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
+    (*(const ct_fn *)l->state)(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
 }
 

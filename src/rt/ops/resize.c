@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "rt/elem.h"
+#include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
@@ -16,7 +17,55 @@ typedef struct {
     double *w[PZ_MAX_RANK];
     size_t n_taps[PZ_MAX_RANK], n_pool[PZ_MAX_RANK];   /* what they hold */
     pz_resize_params cur;         /* run time: the run's scales and roi */
+    pz_resize_lin lin[2];         /* the fast twin's tables of H and W */
+    void *lin_mem[2];             /* their storage, for n_lin[] coordinates */
+    size_t n_lin[2];
+    bool fast;                    /* float32, H and W only, nearest or linear */
+    pz_resize_row_fn row;         /* its linear rows' kernel (NULL: plain C) */
 } resize_state;
+
+/* The fast twin's tables for the taps of the last two axes, or st->fast
+ * false (the reference): planned with the taps, at prepare (and at
+ * run_shape when the scales come at run time). */
+static void resize_plan_fast(const pz_layer *l, resize_state *st, int rank, const int64_t *xd,
+                             const int64_t *yd)
+{
+    st->fast = false;
+    if (l->isa == PZ_ISA_REF || l->in[0]->dtype != PZ_F32 || rank < 2) return;
+    /* the leading axes copied: taps at o only, weights summing to 1 (an axis
+     * of length 1 under pytorch_half_pixel has two taps of 0.5 at 0) */
+    for (int a = 0; a < rank - 2; a++) {
+        if (xd[a] != yd[a]) return;
+        for (int64_t o = 0; o < yd[a]; o++) {
+            const pz_resize_tap *t = &st->taps[a][o];
+            double sum = 0;
+            for (int j = 0; j < t->n; j++) {
+                if (t->idx[j] != o) return;
+                sum += t->w[j];
+            }
+            if (t->outside || t->n < 1 || sum != 1.0) return;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int a = rank - 2 + k;
+        size_t outs = (size_t)(yd[a] > 0 ? yd[a] : 1), per = 2 * sizeof(int32_t) + 2 * sizeof(double);
+        if (outs > st->n_lin[k]) {
+            free(st->lin_mem[k]);
+            st->n_lin[k] = (st->lin_mem[k] = malloc(outs * per)) ? outs : 0;
+            if (!st->n_lin[k]) return;
+        }
+        pz_resize_lin *t = &st->lin[k];
+        t->w0 = st->lin_mem[k];   /* the doubles first: each array stays aligned */
+        t->w1 = t->w0 + outs;
+        t->i0 = (int32_t *)(t->w1 + outs);
+        t->i1 = t->i0 + outs;
+        if (!pz_resize_lin_table(st->taps[a], xd[a], yd[a], t)) return;
+    }
+    st->fast = true;
+#ifndef PZ_SCALAR
+    st->row = l->isa == PZ_ISA_AVX512 ? pz_f32_resize_row__avx512 : NULL;
+#endif
+}
 
 /* Axis a's taps for in -> out under p, the buffers grown to fit; NULL, or why not. */
 static const char *resize_axis(resize_state *st, const pz_resize_params *p, int a, int64_t in,
@@ -123,7 +172,9 @@ static void resize_run_shape(const pz_layer *l)
     if (why) {
         pz_layer_run_fail(l, "%s", why);
         if (y->rank) y->dims[0] = 0;
+        return;
     }
+    resize_plan_fast(l, st, y->rank, l->in[0]->dims, y->dims);
 }
 
 static int resize_dyn_alloc(const pz_layer *l)
@@ -140,6 +191,8 @@ static void resize_release(pz_layer *l)
         free(st->idx[a]);
         free(st->w[a]);
     }
+    free(st->lin_mem[0]);
+    free(st->lin_mem[1]);
 }
 
 static int resize_prepare(pz_layer *l, char *err, size_t n)
@@ -170,6 +223,7 @@ static int resize_prepare(pz_layer *l, char *err, size_t n)
         const char *why = resize_axis(st, p, a, x->dims[a], y->dims[a]);
         if (why) return pz_layer_fail(l, err, n, "axis %d: %s (scale %g)", a, why, (double)p->scale[a]);
     }
+    resize_plan_fast(l, st, x->rank, x->dims, y->dims);
     return 0;
 }
 
@@ -178,6 +232,13 @@ static void resize_run(const pz_layer *l, int ith, int nth)
     const resize_state *st = l->state;
     const pz_tensor *x = l->in[0], *y = l->out[0];
     if (pz_numel(y) == 0) return;
+    if (st->fast) {
+        const int r = x->rank;
+        pz_f32_resize2d__fast(&st->lin[0], &st->lin[1], pz_prod(y->dims, r - 2), x->dims[r - 2],
+                              x->dims[r - 1], y->dims[r - 2], y->dims[r - 1], x->data, y->data,
+                              st->row, ith, nth);
+        return;
+    }
     pz_any_resize__ref(&st->cur, x->dtype, x->rank, x->dims, y->dims,
                        (const pz_resize_tap *const *)st->taps, x->data, y->data, ith, nth);
 }

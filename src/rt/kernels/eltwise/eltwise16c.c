@@ -71,7 +71,10 @@ void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, i
         int64_t img = v / (cb * hw), blk = v / hw % cb;
         const float *pa = pz_bin16c_operand(a, abc, v, img, blk, cb);
         const float *pb = pz_bin16c_operand(b, bbc, v, img, blk, cb);
-        for (int j = 0; j < 16; j++) y[v * 16 + j] = pz_act_f32(&p->act, pz_binary_f32(p->func, pa[j], pb[j]));
+        const int sa = abc != 3, sb = bbc != 3;   /* lane strides: 0 for one value */
+        for (int j = 0; j < 16; j++)
+            y[v * 16 + j] =
+                pz_act_f32(&p->act, pz_binary_f32(p->func, pa[j * sa], pb[j * sb]));
     }
     zero_tails(c, hw, lo, hi, y);
 }

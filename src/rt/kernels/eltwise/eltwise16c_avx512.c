@@ -88,16 +88,27 @@ void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, i
     const int act = p->act.kind != PZ_ACT_NONE;
     const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
     const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
-    for (int64_t v = lo; v < hi; v++) {
-        int64_t img = v / (cb * hw), blk = v / hw % cb;
-        __m512 va = _mm512_loadu_ps(pz_bin16c_operand(a, abc, v, img, blk, cb));
-        __m512 vb = _mm512_loadu_ps(pz_bin16c_operand(b, bbc, v, img, blk, cb));
-        __m512 r = f == PZ_BIN_ADD ? _mm512_add_ps(va, vb)
-                 : f == PZ_BIN_SUB ? _mm512_sub_ps(va, vb)
-                 : f == PZ_BIN_MUL ? _mm512_mul_ps(va, vb) : _mm512_div_ps(va, vb);
-        if (act) r = _mm512_min_ps(ahi, _mm512_max_ps(alo, r));
-        if (blk == cb - 1) r = _mm512_maskz_mov_ps(tail, r);
-        _mm512_storeu_ps(y + v * 16, r);
+    /* by (image, block) planes: the operands' plane offsets divided out once */
+    for (int64_t v = lo; v < hi;) {
+        const int64_t plane = v / hw, img = plane / cb, blk = plane % cb;
+        const int64_t end = (plane + 1) * hw < hi ? (plane + 1) * hw : hi;
+        /* an operand of Y's shape advances a vector a pixel (step 16), the
+         * others stay */
+        const float *pa = pz_bin16c_operand(a, abc, v, img, blk, cb),
+                    *pb = pz_bin16c_operand(b, bbc, v, img, blk, cb);
+        const int64_t sa = abc == 0 ? 16 : 0, sb = bbc == 0 ? 16 : 0;
+        const __m512 ca = abc == 3 ? _mm512_set1_ps(*pa) : _mm512_loadu_ps(pa);
+        const __m512 cbv = bbc == 3 ? _mm512_set1_ps(*pb) : _mm512_loadu_ps(pb);
+        const __mmask16 keep = blk == cb - 1 ? tail : 0xffffu;
+        for (int64_t i = 0; v < end; v++, i++) {
+            __m512 va = sa ? _mm512_loadu_ps(pa + i * sa) : ca;
+            __m512 vb = sb ? _mm512_loadu_ps(pb + i * sb) : cbv;
+            __m512 r = f == PZ_BIN_ADD ? _mm512_add_ps(va, vb)
+                     : f == PZ_BIN_SUB ? _mm512_sub_ps(va, vb)
+                     : f == PZ_BIN_MUL ? _mm512_mul_ps(va, vb) : _mm512_div_ps(va, vb);
+            if (act) r = _mm512_min_ps(ahi, _mm512_max_ps(alo, r));
+            _mm512_storeu_ps(y + v * 16, _mm512_maskz_mov_ps(keep, r));
+        }
     }
 }
 void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,

@@ -179,10 +179,9 @@ void pz_resize_taps(const pz_resize_params *p, int axis, int64_t in, int64_t out
     }
 }
 
-/* Whether the axes before the last two are copied (one tap, weight 1, its
- * own index, inside): then the plane loop below does the work. */
-static bool only_last_two(int rank, const int64_t *xd, const int64_t *yd,
-                          const pz_resize_tap *const *taps)
+/* (kernels.h) Then the plane loop below does the work. */
+bool pz_resize_only_last_two(int rank, const int64_t *xd, const int64_t *yd,
+                             const pz_resize_tap *const *taps)
 {
     if (rank < 2) return false;
     for (int i = 0; i < rank - 2; i++) {
@@ -232,7 +231,7 @@ void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const in
                         const int64_t *yd, const pz_resize_tap *const *taps, const void *x,
                         void *y, int ith, int nth)
 {
-    if (dtype == PZ_F32 && only_last_two(rank, xd, yd, taps)) {
+    if (dtype == PZ_F32 && pz_resize_only_last_two(rank, xd, yd, taps)) {
         resize_f32_hw(p, rank, xd, yd, taps, x, y, ith, nth);
         return;
     }

@@ -1,0 +1,125 @@
+#!/bin/sh
+# 45-resize-deconv.sh BUILD_DIR - the fast twins of Resize (nearest and
+# linear on H and W: rt/kernels/layout/resize_fast.c), of ConvTranspose
+# with kernel = stride (conv/conv_transpose_fast.c) and the blocked BINARY
+# with a scalar operand (eltwise16c*.c, bc 3), on models written here by
+# PyTorch (seeded, opset 13): F.interpolate nearest (scale 2, odd sizes),
+# bilinear (align_corners False and True, up and down), ConvTranspose2d
+# 2x2/2, 4x4/4 grouped without bias, 24 -> 1 channel, and a Conv -> x * s +
+# t -> HardSwish written out (PaddleOCR's pattern) -> Conv. Each:
+#   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (the chain
+#     also under PZ_ISA=scalar);
+#   - the models of Resize or ConvTranspose alone: runs at the CPU's ISA
+#     and PZ_ISA=scalar (the plain C twins) have the bits of PZ_ISA=ref
+#     (the references), at 1 and 3 threads;
+#   - `paleozoic build`: the program's output has the bits of `run`.
+# Ends with `N passed, N failed`.
+set -u
+NAME=45-resize-deconv
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+
+"$PY" -c 'import torch, onnx, numpy' 2>/dev/null || skip_part "no torch/onnx/numpy for $PY"
+[ "$have_ort" = 1 ] || skip_part "no node or node_modules/onnxruntime-node"
+
+cat >"$T/make.py" <<'PYEOF'
+import sys
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from onnx import numpy_helper
+
+out = sys.argv[1]
+torch.manual_seed(0)
+
+
+class Interp(nn.Module):
+    def __init__(self, **kw):
+        super().__init__()
+        self.kw = kw
+
+    def forward(self, x):
+        return F.interpolate(x, **self.kw)
+
+
+class Chain(nn.Module):
+    """Conv -> x * s + t -> x * clip(x + 3, 0, 6) / 6 -> Conv: scalar operands."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv2d(8, 24, 3, padding=1), nn.Conv2d(24, 16, 1)
+
+    def forward(self, x):
+        y = self.c1(x) * 0.75 + 0.25
+        y = y * torch.clamp(y + 3.0, 0.0, 6.0) / 6.0
+        return self.c2(y)
+
+
+# name: module, input shape (the first group: Resize or ConvTranspose alone)
+ALONE = {
+    "nearest2x": (Interp(scale_factor=2.0, mode="nearest"), (1, 5, 7, 9)),
+    "nearest_odd": (Interp(size=(23, 31), mode="nearest"), (2, 3, 10, 13)),
+    "bilinear2x": (Interp(scale_factor=2.0, mode="bilinear", align_corners=False), (1, 6, 9, 11)),
+    "bilinear_ac": (Interp(size=(19, 29), mode="bilinear", align_corners=True), (1, 4, 10, 15)),
+    "bilinear_down": (Interp(size=(7, 9), mode="bilinear", align_corners=False), (1, 3, 13, 17)),
+    "deconv2": (nn.ConvTranspose2d(24, 24, 2, stride=2), (1, 24, 20, 21)),
+    "deconv4_g2": (nn.ConvTranspose2d(8, 6, 4, stride=4, groups=2, bias=False), (2, 8, 9, 7)),
+    "deconv_1out": (nn.ConvTranspose2d(24, 1, 2, stride=2), (1, 24, 40, 150)),
+}
+MODELS = dict(ALONE, chain=(Chain(), (1, 8, 20, 22)))
+for name, (mod, shape) in MODELS.items():
+    mod.eval()
+    x = torch.randn(*shape)
+    torch.onnx.export(mod, x, "%s/%s.onnx" % (out, name), opset_version=13,
+                      input_names=["x"], output_names=["y"])
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy().astype(np.float32), "x").SerializeToString())
+print(" ".join(ALONE))
+PYEOF
+if ! "$PY" "$T/make.py" "$T" >"$T/make.log" 2>&1; then
+    bad "PyTorch export: $(tail -c 600 "$T/make.log")"
+    finish
+fi
+alone=$(tail -n 1 "$T/make.log")
+
+for n in $alone chain; do
+    mod="$T/$n.onnx" in="$T/$n.in.pb"
+    if ! node "$E2E/ort_run.js" "$mod" "$in" -- "$T/$n.ort.pb" >/dev/null 2>"$T/ort.err"; then
+        bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+        continue
+    fi
+    if ! "$PZ" run "$mod" --input "$in" --output "$T/$n.out.pb" >/dev/null 2>"$T/run.err"; then
+        bad "$n: paleozoic run failed: $(head -c 400 "$T/run.err")"
+        continue
+    fi
+    check "$n: run vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 "$T/$n.out.pb" "$T/$n.ort.pb"
+    if [ $n = chain ]; then   # the blocked binary's scalar twin (bc 3)
+        if PZ_ISA=scalar "$PZ" run "$mod" --input "$in" --output "$T/$n.sc.pb" >/dev/null 2>"$T/run.err"; then
+            check "$n: PZ_ISA=scalar vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 \
+                "$T/$n.sc.pb" "$T/$n.ort.pb"
+        else
+            bad "$n: PZ_ISA=scalar run failed: $(head -c 400 "$T/run.err")"
+        fi
+    fi
+    case " $alone " in *" $n "*)
+        for th in 1 3; do
+            if ! PZ_ISA=ref "$PZ" run "$mod" --input "$in" --threads $th --output "$T/$n.ref.pb" \
+                    >/dev/null 2>"$T/run.err"; then
+                bad "$n: PZ_ISA=ref run failed: $(head -c 400 "$T/run.err")"
+                continue
+            fi
+            for isa in avx512 scalar; do   # the CPU's best (capped), the plain C twins
+                if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --threads $th \
+                        --output "$T/$n.fast.pb" >/dev/null 2>"$T/run.err"; then
+                    check "$n: $th threads, PZ_ISA=$isa: the bits of PZ_ISA=ref" \
+                        cmp_bit "$T/$n.fast.pb" "$T/$n.ref.pb"
+                else
+                    bad "$n: PZ_ISA=$isa run failed: $(head -c 400 "$T/run.err")"
+                fi
+            done
+        done
+    esac
+    built_bits "$n" "$mod" "$in" || continue
+done
+finish
