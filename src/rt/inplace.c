@@ -387,8 +387,9 @@ static void through_lifetimes(pz_net *net)
     for (int r = 0; r < net->n_layers; r++) {
         pz_layer *l = &net->layers[r];
         const pz_layer *g = l->x_gather ? l->x_gather : l;
-        pz_tensor *const *src;
+        pz_tensor *const *src = NULL;
         int n = pz_chg_sources(g, &src);
+        if (!n) continue;   /* not a channel gather: src is not set */
         if (g == l && (l->read_through || src == l->in)) continue;
         if (src == g->in) {   /* a gather its conv runs, on its own inputs (their roots) */
             for (int i = 0; i < g->n_in; i++)
