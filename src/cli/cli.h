@@ -136,6 +136,9 @@ int cli_simulate_parse(const char *cmd, const char *s, int *cores, int cap);
  * space: the strategies side by side at each of cores[n] (an SVG when svg).
  * Return the exit code. */
 int cli_tune_simulate(const char *model, const char *out, cli_knobs *k, int cores);
+/* tune --throughput IPS (tune_batch.c): the smallest batch of 1, 2, 4, ...
+ * max_b reaching IPS images/s, measured, written as the schedule's batch. */
+int cli_tune_throughput(const char *model, const char *out, cli_knobs *k, double ips, int max_b);
 int cli_space_simulate(const char *model, cli_knobs *k, const int *cores, int n, const char *svg);
 
 int cmd_inspect(int argc, char **argv);

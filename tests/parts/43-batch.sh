@@ -329,4 +329,39 @@ elif grep -q 'key "batch": the schedule is for batch 4; the model runs at batch 
 else
     bad "a batch-4 schedule at --batch 2: $(tail -c 300 "$T/log")"
 fi
+# ---- a strategy picks the batch for a throughput target (tune --throughput) --------
+# Unreachable: exit 2 naming the best measured, nothing written. Reachable (1.3x batch 1's
+# measured rate, from the first run): the batch picked is the first whose printed rate
+# reaches the target, the schedule carries it, and it runs with that --batch.
+f="$T/cnn_flatten.onnx"
+"$PZ" tune "$f" --strategy fixed-mp --threads 1 --throughput 1e9 --max-batch 4 -o "$T/tp.json" >"$T/out" 2>"$T/log"
+if [ $? = 2 ] && grep -q 'not reached up to batch 4 (--max-batch): the most was [0-9.]* images/s at batch [124]; nothing written' "$T/log" &&
+    [ ! -e "$T/tp.json" ] && [ "$(grep -c '^tune: batch [124]: ' "$T/out")" = 3 ]; then ok
+else bad "tune --throughput 1e9: $(tail -c 300 "$T/log")"; fi
+r1=$(sed -n 's/^tune: batch 1: [0-9.]* ms, \([0-9.]*\) images\/s$/\1/p' "$T/out")
+want=$(awk -v r="${r1:-0}" 'BEGIN { print r * 1.3 }')
+"$PZ" tune "$f" --strategy fixed-mp --threads 1 --throughput "$want" --max-batch 64 -o "$T/tp.json" >"$T/out" 2>"$T/log"
+rc=$?
+pick=$(sed -n 's/^tune: .*: batch \([0-9]*\) reaches .*/\1/p' "$T/out")
+first=$(awk -v t="$want" '/^tune: batch [0-9]*: / { sub(":", "", $3); if ($6 + 0 >= t + 0) { print $3; exit } }' "$T/out")
+sb=$(sed -n 's/.*"batch": \([0-9]*\).*/\1/p' "$T/tp.json" 2>/dev/null)
+# batch 1 is not written (the default); a rate that moved between the runs may pick it
+if [ "$rc" = 0 ] && [ -n "$pick" ] && [ "$pick" = "$first" ] &&
+    { [ "$sb" = "$pick" ] || { [ "$pick" = 1 ] && [ -z "$sb" ]; }; }; then ok
+elif [ "$rc" = 2 ] && grep -q 'not reached up to batch 64' "$T/log"; then
+    ok "tune --throughput $want: not reached on this machine (said so, exit 2)"
+else bad "tune --throughput $want: rc $rc, picked '$pick', first reaching '$first', schedule batch '$sb': $(tail -c 300 "$T/log")"; fi
+if [ -n "$sb" ]; then
+    if "$PZ" run "$f" --schedule "$T/tp.json" --batch "$sb" --threads 1 >"$T/log" 2>&1; then ok
+    else bad "run --schedule (batch $sb) --batch $sb: $(tail -c 300 "$T/log")"; fi
+fi
+refuse_tp() {   # WHAT MSG CMD...
+    w=$1 msg=$2; shift 2
+    "$@" >"$T/log" 2>&1
+    if [ $? = 2 ] && grep -q -- "$msg" "$T/log"; then ok; else bad "$w: $(tail -c 200 "$T/log")"; fi
+}
+refuse_tp "--throughput 0" "expected a positive number" "$PZ" tune "$f" --strategy fixed-mp --throughput 0 -o "$T/x.json"
+refuse_tp "--max-batch alone" "--max-batch goes with --throughput" "$PZ" tune "$f" --strategy fixed-mp --max-batch 8 -o "$T/x.json"
+refuse_tp "--throughput with --batch" "give it without --batch" "$PZ" tune "$f" --strategy fixed-mp --batch 2 --throughput 10 -o "$T/x.json"
+
 finish
