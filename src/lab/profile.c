@@ -327,15 +327,22 @@ int lab_profile_check(const char *path, char *why, size_t n, pz_err *err)
         goto out;
     }
     lab_probe p;
+    lab_window win;   /* what else ran while the probe did (quality.c's window) */
+    lab_window_begin(&win, cores >= 1 && cores <= 4096 ? (int)cores : 1);
     lab_probe_run(cores >= 1 && cores <= 4096 ? (int)cores : 1, &p);
-    printf("check: FMA peak %.1f GFLOP/s per core now, %.1f in the profile; core share now %.2f\n",
-           p.peak_gflops, peak, p.share);
+    lab_window_end(&win);
+    printf("check: FMA peak %.1f GFLOP/s per core now, %.1f in the profile; core share now %.2f; "
+           "other processes %.2f cores\n", p.peak_gflops, peak, p.share, win.others_cores);
     /* a busy machine reads slow: then only a reading faster than the
-     * profile's tells it is stale, and a slower one leaves the check unsure */
-    int busy = p.share < 1 - tol, unsure = 0;
+     * profile's tells it is stale, and a slower one leaves the check unsure.
+     * Busy: a probe thread got less than its core, or other processes used
+     * half a core or more beside it (on cores that share a physical core,
+     * the caches or the clock with the probe's, they slow it without
+     * taking its time) */
+    int busy = p.share < 1 - tol || win.others_cores >= 0.5, unsure = 0;
     if (busy)
-        printf("check: the machine is busy now (a probe thread got %.0f%% of a core): a slow reading "
-               "below proves nothing\n", 100 * p.share);
+        printf("check: the machine is busy now (a probe thread got %.0f%% of a core, other processes "
+               "%.2f cores): a slow reading below proves nothing\n", 100 * p.share, win.others_cores);
     /* every reading is taken and every reason given: on a shared host the
      * peak can be off by noise while a layer is off for real */
     char w[3][256] = {"", "", ""};
@@ -357,8 +364,8 @@ int lab_profile_check(const char *path, char *why, size_t n, pz_err *err)
         if (w[k][0] && at < (int)n)
             at += snprintf(why + at, n - (size_t)at, "%s%s", at ? "; " : "", w[k]);
     if (!res && unsure) {
-        snprintf(why, n, "the machine is busy now (a probe thread got %.0f%% of a core) and reads slower "
-                 "than the profile", 100 * p.share);
+        snprintf(why, n, "the machine is busy now (a probe thread got %.0f%% of a core, other processes "
+                 "%.2f cores) and reads slower than the profile", 100 * p.share, win.others_cores);
         res = 2;
     }
 out:

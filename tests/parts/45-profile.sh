@@ -105,6 +105,17 @@ exits "--check: another CPU" 2 'stale: .*CPU "' "$PZ" characterize --check --tar
 exits "--check: other logical cores" 2 "stale: .*logical cores" "$PZ" characterize --check --target "$T/cores.json"
 exits "--check: no record" 2 "stale: .*records no machine" "$PZ" characterize --check --target "$T/old.json"
 exits "--check: another FMA peak" 2 "stale: .*FMA peak" "$PZ" characterize --check --target "$T/peak.json"
+# a recorded peak above now's while another process runs on the other core: the probe (one
+# thread: "cores" 1) keeps its core, but the machine is busy: unsure, never stale
+doctor "$T/p.json" "$T/peakhi.json" 'p["cores"] = 1; p["quality"]["peak_before_gflops"] *= 2 * (1 + p["quality"]["tolerance"])'
+if [ "$(nproc)" -ge 2 ]; then
+    sh -c 'while :; do :; done' &
+    spin=$!
+    exits "--check beside a busy core: unsure" 2 "unsure: .*other processes [0-9.]* cores" \
+        "$PZ" characterize --check --target "$T/peakhi.json"
+    kill "$spin" 2>/dev/null
+    wait "$spin" 2>/dev/null
+fi
 exits "--check: a layer 3x slower in the profile" 2 "stale: .*conv .* takes 0" "$PZ" characterize --check -o "$T/layer.json"
 exits "--check: no cached profile" 2 "no profile cached" "$PZ" characterize --check
 exits "--check with a study option" 2 "takes only" "$PZ" characterize --check --quick
