@@ -135,11 +135,13 @@ $(B)/tests/%: tests/unit/%.c $(B)/libpaleozoic.a $(B)/libpzrt.a $(B)/libpzimage.
 
 # The README's test command (and so CI, .ci/run): the suite twice, then
 # each libFuzzer target for a short bounded time (mk/fuzz.mk).
-check: test
-	$(MAKE) fuzz-ci FUZZ_CI_TIME=30
+# The suite on the optimized build and under ASan+UBSan, then each libFuzzer
+# target for 30 s: one queue on two workers (tests/both.sh, tests/run.sh).
+check: all
+	MAKE="$(MAKE)" FUZZ=30 ./tests/both.sh $(B)
 
-# The suite on the optimized build, then again with everything under
-# ASan+UBSan (built meanwhile on the other core: tests/both.sh).
+# The suite on the optimized build and under ASan+UBSan (built as the
+# queue's first job: tests/both.sh).
 test: all
 	MAKE="$(MAKE)" ./tests/both.sh $(B)
 

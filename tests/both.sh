@@ -1,30 +1,14 @@
 #!/bin/sh
-# both.sh [BUILD_DIR] - the suite on the optimized build, then under ASan+UBSan (`make
-# test`, and so `make check` and CI). The sanitizer build (minutes on two
-# cores) compiles on one core while the optimized suite, mostly one process
-# at a time, runs on the other; its log is shown only if it fails. Both
-# suites run even if the first fails; exits non-zero if either failed.
+# both.sh [BUILD_DIR] - the suite on the optimized build and under ASan+UBSan
+# (`make test`; `make check`, and so CI, with FUZZ=30: the fuzzers too). One
+# queue, two workers (tests/run.sh -j 2): the sanitizer build (minutes) is the
+# first job, and its suite's jobs wait for it while the optimized suite's run
+# on the other worker; the fuzz build and the fuzzers, when asked, join the
+# queue. A failed sanitizer build fails its jobs without running them.
+# Exits non-zero if anything failed.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 B=${1:-build}
-MAKE=${MAKE:-make}
-log=$(mktemp)
-trap 'rm -f "$log" "$log.rc"' EXIT
-( $MAKE --no-print-directory SAN=1 -j1 all >"$log" 2>&1; echo $? >"$log.rc" ) &
-san_pid=$!
-./tests/run.sh "$B"
-opt_rc=$?
-echo "== waiting for the sanitizer build (make SAN=1 all)"
-wait "$san_pid"
-san_build_rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-rm -f "$log.rc"
-if [ "$san_build_rc" -ne 0 ]; then
-    tail -n 60 "$log"
-    echo "FAIL make SAN=1 all (exit $san_build_rc)"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-./tests/run.sh build-san
-san_rc=$?
-[ "$opt_rc" -eq 0 ] && [ "$san_rc" -eq 0 ]
+FUZZ=${FUZZ:-0}
+exec ./tests/run.sh -j "${PZ_TEST_JOBS:-2}" --san-build --fuzz "$FUZZ" "$B" build-san
