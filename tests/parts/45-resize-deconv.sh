@@ -1,10 +1,11 @@
 #!/bin/sh
-# 45-resize-deconv.sh BUILD_DIR - the fast twins of Resize (nearest and
-# linear on H and W: rt/kernels/layout/resize_fast.c), of ConvTranspose
+# 45-resize-deconv.sh BUILD_DIR - the fast twins of Resize (nearest,
+# linear and cubic on H and W: rt/kernels/layout/resize_fast.c), of ConvTranspose
 # with kernel = stride (conv/conv_transpose_fast.c) and the blocked BINARY
 # with a scalar operand (eltwise16c*.c, bc 3), on models written here by
 # PyTorch (seeded, opset 13): F.interpolate nearest (scale 2, odd sizes),
-# bilinear (align_corners False and True, up and down), ConvTranspose2d
+# bilinear (align_corners False and True, up and down), bicubic (up, and
+# down with align_corners True), ConvTranspose2d
 # 2x2/2, 4x4/4 grouped without bias, 24 -> 1 channel, and a Conv -> x * s +
 # t -> HardSwish written out (PaddleOCR's pattern) -> Conv. Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (the chain
@@ -63,6 +64,8 @@ ALONE = {
     "bilinear2x": (Interp(scale_factor=2.0, mode="bilinear", align_corners=False), (1, 6, 9, 11)),
     "bilinear_ac": (Interp(size=(19, 29), mode="bilinear", align_corners=True), (1, 4, 10, 15)),
     "bilinear_down": (Interp(size=(7, 9), mode="bilinear", align_corners=False), (1, 3, 13, 17)),
+    "bicubic2x": (Interp(scale_factor=2.0, mode="bicubic", align_corners=False), (1, 5, 8, 13)),
+    "bicubic_ac_down": (Interp(size=(9, 7), mode="bicubic", align_corners=True), (1, 3, 17, 12)),
     "deconv2": (nn.ConvTranspose2d(24, 24, 2, stride=2), (1, 24, 20, 21)),
     "deconv4_g2": (nn.ConvTranspose2d(8, 6, 4, stride=4, groups=2, bias=False), (2, 8, 9, 7)),
     "deconv_1out": (nn.ConvTranspose2d(24, 1, 2, stride=2), (1, 24, 40, 150)),

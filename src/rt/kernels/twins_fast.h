@@ -4,7 +4,7 @@
  * (Resize: for finite inputs) and splits the work as it does. The layers
  * choose them at prepare (PZ_ISA=ref keeps the references).
  *
- *     pz_resize_lin th, tw;                     // arrays of oh resp. ow entries
+ *     pz_resize_lin th, tw;   // k = pz_resize_lin_taps(...) arrays of oh resp. ow entries
  *     if (pz_resize_lin_table(taps_h, ih, oh, &th) && pz_resize_lin_table(taps_w, iw, ow, &tw))
  *         pz_f32_resize2d__fast(&th, &tw, n * c, ih, iw, oh, ow, x, y, NULL, ith, nth);
  */
@@ -13,36 +13,47 @@
 
 #include "rt/kernels/kernels.h"
 
+/* The most taps per output coordinate the fast twin's tables hold: cubic
+ * takes 4; antialiased resizes more as they shrink (the reference keeps
+ * those beyond). */
+#define PZ_RESIZE_FAST_TAPS 8
+
 /* The fast twin's table of one axis (resize_fast.c): per output
- * coordinate two (index, weight) pairs, the second (its first index,
- * weight 0) where the reference has one tap; ones: every coordinate one
- * tap of weight 1 (nearest). The caller owns the arrays (out entries). */
+ * coordinate k (index, weight) pairs, k the most taps any coordinate has;
+ * a coordinate with fewer taps n[o] is padded with its last index at
+ * weight 0. ones: every coordinate one tap of weight 1 (nearest). The
+ * caller owns the arrays (out entries each, k of i[] and w[]). */
 typedef struct {
-    int32_t *i0, *i1;
-    double *w0, *w1;
+    int32_t *i[PZ_RESIZE_FAST_TAPS];
+    double *w[PZ_RESIZE_FAST_TAPS];
+    uint8_t *n;
+    int k;
     bool ones;
 } pz_resize_lin;
-/* Fills t from taps[0..out) (pz_resize_taps'); false when a coordinate has
- * no tap, more than two, or is outside (tf_crop_and_resize): the reference
- * then, which any cubic or antialiased resize also keeps. */
+/* The k a table of taps[0..out) (pz_resize_taps') takes; 0 when a
+ * coordinate has no tap, more than PZ_RESIZE_FAST_TAPS, is outside
+ * (tf_crop_and_resize) or an index passes INT32_MAX: the reference then. */
+int pz_resize_lin_taps(const pz_resize_tap *taps, int64_t in, int64_t out);
+/* Fills t (its arrays for k = pz_resize_lin_taps(...) set by the caller)
+ * from taps[0..out); false as that gives 0. */
 bool pz_resize_lin_table(const pz_resize_tap *taps, int64_t in, int64_t out, pz_resize_lin *t);
 /* Float32, only the last two axes resized: rows of Y from the tables of H
  * (th) and W (tw), split by output rows as the reference; its bits for
  * finite inputs where pz_resize_only_last_two holds (resize_fast.c). */
-/* One linear output row: y[o] from input rows r0 (weight a0) and, when
- * two, r1 (a1), under W's table w. */
-typedef void (*pz_resize_row_fn)(const pz_resize_lin *w, int64_t ow, const float *r0,
-                                 const float *r1, double a0, double a1, bool two, float *y);
-/* row: the linear rows' kernel (NULL: the plain C one; the AVX-512 one
- * below gives the same bits). */
+/* One output row: y[o] = sum over the nh input rows rows[j] (weights
+ * a[j]) and W's taps, a-major, as the reference sums. */
+typedef void (*pz_resize_row_fn)(const pz_resize_lin *w, int64_t ow, const float *const *rows,
+                                 const double *a, int nh, float *y);
+/* row: the rows' kernel (NULL: the plain C one; the AVX-512 one below
+ * gives the same bits). */
 void pz_f32_resize2d__fast(const pz_resize_lin *th, const pz_resize_lin *tw, int64_t planes,
                            int64_t ih, int64_t iw, int64_t oh, int64_t ow, const float *x,
                            float *y, pz_resize_row_fn row, int ith, int nth);
 /* The row in ZMM registers: 8 outputs a step, the inputs gathered and
  * widened to double, each product and sum one IEEE double operation in the
  * plain row's order (no FMA). Not in a PZ_SCALAR build. */
-void pz_f32_resize_row__avx512(const pz_resize_lin *w, int64_t ow, const float *r0,
-                               const float *r1, double a0, double a1, bool two, float *y);
+void pz_f32_resize_row__avx512(const pz_resize_lin *w, int64_t ow, const float *const *rows,
+                               const double *a, int nh, float *y);
 
 /* pz_f32_conv_transpose__ref's fast twin (conv_transpose_fast.c), when
  * takes: kernel = stride (W's at least 2), no dilation, no padding, Y

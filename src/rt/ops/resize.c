@@ -18,10 +18,10 @@ typedef struct {
     size_t n_taps[PZ_MAX_RANK], n_pool[PZ_MAX_RANK];   /* what they hold */
     pz_resize_params cur;         /* run time: the run's scales and roi */
     pz_resize_lin lin[2];         /* the fast twin's tables of H and W */
-    void *lin_mem[2];             /* their storage, for n_lin[] coordinates */
-    size_t n_lin[2];
-    bool fast;                    /* float32, H and W only, nearest or linear */
-    pz_resize_row_fn row;         /* its linear rows' kernel (NULL: plain C) */
+    void *lin_mem[2];             /* their storage */
+    size_t n_lin[2];              /* their bytes */
+    bool fast;                    /* float32, H and W only, at most PZ_RESIZE_FAST_TAPS taps */
+    pz_resize_row_fn row;         /* its rows' kernel (NULL: plain C) */
 } resize_state;
 
 /* The fast twin's tables for the taps of the last two axes, or st->fast
@@ -47,18 +47,24 @@ static void resize_plan_fast(const pz_layer *l, resize_state *st, int rank, cons
         }
     }
     for (int k = 0; k < 2; k++) {
-        int a = rank - 2 + k;
-        size_t outs = (size_t)(yd[a] > 0 ? yd[a] : 1), per = 2 * sizeof(int32_t) + 2 * sizeof(double);
-        if (outs > st->n_lin[k]) {
+        const int a = rank - 2 + k, kk = pz_resize_lin_taps(st->taps[a], xd[a], yd[a]);
+        if (!kk) return;
+        /* the doubles first, then the indices, then the counts: each array aligned */
+        const size_t outs = (size_t)(yd[a] > 0 ? yd[a] : 1),
+                     bytes = outs * ((size_t)kk * (sizeof(double) + sizeof(int32_t)) + 1);
+        if (bytes > st->n_lin[k]) {
             free(st->lin_mem[k]);
-            st->n_lin[k] = (st->lin_mem[k] = malloc(outs * per)) ? outs : 0;
+            st->n_lin[k] = (st->lin_mem[k] = malloc(bytes)) ? bytes : 0;
             if (!st->n_lin[k]) return;
         }
         pz_resize_lin *t = &st->lin[k];
-        t->w0 = st->lin_mem[k];   /* the doubles first: each array stays aligned */
-        t->w1 = t->w0 + outs;
-        t->i0 = (int32_t *)(t->w1 + outs);
-        t->i1 = t->i0 + outs;
+        double *w = st->lin_mem[k];
+        int32_t *i = (int32_t *)(w + (size_t)kk * outs);
+        for (int j = 0; j < kk; j++) {
+            t->w[j] = w + (size_t)j * outs;
+            t->i[j] = i + (size_t)j * outs;
+        }
+        t->n = (uint8_t *)(i + (size_t)kk * outs);
         if (!pz_resize_lin_table(st->taps[a], xd[a], yd[a], t)) return;
     }
     st->fast = true;
