@@ -12,6 +12,8 @@ struct pz_qgconv_dyn {
     pz_qconv_dyn_desc d;
     int64_t group, cg;     /* groups; input channels a group */
     int32_t *w;            /* [m][cg][kh][kw]: w - zw[m] */
+    int64_t *cols;         /* [kw][3]: the tap's column offset, then the output
+                            * columns [o0, o1) whose reads it has in the row */
     pz_qgconv_tap_fn *tap;
 };
 
@@ -19,6 +21,7 @@ void pz_qgconv_dyn_free(pz_qgconv_dyn *q)
 {
     if (!q) return;
     free(q->w);
+    free(q->cols);
     free(q);
 }
 
@@ -40,7 +43,8 @@ pz_qgconv_dyn *pz_qgconv_dyn_new(const pz_qconv_dyn_desc *d, int64_t group, pz_i
     pz_qgconv_dyn *q = calloc(1, sizeof *q);
     const int64_t cg = d->c / group, per_m = cg * d->kh * d->kw;
     if (q) q->w = malloc((size_t)(d->m * per_m) * sizeof *q->w);
-    if (!q || !q->w) {
+    if (q) q->cols = malloc((size_t)d->kw * 3 * sizeof *q->cols);
+    if (!q || !q->w || !q->cols) {
         snprintf(err, errsize, "qgconv_dyn: out of memory");
         pz_qgconv_dyn_free(q);
         return NULL;
@@ -55,16 +59,31 @@ pz_qgconv_dyn *pz_qgconv_dyn_new(const pz_qconv_dyn_desc *d, int64_t group, pz_i
             q->w[i] = (d->w_signed ? ((const int8_t *)w)[i] : ((const uint8_t *)w)[i]) - zw;
         }
     }
+    for (int kw = 0; kw < d->kw; kw++) {
+        /* columns ow whose tap kw reads inside the row: ow sw + off in [0, IW);
+         * o0 = ceil(-off / sw) when off < 0; o1: last ow with ow sw + off < IW */
+        const int64_t off = (int64_t)kw * d->dw - d->pl;
+        const int64_t o0 = off < 0 ? (-off + d->sw - 1) / d->sw : 0;
+        const int64_t o1 = d->iw - 1 - off < 0 ? 0 : (d->iw - 1 - off) / d->sw + 1;
+        int64_t *c = q->cols + kw * 3;
+        c[0] = off, c[1] = o0, c[2] = o1 < d->ow ? o1 : d->ow;
+    }
     q->tap = pz_qgconv_tap__scalar;
 #ifndef PZ_SCALAR
     if (isa == PZ_ISA_AVX512) q->tap = pz_qgconv_tap__avx512;
+    if (isa == PZ_ISA_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) q->tap = pz_qgconv_tap__avx2;
 #endif
+    (void)isa;
     return q;
 }
 
-int pz_qgconv_dyn_avx512(const pz_qgconv_dyn *q)
+pz_isa pz_qgconv_dyn_isa(const pz_qgconv_dyn *q)
 {
-    return q->tap != pz_qgconv_tap__scalar;
+#ifndef PZ_SCALAR
+    if (q->tap == pz_qgconv_tap__avx512) return PZ_ISA_AVX512;
+    if (q->tap == pz_qgconv_tap__avx2) return PZ_ISA_AVX2;
+#endif
+    return PZ_ISA_SCALAR;
 }
 
 static size_t row_bytes(const pz_qgconv_dyn *q)
@@ -95,7 +114,6 @@ void pz_qgconv_dyn_run(const pz_qgconv_dyn *q, const void *x, int32_t x_zp, cons
     const int64_t OH = d->oh, OW = d->ow, IH = d->ih, IW = d->iw, cg = q->cg;
     const int64_t mg = d->m / q->group, ksz = (int64_t)d->kh * d->kw;
     int32_t *acc = (int32_t *)((char *)scratch + row_bytes(q) * (size_t)ith);
-    /* columns ow whose tap kw reads inside the row: ow sw + off in [0, IW) */
     int64_t r0, r1;
     pz_split(d->n * d->m * OH, ith, nth, &r0, &r1);
     for (int64_t r = r0; r < r1; r++) {
@@ -108,14 +126,10 @@ void pz_qgconv_dyn_run(const pz_qgconv_dyn *q, const void *x, int32_t x_zp, cons
                 const int64_t ih = oh * d->sh - d->pt + (int64_t)kh * d->dh;
                 if (ih < 0 || ih >= IH) continue;
                 for (int kw = 0; kw < d->kw; kw++) {
-                    const int64_t off = (int64_t)kw * d->dw - d->pl;
-                    /* o0 = ceil(-off / sw) when off < 0; o1: last ow with ow sw + off < IW */
-                    int64_t o0 = off < 0 ? (-off + d->sw - 1) / d->sw : 0;
-                    int64_t o1 = IW - 1 - off < 0 ? 0 : (IW - 1 - off) / d->sw + 1;
-                    if (o1 > OW) o1 = OW;
-                    if (o0 < o1)
-                        q->tap(acc, xp + ih * IW, o0, o1, d->sw, off, x_zp, wp[kh * d->kw + kw],
-                               d->x_signed);
+                    const int64_t *c = q->cols + kw * 3;
+                    if (c[1] < c[2])
+                        q->tap(acc, xp + ih * IW, c[1], c[2], d->sw, c[0], x_zp,
+                               wp[kh * d->kw + kw], d->x_signed);
                 }
             }
         }
