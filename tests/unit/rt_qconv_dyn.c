@@ -190,50 +190,52 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
     tcase_free(&t);
 }
 
-/* The taps alone against the twin on rows of every length 1-40 (each row
- * its own allocation of exactly its bytes: a read past it is a sanitizer's
- * error), strides 1-3, offsets -3..3 with the column range the caller
- * gives, the extreme values; the sums start from random int32s (wrap). */
-static void tap_sweep(void)
+/* The taps alone against the twin: 1-11 taps over 32 and 64 columns,
+ * strides 1-3, each tap's row its own allocation of exactly the bytes the
+ * header promises (a read past it is a sanitizer's error), the extreme
+ * values; the sums start from random int32s (wrap). */
+static void taps_sweep(void)
 {
 #ifndef PZ_SCALAR
-    static pz_qgconv_tap_fn *const TAP[] = {pz_qgconv_tap__avx2, pz_qgconv_tap__avx512};
+    static pz_qgconv_taps_fn *const TAPS[] = {pz_qgconv_taps__avx2, pz_qgconv_taps__avx512};
     static const pz_isa TISA[] = {PZ_ISA_AVX2, PZ_ISA_AVX512};
     static const int32_t ZW[][3] = {{0, 255, -255}, {-128, 255, 255}, {127, -255, -1},
                                     {77, 13, -200}};
-    int32_t a0[48], ar[48], a[48];
-    for (int iw = 1; iw <= 40; iw++) {
-        uint8_t *x = malloc((size_t)iw);
-        for (int i = 0; i < iw; i++) x[i] = (uint8_t)(iw % 3 ? rnd() : i % 2 ? 255 : 0);
+    int32_t a0[64], ar[64], a[64], wv[11];
+    const uint8_t *xs[11];
+    for (int64_t n = 32; n <= 64; n += 32)
         for (int sw = 1; sw <= 3; sw++)
-            for (int64_t off = -3; off <= 3; off++) {
-                const int64_t o0 = off < 0 ? (-off + sw - 1) / sw : 0;
-                const int64_t o1 = iw - 1 - off < 0 ? 0 : (iw - 1 - off) / sw + 1;
-                if (o0 >= o1) continue;
+            for (int nt = 1; nt <= 11; nt += 2)
                 for (int z = 0; z < 4; z++)
-                    for (int xs = 0; xs < 2; xs++) {
-                        const int32_t zx = xs ? ZW[z][0] : ZW[z][0] & 0xff, wv = ZW[z][1 + xs];
-                        for (int i = 0; i < 48; i++) a0[i] = (int32_t)rnd();
-                        memcpy(ar, a0, sizeof ar);
-                        pz_qgconv_tap__scalar(ar, x, o0, o1, sw, off, zx, wv, xs);
-                        for (int t = 0; t < 2; t++) {
-                            if (pz_cpu_isa() < TISA[t]) continue;
-                            memcpy(a, a0, sizeof a);
-                            TAP[t](a, x, o0, o1, sw, off, zx, wv, xs);
-                            checkf(!memcmp(a, ar, sizeof a), "tap %s: iw %d sw %d off %lld zx "
-                                   "%d wv %d x%s", t ? "avx512" : "avx2", iw, sw,
-                                   (long long)off, zx, wv, xs ? "s8" : "u8");
+                    for (int xs8 = 0; xs8 < 2; xs8++) {
+                        const int64_t len = (n - 1) * sw + 2;
+                        const int32_t zx = xs8 ? ZW[z][0] : ZW[z][0] & 0xff;
+                        for (int t = 0; t < nt; t++) {
+                            uint8_t *r = malloc((size_t)len);
+                            for (int64_t i = 0; i < len; i++)
+                                r[i] = (uint8_t)(z % 2 ? rnd() : i % 3 ? 255 : 0);
+                            xs[t] = r;
+                            wv[t] = t % 2 ? ZW[z][1 + xs8] : (int32_t)(rnd() % 511) - 255;
                         }
+                        for (int i = 0; i < 64; i++) a0[i] = (int32_t)rnd();
+                        memcpy(ar, a0, sizeof ar);
+                        pz_qgconv_taps__scalar(ar, n, xs, wv, nt, sw, zx, xs8);
+                        for (int k = 0; k < 2; k++) {
+                            if (pz_cpu_isa() < TISA[k]) continue;
+                            memcpy(a, a0, sizeof a);
+                            TAPS[k](a, n, xs, wv, nt, sw, zx, xs8);
+                            checkf(!memcmp(a, ar, sizeof a), "taps %s: n %lld sw %d nt %d zx "
+                                   "%d x%s", k ? "avx512" : "avx2", (long long)n, sw, nt, zx,
+                                   xs8 ? "s8" : "u8");
+                        }
+                        for (int t = 0; t < nt; t++) free((void *)xs[t]);
                     }
-            }
-        free(x);
-    }
 #endif
 }
 
 int main(void)
 {
-    tap_sweep();
+    taps_sweep();
     /* depthwise (g = c = m), a channel multiplier (m = 2c), groups of
      * several channels; strides 1-3 (3: the twin's loop in the AVX-512
      * tap), dilations, rows shorter and longer than a vector */
