@@ -190,7 +190,7 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
     tcase_free(&t);
 }
 
-/* The taps alone against the twin: 1-11 taps over 32 and 64 columns,
+/* The taps alone against the twin: 1-11 taps over 16 to 64 columns,
  * strides 1-3, each tap's row its own allocation of exactly the bytes the
  * header promises (a read past it is a sanitizer's error), the extreme
  * values; the sums start from random int32s (wrap). */
@@ -203,7 +203,7 @@ static void taps_sweep(void)
                                     {77, 13, -200}};
     int32_t a0[64], ar[64], a[64], wv[11];
     const uint8_t *xs[11];
-    for (int64_t n = 32; n <= 64; n += 32)
+    for (int64_t n = 16; n <= 64; n += 16)
         for (int sw = 1; sw <= 3; sw++)
             for (int nt = 1; nt <= 11; nt += 2)
                 for (int z = 0; z < 4; z++)

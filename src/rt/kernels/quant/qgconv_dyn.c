@@ -14,7 +14,8 @@ struct pz_qgconv_dyn {
     pz_qconv_dyn_desc d;
     int64_t group, cg;     /* groups; input channels a group */
     int32_t *w;            /* [m][cg][kh][kw]: w - zw[m] */
-    int64_t owv, pw;       /* columns summed (ow up to a multiple of 32); a padded row's bytes */
+    int64_t owv, pw;       /* columns summed (the vector taps: ow up to a multiple of 16,
+                            * the twin: ow); a padded row's bytes */
     pz_qgconv_taps_fn *taps;
 };
 
@@ -62,15 +63,15 @@ pz_qgconv_dyn *pz_qgconv_dyn_new(const pz_qconv_dyn_desc *d, int64_t group, pz_i
     /* a padded row holds the input row at pl and X's zero point around it,
      * as far as the last tap of the last column summed reads (+ 1: stride
      * 2's vector loads read the odd byte after it) */
-    q->owv = (d->ow + 31) / 32 * 32;
-    const int64_t reach = (int64_t)(d->kw - 1) * d->dw + (q->owv - 1) * d->sw + 2;
-    q->pw = ((reach > d->pl + d->iw ? reach : d->pl + d->iw) + 63) / 64 * 64;
     q->taps = pz_qgconv_taps__scalar;
 #ifndef PZ_SCALAR
     if (isa == PZ_ISA_AVX512) q->taps = pz_qgconv_taps__avx512;
     if (isa == PZ_ISA_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) q->taps = pz_qgconv_taps__avx2;
 #endif
     (void)isa;
+    q->owv = q->taps == pz_qgconv_taps__scalar ? d->ow : (d->ow + 15) / 16 * 16;
+    const int64_t reach = (int64_t)(d->kw - 1) * d->dw + (q->owv - 1) * d->sw + 2;
+    q->pw = ((reach > d->pl + d->iw ? reach : d->pl + d->iw) + 63) / 64 * 64;
     return q;
 }
 
@@ -83,12 +84,17 @@ pz_isa pz_qgconv_dyn_isa(const pz_qgconv_dyn *q)
     return PZ_ISA_SCALAR;
 }
 
-/* A worker's scratch: the sums (owv int32), kh padded rows, a tap's row
- * pointer and weight for each of the kh kw taps */
+/* A worker's scratch: the sums (owv int32, to 64 bytes), kh padded rows,
+ * a tap's row pointer and weight for each of the kh kw taps */
+static size_t acc_bytes(const pz_qgconv_dyn *q)
+{
+    return (size_t)(q->owv * 4 + 63) / 64 * 64;
+}
+
 static size_t worker_bytes(const pz_qgconv_dyn *q)
 {
     const size_t nt = (size_t)q->d.kh * (size_t)q->d.kw;
-    const size_t b = (size_t)q->owv * 4 + (size_t)q->d.kh * (size_t)q->pw +
+    const size_t b = acc_bytes(q) + (size_t)q->d.kh * (size_t)q->pw +
                      nt * (sizeof(const uint8_t *) + sizeof(int32_t));
     return (b + 63) / 64 * 64;
 }
@@ -117,7 +123,7 @@ void pz_qgconv_dyn_run(const pz_qgconv_dyn *q, const void *x, int32_t x_zp, cons
     const int64_t mg = d->m / q->group, ksz = (int64_t)d->kh * d->kw;
     char *ws = (char *)scratch + worker_bytes(q) * (size_t)ith;
     int32_t *acc = (int32_t *)ws;
-    uint8_t *rows = (uint8_t *)ws + q->owv * 4;
+    uint8_t *rows = (uint8_t *)ws + acc_bytes(q);
     const uint8_t **xs = (const uint8_t **)(void *)(rows + d->kh * pw);
     int32_t *wv = (int32_t *)(void *)(xs + ksz);
     /* taps outside the image read X's zero point: they add (zx - zx) w = 0,

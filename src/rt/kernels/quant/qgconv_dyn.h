@@ -10,7 +10,7 @@
  * reference pads with X's zero point), int32 wrapping as the reference's.
  * An input channel's kh rows are copied into rows padded with X's zero
  * point, then one call adds all its taps over the row's columns, 32
- * columns at a time in registers: the scalar twin, AVX-512 or AVX2
+ * (16) columns at a time in registers: the scalar twin, AVX-512 or AVX2
  * (stride 1 or 2; others the twin's loop), the same bits.
  *
  *     pz_qgconv_dyn *q = pz_qgconv_dyn_new(&d, group, isa, w, wzp, wzp_per_m, err, n);
@@ -29,7 +29,7 @@ typedef struct pz_qgconv_dyn pz_qgconv_dyn;
 
 /* d as for qconv_dyn.h (novnni unused); w: [m][c/group][kh][kw] of
  * w_signed's type, wzp one (wzp_per_m 0) or one per m, or NULL (0). NULL
- * with the reason in err for sizes < 1, a group that does not divide c and
+ * with the reason in err for sizes < 1, pads < 0, a group that does not divide c and
  * m, or no memory. isa PZ_ISA_AVX512: the AVX-512 tap, PZ_ISA_AVX2 (on a
  * CPU with AVX2) the AVX2 one, else the twin. */
 pz_qgconv_dyn *pz_qgconv_dyn_new(const pz_qconv_dyn_desc *d, int64_t group, pz_isa isa,
@@ -46,10 +46,10 @@ size_t pz_qgconv_dyn_scratch(const pz_qgconv_dyn *q, int nth);
 void pz_qgconv_dyn_run(const pz_qgconv_dyn *q, const void *x, int32_t x_zp, const pz_qdyn_out *o,
                        void *y, void *scratch, int ith, int nth);
 
-/* nt taps over n columns (a multiple of 32): acc[ow] += sum_t (xs[t][ow
- * sw] - zx) wv[t], x int8 (x_signed) or uint8, wv[t] and x - zx in [-255,
- * 255]; the rows hold every byte up to xs[t][(n - 1) sw + 1] (the caller's
- * padding). For qgconv_dyn*.c and the tests. */
+/* nt taps over n columns (the vector ones: a multiple of 16): acc[ow] +=
+ * sum_t (xs[t][ow sw] - zx) wv[t], x int8 (x_signed) or uint8, wv[t] and
+ * x - zx in [-255, 255]; the rows hold every byte up to xs[t][(n - 1) sw +
+ * 1] (the caller's padding). For qgconv_dyn*.c and the tests. */
 typedef void pz_qgconv_taps_fn(int32_t *acc, int64_t n, const uint8_t *const *xs,
                                const int32_t *wv, int nt, int sw, int32_t zx, int x_signed);
 pz_qgconv_taps_fn pz_qgconv_taps__scalar, pz_qgconv_taps__avx2, pz_qgconv_taps__avx512;

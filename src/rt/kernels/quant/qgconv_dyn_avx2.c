@@ -1,9 +1,9 @@
 /* qgconv_dyn_avx2.c - the taps of the grouped/depthwise ConvInteger
- * (qgconv_dyn.h) in AVX2: 32 output columns in four YMM sums while every
- * tap adds to them, the bytes widened to int32 (stride 1: 8 bytes a
- * vector; stride 2: the even bytes of 16), (x - zx) wv with int32's wrap;
- * other strides the scalar twin's loop. The same bits as the twin
- * (qgconv_dyn.c). */
+ * (qgconv_dyn.h) in AVX2: 32 (the last 16) output columns in four (two)
+ * YMM sums while every tap adds to them, the bytes widened to int32
+ * (stride 1: 8 bytes a vector; stride 2: the even bytes of 16), (x - zx)
+ * wv with int32's wrap; other strides the scalar twin's loop. The same
+ * bits as the twin (qgconv_dyn.c). */
 #include "rt/kernels/quant/qgconv_dyn.h"
 
 #ifndef PZ_SCALAR
@@ -28,14 +28,15 @@ static inline __attribute__((always_inline)) __m256i cols8(const uint8_t *p, int
 #define ADD8(a, p) \
     a = _mm256_add_epi32(a, _mm256_madd_epi16(_mm256_sub_epi32(cols8(p, sw, sg), zv), w))
 
-/* the columns [0, n) 32 at a time, four sums in registers over the taps;
- * inlined with sw and sg constant */
+/* the columns [0, n) 32 at a time, four sums in registers over the taps,
+ * then 16 with two; inlined with sw and sg constant */
 static inline __attribute__((always_inline)) void taps32(int32_t *acc, int64_t n,
                                                          const uint8_t *const *xs,
                                                          const int32_t *wv, int nt, int sw,
                                                          __m256i zv, int sg)
 {
-    for (int64_t ow = 0; ow < n; ow += 32) {
+    int64_t ow = 0;
+    for (; ow + 32 <= n; ow += 32) {
         int32_t *c = acc + ow;
         __m256i a0 = _mm256_loadu_si256((const __m256i *)c);
         __m256i a1 = _mm256_loadu_si256((const __m256i *)(c + 8));
@@ -53,6 +54,19 @@ static inline __attribute__((always_inline)) void taps32(int32_t *acc, int64_t n
         _mm256_storeu_si256((__m256i *)(c + 8), a1);
         _mm256_storeu_si256((__m256i *)(c + 16), a2);
         _mm256_storeu_si256((__m256i *)(c + 24), a3);
+    }
+    if (ow < n) {
+        int32_t *c = acc + ow;
+        __m256i a0 = _mm256_loadu_si256((const __m256i *)c);
+        __m256i a1 = _mm256_loadu_si256((const __m256i *)(c + 8));
+        for (int t = 0; t < nt; t++) {
+            const uint8_t *p = xs[t] + ow * sw;
+            const __m256i w = _mm256_set1_epi32(wv[t] & 0xffff);
+            ADD8(a0, p);
+            ADD8(a1, p + 8 * sw);
+        }
+        _mm256_storeu_si256((__m256i *)c, a0);
+        _mm256_storeu_si256((__m256i *)(c + 8), a1);
     }
 }
 

@@ -1,9 +1,9 @@
 /* qgconv_dyn_avx512.c - the taps of the grouped/depthwise ConvInteger
- * (qgconv_dyn.h) in AVX-512: 32 output columns in two ZMM sums while every
- * tap adds to them, the bytes widened to int32 (stride 1: 16 bytes a
- * vector; stride 2: the even bytes of 32), (x - zx) wv with int32's wrap;
- * other strides the scalar twin's loop. The same bits as the twin
- * (qgconv_dyn.c). */
+ * (qgconv_dyn.h) in AVX-512: 32 (the last 16) output columns in two (one)
+ * ZMM sums while every tap adds to them, the bytes widened to int32
+ * (stride 1: 16 bytes a vector; stride 2: the even bytes of 32), (x - zx)
+ * wv with int32's wrap; other strides the scalar twin's loop. The same
+ * bits as the twin (qgconv_dyn.c). */
 #include "rt/kernels/quant/qgconv_dyn.h"
 
 #ifndef PZ_SCALAR
@@ -27,14 +27,15 @@ static inline __attribute__((always_inline)) __m512i cols16(const uint8_t *p, in
 #define ADD16(a, p) \
     a = _mm512_add_epi32(a, _mm512_madd_epi16(_mm512_sub_epi32(cols16(p, sw, sg), zv), w))
 
-/* the columns [0, n) 32 at a time, two sums in registers over the taps;
- * inlined with sw and sg constant */
+/* the columns [0, n) 32 at a time, two sums in registers over the taps,
+ * then 16 with one; inlined with sw and sg constant */
 static inline __attribute__((always_inline)) void taps32(int32_t *acc, int64_t n,
                                                          const uint8_t *const *xs,
                                                          const int32_t *wv, int nt, int sw,
                                                          __m512i zv, int sg)
 {
-    for (int64_t ow = 0; ow < n; ow += 32) {
+    int64_t ow = 0;
+    for (; ow + 32 <= n; ow += 32) {
         __m512i a0 = _mm512_loadu_si512(acc + ow), a1 = _mm512_loadu_si512(acc + ow + 16);
         for (int t = 0; t < nt; t++) {
             const uint8_t *p = xs[t] + ow * sw;
@@ -44,6 +45,14 @@ static inline __attribute__((always_inline)) void taps32(int32_t *acc, int64_t n
         }
         _mm512_storeu_si512(acc + ow, a0);
         _mm512_storeu_si512(acc + ow + 16, a1);
+    }
+    if (ow < n) {
+        __m512i a0 = _mm512_loadu_si512(acc + ow);
+        for (int t = 0; t < nt; t++) {
+            const __m512i w = _mm512_set1_epi32(wv[t] & 0xffff);
+            ADD16(a0, xs[t] + ow * sw);
+        }
+        _mm512_storeu_si512(acc + ow, a0);
     }
 }
 
