@@ -9,7 +9,7 @@
  * 0, w at the ends of its type, zero points at the ends) where the sums
  * grow most. With the float32 output stage (qdyn_out.h): the reference's
  * sums through the unfused chain's roundings, bit for bit. The grouped
- * and depthwise plan (qgconv_dyn.h, twin and AVX-512) the same way. */
+ * and depthwise plan (qgconv_dyn.h, twin, AVX2 and AVX-512) the same way. */
 #include "rt/kernels/quant/qconv.h"
 #include "rt/kernels/quant/qconv_dyn.h"
 #include "rt/kernels/quant/qgconv_dyn.h"
@@ -18,14 +18,16 @@
 
 static int extreme;
 
-/* The float32 stage's row kernel: the scalar twin at 1 worker, AVX-512
- * (where the CPU has it) at more. */
-static void (*row_kernel(int nth))(const pz_qdyn_out *, int64_t, const int32_t *, float *,
-                                   int64_t)
+/* The float32 stage's row kernel of an ISA (as qdyn_out.c picks it): the
+ * scalar twin, AVX2 or AVX-512. */
+static void (*row_kernel(pz_isa isa))(const pz_qdyn_out *, int64_t, const int32_t *, float *,
+                                      int64_t)
 {
 #ifndef PZ_SCALAR
-    if (nth > 1 && pz_cpu_isa() >= PZ_ISA_AVX512) return pz_qdyn_out_row__avx512;
+    if (isa == PZ_ISA_AVX512) return pz_qdyn_out_row__avx512;
+    if (isa == PZ_ISA_AVX2) return pz_qdyn_out_row__avx2;
 #endif
+    (void)isa;
     return pz_qdyn_out_row__scalar;
 }
 
@@ -111,7 +113,7 @@ static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k
                 wsc[i] = (float)rnd() / 9e3f, bia[i] = (float)rnd() / 300.0f - 0.4f;
             const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = wzk == 2, .b = wzk != 1 ? bia : NULL,
                                    .b_per = 1, .act = {.kind = wzk ? PZ_ACT_RELU : PZ_ACT_NONE},
-                                   .row = row_kernel(nth)};
+                                   .row = row_kernel(nth == 1 ? PZ_ISA_SCALAR : KISA[kk])};
             for (int ith = 0; ith < nth; ith++) pz_qconv_dyn_run(q, x, xzp, &o, y, sc, ith, nth);
             bad = 0;
             for (int64_t i = 0; i < ny; i++) {
@@ -130,9 +132,10 @@ static void dcase(int64_t n, int64_t c, int64_t m, int64_t ih, int64_t iw, int k
     tcase_free(&t);
 }
 
-/* Grouped and depthwise (qgconv_dyn.h): the scalar twin and the AVX-512
- * tap (where the CPU has it) against the reference, int32 and float32 out,
- * 1 and 3 workers. g groups of c/g inputs and m/g outputs; pads random. */
+/* Grouped and depthwise (qgconv_dyn.h): the scalar twin, the AVX2 and the
+ * AVX-512 taps (where the CPU has them) against the reference, int32 and
+ * float32 out, 1 and 3 workers. g groups of c/g inputs and m/g outputs;
+ * pads random. */
 static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_t iw, int k,
                   int s, int dil, int xs, int ws, int wzk)
 {
@@ -143,14 +146,19 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
     const int32_t xzp = t.xzp;
     const int64_t ny = t.ny, oh = t.d.oh, ow = t.d.ow;
     const pz_qconv_dyn_desc d = t.d;
-    for (int v = 0; v < 2; v++) {
-        if (v && pz_cpu_isa() < PZ_ISA_AVX512) continue;
+    static const pz_isa ISAS[] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
+    static const char *const INAME[] = {"twin", "avx2", "avx512"};
+    for (int v = 0; v < 3; v++) {
+#ifdef PZ_SCALAR
+        if (v) continue;
+#endif
+        if (pz_cpu_isa() < ISAS[v]) continue;
         char err[200];
-        pz_qgconv_dyn *q = pz_qgconv_dyn_new(&d, g, v ? PZ_ISA_AVX512 : PZ_ISA_SCALAR, w,
-                                             wzk ? wz : NULL, wzk == 2, err, sizeof err);
+        pz_qgconv_dyn *q = pz_qgconv_dyn_new(&d, g, ISAS[v], w, wzk ? wz : NULL, wzk == 2, err,
+                                             sizeof err);
         checkf(q != NULL, "grouped plan: %s", err);
         if (!q) continue;
-        check(pz_qgconv_dyn_avx512(q) == v, "the tap asked for");
+        check(pz_qgconv_dyn_isa(q) == ISAS[v], "the tap asked for");
         for (int nth = 1; nth <= 3; nth += 2) {
             void *sc = malloc(pz_qgconv_dyn_scratch(q, nth));
             memset(y, 0x5a, (size_t)ny * 4);
@@ -158,14 +166,14 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
             int64_t bad = 0;
             for (int64_t i = 0; i < ny; i++) bad += y[i] != yr[i];
             checkf(bad == 0, "grouped %s nth %d: n %lld c %lld m %lld g %lld %lldx%lld k %d s %d "
-                   "d %d x%s w%s wz %d: %lld of %lld differ", v ? "avx512" : "twin", nth,
+                   "d %d x%s w%s wz %d: %lld of %lld differ", INAME[v], nth,
                    (long long)n, (long long)c, (long long)m, (long long)g, (long long)ih,
                    (long long)iw, k, s, dil, xs ? "s8" : "u8", ws ? "s8" : "u8", wzk,
                    (long long)bad, (long long)ny);
             float *wsc = malloc((size_t)m * 4), *yf = (float *)y;
             for (int64_t i = 0; i < m; i++) wsc[i] = (float)rnd() / 9e3f;
             const pz_qdyn_out o = {.xs = 0.0173f, .ws = wsc, .ws_per = 1,
-                                   .act = {.kind = PZ_ACT_RELU}, .row = row_kernel(nth)};
+                                   .act = {.kind = PZ_ACT_RELU}, .row = row_kernel(ISAS[v])};
             for (int ith = 0; ith < nth; ith++) pz_qgconv_dyn_run(q, x, xzp, &o, y, sc, ith, nth);
             bad = 0;
             for (int64_t i = 0; i < ny; i++) {
@@ -173,8 +181,8 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
                 if (f < 0) f = 0;
                 bad += memcmp(&f, &yf[i], 4) != 0;
             }
-            checkf(bad == 0, "grouped %s nth %d float out: %lld of %lld differ",
-                   v ? "avx512" : "twin", nth, (long long)bad, (long long)ny);
+            checkf(bad == 0, "grouped %s nth %d float out: %lld of %lld differ", INAME[v], nth,
+                   (long long)bad, (long long)ny);
             free(sc), free(wsc);
         }
         pz_qgconv_dyn_free(q);
@@ -182,8 +190,52 @@ static void gcase(int64_t n, int64_t c, int64_t m, int64_t g, int64_t ih, int64_
     tcase_free(&t);
 }
 
+/* The taps alone against the twin: 1-11 taps over 16 to 64 columns,
+ * strides 1-3, each tap's row its own allocation of exactly the bytes the
+ * header promises (a read past it is a sanitizer's error), the extreme
+ * values; the sums start from random int32s (wrap). */
+static void taps_sweep(void)
+{
+#ifndef PZ_SCALAR
+    static pz_qgconv_taps_fn *const TAPS[] = {pz_qgconv_taps__avx2, pz_qgconv_taps__avx512};
+    static const pz_isa TISA[] = {PZ_ISA_AVX2, PZ_ISA_AVX512};
+    static const int32_t ZW[][3] = {{0, 255, -255}, {-128, 255, 255}, {127, -255, -1},
+                                    {77, 13, -200}};
+    int32_t a0[64], ar[64], a[64], wv[11];
+    const uint8_t *xs[11];
+    for (int64_t n = 16; n <= 64; n += 16)
+        for (int sw = 1; sw <= 3; sw++)
+            for (int nt = 1; nt <= 11; nt += 2)
+                for (int z = 0; z < 4; z++)
+                    for (int xs8 = 0; xs8 < 2; xs8++) {
+                        const int64_t len = (n - 1) * sw + 2;
+                        const int32_t zx = xs8 ? ZW[z][0] : ZW[z][0] & 0xff;
+                        for (int t = 0; t < nt; t++) {
+                            uint8_t *r = malloc((size_t)len);
+                            for (int64_t i = 0; i < len; i++)
+                                r[i] = (uint8_t)(z % 2 ? rnd() : i % 3 ? 255 : 0);
+                            xs[t] = r;
+                            wv[t] = t % 2 ? ZW[z][1 + xs8] : (int32_t)(rnd() % 511) - 255;
+                        }
+                        for (int i = 0; i < 64; i++) a0[i] = (int32_t)rnd();
+                        memcpy(ar, a0, sizeof ar);
+                        pz_qgconv_taps__scalar(ar, n, xs, wv, nt, sw, zx, xs8);
+                        for (int k = 0; k < 2; k++) {
+                            if (pz_cpu_isa() < TISA[k]) continue;
+                            memcpy(a, a0, sizeof a);
+                            TAPS[k](a, n, xs, wv, nt, sw, zx, xs8);
+                            checkf(!memcmp(a, ar, sizeof a), "taps %s: n %lld sw %d nt %d zx "
+                                   "%d x%s", k ? "avx512" : "avx2", (long long)n, sw, nt, zx,
+                                   xs8 ? "s8" : "u8");
+                        }
+                        for (int t = 0; t < nt; t++) free((void *)xs[t]);
+                    }
+#endif
+}
+
 int main(void)
 {
+    taps_sweep();
     /* depthwise (g = c = m), a channel multiplier (m = 2c), groups of
      * several channels; strides 1-3 (3: the twin's loop in the AVX-512
      * tap), dilations, rows shorter and longer than a vector */

@@ -13,7 +13,7 @@
  *         point any tensor (DynamicQuantizeLinear's, read as the layer
  *         runs): im2col and the int8 GEMM, int32 out (qconv_dyn.h);
  *   GDYN  the same for group > 1 (depthwise included): the direct int32
- *         sums on NCHW rows (qgconv_dyn.h: AVX-512 or its scalar twin);
+ *         sums on NCHW rows (qgconv_dyn.h: AVX-512, AVX2, scalar twin);
  *   REF   everything else, and PZ_ISA_REF: qconv_ref.c on plain NCHW.
  * A ConvInteger the qdyn pass folded (passes/qdyn.c) has inputs 4-6:
  * x_scale (read at run time), w_scale, bias?, act none or Relu, float32 Y:
@@ -163,7 +163,9 @@ static int plan_dyn(pz_layer *l, qconv_state *st, char *err, size_t n)
         if (!st->gdyn) return 0;   /* the reference */
         l->scratch_bytes = pz_qgconv_dyn_scratch(st->gdyn, l->nth);
         l->packed_in |= 1u << 1;
-        l->kernel = pz_qgconv_dyn_avx512(st->gdyn) ? "gdyn_avx512" : "gdyn_scalar";
+        const pz_isa gi = pz_qgconv_dyn_isa(st->gdyn);
+        l->kernel = gi == PZ_ISA_AVX512 ? "gdyn_avx512" : gi == PZ_ISA_AVX2 ? "gdyn_avx2"
+                                                                          : "gdyn_scalar";
         return 0;
     }
     st->dyn = pz_qconv_dyn_new(&d, l->isa, w->data, wz ? wz->data : NULL, st->d.wzp_per_m, why,

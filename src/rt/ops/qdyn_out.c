@@ -31,6 +31,7 @@ void pz_qdyn_out_of(const pz_layer *l, int first, int64_t m, pz_act act, pz_qdyn
                        .row = pz_qdyn_out_row__scalar};
 #ifndef PZ_SCALAR
     if (l->isa == PZ_ISA_AVX512) o->row = pz_qdyn_out_row__avx512;
+    if (l->isa == PZ_ISA_AVX2 && pz_cpu_isa() >= PZ_ISA_AVX2) o->row = pz_qdyn_out_row__avx2;
 #endif
 }
 

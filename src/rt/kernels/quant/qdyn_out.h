@@ -17,11 +17,13 @@
 #include "rt/kernels/kernels.h"
 
 typedef struct pz_qdyn_out pz_qdyn_out;
-/* Channel m's n sums acc into y: the scalar twin, and AVX-512 (the same
- * bits: one rounding a step, max(0, v) keeping -0 and NaN as v < 0 ? 0 : v
- * does). */
+/* Channel m's n sums acc into y: the scalar twin, AVX2 and AVX-512 (the
+ * same bits: one rounding a step, max(0, v) keeping -0 and NaN as v < 0 ?
+ * 0 : v does). */
 void pz_qdyn_out_row__scalar(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
                              int64_t n);
+void pz_qdyn_out_row__avx2(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
+                           int64_t n);
 void pz_qdyn_out_row__avx512(const pz_qdyn_out *o, int64_t m, const int32_t *acc, float *y,
                              int64_t n);
 
