@@ -10,6 +10,13 @@
  *   - the piecewise-linear kinds: within 2e-7 (1 + |x|) (the float
  *     formula's own rounding, as the unary layer's scalar kernel);
  * and the lanes of channels >= C are zeros (C = 40: block 2 has 8 lanes).
+ * Sigmoid and Swish where e^-x (e^-alpha x) is under float's normal range
+ * (x in [87, 130]): on the SIMD ISAs no underflow is raised (e^t is taken
+ * as 0 below t = -87: a denormal costs a microcode assist a vector) and the
+ * results are the limits 1/(1 + tiny) rounds to, 1 and x, bitwise; through
+ * act16c and AVX-512's unary layer (the scalar twin is the reference
+ * formula, expf's own underflow included, and AVX2's unary layer is it);
+ * AVX-512's GELU, both forms, at x in [-30, -4]: no underflow either.
  * PRelu (a slope per channel, from the act's slope array): bitwise the
  * float product (float)(slope[c] * x) where x < 0, else x, at channel
  * blocks 0, 1 and the partial 2 of C = 40 (slopes read only below C: the
@@ -18,6 +25,7 @@
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
+#include <fenv.h>
 #include <stdio.h>
 
 #include "rt_test.h"
@@ -53,6 +61,54 @@ static void prelu_blocks(const pz_fast_kernels *k, const float *x)
              k->name);
     check(ok, what);
     free(slope);
+}
+
+/* Sigmoid and Swish at x in [87, 130) on a SIMD ISA: no underflow raised,
+ * results 1 and x bitwise (see the top). */
+static void no_underflow(const pz_fast_kernels *k)
+{
+    enum { NV = 16 * 32 };
+    float v[NV], y[NV];
+    for (int i = 0; i < NV; i++) v[i] = 87.0f + (float)i / 12.0f;
+    const struct {
+        pz_act_kind act;
+        pz_unary_func un;
+        float alpha;
+    } f[] = {{PZ_ACT_SIGMOID, PZ_UN_SIGMOID, 1.0f}, {PZ_ACT_SWISH, PZ_UN_SWISH, 1.0f},
+             {PZ_ACT_SWISH, PZ_UN_SWISH, 1.702f}};
+    for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
+        for (int way = 0; way < 2; way++) {
+            if (way == 1 && k->isa != PZ_ISA_AVX512) continue;   /* AVX2's unary: the scalar one */
+            const pz_act act = {.kind = f[j].act, .lo = f[j].alpha};
+            const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha};
+            memcpy(y, v, sizeof y);
+            feclearexcept(FE_ALL_EXCEPT);
+            if (way == 0) k->act16c(&act, y, NV / 16, 0, 16);
+            else k->unary16c(&up, 1, 16, NV / 16, v, y, 0, 1);
+            const int uf = fetestexcept(FE_UNDERFLOW);
+            bool ok = true;
+            for (int i = 0; i < NV; i++) {
+                const float want = f[j].act == PZ_ACT_SIGMOID ? 1.0f : v[i];
+                if (memcmp(&want, &y[i], sizeof want)) ok = false;
+            }
+            char what[160];
+            snprintf(what, sizeof what, "%s %s %s alpha %g at x in [87, 130): no underflow%s, %s",
+                     k->name, way ? "unary" : "act16c", KIND[f[j].act], (double)f[j].alpha,
+                     uf ? " (raised)" : "", f[j].act == PZ_ACT_SIGMOID ? "1" : "x");
+            check(!uf && ok, what);
+        }
+    if (k->isa != PZ_ISA_AVX512) return;
+    /* GELU, both forms, where its e^t would be under float's normal range
+     * (x in [-30, -4]): gelu_ps holds t at -86.5 */
+    for (int i = 0; i < NV; i++) v[i] = -30.0f + (float)i * 26.0f / NV;
+    for (int tanh_form = 0; tanh_form < 2; tanh_form++) {
+        const pz_unary_params up = {.func = PZ_UN_GELU, .alpha = (float)tanh_form};
+        feclearexcept(FE_ALL_EXCEPT);
+        k->unary16c(&up, 1, 16, NV / 16, v, y, 0, 1);
+        check(!fetestexcept(FE_UNDERFLOW),
+              tanh_form ? "avx512 unary gelu (tanh) at x in [-30, -4]: no underflow"
+                        : "avx512 unary gelu (erf) at x in [-30, -4]: no underflow");
+    }
 }
 
 int main(void)
@@ -106,6 +162,8 @@ int main(void)
             check(isnan(nan16[0]) && isnan(nan16[15]), what);
         }
     for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
+    for (int k = 0; k < n_ks; k++)
+        if (ks[k]->isa != PZ_ISA_SCALAR) no_underflow(ks[k]);
     free(x);
     free(y);
     return test_summary("rt_act");

@@ -33,6 +33,17 @@ static inline __m512 exp_neg_ps(__m512 d)
                                exp_ps(_mm512_max_ps(d, lo)));
 }
 
+/* e^t, and 0 where t < -87 (below float's normal range: a denormal costs
+ * a microcode assist a vector), for sigmoid and swish, which add it to 1:
+ * 1 + e^t is 1 there either way, so the bits do not change. NaN passes. */
+static inline __m512 exp_flush_ps(__m512 t)
+{
+    const __m512 lo = _mm512_set1_ps(-87.0f);
+    /* max(lo, t) is t for a NaN t (the second operand) */
+    return _mm512_mask_mov_ps(exp_ps(_mm512_max_ps(lo, t)), _mm512_cmp_ps_mask(t, lo, _CMP_LT_OQ),
+                              _mm512_setzero_ps());
+}
+
 /* GELU of 16 floats: alpha 0 the erf form, else tanh's (see the top). No
  * step makes a denormal (each would cost a microcode assist): e^t is taken
  * at t >= -86.5 only (a normal float), and where the result would be under
@@ -160,9 +171,10 @@ static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
     case PZ_ACT_GELU: return gelu_erf_fast_ps(v);
     case PZ_ACT_LEAKY_RELU:
         return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, _mm512_set1_ps(a->lo));
-    case PZ_ACT_SIGMOID: return _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(zero, v))));
+    case PZ_ACT_SIGMOID:
+        return _mm512_div_ps(one, _mm512_add_ps(one, exp_flush_ps(_mm512_sub_ps(zero, v))));
     case PZ_ACT_SWISH: {
-        __m512 e = exp_ps(_mm512_sub_ps(zero, _mm512_mul_ps(_mm512_set1_ps(a->lo), v)));
+        __m512 e = exp_flush_ps(_mm512_sub_ps(zero, _mm512_mul_ps(_mm512_set1_ps(a->lo), v)));
         return _mm512_mul_ps(v, _mm512_div_ps(one, _mm512_add_ps(one, e)));
     }
     case PZ_ACT_HARD_SIGMOID:

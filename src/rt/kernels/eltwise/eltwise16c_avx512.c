@@ -9,8 +9,9 @@
  * 1 / (1 + e^-x) with e^t as 2^n * p(r): n = round(t * log2(e)), r = t - n
  * ln 2 (ln 2 in two parts), p the degree-6 Taylor polynomial of e^r on
  * |r| <= ln2/2 (relative error under 2e-7), 2^n by scalef, which gives inf
- * and 0 where e^t overflows or underflows (so sigmoid is 0 or 1 there, as
- * the reference's expf gives). Within a few float ulps of the reference;
+ * where e^t overflows, and e^t taken as 0 below t = -87 (exp_flush_ps: no
+ * denormal, each a microcode assist), so sigmoid is 0 or 1 there, as the
+ * reference's expf gives. Within a few float ulps of the reference;
  * not bitwise. GELU (ConvNeXt's; the erf form) goes through erfc: with
  * z = |x|/sqrt 2, erfc(z) = t e^(-z^2 + P(t)), t = 1 / (1 + z/2), P of
  * degree 9 (Numerical Recipes' erfcc: relative error under 1.2e-7), and
@@ -54,9 +55,9 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
         } else if (f == PZ_UN_LEAKY_RELU) {
             r = _mm512_mask_mul_ps(t, _mm512_cmp_ps_mask(t, zero, _CMP_LT_OQ), t, a);
         } else if (f == PZ_UN_SIGMOID) {
-            r = _mm512_div_ps(one, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(zero, t))));
+            r = _mm512_div_ps(one, _mm512_add_ps(one, exp_flush_ps(_mm512_sub_ps(zero, t))));
         } else if (f == PZ_UN_SWISH) {
-            __m512 e = exp_ps(_mm512_sub_ps(zero, _mm512_mul_ps(a, t)));
+            __m512 e = exp_flush_ps(_mm512_sub_ps(zero, _mm512_mul_ps(a, t)));
             r = _mm512_mul_ps(t, _mm512_div_ps(one, _mm512_add_ps(one, e)));
         } else if (f == PZ_UN_GELU) {
             r = gelu_ps(t, p->alpha != 0);

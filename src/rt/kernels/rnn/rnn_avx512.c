@@ -13,9 +13,10 @@
 static inline __m512 sigmoid_ps(__m512 x)
 {
     const __m512 one = _mm512_set1_ps(1.0f);
-    /* e^-x held below 87: d = 1 + e^-x stays finite and 1/d normal */
+    /* e^-x held below 87: d = 1 + e^-x stays finite and 1/d normal; 0
+     * below e^-87 (exp_flush_ps: no denormal, d is 1 either way) */
     __m512 t = _mm512_min_ps(_mm512_set1_ps(87.0f), _mm512_sub_ps(_mm512_setzero_ps(), x));
-    const __m512 d = _mm512_add_ps(one, exp_ps(t));
+    const __m512 d = _mm512_add_ps(one, exp_flush_ps(t));
     /* 1/d by rcp14 and one Newton step (within 2 ulp): a ZMM division is
      * one per 16 cycles, five of them per block and step */
     __m512 r = _mm512_rcp14_ps(d);
