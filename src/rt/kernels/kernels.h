@@ -428,11 +428,7 @@ void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const
                          const void *b, uint8_t *y, int ith, int nth);
 void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
                          uint8_t *y, int ith, int nth);
-/* The same in ZMM registers where an operand is contiguous or one value
- * along a segment (compare_avx512.c): bitwise equal to the reference; only
- * on a CPU with AVX-512 and a build that has it (fast.h, compare). */
-void pz_f32_compare__avx512(pz_compare_func f, const pz_bcast *bc, const float *a,
-                            const float *b, uint8_t *y, int ith, int nth);
+/* Their fast twins: fast.h, compare. */
 
 /* One element of a COMPARE function, as the reference computes it; a macro
  * so that each type class compares in its own type (the AVX-512 twin's odd
