@@ -9,8 +9,9 @@
 # float32 A and B (ties): the comparisons and Where. Each model runs at
 # the CPU's ISA (AVX-512 where it has it), PZ_ISA=scalar (the plain C
 # twins) and PZ_ISA=ref (the references), the ref one at 1 and 3 threads:
-# every output has the bits of ONNX Runtime's. Under a sanitizer: the
-# models of one shape. Ends with `N passed, N failed`.
+# every output has the bits of ONNX Runtime's; int32 along the last axis
+# also as a built program. Under a sanitizer: the models of one shape
+# (along the last axis). Ends with `N passed, N failed`.
 set -u
 NAME=45-int-eltwise
 . "$(dirname "$0")/lib.sh"
@@ -99,5 +100,22 @@ for nk in $(tail -n 1 "$T/make.log"); do
         check "$n: $k outputs at ISA $isa, $th threads: the bits of ONNX Runtime" \
             node "$E2E/compare.js" --bitwise $cmpargs
     done
+    # one model as a built program (2 threads): the bits of ORT's, as run
+    [ "$n" = int32_last ] || continue
+    if ! "$PZ" build "$mod" -o "$T/$n.prog" --threads 2 >"$T/build.log" 2>&1; then
+        bad "$n: build: $(tail -c 600 "$T/build.log")"
+        continue
+    fi
+    pairs="" cmpargs="" i=0
+    for o in $(outs prog); do
+        pairs="$pairs --output $o" cmpargs="$cmpargs $o $T/$n.ort.$i.pb" i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    if "$T/$n.prog" $pzins $pairs --threads 2 >/dev/null 2>"$T/run.err"; then
+        check "$n: the built program's $k outputs: the bits of ONNX Runtime" \
+            node "$E2E/compare.js" --bitwise $cmpargs
+    else
+        bad "$n: the built program failed: $(head -c 400 "$T/run.err")"
+    fi
 done
 finish
