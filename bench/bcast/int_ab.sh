@@ -2,7 +2,7 @@
 # bench/bcast/int_ab.sh OLD_PALEOZOIC NEW_PALEOZOIC [DIR] - the integer
 # BINARY and COMPARE fast kernels in whole models of 1x64x112x112: int64
 # Add (two tensors), int64 Mul by a scalar, int32 Div, int64 Less -> Where,
-# float32 Less against 0 -> Where. Each model's `run --repeat 20 --threads
+# float32 Less against 0 -> Where, bool And. Each model's `run --repeat 20 --threads
 # 1` median, OLD and NEW interleaved, three rounds. Under the lock:
 #   flock /tmp/pz_bench.lock sh bench/bcast/int_ab.sh /work/main/build/paleozoic build/paleozoic
 set -eu
@@ -25,11 +25,12 @@ save("add_i64",[h.make_node("Add",["a","b"],["y"])],[vi("a",T.INT64,S),vi("b",T.
 save("mul_i64s",[h.make_node("Mul",["a","s"],["y"])],[vi("a",T.INT64,S)],[vi("y",T.INT64,S)],[nh.from_array(np.array(3,np.int64),"s")],{"a":a})
 save("div_i32",[h.make_node("Div",["a","b"],["y"])],[vi("a",T.INT32,S),vi("b",T.INT32,S)],[vi("y",T.INT32,S)],[],{"a":a.astype(np.int32),"b":(b|1).astype(np.int32)})
 save("less_where_i64",[h.make_node("Less",["a","b"],["c"]),h.make_node("Where",["c","a","b"],["y"])],[vi("a",T.INT64,S),vi("b",T.INT64,S)],[vi("y",T.INT64,S)],[],{"a":a,"b":b})
+save("and_bool",[h.make_node("And",["a","b"],["y"])],[vi("a",T.BOOL,S),vi("b",T.BOOL,S)],[vi("y",T.BOOL,S)],[],{"a":a>0,"b":b>0})
 af=rng.standard_normal(S).astype(np.float32)
 save("less_where_f32",[h.make_node("Less",["a","z"],["c"]),h.make_node("Where",["c","a","z"],["y"])],[vi("a",T.FLOAT,S)],[vi("y",T.FLOAT,S)],[nh.from_array(np.array(0,np.float32),"z")],{"a":af})
 PYEOF
 uptime
-for m in add_i64 mul_i64s div_i32 less_where_i64 less_where_f32; do
+for m in add_i64 mul_i64s div_i32 less_where_i64 less_where_f32 and_bool; do
     ins=$(ls "$D/$m".*.pb | sed 's/^/--input /' | tr '\n' ' ')
     for r in 1 2 3; do
         for v in "before:$OLD" "after:$NEW"; do

@@ -400,7 +400,8 @@ void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const floa
                                  int ith, int nth);
 
 /* COMPARE (Equal, Less, LessOrEqual, Greater, GreaterOrEqual) on float32,
- * int32 or int64 A and B of one type, read through bc (pz_any_compare__ref's
+ * int32 or int64, and any function on bool (And, Or, Xor, Equal), A and B
+ * of one type, read through bc (pz_any_compare__ref's
  * arguments and bits): the plain-C twin (compare_fast.c) and the AVX-512
  * one (compare_avx512.c); takes: whether f and dtype are such. row: one
  * segment, strides sa and sb (the AVX-512 kernel's other strides). */

@@ -3,7 +3,8 @@
  * Where both operands are contiguous along a segment, or one is one value
  * along it; any other segment goes element by element. The ordered, quiet
  * float predicates give false for NaN, as C's operators do, so the bits
- * equal pz_any_compare__ref's. */
+ * equal pz_any_compare__ref's. Bool (And, Or, Xor, Equal) goes to the
+ * plain-C twin's row. */
 #include <immintrin.h>
 
 #include "rt/kernels/fast.h"
@@ -90,7 +91,7 @@ PZ_ALWAYS_INLINE void seg64(pz_compare_func f, const int64_t *a, int64_t sa, con
 static void row(pz_compare_func f, int dt, const void *a, int64_t sa, const void *b, int64_t sb,
                 uint8_t *y, int64_t n)
 {
-    if ((sa | sb) > 1) {   /* a strided operand: the plain row */
+    if ((sa | sb) > 1 || f > PZ_CMP_GE || dt == PZ_BOOL) {   /* strides, bool: the plain row */
         pz_num_compare_row__fast(f, dt, a, sa, b, sb, y, n);
         return;
     }
