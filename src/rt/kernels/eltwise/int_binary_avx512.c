@@ -5,9 +5,10 @@
  * next integer when it is not one). Where both operands are contiguous
  * along a segment or one is one value; int64 Div and Mod and other strides
  * take the plain row (int_binary_fast.c). The bits of pz_int_binary__ref. */
-#include <immintrin.h>
-
 #include "rt/kernels/fast.h"
+
+#ifndef PZ_SCALAR
+#include <immintrin.h>
 
 /* 8 truncated quotients of int32 lanes (as doubles: exact), b = 0 giving
  * 0 (masked) and MIN / -1 the conversion's out-of-range value, MIN. */
@@ -117,3 +118,4 @@ void pz_int_binary__avx512(const pz_binary_params *p, int dtype, const pz_bcast 
 {
     pz_int_binary_walk(row, p, dtype, bc, a, b, y, ith, nth);
 }
+#endif
