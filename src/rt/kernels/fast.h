@@ -374,7 +374,6 @@ typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const
                                 int64_t ns, const float *b, int64_t nb, float eps, float *y,
                                 float *mean, float *inv, int ith, int nth);
 
-/* An f32 COMPARE (kernels.h, pz_f32_compare__ref). */
 /* Float32 attention (attention/attention_f32*.c): Y = softmax(Q K^T * scale
  * + mask) V for a desc the ATTENTION layer fills, when the mask (if any) is
  * float32 with a contiguous last dim of T, and there is no past, softcap,

@@ -426,13 +426,10 @@ void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const in
  * INT64_MAX included), floats as floats (float16/bfloat16 widened exactly). */
 void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
                          const void *b, uint8_t *y, int ith, int nth);
-void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
-                         uint8_t *y, int ith, int nth);
-/* Their fast twins: fast.h, compare. */
+/* Its fast twins: fast.h, compare. */
 
 /* One element of a COMPARE function, as the reference computes it; a macro
- * so that each type class compares in its own type (the AVX-512 twin's odd
- * segments use it too). NaN: every comparison false, EQ included (IEEE). */
+ * so that each type class compares in its own type. NaN: every comparison false, EQ included (IEEE). */
 #define PZ_COMPARE(f, a, b)                                                    \
     ((f) == PZ_CMP_EQ ? (a) == (b)                                             \
      : (f) == PZ_CMP_LT ? (a) < (b)                                            \
