@@ -56,7 +56,7 @@ function comparePair(gf, rf) {
         const rb = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
         if (!gb.equals(rb)) {
             let i = 0;
-            while (g.data[i] === r.data[i]) i++;
+            while (i < g.data.length && Object.is(g.data[i], r.data[i])) i++;   // -0 vs 0 differ
             return fail(`${what}: not bitwise equal (first difference at element ${i}: ${g.data[i]} vs ${r.data[i]})`);
         }
         return ok(`${what}: bitwise equal (${g.data.length} elements)`);

@@ -149,4 +149,22 @@ static inline int fast_kernels_here(const pz_fast_kernels *k[3])
     return n;
 }
 
+/* The broadcasts the element-wise kernel tests sweep, Y [3, n]: mode 0 A
+ * and B [3, n]; 1 B a scalar; 2 A a scalar; 3 A [3, 1] vs B [1, n]; 4 A
+ * [3, n] vs B [3, 1] (along the last axis); 5 A read with stride 2 (A holds
+ * 6n elements, B 3n). */
+enum { BCAST_MODES = 6 };
+static inline void bcast_mode(int mode, int64_t n, pz_bcast *bc)
+{
+    const int64_t yd[2] = {3, n}, ad[2] = {3, mode == 3 ? 1 : n};
+    const int64_t bd[2] = {mode == 3 ? 1 : 3, mode == 4 ? 1 : n};
+    CHECK(pz_bcast_init(bc, mode == 2 ? 0 : 2, ad, mode == 1 ? 0 : 2,
+                        mode == 3 || mode == 4 ? bd : yd, 2, yd) == 0);
+    if (mode == 5) {
+        bc->rank = 2;
+        bc->dims[0] = 3, bc->dims[1] = n;
+        bc->sa[0] = 2 * n, bc->sa[1] = 2, bc->sb[0] = n, bc->sb[1] = 1;
+    }
+}
+
 #endif

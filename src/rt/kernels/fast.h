@@ -374,7 +374,6 @@ typedef void (*pz_layernorm_fn)(int64_t outer, int64_t nn, const float *x, const
                                 int64_t ns, const float *b, int64_t nb, float eps, float *y,
                                 float *mean, float *inv, int ith, int nth);
 
-/* An f32 COMPARE (kernels.h, pz_f32_compare__ref). */
 /* Float32 attention (attention/attention_f32*.c): Y = softmax(Q K^T * scale
  * + mask) V for a desc the ATTENTION layer fills, when the mask (if any) is
  * float32 with a contiguous last dim of T, and there is no past, softcap,
@@ -399,8 +398,46 @@ void pz_f32_softmax_rows__scalar(int is_log, int64_t rows, int64_t n, const floa
 void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const float *x, float *y,
                                  int ith, int nth);
 
-typedef void (*pz_compare_fn)(pz_compare_func f, const pz_bcast *bc, const float *a,
-                              const float *b, uint8_t *y, int ith, int nth);
+/* COMPARE (Equal, Less, LessOrEqual, Greater, GreaterOrEqual) on float32,
+ * int32 or int64, and any function on bool (And, Or, Xor, Equal), A and B
+ * of one type, read through bc (pz_any_compare__ref's
+ * arguments and bits): the plain-C twin (compare_fast.c) and the AVX-512
+ * one (compare_avx512.c); takes: whether f and dtype are such. row: one
+ * segment, strides sa and sb (the AVX-512 kernel's other strides). */
+typedef void (*pz_compare_fn)(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                              const void *b, uint8_t *y, int ith, int nth);
+bool pz_num_compare_fast_takes(pz_compare_func f, int dtype);
+void pz_num_compare__fast(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                          const void *b, uint8_t *y, int ith, int nth);
+void pz_num_compare__avx512(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                            const void *b, uint8_t *y, int ith, int nth);
+typedef void (*pz_compare_row_fn)(pz_compare_func f, int dtype, const void *a, int64_t sa,
+                                  const void *b, int64_t sb, uint8_t *y, int64_t n);
+void pz_num_compare_row__fast(pz_compare_func f, int dtype, const void *a, int64_t sa,
+                              const void *b, int64_t sb, uint8_t *y, int64_t n);
+/* The broadcast walk (pz_bcast_walk) with row for each segment. */
+void pz_num_compare_walk(pz_compare_row_fn row, pz_compare_func f, int dtype, const pz_bcast *bc,
+                         const void *a, const void *b, uint8_t *y, int ith, int nth);
+
+/* The integer BINARY (int32, int64: Add, Sub, Mul, Div, Max, Min, Mod with
+ * fmod 0 or 1, no epilogue), pz_int_binary__ref's arguments and bits: the
+ * plain-C twin (int_binary_fast.c) and the AVX-512 one (int_binary_avx512.c).
+ * row: one segment, strides sa and sb. */
+typedef void (*pz_int_binary_fn)(const pz_binary_params *p, int dtype, const pz_bcast *bc,
+                                 const void *a, const void *b, void *y, int ith, int nth);
+bool pz_int_binary_fast_takes(const pz_binary_params *p, int dtype);
+void pz_int_binary__fast(const pz_binary_params *p, int dtype, const pz_bcast *bc,
+                         const void *a, const void *b, void *y, int ith, int nth);
+void pz_int_binary__avx512(const pz_binary_params *p, int dtype, const pz_bcast *bc,
+                           const void *a, const void *b, void *y, int ith, int nth);
+typedef void (*pz_int_binary_row_fn)(pz_binary_func f, int dtype, const void *a, int64_t sa,
+                                     const void *b, int64_t sb, void *y, int64_t n);
+void pz_int_binary_row__fast(pz_binary_func f, int dtype, const void *a, int64_t sa,
+                             const void *b, int64_t sb, void *y, int64_t n);
+/* The broadcast walk (pz_bcast_walk) with row for each segment. */
+void pz_int_binary_walk(pz_int_binary_row_fn row, const pz_binary_params *p, int dtype,
+                        const pz_bcast *bc, const void *a, const void *b, void *y, int ith,
+                        int nth);
 
 /* One time step of one direction of a recurrent layer (rnn/rnn_*.c) for
  * the hidden units of 16-unit blocks [blk0, blk1), every batch row: the
@@ -468,7 +505,8 @@ typedef struct {
     pz_conv16c_fn conv1x1_8x2;     /* AVX-512 only (conv8x2.h), else NULL */
     pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
     pz_layernorm_fn layernorm;
-    pz_compare_fn compare;         /* NULL: the reference */
+    pz_compare_fn compare;         /* float32, int32, int64 comparisons */
+    pz_int_binary_fn int_binary;   /* int32, int64 arithmetic */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */

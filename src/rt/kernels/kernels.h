@@ -426,17 +426,10 @@ void pz_any_resize__ref(const pz_resize_params *p, int dtype, int rank, const in
  * INT64_MAX included), floats as floats (float16/bfloat16 widened exactly). */
 void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
                          const void *b, uint8_t *y, int ith, int nth);
-void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
-                         uint8_t *y, int ith, int nth);
-/* The same in ZMM registers where an operand is contiguous or one value
- * along a segment (compare_avx512.c): bitwise equal to the reference; only
- * on a CPU with AVX-512 and a build that has it (fast.h, compare). */
-void pz_f32_compare__avx512(pz_compare_func f, const pz_bcast *bc, const float *a,
-                            const float *b, uint8_t *y, int ith, int nth);
+/* Its fast twins: fast.h, compare. */
 
 /* One element of a COMPARE function, as the reference computes it; a macro
- * so that each type class compares in its own type (the AVX-512 twin's odd
- * segments use it too). NaN: every comparison false, EQ included (IEEE). */
+ * so that each type class compares in its own type. NaN: every comparison false, EQ included (IEEE). */
 #define PZ_COMPARE(f, a, b)                                                    \
     ((f) == PZ_CMP_EQ ? (a) == (b)                                             \
      : (f) == PZ_CMP_LT ? (a) < (b)                                            \

@@ -3,7 +3,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-typedef enum { BIN_F32, BIN_F32_FAST, BIN_INT, BIN_ANY, BIN_16C } bin_path;
+typedef enum { BIN_F32, BIN_F32_FAST, BIN_INT, BIN_INT_FAST, BIN_ANY, BIN_16C } bin_path;
 
 static const char *const BINARY_FUNC[] = {
     "PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV", "PZ_BIN_POW", "PZ_BIN_MAX",
@@ -17,6 +17,7 @@ typedef struct {
                               * with N images (1) or one (2), or one value (3):
                               * fast.h, binary16c */
     pz_binary16c_fn fn;      /* BIN_16C: the CPU's kernel */
+    pz_int_binary_fn ifn;    /* BIN_INT_FAST: the CPU's kernel */
 } binary_state;
 
 /* How operand t enters a blocked binary producing y (rank 4): 0 of y's
@@ -88,6 +89,11 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
         (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
         st->path = BIN_F32_FAST;
+    /* int32, int64 arithmetic: the CPU's kernel */
+    if (st->path == BIN_INT && isa != PZ_ISA_REF && pz_int_binary_fast_takes(p, y->dtype)) {
+        st->path = BIN_INT_FAST;
+        st->ifn = pz_fast_kernels_for(isa)->int_binary;
+    }
     return 0;
 }
 
@@ -118,6 +124,9 @@ static void binary_run(const pz_layer *l, int ith, int nth)
         break;
     case BIN_F32:
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+        break;
+    case BIN_INT_FAST:
+        st->ifn(l->params, y->dtype, &st->bc, a->data, b->data, y->data, ith, nth);
         break;
     case BIN_INT:
         pz_int_binary__ref(l->params, y->dtype, &st->bc, a->data, b->data, y->data, ith, nth);

@@ -1,11 +1,13 @@
 /* compare.c - the COMPARE layer: Y (bool) = A func B, A and B broadcast
  * (numpy) to Y's shape: Equal, Less, LessOrEqual, Greater, GreaterOrEqual
  * on one numeric type (Equal also bool and string), And, Or, Xor on bool. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 typedef struct {
     pz_bcast bc;
-    pz_compare_fn f32;   /* float32: the CPU's kernel */
+    pz_compare_fn fast;  /* float32, int32, int64 unless PZ_ISA=ref: the CPU's
+                          * kernel; NULL: the reference */
 } compare_state;
 
 static const char *const COMPARE_FUNC[] = {"PZ_CMP_EQ", "PZ_CMP_LT",  "PZ_CMP_LE",
@@ -35,8 +37,8 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
     compare_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
-    st->f32 = pz_fast_kernels_for(l->isa)->compare;
-    if (!st->f32) st->f32 = pz_f32_compare__ref;
+    if (l->isa != PZ_ISA_REF && pz_num_compare_fast_takes(p->func, a->dtype))
+        st->fast = pz_fast_kernels_for(l->isa)->compare;
     /* a dynamic region's planned dims are bounds: the run's must broadcast */
     if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims) && !l->dyn)
         return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",
@@ -58,8 +60,8 @@ static void compare_run(const pz_layer *l, int ith, int nth)
             return;   /* nothing, or A and B do not broadcast (ONNX Runtime fails) */
         st = &now;
     }
-    if (a->dtype == PZ_F32)
-        st->f32(p->func, &st->bc, a->data, b->data, l->out[0]->data, ith, nth);
+    if (st->fast)
+        st->fast(p->func, a->dtype, &st->bc, a->data, b->data, l->out[0]->data, ith, nth);
     else
         pz_any_compare__ref(p->func, a->dtype, &st->bc, a->data, b->data, l->out[0]->data, ith,
                             nth);

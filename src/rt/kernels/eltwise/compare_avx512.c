@@ -1,20 +1,15 @@
-/* compare_avx512.c - COMPARE on float32 in ZMM registers: 16 lanes compared
- * by _mm512_cmp_ps_mask, the mask stored as 16 bools. Where both operands
- * are contiguous along a segment, or one is one value along it; any other
- * segment goes element by element. The ordered, quiet predicates give false
- * for NaN, as C's operators do, so the bits equal pz_f32_compare__ref's. */
+/* compare_avx512.c - COMPARE on float32, int32 and int64 in ZMM registers:
+ * 16 (8) lanes compared by _mm512_cmp_*_mask, the mask stored as bools.
+ * Where both operands are contiguous along a segment, or one is one value
+ * along it; any other segment goes element by element. The ordered, quiet
+ * float predicates give false for NaN, as C's operators do, so the bits
+ * equal pz_any_compare__ref's. Bool (And, Or, Xor, Equal) goes to the
+ * plain-C twin's row. */
 #include <immintrin.h>
 
-#include "rt/kernels/kernels.h"
+#include "rt/kernels/fast.h"
 
-typedef struct {
-    pz_compare_func f;
-    const float *a, *b;
-    uint8_t *y;
-    int64_t sa, sb;
-} cmp_ctx;
-
-PZ_ALWAYS_INLINE __mmask16 cmp16(pz_compare_func f, __m512 a, __m512 b)
+PZ_ALWAYS_INLINE __mmask16 cmp_ps(pz_compare_func f, __m512 a, __m512 b)
 {
     switch (f) {
     case PZ_CMP_EQ: return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ);
@@ -25,32 +20,88 @@ PZ_ALWAYS_INLINE __mmask16 cmp16(pz_compare_func f, __m512 a, __m512 b)
     }
 }
 
-/* y[i] = a[i] f b[i] over n, a (b) contiguous when its stride is 1 and one
- * value when 0: the vector loop for those, the scalar one for the rest. */
-static void seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
+PZ_ALWAYS_INLINE __mmask16 cmp_epi32(pz_compare_func f, __m512i a, __m512i b)
 {
-    const cmp_ctx *c = vctx;
-    const float *a = c->a + oa, *b = c->b + ob;
-    uint8_t *y = c->y + oy;
-    const int64_t sa = c->sa, sb = c->sb;
-    const pz_compare_func f = c->f;
-    int64_t i = 0;
-    if (f <= PZ_CMP_GE && (sa | sb) <= 1) {
-        const __m128i one = _mm_set1_epi8(1);
-        for (; i < n; i += 16) {
-            __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
-            __m512 va = sa ? _mm512_maskz_loadu_ps(m, a + i) : _mm512_set1_ps(a[0]);
-            __m512 vb = sb ? _mm512_maskz_loadu_ps(m, b + i) : _mm512_set1_ps(b[0]);
-            _mm_mask_storeu_epi8(y + i, m, _mm_maskz_mov_epi8(cmp16(f, va, vb), one));
-        }
-        return;
+    switch (f) {
+    case PZ_CMP_EQ: return _mm512_cmp_epi32_mask(a, b, _MM_CMPINT_EQ);
+    case PZ_CMP_LT: return _mm512_cmp_epi32_mask(a, b, _MM_CMPINT_LT);
+    case PZ_CMP_LE: return _mm512_cmp_epi32_mask(a, b, _MM_CMPINT_LE);
+    case PZ_CMP_GT: return _mm512_cmp_epi32_mask(a, b, _MM_CMPINT_NLE);
+    default: return _mm512_cmp_epi32_mask(a, b, _MM_CMPINT_NLT);
     }
-    for (; i < n; i++) y[i] = PZ_COMPARE(f, a[i * sa], b[i * sb]);
 }
 
-void pz_f32_compare__avx512(pz_compare_func f, const pz_bcast *bc, const float *a,
-                            const float *b, uint8_t *y, int ith, int nth)
+PZ_ALWAYS_INLINE __mmask8 cmp_epi64(pz_compare_func f, __m512i a, __m512i b)
 {
-    cmp_ctx c = {f, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    pz_bcast_walk(bc, ith, nth, seg, &c);
+    switch (f) {
+    case PZ_CMP_EQ: return _mm512_cmp_epi64_mask(a, b, _MM_CMPINT_EQ);
+    case PZ_CMP_LT: return _mm512_cmp_epi64_mask(a, b, _MM_CMPINT_LT);
+    case PZ_CMP_LE: return _mm512_cmp_epi64_mask(a, b, _MM_CMPINT_LE);
+    case PZ_CMP_GT: return _mm512_cmp_epi64_mask(a, b, _MM_CMPINT_NLE);
+    default: return _mm512_cmp_epi64_mask(a, b, _MM_CMPINT_NLT);
+    }
+}
+
+/* y[i] = a[i] f b[i] over n, an operand's stride 1 (contiguous) or 0 (one
+ * value); 16 (float, int32) or 8 (int64) lanes a step, a masked tail. */
+PZ_ALWAYS_INLINE void seg32(pz_compare_func f, bool is_int, const void *a, int64_t sa,
+                            const void *b, int64_t sb, uint8_t *y, int64_t n)
+{
+    const __m128i one = _mm_set1_epi8(1);
+    const __m512i a0 = _mm512_set1_epi32(*(const int32_t *)a);
+    const __m512i b0 = _mm512_set1_epi32(*(const int32_t *)b);
+    const int32_t *pa = a, *pb = b;
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m512i va = sa ? _mm512_maskz_loadu_epi32(m, pa + i) : a0;
+        const __m512i vb = sb ? _mm512_maskz_loadu_epi32(m, pb + i) : b0;
+        const __mmask16 r = is_int ? cmp_epi32(f, va, vb)
+                                   : cmp_ps(f, _mm512_castsi512_ps(va), _mm512_castsi512_ps(vb));
+        _mm_mask_storeu_epi8(y + i, m, _mm_maskz_mov_epi8(r, one));
+    }
+}
+
+PZ_ALWAYS_INLINE void seg64(pz_compare_func f, const int64_t *a, int64_t sa, const int64_t *b,
+                            int64_t sb, uint8_t *y, int64_t n)
+{
+    const __m128i one = _mm_set1_epi8(1);
+    const __m512i a0 = _mm512_set1_epi64(a[0]), b0 = _mm512_set1_epi64(b[0]);
+    for (int64_t i = 0; i < n; i += 8) {
+        const __mmask8 m = n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
+        const __m512i va = sa ? _mm512_maskz_loadu_epi64(m, a + i) : a0;
+        const __m512i vb = sb ? _mm512_maskz_loadu_epi64(m, b + i) : b0;
+        _mm_mask_storeu_epi8(y + i, m, _mm_maskz_mov_epi8(cmp_epi64(f, va, vb), one));
+    }
+}
+
+/* One loop per predicate, so that the switch is decided outside it. */
+#define CMP_CASES(CALL)                                                        \
+    switch (f) {                                                               \
+    case PZ_CMP_EQ: CALL(PZ_CMP_EQ); break;                                    \
+    case PZ_CMP_LT: CALL(PZ_CMP_LT); break;                                    \
+    case PZ_CMP_LE: CALL(PZ_CMP_LE); break;                                    \
+    case PZ_CMP_GT: CALL(PZ_CMP_GT); break;                                    \
+    default: CALL(PZ_CMP_GE); break;                                           \
+    }
+#define CALL_F32(F) seg32(F, false, a, sa, b, sb, y, n)
+#define CALL_I32(F) seg32(F, true, a, sa, b, sb, y, n)
+#define CALL_I64(F) seg64(F, a, sa, b, sb, y, n)
+
+/* One segment of the walk (pz_num_compare_walk). */
+static void row(pz_compare_func f, int dt, const void *a, int64_t sa, const void *b, int64_t sb,
+                uint8_t *y, int64_t n)
+{
+    if ((sa | sb) > 1 || f > PZ_CMP_GE || dt == PZ_BOOL) {   /* strides, bool: the plain row */
+        pz_num_compare_row__fast(f, dt, a, sa, b, sb, y, n);
+        return;
+    }
+    if (dt == PZ_F32) CMP_CASES(CALL_F32)
+    else if (dt == PZ_I32) CMP_CASES(CALL_I32)
+    else CMP_CASES(CALL_I64)
+}
+
+void pz_num_compare__avx512(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                            const void *b, uint8_t *y, int ith, int nth)
+{
+    pz_num_compare_walk(row, f, dtype, bc, a, b, y, ith, nth);
 }

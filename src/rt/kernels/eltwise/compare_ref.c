@@ -20,10 +20,6 @@ PZ_ALWAYS_INLINE uint8_t cmp_f64(pz_compare_func f, double a, double b)
 {
     return PZ_COMPARE(f, a, b);
 }
-PZ_ALWAYS_INLINE uint8_t cmp_f32(pz_compare_func f, float a, float b)
-{
-    return PZ_COMPARE(f, a, b);
-}
 
 typedef enum { CLS_SIGNED, CLS_UNSIGNED, CLS_FLOAT, CLS_STRING } cmp_class;
 
@@ -64,19 +60,4 @@ void pz_any_compare__ref(pz_compare_func f, int dtype, const pz_bcast *bc, const
                  : pz_dtype_is_signed(dtype) ? CLS_SIGNED : CLS_UNSIGNED,
                  a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
     pz_bcast_walk(bc, ith, nth, any_seg, &c);
-}
-
-static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
-{
-    const cmp_ctx *c = vctx;
-    const float *a = (const float *)c->a + oa, *b = (const float *)c->b + ob;
-    uint8_t *y = c->y + oy;
-    for (int64_t i = 0; i < n; i++) y[i] = cmp_f32(c->f, a[i * c->sa], b[i * c->sb]);
-}
-
-void pz_f32_compare__ref(pz_compare_func f, const pz_bcast *bc, const float *a, const float *b,
-                         uint8_t *y, int ith, int nth)
-{
-    cmp_ctx c = {f, PZ_F32, CLS_FLOAT, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    pz_bcast_walk(bc, ith, nth, f32_seg, &c);
 }
