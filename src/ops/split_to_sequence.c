@@ -25,7 +25,10 @@ static int append_slice(ir_graph *g, const char *name, int x, int64_t b, int64_t
 /* Split sizes read at run time (a 1-D split nothing binds): as many pieces
  * as split has sizes, piece k = Slice(x, starts[k], ends[k]) with ends =
  * CumSum(split) and starts = ends - split, read at run time (a dynamic
- * region). The sizes must add up to the axis: the run does not check. */
+ * region). The sizes must add up to the axis, as ONNX Runtime demands: a
+ * Reshape of `len` zero bytes to [ends[-1]] fails the run otherwise,
+ * naming the check; ends then pass through Min(ends, Shape(that)), which
+ * changes nothing and keeps the check from being dropped as unread. */
 static pz_status split_at_run_time(ir_graph *g, int i, int ax, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
@@ -38,6 +41,9 @@ static pz_status split_at_run_time(ir_graph *g, int i, int ax, pz_err *err)
     if (cnt > OP_UNROLL_MAX_ITERS)
         return op_err(err, n, "%lld split sizes are more than %d", (long long)cnt,
                       OP_UNROLL_MAX_ITERS);
+    const int64_t len = op_in(g, n, 0)->dims[ax];
+    if (cnt == 0 && len != 0)
+        return op_err(err, n, "split has no sizes; axis %d has %lld", ax, (long long)len);
     char *name = pz_xstrdup(n->name);
     size_t nlen = strlen(name) + 32;
     char *buf = pz_xmalloc(nlen);
@@ -54,6 +60,19 @@ static pz_status split_at_run_time(ir_graph *g, int i, int ax, pz_err *err)
     int ends = ir_graph_add_value_unique(g, buf);
     int cs[2] = {sp, op_new_const(g, buf, IR_I64, 0, NULL, &zero)};
     op_append_node(g, buf, "CumSum", cs, 2, &ends, 1);
+    if (cnt > 0) {
+        snprintf(buf, nlen, "%s/split_sizes_must_add_up_to_%lld", name, (long long)len);
+        uint8_t *zeros = pz_xcalloc((size_t)(len > 0 ? len : 1), 1);
+        int last = append_slice(g, buf, ends, cnt - 1, cnt, 0);
+        int chk = ir_graph_add_value_unique(g, buf), shp = ir_graph_add_value_unique(g, buf),
+            ends2 = ir_graph_add_value_unique(g, buf);
+        op_append_node(g, buf, "Reshape",
+                       (int[]){op_new_const(g, buf, IR_U8, 1, &len, zeros), last}, 2, &chk, 1);
+        free(zeros);
+        op_append_node(g, buf, "Shape", &chk, 1, &shp, 1);
+        op_append_node(g, buf, "Min", (int[]){ends, shp}, 2, &ends2, 1);
+        ends = ends2;
+    }
     snprintf(buf, nlen, "%s/starts", name);
     int starts = ir_graph_add_value_unique(g, buf);
     op_append_node(g, buf, "Sub", (int[]){ends, sp}, 2, &starts, 1);

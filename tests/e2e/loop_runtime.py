@@ -71,7 +71,9 @@ Expand([0.5], Range(1, i + 2)): its rank changes, expandrank.inK.pb), splitbad_i
 splitbad_out (a graph output), splitbad_scalar (a scalar split read at
 run time), growrank (grow with Unsqueeze: a rank more per iteration):
 `build` refuses each naming the node.
-Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory).
+Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory),
+splitrt.bad.in1.pb and splitrt.bad2.in1.pb (split sizes adding up to 5 and 7
+for an axis of 6: ONNX Runtime refuses both).
 Prints nothing when torch is not installed (the PyTorch models are then
 left out).
 """
@@ -397,6 +399,8 @@ with open(os.path.join(OUT, "scan.onnx"), "wb") as fh:
 save("scan", [[x23, np.array(n, np.int64)] for n in counts])
 cases.append("scan 2 4 %d" % len(counts))
 write(os.path.join(OUT, "scan.bad.in1.pb"), np.array(1 << 50, np.int64))
+write(os.path.join(OUT, "splitrt.bad.in1.pb"), np.array([1, 2, 2], np.int64))
+write(os.path.join(OUT, "splitrt.bad2.in1.pb"), np.array([2, 2, 3], np.int64))
 
 m = scancond_model()
 with open(os.path.join(OUT, "scancond.onnx"), "wb") as fh:
