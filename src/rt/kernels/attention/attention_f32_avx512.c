@@ -14,6 +14,7 @@
  * rows-first [S, H, D] tensor its rows lie H * D apart, which maps them
  * onto a few L1 sets, and each row tile would read them from L2 again
  * (bench/RESULTS.md, 'attention: packed K^T and V'). */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 #include <math.h>
 #include <string.h>
@@ -248,3 +249,4 @@ void pz_f32_attention__avx512(const pz_attention_desc *d, const float *q, const 
         }
     }
 }
+#endif

@@ -2,6 +2,7 @@
  * (spconv16c.h): tiles of up to RW pixels of one output block held in
  * registers, each block's 16 input channels as 16 broadcast FMAs a pixel.
  * The order of the scalar twin (spconv16c_scalar.c), so the same bits. */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 
 #include "rt/kernels/conv/spconv16c.h"
@@ -103,3 +104,4 @@ void pz_f32_sprow16c__avx512(const pz_sprow_args *a)
     if (a->ps == 16) row(a, 16, lo, hi, keep);
     else row(a, 0, lo, hi, keep);
 }
+#endif

@@ -5,6 +5,7 @@
  * float predicates give false for NaN, as C's operators do, so the bits
  * equal pz_any_compare__ref's. Bool (And, Or, Xor, Equal) goes to the
  * plain-C twin's row. */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 
 #include "rt/kernels/fast.h"
@@ -105,3 +106,4 @@ void pz_num_compare__avx512(pz_compare_func f, int dtype, const pz_bcast *bc, co
 {
     pz_num_compare_walk(row, f, dtype, bc, a, b, y, ith, nth);
 }
+#endif

@@ -8,6 +8,7 @@
  * of every tap cancels: no border path. The int32 sum is the float row's
  * exact integer; the requantization is the same ops on the same value, so
  * the bytes are those of the AVX-512 row and the scalar twin. */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 
 #include "rt/kernels/quant/qdwconv16c.h"
@@ -116,3 +117,4 @@ void pz_qdwconv16c_row__vnni(const pz_qdwconv16c_plan *p, const uint8_t *x, uint
         }
     }
 }
+#endif

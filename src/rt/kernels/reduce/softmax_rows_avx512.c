@@ -2,6 +2,7 @@
  * AVX-512: the row's maximum, then e^(x - max) with the vector exp
  * (exp_neg_ps, vmath_avx512.h: 0 below e^-87) stored and summed, then a
  * scale by 1/sum (log: x - max - log(sum)). Tails by masked loads. */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 #include <math.h>
 
@@ -59,3 +60,4 @@ void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const floa
         }
     }
 }
+#endif

@@ -5,6 +5,7 @@
  * default gates (sigmoid and tanh through e^x) on the accumulators in the
  * same pass; other activations or a clip go through the shared scalar
  * gates (pz_rnn_gates16). */
+#ifndef PZ_SCALAR   /* a PZ_SCALAR build has no vector kernels */
 #include <immintrin.h>
 
 #include "rt/kernels/rnn/rnn.h"
@@ -237,3 +238,4 @@ void pz_f32_rnn_step__avx512(const pz_rnn_step_desc *d, const float *const *xw, 
     default: step_ng(d, xw, h, c, hn, cn, zt, rh, hv, blk0, blk1, g0, 4, G); break;
     }
 }
+#endif
