@@ -12,7 +12,9 @@ PROTO   ?= /usr/include/onnx/onnx.proto
 
 ifeq ($(SAN),1)
   B       := $(or $(BUILD),build-san)
-  OPTFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  # -g1: line tables for the reports' stacks, without the variables' debug
+  # information, which costs a quarter of this build's compile time
+  OPTFLAGS := -O1 -g1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   LDSAN   := -fsanitize=address,undefined
 else
   B       := $(or $(BUILD),build)

@@ -71,6 +71,7 @@ XDG_CACHE_HOME=$Q/cache   # each build's jobs get $Q/cache.BUILD
 # they lead the queue. Any other part follows in name order.
 HEAVY="30-e2e 40-loop-runtime 39-runtime-shapes 43-views 60-opt 45-profile 39-ml-ops
 40-dynamic 36-rnn 35-knobs 42-transformer 40-sequences 40-schedule 41-quantize"
+HEAVY=$(echo $HEAVY)   # one line: the lookups below match " NAME "
 # Under a sanitizer, parts that check packaging or text rather than the
 # compiler's and runtime's memory (the tree rules, installing, the progress
 # line), that the conformance part covers case by case (node-cli), or that
@@ -98,10 +99,10 @@ list_build() {
     [ "$k" -eq 1 ] && mgive=models || mgive=-
     job "$n" "$b" "$mneed" "$mgive" "models (torchvision)" models
     if [ -d "$ONNX_TESTS/node" ]; then
-        # Under a sanitizer every 2nd case (the optimized build runs them all and
+        # Under a sanitizer every 3rd case (the optimized build runs them all and
         # CI's budget is an hour); PZ_TEST_FULL=1 runs every case there too.
         every=1
-        is_san "$b" && [ "${PZ_TEST_FULL:-0}" != 1 ] && every=2
+        is_san "$b" && [ "${PZ_TEST_FULL:-0}" != 1 ] && every=3
         job "$n" "$b" "$need" - "conformance (run in-process, rtol 1e-3, atol 1e-5)" conformance "$every"
     fi
     parts=""
@@ -150,7 +151,7 @@ list_build() {
 }
 
 # The queue: the sanitizer build first (it is the longest job), then each
-# build's jobs, the fuzzers after the first build's.
+# build's jobs, the fuzz build after the first build's, the fuzzers last.
 k=0
 for b in "$@"; do
     if [ "$SAN_BUILD" = 1 ] && is_san "$b"; then
@@ -166,13 +167,17 @@ for b in "$@"; do
     fi
     list_build "$b" "$k"
 
+    # the fuzz build (one compiler at a time, as the other worker runs jobs)
+    # after the first build's jobs; its runs last, long after it
     if [ "$k" -eq 1 ] && [ "$FUZZ" -gt 0 ]; then
         job fuzz - - built.fuzz "make fuzz-build" fuzzbuild
-        for t in fuzz_onnx fuzz_schedule; do
-            job fuzz - built.fuzz - "fuzz $t (${FUZZ} s)" fuzz "$t"
-        done
     fi
 done
+if [ "$FUZZ" -gt 0 ]; then
+    for t in fuzz_onnx fuzz_schedule; do
+        job fuzz - built.fuzz - "fuzz $t (${FUZZ} s)" fuzz "$t"
+    done
+fi
 echo 0 >"$Q/next"
 
 # claim: the number of the next job in the queue (empty when none is left)
@@ -223,7 +228,7 @@ EOF
     times >"$Q/t0.$i"
     case $kind in
     sanbuild) $MAKE --no-print-directory SAN=1 -j1 all ;;
-    fuzzbuild) $MAKE --no-print-directory fuzz-build ;;
+    fuzzbuild) $MAKE --no-print-directory -j1 fuzz-build ;;
     fuzz) "$ROOT/tests/fuzz/run_fuzz.sh" build-fuzz "$FUZZ" fresh "$arg" ;;
     # The strategies that read a profile take the cached default one. The
     # suite measures it once per build, into a cache of its own (the user's

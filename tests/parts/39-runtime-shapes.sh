@@ -17,7 +17,7 @@
 # several value sets; `compile`'s C header names the values allocated at
 # run time.
 # Every 2nd node case (each is a program built by gcc: the part's cost),
-# every 12th under a sanitizer; all with PZ_TEST_FULL=1. The 18 cases of
+# every 24th under a sanitizer; all with PZ_TEST_FULL=1. The 18 cases of
 # Split's sizes, OneHot's depth and CenterCropPad's shape (issue 40) run
 # all by default (every 3rd under a sanitizer), and hand-written models of
 # those three with the value a graph input (tests/e2e/runtime_shapes_onnx.py)
@@ -33,7 +33,7 @@ NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
 [ -d "$NODE" ] || skip_part "no ONNX node suite at $NODE"
 command -v node >/dev/null || skip_part "needs node"
 every=2
-[ "$san" = 1 ] && every=12
+[ "$san" = 1 ] && every=24
 [ "$full" = 1 ] && every=1
 
 built=0 refused=0 k=0

@@ -9,7 +9,7 @@
 # bytes), and numpy's where the case has them (NAME.npK.pb); mode "cli": the
 # same through `paleozoic run` only. Mode "refuse":
 # `paleozoic run` and `paleozoic build` exit 2 naming the node that reads a
-# run-time-shaped value. Under a sanitizer build every 3rd "run" case is also
+# run-time-shaped value. Under a sanitizer build every 6th "run" case is also
 # built (PZ_TEST_FULL=1: all). Ends with `N passed, N failed`.
 set -u
 NAME=40-dynamic
@@ -69,10 +69,10 @@ while read -r name nin nout mode nnp tol; do
         bad "$name: paleozoic run failed: $(tail -c 300 "$T/log")"
         continue
     fi
-    # under a sanitizer every 3rd case also builds (each build links a program
+    # under a sanitizer every 6th case also builds (each build links a program
     # against the sanitized runtime; the optimized run builds them all)
     nrun=$((${nrun:-0} + 1))
-    [ "$mode" = run ] && [ "$san" = 1 ] && [ "$full" != 1 ] && [ $((nrun % 3)) != 1 ] && mode=cli
+    [ "$mode" = run ] && [ "$san" = 1 ] && [ "$full" != 1 ] && [ $((nrun % 6)) != 1 ] && mode=cli
     whos=run
     [ "$mode" = run ] && whos="run exe"
     # shellcheck disable=SC2086

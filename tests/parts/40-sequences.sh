@@ -13,7 +13,7 @@
 # a sequence input without an example and one of the wrong kind, leaving
 # nothing behind; and the C API: examples/model_lib/run_model.c linked to
 # the model's --lib .so writes the same bytes as the executable.
-# Under a sanitizer every 2nd node case (all with PZ_TEST_FULL=1).
+# Under a sanitizer every 4th node case (all with PZ_TEST_FULL=1).
 # Ends with `N passed, N failed`.
 set -u
 NAME=40-sequences
@@ -21,7 +21,7 @@ NAME=40-sequences
 part_init "$@"
 NODE=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node
 [ -d "$NODE" ] && command -v node >/dev/null || skip_part "needs node and the ONNX node suite ($NODE)"
-every=$((san && !full ? 2 : 1))   # under a sanitizer, half the node cases
+every=$((san && !full ? 4 : 1))   # under a sanitizer, a quarter of the node cases
 
 # ---- the node suite's cases with sequence or optional graph I/O -------------
 out=$(node "$E2E/node_suite_cli.js" "$PZ" "$NODE" --build --containers --every "$every")
