@@ -129,7 +129,8 @@ struct op_def;
  * applied to output 0 last, after bias and residual. */
 /* GELU: MatMul only; the kinds from LEAKY_RELU to TANH: Conv, Gemm, MatMul
  * only (the unary functions of the same names; pz_act_kind's order); PRELU:
- * Conv only, its M slopes (one per output channel) the Conv's input 4. */
+ * Conv, Gemm, MatMul, its slopes (one per output channel of a Conv, per
+ * column of a Gemm or MatMul) the node's input 4. */
 typedef enum {
     IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU, IR_ACT_LEAKY_RELU, IR_ACT_SIGMOID,
     IR_ACT_SWISH, IR_ACT_HARD_SIGMOID, IR_ACT_HARD_SWISH, IR_ACT_TANH, IR_ACT_PRELU, IR_ACT_COUNT_

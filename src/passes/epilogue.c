@@ -17,6 +17,9 @@
  *   Conv [-> Add(conv, z)] -> PRelu          Conv(X, W, B, Z, S) with act PRELU: S
  *                                            the M slopes, one per output channel
  *                                            (PyTorch's nn.PReLU; the face models')
+ *   Gemm | MatMul [-> Add] -> PRelu          Gemm(A, B, C, Z, S) / MatMul(A, B, bias,
+ *                                            Z, S) with act PRELU: S the N slopes,
+ *                                            one per column (nn.Linear -> nn.PReLU)
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -50,10 +53,12 @@
  *     in slot 0, its output of the producer output's type and shape; Clip's
  *     bounds constants with lo <= hi; Gelu the erf form, after a linear
  *     MatMul only; the unary_act kinds after a Conv, a Gemm or a linear
- *     MatMul only, their attributes finite; PRelu after a Conv only, its
- *     slope a constant float32 that varies along the channel axis alone
- *     ([M, 1, 1], [1], [1, M, 1, 1], ...; a [M] of a 4-D Conv broadcasts
- *     along W: not fused). */
+ *     MatMul only, their attributes finite; PRelu after a Conv, a Gemm or a
+ *     linear MatMul, its slope a constant float32 that varies along the
+ *     channel axis alone: a Conv's axis 1 ([M, 1, 1], [1], [1, M, 1, 1],
+ *     ...; a [M] of a 4-D Conv broadcasts along W: not fused), a Gemm's or
+ *     MatMul's last axis ([N], [1, N], [1], a scalar; one per row, [M, 1],
+ *     is not fused). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,20 +219,23 @@ static int unary_act(const ir_node *r, ir_act *a)
     return 1;
 }
 
-/* PRelu r after Conv n (output y, M channels): its slope a constant float32
- * broadcasting to y along the channel axis alone; becomes n's input 4, M
+/* PRelu r after Conv n (output y, M channels; axis 1) or after a Gemm or
+ * linear MatMul n (N columns; y's last axis): its slope a constant float32
+ * broadcasting to y along that axis alone; becomes n's input 4, M (N)
  * floats (a new constant). Returns 1 if it did. */
 static int fuse_prelu(ir_graph *g, ir_node *n, const ir_node *r, const ir_tensor *y)
 {
-    if (!pass_is(n, OP_conv) || !pass_is(r, OP_prelu) || r->n_in != 2 || r->in[1] < 0 ||
-        y->rank < 3)
+    const int conv = pass_is(n, OP_conv);
+    if (!(conv || pass_is(n, OP_gemm) || linear_matmul(g, n)) || n->n_in > 4 ||
+        !pass_is(r, OP_prelu) || r->n_in != 2 || r->in[1] < 0 || y->rank < (conv ? 3 : 1))
         return 0;
     const ir_tensor *s = &g->values[r->in[1]].t;
-    const int64_t m = y->dims[1];
-    if (s->dtype != IR_F32 || !s->data || s->rank > y->rank || ir_tensor_numel(s) < 1) return 0;
+    const int axis = conv ? 1 : y->rank - 1;
+    const int64_t m = y->dims[axis];
+    if (m < 1 || s->dtype != IR_F32 || !s->data || s->rank > y->rank || ir_tensor_numel(s) < 1) return 0;
     for (int d = 0; d < s->rank; d++) {
         int k = y->rank - s->rank + d;   /* the axis of y it lines up with */
-        if (s->dims[d] != 1 && (k != 1 || s->dims[d] != m)) return 0;
+        if (s->dims[d] != 1 && (k != axis || s->dims[d] != m)) return 0;
     }
     const int64_t ns = ir_tensor_numel(s);   /* 1 or m */
     float *sd = pz_xmalloc((size_t)m * sizeof(float));
@@ -240,7 +248,7 @@ static int fuse_prelu(ir_graph *g, ir_node *n, const ir_node *r, const ir_tensor
     v->is_initializer = 1;
     ir_value_set_data(g, sv, sd, (size_t)m * sizeof(float));
     free(sd);
-    ir_node_set_n_in(n, 5);   /* a missing B or Z stays -1 */
+    ir_node_set_n_in(n, 5);   /* a missing bias or Z stays -1 */
     n->in[4] = sv;
     n->act.kind = IR_ACT_PRELU;
     return 1;

@@ -77,6 +77,18 @@ int pz_layer_want_dtype(const pz_layer *l, char *err, size_t n, const char *what
                          pz_dtype_name(dtype));
 }
 
+int pz_layer_prelu_slopes(const pz_layer *l, char *err, size_t n, int64_t count, float **slope)
+{
+    const pz_tensor *s = l->n_in > 4 ? l->in[4] : NULL;
+    if (!s || s->dtype != PZ_F32 || !s->data || pz_numel(s) != count)
+        return pz_layer_fail(l, err, n, "PRELU needs input 4: %lld constant float32 slopes",
+                             (long long)count);
+    size_t bytes = (size_t)count * sizeof(float);
+    if (!(*slope = malloc(bytes ? bytes : 1))) return pz_layer_fail(l, err, n, "out of memory");
+    memcpy(*slope, s->data, bytes);
+    return 0;
+}
+
 int pz_layer_want_same_shape(const pz_layer *l, char *err, size_t n, const char *what,
                              const pz_tensor *a, const pz_tensor *b)
 {

@@ -180,6 +180,9 @@ void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...) __attribute__((f
 int pz_layer_want_clamp_act(const pz_layer *l, char *err, size_t n, const pz_act *act);
 int pz_layer_want_dtype(const pz_layer *l, char *err, size_t n, const char *what,
                         const pz_tensor *t, int dtype);
+/* PRELU's slopes of a GEMM or MATMUL layer (input 4: count constant float32,
+ * one per output column): a copy into *slope, the layer's to free. */
+int pz_layer_prelu_slopes(const pz_layer *l, char *err, size_t n, int64_t count, float **slope);
 int pz_layer_want_same_shape(const pz_layer *l, char *err, size_t n, const char *what,
                              const pz_tensor *a, const pz_tensor *b);
 /* "[1,3,224,224]" into buf. */

@@ -95,9 +95,10 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
  * kinds from LEAKY_RELU on are the unary functions of the same names (SWISH
  * x sigmoid(alpha x), HARD_SWISH x min(max(x/6 + 1/2, 0), 1)); CONV, GEMM
  * and MATMUL take them, the other layers refuse all but RELU and CLIP.
- * PRELU (x < 0 ? slope[c] x : x, c the output channel) only CONV takes: its
- * slopes are the layer's input 4, which prepare points slope at (never set
- * in params: a kernel's copy of the act carries it). */
+ * PRELU (x < 0 ? slope[c] x : x) CONV, GEMM and MATMUL take, c the output
+ * channel (CONV) or column, Y's last axis (GEMM, MATMUL): its slopes are
+ * the layer's input 4, which prepare points slope at (never set in params:
+ * a kernel's copy of the act carries it). */
 typedef enum {
     PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU, PZ_ACT_LEAKY_RELU, PZ_ACT_SIGMOID,
     PZ_ACT_SWISH, PZ_ACT_HARD_SIGMOID, PZ_ACT_HARD_SWISH, PZ_ACT_TANH, PZ_ACT_PRELU, PZ_ACT_COUNT_
@@ -105,7 +106,7 @@ typedef enum {
 typedef struct {
     pz_act_kind kind;
     float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH alpha = lo; HARD_SIGMOID alpha, beta = lo, hi */
-    const float *slope;   /* PRELU: one per output channel (run time only) */
+    const float *slope;   /* PRELU: one per output channel or column (run time only) */
 } pz_act;
 
 /* ---- operators ----------------------------------------------------------

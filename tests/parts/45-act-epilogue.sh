@@ -10,20 +10,29 @@
 # conv's input 4): per channel and one slope, 3x3 (the direct conv: no
 # Winograd), depthwise 3x3, depthwise 5x5, 1x1, strided 1x1, grouped (slopes
 # per super-group), after a residual Add (BlazeFace's block), C not a
-# multiple of 16; Linear + PReLU (not fused: its BINARY stays). Each:
+# multiple of 16; Linear + PReLU fused into the Gemm (slopes per output
+# column: nn.Linear(64, 48) -> nn.PReLU(48)) and a batched Linear + PReLU()
+# (one slope [1], into the MatMul with its fused bias); written with onnx:
+# MatMul [2, 7, 64] x [64, 48] -> PRelu with 48 slopes, and with a scalar
+# slope (rank 0), both fused, and with a slope per row ([7, 1]: not fused,
+# its BINARY stays). Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (max|err| /
 #     max|ref|), at the CPU's ISA and under PZ_ISA=avx2 and scalar (PReLU:
 #     and ref);
 #   - the fusion happened: `run --profile` lists the one CONV / GEMM /
-#     MATMUL layer and no UNARY layer (Linear + PReLU: its BINARY stays), and
+#     MATMUL layer and no UNARY layer (the per-row PRelu: its BINARY stays), and
 #     `inspect --json` gives that layer "act": "swish" (...);
 #   - `paleozoic build`: the program's output has the bits of `paleozoic
 #     run`, and the generated C names the act (PZ_ACT_SWISH, ...);
 #   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) and
 #     one of PReLUs (Conv, depthwise, 1x1; 40 channels) as one F-Block in
-#     bands on 2 workers: the bits of the default run.
+#     bands on 2 workers: the bits of the default run;
+#   - the GEMM PReLUs in the other precisions' GEMM epilogues (--precision
+#     bf16, int8-dynamic, --weights fp16): fused, on that kernel, within
+#     its tolerance of ONNX Runtime's fp32 (a PRelu left out moves them
+#     by O(1)).
 # Under a sanitizer build (*san*) only every third model is built as a
-# program. Ends with `N passed, N failed`.
+# program (the extra GEMM PRelu slope shapes never). Ends with `N passed, N failed`.
 set -u
 NAME=45-act-epilogue
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +61,11 @@ pw_prelu PZ_ACT_PRELU CONV
 pws2_prelu PZ_ACT_PRELU CONV
 grouped_prelu PZ_ACT_PRELU CONV
 res_prelu PZ_ACT_PRELU CONV+CONV
-linear_prelu - GEMM"
+linear_prelu PZ_ACT_PRELU GEMM
+linear3_prelu1 PZ_ACT_PRELU MATMUL
+matmul_prelu PZ_ACT_PRELU MATMUL
+matmul_prelu0 PZ_ACT_PRELU MATMUL
+matmul_prelu_row - MATMUL"
 
 cat >"$T/make.py" <<'EOF'
 import sys
@@ -109,7 +122,8 @@ MODELS = {
     "pws2_prelu": (nn.Sequential(nn.Conv2d(40, 36, 1, stride=2), nn.PReLU(36)), (1, 40, 11, 12)),
     "grouped_prelu": (conv(nn.PReLU(32), c=32, m=32, groups=4), (2, 32, 9, 10)),
     "res_prelu": (Res(), (1, 40, 16, 16)),
-    "linear_prelu": (Lin(nn.PReLU(40)), (5, 48)),
+    "linear_prelu": (Lin(nn.PReLU(48), k=64, n=48), (5, 64)),
+    "linear3_prelu1": (Lin(nn.PReLU(), k=64, n=48), (2, 7, 64)),
     "chain_prelu": (nn.Sequential(conv(nn.PReLU(40), c=16, m=40), conv(nn.PReLU(40), c=40, m=40, groups=40),
                                   conv(nn.PReLU(), c=40, m=24, k=1)), (1, 16, 20, 18)),
     # row-local: one F-Block in bands (the conv kernels' row windows)
@@ -129,6 +143,25 @@ for name, (mod, shape) in MODELS.items():
                       input_names=["x"], output_names=["y"])
     with open("%s/%s.in.pb" % (out, name), "wb") as f:
         f.write(numpy_helper.from_array(x.numpy().astype(np.float32), "x").SerializeToString())
+# PRelu along the last axis of a batched MatMul (PyTorch's PReLU takes dim
+# 1): slopes [48], a scalar, and one per row [7, 1] (not fused)
+from onnx import helper, TensorProto
+rng = np.random.default_rng(0)
+for name, sshape in (("matmul_prelu", (48,)), ("matmul_prelu0", ()), ("matmul_prelu_row", (7, 1))):
+    b = rng.uniform(-0.5, 0.5, (64, 48)).astype(np.float32)
+    s = rng.uniform(-0.5, 1.5, sshape).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "b"], ["t"], name="mm"),
+         helper.make_node("PRelu", ["t", "s"], ["y"], name="act")], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 7, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 7, 48])],
+        [numpy_helper.from_array(b, "b"), numpy_helper.from_array(s, "s")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    m.ir_version = 8
+    open("%s/%s.onnx" % (out, name), "wb").write(m.SerializeToString())
+    x = (rng.standard_normal((2, 7, 64)) * 2).astype(np.float32)
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
 EOF
 if ! "$PY" "$T/make.py" "$T" >"$T/make.log" 2>&1; then
     bad "PyTorch export: $(tail -c 600 "$T/make.log")"
@@ -171,6 +204,8 @@ while read -r n act kind; do
         fi
     done
     [ "$san" -eq 1 ] && [ $((i % 3)) -ne 1 ] && continue
+    # the other slope shapes run the program's kernels of matmul_prelu: not built again
+    case $n in linear3_prelu1 | matmul_prelu0 | matmul_prelu_row) continue ;; esac
     built_bits "$n" "$mod" "$in" || continue
     if [ "$act" != - ]; then
         rm -rf "$T/$n.c"
@@ -178,6 +213,28 @@ while read -r n act kind; do
         else bad "$n: the generated C does not name $act: $(tail -c 300 "$T/compile.log")"; fi
     fi
 done <"$T/cases"
+
+# the GEMM PReLUs through the other precisions' epilogues: fused, on that
+# kernel (the profile's kernel column), near ONNX Runtime's fp32
+for n in linear_prelu matmul_prelu; do
+    for k in "bf16 --precision bf16 1e-2" "int8-dyn --precision int8-dynamic 3e-2" \
+        "f16w --weights fp16 1e-3"; do
+        set -- $k
+        if "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" "$2" "$3" --output "$T/$n.$1.pb" --profile \
+            >"$T/$n.$1.prof" 2>"$T/run.err"; then
+            kinds=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[A-Z_]+$/ {print $2 "/" $NF}' "$T/$n.$1.prof" | tr '\n' ' ')
+            case "$kinds" in
+            "GEMM/$1"*" " | "MATMUL/$1"*" ") [ "$(echo "$kinds" | wc -w)" = 1 ] && ok ||
+                bad "$n $2 $3: layers/kernels '$kinds', wanted the one GEMM on $1" ;;
+            *) bad "$n $2 $3: layers/kernels '$kinds', wanted the one GEMM on $1" ;;
+            esac
+            check "$n $2 $3: vs ONNX Runtime fp32 ($4)" node "$E2E/compare.js" --rel "$4" \
+                "$T/$n.$1.pb" "$T/$n.ort.pb"
+        else
+            bad "$n $2 $3: paleozoic run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
+done
 
 # each chain as one fused F-Block split in bands on 2 workers (row windows of
 # the direct and depthwise kernels): the bits of the default run

@@ -744,6 +744,30 @@ static void test_prelu_legacy(void)
     }
 }
 
+/* After the passes on g (node `name` -> PRelu "pr" writing y; inputs x and
+ * slope): fused, node `name` with act PRELU and its m slopes as input 4,
+ * writing y; or not, the PRelu kept. The net's values against want. */
+static void prelu_check(ir_graph *g, const char *name, int fused, int64_t m, int y,
+                        const float *xd, const float *sd, const double *want)
+{
+    passes_stats ps;
+    pz_err err = {0};
+    CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+    int i = find_node(g, name);
+    CHECK(i >= 0 && (find_node(g, "pr") < 0) == fused);
+    if (i >= 0 && fused) {
+        const ir_node *n = &g->nodes[i];
+        CHECK(n->act.kind == IR_ACT_PRELU && n->n_in == 5 && n->in[4] >= 0 &&
+              g->values[n->in[4]].t.rank == 1 && g->values[n->in[4]].t.dims[0] == m &&
+              n->out[0] == y);
+    } else if (i >= 0) {
+        CHECK(g->nodes[i].act.kind == IR_ACT_NONE);
+    }
+    int layers = 0;
+    const float *ins[2] = {xd, sd};
+    CHECK(run_err(g, ins, want, &layers) <= 1e-5 && layers == 2 - fused);
+}
+
 /* Conv (1x1, 3 -> 5 channels, 4x5 pixels) -> PRelu, the slope of each shape:
  * [5,1,1], [1], [1,5,1,1] fuse into the Conv (act PRELU, input 4 the 5
  * slopes, one layer); [5] (along W, of 5 too) and a slope computed at run
@@ -777,26 +801,54 @@ static void test_prelu_epilogue(void)
                 const int64_t k = V[v].rank == 1 ? (V[v].dims[0] == 1 ? 0 : p % 5) : m;
                 want[m * HW + p] = a < 0 ? slope[k] * a : a;
             }
-        passes_stats ps;
-        pz_err err = {0};
-        CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
-        int cv = find_node(g, "conv");
-        CHECK(cv >= 0 && (find_node(g, "pr") < 0) == V[v].fused);
-        if (V[v].fused) {
-            const ir_node *n = &g->nodes[cv];
-            CHECK(n->act.kind == IR_ACT_PRELU && n->n_in == 5 && n->in[4] >= 0 &&
-                  g->values[n->in[4]].t.rank == 1 && g->values[n->in[4]].t.dims[0] == M &&
-                  n->out[0] == y);
-        } else {
-            CHECK(g->nodes[cv].act.kind == IR_ACT_NONE);
-        }
-        int layers = 0;
-        const float *ins[2] = {xd, sd};
-        CHECK(run_err(g, ins, want, &layers) <= 1e-5 && layers == 2 - V[v].fused);
+        prelu_check(g, "conv", V[v].fused, M, y, xd, sd, want);
         free(xd);
         free(sd);
         ir_graph_free(g);
     }
+}
+
+/* PRelu after a MatMul (A [2, 3, 8], B constant [8, 6]) or a Gemm (A [3, 8]):
+ * fused, the slope one per column as input 4, for a slope [6], [1, 6], [1]
+ * and a scalar; a slope per row ([3, 1]) or read at run time stays a PRelu.
+ * The values against double loops. */
+static void test_prelu_gemm_epilogue(void)
+{
+    static const struct { int rank; int64_t dims[2]; int fused, runtime; } V[] = {
+        {1, {6}, 1, 0}, {2, {1, 6}, 1, 0}, {1, {1}, 1, 0}, {0, {0}, 1, 0},
+        {2, {3, 1}, 0, 0}, {1, {6}, 0, 1},
+    };
+    for (int gemm = 0; gemm < 2; gemm++)
+        for (int v = 0; v < (int)(sizeof V / sizeof V[0]); v++) {
+            ir_graph *g = ir_graph_new();
+            g->opset = 13;
+            float *xd, *sd = NULL;
+            const int64_t R = gemm ? 3 : 6, K = 8, N = 6;   /* rows of A (every batch) */
+            int x = gemm ? add_input(g, "x", 2, (int64_t[]){3, K}, &xd)
+                         : add_input(g, "x", 3, (int64_t[]){2, 3, K}, &xd);
+            int w = add_const(g, "w", 2, (int64_t[]){K, N}, -0.6f, 0.6f);
+            int s = V[v].runtime ? add_input(g, "slope", V[v].rank, V[v].dims, &sd)
+                                 : add_const(g, "slope", V[v].rank, V[v].dims, -1.5f, 1.5f);
+            const float *slope = V[v].runtime ? sd : cdata(g, s);
+            int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
+            add_node(g, "mm", gemm ? "Gemm" : "MatMul", 2, (int[]){x, w}, c);
+            add_node(g, "pr", "PRelu", 2, (int[]){c, s}, y);
+            ir_graph_add_output(g, y);
+            CHECK(finish(g));
+            double want[6 * 6];
+            const int64_t ns = ir_tensor_numel(&g->values[s].t);
+            for (int64_t r = 0; r < R; r++)
+                for (int64_t n = 0; n < N; n++) {
+                    double a = 0;
+                    for (int64_t k = 0; k < K; k++) a += (double)xd[r * K + k] * cdata(g, w)[k * N + n];
+                    const int64_t i = ns == 1 ? 0 : V[v].dims[0] == 3 ? r % 3 : n;
+                    want[r * N + n] = a < 0 ? slope[i] * a : a;
+                }
+            prelu_check(g, "mm", V[v].fused, N, y, xd, sd, want);
+            free(xd);
+            free(sd);
+            ir_graph_free(g);
+        }
 }
 
 /* Layers of the lowered graph (the run-time nodes). */
@@ -1969,6 +2021,7 @@ int main(int argc, char **argv)
     test_variadic();
     test_prelu_legacy();
     test_prelu_epilogue();
+    test_prelu_gemm_epilogue();
     test_gates(0);
     test_gates(1);
     test_shuffles();

@@ -488,12 +488,12 @@ static void test_dw_share(void)
 static void run_gemm_case(int64_t M, int64_t N, int64_t K, int trans_b, int cmode, float alpha,
                           pz_act_kind act)
 {
-    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N);
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N), *slope = new_rand(N);
     /* cmode: 0 none, 1 row vector (bias), 2 column, 3 full matrix, 4 scalar */
     static const char *CM[] = {"none", "row", "col", "full", "scalar"};
     int64_t csm = cmode == 2 ? 1 : cmode == 3 ? N : 0, csn = cmode == 1 || cmode == 3 ? 1 : 0;
     pz_gemm_params gp = {.trans_b = trans_b, .alpha = alpha, .beta = 0.75f,
-                         .act = {.kind = act, .lo = -0.5f, .hi = 0.5f}};
+                         .act = {.kind = act, .lo = -0.5f, .hi = 0.5f, .slope = slope}};
     float *yref = new_nan(M * N), *yscale = new_nan(M * N);
     pz_f32_gemm__ref(&gp, M, N, K, a, b, cmode ? c : NULL, csm, csn, yref, 0, 1);
     pz_gemm_params gn = gp;
@@ -535,7 +535,7 @@ static void run_gemm_case(int64_t M, int64_t N, int64_t K, int trans_b, int cmod
             }
         }
     }
-    free(a); free(b); free(c); free(yref); free(yscale); free(bp); free(y); free(y3);
+    free(a); free(b); free(c); free(yref); free(yscale); free(bp); free(y); free(y3); free(slope);
 }
 
 /* The AVX-512 LayerNorm against the reference: rows below, at and above a
@@ -599,9 +599,9 @@ static void test_gemm(void)
     /* GELU (MatMul's fused epilogue), a row bias C and beside it none */
     run_gemm_case(30, 50, 300, 0, 1, 1.0f, PZ_ACT_GELU);
     run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);
-    /* the other epilogue activations (pz_act16_ps, pz_act8_ps): a GEMM and a GEMV
-     * (PRELU: CONV only) */
-    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_PRELU; a++) {
+    /* the other epilogue activations (pz_act16_ps, pz_act8_ps; PRELU a slope
+     * per column, read under the tail's mask): a GEMM and a GEMV */
+    for (int a = PZ_ACT_LEAKY_RELU; a < PZ_ACT_COUNT_; a++) {
         run_gemm_case(13, 40 + a, 70, a % 2, 1, 1.0f, (pz_act_kind)a);
         run_gemm_case(1, 33, 50, 0, 0, 1.0f, (pz_act_kind)a);
     }

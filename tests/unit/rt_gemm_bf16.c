@@ -25,11 +25,11 @@ static void rounding(void)
 
 static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz_act_kind act)
 {
-    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(N);
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(N), *slope = new_rand(N);
     uint16_t *bp = malloc((size_t)pz_gemm_bf16_packed_size(K, N) * sizeof *bp);
     pz_gemm_bf16_pack_b(K, N, b, trans_b, 0.5f, bp);
     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N, .c = bias ? c : NULL,
-                      .csm = 0, .csn = 1, .beta = 1.0f, .act = {.kind = act}};
+                      .csm = 0, .csn = 1, .beta = 1.0f, .act = {.kind = act, .slope = slope}};
     /* references: double sums over the bf16-rounded operands, and plain fp32 */
     float *want = new_nan(M * N), *plain = new_nan(M * N), *got = new_nan(M * N);
     for (int64_t m = 0; m < M; m++)
@@ -42,8 +42,8 @@ static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz
                 p += (double)a[m * K + k] * bv;
             }
             if (bias) s += c[n], p += c[n];
-            want[m * N + n] = pz_act_f32(&g.act, (float)s);
-            plain[m * N + n] = pz_act_f32(&g.act, (float)p);
+            want[m * N + n] = pz_act_c_f32(&g.act, (float)s, n);
+            plain[m * N + n] = pz_act_c_f32(&g.act, (float)p, n);
         }
     pz_gemm_bf16_fn fns[2] = {pz_f32_gemm_bf16__scalar, pz_gemm_bf16_for(PZ_ISA_AVX512)};
     const int nf = fns[1] != fns[0] ? 2 : 1;
@@ -57,7 +57,7 @@ static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz
                    f ? "avx512bf16" : "scalar", (long long)M, (long long)K, (long long)N,
                    trans_b, bias, (int)act, nth, e, ep);
         }
-    free(a), free(b), free(c), free(bp), free(want), free(plain), free(got);
+    free(a), free(b), free(c), free(bp), free(want), free(plain), free(got), free(slope);
 }
 
 int main(void)
@@ -68,6 +68,8 @@ int main(void)
     gemm_case(13, 37, 33, 1, 1, PZ_ACT_RELU);        /* odd K, tails */
     gemm_case(30, 600, 70, 0, 1, PZ_ACT_GELU);       /* three K slices, 3 row tiles */
     gemm_case(128, 64, 96, 1, 0, PZ_ACT_NONE);
+    gemm_case(13, 37, 45, 0, 1, PZ_ACT_PRELU);       /* a slope per column, tails */
+    gemm_case(1, 50, 33, 1, 0, PZ_ACT_PRELU);        /* GEMV */
     if (pz_gemm_bf16_for(PZ_ISA_AVX512) == pz_f32_gemm_bf16__scalar)
         printf("rt_gemm_bf16: no AVX512-BF16 here: the scalar twin only\n");
     return test_summary("rt_gemm_bf16");

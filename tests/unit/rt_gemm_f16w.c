@@ -48,14 +48,14 @@ static void rounding(void)
 
 static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz_act_kind act)
 {
-    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N);
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N), *slope = new_rand(N);
     uint16_t *bp = malloc((size_t)pz_gemm_f16w_packed_size(K, N) * sizeof *bp);
     const float alpha = 0.5f;
     pz_gemm_f16w_pack_b(K, N, b, trans_b, alpha, bp);
     /* bias 1: one row of C broadcast over M; bias 2: a full M x N C */
     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N, .c = bias ? c : NULL,
                       .csm = bias == 2 ? N : 0, .csn = 1, .beta = bias == 2 ? 0.75f : 1.0f,
-                      .act = {.kind = act, .lo = -0.25f, .hi = 0.5f}};
+                      .act = {.kind = act, .lo = -0.25f, .hi = 0.5f, .slope = slope}};
     float *want = new_nan(M * N), *plain = new_nan(M * N), *got = new_nan(M * N),
           *twin = new_nan(M * N), *scale = new_nan(M * N);
     for (int64_t m = 0; m < M; m++)
@@ -71,8 +71,8 @@ static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz
                 s += cv, p += cv;
             }
             scale[m * N + n] = (float)s;
-            want[m * N + n] = pz_act_f32(&g.act, (float)s);
-            plain[m * N + n] = pz_act_f32(&g.act, (float)p);
+            want[m * N + n] = pz_act_c_f32(&g.act, (float)s, n);
+            plain[m * N + n] = pz_act_c_f32(&g.act, (float)p, n);
         }
     char what[160];
     snprintf(what, sizeof what, "f16w gemm M%lld K%lld N%lld transB %d bias %d act %d",
@@ -101,6 +101,7 @@ static void gemm_case(int64_t M, int64_t K, int64_t N, int trans_b, int bias, pz
 #endif
     }
     free(a), free(b), free(c), free(bp), free(want), free(plain), free(got), free(twin), free(scale);
+    free(slope);
 }
 
 int main(void)
@@ -116,6 +117,8 @@ int main(void)
     gemm_case(9, 33, 17, 0, 1, PZ_ACT_CLIP);          /* tiles of 4 and 5 rows */
     gemm_case(33, 301, 129, 1, 1, PZ_ACT_RELU);       /* 5 tiles, 5 panels */
     gemm_case(33, 40, 50, 0, 1, PZ_ACT_GELU);
+    gemm_case(9, 33, 45, 1, 1, PZ_ACT_PRELU);         /* a slope per column, tails */
+    gemm_case(1, 100, 37, 0, 0, PZ_ACT_PRELU);        /* GEMV */
     gemm_case(1, 0, 20, 0, 1, PZ_ACT_NONE);           /* K = 0: bias alone */
     if (!cpu_has_avx512()) printf("rt_gemm_f16w: no AVX-512 here: the scalar twin only\n");
     return test_summary("rt_gemm_f16w");

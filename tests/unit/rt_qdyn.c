@@ -46,7 +46,7 @@ static void reference(int64_t M, int64_t N, int64_t K, const float *a, const flo
             }
             float v = bad ? NAN : (float)acc * sb[n] * sa;
             if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
-            y[i * g->ldy + n] = pz_act_f32(&g->act, v);
+            y[i * g->ldy + n] = pz_act_c_f32(&g->act, v, n);
         }
     }
     free(sb);
@@ -61,13 +61,13 @@ static void qcase(int64_t M, int64_t N, int64_t K, int tb, int cmode, pz_act_kin
                   int special)
 {
     const float alpha = cmode == 2 ? 0.5f : 1.0f;
-    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N);
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(M * N), *slope = new_rand(N);
     if (special && M > 2) {
         for (int64_t k = 0; k < K; k++) a[1 * K + k] = 0.0f;   /* a row of zeros */
         a[2 * K + K / 2] = special == 1 ? INFINITY : NAN;     /* a row with inf or NaN */
     }
     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = N, .beta = 0.75f,
-                      .act = {.kind = act, .lo = -0.5f, .hi = 0.5f}};
+                      .act = {.kind = act, .lo = -0.5f, .hi = 0.5f, .slope = slope}};
     /* cmode: 0 none, 1 a row [N], 2 a column [M], 3 a matrix */
     if (cmode) {
         g.c = c;
@@ -140,7 +140,7 @@ static void qcase(int64_t M, int64_t N, int64_t K, int tb, int cmode, pz_act_kin
                  rmax > 0 ? emax / rmax : 0.0);
         check(emax <= 0.02 * rmax, w2);
     }
-    free(y0), free(yref), free(a), free(b), free(c);
+    free(y0), free(yref), free(a), free(b), free(c), free(slope);
 }
 
 int main(void)
@@ -157,5 +157,7 @@ int main(void)
     qcase(13, 20, 9, 1, 3, PZ_ACT_RELU, 2);
     qcase(128, 96, 768, 0, 1, PZ_ACT_NONE, 0);   /* an encoder's shape, rows split */
     qcase(13, 70, 40, 0, 1, PZ_ACT_GELU, 0);     /* a feed-forward layer's epilogue */
+    qcase(13, 70, 40, 1, 1, PZ_ACT_PRELU, 0);    /* a slope per column, a tail of 6 */
+    qcase(1, 33, 17, 0, 0, PZ_ACT_PRELU, 0);
     return test_summary("rt_qdyn");
 }

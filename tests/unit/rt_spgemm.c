@@ -25,7 +25,8 @@ static void run_case(int64_t M, int64_t K, int64_t N, int zero, int trans_b, int
 {
     char what[200];
     const int64_t KB = PZ_SPGEMM_KB, NR = PZ_GEMM_NR, nkb = (K + KB - 1) / KB, np = (N + NR - 1) / NR;
-    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(cfull ? M * N : N);
+    float *a = new_rand(M * K), *b = new_rand(K * N), *c = new_rand(cfull ? M * N : N),
+          *slope = new_rand(N);
     /* zero blocks: (panel, K block) by a fixed pattern */
     int64_t nonzero = 0;
     for (int64_t p = 0; p < np; p++)
@@ -41,6 +42,7 @@ static void run_case(int64_t M, int64_t K, int64_t N, int zero, int trans_b, int
     g.act.kind = act;
     g.act.lo = 0.25f;
     g.act.hi = 1.5f;
+    g.act.slope = slope;
     double *ref = malloc((size_t)(M * N) * sizeof *ref), s = 0;
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {
@@ -67,7 +69,7 @@ static void run_case(int64_t M, int64_t K, int64_t N, int zero, int trans_b, int
         for (int t = 0; t < 3; t++) pz_spgemm_run(&p, &g, a, y3, t, 3);
         double e = 0;
         for (int64_t k = 0; k < M * N; k++) {
-            float r = pz_act_f32(&g.act, (float)ref[k]);
+            float r = pz_act_c_f32(&g.act, (float)ref[k], k % N);
             double d = isnan(y1[k]) ? INFINITY : fabs((double)y1[k] - r);
             if (d > e) e = d;
         }
@@ -96,5 +98,7 @@ int main(void)
         for (int zero = 0; zero < 3; zero++, k++)
             run_case(S[i][0], S[i][1], S[i][2], zero, k % 2, k % 3 == 1, (pz_act_kind)(k % 3),
                      k % 4 == 3 ? 0.5f : 1.0f);
+    run_case(5, 37, 33, 1, 1, 0, PZ_ACT_PRELU, 1.0f);   /* a slope per column */
+    run_case(1, 100, 70, 2, 0, 1, PZ_ACT_PRELU, 0.5f);
     return test_summary("rt_spgemm");
 }

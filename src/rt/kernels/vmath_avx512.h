@@ -159,6 +159,15 @@ static inline __m512 tanh_acc_ps(__m512 x)
     return _mm512_mask_mov_ps(r, lt, small);
 }
 
+/* PRELU on the 16 columns from col of a row (GEMM epilogues: slope per
+ * output column): v < 0 ? slope[col + l] v : v; the slopes loaded under mk
+ * (the valid columns), none read past them. */
+static inline __m512 pz_prelu16_ps(const pz_act *a, __m512 v, int64_t col, __mmask16 mk)
+{
+    const __m512 s = _mm512_maskz_loadu_ps(mk, a->slope + col);
+    return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, s);
+}
+
 /* A fused epilogue activation (pz_act) of 16 floats: the formulas of the
  * unary kernel (eltwise16c_avx512.c), so a fused layer gives the unfused
  * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's). */

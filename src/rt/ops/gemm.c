@@ -1,7 +1,8 @@
-/* gemm.c - the GEMM layer: A, B, C?, Z? -> Y = act(alpha * A' B' + beta * C
- * + Z). Z (input 3, a residual the epilogue pass fused, of Y's shape) needs
- * the packed paths: a constant B and A not transposed (at PZ_ISA=scalar
- * the packed GEMM's scalar twin). */
+/* gemm.c - the GEMM layer: A, B, C?, Z?, S? -> Y = act(alpha * A' B' + beta
+ * * C + Z). Z (input 3, a residual the epilogue pass fused, of Y's shape)
+ * needs the packed paths: a constant B and A not transposed (at
+ * PZ_ISA=scalar the packed GEMM's scalar twin). S (input 4): act PRELU's N
+ * slopes, one per column of Y (every path takes them). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
@@ -32,6 +33,7 @@ typedef struct {
     pz_gemm_f16w_fn fnh;
     pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
     pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
+    float *slope;       /* PRELU's N slopes (input 4), or NULL */
     pz_gemm_desc g;     /* g.c is set at run */
 } gemm_state;
 
@@ -79,8 +81,11 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "a fused residual Z %s needs Y's shape %s, a constant "
                              "B and A not transposed", pz_shape_str(z, bc, sizeof bc),
                              pz_shape_str(y, by, sizeof by));
+    if (p->act.kind == PZ_ACT_PRELU && pz_layer_prelu_slopes(l, err, n, st->N, &st->slope))
+        return 1;
     st->g = (pz_gemm_desc){.m = st->M, .n = st->N, .k = st->K, .lda = st->K, .ldy = st->N,
                            .csm = st->csm, .csn = st->csn, .beta = p->beta, .act = p->act};
+    st->g.act.slope = st->slope;
     if (p->sparsity != 0 && fast_shape && l->prec == PZ_PREC_FP32) {
         st->sp = calloc(1, sizeof *st->sp);
         if (!st->sp ||
@@ -134,6 +139,7 @@ static void gemm_release(pz_layer *l)
     free(st->bp);
     free(st->bp16);
     free(st->bph);
+    free(st->slope);
     pz_qdyn_free(st->q8);
     if (st->sp) pz_spgemm_plan_free(st->sp);
     free(st->sp);
@@ -154,7 +160,9 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
         else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
         return;
     }
-    pz_f32_gemm__ref(l->params, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
+    pz_gemm_params p = *(const pz_gemm_params *)l->params;
+    p.act.slope = st->slope;   /* the params never carry it */
+    pz_f32_gemm__ref(&p, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
                      c ? c->data : NULL, st->csm, st->csn, l->out[0]->data, ith, nth);
 }
 
@@ -171,7 +179,7 @@ static void gemm_set_sparsity(void *params, float ratio)
 
 const pz_rt_op pz_rt_op_gemm = {
     .name = "GEMM", PZ_OP_PARAMS(pz_gemm_params, gemm_fields),
-    .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 5, .min_out = 1, .max_out = 1,
     .prepare = gemm_prepare, .run = gemm_run, .release = gemm_release,
     .set_sparsity = gemm_set_sparsity,
 };

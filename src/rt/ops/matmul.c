@@ -4,8 +4,9 @@
  * fused epilogue (the passes' MatMul -> Add(bias) -> Relu | Clip | Gelu:
  * a third input C of N floats, added along the last axis, and/or an
  * activation; a fourth input Z of Y's shape, a residual, added before the
- * activation) B must be a constant 2-D float32, and the packed GEMM does it
- * all as it writes Y (at PZ_ISA=scalar too, by its scalar twin). */
+ * activation; a fifth S, act PRELU's N slopes, one per column of Y) B must
+ * be a constant 2-D float32, and the packed GEMM does it all as it writes Y
+ * (at PZ_ISA=scalar too, by its scalar twin). */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
@@ -34,6 +35,7 @@ typedef struct {
     pz_gemm_f16w_fn fnh;
     pz_qdyn *q8;        /* B in int8 (an int8 block), or NULL */
     pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
+    float *slope;       /* PRELU's N slopes (input 4), or NULL */
     pz_gemm_desc g;
 } matmul_state;
 
@@ -103,6 +105,8 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (c && (pz_numel(c) != s->N || c->rank < 1 || c->dims[c->rank - 1] != s->N || !c->data))
         return pz_layer_fail(l, err, n, "C must be %lld constant floats along the last axis",
                              (long long)s->N);
+    if (p->act.kind == PZ_ACT_PRELU && pz_layer_prelu_slopes(l, err, n, s->N, &st->slope))
+        return 1;
     if (p->sparsity != 0 && fast && l->prec == PZ_PREC_FP32) {
         st->sp = calloc(1, sizeof *st->sp);
         if (!st->sp || pz_spgemm_plan_make(st->sp, s->K, s->N, b->data, 0, 1.0f, isa))
@@ -161,6 +165,7 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->rtb = true;
         st->fn = pz_fast_kernels_for(isa)->gemm;
     }
+    st->g.act.slope = st->slope;   /* an epilogue: one of the packed paths set g */
     return 0;
 }
 
@@ -170,6 +175,7 @@ static void matmul_release(pz_layer *l)
     free(st->bp);
     free(st->bp16);
     free(st->bph);
+    free(st->slope);
     pz_qdyn_free(st->q8);
     if (st->sp) pz_spgemm_plan_free(st->sp);
     free(st->sp);
@@ -235,7 +241,7 @@ static void matmul_set_sparsity(void *params, float ratio)
 
 const pz_rt_op pz_rt_op_matmul = {
     .name = "MATMUL", PZ_OP_PARAMS(pz_matmul_params, matmul_fields),
-    .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
+    .min_in = 2, .max_in = 5, .min_out = 1, .max_out = 1,
     .prepare = matmul_prepare, .run = matmul_run, .release = matmul_release,
     .defaults = &matmul_defaults, .run_shape = matmul_run_shape,
     .set_sparsity = matmul_set_sparsity,

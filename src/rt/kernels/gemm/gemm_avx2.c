@@ -25,7 +25,7 @@ static inline __m256i col_mask(int64_t n, int64_t col)
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(c), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
-/* Y[m, col..col+8) = act(v + beta C + Z) under mask mk. */
+/* Y[m, col..col+8) = act(v + beta C + Z) under mask mk (PRELU: slope[col + l]). */
 static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t col, __m256i mk,
                             float *y)
 {
@@ -47,6 +47,9 @@ static inline void epilogue(const pz_gemm_desc *g, __m256 v, int64_t m, int64_t 
     if (g->act.kind == PZ_ACT_RELU) v = _mm256_max_ps(v, _mm256_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(g->act.lo)), _mm256_set1_ps(g->act.hi));
+    else if (g->act.kind == PZ_ACT_PRELU)   /* a slope per column, none read past n */
+        v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_maskload_ps(g->act.slope + col, mk)),
+                             _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ));
     else if (g->act.kind != PZ_ACT_NONE)
         v = pz_act8_ps(&g->act, v);   /* GELU: the scalar formula, lane by lane */
     _mm256_maskstore_ps(y + col, mk, v);

@@ -61,7 +61,7 @@ void pz_f32_gemm_bf16__scalar(const pz_gemm_desc *g, const float *restrict a,
             float v = acc[j];
             if (g->c) v += g->beta * g->c[m * g->csm + col * g->csn];
             if (g->z) v += g->z[m * g->ldz + col];
-            y[m * g->ldy + col] = pz_act_f32(&g->act, v);
+            y[m * g->ldy + col] = pz_act_c_f32(&g->act, v, col);
         }
     }
 }

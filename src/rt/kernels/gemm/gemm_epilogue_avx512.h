@@ -1,6 +1,6 @@
 /* gemm_epilogue_avx512.h - the GEMM epilogue on 16 columns in a ZMM, shared
  * by the fp32 (gemm_avx512.c) and bf16 (gemm_bf16_avx512bf16.c) GEMMs:
- * Y[m, col..col+16) under mk = act(v + beta C + Z). Include after <immintrin.h>
+ * Y[m, col..col+16) under mk = act(v + beta C + Z) (PRELU: slope[col + l]). Include after <immintrin.h>
  * and vmath_avx512.h, from a file built with AVX-512. */
 #ifndef PZ_GEMM_EPILOGUE_AVX512_H
 #define PZ_GEMM_EPILOGUE_AVX512_H
@@ -29,6 +29,8 @@ PZ_ALWAYS_INLINE void pz_gemm_epilogue16(const pz_gemm_desc *g, __m512 v, int64_
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
     else if (g->act.kind == PZ_ACT_GELU)
         v = gelu_erf_fast_ps(v);   /* within its bound of GELU, not gelu_ps's bits */
+    else if (g->act.kind == PZ_ACT_PRELU)
+        v = pz_prelu16_ps(&g->act, v, col, mk);   /* a slope per column */
     else if (g->act.kind != PZ_ACT_NONE)
         v = pz_act16_ps(&g->act, v);   /* the unary kernel's formulas */
     _mm512_mask_storeu_ps(y + col, mk, v);

@@ -44,7 +44,7 @@ static void tile(const pz_gemm_desc *g, const float *a, const uint16_t *bq, int6
             if (g->z) v += g->z[(m0 + i) * g->ldz + col];
             if (g->act.kind == PZ_ACT_RELU) v = max_ps(v, 0.0f);
             else if (g->act.kind == PZ_ACT_CLIP) v = min_ps(max_ps(v, g->act.lo), g->act.hi);
-            else v = pz_act_f32(&g->act, v);
+            else v = pz_act_c_f32(&g->act, v, col);
             yr[col] = v;
         }
     }

@@ -37,7 +37,7 @@ void pz_f32_gemm__ref(const pz_gemm_params *p, int64_t M, int64_t N, int64_t K, 
         for (int64_t j = 0; j < nn; j++) {
             float v = p->alpha * acc[j];
             if (c) v += p->beta * c[m * csm + (n0 + j) * csn];
-            yr[j] = pz_act_f32(&p->act, v);
+            yr[j] = pz_act_c_f32(&p->act, v, n0 + j);   /* PRELU: a slope per column */
         }
     }
 }

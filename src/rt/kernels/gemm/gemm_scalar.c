@@ -30,7 +30,7 @@ static void gemm_row_panel(const pz_gemm_desc *g, const float *a, const float *b
         float v = acc[j];
         if (g->c) v += g->beta * g->c[m * g->csm + col * g->csn];
         if (g->z) v += g->z[m * g->ldz + col];
-        y[m * g->ldy + col] = pz_act_f32(&g->act, v);
+        y[m * g->ldy + col] = pz_act_c_f32(&g->act, v, col);
     }
 }
 

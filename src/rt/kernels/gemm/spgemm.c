@@ -105,7 +105,7 @@ void pz_spgemm_run(const pz_spgemm_plan *p, const pz_gemm_desc *g, const float *
                 float v = y[i * g->ldy + j];
                 if (g->c) v += g->beta * g->c[i * g->csm + j * g->csn];
                 if (g->z) v += g->z[i * g->ldz + j];
-                y[i * g->ldy + j] = pz_act_f32(&g->act, v);
+                y[i * g->ldy + j] = pz_act_c_f32(&g->act, v, j);
             }
     }
 }

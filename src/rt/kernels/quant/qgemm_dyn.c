@@ -129,7 +129,7 @@ void pz_qdyn_epilogue__scalar(const pz_gemm_desc *g, float *yr, int64_t i, float
         float v = yr[n] * s;
         if (g->c) v += g->beta * g->c[i * g->csm + n * g->csn];
         if (g->z) v += g->z[i * g->ldz + n];
-        yr[n] = pz_act_f32(&g->act, v);
+        yr[n] = pz_act_c_f32(&g->act, v, n);
     }
 }
 

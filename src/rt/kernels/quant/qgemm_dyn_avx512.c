@@ -59,6 +59,8 @@ void pz_qdyn_epilogue__avx512(const pz_gemm_desc *g, float *yr, int64_t i, float
                               _mm512_max_ps(_mm512_set1_ps(g->act.lo), v));
         else if (g->act.kind == PZ_ACT_GELU)
             v = gelu_ps(v, 0);
+        else if (g->act.kind == PZ_ACT_PRELU)
+            v = pz_prelu16_ps(&g->act, v, n, mk);
         else if (g->act.kind != PZ_ACT_NONE)
             v = pz_act16_ps(&g->act, v);
         _mm512_mask_storeu_ps(yr + n, mk, v);
