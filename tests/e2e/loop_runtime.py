@@ -44,6 +44,8 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
             (1, 2, 4, 6, 7: the last piece shorter or the only one), then
             SequenceAt p (an input) and -1, ConcatFromSequence,
             SequenceLength
+  splitscdyn onnx.helper: the same over Slice(x [8, 3], 0, n) (an axis of
+            a run-time length), s and the position inputs too
   splitdynK onnx.helper: SplitToSequence(Slice(x, 0, n), keepdims K), no
             split: pieces of a run-time count; SequenceLength, a Loop over it
             summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
@@ -285,6 +287,25 @@ def split_scalar_model(bad=False):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
+def split_scalar_dyn_model():
+    """SplitToSequence(Slice(x [8, 3], 0, n), s): a scalar split read at run
+    time over an axis of a run-time length; SequenceLength, SequenceAt p,
+    ConcatFromSequence (Slice's output again)."""
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]),
+         helper.make_node("Slice", ["x", "z0", "n1", "ax0"], ["y"]),
+         helper.make_node("SplitToSequence", ["y", "s"], ["seq"], name="split", axis=0),
+         helper.make_node("SequenceLength", ["seq"], ["len"]),
+         helper.make_node("SequenceAt", ["seq", "p"], ["a"]),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0),
+         helper.make_node("Neg", ["c"], ["cn"])],
+        "splitscdyn", [vi("x", f, [8, 3]), vi("n", i64, []), vi("s", i64, []), vi("p", i64, [])],
+        [vi("len", i64, []), vi("a", f, None), vi("cn", f, None)],
+        [const("ax0", np.array([0], np.int64)), const("z0", np.array([0], np.int64))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
 def hoist_model():
     """An inner loop that reads nothing of the outer iteration (it runs once,
     before the outer loop), its outputs read in the outer body."""
@@ -456,6 +477,9 @@ models = [("splitrt", split_rt_model(), [[x63, np.array(sp, np.int64)]
 # a scalar split read at run time: 4 and 7 do not divide the axis (6)
 models.append(("splitsc", split_scalar_model(), [[x63, np.array(sp, np.int64), np.array(p, np.int64)]
                                                  for sp, p in [(1, 5), (2, -3), (4, 1), (6, 0), (7, -1)]]))
+models.append(("splitscdyn", split_scalar_dyn_model(),
+               [[x83] + [np.array(v, np.int64) for v in nsp]
+                for nsp in [(8, 3, 2), (5, 2, -1), (1, 4, 0), (6, 6, 0), (7, 3, -3)]]))
 for k, (sp, p) in enumerate([(0, 0), (-2, 0), (2, 3), (4, -3)]):   # s <= 0, p out of range
     write(os.path.join(OUT, "splitsc.bad%d.in1.pb" % k), np.array(sp, np.int64))
     write(os.path.join(OUT, "splitsc.bad%d.in2.pb" % k), np.array(p, np.int64))

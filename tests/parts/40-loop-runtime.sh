@@ -19,8 +19,9 @@
 #     outer's carried value), each count 0 in some value set; a for of
 #     70000 iterations with a while inside in `run` too;
 #   - SplitToSequence with split sizes read at run time, with a scalar split
-#     read at run time (1, 2, 4, 6, 7 for an axis of 6; 0, -2 and a position
-#     past the pieces exit 2 naming the check), and with no split over an
+#     read at run time (1, 2, 4, 6, 7 for an axis of 6, and over an axis of
+#     a run-time length; 0, -2 and a position past the pieces exit 2 naming
+#     the check), and with no split over an
 #     axis of a run-time length (a Loop over its pieces); read by
 #     SequenceInsert, as a graph output, or its pieces stacked (a scalar
 #     split), `build` exits 2 naming the node;
