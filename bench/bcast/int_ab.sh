@@ -6,6 +6,7 @@
 # 1` median, OLD and NEW interleaved, three rounds. Under the lock:
 #   flock /tmp/pz_bench.lock sh bench/bcast/int_ab.sh /work/main/build/paleozoic build/paleozoic
 set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
 OLD=$1 NEW=$2 D=${3:-/tmp/pz_int_ab}
 mkdir -p "$D"
 cd "$D"
@@ -29,15 +30,5 @@ save("and_bool",[h.make_node("And",["a","b"],["y"])],[vi("a",T.BOOL,S),vi("b",T.
 af=rng.standard_normal(S).astype(np.float32)
 save("less_where_f32",[h.make_node("Less",["a","z"],["c"]),h.make_node("Where",["c","a","z"],["y"])],[vi("a",T.FLOAT,S)],[vi("y",T.FLOAT,S)],[nh.from_array(np.array(0,np.float32),"z")],{"a":af})
 PYEOF
-uptime
-for m in add_i64 mul_i64s div_i32 less_where_i64 less_where_f32 and_bool; do
-    ins=$(ls "$D/$m".*.pb | sed 's/^/--input /' | tr '\n' ' ')
-    for r in 1 2 3; do
-        for v in "before:$OLD" "after:$NEW"; do
-            # shellcheck disable=SC2086
-            t=$("${v#*:}" run "$D/$m.onnx" $ins --repeat 20 --threads 1 2>&1 | grep -o 'median=[0-9.]*')
-            echo "$m ${v%%:*} $t"
-        done
-    done
-done
-uptime
+. "$HERE/ab_rounds.sh"
+ab_rounds "$OLD" "$NEW" "$D" add_i64 mul_i64s div_i32 less_where_i64 less_where_f32 and_bool

@@ -4,7 +4,7 @@
  * Unfolded at compile time (op_seq.h) into Concat of the elements (after an
  * Unsqueeze each when stacking); an empty sequence has no result shape and
  * is refused. Of a sequence split at run time: its input, when joined as
- * it was split. */
+ * it was split (through a Slice that keeps a scalar split's check read). */
 #include "op_seq.h"
 #include "op_inline.h"
 
@@ -19,8 +19,8 @@ static pz_status concat_from_sequence_unfold(ir_graph *g, int i, pz_err *err)
         return err->code;
     const ir_node *sp = op_seq_split_rt(g, n, 0);
     if (sp) {   /* split at run time: X again, joined as it was split */
-        int x, sax, keep;
-        if (op_seq_split_args(g, sp, &x, &sax, &keep, err)) return err->code;
+        int x, sax, keep, split;
+        if (op_seq_split_args(g, sp, &x, &sax, &keep, &split, err)) return err->code;
         int r = g->values[x].t.rank - !keep;   /* a piece's rank */
         if (op_axis(n, "axis", axis, r, new_axis != 0, &ax, err)) return err->code;
         if (ax != sax || (new_axis != 0) == keep)
@@ -28,6 +28,20 @@ static pz_status concat_from_sequence_unfold(ir_graph *g, int i, pz_err *err)
                           "run time along axis %d with keepdims %d, along axis %d with new_axis "
                           "%lld: only joining them back into its input is supported", sp->name,
                           sax, keep, ax, (long long)new_axis);
+        if (split >= 0) {   /* Slice(X, s - s, MAX) along the axis: X, after s's check */
+            char *name = pz_xstrdup(n->name), *sp_name = pz_xstrdup(sp->name);
+            const int64_t one = 1, big = INT64_MAX, a = ax;
+            int start = g->n_nodes, s = op_seq_split_step(g, sp_name, split);
+            int zero = ir_graph_add_value_unique(g, name), y = ir_graph_add_value_unique(g, name);
+            op_append_node(g, name, "Sub", (int[]){s, s}, 2, &zero, 1);
+            op_append_node(g, name, "Slice",
+                           (int[]){x, zero, op_new_const(g, name, IR_I64, 1, &one, &big),
+                                   op_new_const(g, name, IR_I64, 1, &one, &a)}, 4, &y, 1);
+            op_replace_by_tail(g, i, start, &y);
+            free(sp_name);
+            free(name);
+            return PZ_OK;
+        }
         op_node_rewrite(g, i, "Identity", &x, 1, 0);
         return PZ_OK;
     }

@@ -19,14 +19,15 @@ const ir_node *op_seq_split_rt(const ir_graph *g, const ir_node *n, int i)
 }
 
 pz_status op_seq_split_args(const ir_graph *g, const ir_node *sp, int *x, int *ax, int *keep,
-                            pz_err *err)
+                            int *split, pz_err *err)
 {
     int64_t axis, keepdims;
     *x = sp->in[0];
     if (op_attr_int(sp, "axis", 0, &axis, err) || op_attr_int(sp, "keepdims", 1, &keepdims, err) ||
         op_axis(sp, "axis", axis, g->values[*x].t.rank, 0, ax, err))
         return err->code;
-    *keep = keepdims != 0;
+    *split = sp->n_in >= 2 && sp->in[1] >= 0 ? sp->in[1] : -1;
+    *keep = keepdims != 0 || *split >= 0;   /* ONNX: keepdims is ignored with a split */
     return PZ_OK;
 }
 

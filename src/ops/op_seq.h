@@ -24,13 +24,26 @@ pz_status op_seq_elems(const ir_graph *g, const ir_node *n, int i, const int **e
                        pz_err *err);
 
 /* The SplitToSequence node whose run-time-length sequence (split_to_
- * sequence.c: no split, X of a run-time shape) is input i of n, or NULL
- * when input i is no such sequence. Its readers read X instead. */
+ * sequence.c: no split over an axis of a run-time length, or a scalar
+ * split read at run time) is input i of n, or NULL when input i is no
+ * such sequence. Its readers read X instead. */
 const ir_node *op_seq_split_rt(const ir_graph *g, const ir_node *n, int i);
 
-/* Such a node's X, its axis (normalized) and keepdims. */
+/* Such a node's X, its axis (normalized), keepdims (1 with a split) and
+ * its split (-1 without). */
 pz_status op_seq_split_args(const ir_graph *g, const ir_node *sp, int *x, int *ax, int *keep,
-                            pz_err *err);
+                            int *split, pz_err *err);
+
+/* Of a scalar split read at run time (op_seq_split.c), appended to g:
+ * step: [s] (1-D int64) after a check named "<sp_name>/split_must_be_
+ * positive" that fails the run for s <= 0; count: [ceil(X.dims[ax] / s)];
+ * at: the piece at position pos (a scalar), Slice(X, p s, p s + s) along
+ * ax, after a check named "<name>/position_must_be_in_the_sequence" (-count
+ * <= pos < count); vec1: v as a 1-D int64 [1]. Each returns its value. */
+int op_seq_split_step(ir_graph *g, const char *sp_name, int split);
+int op_seq_split_count(ir_graph *g, const char *name, int x, int ax, int s);
+int op_seq_split_at(ir_graph *g, const char *name, int x, int ax, int s, int pos);
+int op_seq_i64_vec1(ir_graph *g, const char *name, int v);
 
 /* The position of input i of n (a constant int32/int64 scalar, or `def`
  * when omitted) in a sequence of `count` elements: in [-count, count - 1],

@@ -1,7 +1,8 @@
 /* sequence_at.c - SequenceAt: the element of S at `position`.
  *   S (sequence), position (int scalar) -> that tensor
  * Unfolded at compile time (op_seq.h) into Identity of the element, so the
- * position must be known then; of a sequence split at run time, a Gather. */
+ * position must be known then; of a sequence split at run time, a Gather
+ * (a Slice with a scalar split). */
 #include "op_seq.h"
 #include "op_inline.h"
 
@@ -9,13 +10,22 @@
 
 /* Of a sequence split at run time (op_seq_split_rt): Gather(X, position)
  * along the split's axis, the position a 1-element vector with keepdims
- * (the axis kept, of size 1). */
+ * (the axis kept, of size 1); with a scalar split, the Slice of the piece
+ * (op_seq_split_at). */
 static pz_status at_split_rt(ir_graph *g, int i, const ir_node *sp, pz_err *err)
 {
-    int x, ax, keep, pos = g->nodes[i].in[1];
-    if (op_seq_split_args(g, sp, &x, &ax, &keep, err)) return err->code;
+    int x, ax, keep, split, pos = g->nodes[i].in[1];
+    if (op_seq_split_args(g, sp, &x, &ax, &keep, &split, err)) return err->code;
     if (pos < 0) return op_err(err, &g->nodes[i], "input 1 (position) is required");
     int start = g->n_nodes;
+    if (split >= 0) {   /* a scalar split s: the piece [p s, p s + s) */
+        char *name = pz_xstrdup(g->nodes[i].name), *sp_name = pz_xstrdup(sp->name);
+        int y = op_seq_split_at(g, name, x, ax, op_seq_split_step(g, sp_name, split), pos);
+        op_replace_by_tail(g, i, start, &y);
+        free(sp_name);
+        free(name);
+        return PZ_OK;
+    }
     if (keep) {
         char *name = pz_xstrdup(g->nodes[i].name);
         int64_t one = 1;

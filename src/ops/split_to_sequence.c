@@ -4,7 +4,8 @@
  * A scalar split s: pieces of s, the last one shorter if the axis does not
  * divide. Unfolded at compile time (op_seq.h) into a Slice per piece
  * (and a Reshape dropping the axis) read by a SequenceConstruct; split
- * sizes read at run time and an axis of a run-time length: below. */
+ * sizes or a chunk size read at run time and an axis of a run-time
+ * length: below. */
 #include "op_seq.h"
 #include "op_inline.h"
 
@@ -35,8 +36,7 @@ static pz_status split_at_run_time(ir_graph *g, int i, int ax, pz_err *err)
     const ir_tensor *st = op_in(g, n, 1);
     if (st->rank != 1 || (st->dtype != IR_I64 && st->dtype != IR_I32))
         return op_err(err, n, "split is read at run time: it must be a 1-D int32 or int64 "
-                      "tensor of sizes (a scalar chunk size read at run time would make the "
-                      "sequence's length the run's: not supported)");
+                      "tensor of sizes or such a scalar chunk size");
     int64_t cnt = st->dims[0], zero = 0, one = 1, axis = ax;
     if (cnt > OP_UNROLL_MAX_ITERS)
         return op_err(err, n, "%lld split sizes are more than %d", (long long)cnt,
@@ -109,8 +109,8 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
     int has_split = n->n_in >= 2 && n->in[1] >= 0;
     if (has_split && g->values[n->in[0]].dyn)
         return op_err(err, n, "input \"%s\" has a shape known only at run time: split sizes "
-                      "over an axis of a run-time length are not supported (without split, "
-                      "the pieces of size 1 are)", g->values[n->in[0]].name);
+                      "over an axis of a run-time length are not supported (without split "
+                      "or with a scalar one, the pieces are)", g->values[n->in[0]].name);
     if (has_split && g->rt_shapes && !op_in(g, n, 1)->data && !g->values[n->in[1]].dyn)
         return split_at_run_time(g, i, ax, err);
     int64_t len = x->dims[ax];
@@ -186,14 +186,19 @@ static pz_status split_to_sequence_unfold(ir_graph *g, int i, pz_err *err)
     return PZ_OK;
 }
 
-/* No split over an axis of a run-time length (X of a run-time shape): the
- * sequence's length is the run's, so the node stays, a sequence whose
- * readers read X itself (op_seq_split_rt): SequenceAt becomes a Gather,
- * SequenceLength X's dim, ConcatFromSequence that rebuilds X X. */
+/* No split over an axis of a run-time length (X of a run-time shape), or
+ * a scalar split over such an axis or read at run time (nothing binds it):
+ * the sequence's length is the run's, so the node stays, a sequence whose
+ * readers read X itself (op_seq_split_rt): SequenceAt becomes a Gather (a
+ * Slice of the run's bounds with a split), SequenceLength X's dim (over
+ * the split, rounded up), ConcatFromSequence that rebuilds X X. */
 static int split_unfolds(const ir_graph *g, const ir_node *n)
 {
-    return n->n_in < 1 || n->in[0] < 0 || !g->values[n->in[0]].dyn ||
-           (n->n_in >= 2 && n->in[1] >= 0);
+    if (n->n_in < 1 || n->in[0] < 0) return 1;
+    const int dyn = g->values[n->in[0]].dyn;
+    if (n->n_in < 2 || n->in[1] < 0) return !dyn;
+    const ir_tensor *s = op_in(g, n, 1);
+    return s->rank != 0 || (!dyn && (!g->rt_shapes || s->data || g->values[n->in[1]].dyn));
 }
 
 static pz_status split_rt_infer(ir_graph *g, ir_node *n, pz_err *err)
@@ -203,6 +208,10 @@ static pz_status split_rt_infer(ir_graph *g, ir_node *n, pz_err *err)
     int ax;
     if (op_attr_int(n, "axis", 0, &axis, err) || op_axis(n, "axis", axis, x->rank, 0, &ax, err))
         return err->code;
+    const ir_tensor *s = n->n_in >= 2 && n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
+    if (s && s->dtype != IR_I64 && s->dtype != IR_I32)
+        return op_err(err, n, "split has type %s, the op takes int32 or int64",
+                      ir_dtype_name(s->dtype));
     op_set_container(g, n, IR_KIND_SEQ, x->dtype);
     return PZ_OK;
 }

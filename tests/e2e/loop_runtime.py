@@ -40,6 +40,12 @@ exports PyTorch's outputs are written too (NAME.vV.refK.pb).
   splitrt   onnx.helper: SplitToSequence(x [6, 3], split), split [3] an
             input (sizes read at run time, 0 among them), then SequenceAt 1
             and -1, ConcatFromSequence, SequenceLength
+  splitsc   onnx.helper: SplitToSequence(x [6, 3], s), s a scalar input
+            (1, 2, 4, 6, 7: the last piece shorter or the only one), then
+            SequenceAt p (an input) and -1, ConcatFromSequence,
+            SequenceLength
+  splitscdyn onnx.helper: the same over Slice(x [8, 3], 0, n) (an axis of
+            a run-time length), s and the position inputs too
   splitdynK onnx.helper: SplitToSequence(Slice(x, 0, n), keepdims K), no
             split: pieces of a run-time count; SequenceLength, a Loop over it
             summing (i + 1) SequenceAt(i), ConcatFromSequence rebuilding the
@@ -68,12 +74,13 @@ output reshaped, the inner count i + 1 (i + 1 rows per iteration).
 Bad models: nestbad (nestslice with m = 0: the carried value's size
 changes, nestbad.inK.pb), expandrank (an onnx.helper loop carrying
 Expand([0.5], Range(1, i + 2)): its rank changes, expandrank.inK.pb), splitbad_insert (such a sequence read by SequenceInsert),
-splitbad_out (a graph output), splitbad_scalar (a scalar split read at
-run time), growrank (grow with Unsqueeze: a rank more per iteration):
+splitbad_out (a graph output), splitbad_scalar (the pieces of a scalar
+split read at run time stacked by ConcatFromSequence new_axis 1), growrank (grow with Unsqueeze: a rank more per iteration):
 `build` refuses each naming the node.
 Bad values: scan.bad.in1.pb (n = 2^50: a scan output past the host's memory),
 splitrt.bad.in1.pb and splitrt.bad2.in1.pb (split sizes adding up to 5 and 7
-for an axis of 6: ONNX Runtime refuses both).
+for an axis of 6: ONNX Runtime refuses both), splitsc.badK.in1/in2.pb (s = 0
+and -2; position 3 of 3 pieces, -3 of 2).
 Prints nothing when torch is not installed (the PyTorch models are then
 left out).
 """
@@ -254,12 +261,48 @@ def split_dyn_model(keep, bad=None):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
-def split_scalar_model():
+def split_scalar_model(bad=False):
+    """SplitToSequence(x [6, 3], s) with a scalar s read at run time: pieces
+    of s rows, the last one shorter; SequenceAt p (an input) and -1,
+    ConcatFromSequence (x again), SequenceLength. bad: stacked instead
+    (new_axis 1), which the compiler refuses."""
     f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    if bad:
+        g = helper.make_graph(
+            [helper.make_node("SplitToSequence", ["x", "s"], ["seq"], name="split", axis=0),
+             helper.make_node("ConcatFromSequence", ["seq"], ["c"], name="cat", axis=0,
+                              new_axis=1)],
+            "splitbad", [vi("x", f, [6, 3]), vi("s", i64, [])], [vi("c", f, None)])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
     g = helper.make_graph(
         [helper.make_node("SplitToSequence", ["x", "s"], ["seq"], name="split", axis=0),
-         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0)],
-        "splitbad", [vi("x", f, [6, 3]), vi("s", i64, [])], [vi("c", f, None)])
+         helper.make_node("SequenceAt", ["seq", "p"], ["a"], name="at"),
+         helper.make_node("SequenceAt", ["seq", "mone"], ["z"]),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0),
+         helper.make_node("SequenceLength", ["seq"], ["len"]),
+         helper.make_node("Mul", ["c", "two"], ["c2"])],
+        "splitsc", [vi("x", f, [6, 3]), vi("s", i64, []), vi("p", i64, [])],
+        [vi("a", f, None), vi("z", f, None), vi("c2", f, None), vi("len", i64, [])],
+        [const("mone", np.array(-1, np.int64)), const("two", np.array(2, np.float32))])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+
+
+def split_scalar_dyn_model():
+    """SplitToSequence(Slice(x [8, 3], 0, n), s): a scalar split read at run
+    time over an axis of a run-time length; SequenceLength, SequenceAt p,
+    ConcatFromSequence (Slice's output again)."""
+    f, i64 = TensorProto.FLOAT, TensorProto.INT64
+    g = helper.make_graph(
+        [helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]),
+         helper.make_node("Slice", ["x", "z0", "n1", "ax0"], ["y"]),
+         helper.make_node("SplitToSequence", ["y", "s"], ["seq"], name="split", axis=0),
+         helper.make_node("SequenceLength", ["seq"], ["len"]),
+         helper.make_node("SequenceAt", ["seq", "p"], ["a"]),
+         helper.make_node("ConcatFromSequence", ["seq"], ["c"], axis=0),
+         helper.make_node("Neg", ["c"], ["cn"])],
+        "splitscdyn", [vi("x", f, [8, 3]), vi("n", i64, []), vi("s", i64, []), vi("p", i64, [])],
+        [vi("len", i64, []), vi("a", f, None), vi("cn", f, None)],
+        [const("ax0", np.array([0], np.int64)), const("z0", np.array([0], np.int64))])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
 
 
@@ -431,6 +474,15 @@ x63 = rng.randn(6, 3).astype(np.float32)
 x83 = rng.randn(8, 3).astype(np.float32)
 models = [("splitrt", split_rt_model(), [[x63, np.array(sp, np.int64)]
                                           for sp in [[2, 3, 1], [0, 6, 0], [6, 0, 0], [1, 1, 4]]])]
+# a scalar split read at run time: 4 and 7 do not divide the axis (6)
+models.append(("splitsc", split_scalar_model(), [[x63, np.array(sp, np.int64), np.array(p, np.int64)]
+                                                 for sp, p in [(1, 5), (2, -3), (4, 1), (6, 0), (7, -1)]]))
+models.append(("splitscdyn", split_scalar_dyn_model(),
+               [[x83] + [np.array(v, np.int64) for v in nsp]
+                for nsp in [(8, 3, 2), (5, 2, -1), (1, 4, 0), (6, 6, 0), (7, 3, -3)]]))
+for k, (sp, p) in enumerate([(0, 0), (-2, 0), (2, 3), (4, -3)]):   # s <= 0, p out of range
+    write(os.path.join(OUT, "splitsc.bad%d.in1.pb" % k), np.array(sp, np.int64))
+    write(os.path.join(OUT, "splitsc.bad%d.in2.pb" % k), np.array(p, np.int64))
 for keep in (0, 1):
     models.append(("splitdyn%d" % keep, split_dyn_model(keep),
                    [[x83, np.array(n, np.int64)] for n in [3, 1, 8, 5]]))
@@ -438,7 +490,7 @@ for name, m, sets in models:
     with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
         fh.write(m.SerializeToString())
     save(name, sets)
-    cases.append("%s 2 %d %d" % (name, len(m.graph.output), len(sets)))
+    cases.append("%s %d %d %d" % (name, len(sets[0]), len(m.graph.output), len(sets)))
 with open(os.path.join(OUT, "nestvary.onnx"), "wb") as fh:
     fh.write(nestvary_model().SerializeToString())
 save("nestvary", [[rng.randn(1, 3).astype(np.float32), np.array(n, np.int64)] for n in [3, 0, 1, 5]])
@@ -457,7 +509,7 @@ write(os.path.join(OUT, "nestbad.in2.pb"), np.array(0, np.int64))
 write(os.path.join(OUT, "expandrank.in0.pb"), np.ones([1], np.float32))
 write(os.path.join(OUT, "expandrank.in1.pb"), np.array(3, np.int64))
 for name, m in [("nestbad", nestbad_model()), ("expandrank", expandrank_model()), ("splitbad_insert", split_dyn_model(0, "insert")),
-                ("splitbad_out", split_dyn_model(0, "out")), ("splitbad_scalar", split_scalar_model())]:
+                ("splitbad_out", split_dyn_model(0, "out")), ("splitbad_scalar", split_scalar_model(True))]:
     with open(os.path.join(OUT, name + ".onnx"), "wb") as fh:
         fh.write(m.SerializeToString())
 

@@ -18,10 +18,13 @@
 #     and an onnx.helper loop whose inner loop's scan output feeds the
 #     outer's carried value), each count 0 in some value set; a for of
 #     70000 iterations with a while inside in `run` too;
-#   - SplitToSequence with split sizes read at run time, and with no split
-#     over an axis of a run-time length (a Loop over its pieces); read by
-#     SequenceInsert, as a graph output, or split by a scalar read at run
-#     time, `build` exits 2 naming the node;
+#   - SplitToSequence with split sizes read at run time, with a scalar split
+#     read at run time (1, 2, 4, 6, 7 for an axis of 6, and over an axis of
+#     a run-time length; 0, -2 and a position past the pieces exit 2 naming
+#     the check), and with no split over an
+#     axis of a run-time length (a Loop over its pieces); read by
+#     SequenceInsert, as a graph output, or its pieces stacked (a scalar
+#     split), `build` exits 2 naming the node;
 #   - carried values resized per iteration (issue 40): an onnx.helper loop
 #     doubling its value by Concat, PyTorch scripts growing a tensor by
 #     torch.cat in a for, a while, a for nested in a for, and shrinking one
@@ -136,6 +139,21 @@ if [ -f "$T/splitrt.exe" ]; then
 else
     bad "splitrt: no built program"
 fi
+# a scalar split read at run time of 0 or -2, a position past the pieces
+# (ONNX Runtime refuses each): exit 2 naming the check, nothing written
+if [ -f "$T/splitsc.exe" ]; then
+    for k in 0 1 2 3; do
+        rm -f "$T/o0.pb"
+        what='split/split_must_be_positive' && [ $k -ge 2 ] && what='at/position_must_be_in_the_sequence'
+        refuse "splitsc: bad$k (split $k < 2: <= 0, else a position out of range)" \
+            "layer \"$what\" (RESHAPE): dim 0 is 2, above the planned bound 1" \
+            "$T/splitsc.exe" --input "$T/splitsc.v0.in0.pb" --input "$T/splitsc.bad$k.in1.pb" \
+            --input "$T/splitsc.bad$k.in2.pb" --output "$T/o0.pb"
+        check "splitsc: bad$k: nothing written" test ! -e "$T/o0.pb"
+    done
+else
+    bad "splitsc: no built program"
+fi
 
 # a count past what a scan output can hold: exit 2 naming the loop, never a
 # crash or an allocation the host cannot back
@@ -218,8 +236,8 @@ refuse "splitbad_insert: SequenceInsert into a sequence split at run time" \
 refuse "splitbad_out: a sequence split at run time as a graph output" \
     'graph output "seq" is the sequence node "split" (SplitToSequence) splits at run time' \
     "$PZ" build "$T/splitbad_out.onnx" -o "$T/sb.exe"
-refuse "splitbad_scalar: a scalar split read at run time" \
-    'node "split" (SplitToSequence): split is read at run time: it must be a 1-D' \
+refuse "splitbad_scalar: the pieces of a scalar split read at run time stacked" \
+    'node "cat" (ConcatFromSequence): joins the pieces of node "split" (SplitToSequence), split at run time .*only joining them back into its input is supported' \
     "$PZ" build "$T/splitbad_scalar.onnx" -o "$T/sb.exe"
 # carried values sized per iteration: the header says so
 if "$PZ" compile "$T/grow.onnx" -o "$T/grow_c" >"$T/log" 2>&1; then

@@ -6,7 +6,10 @@
 # the last axis) or [37] (a row), int32 and int64 (B nonzero, -1 among its
 # values, signs mixed): Add, Sub, Mul, Div, Max, Min, Mod (fmod 0 and 1),
 # Equal, Less, LessOrEqual, Greater, GreaterOrEqual and Where(Less, A, B);
-# float32 A and B (ties): the comparisons and Where. Each model runs at
+# float32 A and B (ties): the comparisons and Where; BitwiseAnd/Or/Xor/Not
+# (opset 18) on int8..int64 and uint8..uint64, BitShift both ways on uint8/
+# 32/64 (counts below the width), Pow on int32/int64 (negative exponents
+# of bases +-1 and 3), one broadcast each. Each model runs at
 # the CPU's ISA (AVX-512 where it has it), PZ_ISA=scalar (the plain C
 # twins) and PZ_ISA=ref (the references), the ref one at 1 and 3 threads:
 # every output has the bits of ONNX Runtime's; int32 along the last axis
@@ -63,6 +66,50 @@ for dt, et in (("int32", T.INT32), ("int64", T.INT64), ("float32", T.FLOAT)):
         for k, v in (("a", a), ("b", b)):
             with open("%s/%s.%s.pb" % (out, name, k), "wb") as f:
                 f.write(nh.from_array(np.asarray(v), k).SerializeToString())
+        names.append("%s:%d" % (name, len(outs)))
+# BitwiseAnd/Or/Xor/Not (opset 18) on the eight integer types, BitShift both
+# ways on uint8/32/64 (ORT 1.17 has no uint16 one), Pow on int32/int64; one
+# broadcast each, in turn (under a sanitizer uint32 and int64)
+INTS = [("int8", T.INT8), ("uint8", T.UINT8), ("int16", T.INT16), ("uint16", T.UINT16),
+        ("int32", T.INT32), ("uint32", T.UINT32), ("int64", T.INT64), ("uint64", T.UINT64)]
+for i, (dt, et) in enumerate(INTS):
+    if len(modes) == 1 and dt not in ("uint32", "int64"):
+        continue
+    for mode in [modes[i % len(modes)]]:
+        ops = [("BitwiseAnd", {}), ("BitwiseOr", {}), ("BitwiseXor", {})]
+        if dt in ("uint8", "uint32", "uint64"):
+            ops += [("BitShift", {"direction": "LEFT"}), ("BitShift", {"direction": "RIGHT"})]
+        nodes = [h.make_node(op, ["a", "b"], ["y%d" % i], **kw) for i, (op, kw) in enumerate(ops)]
+        nodes.append(h.make_node("BitwiseNot", ["a"], ["y%d" % len(ops)]))
+        inits = []
+        if dt in ("int32", "int64"):   # Pow without overflow (ORT's goes through double):
+            inits = [nh.from_array(np.array(v, dt), "k%d" % v) for v in (1, 3, 4, 6, 9, 10, 19)]
+            k = len(nodes)             # -9..9 ** 0..9, and {-1, 1, 3} ** -3..2 (no 0 ** -e)
+            for op, ins, o in (("Mod", "a k19", "m19"), ("Sub", "m19 k9", "p0"),
+                               ("Mod", "b k10", "e0"), ("Pow", "p0 e0", "y%d" % k),
+                               ("Mod", "a k4", "m4"), ("Sub", "m4 k1", "m4s"),
+                               ("BitwiseOr", "m4s k1", "p1"), ("Mod", "b k6", "m6"),
+                               ("Sub", "m6 k3", "e1"), ("Pow", "p1 e1", "y%d" % (k + 1))):
+                nodes.append(h.make_node(op, ins.split(), [o]))
+        n_out = len(ops) + 1 + (2 if inits else 0)
+        outs = [h.make_tensor_value_info("y%d" % i, et, None) for i in range(n_out)]
+        g = h.make_graph(nodes, "g", [h.make_tensor_value_info("a", et, A),
+                                      h.make_tensor_value_info("b", et, B[mode])], outs, inits)
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+        m.ir_version = 8
+        name = "bits_%s_%s" % (dt, mode)
+        onnx.save(m, "%s/%s.onnx" % (out, name))
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, A, dtype=dt, endpoint=True)
+        a.flat[:6] = [0, info.max, info.min, 1, 5, 3]
+        if dt.startswith("uint"):   # shift counts 0 to the width - 1: ORT 1.17's C++
+            b = rng.integers(0, info.bits, B[mode]).astype(dt)   # shift is undefined past
+        #                   # it (x86 wraps the count; ours gives 0: rt_int_binary, numpy)
+        else:
+            b = rng.integers(info.min, info.max, B[mode], dtype=dt, endpoint=True)
+        for k, v in (("a", a), ("b", b)):
+            with open("%s/%s.%s.pb" % (out, name, k), "wb") as f:
+                f.write(nh.from_array(np.asarray(v, dtype=dt), k).SerializeToString())
         names.append("%s:%d" % (name, len(outs)))
 print(" ".join(names))
 PYEOF

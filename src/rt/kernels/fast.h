@@ -420,7 +420,9 @@ void pz_num_compare_walk(pz_compare_row_fn row, pz_compare_func f, int dtype, co
                          const void *a, const void *b, uint8_t *y, int ith, int nth);
 
 /* The integer BINARY (int32, int64: Add, Sub, Mul, Div, Max, Min, Mod with
- * fmod 0 or 1, no epilogue), pz_int_binary__ref's arguments and bits: the
+ * fmod 0 or 1, Pow; BitwiseAnd/Or/Xor on the 8- to 64-bit integer types,
+ * Shl/Shr on the unsigned ones; no epilogue), pz_int_binary__ref's
+ * arguments and bits: the
  * plain-C twin (int_binary_fast.c) and the AVX-512 one (int_binary_avx512.c).
  * row: one segment, strides sa and sb. */
 typedef void (*pz_int_binary_fn)(const pz_binary_params *p, int dtype, const pz_bcast *bc,
@@ -438,6 +440,12 @@ void pz_int_binary_row__fast(pz_binary_func f, int dtype, const void *a, int64_t
 void pz_int_binary_walk(pz_int_binary_row_fn row, const pz_binary_params *p, int dtype,
                         const pz_bcast *bc, const void *a, const void *b, void *y, int ith,
                         int nth);
+
+/* BitwiseNot (LOGIC_UNARY's PZ_LU_BITNOT) over worker ith's share of n
+ * elements of an 8- to 64-bit integer type tx (takes: whether it is one):
+ * the plain-C twin (logic_unary_fast.c) of pz_any_logic_unary__ref. */
+bool pz_bitnot_fast_takes(int tx);
+void pz_bitnot__fast(int tx, const void *x, void *y, int64_t n, int ith, int nth);
 
 /* One time step of one direction of a recurrent layer (rnn/rnn_*.c) for
  * the hidden units of 16-unit blocks [blk0, blk1), every batch row: the
@@ -506,7 +514,7 @@ typedef struct {
     pz_conv16c_fn dwconvk;         /* any-size depthwise (dwconvk16c.h) */
     pz_layernorm_fn layernorm;
     pz_compare_fn compare;         /* float32, int32, int64 comparisons */
-    pz_int_binary_fn int_binary;   /* int32, int64 arithmetic */
+    pz_int_binary_fn int_binary;   /* integer arithmetic, bitwise, shifts */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */

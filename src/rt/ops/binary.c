@@ -89,7 +89,8 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
         (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
         st->path = BIN_F32_FAST;
-    /* int32, int64 arithmetic: the CPU's kernel */
+    /* int32, int64 arithmetic and Pow, the bitwise functions and unsigned
+     * shifts: the CPU's kernel */
     if (st->path == BIN_INT && isa != PZ_ISA_REF && pz_int_binary_fast_takes(p, y->dtype)) {
         st->path = BIN_INT_FAST;
         st->ifn = pz_fast_kernels_for(isa)->int_binary;

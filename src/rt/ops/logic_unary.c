@@ -1,5 +1,6 @@
 /* logic_unary.c - the LOGIC_UNARY layer: Not (bool), BitwiseNot (an integer
  * type, kept), IsNaN and IsInf (a float type -> bool), element by element. */
+#include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
 static const char *const LOGIC_UNARY_FUNC[] = {"PZ_LU_NOT", "PZ_LU_BITNOT", "PZ_LU_ISNAN",
@@ -30,6 +31,12 @@ static int logic_unary_prepare(pz_layer *l, char *err, size_t n)
 static void logic_unary_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0];
+    const pz_logic_unary_params *p = l->params;
+    /* BitwiseNot: the vectorized twin, off at PZ_ISA=ref */
+    if (p->func == PZ_LU_BITNOT && l->isa != PZ_ISA_REF && pz_bitnot_fast_takes(x->dtype)) {
+        pz_bitnot__fast(x->dtype, x->data, l->out[0]->data, pz_numel(x), ith, nth);
+        return;
+    }
     pz_any_logic_unary__ref(l->params, x->dtype, x->data, l->out[0]->data, pz_numel(x), ith,
                             nth);
 }
