@@ -17,6 +17,10 @@
  *   Conv [-> Add(conv, z)] -> PRelu          Conv(X, W, B, Z, S) with act PRELU: S
  *                                            the M slopes, one per output channel
  *                                            (PyTorch's nn.PReLU; the face models')
+ *   Conv | Gemm | MatMul -> Where(Cmp(y, c), A, B)
+ *                                            the producer with act SELECT or
+ *                                            LEAKY_RELU (select.c: a piecewise
+ *                                            activation as exporters write it)
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -253,6 +257,9 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     ir_node *n = &g->nodes[i];
     int slot, c = pass_sole_reader(g, n->out[0], &slot);
     if (fuse_gemm_residual(g, i, dead, st)) return 1;
+    if ((pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
+        pass_fuse_select(g, i, dead, st))
+        return 1;
     if (c < 0 || dead[c]) return 0;
     ir_node *r = &g->nodes[c];
     const ir_tensor *y = &g->values[n->out[0]].t;
