@@ -23,7 +23,7 @@
 #     one of PReLUs (Conv, depthwise, 1x1; 40 channels) as one F-Block in
 #     bands on 2 workers: the bits of the default run.
 # Piecewise activations as PyTorch writes them, after a Conv (Gemm, MatMul):
-# torch.where(y > 0, y, 0.2 y) (LEAKY_RELU), (y > 1, y, 0), (y < 0, 0, y),
+# torch.where(y > 0, y, 0.2 y) (LEAKY_RELU), (y > 1, y, 0), (y < 0, 0, y), (y < 0, -0, y),
 # (y > 0).float() * y (LEAKY_RELU 0), (-1 >= y, -0.5 y, 3), (y == 2, -7,
 # 0.25 y), Linear + (y >= 0.5, y, -1.5 y), a batched Linear + (y < -1, 0.3 y,
 # y) (SELECT; integer weights and inputs: sums on the thresholds): vs ONNX
@@ -239,6 +239,7 @@ MODELS = {
     "sel_mask": Sel(lambda y, x: (y > 0).float() * y),
     "sel_le_rev": Sel(lambda y, x: torch.where(-1.0 >= y, y * -0.5, k(3.0))),
     "sel_eq": Sel(lambda y, x: torch.where(y == 2.0, k(-7.0), 0.25 * y)),
+    "sel_negz": Sel(lambda y, x: torch.where(y < 0, k(-0.0), y)),
     "lin_ge": Sel(lambda y, x: torch.where(y >= 0.5, y, -1.5 * y), True),
     "mm_lt": Sel(lambda y, x: torch.where(y < -1.0, 0.3 * y, y), True),
     "sel_used": Sel(lambda y, x: torch.where(y > 0, y, 0.2 * y) + y),
@@ -271,6 +272,7 @@ sel_lt0 select PZ_CMP_LT CONV
 sel_mask leaky_relu PZ_ACT_LEAKY_RELU CONV
 sel_le_rev select PZ_CMP_LE CONV
 sel_eq select PZ_ACT_SELECT CONV
+sel_negz select -0.0f CONV
 lin_ge select PZ_CMP_GE GEMM
 mm_lt select PZ_CMP_LT MATMUL
 sel_used - - BINARY+BINARY+COMPARE+CONV+WHERE
@@ -309,13 +311,22 @@ while read -r n act cname kind; do
     check "$n: inspect --json names the act $act" sh -c \
         "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$act\"'"
     # built programs (a few seconds each): one per comparison printed, and the GEMM
-    case $n in sel_le_rev | sel_eq | lin_ge) ;; *) continue ;; esac
+    case $n in sel_le_rev | sel_eq | lin_ge | sel_negz) ;; *) continue ;; esac
     [ "$san" -eq 1 ] && [ "$n" != sel_le_rev ] && continue
     built_bits "$n" "$mod" "$in" || continue
     rm -rf "$T/$n.c"
-    if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rq "$cname" "$T/$n.c"; then ok
+    if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rqF -- "$cname" "$T/$n.c"; then ok
     else bad "$n: the generated C does not name $cname: $(tail -c 300 "$T/compile.log")"; fi
 done <"$T/sel"
+# the constant -0 kept: where y < 0 the output is -0 (ORT 1.17's Where gives +0 there;
+# y = 0 keeps its +0)
+check "sel_negz: -0 where y < 0" "$PY" -c '
+import sys, numpy as np
+from onnx import TensorProto, numpy_helper
+t = TensorProto()
+t.ParseFromString(open(sys.argv[1], "rb").read())
+a = numpy_helper.to_array(t)
+sys.exit(not (np.signbit(a[a == 0]).sum() > 100))' "$T/sel_negz.native.pb"
 # fused = unfused bit for bit (random floats), at each ISA
 for isa in native avx2 scalar; do
     e=PZ_ISA=$isa
