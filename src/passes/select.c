@@ -40,11 +40,11 @@ static int cmp_with_const(const ir_graph *g, const ir_node *m, int yv, int *cmp,
         {OP_less, PZ_CMP_LT, PZ_CMP_GT},          {OP_less_or_equal, PZ_CMP_LE, PZ_CMP_GE},
         {OP_equal, PZ_CMP_EQ, PZ_CMP_EQ},
     };
-    if (m->n_in != 2 || !pass_plain(g, m)) return 0;
+    if (m->n_in != 2 || (m->in[0] != yv && m->in[1] != yv)) return 0;
     for (size_t k = 0; k < sizeof CMP / sizeof CMP[0]; k++) {
         if (!pass_is(m, CMP[k].op)) continue;
-        int ys = m->in[0] == yv ? 0 : m->in[1] == yv ? 1 : -1;
-        if (ys < 0 || m->in[1 - ys] == yv) return 0;
+        int ys = m->in[0] == yv ? 0 : 1;
+        if (m->in[1 - ys] == yv || !pass_plain(g, m)) return 0;
         *cmp = ys == 0 ? CMP[k].func : CMP[k].swapped;
         return scalar_const(g, m, 1 - ys, &g->values[yv].t, t);
     }
