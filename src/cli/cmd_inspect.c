@@ -149,7 +149,7 @@ static int64_t block_redundant(const ir_fblock *b, const halo_report *r)
 /* A fused activation's name in the JSON view's layers ("act"; absent: none). */
 static const char *const ACT_NAME[] = {"none",    "relu",  "clip",         "gelu",
                                        "leaky_relu", "sigmoid", "swish", "hard_sigmoid",
-                                       "hard_swish", "tanh", "prelu"};
+                                       "hard_swish", "tanh", "prelu", "select"};
 _Static_assert(sizeof ACT_NAME / sizeof ACT_NAME[0] == IR_ACT_COUNT_, "one name per ir_act_kind");
 
 /* The strip a fused run of the whole block takes (rt/fuse.c): the

@@ -3,7 +3,9 @@
  * length; the tables live with the ops in rt/ops/), shared by the
  * designated-initializer form (default emission) and the field-by-field form
  * (--emit raw). A field that is zero is left out: the struct is zeroed first. */
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "plan.h"
@@ -16,8 +18,22 @@ typedef pz_param_field field;
 static const char *const ACT[] = {"PZ_ACT_NONE",         "PZ_ACT_RELU",       "PZ_ACT_CLIP",
                                   "PZ_ACT_GELU",         "PZ_ACT_LEAKY_RELU", "PZ_ACT_SIGMOID",
                                   "PZ_ACT_SWISH",        "PZ_ACT_HARD_SIGMOID",
-                                  "PZ_ACT_HARD_SWISH",   "PZ_ACT_TANH",       "PZ_ACT_PRELU"};
+                                  "PZ_ACT_HARD_SWISH",   "PZ_ACT_TANH",       "PZ_ACT_PRELU",
+                                  "PZ_ACT_SELECT"};
 _Static_assert(PZ_ARRAY_LEN(ACT) == PZ_ACT_COUNT_, "one name per pz_act_kind");
+/* SELECT's comparisons (pz_act.cmp), EQ to GE */
+static const char *const ACT_CMP[] = {"PZ_CMP_EQ", "PZ_CMP_LT", "PZ_CMP_LE", "PZ_CMP_GT", "PZ_CMP_GE"};
+
+/* SELECT's fields of act a (none for the other kinds), each as
+ * "<pre>name = value<post>": the initializer's and the assignments' form. */
+static void print_select(gen_text *t, const pz_act *a, const char *pre, const char *post)
+{
+    if (a->kind != PZ_ACT_SELECT) return;
+    if (a->t != 0) gt_printf(t, "%st = ", pre), gt_float(t, a->t), gt_puts(t, post);
+    if (a->cmp > 0 && (unsigned)a->cmp < PZ_ARRAY_LEN(ACT_CMP))
+        gt_printf(t, "%scmp = %s%s", pre, ACT_CMP[a->cmp], post);
+    if (a->sel) gt_printf(t, "%ssel = %d%s", pre, a->sel, post);
+}
 
 /* The field table of a kind's descriptor. A kind whose layers carry params
  * but whose descriptor lists no fields would be printed as zeros: an
@@ -67,8 +83,9 @@ static void print_elem(gen_text *t, const field *f, const void *p)
         pz_act a;
         memcpy(&a, p, sizeof a);
         gt_printf(t, "{.kind = %s", (unsigned)a.kind < PZ_ARRAY_LEN(ACT) ? ACT[a.kind] : "PZ_ACT_NONE");
-        if (a.lo != 0) gt_puts(t, ", .lo = "), gt_float(t, a.lo);
-        if (a.hi != 0) gt_puts(t, ", .hi = "), gt_float(t, a.hi);
+        if (a.lo != 0 || signbit(a.lo)) gt_puts(t, ", .lo = "), gt_float(t, a.lo);
+        if (a.hi != 0 || signbit(a.hi)) gt_puts(t, ", .hi = "), gt_float(t, a.hi);
+        print_select(t, &a, ", .", "");
         gt_puts(t, "}");
         break;
     }
@@ -161,8 +178,11 @@ void gen_params_assign(gen_text *t, const op_lowered *low, const char *var, cons
             memcpy(&a, base + f->off, sizeof a);
             gt_printf(t, "%s%s.%s.kind = %s;\n", indent, var, f->name,
                       (unsigned)a.kind < PZ_ARRAY_LEN(ACT) ? ACT[a.kind] : "PZ_ACT_NONE");
-            if (a.lo != 0) gt_printf(t, "%s%s.%s.lo = ", indent, var, f->name), gt_float(t, a.lo), gt_puts(t, ";\n");
-            if (a.hi != 0) gt_printf(t, "%s%s.%s.hi = ", indent, var, f->name), gt_float(t, a.hi), gt_puts(t, ";\n");
+            if (a.lo != 0 || signbit(a.lo)) gt_printf(t, "%s%s.%s.lo = ", indent, var, f->name), gt_float(t, a.lo), gt_puts(t, ";\n");
+            if (a.hi != 0 || signbit(a.hi)) gt_printf(t, "%s%s.%s.hi = ", indent, var, f->name), gt_float(t, a.hi), gt_puts(t, ";\n");
+            char pre[160];
+            snprintf(pre, sizeof pre, "%s%s.%s.", indent, var, f->name);
+            print_select(t, &a, pre, ";\n");
             continue;
         }
         for (int k = 0; k < f->count; k++) {

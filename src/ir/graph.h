@@ -130,15 +130,19 @@ struct op_def;
 /* GELU: MatMul only; the kinds from LEAKY_RELU to TANH: Conv, Gemm, MatMul
  * only (the unary functions of the same names; pz_act_kind's order); PRELU:
  * Conv, Gemm, MatMul, its slopes (one per output channel of a Conv, per
- * column of a Gemm or MatMul) the node's input 4. */
+ * column of a Gemm or MatMul) the node's input 4;
+ * SELECT: Conv, Gemm, MatMul only (pz_act's Where, select.c). */
 typedef enum {
     IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU, IR_ACT_LEAKY_RELU, IR_ACT_SIGMOID,
-    IR_ACT_SWISH, IR_ACT_HARD_SIGMOID, IR_ACT_HARD_SWISH, IR_ACT_TANH, IR_ACT_PRELU, IR_ACT_COUNT_
+    IR_ACT_SWISH, IR_ACT_HARD_SIGMOID, IR_ACT_HARD_SWISH, IR_ACT_TANH, IR_ACT_PRELU,
+    IR_ACT_SELECT, IR_ACT_COUNT_
 } ir_act_kind;
 typedef struct {
     ir_act_kind kind;
     float lo, hi;               /* CLIP bounds, lo <= hi; LEAKY_RELU, SWISH alpha = lo;
-                                 * HARD_SIGMOID alpha, beta = lo, hi */
+                                 * HARD_SIGMOID alpha, beta = lo, hi; SELECT: pz_act's */
+    float t;                    /* SELECT: the threshold */
+    int cmp, sel;               /* SELECT: pz_act's (a pz_compare_func; the constant branches) */
 } ir_act;
 
 /* Layer node: one operator applied to data nodes. */

@@ -257,7 +257,8 @@ pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err 
 pz_act op_act(const ir_node *n)
 {
     /* the kinds in the same order (graph.h) */
-    _Static_assert((int)IR_ACT_COUNT_ == (int)PZ_ACT_COUNT_ && (int)IR_ACT_TANH == (int)PZ_ACT_TANH,
+    _Static_assert((int)IR_ACT_COUNT_ == (int)PZ_ACT_COUNT_ && (int)IR_ACT_TANH == (int)PZ_ACT_TANH &&
+                       (int)IR_ACT_SELECT == (int)PZ_ACT_SELECT,
                    "ir_act_kind and pz_act_kind differ");
     pz_act a = {.kind = PZ_ACT_NONE};
     if (n->act.kind <= IR_ACT_NONE || n->act.kind >= IR_ACT_COUNT_) return a;
@@ -265,6 +266,11 @@ pz_act op_act(const ir_node *n)
     if (n->act.kind != IR_ACT_RELU && n->act.kind != IR_ACT_GELU) {
         a.lo = n->act.lo;
         a.hi = n->act.hi;
+    }
+    if (n->act.kind == IR_ACT_SELECT) {
+        a.t = n->act.t;
+        a.cmp = n->act.cmp;
+        a.sel = n->act.sel;
     }
     return a;
 }

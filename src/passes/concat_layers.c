@@ -152,7 +152,8 @@ static int compatible(const ir_graph *g, const ir_node *a, const ir_node *b, int
 {
     const ir_tensor *ba = val(g, a, 2), *bb = val(g, b, 2);
     if (a->op != b->op || a->in[0] != b->in[0] || !ba != !bb || (ba && ba->rank != bb->rank) || a->act.kind != b->act.kind ||
-        a->act.lo != b->act.lo || a->act.hi != b->act.hi)
+        a->act.lo != b->act.lo || a->act.hi != b->act.hi || a->act.t != b->act.t ||
+        a->act.cmp != b->act.cmp || a->act.sel != b->act.sel)
         return 0;
     const ir_tensor *wa = val(g, a, 1), *wb = val(g, b, 1);
     if (k == K_CONV) {

@@ -20,6 +20,10 @@
  *   Gemm | MatMul [-> Add] -> PRelu          Gemm(A, B, C, Z, S) / MatMul(A, B, bias,
  *                                            Z, S) with act PRELU: S the N slopes,
  *                                            one per column (nn.Linear -> nn.PReLU)
+ *   Conv | Gemm | MatMul -> Where(Cmp(y, c), A, B)
+ *                                            the producer with act SELECT or
+ *                                            LEAKY_RELU (select.c: a piecewise
+ *                                            activation as exporters write it)
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -261,6 +265,9 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     ir_node *n = &g->nodes[i];
     int slot, c = pass_sole_reader(g, n->out[0], &slot);
     if (fuse_gemm_residual(g, i, dead, st)) return 1;
+    if ((pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
+        pass_fuse_select(g, i, dead, st))
+        return 1;
     if (c < 0 || dead[c]) return 0;
     ir_node *r = &g->nodes[c];
     const ir_tensor *y = &g->values[n->out[0]].t;

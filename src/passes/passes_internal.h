@@ -59,6 +59,9 @@ void pass_cse(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_pad_fold(ir_graph *g, unsigned char *dead, passes_stats *st);
 pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err);
 void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
+/* Where(Cmp(y, c), A, B) (or Mul(Cast(Cmp(y, c)), y)) after node i, a Conv,
+ * Gemm or linear MatMul writing y, into its act (select.c); 1 if it did. */
+int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st);
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);

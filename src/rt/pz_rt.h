@@ -98,15 +98,23 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
  * PRELU (x < 0 ? slope[c] x : x) CONV, GEMM and MATMUL take, c the output
  * channel (CONV) or column, Y's last axis (GEMM, MATMUL): its slopes are
  * the layer's input 4, which prepare points slope at (never set in params:
- * a kernel's copy of the act carries it). */
+ * a kernel's copy of the act carries it).
+ * SELECT is ONNX's Where(x cmp t, A, B) (the passes fuse it after a CONV,
+ * GEMM or MATMUL: piecewise activations as exporters write them): cmp a
+ * pz_compare_func from EQ to GE, compared as COMPARE does (NaN false); A is
+ * lo * x, or the constant lo where sel bit 0 is set; B is hi * x, or hi
+ * where bit 1 is (x itself is 1 * x: the same bits). */
 typedef enum {
     PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU, PZ_ACT_LEAKY_RELU, PZ_ACT_SIGMOID,
-    PZ_ACT_SWISH, PZ_ACT_HARD_SIGMOID, PZ_ACT_HARD_SWISH, PZ_ACT_TANH, PZ_ACT_PRELU, PZ_ACT_COUNT_
+    PZ_ACT_SWISH, PZ_ACT_HARD_SIGMOID, PZ_ACT_HARD_SWISH, PZ_ACT_TANH, PZ_ACT_PRELU,
+    PZ_ACT_SELECT, PZ_ACT_COUNT_
 } pz_act_kind;
 typedef struct {
     pz_act_kind kind;
     float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH alpha = lo; HARD_SIGMOID alpha, beta = lo, hi */
     const float *slope;   /* PRELU: one per output channel or column (run time only) */
+    float t;              /* SELECT: the threshold */
+    int cmp, sel;         /* SELECT: the comparison (pz_compare_func); the constant branches */
 } pz_act;
 
 /* ---- operators ----------------------------------------------------------

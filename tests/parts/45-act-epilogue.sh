@@ -31,6 +31,15 @@
 #     bf16, int8-dynamic, --weights fp16): fused, on that kernel, within
 #     its tolerance of ONNX Runtime's fp32 (a PRelu left out moves them
 #     by O(1)).
+# Piecewise activations as PyTorch writes them, after a Conv (Gemm, MatMul):
+# torch.where(y > 0, y, 0.2 y) (LEAKY_RELU), (y > 1, y, 0), (y < 0, 0, y), (y < 0, -0, y),
+# (y > 0).float() * y (LEAKY_RELU 0), (-1 >= y, -0.5 y, 3), (y == 2, -7,
+# 0.25 y), Linear + (y >= 0.5, y, -1.5 y), a batched Linear + (y < -1, 0.3 y,
+# y) (SELECT; integer weights and inputs: sums on the thresholds): vs ONNX
+# Runtime at each ISA, one layer, the act named, the built program's bits
+# (three of them); fused = unfused bitwise (random floats; the unfused twin's
+# threshold a per-channel tensor of one value) at each ISA; not fused (and right): y also read by an Add, a per-channel tensor B, a
+# threshold computed from the input.
 # Under a sanitizer build (*san*) only every third model is built as a
 # program (the extra GEMM PRelu slope shapes never). Ends with `N passed, N failed`.
 set -u
@@ -255,6 +264,136 @@ for n in chain chain_prelu; do
         check "$n: vs ONNX Runtime (1e-4)" cmp_rel "$T/$n.def.pb" "$T/$n.ort.pb"
     else
         bad "$n: the bands schedule: $(tail -c 500 "$T/log")"
+    fi
+done
+
+# Where(Cmp(y, c), A, B) after a Conv, Gemm or MatMul (src/passes/select.c)
+cat >"$T/make_sel.py" <<'EOF'
+import sys
+import numpy as np
+import torch
+import torch.nn as nn
+from onnx import numpy_helper
+
+out = sys.argv[1]
+torch.manual_seed(0)
+
+
+class Sel(nn.Module):
+    def __init__(self, f, lin=False):
+        super().__init__()
+        self.p, self.f = nn.Linear(16, 40) if lin else nn.Conv2d(8, 24, 3, padding=1), f
+
+    def forward(self, x):
+        return self.f(self.p(x), x)
+
+
+z, k = torch.zeros(()), lambda v: torch.full((), v)
+MODELS = {
+    "sel_leaky": Sel(lambda y, x: torch.where(y > 0, y, 0.2 * y)),
+    "sel_thresh": Sel(lambda y, x: torch.where(y > 1.0, y, z)),
+    "sel_lt0": Sel(lambda y, x: torch.where(y < 0, z, y)),
+    "sel_mask": Sel(lambda y, x: (y > 0).float() * y),
+    "sel_le_rev": Sel(lambda y, x: torch.where(-1.0 >= y, y * -0.5, k(3.0))),
+    "sel_eq": Sel(lambda y, x: torch.where(y == 2.0, k(-7.0), 0.25 * y)),
+    "sel_negz": Sel(lambda y, x: torch.where(y < 0, k(-0.0), y)),
+    "lin_ge": Sel(lambda y, x: torch.where(y >= 0.5, y, -1.5 * y), True),
+    "mm_lt": Sel(lambda y, x: torch.where(y < -1.0, 0.3 * y, y), True),
+    "sel_used": Sel(lambda y, x: torch.where(y > 0, y, 0.2 * y) + y),
+    "sel_tensor_b": Sel(lambda y, x: torch.where(y > 0, y, torch.arange(24.0).reshape(1, 24, 1, 1))),
+    "sel_var_c": Sel(lambda y, x: torch.where(y > x.mean(), y, z)),
+}
+SHAPES = {"lin_ge": (6, 16), "mm_lt": (2, 5, 16)}
+# fused and not (a per-channel threshold of equal values): one conv, random floats
+for name, t in (("bits_fused", torch.tensor(0.05)), ("bits_unfused", torch.full((1, 24, 1, 1), 0.05))):
+    MODELS[name] = Sel(lambda y, x, t=t: torch.where(y > t, y, -0.3 * y))
+for name, mod in MODELS.items():
+    mod.eval()
+    torch.manual_seed(1)
+    for p in mod.parameters():   # small integers: sums hit the thresholds exactly
+        p.data = torch.randint(-1, 2, p.shape).float()
+    x = torch.randint(-3, 4, SHAPES.get(name, (1, 8, 9, 11))).float()
+    if name.startswith("bits"):
+        for p in mod.parameters():
+            p.data = torch.randn(p.shape) * 0.3
+        x = torch.randn(1, 8, 9, 11)
+    torch.onnx.export(mod, x, "%s/%s.onnx" % (out, name), opset_version=14,
+                      input_names=["x"], output_names=["y"])
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy().astype(np.float32), "x").SerializeToString())
+EOF
+# name  inspect's act (-: not fused)  the generated C's constant  the layers
+SEL="sel_leaky leaky_relu PZ_ACT_LEAKY_RELU CONV
+sel_thresh select PZ_CMP_GT CONV
+sel_lt0 select PZ_CMP_LT CONV
+sel_mask leaky_relu PZ_ACT_LEAKY_RELU CONV
+sel_le_rev select PZ_CMP_LE CONV
+sel_eq select PZ_ACT_SELECT CONV
+sel_negz select -0.0f CONV
+lin_ge select PZ_CMP_GE GEMM
+mm_lt select PZ_CMP_LT MATMUL
+sel_used - - BINARY+BINARY+COMPARE+CONV+WHERE
+sel_tensor_b - - COMPARE+CONV+WHERE
+sel_var_c - - COMPARE+CONV+REDUCE_MEAN+WHERE"
+if ! "$PY" "$T/make_sel.py" "$T" >"$T/make.log" 2>&1; then
+    bad "PyTorch export (select): $(tail -c 600 "$T/make.log")"
+    finish
+    exit
+fi
+printf '%s\n' "$SEL" >"$T/sel"
+i=0
+while read -r n act cname kind; do
+    i=$((i + 1))
+    mod="$T/$n.onnx" in="$T/$n.in.pb"
+    if ! node "$E2E/ort_run.js" "$mod" "$in" -- "$T/$n.ort.pb" >/dev/null 2>"$T/ort.err"; then
+        bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+        continue
+    fi
+    for isa in native avx2 scalar; do
+        e=PZ_ISA=$isa
+        [ "$isa" = native ] && e=PZ_SEL_NATIVE=1   # the CPU's ISA
+        if env "$e" "$PZ" run "$mod" --input "$in" --output "$T/$n.$isa.pb" \
+            --profile >"$T/$n.$isa.prof" 2>"$T/run.err"; then
+            check "$n: run PZ_ISA=$isa vs ONNX Runtime (1e-5)" node "$E2E/compare.js" --rel 1e-5 \
+                "$T/$n.$isa.pb" "$T/$n.ort.pb"
+        else
+            bad "$n: PZ_ISA=$isa paleozoic run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
+    kinds=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[A-Z_]+$/ {print $2}' "$T/$n.native.prof" | sort | tr '\n' ' ')
+    want="$(echo "$kind" | tr + ' ') "
+    if [ "$kinds" = "$want" ]; then ok
+    else bad "$n: layers '$kinds', wanted '$want'"; fi
+    [ "$act" = - ] && continue
+    check "$n: inspect --json names the act $act" sh -c \
+        "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$act\"'"
+    # built programs (a few seconds each): one per comparison printed, and the GEMM
+    case $n in sel_le_rev | sel_eq | lin_ge | sel_negz) ;; *) continue ;; esac
+    [ "$san" -eq 1 ] && [ "$n" != sel_le_rev ] && continue
+    built_bits "$n" "$mod" "$in" || continue
+    rm -rf "$T/$n.c"
+    if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rqF -- "$cname" "$T/$n.c"; then ok
+    else bad "$n: the generated C does not name $cname: $(tail -c 300 "$T/compile.log")"; fi
+done <"$T/sel"
+# the constant -0 kept: where y < 0 the output is -0 (ORT 1.17's Where gives +0 there;
+# y = 0 keeps its +0)
+check "sel_negz: -0 where y < 0" "$PY" -c '
+import sys, numpy as np
+from onnx import TensorProto, numpy_helper
+t = TensorProto()
+t.ParseFromString(open(sys.argv[1], "rb").read())
+a = numpy_helper.to_array(t)
+sys.exit(not (np.signbit(a[a == 0]).sum() > 100))' "$T/sel_negz.native.pb"
+# fused = unfused bit for bit (random floats), at each ISA
+for isa in native avx2 scalar; do
+    e=PZ_ISA=$isa
+    [ "$isa" = native ] && e=PZ_SEL_NATIVE=1
+    if env "$e" "$PZ" run "$T/bits_fused.onnx" --input "$T/bits_fused.in.pb" --output "$T/bf.pb" --profile >"$T/bf.prof" 2>"$T/run.err" &&
+        env "$e" "$PZ" run "$T/bits_unfused.onnx" --input "$T/bits_unfused.in.pb" --output "$T/bu.pb" --profile >"$T/bu.prof" 2>>"$T/run.err"; then
+        check "select PZ_ISA=$isa: fused (1 layer) = unfused (CONV, COMPARE, BINARY, WHERE) bitwise" sh -c \
+            "grep -q '1 layers' \"$T/bf.prof\" && grep -q '4 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
+    else
+        bad "select PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
     fi
 done
 finish

@@ -21,7 +21,8 @@
  * float product (float)(slope[c] * x) where x < 0, else x, at channel
  * blocks 0, 1 and the partial 2 of C = 40 (slopes read only below C: the
  * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
- * them.
+ * them. SELECT (Where(x cmp t, A, B)): bitwise the test's own Where over
+ * every comparison and branch form, at -0, NaN, +-inf, denormals and x = t.
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
@@ -61,6 +62,58 @@ static void prelu_blocks(const pz_fast_kernels *k, const float *x)
              k->name);
     check(ok, what);
     free(slope);
+}
+
+/* The test's own Where(v cmp t, A, B): ONNX's comparison (NaN false), A
+ * the constant lo or the product lo * v (1 * v: v), B likewise with hi. */
+static float where_want(int cmp, float t, int sel, float lo, float hi, float v)
+{
+    int c = cmp == PZ_CMP_LT ? v < t : cmp == PZ_CMP_LE ? v <= t : cmp == PZ_CMP_GT ? v > t
+          : cmp == PZ_CMP_GE ? v >= t : v == t;
+    volatile float a = lo * v, b = hi * v;   /* Mul's rounding, no contraction */
+    return c ? (sel & 1 ? lo : a) : (sel & 2 ? hi : b);
+}
+
+/* SELECT through act16c, each comparison, threshold and branch form
+ * (y, constant, y * k; constants +-0 included) on inputs that hit the
+ * threshold exactly, -0, +-inf and NaN: bitwise the test's Where (NaN: any
+ * NaN), C = 40 (the partial block's lanes zero). */
+static void select_bits(const pz_fast_kernels *k)
+{
+    static const float T[] = {0.0f, 1.0f, -0.5f};
+    static const float K[][2] = {{1.0f, 0.0f}, {0.2f, 1.0f}, {-0.0f, -1.5f}, {3.0f, 0.25f}};
+    enum { NPIX = 5 };
+    float v[NPIX * 16], blk[NPIX * 16];
+    for (int i = 0; i < NPIX * 16; i++) v[i] = (float)(i % 13 - 6) * 0.25f;   /* -1.5 .. 1.5 */
+    v[3] = -0.0f, v[4] = NAN, v[5] = INFINITY, v[6] = -INFINITY, v[7] = 1e-40f, v[8] = -1e-40f;
+    int bad = 0, cases = 0;
+    for (int cmp = PZ_CMP_EQ; cmp <= PZ_CMP_GE; cmp++)
+        for (size_t ti = 0; ti < sizeof T / sizeof *T; ti++)
+            for (size_t ki = 0; ki < sizeof K / sizeof *K; ki++)
+                for (int sel = 0; sel < 4; sel++)
+                    for (int c0 = 0; c0 < 40; c0 += 32) {
+                        const pz_act act = {.kind = PZ_ACT_SELECT, .lo = K[ki][0], .hi = K[ki][1],
+                                            .t = T[ti], .cmp = cmp, .sel = sel};
+                        memcpy(blk, v, sizeof blk);
+                        k->act16c(&act, blk, NPIX, c0, 40);
+                        cases++;
+                        for (int i = 0; i < NPIX * 16; i++) {
+                            float want = c0 + i % 16 >= 40 ? 0.0f
+                                         : where_want(cmp, T[ti], sel, K[ki][0], K[ki][1], v[i]);
+                            if (memcmp(&want, &blk[i], sizeof want) && !(isnan(want) && isnan(blk[i]))) {
+                                if (!bad++)
+                                    printf("  %s select cmp %d t %g lo %g hi %g sel %d: x %g -> %g, want %g\n",
+                                           k->name, cmp, (double)T[ti], (double)K[ki][0],
+                                           (double)K[ki][1], sel, (double)v[i], (double)blk[i],
+                                           (double)want);
+                                break;
+                            }
+                        }
+                    }
+    char what[160];
+    snprintf(what, sizeof what, "%s select: %d forms (5 comparisons, 3 thresholds, -0, NaN, inf), "
+             "bitwise the test's Where", k->name, cases);
+    check(!bad, what);
 }
 
 /* Sigmoid and Swish at x in [87, 130) on a SIMD ISA: no underflow raised,
@@ -162,6 +215,7 @@ int main(void)
             check(isnan(nan16[0]) && isnan(nan16[15]), what);
         }
     for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
+    for (int k = 0; k < n_ks; k++) select_bits(ks[k]);
     for (int k = 0; k < n_ks; k++)
         if (ks[k]->isa != PZ_ISA_SCALAR) no_underflow(ks[k]);
     free(x);

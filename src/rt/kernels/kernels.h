@@ -97,6 +97,13 @@ static inline float pz_binary_f32(pz_binary_func f, float a, float b)
     }
 }
 
+/* SELECT's comparison (pz_act.cmp) of v with t, as COMPARE's (NaN false). */
+static inline int pz_act_cmp(int cmp, double v, double t)
+{
+    return cmp == PZ_CMP_LT ? v < t : cmp == PZ_CMP_LE ? v <= t : cmp == PZ_CMP_GT ? v > t
+         : cmp == PZ_CMP_GE ? v >= t : v == t;
+}
+
 /* The epilogue activations, as the unary reference computes them (unary_ref.c). */
 static inline float pz_act_f32(const pz_act *a, float v)
 {
@@ -111,6 +118,9 @@ static inline float pz_act_f32(const pz_act *a, float v)
     case PZ_ACT_HARD_SIGMOID: v = a->lo * v + a->hi; return v < 0 ? 0 : v > 1 ? 1 : v;
     case PZ_ACT_HARD_SWISH: h = v / 6.0f + 0.5f; return v * (h < 0 ? 0 : h > 1 ? 1 : h);
     case PZ_ACT_TANH: return tanhf(v);
+    case PZ_ACT_SELECT:   /* Where(v cmp t, A, B): Mul's and Where's bits */
+        if (pz_act_cmp(a->cmp, v, a->t)) return a->sel & 1 ? a->lo : a->lo * v;
+        return a->sel & 2 ? a->hi : a->hi * v;
     default: return v;
     }
 }
@@ -128,6 +138,8 @@ static inline double pz_act_f64(const pz_act *a, double v)
     case PZ_ACT_HARD_SIGMOID: v = a->lo * v + a->hi; return v < 0 ? 0 : v > 1 ? 1 : v;
     case PZ_ACT_HARD_SWISH: h = v / 6.0 + 0.5; return v * (h < 0 ? 0 : h > 1 ? 1 : h);
     case PZ_ACT_TANH: return tanh(v);
+    case PZ_ACT_SELECT:
+        return pz_act_cmp(a->cmp, v, a->t) ? (a->sel & 1 ? a->lo : a->lo * v) : (a->sel & 2 ? a->hi : a->hi * v);
     default: return v;
     }
 }

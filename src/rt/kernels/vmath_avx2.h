@@ -49,6 +49,23 @@ static inline __m256 tanh8_acc_ps(__m256 x)
     return _mm256_blendv_ps(r, small, lt);
 }
 
+/* pz_select16_ps's SELECT (vmath_avx512.h) on 8 floats. */
+static inline __m256 pz_select8_ps(const pz_act *a, __m256 v)
+{
+    const __m256 t = _mm256_set1_ps(a->t), lo = _mm256_set1_ps(a->lo), hi = _mm256_set1_ps(a->hi);
+    __m256 m;
+    switch (a->cmp) {
+    case PZ_CMP_LT: m = _mm256_cmp_ps(v, t, _CMP_LT_OQ); break;
+    case PZ_CMP_LE: m = _mm256_cmp_ps(v, t, _CMP_LE_OQ); break;
+    case PZ_CMP_GT: m = _mm256_cmp_ps(v, t, _CMP_GT_OQ); break;
+    case PZ_CMP_GE: m = _mm256_cmp_ps(v, t, _CMP_GE_OQ); break;
+    default: m = _mm256_cmp_ps(v, t, _CMP_EQ_OQ); break;
+    }
+    const __m256 va = a->sel & 1 ? lo : _mm256_mul_ps(lo, v);
+    const __m256 vb = a->sel & 2 ? hi : _mm256_mul_ps(hi, v);
+    return _mm256_blendv_ps(vb, va, m);
+}
+
 static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
@@ -71,6 +88,7 @@ static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
         return _mm256_mul_ps(v, _mm256_min_ps(_mm256_max_ps(h, zero), one));
     }
     case PZ_ACT_TANH: return tanh8_acc_ps(v);
+    case PZ_ACT_SELECT: return pz_select8_ps(a, v);
     case PZ_ACT_NONE: return v;
     default: {   /* GELU: the scalar formula, lane by lane */
         float t[8];

@@ -168,6 +168,24 @@ static inline __m512 pz_prelu16_ps(const pz_act *a, __m512 v, int64_t col, __mma
     return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, s);
 }
 
+/* SELECT (pz_act) of 16 floats: the comparison ordered and quiet (NaN
+ * false, as COMPARE's), each branch lo * v or the constant, blended. */
+static inline __m512 pz_select16_ps(const pz_act *a, __m512 v)
+{
+    const __m512 t = _mm512_set1_ps(a->t), lo = _mm512_set1_ps(a->lo), hi = _mm512_set1_ps(a->hi);
+    __mmask16 m;
+    switch (a->cmp) {
+    case PZ_CMP_LT: m = _mm512_cmp_ps_mask(v, t, _CMP_LT_OQ); break;
+    case PZ_CMP_LE: m = _mm512_cmp_ps_mask(v, t, _CMP_LE_OQ); break;
+    case PZ_CMP_GT: m = _mm512_cmp_ps_mask(v, t, _CMP_GT_OQ); break;
+    case PZ_CMP_GE: m = _mm512_cmp_ps_mask(v, t, _CMP_GE_OQ); break;
+    default: m = _mm512_cmp_ps_mask(v, t, _CMP_EQ_OQ); break;
+    }
+    const __m512 va = a->sel & 1 ? lo : _mm512_mul_ps(lo, v);
+    const __m512 vb = a->sel & 2 ? hi : _mm512_mul_ps(hi, v);
+    return _mm512_mask_blend_ps(m, vb, va);
+}
+
 /* A fused epilogue activation (pz_act) of 16 floats: the formulas of the
  * unary kernel (eltwise16c_avx512.c), so a fused layer gives the unfused
  * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's). */
@@ -195,6 +213,7 @@ static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
         return _mm512_mul_ps(v, _mm512_min_ps(_mm512_max_ps(h, zero), one));
     }
     case PZ_ACT_TANH: return tanh_acc_ps(v);
+    case PZ_ACT_SELECT: return pz_select16_ps(a, v);
     default: return v;
     }
 }

@@ -1,0 +1,148 @@
+/* select.c - a piecewise activation as exporters write it, fused into the
+ * Conv, Gemm or linear MatMul whose output y it reads (epilogue.c calls it):
+ *
+ *   Where(Cmp(y, c), A, B)     torch.where(y > 0, y, 0.2 * y), (y > t, y, 0),
+ *                              (y < 0, 0, y), a mask after a sigmoid
+ *   Mul(Cast(Cmp(y, c)), y)    (y > 0).float() * y: Where(.., y, 0 * y)
+ *
+ * Cmp one of Greater, GreaterOrEqual, Less, LessOrEqual, Equal, y in
+ * either slot; A and B each y, a constant, or Mul(y, k) (either order).
+ * The producer takes act SELECT (pz_act: the same bits as Cmp, Mul and
+ * Where), or LEAKY_RELU where it gives the select's bits on every input
+ * (-0 and NaN included). Fused only when all of this holds:
+ *   - the producer without act, its output float32 (pass_epilogues);
+ *   - y read by the pattern alone (the Cmp, the Muls, the Where's slots),
+ *     and the Cmp's, Cast's and Muls' outputs read by the next node alone,
+ *     no graph outputs; every node of the pattern plain;
+ *   - c, k and the constants float32 constants of one element (any rank
+ *     up to y's: they broadcast as scalars), not NaN;
+ *   - the Where's (or Mul's) output of y's type and shape. */
+#include <math.h>
+
+#include "passes_internal.h"
+
+/* One element of a float32 constant that broadcasts as a scalar into y,
+ * not NaN: input slot of node n. */
+static int scalar_const(const ir_graph *g, const ir_node *n, int slot, const ir_tensor *y, float *v)
+{
+    const ir_tensor *t = op_in_const(g, n, slot);
+    if (!t || t->dtype != IR_F32 || ir_tensor_numel(t) != 1 || t->rank > y->rank) return 0;
+    *v = ((const float *)t->data)[0];
+    return !isnan(*v);
+}
+
+/* The comparison of Cmp node m reading y (the other input the constant):
+ * its pz_compare_func with y on the left, and the threshold. */
+static int cmp_with_const(const ir_graph *g, const ir_node *m, int yv, int *cmp, float *t)
+{
+    static const struct { op_kind op; int func, swapped; } CMP[] = {
+        {OP_greater, PZ_CMP_GT, PZ_CMP_LT},       {OP_greater_or_equal, PZ_CMP_GE, PZ_CMP_LE},
+        {OP_less, PZ_CMP_LT, PZ_CMP_GT},          {OP_less_or_equal, PZ_CMP_LE, PZ_CMP_GE},
+        {OP_equal, PZ_CMP_EQ, PZ_CMP_EQ},
+    };
+    if (m->n_in != 2 || (m->in[0] != yv && m->in[1] != yv)) return 0;
+    for (size_t k = 0; k < sizeof CMP / sizeof CMP[0]; k++) {
+        if (!pass_is(m, CMP[k].op)) continue;
+        int ys = m->in[0] == yv ? 0 : 1;
+        if (m->in[1 - ys] == yv || !pass_plain(g, m)) return 0;
+        *cmp = ys == 0 ? CMP[k].func : CMP[k].swapped;
+        return scalar_const(g, m, 1 - ys, &g->values[yv].t, t);
+    }
+    return 0;
+}
+
+/* A Mul node w reading y and a constant k (either order), plain. */
+static int mul_by_const(const ir_graph *g, const ir_node *w, int yv, float *k)
+{
+    if (!pass_is(w, OP_mul) || w->n_in != 2 || !pass_plain(g, w)) return 0;
+    int ys = w->in[0] == yv ? 0 : w->in[1] == yv ? 1 : -1;
+    return ys >= 0 && w->in[1 - ys] != yv && scalar_const(g, w, 1 - ys, &g->values[yv].t, k);
+}
+
+/* Where's branch in slot s (1 A, 2 B) as SELECT takes it: y (1 * y), a
+ * constant (*is_k), or Mul(y, k) (*mul its node, read by the Where alone). */
+static int branch(const ir_graph *g, const ir_node *wh, int s, int yv, const unsigned char *dead,
+                  float *k, int *is_k, int *mul)
+{
+    int v = wh->in[s], slot;
+    *is_k = 0;
+    *mul = -1;
+    if (v == yv) {
+        *k = 1.0f;
+        return 1;
+    }
+    if (scalar_const(g, wh, s, &g->values[yv].t, k)) return *is_k = 1;
+    int w = pass_writer(g, v, dead);
+    if (w < 0 || pass_sole_reader(g, v, &slot) < 0 || !mul_by_const(g, &g->nodes[w], yv, k))
+        return 0;
+    *mul = w;
+    return 1;
+}
+
+/* LEAKY_RELU(a) (v < 0 ? a v : v, the same expression in every kernel)
+ * where it computes a's select bit for bit: Where(y < 0, a y, y),
+ * Where(y >= 0, y, a y), and with a finite and its sign bit clear (0 times
+ * a then +0) Where(y <= 0, a y, y), Where(y > 0, y, a y). Never RELU: its
+ * kernels' max gives +0 or 0 on -0 or NaN in some (the GEMM's), where
+ * Where(y < 0, 0, y) keeps them. */
+static void leaky_act(ir_act *a)
+{
+    const int lt = a->cmp == PZ_CMP_LT || a->cmp == PZ_CMP_LE;
+    const float on = lt ? a->lo : a->hi, off = lt ? a->hi : a->lo;   /* below t, above */
+    const int on_k = a->sel & (lt ? 1 : 2), off_k = a->sel & (lt ? 2 : 1);
+    if (a->t != 0 || a->cmp == PZ_CMP_EQ || on_k || off_k || off != 1.0f || !isfinite(on)) return;
+    const int strict = a->cmp == PZ_CMP_LT || a->cmp == PZ_CMP_GE;   /* 0 takes the y branch */
+    if (strict || !signbit(on)) *a = (ir_act){.kind = IR_ACT_LEAKY_RELU, .lo = on};
+}
+
+int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
+{
+    ir_node *n = &g->nodes[i];
+    const int yv = n->out[0];
+    if (n->act.kind != IR_ACT_NONE || g->values[yv].is_output) return 0;
+    const ir_tensor *y = &g->values[yv].t;
+    /* the Cmp: the first node reading y that is one */
+    int ci = -1, cmp = 0, slot;
+    float t = 0;
+    for (int j = 0; j < g->n_nodes && ci < 0; j++)
+        if (!dead[j] && cmp_with_const(g, &g->nodes[j], yv, &cmp, &t)) ci = j;
+    if (ci < 0) return 0;
+    int wi = pass_sole_reader(g, g->nodes[ci].out[0], &slot), gone[5], ng = 0, uses = 1;
+    if (wi < 0 || dead[wi] || !pass_plain(g, &g->nodes[wi])) return 0;
+    ir_node *wh = &g->nodes[wi];
+    ir_act a = {.kind = IR_ACT_SELECT, .t = t, .cmp = cmp};
+    if (pass_is(wh, OP_where) && slot == 0 && wh->n_in == 3) {
+        int ka, kb, ma, mb;
+        if (!branch(g, wh, 1, yv, dead, &a.lo, &ka, &ma) || !branch(g, wh, 2, yv, dead, &a.hi, &kb, &mb))
+            return 0;
+        a.sel = ka | kb << 1;
+        uses += (wh->in[1] == yv) + (wh->in[2] == yv) + (ma >= 0) + (mb >= 0);
+        if (ma >= 0) gone[ng++] = ma;
+        if (mb >= 0) gone[ng++] = mb;
+    } else if (pass_is(wh, OP_cast) && wh->n_in == 1 && wh->n_out >= 1 && pass_plain(g, wh) &&
+               g->values[wh->in[0]].t.dtype == IR_BOOL && g->values[wh->out[0]].t.dtype == IR_F32) {
+        /* Mul(Cast(Cmp), y): 1 * y where it holds, else 0 * y (-0, NaN on inf: Mul's bits) */
+        int mi = pass_sole_reader(g, wh->out[0], &slot);
+        if (mi < 0 || dead[mi] || !pass_is(&g->nodes[mi], OP_mul) || g->nodes[mi].n_in != 2 ||
+            g->nodes[mi].in[1 - slot] != yv || !pass_plain(g, &g->nodes[mi]))
+            return 0;
+        gone[ng++] = wi;
+        wi = mi;
+        a.lo = 1.0f;
+        uses++;
+    } else {
+        return 0;
+    }
+    wh = &g->nodes[wi];
+    if (wh->n_out < 1 || wh->out[0] < 0 || !pass_same_shape(&g->values[wh->out[0]].t, y) ||
+        ir_graph_count_uses(g, yv) != uses)
+        return 0;
+    leaky_act(&a);
+    n->act = a;
+    n->out[0] = wh->out[0];
+    gone[ng++] = ci;
+    gone[ng++] = wi;
+    for (int k = 0; k < ng; k++) pass_kill(g, gone[k], dead);
+    st->acts += ng;
+    return 1;
+}
