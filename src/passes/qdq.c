@@ -204,7 +204,7 @@ static int fold_conv(ir_graph *g, int c, unsigned char *dead)
         bias = b->data;
     }
     /* the output chain: [Relu | Clip] then QuantizeLinear */
-    ir_act act = {IR_ACT_NONE, 0, 0};
+    ir_act act = {.kind = IR_ACT_NONE};
     int a = -1, slot, yv = conv->out[0];
     int r = pass_sole_reader(g, yv, &slot);
     if (r < 0 || dead[r] || slot != 0) return 0;
@@ -282,7 +282,7 @@ static int fold_add(ir_graph *g, int i, unsigned char *dead)
         if ((d[k] = dq_of(g, add->in[k], dead, 1, 0)) < 0) return 0;
     const int ta = g->values[g->nodes[d[0]].in[0]].t.dtype;
     if ((int)g->values[g->nodes[d[1]].in[0]].t.dtype != ta) return 0;
-    ir_act act = {IR_ACT_NONE, 0, 0};
+    ir_act act = {.kind = IR_ACT_NONE};
     int a = -1, slot, yv = add->out[0];
     int r = pass_sole_reader(g, yv, &slot);
     if (r < 0 || dead[r]) return 0;
@@ -366,7 +366,7 @@ static int fold_gemm(ir_graph *g, int i, unsigned char *dead)
             return 0;
         bias = b->data;
     }
-    ir_act act = {IR_ACT_NONE, 0, 0};
+    ir_act act = {.kind = IR_ACT_NONE};
     int a = -1, slot, yv = gm->out[0], q = -1;
     int r = pass_sole_reader(g, yv, &slot);
     if (r >= 0 && !dead[r] && slot == 0 &&

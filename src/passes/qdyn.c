@@ -117,7 +117,7 @@ static int fold(ir_graph *g, int i, unsigned char *dead)
     ir_node_set_n_in(ci, bv >= 0 ? 7 : 6);
     ci->in[4] = xsv, ci->in[5] = wsv;
     if (bv >= 0) ci->in[6] = bv;
-    ci->act = (ir_act){relu >= 0 ? IR_ACT_RELU : IR_ACT_NONE, 0, 0};
+    ci->act = (ir_act){.kind = relu >= 0 ? IR_ACT_RELU : IR_ACT_NONE};
     ci->out[0] = ov;
     g->values[ov].producer = i;
     g->values[old_y].producer = -1;
