@@ -1,10 +1,16 @@
-/* bn_fold.c - BatchNormalization folded into the Conv (or ConvTranspose)
- * that feeds it. In inference BN is per output channel m an affine map,
- *   y = (x - mean[m]) * s[m] + bias[m],   s[m] = scale[m] / sqrt(var[m] + eps),
- * and x = conv(X, W)[m] + B[m] is linear in W's slice of channel m, so
- *   W'[m, ...] = W[m, ...] * s[m],   B'[m] = (B[m] - mean[m]) * s[m] + bias[m]
+/* bn_fold.c - BatchNormalization, and a Mul, Div, Add or Sub by a constant
+ * per output channel, folded into the Conv (or ConvTranspose) that feeds
+ * it. Each is per output channel m an affine map y' = y * s[m] + t[m]:
+ *   BN:  s[m] = scale[m] / sqrt(var[m] + eps),  t[m] = bias[m] - mean[m] * s[m]
+ *   Mul(y, c) / Mul(c, y): s = c, t = 0;   Div(y, c): s = 1 / c, t = 0
+ *   Add(y, c) / Add(c, y): s = 1, t = c;   Sub(y, c): s = 1, t = -c
+ * (ONNX Runtime's ConvMulFusion and ConvAddFusion; exporters write a BN or
+ * a scale so), and x = conv(X, W)[m] + B[m] is linear in W's slice of
+ * channel m, so
+ *   W'[m, ...] = W[m, ...] * s[m],   B'[m] = B[m] * s[m] + t[m]
  * give one Conv with the same result (within float rounding: computed in
- * double, stored in W's type).
+ * double, stored in W's type). The pass walks again while it folds, so a
+ * Conv, Mul, Add chain becomes one Conv.
  *
  * Folded only when all of this is proven, else both stay as they are:
  *   - the Conv plain (pass_plain: no act, which would come between the Conv
@@ -15,7 +21,12 @@
  *   - the BN plain (no act, nothing fused) and in inference form:
  *     training_mode 0 (or absent), statistics per channel (spatial 1 before
  *     opset 9), its four statistics constant 1-D [M] floats, its training
- *     outputs (1..4) not read and no graph outputs, its output 0 present.
+ *     outputs (1..4) not read and no graph outputs, its output 0 present;
+ *   - the Mul, Div, Add or Sub plain, the Conv's output its input 0 (either
+ *     input of a Mul or an Add), c a float32 constant that varies along the
+ *     channel axis alone and does not widen y (rank <= y's, each dim 1 but
+ *     the one aligned with dim 1, which is 1 or M: [M,1,1], [1,M,1,1], [1],
+ *     a scalar), every c finite, a Div's c not 0 (1 / c finite too).
  * W and B are overwritten when this Conv is their only reader, else the
  * folded copies are new constants "<W>:bn", "<B>:bn" (or "<conv>:bias"). */
 #include <math.h>
@@ -83,31 +94,62 @@ static int writable(ir_graph *g, int vid, const ir_tensor *like, const char *nam
     return nv;
 }
 
-/* Folds BN node b into conv node c (both checked); returns 0 if it gave up. */
-static int fold(ir_graph *g, int c, int b, pz_err *err)
+/* BN node bn's s and t for m channels (stats_ok checked), in double. */
+static void bn_affine(const ir_graph *g, const ir_node *bn, int64_t m, double *s, double *t)
 {
-    ir_node *conv = &g->nodes[c];
-    const ir_node *bn = &g->nodes[b];
-    int transpose = pass_is(conv, OP_conv_transpose);
-    int64_t group = 1;
     float eps = 1e-5f;
-    if (op_attr_int(conv, "group", 1, &group, err) || group < 1) return 0;
-    if (op_attr_float(bn, "epsilon", 1e-5f, &eps, err)) return 0;
-    const ir_tensor *w = op_in_const(g, conv, 1), *bias = op_in(g, conv, 2);
-    int64_t m = transpose ? w->dims[1] * group : w->dims[0];
-    if (!stats_ok(g, bn, m)) return 0;
-
-    /* s and the folded bias, in double */
-    double *s = pz_xmalloc((size_t)m * sizeof *s), *nb = pz_xmalloc((size_t)m * sizeof *nb);
+    pz_err ignored = {0};   /* attributes were checked at load */
+    if (op_attr_float(bn, "epsilon", 1e-5f, &eps, &ignored)) eps = 1e-5f;
     const ir_tensor *sc = op_in(g, bn, 1), *bb = op_in(g, bn, 2), *mean = op_in(g, bn, 3),
                     *var = op_in(g, bn, 4);
     for (int64_t k = 0; k < m; k++) {
         s[k] = ir_load_f64(sc->data, sc->dtype, (size_t)k) /
                sqrt(ir_load_f64(var->data, var->dtype, (size_t)k) + (double)eps);
-        double b0 = bias ? ir_load_f64(bias->data, bias->dtype, (size_t)k) : 0.0;
-        nb[k] = (b0 - ir_load_f64(mean->data, mean->dtype, (size_t)k)) * s[k] +
-                ir_load_f64(bb->data, bb->dtype, (size_t)k);
+        t[k] = ir_load_f64(bb->data, bb->dtype, (size_t)k) -
+               ir_load_f64(mean->data, mean->dtype, (size_t)k) * s[k];
     }
+}
+
+/* The element-wise node e (Mul, Div, Add, Sub) reading value y of rank yr
+ * and m channels at dim 1 as an affine map per channel: 1 with s and t
+ * set when it is one (the header's conditions), else 0. */
+static int eltwise_affine(const ir_graph *g, const ir_node *e, int slot, int yr, int64_t m,
+                          double *s, double *t)
+{
+    int mul = pass_is(e, OP_mul), dv = pass_is(e, OP_div), add = pass_is(e, OP_add),
+        sub = pass_is(e, OP_sub);
+    if (!(mul || dv || add || sub) || e->n_in != 2 || !pass_plain(g, e)) return 0;
+    if ((dv || sub) && slot != 0) return 0;   /* c / y, c - y: not of the form */
+    const ir_tensor *c = op_in_const(g, e, 1 - slot);
+    if (!c || c->dtype != IR_F32 || c->rank > yr) return 0;
+    int64_t per = 0;   /* c's stride along the channel axis: 0 if it broadcasts there */
+    for (int i = 0; i < c->rank; i++) {
+        int j = yr - c->rank + i;   /* the dim of y this dim of c aligns with */
+        if (c->dims[i] == 1) continue;
+        if (j != 1 || c->dims[i] != m) return 0;
+        per = 1;
+    }
+    for (int64_t k = 0; k < m; k++) {
+        double v = ((const float *)c->data)[per * k];
+        if (!isfinite(v) || (dv && v == 0.0)) return 0;
+        s[k] = mul ? v : dv ? 1.0 / v : 1.0;
+        t[k] = add ? v : sub ? -v : 0.0;
+        if (!isfinite(s[k])) return 0;
+    }
+    return 1;
+}
+
+/* Folds y' = y * s + t per channel into conv node c and makes it write node
+ * b's output 0 (b then dead). */
+static void fold(ir_graph *g, int c, int b, int64_t m, const double *s, const double *t)
+{
+    ir_node *conv = &g->nodes[c];
+    int transpose = pass_is(conv, OP_conv_transpose);
+    int64_t group = conv_group(conv);
+    const ir_tensor *w = op_in_const(g, conv, 1), *bias = op_in(g, conv, 2);
+    double *nb = pz_xmalloc((size_t)m * sizeof *nb);
+    for (int64_t k = 0; k < m; k++)
+        nb[k] = (bias ? ir_load_f64(bias->data, bias->dtype, (size_t)k) : 0.0) * s[k] + t[k];
 
     /* W' (a copy first: writable() may add values and move g->values) */
     ir_tensor wt = *w;
@@ -130,38 +172,46 @@ static int fold(ir_graph *g, int c, int b, pz_err *err)
     int bv = writable(g, bvid, &bt, bname);
     ir_value_set_data(g, bv, bd, (size_t)m * sizeof(float));
     free(bd);
-    free(s);
     free(nb);
 
     conv = &g->nodes[c];
     if (conv->n_in < 3) ir_node_set_n_in(conv, 3);
     conv->in[1] = wv;
     conv->in[2] = bv;
-    conv->out[0] = g->nodes[b].out[0];   /* the Conv now writes BN's output */
-    return 1;
+    conv->out[0] = g->nodes[b].out[0];   /* the Conv now writes b's output */
 }
 
 pz_status pass_fold_bn(ir_graph *g, unsigned char *dead, passes_stats *st, pz_err *err)
 {
-    for (int i = 0; i < g->n_nodes; i++) {
-        ir_node *n = &g->nodes[i];
-        if (dead[i] || (!pass_is(n, OP_conv) && !pass_is(n, OP_conv_transpose))) continue;
-        const ir_tensor *w = op_in_const(g, n, 1), *bias = op_in(g, n, 2);
-        if (!w || w->dtype != IR_F32 || w->rank < 3 || !w->dims[0] || !w->dims[1]) continue;
-        if (bias && (!bias->data || bias->dtype != IR_F32)) continue;
-        if (!pass_plain(g, n) || n->n_out < 1 || n->out[0] < 0) continue;
-        /* the BN normalises dim 1 of the Conv's output: M channels */
-        const ir_tensor *y = &g->values[n->out[0]].t;
-        int64_t m = pass_is(n, OP_conv_transpose) ? w->dims[1] * conv_group(n) : w->dims[0];
-        if (y->dtype != IR_F32 || y->rank < 2 || y->dims[1] != m) continue;
-        if (bias && ir_tensor_numel(bias) != m) continue;
-        int slot, b = pass_sole_reader(g, n->out[0], &slot);
-        if (b < 0 || dead[b] || slot != 0 || !pass_is(&g->nodes[b], OP_batch_normalization))
-            continue;
-        pz_err ignored = {0};   /* attributes were checked at load */
-        if (fold(g, i, b, &ignored)) {
-            pass_kill(g, b, dead);
-            st->bn_folded++;
+    for (int again = 1; again;) {
+        again = 0;
+        for (int i = 0; i < g->n_nodes; i++) {
+            ir_node *n = &g->nodes[i];
+            if (dead[i] || (!pass_is(n, OP_conv) && !pass_is(n, OP_conv_transpose))) continue;
+            const ir_tensor *w = op_in_const(g, n, 1), *bias = op_in(g, n, 2);
+            if (!w || w->dtype != IR_F32 || w->rank < 3 || !w->dims[0] || !w->dims[1]) continue;
+            if (bias && (!bias->data || bias->dtype != IR_F32)) continue;
+            if (!pass_plain(g, n) || n->n_out < 1 || n->out[0] < 0) continue;
+            /* the map is per channel: dim 1 of the Conv's output, M channels */
+            const ir_tensor *y = &g->values[n->out[0]].t;
+            int64_t m = pass_is(n, OP_conv_transpose) ? w->dims[1] * conv_group(n) : w->dims[0];
+            if (y->dtype != IR_F32 || y->rank < 2 || y->dims[1] != m) continue;
+            if (bias && ir_tensor_numel(bias) != m) continue;
+            int slot, b = pass_sole_reader(g, n->out[0], &slot);
+            if (b < 0 || dead[b]) continue;
+            const ir_node *r = &g->nodes[b];
+            double *s = pz_xmalloc((size_t)m * sizeof *s), *t = pz_xmalloc((size_t)m * sizeof *t);
+            int is_bn = pass_is(r, OP_batch_normalization) && slot == 0 && stats_ok(g, r, m);
+            if (is_bn) bn_affine(g, r, m, s, t);
+            if (is_bn || eltwise_affine(g, r, slot, y->rank, m, s, t)) {
+                fold(g, i, b, m, s, t);
+                pass_kill(g, b, dead);
+                if (is_bn) st->bn_folded++;
+                else st->affine_folded++;
+                again = 1;
+            }
+            free(s);
+            free(t);
         }
     }
     (void)err;

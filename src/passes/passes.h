@@ -103,6 +103,7 @@ typedef struct {
     int cse;               /* nodes merged into an earlier equal node */
     int pads_folded;       /* Pad into the AveragePool, Conv or MaxPool reading it */
     int bn_folded;         /* BatchNormalization into Conv/ConvTranspose */
+    int affine_folded;     /* Mul, Div, Add, Sub by a constant per channel into Conv */
     int residuals;         /* Add into a Conv's, Gemm's or MatMul's Z */
     int acts;              /* Relu, Clip into Conv/Gemm/Add/MatMul, Gelu into MatMul */
     int biases;            /* Add(MatMul, bias) into the MatMul */

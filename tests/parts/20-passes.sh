@@ -18,7 +18,8 @@
 #          (Conv, BN, Dropout, Identity, Add, Relu) at opsets 9 and 13, Clip
 #          with opset 6 attributes and opset 11 inputs, Gemm + Relu, a
 #          ConvTranspose + BN, Max and Min of 4 inputs, PRelu with a legacy
-#          per-channel slope (opset 6).
+#          per-channel slope (opset 6), a Conv's Mul, Div, Add, Sub by
+#          constants per channel and Relu as one CONV layer (and c - conv not).
 #
 # Under a sanitizer build dir (*san*) VGG-16/19 and ResNet-50 are skipped
 # (minutes each under ASan with the reference kernels). Ends with
@@ -347,6 +348,27 @@ x, slope = rand(2, 3, 4, 5), rand(3)
 want = F.prelu(T(x), T(slope)).numpy()
 run("prelu_opset6", [helper.make_node("PRelu", ["x", "slope"], ["y"], name="pr")], [("x", x)],
     list(want.shape), [("slope", slope)], 6, want, 1)
+
+# 5. a scale and a shift per channel written out (ONNX Runtime's ConvMulFusion,
+# ConvAddFusion): Conv, Mul [1,C,1,1], Div by a scalar, Add [C,1,1], Sub [1],
+# Relu -> one CONV; c - conv (not of the form) stays a BINARY
+x, w, b = rand(2, 3, 8, 8), rand(6, 3, 3, 3), rand(6)
+sc, sh = rand(1, 6, 1, 1, lo=.5, hi=2), rand(6, 1, 1)
+t = F.conv2d(T(x), T(w), T(b)) * T(sc) / 1.5 + T(sh) - 0.25
+want = F.relu(t).numpy()
+run("conv_affine", [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv"),
+                    helper.make_node("Mul", ["c", "sc"], ["m"], name="mul"),
+                    helper.make_node("Div", ["m", "k"], ["d"], name="div"),
+                    helper.make_node("Add", ["sh", "d"], ["a"], name="add"),
+                    helper.make_node("Sub", ["a", "q"], ["s"], name="sub"),
+                    helper.make_node("Relu", ["s"], ["y"], name="relu")],
+    [("x", x)], list(want.shape), [("w", w), ("b", b), ("sc", sc), ("k", np.float32(1.5)),
+                                   ("sh", sh), ("q", np.array([0.25], np.float32))], 13, want, 1,
+    ("BINARY", "UNARY"))
+want = (0.5 - F.conv2d(T(x), T(w))).numpy()
+run("conv_rsub", [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+                  helper.make_node("Sub", ["q", "c"], ["y"], name="rsub")],
+    [("x", x)], list(want.shape), [("w", w), ("q", np.float32(0.5))], 13, want, 2)
 print("small: %d passed, %d failed" % (passed, failed))
 EOF
     "$PY" "$T/small.py" "$PZ" "$T" >"$T/small.out" 2>&1

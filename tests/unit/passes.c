@@ -405,7 +405,8 @@ static void test_not_fused(void)
     int d = find_node(g, "conv_d"), ad = find_node(g, "add_d"), e = find_node(g, "conv_e");
     CHECK(d >= 0 && g->nodes[d].act.kind == IR_ACT_RELU && g->nodes[d].out[0] == out[3][1]);
     CHECK(ad >= 0 && g->nodes[ad].in[0] == out[3][1]);
-    CHECK(e >= 0 && g->nodes[e].n_in == 2 && find_node(g, "add_e") >= 0);
+    /* a constant per channel after a Conv is no residual: bn_fold.c makes it the bias */
+    CHECK(e >= 0 && g->nodes[e].n_in == 3 && find_node(g, "add_e") < 0 && ps.affine_folded == 1);
     for (int i = 0; i < g->n_nodes; i++)
         if (!strcmp(g->nodes[i].op_type, "Conv") && i != d) CHECK(g->nodes[i].act.kind == IR_ACT_NONE);
     free(xd);
@@ -1616,7 +1617,7 @@ static void test_epilogue_preconditions(void)
 {
     static const variant vs[] = {
         {EP_PLAIN, "conv add relu", {.residuals = 1, .acts = 1}, 1},
-        {EP_Z_BCAST, "z [1, C, 1, 1]", {.acts = 1}, 2},
+        {EP_Z_BCAST, "z [1, C, 1, 1]: the Conv's bias", {.affine_folded = 1, .acts = 1}, 1},
         {EP_ADD_ACT, "add has an act", {0}, 2},
         {EP_CONV_ACT, "conv has an act", {.acts = 1}, 2},
         {EP_CONV_Z, "conv has a Z", {.acts = 1}, 2},
@@ -1696,6 +1697,79 @@ static void test_bn_preconditions(void)
         {BN_W_INPUT, "W not a constant", {0}, 4},
     };
     check_variants(build_bn, vs, (int)(sizeof vs / sizeof vs[0]), "bn");
+}
+
+/* bn_fold.c: Conv(x, W, B) -> Mul | Div | Add | Sub by a constant. */
+enum {
+    AF_MUL, AF_MUL_LEFT, AF_DIV, AF_ADD, AF_SUB, AF_CHAIN, AF_NO_BIAS, AF_SUB_REV,
+    AF_SPATIAL, AF_WIDENS, AF_C_OUT, AF_C_INPUT
+};
+
+static ir_graph *build_affine(int v, float **xd)
+{
+    rng_state = 77;
+    ir_graph *g = ir_graph_new();
+    g->opset = 15;
+    const int64_t C = 4;
+    int x = add_input(g, "x", 4, (int64_t[]){1, C, 5, 5}, xd);
+    int w = add_const(g, "w", 4, (int64_t[]){C, C, 1, 1}, -1, 1);
+    int b = add_const(g, "b", 1, (int64_t[]){C}, -1, 1);
+    int k = v == AF_MUL_LEFT ? add_const(g, "k", 0, NULL, 0.5f, 2)
+          : v == AF_ADD      ? add_const(g, "k", 1, (int64_t[]){1}, -1, 1)
+          : v == AF_SPATIAL  ? add_const(g, "k", 4, (int64_t[]){1, 1, 5, 5}, 0.5f, 2)
+          : v == AF_WIDENS   ? add_const(g, "k", 4, (int64_t[]){2, C, 1, 1}, 0.5f, 2)
+          : v == AF_DIV      ? add_const(g, "k", 4, (int64_t[]){1, C, 1, 1}, 0.5f, 2)
+                             : add_const(g, "k", 3, (int64_t[]){C, 1, 1}, 0.5f, 2);
+    if (v == AF_C_INPUT) {   /* c computed from the input: not a constant */
+        k = ir_graph_add_value(g, "xmean");
+        add_node(g, "kmean", "ReduceMean", 1, (int[]){x}, k);
+    }
+    int c = ir_graph_add_value(g, "c"), y = ir_graph_add_value(g, "y");
+    add_node(g, "conv", "Conv", v == AF_NO_BIAS ? 2 : 3, (int[]){x, w, b}, c);
+    const char *op = v == AF_DIV                     ? "Div"
+                   : v == AF_ADD                     ? "Add"
+                   : v == AF_SUB || v == AF_SUB_REV  ? "Sub"
+                                                     : "Mul";
+    int left = v == AF_MUL_LEFT || v == AF_SUB_REV;
+    add_node(g, "op", op, 2, left ? (int[]){k, c} : (int[]){c, k}, y);
+    int out = y;
+    if (v == AF_CHAIN) {   /* Mul, then Add of a [C, 1, 1], then Relu: one Conv */
+        int t = add_const(g, "t", 3, (int64_t[]){C, 1, 1}, -1, 1);
+        int z = ir_graph_add_value(g, "z"), r = ir_graph_add_value(g, "r");
+        add_node(g, "add2", "Add", 2, (int[]){t, y}, z);
+        add_node(g, "relu", "Relu", 1, (int[]){z}, r);
+        out = r;
+    }
+    ir_graph_add_output(g, out);
+    if (v == AF_C_OUT) ir_graph_add_output(g, c);
+    if (!finish(g)) {
+        free(*xd);
+        ir_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* The affine fold's preconditions: c a finite constant varying along the
+ * channel axis alone that does not widen y, y at the Sub's
+ * or Div's slot 0, the Conv output read by the op alone. */
+static void test_affine_preconditions(void)
+{
+    static const variant vs[] = {
+        {AF_MUL, "conv mul [C,1,1]", {.affine_folded = 1}, 1},
+        {AF_MUL_LEFT, "scalar mul conv", {.affine_folded = 1}, 1},
+        {AF_DIV, "conv div [1,C,1,1]", {.affine_folded = 1}, 1},
+        {AF_ADD, "conv add [1]", {.affine_folded = 1}, 1},
+        {AF_SUB, "conv sub [C,1,1]", {.affine_folded = 1}, 1},
+        {AF_CHAIN, "conv mul add relu", {.affine_folded = 2, .acts = 1}, 1},
+        {AF_NO_BIAS, "conv without bias, mul", {.affine_folded = 1}, 1},
+        {AF_SUB_REV, "c - conv", {0}, 2},
+        {AF_SPATIAL, "c varies along H, W", {0}, 2},
+        {AF_WIDENS, "c widens the batch", {0}, 2},
+        {AF_C_OUT, "conv output a graph output", {0}, 2},
+        {AF_C_INPUT, "c computed from the input", {0}, 3},
+    };
+    check_variants(build_affine, vs, (int)(sizeof vs / sizeof vs[0]), "affine");
 }
 
 /* gate.c: Conv -> Mul(c, Sigmoid(c)), and the GELU chain. */
@@ -2034,6 +2108,7 @@ int main(int argc, char **argv)
     test_norm_relu();
     test_epilogue_preconditions();
     test_bn_preconditions();
+    test_affine_preconditions();
     test_gate_preconditions();
     test_shuffle_eliminate_preconditions();
     test_act_guard();
