@@ -149,7 +149,8 @@ static int64_t block_redundant(const ir_fblock *b, const halo_report *r)
 /* A fused activation's name in the JSON view's layers ("act"; absent: none). */
 static const char *const ACT_NAME[] = {"none",    "relu",  "clip",         "gelu",
                                        "leaky_relu", "sigmoid", "swish", "hard_sigmoid",
-                                       "hard_swish", "tanh", "prelu", "select"};
+                                       "hard_swish", "tanh", "prelu", "select",
+                                       "elu",     "selu",  "softplus",     "mish"};
 _Static_assert(sizeof ACT_NAME / sizeof ACT_NAME[0] == IR_ACT_COUNT_, "one name per ir_act_kind");
 
 /* The strip a fused run of the whole block takes (rt/fuse.c): the

@@ -19,7 +19,8 @@ static const char *const ACT[] = {"PZ_ACT_NONE",         "PZ_ACT_RELU",       "P
                                   "PZ_ACT_GELU",         "PZ_ACT_LEAKY_RELU", "PZ_ACT_SIGMOID",
                                   "PZ_ACT_SWISH",        "PZ_ACT_HARD_SIGMOID",
                                   "PZ_ACT_HARD_SWISH",   "PZ_ACT_TANH",       "PZ_ACT_PRELU",
-                                  "PZ_ACT_SELECT"};
+                                  "PZ_ACT_SELECT",       "PZ_ACT_ELU",        "PZ_ACT_SELU",
+                                  "PZ_ACT_SOFTPLUS",     "PZ_ACT_MISH"};
 _Static_assert(PZ_ARRAY_LEN(ACT) == PZ_ACT_COUNT_, "one name per pz_act_kind");
 /* SELECT's comparisons (pz_act.cmp), EQ to GE */
 static const char *const ACT_CMP[] = {"PZ_CMP_EQ", "PZ_CMP_LT", "PZ_CMP_LE", "PZ_CMP_GT", "PZ_CMP_GE"};

@@ -131,16 +131,18 @@ struct op_def;
  * only (the unary functions of the same names; pz_act_kind's order); PRELU:
  * Conv, Gemm, MatMul, its slopes (one per output channel of a Conv, per
  * column of a Gemm or MatMul) the node's input 4;
- * SELECT: Conv, Gemm, MatMul only (pz_act's Where, select.c). */
+ * SELECT: Conv, Gemm, MatMul only (pz_act's Where, select.c); ELU, SELU,
+ * SOFTPLUS, MISH: Conv, Gemm, MatMul only (pz_act's). */
 typedef enum {
     IR_ACT_NONE, IR_ACT_RELU, IR_ACT_CLIP, IR_ACT_GELU, IR_ACT_LEAKY_RELU, IR_ACT_SIGMOID,
     IR_ACT_SWISH, IR_ACT_HARD_SIGMOID, IR_ACT_HARD_SWISH, IR_ACT_TANH, IR_ACT_PRELU,
-    IR_ACT_SELECT, IR_ACT_COUNT_
+    IR_ACT_SELECT, IR_ACT_ELU, IR_ACT_SELU, IR_ACT_SOFTPLUS, IR_ACT_MISH, IR_ACT_COUNT_
 } ir_act_kind;
 typedef struct {
     ir_act_kind kind;
     float lo, hi;               /* CLIP bounds, lo <= hi; LEAKY_RELU, SWISH alpha = lo;
-                                 * HARD_SIGMOID alpha, beta = lo, hi; SELECT: pz_act's */
+                                 * HARD_SIGMOID alpha, beta = lo, hi; ELU alpha = lo;
+                                 * SELU alpha, gamma = lo, hi; SELECT: pz_act's */
     float t;                    /* SELECT: the threshold */
     int cmp, sel;               /* SELECT: pz_act's (a pz_compare_func; the constant branches) */
 } ir_act;

@@ -258,7 +258,8 @@ pz_act op_act(const ir_node *n)
 {
     /* the kinds in the same order (graph.h) */
     _Static_assert((int)IR_ACT_COUNT_ == (int)PZ_ACT_COUNT_ && (int)IR_ACT_TANH == (int)PZ_ACT_TANH &&
-                       (int)IR_ACT_SELECT == (int)PZ_ACT_SELECT,
+                       (int)IR_ACT_SELECT == (int)PZ_ACT_SELECT &&
+                       (int)IR_ACT_MISH == (int)PZ_ACT_MISH,
                    "ir_act_kind and pz_act_kind differ");
     pz_act a = {.kind = PZ_ACT_NONE};
     if (n->act.kind <= IR_ACT_NONE || n->act.kind >= IR_ACT_COUNT_) return a;

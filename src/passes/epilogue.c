@@ -11,7 +11,8 @@
  *                                            (attention out, FFN2), added by the
  *                                            packed GEMM's epilogue
  *   Conv | Gemm | MatMul -> LeakyRelu | Sigmoid | Swish | HardSigmoid |
- *            HardSwish | Tanh                the producer with act (SiLU after
+ *            HardSwish | Tanh | Elu | Selu | Softplus | Mish
+ *                                            the producer with act (SiLU after
  *                                            YOLO's and EfficientNet's convs,
  *                                            HardSwish after MobileNetV3's)
  *   Conv [-> Add(conv, z)] -> PRelu          Conv(X, W, B, Z, S) with act PRELU: S
@@ -190,7 +191,8 @@ static int gelu_erf(const ir_node *r)
 /* The activations that only Conv, Gemm and MatMul layers fuse (their
  * kernels apply them in the epilogue, vmath_avx512.h): LeakyRelu, Sigmoid,
  * Swish (opset 24's, or gate.c's from Mul(X, Sigmoid(X))), HardSigmoid,
- * HardSwish, Tanh. Sets *a and returns 1 if r is one, its attributes
+ * HardSwish, Tanh, Elu, Selu, Softplus, Mish (or gate.c's from Mul(X,
+ * Tanh(Softplus(X)))). Sets *a and returns 1 if r is one, its attributes
  * finite. */
 static int unary_act(const ir_node *r, ir_act *a)
 {
@@ -213,6 +215,18 @@ static int unary_act(const ir_node *r, ir_act *a)
         k = IR_ACT_HARD_SWISH;
     } else if (pass_is(r, OP_tanh)) {
         k = IR_ACT_TANH;
+    } else if (pass_is(r, OP_elu)) {
+        k = IR_ACT_ELU;
+        if (op_attr_float(r, "alpha", 1.0f, &lo, &e)) return 0;
+    } else if (pass_is(r, OP_selu)) {   /* alpha = lo, gamma = hi: selu.c's defaults */
+        k = IR_ACT_SELU;
+        if (op_attr_float(r, "alpha", 1.67326319217681884765625f, &lo, &e) ||
+            op_attr_float(r, "gamma", 1.05070102214813232421875f, &hi, &e))
+            return 0;
+    } else if (pass_is(r, OP_softplus)) {
+        k = IR_ACT_SOFTPLUS;
+    } else if (pass_is(r, OP_mish)) {
+        k = IR_ACT_MISH;
     } else {
         return 0;
     }

@@ -3,6 +3,7 @@
  *
  *   Mul(X, Sigmoid(X))                          Swish(X)      (SiLU: EfficientNet)
  *   Mul(X, HardSigmoid(X; alpha 1/6, beta 1/2))  HardSwish(X)  (opset < 14: MobileNetV3)
+ *   Mul(X, Tanh(Softplus(X)))                   Mish(X)       (nn.Mish below opset 18: YOLOv4)
  *
  * in either input order. The Sigmoid (HardSigmoid) node becomes the Swish
  * (HardSwish) node, reading X and writing the Mul's output; the Mul goes.
@@ -10,7 +11,9 @@
  * and the gate must have the Mul as its sole reader and not be a graph
  * output; both nodes plain (pass_plain: no act, nothing fused), the Mul's
  * output of X's type and shape. Results within float rounding of the two
- * nodes (x/6 in place of x * float(1/6)).
+ * nodes (x/6 in place of x * float(1/6)); Mish: the Softplus node becomes
+ * it, the Tanh and the Mul go (each intermediate read once, by the next),
+ * its value computed in double and rounded once (the chain rounds thrice).
  *
  * GELU as PyTorch exports it below opset 20 (ConvNeXt, transformers):
  *
@@ -101,10 +104,35 @@ static int gelu_at(ir_graph *g, int i, unsigned char *dead)
     return 1;
 }
 
+/* Softplus node i as the core of a Mish (see the top): 1 when rewritten. */
+static int mish_at(ir_graph *g, int i, unsigned char *dead)
+{
+    ir_node *s = &g->nodes[i];
+    if (s->n_in < 1 || s->in[0] < 0 || s->n_out < 1 || s->out[0] < 0) return 0;
+    const int x = s->in[0];
+    int slot, ti = pass_reader_of(g, s, OP_tanh, dead, &slot);
+    if (ti < 0 || slot != 0) return 0;
+    int mi = pass_reader_of(g, &g->nodes[ti], OP_mul, dead, &slot);
+    if (mi < 0) return 0;
+    const ir_node *m = &g->nodes[mi];
+    if (m->n_in != 2 || m->in[1 - slot] != x || m->n_out < 1 || m->out[0] < 0 ||
+        g->values[x].t.dtype != IR_F32 || !pass_same_shape(&g->values[m->out[0]].t, &g->values[x].t))
+        return 0;
+    if (!pass_plain(g, s) || !pass_plain(g, &g->nodes[ti]) || !pass_plain(g, m)) return 0;
+    PZ_ASSERT(pass_become(g, s, OP_mish));
+    s = &g->nodes[i];
+    s->out[0] = g->nodes[mi].out[0];
+    pass_kill(g, ti, dead);
+    pass_kill(g, mi, dead);
+    return 1;
+}
+
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st)
 {
     for (int i = 0; i < g->n_nodes; i++)
         if (!dead[i] && pass_is(&g->nodes[i], OP_erf) && gelu_at(g, i, dead)) st->gates++;
+    for (int i = 0; i < g->n_nodes; i++)
+        if (!dead[i] && pass_is(&g->nodes[i], OP_softplus) && mish_at(g, i, dead)) st->gates++;
     for (int i = 0; i < g->n_nodes; i++) {
         ir_node *n = &g->nodes[i];
         bool sig = pass_is(n, OP_sigmoid), hard = pass_is(n, OP_hard_sigmoid);

@@ -103,15 +103,19 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
  * GEMM or MATMUL: piecewise activations as exporters write them): cmp a
  * pz_compare_func from EQ to GE, compared as COMPARE does (NaN false); A is
  * lo * x, or the constant lo where sel bit 0 is set; B is hi * x, or hi
- * where bit 1 is (x itself is 1 * x: the same bits). */
+ * where bit 1 is (x itself is 1 * x: the same bits).
+ * ELU (alpha = lo), SELU (alpha, gamma = lo, hi), SOFTPLUS, MISH: the unary
+ * reference's expressions lane by lane (libm: the unfused layer's bits at
+ * every ISA); CONV, GEMM and MATMUL take them. */
 typedef enum {
     PZ_ACT_NONE, PZ_ACT_RELU, PZ_ACT_CLIP, PZ_ACT_GELU, PZ_ACT_LEAKY_RELU, PZ_ACT_SIGMOID,
     PZ_ACT_SWISH, PZ_ACT_HARD_SIGMOID, PZ_ACT_HARD_SWISH, PZ_ACT_TANH, PZ_ACT_PRELU,
-    PZ_ACT_SELECT, PZ_ACT_COUNT_
+    PZ_ACT_SELECT, PZ_ACT_ELU, PZ_ACT_SELU, PZ_ACT_SOFTPLUS, PZ_ACT_MISH, PZ_ACT_COUNT_
 } pz_act_kind;
 typedef struct {
     pz_act_kind kind;
-    float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH alpha = lo; HARD_SIGMOID alpha, beta = lo, hi */
+    float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH, ELU alpha = lo; HARD_SIGMOID alpha, beta,
+                     * SELU alpha, gamma = lo, hi */
     const float *slope;   /* PRELU: one per output channel or column (run time only) */
     float t;              /* SELECT: the threshold */
     int cmp, sel;         /* SELECT: the comparison (pz_compare_func); the constant branches */

@@ -27,10 +27,14 @@
 #   - a chain (Conv+SiLU, depthwise+Hardswish, 1x1+Sigmoid, Conv+Tanh) and
 #     one of PReLUs (Conv, depthwise, 1x1; 40 channels) as one F-Block in
 #     bands on 2 workers: the bits of the default run;
-#   - the GEMM PReLUs in the other precisions' GEMM epilogues (--precision
-#     bf16, int8-dynamic, --weights fp16): fused, on that kernel, within
-#     its tolerance of ONNX Runtime's fp32 (a PRelu left out moves them
-#     by O(1)).
+#   - the GEMM PReLUs and Linear + Mish in the other precisions' GEMM
+#     epilogues (--precision bf16, int8-dynamic, --weights fp16): fused, on
+#     that kernel, within its tolerance of ONNX Runtime's fp32 (a PRelu
+#     left out moves them by O(1)).
+# Conv + ELU(0.7), Conv + SELU, Conv + Mish (nn.Mish at opset 14 is
+# Mul(X, Tanh(Softplus(X))): gate.c's Mish, then the epilogue), Conv +
+# Softplus, Linear + ELU, Linear + Mish (Gemm): the same checks (their
+# kernels' bits against the UNARY layer's: tests/unit/rt_act.c).
 # Piecewise activations as PyTorch writes them, after a Conv (Gemm, MatMul):
 # torch.where(y > 0, y, 0.2 y) (LEAKY_RELU), (y > 1, y, 0), (y < 0, 0, y), (y < 0, -0, y),
 # (y > 0).float() * y (LEAKY_RELU 0), (-1 >= y, -0.5 y, 3), (y == 2, -7,
@@ -74,7 +78,13 @@ linear_prelu PZ_ACT_PRELU GEMM
 linear3_prelu1 PZ_ACT_PRELU MATMUL
 matmul_prelu PZ_ACT_PRELU MATMUL
 matmul_prelu0 PZ_ACT_PRELU MATMUL
-matmul_prelu_row - MATMUL"
+matmul_prelu_row - MATMUL
+conv_elu PZ_ACT_ELU CONV
+conv_selu PZ_ACT_SELU CONV
+conv_mish PZ_ACT_MISH CONV
+conv_softplus PZ_ACT_SOFTPLUS CONV
+linear_elu PZ_ACT_ELU GEMM
+linear_mish PZ_ACT_MISH GEMM"
 
 cat >"$T/make.py" <<'EOF'
 import sys
@@ -133,6 +143,13 @@ MODELS = {
     "res_prelu": (Res(), (1, 40, 16, 16)),
     "linear_prelu": (Lin(nn.PReLU(48), k=64, n=48), (5, 64)),
     "linear3_prelu1": (Lin(nn.PReLU(), k=64, n=48), (2, 7, 64)),
+    # nn.Mish exports (opset < 18) as Mul(X, Tanh(Softplus(X))): gate.c's Mish
+    "conv_elu": (conv(nn.ELU(0.7)), (1, 24, 13, 17)),
+    "conv_selu": (conv(nn.SELU()), (1, 24, 13, 17)),
+    "conv_mish": (conv(nn.Mish()), (1, 24, 13, 17)),
+    "conv_softplus": (conv(nn.Softplus()), (1, 24, 13, 17)),
+    "linear_elu": (Lin(nn.ELU()), (5, 48)),
+    "linear_mish": (Lin(nn.Mish()), (5, 48)),
     "chain_prelu": (nn.Sequential(conv(nn.PReLU(40), c=16, m=40), conv(nn.PReLU(40), c=40, m=40, groups=40),
                                   conv(nn.PReLU(), c=40, m=24, k=1)), (1, 16, 20, 18)),
     # row-local: one F-Block in bands (the conv kernels' row windows)
@@ -223,9 +240,9 @@ while read -r n act kind; do
     fi
 done <"$T/cases"
 
-# the GEMM PReLUs through the other precisions' epilogues: fused, on that
-# kernel (the profile's kernel column), near ONNX Runtime's fp32
-for n in linear_prelu matmul_prelu; do
+# the GEMM PReLUs and Mish through the other precisions' epilogues: fused,
+# on that kernel (the profile's kernel column), near ONNX Runtime's fp32
+for n in linear_prelu matmul_prelu linear_mish; do
     for k in "bf16 --precision bf16 1e-2" "int8-dyn --precision int8-dynamic 3e-2" \
         "f16w --weights fp16 1e-3"; do
         set -- $k

@@ -1,5 +1,6 @@
 /* rt_act.c - the fused epilogue activations that are not a clamp (pz_act:
- * LeakyRelu, Sigmoid, Swish, HardSigmoid, HardSwish, Tanh) through each
+ * LeakyRelu, Sigmoid, Swish, HardSigmoid, HardSwish, Tanh, Elu, Selu,
+ * Softplus, Mish) through each
  * ISA's act16c (rt/kernels/eltwise/act16c*.c: the conv drivers' epilogue,
  * on pz_act16_ps / pz_act8_ps, which the GEMM epilogues share) against
  * pz_act_f64, the same formula in double, over x in [-30, 30] by 2^-9 and
@@ -23,6 +24,8 @@
  * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
  * them. SELECT (Where(x cmp t, A, B)): bitwise the test's own Where over
  * every comparison and branch form, at -0, NaN, +-inf, denormals and x = t.
+ * ELU, SELU, SOFTPLUS, MISH: bitwise the UNARY layer's kernel of the same
+ * ISA (a fused layer's bits are the unfused one's), NaN and +-inf included.
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
@@ -32,7 +35,8 @@
 #include "rt_test.h"
 
 static const char *const KIND[] = {"none", "relu", "clip", "gelu", "leaky_relu", "sigmoid",
-                                   "swish", "hard_sigmoid", "hard_swish", "tanh", "prelu"};
+                                   "swish", "hard_sigmoid", "hard_swish", "tanh", "prelu",
+                                   "select", "elu", "selu", "softplus", "mish"};
 
 /* PRELU through act16c: the three blocks of C = 40 channels, bitwise. */
 static void prelu_blocks(const pz_fast_kernels *k, const float *x)
@@ -164,6 +168,44 @@ static void no_underflow(const pz_fast_kernels *k)
     }
 }
 
+/* ELU, SELU, SOFTPLUS, MISH through act16c: bitwise the UNARY layer's
+ * kernel (unary16c of the same ISA: the reference's libm expressions), and
+ * the lanes of channels >= C (40, from 32) zeros. */
+static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
+{
+    const struct {
+        pz_act_kind act;
+        pz_unary_func un;
+        float alpha, gamma;
+    } f[] = {{PZ_ACT_ELU, PZ_UN_ELU, 0.7f, 0}, {PZ_ACT_SELU, PZ_UN_SELU, 1.6732632f, 1.0507010f},
+             {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0}};
+    float *in = new_nan(n), *fy = new_nan(n), *uy = new_nan(n);
+    memcpy(in, x, (size_t)n * sizeof *in);
+    in[0] = NAN, in[1] = -INFINITY, in[2] = INFINITY;
+    for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) {
+        const pz_act act = {.kind = f[j].act, .lo = f[j].alpha, .hi = f[j].gamma};
+        const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha, .gamma = f[j].gamma};
+        memcpy(fy, in, (size_t)n * sizeof *fy);
+        k->act16c(&act, fy, n / 16, 0, 16);
+        k->unary16c(&up, 1, 16, n / 16, in, uy, 0, 1);
+        int diff = 0;
+        for (int i = 0; i < n; i++) diff += memcmp(&fy[i], &uy[i], sizeof *fy) != 0;
+        float blk[3 * 16];
+        for (int i = 0; i < 3 * 16; i++) blk[i] = x[i * 97 % n];
+        k->act16c(&act, blk, 3, 32, 40);
+        int tail = 0;
+        for (int i = 0; i < 3 * 16; i++)
+            tail += i % 16 >= 8 ? blk[i] != 0.0f : blk[i] != pz_act_f32(&act, x[i * 97 % n]);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s: act16c = the unary layer bitwise (%d differ), "
+                 "lanes >= C zero (%d wrong)", k->name, KIND[f[j].act], diff, tail);
+        check(!diff && !tail, what);
+    }
+    free(in);
+    free(fy);
+    free(uy);
+}
+
 int main(void)
 {
     const pz_fast_kernels *ks[3];
@@ -216,6 +258,7 @@ int main(void)
         }
     for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
     for (int k = 0; k < n_ks; k++) select_bits(ks[k]);
+    for (int k = 0; k < n_ks; k++) unary_bits(ks[k], x, N);
     for (int k = 0; k < n_ks; k++)
         if (ks[k]->isa != PZ_ISA_SCALAR) no_underflow(ks[k]);
     free(x);

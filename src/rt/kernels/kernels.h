@@ -97,66 +97,7 @@ static inline float pz_binary_f32(pz_binary_func f, float a, float b)
     }
 }
 
-/* SELECT's comparison (pz_act.cmp) of v with t, as COMPARE's (NaN false). */
-static inline int pz_act_cmp(int cmp, double v, double t)
-{
-    return cmp == PZ_CMP_LT ? v < t : cmp == PZ_CMP_LE ? v <= t : cmp == PZ_CMP_GT ? v > t
-         : cmp == PZ_CMP_GE ? v >= t : v == t;
-}
-
-/* The epilogue activations, as the unary reference computes them (unary_ref.c). */
-static inline float pz_act_f32(const pz_act *a, float v)
-{
-    float h;
-    switch (a->kind) {
-    case PZ_ACT_RELU: return v < 0 ? 0 : v;
-    case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5f * v * (1.0f + erff(v * 0.70710678f));
-    case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
-    case PZ_ACT_SIGMOID: return 1.0f / (1.0f + expf(-v));
-    case PZ_ACT_SWISH: return v * (1.0f / (1.0f + expf(-a->lo * v)));
-    case PZ_ACT_HARD_SIGMOID: v = a->lo * v + a->hi; return v < 0 ? 0 : v > 1 ? 1 : v;
-    case PZ_ACT_HARD_SWISH: h = v / 6.0f + 0.5f; return v * (h < 0 ? 0 : h > 1 ? 1 : h);
-    case PZ_ACT_TANH: return tanhf(v);
-    case PZ_ACT_SELECT:   /* Where(v cmp t, A, B): Mul's and Where's bits */
-        if (pz_act_cmp(a->cmp, v, a->t)) return a->sel & 1 ? a->lo : a->lo * v;
-        return a->sel & 2 ? a->hi : a->hi * v;
-    default: return v;
-    }
-}
-
-static inline double pz_act_f64(const pz_act *a, double v)
-{
-    double h;
-    switch (a->kind) {
-    case PZ_ACT_RELU: return v < 0 ? 0 : v;
-    case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
-    case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
-    case PZ_ACT_SIGMOID: return 1.0 / (1.0 + exp(-v));
-    case PZ_ACT_SWISH: return v / (1.0 + exp(-(double)a->lo * v));
-    case PZ_ACT_HARD_SIGMOID: v = a->lo * v + a->hi; return v < 0 ? 0 : v > 1 ? 1 : v;
-    case PZ_ACT_HARD_SWISH: h = v / 6.0 + 0.5; return v * (h < 0 ? 0 : h > 1 ? 1 : h);
-    case PZ_ACT_TANH: return tanh(v);
-    case PZ_ACT_SELECT:
-        return pz_act_cmp(a->cmp, v, a->t) ? (a->sel & 1 ? a->lo : a->lo * v) : (a->sel & 2 ? a->hi : a->hi * v);
-    default: return v;
-    }
-}
-
-/* pz_act_f32 for output channel c: PRELU's slope is per channel (c < the
- * layer's channels, slope set); the other kinds do not look at c. */
-static inline float pz_act_c_f32(const pz_act *a, float v, int64_t c)
-{
-    if (a->kind == PZ_ACT_PRELU) return v < 0 ? a->slope[c] * v : v;
-    return pz_act_f32(a, v);
-}
-
-/* RELU and CLIP: a clamp, which every kernel with an epilogue applies itself. */
-static inline int pz_act_is_clamp(pz_act_kind k)
-{
-    return k == PZ_ACT_NONE || k == PZ_ACT_RELU || k == PZ_ACT_CLIP;
-}
+#include "rt/kernels/act.h"   /* pz_act_f32, pz_act_c_f32, pz_act_is_clamp */
 
 static inline int64_t pz_prod(const int64_t *d, int n)
 {

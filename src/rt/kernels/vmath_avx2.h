@@ -2,9 +2,9 @@
  * registers, for the AVX2 GEMM and conv epilogues: the AVX-512 formulas
  * (vmath_avx512.h) with 2^n built in the exponent bits (no scalef: t is
  * held in [-87, 88], where e^t is a normal float; sigmoid and tanh are
- * then within 2e-38 of their limits). GELU goes lane by lane through the
- * scalar formula. Include only from a file built with AVX2 and FMA, after
- * <immintrin.h> and kernels.h. */
+ * then within 2e-38 of their limits). GELU, ELU, SELU, SOFTPLUS and MISH
+ * go lane by lane through the scalar formula. Include only from a file
+ * built with AVX2 and FMA, after <immintrin.h> and kernels.h. */
 #ifndef PZ_VMATH_AVX2_H
 #define PZ_VMATH_AVX2_H
 
@@ -90,7 +90,7 @@ static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
     case PZ_ACT_TANH: return tanh8_acc_ps(v);
     case PZ_ACT_SELECT: return pz_select8_ps(a, v);
     case PZ_ACT_NONE: return v;
-    default: {   /* GELU: the scalar formula, lane by lane */
+    default: {   /* GELU, ELU, SELU, SOFTPLUS, MISH: the scalar formula, lane by lane */
         float t[8];
         _mm256_storeu_ps(t, v);
         for (int l = 0; l < 8; l++) t[l] = pz_act_f32(a, t[l]);

@@ -186,9 +186,21 @@ static inline __m512 pz_select16_ps(const pz_act *a, __m512 v)
     return _mm512_mask_blend_ps(m, vb, va);
 }
 
+/* The scalar expression (pz_act_f32) lane by lane: ELU, SELU, SOFTPLUS and
+ * MISH, which the unary kernel computes by libm (unary_ref.c), so the
+ * fused layer keeps its bits. */
+static inline __m512 pz_act16_lanes_ps(const pz_act *a, __m512 v)
+{
+    float t[16];
+    _mm512_storeu_ps(t, v);
+    for (int l = 0; l < 16; l++) t[l] = pz_act_f32(a, t[l]);
+    return _mm512_loadu_ps(t);
+}
+
 /* A fused epilogue activation (pz_act) of 16 floats: the formulas of the
  * unary kernel (eltwise16c_avx512.c), so a fused layer gives the unfused
- * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's). */
+ * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's); ELU, SELU,
+ * SOFTPLUS, MISH by the scalar expressions (pz_act16_lanes_ps). */
 static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
 {
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
@@ -214,6 +226,8 @@ static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
     }
     case PZ_ACT_TANH: return tanh_acc_ps(v);
     case PZ_ACT_SELECT: return pz_select16_ps(a, v);
+    case PZ_ACT_ELU: case PZ_ACT_SELU: case PZ_ACT_SOFTPLUS: case PZ_ACT_MISH:
+        return pz_act16_lanes_ps(a, v);
     default: return v;
     }
 }
