@@ -81,7 +81,7 @@ static void run_case(int64_t M, int64_t K, int64_t N, int zero, int trans_b, int
         else check(memcmp(y1, ytwin, (size_t)(M * N) * sizeof *y1) == 0, what);
         pz_spgemm_plan_free(&p);
     }
-    free(a), free(b), free(c), free(ref), free(y1), free(y3), free(ytwin);
+    free(a), free(b), free(c), free(slope), free(ref), free(y1), free(y3), free(ytwin);
 }
 
 int main(void)
