@@ -75,6 +75,7 @@ typedef enum {
     PZ_CONV_PATH_GROUPED,    /* grouped, by super-groups of 16-channel blocks */
     PZ_CONV_PATH_WINOGRAD,   /* Winograd F(4x4, 3x3) */
     PZ_CONV_PATH_SPARSE,     /* block-sparse direct (the sparsity knob, spconv16c.h) */
+    PZ_CONV_PATH_FRAMES,     /* 1-D, 3-D group 1: a conv2d per output frame (conv_frames.h) */
 } pz_conv_path;
 
 typedef struct {
@@ -105,6 +106,10 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
  * blocks, so any C >= 5, or fewer from a blocked input) and the ISA has it
  * (AVX-512 only). */
 int pz_conv_winograd_applies(const pz_conv16c_desc *d, pz_isa isa);
+
+/* Groups per super-group of a GROUPED conv (the top of ops/conv.c), 0 when
+ * no super-group of at most GROUP_MAX_K groups fills whole blocks. */
+int64_t pz_conv_grouped_k(const pz_conv_params *p, const int64_t *xdims, const int64_t *ydims);
 
 /* ---- a configured pool ---------------------------------------------------- */
 

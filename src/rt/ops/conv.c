@@ -3,6 +3,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/conv/conv16c_bf16.h"
 #include "rt/kernels/conv/conv8x2.h"
+#include "rt/kernels/conv/conv_frames.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
@@ -36,6 +37,7 @@
  *            algo SPARSE_WINOGRAD where Winograd applies (or the run
  *            options' winograd = 1), the sparse Winograd (winograd.h,
  *            pz_spwino_plan) skips the all-zero 16x16x9 blocks instead;
+ *   FRAMES   1-D and 3-D, group 1: conv_frames.h, a conv2d per output frame;
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            the ISA capped to ref).
  * In a bf16 block (l->prec), FAST (not conv8x2) and WINO take their bf16
@@ -48,7 +50,8 @@ typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
 typedef enum {
-    CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO, CONV_SPARSE, CONV_SPWINO
+    CONV_REF, CONV_FAST, CONV_DW, CONV_DWK, CONV_GROUPED, CONV_WINO, CONV_SPARSE, CONV_SPWINO,
+    CONV_FRAMES
 } conv_path;
 typedef struct {
     conv_path path;
@@ -57,6 +60,7 @@ typedef struct {
     pz_winograd_fn wino;         /* WINO */
     pz_spconv_plan *sp;          /* SPARSE */
     pz_spwino_plan *spw;         /* SPWINO */
+    pz_conv_frames *fr;          /* FRAMES */
     pz_conv16c_desc d;           /* GROUPED: one full super-group of one image */
     pz_conv16c_desc flat;        /* FAST with sub: the stride-1 conv over the subsample */
     int sub;                     /* FAST: a strided 1x1 run as subsample + flat conv */
@@ -73,28 +77,6 @@ typedef struct {
 } conv_state;
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
-
-/* The per-layer algorithm (pz_conv_params.algo, the optimizer's knob):
- * DIRECT never, WINOGRAD wherever F(4x4, 3x3) applies (3x3, stride 1,
- * dilation 1, group 1, AVX-512), AUTO by pz_winograd_pays (winograd.h), a
- * cost model also the optimizer's rule (src/opt/algo.c). The choice is the
- * same for every MP, so schedules do not change which kernel a layer uses.
- * The run options' winograd 0/1 (PZ_WINOGRAD) overrides every layer
- * (for benchmarks). */
-int pz_conv_winograd_applies(const pz_conv16c_desc *d, pz_isa isa)
-{
-    /* Winograd's output transform has no channel for PRELU's slopes */
-    return isa == PZ_ISA_AVX512 && d->act.kind != PZ_ACT_PRELU && pz_winograd_ok(d);
-}
-
-static bool use_winograd(const pz_conv16c_desc *d, pz_conv_algo algo, pz_isa isa,
-                         const pz_run_options *o)
-{
-    if (!pz_conv_winograd_applies(d, isa)) return false;
-    if (o->winograd == 0 || o->winograd == 1) return o->winograd == 1;
-    if (algo != PZ_CONV_AUTO) return algo == PZ_CONV_WINOGRAD;
-    return pz_winograd_pays(d->c, d->m, d->oh, d->ow);
-}
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
 {
@@ -184,6 +166,7 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
         if (!(st->slope = malloc(bytes ? bytes : 1))) return pz_layer_fail(l, err, n, "out of memory");
         memcpy(st->slope, s->data, bytes);
         st->d.act.slope = st->flat.act.slope = st->d_last.act.slope = st->slope;
+        if (st->fr) st->fr->d.act.slope = st->slope;
     }
     return 0;
 }
@@ -194,20 +177,6 @@ static float *alloc_floats(const pz_layer *l, int64_t count)
     return pz_alloc_big(bytes, l->opts->hugepages);
 }
 
-/* Super-groups of more than this many groups waste too many MACs (k times
- * the groups' own): those convs stay on the reference kernel. */
-#define GROUP_MAX_K 4
-
-/* Groups per super-group of a GROUPED conv (see the top), 0 when no
- * super-group of at most GROUP_MAX_K groups fills whole blocks. */
-static int64_t grouped_k(const pz_conv_params *p, const int64_t *xdims, const int64_t *ydims)
-{
-    int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, kg = 1;
-    while (kg <= GROUP_MAX_K && ((kg * cg) % 16 || (kg * mg) % 16)) kg++;
-    if (kg > GROUP_MAX_K) return 0;
-    return kg > G ? G : kg;   /* G: one super-group of all groups (C or M under 16) */
-}
-
 /* The GROUPED path (see the top): sets st->path to CONV_GROUPED, the
  * descriptors, strides and packed weights and bias, when a super-group of at
  * most GROUP_MAX_K groups exists. Returns 1 only when out of memory. */
@@ -216,7 +185,7 @@ static int grouped_init(const pz_layer *l, conv_state *st, const pz_conv_params 
                         const float *bias)
 {
     int64_t G = p->group, cg = xdims[1] / G, mg = ydims[1] / G, K = (int64_t)p->kernel[0] * p->kernel[1];
-    int64_t kg = grouped_k(p, xdims, ydims);
+    int64_t kg = pz_conv_grouped_k(p, xdims, ydims);
     if (!kg) return 0;
     int64_t nsg = (G + kg - 1) / kg, last = G - (nsg - 1) * kg;
     /* one super-group of one image is a group-1 conv of kg*cg -> kg*mg
@@ -256,69 +225,6 @@ static int grouped_init(const pz_layer *l, conv_state *st, const pz_conv_params 
     pz_pack_bias16(ydims[1], bias, st->bp);
     st->path = CONV_GROUPED;
     return 0;
-}
-
-pz_conv_path pz_conv_query_make(const pz_conv_params *p, int rank, const int64_t *xd,
-                                const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
-                                pz_conv_query *q)
-{
-    return pz_conv_query_opts(p, rank, xd, yd, x_blocked, w_const, isa, NULL, q);
-}
-
-pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t *xd,
-                                const int64_t *yd, int x_blocked, int w_const, pz_isa isa,
-                                const pz_run_options *opts, pz_conv_query *q)
-{
-    static const pz_run_options defaults = PZ_RUN_OPTIONS_DEFAULT;
-    const pz_run_options *o = opts ? opts : &defaults;
-    memset(q, 0, sizeof *q);
-    q->path = PZ_CONV_PATH_REF;
-    q->kernel = "reference";
-    int64_t nx = 1, ny = 1;
-    for (int j = 0; j < rank; j++) nx *= xd[j], ny *= yd[j];
-    /* the fast kernels need the weights (and bias) at compile, to pack them */
-    if (isa == PZ_ISA_REF || !w_const || rank != 4 || nx == 0 || ny == 0) return q->path;
-    pz_conv16c_desc d, flat;
-    if (pz_conv16c_init(&d, p, xd, yd) == 0) {
-        /* a blocked input is read as it is, even with few channels */
-        if (x_blocked) d.cblk = 16;
-        q->d = d;
-        q->winograd_applies = pz_conv_winograd_applies(&d, isa);
-        /* the 8x2 kernels' epilogue is a clamp */
-        const int clamp = pz_act_is_clamp(p->act.kind);
-        if (p->sparsity != 0 && pz_spconv_ok(&d)) {
-            q->path = PZ_CONV_PATH_SPARSE;     /* no row ranges: scratch per layer */
-            q->kernel = "sparse";
-        } else if (use_winograd(&d, p->algo, isa, o)) {
-            q->path = PZ_CONV_PATH_WINOGRAD;   /* row ranges: whole tile rows */
-            q->kernel = "winograd";
-            q->row_step = PZ_WINO_TILE;
-        } else if (o->conv8x2 && clamp && pz_conv8x2_pick(&d, isa)) {
-            q->path = PZ_CONV_PATH_DIRECT8X2;  /* pixels [r0*W, r1*W): any row */
-            q->kernel = "direct 8x2";
-            q->row_step = 1;
-        } else {
-            /* a strided 1x1 subsamples in whole-layer runs only; row ranges
-             * keep the strided conv2d */
-            int sub = o->subsample && pz_conv16c_subsample_plan(&d, &flat);
-            q->path = sub ? PZ_CONV_PATH_DIRECT_SUB : PZ_CONV_PATH_DIRECT;
-            q->kernel = sub ? "direct sub" : "direct";
-            q->row_step = pz_conv16c_row_step(&d, isa);
-        }
-    } else if (pz_dwconv16c_init(&d, p, xd, yd) == 0) {
-        q->path = PZ_CONV_PATH_DW;
-        q->kernel = "depthwise";
-        q->row_step = 1;
-        q->d = d;
-    } else if (pz_dwconvk16c_init(&d, p, xd, yd) == 0) {
-        q->path = PZ_CONV_PATH_DWK;
-        q->kernel = "depthwise kxk";
-        q->d = d;
-    } else if (p->group > 1 && p->nsp == 2 && grouped_k(p, xd, yd)) {
-        q->path = PZ_CONV_PATH_GROUPED;
-        q->kernel = "grouped";
-    }
-    return q->path;
 }
 
 /* The sparse path's algorithm: Winograd where the layer's algo asks for
@@ -368,6 +274,15 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     st->row_step = q.row_step;
     switch (q.path) {
     case PZ_CONV_PATH_REF:
+        return 0;
+    case PZ_CONV_PATH_FRAMES:   /* 1-D, 3-D: plain in and out */
+        if (pz_conv_frames_make(&st->fr, p, x->rank, x->dims, y->dims, w->data, bias, isa))
+            return 1;
+        st->path = CONV_FRAMES;
+        l->kernel = q.kernel;
+        l->packed_in |= 1u << 1;
+        l->scratch_bytes = pz_conv_frames_scratch_bytes(st->fr, z != NULL);
+        l->scratch_run_only = 1;
         return 0;
     case PZ_CONV_PATH_SPARSE:
         if (use_spwino(&d, p->algo, isa, l->opts)) return spwino_init(l, st, &d, w->data, bias);
@@ -493,6 +408,7 @@ static void conv_release(pz_layer *l)
     free(st->sp);
     if (st->spw) pz_spwino_plan_free(st->spw);
     free(st->spw);
+    pz_conv_frames_free(st->fr);
 }
 
 bool pz_conv_reads_whole(const pz_layer *l)
@@ -529,6 +445,9 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         break;
     case CONV_SPWINO:
         pz_spwino_run(st->spw, x, st->bp, zd, y, l->scratch, ith, nth);
+        break;
+    case CONV_FRAMES:
+        pz_conv_frames_run(st->fr, x, zd, y, l->scratch, ith, nth);
         break;
     case CONV_SPARSE:
         pz_spconv_run(st->sp, x, st->bp, zd, y,

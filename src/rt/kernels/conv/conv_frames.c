@@ -1,0 +1,197 @@
+/* conv_frames.c - 1-D and 3-D group-1 convs on the 2-D fast conv, one
+ * conv2d call per output frame (see conv_frames.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/kernels/conv/conv_frames.h"
+#include "rt/mem.h"
+
+static float *alloc_floats(int64_t count)
+{
+    size_t bytes = ((size_t)(count > 0 ? count : 1) * sizeof(float) + 63) / 64 * 64;
+    return pz_alloc_big(bytes, 0);
+}
+
+bool pz_conv_frames_takes(const pz_conv_params *p, int rank)
+{
+    return (rank == 3 || rank == 5) && p->group == 1 && p->nsp == rank - 2 &&
+           (rank == 3 || p->dilation[0] == 1);
+}
+
+int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
+                        const int64_t *xd, const int64_t *yd, const float *w, const float *b,
+                        pz_isa isa)
+{
+    *out = NULL;
+    const int t3 = rank == 5;   /* a time axis before H and W */
+    const int64_t kt = t3 ? p->kernel[0] : 1;
+    pz_conv_params p2 = *p;
+    p2.nsp = 2;
+    for (int j = 0; j < 2; j++) {   /* the 2-D conv of one frame: H, W (1-D: 1, L) */
+        int s = t3 ? 1 + j : 0;
+        bool real = t3 || j == 1;
+        p2.kernel[j] = real ? p->kernel[s] : 1;
+        p2.stride[j] = real ? p->stride[s] : 1;
+        p2.dilation[j] = real ? p->dilation[s] : 1;
+        p2.pad_begin[j] = real ? p->pad_begin[s] : 0;
+        p2.pad_end[j] = real ? p->pad_end[s] : 0;
+    }
+    const int64_t C = xd[1], M = yd[1], C16 = (C + 15) / 16 * 16;
+    const int64_t H = t3 ? xd[3] : 1, W = xd[rank - 1], OH = t3 ? yd[3] : 1, OW = yd[rank - 1];
+    /* one tap: the frame's own channels (few of them read without padding
+     * to 16, as the 2-D stem does); taps of few channels (a stem's 3 x 3):
+     * stacked, each output frame's taps blocked apart as one block of
+     * kt * C channels (no 16 / C times the MACs); else whole blocks side by
+     * side, each input frame blocked once */
+    const bool stacked = kt > 1 && kt * C <= 16;
+    const int64_t cf = kt == 1 || stacked ? C : C16;
+    int64_t xd4[4] = {1, kt * cf, H, W}, yd4[4] = {1, M, OH, OW};
+    pz_conv16c_desc d;
+    if (pz_conv16c_init(&d, &p2, xd4, yd4)) return 1;   /* not reached: 2-D, group 1 */
+    if (stacked) d.cblk = (int)(kt * C);
+    pz_conv_frames *f = calloc(1, sizeof *f);
+    if (!f) return 1;
+    f->d = d;
+    f->conv = pz_fast_kernels_for(isa)->conv2d;
+    f->n = xd[0], f->c = C, f->m = M;
+    f->t = t3 ? xd[2] : 1, f->ot = t3 ? yd[2] : 1;
+    f->kt = kt, f->st = t3 ? p->stride[0] : 1, f->pt = t3 ? p->pad_begin[0] : 0;
+    f->stacked = stacked;
+    f->tf = stacked ? f->ot : f->t + f->pt + (t3 ? p->pad_end[0] : 0);
+    f->hw = H * W, f->ohw = OH * OW;
+    f->cblk = d.cblk;
+    f->xcb = (cf + d.cblk - 1) / d.cblk;
+    f->xframe = f->xcb * d.cblk * f->hw;
+    f->yframe = (M + 15) / 16 * 16 * f->ohw;
+    /* W'[m][dt * cf + c][kh][kw] = W[m][c][dt][kh][kw], zero for c >= C */
+    const int64_t k2 = (int64_t)p2.kernel[0] * p2.kernel[1], cin = kt * cf;
+    float *w2 = calloc((size_t)(M * cin * k2), sizeof(float));
+    f->wp = alloc_floats(pz_conv16c_weights_size(&d));
+    f->bp = alloc_floats(pz_pack_bias16_size(M));
+    f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
+    if (!w2 || !f->wp || !f->bp || !f->bar) {
+        free(w2);
+        pz_conv_frames_free(f);
+        return 1;
+    }
+    memset(f->bar, 0, sizeof *f->bar);
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t dt = 0; dt < kt; dt++)
+                memcpy(w2 + (m * cin + dt * cf + c) * k2, w + ((m * C + c) * kt + dt) * k2,
+                       (size_t)k2 * sizeof(float));
+    pz_conv16c_pack_weights(&d, w2, f->wp);
+    free(w2);
+    pz_pack_bias16(M, b, f->bp);
+    *out = f;
+    return 0;
+}
+
+size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z)
+{
+    int64_t floats = f->n * (f->tf * f->xframe + (with_z ? 2 : 1) * f->ot * f->yframe);
+    return (size_t)floats * sizeof(float);
+}
+
+/* Stacked: slot s of image i is output frame s's taps, [hw][kt][c] (zero
+ * where a tap falls in the padding). */
+static void block_taps(const pz_conv_frames *f, const float *x, float *xs, int64_t s, int64_t i)
+{
+    const int64_t k = f->cblk, hw = f->hw;
+    float *dst = xs + (i * f->tf + s) * f->xframe;
+    for (int64_t dt = 0; dt < f->kt; dt++) {
+        const int64_t t = s * f->st - f->pt + dt;
+        for (int64_t c = 0; c < f->c; c++) {
+            const float *src = x + ((i * f->c + c) * f->t + t) * hw;
+            float *col = dst + dt * f->c + c;
+            if (t < 0 || t >= f->t)
+                for (int64_t q = 0; q < hw; q++) col[q * k] = 0;
+            else
+                for (int64_t q = 0; q < hw; q++) col[q * k] = src[q];
+        }
+    }
+}
+
+/* Blocked frame slot s of image i (slot = input frame + pt; the padding
+ * slots zero): block cb's [hw][cblk] from plain x [n][c][t][hw]. */
+static void block_in(const pz_conv_frames *f, const float *x, float *xs, int64_t unit)
+{
+    const int64_t cb = unit % f->xcb, s = unit / f->xcb % f->tf, i = unit / f->xcb / f->tf;
+    if (f->stacked) {
+        block_taps(f, x, xs, s, i);
+        return;
+    }
+    const int64_t t = s - f->pt, k = f->cblk, hw = f->hw;
+    float *dst = xs + (i * f->tf + s) * f->xframe + cb * hw * k;
+    if (t < 0 || t >= f->t) {
+        memset(dst, 0, (size_t)(hw * k) * sizeof(float));
+        return;
+    }
+    for (int64_t l = 0; l < k; l++) {
+        const int64_t c = cb * k + l;
+        if (c >= f->c) {
+            for (int64_t q = 0; q < hw; q++) dst[q * k + l] = 0;
+            continue;
+        }
+        const float *src = x + ((i * f->c + c) * f->t + t) * hw;
+        for (int64_t q = 0; q < hw; q++) dst[q * k + l] = src[q];
+    }
+}
+
+/* Plain [n][m][ot][ohw] <-> blocked output frames [n][ot][mb][ohw][16],
+ * one (image, frame, block) unit; to_blocked writes the padding lanes 0. */
+static void block_out(const pz_conv_frames *f, float *plain, float *blk, int64_t unit,
+                      int to_blocked)
+{
+    const int64_t mb = (f->m + 15) / 16, b = unit % mb, t = unit / mb % f->ot;
+    const int64_t i = unit / mb / f->ot, ohw = f->ohw;
+    float *fb = blk + (i * f->ot + t) * f->yframe + b * ohw * 16;
+    for (int64_t l = 0; l < 16; l++) {
+        const int64_t m = b * 16 + l;
+        float *row = plain + ((i * f->m + m) * f->ot + t) * ohw;
+        if (m >= f->m) {
+            if (to_blocked)
+                for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = 0;
+        } else if (to_blocked) {
+            for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = row[q];
+        } else {
+            for (int64_t q = 0; q < ohw; q++) row[q] = fb[q * 16 + l];
+        }
+    }
+}
+
+void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,
+                        void *scratch, int ith, int nth)
+{
+    float *xs = scratch, *ys = xs + f->n * f->tf * f->xframe, *zs = ys + f->n * f->ot * f->yframe;
+    const int64_t yunits = f->n * f->ot * ((f->m + 15) / 16);
+    int64_t lo, hi;
+    pz_split(f->n * f->tf * f->xcb, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi; u++) block_in(f, x, xs, u);
+    if (z) {
+        pz_split(yunits, ith, nth, &lo, &hi);
+        for (int64_t u = lo; u < hi; u++) block_out(f, (float *)z, zs, u, 1);
+    }
+    if (nth > 1) pz_barrier_wait(f->bar, nth);
+    /* each call shares its frame's rows out over the workers; the calls
+     * write disjoint frames, so they follow each other without a barrier */
+    for (int64_t i = 0; i < f->n; i++)
+        for (int64_t t = 0; t < f->ot; t++) {
+            const int64_t yo = (i * f->ot + t) * f->yframe;
+            const int64_t slot = f->stacked ? t : t * f->st;
+            f->conv(&f->d, xs + (i * f->tf + slot) * f->xframe, f->wp, f->bp,
+                    z ? zs + yo : NULL, ys + yo, ith, nth);
+        }
+    if (nth > 1) pz_barrier_wait(f->bar, nth);
+    pz_split(yunits, ith, nth, &lo, &hi);
+    for (int64_t u = lo; u < hi; u++) block_out(f, y, ys, u, 0);
+}
+
+void pz_conv_frames_free(pz_conv_frames *f)
+{
+    if (!f) return;
+    free(f->wp);
+    free(f->bp);
+    free(f->bar);
+    free(f);
+}

@@ -1,0 +1,57 @@
+/* conv_frames.h - a 1-D or 3-D group-1 convolution on the 2-D fast conv
+ * (conv16c), planned at compile time (conv_frames.c).
+ *
+ * A 3-D conv over frames [T][H][W] is, for each output frame, a 2-D conv
+ * whose input channels are the kT frames it reads side by side: with the
+ * input laid out frame after frame, each frame NCHW16c ([cb][H][W][16]),
+ * frames ti .. ti + kT - 1 are one contiguous NCHW16c image of kT * C16
+ * channels, and the weights W[m][c][dt][kh][kw] become a 2-D W'[m][dt *
+ * C16 + c][kh][kw] (zero on the padding channels). One conv2d call per
+ * output frame, bias, residual and activation in its epilogue, no partial
+ * sums kept between taps. A 1-D conv over [L] is the same with one frame
+ * of H = 1, W = L. The temporal padding is zero frames in the scratch.
+ * Few channels (a video stem's 3, kT * C <= 16) are stacked instead: each
+ * output frame's taps blocked apart as one block of kT * C channels.
+ * The layer keeps plain NCDHW (NCL) tensors: the input is blocked into
+ * the scratch, the output unblocked from it (a pass over each, small
+ * against the conv).
+ */
+#ifndef PZ_CONV_FRAMES_H
+#define PZ_CONV_FRAMES_H
+
+#include "rt/kernels/fast.h"
+#include "rt/pool.h"
+
+typedef struct {
+    pz_conv16c_desc d;           /* one output frame: N = 1, the taps' frames as channels */
+    pz_conv16c_fn conv;          /* conv2d of the chosen ISA */
+    float *wp, *bp;              /* packed W' and bias */
+    pz_barrier *bar;             /* between blocking, the convs and unblocking */
+    int64_t n, c, m;             /* batch, input and output channels */
+    int64_t t, ot, tf;           /* input, output frames; slots in the scratch (t + pads,
+                                  * stacked: ot) */
+    bool stacked;                /* each output frame's taps blocked apart (kt * c <= 16) */
+    int64_t kt, st, pt;          /* temporal kernel, stride, pad before */
+    int64_t hw, ohw;             /* pixels of an input, an output frame */
+    int64_t xcb, cblk;           /* an input frame: xcb blocks of cblk channels */
+    int64_t xframe, yframe;      /* floats of one blocked input, output frame */
+} pz_conv_frames;
+
+/* This path takes a conv of params p on X of rank `rank`: 1-D or 3-D,
+ * group 1, the temporal dilation 1 (the taps' frames adjacent). */
+bool pz_conv_frames_takes(const pz_conv_params *p, int rank);
+/* Plans the conv of params p (X dims xd, Y dims yd, rank 3 or 5; W and b
+ * constant, b may be NULL) on isa's conv2d, which pz_conv_frames_takes.
+ * Returns 0 with *out set, 1 when out of memory. */
+int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
+                        const int64_t *xd, const int64_t *yd, const float *w, const float *b,
+                        pz_isa isa);
+/* Bytes of run-time scratch (shared by the workers): blocked X, Y and,
+ * with a residual, Z. */
+size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z);
+/* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) on worker ith of nth. */
+void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,
+                        void *scratch, int ith, int nth);
+void pz_conv_frames_free(pz_conv_frames *f);
+
+#endif

@@ -1,0 +1,118 @@
+#!/bin/sh
+# 45-conv-nd.sh BUILD_DIR - 1-D and 3-D convs on the fast 2-D conv, a conv2d
+# per output frame (rt/kernels/conv/conv_frames.h), on models written here by
+# PyTorch (seeded, opset 13): a Whisper-like Conv1d stack (80 -> 64 k3,
+# GELU-free ReLU, 64 -> 64 k3 stride 2), a wav2vec-like first conv (1 -> 32
+# k10 s5), a dilated Conv1d with a residual; an R(2+1)D-like video block
+# (Conv3d 3 -> 16 3x7x7 stride 1,2,2 stem: stacked taps; 16 -> 16 3x3x3 with
+# BatchNorm, ReLU and a residual; 1x3x3 and 3x1x1 factorised) and a temporal
+# stride 2. Each:
+#   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative, at the
+#     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads;
+#   - the profile names the fast path ("direct frames") for each Conv;
+#   - `paleozoic build`: the program's output has the bits of `run`.
+# Ends with `N passed, N failed`.
+set -u
+NAME=45-conv-nd
+. "$(dirname "$0")/lib.sh"
+part_init "$@"
+
+"$PY" -c 'import torch, onnx, numpy' 2>/dev/null || skip_part "no torch/onnx/numpy for $PY"
+[ "$have_ort" = 1 ] || skip_part "no node or node_modules/onnxruntime-node"
+
+cat >"$T/make.py" <<'PYEOF'
+import sys
+import numpy as np
+import torch
+import torch.nn as nn
+from onnx import numpy_helper
+
+out = sys.argv[1]
+torch.manual_seed(0)
+
+
+class Audio(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(80, 64, 3, padding=1)
+        self.c2 = nn.Conv1d(64, 64, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.c2(torch.relu(self.c1(x)))
+
+
+class Dilated(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv1d(24, 24, 3, padding=2, dilation=2)
+
+    def forward(self, x):
+        return torch.relu(self.c(x) + x)
+
+
+class Video(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv3d(3, 16, (3, 7, 7), stride=(1, 2, 2), padding=(1, 3, 3), bias=False)
+        self.c = nn.Conv3d(16, 16, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm3d(16)
+        self.sp = nn.Conv3d(16, 20, (1, 3, 3), padding=(0, 1, 1))
+        self.tm = nn.Conv3d(20, 16, (3, 1, 1), stride=(2, 1, 1), padding=(1, 0, 0))
+
+    def forward(self, x):
+        y = torch.relu(self.stem(x))
+        y = torch.relu(self.bn(self.c(y)) + y)
+        return self.tm(torch.relu(self.sp(y)))
+
+
+MODELS = {
+    "audio": (Audio(), (1, 80, 120)),
+    "wav_stem": (nn.Conv1d(1, 32, 10, stride=5), (2, 1, 400)),
+    "dilated": (Dilated(), (1, 24, 37)),
+    "video": (Video(), (1, 3, 6, 20, 22)),
+}
+for name, (mod, shape) in MODELS.items():
+    mod.eval()
+    if name == "video":
+        with torch.no_grad():
+            mod.bn.running_mean.uniform_(-0.5, 0.5)
+            mod.bn.running_var.uniform_(0.5, 1.5)
+    x = torch.randn(*shape)
+    torch.onnx.export(mod, x, "%s/%s.onnx" % (out, name), opset_version=13,
+                      input_names=["x"], output_names=["y"])
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x.numpy().astype(np.float32), "x").SerializeToString())
+print(" ".join(MODELS))
+PYEOF
+if ! "$PY" "$T/make.py" "$T" >"$T/make.log" 2>&1; then
+    bad "PyTorch export: $(tail -c 600 "$T/make.log")"
+    finish
+fi
+models=$(tail -n 1 "$T/make.log")
+
+for n in $models; do
+    mod="$T/$n.onnx" in="$T/$n.in.pb"
+    if ! node "$E2E/ort_run.js" "$mod" "$in" -- "$T/$n.ort.pb" >/dev/null 2>"$T/ort.err"; then
+        bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+        continue
+    fi
+    for isa in avx512 scalar; do
+        for th in 1 3; do
+            if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --threads $th --output "$T/$n.out.pb" \
+                    >/dev/null 2>"$T/run.err"; then
+                check "$n: PZ_ISA=$isa, $th threads vs ONNX Runtime (1e-5)" \
+                    node "$E2E/compare.js" --rel 1e-5 "$T/$n.out.pb" "$T/$n.ort.pb"
+            else
+                bad "$n: PZ_ISA=$isa run failed: $(head -c 400 "$T/run.err")"
+            fi
+        done
+    done
+    if "$PZ" run "$mod" --input "$in" --profile >"$T/prof.txt" 2>&1; then
+        convs=$(grep -c ' CONV ' "$T/prof.txt") fast=$(grep ' CONV ' "$T/prof.txt" | grep -c 'direct frames')
+        check "$n: every Conv on the fast path ($fast of $convs)" test "$convs" -gt 0 -a "$fast" = "$convs"
+    else
+        bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"
+    fi
+    built_bits "$n" "$mod" "$in" || continue
+done
+finish
