@@ -103,6 +103,20 @@ for x in output_0 empty; do
         const want = {tensors: [...seq.tensors, ...t.tensors]};
         if (!got.container || s(got) !== s(want)) { console.log(s(got), s(want)); process.exit(1); }"
 done
+# SequenceLength, ConcatFromSequence and SequenceAt(-1) of a graph input built
+# at 2 tensors, run at 1, 2 (other shapes) and 4, against numpy's results
+if [ "$have_py" = 1 ]; then
+    check "seq_models.py" "$PY" "$E2E/seq_models.py" "$T/sm"
+    check "build seqlen at 2 tensors" "$PZ" build "$T/sm/seqlen.onnx" --input "$T/sm/ex.pb" -o "$T/sm/exe"
+    for k in 1 2 4; do
+        check "seqlen at $k tensors" sh -c "'$T/sm/exe' --input '$T/sm/in_$k.pb' --output '$T/sm/len.pb' \
+            --output '$T/sm/cat.pb' --output '$T/sm/last.pb' --threads 1 && node '$E2E/compare.js' --bitwise \
+            '$T/sm/len.pb' '$T/sm/ref_${k}_len.pb' '$T/sm/cat.pb' '$T/sm/ref_${k}_cat.pb' \
+            '$T/sm/last.pb' '$T/sm/ref_${k}_last.pb'"
+    done
+else
+    skip_one "seqlen: needs $PY with onnx and numpy"
+fi
 # the generated C says so, and its Makefile links what the program needs
 check "compile a sequence model" "$PZ" compile "$S/../model.onnx" --input "$S/input_0.pb" \
     --input "$S/input_1.pb" -o "$T/src"
