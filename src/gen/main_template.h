@@ -227,7 +227,7 @@ static const char MAIN_TEMPLATE[] =
 "            goto out;\n"
 "        }\n"
 "        rc = pz_replan_run(@n@_onnx, (size_t)(@n@_onnx_end - @n@_onnx), vals, @N@_N_INPUT_VALUES,\n"
-"                           outputs, n_out, threads, repeat, err, sizeof err);\n"
+"                           outputs, n_out, threads, repeat, &opts, err, sizeof err);\n"
 "        if (rc) die(rc, \"%s%s\", err, \"\");\n"
 "        goto out;\n"
 "    }\n"

@@ -64,8 +64,8 @@ static int given_len(const pz_io_value *v)
 }
 
 int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
-                  const char *const *outputs, int n_out, int threads, int repeat, char *msg,
-                  size_t msgsize)
+                  const char *const *outputs, int n_out, int threads, int repeat,
+                  const pz_run_options *opts, char *msg, size_t msgsize)
 {
     pz_err err = {0};
     ir_graph *g = NULL;
@@ -87,14 +87,14 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
         }
     }
     /* the load `run --input` does: the given values bind what must be known */
-    onnx_load_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.by_position = ts;
-    opts.n_by_position = n_t;
-    opts.given_len = lens;
-    opts.n_given_len = n_in;
-    opts.bind_needed = 1;
-    if (onnx_load_buffer(onnx, len, NULL, &opts, &g, &err)) goto fail;
+    onnx_load_opts lo;
+    memset(&lo, 0, sizeof lo);
+    lo.by_position = ts;
+    lo.n_by_position = n_t;
+    lo.given_len = lens;
+    lo.n_given_len = n_in;
+    lo.bind_needed = 1;
+    if (onnx_load_buffer(onnx, len, NULL, &lo, &g, &err)) goto fail;
     for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
         const ir_tensor *x = &ts[g->input_pos[i]];
@@ -105,6 +105,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
         }
     }
     if (threads <= 0) threads = pz_cpu_count();
+    if (opts) gen_set_run_options(opts);   /* PZ_ISA, PZ_WINOGRAD, ...: as `run` reads them */
     passes_opts po;
     passes_stats ps;
     memset(&po, 0, sizeof po);
