@@ -16,7 +16,8 @@
 #                   lib/python3.N/dist-packages (both on python3's sys.path)
 #   lib/paleozoic/  what an installed `paleozoic compile/build` links generated
 #                   programs with (include/, libpzrt.a, libpzio.a, sdk.flags,
-#                   libpzimage.a, image.flags: the layout of the build
+#                   libpzimage.a, image.flags, and libpaleozoic.a for a model with
+#                   a sequence input, src/gen/replan.c: the layout of the build
 #                   directory), PZ_SDK of their Makefile
 # `make uninstall` removes them.
 
@@ -80,7 +81,7 @@ install: $(B)/paleozoic $(B)/libpzio.a $(SDK_HDRS) $(B)/sdk.flags $(INST_LIB)/li
 	ln -sfn ../../include/paleozoic '$(D)/lib/paleozoic/include'
 	ln -sf ../libpzrt.a '$(D)/lib/paleozoic/libpzrt.a'
 	ln -sf ../libpzimage.a '$(D)/lib/paleozoic/libpzimage.a'
-	install -m 644 $(B)/libpzio.a $(B)/sdk.flags $(B)/image.flags '$(D)/lib/paleozoic/'
+	install -m 644 $(B)/libpzio.a $(B)/libpaleozoic.a $(B)/sdk.flags $(B)/image.flags '$(D)/lib/paleozoic/'
 	install -d '$(DESTDIR)$(PYDIR)/paleozoic'
 	install -m 644 $(PY_SRCS) '$(DESTDIR)$(PYDIR)/paleozoic/'
 	printf '%s\n' '# written by make install: the CLI this package drives' \
@@ -91,6 +92,7 @@ uninstall:
 	  '$(D)/lib/libpzrt.so.$(PZ_SOMAJOR)' '$(D)/lib/libpzrt.so.$(PZ_VERSION)' \
 	  '$(D)/lib/pkgconfig/paleozoic.pc' '$(D)/lib/paleozoic/include' \
 	  '$(D)/lib/paleozoic/libpzrt.a' '$(D)/lib/paleozoic/libpzio.a' '$(D)/lib/paleozoic/sdk.flags' \
+	  '$(D)/lib/paleozoic/libpaleozoic.a' \
 	  '$(D)/lib/libpzimage.a' '$(D)/lib/libpzimage.so' '$(D)/lib/libpzimage.so.$(PZ_SOMAJOR)' \
 	  '$(D)/lib/libpzimage.so.$(PZ_VERSION)' '$(D)/lib/pkgconfig/paleozoic-image.pc' \
 	  '$(D)/lib/paleozoic/libpzimage.a' '$(D)/lib/paleozoic/image.flags'

@@ -146,7 +146,23 @@ static pz_status write_file(const char *dir, const char *name, const gen_text *t
 
 static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s",
                                     "%s.o", "%s_weights.S", "%s_weights.o", "%s.map", "lib%s.a",
-                                    "lib%s.so"};
+                                    "lib%s.so", "%s.onnx", "%s_model.S"};
+
+/* Copies the file src to dir/name (the model, for gen_opts.replan). */
+static pz_status copy_file(const char *src, const char *dir, const char *name, pz_err *err)
+{
+    char path[PATH_MAX + 300], buf[1 << 16];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *in = fopen(src, "rb"), *out = in ? fopen(path, "wb") : NULL;
+    size_t n;
+    int bad = !in || !out;
+    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, out) != n;
+    bad |= in && ferror(in);
+    if (in) fclose(in);
+    if (out) bad |= fclose(out) != 0;
+    return bad ? pz_fail(err, PZ_ERR_INPUT, "cannot copy %s to %s: %s", src, path, strerror(errno))
+               : PZ_OK;
+}
 
 /* Removes the files this command writes into dir, then dir. */
 static void remove_dir(const char *dir, const char *name)
@@ -347,11 +363,13 @@ static int run(int argc, char **argv, int build)
         }
     }
     /* a file whose input is no longer an input was bound: its value shapes the graph */
+    int bound = 0;
     for (int f = 0; f < o.n_shape_files; f++) {
         /* an empty sequence or optional has no tensor to bind */
         int runtime = containers && (given_len[f] == -2 || given_len[f] == 0);
         for (int i = 0; i < g->n_inputs; i++)
             runtime |= g->input_pos[i] < n_t && file_of[g->input_pos[i]] == f;
+        bound |= !runtime;
         if (!runtime)
             pz_progress_note("paleozoic: --input %s: its value is built into the program (a "
                     "shape, axes or bound needs it); the program does not take this input\n",
@@ -395,7 +413,13 @@ static int run(int argc, char **argv, int build)
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
-                   p.open ? p.open->n : 0, NULL};
+                   p.open ? p.open->n : 0, NULL, 0};
+    /* an executable of a model with a sequence input plans another length at
+     * run time (not when an input was bound: the program does not take it) */
+    gen_value *iv;
+    for (int i = 0, n = gen_io_values(&p, 0, &iv); i < n; i++)
+        go.replan |= !o.lib && !bound && iv[i].kind == IR_KIND_SEQ;
+    free(iv);
     /* the image decoders and their libraries only for a model that decodes */
     char ldimage[512];
     if (gen_plan_has_kind(&p, PZ_OP_IMAGE_DECODER)) {
@@ -435,6 +459,15 @@ static int run(int argc, char **argv, int build)
     char wpath[PATH_MAX + 300];
     snprintf(wpath, sizeof wpath, "%s/%s.weights", tmp, name);
     if (gen_write_weights(&p, wpath, &err)) goto fail;
+    if (go.replan) {
+        gen_text s = {0};
+        gen_emit_model_asm(&s, &go);
+        snprintf(f, sizeof f, "%s_model.S", name);
+        pz_status ms = write_file(tmp, f, &s, &err);
+        gt_free(&s);
+        snprintf(f, sizeof f, "%s.onnx", name);
+        if (ms || copy_file(o.model, tmp, f, &err)) goto fail;
+    }
     if (o.embed || o.lib) {
         gen_text extra = {0};
         snprintf(f, sizeof f, o.embed ? "%s_weights.S" : "%s.map", name);
@@ -504,8 +537,9 @@ static int run(int argc, char **argv, int build)
                     o.embed ? "linked in" : wdst);
         }
     } else {
-        const char *files[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights"};
-        for (size_t i = 0; i < PZ_ARRAY_LEN(files); i++) {
+        const char *files[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s.onnx",
+                               "%s_model.S"};
+        for (size_t i = 0; i < PZ_ARRAY_LEN(files) - (go.replan ? 0 : 2); i++) {
             char dst[PATH_MAX + 300];
             snprintf(f, sizeof f, files[i], name);
             snprintf(dst, sizeof dst, "%s/%s", o.out, f);

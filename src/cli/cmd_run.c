@@ -62,39 +62,6 @@ static void print_top(const ir_value *v, const void *data, int k)
     }
 }
 
-/* Output i's shape as the run left it: a run-time shape (ir_value.dyn) is
- * the actual one, the buffer holding it packed at its start. */
-static void run_shape(const pz_net *net, int i, ir_tensor *t)
-{
-    int64_t dims[PZ_MAX_RANK];
-    int rank = pz_net_output_shape(net, i, dims);
-    if (rank != t->rank) return;
-    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)rank);
-}
-
-/* Writes the model's output i (out_buf: the flat outputs' data) to path: a
- * TensorProto, or a SequenceProto / OptionalProto of its elements. */
-static pz_status write_output(const ir_graph *g, const pz_net *net, int i, void **out_buf,
-                              const char *path, pz_err *err)
-{
-    const ir_out_group *grp = g->out_groups ? &g->out_groups[i] : NULL;
-    int first = grp ? grp->first : i, n = grp ? grp->n : 1;
-    ir_tensor *ts = pz_xcalloc((size_t)(n ? n : 1), sizeof *ts);
-    for (int k = 0; k < n; k++) {
-        ts[k] = g->values[g->outputs[first + k]].t;
-        run_shape(net, first + k, &ts[k]);
-        ir_tensor_bytes(&ts[k], &ts[k].nbytes, "output", err);
-        const void *own = pz_net_output_data(net, first + k);   /* allocated at run time */
-        ts[k].data = own ? (void *)own : out_buf[first + k];
-    }
-    pz_status st = !grp || grp->kind == IR_KIND_TENSOR
-        ? onnx_write_tensor_file(path, &ts[0], g->values[g->outputs[first]].name, err)
-        : onnx_write_value_file(path, grp->kind, grp->inner == IR_KIND_SEQ, grp->name, ts, n,
-                                err);
-    free(ts);
-    return st;
-}
-
 /* Frees p and returns rc (the argument checks' exits). */
 static int freed(void *p, int rc)
 {
@@ -253,12 +220,12 @@ int cmd_run(int argc, char **argv)
         print_top(&g->values[g->outputs[0]],
                   pz_net_output_data(gn.net, 0) ? pz_net_output_data(gn.net, 0) : out_buf[0], top);
     for (int i = 0; i < n_out; i++)
-        if (write_output(g, gn.net, i, out_buf, outputs[i], &err)) goto fail;
+        if (gen_write_output(g, gn.net, i, out_buf, outputs[i], &err)) goto fail;
     if (!n_out && !repeat && !top) {
         for (int i = 0; i < g->n_outputs; i++) {
             const ir_value *v = &g->values[g->outputs[i]];
             ir_tensor t = v->t;
-            run_shape(gn.net, i, &t);
+            gen_output_shape(gn.net, i, &t);
             char s[160];
             printf("output %s: %s %s%s\n", v->name, ir_dtype_name(t.dtype), ir_shape_str(&t, s, sizeof s),
                    v->dyn ? " (a run-time shape)" : "");

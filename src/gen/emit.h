@@ -33,6 +33,10 @@ typedef struct {
     const char *ldimage;         /* a plan with an ImageDecoder layer: the image libraries
                                   * (SDK/image.flags), linked after libpzimage.a; NULL: the
                                   * program links neither (gen_plan_has_kind) */
+    int replan;                  /* an executable of a model with a sequence input: the
+                                  * model's bytes (NAME.onnx, NAME_model.S) and libpaleozoic
+                                  * linked in, a sequence of another length or element shapes
+                                  * planned at run time (pz_replan_run, src/gen/replan.c) */
 } gen_opts;
 
 /* Id of the weights file of p: an FNV-1a hash of its index. */
@@ -55,6 +59,8 @@ void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *
  * script: only the model's API is exported), and the commands that make
  * libNAME.a and libNAME.so in dir from NAME.c. */
 void gen_emit_weights_asm(gen_text *t, const gen_opts *o);
+/* NAME_model.S: NAME.onnx linked in as NAME_onnx .. NAME_onnx_end (gen_opts.replan). */
+void gen_emit_model_asm(gen_text *t, const gen_opts *o);
 void gen_emit_version_script(gen_text *t, const gen_opts *o);
 void gen_lib_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,
                      const char *dir);

@@ -73,7 +73,13 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
             if (v[i].n)
                 gt_printf(t, " of %d (%s %d to %d)", v[i].n, k ? "outputs" : "inputs",
                           v[i].first, v[i].first + v[i].n - 1);
-            gt_puts(t, v[i].n ? "; fixed at compile time\n" : ", empty; fixed at compile time\n");
+            if (!k && o->replan && v[i].kind == IR_KIND_SEQ)
+                gt_puts(t, v[i].n ? "; another length or element shapes: the whole net\n"
+                                    " *     planned at run time from the model linked in, a dynamic\n"
+                                    " *     region allocated then (pz_replan_run)\n"
+                                  : ", empty; another length: planned at run time (pz_replan_run)\n");
+            else
+                gt_puts(t, v[i].n ? "; fixed at compile time\n" : ", empty; fixed at compile time\n");
         }
         free(v);
     }

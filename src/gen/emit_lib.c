@@ -5,21 +5,33 @@
 
 #include "emit.h"
 
-void gen_emit_weights_asm(gen_text *t, const gen_opts *o)
+/* FILE.S: the file n.ext linked in as the symbols sym .. sym_end. .incbin
+ * copies it at assembly time (fast for any size); the symbols are hidden:
+ * two models in one program keep their own. */
+static void incbin_asm(gen_text *t, const char *n, const char *file, const char *ext,
+                       const char *sym, const char *why)
 {
-    const char *n = o->name;
-    /* .incbin copies the file at assembly time (fast for any size); the
-     * symbols are hidden: two models in one program keep their own */
-    gt_printf(t, "/* %s_weights.S - %s.weights linked in (paleozoic build --embed-weights). */\n"
+    gt_printf(t, "/* %s_%s.S - %s.%s linked in (%s). */\n"
                  "    .section .rodata\n"
                  "    .balign %u\n"
-                 "    .globl %s_weights_blob\n    .hidden %s_weights_blob\n"
-                 "    .globl %s_weights_blob_end\n    .hidden %s_weights_blob_end\n"
-                 "%s_weights_blob:\n"
-                 "    .incbin \"%s.weights\"\n"
-                 "%s_weights_blob_end:\n"
+                 "    .globl %s%s\n    .hidden %s%s\n"
+                 "    .globl %s%s_end\n    .hidden %s%s_end\n"
+                 "%s%s:\n"
+                 "    .incbin \"%s.%s\"\n"
+                 "%s%s_end:\n"
                  "    .section .note.GNU-stack,\"\",@progbits\n",
-              n, n, 64u, n, n, n, n, n, n, n);
+              n, file, n, ext, why, 64u, n, sym, n, sym, n, sym, n, sym, n, sym, n, ext, n, sym);
+}
+
+void gen_emit_weights_asm(gen_text *t, const gen_opts *o)
+{
+    incbin_asm(t, o->name, "weights", "weights", "_weights_blob", "paleozoic build --embed-weights");
+}
+
+void gen_emit_model_asm(gen_text *t, const gen_opts *o)
+{
+    incbin_asm(t, o->name, "model", "onnx", "_onnx",
+               "a sequence of another length is planned at run time from it");
 }
 
 void gen_emit_version_script(gen_text *t, const gen_opts *o)

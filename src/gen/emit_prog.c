@@ -95,6 +95,14 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
     open_decls(t, p, n, N);
     gt_printf(t, "/* 1: the weights are linked in (--embed-weights); create(NULL, ...) uses them. */\n"
                  "#define %s_EMBEDDED_WEIGHTS %d\n\n", N, o->embed);
+    gt_printf(t, "/* 1: a sequence input of another length or element shapes than the tables' is\n"
+                 " * planned and run at run time (a dynamic region, allocated then) from the model\n"
+                 " * linked in (%s_onnx .. %s_onnx_end), as `paleozoic run` plans it (pz_io.h's\n"
+                 " * pz_replan_run, in libpaleozoic); 0: the tables' lengths only. */\n"
+                 "#define %s_REPLAN %d\n", n, n, N, o->replan);
+    if (o->replan)
+        gt_printf(t, "extern const unsigned char %s_onnx[], %s_onnx_end[];\n", n, n);
+    gt_puts(t, "\n");
     gt_printf(t, "/* Maps the weights file (NULL: %s), builds and compiles the network\n"
                  " * with `threads` workers (0: %s_THREADS) under run options opts (NULL: the\n"
                  " * defaults; main.c reads them from the environment, pz_io_run_options_env).\n"
@@ -137,7 +145,11 @@ void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *
     /* --embed-weights: the assembler finds NAME.weights beside the sources */
     if (o->embed && *dir) gt_printf(t, "-Wa,-I%s %s%s_weights.S ", dir, dir, o->name);
     else if (o->embed) gt_printf(t, "%s_weights.S ", o->name);
+    /* the model itself and the compiler's library: a sequence of another length */
+    if (o->replan && *dir) gt_printf(t, "-Wa,-I%s %s%s_model.S %s/libpaleozoic.a ", dir, dir, o->name, o->sdk);
+    else if (o->replan) gt_printf(t, "%s_model.S %s/libpaleozoic.a ", o->name, o->sdk);
     gen_emit_link_libs(t, o);
+    if (o->replan) gt_puts(t, " -lprotobuf-c");
 }
 
 void gen_emit_makefile(gen_text *t, const gen_opts *o)
@@ -151,7 +163,8 @@ void gen_emit_makefile(gen_text *t, const gen_opts *o)
     gt_printf(t, "PZ_SDK ?= %s\nCC ?= cc\nCFLAGS ?= -O2 -march=native\n\n", o->sdk);
     gen_opts mo = *o;
     mo.sdk = "$(PZ_SDK)";
-    gt_printf(t, "%s: %s.c %s.h main.c\n\t", n, n, n);
+    gt_printf(t, "%s: %s.c %s.h main.c%s%s%s\n\t", n, n, n, o->replan ? " " : "",
+              o->replan ? n : "", o->replan ? "_model.S" : "");
     gen_cc_command(t, &mo, "$(CC)", "$(CFLAGS)", "", "$@");
     gt_printf(t, "\n\nclean:\n\trm -f %s\n\n.PHONY: clean\n", n);
 }

@@ -20,6 +20,16 @@ typedef struct {
 pz_status gen_net_build(const ir_model *m, int threads, gen_net *out, pz_err *err);
 void gen_net_free(gen_net *gn);
 
+/* Output i's shape as the run left it (t: the graph's type): a run-time
+ * shape (ir_value.dyn) is the actual one, the buffer holding it packed at
+ * its start. */
+void gen_output_shape(const pz_net *net, int i, ir_tensor *t);
+/* Writes the graph's output i (out_buf: the flat outputs' data, for those
+ * the net does not allocate) to path as `run --output` does: a TensorProto,
+ * or a SequenceProto / OptionalProto of its elements (replan.c). */
+pz_status gen_write_output(const ir_graph *g, const pz_net *net, int i, void **out_buf,
+                           const char *path, pz_err *err);
+
 /* The run options (pz_rt.h) the nets built here compile with and the emitted
  * C prints in its header: the defaults until a program sets them (the CLI
  * does, once, from the environment: libpzio's pz_io_run_options_env). o is

@@ -6,10 +6,15 @@
 # length and an optional's presence) and run on its inputs, each output
 # checked against the case's own output_N.pb (SequenceProto / OptionalProto
 # element by element, tests/e2e/node_suite_cli.js --build --containers):
-# all must pass, none refused. Then bad inputs to a built program exit 2
-# naming the input (a tensor where a sequence is wanted and the reverse,
-# another length, another element type, an optional present where the build
-# had it empty and the reverse, a file that is no protobuf); `build` refuses
+# all must pass, none refused. Then the cases with a sequence of 2 or more
+# tensors built from it cut to one tensor, run on their own inputs (another
+# length: planned at run time, pz_replan_run), against their outputs. Then bad
+# inputs to a built program exit 2 naming the input, writing nothing (a tensor
+# where a sequence is wanted and the reverse, another element type, another
+# length where the build bound an input, an optional present where the build
+# had it empty and the reverse, a file that is no protobuf); a program on 4
+# tensors and on none writes what `run` writes, and its compiled directory's
+# Makefile links what it needs; `build` refuses
 # a sequence input without an example and one of the wrong kind, leaving
 # nothing behind; and the C API: examples/model_lib/run_model.c linked to
 # the model's --lib .so writes the same bytes as the executable.
@@ -38,8 +43,31 @@ pass=$((pass + p))
 floor=$(( (29 + every - 1) / every ))
 [ "$p" -ge "$floor" ] && ok || bad "only $p node cases passed, $floor expected"
 
+# ---- another length than the build's: planned at run time (pz_replan_run) -------
+# every case with an input holding a sequence of 2 or more tensors (15 in onnx
+# 1.17), built from that sequence cut to its first tensor and run on the case's
+# own inputs (another length, other element shapes), checked against the
+# case's outputs; the one whose build binds an input (test_sequence_insert_at_front:
+# its position is built in) keeps the build's length and says so. A half of them
+# (all with PZ_TEST_FULL=1, an eighth under a sanitizer).
+oevery=$((full ? 1 : san ? 8 : 2))
+out=$(node "$E2E/node_suite_cli.js" "$PZ" "$NODE" --build --containers --other-length --every "$oevery")
+printf '%s\n' "$out" | grep -E '^(WRONG|CRASHED)' | head -n 20
+line=$(printf '%s\n' "$out" | tail -n 1)
+echo "$line"
+set -- $line   # node suite (build+containers+other-length): P passed, R refused, W wrong, C crashed
+p=$4 w=$8 c=${10}
+pass=$((pass + p))
+[ $((w + c)) -eq 0 ] || fail=$((fail + w + c))
+other=$(printf '%s\n' "$out" | sed -n '/^refused, by reason/,/^node suite/p' | sed '1d;$d' |
+    grep -v '(e.g. test_sequence_insert_at_front)$')
+[ -z "$other" ] && ok || bad "other-length refusals: $other"
+floor=$(( (15 + oevery - 1) / oevery - 1 ))
+[ "$p" -ge "$floor" ] && ok || bad "other-length: only $p cases passed, $floor expected"
+
 # ---- bad inputs to a built program -------------------------------------------
 S=$NODE/test_sequence_insert_at_back/test_data_set_0   # in: sequence (3 int64), tensor
+SF=$NODE/test_sequence_insert_at_front/test_data_set_0   # its position is bound at build
 F=$NODE/test_sequence_map_identity_1_sequence/test_data_set_0/input_0.pb   # 3 float32 [10]
 OE=$NODE/test_optional_has_element_empty_optional_input
 OP=$NODE/test_optional_has_element_optional_input
@@ -50,10 +78,55 @@ refuse "a tensor where a sequence is wanted" 'input "sequence".*holds a tensor' 
     "$T/seq" --input "$S/input_1.pb" --input "$S/input_1.pb"
 refuse "a sequence where a tensor is wanted" 'holds a sequence or an optional' \
     "$T/seq" --input "$S/input_0.pb" --input "$S/input_0.pb"
-refuse "a sequence of another length" 'input "sequence" is a sequence of 3 tensors.*holds a sequence of 4' \
-    "$T/seq" --input "$S/output_0.pb" --input "$S/input_1.pb"
-refuse "a sequence of another element type" 'input "sequence/0" wants int64 \[4\], the file holds float32 \[10\]' \
-    "$T/seq" --input "$F" --input "$S/input_1.pb"
+refuse "a sequence of another element type" 'input "sequence" holds int64 tensors, the file.s tensor 0 is float32 \[10\]' \
+    "$T/seq" --input "$F" --input "$S/input_1.pb" --output "$T/bad.pb"
+[ ! -e "$T/bad.pb" ] && ok || bad "a refused input left its --output file"
+check "build a model whose input is bound" "$PZ" build "$SF/../model.onnx" --input "$SF/input_0.pb" \
+    --input "$SF/input_1.pb" --input "$SF/input_2.pb" -o "$T/front"
+refuse "a bound input: a sequence of another length" 'input "sequence" is a sequence of 3 tensors.*holds a sequence of 4' \
+    "$T/front" --input "$SF/output_0.pb" --input "$SF/input_1.pb"
+
+# the program built at 3 tensors, run on 4 and on none: the bytes `paleozoic
+# run` writes, and (independently) the tensor inserted after the given ones
+printf '\020\001' >"$T/empty.pb"   # a SequenceProto of no tensor: elem_type 1
+for x in output_0 empty; do
+    [ "$x" = empty ] && xin=$T/empty.pb || xin=$S/$x.pb
+    check "another length ($x): the program" "$T/seq" --input "$xin" --input "$S/input_1.pb" \
+        --output "$T/o_$x.pb" --threads 1
+    check "another length ($x): run" "$PZ" run "$S/../model.onnx" --input "$xin" \
+        --input "$S/input_1.pb" --output "$T/r_$x.pb" --threads 1
+    cmp -s "$T/o_$x.pb" "$T/r_$x.pb" && ok || bad "another length ($x): the program and run differ"
+    check "another length ($x): the given tensors, then the inserted one" node -e "
+        const {readValue} = require('$E2E/tensorproto.js');
+        const s = v => JSON.stringify(v.tensors.map(t => [t.dtype, t.dims, Array.from(t.data, String)]));
+        const got = readValue('$T/o_$x.pb'), seq = readValue('$xin'), t = readValue('$S/input_1.pb');
+        const want = {tensors: [...seq.tensors, ...t.tensors]};
+        if (!got.container || s(got) !== s(want)) { console.log(s(got), s(want)); process.exit(1); }"
+done
+# SequenceLength, ConcatFromSequence and SequenceAt(-1) of a graph input built
+# at 2 tensors, run at 1, 2 (other shapes) and 4, against numpy's results
+if [ "$have_py" = 1 ]; then
+    check "seq_models.py" "$PY" "$E2E/seq_models.py" "$T/sm"
+    check "build seqlen at 2 tensors" "$PZ" build "$T/sm/seqlen.onnx" --input "$T/sm/ex.pb" -o "$T/sm/exe"
+    for k in 1 2 4; do
+        check "seqlen at $k tensors" sh -c "'$T/sm/exe' --input '$T/sm/in_$k.pb' --output '$T/sm/len.pb' \
+            --output '$T/sm/cat.pb' --output '$T/sm/last.pb' --threads 1 && node '$E2E/compare.js' --bitwise \
+            '$T/sm/len.pb' '$T/sm/ref_${k}_len.pb' '$T/sm/cat.pb' '$T/sm/ref_${k}_cat.pb' \
+            '$T/sm/last.pb' '$T/sm/ref_${k}_last.pb'"
+    done
+else
+    skip_one "seqlen: needs $PY with onnx and numpy"
+fi
+# the generated C says so, and its Makefile links what the program needs
+check "compile a sequence model" "$PZ" compile "$S/../model.onnx" --input "$S/input_0.pb" \
+    --input "$S/input_1.pb" -o "$T/src"
+grep -q 'another length or element shapes: the whole net' "$T/src/model.c" && ok ||
+    bad "model.c's header does not say a sequence of another length is planned at run time"
+grep -q 'define MODEL_REPLAN 1' "$T/src/model.h" && ok || bad "model.h: no MODEL_REPLAN 1"
+check "make the compiled sources" make -s -C "$T/src" PZ_SDK="$B" CFLAGS=-O1
+check "the Makefile's program on 4 tensors" "$T/src/model" --input "$S/output_0.pb" \
+    --input "$S/input_1.pb" --output "$T/m4.pb" --threads 1
+cmp -s "$T/m4.pb" "$T/r_output_0.pb" && ok || bad "the Makefile's program and run differ"
 printf 'not a protobuf' >"$T/junk.pb"
 refuse "a file that is no SequenceProto" 'input "sequence"' "$T/seq" --input "$T/junk.pb" --input "$S/input_1.pb"
 refuse "a missing file" 'input "sequence"' "$T/seq" --input "$T/none.pb" --input "$S/input_1.pb"

@@ -52,7 +52,8 @@ MAJ=${VER%%.*}
 for f in bin/paleozoic lib/libpzrt.a "lib/libpzrt.so.$VER" include/paleozoic/pz_rt.h \
          include/paleozoic/pz_io.h include/paleozoic/pz_raw.h include/paleozoic/pz_dtypes.h \
          lib/pkgconfig/paleozoic.pc lib/libpzimage.a "lib/libpzimage.so.$VER" \
-         lib/pkgconfig/paleozoic-image.pc lib/paleozoic/libpzimage.a lib/paleozoic/image.flags; do
+         lib/pkgconfig/paleozoic-image.pc lib/paleozoic/libpzimage.a lib/paleozoic/image.flags \
+         lib/paleozoic/libpaleozoic.a; do
     [ -f "$P/$f" ] && ok || bad "install: $f missing"
 done
 [ "$(readlink "$P/lib/libpzrt.so")" = "libpzrt.so.$MAJ" ] &&
@@ -164,6 +165,15 @@ check "installed --lib: bitwise equal" sh -c "$CCX -DMODEL=tinyi -I'$M/ilib' '$E
 check "installed compile: its Makefile builds against the install" sh -c "'$P/bin/paleozoic' compile '$M/tiny.onnx' \
     -o '$M/isrc' && grep -q 'PZ_SDK ?= $P/bin/../lib/paleozoic' '$M/isrc/Makefile' && make -s -C '$M/isrc' &&
     '$M/isrc/tiny' --input '$M/x.pb' --output '$M/is.pb' --threads 1 && cmp '$M/ref.pb' '$M/is.pb'"
+# a sequence model's program links libpaleozoic.a (another length planned at run time)
+S=${PZ_ONNX_TESTS:-$ROOT/../shared/onnx-tests}/node/test_sequence_insert_at_back/test_data_set_0
+if [ -d "$S" ]; then
+    check "installed build: a sequence of another length" sh -c "'$P/bin/paleozoic' build '$S/../model.onnx' \
+        --input '$S/input_0.pb' --input '$S/input_1.pb' -o '$M/iseq' >/dev/null 2>&1 &&
+        '$M/iseq' --input '$S/output_0.pb' --input '$S/input_1.pb' --output '$M/iseq.pb' --threads 1 &&
+        '$P/bin/paleozoic' run '$S/../model.onnx' --input '$S/output_0.pb' --input '$S/input_1.pb' \
+        --output '$M/rseq.pb' --threads 1 && cmp '$M/iseq.pb' '$M/rseq.pb'"
+fi
 
 # ---- ImageDecoder against the installed libpzimage --------------------------
 I="$M/img"

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""seq_models.py OUTDIR - a model whose graph input is a sequence of float
+tensors [n_i, 3] (tests/parts/40-sequences.sh): its outputs are
+SequenceLength (int64 scalar), ConcatFromSequence along axis 0 ([sum n_i, 3])
+and SequenceAt(-1) (the last tensor). Writes OUTDIR/seqlen.onnx, the build's
+example ex.pb (2 tensors), and for 1, 2 and 4 tensors of other shapes
+in_K.pb with its expected outputs ref_K_{len,cat,last}.pb, computed here by
+numpy (the reference: ONNX Runtime's node binding takes no sequence)."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(40)
+
+seq_t = helper.make_tensor_sequence_value_info("seq", TensorProto.FLOAT, ["n", 3])
+nodes = [
+    helper.make_node("SequenceLength", ["seq"], ["len"], name="length"),
+    helper.make_node("ConcatFromSequence", ["seq"], ["cat"], name="concat", axis=0),
+    helper.make_node("Constant", [], ["minus1"], name="minus1",
+                     value=numpy_helper.from_array(np.array(-1, np.int64))),
+    helper.make_node("SequenceAt", ["seq", "minus1"], ["last"], name="at"),
+]
+outs = [helper.make_tensor_value_info("len", TensorProto.INT64, []),
+        helper.make_tensor_value_info("cat", TensorProto.FLOAT, [None, 3]),
+        helper.make_tensor_value_info("last", TensorProto.FLOAT, [None, 3])]
+g = helper.make_graph(nodes, "seqlen", [seq_t], outs)
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], producer_name="seq_models.py")
+m.ir_version = 8
+onnx.checker.check_model(m)
+onnx.save(m, os.path.join(out, "seqlen.onnx"))
+
+
+def write(name, proto):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(proto.SerializeToString())
+
+
+def seq(rows):
+    ts = [rng.standard_normal((r, 3)).astype(np.float32) for r in rows]
+    return ts, numpy_helper.from_list(ts, "seq")
+
+
+write("ex.pb", seq([2, 1])[1])
+for k, rows in ((1, [5]), (2, [3, 3]), (4, [4, 1, 2, 6])):
+    ts, s = seq(rows)
+    write(f"in_{k}.pb", s)
+    write(f"ref_{k}_len.pb", numpy_helper.from_array(np.array(len(ts), np.int64), "len"))
+    write(f"ref_{k}_cat.pb", numpy_helper.from_array(np.concatenate(ts, 0), "cat"))
+    write(f"ref_{k}_last.pb", numpy_helper.from_array(ts[-1], "last"))
