@@ -82,12 +82,12 @@ static int dyn_input(const ir_graph *g, const ir_node *n)
 }
 
 /* Whether COPY node n runs at a run-time shape (rt/ops/copy.c): Identity,
- * Squeeze and Unsqueeze (unit dims taken out or put in), a Reshape to [-1]
- * (the run's element count). */
+ * Squeeze and Unsqueeze (unit dims taken out or put in), Flatten (two
+ * products of X's dims), a Reshape to [-1] (the run's element count). */
 static int copy_takes(const ir_graph *g, const ir_node *n)
 {
     if (!strcmp(n->op_type, "Identity") || !strcmp(n->op_type, "Squeeze") ||
-        !strcmp(n->op_type, "Unsqueeze"))
+        !strcmp(n->op_type, "Unsqueeze") || !strcmp(n->op_type, "Flatten"))
         return 1;
     if (n->n_out < 1 || n->out[0] < 0 || g->values[n->out[0]].t.rank != 1) return 0;
     if (strcmp(n->op_type, "Reshape") || n->n_in < 2 || n->in[1] < 0) return 0;
@@ -101,7 +101,7 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * in a dynamic region: it must run as a layer kind that takes its shape at
  * run time (op_desc.h's run_shape: element-wise unary and binary ops,
  * comparisons, Not, Where, Cast,
- * Identity, Squeeze, Unsqueeze, a flatten to one dim, Reshape (RESHAPE,
+ * Identity, Squeeze, Unsqueeze, Flatten, a flatten to one dim, Reshape (RESHAPE,
  * rt/ops/reshape.c: to any shape, read at run time), Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
  * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero), and its outputs have
@@ -129,7 +129,7 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
         return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (%s) reads the run-time-shaped "
                        "output \"%s\" of %s \"%s\": not supported yet (a dynamic region "
                        "takes element-wise unary and binary ops, comparisons, Not, Where, "
-                       "Cast, Identity, Squeeze, Unsqueeze, Reshape, Transpose, "
+                       "Cast, Identity, Squeeze, Unsqueeze, Flatten, Reshape, Transpose, "
                        "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
                        "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul and NonZero; else "
                        "such a value must be a graph output, or computed at compile time "

@@ -22,6 +22,19 @@ static int unit_map(const pz_tensor *x, const pz_tensor *y, int8_t *map)
     return 0;
 }
 
+/* Flatten: Y is [prod X[:a], prod X[a:]] at these dims; the split a, or
+ * -1 (the first such a: a unit dim at the split stays 1 at run time). */
+static int flatten_split(const pz_tensor *x, const pz_tensor *y)
+{
+    if (y->rank != 2) return -1;
+    int64_t p = 1;
+    for (int a = 0; a <= x->rank; a++) {
+        if (p == y->dims[0] && p * y->dims[1] == pz_numel(x)) return a;
+        if (a < x->rank) p *= x->dims[a];
+    }
+    return -1;
+}
+
 static int copy_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *x = pz_in(l, 0), *y = pz_out(l, 0);
@@ -34,13 +47,15 @@ static int copy_prepare(pz_layer *l, char *err, size_t n)
     /* in a dynamic region a flatten to one dim, or a map of Y's axes to X's
      * (copy_run_shape): any other reshape of a run-time shape needs its
      * target computed at run time */
-    int8_t *map = malloc(PZ_MAX_RANK);
+    /* map[PZ_MAX_RANK]: Flatten's split when no unit map exists, else -1 */
+    int8_t *map = malloc(PZ_MAX_RANK + 1);
     if (!map) return pz_layer_fail(l, err, n, "out of memory");
     l->state = map;
-    if (unit_map(x, y, map)) {
+    map[PZ_MAX_RANK] = -1;
+    if (unit_map(x, y, map) && (map[PZ_MAX_RANK] = (int8_t)flatten_split(x, y)) < 0) {
         char bx[96], by[96];
         return pz_layer_fail(l, err, n, "in a dynamic region X %s to Y %s is neither a flatten "
-                             "to one dim nor a Squeeze or an Unsqueeze",
+                             "nor a Squeeze or an Unsqueeze",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(y, by, sizeof by));
     }
     return 0;
@@ -64,14 +79,21 @@ static int copy_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
-/* A dynamic region: X's elements in one dim, or Y's axes from X's by the
- * map prepare made (a taken-out axis of X is 1 at run time: Squeeze). */
+/* A dynamic region: X's elements in one dim, Flatten's two products, or
+ * Y's axes from X's by the map prepare made (a taken-out axis of X is 1 at
+ * run time: Squeeze). */
 static void copy_run_shape(const pz_layer *l)
 {
     const int8_t *map = l->state;
+    const pz_tensor *x = l->in[0];
     pz_tensor *y = l->out[0];
-    if (y->rank == 1) y->dims[0] = pz_numel(l->in[0]);
-    for (int j = 0; map && j < y->rank; j++) y->dims[j] = map[j] < 0 ? 1 : l->in[0]->dims[map[j]];
+    if (y->rank == 1) y->dims[0] = pz_numel(x);
+    if (map && map[PZ_MAX_RANK] >= 0) {
+        y->dims[0] = y->dims[1] = 1;
+        for (int a = 0; a < x->rank; a++) y->dims[a >= map[PZ_MAX_RANK]] *= x->dims[a];
+        return;
+    }
+    for (int j = 0; map && j < y->rank; j++) y->dims[j] = map[j] < 0 ? 1 : x->dims[map[j]];
 }
 
 const pz_rt_op pz_rt_op_copy = {
