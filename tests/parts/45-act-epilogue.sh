@@ -418,7 +418,7 @@ done
 # tail): Exp (x in [-90, 88]), Log (x in 1e-30 .. 1e30), Tanh, Elu(0.7),
 # Selu, Softplus, Mish (x in [-30, 30] and a few down to -100), each vs
 # ONNX Runtime within 2e-6 relative elementwise at the CPU's ISA and under
-# PZ_ISA=scalar; and Conv + Mish fused = the same graph unfused (the
+# PZ_ISA=avx2 and scalar; and Conv + Mish fused = the same graph unfused (the
 # conv's output also a graph output) bitwise at each ISA.
 cat >"$T/make_un.py" <<'EOF'
 import sys
@@ -460,7 +460,7 @@ if "$PY" "$T/make_un.py" "$T" >"$T/make_un.log" 2>&1; then
             bad "un_$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
             continue
         fi
-        for isa in native scalar; do
+        for isa in native avx2 scalar; do
             e=PZ_ISA=$isa
             [ "$isa" = native ] && e=PZ_UN_NATIVE=1
             if env "$e" "$PZ" run "$mod" --input "$in" --output "$T/un_$n.$isa.pb" >/dev/null 2>"$T/run.err"; then
