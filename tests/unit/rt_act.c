@@ -137,7 +137,7 @@ static void no_underflow(const pz_fast_kernels *k)
              {PZ_ACT_SWISH, PZ_UN_SWISH, 1.702f}};
     for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
         for (int way = 0; way < 2; way++) {
-            if (way == 1 && k->isa != PZ_ISA_AVX512) continue;   /* AVX2's unary: the scalar one */
+            if (way == 1 && k->isa != PZ_ISA_AVX512) continue;   /* AVX2's unary Sigmoid: scalar */
             const pz_act act = {.kind = f[j].act, .lo = f[j].alpha};
             const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha};
             memcpy(y, v, sizeof y);

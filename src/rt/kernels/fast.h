@@ -504,7 +504,7 @@ typedef struct {
     pz_gemm_fn gemv;
     pz_pool16c_fn pool2d;
     pz_interleave_fn interleave;   /* AVX2 has none of its own: the scalar one */
-    /* element-wise functions on NCHW16c (AVX2 has none of its own) */
+    /* element-wise functions on NCHW16c (AVX2: unary16c alone, the others scalar) */
     void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                      const float *restrict x, float *restrict y, int ith, int nth);
     pz_binary16c_fn binary16c;
