@@ -413,4 +413,76 @@ for isa in native avx2 scalar; do
         bad "select PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
     fi
 done
+# The UNARY layer's vector forms (vmath_avx512.h) standalone on a plain
+# [3, 5, 7] (105 elements: 6 vectors and a partial one, the flat path's
+# tail): Exp (x in [-90, 88]), Log (x in 1e-30 .. 1e30), Tanh, Elu(0.7),
+# Selu, Softplus, Mish (x in [-30, 30] and a few down to -100), each vs
+# ONNX Runtime within 2e-6 relative elementwise at the CPU's ISA and under
+# PZ_ISA=avx2 and scalar; and Conv + Mish fused = the same graph unfused (the
+# conv's output also a graph output) bitwise at each ISA.
+cat >"$T/make_un.py" <<'EOF'
+import sys
+import numpy as np
+from onnx import helper, numpy_helper, TensorProto
+
+out = sys.argv[1]
+rng = np.random.default_rng(1)
+vi = lambda n, s: helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+xs = {"wide": np.concatenate([rng.uniform(-30, 30, 100), [-100, -91, -88, -60, -0.0]]),
+      "exp": rng.uniform(-90, 88, 105), "log": 10.0 ** rng.uniform(-30, 30, 105)}
+ops = (("exp", "Exp", {}, "exp"), ("log", "Log", {}, "log"), ("tanh", "Tanh", {}, "wide"),
+       ("elu", "Elu", {"alpha": 0.7}, "wide"), ("selu", "Selu", {}, "wide"),
+       ("softplus", "Softplus", {}, "wide"), ("mish", "Mish", {}, "wide"))
+for name, op, attrs, xk in ops:
+    g = helper.make_graph([helper.make_node(op, ["x"], ["y"], **attrs)], name,
+                          [vi("x", [3, 5, 7])], [vi("y", [3, 5, 7])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    open("%s/un_%s.onnx" % (out, name), "wb").write(m.SerializeToString())
+    x = xs[xk].astype(np.float32).reshape(3, 5, 7)
+    open("%s/un_%s.in.pb" % (out, name), "wb").write(numpy_helper.from_array(x, "x").SerializeToString())
+w = (rng.standard_normal((24, 16, 3, 3)) * 0.3).astype(np.float32)
+for name, outs in (("mish_fused", [vi("y", [1, 24, 9, 11])]),
+                   ("mish_unfused", [vi("y", [1, 24, 9, 11]), vi("c", [1, 24, 9, 11])])):
+    g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                           helper.make_node("Mish", ["c"], ["y"])], name,
+                          [vi("x", [1, 16, 9, 11])], outs, [numpy_helper.from_array(w, "w")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    open("%s/%s.onnx" % (out, name), "wb").write(m.SerializeToString())
+x = (rng.standard_normal((1, 16, 9, 11)) * 4).astype(np.float32)
+open("%s/mish_in.pb" % out, "wb").write(numpy_helper.from_array(x, "x").SerializeToString())
+EOF
+if "$PY" "$T/make_un.py" "$T" >"$T/make_un.log" 2>&1; then
+    for n in exp log tanh elu selu softplus mish; do
+        mod="$T/un_$n.onnx" in="$T/un_$n.in.pb"
+        if ! node "$E2E/ort_run.js" "$mod" "$in" -- "$T/un_$n.ort.pb" >/dev/null 2>"$T/ort.err"; then
+            bad "un_$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+            continue
+        fi
+        for isa in native avx2 scalar; do
+            e=PZ_ISA=$isa
+            [ "$isa" = native ] && e=PZ_UN_NATIVE=1
+            if env "$e" "$PZ" run "$mod" --input "$in" --output "$T/un_$n.$isa.pb" >/dev/null 2>"$T/run.err"; then
+                check "un_$n (105 elements) PZ_ISA=$isa vs ONNX Runtime (2e-6 elementwise)" \
+                    node "$E2E/compare.js" --close 2e-6 1e-37 "$T/un_$n.$isa.pb" "$T/un_$n.ort.pb"
+            else
+                bad "un_$n: PZ_ISA=$isa run failed: $(head -c 400 "$T/run.err")"
+            fi
+        done
+    done
+    for isa in native avx2 scalar; do
+        e=PZ_ISA=$isa
+        [ "$isa" = native ] && e=PZ_UN_NATIVE=1
+        if env "$e" "$PZ" run "$T/mish_fused.onnx" --input "$T/mish_in.pb" --output "$T/mf.pb" --profile >"$T/mf.prof" 2>"$T/run.err" &&
+            env "$e" "$PZ" run "$T/mish_unfused.onnx" --input "$T/mish_in.pb" --output "$T/mu.pb" --output "$T/mu_c.pb" >/dev/null 2>>"$T/run.err"; then
+            check "conv + mish PZ_ISA=$isa: fused (1 layer) = unfused bitwise" sh -c \
+                "grep -q '1 layers' \"$T/mf.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/mf.pb\" \"$T/mu.pb\""
+        else
+            bad "conv + mish PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
+else
+    bad "unary models: $(tail -c 600 "$T/make_un.log")"
+fi
 finish

@@ -223,11 +223,15 @@ void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
  * of channels >= C are written as zeros. Binary: A, B and Y of one shape. */
 void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
-/* AVX-512 (eltwise16c_avx512.c): Sigmoid, HardSigmoid, HardSwish in ZMM
- * registers (within a few ulps of the reference, not bitwise); every other
+/* AVX-512 (eltwise16c_avx512.c): Sigmoid, Swish, HardSigmoid, HardSwish,
+ * GELU, Tanh, Exp, Log, Elu, Selu, Softplus, Mish in ZMM registers (within a
+ * few ulps of the reference, not bitwise); AVX2 (eltwise16c_avx2.c): Tanh,
+ * Exp, Log, Elu, Selu, Softplus, Mish in YMM registers; every other
  * function through the scalar twin. */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
+void pz_f32_unary_nchw16c__avx2(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                                const float *restrict x, float *restrict y, int ith, int nth);
 /* A fused epilogue activation over npix NCHW16c pixels of one block (first
  * channel c0; lanes of channels >= c written as zeros), in place: the conv
  * drivers' epilogue for the kinds that are not a clamp (act16c.c). */
@@ -500,7 +504,7 @@ typedef struct {
     pz_gemm_fn gemv;
     pz_pool16c_fn pool2d;
     pz_interleave_fn interleave;   /* AVX2 has none of its own: the scalar one */
-    /* element-wise functions on NCHW16c (AVX2 has none of its own) */
+    /* element-wise functions on NCHW16c (AVX2: unary16c alone, the others scalar) */
     void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                      const float *restrict x, float *restrict y, int ith, int nth);
     pz_binary16c_fn binary16c;

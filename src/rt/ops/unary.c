@@ -32,19 +32,39 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->unary16c;
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
-    } else if (l->isa == PZ_ISA_AVX512 && x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 &&
+    } else if ((l->isa == PZ_ISA_AVX512 || l->isa == PZ_ISA_AVX2) && x->dtype == PZ_F32 &&
                pz_numel(x) > 0) {
-        /* a plain float tensor whose elements fill whole vectors (ConvNeXt's
-         * GELU on [1, 56, 56, 384]): the same kernel over all of them, as
-         * one "block" of 16 channels and numel / 16 pixels */
+        /* a plain float tensor (ConvNeXt's GELU on [1, 56, 56, 384]): the
+         * same kernel over all of its elements, as one "block" of 16
+         * channels and numel / 16 pixels, the last numel % 16 through a
+         * vector of their own (unary_flat) */
         unary_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
-        st->fn = pz_fast_kernels_for(PZ_ISA_AVX512)->unary16c;
+        st->fn = pz_fast_kernels_for(l->isa)->unary16c;
         st->flat = 1;
         l->state = st;
         l->kernel = "unary16c-flat";
     }
     return 0;
+}
+
+/* The flat path: this worker's share of the ceil(n / 16) vectors, the
+ * whole ones in place, a last partial one copied into 16 lanes (zeros
+ * after its n % 16 elements) and back: no read or write past n. */
+static void unary_flat(const pz_layer *l, const float *x, float *y, int64_t n, int ith, int nth)
+{
+    const unary_state *st = l->state;
+    const int64_t full = n / 16;
+    int64_t lo, hi;
+    pz_split((n + 15) / 16, ith, nth, &lo, &hi);
+    const int64_t end = hi < full ? hi : full;
+    if (end > lo) st->fn(l->params, 1, 16, end - lo, x + lo * 16, y + lo * 16, 0, 1);
+    if (hi > full) {   /* the partial vector, which is this share's last */
+        float t[16] = {0}, u[16];
+        memcpy(t, x + full * 16, (size_t)(n - full * 16) * sizeof *t);
+        st->fn(l->params, 1, 16, 1, t, u, 0, 1);
+        memcpy(y + full * 16, u, (size_t)(n - full * 16) * sizeof *u);
+    }
 }
 
 static void unary_run(const pz_layer *l, int ith, int nth)
@@ -55,7 +75,7 @@ static void unary_run(const pz_layer *l, int ith, int nth)
         st->fn(l->params, x->dims[0], x->dims[1], x->dims[2] * x->dims[3], x->data, y->data, ith,
                nth);
     else if (st && st->flat)
-        st->fn(l->params, 1, 16, pz_numel(x) / 16, x->data, y->data, ith, nth);
+        unary_flat(l, x->data, y->data, pz_numel(x), ith, nth);
     else if (x->dtype == PZ_F32)
         pz_f32_unary__ref(l->params, x->data, y->data, pz_numel(x), ith, nth);
     else

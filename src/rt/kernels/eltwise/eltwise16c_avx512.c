@@ -16,8 +16,12 @@
  * z = |x|/sqrt 2, erfc(z) = t e^(-z^2 + P(t)), t = 1 / (1 + z/2), P of
  * degree 9 (Numerical Recipes' erfcc: relative error under 1.2e-7), and
  * GELU = x erfc(z) / 2 for x < 0, x (2 - erfc(z)) / 2 above; its tanh form
- * is x / (1 + e^(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3). Every other
- * function goes to the scalar twin. Lanes of channels >= C are written as
+ * is x / (1 + e^(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3). Tanh, Exp,
+ * Log, Elu, Selu, Softplus and Mish by vmath_avx512.h's tanh_acc_ps,
+ * exp_full_ps, log_ps, elu_ps, selu_ps, softplus_ps, mish_ps (each within
+ * a few ulps of the function in double: tests/unit/rt_unary_math.c), the
+ * conv and GEMM epilogues' formulas (pz_act16_ps), so a fused layer has
+ * the bits of this one. Every other function goes to the scalar twin. Lanes of channels >= C are written as
  * zeros, as there.
  */
 #include <math.h>
@@ -35,7 +39,8 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
     const pz_unary_func f = p->func;
     if (f != PZ_UN_SIGMOID && f != PZ_UN_HARD_SIGMOID && f != PZ_UN_HARD_SWISH &&
         f != PZ_UN_SWISH && f != PZ_UN_RELU && f != PZ_UN_CLIP && f != PZ_UN_LEAKY_RELU &&
-        f != PZ_UN_GELU) {
+        f != PZ_UN_GELU && f != PZ_UN_TANH && f != PZ_UN_EXP && f != PZ_UN_LOG && f != PZ_UN_ELU &&
+        f != PZ_UN_SELU && f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH) {
         pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
         return;
     }
@@ -46,6 +51,7 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     const __m512 a = _mm512_set1_ps(p->alpha), b = _mm512_set1_ps(p->beta);
     const __m512 sixth = _mm512_set1_ps(1.0f / 6.0f), half = _mm512_set1_ps(0.5f);
+    const __m512 g = _mm512_set1_ps(p->gamma);
     for (int64_t v = lo; v < hi; v++) {
         __m512 t = _mm512_loadu_ps(x + v * 16), r;
         if (f == PZ_UN_RELU) {
@@ -61,6 +67,20 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
             r = _mm512_mul_ps(t, _mm512_div_ps(one, _mm512_add_ps(one, e)));
         } else if (f == PZ_UN_GELU) {
             r = gelu_ps(t, p->alpha != 0);
+        } else if (f == PZ_UN_TANH) {
+            r = tanh_acc_ps(t);
+        } else if (f == PZ_UN_EXP) {
+            r = exp_full_ps(t);
+        } else if (f == PZ_UN_LOG) {
+            r = log_ps(t);
+        } else if (f == PZ_UN_ELU) {
+            r = elu_ps(t, a);
+        } else if (f == PZ_UN_SELU) {
+            r = selu_ps(t, a, g);
+        } else if (f == PZ_UN_SOFTPLUS) {
+            r = softplus_ps(t);
+        } else if (f == PZ_UN_MISH) {
+            r = mish_ps(t);
         } else if (f == PZ_UN_HARD_SIGMOID) {
             r = _mm512_min_ps(_mm512_max_ps(_mm512_fmadd_ps(a, t, b), zero), one);
         } else {
