@@ -1,19 +1,23 @@
 #!/bin/sh
-# bench/fusion/select_ab.sh PALEOZOIC [DIR] - Where(Cmp(y, c), A, B) fused
+# bench/fusion/select_ab.sh PALEOZOIC [DIR] [mask] - Where(Cmp(y, c), A, B) fused
 # into the conv that writes y (act SELECT, src/passes/select.c) against the
 # same graph unfused (its threshold a [1, 64, 1, 1] constant of equal
 # values, which the pass refuses: CONV, COMPARE, WHERE layers): conv 3x3
 # (Winograd at AVX-512) and 1x1 (direct), 64 -> 64 channels, output
-# 1x64x112x112, torch.where(y > 0.05, y, -0.3 y). Outputs compared bitwise
+# 1x64x112x112, torch.where(y > 0.05, y, -0.3 y); with `mask`, the mask
+# (~(y > 0.05)).float() * -0.7 instead (unfused: CONV, COMPARE, NOT, CAST,
+# BINARY). Outputs compared bitwise
 # first; then each model's `run --repeat 20 --threads 1` median, fused and
 # unfused interleaved, three rounds. Under the lock:
 #   flock /tmp/pz_bench.lock sh bench/fusion/select_ab.sh build/paleozoic
 set -eu
 PZ=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") D=${2:-/tmp/pz_select_ab}
+export SEL_FORM=${3:-where}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$D"
 cd "$D"
 /usr/bin/python3 - <<'PYEOF' 2>/dev/null
+import os
 import torch, torch.nn as nn
 from onnx import numpy_helper
 
@@ -25,6 +29,8 @@ class M(nn.Module):
 
     def forward(self, x):
         y = self.c(x)
+        if os.environ["SEL_FORM"] == "mask":
+            return (~(y > self.t)).float() * -0.7
         return torch.where(y > self.t, y, -0.3 * y)
 
 

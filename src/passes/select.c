@@ -4,7 +4,13 @@
  *   Where(Cmp(y, c), A, B)     torch.where(y > 0, y, 0.2 * y), (y > t, y, 0),
  *                              (y < 0, 0, y), a mask after a sigmoid
  *   Mul(Cast(Cmp(y, c)), y)    (y > 0).float() * y: Where(.., y, 0 * y)
+ *   Cast(Cmp(y, c))            (y > 0.5).float(): Where(.., 1, 0)
+ *   Mul(Cast(Cmp(y, c)), k)    (y > 0.5).float() * k: Where(.., k, 0 * k)
+ *   Not(Cmp(y, c)) in place of Cmp: the branches swapped (NaN: Cmp false,
+ *                              Not true, as Where(Cmp, B, A) takes B... A)
  *
+ * The Cast's to float32 (float16, double, integers stay unfused); k a
+ * finite constant (1 k = k and 0 k = +-0 exactly: Mul's bits).
  * Cmp one of Greater, GreaterOrEqual, Less, LessOrEqual, Equal, y in
  * either slot; A and B each y, a constant, or Mul(y, k) (either order).
  * The producer takes act SELECT (pz_act: the same bits as Cmp, Mul and
@@ -12,7 +18,8 @@
  * (-0 and NaN included). Fused only when all of this holds:
  *   - the producer without act, its output float32 (pass_epilogues);
  *   - y read by the pattern alone (the Cmp, the Muls, the Where's slots),
- *     and the Cmp's, Cast's and Muls' outputs read by the next node alone,
+ *     and the Cmp's, Not's, Cast's and Muls' outputs read by the next node
+ *     alone (a lone Cast's output: by anything),
  *     no graph outputs; every node of the pattern plain;
  *   - c, k and the constants float32 constants of one element (any rank
  *     up to y's: they broadcast as scalars), not NaN;
@@ -79,6 +86,31 @@ static int branch(const ir_graph *g, const ir_node *wh, int s, int yv, const uns
     return 1;
 }
 
+/* After Cast(Cmp) (node *wi, float32): Mul(Cast, y) is Where(.., 1 y, 0 y)
+ * (-0, NaN on inf: Mul's bits), Mul(Cast, k) Where(.., k, 0 k), the Cast
+ * alone Where(.., 1, 0). *wi becomes the node whose output is the act's,
+ * the nodes it passes over go to gone, the Mul's read of y to uses. */
+static void cast_branches(const ir_graph *g, int *wi, int yv, const unsigned char *dead, ir_act *a,
+                          int *uses, int *gone, int *ng)
+{
+    int slot, mi = pass_sole_reader(g, g->nodes[*wi].out[0], &slot);
+    const ir_node *m = mi >= 0 && !dead[mi] ? &g->nodes[mi] : NULL;
+    float k;
+    *a = (ir_act){.kind = a->kind, .t = a->t, .cmp = a->cmp, .lo = 1.0f, .sel = 3};
+    if (!m || !pass_is(m, OP_mul) || m->n_in != 2 || !pass_plain(g, m)) return;
+    if (m->in[1 - slot] == yv) {
+        a->sel = 0;
+        (*uses)++;
+    } else if (scalar_const(g, m, 1 - slot, &g->values[yv].t, &k) && isfinite(k)) {
+        a->lo = 1.0f * k;
+        a->hi = 0.0f * k;
+    } else {
+        return;   /* a Mul by something else: the Cast alone */
+    }
+    gone[(*ng)++] = *wi;
+    *wi = mi;
+}
+
 /* LEAKY_RELU(a) (v < 0 ? a v : v, the same expression in every kernel)
  * where it computes a's select bit for bit: Where(y < 0, a y, y),
  * Where(y >= 0, y, a y), and with a finite and its sign bit clear (0 times
@@ -107,7 +139,12 @@ int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     for (int j = 0; j < g->n_nodes && ci < 0; j++)
         if (!dead[j] && cmp_with_const(g, &g->nodes[j], yv, &cmp, &t)) ci = j;
     if (ci < 0) return 0;
-    int wi = pass_sole_reader(g, g->nodes[ci].out[0], &slot), gone[5], ng = 0, uses = 1;
+    int wi = pass_sole_reader(g, g->nodes[ci].out[0], &slot), gone[6], ng = 0, uses = 1, neg = 0;
+    if (wi >= 0 && !dead[wi] && pass_is(&g->nodes[wi], OP_not) && pass_plain(g, &g->nodes[wi])) {
+        gone[ng++] = wi;   /* Not(Cmp): the mask its output, the branches swapped below */
+        neg = 1;
+        wi = pass_sole_reader(g, g->nodes[wi].out[0], &slot);
+    }
     if (wi < 0 || dead[wi] || !pass_plain(g, &g->nodes[wi])) return 0;
     ir_node *wh = &g->nodes[wi];
     ir_act a = {.kind = IR_ACT_SELECT, .t = t, .cmp = cmp};
@@ -119,19 +156,17 @@ int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
         uses += (wh->in[1] == yv) + (wh->in[2] == yv) + (ma >= 0) + (mb >= 0);
         if (ma >= 0) gone[ng++] = ma;
         if (mb >= 0) gone[ng++] = mb;
-    } else if (pass_is(wh, OP_cast) && wh->n_in == 1 && wh->n_out >= 1 && pass_plain(g, wh) &&
+    } else if (pass_is(wh, OP_cast) && wh->n_in == 1 && wh->n_out >= 1 &&
                g->values[wh->in[0]].t.dtype == IR_BOOL && g->values[wh->out[0]].t.dtype == IR_F32) {
-        /* Mul(Cast(Cmp), y): 1 * y where it holds, else 0 * y (-0, NaN on inf: Mul's bits) */
-        int mi = pass_sole_reader(g, wh->out[0], &slot);
-        if (mi < 0 || dead[mi] || !pass_is(&g->nodes[mi], OP_mul) || g->nodes[mi].n_in != 2 ||
-            g->nodes[mi].in[1 - slot] != yv || !pass_plain(g, &g->nodes[mi]))
-            return 0;
-        gone[ng++] = wi;
-        wi = mi;
-        a.lo = 1.0f;
-        uses++;
+        cast_branches(g, &wi, yv, dead, &a, &uses, gone, &ng);
     } else {
         return 0;
+    }
+    if (neg) {   /* Where(Not(m), A, B) = Where(m, B, A) */
+        const float lo = a.lo;
+        a.lo = a.hi;
+        a.hi = lo;
+        a.sel = (a.sel & 1) << 1 | (a.sel & 2) >> 1;
     }
     wh = &g->nodes[wi];
     if (wh->n_out < 1 || wh->out[0] < 0 || !pass_same_shape(&g->values[wh->out[0]].t, y) ||

@@ -43,7 +43,11 @@
 # Runtime at each ISA, one layer, the act named, the built program's bits
 # (three of them); fused = unfused bitwise (random floats; the unfused twin's
 # threshold a per-channel tensor of one value) at each ISA; not fused (and right): y also read by an Add, a per-channel tensor B, a
-# threshold computed from the input.
+# threshold computed from the input. Masks (SELECT with constant branches):
+# (y > 0.5).float(), (y <= -1).float() * -2 (-0 where false), Linear +
+# (~(y > 0)).float() (Not: the branches swapped), a batched Linear + 3 *
+# (y < 0).float(); (y > 0.5).double() not fused; (~(y > t)).float() * -0.7
+# fused = unfused bitwise at each ISA.
 # Under a sanitizer build (*san*) only every third model is built as a
 # program (the extra GEMM PRelu slope shapes never). Ends with `N passed, N failed`.
 set -u
@@ -319,11 +323,18 @@ MODELS = {
     "sel_used": Sel(lambda y, x: torch.where(y > 0, y, 0.2 * y) + y),
     "sel_tensor_b": Sel(lambda y, x: torch.where(y > 0, y, torch.arange(24.0).reshape(1, 24, 1, 1))),
     "sel_var_c": Sel(lambda y, x: torch.where(y > x.mean(), y, z)),
+    "mask_gt": Sel(lambda y, x: (y > 0.5).float()),
+    "mask_le_k": Sel(lambda y, x: (y <= -1.0).float() * -2.0),
+    "lin_not": Sel(lambda y, x: (~(y > 0)).float(), True),
+    "mm_mask_k": Sel(lambda y, x: 3.0 * (y < 0).float(), True),
+    "mask_double": Sel(lambda y, x: (y > 0.5).double()),
 }
-SHAPES = {"lin_ge": (6, 16), "mm_lt": (2, 5, 16)}
+SHAPES = {"lin_ge": (6, 16), "mm_lt": (2, 5, 16), "lin_not": (6, 16), "mm_mask_k": (2, 5, 16)}
 # fused and not (a per-channel threshold of equal values): one conv, random floats
 for name, t in (("bits_fused", torch.tensor(0.05)), ("bits_unfused", torch.full((1, 24, 1, 1), 0.05))):
     MODELS[name] = Sel(lambda y, x, t=t: torch.where(y > t, y, -0.3 * y))
+for name, t in (("bitsm_fused", torch.tensor(0.05)), ("bitsm_unfused", torch.full((1, 24, 1, 1), 0.05))):
+    MODELS[name] = Sel(lambda y, x, t=t: (~(y > t)).float() * -0.7)
 for name, mod in MODELS.items():
     mod.eval()
     torch.manual_seed(1)
@@ -351,7 +362,12 @@ lin_ge select PZ_CMP_GE GEMM
 mm_lt select PZ_CMP_LT MATMUL
 sel_used - - BINARY+BINARY+COMPARE+CONV+WHERE
 sel_tensor_b - - COMPARE+CONV+WHERE
-sel_var_c - - COMPARE+CONV+REDUCE_MEAN+WHERE"
+sel_var_c - - COMPARE+CONV+REDUCE_MEAN+WHERE
+mask_gt select PZ_CMP_GT CONV
+mask_le_k select -0.0f CONV
+lin_not select PZ_ACT_SELECT GEMM
+mm_mask_k select PZ_CMP_LT MATMUL
+mask_double - - CAST+COMPARE+CONV"
 if ! "$PY" "$T/make_sel.py" "$T" >"$T/make.log" 2>&1; then
     bad "PyTorch export (select): $(tail -c 600 "$T/make.log")"
     finish
@@ -385,7 +401,7 @@ while read -r n act cname kind; do
     check "$n: inspect --json names the act $act" sh -c \
         "\"$PZ\" inspect \"$mod\" --strategy none --json | grep -q '\"act\":\"$act\"'"
     # built programs (a few seconds each): one per comparison printed, and the GEMM
-    case $n in sel_le_rev | sel_eq | lin_ge | sel_negz) ;; *) continue ;; esac
+    case $n in sel_le_rev | sel_eq | lin_ge | sel_negz | mask_le_k | lin_not) ;; *) continue ;; esac
     [ "$san" -eq 1 ] && [ "$n" != sel_le_rev ] && continue
     built_bits "$n" "$mod" "$in" || continue
     rm -rf "$T/$n.c"
@@ -401,17 +417,22 @@ t = TensorProto()
 t.ParseFromString(open(sys.argv[1], "rb").read())
 a = numpy_helper.to_array(t)
 sys.exit(not (np.signbit(a[a == 0]).sum() > 100))' "$T/sel_negz.native.pb"
-# fused = unfused bit for bit (random floats), at each ISA
-for isa in native avx2 scalar; do
-    e=PZ_ISA=$isa
-    [ "$isa" = native ] && e=PZ_SEL_NATIVE=1
-    if env "$e" "$PZ" run "$T/bits_fused.onnx" --input "$T/bits_fused.in.pb" --output "$T/bf.pb" --profile >"$T/bf.prof" 2>"$T/run.err" &&
-        env "$e" "$PZ" run "$T/bits_unfused.onnx" --input "$T/bits_unfused.in.pb" --output "$T/bu.pb" --profile >"$T/bu.prof" 2>>"$T/run.err"; then
-        check "select PZ_ISA=$isa: fused (1 layer) = unfused (CONV, COMPARE, BINARY, WHERE) bitwise" sh -c \
-            "grep -q '1 layers' \"$T/bf.prof\" && grep -q '4 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
-    else
-        bad "select PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
-    fi
+# fused = unfused bit for bit (random floats), at each ISA: the Where
+# (CONV, COMPARE, BINARY, WHERE unfused) and the mask Cast(Not(Cmp)) * k
+# (CONV, COMPARE, NOT, CAST, BINARY)
+for p in "bits 4" "bitsm 5"; do
+    set -- $p
+    for isa in native avx2 scalar; do
+        e=PZ_ISA=$isa
+        [ "$isa" = native ] && e=PZ_SEL_NATIVE=1
+        if env "$e" "$PZ" run "$T/$1_fused.onnx" --input "$T/$1_fused.in.pb" --output "$T/bf.pb" --profile >"$T/bf.prof" 2>"$T/run.err" &&
+            env "$e" "$PZ" run "$T/$1_unfused.onnx" --input "$T/$1_unfused.in.pb" --output "$T/bu.pb" --profile >"$T/bu.prof" 2>>"$T/run.err"; then
+            check "select $1 PZ_ISA=$isa: fused (1 layer) = unfused ($2 layers) bitwise" sh -c \
+                "grep -q ' 1 layers' \"$T/bf.prof\" && grep -q ' $2 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
+        else
+            bad "select $1 PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
 done
 # The UNARY layer's vector forms (vmath_avx512.h) standalone on a plain
 # [3, 5, 7] (105 elements: 6 vectors and a partial one, the flat path's

@@ -13,7 +13,10 @@
 # the CPU's ISA (AVX-512 where it has it), PZ_ISA=scalar (the plain C
 # twins) and PZ_ISA=ref (the references), the ref one at 1 and 3 threads:
 # every output has the bits of ONNX Runtime's; int32 along the last axis
-# also as a built program. Under a sanitizer: the models of one shape
+# also as a built program. float32 Max, Min, Mod (fmod 1), Pow (x^2, x^3 of
+# negative bases, |a| + 0.1 to random powers) per broadcast at the CPU's
+# ISA, scalar and ref: the bits of ORT's, the general Pows within 1e-5.
+# Under a sanitizer: the models of one shape
 # (along the last axis). Ends with `N passed, N failed`.
 set -u
 NAME=45-int-eltwise
@@ -165,4 +168,69 @@ for nk in $(tail -n 1 "$T/make.log"); do
         bad "$n: the built program failed: $(head -c 400 "$T/run.err")"
     fi
 done
+
+# float32 Max, Min, Mod (fmod 1), Pow(|a| + 0.1, b), Pow(a, 3) and Pow(a, 2)
+# (AVX-512: binary_avx512.c), one model per broadcast: Max, Min, Mod, Pow 2
+# the bits of ORT's, the other Pows within 1e-5 (ours within 1 ulp of powf)
+cat >"$T/make_f.py" <<'PYEOF'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+out, modes = sys.argv[1], sys.argv[2].split(",")
+rng = np.random.default_rng(1)
+A = [2, 3, 37]
+B = {"same": A, "scalar": [], "last": [2, 3, 1], "row": [37]}
+for mode in modes:
+    inits = [nh.from_array(np.array(v, np.float32), k) for k, v in (("k01", 0.1), ("k3", 3.0), ("k2", 2.0))]
+    nodes = [h.make_node("Max", ["a", "b"], ["y0"]), h.make_node("Min", ["a", "b"], ["y1"]),
+             h.make_node("Mod", ["a", "b"], ["y2"], fmod=1), h.make_node("Pow", ["a", "k2"], ["y3"]),
+             h.make_node("Abs", ["a"], ["aa"]), h.make_node("Add", ["aa", "k01"], ["ap"]),
+             h.make_node("Pow", ["ap", "b"], ["y4"]), h.make_node("Pow", ["a", "k3"], ["y5"])]
+    outs = [h.make_tensor_value_info("y%d" % i, T.FLOAT, None) for i in range(6)]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("a", T.FLOAT, A),
+                                  h.make_tensor_value_info("b", T.FLOAT, B[mode])], outs, inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, "%s/fmath_%s.onnx" % (out, mode))
+    a = rng.uniform(-4, 4, A).astype(np.float32)
+    a.flat[:4] = [0.5, -0.5, 4.0, -3.0]
+    b = np.asarray(rng.uniform(-3, 3, B[mode])).astype(np.float32)
+    b = np.where(np.abs(b) < 0.1, np.float32(1.5), b).astype(np.float32)   # no Mod by ~0
+    for k, v in (("a", a), ("b", b)):
+        with open("%s/fmath_%s.%s.pb" % (out, mode, k), "wb") as f:
+            f.write(nh.from_array(np.asarray(v), k).SerializeToString())
+PYEOF
+if "$PY" "$T/make_f.py" "$T" "$modes" >"$T/make.log" 2>&1; then
+    for mode in $(echo "$modes" | tr , ' '); do
+        n=fmath_$mode mod="$T/fmath_$mode.onnx"
+        ins="$T/$n.a.pb $T/$n.b.pb" pzins="--input $T/$n.a.pb --input $T/$n.b.pb"
+        outs() { for i in 0 1 2 3 4 5; do printf '%s ' "$T/$n.$1.$i.pb"; done; }
+        # shellcheck disable=SC2046,SC2086
+        if ! node "$E2E/ort_run.js" "$mod" $ins -- $(outs ort) >/dev/null 2>"$T/ort.err"; then
+            bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+            continue
+        fi
+        for isa in cpu scalar ref; do
+            pairs=""
+            for o in $(outs "$isa"); do pairs="$pairs --output $o"; done
+            # shellcheck disable=SC2086
+            if [ "$isa" = cpu ]; then env -u PZ_ISA "$PZ" run "$mod" $pzins $pairs >/dev/null 2>"$T/run.err"
+            else PZ_ISA=$isa "$PZ" run "$mod" $pzins $pairs >/dev/null 2>"$T/run.err"
+            fi || { bad "$n: $isa run failed: $(head -c 400 "$T/run.err")"; continue; }
+            clean "$T/run.err" || bad "$n $isa: sanitizer report: $(tail -c 300 "$T/run.err")"
+            for i in 0 1 2 3; do
+                check "$n: output $i at ISA $isa: the bits of ONNX Runtime" \
+                    node "$E2E/compare.js" --bitwise "$T/$n.$isa.$i.pb" "$T/$n.ort.$i.pb"
+            done
+            for i in 4 5; do
+                check "$n: Pow output $i at ISA $isa: ONNX Runtime within 1e-5" \
+                    node "$E2E/compare.js" --rel 1e-5 "$T/$n.$isa.$i.pb" "$T/$n.ort.$i.pb"
+            done
+        done
+    done
+else
+    bad "float model export: $(tail -c 600 "$T/make.log")"
+fi
 finish

@@ -769,6 +769,17 @@ static void prelu_check(ir_graph *g, const char *name, int fused, int64_t m, int
     CHECK(run_err(g, ins, want, &layers) <= 1e-5 && layers == 2 - fused);
 }
 
+/* y[m, p] = the 1x1 conv of x[C, HW] by w[M, C] (no bias), in double. */
+static void conv1x1_ref(const float *w, const float *x, int64_t C, int64_t M, int64_t HW, double *y)
+{
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t p = 0; p < HW; p++) {
+            double a = 0;
+            for (int64_t q = 0; q < C; q++) a += (double)w[m * C + q] * x[q * HW + p];
+            y[m * HW + p] = a;
+        }
+}
+
 /* Conv (1x1, 3 -> 5 channels, 4x5 pixels) -> PRelu, the slope of each shape:
  * [5,1,1], [1], [1,5,1,1] fuse into the Conv (act PRELU, input 4 the 5
  * slopes, one layer); [5] (along W, of 5 too) and a slope computed at run
@@ -795,10 +806,10 @@ static void test_prelu_epilogue(void)
         ir_graph_add_output(g, y);
         CHECK(finish(g));
         double want[5 * 20];
+        conv1x1_ref(cdata(g, w), xd, C, M, HW, want);
         for (int64_t m = 0; m < M; m++)
             for (int64_t p = 0; p < HW; p++) {
-                double a = 0;
-                for (int64_t q = 0; q < C; q++) a += (double)cdata(g, w)[m * C + q] * xd[q * HW + p];
+                const double a = want[m * HW + p];
                 const int64_t k = V[v].rank == 1 ? (V[v].dims[0] == 1 ? 0 : p % 5) : m;
                 want[m * HW + p] = a < 0 ? slope[k] * a : a;
             }
@@ -932,6 +943,95 @@ static int add_scalar(ir_graph *g, const char *name, float v)
     ir_value_set_data(g, id, &v, sizeof v);
     g->values[id].is_initializer = 1;
     return id;
+}
+
+/* select.c's masks: Conv (1x1, 3 -> 5, 4x5 pixels) -> Cmp(c, 0.1) (the
+ * constant on either side) -> [Not] -> Cast(to) -> [Mul by k or by c]:
+ * a Cast to float32 fuses as SELECT with constant branches (1, 0), the Mul
+ * by a finite scalar k as (k, 0 k: -0 for k < 0), Not swaps the branches;
+ * a Cast to double (then back to float) and a Mul by a per-channel tensor
+ * (the Cast fused alone, the Mul a layer) are the negatives. The act's
+ * fields, the layer count, and the values against double loops. */
+static void test_select_masks(void)
+{
+    enum { NONE, BY_K, BY_Y, BY_T };
+    static const struct {
+        const char *cmp;
+        int left, neg, dbl, mul;
+        float k;
+        int layers, cmp_id, sel;
+    } V[] = {
+        {"Greater", 0, 0, 0, NONE, 0, 1, PZ_CMP_GT, 3},
+        {"Less", 1, 0, 0, BY_K, -2.5f, 1, PZ_CMP_GT, 3},   /* Less(0.1, c): c > 0.1 */
+        {"GreaterOrEqual", 0, 1, 0, NONE, 0, 1, PZ_CMP_GE, 3},
+        {"LessOrEqual", 0, 1, 0, BY_Y, 0, 1, PZ_CMP_LE, 0},
+        {"Greater", 0, 1, 0, BY_K, 4.0f, 1, PZ_CMP_GT, 3},
+        {"Greater", 0, 0, 1, NONE, 0, 4, -1, 0},
+        {"Greater", 0, 0, 0, BY_T, 0, 2, PZ_CMP_GT, 3},
+    };
+    for (int v = 0; v < (int)(sizeof V / sizeof V[0]); v++) {
+        ir_graph *g = ir_graph_new();
+        g->opset = 13;
+        float *xd;
+        const int64_t C = 3, M = 5, HW = 20;
+        const float t = 0.1f;
+        int x = add_input(g, "x", 4, (int64_t[]){1, C, 4, 5}, &xd);
+        int w = add_const(g, "w", 4, (int64_t[]){M, C, 1, 1}, -0.6f, 0.6f);
+        int th = add_scalar(g, "t", t), k = add_scalar(g, "k", V[v].k);
+        int tk = add_const(g, "tk", 3, (int64_t[]){M, 1, 1}, -2, 2);
+        int c = ir_graph_add_value(g, "c"), b = ir_graph_add_value(g, "b");
+        int nb = ir_graph_add_value(g, "nb"), f = ir_graph_add_value(g, "f");
+        int f2 = ir_graph_add_value(g, "f2"), y = ir_graph_add_value(g, "y");
+        add_node(g, "conv", "Conv", 2, (int[]){x, w}, c);
+        add_node(g, "cmp", V[v].cmp, 2, V[v].left ? (int[]){th, c} : (int[]){c, th}, b);
+        if (V[v].neg) add_node(g, "not", "Not", 1, (int[]){b}, nb);
+        int cast = add_node(g, "cast", "Cast", 1, (int[]){V[v].neg ? nb : b}, f);
+        attr_int(g, cast, "to", V[v].dbl ? 11 : 1);
+        if (V[v].dbl) attr_int(g, add_node(g, "cast2", "Cast", 1, (int[]){f}, f2), "to", 1);
+        const int mk = V[v].mul == BY_K ? k : V[v].mul == BY_Y ? c : tk;
+        if (V[v].mul != NONE) add_node(g, "mul", "Mul", 2, (int[]){f, mk}, y);
+        ir_graph_add_output(g, V[v].mul != NONE ? y : V[v].dbl ? f2 : f);
+        CHECK(finish(g));
+        double want[5 * 20];
+        conv1x1_ref(cdata(g, w), xd, C, M, HW, want);
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t p = 0; p < HW; p++) {
+                const float af = (float)want[m * HW + p];   /* the conv's float: a sum near t may round across */
+                int on = !strcmp(V[v].cmp, "Greater") || V[v].left ? af > t
+                       : !strcmp(V[v].cmp, "GreaterOrEqual")       ? af >= t
+                                                                   : af <= t;
+                on ^= V[v].neg;
+                want[m * HW + p] = V[v].mul == BY_K   ? on * V[v].k
+                                 : V[v].mul == BY_Y   ? on * (double)af
+                                 : V[v].mul == BY_T   ? on * cdata(g, tk)[m]
+                                                      : on;
+            }
+        passes_stats ps;
+        pz_err err = {0};
+        CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
+        const ir_act *act = &g->nodes[find_node(g, "conv")].act;
+        if (V[v].cmp_id < 0) {
+            CHECK(act->kind == IR_ACT_NONE && find_node(g, "cast") >= 0);
+        } else {
+            const float on = V[v].mul == BY_K ? V[v].k : 1, off = V[v].mul == BY_K ? 0.0f * V[v].k : 0;
+            const float lo = V[v].neg ? off : on, hi = V[v].neg ? on : off;
+            int sel = V[v].neg ? (V[v].sel & 1) << 1 | (V[v].sel & 2) >> 1 : V[v].sel;
+            CHECK(act->kind == IR_ACT_SELECT && act->cmp == V[v].cmp_id && act->t == t &&
+                  act->sel == sel && act->lo == lo && act->hi == hi &&
+                  !signbit(act->lo) == !signbit(lo) && !signbit(act->hi) == !signbit(hi));
+            CHECK(find_node(g, "cmp") < 0 && find_node(g, "cast") < 0 && find_node(g, "not") < 0);
+            if (act->kind != IR_ACT_SELECT || act->sel != sel || act->lo != lo || act->hi != hi)
+                fprintf(stderr, "select mask %d: kind %d sel %d lo %g hi %g\n", v, act->kind, act->sel,
+                        act->lo, act->hi);
+        }
+        int layers = 0;
+        double e = run_err(g, (const float *const[]){xd}, want, &layers);
+        const double tol = V[v].mul == BY_Y ? 1e-6 : 0;   /* the conv's float sums; masks exact */
+        CHECK(e <= tol && layers == V[v].layers);
+        if (e > tol || layers != V[v].layers) fprintf(stderr, "select mask %d: error %g, %d layers\n", v, e, layers);
+        free(xd);
+        ir_graph_free(g);
+    }
 }
 
 /* GELU as PyTorch exports it (gate.c): Conv -> Div(c, sqrt 2) -> Erf ->
@@ -2101,6 +2201,7 @@ int main(int argc, char **argv)
     test_shuffles();
     test_shuffle_slices();
     test_gelu();
+    test_select_masks();
     test_norms();
     test_linear(0);
     test_linear(1);

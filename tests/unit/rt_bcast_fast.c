@@ -5,7 +5,7 @@
  * Gather (any axis, int32 and int64 indices, negative and out of range),
  * GatherElements, GatherND (batch dims, slices of one element or more) and
  * float32 Add/Sub/Mul/Div with a Relu or Clip (NaN, infinities, signed
- * zeros); dims of 0 and 1 among them; 1 and 3 workers. Every output buffer
+ * zeros), Cast of masks and bytes to float32 and back; dims of 0 and 1 among them; 1 and 3 workers. Every output buffer
  * starts filled with 0xA5 so an element left unwritten shows. Then the
  * layers (WHERE, BINARY, VIEW, GATHER) in a net: PZ_ISA=ref (the
  * references) against the other ISAs (the twins), 1 to 3 workers. */
@@ -374,6 +374,34 @@ static void test_layers(void)
     free(x); free(s); free(table);
 }
 
+/* Cast's twin (bool, uint8, int8 -> float32; float32 -> bool) against
+ * pz_any_cast__ref, bitwise: random bytes (bools 0 and 1) and edgy floats
+ * (NaN, infinities, signed zeros), lengths 0 to 100, 1 and 3 workers; the
+ * pairs it refuses (float16, int32 -> float32) it does not take. */
+static void test_cast(void)
+{
+    static const int PAIRS[][2] = {{PZ_BOOL, PZ_F32}, {PZ_U8, PZ_F32}, {PZ_I8, PZ_F32}, {PZ_F32, PZ_BOOL}};
+    int bad = 0;
+    for (int t = 0; t < 200; t++) {
+        const int tx = PAIRS[t % 4][0], ty = PAIRS[t % 4][1];
+        const int64_t n = (int64_t)urand(101);
+        CHECK(pz_any_cast_fast_takes(tx, ty));
+        void *x = tx == PZ_F32 ? (void *)new_edgy(n) : new_bytes(n);
+        if (tx == PZ_BOOL)
+            for (int64_t i = 0; i < n; i++) ((uint8_t *)x)[i] &= 1;
+        const int64_t nb = n * (int64_t)pz_dtype_size(ty);
+        unsigned char *yr = malloc((size_t)nb + 1), *y = malloc((size_t)nb + 1);
+        pz_any_cast__ref(NULL, tx, x, ty, yr, n, 0, 1);
+        bool ok1, ok3;
+        RUN_BOTH(y, nb, pz_any_cast__fast(tx, x, ty, y, n, ith, nth));
+        if (!(ok1 && ok3) && bad++ < 5) checkf(false, "cast %d -> %d n %lld: %d %d", tx, ty, (long long)n, ok1, ok3);
+        free(x); free(yr); free(y);
+    }
+    checkf(bad == 0, "cast: 200 random vectors bitwise (%d differ)", bad);
+    check(!pz_any_cast_fast_takes(PZ_F32, PZ_F16) && !pz_any_cast_fast_takes(PZ_I32, PZ_F32),
+          "cast twin refuses float16 and int32 -> float32");
+}
+
 int main(void)
 {
     test_where();
@@ -382,6 +410,7 @@ int main(void)
     test_gather_elements();
     test_gather_nd();
     test_binary();
+    test_cast();
     test_layers();
     return test_summary("rt_bcast_fast");
 }

@@ -66,4 +66,11 @@ bool pz_f32_binary_fast_takes(const pz_binary_params *p, const pz_bcast *bc);
 void pz_f32_binary__fast(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                          const float *b, float *y, int ith, int nth);
 
+/* Cast (pz_any_cast__ref's arguments, its bits) of a mask or bytes to
+ * float32 and back: bool, uint8, int8 -> float32 and float32 -> bool
+ * (x != 0: NaN true), one typed loop each (the reference goes through
+ * double per element). takes: whether tx -> ty is one of these. */
+bool pz_any_cast_fast_takes(int tx, int ty);
+void pz_any_cast__fast(int tx, const void *x, int ty, void *y, int64_t n, int ith, int nth);
+
 #endif

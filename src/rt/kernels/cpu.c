@@ -82,6 +82,7 @@ static const pz_fast_kernels AVX512 = {
     .layernorm = pz_f32_layernorm__avx512,
     .compare = pz_num_compare__avx512,
     .int_binary = pz_int_binary__avx512,
+    .f32_binary = pz_f32_binary__avx512,
     .rnn_step = pz_f32_rnn_step__avx512,
     .attention = pz_f32_attention__avx512,
     .softmax_rows = pz_f32_softmax_rows__avx512,

@@ -445,6 +445,16 @@ void pz_int_binary_walk(pz_int_binary_row_fn row, const pz_binary_params *p, int
                         const pz_bcast *bc, const void *a, const void *b, void *y, int ith,
                         int nth);
 
+/* The float32 BINARY's Pow, Max, Min, PRelu, Mod, Fmod in ZMM registers
+ * (binary_avx512.c: its bits and Pow's bound), pz_f32_binary__ref's
+ * arguments; takes: the function one of these, each operand contiguous or
+ * one value along Y's last axis (a dynamic region asks at each run). */
+typedef void (*pz_f32_binary_fn)(const pz_binary_params *p, const pz_bcast *bc, const float *a,
+                                 const float *b, float *y, int ith, int nth);
+bool pz_f32_binary_avx512_takes(const pz_binary_params *p, const pz_bcast *bc);
+void pz_f32_binary__avx512(const pz_binary_params *p, const pz_bcast *bc, const float *a,
+                           const float *b, float *y, int ith, int nth);
+
 /* BitwiseNot (LOGIC_UNARY's PZ_LU_BITNOT) over worker ith's share of n
  * elements of an 8- to 64-bit integer type tx (takes: whether it is one):
  * the plain-C twin (logic_unary_fast.c) of pz_any_logic_unary__ref. */
@@ -519,6 +529,7 @@ typedef struct {
     pz_layernorm_fn layernorm;
     pz_compare_fn compare;         /* float32, int32, int64 comparisons */
     pz_int_binary_fn int_binary;   /* integer arithmetic, bitwise, shifts */
+    pz_f32_binary_fn f32_binary;   /* Pow, Max, Min, PRelu, Mod (AVX-512 only, else NULL) */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */

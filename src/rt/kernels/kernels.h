@@ -251,6 +251,13 @@ void pz_bcast_walk(const pz_bcast *bc, int ith, int nth, pz_bcast_seg_fn seg, vo
 
 void pz_f32_binary__ref(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                         const float *b, float *y, int ith, int nth);
+/* The float32 BINARY's walk (pz_bcast_walk) with row for each segment
+ * (strides sa, sb of A and B along it), then p's activation on the segment
+ * (pz_act_f32): pz_f32_binary__ref's with its row, the AVX-512 one's. */
+typedef void (*pz_f32_binary_row_fn)(pz_binary_func f, const float *a, int64_t sa, const float *b,
+                                     int64_t sb, float *y, int64_t n);
+void pz_f32_binary_walk(pz_f32_binary_row_fn row, const pz_binary_params *p, const pz_bcast *bc,
+                        const float *a, const float *b, float *y, int ith, int nth);
 /* Integer types, exact: Add/Sub/Mul wrap, Div truncates (x/0 = 0,
  * MIN/-1 = MIN), Pow by squaring (negative exponents: 0 unless |base| = 1),
  * PRelu x < 0 ? x*slope : x. A, B and Y all of type dtype. */

@@ -3,7 +3,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/ops/ops.h"
 
-typedef enum { BIN_F32, BIN_F32_FAST, BIN_INT, BIN_INT_FAST, BIN_ANY, BIN_16C } bin_path;
+typedef enum { BIN_F32, BIN_F32_FAST, BIN_F32_VEC, BIN_INT, BIN_INT_FAST, BIN_ANY, BIN_16C } bin_path;
 
 static const char *const BINARY_FUNC[] = {
     "PZ_BIN_ADD", "PZ_BIN_SUB", "PZ_BIN_MUL", "PZ_BIN_DIV", "PZ_BIN_POW", "PZ_BIN_MAX",
@@ -18,6 +18,7 @@ typedef struct {
                               * fast.h, binary16c */
     pz_binary16c_fn fn;      /* BIN_16C: the CPU's kernel */
     pz_int_binary_fn ifn;    /* BIN_INT_FAST: the CPU's kernel */
+    pz_f32_binary_fn ffn;    /* BIN_F32_VEC: the CPU's kernel */
 } binary_state;
 
 /* How operand t enters a blocked binary producing y (rank 4): 0 of y's
@@ -89,6 +90,12 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
         (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
         st->path = BIN_F32_FAST;
+    /* Pow, Max, Min, PRelu, Mod on plain layouts: the CPU's kernel, where it
+     * has one (AVX-512) */
+    st->ffn = pz_fast_kernels_for(isa)->f32_binary;
+    if (st->path == BIN_F32 && isa != PZ_ISA_REF && st->ffn && !l->dyn &&
+        pz_f32_binary_avx512_takes(p, &st->bc))
+        st->path = BIN_F32_VEC;
     /* int32, int64 arithmetic and Pow, the bitwise functions and unsigned
      * shifts: the CPU's kernel */
     if (st->path == BIN_INT && isa != PZ_ISA_REF && pz_int_binary_fast_takes(p, y->dtype)) {
@@ -122,6 +129,9 @@ static void binary_run(const pz_layer *l, int ith, int nth)
         }
         /* a dynamic region's broadcast the twin does not take: the reference */
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+        break;
+    case BIN_F32_VEC:
+        st->ffn(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
         break;
     case BIN_F32:
         pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);

@@ -1,5 +1,6 @@
 /* cast.c - the CAST layer: X to Y's element type (pz_cast_params: how to
  * round into the float8 types; zero is ONNX's default). */
+#include "rt/kernels/bcast_fast.h"
 #include "rt/ops/ops.h"
 
 static int cast_prepare(pz_layer *l, char *err, size_t n)
@@ -19,6 +20,11 @@ static int cast_prepare(pz_layer *l, char *err, size_t n)
 static void cast_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *y = l->out[0];
+    /* masks and bytes to float32 and back: the plain-C twin (PZ_ISA=ref: the reference) */
+    if (l->isa != PZ_ISA_REF && pz_any_cast_fast_takes(x->dtype, y->dtype)) {
+        pz_any_cast__fast(x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
+        return;
+    }
     pz_any_cast__ref(l->params, x->dtype, x->data, y->dtype, y->data, pz_numel(x), ith, nth);
 }
 

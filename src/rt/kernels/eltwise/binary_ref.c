@@ -70,6 +70,7 @@ void pz_bcast_walk(const pz_bcast *bc, int ith, int nth, pz_bcast_seg_fn seg, vo
 /* ---- f32 ---- */
 
 typedef struct {
+    pz_f32_binary_row_fn row;
     const pz_binary_params *p;
     const float *a, *b;
     float *y;
@@ -78,16 +79,28 @@ typedef struct {
 
 static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
 {
-    f32_ctx *c = vctx;
-    const float *a = c->a + oa, *b = c->b + ob;
+    const f32_ctx *c = vctx;
     float *y = c->y + oy;
-    pz_binary_func f = c->p->func;
+    c->row(c->p->func, c->a + oa, c->sa, c->b + ob, c->sb, y, n);
+    if (c->p->act.kind != PZ_ACT_NONE)
+        for (int64_t i = 0; i < n; i++) y[i] = pz_act_f32(&c->p->act, y[i]);
+}
+
+void pz_f32_binary_walk(pz_f32_binary_row_fn row, const pz_binary_params *p, const pz_bcast *bc,
+                        const float *a, const float *b, float *y, int ith, int nth)
+{
+    f32_ctx c = {row, p, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
+    pz_bcast_walk(bc, ith, nth, f32_seg, &c);
+}
+
+static void f32_row(pz_binary_func f, const float *a, int64_t sa, const float *b, int64_t sb,
+                    float *y, int64_t n)
+{
     /* the common cases in their own loops: both operands contiguous, or
      * one of them one value along the segment (a LayerNorm's x - mean,
      * x / std, x * gamma); Pow(x, 2) (a variance) as x * x, which is what
      * powf gives for an exponent of 2. gcc 12 at -O2 leaves these scalar:
      * the vectorized ones are the twin's (binary_fast.c) */
-    const int64_t sa = c->sa, sb = c->sb;
     const bool arith = f == PZ_BIN_ADD || f == PZ_BIN_SUB || f == PZ_BIN_MUL || f == PZ_BIN_DIV;
     if (arith && sa == 1 && sb == 1) {
         switch (f) {
@@ -117,15 +130,12 @@ static void f32_seg(void *vctx, int64_t oa, int64_t ob, int64_t oy, int64_t n)
     } else {
         for (int64_t i = 0; i < n; i++) y[i] = pz_binary_f32(f, a[i * sa], b[i * sb]);
     }
-    if (c->p->act.kind != PZ_ACT_NONE)
-        for (int64_t i = 0; i < n; i++) y[i] = pz_act_f32(&c->p->act, y[i]);
 }
 
 void pz_f32_binary__ref(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                         const float *b, float *y, int ith, int nth)
 {
-    f32_ctx c = {p, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
-    pz_bcast_walk(bc, ith, nth, f32_seg, &c);
+    pz_f32_binary_walk(f32_row, p, bc, a, b, y, ith, nth);
 }
 
 /* ---- integers, exact, no undefined behaviour ---- */

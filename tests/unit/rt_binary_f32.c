@@ -1,0 +1,186 @@
+/* rt_binary_f32.c - the float32 BINARY's AVX-512 kernel (binary_avx512.c:
+ * Pow, Max, Min, PRelu, Mod, Fmod) against its scalar twin, the reference
+ * pz_f32_binary__ref (pz_binary_f32: powf, fmodf): lengths below, at,
+ * above and multiples of 16, operands of one shape, one a scalar, a row
+ * times a column, along the last axis (bcast_mode 0 to 4; a strided
+ * operand is not taken), 1 and 3 workers, Y starting as 0xA5 bytes.
+ * Values: random of both signs and many magnitudes, and the edge cases
+ * 0, -0, +-inf, NaN, +-1, subnormals, integers odd and even, and
+ * exponents 0, 2, 0.5, 3, -1, 2.5, 2^24 + 2, 1e10, +-inf, NaN. Max, Min,
+ * PRelu, Mod and Fmod bit for bit (NaNs too); Pow within 1 ulp of powf
+ * (powf's NaN bits where it is NaN, its bits on the edge lanes, x 0, inf
+ * or NaN, and e = 2). Then Pow's worst ulp over 2^20 random pairs.
+ * Prints `N passed, N failed`. */
+#include "rt_test.h"
+
+static const float EDGE_X[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 1e-40f, -3e-39f,
+                               3.0f, -3.0f, -2.0f, 7.5f, -0.5f, 1e30f, -1e30f, 123456.0f, -8.0f};
+static const float EDGE_E[] = {0.0f, -0.0f, 2.0f, 0.5f, 3.0f, -1.0f, 2.5f, 16777218.0f, 1e10f,
+                               INFINITY, -INFINITY, NAN, -3.0f, 1.0f, 0.1f, -2.0f, 1e-3f, 17.0f};
+
+/* A float of varied magnitude: an edge value one time in four, else
+ * +-2^u with u in [-30, 30), or an integer in [-9, 9]. */
+static float edgy(const float *edge, int ne)
+{
+    const float r = frand();
+    if (r < -0.5f) return edge[(uint32_t)(-r * 10000) % (uint32_t)ne];
+    if (r < 0.0f) return (float)(int)(frand() * 9.5f);
+    return (frand() < 0 ? -1.0f : 1.0f) * exp2f(frand() * 30.0f);
+}
+
+/* The distance in ulps of two finite or infinite floats of one sign. */
+static int64_t ulps(float a, float b)
+{
+    int32_t ia, ib;
+    memcpy(&ia, &a, 4);
+    memcpy(&ib, &b, 4);
+    if (ia < 0) ia = INT32_MIN - ia;   /* the sign-magnitude bits as an ordered integer */
+    if (ib < 0) ib = INT32_MIN - ib;
+    return ia > ib ? (int64_t)ia - ib : (int64_t)ib - ia;
+}
+
+static int same_bits(float a, float b)
+{
+    return memcmp(&a, &b, 4) == 0;   /* NaNs too: the same payload and sign */
+}
+
+/* y against the reference yr (n elements): bitwise, or Pow within 1 ulp
+ * (bitwise where the kernel defers to powf: x 0, inf or NaN; e 2). */
+static int64_t agree(pz_binary_func f, const float *y, const float *yr, const float *a, int64_t sa,
+                     const float *b, int64_t sb, const pz_bcast *bc, int64_t n, int *bad)
+{
+    int64_t worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t r = i / bc->dims[bc->rank - 1], c = i % bc->dims[bc->rank - 1];
+        const float x = a[(bc->rank > 1 ? r * bc->sa[0] : 0) + c * sa];
+        const float e = b[(bc->rank > 1 ? r * bc->sb[0] : 0) + c * sb];
+        const int exact = f != PZ_BIN_POW || x == 0 || !isfinite(x) || e == 2.0f || isnan(e);
+        if (exact || isnan(yr[i]) || isnan(y[i])) {
+            if (!same_bits(y[i], yr[i])) {
+                if (*bad < 5) fprintf(stderr, "f%d: %a, %a: %a, want %a\n", f, x, e, y[i], yr[i]);
+                ++*bad;
+            }
+            continue;
+        }
+        const int64_t u = ulps(y[i], yr[i]);
+        if (u > worst) worst = u;
+        if (u > 1 && *bad < 5) fprintf(stderr, "pow %a %a: %a, powf %a (%lld ulps)\n", x, e, y[i], yr[i], (long long)u);
+        *bad += u > 1;
+    }
+    return worst;
+}
+
+static void test_twins(const pz_fast_kernels *k)
+{
+    static const int64_t NS[] = {1, 7, 15, 16, 17, 31, 32, 33, 100};
+    static const pz_binary_func FN[] = {PZ_BIN_POW, PZ_BIN_MAX, PZ_BIN_MIN, PZ_BIN_PRELU,
+                                        PZ_BIN_MOD, PZ_BIN_FMOD};
+    static const char *const FNAME[] = {"Pow", "Max", "Min", "PRelu", "Mod", "Fmod"};
+    int64_t worst = 0;
+    for (size_t t = 0; t < sizeof NS / sizeof NS[0]; t++)
+        for (int mode = 0; mode < BCAST_MODES; mode++)
+            for (size_t fi = 0; fi < sizeof FN / sizeof FN[0]; fi++) {
+                const int64_t n = NS[t];
+                pz_bcast bc;
+                bcast_mode(mode, n, &bc);
+                const pz_binary_params p = {.func = FN[fi]};
+                const bool takes = pz_f32_binary_avx512_takes(&p, &bc);
+                checkf(takes == (mode != 5), "%s mode%d: taken iff no strided operand", FNAME[fi], mode);
+                if (!takes) continue;
+                float *a = malloc((size_t)(6 * n) * 4), *b = malloc((size_t)(3 * n) * 4);
+                float *yr = malloc((size_t)(3 * n) * 4), *y = malloc((size_t)(3 * n) * 4);
+                const int pw = FN[fi] == PZ_BIN_POW;
+                for (int64_t i = 0; i < 6 * n; i++) a[i] = edgy(EDGE_X, 18);
+                for (int64_t i = 0; i < 3 * n; i++)
+                    b[i] = pw ? edgy(EDGE_E, 18) : edgy(EDGE_X, 18);
+                pz_f32_binary__ref(&p, &bc, a, b, yr, 0, 1);
+                for (int nth = 1; nth <= 3; nth += 2) {
+                    memset(y, 0xa5, (size_t)(3 * n) * 4);
+                    for (int ith = 0; ith < nth; ith++) k->f32_binary(&p, &bc, a, b, y, ith, nth);
+                    int bad = 0;
+                    const int64_t w = agree(FN[fi], y, yr, a, bc.sa[bc.rank - 1], b, bc.sb[bc.rank - 1],
+                                            &bc, 3 * n, &bad);
+                    if (w > worst) worst = w;
+                    checkf(bad == 0, "%s n%lld mode%d nth%d: %d lanes differ", FNAME[fi], (long long)n,
+                           mode, nth, bad);
+                }
+                free(a), free(b), free(yr), free(y);
+            }
+    fprintf(stderr, "pow: at most %lld ulp from powf on the sweep\n", (long long)worst);
+}
+
+/* Pow over 2^20 random pairs (bases 2^[-30, 30) of both signs, integer
+ * exponents for the negative ones; exponents in [-8, 8)): the worst ulp. */
+static void test_pow_ulps(const pz_fast_kernels *k)
+{
+    const int64_t n = 1 << 20;
+    float *a = malloc((size_t)n * 4), *b = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);
+    for (int64_t i = 0; i < n; i++) {
+        const float s = frand();
+        a[i] = (s < 0 ? -1.0f : 1.0f) * exp2f(frand() * 30.0f);
+        b[i] = s < 0 ? (float)(int)(frand() * 8.5f) : frand() * 8.0f;
+    }
+    pz_bcast bc;
+    CHECK(pz_bcast_init(&bc, 1, &n, 1, &n, 1, &n) == 0);
+    const pz_binary_params p = {.func = PZ_BIN_POW};
+    k->f32_binary(&p, &bc, a, b, y, 0, 1);
+    int64_t worst = 0, off = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const float want = powf(a[i], b[i]);
+        const int64_t u = isnan(want) && isnan(y[i]) ? 0 : ulps(y[i], want);
+        worst = u > worst ? u : worst;
+        off += u != 0;
+    }
+    fprintf(stderr, "pow: %lld of %lld random pairs off powf, at most %lld ulp\n", (long long)off,
+            (long long)n, (long long)worst);
+    CHECK(worst <= 1);
+    free(a), free(b), free(y);
+}
+
+/* A few values ONNX Runtime and numpy give (np.power, np.fmod, np.mod). */
+static void test_values(const pz_fast_kernels *k)
+{
+    static const struct { pz_binary_func f; float a, b, want; } V[] = {
+        {PZ_BIN_POW, -2.0f, 3.0f, -8.0f}, {PZ_BIN_POW, -2.0f, 2.0f, 4.0f},
+        {PZ_BIN_POW, 0.0f, 0.0f, 1.0f},   {PZ_BIN_POW, 4.0f, 0.5f, 2.0f},
+        {PZ_BIN_POW, 2.0f, -2.0f, 0.25f}, {PZ_BIN_POW, 10.0f, 3.0f, 1000.0f},
+        {PZ_BIN_MOD, -7.0f, 3.0f, 2.0f},  {PZ_BIN_MOD, 7.0f, -3.0f, -2.0f},
+        {PZ_BIN_FMOD, -7.0f, 3.0f, -1.0f}, {PZ_BIN_FMOD, 5.5f, 2.0f, 1.5f},
+        {PZ_BIN_MAX, 3.0f, 1.0f, 3.0f},   {PZ_BIN_MIN, -1.0f, 2.0f, -1.0f},
+    };
+    for (size_t i = 0; i < sizeof V / sizeof V[0]; i++) {
+        const int64_t one = 1;
+        pz_bcast bc;
+        CHECK(pz_bcast_init(&bc, 1, &one, 1, &one, 1, &one) == 0);
+        const pz_binary_params p = {.func = V[i].f};
+        float y = 0;
+        k->f32_binary(&p, &bc, &V[i].a, &V[i].b, &y, 0, 1);
+        checkf(y == V[i].want, "f%d(%g, %g) = %g, want %g", V[i].f, V[i].a, V[i].b, y, V[i].want);
+    }
+    /* NaN: powf(-2, 0.5), fmod(1, 0), Max(1, NaN) (numpy's: NaN propagates) */
+    const int64_t one = 1;
+    pz_bcast bc;
+    CHECK(pz_bcast_init(&bc, 1, &one, 1, &one, 1, &one) == 0);
+    float y = 0, a = -2.0f, b = 0.5f;
+    k->f32_binary(&(pz_binary_params){.func = PZ_BIN_POW}, &bc, &a, &b, &y, 0, 1);
+    CHECK(isnan(y));
+    a = 1.0f, b = 0.0f;
+    k->f32_binary(&(pz_binary_params){.func = PZ_BIN_FMOD}, &bc, &a, &b, &y, 0, 1);
+    CHECK(isnan(y));
+    b = NAN;
+    k->f32_binary(&(pz_binary_params){.func = PZ_BIN_MAX}, &bc, &a, &b, &y, 0, 1);
+    CHECK(isnan(y));
+}
+
+int main(void)
+{
+    const pz_fast_kernels *k = cpu_has_avx512() ? pz_fast_kernels_for(PZ_ISA_AVX512) : NULL;
+    if (!k || !k->f32_binary) {
+        printf("rt_binary_f32: no AVX-512 here: skipped\n0 passed, 0 failed\n");
+        return 0;
+    }
+    test_twins(k);
+    test_pow_ulps(k);
+    test_values(k);
+    return test_summary("rt_binary_f32");
+}
