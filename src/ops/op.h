@@ -175,6 +175,13 @@ int op_rt_ints(const ir_graph *g, const ir_node *n, int i, int max, int *count);
  * a layer that checks the length it reads (VIEW: Expand, Tile). */
 int op_rt_ints_dyn(const ir_graph *g, const ir_node *n, int i, int max, int *count);
 
+/* An upper bound of element k of integer vector value v that the run
+ * computes (a shape), traced through what exporters build shapes from: a
+ * Concat of pieces, Unsqueeze, Squeeze, Cast, Identity, Gather of constant
+ * indices, Shape of a value (its planned dims are its bounds), constants;
+ * -1 when not known. */
+int64_t op_rt_int_bound(const ir_graph *g, int v, int64_t k);
+
 /* Sets output i's dtype and shape. */
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */

@@ -51,15 +51,18 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (n->n_in < 2 || !op_in(g, n, 1)) return op_err(err, n, "input 1 (shape) is missing");
         if (reshape_at_run(g, n)) {
             /* every dim at most X's count, or X's largest dim (a 0 copies
-             * it); a constant's positive dim is itself */
+             * it); a constant's positive dim is itself, a traced one its
+             * bound (Shape -> Gather -> Concat: without it every dim
+             * would be X's count, and two such outputs would not concat) */
             const ir_tensor *s = op_in(g, n, 1);
             int64_t bound = ir_tensor_numel(x);
             for (int k = 0; k < x->rank; k++)
                 if (x->dims[k] > bound) bound = x->dims[k];
             rank = (int)ir_tensor_numel(s);
             for (int k = 0; k < rank; k++) {
-                int64_t v = s->data ? ir_load_i64(s->data, s->dtype, (size_t)k) : -1;
-                dims[k] = v > 0 ? v : bound;
+                int64_t v = s->data ? ir_load_i64(s->data, s->dtype, (size_t)k)
+                                    : op_rt_int_bound(g, n->in[1], k);
+                dims[k] = v > 0 && (s->data || v < bound) ? v : bound;
             }
             op_set_out(g, n, 0, x->dtype, rank, dims);
             op_set_dyn(g, n, 0);

@@ -18,6 +18,11 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
             part runs it through `paleozoic run` too)
   crop      CenterCropPad of X [2, 5, 7] to shape [2] over axes [2, 1]
             (given out of order: shape[0] sizes axis 2), then negated
+  detect    torchvision's detector tail on the boxes whose score passes 0.3
+            (NonZero -> Gather, a run-time count K): Flatten(boxes, 0) to
+            [1, 4K]; a Reshape to [Shape[0], Shape[1]] (traced to its bound
+            [8, 4]) concatenated with the boxes; NonMaxSuppression over them
+            (K = 8, 3, 0 and 1)
 The values grow and shrink again (the buffers regrow). Bad values, each
 a program exit 2 naming the layer with no output written, as
 NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
@@ -119,6 +124,35 @@ def main():
     case(out, "crop", m, [[xc, np.array(s, i64)] for s in
                           ([3, 4], [9, 8], [7, 5], [4, 10], [0, 1])], 1)
     save(os.path.join(out, "crop.bad.in1.pb"), np.array([3, -1], i64))
+
+    consts = [numpy_helper.from_array(np.array(v, dtype=t), nm) for nm, v, t in
+              (("th", 0.3, np.float32), ("z1", [0], i64), ("i0", 0, i64), ("i1", 1, i64),
+               ("z01", [0, 1], i64), ("mo", [3], i64), ("iou", [0.5], np.float32))]
+    m = model([h.make_node("Greater", ["sc", "th"], ["pass"]),
+               h.make_node("NonZero", ["pass"], ["nz"]),
+               h.make_node("Squeeze", ["nz", "z1"], ["idx"]),
+               h.make_node("Gather", ["bx", "idx"], ["b"], axis=0),
+               h.make_node("Gather", ["sc", "idx"], ["s"], axis=0),
+               h.make_node("Flatten", ["b"], ["flat"], axis=0),
+               h.make_node("Shape", ["b"], ["shp"]),
+               h.make_node("Gather", ["shp", "i0"], ["d0"], axis=0),
+               h.make_node("Gather", ["shp", "i1"], ["d1"], axis=0),
+               h.make_node("Unsqueeze", ["d0", "z1"], ["u0"]),
+               h.make_node("Unsqueeze", ["d1", "z1"], ["u1"]),
+               h.make_node("Concat", ["u0", "u1"], ["tgt"], axis=0),
+               h.make_node("Reshape", ["b", "tgt"], ["r"]),
+               h.make_node("Concat", ["r", "b"], ["cat"], axis=0),
+               h.make_node("Unsqueeze", ["r", "z1"], ["b3"]),
+               h.make_node("Unsqueeze", ["s", "z01"], ["s3"]),
+               h.make_node("NonMaxSuppression", ["b3", "s3", "mo", "iou"], ["sel"])],
+              [vi("bx", TP.FLOAT, [8, 4]), vi("sc", TP.FLOAT, [8])],
+              [vi("flat", TP.FLOAT, 2), vi("cat", TP.FLOAT, 2), vi("sel", TP.INT64, 2)], 13,
+              consts)
+    xy = rng.uniform(0, 10, (8, 2)).astype(np.float32)
+    bx = np.concatenate([xy, xy + rng.uniform(1, 4, (8, 2)).astype(np.float32)], 1)
+    bx[3] = bx[1] + 0.1   # overlaps box 1: suppressed when both pass
+    sc = np.array([0.9, 0.8, 0.1, 0.7, 0.35, 0.2, 0.6, 0.5], np.float32)
+    case(out, "detect", m, [[bx, sc], [bx, sc - 0.3], [bx, sc - 0.7], [bx, sc - 0.55]], 3)
 
 
 if __name__ == "__main__":

@@ -47,9 +47,25 @@ static void nms_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *b = l->in[0], *s = l->in[1], *iou = pz_in(l, 2), *sth = pz_in(l, 3);
     float iou_th = iou ? *(const float *)iou->data : 0.0f;
     float score_th = sth ? *(const float *)sth->data : 0.0f;
+    if (l->run_err && l->run_err[0]) return;   /* run_shape's: selected stays empty */
     l->out[0]->dims[0] = pz_f32_nms__ref(p, b->dims[0], s->dims[1], b->dims[1], b->data, s->data,
                                          iou_th, score_th, sth != NULL, l->out[0]->data,
                                          l->scratch);
+}
+
+/* A dynamic region (boxes and scores of the run's shapes, at most the
+ * planned ones: torchvision's detectors keep the boxes a score threshold
+ * passed): run counts at those dims; they must still be [N, B, 4] and
+ * [N, C, B], else the run fails naming the layer (selected empty). */
+static void nms_run_shape(const pz_layer *l)
+{
+    const pz_tensor *b = l->in[0], *s = l->in[1];
+    l->out[0]->dims[0] = 0;
+    if (b->dims[2] != 4 || s->dims[0] != b->dims[0] || s->dims[2] != b->dims[1]) {
+        char bb[96], bs[96];
+        pz_layer_run_fail(l, "boxes %s and scores %s are not [N, B, 4] and [N, C, B]",
+                          pz_shape_str(b, bb, sizeof bb), pz_shape_str(s, bs, sizeof bs));
+    }
 }
 
 static const pz_param_field nms_fields[] = {
@@ -61,5 +77,5 @@ const pz_rt_op pz_rt_op_nms = {
     .name = "NMS", PZ_OP_PARAMS(pz_nms_params, nms_fields),
     .min_in = 2, .max_in = 4, .min_out = 1, .max_out = 1,
     .prepare = nms_prepare, .run = nms_run,
-    .dyn_out = 1,
+    .dyn_out = 1, .run_shape = nms_run_shape,
 };
