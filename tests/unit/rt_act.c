@@ -24,8 +24,15 @@
  * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
  * them. SELECT (Where(x cmp t, A, B)): bitwise the test's own Where over
  * every comparison and branch form, at -0, NaN, +-inf, denormals and x = t.
- * ELU, SELU, SOFTPLUS, MISH: bitwise the UNARY layer's kernel of the same
- * ISA (a fused layer's bits are the unfused one's), NaN and +-inf included.
+ * ELU, SELU, SOFTPLUS, MISH, GELU (both forms): bitwise the UNARY layer's
+ * kernel of the same ISA (a fused layer's bits are the unfused one's), NaN
+ * and +-inf included. GELU (erf and tanh forms) through act16c within
+ * 2.5e-7 max(|x|, 1) of the formula in double over [-30, 30] and the
+ * specials; NaN stays NaN, +inf +inf, -inf NaN (x/2 (1 + erf(-inf)), as
+ * PyTorch). Erf through the UNARY layer's kernel (AVX-512: vmath's erf_ps)
+ * within 4e-7 of erf in double (about 5 float ulps near 1: the rational
+ * function's rounding in float), relatively within 1e-6 below 1e-3 in
+ * magnitude (0 exactly at 0); +-inf give +-1, NaN NaN.
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
@@ -178,7 +185,8 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
         pz_unary_func un;
         float alpha, gamma;
     } f[] = {{PZ_ACT_ELU, PZ_UN_ELU, 0.7f, 0}, {PZ_ACT_SELU, PZ_UN_SELU, 1.6732632f, 1.0507010f},
-             {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0}};
+             {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0},
+             {PZ_ACT_GELU, PZ_UN_GELU, 0, 0}, {PZ_ACT_GELU, PZ_UN_GELU, 1, 0}};
     float *in = new_nan(n), *fy = new_nan(n), *uy = new_nan(n);
     memcpy(in, x, (size_t)n * sizeof *in);
     in[0] = NAN, in[1] = -INFINITY, in[2] = INFINITY;
@@ -197,13 +205,68 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
         for (int i = 0; i < 3 * 16; i++)
             tail += i % 16 >= 8 ? blk[i] != 0.0f : blk[i] != pz_act_f32(&act, x[i * 97 % n]);
         char what[160];
-        snprintf(what, sizeof what, "%s %s: act16c = the unary layer bitwise (%d differ), "
-                 "lanes >= C zero (%d wrong)", k->name, KIND[f[j].act], diff, tail);
+        snprintf(what, sizeof what, "%s %s%s: act16c = the unary layer bitwise (%d differ), "
+                 "lanes >= C zero (%d wrong)", k->name, KIND[f[j].act],
+                 f[j].act == PZ_ACT_GELU ? (f[j].alpha != 0 ? " (tanh)" : " (erf)") : "", diff, tail);
         check(!diff && !tail, what);
     }
     free(in);
     free(fy);
     free(uy);
+}
+
+/* GELU, both forms, through act16c against the formula in double: within
+ * 2.5e-7 max(|x|, 1); NaN, +-inf as the top says. */
+static void gelu_bound(const pz_fast_kernels *k, const float *x, int n)
+{
+    float *y = new_nan(n + 16);
+    for (int tanh_form = 0; tanh_form < 2; tanh_form++) {
+        const pz_act act = {.kind = PZ_ACT_GELU, .lo = (float)tanh_form};
+        memcpy(y, x, (size_t)n * sizeof *y);
+        const float sp[16] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e-40f, -1e-40f, 0.0f,
+                              -0.0f, 5.7f, -5.7f, 13.0f, -13.0f, 0.75f, -0.75f, 2.0f};
+        memcpy(y + n, sp, sizeof sp);
+        k->act16c(&act, y, n / 16 + 1, 0, 16);
+        double worst = 0, wx = 0;
+        for (int i = 0; i < n + 16; i++) {
+            const float xi = i < n ? x[i] : sp[i - n];
+            if (!isfinite(xi)) continue;
+            const double e = fabs(y[i] - pz_act_f64(&act, (double)xi)) / fmax(fabs((double)xi), 1.0);
+            if (!(e <= worst)) worst = e, wx = xi;
+        }
+        const bool inf_ok = isnan(y[n]) && y[n + 1] == INFINITY && isnan(y[n + 2]);
+        char what[160];
+        snprintf(what, sizeof what, "%s gelu (%s): max error %.3g max(|x|, 1) at x = %.9g; NaN, "
+                 "+-inf %s", k->name, tanh_form ? "tanh" : "erf", worst, wx, inf_ok ? "right" : "WRONG");
+        printf("  %s\n", what);
+        check(worst <= 2.5e-7 && inf_ok, what);
+    }
+    free(y);
+}
+
+/* Erf through the UNARY layer's kernel against erf in double (see the top). */
+static void erf_bound(const pz_fast_kernels *k, const float *x, int n)
+{
+    float *in = new_nan(n), *y = new_nan(n);
+    memcpy(in, x, (size_t)n * sizeof *in);
+    for (int i = 0; i < n; i += 7) in[i] *= 1e-5f;   /* small ones: relative */
+    in[0] = NAN, in[1] = INFINITY, in[2] = -INFINITY, in[3] = 1e-30f, in[4] = -1e-36f;
+    const pz_unary_params up = {.func = PZ_UN_ERF};
+    k->unary16c(&up, 1, 16, n / 16, in, y, 0, 1);
+    double wa = 0, wr = 0, xa = 0, xr = 0;   /* the worst absolute and relative errors */
+    for (int i = 3; i < n; i++) {
+        const double want = erf((double)in[i]), e = fabs(y[i] - want);
+        if (fabs(want) >= 1e-3 && !(e <= wa)) wa = e, xa = in[i];
+        if (want == 0 ? y[i] != 0 : fabs(want) < 1e-3 && !(e / fabs(want) <= wr))
+            wr = want == 0 ? 1 : e / fabs(want), xr = in[i];
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s erf: max absolute error %.3g at x = %.9g, relative %.3g at "
+             "x = %.9g; NaN, +-inf", k->name, wa, xa, wr, xr);
+    printf("  %s\n", what);
+    check(wa <= 4e-7 && wr <= 1e-6 && isnan(y[0]) && y[1] == 1.0f && y[2] == -1.0f, what);
+    free(in);
+    free(y);
 }
 
 int main(void)
@@ -259,6 +322,8 @@ int main(void)
     for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
     for (int k = 0; k < n_ks; k++) select_bits(ks[k]);
     for (int k = 0; k < n_ks; k++) unary_bits(ks[k], x, N);
+    for (int k = 0; k < n_ks; k++) gelu_bound(ks[k], x, N);
+    for (int k = 0; k < n_ks; k++) erf_bound(ks[k], x, N);
     for (int k = 0; k < n_ks; k++)
         if (ks[k]->isa != PZ_ISA_SCALAR) no_underflow(ks[k]);
     free(x);

@@ -24,7 +24,9 @@ static inline float pz_act_f32(const pz_act *a, float v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5f * v * (1.0f + erff(v * 0.70710678f));
+    case PZ_ACT_GELU:   /* lo 1: the tanh form; the unary reference's expressions */
+        if (a->lo != 0) return 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+        return 0.5f * v * (1.0f + erff(v * 0.70710678f));
     case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
     case PZ_ACT_SIGMOID: return 1.0f / (1.0f + expf(-v));
     case PZ_ACT_SWISH: return v * (1.0f / (1.0f + expf(-a->lo * v)));
@@ -51,7 +53,9 @@ static inline double pz_act_f64(const pz_act *a, double v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
+    case PZ_ACT_GELU:
+        if (a->lo != 0) return 0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+        return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
     case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
     case PZ_ACT_SIGMOID: return 1.0 / (1.0 + exp(-v));
     case PZ_ACT_SWISH: return v / (1.0 + exp(-(double)a->lo * v));
