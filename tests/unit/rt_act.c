@@ -17,7 +17,8 @@
  * results are the limits 1/(1 + tiny) rounds to, 1 and x, bitwise; through
  * act16c and AVX-512's unary layer (the scalar twin is the reference
  * formula, expf's own underflow included, and AVX2's unary layer is it);
- * AVX-512's GELU, both forms, at x in [-30, -4]: no underflow either.
+ * the UNARY layer's GELU, both forms, at AVX-512 and AVX2, at x in
+ * [-30, -4]: no underflow either.
  * PRelu (a slope per channel, from the act's slope array): bitwise the
  * float product (float)(slope[c] * x) where x < 0, else x, at channel
  * blocks 0, 1 and the partial 2 of C = 40 (slopes read only below C: the
@@ -161,17 +162,17 @@ static void no_underflow(const pz_fast_kernels *k)
                      uf ? " (raised)" : "", f[j].act == PZ_ACT_SIGMOID ? "1" : "x");
             check(!uf && ok, what);
         }
-    if (k->isa != PZ_ISA_AVX512) return;
     /* GELU, both forms, where its e^t would be under float's normal range
-     * (x in [-30, -4]): gelu_ps holds t at -86.5 */
+     * (x in [-30, -4]): gelu_ps and gelu8_ps hold t at -86.5 */
     for (int i = 0; i < NV; i++) v[i] = -30.0f + (float)i * 26.0f / NV;
     for (int tanh_form = 0; tanh_form < 2; tanh_form++) {
         const pz_unary_params up = {.func = PZ_UN_GELU, .alpha = (float)tanh_form};
         feclearexcept(FE_ALL_EXCEPT);
         k->unary16c(&up, 1, 16, NV / 16, v, y, 0, 1);
-        check(!fetestexcept(FE_UNDERFLOW),
-              tanh_form ? "avx512 unary gelu (tanh) at x in [-30, -4]: no underflow"
-                        : "avx512 unary gelu (erf) at x in [-30, -4]: no underflow");
+        char what[120];
+        snprintf(what, sizeof what, "%s unary gelu (%s) at x in [-30, -4]: no underflow", k->name,
+                 tanh_form ? "tanh" : "erf");
+        check(!fetestexcept(FE_UNDERFLOW), what);
     }
 }
 

@@ -10,6 +10,15 @@
 
 #include "rt/pz_rt.h"
 
+/* erf(u) = u P(u^2) / Q(u^2) for |u| <= 4 (Eigen's and XLA's float erf),
+ * the coefficients from the highest degree: the vector erfs' (vmath_avx512.h
+ * erf_ps, vmath_avx2.h erf8_ps), as initializers. */
+#define PZ_ERF_P {-2.72614225801306e-10f, 2.77068142495902e-08f, -2.10102402082508e-06f, \
+                  -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f, \
+                  -1.60960333262415e-02f}
+#define PZ_ERF_Q {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f, \
+                  -7.37332916720468e-03f, -1.42647390514189e-02f}
+
 /* SELECT's comparison (pz_act.cmp) of v with t, as COMPARE's (NaN false). */
 static inline int pz_act_cmp(int cmp, double v, double t)
 {

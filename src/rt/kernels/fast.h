@@ -228,6 +228,10 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
  * function through the scalar twin. */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
+/* AVX2 (eltwise16c_avx2.c): GELU and Erf in YMM registers (the AVX2
+ * epilogues' formulas); every other function through the scalar twin. */
+void pz_f32_unary_nchw16c__avx2(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
+                                const float *restrict x, float *restrict y, int ith, int nth);
 /* A fused epilogue activation over npix NCHW16c pixels of one block (first
  * channel c0; lanes of channels >= c written as zeros), in place: the conv
  * drivers' epilogue for the kinds that are not a clamp (act16c.c). */

@@ -56,18 +56,10 @@ static inline __m512 erf_ps(__m512 x)
 {
     const __m512 u = _mm512_min_ps(_mm512_set1_ps(4.0f), _mm512_max_ps(_mm512_set1_ps(-4.0f), x));
     const __m512 u2 = _mm512_fmadd_ps(u, u, _mm512_set1_ps(0x1p-100f));
-    __m512 p = _mm512_set1_ps(-2.72614225801306e-10f);
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(2.77068142495902e-08f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.10102402082508e-06f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-5.69250639462346e-05f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-7.34990630326855e-04f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.95459980854025e-03f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-1.60960333262415e-02f));
-    __m512 q = _mm512_set1_ps(-1.45660718464996e-05f);
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-2.13374055278905e-04f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.68282697438203e-03f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-7.37332916720468e-03f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.42647390514189e-02f));
+    static const float P[7] = PZ_ERF_P, Q[5] = PZ_ERF_Q;
+    __m512 p = _mm512_set1_ps(P[0]), q = _mm512_set1_ps(Q[0]);
+    for (int i = 1; i < 7; i++) p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(P[i]));
+    for (int i = 1; i < 5; i++) q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(Q[i]));
     __m512 r = _mm512_rcp14_ps(q);   /* q in [-2.4, -0.014]: no zero, no denormal */
     r = _mm512_fmadd_ps(r, _mm512_fnmadd_ps(q, r, _mm512_set1_ps(1.0f)), r);
     return _mm512_mul_ps(_mm512_mul_ps(u, p), r);
@@ -106,7 +98,8 @@ static inline __m512 gelu_tanh_ps(__m512 x)
 /* GELU of 16 floats: the erf form, or tanh's (tanh_form != 0). The one
  * vector GELU of the UNARY layer (eltwise16c_avx512.c) and of every
  * epilogue (pz_act16_ps: conv, GEMM, MatMul; pz_act.lo 1 the tanh form),
- * so a fused layer gives the unfused layer's bits. */
+ * so a fused layer gives the unfused layer's bits (vmath_avx2.h gelu8_ps:
+ * the same at AVX2). */
 static inline __m512 gelu_ps(__m512 x, int tanh_form)
 {
     return tanh_form ? gelu_tanh_ps(x) : gelu_erf_ps(x);

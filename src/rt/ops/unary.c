@@ -32,14 +32,16 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa == PZ_ISA_REF ? PZ_ISA_SCALAR : isa)->unary16c;
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
-    } else if (l->isa == PZ_ISA_AVX512 && x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 &&
-               pz_numel(x) > 0) {
+    } else if ((l->isa == PZ_ISA_AVX512 ||
+                (l->isa == PZ_ISA_AVX2 && (p->func == PZ_UN_GELU || p->func == PZ_UN_ERF))) &&
+               x->dtype == PZ_F32 && pz_numel(x) % 16 == 0 && pz_numel(x) > 0) {
         /* a plain float tensor whose elements fill whole vectors (ConvNeXt's
          * GELU on [1, 56, 56, 384]): the same kernel over all of them, as
-         * one "block" of 16 channels and numel / 16 pixels */
+         * one "block" of 16 channels and numel / 16 pixels; at AVX2 the
+         * functions its kernel vectorizes (GELU, Erf: the epilogues' bits) */
         unary_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
-        st->fn = pz_fast_kernels_for(PZ_ISA_AVX512)->unary16c;
+        st->fn = pz_fast_kernels_for(l->isa)->unary16c;
         st->flat = 1;
         l->state = st;
         l->kernel = "unary16c-flat";
