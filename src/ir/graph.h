@@ -127,7 +127,7 @@ struct op_def;
 
 /* An activation fused into the node that produces its input (graph passes):
  * applied to output 0 last, after bias and residual. */
-/* GELU: MatMul only; the kinds from LEAKY_RELU to TANH: Conv, Gemm, MatMul
+/* GELU (lo 1: the tanh form) and the kinds from LEAKY_RELU to TANH: Conv, Gemm, MatMul
  * only (the unary functions of the same names; pz_act_kind's order); PRELU:
  * Conv, Gemm, MatMul, its slopes (one per output channel of a Conv, per
  * column of a Gemm or MatMul) the node's input 4;
@@ -142,6 +142,7 @@ typedef struct {
     ir_act_kind kind;
     float lo, hi;               /* CLIP bounds, lo <= hi; LEAKY_RELU, SWISH alpha = lo;
                                  * HARD_SIGMOID alpha, beta = lo, hi; ELU alpha = lo;
+                                 * GELU lo 1: the tanh form;
                                  * SELU alpha, gamma = lo, hi; SELECT: pz_act's */
     float t;                    /* SELECT: the threshold */
     int cmp, sel;               /* SELECT: pz_act's (a pz_compare_func; the constant branches) */

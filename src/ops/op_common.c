@@ -310,7 +310,7 @@ pz_act op_act(const ir_node *n)
     pz_act a = {.kind = PZ_ACT_NONE};
     if (n->act.kind <= IR_ACT_NONE || n->act.kind >= IR_ACT_COUNT_) return a;
     a.kind = (pz_act_kind)n->act.kind;
-    if (n->act.kind != IR_ACT_RELU && n->act.kind != IR_ACT_GELU) {
+    if (n->act.kind != IR_ACT_RELU) {   /* GELU: lo 1 the tanh form */
         a.lo = n->act.lo;
         a.hi = n->act.hi;
     }

@@ -112,7 +112,7 @@ static int kind_of(const ir_graph *g, const ir_node *n, int64_t *nn)
     if (x->dtype != IR_F32 || x->data || w->dtype != IR_F32 || !w->data) return K_NONE;
     if (pass_is(n, OP_conv)) {
         if (w->rank != 4 || x->rank != 4 || w->dims[2] != 1 || w->dims[3] != 1 ||
-            attr_i(n, "group", 1) != 1 || n->act.kind == IR_ACT_GELU)
+            attr_i(n, "group", 1) != 1)
             return K_NONE;
         *nn = w->dims[0];
         return b && (b->rank != 1 || !bias_ok(b, *nn)) ? K_NONE : K_CONV;

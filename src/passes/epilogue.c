@@ -10,11 +10,12 @@
  *                                            the residual of a transformer block
  *                                            (attention out, FFN2), added by the
  *                                            packed GEMM's epilogue
- *   Conv | Gemm | MatMul -> LeakyRelu | Sigmoid | Swish | HardSigmoid |
+ *   Conv | Gemm | MatMul -> Gelu | LeakyRelu | Sigmoid | Swish | HardSigmoid |
  *            HardSwish | Tanh | Elu | Selu | Softplus | Mish
  *                                            the producer with act (SiLU after
  *                                            YOLO's and EfficientNet's convs,
- *                                            HardSwish after MobileNetV3's)
+ *                                            HardSwish after MobileNetV3's, GELU
+ *                                            after ConvNeXt's linear layers)
  *   Conv [-> Add(conv, z)] -> PRelu          Conv(X, W, B, Z, S) with act PRELU: S
  *                                            the M slopes, one per output channel
  *                                            (PyTorch's nn.PReLU; the face models')
@@ -25,13 +26,13 @@
  *                                            the producer with act SELECT or
  *                                            LEAKY_RELU (select.c: a piecewise
  *                                            activation as exporters write it)
- *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu]
+ *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu | ...]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
  *                                            constant 2-D matrix, bias N constant
- *                                            floats along the last axis, Gelu the
- *                                            erf form (the runtime's packed GEMM
- *                                            does it all as it writes Y)
+ *                                            floats along the last axis (the
+ *                                            runtime's packed GEMM does it all as
+ *                                            it writes Y)
  *
  * The residual goes in before the activation (the runtime computes
  * act(conv + B + Z)), so an Add after an activation is not fused. The
@@ -56,9 +57,9 @@
  *     output of the MatMul output's shape;
  *   - an activation: the producer without act, the activation reading it
  *     in slot 0, its output of the producer output's type and shape; Clip's
- *     bounds constants with lo <= hi; Gelu the erf form, after a linear
- *     MatMul only; the unary_act kinds after a Conv, a Gemm or a linear
- *     MatMul only, their attributes finite; PRelu after a Conv, a Gemm or a
+ *     bounds constants with lo <= hi; the unary_act kinds (Gelu either
+ *     form) after a Conv, a Gemm or a linear MatMul only, their attributes
+ *     finite; PRelu after a Conv, a Gemm or a
  *     linear MatMul, its slope a constant float32 that varies along the
  *     channel axis alone: a Conv's axis 1 ([M, 1, 1], [1], [1, M, 1, 1],
  *     ...; a [M] of a 4-D Conv broadcasts along W: not fused), a Gemm's or
@@ -179,17 +180,9 @@ static int fuse_gemm_residual(ir_graph *g, int i, unsigned char *dead, passes_st
     return 1;
 }
 
-/* Gelu with approximate = "none" (the erf form), the only one fused. */
-static int gelu_erf(const ir_node *r)
-{
-    const char *a = NULL;
-    pz_err e = {0};
-    return pass_is(r, OP_gelu) && !op_attr_string(r, "approximate", "none", &a, &e) &&
-           !strcmp(a, "none");
-}
-
 /* The activations that only Conv, Gemm and MatMul layers fuse (their
- * kernels apply them in the epilogue, vmath_avx512.h): LeakyRelu, Sigmoid,
+ * kernels apply them in the epilogue, vmath_avx512.h): Gelu (approximate
+ * "none", or "tanh": lo 1; gate.c's from PyTorch's Erf chain), LeakyRelu, Sigmoid,
  * Swish (opset 24's, or gate.c's from Mul(X, Sigmoid(X))), HardSigmoid,
  * HardSwish, Tanh, Elu, Selu, Softplus, Mish (or gate.c's from Mul(X,
  * Tanh(Softplus(X)))). Sets *a and returns 1 if r is one, its attributes
@@ -199,7 +192,14 @@ static int unary_act(const ir_node *r, ir_act *a)
     pz_err e = {0};
     float lo = 0, hi = 0;
     ir_act_kind k;
-    if (pass_is(r, OP_leaky_relu)) {
+    if (pass_is(r, OP_gelu)) {
+        const char *ap = NULL;
+        k = IR_ACT_GELU;
+        if (op_attr_string(r, "approximate", "none", &ap, &e) ||
+            (strcmp(ap, "none") && strcmp(ap, "tanh")))
+            return 0;
+        lo = !strcmp(ap, "tanh");
+    } else if (pass_is(r, OP_leaky_relu)) {
         k = IR_ACT_LEAKY_RELU;
         if (op_attr_float(r, "alpha", 0.01f, &lo, &e)) return 0;
     } else if (pass_is(r, OP_sigmoid)) {
@@ -303,9 +303,6 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
         ir_node_set_n_in(n, 3);
         n->in[2] = z;
         st->biases++;
-    } else if (n->act.kind == IR_ACT_NONE && linear_matmul(g, n) && gelu_erf(r) && slot == 0) {
-        n->act.kind = IR_ACT_GELU;
-        st->acts++;
     } else if (n->act.kind == IR_ACT_NONE && slot == 0 &&
                (pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
                unary_act(r, &n->act)) {

@@ -90,10 +90,9 @@ void pz_pool_run(pz_pool *p, int nth, pz_task_fn fn, void *ctx);
 
 /* ---- epilogues fused into a producing kernel ---------------------------- */
 
-/* GELU is the erf form, x/2 (1 + erf(x / sqrt 2)), and only GEMM and MATMUL
- * layers take it (the passes fuse it after a MatMul: ConvNeXt's MLP). The
- * kinds from LEAKY_RELU on are the unary functions of the same names (SWISH
- * x sigmoid(alpha x), HARD_SWISH x min(max(x/6 + 1/2, 0), 1)); CONV, GEMM
+/* GELU is x/2 (1 + erf(x / sqrt 2)), or with lo 1 the tanh form. GELU and
+ * the kinds from LEAKY_RELU on (the unary functions of the same names; SWISH
+ * x sigmoid(alpha x), HARD_SWISH x min(max(x/6 + 1/2, 0), 1)): CONV, GEMM
  * and MATMUL take them, the other layers refuse all but RELU and CLIP.
  * PRELU (x < 0 ? slope[c] x : x) CONV, GEMM and MATMUL take, c the output
  * channel (CONV) or column, Y's last axis (GEMM, MATMUL): its slopes are
@@ -114,8 +113,8 @@ typedef enum {
 } pz_act_kind;
 typedef struct {
     pz_act_kind kind;
-    float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH, ELU alpha = lo; HARD_SIGMOID alpha, beta,
-                     * SELU alpha, gamma = lo, hi */
+    float lo, hi;   /* CLIP bounds; LEAKY_RELU, SWISH, ELU alpha = lo; GELU lo 1: the tanh form;
+                     * HARD_SIGMOID alpha, beta, SELU alpha, gamma = lo, hi */
     const float *slope;   /* PRELU: one per output channel or column (run time only) */
     float t;              /* SELECT: the threshold */
     int cmp, sel;         /* SELECT: the comparison (pz_compare_func); the constant branches */

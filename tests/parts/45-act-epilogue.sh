@@ -34,7 +34,12 @@
 # Conv + ELU(0.7), Conv + SELU, Conv + Mish (nn.Mish at opset 14 is
 # Mul(X, Tanh(Softplus(X))): gate.c's Mish, then the epilogue), Conv +
 # Softplus, Linear + ELU, Linear + Mish (Gemm): the same checks (their
-# kernels' bits against the UNARY layer's: tests/unit/rt_act.c).
+# kernels' bits against the UNARY layer's: tests/unit/rt_act.c). GELU: Conv
+# 1x1 -> Gelu (opset 20, written with onnx), approximate none and tanh (the
+# generated C's act carries the form: lo 1); nn.GELU() after a 1x1 Conv and
+# a Linear (exported as x * 0.5 * (1 + Erf(x / sqrt 2)): gate.c's Gelu, then
+# the epilogue); Linear + GELU also in the bf16, int8-dynamic and fp16-weight
+# GEMMs.
 # Piecewise activations as PyTorch writes them, after a Conv (Gemm, MatMul):
 # torch.where(y > 0, y, 0.2 y) (LEAKY_RELU), (y > 1, y, 0), (y < 0, 0, y), (y < 0, -0, y),
 # (y > 0).float() * y (LEAKY_RELU 0), (-1 >= y, -0.5 y, 3), (y == 2, -7,
@@ -88,7 +93,11 @@ conv_selu PZ_ACT_SELU CONV
 conv_mish PZ_ACT_MISH CONV
 conv_softplus PZ_ACT_SOFTPLUS CONV
 linear_elu PZ_ACT_ELU GEMM
-linear_mish PZ_ACT_MISH GEMM"
+linear_mish PZ_ACT_MISH GEMM
+conv_gelu PZ_ACT_GELU CONV
+conv_gelu_tanh PZ_ACT_GELU CONV
+conv_gelu_dec PZ_ACT_GELU CONV
+linear_gelu PZ_ACT_GELU GEMM"
 
 cat >"$T/make.py" <<'EOF'
 import sys
@@ -154,6 +163,9 @@ MODELS = {
     "conv_softplus": (conv(nn.Softplus()), (1, 24, 13, 17)),
     "linear_elu": (Lin(nn.ELU()), (5, 48)),
     "linear_mish": (Lin(nn.Mish()), (5, 48)),
+    # nn.GELU() exports (opset < 20) as x * 0.5 * (1 + Erf(x / sqrt 2)): gate.c's Gelu
+    "conv_gelu_dec": (conv(nn.GELU(), c=24, m=40, k=1), (1, 24, 13, 17)),
+    "linear_gelu": (Lin(nn.GELU()), (5, 48)),
     "chain_prelu": (nn.Sequential(conv(nn.PReLU(40), c=16, m=40), conv(nn.PReLU(40), c=40, m=40, groups=40),
                                   conv(nn.PReLU(), c=40, m=24, k=1)), (1, 16, 20, 18)),
     # row-local: one F-Block in bands (the conv kernels' row windows)
@@ -177,6 +189,22 @@ for name, (mod, shape) in MODELS.items():
 # 1): slopes [48], a scalar, and one per row [7, 1] (not fused)
 from onnx import helper, TensorProto
 rng = np.random.default_rng(0)
+# Conv 1x1 -> Gelu (opset 20), the erf and the tanh forms (ConvNeXt-like)
+for name, ap in (("conv_gelu", "none"), ("conv_gelu_tanh", "tanh")):
+    w = rng.uniform(-0.5, 0.5, (40, 24, 1, 1)).astype(np.float32)
+    b = rng.uniform(-0.5, 0.5, (40,)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["t"], name="conv"),
+         helper.make_node("Gelu", ["t"], ["y"], name="act", approximate=ap)], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 24, 13, 17])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 40, 13, 17])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)])
+    m.ir_version = 9
+    open("%s/%s.onnx" % (out, name), "wb").write(m.SerializeToString())
+    x = (rng.standard_normal((1, 24, 13, 17)) * 2).astype(np.float32)
+    with open("%s/%s.in.pb" % (out, name), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
 for name, sshape in (("matmul_prelu", (48,)), ("matmul_prelu0", ()), ("matmul_prelu_row", (7, 1))):
     b = rng.uniform(-0.5, 0.5, (64, 48)).astype(np.float32)
     s = rng.uniform(-0.5, 1.5, sshape).astype(np.float32)
@@ -243,10 +271,21 @@ while read -r n act kind; do
         else bad "$n: the generated C does not name $act: $(tail -c 300 "$T/compile.log")"; fi
     fi
 done <"$T/cases"
+# GELU's form in the generated C: the tanh form's act sets lo 1, the erf form's none
+rm -rf "$T/gt.c" "$T/ge.c"
+if "$PZ" compile "$T/conv_gelu_tanh.onnx" -o "$T/gt.c" >"$T/compile.log" 2>&1 &&
+    "$PZ" compile "$T/conv_gelu.onnx" -o "$T/ge.c" >>"$T/compile.log" 2>&1; then
+    check "conv_gelu_tanh: the generated C's act is GELU with lo 1 (the tanh form)" \
+        grep -rqF "{.kind = PZ_ACT_GELU, .lo = 1.0f}" "$T/gt.c"
+    check "conv_gelu: the generated C's act is GELU without lo (the erf form)" \
+        grep -rqF "{.kind = PZ_ACT_GELU}" "$T/ge.c"
+else
+    bad "conv_gelu(_tanh): paleozoic compile failed: $(tail -c 300 "$T/compile.log")"
+fi
 
 # the GEMM PReLUs and Mish through the other precisions' epilogues: fused,
 # on that kernel (the profile's kernel column), near ONNX Runtime's fp32
-for n in linear_prelu matmul_prelu linear_mish; do
+for n in linear_prelu matmul_prelu linear_mish linear_gelu; do
     for k in "bf16 --precision bf16 1e-2" "int8-dyn --precision int8-dynamic 3e-2" \
         "f16w --weights fp16 1e-3"; do
         set -- $k

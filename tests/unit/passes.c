@@ -1711,8 +1711,8 @@ static ir_graph *build_epilogue(int v, float **xd)
 /* epilogue.c's preconditions: the consumer that goes plain (an Add with its
  * own act stays), the producer without act and without Z for a residual,
  * no broadcasting of z or of the Add's output, intermediates no graph
- * outputs, the bias along the last axis, a MatMul without act, Gelu the erf
- * form only. */
+ * outputs, the bias along the last axis, a MatMul without act; Gelu in
+ * either form. */
 static void test_epilogue_preconditions(void)
 {
     static const variant vs[] = {
@@ -1728,7 +1728,7 @@ static void test_epilogue_preconditions(void)
         {EP_MM_BIAS_ROWS, "bias [3, N]", {.acts = 1}, 2},
         {EP_MM_ADD_ACT, "bias add has an act", {0}, 2},
         {EP_MM_ACT, "matmul has an act", {.acts = 1}, 2},
-        {EP_MM_GELU_TANH, "gelu tanh", {.biases = 1}, 2},
+        {EP_MM_GELU_TANH, "gelu tanh fused too", {.biases = 1, .acts = 1}, 1},
         {EP_MM_GELU_GROWS, "matmul bias gelu", {.biases = 1, .acts = 1}, 1},
     };
     check_variants(build_epilogue, vs, (int)(sizeof vs / sizeof vs[0]), "epilogues");
@@ -1949,7 +1949,7 @@ static void test_gate_preconditions(void)
         {G_MUL_ACT, "mul has an act", {0}, 3},
         {G_MUL_OTHER, "mul(sigmoid(c), x)", {.acts = 1}, 2},
         {G_SIG_OUT, "sigmoid a graph output", {0}, 3},
-        {G_GELU, "gelu", {.gates = 1}, 2},
+        {G_GELU, "gelu, then fused into the conv", {.gates = 1, .acts = 1}, 1},
         {G_GELU_RANK, "0.5 of rank 5", {0}, 6},
         {G_GELU_ADD_ACT, "add has an act", {0}, 6},
         {G_GELU_MUL_ACT, "last mul has an act", {0}, 6},

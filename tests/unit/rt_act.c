@@ -17,17 +17,25 @@
  * results are the limits 1/(1 + tiny) rounds to, 1 and x, bitwise; through
  * act16c and AVX-512's unary layer (the scalar twin is the reference
  * formula, expf's own underflow included, and AVX2's unary layer is it);
- * AVX-512's GELU, both forms, at x in [-30, -4]: no underflow either.
+ * the UNARY layer's GELU, both forms, at AVX-512 and AVX2, at x in
+ * [-30, -4]: no underflow either.
  * PRelu (a slope per channel, from the act's slope array): bitwise the
  * float product (float)(slope[c] * x) where x < 0, else x, at channel
  * blocks 0, 1 and the partial 2 of C = 40 (slopes read only below C: the
  * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
  * them. SELECT (Where(x cmp t, A, B)): bitwise the test's own Where over
  * every comparison and branch form, at -0, NaN, +-inf, denormals and x = t.
- * ELU, SELU, SOFTPLUS, MISH: bitwise the UNARY layer's kernel of the same
- * ISA (a fused layer's bits are the unfused one's; AVX-512's and AVX2's:
- * vector forms, the scalar ISA's libm), NaN and +-inf included, the partial block's too, and
- * within 4.8e-7 relative of pz_act_f64 (the worst printed).
+ * ELU, SELU, SOFTPLUS, MISH, GELU (both forms): bitwise the UNARY layer's
+ * kernel of the same ISA (a fused layer's bits are the unfused one's;
+ * AVX-512's and AVX2's: vector forms, the scalar ISA's libm), NaN and
+ * +-inf included, the partial block's too; the first four within 4.8e-7
+ * relative of pz_act_f64 (the worst printed). GELU (erf and tanh forms)
+ * through act16c within 2.5e-7 max(|x|, 1) of the formula in double over
+ * [-30, 30] and the specials; NaN stays NaN, +inf +inf, -inf NaN (x/2 (1 +
+ * erf(-inf)), as PyTorch). Erf through the UNARY layer's kernel (AVX-512:
+ * vmath's erf_ps) within 4e-7 of erf in double (about 5 float ulps near 1:
+ * the rational function's rounding in float), relatively within 1e-6 below
+ * 1e-3 in magnitude (0 exactly at 0); +-inf give +-1, NaN NaN.
  *
  * Prints `rt_act: P passed, F failed`; exits 1 on a failure.
  */
@@ -156,22 +164,22 @@ static void no_underflow(const pz_fast_kernels *k)
                      uf ? " (raised)" : "", f[j].act == PZ_ACT_SIGMOID ? "1" : "x");
             check(!uf && ok, what);
         }
-    if (k->isa != PZ_ISA_AVX512) return;
     /* GELU, both forms, where its e^t would be under float's normal range
-     * (x in [-30, -4]): gelu_ps holds t at -86.5 */
+     * (x in [-30, -4]): gelu_ps and gelu8_ps hold t at -86.5 */
     for (int i = 0; i < NV; i++) v[i] = -30.0f + (float)i * 26.0f / NV;
     for (int tanh_form = 0; tanh_form < 2; tanh_form++) {
         const pz_unary_params up = {.func = PZ_UN_GELU, .alpha = (float)tanh_form};
         feclearexcept(FE_ALL_EXCEPT);
         k->unary16c(&up, 1, 16, NV / 16, v, y, 0, 1);
-        check(!fetestexcept(FE_UNDERFLOW),
-              tanh_form ? "avx512 unary gelu (tanh) at x in [-30, -4]: no underflow"
-                        : "avx512 unary gelu (erf) at x in [-30, -4]: no underflow");
+        char what[120];
+        snprintf(what, sizeof what, "%s unary gelu (%s) at x in [-30, -4]: no underflow", k->name,
+                 tanh_form ? "tanh" : "erf");
+        check(!fetestexcept(FE_UNDERFLOW), what);
     }
 }
 
-/* ELU, SELU, SOFTPLUS, MISH through act16c: bitwise the UNARY layer's
- * kernel (unary16c of the same ISA: the reference's libm expressions), and
+/* ELU, SELU, SOFTPLUS, MISH, GELU through act16c: bitwise the UNARY layer's
+ * kernel (unary16c of the same ISA: vector forms, the scalar ISA's libm), and
  * the lanes of channels >= C (40, from 32) zeros. */
 static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
 {
@@ -180,7 +188,8 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
         pz_unary_func un;
         float alpha, gamma;
     } f[] = {{PZ_ACT_ELU, PZ_UN_ELU, 0.7f, 0}, {PZ_ACT_SELU, PZ_UN_SELU, 1.6732632f, 1.0507010f},
-             {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0}};
+             {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0},
+             {PZ_ACT_GELU, PZ_UN_GELU, 0, 0}, {PZ_ACT_GELU, PZ_UN_GELU, 1, 0}};
     float *in = new_nan(n), *fy = new_nan(n), *uy = new_nan(n);
     memcpy(in, x, (size_t)n * sizeof *in);
     in[0] = NAN, in[1] = -INFINITY, in[2] = INFINITY;
@@ -205,8 +214,9 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
          * (rt_unary_math); SELU's scalar float formula (gamma (alpha e^x -
          * alpha)) cancels near 0, so there only x <= -1/2 */
         const bool cancels = f[j].act == PZ_ACT_SELU && k->isa == PZ_ISA_SCALAR;
+        const bool gelu = f[j].act == PZ_ACT_GELU;   /* its own bound: gelu_bound */
         double worst = 0, wx = 0;
-        for (int i = 3; i < n; i++) {
+        for (int i = 3; i < n && !gelu; i++) {
             if (cancels && in[i] > -0.5f && in[i] <= 0) continue;
             const double want = f[j].act == PZ_ACT_SELU && in[i] <= 0   /* no cancellation */
                                     ? (double)act.hi * act.lo * expm1((double)in[i])
@@ -214,16 +224,71 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
             const double e = fabs(fy[i] - want) / (4.8e-7 * fabs(want) + 2e-37);
             if (!(e <= worst)) worst = e, wx = in[i];
         }
-        char what[200];
-        snprintf(what, sizeof what, "%s %s: act16c = the unary layer bitwise (%d differ), "
+        char what[220];
+        snprintf(what, sizeof what, "%s %s%s: act16c = the unary layer bitwise (%d differ), "
                  "lanes >= C zero (%d wrong), error %.2f of 4.8e-7 relative at x = %.9g",
-                 k->name, KIND[f[j].act], diff, tail, worst, wx);
+                 k->name, KIND[f[j].act],
+                 gelu ? (f[j].alpha != 0 ? " (tanh)" : " (erf)") : "", diff, tail, worst, wx);
         printf("  %s\n", what);
         check(!diff && !tail && worst <= 1, what);
     }
     free(in);
     free(fy);
     free(uy);
+}
+
+/* GELU, both forms, through act16c against the formula in double: within
+ * 2.5e-7 max(|x|, 1); NaN, +-inf as the top says. */
+static void gelu_bound(const pz_fast_kernels *k, const float *x, int n)
+{
+    float *y = new_nan(n + 16);
+    for (int tanh_form = 0; tanh_form < 2; tanh_form++) {
+        const pz_act act = {.kind = PZ_ACT_GELU, .lo = (float)tanh_form};
+        memcpy(y, x, (size_t)n * sizeof *y);
+        const float sp[16] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e-40f, -1e-40f, 0.0f,
+                              -0.0f, 5.7f, -5.7f, 13.0f, -13.0f, 0.75f, -0.75f, 2.0f};
+        memcpy(y + n, sp, sizeof sp);
+        k->act16c(&act, y, n / 16 + 1, 0, 16);
+        double worst = 0, wx = 0;
+        for (int i = 0; i < n + 16; i++) {
+            const float xi = i < n ? x[i] : sp[i - n];
+            if (!isfinite(xi)) continue;
+            const double e = fabs(y[i] - pz_act_f64(&act, (double)xi)) / fmax(fabs((double)xi), 1.0);
+            if (!(e <= worst)) worst = e, wx = xi;
+        }
+        const bool inf_ok = isnan(y[n]) && y[n + 1] == INFINITY && isnan(y[n + 2]);
+        char what[160];
+        snprintf(what, sizeof what, "%s gelu (%s): max error %.3g max(|x|, 1) at x = %.9g; NaN, "
+                 "+-inf %s", k->name, tanh_form ? "tanh" : "erf", worst, wx, inf_ok ? "right" : "WRONG");
+        printf("  %s\n", what);
+        check(worst <= 2.5e-7 && inf_ok, what);
+    }
+    free(y);
+}
+
+/* Erf through the UNARY layer's kernel against erf in double (see the top). */
+static void erf_bound(const pz_fast_kernels *k, const float *x, int n)
+{
+    float *in = new_nan(n), *y = new_nan(n);
+    memcpy(in, x, (size_t)n * sizeof *in);
+    for (int i = 0; i < n; i += 7) in[i] *= 1e-5f;   /* small ones: relative */
+    in[0] = NAN, in[1] = INFINITY, in[2] = -INFINITY, in[3] = 1e-30f, in[4] = -1e-36f;
+    const pz_unary_params up = {.func = PZ_UN_ERF};
+    k->unary16c(&up, 1, 16, n / 16, in, y, 0, 1);
+    double wa = 0, wr = 0, xa = 0, xr = 0;   /* the worst absolute and relative errors */
+    for (int i = 3; i < n; i++) {
+        const double want = erf((double)in[i]), e = fabs(y[i] - want);
+        if (fabs(want) >= 1e-3 && !(e <= wa)) wa = e, xa = in[i];
+        if (want == 0 ? y[i] != 0 : fabs(want) < 1e-3 && !(e / fabs(want) <= wr))
+            wr = want == 0 ? 1 : e / fabs(want), xr = in[i];
+    }
+    char what[200];
+    snprintf(what, sizeof what, "%s erf: max absolute error %.3g at x = %.9g, relative %.3g at "
+             "x = %.9g; NaN, +-inf", k->name, wa, xa, wr, xr);
+    printf("  %s\n", what);
+    check(wa <= 4e-7 && wr <= 1e-6 && isnan(y[0]) && y[1] == 1.0f && y[2] == -1.0f, what);
+    free(in);
+    free(y);
 }
 
 int main(void)
@@ -279,6 +344,8 @@ int main(void)
     for (int k = 0; k < n_ks; k++) prelu_blocks(ks[k], x);
     for (int k = 0; k < n_ks; k++) select_bits(ks[k]);
     for (int k = 0; k < n_ks; k++) unary_bits(ks[k], x, N);
+    for (int k = 0; k < n_ks; k++) gelu_bound(ks[k], x, N);
+    for (int k = 0; k < n_ks; k++) erf_bound(ks[k], x, N);
     for (int k = 0; k < n_ks; k++)
         if (ks[k]->isa != PZ_ISA_SCALAR) no_underflow(ks[k]);
     free(x);

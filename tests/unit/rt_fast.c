@@ -609,7 +609,7 @@ static void test_gemm(void)
 
 /* The GEMM epilogue's GELU against erf in double, x swept over [-12, 12] by
  * 2^-10 and beyond: a GEMM with K = 1 and B all ones gives Y[m, n] =
- * GELU(A[m]) exactly at its input. Bound (vmath_avx512.h, gelu_erf_fast_ps):
+ * GELU(A[m]) exactly at its input. Bound (vmath_avx512.h, gelu_erf_ps):
  * 2.5e-7 * max(|x|, 1); NaN stays NaN, +inf stays +inf. The scalar twin
  * is within a few ulps of the same reference: it is not the yardstick. */
 static void test_gemm_gelu_bound(void)
@@ -646,7 +646,7 @@ static void test_gemm_gelu_bound(void)
         check(ok && worst <= 2.5e-7, what);
         /* and no denormal on the way over the sweep times 2.5, [-30, 30]
          * (MXCSR's sticky DE and UE flags): each would cost a microcode
-         * assist, as gelu_ps's e^t did below x = -13 */
+         * assist, as an e^t-based GELU's did below x = -13 */
         if (ISAS[i].isa != PZ_ISA_AVX512) continue;
         pz_gemm_desc gs = g;
         gs.m = nsw;

@@ -10,6 +10,15 @@
 
 #include "rt/pz_rt.h"
 
+/* erf(u) = u P(u^2) / Q(u^2) for |u| <= 4 (Eigen's and XLA's float erf),
+ * the coefficients from the highest degree: the vector erfs' (vmath_avx512.h
+ * erf_ps, vmath_avx2.h erf8_ps), as initializers. */
+#define PZ_ERF_P {-2.72614225801306e-10f, 2.77068142495902e-08f, -2.10102402082508e-06f, \
+                  -5.69250639462346e-05f, -7.34990630326855e-04f, -2.95459980854025e-03f, \
+                  -1.60960333262415e-02f}
+#define PZ_ERF_Q {-1.45660718464996e-05f, -2.13374055278905e-04f, -1.68282697438203e-03f, \
+                  -7.37332916720468e-03f, -1.42647390514189e-02f}
+
 /* SELECT's comparison (pz_act.cmp) of v with t, as COMPARE's (NaN false). */
 static inline int pz_act_cmp(int cmp, double v, double t)
 {
@@ -24,7 +33,9 @@ static inline float pz_act_f32(const pz_act *a, float v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5f * v * (1.0f + erff(v * 0.70710678f));
+    case PZ_ACT_GELU:   /* lo 1: the tanh form; the unary reference's expressions */
+        if (a->lo != 0) return 0.5f * v * (1.0f + tanhf(0.7978845608f * (v + 0.044715f * v * v * v)));
+        return 0.5f * v * (1.0f + erff(v * 0.70710678f));
     case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
     case PZ_ACT_SIGMOID: return 1.0f / (1.0f + expf(-v));
     case PZ_ACT_SWISH: return v * (1.0f / (1.0f + expf(-a->lo * v)));
@@ -51,7 +62,9 @@ static inline double pz_act_f64(const pz_act *a, double v)
     switch (a->kind) {
     case PZ_ACT_RELU: return v < 0 ? 0 : v;
     case PZ_ACT_CLIP: v = v < a->lo ? a->lo : v; return v > a->hi ? a->hi : v;
-    case PZ_ACT_GELU: return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
+    case PZ_ACT_GELU:
+        if (a->lo != 0) return 0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+        return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
     case PZ_ACT_LEAKY_RELU: return v < 0 ? a->lo * v : v;
     case PZ_ACT_SIGMOID: return 1.0 / (1.0 + exp(-v));
     case PZ_ACT_SWISH: return v / (1.0 + exp(-(double)a->lo * v));

@@ -224,9 +224,9 @@ void pz_f32_gemv_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
 void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
 /* AVX-512 (eltwise16c_avx512.c): Sigmoid, Swish, HardSigmoid, HardSwish,
- * GELU, Tanh, Exp, Log, Elu, Selu, Softplus, Mish in ZMM registers (within a
+ * GELU, Erf, Tanh, Exp, Log, Elu, Selu, Softplus, Mish in ZMM registers (within a
  * few ulps of the reference, not bitwise); AVX2 (eltwise16c_avx2.c): Tanh,
- * Exp, Log, Elu, Selu, Softplus, Mish in YMM registers; every other
+ * Exp, Log, Elu, Selu, Softplus, Mish, GELU and Erf in YMM registers; every other
  * function through the scalar twin. */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);

@@ -2,11 +2,12 @@
  * registers, for the AVX2 GEMM and conv epilogues: the AVX-512 formulas
  * (vmath_avx512.h) with 2^n built in the exponent bits (no scalef: t is
  * held in [-87, 88], where e^t is a normal float; sigmoid and tanh are
- * then within 2e-38 of their limits). ELU, SELU, SOFTPLUS, MISH and the
+ * then within 2e-38 of their limits); GELU and erf as there, 1 / Q by a
+ * division (rcp_ps has 12 bits). ELU, SELU, SOFTPLUS, MISH and the
  * UNARY layer's Exp and Log by the AVX-512 forms on 8 lanes (the AVX2
- * unary kernel, eltwise16c_avx2.c, shares them: fused = unfused bitwise);
- * GELU goes lane by lane through the scalar formula. Include only from a
- * file built with AVX2 and FMA, after <immintrin.h> and kernels.h. */
+ * unary kernel, eltwise16c_avx2.c, shares them: fused = unfused bitwise).
+ * Include only from a file built with AVX2 and FMA, after <immintrin.h>
+ * and kernels.h. */
 #ifndef PZ_VMATH_AVX2_H
 #define PZ_VMATH_AVX2_H
 
@@ -164,6 +165,36 @@ static inline __m256 mish8_ps(__m256 x)
     return _mm256_blendv_ps(r, rl, low);
 }
 
+/* erf_ps's method (vmath_avx512.h) on 8 floats, u P(u^2) / Q(u^2) by a
+ * division. NaN passes; +-inf gives +-1. */
+static inline __m256 erf8_ps(__m256 x)
+{
+    const __m256 u = _mm256_min_ps(_mm256_set1_ps(4.0f), _mm256_max_ps(_mm256_set1_ps(-4.0f), x));
+    const __m256 u2 = _mm256_fmadd_ps(u, u, _mm256_set1_ps(0x1p-100f));   /* no denormal */
+    static const float P[7] = PZ_ERF_P, Q[5] = PZ_ERF_Q;
+    __m256 p = _mm256_set1_ps(P[0]), q = _mm256_set1_ps(Q[0]);
+    for (int i = 1; i < 7; i++) p = _mm256_fmadd_ps(p, u2, _mm256_set1_ps(P[i]));
+    for (int i = 1; i < 5; i++) q = _mm256_fmadd_ps(q, u2, _mm256_set1_ps(Q[i]));
+    return _mm256_div_ps(_mm256_mul_ps(u, p), q);
+}
+
+/* gelu_ps (vmath_avx512.h) on 8 floats: the erf form, or tanh's
+ * (tanh_form != 0); NaN passes, +inf gives +inf, -inf NaN. */
+static inline __m256 gelu8_ps(__m256 x, int tanh_form)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), hx = _mm256_mul_ps(x, _mm256_set1_ps(0.5f));
+    if (!tanh_form)
+        return _mm256_fmadd_ps(hx, erf8_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.70710678118654752f))), hx);
+    const __m256 x2 = _mm256_fmadd_ps(x, x, _mm256_set1_ps(0x1p-100f));
+    const __m256 u = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(-1.5957691216f), x),
+                                   _mm256_fmadd_ps(_mm256_set1_ps(0.044715f), x2, one));
+    const __m256 w = exp8_ps(_mm256_max_ps(_mm256_set1_ps(-86.5f), _mm256_or_ps(u, _mm256_set1_ps(-0.0f))));
+    const __m256 upos = _mm256_cmp_ps(u, _mm256_setzero_ps(), _CMP_GT_OQ);
+    const __m256 live = _mm256_cmp_ps(u, _mm256_set1_ps(86.5f), _CMP_LE_OQ);
+    const __m256 s = _mm256_div_ps(_mm256_blendv_ps(one, w, upos), _mm256_add_ps(one, w));
+    return _mm256_mul_ps(x, _mm256_and_ps(live, s));
+}
+
 /* pz_select16_ps's SELECT (vmath_avx512.h) on 8 floats. */
 static inline __m256 pz_select8_ps(const pz_act *a, __m256 v)
 {
@@ -208,8 +239,9 @@ static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
     case PZ_ACT_SELU: return selu8_ps(v, _mm256_set1_ps(a->lo), _mm256_set1_ps(a->hi));
     case PZ_ACT_SOFTPLUS: return softplus8_ps(v);
     case PZ_ACT_MISH: return mish8_ps(v);
+    case PZ_ACT_GELU: return gelu8_ps(v, a->lo != 0);   /* the AVX2 UNARY layer's */
     case PZ_ACT_NONE: return v;
-    default: {   /* GELU: the scalar formula, lane by lane */
+    default: {   /* the scalar formula, lane by lane */
         float t[8];
         _mm256_storeu_ps(t, v);
         for (int l = 0; l < 8; l++) t[l] = pz_act_f32(a, t[l]);

@@ -1,6 +1,7 @@
-/* vmath_avx512.h - e^x, ln x, tanh, GELU, ELU, SELU, Softplus and Mish on
- * 16 floats in ZMM registers, shared by the unary kernel (eltwise16c_avx512.c: see its top for the method and the
- * error), the GEMM epilogue (gemm_avx512.c: ConvNeXt's MatMul + GELU) and the
+/* vmath_avx512.h - e^x, ln x, tanh, erf, GELU, ELU, SELU, Softplus and
+ * Mish on 16 floats in ZMM registers, shared by the unary kernel
+ * (eltwise16c_avx512.c: see its top for the method and the error), the
+ * GEMM epilogues (gemm_epilogue_avx512.h: ConvNeXt's MatMul + GELU) and the
  * conv epilogues (pz_act16_ps, act16c_avx512.c).
  * Include only from a file built with AVX-512 (the Makefile's ISA_avx512
  * flags), after <immintrin.h>. */
@@ -163,98 +164,65 @@ static inline __m512 mish_ps(__m512 x)
     return _mm512_mask_mov_ps(r, low, rl);
 }
 
-/* GELU of 16 floats: alpha 0 the erf form, else tanh's (see the top). No
- * step makes a denormal (each would cost a microcode assist): e^t is taken
- * at t >= -86.5 only (a normal float), and where the result would be under
- * about 4e-38 it is 0 (-0 for a large negative x). NaN passes; -inf gives
- * NaN, as x/2 (1 + erf(x/sqrt 2)) does. */
-static inline __m512 gelu_ps(__m512 x, int tanh_form)
+/* erf of 16 floats (the UNARY layer's Erf, and GELU's erf form below):
+ * u P(u^2) / Q(u^2), u held in [-4, 4] (erf(4) is 1 - 1.5e-8: 1 in float),
+ * P of degree 6 and Q of degree 4 in u^2 (Eigen's and XLA's float erf: at
+ * most 6.5e-8 from erf in exact arithmetic), 1 / Q by rcp14 and one Newton
+ * step (a ZMM division is one per 16 cycles). u^2 is taken as u u + 2^-100
+ * (one FMA): never a denormal (each would cost a microcode assist), and
+ * u^2 itself wherever it changes P or Q. NaN passes (max and min return
+ * their second operand on a NaN); +-inf gives +-1. */
+static inline __m512 erf_ps(__m512 x)
 {
-    const __m512 one = _mm512_set1_ps(1.0f), half = _mm512_set1_ps(0.5f);
-    if (tanh_form) {
-        __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(x, x), x);
-        __m512 u = _mm512_mul_ps(_mm512_set1_ps(-1.5957691216f),   /* -2 sqrt(2/pi) */
-                                 _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x3, x));
-        /* x / (1 + e^u) as x w / (1 + w) (u > 0) or x / (1 + w) (u <= 0),
-         * w = e^-|u| held normal; 0 (x * 0: NaN for -inf) where u > 86.5 */
-        const __m512 w = exp_ps(_mm512_max_ps(_mm512_set1_ps(-86.5f),
-                                              _mm512_or_ps(u, _mm512_set1_ps(-0.0f))));
-        const __mmask16 upos = _mm512_cmp_ps_mask(u, _mm512_setzero_ps(), _CMP_GT_OQ);
-        const __mmask16 live = _mm512_cmp_ps_mask(u, _mm512_set1_ps(86.5f), _CMP_LE_OQ);
-        const __m512 s = _mm512_div_ps(_mm512_mask_mov_ps(one, upos, w), _mm512_add_ps(one, w));
-        return _mm512_mul_ps(x, _mm512_maskz_mov_ps(live, s));
-    }
-    static const float P[10] = {-1.26551223f, 1.00002368f, 0.37409196f,  0.09678418f,
-                                -0.18628806f, 0.27886807f, -1.13520398f, 1.48851587f,
-                                -0.82215223f, 0.17087277f};
-    /* beyond |x| = 20 erfc(|x|/sqrt 2) is 0 in float: x held there keeps
-     * x^2 finite (NaN passes) */
-    const __m512 xc = _mm512_min_ps(_mm512_set1_ps(20.0f), _mm512_max_ps(_mm512_set1_ps(-20.0f), x));
-    const __m512 z = _mm512_mul_ps(_mm512_abs_ps(xc), _mm512_set1_ps(0.70710678118654752f));
-    /* t = 1 / d, d in [1, 8.1], by rcp14 and one Newton step (within 2 ulp):
-     * a ZMM division is one per 16 cycles, and the GEMM epilogue of
-     * ConvNeXt's first linear layer spent most of its GELU time there */
-    const __m512 d = _mm512_fmadd_ps(half, z, one);
-    __m512 t = _mm512_rcp14_ps(d);
-    t = _mm512_fmadd_ps(t, _mm512_fnmadd_ps(d, t, one), t);
-    __m512 p = _mm512_set1_ps(P[9]);
-    for (int i = 8; i >= 0; i--) p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(P[i]));
-    /* -z^2 + P(t) with z^2 = x^2 / 2 exact (x^2 as a sum of two floats):
-     * rounding z^2 to a float would cost e^(-z^2) |z^2| 6e-8 of relative
-     * error, 4e-6 at x = -12 */
-    const __m512 xx = _mm512_mul_ps(xc, xc), xl = _mm512_fmsub_ps(xc, xc, xx);
-    __m512 e = _mm512_fnmadd_ps(half, xx, p);
-    e = _mm512_fnmadd_ps(half, xl, e);
-    /* x < 0: GELU = (x t / 2) e^e, x t / 2 above 1 in magnitude where e^e
-     * is small; x >= 0: x (2 - t e^e) / 2, where t e^e matters only for e
-     * above -20 (else 2 - it is 2): t is 0 there, so no product is tiny */
-    const __mmask16 live = _mm512_cmp_ps_mask(e, _mm512_set1_ps(-86.5f), _CMP_GE_OQ);
-    const __mmask16 near = _mm512_cmp_ps_mask(e, _mm512_set1_ps(-20.0f), _CMP_GE_OQ);
-    const __m512 g = exp_ps(_mm512_max_ps(_mm512_set1_ps(-86.5f), e));
-    const __m512 hx = _mm512_mul_ps(half, x);
-    const __m512 yn = _mm512_mask_mul_ps(_mm512_mul_ps(_mm512_mul_ps(hx, t), g), (__mmask16)~live, hx,
-                                         _mm512_setzero_ps());   /* -0, or NaN for -inf */
-    const __m512 yp = _mm512_mul_ps(hx, _mm512_fnmadd_ps(_mm512_maskz_mov_ps(near, t), g,
-                                                         _mm512_set1_ps(2.0f)));
-    const __mmask16 neg = _mm512_cmp_ps_mask(x, _mm512_setzero_ps(), _CMP_LT_OQ);
-    return _mm512_mask_mov_ps(yp, neg, yn);
-}
-
-/* GELU of 16 floats, the erf form, for the GEMM epilogue: x/2 + x/2 erf(u),
- * u = x / sqrt 2 held in [-4, 4] (erf(4) is 1 - 1.5e-8), erf(u) = u P(u^2) /
- * Q(u^2) with P of degree 6 and Q of degree 4 in u^2 (Eigen's and XLA's
- * float erf: at most 6.5e-8 from erf in exact arithmetic) and 1 / Q by rcp14
- * and one Newton step. About 21 vector ops against gelu_ps's 40: the epilogue
- * of a transformer's first FFN layer runs them for every output, on the
- * ports its FMAs need. Error: an absolute error of erf, so within
- * 2.5e-7 * max(|x|, 1) of GELU(x) (tests/unit/rt_fast.c sweeps it), where
- * gelu_ps is within a few ulps of GELU(x) itself; for x below -5.7 the
- * result is 0 or of magnitude under that bound. No denormal comes out of a
- * step (an exp would, for x below -13, and each costs a microcode assist).
- * NaN passes; -inf gives NaN, as the scalar x/2 (1 + erf(u)) does. */
-static inline __m512 gelu_erf_fast_ps(__m512 x)
-{
-    const __m512 u = _mm512_min_ps(_mm512_set1_ps(4.0f),
-                                   _mm512_max_ps(_mm512_set1_ps(-4.0f),
-                                                 _mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752f))));
-    const __m512 u2 = _mm512_mul_ps(u, u);
-    __m512 p = _mm512_set1_ps(-2.72614225801306e-10f);
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(2.77068142495902e-08f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.10102402082508e-06f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-5.69250639462346e-05f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-7.34990630326855e-04f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-2.95459980854025e-03f));
-    p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(-1.60960333262415e-02f));
-    __m512 q = _mm512_set1_ps(-1.45660718464996e-05f);
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-2.13374055278905e-04f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.68282697438203e-03f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-7.37332916720468e-03f));
-    q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(-1.42647390514189e-02f));
+    const __m512 u = _mm512_min_ps(_mm512_set1_ps(4.0f), _mm512_max_ps(_mm512_set1_ps(-4.0f), x));
+    const __m512 u2 = _mm512_fmadd_ps(u, u, _mm512_set1_ps(0x1p-100f));
+    static const float P[7] = PZ_ERF_P, Q[5] = PZ_ERF_Q;
+    __m512 p = _mm512_set1_ps(P[0]), q = _mm512_set1_ps(Q[0]);
+    for (int i = 1; i < 7; i++) p = _mm512_fmadd_ps(p, u2, _mm512_set1_ps(P[i]));
+    for (int i = 1; i < 5; i++) q = _mm512_fmadd_ps(q, u2, _mm512_set1_ps(Q[i]));
     __m512 r = _mm512_rcp14_ps(q);   /* q in [-2.4, -0.014]: no zero, no denormal */
     r = _mm512_fmadd_ps(r, _mm512_fnmadd_ps(q, r, _mm512_set1_ps(1.0f)), r);
+    return _mm512_mul_ps(_mm512_mul_ps(u, p), r);
+}
+
+/* GELU of 16 floats, the erf form: x/2 + x/2 erf(x / sqrt 2) (erf_ps), one
+ * FMA. About 22 vector ops. Error: erf_ps's absolute error, so within
+ * 2.5e-7 * max(|x|, 1) of GELU(x) (tests/unit/rt_act.c, rt_fast.c sweep
+ * it); for x below -5.7 the result is 0 or of magnitude under that bound.
+ * NaN passes; +inf gives +inf, -inf NaN, as x/2 (1 + erf(u)) does (and
+ * PyTorch's gelu). */
+static inline __m512 gelu_erf_ps(__m512 x)
+{
     const __m512 hx = _mm512_mul_ps(x, _mm512_set1_ps(0.5f));
-    const __m512 erf = _mm512_mul_ps(_mm512_mul_ps(u, p), r);
-    return _mm512_fmadd_ps(hx, erf, hx);
+    return _mm512_fmadd_ps(hx, erf_ps(_mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752f))), hx);
+}
+
+/* GELU of 16 floats, the tanh form: x/2 (1 + tanh(v)), v = sqrt(2/pi) (x +
+ * 0.044715 x^3), as x / (1 + e^u), u = -2v = -2 sqrt(2/pi) x (1 + 0.044715
+ * x^2) (x^2 + 2^-100: no denormal), as x w / (1 + w) (u > 0) or x / (1 + w)
+ * (u <= 0), w = e^-|u| held normal (e^t at t >= -86.5); 0 (x * 0: NaN for
+ * -inf) where u > 86.5. NaN passes; +inf gives +inf. */
+static inline __m512 gelu_tanh_ps(__m512 x)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 x2 = _mm512_fmadd_ps(x, x, _mm512_set1_ps(0x1p-100f));
+    const __m512 u = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(-1.5957691216f), x),   /* -2 sqrt(2/pi) */
+                                   _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x2, one));
+    const __m512 w = exp_ps(_mm512_max_ps(_mm512_set1_ps(-86.5f), _mm512_or_ps(u, _mm512_set1_ps(-0.0f))));
+    const __mmask16 upos = _mm512_cmp_ps_mask(u, _mm512_setzero_ps(), _CMP_GT_OQ);
+    const __mmask16 live = _mm512_cmp_ps_mask(u, _mm512_set1_ps(86.5f), _CMP_LE_OQ);
+    const __m512 s = _mm512_div_ps(_mm512_mask_mov_ps(one, upos, w), _mm512_add_ps(one, w));
+    return _mm512_mul_ps(x, _mm512_maskz_mov_ps(live, s));
+}
+
+/* GELU of 16 floats: the erf form, or tanh's (tanh_form != 0). The one
+ * vector GELU of the UNARY layer (eltwise16c_avx512.c) and of every
+ * epilogue (pz_act16_ps: conv, GEMM, MatMul; pz_act.lo 1 the tanh form),
+ * so a fused layer gives the unfused layer's bits (vmath_avx2.h gelu8_ps:
+ * the same at AVX2). */
+static inline __m512 gelu_ps(__m512 x, int tanh_form)
+{
+    return tanh_form ? gelu_tanh_ps(x) : gelu_erf_ps(x);
 }
 
 /* tanh of 16 floats: |x| < 1/2 by its Taylor series to x^17 (the next term
@@ -310,14 +278,14 @@ static inline __m512 pz_select16_ps(const pz_act *a, __m512 v)
 
 /* A fused epilogue activation (pz_act) of 16 floats: the formulas of the
  * unary kernel (eltwise16c_avx512.c), so a fused layer gives the unfused
- * layer's bits; GELU by gelu_erf_fast_ps (the GEMM epilogue's). */
+ * layer's bits (GELU: gelu_ps, lo 1 the tanh form). */
 static inline __m512 pz_act16_ps(const pz_act *a, __m512 v)
 {
     const __m512 one = _mm512_set1_ps(1.0f), zero = _mm512_setzero_ps();
     switch (a->kind) {
     case PZ_ACT_RELU: return _mm512_max_ps(zero, v);
     case PZ_ACT_CLIP: return _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(a->lo)), _mm512_set1_ps(a->hi));
-    case PZ_ACT_GELU: return gelu_erf_fast_ps(v);
+    case PZ_ACT_GELU: return gelu_ps(v, a->lo != 0);
     case PZ_ACT_LEAKY_RELU:
         return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), v, _mm512_set1_ps(a->lo));
     case PZ_ACT_SIGMOID:

@@ -128,7 +128,7 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *y = pz_out(l, 0);
     if (!x || !w || !y) return pz_layer_fail(l, err, n, "needs X, W and Y");
     const pz_conv_params *p = l->params;
-    if (p->act.kind < PZ_ACT_NONE || p->act.kind >= PZ_ACT_COUNT_ || p->act.kind == PZ_ACT_GELU)
+    if (p->act.kind < PZ_ACT_NONE || p->act.kind >= PZ_ACT_COUNT_)
         return pz_layer_fail(l, err, n, "activation %d is not fused into a conv", (int)p->act.kind);
     /* the sparse kernels' epilogue is a clamp */
     if (p->sparsity != 0 && !pz_act_is_clamp(p->act.kind))

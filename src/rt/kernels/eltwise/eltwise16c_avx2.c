@@ -1,10 +1,10 @@
 /* eltwise16c_avx2.c - AVX2 unary functions on NCHW16c buffers, beside
  * eltwise16c.c's scalar twin (the same split and layout; see fast.h): Tanh,
- * Exp, Log, Elu, Selu, Softplus and Mish in YMM registers, two halves a
- * pixel, by vmath_avx2.h's forms, the AVX2 conv and GEMM epilogues'
- * (pz_act8_ps), so a fused layer has the bits of this one. Each within a
- * few ulps of the function in double (tests/unit/rt_unary_math.c). Every
- * other function goes to the scalar twin. Lanes of channels >= C are
+ * Exp, Log, Elu, Selu, Softplus, Mish, GELU (both forms) and Erf in YMM
+ * registers, two halves a pixel, by vmath_avx2.h's forms, the AVX2 conv and
+ * GEMM epilogues' (pz_act8_ps), so a fused layer has the bits of this one.
+ * Each within a few ulps of the function in double (tests/unit/
+ * rt_unary_math.c, rt_act.c). Every other function goes to the scalar twin. Lanes of channels >= C are
  * written as zeros, as there.
  */
 #include "rt/kernels/fast.h"
@@ -23,6 +23,8 @@ static inline __m256 unary8_ps(const pz_unary_params *p, __m256 t)
     case PZ_UN_ELU: return elu8_ps(t, _mm256_set1_ps(p->alpha));
     case PZ_UN_SELU: return selu8_ps(t, _mm256_set1_ps(p->alpha), _mm256_set1_ps(p->gamma));
     case PZ_UN_SOFTPLUS: return softplus8_ps(t);
+    case PZ_UN_GELU: return gelu8_ps(t, p->alpha != 0);
+    case PZ_UN_ERF: return erf8_ps(t);
     default: return mish8_ps(t);
     }
 }
@@ -32,7 +34,7 @@ void pz_f32_unary_nchw16c__avx2(const pz_unary_params *p, int64_t n, int64_t c, 
 {
     const pz_unary_func f = p->func;
     if (f != PZ_UN_TANH && f != PZ_UN_EXP && f != PZ_UN_LOG && f != PZ_UN_ELU && f != PZ_UN_SELU &&
-        f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH) {
+        f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH && f != PZ_UN_GELU && f != PZ_UN_ERF) {
         pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
         return;
     }

@@ -12,16 +12,14 @@
  * where e^t overflows, and e^t taken as 0 below t = -87 (exp_flush_ps: no
  * denormal, each a microcode assist), so sigmoid is 0 or 1 there, as the
  * reference's expf gives. Within a few float ulps of the reference;
- * not bitwise. GELU (ConvNeXt's; the erf form) goes through erfc: with
- * z = |x|/sqrt 2, erfc(z) = t e^(-z^2 + P(t)), t = 1 / (1 + z/2), P of
- * degree 9 (Numerical Recipes' erfcc: relative error under 1.2e-7), and
- * GELU = x erfc(z) / 2 for x < 0, x (2 - erfc(z)) / 2 above; its tanh form
- * is x / (1 + e^(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3). Tanh, Exp,
- * Log, Elu, Selu, Softplus and Mish by vmath_avx512.h's tanh_acc_ps,
- * exp_full_ps, log_ps, elu_ps, selu_ps, softplus_ps, mish_ps (each within
- * a few ulps of the function in double: tests/unit/rt_unary_math.c), the
- * conv and GEMM epilogues' formulas (pz_act16_ps), so a fused layer has
- * the bits of this one. Every other function goes to the scalar twin. Lanes of channels >= C are written as
+ * not bitwise. GELU (ConvNeXt's; both forms) and Erf by vmath_avx512.h's
+ * gelu_ps and erf_ps (erf a rational function, within 2.5e-7 max(|x|, 1)
+ * of GELU; see there). Tanh, Exp, Log, Elu, Selu, Softplus and Mish by
+ * vmath_avx512.h's tanh_acc_ps, exp_full_ps, log_ps, elu_ps, selu_ps,
+ * softplus_ps, mish_ps (each within a few ulps of the function in double:
+ * tests/unit/rt_unary_math.c). All are the conv, GEMM and MatMul
+ * epilogues' formulas (pz_act16_ps), so a fused layer has the bits of this
+ * one. Every other function goes to the scalar twin. Lanes of channels >= C are written as
  * zeros, as there.
  */
 #include <math.h>
@@ -40,7 +38,7 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
     if (f != PZ_UN_SIGMOID && f != PZ_UN_HARD_SIGMOID && f != PZ_UN_HARD_SWISH &&
         f != PZ_UN_SWISH && f != PZ_UN_RELU && f != PZ_UN_CLIP && f != PZ_UN_LEAKY_RELU &&
         f != PZ_UN_GELU && f != PZ_UN_TANH && f != PZ_UN_EXP && f != PZ_UN_LOG && f != PZ_UN_ELU &&
-        f != PZ_UN_SELU && f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH) {
+        f != PZ_UN_SELU && f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH && f != PZ_UN_ERF) {
         pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
         return;
     }
@@ -81,6 +79,8 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
             r = softplus_ps(t);
         } else if (f == PZ_UN_MISH) {
             r = mish_ps(t);
+        } else if (f == PZ_UN_ERF) {
+            r = erf_ps(t);
         } else if (f == PZ_UN_HARD_SIGMOID) {
             r = _mm512_min_ps(_mm512_max_ps(_mm512_fmadd_ps(a, t, b), zero), one);
         } else {

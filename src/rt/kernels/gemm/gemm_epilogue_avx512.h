@@ -27,12 +27,10 @@ PZ_ALWAYS_INLINE void pz_gemm_epilogue16(const pz_gemm_desc *g, __m512 v, int64_
     if (g->act.kind == PZ_ACT_RELU) v = _mm512_max_ps(v, _mm512_setzero_ps());
     else if (g->act.kind == PZ_ACT_CLIP)
         v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(g->act.lo)), _mm512_set1_ps(g->act.hi));
-    else if (g->act.kind == PZ_ACT_GELU)
-        v = gelu_erf_fast_ps(v);   /* within its bound of GELU, not gelu_ps's bits */
     else if (g->act.kind == PZ_ACT_PRELU)
         v = pz_prelu16_ps(&g->act, v, col, mk);   /* a slope per column */
     else if (g->act.kind != PZ_ACT_NONE)
-        v = pz_act16_ps(&g->act, v);   /* the unary kernel's formulas */
+        v = pz_act16_ps(&g->act, v);   /* the unary kernel's formulas (GELU: gelu_ps) */
     _mm512_mask_storeu_ps(y + col, mk, v);
 }
 

@@ -20,8 +20,9 @@
  * (the k past the last multiple of ph to sum 0), each step one fused
  * multiply-add; then sum0 + sum1 (ph 2) or (sum0 + sum1) + (sum2 + sum3)
  * (ph 4); then beta C by one more fused multiply-add, then the activation
- * (ReLU and Clip as vmaxps/vminps; GELU is the only one that is not
- * bitwise: the twin's erff against the vector one). A GEMV tile (mr 1)
+ * (ReLU and Clip as vmaxps/vminps; those pz_act16_ps computes by a vector
+ * formula, GELU, SIGMOID, ..., are not bitwise: the twin's libm against
+ * the vector one). A GEMV tile (mr 1)
  * keeps 8 chains of FMAs in flight. */
 #ifndef PZ_GEMM_F16W_H
 #define PZ_GEMM_F16W_H

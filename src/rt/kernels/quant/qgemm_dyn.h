@@ -15,7 +15,8 @@
  * range (a per-tensor scale lets one outlier token flatten the others).
  * The VNNI kernel and the scalar twin give the same bits (qgemm.h), and so
  * do the AVX-512 quantization and epilogue and theirs (qgemm_dyn_avx512.c),
- * but for GELU: vmath's approximation there, erff in the twin.
+ * but for the activations with a vector formula there (GELU, SIGMOID, ...),
+ * libm in the twin.
  *
  *   pz_qdyn *q = pz_qdyn_new(m, n, k, b, trans_b, alpha, isa, 0, err, sizeof err);
  *   scratch of pz_qdyn_scratch(q, nth) bytes, then on every worker:

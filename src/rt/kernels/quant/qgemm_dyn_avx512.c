@@ -1,8 +1,9 @@
 /* qgemm_dyn_avx512.c - the AVX-512 parts of the dynamic int8 GEMM
  * (qgemm_dyn.h): a row's largest magnitude, and the epilogue y = act((y *
  * sa) + beta C) on a row. The scalar twins are in qgemm_dyn.c; the same
- * bits but for GELU, which takes vmath's approximation (as the fp32 GEMM's
- * epilogue does) where the twin calls erff. */
+ * bits but for the activations pz_act16_ps computes by a vector formula
+ * (GELU, SIGMOID, ...: the fp32 GEMM's and the UNARY layer's) where the
+ * twin calls libm. */
 #include "rt/kernels/quant/qdyn_out.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
 
@@ -57,8 +58,6 @@ void pz_qdyn_epilogue__avx512(const pz_gemm_desc *g, float *yr, int64_t i, float
         else if (g->act.kind == PZ_ACT_CLIP)
             v = _mm512_min_ps(_mm512_set1_ps(g->act.hi),
                               _mm512_max_ps(_mm512_set1_ps(g->act.lo), v));
-        else if (g->act.kind == PZ_ACT_GELU)
-            v = gelu_ps(v, 0);
         else if (g->act.kind == PZ_ACT_PRELU)
             v = pz_prelu16_ps(&g->act, v, n, mk);
         else if (g->act.kind != PZ_ACT_NONE)
