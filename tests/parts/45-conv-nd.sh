@@ -6,10 +6,14 @@
 # k10 s5), a dilated Conv1d with a residual; an R(2+1)D-like video block
 # (Conv3d 3 -> 16 3x7x7 stride 1,2,2 stem: stacked taps; 16 -> 16 3x3x3 with
 # BatchNorm, ReLU and a residual; 1x3x3 and 3x1x1 factorised) and a temporal
-# stride 2. Each:
+# stride 2; depthwise (a call of the 2-D depthwise kernels per frame and
+# tap): a conformer-like conv module (1x1, depthwise Conv1d k15 with
+# BatchNorm, ReLU, 1x1) and an X3D-like block (depthwise Conv3d 3x3x3 with a
+# residual, 1x5x5 stride 1,2,2, a temporal dilation 2). Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative, at the
 #     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads;
-#   - the profile names the fast path ("direct frames") for each Conv;
+#   - the profile names the fast path ("direct frames", "depthwise frames")
+#     for each Conv;
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
 set -u
@@ -65,15 +69,43 @@ class Video(nn.Module):
         return self.tm(torch.relu(self.sp(y)))
 
 
+class Conformer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pw1 = nn.Conv1d(48, 48, 1)
+        self.dw = nn.Conv1d(48, 48, 15, padding=7, groups=48)
+        self.bn = nn.BatchNorm1d(48)
+        self.pw2 = nn.Conv1d(48, 40, 1)
+
+    def forward(self, x):
+        return self.pw2(torch.relu(self.bn(self.dw(self.pw1(x)))))
+
+
+class X3d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dw = nn.Conv3d(24, 24, 3, padding=1, groups=24)
+        self.dw5 = nn.Conv3d(24, 24, (1, 5, 5), stride=(1, 2, 2), padding=(0, 2, 2),
+                             groups=24, bias=False)
+        self.dt = nn.Conv3d(24, 24, (3, 3, 3), padding=(2, 1, 1), dilation=(2, 1, 1),
+                            groups=24)
+
+    def forward(self, x):
+        y = torch.relu(self.dw(x) + x)
+        return self.dt(torch.relu(self.dw5(y)))
+
+
 MODELS = {
     "audio": (Audio(), (1, 80, 120)),
     "wav_stem": (nn.Conv1d(1, 32, 10, stride=5), (2, 1, 400)),
     "dilated": (Dilated(), (1, 24, 37)),
     "video": (Video(), (1, 3, 6, 20, 22)),
+    "conformer": (Conformer(), (2, 48, 90)),
+    "x3d": (X3d(), (1, 24, 5, 12, 11)),
 }
 for name, (mod, shape) in MODELS.items():
     mod.eval()
-    if name == "video":
+    if name in ("video", "conformer"):
         with torch.no_grad():
             mod.bn.running_mean.uniform_(-0.5, 0.5)
             mod.bn.running_var.uniform_(0.5, 1.5)
@@ -108,7 +140,7 @@ for n in $models; do
         done
     done
     if "$PZ" run "$mod" --input "$in" --profile >"$T/prof.txt" 2>&1; then
-        convs=$(grep -c ' CONV ' "$T/prof.txt") fast=$(grep ' CONV ' "$T/prof.txt" | grep -c 'direct frames')
+        convs=$(grep -c ' CONV ' "$T/prof.txt") fast=$(grep ' CONV ' "$T/prof.txt" | grep -c -e 'direct frames' -e 'depthwise frames')
         check "$n: every Conv on the fast path ($fast of $convs)" test "$convs" -gt 0 -a "$fast" = "$convs"
     else
         bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"

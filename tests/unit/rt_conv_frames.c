@@ -6,6 +6,10 @@
  *   3-D: a video stem (3 channels, 3x7x7, stride 1,2,2: stacked taps), 5
  *     channels x 3 taps (15: stacked), 16 and 20 channels (whole blocks,
  *     20 padded to 32 between taps), a temporal stride 2, kT 1, pads in T;
+ *   depthwise (group == C == M): a conformer's k31 (256 channels), odd
+ *     channels (20, 33) with stride 2 and dilation 2, 3-D 3x3x3 (dwconv3x3
+ *     per tap) and 5x5 (dwconvk), kT 1, a temporal stride, dilation and
+ *     pads (taps in the zero frames), batch 2;
  *   with and without bias, residual, and the acts RELU, PRELU, SIGMOID;
  * on every kernel set this CPU has (scalar twin, AVX2, AVX-512), on 1
  * worker and on 3 threads (the barriers between blocking, the convs and
@@ -27,6 +31,7 @@ typedef struct {
     int64_t k[3], s[3], d[3], pb[3], pe[3];
     bool bias, residual;
     pz_act_kind act;
+    bool dw;                         /* depthwise: group = C = M */
 } fcase;
 
 typedef struct {
@@ -59,9 +64,9 @@ static void run_threads(const pz_conv_frames *f, const float *x, const float *z,
 static void run_case(const fcase *t)
 {
     const int nsp = t->rank - 2;
-    pz_conv_params p = {.nsp = nsp, .group = 1};
+    pz_conv_params p = {.nsp = nsp, .group = t->dw ? t->c : 1};
     int64_t xd[5] = {t->n, t->c}, yd[5] = {t->n, t->m}, nx = t->n * t->c, ny = t->n * t->m;
-    int64_t nw = t->m * t->c;
+    int64_t nw = t->m * (t->dw ? 1 : t->c);
     for (int j = 0; j < nsp; j++) {
         p.kernel[j] = t->k[j], p.stride[j] = t->s[j], p.dilation[j] = t->d[j];
         p.pad_begin[j] = t->pb[j], p.pad_end[j] = t->pe[j];
@@ -76,11 +81,11 @@ static void run_case(const fcase *t)
     float *z = t->residual ? new_rand(ny) : NULL, *yref, *yscale;
     conv_reference(&p, xd, yd, x, w, b, z, ny, &yref, &yscale);
     char what[200];
-    snprintf(what, sizeof what, "rank %d N%lld C%lld M%lld k%lld s%lld%s%s act%d", t->rank,
-             (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->k[0],
-             (long long)t->s[0], t->bias ? " bias" : "", t->residual ? " residual" : "",
-             (int)t->act);
-    check(pz_conv_frames_takes(&p, t->rank), what);
+    snprintf(what, sizeof what, "rank %d%s N%lld C%lld M%lld k%lld s%lld%s%s act%d", t->rank,
+             t->dw ? " depthwise" : "", (long long)t->n, (long long)t->c, (long long)t->m,
+             (long long)t->k[0], (long long)t->s[0], t->bias ? " bias" : "",
+             t->residual ? " residual" : "", (int)t->act);
+    check(pz_conv_frames_takes(&p, t->rank, xd, yd), what);
     const pz_isa isas[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
     const bool have[3] = {true, cpu_has_avx2(), cpu_has_avx512()};
     for (int i = 0; i < 3; i++) {
@@ -112,36 +117,59 @@ int main(void)
 {
     const fcase cases[] = {
         /* 1-D */
-        {3, 1, 80, 256, {300}, {3}, {1}, {1}, {1}, {1}, true, false, PZ_ACT_RELU},
-        {3, 1, 1, 16, {64}, {10}, {5}, {1}, {0}, {0}, false, false, PZ_ACT_NONE},
-        {3, 2, 3, 20, {50}, {5}, {2}, {1}, {2}, {1}, true, true, PZ_ACT_PRELU},
-        {3, 1, 17, 33, {33}, {3}, {1}, {2}, {2}, {2}, true, false, PZ_ACT_SIGMOID},
-        {3, 1, 40, 8, {7}, {7}, {1}, {1}, {3}, {3}, false, true, PZ_ACT_RELU},
+        {3, 1, 80, 256, {300}, {3}, {1}, {1}, {1}, {1}, true, false, PZ_ACT_RELU, false},
+        {3, 1, 1, 16, {64}, {10}, {5}, {1}, {0}, {0}, false, false, PZ_ACT_NONE, false},
+        {3, 2, 3, 20, {50}, {5}, {2}, {1}, {2}, {1}, true, true, PZ_ACT_PRELU, false},
+        {3, 1, 17, 33, {33}, {3}, {1}, {2}, {2}, {2}, true, false, PZ_ACT_SIGMOID, false},
+        {3, 1, 40, 8, {7}, {7}, {1}, {1}, {3}, {3}, false, true, PZ_ACT_RELU, false},
         /* 3-D */
         {5, 1, 3, 16, {8, 20, 20}, {3, 7, 7}, {1, 2, 2}, {1, 1, 1}, {1, 3, 3}, {1, 3, 3}, true,
-         false, PZ_ACT_RELU},
+         false, PZ_ACT_RELU, false},
         {5, 1, 5, 16, {6, 8, 8}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, false,
-         true, PZ_ACT_NONE},
+         true, PZ_ACT_NONE, false},
         {5, 1, 16, 24, {4, 9, 9}, {3, 3, 3}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true,
-         true, PZ_ACT_RELU},
+         true, PZ_ACT_RELU, false},
         {5, 2, 20, 17, {5, 6, 7}, {3, 1, 1}, {2, 1, 1}, {1, 1, 1}, {1, 0, 0}, {2, 0, 0}, true,
-         false, PZ_ACT_PRELU},
+         false, PZ_ACT_PRELU, false},
         {5, 1, 32, 32, {3, 5, 5}, {1, 3, 3}, {1, 1, 1}, {1, 2, 1}, {0, 2, 1}, {0, 2, 1}, false,
-         false, PZ_ACT_SIGMOID},
+         false, PZ_ACT_SIGMOID, false},
         {5, 1, 18, 16, {7, 4, 4}, {3, 3, 3}, {2, 2, 2}, {1, 1, 1}, {0, 1, 1}, {0, 0, 1}, true,
-         true, PZ_ACT_RELU},
+         true, PZ_ACT_RELU, false},
+        /* depthwise 1-D */
+        {3, 1, 256, 256, {200}, {31}, {1}, {1}, {15}, {15}, true, false, PZ_ACT_NONE, true},
+        {3, 2, 20, 20, {41}, {5}, {2}, {2}, {3}, {1}, true, true, PZ_ACT_PRELU, true},
+        {3, 1, 33, 33, {17}, {3}, {1}, {1}, {1}, {1}, false, false, PZ_ACT_SIGMOID, true},
+        /* depthwise 3-D: 3x3 taps (dwconv3x3), 5x5 (dwconvk), kT 1 */
+        {5, 1, 24, 24, {5, 9, 9}, {3, 3, 3}, {1, 2, 2}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, true,
+         true, PZ_ACT_RELU, true},
+        {5, 2, 17, 17, {6, 7, 6}, {3, 5, 5}, {2, 1, 1}, {2, 1, 1}, {3, 2, 2}, {2, 2, 2}, true,
+         false, PZ_ACT_PRELU, true},
+        {5, 1, 16, 16, {3, 6, 6}, {1, 3, 3}, {1, 1, 1}, {1, 1, 1}, {0, 1, 1}, {0, 1, 1}, false,
+         true, PZ_ACT_NONE, true},
+        {5, 1, 32, 32, {2, 5, 5}, {4, 3, 3}, {1, 1, 1}, {1, 1, 1}, {2, 1, 1}, {2, 1, 1}, true,
+         false, PZ_ACT_SIGMOID, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
-    /* what the path does not take: groups, a temporal dilation, 2-D */
+    /* what the path does not take: groups not depthwise, a temporal
+     * dilation of a dense conv, 2-D, depthwise taps over 64 in a frame */
     pz_conv_params p = {.nsp = 3, .group = 2, .kernel = {3, 3, 3}, .stride = {1, 1, 1},
                         .dilation = {1, 1, 1}};
-    check(!pz_conv_frames_takes(&p, 5), "group 2 not taken");
+    int64_t xd[5] = {1, 16, 4, 8, 8}, yd[5] = {1, 16, 2, 6, 6};
+    check(!pz_conv_frames_takes(&p, 5, xd, yd), "group 2 not taken");
+    p.group = 16;
+    check(pz_conv_frames_takes(&p, 5, xd, yd), "depthwise taken");
+    yd[1] = 32;
+    check(!pz_conv_frames_takes(&p, 5, xd, yd), "depthwise x2 multiplier not taken");
+    yd[1] = 16;
+    p.kernel[1] = p.kernel[2] = 9;
+    check(!pz_conv_frames_takes(&p, 5, xd, yd), "depthwise 9x9 frames not taken");
+    p.kernel[1] = p.kernel[2] = 3;
     p.group = 1;
     p.dilation[0] = 2;
-    check(!pz_conv_frames_takes(&p, 5), "temporal dilation 2 not taken");
+    check(!pz_conv_frames_takes(&p, 5, xd, yd), "temporal dilation 2 not taken");
     p.dilation[0] = 1;
-    check(pz_conv_frames_takes(&p, 5), "3-D group 1 taken");
+    check(pz_conv_frames_takes(&p, 5, xd, yd), "3-D group 1 taken");
     p.nsp = 2;
-    check(!pz_conv_frames_takes(&p, 4), "2-D not taken");
+    check(!pz_conv_frames_takes(&p, 4, xd, yd), "2-D not taken");
     return test_summary("rt_conv_frames");
 }
