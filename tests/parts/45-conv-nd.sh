@@ -9,11 +9,14 @@
 # stride 2; depthwise (a call of the 2-D depthwise kernels per frame and
 # tap): a conformer-like conv module (1x1, depthwise Conv1d k15 with
 # BatchNorm, ReLU, 1x1) and an X3D-like block (depthwise Conv3d 3x3x3 with a
-# residual, 1x5x5 stride 1,2,2, a temporal dilation 2). Each:
+# residual, 1x5x5 stride 1,2,2, a temporal dilation 2); pools over rank 3
+# and 5 (pool_frames.h: the 2-D pool per frame, then over T): MaxPool1d,
+# AvgPool1d (ceil mode, count_include_pad), C3D-like MaxPool3d (1,2,2) and
+# 2x2x2, AvgPool3d with pads. Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative, at the
 #     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads;
-#   - the profile names the fast path ("direct frames", "depthwise frames")
-#     for each Conv;
+#   - the profile names the fast path ("direct frames", "depthwise frames",
+#     "pool frames") for each Conv and pool;
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
 set -u
@@ -95,6 +98,31 @@ class X3d(nn.Module):
         return self.dt(torch.relu(self.dw5(y)))
 
 
+class Pool1d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv1d(20, 24, 3, padding=1)
+        self.mp = nn.MaxPool1d(3, 2, 1)
+        self.ap = nn.AvgPool1d(5, 2, 2, ceil_mode=True, count_include_pad=True)
+
+    def forward(self, x):
+        return self.ap(self.mp(torch.relu(self.c(x))))
+
+
+class Pool3d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv3d(3, 16, 3, padding=1)
+        self.p1 = nn.MaxPool3d((1, 2, 2), (1, 2, 2))
+        self.c2 = nn.Conv3d(16, 20, 3, padding=1)
+        self.p2 = nn.MaxPool3d(2, 2)
+        self.p3 = nn.AvgPool3d((2, 3, 3), (1, 2, 2), 1, count_include_pad=False)
+
+    def forward(self, x):
+        y = self.p2(torch.relu(self.c2(self.p1(torch.relu(self.c1(x))))))
+        return self.p3(y)
+
+
 MODELS = {
     "audio": (Audio(), (1, 80, 120)),
     "wav_stem": (nn.Conv1d(1, 32, 10, stride=5), (2, 1, 400)),
@@ -102,6 +130,8 @@ MODELS = {
     "video": (Video(), (1, 3, 6, 20, 22)),
     "conformer": (Conformer(), (2, 48, 90)),
     "x3d": (X3d(), (1, 24, 5, 12, 11)),
+    "pool1d": (Pool1d(), (2, 20, 75)),
+    "pool3d": (Pool3d(), (1, 3, 6, 18, 20)),
 }
 for name, (mod, shape) in MODELS.items():
     mod.eval()
@@ -140,8 +170,11 @@ for n in $models; do
         done
     done
     if "$PZ" run "$mod" --input "$in" --profile >"$T/prof.txt" 2>&1; then
-        convs=$(grep -c ' CONV ' "$T/prof.txt") fast=$(grep ' CONV ' "$T/prof.txt" | grep -c -e 'direct frames' -e 'depthwise frames')
-        check "$n: every Conv on the fast path ($fast of $convs)" test "$convs" -gt 0 -a "$fast" = "$convs"
+        convs=$(grep -c -e ' CONV ' -e ' POOL ' "$T/prof.txt")
+        fast=$(grep -e ' CONV ' -e ' POOL ' "$T/prof.txt" |
+               grep -c -e 'direct frames' -e 'depthwise frames' -e 'pool frames')
+        check "$n: every Conv and pool on the fast path ($fast of $convs)" \
+            test "$convs" -gt 0 -a "$fast" = "$convs"
     else
         bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"
     fi

@@ -5,6 +5,7 @@
 
 #include "rt/kernels/conv/conv_frames.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
+#include "rt/kernels/layout/block_rows.h"
 #include "rt/mem.h"
 
 static float *alloc_floats(int64_t count)
@@ -17,18 +18,8 @@ static float *alloc_floats(int64_t count)
  * group. */
 static pz_conv_params frame_params(const pz_conv_params *p, int rank)
 {
-    const int t3 = rank == 5;
     pz_conv_params p2 = *p;
-    p2.nsp = 2;
-    for (int j = 0; j < 2; j++) {
-        int s = t3 ? 1 + j : 0;
-        bool real = t3 || j == 1;
-        p2.kernel[j] = real ? p->kernel[s] : 1;
-        p2.stride[j] = real ? p->stride[s] : 1;
-        p2.dilation[j] = real ? p->dilation[s] : 1;
-        p2.pad_begin[j] = real ? p->pad_begin[s] : 0;
-        p2.pad_end[j] = real ? p->pad_end[s] : 0;
-    }
+    PZ_FRAME_PARAMS(p2, p, rank);
     return p2;
 }
 
@@ -116,6 +107,8 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     f->t = t3 ? xd[2] : 1, f->ot = t3 ? yd[2] : 1;
     f->kt = kt, f->st = t3 ? p->stride[0] : 1, f->pt = t3 ? p->pad_begin[0] : 0;
     f->dt = t3 ? p->dilation[0] : 1;
+    f->to_blk = pz_fast_kernels_for(isa)->rows_to_block;
+    f->from_blk = pz_fast_kernels_for(isa)->block_to_rows;
     f->stacked = stacked && p->group == 1;
     f->tf = f->stacked ? f->ot : f->t + f->pt + (t3 ? p->pad_end[0] : 0);
     f->hw = H * W, f->ohw = OH * OW;
@@ -207,15 +200,8 @@ static void block_in(const pz_conv_frames *f, const float *x, float *xs, int64_t
         memset(dst, 0, (size_t)(hw * k) * sizeof(float));
         return;
     }
-    for (int64_t l = 0; l < k; l++) {
-        const int64_t c = cb * k + l;
-        if (c >= f->c) {
-            for (int64_t q = 0; q < hw; q++) dst[q * k + l] = 0;
-            continue;
-        }
-        const float *src = x + ((i * f->c + c) * f->t + t) * hw;
-        for (int64_t q = 0; q < hw; q++) dst[q * k + l] = src[q];
-    }
+    const int64_t c0 = cb * k, nch = f->c - c0 < k ? f->c - c0 : k;
+    f->to_blk(x + ((i * f->c + c0) * f->t + t) * hw, f->t * hw, nch, hw, (int)k, dst);
 }
 
 /* Plain [n][m][ot][ohw] <-> blocked output frames [n][ot][mb][ohw][16],
@@ -224,20 +210,11 @@ static void block_out(const pz_conv_frames *f, float *plain, float *blk, int64_t
                       int to_blocked)
 {
     const int64_t mb = (f->m + 15) / 16, b = unit % mb, t = unit / mb % f->ot;
-    const int64_t i = unit / mb / f->ot, ohw = f->ohw;
+    const int64_t i = unit / mb / f->ot, ohw = f->ohw, nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
     float *fb = blk + (i * f->ot + t) * f->yframe + b * ohw * 16;
-    for (int64_t l = 0; l < 16; l++) {
-        const int64_t m = b * 16 + l;
-        float *row = plain + ((i * f->m + m) * f->ot + t) * ohw;
-        if (m >= f->m) {
-            if (to_blocked)
-                for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = 0;
-        } else if (to_blocked) {
-            for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = row[q];
-        } else {
-            for (int64_t q = 0; q < ohw; q++) row[q] = fb[q * 16 + l];
-        }
-    }
+    float *row = plain + ((i * f->m + b * 16) * f->ot + t) * ohw;
+    if (to_blocked) f->to_blk(row, f->ot * ohw, nch, ohw, 16, fb);
+    else f->from_blk(fb, 16, nch, ohw, row, f->ot * ohw);
 }
 
 /* Depthwise output frame y from the blocked frames from x (the first

@@ -37,6 +37,8 @@ typedef struct {
     int64_t wtap;                /* depthwise: floats of one tap's packed weights */
     float *wp, *bp;              /* packed W' and bias */
     pz_barrier *bar;             /* between blocking, the convs and unblocking */
+    pz_rows_to_block_fn to_blk;  /* the ISA's blocking and unblocking */
+    pz_block_to_rows_fn from_blk;
     int64_t n, c, m;             /* batch, input and output channels */
     int64_t t, ot, tf;           /* input, output frames; slots in the scratch (t + pads,
                                   * stacked: ot) */
