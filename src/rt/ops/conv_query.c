@@ -72,7 +72,9 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
     if (rank != 4) {
         if (pz_conv_frames_takes(p, rank, xd, yd)) {
             q->path = PZ_CONV_PATH_FRAMES;
-            q->kernel = p->group == 1 ? "direct frames" : "depthwise frames";
+            q->kernel = p->group == 1                          ? "direct frames"
+                        : p->group == xd[1] && yd[1] == xd[1] ? "depthwise frames"
+                                                              : "grouped frames";
         }
         return q->path;
     }

@@ -7,6 +7,7 @@
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/layout/block_rows.h"
 #include "rt/mem.h"
+#include "rt/rows.h"
 
 static float *alloc_floats(int64_t count)
 {
@@ -40,13 +41,61 @@ bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
     pz_conv16c_desc d;
     if ((rank != 3 && rank != 5) || p->nsp != rank - 2) return false;
     if (p->group == 1) return rank == 3 || p->dilation[0] == 1;
-    return p->group == xd[1] && yd[1] == xd[1] && dw_frame_init(&d, p, rank, xd, yd) == 0;
+    if (p->group == xd[1] && yd[1] == xd[1]) return dw_frame_init(&d, p, rank, xd, yd) == 0;
+    pz_conv_params pg = frame_params(p, rank);
+    pg.group = 1;
+    int64_t xd4[4] = {1, 16, 1, 1}, yd4[4] = {1, 16, 1, 1};   /* the attributes' limits */
+    return pz_conv_grouped_k(p, xd, yd) != 0 && pz_conv16c_init(&d, &pg, xd4, yd4) == 0;
+}
+
+/* Grouped: super-groups of kg groups (pz_conv_grouped_k), a group-1 conv2d
+ * of kg * C/G -> kg * M/G channels each (the last of fewer groups); the
+ * weights of each (tap, super-group) dense, block-diagonal. */
+static int grouped_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const int64_t *xd,
+                        const int64_t *yd, const float *w, pz_isa isa)
+{
+    const int64_t G = p->group, cg = xd[1] / G, mg = yd[1] / G, kg = pz_conv_grouped_k(p, xd, yd);
+    const int64_t nsg = (G + kg - 1) / kg, last = G - (nsg - 1) * kg;
+    const int t3 = rank == 5;
+    pz_conv_params pg = frame_params(p, rank);
+    pg.group = 1;
+    const int64_t H = t3 ? xd[3] : 1, W = xd[rank - 1], OH = t3 ? yd[3] : 1, OW = yd[rank - 1];
+    int64_t xd4[4] = {1, kg * cg, H, W}, yd4[4] = {1, kg * mg, OH, OW};
+    int64_t xl[4] = {1, last * cg, H, W}, yl[4] = {1, last * mg, OH, OW};
+    if (pz_conv16c_init(&f->d, &pg, xd4, yd4) || pz_conv16c_init(&f->dl, &pg, xl, yl)) return 1;
+    f->d.cblk = f->dl.cblk = 16;   /* the input is blocked whatever its channels */
+    f->conv = pz_fast_kernels_for(isa)->conv2d;
+    f->nsg = nsg;
+    f->xsg = kg * cg * H * W, f->ysg = kg * mg * OH * OW, f->bsg = kg * mg;
+    f->wtap = pz_conv16c_weights_size(&f->d);
+    const int64_t k2 = (int64_t)pg.kernel[0] * pg.kernel[1], dn = kg * mg * kg * cg * k2;
+    float *dense = malloc((size_t)dn * sizeof(float));
+    f->wp = alloc_floats(f->kt * nsg * f->wtap);
+    if (!dense || !f->wp) {
+        free(dense);
+        return 1;
+    }
+    for (int64_t dt = 0; dt < f->kt; dt++)
+        for (int64_t sg = 0; sg < nsg; sg++) {
+            const int64_t ng = sg + 1 < nsg ? kg : last, sc = ng * cg;
+            memset(dense, 0, (size_t)dn * sizeof(float));
+            for (int64_t gi = 0; gi < ng; gi++)   /* [gi*mg + o][gi*cg + c] = W[m][c][dt] */
+                for (int64_t o = 0; o < mg; o++)
+                    for (int64_t c = 0; c < cg; c++)
+                        memcpy(dense + ((gi * mg + o) * sc + gi * cg + c) * k2,
+                               w + ((((sg * kg + gi) * mg + o) * cg + c) * f->kt + dt) * k2,
+                               (size_t)k2 * sizeof(float));
+            pz_conv16c_pack_weights(sg + 1 < nsg ? &f->d : &f->dl, dense,
+                                    f->wp + (dt * nsg + sg) * f->wtap);
+        }
+    free(dense);
+    return 0;
 }
 
 /* Depthwise: each tap's weights packed apart for the frame's 2-D kernel
  * (dwconv3x3 where it takes the frame, else dwconvk). */
 static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const int64_t *xd,
-                   const int64_t *yd, const float *w, const float *b, pz_isa isa)
+                   const int64_t *yd, const float *w, pz_isa isa)
 {
     const int64_t C = xd[1];
     pz_conv16c_desc d;
@@ -56,19 +105,14 @@ static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const i
     pz_conv16c_desc d3;
     const bool k3 = pz_dwconv16c_init(&d3, &p2, xd4, yd4) == 0;
     const pz_fast_kernels *k = pz_fast_kernels_for(isa);
-    f->dw = true;
     f->conv = k3 ? k->dwconv3x3 : k->dwconvk;
-    f->d = d;
-    f->d0 = d;
-    f->d0.act.kind = PZ_ACT_NONE;
-    f->cblk = 16;
-    f->xcb = (C + 15) / 16;
+    f->d = f->dl = d;
+    f->nsg = 1;
     f->wtap = k3 ? pz_dw16c_weights_size(C) : pz_dwk16c_weights_size(&d);
     const int64_t kk = (int64_t)d.kh * d.kw;
     float *wt = malloc((size_t)(C * kk) * sizeof(float));
     f->wp = alloc_floats(f->kt * f->wtap);
-    f->bp = alloc_floats(pz_pack_bias16_size(C));
-    if (!wt || !f->wp || !f->bp) {
+    if (!wt || !f->wp) {
         free(wt);
         return 1;
     }
@@ -79,7 +123,6 @@ static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const i
         else pz_dwk16c_pack_weights(&d, wt, f->wp + dt * f->wtap);
     }
     free(wt);
-    pz_pack_bias16(C, b, f->bp);
     return 0;
 }
 
@@ -113,14 +156,23 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     f->tf = f->stacked ? f->ot : f->t + f->pt + (t3 ? p->pad_end[0] : 0);
     f->hw = H * W, f->ohw = OH * OW;
     f->yframe = (M + 15) / 16 * 16 * f->ohw;
-    if (p->group != 1) {
+    if (p->group != 1) {   /* depthwise or grouped: per tap */
+        const bool dw = p->group == C && M == C;
+        f->taps = true;
+        f->cblk = 16;
+        f->xcb = (C + 15) / 16;
+        f->xframe = f->xcb * 16 * f->hw;
         f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
-        if (!f->bar || dw_make(f, p, rank, xd, yd, w, b, isa)) {
+        f->bp = alloc_floats(pz_pack_bias16_size(M));
+        if (!f->bar || !f->bp ||
+            (dw ? dw_make(f, p, rank, xd, yd, w, isa) : grouped_make(f, p, rank, xd, yd, w, isa))) {
             pz_conv_frames_free(f);
             return 1;
         }
         memset(f->bar, 0, sizeof *f->bar);
-        f->xframe = f->xcb * 16 * f->hw;
+        f->d0 = f->d, f->dl0 = f->dl;
+        f->d0.act.kind = f->dl0.act.kind = PZ_ACT_NONE;
+        pz_pack_bias16(M, b, f->bp);
         *out = f;
         return 0;
     }
@@ -162,7 +214,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z)
 {
     int64_t floats = f->n * (f->tf * f->xframe + (with_z ? 2 : 1) * f->ot * f->yframe) +
-                     (f->dw ? f->yframe : 0);
+                     (f->taps ? f->yframe : 0);
     return (size_t)floats * sizeof(float);
 }
 
@@ -217,18 +269,27 @@ static void block_out(const pz_conv_frames *f, float *plain, float *blk, int64_t
     else f->from_blk(fb, 16, nch, ohw, row, f->ot * ohw);
 }
 
-/* Depthwise output frame y from the blocked frames from x (the first
- * tap's slot): tap dt adds its conv of slot dt * dilation to the sums so
- * far, the buffers y and tmp in turn so that the last tap writes y; the
- * first takes the bias and z, the last the act. */
-static void dw_frame(const pz_conv_frames *f, const float *x, const float *z, float *y,
-                     float *tmp, int ith, int nth)
+/* Per tap: output frame y from the blocked frames from x (the first tap's
+ * slot): tap dt adds its conv of slot dt * dilation to the sums so far, the
+ * buffers y and tmp in turn so that the last tap writes y; the first takes
+ * the bias and z, the last the act (PRELU's slopes from the super-group's
+ * first channel, as the bias). A barrier between taps: a tap reads the
+ * partial sums every worker wrote, whatever the kernel's split. */
+static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, float *y,
+                      float *tmp, int ith, int nth)
 {
     const float *prev = z;
     for (int64_t dt = 0; dt < f->kt; dt++) {
         float *out = (f->kt - 1 - dt) % 2 ? tmp : y;
-        f->conv(dt + 1 < f->kt ? &f->d0 : &f->d, x + dt * f->dt * f->xframe, f->wp + dt * f->wtap,
-                dt ? NULL : f->bp, prev, out, ith, nth);
+        const bool last = dt + 1 == f->kt;
+        for (int64_t sg = 0; sg < f->nsg; sg++) {
+            pz_conv16c_desc d = sg + 1 < f->nsg ? (last ? f->d : f->d0) : (last ? f->dl : f->dl0);
+            if (d.act.kind == PZ_ACT_PRELU) d.act.slope = f->d.act.slope + sg * f->bsg;
+            const float *xt = x + dt * f->dt * f->xframe + sg * f->xsg;
+            f->conv(&d, xt, f->wp + (dt * f->nsg + sg) * f->wtap, dt ? NULL : f->bp + sg * f->bsg,
+                    prev ? prev + sg * f->ysg : NULL, out + sg * f->ysg, ith, nth);
+        }
+        if (!last && nth > 1) pz_barrier_wait(f->bar, nth);
         prev = out;
     }
 }
@@ -254,8 +315,8 @@ void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z,
         for (int64_t t = 0; t < f->ot; t++) {
             const int64_t yo = (i * f->ot + t) * f->yframe;
             const int64_t slot = f->stacked ? t : t * f->st;
-            if (f->dw) {
-                dw_frame(f, xs + (i * f->tf + slot) * f->xframe, z ? zs + yo : NULL, ys + yo,
+            if (f->taps) {
+                tap_frame(f, xs + (i * f->tf + slot) * f->xframe, z ? zs + yo : NULL, ys + yo,
                          zs + (z ? f->n * f->ot * f->yframe : 0), ith, nth);
                 continue;
             }

@@ -18,6 +18,10 @@
  * weights, one call per tap, each adding the previous partial sums as its
  * residual (two frame buffers in turn, the last call writing the output
  * frame with the bias first, the act last); any temporal dilation.
+ * Grouped convs (1 < group < C) the 2-D GROUPED rule takes
+ * (pz_conv_grouped_k: super-groups of whole 16-channel blocks, weights
+ * block-diagonal within one) go the same way tap by tap, one conv2d call
+ * per tap and super-group on that super-group's run of blocks.
  * The layer keeps plain NCDHW (NCL) tensors: the input is blocked into
  * the scratch, the output unblocked from it (a pass over each, small
  * against the conv).
@@ -30,12 +34,15 @@
 
 typedef struct {
     pz_conv16c_desc d;           /* one output frame: N = 1, the taps' frames as channels
-                                  * (depthwise: one frame, the last tap's act) */
-    pz_conv16c_desc d0;          /* depthwise: the taps before the last, no act */
+                                  * (per tap: one frame, one super-group, the act) */
+    pz_conv16c_desc d0;          /* per tap: the taps before the last, no act */
+    pz_conv16c_desc dl, dl0;     /* per tap: the last super-group (fewer groups), d0's twin */
     pz_conv16c_fn conv;          /* conv2d (depthwise: dwconv3x3 or dwconvk) of the ISA */
-    bool dw;                     /* depthwise: a call per tap, kt packed weight sets */
-    int64_t wtap;                /* depthwise: floats of one tap's packed weights */
-    float *wp, *bp;              /* packed W' and bias */
+    float *wp, *bp;              /* packed W' and bias (per tap: [kt][nsg] weight sets) */
+    bool taps;                   /* depthwise or grouped: a call per tap and super-group */
+    int64_t wtap;                /* per tap: floats of one (tap, super-group)'s weights */
+    int64_t nsg, xsg, ysg, bsg;  /* per tap: super-groups; a super-group's floats in a
+                                  * blocked input, output frame; its channels out */
     pz_barrier *bar;             /* between blocking, the convs and unblocking */
     pz_rows_to_block_fn to_blk;  /* the ISA's blocking and unblocking */
     pz_block_to_rows_fn from_blk;
@@ -51,8 +58,9 @@ typedef struct {
 
 /* This path takes a conv of params p on X of rank `rank` (dims xd, Y dims
  * yd): 1-D or 3-D, group 1 with the temporal dilation 1 (the taps' frames
- * adjacent), or depthwise (group == C == M) with the 2-D taps of a frame
- * pz_dwconvk16c_init takes (at most 64). */
+ * adjacent), depthwise (group == C == M) with the 2-D taps of a frame
+ * pz_dwconvk16c_init takes (at most 64), or grouped where
+ * pz_conv_grouped_k finds super-groups. */
 bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                           const int64_t *yd);
 /* Plans the conv of params p (X dims xd, Y dims yd, rank 3 or 5; W and b
