@@ -273,8 +273,9 @@ static void block_out(const pz_conv_frames *f, float *plain, float *blk, int64_t
  * slot): tap dt adds its conv of slot dt * dilation to the sums so far, the
  * buffers y and tmp in turn so that the last tap writes y; the first takes
  * the bias and z, the last the act (PRELU's slopes from the super-group's
- * first channel, as the bias). A barrier between taps: a tap reads the
- * partial sums every worker wrote, whatever the kernel's split. */
+ * first channel, as the bias). A barrier after each tap (kT > 1): a tap
+ * reads the partial sums every worker wrote, and the next frame's taps
+ * write tmp again, whatever the kernel's split. */
 static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, float *y,
                       float *tmp, int ith, int nth)
 {
@@ -289,7 +290,7 @@ static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, f
             f->conv(&d, xt, f->wp + (dt * f->nsg + sg) * f->wtap, dt ? NULL : f->bp + sg * f->bsg,
                     prev ? prev + sg * f->ysg : NULL, out + sg * f->ysg, ith, nth);
         }
-        if (!last && nth > 1) pz_barrier_wait(f->bar, nth);
+        if (f->kt > 1 && nth > 1) pz_barrier_wait(f->bar, nth);
         prev = out;
     }
 }
