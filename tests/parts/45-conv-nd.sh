@@ -9,8 +9,10 @@
 # stride 2; depthwise (a call of the 2-D depthwise kernels per frame and
 # tap) and pools over rank 3 and 5 (pool_frames.h: the 2-D pool per frame,
 # then over T): a conformer-like conv module (grouped Conv1d k3 of 3
-# groups, depthwise Conv1d k15 with BatchNorm, ReLU, 1x1) then MaxPool1d and
-# AvgPool1d (ceil mode, count_include_pad), and an X3D-like block (depthwise
+# groups, depthwise Conv1d k15 with BatchNorm, ReLU, 1x1) then MaxPool1d,
+# AvgPool1d (ceil mode, count_include_pad) and a vocoder-like
+# ConvTranspose1d k16 s8 p4, k5 s3 output_padding 2 (deconv_phases.h: a
+# stride-1 conv per output phase), and an X3D-like block (depthwise
 # Conv3d 3x3x3 with a residual, a grouped 3x3x3 of 3 groups of 8 channels,
 # a C3D-like MaxPool3d (1,2,2), depthwise 1x5x5 stride 1,2,2, a
 # temporal dilation 2, AvgPool3d with pads, MaxPool3d 2x2x2). Each:
@@ -18,7 +20,8 @@
 #     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads
 #     (under a sanitizer the scalar twins on 1 thread only);
 #   - the profile names the fast path ("direct frames", "depthwise frames",
-#     "grouped frames", "pool frames") for each Conv and pool;
+#     "grouped frames", "pool frames", "phases") for each Conv, pool and
+#     ConvTranspose;
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
 set -u
@@ -83,10 +86,12 @@ class Conformer(nn.Module):
         self.pw2 = nn.Conv1d(48, 40, 1)
         self.mp = nn.MaxPool1d(3, 2, 1)
         self.ap = nn.AvgPool1d(5, 2, 2, ceil_mode=True, count_include_pad=True)
+        self.up = nn.ConvTranspose1d(40, 24, 16, stride=8, padding=4)
+        self.up2 = nn.ConvTranspose1d(24, 5, 5, stride=3, output_padding=2)
 
     def forward(self, x):
         y = self.pw2(torch.relu(self.bn(self.dw(self.pw1(x)))))
-        return self.ap(self.mp(y))
+        return self.up2(torch.relu(self.up(self.ap(self.mp(y)))))
 
 
 class X3d(nn.Module):
@@ -155,11 +160,11 @@ for n in $models; do
         done
     done
     if "$PZ" run "$mod" --input "$in" --profile >"$T/prof.txt" 2>&1; then
-        convs=$(grep -c -e ' CONV ' -e ' POOL ' "$T/prof.txt")
-        fast=$(grep -e ' CONV ' -e ' POOL ' "$T/prof.txt" |
+        convs=$(grep -c -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt")
+        fast=$(grep -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt" |
                grep -c -e 'direct frames' -e 'depthwise frames' -e 'grouped frames' \
-                   -e 'pool frames')
-        check "$n: every Conv and pool on the fast path ($fast of $convs)" \
+                   -e 'pool frames' -e 'phases$')
+        check "$n: every Conv, pool, ConvTranspose on the fast path ($fast of $convs)" \
             test "$convs" -gt 0 -a "$fast" = "$convs"
     else
         bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"

@@ -22,7 +22,6 @@
  *
  * Prints `rt_conv_frames: P passed, F failed`; exits 1 on a failure.
  */
-#include <pthread.h>
 #include <stdio.h>
 
 #include "rt/kernels/conv/conv_frames.h"
@@ -43,26 +42,12 @@ typedef struct {
     const float *x, *z;
     float *y;
     void *scratch;
-    int ith, nth;
 } job;
 
-static void *worker(void *arg)
+static void work(void *ctx, int ith, int nth)
 {
-    job *j = arg;
-    pz_conv_frames_run(j->f, j->x, j->z, j->y, j->scratch, j->ith, j->nth);
-    return NULL;
-}
-
-static void run_threads(const pz_conv_frames *f, const float *x, const float *z, float *y,
-                        void *scratch, int nth)
-{
-    pthread_t th[3];
-    job jobs[3];
-    for (int i = 0; i < nth; i++) {
-        jobs[i] = (job){f, x, z, y, scratch, i, nth};
-        pthread_create(&th[i], NULL, worker, &jobs[i]);
-    }
-    for (int i = 0; i < nth; i++) pthread_join(th[i], NULL);
+    job *j = ctx;
+    pz_conv_frames_run(j->f, j->x, j->z, j->y, j->scratch, ith, nth);
 }
 
 static void run_case(const fcase *t)
@@ -104,8 +89,8 @@ static void run_case(const fcase *t)
         void *scratch = malloc(pz_conv_frames_scratch_bytes(f, z != NULL));
         for (int nth = 1; nth <= 3; nth += 2) {
             float *y = new_nan(ny);
-            if (nth == 1) pz_conv_frames_run(f, x, z, y, scratch, 0, 1);
-            else run_threads(f, x, z, y, scratch, nth);
+            job j = {f, x, z, y, scratch};
+            rt_run_threads(work, &j, nth);
             char wi[260];
             double e = nerr(y, yref, yscale, ny);
             snprintf(wi, sizeof wi, "%s isa %d threads %d: error %.3g", what, (int)isas[i], nth, e);

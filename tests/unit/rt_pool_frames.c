@@ -15,7 +15,6 @@
  *
  * Prints `rt_pool_frames: P passed, F failed`; exits 1 on a failure.
  */
-#include <pthread.h>
 #include <stdio.h>
 
 #include "rt/kernels/pool/pool_frames.h"
@@ -34,14 +33,12 @@ typedef struct {
     const float *x;
     float *y;
     void *scratch;
-    int ith, nth;
 } job;
 
-static void *worker(void *arg)
+static void work(void *ctx, int ith, int nth)
 {
-    job *j = arg;
-    pz_pool_frames_run(j->f, j->x, j->y, j->scratch, j->ith, j->nth);
-    return NULL;
+    job *j = ctx;
+    pz_pool_frames_run(j->f, j->x, j->y, j->scratch, ith, nth);
 }
 
 static void run_case(const pcase *t)
@@ -77,13 +74,8 @@ static void run_case(const pcase *t)
         void *scratch = malloc(pz_pool_frames_scratch_bytes(f));
         for (int nth = 1; nth <= 3; nth += 2) {
             float *y = new_nan(ny);
-            pthread_t th[3];
-            job jobs[3];
-            for (int w = 0; w < nth; w++) {
-                jobs[w] = (job){f, x, y, scratch, w, nth};
-                pthread_create(&th[w], NULL, worker, &jobs[w]);
-            }
-            for (int w = 0; w < nth; w++) pthread_join(th[w], NULL);
+            job j = {f, x, y, scratch};
+            rt_run_threads(work, &j, nth);
             char wi[260];
             double e = nerr(y, yref, yref, ny);
             snprintf(wi, sizeof wi, "%s isa %d threads %d: error %.3g", what, (int)isas[i], nth, e);
