@@ -97,6 +97,9 @@ int main(void)
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "dilation 2 not taken");
     p.dilation[0] = 1;
     check(pz_deconv_phases_takes(&p, 3, xd, yd), "k4 s2 taken");
+    p.kernel[0] = 130;
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k130 s2 not taken (65 taps a phase)");
+    p.kernel[0] = 4;
     check(!pz_deconv_phases_takes(&p, 4, xd, yd), "2-D not taken");
     return test_summary("rt_deconv_phases");
 }

@@ -40,12 +40,14 @@ bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
 {
     pz_conv16c_desc d;
     if ((rank != 3 && rank != 5) || p->nsp != rank - 2) return false;
-    if (p->group == 1) return rank == 3 || p->dilation[0] == 1;
-    if (p->group == xd[1] && yd[1] == xd[1]) return dw_frame_init(&d, p, rank, xd, yd) == 0;
+    if (p->group == xd[1] && yd[1] == xd[1] && p->group > 1)
+        return dw_frame_init(&d, p, rank, xd, yd) == 0;
     pz_conv_params pg = frame_params(p, rank);
     pg.group = 1;
-    int64_t xd4[4] = {1, 16, 1, 1}, yd4[4] = {1, 16, 1, 1};   /* the attributes' limits */
-    return pz_conv_grouped_k(p, xd, yd) != 0 && pz_conv16c_init(&d, &pg, xd4, yd4) == 0;
+    int64_t xd4[4] = {1, 16, 1, 1}, yd4[4] = {1, 16, 1, 1};
+    if (pz_conv16c_init(&d, &pg, xd4, yd4)) return false;   /* the attributes' limits (k <= 64) */
+    if (p->group == 1) return rank == 3 || p->dilation[0] == 1;
+    return pz_conv_grouped_k(p, xd, yd) != 0;
 }
 
 /* Grouped: super-groups of kg groups (pz_conv_grouped_k), a group-1 conv2d

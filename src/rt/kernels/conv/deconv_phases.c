@@ -18,6 +18,7 @@ bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd
     return rank == 3 && p->nsp == 1 && p->group == 1 && p->dilation[0] == 1 &&
            p->stride[0] >= 1 && p->stride[0] <= PZ_DECONV_MAX_PHASES &&
            p->kernel[0] >= p->stride[0] && p->pad_begin[0] >= 0 && yd[2] > 0 &&
+           (p->kernel[0] + p->stride[0] - 1) / p->stride[0] <= 64 &&   /* conv16c's taps */
            pz_act_is_clamp(p->act.kind);
 }
 
