@@ -75,7 +75,7 @@ typedef enum {
     PZ_CONV_PATH_GROUPED,    /* grouped, by super-groups of 16-channel blocks */
     PZ_CONV_PATH_WINOGRAD,   /* Winograd F(4x4, 3x3) */
     PZ_CONV_PATH_SPARSE,     /* block-sparse direct (the sparsity knob, spconv16c.h) */
-    PZ_CONV_PATH_FRAMES,     /* 1-D, 3-D group 1: a conv2d per output frame (conv_frames.h) */
+    PZ_CONV_PATH_FRAMES,     /* 1-D, 3-D group 1 or depthwise: per output frame (conv_frames.h) */
 } pz_conv_path;
 
 typedef struct {

@@ -6,10 +6,22 @@
 # k10 s5), a dilated Conv1d with a residual; an R(2+1)D-like video block
 # (Conv3d 3 -> 16 3x7x7 stride 1,2,2 stem: stacked taps; 16 -> 16 3x3x3 with
 # BatchNorm, ReLU and a residual; 1x3x3 and 3x1x1 factorised) and a temporal
-# stride 2. Each:
+# stride 2; depthwise (a call of the 2-D depthwise kernels per frame and
+# tap) and pools over rank 3 and 5 (pool_frames.h: the 2-D pool per frame,
+# then over T): a conformer-like conv module (grouped Conv1d k3 of 3
+# groups, depthwise Conv1d k15 with BatchNorm, ReLU, 1x1) then MaxPool1d,
+# AvgPool1d (ceil mode, count_include_pad) and a vocoder-like
+# ConvTranspose1d k16 s8 p4, k5 s3 output_padding 2 (deconv_phases.h: a
+# stride-1 conv per output phase), and an X3D-like block (depthwise
+# Conv3d 3x3x3 with a residual, a grouped 3x3x3 of 3 groups of 8 channels,
+# a C3D-like MaxPool3d (1,2,2), depthwise 1x5x5 stride 1,2,2, a
+# temporal dilation 2, AvgPool3d with pads, MaxPool3d 2x2x2). Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative, at the
-#     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads;
-#   - the profile names the fast path ("direct frames") for each Conv;
+#     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads
+#     (under a sanitizer the scalar twins on 1 thread only);
+#   - the profile names the fast path ("direct frames", "depthwise frames",
+#     "grouped frames", "pool frames", "phases") for each Conv, pool and
+#     ConvTranspose;
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
 set -u
@@ -65,15 +77,53 @@ class Video(nn.Module):
         return self.tm(torch.relu(self.sp(y)))
 
 
+class Conformer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pw1 = nn.Conv1d(48, 48, 3, padding=1, groups=3)
+        self.dw = nn.Conv1d(48, 48, 15, padding=7, groups=48)
+        self.bn = nn.BatchNorm1d(48)
+        self.pw2 = nn.Conv1d(48, 40, 1)
+        self.mp = nn.MaxPool1d(3, 2, 1)
+        self.ap = nn.AvgPool1d(5, 2, 2, ceil_mode=True, count_include_pad=True)
+        self.up = nn.ConvTranspose1d(40, 24, 16, stride=8, padding=4)
+        self.up2 = nn.ConvTranspose1d(24, 5, 5, stride=3, output_padding=2)
+
+    def forward(self, x):
+        y = self.pw2(torch.relu(self.bn(self.dw(self.pw1(x)))))
+        return self.up2(torch.relu(self.up(self.ap(self.mp(y)))))
+
+
+class X3d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dw = nn.Conv3d(24, 24, 3, padding=1, groups=24)
+        self.p1 = nn.MaxPool3d((1, 2, 2), (1, 2, 2))
+        self.dw5 = nn.Conv3d(24, 24, (1, 5, 5), stride=(1, 2, 2), padding=(0, 2, 2),
+                             groups=24, bias=False)
+        self.dt = nn.Conv3d(24, 24, (3, 3, 3), padding=(2, 1, 1), dilation=(2, 1, 1),
+                            groups=24)
+        self.p3 = nn.AvgPool3d((2, 3, 3), (1, 2, 2), 1, count_include_pad=False)
+        self.p2 = nn.MaxPool3d(2, 2)
+        self.g = nn.Conv3d(24, 24, 3, padding=1, groups=3)
+
+    def forward(self, x):
+        y = self.p1(torch.relu(self.g(torch.relu(self.dw(x) + x))))
+        y = self.dt(torch.relu(self.dw5(y)))
+        return self.p2(self.p3(y))
+
+
 MODELS = {
     "audio": (Audio(), (1, 80, 120)),
     "wav_stem": (nn.Conv1d(1, 32, 10, stride=5), (2, 1, 400)),
     "dilated": (Dilated(), (1, 24, 37)),
     "video": (Video(), (1, 3, 6, 20, 22)),
+    "conformer": (Conformer(), (2, 48, 90)),
+    "x3d": (X3d(), (1, 24, 6, 20, 19)),
 }
 for name, (mod, shape) in MODELS.items():
     mod.eval()
-    if name == "video":
+    if name in ("video", "conformer"):
         with torch.no_grad():
             mod.bn.running_mean.uniform_(-0.5, 0.5)
             mod.bn.running_var.uniform_(0.5, 1.5)
@@ -98,6 +148,8 @@ for n in $models; do
     fi
     for isa in avx512 scalar; do
         for th in 1 3; do
+            # under a sanitizer a sample: the scalar twins on 1 thread only
+            [ "$san" = 1 ] && [ "$full" != 1 ] && [ "$isa$th" = scalar3 ] && continue
             if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --threads $th --output "$T/$n.out.pb" \
                     >/dev/null 2>"$T/run.err"; then
                 check "$n: PZ_ISA=$isa, $th threads vs ONNX Runtime (1e-5)" \
@@ -108,8 +160,12 @@ for n in $models; do
         done
     done
     if "$PZ" run "$mod" --input "$in" --profile >"$T/prof.txt" 2>&1; then
-        convs=$(grep -c ' CONV ' "$T/prof.txt") fast=$(grep ' CONV ' "$T/prof.txt" | grep -c 'direct frames')
-        check "$n: every Conv on the fast path ($fast of $convs)" test "$convs" -gt 0 -a "$fast" = "$convs"
+        convs=$(grep -c -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt")
+        fast=$(grep -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt" |
+               grep -c -e 'direct frames' -e 'depthwise frames' -e 'grouped frames' \
+                   -e 'pool frames' -e 'phases$')
+        check "$n: every Conv, pool, ConvTranspose on the fast path ($fast of $convs)" \
+            test "$convs" -gt 0 -a "$fast" = "$convs"
     else
         bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"
     fi

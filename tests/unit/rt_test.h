@@ -20,6 +20,7 @@
 #define PZ_TESTS_RT_TEST_H
 
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -165,6 +166,33 @@ static inline void bcast_mode(int mode, int64_t n, pz_bcast *bc)
         bc->dims[0] = 3, bc->dims[1] = n;
         bc->sa[0] = 2 * n, bc->sa[1] = 2, bc->sb[0] = n, bc->sb[1] = 1;
     }
+}
+
+/* fn(ctx, ith, nth) on nth (at most 8) threads at once, joined: a kernel's
+ * barriers and splits as the runtime's workers run them. */
+typedef void (*rt_work_fn)(void *ctx, int ith, int nth);
+typedef struct {
+    rt_work_fn fn;
+    void *ctx;
+    int ith, nth;
+} rt_worker;
+
+static inline void *rt_worker_main(void *arg)
+{
+    rt_worker *w = arg;
+    w->fn(w->ctx, w->ith, w->nth);
+    return NULL;
+}
+
+static inline void rt_run_threads(rt_work_fn fn, void *ctx, int nth)
+{
+    pthread_t th[8];
+    rt_worker ws[8];
+    for (int i = 0; i < nth && i < 8; i++) {
+        ws[i] = (rt_worker){fn, ctx, i, nth};
+        pthread_create(&th[i], NULL, rt_worker_main, &ws[i]);
+    }
+    for (int i = 0; i < nth && i < 8; i++) pthread_join(th[i], NULL);
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
+#include "rt/kernels/layout/block_rows.h"
 
 static const pz_fast_kernels SCALAR = {
     .isa = PZ_ISA_SCALAR, .name = "scalar",
@@ -18,6 +19,8 @@ static const pz_fast_kernels SCALAR = {
     .gemv = pz_f32_gemv_packed__scalar,
     .pool2d = pz_f32_pool2d_nchw16c__scalar,
     .interleave = pz_f32_interleave__scalar,
+    .rows_to_block = pz_f32_rows_to_block,
+    .block_to_rows = pz_f32_block_to_rows,
     .unary16c = pz_f32_unary_nchw16c__scalar,
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
@@ -45,6 +48,8 @@ static const pz_fast_kernels AVX2 = {
     .gemv = pz_f32_gemv_packed__avx2,
     .pool2d = pz_f32_pool2d_nchw16c__avx2,
     .interleave = pz_f32_interleave__scalar,
+    .rows_to_block = pz_f32_rows_to_block,
+    .block_to_rows = pz_f32_block_to_rows,
     .unary16c = pz_f32_unary_nchw16c__avx2,
     .binary16c = pz_f32_binary16c__scalar,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__scalar,
@@ -71,6 +76,8 @@ static const pz_fast_kernels AVX512 = {
     .gemv = pz_f32_gemv_packed__avx512,
     .pool2d = pz_f32_pool2d_nchw16c__avx512,
     .interleave = pz_f32_interleave__avx512,
+    .rows_to_block = pz_f32_rows_to_block__avx512,
+    .block_to_rows = pz_f32_block_to_rows__avx512,
     .unary16c = pz_f32_unary_nchw16c__avx512,
     .binary16c = pz_f32_binary16c__avx512,
     .batchnorm16c = pz_f32_batchnorm_nchw16c__avx512,

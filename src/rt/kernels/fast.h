@@ -325,6 +325,12 @@ void pz_f32_interleave__scalar(const float *restrict x, int64_t plane, int nc, i
 void pz_f32_interleave__avx512(const float *restrict x, int64_t plane, int nc, int64_t np,
                                float *restrict y);
 
+/* A block of channel rows to and from k lanes (layout/block_rows.h). */
+typedef void (*pz_rows_to_block_fn)(const float *restrict src, int64_t cstride, int64_t nch,
+                                    int64_t np, int k, float *restrict dst);
+typedef void (*pz_block_to_rows_fn)(const float *restrict src, int k, int64_t nch, int64_t np,
+                                    float *restrict dst, int64_t cstride);
+
 /* Channel gather on NCHW16c (chgather16c.c): Y's channel c is channel
  * src_ch[c] of input src_in[c]. Concat, Slice and Gather along channels
  * whose parts do not fall on whole 16-channel blocks (ShuffleNetV2's channel
@@ -514,6 +520,8 @@ typedef struct {
     pz_gemm_fn gemv;
     pz_pool16c_fn pool2d;
     pz_interleave_fn interleave;   /* AVX2 has none of its own: the scalar one */
+    pz_rows_to_block_fn rows_to_block;   /* AVX2: the scalar one */
+    pz_block_to_rows_fn block_to_rows;
     /* element-wise functions on NCHW16c (AVX2: unary16c alone, the others scalar) */
     void (*unary16c)(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                      const float *restrict x, float *restrict y, int ith, int nth);

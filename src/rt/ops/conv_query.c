@@ -70,9 +70,11 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
     /* the fast kernels need the weights (and bias) at compile, to pack them */
     if (isa == PZ_ISA_REF || !w_const || nx == 0 || ny == 0) return q->path;
     if (rank != 4) {
-        if (pz_conv_frames_takes(p, rank)) {
+        if (pz_conv_frames_takes(p, rank, xd, yd)) {
             q->path = PZ_CONV_PATH_FRAMES;
-            q->kernel = "direct frames";
+            q->kernel = p->group == 1                          ? "direct frames"
+                        : p->group == xd[1] && yd[1] == xd[1] ? "depthwise frames"
+                                                              : "grouped frames";
         }
         return q->path;
     }

@@ -1,10 +1,16 @@
 /* conv_transpose.c - the CONV_TRANSPOSE layer: X, W, B? -> Y. */
+#include "rt/kernels/conv/deconv_phases.h"
 #include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
 
-/* the layer's state: its kernel, chosen at prepare */
+/* the layer's state: its kernel, chosen at prepare; a 1-D one with constant
+ * weights as s stride-1 convs (deconv_phases.h, profile kernel "phases") */
 typedef void (*ct_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                       const float *x, const float *w, const float *b, float *y, int ith, int nth);
+typedef struct {
+    ct_fn fn;
+    pz_deconv_phases *ph;
+} ct_state;
 
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -22,10 +28,21 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
                              (long long)pz_numel(b), (long long)y->dims[1]);
     /* the kernel, a plan-time choice: the fast twin where it takes (PZ_ISA=ref
      * keeps the reference) */
-    ct_fn *fn = malloc(sizeof *fn);
-    if (!fn) return pz_layer_fail(l, err, n, "out of memory");
-    l->state = fn;
+    ct_state *st = calloc(1, sizeof *st);
+    if (!st) return pz_layer_fail(l, err, n, "out of memory");
+    l->state = st;
+    ct_fn *fn = &st->fn;
     *fn = pz_f32_conv_transpose__ref;
+    if (l->isa != PZ_ISA_REF && !l->dyn && w->data && (!b || b->data) &&
+        pz_deconv_phases_takes(l->params, x->rank, x->dims, y->dims)) {
+        if (pz_deconv_phases_make(&st->ph, l->params, x->dims, y->dims, w->data,
+                                  b ? b->data : NULL, l->isa))
+            return pz_layer_fail(l, err, n, "out of memory (packed weights)");
+        l->scratch_bytes = pz_deconv_phases_scratch_bytes(st->ph);
+        l->scratch_run_only = 1;
+        l->kernel = "phases";
+        return 0;
+    }
     if (l->isa != PZ_ISA_REF && !l->dyn &&
         pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
         *fn = pz_f32_conv_transpose__fast;
@@ -39,12 +56,23 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
 static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *b = pz_in(l, 2);
-    (*(const ct_fn *)l->state)(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
+    const ct_state *st = l->state;
+    if (st->ph) {
+        pz_deconv_phases_run(st->ph, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        return;
+    }
+    st->fn(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
+}
+
+static void conv_transpose_release(pz_layer *l)
+{
+    pz_deconv_phases_free(((ct_state *)l->state)->ph);
 }
 
 const pz_rt_op pz_rt_op_conv_transpose = {
     .name = "CONV_TRANSPOSE", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = conv_transpose_prepare, .run = conv_transpose_run,
+    .release = conv_transpose_release,
 };

@@ -1,5 +1,6 @@
 /* pool.c - the POOL layer: X -> Y, Indices? (max or average, N-d). */
 #include "rt/kernels/fast.h"
+#include "rt/kernels/pool/pool_frames.h"
 #include "rt/ops/ops.h"
 #include "rt/rows.h"
 
@@ -7,13 +8,17 @@
  * writes NCHW16c: a blocked input (from a fast conv) as it is, a plain one
  * converted by the runtime first (one pass, far cheaper than the reference:
  * bench/RESULTS.md, 'pool: fast kernel'); everything else (Indices,
- * 1-D/3-D, other types, PZ_ISA=ref) runs the reference on plain NCHW.
+ * other types, PZ_ISA=ref) runs the reference on plain NCHW. A 1-D or 3-D
+ * float pool without Indices runs pool_frames.h (profile kernel "pool
+ * frames"): plain in and out, the 2-D kernel on every frame, then a max or
+ * average over the frames of each window in T.
  * A 2-D max pool of uint8/int8 (a quantized model's, after the qdq pass)
  * runs on NCHW16c bytes too (maxpool16c_u8.c). */
 typedef struct {
     pz_pool16c_desc d;
     pz_pool16c_fn fn;
     int bytes;          /* 1: uint8, 2: int8 max pooling on NCHW16c bytes */
+    pz_pool_frames *fr; /* 1-D, 3-D: per frame (no row ranges) */
 } pool_state;
 
 int pz_pool_query_row_step(const pz_pool_params *p, int rank, const int64_t *xd,
@@ -81,8 +86,24 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
         l->kernel = "max16c_8bit";
+    } else if (isa != PZ_ISA_REF && !ix && x->dtype == PZ_F32 &&
+               pz_pool_frames_takes(p, x->rank)) {
+        pool_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        l->state = st;
+        if (pz_pool_frames_make(&st->fr, p, x->rank, x->dims, y->dims, isa))
+            return pz_layer_fail(l, err, n, "out of memory");
+        l->scratch_bytes = pz_pool_frames_scratch_bytes(st->fr);
+        l->scratch_run_only = 1;
+        l->kernel = "pool frames";
     }
     return 0;
+}
+
+static void pool_release(pz_layer *l)
+{
+    pool_state *st = l->state;
+    if (st) pz_pool_frames_free(st->fr);
 }
 
 static void pool_run(const pz_layer *l, int ith, int nth)
@@ -90,7 +111,9 @@ static void pool_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *y = l->out[0], *ix = pz_out(l, 1);
     int64_t *idx = ix ? ix->data : NULL;
     const pool_state *st = l->state;
-    if (st && st->bytes)
+    if (st && st->fr)
+        pz_pool_frames_run(st->fr, x->data, y->data, l->scratch, ith, nth);
+    else if (st && st->bytes)
         pz_8_maxpool2d_nchw16c(&st->d, st->bytes == 2, x->data, y->data, ith, nth);
     else if (st)
         st->fn(&st->d, x->data, y->data, ith, nth);
@@ -106,7 +129,7 @@ static void pool_run(const pz_layer *l, int ith, int nth)
 static int pool_rows(const pz_layer *l)
 {
     const pool_state *st = l->state;
-    return st && pz_out(l, 1) == NULL ? 1 : 0;
+    return st && !st->fr && pz_out(l, 1) == NULL ? 1 : 0;
 }
 
 static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
@@ -166,6 +189,6 @@ const pz_rt_op pz_rt_op_pool = {
     .rows = pool_rows, .run_rows = pool_run_rows,
     .name = "POOL", PZ_OP_PARAMS(pz_pool_params, pool_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
-    .prepare = pool_prepare, .run = pool_run,
+    .prepare = pool_prepare, .run = pool_run, .release = pool_release,
     .row_rule = pool_row_rule,
 };

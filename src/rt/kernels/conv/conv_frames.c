@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "rt/kernels/conv/conv_frames.h"
+#include "rt/kernels/dwconv/dwconvk16c.h"
+#include "rt/kernels/layout/block_rows.h"
 #include "rt/mem.h"
+#include "rt/rows.h"
 
 static float *alloc_floats(int64_t count)
 {
@@ -12,10 +15,117 @@ static float *alloc_floats(int64_t count)
     return pz_alloc_big(bytes, 0);
 }
 
-bool pz_conv_frames_takes(const pz_conv_params *p, int rank)
+/* The 2-D conv of one frame of p: H, W (1-D: 1, L); depthwise keeps the
+ * group. */
+static pz_conv_params frame_params(const pz_conv_params *p, int rank)
 {
-    return (rank == 3 || rank == 5) && p->group == 1 && p->nsp == rank - 2 &&
-           (rank == 3 || p->dilation[0] == 1);
+    pz_conv_params p2 = *p;
+    PZ_FRAME_PARAMS(p2, p, rank);
+    return p2;
+}
+
+/* One frame's 2-D depthwise descriptor (d->n = 1), 0 when a kernel takes it. */
+static int dw_frame_init(pz_conv16c_desc *d, const pz_conv_params *p, int rank, const int64_t *xd,
+                         const int64_t *yd)
+{
+    const int t3 = rank == 5;
+    pz_conv_params p2 = frame_params(p, rank);
+    int64_t xd4[4] = {1, xd[1], t3 ? xd[3] : 1, xd[rank - 1]};
+    int64_t yd4[4] = {1, yd[1], t3 ? yd[3] : 1, yd[rank - 1]};
+    return pz_dwconvk16c_init(d, &p2, xd4, yd4);
+}
+
+bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
+                          const int64_t *yd)
+{
+    pz_conv16c_desc d;
+    if ((rank != 3 && rank != 5) || p->nsp != rank - 2) return false;
+    if (p->group == xd[1] && yd[1] == xd[1] && p->group > 1)
+        return dw_frame_init(&d, p, rank, xd, yd) == 0;
+    pz_conv_params pg = frame_params(p, rank);
+    pg.group = 1;
+    int64_t xd4[4] = {1, 16, 1, 1}, yd4[4] = {1, 16, 1, 1};
+    if (pz_conv16c_init(&d, &pg, xd4, yd4)) return false;   /* the attributes' limits (k <= 64) */
+    if (p->group == 1) return rank == 3 || p->dilation[0] == 1;
+    return pz_conv_grouped_k(p, xd, yd) != 0;
+}
+
+/* Grouped: super-groups of kg groups (pz_conv_grouped_k), a group-1 conv2d
+ * of kg * C/G -> kg * M/G channels each (the last of fewer groups); the
+ * weights of each (tap, super-group) dense, block-diagonal. */
+static int grouped_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const int64_t *xd,
+                        const int64_t *yd, const float *w, pz_isa isa)
+{
+    const int64_t G = p->group, cg = xd[1] / G, mg = yd[1] / G, kg = pz_conv_grouped_k(p, xd, yd);
+    const int64_t nsg = (G + kg - 1) / kg, last = G - (nsg - 1) * kg;
+    const int t3 = rank == 5;
+    pz_conv_params pg = frame_params(p, rank);
+    pg.group = 1;
+    const int64_t H = t3 ? xd[3] : 1, W = xd[rank - 1], OH = t3 ? yd[3] : 1, OW = yd[rank - 1];
+    int64_t xd4[4] = {1, kg * cg, H, W}, yd4[4] = {1, kg * mg, OH, OW};
+    int64_t xl[4] = {1, last * cg, H, W}, yl[4] = {1, last * mg, OH, OW};
+    if (pz_conv16c_init(&f->d, &pg, xd4, yd4) || pz_conv16c_init(&f->dl, &pg, xl, yl)) return 1;
+    f->d.cblk = f->dl.cblk = 16;   /* the input is blocked whatever its channels */
+    f->conv = pz_fast_kernels_for(isa)->conv2d;
+    f->nsg = nsg;
+    f->xsg = kg * cg * H * W, f->ysg = kg * mg * OH * OW, f->bsg = kg * mg;
+    f->wtap = pz_conv16c_weights_size(&f->d);
+    const int64_t k2 = (int64_t)pg.kernel[0] * pg.kernel[1], dn = kg * mg * kg * cg * k2;
+    float *dense = malloc((size_t)dn * sizeof(float));
+    f->wp = alloc_floats(f->kt * nsg * f->wtap);
+    if (!dense || !f->wp) {
+        free(dense);
+        return 1;
+    }
+    for (int64_t dt = 0; dt < f->kt; dt++)
+        for (int64_t sg = 0; sg < nsg; sg++) {
+            const int64_t ng = sg + 1 < nsg ? kg : last, sc = ng * cg;
+            memset(dense, 0, (size_t)dn * sizeof(float));
+            for (int64_t gi = 0; gi < ng; gi++)   /* [gi*mg + o][gi*cg + c] = W[m][c][dt] */
+                for (int64_t o = 0; o < mg; o++)
+                    for (int64_t c = 0; c < cg; c++)
+                        memcpy(dense + ((gi * mg + o) * sc + gi * cg + c) * k2,
+                               w + ((((sg * kg + gi) * mg + o) * cg + c) * f->kt + dt) * k2,
+                               (size_t)k2 * sizeof(float));
+            pz_conv16c_pack_weights(sg + 1 < nsg ? &f->d : &f->dl, dense,
+                                    f->wp + (dt * nsg + sg) * f->wtap);
+        }
+    free(dense);
+    return 0;
+}
+
+/* Depthwise: each tap's weights packed apart for the frame's 2-D kernel
+ * (dwconv3x3 where it takes the frame, else dwconvk). */
+static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const int64_t *xd,
+                   const int64_t *yd, const float *w, pz_isa isa)
+{
+    const int64_t C = xd[1];
+    pz_conv16c_desc d;
+    if (dw_frame_init(&d, p, rank, xd, yd)) return 1;   /* not reached: takes */
+    pz_conv_params p2 = frame_params(p, rank);
+    int64_t xd4[4] = {1, C, d.h, d.w}, yd4[4] = {1, C, d.oh, d.ow};
+    pz_conv16c_desc d3;
+    const bool k3 = pz_dwconv16c_init(&d3, &p2, xd4, yd4) == 0;
+    const pz_fast_kernels *k = pz_fast_kernels_for(isa);
+    f->conv = k3 ? k->dwconv3x3 : k->dwconvk;
+    f->d = f->dl = d;
+    f->nsg = 1;
+    f->wtap = k3 ? pz_dw16c_weights_size(C) : pz_dwk16c_weights_size(&d);
+    const int64_t kk = (int64_t)d.kh * d.kw;
+    float *wt = malloc((size_t)(C * kk) * sizeof(float));
+    f->wp = alloc_floats(f->kt * f->wtap);
+    if (!wt || !f->wp) {
+        free(wt);
+        return 1;
+    }
+    for (int64_t dt = 0; dt < f->kt; dt++) {   /* tap dt: W[c][0][dt][kh][kw] */
+        for (int64_t c = 0; c < C; c++)
+            memcpy(wt + c * kk, w + (c * f->kt + dt) * kk, (size_t)kk * sizeof(float));
+        if (k3) pz_dw16c_pack_weights(C, wt, f->wp + dt * f->wtap);
+        else pz_dwk16c_pack_weights(&d, wt, f->wp + dt * f->wtap);
+    }
+    free(wt);
+    return 0;
 }
 
 int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
@@ -25,17 +135,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     *out = NULL;
     const int t3 = rank == 5;   /* a time axis before H and W */
     const int64_t kt = t3 ? p->kernel[0] : 1;
-    pz_conv_params p2 = *p;
-    p2.nsp = 2;
-    for (int j = 0; j < 2; j++) {   /* the 2-D conv of one frame: H, W (1-D: 1, L) */
-        int s = t3 ? 1 + j : 0;
-        bool real = t3 || j == 1;
-        p2.kernel[j] = real ? p->kernel[s] : 1;
-        p2.stride[j] = real ? p->stride[s] : 1;
-        p2.dilation[j] = real ? p->dilation[s] : 1;
-        p2.pad_begin[j] = real ? p->pad_begin[s] : 0;
-        p2.pad_end[j] = real ? p->pad_end[s] : 0;
-    }
+    pz_conv_params p2 = frame_params(p, rank);
     const int64_t C = xd[1], M = yd[1], C16 = (C + 15) / 16 * 16;
     const int64_t H = t3 ? xd[3] : 1, W = xd[rank - 1], OH = t3 ? yd[3] : 1, OW = yd[rank - 1];
     /* one tap: the frame's own channels (few of them read without padding
@@ -46,23 +146,49 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     const bool stacked = kt > 1 && kt * C <= 16;
     const int64_t cf = kt == 1 || stacked ? C : C16;
     int64_t xd4[4] = {1, kt * cf, H, W}, yd4[4] = {1, M, OH, OW};
-    pz_conv16c_desc d;
-    if (pz_conv16c_init(&d, &p2, xd4, yd4)) return 1;   /* not reached: 2-D, group 1 */
-    if (stacked) d.cblk = (int)(kt * C);
     pz_conv_frames *f = calloc(1, sizeof *f);
     if (!f) return 1;
-    f->d = d;
-    f->conv = pz_fast_kernels_for(isa)->conv2d;
     f->n = xd[0], f->c = C, f->m = M;
     f->t = t3 ? xd[2] : 1, f->ot = t3 ? yd[2] : 1;
     f->kt = kt, f->st = t3 ? p->stride[0] : 1, f->pt = t3 ? p->pad_begin[0] : 0;
-    f->stacked = stacked;
-    f->tf = stacked ? f->ot : f->t + f->pt + (t3 ? p->pad_end[0] : 0);
+    f->dt = t3 ? p->dilation[0] : 1;
+    f->to_blk = pz_fast_kernels_for(isa)->rows_to_block;
+    f->from_blk = pz_fast_kernels_for(isa)->block_to_rows;
+    f->stacked = stacked && p->group == 1;
+    f->tf = f->stacked ? f->ot : f->t + f->pt + (t3 ? p->pad_end[0] : 0);
     f->hw = H * W, f->ohw = OH * OW;
+    f->yframe = (M + 15) / 16 * 16 * f->ohw;
+    if (p->group != 1) {   /* depthwise or grouped: per tap */
+        const bool dw = p->group == C && M == C;
+        f->taps = true;
+        f->cblk = 16;
+        f->xcb = (C + 15) / 16;
+        f->xframe = f->xcb * 16 * f->hw;
+        f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
+        f->bp = alloc_floats(pz_pack_bias16_size(M));
+        if (!f->bar || !f->bp ||
+            (dw ? dw_make(f, p, rank, xd, yd, w, isa) : grouped_make(f, p, rank, xd, yd, w, isa))) {
+            pz_conv_frames_free(f);
+            return 1;
+        }
+        memset(f->bar, 0, sizeof *f->bar);
+        f->d0 = f->d, f->dl0 = f->dl;
+        f->d0.act.kind = f->dl0.act.kind = PZ_ACT_NONE;
+        pz_pack_bias16(M, b, f->bp);
+        *out = f;
+        return 0;
+    }
+    pz_conv16c_desc d;
+    if (pz_conv16c_init(&d, &p2, xd4, yd4)) {   /* not reached: 2-D, group 1 */
+        free(f);
+        return 1;
+    }
+    if (stacked) d.cblk = (int)(kt * C);
+    f->d = d;
+    f->conv = pz_fast_kernels_for(isa)->conv2d;
     f->cblk = d.cblk;
     f->xcb = (cf + d.cblk - 1) / d.cblk;
     f->xframe = f->xcb * d.cblk * f->hw;
-    f->yframe = (M + 15) / 16 * 16 * f->ohw;
     /* W'[m][dt * cf + c][kh][kw] = W[m][c][dt][kh][kw], zero for c >= C */
     const int64_t k2 = (int64_t)p2.kernel[0] * p2.kernel[1], cin = kt * cf;
     float *w2 = calloc((size_t)(M * cin * k2), sizeof(float));
@@ -89,7 +215,8 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
 
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z)
 {
-    int64_t floats = f->n * (f->tf * f->xframe + (with_z ? 2 : 1) * f->ot * f->yframe);
+    int64_t floats = f->n * (f->tf * f->xframe + (with_z ? 2 : 1) * f->ot * f->yframe) +
+                     (f->taps ? f->yframe : 0);
     return (size_t)floats * sizeof(float);
 }
 
@@ -127,15 +254,8 @@ static void block_in(const pz_conv_frames *f, const float *x, float *xs, int64_t
         memset(dst, 0, (size_t)(hw * k) * sizeof(float));
         return;
     }
-    for (int64_t l = 0; l < k; l++) {
-        const int64_t c = cb * k + l;
-        if (c >= f->c) {
-            for (int64_t q = 0; q < hw; q++) dst[q * k + l] = 0;
-            continue;
-        }
-        const float *src = x + ((i * f->c + c) * f->t + t) * hw;
-        for (int64_t q = 0; q < hw; q++) dst[q * k + l] = src[q];
-    }
+    const int64_t c0 = cb * k, nch = f->c - c0 < k ? f->c - c0 : k;
+    f->to_blk(x + ((i * f->c + c0) * f->t + t) * hw, f->t * hw, nch, hw, (int)k, dst);
 }
 
 /* Plain [n][m][ot][ohw] <-> blocked output frames [n][ot][mb][ohw][16],
@@ -144,19 +264,36 @@ static void block_out(const pz_conv_frames *f, float *plain, float *blk, int64_t
                       int to_blocked)
 {
     const int64_t mb = (f->m + 15) / 16, b = unit % mb, t = unit / mb % f->ot;
-    const int64_t i = unit / mb / f->ot, ohw = f->ohw;
+    const int64_t i = unit / mb / f->ot, ohw = f->ohw, nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
     float *fb = blk + (i * f->ot + t) * f->yframe + b * ohw * 16;
-    for (int64_t l = 0; l < 16; l++) {
-        const int64_t m = b * 16 + l;
-        float *row = plain + ((i * f->m + m) * f->ot + t) * ohw;
-        if (m >= f->m) {
-            if (to_blocked)
-                for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = 0;
-        } else if (to_blocked) {
-            for (int64_t q = 0; q < ohw; q++) fb[q * 16 + l] = row[q];
-        } else {
-            for (int64_t q = 0; q < ohw; q++) row[q] = fb[q * 16 + l];
+    float *row = plain + ((i * f->m + b * 16) * f->ot + t) * ohw;
+    if (to_blocked) f->to_blk(row, f->ot * ohw, nch, ohw, 16, fb);
+    else f->from_blk(fb, 16, nch, ohw, row, f->ot * ohw);
+}
+
+/* Per tap: output frame y from the blocked frames from x (the first tap's
+ * slot): tap dt adds its conv of slot dt * dilation to the sums so far, the
+ * buffers y and tmp in turn so that the last tap writes y; the first takes
+ * the bias and z, the last the act (PRELU's slopes from the super-group's
+ * first channel, as the bias). A barrier after each tap (kT > 1): a tap
+ * reads the partial sums every worker wrote, and the next frame's taps
+ * write tmp again, whatever the kernel's split. */
+static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, float *y,
+                      float *tmp, int ith, int nth)
+{
+    const float *prev = z;
+    for (int64_t dt = 0; dt < f->kt; dt++) {
+        float *out = (f->kt - 1 - dt) % 2 ? tmp : y;
+        const bool last = dt + 1 == f->kt;
+        for (int64_t sg = 0; sg < f->nsg; sg++) {
+            pz_conv16c_desc d = sg + 1 < f->nsg ? (last ? f->d : f->d0) : (last ? f->dl : f->dl0);
+            if (d.act.kind == PZ_ACT_PRELU) d.act.slope = f->d.act.slope + sg * f->bsg;
+            const float *xt = x + dt * f->dt * f->xframe + sg * f->xsg;
+            f->conv(&d, xt, f->wp + (dt * f->nsg + sg) * f->wtap, dt ? NULL : f->bp + sg * f->bsg,
+                    prev ? prev + sg * f->ysg : NULL, out + sg * f->ysg, ith, nth);
         }
+        if (f->kt > 1 && nth > 1) pz_barrier_wait(f->bar, nth);
+        prev = out;
     }
 }
 
@@ -174,11 +311,18 @@ void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z,
     }
     if (nth > 1) pz_barrier_wait(f->bar, nth);
     /* each call shares its frame's rows out over the workers; the calls
-     * write disjoint frames, so they follow each other without a barrier */
+     * write disjoint frames, so they follow each other without a barrier
+     * (depthwise: a tap's call reads the partial sums of the rows this
+     * worker wrote in the call before, the same split) */
     for (int64_t i = 0; i < f->n; i++)
         for (int64_t t = 0; t < f->ot; t++) {
             const int64_t yo = (i * f->ot + t) * f->yframe;
             const int64_t slot = f->stacked ? t : t * f->st;
+            if (f->taps) {
+                tap_frame(f, xs + (i * f->tf + slot) * f->xframe, z ? zs + yo : NULL, ys + yo,
+                         zs + (z ? f->n * f->ot * f->yframe : 0), ith, nth);
+                continue;
+            }
             f->conv(&f->d, xs + (i * f->tf + slot) * f->xframe, f->wp, f->bp,
                     z ? zs + yo : NULL, ys + yo, ith, nth);
         }

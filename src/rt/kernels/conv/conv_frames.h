@@ -12,6 +12,16 @@
  * of H = 1, W = L. The temporal padding is zero frames in the scratch.
  * Few channels (a video stem's 3, kT * C <= 16) are stacked instead: each
  * output frame's taps blocked apart as one block of kT * C channels.
+ * Depthwise (group == C == M) goes onto the 2-D depthwise kernels
+ * (dwconv3x3, dwconvk16c.h) instead: an output frame is the sum over its
+ * kT taps of a 2-D depthwise conv of one input frame with that tap's
+ * weights, one call per tap, each adding the previous partial sums as its
+ * residual (two frame buffers in turn, the last call writing the output
+ * frame with the bias first, the act last); any temporal dilation.
+ * Grouped convs (1 < group < C) the 2-D GROUPED rule takes
+ * (pz_conv_grouped_k: super-groups of whole 16-channel blocks, weights
+ * block-diagonal within one) go the same way tap by tap, one conv2d call
+ * per tap and super-group on that super-group's run of blocks.
  * The layer keeps plain NCDHW (NCL) tensors: the input is blocked into
  * the scratch, the output unblocked from it (a pass over each, small
  * against the conv).
@@ -23,23 +33,36 @@
 #include "rt/pool.h"
 
 typedef struct {
-    pz_conv16c_desc d;           /* one output frame: N = 1, the taps' frames as channels */
-    pz_conv16c_fn conv;          /* conv2d of the chosen ISA */
-    float *wp, *bp;              /* packed W' and bias */
+    pz_conv16c_desc d;           /* one output frame: N = 1, the taps' frames as channels
+                                  * (per tap: one frame, one super-group, the act) */
+    pz_conv16c_desc d0;          /* per tap: the taps before the last, no act */
+    pz_conv16c_desc dl, dl0;     /* per tap: the last super-group (fewer groups), d0's twin */
+    pz_conv16c_fn conv;          /* conv2d (depthwise: dwconv3x3 or dwconvk) of the ISA */
+    float *wp, *bp;              /* packed W' and bias (per tap: [kt][nsg] weight sets) */
+    bool taps;                   /* depthwise or grouped: a call per tap and super-group */
+    int64_t wtap;                /* per tap: floats of one (tap, super-group)'s weights */
+    int64_t nsg, xsg, ysg, bsg;  /* per tap: super-groups; a super-group's floats in a
+                                  * blocked input, output frame; its channels out */
     pz_barrier *bar;             /* between blocking, the convs and unblocking */
+    pz_rows_to_block_fn to_blk;  /* the ISA's blocking and unblocking */
+    pz_block_to_rows_fn from_blk;
     int64_t n, c, m;             /* batch, input and output channels */
     int64_t t, ot, tf;           /* input, output frames; slots in the scratch (t + pads,
                                   * stacked: ot) */
     bool stacked;                /* each output frame's taps blocked apart (kt * c <= 16) */
-    int64_t kt, st, pt;          /* temporal kernel, stride, pad before */
+    int64_t kt, st, pt, dt;      /* temporal kernel, stride, pad before, dilation */
     int64_t hw, ohw;             /* pixels of an input, an output frame */
     int64_t xcb, cblk;           /* an input frame: xcb blocks of cblk channels */
     int64_t xframe, yframe;      /* floats of one blocked input, output frame */
 } pz_conv_frames;
 
-/* This path takes a conv of params p on X of rank `rank`: 1-D or 3-D,
- * group 1, the temporal dilation 1 (the taps' frames adjacent). */
-bool pz_conv_frames_takes(const pz_conv_params *p, int rank);
+/* This path takes a conv of params p on X of rank `rank` (dims xd, Y dims
+ * yd): 1-D or 3-D, group 1 with the temporal dilation 1 (the taps' frames
+ * adjacent), depthwise (group == C == M) with the 2-D taps of a frame
+ * pz_dwconvk16c_init takes (at most 64), or grouped where
+ * pz_conv_grouped_k finds super-groups. */
+bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
+                          const int64_t *yd);
 /* Plans the conv of params p (X dims xd, Y dims yd, rank 3 or 5; W and b
  * constant, b may be NULL) on isa's conv2d, which pz_conv_frames_takes.
  * Returns 0 with *out set, 1 when out of memory. */
@@ -47,7 +70,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
                         const int64_t *xd, const int64_t *yd, const float *w, const float *b,
                         pz_isa isa);
 /* Bytes of run-time scratch (shared by the workers): blocked X, Y and,
- * with a residual, Z. */
+ * with a residual, Z (depthwise: and a frame of partial sums). */
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z);
 /* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) on worker ith of nth. */
 void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,

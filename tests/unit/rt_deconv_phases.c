@@ -1,0 +1,105 @@
+/* rt_deconv_phases.c - ConvTranspose1d as s stride-1 convs on the 2-D fast
+ * conv, one per output phase (rt/kernels/conv/deconv_phases.h), against
+ * the reference transposed conv (pz_f32_conv_transpose__ref), over:
+ *   HiFi-GAN-like k16 s8 p4, k4 s2 p1, k5 s3 with output_padding 2 (a
+ *   longer Y), k3 s1 p2, k = s (no overlap), few channels (3 in, 3 out),
+ *   odd ones (17, 20), batch 2, with and without bias, ReLU;
+ * on every kernel set this CPU has (scalar twin, AVX2, AVX-512), on 1
+ * worker and on 3 threads, on NaN-filled outputs; error normalised by max
+ * |ref before the ReLU|, bound 1e-5. Also which convs it takes.
+ *
+ * Prints `rt_deconv_phases: P passed, F failed`; exits 1 on a failure.
+ */
+#include <stdio.h>
+
+#include "rt/kernels/conv/deconv_phases.h"
+#include "rt_test.h"
+
+typedef struct {
+    int64_t n, c, m, l, k, s, pb, pe, opad;
+    bool bias, relu;
+} dcase;
+
+typedef struct {
+    const pz_deconv_phases *f;
+    const float *x;
+    float *y;
+    void *scratch;
+} job;
+
+static void work(void *ctx, int ith, int nth)
+{
+    job *j = ctx;
+    pz_deconv_phases_run(j->f, j->x, j->y, j->scratch, ith, nth);
+}
+
+static void run_case(const dcase *t)
+{
+    pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {t->k}, .stride = {t->s},
+                        .dilation = {1}, .pad_begin = {t->pb}, .pad_end = {t->pe}};
+    const int64_t ol = (t->l - 1) * t->s - t->pb - t->pe + t->k + t->opad;
+    int64_t xd[3] = {t->n, t->c, t->l}, yd[3] = {t->n, t->m, ol};
+    const int64_t nx = t->n * t->c * t->l, ny = t->n * t->m * ol;
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->k), *b = t->bias ? new_rand(t->m) : NULL;
+    float *yscale = new_nan(ny), *yref = new_nan(ny);
+    pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
+    p.act.kind = t->relu ? PZ_ACT_RELU : PZ_ACT_NONE;   /* the reference has no act */
+    for (int64_t i = 0; i < ny; i++) yref[i] = t->relu && yscale[i] < 0 ? 0.0f : yscale[i];
+    char what[160];
+    snprintf(what, sizeof what, "N%lld C%lld M%lld L%lld k%lld s%lld p%lld/%lld op%lld%s%s",
+             (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->l, (long long)t->k,
+             (long long)t->s, (long long)t->pb, (long long)t->pe, (long long)t->opad,
+             t->bias ? " bias" : "", t->relu ? " relu" : "");
+    check(pz_deconv_phases_takes(&p, 3, xd, yd), what);
+    const pz_isa isas[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
+    const bool have[3] = {true, cpu_has_avx2(), cpu_has_avx512()};
+    for (int i = 0; i < 3; i++) {
+        if (!have[i]) continue;
+        pz_deconv_phases *f;
+        if (pz_deconv_phases_make(&f, &p, xd, yd, w, b, isas[i])) {
+            check(false, what);
+            continue;
+        }
+        void *scratch = malloc(pz_deconv_phases_scratch_bytes(f));
+        for (int nth = 1; nth <= 3; nth += 2) {
+            float *y = new_nan(ny);
+            job j = {f, x, y, scratch};
+            rt_run_threads(work, &j, nth);
+            char wi[240];
+            double e = nerr(y, yref, yscale, ny);
+            snprintf(wi, sizeof wi, "%s isa %d threads %d: error %.3g", what, (int)isas[i], nth, e);
+            check(e <= 1e-5, wi);
+            free(y);
+        }
+        free(scratch);
+        pz_deconv_phases_free(f);
+    }
+    free(x), free(w), free(b), free(yscale), free(yref);
+}
+
+int main(void)
+{
+    const dcase cases[] = {
+        {1, 64, 32, 23, 16, 8, 4, 4, 0, true, true},
+        {2, 20, 17, 19, 4, 2, 1, 1, 0, true, false},
+        {1, 17, 20, 11, 5, 3, 0, 0, 2, false, true},
+        {1, 3, 3, 30, 3, 1, 2, 2, 0, true, false},
+        {2, 16, 16, 9, 2, 2, 0, 0, 0, false, false},
+        {1, 40, 24, 7, 11, 5, 3, 2, 1, true, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+    int64_t xd[3] = {1, 8, 10}, yd[3] = {1, 8, 20};
+    pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {1}, .stride = {2}, .dilation = {1}};
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k < s not taken");
+    p.kernel[0] = 4, p.group = 2;
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "group 2 not taken");
+    p.group = 1, p.dilation[0] = 2;
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "dilation 2 not taken");
+    p.dilation[0] = 1;
+    check(pz_deconv_phases_takes(&p, 3, xd, yd), "k4 s2 taken");
+    p.kernel[0] = 130;
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k130 s2 not taken (65 taps a phase)");
+    p.kernel[0] = 4;
+    check(!pz_deconv_phases_takes(&p, 4, xd, yd), "2-D not taken");
+    return test_summary("rt_deconv_phases");
+}
