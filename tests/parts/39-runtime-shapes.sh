@@ -23,7 +23,10 @@
 # those three with the value a graph input (tests/e2e/runtime_shapes_onnx.py)
 # match ONNX Runtime 1.17 on several value sets, a bad value exiting 2
 # naming the layer with nothing written; one of them has 70 outputs, given
-# as 70 --output files to the built program and to `paleozoic run`.
+# as 70 --output files to the built program and to `paleozoic run`; an If
+# of a run-time condition whose branches differ in shape (batched_nms: an
+# empty [0] or NMS's count, SelectBranch) and a Concat of 42 inputs after a
+# Split of constant sizes, both on run-time shapes, are among them.
 # Ends with `N passed, N failed`.
 set -u
 NAME=39-runtime-shapes
