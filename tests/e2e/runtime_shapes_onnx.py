@@ -25,7 +25,8 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
             (K = 8, 3, 0 and 1)
   ifnms     torchvision's batched_nms: If(len(boxes) == 0) with a
             run-time condition, then an empty int64 [0], else NMS over the
-            boxes offset per label (branches of different shapes: the
+            boxes offset per label (times ConstantOfShape(Shape(labels)) of
+            twos, planned at a bound) (branches of different shapes: the
             tensor chosen at run time); kept boxes gathered after it
             (6, 0, 3, 0, 1 and 8 boxes passing)
   split42   the passing boxes [K, 4] Split by constant sizes [1, 1, 2]
@@ -163,14 +164,19 @@ def main():
     case(out, "detect", m, [[bx, sc], [bx, sc - 0.3], [bx, sc - 0.7], [bx, sc - 0.55]], 3)
 
     # torchvision's batched_nms: If(len(boxes) == 0) an empty int64 [0],
-    # else NMS of the boxes offset per label (a run-time count): the
+    # else NMS of the boxes offset per label (a run-time count; times a
+    # full_like of twos, ConstantOfShape(Shape), bounded for NMS): the
     # branches differ in shape, chosen at run time (SelectBranch), the
     # else-branch's ReduceMax then running on 0 boxes too
     then_g = h.make_graph([h.make_node("Constant", [], ["e"], value=numpy_helper.from_array(
         np.zeros(0, i64), "ev"))], "then", [], [vi("e", TP.INT64, [0])])
     else_g = h.make_graph([
         h.make_node("ReduceMax", ["b"], ["mx"], keepdims=0),
-        h.make_node("Cast", ["l"], ["lf"], to=TP.FLOAT),
+        h.make_node("Cast", ["l"], ["lc"], to=TP.FLOAT),
+        h.make_node("Shape", ["l"], ["lshp"]),
+        h.make_node("ConstantOfShape", ["lshp"], ["twos"], value=numpy_helper.from_array(
+            np.full(1, 2, np.float32), "twov")),
+        h.make_node("Mul", ["lc", "twos"], ["lf"]),
         h.make_node("Add", ["mx", "one"], ["mx1"]),
         h.make_node("Mul", ["lf", "mx1"], ["off"]),
         h.make_node("Unsqueeze", ["off", "i1v"], ["off2"]),

@@ -322,6 +322,17 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
             "$O/fan70.onnx" --input "$O/fan70.v1.in0.pb" --input "$O/fan70.v1.in1.pb" \
             $outs --output "$T/r70.pb"
     fi
+    # the If's output chosen at run time is planned at the larger bound
+    # (NMS's 3 rows), and so is the ConstantOfShape(Shape) before the NMS
+    # (torch's full_like): nothing there is allocated at run time
+    if [ -f "$O/ifnms.exe" ]; then
+        if "$PZ" compile "$O/ifnms.onnx" -o "$T/ifnms_c" >"$T/log" 2>&1; then
+            check "ifnms: the If's output \"k\" is planned at a bound" \
+                grep -q 'output: *"k" int64 \[3\], a bound' "$T/ifnms_c/ifnms.c"
+        else
+            bad "ifnms: compile failed: $(tail -c 300 "$T/log")"
+        fi
+    fi
     # CASE:INPUT:FILE:PATTERN, FILE's value in place of input INPUT
     for c in "split:1:split.bad:add up to more" "split:1:split2.bad:negative" \
         "onehot:1:onehot.bad:depth is 0" "crop:1:crop.bad:negative"; do
