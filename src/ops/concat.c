@@ -1,11 +1,16 @@
 /* concat.c - Concat: joins tensors along `axis`.
  *   inputs[i] [d0.. a_i ..] (same rank and type, equal dims but the axis)
  *   -> concat_result [d0.. sum(a_i) ..]
- * axis is required from opset 4 (default 1 before); negative from opset 11. */
+ * axis is required from opset 4 (default 1 before); negative from opset 11.
+ * An input allocated at run time (ir_value.rt_alloc: its dims stand-ins)
+ * is checked by its rank only: the run checks the parts (rt/ops/concat.c).
+ * More inputs than a layer takes (PZ_MAX_IO) unfold into Concats of up to
+ * that many, then one of their results. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fold.h"
+#include "op_inline.h"
 
 typedef struct {
     int axis;
@@ -42,12 +47,54 @@ static void concat_fold(ir_graph *g, const ir_node *n, int axis)
     free(buf);
 }
 
+static int concat_unfolds(const ir_graph *g, const ir_node *n)
+{
+    (void)g;
+    return n->n_in > PZ_MAX_IO;
+}
+
+/* Groups of PZ_MAX_IO inputs each concatenated first (nodes NAME:partK,
+ * before node i), node i then joining their results. */
+static pz_status concat_unfold(ir_graph *g, int i, pz_err *err)
+{
+    ir_node *n = &g->nodes[i];
+    int64_t axis;
+    if (op_attr_int(n, "axis", 1, &axis, err)) return err->code;
+    int n_in = n->n_in, groups = 0, start = g->n_nodes;
+    int *ins = pz_xmalloc((size_t)n_in * sizeof(int));
+    memcpy(ins, n->in, (size_t)n_in * sizeof(int));
+    char *name = pz_xstrdup(n->name);
+    size_t len = strlen(name) + 24;
+    char *buf = pz_xmalloc(len);
+    for (int s = 0; s < n_in; s += PZ_MAX_IO) {
+        int c = n_in - s < PZ_MAX_IO ? n_in - s : PZ_MAX_IO;
+        snprintf(buf, len, "%s:part%d", name, groups);
+        int y = ir_graph_add_value_unique(g, buf);
+        int m = op_append_node(g, buf, "Concat", ins + s, c, &y, 1);
+        ir_node_add_attr_int(&g->nodes[m], "axis", axis);
+        ins[groups++] = y;
+    }
+    ir_graph_move_tail(g, start, i);
+    n = &g->nodes[i + groups];
+    ir_node_set_n_in(n, groups);
+    memcpy(n->in, ins, (size_t)groups * sizeof(int));
+    free(buf);
+    free(name);
+    free(ins);
+    return PZ_OK;
+}
+
 static pz_status concat_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const concat_params *p = n->params;
     const ir_tensor *x0 = op_in(g, n, 0);
     int64_t dims[IR_MAX_RANK];
-    memcpy(dims, x0->dims, sizeof dims);
+    /* the dims off the axis: a bounded input's (an unbounded one's are stand-ins) */
+    int shaped = 0;
+    for (int i = 1; i < n->n_in && g->values[n->in[shaped]].rt_alloc; i++)
+        if (n->in[i] >= 0 && !g->values[n->in[i]].rt_alloc) shaped = i;
+    memcpy(dims, op_in(g, n, shaped)->dims, sizeof dims);
+    dims[p->axis] = x0->dims[p->axis];
     int all_const = x0->data != NULL;
     for (int i = 1; i < n->n_in; i++) {
         const ir_tensor *x = op_in(g, n, i);
@@ -58,12 +105,14 @@ static pz_status concat_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (x->rank != x0->rank)
             return op_err(err, n, "input %d has rank %d but input 0 has rank %d", i, x->rank,
                           x0->rank);
-        for (int k = 0; k < x->rank; k++)
-            if (k != p->axis && x->dims[k] != x0->dims[k]) {
+        const ir_tensor *xs = op_in(g, n, shaped);
+        int unbounded = g->values[n->in[i]].rt_alloc || g->values[n->in[shaped]].rt_alloc;
+        for (int k = 0; k < x->rank && !unbounded; k++)
+            if (k != p->axis && x->dims[k] != xs->dims[k]) {
                 char a[128], b[128];
-                return op_err(err, n, "input %d is %s but input 0 is %s: dim %d differs and is "
-                              "not the concat axis %d", i, ir_shape_str(x, a, sizeof a),
-                              ir_shape_str(x0, b, sizeof b), k, p->axis);
+                return op_err(err, n, "input %d is %s but input %d is %s: dim %d differs and is "
+                              "not the concat axis %d", i, ir_shape_str(x, a, sizeof a), shaped,
+                              ir_shape_str(xs, b, sizeof b), k, p->axis);
             }
         if (op_dim_add(n, "the concatenated dim", dims[p->axis], x->dims[p->axis],
                        &dims[p->axis], err))
@@ -93,4 +142,6 @@ const op_def op_concat = {
     .infer = concat_infer,
     .cost = NULL,
     .lower = concat_lower,
+    .unfold = concat_unfold,
+    .unfolds = concat_unfolds,
 };

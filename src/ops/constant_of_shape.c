@@ -28,14 +28,22 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
         memcpy(value, a->t->data, ir_dtype_size(dtype));
     }
     if (op_rt_ints(g, n, 0, IR_MAX_RANK, &rank)) {
-        /* read at run time (FILL): no bound, the net allocates Y; 1s stand in */
-        for (int k = 0; k < rank; k++) dims[k] = 1;
+        /* read at run time (FILL): each dim at its bound when every one has
+         * one (a Shape of a bounded tensor: torch's full_like), else no
+         * bound, the net allocates Y (1s stand in) */
+        pz_fill_params *p = n->params;
+        p->bounded = 1;
+        for (int k = 0; k < rank; k++) {
+            dims[k] = op_rt_int_bound(g, n->in[0], k);
+            if (dims[k] < 0) p->bounded = 0;
+        }
+        for (int k = 0; k < rank && !p->bounded; k++) dims[k] = 1;
         op_set_out(g, n, 0, dtype, rank, dims);
-        op_set_rt_alloc(g, n, 0);
+        if (p->bounded) op_set_dyn(g, n, 0);
+        else op_set_rt_alloc(g, n, 0);
         if (ir_dtype_size(dtype) > sizeof(int64_t))
             return pz_fail(err, PZ_ERR_UNSUPPORTED, "node \"%s\" (ConstantOfShape): type %s "
                            "is not supported", n->name, ir_dtype_name(dtype));
-        pz_fill_params *p = n->params;
         memcpy(&p->bits, value, sizeof value);
         return PZ_OK;
     }

@@ -2,33 +2,63 @@
  *   cond (bool, one element) -> the outputs of the branch taken
  * Unfolded at compile time (op_inline.h): a condition known then (a
  * constant, or computed from inputs bound at load) inlines the branch
- * taken; otherwise both branches are inlined and each output is
- * Where(cond, then, else), which needs the two branches to give outputs of
- * the same type and shape (else the condition must be known: the loader
- * binds it from the given inputs, or the node is refused). */
+ * taken; otherwise both branches are inlined (both run) and each output
+ * is Where(cond, then, else) when the two give one type and shape, else
+ * SelectBranch (select_branch.c: the whole tensor chosen at run time, a
+ * run-time shape) when they give one type and rank; else the condition must
+ * be known (the loader binds it from the given inputs, or the node is
+ * refused). */
 #include "op_inline.h"
 
 #include <string.h>
+
+/* How output j is chosen: 0 Where (one type and shape, none set at run
+ * time), 1 SelectBranch (one type and rank), -1 neither. */
+static int if_choice(const ir_graph *g, const ir_node *n, int k, int j)
+{
+    int ia = n->in[1 + j], ib = n->in[1 + k + j];
+    const ir_tensor *a = &g->values[ia].t, *b = &g->values[ib].t;
+    if (a->dtype != b->dtype || a->rank != b->rank) return -1;
+    int same = !g->values[ia].dyn && !g->values[ib].dyn;
+    for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
+    if (same) return 0;
+    return ir_dtype_size(a->dtype) ? 1 : -1;
+}
+
+/* Node m (Where) becomes a SelectBranch (select_branch.c). */
+static void if_to_select(ir_graph *g, int m)
+{
+    ir_node *n = &g->nodes[m];
+    free(n->op_type);
+    n->op_type = pz_xstrdup("SelectBranch");
+    free(n->domain);
+    n->domain = pz_xstrdup("ai.paleozoic");
+    n->op = op_find_in("ai.paleozoic", "SelectBranch");
+    PZ_ASSERT(n->op);
+}
 
 /* Second visit (unfold_k 1): inputs cond, then-outputs, else-outputs. */
 static pz_status if_select(ir_graph *g, int i, pz_err *err)
 {
     ir_node *n = &g->nodes[i];
     int k = (n->n_in - 1) / 2;
+    int *how = pz_xmalloc((size_t)(k ? k : 1) * sizeof(int));
     for (int j = 0; j < k; j++) {
         const ir_tensor *a = op_in(g, n, 1 + j), *b = op_in(g, n, 1 + k + j);
-        if (g->values[n->in[1 + j]].kind || g->values[n->in[1 + k + j]].kind)
+        if (g->values[n->in[1 + j]].kind || g->values[n->in[1 + k + j]].kind) {
+            free(how);
             return op_need_const(err, g, n, 0, "cond", "a branch gives a sequence or an "
                                  "optional, which are chosen at compile time");
-        int same = a->dtype == b->dtype && a->rank == b->rank;
-        for (int d = 0; same && d < a->rank; d++) same = a->dims[d] == b->dims[d];
-        if (!same) {
+        }
+        if ((how[j] = if_choice(g, n, k, j)) < 0) {
             char sa[96], sb[96];
             char why[320];
-            snprintf(why, sizeof why, "the branches give output %d as %s %s and %s %s, so the "
+            snprintf(why, sizeof why, "the branches give output %d as %s %s and %s %s (a "
+                     "choice at run time takes one type, not string, and one rank), so the "
                      "branch must be chosen at compile time", j, ir_dtype_name(a->dtype),
                      ir_shape_str(a, sa, sizeof sa), ir_dtype_name(b->dtype),
                      ir_shape_str(b, sb, sizeof sb));
+            free(how);
             return op_need_const(err, g, n, 0, "cond", why);
         }
     }
@@ -44,15 +74,18 @@ static pz_status if_select(ir_graph *g, int i, pz_err *err)
         ins[1] = g->nodes[i].in[1 + j];
         ins[2] = g->nodes[i].in[1 + k + j];
         snprintf(buf, len, "%s:%d", name, j);
-        op_append_node(g, buf, "Where", ins, 3, &outs[j], 1);
+        int m = op_append_node(g, buf, "Where", ins, 3, &outs[j], 1);
+        if (how[j]) if_to_select(g, m);
     }
     ins[1] = g->nodes[i].in[1];
     ins[2] = g->nodes[i].in[1 + k];
     op_node_rewrite(g, i, "Where", ins, 3, 0);
+    if (how[0]) if_to_select(g, i);
     ir_graph_move_tail(g, start, i + 1);
     free(buf);
     free(name);
     free(outs);
+    free(how);
     return PZ_OK;
 }
 

@@ -219,6 +219,7 @@ OP(CausalConvWithState, causal_conv_with_state)
 OP(LinearAttention, linear_attention)
 OP(FlexAttention, flex_attention)   /* domain ai.onnx.preview */
 OP(ScaledDotProductAttention, sdpa)   /* domain ai.paleozoic: the attention pass's */
+OP(SelectBranch, select_branch)   /* domain ai.paleozoic: If's (if.c) */
 OP(QLinearAdd, qlinear_add)   /* domain com.microsoft (ONNX Runtime's quantizer; the qdq pass's) */
 OP(QGemm, qgemm)   /* domain com.microsoft, likewise */
 /* training (domain ai.onnx.preview.training): unfolded into element-wise nodes */

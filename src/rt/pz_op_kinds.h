@@ -112,7 +112,8 @@
     /* control flow run at run time (exec.c) */                      \
     X(LOOP_BEGIN, loop_begin)          /* in: v_initial...  out: iter, cond_in, v_in... */ \
     X(LOOP, loop)                      /* in: M?, cond?, iter, cond_in, v_in..., cond_out, \
-                                        * v_out..., scan...  out: v_final..., scan_out... */
+                                        * v_out..., scan...  out: v_final..., scan_out... */ \
+    X(SELECT_BRANCH, select_branch)    /* in: cond, A, B  out: A or B (a run-time shape) */
 
 /* X(FUNC): PZ_UN_FUNC, a function of pz_unary_params (rt/ops/unary.c). */
 #define PZ_UNARY_FUNCS(X)                                                      \

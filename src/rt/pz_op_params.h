@@ -325,9 +325,12 @@ typedef struct {
 
 /* FILL (ConstantOfShape with its shape read at run time, rt/ops/fill.c):
  * every element of Y is `bits`, the value's bytes as one element of Y's
- * type, little-endian from the lowest byte. */
+ * type, little-endian from the lowest byte. bounded 1: Y is planned at a
+ * bound on each dim (the shape traced to a Shape of a bounded tensor); 0:
+ * the net allocates Y. */
 typedef struct {
     int64_t bits;
+    int bounded;
 } pz_fill_params;
 
 /* LOOP_BEGIN (a Loop run at run time, rt/ops/loop.c): grow 1 when the body

@@ -23,6 +23,15 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
             [1, 4K]; a Reshape to [Shape[0], Shape[1]] (traced to its bound
             [8, 4]) concatenated with the boxes; NonMaxSuppression over them
             (K = 8, 3, 0 and 1)
+  ifnms     torchvision's batched_nms: If(len(boxes) == 0) with a
+            run-time condition, then an empty int64 [0], else NMS over the
+            boxes offset per label (times ConstantOfShape(Shape(labels)) of
+            twos, planned at a bound) (branches of different shapes: the
+            tensor chosen at run time); kept boxes gathered after it
+            (6, 0, 3, 0, 1 and 8 boxes passing)
+  split42   the passing boxes [K, 4] Split by constant sizes [1, 1, 2]
+            along axis 1 (a run-time shape), the parts joined by one
+            Concat of 42 inputs (K = 6, 0 and 8)
 The values grow and shrink again (the buffers regrow). Bad values, each
 a program exit 2 naming the layer with no output written, as
 NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
@@ -153,6 +162,62 @@ def main():
     bx[3] = bx[1] + 0.1   # overlaps box 1: suppressed when both pass
     sc = np.array([0.9, 0.8, 0.1, 0.7, 0.35, 0.2, 0.6, 0.5], np.float32)
     case(out, "detect", m, [[bx, sc], [bx, sc - 0.3], [bx, sc - 0.7], [bx, sc - 0.55]], 3)
+
+    # torchvision's batched_nms: If(len(boxes) == 0) an empty int64 [0],
+    # else NMS of the boxes offset per label (a run-time count; times a
+    # full_like of twos, ConstantOfShape(Shape), bounded for NMS): the
+    # branches differ in shape, chosen at run time (SelectBranch), the
+    # else-branch's ReduceMax then running on 0 boxes too
+    then_g = h.make_graph([h.make_node("Constant", [], ["e"], value=numpy_helper.from_array(
+        np.zeros(0, i64), "ev"))], "then", [], [vi("e", TP.INT64, [0])])
+    else_g = h.make_graph([
+        h.make_node("ReduceMax", ["b"], ["mx"], keepdims=0),
+        h.make_node("Cast", ["l"], ["lc"], to=TP.FLOAT),
+        h.make_node("Shape", ["l"], ["lshp"]),
+        h.make_node("ConstantOfShape", ["lshp"], ["twos"], value=numpy_helper.from_array(
+            np.full(1, 2, np.float32), "twov")),
+        h.make_node("Mul", ["lc", "twos"], ["lf"]),
+        h.make_node("Add", ["mx", "one"], ["mx1"]),
+        h.make_node("Mul", ["lf", "mx1"], ["off"]),
+        h.make_node("Unsqueeze", ["off", "i1v"], ["off2"]),
+        h.make_node("Add", ["b", "off2"], ["bn"]),
+        h.make_node("Unsqueeze", ["bn", "z1"], ["bn3"]),
+        h.make_node("Unsqueeze", ["s", "z01"], ["s3"]),
+        h.make_node("NonMaxSuppression", ["bn3", "s3", "mo", "iou"], ["sel"]),
+        h.make_node("Gather", ["sel", "i2"], ["sel2"], axis=1),
+        h.make_node("Squeeze", ["sel2", "i1v"], ["keep"])], "else", [], [vi("keep", TP.INT64, 1)])
+    consts += [numpy_helper.from_array(np.array(v, dtype=t), nm) for nm, v, t in
+               (("one", 1, np.float32), ("i1v", [1], i64), ("i2", [2], i64),
+                ("zero", 0, i64))]
+    m = model([h.make_node("Greater", ["sc", "th"], ["pass"]),
+               h.make_node("NonZero", ["pass"], ["nz"]),
+               h.make_node("Squeeze", ["nz", "z1"], ["idx"]),
+               h.make_node("Gather", ["bx", "idx"], ["b"], axis=0),
+               h.make_node("Gather", ["sc", "idx"], ["s"], axis=0),
+               h.make_node("Gather", ["lab", "idx"], ["l"], axis=0),
+               h.make_node("Shape", ["b"], ["shp"]),
+               h.make_node("Gather", ["shp", "i0"], ["n"], axis=0),
+               h.make_node("Equal", ["n", "zero"], ["none"]),
+               h.make_node("If", ["none"], ["k"], then_branch=then_g, else_branch=else_g),
+               h.make_node("Gather", ["b", "k"], ["kb"], axis=0),
+               h.make_node("Neg", ["kb"], ["y"])],
+              [vi("bx", TP.FLOAT, [8, 4]), vi("sc", TP.FLOAT, [8]), vi("lab", TP.INT64, [8])],
+              [vi("k", TP.INT64, 1), vi("y", TP.FLOAT, 2)], 13, consts)
+    lab = np.array([1, 1, 2, 1, 2, 2, 1, 3], i64)
+    case(out, "ifnms", m, [[bx, sc - d, lab] for d in (0, 0.7, 0.3, 0.95, 0.55, -1)], 2)
+
+    # the passing boxes [K, 4] split by constant sizes along axis 1, the
+    # parts concatenated 42 times (more inputs than a layer takes)
+    sp = numpy_helper.from_array(np.array([1, 1, 2], i64), "sp")
+    m = model([h.make_node("Greater", ["sc", "th"], ["pass"]),
+               h.make_node("NonZero", ["pass"], ["nz"]),
+               h.make_node("Squeeze", ["nz", "z1"], ["idx"]),
+               h.make_node("Gather", ["bx", "idx"], ["b"], axis=0),
+               h.make_node("Split", ["b", "sp"], ["p0", "p1", "p2"], axis=1),
+               h.make_node("Concat", ["p2", "p0", "p1"] * 14, ["y"], axis=1)],
+              [vi("bx", TP.FLOAT, [8, 4]), vi("sc", TP.FLOAT, [8])], [vi("y", TP.FLOAT, 2)],
+              13, consts[:2] + [sp])
+    case(out, "split42", m, [[bx, sc - d] for d in (0, 0.7, -1)], 1)
 
 
 if __name__ == "__main__":

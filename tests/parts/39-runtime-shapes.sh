@@ -23,7 +23,11 @@
 # those three with the value a graph input (tests/e2e/runtime_shapes_onnx.py)
 # match ONNX Runtime 1.17 on several value sets, a bad value exiting 2
 # naming the layer with nothing written; one of them has 70 outputs, given
-# as 70 --output files to the built program and to `paleozoic run`.
+# as 70 --output files to the built program and to `paleozoic run`; an If
+# of a run-time condition whose branches differ in shape (batched_nms: an
+# empty [0] or NMS's count, SelectBranch) and a Concat of 42 inputs after a
+# Split of constant sizes, both on run-time shapes, are among them. With
+# PZ_TEST_FULL=1 torchvision's ssdlite320 detector too (export ~20 s).
 # Ends with `N passed, N failed`.
 set -u
 NAME=39-runtime-shapes
@@ -319,6 +323,17 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
             "$O/fan70.onnx" --input "$O/fan70.v1.in0.pb" --input "$O/fan70.v1.in1.pb" \
             $outs --output "$T/r70.pb"
     fi
+    # the If's output chosen at run time is planned at the larger bound
+    # (NMS's 3 rows), and so is the ConstantOfShape(Shape) before the NMS
+    # (torch's full_like): nothing there is allocated at run time
+    if [ -f "$O/ifnms.exe" ]; then
+        if "$PZ" compile "$O/ifnms.onnx" -o "$T/ifnms_c" >"$T/log" 2>&1; then
+            check "ifnms: the If's output \"k\" is planned at a bound" \
+                grep -q 'output: *"k" int64 \[3\], a bound' "$T/ifnms_c/ifnms.c"
+        else
+            bad "ifnms: compile failed: $(tail -c 300 "$T/log")"
+        fi
+    fi
     # CASE:INPUT:FILE:PATTERN, FILE's value in place of input INPUT
     for c in "split:1:split.bad:add up to more" "split:1:split2.bad:negative" \
         "onehot:1:onehot.bad:depth is 0" "crop:1:crop.bad:negative"; do
@@ -343,6 +358,27 @@ elif [ "$have_py" = 1 ] && [ "$have_ort" = 1 ]; then
     bad "runtime_shapes_onnx.py failed: $(tail -c 600 "$T/log")"
 else
     skip_one "hand-written ONNX against ONNX Runtime: needs onnx, numpy and onnxruntime-node"
+fi
+
+# PZ_TEST_FULL=1: torchvision's ssdlite320_mobilenet_v3_large exported by
+# PyTorch at opset 17 (tests/e2e/detector_export.py, ~20 s): boxes, scores
+# and labels from `paleozoic run` equal to ONNX Runtime 1.17's
+if [ "$full" = 1 ] && [ "$have_py" = 1 ] && [ "$have_ort" = 1 ]; then
+    if ! "$PY" -c 'import torch, torchvision' 2>/dev/null; then
+        skip_one "ssdlite: needs torch and torchvision"
+    elif ! "$PY" "$E2E/detector_export.py" "$T" >"$T/log" 2>&1; then
+        bad "detector_export.py failed: $(tail -c 600 "$T/log")"
+    elif ! node "$E2E/ort_run.js" "$T/ssdlite.onnx" "$T/ssdlite.in0.pb" -- "$T/d.ort0.pb" \
+        "$T/d.ort1.pb" "$T/d.ort2.pb" >"$T/log" 2>&1; then
+        bad "ssdlite: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+    elif ! "$PZ" run "$T/ssdlite.onnx" --input "$T/ssdlite.in0.pb" --output "$T/d.pz0.pb" \
+        --output "$T/d.pz1.pb" --output "$T/d.pz2.pb" >"$T/log" 2>&1; then
+        bad "ssdlite: paleozoic run failed: $(tail -c 300 "$T/log")"
+    else
+        check "ssdlite: boxes, scores and labels equal to ONNX Runtime's" \
+            node "$E2E/compare.js" --close 1e-4 1e-4 "$T/d.pz0.pb" "$T/d.ort0.pb" \
+            "$T/d.pz1.pb" "$T/d.ort1.pb" "$T/d.pz2.pb" "$T/d.ort2.pb"
+    fi
 fi
 
 finish

@@ -8,6 +8,7 @@ typedef struct {
     size_t row;          /* bytes of one row of the whole */
     size_t *chunk;       /* bytes of one row of each part */
     pz_chg_state *chg;   /* Concat on NCHW16c of parts not block-aligned: the gather */
+    int64_t *sizes;      /* Split's constant sizes in a dynamic region (the planned parts') */
 } concat_state;
 
 /* Checks the parts against the whole (shapes equal but on the axis, whose
@@ -31,7 +32,8 @@ static int concat_plan(pz_layer *l, char *err, size_t n, const pz_tensor *whole,
         const pz_tensor *t = parts[i];
         if (!t) continue;
         bool ok = t->dtype == whole->dtype && t->rank == whole->rank;
-        for (int a = 0; ok && a < t->rank; a++)
+        /* sizes allocated at run time: the planned dims stand in, run_shape checks */
+        for (int a = 0; ok && !l->rt_alloc && a < t->rank; a++)
             if (a != p->axis && t->dims[a] != whole->dims[a]) ok = false;
         if (!ok)
             return pz_layer_fail(l, err, n, "%s %d %s %s does not fit %s along axis %d",
@@ -41,7 +43,7 @@ static int concat_plan(pz_layer *l, char *err, size_t n, const pz_tensor *whole,
         sum += t->dims[p->axis];
         st->chunk[i] = (size_t)(t->dims[p->axis] * inner) * es;
     }
-    if (sum != whole->dims[p->axis])
+    if (sum != whole->dims[p->axis] && !l->rt_alloc)
         return pz_layer_fail(l, err, n, "the %ss add up to %lld along axis %d, expected %lld",
                              part_name, (long long)sum, p->axis,
                              (long long)whole->dims[p->axis]);
@@ -54,6 +56,7 @@ static void concat_release(pz_layer *l)
     concat_state *st = l->state;
     if (!st) return;
     free(st->chunk);
+    free(st->sizes);
     pz_chg_release(st->chg);
     free(st->chg);
 }
@@ -191,13 +194,15 @@ const pz_rt_op pz_rt_op_concat = {
 };
 
 /* The sizes read at run time (input 1): each part planned at X's dims,
- * the bound; run_shape cuts them (the state's chunks, the run's). */
+ * the bound; run_shape cuts them (the state's chunks, the run's). Or, in a
+ * dynamic region, constant sizes (no input 1): the planned parts' along
+ * the axis, X's other dims the run's. */
 static int split_rt_prepare(pz_layer *l, char *err, size_t n)
 {
     const pz_tensor *x = l->in[0], *s = pz_in(l, 1);
     const pz_axis_params *p = l->params;
-    if (!s || s->rank != 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) ||
-        s->dims[0] != l->n_out)
+    if (l->n_in > 1 && (!s || s->rank != 1 || (s->dtype != PZ_I64 && s->dtype != PZ_I32) ||
+        s->dims[0] != l->n_out))
         return pz_layer_fail(l, err, n, "input 1 (split) must be an int32 or int64 vector of "
                              "%d sizes", l->n_out);
     if (x->rank < 1 || p->axis < 0 || p->axis >= x->rank)
@@ -207,7 +212,24 @@ static int split_rt_prepare(pz_layer *l, char *err, size_t n)
     l->state = st;
     st->chunk = calloc((size_t)l->n_out, sizeof *st->chunk);
     if (!st->chunk) return pz_layer_fail(l, err, n, "out of memory");
+    if (l->n_in > 1) return 0;
+    if (!(st->sizes = calloc((size_t)l->n_out, sizeof *st->sizes)))
+        return pz_layer_fail(l, err, n, "out of memory");
+    for (int i = 0; i < l->n_out; i++) {
+        if (l->out[i]->rank != x->rank)
+            return pz_layer_fail(l, err, n, "output %d has rank %d, X %d", i, l->out[i]->rank,
+                                 x->rank);
+        st->sizes[i] = l->out[i]->dims[p->axis];
+    }
     return 0;
+}
+
+/* Split size i of the run (input 1's, or the constant one). */
+static int64_t split_size(const pz_layer *l, int i)
+{
+    const pz_tensor *s = l->n_in > 1 ? l->in[1] : NULL;
+    if (!s) return ((const concat_state *)l->state)->sizes[i];
+    return s->dtype == PZ_I64 ? ((const int64_t *)s->data)[i] : ((const int32_t *)s->data)[i];
 }
 
 /* A dynamic region (the sizes read at run time, or X's shape the run's):
@@ -218,15 +240,14 @@ static void split_run_shape(const pz_layer *l)
 {
     const pz_axis_params *p = l->params;
     concat_state *st = l->state;
-    const pz_tensor *x = l->in[0], *s = l->in[1];
+    const pz_tensor *x = l->in[0];
     const int64_t d = x->dims[p->axis];
     size_t es = pz_dtype_size(x->dtype);
     int64_t inner = pz_prod(x->dims + p->axis + 1, x->rank - p->axis - 1), sum = 0;
     int ok = 1;
     /* the sizes, checked before any part is cut */
     for (int i = 0; ok && i < l->n_out; i++) {
-        int64_t v = s->dtype == PZ_I64 ? ((const int64_t *)s->data)[i]
-                                       : ((const int32_t *)s->data)[i];
+        int64_t v = split_size(l, i);
         if (v < 0)
             pz_layer_run_fail(l, "split[%d] is %lld, negative", i, (long long)v), ok = 0;
         else if (v > d - sum)
@@ -240,8 +261,7 @@ static void split_run_shape(const pz_layer *l)
                           p->axis, (long long)d), ok = 0;
     for (int i = 0; i < l->n_out; i++) {
         pz_tensor *y = l->out[i];
-        int64_t v = !ok ? 0 : s->dtype == PZ_I64 ? ((const int64_t *)s->data)[i]
-                                                 : ((const int32_t *)s->data)[i];
+        int64_t v = ok ? split_size(l, i) : 0;
         y->rank = x->rank;
         for (int a = 0; a < x->rank; a++) y->dims[a] = a == p->axis ? v : x->dims[a];
         st->chunk[i] = (size_t)(v * inner) * es;
@@ -263,8 +283,7 @@ static int split_prepare(pz_layer *l, char *err, size_t n)
      * knows its size only through a tensor, so every output is required */
     for (int i = 0; i < l->n_out; i++)
         if (!l->out[i]) return pz_layer_fail(l, err, n, "output %d is omitted", i);
-    if (l->n_in > 1) return split_rt_prepare(l, err, n);
-    if (l->dyn) return pz_layer_fail(l, err, n, "in a dynamic region only a split read at run time runs");
+    if (l->n_in > 1 || l->dyn) return split_rt_prepare(l, err, n);
     if (concat_plan(l, err, n, x, l->out, l->n_out, "output")) return 1;
     /* Blocked, the mirror of Concat's: a float X along channels arriving in
      * NCHW16c whose parts but the last fill whole blocks (the Split the
