@@ -245,12 +245,21 @@ save("region_reduce_reshape", [helper.make_node("Compress", ["X", "K"], ["C"], a
             numpy_helper.from_array(np.array([12], np.int64), "twelve")],
      refs=[xs[keep].sum(0).reshape(12)])
 
-# ---- refused: a node reading a run-time-shaped value --------------------------
-# (Pad runs there since its output may be allocated at run time: Flatten does not)
-save("refuse_unique_flatten", [helper.make_node("Unique", ["X"], ["U"]),
+# Flatten of a run-time-shaped value: its two products taken at run time
+xu = rng.standard_normal(8).astype(np.float32)
+save("region_unique_flatten", [helper.make_node("Unique", ["X"], ["U"]),
                                helper.make_node("Flatten", ["U"], ["Y"])],
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 2)],
-     [rng.standard_normal(8).astype(np.float32)], 1, "refuse")
+     [xu], 1, "run", refs=[np.unique(xu).reshape(-1, 1)])
+
+# ---- refused: a node reading a run-time-shaped value --------------------------
+# (Pad and Flatten run there; LpNormalization does not)
+save("refuse_unique_lpnorm", [helper.make_node("Unique", ["X"], ["U"]),
+                              helper.make_node("Unsqueeze", ["U", "z"], ["V"]),
+                              helper.make_node("LpNormalization", ["V"], ["Y"], axis=1)],
+     [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 2)],
+     [rng.standard_normal(8).astype(np.float32)], 1, "refuse",
+     inits=[numpy_helper.from_array(np.array([0], np.int64), "z")])
 
 with open(os.path.join(out, "cases.txt"), "w") as f:
     f.write("\n".join(cases) + "\n")

@@ -58,7 +58,9 @@ static void fp32_case(int64_t M, int64_t N, int64_t K, int bias, pz_act_kind act
     pz_gemm_pack_b(K, N, b, 0, 1.0f, bp);
     pz_gemm_desc g = {.m = M, .n = N, .k = K, .lda = K, .ldy = ldy, .c = bias ? c : NULL,
                       .csm = 0, .csn = 1, .beta = 1.0f,
-                      .act = {.kind = act, .lo = -0.5f, .hi = 0.5f}, .z = z, .ldz = ldz};
+                      /* lo: CLIP's bound; for GELU 0, its erf form */
+                      .act = {.kind = act, .lo = act == PZ_ACT_CLIP ? -0.5f : 0.0f, .hi = 0.5f},
+                      .z = z, .ldz = ldz};
     float *y = new_nan(M * ldy), *y3 = new_nan(M * ldy), *yp = new_nan(M * N);
     const pz_fast_kernels *ks[3];
     static const char *NAMES[] = {"scalar", "avx2", "avx512"};
