@@ -312,8 +312,7 @@ void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z,
     if (nth > 1) pz_barrier_wait(f->bar, nth);
     /* each call shares its frame's rows out over the workers; the calls
      * write disjoint frames, so they follow each other without a barrier
-     * (depthwise: a tap's call reads the partial sums of the rows this
-     * worker wrote in the call before, the same split) */
+     * (per tap, depthwise and grouped: tap_frame's barrier after each tap) */
     for (int64_t i = 0; i < f->n; i++)
         for (int64_t t = 0; t < f->ot; t++) {
             const int64_t yo = (i * f->ot + t) * f->yframe;
