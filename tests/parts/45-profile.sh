@@ -91,14 +91,16 @@ doctor() {
 doctor "$T/p.json" "$T/foreign.json" 'p["machine"]["cpu"] = "Imaginary CPU 9000"'
 doctor "$T/p.json" "$T/old.json" 'del p["machine"]; del p["quality"]'
 # the recorded readings higher than now's would also be a busy machine's
-# reading now (the check is then unsure): the doctored ones read lower
-doctor "$T/p.json" "$T/peak.json" 'p["quality"]["peak_before_gflops"] /= 2 * (1 + p["quality"]["tolerance"])'
+# reading now (the check is then unsure): the doctored ones read lower, by
+# 8x, since CI runs another job beside this one and halves now's readings
+doctor "$T/p.json" "$T/peak.json" 'p["quality"]["peak_before_gflops"] /= 8 * (1 + p["quality"]["tolerance"])'
 doctor "$T/p.json" "$T/cores.json" 'p["machine"]["logical_cores"] += 1'
-# the first conv layer at MP 1 recorded 3x slower than it runs: beyond any
+# the first conv layer at MP 1 recorded 8x slower than it runs: beyond any
 # tolerance the check allows a layer (3x the study's 90th-percentile spread)
+# and beyond what a busy machine (CI's other job) does to now's reading
 doctor "$T/p.json" "$T/layer.json" '
 c = next(l for l in p["layers"] if l["kind"] == "conv")
-c["ms"][0] *= 3 * (1 + 3 * (p["quality"]["timing_spread_p90"] or 0))'
+c["ms"][0] *= 8 * (1 + 3 * (p["quality"]["timing_spread_p90"] or 0))'
 
 # ---- --check --------------------------------------------------------------------
 exits "--check: another CPU" 2 'stale: .*CPU "' "$PZ" characterize --check --target "$T/foreign.json"
@@ -116,7 +118,7 @@ if [ "$(nproc)" -ge 2 ]; then
     kill "$spin" 2>/dev/null
     wait "$spin" 2>/dev/null
 fi
-exits "--check: a layer 3x slower in the profile" 2 "stale: .*conv .* takes 0" "$PZ" characterize --check -o "$T/layer.json"
+exits "--check: a layer 8x slower in the profile" 2 "stale: .*conv .* takes 0" "$PZ" characterize --check -o "$T/layer.json"
 exits "--check: no cached profile" 2 "no profile cached" "$PZ" characterize --check
 exits "--check with a study option" 2 "takes only" "$PZ" characterize --check --quick
 # a fresh profile, written only when the machine was quiet: ok (not under
