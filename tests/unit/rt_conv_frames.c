@@ -81,7 +81,7 @@ static void run_case(const fcase *t)
     for (int i = 0; i < 3; i++) {
         if (!have[i]) continue;
         pz_conv_frames *f;
-        if (pz_conv_frames_make(&f, &p, t->rank, xd, yd, w, b, isas[i])) {
+        if (pz_conv_frames_make(&f, &p, t->rank, xd, yd, w, b, isas[i], i & 1)) {
             check(false, what);
             continue;
         }

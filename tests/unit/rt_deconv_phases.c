@@ -6,13 +6,17 @@
  *   odd ones (17, 20), batch 2, with and without bias, ReLU;
  * on every kernel set this CPU has (scalar twin, AVX2, AVX-512), on 1
  * worker and on 3 threads, on NaN-filled outputs; error normalised by max
- * |ref before the ReLU|, bound 1e-5. Also which convs it takes.
+ * |ref before the ReLU|, bound 1e-5. Also which convs it takes, and that
+ * the reference and its k = s fast twins apply the params' ReLU and Clip
+ * (the layer accepts them): each equal to the act-less reference clamped.
  *
  * Prints `rt_deconv_phases: P passed, F failed`; exits 1 on a failure.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "rt/kernels/conv/deconv_phases.h"
+#include "rt/kernels/twins_fast.h"
 #include "rt_test.h"
 
 typedef struct {
@@ -77,8 +81,48 @@ static void run_case(const dcase *t)
     free(x), free(w), free(b), free(yscale), free(yref);
 }
 
+/* the act of a 2-D k = s = 2 transposed conv on the reference and its
+ * fast twins: bitwise the act-less reference, clamped */
+static void act_case(pz_act_kind kind)
+{
+    pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {2, 2}, .stride = {2, 2},
+                        .dilation = {1, 1}};
+    int64_t xd[4] = {1, 5, 6, 7}, yd[4] = {1, 4, 12, 14};
+    const int64_t ny = 4 * 12 * 14;
+    float *x = new_rand(5 * 6 * 7), *w = new_rand(5 * 4 * 4), *b = new_rand(4);
+    float *y0 = new_nan(ny), *want = new_nan(ny);
+    pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, y0, 0, 1);
+    p.act.kind = kind, p.act.lo = -0.25f, p.act.hi = 0.5f;
+    for (int64_t i = 0; i < ny; i++)
+        want[i] = kind == PZ_ACT_RELU ? (y0[i] < 0 ? 0.0f : y0[i])
+                                      : (y0[i] < -0.25f ? -0.25f : y0[i] > 0.5f ? 0.5f : y0[i]);
+    check(pz_conv_transpose_fast_takes(&p, xd, yd), "k = s = 2: the fast twin takes it");
+    typedef void (*fn)(const pz_conv_params *, const int64_t *, const int64_t *, const float *,
+                       const float *, const float *, float *, int, int);
+    const fn fns[3] = {pz_f32_conv_transpose__ref, pz_f32_conv_transpose__fast,
+#ifndef PZ_SCALAR
+                       cpu_has_avx512() ? pz_f32_conv_transpose__fast_avx512 : NULL};
+#else
+                       NULL};
+#endif
+    const char *names[3] = {"ref", "fast", "fast_avx512"};
+    for (int i = 0; i < 3; i++) {
+        if (!fns[i]) continue;
+        float *y = new_nan(ny);
+        fns[i](&p, xd, yd, x, w, b, y, 0, 1);
+        char what[96];
+        snprintf(what, sizeof what, "conv_transpose %s with %s: the act-less reference clamped",
+                 names[i], kind == PZ_ACT_RELU ? "ReLU" : "Clip");
+        check(memcmp(y, want, sizeof(float) * (size_t)ny) == 0, what);
+        free(y);
+    }
+    free(x), free(w), free(b), free(y0), free(want);
+}
+
 int main(void)
 {
+    act_case(PZ_ACT_RELU);
+    act_case(PZ_ACT_CLIP);
     const dcase cases[] = {
         {1, 64, 32, 23, 16, 8, 4, 4, 0, true, true},
         {2, 20, 17, 19, 4, 2, 1, 1, 0, true, false},

@@ -277,7 +277,8 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     case PZ_CONV_PATH_REF:
         return 0;
     case PZ_CONV_PATH_FRAMES:   /* 1-D, 3-D: plain in and out */
-        if (pz_conv_frames_make(&st->fr, p, x->rank, x->dims, y->dims, w->data, bias, isa))
+        if (pz_conv_frames_make(&st->fr, p, x->rank, x->dims, y->dims, w->data, bias, isa,
+                                l->opts->hugepages))
             return 1;
         st->path = CONV_FRAMES;
         l->kernel = q.kernel;

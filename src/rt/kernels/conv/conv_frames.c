@@ -9,10 +9,11 @@
 #include "rt/mem.h"
 #include "rt/rows.h"
 
-static float *alloc_floats(int64_t count)
+/* packed weights and bias, on huge pages when the run options ask (f->huge) */
+static float *alloc_floats(const pz_conv_frames *f, int64_t count)
 {
     size_t bytes = ((size_t)(count > 0 ? count : 1) * sizeof(float) + 63) / 64 * 64;
-    return pz_alloc_big(bytes, 0);
+    return pz_alloc_big(bytes, f->huge);
 }
 
 /* The 2-D conv of one frame of p: H, W (1-D: 1, L); depthwise keeps the
@@ -72,7 +73,7 @@ static int grouped_make(pz_conv_frames *f, const pz_conv_params *p, int rank, co
     f->wtap = pz_conv16c_weights_size(&f->d);
     const int64_t k2 = (int64_t)pg.kernel[0] * pg.kernel[1], dn = kg * mg * kg * cg * k2;
     float *dense = malloc((size_t)dn * sizeof(float));
-    f->wp = alloc_floats(f->kt * nsg * f->wtap);
+    f->wp = alloc_floats(f, f->kt * nsg * f->wtap);
     if (!dense || !f->wp) {
         free(dense);
         return 1;
@@ -113,7 +114,7 @@ static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const i
     f->wtap = k3 ? pz_dw16c_weights_size(C) : pz_dwk16c_weights_size(&d);
     const int64_t kk = (int64_t)d.kh * d.kw;
     float *wt = malloc((size_t)(C * kk) * sizeof(float));
-    f->wp = alloc_floats(f->kt * f->wtap);
+    f->wp = alloc_floats(f, f->kt * f->wtap);
     if (!wt || !f->wp) {
         free(wt);
         return 1;
@@ -130,7 +131,7 @@ static int dw_make(pz_conv_frames *f, const pz_conv_params *p, int rank, const i
 
 int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
                         const int64_t *xd, const int64_t *yd, const float *w, const float *b,
-                        pz_isa isa)
+                        pz_isa isa, int huge)
 {
     *out = NULL;
     const int t3 = rank == 5;   /* a time axis before H and W */
@@ -148,6 +149,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     int64_t xd4[4] = {1, kt * cf, H, W}, yd4[4] = {1, M, OH, OW};
     pz_conv_frames *f = calloc(1, sizeof *f);
     if (!f) return 1;
+    f->huge = huge;
     f->n = xd[0], f->c = C, f->m = M;
     f->t = t3 ? xd[2] : 1, f->ot = t3 ? yd[2] : 1;
     f->kt = kt, f->st = t3 ? p->stride[0] : 1, f->pt = t3 ? p->pad_begin[0] : 0;
@@ -165,7 +167,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
         f->xcb = (C + 15) / 16;
         f->xframe = f->xcb * 16 * f->hw;
         f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
-        f->bp = alloc_floats(pz_pack_bias16_size(M));
+        f->bp = alloc_floats(f, pz_pack_bias16_size(M));
         if (!f->bar || !f->bp ||
             (dw ? dw_make(f, p, rank, xd, yd, w, isa) : grouped_make(f, p, rank, xd, yd, w, isa))) {
             pz_conv_frames_free(f);
@@ -192,8 +194,8 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     /* W'[m][dt * cf + c][kh][kw] = W[m][c][dt][kh][kw], zero for c >= C */
     const int64_t k2 = (int64_t)p2.kernel[0] * p2.kernel[1], cin = kt * cf;
     float *w2 = calloc((size_t)(M * cin * k2), sizeof(float));
-    f->wp = alloc_floats(pz_conv16c_weights_size(&d));
-    f->bp = alloc_floats(pz_pack_bias16_size(M));
+    f->wp = alloc_floats(f, pz_conv16c_weights_size(&d));
+    f->bp = alloc_floats(f, pz_pack_bias16_size(M));
     f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
     if (!w2 || !f->wp || !f->bp || !f->bar) {
         free(w2);

@@ -50,6 +50,7 @@ typedef struct {
     int64_t t, ot, tf;           /* input, output frames; slots in the scratch (t + pads,
                                   * stacked: ot) */
     bool stacked;                /* each output frame's taps blocked apart (kt * c <= 16) */
+    int huge;                    /* packed weights on huge pages (pz_alloc_big) */
     int64_t kt, st, pt, dt;      /* temporal kernel, stride, pad before, dilation */
     int64_t hw, ohw;             /* pixels of an input, an output frame */
     int64_t xcb, cblk;           /* an input frame: xcb blocks of cblk channels */
@@ -64,11 +65,12 @@ typedef struct {
 bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                           const int64_t *yd);
 /* Plans the conv of params p (X dims xd, Y dims yd, rank 3 or 5; W and b
- * constant, b may be NULL) on isa's conv2d, which pz_conv_frames_takes.
+ * constant, b may be NULL) on isa's conv2d, which pz_conv_frames_takes;
+ * huge: the packed weights on huge pages (the run options' hugepages).
  * Returns 0 with *out set, 1 when out of memory. */
 int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
                         const int64_t *xd, const int64_t *yd, const float *w, const float *b,
-                        pz_isa isa);
+                        pz_isa isa, int huge);
 /* Bytes of run-time scratch (shared by the workers): blocked X, Y and,
  * with a residual, Z (depthwise: and a frame of partial sums). */
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z);

@@ -1,5 +1,7 @@
 /* conv_transpose_ref.c - the reference transposed convolution (N-d, groups,
- * dilation, pads; output_padding is in the output's shape). */
+ * dilation, pads; output_padding is in the output's shape), then the
+ * params' act (the layer takes ReLU and Clip). */
+#include "rt/kernels/act.h"
 #include "rt/kernels/kernels.h"
 
 void pz_f32_conv_transpose__ref(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
@@ -51,5 +53,7 @@ void pz_f32_conv_transpose__ref(const pz_conv_params *p, const int64_t *xd, cons
                 }
             }
         }
+        if (p->act.kind != PZ_ACT_NONE)
+            for (int64_t o = 0; o < osz; o++) yp[o] = pz_act_f32(&p->act, yp[o]);
     }
 }

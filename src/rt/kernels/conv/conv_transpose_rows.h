@@ -2,10 +2,12 @@
  * stride), shared by conv_transpose_fast.c (plain C) and
  * conv_transpose_fast_avx512.c: each passes its row update t += x * w
  * (one multiply and one add per element, no FMA: the reference's bits),
- * which the compiler inlines. See conv_transpose_fast.c for the rule. */
+ * which the compiler inlines; the params' act applied as the rows are
+ * stored. See conv_transpose_fast.c for the rule. */
 #ifndef PZ_RT_CONV_TRANSPOSE_ROWS_H
 #define PZ_RT_CONV_TRANSPOSE_ROWS_H
 
+#include "rt/kernels/act.h"
 #include "rt/kernels/twins_fast.h"
 
 enum { CT_COLS = 128, CT_PHASES = 16 };   /* a stack tile of 8 KiB */
@@ -47,7 +49,10 @@ static inline void pz_ct_rows(pz_ct_axpy_fn axpy, const pz_conv_params *p, const
                 for (int64_t e = 0; e < kw; e++) {
                     const float *tk = t[a * kw + e];
                     float *yr = yp + a * ow + c0 * kw + e;
-                    for (int64_t i = 0; i < len; i++) yr[i * kw] = tk[i];
+                    if (p->act.kind == PZ_ACT_NONE)
+                        for (int64_t i = 0; i < len; i++) yr[i * kw] = tk[i];
+                    else
+                        for (int64_t i = 0; i < len; i++) yr[i * kw] = pz_act_f32(&p->act, tk[i]);
                 }
         }
     }
