@@ -1,10 +1,13 @@
 #!/bin/sh
 # bench/convnd/run.sh PALEOZOIC [DIR [ROUNDS]] - 1-D and 3-D convs
-# (conv_frames: a conv2d per output frame) against ONNX Runtime 1.17, one
+# (conv_frames: a conv2d per output frame) and transposed convs (deconv_
+# phases: a stride-1 conv per output phase) against ONNX Runtime 1.17, one
 # interleaved run: torchvision's video.r3d_18 and video.r2plus1d_18 on
-# 1x3x8x112x112 and a Whisper-like Conv1d front end (80 -> 256 k3 -> ReLU
-# -> 256 -> 256 k5 stride 2 on 1x80x3000), PyTorch exports with seeded
-# weights (written once into DIR). Per round and model: ORT 1.17
+# 1x3x8x112x112, a Whisper-like Conv1d front end (80 -> 256 k3 -> ReLU
+# -> 256 -> 256 k5 stride 2 on 1x80x3000), PyTorch's DCGAN generator
+# (100 -> 512 k4 -> 256 -> 128 -> 64 -> 3, k4 s2 p1, BN, ReLU, Tanh; 64x64)
+# and a U-Net decoder step (ConvTranspose2d 128 -> 64 k2 s2 on 56x56, ReLU),
+# PyTorch exports with seeded weights (written once into DIR). Per round and model: ORT 1.17
 # (bench/peers/ort_bench.js, 5 runs) then `paleozoic run --repeat 5`, both
 # at 1 thread; prints each pair's medians and ratio. Under the lock:
 #   flock /tmp/pz_bench.lock sh bench/convnd/run.sh build/paleozoic
@@ -13,7 +16,7 @@ abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 PZ=$(abs "$1") D=${2:-/tmp/pz_convnd} ROUNDS=${3:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$D"
-[ -f "$D/r2plus1d_18.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
+[ -f "$D/dcgan.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
 import sys
 import torch
 import torchvision
@@ -27,6 +30,15 @@ nets = {
             (1, 80, 3000)),
     "r3d_18": (lambda: V.r3d_18(weights=None), (1, 3, 8, 112, 112)),
     "r2plus1d_18": (lambda: V.r2plus1d_18(weights=None), (1, 3, 8, 112, 112)),
+    "dcgan": (lambda: torch.nn.Sequential(*[m for a, b, s, p in
+                                            ((100, 512, 1, 0), (512, 256, 2, 1), (256, 128, 2, 1),
+                                             (128, 64, 2, 1), (64, 3, 2, 1))
+                                            for m in (torch.nn.ConvTranspose2d(a, b, 4, s, p, bias=False),
+                                                      torch.nn.BatchNorm2d(b) if b != 3 else torch.nn.Tanh(),
+                                                      torch.nn.ReLU() if b != 3 else torch.nn.Identity())]),
+              (1, 100, 1, 1)),
+    "unet_up": (lambda: torch.nn.Sequential(torch.nn.ConvTranspose2d(128, 64, 2, 2), torch.nn.ReLU()),
+                (1, 128, 56, 56)),
 }
 for name, (ctor, shape) in nets.items():
     torch.manual_seed(0)
@@ -42,7 +54,7 @@ med() { sed -n 's/.*median=\([0-9.]*\).*/\1/p' | tail -n 1; }
 echo "model round ort117_ms ours_ms ort/ours"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-    for n in c1d r3d_18 r2plus1d_18; do
+    for n in c1d r3d_18 r2plus1d_18 dcgan unet_up; do
         o=$(node "$ROOT/bench/peers/ort_bench.js" "$D/$n.onnx" "$D/$n.in.pb" --threads 1 --runs 5 | med)
         p=$("$PZ" run "$D/$n.onnx" --input "$D/$n.in.pb" --threads 1 --repeat 5 2>&1 | med)
         echo "$n $r $o $p $(echo "scale=3; $o / $p" | bc)"

@@ -136,15 +136,15 @@ static void conv_transpose_cost(const ir_graph *g, const ir_node *n, ir_cost *c)
     if (__builtin_mul_overflow(ir_tensor_numel(x), per_in, &c->macs)) c->macs = INT64_MAX;
 }
 
-/* CONV_TRANSPOSE: X, W, B? with the pads infer resolved. output_padding and
- * output_shape need no field: the runtime takes the output's extent from Y's
- * shape (pad_begin places the first output; outputs past the last input's
- * reach get the bias alone). */
+/* CONV_TRANSPOSE: X, W, B? with the pads infer resolved, and a ReLU or Clip
+ * the epilogue pass fused. output_padding and output_shape need no field:
+ * the runtime takes the output's extent from Y's shape (pad_begin places the
+ * first output; outputs past the last input's reach get the bias alone). */
 static pz_status conv_transpose_lower(const ir_graph *g, const ir_node *n, op_lowered *out,
                                       pz_err *err)
 {
     const conv_transpose_params *p = n->params;
-    pz_conv_params cp = {.group = p->group, .act = {.kind = PZ_ACT_NONE}};
+    pz_conv_params cp = {.group = p->group, .act = op_act(n)};
     if (op_window_conv_params(n, &p->w, &cp, err)) return err->code;
     op_lowered_init(out, n, PZ_OP_CONV_TRANSPOSE, &cp, sizeof cp);
     return PZ_OK;
@@ -158,4 +158,5 @@ const op_def op_conv_transpose = {
     .infer = conv_transpose_infer,
     .cost = conv_transpose_cost,
     .lower = conv_transpose_lower,
+    .takes_act = 1,
 };

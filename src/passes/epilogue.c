@@ -4,6 +4,7 @@
  *
  *   Conv -> Add(conv, z) [-> Relu | Clip]   Conv(X, W, B, Z) with act
  *   Conv | Gemm | Add -> Relu | Clip         the producer with act
+ *   ConvTranspose -> Relu | Clip             the same (DCGAN's generators)
  *   BatchNormalization -> Relu | Clip        the same (inference; a BN that did
  *                                            not fold: DenseNet's pre-activation)
  *   Gemm | MatMul [-> views] -> Add(y, z)    Gemm(A, B, C, Z) / MatMul(A, B, bias, Z):
@@ -339,7 +340,7 @@ void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st)
         ir_node *n = &g->nodes[i];
         if (dead[i] || n->n_out < 1 || n->out[0] < 0) continue;
         if (!pass_is(n, OP_conv) && !pass_is(n, OP_gemm) && !pass_is(n, OP_add) &&
-            !bn_inference(n) && !linear_matmul(g, n))
+            !pass_is(n, OP_conv_transpose) && !bn_inference(n) && !linear_matmul(g, n))
             continue;
         const ir_value *y = &g->values[n->out[0]];
         if (y->t.dtype != IR_F32 || y->t.data) continue;

@@ -9,6 +9,8 @@
  * |ref before the ReLU|, bound 1e-5. Also which convs it takes, and that
  * the reference and its k = s fast twins apply the params' ReLU and Clip
  * (the layer accepts them): each equal to the act-less reference clamped.
+ * 2-D (ConvTranspose2d as sh * sw phases): k4 s2 p1, k3 s2 p1 op1, k2 s2,
+ * k5x3 s3x2, 3 in or 3 out channels, batch 2, with Clip and bias.
  *
  * Prints `rt_deconv_phases: P passed, F failed`; exits 1 on a failure.
  */
@@ -81,6 +83,60 @@ static void run_case(const dcase *t)
     free(x), free(w), free(b), free(yscale), free(yref);
 }
 
+typedef struct {
+    int64_t n, c, m, h, w, kh, kw, sh, sw, pt, pl, pb, pr, oph, opw;
+    bool bias, clip;
+} dcase2;
+
+/* ConvTranspose2d as sh * sw phases against the reference, as run_case */
+static void run_case2(const dcase2 *t)
+{
+    pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {(int)t->kh, (int)t->kw},
+                        .stride = {(int)t->sh, (int)t->sw}, .dilation = {1, 1},
+                        .pad_begin = {(int)t->pt, (int)t->pl}, .pad_end = {(int)t->pb, (int)t->pr}};
+    const int64_t oh = (t->h - 1) * t->sh - t->pt - t->pb + t->kh + t->oph;
+    const int64_t ow = (t->w - 1) * t->sw - t->pl - t->pr + t->kw + t->opw;
+    int64_t xd[4] = {t->n, t->c, t->h, t->w}, yd[4] = {t->n, t->m, oh, ow};
+    const int64_t nx = t->n * t->c * t->h * t->w, ny = t->n * t->m * oh * ow;
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->kh * t->kw);
+    float *b = t->bias ? new_rand(t->m) : NULL, *yscale = new_nan(ny), *yref = new_nan(ny);
+    pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
+    if (t->clip) p.act.kind = PZ_ACT_CLIP, p.act.lo = -0.5f, p.act.hi = 0.75f;
+    for (int64_t i = 0; i < ny; i++)
+        yref[i] = !t->clip ? yscale[i] : yscale[i] < -0.5f ? -0.5f : yscale[i] > 0.75f ? 0.75f : yscale[i];
+    char what[200];
+    snprintf(what, sizeof what, "2-D N%lld C%lld M%lld %lldx%lld k%lldx%lld s%lldx%lld p%lld,%lld/%lld,%lld "
+             "op%lld,%lld%s%s", (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
+             (long long)t->w, (long long)t->kh, (long long)t->kw, (long long)t->sh, (long long)t->sw,
+             (long long)t->pt, (long long)t->pl, (long long)t->pb, (long long)t->pr,
+             (long long)t->oph, (long long)t->opw, t->bias ? " bias" : "", t->clip ? " clip" : "");
+    check(pz_deconv_phases_takes(&p, 4, xd, yd), what);
+    const pz_isa isas[3] = {PZ_ISA_SCALAR, PZ_ISA_AVX2, PZ_ISA_AVX512};
+    const bool have[3] = {true, cpu_has_avx2(), cpu_has_avx512()};
+    for (int i = 0; i < 3; i++) {
+        if (!have[i]) continue;
+        pz_deconv_phases *f;
+        if (pz_deconv_phases_make(&f, &p, xd, yd, w, b, isas[i])) {
+            check(false, what);
+            continue;
+        }
+        void *scratch = malloc(pz_deconv_phases_scratch_bytes(f));
+        for (int nth = 1; nth <= 3; nth += 2) {
+            float *y = new_nan(ny);
+            job j = {f, x, y, scratch};
+            rt_run_threads(work, &j, nth);
+            char wi[280];
+            double e = nerr(y, yref, yscale, ny);
+            snprintf(wi, sizeof wi, "%s isa %d threads %d: error %.3g", what, (int)isas[i], nth, e);
+            check(e <= 1e-5, wi);
+            free(y);
+        }
+        free(scratch);
+        pz_deconv_phases_free(f);
+    }
+    free(x), free(w), free(b), free(yscale), free(yref);
+}
+
 /* the act of a 2-D k = s = 2 transposed conv on the reference and its
  * fast twins: bitwise the act-less reference, clamped */
 static void act_case(pz_act_kind kind)
@@ -132,6 +188,17 @@ int main(void)
         {1, 40, 24, 7, 11, 5, 3, 2, 1, true, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+    /* DCGAN's k4 s2 p1, k3 s2 p1 op1 (autoencoders), k2 s2 (U-Net), an
+     * uneven k5x3 s3x2, few and odd channels, batch 2 */
+    const dcase2 cases2[] = {
+        {1, 64, 32, 8, 8, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true},
+        {2, 20, 17, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, false},
+        {1, 32, 16, 6, 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false},
+        {1, 17, 3, 5, 6, 5, 3, 3, 2, 2, 1, 1, 0, 1, 0, true, true},
+        {1, 3, 24, 4, 4, 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, true, false},
+        {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false},
+    };
+    for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) run_case2(&cases2[i]);
     int64_t xd[3] = {1, 8, 10}, yd[3] = {1, 8, 20};
     pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {1}, .stride = {2}, .dilation = {1}};
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k < s not taken");
@@ -144,6 +211,12 @@ int main(void)
     p.kernel[0] = 130;
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k130 s2 not taken (65 taps a phase)");
     p.kernel[0] = 4;
-    check(!pz_deconv_phases_takes(&p, 4, xd, yd), "2-D not taken");
+    check(!pz_deconv_phases_takes(&p, 4, xd, yd), "2-D params of rank 3 not taken");
+    pz_conv_params q = {.nsp = 2, .group = 1, .kernel = {4, 4}, .stride = {2, 2},
+                        .dilation = {1, 1}, .pad_begin = {3, 1}};
+    int64_t xe[4] = {1, 8, 5, 5}, ye[4] = {1, 8, 6, 8};
+    check(!pz_deconv_phases_takes(&q, 4, xe, ye), "2-D pad 3 of k4 s2: a phase's pad before < 0");
+    q.pad_begin[0] = 1, q.kernel[1] = 1;
+    check(!pz_deconv_phases_takes(&q, 4, xe, ye), "2-D k1 < s2 on W not taken");
     return test_summary("rt_deconv_phases");
 }

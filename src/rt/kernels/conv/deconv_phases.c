@@ -1,5 +1,5 @@
-/* deconv_phases.c - ConvTranspose1d as s stride-1 convs, one per output
- * phase (see deconv_phases.h). */
+/* deconv_phases.c - ConvTranspose1d and ConvTranspose2d as stride-1 convs,
+ * one per output phase (see deconv_phases.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,15 +11,107 @@ static int64_t floor_div(int64_t a, int64_t b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+/* the phases of one axis: kernel k, stride s, pad before pb (takes: k >= s) */
+static int64_t taps(int64_t k, int64_t s, int64_t r)
+{
+    return (k - r + s - 1) / s;
+}
+
+static int64_t first_q(int64_t s, int64_t pb, int64_t r)
+{
+    return -floor_div(r - pb, s);   /* ceil((pb - r) / s) */
+}
+
+/* one axis of a 2-D one: every phase has a tap, its pad before is >= 0 */
+static bool axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
+{
+    if (d != 1 || s < 1 || k < s || pb < 0) return false;
+    for (int64_t r = 0; r < s; r++)
+        if (taps(k, s, r) - 1 - first_q(s, pb, r) < 0) return false;
+    return true;
+}
+
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                             const int64_t *yd)
 {
     (void)xd;
-    return rank == 3 && p->nsp == 1 && p->group == 1 && p->dilation[0] == 1 &&
+    if (p->group != 1 || !pz_act_is_clamp(p->act.kind)) return false;
+    if (rank == 4)
+        return p->nsp == 2 && yd[2] > 0 && yd[3] > 0 &&
+               (int64_t)p->stride[0] * p->stride[1] <= PZ_DECONV_MAX_PHASES &&
+               axis_takes(p->kernel[0], p->stride[0], p->dilation[0], p->pad_begin[0]) &&
+               axis_takes(p->kernel[1], p->stride[1], p->dilation[1], p->pad_begin[1]) &&
+               taps(p->kernel[1], p->stride[1], 0) <= 64;   /* conv16c's taps on W */
+    return rank == 3 && p->nsp == 1 && p->dilation[0] == 1 &&
            p->stride[0] >= 1 && p->stride[0] <= PZ_DECONV_MAX_PHASES &&
            p->kernel[0] >= p->stride[0] && p->pad_begin[0] >= 0 && yd[2] > 0 &&
-           (p->kernel[0] + p->stride[0] - 1) / p->stride[0] <= 64 &&   /* conv16c's taps */
-           pz_act_is_clamp(p->act.kind);
+           (p->kernel[0] + p->stride[0] - 1) / p->stride[0] <= 64;   /* conv16c's taps */
+}
+
+/* the buffers both ranks share; 1 when out of memory */
+static int alloc_common(pz_deconv_phases *f, int64_t wsz, int64_t mw, pz_isa isa, float **wt)
+{
+    f->conv = pz_fast_kernels_for(isa)->conv2d;
+    f->to_blk = pz_fast_kernels_for(isa)->rows_to_block;
+    f->from_blk = pz_fast_kernels_for(isa)->block_to_rows;
+    f->wp = pz_alloc_big((size_t)(wsz > 0 ? wsz : 1) * sizeof(float), 0);
+    f->bp = pz_alloc_big((size_t)pz_pack_bias16_size(f->m) * sizeof(float), 0);
+    f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
+    *wt = malloc((size_t)(mw > 0 ? mw : 1) * sizeof(float));
+    if (!f->wp || !f->bp || !f->bar || !*wt) return 1;
+    memset(f->bar, 0, sizeof *f->bar);
+    return 0;
+}
+
+/* 2-D: phase r = rh * sw + rw, a conv of Jh x Jw taps with pads before
+ * Jh - 1 - q0h and Jw - 1 - q0w over X as it is */
+static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *xd,
+                   const int64_t *yd, const float *w, const float *b, pz_isa isa)
+{
+    const int64_t C = xd[1], M = yd[1], KH = p->kernel[0], KW = p->kernel[1];
+    f->two_d = 1;
+    f->h = xd[2], f->l = f->lp = xd[3], f->oh = yd[2], f->ol = yd[3];
+    f->sh = p->stride[0], f->s = p->stride[1], f->pbh = p->pad_begin[0], f->pb = p->pad_begin[1];
+    int64_t rows = 0, wsz = 0, jh[PZ_DECONV_MAX_PHASES], jw[PZ_DECONV_MAX_PHASES];
+    for (int64_t rh = 0; rh < f->sh; rh++)
+        for (int64_t rw = 0; rw < f->s; rw++) {
+            const int64_t r = rh * f->s + rw;
+            jh[r] = taps(KH, f->sh, rh), jw[r] = taps(KW, f->s, rw);
+            f->q0h[r] = first_q(f->sh, f->pbh, rh), f->q0[r] = first_q(f->s, f->pb, rw);
+            int64_t qh = -floor_div(rh - f->oh - f->pbh, f->sh) - f->q0h[r];   /* q*s + r - pb < O */
+            int64_t qw = -floor_div(rw - f->ol - f->pb, f->s) - f->q0[r];
+            if (qh < 0 || qw < 0) qh = qw = 0;
+            pz_conv_params p2 = {.nsp = 2, .group = 1, .kernel = {jh[r], jw[r]}, .stride = {1, 1},
+                                 .dilation = {1, 1}, .act = p->act};
+            p2.pad_begin[0] = jh[r] - 1 - f->q0h[r], p2.pad_begin[1] = jw[r] - 1 - f->q0[r];
+            int64_t xd4[4] = {1, C, f->h, f->l}, yd4[4] = {1, M, qh > 0 ? qh : 1, qw > 0 ? qw : 1};
+            if (pz_conv16c_init(&f->d[r], &p2, xd4, yd4)) return 1;   /* not reached: takes */
+            f->d[r].cblk = 16;   /* blocked whatever the channels */
+            f->d[r].oh = qh, f->d[r].ow = qw;
+            f->yoff[r] = rows, rows += qh * qw;
+            f->woff[r] = wsz, wsz += pz_conv16c_weights_size(&f->d[r]);
+        }
+    f->yimage = rows * f->mb * 16;
+    float *wt;
+    if (alloc_common(f, wsz, M * C * KH * KW, isa, &wt)) {
+        free(wt);
+        return 1;
+    }
+    /* W'_r[m][c][a][e] = W[c][m][rh + (Jh - 1 - a) sh][rw + (Jw - 1 - e) sw] */
+    for (int64_t r = 0; r < f->sh * f->s; r++) {
+        const int64_t rh = r / f->s, rw = r % f->s, J = jh[r] * jw[r];
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t c = 0; c < C; c++)
+                for (int64_t a = 0; a < jh[r]; a++)
+                    for (int64_t e = 0; e < jw[r]; e++)
+                        wt[(m * C + c) * J + a * jw[r] + e] =
+                            w[((c * M + m) * KH + rh + (jh[r] - 1 - a) * f->sh) * KW + rw +
+                              (jw[r] - 1 - e) * f->s];
+        pz_conv16c_pack_weights(&f->d[r], wt, f->wp + f->woff[r]);
+    }
+    free(wt);
+    pz_pack_bias16(M, b, f->bp);
+    return 0;
 }
 
 int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const int64_t *xd,
@@ -29,13 +121,23 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
     pz_deconv_phases *f = calloc(1, sizeof *f);
     if (!f) return 1;
     const int64_t C = xd[1], M = yd[1], K = p->kernel[0], s = p->stride[0], pb = p->pad_begin[0];
-    f->n = xd[0], f->c = C, f->m = M, f->l = xd[2], f->ol = yd[2], f->s = s, f->pb = pb;
+    f->n = xd[0], f->c = C, f->m = M;
     f->cb = (C + 15) / 16, f->mb = (M + 15) / 16;
+    f->h = f->oh = f->sh = 1;
+    if (p->nsp == 2) {
+        if (make_2d(f, p, xd, yd, w, b, isa)) {
+            pz_deconv_phases_free(f);
+            return 1;
+        }
+        *out = f;
+        return 0;
+    }
+    f->l = xd[2], f->ol = yd[2], f->s = s, f->pb = pb;
     int64_t reach = f->l, rows = 0, wsz = 0;
     int64_t J[PZ_DECONV_MAX_PHASES], Q[PZ_DECONV_MAX_PHASES];
     for (int64_t r = 0; r < s; r++) {
-        J[r] = (K - r + s - 1) / s;
-        f->q0[r] = -floor_div(r - pb, s);                           /* ceil((pb - r) / s) */
+        J[r] = taps(K, s, r);
+        f->q0[r] = first_q(s, pb, r);
         Q[r] = -floor_div(r - f->ol - pb, s) - f->q0[r];            /* q*s + r - pb < OL */
         if (Q[r] < 0) Q[r] = 0;
         f->c0[r] = f->q0[r] - (J[r] - 1) > 0 ? f->q0[r] - (J[r] - 1) : 0;
@@ -57,19 +159,12 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
         f->woff[r] = wsz, wsz += pz_conv16c_weights_size(&f->d[r]);
     }
     f->yimage = rows * f->mb * 16;
-    f->conv = pz_fast_kernels_for(isa)->conv2d;
-    f->to_blk = pz_fast_kernels_for(isa)->rows_to_block;
-    f->from_blk = pz_fast_kernels_for(isa)->block_to_rows;
-    f->wp = pz_alloc_big((size_t)(wsz > 0 ? wsz : 1) * sizeof(float), 0);
-    f->bp = pz_alloc_big((size_t)pz_pack_bias16_size(M) * sizeof(float), 0);
-    f->bar = aligned_alloc(64, (sizeof(pz_barrier) + 63) / 64 * 64);
-    float *wt = malloc((size_t)(M * C * K) * sizeof(float));
-    if (!f->wp || !f->bp || !f->bar || !wt) {
+    float *wt;
+    if (alloc_common(f, wsz, M * C * K, isa, &wt)) {
         free(wt);
         pz_deconv_phases_free(f);
         return 1;
     }
-    memset(f->bar, 0, sizeof *f->bar);
     for (int64_t r = 0; r < s; r++) {   /* W'_r[m][c][jj] = W[c][m][r + (J - 1 - jj) * s] */
         for (int64_t m = 0; m < M; m++)
             for (int64_t c = 0; c < C; c++)
@@ -85,30 +180,53 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
 
 size_t pz_deconv_phases_scratch_bytes(const pz_deconv_phases *f)
 {
-    return (size_t)(f->n * (f->cb * f->lp * 16 + f->yimage)) * sizeof(float);
+    return (size_t)(f->n * (f->cb * f->h * f->lp * 16 + f->yimage)) * sizeof(float);
+}
+
+/* 2-D: phase r's [M/16][Qh][Qw][16] of image i to Y with strides sh, sw */
+static void scatter_2d(const pz_deconv_phases *f, const float *ys, float *y, int64_t u)
+{
+    const int64_t np = f->sh * f->s, b = u % f->mb, r = u / f->mb % np, i = u / f->mb / np;
+    const int64_t rh = r / f->s, rw = r % f->s, qh = f->d[r].oh, qw = f->d[r].ow;
+    const int64_t nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
+    const float *src = ys + i * f->yimage + f->yoff[r] * f->mb * 16 + b * qh * qw * 16;
+    float *y0 = y + (i * f->m + b * 16) * f->oh * f->ol +
+                (f->q0h[r] * f->sh + rh - f->pbh) * f->ol + f->q0[r] * f->s + rw - f->pb;
+    for (int64_t l = 0; l < nch; l++)
+        for (int64_t a = 0; a < qh; a++) {
+            float *row = y0 + l * f->oh * f->ol + a * f->sh * f->ol;
+            const float *sp = src + a * qw * 16 + l;
+            for (int64_t e = 0; e < qw; e++) row[e * f->s] = sp[e * 16];
+        }
 }
 
 void pz_deconv_phases_run(const pz_deconv_phases *f, const float *x, float *y, void *scratch,
                           int ith, int nth)
 {
-    float *xs = scratch, *ys = xs + f->n * f->cb * f->lp * 16;
+    const int64_t xplane = f->h * f->lp * 16, np = f->sh * f->s;
+    float *xs = scratch, *ys = xs + f->n * f->cb * xplane;
     int64_t lo, hi;
     pz_split(f->n * f->cb, ith, nth, &lo, &hi);
-    for (int64_t u = lo; u < hi; u++) {   /* (image, block): [lp][16], zeros past l */
+    for (int64_t u = lo; u < hi; u++) {   /* (image, block): [h][lp][16], zeros past l */
         const int64_t b = u % f->cb, i = u / f->cb, nch = f->c - b * 16 < 16 ? f->c - b * 16 : 16;
-        float *dst = xs + u * f->lp * 16;
-        f->to_blk(x + (i * f->c + b * 16) * f->l, f->l, nch, f->l, 16, dst);
-        memset(dst + f->l * 16, 0, (size_t)((f->lp - f->l) * 16) * sizeof(float));
+        const int64_t hw = f->h * f->l;
+        float *dst = xs + u * xplane;
+        f->to_blk(x + (i * f->c + b * 16) * hw, hw, nch, hw, 16, dst);
+        if (f->lp > f->l) memset(dst + f->l * 16, 0, (size_t)((f->lp - f->l) * 16) * sizeof(float));
     }
     if (nth > 1) pz_barrier_wait(f->bar, nth);
     for (int64_t i = 0; i < f->n; i++)   /* each call splits its rows over the workers */
-        for (int64_t r = 0; r < f->s; r++)
-            if (f->d[r].ow > 0)
-                f->conv(&f->d[r], xs + i * f->cb * f->lp * 16 + f->c0[r] * 16, f->wp + f->woff[r],
+        for (int64_t r = 0; r < np; r++)
+            if (f->d[r].ow > 0 && f->d[r].oh > 0)
+                f->conv(&f->d[r], xs + i * f->cb * xplane + f->c0[r] * 16, f->wp + f->woff[r],
                         f->bp, NULL, ys + i * f->yimage + f->yoff[r] * f->mb * 16, ith, nth);
     if (nth > 1) pz_barrier_wait(f->bar, nth);
-    pz_split(f->n * f->s * f->mb, ith, nth, &lo, &hi);
+    pz_split(f->n * np * f->mb, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {   /* (image, phase, block): rows with stride s */
+        if (f->two_d) {
+            scatter_2d(f, ys, y, u);
+            continue;
+        }
         const int64_t b = u % f->mb, r = u / f->mb % f->s, i = u / f->mb / f->s;
         const int64_t nq = f->d[r].ow, nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
         const float *src = ys + i * f->yimage + f->yoff[r] * f->mb * 16 + b * nq * 16;

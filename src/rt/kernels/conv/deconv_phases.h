@@ -1,6 +1,8 @@
-/* deconv_phases.h - a 1-D transposed convolution (ConvTranspose1d of
- * vocoders: HiFi-GAN's, EnCodec's k = 2s upsampling) as s stride-1 convs
- * on the 2-D fast conv, planned at compile time (deconv_phases.c).
+/* deconv_phases.h - a 1-D or 2-D transposed convolution (ConvTranspose1d
+ * of vocoders: HiFi-GAN's, EnCodec's k = 2s upsampling; ConvTranspose2d of
+ * GAN generators and decoders: k4 s2 p1, k3 s2 p1) as stride-1 convs, one
+ * per output phase, on the 2-D fast conv, planned at compile time
+ * (deconv_phases.c).
  *
  * Output o = i*s + k - pb of ConvTranspose gets x[c][i] * W[c][m][k]. The
  * outputs of one phase r = (o + pb) mod s take the taps k = r + j*s only:
@@ -11,6 +13,12 @@
  * (H = 1) per phase into a blocked scratch row, bias and a clamp in its
  * epilogue, and scatters each phase's outputs into the plain output with
  * stride s. Group 1, dilation 1, pads >= 0, K >= s (every phase has a tap).
+ *
+ * 2-D: the phases are the pairs (rh, rw), sh * sw of them, each a conv of
+ * Jh x Jw taps whose top and left pads Jh - 1 - q0h, Jw - 1 - q0w must be
+ * >= 0 (a pad before of at most K - s on each axis); the conv's own bounds
+ * stand for the zeros past X's end, so X is blocked as it is ([C/16][H][W]
+ * [16]) and each phase's [M/16][Qh][Qw][16] is scattered with strides sh, sw.
  */
 #ifndef PZ_DECONV_PHASES_H
 #define PZ_DECONV_PHASES_H
@@ -22,7 +30,8 @@
 
 typedef struct {
     pz_conv16c_desc d[PZ_DECONV_MAX_PHASES];   /* phase r's conv: N = 1, W = L + E */
-    int64_t q0[PZ_DECONV_MAX_PHASES];          /* its first q */
+    int64_t q0[PZ_DECONV_MAX_PHASES];          /* its first q (2-D: along W) */
+    int64_t q0h[PZ_DECONV_MAX_PHASES];         /* 2-D: its first q along H */
     int64_t c0[PZ_DECONV_MAX_PHASES];          /* input columns skipped at its start */
     int64_t yoff[PZ_DECONV_MAX_PHASES];        /* its rows' offset in an image's outputs */
     int64_t woff[PZ_DECONV_MAX_PHASES];        /* its packed weights' offset */
@@ -31,13 +40,17 @@ typedef struct {
     pz_block_to_rows_fn from_blk;
     float *wp, *bp;
     pz_barrier *bar;
-    int64_t n, c, m, l, lp, ol, s, pb, cb, mb, yimage;
+    int64_t n, c, m, l, lp, ol, s, pb, cb, mb, yimage;   /* 2-D: l, ol, s, pb along W */
+    int64_t h, oh, sh, pbh;                  /* 2-D: along H (1-D: h = oh = sh = 1) */
+    int two_d;
 } pz_deconv_phases;
 
-/* This path takes the ConvTranspose of params p, X dims xd, Y dims yd. */
+/* This path takes the ConvTranspose of params p, X dims xd, Y dims yd
+ * (rank 3 or 4). */
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                             const int64_t *yd);
-/* Plans it on isa's conv2d (W [C][M][K], b may be NULL). 0, or 1 when out of memory. */
+/* Plans it on isa's conv2d (W [C][M][K] or [C][M][KH][KW], b may be NULL;
+ * the rank is p->nsp + 2). 0, or 1 when out of memory. */
 int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const int64_t *xd,
                           const int64_t *yd, const float *w, const float *b, pz_isa isa);
 size_t pz_deconv_phases_scratch_bytes(const pz_deconv_phases *f);
