@@ -6,7 +6,8 @@
 # 1x3x8x112x112, a Whisper-like Conv1d front end (80 -> 256 k3 -> ReLU
 # -> 256 -> 256 k5 stride 2 on 1x80x3000), PyTorch's DCGAN generator
 # (100 -> 512 k4 -> 256 -> 128 -> 64 -> 3, k4 s2 p1, BN, ReLU, Tanh; 64x64)
-# and a U-Net decoder step (ConvTranspose2d 128 -> 64 k2 s2 on 56x56, ReLU),
+# a U-Net decoder step (ConvTranspose2d 128 -> 64 k2 s2 on 56x56, ReLU) and
+# a 3-D U-Net's (ConvTranspose3d 64 -> 32 k2 s2 on 1x64x8x28x28, ReLU),
 # PyTorch exports with seeded weights (written once into DIR). Per round and model: ORT 1.17
 # (bench/peers/ort_bench.js, 5 runs) then `paleozoic run --repeat 5`, both
 # at 1 thread; prints each pair's medians and ratio. Under the lock:
@@ -16,7 +17,7 @@ abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 PZ=$(abs "$1") D=${2:-/tmp/pz_convnd} ROUNDS=${3:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$D"
-[ -f "$D/dcgan.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
+[ -f "$D/unet3d_up.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
 import sys
 import torch
 import torchvision
@@ -39,6 +40,8 @@ nets = {
               (1, 100, 1, 1)),
     "unet_up": (lambda: torch.nn.Sequential(torch.nn.ConvTranspose2d(128, 64, 2, 2), torch.nn.ReLU()),
                 (1, 128, 56, 56)),
+    "unet3d_up": (lambda: torch.nn.Sequential(torch.nn.ConvTranspose3d(64, 32, 2, 2), torch.nn.ReLU()),
+                  (1, 64, 8, 28, 28)),
 }
 for name, (ctor, shape) in nets.items():
     torch.manual_seed(0)
@@ -54,7 +57,7 @@ med() { sed -n 's/.*median=\([0-9.]*\).*/\1/p' | tail -n 1; }
 echo "model round ort117_ms ours_ms ort/ours"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-    for n in c1d r3d_18 r2plus1d_18 dcgan unet_up; do
+    for n in c1d r3d_18 r2plus1d_18 dcgan unet_up unet3d_up; do
         o=$(node "$ROOT/bench/peers/ort_bench.js" "$D/$n.onnx" "$D/$n.in.pb" --threads 1 --runs 5 | med)
         p=$("$PZ" run "$D/$n.onnx" --input "$D/$n.in.pb" --threads 1 --repeat 5 2>&1 | med)
         echo "$n $r $o $p $(echo "scale=3; $o / $p" | bc)"

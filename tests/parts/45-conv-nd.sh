@@ -20,8 +20,8 @@
 #     CPU's ISA and PZ_ISA=scalar (the plain C twins), 1 and 3 threads
 #     (under a sanitizer the scalar twins on 1 thread only);
 #   - the profile names the fast path ("direct frames", "depthwise frames",
-#     "grouped frames", "pool frames", "phases") for each Conv, pool and
-#     ConvTranspose;
+#     "grouped frames", "pool frames", "phases", "phases frames") for each
+#     Conv, pool and ConvTranspose (its ReLU or Clip fused: no other layer);
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
 set -u
@@ -113,6 +113,17 @@ class X3d(nn.Module):
         return self.p2(self.p3(y))
 
 
+class Unet3d(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose3d(20, 16, 2, stride=2)
+        self.up2 = nn.ConvTranspose3d(16, 8, 3, stride=2, padding=1, output_padding=1)
+        self.t = nn.ConvTranspose3d(8, 6, (4, 1, 1), stride=(2, 1, 1), padding=(1, 0, 0))
+
+    def forward(self, x):
+        return self.t(torch.clamp(self.up2(torch.relu(self.up(x))), -0.5, 0.5))
+
+
 MODELS = {
     "audio": (Audio(), (1, 80, 120)),
     "wav_stem": (nn.Conv1d(1, 32, 10, stride=5), (2, 1, 400)),
@@ -120,6 +131,7 @@ MODELS = {
     "video": (Video(), (1, 3, 6, 20, 22)),
     "conformer": (Conformer(), (2, 48, 90)),
     "x3d": (X3d(), (1, 24, 6, 20, 19)),
+    "unet3d": (Unet3d(), (1, 20, 3, 5, 4)),
 }
 for name, (mod, shape) in MODELS.items():
     mod.eval()
@@ -163,9 +175,13 @@ for n in $models; do
         convs=$(grep -c -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt")
         fast=$(grep -e ' CONV ' -e ' POOL ' -e ' CONV_TRANSPOSE ' "$T/prof.txt" |
                grep -c -e 'direct frames' -e 'depthwise frames' -e 'grouped frames' \
-                   -e 'pool frames' -e 'phases$')
+                   -e 'pool frames' -e 'phases$' -e 'phases frames$')
         check "$n: every Conv, pool, ConvTranspose on the fast path ($fast of $convs)" \
             test "$convs" -gt 0 -a "$fast" = "$convs"
+        if [ "$n" = unet3d ]; then
+            check "$n: three CONV_TRANSPOSE layers, the ReLU and the clamp fused" \
+                sh -c "test \$(grep -c ' CONV_TRANSPOSE ' '$T/prof.txt') = 3 && ! grep -q -e ' UNARY ' -e ' CLIP ' -e ' RELU ' '$T/prof.txt'"
+        fi
     else
         bad "$n: --profile failed: $(head -c 400 "$T/prof.txt")"
     fi

@@ -11,12 +11,15 @@
  * (the layer accepts them): each equal to the act-less reference clamped.
  * 2-D (ConvTranspose2d as sh * sw phases): k4 s2 p1, k3 s2 p1 op1, k2 s2,
  * k5x3 s3x2, 3 in or 3 out channels, batch 2, with Clip and bias.
+ * 3-D (ConvTranspose3d as a 2-D one per output frame, deconv_frames.h):
+ * k3 s2 p1 op1, k2 s2, temporal-only k4 s2, T stride 1, batch 2.
  *
  * Prints `rt_deconv_phases: P passed, F failed`; exits 1 on a failure.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "rt/kernels/conv/deconv_frames.h"
 #include "rt/kernels/conv/deconv_phases.h"
 #include "rt/kernels/twins_fast.h"
 #include "rt_test.h"
@@ -27,7 +30,8 @@ typedef struct {
 } dcase;
 
 typedef struct {
-    const pz_deconv_phases *f;
+    const pz_deconv_phases *f;    /* 1-D and 2-D */
+    const pz_deconv_frames *f3;   /* 3-D */
     const float *x;
     float *y;
     void *scratch;
@@ -36,10 +40,13 @@ typedef struct {
 static void work(void *ctx, int ith, int nth)
 {
     job *j = ctx;
-    pz_deconv_phases_run(j->f, j->x, j->y, j->scratch, ith, nth);
+    if (j->f3)
+        pz_deconv_frames_run(j->f3, j->x, j->y, j->scratch, ith, nth);
+    else
+        pz_deconv_phases_run(j->f, j->x, j->y, j->scratch, ith, nth);
 }
 
-/* the phases of params p on every kernel set this CPU has, at 1 and 3
+/* the phases of params p (3-D: deconv_frames) on every kernel set this CPU has, at 1 and 3
  * threads, each within 1e-5 of yref (normalised by max |yscale|) */
 static void phases_on_every_isa(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                                 const float *x, const float *w, const float *b, const float *yref,
@@ -49,15 +56,18 @@ static void phases_on_every_isa(const pz_conv_params *p, const int64_t *xd, cons
     const bool have[3] = {true, cpu_has_avx2(), cpu_has_avx512()};
     for (int i = 0; i < 3; i++) {
         if (!have[i]) continue;
-        pz_deconv_phases *f;
-        if (pz_deconv_phases_make(&f, p, xd, yd, w, b, isas[i])) {
+        pz_deconv_phases *f = NULL;
+        pz_deconv_frames *f3 = NULL;
+        if (p->nsp == 3 ? pz_deconv_frames_make(&f3, p, xd, yd, w, b, isas[i])
+                        : pz_deconv_phases_make(&f, p, xd, yd, w, b, isas[i])) {
             check(false, what);
             continue;
         }
-        void *scratch = malloc(pz_deconv_phases_scratch_bytes(f));
+        void *scratch = malloc(f3 ? pz_deconv_frames_scratch_bytes(f3)
+                                  : pz_deconv_phases_scratch_bytes(f));
         for (int nth = 1; nth <= 3; nth += 2) {
             float *y = new_nan(ny);
-            job j = {f, x, y, scratch};
+            job j = {f, f3, x, y, scratch};
             rt_run_threads(work, &j, nth);
             char wi[280];
             double e = nerr(y, yref, yscale, ny);
@@ -67,6 +77,7 @@ static void phases_on_every_isa(const pz_conv_params *p, const int64_t *xd, cons
         }
         free(scratch);
         pz_deconv_phases_free(f);
+        pz_deconv_frames_free(f3);
     }
 }
 
@@ -77,7 +88,8 @@ static void run_case(const dcase *t)
     const int64_t ol = (t->l - 1) * t->s - t->pb - t->pe + t->k + t->opad;
     int64_t xd[3] = {t->n, t->c, t->l}, yd[3] = {t->n, t->m, ol};
     const int64_t nx = t->n * t->c * t->l, ny = t->n * t->m * ol;
-    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->k), *b = t->bias ? new_rand(t->m) : NULL;
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->k);
+    float *b = t->bias ? new_rand(t->m) : NULL;
     float *yscale = new_nan(ny), *yref = new_nan(ny);
     pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
     p.act.kind = t->relu ? PZ_ACT_RELU : PZ_ACT_NONE;   /* the reference has no act */
@@ -90,6 +102,12 @@ static void run_case(const dcase *t)
     check(pz_deconv_phases_takes(&p, 3, xd, yd), what);
     phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
     free(x), free(w), free(b), free(yscale), free(yref);
+}
+
+/* the cases' Clip(-0.5, 0.75), or v when clip is false */
+static float clip_ref(bool clip, float v)
+{
+    return !clip ? v : v < -0.5f ? -0.5f : v > 0.75f ? 0.75f : v;
 }
 
 typedef struct {
@@ -112,14 +130,55 @@ static void run_case2(const dcase2 *t)
     pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
     if (t->clip) p.act.kind = PZ_ACT_CLIP, p.act.lo = -0.5f, p.act.hi = 0.75f;
     for (int64_t i = 0; i < ny; i++)
-        yref[i] = !t->clip ? yscale[i] : yscale[i] < -0.5f ? -0.5f : yscale[i] > 0.75f ? 0.75f : yscale[i];
+        yref[i] = clip_ref(t->clip, yscale[i]);
     char what[200];
-    snprintf(what, sizeof what, "2-D N%lld C%lld M%lld %lldx%lld k%lldx%lld s%lldx%lld p%lld,%lld/%lld,%lld "
-             "op%lld,%lld%s%s", (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
-             (long long)t->w, (long long)t->kh, (long long)t->kw, (long long)t->sh, (long long)t->sw,
+    snprintf(what, sizeof what,
+             "2-D N%lld C%lld M%lld %lldx%lld k%lldx%lld s%lldx%lld p%lld,%lld/%lld,%lld "
+             "op%lld,%lld%s%s",
+             (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
+             (long long)t->w, (long long)t->kh, (long long)t->kw, (long long)t->sh,
+             (long long)t->sw,
              (long long)t->pt, (long long)t->pl, (long long)t->pb, (long long)t->pr,
              (long long)t->oph, (long long)t->opw, t->bias ? " bias" : "", t->clip ? " clip" : "");
     check(pz_deconv_phases_takes(&p, 4, xd, yd), what);
+    phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
+    free(x), free(w), free(b), free(yscale), free(yref);
+}
+
+typedef struct {
+    int64_t n, c, m, t, h, w, kt, kh, kw, st, sh, sw, pt, ph, pw, opt, oph, opw;
+    bool bias, clip;
+} dcase3;
+
+/* ConvTranspose3d as a 2-D one per output frame (deconv_frames.c) against
+ * the reference, symmetric pads, on every ISA at 1 and 3 threads */
+static void run_case3(const dcase3 *t)
+{
+    pz_conv_params p = {.nsp = 3, .group = 1, .kernel = {(int)t->kt, (int)t->kh, (int)t->kw},
+                        .stride = {(int)t->st, (int)t->sh, (int)t->sw}, .dilation = {1, 1, 1},
+                        .pad_begin = {(int)t->pt, (int)t->ph, (int)t->pw},
+                        .pad_end = {(int)t->pt, (int)t->ph, (int)t->pw}};
+    const int64_t ot = (t->t - 1) * t->st - 2 * t->pt + t->kt + t->opt;
+    const int64_t oh = (t->h - 1) * t->sh - 2 * t->ph + t->kh + t->oph;
+    const int64_t ow = (t->w - 1) * t->sw - 2 * t->pw + t->kw + t->opw;
+    int64_t xd[5] = {t->n, t->c, t->t, t->h, t->w}, yd[5] = {t->n, t->m, ot, oh, ow};
+    const int64_t nx = t->n * t->c * t->t * t->h * t->w, ny = t->n * t->m * ot * oh * ow;
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->kt * t->kh * t->kw);
+    float *b = t->bias ? new_rand(t->m) : NULL, *yscale = new_nan(ny), *yref = new_nan(ny);
+    pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
+    if (t->clip) p.act.kind = PZ_ACT_CLIP, p.act.lo = -0.5f, p.act.hi = 0.75f;
+    for (int64_t i = 0; i < ny; i++)
+        yref[i] = clip_ref(t->clip, yscale[i]);
+    char what[200];
+    snprintf(what, sizeof what,
+             "3-D N%lld C%lld M%lld %lldx%lldx%lld k%lldx%lldx%lld s%lldx%lldx%lld "
+             "p%lld,%lld,%lld op%lld,%lld,%lld%s%s", (long long)t->n, (long long)t->c,
+             (long long)t->m, (long long)t->t, (long long)t->h, (long long)t->w, (long long)t->kt,
+             (long long)t->kh, (long long)t->kw, (long long)t->st, (long long)t->sh,
+             (long long)t->sw,
+             (long long)t->pt, (long long)t->ph, (long long)t->pw, (long long)t->opt,
+             (long long)t->oph, (long long)t->opw, t->bias ? " bias" : "", t->clip ? " clip" : "");
+    check(pz_deconv_frames_takes(&p, 5, xd, yd), what);
     phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
     free(x), free(w), free(b), free(yscale), free(yref);
 }
@@ -186,6 +245,15 @@ int main(void)
         {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false},
     };
     for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) run_case2(&cases2[i]);
+    /* 3-D U-Net's k3 s2 p1 op1 and k2 s2 (V-Net), a temporal-only k4 s2 p1,
+     * T stride 1 with a pad, odd channels, batch 2 */
+    const dcase3 cases3[] = {
+        {1, 20, 16, 4, 5, 6, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, true, true},
+        {2, 16, 8, 3, 4, 4, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false},
+        {1, 17, 19, 5, 3, 4, 4, 1, 1, 2, 1, 1, 1, 0, 0, 0, 0, 0, true, false},
+        {1, 8, 12, 4, 4, 5, 3, 4, 4, 1, 2, 2, 1, 1, 1, 0, 0, 0, true, true},
+    };
+    for (size_t i = 0; i < sizeof cases3 / sizeof cases3[0]; i++) run_case3(&cases3[i]);
     int64_t xd[3] = {1, 8, 10}, yd[3] = {1, 8, 20};
     pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {1}, .stride = {2}, .dilation = {1}};
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k < s not taken");

@@ -1,15 +1,19 @@
 /* conv_transpose.c - the CONV_TRANSPOSE layer: X, W, B? -> Y. */
+#include "rt/kernels/conv/deconv_frames.h"
 #include "rt/kernels/conv/deconv_phases.h"
 #include "rt/kernels/twins_fast.h"
 #include "rt/ops/ops.h"
 
-/* the layer's state: its kernel, chosen at prepare; a 1-D one with constant
- * weights as s stride-1 convs (deconv_phases.h, profile kernel "phases") */
+/* the layer's state: its kernel, chosen at prepare; a 1-D or 2-D one with
+ * constant weights as stride-1 convs per output phase (deconv_phases.h,
+ * profile kernel "phases"), a 3-D one as a 2-D one per output frame
+ * (deconv_frames.h, "phases frames") */
 typedef void (*ct_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                       const float *x, const float *w, const float *b, float *y, int ith, int nth);
 typedef struct {
     ct_fn fn;
     pz_deconv_phases *ph;
+    pz_deconv_frames *fr;
 } ct_state;
 
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
@@ -43,6 +47,16 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
         l->kernel = "phases";
         return 0;
     }
+    if (l->isa != PZ_ISA_REF && !l->dyn && w->data && (!b || b->data) &&
+        pz_deconv_frames_takes(l->params, x->rank, x->dims, y->dims)) {
+        if (pz_deconv_frames_make(&st->fr, l->params, x->dims, y->dims, w->data,
+                                  b ? b->data : NULL, l->isa))
+            return pz_layer_fail(l, err, n, "out of memory (packed weights)");
+        l->scratch_bytes = pz_deconv_frames_scratch_bytes(st->fr);
+        l->scratch_run_only = 1;
+        l->kernel = "phases frames";
+        return 0;
+    }
     if (l->isa != PZ_ISA_REF && !l->dyn &&
         pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
         *fn = pz_f32_conv_transpose__fast;
@@ -61,6 +75,10 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
         pz_deconv_phases_run(st->ph, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
         return;
     }
+    if (st->fr) {
+        pz_deconv_frames_run(st->fr, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        return;
+    }
     st->fn(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
 }
@@ -68,6 +86,7 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 static void conv_transpose_release(pz_layer *l)
 {
     pz_deconv_phases_free(((ct_state *)l->state)->ph);
+    pz_deconv_frames_free(((ct_state *)l->state)->fr);
 }
 
 const pz_rt_op pz_rt_op_conv_transpose = {

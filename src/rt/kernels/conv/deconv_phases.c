@@ -11,24 +11,43 @@ static int64_t floor_div(int64_t a, int64_t b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* the phases of one axis: kernel k, stride s, pad before pb (takes: k >= s) */
 static int64_t taps(int64_t k, int64_t s, int64_t r)
 {
-    return (k - r + s - 1) / s;
+    return pz_deconv_taps(k, s, r);
 }
 
 static int64_t first_q(int64_t s, int64_t pb, int64_t r)
 {
+    return pz_deconv_first_q(s, pb, r);
+}
+
+int64_t pz_deconv_taps(int64_t k, int64_t s, int64_t r)
+{
+    return (k - r + s - 1) / s;
+}
+
+int64_t pz_deconv_first_q(int64_t s, int64_t pb, int64_t r)
+{
     return -floor_div(r - pb, s);   /* ceil((pb - r) / s) */
 }
 
-/* one axis of a 2-D one: every phase has a tap, its pad before is >= 0 */
-static bool axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
+int64_t pz_deconv_count_q(int64_t s, int64_t pb, int64_t r, int64_t out)
+{
+    const int64_t q = -floor_div(r - out - pb, s) - first_q(s, pb, r);   /* q*s + r - pb < out */
+    return q > 0 ? q : 0;
+}
+
+bool pz_deconv_axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
 {
     if (d != 1 || s < 1 || k < s || pb < 0) return false;
     for (int64_t r = 0; r < s; r++)
         if (taps(k, s, r) - 1 - first_q(s, pb, r) < 0) return false;
     return true;
+}
+
+static bool axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
+{
+    return pz_deconv_axis_takes(k, s, d, pb);
 }
 
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
@@ -78,9 +97,9 @@ static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *
             const int64_t r = rh * f->s + rw;
             jh[r] = taps(KH, f->sh, rh), jw[r] = taps(KW, f->s, rw);
             f->q0h[r] = first_q(f->sh, f->pbh, rh), f->q0[r] = first_q(f->s, f->pb, rw);
-            int64_t qh = -floor_div(rh - f->oh - f->pbh, f->sh) - f->q0h[r];   /* q*s + r - pb < O */
-            int64_t qw = -floor_div(rw - f->ol - f->pb, f->s) - f->q0[r];
-            if (qh < 0 || qw < 0) qh = qw = 0;
+            int64_t qh = pz_deconv_count_q(f->sh, f->pbh, rh, f->oh);
+            int64_t qw = pz_deconv_count_q(f->s, f->pb, rw, f->ol);
+            if (qh == 0 || qw == 0) qh = qw = 0;
             pz_conv_params p2 = {.nsp = 2, .group = 1, .kernel = {jh[r], jw[r]}, .stride = {1, 1},
                                  .dilation = {1, 1}, .act = p->act};
             p2.pad_begin[0] = jh[r] - 1 - f->q0h[r], p2.pad_begin[1] = jw[r] - 1 - f->q0[r];
@@ -125,6 +144,7 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
     f->cb = (C + 15) / 16, f->mb = (M + 15) / 16;
     f->h = f->oh = f->sh = 1;
     if (p->nsp == 2) {
+        f->ycs = yd[2] * yd[3];
         if (make_2d(f, p, xd, yd, w, b, isa)) {
             pz_deconv_phases_free(f);
             return 1;
@@ -132,7 +152,7 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
         *out = f;
         return 0;
     }
-    f->l = xd[2], f->ol = yd[2], f->s = s, f->pb = pb;
+    f->l = xd[2], f->ol = yd[2], f->s = s, f->pb = pb, f->ycs = yd[2];
     int64_t reach = f->l, rows = 0, wsz = 0;
     int64_t J[PZ_DECONV_MAX_PHASES], Q[PZ_DECONV_MAX_PHASES];
     for (int64_t r = 0; r < s; r++) {
@@ -190,11 +210,11 @@ static void scatter_2d(const pz_deconv_phases *f, const float *ys, float *y, int
     const int64_t rh = r / f->s, rw = r % f->s, qh = f->d[r].oh, qw = f->d[r].ow;
     const int64_t nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
     const float *src = ys + i * f->yimage + f->yoff[r] * f->mb * 16 + b * qh * qw * 16;
-    float *y0 = y + (i * f->m + b * 16) * f->oh * f->ol +
+    float *y0 = y + (i * f->m + b * 16) * f->ycs +
                 (f->q0h[r] * f->sh + rh - f->pbh) * f->ol + f->q0[r] * f->s + rw - f->pb;
     for (int64_t l = 0; l < nch; l++)
         for (int64_t a = 0; a < qh; a++) {
-            float *row = y0 + l * f->oh * f->ol + a * f->sh * f->ol;
+            float *row = y0 + l * f->ycs + a * f->sh * f->ol;
             const float *sp = src + a * qw * 16 + l;
             for (int64_t e = 0; e < qw; e++) row[e * f->s] = sp[e * 16];
         }
@@ -203,7 +223,7 @@ static void scatter_2d(const pz_deconv_phases *f, const float *ys, float *y, int
 void pz_deconv_phases_run(const pz_deconv_phases *f, const float *x, float *y, void *scratch,
                           int ith, int nth)
 {
-    const int64_t xplane = f->h * f->lp * 16, np = f->sh * f->s;
+    const int64_t xplane = f->h * f->lp * 16;
     float *xs = scratch, *ys = xs + f->n * f->cb * xplane;
     int64_t lo, hi;
     pz_split(f->n * f->cb, ith, nth, &lo, &hi);
@@ -215,6 +235,14 @@ void pz_deconv_phases_run(const pz_deconv_phases *f, const float *x, float *y, v
         if (f->lp > f->l) memset(dst + f->l * 16, 0, (size_t)((f->lp - f->l) * 16) * sizeof(float));
     }
     if (nth > 1) pz_barrier_wait(f->bar, nth);
+    pz_deconv_phases_run_blocked(f, xs, y, ys, ith, nth);
+}
+
+void pz_deconv_phases_run_blocked(const pz_deconv_phases *f, const float *xs, float *y, float *ys,
+                                  int ith, int nth)
+{
+    const int64_t xplane = f->h * f->lp * 16, np = f->sh * f->s;
+    int64_t lo, hi;
     for (int64_t i = 0; i < f->n; i++)   /* each call splits its rows over the workers */
         for (int64_t r = 0; r < np; r++)
             if (f->d[r].ow > 0 && f->d[r].oh > 0)
@@ -230,9 +258,9 @@ void pz_deconv_phases_run(const pz_deconv_phases *f, const float *x, float *y, v
         const int64_t b = u % f->mb, r = u / f->mb % f->s, i = u / f->mb / f->s;
         const int64_t nq = f->d[r].ow, nch = f->m - b * 16 < 16 ? f->m - b * 16 : 16;
         const float *src = ys + i * f->yimage + f->yoff[r] * f->mb * 16 + b * nq * 16;
-        float *row = y + (i * f->m + b * 16) * f->ol + f->q0[r] * f->s + r - f->pb;
+        float *row = y + (i * f->m + b * 16) * f->ycs + f->q0[r] * f->s + r - f->pb;
         for (int64_t l = 0; l < nch; l++)
-            for (int64_t q = 0; q < nq; q++) row[l * f->ol + q * f->s] = src[q * 16 + l];
+            for (int64_t q = 0; q < nq; q++) row[l * f->ycs + q * f->s] = src[q * 16 + l];
     }
 }
 

@@ -42,6 +42,7 @@ typedef struct {
     pz_barrier *bar;
     int64_t n, c, m, l, lp, ol, s, pb, cb, mb, yimage;   /* 2-D: l, ol, s, pb along W */
     int64_t h, oh, sh, pbh;                  /* 2-D: along H (1-D: h = oh = sh = 1) */
+    int64_t ycs;                             /* Y's channel stride (a frame of a 3-D Y: T OH OW) */
     int two_d;
 } pz_deconv_phases;
 
@@ -57,6 +58,19 @@ size_t pz_deconv_phases_scratch_bytes(const pz_deconv_phases *f);
 /* Y = act(convtranspose(X) + B), plain, on worker ith of nth. */
 void pz_deconv_phases_run(const pz_deconv_phases *f, const float *x, float *y, void *scratch,
                           int ith, int nth);
+/* The same from X blocked as run blocks it ([N][C/16][H][L + E][16] at xs),
+ * with ys the scratch past it; Y's images m * ycs apart. */
+void pz_deconv_phases_run_blocked(const pz_deconv_phases *f, const float *xs, float *y, float *ys,
+                                  int ith, int nth);
 void pz_deconv_phases_free(pz_deconv_phases *f);
+
+/* One axis of the phases: taps of phase r (kernel k, stride s), its first
+ * q (pad before pb), how many q fall inside an output of `out`, and
+ * whether a 2-D or 3-D axis takes them (dilation d 1, k >= s, every
+ * phase's pad before >= 0). */
+int64_t pz_deconv_taps(int64_t k, int64_t s, int64_t r);
+int64_t pz_deconv_first_q(int64_t s, int64_t pb, int64_t r);
+int64_t pz_deconv_count_q(int64_t s, int64_t pb, int64_t r, int64_t out);
+bool pz_deconv_axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb);
 
 #endif
