@@ -413,13 +413,34 @@ static int run(int argc, char **argv, int build)
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
-                   p.open ? p.open->n : 0, NULL, 0};
+                   p.open ? p.open->n : 0, NULL, 0, NULL};
     /* an executable of a model with a sequence input plans another length at
      * run time (not when an input was bound: the program does not take it) */
     gen_value *iv;
     for (int i = 0, n = gen_io_values(&p, 0, &iv); i < n; i++)
         go.replan |= !o.lib && !bound && iv[i].kind == IR_KIND_SEQ;
     free(iv);
+    /* the replanned net takes the build's knobs (opt_knobs, in NAME.h) */
+    char knobs[2048];
+    if (go.replan && o.k.precision && !strcmp(o.k.precision, "int8")) {
+        /* the model linked in is the float one, not the quantized one */
+        pz_fail(&err, PZ_ERR_UNSUPPORTED, "--precision int8 with a sequence input: a sequence "
+                "of another length is planned at run time from the float model; give "
+                "--precision int8-dynamic");
+        goto fail;
+    }
+    if (go.replan) {
+        opt_knobs ok;
+        cli_opt_knobs(&o.k, &ok);
+        ok.concat = m->concat;
+        ok.schedule = o.k.schedule;
+        if (opt_knobs_format(&ok, knobs, sizeof knobs) >= (int)sizeof knobs) {
+            pz_fail(&err, PZ_ERR_INPUT, "the knobs are too long for the program (%zu bytes at "
+                    "most): %.200s", sizeof knobs - 1, knobs);
+            goto fail;
+        }
+        go.knobs = knobs;
+    }
     /* the image decoders and their libraries only for a model that decodes */
     char ldimage[512];
     if (gen_plan_has_kind(&p, PZ_OP_IMAGE_DECODER)) {

@@ -41,7 +41,7 @@ void gen_emit_version_script(gen_text *t, const gen_opts *o)
     static const char *const API[] = {"create", "run", "output_shape", "output_data", "destroy",
                                       "net", "inputs", "outputs", "n_inputs", "n_outputs",
                                       "input_values", "output_values", "n_input_values",
-                                      "n_output_values"};
+                                      "n_output_values", "check_values"};
     gt_puts(t, "{\n  global:\n    paleozoic_model_name;\n");
     for (size_t i = 0; i < sizeof API / sizeof *API; i++)
         gt_printf(t, "    %s_%s;\n", o->name, API[i]);

@@ -5,9 +5,11 @@
  * compile-time plan holds one length. A program of a model with a sequence
  * input links this (libpaleozoic) and the model's bytes: given a sequence of
  * another length or other element shapes, it loads, lowers and plans the
- * model for those inputs here, the way `paleozoic run` does (its default
- * knobs), runs it once or `repeat` more times, and writes the outputs as
- * `run --output` writes them (gen_write_output, shared with cmd_run). */
+ * model for those inputs here, the way `paleozoic run` does with the
+ * build's knobs (opt_knobs, written into the program: the strategy, the
+ * precision, ...; a schedule file is named on stderr, not applied), runs it
+ * once or `repeat` more times, and writes the outputs as `run --output`
+ * writes them (gen_write_output, shared with cmd_run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +65,30 @@ static int given_len(const pz_io_value *v)
     return v->n;
 }
 
-int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
-                  const char *const *outputs, int n_out, int threads, int repeat,
+/* One line on stderr: the net is planned now, with which of the build's
+ * knobs (and the schedule file it does not take). */
+static void say_knobs(const opt_knobs *k)
+{
+    fprintf(stderr, "paleozoic: note: a sequence of another length or element shapes than the "
+            "build's: the net is planned now, strategy %s, precision %s",
+            k->strategy ? k->strategy : OPT_DEFAULT_STRATEGY, k->precision ? k->precision : "fp32");
+    if (k->weights) fprintf(stderr, ", weights %s", k->weights);
+    if (k->has_sparsity) fprintf(stderr, ", sparsity %g", (double)k->sparsity);
+    if (k->schedule)
+        fprintf(stderr, "; not the build's schedule %s (its blocks name the build's layers)",
+                k->schedule);
+    fprintf(stderr, "\n");
+}
+
+int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, int threads, int repeat,
                   const pz_run_options *opts, char *msg, size_t msgsize)
 {
     pz_err err = {0};
+    opt_knobs kn;
+    size_t klen = knobs ? strlen(knobs) : 0;
+    char *ktext = pz_xcalloc(klen + 1, 1);   /* parsed in place */
+    if (klen) memcpy(ktext, knobs, klen);
     ir_graph *g = NULL;
     ir_model *m = NULL;
     gen_net gn = {0};
@@ -86,6 +107,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
             ts[j].nbytes = x->nbytes;
         }
     }
+    if (opt_knobs_parse(ktext, &kn, &err)) goto fail;
     /* the load `run --input` does: the given values bind what must be known */
     onnx_load_opts lo;
     memset(&lo, 0, sizeof lo);
@@ -94,6 +116,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     lo.given_len = lens;
     lo.n_given_len = n_in;
     lo.bind_needed = 1;
+    lo.batch = kn.batch;
     if (onnx_load_buffer(onnx, len, NULL, &lo, &g, &err)) goto fail;
     for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
@@ -109,9 +132,12 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     passes_opts po;
     passes_stats ps;
     memset(&po, 0, sizeof po);
+    po.concat = kn.concat;
     if (passes_run_stats(g, &po, &ps, &err)) goto fail;
     m = ir_model_lower(g);
-    if (opt_apply_strategy(m, "fixed-mp", NULL, threads, &err) ||
+    m->concat = po.concat;
+    say_knobs(&kn);
+    if (opt_knobs_strategy(&kn, m, threads, &err) || opt_knobs_finish(&kn, m, &err) ||
         gen_net_build(m, threads, &gn, &err))
         goto fail;
 
@@ -162,5 +188,6 @@ fail:
     ir_graph_free(g);
     free(ts);
     free(lens);
+    free(ktext);
     return err.code == PZ_OK ? 0 : err.code == PZ_ERR_INTERNAL ? 1 : 2;
 }
