@@ -319,6 +319,17 @@ static int run(int argc, char **argv, int build)
     pz_progress_begin(build ? "build" : "compile", build ? 4 : 3);
     prog = 1;
     pz_progress_detail("loading the model");
+    /* a program plans another sequence length from the model linked in,
+     * the float one: a model quantized at build time would not be it */
+    int kinds[64], n_kinds = o.k.precision && !strcmp(o.k.precision, "int8") && !o.lib
+                                 ? onnx_input_kinds(o.model, kinds, 64) : 0;
+    for (int i = 0; i < n_kinds; i++)
+        if (kinds[i] == 1) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--precision int8: input %d of the model is a "
+                    "sequence, whose other lengths the program plans at run time from the float "
+                    "model; give --precision int8-dynamic", i);
+            goto fail;
+        }
     /* a sequence or optional input's file fixes its length (op_seq.h) */
     int given_len[MAX_SHAPE_FILES], file_of[MAX_SHAPE_FILES], n_t = 0, containers = 0;
     if (cli_read_inputs(o.model, o.shape_files, o.n_shape_files, shape_t, MAX_SHAPE_FILES, &n_t,
@@ -422,13 +433,6 @@ static int run(int argc, char **argv, int build)
     free(iv);
     /* the replanned net takes the build's knobs (opt_knobs, in NAME.h) */
     char knobs[2048];
-    if (go.replan && o.k.precision && !strcmp(o.k.precision, "int8")) {
-        /* the model linked in is the float one, not the quantized one */
-        pz_fail(&err, PZ_ERR_UNSUPPORTED, "--precision int8 with a sequence input: a sequence "
-                "of another length is planned at run time from the float model; give "
-                "--precision int8-dynamic");
-        goto fail;
-    }
     if (go.replan) {
         opt_knobs ok;
         cli_opt_knobs(&o.k, &ok);

@@ -134,6 +134,9 @@ if [ "$have_py" = 1 ]; then
         --input '$T/sm/mm_ex.pb' --precision bf16 --strategy fuse-all -o '$T/sm/src' &&
         grep -q 'define SEQMM_REPLAN_KNOBS \"strategy=fuse-all.012precision=bf16' '$T/sm/src/seqmm.h' &&
         grep -q 'a net takes the build.s knobs: strategy=fuse-all precision=bf16' '$T/sm/src/seqmm.c'"
+    refuse "seqmm --precision int8: the model linked in would not be the quantized one" \
+        '--precision int8: input 0 of the model is a sequence.*int8-dynamic' \
+        "$PZ" build "$T/sm/seqmm.onnx" --input "$T/sm/mm_ex.pb" --precision int8 -o "$T/sm/mm_int8"
     # a schedule names the build's layers: not applied to a replanned net, said
     printf '{"version": 1, "blocks": [{"first": 0, "count": 2, "mp": 1}]}' >"$T/sm/two.json"
     check "seqmm --schedule: another length says the schedule is not applied" sh -c \
