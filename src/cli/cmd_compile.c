@@ -146,7 +146,7 @@ static pz_status write_file(const char *dir, const char *name, const gen_text *t
 
 static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s",
                                     "%s.o", "%s_weights.S", "%s_weights.o", "%s.map", "lib%s.a",
-                                    "lib%s.so", "%s.onnx", "%s_model.S"};
+                                    "lib%s.so", "%s.onnx", "%s_model.S", "%s_model.o"};
 
 /* Copies the file src to dir/name (the model, for gen_opts.replan). */
 static pz_status copy_file(const char *src, const char *dir, const char *name, pz_err *err)
@@ -321,7 +321,7 @@ static int run(int argc, char **argv, int build)
     pz_progress_detail("loading the model");
     /* a program plans another sequence length from the model linked in,
      * the float one: a model quantized at build time would not be it */
-    int kinds[64], n_kinds = o.k.precision && !strcmp(o.k.precision, "int8") && !o.lib
+    int kinds[64], n_kinds = o.k.precision && !strcmp(o.k.precision, "int8")
                                  ? onnx_input_kinds(o.model, kinds, 64) : 0;
     for (int i = 0; i < n_kinds; i++)
         if (kinds[i] == 1) {
@@ -425,11 +425,12 @@ static int run(int argc, char **argv, int build)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
                    p.open ? p.open->n : 0, NULL, 0, NULL};
-    /* an executable of a model with a sequence input plans another length at
-     * run time (not when an input was bound: the program does not take it) */
+    /* an executable or library of a model with a sequence input plans another
+     * length at run time (main.c, NAME_run_values; not when an input was
+     * bound: the program does not take it) */
     gen_value *iv;
     for (int i = 0, n = gen_io_values(&p, 0, &iv); i < n; i++)
-        go.replan |= !o.lib && !bound && iv[i].kind == IR_KIND_SEQ;
+        go.replan |= !bound && iv[i].kind == IR_KIND_SEQ;
     free(iv);
     /* the replanned net takes the build's knobs (opt_knobs, in NAME.h) */
     char knobs[2048];

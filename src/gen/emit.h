@@ -33,7 +33,7 @@ typedef struct {
     const char *ldimage;         /* a plan with an ImageDecoder layer: the image libraries
                                   * (SDK/image.flags), linked after libpzimage.a; NULL: the
                                   * program links neither (gen_plan_has_kind) */
-    int replan;                  /* an executable of a model with a sequence input: the
+    int replan;                  /* a program or library of a model with a sequence input: the
                                   * model's bytes (NAME.onnx, NAME_model.S) and libpaleozoic
                                   * linked in, a sequence of another length or element shapes
                                   * planned at run time (pz_replan_run, src/gen/replan.c) */

@@ -107,7 +107,17 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                      " * file is named, not applied: its blocks are the build's layers). */\n"
                      "#define %s_REPLAN_KNOBS ", N);
         gt_cstr(t, o->knobs ? o->knobs : "");
-        gt_puts(t, "\n");
+        gt_printf(t, "\n/* The model's values of any sequence length (a length the tables give too:\n"
+                     " * %s_run is the faster), planned and run once at run time with the knobs\n"
+                     " * above (said on stderr) on `threads` workers (0: every core) under opts\n"
+                     " * (NULL: the defaults): in[0 .. n_in) as %s_input_values types them, the\n"
+                     " * n_out (= %s_N_OUTPUT_VALUES) output values into out[], which the caller\n"
+                     " * then owns (pz_io_value_free each). 0, or 2 (bad input) / 1 (internal) with\n"
+                     " * err saying why, out[] then empty. A library of it links libpaleozoic.a and\n"
+                     " * -lprotobuf-c (libNAME.so has them in). */\n"
+                     "int %s_run_values(const pz_io_value *in, int n_in, pz_io_value *out, int n_out,\n"
+                     "    int threads, const pz_run_options *opts, char *err, size_t errsize);\n",
+                  n, n, N, n);
     }
     gt_puts(t, "\n");
     gt_printf(t, "/* Maps the weights file (NULL: %s), builds and compiles the network\n"
@@ -159,6 +169,7 @@ void gen_emit_main(gen_text *t, const gen_opts *o)
 void gen_emit_check_values(gen_text *t, const gen_opts *o)
 {
     expand(t, CHECK_TEMPLATE, o);
+    if (o->replan) expand(t, RUN_VALUES_TEMPLATE, o);
 }
 
 void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,

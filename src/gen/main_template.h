@@ -428,3 +428,14 @@ static const char CHECK_TEMPLATE[] =
 "    }\n"
 "    return 0;\n"
 "}\n";
+
+/* NAME_run_values in NAME.c (@N@_REPLAN 1): the values of any sequence
+ * length, planned at run time from the model linked in. */
+static const char RUN_VALUES_TEMPLATE[] =
+"\n"
+"int @n@_run_values(const pz_io_value *in, int n_in, pz_io_value *out, int n_out, int threads,\n"
+"                   const pz_run_options *opts, char *err, size_t errsize)\n"
+"{\n"
+"    return pz_replan_values(@n@_onnx, (size_t)(@n@_onnx_end - @n@_onnx), @N@_REPLAN_KNOBS, in, n_in,\n"
+"                            out, n_out, threads, opts, err, errsize);\n"
+"}\n";

@@ -80,9 +80,42 @@ static void say_knobs(const opt_knobs *k)
     fprintf(stderr, "\n");
 }
 
-int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
-                  int n_in, const char *const *outputs, int n_out, int threads, int repeat,
-                  const pz_run_options *opts, char *msg, size_t msgsize)
+/* The model's output value i (an out group, or the flat output i) as a
+ * value the caller owns: its tensors copied at the run's shapes. */
+static pz_status to_value(const ir_graph *g, const pz_net *net, int i, void **out_buf,
+                          pz_io_value *v, pz_err *err)
+{
+    const ir_out_group *grp = g->out_groups ? &g->out_groups[i] : NULL;
+    int first = grp ? grp->first : i, n = grp ? grp->n : 1;
+    v->kind = grp ? grp->kind : PZ_IO_TENSOR;   /* IR_KIND_* and PZ_IO_* share their numbers */
+    v->inner = grp ? grp->inner : PZ_IO_TENSOR;
+    v->n = n;
+    v->t = pz_xcalloc((size_t)n + 1, sizeof *v->t);
+    for (int k = 0; k < n; k++) {
+        ir_tensor x = g->values[g->outputs[first + k]].t;
+        gen_output_shape(net, first + k, &x);
+        size_t nbytes = 0;
+        pz_err e = {0};
+        ir_tensor_bytes(&x, &nbytes, "output", &e);
+        const void *own = pz_net_output_data(net, first + k);   /* allocated at run time */
+        pz_io_tensor *t = &v->t[k];
+        t->dtype = (int)x.dtype;
+        t->rank = x.rank;
+        memcpy(t->dims, x.dims, sizeof(int64_t) * (size_t)x.rank);
+        if (posix_memalign(&t->data, 64, nbytes ? nbytes : 64))
+            return pz_fail(err, PZ_ERR_INTERNAL, "out of memory: %zu bytes for output %d",
+                           nbytes, first + k);
+        memcpy(t->data, own ? own : out_buf[first + k], nbytes);
+        t->nbytes = nbytes;
+    }
+    return PZ_OK;
+}
+
+/* pz_replan_run and pz_replan_values: the outputs to files (outputs[n_out])
+ * or to values (vals[n_vals]). */
+static int replan(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, pz_io_value *vals, int n_vals,
+                  int threads, int repeat, const pz_run_options *opts, char *msg, size_t msgsize)
 {
     pz_err err = {0};
     opt_knobs kn;
@@ -170,7 +203,15 @@ int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_v
     free(t);
     for (int i = 0; i < n_out; i++)
         if (gen_write_output(g, gn.net, i, out_buf, outputs[i], &err)) goto fail;
-    if (!n_out && !repeat) {
+    int n_values = g->out_groups ? g->n_out_groups : g->n_outputs;
+    if (vals && n_vals != n_values) {
+        pz_fail(&err, PZ_ERR_INPUT, "%d output values asked for, the model gives %d", n_vals,
+                n_values);
+        goto fail;
+    }
+    for (int i = 0; vals && i < n_vals; i++)
+        if (to_value(g, gn.net, i, out_buf, &vals[i], &err)) goto fail;
+    if (!n_out && !repeat && !vals) {
         for (int i = 0; i < g->n_outputs; i++) {
             ir_tensor x = g->values[g->outputs[i]].t;
             gen_output_shape(gn.net, i, &x);
@@ -181,6 +222,7 @@ int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_v
     }
 fail:
     if (err.code) snprintf(msg, msgsize, "%s", err.msg);
+    for (int i = 0; err.code && vals && i < n_vals; i++) pz_io_value_free(&vals[i]);
     for (int i = 0; out_buf && i < g->n_outputs; i++) free(out_buf[i]);
     free(out_buf);
     if (gn.net) gen_net_free(&gn);
@@ -190,4 +232,20 @@ fail:
     free(lens);
     free(ktext);
     return err.code == PZ_OK ? 0 : err.code == PZ_ERR_INTERNAL ? 1 : 2;
+}
+
+int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, int threads, int repeat,
+                  const pz_run_options *opts, char *msg, size_t msgsize)
+{
+    return replan(onnx, len, knobs, in, n_in, outputs, n_out, NULL, 0, threads, repeat, opts,
+                  msg, msgsize);
+}
+
+int pz_replan_values(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                     int n_in, pz_io_value *out, int n_out, int threads,
+                     const pz_run_options *opts, char *msg, size_t msgsize)
+{
+    memset(out, 0, sizeof *out * (size_t)(n_out > 0 ? n_out : 0));
+    return replan(onnx, len, knobs, in, n_in, NULL, 0, out, n_out, threads, 0, opts, msg, msgsize);
 }

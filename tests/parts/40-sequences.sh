@@ -204,11 +204,34 @@ check "libseqins.so: a SequenceProto output, bytes equal to the executable's" sh
     --weights '$T/lib/seqins.weights' >/dev/null && cmp '$T/exe.pb' '$T/lib.pb'"
 # seqins_run takes the build's length: seqins_check_values refuses another
 for lib in so a; do
+    # libseqins.a's seqins_run_values needs the compiler's library
     [ $lib = a ] && check "run_model.c + libseqins.a" sh -c "$CCX -std=c99 -DMODEL=seqins -I'$T/lib' \
-        -I'$B/include' '$ROOT/examples/model_lib/run_model.c' '$T/lib/libseqins.a' '$B/libpzio.a' \
-        '$B/libpzrt.a' -lm -lpthread $SANF -o '$T/rm'"
+        -I'$B/include' '$ROOT/examples/model_lib/run_model.c' '$T/lib/libseqins.a' '$B/libpaleozoic.a' \
+        '$B/libpzio.a' '$B/libpzrt.a' -lprotobuf-c -lm -lpthread $SANF -o '$T/rm'"
     check "libseqins.$lib: a sequence of another length refused" sh -c \
         "! '$T/rm' --input '$S/output_0.pb' --input '$S/input_1.pb' --weights '$T/lib/seqins.weights' 2>'$T/log' &&
         grep -q 'input \"sequence\": a sequence of 4 tensors, this library takes 3' '$T/log'"
+done
+# ... and seqins_run_values takes any length, planned inside the library: 4
+# tensors (and 3) give the values `run` gives, read back element by element
+# (pz_io_write_value and run's writer pack dims differently); another element
+# type exits 2 naming the input
+for lib in so a; do
+    [ $lib = so ] && link="'$T/lib/libseqins.so' -Wl,-rpath,'$T/lib'" ||
+        link="'$T/lib/libseqins.a' '$B/libpaleozoic.a'"
+    check "run_values.c + libseqins.$lib" sh -c "$CCX -std=c99 -DMODEL=seqins -I'$T/lib' -I'$B/include' \
+        '$E2E/run_values.c' $link '$B/libpzio.a' '$B/libpzrt.a' -lprotobuf-c -lm -lpthread $SANF -o '$T/rv'"
+    for x in output_0 input_0; do
+        [ $x = input_0 ] && want=$T/exe.pb || want=$T/r_output_0.pb
+        check "libseqins.$lib: seqins_run_values at $x's length" sh -c "'$T/rv' '$S/$x.pb' '$S/input_1.pb' \
+            -- '$T/rv.pb' 2>/dev/null && node -e \"
+            const {readValue} = require('$E2E/tensorproto.js');
+            const s = v => JSON.stringify(v.tensors.map(t => [t.dtype, t.dims, Array.from(t.data, String)]));
+            const a = readValue('$T/rv.pb'), b = readValue('$want');
+            if (!a.container || s(a) !== s(b)) { console.log(s(a), s(b)); process.exit(1); }\""
+    done
+    check "libseqins.$lib: seqins_run_values refuses another element type" sh -c \
+        "'$T/rv' '$F' '$S/input_1.pb' -- '$T/rvbad.pb' 2>'$T/log'; [ \$? = 2 ] && [ ! -e '$T/rvbad.pb' ] &&
+        grep -q 'input \"sequence/0\" wants int64, the file holds float32' '$T/log'"
 done
 finish
