@@ -61,27 +61,22 @@ int main(int argc, char **argv)
         return die("give one --input per model input, in order; model: ", paleozoic_model_name());
 
     pz_io_tensor x[MAX_IO];
+    pz_io_value vals[MAX_IO];
     const void *inputs[MAX_IO];
     void *outputs[MAX_IO];
     char err[512];
+    for (int v = 0; v < nvi; v++)
+        if (pz_io_read_value(in[v], API(_input_values)[v].kind, &vals[v], err, sizeof err))
+            return die(err, "");
+    /* a sequence's length, an optional's presence, each tensor's type and
+     * shape: as the library was built (NAME_run takes no other) */
+    if (API(_check_values)(vals, nvi, err, sizeof err)) return die(err, "");
     for (int v = 0; v < nvi; v++) {
-        /* a sequence's length, an optional's presence: as the library was built */
-        const API(_value) *val = &API(_input_values)[v];
-        pz_io_value y;
-        if (pz_io_read_value(in[v], val->kind, &y, err, sizeof err)) return die(err, "");
-        if (y.n != val->n || y.inner != val->inner)
-            return die("wrong number of tensors in the sequence or optional ", val->name);
-        for (int k = 0; k < y.n; k++) x[val->first + k] = y.t[k];
-        y.n = 0;   /* the tensors moved to x */
-        pz_io_value_free(&y);
+        for (int k = 0; k < vals[v].n; k++) x[API(_input_values)[v].first + k] = vals[v].t[k];
+        vals[v].n = 0;   /* the tensors moved to x */
+        pz_io_value_free(&vals[v]);
     }
-    for (int i = 0; i < ni; i++) {
-        const API(_io) *io = &API(_inputs)[i];
-        int ok = x[i].dtype == io->dtype && x[i].rank == io->rank;
-        for (int d = 0; ok && d < io->rank; d++) ok = x[i].dims[d] == io->dims[d];
-        if (!ok) return die("wrong type or shape for input ", io->name);
-        inputs[i] = x[i].data;
-    }
+    for (int i = 0; i < ni; i++) inputs[i] = x[i].data;
     for (int i = 0; i < no; i++) {
         const API(_io) *io = &API(_outputs)[i];
         size_t n = pz_dtype_size(io->dtype);

@@ -5,6 +5,7 @@
 #include "../front/onnx_load.h"
 #include "../gen/plan.h"
 #include "../ir/model.h"
+#include "../opt/opt.h"
 
 /* Options every model-reading command accepts (see README: knobs). */
 typedef struct {
@@ -56,7 +57,7 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * --input-shape that names no input and a --batch that binds nothing; then
  * run the graph passes, lower, and set the schedule knobs (--schedule,
  * --strategy, or CLI_DEFAULT_STRATEGY: every layer alone on all the cores). */
-#define CLI_DEFAULT_STRATEGY "fixed-mp"
+#define CLI_DEFAULT_STRATEGY OPT_DEFAULT_STRATEGY
 pz_status cli_load(const char *path, const cli_knobs *k, const ir_tensor *by_position,
                    int n_by_position, ir_graph **g, pz_err *err);
 /* The same with inputs that are sequences or optionals: given_len as in
@@ -82,6 +83,9 @@ pz_status cli_concat_auto(const ir_graph *g, const cli_knobs *k, int *on, pz_err
 /* --weights on every fp32 block of m (bf16 blocks keep bf16); cli_lower
  * calls it, and so does whoever re-partitions m after it (bench). */
 void cli_apply_weights(const cli_knobs *k, ir_model *m);
+/* The knobs of k that shape the lowered model (opt.h's opt_knobs; concat
+ * left 0: the pass's decision is the model's, ir_model.concat). */
+void cli_opt_knobs(const cli_knobs *k, opt_knobs *o);
 /* The worker threads (cores) every command plans for and the generated
  * program defaults to: --threads N, else every online core (pz_cpu_count).
  * The one place this rule lives. */

@@ -146,7 +146,7 @@ static pz_status write_file(const char *dir, const char *name, const gen_text *t
 
 static const char *const FILES[] = {"%s.c", "%s.h", "main.c", "Makefile", "%s.weights", "%s",
                                     "%s.o", "%s_weights.S", "%s_weights.o", "%s.map", "lib%s.a",
-                                    "lib%s.so", "%s.onnx", "%s_model.S"};
+                                    "lib%s.so", "%s.onnx", "%s_model.S", "%s_model.o"};
 
 /* Copies the file src to dir/name (the model, for gen_opts.replan). */
 static pz_status copy_file(const char *src, const char *dir, const char *name, pz_err *err)
@@ -319,6 +319,17 @@ static int run(int argc, char **argv, int build)
     pz_progress_begin(build ? "build" : "compile", build ? 4 : 3);
     prog = 1;
     pz_progress_detail("loading the model");
+    /* a program plans another sequence length from the model linked in,
+     * the float one: a model quantized at build time would not be it */
+    int kinds[64], n_kinds = o.k.precision && !strcmp(o.k.precision, "int8")
+                                 ? onnx_input_kinds(o.model, kinds, 64) : 0;
+    for (int i = 0; i < n_kinds; i++)
+        if (kinds[i] == 1) {
+            pz_fail(&err, PZ_ERR_UNSUPPORTED, "--precision int8: input %d of the model is a "
+                    "sequence, whose other lengths the program plans at run time from the float "
+                    "model; give --precision int8-dynamic", i);
+            goto fail;
+        }
     /* a sequence or optional input's file fixes its length (op_seq.h) */
     int given_len[MAX_SHAPE_FILES], file_of[MAX_SHAPE_FILES], n_t = 0, containers = 0;
     if (cli_read_inputs(o.model, o.shape_files, o.n_shape_files, shape_t, MAX_SHAPE_FILES, &n_t,
@@ -413,13 +424,28 @@ static int run(int argc, char **argv, int build)
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
-                   p.open ? p.open->n : 0, NULL, 0};
-    /* an executable of a model with a sequence input plans another length at
-     * run time (not when an input was bound: the program does not take it) */
+                   p.open ? p.open->n : 0, NULL, 0, NULL};
+    /* an executable or library of a model with a sequence input plans another
+     * length at run time (main.c, NAME_run_values; not when an input was
+     * bound: the program does not take it) */
     gen_value *iv;
     for (int i = 0, n = gen_io_values(&p, 0, &iv); i < n; i++)
-        go.replan |= !o.lib && !bound && iv[i].kind == IR_KIND_SEQ;
+        go.replan |= !bound && iv[i].kind == IR_KIND_SEQ;
     free(iv);
+    /* the replanned net takes the build's knobs (opt_knobs, in NAME.h) */
+    char knobs[2048];
+    if (go.replan) {
+        opt_knobs ok;
+        cli_opt_knobs(&o.k, &ok);
+        ok.concat = m->concat;
+        ok.schedule = o.k.schedule;
+        if (opt_knobs_format(&ok, knobs, sizeof knobs) >= (int)sizeof knobs) {
+            pz_fail(&err, PZ_ERR_INPUT, "the knobs are too long for the program (%zu bytes at "
+                    "most): %.200s", sizeof knobs - 1, knobs);
+            goto fail;
+        }
+        go.knobs = knobs;
+    }
     /* the image decoders and their libraries only for a model that decodes */
     char ldimage[512];
     if (gen_plan_has_kind(&p, PZ_OP_IMAGE_DECODER)) {

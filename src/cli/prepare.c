@@ -307,50 +307,22 @@ pz_status cli_check_target(const cli_knobs *k, const char *const *specs, int n, 
     return PZ_OK;
 }
 
+void cli_opt_knobs(const cli_knobs *k, opt_knobs *o)
+{
+    memset(o, 0, sizeof *o);
+    o->strategy = k->strategy;
+    o->target = k->target;
+    o->precision = k->precision;
+    o->weights = k->weights;
+    o->batch = k->batch;
+    o->has_sparsity = k->sparsity && cli_check_sparsity(k->sparsity, &o->sparsity) == 0;
+}
+
 void cli_apply_weights(const cli_knobs *k, ir_model *m)
 {
-    if (!k->weights) return;
-    ir_weights w = !strcmp(k->weights, "fp16") ? IR_WEIGHTS_FP16 : IR_WEIGHTS_FP32;
-    for (int i = 0; i < m->n_blocks; i++)
-        m->blocks[i].weights = m->blocks[i].precision == IR_PREC_FP32 ? w : IR_WEIGHTS_FP32;
-}
-
-/* --precision on every block (the schedule's own "precision" keys give it
- * per block when --precision is not given; int8-dynamic: the blocks' "int8";
- * --precision int8 quantized the model itself before, cli_load), then
- * --weights on every fp32 block (a bf16 block stores bf16; without it, the
- * schedule's "weights" keys). */
-static void apply_precision(const cli_knobs *k, ir_model *m)
-{
-    ir_precision pr = IR_PREC_FP32;
-    if (k->precision && !strcmp(k->precision, "bf16")) pr = IR_PREC_BF16;
-    if (k->precision && !strcmp(k->precision, "int8-dynamic")) pr = IR_PREC_INT8;
-    if (pr != IR_PREC_FP32) {
-        for (int i = 0; i < m->n_blocks; i++) m->blocks[i].precision = pr;
-        for (int l = 0; l < m->n_layers; l++) m->layers[l].precision = pr;
-    }
-    if (k->weights) cli_apply_weights(k, m);
-}
-
-/* --sparsity before the strategy: the measured strategies (best, dp,
- * oracle, lab_meter) then time their candidates as they will run, on the
- * pruned weights and the sparse kernels, not dense. The layers that take it
- * are those that will (one block a layer with the precision and weights
- * the blocks get after the strategy: opt_sparsity_applies reads them). */
-static pz_status sparsity_early(const cli_knobs *k, ir_model *m, pz_err *err)
-{
-    float r = 0;
-    if (!k->sparsity || cli_check_sparsity(k->sparsity, &r) || !m->n_layers) return PZ_OK;
-    int *sizes = pz_xmalloc((size_t)m->n_layers * sizeof(int));
-    int *mps = pz_xmalloc((size_t)m->n_layers * sizeof(int));
-    int nb = opt_each_layer(m->n_layers, 1, sizes, mps);
-    pz_status st = ir_model_partition(m, sizes, mps, nb, 1, err);
-    free(sizes);
-    free(mps);
-    if (st) return st;
-    apply_precision(k, m);
-    if (opt_sparsity_set_all(m, r, err)) return err->code;
-    return opt_sparsity_prune(m, err);
+    opt_knobs o;
+    cli_opt_knobs(k, &o);
+    opt_knobs_weights(&o, m);
 }
 
 pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
@@ -391,23 +363,16 @@ pz_status cli_lower(ir_graph *g, const cli_knobs *k, ir_model **m, pz_err *err)
     (*m)->concat = po.concat;
     (*m)->concat_groups = ps.concat_groups;
     (*m)->concat_layers = ps.concat_layers;
+    opt_knobs ok;
+    cli_opt_knobs(k, &ok);
     if (k->schedule) {
         pz_status st = sched_apply(&s, *m, cores, err);
         sched_free(&s);
         if (st) return st;
-    } else if (sparsity_early(k, *m, err) ||
-               opt_apply_strategy(*m, strategy, k->target, cores, err)) {
+    } else if (opt_knobs_strategy(&ok, *m, cores, err)) {
         return err->code;
     }
-    apply_precision(k, *m);
-    /* --sparsity: every layer with a sparse kernel (without it, the
-     * schedule's "sparsity" keys); then the weights are pruned (again, after
-     * sparsity_early: pruning twice to R is pruning once) */
-    float r = 0;
-    if (k->sparsity && (cli_check_sparsity(k->sparsity, &r) == 0) &&
-        opt_sparsity_set_all(*m, r, err))
-        return err->code;
-    return opt_sparsity_prune(*m, err);
+    return opt_knobs_finish(&ok, *m, err);
 }
 
 /* The one rule for the worker threads: --threads N, else every online core

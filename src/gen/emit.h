@@ -33,10 +33,12 @@ typedef struct {
     const char *ldimage;         /* a plan with an ImageDecoder layer: the image libraries
                                   * (SDK/image.flags), linked after libpzimage.a; NULL: the
                                   * program links neither (gen_plan_has_kind) */
-    int replan;                  /* an executable of a model with a sequence input: the
+    int replan;                  /* a program or library of a model with a sequence input: the
                                   * model's bytes (NAME.onnx, NAME_model.S) and libpaleozoic
                                   * linked in, a sequence of another length or element shapes
                                   * planned at run time (pz_replan_run, src/gen/replan.c) */
+    const char *knobs;           /* replan: the build's knobs it replans with, as
+                                  * opt_knobs_format writes them (NAME_REPLAN_KNOBS) */
 } gen_opts;
 
 /* Id of the weights file of p: an FNV-1a hash of its index. */
@@ -48,6 +50,8 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_main(gen_text *t, const gen_opts *o);
+/* NAME_check_values (main_template.h's CHECK_TEMPLATE), in NAME.c. */
+void gen_emit_check_values(gen_text *t, const gen_opts *o);
 void gen_emit_makefile(gen_text *t, const gen_opts *o);
 /* The compile-and-link command for DIR's sources (used by the Makefile text
  * and by `paleozoic build`): CC and CFLAGS are inserted as given. */

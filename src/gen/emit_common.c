@@ -27,6 +27,31 @@ static void shape(gen_text *t, const gen_tensor *x)
     gt_puts(t, "]");
 }
 
+/* The knobs a net planned at run time takes (gen_opts.knobs' lines), and a
+ * schedule file it does not. */
+static void replan_knobs(gen_text *t, const char *knobs)
+{
+    gt_puts(t, " *   planned at run time, a net takes the build's knobs:");
+    const char *sched = NULL;
+    for (const char *l = knobs; *l;) {
+        size_t n = strcspn(l, "\n");
+        char kv[1024];
+        snprintf(kv, sizeof kv, "%.*s", (int)n, l);
+        if (!strncmp(kv, "schedule=", 9)) sched = l + 9;
+        else gt_puts(t, " "), gt_comment(t, kv);
+        l += n + (l[n] != 0);
+    }
+    gt_puts(t, "\n");
+    if (sched) {
+        char f[1024];
+        snprintf(f, sizeof f, "%.*s", (int)strcspn(sched, "\n"), sched);
+        gt_puts(t, " *     but not the schedule ");
+        gt_comment(t, f);
+        gt_puts(t, ": its blocks name this plan's layers; the strategy\n"
+                   " *     above instead, said on stderr when it runs\n");
+    }
+}
+
 void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const char *what)
 {
     const ir_graph *g = p->m->g;
@@ -83,6 +108,7 @@ void gen_emit_banner(gen_text *t, const gen_plan *p, const gen_opts *o, const ch
         }
         free(v);
     }
+    if (o->replan && o->knobs) replan_knobs(t, o->knobs);
     for (int k = 0; p->open && k < p->open->n; k++) {
         gt_puts(t, " *   open dim: \"");
         gt_comment(t, p->open->name[k]);
@@ -220,6 +246,7 @@ void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "const int %s_n_inputs = %d;\nconst int %s_n_outputs = %d;\n", o->name,
               p->n_inputs, o->name, p->n_outputs);
     value_tables(t, p, o);
+    gen_emit_check_values(t, o);
     if (o->embed)
         gt_printf(t, "/* NAME.weights, linked in by %s_weights.S */\n"
                      "extern const unsigned char %s_weights_blob[] __attribute__((visibility(\"hidden\")));\n"

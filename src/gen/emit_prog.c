@@ -100,8 +100,25 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  " * linked in (%s_onnx .. %s_onnx_end), as `paleozoic run` plans it (pz_io.h's\n"
                  " * pz_replan_run, in libpaleozoic); 0: the tables' lengths only. */\n"
                  "#define %s_REPLAN %d\n", n, n, N, o->replan);
-    if (o->replan)
+    if (o->replan) {
         gt_printf(t, "extern const unsigned char %s_onnx[], %s_onnx_end[];\n", n, n);
+        /* a replanned net is the build's: its knobs, one "key=value" a line */
+        gt_printf(t, "/* The build's knobs a replanned net takes (opt_knobs_format; a schedule\n"
+                     " * file is named, not applied: its blocks are the build's layers). */\n"
+                     "#define %s_REPLAN_KNOBS ", N);
+        gt_cstr(t, o->knobs ? o->knobs : "");
+        gt_printf(t, "\n/* The model's values of any sequence length (a length the tables give too:\n"
+                     " * %s_run is the faster), planned and run once at run time with the knobs\n"
+                     " * above (said on stderr) on `threads` workers (0: every core) under opts\n"
+                     " * (NULL: the defaults): in[0 .. n_in) as %s_input_values types them, the\n"
+                     " * n_out (= %s_N_OUTPUT_VALUES) output values into out[], which the caller\n"
+                     " * then owns (pz_io_value_free each). 0, or 2 (bad input) / 1 (internal) with\n"
+                     " * err saying why, out[] then empty. A library of it links libpaleozoic.a and\n"
+                     " * -lprotobuf-c (libNAME.so has them in). */\n"
+                     "int %s_run_values(const pz_io_value *in, int n_in, pz_io_value *out, int n_out,\n"
+                     "    int threads, const pz_run_options *opts, char *err, size_t errsize);\n",
+                  n, n, N, n);
+    }
     gt_puts(t, "\n");
     gt_printf(t, "/* Maps the weights file (NULL: %s), builds and compiles the network\n"
                  " * with `threads` workers (0: %s_THREADS) under run options opts (NULL: the\n"
@@ -111,6 +128,12 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    char *err, size_t errsize);\n"
                  "/* One inference: inputs[i] and outputs[i] in the order of the tables above. */\n"
                  "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs);\n"
+                 "/* 0 when the values in[0 .. n) (read with pz_io_read_value, say) are what run\n"
+                 " * takes: NAME_input_values' kinds, sequence lengths and optionals' presence as\n"
+                 " * built, each tensor's element type and shape as the tables give it (an open\n"
+                 " * dim: any); else 2 with err naming the input. run takes each sequence at the\n"
+                 " * build's length only; a sequence of another length is refused here. */\n"
+                 "int %s_check_values(const pz_io_value *in, int n, char *err, size_t errsize);\n"
                  "/* Output i's shape after the last run: *rank and dims[PZ_MAX_RANK]. An output\n"
                  " * with a run-time shape (NonZero, Unique, Compress, NonMaxSuppression) has its\n"
                  " * buffer at the bound the table gives, the data packed at this shape. */\n"
@@ -123,18 +146,30 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "void %s_destroy(%s *ctx);\n"
                  "/* The runtime net, for profiles (pz_net_profile, pz_net_print_profile); NULL\n"
                  " * in the --emit raw form, which has none. */\n"
-                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n, n, n);
+                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n, n, n, n);
 }
 
-void gen_emit_main(gen_text *t, const gen_opts *o)
+/* A template of main_template.h with "@n@" the name, "@N@" it in capitals. */
+static void expand(gen_text *t, const char *tmpl, const gen_opts *o)
 {
     char N[256];
     gen_upper(N, sizeof N, o->name);
-    for (const char *s = MAIN_TEMPLATE; *s; s++) {
+    for (const char *s = tmpl; *s; s++) {
         if (!strncmp(s, "@n@", 3)) gt_puts(t, o->name), s += 2;
         else if (!strncmp(s, "@N@", 3)) gt_puts(t, N), s += 2;
         else gt_printf(t, "%c", *s);
     }
+}
+
+void gen_emit_main(gen_text *t, const gen_opts *o)
+{
+    expand(t, MAIN_TEMPLATE, o);
+}
+
+void gen_emit_check_values(gen_text *t, const gen_opts *o)
+{
+    expand(t, CHECK_TEMPLATE, o);
+    if (o->replan) expand(t, RUN_VALUES_TEMPLATE, o);
 }
 
 void gen_cc_command(gen_text *t, const gen_opts *o, const char *cc, const char *cflags,

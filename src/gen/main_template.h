@@ -226,8 +226,8 @@ static const char MAIN_TEMPLATE[] =
 "                     top ? \"--top\" : \"--profile\", \"\");\n"
 "            goto out;\n"
 "        }\n"
-"        rc = pz_replan_run(@n@_onnx, (size_t)(@n@_onnx_end - @n@_onnx), vals, @N@_N_INPUT_VALUES,\n"
-"                           outputs, n_out, threads, repeat, &opts, err, sizeof err);\n"
+"        rc = pz_replan_run(@n@_onnx, (size_t)(@n@_onnx_end - @n@_onnx), @N@_REPLAN_KNOBS, vals,\n"
+"                           @N@_N_INPUT_VALUES, outputs, n_out, threads, repeat, &opts, err, sizeof err);\n"
 "        if (rc) die(rc, \"%s%s\", err, \"\");\n"
 "        goto out;\n"
 "    }\n"
@@ -382,4 +382,60 @@ static const char MAIN_TEMPLATE[] =
 "    }\n"
 "    for (int i = 0; i < @N@_N_OUTPUTS; i++) free(out_data[i]);\n"
 "    return rc;\n"
+"}\n";
+
+/* NAME_check_values in NAME.c (both forms): the values a caller read (e.g.
+ * with pz_io_read_value) against the tables, before NAME_run, which takes
+ * flat buffers at the tables' sizes and cannot tell. */
+static const char CHECK_TEMPLATE[] =
+"\n"
+"/* 0 when in[0 .. n) are values @n@_run takes (see @n@.h); else 2, err says which input. */\n"
+"int @n@_check_values(const pz_io_value *in, int n, char *err, size_t errsize)\n"
+"{\n"
+"    if (n != @N@_N_INPUT_VALUES) {\n"
+"        snprintf(err, errsize, \"%d input values given, the model takes %d\", n, @N@_N_INPUT_VALUES);\n"
+"        return 2;\n"
+"    }\n"
+"    for (int v = 0; v < n; v++) {\n"
+"        const @n@_value *val = &@n@_input_values[v];\n"
+"        const pz_io_value *x = &in[v];\n"
+"        if (x->kind != val->kind || x->n != val->n || (val->n && x->inner != val->inner)) {\n"
+"            if (val->kind == PZ_IO_SEQUENCE && x->kind == PZ_IO_SEQUENCE)\n"
+"                snprintf(err, errsize, \"input \\\"%s\\\": a sequence of %d tensors, this library takes %d \"\n"
+"                         \"(@n@_run: the build's length; a program `paleozoic build` makes plans \"\n"
+"                         \"another length at run time)\", val->name, x->n, val->n);\n"
+"            else\n"
+"                snprintf(err, errsize, \"input \\\"%s\\\": kind %d holding %d tensors, this library takes \"\n"
+"                         \"kind %d holding %d (pz_io.h's PZ_IO_*)\", val->name, x->kind, x->n, val->kind, val->n);\n"
+"            return 2;\n"
+"        }\n"
+"        for (int k = 0; k < x->n; k++) {\n"
+"            const @n@_io *io = &@n@_inputs[val->first + k];\n"
+"            const pz_io_tensor *t = &x->t[k];\n"
+"            int ok = t->dtype == io->dtype && t->rank == io->rank;\n"
+"            for (int d = 0; ok && d < io->rank; d++) {\n"
+"                ok = t->dims[d] == io->dims[d];\n"
+"#if @N@_N_OPEN > 0\n"
+"                ok |= @n@_input_open[val->first + k][d] > 0;   /* open: @n@_create_at's value */\n"
+"#endif\n"
+"            }\n"
+"            if (!ok) {\n"
+"                snprintf(err, errsize, \"input \\\"%s\\\" tensor %d: not the element type and shape of \"\n"
+"                         \"%s (@n@_inputs)\", val->name, k, io->name);\n"
+"                return 2;\n"
+"            }\n"
+"        }\n"
+"    }\n"
+"    return 0;\n"
+"}\n";
+
+/* NAME_run_values in NAME.c (@N@_REPLAN 1): the values of any sequence
+ * length, planned at run time from the model linked in. */
+static const char RUN_VALUES_TEMPLATE[] =
+"\n"
+"int @n@_run_values(const pz_io_value *in, int n_in, pz_io_value *out, int n_out, int threads,\n"
+"                   const pz_run_options *opts, char *err, size_t errsize)\n"
+"{\n"
+"    return pz_replan_values(@n@_onnx, (size_t)(@n@_onnx_end - @n@_onnx), @N@_REPLAN_KNOBS, in, n_in,\n"
+"                            out, n_out, threads, opts, err, errsize);\n"
 "}\n";

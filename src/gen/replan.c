@@ -5,9 +5,11 @@
  * compile-time plan holds one length. A program of a model with a sequence
  * input links this (libpaleozoic) and the model's bytes: given a sequence of
  * another length or other element shapes, it loads, lowers and plans the
- * model for those inputs here, the way `paleozoic run` does (its default
- * knobs), runs it once or `repeat` more times, and writes the outputs as
- * `run --output` writes them (gen_write_output, shared with cmd_run). */
+ * model for those inputs here, the way `paleozoic run` does with the
+ * build's knobs (opt_knobs, written into the program: the strategy, the
+ * precision, ...; a schedule file is named on stderr, not applied), runs it
+ * once or `repeat` more times, and writes the outputs as `run --output`
+ * writes them (gen_write_output, shared with cmd_run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +65,63 @@ static int given_len(const pz_io_value *v)
     return v->n;
 }
 
-int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
-                  const char *const *outputs, int n_out, int threads, int repeat,
-                  const pz_run_options *opts, char *msg, size_t msgsize)
+/* One line on stderr: the net is planned now, with which of the build's
+ * knobs (and the schedule file it does not take). */
+static void say_knobs(const opt_knobs *k)
+{
+    fprintf(stderr, "paleozoic: note: a sequence of another length or element shapes than the "
+            "build's: the net is planned now, strategy %s, precision %s",
+            k->strategy ? k->strategy : OPT_DEFAULT_STRATEGY, k->precision ? k->precision : "fp32");
+    if (k->weights) fprintf(stderr, ", weights %s", k->weights);
+    if (k->has_sparsity) fprintf(stderr, ", sparsity %g", (double)k->sparsity);
+    if (k->schedule)
+        fprintf(stderr, "; not the build's schedule %s (its blocks name the build's layers)",
+                k->schedule);
+    fprintf(stderr, "\n");
+}
+
+/* The model's output value i (an out group, or the flat output i) as a
+ * value the caller owns: its tensors copied at the run's shapes. */
+static pz_status to_value(const ir_graph *g, const pz_net *net, int i, void **out_buf,
+                          pz_io_value *v, pz_err *err)
+{
+    const ir_out_group *grp = g->out_groups ? &g->out_groups[i] : NULL;
+    int first = grp ? grp->first : i, n = grp ? grp->n : 1;
+    v->kind = grp ? grp->kind : PZ_IO_TENSOR;   /* IR_KIND_* and PZ_IO_* share their numbers */
+    v->inner = grp ? grp->inner : PZ_IO_TENSOR;
+    v->n = n;
+    v->t = pz_xcalloc((size_t)n + 1, sizeof *v->t);
+    for (int k = 0; k < n; k++) {
+        ir_tensor x = g->values[g->outputs[first + k]].t;
+        gen_output_shape(net, first + k, &x);
+        size_t nbytes = 0;
+        pz_err e = {0};
+        ir_tensor_bytes(&x, &nbytes, "output", &e);
+        const void *own = pz_net_output_data(net, first + k);   /* allocated at run time */
+        pz_io_tensor *t = &v->t[k];
+        t->dtype = (int)x.dtype;
+        t->rank = x.rank;
+        memcpy(t->dims, x.dims, sizeof(int64_t) * (size_t)x.rank);
+        if (posix_memalign(&t->data, 64, nbytes ? nbytes : 64))
+            return pz_fail(err, PZ_ERR_INTERNAL, "out of memory: %zu bytes for output %d",
+                           nbytes, first + k);
+        memcpy(t->data, own ? own : out_buf[first + k], nbytes);
+        t->nbytes = nbytes;
+    }
+    return PZ_OK;
+}
+
+/* pz_replan_run and pz_replan_values: the outputs to files (outputs[n_out])
+ * or to values (vals[n_vals]). */
+static int replan(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, pz_io_value *vals, int n_vals,
+                  int threads, int repeat, const pz_run_options *opts, char *msg, size_t msgsize)
 {
     pz_err err = {0};
+    opt_knobs kn;
+    size_t klen = knobs ? strlen(knobs) : 0;
+    char *ktext = pz_xcalloc(klen + 1, 1);   /* parsed in place */
+    if (klen) memcpy(ktext, knobs, klen);
     ir_graph *g = NULL;
     ir_model *m = NULL;
     gen_net gn = {0};
@@ -86,6 +140,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
             ts[j].nbytes = x->nbytes;
         }
     }
+    if (opt_knobs_parse(ktext, &kn, &err)) goto fail;
     /* the load `run --input` does: the given values bind what must be known */
     onnx_load_opts lo;
     memset(&lo, 0, sizeof lo);
@@ -94,6 +149,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     lo.given_len = lens;
     lo.n_given_len = n_in;
     lo.bind_needed = 1;
+    lo.batch = kn.batch;
     if (onnx_load_buffer(onnx, len, NULL, &lo, &g, &err)) goto fail;
     for (int i = 0; i < g->n_inputs; i++) {
         const ir_value *v = &g->values[g->inputs[i]];
@@ -109,9 +165,12 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     passes_opts po;
     passes_stats ps;
     memset(&po, 0, sizeof po);
+    po.concat = kn.concat;
     if (passes_run_stats(g, &po, &ps, &err)) goto fail;
     m = ir_model_lower(g);
-    if (opt_apply_strategy(m, "fixed-mp", NULL, threads, &err) ||
+    m->concat = po.concat;
+    say_knobs(&kn);
+    if (opt_knobs_strategy(&kn, m, threads, &err) || opt_knobs_finish(&kn, m, &err) ||
         gen_net_build(m, threads, &gn, &err))
         goto fail;
 
@@ -144,7 +203,15 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     free(t);
     for (int i = 0; i < n_out; i++)
         if (gen_write_output(g, gn.net, i, out_buf, outputs[i], &err)) goto fail;
-    if (!n_out && !repeat) {
+    int n_values = g->out_groups ? g->n_out_groups : g->n_outputs;
+    if (vals && n_vals != n_values) {
+        pz_fail(&err, PZ_ERR_INPUT, "%d output values asked for, the model gives %d", n_vals,
+                n_values);
+        goto fail;
+    }
+    for (int i = 0; vals && i < n_vals; i++)
+        if (to_value(g, gn.net, i, out_buf, &vals[i], &err)) goto fail;
+    if (!n_out && !repeat && !vals) {
         for (int i = 0; i < g->n_outputs; i++) {
             ir_tensor x = g->values[g->outputs[i]].t;
             gen_output_shape(gn.net, i, &x);
@@ -155,6 +222,7 @@ int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
     }
 fail:
     if (err.code) snprintf(msg, msgsize, "%s", err.msg);
+    for (int i = 0; err.code && vals && i < n_vals; i++) pz_io_value_free(&vals[i]);
     for (int i = 0; out_buf && i < g->n_outputs; i++) free(out_buf[i]);
     free(out_buf);
     if (gn.net) gen_net_free(&gn);
@@ -162,5 +230,22 @@ fail:
     ir_graph_free(g);
     free(ts);
     free(lens);
+    free(ktext);
     return err.code == PZ_OK ? 0 : err.code == PZ_ERR_INTERNAL ? 1 : 2;
+}
+
+int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, int threads, int repeat,
+                  const pz_run_options *opts, char *msg, size_t msgsize)
+{
+    return replan(onnx, len, knobs, in, n_in, outputs, n_out, NULL, 0, threads, repeat, opts,
+                  msg, msgsize);
+}
+
+int pz_replan_values(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                     int n_in, pz_io_value *out, int n_out, int threads,
+                     const pz_run_options *opts, char *msg, size_t msgsize)
+{
+    memset(out, 0, sizeof *out * (size_t)(n_out > 0 ? n_out : 0));
+    return replan(onnx, len, knobs, in, n_in, NULL, 0, out, n_out, threads, 0, opts, msg, msgsize);
 }

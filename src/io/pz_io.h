@@ -157,18 +157,27 @@ int pz_io_run_options_env(pz_run_options *o);
 int pz_io_run_options_format(const pz_run_options *o, const char *prefix, char *buf, size_t n);
 
 /* ---- a model planned at run time (libpaleozoic, src/gen/replan.c) -----------
- * Defined in the compiler's library, which only a program of a model with a
+ * Defined in the compiler's library, which only a program or library of a model with a
  * sequence input links (with the model's bytes): given a sequence of another
  * length or element shapes than its plan's, it loads, plans and runs the
  * model (onnx, len bytes) on the values in[0 .. n_in) as `paleozoic run`
- * does (its default knobs, `threads` workers, 0: every core, under the run
- * options opts, NULL: the defaults), once and then
+ * does with the build's knobs (knobs: NAME_REPLAN_KNOBS, opt_knobs_format's
+ * "key=value" lines, said on stderr; NULL or "": run's defaults),
+ * `threads` workers (0: every core), under the run
+ * options opts (NULL: the defaults), once and then
  * `repeat` times more (printing the latency line), and writes the first n_out
  * outputs to outputs[] as `run --output` does (none: prints their shapes).
  * The values stay the caller's. Returns 0, or the exit code (2 for bad
  * input, 1 internal) with msg saying why. */
-int pz_replan_run(const void *onnx, size_t len, const pz_io_value *in, int n_in,
-                  const char *const *outputs, int n_out, int threads, int repeat,
+int pz_replan_run(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                  int n_in, const char *const *outputs, int n_out, int threads, int repeat,
                   const pz_run_options *opts, char *msg, size_t msgsize);
+/* The same, run once, the model's n_out output values (all of them, in
+ * model order) into out[] instead of files: the caller owns them
+ * (pz_io_value_free each). A library's NAME_run_values (a `build --lib` of
+ * a model with a sequence input) calls it. */
+int pz_replan_values(const void *onnx, size_t len, const char *knobs, const pz_io_value *in,
+                     int n_in, pz_io_value *out, int n_out, int threads,
+                     const pz_run_options *opts, char *msg, size_t msgsize);
 
 #endif

@@ -59,6 +59,38 @@ typedef struct {
 pz_status opt_apply_strategy_given(ir_model *m, const char *name, const char *target, int cores,
                                    const opt_schedule *given, int n_given, pz_err *err);
 
+/* The knobs that shape a lowered model after its passes (knobs.c): what
+ * `paleozoic run/compile/build` take on the command line and a built
+ * program replans with (src/gen/replan.c). Strings are borrowed. */
+#define OPT_DEFAULT_STRATEGY "fixed-mp"   /* every layer alone on all the cores */
+typedef struct {
+    const char *strategy;      /* NULL: OPT_DEFAULT_STRATEGY */
+    const char *target;        /* the strategy's target profile, NULL: the default */
+    const char *precision;     /* NULL, fp32, bf16, int8-dynamic (int8 quantizes before loading) */
+    const char *weights;       /* NULL, fp32, fp16: the storage of fp32 blocks' weights */
+    int has_sparsity;          /* sparsity: R in [0, 1) or IR_SPARSITY_AUTO */
+    float sparsity;
+    int concat;                /* the concatenation pass ran (passes_opts.concat) */
+    int64_t batch;             /* > 0: the leading dim the load binds (onnx_load_opts.batch) */
+    const char *schedule;      /* a schedule file: only said, never applied here (its blocks
+                                * name the layers of the plan it was tuned on) */
+} opt_knobs;
+/* The strategy on m for `cores` cores (the sparsity first, when given, so
+ * that a measured strategy times the sparse kernels); then, after it or a
+ * schedule, opt_knobs_finish: the precision, the weights, the sparsity
+ * (pruning the weights). opt_knobs_precision: the precision and weights
+ * alone; opt_knobs_weights: the weights alone (bench's re-partitions). */
+pz_status opt_knobs_strategy(const opt_knobs *k, ir_model *m, int cores, pz_err *err);
+pz_status opt_knobs_finish(const opt_knobs *k, ir_model *m, pz_err *err);
+void opt_knobs_precision(const opt_knobs *k, ir_model *m);
+void opt_knobs_weights(const opt_knobs *k, ir_model *m);
+/* The knobs as "key=value" lines (strategy, target, precision, weights,
+ * sparsity, concat, batch, schedule; unset ones left out) into buf; returns
+ * snprintf's count. opt_knobs_parse reads them back, in place: k's strings
+ * point into text. An unknown key fails (2). */
+int opt_knobs_format(const opt_knobs *k, char *buf, size_t n);
+pz_status opt_knobs_parse(char *text, opt_knobs *k, pz_err *err);
+
 /* The sparsity knob (sparsity.c; README "Sparsity"): per layer, 0 dense,
  * R in (0, 1) prune the weights to R by blocks, IR_SPARSITY_AUTO the own
  * zero blocks. Applies: the layer has a block-sparse kernel (a 2-D group-1

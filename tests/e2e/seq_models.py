@@ -52,3 +52,30 @@ for k, rows in ((1, [5]), (2, [3, 3]), (4, [4, 1, 2, 6])):
     write(f"ref_{k}_len.pb", numpy_helper.from_array(np.array(len(ts), np.int64), "len"))
     write(f"ref_{k}_cat.pb", numpy_helper.from_array(np.concatenate(ts, 0), "cat"))
     write(f"ref_{k}_last.pb", numpy_helper.from_array(ts[-1], "last"))
+
+# seqmm.onnx: ConcatFromSequence of [n_i, 16] tensors, then MatMul by a
+# [16, 32] weight, Add and Relu: a layer the precision knobs change (a
+# program built with --precision bf16 keeps it after a replan). mm_ex.pb:
+# the build's 2 tensors; mm_in_3.pb: 3 of other rows, mm_ref_3.pb numpy's y.
+w = rng.standard_normal((16, 32)).astype(np.float32)
+b = rng.standard_normal(32).astype(np.float32)
+nodes = [
+    helper.make_node("ConcatFromSequence", ["seq"], ["cat"], name="concat", axis=0),
+    helper.make_node("MatMul", ["cat", "w"], ["mm"], name="mm"),
+    helper.make_node("Add", ["mm", "b"], ["add"], name="add"),
+    helper.make_node("Relu", ["add"], ["y"], name="relu"),
+]
+g = helper.make_graph(
+    nodes, "seqmm", [helper.make_tensor_sequence_value_info("seq", TensorProto.FLOAT, ["n", 16])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 32])],
+    [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], producer_name="seq_models.py")
+m.ir_version = 8
+onnx.checker.check_model(m)
+onnx.save(m, os.path.join(out, "seqmm.onnx"))
+ex = [rng.standard_normal((r, 16)).astype(np.float32) for r in (2, 3)]
+write("mm_ex.pb", numpy_helper.from_list(ex, "seq"))
+ts = [rng.standard_normal((r, 16)).astype(np.float32) for r in (4, 1, 5)]
+write("mm_in_3.pb", numpy_helper.from_list(ts, "seq"))
+y = np.maximum(np.concatenate(ts, 0) @ w + b, 0).astype(np.float32)
+write("mm_ref_3.pb", numpy_helper.from_array(y, "y"))

@@ -114,6 +114,39 @@ if [ "$have_py" = 1 ]; then
             '$T/sm/len.pb' '$T/sm/ref_${k}_len.pb' '$T/sm/cat.pb' '$T/sm/ref_${k}_cat.pb' \
             '$T/sm/last.pb' '$T/sm/ref_${k}_last.pb'"
     done
+    # the build's knobs after a replan: a program built at 2 tensors with a
+    # precision and a strategy runs 3 with them (said on stderr, in NAME.h),
+    # bit for bit what `run` gives with the same knobs, near numpy's float32,
+    # and (bf16) not within float32's error of it: the precision was taken
+    for kn in "bf16 fuse-all" "int8-dynamic fixed-mp:1"; do
+        set -- $kn
+        check "seqmm --precision $1 --strategy $2" sh -c "'$PZ' build '$T/sm/seqmm.onnx' \
+            --input '$T/sm/mm_ex.pb' --precision $1 --strategy $2 -o '$T/sm/mm_$1' 2>/dev/null &&
+            '$T/sm/mm_$1' --input '$T/sm/mm_in_3.pb' --output '$T/sm/mm_$1.pb' --threads 1 2>'$T/sm/log_$1' &&
+            grep -q 'planned now, strategy $2, precision $1\$' '$T/sm/log_$1' &&
+            '$PZ' run '$T/sm/seqmm.onnx' --input '$T/sm/mm_in_3.pb' --precision $1 --strategy $2 \
+            --output '$T/sm/mm_run_$1.pb' --threads 1 && cmp '$T/sm/mm_$1.pb' '$T/sm/mm_run_$1.pb' &&
+            node '$E2E/compare.js' --rel 3e-2 '$T/sm/mm_$1.pb' '$T/sm/mm_ref_3.pb'"
+        [ "$san" = 1 ] && break   # under a sanitizer bf16 alone
+    done
+    check "bf16 taken: not within float32's error" sh -c \
+        "! node '$E2E/compare.js' --rel 1e-5 '$T/sm/mm_bf16.pb' '$T/sm/mm_ref_3.pb'"
+    check "compile seqmm: NAME.h and NAME.c name the knobs" sh -c "'$PZ' compile '$T/sm/seqmm.onnx' \
+        --input '$T/sm/mm_ex.pb' --precision bf16 --strategy fuse-all -o '$T/sm/src' &&
+        grep -q 'define SEQMM_REPLAN_KNOBS \"strategy=fuse-all.012precision=bf16' '$T/sm/src/seqmm.h' &&
+        grep -q 'a net takes the build.s knobs: strategy=fuse-all precision=bf16' '$T/sm/src/seqmm.c'"
+    refuse "seqmm --precision int8: the model linked in would not be the quantized one" \
+        '--precision int8: input 0 of the model is a sequence.*int8-dynamic' \
+        "$PZ" build "$T/sm/seqmm.onnx" --input "$T/sm/mm_ex.pb" --precision int8 -o "$T/sm/mm_int8"
+    # a schedule names the build's layers: not applied to a replanned net, said
+    printf '{"version": 1, "blocks": [{"first": 0, "count": 2, "mp": 1}]}' >"$T/sm/two.json"
+    check "seqmm --schedule: another length says the schedule is not applied" sh -c \
+        "'$PZ' compile '$T/sm/seqmm.onnx' --input '$T/sm/mm_ex.pb' --schedule '$T/sm/two.json' \
+        -o '$T/sm/ssrc' && grep -q 'but not the schedule .*two.json' '$T/sm/ssrc/seqmm.c' &&
+        '$PZ' build '$T/sm/seqmm.onnx' --input '$T/sm/mm_ex.pb' --schedule '$T/sm/two.json' \
+        -o '$T/sm/mm_s' 2>/dev/null && '$T/sm/mm_s' --input '$T/sm/mm_in_3.pb' --output '$T/sm/mm_s.pb' \
+        --threads 1 2>'$T/sm/log_s' && grep -q 'not the build.s schedule .*two.json' '$T/sm/log_s' &&
+        node '$E2E/compare.js' --rel 1e-5 '$T/sm/mm_s.pb' '$T/sm/mm_ref_3.pb'"
 else
     skip_one "seqlen: needs $PY with onnx and numpy"
 fi
@@ -170,7 +203,37 @@ check "run_model.c + libseqins.so" sh -c "$CCX -std=c99 -DMODEL=seqins -I'$T/lib
 check "libseqins.so: a SequenceProto output, bytes equal to the executable's" sh -c \
     "'$T/rm' --input '$S/input_0.pb' --input '$S/input_1.pb' --output '$T/lib.pb' \
     --weights '$T/lib/seqins.weights' >/dev/null && cmp '$T/exe.pb' '$T/lib.pb'"
-check "libseqins.so: a sequence of another length refused" sh -c \
-    "! '$T/rm' --input '$S/output_0.pb' --input '$S/input_1.pb' --weights '$T/lib/seqins.weights' 2>'$T/log' &&
-    grep -q 'wrong number of tensors.*sequence' '$T/log'"
+# seqins_run takes the build's length: seqins_check_values refuses another
+for lib in so a; do
+    # libseqins.a's seqins_run_values needs the compiler's library
+    [ $lib = a ] && check "run_model.c + libseqins.a" sh -c "$CCX -std=c99 -DMODEL=seqins -I'$T/lib' \
+        -I'$B/include' '$ROOT/examples/model_lib/run_model.c' '$T/lib/libseqins.a' '$B/libpaleozoic.a' \
+        '$B/libpzio.a' '$B/libpzrt.a' -lprotobuf-c -lm -lpthread $SANF -o '$T/rm'"
+    check "libseqins.$lib: a sequence of another length refused" sh -c \
+        "! '$T/rm' --input '$S/output_0.pb' --input '$S/input_1.pb' --weights '$T/lib/seqins.weights' 2>'$T/log' &&
+        grep -q 'input \"sequence\": a sequence of 4 tensors, this library takes 3' '$T/log'"
+done
+# ... and seqins_run_values takes any length, planned inside the library: 4
+# tensors (and 3) give the values `run` gives, read back element by element
+# (pz_io_write_value and run's writer pack dims differently); another element
+# type exits 2 naming the input
+for lib in so a; do
+    [ $lib = so ] && link="'$T/lib/libseqins.so' -Wl,-rpath,'$T/lib'" ||
+        link="'$T/lib/libseqins.a' '$B/libpaleozoic.a'"
+    check "run_values.c + libseqins.$lib" sh -c "$CCX -std=c99 -DMODEL=seqins -I'$T/lib' -I'$B/include' \
+        '$E2E/run_values.c' $link '$B/libpzio.a' '$B/libpzrt.a' -lprotobuf-c -lm -lpthread $SANF -o '$T/rv'"
+    for x in output_0 input_0; do
+        [ $x = input_0 ] && want=$T/exe.pb || want=$T/r_output_0.pb
+        check "libseqins.$lib: seqins_run_values at $x's length" sh -c "'$T/rv' '$S/$x.pb' '$S/input_1.pb' \
+            -- '$T/rv.pb' 2>/dev/null && node -e \"
+            const {readValue} = require('$E2E/tensorproto.js');
+            const s = v => JSON.stringify(v.tensors.map(t => [t.dtype, t.dims, Array.from(t.data, String)]));
+            const a = readValue('$T/rv.pb'), b = readValue('$want');
+            if (!a.container || s(a) !== s(b)) { console.log(s(a), s(b)); process.exit(1); }\""
+    done
+    check "libseqins.$lib: seqins_run_values refuses another element type" sh -c \
+        "'$T/rv' '$F' '$S/input_1.pb' -- '$T/rvbad.pb' 2>'$T/log'; [ \$? = 2 ] && [ ! -e '$T/rvbad.pb' ] &&
+        grep -q 'input \"sequence/0\" wants int64, the file holds float32' '$T/log'"
+    [ "$san" = 1 ] && break   # under a sanitizer the .so alone
+done
 finish

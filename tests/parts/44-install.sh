@@ -114,7 +114,7 @@ for f in libtiny.a libtiny.so tiny.h tiny.weights; do [ -f "$L/$f" ] && ok || ba
 [ "$(ls -A "$L" | wc -l)" = 4 ] && ok || bad "--lib: extra files in DIR: $(ls -A "$L" | tr '\n' ' ')"
 readelf -d "$L/libtiny.so" | grep -q 'SONAME.*\[libtiny.so\]' && ok || bad "--lib: no soname libtiny.so"
 readelf -d "$L/libtiny.so" | grep -q 'NEEDED.*libpzrt' && bad "--lib: libtiny.so needs libpzrt (not self-contained)" || ok
-want="paleozoic_model_name tiny_create tiny_destroy tiny_input_values tiny_inputs tiny_n_input_values tiny_n_inputs tiny_n_output_values tiny_n_outputs tiny_net tiny_output_data tiny_output_shape tiny_output_values tiny_outputs tiny_run"
+want="paleozoic_model_name tiny_check_values tiny_create tiny_destroy tiny_input_values tiny_inputs tiny_n_input_values tiny_n_inputs tiny_n_output_values tiny_n_outputs tiny_net tiny_output_data tiny_output_shape tiny_output_values tiny_outputs tiny_run"
 got=$(nm -D --defined-only "$L/libtiny.so" | awk '{print $3}' | grep -v '^_' | LC_ALL=C sort | tr '\n' ' ')
 [ "$got" = "$want " ] && ok || bad "--lib: libtiny.so exports [$got], want [$want]"
 check "tiny.h compiles alone (installed headers)" sh -c "printf '#include \"tiny.h\"\n' |

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "opt/opt.h"
 #include "opt/opt_internal.h"
 
 #include "test_check.h"
@@ -258,8 +259,31 @@ static void stitch(void)
     CHECK(ns == 5 && om[0] == 2);
 }
 
+/* The build's knobs a replanned program takes (opt_knobs_format, _parse):
+ * what is written reads back, unset ones stay unset, a bad line fails. */
+static void knobs(void)
+{
+    opt_knobs k = {"fuse-all", NULL, "bf16", "fp16", 1, 0.25f, 1, 4, "s.json"}, r;
+    char buf[512], bad[] = "strategy=fixed-mp\nprecison=bf16\n", noeq[] = "strategy";
+    CHECK(opt_knobs_format(&k, buf, sizeof buf) < (int)sizeof buf);
+    CHECK(!strcmp(buf, "strategy=fuse-all\nprecision=bf16\nweights=fp16\nschedule=s.json\n"
+                       "sparsity=0.25\nconcat=1\nbatch=4\n"));
+    pz_err e = {0};
+    CHECK(opt_knobs_parse(buf, &r, &e) == PZ_OK);
+    CHECK(!strcmp(r.strategy, "fuse-all") && !r.target && !strcmp(r.precision, "bf16") &&
+          !strcmp(r.weights, "fp16") && r.has_sparsity && r.sparsity == 0.25f && r.concat == 1 &&
+          r.batch == 4 && !strcmp(r.schedule, "s.json"));
+    opt_knobs d = {0};   /* the defaults: the strategy named, nothing else set */
+    opt_knobs_format(&d, buf, sizeof buf);
+    CHECK(!strcmp(buf, "strategy=" OPT_DEFAULT_STRATEGY "\nconcat=0\nbatch=0\n"));
+    CHECK(opt_knobs_parse(bad, &r, &e) == PZ_ERR_INPUT && strstr(e.msg, "precison"));
+    pz_err e2 = {0};
+    CHECK(opt_knobs_parse(noeq, &r, &e2) == PZ_ERR_INPUT && strstr(e2.msg, "key=value"));
+}
+
 int main(void)
 {
+    knobs();
     space();
     jacobi();
     pca();
