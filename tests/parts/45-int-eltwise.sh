@@ -19,7 +19,7 @@
 # The same functions on NCHW16c maps of 40 channels after a conv (each
 # binary16c broadcast: same shape, per channel, one value) and in a
 # dynamic region (after a Compress by a run-time condition), at the CPU's
-# ISA (3 threads), scalar and ref, likewise.
+# ISA (3 threads), scalar (the NCHW16c one) and ref, likewise.
 # Under a sanitizer: the models of one shape
 # (along the last axis), the NCHW16c and dynamic ones at the CPU's ISA.
 # Ends with `N passed, N failed`.
@@ -321,6 +321,8 @@ if "$PY" "$T/make_b.py" "$T" >"$T/make.log" 2>&1; then
             continue
         fi
         for isa in $isas; do
+            # a dynamic region's scalar ISA runs the reference
+            [ "$n" = fdyn ] && [ "$isa" = scalar ] && continue
             pairs=""
             for o in $(outs "$isa"); do pairs="$pairs --output $o"; done
             # shellcheck disable=SC2086
