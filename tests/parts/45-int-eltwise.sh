@@ -16,8 +16,13 @@
 # also as a built program. float32 Max, Min, Mod (fmod 1), Pow (x^2, x^3 of
 # negative bases, |a| + 0.1 to random powers) per broadcast at the CPU's
 # ISA, scalar and ref: the bits of ORT's, the general Pows within 1e-5.
+# The same functions on NCHW16c maps of 40 channels after a conv (each
+# binary16c broadcast: same shape, per channel, one value) and in a
+# dynamic region (after a Compress by a run-time condition), at the CPU's
+# ISA (3 threads), scalar (the NCHW16c one) and ref, likewise.
 # Under a sanitizer: the models of one shape
-# (along the last axis). Ends with `N passed, N failed`.
+# (along the last axis), the NCHW16c and dynamic ones at the CPU's ISA.
+# Ends with `N passed, N failed`.
 set -u
 NAME=45-int-eltwise
 . "$(dirname "$0")/lib.sh"
@@ -232,5 +237,114 @@ if "$PY" "$T/make_f.py" "$T" "$modes" >"$T/make.log" 2>&1; then
     done
 else
     bad "float model export: $(tail -c 600 "$T/make.log")"
+fi
+# float32 Max, Min, Mod (fmod 1), PRelu, Pow on NCHW16c maps (fblk: AVX-512
+# binary_avx512.c's binary16c, the scalar twin, the reference) and in a
+# dynamic region (fdyn: Compress by a run-time condition; the plain AVX-512
+# kernel chosen at run): every output but the general Pows the bits of ORT's
+# (those within 1e-5), at the CPU's ISA (3 threads), scalar and ref; under a
+# sanitizer the CPU's ISA only
+cat >"$T/make_b.py" <<'PYEOF'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+out = sys.argv[1]
+rng = np.random.default_rng(3)
+
+
+def save(name, nodes, ins, n_out, inits, values):
+    outs = [h.make_tensor_value_info("y%d" % i, T.FLOAT, None) for i in range(n_out)]
+    m = h.make_model(h.make_graph(nodes, "g", ins, outs, inits),
+                     opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, "%s/%s.onnx" % (out, name))
+    for k, v in values:
+        with open("%s/%s.%s.pb" % (out, name, k), "wb") as f:
+            f.write(nh.from_array(np.asarray(v), k).SerializeToString())
+
+
+def nonzero(v, r):   # no Mod by ~0
+    return np.where(np.abs(v) < 0.1, np.float32(r), v).astype(np.float32)
+
+
+ks = [nh.from_array(np.array(v, np.float32), k) for k, v in (("k01", 0.1), ("k2", 2.0), ("k05", 0.5), ("k3", 3.0))]
+# blocked: two 1x1 convs by the identity (exact: Y = X) make NCHW16c maps of
+# 40 channels (a partial block), read by each broadcast of binary16c
+C, X = 40, [1, 40, 9, 11]
+pc = rng.uniform(-2, 2, [1, C, 1, 1]).astype(np.float32)
+inits = ks + [nh.from_array(np.eye(C, dtype=np.float32).reshape(C, C, 1, 1), "w"),
+              nh.from_array(pc, "pc"), nh.from_array(np.abs(pc) + np.float32(0.5), "pe"),
+              nh.from_array(rng.uniform(-1, 1, [C, 1, 1]).astype(np.float32), "sl")]
+nodes = [h.make_node("Conv", ["x", "w"], ["y"]), h.make_node("Conv", ["z", "w"], ["u"]),
+         h.make_node("Max", ["y", "pc"], ["y0"]), h.make_node("Min", ["y", "k05"], ["y1"]),
+         h.make_node("Mod", ["y", "u"], ["y2"], fmod=1), h.make_node("PRelu", ["y", "sl"], ["y3"]),
+         h.make_node("Pow", ["y", "k2"], ["y4"]), h.make_node("Max", ["pc", "y"], ["y5"]),
+         h.make_node("Abs", ["y"], ["ya"]), h.make_node("Add", ["ya", "k01"], ["yp"]),
+         h.make_node("Pow", ["yp", "pe"], ["y6"])]
+save("fblk", nodes, [h.make_tensor_value_info(k, T.FLOAT, X) for k in ("x", "z")], 7, inits,
+     (("x", rng.uniform(-4, 4, X).astype(np.float32)),
+      ("z", nonzero(rng.uniform(-3, 3, X).astype(np.float32), 1.5))))
+# a dynamic region: Compress by a condition given at run time, then each
+# broadcast of the plain kernel (same shape, along the last axis, scalar)
+A = [2, 3, 37]
+nodes = [h.make_node("Compress", ["a", "c"], ["ac"], axis=2),
+         h.make_node("Compress", ["b", "c"], ["bs"], axis=2),
+         h.make_node("Max", ["ac", "bs"], ["y0"]), h.make_node("Min", ["ac", "bl"], ["y1"]),
+         h.make_node("Mod", ["ac", "bl"], ["y2"], fmod=1), h.make_node("PRelu", ["ac", "bl"], ["y3"]),
+         h.make_node("Pow", ["ac", "k2"], ["y4"]), h.make_node("Max", ["k05", "ac"], ["y5"]),
+         h.make_node("Abs", ["ac"], ["aa"]), h.make_node("Add", ["aa", "k01"], ["ap"]),
+         h.make_node("Pow", ["ap", "bs"], ["y6"]), h.make_node("Pow", ["ac", "k3"], ["y7"])]
+ins = [h.make_tensor_value_info("a", T.FLOAT, A), h.make_tensor_value_info("b", T.FLOAT, A),
+       h.make_tensor_value_info("bl", T.FLOAT, [2, 3, 1]), h.make_tensor_value_info("c", T.BOOL, [37])]
+save("fdyn", nodes, ins, 8, ks,
+     (("a", rng.uniform(-4, 4, A).astype(np.float32)),
+      ("b", nonzero(rng.uniform(-3, 3, A).astype(np.float32), 1.5)),
+      ("bl", nonzero(rng.uniform(-3, 3, [2, 3, 1]).astype(np.float32), -1.5)),
+      ("c", rng.uniform(0, 1, [37]) < 0.8)))
+print("fblk:x,z:7 fdyn:a,b,bl,c:8")
+PYEOF
+isas="cpu scalar ref"
+[ "$san" = 1 ] && [ "$full" != 1 ] && isas=cpu
+if "$PY" "$T/make_b.py" "$T" >"$T/make.log" 2>&1; then
+    for spec in $(tail -n 1 "$T/make.log"); do
+        n=${spec%%:*} rest=${spec#*:} k=${spec##*:}
+        ins="" pzins=""
+        for i in $(echo "${rest%:*}" | tr , ' '); do
+            ins="$ins $T/$n.$i.pb" pzins="$pzins --input $T/$n.$i.pb"
+        done
+        outs() { i=0; while [ $i -lt "$k" ]; do printf '%s ' "$T/$n.$1.$i.pb"; i=$((i + 1)); done; }
+        # shellcheck disable=SC2046,SC2086
+        if ! node "$E2E/ort_run.js" "$T/$n.onnx" $ins -- $(outs ort) >/dev/null 2>"$T/ort.err"; then
+            bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
+            continue
+        fi
+        for isa in $isas; do
+            # a dynamic region's scalar ISA runs the reference
+            [ "$n" = fdyn ] && [ "$isa" = scalar ] && continue
+            pairs=""
+            for o in $(outs "$isa"); do pairs="$pairs --output $o"; done
+            # shellcheck disable=SC2086
+            if [ "$isa" = cpu ]; then env -u PZ_ISA "$PZ" run "$T/$n.onnx" $pzins $pairs --threads 3 \
+                    >/dev/null 2>"$T/run.err"
+            else PZ_ISA=$isa "$PZ" run "$T/$n.onnx" $pzins $pairs >/dev/null 2>"$T/run.err"
+            fi || { bad "$n: $isa run failed: $(head -c 400 "$T/run.err")"; continue; }
+            clean "$T/run.err" || bad "$n $isa: sanitizer report: $(tail -c 300 "$T/run.err")"
+            i=0
+            while [ $i -lt "$k" ]; do
+                if [ $i -ge 6 ]; then   # Pow(|y| + 0.1, e), Pow(y, 3)
+                    check "$n: Pow output $i at ISA $isa: ONNX Runtime within 1e-5" \
+                        node "$E2E/compare.js" --rel 1e-5 "$T/$n.$isa.$i.pb" "$T/$n.ort.$i.pb"
+                else
+                    check "$n: output $i at ISA $isa: the bits of ONNX Runtime" \
+                        node "$E2E/compare.js" --bitwise "$T/$n.$isa.$i.pb" "$T/$n.ort.$i.pb"
+                fi
+                i=$((i + 1))
+            done
+        done
+    done
+else
+    bad "blocked/dynamic model export: $(tail -c 600 "$T/make.log")"
 fi
 finish

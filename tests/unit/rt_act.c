@@ -15,8 +15,8 @@
  * (x in [87, 130]): on the SIMD ISAs no underflow is raised (e^t is taken
  * as 0 below t = -87: a denormal costs a microcode assist a vector) and the
  * results are the limits 1/(1 + tiny) rounds to, 1 and x, bitwise; through
- * act16c and AVX-512's unary layer (the scalar twin is the reference
- * formula, expf's own underflow included, and AVX2's unary layer is it);
+ * act16c and the unary layer (the scalar twin is the reference formula,
+ * expf's own underflow included);
  * the UNARY layer's GELU, both forms, at AVX-512 and AVX2, at x in
  * [-30, -4]: no underflow either.
  * PRelu (a slope per channel, from the act's slope array): bitwise the
@@ -25,11 +25,12 @@
  * array has exactly 40), and -0.0 and NaN kept as the scalar twin keeps
  * them. SELECT (Where(x cmp t, A, B)): bitwise the test's own Where over
  * every comparison and branch form, at -0, NaN, +-inf, denormals and x = t.
- * ELU, SELU, SOFTPLUS, MISH, GELU (both forms): bitwise the UNARY layer's
- * kernel of the same ISA (a fused layer's bits are the unfused one's;
- * AVX-512's and AVX2's: vector forms, the scalar ISA's libm), NaN and
- * +-inf included, the partial block's too; the first four within 4.8e-7
- * relative of pz_act_f64 (the worst printed). GELU (erf and tanh forms)
+ * ELU, SELU, SOFTPLUS, MISH, GELU (both forms), LeakyRelu, Sigmoid, Swish
+ * (alpha 1 and 1.702), HardSigmoid (two alphas), HardSwish: bitwise the
+ * UNARY layer's kernel of the same ISA (a fused layer's bits are the
+ * unfused one's; AVX-512's and AVX2's: vector forms, the scalar ISA's
+ * libm), NaN and +-inf included, the partial block's too; the first four
+ * within 4.8e-7 relative of pz_act_f64 (the worst printed). GELU (erf and tanh forms)
  * through act16c within 2.5e-7 max(|x|, 1) of the formula in double over
  * [-30, 30] and the specials; NaN stays NaN, +inf +inf, -inf NaN (x/2 (1 +
  * erf(-inf)), as PyTorch). Erf through the UNARY layer's kernel (AVX-512:
@@ -145,7 +146,6 @@ static void no_underflow(const pz_fast_kernels *k)
              {PZ_ACT_SWISH, PZ_UN_SWISH, 1.702f}};
     for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
         for (int way = 0; way < 2; way++) {
-            if (way == 1 && k->isa != PZ_ISA_AVX512) continue;   /* AVX2's unary Sigmoid: scalar */
             const pz_act act = {.kind = f[j].act, .lo = f[j].alpha};
             const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha};
             memcpy(y, v, sizeof y);
@@ -178,9 +178,10 @@ static void no_underflow(const pz_fast_kernels *k)
     }
 }
 
-/* ELU, SELU, SOFTPLUS, MISH, GELU through act16c: bitwise the UNARY layer's
- * kernel (unary16c of the same ISA: vector forms, the scalar ISA's libm), and
- * the lanes of channels >= C (40, from 32) zeros. */
+/* ELU, SELU, SOFTPLUS, MISH, GELU, LEAKY_RELU, SIGMOID, SWISH, HARD_SIGMOID
+ * and HARD_SWISH through act16c: bitwise the UNARY layer's kernel (unary16c
+ * of the same ISA: vector forms, the scalar ISA's libm), and the lanes of
+ * channels >= C (40, from 32) zeros. */
 static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
 {
     const struct {
@@ -189,13 +190,20 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
         float alpha, gamma;
     } f[] = {{PZ_ACT_ELU, PZ_UN_ELU, 0.7f, 0}, {PZ_ACT_SELU, PZ_UN_SELU, 1.6732632f, 1.0507010f},
              {PZ_ACT_SOFTPLUS, PZ_UN_SOFTPLUS, 0, 0}, {PZ_ACT_MISH, PZ_UN_MISH, 0, 0},
-             {PZ_ACT_GELU, PZ_UN_GELU, 0, 0}, {PZ_ACT_GELU, PZ_UN_GELU, 1, 0}};
+             {PZ_ACT_GELU, PZ_UN_GELU, 0, 0}, {PZ_ACT_GELU, PZ_UN_GELU, 1, 0},
+             {PZ_ACT_LEAKY_RELU, PZ_UN_LEAKY_RELU, 0.1f, 0}, {PZ_ACT_SIGMOID, PZ_UN_SIGMOID, 0, 0},
+             {PZ_ACT_SWISH, PZ_UN_SWISH, 1.0f, 0}, {PZ_ACT_SWISH, PZ_UN_SWISH, 1.702f, 0},
+             {PZ_ACT_HARD_SIGMOID, PZ_UN_HARD_SIGMOID, 0.2f, 0.5f},
+             {PZ_ACT_HARD_SIGMOID, PZ_UN_HARD_SIGMOID, 1.0f / 6, 0.5f},
+             {PZ_ACT_HARD_SWISH, PZ_UN_HARD_SWISH, 0, 0}};
     float *in = new_nan(n), *fy = new_nan(n), *uy = new_nan(n);
     memcpy(in, x, (size_t)n * sizeof *in);
     in[0] = NAN, in[1] = -INFINITY, in[2] = INFINITY;
     for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) {
+        /* HardSigmoid's beta is the act's hi, SELU's gamma */
         const pz_act act = {.kind = f[j].act, .lo = f[j].alpha, .hi = f[j].gamma};
-        const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha, .gamma = f[j].gamma};
+        const pz_unary_params up = {.func = f[j].un, .alpha = f[j].alpha, .beta = f[j].gamma,
+                                    .gamma = f[j].gamma};
         memcpy(fy, in, (size_t)n * sizeof *fy);
         k->act16c(&act, fy, n / 16, 0, 16);
         k->unary16c(&up, 1, 16, n / 16, in, uy, 0, 1);
@@ -214,9 +222,12 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
          * (rt_unary_math); SELU's scalar float formula (gamma (alpha e^x -
          * alpha)) cancels near 0, so there only x <= -1/2 */
         const bool cancels = f[j].act == PZ_ACT_SELU && k->isa == PZ_ISA_SCALAR;
-        const bool gelu = f[j].act == PZ_ACT_GELU;   /* its own bound: gelu_bound */
+        /* GELU has its own bound (gelu_bound), the kinds after it main's */
+        const bool gelu = f[j].act == PZ_ACT_GELU;
+        const bool bound = f[j].act == PZ_ACT_ELU || f[j].act == PZ_ACT_SELU ||
+                           f[j].act == PZ_ACT_SOFTPLUS || f[j].act == PZ_ACT_MISH;
         double worst = 0, wx = 0;
-        for (int i = 3; i < n && !gelu; i++) {
+        for (int i = 3; i < n && bound; i++) {
             if (cancels && in[i] > -0.5f && in[i] <= 0) continue;
             const double want = f[j].act == PZ_ACT_SELU && in[i] <= 0   /* no cancellation */
                                     ? (double)act.hi * act.lo * expm1((double)in[i])
@@ -225,10 +236,13 @@ static void unary_bits(const pz_fast_kernels *k, const float *x, int n)
             if (!(e <= worst)) worst = e, wx = in[i];
         }
         char what[220];
+        char form[40] = "";
+        if (gelu) snprintf(form, sizeof form, " (%s)", f[j].alpha != 0 ? "tanh" : "erf");
+        else if (!bound && f[j].alpha != 0) snprintf(form, sizeof form, " alpha %g", (double)f[j].alpha);
+        char err[80] = "";
+        if (bound) snprintf(err, sizeof err, ", error %.2f of 4.8e-7 relative at x = %.9g", worst, wx);
         snprintf(what, sizeof what, "%s %s%s: act16c = the unary layer bitwise (%d differ), "
-                 "lanes >= C zero (%d wrong), error %.2f of 4.8e-7 relative at x = %.9g",
-                 k->name, KIND[f[j].act],
-                 gelu ? (f[j].alpha != 0 ? " (tanh)" : " (erf)") : "", diff, tail, worst, wx);
+                 "lanes >= C zero (%d wrong)%s", k->name, KIND[f[j].act], form, diff, tail, err);
         printf("  %s\n", what);
         check(!diff && !tail && worst <= 1, what);
     }

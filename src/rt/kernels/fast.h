@@ -226,8 +226,9 @@ void pz_f32_unary_nchw16c__scalar(const pz_unary_params *p, int64_t n, int64_t c
 /* AVX-512 (eltwise16c_avx512.c): Sigmoid, Swish, HardSigmoid, HardSwish,
  * GELU, Erf, Tanh, Exp, Log, Elu, Selu, Softplus, Mish in ZMM registers (within a
  * few ulps of the reference, not bitwise); AVX2 (eltwise16c_avx2.c): Tanh,
- * Exp, Log, Elu, Selu, Softplus, Mish, GELU and Erf in YMM registers; every other
- * function through the scalar twin. */
+ * Exp, Log, Elu, Selu, Softplus, Mish, GELU, Erf, LeakyRelu, Sigmoid, Swish,
+ * HardSigmoid and HardSwish in YMM registers; every other function through
+ * the scalar twin. Each vector form is its ISA's fused epilogue's (act16c). */
 void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                   const float *restrict x, float *restrict y, int ith, int nth);
 void pz_f32_unary_nchw16c__avx2(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
@@ -241,15 +242,18 @@ void pz_f32_act16c__avx512(const pz_act *a, float *restrict y, int64_t npix, int
 /* Binary on NCHW16c: A and B each either of Y's shape (bc 0) or one
  * vector per channel, [N, C, 1, 1] (bc 1) or [1, C, 1, 1] (bc 2), blocked
  * (a squeeze-excite scale), or one value, plain (bc 3: a scalar constant,
- * PaddleOCR's learnable scale and HardSwish's + 3, / 6). The AVX-512 kernel does Add, Sub, Mul and Div
- * (the same bits: IEEE operations and the same clamp), the rest through the
- * scalar twin. */
+ * PaddleOCR's learnable scale and HardSwish's + 3, / 6). The AVX-512 kernel
+ * (binary_avx512.c; takes: the function one it does) does Add, Sub, Mul,
+ * Div, Max, Min, PRelu, Mod and Fmod with the scalar twin's bits, Pow within
+ * 1 ulp of it (the plain kernel's forms, pz_f32_binary__avx512), the
+ * integer-only functions through the twin. */
 void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth);
 void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth);
+bool pz_f32_binary16c_avx512_takes(pz_binary_func f);
 typedef void (*pz_binary16c_fn)(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                                 const float *restrict a, int abc, const float *restrict b,
                                 int bbc, float *restrict y, int ith, int nth);

@@ -84,7 +84,7 @@ static inline float pz_binary_f32(pz_binary_func f, float a, float b)
     case PZ_BIN_SUB: return a - b;
     case PZ_BIN_MUL: return a * b;
     case PZ_BIN_DIV: return a / b;
-    case PZ_BIN_POW: return powf(a, b);
+    case PZ_BIN_POW: return b == 2.0f ? a * a : powf(a, b);   /* x^2 rounded once (powf's may be 1 ulp off) */
     case PZ_BIN_MAX: return (a > b || a != a) ? a : b;   /* NaN propagates, like numpy */
     case PZ_BIN_MIN: return (a < b || a != a) ? a : b;
     case PZ_BIN_PRELU: return a < 0 ? a * b : a;

@@ -195,6 +195,41 @@ static inline __m256 gelu8_ps(__m256 x, int tanh_form)
     return _mm256_mul_ps(x, _mm256_and_ps(live, s));
 }
 
+/* LeakyRelu, Sigmoid, Swish (x sigmoid(alpha x)), HardSigmoid (clamp(alpha x + beta,
+ * 0, 1), NaN kept) and HardSwish (x clamp(x/6 + 1/2, 0, 1)): pz_act16_ps's
+ * forms (vmath_avx512.h) on 8 floats, e^t by exp8_ps; the epilogues' and
+ * the AVX2 UNARY layer's (eltwise16c_avx2.c): fused = unfused bitwise. */
+static inline __m256 leaky_relu8_ps(__m256 v, __m256 alpha)   /* v < 0 ? alpha v : v */
+{
+    return _mm256_blendv_ps(v, _mm256_mul_ps(v, alpha), _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ));
+}
+
+static inline __m256 sigmoid8_ps(__m256 v)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    return _mm256_div_ps(one, _mm256_add_ps(one, exp8_ps(_mm256_sub_ps(_mm256_setzero_ps(), v))));
+}
+
+static inline __m256 swish8_ps(__m256 v, __m256 alpha)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 e = exp8_ps(_mm256_sub_ps(_mm256_setzero_ps(), _mm256_mul_ps(alpha, v)));
+    return _mm256_mul_ps(v, _mm256_div_ps(one, _mm256_add_ps(one, e)));
+}
+
+static inline __m256 hard_sigmoid8_ps(__m256 v, __m256 alpha, __m256 beta)
+{
+    /* max and min return their second operand on a NaN: it passes */
+    return _mm256_min_ps(_mm256_set1_ps(1.0f),
+                         _mm256_max_ps(_mm256_setzero_ps(), _mm256_fmadd_ps(alpha, v, beta)));
+}
+
+static inline __m256 hard_swish8_ps(__m256 v)
+{
+    const __m256 h = _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f), _mm256_set1_ps(0.5f));
+    return _mm256_mul_ps(v, _mm256_min_ps(_mm256_max_ps(h, _mm256_setzero_ps()), _mm256_set1_ps(1.0f)));
+}
+
 /* pz_select16_ps's SELECT (vmath_avx512.h) on 8 floats. */
 static inline __m256 pz_select8_ps(const pz_act *a, __m256 v)
 {
@@ -214,25 +249,15 @@ static inline __m256 pz_select8_ps(const pz_act *a, __m256 v)
 
 static inline __m256 pz_act8_ps(const pz_act *a, __m256 v)
 {
-    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 zero = _mm256_setzero_ps();
     switch (a->kind) {
     case PZ_ACT_RELU: return _mm256_max_ps(zero, v);
     case PZ_ACT_CLIP: return _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(a->lo)), _mm256_set1_ps(a->hi));
-    case PZ_ACT_LEAKY_RELU:
-        return _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_set1_ps(a->lo)),
-                                _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
-    case PZ_ACT_SIGMOID: return _mm256_div_ps(one, _mm256_add_ps(one, exp8_ps(_mm256_sub_ps(zero, v))));
-    case PZ_ACT_SWISH: {
-        __m256 e = exp8_ps(_mm256_sub_ps(zero, _mm256_mul_ps(_mm256_set1_ps(a->lo), v)));
-        return _mm256_mul_ps(v, _mm256_div_ps(one, _mm256_add_ps(one, e)));
-    }
-    case PZ_ACT_HARD_SIGMOID:
-        return _mm256_min_ps(one, _mm256_max_ps(zero, _mm256_fmadd_ps(_mm256_set1_ps(a->lo), v,
-                                                                        _mm256_set1_ps(a->hi))));
-    case PZ_ACT_HARD_SWISH: {
-        __m256 h = _mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6.0f), _mm256_set1_ps(0.5f));
-        return _mm256_mul_ps(v, _mm256_min_ps(_mm256_max_ps(h, zero), one));
-    }
+    case PZ_ACT_LEAKY_RELU: return leaky_relu8_ps(v, _mm256_set1_ps(a->lo));
+    case PZ_ACT_SIGMOID: return sigmoid8_ps(v);
+    case PZ_ACT_SWISH: return swish8_ps(v, _mm256_set1_ps(a->lo));
+    case PZ_ACT_HARD_SIGMOID: return hard_sigmoid8_ps(v, _mm256_set1_ps(a->lo), _mm256_set1_ps(a->hi));
+    case PZ_ACT_HARD_SWISH: return hard_swish8_ps(v);
     case PZ_ACT_TANH: return tanh8_acc_ps(v);
     case PZ_ACT_SELECT: return pz_select8_ps(a, v);
     case PZ_ACT_ELU: return elu8_ps(v, _mm256_set1_ps(a->lo));

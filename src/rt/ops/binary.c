@@ -86,7 +86,8 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
         l->out_cblk[0] = 16;
     }
     /* Add, Sub, Mul, Div on plain layouts: the vectorized twin (a dynamic
-     * region asks again at run, its broadcast is the run's) */
+     * region asks again at run, its broadcast is the run's, for this twin
+     * and then the CPU's kernel below) */
     if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
         (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
         st->path = BIN_F32_FAST;
@@ -127,8 +128,12 @@ static void binary_run(const pz_layer *l, int ith, int nth)
             pz_f32_binary__fast(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
             break;
         }
-        /* a dynamic region's broadcast the twin does not take: the reference */
-        pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+        /* a dynamic region: Pow, Max, ... by the CPU's kernel where it takes
+         * the run's broadcast, else the reference */
+        if (st->ffn && pz_f32_binary_avx512_takes(l->params, &st->bc))
+            st->ffn(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
+        else
+            pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
         break;
     case BIN_F32_VEC:
         st->ffn(l->params, &st->bc, a->data, b->data, y->data, ith, nth);

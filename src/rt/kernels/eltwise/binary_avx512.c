@@ -1,7 +1,10 @@
-/* binary_avx512.c - the float32 BINARY's Pow, Max, Min, PRelu, Mod and
- * Fmod in ZMM registers (fast.h, f32_binary), where each operand is
- * contiguous along a segment or one value; its scalar twin is the
- * reference (binary_ref.c, pz_binary_f32), whose bits it gives except Pow:
+/* binary_avx512.c - the float32 BINARY in ZMM registers: Pow, Max, Min,
+ * PRelu, Mod and Fmod on plain layouts (fast.h, f32_binary), where each
+ * operand is contiguous along a segment or one value, and every float
+ * function on NCHW16c (binary16c: each operand of Y's shape, one vector
+ * per channel or one value; Add, Sub, Mul, Div as IEEE operations). The
+ * scalar twins are the reference (binary_ref.c, pz_binary_f32) and
+ * eltwise16c.c's, whose bits they give except Pow's:
  *   - Max, Min: (a > b or a NaN) ? a : b, as the reference (NaN propagates);
  *   - Fmod: a - trunc(a / b) b in double, exact where |a / b| < 2^24 (the
  *     double quotient cannot round across an integer there: its distance
@@ -14,9 +17,9 @@
  *     1e-15 relative), rounded once to float: within 1 ulp of the correctly
  *     rounded power, and so of powf's (glibc: below 1 ulp). A negative
  *     base with an integer exponent takes the sign of an odd one; e = 2 is
- *     x x (powf's bits); x < 0 with e not an integer NaN as glibc's powf
- *     makes it, (x - x) / (x - x); lanes with x 0, inf or NaN, e inf or
- *     NaN by powf.
+ *     x x (pz_binary_f32's bits); x < 0 with e not an integer NaN as
+ *     glibc's powf makes it, (x - x) / (x - x); lanes with x 0, inf or
+ *     NaN, e inf or NaN by the reference.
  * The activation after (Relu, Clip: a BINARY takes no other) as pz_act_f32. */
 #include "rt/kernels/fast.h"
 
@@ -131,6 +134,10 @@ PZ_ALWAYS_INLINE __m512 op16(pz_binary_func f, __m512 a, __m512 b, __mmask16 *sl
 {
     *slow = 0;
     switch (f) {
+    case PZ_BIN_ADD: return _mm512_add_ps(a, b);
+    case PZ_BIN_SUB: return _mm512_sub_ps(a, b);
+    case PZ_BIN_MUL: return _mm512_mul_ps(a, b);
+    case PZ_BIN_DIV: return _mm512_div_ps(a, b);
     case PZ_BIN_POW: return pow16(a, b, slow);
     case PZ_BIN_MAX:
         return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ) | _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), b, a);
@@ -186,7 +193,93 @@ void pz_f32_binary__avx512(const pz_binary_params *p, const pz_bcast *bc, const 
 {
     pz_f32_binary_walk(seg_row, p, bc, a, b, y, ith, nth);
 }
+
+/* n vectors of one (image, block) plane of a blocked binary (fast.h,
+ * binary16c): A a vector a pixel (am 0), one vector for all (1, 2) or one
+ * value (3), B likewise (bm); then the clamp (lo, hi: the reference's
+ * pz_act_f32, NaN kept, as max(lo, v) and min(hi, v) return a NaN v);
+ * lanes outside keep zero. The slow lanes (pow16's, mod16's) of the real
+ * channels by the reference's function, before the store (Y may be A or B). */
+PZ_ALWAYS_INLINE void plane(pz_binary_func f, const float *a, int am, const float *b, int bm,
+                            float *y, int64_t n, __mmask16 keep, int act, __m512 lo, __m512 hi)
+{
+    const int64_t sa = am == 0 ? 16 : 0, sb = bm == 0 ? 16 : 0;   /* per pixel */
+    const int64_t la = am != 3, lb = bm != 3;                     /* per lane */
+    const __m512 ca = am == 3 ? _mm512_set1_ps(*a) : _mm512_loadu_ps(a);
+    const __m512 cb = bm == 3 ? _mm512_set1_ps(*b) : _mm512_loadu_ps(b);
+    for (int64_t i = 0; i < n; i++) {
+        const __m512 va = sa ? _mm512_loadu_ps(a + i * sa) : ca;
+        const __m512 vb = sb ? _mm512_loadu_ps(b + i * sb) : cb;
+        __mmask16 slow;
+        __m512 v = op16(f, va, vb, &slow);
+        if ((slow &= keep)) {
+            float t[16];
+            _mm512_storeu_ps(t, v);
+            for (; slow; slow &= (__mmask16)(slow - 1)) {
+                const int64_t j = __builtin_ctz(slow);
+                t[j] = pz_binary_f32(f, a[i * sa + j * la], b[i * sb + j * lb]);
+            }
+            v = _mm512_loadu_ps(t);
+        }
+        if (act) v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        _mm512_storeu_ps(y + i * 16, _mm512_maskz_mov_ps(keep, v));
+    }
+}
+
+/* plane with f decided outside its loop. */
+static void plane_f(pz_binary_func f, const float *a, int am, const float *b, int bm, float *y,
+                    int64_t n, __mmask16 keep, int act, __m512 lo, __m512 hi)
+{
+    switch (f) {
+    case PZ_BIN_ADD: plane(PZ_BIN_ADD, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_SUB: plane(PZ_BIN_SUB, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_MUL: plane(PZ_BIN_MUL, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_DIV: plane(PZ_BIN_DIV, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_POW: plane(PZ_BIN_POW, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_MAX: plane(PZ_BIN_MAX, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_MIN: plane(PZ_BIN_MIN, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_PRELU: plane(PZ_BIN_PRELU, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    case PZ_BIN_FMOD: plane(PZ_BIN_FMOD, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    default: plane(PZ_BIN_MOD, a, am, b, bm, y, n, keep, act, lo, hi); break;
+    }
+}
+
+void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                              const float *restrict a, int abc, const float *restrict b, int bbc,
+                              float *restrict y, int ith, int nth)
+{
+    const pz_binary_func f = p->func;
+    if (!pz_f32_binary16c_avx512_takes(f)) {
+        pz_f32_binary16c__scalar(p, n, c, hw, a, abc, b, bbc, y, ith, nth);
+        return;
+    }
+    int64_t cb = (c + 15) / 16, lo, hi;
+    pz_split(n * cb * hw, ith, nth, &lo, &hi);
+    const __mmask16 tail = (__mmask16)(c % 16 ? (1u << (c % 16)) - 1 : 0xffffu);
+    const int act = p->act.kind != PZ_ACT_NONE;
+    const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
+    const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
+    /* by (image, block) planes: the operands' plane offsets divided out once */
+    for (int64_t v = lo; v < hi;) {
+        const int64_t pl = v / hw, img = pl / cb, blk = pl % cb;
+        const int64_t end = (pl + 1) * hw < hi ? (pl + 1) * hw : hi;
+        plane_f(f, pz_bin16c_operand(a, abc, v, img, blk, cb), abc,
+                pz_bin16c_operand(b, bbc, v, img, blk, cb), bbc, y + v * 16, end - v,
+                blk == cb - 1 ? tail : 0xffffu, act, alo, ahi);
+        v = end;
+    }
+}
 #endif
+
+bool pz_f32_binary16c_avx512_takes(pz_binary_func f)
+{
+    switch (f) {
+    case PZ_BIN_ADD: case PZ_BIN_SUB: case PZ_BIN_MUL: case PZ_BIN_DIV: case PZ_BIN_POW:
+    case PZ_BIN_MAX: case PZ_BIN_MIN: case PZ_BIN_PRELU: case PZ_BIN_MOD: case PZ_BIN_FMOD:
+        return true;
+    default: return false;   /* the integer-only functions */
+    }
+}
 
 bool pz_f32_binary_avx512_takes(const pz_binary_params *p, const pz_bcast *bc)
 {

@@ -98,8 +98,8 @@ static void f32_row(pz_binary_func f, const float *a, int64_t sa, const float *b
 {
     /* the common cases in their own loops: both operands contiguous, or
      * one of them one value along the segment (a LayerNorm's x - mean,
-     * x / std, x * gamma); Pow(x, 2) (a variance) as x * x, which is what
-     * powf gives for an exponent of 2. gcc 12 at -O2 leaves these scalar:
+     * x / std, x * gamma); Pow(x, 2) (a variance) as x * x, pz_binary_f32's
+     * rule for an exponent of 2. gcc 12 at -O2 leaves these scalar:
      * the vectorized ones are the twin's (binary_fast.c) */
     const bool arith = f == PZ_BIN_ADD || f == PZ_BIN_SUB || f == PZ_BIN_MUL || f == PZ_BIN_DIV;
     if (arith && sa == 1 && sb == 1) {

@@ -1,11 +1,12 @@
 /* eltwise16c_avx2.c - AVX2 unary functions on NCHW16c buffers, beside
  * eltwise16c.c's scalar twin (the same split and layout; see fast.h): Tanh,
- * Exp, Log, Elu, Selu, Softplus, Mish, GELU (both forms) and Erf in YMM
- * registers, two halves a pixel, by vmath_avx2.h's forms, the AVX2 conv and
- * GEMM epilogues' (pz_act8_ps), so a fused layer has the bits of this one.
- * Each within a few ulps of the function in double (tests/unit/
- * rt_unary_math.c, rt_act.c). Every other function goes to the scalar twin. Lanes of channels >= C are
- * written as zeros, as there.
+ * Exp, Log, Elu, Selu, Softplus, Mish, GELU (both forms), Erf, LeakyRelu,
+ * Sigmoid, Swish, HardSigmoid and HardSwish in YMM registers, two halves a
+ * pixel, by vmath_avx2.h's forms, the AVX2 conv and GEMM epilogues'
+ * (pz_act8_ps), so a fused layer has the bits of this one. Each within a
+ * few ulps of the function in double (tests/unit/rt_act.c; LeakyRelu the
+ * reference's bits). Every other function goes to the scalar twin. Lanes
+ * of channels >= C are written as zeros, as there.
  */
 #include "rt/kernels/fast.h"
 
@@ -25,16 +26,33 @@ static inline __m256 unary8_ps(const pz_unary_params *p, __m256 t)
     case PZ_UN_SOFTPLUS: return softplus8_ps(t);
     case PZ_UN_GELU: return gelu8_ps(t, p->alpha != 0);
     case PZ_UN_ERF: return erf8_ps(t);
+    case PZ_UN_LEAKY_RELU: return leaky_relu8_ps(t, _mm256_set1_ps(p->alpha));
+    case PZ_UN_SIGMOID: return sigmoid8_ps(t);
+    case PZ_UN_SWISH: return swish8_ps(t, _mm256_set1_ps(p->alpha));
+    case PZ_UN_HARD_SIGMOID:
+        return hard_sigmoid8_ps(t, _mm256_set1_ps(p->alpha), _mm256_set1_ps(p->beta));
+    case PZ_UN_HARD_SWISH: return hard_swish8_ps(t);
     default: return mish8_ps(t);
+    }
+}
+
+/* Whether unary8_ps has a form for f (else the scalar twin). */
+static bool vector_form(pz_unary_func f)
+{
+    switch (f) {
+    case PZ_UN_TANH: case PZ_UN_EXP: case PZ_UN_LOG: case PZ_UN_ELU: case PZ_UN_SELU:
+    case PZ_UN_SOFTPLUS: case PZ_UN_MISH: case PZ_UN_GELU: case PZ_UN_ERF:
+    case PZ_UN_LEAKY_RELU: case PZ_UN_SIGMOID: case PZ_UN_SWISH: case PZ_UN_HARD_SIGMOID:
+    case PZ_UN_HARD_SWISH:
+        return true;
+    default: return false;
     }
 }
 
 void pz_f32_unary_nchw16c__avx2(const pz_unary_params *p, int64_t n, int64_t c, int64_t hw,
                                 const float *restrict x, float *restrict y, int ith, int nth)
 {
-    const pz_unary_func f = p->func;
-    if (f != PZ_UN_TANH && f != PZ_UN_EXP && f != PZ_UN_LOG && f != PZ_UN_ELU && f != PZ_UN_SELU &&
-        f != PZ_UN_SOFTPLUS && f != PZ_UN_MISH && f != PZ_UN_GELU && f != PZ_UN_ERF) {
+    if (!vector_form(p->func)) {
         pz_f32_unary_nchw16c__scalar(p, n, c, hw, x, y, ith, nth);
         return;
     }

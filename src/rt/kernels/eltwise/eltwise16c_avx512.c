@@ -82,7 +82,8 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
         } else if (f == PZ_UN_ERF) {
             r = erf_ps(t);
         } else if (f == PZ_UN_HARD_SIGMOID) {
-            r = _mm512_min_ps(_mm512_max_ps(_mm512_fmadd_ps(a, t, b), zero), one);
+            /* pz_act16_ps's order: a NaN passes, as in the reference */
+            r = _mm512_min_ps(one, _mm512_max_ps(zero, _mm512_fmadd_ps(a, t, b)));
         } else {
             __m512 h = _mm512_fmadd_ps(t, sixth, half);
             r = _mm512_mul_ps(t, _mm512_min_ps(_mm512_max_ps(h, zero), one));
@@ -90,46 +91,6 @@ void pz_f32_unary_nchw16c__avx512(const pz_unary_params *p, int64_t n, int64_t c
         /* the padded lanes of the last block stay zero */
         if ((v / hw) % cb == cb - 1) r = _mm512_maskz_mov_ps(tail, r);
         _mm512_storeu_ps(y + v * 16, r);
-    }
-}
-void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
-                              const float *restrict a, int abc, const float *restrict b, int bbc,
-                              float *restrict y, int ith, int nth)
-{
-    const pz_binary_func f = p->func;
-    if (f != PZ_BIN_ADD && f != PZ_BIN_SUB && f != PZ_BIN_MUL && f != PZ_BIN_DIV) {
-        pz_f32_binary16c__scalar(p, n, c, hw, a, abc, b, bbc, y, ith, nth);
-        return;
-    }
-    int64_t cb = (c + 15) / 16, lo, hi;
-    pz_split(n * cb * hw, ith, nth, &lo, &hi);
-    const __mmask16 tail = (__mmask16)(c % 16 ? (1u << (c % 16)) - 1 : 0xffffu);
-    /* the reference's clamp (kernels.h: pz_act_f32), NaN kept: max(lo, v)
-     * and min(hi, v) return v when it is NaN */
-    const int act = p->act.kind != PZ_ACT_NONE;
-    const __m512 alo = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.lo : 0.0f);
-    const __m512 ahi = _mm512_set1_ps(p->act.kind == PZ_ACT_CLIP ? p->act.hi : INFINITY);
-    /* by (image, block) planes: the operands' plane offsets divided out once */
-    for (int64_t v = lo; v < hi;) {
-        const int64_t plane = v / hw, img = plane / cb, blk = plane % cb;
-        const int64_t end = (plane + 1) * hw < hi ? (plane + 1) * hw : hi;
-        /* an operand of Y's shape advances a vector a pixel (step 16), the
-         * others stay */
-        const float *pa = pz_bin16c_operand(a, abc, v, img, blk, cb),
-                    *pb = pz_bin16c_operand(b, bbc, v, img, blk, cb);
-        const int64_t sa = abc == 0 ? 16 : 0, sb = bbc == 0 ? 16 : 0;
-        const __m512 ca = abc == 3 ? _mm512_set1_ps(*pa) : _mm512_loadu_ps(pa);
-        const __m512 cbv = bbc == 3 ? _mm512_set1_ps(*pb) : _mm512_loadu_ps(pb);
-        const __mmask16 keep = blk == cb - 1 ? tail : 0xffffu;
-        for (int64_t i = 0; v < end; v++, i++) {
-            __m512 va = sa ? _mm512_loadu_ps(pa + i * sa) : ca;
-            __m512 vb = sb ? _mm512_loadu_ps(pb + i * sb) : cbv;
-            __m512 r = f == PZ_BIN_ADD ? _mm512_add_ps(va, vb)
-                     : f == PZ_BIN_SUB ? _mm512_sub_ps(va, vb)
-                     : f == PZ_BIN_MUL ? _mm512_mul_ps(va, vb) : _mm512_div_ps(va, vb);
-            if (act) r = _mm512_min_ps(ahi, _mm512_max_ps(alo, r));
-            _mm512_storeu_ps(y + v * 16, _mm512_maskz_mov_ps(keep, r));
-        }
     }
 }
 void pz_f32_batchnorm_nchw16c__avx512(const pz_bn_params *p, int64_t n, int64_t c, int64_t hw,

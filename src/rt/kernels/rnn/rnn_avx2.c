@@ -9,12 +9,6 @@
 #include "rt/kernels/rnn/rnn.h"
 #include "rt/kernels/vmath_avx2.h"
 
-static inline __m256 sigmoid8_ps(__m256 x)
-{
-    const __m256 one = _mm256_set1_ps(1.0f);
-    return _mm256_div_ps(one, _mm256_add_ps(one, exp8_ps(_mm256_sub_ps(_mm256_setzero_ps(), x))));
-}
-
 static inline __m256 tanh8_ps(__m256 x)
 {
     const __m256 two = _mm256_set1_ps(2.0f);
