@@ -461,20 +461,8 @@ sys.exit(not (np.signbit(a[a == 0]).sum() > 100))' "$T/sel_negz.native.pb"
 # fused = unfused bit for bit (random floats), at each ISA: the Where
 # (CONV, COMPARE, BINARY, WHERE unfused) and the mask Cast(Not(Cmp)) * k
 # (CONV, COMPARE, NOT, CAST, BINARY)
-for p in "bits 4" "bitsm 5"; do
-    set -- $p
-    for isa in native avx2 scalar; do
-        e=PZ_ISA=$isa
-        [ "$isa" = native ] && e=PZ_SEL_NATIVE=1
-        if env "$e" "$PZ" run "$T/$1_fused.onnx" --input "$T/$1_fused.in.pb" --output "$T/bf.pb" --profile >"$T/bf.prof" 2>"$T/run.err" &&
-            env "$e" "$PZ" run "$T/$1_unfused.onnx" --input "$T/$1_unfused.in.pb" --output "$T/bu.pb" --profile >"$T/bu.prof" 2>>"$T/run.err"; then
-            check "select $1 PZ_ISA=$isa: fused (1 layer) = unfused ($2 layers) bitwise" sh -c \
-                "grep -q ' 1 layers' \"$T/bf.prof\" && grep -q ' $2 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
-        else
-            bad "select $1 PZ_ISA=$isa: run failed: $(head -c 400 "$T/run.err")"
-        fi
-    done
-done
+fused_bits bits 4
+fused_bits bitsm 5
 # The UNARY layer's vector forms (vmath_avx512.h) standalone on a plain
 # [3, 5, 7] (105 elements: 6 vectors and a partial one, the flat path's
 # tail): Exp (x in [-90, 88]), Log (x in 1e-30 .. 1e30), Tanh, Elu(0.7),

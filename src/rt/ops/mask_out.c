@@ -5,6 +5,10 @@
 
 #include "rt/ops/mask_out.h"
 
+#if defined(__SSE2__) && !defined(PZ_SCALAR)
+#include <emmintrin.h>
+#endif
+
 int pz_mask_out_check(const pz_layer *l, const pz_act *a, int64_t nch, char *err, size_t n)
 {
     const pz_tensor *y = pz_out(l, 0), *t = pz_in(l, 4);
@@ -29,6 +33,7 @@ pz_mask_out *pz_mask_out_new(const pz_layer *l, const pz_act *a, int64_t nch, in
     m->cmp = a->cmp;
     m->neg = (a->sel & 4) != 0;
     m->t = a->t;
+    m->fast = l->isa != PZ_ISA_REF && l->isa != PZ_ISA_SCALAR;
     m->tile = tile > 0 ? (tile + 15) / 16 * 16 : 0;   /* tiles 64-byte aligned */
     const int nth = l->nth > 0 ? l->nth : 1;
     const int64_t floats = m->tile ? m->tile * nth : whole;
@@ -90,18 +95,97 @@ void pz_mask_store_f32(const pz_mask_out *m, const float *restrict f, uint8_t *r
     }
 }
 
+#define MASK_CHUNK 64
+
+/* len <= MASK_CHUNK pixels of one NCHW16c block (16 floats a pixel, lanes
+ * lanes valid, thresholds t[lane]) into the planes y[lane * plane + p]:
+ * the bytes pixel-major first (contiguous: it vectorizes), then each
+ * lane's run out of that (L1). */
+static void store_block(const pz_mask_out *m, const float *restrict f, const float *restrict t,
+                        int64_t len, int lanes, uint8_t *restrict y, int64_t plane)
+{
+    uint8_t tmp[MASK_CHUNK][16];
+    const uint8_t x = (uint8_t)(m->neg != 0);
+    switch (m->cmp) {
+#define MASK_CASE(CMP, OP)                                                                  \
+    case CMP:                                                                               \
+        for (int64_t p = 0; p < len; p++)                                                   \
+            for (int l = 0; l < 16; l++) tmp[p][l] = (uint8_t)(f[p * 16 + l] OP t[l]) ^ x;   \
+        break;
+    MASK_CASE(PZ_CMP_LT, <)
+    MASK_CASE(PZ_CMP_LE, <=)
+    MASK_CASE(PZ_CMP_GT, >)
+    MASK_CASE(PZ_CMP_GE, >=)
+    default: MASK_CASE(PZ_CMP_EQ, ==)
+#undef MASK_CASE
+    }
+    for (int l = 0; l < lanes; l++)
+        for (int64_t p = 0; p < len; p++) y[l * plane + p] = tmp[p][l];
+}
+
+#if defined(__SSE2__) && !defined(PZ_SCALAR)
+/* store_block's twin on 16 pixels at a time (SSE2, every x86-64): each
+ * pixel's 16 comparisons packed to bytes (0xff, 0), the 16 x 16 bytes
+ * transposed by four rounds of unpacks (row i with row i + 8), then each
+ * lane's 16 bytes & 1 ^ neg. The same comparisons (NaN false). */
+static void store16_sse2(const pz_mask_out *m, const float *restrict f, const float *restrict t,
+                         int lanes, uint8_t *restrict y, int64_t plane)
+{
+    __m128i a[16], b[16];
+    const __m128 t0 = _mm_loadu_ps(t), t1 = _mm_loadu_ps(t + 4), t2 = _mm_loadu_ps(t + 8),
+                 t3 = _mm_loadu_ps(t + 12);
+    for (int p = 0; p < 16; p++) {
+        const __m128 v0 = _mm_loadu_ps(f + p * 16), v1 = _mm_loadu_ps(f + p * 16 + 4),
+                     v2 = _mm_loadu_ps(f + p * 16 + 8), v3 = _mm_loadu_ps(f + p * 16 + 12);
+        __m128 c0, c1, c2, c3;
+        switch (m->cmp) {
+#define MASK_SSE(CMP, FN) \
+    case CMP: c0 = FN(v0, t0), c1 = FN(v1, t1), c2 = FN(v2, t2), c3 = FN(v3, t3); break;
+        MASK_SSE(PZ_CMP_LT, _mm_cmplt_ps)
+        MASK_SSE(PZ_CMP_LE, _mm_cmple_ps)
+        MASK_SSE(PZ_CMP_GT, _mm_cmpgt_ps)
+        MASK_SSE(PZ_CMP_GE, _mm_cmpge_ps)
+        default: MASK_SSE(PZ_CMP_EQ, _mm_cmpeq_ps)
+#undef MASK_SSE
+        }
+        a[p] = _mm_packs_epi16(_mm_packs_epi32(_mm_castps_si128(c0), _mm_castps_si128(c1)),
+                               _mm_packs_epi32(_mm_castps_si128(c2), _mm_castps_si128(c3)));
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 8; i++) {
+            b[2 * i] = _mm_unpacklo_epi8(a[i], a[i + 8]);
+            b[2 * i + 1] = _mm_unpackhi_epi8(a[i], a[i + 8]);
+        }
+        memcpy(a, b, sizeof a);
+    }
+    const __m128i one = _mm_set1_epi8(1), x = _mm_set1_epi8((char)(m->neg != 0));
+    for (int l = 0; l < lanes; l++)
+        _mm_storeu_si128((__m128i *)(y + l * plane), _mm_xor_si128(_mm_and_si128(a[l], one), x));
+}
+#endif
+
 void pz_mask_store_16c(const pz_mask_out *m, const float *restrict f, int64_t fr, int64_t fr0,
                        uint8_t *restrict y, int64_t oh, int64_t yr0, int64_t nr, int64_t n,
                        int64_t c, int64_t ow)
 {
-    const int64_t cb = (c + 15) / 16;
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t ch = 0; ch < c; ch++) {
-            /* channel ch: lane ch % 16 of block ch / 16, 16 floats a pixel */
-            const float *src = f + ((i * cb + ch / 16) * fr + fr0) * ow * 16 + ch % 16;
-            store_run(m->cmp, m->neg, m->tc ? m->tc[ch] : m->t, src, 16,
-                      y + ((i * c + ch) * oh + yr0) * ow, nr * ow);
+    const int64_t cb = (c + 15) / 16, np = nr * ow;
+    float t[16];
+    for (int64_t b = 0; b < cb; b++) {
+        const int lanes = c - b * 16 < 16 ? (int)(c - b * 16) : 16;
+        for (int l = 0; l < 16; l++) t[l] = m->tc && l < lanes ? m->tc[b * 16 + l] : m->t;
+        for (int64_t i = 0; i < n; i++) {
+            const float *blk = f + ((i * cb + b) * fr + fr0) * ow * 16;
+            uint8_t *yb = y + ((i * c + b * 16) * oh + yr0) * ow;
+            int64_t p0 = 0;
+#if defined(__SSE2__) && !defined(PZ_SCALAR)
+            if (m->fast)
+                for (; p0 + 16 <= np; p0 += 16) store16_sse2(m, blk + p0 * 16, t, lanes, yb + p0, oh * ow);
+#endif
+            for (; p0 < np; p0 += MASK_CHUNK)
+                store_block(m, blk + p0 * 16, t, np - p0 < MASK_CHUNK ? np - p0 : MASK_CHUNK, lanes,
+                            yb + p0, oh * ow);
         }
+    }
 }
 
 int pz_mask_gemm_init(pz_layer *l, pz_mask_out **m, const pz_act *a, int tiles, int64_t n,

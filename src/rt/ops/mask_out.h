@@ -32,6 +32,7 @@ typedef struct {
     int cmp, neg;     /* v cmp t (a pz_compare_func), then negated (a Not) */
     float t;          /* the threshold, when tc is NULL */
     float *tc;        /* one threshold per channel, or NULL */
+    int fast;         /* the SSE2 NCHW16c store (not at PZ_ISA=scalar, ref: the C twin) */
 } pz_mask_out;
 
 /* Whether layer l writes a bool mask: Y bool. Checks its act (SELECT, both
