@@ -1,12 +1,14 @@
 #!/bin/sh
-# bench/fusion/select_ab.sh PALEOZOIC [DIR] [mask] - Where(Cmp(y, c), A, B) fused
+# bench/fusion/select_ab.sh PALEOZOIC [DIR] [mask|bool] - Where(Cmp(y, c), A, B) fused
 # into the conv that writes y (act SELECT, src/passes/select.c) against the
-# same graph unfused (its threshold a [1, 64, 1, 1] constant of equal
-# values, which the pass refuses: CONV, COMPARE, WHERE layers): conv 3x3
+# same graph unfused (its threshold a [1, 1, 1, 112] constant of equal
+# values, one per column, which the passes refuse: CONV, COMPARE, WHERE
+# layers; one per channel would fuse as a bool since pass_fuse_mask): conv 3x3
 # (Winograd at AVX-512) and 1x1 (direct), 64 -> 64 channels, output
 # 1x64x112x112, torch.where(y > 0.05, y, -0.3 y); with `mask`, the mask
 # (~(y > 0.05)).float() * -0.7 instead (unfused: CONV, COMPARE, NOT, CAST,
-# BINARY). Outputs compared bitwise
+# BINARY); with `bool`, y > 0.05 as a bool graph output (fused: the conv
+# writes the bool, pass_fuse_mask; unfused: CONV, COMPARE). Outputs compared bitwise
 # first; then each model's `run --repeat 20 --threads 1` median, fused and
 # unfused interleaved, three rounds. Under the lock:
 #   flock /tmp/pz_bench.lock sh bench/fusion/select_ab.sh build/paleozoic
@@ -31,12 +33,14 @@ class M(nn.Module):
         y = self.c(x)
         if os.environ["SEL_FORM"] == "mask":
             return (~(y > self.t)).float() * -0.7
+        if os.environ["SEL_FORM"] == "bool":
+            return y > self.t
         return torch.where(y > self.t, y, -0.3 * y)
 
 
 x = torch.randn(1, 64, 112, 112)
 for k in (3, 1):
-    for name, t in (("fused", torch.tensor(0.05)), ("unfused", torch.full((1, 64, 1, 1), 0.05))):
+    for name, t in (("fused", torch.tensor(0.05)), ("unfused", torch.full((1, 1, 1, 112), 0.05))):
         torch.manual_seed(k)   # one conv's weights for both
         torch.onnx.export(M(k, t).eval(), x, "k%d_%s.onnx" % (k, name), opset_version=14,
                           input_names=["x"], output_names=["y"])

@@ -87,6 +87,7 @@ static void row_tensor(const ir_model *m, int v, pz_row_tensor *t)
     t->is_const = is_const(m, v);
     /* a value a layer makes may arrive blocked from a fast kernel */
     t->made_by_layer = !t->is_const && !m->g->values[v].is_input;
+    t->is_bool = x && x->dtype == IR_BOOL;
 }
 
 static int64_t rows_of(const ir_tensor *t)

@@ -109,7 +109,9 @@ static int kind_of(const ir_graph *g, const ir_node *n, int64_t *nn)
         !one_output(g, n))
         return K_NONE;
     const ir_tensor *x = val(g, n, 0), *w = val(g, n, 1), *b = val(g, n, 2);
-    if (x->dtype != IR_F32 || x->data || w->dtype != IR_F32 || !w->data) return K_NONE;
+    if (x->dtype != IR_F32 || x->data || w->dtype != IR_F32 || !w->data ||
+        g->values[n->out[0]].t.dtype != IR_F32)   /* not a bool mask (select.c) */
+        return K_NONE;
     if (pass_is(n, OP_conv)) {
         if (w->rank != 4 || x->rank != 4 || w->dims[2] != 1 || w->dims[3] != 1 ||
             attr_i(n, "group", 1) != 1)

@@ -27,6 +27,11 @@
  *                                            the producer with act SELECT or
  *                                            LEAKY_RELU (select.c: a piecewise
  *                                            activation as exporters write it)
+ *   Conv | Gemm | MatMul -> Cmp(y, c) [-> Not] -> bool read as it is
+ *                                            the producer writing the bool, its
+ *                                            act SELECT carrying the comparison,
+ *                                            c a scalar or one per channel
+ *                                            (select.c's pass_fuse_mask)
  *   MatMul -> Add(y, bias) [-> Relu | Clip | Gelu | ...]
  *                                            MatMul(A, B, bias) with act: a
  *                                            linear layer (ConvNeXt's MLP); B a
@@ -281,7 +286,7 @@ static int fuse_next(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     int slot, c = pass_sole_reader(g, n->out[0], &slot);
     if (fuse_gemm_residual(g, i, dead, st)) return 1;
     if ((pass_is(n, OP_conv) || pass_is(n, OP_gemm) || linear_matmul(g, n)) &&
-        pass_fuse_select(g, i, dead, st))
+        (pass_fuse_select(g, i, dead, st) || pass_fuse_mask(g, i, dead, st)))
         return 1;
     if (c < 0 || dead[c]) return 0;
     ir_node *r = &g->nodes[c];

@@ -62,6 +62,10 @@ void pass_epilogues(ir_graph *g, unsigned char *dead, passes_stats *st);
 /* Where(Cmp(y, c), A, B) (or Mul(Cast(Cmp(y, c)), y)) after node i, a Conv,
  * Gemm or linear MatMul writing y, into its act (select.c); 1 if it did. */
 int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st);
+/* Cmp(y, c) [-> Not] read as bool after node i: node i writes the bool
+ * (its act SELECT carrying the comparison, c per channel its input 4;
+ * select.c); 1 if it did. */
+int pass_fuse_mask(ir_graph *g, int i, unsigned char *dead, passes_stats *st);
 void pass_gates(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_shuffles(ir_graph *g, unsigned char *dead, passes_stats *st);
 void pass_norms(ir_graph *g, unsigned char *dead, passes_stats *st);

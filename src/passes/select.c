@@ -25,6 +25,9 @@
  *     up to y's: they broadcast as scalars), not NaN;
  *   - the Where's (or Mul's) output of y's type and shape. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "passes_internal.h"
 
@@ -38,9 +41,9 @@ static int scalar_const(const ir_graph *g, const ir_node *n, int slot, const ir_
     return !isnan(*v);
 }
 
-/* The comparison of Cmp node m reading y (the other input the constant):
- * its pz_compare_func with y on the left, and the threshold. */
-static int cmp_with_const(const ir_graph *g, const ir_node *m, int yv, int *cmp, float *t)
+/* Cmp node m (plain) reading y in one slot: its pz_compare_func with y on
+ * the left, and the other slot (*cs). */
+static int cmp_of(const ir_graph *g, const ir_node *m, int yv, int *cmp, int *cs)
 {
     static const struct { op_kind op; int func, swapped; } CMP[] = {
         {OP_greater, PZ_CMP_GT, PZ_CMP_LT},       {OP_greater_or_equal, PZ_CMP_GE, PZ_CMP_LE},
@@ -53,9 +56,18 @@ static int cmp_with_const(const ir_graph *g, const ir_node *m, int yv, int *cmp,
         int ys = m->in[0] == yv ? 0 : 1;
         if (m->in[1 - ys] == yv || !pass_plain(g, m)) return 0;
         *cmp = ys == 0 ? CMP[k].func : CMP[k].swapped;
-        return scalar_const(g, m, 1 - ys, &g->values[yv].t, t);
+        *cs = 1 - ys;
+        return 1;
     }
     return 0;
+}
+
+/* The comparison of Cmp node m reading y (the other input the constant):
+ * its pz_compare_func with y on the left, and the threshold. */
+static int cmp_with_const(const ir_graph *g, const ir_node *m, int yv, int *cmp, float *t)
+{
+    int cs;
+    return cmp_of(g, m, yv, cmp, &cs) && scalar_const(g, m, cs, &g->values[yv].t, t);
 }
 
 /* A Mul node w reading y and a constant k (either order), plain. */
@@ -179,5 +191,80 @@ int pass_fuse_select(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
     gone[ng++] = wi;
     for (int k = 0; k < ng; k++) pass_kill(g, gone[k], dead);
     st->acts += ng;
+    return 1;
+}
+
+/* Input slot cs of Cmp m as thresholds for y along axis: a constant
+ * float32 of one element, or varying along that axis alone (its dims 1
+ * but the one lined up with the axis, which is y's). *count: 1 or y's
+ * dims[axis]. */
+static const float *chan_const(const ir_graph *g, const ir_node *m, int cs, const ir_tensor *y,
+                               int axis, int64_t *count)
+{
+    const ir_tensor *t = op_in_const(g, m, cs);
+    if (!t || t->dtype != IR_F32 || t->rank > y->rank || ir_tensor_numel(t) < 1) return NULL;
+    for (int d = 0; d < t->rank; d++) {
+        int k = y->rank - t->rank + d;   /* the axis of y it lines up with */
+        if (t->dims[d] != 1 && (k != axis || t->dims[d] != y->dims[axis])) return NULL;
+    }
+    *count = ir_tensor_numel(t);
+    return t->data;
+}
+
+/* Cmp(y, c) [-> Not] whose bool output is read as it is (a graph output,
+ * And/Or/Xor, an unfused Where's condition, a Cast to another type): the
+ * producer writes the bool itself (rt/ops/mask_out.h), its act SELECT with
+ * both branches 1 y (the kernels' epilogue leaves y as it is) carrying the
+ * comparison, sel bit 4 the Not (NaN: Cmp false, Not true); c one float32
+ * constant (act.t) or one per channel (a Conv's axis 1, a Gemm's or
+ * MatMul's last axis), which becomes the producer's input 4. y read by the
+ * Cmp alone, no graph output; the producer without act, residual or PRelu
+ * slopes; the mask of y's shape. */
+int pass_fuse_mask(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
+{
+    ir_node *n = &g->nodes[i];
+    const int yv = n->out[0];
+    if (n->act.kind != IR_ACT_NONE || n->n_in > 3 || g->values[yv].is_output ||
+        ir_graph_count_uses(g, yv) != 1)
+        return 0;
+    const ir_tensor y = g->values[yv].t;
+    const int axis = pass_is(n, OP_conv) ? 1 : y.rank - 1;
+    int ci = -1, cmp = 0, cs = 0, slot;
+    int64_t count = 0;
+    const float *tv = NULL;
+    for (int j = 0; j < g->n_nodes && ci < 0; j++)
+        if (!dead[j] && cmp_of(g, &g->nodes[j], yv, &cmp, &cs) &&
+            (tv = chan_const(g, &g->nodes[j], cs, &y, axis, &count)))
+            ci = j;
+    if (ci < 0 || g->nodes[ci].n_out < 1 || axis < 0) return 0;
+    int mv = g->nodes[ci].out[0], ni = pass_sole_reader(g, mv, &slot), neg = 0;
+    if (ni >= 0 && !dead[ni] && pass_is(&g->nodes[ni], OP_not) && pass_plain(g, &g->nodes[ni]) &&
+        g->nodes[ni].n_out >= 1 && g->nodes[ni].out[0] >= 0) {
+        neg = 1;
+        mv = g->nodes[ni].out[0];
+    }
+    ir_tensor want = y;
+    want.dtype = IR_BOOL;
+    if (mv < 0 || !pass_same_shape(&g->values[mv].t, &want)) return 0;
+    n->act = (ir_act){.kind = IR_ACT_SELECT, .t = count == 1 ? tv[0] : 0, .cmp = cmp, .lo = 1.0f,
+                      .hi = 1.0f, .sel = neg ? 4 : 0};
+    if (count > 1) {   /* the thresholds: input 4 (a new constant; may move g->values) */
+        char name[512];
+        snprintf(name, sizeof name, "%s:thresholds", g->values[g->nodes[ci].in[cs]].name);
+        float *copy = pz_xmalloc((size_t)count * sizeof(float));
+        memcpy(copy, tv, (size_t)count * sizeof(float));
+        int sv = ir_graph_add_value_unique(g, name);
+        g->values[sv].t = (ir_tensor){.dtype = IR_F32, .rank = 1, .dims = {count}};
+        g->values[sv].is_initializer = 1;
+        ir_value_set_data(g, sv, copy, (size_t)count * sizeof(float));
+        free(copy);
+        n = &g->nodes[i];
+        ir_node_set_n_in(n, 5);   /* a missing bias or Z stays -1 */
+        n->in[4] = sv;
+    }
+    n->out[0] = mv;
+    pass_kill(g, ci, dead);
+    if (neg) pass_kill(g, ni, dead);
+    st->acts += 1 + neg;
     return 1;
 }

@@ -121,9 +121,10 @@ static int layer_rows(const pz_layer *l, pz_row_map *m)
     pz_row_tensor in[PZ_MAX_IO], out[PZ_MAX_IO];
     for (int i = 0; i < l->n_in; i++)
         in[i] = (pz_row_tensor){l->in[i] ? l->in[i]->rank : 0, l->in[i] ? l->in[i]->dims : NULL,
-                                !l->in[i], l->in_cblk[i] != 0};
+                                !l->in[i], l->in_cblk[i] != 0, 0};
     for (int i = 0; i < l->n_out; i++)
-        out[i] = (pz_row_tensor){l->out[i] ? l->out[i]->rank : 0, l->out[i] ? l->out[i]->dims : NULL, 0, 1};
+        out[i] = (pz_row_tensor){l->out[i] ? l->out[i]->rank : 0, l->out[i] ? l->out[i]->dims : NULL, 0, 1,
+                                 l->out[i] && l->out[i]->dtype == PZ_BOOL};
     pz_row_layer rl = {l->params, l->n_in, l->n_out, in, out, (int)l->isa};
     return l->op->row_rule(&rl, m);
 }

@@ -58,6 +58,7 @@ typedef struct {
     const int64_t *dims;
     int is_const;                /* a constant (or an omitted slot) */
     int made_by_layer;           /* written by a layer: a fast kernel may have blocked it */
+    int is_bool;                 /* elements of type bool (a CONV's fused comparison) */
 } pz_row_tensor;
 
 typedef struct {

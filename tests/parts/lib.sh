@@ -73,6 +73,26 @@ built_bits() {
     fi
 }
 
+# fused_bits NAME NU [ISAS]: $T/NAME_fused.onnx runs in 1 layer and
+# $T/NAME_unfused.onnx in NU (inputs $T/NAME_fused.in.pb, ...), with the
+# same output bits, at each ISA of ISAS (native: the CPU's; default
+# "native avx2 scalar")
+fused_bits() {
+    for _isa in ${3:-native avx2 scalar}; do
+        _e=PZ_ISA=$_isa
+        [ "$_isa" = native ] && _e=PZ_SEL_NATIVE=1
+        if env "$_e" "$PZ" run "$T/$1_fused.onnx" --input "$T/$1_fused.in.pb" --output "$T/bf.pb" \
+            --profile >"$T/bf.prof" 2>"$T/run.err" &&
+            env "$_e" "$PZ" run "$T/$1_unfused.onnx" --input "$T/$1_unfused.in.pb" --output "$T/bu.pb" \
+                --profile >"$T/bu.prof" 2>>"$T/run.err"; then
+            check "$1 PZ_ISA=$_isa: fused (1 layer) = unfused ($2 layers) bitwise" sh -c \
+                "grep -q ' 1 layers' \"$T/bf.prof\" && grep -q ' $2 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
+        else
+            bad "$1 PZ_ISA=$_isa: run failed: $(head -c 400 "$T/run.err")"
+        fi
+    done
+}
+
 # finish: the part's last line and its exit status (0 when nothing failed)
 finish() {
     if [ "$skip" -gt 0 ]; then echo "$NAME: $pass passed, $fail failed, $skip skipped"

@@ -949,7 +949,8 @@ static int add_scalar(ir_graph *g, const char *name, float v)
  * constant on either side) -> [Not] -> Cast(to) -> [Mul by k or by c]:
  * a Cast to float32 fuses as SELECT with constant branches (1, 0), the Mul
  * by a finite scalar k as (k, 0 k: -0 for k < 0), Not swaps the branches;
- * a Cast to double (then back to float) and a Mul by a per-channel tensor
+ * a Cast to double (then back to float: the Cmp fused as the conv's bool,
+ * pass_fuse_mask, the Casts layers) and a Mul by a per-channel tensor
  * (the Cast fused alone, the Mul a layer) are the negatives. The act's
  * fields, the layer count, and the values against double loops. */
 static void test_select_masks(void)
@@ -966,7 +967,7 @@ static void test_select_masks(void)
         {"GreaterOrEqual", 0, 1, 0, NONE, 0, 1, PZ_CMP_GE, 3},
         {"LessOrEqual", 0, 1, 0, BY_Y, 0, 1, PZ_CMP_LE, 0},
         {"Greater", 0, 1, 0, BY_K, 4.0f, 1, PZ_CMP_GT, 3},
-        {"Greater", 0, 0, 1, NONE, 0, 4, -1, 0},
+        {"Greater", 0, 0, 1, NONE, 0, 3, -1, 0},   /* the conv writes the bool, two Casts */
         {"Greater", 0, 0, 0, BY_T, 0, 2, PZ_CMP_GT, 3},
     };
     for (int v = 0; v < (int)(sizeof V / sizeof V[0]); v++) {
@@ -1011,7 +1012,8 @@ static void test_select_masks(void)
         CHECK(passes_run_stats(g, NULL, &ps, &err) == PZ_OK);
         const ir_act *act = &g->nodes[find_node(g, "conv")].act;
         if (V[v].cmp_id < 0) {
-            CHECK(act->kind == IR_ACT_NONE && find_node(g, "cast") >= 0);
+            CHECK(act->kind == IR_ACT_SELECT && act->sel == 0 && act->lo == 1 && act->hi == 1 &&
+                  find_node(g, "cmp") < 0 && find_node(g, "cast") >= 0);
         } else {
             const float on = V[v].mul == BY_K ? V[v].k : 1, off = V[v].mul == BY_K ? 0.0f * V[v].k : 0;
             const float lo = V[v].neg ? off : on, hi = V[v].neg ? on : off;

@@ -7,6 +7,7 @@
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
+#include "rt/ops/mask_out.h"
 #include "rt/ops/ops.h"
 #include "rt/rows.h"
 
@@ -44,7 +45,9 @@
  * In a bf16 block (l->prec), FAST (not conv8x2) and WINO take their bf16
  * kernels (conv16c_bf16.h: weights in bf16, fp32 sums), at any ISA, where
  * pz_conv16c_bf16_ok holds for FAST; the others stay fp32.
- * The residual Z and the activation go into the kernel's epilogue. The
+ * The residual Z and the activation go into the kernel's epilogue. A bool
+ * Y (a fused comparison, mask_out.h): FAST without Z in tiles of rows,
+ * every other path through a whole float copy. The
  * choice is pz_conv_query_make (rt/rows.h), which prepare takes and the
  * compiler asks (the halo count, Winograd's eligibility): one rule. */
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
@@ -75,9 +78,13 @@ typedef struct {
     int64_t wp_group;            /* GROUPED: floats of packed weights per super-group */
     int64_t x_group, y_group;    /* GROUPED: floats of one super-group's blocks in X, Y */
     int64_t x_image, y_image;    /* GROUPED: floats of one image in X, Y */
+    pz_mask_out *mask;           /* a bool Y (mask_out.h), or NULL */
+    int64_t mask_rows;           /* its tiles' output rows (0: a whole float copy) */
+    char kname[48];              /* the kernel's name with the bool's way */
 } conv_state;
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
+static int mask_init(pz_layer *l, conv_state *st);
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
 {
@@ -135,9 +142,11 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     if (p->sparsity != 0 && !pz_act_is_clamp(p->act.kind))
         return pz_layer_fail(l, err, n, "the sparsity knob with activation %d: the sparse "
                              "kernels fuse only Relu and Clip", (int)p->act.kind);
+    const int mask = pz_mask_out_check(l, &p->act, y->rank >= 2 ? y->dims[1] : 0, err, n);
+    if (mask < 0) return 1;
     if (pz_layer_want_dtype(l, err, n, "X", x, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "W", w, PZ_F32) ||
-        pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
+        (!mask && pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32)) ||
         (b && pz_layer_want_dtype(l, err, n, "B", b, PZ_F32)) ||
         (z && pz_layer_want_dtype(l, err, n, "Z", z, PZ_F32)))
         return 1;
@@ -169,7 +178,38 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
         st->d.act.slope = st->flat.act.slope = st->d_last.act.slope = st->slope;
         if (st->fr) st->fr->d.act.slope = st->slope;
     }
+    if (mask && mask_init(l, st)) return pz_layer_fail(l, err, n, "out of memory (bool output)");
     return 0;
+}
+
+/* A bool Y: the direct conv (FAST, no Z, rank 4) in tiles of rows, the
+ * most whose NCHW16c floats fit PZ_MASK_TILE_BYTES (whole multiples of
+ * the kernel's row step); any other path into a whole float copy in its
+ * own layout. Y plain. Returns 1 when out of memory. */
+static int mask_init(pz_layer *l, conv_state *st)
+{
+    const pz_tensor *y = pz_out(l, 0);
+    const int64_t gran = st->row_step > 1 ? st->row_step : 1;
+    const int blocked = st->path != CONV_REF && st->path != CONV_FRAMES;
+    int64_t whole = pz_numel(y) / (y->dims[1] ? y->dims[1] : 1) * ((y->dims[1] + 15) / 16 * 16);
+    const char *how = ", bool from a float copy";
+    if (!blocked) whole = pz_numel(y);
+    if (st->path == CONV_FAST && !pz_in(l, 3) && y->rank == 4 && y->dims[2] > 0) {
+        const int64_t row = y->dims[0] * ((y->dims[1] + 15) / 16) * y->dims[3] * 16;
+        int64_t rows = (int64_t)(PZ_MASK_TILE_BYTES / sizeof(float)) / (row ? row : 1) / gran * gran;
+        const int64_t most = (y->dims[2] + gran - 1) / gran * gran;
+        st->mask_rows = rows < gran ? gran : rows > most ? most : rows;
+        whole = 0;
+        how = ", bool tiles";
+    }
+    st->mask = pz_mask_out_new(l, &((const pz_conv_params *)l->params)->act, y->dims[1],
+                               whole ? 0 : st->mask_rows * y->dims[0] * ((y->dims[1] + 15) / 16) *
+                                               y->dims[3] * 16,
+                               whole);
+    snprintf(st->kname, sizeof st->kname, "%s%s", l->kernel ? l->kernel : "reference", how);
+    l->kernel = st->kname;
+    l->out_cblk[0] = 0;
+    return !st->mask;
 }
 
 static float *alloc_floats(const pz_layer *l, int64_t count)
@@ -406,6 +446,7 @@ static void conv_release(pz_layer *l)
     free(st->wp);
     free(st->bp);
     free(st->slope);
+    pz_mask_out_free(st->mask);
     if (st->sp) pz_spconv_plan_free(st->sp);
     free(st->sp);
     if (st->spw) pz_spwino_plan_free(st->spw);
@@ -419,17 +460,12 @@ bool pz_conv_reads_whole(const pz_layer *l)
     return st && !st->sub && (st->path == CONV_FAST || st->path == CONV_DW || st->path == CONV_DWK);
 }
 
-static void conv_run(const pz_layer *l, int ith, int nth)
+/* The chosen path over X x into y (Y, or a bool Y's float copy). */
+static void conv_exec(const pz_layer *l, const conv_state *st, const float *x, float *y, int ith,
+                      int nth)
 {
-    const conv_state *st = l->state;
     const pz_tensor *b = pz_in(l, 2), *z = pz_in(l, 3);
-    const float *x = l->in[0]->data, *zd = z ? z->data : NULL;
-    float *y = l->out[0]->data;
-    if (l->x_gather) {   /* its input gathered into this worker's scratch (inplace.c) */
-        float *xs = (float *)((char *)l->scratch + (size_t)ith * (l->scratch_bytes / (size_t)(l->nth > 1 ? l->nth : 1)));
-        pz_chg_run_into(l->x_gather, xs);
-        x = xs;
-    }
+    const float *zd = z ? z->data : NULL;
     switch (st->path) {
     case CONV_FAST:
     case CONV_DW:
@@ -478,6 +514,32 @@ static void conv_run(const pz_layer *l, int ith, int nth)
     }
 }
 
+static void conv_run(const pz_layer *l, int ith, int nth)
+{
+    const conv_state *st = l->state;
+    const float *x = l->in[0]->data;
+    if (l->x_gather) {   /* its input gathered into this worker's scratch (inplace.c) */
+        float *xs = (float *)((char *)l->scratch + (size_t)ith * (l->scratch_bytes / (size_t)(l->nth > 1 ? l->nth : 1)));
+        pz_chg_run_into(l->x_gather, xs);
+        x = xs;
+    }
+    if (!st->mask) {
+        conv_exec(l, st, x, l->out[0]->data, ith, nth);
+        return;
+    }
+    if (st->mask_rows) {
+        pz_mask_conv_tiles(st->mask, &st->d, st->fast, st->mask_rows, st->row_step, x, st->wp,
+                           st->bp, l->out[0], ith, nth);
+        return;
+    }
+    /* a whole float copy, then each worker's share of rows (or elements) */
+    conv_exec(l, st, x, st->mask->buf, ith, nth);
+    const pz_tensor *y = l->out[0];
+    const int64_t m = y->dims[1], inner = m && y->dims[0] ? pz_numel(y) / y->dims[0] / m : 1;
+    pz_mask_whole_store(st->mask, y, st->path != CONV_REF && st->path != CONV_FRAMES, inner, m,
+                        ith, nth);
+}
+
 /* Row ranges (fused F-Blocks): FAST through the kernel's row window (pairs of
  * rows stay pairs where the kernel uses two-row tiles: granularity 2), DW one 16-channel
  * block of one image at a time as a conv of r1 - r0 output rows over the
@@ -489,7 +551,7 @@ static int conv_rows(const pz_layer *l)
     const conv_state *st = l->state;
     /* the kernel's own rule (pz_conv_query_make: two-row tiles on AVX-512
      * for narrow outputs), which the compiler's halo count asks too */
-    if (!st || l->out[0]->rank != 4) return 0;
+    if (!st || l->out[0]->rank != 4 || st->mask) return 0;   /* a bool Y: whole layers */
     return st->row_step;
 }
 
@@ -576,6 +638,10 @@ const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
 static int conv_row_rule(const pz_row_layer *l, pz_row_map *m)
 {
     const pz_conv_params *p = l->params;
+    if (l->n_out > 0 && l->out[0].is_bool) {   /* whole layers (mask_out.h) */
+        m->why = "writes a bool (a fused comparison)";
+        return 0;
+    }
     m->in[0] = (pz_row_input){.kind = PZ_ROWS_WINDOW, .kernel = p->kernel[0],
                               .stride = p->stride[0] > 0 ? p->stride[0] : 1, .pad = p->pad_begin[0],
                               .dilation = p->dilation[0] > 0 ? p->dilation[0] : 1};

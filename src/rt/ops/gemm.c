@@ -2,12 +2,15 @@
  * * C + Z). Z (input 3, a residual the epilogue pass fused, of Y's shape)
  * needs the packed paths: a constant B and A not transposed (at
  * PZ_ISA=scalar the packed GEMM's scalar twin). S (input 4): act PRELU's N
- * slopes, one per column of Y (every path takes them). */
+ * slopes, one per column of Y (every path takes them). A bool Y (a fused
+ * comparison, mask_out.h): the packed fp32 GEMM in tiles of rows, every
+ * other path through a whole float copy. */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
 #include "rt/kernels/gemm/spgemm.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
+#include "rt/ops/mask_out.h"
 #include "rt/ops/ops.h"
 
 /* With a constant B (a FC layer's weights) and A not transposed, the fast
@@ -35,6 +38,8 @@ typedef struct {
     pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
     float *slope;       /* PRELU's N slopes (input 4), or NULL */
     pz_gemm_desc g;     /* g.c is set at run */
+    pz_mask_out *mask;  /* a bool Y (mask_out.h), or NULL */
+    char kname[48];     /* the kernel's name with the bool's way */
 } gemm_state;
 
 static int gemm_prepare(pz_layer *l, char *err, size_t n)
@@ -44,9 +49,12 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
     const pz_tensor *z = pz_in(l, 3);
     char ba[96], bb[96], bc[96], by[96];
     if (!a || !b || !y) return pz_layer_fail(l, err, n, "needs A, B and Y");
+    const int mask = pz_mask_out_check(l, &p->act, b->rank == 2 ? b->dims[p->trans_b ? 0 : 1] : 0,
+                                       err, n);
+    if (mask < 0) return 1;
     if (pz_layer_want_dtype(l, err, n, "A", a, PZ_F32) ||
         pz_layer_want_dtype(l, err, n, "B", b, PZ_F32) ||
-        pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32) ||
+        (!mask && pz_layer_want_dtype(l, err, n, "Y", y, PZ_F32)) ||
         (c && pz_layer_want_dtype(l, err, n, "C", c, PZ_F32)) ||
         (z && pz_layer_want_dtype(l, err, n, "Z", z, PZ_F32)))
         return 1;
@@ -130,6 +138,9 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->gemm;
         st->g.ldb = st->N;
     }
+    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, st->bp && !z, st->N, pz_numel(y), st->kname,
+                                  sizeof st->kname))
+        return pz_layer_fail(l, err, n, "out of memory (bool output)");
     return 0;
 }
 
@@ -141,11 +152,13 @@ static void gemm_release(pz_layer *l)
     free(st->bph);
     free(st->slope);
     pz_qdyn_free(st->q8);
+    pz_mask_out_free(st->mask);
     if (st->sp) pz_spgemm_plan_free(st->sp);
     free(st->sp);
 }
 
-static void gemm_run(const pz_layer *l, int ith, int nth)
+/* The chosen path into y (Y, or a bool Y's float copy). */
+static void gemm_exec(const pz_layer *l, float *y, int ith, int nth)
 {
     const gemm_state *st = l->state;
     const pz_tensor *c = pz_in(l, 2);
@@ -153,17 +166,33 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
         if (pz_in(l, 3)) g.z = pz_in(l, 3)->data, g.ldz = st->N;
-        if (st->sp) pz_spgemm_run(st->sp, &g, l->in[0]->data, l->out[0]->data, ith, nth);
-        else if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
-        else if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, l->out[0]->data, ith, nth);
-        else if (st->bph) st->fnh(&g, l->in[0]->data, st->bph, l->out[0]->data, ith, nth);
-        else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, l->out[0]->data, ith, nth);
+        if (st->sp) pz_spgemm_run(st->sp, &g, l->in[0]->data, y, ith, nth);
+        else if (st->q8) pz_qdyn_run(st->q8, &g, l->in[0]->data, y, l->scratch, ith, nth);
+        else if (st->bp16) st->fn16(&g, l->in[0]->data, st->bp16, y, ith, nth);
+        else if (st->bph) st->fnh(&g, l->in[0]->data, st->bph, y, ith, nth);
+        else st->fn(&g, l->in[0]->data, st->bp ? st->bp : l->in[1]->data, y, ith, nth);
         return;
     }
     pz_gemm_params p = *(const pz_gemm_params *)l->params;
     p.act.slope = st->slope;   /* the params never carry it */
     pz_f32_gemm__ref(&p, st->M, st->N, st->K, l->in[0]->data, l->in[1]->data,
-                     c ? c->data : NULL, st->csm, st->csn, l->out[0]->data, ith, nth);
+                     c ? c->data : NULL, st->csm, st->csn, y, ith, nth);
+}
+
+static void gemm_run(const pz_layer *l, int ith, int nth)
+{
+    const gemm_state *st = l->state;
+    const pz_tensor *c = pz_in(l, 2);
+    if (!st->mask) {
+        gemm_exec(l, l->out[0]->data, ith, nth);
+    } else if (st->mask->tile) {
+        pz_gemm_desc g = st->g;
+        g.c = c ? c->data : NULL;
+        pz_mask_gemm_tiles(st->mask, &g, st->fn, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+    } else {
+        gemm_exec(l, st->mask->buf, ith, nth);
+        pz_mask_whole_store(st->mask, l->out[0], 0, 1, st->N, ith, nth);
+    }
 }
 
 static const pz_param_field gemm_fields[] = {

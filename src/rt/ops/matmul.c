@@ -6,12 +6,15 @@
  * activation; a fourth input Z of Y's shape, a residual, added before the
  * activation; a fifth S, act PRELU's N slopes, one per column of Y) B must
  * be a constant 2-D float32, and the packed GEMM does it all as it writes Y
- * (at PZ_ISA=scalar too, by its scalar twin). */
+ * (at PZ_ISA=scalar too, by its scalar twin). A bool Y (a fused
+ * comparison, mask_out.h): the packed fp32 GEMM in tiles of rows, every
+ * other path through a whole float copy. */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
 #include "rt/kernels/gemm/spgemm.h"
 #include "rt/kernels/quant/qgemm_dyn.h"
+#include "rt/ops/mask_out.h"
 #include "rt/ops/ops.h"
 
 /* float32 with a constant 2-D B (a linear layer's weights): the batch of A
@@ -37,6 +40,8 @@ typedef struct {
     pz_spgemm_plan *sp; /* B's non-zero blocks (the sparsity knob), or NULL */
     float *slope;       /* PRELU's N slopes (input 4), or NULL */
     pz_gemm_desc g;
+    pz_mask_out *mask;  /* a bool Y (mask_out.h), or NULL */
+    char kname[48];     /* the kernel's name with the bool's way */
 } matmul_state;
 
 /* numpy matmul's shape of A times B (1-D A a row, 1-D B a column; batch
@@ -77,9 +82,14 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "unknown activation %d", (int)p->act.kind);
     if (!pz_dtype_is_float(a->dtype) && !pz_dtype_is_int(a->dtype))
         return pz_layer_fail(l, err, n, "A has type %s", pz_dtype_name(a->dtype));
+    const int mask = pz_mask_out_check(l, &p->act, b->rank == 1 ? 1 : b->dims[b->rank - 1], err, n);
+    if (mask < 0) return 1;
     if (pz_layer_want_dtype(l, err, n, "B", b, a->dtype) ||
-        pz_layer_want_dtype(l, err, n, "Y", y, a->dtype))
+        (!mask && pz_layer_want_dtype(l, err, n, "Y", y, a->dtype)))
         return 1;
+    if (mask && l->dyn)
+        return pz_layer_fail(l, err, n, "a bool Y (a fused comparison) in a region of "
+                             "run-time shapes");
     if (a->rank < 1 || b->rank < 1)
         return pz_layer_fail(l, err, n, "A and B must have rank >= 1");
 
@@ -166,6 +176,9 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->gemm;
     }
     st->g.act.slope = st->slope;   /* an epilogue: one of the packed paths set g */
+    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, st->bp && !z, s->N, pz_numel(y), st->kname,
+                                  sizeof st->kname))
+        return pz_layer_fail(l, err, n, "out of memory (bool output)");
     return 0;
 }
 
@@ -177,33 +190,49 @@ static void matmul_release(pz_layer *l)
     free(st->bph);
     free(st->slope);
     pz_qdyn_free(st->q8);
+    pz_mask_out_free(st->mask);
     if (st->sp) pz_spgemm_plan_free(st->sp);
     free(st->sp);
 }
 
-static void matmul_run(const pz_layer *l, int ith, int nth)
+/* The chosen path into yd (Y, or a bool Y's float copy). */
+static void matmul_exec(const pz_layer *l, void *yd, int ith, int nth)
 {
-    const pz_tensor *a = l->in[0], *b = l->in[1], *y = l->out[0];
+    const pz_tensor *a = l->in[0], *b = l->in[1];
     const matmul_state *st = l->state;
-    if (l->dyn && pz_numel(y) == 0) return;   /* nothing, or A and B did not multiply */
     pz_gemm_desc g = st->g;
     if (pz_in(l, 3)) g.z = pz_in(l, 3)->data, g.ldz = st->s.N;   /* an activation: set at run */
     if (st->sp)
-        pz_spgemm_run(st->sp, &g, a->data, y->data, ith, nth);
+        pz_spgemm_run(st->sp, &g, a->data, yd, ith, nth);
     else if (st->q8)
-        pz_qdyn_run(st->q8, &g, a->data, y->data, l->scratch, ith, nth);
+        pz_qdyn_run(st->q8, &g, a->data, yd, l->scratch, ith, nth);
     else if (st->bp16)
-        st->fn16(&g, a->data, st->bp16, y->data, ith, nth);
+        st->fn16(&g, a->data, st->bp16, yd, ith, nth);
     else if (st->bph)
-        st->fnh(&g, a->data, st->bph, y->data, ith, nth);
+        st->fnh(&g, a->data, st->bph, yd, ith, nth);
     else if (st->bp)
-        st->fn(&g, a->data, st->bp, y->data, ith, nth);
+        st->fn(&g, a->data, st->bp, yd, ith, nth);
     else if (st->rtb)
-        pz_f32_matmul_gemm(&st->s, st->fn, a->data, b->data, y->data, ith, nth);
+        pz_f32_matmul_gemm(&st->s, st->fn, a->data, b->data, yd, ith, nth);
     else if (a->dtype == PZ_F32)
-        pz_f32_matmul__ref(&st->s, a->data, b->data, y->data, ith, nth);
+        pz_f32_matmul__ref(&st->s, a->data, b->data, yd, ith, nth);
     else
-        pz_any_matmul__ref(&st->s, a->dtype, a->data, b->data, y->data, ith, nth);
+        pz_any_matmul__ref(&st->s, a->dtype, a->data, b->data, yd, ith, nth);
+}
+
+static void matmul_run(const pz_layer *l, int ith, int nth)
+{
+    const pz_tensor *y = l->out[0];
+    const matmul_state *st = l->state;
+    if (l->dyn && pz_numel(y) == 0) return;   /* nothing, or A and B did not multiply */
+    if (!st->mask) {
+        matmul_exec(l, y->data, ith, nth);
+    } else if (st->mask->tile) {
+        pz_mask_gemm_tiles(st->mask, &st->g, st->fn, l->in[0]->data, st->bp, y->data, ith, nth);
+    } else {
+        matmul_exec(l, st->mask->buf, ith, nth);
+        pz_mask_whole_store(st->mask, y, 0, 1, st->s.N, ith, nth);
+    }
 }
 
 /* A dynamic region: Y is the broadcast batch dims, M (a 2-D or more A)
