@@ -224,8 +224,10 @@ int pass_fuse_mask(ir_graph *g, int i, unsigned char *dead, passes_stats *st)
 {
     ir_node *n = &g->nodes[i];
     const int yv = n->out[0];
+    /* not in a region of run-time shapes: the bool-writing layer plans its
+     * tiles at compile time (MATMUL refuses a bool Y there) */
     if (n->act.kind != IR_ACT_NONE || n->n_in > 3 || g->values[yv].is_output ||
-        ir_graph_count_uses(g, yv) != 1)
+        g->values[yv].dyn || g->values[yv].rt_alloc || ir_graph_count_uses(g, yv) != 1)
         return 0;
     const ir_tensor y = g->values[yv].t;
     const int axis = pass_is(n, OP_conv) ? 1 : y.rank - 1;

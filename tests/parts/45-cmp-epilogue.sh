@@ -19,7 +19,8 @@
 # (no COMPARE) on the kernel named; `inspect --json` names act select.
 # Built programs of three (the bits of `run`), their generated C naming
 # the comparison. Fused = unfused bitwise on random floats at each ISA (the
-# unfused twin's threshold one value per column: a COMPARE layer). Not fused, and right: y also a graph output, a Relu between.
+# unfused twin's threshold one value per column: a COMPARE layer). Not fused, and right: y
+# also a graph output, a Relu between, a MatMul in a region of run-time shapes.
 # Under a sanitizer build (*san*): the first three models, no programs.
 # Ends with `N passed, N failed`.
 set -u
@@ -153,6 +154,20 @@ save("n_relu", [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
                 helper.make_node("Greater", ["r", "t"], ["m"])],
      [vi("x", [1, 8, 9, 11])], [vi("m", [1, 24, 9, 11], B)],
      [numpy_helper.from_array(w, "w"), c(0.05, "t")], {"x": x})
+# not fused: a MatMul in a region of run-time shapes (the rows a NonZero keeps)
+x6 = rng.standard_normal((6, 8)).astype(np.float32)
+save("n_dyn", [helper.make_node("Gather", ["x", "zero"], ["col0"], axis=1),
+               helper.make_node("Greater", ["col0", "t"], ["keep"]),
+               helper.make_node("NonZero", ["keep"], ["nz"]),
+               helper.make_node("Squeeze", ["nz", "ax0"], ["idx"]),
+               helper.make_node("Gather", ["x", "idx"], ["rows"], axis=0),
+               helper.make_node("MatMul", ["rows", "b"], ["mm"]),
+               helper.make_node("Greater", ["mm", "t"], ["m"])],
+     [vi("x", [6, 8])], [vi("m", ["K", 5], B)],
+     [numpy_helper.from_array(np.array(0, np.int64), "zero"),
+      numpy_helper.from_array(np.array([0], np.int64), "ax0"),
+      numpy_helper.from_array(rng.standard_normal((8, 5)).astype(np.float32), "b"), c(0.05, "t")],
+     {"x": x6})
 PYEOF
 "$PY" "$T/make.py" "$T" >"$T/make.log" 2>&1 || { bad "onnx models: $(tail -c 600 "$T/make.log")"; finish; }
 
@@ -224,6 +239,16 @@ while read -r n kind way; do
     if "$PZ" compile "$mod" -o "$T/$n.c" >"$T/compile.log" 2>&1 && grep -rqF "$cmp" "$T/$n.c"; then ok
     else bad "$n: the generated C does not name $cmp: $(tail -c 300 "$T/compile.log")"; fi
 done <"$T/cases"
+
+# a MatMul in a region of run-time shapes keeps its COMPARE (a fused one was refused)
+n=n_dyn
+if node "$E2E/ort_run.js" "$T/$n.onnx" "$T/$n.in.pb" -- "$T/$n.ort.pb" >/dev/null 2>"$T/ort.err" &&
+    "$PZ" run "$T/$n.onnx" --input "$T/$n.in.pb" --output "$T/$n.o.pb" >/dev/null 2>"$T/run.err"; then
+    check "$n: a run-time-shaped MatMul -> Greater: the bits of ONNX Runtime" \
+        cmp_bit "$T/$n.o.pb" "$T/$n.ort.pb"
+else
+    bad "$n: run failed: $(head -c 300 "$T/ort.err" "$T/run.err")"
+fi
 
 # fused (1 layer) = unfused (CONV, COMPARE) bit for bit on random floats
 isas="native avx2 scalar"
