@@ -15,8 +15,22 @@ static pz_status expand_infer(ir_graph *g, ir_node *n, pz_err *err)
     int k;
     p->func = PZ_VIEW_EXPAND;
     if (op_rt_ints_dyn(g, n, 1, IR_MAX_RANK, &k)) {
-        /* read at run time: no bound (the net allocates Y); X's dims stand in */
         int rank = k > x->rank ? k : x->rank;
+        /* read at run time, every entry bounded (a Shape of a bounded
+         * tensor: torch's expand_as): planned at the broadcast bound */
+        p->bounded = !g->values[n->in[0]].rt_alloc;
+        for (int i = 0; i < rank && p->bounded; i++) {
+            int ix = i - (rank - x->rank), is = i - (rank - k);
+            int64_t a = ix >= 0 ? x->dims[ix] : 1, b = is >= 0 ? op_rt_int_bound(g, n->in[1], is) : 1;
+            p->bounded = b >= 0;
+            dims[i] = a > b ? a : b;
+        }
+        if (p->bounded) {
+            op_set_out(g, n, 0, x->dtype, rank, dims);
+            op_set_dyn(g, n, 0);
+            return PZ_OK;
+        }
+        /* else no bound (the net allocates Y); X's dims stand in */
         for (int i = 0; i < rank; i++) dims[i] = i >= rank - x->rank ? x->dims[i - (rank - x->rank)] : 1;
         op_set_out(g, n, 0, x->dtype, rank, dims);
         op_set_rt_alloc(g, n, 0);

@@ -5,8 +5,11 @@
  * Opset < 7 attribute `broadcast` is accepted: its broadcasting is a subset
  * of the unidirectional rule applied here. Floats; int32/int64/uint32/uint64
  * from opset 9.
- * MACs: M * K * N. */
-#include "op.h"
+ * MACs: M * K * N. In a dynamic region (A of a run-time M: a detector's
+ * box head over its proposals) it unfolds into MatMul, Mul and Add, which
+ * take run-time shapes.
+ */
+#include "op_inline.h"
 
 typedef struct {
     int64_t trans_a, trans_b;
@@ -92,6 +95,62 @@ static pz_status gemm_lower(const ir_graph *g, const ir_node *n, op_lowered *out
     return PZ_OK;
 }
 
+/* A, B or C with a run-time shape (ir_value.dyn); other than float32 only
+ * unscaled (the scales are float32 constants). */
+static int gemm_unfolds(const ir_graph *g, const ir_node *n)
+{
+    int dyn = 0;
+    for (int i = 0; i < n->n_in; i++) dyn |= n->in[i] >= 0 && g->values[n->in[i]].dyn;
+    float alpha = 1, beta = 1;
+    pz_err e = {0};
+    if (!dyn || op_attr_float(n, "alpha", 1.0f, &alpha, &e) ||
+        op_attr_float(n, "beta", 1.0f, &beta, &e))
+        return 0;
+    return (alpha == 1 && beta == 1) || g->values[n->in[0]].t.dtype == IR_F32;
+}
+
+/* Appends op_type(ins) to a new value named NAME/tag; returns it. */
+static int gemm_step(ir_graph *g, const char *name, const char *tag, const char *op_type,
+                     const int *ins, int n_in)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", name, tag);
+    int y = ir_graph_add_value_unique(g, buf);
+    op_append_node(g, buf, op_type, ins, n_in, &y, 1);
+    return y;
+}
+
+/* Y = (alpha * MatMul(A', B')) + (beta * C): A', B' Transposes; node i
+ * becomes the last step. */
+static pz_status gemm_unfold(ir_graph *g, int i, pz_err *err)
+{
+    gemm_params p;
+    ir_node *n = &g->nodes[i];
+    if (gemm_parse(g, n, &p, err)) return err->code;
+    const ir_tensor *a = op_in(g, n, 0), *b = op_in(g, n, 1);
+    if (!a || !b || a->rank != 2 || b->rank != 2)
+        return op_err(err, n, "A and B must be 2-D, got rank %d and %d", a ? a->rank : -1,
+                      b ? b->rank : -1);
+    int x[2] = {n->in[0], n->in[1]}, c = n->n_in > 2 ? n->in[2] : -1, start = g->n_nodes;
+    char *name = pz_xstrdup(n->name);
+    if (p.trans_a) x[0] = gemm_step(g, name, "At", "Transpose", &x[0], 1);
+    if (p.trans_b) x[1] = gemm_step(g, name, "Bt", "Transpose", &x[1], 1);
+    int y = gemm_step(g, name, "AB", "MatMul", x, 2);
+    if (p.alpha != 1) {
+        int s[2] = {y, op_new_const(g, "alpha", IR_F32, 0, NULL, &p.alpha)};
+        y = gemm_step(g, name, "alphaAB", "Mul", s, 2);
+    }
+    if (c >= 0 && p.beta != 1) {
+        int s[2] = {c, op_new_const(g, "beta", IR_F32, 0, NULL, &p.beta)};
+        c = gemm_step(g, name, "betaC", "Mul", s, 2);
+    }
+    int ins[2] = {y, c};
+    op_node_rewrite(g, i, c >= 0 ? "Add" : "Identity", ins, c >= 0 ? 2 : 1, 0);
+    ir_graph_move_tail(g, start, i);
+    free(name);
+    return PZ_OK;
+}
+
 const op_def op_gemm = {
     .name = "Gemm",
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
@@ -100,5 +159,7 @@ const op_def op_gemm = {
     .infer = gemm_infer,
     .cost = gemm_cost,
     .lower = gemm_lower,
+    .unfold = gemm_unfold,
+    .unfolds = gemm_unfolds,
     .takes_act = 1,
 };

@@ -182,6 +182,22 @@ int op_rt_ints_dyn(const ir_graph *g, const ir_node *n, int i, int max, int *cou
  * -1 when not known. */
 int64_t op_rt_int_bound(const ir_graph *g, int v, int64_t k);
 
+/* Element k of integer vector value v when the run always computes the
+ * same (op_rt_int_bound's trace, Shape giving op_dim_fixed); OP_INT_UNKNOWN
+ * when not known. */
+#define OP_INT_UNKNOWN INT64_MIN
+int64_t op_rt_int_known(const ir_graph *g, int v, int64_t k);
+
+/* Dim d of value v when the same at every run (any dim of a value without
+ * a run-time shape; of one with, traced through its producers: a
+ * NonZero's rank rows, a Gather's constant indices, ...); else -1. */
+int64_t op_dim_fixed(const ir_graph *g, int v, int d);
+
+/* Outputs of node i that are small integer vectors whose every entry is
+ * known (op_rt_int_known) become constants: a test of a dim fixed at every
+ * run folds, and the If it drives. */
+void op_fold_known(ir_graph *g, int i);
+
 /* Sets output i's dtype and shape. */
 void op_set_out(ir_graph *g, const ir_node *n, int i, int dtype, int rank, const int64_t *dims);
 /* Output i has a run-time shape (ir_value.dyn): its dims are the bound. */

@@ -174,52 +174,6 @@ int op_rt_ints_dyn(const ir_graph *g, const ir_node *n, int i, int max, int *cou
     return rt_ints(g, n, i, max, count, 1);
 }
 
-static int64_t rt_int_bound(const ir_graph *g, int v, int64_t k, int depth)
-{
-    const ir_value *val = &g->values[v];
-    const ir_tensor *t = &val->t;
-    if (depth > 32 || k < 0 || t->rank > 1 || k >= ir_tensor_numel(t)) return -1;
-    if (t->data) return ir_load_i64(t->data, t->dtype, (size_t)k);
-    if (val->producer < 0) return -1;
-    const ir_node *n = &g->nodes[val->producer];
-    const char *op = n->op_type;
-    if (n->n_in < 1 || n->in[0] < 0) return -1;
-    if (!strcmp(op, "Unsqueeze") || !strcmp(op, "Squeeze") || !strcmp(op, "Cast") ||
-        !strcmp(op, "Identity"))
-        return rt_int_bound(g, n->in[0], k, depth + 1);
-    if (!strcmp(op, "Concat")) {   /* rank 1: the axis is 0 */
-        for (int i = 0; i < n->n_in; i++) {
-            if (n->in[i] < 0) return -1;
-            int64_t len = ir_tensor_numel(&g->values[n->in[i]].t);
-            if (k < len) return rt_int_bound(g, n->in[i], k, depth + 1);
-            k -= len;
-        }
-        return -1;
-    }
-    if (!strcmp(op, "Gather")) {   /* of constant indices, axis 0 */
-        const ir_tensor *ix = n->n_in > 1 && n->in[1] >= 0 ? &g->values[n->in[1]].t : NULL;
-        int64_t axis = 0, len = ir_tensor_numel(&g->values[n->in[0]].t);
-        pz_err e = {0};
-        if (!ix || !ix->data || op_attr_int(n, "axis", 0, &axis, &e) || axis != 0) return -1;
-        int64_t i = ir_load_i64(ix->data, ix->dtype, (size_t)k);
-        return rt_int_bound(g, n->in[0], i < 0 ? i + len : i, depth + 1);
-    }
-    if (!strcmp(op, "Shape")) {   /* X's planned dims bound its run's */
-        const ir_value *x = &g->values[n->in[0]];
-        int64_t start = 0;
-        pz_err e = {0};
-        if (x->rt_alloc || op_attr_int(n, "start", 0, &start, &e)) return -1;
-        if (start < 0) start += x->t.rank;
-        return start + k < x->t.rank ? x->t.dims[start + k] : -1;
-    }
-    return -1;
-}
-
-int64_t op_rt_int_bound(const ir_graph *g, int v, int64_t k)
-{
-    return rt_int_bound(g, v, k, 0);
-}
-
 void op_set_dyn(ir_graph *g, const ir_node *n, int i)
 {
     if (i < n->n_out && n->out[i] >= 0) g->values[n->out[i]].dyn = 1;

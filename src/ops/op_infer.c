@@ -197,7 +197,12 @@ static pz_status infer_from(ir_graph *g, int first, const op_def *stop_op, const
         if ((n->op->parse && n->op->parse(g, n, n->params, err)) || n->op->infer(g, n, err))
             return in_branch(g, n, err);
         op_fold_by_runtime(g, i);
+        op_fold_known(g, i);
         n = &g->nodes[i];
+        /* a node whose outputs all folded does not run */
+        int folded = 1;
+        for (int k = 0; k < n->n_out; k++) folded &= n->out[k] < 0 || !!g->values[n->out[k]].t.data;
+        if (folded) dyn_k = -1;
         /* a container stays out of the run (SplitToSequence's of a run-time
          * length: its readers read its input) */
         if (dyn_k >= 0 && n->n_out >= 1 && n->out[0] >= 0 && g->values[n->out[0]].kind)

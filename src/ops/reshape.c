@@ -37,6 +37,33 @@ static int reshape_at_run(const ir_graph *g, const ir_node *n)
     return ir_tensor_numel(s) != 1 || ir_load_i64(s->data, s->dtype, 0) != -1;
 }
 
+/* A -1 beside one entry known only at run time, X's dims all fixed but
+ * one (op_dim_fixed): torchvision's view(K, -1, 4) of a [K, 364]. The
+ * run-time entry is taken as X's run-time dim, so -1 is bounded by the
+ * rest (91), not by X's count (which, times K's bound, overflows); a run
+ * where it is not fails naming the layer (RESHAPE checks every dim). */
+static void reshape_rest_bound(const ir_graph *g, const ir_node *n, int rank, int64_t *dims)
+{
+    int minus = -1, open = 0;
+    int64_t known = 1, rest = 1;
+    for (int k = 0; k < rank; k++) {
+        int64_t v = op_rt_int_known(g, n->in[1], k);
+        if (v == 0 && k < g->values[n->in[0]].t.rank) v = op_dim_fixed(g, n->in[0], k);
+        if (v == -1 && minus < 0 && op_rt_int_known(g, n->in[1], k) == -1) minus = k;
+        else if (v > 0) known *= v;
+        else open++;
+    }
+    const ir_tensor *x = &g->values[n->in[0]].t;
+    for (int k = 0; k < x->rank; k++) {
+        int64_t f = op_dim_fixed(g, n->in[0], k);
+        if (f < 0) open--;
+        else rest *= f;
+    }
+    if (minus >= 0 && open == 0 && known > 0 && rest % known == 0 && rest / known > 0 &&
+        rest / known < dims[minus])
+        dims[minus] = rest / known;
+}
+
 static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
 {
     const reshape_params *p = n->params;
@@ -64,6 +91,7 @@ static pz_status reshape_infer(ir_graph *g, ir_node *n, pz_err *err)
                                     : op_rt_int_bound(g, n->in[1], k);
                 dims[k] = v > 0 && (s->data || v < bound) ? v : bound;
             }
+            reshape_rest_bound(g, n, rank, dims);
             op_set_out(g, n, 0, x->dtype, rank, dims);
             op_set_dyn(g, n, 0);
             return PZ_OK;

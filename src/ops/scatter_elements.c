@@ -48,7 +48,10 @@ pz_status op_scatter_elements_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (idx->rank != x->rank || u->rank != x->rank)
         return op_err(err, n, "data, indices and updates must have one rank (%d, %d, %d)",
                       x->rank, idx->rank, u->rank);
-    for (int i = 0; i < x->rank; i++)
+    /* a run-time shape (a detector's per-level RoIs): the run checks them */
+    int dyn = 0;
+    for (int i = 0; i < n->n_in; i++) dyn |= g->values[n->in[i]].dyn;
+    for (int i = 0; i < x->rank && !dyn; i++)
         if (idx->dims[i] != u->dims[i] || (i != p->axis && u->dims[i] > x->dims[i]))
             return op_err(err, n, "indices and updates must have one shape within data's, off "
                           "axis %d (dim %d)", p->axis, i);

@@ -393,6 +393,7 @@ typedef struct {
     int64_t start[PZ_MAX_RANK];       /* CROP_PAD: X coordinate of Y's origin, per axis */
     int rt_sizes;                     /* CROP_PAD, sizes read at run time (input 1): then
                                          start[a] is 1 + the entry sizing axis a, 0 none */
+    int bounded;                      /* EXPAND of a run-time shape planned at its bound */
 } pz_view_params;
 
 /* TRILU: in X, k? (int64 scalar, read at run time; absent: 0). Keeps

@@ -32,6 +32,10 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
   split42   the passing boxes [K, 4] Split by constant sizes [1, 1, 2]
             along axis 1 (a run-time shape), the parts joined by one
             Concat of 42 inputs (K = 6, 0 and 8)
+  roihead   Faster R-CNN's RoI head on the passing boxes (K = 8, 1, 5, 0):
+            If(Shape(col)[1] == 1) folded (a dim fixed at every run), Size
+            of the run-time rois, RoiAlign, Gemm, ScatterElements, Expand
+            to a Shape of a bounded tensor
 The values grow and shrink again (the buffers regrow). Bad values, each
 a program exit 2 naming the layer with no output written, as
 NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
@@ -218,6 +222,56 @@ def main():
               [vi("bx", TP.FLOAT, [8, 4]), vi("sc", TP.FLOAT, [8])], [vi("y", TP.FLOAT, 2)],
               13, consts[:2] + [sp])
     case(out, "split42", m, [[bx, sc - d] for d in (0, 0.7, -1)], 1)
+
+    # Faster R-CNN's RoI head on the passing boxes [K, 4]: a column [K, 1]
+    # squeezed by If(Shape[1] == 1) (a dim fixed at every run: the If
+    # folds, its branches of ranks 1 and 2), Size of the run-time rois,
+    # RoiAlign of K rois, Gemm (alpha 0.5) on the flattened [K, 8], rows
+    # scattered in reverse order (ScatterElements) plus an Expand to
+    # Shape of the Gemm's output (planned at its bound)
+    f = h.make_graph([h.make_node("Squeeze", ["col", "i1v"], ["sq"])], "then", [],
+                     [vi("sq", TP.FLOAT, 1)])
+    e = h.make_graph([h.make_node("Identity", ["col"], ["sq2"])], "else", [],
+                     [vi("sq2", TP.FLOAT, 2)])
+    img = rng.standard_normal((1, 2, 6, 6)).astype(np.float32)
+    rc = [numpy_helper.from_array(v, nm) for nm, v in
+          (("i1v", np.array([1], i64)), ("c0", np.array([0], i64)),
+           ("w", rng.standard_normal((3, 8)).astype(np.float32)),
+           ("wb", rng.standard_normal(3).astype(np.float32)),
+           ("zf", np.array(0, np.float32)), ("of", np.array(1, np.float32)),
+           ("m1", np.array([-1, 1], i64)))]
+    m = model([h.make_node("Greater", ["sc", "th"], ["pass"]),
+               h.make_node("NonZero", ["pass"], ["nz"]),
+               h.make_node("Squeeze", ["nz", "z1"], ["idx"]),
+               h.make_node("Gather", ["bx", "idx"], ["rois"], axis=0),
+               h.make_node("Gather", ["rois", "c0"], ["col"], axis=1),
+               h.make_node("Shape", ["col"], ["cs"]),
+               h.make_node("Gather", ["cs", "i1"], ["c1"], axis=0),
+               h.make_node("Equal", ["c1", "i1"], ["one_col"]),
+               h.make_node("If", ["one_col"], ["x0"], then_branch=f, else_branch=e),
+               h.make_node("Size", ["rois"], ["n"]),
+               h.make_node("Mul", ["x0", "zf"], ["z0"]),
+               h.make_node("Cast", ["z0"], ["bi"], to=TP.INT64),
+               h.make_node("RoiAlign", ["img", "rois", "bi"], ["ra"], output_height=2,
+                           output_width=2, sampling_ratio=2, spatial_scale=0.5),
+               h.make_node("Flatten", ["ra"], ["fl"], axis=1),
+               h.make_node("Gemm", ["fl", "w", "wb"], ["g"], transB=1, alpha=0.5),
+               h.make_node("Mul", ["g", "zf"], ["gz"]),
+               h.make_node("Add", ["gz", "of"], ["ones"]),
+               h.make_node("CumSum", ["ones", "i0"], ["cs1"], reverse=1),
+               h.make_node("Sub", ["cs1", "of"], ["rv"]),
+               h.make_node("Cast", ["rv"], ["ri"], to=TP.INT64),
+               h.make_node("Shape", ["g"], ["gs"]),
+               h.make_node("ConstantOfShape", ["gs"], ["zs"]),
+               h.make_node("ScatterElements", ["zs", "ri", "g"], ["sg"], axis=0),
+               h.make_node("Reshape", ["x0", "m1"], ["x1"]),
+               h.make_node("Expand", ["x1", "gs"], ["xe"]),
+               h.make_node("Add", ["sg", "xe"], ["y"])],
+              [vi("img", TP.FLOAT, [1, 2, 6, 6]), vi("bx", TP.FLOAT, [8, 4]),
+               vi("sc", TP.FLOAT, [8])],
+              [vi("n", TP.INT64, []), vi("g", TP.FLOAT, 2), vi("y", TP.FLOAT, 2)], 17,
+              consts[:4] + rc)
+    case(out, "roihead", m, [[img, bx, sc - d] for d in (0, 0.7, 0.3, -1)], 3)
 
 
 if __name__ == "__main__":

@@ -360,25 +360,27 @@ else
     skip_one "hand-written ONNX against ONNX Runtime: needs onnx, numpy and onnxruntime-node"
 fi
 
-# PZ_TEST_FULL=1: torchvision's ssdlite320_mobilenet_v3_large exported by
-# PyTorch at opset 17 (tests/e2e/detector_export.py, ~20 s): boxes, scores
-# and labels from `paleozoic run` equal to ONNX Runtime 1.17's
-if [ "$full" = 1 ] && [ "$have_py" = 1 ] && [ "$have_ort" = 1 ]; then
+# PZ_TEST_FULL=1: torchvision's ssdlite320_mobilenet_v3_large and
+# fasterrcnn_mobilenet_v3_large_320_fpn exported by PyTorch at opset 17
+# (tests/e2e/detector_export.py, ~20 s each): boxes, scores and labels from
+# `paleozoic run` equal to ONNX Runtime 1.17's
+for det in ssdlite fasterrcnn; do
+    [ "$full" = 1 ] && [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] || break
     if ! "$PY" -c 'import torch, torchvision' 2>/dev/null; then
-        skip_one "ssdlite: needs torch and torchvision"
-    elif ! "$PY" "$E2E/detector_export.py" "$T" >"$T/log" 2>&1; then
-        bad "detector_export.py failed: $(tail -c 600 "$T/log")"
-    elif ! node "$E2E/ort_run.js" "$T/ssdlite.onnx" "$T/ssdlite.in0.pb" -- "$T/d.ort0.pb" \
+        skip_one "$det: needs torch and torchvision"
+    elif ! "$PY" "$E2E/detector_export.py" "$T" "$det" >"$T/log" 2>&1; then
+        bad "detector_export.py $det failed: $(tail -c 600 "$T/log")"
+    elif ! node "$E2E/ort_run.js" "$T/$det.onnx" "$T/$det.in0.pb" -- "$T/d.ort0.pb" \
         "$T/d.ort1.pb" "$T/d.ort2.pb" >"$T/log" 2>&1; then
-        bad "ssdlite: ONNX Runtime failed: $(tail -c 300 "$T/log")"
-    elif ! "$PZ" run "$T/ssdlite.onnx" --input "$T/ssdlite.in0.pb" --output "$T/d.pz0.pb" \
+        bad "$det: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+    elif ! "$PZ" run "$T/$det.onnx" --input "$T/$det.in0.pb" --output "$T/d.pz0.pb" \
         --output "$T/d.pz1.pb" --output "$T/d.pz2.pb" >"$T/log" 2>&1; then
-        bad "ssdlite: paleozoic run failed: $(tail -c 300 "$T/log")"
+        bad "$det: paleozoic run failed: $(tail -c 300 "$T/log")"
     else
-        check "ssdlite: boxes, scores and labels equal to ONNX Runtime's" \
+        check "$det: boxes, scores and labels equal to ONNX Runtime's" \
             node "$E2E/compare.js" --close 1e-4 1e-4 "$T/d.pz0.pb" "$T/d.ort0.pb" \
             "$T/d.pz1.pb" "$T/d.ort1.pb" "$T/d.pz2.pb" "$T/d.ort2.pb"
     fi
-fi
+done
 
 finish

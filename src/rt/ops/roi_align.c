@@ -1,5 +1,6 @@
 /* roi_align.c - the ROI_ALIGN layer (ONNX RoiAlign): X [N, C, H, W], rois
- * [R, 4] of X's type, batch_indices int64 [R] -> Y [R, C, oh, ow]. */
+ * [R, 4] of X's type, batch_indices int64 [R] -> Y [R, C, oh, ow]. R may be
+ * the run's (run_shape). */
 #include "rt/ops/ops.h"
 
 static int roi_align_prepare(pz_layer *l, char *err, size_t n)
@@ -29,8 +30,31 @@ static int roi_align_prepare(pz_layer *l, char *err, size_t n)
 static void roi_align_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *r = l->in[1];
+    if (l->run_err && l->run_err[0]) return;   /* run_shape's: Y stays empty */
     pz_any_roi_align__ref(l->params, x->dtype, x->dims, r->dims[0], x->data, r->data,
                           l->in[2]->data, l->out[0]->data, ith, nth);
+}
+
+/* A dynamic region (rois and batch_indices of the run's count R, at most
+ * the planned: a detector's proposals): Y [R, C, oh, ow]; they must still
+ * be [R, 4] and [R], else the run fails naming the layer (Y empty). */
+static void roi_align_run_shape(const pz_layer *l)
+{
+    const pz_roi_align_params *p = l->params;
+    const pz_tensor *x = l->in[0], *r = l->in[1], *b = l->in[2];
+    pz_tensor *y = l->out[0];
+    y->dims[0] = 0;
+    y->dims[1] = x->dims[1];
+    y->dims[2] = p->output_height;
+    y->dims[3] = p->output_width;
+    if (x->rank != 4 || r->rank != 2 || r->dims[1] != 4 || b->rank != 1 ||
+        b->dims[0] != r->dims[0]) {
+        char sr[96], sb[96];
+        pz_layer_run_fail(l, "rois %s and batch_indices %s are not [R, 4] and [R]",
+                          pz_shape_str(r, sr, sizeof sr), pz_shape_str(b, sb, sizeof sb));
+        return;
+    }
+    y->dims[0] = r->dims[0];
 }
 
 static const pz_param_field roi_align_fields[] = {
@@ -46,4 +70,5 @@ const pz_rt_op pz_rt_op_roi_align = {
     .name = "ROI_ALIGN", PZ_OP_PARAMS(pz_roi_align_params, roi_align_fields),
     .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = roi_align_prepare, .run = roi_align_run,
+    .run_shape = roi_align_run_shape,
 };

@@ -8,16 +8,10 @@ static const char *const scatter_red_names[] = {
     "PZ_SCATTER_NONE", "PZ_SCATTER_ADD", "PZ_SCATTER_MUL", "PZ_SCATTER_MAX", "PZ_SCATTER_MIN",
 };
 
-static int scatter_prepare(pz_layer *l, char *err, size_t n)
+/* Whether indices ix and updates u fit data x under p. */
+static bool scatter_fits(const pz_scatter_params *p, const pz_tensor *x, const pz_tensor *ix,
+                         const pz_tensor *u)
 {
-    const pz_scatter_params *p = l->params;
-    const pz_tensor *x = pz_in(l, 0), *ix = pz_in(l, 1), *u = pz_in(l, 2), *y = pz_out(l, 0);
-    char bx[96], bi[96], bu[96];
-    if (pz_index_layer_check(l, err, n)) return 1;
-    if (!u) return pz_layer_fail(l, err, n, "needs updates");
-    if (pz_layer_want_dtype(l, err, n, "updates", u, x->dtype) ||
-        pz_layer_want_same_shape(l, err, n, "Y", y, x))
-        return 1;
     bool ok;
     if (!p->nd) {   /* indices and updates one shape, within data off the axis */
         ok = p->axis >= 0 && p->axis < x->rank && ix->rank == x->rank && u->rank == x->rank;
@@ -30,7 +24,20 @@ static int scatter_prepare(pz_layer *l, char *err, size_t n)
         for (int i = 0; ok && i < u->rank; i++)
             ok = u->dims[i] == (i < q - 1 ? ix->dims[i] : x->dims[i - (q - 1) + k]);
     }
-    if (!ok)
+    return ok;
+}
+
+static int scatter_prepare(pz_layer *l, char *err, size_t n)
+{
+    const pz_scatter_params *p = l->params;
+    const pz_tensor *x = pz_in(l, 0), *ix = pz_in(l, 1), *u = pz_in(l, 2), *y = pz_out(l, 0);
+    char bx[96], bi[96], bu[96];
+    if (pz_index_layer_check(l, err, n)) return 1;
+    if (!u) return pz_layer_fail(l, err, n, "needs updates");
+    if (pz_layer_want_dtype(l, err, n, "updates", u, x->dtype) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x))
+        return 1;
+    if (!l->dyn && !scatter_fits(p, x, ix, u))   /* dynamic: run_shape checks */
         return pz_layer_fail(l, err, n, "data %s, indices %s, updates %s do not fit",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              pz_shape_str(u, bu, sizeof bu));
@@ -42,7 +49,7 @@ static void scatter_run(const pz_layer *l, int ith, int nth)
 {
     const pz_scatter_params *p = l->params;
     const pz_tensor *x = l->in[0], *ix = l->in[1], *u = l->in[2];
-    if (ith != 0) return;
+    if (ith != 0 || (l->run_err && l->run_err[0])) return;
     int64_t nd[3];
     if (p->nd) {
         int q = ix->rank, k = (int)ix->dims[q - 1];
@@ -52,6 +59,24 @@ static void scatter_run(const pz_layer *l, int ith, int nth)
     }
     pz_any_scatter__ref(x->dtype, p, x->rank, x->dims, p->nd ? nd : u->dims, ix->dtype, ix->data,
                         x->data, u->data, l->out[0]->data);
+}
+
+/* A dynamic region (indices and updates of the run's count: torchvision's
+ * RoI pooler scatters each level's RoIs): Y has data's shape; indices and
+ * updates must fit it, else the run fails naming the layer (Y empty). */
+static void scatter_run_shape(const pz_layer *l)
+{
+    const pz_tensor *x = l->in[0], *ix = l->in[1], *u = l->in[2];
+    pz_tensor *y = l->out[0];
+    y->rank = x->rank;
+    for (int i = 0; i < x->rank; i++) y->dims[i] = x->dims[i];
+    if (!scatter_fits(l->params, x, ix, u)) {
+        char bx[96], bi[96], bu[96];
+        y->dims[0] = 0;
+        pz_layer_run_fail(l, "data %s, indices %s, updates %s do not fit",
+                          pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
+                          pz_shape_str(u, bu, sizeof bu));
+    }
 }
 
 static const pz_param_field scatter_fields[] = {
@@ -64,4 +89,5 @@ const pz_rt_op pz_rt_op_scatter = {
     .name = "SCATTER", PZ_OP_PARAMS(pz_scatter_params, scatter_fields),
     .min_in = 3, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = scatter_prepare, .run = scatter_run,
+    .run_shape = scatter_run_shape,
 };

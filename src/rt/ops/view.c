@@ -152,6 +152,12 @@ static void view_run_shape(const pz_layer *l)
         else
             y->dims[k] = kx >= 0 && st->xb[kx] == st->yb[k] ? x->dims[kx] : st->yb[k];
     }
+    for (int k = 0; !bad && p->bounded && !l->rt_alloc && k < y->rank; k++)
+        if (y->dims[k] > st->yb[k]) {
+            snprintf(buf, sizeof buf, "Y's dim %d is %lld, above the planned bound %lld", k,
+                     (long long)y->dims[k], (long long)st->yb[k]);
+            bad = buf;
+        }
     const char *why = bad ? bad : "";
     if (bad || pz_view_plan(&st->p, x->rank, x->dims, y->rank, y->dims, &st->d, &why)) {
         if (y->rank) y->dims[0] = 0;
@@ -165,6 +171,12 @@ static void view_run_shape(const pz_layer *l)
  * run time. */
 static int view_dyn_alloc(const pz_layer *l)
 {
+    return l->n_in > 1 && !((const pz_view_params *)l->params)->bounded;
+}
+
+/* Expand of a bounded shape: in a dynamic region, planned at the bound. */
+static int view_dyn_self(const pz_layer *l)
+{
     return l->n_in > 1;
 }
 
@@ -174,11 +186,12 @@ static const pz_param_field view_fields[] = {
     PZ_FIELD(pz_view_params, crd, PZ_F_INT),
     PZ_FIELD_ARRAY(pz_view_params, start, PZ_F_I64),
     PZ_FIELD(pz_view_params, rt_sizes, PZ_F_INT),
+    PZ_FIELD(pz_view_params, bounded, PZ_F_INT),
 };
 
 const pz_rt_op pz_rt_op_view = {
     .name = "VIEW", PZ_OP_PARAMS(pz_view_params, view_fields),
     .min_in = 1, .max_in = 2, .min_out = 1, .max_out = 1,
     .prepare = view_prepare, .run = view_run, .run_shape = view_run_shape,
-    .dyn_alloc = view_dyn_alloc,
+    .dyn_alloc = view_dyn_alloc, .dyn_self = view_dyn_self,
 };
