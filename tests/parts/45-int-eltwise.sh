@@ -19,7 +19,7 @@
 # The same functions on NCHW16c maps of 40 channels after a conv (each
 # binary16c broadcast: same shape, per channel, one value) and in a
 # dynamic region (after a Compress by a run-time condition), at the CPU's
-# ISA (3 threads), scalar (the NCHW16c one) and ref, likewise.
+# ISA (3 threads), avx2, scalar (the NCHW16c one) and ref, likewise.
 # Under a sanitizer: the models of one shape
 # (along the last axis), the NCHW16c and dynamic ones at the CPU's ISA.
 # Ends with `N passed, N failed`.
@@ -241,8 +241,9 @@ fi
 # float32 Max, Min, Mod (fmod 1), PRelu, Pow on NCHW16c maps (fblk: AVX-512
 # binary_avx512.c's binary16c, the scalar twin, the reference) and in a
 # dynamic region (fdyn: Compress by a run-time condition; the plain AVX-512
-# kernel chosen at run): every output but the general Pows the bits of ORT's
-# (those within 1e-5), at the CPU's ISA (3 threads), scalar and ref; under a
+# kernel chosen at run; Tanh and Exp by the UNARY's flat vector path): every
+# output but the general Pows, Tanh and Exp the bits of ORT's (those within
+# 1e-5), at the CPU's ISA (3 threads), avx2, scalar and ref; under a
 # sanitizer the CPU's ISA only
 cat >"$T/make_b.py" <<'PYEOF'
 import sys
@@ -295,17 +296,18 @@ nodes = [h.make_node("Compress", ["a", "c"], ["ac"], axis=2),
          h.make_node("Mod", ["ac", "bl"], ["y2"], fmod=1), h.make_node("PRelu", ["ac", "bl"], ["y3"]),
          h.make_node("Pow", ["ac", "k2"], ["y4"]), h.make_node("Max", ["k05", "ac"], ["y5"]),
          h.make_node("Abs", ["ac"], ["aa"]), h.make_node("Add", ["aa", "k01"], ["ap"]),
-         h.make_node("Pow", ["ap", "bs"], ["y6"]), h.make_node("Pow", ["ac", "k3"], ["y7"])]
+         h.make_node("Pow", ["ap", "bs"], ["y6"]), h.make_node("Pow", ["ac", "k3"], ["y7"]),
+         h.make_node("Tanh", ["ac"], ["y8"]), h.make_node("Exp", ["ac"], ["y9"])]
 ins = [h.make_tensor_value_info("a", T.FLOAT, A), h.make_tensor_value_info("b", T.FLOAT, A),
        h.make_tensor_value_info("bl", T.FLOAT, [2, 3, 1]), h.make_tensor_value_info("c", T.BOOL, [37])]
-save("fdyn", nodes, ins, 8, ks,
+save("fdyn", nodes, ins, 10, ks,
      (("a", rng.uniform(-4, 4, A).astype(np.float32)),
       ("b", nonzero(rng.uniform(-3, 3, A).astype(np.float32), 1.5)),
       ("bl", nonzero(rng.uniform(-3, 3, [2, 3, 1]).astype(np.float32), -1.5)),
       ("c", rng.uniform(0, 1, [37]) < 0.8)))
-print("fblk:x,z:7 fdyn:a,b,bl,c:8")
+print("fblk:x,z:7 fdyn:a,b,bl,c:10")
 PYEOF
-isas="cpu scalar ref"
+isas="cpu avx2 scalar ref"   # avx2: binary16c_avx2.c and its flat UNARY (capped by the CPU)
 [ "$san" = 1 ] && [ "$full" != 1 ] && isas=cpu
 if "$PY" "$T/make_b.py" "$T" >"$T/make.log" 2>&1; then
     for spec in $(tail -n 1 "$T/make.log"); do
@@ -333,8 +335,8 @@ if "$PY" "$T/make_b.py" "$T" >"$T/make.log" 2>&1; then
             clean "$T/run.err" || bad "$n $isa: sanitizer report: $(tail -c 300 "$T/run.err")"
             i=0
             while [ $i -lt "$k" ]; do
-                if [ $i -ge 6 ]; then   # Pow(|y| + 0.1, e), Pow(y, 3)
-                    check "$n: Pow output $i at ISA $isa: ONNX Runtime within 1e-5" \
+                if [ $i -ge 6 ]; then   # Pow(|y| + 0.1, e), Pow(y, 3); fdyn's Tanh, Exp
+                    check "$n: Pow/Tanh/Exp output $i at ISA $isa: ONNX Runtime within 1e-5" \
                         node "$E2E/compare.js" --rel 1e-5 "$T/$n.$isa.$i.pb" "$T/$n.ort.$i.pb"
                 else
                     check "$n: output $i at ISA $isa: the bits of ONNX Runtime" \

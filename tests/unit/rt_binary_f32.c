@@ -11,8 +11,8 @@
  * PRelu, Mod and Fmod bit for bit (NaNs too); Pow within 1 ulp of powf
  * (powf's NaN bits where it is NaN, its bits on the edge lanes, x 0, inf
  * or NaN, and e = 2). Then Pow's worst ulp over 2^20 random pairs, and
- * the blocked kernel (binary16c) against its twin (test_blocked).
- * Prints `N passed, N failed`. */
+ * the blocked kernels (binary16c, AVX-512 and AVX2) against their twin
+ * (test_blocked). Prints `N passed, N failed`. */
 #include "rt_test.h"
 
 static const float EDGE_X[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 1e-40f, -3e-39f,
@@ -139,7 +139,7 @@ static void test_pow_ulps(const pz_fast_kernels *k)
     free(a), free(b), free(y);
 }
 
-/* The blocked kernel (binary16c) against eltwise16c.c's scalar twin: every
+/* A blocked kernel (binary16c) against eltwise16c.c's scalar twin: every
  * float function, each operand of Y's shape (0), per channel with N
  * images (1) or one (2), or one value (3), one at least of Y's shape; C 16,
  * 40, 5 and 33 (partial last blocks), 1 to 33 pixels, N 1 and 2; no
@@ -206,7 +206,8 @@ static void test_blocked(const pz_fast_kernels *k)
                     free(op[0]), free(op[1]), free(yr), free(y);
                 }
     }
-    fprintf(stderr, "blocked: %d runs, Pow at most %lld ulp from the twin\n", runs, (long long)worst);
+    fprintf(stderr, "blocked %s: %d runs, Pow at most %lld ulp from the twin\n", k->name, runs,
+            (long long)worst);
 }
 
 /* A few values ONNX Runtime and numpy give (np.power, np.fmod, np.mod). */
@@ -246,10 +247,15 @@ static void test_values(const pz_fast_kernels *k)
 
 int main(void)
 {
+    const pz_fast_kernels *k2 = pz_fast_kernels_for(PZ_ISA_AVX2);
+    if (cpu_has_avx2() && k2->isa == PZ_ISA_AVX2) {   /* not a PZ_SCALAR build */
+        checkf(k2->binary16c != pz_f32_binary16c__scalar, "AVX2 has a vector binary16c");
+        test_blocked(k2);
+    }
     const pz_fast_kernels *k = cpu_has_avx512() ? pz_fast_kernels_for(PZ_ISA_AVX512) : NULL;
     if (!k || !k->f32_binary) {
-        printf("rt_binary_f32: no AVX-512 here: skipped\n0 passed, 0 failed\n");
-        return 0;
+        printf("rt_binary_f32: no AVX-512 here: skipped\n");
+        return test_summary("rt_binary_f32");
     }
     test_twins(k);
     test_pow_ulps(k);

@@ -246,14 +246,33 @@ void pz_f32_act16c__avx512(const pz_act *a, float *restrict y, int64_t npix, int
  * (binary_avx512.c; takes: the function one it does) does Add, Sub, Mul,
  * Div, Max, Min, PRelu, Mod and Fmod with the scalar twin's bits, Pow within
  * 1 ulp of it (the plain kernel's forms, pz_f32_binary__avx512), the
- * integer-only functions through the twin. */
+ * integer-only functions through the twin; the AVX2 one (binary16c_avx2.c)
+ * the same functions by the same forms in two 8-lane halves. */
 void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth);
 void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth);
+void pz_f32_binary16c__avx2(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
+                            const float *restrict a, int abc, const float *restrict b, int bbc,
+                            float *restrict y, int ith, int nth);
 bool pz_f32_binary16c_avx512_takes(pz_binary_func f);
+/* CALL(F) with F the constant of each float function f may be (the
+ * binary16c kernels' inlined plane, F decided outside its loop). */
+#define PZ_BIN16C_SWITCH(f, CALL)                                                        \
+    switch (f) {                                                                         \
+    case PZ_BIN_ADD: CALL(PZ_BIN_ADD); break;                                            \
+    case PZ_BIN_SUB: CALL(PZ_BIN_SUB); break;                                            \
+    case PZ_BIN_MUL: CALL(PZ_BIN_MUL); break;                                            \
+    case PZ_BIN_DIV: CALL(PZ_BIN_DIV); break;                                            \
+    case PZ_BIN_POW: CALL(PZ_BIN_POW); break;                                            \
+    case PZ_BIN_MAX: CALL(PZ_BIN_MAX); break;                                            \
+    case PZ_BIN_MIN: CALL(PZ_BIN_MIN); break;                                            \
+    case PZ_BIN_PRELU: CALL(PZ_BIN_PRELU); break;                                        \
+    case PZ_BIN_FMOD: CALL(PZ_BIN_FMOD); break;                                          \
+    default: CALL(PZ_BIN_MOD); break;                                                    \
+    }
 typedef void (*pz_binary16c_fn)(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                                 const float *restrict a, int abc, const float *restrict b,
                                 int bbc, float *restrict y, int ith, int nth);

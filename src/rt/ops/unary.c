@@ -21,10 +21,9 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "X has %lld elements, Y %lld", (long long)pz_numel(x),
                              (long long)pz_numel(y));
     /* a blocked input stays blocked (same shape: not a reshape in disguise),
-     * through the CPU's kernel (chosen here, at compile) */
-    /* a dynamic region (l->dyn): the reference kernel, which takes numel at run time */
-    if (l->dyn) return 0;
-    if (l->in_have[0] == 16 && x->dtype == PZ_F32 && y->rank == 4 &&
+     * through the CPU's kernel (chosen here, at compile); a dynamic region
+     * (l->dyn) is plain: the flat path below, which takes numel at run time */
+    if (!l->dyn && l->in_have[0] == 16 && x->dtype == PZ_F32 && y->rank == 4 &&
         !pz_layer_want_same_shape(l, NULL, 0, "Y", y, x)) {
         unary_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
@@ -33,7 +32,7 @@ static int unary_prepare(pz_layer *l, char *err, size_t n)
         l->state = st;
         l->in_cblk[0] = l->out_cblk[0] = 16;
     } else if ((l->isa == PZ_ISA_AVX512 || l->isa == PZ_ISA_AVX2) && x->dtype == PZ_F32 &&
-               pz_numel(x) > 0) {
+               (pz_numel(x) > 0 || l->dyn)) {
         /* a plain float tensor (ConvNeXt's GELU on [1, 56, 56, 384]): the
          * same kernel over all of its elements, as one "block" of 16
          * channels and numel / 16 pixels, the last numel % 16 through a
@@ -116,6 +115,6 @@ const pz_rt_op pz_rt_op_unary = {
     .name = "UNARY", PZ_OP_PARAMS(pz_unary_params, unary_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 1,
     .prepare = unary_prepare, .run = unary_run,
-    .run_shape = pz_run_shape_same,   /* the reference path takes numel at run time */
+    .run_shape = pz_run_shape_same,   /* the flat and reference paths take numel at run time */
     .row_rule = pz_row_rule_elementwise,
 };

@@ -27,6 +27,8 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "rt/kernels/eltwise/pow_series.h"
+
 /* ln |x| for 8 positive finite doubles: x = m 2^k, m in [sqrt(1/2), sqrt 2),
  * ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.1716: the series to
  * s^19 (the next term below 1e-16 of it). */
@@ -34,17 +36,16 @@ PZ_ALWAYS_INLINE __m512d ln8(__m512d x)
 {
     __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
     __m512d k = _mm512_getexp_pd(x);
-    const __mmask8 big = _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.4142135623730951), _CMP_GT_OQ);
+    const __mmask8 big = _mm512_cmp_pd_mask(m, _mm512_set1_pd(PZ_POW_SQRT2), _CMP_GT_OQ);
     m = _mm512_mask_mul_pd(m, big, m, _mm512_set1_pd(0.5));
     k = _mm512_mask_add_pd(k, big, k, _mm512_set1_pd(1.0));
     const __m512d one = _mm512_set1_pd(1.0);
     const __m512d s = _mm512_div_pd(_mm512_sub_pd(m, one), _mm512_add_pd(m, one));
     const __m512d s2 = _mm512_mul_pd(s, s);
-    __m512d p = _mm512_set1_pd(1.0 / 19);
-    static const double C[] = {1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3, 1.0};
-    for (int i = 0; i < 9; i++) p = _mm512_fmadd_pd(p, s2, _mm512_set1_pd(C[i]));
+    __m512d p = _mm512_set1_pd(PZ_POW_LN_C[0]);
+    for (int i = 1; i < 10; i++) p = _mm512_fmadd_pd(p, s2, _mm512_set1_pd(PZ_POW_LN_C[i]));
     const __m512d lnm = _mm512_mul_pd(_mm512_add_pd(s, s), p);
-    return _mm512_fmadd_pd(k, _mm512_set1_pd(0.69314718055994531), lnm);
+    return _mm512_fmadd_pd(k, _mm512_set1_pd(PZ_POW_LN2), lnm);
 }
 
 /* e^y for 8 doubles, y clamped to [-800, 800] (beyond: 0 or inf in float
@@ -52,16 +53,12 @@ PZ_ALWAYS_INLINE __m512d ln8(__m512d x)
 PZ_ALWAYS_INLINE __m512d exp8(__m512d y)
 {
     y = _mm512_min_pd(_mm512_max_pd(y, _mm512_set1_pd(-800)), _mm512_set1_pd(800));
-    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(y, _mm512_set1_pd(1.4426950408889634)),
+    const __m512d n = _mm512_roundscale_pd(_mm512_mul_pd(y, _mm512_set1_pd(PZ_POW_LOG2E)),
                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    /* ln2 = hi + lo (fdlibm's split: n hi exact for |n| < 2^20) */
-    __m512d r = _mm512_fnmadd_pd(n, _mm512_set1_pd(6.93147180369123816490e-01), y);
-    r = _mm512_fnmadd_pd(n, _mm512_set1_pd(1.90821492927058770002e-10), r);
-    static const double F[] = {1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880,
-                               1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6,
-                               1.0 / 2, 1.0, 1.0};   /* 1/12! ... 1/0! */
-    __m512d p = _mm512_set1_pd(1.0 / 6227020800.0);   /* 1/13!, then Horner */
-    for (int i = 0; i < 13; i++) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(F[i]));
+    __m512d r = _mm512_fnmadd_pd(n, _mm512_set1_pd(PZ_POW_LN2_HI), y);
+    r = _mm512_fnmadd_pd(n, _mm512_set1_pd(PZ_POW_LN2_LO), r);
+    __m512d p = _mm512_set1_pd(PZ_POW_EXP_F[0]);
+    for (int i = 1; i < 14; i++) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(PZ_POW_EXP_F[i]));
     return _mm512_scalef_pd(p, n);
 }
 
@@ -230,18 +227,9 @@ PZ_ALWAYS_INLINE void plane(pz_binary_func f, const float *a, int am, const floa
 static void plane_f(pz_binary_func f, const float *a, int am, const float *b, int bm, float *y,
                     int64_t n, __mmask16 keep, int act, __m512 lo, __m512 hi)
 {
-    switch (f) {
-    case PZ_BIN_ADD: plane(PZ_BIN_ADD, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_SUB: plane(PZ_BIN_SUB, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_MUL: plane(PZ_BIN_MUL, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_DIV: plane(PZ_BIN_DIV, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_POW: plane(PZ_BIN_POW, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_MAX: plane(PZ_BIN_MAX, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_MIN: plane(PZ_BIN_MIN, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_PRELU: plane(PZ_BIN_PRELU, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    case PZ_BIN_FMOD: plane(PZ_BIN_FMOD, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    default: plane(PZ_BIN_MOD, a, am, b, bm, y, n, keep, act, lo, hi); break;
-    }
+#define PLANE(F) plane(F, a, am, b, bm, y, n, keep, act, lo, hi)
+    PZ_BIN16C_SWITCH(f, PLANE)
+#undef PLANE
 }
 
 void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
