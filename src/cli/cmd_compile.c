@@ -424,7 +424,7 @@ static int run(int argc, char **argv, int build)
     /* the program's default threads: the --threads of the build, else (0)
      * every online core of the machine it runs on */
     gen_opts go = {name, o.model, cmdline.s, o.k.threads, o.raw, o.embed, sdk, ldextra,
-                   p.open ? p.open->n : 0, NULL, 0, NULL};
+                   p.open ? p.open->n : 0, NULL, 0, NULL, o.lib};
     /* an executable or library of a model with a sequence input plans another
      * length at run time (main.c, NAME_run_values; not when an input was
      * bound: the program does not take it) */

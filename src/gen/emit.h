@@ -39,6 +39,8 @@ typedef struct {
                                   * planned at run time (pz_replan_run, src/gen/replan.c) */
     const char *knobs;           /* replan: the build's knobs it replans with, as
                                   * opt_knobs_format writes them (NAME_REPLAN_KNOBS) */
+    int lib;                     /* build --lib: NAME_check_values (and with replan
+                                  * NAME_run_values), which a program's main.c does not use */
 } gen_opts;
 
 /* Id of the weights file of p: an FNV-1a hash of its index. */
@@ -50,8 +52,10 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o);
 void gen_emit_main(gen_text *t, const gen_opts *o);
-/* NAME_check_values (main_template.h's CHECK_TEMPLATE), in NAME.c. */
-void gen_emit_check_values(gen_text *t, const gen_opts *o);
+/* NAME_check_values (main_template.h's CHECK_TEMPLATE: pz_io_check_values on
+ * NAME's tables) and with o->replan NAME_run_values, in NAME.c of a library
+ * (o->lib) only; open: the model has open dims (--max-shape). */
+void gen_emit_check_values(gen_text *t, const gen_opts *o, int open);
 void gen_emit_makefile(gen_text *t, const gen_opts *o);
 /* The compile-and-link command for DIR's sources (used by the Makefile text
  * and by `paleozoic build`): CC and CFLAGS are inserted as given. */

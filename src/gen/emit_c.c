@@ -163,7 +163,7 @@ void gen_emit_c(gen_text *t, const gen_plan *p, const gen_opts *o)
         " * below fuse them and give each its cores (MP); then the net is compiled (one arena\n"
         " * planned by liveness, kernels chosen, weights packed) and run. Edit the schedule and\n"
         " * rebuild with `make`.");
-    gt_printf(t, "#include <math.h>     /* INFINITY, NAN: params may hold them */\n#include <stdio.h>    /* snprintf */\n#include <stdlib.h>\n\n"
+    gt_printf(t, "#include <math.h>     /* INFINITY, NAN: params may hold them */\n#include <stdlib.h>\n\n"
                  "#include \"%s.h\"\n\n", n);
 
     gt_puts(t, "/* ---- 0. the schedule ------------------------------------------------------\n"

@@ -246,7 +246,7 @@ void gen_emit_io_tables(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "const int %s_n_inputs = %d;\nconst int %s_n_outputs = %d;\n", o->name,
               p->n_inputs, o->name, p->n_outputs);
     value_tables(t, p, o);
-    gen_emit_check_values(t, o);
+    gen_emit_check_values(t, o, p->open && p->open->n > 0);
     if (o->embed)
         gt_printf(t, "/* NAME.weights, linked in by %s_weights.S */\n"
                      "extern const unsigned char %s_weights_blob[] __attribute__((visibility(\"hidden\")));\n"

@@ -46,8 +46,7 @@ static void value_decls(gen_text *t, const gen_plan *p, const char *n, const cha
                  " * was compiled (the example given to `compile/build --input`). Files of them:\n"
                  " * pz_io_read_value, pz_io_write_value. An input bound at compile time (its value\n"
                  " * built in) is not listed. */\n"
-                 "typedef struct {\n    const char *name;\n    int kind, inner;\n    int first, n;\n"
-                 "} %s_value;\n\n", n);
+                 "typedef pz_io_value_desc %s_value;   /* name; kind, inner; first, n */\n\n", n);
     gt_printf(t, "#define %s_N_INPUT_VALUES %d\n#define %s_N_OUTPUT_VALUES %d\n"
                  "extern const %s_value %s_input_values[%d];\n"
                  "extern const %s_value %s_output_values[%d];\n"
@@ -82,9 +81,9 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
     gt_printf(t, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
                  "#include \"pz_io.h\"\n#include \"pz_rt.h\"\n\n", N, N);
     gt_printf(t, "typedef struct %s %s;\n\n", n, n);
-    gt_printf(t, "/* A graph input or output: its ONNX name, element type (pz_dtype) and shape. */\n"
-                 "typedef struct {\n    const char *name;\n    int dtype;\n    int rank;\n"
-                 "    int64_t dims[PZ_MAX_RANK];\n} %s_io;\n\n", n);
+    gt_printf(t, "/* A graph input or output: its ONNX name, element type (pz_dtype) and shape\n"
+                 " * (pz_io.h: name, dtype, rank, dims[PZ_MAX_RANK]). */\n"
+                 "typedef pz_io_desc %s_io;\n\n", n);
     gt_printf(t, "#define %s_N_INPUTS %d\n#define %s_N_OUTPUTS %d\n", N, p->n_inputs, N, p->n_outputs);
     gt_printf(t, "extern const %s_io %s_inputs[%d];\nextern const %s_io %s_outputs[%d];\n", n, n,
               p->n_inputs ? p->n_inputs : 1, n, n, p->n_outputs ? p->n_outputs : 1);
@@ -107,7 +106,8 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                      " * file is named, not applied: its blocks are the build's layers). */\n"
                      "#define %s_REPLAN_KNOBS ", N);
         gt_cstr(t, o->knobs ? o->knobs : "");
-        gt_printf(t, "\n/* The model's values of any sequence length (a length the tables give too:\n"
+        if (!o->lib) gt_puts(t, "\n");
+        else gt_printf(t, "\n/* The model's values of any sequence length (a length the tables give too:\n"
                      " * %s_run is the faster), planned and run once at run time with the knobs\n"
                      " * above (said on stderr) on `threads` workers (0: every core) under opts\n"
                      " * (NULL: the defaults): in[0 .. n_in) as %s_input_values types them, the\n"
@@ -120,6 +120,14 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                   n, n, N, n);
     }
     gt_puts(t, "\n");
+    if (o->lib)   /* a library's (build --lib): a program's main.c checks as it reads */
+        gt_printf(t, "/* 0 when the values in[0 .. n) (read with pz_io_read_value, say) are what run\n"
+                     " * takes: NAME_input_values' kinds, sequence lengths and optionals' presence as\n"
+                     " * built, each tensor's element type and shape as the tables give it (an open\n"
+                     " * dim: any); else 2 with err naming the input. run takes each sequence at the\n"
+                     " * build's length only; a sequence of another length is refused here. */\n"
+                     "int %s_check_values(const pz_io_value *in, int n, char *err, size_t errsize);\n",
+                  n);
     gt_printf(t, "/* Maps the weights file (NULL: %s), builds and compiles the network\n"
                  " * with `threads` workers (0: %s_THREADS) under run options opts (NULL: the\n"
                  " * defaults; main.c reads them from the environment, pz_io_run_options_env).\n"
@@ -128,12 +136,6 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "    char *err, size_t errsize);\n"
                  "/* One inference: inputs[i] and outputs[i] in the order of the tables above. */\n"
                  "void %s_run(%s *ctx, const void *const *inputs, void *const *outputs);\n"
-                 "/* 0 when the values in[0 .. n) (read with pz_io_read_value, say) are what run\n"
-                 " * takes: NAME_input_values' kinds, sequence lengths and optionals' presence as\n"
-                 " * built, each tensor's element type and shape as the tables give it (an open\n"
-                 " * dim: any); else 2 with err naming the input. run takes each sequence at the\n"
-                 " * build's length only; a sequence of another length is refused here. */\n"
-                 "int %s_check_values(const pz_io_value *in, int n, char *err, size_t errsize);\n"
                  "/* Output i's shape after the last run: *rank and dims[PZ_MAX_RANK]. An output\n"
                  " * with a run-time shape (NonZero, Unique, Compress, NonMaxSuppression) has its\n"
                  " * buffer at the bound the table gives, the data packed at this shape. */\n"
@@ -146,19 +148,25 @@ void gen_emit_header(gen_text *t, const gen_plan *p, const gen_opts *o)
                  "void %s_destroy(%s *ctx);\n"
                  "/* The runtime net, for profiles (pz_net_profile, pz_net_print_profile); NULL\n"
                  " * in the --emit raw form, which has none. */\n"
-                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n, n, n, n);
+                 "pz_net *%s_net(%s *ctx);\n\n#endif\n", wdefault, N, n, n, n, n, n, n, n, n, n, n, n, n);
 }
 
-/* A template of main_template.h with "@n@" the name, "@N@" it in capitals. */
-static void expand(gen_text *t, const char *tmpl, const gen_opts *o)
+/* A template of main_template.h (its first len characters) with "@n@" the
+ * name, "@N@" it in capitals. */
+static void expand_n(gen_text *t, const char *tmpl, size_t len, const gen_opts *o)
 {
     char N[256];
     gen_upper(N, sizeof N, o->name);
-    for (const char *s = tmpl; *s; s++) {
+    for (const char *s = tmpl; s < tmpl + len && *s; s++) {
         if (!strncmp(s, "@n@", 3)) gt_puts(t, o->name), s += 2;
         else if (!strncmp(s, "@N@", 3)) gt_puts(t, N), s += 2;
         else gt_printf(t, "%c", *s);
     }
+}
+
+static void expand(gen_text *t, const char *tmpl, const gen_opts *o)
+{
+    expand_n(t, tmpl, strlen(tmpl), o);
 }
 
 void gen_emit_main(gen_text *t, const gen_opts *o)
@@ -166,9 +174,15 @@ void gen_emit_main(gen_text *t, const gen_opts *o)
     expand(t, MAIN_TEMPLATE, o);
 }
 
-void gen_emit_check_values(gen_text *t, const gen_opts *o)
+void gen_emit_check_values(gen_text *t, const gen_opts *o, int open)
 {
-    expand(t, CHECK_TEMPLATE, o);
+    if (!o->lib) return;
+    /* @OPEN@: the open dims' table, or NULL (no such table without them) */
+    const char *at = strstr(CHECK_TEMPLATE, "@OPEN@");
+    expand_n(t, CHECK_TEMPLATE, (size_t)(at - CHECK_TEMPLATE), o);
+    if (open) gt_printf(t, "%s_input_open", o->name);
+    else gt_puts(t, "NULL");
+    expand(t, at + 6, o);
     if (o->replan) expand(t, RUN_VALUES_TEMPLATE, o);
 }
 

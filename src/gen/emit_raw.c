@@ -54,7 +54,7 @@ void gen_emit_raw(gen_text *t, const gen_plan *p, const gen_opts *o)
         " * middle layer, like the CNML code of the paper's Fig. 7 and 8: each tensor is created\n"
         " * and given memory or bound to its weights, each operator is configured, created and\n"
         " * compiled for its cores, then called in order. No fusion, no shared arena.");
-    gt_printf(t, "#include <math.h>     /* INFINITY, NAN: params may hold them */\n#include <stdio.h>    /* snprintf */\n"
+    gt_printf(t, "#include <math.h>     /* INFINITY, NAN: params may hold them */\n"
                  "#include <stdlib.h>\n#include <string.h>\n\n#include \"%s.h\"\n#include \"pz_io.h\"\n"
                  "#include \"pz_raw.h\"\n\n", n);
     gt_puts(t, "/* ---- 0. the schedule: cores (MP) per layer; the raw API has no fusion. ALL is\n"

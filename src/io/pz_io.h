@@ -67,6 +67,33 @@ typedef struct {
     pz_io_tensor *t;             /* the n tensors, in order */
 } pz_io_value;
 
+/* A compiled model's graph input or output (NAME_io in NAME.h): its ONNX
+ * name, element type (pz_dtype) and shape. */
+typedef struct {
+    const char *name;
+    int dtype;
+    int rank;
+    int64_t dims[PZ_MAX_RANK];
+} pz_io_desc;
+
+/* A compiled model's input or output value (NAME_value): kind PZ_IO_*, an
+ * optional's inner kind, and its tensors, entries first .. first + n - 1 of
+ * the NAME_io table. */
+typedef struct {
+    const char *name;
+    int kind, inner;
+    int first, n;
+} pz_io_value_desc;
+
+/* 0 when in[0 .. n) are what a compiled model takes: its n_vals values'
+ * kinds, sequence lengths and optionals' presence as built, each tensor's
+ * element type and shape as ios gives it (a dim with open[i][d] > 0: any;
+ * open may be NULL); else 2 with err naming the input (model: the name in
+ * the message). NAME_check_values calls it with NAME's tables. */
+int pz_io_check_values(const pz_io_value *in, int n, const pz_io_value_desc *vals, int n_vals,
+                       const pz_io_desc *ios, const int (*open)[PZ_MAX_RANK], const char *model,
+                       char *err, size_t errsize);
+
 /* Reads a file as a value of `kind`: a TensorProto, a SequenceProto or an
  * OptionalProto. A file of another kind is refused (err says what it holds
  * where it can tell). v owns its tensors: pz_io_value_free. */
