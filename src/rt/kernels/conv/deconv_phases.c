@@ -11,16 +11,6 @@ static int64_t floor_div(int64_t a, int64_t b)
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-static int64_t taps(int64_t k, int64_t s, int64_t r)
-{
-    return pz_deconv_taps(k, s, r);
-}
-
-static int64_t first_q(int64_t s, int64_t pb, int64_t r)
-{
-    return pz_deconv_first_q(s, pb, r);
-}
-
 int64_t pz_deconv_taps(int64_t k, int64_t s, int64_t r)
 {
     return (k - r + s - 1) / s;
@@ -33,7 +23,8 @@ int64_t pz_deconv_first_q(int64_t s, int64_t pb, int64_t r)
 
 int64_t pz_deconv_count_q(int64_t s, int64_t pb, int64_t r, int64_t out)
 {
-    const int64_t q = -floor_div(r - out - pb, s) - first_q(s, pb, r);   /* q*s + r - pb < out */
+    /* q*s + r - pb < out */
+    const int64_t q = -floor_div(r - out - pb, s) - pz_deconv_first_q(s, pb, r);
     return q > 0 ? q : 0;
 }
 
@@ -41,13 +32,8 @@ bool pz_deconv_axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
 {
     if (d != 1 || s < 1 || k < s || pb < 0) return false;
     for (int64_t r = 0; r < s; r++)
-        if (taps(k, s, r) - 1 - first_q(s, pb, r) < 0) return false;
+        if (pz_deconv_taps(k, s, r) - 1 - pz_deconv_first_q(s, pb, r) < 0) return false;
     return true;
-}
-
-static bool axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
-{
-    return pz_deconv_axis_takes(k, s, d, pb);
 }
 
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
@@ -58,9 +44,9 @@ bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd
     if (rank == 4)
         return p->nsp == 2 && yd[2] > 0 && yd[3] > 0 &&
                (int64_t)p->stride[0] * p->stride[1] <= PZ_DECONV_MAX_PHASES &&
-               axis_takes(p->kernel[0], p->stride[0], p->dilation[0], p->pad_begin[0]) &&
-               axis_takes(p->kernel[1], p->stride[1], p->dilation[1], p->pad_begin[1]) &&
-               taps(p->kernel[1], p->stride[1], 0) <= 64;   /* conv16c's taps on W */
+               pz_deconv_axis_takes(p->kernel[0], p->stride[0], p->dilation[0], p->pad_begin[0]) &&
+               pz_deconv_axis_takes(p->kernel[1], p->stride[1], p->dilation[1], p->pad_begin[1]) &&
+               pz_deconv_taps(p->kernel[1], p->stride[1], 0) <= 64;   /* conv16c's taps on W */
     return rank == 3 && p->nsp == 1 && p->dilation[0] == 1 &&
            p->stride[0] >= 1 && p->stride[0] <= PZ_DECONV_MAX_PHASES &&
            p->kernel[0] >= p->stride[0] && p->pad_begin[0] >= 0 && yd[2] > 0 &&
@@ -95,8 +81,9 @@ static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *
     for (int64_t rh = 0; rh < f->sh; rh++)
         for (int64_t rw = 0; rw < f->s; rw++) {
             const int64_t r = rh * f->s + rw;
-            jh[r] = taps(KH, f->sh, rh), jw[r] = taps(KW, f->s, rw);
-            f->q0h[r] = first_q(f->sh, f->pbh, rh), f->q0[r] = first_q(f->s, f->pb, rw);
+            jh[r] = pz_deconv_taps(KH, f->sh, rh), jw[r] = pz_deconv_taps(KW, f->s, rw);
+            f->q0h[r] = pz_deconv_first_q(f->sh, f->pbh, rh);
+            f->q0[r] = pz_deconv_first_q(f->s, f->pb, rw);
             int64_t qh = pz_deconv_count_q(f->sh, f->pbh, rh, f->oh);
             int64_t qw = pz_deconv_count_q(f->s, f->pb, rw, f->ol);
             if (qh == 0 || qw == 0) qh = qw = 0;
@@ -156,8 +143,8 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
     int64_t reach = f->l, rows = 0, wsz = 0;
     int64_t J[PZ_DECONV_MAX_PHASES], Q[PZ_DECONV_MAX_PHASES];
     for (int64_t r = 0; r < s; r++) {
-        J[r] = taps(K, s, r);
-        f->q0[r] = first_q(s, pb, r);
+        J[r] = pz_deconv_taps(K, s, r);
+        f->q0[r] = pz_deconv_first_q(s, pb, r);
         Q[r] = -floor_div(r - f->ol - pb, s) - f->q0[r];            /* q*s + r - pb < OL */
         if (Q[r] < 0) Q[r] = 0;
         f->c0[r] = f->q0[r] - (J[r] - 1) > 0 ? f->q0[r] - (J[r] - 1) : 0;
