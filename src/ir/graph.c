@@ -306,8 +306,13 @@ void ir_graph_compact(ir_graph *g, const unsigned char *dead)
 
 int64_t ir_tensor_numel(const ir_tensor *t)
 {
+    /* Saturates at INT64_MAX (a malformed model's dims may overflow the
+       product; callers treat it as too large), but a zero dim wins. */
+    for (int i = 0; i < t->rank; i++)
+        if (t->dims[i] == 0) return 0;
     int64_t n = 1;
-    for (int i = 0; i < t->rank; i++) n *= t->dims[i];
+    for (int i = 0; i < t->rank; i++)
+        if (__builtin_mul_overflow(n, t->dims[i], &n)) return INT64_MAX;
     return n;
 }
 

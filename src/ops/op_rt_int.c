@@ -277,6 +277,7 @@ void op_fold_known(ir_graph *g, int i)
         int y = n->out[j];
         if (y < 0) continue;
         const ir_value *v = &g->values[y];
+        if (v->t.rank > 1) continue;
         int64_t len = ir_tensor_numel(&v->t), vals[IR_MAX_RANK];
         if (v->t.data || v->kind || v->t.rank > 1 || len < 1 || len > IR_MAX_RANK ||
             (v->t.dtype != IR_I64 && v->t.dtype != IR_I32))
