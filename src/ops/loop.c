@@ -387,6 +387,10 @@ static pz_status loop_unfold(ir_graph *g, int i, pz_err *err)
     if (n->n_out != N + K)
         return op_err(err, n, "has %d outputs; the body gives %d carried and %d scan values",
                       n->n_out, N, K);
+    for (int j = 0; j < N && k == 0; j++)
+        if (n->in[2 + j] < 0)
+            return op_err(err, n, "carried value %d has no initial value (an empty input name)",
+                          j);
     const ir_tensor *mt = n->in[0] >= 0 ? op_in(g, n, 0) : NULL,
                     *ct = n->in[1] >= 0 ? op_in(g, n, 1) : NULL;
     if (k == 0 && g->rt_shapes && ((mt && !mt->data) || (ct && !ct->data)))

@@ -168,6 +168,11 @@ def main(outdir):
          model([helper.make_node("Loop", ["", "", "X"], ["Y"], name="loop_node", body=body)],
                [vi("X", [2])], [vi("Y", [2])]),
          "error", "loop_node", "never end")
+    # a carried value with an empty name (fuzz_onnx found a read at values[-1])
+    save(outdir, "loop_carried_empty",
+         model([helper.make_node("Loop", ["M", "", ""], ["Y"], name="loop_node", body=body)],
+               [vi("M", [], TensorProto.INT64)], [vi("Y", [2])]),
+         "error", "loop_node", "no initial value")
     # --- training ops: unfolded into element-wise nodes (op_train.h) --------------------
     TR = [("ai.onnx.preview.training", 1)]
     scal = lambda name, v, dt: numpy_helper.from_array(np.array(v, dtype=dt), name)
