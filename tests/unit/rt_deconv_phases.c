@@ -10,7 +10,8 @@
  * the reference and its k = s fast twins apply the params' ReLU and Clip
  * (the layer accepts them): each equal to the act-less reference clamped.
  * 2-D (ConvTranspose2d as sh * sw phases): k4 s2 p1, k3 s2 p1 op1, k2 s2,
- * k5x3 s3x2, 3 in or 3 out channels, batch 2, with Clip and bias.
+ * k5x3 s3x2, 3 in or 3 out channels, batch 2, with Clip and bias; groups
+ * of whole 16-channel blocks (1-D and 2-D).
  * 3-D (ConvTranspose3d as a 2-D one per output frame, deconv_frames.h):
  * k3 s2 p1 op1, k2 s2, temporal-only k4 s2, T stride 1, batch 2.
  *
@@ -27,6 +28,7 @@
 typedef struct {
     int64_t n, c, m, l, k, s, pb, pe, opad;
     bool bias, relu;
+    int g;   /* groups (0: 1) */
 } dcase;
 
 typedef struct {
@@ -83,21 +85,22 @@ static void phases_on_every_isa(const pz_conv_params *p, const int64_t *xd, cons
 
 static void run_case(const dcase *t)
 {
-    pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {t->k}, .stride = {t->s},
+    const int g = t->g ? t->g : 1;
+    pz_conv_params p = {.nsp = 1, .group = g, .kernel = {t->k}, .stride = {t->s},
                         .dilation = {1}, .pad_begin = {t->pb}, .pad_end = {t->pe}};
     const int64_t ol = (t->l - 1) * t->s - t->pb - t->pe + t->k + t->opad;
     int64_t xd[3] = {t->n, t->c, t->l}, yd[3] = {t->n, t->m, ol};
     const int64_t nx = t->n * t->c * t->l, ny = t->n * t->m * ol;
-    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->k);
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m / g * t->k);
     float *b = t->bias ? new_rand(t->m) : NULL;
     float *yscale = new_nan(ny), *yref = new_nan(ny);
     pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
     p.act.kind = t->relu ? PZ_ACT_RELU : PZ_ACT_NONE;   /* the reference has no act */
     for (int64_t i = 0; i < ny; i++) yref[i] = t->relu && yscale[i] < 0 ? 0.0f : yscale[i];
     char what[160];
-    snprintf(what, sizeof what, "N%lld C%lld M%lld L%lld k%lld s%lld p%lld/%lld op%lld%s%s",
+    snprintf(what, sizeof what, "N%lld C%lld M%lld L%lld k%lld s%lld p%lld/%lld op%lld g%d%s%s",
              (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->l, (long long)t->k,
-             (long long)t->s, (long long)t->pb, (long long)t->pe, (long long)t->opad,
+             (long long)t->s, (long long)t->pb, (long long)t->pe, (long long)t->opad, g,
              t->bias ? " bias" : "", t->relu ? " relu" : "");
     check(pz_deconv_phases_takes(&p, 3, xd, yd), what);
     phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
@@ -113,19 +116,21 @@ static float clip_ref(bool clip, float v)
 typedef struct {
     int64_t n, c, m, h, w, kh, kw, sh, sw, pt, pl, pb, pr, oph, opw;
     bool bias, clip;
+    int g;   /* groups (0: 1) */
 } dcase2;
 
 /* ConvTranspose2d as sh * sw phases against the reference, as run_case */
 static void run_case2(const dcase2 *t)
 {
-    pz_conv_params p = {.nsp = 2, .group = 1, .kernel = {(int)t->kh, (int)t->kw},
+    const int g = t->g ? t->g : 1;
+    pz_conv_params p = {.nsp = 2, .group = g, .kernel = {(int)t->kh, (int)t->kw},
                         .stride = {(int)t->sh, (int)t->sw}, .dilation = {1, 1},
                         .pad_begin = {(int)t->pt, (int)t->pl}, .pad_end = {(int)t->pb, (int)t->pr}};
     const int64_t oh = (t->h - 1) * t->sh - t->pt - t->pb + t->kh + t->oph;
     const int64_t ow = (t->w - 1) * t->sw - t->pl - t->pr + t->kw + t->opw;
     int64_t xd[4] = {t->n, t->c, t->h, t->w}, yd[4] = {t->n, t->m, oh, ow};
     const int64_t nx = t->n * t->c * t->h * t->w, ny = t->n * t->m * oh * ow;
-    float *x = new_rand(nx), *w = new_rand(t->c * t->m * t->kh * t->kw);
+    float *x = new_rand(nx), *w = new_rand(t->c * t->m / g * t->kh * t->kw);
     float *b = t->bias ? new_rand(t->m) : NULL, *yscale = new_nan(ny), *yref = new_nan(ny);
     pz_f32_conv_transpose__ref(&p, xd, yd, x, w, b, yscale, 0, 1);
     if (t->clip) p.act.kind = PZ_ACT_CLIP, p.act.lo = -0.5f, p.act.hi = 0.75f;
@@ -134,12 +139,12 @@ static void run_case2(const dcase2 *t)
     char what[200];
     snprintf(what, sizeof what,
              "2-D N%lld C%lld M%lld %lldx%lld k%lldx%lld s%lldx%lld p%lld,%lld/%lld,%lld "
-             "op%lld,%lld%s%s",
+             "op%lld,%lld g%d%s%s",
              (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
              (long long)t->w, (long long)t->kh, (long long)t->kw, (long long)t->sh,
              (long long)t->sw,
              (long long)t->pt, (long long)t->pl, (long long)t->pb, (long long)t->pr,
-             (long long)t->oph, (long long)t->opw, t->bias ? " bias" : "", t->clip ? " clip" : "");
+             (long long)t->oph, (long long)t->opw, g, t->bias ? " bias" : "", t->clip ? " clip" : "");
     check(pz_deconv_phases_takes(&p, 4, xd, yd), what);
     phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
     free(x), free(w), free(b), free(yscale), free(yref);
@@ -226,23 +231,27 @@ int main(void)
     act_case(PZ_ACT_RELU);
     act_case(PZ_ACT_CLIP);
     const dcase cases[] = {
-        {1, 64, 32, 23, 16, 8, 4, 4, 0, true, true},
-        {2, 20, 17, 19, 4, 2, 1, 1, 0, true, false},
-        {1, 17, 20, 11, 5, 3, 0, 0, 2, false, true},
-        {1, 3, 3, 30, 3, 1, 2, 2, 0, true, false},
-        {2, 16, 16, 9, 2, 2, 0, 0, 0, false, false},
-        {1, 40, 24, 7, 11, 5, 3, 2, 1, true, true},
+        {1, 64, 32, 23, 16, 8, 4, 4, 0, true, true, 1},
+        {2, 20, 17, 19, 4, 2, 1, 1, 0, true, false, 1},
+        {1, 17, 20, 11, 5, 3, 0, 0, 2, false, true, 1},
+        {1, 3, 3, 30, 3, 1, 2, 2, 0, true, false, 1},
+        {2, 16, 16, 9, 2, 2, 0, 0, 0, false, false, 1},
+        {1, 40, 24, 7, 11, 5, 3, 2, 1, true, true, 1},
+        {2, 64, 32, 13, 4, 2, 1, 1, 0, true, true, 2},   /* 2 groups of 32 in, 16 out */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
     /* DCGAN's k4 s2 p1, k3 s2 p1 op1 (autoencoders), k2 s2 (U-Net), an
      * uneven k5x3 s3x2, few and odd channels, batch 2 */
     const dcase2 cases2[] = {
-        {1, 64, 32, 8, 8, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true},
-        {2, 20, 17, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, false},
-        {1, 32, 16, 6, 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false},
-        {1, 17, 3, 5, 6, 5, 3, 3, 2, 2, 1, 1, 0, 1, 0, true, true},
-        {1, 3, 24, 4, 4, 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, true, false},
-        {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false},
+        {1, 64, 32, 8, 8, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 1},
+        {2, 20, 17, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, false, 1},
+        {1, 32, 16, 6, 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false, 1},
+        {1, 17, 3, 5, 6, 5, 3, 3, 2, 2, 1, 1, 0, 1, 0, true, true, 1},
+        {1, 3, 24, 4, 4, 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, true, false, 1},
+        {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false, 1},
+        /* groups: 4 of 16 in and 16 out (k4 s2 p1), 2 of 32 in and 16 out, batch 2 */
+        {1, 64, 64, 7, 6, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 4},
+        {2, 64, 32, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, false, false, 2},
     };
     for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) run_case2(&cases2[i]);
     /* 3-D U-Net's k3 s2 p1 op1 and k2 s2 (V-Net), a temporal-only k4 s2 p1,
@@ -258,7 +267,11 @@ int main(void)
     pz_conv_params p = {.nsp = 1, .group = 1, .kernel = {1}, .stride = {2}, .dilation = {1}};
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "k < s not taken");
     p.kernel[0] = 4, p.group = 2;
-    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "group 2 not taken");
+    check(!pz_deconv_phases_takes(&p, 3, xd, yd), "group 2 of 4 channels not taken");
+    int64_t xg[3] = {1, 64, 10}, yg[3] = {1, 32, 20};
+    check(pz_deconv_phases_takes(&p, 3, xg, yg), "group 2 of 32 in, 16 out taken");
+    yg[1] = 48;
+    check(!pz_deconv_phases_takes(&p, 3, xg, yg), "group 2 of 24 out not taken");
     p.group = 1, p.dilation[0] = 2;
     check(!pz_deconv_phases_takes(&p, 3, xd, yd), "dilation 2 not taken");
     p.dilation[0] = 1;

@@ -39,8 +39,8 @@ bool pz_deconv_axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                             const int64_t *yd)
 {
-    (void)xd;
-    if (p->group != 1 || !pz_act_is_clamp(p->act.kind)) return false;
+    if (p->group < 1 || !pz_act_is_clamp(p->act.kind)) return false;
+    if (p->group > 1 && (xd[1] % (16 * p->group) || yd[1] % (16 * p->group))) return false;
     if (rank == 4)
         return p->nsp == 2 && yd[2] > 0 && yd[3] > 0 &&
                (int64_t)p->stride[0] * p->stride[1] <= PZ_DECONV_MAX_PHASES &&
@@ -73,7 +73,7 @@ static int alloc_common(pz_deconv_phases *f, int64_t wsz, int64_t mw, pz_isa isa
 static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *xd,
                    const int64_t *yd, const float *w, const float *b, pz_isa isa)
 {
-    const int64_t C = xd[1], M = yd[1], KH = p->kernel[0], KW = p->kernel[1];
+    const int64_t C = xd[1] / f->g, M = yd[1] / f->g, KH = p->kernel[0], KW = p->kernel[1];
     f->two_d = 1;
     f->h = xd[2], f->l = f->lp = xd[3], f->oh = yd[2], f->ol = yd[3];
     f->sh = p->stride[0], f->s = p->stride[1], f->pbh = p->pad_begin[0], f->pb = p->pad_begin[1];
@@ -95,7 +95,8 @@ static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *
             f->d[r].cblk = 16;   /* blocked whatever the channels */
             f->d[r].oh = qh, f->d[r].ow = qw;
             f->yoff[r] = rows, rows += qh * qw;
-            f->woff[r] = wsz, wsz += pz_conv16c_weights_size(&f->d[r]);
+            f->wg[r] = pz_conv16c_weights_size(&f->d[r]);
+            f->woff[r] = wsz, wsz += f->g * f->wg[r];
         }
     f->yimage = rows * f->mb * 16;
     float *wt;
@@ -103,20 +104,24 @@ static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *
         free(wt);
         return 1;
     }
-    /* W'_r[m][c][a][e] = W[c][m][rh + (Jh - 1 - a) sh][rw + (Jw - 1 - e) sw] */
+    /* group g's W'_r[m][c][a][e] = W[g C + c][m][rh + (Jh - 1 - a) sh][rw + (Jw - 1 - e) sw]
+       (W is [G C][M][KH][KW]: C, M the channels of a group) */
     for (int64_t r = 0; r < f->sh * f->s; r++) {
         const int64_t rh = r / f->s, rw = r % f->s, J = jh[r] * jw[r];
-        for (int64_t m = 0; m < M; m++)
-            for (int64_t c = 0; c < C; c++)
-                for (int64_t a = 0; a < jh[r]; a++)
-                    for (int64_t e = 0; e < jw[r]; e++)
-                        wt[(m * C + c) * J + a * jw[r] + e] =
-                            w[((c * M + m) * KH + rh + (jh[r] - 1 - a) * f->sh) * KW + rw +
-                              (jw[r] - 1 - e) * f->s];
-        pz_conv16c_pack_weights(&f->d[r], wt, f->wp + f->woff[r]);
+        for (int64_t gi = 0; gi < f->g; gi++) {
+            const float *wgi = w + gi * C * M * KH * KW;
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t c = 0; c < C; c++)
+                    for (int64_t a = 0; a < jh[r]; a++)
+                        for (int64_t e = 0; e < jw[r]; e++)
+                            wt[(m * C + c) * J + a * jw[r] + e] =
+                                wgi[((c * M + m) * KH + rh + (jh[r] - 1 - a) * f->sh) * KW + rw +
+                                    (jw[r] - 1 - e) * f->s];
+            pz_conv16c_pack_weights(&f->d[r], wt, f->wp + f->woff[r] + gi * f->wg[r]);
+        }
     }
     free(wt);
-    pz_pack_bias16(M, b, f->bp);
+    pz_pack_bias16(f->m, b, f->bp);
     return 0;
 }
 
@@ -127,8 +132,9 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
     pz_deconv_phases *f = calloc(1, sizeof *f);
     if (!f) return 1;
     const int64_t C = xd[1], M = yd[1], K = p->kernel[0], s = p->stride[0], pb = p->pad_begin[0];
-    f->n = xd[0], f->c = C, f->m = M;
+    f->n = xd[0], f->c = C, f->m = M, f->g = p->group;
     f->cb = (C + 15) / 16, f->mb = (M + 15) / 16;
+    f->cbg = f->cb / f->g, f->mbg = f->mb / f->g;   /* takes: whole blocks a group if g > 1 */
     f->h = f->oh = f->sh = 1;
     if (p->nsp == 2) {
         f->ycs = yd[2] * yd[3];
@@ -155,7 +161,7 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
         pz_conv_params p2 = {.nsp = 2, .group = 1, .kernel = {1, J[r]}, .stride = {1, 1},
                              .dilation = {1, 1}, .act = p->act};
         p2.pad_begin[1] = J[r] - 1 - f->q0[r] > 0 ? J[r] - 1 - f->q0[r] : 0;
-        int64_t xd4[4] = {1, C, 1, f->lp}, yd4[4] = {1, M, 1, Q[r] > 0 ? Q[r] : 1};
+        int64_t xd4[4] = {1, C / f->g, 1, f->lp}, yd4[4] = {1, M / f->g, 1, Q[r] > 0 ? Q[r] : 1};
         if (pz_conv16c_init(&f->d[r], &p2, xd4, yd4)) {   /* not reached: takes */
             free(f);
             return 1;
@@ -163,7 +169,8 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
         f->d[r].cblk = 16;   /* blocked whatever the channels */
         f->d[r].ow = Q[r];
         f->yoff[r] = rows, rows += Q[r];
-        f->woff[r] = wsz, wsz += pz_conv16c_weights_size(&f->d[r]);
+        f->wg[r] = pz_conv16c_weights_size(&f->d[r]);
+        f->woff[r] = wsz, wsz += f->g * f->wg[r];
     }
     f->yimage = rows * f->mb * 16;
     float *wt;
@@ -172,13 +179,18 @@ int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const
         pz_deconv_phases_free(f);
         return 1;
     }
-    for (int64_t r = 0; r < s; r++) {   /* W'_r[m][c][jj] = W[c][m][r + (J - 1 - jj) * s] */
-        for (int64_t m = 0; m < M; m++)
-            for (int64_t c = 0; c < C; c++)
-                for (int64_t jj = 0; jj < J[r]; jj++)
-                    wt[(m * C + c) * J[r] + jj] = w[(c * M + m) * K + r + (J[r] - 1 - jj) * s];
-        pz_conv16c_pack_weights(&f->d[r], wt, f->wp + f->woff[r]);
-    }
+    /* group g's W'_r[m][c][jj] = W[g Cg + c][m][r + (J - 1 - jj) s] (W: [G Cg][Mg][K]) */
+    const int64_t Cg = C / f->g, Mg = M / f->g;
+    for (int64_t r = 0; r < s; r++)
+        for (int64_t gi = 0; gi < f->g; gi++) {
+            const float *wgi = w + gi * Cg * Mg * K;
+            for (int64_t m = 0; m < Mg; m++)
+                for (int64_t c = 0; c < Cg; c++)
+                    for (int64_t jj = 0; jj < J[r]; jj++)
+                        wt[(m * Cg + c) * J[r] + jj] =
+                            wgi[(c * Mg + m) * K + r + (J[r] - 1 - jj) * s];
+            pz_conv16c_pack_weights(&f->d[r], wt, f->wp + f->woff[r] + gi * f->wg[r]);
+        }
     free(wt);
     pz_pack_bias16(M, b, f->bp);
     *out = f;
@@ -232,9 +244,12 @@ void pz_deconv_phases_run_blocked(const pz_deconv_phases *f, const float *xs, fl
     int64_t lo, hi;
     for (int64_t i = 0; i < f->n; i++)   /* each call splits its rows over the workers */
         for (int64_t r = 0; r < np; r++)
-            if (f->d[r].ow > 0 && f->d[r].oh > 0)
-                f->conv(&f->d[r], xs + i * f->cb * xplane + f->c0[r] * 16, f->wp + f->woff[r],
-                        f->bp, NULL, ys + i * f->yimage + f->yoff[r] * f->mb * 16, ith, nth);
+            for (int64_t gi = 0; gi < f->g && f->d[r].ow > 0 && f->d[r].oh > 0; gi++)
+                f->conv(&f->d[r], xs + (i * f->cb + gi * f->cbg) * xplane + f->c0[r] * 16,
+                        f->wp + f->woff[r] + gi * f->wg[r], f->bp + gi * f->mbg * 16, NULL,
+                        ys + i * f->yimage + f->yoff[r] * f->mb * 16 +
+                            gi * f->mbg * f->d[r].oh * f->d[r].ow * 16,
+                        ith, nth);
     if (nth > 1) pz_barrier_wait(f->bar, nth);
     pz_split(f->n * np * f->mb, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {   /* (image, phase, block): rows with stride s */

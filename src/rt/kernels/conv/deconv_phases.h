@@ -12,7 +12,9 @@
  * into scratch ([C/16][L + E][16], E zero columns after), runs one conv2d
  * (H = 1) per phase into a blocked scratch row, bias and a clamp in its
  * epilogue, and scatters each phase's outputs into the plain output with
- * stride s. Group 1, dilation 1, pads >= 0, K >= s (every phase has a tap).
+ * stride s. Dilation 1, pads >= 0, K >= s (every phase has a tap). Group
+ * g > 1 where C / g and M / g are whole 16-channel blocks: each phase runs
+ * one conv per group over its input blocks into its output blocks.
  *
  * 2-D: the phases are the pairs (rh, rw), sh * sw of them, each a conv of
  * Jh x Jw taps whose top and left pads Jh - 1 - q0h, Jw - 1 - q0w must be
@@ -43,6 +45,8 @@ typedef struct {
     int64_t n, c, m, l, lp, ol, s, pb, cb, mb, yimage;   /* 2-D: l, ol, s, pb along W */
     int64_t h, oh, sh, pbh;                  /* 2-D: along H (1-D: h = oh = sh = 1) */
     int64_t ycs;                             /* Y's channel stride (a frame of a 3-D Y: T OH OW) */
+    int64_t g, cbg, mbg;                     /* groups; 16-channel blocks of C, M per group */
+    int64_t wg[PZ_DECONV_MAX_PHASES];        /* a phase's packed weights per group */
     int two_d;
 } pz_deconv_phases;
 
