@@ -8,14 +8,14 @@
 # down with align_corners True), ConvTranspose2d
 # 2x2/2, 4x4/4 grouped without bias, 24 -> 1 channel, 4x4/2 pad 1 + ReLU,
 # 3x3/2 pad 1 output_padding 1 + Hardtanh, 4x4/2 pad 1 in 2 groups of 32
-# channels + ReLU, and a Conv -> x * s +
+# channels + ReLU, 3x3/2 dilation 2 pad 2 + ReLU, and a Conv -> x * s +
 # t -> HardSwish written out (PaddleOCR's pattern) -> Conv. Each:
 #   - `paleozoic run` vs ONNX Runtime 1.17 within 1e-5 relative (the chain
 #     also under PZ_ISA=scalar);
 #   - the models of Resize or ConvTranspose alone: runs at the CPU's ISA
 #     and PZ_ISA=scalar (the plain C twins) have the bits of PZ_ISA=ref
 #     (the references), at 1 and 3 threads; but a ConvTranspose of group 1
-#     or of whole 16-channel groups runs as stride-1 convs per output phase (deconv_phases: the conv's
+#     or of whole 16-channel groups, dilated or not, runs as stride-1 convs per output phase (deconv_phases: the conv's
 #     summation order, FMA): within 1e-6 relative of the reference;
 #   - `paleozoic build`: the program's output has the bits of `run`.
 # Ends with `N passed, N failed`.
@@ -78,6 +78,8 @@ ALONE = {
                     (2, 16, 7, 6)),
     "deconv_k4s2_g2": (nn.Sequential(nn.ConvTranspose2d(64, 32, 4, 2, 1, groups=2), nn.ReLU()),
                        (1, 64, 7, 9)),
+    "deconv_k3s2_d2": (nn.Sequential(nn.ConvTranspose2d(20, 24, 3, 2, 2, 1, dilation=2), nn.ReLU()),
+                       (1, 20, 8, 7)),
 }
 MODELS = dict(ALONE, chain=(Chain(), (1, 8, 20, 22)))
 for name, (mod, shape) in MODELS.items():
@@ -130,7 +132,8 @@ for n in $alone chain; do
                 if PZ_ISA=$isa "$PZ" run "$mod" --input "$in" --threads $th \
                         --output "$T/$n.fast.pb" >/dev/null 2>"$T/run.err"; then
                     case "$isa:$n" in
-                    *:deconv2 | *:deconv_1out | *:deconv_k4s2 | *:deconv_k3s2 | *:deconv_k4s2_g2)
+                    *:deconv2 | *:deconv_1out | *:deconv_k4s2 | *:deconv_k3s2 | *:deconv_k4s2_g2 | \
+                    *:deconv_k3s2_d2)
                         check "$n: $th threads, PZ_ISA=$isa (phases): PZ_ISA=ref within 1e-6" \
                             node "$E2E/compare.js" --rel 1e-6 "$T/$n.fast.pb" "$T/$n.ref.pb" ;;
                     *)

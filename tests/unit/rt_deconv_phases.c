@@ -11,7 +11,7 @@
  * (the layer accepts them): each equal to the act-less reference clamped.
  * 2-D (ConvTranspose2d as sh * sw phases): k4 s2 p1, k3 s2 p1 op1, k2 s2,
  * k5x3 s3x2, 3 in or 3 out channels, batch 2, with Clip and bias; groups
- * of whole 16-channel blocks (1-D and 2-D).
+ * of whole 16-channel blocks (1-D and 2-D); 2-D dilation 2 and 3.
  * 3-D (ConvTranspose3d as a 2-D one per output frame, deconv_frames.h):
  * k3 s2 p1 op1, k2 s2, temporal-only k4 s2, T stride 1, batch 2.
  *
@@ -117,17 +117,18 @@ typedef struct {
     int64_t n, c, m, h, w, kh, kw, sh, sw, pt, pl, pb, pr, oph, opw;
     bool bias, clip;
     int g;   /* groups (0: 1) */
+    int d;   /* dilation on both axes (0: 1) */
 } dcase2;
 
 /* ConvTranspose2d as sh * sw phases against the reference, as run_case */
 static void run_case2(const dcase2 *t)
 {
-    const int g = t->g ? t->g : 1;
+    const int g = t->g ? t->g : 1, dl = t->d ? t->d : 1;
     pz_conv_params p = {.nsp = 2, .group = g, .kernel = {(int)t->kh, (int)t->kw},
-                        .stride = {(int)t->sh, (int)t->sw}, .dilation = {1, 1},
+                        .stride = {(int)t->sh, (int)t->sw}, .dilation = {dl, dl},
                         .pad_begin = {(int)t->pt, (int)t->pl}, .pad_end = {(int)t->pb, (int)t->pr}};
-    const int64_t oh = (t->h - 1) * t->sh - t->pt - t->pb + t->kh + t->oph;
-    const int64_t ow = (t->w - 1) * t->sw - t->pl - t->pr + t->kw + t->opw;
+    const int64_t oh = (t->h - 1) * t->sh - t->pt - t->pb + (t->kh - 1) * dl + 1 + t->oph;
+    const int64_t ow = (t->w - 1) * t->sw - t->pl - t->pr + (t->kw - 1) * dl + 1 + t->opw;
     int64_t xd[4] = {t->n, t->c, t->h, t->w}, yd[4] = {t->n, t->m, oh, ow};
     const int64_t nx = t->n * t->c * t->h * t->w, ny = t->n * t->m * oh * ow;
     float *x = new_rand(nx), *w = new_rand(t->c * t->m / g * t->kh * t->kw);
@@ -139,12 +140,12 @@ static void run_case2(const dcase2 *t)
     char what[200];
     snprintf(what, sizeof what,
              "2-D N%lld C%lld M%lld %lldx%lld k%lldx%lld s%lldx%lld p%lld,%lld/%lld,%lld "
-             "op%lld,%lld g%d%s%s",
+             "op%lld,%lld g%d d%d%s%s",
              (long long)t->n, (long long)t->c, (long long)t->m, (long long)t->h,
              (long long)t->w, (long long)t->kh, (long long)t->kw, (long long)t->sh,
              (long long)t->sw,
              (long long)t->pt, (long long)t->pl, (long long)t->pb, (long long)t->pr,
-             (long long)t->oph, (long long)t->opw, g, t->bias ? " bias" : "", t->clip ? " clip" : "");
+             (long long)t->oph, (long long)t->opw, g, dl, t->bias ? " bias" : "", t->clip ? " clip" : "");
     check(pz_deconv_phases_takes(&p, 4, xd, yd), what);
     phases_on_every_isa(&p, xd, yd, x, w, b, yref, yscale, ny, what);
     free(x), free(w), free(b), free(yscale), free(yref);
@@ -243,15 +244,18 @@ int main(void)
     /* DCGAN's k4 s2 p1, k3 s2 p1 op1 (autoencoders), k2 s2 (U-Net), an
      * uneven k5x3 s3x2, few and odd channels, batch 2 */
     const dcase2 cases2[] = {
-        {1, 64, 32, 8, 8, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 1},
-        {2, 20, 17, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, false, 1},
-        {1, 32, 16, 6, 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false, 1},
-        {1, 17, 3, 5, 6, 5, 3, 3, 2, 2, 1, 1, 0, 1, 0, true, true, 1},
-        {1, 3, 24, 4, 4, 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, true, false, 1},
-        {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false, 1},
+        {1, 64, 32, 8, 8, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 1, 1},
+        {2, 20, 17, 7, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, false, 1, 1},
+        {1, 32, 16, 6, 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, false, false, 1, 1},
+        {1, 17, 3, 5, 6, 5, 3, 3, 2, 2, 1, 1, 0, 1, 0, true, true, 1, 1},
+        {1, 3, 24, 4, 4, 4, 4, 2, 2, 0, 0, 0, 0, 0, 0, true, false, 1, 1},
+        {1, 16, 16, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, false, false, 1, 1},
         /* groups: 4 of 16 in and 16 out (k4 s2 p1), 2 of 32 in and 16 out, batch 2 */
-        {1, 64, 64, 7, 6, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 4},
-        {2, 64, 32, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, false, false, 2},
+        {1, 64, 64, 7, 6, 4, 4, 2, 2, 1, 1, 1, 1, 0, 0, true, true, 4, 1},
+        {2, 64, 32, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, false, false, 2, 1},
+        /* dilated: k3 d2 s2 p2 op1 (a dilated decoder's), k3 d3 s2, odd channels */
+        {1, 32, 32, 6, 7, 3, 3, 2, 2, 2, 2, 2, 2, 1, 1, true, true, 1, 2},
+        {1, 20, 17, 5, 4, 3, 2, 2, 2, 3, 1, 1, 0, 0, 1, true, false, 1, 3},
     };
     for (size_t i = 0; i < sizeof cases2 / sizeof cases2[0]; i++) run_case2(&cases2[i]);
     /* 3-D U-Net's k3 s2 p1 op1 and k2 s2 (V-Net), a temporal-only k4 s2 p1,

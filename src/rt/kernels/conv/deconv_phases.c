@@ -36,17 +36,28 @@ bool pz_deconv_axis_takes(int64_t k, int64_t s, int64_t d, int64_t pb)
     return true;
 }
 
+/* Axis a's kernel with its dilation's zeros, (K - 1) d + 1; 0 past
+ * PZ_DECONV_MAX_DILATION (most of such a kernel's taps are zeros). */
+static int64_t dilated_k(const pz_conv_params *p, int a)
+{
+    const int64_t d = p->dilation[a];
+    return d >= 1 && d <= PZ_DECONV_MAX_DILATION ? ((int64_t)p->kernel[a] - 1) * d + 1 : 0;
+}
+
 bool pz_deconv_phases_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                             const int64_t *yd)
 {
     if (p->group < 1 || !pz_act_is_clamp(p->act.kind)) return false;
     if (p->group > 1 && (xd[1] % (16 * p->group) || yd[1] % (16 * p->group))) return false;
-    if (rank == 4)
-        return p->nsp == 2 && yd[2] > 0 && yd[3] > 0 &&
+    if (rank == 4) {
+        /* dilated: the kernel with d - 1 zeros between taps (make_dilated) */
+        const int64_t kh = dilated_k(p, 0), kw = dilated_k(p, 1);
+        return p->nsp == 2 && yd[2] > 0 && yd[3] > 0 && kh > 0 && kw > 0 &&
                (int64_t)p->stride[0] * p->stride[1] <= PZ_DECONV_MAX_PHASES &&
-               pz_deconv_axis_takes(p->kernel[0], p->stride[0], p->dilation[0], p->pad_begin[0]) &&
-               pz_deconv_axis_takes(p->kernel[1], p->stride[1], p->dilation[1], p->pad_begin[1]) &&
-               pz_deconv_taps(p->kernel[1], p->stride[1], 0) <= 64;   /* conv16c's taps on W */
+               pz_deconv_axis_takes(kh, p->stride[0], 1, p->pad_begin[0]) &&
+               pz_deconv_axis_takes(kw, p->stride[1], 1, p->pad_begin[1]) &&
+               pz_deconv_taps(kw, p->stride[1], 0) <= 64;   /* conv16c's taps on W */
+    }
     return rank == 3 && p->nsp == 1 && p->dilation[0] == 1 &&
            p->stride[0] >= 1 && p->stride[0] <= PZ_DECONV_MAX_PHASES &&
            p->kernel[0] >= p->stride[0] && p->pad_begin[0] >= 0 && yd[2] > 0 &&
@@ -125,10 +136,33 @@ static int make_2d(pz_deconv_phases *f, const pz_conv_params *p, const int64_t *
     return 0;
 }
 
+/* A dilated 2-D one as the same with the kernel's zeros written out: its
+ * phases then read only input columns the dilated taps read (the zero
+ * taps cost FMAs, at most PZ_DECONV_MAX_DILATION x the real ones a axis). */
+static int make_dilated(pz_deconv_phases **out, const pz_conv_params *p, const int64_t *xd,
+                        const int64_t *yd, const float *w, const float *b, pz_isa isa)
+{
+    pz_conv_params q = *p;
+    const int64_t kh = p->kernel[0], kw = p->kernel[1], eh = dilated_k(p, 0), ew = dilated_k(p, 1);
+    const int64_t planes = xd[1] * (yd[1] / p->group);   /* W is [C][M / group][KH][KW] */
+    float *wd = calloc((size_t)(planes * eh * ew), sizeof(float));
+    if (!wd) return 1;
+    for (int64_t i = 0; i < planes; i++)
+        for (int64_t a = 0; a < kh; a++)
+            for (int64_t e = 0; e < kw; e++)
+                wd[(i * eh + a * p->dilation[0]) * ew + e * p->dilation[1]] = w[(i * kh + a) * kw + e];
+    q.kernel[0] = (int)eh, q.kernel[1] = (int)ew, q.dilation[0] = q.dilation[1] = 1;
+    const int rc = pz_deconv_phases_make(out, &q, xd, yd, wd, b, isa);
+    free(wd);
+    return rc;
+}
+
 int pz_deconv_phases_make(pz_deconv_phases **out, const pz_conv_params *p, const int64_t *xd,
                           const int64_t *yd, const float *w, const float *b, pz_isa isa)
 {
     *out = NULL;
+    if (p->nsp == 2 && (p->dilation[0] > 1 || p->dilation[1] > 1))
+        return make_dilated(out, p, xd, yd, w, b, isa);
     pz_deconv_phases *f = calloc(1, sizeof *f);
     if (!f) return 1;
     const int64_t C = xd[1], M = yd[1], K = p->kernel[0], s = p->stride[0], pb = p->pad_begin[0];

@@ -12,7 +12,8 @@
  * into scratch ([C/16][L + E][16], E zero columns after), runs one conv2d
  * (H = 1) per phase into a blocked scratch row, bias and a clamp in its
  * epilogue, and scatters each phase's outputs into the plain output with
- * stride s. Dilation 1, pads >= 0, K >= s (every phase has a tap). Group
+ * stride s. Pads >= 0, K >= s (every phase has a tap); dilation 1, or in
+ * 2-D up to PZ_DECONV_MAX_DILATION as the kernel with its zeros. Group
  * g > 1 where C / g and M / g are whole 16-channel blocks: each phase runs
  * one conv per group over its input blocks into its output blocks.
  *
@@ -29,6 +30,7 @@
 #include "rt/pool.h"
 
 #define PZ_DECONV_MAX_PHASES 64
+#define PZ_DECONV_MAX_DILATION 4   /* 2-D: a dilated kernel written out with its zeros */
 
 typedef struct {
     pz_conv16c_desc d[PZ_DECONV_MAX_PHASES];   /* phase r's conv: N = 1, W = L + E */
