@@ -439,6 +439,9 @@ static int run(int argc, char **argv, int build)
         cli_opt_knobs(&o.k, &ok);
         ok.concat = m->concat;
         ok.schedule = o.k.schedule;
+        /* the program may run in another directory: the profile by its full path */
+        char target[PATH_MAX];
+        if (ok.target && realpath(ok.target, target)) ok.target = target;
         if (opt_knobs_format(&ok, knobs, sizeof knobs) >= (int)sizeof knobs) {
             pz_fail(&err, PZ_ERR_INPUT, "the knobs are too long for the program (%zu bytes at "
                     "most): %.200s", sizeof knobs - 1, knobs);

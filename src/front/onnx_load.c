@@ -93,7 +93,9 @@ static pz_status copy_attr(const Onnx__ModelProto *m, const char *model_dir, int
 }
 
 /* Fills a value's type and shape from a ValueInfoProto; symbolic dims are
- * bound by --input-shape / --batch, or reported. */
+ * bound by --input-shape / --batch, or reported. is_input: 1 a graph input,
+ * 2 an element of a sequence or optional input (its tensors' own shapes:
+ * --batch does not bind them). */
 static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load_opts *opts,
                                  int is_input, int pos, ir_tensor *t, int *declared_rank,
                                  int64_t *declared, pz_err *err)
@@ -193,6 +195,12 @@ static pz_status value_info_type(const Onnx__ValueInfoProto *vi, const onnx_load
                                (long long)t->dims[d], (long long)b->dims[d],
                                d == 0 && t->dims[0] == 1 && !(opts->batch > 0)
                                    ? " (--batch N runs a model of batch 1 at batch N)" : "");
+            /* --batch N (a replan's too): the given tensor must be at N */
+            if (d == 0 && t->dims[0] < 0 && is_input == 1 && opts->batch > 0 &&
+                b->dims[0] != opts->batch)
+                return pz_fail(err, PZ_ERR_INPUT, "--batch %lld: the --input tensor of input "
+                               "\"%s\" has the leading dim %lld, not %lld", (long long)opts->batch,
+                               name, (long long)b->dims[0], (long long)opts->batch);
             t->dims[d] = b->dims[d];
         }
     }
@@ -395,7 +403,7 @@ static pz_status load_container_input(ir_graph *g, const Onnx__ValueInfoProto *v
         ids[k] = ir_graph_add_value_unique(g, buf);
         int64_t declared[IR_MAX_RANK];
         int declared_rank;
-        if (value_info_type(&evi, opts, 1, *flat, &g->values[ids[k]].t, &declared_rank, declared,
+        if (value_info_type(&evi, opts, 2, *flat, &g->values[ids[k]].t, &declared_rank, declared,
                             err)) {
             free(buf);
             free(ids);

@@ -72,6 +72,8 @@ static void say_knobs(const opt_knobs *k)
     fprintf(stderr, "paleozoic: note: a sequence of another length or element shapes than the "
             "build's: the net is planned now, strategy %s, precision %s",
             k->strategy ? k->strategy : OPT_DEFAULT_STRATEGY, k->precision ? k->precision : "fp32");
+    if (k->target) fprintf(stderr, ", target %s", k->target);
+    if (k->batch > 0) fprintf(stderr, ", batch %lld", (long long)k->batch);
     if (k->weights) fprintf(stderr, ", weights %s", k->weights);
     if (k->has_sparsity) fprintf(stderr, ", sparsity %g", (double)k->sparsity);
     if (k->schedule)

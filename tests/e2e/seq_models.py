@@ -79,3 +79,31 @@ ts = [rng.standard_normal((r, 16)).astype(np.float32) for r in (4, 1, 5)]
 write("mm_in_3.pb", numpy_helper.from_list(ts, "seq"))
 y = np.maximum(np.concatenate(ts, 0) @ w + b, 0).astype(np.float32)
 write("mm_ref_3.pb", numpy_helper.from_array(y, "y"))
+
+# seqbatch.onnx: z = ConcatFromSequence(seq) @ w2 and y = Relu(x @ w2 + b2)
+# with x ["batch", 16]: built with --batch 2 (and a strategy and target), run
+# at 3 tensors (a replan, which must keep batch 2). sb_x1/sb_x2.pb: x at
+# batch 1 and 2; sb_z3.pb numpy's z for mm_in_3.pb; sb_x.onnx the x branch
+# alone, for ONNX Runtime's y (its node binding takes no sequence).
+w2 = rng.standard_normal((16, 8)).astype(np.float32)
+b2 = rng.standard_normal(8).astype(np.float32)
+xnodes = [helper.make_node("MatMul", ["x", "w2"], ["xm"], name="xmm"),
+          helper.make_node("Add", ["xm", "b2"], ["xa"], name="xadd"),
+          helper.make_node("Relu", ["xa"], ["y"], name="xrelu")]
+x_vi = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 16])
+y_vi = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 8])
+inits = [numpy_helper.from_array(w2, "w2"), numpy_helper.from_array(b2, "b2")]
+for name, nodes, ins, outs in (
+        ("seqbatch", [helper.make_node("ConcatFromSequence", ["seq"], ["cat"], name="concat", axis=0),
+                      helper.make_node("MatMul", ["cat", "w2"], ["z"], name="mm")] + xnodes,
+         [helper.make_tensor_sequence_value_info("seq", TensorProto.FLOAT, ["n", 16]), x_vi],
+         [helper.make_tensor_value_info("z", TensorProto.FLOAT, [None, 8]), y_vi]),
+        ("sb_x", xnodes, [x_vi], [y_vi])):
+    m = helper.make_model(helper.make_graph(nodes, name, ins, outs, inits),
+                          opset_imports=[helper.make_opsetid("", 17)], producer_name="seq_models.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+for bb in (1, 2):
+    write(f"sb_x{bb}.pb", numpy_helper.from_array(rng.standard_normal((bb, 16)).astype(np.float32), "x"))
+write("sb_z3.pb", numpy_helper.from_array((np.concatenate(ts, 0) @ w2).astype(np.float32), "z"))

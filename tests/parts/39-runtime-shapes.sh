@@ -27,7 +27,8 @@
 # of a run-time condition whose branches differ in shape (batched_nms: an
 # empty [0] or NMS's count, SelectBranch) and a Concat of 42 inputs after a
 # Split of constant sizes, both on run-time shapes, are among them. With
-# PZ_TEST_FULL=1 torchvision's ssdlite320 detector too (export ~20 s).
+# PZ_TEST_FULL=1 torchvision's ssdlite320 and Faster R-CNN detectors too,
+# two images each in `run` and a built program (~70 s each).
 # Ends with `N passed, N failed`.
 set -u
 NAME=39-runtime-shapes
@@ -362,25 +363,43 @@ fi
 
 # PZ_TEST_FULL=1: torchvision's ssdlite320_mobilenet_v3_large and
 # fasterrcnn_mobilenet_v3_large_320_fpn exported by PyTorch at opset 17
-# (tests/e2e/detector_export.py, ~20 s each): boxes, scores and labels from
-# `paleozoic run` equal to ONNX Runtime 1.17's
+# (tests/e2e/detector_export.py, ~20 s each; Faster R-CNN's weights scaled
+# to give 18 and 11 boxes): boxes, scores and labels of two images from
+# `paleozoic run` and from one built program equal to ONNX Runtime 1.17's,
+# and not empty (the post-processing ran on K > 0 rows)
 for det in ssdlite fasterrcnn; do
     [ "$full" = 1 ] && [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] || break
     if ! "$PY" -c 'import torch, torchvision' 2>/dev/null; then
         skip_one "$det: needs torch and torchvision"
+        continue
     elif ! "$PY" "$E2E/detector_export.py" "$T" "$det" >"$T/log" 2>&1; then
         bad "detector_export.py $det failed: $(tail -c 600 "$T/log")"
-    elif ! node "$E2E/ort_run.js" "$T/$det.onnx" "$T/$det.in0.pb" -- "$T/d.ort0.pb" \
-        "$T/d.ort1.pb" "$T/d.ort2.pb" >"$T/log" 2>&1; then
-        bad "$det: ONNX Runtime failed: $(tail -c 300 "$T/log")"
-    elif ! "$PZ" run "$T/$det.onnx" --input "$T/$det.in0.pb" --output "$T/d.pz0.pb" \
-        --output "$T/d.pz1.pb" --output "$T/d.pz2.pb" >"$T/log" 2>&1; then
-        bad "$det: paleozoic run failed: $(tail -c 300 "$T/log")"
-    else
-        check "$det: boxes, scores and labels equal to ONNX Runtime's" \
-            node "$E2E/compare.js" --close 1e-4 1e-4 "$T/d.pz0.pb" "$T/d.ort0.pb" \
-            "$T/d.pz1.pb" "$T/d.ort1.pb" "$T/d.pz2.pb" "$T/d.ort2.pb"
+        continue
+    elif ! "$PZ" build "$T/$det.onnx" -o "$T/$det.exe" >"$T/log" 2>&1; then
+        bad "$det: build failed: $(tail -c 300 "$T/log")"
+        continue
     fi
+    for img in in0 in0_b; do
+        if ! node "$E2E/ort_run.js" "$T/$det.onnx" "$T/$det.$img.pb" -- "$T/d.ort0.pb" \
+            "$T/d.ort1.pb" "$T/d.ort2.pb" >"$T/log" 2>&1; then
+            bad "$det $img: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+            continue
+        fi
+        check "$det $img: K > 0 boxes (ONNX Runtime)" node -e "
+            const {readTensor} = require('$E2E/tensorproto.js');
+            if (!(readTensor('$T/d.ort1.pb').dims[0] > 0)) { console.log('no box'); process.exit(1); }"
+        for how in run exe; do
+            [ $how = run ] && set -- "$PZ" run "$T/$det.onnx" || set -- "$T/$det.exe"
+            if ! "$@" --input "$T/$det.$img.pb" --output "$T/d.pz0.pb" --output "$T/d.pz1.pb" \
+                --output "$T/d.pz2.pb" >"$T/log" 2>&1; then
+                bad "$det $img: $how failed: $(tail -c 300 "$T/log")"
+            else
+                check "$det $img ($how): equal to ONNX Runtime's" \
+                    node "$E2E/compare.js" --close 1e-4 1e-4 "$T/d.pz0.pb" "$T/d.ort0.pb" \
+                    "$T/d.pz1.pb" "$T/d.ort1.pb" "$T/d.pz2.pb" "$T/d.ort2.pb"
+            fi
+        done
+    done
 done
 
 finish

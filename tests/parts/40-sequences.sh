@@ -17,7 +17,9 @@
 # Makefile links what it needs; `build` refuses
 # a sequence input without an example and one of the wrong kind, leaving
 # nothing behind; and the C API: examples/model_lib/run_model.c linked to
-# the model's --lib .so writes the same bytes as the executable.
+# the model's --lib .so writes the same bytes as the executable. A program
+# built with --batch 2 (and --strategy dlfusion --target) replans another
+# length with them: y at batch 2 equal to ONNX Runtime's, x of batch 1 refused.
 # Under a sanitizer every 4th node case (all with PZ_TEST_FULL=1).
 # Ends with `N passed, N failed`.
 set -u
@@ -147,6 +149,43 @@ if [ "$have_py" = 1 ]; then
         -o '$T/sm/mm_s' 2>/dev/null && '$T/sm/mm_s' --input '$T/sm/mm_in_3.pb' --output '$T/sm/mm_s.pb' \
         --threads 1 2>'$T/sm/log_s' && grep -q 'not the build.s schedule .*two.json' '$T/sm/log_s' &&
         node '$E2E/compare.js' --rel 1e-5 '$T/sm/mm_s.pb' '$T/sm/mm_ref_3.pb'"
+    # --batch and --target after a replan: seqbatch built with --batch 2 (x
+    # [batch, 16] beside the sequence), then also with --strategy dlfusion and
+    # a profile (one with no machine record: used as given; named relative to
+    # the build's directory), run at 3 tensors from another directory: the
+    # stderr line names them, z equals numpy's,
+    # y (batch 2) ONNX Runtime's on the x branch alone; an x of batch 1 is
+    # refused as at the build's length, and the profile removed fails the
+    # replan naming it (the replan reads it)
+    printf '{"paleozoic_target": 1, "level": "quick", "cores": 2, "opcount_critical": 1.582e8,
+      "opcount_critical_single_core": 214881, "opcount_critical_fusion": 1.582e8,
+      "mp_alpha": 0.0037, "mp_beta": 0.0774, "mp_gamma": -1.1836, "peak_gflops": 195.6,
+      "mp_list": [1, 2]}\n' >"$T/sm/prof.json"
+    mkdir -p "$T/sm/away"
+    if [ "$have_ort" = 1 ]; then
+        check "sb_x.onnx: ONNX Runtime's y at batch 2" node "$E2E/ort_run.js" "$T/sm/sb_x.onnx" \
+            "$T/sm/sb_x2.pb" -- "$T/sm/sb_y_ort.pb"
+    else
+        skip_one "seqbatch: ONNX Runtime's y needs onnxruntime-node"
+    fi
+    for tag in b2 dlf; do
+        kn="--batch 2" want="strategy fixed-mp, precision fp32, batch 2"
+        [ $tag = dlf ] && kn="$kn --strategy dlfusion --target prof.json" &&
+            want="strategy dlfusion, precision fp32, target [^ ]*/prof.json, batch 2"
+        check "seqbatch ($tag): another length keeps the knobs" sh -c "cd '$T/sm' && '$PZ' build seqbatch.onnx \
+            --input mm_ex.pb $kn -o sb_$tag 2>/dev/null && cd away &&
+            '$T/sm/sb_$tag' --input '$T/sm/mm_in_3.pb' --input '$T/sm/sb_x2.pb' --output '$T/sm/sb_z.pb' \
+            --output '$T/sm/sb_y.pb' --threads 1 2>'$T/sm/log_sb' && grep -q 'planned now, .*$want\$' \
+            '$T/sm/log_sb' && node '$E2E/compare.js' --rel 1e-5 '$T/sm/sb_z.pb' '$T/sm/sb_z3.pb'"
+        [ "$have_ort" = 1 ] && check "seqbatch ($tag): y at batch 2 equals ONNX Runtime's" \
+            node "$E2E/compare.js" --rel 1e-5 "$T/sm/sb_y.pb" "$T/sm/sb_y_ort.pb"
+        refuse "seqbatch ($tag): another length, x of batch 1" \
+            '--batch 2: the --input tensor of input "x" has the leading dim 1, not 2' \
+            "$T/sm/sb_$tag" --input "$T/sm/mm_in_3.pb" --input "$T/sm/sb_x1.pb"
+    done
+    mv "$T/sm/prof.json" "$T/sm/prof.gone"
+    refuse "seqbatch --target: the replan reads the build's profile" 'prof.json: cannot open the target profile' \
+        "$T/sm/sb_dlf" --input "$T/sm/mm_in_3.pb" --input "$T/sm/sb_x2.pb"
 else
     skip_one "seqlen: needs $PY with onnx and numpy"
 fi
