@@ -2,25 +2,32 @@
 # 45-cmp-epilogue.sh BUILD_DIR - a comparison with a constant read as bool
 # fused into the Conv, Gemm or MatMul before it (src/passes/select.c's
 # pass_fuse_mask; rt/ops/mask_out.h): the layer writes the bool itself,
-# the direct conv and the packed GEMM from tiles of rows in L2, the other
-# kernels from a whole float copy (the profile's kernel column says which).
+# the direct, Winograd, depthwise and grouped convs and the packed fp32 and
+# bf16 GEMMs from tiles of rows in L2, the other kernels (1-D/3-D,
+# reference) from a whole float copy (the profile's kernel column says which).
 # Models written here (onnx.helper, opset 14; small integer weights and
 # inputs: sums hit the thresholds): Conv -> y > 0.5 as a bool graph output;
 # (Conv(x) >= 1) & (Conv1x1(x) < 0) (two fused convs, an And); MatMul ->
 # Equal; Gemm (transB, bias) -> Greater; Conv -> Less -> Not -> Where(., z,
 # 2) (the Where not fused); LessOrEqual after a depthwise, a grouped and a
 # 1-D conv (float copy), a strided 1x1, a 1x1 to 24 channels, a 5x5 of
-# batch 2 and a 32 -> 64 3x3 at 40x40 (Winograd on AVX-512: a float copy);
+# batch 2 and a 32 -> 64 3x3 at 40x40 (Winograd on AVX-512); over several
+# tiles at 1 thread, Greater/Less after Winograd at 38x38, a depthwise 3x3
+# of stride 2, a depthwise 5x5, a grouped conv of 4 x 32 channels;
 # thresholds per channel ([1, M, 1, 1], [M, 1, 1] on the left) after a
 # direct, a depthwise and a 1-D conv, per column ([N]) after a Gemm and
 # (under a Not) a MatMul; a NaN threshold under a Not.
 # Each: `paleozoic run` has ONNX Runtime 1.17's bits at the CPU's ISA,
 # PZ_ISA=avx2 and scalar at 1 and 2 threads (and ref at 2); the one layer
-# (no COMPARE) on the kernel named; `inspect --json` names act select.
+# (no COMPARE) on the kernel named (", bool tiles" at the CPU's ISA and
+# avx2, 1 and 2 threads); `inspect --json` names act select.
 # Built programs of three (the bits of `run`), their generated C naming
 # the comparison. Fused = unfused bitwise on random floats at each ISA (the
-# unfused twin's threshold one value per column: a COMPARE layer). Not fused, and right: y
-# also a graph output, a Relu between, a MatMul in a region of run-time shapes.
+# unfused twin's threshold one value per column: a COMPARE layer), and on
+# the tiled kernels (Winograd, depthwise 3x3 incl. MobileNet's 28x28 and
+# 14x14 planes, 5x5, grouped) at 1 and 2 threads, a bf16 MatMul over two
+# tiles (--precision bf16). Not fused, and right: y also a graph output, a
+# Relu between, a MatMul in a region of run-time shapes.
 # Under a sanitizer build (*san*): the first three models, no programs.
 # Ends with `N passed, N failed`.
 set -u
@@ -311,8 +318,10 @@ fused_bits bits 2 "$isas"
 # 1 and 2 threads; the bf16 GEMM
 if [ "$san" -eq 0 ]; then
     for b in bwino bdw bdw28 bdw14 bdwk bgrp; do
-        fused_bits "$b" 2 "native avx2" "--threads 1" ", bool tiles"
-        fused_bits "$b" 2 "native avx2" "--threads 2" ", bool tiles"
+        isas="native avx2"
+        case $b in bdw28 | bdw14) isas=native ;; esac   # AVX-512's plane functions
+        fused_bits "$b" 2 "$isas" "--threads 1" ", bool tiles"
+        fused_bits "$b" 2 "$isas" "--threads 2" ", bool tiles"
     done
     fused_bits bmm16 2 "native avx2" "--threads 2 --precision bf16" "bf16, bool tiles"
 fi
