@@ -25,8 +25,8 @@
 # the comparison. Fused = unfused bitwise on random floats at each ISA (the
 # unfused twin's threshold one value per column: a COMPARE layer), and on
 # the tiled kernels (Winograd, depthwise 3x3 incl. MobileNet's 28x28 and
-# 14x14 planes, 5x5, grouped) at 1 and 2 threads, a bf16 MatMul over two
-# tiles (--precision bf16). Not fused, and right: y also a graph output, a
+# 14x14 planes, 5x5, grouped) at 1 and 2 threads, a bf16 MatMul and Gemm
+# over two tiles (--precision bf16). Not fused, and right: y also a graph output, a
 # Relu between, a MatMul in a region of run-time shapes.
 # Under a sanitizer build (*san*): the first three models, no programs.
 # Ends with `N passed, N failed`.
@@ -185,8 +185,8 @@ bits_conv("bdw28", "Greater", (1, 64, 28, 28), (64, 1, 3, 3), pads=[1, 1, 1, 1],
 bits_conv("bdw14", "Less", (1, 64, 14, 14), (64, 1, 3, 3), pads=[1, 1, 1, 1], group=64)
 bits_conv("bdwk", "Greater", (1, 48, 30, 60), (48, 1, 5, 5), pads=[2, 2, 2, 2], group=48)
 bits_conv("bgrp", "Less", (2, 128, 30, 10), (128, 32, 3, 3), pads=[1, 1, 1, 1], group=4)
-# a MatMul in bf16 (--precision bf16) over two tiles of rows; the unfused
-# twin's threshold one per row
+# a MatMul and a Gemm (transB, bias) in bf16 (--precision bf16) over two
+# tiles of rows; the unfused twin's threshold one per row
 wm = (rng.standard_normal((64, 128)) * 0.3).astype(np.float32)
 xm = rng.standard_normal((1, 600, 64)).astype(np.float32)
 for suf, t in (("_fused", np.float32(0.05)), ("_unfused", np.full((600, 1), 0.05, np.float32))):
@@ -194,6 +194,11 @@ for suf, t in (("_fused", np.float32(0.05)), ("_unfused", np.full((600, 1), 0.05
                          helper.make_node("Greater", ["y", "t"], ["m"])],
          [vi("x", [1, 600, 64])], [vi("m", [1, 600, 128], B)],
          [numpy_helper.from_array(wm, "w"), numpy_helper.from_array(t, "t")], {"x": xm})
+    save("bgm16" + suf, [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1),
+                         helper.make_node("Less", ["y", "t"], ["m"])],
+         [vi("x", [600, 64])], [vi("m", [600, 128], B)],
+         [numpy_helper.from_array(wm.T.copy(), "w"), numpy_helper.from_array(wm[0], "b"),
+          numpy_helper.from_array(t, "t")], {"x": xm[0]})
 # not fused: y also a graph output; a Relu between
 save("n_out", [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
                helper.make_node("Greater", ["y", "t"], ["m"])],
@@ -324,5 +329,6 @@ if [ "$san" -eq 0 ]; then
         fused_bits "$b" 2 "$isas" "--threads 2" ", bool tiles"
     done
     fused_bits bmm16 2 "native avx2" "--threads 2 --precision bf16" "bf16, bool tiles"
+    fused_bits bgm16 2 "native avx2" "--threads 2 --precision bf16" "bf16, bool tiles"
 fi
 finish
