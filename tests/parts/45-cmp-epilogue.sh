@@ -2,25 +2,32 @@
 # 45-cmp-epilogue.sh BUILD_DIR - a comparison with a constant read as bool
 # fused into the Conv, Gemm or MatMul before it (src/passes/select.c's
 # pass_fuse_mask; rt/ops/mask_out.h): the layer writes the bool itself,
-# the direct conv and the packed GEMM from tiles of rows in L2, the other
-# kernels from a whole float copy (the profile's kernel column says which).
+# the direct, Winograd, depthwise and grouped convs and the packed fp32 and
+# bf16 GEMMs from tiles of rows in L2, the other kernels (1-D/3-D,
+# reference) from a whole float copy (the profile's kernel column says which).
 # Models written here (onnx.helper, opset 14; small integer weights and
 # inputs: sums hit the thresholds): Conv -> y > 0.5 as a bool graph output;
 # (Conv(x) >= 1) & (Conv1x1(x) < 0) (two fused convs, an And); MatMul ->
 # Equal; Gemm (transB, bias) -> Greater; Conv -> Less -> Not -> Where(., z,
 # 2) (the Where not fused); LessOrEqual after a depthwise, a grouped and a
 # 1-D conv (float copy), a strided 1x1, a 1x1 to 24 channels, a 5x5 of
-# batch 2 and a 32 -> 64 3x3 at 40x40 (Winograd on AVX-512: a float copy);
+# batch 2 and a 32 -> 64 3x3 at 40x40 (Winograd on AVX-512); over several
+# tiles at 1 thread, Greater/Less after Winograd at 38x38, a depthwise 3x3
+# of stride 2, a depthwise 5x5, a grouped conv of 4 x 32 channels;
 # thresholds per channel ([1, M, 1, 1], [M, 1, 1] on the left) after a
 # direct, a depthwise and a 1-D conv, per column ([N]) after a Gemm and
 # (under a Not) a MatMul; a NaN threshold under a Not.
 # Each: `paleozoic run` has ONNX Runtime 1.17's bits at the CPU's ISA,
 # PZ_ISA=avx2 and scalar at 1 and 2 threads (and ref at 2); the one layer
-# (no COMPARE) on the kernel named; `inspect --json` names act select.
+# (no COMPARE) on the kernel named (", bool tiles" at the CPU's ISA and
+# avx2, 1 and 2 threads); `inspect --json` names act select.
 # Built programs of three (the bits of `run`), their generated C naming
 # the comparison. Fused = unfused bitwise on random floats at each ISA (the
-# unfused twin's threshold one value per column: a COMPARE layer). Not fused, and right: y
-# also a graph output, a Relu between, a MatMul in a region of run-time shapes.
+# unfused twin's threshold one value per column: a COMPARE layer), and on
+# the tiled kernels (Winograd, depthwise 3x3 incl. MobileNet's 28x28 and
+# 14x14 planes, 5x5, grouped) at 1 and 2 threads, a bf16 MatMul and Gemm
+# over two tiles (--precision bf16). Not fused, and right: y also a graph output, a
+# Relu between, a MatMul in a region of run-time shapes.
 # Under a sanitizer build (*san*): the first three models, no programs.
 # Ends with `N passed, N failed`.
 set -u
@@ -98,6 +105,21 @@ conv1("m_pw24", (1, 40, 11, 12), (24, 40, 1, 1), (1, 24, 11, 12))
 conv1("m_k5b2", (2, 16, 13, 9), (20, 16, 5, 5), (2, 20, 13, 9), pads=[2, 2, 2, 2])
 # Winograd's sums are not exact on integers: a threshold between them
 conv1("m_big", (1, 32, 40, 40), (64, 32, 3, 3), (1, 64, 40, 40), t=-0.5, pads=[1, 1, 1, 1])
+# more than one tile of rows (PZ_MASK_TILE_BYTES) at 1 thread: Winograd at
+# 38x38 (a last tile row of 2), a depthwise 3x3 of stride 2, a depthwise
+# 5x5, a grouped conv of 32 channels a group (two-row tiles on AVX-512)
+def conv2(name, op, xs, ws, m_shape, t, **kw):
+    save(name, [helper.make_node("Conv", ["x", "w"], ["y"], **kw),
+                helper.make_node(op, ["y", "t"], ["m"])],
+         [vi("x", list(xs))], [vi("m", list(m_shape), B)],
+         [numpy_helper.from_array(wi(*ws), "w"), c(t, "t")], {"x": xi(*xs)})
+conv2("m_wino", "Greater", (1, 32, 38, 38), (64, 32, 3, 3), (1, 64, 38, 38), 0.5, pads=[1, 1, 1, 1])
+conv2("m_dw3", "Less", (1, 64, 45, 112), (64, 1, 3, 3), (1, 64, 23, 56), -0.5, pads=[1, 1, 1, 1],
+      strides=[2, 2], group=64)
+conv2("m_dwk", "Greater", (1, 48, 30, 60), (48, 1, 5, 5), (1, 48, 30, 60), 0.5, pads=[2, 2, 2, 2],
+      group=48)
+conv2("m_grp2", "Less", (2, 128, 30, 10), (128, 32, 3, 3), (2, 128, 30, 10), -0.5, pads=[1, 1, 1, 1],
+      group=4)
 save("m_gemm", [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1),
                 helper.make_node("Greater", ["y", "t"], ["m"])],
      [vi("x", [5, 48])], [vi("m", [5, 40], B)],
@@ -144,6 +166,39 @@ for name, t in (("bits_fused", np.float32(0.05)), ("bits_unfused", np.full((1, 1
                 helper.make_node("Greater", ["y", "t"], ["m"])],
          [vi("x", [1, 8, 9, 11])], [vi("m", [1, 24, 9, 11], B)],
          [numpy_helper.from_array(w, "w"), numpy_helper.from_array(t, "t")], {"x": x})
+# the same on the tiled kernels (random floats, several tiles at 1 thread)
+def bits_conv(name, op, xs, ws, **kw):
+    wc = (rng.standard_normal(ws) * 0.3).astype(np.float32)
+    xc = rng.standard_normal(xs).astype(np.float32)
+    pads, st = kw.get("pads", [0] * 4), kw.get("strides", [1, 1])
+    oh, ow = ((xs[2 + j] + pads[j] + pads[j + 2] - ws[2 + j]) // st[j] + 1 for j in (0, 1))
+    for suf, t in (("_fused", np.float32(0.05)), ("_unfused", np.full((1, 1, 1, ow), 0.05, np.float32))):
+        save(name + suf, [helper.make_node("Conv", ["x", "w"], ["y"], **kw),
+                          helper.make_node(op, ["y", "t"], ["m"])],
+             [vi("x", list(xs))], [vi("m", [xs[0], ws[0], oh, ow], B)],
+             [numpy_helper.from_array(wc, "w"), numpy_helper.from_array(t, "t")], {"x": xc})
+bits_conv("bwino", "Greater", (1, 32, 38, 38), (64, 32, 3, 3), pads=[1, 1, 1, 1])
+bits_conv("bdw", "Less", (1, 64, 45, 112), (64, 1, 3, 3), pads=[1, 1, 1, 1], strides=[2, 2], group=64)
+# MobileNetV2's depthwise planes (28x28 in row pairs, 14x14 whole): the
+# kernel's own functions in a whole-layer run, the row tiles in a window
+bits_conv("bdw28", "Greater", (1, 64, 28, 28), (64, 1, 3, 3), pads=[1, 1, 1, 1], group=64)
+bits_conv("bdw14", "Less", (1, 64, 14, 14), (64, 1, 3, 3), pads=[1, 1, 1, 1], group=64)
+bits_conv("bdwk", "Greater", (1, 48, 30, 60), (48, 1, 5, 5), pads=[2, 2, 2, 2], group=48)
+bits_conv("bgrp", "Less", (2, 128, 30, 10), (128, 32, 3, 3), pads=[1, 1, 1, 1], group=4)
+# a MatMul and a Gemm (transB, bias) in bf16 (--precision bf16) over two
+# tiles of rows; the unfused twin's threshold one per row
+wm = (rng.standard_normal((64, 128)) * 0.3).astype(np.float32)
+xm = rng.standard_normal((1, 600, 64)).astype(np.float32)
+for suf, t in (("_fused", np.float32(0.05)), ("_unfused", np.full((600, 1), 0.05, np.float32))):
+    save("bmm16" + suf, [helper.make_node("MatMul", ["x", "w"], ["y"]),
+                         helper.make_node("Greater", ["y", "t"], ["m"])],
+         [vi("x", [1, 600, 64])], [vi("m", [1, 600, 128], B)],
+         [numpy_helper.from_array(wm, "w"), numpy_helper.from_array(t, "t")], {"x": xm})
+    save("bgm16" + suf, [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1),
+                         helper.make_node("Less", ["y", "t"], ["m"])],
+         [vi("x", [600, 64])], [vi("m", [600, 128], B)],
+         [numpy_helper.from_array(wm.T.copy(), "w"), numpy_helper.from_array(wm[0], "b"),
+          numpy_helper.from_array(t, "t")], {"x": xm[0]})
 # not fused: y also a graph output; a Relu between
 save("n_out", [helper.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1]),
                helper.make_node("Greater", ["y", "t"], ["m"])],
@@ -177,16 +232,20 @@ m_and COMPARE+CONV+CONV tiles
 m_eq MATMUL tiles
 m_gemm GEMM tiles
 m_notwhere CONV+CONV+WHERE tiles
-m_dw CONV copy
-m_grp CONV copy
+m_dw CONV tiles
+m_grp CONV tiles
 m_1d CONV copy
 m_s2 CONV tiles
 m_pw24 CONV tiles
 m_k5b2 CONV tiles
-m_big CONV any
+m_big CONV tiles
+m_wino CONV tiles
+m_dw3 CONV tiles
+m_dwk CONV tiles
+m_grp2 CONV tiles
 c_chan CONV tiles
 c_chan_rev CONV tiles
-c_dw_chan CONV copy
+c_dw_chan CONV tiles
 c_1d_chan CONV copy
 c_nan CONV tiles
 g_col GEMM tiles
@@ -214,13 +273,19 @@ while read -r n kind way; do
             bad "$n: PZ_ISA=$isa paleozoic run failed: $(head -c 400 "$T/run.err")"
             continue
         fi
+        # tiles at the CPU's ISA and AVX2, 1 and 2 threads (Winograd on AVX-512)
+        case $way:$isa in tiles:native | tiles:avx2)
+            check "$n: PZ_ISA=$isa, $th threads: the bool from tiles" grep -q ", bool tiles" "$T/$n.prof" ;;
+        esac
+        [ "$n:$isa" = m_wino:native ] && grep -q avx512f /proc/cpuinfo &&
+            check "$n: Winograd writes the bool from tiles" grep -q "winograd, bool tiles" "$T/$n.prof"
         [ "$isa" = native ] && [ "$th" = 1 ] || continue
         kinds=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[A-Z_]+$/ {print $2}' "$T/$n.prof" | sort | tr '\n' ' ')
         want="$(echo "$kind" | tr + ' ') "
         if [ "$kinds" = "$want" ]; then ok
         else bad "$n: layers '$kinds', wanted '$want'"; fi
         case $way in
-        tiles) check "$n: the kernel writes the bool from tiles" grep -q ", bool tiles" "$T/$n.prof" ;;
+        tiles) ;;   # above
         copy) check "$n: the kernel writes the bool from a float copy" grep -q ", bool from a float copy" "$T/$n.prof" ;;
         any) check "$n: the kernel writes the bool" grep -q ", bool " "$T/$n.prof" ;;
         -) check "$n: no kernel writes a bool" sh -c "! grep -q ', bool ' \"$T/$n.prof\"" ;;
@@ -254,4 +319,16 @@ fi
 isas="native avx2 scalar"
 [ "$san" -eq 1 ] && isas=scalar
 fused_bits bits 2 "$isas"
+# the tiled kernels: Winograd (AVX-512), depthwise 3x3 and 5x5, grouped, at
+# 1 and 2 threads; the bf16 GEMM
+if [ "$san" -eq 0 ]; then
+    for b in bwino bdw bdw28 bdw14 bdwk bgrp; do
+        isas="native avx2"
+        case $b in bdw28 | bdw14) isas=native ;; esac   # AVX-512's plane functions
+        fused_bits "$b" 2 "$isas" "--threads 1" ", bool tiles"
+        fused_bits "$b" 2 "$isas" "--threads 2" ", bool tiles"
+    done
+    fused_bits bmm16 2 "native avx2" "--threads 2 --precision bf16" "bf16, bool tiles"
+    fused_bits bgm16 2 "native avx2" "--threads 2 --precision bf16" "bf16, bool tiles"
+fi
 finish

@@ -73,20 +73,24 @@ built_bits() {
     fi
 }
 
-# fused_bits NAME NU [ISAS]: $T/NAME_fused.onnx runs in 1 layer and
-# $T/NAME_unfused.onnx in NU (inputs $T/NAME_fused.in.pb, ...), with the
-# same output bits, at each ISA of ISAS (native: the CPU's; default
-# "native avx2 scalar")
+# fused_bits NAME NU [ISAS [ARGS [WANT]]]: $T/NAME_fused.onnx runs in 1
+# layer and $T/NAME_unfused.onnx in NU (inputs $T/NAME_fused.in.pb, ...),
+# with the same output bits, at each ISA of ISAS (native: the CPU's; default
+# "native avx2 scalar"); ARGS: more options of both runs (--threads 2);
+# WANT: a fixed string the fused run's profile holds at every ISA but scalar
 fused_bits() {
     for _isa in ${3:-native avx2 scalar}; do
         _e=PZ_ISA=$_isa
         [ "$_isa" = native ] && _e=PZ_SEL_NATIVE=1
+        # ARGS unquoted: split into options
         if env "$_e" "$PZ" run "$T/$1_fused.onnx" --input "$T/$1_fused.in.pb" --output "$T/bf.pb" \
-            --profile >"$T/bf.prof" 2>"$T/run.err" &&
+            --profile ${4:-} >"$T/bf.prof" 2>"$T/run.err" &&
             env "$_e" "$PZ" run "$T/$1_unfused.onnx" --input "$T/$1_unfused.in.pb" --output "$T/bu.pb" \
-                --profile >"$T/bu.prof" 2>>"$T/run.err"; then
-            check "$1 PZ_ISA=$_isa: fused (1 layer) = unfused ($2 layers) bitwise" sh -c \
+                --profile ${4:-} >"$T/bu.prof" 2>>"$T/run.err"; then
+            check "$1 PZ_ISA=$_isa ${4:-}: fused (1 layer) = unfused ($2 layers) bitwise" sh -c \
                 "grep -q ' 1 layers' \"$T/bf.prof\" && grep -q ' $2 layers' \"$T/bu.prof\" && node \"$E2E/compare.js\" --bitwise \"$T/bf.pb\" \"$T/bu.pb\""
+            [ -n "${5:-}" ] && [ "$_isa" != scalar ] &&
+                check "$1 PZ_ISA=$_isa: the fused kernel says '$5'" grep -qF "$5" "$T/bf.prof"
         else
             bad "$1 PZ_ISA=$_isa: run failed: $(head -c 400 "$T/run.err")"
         fi

@@ -46,10 +46,11 @@
  * kernels (conv16c_bf16.h: weights in bf16, fp32 sums), at any ISA, where
  * pz_conv16c_bf16_ok holds for FAST; the others stay fp32.
  * The residual Z and the activation go into the kernel's epilogue. A bool
- * Y (a fused comparison, mask_out.h): FAST without Z in tiles of rows,
- * every other path through a whole float copy. The
- * choice is pz_conv_query_make (rt/rows.h), which prepare takes and the
- * compiler asks (the halo count, Winograd's eligibility): one rule. */
+ * Y (a fused comparison, mask_out.h): FAST, WINO, DW, DWK and GROUPED
+ * without Z in tiles of rows (conv_run_window), REF and FRAMES through a
+ * whole float copy (mask_init). The choice is pz_conv_query_make
+ * (rt/rows.h), which prepare takes and the compiler asks (the halo count,
+ * Winograd's eligibility): one rule. */
 typedef void (*conv_fn)(const pz_conv_params *p, const int64_t *xd, const int64_t *yd,
                         const float *x, const float *w, const float *b, const float *z,
                         float *y, int ith, int nth);
@@ -80,55 +81,13 @@ typedef struct {
     int64_t x_image, y_image;    /* GROUPED: floats of one image in X, Y */
     pz_mask_out *mask;           /* a bool Y (mask_out.h), or NULL */
     int64_t mask_rows;           /* its tiles' output rows (0: a whole float copy) */
+    int64_t mask_gran;           /* their windows start at multiples of this many rows */
+    size_t mask_scratch;         /* WINO: bytes of one worker's rows scratch */
     char kname[48];              /* the kernel's name with the bool's way */
 } conv_state;
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
 static int mask_init(pz_layer *l, conv_state *st);
-
-int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
-{
-    const pz_conv_params *p = l->params;
-    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *y = pz_out(l, 0);
-    char bx[96], bw[96], by[96];
-    if (p->nsp < 1 || p->nsp > PZ_MAX_SPATIAL)
-        return pz_layer_fail(l, err, n, "%d spatial dims, expected 1 to %d", p->nsp,
-                             PZ_MAX_SPATIAL);
-    if (x->rank != 2 + p->nsp || w->rank != 2 + p->nsp || y->rank != 2 + p->nsp)
-        return pz_layer_fail(l, err, n, "X %s, W %s, Y %s: expected rank %d (N, C, %d spatial)",
-                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(w, bw, sizeof bw),
-                             pz_shape_str(y, by, sizeof by), 2 + p->nsp, p->nsp);
-    int64_t G = p->group, C = x->dims[1], M = y->dims[1];
-    /* conv: W is {M, C/G, k...}; transposed: W is {C, M/G, k...} */
-    int64_t wc = transpose ? C : M, wg = transpose ? M / (G > 0 ? G : 1) : C / (G > 0 ? G : 1);
-    if (G < 1 || C % G || M % G || w->dims[0] != wc || w->dims[1] != wg || y->dims[0] != x->dims[0])
-        return pz_layer_fail(l, err, n, "X %s, W %s, Y %s, group %lld do not agree",
-                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(w, bw, sizeof bw),
-                             pz_shape_str(y, by, sizeof by), (long long)G);
-    for (int j = 0; j < p->nsp; j++) {
-        int64_t k = p->kernel[j], s = p->stride[j], d = p->dilation[j];
-        int64_t pb = p->pad_begin[j], pe = p->pad_end[j], in = x->dims[2 + j];
-        /* transposed: Y's size is given (output_padding, output_shape), so
-         * only pad_begin matters and it may be anything */
-        if (k != w->dims[2 + j] || s < 1 || d < 1 || (!transpose && (pb < 0 || pe < 0)))
-            return pz_layer_fail(l, err, n,
-                                 "spatial dim %d: kernel %lld (W has %lld), stride %lld, "
-                                 "dilation %lld, pads %lld/%lld", j, (long long)k,
-                                 (long long)w->dims[2 + j], (long long)s, (long long)d,
-                                 (long long)pb, (long long)pe);
-        if (!transpose) {
-            int64_t want = (in + pb + pe - d * (k - 1) - 1) / s + 1;
-            if (in + pb + pe - d * (k - 1) - 1 < 0) want = 0;
-            if (y->dims[2 + j] != want)
-                return pz_layer_fail(l, err, n, "spatial dim %d: Y has %lld, expected %lld",
-                                     j, (long long)y->dims[2 + j], (long long)want);
-        } else if (y->dims[2 + j] < 0) {
-            return pz_layer_fail(l, err, n, "spatial dim %d: Y has %lld", j,
-                                 (long long)y->dims[2 + j]);
-        }
-    }
-    return 0;
-}
 
 static int conv_prepare(pz_layer *l, char *err, size_t n)
 {
@@ -182,31 +141,48 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     return 0;
 }
 
-/* A bool Y: the direct conv (FAST, no Z, rank 4) in tiles of rows, the
- * most whose NCHW16c floats fit PZ_MASK_TILE_BYTES (whole multiples of
- * the kernel's row step); any other path into a whole float copy in its
- * own layout. Y plain. Returns 1 when out of memory. */
+/* A bool Y, plain: FAST, WINO, DW, DWK and GROUPED (no Z, rank 4) in tiles
+ * of rows, the most whose NCHW16c floats fit PZ_MASK_TILE_BYTES, whole
+ * multiples of the kernel's row step (Winograd's 4-row tiles, the conv2d's
+ * row pairs), each a row window of conv_run_window (the same sums as a
+ * whole-layer run, so the same bits; Winograd takes a rows scratch per
+ * worker). A float copy, whole: REF and FRAMES (plain, no row windows),
+ * SPARSE and SPWINO (never: their epilogue is a clamp). Returns 1 when out
+ * of memory. */
 static int mask_init(pz_layer *l, conv_state *st)
 {
     const pz_tensor *y = pz_out(l, 0);
-    const int64_t gran = st->row_step > 1 ? st->row_step : 1;
-    const int blocked = st->path != CONV_REF && st->path != CONV_FRAMES;
-    int64_t whole = pz_numel(y) / (y->dims[1] ? y->dims[1] : 1) * ((y->dims[1] + 15) / 16 * 16);
-    const char *how = ", bool from a float copy";
-    if (!blocked) whole = pz_numel(y);
-    if (st->path == CONV_FAST && !pz_in(l, 3) && y->rank == 4 && y->dims[2] > 0) {
-        const int64_t row = y->dims[0] * ((y->dims[1] + 15) / 16) * y->dims[3] * 16;
-        int64_t rows = (int64_t)(PZ_MASK_TILE_BYTES / sizeof(float)) / (row ? row : 1) / gran * gran;
-        const int64_t most = (y->dims[2] + gran - 1) / gran * gran;
-        st->mask_rows = rows < gran ? gran : rows > most ? most : rows;
-        whole = 0;
-        how = ", bool tiles";
+    const conv_path pa = st->path;
+    int64_t gran = st->row_step > 1 ? st->row_step : 1, rows = 0;
+    /* NCHW16c floats of one output row of every image and block */
+    const int64_t plane =
+        y->dims[0] * ((y->dims[1] + 15) / 16) * 16 * (y->rank == 4 ? y->dims[3] : 1);
+    if (pa == CONV_GROUPED) {   /* both descriptors' pairs start at even rows */
+        const int a = pz_conv16c_row_step(&st->d, l->isa);
+        const int b = pz_conv16c_row_step(&st->d_last, l->isa);
+        gran = a > b ? a : b;
     }
+    if ((pa == CONV_FAST || pa == CONV_WINO || pa == CONV_DW || pa == CONV_DWK ||
+         pa == CONV_GROUPED) && !pz_in(l, 3) && y->rank == 4 && y->dims[2] > 0) {
+        const int64_t most = (y->dims[2] + gran - 1) / gran * gran;
+        rows = (int64_t)(PZ_MASK_TILE_BYTES / sizeof(float)) / (plane ? plane : 1) / gran * gran;
+        rows = rows < gran ? gran : rows > most ? most : rows;
+    }
+    const int64_t whole = pa == CONV_REF || pa == CONV_FRAMES ? pz_numel(y) : plane * y->dims[2];
+    /* the fast kernels leave out the act: SELECT with both branches 1 y
+     * gives y's bits, and a pass less (the store compares) */
+    st->d.act.kind = st->flat.act.kind = st->d_last.act.kind = PZ_ACT_NONE;
+    if (st->fr) st->fr->d.act.kind = PZ_ACT_NONE;
+    st->mask_rows = rows;
+    st->mask_gran = gran;
     st->mask = pz_mask_out_new(l, &((const pz_conv_params *)l->params)->act, y->dims[1],
-                               whole ? 0 : st->mask_rows * y->dims[0] * ((y->dims[1] + 15) / 16) *
-                                               y->dims[3] * 16,
-                               whole);
-    snprintf(st->kname, sizeof st->kname, "%s%s", l->kernel ? l->kernel : "reference", how);
+                               rows * plane, rows ? 0 : whole);
+    if (rows && pa == CONV_WINO) {   /* run_window's scratch, one per worker */
+        st->mask_scratch = (l->row_scratch_bytes + PZ_ALIGN - 1) / PZ_ALIGN * PZ_ALIGN;
+        l->scratch_bytes = st->mask_scratch * (size_t)(l->nth > 1 ? l->nth : 1);
+    }
+    snprintf(st->kname, sizeof st->kname, "%s%s", l->kernel ? l->kernel : "reference",
+             rows ? ", bool tiles" : ", bool from a float copy");
     l->kernel = st->kname;
     l->out_cblk[0] = 0;
     return !st->mask;
@@ -528,8 +504,8 @@ static void conv_run(const pz_layer *l, int ith, int nth)
         return;
     }
     if (st->mask_rows) {
-        pz_mask_conv_tiles(st->mask, &st->d, st->fast, st->mask_rows, st->row_step, x, st->wp,
-                           st->bp, l->out[0], ith, nth);
+        pz_mask_conv_tiles(st->mask, l, x, st->mask_rows, st->mask_gran, l->scratch,
+                           st->mask_scratch, ith, nth);
         return;
     }
     /* a whole float copy, then each worker's share of rows (or elements) */
@@ -555,15 +531,40 @@ static int conv_rows(const pz_layer *l)
     return st->row_step;
 }
 
+/* GROUPED's rows [r0, r1) in windows: each super-group's conv2d as FAST's
+ * (the image's and super-group's offsets in rows of the windows). */
+static void grouped_window(const pz_layer *l, const conv_state *st, const float *x, pz_rowwin xw,
+                           const float *z, float *y, pz_rowwin yw, int64_t r0, int64_t r1,
+                           int ith, int nth)
+{
+    const int64_t h = st->d.h, oh = st->d.oh;
+    for (int64_t i = 0; i < l->out[0]->dims[0]; i++)
+        for (int64_t g = 0; g < st->groups; g++) {
+            const int64_t yo = i * st->y_image / oh * yw.rows + g * st->y_group / oh * yw.rows;
+            pz_conv16c_desc dg = g + 1 < st->groups ? st->d : st->d_last;
+            if (st->slope) dg.act.slope = st->slope + g * st->d.m;   /* as the bias */
+            dg.h = xw.rows;
+            dg.pt = (int)(dg.pt + xw.base - yw.base * dg.sh);
+            dg.oh = yw.rows;
+            dg.r0 = r0 - yw.base;
+            dg.r1 = r1 - yw.base;
+            st->fast(&dg, x + (i * st->x_image + g * st->x_group) / h * xw.rows,
+                     st->wp + g * st->wp_group, st->bp + g * st->d.m, z ? z + yo : NULL, y + yo,
+                     ith, nth);
+        }
+}
+
 /* Output rows [r0, r1) with X and Y (and Z, laid out like Y) held in row
  * windows (rt/fuse.h): FAST sees each buffer as a tensor of its window's
  * rows, shifted (output row r - yw.base of that view reads input rows from
  * (r - yw.base) * sh - pt', pt' = pt + xw.base - yw.base * sh; the view's
  * rows outside [0, xw.rows) count as padding, which fuse.c makes true: a
  * window holds every row its readers read, and ends at or before the
- * input's last row). DW goes one 16-channel block of one image at a time as
- * a conv of r1 - r0 output rows over the input rows from the first one they
- * read. Either way the same taps in the same order, so the same bits. */
+ * input's last row), GROUPED each super-group so. DW and DWK go one
+ * 16-channel block of one image at a time as a conv of r1 - r0 output rows
+ * over the input rows from the first one they read. Either way the same taps
+ * in the same order, so the same bits. (DWK and GROUPED: for a bool Y's
+ * tiles only; conv_rows offers no fused ranges for them.) */
 static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin xw, void *out,
                             pz_rowwin yw, int64_t r0, int64_t r1, void *scratch, int ith, int nth)
 {
@@ -592,7 +593,12 @@ static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin 
         st->fast(&d, x, st->wp, st->bp, z, y, ith, nth);
         return;
     }
+    if (st->path == CONV_GROUPED) {
+        grouped_window(l, st, x, xw, z, y, yw, r0, r1, ith, nth);
+        return;
+    }
     const pz_conv16c_desc *d = &st->d;
+    const int64_t wblk = (int64_t)d->kh * d->kw * 16;   /* a block's packed weights */
     int64_t cb = (d->c + 15) / 16, ish = r0 * d->sh - d->pt;
     if (ish < 0) ish = 0;
     pz_conv16c_desc s = *d;
@@ -606,7 +612,7 @@ static void conv_run_window(const pz_layer *l, const void *const *in, pz_rowwin 
             if (st->slope) s.act.slope = st->slope + bc * 16;   /* the block's first */
             int64_t yo = ((i * cb + bc) * yw.rows + r0 - yw.base) * d->ow * 16;
             int64_t xo = ((i * cb + bc) * xw.rows + ish - xw.base) * d->w * 16;
-            st->fast(&s, x + xo, st->wp + bc * 144, st->bp + bc * 16, z ? z + yo : NULL,
+            st->fast(&s, x + xo, st->wp + bc * wblk, st->bp + bc * 16, z ? z + yo : NULL,
                      y + yo, ith, nth);
         }
 }

@@ -3,8 +3,8 @@
  * needs the packed paths: a constant B and A not transposed (at
  * PZ_ISA=scalar the packed GEMM's scalar twin). S (input 4): act PRELU's N
  * slopes, one per column of Y (every path takes them). A bool Y (a fused
- * comparison, mask_out.h): the packed fp32 GEMM in tiles of rows, every
- * other path through a whole float copy. */
+ * comparison, mask_out.h): the packed fp32 and bf16 GEMMs in tiles of
+ * rows, every other path through a whole float copy. */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
@@ -138,8 +138,9 @@ static int gemm_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->gemm;
         st->g.ldb = st->N;
     }
-    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, st->bp && !z, st->N, pz_numel(y), st->kname,
-                                  sizeof st->kname))
+    if (mask) st->g.act.kind = PZ_ACT_NONE;   /* SELECT, both branches 1 y: y's bits */
+    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, (st->bp || st->bp16) && !z, st->N,
+                                  pz_numel(y), st->kname, sizeof st->kname))
         return pz_layer_fail(l, err, n, "out of memory (bool output)");
     return 0;
 }
@@ -188,7 +189,8 @@ static void gemm_run(const pz_layer *l, int ith, int nth)
     } else if (st->mask->tile) {
         pz_gemm_desc g = st->g;
         g.c = c ? c->data : NULL;
-        pz_mask_gemm_tiles(st->mask, &g, st->fn, l->in[0]->data, st->bp, l->out[0]->data, ith, nth);
+        pz_mask_gemm_tiles(st->mask, &g, st->fn, st->fn16, l->in[0]->data,
+                           st->bp16 ? (const void *)st->bp16 : st->bp, l->out[0]->data, ith, nth);
     } else {
         gemm_exec(l, st->mask->buf, ith, nth);
         pz_mask_whole_store(st->mask, l->out[0], 0, 1, st->N, ith, nth);

@@ -200,7 +200,8 @@ int pz_mask_gemm_init(pz_layer *l, pz_mask_out **m, const pz_act *a, int tiles, 
 }
 
 void pz_mask_gemm_tiles(const pz_mask_out *m, const pz_gemm_desc *g, pz_gemm_fn fn,
-                        const float *a, const float *bp, uint8_t *y, int ith, int nth)
+                        pz_gemm_bf16_fn fn16, const float *a, const void *bp, uint8_t *y,
+                        int ith, int nth)
 {
     const int64_t rows = g->n > 0 && m->tile / g->n > 0 ? m->tile / g->n : 1;
     int64_t r0, r1;
@@ -211,7 +212,8 @@ void pz_mask_gemm_tiles(const pz_mask_out *m, const pz_gemm_desc *g, pz_gemm_fn 
         d.m = s0 + rows < r1 ? rows : r1 - s0;
         d.ldy = g->n;
         if (d.c) d.c += s0 * g->csm;   /* C's rows from s0 (csm 0: broadcast) */
-        fn(&d, a + s0 * g->lda, bp, t, 0, 1);
+        if (fn16) fn16(&d, a + s0 * g->lda, bp, t, 0, 1);
+        else fn(&d, a + s0 * g->lda, bp, t, 0, 1);
         pz_mask_store_f32(m, t, y + s0 * g->n, s0 * g->n, d.m * g->n, 1, g->n);
     }
 }
@@ -231,24 +233,22 @@ void pz_mask_whole_store(pz_mask_out *m, const pz_tensor *y, int blocked, int64_
     pz_mask_store_f32(m, m->buf + a, (uint8_t *)y->data + a, a, b - a, inner, nch);
 }
 
-void pz_mask_conv_tiles(const pz_mask_out *m, const pz_conv16c_desc *d0, pz_conv16c_fn fast,
-                        int64_t rows, int64_t gran, const float *x, const float *wp,
-                        const float *bp, const pz_tensor *y, int ith, int nth)
+void pz_mask_conv_tiles(const pz_mask_out *m, const pz_layer *l, const float *x, int64_t rows,
+                        int64_t gran, void *scratch, size_t scratch_w, int ith, int nth)
 {
+    const pz_tensor *y = l->out[0];
     const int64_t oh = y->dims[2];
+    const void *in[1] = {x};
+    const pz_rowwin xw = {0, l->in[0]->dims[2]}, yw0 = {0, rows};
+    void *sc = scratch_w ? (char *)scratch + (size_t)ith * scratch_w : NULL;
     int64_t a, b;
     pz_mask_share(oh, gran > 1 ? gran : 1, ith, nth, &a, &b);
     float *t = pz_mask_tile(m, ith);
     for (int64_t s0 = a; s0 < b; s0 += rows) {
         const int64_t s1 = s0 + rows < b ? s0 + rows : b;
-        /* rows [s0, s1) as a window of `rows` rows from s0 (conv.c's
-         * conv_run_window over a whole X) */
-        pz_conv16c_desc d = *d0;
-        d.pt = (int)(d.pt - s0 * d.sh);
-        d.oh = rows;
-        d.r0 = 0;
-        d.r1 = s1 - s0;
-        fast(&d, x, wp, bp, NULL, t, 0, 1);
+        pz_rowwin yw = yw0;
+        yw.base = s0;   /* the tile: output rows [s0, s0 + rows) */
+        l->op->run_window(l, in, xw, t, yw, s0, s1, sc, 0, 1);
         pz_mask_store_16c(m, t, rows, 0, y->data, oh, s0, s1 - s0, y->dims[0], y->dims[1],
                           y->dims[3]);
     }

@@ -6,12 +6,13 @@
  * value v of its float epilogue as the byte (v cmp c) ^ not, in the plain
  * layout its readers take (NaN compares false, as COMPARE's).
  *
- * Tiles (the direct conv, the packed fp32 GEMM): each worker computes its
- * share of rows a tile at a time into its own float buffer (at most
- * PZ_MASK_TILE_BYTES: it stays in L2) and stores the tile's bytes, so the
- * float output never goes to memory. Whole (every other kernel): the kernel
- * writes a float copy of the whole output into a buffer of the layer's own,
- * and after a barrier each worker stores its share of bytes.
+ * Tiles (the convs with row windows: conv.c's mask_init; the packed fp32
+ * and bf16 GEMMs): each worker computes its share of rows a tile at a time
+ * into its own float buffer (at most PZ_MASK_TILE_BYTES: it stays in L2)
+ * and stores the tile's bytes, so the float output never goes to memory.
+ * Whole (every other kernel): the kernel writes a float copy of the whole
+ * output into a buffer of the layer's own, and after a barrier each worker
+ * stores its share of bytes.
  *
  *   pz_mask_out *m = pz_mask_out_new(l, &act, channels, tile_floats, whole_floats);
  *   ... in run: the kernel into pz_mask_tile(m, ith), then pz_mask_store_*;
@@ -20,6 +21,7 @@
 #ifndef PZ_RT_MASK_OUT_H
 #define PZ_RT_MASK_OUT_H
 
+#include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/ops/ops.h"
 #include "rt/pool.h"
 
@@ -68,16 +70,22 @@ void pz_mask_store_16c(const pz_mask_out *m, const float *restrict f, int64_t fr
                        int64_t c, int64_t ow);
 
 /* A GEMM's or MATMUL's bool Y of count elements in rows of n: tiles (the
- * packed fp32 GEMM, no Z) or a whole float copy; names the way in kname
- * (l->kernel then points there). Returns 1 when out of memory. */
+ * packed fp32 or bf16 GEMM, no Z: each element's sums in an order that
+ * does not depend on the rows a call takes) or a whole float copy (the
+ * others: the fp16-weight GEMM's order of sums depends on its row tiles,
+ * the int8 one quantizes A's rows for the whole layer, the sparse and
+ * reference ones take no rows); names the way in kname (l->kernel then
+ * points there). Returns 1 when out of memory. */
 int pz_mask_gemm_init(pz_layer *l, pz_mask_out **m, const pz_act *a, int tiles, int64_t n,
                       int64_t count, char *kname, size_t kn);
 
-/* The packed GEMM g (no Z; alpha in the packed B bp) into a bool Y of
- * g->m rows of g->n: worker ith's share of rows, a tile of rows at a time
- * (fn on one worker: the same sums, so the same bits), then their bytes. */
+/* The packed GEMM g (no Z; alpha in the packed B bp: floats for fn, bf16
+ * for fn16 when it is not NULL) into a bool Y of g->m rows of g->n: worker
+ * ith's share of rows, a tile of rows at a time (on one worker: the same
+ * sums, so the same bits), then their bytes. */
 void pz_mask_gemm_tiles(const pz_mask_out *m, const pz_gemm_desc *g, pz_gemm_fn fn,
-                        const float *a, const float *bp, uint8_t *y, int ith, int nth);
+                        pz_gemm_bf16_fn fn16, const float *a, const void *bp, uint8_t *y,
+                        int ith, int nth);
 
 /* Whole: after the barrier, worker ith's share of Y's bytes from the float
  * copy in m->buf, plain (channel (i / inner) % nch) or, for a rank-4 conv
@@ -85,12 +93,12 @@ void pz_mask_gemm_tiles(const pz_mask_out *m, const pz_gemm_desc *g, pz_gemm_fn 
 void pz_mask_whole_store(pz_mask_out *m, const pz_tensor *y, int blocked, int64_t inner,
                          int64_t nch, int ith, int nth);
 
-/* The direct conv d0 (fast, packed wp and bp, no Z) into a bool rank-4 Y:
- * worker ith's share of the output rows (whole multiples of gran, the
- * kernel's row step), `rows` at a time, each a row window of the conv (the
- * same taps, so the same bits) into the worker's tile, then its bytes. */
-void pz_mask_conv_tiles(const pz_mask_out *m, const pz_conv16c_desc *d0, pz_conv16c_fn fast,
-                        int64_t rows, int64_t gran, const float *x, const float *wp,
-                        const float *bp, const pz_tensor *y, int ith, int nth);
+/* The conv layer l (no Z) into its bool rank-4 Y: worker ith's share of
+ * the output rows (whole multiples of gran, the kernel's row step), `rows`
+ * at a time, each a row window of the op's run_window on one worker (X
+ * whole, x its data; scratch + ith * scratch_w its scratch, NULL when
+ * scratch_w is 0) into the worker's tile, then its bytes. */
+void pz_mask_conv_tiles(const pz_mask_out *m, const pz_layer *l, const float *x, int64_t rows,
+                        int64_t gran, void *scratch, size_t scratch_w, int ith, int nth);
 
 #endif

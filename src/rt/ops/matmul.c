@@ -7,8 +7,8 @@
  * activation; a fifth S, act PRELU's N slopes, one per column of Y) B must
  * be a constant 2-D float32, and the packed GEMM does it all as it writes Y
  * (at PZ_ISA=scalar too, by its scalar twin). A bool Y (a fused
- * comparison, mask_out.h): the packed fp32 GEMM in tiles of rows, every
- * other path through a whole float copy. */
+ * comparison, mask_out.h): the packed fp32 and bf16 GEMMs in tiles of
+ * rows, every other path through a whole float copy. */
 #include "rt/kernels/fast.h"
 #include "rt/kernels/gemm/gemm_bf16.h"
 #include "rt/kernels/gemm/gemm_f16w.h"
@@ -176,8 +176,9 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
         st->fn = pz_fast_kernels_for(isa)->gemm;
     }
     st->g.act.slope = st->slope;   /* an epilogue: one of the packed paths set g */
-    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, st->bp && !z, s->N, pz_numel(y), st->kname,
-                                  sizeof st->kname))
+    if (mask) st->g.act.kind = PZ_ACT_NONE;   /* SELECT, both branches 1 y: y's bits */
+    if (mask && pz_mask_gemm_init(l, &st->mask, &p->act, (st->bp || st->bp16) && !z, s->N,
+                                  pz_numel(y), st->kname, sizeof st->kname))
         return pz_layer_fail(l, err, n, "out of memory (bool output)");
     return 0;
 }
@@ -228,7 +229,8 @@ static void matmul_run(const pz_layer *l, int ith, int nth)
     if (!st->mask) {
         matmul_exec(l, y->data, ith, nth);
     } else if (st->mask->tile) {
-        pz_mask_gemm_tiles(st->mask, &st->g, st->fn, l->in[0]->data, st->bp, y->data, ith, nth);
+        pz_mask_gemm_tiles(st->mask, &st->g, st->fn, st->fn16, l->in[0]->data,
+                           st->bp16 ? (const void *)st->bp16 : st->bp, y->data, ith, nth);
     } else {
         matmul_exec(l, st->mask->buf, ith, nth);
         pz_mask_whole_store(st->mask, y, 0, 1, st->s.N, ith, nth);
