@@ -333,6 +333,7 @@ static void print_layer_precision(FILE *f, const ir_model *m)
 typedef struct {
     int *skip;             /* per layer of m: PZ_LAYER_RUNS, _IN_PLACE, _READ_THROUGH */
     int run, concat_in_place, split_in_place, concat_through, gather_through;
+    int in_branch;         /* of run: only when an If takes their branch (rt/guard.c) */
     char why[200];
 } rt_use;
 
@@ -349,7 +350,8 @@ static void rt_use_make(const ir_model *m, const cli_knobs *k, rt_use *u)
     for (int l = 0; l < m->n_layers; l++) {   /* the plan's layers are the net's first ones */
         int s = u->skip[l] = pz_net_layer_skipped(gn.net, l);
         pz_op_kind kind = pz_net_layer_kind(gn.net, l);
-        u->run += s == PZ_LAYER_RUNS;
+        u->run += s == PZ_LAYER_RUNS || s == PZ_LAYER_IN_BRANCH;
+        u->in_branch += s == PZ_LAYER_IN_BRANCH;
         u->concat_in_place += s == PZ_LAYER_IN_PLACE && kind == PZ_OP_CONCAT;
         u->split_in_place += s == PZ_LAYER_IN_PLACE && kind == PZ_OP_SPLIT;
         u->concat_through += s == PZ_LAYER_READ_THROUGH && kind == PZ_OP_CONCAT;
@@ -360,7 +362,9 @@ static void rt_use_make(const ir_model *m, const cli_knobs *k, rt_use *u)
 
 static const char *skip_name(int s)
 {
-    return s == PZ_LAYER_IN_PLACE ? "in place" : "not run (read through)";
+    return s == PZ_LAYER_IN_PLACE ? "in place"
+         : s == PZ_LAYER_IN_BRANCH ? "runs only when its If branch is taken"
+         : "not run (read through)";
 }
 
 /* The counts, then each layer that does not run. */
@@ -373,6 +377,9 @@ static void print_rt_use(FILE *f, const ir_model *m, const rt_use *u)
     fprintf(f, "runtime: %d of %d layers run; %d concats in place, %d splits in place, %d "
             "concats and %d gathers not run (read through)\n", u->run, m->n_layers,
             u->concat_in_place, u->split_in_place, u->concat_through, u->gather_through);
+    if (u->in_branch)
+        fprintf(f, "runtime: %d layers run only when the If branch they serve is taken (its "
+                "condition known at run time)\n", u->in_branch);
     for (int l = 0; l < m->n_layers; l++)
         if (u->skip[l])
             fprintf(f, "  layer %d %s %s: %s\n", l, m->g->nodes[m->layers[l].node].op_type,
@@ -397,7 +404,8 @@ static void print_rt_use_json(FILE *f, const ir_model *m, const rt_use *u)
         json_str(f, m->g->nodes[m->layers[l].node].op_type);
         fprintf(f, ",\"name\":");
         json_str(f, lname(m, l));
-        fprintf(f, ",\"how\":\"%s\"}", u->skip[l] == PZ_LAYER_IN_PLACE ? "in place" : "not run");
+        fprintf(f, ",\"how\":\"%s\"}", u->skip[l] == PZ_LAYER_IN_PLACE ? "in place"
+                : u->skip[l] == PZ_LAYER_IN_BRANCH ? "if branch" : "not run");
     }
     fprintf(f, "]}");
 }

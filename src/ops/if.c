@@ -2,7 +2,8 @@
  *   cond (bool, one element) -> the outputs of the branch taken
  * Unfolded at compile time (op_inline.h): a condition known then (a
  * constant, or computed from inputs bound at load) inlines the branch
- * taken; otherwise both branches are inlined (both run) and each output
+ * taken; otherwise both branches are inlined (the run skips the layers of
+ * the one not taken: rt/guard.c) and each output
  * is Where(cond, then, else) when the two give one type and shape, else
  * SelectBranch (select_branch.c: the whole tensor chosen at run time, a
  * run-time shape) when they give one type and rank; else the condition must

@@ -10,6 +10,7 @@
 #include "rt/arena.h"
 #include "rt/cpu.h"
 #include "rt/fuse.h"
+#include "rt/guard.h"
 #include "rt/net.h"
 #include "rt/profile.h"
 
@@ -302,12 +303,13 @@ static int plan_loops(pz_net *net, char *err, size_t n)
     return rc;
 }
 
-/* Whether block bl holds a loop's body layer: its layers run one by one
- * per iteration, never as a fused run. */
+/* Whether block bl holds a loop's body layer (its layers run one by one
+ * per iteration) or a layer of an If's branch (rt/guard.c: the run may
+ * skip it): never a fused run. */
 static bool holds_body(const pz_net *net, const rt_block *bl)
 {
     for (int i = bl->first; i < bl->first + bl->count; i++)
-        if (net->layers[i].loop_of) return true;
+        if (net->layers[i].loop_of || net->layers[i].n_guard) return true;
     return false;
 }
 
@@ -394,7 +396,7 @@ int pz_net_compile(pz_net *net, int threads, const pz_run_options *opts, char *e
         if (l->nth < 1 || l->nth > l->mp) l->nth = l->mp;
         if (plan_layouts(net, l, err, n) || check_rt_alloc(net, l, err, n)) return 1;
     }
-    if (plan_fusion(net, err, n)) return 1;
+    if (pz_guard_plan(net, err, n) || plan_fusion(net, err, n)) return 1;
     pz_inplace_plan(net);
     if (pz_arena_plan(net, err, n)) return 1;
     /* a run-time allocation above the host's memory is refused (exec.c):

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "rt/fuse.h"
+#include "rt/guard.h"
 #include "rt/net.h"
 #include "rt/net_state.h"
 #include "rt/profile.h"
@@ -91,6 +92,7 @@ fail:
 static void layer_exec(pz_net *net, pz_layer *l)
 {
     if (l->in_place || l->read_through) return;   /* nothing to do (inplace.c) */
+    if (l->n_guard && pz_guard_skips(net, l)) return;   /* a branch not taken */
     uint64_t t0 = net->profile ? now_ns() : 0;
     if (l->dyn) {   /* a dynamic region: the run's shapes */
         l->run_err[0] = 0;
@@ -276,6 +278,7 @@ static int zero_trip_shapes(const pz_net *net, const pz_layer *l, int N, int K)
 
 static void loop_run(pz_net *net, pz_layer *l)
 {
+    if (l->n_guard && pz_guard_skips(net, l)) return;   /* in a branch not taken */
     uint64_t t0 = net->profile ? now_ns() : 0;
     int N, K;
     pz_loop_counts(l, &N, &K);
@@ -405,6 +408,7 @@ const char *pz_net_run_error(const pz_net *net)
 {
     for (int i = 0; i < net->n_layers; i++) {
         const pz_layer *l = &net->layers[i];
+        if (l->skipped) continue;   /* a branch not taken: an error of an earlier run */
         if (l->run_err && l->run_err[0]) return l->run_err;
         const char *e = l->op->run_error ? l->op->run_error(l) : NULL;
         if (e) return e;

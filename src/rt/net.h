@@ -54,6 +54,10 @@
 /* Arena offsets and scratch are aligned to this (a cache line, a ZMM). */
 #define PZ_ALIGN 64
 
+/* Conditions a layer's run may wait on (nested Ifs; deeper ones are dropped,
+ * and the layer then runs more often than it must, never less). */
+#define PZ_GUARD_MAX 4
+
 /* pz_layer is typedef'd in rt/op_desc.h, with pz_rt_op. */
 
 struct pz_layer {
@@ -126,6 +130,13 @@ struct pz_layer {
      * its body's layers, in order, and its LOOP_BEGIN (compile.c) */
     int loop_of;
     int *body, n_body, loop_head;
+    /* The branch of an If taken at run time (rt/guard.c): the layer runs
+     * only when each one-bool tensor guard_t[k] holds guard_v[k] (0: none,
+     * it always runs); skipped: 1 when the last run did not run it */
+    int n_guard;
+    int guard_t[PZ_GUARD_MAX];
+    unsigned char guard_v[PZ_GUARD_MAX];
+    int skipped;
 };
 
 /* One input converted at the start of a layer's run: src (as its producer
@@ -173,6 +184,11 @@ int pz_layer_fail(const pz_layer *l, char *err, size_t errsize, const char *fmt,
  * its slots do not make a loop. */
 int pz_loop_counts(const pz_layer *l, int *n_carried, int *n_scan);
 void pz_layer_run_fail(const pz_layer *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whether WHERE layer l (rt/ops/where.c) reads one side only: a one-bool
+ * condition and no run-time shape, so X when it holds, else Y (an If's
+ * choice made at run time: rt/guard.c). */
+int pz_where_reads_one(const pz_layer *l);
 
 /* Helpers for prepare. Each returns 0, or 1 with a message in err. */
 /* The activations of layers whose fast kernels clamp (all but GEMM and

@@ -59,8 +59,9 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
     uint64_t *tmp = runs ? malloc((size_t)runs * sizeof *tmp) : NULL;
     const size_t nl = (size_t)net->n_layers;
     double total = prof_ms(net, nl + (size_t)net->n_blocks, net->run_ns, tmp, runs);
-    int inplace = 0, splits = 0, through = 0, gathers = 0;
+    int inplace = 0, splits = 0, through = 0, gathers = 0, skipped = 0;
     for (int i = 0; i < net->n_layers; i++) {
+        skipped += net->layers[i].skipped;
         inplace += net->layers[i].in_place;
         splits += net->layers[i].in_place && net->layers[i].kind == PZ_OP_SPLIT;
         through += net->layers[i].read_through;
@@ -74,6 +75,7 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         fprintf(f, ", %d concats read through by gathers (not listed)", through - gathers);
     if (gathers) fprintf(f, ", %d gathers read through (not listed)", gathers);
     if (splits) fprintf(f, ", %d splits in place (not listed)", splits);
+    if (skipped) fprintf(f, ", %d skipped by the last run (an If branch not taken)", skipped);
     if (tmp && runs > 1) fprintf(f, "; medians of the last %d runs", runs);
     fprintf(f, "\n");
     fprintf(f, "%5s %-14s %-32s %5s %3s %10s %6s  %s\n", "layer", "op", "name", "block", "mp", "ms",
@@ -82,8 +84,11 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         const pz_layer *l = &net->layers[i];
         if (l->in_place || l->read_through) continue;
         double ms = prof_ms(net, (size_t)i, l->ns, tmp, runs);
+        /* rt/guard.c: an If's branch the last run did not take */
+        const char *kernel = l->skipped ? "skipped (an If branch not taken)"
+                             : l->kernel ? l->kernel : "-";
         fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, l->op->name, l->name, l->block,
-                l->nth, ms, total > 0 ? 100 * ms / total : 0, l->kernel ? l->kernel : "-");
+                l->nth, ms, total > 0 ? 100 * ms / total : 0, kernel);
     }
     fprintf(f, "%5s %-14s %5s %3s %10s %6s  %s\n", "block", "layers", "", "mp", "ms", "%",
             "fused (layer ms: the time spent on each layer's rows, fused runs included)");
@@ -134,7 +139,8 @@ int pz_net_layer_skipped(const pz_net *net, int layer)
 {
     if (layer < 0 || layer >= net->n_layers) return PZ_LAYER_RUNS;
     const pz_layer *l = &net->layers[layer];
-    return l->in_place ? PZ_LAYER_IN_PLACE : l->read_through ? PZ_LAYER_READ_THROUGH : PZ_LAYER_RUNS;
+    return l->in_place ? PZ_LAYER_IN_PLACE : l->read_through ? PZ_LAYER_READ_THROUGH
+         : l->n_guard ? PZ_LAYER_IN_BRANCH : PZ_LAYER_RUNS;
 }
 
 int pz_net_layer_out_layout(const pz_net *net, int layer, int slot)

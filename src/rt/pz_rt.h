@@ -665,10 +665,9 @@ const void *pz_net_output_data(const pz_net *net, int i);
  * an image) says which node and why, and leaves its outputs empty. */
 const char *pz_net_run_error(const pz_net *net);
 
-/* Per-layer and per-block timing (--profile). Enabling it (again) clears
- * the kept runs; pz_net_print_profile prints the medians over the last 512
- * profiled runs (up to 512 rows of samples are allocated here, not in
- * pz_net_run). */
+/* Per-layer and per-block timing (--profile). Enabling it (again) clears the
+ * kept runs; pz_net_print_profile prints the medians over the last 512 profiled
+ * runs (up to 512 rows of samples are allocated here, not in pz_net_run). */
 void pz_net_profile(pz_net *net, int enable);
 void pz_net_print_profile(const pz_net *net, FILE *f);
 /* Nanoseconds layer `layer` took in the last profiled run (0 otherwise). */
@@ -679,10 +678,11 @@ int pz_net_n_layers(const pz_net *net);
 const char *pz_net_layer_name(const pz_net *net, int layer);
 pz_op_kind pz_net_layer_kind(const pz_net *net, int layer);
 int pz_net_layer_block(const pz_net *net, int layer);
-/* Whether compile left layer `layer` nothing to do at run time (inplace.c):
- * 0 it runs; PZ_LAYER_IN_PLACE a Concat (Split) whose parts are slices of
- * its output (input); PZ_LAYER_READ_THROUGH a Concat or Gather read through. */
-enum { PZ_LAYER_RUNS, PZ_LAYER_IN_PLACE, PZ_LAYER_READ_THROUGH };
+/* Whether layer `layer` runs: 0 it does; PZ_LAYER_IN_PLACE a Concat (Split)
+ * whose parts are slices of its output (input), PZ_LAYER_READ_THROUGH a Concat
+ * or Gather read through (inplace.c); PZ_LAYER_IN_BRANCH only when the If
+ * branch it serves is taken (guard.c). */
+enum { PZ_LAYER_RUNS, PZ_LAYER_IN_PLACE, PZ_LAYER_READ_THROUGH, PZ_LAYER_IN_BRANCH };
 int pz_net_layer_skipped(const pz_net *net, int layer);
 int pz_net_n_blocks(const pz_net *net);
 /* Block b: its layers [*first, *first + *count), its MP; returns the ns of its

@@ -209,6 +209,63 @@ g = helper.make_graph(
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
 save("sequences", m, [rng.standard_normal((3, 4)).astype(np.float32)], 3, "run")
 
+# If on a bool input whose branch not taken would fail on its inputs (a
+# Gather out of range, a Reshape of a shape that does not hold, read at run
+# time in a built program): the run skips that branch, as ONNX Runtime does.
+# Cases of one model share its built program (the 5th field of cases.txt).
+def save_shared(model, m, runs, n_out):
+    onnx.save(m, os.path.join(out, model + ".onnx"))
+    for tag, inputs in runs:
+        save(model + "_" + tag, os.path.join(out, model + ".onnx"), inputs, n_out,
+             "run " + model)
+
+
+def i64(*v):
+    return np.array(v, np.int64)
+
+
+def branch(name, nodes, out_name, dims, inits=()):
+    return helper.make_graph(nodes, name, [], [vi(out_name, dims)], initializer=list(inits))
+
+
+one = numpy_helper.from_array(np.array(1, np.float32), "one_f")
+two = numpy_helper.from_array(np.array(2, np.float32), "two_f")
+g = helper.make_graph(
+    [helper.make_node("If", ["c"], ["y"], name="pick", then_branch=branch(
+        "then", [helper.make_node("Gather", ["x", "i"], ["tg"], name="tgather"),
+                 helper.make_node("Add", ["tg", "one_f"], ["ty"], name="tadd")], "ty", [2], [one]),
+        else_branch=branch(
+        "else", [helper.make_node("Gather", ["x", "j"], ["eg"], name="egather"),
+                 helper.make_node("Mul", ["eg", "two_f"], ["ey"], name="emul")], "ey", [2], [two]))],
+    "if_skip_gather", [vi("c", [], B), vi("x", [5]), vi("i", [2], I64), vi("j", [2], I64)],
+    [vi("y", [2])])
+xg = rng.standard_normal(5).astype(np.float32)
+save_shared("if_skip_gather", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+            [("t", [np.array(True), xg, i64(1, -1), i64(7, 9)]),
+             ("f", [np.array(False), xg, i64(5, -9), i64(4, 0)])], 1)
+
+# Nested: If(c1) { If(c2) { Reshape(x, s) } else { Reshape(x, s2) } }
+# else { Reshape(-x, s3) }; the shapes not taken hold 16 elements, x 6.
+inner = helper.make_graph(
+    [helper.make_node("If", ["c2"], ["iy"], name="inner",
+                      then_branch=branch("then", [helper.make_node("Reshape", ["x", "s"], ["a"])],
+                                         "a", None),
+                      else_branch=branch("else", [helper.make_node("Reshape", ["x", "s2"], ["b"])],
+                                         "b", None))],
+    "outer_then", [], [vi("iy", None)])
+g = helper.make_graph(
+    [helper.make_node("If", ["c1"], ["y"], name="outer", then_branch=inner, else_branch=branch(
+        "else", [helper.make_node("Neg", ["x"], ["nx"]),
+                 helper.make_node("Reshape", ["nx", "s3"], ["e"])], "e", None))],
+    "if_skip_reshape", [vi("c1", [], B), vi("c2", [], B), vi("x", [6]), vi("s", [2], I64),
+                        vi("s2", [2], I64), vi("s3", [2], I64)], [vi("y", None)])
+xr = rng.standard_normal(6).astype(np.float32)
+T_, F_, bad = np.array(True), np.array(False), i64(4, 4)
+save_shared("if_skip_reshape", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+            [("tt", [T_, T_, xr, i64(2, 3), bad, bad]),
+             ("tf", [T_, F_, xr, bad, i64(3, 2), bad]),
+             ("ft", [F_, T_, xr, bad, bad, i64(1, 6)])], 1)
+
 with open(os.path.join(out, "cases.txt"), "w") as f:
     f.write("\n".join(cases) + "\n")
 print("control_flow.py: %d cases in %s" % (len(cases), out))

@@ -78,12 +78,31 @@ static void where_run(const pz_layer *l, int ith, int nth)
         d = &now;
     }
     const size_t es = pz_dtype_size(l->out[0]->dtype);
+    const void *x = l->in[1]->data, *z = l->in[2]->data;
+    pz_where_desc one;
+    if (pz_where_reads_one(l)) {
+        /* the side not taken may be a branch that did not run (rt/guard.c):
+         * both slots read the side taken, at its strides */
+        int take = *(const uint8_t *)l->in[0]->data != 0;
+        one = *d;
+        for (int i = 0; i < one.rank; i++) {
+            if (take) one.sb[i] = one.sa[i];
+            else one.sa[i] = one.sb[i];
+        }
+        if (take) z = x;
+        else x = z;
+        d = &one;
+    }
     if (st->use_fast)
-        pz_any_where__fast(d, es, l->in[0]->data, l->in[1]->data, l->in[2]->data,
-                           l->out[0]->data, ith, nth);
+        pz_any_where__fast(d, es, l->in[0]->data, x, z, l->out[0]->data, ith, nth);
     else
-        pz_any_where__ref(d, es, l->in[0]->data, l->in[1]->data, l->in[2]->data,
-                          l->out[0]->data, ith, nth);
+        pz_any_where__ref(d, es, l->in[0]->data, x, z, l->out[0]->data, ith, nth);
+}
+
+int pz_where_reads_one(const pz_layer *l)
+{
+    return l->kind == PZ_OP_WHERE && !l->dyn && l->in[0] && l->in[0]->dtype == PZ_BOOL &&
+           pz_numel(l->in[0]) == 1;
 }
 
 const pz_rt_op pz_rt_op_where = {
