@@ -10,12 +10,13 @@
 # (opset 18) on int8..int64 and uint8..uint64, BitShift both ways on uint8/
 # 32/64 (counts below the width), Pow on int32/int64 (negative exponents
 # of bases +-1 and 3), one broadcast each. Each model runs at
-# the CPU's ISA (AVX-512 where it has it), PZ_ISA=scalar (the plain C
-# twins) and PZ_ISA=ref (the references), the ref one at 1 and 3 threads:
+# the CPU's ISA (AVX-512 where it has it), PZ_ISA=avx2 (compare_avx2.c),
+# PZ_ISA=scalar (the plain C twins) and PZ_ISA=ref (the references), the ref one at 1 and 3 threads:
 # every output has the bits of ONNX Runtime's; int32 along the last axis
 # also as a built program. float32 Max, Min, Mod (fmod 1), Pow (x^2, x^3 of
 # negative bases, |a| + 0.1 to random powers) per broadcast at the CPU's
-# ISA, scalar and ref: the bits of ORT's, the general Pows within 1e-5.
+# ISA, avx2 (binary_avx2.c), scalar and ref: the bits of ORT's, the general
+# Pows within 1e-5.
 # The same functions on NCHW16c maps of 40 channels after a conv (each
 # binary16c broadcast: same shape, per channel, one value) and in a
 # dynamic region (after a Compress by a run-time condition), at the CPU's
@@ -139,7 +140,7 @@ for nk in $(tail -n 1 "$T/make.log"); do
         bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
         continue
     fi
-    for run in cpu:1 scalar:1 ref:1 ref:3; do
+    for run in cpu:1 avx2:1 scalar:1 ref:1 ref:3; do
         isa=${run%:*} th=${run#*:}
         pairs=""
         for o in $(outs "$isa$th"); do pairs="$pairs --output $o"; done
@@ -175,7 +176,7 @@ for nk in $(tail -n 1 "$T/make.log"); do
 done
 
 # float32 Max, Min, Mod (fmod 1), Pow(|a| + 0.1, b), Pow(a, 3) and Pow(a, 2)
-# (AVX-512: binary_avx512.c), one model per broadcast: Max, Min, Mod, Pow 2
+# (binary_avx512.c, binary_avx2.c), one model per broadcast: Max, Min, Mod, Pow 2
 # the bits of ORT's, the other Pows within 1e-5 (ours within 1 ulp of powf)
 cat >"$T/make_f.py" <<'PYEOF'
 import sys
@@ -217,7 +218,7 @@ if "$PY" "$T/make_f.py" "$T" "$modes" >"$T/make.log" 2>&1; then
             bad "$n: ONNX Runtime failed: $(head -c 300 "$T/ort.err")"
             continue
         fi
-        for isa in cpu scalar ref; do
+        for isa in cpu avx2 scalar ref; do
             pairs=""
             for o in $(outs "$isa"); do pairs="$pairs --output $o"; done
             # shellcheck disable=SC2086
@@ -235,13 +236,27 @@ if "$PY" "$T/make_f.py" "$T" "$modes" >"$T/make.log" 2>&1; then
             done
         done
     done
+    # the dispatch at PZ_ISA=avx2: the profile names the AVX2 kernels of the
+    # plain Max, Min, Mod, Pow and of the float COMPARE
+    if grep -q ' avx2' /proc/cpuinfo 2>/dev/null; then
+        n=fmath_last
+        PZ_ISA=avx2 "$PZ" run "$T/$n.onnx" --input "$T/$n.a.pb" --input "$T/$n.b.pb" --profile \
+            >"$T/prof.txt" 2>&1
+        check "$n at avx2: Max, Min, Mod and 3 Pows on binary_avx2.c's plain kernel" \
+            test "$(grep -c '^ *[0-9]* BINARY .* avx2$' "$T/prof.txt")" -eq 6
+        n=float32_last
+        PZ_ISA=avx2 "$PZ" run "$T/$n.onnx" --input "$T/$n.a.pb" --input "$T/$n.b.pb" --profile \
+            >"$T/prof.txt" 2>&1
+        check "$n at avx2: the 5 COMPARE layers on compare_avx2.c" \
+            test "$(grep -c '^ *[0-9]* COMPARE .* avx2$' "$T/prof.txt")" -eq 5
+    fi
 else
     bad "float model export: $(tail -c 600 "$T/make.log")"
 fi
 # float32 Max, Min, Mod (fmod 1), PRelu, Pow on NCHW16c maps (fblk: AVX-512
 # binary_avx512.c's binary16c, the scalar twin, the reference) and in a
 # dynamic region (fdyn: Compress by a run-time condition; the plain AVX-512
-# kernel chosen at run; Tanh and Exp by the UNARY's flat vector path): every
+# or AVX2 kernel chosen at run; Tanh and Exp by the UNARY's flat vector path): every
 # output but the general Pows, Tanh and Exp the bits of ORT's (those within
 # 1e-5), at the CPU's ISA (3 threads), avx2, scalar and ref; under a
 # sanitizer the CPU's ISA only
@@ -307,7 +322,7 @@ save("fdyn", nodes, ins, 10, ks,
       ("c", rng.uniform(0, 1, [37]) < 0.8)))
 print("fblk:x,z:7 fdyn:a,b,bl,c:10")
 PYEOF
-isas="cpu avx2 scalar ref"   # avx2: binary16c_avx2.c and its flat UNARY (capped by the CPU)
+isas="cpu avx2 scalar ref"   # avx2: binary_avx2.c and its flat UNARY (capped by the CPU)
 [ "$san" = 1 ] && [ "$full" != 1 ] && isas=cpu
 if "$PY" "$T/make_b.py" "$T" >"$T/make.log" 2>&1; then
     for spec in $(tail -n 1 "$T/make.log"); do

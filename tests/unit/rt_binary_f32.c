@@ -1,8 +1,9 @@
-/* rt_binary_f32.c - the float32 BINARY's AVX-512 kernels (binary_avx512.c)
- * against their scalar twins. Pow, Max, Min, PRelu, Mod, Fmod on plain
+/* rt_binary_f32.c - the float32 BINARY's AVX-512 and AVX2 kernels
+ * (binary_avx512.c, binary_avx2.c) against their scalar twins, each ISA
+ * the CPU has. Pow, Max, Min, PRelu, Mod, Fmod on plain
  * layouts against the reference pz_f32_binary__ref (pz_binary_f32: powf,
  * fmodf): lengths below, at,
- * above and multiples of 16, operands of one shape, one a scalar, a row
+ * above and multiples of 8 and 16, operands of one shape, one a scalar, a row
  * times a column, along the last axis (bcast_mode 0 to 4; a strided
  * operand is not taken), 1 and 3 workers, Y starting as 0xA5 bytes.
  * Values: random of both signs and many magnitudes, and the edge cases
@@ -74,7 +75,7 @@ static int64_t agree(pz_binary_func f, const float *y, const float *yr, const fl
 
 static void test_twins(const pz_fast_kernels *k)
 {
-    static const int64_t NS[] = {1, 7, 15, 16, 17, 31, 32, 33, 100};
+    static const int64_t NS[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100};
     static const pz_binary_func FN[] = {PZ_BIN_POW, PZ_BIN_MAX, PZ_BIN_MIN, PZ_BIN_PRELU,
                                         PZ_BIN_MOD, PZ_BIN_FMOD};
     static const char *const FNAME[] = {"Pow", "Max", "Min", "PRelu", "Mod", "Fmod"};
@@ -86,7 +87,7 @@ static void test_twins(const pz_fast_kernels *k)
                 pz_bcast bc;
                 bcast_mode(mode, n, &bc);
                 const pz_binary_params p = {.func = FN[fi]};
-                const bool takes = pz_f32_binary_avx512_takes(&p, &bc);
+                const bool takes = pz_f32_binary_vec_takes(&p, &bc);
                 checkf(takes == (mode != 5), "%s mode%d: taken iff no strided operand", FNAME[fi], mode);
                 if (!takes) continue;
                 float *a = malloc((size_t)(6 * n) * 4), *b = malloc((size_t)(3 * n) * 4);
@@ -103,12 +104,12 @@ static void test_twins(const pz_fast_kernels *k)
                     const int64_t w = agree(FN[fi], y, yr, a, bc.sa[bc.rank - 1], b, bc.sb[bc.rank - 1],
                                             &bc, 3 * n, &bad);
                     if (w > worst) worst = w;
-                    checkf(bad == 0, "%s n%lld mode%d nth%d: %d lanes differ", FNAME[fi], (long long)n,
-                           mode, nth, bad);
+                    checkf(bad == 0, "%s %s n%lld mode%d nth%d: %d lanes differ", k->name, FNAME[fi],
+                           (long long)n, mode, nth, bad);
                 }
                 free(a), free(b), free(yr), free(y);
             }
-    fprintf(stderr, "pow: at most %lld ulp from powf on the sweep\n", (long long)worst);
+    fprintf(stderr, "pow %s: at most %lld ulp from powf on the sweep\n", k->name, (long long)worst);
 }
 
 /* Pow over 2^20 random pairs (bases 2^[-30, 30) of both signs, integer
@@ -133,8 +134,8 @@ static void test_pow_ulps(const pz_fast_kernels *k)
         worst = u > worst ? u : worst;
         off += u != 0;
     }
-    fprintf(stderr, "pow: %lld of %lld random pairs off powf, at most %lld ulp\n", (long long)off,
-            (long long)n, (long long)worst);
+    fprintf(stderr, "pow %s: %lld of %lld random pairs off powf, at most %lld ulp\n", k->name,
+            (long long)off, (long long)n, (long long)worst);
     CHECK(worst <= 1);
     free(a), free(b), free(y);
 }
@@ -157,7 +158,7 @@ static void test_blocked(const pz_fast_kernels *k)
     int runs = 0;
     int64_t worst = 0;
     for (size_t fi = 0; fi < sizeof FN / sizeof FN[0]; fi++) {
-        checkf(pz_f32_binary16c_avx512_takes(FN[fi]), "binary16c takes f%d", FN[fi]);
+        checkf(pz_f32_binary16c_vec_takes(FN[fi]), "binary16c takes f%d", FN[fi]);
         for (size_t mi = 0; mi < sizeof MODES / sizeof MODES[0]; mi++)
             for (size_t si = 0; si < sizeof SHAPES / sizeof SHAPES[0]; si++)
                 for (size_t ai = 0; ai < sizeof ACTS / sizeof ACTS[0]; ai++) {
@@ -228,7 +229,8 @@ static void test_values(const pz_fast_kernels *k)
         const pz_binary_params p = {.func = V[i].f};
         float y = 0;
         k->f32_binary(&p, &bc, &V[i].a, &V[i].b, &y, 0, 1);
-        checkf(y == V[i].want, "f%d(%g, %g) = %g, want %g", V[i].f, V[i].a, V[i].b, y, V[i].want);
+        checkf(y == V[i].want, "%s f%d(%g, %g) = %g, want %g", k->name, V[i].f, V[i].a, V[i].b, y,
+               V[i].want);
     }
     /* NaN: powf(-2, 0.5), fmod(1, 0), Max(1, NaN) (numpy's: NaN propagates) */
     const int64_t one = 1;
@@ -243,23 +245,50 @@ static void test_values(const pz_fast_kernels *k)
     b = NAN;
     k->f32_binary(&(pz_binary_params){.func = PZ_BIN_MAX}, &bc, &a, &b, &y, 0, 1);
     CHECK(isnan(y));
+    /* signed zeros and NaN on either side, each function, 9 lanes (a tail
+     * at AVX2): the twin's bits, Max(0, -0) = -0 and Max(NaN, 1) = NaN among them */
+    static const float Z[][2] = {{0.0f, -0.0f}, {-0.0f, 0.0f}, {NAN, 1.0f}, {1.0f, NAN},
+                                 {-NAN, -1.0f}, {-0.0f, -0.0f}, {-1.0f, -0.0f}, {-0.0f, NAN},
+                                 {INFINITY, -0.0f}};
+    static const pz_binary_func FZ[] = {PZ_BIN_MAX, PZ_BIN_MIN, PZ_BIN_PRELU, PZ_BIN_POW,
+                                        PZ_BIN_MOD, PZ_BIN_FMOD};
+    const int64_t nz = 9;
+    float za[9], zb[9], zy[9];
+    for (int i = 0; i < 9; i++) za[i] = Z[i][0], zb[i] = Z[i][1];
+    CHECK(pz_bcast_init(&bc, 1, &nz, 1, &nz, 1, &nz) == 0);
+    for (size_t f = 0; f < sizeof FZ / sizeof FZ[0]; f++) {
+        k->f32_binary(&(pz_binary_params){.func = FZ[f]}, &bc, za, zb, zy, 0, 1);
+        for (int i = 0; i < 9; i++)
+            checkf(same_bits(zy[i], pz_binary_f32(FZ[f], za[i], zb[i])), "%s f%d(%a, %a) = %a",
+                   k->name, FZ[f], za[i], zb[i], zy[i]);
+    }
 }
 
-int main(void)
+/* Every test of one ISA's kernels. */
+static void test_isa(const pz_fast_kernels *k)
 {
-    const pz_fast_kernels *k2 = pz_fast_kernels_for(PZ_ISA_AVX2);
-    if (cpu_has_avx2() && k2->isa == PZ_ISA_AVX2) {   /* not a PZ_SCALAR build */
-        checkf(k2->binary16c != pz_f32_binary16c__scalar, "AVX2 has a vector binary16c");
-        test_blocked(k2);
-    }
-    const pz_fast_kernels *k = cpu_has_avx512() ? pz_fast_kernels_for(PZ_ISA_AVX512) : NULL;
-    if (!k || !k->f32_binary) {
-        printf("rt_binary_f32: no AVX-512 here: skipped\n");
-        return test_summary("rt_binary_f32");
-    }
+    checkf(k->f32_binary != NULL, "%s has a plain f32_binary", k->name);
+    checkf(k->binary16c != pz_f32_binary16c__scalar, "%s has a vector binary16c", k->name);
+    if (!k->f32_binary) return;
     test_twins(k);
     test_pow_ulps(k);
     test_values(k);
     test_blocked(k);
+}
+
+int main(void)
+{
+    int tested = 0;
+    const pz_fast_kernels *k2 = pz_fast_kernels_for(PZ_ISA_AVX2);
+    if (cpu_has_avx2() && k2->isa == PZ_ISA_AVX2) {   /* not a PZ_SCALAR build */
+        test_isa(k2);
+        tested++;
+    }
+    const pz_fast_kernels *k5 = pz_fast_kernels_for(PZ_ISA_AVX512);
+    if (cpu_has_avx512() && k5->isa == PZ_ISA_AVX512) {
+        test_isa(k5);
+        tested++;
+    }
+    if (!tested) printf("rt_binary_f32: no AVX2 or AVX-512 here: skipped\n");
     return test_summary("rt_binary_f32");
 }

@@ -246,8 +246,9 @@ void pz_f32_act16c__avx512(const pz_act *a, float *restrict y, int64_t npix, int
  * (binary_avx512.c; takes: the function one it does) does Add, Sub, Mul,
  * Div, Max, Min, PRelu, Mod and Fmod with the scalar twin's bits, Pow within
  * 1 ulp of it (the plain kernel's forms, pz_f32_binary__avx512), the
- * integer-only functions through the twin; the AVX2 one (binary16c_avx2.c)
- * the same functions by the same forms in two 8-lane halves. */
+ * integer-only functions through the twin; the AVX2 one (binary_avx2.c)
+ * the same functions by the same forms in two 8-lane halves. takes: the
+ * function one they do (binary_fast.c). */
 void pz_f32_binary16c__scalar(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                               const float *restrict a, int abc, const float *restrict b, int bbc,
                               float *restrict y, int ith, int nth);
@@ -257,9 +258,9 @@ void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, i
 void pz_f32_binary16c__avx2(const pz_binary_params *p, int64_t n, int64_t c, int64_t hw,
                             const float *restrict a, int abc, const float *restrict b, int bbc,
                             float *restrict y, int ith, int nth);
-bool pz_f32_binary16c_avx512_takes(pz_binary_func f);
+bool pz_f32_binary16c_vec_takes(pz_binary_func f);
 /* CALL(F) with F the constant of each float function f may be (the
- * binary16c kernels' inlined plane, F decided outside its loop). */
+ * vector kernels' inlined plane or row, F decided outside its loop). */
 #define PZ_BIN16C_SWITCH(f, CALL)                                                        \
     switch (f) {                                                                         \
     case PZ_BIN_ADD: CALL(PZ_BIN_ADD); break;                                            \
@@ -434,9 +435,10 @@ void pz_f32_softmax_rows__avx512(int is_log, int64_t rows, int64_t n, const floa
 /* COMPARE (Equal, Less, LessOrEqual, Greater, GreaterOrEqual) on float32,
  * int32 or int64, and any function on bool (And, Or, Xor, Equal), A and B
  * of one type, read through bc (pz_any_compare__ref's
- * arguments and bits): the plain-C twin (compare_fast.c) and the AVX-512
- * one (compare_avx512.c); takes: whether f and dtype are such. row: one
- * segment, strides sa and sb (the AVX-512 kernel's other strides). */
+ * arguments and bits): the plain-C twin (compare_fast.c), the AVX-512
+ * one (compare_avx512.c) and the AVX2 one (compare_avx2.c); takes: whether
+ * f and dtype are such. row: one segment, strides sa and sb (the vector
+ * kernels' other strides). */
 typedef void (*pz_compare_fn)(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
                               const void *b, uint8_t *y, int ith, int nth);
 bool pz_num_compare_fast_takes(pz_compare_func f, int dtype);
@@ -444,10 +446,22 @@ void pz_num_compare__fast(pz_compare_func f, int dtype, const pz_bcast *bc, cons
                           const void *b, uint8_t *y, int ith, int nth);
 void pz_num_compare__avx512(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
                             const void *b, uint8_t *y, int ith, int nth);
+void pz_num_compare__avx2(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
+                          const void *b, uint8_t *y, int ith, int nth);
 typedef void (*pz_compare_row_fn)(pz_compare_func f, int dtype, const void *a, int64_t sa,
                                   const void *b, int64_t sb, uint8_t *y, int64_t n);
 void pz_num_compare_row__fast(pz_compare_func f, int dtype, const void *a, int64_t sa,
                               const void *b, int64_t sb, uint8_t *y, int64_t n);
+/* CALL(F) with F the constant of each ordering function f may be (the
+ * vector kernels' inlined segment, F decided outside its loop). */
+#define PZ_CMP_SWITCH(f, CALL)                                                           \
+    switch (f) {                                                                         \
+    case PZ_CMP_EQ: CALL(PZ_CMP_EQ); break;                                              \
+    case PZ_CMP_LT: CALL(PZ_CMP_LT); break;                                              \
+    case PZ_CMP_LE: CALL(PZ_CMP_LE); break;                                              \
+    case PZ_CMP_GT: CALL(PZ_CMP_GT); break;                                              \
+    default: CALL(PZ_CMP_GE); break;                                                     \
+    }
 /* The broadcast walk (pz_bcast_walk) with row for each segment. */
 void pz_num_compare_walk(pz_compare_row_fn row, pz_compare_func f, int dtype, const pz_bcast *bc,
                          const void *a, const void *b, uint8_t *y, int ith, int nth);
@@ -475,14 +489,17 @@ void pz_int_binary_walk(pz_int_binary_row_fn row, const pz_binary_params *p, int
                         int nth);
 
 /* The float32 BINARY's Pow, Max, Min, PRelu, Mod, Fmod in ZMM registers
- * (binary_avx512.c: its bits and Pow's bound), pz_f32_binary__ref's
- * arguments; takes: the function one of these, each operand contiguous or
+ * (binary_avx512.c: its bits and Pow's bound) or YMM registers (binary_avx2.c,
+ * the same forms and bits), pz_f32_binary__ref's arguments; takes
+ * (binary_fast.c): the function one of these, each operand contiguous or
  * one value along Y's last axis (a dynamic region asks at each run). */
 typedef void (*pz_f32_binary_fn)(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                                  const float *b, float *y, int ith, int nth);
-bool pz_f32_binary_avx512_takes(const pz_binary_params *p, const pz_bcast *bc);
+bool pz_f32_binary_vec_takes(const pz_binary_params *p, const pz_bcast *bc);
 void pz_f32_binary__avx512(const pz_binary_params *p, const pz_bcast *bc, const float *a,
                            const float *b, float *y, int ith, int nth);
+void pz_f32_binary__avx2(const pz_binary_params *p, const pz_bcast *bc, const float *a,
+                         const float *b, float *y, int ith, int nth);
 
 /* BitwiseNot (LOGIC_UNARY's PZ_LU_BITNOT) over worker ith's share of n
  * elements of an 8- to 64-bit integer type tx (takes: whether it is one):
@@ -560,7 +577,7 @@ typedef struct {
     pz_layernorm_fn layernorm;
     pz_compare_fn compare;         /* float32, int32, int64 comparisons */
     pz_int_binary_fn int_binary;   /* integer arithmetic, bitwise, shifts */
-    pz_f32_binary_fn f32_binary;   /* Pow, Max, Min, PRelu, Mod (AVX-512 only, else NULL) */
+    pz_f32_binary_fn f32_binary;   /* Pow, Max, Min, PRelu, Mod, Fmod (AVX2, AVX-512; else NULL) */
     pz_rnn_step_fn rnn_step;       /* one step of a recurrent layer */
     pz_attention_fn attention;     /* float32 attention (AVX2: the scalar twin) */
     pz_softmax_rows_fn softmax_rows;   /* softmax over contiguous rows */

@@ -19,6 +19,7 @@ typedef struct {
     pz_binary16c_fn fn;      /* BIN_16C: the CPU's kernel */
     pz_int_binary_fn ifn;    /* BIN_INT_FAST: the CPU's kernel */
     pz_f32_binary_fn ffn;    /* BIN_F32_VEC: the CPU's kernel */
+    char kname[40];          /* pz_layer.kernel, for profiles */
 } binary_state;
 
 /* How operand t enters a blocked binary producing y (rank 4): 0 of y's
@@ -33,6 +34,21 @@ static int bin16c_mode(const pz_tensor *t, const pz_tensor *y)
     if (t->dims[2] == 1 && t->dims[3] == 1)
         return t->dims[0] == y->dims[0] ? 1 : t->dims[0] == 1 ? 2 : -1;
     return -1;
+}
+
+/* The float kernel chosen, for profiles: the ISA's table name for its own
+ * kernels; a dynamic region's plain path picks by the run's broadcast. */
+static void binary_name(pz_layer *l, binary_state *st)
+{
+    const char *isa = pz_fast_kernels_for(l->isa)->name;
+    if (st->path == BIN_16C) snprintf(st->kname, sizeof st->kname, "binary16c %s", isa);
+    else if (st->path == BIN_F32_VEC) snprintf(st->kname, sizeof st->kname, "%s", isa);
+    else if (st->path == BIN_F32_FAST && l->dyn && st->ffn)
+        snprintf(st->kname, sizeof st->kname, "fast or %s, by the run", isa);
+    else if (st->path == BIN_F32_FAST) snprintf(st->kname, sizeof st->kname, "fast");
+    else if (st->path == BIN_F32) snprintf(st->kname, sizeof st->kname, "reference");
+    else return;
+    l->kernel = st->kname;
 }
 
 static int binary_prepare(pz_layer *l, char *err, size_t n)
@@ -91,11 +107,11 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
     if (st->path == BIN_F32 && isa != PZ_ISA_REF &&
         (l->dyn || pz_f32_binary_fast_takes(p, &st->bc)))
         st->path = BIN_F32_FAST;
-    /* Pow, Max, Min, PRelu, Mod on plain layouts: the CPU's kernel, where it
-     * has one (AVX-512) */
+    /* Pow, Max, Min, PRelu, Mod, Fmod on plain layouts: the CPU's kernel,
+     * where it has one (AVX-512, AVX2) */
     st->ffn = pz_fast_kernels_for(isa)->f32_binary;
     if (st->path == BIN_F32 && isa != PZ_ISA_REF && st->ffn && !l->dyn &&
-        pz_f32_binary_avx512_takes(p, &st->bc))
+        pz_f32_binary_vec_takes(p, &st->bc))
         st->path = BIN_F32_VEC;
     /* int32, int64 arithmetic and Pow, the bitwise functions and unsigned
      * shifts: the CPU's kernel */
@@ -103,6 +119,7 @@ static int binary_prepare(pz_layer *l, char *err, size_t n)
         st->path = BIN_INT_FAST;
         st->ifn = pz_fast_kernels_for(isa)->int_binary;
     }
+    binary_name(l, st);
     return 0;
 }
 
@@ -130,7 +147,7 @@ static void binary_run(const pz_layer *l, int ith, int nth)
         }
         /* a dynamic region: Pow, Max, ... by the CPU's kernel where it takes
          * the run's broadcast, else the reference */
-        if (st->ffn && pz_f32_binary_avx512_takes(l->params, &st->bc))
+        if (st->ffn && pz_f32_binary_vec_takes(l->params, &st->bc))
             st->ffn(l->params, &st->bc, a->data, b->data, y->data, ith, nth);
         else
             pz_f32_binary__ref(l->params, &st->bc, a->data, b->data, y->data, ith, nth);

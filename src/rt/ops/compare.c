@@ -37,8 +37,11 @@ static int compare_prepare(pz_layer *l, char *err, size_t n)
     compare_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
-    if (l->isa != PZ_ISA_REF && pz_num_compare_fast_takes(p->func, a->dtype))
+    if (l->isa != PZ_ISA_REF && pz_num_compare_fast_takes(p->func, a->dtype)) {
         st->fast = pz_fast_kernels_for(l->isa)->compare;
+        /* for profiles: the ISA's kernel, or the plain-C twin's */
+        l->kernel = st->fast == pz_num_compare__fast ? "fast" : pz_fast_kernels_for(l->isa)->name;
+    }
     /* a dynamic region's planned dims are bounds: the run's must broadcast */
     if (pz_bcast_init(&st->bc, a->rank, a->dims, b->rank, b->dims, y->rank, y->dims) && !l->dyn)
         return pz_layer_fail(l, err, n, "A %s and B %s do not broadcast to Y %s",

@@ -175,14 +175,9 @@ PZ_ALWAYS_INLINE void row(pz_binary_func f, const float *a, int64_t sa, const fl
 static void seg_row(pz_binary_func f, const float *a, int64_t sa, const float *b, int64_t sb,
                     float *y, int64_t n)
 {
-    switch (f) {
-    case PZ_BIN_POW: row(PZ_BIN_POW, a, sa, b, sb, y, n); break;
-    case PZ_BIN_MAX: row(PZ_BIN_MAX, a, sa, b, sb, y, n); break;
-    case PZ_BIN_MIN: row(PZ_BIN_MIN, a, sa, b, sb, y, n); break;
-    case PZ_BIN_PRELU: row(PZ_BIN_PRELU, a, sa, b, sb, y, n); break;
-    case PZ_BIN_FMOD: row(PZ_BIN_FMOD, a, sa, b, sb, y, n); break;
-    default: row(PZ_BIN_MOD, a, sa, b, sb, y, n); break;
-    }
+#define ROW(F) row(F, a, sa, b, sb, y, n)
+    PZ_BIN16C_SWITCH(f, ROW)
+#undef ROW
 }
 
 void pz_f32_binary__avx512(const pz_binary_params *p, const pz_bcast *bc, const float *a,
@@ -237,7 +232,7 @@ void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, i
                               float *restrict y, int ith, int nth)
 {
     const pz_binary_func f = p->func;
-    if (!pz_f32_binary16c_avx512_takes(f)) {
+    if (!pz_f32_binary16c_vec_takes(f)) {
         pz_f32_binary16c__scalar(p, n, c, hw, a, abc, b, bbc, y, ith, nth);
         return;
     }
@@ -258,22 +253,3 @@ void pz_f32_binary16c__avx512(const pz_binary_params *p, int64_t n, int64_t c, i
     }
 }
 #endif
-
-bool pz_f32_binary16c_avx512_takes(pz_binary_func f)
-{
-    switch (f) {
-    case PZ_BIN_ADD: case PZ_BIN_SUB: case PZ_BIN_MUL: case PZ_BIN_DIV: case PZ_BIN_POW:
-    case PZ_BIN_MAX: case PZ_BIN_MIN: case PZ_BIN_PRELU: case PZ_BIN_MOD: case PZ_BIN_FMOD:
-        return true;
-    default: return false;   /* the integer-only functions */
-    }
-}
-
-bool pz_f32_binary_avx512_takes(const pz_binary_params *p, const pz_bcast *bc)
-{
-    const pz_binary_func f = p->func;
-    const int64_t sa = bc->sa[bc->rank - 1], sb = bc->sb[bc->rank - 1];
-    return (f == PZ_BIN_POW || f == PZ_BIN_MAX || f == PZ_BIN_MIN || f == PZ_BIN_PRELU ||
-            f == PZ_BIN_MOD || f == PZ_BIN_FMOD) &&
-           (sa == 0 || sa == 1) && (sb == 0 || sb == 1);
-}

@@ -1,8 +1,10 @@
 /* binary_fast.c - the float32 BINARY's fast twin (bcast_fast.h): the
  * reference's broadcast walk, each segment's Add, Sub, Mul or Div in its
  * own loop per operand pattern, which gcc vectorizes (no restrict: its
- * run-time overlap check keeps a loop right whatever the buffers). */
+ * run-time overlap check keeps a loop right whatever the buffers); and
+ * what the vector kernels (fast.h: binary16c, f32_binary) take. */
 #include "rt/kernels/bcast_fast.h"
+#include "rt/kernels/fast.h"
 
 typedef struct {
     const pz_binary_params *p;
@@ -94,4 +96,26 @@ void pz_f32_binary__fast(const pz_binary_params *p, const pz_bcast *bc, const fl
 {
     f32_ctx c = {p, a, b, y, bc->sa[bc->rank - 1], bc->sb[bc->rank - 1]};
     pz_bcast_walk(bc, ith, nth, f32_seg, &c);
+}
+
+/* The vector kernels' functions (binary_avx512.c, binary_avx2.c), here in
+ * plain C: the dispatch asks on any CPU, and a file built for AVX-512 may
+ * hold its instructions in any function. */
+bool pz_f32_binary16c_vec_takes(pz_binary_func f)
+{
+    switch (f) {
+    case PZ_BIN_ADD: case PZ_BIN_SUB: case PZ_BIN_MUL: case PZ_BIN_DIV: case PZ_BIN_POW:
+    case PZ_BIN_MAX: case PZ_BIN_MIN: case PZ_BIN_PRELU: case PZ_BIN_MOD: case PZ_BIN_FMOD:
+        return true;
+    default: return false;   /* the integer-only functions */
+    }
+}
+
+bool pz_f32_binary_vec_takes(const pz_binary_params *p, const pz_bcast *bc)
+{
+    const pz_binary_func f = p->func;
+    const int64_t sa = bc->sa[bc->rank - 1], sb = bc->sb[bc->rank - 1];
+    return (f == PZ_BIN_POW || f == PZ_BIN_MAX || f == PZ_BIN_MIN || f == PZ_BIN_PRELU ||
+            f == PZ_BIN_MOD || f == PZ_BIN_FMOD) &&
+           (sa == 0 || sa == 1) && (sb == 0 || sb == 1);
 }

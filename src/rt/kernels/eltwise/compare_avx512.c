@@ -75,31 +75,7 @@ PZ_ALWAYS_INLINE void seg64(pz_compare_func f, const int64_t *a, int64_t sa, con
     }
 }
 
-/* One loop per predicate, so that the switch is decided outside it. */
-#define CMP_CASES(CALL)                                                        \
-    switch (f) {                                                               \
-    case PZ_CMP_EQ: CALL(PZ_CMP_EQ); break;                                    \
-    case PZ_CMP_LT: CALL(PZ_CMP_LT); break;                                    \
-    case PZ_CMP_LE: CALL(PZ_CMP_LE); break;                                    \
-    case PZ_CMP_GT: CALL(PZ_CMP_GT); break;                                    \
-    default: CALL(PZ_CMP_GE); break;                                           \
-    }
-#define CALL_F32(F) seg32(F, false, a, sa, b, sb, y, n)
-#define CALL_I32(F) seg32(F, true, a, sa, b, sb, y, n)
-#define CALL_I64(F) seg64(F, a, sa, b, sb, y, n)
-
-/* One segment of the walk (pz_num_compare_walk). */
-static void row(pz_compare_func f, int dt, const void *a, int64_t sa, const void *b, int64_t sb,
-                uint8_t *y, int64_t n)
-{
-    if ((sa | sb) > 1 || f > PZ_CMP_GE || dt == PZ_BOOL) {   /* strides, bool: the plain row */
-        pz_num_compare_row__fast(f, dt, a, sa, b, sb, y, n);
-        return;
-    }
-    if (dt == PZ_F32) CMP_CASES(CALL_F32)
-    else if (dt == PZ_I32) CMP_CASES(CALL_I32)
-    else CMP_CASES(CALL_I64)
-}
+#include "rt/kernels/eltwise/compare_row.h"
 
 void pz_num_compare__avx512(pz_compare_func f, int dtype, const pz_bcast *bc, const void *a,
                             const void *b, uint8_t *y, int ith, int nth)

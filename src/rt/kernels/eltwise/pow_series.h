@@ -1,5 +1,5 @@
-/* pow_series.h - the double series of the binary16c kernels' Pow
- * (binary_avx512.c, binary16c_avx2.c: one set of numbers, so both give
+/* pow_series.h - the double series of the vector BINARY kernels' Pow
+ * (binary_avx512.c, binary_avx2.c: one set of numbers, so both give
  * the same bits): ln m = 2 s (1 + s^2/3 + ... + s^18/19) for m in
  * [sqrt(1/2), sqrt 2), e^r by Taylor to r^13 for |r| <= ln2 / 2. */
 #ifndef PZ_RT_KERNELS_ELTWISE_POW_SERIES_H

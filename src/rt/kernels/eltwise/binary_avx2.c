@@ -1,7 +1,10 @@
-/* binary16c_avx2.c - the float32 BINARY on NCHW16c in YMM registers, two
- * halves of 8 lanes a pixel (fast.h, binary16c: each operand of Y's shape,
- * one vector per channel or one value), beside eltwise16c.c's scalar twin
- * and binary_avx512.c's kernel, whose forms these are:
+/* binary_avx2.c - the float32 BINARY in YMM registers: Pow, Max, Min,
+ * PRelu, Mod and Fmod on plain layouts (fast.h, f32_binary: each operand
+ * contiguous along a segment or one value, 8 lanes a step), and every float
+ * function on NCHW16c in two halves of 8 lanes a pixel (binary16c: each
+ * operand of Y's shape, one vector per channel or one value), beside the
+ * scalar twins (binary_ref.c's pz_binary_f32, eltwise16c.c's) and
+ * binary_avx512.c's kernels, whose forms these are:
  *   - Add, Sub, Mul, Div as IEEE operations, no contraction (C11 mode);
  *   - Max, Min: (a > b or a NaN) ? a : b; PRelu: a < 0 ? a b : a;
  *   - Fmod, Mod: a - trunc(a / b) b in double where |a / b| < 2^24 (exact
@@ -154,6 +157,55 @@ PZ_ALWAYS_INLINE __m256 op8(pz_binary_func f, __m256 a, __m256 b, __m256 *slow)
     }
 }
 
+/* v with lanes j of m (bits) by the twin's function of a[j sa], b[j sb]:
+ * before the store, as Y may be A or B. */
+static __m256 slow_lanes(pz_binary_func f, __m256 v, unsigned m, const float *a, int64_t sa,
+                         const float *b, int64_t sb)
+{
+    float t[8];
+    _mm256_storeu_ps(t, v);
+    for (; m; m &= m - 1) {
+        const int j = __builtin_ctz(m);
+        t[j] = pz_binary_f32(f, a[j * sa], b[j * sb]);
+    }
+    return _mm256_loadu_ps(t);
+}
+
+/* 8 lanes (n of them: a tail when below 8) of a plain segment from a, b
+ * (strides sa, sb of 1 or 0; va0, vb0 their values for a stride 0). */
+PZ_ALWAYS_INLINE void row_step(pz_binary_func f, const float *a, int64_t sa, __m256 va0,
+                               const float *b, int64_t sb, __m256 vb0, float *y, int64_t n)
+{
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(n >= 8 ? 8 : (int)n),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256 va = !sa ? va0 : n >= 8 ? _mm256_loadu_ps(a) : _mm256_maskload_ps(a, m);
+    const __m256 vb = !sb ? vb0 : n >= 8 ? _mm256_loadu_ps(b) : _mm256_maskload_ps(b, m);
+    __m256 slow;
+    __m256 v = op8(f, va, vb, &slow);
+    const unsigned s = (unsigned)_mm256_movemask_ps(_mm256_and_ps(slow, _mm256_castsi256_ps(m)));
+    if (s) v = slow_lanes(f, v, s, a, sa, b, sb);
+    if (n >= 8) _mm256_storeu_ps(y, v);
+    else _mm256_maskstore_ps(y, m, v);
+}
+
+/* One segment of the walk (pz_f32_binary_walk), f decided outside its loop. */
+static void seg_row(pz_binary_func f, const float *a, int64_t sa, const float *b, int64_t sb,
+                    float *y, int64_t n)
+{
+    const __m256 va0 = _mm256_set1_ps(a[0]), vb0 = _mm256_set1_ps(b[0]);
+#define ROW(F)                                                                         \
+    for (int64_t i = 0; i < n; i += 8)                                                 \
+        row_step(F, a + i * sa, sa, va0, b + i * sb, sb, vb0, y + i, n - i)
+    PZ_BIN16C_SWITCH(f, ROW)
+#undef ROW
+}
+
+void pz_f32_binary__avx2(const pz_binary_params *p, const pz_bcast *bc, const float *a,
+                         const float *b, float *y, int ith, int nth)
+{
+    pz_f32_binary_walk(seg_row, p, bc, a, b, y, ith, nth);
+}
+
 /* n vectors of one (image, block) plane (binary_avx512.c's plane, in two
  * halves h): keep0, keep1 the real channels' lanes; the slow lanes of the
  * real channels by the twin's function before the store (Y may be A or B);
@@ -174,16 +226,8 @@ PZ_ALWAYS_INLINE void plane(pz_binary_func f, const float *a, int am, const floa
             const __m256 vb = sb ? _mm256_loadu_ps(b + i * sb + 8 * h) : cb[h];
             __m256 slow;
             __m256 v = op8(f, va, vb, &slow);
-            unsigned m = (unsigned)_mm256_movemask_ps(_mm256_and_ps(slow, keep[h]));
-            if (m) {
-                float t[8];
-                _mm256_storeu_ps(t, v);
-                for (; m; m &= m - 1) {
-                    const int64_t j = __builtin_ctz(m), l = 8 * h + j;
-                    t[j] = pz_binary_f32(f, a[i * sa + l * la], b[i * sb + l * lb]);
-                }
-                v = _mm256_loadu_ps(t);
-            }
+            const unsigned m = (unsigned)_mm256_movemask_ps(_mm256_and_ps(slow, keep[h]));
+            if (m) v = slow_lanes(f, v, m, a + i * sa + 8 * h * la, la, b + i * sb + 8 * h * lb, lb);
             if (act) v = _mm256_min_ps(hi, _mm256_max_ps(lo, v));
             _mm256_storeu_ps(y + i * 16 + 8 * h, _mm256_and_ps(keep[h], v));
         }
@@ -203,7 +247,7 @@ void pz_f32_binary16c__avx2(const pz_binary_params *p, int64_t n, int64_t c, int
                             float *restrict y, int ith, int nth)
 {
     const pz_binary_func f = p->func;
-    if (!pz_f32_binary16c_avx512_takes(f)) {
+    if (!pz_f32_binary16c_vec_takes(f)) {
         pz_f32_binary16c__scalar(p, n, c, hw, a, abc, b, bbc, y, ith, nth);
         return;
     }
