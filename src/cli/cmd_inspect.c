@@ -2,7 +2,8 @@
  * with --schedule FILE (or --strategy S): the F-Blocks that schedule makes
  * of the lowered layers, with the redundant MACs of spatial bands, and what
  * the runtime runs of them (the net `run` builds, compiled: a Concat in
- * place or read through by gathers plans a layer that does nothing). */
+ * place or read through by gathers plans a layer that does nothing; the
+ * kernel each layer's prepare chose, as `run --profile` names it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "../opt/halo.h"
 #include "../opt/opt.h"
 #include "../ops/op.h"
+#include "../rt/net.h"
 #include "cli.h"
 
 /* Shapes of a node's inputs (or outputs), "1x64x56x56,64x64x3x3". Constants
@@ -328,24 +330,27 @@ static void print_layer_precision(FILE *f, const ir_model *m)
 }
 
 /* What the runtime does with each planned layer: the net `run` builds from
- * the same model and knobs, compiled (the in-place decisions are made
- * there, rt/inplace.c). skip NULL when it does not build (why says so). */
+ * the same model and knobs (gen_net_build: the run options, PZ_ISA
+ * included, and --threads), compiled, so each layer's prepare has chosen
+ * its kernel and the in-place decisions are made (rt/inplace.c). skip NULL
+ * when it does not build (why says so); gn.net is kept for the kernels. */
 typedef struct {
     int *skip;             /* per layer of m: PZ_LAYER_RUNS, _IN_PLACE, _READ_THROUGH */
     int run, concat_in_place, split_in_place, concat_through, gather_through;
     int in_branch;         /* of run: only when an If takes their branch (rt/guard.c) */
+    gen_net gn;
     char why[200];
 } rt_use;
 
 static void rt_use_make(const ir_model *m, const cli_knobs *k, rt_use *u)
 {
     memset(u, 0, sizeof *u);
-    gen_net gn;
     pz_err err = {0};
-    if (gen_net_build(m, cli_threads(k), &gn, &err)) {
+    if (gen_net_build(m, cli_threads(k), &u->gn, &err)) {
         snprintf(u->why, sizeof u->why, "%.190s", err.msg);
         return;
     }
+    const gen_net gn = u->gn;
     u->skip = pz_xcalloc((size_t)(m->n_layers ? m->n_layers : 1), sizeof *u->skip);
     for (int l = 0; l < m->n_layers; l++) {   /* the plan's layers are the net's first ones */
         int s = u->skip[l] = pz_net_layer_skipped(gn.net, l);
@@ -357,7 +362,62 @@ static void rt_use_make(const ir_model *m, const cli_knobs *k, rt_use *u)
         u->concat_through += s == PZ_LAYER_READ_THROUGH && kind == PZ_OP_CONCAT;
         u->gather_through += s == PZ_LAYER_READ_THROUGH && kind == PZ_OP_GATHER;
     }
-    gen_net_free(&gn);
+}
+
+static void rt_use_free(rt_use *u)
+{
+    free(u->skip);
+    if (u->gn.net) gen_net_free(&u->gn);
+}
+
+/* A layer that runs (in an If's branch: when it is taken), not one in place
+ * or read through. */
+static int layer_runs(const pz_net *net, int l)
+{
+    const int s = pz_net_layer_skipped(net, l);
+    return s == PZ_LAYER_RUNS || s == PZ_LAYER_IN_BRANCH;
+}
+
+/* The kernel each layer of the net that runs takes, as prepare chose it
+ * (pz_net_layer_show: the names and rule of `run --profile`); a layer in a
+ * dynamic region is marked "run time" (its kernel takes the run's sizes). */
+static void print_kernels(FILE *f, const rt_use *u)
+{
+    const pz_net *net = u->gn.net;
+    fprintf(f, "kernels (as `run` prepares them, named as `run --profile` names them; -: the "
+               "op's one kernel; shapes \"run time\": a dynamic region):\n");
+    fprintf(f, "%5s %-14s %-32s %5s %3s  %-8s  %s\n", "layer", "op", "name", "block", "mp",
+            "shapes", "kernel");
+    for (int l = 0; l < pz_net_n_layers(net); l++) {
+        pz_layer_show s;
+        if (!layer_runs(net, l) || pz_net_layer_show(net, l, &s)) continue;
+        fprintf(f, "%5d %-14s %-32s %5d %3d  %-8s  %s\n", l, s.op, pz_net_layer_name(net, l),
+                pz_net_layer_block(net, l), s.threads, s.run_time_shapes ? "run time" : "planned",
+                s.kernel);
+    }
+}
+
+static void print_kernels_json(FILE *f, const ir_model *m, const rt_use *u)
+{
+    const pz_net *net = u->gn.net;
+    fprintf(f, ",\"kernels\":[");
+    for (int l = 0, n = 0; l < pz_net_n_layers(net); l++) {
+        pz_layer_show s;
+        if (!layer_runs(net, l) || pz_net_layer_show(net, l, &s)) continue;
+        fprintf(f, "%s{\"layer\":%d,\"op\":", n++ ? "," : "", l);
+        json_str(f, s.op);
+        if (l < m->n_layers) {   /* the plan's layers are the net's first ones */
+            fprintf(f, ",\"onnx_op\":");
+            json_str(f, m->g->nodes[m->layers[l].node].op_type);
+        }
+        fprintf(f, ",\"name\":");
+        json_str(f, pz_net_layer_name(net, l));
+        fprintf(f, ",\"block\":%d,\"mp\":%d,\"run_time_shapes\":%s,\"kernel\":",
+                pz_net_layer_block(net, l), s.threads, s.run_time_shapes ? "true" : "false");
+        json_str(f, s.kernel);
+        fprintf(f, "}");
+    }
+    fprintf(f, "]");
 }
 
 static const char *skip_name(int s)
@@ -384,6 +444,7 @@ static void print_rt_use(FILE *f, const ir_model *m, const rt_use *u)
         if (u->skip[l])
             fprintf(f, "  layer %d %s %s: %s\n", l, m->g->nodes[m->layers[l].node].op_type,
                     lname(m, l), skip_name(u->skip[l]));
+    print_kernels(f, u);
 }
 
 static void print_rt_use_json(FILE *f, const ir_model *m, const rt_use *u)
@@ -407,7 +468,9 @@ static void print_rt_use_json(FILE *f, const ir_model *m, const rt_use *u)
         fprintf(f, ",\"how\":\"%s\"}", u->skip[l] == PZ_LAYER_IN_PLACE ? "in place"
                 : u->skip[l] == PZ_LAYER_IN_BRANCH ? "if branch" : "not run");
     }
-    fprintf(f, "]}");
+    fprintf(f, "]");
+    print_kernels_json(f, m, u);
+    fprintf(f, "}");
 }
 
 static void print_blocks_table(FILE *f, const ir_model *m, const cli_knobs *k, const rt_use *u)
@@ -526,7 +589,7 @@ static int inspect_blocks(const char *model, cli_knobs *k, int json)
     rt_use_make(m, k, &u);
     if (json) print_blocks_json(stdout, m, k, &u);
     else print_blocks_table(stdout, m, k, &u);
-    free(u.skip);
+    rt_use_free(&u);
     ir_model_free(m);
     ir_graph_free(g);
     return 0;

@@ -161,6 +161,18 @@ int pz_net_layer_out_layout(const pz_net *net, int layer, int slot);
  * NULL (also for a bad index or a net not compiled). */
 const char *pz_net_layer_kernel(const pz_net *net, int layer);
 
+/* Layer `layer` as compile prepared it, the one account `run --profile` and
+ * `inspect` print: its op ("CONV"), the kernel prepare chose ("winograd";
+ * "-": the op's one kernel), the workers it uses, and run_time_shapes 1 in a
+ * dynamic region (the kernel takes the run's sizes; a path inside it, as a
+ * broadcast's, may follow each run's shapes). 1 for a bad index or a net
+ * not compiled (op "?", kernel "-"). */
+typedef struct {
+    const char *op, *kernel;
+    int threads, run_time_shapes;
+} pz_layer_show;
+int pz_net_layer_show(const pz_net *net, int layer, pz_layer_show *s);
+
 /* Layer `layer` of a compiled net, as prepare left it (its state, kernel
  * and layouts), or NULL for a bad index or a net not compiled: for tests
  * that call an op's run_rows directly, as rt/fuse.c does. */

@@ -84,11 +84,12 @@ void pz_net_print_profile(const pz_net *net, FILE *f)
         const pz_layer *l = &net->layers[i];
         if (l->in_place || l->read_through) continue;
         double ms = prof_ms(net, (size_t)i, l->ns, tmp, runs);
+        pz_layer_show s;
+        pz_net_layer_show(net, i, &s);
         /* rt/guard.c: an If's branch the last run did not take */
-        const char *kernel = l->skipped ? "skipped (an If branch not taken)"
-                             : l->kernel ? l->kernel : "-";
-        fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, l->op->name, l->name, l->block,
-                l->nth, ms, total > 0 ? 100 * ms / total : 0, kernel);
+        const char *kernel = l->skipped ? "skipped (an If branch not taken)" : s.kernel;
+        fprintf(f, "%5d %-14s %-32s %5d %3d %10.3f %6.1f  %s\n", i, s.op, l->name, l->block,
+                s.threads, ms, total > 0 ? 100 * ms / total : 0, kernel);
     }
     fprintf(f, "%5s %-14s %5s %3s %10s %6s  %s\n", "block", "layers", "", "mp", "ms", "%",
             "fused (layer ms: the time spent on each layer's rows, fused runs included)");
@@ -154,6 +155,18 @@ const char *pz_net_layer_kernel(const pz_net *net, int layer)
 {
     if (!net->compiled || layer < 0 || layer >= net->n_layers) return NULL;
     return net->layers[layer].kernel;
+}
+
+int pz_net_layer_show(const pz_net *net, int layer, pz_layer_show *s)
+{
+    *s = (pz_layer_show){"?", "-", 0, 0};
+    if (!net->compiled || layer < 0 || layer >= net->n_layers) return 1;
+    const pz_layer *l = &net->layers[layer];
+    s->op = l->op->name;
+    s->kernel = l->kernel ? l->kernel : "-";
+    s->threads = l->nth;
+    s->run_time_shapes = l->dyn;
+    return 0;
 }
 
 const pz_layer *pz_net_layer_at(const pz_net *net, int layer)
