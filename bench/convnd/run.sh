@@ -8,6 +8,8 @@
 # (100 -> 512 k4 -> 256 -> 128 -> 64 -> 3, k4 s2 p1, BN, ReLU, Tanh; 64x64)
 # a U-Net decoder step (ConvTranspose2d 128 -> 64 k2 s2 on 56x56, ReLU) and
 # a 3-D U-Net's (ConvTranspose3d 64 -> 32 k2 s2 on 1x64x8x28x28, ReLU),
+# ConvTranspose2d 64 -> 64 k4 s2 p1 in 4 groups and 32 -> 32 k3 s2 p2 op1
+# dilation 2 (both on 56x56),
 # PyTorch exports with seeded weights (written once into DIR). Per round and model: ORT 1.17
 # (bench/peers/ort_bench.js, 5 runs) then `paleozoic run --repeat 5`, both
 # at 1 thread; prints each pair's medians and ratio. Under the lock:
@@ -42,6 +44,8 @@ nets = {
                 (1, 128, 56, 56)),
     "unet3d_up": (lambda: torch.nn.Sequential(torch.nn.ConvTranspose3d(64, 32, 2, 2), torch.nn.ReLU()),
                   (1, 64, 8, 28, 28)),
+    "deconv_g4": (lambda: torch.nn.ConvTranspose2d(64, 64, 4, 2, 1, groups=4), (1, 64, 56, 56)),
+    "deconv_d2": (lambda: torch.nn.ConvTranspose2d(32, 32, 3, 2, 2, 1, dilation=2), (1, 32, 56, 56)),
 }
 for name, (ctor, shape) in nets.items():
     torch.manual_seed(0)
@@ -57,7 +61,7 @@ med() { sed -n 's/.*median=\([0-9.]*\).*/\1/p' | tail -n 1; }
 echo "model round ort117_ms ours_ms ort/ours"
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-    for n in c1d r3d_18 r2plus1d_18 dcgan unet_up unet3d_up; do
+    for n in c1d r3d_18 r2plus1d_18 dcgan unet_up unet3d_up deconv_g4 deconv_d2; do
         o=$(node "$ROOT/bench/peers/ort_bench.js" "$D/$n.onnx" "$D/$n.in.pb" --threads 1 --runs 5 | med)
         p=$("$PZ" run "$D/$n.onnx" --input "$D/$n.in.pb" --threads 1 --repeat 5 2>&1 | med)
         echo "$n $r $o $p $(echo "scale=3; $o / $p" | bc)"
