@@ -94,8 +94,8 @@ static void layer_exec(pz_net *net, pz_layer *l)
     if (l->in_place || l->read_through) return;   /* nothing to do (inplace.c) */
     if (l->n_guard && pz_guard_skips(net, l)) return;   /* a branch not taken */
     uint64_t t0 = net->profile ? now_ns() : 0;
+    if (l->run_err) l->run_err[0] = 0;   /* this run's error only */
     if (l->dyn) {   /* a dynamic region: the run's shapes */
-        l->run_err[0] = 0;
         l->op->run_shape(l);
         if (l->rt_alloc && alloc_outputs(net, l)) return;
     }

@@ -852,6 +852,23 @@ def more_cases(outdir, ok, base):
                   "--strategy", "fixed-mp", "--output", "@OUT@/y.pb"], "error", "--schedule",
                  "--strategy")
 
+    # run-time indices out of range fail the run naming the layer (ONNX Runtime
+    # refuses them too); before, the kernels read zeros and the run exited 0
+    save(outdir, "ok_gather_rt", model(
+        [helper.make_node("Gather", ["X", "idx"], ["Y"], name="gather_rt", axis=0)],
+        [vi("idx", [2], TensorProto.INT64)], [vi("Y", [2, 3])],
+        [numpy_helper.from_array(np.arange(15, dtype=np.float32).reshape(5, 3), "X")]), "ok")
+    for nm, vals in (("gather_rt_oob", [1, 7]), ("gather_rt_oob_neg", [-6, 0])):
+        save_text(outdir, nm + ".pb", numpy_helper.from_array(
+            np.array(vals, dtype=np.int64), "idx").SerializeToString())
+        save_command(outdir, nm, ["run", "@DIR@/ok_gather_rt.onnx", "--input", "@DIR@/%s.pb" % nm,
+                                  "--output", "@OUT@/y.pb"], "error", "gather_rt", "out of range")
+    save_text(outdir, "gather_rt_neg_ok.pb", numpy_helper.from_array(
+        np.array([-5, 4], dtype=np.int64), "idx").SerializeToString())
+    save_command(outdir, "ok_gather_rt_neg", ["run", "@DIR@/ok_gather_rt.onnx", "--input",
+                                              "@DIR@/gather_rt_neg_ok.pb", "--output",
+                                              "@OUT@/y.pb"], "ok")
+
     # --- commands that write: on an error nothing is left in @OUT@ ----------------------
     save_command(outdir, "zoo_unknown_name", ["zoo", "resnet1000", "-o", "@OUT@/m.onnx"],
                  "error", "resnet1000")

@@ -7,7 +7,7 @@
 #            --json "runtime"."kernels" list the layers `run --profile`
 #            lists, each with its op, name, MP and kernel equal to the
 #            profile's: ResNet-18 (Winograd, direct), MobileNetV2 (depthwise),
-#            a 1x1 conv -> Greater and a depthwise -> LessOrEqual read as bool
+#            a 1x1 conv -> Greater and a 1-D conv -> LessOrEqual read as bool
 #            (", bool tiles", ", bool from a float copy"), ResNet-18 at
 #            PZ_ISA=avx2, at --precision bf16 (where the CPU has AVX512_BF16)
 #            and on a schedule of fused blocks, MobileNetV2 at 1 thread; a
@@ -40,14 +40,17 @@ def save(name, nodes, ins, outs, inits, feeds):
     m.ir_version = 8
     open("%s/%s.onnx" % (out, name), "wb").write(m.SerializeToString())
     open("%s/%s.in.pb" % (out, name), "wb").write(numpy_helper.from_array(feeds, "x").SerializeToString())
-# comparisons read as bool: after a 1x1 conv and after a depthwise 3x3
+# comparisons read as bool: after a 1x1 conv (tiles) and after a 1-D conv
+# (conv frames: a float copy)
 save("cmp", [helper.make_node("Conv", ["x", "w"], ["y"]),
              helper.make_node("Greater", ["y", "t"], ["m"]),
-             helper.make_node("Conv", ["x", "wd"], ["z"], pads=[1, 1, 1, 1], group=16),
+             helper.make_node("Reshape", ["x", "s1"], ["x1"]),
+             helper.make_node("Conv", ["x1", "wd"], ["z"], pads=[1, 1]),
              helper.make_node("LessOrEqual", ["z", "t"], ["k"])],
      [vi("x", [1, 16, 20, 20])],
-     [vi("m", [1, 32, 20, 20], TensorProto.BOOL), vi("k", [1, 16, 20, 20], TensorProto.BOOL)],
-     [numpy_helper.from_array(f32(32, 16, 1, 1), "w"), numpy_helper.from_array(f32(16, 1, 3, 3), "wd"),
+     [vi("m", [1, 32, 20, 20], TensorProto.BOOL), vi("k", [1, 16, 400], TensorProto.BOOL)],
+     [numpy_helper.from_array(f32(32, 16, 1, 1), "w"), numpy_helper.from_array(f32(16, 16, 3), "wd"),
+      numpy_helper.from_array(np.array([1, 16, 400], np.int64), "s1"),
       c(0.1, "t")], f32(1, 16, 20, 20))
 # a region of run-time shapes: the rows a NonZero keeps, then a MatMul
 save("dyn", [helper.make_node("Gather", ["x", "zero"], ["col0"], axis=1),
