@@ -27,10 +27,11 @@ static pz_status constant_of_shape_infer(ir_graph *g, ir_node *n, pz_err *err)
         dtype = a->t->dtype;
         memcpy(value, a->t->data, ir_dtype_size(dtype));
     }
-    if (op_rt_ints(g, n, 0, IR_MAX_RANK, &rank)) {
-        /* read at run time (FILL): each dim at its bound when every one has
-         * one (a Shape of a bounded tensor: torch's full_like), else no
-         * bound, the net allocates Y (1s stand in) */
+    if (op_rt_ints_dyn(g, n, 0, IR_MAX_RANK, &rank)) {
+        /* read at run time (FILL, which checks the length it reads: a value
+         * of a run-time shape may be one): each dim at its bound when every
+         * one has one (a Shape of a bounded tensor: torch's full_like), else
+         * no bound, the net allocates Y (1s stand in) */
         pz_fill_params *p = n->params;
         p->bounded = 1;
         for (int k = 0; k < rank; k++) {

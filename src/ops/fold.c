@@ -83,8 +83,15 @@ pz_status op_axes_at_run_lower(const ir_graph *g, const ir_node *n, op_lowered *
                                pz_err *err)
 {
     int count = 0;
-    if (g->opset < 13 || !op_rt_ints(g, n, 1, IR_MAX_RANK, &count) || (sign < 0 && !count))
+    const ir_tensor *axes = g->opset >= 13 ? op_in(g, n, 1) : NULL;
+    /* constant axes of a run-time-shaped X go to RESHAPE too: COPY would
+     * map Y's axes to X's by the planned dims, which a unit dim (or an
+     * unbounded X's placeholder 1s) leaves ambiguous */
+    if (axes && axes->data && g->values[n->in[0]].dyn && axes->rank == 1)
+        count = (int)ir_tensor_numel(axes);
+    else if (g->opset < 13 || !op_rt_ints(g, n, 1, IR_MAX_RANK, &count))
         return op_copy_lower(g, n, out, err);
+    if (sign < 0 && !count) return op_copy_lower(g, n, out, err);
     pz_reshape_params rp = {.axes = sign};
     op_lowered_init(out, n, PZ_OP_RESHAPE, &rp, sizeof rp);
     out->n_in = 2;

@@ -53,7 +53,9 @@ static pz_status gather_infer(ir_graph *g, ir_node *n, pz_err *err)
     for (int j = 0; j < idx->rank; j++) dims[p->axis + j] = idx->dims[j];
     for (int k = p->axis + 1; k < x->rank; k++) dims[k + idx->rank - 1] = x->dims[k];
     if (op_check_dims(n, rank, dims, err)) return err->code;
-    if (idx->data) {
+    /* X allocated at run time: its planned dims stand in (the run's index
+     * out of range reads zeros, never outside X) */
+    if (idx->data && !g->values[n->in[0]].rt_alloc) {
         int64_t cnt = ir_tensor_numel(idx);
         for (int64_t k = 0; k < cnt; k++) {
             int64_t i = ir_load_i64(idx->data, idx->dtype, (size_t)k);

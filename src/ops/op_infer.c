@@ -104,7 +104,8 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * Identity, Squeeze, Unsqueeze, Flatten, a flatten to one dim, Reshape (RESHAPE,
  * rt/ops/reshape.c: to any shape, read at run time), Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
- * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero), and its outputs have
+ * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero, Conv and
+ * ConvTranspose of a run-time N), and its outputs have
  * run-time shapes too (Shape's: run-time values). Any other node (one that
  * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
@@ -131,7 +132,8 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
                        "takes element-wise unary and binary ops, comparisons, Not, Where, "
                        "Cast, Identity, Squeeze, Unsqueeze, Flatten, Reshape, Transpose, "
                        "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
-                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul and NonZero; else "
+                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul, NonZero, Conv and "
+                       "ConvTranspose; else "
                        "such a value must be a graph output, or computed at compile time "
                        "from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");

@@ -54,6 +54,7 @@ static int is_eltwise(const char *op)
 }
 
 static int64_t dim_fixed(const ir_graph *g, int v, int d, int depth);
+static int64_t rt_int(const ir_graph *g, int v, int64_t k, int exact, int depth);
 
 /* Dim d of output rank r broadcast from n's inputs: an input's fixed dim
  * other than 1 is the run's (the others are 1 or equal), all 1 gives 1. */
@@ -82,6 +83,32 @@ static int64_t cut_fixed(const ir_graph *g, const ir_node *n, int y, int axis, i
     if (axis < 0 || axis >= x->rank || dim_fixed(g, n->in[0], axis, depth + 1) != x->dims[axis])
         return -1;
     return g->values[y].t.dims[axis];
+}
+
+/* Dim d, a -1 in the shape, of the output (rank r) of Reshape n: X's fixed
+ * dims over the shape's known entries, when X has one dim and the shape
+ * one entry known only at run time, taken as the same (torchvision's
+ * view(K, -1) of a [K, 364]; RESHAPE checks every dim at run time). */
+static int64_t reshape_minus_fixed(const ir_graph *g, const ir_node *n, int r, int d, int depth)
+{
+    const int x = n->in[0], rx = g->values[x].t.rank;
+    int64_t rest = 1, known = 1;
+    int xopen = 0, sopen = 0;
+    for (int k = 0; k < rx; k++) {
+        int64_t f = dim_fixed(g, x, k, depth + 1);
+        if (f < 0) xopen++;
+        else rest *= f;
+    }
+    for (int k = 0; k < r; k++) {
+        if (k == d) continue;
+        int64_t v = rt_int(g, n->in[1], k, 1, depth + 1);
+        if (v == 0 && k < rx) v = dim_fixed(g, x, k, depth + 1);
+        if (v > 0) known *= v;
+        else sopen++;
+    }
+    /* one unknown on each side, or none (two could pair any way) */
+    if (xopen != sopen || xopen > 1) return -1;
+    return known > 0 && rest % known == 0 ? rest / known : -1;
 }
 
 /* Dim d of value v when the same at every run, else -1. */
@@ -115,6 +142,30 @@ static int64_t dim_fixed(const ir_graph *g, int v, int d, int depth)
     if (!strcmp(op, "ConstantOfShape")) {
         int64_t s = rt_int(g, x, d, 1, depth + 1);
         return s < 0 ? -1 : s;
+    }
+    if (!strcmp(op, "Flatten")) {   /* [prod(dims[:axis]), prod(dims[axis:])] */
+        if (op_attr_int(n, "axis", 1, &axis, &e)) return -1;
+        int a = (int)(axis < 0 ? axis + rx : axis), lo = d == 0 ? 0 : a, hi = d == 0 ? a : rx;
+        int64_t prod = 1;
+        for (int j = lo; j < hi; j++) {
+            int64_t f = dim_fixed(g, x, j, depth + 1);
+            if (f < 0) return -1;
+            prod *= f;
+        }
+        return prod;
+    }
+    if (!strcmp(op, "Conv") || !strcmp(op, "ConvTranspose")) {
+        /* N is X's; channels the weights'; a spatial dim as planned when
+         * X's is fixed at its planned size (the rest are attributes) */
+        const ir_tensor *w = n->n_in > 1 && n->in[1] >= 0 ? &g->values[n->in[1]].t : NULL;
+        if (d == 0) return dim_fixed(g, x, 0, depth + 1);
+        if (d == 1) return w && w->data ? t->dims[1] : -1;
+        return w && w->data && dim_fixed(g, x, d, depth + 1) == g->values[x].t.dims[d]
+                   ? t->dims[d] : -1;
+    }
+    if (!strcmp(op, "Gemm") && d == 1 && n->n_in > 1 && n->in[1] >= 0) {   /* B's columns */
+        if (op_attr_int(n, "transB", 0, &axis, &e)) return -1;
+        return dim_fixed(g, n->in[1], axis ? 0 : 1, depth + 1);
     }
     if (!strcmp(op, "Transpose")) {
         int count = 0;
@@ -162,7 +213,8 @@ static int64_t dim_fixed(const ir_graph *g, int v, int d, int depth)
         int64_t s = rt_int(g, n->in[1], d, 1, depth + 1);
         if (s == 0 && op_attr_int(n, "allowzero", 0, &axis, &e) == PZ_OK && !axis)
             return dim_fixed(g, x, d, depth + 1);
-        return s < 0 ? -1 : s;   /* -1: a dim the run infers, or not known */
+        if (s == -1) return reshape_minus_fixed(g, n, r, d, depth);
+        return s < 0 ? -1 : s;   /* not known */
     }
     if (!strcmp(op, "Slice")) {
         int count = 0;

@@ -145,6 +145,14 @@ static pz_status reshape_lower(const ir_graph *g, const ir_node *n, op_lowered *
     const reshape_params *p = n->params;
     if (!reshape_at_run(g, n)) return op_copy_lower(g, n, out, err);
     pz_reshape_params rp = {.allowzero = (int)p->allowzero};
+    /* a -1 taken as fixed (op_dim_fixed: what later shapes were planned
+     * and folded on) is checked at each run */
+    const ir_tensor *y = op_out((ir_graph *)g, n, 0);
+    for (int k = 0; y && g->values[n->out[0]].dyn && k < y->rank; k++)
+        if (op_rt_int_known(g, n->in[1], k) == -1) {
+            int64_t f = op_dim_fixed(g, n->out[0], k);
+            rp.minus_dim = f > 0 ? f : 0;
+        }
     op_lowered_init(out, n, PZ_OP_RESHAPE, &rp, sizeof rp);
     out->n_in = 2;
     return PZ_OK;

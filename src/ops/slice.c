@@ -30,14 +30,15 @@ static int64_t slice_src(const int64_t *coord, const void *ctx)
 }
 
 /* Whether starts, ends, axes and steps are read at run time: one is not a
- * constant, and each such one is a vector op_rt_ints takes. */
+ * constant, and each such one is a vector op_rt_ints_dyn takes (SLICE
+ * checks the lengths it reads: a value of a run-time shape may be one). */
 static int slice_at_run(const ir_graph *g, const ir_node *n)
 {
     int some = 0;
     for (int i = 1; g->opset >= 10 && i < 5 && i < n->n_in; i++) {
         const ir_tensor *t = op_in(g, n, i);
         if (!t || t->data) continue;
-        if (!op_rt_ints(g, n, i, IR_MAX_RANK, NULL)) return 0;
+        if (!op_rt_ints_dyn(g, n, i, IR_MAX_RANK, NULL)) return 0;
         some = 1;
     }
     return some;

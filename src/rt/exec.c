@@ -96,7 +96,16 @@ static void layer_exec(pz_net *net, pz_layer *l)
     uint64_t t0 = net->profile ? now_ns() : 0;
     if (l->run_err) l->run_err[0] = 0;   /* this run's error only */
     if (l->dyn) {   /* a dynamic region: the run's shapes */
+        /* an input converted to the layer's layout: the copy has the run's
+         * shape (a view of another shape keeps its own) */
+        for (int c = 0; c < l->n_convs; c++) {
+            pz_layout_conv *cv = &l->convs[c];
+            int s = cv->slot;
+            if ((s < 32 && (l->in_reshaped & (1u << s))) || cv->view.rank != cv->src->rank) continue;
+            memcpy(cv->view.dims, cv->src->dims, sizeof cv->view.dims);
+        }
         l->op->run_shape(l);
+        if (l->run_err[0]) return;   /* its outputs empty: nothing to convert or run */
         if (l->rt_alloc && alloc_outputs(net, l)) return;
     }
     layer_job job = {l, &net->barrier};

@@ -135,7 +135,8 @@ static int layer_rows(const pz_layer *l, pz_row_map *m)
 static bool row_local(pz_layer *layers, int first, int li)
 {
     const pz_layer *l = &layers[li];
-    if (!l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
+    /* a dynamic region's shapes are the run's, fused runs planned ones */
+    if (l->dyn || !l->op->rows || !l->op->run_rows || l->n_out != 1 || l->out_id[0] < 0 ||
         (l->scratch_bytes && !l->scratch_run_only) || l->n_in > FUSE_MAX_IN ||
         (l->row_scratch_bytes && !l->op->run_window))
         return false;

@@ -106,6 +106,8 @@ typedef struct {
 typedef struct {
     int allowzero;
     int axes;   /* 0: input 1 is a shape; 1: Unsqueeze's axes; -1: Squeeze's */
+    int64_t minus_dim;   /* > 0: what the shape's -1 must come to (the compiler took
+                          * it as fixed at every run, op_dim_fixed); 0: any */
 } pz_reshape_params;
 
 /* LP_POOL (ONNX LpPool): X [N, C, D1..Dk] -> Y [N, C, O1..Ok], the p-norm

@@ -36,6 +36,9 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
             If(Shape(col)[1] == 1) folded (a dim fixed at every run), Size
             of the run-time rois, RoiAlign, Gemm, ScatterElements, Expand
             to a Shape of a bounded tensor
+  roiconv   Mask R-CNN's mask head on K of 8 feature maps picked by
+            NonZero: Conv + Relu, a strided Conv, ConvTranspose, a 1x1
+            Conv, each at the run's K images (K = 3, 0, 1, 8, 2)
 The values grow and shrink again (the buffers regrow). Bad values, each
 a program exit 2 naming the layer with no output written, as
 NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
@@ -272,6 +275,39 @@ def main():
               [vi("n", TP.INT64, []), vi("g", TP.FLOAT, 2), vi("y", TP.FLOAT, 2)], 17,
               consts[:4] + rc)
     case(out, "roihead", m, [[img, bx, sc - d] for d in (0, 0.7, 0.3, -1)], 3)
+
+    # Mask R-CNN's mask head on the regions whose score passes: NonZero ->
+    # Gather picks K of 8 feature maps [20, 6, 6]; Conv 3x3 + Relu to 32
+    # channels (blocked, 20 padded to 32), Conv 3x3 stride 2 + Relu, a
+    # ConvTranspose 2x2 stride 2 to 16 and a 1x1 Conv to 5 (the logits)
+    xf = rng.standard_normal((8, 20, 6, 6)).astype(np.float32)
+    sf = rng.standard_normal(8).astype(np.float32)
+    wts = [numpy_helper.from_array(v, nm) for nm, v in
+           (("w1", 0.2 * rng.standard_normal((32, 20, 3, 3)).astype(np.float32)),
+            ("b1", rng.standard_normal(32).astype(np.float32)),
+            ("w2", 0.2 * rng.standard_normal((32, 32, 3, 3)).astype(np.float32)),
+            ("b2", rng.standard_normal(32).astype(np.float32)),
+            ("wt", 0.2 * rng.standard_normal((32, 16, 2, 2)).astype(np.float32)),
+            ("bt", rng.standard_normal(16).astype(np.float32)),
+            ("w3", 0.2 * rng.standard_normal((5, 16, 1, 1)).astype(np.float32)),
+            ("b3", rng.standard_normal(5).astype(np.float32)),
+            ("zero", np.array(0, np.float32)), ("ax0", np.array([0], i64)))]
+    m = model([h.make_node("Greater", ["s", "zero"], ["pass"]),
+               h.make_node("NonZero", ["pass"], ["nz"]),
+               h.make_node("Squeeze", ["nz", "ax0"], ["idx"]),
+               h.make_node("Gather", ["x", "idx"], ["f"], axis=0),
+               h.make_node("Conv", ["f", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+               h.make_node("Relu", ["c1"], ["r1"]),
+               h.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1],
+                           strides=[2, 2]),
+               h.make_node("Relu", ["c2"], ["r2"]),
+               h.make_node("ConvTranspose", ["r2", "wt", "bt"], ["up"], strides=[2, 2]),
+               h.make_node("Relu", ["up"], ["r3"]),
+               h.make_node("Conv", ["r3", "w3", "b3"], ["y"])],
+              [vi("x", TP.FLOAT, [8, 20, 6, 6]), vi("s", TP.FLOAT, [8])],
+              [vi("r1", TP.FLOAT, 4), vi("y", TP.FLOAT, 4)], 17, wts)
+    # K = 3, 0, 1, 8 (the scores shifted), then 2
+    case(out, "roiconv", m, [[xf, sf - d] for d in (0, 9, 1.5, -9, 0.5)], 2)
 
 
 if __name__ == "__main__":

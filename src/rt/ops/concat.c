@@ -156,16 +156,20 @@ static void concat_run_shape(const pz_layer *l)
     const pz_tensor *x0 = l->in[0];
     size_t es = pz_dtype_size(y->dtype);
     int64_t inner = pz_prod(x0->dims + p->axis + 1, x0->rank - p->axis - 1), sum = 0;
-    bool fit = true;
+    int bad = -1;
     for (int i = 0; i < l->n_in; i++) {
         st->chunk[i] = (size_t)(l->in[i]->dims[p->axis] * inner) * es;
         sum += l->in[i]->dims[p->axis];
         for (int a = 0; a < x0->rank; a++)
-            fit = fit && (a == p->axis || l->in[i]->dims[a] == x0->dims[a]);
+            if (bad < 0 && a != p->axis && l->in[i]->dims[a] != x0->dims[a]) bad = i;
     }
+    const bool fit = bad < 0;
     if (!fit) {
+        char s0[96], si[96];
         sum = 0;
-        pz_layer_run_fail(l, "the parts differ off axis %d", p->axis);
+        pz_layer_run_fail(l, "the parts differ off axis %d: part 0 is %s, part %d %s", p->axis,
+                          pz_shape_str(x0, s0, sizeof s0), bad,
+                          pz_shape_str(l->in[bad], si, sizeof si));
     }
     y->rank = x0->rank;
     for (int a = 0; a < x0->rank; a++) y->dims[a] = a == p->axis ? sum : x0->dims[a];

@@ -84,6 +84,7 @@ typedef struct {
     int64_t mask_gran;           /* their windows start at multiples of this many rows */
     size_t mask_scratch;         /* WINO: bytes of one worker's rows scratch */
     char kname[48];              /* the kernel's name with the bool's way */
+    int64_t xplan[PZ_MAX_RANK];  /* X's dims at prepare (a dynamic region: N may be less) */
 } conv_state;
 
 static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa);
@@ -125,10 +126,14 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     l->state = st;
     st->path = CONV_REF;
     st->ref = pz_f32_conv__ref;
+    memcpy(st->xplan, x->dims, sizeof st->xplan);
     l->kernel = "reference";
     pz_isa isa = l->isa;
-    /* the fast kernels need the weights (and bias) at compile, to pack them */
-    if (isa != PZ_ISA_REF && w->data && (!b || b->data) && choose_fast(l, st, isa))
+    /* the fast kernels need the weights (and bias) at compile, to pack them;
+     * in a dynamic region, 2-D and planned sizes (a run-time allocated
+     * input has neither scratch nor layout conversions: check_rt_alloc) */
+    if (isa != PZ_ISA_REF && w->data && (!b || b->data) &&
+        (!l->dyn || (x->rank == 4 && !l->rt_alloc)) && choose_fast(l, st, isa))
         return pz_layer_fail(l, err, n, "out of memory (packed weights)");
     if (p->act.kind == PZ_ACT_PRELU) {   /* every descriptor's act reads them */
         size_t bytes = (size_t)y->dims[1] * sizeof(float);
@@ -163,7 +168,7 @@ static int mask_init(pz_layer *l, conv_state *st)
         gran = a > b ? a : b;
     }
     if ((pa == CONV_FAST || pa == CONV_WINO || pa == CONV_DW || pa == CONV_DWK ||
-         pa == CONV_GROUPED) && !pz_in(l, 3) && y->rank == 4 && y->dims[2] > 0) {
+         pa == CONV_GROUPED) && !pz_in(l, 3) && y->rank == 4 && y->dims[2] > 0 && !l->dyn) {
         const int64_t most = (y->dims[2] + gran - 1) / gran * gran;
         rows = (int64_t)(PZ_MASK_TILE_BYTES / sizeof(float)) / (plane ? plane : 1) / gran * gran;
         rows = rows < gran ? gran : rows > most ? most : rows;
@@ -286,7 +291,12 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     const float *bias = b ? b->data : NULL;
     pz_conv_query q;
     pz_conv16c_desc d;
-    pz_conv_query_opts(p, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, l->opts, &q);
+    /* a dynamic region: the kernels whose work follows the descriptor's n
+     * (direct, depthwise, grouped), not Winograd's or the sparse plans */
+    pz_conv_params pq = *p;
+    pz_run_options oq = *l->opts;
+    if (l->dyn) pq.sparsity = 0, oq.winograd = 0;
+    pz_conv_query_opts(&pq, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, &oq, &q);
     d = q.d;
     st->row_step = q.row_step;
     switch (q.path) {
@@ -442,16 +452,19 @@ static void conv_exec(const pz_layer *l, const conv_state *st, const float *x, f
 {
     const pz_tensor *b = pz_in(l, 2), *z = pz_in(l, 3);
     const float *zd = z ? z->data : NULL;
+    /* the run's images (a dynamic region's N, at most the plan's) */
+    pz_conv16c_desc d = st->d, flat = st->flat;
+    d.n = flat.n = l->in[0]->dims[0];
     switch (st->path) {
     case CONV_FAST:
     case CONV_DW:
     case CONV_DWK:
         if (st->sub) {   /* FAST only: the subsample, then the flat conv over it */
             float *xs = (float *)l->scratch + ith * pz_subsample16c_size(&st->d);
-            pz_subsample16c(&st->d, x, xs);
-            st->fast(&st->flat, xs, st->wp, st->bp, zd, y, ith, nth);
+            pz_subsample16c(&d, x, xs);
+            st->fast(&flat, xs, st->wp, st->bp, zd, y, ith, nth);
         } else {
-            st->fast(&st->d, x, st->wp, st->bp, zd, y, ith, nth);
+            st->fast(&d, x, st->wp, st->bp, zd, y, ith, nth);
         }
         break;
     case CONV_WINO:
@@ -494,6 +507,7 @@ static void conv_run(const pz_layer *l, int ith, int nth)
 {
     const conv_state *st = l->state;
     const float *x = l->in[0]->data;
+    if (l->run_err && l->run_err[0]) return;   /* run_shape's: Y stays empty */
     if (l->x_gather) {   /* its input gathered into this worker's scratch (inplace.c) */
         float *xs = (float *)((char *)l->scratch + (size_t)ith * (l->scratch_bytes / (size_t)(l->nth > 1 ? l->nth : 1)));
         pz_chg_run_into(l->x_gather, xs);
@@ -527,7 +541,8 @@ static int conv_rows(const pz_layer *l)
     const conv_state *st = l->state;
     /* the kernel's own rule (pz_conv_query_make: two-row tiles on AVX-512
      * for narrow outputs), which the compiler's halo count asks too */
-    if (!st || l->out[0]->rank != 4 || st->mask) return 0;   /* a bool Y: whole layers */
+    /* a bool Y, a dynamic region: whole layers */
+    if (!st || l->out[0]->rank != 4 || st->mask || l->dyn) return 0;
     return st->row_step;
 }
 
@@ -666,6 +681,11 @@ static int conv_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+static void conv_run_shape(const pz_layer *l)
+{
+    pz_conv_run_shape(l, ((const conv_state *)l->state)->xplan);
+}
+
 static void conv_set_algo(void *params, int algo)
 {
     ((pz_conv_params *)params)->algo = (pz_conv_algo)algo;
@@ -689,4 +709,5 @@ const pz_rt_op pz_rt_op_conv = {
     .min_in = 2, .max_in = 5, .min_out = 1, .max_out = 1,
     .prepare = conv_prepare, .run = conv_run, .release = conv_release,
     .row_rule = conv_row_rule, .set_algo = conv_set_algo, .set_sparsity = conv_set_sparsity,
+    .run_shape = conv_run_shape,
 };

@@ -1,7 +1,7 @@
 /* conv_query.c - which kernel a CONV layer runs (pz_conv_query, rt/rows.h):
  * the one rule that ops/conv.c's prepare takes and the compiler asks (the
  * halo count, Winograd's eligibility). The paths are described at the top
- * of ops/conv.c. Also the geometry check CONV and CONV_TRANSPOSE share. */
+ * of ops/conv.c. */
 #include <string.h>
 
 #include "rt/kernels/fast.h"
@@ -121,46 +121,3 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
     return q->path;
 }
 
-int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
-{
-    const pz_conv_params *p = l->params;
-    const pz_tensor *x = pz_in(l, 0), *w = pz_in(l, 1), *y = pz_out(l, 0);
-    char bx[96], bw[96], by[96];
-    if (p->nsp < 1 || p->nsp > PZ_MAX_SPATIAL)
-        return pz_layer_fail(l, err, n, "%d spatial dims, expected 1 to %d", p->nsp,
-                             PZ_MAX_SPATIAL);
-    if (x->rank != 2 + p->nsp || w->rank != 2 + p->nsp || y->rank != 2 + p->nsp)
-        return pz_layer_fail(l, err, n, "X %s, W %s, Y %s: expected rank %d (N, C, %d spatial)",
-                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(w, bw, sizeof bw),
-                             pz_shape_str(y, by, sizeof by), 2 + p->nsp, p->nsp);
-    int64_t G = p->group, C = x->dims[1], M = y->dims[1];
-    /* conv: W is {M, C/G, k...}; transposed: W is {C, M/G, k...} */
-    int64_t wc = transpose ? C : M, wg = transpose ? M / (G > 0 ? G : 1) : C / (G > 0 ? G : 1);
-    if (G < 1 || C % G || M % G || w->dims[0] != wc || w->dims[1] != wg || y->dims[0] != x->dims[0])
-        return pz_layer_fail(l, err, n, "X %s, W %s, Y %s, group %lld do not agree",
-                             pz_shape_str(x, bx, sizeof bx), pz_shape_str(w, bw, sizeof bw),
-                             pz_shape_str(y, by, sizeof by), (long long)G);
-    for (int j = 0; j < p->nsp; j++) {
-        int64_t k = p->kernel[j], s = p->stride[j], d = p->dilation[j];
-        int64_t pb = p->pad_begin[j], pe = p->pad_end[j], in = x->dims[2 + j];
-        /* transposed: Y's size is given (output_padding, output_shape), so
-         * only pad_begin matters and it may be anything */
-        if (k != w->dims[2 + j] || s < 1 || d < 1 || (!transpose && (pb < 0 || pe < 0)))
-            return pz_layer_fail(l, err, n,
-                                 "spatial dim %d: kernel %lld (W has %lld), stride %lld, "
-                                 "dilation %lld, pads %lld/%lld", j, (long long)k,
-                                 (long long)w->dims[2 + j], (long long)s, (long long)d,
-                                 (long long)pb, (long long)pe);
-        if (!transpose) {
-            int64_t want = (in + pb + pe - d * (k - 1) - 1) / s + 1;
-            if (in + pb + pe - d * (k - 1) - 1 < 0) want = 0;
-            if (y->dims[2 + j] != want)
-                return pz_layer_fail(l, err, n, "spatial dim %d: Y has %lld, expected %lld",
-                                     j, (long long)y->dims[2 + j], (long long)want);
-        } else if (y->dims[2 + j] < 0) {
-            return pz_layer_fail(l, err, n, "spatial dim %d: Y has %lld", j,
-                                 (long long)y->dims[2 + j]);
-        }
-    }
-    return 0;
-}

@@ -14,6 +14,7 @@ typedef struct {
     ct_fn fn;
     pz_deconv_phases *ph;
     pz_deconv_frames *fr;
+    int64_t xplan[PZ_MAX_RANK];   /* X's dims at prepare (a dynamic region: N may be less) */
 } ct_state;
 
 static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
@@ -35,9 +36,11 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
     ct_state *st = calloc(1, sizeof *st);
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
+    memcpy(st->xplan, x->dims, sizeof st->xplan);
     ct_fn *fn = &st->fn;
     *fn = pz_f32_conv_transpose__ref;
-    if (l->isa != PZ_ISA_REF && !l->dyn && w->data && (!b || b->data) &&
+    /* in a dynamic region the phases run the run's images (at most the plan's) */
+    if (l->isa != PZ_ISA_REF && w->data && (!b || b->data) &&
         pz_deconv_phases_takes(l->params, x->rank, x->dims, y->dims)) {
         if (pz_deconv_phases_make(&st->ph, l->params, x->dims, y->dims, w->data,
                                   b ? b->data : NULL, l->isa))
@@ -57,8 +60,7 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
         l->kernel = "phases frames";
         return 0;
     }
-    if (l->isa != PZ_ISA_REF && !l->dyn &&
-        pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
+    if (l->isa != PZ_ISA_REF && pz_conv_transpose_fast_takes(l->params, x->dims, y->dims))
         *fn = pz_f32_conv_transpose__fast;
 #ifndef PZ_SCALAR
     if (*fn == pz_f32_conv_transpose__fast && l->isa == PZ_ISA_AVX512)
@@ -71,8 +73,12 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *b = pz_in(l, 2);
     const ct_state *st = l->state;
+    if (l->run_err && l->run_err[0]) return;   /* run_shape's: Y stays empty */
     if (st->ph) {
-        pz_deconv_phases_run(st->ph, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        const pz_deconv_phases *f = st->ph;
+        pz_deconv_phases now;   /* a dynamic region: the run's images */
+        if (l->dyn) now = *f, now.n = l->in[0]->dims[0], f = &now;
+        pz_deconv_phases_run(f, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
         return;
     }
     if (st->fr) {
@@ -81,6 +87,11 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
     }
     st->fn(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,
                                l->in[1]->data, b ? b->data : NULL, l->out[0]->data, ith, nth);
+}
+
+static void conv_transpose_run_shape(const pz_layer *l)
+{
+    pz_conv_run_shape(l, ((const ct_state *)l->state)->xplan);
 }
 
 static void conv_transpose_release(pz_layer *l)
@@ -93,5 +104,5 @@ const pz_rt_op pz_rt_op_conv_transpose = {
     .name = "CONV_TRANSPOSE", PZ_OP_PARAMS(pz_conv_params, pz_conv_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 1,
     .prepare = conv_transpose_prepare, .run = conv_transpose_run,
-    .release = conv_transpose_release,
+    .release = conv_transpose_release, .run_shape = conv_transpose_run_shape,
 };

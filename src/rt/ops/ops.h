@@ -17,9 +17,12 @@ static inline pz_tensor *pz_out(const pz_layer *l, int i)
     return i < l->n_out ? l->out[i] : NULL;
 }
 
-/* conv.c: checks a conv's spatial params against X, W and Y (shared with
- * CONV_TRANSPOSE, whose W is {C, M/G, k...}). */
+/* conv_shape.c: checks a conv's spatial params against X, W and Y (shared
+ * with CONV_TRANSPOSE, whose W is {C, M/G, k...}). */
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose);
+/* conv_shape.c: run_shape of CONV and CONV_TRANSPOSE in a dynamic region:
+ * Y's dim 0 is X's, X's other dims must be xplan's (prepare's X). */
+void pz_conv_run_shape(const pz_layer *l, const int64_t *xplan);
 
 /* chgather.c: a layer whose output channels are a gather of its first nin
  * inputs' channels (Concat, Slice, Gather along axis 1 of rank-4 float32

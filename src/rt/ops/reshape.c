@@ -127,6 +127,12 @@ static const char *reshape_dims(const pz_layer *l, int64_t *dims, char *why, siz
         known = count;
     }
     if (at >= 0 && dims[at] > st->bound[at]) return "the -1 dim is above its planned bound";
+    if (at >= 0 && p->minus_dim > 0 && dims[at] != p->minus_dim) {
+        snprintf(why, n, "the -1 dim is %lld, the compile took it as %lld at every run "
+                 "(X's other dims against the shape's)", (long long)dims[at],
+                 (long long)p->minus_dim);
+        return why;
+    }
     if (known != count) {
         snprintf(why, n, "the shape has %lld elements, X %lld", (long long)known,
                  (long long)count);
@@ -164,6 +170,7 @@ static int reshape_dyn_self(const pz_layer *l)
 static const pz_param_field reshape_fields[] = {
     PZ_FIELD(pz_reshape_params, allowzero, PZ_F_INT),
     PZ_FIELD(pz_reshape_params, axes, PZ_F_INT),
+    PZ_FIELD(pz_reshape_params, minus_dim, PZ_F_I64),
 };
 
 const pz_rt_op pz_rt_op_reshape = {
