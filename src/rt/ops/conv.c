@@ -507,7 +507,6 @@ static void conv_run(const pz_layer *l, int ith, int nth)
 {
     const conv_state *st = l->state;
     const float *x = l->in[0]->data;
-    if (l->run_err && l->run_err[0]) return;   /* run_shape's: Y stays empty */
     if (l->x_gather) {   /* its input gathered into this worker's scratch (inplace.c) */
         float *xs = (float *)((char *)l->scratch + (size_t)ith * (l->scratch_bytes / (size_t)(l->nth > 1 ? l->nth : 1)));
         pz_chg_run_into(l->x_gather, xs);
@@ -640,18 +639,6 @@ static void conv_run_rows(const pz_layer *l, const void *const *in, void *out, i
     pz_rowwin xw = {0, l->in[0]->dims[2]}, yw = {0, l->out[0]->dims[2]};
     conv_run_window(l, in, xw, out, yw, r0, r1, NULL, ith, nth);
 }
-
-/* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */
-static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD",
-                                         "PZ_CONV_SPARSE", "PZ_CONV_SPARSE_WINOGRAD"};
-const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
-    PZ_FIELD(pz_conv_params, nsp, PZ_F_INT), PZ_FIELD(pz_conv_params, group, PZ_F_I64),
-    PZ_FIELD_ARRAY(pz_conv_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_conv_params, stride, PZ_F_I64),
-    PZ_FIELD_ARRAY(pz_conv_params, dilation, PZ_F_I64),
-    PZ_FIELD_ARRAY(pz_conv_params, pad_begin, PZ_F_I64),
-    PZ_FIELD_ARRAY(pz_conv_params, pad_end, PZ_F_I64), PZ_FIELD(pz_conv_params, act, PZ_F_ACT),
-    PZ_FIELD_ENUM(pz_conv_params, algo, CONV_ALGO), PZ_FIELD(pz_conv_params, sparsity, PZ_F_F32),
-};
 
 /* Row-local: X through the window; W and B whatever the rows; the rows the
  * kernel prepare will choose computes together (pz_conv_query_make: its

@@ -1,8 +1,20 @@
-/* conv_shape.c - the shapes of a CONV or CONV_TRANSPOSE layer: the
- * geometry prepare checks, and the run's shape in a dynamic region. */
+/* conv_shape.c - what CONV and CONV_TRANSPOSE share: their params' fields,
+ * the geometry prepare checks, and the run's shape in a dynamic region. */
 #include <string.h>
 
 #include "rt/ops/ops.h"
+
+/* pz_conv_params as the code generator prints it (CONV, CONV_TRANSPOSE). */
+static const char *const CONV_ALGO[] = {"PZ_CONV_AUTO", "PZ_CONV_DIRECT", "PZ_CONV_WINOGRAD",
+                                         "PZ_CONV_SPARSE", "PZ_CONV_SPARSE_WINOGRAD"};
+const pz_param_field pz_conv_fields[PZ_CONV_N_FIELDS] = {
+    PZ_FIELD(pz_conv_params, nsp, PZ_F_INT), PZ_FIELD(pz_conv_params, group, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, kernel, PZ_F_I64), PZ_FIELD_ARRAY(pz_conv_params, stride, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, dilation, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, pad_begin, PZ_F_I64),
+    PZ_FIELD_ARRAY(pz_conv_params, pad_end, PZ_F_I64), PZ_FIELD(pz_conv_params, act, PZ_F_ACT),
+    PZ_FIELD_ENUM(pz_conv_params, algo, CONV_ALGO), PZ_FIELD(pz_conv_params, sparsity, PZ_F_F32),
+};
 
 int pz_conv_check_geometry(const pz_layer *l, char *err, size_t n, bool transpose)
 {
