@@ -19,7 +19,7 @@ abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 PZ=$(abs "$1") D=${2:-/tmp/pz_convnd} ROUNDS=${3:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$D"
-[ -f "$D/unet3d_up.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
+[ -f "$D/deconv_d2.onnx" ] || /usr/bin/python3 - "$D" <<'PYEOF'
 import sys
 import torch
 import torchvision
