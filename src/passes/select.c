@@ -23,7 +23,9 @@
  *     no graph outputs; every node of the pattern plain;
  *   - c, k and the constants float32 constants of one element (any rank
  *     up to y's: they broadcast as scalars), not NaN;
- *   - the Where's (or Mul's) output of y's type and shape. */
+ *   - the Where's (or Mul's) output of y's type and shape.
+ * An If's chooser (a Where of one bool, rt/guard.c) fuses only so: its
+ * sides then run nothing but y's layer, which the condition reads too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

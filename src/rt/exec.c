@@ -379,6 +379,15 @@ void pz_net_run(pz_net *net, const void *const *inputs, void *const *outputs)
         if (v->kind == T_VIEW && net->tensors[v->root].kind == T_INPUT)
             v->t.data = net->tensors[v->root].t.data;
     }
+    /* a layer this run does not reach (in a loop body run zero times) keeps
+     * nothing of an earlier run: no skip, error or time (profile, run_error) */
+    for (int i = 0; i < net->n_layers; i++) {
+        pz_layer *l = &net->layers[i];
+        l->skipped = 0;
+        if (!l->loop_of) continue;
+        if (l->run_err) l->run_err[0] = 0;
+        l->ns = 0;
+    }
     pz_pool_hold(net->pool);
     for (int b = 0; b < net->n_blocks; b++) block_run(net, &net->blocks[b]);
     output_job job = {net, outputs};

@@ -21,6 +21,12 @@
  * implied by each of its readers' guards. Why the condition the layer reads
  * is the chooser's: the tensor lives, unchanged, from its writer to the
  * chooser, which reads it after the layer.
+ *
+ * No fusion hides a chooser with a branch to skip: select.c's Where fusion
+ * needs the sides to be the fused layer's own output y (y, a constant,
+ * Mul(y, k)), so an If it takes whole holds that layer alone, which the
+ * condition Cmp(y, c) needs anyway; its mask fusion takes only the Cmp, and
+ * the WHERE reading the bool stays a chooser (33-control-flow's if_fused).
  */
 #include <string.h>
 

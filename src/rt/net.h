@@ -132,7 +132,8 @@ struct pz_layer {
     int *body, n_body, loop_head;
     /* The branch of an If taken at run time (rt/guard.c): the layer runs
      * only when each one-bool tensor guard_t[k] holds guard_v[k] (0: none,
-     * it always runs); skipped: 1 when the last run did not run it */
+     * it always runs); skipped: 1 when the last run's last visit of it
+     * did not run it (0 when the run did not reach it: exec.c) */
     int n_guard;
     int guard_t[PZ_GUARD_MAX];
     unsigned char guard_v[PZ_GUARD_MAX];

@@ -266,6 +266,62 @@ save_shared("if_skip_reshape", helper.make_model(g, opset_imports=[helper.make_o
              ("tf", [T_, F_, xr, bad, i64(3, 2), bad]),
              ("ft", [F_, T_, xr, bad, bad, i64(1, 6)])], 1)
 
+# An If whose condition a Gemm's epilogue writes (Cmp(y, c) fused into the
+# Gemm: select.c's pass_fuse_mask) and whose branches are three convs each,
+# its output then read by torch.where(y > 0, y, 0.2 * y), the pattern
+# pass_fuse_select takes into a Conv: the chooser stays a WHERE (select.c
+# fuses a Where only when its branches are the fused layer's own output), so
+# the branch not taken is skipped. The Gemm has no bias: -x flips the
+# condition.
+def conv_branch(tag):
+    nodes, inits, prev = [], [], "x"
+    for k in range(3):
+        w = "%sw%d" % (tag, k)
+        inits.append(numpy_helper.from_array(
+            (rng.standard_normal((4, 4, 3, 3)) * 0.3).astype(np.float32), w))
+        nodes.append(helper.make_node("Conv", [prev, w], ["%s%d" % (tag, k)],
+                                      name="%sconv%d" % (tag, k), pads=[1, 1, 1, 1]))
+        prev = "%s%d" % (tag, k)
+    return helper.make_graph(nodes, tag, [], [vi(prev, [1, 4, 8, 8])], initializer=inits)
+
+
+g = helper.make_graph(
+    [helper.make_node("Flatten", ["x"], ["fx"]),
+     helper.make_node("Gemm", ["fx", "gw"], ["score"], name="score"),
+     helper.make_node("Greater", ["score", "zero_f"], ["c2"]),
+     helper.make_node("Reshape", ["c2", "scalar"], ["c"]),
+     helper.make_node("If", ["c"], ["y"], name="pick", then_branch=conv_branch("t"),
+                      else_branch=conv_branch("e")),
+     helper.make_node("Greater", ["y", "zero_f"], ["m"]),
+     helper.make_node("Mul", ["y", "k_f"], ["ky"]),
+     helper.make_node("Where", ["m", "y", "ky"], ["out"])],
+    "if_fused", [vi("x", [1, 4, 8, 8])], [vi("out", [1, 4, 8, 8])],
+    initializer=[numpy_helper.from_array(rng.standard_normal((256, 1)).astype(np.float32), "gw"),
+                 numpy_helper.from_array(np.array(0, np.float32), "zero_f"),
+                 numpy_helper.from_array(np.array(0.2, np.float32), "k_f"),
+                 numpy_helper.from_array(np.zeros(0, np.int64), "scalar")])
+xf = rng.standard_normal((1, 4, 8, 8)).astype(np.float32)
+if float(xf.reshape(1, -1) @ numpy_helper.to_array(g.initializer[0])) < 0:
+    xf = -xf   # the t case takes then
+save_shared("if_fused", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+            [("t", [xf]), ("f", [-xf])], 1)
+
+# The one If select.c can fuse whole: Where(y > 0, y, 0.2 y) of a Gemm's one
+# element y, as an If (nothing in it but the Gemm: nothing to skip).
+g = helper.make_graph(
+    [helper.make_node("Gemm", ["x", "gw1"], ["s"], name="score"),
+     helper.make_node("Greater", ["s", "zero_f"], ["c"]),
+     helper.make_node("If", ["c"], ["y"], name="pick", then_branch=branch(
+         "then", [helper.make_node("Identity", ["s"], ["ts"])], "ts", [1, 1]),
+         else_branch=branch("else", [helper.make_node("Mul", ["s", "k_f"], ["es"])], "es", [1, 1]))],
+    "if_select_whole", [vi("x", [1, 16])], [vi("y", [1, 1])],
+    initializer=[numpy_helper.from_array(rng.standard_normal((16, 1)).astype(np.float32), "gw1"),
+                 numpy_helper.from_array(np.array(0, np.float32), "zero_f"),
+                 numpy_helper.from_array(np.array(0.2, np.float32), "k_f")])
+xs = rng.standard_normal((1, 16)).astype(np.float32)
+save_shared("if_select_whole", helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]),
+            [("a", [xs]), ("b", [-xs])], 1)
+
 with open(os.path.join(out, "cases.txt"), "w") as f:
     f.write("\n".join(cases) + "\n")
 print("control_flow.py: %d cases in %s" % (len(cases), out))

@@ -78,20 +78,26 @@ while read -r name nin nout mode model; do
     fi
 done <"$T/cases.txt"
 # The branch not taken did not run: --profile lists its layers as skipped,
-# the taken one's as run, in `run` and in the built program.
-skips="t:egather:tgather f:tgather:egather"
-[ "$san$full" = 10 ] && skips="t:egather:tgather"
-for tf in $skips; do
-    c=${tf%%:*} rest=${tf#*:}
-    off=${rest%%:*} on=${rest#*:}
-    n=if_skip_gather_$c
-    in="--input $T/$n.in0.pb --input $T/$n.in1.pb --input $T/$n.in2.pb --input $T/$n.in3.pb"
+# the taken one's as run, in `run` and in the built program. CASE:OFF:ON:N:H,
+# OFF and ON the names of N layers of each branch less a trailing digit, H
+# the layers skipped in all (if_fused: the condition a Gemm's epilogue writes).
+skips="if_skip_gather_t:egather:tgather:1:2 if_skip_gather_f:tgather:egather:1:2
+if_fused_t:econv:tconv:3:3 if_fused_f:tconv:econv:3:3"
+[ "$san$full" = 10 ] && skips="if_skip_gather_t:egather:tgather:1:2 if_fused_f:tconv:econv:3:3"
+for e in $skips; do
+    n=${e%%:*} rest=${e#*:}
+    off=${rest%%:*} rest=${rest#*:}
+    on=${rest%%:*} rest=${rest#*:}
+    k=${rest%%:*} h=${rest#*:}
+    model=${n%_*}
+    in=""
+    for f in "$T/$n".in*.pb; do in="$in --input $f"; done
     # shellcheck disable=SC2086
-    for how in "$PZ run $T/if_skip_gather.onnx" "$T/if_skip_gather.exe"; do
+    for how in "$PZ run $T/$model.onnx" "$T/$model.exe"; do
         $how $in --profile >"$T/prof" 2>&1
-        if grep -q "pick/.*/$off .*skipped (an If branch not taken)" "$T/prof" &&
-            grep "pick/.*/$on " "$T/prof" | grep -vq skipped &&
-            grep -q ", 2 skipped by the last run" "$T/prof"; then ok
+        if [ "$(grep -c "pick/[a-z]*/$off[0-9]* .*skipped (an If branch not taken)" "$T/prof")" = "$k" ] &&
+            [ "$(grep "pick/[a-z]*/$on[0-9]* " "$T/prof" | grep -vc skipped)" = "$k" ] &&
+            grep -q ", $h skipped by the last run" "$T/prof"; then ok
         else bad "$n: ${how%% *} --profile does not list $off as skipped, $on as run: $(cat "$T/prof")"
         fi
     done

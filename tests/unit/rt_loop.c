@@ -7,6 +7,8 @@
  * carried value doubles per iteration (LOOP_BEGIN's grow: CONCAT(h, h))
  * beside two that swap. Expected values computed here by plain C loops. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt/pz_rt.h"
@@ -151,8 +153,62 @@ static void check_grow(void)
     pz_net_free(net);
 }
 
+/* The profile's count of skipped layers: y = loop n times { h <- c ? h + x
+ * : h * x }, a WHERE of the bool input c choosing (rt/guard.c). c false
+ * with n 2 skips the add; n 0 then reaches neither side, which the profile
+ * must not count as skipped (an earlier run's flag). */
+static void check_guard_in_body(void)
+{
+    pz_net *net = pz_net_new("guard_body");
+    int64_t one[1] = {1}, two[1] = {W};
+    int x = pz_net_input(net, "x", PZ_F32, 1, two);
+    int n = pz_net_input(net, "n", PZ_I64, 1, one);
+    int c = pz_net_input(net, "c", PZ_BOOL, 1, one);
+    int it = pz_net_tensor(net, "it", PZ_I64, 1, one), lc = pz_net_tensor(net, "lc", PZ_BOOL, 1, one);
+    int h = pz_net_tensor(net, "h", PZ_F32, 1, two);
+    pz_net_layer(net, "loop/begin", PZ_OP_LOOP_BEGIN, NULL, 0, &x, 1, (int[]){it, lc, h}, 3);
+    int a = pz_net_tensor(net, "a", PZ_F32, 1, two), m = pz_net_tensor(net, "m", PZ_F32, 1, two);
+    pz_binary_params add = {.func = PZ_BIN_ADD}, mul = {.func = PZ_BIN_MUL};
+    pz_net_layer(net, "loop/then_add", PZ_OP_BINARY, &add, sizeof add, (int[]){h, x}, 2, &a, 1);
+    pz_net_layer(net, "loop/else_mul", PZ_OP_BINARY, &mul, sizeof mul, (int[]){h, x}, 2, &m, 1);
+    int w = pz_net_tensor(net, "w", PZ_F32, 1, two);
+    pz_net_layer(net, "loop/pick", PZ_OP_WHERE, NULL, 0, (int[]){c, a, m}, 3, &w, 1);
+    int y = pz_net_tensor(net, "y", PZ_F32, 1, two);
+    pz_net_layer(net, "loop", PZ_OP_LOOP, NULL, 0, (int[]){n, -1, it, lc, h, lc, w}, 7, &y, 1);
+    pz_net_output(net, y);
+    char err[256] = "";
+    int rc = pz_net_compile(net, 1, NULL, err, sizeof err);
+    checkf(rc == 0, "guard_body compile: %s", err);
+    pz_net_profile(net, 1);
+    const float xs[W] = {1.5f, -2.0f};
+    static const struct { int64_t n; uint8_t c; int skipped; float y0; } runs[] = {
+        {2, 0, 1, 1.5f * 1.5f * 1.5f}, {0, 0, 0, 1.5f}, {2, 1, 1, 4.5f}, {0, 1, 0, 1.5f}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0] && !rc; r++) {
+        float yb[W];
+        const void *ins[3] = {xs, &runs[r].n, &runs[r].c};
+        void *outs[1] = {yb};
+        pz_net_run(net, ins, outs);
+        const char *re = pz_net_run_error(net);
+        checkf(!re, "guard_body run %zu: %s", r, re ? re : "");
+        checkf(yb[0] == runs[r].y0, "guard_body run %zu: y[0] %g, want %g", r, yb[0], runs[r].y0);
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        if (!f) continue;
+        pz_net_print_profile(net, f);
+        fclose(f);
+        int says = buf && strstr(buf, ", 1 skipped by the last run") != NULL;
+        checkf(says == runs[r].skipped, "guard_body run %zu (n %lld, c %d): the profile %s one "
+               "layer skipped: %s", r, (long long)runs[r].n, runs[r].c,
+               runs[r].skipped ? "does not count" : "counts", buf ? buf : "");
+        free(buf);
+    }
+    pz_net_free(net);
+}
+
 int main(void)
 {
+    check_guard_in_body();
     check_grow();
     check_nested(0);
     check_nested(1);
