@@ -153,37 +153,65 @@ static void check_grow(void)
     pz_net_free(net);
 }
 
+/* A net y = loop n times { h <- body(h) } over inputs x [2], n and v (one
+ * element of type vt), the body's layers added between loop_open and
+ * loop_close, which compiles it (NULL on failure, checked). */
+typedef struct {
+    pz_net *net;
+    int x, n, v, h;
+    int it, lc;
+} loop_net;
+
+static loop_net loop_open(const char *name, const char *v_name, pz_dtype vt)
+{
+    int64_t one[1] = {1}, two[1] = {W};
+    loop_net L = {pz_net_new(name), 0, 0, 0, 0, 0, 0};
+    L.x = pz_net_input(L.net, "x", PZ_F32, 1, two);
+    L.n = pz_net_input(L.net, "n", PZ_I64, 1, one);
+    L.v = pz_net_input(L.net, v_name, vt, 1, one);
+    L.it = pz_net_tensor(L.net, "it", PZ_I64, 1, one);
+    L.lc = pz_net_tensor(L.net, "lc", PZ_BOOL, 1, one);
+    L.h = pz_net_tensor(L.net, "h", PZ_F32, 1, two);
+    pz_net_layer(L.net, "loop/begin", PZ_OP_LOOP_BEGIN, NULL, 0, &L.x, 1, (int[]){L.it, L.lc, L.h}, 3);
+    return L;
+}
+
+static pz_net *loop_close(const loop_net *L, int h_out)
+{
+    int64_t two[1] = {W};
+    int y = pz_net_tensor(L->net, "y", PZ_F32, 1, two);
+    pz_net_layer(L->net, "loop", PZ_OP_LOOP, NULL, 0, (int[]){L->n, -1, L->it, L->lc, L->h, L->lc, h_out},
+                 7, &y, 1);
+    pz_net_output(L->net, y);
+    char err[256] = "";
+    int rc = pz_net_compile(L->net, 1, NULL, err, sizeof err);
+    checkf(rc == 0, "loop net compile: %s", err);
+    if (!rc) return L->net;
+    pz_net_free(L->net);
+    return NULL;
+}
+
 /* The profile's count of skipped layers: y = loop n times { h <- c ? h + x
  * : h * x }, a WHERE of the bool input c choosing (rt/guard.c). c false
  * with n 2 skips the add; n 0 then reaches neither side, which the profile
  * must not count as skipped (an earlier run's flag). */
 static void check_guard_in_body(void)
 {
-    pz_net *net = pz_net_new("guard_body");
-    int64_t one[1] = {1}, two[1] = {W};
-    int x = pz_net_input(net, "x", PZ_F32, 1, two);
-    int n = pz_net_input(net, "n", PZ_I64, 1, one);
-    int c = pz_net_input(net, "c", PZ_BOOL, 1, one);
-    int it = pz_net_tensor(net, "it", PZ_I64, 1, one), lc = pz_net_tensor(net, "lc", PZ_BOOL, 1, one);
-    int h = pz_net_tensor(net, "h", PZ_F32, 1, two);
-    pz_net_layer(net, "loop/begin", PZ_OP_LOOP_BEGIN, NULL, 0, &x, 1, (int[]){it, lc, h}, 3);
-    int a = pz_net_tensor(net, "a", PZ_F32, 1, two), m = pz_net_tensor(net, "m", PZ_F32, 1, two);
+    loop_net L = loop_open("guard_body", "c", PZ_BOOL);
+    int64_t two[1] = {W};
+    int a = pz_net_tensor(L.net, "a", PZ_F32, 1, two), m = pz_net_tensor(L.net, "m", PZ_F32, 1, two);
     pz_binary_params add = {.func = PZ_BIN_ADD}, mul = {.func = PZ_BIN_MUL};
-    pz_net_layer(net, "loop/then_add", PZ_OP_BINARY, &add, sizeof add, (int[]){h, x}, 2, &a, 1);
-    pz_net_layer(net, "loop/else_mul", PZ_OP_BINARY, &mul, sizeof mul, (int[]){h, x}, 2, &m, 1);
-    int w = pz_net_tensor(net, "w", PZ_F32, 1, two);
-    pz_net_layer(net, "loop/pick", PZ_OP_WHERE, NULL, 0, (int[]){c, a, m}, 3, &w, 1);
-    int y = pz_net_tensor(net, "y", PZ_F32, 1, two);
-    pz_net_layer(net, "loop", PZ_OP_LOOP, NULL, 0, (int[]){n, -1, it, lc, h, lc, w}, 7, &y, 1);
-    pz_net_output(net, y);
-    char err[256] = "";
-    int rc = pz_net_compile(net, 1, NULL, err, sizeof err);
-    checkf(rc == 0, "guard_body compile: %s", err);
+    pz_net_layer(L.net, "loop/then_add", PZ_OP_BINARY, &add, sizeof add, (int[]){L.h, L.x}, 2, &a, 1);
+    pz_net_layer(L.net, "loop/else_mul", PZ_OP_BINARY, &mul, sizeof mul, (int[]){L.h, L.x}, 2, &m, 1);
+    int w = pz_net_tensor(L.net, "w", PZ_F32, 1, two);
+    pz_net_layer(L.net, "loop/pick", PZ_OP_WHERE, NULL, 0, (int[]){L.v, a, m}, 3, &w, 1);
+    pz_net *net = loop_close(&L, w);
+    if (!net) return;
     pz_net_profile(net, 1);
     const float xs[W] = {1.5f, -2.0f};
     static const struct { int64_t n; uint8_t c; int skipped; float y0; } runs[] = {
         {2, 0, 1, 1.5f * 1.5f * 1.5f}, {0, 0, 0, 1.5f}, {2, 1, 1, 4.5f}, {0, 1, 0, 1.5f}};
-    for (size_t r = 0; r < sizeof runs / sizeof runs[0] && !rc; r++) {
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         float yb[W];
         const void *ins[3] = {xs, &runs[r].n, &runs[r].c};
         void *outs[1] = {yb};
@@ -211,28 +239,18 @@ static void check_guard_in_body(void)
  * and must not report that earlier error (ONNX Runtime runs no body). */
 static void check_body_error_cleared(void)
 {
-    pz_net *net = pz_net_new("body_error");
+    loop_net L = loop_open("body_error", "i", PZ_I64);
     int64_t one[1] = {1}, two[1] = {W};
-    int x = pz_net_input(net, "x", PZ_F32, 1, two);
-    int n = pz_net_input(net, "n", PZ_I64, 1, one);
-    int i = pz_net_input(net, "i", PZ_I64, 1, one);
-    int it = pz_net_tensor(net, "it", PZ_I64, 1, one), lc = pz_net_tensor(net, "lc", PZ_BOOL, 1, one);
-    int h = pz_net_tensor(net, "h", PZ_F32, 1, two);
-    pz_net_layer(net, "loop/begin", PZ_OP_LOOP_BEGIN, NULL, 0, &x, 1, (int[]){it, lc, h}, 3);
-    int g = pz_net_tensor(net, "g", PZ_F32, 1, one), h2 = pz_net_tensor(net, "h2", PZ_F32, 1, two);
+    int g = pz_net_tensor(L.net, "g", PZ_F32, 1, one), h2 = pz_net_tensor(L.net, "h2", PZ_F32, 1, two);
     pz_axis_params ax = {0};
-    pz_net_layer(net, "loop/gather", PZ_OP_GATHER, &ax, sizeof ax, (int[]){h, i}, 2, &g, 1);
+    pz_net_layer(L.net, "loop/gather", PZ_OP_GATHER, &ax, sizeof ax, (int[]){L.h, L.v}, 2, &g, 1);
     pz_binary_params add = {.func = PZ_BIN_ADD};
-    pz_net_layer(net, "loop/add", PZ_OP_BINARY, &add, sizeof add, (int[]){h, g}, 2, &h2, 1);
-    int y = pz_net_tensor(net, "y", PZ_F32, 1, two);
-    pz_net_layer(net, "loop", PZ_OP_LOOP, NULL, 0, (int[]){n, -1, it, lc, h, lc, h2}, 7, &y, 1);
-    pz_net_output(net, y);
-    char err[256] = "";
-    int rc = pz_net_compile(net, 1, NULL, err, sizeof err);
-    checkf(rc == 0, "body_error compile: %s", err);
+    pz_net_layer(L.net, "loop/add", PZ_OP_BINARY, &add, sizeof add, (int[]){L.h, g}, 2, &h2, 1);
+    pz_net *net = loop_close(&L, h2);
+    if (!net) return;
     const float xs[W] = {1.5f, -2.0f};
     static const struct { int64_t n, i; int fails; } runs[] = {{1, 5, 1}, {0, 5, 0}, {1, 1, 0}};
-    for (size_t r = 0; r < sizeof runs / sizeof runs[0] && !rc; r++) {
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         float yb[W];
         const void *ins[3] = {xs, &runs[r].n, &runs[r].i};
         void *outs[1] = {yb};
