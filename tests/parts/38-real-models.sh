@@ -4,7 +4,8 @@
 # tools/real_models.sh into build/real-models (or $PZ_REAL_MODELS), each run
 # as a user runs it, `paleozoic run MODEL --input ... --output ...` on the
 # seeded inputs written beside it, against ONNX Runtime 1.17 on the same
-# files. A model passes when every output agrees within the tolerance that
+# files (1.30, bench/transformers/ort130, for a model of IR version 10 that
+# 1.17 cannot load). A model passes when every output agrees within the tolerance that
 # tools/real_models.tsv gives it:
 #   close:1e-3:1e-4 for probabilities and recurrent states, values in [0, 1]
 #     or (-1, 1): float32 summation order moves them by ~1e-6, 1e-4 is far
@@ -18,6 +19,16 @@
 #     against float64) maps neighbours 7e-5 apart to one float, two peaks;
 #   close:1e-2:1e-2 for the float16 model, which ONNX Runtime computes in
 #     float16 (a 2^-11 rounding at each op) and Paleozoic in float32.
+#   cosine:MIN (cosine similarity) for the dynamically quantized IS-Net: the
+#     two runtimes' bilinear Resize differ by 1 ulp, DynamicQuantizeLinear
+#     turns an ulp on a rounding tie into one quantization step, and the
+#     steps spread through the decoder (the first difference is such a step,
+#     every ConvInteger before it bitwise ORT's: bench/RESULTS.md). Measured
+#     1 - cos: 1.2e-3 for the 1024x1024 mask, <= 1.4e-4 for the 128-512
+#     decoder maps, <= 4e-6 for the deep ones; MIN 0.995, 0.999, 0.9999.
+#     A loose check (a channel of median energy zeroed: 1 - cos 1.4e-3 to
+#     3.7e-3 in those maps, 1.5e-4 to 3.3e-4 in the deep ones; a weak
+#     channel passes): the node suite checks these ops exactly.
 # A model may be refused: exit 2 and a message naming the node, op or type
 # (counted as skipped, printed). A wrong answer, a crash, another exit code
 # or a refusal that names nothing fails. Ends with `N passed, N failed,
@@ -28,6 +39,7 @@ NAME=38-real-models
 part_init "$@"
 D=${PZ_REAL_MODELS:-$ROOT/build/real-models}
 MANIFEST=$ROOT/tools/real_models.tsv
+ORT130=$ROOT/bench/transformers/ort130
 if [ "$have_ort" = 0 ]; then
     skip_part "needs node_modules/onnxruntime-node (tools/setup.sh)"
 fi
@@ -88,9 +100,24 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
     fi
     # shellcheck disable=SC2086
     if ! node "$E2E/ort_run.js" "$D/$name.onnx" $ins -- $ref >"$T/log" 2>&1; then
-        echo "FAIL $what: ONNX Runtime failed: $(tail -c 300 "$T/log")"
-        fail=$((fail + 1))
-        continue
+        # ONNX Runtime 1.17 reads IR versions up to 9: a model of IR 10
+        # (exported by PyTorch 2.9) is checked against 1.30 (tools/setup.sh)
+        ok=0
+        if grep -q 'Unsupported model IR version' "$T/log"; then
+            if [ ! -d "$ORT130/node_modules/onnxruntime-node" ]; then
+                echo "real-models: $what: SKIPPED, needs ONNX Runtime 1.30 (tools/setup.sh)"
+                missing=$((missing + 1))
+                continue
+            fi
+            # shellcheck disable=SC2086
+            node "$E2E/ort_run.js" "$D/$name.onnx" --ort "$ORT130" $ins -- $ref >"$T/log" 2>&1 && ok=1
+        fi
+        if [ "$ok" = 0 ]; then
+            echo "FAIL $what: ONNX Runtime failed: $(tail -c 300 "$T/log")"
+            fail=$((fail + 1))
+            continue
+        fi
+        what="$what, against ONNX Runtime 1.30"
     fi
     ok=1 errs=""
     k=0
@@ -100,11 +127,12 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
         rel:*) args="--rel ${spec#rel:}" ;;
         close:*) args="--close $(printf '%s' "${spec#close:}" | tr ':' ' ')" ;;
         peaks:*) args="--close $(printf '%s' "${spec#peaks:}" | sed 's/:\([^:]*\)$/ --peaks \1/' | tr ':' ' ')" ;;
+        cosine:*) args="--cosine ${spec#cosine:}" ;;
         *) args="" ;;
         esac
         # shellcheck disable=SC2086
         if [ -n "$args" ] && node "$E2E/compare.js" $args "$T/got_$k.pb" "$T/ref_$k.pb" >"$T/cmp" 2>&1; then
-            errs="$errs $(sed -n 's/.*(max abs err \([^)]*\)).*/\1/p; s/.*max|ref| = \([^ ,]*\).*/\1/p' "$T/cmp")"
+            errs="$errs $(sed -n 's/.*(max abs err \([^)]*\)).*/\1/p; s/.*max|ref| = \([^ ,]*\).*/\1/p; s/.*: cosine \([^ ]*\)$/cos \1/p' "$T/cmp")"
         else
             ok=0
             echo "FAIL $what: WRONG output $k ($spec): $(sed "s#$T/##g" "$T/cmp")"
@@ -118,6 +146,6 @@ while IFS="$tab" read -r name pkg ver _ _ _ exporter opset _ tols; do
         fail=$((fail + 1))
     fi
 done <"$T/manifest"
-echo "real-models: $refused refused, $missing not fetched"
+echo "real-models: $refused refused, $missing not fetched or without their ONNX Runtime"
 skip=$((refused + missing))
 finish
