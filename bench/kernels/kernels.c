@@ -1,7 +1,7 @@
 /* kernels.c - GFLOP/s of the fast kernels (rt/kernels/fast.h) at 1 thread on
  * every conv, depthwise and FC layer of ResNet-18 and MobileNetV2 (224x224,
  * batch 1), the FC layers of AlexNet and VGG-16/19 and the GEMMs of a
- * BERT-base encoder layer (128 tokens) and ViT-B/16's first MLP layer, against this
+ * BERT-base encoder layer (128 tokens) and of ViT-B/16 (197 tokens), against this
  * machine's FMA peak and memory bandwidth measured in the same run. Built
  * and run by bench/kernels/run.sh. The kernels are called through the entry
  * points, descriptors and packing that the runtime's layers use
