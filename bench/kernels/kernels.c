@@ -1,7 +1,7 @@
 /* kernels.c - GFLOP/s of the fast kernels (rt/kernels/fast.h) at 1 thread on
  * every conv, depthwise and FC layer of ResNet-18 and MobileNetV2 (224x224,
  * batch 1), the FC layers of AlexNet and VGG-16/19 and the GEMMs of a
- * BERT-base encoder layer (128 tokens) and ViT-B/16's first MLP layer, against this
+ * BERT-base encoder layer (128 tokens) and of ViT-B/16 (197 tokens), against this
  * machine's FMA peak and memory bandwidth measured in the same run. Built
  * and run by bench/kernels/run.sh. The kernels are called through the entry
  * points, descriptors and packing that the runtime's layers use
@@ -269,7 +269,10 @@ static const layer LAYERS[] = {
     GEMM("bert-base", "ffn1 768->3072 +gelu", 1, 128, 768, 3072, PZ_ACT_GELU),
     GEMM("bert-base", "ffn2 3072->768", 1, 128, 3072, 768, PZ_ACT_NONE),
     /* ViT-B/16's MLP at 197 tokens: 15 row tiles, the last of them short */
+    GEMM("vit-b/16", "qkv 768->2304", 1, 197, 768, 2304, PZ_ACT_NONE),
+    GEMM("vit-b/16", "attn out 768->768", 1, 197, 768, 768, PZ_ACT_NONE),
     GEMM("vit-b/16", "mlp1 768->3072 +gelu", 1, 197, 768, 3072, PZ_ACT_GELU),
+    GEMM("vit-b/16", "mlp2 3072->768", 1, 197, 3072, 768, PZ_ACT_NONE),
     ATTN("bert-base", "scores Q K^T", 1, 12, 128, 64, 128),
     ATTN("bert-base", "context P V", 1, 12, 128, 128, 64),
 };

@@ -593,9 +593,12 @@ static void test_gemm(void)
             }
     run_gemm_case(1, 1000, 512, 1, 1, 1.0f, PZ_ACT_NONE);    /* ResNet-18 FC */
     run_gemm_case(64, 300, 700, 0, 3, 1.0f, PZ_ACT_RELU);
-    /* 19 panels: a block of 16 and one of 3, three K slices at 1 thread;
-     * at 3 threads each worker's slices are deeper (6 or 7 panels) */
+    /* 19 panels: AVX2 a block of 16 and one of 3, three K slices at 1
+     * thread; at 3 threads each worker's slices are deeper (6 or 7 panels).
+     * AVX-512 (blocks of 3, slices of 1024): 7 blocks, one slice at 700,
+     * two at 1100 (at 3 threads too) */
     run_gemm_case(20, 600, 700, 1, 1, 1.0f, PZ_ACT_CLIP);
+    run_gemm_case(20, 600, 1100, 0, 1, 1.0f, PZ_ACT_GELU);
     /* GELU (MatMul's fused epilogue), a row bias C and beside it none */
     run_gemm_case(30, 50, 300, 0, 1, 1.0f, PZ_ACT_GELU);
     run_gemm_case(1, 70, 90, 0, 0, 1.0f, PZ_ACT_GELU);

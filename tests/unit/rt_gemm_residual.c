@@ -5,7 +5,7 @@
  * fp32: the GEMM and the GEMV path of each ISA here (scalar twin, AVX2,
  * AVX-512) over edge shapes: M = 1, M below, at and above the row tiles (6,
  * 14), odd N (1, 7, 17, 33, 100: partial panels and masked halves), K
- * across a 256 slice (the partial sums live in Y between slices: Z must come
+ * across a 256 or 1024 slice (the partial sums live in Y between slices: Z must come
  * in once, at the last), a bias row C or none, Z with its rows ldz > N
  * apart, no act or GELU or Clip; normalised error <= 1e-5, 3 workers give
  * the bits of 1, and the row past each Y row (ldy > N) stays untouched. The
@@ -198,6 +198,7 @@ int main(void)
                                                                         : pat % 3 == 2 ? PZ_ACT_GELU
                                                                         : PZ_ACT_NONE));
     fp32_case(128, 768, 768, 1, PZ_ACT_NONE);   /* BERT-base's attention out */
+    fp32_case(29, 100, 1100, 1, PZ_ACT_GELU);   /* two slices of the AVX-512 set's 1024 */
     other_gemms(1, 33, 40);
     other_gemms(29, 70, 300);
     return test_summary("rt_gemm_residual");

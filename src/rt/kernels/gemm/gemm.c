@@ -3,8 +3,6 @@
  * balanced row tiles; the micro-kernels of one ISA compute the tiles. */
 #include "rt/kernels/gemm/gemm.h"
 
-#define KC 256
-#define NB 16   /* panels per block */
 #define NR PZ_GEMM_NR
 
 /* Software prefetch of packed B: in a net the weights come from memory
@@ -21,7 +19,8 @@ typedef struct {
 } pf_plan;
 
 static pf_plan pf_next(const pz_gemm_desc *g, const float *bp, int64_t K, int64_t KCD,
-                       int64_t pb, int64_t pe, int64_t phi, int64_t k0, int64_t calls)
+                       int64_t NB, int64_t pb, int64_t pe, int64_t phi, int64_t k0,
+                       int64_t calls)
 {
     pf_plan s = {.np = 0};
     if (g->ldb || K == 0 || calls <= 0) return s;   /* B in place: an activation */
@@ -59,13 +58,13 @@ void pz_gemm_drive(const pz_gemm_ukset *ks, const pz_gemm_desc *g, const float *
         pz_gemv_drive(ks, g, a, bp, y, ith, nth);
         return;
     }
-    const int64_t MR = ks->max_mr;
+    const int64_t MR = ks->max_mr, NB = ks->nb, KC = ks->kc;
     const int64_t P = (g->n + NR - 1) / NR, T = (g->m + MR - 1) / MR, K = g->k;
 
     /* the workers share out the panels (or, with fewer panels than workers,
      * the row tiles); each walks its panels in blocks of NB, each block's K
-     * in slices (NB * KC * NR floats = 512 KiB of B, kept in L2 while every
-     * row tile passes over them), and the row tiles. Slices inside the block
+     * in slices (NB * KC * NR floats of B, kept in L2 while every row tile
+     * passes over them; the ISA's ks->nb, ks->kc), and the row tiles. Slices inside the block
      * loop: the block's partial sums in Y stay in L2 from slice to slice. A
      * worker with fewer than NB panels takes deeper slices (KCD: the same
      * bytes of B per block), so fewer partial sums go through Y. */
@@ -77,7 +76,7 @@ void pz_gemm_drive(const pz_gemm_ukset *ks, const pz_gemm_desc *g, const float *
         int64_t pe = phi < pb + NB ? phi : pb + NB;
         for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += KCD) {
             int64_t kc = K - k0 < KCD ? K - k0 : KCD;
-            pf_plan pf = pf_next(g, bp, K, KCD, pb, pe, phi, k0, (thi - tlo) * (pe - pb));
+            pf_plan pf = pf_next(g, bp, K, KCD, NB, pb, pe, phi, k0, (thi - tlo) * (pe - pb));
             int64_t call = 0;
             for (int64_t t = tlo; t < thi; t++) {
                 /* balanced tiles: floor or ceil(M / T) rows each */

@@ -16,9 +16,10 @@
  * lines from pf to fetch into L2 while the tile runs (packed B of a later
  * block; a hint: a kernel may issue them as it likes). gemv_panels: the
  * whole of panels [p0, p1) (bp: all panels, [K][32] each) for the one row of
- * A (M == 1). */
+ * A (M == 1). kc, nb: the driver's blocking of B for these kernels. */
 typedef struct {
     int max_mr;
+    int kc, nb;   /* the driver's K slice and panels per block (B: nb * kc * 32 floats) */
     void (*tile)(const pz_gemm_desc *g, const float *a, const float *bq, int64_t kc, int64_t m0,
                  int64_t p, int64_t mr, int init, int fin, float *y, const char *pf,
                  int64_t npf);

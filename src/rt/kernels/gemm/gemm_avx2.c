@@ -174,8 +174,10 @@ static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const fl
     if (p < p1) gemv_np(g, a, bp, p, y, 1);
 }
 
-/* Tiles of up to 6 rows x one 32-column panel. */
-static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panels = gemv_panels};
+/* Tiles of up to 6 rows x one 32-column panel; B in blocks of 16 panels x
+ * 256 of K (512 KiB; the AVX-512 set's smaller blocks not measured here). */
+static const pz_gemm_ukset UKSET = {.max_mr = MR, .kc = 256, .nb = 16, .tile = tile_panel,
+                                    .gemv_panels = gemv_panels};
 
 void pz_f32_gemm_packed__avx2(const pz_gemm_desc *g, const float *restrict a,
                               const float *restrict bp, float *restrict y, int ith, int nth)

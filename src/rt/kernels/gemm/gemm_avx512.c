@@ -171,8 +171,12 @@ static void gemv_panels(const pz_gemm_desc *g, const float *restrict a, const fl
     }
 }
 
-/* Tiles of up to 14 rows x one 32-column panel. */
-static const pz_gemm_ukset UKSET = {.max_mr = MR, .tile = tile_panel, .gemv_panels = gemv_panels};
+/* Tiles of up to 14 rows x one 32-column panel. Blocks of 3 panels, K in
+ * slices of 1024: a small block of B (384 KiB) and of Y, deep slices (K =
+ * 768 in one: no partial sums through Y) ran the transformer GEMMs 2.5-6%
+ * faster than 16 panels x 256 (bench/RESULTS.md, 'GEMM blocking'). */
+static const pz_gemm_ukset UKSET = {.max_mr = MR, .kc = 1024, .nb = 3, .tile = tile_panel,
+                                    .gemv_panels = gemv_panels};
 
 void pz_f32_gemm_packed__avx512(const pz_gemm_desc *g, const float *restrict a,
                                 const float *restrict bp, float *restrict y, int ith, int nth)
