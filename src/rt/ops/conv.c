@@ -38,8 +38,8 @@
  *            algo SPARSE_WINOGRAD where Winograd applies (or the run
  *            options' winograd = 1), the sparse Winograd (winograd.h,
  *            pz_spwino_plan) skips the all-zero 16x16x9 blocks instead;
- *   FRAMES   1-D and 3-D, group 1: conv_frames.h, a conv2d per output frame;
- *            depthwise: a 2-D depthwise call per output frame and tap;
+ *   FRAMES   1-D and 3-D: conv_frames.h, a conv2d per output frame (depthwise:
+ *            a 2-D call per frame and tap; 1-D over 64 taps: conv_im2col.h);
  *   REF      the reference kernel on plain NCHW (everything else, and
  *            the ISA capped to ref).
  * In a bf16 block (l->prec), FAST (not conv8x2) and WINO take their bf16

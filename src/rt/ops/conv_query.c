@@ -7,6 +7,7 @@
 #include "rt/kernels/fast.h"
 #include "rt/kernels/conv/conv8x2.h"
 #include "rt/kernels/conv/conv_frames.h"
+#include "rt/kernels/conv/conv_im2col.h"
 #include "rt/kernels/conv/spconv16c.h"
 #include "rt/kernels/conv/winograd.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
@@ -72,7 +73,8 @@ pz_conv_path pz_conv_query_opts(const pz_conv_params *p, int rank, const int64_t
     if (rank != 4) {
         if (pz_conv_frames_takes(p, rank, xd, yd)) {
             q->path = PZ_CONV_PATH_FRAMES;
-            q->kernel = p->group == 1                          ? "direct frames"
+            q->kernel = pz_conv_im2col_takes(p, rank, xd, yd)    ? "im2col gemm"
+                        : p->group == 1                        ? "direct frames"
                         : p->group == xd[1] && yd[1] == xd[1] ? "depthwise frames"
                                                               : "grouped frames";
         }

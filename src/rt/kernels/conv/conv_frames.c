@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rt/kernels/conv/conv_frames.h"
+#include "rt/kernels/conv/conv_im2col.h"
 #include "rt/kernels/dwconv/dwconvk16c.h"
 #include "rt/kernels/layout/block_rows.h"
 #include "rt/mem.h"
@@ -41,6 +42,7 @@ bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
 {
     pz_conv16c_desc d;
     if ((rank != 3 && rank != 5) || p->nsp != rank - 2) return false;
+    if (pz_conv_im2col_takes(p, rank, xd, yd)) return true;
     if (p->group == xd[1] && yd[1] == xd[1] && p->group > 1)
         return dw_frame_init(&d, p, rank, xd, yd) == 0;
     pz_conv_params pg = frame_params(p, rank);
@@ -150,6 +152,15 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
     pz_conv_frames *f = calloc(1, sizeof *f);
     if (!f) return 1;
     f->huge = huge;
+    if (pz_conv_im2col_takes(p, rank, xd, yd)) {   /* long kernels: im2col + GEMM */
+        f->d.act = p->act;
+        if (pz_conv_im2col_make(&f->ic, p, xd, yd, w, b, isa, huge)) {
+            free(f);
+            return 1;
+        }
+        *out = f;
+        return 0;
+    }
     f->n = xd[0], f->c = C, f->m = M;
     f->t = t3 ? xd[2] : 1, f->ot = t3 ? yd[2] : 1;
     f->kt = kt, f->st = t3 ? p->stride[0] : 1, f->pt = t3 ? p->pad_begin[0] : 0;
@@ -217,6 +228,7 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
 
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z)
 {
+    if (f->ic) return pz_conv_im2col_scratch_bytes(f->ic);
     int64_t floats = f->n * (f->tf * f->xframe + (with_z ? 2 : 1) * f->ot * f->yframe) +
                      (f->taps ? f->yframe : 0);
     return (size_t)floats * sizeof(float);
@@ -302,6 +314,10 @@ static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, f
 void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,
                         void *scratch, int ith, int nth)
 {
+    if (f->ic) {
+        pz_conv_im2col_run(f->ic, &f->d.act, x, z, y, scratch, ith, nth);
+        return;
+    }
     float *xs = scratch, *ys = xs + f->n * f->tf * f->xframe, *zs = ys + f->n * f->ot * f->yframe;
     const int64_t yunits = f->n * f->ot * ((f->m + 15) / 16);
     int64_t lo, hi;
@@ -335,6 +351,7 @@ void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z,
 void pz_conv_frames_free(pz_conv_frames *f)
 {
     if (!f) return;
+    pz_conv_im2col_free(f->ic);
     free(f->wp);
     free(f->bp);
     free(f->bar);

@@ -25,6 +25,8 @@
  * The layer keeps plain NCDHW (NCL) tensors: the input is blocked into
  * the scratch, the output unblocked from it (a pass over each, small
  * against the conv).
+ * A 1-D group-1 conv with more taps (or a longer stride) than conv2d takes
+ * (over 64: a Silero VAD's STFT) goes to conv_im2col.h instead.
  */
 #ifndef PZ_CONV_FRAMES_H
 #define PZ_CONV_FRAMES_H
@@ -32,7 +34,11 @@
 #include "rt/kernels/fast.h"
 #include "rt/pool.h"
 
+struct pz_conv_im2col_s;
+
 typedef struct {
+    struct pz_conv_im2col_s *ic; /* 1-D with a long kernel: im2col + GEMM (conv_im2col.h),
+                                  * the act in d.act; the rest unused */
     pz_conv16c_desc d;           /* one output frame: N = 1, the taps' frames as channels
                                   * (per tap: one frame, one super-group, the act) */
     pz_conv16c_desc d0;          /* per tap: the taps before the last, no act */
@@ -61,7 +67,7 @@ typedef struct {
  * yd): 1-D or 3-D, group 1 with the temporal dilation 1 (the taps' frames
  * adjacent), depthwise (group == C == M) with the 2-D taps of a frame
  * pz_dwconvk16c_init takes (at most 64), or grouped where
- * pz_conv_grouped_k finds super-groups. */
+ * pz_conv_grouped_k finds super-groups; or what pz_conv_im2col_takes. */
 bool pz_conv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd,
                           const int64_t *yd);
 /* Plans the conv of params p (X dims xd, Y dims yd, rank 3 or 5; W and b
