@@ -28,7 +28,9 @@
 # empty [0] or NMS's count, SelectBranch) and a Concat of 42 inputs after a
 # Split of constant sizes, both on run-time shapes, are among them, and
 # Mask R-CNN's mask head (Conv, ConvTranspose) on K of 8 regions picked by
-# NonZero (K = 0, 1, several), also through `paleozoic run`. With
+# NonZero (K = 0, 1, several), also through `paleozoic run`, and a 3x3
+# conv on Winograd and a Conv1d on the run's K (the profile names the
+# kernel). With
 # PZ_TEST_FULL=1 torchvision's ssdlite320 and Faster R-CNN detectors too,
 # two images each in `run` and a built program (~70 s each).
 # Ends with `N passed, N failed`.
@@ -298,12 +300,14 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
                     pairs="$pairs $T/o$k.pb $O/$name.v$v.ort$k.pb"
                     k=$((k + 1))
                 done
-                # convs (roiconv) sum in another order than ONNX Runtime
-                tol="1e-6 1e-6"
-                [ "$name" = roiconv ] && tol="1e-5 1e-5"
+                # convs (roiconv) sum in another order than ONNX Runtime;
+                # Winograd's (roiwino) held to its bound's tenth, normalized
+                tol="--close 1e-6 1e-6"
+                [ "$name" = roiconv ] && tol="--close 1e-5 1e-5"
+                [ "$name" = roiwino ] && tol="--rel 1e-5"
                 # shellcheck disable=SC2086
                 check "$name value set $v: $nout outputs equal to ONNX Runtime's" \
-                    node "$E2E/compare.js" --close $tol $pairs
+                    node "$E2E/compare.js" $tol $pairs
             fi
             v=$((v + 1))
         done
@@ -319,6 +323,25 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
                 "$T/r1.pb" "$O/roiconv.v$v.ort1.pb"
         else
             bad "paleozoic run roiconv value set $v failed: $(tail -c 300 "$T/log")"
+        fi
+    done
+    # the run's K images on Winograd and on conv_frames through `paleozoic
+    # run` (K = 3, 0, 1): the profile's kernel column names the fast kernel
+    # (not the reference), the outputs ONNX Runtime's
+    for v in 0 1 2; do
+        [ -f "$O/roiwino.v$v.ort1.pb" ] || continue
+        if "$PZ" run "$O/roiwino.onnx" --input "$O/roiwino.v$v.in0.pb" \
+            --input "$O/roiwino.v$v.in1.pb" --input "$O/roiwino.v$v.in2.pb" --profile \
+            --output "$T/r0.pb" --output "$T/r1.pb" >"$T/log" 2>&1; then
+            check "paleozoic run: roiwino value set $v: the 3x3 conv on Winograd" \
+                grep -q -E '^ +[0-9]+ CONV +Conv_4 .* winograd$' "$T/log"
+            check "paleozoic run: roiwino value set $v: the Conv1d on conv_frames" \
+                grep -q -E '^ +[0-9]+ CONV +Conv_7 .* direct frames$' "$T/log"
+            check "paleozoic run: roiwino value set $v equal to ONNX Runtime's" \
+                node "$E2E/compare.js" --rel 1e-5 "$T/r0.pb" "$O/roiwino.v$v.ort0.pb" \
+                "$T/r1.pb" "$O/roiwino.v$v.ort1.pb"
+        else
+            bad "paleozoic run roiwino value set $v failed: $(tail -c 300 "$T/log")"
         fi
     done
     # more than 64 outputs through `paleozoic run` (the built program had
