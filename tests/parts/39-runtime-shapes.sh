@@ -327,14 +327,18 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
     done
     # the run's K images on Winograd and on conv_frames through `paleozoic
     # run` (K = 3, 0, 1): the profile's kernel column names the fast kernel
-    # (not the reference), the outputs ONNX Runtime's
-    for v in 0 1 2; do
+    # (not the reference), the outputs ONNX Runtime's; K = 3 under a sanitizer
+    wino_sets="0 1 2" wino=direct
+    [ "$san" = 1 ] && wino_sets=0
+    # Winograd runs on AVX-512 alone; elsewhere the direct conv
+    grep -q avx512f /proc/cpuinfo && [ "${PZ_ISA:-avx512}" = avx512 ] && wino=winograd
+    for v in $wino_sets; do
         [ -f "$O/roiwino.v$v.ort1.pb" ] || continue
         if "$PZ" run "$O/roiwino.onnx" --input "$O/roiwino.v$v.in0.pb" \
             --input "$O/roiwino.v$v.in1.pb" --input "$O/roiwino.v$v.in2.pb" --profile \
             --output "$T/r0.pb" --output "$T/r1.pb" >"$T/log" 2>&1; then
-            check "paleozoic run: roiwino value set $v: the 3x3 conv on Winograd" \
-                grep -q -E '^ +[0-9]+ CONV +Conv_4 .* winograd$' "$T/log"
+            check "paleozoic run: roiwino value set $v: the 3x3 conv on $wino" \
+                grep -q -E "^ +[0-9]+ CONV +Conv_4 .* $wino\$" "$T/log"
             check "paleozoic run: roiwino value set $v: the Conv1d on conv_frames" \
                 grep -q -E '^ +[0-9]+ CONV +Conv_7 .* direct frames$' "$T/log"
             check "paleozoic run: roiwino value set $v equal to ONNX Runtime's" \
@@ -343,6 +347,37 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
         else
             bad "paleozoic run roiwino value set $v failed: $(tail -c 300 "$T/log")"
         fi
+    done
+    # the sparse kernels (--sparsity 0.5 prunes W; PZ_WINOGRAD=1 the sparse
+    # Winograd on AVX-512, 0 the sparse direct conv) at K = 3 and 1, each
+    # equal to the reference kernels' on the same pruned weights (PZ_ISA=ref)
+    sparse_w=0 sparse_sets="0 2"
+    [ "$wino" = winograd ] && sparse_w="1 0"
+    [ "$san" = 1 ] && sparse_sets=0
+    for v in $sparse_sets; do
+        [ -f "$O/roiwino.v$v.in2.pb" ] || continue
+        sins="--input $O/roiwino.v$v.in0.pb --input $O/roiwino.v$v.in1.pb"
+        sins="$sins --input $O/roiwino.v$v.in2.pb --sparsity 0.5"
+        # shellcheck disable=SC2086
+        if ! PZ_ISA=ref "$PZ" run "$O/roiwino.onnx" $sins --output "$T/s0.pb" \
+            --output "$T/s1.pb" >"$T/log" 2>&1; then
+            bad "roiwino value set $v: --sparsity 0.5 at PZ_ISA=ref failed: $(tail -c 300 "$T/log")"
+            continue
+        fi
+        for w in $sparse_w; do
+            k=sparse
+            [ "$w" = 1 ] && k="sparse winograd"
+            # shellcheck disable=SC2086
+            if PZ_WINOGRAD=$w "$PZ" run "$O/roiwino.onnx" $sins --profile --output "$T/r0.pb" \
+                --output "$T/r1.pb" >"$T/log" 2>&1; then
+                check "roiwino value set $v, --sparsity 0.5: the 3x3 conv on $k" \
+                    grep -q -E "^ +[0-9]+ CONV +Conv_4 .* $k\$" "$T/log"
+                check "roiwino value set $v, --sparsity 0.5: $k equal to the reference" \
+                    node "$E2E/compare.js" --rel 1e-5 "$T/r0.pb" "$T/s0.pb" "$T/r1.pb" "$T/s1.pb"
+            else
+                bad "roiwino value set $v, --sparsity 0.5 PZ_WINOGRAD=$w failed: $(tail -c 300 "$T/log")"
+            fi
+        done
     done
     # more than 64 outputs through `paleozoic run` (the built program had
     # its 70 above): each file written, equal to ONNX Runtime's
