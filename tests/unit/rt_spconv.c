@@ -146,15 +146,12 @@ static void run_case(const scase *t)
         case_str(t, tag, what, sizeof what);
         check(memcmp(y1, y3, (size_t)ny * sizeof *y1) == 0, what);
         if (t->n > 1) {   /* a dynamic region's run: the first N - 1 images, the last untouched */
-            const int64_t part = ny / t->n * (t->n - 1);
             fill_nan(y3, ny);
             for (int ith = 0; ith < 3; ith++)
                 pz_spconv_run(&plan, t->n - 1, x16, bp, z16, y3, scratch + ith * ss, ith, 3);
             snprintf(tag, sizeof tag, "%s n = N - 1 bitwise, the rest untouched", name);
             case_str(t, tag, what, sizeof what);
-            check(memcmp(y1, y3, (size_t)part * sizeof *y1) == 0 && isnan(y3[part]) &&
-                      isnan(y3[ny - 1]),
-                  what);
+            check(first_images_only(y1, y3, ny, t->n), what);
         }
         if (i == 0) {
             memcpy(ytwin, y1, (size_t)ny * sizeof *y1);
