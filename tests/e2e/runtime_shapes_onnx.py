@@ -39,6 +39,11 @@ OUTDIR/cases.txt: `NAME N_INPUTS N_OUTPUTS N_VALUES`.
   roiconv   Mask R-CNN's mask head on K of 8 feature maps picked by
             NonZero: Conv + Relu, a strided Conv, ConvTranspose, a 1x1
             Conv, each at the run's K images (K = 3, 0, 1, 8, 2)
+  roiwino   the same picking, of maps [32, 16, 16] into a 3x3 32 -> 32
+            Conv + Relu that takes Winograd at the plan, of sequences
+            [16, 20] into a Conv1d 16 -> 24 (kernel 3, pad 1: conv_frames)
+            and of volumes [8, 3, 4, 4] into a ConvTranspose3d 8 -> 4
+            (kernel 2, stride 2: deconv_frames) (K = 3, 0, 1, 8)
 The values grow and shrink again (the buffers regrow). Bad values, each
 a program exit 2 naming the layer with no output written, as
 NAME.bad.inK.pb (K the input replaced): split sizes adding up to 7 and a
@@ -83,6 +88,14 @@ def vi(name, dt, shape):
     if isinstance(shape, int):
         shape = ["%s_%d" % (name, k) for k in range(shape)]
     return h.make_tensor_value_info(name, dt, shape)
+
+
+def roi_pick():
+    """Maps f: the rows of x whose score s passes 0 (NonZero: idx, K of them)."""
+    return [h.make_node("Greater", ["s", "zero"], ["pass"]),
+            h.make_node("NonZero", ["pass"], ["nz"]),
+            h.make_node("Squeeze", ["nz", "ax0"], ["idx"]),
+            h.make_node("Gather", ["x", "idx"], ["f"], axis=0)]
 
 
 def main():
@@ -292,10 +305,7 @@ def main():
             ("w3", 0.2 * rng.standard_normal((5, 16, 1, 1)).astype(np.float32)),
             ("b3", rng.standard_normal(5).astype(np.float32)),
             ("zero", np.array(0, np.float32)), ("ax0", np.array([0], i64)))]
-    m = model([h.make_node("Greater", ["s", "zero"], ["pass"]),
-               h.make_node("NonZero", ["pass"], ["nz"]),
-               h.make_node("Squeeze", ["nz", "ax0"], ["idx"]),
-               h.make_node("Gather", ["x", "idx"], ["f"], axis=0),
+    m = model(roi_pick() + [
                h.make_node("Conv", ["f", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
                h.make_node("Relu", ["c1"], ["r1"]),
                h.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1],
@@ -308,6 +318,31 @@ def main():
               [vi("r1", TP.FLOAT, 4), vi("y", TP.FLOAT, 4)], 17, wts)
     # K = 3, 0, 1, 8 (the scores shifted), then 2
     case(out, "roiconv", m, [[xf, sf - d] for d in (0, 9, 1.5, -9, 0.5)], 2)
+
+    # The head's 3x3 convs on Winograd and a Conv1d on conv_frames, at the
+    # run's K (the kernels the part's profile check names)
+    xw = rng.standard_normal((8, 32, 16, 16)).astype(np.float32)
+    xs = rng.standard_normal((8, 16, 20)).astype(np.float32)
+    xv = rng.standard_normal((8, 8, 3, 4, 4)).astype(np.float32)
+    wts = [numpy_helper.from_array(v, nm) for nm, v in
+           (("w1", 0.1 * rng.standard_normal((32, 32, 3, 3)).astype(np.float32)),
+            ("b1", rng.standard_normal(32).astype(np.float32)),
+            ("w2", 0.2 * rng.standard_normal((24, 16, 3)).astype(np.float32)),
+            ("b2", rng.standard_normal(24).astype(np.float32)),
+            ("wv", 0.2 * rng.standard_normal((8, 4, 2, 2, 2)).astype(np.float32)),
+            ("bv", rng.standard_normal(4).astype(np.float32)),
+            ("zero", np.array(0, np.float32)), ("ax0", np.array([0], i64)))]
+    m = model(roi_pick() + [
+               h.make_node("Conv", ["f", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+               h.make_node("Relu", ["c1"], ["y"]),
+               h.make_node("Gather", ["q", "idx"], ["fq"], axis=0),
+               h.make_node("Conv", ["fq", "w2", "b2"], ["y1"], pads=[1, 1]),
+               h.make_node("Gather", ["v", "idx"], ["fv"], axis=0),
+               h.make_node("ConvTranspose", ["fv", "wv", "bv"], ["y2"], strides=[2, 2, 2])],
+              [vi("x", TP.FLOAT, [8, 32, 16, 16]), vi("s", TP.FLOAT, [8]),
+               vi("q", TP.FLOAT, [8, 16, 20]), vi("v", TP.FLOAT, [8, 8, 3, 4, 4])],
+              [vi("y", TP.FLOAT, 4), vi("y1", TP.FLOAT, 3), vi("y2", TP.FLOAT, 5)], 17, wts)
+    case(out, "roiwino", m, [[xw, sf - d, xs, xv] for d in (0, 9, 1.5, -9)], 3)
 
 
 if __name__ == "__main__":

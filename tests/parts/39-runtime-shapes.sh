@@ -28,7 +28,9 @@
 # empty [0] or NMS's count, SelectBranch) and a Concat of 42 inputs after a
 # Split of constant sizes, both on run-time shapes, are among them, and
 # Mask R-CNN's mask head (Conv, ConvTranspose) on K of 8 regions picked by
-# NonZero (K = 0, 1, several), also through `paleozoic run`. With
+# NonZero (K = 0, 1, several), also through `paleozoic run`, and a 3x3
+# conv on Winograd (and the sparse kernels), a Conv1d and a
+# ConvTranspose3d on the run's K (the profile names the kernel). With
 # PZ_TEST_FULL=1 torchvision's ssdlite320 and Faster R-CNN detectors too,
 # two images each in `run` and a built program (~70 s each).
 # Ends with `N passed, N failed`.
@@ -298,12 +300,14 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
                     pairs="$pairs $T/o$k.pb $O/$name.v$v.ort$k.pb"
                     k=$((k + 1))
                 done
-                # convs (roiconv) sum in another order than ONNX Runtime
-                tol="1e-6 1e-6"
-                [ "$name" = roiconv ] && tol="1e-5 1e-5"
+                # convs (roiconv) sum in another order than ONNX Runtime;
+                # Winograd's (roiwino) held to its bound's tenth, normalized
+                tol="--close 1e-6 1e-6"
+                [ "$name" = roiconv ] && tol="--close 1e-5 1e-5"
+                [ "$name" = roiwino ] && tol="--rel 1e-5"
                 # shellcheck disable=SC2086
                 check "$name value set $v: $nout outputs equal to ONNX Runtime's" \
-                    node "$E2E/compare.js" --close $tol $pairs
+                    node "$E2E/compare.js" $tol $pairs
             fi
             v=$((v + 1))
         done
@@ -320,6 +324,63 @@ if [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] &&
         else
             bad "paleozoic run roiconv value set $v failed: $(tail -c 300 "$T/log")"
         fi
+    done
+    # the run's K images on Winograd, conv_frames and deconv_frames through
+    # `paleozoic run` (K = 3, 0, 1): the profile's kernel column names the fast kernel
+    # (not the reference), the outputs ONNX Runtime's; K = 3 under a sanitizer
+    wino_sets="0 1 2" wino=direct
+    [ "$san" = 1 ] && wino_sets=0
+    # Winograd runs on AVX-512 alone; elsewhere the direct conv
+    grep -q avx512f /proc/cpuinfo && [ "${PZ_ISA:-avx512}" = avx512 ] && wino=winograd
+    for v in $wino_sets; do
+        [ -f "$O/roiwino.v$v.ort2.pb" ] || continue
+        if "$PZ" run "$O/roiwino.onnx" --input "$O/roiwino.v$v.in0.pb" \
+            --input "$O/roiwino.v$v.in1.pb" --input "$O/roiwino.v$v.in2.pb" \
+            --input "$O/roiwino.v$v.in3.pb" --profile --output "$T/r0.pb" --output "$T/r1.pb" \
+            --output "$T/r2.pb" >"$T/log" 2>&1; then
+            check "paleozoic run: roiwino value set $v: the 3x3 conv on $wino" \
+                grep -q -E "^ +[0-9]+ CONV +Conv_4 .* $wino\$" "$T/log"
+            check "paleozoic run: roiwino value set $v: the Conv1d on conv_frames" \
+                grep -q -E '^ +[0-9]+ CONV +Conv_7 .* direct frames$' "$T/log"
+            check "paleozoic run: roiwino value set $v: the ConvTranspose3d on deconv_frames" \
+                grep -q -E '^ +[0-9]+ CONV_TRANSPOSE +ConvTranspose_9 .* phases frames$' "$T/log"
+            check "paleozoic run: roiwino value set $v equal to ONNX Runtime's" \
+                node "$E2E/compare.js" --rel 1e-5 "$T/r0.pb" "$O/roiwino.v$v.ort0.pb" \
+                "$T/r1.pb" "$O/roiwino.v$v.ort1.pb" "$T/r2.pb" "$O/roiwino.v$v.ort2.pb"
+        else
+            bad "paleozoic run roiwino value set $v failed: $(tail -c 300 "$T/log")"
+        fi
+    done
+    # the sparse kernels (--sparsity 0.5 prunes W; PZ_WINOGRAD=1 the sparse
+    # Winograd on AVX-512, 0 the sparse direct conv) at K = 3 and 1, each
+    # equal to the reference kernels' on the same pruned weights (PZ_ISA=ref)
+    sparse_w=0 sparse_sets="0 2"
+    [ "$wino" = winograd ] && sparse_w="1 0"
+    [ "$san" = 1 ] && sparse_sets=0
+    for v in $sparse_sets; do
+        [ -f "$O/roiwino.v$v.in3.pb" ] || continue
+        sins="--input $O/roiwino.v$v.in0.pb --input $O/roiwino.v$v.in1.pb"
+        sins="$sins --input $O/roiwino.v$v.in2.pb --input $O/roiwino.v$v.in3.pb --sparsity 0.5"
+        # shellcheck disable=SC2086
+        if ! PZ_ISA=ref "$PZ" run "$O/roiwino.onnx" $sins --output "$T/s0.pb" \
+            --output "$T/s1.pb" >"$T/log" 2>&1; then
+            bad "roiwino value set $v: --sparsity 0.5 at PZ_ISA=ref failed: $(tail -c 300 "$T/log")"
+            continue
+        fi
+        for w in $sparse_w; do
+            k=sparse
+            [ "$w" = 1 ] && k="sparse winograd"
+            # shellcheck disable=SC2086
+            if PZ_WINOGRAD=$w "$PZ" run "$O/roiwino.onnx" $sins --profile --output "$T/r0.pb" \
+                --output "$T/r1.pb" >"$T/log" 2>&1; then
+                check "roiwino value set $v, --sparsity 0.5: the 3x3 conv on $k" \
+                    grep -q -E "^ +[0-9]+ CONV +Conv_4 .* $k\$" "$T/log"
+                check "roiwino value set $v, --sparsity 0.5: $k equal to the reference" \
+                    node "$E2E/compare.js" --rel 1e-5 "$T/r0.pb" "$T/s0.pb" "$T/r1.pb" "$T/s1.pb"
+            else
+                bad "roiwino value set $v, --sparsity 0.5 PZ_WINOGRAD=$w failed: $(tail -c 300 "$T/log")"
+            fi
+        done
     done
     # more than 64 outputs through `paleozoic run` (the built program had
     # its 70 above): each file written, equal to ONNX Runtime's

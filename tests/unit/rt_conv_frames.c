@@ -42,12 +42,13 @@ typedef struct {
     const float *x, *z;
     float *y;
     void *scratch;
+    int64_t n;                       /* the run's images */
 } job;
 
 static void work(void *ctx, int ith, int nth)
 {
     job *j = ctx;
-    pz_conv_frames_run(j->f, j->x, j->z, j->y, j->scratch, ith, nth);
+    pz_conv_frames_run(j->f, j->n, j->x, j->z, j->y, j->scratch, ith, nth);
 }
 
 static void run_case(const fcase *t)
@@ -89,12 +90,21 @@ static void run_case(const fcase *t)
         void *scratch = malloc(pz_conv_frames_scratch_bytes(f, z != NULL));
         for (int nth = 1; nth <= 3; nth += 2) {
             float *y = new_nan(ny);
-            job j = {f, x, z, y, scratch};
+            job j = {f, x, z, y, scratch, t->n};
             rt_run_threads(work, &j, nth);
             char wi[260];
             double e = nerr(y, yref, yscale, ny);
             snprintf(wi, sizeof wi, "%s isa %d threads %d: error %.3g", what, (int)isas[i], nth, e);
             check(e <= 1e-5, wi);
+            if (t->n > 1) {   /* a dynamic region's run: N - 1 images, the last untouched */
+                float *yp = new_nan(ny);
+                job jp = {f, x, z, yp, scratch, t->n - 1};
+                rt_run_threads(work, &jp, nth);
+                snprintf(wi, sizeof wi, "%s isa %d threads %d: n = N - 1 bitwise, the rest "
+                         "untouched", what, (int)isas[i], nth);
+                check(first_images_only(y, yp, ny, t->n), wi);
+                free(yp);
+            }
             free(y);
         }
         free(scratch);

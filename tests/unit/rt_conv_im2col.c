@@ -42,7 +42,7 @@ typedef struct {
 static void run_on(void *ctx, int ith, int nth)
 {
     const im2col_run *r = ctx;
-    pz_conv_im2col_run(r->f, r->act, r->in, r->res, r->out, r->scr, ith, nth);
+    pz_conv_im2col_run(r->f, r->f->n, r->act, r->in, r->res, r->out, r->scr, ith, nth);
 }
 
 /* The plan of isa for case t against the reference yref on 1 and 3

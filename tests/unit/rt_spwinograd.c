@@ -117,14 +117,23 @@ static void run_case(const scase *t)
         pz_winograd_drive(&d, wi, x16, u, bp, z16, yd1, s, 0, 1);
         fill_nan(y1, ny);
         fill_nan(s, ns1);
-        pz_spwino_run(&sp, x16, bp, z16, y1, s, 0, 1);
+        pz_spwino_run(&sp, sp.d.n, x16, bp, z16, y1, s, 0, 1);
         snprintf(what + wl, sizeof what - wl, " %s: sparse bitwise dense", isa);
         check(memcmp(y1, yd1, (size_t)ny * sizeof *y1) == 0, what);
         fill_nan(y3, ny);
         fill_nan(s, ns3);
-        for (int ith = 0; ith < 3; ith++) pz_spwino_run(&sp, x16, bp, z16, y3, s, ith, 3);
+        for (int ith = 0; ith < 3; ith++) pz_spwino_run(&sp, sp.d.n, x16, bp, z16, y3, s, ith, 3);
         snprintf(what + wl, sizeof what - wl, " %s: nth=3 bitwise 1", isa);
         check(memcmp(y1, y3, (size_t)ny * sizeof *y1) == 0, what);
+        if (N > 1) {   /* a dynamic region's run: the first N - 1 images, the last untouched */
+            fill_nan(y3, ny);
+            fill_nan(s, ns3);
+            for (int ith = 0; ith < 3; ith++)
+                pz_spwino_run(&sp, N - 1, x16, bp, z16, y3, s, ith, 3);
+            snprintf(what + wl, sizeof what - wl, " %s: n = N - 1 bitwise, the rest untouched",
+                     isa);
+            check(first_images_only(y1, y3, ny, N), what);
+        }
         pz_f32_nchwxc_to_nchw(N, t->m, oh, ow, 16, y1, yplain, 0, 1);
         double e = nerr(yplain, yref, yscale, nplain);
         snprintf(what + wl, sizeof what - wl, " %s: vs reference (%.2g)", isa, e);

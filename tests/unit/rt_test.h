@@ -115,6 +115,17 @@ static inline double nerr(const float *a, const float *b, const float *scale, in
     return m > 0 ? d / m : d;
 }
 
+/* A run over the first N - 1 of N images (a dynamic region's): part, filled
+ * with NaN before, equals whole (the run of all N) on those images' floats
+ * bitwise, and its last image is untouched. ny: floats of all N images. */
+static inline bool first_images_only(const float *whole, const float *part, int64_t ny,
+                                     int64_t N)
+{
+    const int64_t k = ny / N * (N - 1);
+    return memcmp(whole, part, (size_t)k * sizeof *whole) == 0 && isnan(part[k]) &&
+           isnan(part[ny - 1]);
+}
+
 /* Whether this CPU runs the AVX2 (with FMA) and the AVX-512 (F, BW, DQ, VL)
  * kernels; false in a PZ_SCALAR build, which has none. Unlike pz_cpu_isa(),
  * PZ_ISA does not cap it: a test runs every kernel it can. */

@@ -130,10 +130,10 @@ static int conv_prepare(pz_layer *l, char *err, size_t n)
     l->kernel = "reference";
     pz_isa isa = l->isa;
     /* the fast kernels need the weights (and bias) at compile, to pack them;
-     * in a dynamic region, 2-D and planned sizes (a run-time allocated
-     * input has neither scratch nor layout conversions: check_rt_alloc) */
-    if (isa != PZ_ISA_REF && w->data && (!b || b->data) &&
-        (!l->dyn || (x->rank == 4 && !l->rt_alloc)) && choose_fast(l, st, isa))
+     * in a dynamic region, planned sizes (a run-time allocated input has
+     * neither scratch nor layout conversions: check_rt_alloc) */
+    if (isa != PZ_ISA_REF && w->data && (!b || b->data) && !l->rt_alloc &&
+        choose_fast(l, st, isa))
         return pz_layer_fail(l, err, n, "out of memory (packed weights)");
     if (p->act.kind == PZ_ACT_PRELU) {   /* every descriptor's act reads them */
         size_t bytes = (size_t)y->dims[1] * sizeof(float);
@@ -291,12 +291,9 @@ static int choose_fast(pz_layer *l, conv_state *st, pz_isa isa)
     const float *bias = b ? b->data : NULL;
     pz_conv_query q;
     pz_conv16c_desc d;
-    /* a dynamic region: the kernels whose work follows the descriptor's n
-     * (direct, depthwise, grouped), not Winograd's or the sparse plans */
-    pz_conv_params pq = *p;
-    pz_run_options oq = *l->opts;
-    if (l->dyn) pq.sparsity = 0, oq.winograd = 0;
-    pz_conv_query_opts(&pq, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, &oq, &q);
+    /* a dynamic region: every path's work follows the run's N (conv_exec),
+     * its scratch and plan sized for the planned N, a bound */
+    pz_conv_query_opts(p, x->rank, x->dims, y->dims, l->in_have[0] == 16, 1, isa, l->opts, &q);
     d = q.d;
     st->row_step = q.row_step;
     switch (q.path) {
@@ -468,16 +465,16 @@ static void conv_exec(const pz_layer *l, const conv_state *st, const float *x, f
         }
         break;
     case CONV_WINO:
-        st->wino(&st->d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
+        st->wino(&d, x, st->wp, st->bp, zd, y, l->scratch, ith, nth);
         break;
     case CONV_SPWINO:
-        pz_spwino_run(st->spw, x, st->bp, zd, y, l->scratch, ith, nth);
+        pz_spwino_run(st->spw, d.n, x, st->bp, zd, y, l->scratch, ith, nth);
         break;
     case CONV_FRAMES:
-        pz_conv_frames_run(st->fr, x, zd, y, l->scratch, ith, nth);
+        pz_conv_frames_run(st->fr, d.n, x, zd, y, l->scratch, ith, nth);
         break;
     case CONV_SPARSE:
-        pz_spconv_run(st->sp, x, st->bp, zd, y,
+        pz_spconv_run(st->sp, d.n, x, st->bp, zd, y,
                       (float *)l->scratch + ith * pz_spconv_scratch_size(st->sp), ith, nth);
         break;
     case CONV_GROUPED:

@@ -39,7 +39,8 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
     memcpy(st->xplan, x->dims, sizeof st->xplan);
     ct_fn *fn = &st->fn;
     *fn = pz_f32_conv_transpose__ref;
-    /* in a dynamic region the phases run the run's images (at most the plan's) */
+    /* in a dynamic region the phases and frames run the run's images (at
+     * most the plan's) */
     if (l->isa != PZ_ISA_REF && w->data && (!b || b->data) &&
         pz_deconv_phases_takes(l->params, x->rank, x->dims, y->dims)) {
         if (pz_deconv_phases_make(&st->ph, l->params, x->dims, y->dims, w->data,
@@ -50,7 +51,7 @@ static int conv_transpose_prepare(pz_layer *l, char *err, size_t n)
         l->kernel = "phases";
         return 0;
     }
-    if (l->isa != PZ_ISA_REF && !l->dyn && w->data && (!b || b->data) &&
+    if (l->isa != PZ_ISA_REF && w->data && (!b || b->data) &&
         pz_deconv_frames_takes(l->params, x->rank, x->dims, y->dims)) {
         if (pz_deconv_frames_make(&st->fr, l->params, x->dims, y->dims, w->data,
                                   b ? b->data : NULL, l->isa))
@@ -82,7 +83,8 @@ static void conv_transpose_run(const pz_layer *l, int ith, int nth)
         return;
     }
     if (st->fr) {
-        pz_deconv_frames_run(st->fr, l->in[0]->data, l->out[0]->data, l->scratch, ith, nth);
+        pz_deconv_frames_run(st->fr, l->in[0]->dims[0], l->in[0]->data, l->out[0]->data,
+                             l->scratch, ith, nth);
         return;
     }
     st->fn(l->params, l->in[0]->dims, l->out[0]->dims, l->in[0]->data,

@@ -311,17 +311,18 @@ static void tap_frame(const pz_conv_frames *f, const float *x, const float *z, f
     }
 }
 
-void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,
-                        void *scratch, int ith, int nth)
+void pz_conv_frames_run(const pz_conv_frames *f, int64_t n, const float *x, const float *z,
+                        float *y, void *scratch, int ith, int nth)
 {
     if (f->ic) {
-        pz_conv_im2col_run(f->ic, &f->d.act, x, z, y, scratch, ith, nth);
+        pz_conv_im2col_run(f->ic, n, &f->d.act, x, z, y, scratch, ith, nth);
         return;
     }
-    float *xs = scratch, *ys = xs + f->n * f->tf * f->xframe, *zs = ys + f->n * f->ot * f->yframe;
-    const int64_t yunits = f->n * f->ot * ((f->m + 15) / 16);
+    /* the scratch's parts for n images (n <= f->n: within its size) */
+    float *xs = scratch, *ys = xs + n * f->tf * f->xframe, *zs = ys + n * f->ot * f->yframe;
+    const int64_t yunits = n * f->ot * ((f->m + 15) / 16);
     int64_t lo, hi;
-    pz_split(f->n * f->tf * f->xcb, ith, nth, &lo, &hi);
+    pz_split(n * f->tf * f->xcb, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) block_in(f, x, xs, u);
     if (z) {
         pz_split(yunits, ith, nth, &lo, &hi);
@@ -331,13 +332,13 @@ void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z,
     /* each call shares its frame's rows out over the workers; the calls
      * write disjoint frames, so they follow each other without a barrier
      * (per tap, depthwise and grouped: tap_frame's barrier after each tap) */
-    for (int64_t i = 0; i < f->n; i++)
+    for (int64_t i = 0; i < n; i++)
         for (int64_t t = 0; t < f->ot; t++) {
             const int64_t yo = (i * f->ot + t) * f->yframe;
             const int64_t slot = f->stacked ? t : t * f->st;
             if (f->taps) {
                 tap_frame(f, xs + (i * f->tf + slot) * f->xframe, z ? zs + yo : NULL, ys + yo,
-                         zs + (z ? f->n * f->ot * f->yframe : 0), ith, nth);
+                         zs + (z ? n * f->ot * f->yframe : 0), ith, nth);
                 continue;
             }
             f->conv(&f->d, xs + (i * f->tf + slot) * f->xframe, f->wp, f->bp,

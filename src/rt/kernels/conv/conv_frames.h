@@ -80,9 +80,11 @@ int pz_conv_frames_make(pz_conv_frames **out, const pz_conv_params *p, int rank,
 /* Bytes of run-time scratch (shared by the workers): blocked X, Y and,
  * with a residual, Z (depthwise: and a frame of partial sums). */
 size_t pz_conv_frames_scratch_bytes(const pz_conv_frames *f, int with_z);
-/* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) on worker ith of nth. */
-void pz_conv_frames_run(const pz_conv_frames *f, const float *x, const float *z, float *y,
-                        void *scratch, int ith, int nth);
+/* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) for the first n images
+ * (at most the plan's f->n: a dynamic region's run) on worker ith of nth;
+ * the scratch, sized for f->n, is laid out for n. */
+void pz_conv_frames_run(const pz_conv_frames *f, int64_t n, const float *x, const float *z,
+                        float *y, void *scratch, int ith, int nth);
 void pz_conv_frames_free(pz_conv_frames *f);
 
 #endif

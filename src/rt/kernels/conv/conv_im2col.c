@@ -74,10 +74,10 @@ static void cols_row(const pz_conv_im2col *f, const float *x, float *cols, int64
     }
 }
 
-void pz_conv_im2col_run(const pz_conv_im2col *f, const pz_act *act, const float *x,
+void pz_conv_im2col_run(const pz_conv_im2col *f, int64_t n, const pz_act *act, const float *x,
                         const float *z, float *y, void *scratch, int ith, int nth)
 {
-    const int64_t rows = f->n * f->t, M = f->m, T = f->t;
+    const int64_t rows = n * f->t, M = f->m, T = f->t;
     float *cols = scratch, *yt = cols + (f->in_place ? 0 : rows * f->kk);
     pz_gemm_desc g = {.m = T, .n = M, .k = f->kk, .ldy = M, .c = f->bias, .csm = 0,
                       .csn = 1, .beta = f->bias ? 1.0f : 0.0f, .act = {.kind = PZ_ACT_NONE}};
@@ -86,7 +86,7 @@ void pz_conv_im2col_run(const pz_conv_im2col *f, const pz_act *act, const float 
         /* image i's rows of cols: X from t*s, s apart; each GEMM shares its
          * panels out over the workers and the images' write apart */
         g.lda = f->s;
-        for (int64_t i = 0; i < f->n; i++)
+        for (int64_t i = 0; i < n; i++)
             f->gemm(&g, x + i * f->l, f->wp, yt + i * T * M, ith, nth);
     } else {
         pz_split(rows, ith, nth, &lo, &hi);
@@ -97,7 +97,7 @@ void pz_conv_im2col_run(const pz_conv_im2col *f, const pz_act *act, const float 
     }
     if (nth > 1) pz_barrier_wait(f->bar, nth);
     /* Y[i][m][t] = act(Y^T[i*T + t][m] + Z[i][m][t]), by (image, channel) rows */
-    pz_split(f->n * M, ith, nth, &lo, &hi);
+    pz_split(n * M, ith, nth, &lo, &hi);
     for (int64_t u = lo; u < hi; u++) {
         const int64_t i = u / M, m = u % M;
         const float *src = yt + i * T * M + m;

@@ -16,7 +16,7 @@
  *         pz_conv_im2col_make(&ic, p, xd, yd, w, b, isa, huge) == 0) {
  *         scratch = malloc(pz_conv_im2col_scratch_bytes(ic));
  *         // at run, on every worker ith of nth:
- *         pz_conv_im2col_run(ic, &p->act, x, z, y, scratch, ith, nth);
+ *         pz_conv_im2col_run(ic, n, &p->act, x, z, y, scratch, ith, nth);
  *         pz_conv_im2col_free(ic);
  *     }
  */
@@ -53,8 +53,9 @@ int pz_conv_im2col_make(pz_conv_im2col **out, const pz_conv_params *p, const int
 /* Bytes of run-time scratch (shared by the workers): im2col rows (none in
  * place) and Y^T. */
 size_t pz_conv_im2col_scratch_bytes(const pz_conv_im2col *f);
-/* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) on worker ith of nth. */
-void pz_conv_im2col_run(const pz_conv_im2col *f, const pz_act *act, const float *x,
+/* Y = act(conv(X) + B + Z) (Z plain like Y, or NULL) over the first n
+ * images (n <= the plan's: a dynamic region's run) on worker ith of nth. */
+void pz_conv_im2col_run(const pz_conv_im2col *f, int64_t n, const pz_act *act, const float *x,
                         const float *z, float *y, void *scratch, int ith, int nth);
 void pz_conv_im2col_free(pz_conv_im2col *f);
 

@@ -89,12 +89,12 @@ size_t pz_deconv_frames_scratch_bytes(const pz_deconv_frames *f)
     return (size_t)(f->ft * f->cb * f->hw * 16 + ys) * sizeof(float);
 }
 
-void pz_deconv_frames_run(const pz_deconv_frames *f, const float *x, float *y, void *scratch,
-                          int ith, int nth)
+void pz_deconv_frames_run(const pz_deconv_frames *f, int64_t n, const float *x, float *y,
+                          void *scratch, int ith, int nth)
 {
     const int64_t frame = f->cb * f->hw * 16;
     float *xs = scratch, *ys = xs + f->ft * frame;
-    for (int64_t i = 0; i < f->n; i++) {
+    for (int64_t i = 0; i < n; i++) {
         int64_t lo, hi;
         pz_split(f->ft * f->cb, ith, nth, &lo, &hi);
         for (int64_t u = lo; u < hi; u++) {   /* (frame, block): zeros outside X's frames */

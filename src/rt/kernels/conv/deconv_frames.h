@@ -36,9 +36,11 @@ bool pz_deconv_frames_takes(const pz_conv_params *p, int rank, const int64_t *xd
 int pz_deconv_frames_make(pz_deconv_frames **out, const pz_conv_params *p, const int64_t *xd,
                           const int64_t *yd, const float *w, const float *b, pz_isa isa);
 size_t pz_deconv_frames_scratch_bytes(const pz_deconv_frames *f);
-/* Y = act(convtranspose(X) + B), plain, on worker ith of nth. */
-void pz_deconv_frames_run(const pz_deconv_frames *f, const float *x, float *y, void *scratch,
-                          int ith, int nth);
+/* Y = act(convtranspose(X) + B), plain, for the first n images (at most the
+ * plan's f->n: a dynamic region's run; the scratch is one image's) on
+ * worker ith of nth. */
+void pz_deconv_frames_run(const pz_deconv_frames *f, int64_t n, const float *x, float *y,
+                          void *scratch, int ith, int nth);
 void pz_deconv_frames_free(pz_deconv_frames *f);
 
 #endif

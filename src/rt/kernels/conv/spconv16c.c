@@ -133,12 +133,13 @@ static int64_t even_span(int64_t lo, int64_t hi, int64_t smax)
     return ns > 0 ? (hi - lo + ns - 1) / ns : 1;
 }
 
-static void run_flat(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
-                     float *y, const float **xs, const float **ws, int ith, int nth)
+static void run_flat(const pz_spconv_plan *p, int64_t nimg, const float *x, const float *bias,
+                     const float *z, float *y, const float **xs, const float **ws, int ith,
+                     int nth)
 {
     const pz_conv16c_desc *d = &p->d;
     int64_t hw = d->h * d->w, lo, hi;
-    pz_split(d->n * hw, ith, nth, &lo, &hi);
+    pz_split(nimg * hw, ith, nth, &lo, &hi);
     const int64_t span = even_span(lo, hi, span_pixels(p));
     for (int64_t u = lo; u < hi;) {
         int64_t n = u / hw, p0 = u % hw, np = hi - u;
@@ -198,8 +199,9 @@ static void copy_rows(const pz_spconv_plan *p, const float *x, int64_t n, int64_
 /* Not flat (see the top of spconv16c.h): each image's virtual pixels
  * [0, (OH - 1) * wp + OW) split over the workers, each copying the plane
  * rows its share reads. */
-static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
-                     float *y, const float **xs, const float **ws, float *buf, int ith, int nth)
+static void run_wide(const pz_spconv_plan *p, int64_t nimg, const float *x, const float *bias,
+                     const float *z, float *y, const float **xs, const float **ws, float *buf,
+                     int ith, int nth)
 {
     const pz_conv16c_desc *d = &p->d;
     const int64_t wp = p->wp, taps = (int64_t)d->kh * d->kw, plane = d->oh * d->ow * 16;
@@ -213,7 +215,7 @@ static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias,
     int64_t nr = r1 - r0;
     /* a padding column near the end of the share reads up to a row past it */
     memset(buf + p->cb * p->npl * nr * wp * 16, 0, (size_t)wp * 16 * sizeof(float));
-    for (int64_t n = 0; n < d->n; n++) {
+    for (int64_t n = 0; n < nimg; n++) {
         copy_rows(p, x, n, r0, nr, buf);
         for (int64_t v0 = lo; v0 < hi; v0 += span) {
             int64_t np = hi - v0 < span ? hi - v0 : span;
@@ -233,14 +235,14 @@ static void run_wide(const pz_spconv_plan *p, const float *x, const float *bias,
     }
 }
 
-void pz_spconv_run(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
-                   float *y, float *scratch, int ith, int nth)
+void pz_spconv_run(const pz_spconv_plan *p, int64_t n, const float *x, const float *bias,
+                   const float *z, float *y, float *scratch, int ith, int nth)
 {
     int64_t nl = max_list(p);
     const float **xs = (const float **)(void *)scratch, **ws = xs + nl;
     int64_t ptrs = (2 * nl * (int64_t)(sizeof(void *) / sizeof(float)) + 15) / 16 * 16;
     if (p->flat)
-        run_flat(p, x, bias, z, y, xs, ws, ith, nth);
+        run_flat(p, n, x, bias, z, y, xs, ws, ith, nth);
     else
-        run_wide(p, x, bias, z, y, xs, ws, scratch + ptrs, ith, nth);
+        run_wide(p, n, x, bias, z, y, xs, ws, scratch + ptrs, ith, nth);
 }

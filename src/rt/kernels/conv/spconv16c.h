@@ -79,8 +79,10 @@ int pz_spconv_plan_make(pz_spconv_plan *p, const pz_conv16c_desc *d, const float
 void pz_spconv_plan_free(pz_spconv_plan *p);
 /* Floats of scratch one worker needs (0 for a flat conv). */
 int64_t pz_spconv_scratch_size(const pz_spconv_plan *p);
-/* Y = act(conv + bias + z) for every output row; scratch is the worker's. */
-void pz_spconv_run(const pz_spconv_plan *p, const float *x, const float *bias, const float *z,
-                   float *y, float *scratch, int ith, int nth);
+/* Y = act(conv + bias + z) for every output row of the first n images (at
+ * most the plan's d.n: a dynamic region's run); scratch is the worker's
+ * (not a function of n). */
+void pz_spconv_run(const pz_spconv_plan *p, int64_t n, const float *x, const float *bias,
+                   const float *z, float *y, float *scratch, int ith, int nth);
 
 #endif

@@ -93,9 +93,9 @@ void pz_spwino_plan_free(pz_spwino_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-void pz_spwino_run(const pz_spwino_plan *p, const float *restrict x, const float *restrict b,
-                   const float *restrict z, float *restrict y, float *restrict scratch, int ith,
-                   int nth)
+void pz_spwino_run(const pz_spwino_plan *p, int64_t n, const float *restrict x,
+                   const float *restrict b, const float *restrict z, float *restrict y,
+                   float *restrict scratch, int ith, int nth)
 {
-    pz_winograd_drive_sparse(p, x, b, z, y, scratch, ith, nth);
+    pz_winograd_drive_sparse(p, n, x, b, z, y, scratch, ith, nth);
 }

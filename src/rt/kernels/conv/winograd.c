@@ -576,11 +576,13 @@ void pz_winograd_drive(const pz_conv16c_desc *d, const pz_wino_isa *isa,
     drive(d, isa, NULL, x, u, b, z, y, scratch, ith, nth);
 }
 
-void pz_winograd_drive_sparse(const pz_spwino_plan *sp, const float *restrict x,
+void pz_winograd_drive_sparse(const pz_spwino_plan *sp, int64_t n, const float *restrict x,
                               const float *restrict b, const float *restrict z,
                               float *restrict y, float *restrict scratch, int ith, int nth)
 {
-    drive(&sp->d, sp->isa, sp, x, sp->u, b, z, y, scratch, ith, nth);
+    pz_conv16c_desc d = sp->d;   /* the run's images: the work splits by image, */
+    d.n = n;                     /* the scratch does not depend on them */
+    drive(&d, sp->isa, sp, x, sp->u, b, z, y, scratch, ith, nth);
 }
 
 pz_winograd_fn pz_winograd_kernel_for(pz_isa isa)

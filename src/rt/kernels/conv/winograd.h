@@ -231,10 +231,12 @@ typedef struct pz_spwino_plan {
 int pz_spwino_plan_make(pz_spwino_plan *p, const pz_conv16c_desc *d, const float *w,
                         pz_isa isa);
 void pz_spwino_plan_free(pz_spwino_plan *p);
-/* y = act(conv(x) + b + z) as pz_winograd_fn, scratch pz_winograd_scratch_size. */
-void pz_spwino_run(const pz_spwino_plan *p, const float *restrict x, const float *restrict b,
-                   const float *restrict z, float *restrict y, float *restrict scratch, int ith,
-                   int nth);
+/* y = act(conv(x) + b + z) as pz_winograd_fn over the first n images (at
+ * most the plan's d.n: a dynamic region's run), scratch
+ * pz_winograd_scratch_size (not a function of n). */
+void pz_spwino_run(const pz_spwino_plan *p, int64_t n, const float *restrict x,
+                   const float *restrict b, const float *restrict z, float *restrict y,
+                   float *restrict scratch, int ith, int nth);
 
 /* 1 when the sparse Winograd should beat the sparse direct conv (spconv16c.h)
  * on a conv of C -> M channels, OH x OW output, whose 16 x 16 x one-tap
@@ -247,7 +249,7 @@ int pz_spwino_pays(int64_t c, int64_t m, int64_t oh, int64_t ow, double tap_nz, 
  * transforms, for a density blk_nz (inspect, bench). */
 double pz_spwino_transform_share(int64_t c, int64_t m, int64_t oh, int64_t ow, double blk_nz);
 
-void pz_winograd_drive_sparse(const pz_spwino_plan *sp, const float *restrict x,
+void pz_winograd_drive_sparse(const pz_spwino_plan *sp, int64_t n, const float *restrict x,
                               const float *restrict b, const float *restrict z,
                               float *restrict y, float *restrict scratch, int ith, int nth);
 
