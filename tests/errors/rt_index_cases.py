@@ -137,6 +137,11 @@ def models():
          [2], 24, [init("P", past), init("U", upd)],
          [("neg", [-1, 0], "outside")],
          [("wrap", [4, 5], tensor_scatter(past, upd, [4, 5], True))]),
+        ("attention_rt", node("Attention", ["Q", "K", "V", "", "", "", "idx"], ["Y"],
+                              name="attention_rt"), [1], 24,
+         [init(nm, rng.rand(*s).astype(np.float32))
+          for nm, s in (("Q", [1, 2, 3, 4]), ("K", [1, 2, 5, 4]), ("V", [1, 2, 5, 4]))],
+         [("oob", [6], "outside"), ("neg", [-1], "outside")], []),
         # any k is valid: a huge one keeps all or nothing (row + k once overflowed)
         ("trilu_rt", node("Trilu", ["X", "idx"], ["Y"], name="trilu_rt", upper=1), [], 14,
          [init("X", X)], [],
