@@ -103,6 +103,8 @@ static pz_status attention_infer(ir_graph *g, ir_node *n, pz_err *err)
                       ir_dtype_name(np->dtype));
     if (!p->has_scale) p->rt.scale = (float)(1.0 / sqrt((double)dk));
     int64_t T = P + L;
+    /* constant lengths in [0, T] (as ONNX Runtime 1.30; the run checks others) */
+    if (op_check_span(g, n, np, "nonpad_kv_seqlen", 0, T, err)) return err->code;
     if (q->rank == 4) op_set_out(g, n, 0, q->dtype, 4, (int64_t[]){B, hq, S, dv});
     else op_set_out(g, n, 0, q->dtype, 3, (int64_t[]){B, S, hq * dv});
     op_set_out(g, n, 1, q->dtype, 4, (int64_t[]){B, hkv, T, dk});

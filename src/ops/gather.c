@@ -53,18 +53,8 @@ static pz_status gather_infer(ir_graph *g, ir_node *n, pz_err *err)
     for (int j = 0; j < idx->rank; j++) dims[p->axis + j] = idx->dims[j];
     for (int k = p->axis + 1; k < x->rank; k++) dims[k + idx->rank - 1] = x->dims[k];
     if (op_check_dims(n, rank, dims, err)) return err->code;
-    /* X allocated at run time: its planned dims stand in (the run's index
-     * out of range reads zeros, never outside X) */
-    if (idx->data && !g->values[n->in[0]].rt_alloc) {
-        int64_t cnt = ir_tensor_numel(idx);
-        for (int64_t k = 0; k < cnt; k++) {
-            int64_t i = ir_load_i64(idx->data, idx->dtype, (size_t)k);
-            if (i < -d || i >= d)
-                return op_err(err, n, "index %lld (entry %lld of indices) is out of range for "
-                              "axis %d of size %lld", (long long)i, (long long)k, p->axis,
-                              (long long)d);
-        }
-    }
+    /* constant indices out of range are refused here; the run checks others */
+    if (op_check_indices(g, n, idx, 1, x->dims + p->axis, p->axis, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, rank, dims);
     if (!idx->data || !op_fold_ready(g, n, 0, x)) return PZ_OK;
     gather_map m = {.axis = p->axis, .r = x->rank, .q = idx->rank, .d = d, .idx = idx};

@@ -1,7 +1,8 @@
 /* gather_elements.c - GatherElements: Y[c] = X[c with c[axis] = indices[c]].
  *   data [d0..d(r-1)], indices int32/int64 (rank r, no larger than data off
  *   the axis) -> output of the indices' shape, data's type.
- * Negative indices count from the end; out of range reads 0 at run time. */
+ * Negative indices count from the end; one out of range is refused (a
+ * constant) or fails the run (rt/ops/gather_elements.c), as ONNX Runtime. */
 #include "op.h"
 
 static pz_status gather_elements_parse(const ir_graph *g, const ir_node *n, void *params,
@@ -28,6 +29,7 @@ static pz_status gather_elements_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (i != p->axis && idx->dims[i] > x->dims[i])
             return op_err(err, n, "indices dim %d is %lld, above data's %lld", i,
                           (long long)idx->dims[i], (long long)x->dims[i]);
+    if (op_check_indices(g, n, idx, 1, x->dims + p->axis, p->axis, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, idx->rank, idx->dims);
     return PZ_OK;
 }

@@ -1,7 +1,8 @@
 /* gather_nd.c - GatherND: slices of data picked by index tuples.
  *   data [B..., D...] (b = batch_dims leading dims shared with indices),
  *   indices int64 [B..., Q..., k] -> [B..., Q..., D(k)...]
- * Negative indices count from the end; out of range gives zeros at run time. */
+ * Negative indices count from the end; one out of range is refused (a
+ * constant) or fails the run (rt/ops/gather_nd.c), as ONNX Runtime. */
 #include "op.h"
 
 static pz_status gather_nd_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
@@ -42,6 +43,7 @@ static pz_status gather_nd_infer(ir_graph *g, ir_node *n, pz_err *err)
     for (int i = b + (int)k; i < x->rank; i++) dims[rank++] = x->dims[i];
     if (rank > IR_MAX_RANK)
         return op_err(err, n, "the output would have rank %d, above %d", rank, IR_MAX_RANK);
+    if (op_check_indices(g, n, idx, (int)k, x->dims + b, b, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, rank, dims);
     return PZ_OK;
 }

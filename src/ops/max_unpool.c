@@ -33,6 +33,12 @@ static pz_status max_unpool_infer(ir_graph *g, ir_node *n, pz_err *err)
     for (int k = 0; k < w->nsp; k++)
         dims[2 + k] = (x->dims[2 + k] - 1) * w->stride[k] + w->kernel[k] - w->pad_begin[k] -
                       w->pad_end[k];
+    if (op_check_dims(n, x->rank, dims, err)) return err->code;
+    /* constant I: each a flat index of the default-size output (ONNX
+     * Runtime fails on others; rt/ops/max_unpool.c checks the run's) */
+    int64_t space = 1;
+    for (int k = 0; k < x->rank; k++) space *= dims[k];
+    if (op_check_span(g, n, i, "I", 0, space - 1, err)) return err->code;
     if (op_in(g, n, 2)) {
         int64_t os[IR_MAX_RANK];
         int no;

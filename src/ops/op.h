@@ -221,6 +221,18 @@ pz_status op_broadcast(const ir_graph *g, const ir_node *n, const ir_tensor *a,
 /* Checks that dims are non-negative and their product fits; names node/op. */
 pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err *err);
 
+/* Constant indices idx of n (a Gather, a Scatter) in [-d, d) of their
+ * axis: entry e for axis axis0 + e % k of size dims[e % k] (k = 1: all for
+ * axis0, of size dims[0]); else an error naming node, entry and axis. Data
+ * (input 0) of a run-time shape, or idx not constant: the run checks them. */
+pz_status op_check_indices(const ir_graph *g, const ir_node *n, const ir_tensor *idx, int k,
+                           const int64_t *dims, int axis0, pz_err *err);
+/* The same for constant values t (input `what` of n) that must lie in
+ * [lo, hi]: RoiAlign's batch_indices, ReverseSequence's lengths, ... An
+ * input of n of a run-time shape, or t not constant: the run checks them. */
+pz_status op_check_span(const ir_graph *g, const ir_node *n, const ir_tensor *t,
+                        const char *what, int64_t lo, int64_t hi, pz_err *err);
+
 /* Standard errors. */
 /* "node "X" (Conv): attribute 'pads': <msg>"  -> PZ_ERR_INPUT */
 pz_status op_err_attr(pz_err *err, const ir_node *n, const char *attr, const char *fmt, ...)

@@ -254,6 +254,44 @@ pz_status op_check_dims(const ir_node *n, int rank, const int64_t *dims, pz_err 
     return PZ_OK;
 }
 
+/* Whether an input of n has a run-time shape (its planned dims a bound). */
+static int op_run_shaped(const ir_graph *g, const ir_node *n)
+{
+    for (int i = 0; i < n->n_in; i++)
+        if (n->in[i] >= 0 && (g->values[n->in[i]].rt_alloc || g->values[n->in[i]].dyn)) return 1;
+    return 0;
+}
+
+pz_status op_check_span(const ir_graph *g, const ir_node *n, const ir_tensor *t,
+                        const char *what, int64_t lo, int64_t hi, pz_err *err)
+{
+    if (!t || !t->data || op_run_shaped(g, n)) return PZ_OK;
+    const int64_t cnt = ir_tensor_numel(t);
+    for (int64_t e = 0; e < cnt; e++) {
+        const int64_t v = ir_load_i64(t->data, t->dtype, (size_t)e);
+        if (v < lo || v > hi)
+            return op_err(err, n, "input %s: value %lld (entry %lld) is outside [%lld, %lld]",
+                          what, (long long)v, (long long)e, (long long)lo, (long long)hi);
+    }
+    return PZ_OK;
+}
+
+pz_status op_check_indices(const ir_graph *g, const ir_node *n, const ir_tensor *idx, int k,
+                           const int64_t *dims, int axis0, pz_err *err)
+{
+    if (!idx->data || op_run_shaped(g, n)) return PZ_OK;
+    const int64_t cnt = ir_tensor_numel(idx);
+    for (int64_t e = 0; e < cnt; e++) {
+        const int64_t i = ir_load_i64(idx->data, idx->dtype, (size_t)e);
+        const int64_t d = dims[k > 1 ? e % k : 0];
+        if (i < -d || i >= d)
+            return op_err(err, n, "index %lld (entry %lld of indices) is out of range for axis "
+                          "%d of size %lld", (long long)i, (long long)e,
+                          axis0 + (k > 1 ? (int)(e % k) : 0), (long long)d);
+    }
+    return PZ_OK;
+}
+
 pz_act op_act(const ir_node *n)
 {
     /* the kinds in the same order (graph.h) */

@@ -2,7 +2,8 @@
  * (along batch_axis, default 1), the first sequence_lens[b] entries along
  * time_axis (default 0) reversed, the rest copied.
  *   X [rank >= 2, any type], sequence_lens int64 [batch] -> Y [X's shape]
- * A length outside [0, time size] reverses nothing (a run-time value).
+ * A length outside [0, time size] is refused (a constant) or fails the run,
+ * as ONNX Runtime.
  * Runs as REVERSE_SEQUENCE (rt/ops/reverse_sequence.c). */
 #include "reduce.h"
 
@@ -38,6 +39,10 @@ static pz_status reverse_sequence_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (lens->dtype != IR_I64 || lens->rank != 1 || lens->dims[0] != x->dims[p->batch_axis])
         return op_err(err, n, "input sequence_lens must be int64 [%lld]",
                       (long long)x->dims[p->batch_axis]);
+    /* constant lengths in [0, T] (ONNX Runtime fails on others; the run
+     * checks run-time ones) */
+    if (op_check_span(g, n, lens, "sequence_lens", 0, x->dims[p->time_axis], err))
+        return err->code;
     op_same_as(g, n, 0, 0);
     return PZ_OK;
 }

@@ -50,6 +50,8 @@ static pz_status roi_align_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (x->rank != 4 || r->rank != 2 || r->dims[1] != 4 || b->rank != 1 ||
         b->dims[0] != r->dims[0])
         return op_err(err, n, "expected X [N,C,H,W], rois [R,4] and batch_indices [R]");
+    /* constant batch indices in [0, N) (as ONNX Runtime 1.30; the run checks others) */
+    if (op_check_span(g, n, b, "batch_indices", 0, x->dims[0] - 1, err)) return err->code;
     op_set_out(g, n, 0, x->dtype, 4,
                (int64_t[]){r->dims[0], x->dims[1], p->output_height, p->output_width});
     return PZ_OK;

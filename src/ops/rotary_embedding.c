@@ -41,6 +41,11 @@ static pz_status rotary_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (pos && pos->dtype != IR_I64)
         return op_err(err, n, "input position_ids has type %s, expected int64",
                       ir_dtype_name(pos->dtype));
+    /* constant positions are rows of the caches (as ONNX Runtime 1.30; the
+     * run checks others) */
+    if (pos && co->rank == 2 &&
+        op_check_span(g, n, pos, "position_ids", 0, co->dims[0] - 1, err))
+        return err->code;
     op_same_as(g, n, 0, 0);
     return PZ_OK;
 }

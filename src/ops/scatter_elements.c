@@ -3,7 +3,8 @@
  *   data [dims], indices int32/int64, updates (one shape, rank r, within data
  *   off the axis) -> data's shape and type.
  * Repeated indices apply in order (the last write wins for none); negative
- * indices count from the end; out of range drops the update at run time. */
+ * indices count from the end; one out of range is refused (a constant) or
+ * fails the run before anything is written (rt/ops/scatter.c), as ONNX Runtime. */
 #include <string.h>
 
 #include "scatter.h"
@@ -55,6 +56,7 @@ pz_status op_scatter_elements_infer(ir_graph *g, ir_node *n, pz_err *err)
         if (idx->dims[i] != u->dims[i] || (i != p->axis && u->dims[i] > x->dims[i]))
             return op_err(err, n, "indices and updates must have one shape within data's, off "
                           "axis %d (dim %d)", p->axis, i);
+    if (op_check_indices(g, n, idx, 1, x->dims + p->axis, p->axis, err)) return err->code;
     op_same_as(g, n, 0, 0);
     return PZ_OK;
 }

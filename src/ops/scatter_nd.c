@@ -2,8 +2,9 @@
  * written (or combined by reduction) from updates.
  *   data [D0..D(r-1)], indices int64 [Q..., k], updates [Q..., D(k)...]
  *   -> data's shape and type.
- * Negative indices count from the end; out of range drops the update at run
- * time. */
+ * Negative indices count from the end; one out of range is refused (a
+ * constant) or fails the run before anything is written (rt/ops/scatter.c),
+ * as ONNX Runtime. */
 #include "scatter.h"
 
 static pz_status scatter_nd_parse(const ir_graph *g, const ir_node *n, void *params, pz_err *err)
@@ -32,6 +33,7 @@ static pz_status scatter_nd_infer(ir_graph *g, ir_node *n, pz_err *err)
     for (int i = 0; ok && i < u->rank; i++)
         ok = u->dims[i] == (i < q - 1 ? idx->dims[i] : x->dims[i - (q - 1) + k]);
     if (!ok) return op_err(err, n, "updates' shape must be indices.shape[:-1] + data.shape[k:]");
+    if (op_check_indices(g, n, idx, (int)k, x->dims, 0, err)) return err->code;
     op_same_as(g, n, 0, 0);
     return PZ_OK;
 }

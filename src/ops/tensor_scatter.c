@@ -1,8 +1,10 @@
 /* tensor_scatter.c - TensorScatter (opset 24): a KV-cache update. Y is a
  * copy of past_cache with update's rows along axis (default -2, not the
  * batch axis 0) written from write_indices[b] on (zeros when omitted);
- * mode "circular" wraps them modulo the axis, "linear" (default) drops rows
- * past its end (ONNX leaves those undefined).
+ * mode "circular" wraps them modulo the axis; "linear" (default) needs the
+ * rows to fit before the axis' end (ONNX leaves the rest undefined; ONNX
+ * Runtime fails, as does a negative index in either mode: a constant one
+ * is refused here, a run-time one fails the run).
  *   past_cache [B, ..., M, ...], update [B, ..., S, ...] (S <= M), the same
  *   type, write_indices? int64 [B] -> Y [past's shape and type]
  * Runs as TENSOR_SCATTER (rt/ops/tensor_scatter.c). */
@@ -55,6 +57,11 @@ static pz_status tensor_scatter_infer(ir_graph *g, ir_node *n, pz_err *err)
     }
     if (wi && (wi->dtype != IR_I64 || wi->rank != 1 || wi->dims[0] != x->dims[0]))
         return op_err(err, n, "input write_indices must be int64 [%lld]", (long long)x->dims[0]);
+    /* constant write indices >= 0, linear ones leaving room for the update
+     * (as ONNX Runtime 1.30; the run checks others) */
+    if (op_check_span(g, n, wi, "write_indices", 0,
+                      p->circular ? INT64_MAX : x->dims[p->axis] - u->dims[p->axis], err))
+        return err->code;
     op_same_as(g, n, 0, 0);
     return PZ_OK;
 }

@@ -23,6 +23,8 @@ import sys
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
+import rt_index_cases
+
 F = TensorProto.FLOAT
 cases = []  # (name, expect, [substrings])
 
@@ -868,6 +870,9 @@ def more_cases(outdir, ok, base):
     save_command(outdir, "ok_gather_rt_neg", ["run", "@DIR@/ok_gather_rt.onnx", "--input",
                                               "@DIR@/gather_rt_neg_ok.pb", "--output",
                                               "@OUT@/y.pb"], "ok")
+    # the same for every other layer that takes indices or positions at run
+    # time (rt_index_cases.py)
+    rt_index_cases.add(outdir, model, save, save_command, save_text)
 
     # --- commands that write: on an error nothing is left in @OUT@ ----------------------
     save_command(outdir, "zoo_unknown_name", ["zoo", "resnet1000", "-o", "@OUT@/m.onnx"],

@@ -9,7 +9,9 @@
 #            stderr contains
 #            every substring the manifest lists for the case; @OUT@ is still
 #            empty (no output file, no temporary file left behind)
-#   ok       exit code 0 (a control: the valid model the broken ones come from)
+#   ok       exit code 0 (a control: the valid model the broken ones come from);
+#            when the corpus has NAME.want.pb, @OUT@/y.pb must equal it byte
+#            for byte (the output the corpus computed, as TensorProto)
 #   nocrash  exit code 0, or 2 with a "paleozoic: error: " message
 # and for all: no crash (exit code >= 128, or a timeout), no sanitizer report.
 # Every "error" model case runs twice more, as
@@ -87,6 +89,10 @@ check() {
         case "$c_expect" in
         ok)
             [ "$rc" -eq 0 ] || why="expected success, got exit code $rc"
+            if [ -z "$why" ] && [ -f "$CORPUS/$c_name.want.pb" ] &&
+                ! cmp -s "$outdir/y.pb" "$CORPUS/$c_name.want.pb"; then
+                why="y.pb differs from $c_name.want.pb (the expected output)"
+            fi
             ;;
         nocrash)
             if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then

@@ -248,7 +248,7 @@ static int attention_prepare(pz_layer *l, char *err, size_t n)
         l->scratch_bytes = workers * (size_t)d->T * sizeof(double);
     }
     l->scratch_run_only = 1;
-    return 0;
+    return np ? pz_index_run_prepare(l, np, err, n) : 0;   /* run-time lengths: checked */
 }
 
 static void attention_run(const pz_layer *l, int ith, int nth)
@@ -260,6 +260,8 @@ static void attention_run(const pz_layer *l, int ith, int nth)
     const void *in[3];
     for (int i = 0; i < 3; i++)   /* in place in X: float32 at the column offsets */
         in[i] = p->qkv_w > 0 ? (const float *)l->in[i]->data + p->qkv_off[i] : l->in[i]->data;
+    /* a length outside [0, T] fails the run, as ONNX Runtime 1.30 */
+    if (ith == 0 && np && l->run_err) pz_run_check_span(l, np, "nonpad_kv_seqlen", 0, st->d.T);
     if (st->fast) {
         st->fast(&st->d, in[0], in[1], in[2], m ? m->data : NULL, l->out[0]->data, l->scratch,
                  ith, nth);

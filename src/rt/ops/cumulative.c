@@ -1,7 +1,7 @@
 /* cumulative.c - the CUMULATIVE layer: CumSum and CumProd along one axis,
  * Y of X's type and shape. The axis is in the params, or (a second input)
- * a scalar int32/int64 read at run time; one out of range there makes Y
- * zeros, as run cannot report. */
+ * a scalar int32/int64 read at run time; one out of range there fails the
+ * run naming the layer, as ONNX Runtime (Y zeros, never read outside X). */
 #include <string.h>
 
 #include "rt/ops/ops.h"
@@ -20,8 +20,10 @@ static int cumulative_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "axis must be one int32 or int64");
     if (!ax && (p->axis < 0 || p->axis >= x->rank))
         return pz_layer_fail(l, err, n, "axis %d is out of range for rank %d", p->axis, x->rank);
-    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
-    return pz_layer_want_same_shape(l, err, n, "Y", y, x);
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x))
+        return 1;
+    return ax ? pz_index_run_prepare(l, ax, err, n) : 0;   /* a run-time axis: checked */
 }
 
 static void cumulative_run(const pz_layer *l, int ith, int nth)
@@ -33,6 +35,9 @@ static void cumulative_run(const pz_layer *l, int ith, int nth)
         axis = ax->dtype == PZ_I32 ? *(const int32_t *)ax->data : *(const int64_t *)ax->data;
         if (axis < 0) axis += x->rank;
         if (axis < 0 || axis >= x->rank) {
+            if (ith == 0)
+                pz_layer_run_fail(l, "axis is %lld: out of range for rank %d",
+                                  (long long)(axis < 0 ? axis - x->rank : axis), x->rank);
             int64_t lo, hi, es = (int64_t)pz_dtype_size(y->dtype);
             pz_split(pz_numel(y), ith, nth, &lo, &hi);
             memset((char *)y->data + lo * es, 0, (size_t)((hi - lo) * es));

@@ -60,28 +60,9 @@ static int gather_prepare(pz_layer *l, char *err, size_t n)
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              p->axis, pz_shape_str(y, by, sizeof by));
     if (!l->dyn) l->state = gather_channels(l);
-    /* indices known only at run time are checked each run (check_indices) */
-    if (!ix->data && !l->run_err && !(l->run_err = calloc(1, PZ_RUN_ERR_BYTES)))
-        return pz_layer_fail(l, err, n, "out of memory");
-    return 0;
-}
-
-/* An index outside [-n, n) of axis size n fails the run naming the layer,
- * as ONNX Runtime does (the kernels read zeros for it, never outside X). */
-static void check_indices(const pz_layer *l)
-{
-    const pz_axis_params *p = l->params;
-    const pz_tensor *ix = l->in[1];
-    const int64_t n = l->in[0]->dims[p->axis], count = pz_numel(ix);
-    for (int64_t k = 0; k < count; k++) {
-        const int64_t i = ix->dtype == PZ_I64 ? ((const int64_t *)ix->data)[k]
-                                              : ((const int32_t *)ix->data)[k];
-        if (i < -n || i >= n) {
-            pz_layer_run_fail(l, "indices[%lld] is %lld: out of range for axis %d of size %lld",
-                              (long long)k, (long long)i, p->axis, (long long)n);
-            return;
-        }
-    }
+    /* indices known only at run time are checked each run (the kernels
+     * read zeros for one out of range, never outside X) */
+    return pz_index_run_prepare(l, ix, err, n);
 }
 
 static void gather_run(const pz_layer *l, int ith, int nth)
@@ -92,7 +73,7 @@ static void gather_run(const pz_layer *l, int ith, int nth)
         pz_chg_run(l->state, l, ith, nth);
         return;
     }
-    if (ith == 0 && l->run_err) check_indices(l);
+    if (ith == 0 && l->run_err) pz_index_run_check(l, ix, 1, x->dims + p->axis, p->axis);
     /* the reference twin only under PZ_ISA=ref */
     (l->isa == PZ_ISA_REF ? pz_any_gather__ref : pz_any_gather__fast)(
         pz_dtype_size(x->dtype), pz_prod(x->dims, p->axis), x->dims[p->axis],

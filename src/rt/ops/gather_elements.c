@@ -19,7 +19,7 @@ static int gather_elements_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "X %s, indices %s, Y %s do not fit along axis %d",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              pz_shape_str(y, by, sizeof by), p->axis);
-    return 0;
+    return pz_index_run_prepare(l, ix, err, n);   /* run-time indices: checked each run */
 }
 
 static void gather_elements_run(const pz_layer *l, int ith, int nth)
@@ -31,6 +31,7 @@ static void gather_elements_run(const pz_layer *l, int ith, int nth)
         xs[d] = acc;
         acc *= x->dims[d];
     }
+    if (ith == 0 && l->run_err) pz_index_run_check(l, ix, 1, x->dims + p->axis, p->axis);
     (l->isa == PZ_ISA_REF ? pz_any_gather_elements__ref : pz_any_gather_elements__fast)(
         pz_dtype_size(x->dtype), ix->rank, ix->dims, xs, p->axis,
                                 x->dims[p->axis], ix->dtype, ix->data, x->data, l->out[0]->data,

@@ -20,7 +20,7 @@ static int gather_nd_prepare(pz_layer *l, char *err, size_t n)
         return pz_layer_fail(l, err, n, "data %s, indices %s, Y %s do not fit batch_dims %d",
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              pz_shape_str(y, by, sizeof by), b);
-    return 0;
+    return pz_index_run_prepare(l, ix, err, n);   /* run-time indices: checked each run */
 }
 
 static void gather_nd_run(const pz_layer *l, int ith, int nth)
@@ -29,6 +29,7 @@ static void gather_nd_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *ix = l->in[1];
     int b = p->batch_dims, q = ix->rank, k = (int)ix->dims[q - 1];
     int64_t tuples = pz_prod(ix->dims, q - 1), batches = pz_prod(ix->dims, b);
+    if (ith == 0 && l->run_err) pz_index_run_check(l, ix, k, x->dims + b, b);
     (l->isa == PZ_ISA_REF ? pz_any_gather_nd__ref : pz_any_gather_nd__fast)(
         pz_dtype_size(x->dtype), tuples, batches ? tuples / batches : 1, k,
                           x->dims + b, pz_prod(x->dims + b, x->rank - b),

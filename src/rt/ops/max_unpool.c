@@ -15,6 +15,7 @@ static int max_unpool_prepare(pz_layer *l, char *err, size_t n)
         pz_layer_want_same_shape(l, err, n, "I", i, x) ||
         pz_layer_want_dtype(l, err, n, "Y", y, x->dtype))
         return 1;
+    if (pz_index_run_prepare(l, i, err, n)) return 1;   /* run-time I: checked each run */
     if (p->rank != 0 && p->rank != y->rank)
         return pz_layer_fail(l, err, n, "the index space has rank %d, Y %d", p->rank, y->rank);
     for (int k = 0; k < p->rank; k++)
@@ -26,7 +27,13 @@ static int max_unpool_prepare(pz_layer *l, char *err, size_t n)
 
 static void max_unpool_run(const pz_layer *l, int ith, int nth)
 {
+    const pz_max_unpool_params *p = l->params;
     const pz_tensor *x = l->in[0], *y = l->out[0];
+    /* an index outside the index space fails the run, as ONNX Runtime (the
+     * kernel skips it, never writes outside Y) */
+    if (ith == 0 && l->run_err)
+        pz_run_check_span(l, l->in[1], "I", 0,
+                          (p->rank ? pz_prod(p->dims, p->rank) : pz_numel(y)) - 1);
     pz_any_max_unpool__ref(l->params, y->rank, y->dims, pz_dtype_size(x->dtype), pz_numel(x),
                            x->data, l->in[1]->data, y->data, ith, nth);
 }

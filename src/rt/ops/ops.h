@@ -82,6 +82,19 @@ int pz_row_rule_elementwise(const pz_row_layer *l, pz_row_map *m);
  * there, X of a type the runtime holds and Y of X's, indices int32 or int64.
  * 0, or 1 with the message in err. */
 int pz_index_layer_check(pz_layer *l, char *err, size_t n);
+/* Indices known only at run time (ix not constant) are checked each run:
+ * prepare gives the layer its run_err; check (worker 0, one pass) fails the
+ * run naming the layer at the first index outside [-n, n), as ONNX Runtime
+ * does, and returns 1. Entry e is for axis axis0 + e % k, of size
+ * dims[e % k] (k = 1: every entry for axis0, of size dims[0]). */
+int pz_index_run_prepare(pz_layer *l, const pz_tensor *ix, char *err, size_t n);
+int pz_index_run_check(const pz_layer *l, const pz_tensor *ix, int k, const int64_t *dims,
+                       int axis0);
+/* The same for values that must lie in [lo, hi] (MaxUnpool's I, RoiAlign's
+ * batch_indices, ...; int32 or int64 t): the first outside fails the run,
+ * "what[e] is v: outside [lo, hi]", and it returns 1. */
+int pz_run_check_span(const pz_layer *l, const pz_tensor *t, const char *what, int64_t lo,
+                      int64_t hi);
 
 /* registry.c: the values of an int32 or int64 tensor of at most max
  * elements read at run time (Slice's starts, Reshape's shape), into out;

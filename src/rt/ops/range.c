@@ -54,7 +54,9 @@ static void range_run(const pz_layer *l, int ith, int nth)
     if (pz_dtype_is_int(dt)) {
         const int64_t s = (int64_t)pz_load_bits(l->in[0]->data, dt, 0),
                       d = (int64_t)pz_load_bits(l->in[2]->data, dt, 0);
-        for (int64_t i = lo; i < hi; i++) pz_store_bits(y->data, dt, i, (uint64_t)(s + i * d));
+        /* unsigned: wraps as the type does, never a signed overflow */
+        for (int64_t i = lo; i < hi; i++)
+            pz_store_bits(y->data, dt, i, (uint64_t)s + (uint64_t)i * (uint64_t)d);
         return;
     }
     const double s = pz_load_f64(l->in[0]->data, dt, 0), d = pz_load_f64(l->in[2]->data, dt, 0);

@@ -18,14 +18,20 @@ static int reverse_sequence_prepare(pz_layer *l, char *err, size_t n)
     if (lens->rank != 1 || lens->dims[0] != x->dims[p->batch_axis])
         return pz_layer_fail(l, err, n, "sequence_lens must be [%lld]",
                              (long long)x->dims[p->batch_axis]);
-    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
-    return pz_layer_want_same_shape(l, err, n, "Y", y, x);
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x))
+        return 1;
+    return pz_index_run_prepare(l, lens, err, n);   /* run-time lengths: checked each run */
 }
 
 static void reverse_sequence_run(const pz_layer *l, int ith, int nth)
 {
     const pz_reverse_sequence_params *p = l->params;
     const pz_tensor *x = l->in[0];
+    /* a length outside [0, T] fails the run, as ONNX Runtime (the kernel
+     * copies X's row for it) */
+    if (ith == 0 && l->run_err)
+        pz_run_check_span(l, l->in[1], "sequence_lens", 0, x->dims[p->time_axis]);
     pz_any_reverse_sequence__ref(pz_dtype_size(x->dtype), x->rank, x->dims, p->batch_axis,
                                  p->time_axis, l->in[1]->data, x->data, l->out[0]->data, ith,
                                  nth);

@@ -24,13 +24,15 @@ static int roi_align_prepare(pz_layer *l, char *err, size_t n)
     if (p->output_height < 1 || p->output_width < 1 || p->sampling_ratio < 0 ||
         x->dims[2] < 1 || x->dims[3] < 1)
         return pz_layer_fail(l, err, n, "output size, sampling_ratio or X's size out of range");
-    return 0;
+    return pz_index_run_prepare(l, b, err, n);   /* run-time batch_indices: checked each run */
 }
 
 static void roi_align_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *r = l->in[1];
-    if (l->run_err && l->run_err[0]) return;   /* run_shape's: Y stays empty */
+    /* run_shape's failure: not run (exec.c). A batch index outside [0, N)
+     * fails the run, as ONNX Runtime 1.30 (the kernel gives NaN for it) */
+    if (ith == 0 && l->run_err) pz_run_check_span(l, l->in[2], "batch_indices", 0, x->dims[0] - 1);
     pz_any_roi_align__ref(l->params, x->dtype, x->dims, r->dims[0], x->data, r->data,
                           l->in[2]->data, l->out[0]->data, ith, nth);
 }

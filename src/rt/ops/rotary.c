@@ -51,12 +51,16 @@ static int rotary_prepare(pz_layer *l, char *err, size_t n)
     if (d->cw < d->rot / 2)
         return pz_layer_fail(l, err, n, "the caches' last dim %lld is below rotary_dim/2",
                              (long long)d->cw);
-    return 0;
+    return pos ? pz_index_run_prepare(l, pos, err, n) : 0;   /* run-time positions: checked */
 }
 
 static void rotary_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor *x = l->in[0], *pos = pz_in(l, 3);
+    /* a position outside the caches fails the run, as ONNX Runtime 1.30 (the
+     * kernel gives NaN for it) */
+    if (ith == 0 && pos && l->run_err)
+        pz_run_check_span(l, pos, "position_ids", 0, ((const pz_rotary_desc *)l->state)->crows - 1);
     pz_any_rotary__ref(l->state, x->dtype, x->data, l->in[1]->data, l->in[2]->data,
                        pos ? pos->data : NULL, l->out[0]->data, ith, nth);
 }

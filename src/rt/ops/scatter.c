@@ -42,7 +42,7 @@ static int scatter_prepare(pz_layer *l, char *err, size_t n)
                              pz_shape_str(x, bx, sizeof bx), pz_shape_str(ix, bi, sizeof bi),
                              pz_shape_str(u, bu, sizeof bu));
     l->nth = 1;
-    return 0;
+    return pz_index_run_prepare(l, ix, err, n);   /* run-time indices: checked each run */
 }
 
 static void scatter_run(const pz_layer *l, int ith, int nth)
@@ -57,6 +57,11 @@ static void scatter_run(const pz_layer *l, int ith, int nth)
         nd[1] = k;
         nd[2] = pz_prod(x->dims + k, x->rank - k);
     }
+    /* an index out of range fails the run before anything is written (the
+     * kernel drops such an update, never writes outside Y) */
+    if (l->run_err && (p->nd ? pz_index_run_check(l, ix, (int)nd[1], x->dims, 0)
+                             : pz_index_run_check(l, ix, 1, x->dims + p->axis, p->axis)))
+        return;
     pz_any_scatter__ref(x->dtype, p, x->rank, x->dims, p->nd ? nd : u->dims, ix->dtype, ix->data,
                         x->data, u->data, l->out[0]->data);
 }

@@ -23,14 +23,22 @@ static int tensor_scatter_prepare(pz_layer *l, char *err, size_t n)
                (wi->rank != 1 || wi->dims[0] != x->dims[0])))
         return pz_layer_fail(l, err, n, "write_indices must be int64 [%lld]",
                              (long long)x->dims[0]);
-    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype)) return 1;
-    return pz_layer_want_same_shape(l, err, n, "Y", y, x);
+    if (pz_layer_want_dtype(l, err, n, "Y", y, x->dtype) ||
+        pz_layer_want_same_shape(l, err, n, "Y", y, x))
+        return 1;
+    return wi ? pz_index_run_prepare(l, wi, err, n) : 0;   /* run-time indices: checked */
 }
 
 static void tensor_scatter_run(const pz_layer *l, int ith, int nth)
 {
     const pz_tensor_scatter_params *p = l->params;
     const pz_tensor *x = l->in[0], *u = l->in[1], *wi = pz_in(l, 2);
+    /* as ONNX Runtime 1.30: a write index is >= 0, and linear leaves room
+     * for the update (circular wraps a larger one); the kernel never writes
+     * outside Y either way */
+    if (ith == 0 && wi && l->run_err)
+        pz_run_check_span(l, wi, "write_indices", 0,
+                          p->circular ? INT64_MAX : x->dims[p->axis] - u->dims[p->axis]);
     pz_any_tensor_scatter__ref(pz_dtype_size(x->dtype), x->rank, x->dims, u->dims, p->axis,
                                p->circular, x->data, u->data, wi ? wi->data : NULL,
                                l->out[0]->data, ith, nth);

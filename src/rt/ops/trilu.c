@@ -27,6 +27,9 @@ static void trilu_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *kt = pz_in(l, 1);
     int64_t k = kt ? *(const int64_t *)kt->data : 0;
     int64_t rows = x->dims[x->rank - 2], cols = x->dims[x->rank - 1];
+    /* any k is valid (ONNX): clamped to [-rows, cols], the same triangles
+     * without overflowing row + k */
+    k = k < -rows ? -rows : k > cols ? cols : k;
     pz_any_trilu__ref(pz_dtype_size(x->dtype), pz_prod(x->dims, x->rank - 2), rows, cols, p->upper,
                       k, x->data, l->out[0]->data, ith, nth);
 }
