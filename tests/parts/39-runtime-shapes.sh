@@ -387,13 +387,17 @@ fi
 # to give well-separated boxes): boxes, scores, labels (and the pasted
 # masks, the keypoints and their scores) of two images from `paleozoic run`
 # and from one built program equal to ONNX Runtime 1.17's, and not empty
-# (the post-processing ran on K > 0 rows); Mask and Keypoint R-CNN's also
-# equal to PyTorch's own outputs, with K >= 3 boxes of distinct scores
+# (the post-processing ran on K > 0 rows); the three R-CNNs' also equal to
+# PyTorch's own outputs, Mask and Keypoint R-CNN's with K >= 3 boxes of
+# scores 1e-4 apart
 for det in ssdlite fasterrcnn maskrcnn keypointrcnn; do
     [ "$full" = 1 ] && [ "$have_py" = 1 ] && [ "$have_ort" = 1 ] || break
     case $det in maskrcnn) nout=4 ;; keypointrcnn) nout=5 ;; *) nout=3 ;; esac
     min=1 gap=0 torch_ref=
-    case $det in maskrcnn | keypointrcnn) min=3 gap=1e-4 torch_ref=1 ;; esac
+    case $det in
+    fasterrcnn) torch_ref=1 ;;
+    maskrcnn | keypointrcnn) min=3 gap=1e-4 torch_ref=1 ;;
+    esac
     if ! "$PY" -c 'import torch, torchvision' 2>/dev/null; then
         skip_one "$det: needs torch and torchvision"
         continue
