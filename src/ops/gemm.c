@@ -120,8 +120,25 @@ static int gemm_step(ir_graph *g, const char *name, const char *tag, const char 
     return y;
 }
 
-/* Y = (alpha * MatMul(A', B')) + (beta * C): A', B' Transposes; node i
- * becomes the last step. */
+/* B^T of a constant 2-D B, as a new constant: a Transpose node would
+ * rewrite the weights at every run (the whole of fc6 in a box head). */
+static int gemm_const_bt(ir_graph *g, const char *name, const ir_tensor *b)
+{
+    size_t es = ir_dtype_size(b->dtype);
+    int64_t r = b->dims[0], c = b->dims[1], dims[2] = {b->dims[1], b->dims[0]};
+    const char *s = b->data;
+    char *d = pz_xmalloc(b->nbytes ? b->nbytes : 1), buf[512];
+    for (int64_t i = 0; i < r; i++)
+        for (int64_t j = 0; j < c; j++)
+            memcpy(d + (size_t)(j * r + i) * es, s + (size_t)(i * c + j) * es, es);
+    snprintf(buf, sizeof buf, "%s/Bt", name);
+    int v = op_new_const(g, buf, b->dtype, 2, dims, d);
+    free(d);
+    return v;
+}
+
+/* Y = (alpha * MatMul(A', B')) + (beta * C): A', B' Transposes (a constant
+ * B transposed here); node i becomes the last step. */
 static pz_status gemm_unfold(ir_graph *g, int i, pz_err *err)
 {
     gemm_params p;
@@ -134,7 +151,11 @@ static pz_status gemm_unfold(ir_graph *g, int i, pz_err *err)
     int x[2] = {n->in[0], n->in[1]}, c = n->n_in > 2 ? n->in[2] : -1, start = g->n_nodes;
     char *name = pz_xstrdup(n->name);
     if (p.trans_a) x[0] = gemm_step(g, name, "At", "Transpose", &x[0], 1);
-    if (p.trans_b) x[1] = gemm_step(g, name, "Bt", "Transpose", &x[1], 1);
+    const ir_tensor *bv = &g->values[x[1]].t;   /* b moves when At adds a value */
+    if (p.trans_b && bv->data && g->values[x[1]].producer < 0)
+        x[1] = gemm_const_bt(g, name, bv);
+    else if (p.trans_b)
+        x[1] = gemm_step(g, name, "Bt", "Transpose", &x[1], 1);
     int y = gemm_step(g, name, "AB", "MatMul", x, 2);
     if (p.alpha != 1) {
         int s[2] = {y, op_new_const(g, "alpha", IR_F32, 0, NULL, &p.alpha)};
