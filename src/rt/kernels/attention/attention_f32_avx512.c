@@ -9,7 +9,8 @@
  * the scratch): the tile of K^T or V then stays in L1 while the unit's
  * rows pass over it, where whole (T 197 or 384: 50-100 KB) it comes from
  * L2 once per row group. The sums run in the same order either way. Tails
- * of keys and columns use masked loads and stores. K^T is packed with gathers; V is
+ * of keys and columns use masked loads and stores. K^T is packed by 16 x 16
+ * transposes in registers (gathers where Dk is not a multiple of 16); V is
  * copied into the scratch with its rows Dv apart: read in place from a
  * rows-first [S, H, D] tensor its rows lie H * D apart, which maps them
  * onto a few L1 sets, and each row tile would read them from L2 again
@@ -25,7 +26,7 @@
 
 #define QR 4    /* query rows per tile of P V */
 #define QS 8    /* query rows per tile of scores */
-#define TC 64   /* keys of V per pass of the rows: TC x Dv floats stay in L1 */
+#define TC 128  /* keys of V per pass of the rows: TC x Dv floats stay in L1 */
 
 /* Lanes [0, n) of a 16-float vector, n in [0, 16]. */
 static inline __mmask16 lanes(int64_t n)
@@ -141,13 +142,56 @@ static float softmax_row(float *sr, int64_t Tp)
     return 1.0f / _mm512_reduce_add_ps(sum);
 }
 
-/* K^T of kv head (b, hk) into kt [Dk][Tp], zero past T: 16 keys at a time,
- * each of their Dk columns one gather (rows ks[2] apart) and one store. */
+/* The 16 x 16 block r (rows) transposed in place: pairs of floats, of
+ * doubles, then of 128- and 256-bit lanes interleaved. */
+static inline void transpose16(__m512 r[16])
+{
+    __m512 t[16], u[16];
+    for (int i = 0; i < 8; i++) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int g = 0; g < 16; g += 4) {   /* u[g + c] lane L: column 4L + c of rows g..g+3 */
+        const __m512d a = _mm512_castps_pd(t[g]), b_ = _mm512_castps_pd(t[g + 2]);
+        const __m512d c = _mm512_castps_pd(t[g + 1]), e = _mm512_castps_pd(t[g + 3]);
+        u[g] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b_));
+        u[g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b_));
+        u[g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, e));
+        u[g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, e));
+    }
+    for (int c = 0; c < 4; c++) {
+        const __m512 v = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x88);
+        const __m512 w = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xdd);
+        const __m512 v2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x88);
+        const __m512 w2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xdd);
+        r[c] = _mm512_shuffle_f32x4(v, v2, 0x88);
+        r[8 + c] = _mm512_shuffle_f32x4(v, v2, 0xdd);
+        r[4 + c] = _mm512_shuffle_f32x4(w, w2, 0x88);
+        r[12 + c] = _mm512_shuffle_f32x4(w, w2, 0xdd);
+    }
+}
+
+/* K^T of kv head (b, hk) into kt [Dk][Tp], zero past T: 16 keys at a time;
+ * with Dk a multiple of 16, 16 x 16 blocks loaded as rows and transposed in
+ * registers (a gather of 16 costs more than its 4 shuffles' share), else
+ * each of the Dk columns one gather (rows ks[2] apart) and one store. */
 static void pack_kt(const pz_attention_desc *d, const float *k, int64_t b, int64_t hk,
                     float *kt, int64_t Tp)
 {
     const float *kb = k + b * d->ks[0] + hk * d->ks[1];
     const int64_t ks2 = d->ks[2];
+    if (d->Dk % 16 == 0) {
+        for (int64_t t = 0; t < Tp; t += 16)
+            for (int64_t c = 0; c < d->Dk; c += 16) {
+                __m512 r[16];
+                for (int i = 0; i < 16; i++)
+                    r[i] = t + i < d->T ? _mm512_loadu_ps(kb + (t + i) * ks2 + c)
+                                        : _mm512_setzero_ps();
+                transpose16(r);
+                for (int i = 0; i < 16; i++) _mm512_storeu_ps(kt + (c + i) * Tp + t, r[i]);
+            }
+        return;
+    }
     if (ks2 > INT32_MAX / 16) {   /* the gather's 32-bit offsets would not hold */
         for (int64_t t = 0; t < Tp; t++)
             for (int64_t i = 0; i < d->Dk; i++) kt[i * Tp + t] = t < d->T ? kb[t * ks2 + i] : 0;
