@@ -77,16 +77,20 @@ class Gen {
         }
         return d;
     }
-    reg(name, dtype, dims, tol, konst, producer) {
-        const t = {name, dtype, dims: dims.slice(), tol, konst, readers: 0, producer};
+    // dyn: a shape known only at run time (dims: its value for these feeds);
+    // open: it follows the open batch (--max-shape), kept out of find()
+    reg(name, dtype, dims, tol, konst, producer, dyn = false, open = false) {
+        const t = {name, dtype, dims: dims.slice(), tol, konst, readers: 0, producer, dyn, open};
         this.t.set(name, t);
         return t;
     }
-    input(dtype, dims, how) {
+    input(dtype, dims, how) { return this.inputWith(dtype, dims, this.data(dtype, numel(dims), how)); }
+    // an input fed data (typed array); sym: the declared dims (strings: dim_param)
+    inputWith(dtype, dims, data, sym) {
         const name = this.name('in');
-        this.inputs.push({name, dtype, dims: dims.slice()});
-        this.feeds.push({name, dtype, dims: dims.slice(), data: this.data(dtype, numel(dims), how)});
-        return this.reg(name, dtype, dims, 0, false, -1);
+        this.inputs.push({name, dtype, dims: (sym || dims).slice()});
+        this.feeds.push({name, dtype, dims: dims.slice(), data});
+        return this.reg(name, dtype, dims, 0, false, -1, false, !!sym);
     }
     // a constant: an initializer or a Constant node
     konst(dtype, dims, data, forceInit) {
@@ -105,17 +109,24 @@ class Gen {
     scalarF(v, rank0 = true) { return this.konst(F32, rank0 ? [] : [1], Float32Array.from([v])); }
     count(op) { this.opsUsed[op] = (this.opsUsed[op] || 0) + 1; }
     // node with outputs [{dtype, dims, tol}]; returns the output tensors
-    node(op, ins, outs, attrs = {}) {
+    // (o.dyn: that output's shape depends on values; implicit: outer-scope
+    // tensors the node's subgraphs read)
+    node(op, ins, outs, attrs = {}, implicit = []) {
         const names = outs.map(() => this.name('t'));
-        const konst = ins.every(i => i === '' || this.t.get(i).konst);
-        for (const i of ins) if (i !== '') this.t.get(i).readers++;
-        this.nodes.push({op, name: `n${this.nid++}_${op}`, inputs: ins, outputs: names, attrs});
+        const all = [...ins, ...implicit].filter(i => i !== '').map(i => this.t.get(i));
+        const konst = all.every(t => t.konst) && !outs.some(o => o.dyn);
+        const dyn = all.some(t => t.dyn), open = all.some(t => t.open);
+        for (const t of all) t.readers++;
+        this.nodes.push({op, name: `n${this.nid++}_${op}`, inputs: ins, outputs: names, attrs, implicit});
         this.count(op);
-        return outs.map((o, k) => this.reg(names[k], o.dtype, o.dims, o.tol, konst, this.nodes.length - 1));
+        return outs.map((o, k) => this.reg(names[k], o.dtype, o.dims, o.tol, konst, this.nodes.length - 1, dyn || !!o.dyn, open));
     }
     // a run-time tensor that satisfies f, or undefined; prefers recent ones
     find(f) {
-        const all = [...this.t.values()].filter(t => !t.konst && f(t));
+        // (not run-time-shaped ones: the dynamic generators follow their own
+        // with the ops Paleozoic plans at run time; a run-time dim moved off axis 0
+        // into a MaxPool, LayerNormalization or Conv is refused, exit 2)
+        const all = [...this.t.values()].filter(t => !t.konst && !t.open && !t.dyn && f(t));
         if (!all.length) return undefined;
         if (this.chance(0.6)) return all[all.length - 1 - Math.floor(this.r() * Math.min(3, all.length))];
         return this.pick(all);
@@ -997,6 +1008,10 @@ const WEIGHTS = {
     lnWritten: 2, residual: 2, convBn: 2, sharedW: 1, padConv: 1, epilogue: 3, linear: 2, geluWritten: 1,
     gate: 1.5, shuffle: 1, eliminate: 1.5,
 };
+// the dynamic regions (gendyn.js, issue 40): opset 13 and up
+const DYN = require('./gendyn')({F32, I64, I32, BOOL, TOL, numel, bcast, unary, GENS});
+Object.assign(GENS, DYN.GENS);
+Object.assign(WEIGHTS, DYN.WEIGHTS);
 
 // What opset 9 models draw from: the generators whose ops have their opset 9
 // form here (no Slice/Pad/Split/Squeeze inputs, no Resize, no Softmax (its
@@ -1048,7 +1063,7 @@ function generate(seed, opts = {}) {
     const keep = [];
     for (let i = g.nodes.length - 1; i >= 0; i--) {
         const n = g.nodes[i];
-        if (n.outputs.some(o => need.has(o))) { keep.push(n); for (const x of n.inputs) if (x) need.add(x); }
+        if (n.outputs.some(o => need.has(o))) { keep.push(n); for (const x of [...n.inputs, ...n.implicit || []]) if (x) need.add(x); }
     }
     keep.reverse();
     const model = {
@@ -1057,7 +1072,11 @@ function generate(seed, opts = {}) {
         inits: g.inits.filter(t => need.has(t.name)),
         inputs: g.inputs.filter(t => need.has(t.name)),
         feeds: g.feeds.filter(t => need.has(t.name)),
-        outputs: outs.map(t => ({name: t.name, dtype: t.dtype, dims: t.dims, tol: t.tol})),
+        // a run-time shape is declared symbolic (ORT and Paleozoic infer it)
+        outputs: outs.map(t => ({name: t.name, dtype: t.dtype, dims: t.dyn || t.open ? t.dims.map((d, i) => `${t.name}_${i}`) : t.dims, tol: t.tol})),
+        maxShape: g.openMax ? `batch=${g.openMax}` : undefined,
+        // a dynamic region (gendyn.js): its layers are planned at run time
+        dynamic: !!g.openMax || [...g.t.values()].some(t => t.dyn) || keep.some(n => n.op === 'If' || n.op === 'Loop'),
         chosen,
         info: new Map([...g.t.values()].map(t => [t.name, {name: t.name, dtype: t.dtype, dims: t.dims}])),
     };

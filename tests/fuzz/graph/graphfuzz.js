@@ -125,8 +125,9 @@ function winogradOk(m) {
     }
     return name => ok.has(name);
 }
-function knobArgs(k, schedPath) {
+function knobArgs(k, schedPath, maxShape) {
     const a = ['--threads', String(k.threads)];
+    if (maxShape) a.push('--max-shape', maxShape);   // an open batch (gendyn.js openBatch)
     if (k.strategy) a.push('--strategy', k.strategy);
     if (schedPath) a.push('--schedule', schedPath);
     return a;
@@ -264,7 +265,7 @@ async function check(m, k, dir, wantBuild, refGiven) {
         }
     }
     const outPaths = m.outputs.map((t, i) => path.join(dir, `out${i}.pb`));
-    const argv = ['run', modelPath, ...inPaths.flatMap(p => ['--input', p]), ...outPaths.flatMap(p => ['--output', p]), ...knobArgs(k, sched)];
+    const argv = ['run', modelPath, ...inPaths.flatMap(p => ['--input', p]), ...outPaths.flatMap(p => ['--output', p]), ...knobArgs(k, sched, m.maxShape)];
     const r = await run(opt.pz, argv, 120000, k.env);
     const c = classify(r, 'run', ref);
     if (c) return c;
@@ -276,7 +277,7 @@ async function check(m, k, dir, wantBuild, refGiven) {
     }
     if (wantBuild) {
         const exe = path.join(dir, 'exe');
-        const b = await run(opt.pz, ['build', modelPath, '-o', exe, ...knobArgs(k, sched)], 300000, k.env);
+        const b = await run(opt.pz, ['build', modelPath, '-o', exe, ...knobArgs(k, sched, m.maxShape)], 300000, k.env);
         const cb = classify(b, 'build', ref);
         if (cb) return cb;
         const exeOuts = outPaths.map((p, i) => path.join(dir, `exe_out${i}.pb`));
@@ -323,7 +324,7 @@ function without(m, drop, info, rnd) {
     c.nodes = c.nodes.filter((n, i) => !dropped.has(i));
     const produced = new Set(c.nodes.flatMap(n => n.outputs));
     const goneOut = new Set(gone.flatMap(n => n.outputs));
-    for (const n of c.nodes) for (const x of n.inputs) {
+    for (const n of c.nodes) for (const x of [...n.inputs, ...n.implicit || []]) {
         if (x && goneOut.has(x) && !c.inputs.some(t => t.name === x)) {
             const t = info.get(x);
             if (!t) return null;
@@ -340,7 +341,7 @@ function prune(c) {
     const keep = [];
     for (let i = c.nodes.length - 1; i >= 0; i--) {
         const n = c.nodes[i];
-        if (n.outputs.some(o => need.has(o))) { keep.push(n); for (const x of n.inputs) if (x) need.add(x); }
+        if (n.outputs.some(o => need.has(o))) { keep.push(n); for (const x of [...n.inputs, ...n.implicit || []]) if (x) need.add(x); }
     }
     c.nodes = keep.reverse();
     c.inits = c.inits.filter(t => need.has(t.name));
@@ -407,6 +408,7 @@ async function minimize(m0, k, res0, dir, info0, wantBuild) {
     // 4. smaller input dims (valid when ORT still runs the model)
     for (let i = 0; i < m.inputs.length; i++) {
         for (let d = 0; d < m.inputs[i].dims.length; d++) {
+            if (typeof m.inputs[i].dims[d] === 'string') continue;   // an open dim: its bound stays
             for (const cand of [1, 2, 3, Math.floor(m.inputs[i].dims[d] / 2)]) {
                 if (cand >= m.inputs[i].dims[d] || cand < 1) continue;
                 const c = cloneModel(m);
@@ -440,7 +442,7 @@ async function writeRegression(m, k, res, dir) {
         if (fs.existsSync(p)) { fs.copyFileSync(p, base + '.schedule.json'); schedule = path.basename(base) + '.schedule.json'; }
     }
     fs.writeFileSync(base + '.json', JSON.stringify({seed: m.seed, kind: res.kind, detail: res.detail,
-        threads: k.threads, strategy: k.strategy || null, env: k.env || null, schedule, build: !!m.viaBuild, inputs: m.feeds.length,
+        threads: k.threads, strategy: k.strategy || null, env: k.env || null, schedule, build: !!m.viaBuild, inputs: m.feeds.length, maxShape: m.maxShape || null,
         outputs: m.outputs.map(o => ({name: o.name, tol: o.tol}))}, null, 1) + '\n');
     return name;
 }
@@ -456,14 +458,14 @@ async function replay() {
         const outs = meta.outputs.map((o, i) => path.join(TMP, `replay_out${i}.pb`));
         const k = {threads: meta.threads, strategy: meta.strategy || undefined, env: meta.env || undefined};
         const argv = ['run', base + '.onnx', ...ins.flatMap(p => ['--input', p]), ...outs.flatMap(p => ['--output', p]),
-            ...knobArgs(k, meta.schedule ? path.join(dir, meta.schedule) : null)];
+            ...knobArgs(k, meta.schedule ? path.join(dir, meta.schedule) : null, meta.maxShape)];
         const r = await run(opt.pz, argv, 120000, k.env);
         let d = classify(r, 'run');
         d = d && d.detail;
         if (!d && meta.build) {   // a finding of `paleozoic build`: the executable too, bitwise equal to run
             const exe = path.join(TMP, 'replay_exe');
             const sched = meta.schedule ? path.join(dir, meta.schedule) : null;
-            const b = await run(opt.pz, ['build', base + '.onnx', '-o', exe, ...knobArgs(k, sched)], 300000, k.env);
+            const b = await run(opt.pz, ['build', base + '.onnx', '-o', exe, ...knobArgs(k, sched, meta.maxShape)], 300000, k.env);
             d = classify(b, 'build');
             d = d && d.detail;
             const eo = outs.map((o, i) => path.join(TMP, `replay_exe_out${i}.pb`));
@@ -506,6 +508,8 @@ async function fuzz() {
             const seed = opt.seed + i;
             const m = generate(seed, {only: opt.only, opset: opt.opset, big: opt.big});
             const k = pickKnobs(seed);
+            // a schedule names compile-time layers: none in a model planned at run time
+            if (m.dynamic && k.schedule !== undefined) { delete k.schedule; k.strategy = 'none'; }
             const wantBuild = opt.buildEvery > 0 && i % opt.buildEvery === 0;
             const dir = path.join(TMP, `w${w}`);
             let res;

@@ -41,7 +41,7 @@ function tensorMsg(t) {
     return w;
 }
 
-// AttributeProto.AttributeType: FLOAT 1, INT 2, STRING 3, TENSOR 4, FLOATS 6, INTS 7
+// AttributeProto.AttributeType: FLOAT 1, INT 2, STRING 3, TENSOR 4, GRAPH 5, FLOATS 6, INTS 7
 function attrMsg(name, a) {
     const w = new W().str(1, name);
     switch (a.type) {
@@ -51,6 +51,7 @@ function attrMsg(name, a) {
     case 't': w.msg(5, tensorMsg(a.v)).int(20, 4); break;
     case 'fs': w.packedFloats(7, a.v).int(20, 6); break;
     case 'is': w.packedInts(8, a.v).int(20, 7); break;
+    case 'g': w.msg(6, graphMsg(a.v)).int(20, 5); break;   // a subgraph (If, Loop)
     default: throw new Error('attribute type ' + a.type);
     }
     return w;
@@ -58,7 +59,9 @@ function attrMsg(name, a) {
 
 function valueInfoMsg(v) {
     const shape = new W();
-    for (const d of v.dims) shape.msg(1, new W().int(1, d));
+    // a string dim is a dim_param (symbolic); dims null: no shape at all
+    if (!v.dims) return new W().str(1, v.name).msg(2, new W().msg(1, new W().int(1, v.dtype)));
+    for (const d of v.dims) shape.msg(1, typeof d === 'string' ? new W().str(2, d) : new W().int(1, d));
     const tt = new W().int(1, v.dtype).msg(2, shape);
     const type = new W().msg(1, tt);
     return new W().str(1, v.name).msg(2, type);
@@ -74,14 +77,20 @@ function nodeMsg(n) {
     return w;
 }
 
-// model: {opset, nodes, inits: [tensor], inputs: [{name, dtype, dims}], outputs: [...]}
-function encodeModel(m) {
+// graph: {nodes, inits: [tensor], inputs: [{name, dtype, dims}], outputs: [...], name}
+function graphMsg(m) {
     const g = new W();
     for (const n of m.nodes) g.msg(1, nodeMsg(n));
     g.str(2, m.name || 'graphfuzz');
-    for (const t of m.inits) g.msg(5, tensorMsg(t));
+    for (const t of m.inits || []) g.msg(5, tensorMsg(t));
     for (const v of m.inputs) g.msg(11, valueInfoMsg(v));
     for (const v of m.outputs) g.msg(12, valueInfoMsg(v));
+    return g;
+}
+
+// model: a graph and its opset
+function encodeModel(m) {
+    const g = graphMsg(m);
     const w = new W();
     w.int(1, m.opset >= 19 ? 9 : 8);
     w.str(2, 'graphfuzz');
