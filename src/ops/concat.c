@@ -107,7 +107,12 @@ static pz_status concat_infer(ir_graph *g, ir_node *n, pz_err *err)
                           x0->rank);
         const ir_tensor *xs = op_in(g, n, shaped);
         int unbounded = g->values[n->in[i]].rt_alloc || g->values[n->in[shaped]].rt_alloc;
-        for (int k = 0; k < x->rank && !unbounded; k++)
+        /* a run-time shape's dims are a bound: the run checks that the parts
+         * agree off the axis (rt/ops/concat.c), Y is planned at the largest */
+        int dyn = g->values[n->in[i]].dyn || g->values[n->in[shaped]].dyn;
+        for (int k = 0; k < x->rank && dyn; k++)
+            if (k != p->axis && x->dims[k] > dims[k]) dims[k] = x->dims[k];
+        for (int k = 0; k < x->rank && !unbounded && !dyn; k++)
             if (k != p->axis && x->dims[k] != xs->dims[k]) {
                 char a[128], b[128];
                 return op_err(err, n, "input %d is %s but input %d is %s: dim %d differs and is "

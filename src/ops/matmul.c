@@ -70,8 +70,13 @@ static pz_status matmul_infer(ir_graph *g, ir_node *n, pz_err *err)
     if (b->dtype != a->dtype)
         return op_err(err, n, "A is %s but B is %s", ir_dtype_name(a->dtype),
                       ir_dtype_name(b->dtype));
+    /* a run-time shape's dims are a bound: K, which Y's shape does not
+     * hold, is checked by the run (rt/ops/matmul.c) */
+    ir_tensor ak = *a;
+    if (g->values[n->in[0]].dyn || g->values[n->in[1]].dyn)
+        ak.dims[a->rank - 1] = b->dims[b->rank == 1 ? 0 : b->rank - 2];
     op_matmul_dims md;
-    if (op_matmul_shape(n, a, b, &md, err)) return err->code;
+    if (op_matmul_shape(n, &ak, b, &md, err)) return err->code;
     p->batch = md.batch;
     p->m = md.m;
     p->k = md.k;

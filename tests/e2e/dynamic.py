@@ -252,6 +252,29 @@ save("region_unique_flatten", [helper.make_node("Unique", ["X"], ["U"]),
      [vi("X", TensorProto.FLOAT, [8])], [vi("Y", TensorProto.FLOAT, 2)],
      [xu], 1, "run", refs=[np.unique(xu).reshape(-1, 1)])
 
+# Concat along axis 0 of a value compressed along axis 1 (planned at its
+# bound, 6) and a static [2, 3, 2]: the run's dims agree off the axis
+xc = rng.integers(-4, 5, (3, 6, 2)).astype(np.float32)
+kc = np.array([0, 1, 1, 0, 1, 0], bool)
+sc = rng.integers(-4, 5, (2, 3, 2)).astype(np.float32)
+save("region_compress_concat", [helper.make_node("Compress", ["X", "K"], ["C"], axis=1),
+                                helper.make_node("Concat", ["C", "S"], ["Y"], axis=0)],
+     [vi("X", TensorProto.FLOAT, [3, 6, 2]), vi("K", TensorProto.BOOL, [6]),
+      vi("S", TensorProto.FLOAT, [2, 3, 2])],
+     [vi("Y", TensorProto.FLOAT, 3)], [xc, kc, sc], 1, "run",
+     refs=[np.concatenate([xc[:, kc], sc], 0)])
+
+# MatMul whose inner dim K is the run's (compressed to 3 of a bound of 6)
+# by a constant W [3, 4]: the compile-time plan takes W's K, the run checks
+xm = rng.integers(-4, 5, (2, 6)).astype(np.float32)
+km = np.array([1, 0, 0, 1, 1, 0], bool)
+wm = rng.integers(-3, 4, (3, 4)).astype(np.float32)
+save("region_compress_matmul_k", [helper.make_node("Compress", ["X", "K"], ["C"], axis=1),
+                                  helper.make_node("MatMul", ["C", "W"], ["Y"])],
+     [vi("X", TensorProto.FLOAT, [2, 6]), vi("K", TensorProto.BOOL, [6])],
+     [vi("Y", TensorProto.FLOAT, 2)], [xm, km], 1, "run",
+     inits=[numpy_helper.from_array(wm, "W")], refs=[xm[:, km] @ wm])
+
 # ---- refused: a node reading a run-time-shaped value --------------------------
 # (Pad and Flatten run there; LpNormalization does not)
 save("refuse_unique_lpnorm", [helper.make_node("Unique", ["X"], ["U"]),

@@ -161,5 +161,20 @@ v = nh.to_array(load_tensor(sys.argv[1])); assert v.tolist() == [9, 5, 4], v' "$
 else
     bad "TopK with k a graph input: $(tail -c 300 "$T/log")"
 fi
+# a run-time shape planned at its bound (Concat off its axis, MatMul's K):
+# 2 kept of 6 where the other operand needs 3 fails the run naming the layer
+"$PY" -c 'import sys, numpy as np; from onnx import numpy_helper as nh
+open(sys.argv[1], "wb").write(nh.from_array(np.array([1, 0, 0, 1, 0, 0], bool), "K").SerializeToString())' "$T/k2.pb"
+for c in "region_compress_concat Concat_1 CONCAT" "region_compress_matmul_k MatMul_1 MATMUL"; do
+    set -- $c
+    extra=""
+    [ "$1" = region_compress_concat ] && extra="--input $T/$1.in2.pb"
+    # shellcheck disable=SC2086
+    "$PZ" run "$T/$1.onnx" --input "$T/$1.in0.pb" --input "$T/k2.pb" $extra \
+        --output "$T/kf.pb" >"$T/log" 2>&1
+    rc=$?
+    if [ "$rc" = 2 ] && grep -q "error: layer \"$2\" ($3)" "$T/log"; then ok
+    else bad "$1 with 2 kept: expected exit 2 naming layer $2, got $rc: $(tail -c 300 "$T/log")"; fi
+done
 echo "dynamic: $((pass + fail)) checks over $(wc -l <"$T/cases.txt") models"
 finish

@@ -32,8 +32,9 @@ static int concat_plan(pz_layer *l, char *err, size_t n, const pz_tensor *whole,
         const pz_tensor *t = parts[i];
         if (!t) continue;
         bool ok = t->dtype == whole->dtype && t->rank == whole->rank;
-        /* sizes allocated at run time: the planned dims stand in, run_shape checks */
-        for (int a = 0; ok && !l->rt_alloc && a < t->rank; a++)
+        /* sizes allocated at run time, or bounds (a dynamic region): the
+         * planned dims stand in, run_shape checks */
+        for (int a = 0; ok && !l->rt_alloc && !l->dyn && a < t->rank; a++)
             if (a != p->axis && t->dims[a] != whole->dims[a]) ok = false;
         if (!ok)
             return pz_layer_fail(l, err, n, "%s %d %s %s does not fit %s along axis %d",

@@ -97,7 +97,11 @@ static int matmul_prepare(pz_layer *l, char *err, size_t n)
     if (!st) return pz_layer_fail(l, err, n, "out of memory");
     l->state = st;
     pz_matmul_shape *s = &st->s;
-    bool ok = pz_matmul_shape_init(s, a, b) == 0;
+    /* a dynamic region: A's planned K is a bound, B's the one a run may
+     * have (run_shape checks); a packed B keeps its own K rows */
+    pz_tensor ak = *a;
+    if (l->dyn) ak.dims[a->rank - 1] = b->dims[b->rank == 1 ? 0 : b->rank - 2];
+    bool ok = pz_matmul_shape_init(s, &ak, b) == 0;
     if (!ok || pz_numel(y) != pz_prod(s->bdims, s->nb) * s->M * s->N)
         return pz_layer_fail(l, err, n, "A %s and B %s do not multiply into Y %s",
                              pz_shape_str(a, ba, sizeof ba), pz_shape_str(b, bb, sizeof bb),
