@@ -105,7 +105,8 @@ static int copy_takes(const ir_graph *g, const ir_node *n)
  * rt/ops/reshape.c: to any shape, read at run time), Transpose, Slice,
  * Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, the reductions,
  * ArgMax/ArgMin/Hardmax, CumSum/CumProd, TopK, MatMul, NonZero, Conv and
- * ConvTranspose of a run-time N), and its outputs have
+ * ConvTranspose of a run-time N, pools of a run-time N or C,
+ * LayerNormalization), and its outputs have
  * run-time shapes too (Shape's: run-time values). Any other node (one that
  * folds to constants from the bound, as Shape would, included) is refused. */
 static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
@@ -132,8 +133,8 @@ static pz_status dyn_region(ir_graph *g, int i, int k, pz_err *err)
                        "takes element-wise unary and binary ops, comparisons, Not, Where, "
                        "Cast, Identity, Squeeze, Unsqueeze, Flatten, Reshape, Transpose, "
                        "Slice, Gather, GatherND, Concat, Expand, Tile, Shape, Softmax, "
-                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul, NonZero, Conv and "
-                       "ConvTranspose; else "
+                       "reductions, ArgMax/ArgMin, CumSum, TopK, MatMul, NonZero, Conv, "
+                       "ConvTranspose, pools and LayerNormalization; else "
                        "such a value must be a graph output, or computed at compile time "
                        "from constants)",
                        n->name, n->op_type, v->name, p ? p->op_type : "?", p ? p->name : "?");

@@ -12,6 +12,7 @@ random inputs. Each case is OUTDIR/NAME.onnx with inputs OUTDIR/NAME.in0.pb,
   cli     the same through `paleozoic run` only (builds take the time)
   refuse  `paleozoic run` and `paleozoic build` exit 2 naming the node that
           reads a run-time-shaped value
+A sixth word `close`: floats to a tolerance (compare.js --close 1e-5 1e-6).
 Dynamic regions: element-wise unary and binary ops, Cast, Transpose and
 GatherND after a run-time shape (region_*) run at it (Abs: exact, so the
 bitwise comparison holds), Shape gives its run-time values to static ops
@@ -38,10 +39,10 @@ def write(path, x, name):
         f.write(numpy_helper.from_array(x, name).SerializeToString())
 
 
-def save(name, nodes, ins, outs, inputs, n_out, mode, inits=(), refs=None):
+def save(name, nodes, ins, outs, inputs, n_out, mode, inits=(), refs=None, opset=13, tol=""):
     g = helper.make_graph(nodes, name, ins, outs, initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    m.ir_version = 7
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7 if opset < 17 else 8
     onnx.checker.check_model(m)
     onnx.save(m, os.path.join(out, name + ".onnx"))
     for k, x in enumerate(inputs):
@@ -49,7 +50,7 @@ def save(name, nodes, ins, outs, inputs, n_out, mode, inits=(), refs=None):
     for k, x in enumerate(refs or []):
         if x is not None:   # None: no numpy reference for that output
             write(os.path.join(out, "%s.np%d.pb" % (name, k)), x, "np%d" % k)
-    cases.append("%s %d %d %s %d" % (name, len(inputs), n_out, mode, len(refs or [])))
+    cases.append(("%s %d %d %s %d " % (name, len(inputs), n_out, mode, len(refs or [])) + tol).strip())
 
 
 def vi(name, dt, shape):
@@ -274,6 +275,33 @@ save("region_compress_matmul_k", [helper.make_node("Compress", ["X", "K"], ["C"]
      [vi("X", TensorProto.FLOAT, [2, 6]), vi("K", TensorProto.BOOL, [6])],
      [vi("Y", TensorProto.FLOAT, 2)], [xm, km], 1, "run",
      inits=[numpy_helper.from_array(wm, "W")], refs=[xm[:, km] @ wm])
+
+# pools and LayerNormalization of a run-time dim moved off axis 0 (to C;
+# kept rows of X then rows 1 of Transpose): the reference pool at the run's
+# N and C; the layer norm's rows the run's (ONNX Runtime's outputs only)
+xp = rng.standard_normal((6, 3, 5, 4)).astype(np.float32)
+kp = np.array([1, 0, 1, 1, 0, 1], bool)
+save("region_transpose_pools", [helper.make_node("Compress", ["X", "K"], ["C"], axis=0),
+                                helper.make_node("Transpose", ["C"], ["P"], perm=[1, 0, 2, 3]),
+                                helper.make_node("MaxPool", ["P"], ["Y"], kernel_shape=[2, 2],
+                                                 pads=[0, 1, 1, 0], strides=[2, 1]),
+                                helper.make_node("AveragePool", ["P"], ["Z"], kernel_shape=[3, 2],
+                                                 ceil_mode=1, strides=[2, 2]),
+                                helper.make_node("GlobalMaxPool", ["P"], ["G"])],
+     [vi("X", TensorProto.FLOAT, [6, 3, 5, 4]), vi("K", TensorProto.BOOL, [6])],
+     [vi("Y", TensorProto.FLOAT, 4), vi("Z", TensorProto.FLOAT, 4), vi("G", TensorProto.FLOAT, 4)],
+     [xp, kp], 3, "run", tol="close",
+     refs=[None, None, xp[kp].transpose(1, 0, 2, 3).max((2, 3), keepdims=True)])
+xl = rng.standard_normal((6, 2, 5)).astype(np.float32)
+save("region_transpose_layernorm",
+     [helper.make_node("Compress", ["X", "K"], ["C"], axis=0),
+      helper.make_node("Transpose", ["C"], ["P"], perm=[1, 0, 2]),
+      helper.make_node("LayerNormalization", ["P", "S", "B"], ["Y", "M", "I"], axis=-1)],
+     [vi("X", TensorProto.FLOAT, [6, 2, 5]), vi("K", TensorProto.BOOL, [6])],
+     [vi("Y", TensorProto.FLOAT, 3), vi("M", TensorProto.FLOAT, 3), vi("I", TensorProto.FLOAT, 3)],
+     [xl, kp], 3, "run", opset=17, tol="close",
+     inits=[numpy_helper.from_array(rng.standard_normal(5).astype(np.float32), "S"),
+            numpy_helper.from_array(rng.standard_normal(5).astype(np.float32), "B")])
 
 # ---- refused: a node reading a run-time-shaped value --------------------------
 # (Pad and Flatten run there; LpNormalization does not)

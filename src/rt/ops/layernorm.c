@@ -26,12 +26,13 @@ static int layernorm_prepare(pz_layer *l, char *err, size_t n)
     if (p->axis < 0 || p->axis >= (x->rank > 0 ? x->rank : 1))
         return pz_layer_fail(l, err, n, "axis %d out of range for rank %d", p->axis, x->rank);
     int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
-    if ((pz_numel(s) != nn && pz_numel(s) != 1) || (b && pz_numel(b) != nn && pz_numel(b) != 1))
+    if (!l->dyn && ((pz_numel(s) != nn && pz_numel(s) != 1) ||
+                    (b && pz_numel(b) != nn && pz_numel(b) != 1)))
         return pz_layer_fail(l, err, n, "Scale (B) must have %lld elements or 1",
                              (long long)nn);
     for (int i = 1; i < 3; i++) {
         const pz_tensor *t = pz_out(l, i);
-        if (t && (t->dtype != PZ_F32 || pz_numel(t) != outer))
+        if (t && (t->dtype != PZ_F32 || pz_numel(t) != outer || (l->dyn && t->rank != x->rank)))
             return pz_layer_fail(l, err, n, "output %d must be float32 with %lld elements", i,
                                  (long long)outer);
     }
@@ -49,8 +50,31 @@ static void layernorm_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *mean = pz_out(l, 1), *inv = pz_out(l, 2);
     int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis), outer = pz_prod(x->dims, p->axis);
     const pz_layernorm_fn fn = *(const pz_layernorm_fn *)l->state;
+    if (l->dyn && pz_numel(l->out[0]) == 0) return;   /* nothing, or run_shape failed */
     fn(outer, nn, x->data, s->data, pz_numel(s), b ? b->data : NULL, b ? pz_numel(b) : 0,
        p->epsilon, l->out[0]->data, mean ? mean->data : NULL, inv ? inv->data : NULL, ith, nth);
+}
+
+/* A dynamic region: Y is X's shape, Mean and InvStdDev X's dims before
+ * the axis then 1s; Scale and B must still have the run's count of
+ * normalized elements (or 1), else the run fails naming the layer (the
+ * outputs empty). */
+static void layernorm_run_shape(const pz_layer *l)
+{
+    const pz_layernorm_params *p = l->params;
+    const pz_tensor *x = l->in[0], *s = l->in[1], *b = pz_in(l, 2);
+    int64_t nn = pz_prod(x->dims + p->axis, x->rank - p->axis);
+    int fit = (pz_numel(s) == nn || pz_numel(s) == 1) &&
+              (!b || pz_numel(b) == nn || pz_numel(b) == 1);
+    for (int j = 0; j < l->n_out; j++) {
+        pz_tensor *t = l->out[j];
+        if (!t) continue;
+        for (int d = 0; d < x->rank; d++) t->dims[d] = j == 0 || d < p->axis ? x->dims[d] : 1;
+        if (!fit) t->dims[0] = 0;
+    }
+    if (!fit)
+        pz_layer_run_fail(l, "X's %lld normalized elements (from axis %d) do not fit Scale's "
+                          "%lld", (long long)nn, p->axis, (long long)pz_numel(s));
 }
 
 static const pz_param_field layernorm_fields[] = {
@@ -60,5 +84,5 @@ static const pz_param_field layernorm_fields[] = {
 const pz_rt_op pz_rt_op_layernorm = {
     .name = "LAYERNORM", PZ_OP_PARAMS(pz_layernorm_params, layernorm_fields),
     .min_in = 2, .max_in = 3, .min_out = 1, .max_out = 3,
-    .prepare = layernorm_prepare, .run = layernorm_run,
+    .prepare = layernorm_prepare, .run = layernorm_run, .run_shape = layernorm_run_shape,
 };

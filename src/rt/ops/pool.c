@@ -1,4 +1,6 @@
 /* pool.c - the POOL layer: X -> Y, Indices? (max or average, N-d). */
+#include <string.h>
+
 #include "rt/kernels/fast.h"
 #include "rt/kernels/pool/pool_frames.h"
 #include "rt/ops/ops.h"
@@ -19,6 +21,8 @@ typedef struct {
     pz_pool16c_fn fn;
     int bytes;          /* 1: uint8, 2: int8 max pooling on NCHW16c bytes */
     pz_pool_frames *fr; /* 1-D, 3-D: per frame (no row ranges) */
+    bool ref;           /* a dynamic region: the reference, at the run's dims */
+    int64_t xplan[PZ_MAX_RANK];   /* X's dims at prepare (a dynamic region) */
 } pool_state;
 
 int pz_pool_query_row_step(const pz_pool_params *p, int rank, const int64_t *xd,
@@ -68,7 +72,13 @@ static int pool_prepare(pz_layer *l, char *err, size_t n)
     }
     pz_isa isa = l->isa;
     pz_pool16c_desc d;
-    if (pz_pool_query_row_step(p, x->rank, x->dims, y->dims, x->dtype, ix != NULL, isa) &&
+    if (l->dyn) {   /* the reference reads the run's N and C from the tensors */
+        pool_state *st = calloc(1, sizeof *st);
+        if (!st) return pz_layer_fail(l, err, n, "out of memory");
+        st->ref = true;
+        memcpy(st->xplan, x->dims, sizeof st->xplan);
+        l->state = st;
+    } else if (pz_pool_query_row_step(p, x->rank, x->dims, y->dims, x->dtype, ix != NULL, isa) &&
         pz_pool16c_init(&d, p, x->dims, y->dims) == 0) {
         pool_state *st = calloc(1, sizeof *st);
         if (!st) return pz_layer_fail(l, err, n, "out of memory");
@@ -111,6 +121,8 @@ static void pool_run(const pz_layer *l, int ith, int nth)
     const pz_tensor *x = l->in[0], *y = l->out[0], *ix = pz_out(l, 1);
     int64_t *idx = ix ? ix->data : NULL;
     const pool_state *st = l->state;
+    if (st && st->ref && pz_numel(y) == 0) return;   /* nothing, or run_shape failed */
+    if (st && st->ref) st = NULL;
     if (st && st->fr)
         pz_pool_frames_run(st->fr, x->data, y->data, l->scratch, ith, nth);
     else if (st && st->bytes)
@@ -129,7 +141,7 @@ static void pool_run(const pz_layer *l, int ith, int nth)
 static int pool_rows(const pz_layer *l)
 {
     const pool_state *st = l->state;
-    return st && !st->fr && pz_out(l, 1) == NULL ? 1 : 0;
+    return st && !st->fr && !st->ref && pz_out(l, 1) == NULL ? 1 : 0;
 }
 
 static void pool_run_rows(const pz_layer *l, const void *const *in, void *out, int64_t r0,
@@ -185,10 +197,36 @@ static int pool_row_rule(const pz_row_layer *l, pz_row_map *m)
     return 1;
 }
 
+/* A dynamic region: N and C the run's, Y's spatial dims as planned (the
+ * window, ceil mode and global pooling were decided from them); X's
+ * spatial dims must be the planned ones, else the run fails naming the
+ * layer (Y empty). */
+static void pool_run_shape(const pz_layer *l)
+{
+    const pool_state *st = l->state;
+    const pz_tensor *x = l->in[0];
+    int same = x->rank == l->out[0]->rank;
+    for (int d = 2; same && d < x->rank; d++) same = x->dims[d] == st->xplan[d];
+    for (int j = 0; j < l->n_out; j++) {
+        pz_tensor *y = l->out[j];
+        if (!y) continue;
+        y->dims[0] = same ? x->dims[0] : 0;
+        y->dims[1] = x->dims[1];
+    }
+    if (!same) {
+        pz_tensor plan = *x;
+        memcpy(plan.dims + 2, st->xplan + 2, (size_t)(x->rank - 2) * sizeof plan.dims[0]);
+        char sx[96], sp[96];
+        pz_layer_run_fail(l, "X is %s, expected %s (the spatial dims are planned; N and C "
+                          "may vary at run time)", pz_shape_str(x, sx, sizeof sx),
+                          pz_shape_str(&plan, sp, sizeof sp));
+    }
+}
+
 const pz_rt_op pz_rt_op_pool = {
     .rows = pool_rows, .run_rows = pool_run_rows,
     .name = "POOL", PZ_OP_PARAMS(pz_pool_params, pool_fields),
     .min_in = 1, .max_in = 1, .min_out = 1, .max_out = 2,
     .prepare = pool_prepare, .run = pool_run, .release = pool_release,
-    .row_rule = pool_row_rule,
+    .row_rule = pool_row_rule, .run_shape = pool_run_shape,
 };
