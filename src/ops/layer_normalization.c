@@ -50,7 +50,9 @@ static pz_status ln_infer(ir_graph *g, ir_node *n, pz_err *err)
             return op_err(err, n, "input %s has type %s, X %s", i == 1 ? "Scale" : "B",
                           ir_dtype_name(t->dtype), ir_dtype_name(x->dtype));
         int64_t k = ir_tensor_numel(t);
-        if (k != nn && k != 1)
+        /* X of a run-time shape: its dims a bound or stand-ins, the run
+         * checks the count (rt/ops/layernorm.c) */
+        if (k != nn && k != 1 && !g->values[n->in[0]].dyn)
             return op_err(err, n, "input %s has %lld elements, expected %lld (the normalised "
                           "dims) or 1", i == 1 ? "Scale" : "B", (long long)k, (long long)nn);
     }

@@ -45,38 +45,55 @@ module.exports = function ({F32, I64, I32, BOOL, TOL, numel, bcast, unary, GENS:
         if (g.chance(0.5)) return g.input(F32, [n, g.int(1, 6), g.int(1, 7), g.int(1, 7)]);
         return g.input(F32, [n, g.int(1, 12)]);
     }
-    // 1 to 3 ops after a run-time-shaped x (its axis 0 the kept rows)
-    function after(g, x, steps = g.int(1, 3)) {
+    // 1 to 3 ops after a run-time-shaped x (its axis ra the kept rows; off
+    // axis 0 after a Transpose or a Compress along another axis)
+    function after(g, x, steps = g.int(1, 3), ra = 0) {
         for (let s = 0; s < steps; s++) {
             const c = g.r(), r = x.dims.length;
             if (x.dtype !== F32) return x;
             if (c < 0.2) x = unary(g, g.pick(['Relu', 'Sigmoid', 'Tanh', 'Identity']), x);
-            else if (c < 0.35) {   // a constant over the trailing dims
-                const bd = [1, ...x.dims.slice(1)].slice(g.int(0, 1));
+            else if (c < 0.3) {   // a constant over the trailing dims (1 along the rows)
+                const bd = x.dims.map((d, i) => (i === 0 || i === ra ? 1 : d)).slice(g.int(0, 1));
                 const b = g.konst(F32, bd, g.data(F32, numel(bd)), true);
                 const op = g.pick(['Add', 'Mul', 'Sub']);
                 x = g.node(op, [x.name, b.name], [{dtype: F32, dims: bcast(x.dims, bd), tol: x.tol * 2 + TOL.simple}])[0];
-            } else if (c < 0.5 && r === 4 && numel(x.dims.slice(1)) > 0) x = G.conv(g, {x, M: g.int(1, 6), group: 1});
-            else if (c < 0.65 && r >= 2 && x.dims[r - 1] > 0) {
+            } else if (c < 0.4 && r === 4 && ra === 0 && numel(x.dims.slice(1)) > 0) x = G.conv(g, {x, M: g.int(1, 6), group: 1});
+            else if (c < 0.47 && r === 4 && ra <= 1 && x.dims[2] >= 2 && x.dims[3] >= 2) {
+                // pools of run-time N or C (the spatial dims are planned)
+                const st = g.pick([1, 2]), od = [...x.dims.slice(0, 2), ...x.dims.slice(2).map(d => Math.floor((d - 2) / st) + 1)];
+                const op = g.pick(['MaxPool', 'AveragePool']);
+                x = g.node(op, [x.name], [{dtype: F32, dims: od, tol: x.tol + (op === 'MaxPool' ? 0 : TOL.trans)}], {kernel_shape: {type: 'is', v: [2, 2]}, strides: {type: 'is', v: [st, st]}})[0];
+            } else if (c < 0.53 && g.opset >= 17 && ra < r - 1 && numel(x.dims) > 0) {
+                // LayerNormalization of rows the run's (the normalized dims after them)
+                const a = g.int(ra + 1, r - 1), sd = x.dims.slice(a);
+                const ins = [x.name, g.konst(F32, sd, g.data(F32, numel(sd), {uniform: [0.5, 1.5]})).name];
+                if (g.chance(0.6)) ins.push(g.konst(F32, sd, g.data(F32, numel(sd), {scale: 0.3})).name);
+                x = g.node('LayerNormalization', ins, [{dtype: F32, dims: x.dims, tol: x.tol * 4 + 1e-3}], {axis: {type: 'i', v: a}})[0];
+            } else if (c < 0.65 && r >= 2 && x.dims[r - 1] > 0) {   // K the run's when ra is last
                 const K = x.dims[r - 1], N = g.int(1, 8);
                 const w = g.konst(F32, [K, N], g.data(F32, K * N, {scale: 1 / Math.sqrt(K)}), true);
                 x = g.node('MatMul', [x.name, w.name], [{dtype: F32, dims: [...x.dims.slice(0, -1), N], tol: 2 * x.tol + TOL.acc * Math.sqrt(K)}])[0];
+                if (ra === r - 1) ra = -1;   // the rows are summed away
             } else if (c < 0.75 && r >= 2 && numel(x.dims) > 0) {   // a mean of none: NaN here, ORT 0 or unreduced
-                const axes = [...x.dims.keys()].slice(1).filter(() => g.chance(0.6));
-                if (!axes.length) axes.push(r - 1);
-                x = G.reducemean(g, {x, axes, keep: g.chance(0.5) ? 1 : 0});
-            } else if (c < 0.85) {   // Concat with more rows: a static tensor or other kept rows
+                const axes = [...x.dims.keys()].filter(i => i !== 0 && i !== ra && g.chance(0.6));
+                if (!axes.length) { if (ra === r - 1 || r - 1 === 0) continue; axes.push(r - 1); }
+                const keep = g.chance(0.5) ? 1 : 0;
+                x = G.reducemean(g, {x, axes, keep});
+                if (!keep && ra > 0) ra -= axes.filter(i => i < ra).length;
+            } else if (c < 0.85 && ra >= 0 && (ra === 0 || x.dims[ra] > 0)) {   // Concat along axis 0 with more rows: static or other kept rows
+                const rest = x.dims.slice(1), d0 = ra === 0 ? null : x.dims[0];
                 let other;
-                if (g.chance(0.5)) other = g.input(F32, [g.int(1, 4), ...x.dims.slice(1)]);
+                if (g.chance(0.5) || ra !== 0) other = g.input(F32, [d0 === null ? g.int(1, 4) : g.int(1, 3), ...rest]);
                 else {
-                    const t = g.input(F32, [4, ...x.dims.slice(1)]), rows = rowsOf(g, 4);
-                    other = g.node('Gather', [t.name, rows.name], [{dtype: F32, dims: [rows.dims[0], ...x.dims.slice(1)], tol: 0}], {axis: {type: 'i', v: 0}})[0];
+                    const t = g.input(F32, [4, ...rest]), rows = rowsOf(g, 4);
+                    other = g.node('Gather', [t.name, rows.name], [{dtype: F32, dims: [rows.dims[0], ...rest], tol: 0}], {axis: {type: 'i', v: 0}})[0];
                 }
                 const ins = g.chance(0.5) ? [x, other] : [other, x];
-                x = g.node('Concat', ins.map(t => t.name), [{dtype: F32, dims: [x.dims[0] + other.dims[0], ...x.dims.slice(1)], tol: x.tol}], {axis: {type: 'i', v: 0}})[0];
-            } else if (r >= 3) {   // the rows stay axis 0 (moving them refused: README)
-                const perm = [0, ...g.shuffle([...x.dims.keys()].slice(1))];
+                x = g.node('Concat', ins.map(t => t.name), [{dtype: F32, dims: [x.dims[0] + other.dims[0], ...rest], tol: x.tol}], {axis: {type: 'i', v: 0}})[0];
+            } else if (r >= 2) {   // any order: the rows may leave axis 0
+                const perm = g.shuffle([...x.dims.keys()]);
                 x = g.node('Transpose', [x.name], [{dtype: F32, dims: perm.map(i => x.dims[i]), tol: x.tol}], {perm: {type: 'is', v: perm}})[0];
+                if (ra >= 0) ra = perm.indexOf(ra);
             }
         }
         return x;
@@ -116,11 +133,12 @@ module.exports = function ({F32, I64, I32, BOOL, TOL, numel, bcast, unary, GENS:
             const od = axis === null ? [K] : t.dims.map((d, i) => (i === axis ? K : d));
             const attrs = axis === null ? {} : {axis: {type: 'i', v: g.chance(0.3) ? axis - r : axis}};
             let [y] = g.node('Compress', [t.name, cond.name], [{dtype: F32, dims: od, tol: 0, dyn: true}], attrs);
-            if (axis) {   // the kept axis first
+            if (axis && g.chance(0.5)) {   // the kept axis first
                 const perm = [axis, ...[...od.keys()].filter(i => i !== axis)];
                 y = g.node('Transpose', [y.name], [{dtype: F32, dims: perm.map(i => od[i]), tol: 0}], {perm: {type: 'is', v: perm}})[0];
+                return after(g, y);
             }
-            return after(g, y);
+            return after(g, y, g.int(1, 3), axis || 0);
         },
         // TopK with k a graph input or computed from a shape; its indices gather rows
         topk(g) {

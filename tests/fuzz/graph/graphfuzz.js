@@ -327,7 +327,8 @@ function without(m, drop, info, rnd) {
     for (const n of c.nodes) for (const x of [...n.inputs, ...n.implicit || []]) {
         if (x && goneOut.has(x) && !c.inputs.some(t => t.name === x)) {
             const t = info.get(x);
-            if (!t) return null;
+            // a run-time shape known only by its symbolic dims: not an input to feed
+            if (!t || t.dims.some(d => typeof d !== 'number')) return null;
             c.inputs.push({name: x, dtype: t.dtype, dims: t.dims});
             c.feeds.push({name: x, dtype: t.dtype, dims: t.dims, data: randomData(t.dtype, numel(t.dims), rnd)});
         }
