@@ -42,6 +42,18 @@ def rcnn(ctor):
                              rpn_post_nms_top_n_test=50, box_detections_per_img=8, **kw)
 
 
+def scale_fpn(m, fpn, cls):
+    """Scales an R-CNN's FPN convs (weights and biases) by fpn and its class
+    logits' weights by cls: seeded weights leave features too small or too
+    large for distinct boxes (the callers say which)."""
+    with torch.no_grad():
+        for c in m.backbone.fpn.modules():
+            if isinstance(c, torch.nn.Conv2d):
+                c.weight.mul_(fpn)
+                c.bias.mul_(fpn)
+        m.roi_heads.box_predictor.cls_score.weight.mul_(cls)
+
+
 def roi_align_as_torch(path):
     """torchvision 0.14 exports roi_align(aligned=False) by its opset-11
     rule, no coordinate_transformation_mode: at opset 16+ RoiAlign then
@@ -72,23 +84,13 @@ def main():
         # score over the 0.05 threshold: the FPN's convs scaled by 1e4 and
         # the class logits by 2 give 18 boxes of distinct scores (gaps
         # >= 1e-5), so the post-processing runs on K > 0 rows
-        with torch.no_grad():
-            for c in m.backbone.fpn.modules():
-                if isinstance(c, torch.nn.Conv2d):
-                    c.weight.mul_(1e4)
-                    c.bias.mul_(1e4)
-            m.roi_heads.box_predictor.cls_score.weight.mul_(2.0)
+        scale_fpn(m, 1e4, 2.0)
     if name in ("maskrcnn", "keypointrcnn"):
         # ResNet-50's seeded FPN features near 250 saturate the box deltas
         # (boxes 0.04 wide): the FPN's convs scaled by 0.1 (two in a row:
         # features near 2.5) and the class logits by 30 give 8 boxes of
         # scores >= 8e-4 apart
-        with torch.no_grad():
-            for c in m.backbone.fpn.modules():
-                if isinstance(c, torch.nn.Conv2d):
-                    c.weight.mul_(0.1)
-                    c.bias.mul_(0.1)
-            m.roi_heads.box_predictor.cls_score.weight.mul_(30.0)
+        scale_fpn(m, 0.1, 30.0)
     net = Det(m).eval()
     # a second image: another count of boxes from the same built program
     for suffix, seed in (("", 1234), ("_b", 4321)):
